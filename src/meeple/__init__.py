@@ -1,0 +1,37 @@
+"""meeple: rules engines, AI opponents and a design lab for five tabletop games.
+
+>>> import meeple
+>>> game = meeple.make("edges", board="3x3")
+>>> state = game.new_game(seed=7)
+>>> state = state.apply(state.to_act[0], game.parse_action("L h0,0"))
+"""
+
+from meeple import games as _builtin_games  # noqa: F401 - registers the built-in games
+from meeple.core import (
+    GameRecord,
+    IllegalAction,
+    MeepleError,
+    NotationError,
+    OptionError,
+    Playthrough,
+    RecordError,
+    UnknownGame,
+    games,
+    make,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "GameRecord",
+    "IllegalAction",
+    "MeepleError",
+    "NotationError",
+    "OptionError",
+    "Playthrough",
+    "RecordError",
+    "UnknownGame",
+    "__version__",
+    "games",
+    "make",
+]

@@ -1,0 +1,34 @@
+"""Playing a whole game with agents in every seat."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from meeple.core.agent import Agent, Observation
+from meeple.core.game import Game, Player, State
+from meeple.core.record import Playthrough
+
+
+def play_game(
+    game: Game,
+    agents: Sequence[Agent],
+    seed: int,
+    seats: Sequence[str] | None = None,
+    on_move: Callable[[Player, Any, State[Any]], None] | None = None,
+) -> Playthrough:
+    """Play a game to its end, one agent per seat, and return it with its record.
+
+    When several seats act at once (a simultaneous decision) each one decides from its own
+    observation in turn; the state keeps earlier submissions hidden from later seats.
+    """
+    if len(agents) != game.num_players:
+        raise ValueError(f"{game.name} needs {game.num_players} agents, got {len(agents)}")
+    play = Playthrough(game, seed, list(seats) if seats else [a.name for a in agents])
+    while not play.state.is_over:
+        player = play.state.to_act[0]
+        action = agents[player].act(Observation(play.state, player))
+        play.play(player, action)
+        if on_move is not None:
+            on_move(player, action, play.state)
+    return play

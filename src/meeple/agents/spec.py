@@ -1,0 +1,125 @@
+"""Agent specs: a seat is described by a string such as ``random``, ``greedy:seed=3``.
+
+``name`` picks an agent (a generic one from :data:`GENERIC_AGENTS` or one the game offers);
+``key=value`` pairs after a colon are its parameters, checked against its signature.
+``human`` is a seat played at a prompt; interfaces handle it, so it is not built here.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ConfigDict, TypeAdapter, ValidationError
+
+from meeple.agents.random_agent import RandomAgent
+from meeple.core.agent import Agent
+from meeple.core.errors import MeepleError
+from meeple.core.game import AgentFactory, Game
+
+HUMAN = "human"
+
+GENERIC_AGENTS: dict[str, AgentFactory] = {"random": RandomAgent}
+"""Agents that play any game, by name."""
+
+
+class AgentSpecError(MeepleError):
+    """An agent spec that names no agent or gives a bad parameter."""
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """A parsed spec: the agent's name and its parameters as written."""
+
+    name: str
+    params: dict[str, str] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        if not self.params:
+            return self.name
+        return self.name + ":" + ",".join(f"{k}={v}" for k, v in self.params.items())
+
+    @property
+    def is_human(self) -> bool:
+        """True for a seat played by a person at a prompt."""
+        return self.name == HUMAN
+
+
+def parse_spec(text: str) -> AgentSpec:
+    """Read ``name`` or ``name:key=value,key=value``."""
+    name, _, rest = text.strip().partition(":")
+    name = name.strip().lower()
+    if not name:
+        raise AgentSpecError(f"{text!r} is not an agent spec; write a name like random or greedy")
+    params: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, value = part.partition("=")
+        if not eq or not key.strip():
+            raise AgentSpecError(
+                f"{part!r} in agent spec {text!r} is not key=value (e.g. {name}:seed=3)"
+            )
+        params[key.strip().replace("-", "_")] = value.strip()
+    return AgentSpec(name, params)
+
+
+def available_agents(game: Game) -> dict[str, AgentFactory]:
+    """Every agent that can play ``game``: the generic ones and the game's own."""
+    return {**GENERIC_AGENTS, **game.agents()}
+
+
+def agent_names(game: Game) -> list[str]:
+    """Names a seat may be given for ``game``, ``human`` included."""
+    return [HUMAN, *available_agents(game)]
+
+
+def make_agent(spec: str | AgentSpec, game: Game, seed: int = 0) -> Agent:
+    """Build the agent a spec describes; ``seed`` is used unless the spec sets one."""
+    spec = parse_spec(spec) if isinstance(spec, str) else spec
+    agents = available_agents(game)
+    factory = agents.get(spec.name)
+    if factory is None:
+        raise AgentSpecError(
+            f"no agent called {spec.name!r} for {game.name}; choose from: "
+            f"{', '.join(agent_names(game))}"
+        )
+    kwargs = _coerce(spec, factory, {"seed": seed, **spec.params})
+    return factory(game, **kwargs)
+
+
+def _coerce(spec: AgentSpec, factory: AgentFactory, raw: Mapping[str, Any]) -> dict[str, Any]:
+    try:
+        signature = inspect.signature(factory, eval_str=True)
+    except NameError:
+        signature = inspect.signature(factory)
+    params = {
+        name: p
+        for name, p in list(signature.parameters.items())[1:]
+        if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+    }
+    out: dict[str, Any] = {}
+    for key, value in raw.items():
+        if key not in params:
+            raise AgentSpecError(
+                f"agent {spec.name!r} has no parameter {key!r}; its parameters are: "
+                f"{', '.join(params) or '(none)'}"
+            )
+        annotation = params[key].annotation
+        if annotation is inspect.Parameter.empty or isinstance(annotation, str):
+            annotation = _annotation_from_default(params[key].default)
+        try:
+            out[key] = TypeAdapter(
+                annotation, config=ConfigDict(arbitrary_types_allowed=True)
+            ).validate_python(value)
+        except ValidationError as exc:
+            raise AgentSpecError(
+                f"agent {spec.name!r}: bad value {value!r} for {key}: {exc.errors()[0]['msg']}"
+            ) from None
+    return out
+
+
+def _annotation_from_default(default: Any) -> Any:
+    if default is inspect.Parameter.empty or default is None:
+        return Any
+    return type(default)

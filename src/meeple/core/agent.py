@@ -1,0 +1,57 @@
+"""What an agent is given and what it must do.
+
+An agent sees what a player sees: an :class:`Observation` holds the seat's view, its legal
+actions and a way to sample full states consistent with that view (determinization). It never
+hands out the true state of a hidden-information game.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Protocol
+
+from meeple.core.game import Action, Game, Player, State
+
+
+class Observation:
+    """One seat's knowledge at a decision point."""
+
+    __slots__ = ("_legal", "_state", "_view", "game", "player")
+
+    def __init__(self, state: State[Any], player: Player) -> None:
+        self.game: Game[Any, Any, Any] = state.game
+        self.player = player
+        self._state = state
+        self._view: dict[str, Any] | None = None
+        self._legal: list[Any] | None = None
+
+    @property
+    def view(self) -> dict[str, Any]:
+        """What this seat may know, as in ``state.view(player)``."""
+        if self._view is None:
+            self._view = self._state.view(self.player)
+        return self._view
+
+    @property
+    def legal_actions(self) -> list[Any]:
+        """The actions this seat may take now."""
+        if self._legal is None:
+            self._legal = self._state.legal_actions(self.player)
+        return self._legal
+
+    def determinize(self, rng: random.Random) -> State[Any]:
+        """A full state consistent with this seat's knowledge, hidden parts sampled by ``rng``.
+
+        For perfect-information games this is the state itself.
+        """
+        return self._state.determinize(self.player, rng)
+
+
+class Agent(Protocol):
+    """A player: chooses one of the legal actions of an observation."""
+
+    name: str
+
+    def act(self, observation: Observation) -> Action:
+        """The action to take."""
+        ...

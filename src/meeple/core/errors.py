@@ -1,0 +1,30 @@
+"""Errors that meeple raises for things a person or a client got wrong.
+
+Every message is written for a person: it says what was wrong and what is allowed.
+"""
+
+from __future__ import annotations
+
+
+class MeepleError(Exception):
+    """Base class of every error meeple raises on purpose."""
+
+
+class IllegalAction(MeepleError):
+    """An action that the rules do not allow in this state; the state is left untouched."""
+
+
+class NotationError(MeepleError):
+    """Text that does not parse as an action of the game; the message shows the notation."""
+
+
+class OptionError(MeepleError):
+    """An unknown game option or a bad value; the message names the option and what is allowed."""
+
+
+class UnknownGame(MeepleError):
+    """A game name that is not registered; the message lists the registered games."""
+
+
+class RecordError(MeepleError):
+    """A saved game record that cannot be read or does not replay."""

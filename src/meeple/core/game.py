@@ -1,0 +1,221 @@
+"""The contracts every game implements: :class:`Game` (rules plus options) and :class:`State`.
+
+A state is immutable. ``state.apply(player, action)`` returns a new state or raises
+:class:`~meeple.core.errors.IllegalAction` with a reason a person can read, leaving the old
+state untouched. Simultaneous decisions are states with several seats in ``to_act``: each
+submission is held hidden in the state until every one of them has submitted.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from importlib import resources
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
+
+from meeple.core.errors import IllegalAction
+from meeple.core.options import GameOptions
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+    from meeple.core.agent import Agent
+
+Player = int
+"""A seat number, 0 to ``num_players - 1``."""
+
+
+class Action(Protocol):
+    """An action is a small frozen value whose ``str()`` is its notation."""
+
+    def __str__(self) -> str: ...
+
+
+A = TypeVar("A", bound=Action)
+O = TypeVar("O", bound=GameOptions)  # noqa: E741 - the conventional name for an options type
+S = TypeVar("S", bound="State[Any]")
+
+AgentFactory = Callable[..., "Agent"]
+"""Builds an agent; called with the game, a seed and the agent's own keyword parameters."""
+
+
+class Game(ABC, Generic[O, S, A]):
+    """A game with its options fixed: makes new states and reads and encodes actions.
+
+    Subclasses declare their metadata once, as class variables, and are registered with
+    :func:`meeple.core.registry.register`.
+    """
+
+    name: ClassVar[str]
+    """Registry name, lower case with dashes (``"edges"``)."""
+    title: ClassVar[str]
+    """Name as printed on the box."""
+    summary: ClassVar[str]
+    """One sentence on what the game is."""
+    Options: ClassVar[type[GameOptions]]
+    """The pydantic model of this game's options."""
+    players: ClassVar[str]
+    """How many players, for listings (``"2"``, ``"2-5"``)."""
+    perfect_information: ClassVar[bool] = True
+    """True when no seat ever has anything hidden from it (no determinization needed)."""
+
+    def __init__(self, options: O) -> None:
+        self.options: O = options
+
+    # -- identity ---------------------------------------------------------------------------
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and other.name == self.name and other.options == self.options
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.options))
+
+    def __repr__(self) -> str:
+        changed = ", ".join(f"{k}={v!r}" for k, v in self.options.changed().items())
+        return f"meeple.make({self.name!r}{', ' if changed else ''}{changed})"
+
+    # -- seats ------------------------------------------------------------------------------
+    @property
+    @abstractmethod
+    def num_players(self) -> int:
+        """Number of seats in this configuration."""
+
+    def seat_name(self, player: Player) -> str:
+        """How the game calls a seat (a colour, a team position); ``seat N`` by default."""
+        return f"seat {player}"
+
+    # -- states and actions -----------------------------------------------------------------
+    @abstractmethod
+    def new_game(self, seed: int) -> S:
+        """The initial state; all randomness of the game flows from ``seed``."""
+
+    @abstractmethod
+    def parse_action(self, text: str) -> A:
+        """Read an action from its notation; raises NotationError saying what is expected."""
+
+    @property
+    @abstractmethod
+    def num_actions(self) -> int:
+        """Size of the integer action encoding: ids run from 0 to ``num_actions - 1``."""
+
+    @abstractmethod
+    def action_id(self, action: A) -> int:
+        """The stable integer encoding of an action."""
+
+    @abstractmethod
+    def action_from_id(self, action_id: int) -> A:
+        """The action with this integer encoding."""
+
+    # -- extras a game may offer ------------------------------------------------------------
+    def agents(self) -> Mapping[str, AgentFactory]:
+        """Game-specific agents by name (heuristics); generic agents live in meeple.agents."""
+        return {}
+
+    heuristic_agent: ClassVar[str | None] = None
+    """Name of this game's best hand-written agent in :meth:`agents`, if it has one."""
+
+    def render(self, state: S, player: Player | None = None) -> RenderableType:
+        """A Rich renderable of the state as ``player`` sees it (``None``: spectator)."""
+        return str(state.view(player))
+
+    def notation_help(self) -> str:
+        """A line telling a person how to write an action."""
+        return "write an action in this game's notation"
+
+    @classmethod
+    def rules_markdown(cls) -> str:
+        """The rules as implemented (the ``rules.md`` that ships beside the game's module)."""
+        package = cls.__module__.rsplit(".", 1)[0]
+        return resources.files(package).joinpath("rules.md").read_text(encoding="utf-8")
+
+
+class State(ABC, Generic[A]):
+    """An immutable game state. Subclasses are frozen dataclasses holding plain data."""
+
+    game: Game[Any, Any, A]
+
+    @property
+    @abstractmethod
+    def to_act(self) -> tuple[Player, ...]:
+        """The seats that must decide now; empty when the game is over."""
+
+    @abstractmethod
+    def legal_actions(self, player: Player) -> list[A]:
+        """Every action ``player`` may take now (empty if the seat is not to act)."""
+
+    @abstractmethod
+    def _next(self, player: Player, action: A) -> State[A]:
+        """The state after a legal action; called only once the action has been checked."""
+
+    def why_illegal(self, player: Player, action: A) -> str | None:
+        """Why ``action`` is illegal for ``player`` now, or None if it is legal.
+
+        Games override this to give specific reasons; the default checks membership in
+        :meth:`legal_actions`.
+        """
+        if action in self.legal_actions(player):
+            return None
+        return f"{action} is not a legal action now"
+
+    def apply(self, player: Player, action: A) -> State[A]:
+        """The state after ``player`` takes ``action``.
+
+        Raises IllegalAction with a readable reason if the game is over, the seat is not to
+        act, or the rules forbid the action; ``self`` is never changed.
+        """
+        game = self.game
+        if not 0 <= player < game.num_players:
+            raise IllegalAction(f"there is no seat {player}; seats are 0 to {game.num_players - 1}")
+        if self.is_over:
+            raise IllegalAction("the game is over; no more actions are taken")
+        to_act = self.to_act
+        if player not in to_act:
+            raise IllegalAction(
+                f"{seats_text(game, [player])} is not to act now; "
+                f"waiting for {seats_text(game, to_act)}"
+            )
+        reason = self.why_illegal(player, action)
+        if reason is not None:
+            raise IllegalAction(reason)
+        return self._next(player, action)
+
+    def apply_text(self, player: Player, text: str) -> State[A]:
+        """Parse ``text`` with the game's notation and apply it."""
+        return self.apply(player, self.game.parse_action(text))
+
+    def legal_action_ids(self, player: Player) -> list[int]:
+        """The integer encodings of :meth:`legal_actions`."""
+        return [self.game.action_id(a) for a in self.legal_actions(player)]
+
+    @property
+    def is_over(self) -> bool:
+        """True once nobody is to act."""
+        return not self.to_act
+
+    @property
+    @abstractmethod
+    def returns(self) -> tuple[float, ...]:
+        """Per-seat outcome; all zero until the game is over (1 win, -1 loss, 0 draw)."""
+
+    @property
+    @abstractmethod
+    def result(self) -> dict[str, Any]:
+        """Game-specific outcome, JSON-safe: scores, winner, and why the game ended."""
+
+    @abstractmethod
+    def view(self, player: Player | None) -> dict[str, Any]:
+        """JSON-safe: exactly what ``player`` may know; ``None`` is the spectator's view."""
+
+    def determinize(self, player: Player, rng: random.Random) -> State[A]:
+        """A full state consistent with what ``player`` knows, hidden parts resampled.
+
+        Perfect-information games have nothing hidden, so the state itself is returned.
+        """
+        if self.game.perfect_information:
+            return self
+        raise NotImplementedError(f"{self.game.name} must implement determinize")
+
+
+def seats_text(game: Game[Any, Any, Any], players: Sequence[Player]) -> str:
+    """``Red (seat 0), Blue (seat 1)``: seats as a person reads them."""
+    return ", ".join(f"{game.seat_name(p)} (seat {p})" for p in players)

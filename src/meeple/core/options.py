@@ -1,0 +1,107 @@
+"""Validated game options.
+
+Each game declares its options as a pydantic model derived from :class:`GameOptions`.
+Unknown options and bad values raise :class:`~meeple.core.errors.OptionError` with a message
+that names the option and what it accepts, never a raw pydantic traceback.
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from meeple.core.errors import OptionError
+
+
+class GameOptions(BaseModel):
+    """Base of every game's options: frozen, and strict about unknown names."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @classmethod
+    def parse(cls, game: str, options: dict[str, Any]) -> GameOptions:
+        """Validate ``options`` (names may use ``-`` or ``_``) or raise a readable OptionError."""
+        normalised = {str(k).replace("-", "_"): v for k, v in options.items()}
+        unknown = sorted(set(normalised) - set(cls.model_fields))
+        if unknown:
+            raise OptionError(
+                f"unknown option {', '.join(repr(u) for u in unknown)} for {game}; "
+                f"its options are: {', '.join(cls.model_fields) or '(none)'}"
+            )
+        try:
+            return cls(**normalised)
+        except ValidationError as exc:
+            raise OptionError(_describe(game, cls, exc)) from None
+
+    def changed(self) -> dict[str, Any]:
+        """The options that differ from their defaults, JSON-safe (for records and titles)."""
+        return self.model_dump(mode="json", exclude_defaults=True)
+
+
+@dataclass(frozen=True)
+class OptionInfo:
+    """What a person needs to know about one option: name, default, allowed values, help."""
+
+    name: str
+    default: Any
+    allowed: str
+    help: str
+
+
+def describe_options(cls: type[GameOptions]) -> list[OptionInfo]:
+    """List the options of an options model, in declaration order."""
+    infos = []
+    for name, field in cls.model_fields.items():
+        infos.append(
+            OptionInfo(
+                name=name,
+                default=field.default,
+                allowed=field_allowed(field),
+                help=field.description or "",
+            )
+        )
+    return infos
+
+
+def field_allowed(field: Any) -> str:
+    """What a field accepts: its declared ``allowed`` text, else derived from its type."""
+    extra = field.json_schema_extra
+    if isinstance(extra, dict) and "allowed" in extra:
+        return str(extra["allowed"])
+    return allowed_values(field.annotation)
+
+
+def allowed_values(annotation: Any) -> str:
+    """A short human description of what a type annotation accepts."""
+    origin = typing.get_origin(annotation)
+    args = typing.get_args(annotation)
+    if origin is typing.Literal:
+        return " | ".join(str(a) for a in args)
+    if origin in (typing.Union, types.UnionType):
+        return " | ".join(allowed_values(a) for a in args)
+    if annotation is bool:
+        return "true | false"
+    if annotation is type(None):
+        return "unset"
+    return getattr(annotation, "__name__", str(annotation))
+
+
+def _describe(game: str, cls: type[GameOptions], exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors():
+        loc = [str(p) for p in err["loc"] if isinstance(p, str) and p in cls.model_fields]
+        name = loc[0] if loc else ""
+        msg = err["msg"].removeprefix("Value error, ")
+        if name:
+            field = cls.model_fields[name]
+            parts.append(
+                f"option {name!r} of {game}: {msg} (got {err.get('input')!r}; "
+                f"allowed: {field_allowed(field)})"
+            )
+        else:
+            parts.append(f"options of {game}: {msg}")
+    return "; ".join(parts)

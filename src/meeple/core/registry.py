@@ -1,0 +1,85 @@
+"""The registry of games: ``make(name, **options)`` and ``games()``.
+
+Built-in games register themselves when :mod:`meeple.games` is imported; third-party games
+can register through the ``meeple.games`` entry-point group.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from typing import Any
+
+from meeple.core.errors import UnknownGame
+from meeple.core.game import Game
+from meeple.core.options import OptionInfo, describe_options
+
+_GAMES: dict[str, type[Game[Any, Any, Any]]] = {}
+_plugins_loaded = False
+
+
+def register(cls: type[Game[Any, Any, Any]]) -> type[Game[Any, Any, Any]]:
+    """Class decorator: make a game available to :func:`make` under ``cls.name``."""
+    _GAMES[cls.name] = cls
+    return cls
+
+
+def _key(name: str) -> str:
+    return name.strip().lower().replace("_", "-").replace(" ", "-")
+
+
+def _load_plugins() -> None:
+    global _plugins_loaded
+    if _plugins_loaded:
+        return
+    _plugins_loaded = True
+    for ep in entry_points(group="meeple.games"):
+        ep.load()
+
+
+def game_class(name: str) -> type[Game[Any, Any, Any]]:
+    """The registered game class for ``name`` (case and ``-``/``_`` do not matter)."""
+    _load_plugins()
+    cls = _GAMES.get(_key(name))
+    if cls is None:
+        known = ", ".join(sorted(_GAMES)) or "(none)"
+        raise UnknownGame(f"no game called {name!r}; the games are: {known}")
+    return cls
+
+
+def make(name: str, **options: Any) -> Game[Any, Any, Any]:
+    """A game with validated options, e.g. ``make("edges", board="3x3")``.
+
+    Raises UnknownGame for an unknown name and OptionError for an unknown option or a bad
+    value, naming the option and what it accepts.
+    """
+    cls = game_class(name)
+    return cls(cls.Options.parse(cls.name, options))
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """A registered game as listed by :func:`games`."""
+
+    name: str
+    title: str
+    players: str
+    summary: str
+    perfect_information: bool
+    options: list[OptionInfo]
+
+
+def games() -> list[GameInfo]:
+    """The registered games with their options, sorted by name."""
+    _load_plugins()
+    return [
+        GameInfo(
+            name=cls.name,
+            title=cls.title,
+            players=cls.players,
+            summary=cls.summary,
+            perfect_information=cls.perfect_information,
+            options=describe_options(cls.Options),
+        )
+        for _, cls in sorted(_GAMES.items())
+    ]

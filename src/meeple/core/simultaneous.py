@@ -1,0 +1,70 @@
+"""Simultaneous decisions: every seat in the decision submits, nobody sees the others' choice.
+
+A state that waits for several seats keeps a :class:`Submissions` value. Its ``waiting`` seats
+are the state's ``to_act``; a submitted choice is visible only to the seat that made it until
+the decision is complete, when the game resolves (reveals) all of them at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from meeple.core.game import Player
+
+A = TypeVar("A")
+
+
+@dataclass(frozen=True, slots=True)
+class Submissions(Generic[A]):
+    """The choices made so far in one simultaneous decision."""
+
+    seats: tuple[Player, ...]
+    """Every seat that takes part in the decision."""
+    chosen: tuple[A | None, ...]
+    """Each taking-part seat's choice, in the order of ``seats``; None until it submits."""
+
+    @classmethod
+    def open(cls, seats: Iterable[Player]) -> Submissions[A]:
+        """A decision that waits for ``seats``."""
+        seats = tuple(seats)
+        return cls(seats, (None,) * len(seats))
+
+    @property
+    def waiting(self) -> tuple[Player, ...]:
+        """Seats that have not yet submitted."""
+        return tuple(s for s, c in zip(self.seats, self.chosen, strict=True) if c is None)
+
+    @property
+    def complete(self) -> bool:
+        """Every seat has submitted: time to reveal."""
+        return all(c is not None for c in self.chosen)
+
+    def submit(self, seat: Player, choice: A) -> Submissions[A]:
+        """The decision with ``seat``'s choice added; ValueError if it is not waiting for it."""
+        if seat not in self.seats:
+            raise ValueError(f"seat {seat} takes no part in this decision")
+        k = self.seats.index(seat)
+        if self.chosen[k] is not None:
+            raise ValueError(f"seat {seat} has already submitted")
+        return Submissions(self.seats, (*self.chosen[:k], choice, *self.chosen[k + 1 :]))
+
+    def of(self, seat: Player) -> A | None:
+        """The choice of ``seat`` (None if not yet made). Only for the engine and that seat."""
+        return self.chosen[self.seats.index(seat)] if seat in self.seats else None
+
+    def revealed(self) -> dict[Player, A]:
+        """Every choice by seat; only once the decision is complete."""
+        if not self.complete:
+            raise ValueError(f"seats {self.waiting} have not submitted yet")
+        return {s: c for s, c in zip(self.seats, self.chosen, strict=True) if c is not None}
+
+    def view(self, viewer: Player | None) -> dict[str, Any]:
+        """What ``viewer`` may know: who has submitted, and its own choice only."""
+        own = self.of(viewer) if viewer is not None else None
+        return {
+            "submitted": [s for s in self.seats if s not in self.waiting],
+            "waiting": list(self.waiting),
+            "mine": None if own is None else str(own),
+        }

@@ -1,0 +1,5 @@
+"""The built-in games; importing this package registers each of them."""
+
+from meeple.games import edges
+
+__all__ = ["edges"]

@@ -1,0 +1,1 @@
+"""The ways in: the command line, the web, and environment adapters."""

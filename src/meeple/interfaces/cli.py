@@ -1,0 +1,362 @@
+"""The ``meeple`` command: list games, read rules, play in the terminal, replay records."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.prompt import Prompt
+from rich.table import Table
+
+from meeple.agents import (
+    HUMAN,
+    agent_names,
+    available_agents,
+    make_agent,
+    parse_spec,
+)
+from meeple.core.agent import Agent, Observation
+from meeple.core.errors import MeepleError
+from meeple.core.game import Game, Player, seats_text
+from meeple.core.options import describe_options
+from meeple.core.record import GameRecord, Playthrough
+from meeple.core.registry import game_class, games, make
+from meeple.core.rng import derive_seed
+from meeple.interfaces.options_cli import parse_option_flags
+
+app = typer.Typer(
+    name="meeple",
+    help="Rules engines, AI opponents and a design lab for five tabletop games.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+console = Console(highlight=False)
+
+
+class Quit(Exception):
+    """The person at the prompt asked to stop (quit, or end of input)."""
+
+
+def fail(message: str) -> typer.Exit:
+    """Print an error for a person and return the exit to raise."""
+    console.print(f"[bold red]error:[/] {message}")
+    return typer.Exit(code=2)
+
+
+# -- meeple games / rules / agents ----------------------------------------------------------
+@app.command("games")
+def games_command() -> None:
+    """List the games with their players and options."""
+    table = Table(title="meeple games", show_lines=True)
+    table.add_column("name", style="bold")
+    table.add_column("game")
+    table.add_column("players")
+    table.add_column("options (default)")
+    for info in games():
+        opts = "\n".join(
+            f"--{o.name.replace('_', '-')} ({o.default}): {o.allowed}" for o in info.options
+        )
+        table.add_row(info.name, f"{info.title}\n[dim]{info.summary}[/]", info.players, opts)
+    console.print(table)
+
+
+@app.command("rules")
+def rules_command(game: Annotated[str, typer.Argument(help="game name, e.g. edges")]) -> None:
+    """Show a game's rules as implemented, and its options."""
+    try:
+        cls = game_class(game)
+    except MeepleError as exc:
+        raise fail(str(exc)) from None
+    console.print(Markdown(cls.rules_markdown()))
+    table = Table(title=f"{cls.title} options")
+    for column in ("option", "default", "allowed", "meaning"):
+        table.add_column(column)
+    for o in describe_options(cls.Options):
+        table.add_row(f"--{o.name.replace('_', '-')}", str(o.default), o.allowed, o.help)
+    console.print(table)
+
+
+@app.command("agents")
+def agents_command(
+    game: Annotated[str, typer.Argument(help="game whose agents to list")] = "edges",
+) -> None:
+    """List the agents that can take a seat in a game, with their parameters."""
+    import inspect
+
+    try:
+        g = make(game)
+    except MeepleError as exc:
+        raise fail(str(exc)) from None
+    table = Table(title=f"agents for {g.title}")
+    table.add_column("spec", style="bold")
+    table.add_column("parameters")
+    table.add_column("what it does")
+    table.add_row(HUMAN, "", "a person at the prompt")
+    for name, factory in available_agents(g).items():
+        params = list(inspect.signature(factory).parameters.values())[1:]
+        table.add_row(
+            name,
+            ", ".join(f"{p.name}={p.default}" for p in params),
+            (factory.__doc__ or "").strip().splitlines()[0],
+        )
+    console.print(table)
+
+
+# -- meeple play ----------------------------------------------------------------------------
+@app.command(
+    "play",
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+)
+def play_command(
+    ctx: typer.Context,
+    game: Annotated[
+        str | None, typer.Argument(help="game to play; leave out to be asked everything")
+    ] = None,
+    seat: Annotated[
+        list[str] | None,
+        typer.Option(help="who plays each seat, in seat order: human, random, greedy, ..."),
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help="seed of the game (default: random)")] = None,
+    save: Annotated[
+        Path | None, typer.Option(help="write the game record here after every move")
+    ] = None,
+    resume: Annotated[
+        Path | None, typer.Option(help="continue a saved game record (and keep saving to it)")
+    ] = None,
+    quiet: Annotated[bool, typer.Option(help="show only the final position")] = False,
+) -> None:
+    """Play a game in the terminal. Game options follow as flags, e.g. --board 3x3.
+
+    Example: meeple play edges --board 3x3 --seat random --seat human --seed 7 --save game.json
+    """
+    try:
+        if resume is not None:
+            record = GameRecord.load(resume)
+            play = Playthrough.from_record(record)
+            specs = list(seat) if seat else list(record.seats)
+            save = save or resume
+        else:
+            if game is None:
+                game, options, specs, seed = launcher(console.input)
+            else:
+                options = parse_option_flags(game, list(ctx.args))
+                specs = list(seat or [])
+            g = make(game, **options)
+            if seed is None:
+                seed = secrets.randbelow(2**31)
+            specs = complete_seats(g, specs)
+            play = Playthrough(g, seed, specs)
+        agents = build_agents(play.game, specs, play.seed)
+    except MeepleError as exc:
+        raise fail(str(exc)) from None
+    except Quit:
+        console.print("Bye.")
+        return
+    run_game(play, agents, save=save, quiet=quiet)
+
+
+def complete_seats(game: Game, specs: list[str]) -> list[str]:
+    """Check the seat list; missing seats go to a human (seat 0) and the game's best agent."""
+    if len(specs) > game.num_players:
+        raise MeepleError(
+            f"{game.title} has {game.num_players} seats but {len(specs)} --seat were given"
+        )
+    default_agent = game.heuristic_agent or "random"
+    out = list(specs)
+    while len(out) < game.num_players:
+        out.append(HUMAN if not out else default_agent)
+    return out
+
+
+def build_agents(game: Game, specs: list[str], seed: int) -> list[Agent | None]:
+    """One agent per seat (None for a human), each seeded from the game's seed and its seat."""
+    if len(specs) != game.num_players:
+        raise MeepleError(f"{game.title} needs {game.num_players} seats, got {len(specs)}")
+    agents: list[Agent | None] = []
+    for player, text in enumerate(specs):
+        spec = parse_spec(text)
+        if spec.is_human:
+            agents.append(None)
+        else:
+            agents.append(make_agent(spec, game, derive_seed(seed, "seat", player)))
+    return agents
+
+
+def run_game(
+    play: Playthrough,
+    agents: list[Agent | None],
+    save: Path | None,
+    quiet: bool,
+    read: Callable[[str], str] | None = None,
+) -> None:
+    """Play to the end (or until a person quits), saving the record after every move."""
+    game = play.game
+    read = read or console.input
+    console.print(game_banner(game, play.seed, play.seats))
+    try:
+        while not play.state.is_over:
+            player = play.state.to_act[0]
+            agent = agents[player]
+            if agent is None:
+                console.print(game.render(play.state, player))
+                ask_human(play, player, read)
+            else:
+                action = agent.act(Observation(play.state, player))
+                play.play(player, action)
+                if not quiet:
+                    console.print(f"{seats_text(game, [player])} plays [bold]{action}[/]")
+            if save is not None:
+                play.record().save(save)
+    except Quit:
+        where = f"; the game so far is saved in {save}" if save else ""
+        console.print(f"Stopped after {len(play.moves)} moves{where}.")
+        return
+    console.print(game.render(play.state, None))
+    if save is not None:
+        console.print(f"Record saved to {save}.")
+
+
+def game_banner(game: Game, seed: int, seats: list[str]) -> str:
+    """One line: the game, its non-default options, the seed and who plays each seat."""
+    options = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in game.options.changed().items())
+    players = "  ".join(f"{game.seat_name(p)}: {s}" for p, s in enumerate(seats))
+    return f"[bold]{game.title}[/] {options}  seed {seed}  {players}"
+
+
+def ask_human(play: Playthrough, player: Player, read: Callable[[str], str]) -> None:
+    """Prompt until the person enters a legal action (or quits); bad input never breaks."""
+    game = play.game
+    name = seats_text(game, [player])
+    while True:
+        try:
+            text = read(f"{name} > ").strip()
+        except (EOFError, KeyboardInterrupt):
+            raise Quit from None
+        if not text:
+            continue
+        word = text.lower()
+        if word in ("quit", "exit", "q"):
+            raise Quit
+        if word in ("help", "?"):
+            console.print(
+                f"{game.notation_help()}.\nCommands: moves (list legal moves), "
+                "board (show the board), help, quit."
+            )
+            continue
+        if word == "moves":
+            legal = [str(a) for a in play.state.legal_actions(player)]
+            console.print(f"{len(legal)} legal moves: " + ", ".join(legal))
+            continue
+        if word == "board":
+            console.print(game.render(play.state, player))
+            continue
+        try:
+            play.play(player, game.parse_action(text))
+            return
+        except MeepleError as exc:
+            console.print(f"[red]Not allowed:[/] {exc}. Type 'help' for how to write a move.")
+
+
+def launcher(read: Callable[[str], str]) -> tuple[str, dict[str, Any], list[str], int]:
+    """Ask which game, which options, who plays each seat, and the seed."""
+    infos = games()
+    console.print("[bold]meeple[/]: choose a game.")
+    for k, info in enumerate(infos, start=1):
+        console.print(f"  {k}. {info.title} ({info.name}, {info.players} players)")
+    name = _ask(
+        read,
+        "Game (number or name)",
+        default=infos[0].name,
+        check=lambda t: infos[int(t) - 1].name if t.isdigit() else game_class(t).name,
+    )
+    cls = game_class(name)
+    while True:
+        options: dict[str, Any] = {}
+        for o in describe_options(cls.Options):
+            text = _ask(read, f"{o.name} ({o.help}; {o.allowed})", default="")
+            if text:
+                options[o.name] = text
+        try:
+            g = make(name, **options)
+            break
+        except MeepleError as exc:
+            console.print(f"[red]{exc}[/]; let us try the options again.")
+    choices = agent_names(g)
+    specs = []
+    for p in range(g.num_players):
+        default = HUMAN if p == 0 else (g.heuristic_agent or "random")
+
+        def check(t: str) -> str:
+            make_agent(t, g) if parse_spec(t).name != HUMAN else None
+            return t
+
+        specs.append(
+            _ask(read, f"{g.seat_name(p)} (seat {p}): {' / '.join(choices)}", default, check)
+        )
+    seed_text = _ask(read, "Seed (blank for a random one)", default="", check=lambda t: str(int(t)))
+    seed = int(seed_text) if seed_text else secrets.randbelow(2**31)
+    return name, options, specs, seed
+
+
+def _ask(
+    read: Callable[[str], str],
+    question: str,
+    default: str,
+    check: Callable[[str], Any] | None = None,
+) -> str:
+    shown = f" [{default}]" if default else ""
+    while True:
+        try:
+            text = read(f"{question}{shown}: ").strip() or default
+        except (EOFError, KeyboardInterrupt):
+            raise Quit from None
+        if text.lower() in ("quit", "exit"):
+            raise Quit
+        if check is None or not text:
+            return text
+        try:
+            value = check(text)
+            return str(value) if value is not None else text
+        except (MeepleError, ValueError, IndexError) as exc:
+            console.print(f"[red]{exc or 'not one of the choices'}[/]")
+
+
+# -- meeple replay --------------------------------------------------------------------------
+@app.command("replay")
+def replay_command(
+    record: Annotated[Path, typer.Argument(help="a game record written by meeple play --save")],
+    step: Annotated[bool, typer.Option(help="show the board after every move")] = False,
+) -> None:
+    """Replay a saved game move by move and show how it ended."""
+    try:
+        rec = GameRecord.load(record)
+        states = rec.states()
+    except MeepleError as exc:
+        raise fail(str(exc)) from None
+    game = states[0].game
+    console.print(game_banner(game, rec.seed, rec.seats))
+    for number, ((player, text), state) in enumerate(zip(rec.moves, states[1:], strict=True), 1):
+        console.print(f"{number:3}. {seats_text(game, [player])}: [bold]{text}[/]")
+        if step:
+            console.print(game.render(state, None))
+    final = states[-1]
+    console.print(game.render(final, None))
+    if rec.result is not None and final.is_over and rec.result != final.result:
+        console.print("[yellow]warning:[/] the stored result differs from the replayed one")
+    if not final.is_over:
+        console.print(f"The game is not over ({len(rec.moves)} moves so far).")
+
+
+def main() -> None:
+    """Entry point of the ``meeple`` command."""
+    app()
+
+
+# Prompt is re-exported for tests that want Rich's prompt behaviour.
+__all__ = ["Prompt", "app", "main"]
