@@ -118,6 +118,14 @@ class Game(ABC, Generic[O, S, A]):
         """A Rich renderable of the state as ``player`` sees it (``None``: spectator)."""
         return str(state.view(player))
 
+    def memorise_seconds(self, state: S, player: Player) -> float | None:
+        """Seconds a person may look at this state before the screen is cleared.
+
+        A game with a memory mechanic returns a number while ``player`` is in a memorise
+        step (its view then shows what must be memorised); None means no time limit.
+        """
+        return None
+
     def notation_help(self) -> str:
         """A line telling a person how to write an action."""
         return "write an action in this game's notation"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
@@ -204,6 +205,10 @@ def run_game(
             player = play.state.to_act[0]
             agent = agents[player]
             if agent is None:
+                seconds = game.memorise_seconds(play.state, player)
+                if seconds is not None:
+                    memorise(play, player, seconds)
+                    continue
                 console.print(game.render(play.state, player))
                 ask_human(play, player, read)
             else:
@@ -220,6 +225,19 @@ def run_game(
     console.print(game.render(play.state, None))
     if save is not None:
         console.print(f"Record saved to {save}.")
+
+
+def memorise(play: Playthrough, player: Player, seconds: float) -> None:
+    """Show a memorise step for ``seconds``, clear the screen, then take its only action."""
+    game = play.game
+    console.print(game.render(play.state, player))
+    console.print(f"[bold]Memorise this.[/] The screen clears in {seconds:g} seconds.")
+    time.sleep(seconds)
+    console.clear()
+    legal = play.state.legal_actions(player)
+    if len(legal) != 1:
+        raise MeepleError(f"a memorise step must have exactly one action, not {len(legal)}")
+    play.play(player, legal[0])
 
 
 def game_banner(game: Game, seed: int, seats: list[str]) -> str:
