@@ -46,7 +46,7 @@ class Quit(Exception):
 
 def fail(message: str) -> typer.Exit:
     """Print an error for a person and return the exit to raise."""
-    console.print(f"[bold red]error:[/] {message}")
+    console.print(f"[bold red]error:[/] {message}", soft_wrap=True)
     return typer.Exit(code=2)
 
 
@@ -54,17 +54,16 @@ def fail(message: str) -> typer.Exit:
 @app.command("games")
 def games_command() -> None:
     """List the games with their players and options."""
-    table = Table(title="meeple games", show_lines=True)
+    table = Table(title="meeple games")
     table.add_column("name", style="bold")
     table.add_column("game")
     table.add_column("players")
-    table.add_column("options (default)")
+    table.add_column("options")
     for info in games():
-        opts = "\n".join(
-            f"--{o.name.replace('_', '-')} ({o.default}): {o.allowed}" for o in info.options
-        )
-        table.add_row(info.name, f"{info.title}\n[dim]{info.summary}[/]", info.players, opts)
+        opts = " ".join(f"--{o.name.replace('_', '-')}" for o in info.options)
+        table.add_row(info.name, f"{info.title}: [dim]{info.summary}[/]", info.players, opts)
     console.print(table)
+    console.print("Options and their values: meeple rules <name>.")
 
 
 @app.command("rules")
@@ -140,7 +139,8 @@ def play_command(
         if resume is not None:
             record = GameRecord.load(resume)
             play = Playthrough.from_record(record)
-            specs = list(seat) if seat else list(record.seats)
+            specs = complete_seats(play.game, list(seat) if seat else list(record.seats))
+            play.seats = specs  # the record names who plays from now on
             save = save or resume
         else:
             if game is None:
@@ -268,8 +268,7 @@ def ask_human(play: Playthrough, player: Player, read: Callable[[str], str]) -> 
             )
             continue
         if word == "moves":
-            legal = [str(a) for a in play.state.legal_actions(player)]
-            console.print(f"{len(legal)} legal moves: " + ", ".join(legal))
+            console.print(describe_moves([str(a) for a in play.state.legal_actions(player)]))
             continue
         if word == "board":
             console.print(game.render(play.state, player))
@@ -278,7 +277,22 @@ def ask_human(play: Playthrough, player: Player, read: Callable[[str], str]) -> 
             play.play(player, game.parse_action(text))
             return
         except MeepleError as exc:
-            console.print(f"[red]Not allowed:[/] {exc}. Type 'help' for how to write a move.")
+            console.print(
+                f"[red]Not allowed:[/] {exc}. Type help for how to write a move.", soft_wrap=True
+            )
+
+
+def describe_moves(moves: list[str]) -> str:
+    """Legal moves for a person: grouped by their first word when that makes a short list."""
+    groups: dict[str, list[str]] = {}
+    for move in moves:
+        head, _, rest = move.partition(" ")
+        groups.setdefault(head, []).append(rest)
+    if len(groups) * 2 > len(moves) or any(not rest for g in groups.values() for rest in g):
+        return f"{len(moves)} legal moves: " + ", ".join(moves)
+    lines = [f"{len(moves)} legal moves:"]
+    lines += [f"  {head} {' '.join(rests)}" for head, rests in groups.items()]
+    return "\n".join(lines)
 
 
 def launcher(read: Callable[[str], str]) -> tuple[str, dict[str, Any], list[str], int]:
@@ -286,7 +300,7 @@ def launcher(read: Callable[[str], str]) -> tuple[str, dict[str, Any], list[str]
     infos = games()
     console.print("[bold]meeple[/]: choose a game.")
     for k, info in enumerate(infos, start=1):
-        console.print(f"  {k}. {info.title} ({info.name}, {info.players} players)")
+        console.print(f"  {k}. {info.title} ({info.name}): {info.players} players")
     name = _ask(
         read,
         "Game (number or name)",
@@ -296,8 +310,10 @@ def launcher(read: Callable[[str], str]) -> tuple[str, dict[str, Any], list[str]
     cls = game_class(name)
     while True:
         options: dict[str, Any] = {}
+        console.print("Options (Enter keeps the default):")
         for o in describe_options(cls.Options):
-            text = _ask(read, f"{o.name} ({o.help}; {o.allowed})", default="")
+            console.print(f"  [dim]{o.name}: {o.help}[/]")
+            text = _ask(read, f"  {o.name} ({o.allowed}) [default {o.default}]", default="")
             if text:
                 options[o.name] = text
         try:

@@ -1,0 +1,145 @@
+"""The meeple command as a person uses it: every command, good and bad input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from meeple.core.record import GameRecord
+from meeple.interfaces.cli import app
+
+
+@pytest.fixture
+def run():
+    runner = CliRunner()
+
+    def invoke(*args: str, input: str | None = None):
+        return runner.invoke(app, list(args), input=input)
+
+    return invoke
+
+
+def test_games_lists_edges_and_its_options(run):
+    result = run("games")
+    assert result.exit_code == 0
+    assert "edges" in result.output and "--board" in result.output and "--pie" in result.output
+
+
+def test_rules_shows_the_rules_and_the_interpretations(run):
+    result = run("rules", "edges")
+    assert result.exit_code == 0
+    assert "Pie rule" in result.output and "Interpretations" in result.output
+    assert "--stash" in result.output
+
+
+def test_rules_of_an_unknown_game(run):
+    result = run("rules", "chess")
+    assert result.exit_code == 2 and "no game called 'chess'" in result.output
+
+
+def test_agents_lists_the_seats_a_game_accepts(run):
+    result = run("agents", "edges")
+    assert result.exit_code == 0
+    for name in ("human", "random", "greedy"):
+        assert name in result.output
+
+
+def test_play_agents_save_and_replay(run, tmp_path):
+    path = tmp_path / "game.json"
+    result = run(
+        "play", "edges", "--board", "3x3", "--seat", "random", "--seat", "greedy",
+        "--seed", "7", "--save", str(path),
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "Game over" in result.output and "plays" in result.output
+    record = GameRecord.load(path)
+    assert record.options == {"board": "3x3"} and record.seed == 7
+    assert record.seats == ["random", "greedy"] and len(record.moves) == 24
+    replay = run("replay", str(path))
+    assert replay.exit_code == 0
+    assert "24. " in replay.output and "Game over" in replay.output
+    stepped = run("replay", str(path), "--step")
+    assert stepped.output.count("Score:") == 25
+
+
+def test_human_gets_clear_messages_for_bad_input_and_never_a_traceback(run):
+    moves = "\n".join(["hello", "L h9,9", "pie L", "help", "moves", "board", "L h0,0"]) + "\n"
+    result = run(
+        "play", "edges", "--board", "1x1", "--stash", "1/0/0", "--first", "0",
+        "--seat", "human", "--seat", "random", "--seed", "1", input=moves,
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "'hello' is not an Edges move" in out
+    assert "there is no edge h9,9 on a 1x1 board" in out
+    assert "the pie rule can be used only on the second move" in out
+    assert "legal moves" in out and "Commands:" in out
+    assert "Game over" in out
+    assert "Traceback" not in out
+
+
+def test_quitting_keeps_the_saved_game_and_resume_continues_it(run, tmp_path):
+    path = tmp_path / "g.json"
+    first = run(
+        "play", "edges", "--board", "2x2", "--first", "0", "--seat", "human",
+        "--seat", "random", "--seed", "2", "--save", str(path), input="L h0,0\nquit\n",
+    )  # fmt: skip
+    assert first.exit_code == 0 and "saved in" in first.output
+    saved = json.loads(path.read_text())
+    assert saved["moves"][0] == [0, "L h0,0"] and saved["result"] is None
+    resumed = run("play", "--resume", str(path), "--seat", "random", "--seat", "random")
+    assert resumed.exit_code == 0, resumed.output
+    assert GameRecord.load(path).replay().is_over
+
+
+def test_end_of_input_at_a_prompt_stops_cleanly(run):
+    result = run("play", "edges", "--seat", "human", "--seat", "random", "--seed", "1", input="")
+    assert result.exit_code == 0 and "Stopped after" in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--bord", "3x3"], "unknown option 'bord' for edges"),
+        (["--board", "3by3"], "'3by3' is not a board size"),
+        (["--board"], "option --board of edges needs a value"),
+        (["stray"], "unexpected 'stray'"),
+        (["--seat", "wizard"], "no agent called 'wizard'"),
+        (["--seat", "random", "--seat", "random", "--seat", "random"], "has 2 seats but 3"),
+    ],
+)
+def test_bad_command_lines_fail_with_a_clear_message(run, args, message):
+    result = run("play", "edges", *args)
+    assert result.exit_code == 2
+    assert message in result.output and "Traceback" not in result.output
+
+
+def test_replay_of_a_broken_file(run, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{")
+    result = run("replay", str(bad))
+    assert result.exit_code == 2 and "is not JSON" in result.output
+
+
+def test_launcher_asks_for_everything_and_rechecks_bad_answers(run):
+    answers = [
+        "chess",  # not a game: asked again
+        "edges",
+        "3by3",  # board: bad, so the options are asked again
+        "", "", "", "",
+        "3x3", "", "", "", "",
+        "wizard",  # not an agent: asked again
+        "random",
+        "greedy",
+        "five",  # not a seed: asked again
+        "5",
+    ]  # fmt: skip
+    result = run("play", input="\n".join(answers) + "\n")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "no game called 'chess'" in out
+    assert "'3by3' is not a board size" in out
+    assert "no agent called 'wizard'" in out
+    assert "seed 5" in out and "Game over" in out

@@ -1,0 +1,79 @@
+"""The layout shows the architecture: dependencies point one way (docs/architecture.md).
+
+interfaces -> lab / agents / solvers -> games -> core. A game never imports another game, and
+agents know no game by name.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "meeple"
+
+# For each layer, the meeple packages its modules may import (besides themselves).
+ALLOWED = {
+    "core": {"core"},
+    "games": {"core"},
+    "agents": {"core"},
+    "solvers": {"core", "games"},
+    "store": {"core"},
+    "lab": {"core", "games", "agents", "solvers", "store"},
+    "interfaces": {"core", "games", "agents", "solvers", "store", "lab"},
+}
+
+
+def meeple_imports(path: Path) -> set[str]:
+    """Dotted names of the meeple modules a file imports (TYPE_CHECKING imports included)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names if a.name.startswith("meeple"))
+        elif (
+            isinstance(node, ast.ImportFrom)
+            and node.module
+            and node.level == 0
+            and node.module.startswith("meeple")
+        ):
+            names.update(
+                f"{node.module}.{a.name}"
+                if node.module in ("meeple", "meeple.games")
+                else node.module
+                for a in node.names
+            )
+    return names
+
+
+MODULES = sorted(p for p in SRC.rglob("*.py") if p.parent != SRC)
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(SRC)))
+def test_dependencies_point_one_way(path):
+    parts = path.relative_to(SRC).parts
+    layer = parts[0]
+    if layer == "games" and len(parts) == 2:
+        return  # games/__init__.py registers every game
+    allowed = ALLOWED[layer]
+    own_game = parts[1] if layer == "games" else None
+    for name in meeple_imports(path):
+        target = name.split(".")
+        if len(target) < 2:
+            pytest.fail(f"{path.relative_to(SRC)} imports the top-level meeple package")
+        other = target[1]
+        if other == layer and layer != "games":
+            continue
+        if layer == "games" and other == "games":
+            assert len(target) > 2 and target[2] == own_game, (
+                f"{path.relative_to(SRC)} imports another game: {name}"
+            )
+            continue
+        assert other in allowed, f"{path.relative_to(SRC)} ({layer}) may not import {name}"
+
+
+def test_the_check_sees_imports():
+    """Guard against a vacuous architecture test: known imports are found."""
+    found = meeple_imports(SRC / "games" / "edges" / "rules.py")
+    assert "meeple.core.game" in found and "meeple.games.edges.board" in found
