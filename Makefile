@@ -30,6 +30,7 @@ format: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/edges_agents.py
+	$(BIN)/python benchmarks/lab_throughput.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

@@ -33,6 +33,10 @@ def test_readme_documents_every_command():
         "meeple replay",
         "meeple agents",
         "--resume",
+        "meeple simulate",
+        "meeple compare",
+        "meeple tournament",
+        "meeple results",
     ):
         assert command in readme, f"README does not show `{command}`"
 

@@ -28,6 +28,7 @@ from meeple.core.options import describe_options
 from meeple.core.record import GameRecord, Playthrough
 from meeple.core.registry import game_class, games, make
 from meeple.core.rng import derive_seed
+from meeple.interfaces import lab_cli
 from meeple.interfaces.options_cli import parse_option_flags
 
 app = typer.Typer(
@@ -385,6 +386,13 @@ def replay_command(
         console.print("[yellow]warning:[/] the stored result differs from the replayed one")
     if not final.is_over:
         console.print(f"The game is not over ({len(rec.moves)} moves so far).")
+
+
+_EXTRA = {"allow_extra_args": True, "ignore_unknown_options": True}
+app.command("simulate", context_settings=_EXTRA)(lab_cli.simulate_command)
+app.command("compare", context_settings=_EXTRA)(lab_cli.compare_command)
+app.command("tournament", context_settings=_EXTRA)(lab_cli.tournament_command)
+app.command("results")(lab_cli.results_command)
 
 
 def main() -> None:

@@ -229,26 +229,25 @@ def test_clause_double_edges_four_standard_stashes_on_five_by_five():
     assert state.stashes == (Stash(5, 5, 5),) * 4
 
 
+def seat_order(first: int, moves: int) -> list[str]:
+    """Who moves, by seat name, over the first ``moves`` moves of a Double Edges game."""
+    game = meeple.make("edges", double=True, first=first, pie=False)
+    state = game.new_game(0)
+    seen = []
+    for _ in range(moves):
+        seen.append(game.seat_name(state.to_act[0]))
+        state = state.apply(state.to_act[0], state.legal_actions(state.to_act[0])[0])
+    return seen
+
+
 def test_clause_double_edges_turn_order_a1_b1_a2_b2():
     """'play rotates: Team A, 1st player; Team B, 1st player; Team A, 2nd player; Team B,
     2nd player'."""
-    game = meeple.make("edges", double=True, first=0, pie=False)
-    state = game.new_game(0)
-    seen = []
-    for _ in range(8):
-        seen.append(game.seat_name(state.to_act[0]))
-        state = state.apply(state.to_act[0], state.legal_actions(state.to_act[0])[0])
-    assert seen == ["A1", "B1", "A2", "B2"] * 2
+    assert seat_order(first=0, moves=8) == ["A1", "B1", "A2", "B2"] * 2
 
 
 def test_double_edges_when_team_b_starts():
-    game = meeple.make("edges", double=True, first=1, pie=False)
-    state = game.new_game(0)
-    order = []
-    for _ in range(4):
-        order.append(game.seat_name(state.to_act[0]))
-        state = state.apply(state.to_act[0], state.legal_actions(state.to_act[0])[0])
-    assert order == ["B1", "A1", "B2", "A2"]
+    assert seat_order(first=1, moves=4) == ["B1", "A1", "B2", "A2"]
 
 
 def test_double_edges_scores_teams():

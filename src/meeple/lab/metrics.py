@@ -1,0 +1,156 @@
+"""Design metrics from game rows. Each is defined in docs/lab.md; the definitions here are
+the reference."""
+
+from __future__ import annotations
+
+import statistics
+from typing import Any
+
+from pydantic import BaseModel
+
+from meeple.lab.stats import wilson_interval
+
+
+class Rate(BaseModel):
+    """A proportion with its 95% Wilson interval."""
+
+    count: float
+    total: int
+    rate: float
+    low: float
+    high: float
+
+    @classmethod
+    def of(cls, count: float, total: int) -> Rate:
+        """``count`` out of ``total`` (draws may count as halves)."""
+        low, high = wilson_interval(count, total)
+        return cls(
+            count=count, total=total, rate=count / total if total else 0.0, low=low, high=high
+        )
+
+    def __str__(self) -> str:
+        return f"{100 * self.rate:.1f}% [{100 * self.low:.1f}, {100 * self.high:.1f}]"
+
+
+class Spread(BaseModel):
+    """Mean, standard deviation, extremes and a histogram of a quantity."""
+
+    mean: float
+    std: float
+    min: float
+    max: float
+    histogram: list[tuple[float, int]]
+
+    @classmethod
+    def of(cls, values: list[float], bins: int = 12) -> Spread | None:
+        """Describe ``values``; None when there are none."""
+        if not values:
+            return None
+        lo, hi = min(values), max(values)
+        if all(float(v).is_integer() for v in values) and hi - lo < 2 * bins:
+            bins, width = int(hi - lo) + 1, 1.0  # one bin per whole number: counts stay exact
+        else:
+            width = (hi - lo) / bins if hi > lo else 1.0
+        counts = [0] * bins
+        for v in values:
+            counts[min(bins - 1, int((v - lo) / width))] += 1
+        return cls(
+            mean=statistics.fmean(values),
+            std=statistics.pstdev(values),
+            min=lo,
+            max=hi,
+            histogram=[(lo + i * width, c) for i, c in enumerate(counts)],
+        )
+
+
+class SeatResult(BaseModel):
+    """How one seat did."""
+
+    seat: int
+    agents: list[str]
+    wins: int
+    draws: int
+    losses: int
+    win_rate: Rate
+    score_rate: float
+
+
+class Summary(BaseModel):
+    """Everything `meeple simulate` reports about a set of games."""
+
+    games: int
+    seats: list[SeatResult]
+    draws: Rate
+    first_player: Rate | None
+    first_player_advantage: float | None
+    length: Spread | None
+    margin: Spread | None
+    balance: float
+    drawishness: float
+    decisiveness: float | None
+    duration: float
+    lead_changes: float | None
+    branching_factor: float
+
+
+def summarize(rows: list[dict[str, Any]]) -> Summary:
+    """Compute the summary and design metrics of a list of game rows."""
+    if not rows:
+        raise ValueError("no games to summarize")
+    n = len(rows)
+    players = len(rows[0]["returns"])
+    seats = []
+    for p in range(players):
+        wins = sum(1 for r in rows if p in r["winners"])
+        draws = sum(1 for r in rows if not r["winners"])
+        losses = n - wins - draws
+        seats.append(
+            SeatResult(
+                seat=p,
+                agents=sorted({r["seats"][p] for r in rows}),
+                wins=wins,
+                draws=draws,
+                losses=losses,
+                win_rate=Rate.of(wins, n),
+                score_rate=(wins + draws / players) / n,
+            )
+        )
+    draw_count = sum(1 for r in rows if not r["winners"])
+    firsts = [r for r in rows if r["first_player"] is not None]
+    first_points = sum(
+        1.0 if r["first_player"] in r["winners"] else (1 / players if not r["winners"] else 0.0)
+        for r in firsts
+    )
+    first = Rate.of(first_points, len(firsts)) if firsts else None
+    score_rates = [s.score_rate for s in seats]
+    decided = [r["decided_at"] for r in rows if r.get("decided_at") is not None]
+    leads = [r["lead_changes"] for r in rows if r.get("lead_changes") is not None]
+    margins = [r["margin"] for r in rows if r.get("margin") is not None]
+    lengths = [float(r["length"]) for r in rows]
+    return Summary(
+        games=n,
+        seats=seats,
+        draws=Rate.of(draw_count, n),
+        first_player=first,
+        first_player_advantage=(first.rate - 1 / players) if first else None,
+        length=Spread.of(lengths),
+        margin=Spread.of(margins),
+        balance=1.0 - (max(score_rates) - min(score_rates)),
+        drawishness=draw_count / n,
+        decisiveness=statistics.fmean(decided) if decided else None,
+        duration=statistics.fmean(lengths),
+        lead_changes=statistics.fmean(leads) if leads else None,
+        branching_factor=statistics.fmean(r["branching"] for r in rows),
+    )
+
+
+METRIC_NAMES = {
+    "balance": "balance (1 = all seats score alike)",
+    "drawishness": "drawishness (share of draws)",
+    "decisiveness": "decisive moment (share of the game before the winner led for good)",
+    "duration": "duration (moves per game)",
+    "lead_changes": "lead changes per game",
+    "branching_factor": "branching factor (legal moves per decision)",
+    "first_player_advantage": "first-player advantage (score rate - 1/players)",
+}
+"""The design metrics by field name, with the label reports use."""

@@ -1,0 +1,101 @@
+"""A run: a named set of games whose rows go to the results database and a JSONL file.
+
+A run's key is a hash of what it plays (kind, game, options, seats, seed). Running the same
+command again finds the games already stored under that key and plays only the rest, so an
+interrupted run resumes without losing or repeating finished games, and asking for more
+games extends it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from meeple.lab.simulate import Backend, GameJob, run_jobs
+from meeple.store import ResultStore
+
+FLUSH_EVERY = 25
+"""Rows kept in memory before they are written to the database (also flushed each second)."""
+
+
+class RunSpec(BaseModel):
+    """What a run plays; everything but the number of games goes into its key."""
+
+    kind: str = Field(description="simulate, compare or tournament")
+    game: str
+    options: dict[str, Any] = Field(default_factory=dict)
+    seatings: list[list[str]] = Field(
+        description="seat specs of each game, cycled: game k uses seatings[k % len]"
+    )
+    seed: int = 0
+
+    @property
+    def key(self) -> str:
+        """A stable 12-character identity of the run."""
+        canonical = json.dumps(self.model_dump(mode="json"), sort_keys=True)
+        return hashlib.sha1(canonical.encode()).hexdigest()[:12]
+
+    def job(self, index: int) -> GameJob:
+        """The job of game ``index``."""
+        return GameJob(
+            game=self.game,
+            options=self.options,
+            seats=self.seatings[index % len(self.seatings)],
+            run_seed=self.seed,
+            index=index,
+        )
+
+
+def execute(
+    spec: RunSpec,
+    games: int,
+    store: ResultStore,
+    backend: Backend = "serial",
+    workers: int = 1,
+    address: str | None = None,
+    fresh: bool = False,
+    on_row: Callable[[dict[str, Any]], None] | None = None,
+) -> list[dict[str, Any]]:
+    """Play the games of ``spec`` not yet stored and return all ``games`` rows by index."""
+    key = spec.key
+    store.ensure_run(key, spec.kind, spec.game, spec.model_dump(mode="json"))
+    if fresh:
+        store.forget(key)
+    stored = {row["index"]: row for row in store.rows(key) if row["index"] < games}
+    if on_row is not None:
+        for row in stored.values():
+            on_row(row)
+    missing = [spec.job(k) for k in range(games) if k not in stored]
+    buffer: list[dict[str, Any]] = []
+    last_flush = time.monotonic()
+    try:
+        for row in run_jobs(missing, backend, workers, address):
+            stored[row["index"]] = row
+            buffer.append(row)
+            if on_row is not None:
+                on_row(row)
+            if len(buffer) >= FLUSH_EVERY or time.monotonic() - last_flush > 1.0:
+                store.add_rows(key, buffer)
+                buffer, last_flush = [], time.monotonic()
+    finally:
+        # Whatever finished is kept, even when the run is interrupted.
+        store.add_rows(key, buffer)
+    return [stored[k] for k in sorted(stored)]
+
+
+def write_jsonl(rows: list[dict[str, Any]], path: Path) -> None:
+    """Write one JSON row per line, atomically."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        for row in rows:
+            fh.write(json.dumps(row, sort_keys=True) + "\n")
+    os.replace(tmp, path)

@@ -1,0 +1,5 @@
+"""Persistence of runs and per-game results (SQLAlchemy; SQLite by default)."""
+
+from meeple.store.results import DEFAULT_URL, ResultStore
+
+__all__ = ["DEFAULT_URL", "ResultStore"]

@@ -1,0 +1,196 @@
+"""The lab: simulations, resumable runs, identical rows on every backend, metrics, ratings."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from meeple.interfaces.cli import app
+from meeple.lab.metrics import summarize
+from meeple.lab.ratings import bradley_terry
+from meeple.lab.run import RunSpec, execute
+from meeple.lab.simulate import _lead_story, run_jobs
+from meeple.lab.tournament import pairwise_results, round_robin_seatings
+from meeple.store import ResultStore
+
+SPEC = RunSpec(
+    kind="simulate", game="edges", options={"board": "2x3"}, seatings=[["random", "greedy"]], seed=9
+)
+
+
+def by_index(rows):
+    return sorted(rows, key=lambda r: r["index"])
+
+
+def test_same_seed_same_rows_serial_and_two_processes():
+    jobs = [SPEC.job(k) for k in range(40)]
+    serial = by_index(run_jobs(jobs, "serial"))
+    assert by_index(run_jobs(jobs, "process", workers=2)) == serial
+    assert len({r["seed"] for r in serial}) == 40
+
+
+def test_same_rows_on_a_local_ray_instance():
+    pytest.importorskip("ray", reason="Ray is installed with the dev extras")
+    jobs = [SPEC.job(k) for k in range(24)]
+    assert by_index(run_jobs(jobs, "ray", workers=2)) == by_index(run_jobs(jobs, "serial"))
+
+
+def test_an_interrupted_run_resumes_without_losing_or_repeating_games(tmp_path):
+    store = ResultStore(f"sqlite:///{tmp_path / 'r.db'}")
+    seen = []
+
+    def stop_after_15(row):
+        seen.append(row["index"])
+        if len(seen) == 15:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        execute(SPEC, 50, store, on_row=stop_after_15)
+    assert len(store.rows(SPEC.key)) == 15  # the finished games were kept
+    played = []
+    rows = execute(SPEC, 50, store, on_row=lambda r: played.append(r["index"]))
+    assert len(rows) == 50 and [r["index"] for r in rows] == list(range(50))
+    assert sorted(played) == list(range(50))  # 15 reported from the store, 35 played
+    fresh = execute(SPEC, 50, ResultStore(f"sqlite:///{tmp_path / 'other.db'}"))
+    assert rows == fresh  # resuming gives exactly the rows of an uninterrupted run
+    more = execute(SPEC, 60, store)  # asking for more games extends the run
+    assert len(more) == 60 and more[:50] == rows
+
+
+def test_run_keys_name_what_is_played():
+    assert SPEC.key == RunSpec(**SPEC.model_dump()).key
+    assert SPEC.key != SPEC.model_copy(update={"seed": 10}).key
+    assert SPEC.key != SPEC.model_copy(update={"options": {}}).key
+
+
+def row(winners, first=0, length=10, returns=None, decided=None, leads=None, margin=None):
+    return {
+        "winners": winners,
+        "first_player": first,
+        "length": length,
+        "returns": returns
+        or ([1.0, -1.0] if winners == [0] else [-1.0, 1.0] if winners else [0, 0]),
+        "seats": ["a", "b"],
+        "branching": 4.0,
+        "decided_at": decided,
+        "lead_changes": leads,
+        "margin": margin,
+    }
+
+
+def test_metrics_follow_their_definitions():
+    rows = [row([0], first=0, decided=0.5, leads=2, margin=3)] * 6
+    rows += [row([1], first=0, decided=0.25, leads=0, margin=1)] * 2
+    rows += [row([], first=1, length=20)] * 2
+    s = summarize(rows)
+    assert s.games == 10 and s.seats[0].wins == 6 and s.seats[1].wins == 2
+    assert s.drawishness == 0.2 and s.draws.count == 2
+    # seat score rates: 0.6 + 0.1 = 0.7 and 0.2 + 0.1 = 0.3 -> balance 1 - 0.4
+    assert s.balance == pytest.approx(0.6)
+    # first player: won 6 of its 8 games as seat 0, drew 2 as seat 1 -> (6 + 1) / 10
+    assert s.first_player.rate == pytest.approx(0.7)
+    assert s.first_player_advantage == pytest.approx(0.2)
+    assert s.duration == 12 and s.length.max == 20
+    assert s.decisiveness == pytest.approx((6 * 0.5 + 2 * 0.25) / 8)
+    assert s.lead_changes == pytest.approx(12 / 8) and s.margin.mean == pytest.approx(2.5)
+    assert s.branching_factor == 4.0
+
+
+def test_lead_story_counts_changes_and_when_the_winner_led_for_good():
+    assert _lead_story([0, None, 1, 1, 0, 0], final=0) == (2, 4 / 6)
+    assert _lead_story([None, None], final=None) == (None, None)
+    assert _lead_story([1, 1, 1], final=1) == (0, 0.0)
+
+
+def test_bradley_terry_orders_agents_and_gives_intervals():
+    results = [("strong", "weak", 1.0)] * 40 + [("strong", "weak", 0.0)] * 10
+    results += [("mid", "weak", 1.0)] * 30 + [("mid", "weak", 0.0)] * 20
+    results += [("strong", "mid", 1.0)] * 30 + [("strong", "mid", 0.0)] * 20
+    ratings = bradley_terry(results)
+    assert [r.agent for r in ratings] == ["strong", "mid", "weak"]
+    assert all(r.low < r.elo < r.high for r in ratings)
+    assert sum(r.elo for r in ratings) / 3 == pytest.approx(1500)
+    even = bradley_terry([("a", "b", 1.0), ("a", "b", 0.0)] * 20)
+    assert even[0].elo == pytest.approx(1500, abs=1e-3)
+
+
+def test_bradley_terry_stays_finite_when_one_agent_always_wins():
+    ratings = bradley_terry([("a", "b", 1.0)] * 30)
+    assert ratings[0].agent == "a" and ratings[0].elo - ratings[1].elo < 1500
+
+
+def test_round_robin_rotates_seats_and_reads_results():
+    seatings = round_robin_seatings(["x", "y"], players=2)
+    assert seatings == [["x", "y"], ["y", "x"], ["y", "x"], ["x", "y"]]
+    four = round_robin_seatings(["x", "y", "z"], players=4)
+    assert len(four) == 3 * 2 * 4 and ["y", "x", "y", "y"] in four
+    rows = [{"seats": ["x", "y"], "returns": [1.0, -1.0]}, {"seats": ["y", "x"], "returns": [0, 0]}]
+    assert pairwise_results(rows) == [("x", "y", 1.0), ("y", "x", 0.5)]
+    three = [{"seats": ["y", "x", "y"], "returns": [-1.0, 1.0, -1.0]}]
+    assert pairwise_results(three) == [("x", "y", 1.0)]
+    with pytest.raises(ValueError, match="once"):
+        round_robin_seatings(["x", "x"], 2)
+
+
+# -- the commands -----------------------------------------------------------------------------
+@pytest.fixture
+def lab(tmp_path):
+    runner = CliRunner()
+    db = f"sqlite:///{tmp_path / 'lab.db'}"
+
+    def invoke(*args):
+        out = [] if args[0] == "results" else ["--out", str(tmp_path / "out")]
+        return runner.invoke(app, [*args, "--db", db, *out])
+
+    invoke.tmp = tmp_path
+    return invoke
+
+
+def test_simulate_prints_the_metrics_and_writes_rows_db_and_report(lab):
+    result = lab("simulate", "edges", "--board", "2x2", "--games", "30", "--seat", "greedy",
+                 "--seat", "random", "--seed", "4")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    for text in ("seat 0 (greedy) wins", "first player", "branching factor", "lead changes"):
+        assert text in result.output
+    out = lab.tmp / "out"
+    [jsonl] = out.glob("edges-*.jsonl")
+    rows = [json.loads(line) for line in jsonl.read_text().splitlines()]
+    assert len(rows) == 30 and rows[0]["options"] == {"board": "2x2"}
+    report = next(out.glob("edges-*/report.md")).read_text()
+    assert "![wins](wins.png)" in report and (jsonl.with_suffix("") / "wins.png").exists()
+    listed = lab("results")
+    assert "simulate" in listed.output and "board=2x2" in listed.output
+
+
+def test_compare_shows_variants_side_by_side(lab):
+    result = lab("compare", "edges", "--variant", "board=2x2", "--variant", "board=2x2,pie=false",
+                 "--games", "20")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "board=2x2,pie=false" in result.output
+    assert (next((lab.tmp / "out").glob("compare-edges-*")) / "metrics.png").exists()
+
+
+def test_tournament_rates_the_agents(lab):
+    result = lab("tournament", "edges", "--board", "2x2", "--agent", "random", "--agent",
+                 "greedy", "--games", "16")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "Elo" in result.output and "greedy" in result.output
+    assert next((lab.tmp / "out").glob("tournament-edges-*/ratings.png")).exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["simulate", "edges", "--seat", "human"], "no human seats"),
+        (["simulate", "edges", "--bord", "2"], "unknown option 'bord'"),
+        (["compare", "edges", "--variant", "pie=false"], "at least two --variant"),
+        (["compare", "edges", "--variant", "x", "--variant", "y"], "option=value pairs"),
+        (["tournament", "edges", "--agent", "random", "--agent", "random"], "once"),
+        (["simulate", "edges", "--backend", "gpu"], "unknown backend 'gpu'"),
+    ],
+)
+def test_lab_commands_reject_bad_input_clearly(lab, args, message):
+    result = lab(*args)
+    assert result.exit_code == 2 and message in result.output, result.output
