@@ -143,3 +143,13 @@ def test_launcher_asks_for_everything_and_rechecks_bad_answers(run):
     assert "'3by3' is not a board size" in out
     assert "no agent called 'wizard'" in out
     assert "seed 5" in out and "Game over" in out
+
+
+def test_an_agents_simultaneous_choice_is_not_shown_to_the_human(run):
+    """Erd: the agent in seat 0 allocates first; the human in seat 1 must not see it."""
+    result = run(
+        "play", "erd", "--seat", "random", "--seat", "human", "--seed", "1", input="quit\n"
+    )
+    assert result.exit_code == 0, result.output
+    assert "has chosen (hidden until all have)" in result.output
+    assert "plays rush=" not in result.output

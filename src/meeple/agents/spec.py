@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import ConfigDict, TypeAdapter, ValidationError
 
+from meeple.agents.mcts import ISMCTSAgent, MCTSAgent
 from meeple.agents.random_agent import RandomAgent
 from meeple.core.agent import Agent
 from meeple.core.errors import MeepleError
@@ -21,7 +22,11 @@ from meeple.core.game import AgentFactory, Game
 
 HUMAN = "human"
 
-GENERIC_AGENTS: dict[str, AgentFactory] = {"random": RandomAgent}
+GENERIC_AGENTS: dict[str, AgentFactory] = {
+    "random": RandomAgent,
+    "mcts": MCTSAgent,
+    "ismcts": ISMCTSAgent,
+}
 """Agents that play any game, by name."""
 
 

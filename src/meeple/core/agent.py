@@ -8,6 +8,7 @@ hands out the true state of a hidden-information game.
 from __future__ import annotations
 
 import random
+from collections.abc import Hashable
 from typing import Any, Protocol
 
 from meeple.core.game import Action, Game, Player, State
@@ -38,6 +39,10 @@ class Observation:
         if self._legal is None:
             self._legal = self._state.legal_actions(self.player)
         return self._legal
+
+    def information_key(self) -> Hashable:
+        """The key of this seat's information set (see ``State.information_key``)."""
+        return self._state.information_key(self.player)
 
     def determinize(self, rng: random.Random) -> State[Any]:
         """A full state consistent with this seat's knowledge, hidden parts sampled by ``rng``.

@@ -24,7 +24,8 @@ def random_playthrough(game: Game, seed: int, max_steps: int = 100_000) -> Playt
     for _ in range(max_steps):
         if play.state.is_over:
             return play
-        player = play.state.to_act[0]
+        # Any seat of a simultaneous decision may submit first: vary the order.
+        player = rng.choice(play.state.to_act)
         play.play(player, rng.choice(play.state.legal_actions(player)))
     raise AssertionError(f"{game.name} did not end within {max_steps} actions (seed {seed})")
 
@@ -42,6 +43,15 @@ def check_state(state: State[Any], rng: random.Random) -> None:
             assert sample.view(player) == view, (
                 f"determinize({player}) changed what seat {player} sees: the view depends on "
                 "something the seat does not know, or determinize forgot something it does"
+            )
+            # Agents see only what a player sees: two states that look the same to a seat
+            # must give the same samples for the same random stream.
+            stream = rng.randrange(2**32)
+            assert state.determinize(player, random.Random(stream)) == sample.determinize(
+                player, random.Random(stream)
+            ), (
+                f"determinize({player}) depends on hidden parts of the state it was given "
+                "(sample the unknown from a canonical order, e.g. sorted, not the true one)"
             )
         legal = state.legal_actions(player)
         if player not in to_act:

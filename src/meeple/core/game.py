@@ -8,9 +8,11 @@ submission is held hidden in the state until every one of them has submitted.
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from importlib import resources
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
@@ -213,6 +215,38 @@ class State(ABC, Generic[A]):
     @abstractmethod
     def view(self, player: Player | None) -> dict[str, Any]:
         """JSON-safe: exactly what ``player`` may know; ``None`` is the spectator's view."""
+
+    def information_key(self, player: Player) -> Hashable:
+        """A hashable key, equal for two states exactly when ``player`` cannot tell them apart.
+
+        Search keys its tree nodes by it. Perfect-information states are their own key;
+        otherwise it is the seat's view as canonical JSON (games may override it with
+        something faster that identifies the same information).
+        """
+        if self.game.perfect_information:
+            return self
+        return json.dumps(self.view(player), sort_keys=True, separators=(",", ":"))
+
+    def decision_start(self) -> State[A]:
+        """This state with the hidden submissions of the current simultaneous decision taken
+        back, so that every seat in it is to act again.
+
+        Search uses it so that each seat of a simultaneous decision chooses from the same
+        state whatever order the submissions arrived in (decoupled search). The default
+        rewinds every :class:`~meeple.core.simultaneous.Submissions` field of a dataclass
+        state; a game that holds hidden submissions some other way overrides it.
+        """
+        from meeple.core.simultaneous import Submissions
+
+        if not dataclasses.is_dataclass(self):
+            return self
+        changes = {
+            f.name: value.rewound()
+            for f in dataclasses.fields(self)
+            if isinstance(value := getattr(self, f.name), Submissions)
+            and value.waiting != value.seats
+        }
+        return dataclasses.replace(self, **changes) if changes else self
 
     def determinize(self, player: Player, rng: random.Random) -> State[A]:
         """A full state consistent with what ``player`` knows, hidden parts resampled.

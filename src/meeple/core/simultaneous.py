@@ -11,7 +11,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from meeple.core.game import Player
+Player = int
+
 
 A = TypeVar("A")
 
@@ -49,6 +50,10 @@ class Submissions(Generic[A]):
         if self.chosen[k] is not None:
             raise ValueError(f"seat {seat} has already submitted")
         return Submissions(self.seats, (*self.chosen[:k], choice, *self.chosen[k + 1 :]))
+
+    def rewound(self) -> Submissions[A]:
+        """The same decision with every submission taken back."""
+        return Submissions.open(self.seats)
 
     def of(self, seat: Player) -> A | None:
         """The choice of ``seat`` (None if not yet made). Only for the engine and that seat."""

@@ -213,10 +213,15 @@ def run_game(
                 console.print(game.render(play.state, player))
                 ask_human(play, player, read)
             else:
+                hidden = len(play.state.to_act) > 1  # a simultaneous choice stays secret
                 action = agent.act(Observation(play.state, player))
                 play.play(player, action)
                 if not quiet:
-                    console.print(f"{seats_text(game, [player])} plays [bold]{action}[/]")
+                    console.print(
+                        f"{seats_text(game, [player])} has chosen (hidden until all have)"
+                        if hidden
+                        else f"{seats_text(game, [player])} plays [bold]{action}[/]"
+                    )
             if save is not None:
                 play.record().save(save)
     except Quit:

@@ -1,0 +1,182 @@
+"""Monte Carlo tree search for every game: UCT, information-set MCTS, simultaneous moves.
+
+One algorithm serves all three. Each iteration samples a full state consistent with what
+the searching seat knows (``observation.determinize``; the state itself when nothing is
+hidden), then walks a tree whose nodes are keyed by the *acting seat's information set*
+(``state.information_key(seat)``):
+
+* perfect information: the key is the state, and this is plain UCT (with transpositions);
+* hidden information: states a seat cannot tell apart share one node, which is
+  information-set MCTS with one tree for all observers (Cowling, Powley and Whitehouse's
+  MO-ISMCTS keyed by views); availability counts make UCB fair to actions that are legal in
+  only some determinizations;
+* simultaneous decisions: a seat's node does not depend on the hidden submissions of the
+  other seats in the same decision, so each seat's statistics are decoupled from the
+  others' choices (decoupled UCT) and nobody searches as if it saw a pending choice.
+
+Returns are backed up per seat (each node maximises the return of the seat acting there),
+so games of three to five players need nothing special.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Hashable
+from typing import Any
+
+from meeple.core.agent import Observation
+from meeple.core.game import Action, Game, State
+from meeple.core.rng import make_rng
+
+
+class _Node:
+    __slots__ = ("available", "children_n", "children_w", "visits")
+
+    def __init__(self) -> None:
+        self.visits = 0
+        self.children_n: dict[Action, int] = {}
+        self.children_w: dict[Action, float] = {}
+        self.available: dict[Action, int] = {}
+
+
+class MCTSAgent:
+    """UCT search with random rollouts; information-set keyed for hidden information."""
+
+    name = "mcts"
+
+    def __init__(
+        self,
+        game: Game,
+        seed: int = 0,
+        iterations: int = 1000,
+        seconds: float | None = None,
+        c: float = 1.4,
+        rollout_limit: int = 10_000,
+        mix_threshold: float = 1.0,
+    ) -> None:
+        if iterations < 1:
+            raise ValueError("iterations must be at least 1")
+        self.game = game
+        self.seed = seed
+        self.iterations = iterations
+        self.seconds = seconds
+        self.c = c
+        self.rollout_limit = rollout_limit
+        self.mix_threshold = mix_threshold
+        self._decisions = 0
+        self.last_iterations = 0
+
+    def act(self, observation: Observation) -> Action:
+        """After the budget (``seconds`` if given, else ``iterations``): the most visited
+        action, or at a simultaneous decision an action drawn in proportion to visits."""
+        legal = observation.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        # A fresh stream per decision keeps choices reproducible for a fixed seed and
+        # iteration budget, whatever happened earlier in the game.
+        # Separate streams for sampling hidden parts and for the search itself, so that
+        # states a seat cannot tell apart are searched with the very same choices.
+        self._decisions += 1
+        sample_rng = make_rng(self.seed, self.name, self._decisions, "determinize")
+        rng = make_rng(self.seed, self.name, self._decisions, "search")
+        player = observation.player
+        tree: dict[tuple[int, Hashable], _Node] = {}
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        done = 0
+        root_key: Hashable = None
+        simultaneous = False
+        while True:
+            if deadline is None:
+                if done >= self.iterations:
+                    break
+            elif time.perf_counter() >= deadline and done > 0:
+                break
+            # Every seat of a simultaneous decision searches from its start, whatever the
+            # others have (secretly) submitted already.
+            start = observation.determinize(sample_rng).decision_start()
+            root_key = (player, start.information_key(player))
+            simultaneous = len(start.to_act) > 1
+            self._iterate(start, tree, rng)
+            done += 1
+        self.last_iterations = done
+        root = tree.get(root_key)
+        if root is None:
+            return rng.choice(legal)
+        if simultaneous:
+            # In a simultaneous decision the best play is in general mixed, and decoupled
+            # UCT's visit counts approximate the mixture once exploration noise is removed:
+            # actions visited less than mix_threshold times as often as the favourite get no
+            # weight (Lanctot et al.). The default 1.0 keeps only the favourites, which
+            # measured strongest against fixed opponents; lower values play mixed.
+            visits = [root.children_n.get(a, 0) for a in legal]
+            cut = self.mix_threshold * max(visits)
+            weights = [v if v >= cut else 0 for v in visits]
+            return rng.choices(legal, weights=weights)[0] if any(weights) else rng.choice(legal)
+        # Most visits; ties broken by mean return, then by the order of legal actions.
+        return max(
+            legal,
+            key=lambda a: (root.children_n.get(a, 0), _mean(root, a)),
+        )
+
+    def _iterate(
+        self, state: State[Any], tree: dict[tuple[int, Hashable], _Node], rng: random.Random
+    ) -> None:
+        path: list[tuple[_Node, Action, int]] = []
+        expanded = False
+        while not state.is_over:
+            # A simultaneous decision is one joint step: each seat picks from its own node
+            # (decoupled UCT), none of them seeing what the others pick.
+            keys = [(p, state.information_key(p)) for p in state.to_act]
+            new = [k for k in keys if k not in tree]
+            if new:
+                if expanded:
+                    break  # one expansion per iteration; the rest is rollout
+                for k in new:
+                    tree[k] = _Node()
+                expanded = True
+            picks = [
+                (tree[k], self._select(tree[k], state.legal_actions(k[0]), rng), k[0]) for k in keys
+            ]
+            for _, action, p in picks:
+                state = state._next(p, action)
+            path.extend(picks)
+        returns = self._rollout(state, rng)
+        for node, action, player in path:
+            node.visits += 1
+            node.children_n[action] = node.children_n.get(action, 0) + 1
+            node.children_w[action] = node.children_w.get(action, 0.0) + returns[player]
+
+    def _select(self, node: _Node, legal: list[Action], rng: random.Random) -> Action:
+        for a in legal:
+            node.available[a] = node.available.get(a, 0) + 1
+        untried = [a for a in legal if a not in node.children_n]
+        if untried:
+            return rng.choice(untried)
+        c = self.c
+
+        def ucb(a: Action) -> float:
+            n = node.children_n[a]
+            return node.children_w[a] / n + c * math.sqrt(math.log(node.available[a]) / n)
+
+        return max(legal, key=ucb)
+
+    def _rollout(self, state: State[Any], rng: random.Random) -> tuple[float, ...]:
+        for _ in range(self.rollout_limit):
+            if state.is_over:
+                return state.returns
+            player = state.to_act[0]
+            state = state._next(player, rng.choice(state.legal_actions(player)))
+        return state.returns if state.is_over else (0.0,) * state.game.num_players
+
+
+def _mean(node: _Node, action: Action) -> float:
+    n = node.children_n.get(action, 0)
+    return node.children_w.get(action, 0.0) / n if n else float("-inf")
+
+
+class ISMCTSAgent(MCTSAgent):
+    """Information-set MCTS: the same search, named for hidden-information games."""
+
+    name = "ismcts"

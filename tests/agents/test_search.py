@@ -1,0 +1,92 @@
+"""Search agents: reproducible, sound on simple positions, and blind to what a seat cannot see."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import meeple
+from meeple.agents import make_agent, play_game
+from meeple.core.agent import Observation
+from meeple.games.edges import EdgesState
+from meeple.lab import head_to_head
+
+
+def choices(spec: str, game, seed: int) -> list:
+    agents = [make_agent(spec, game, 1), make_agent("random", game, 2)]
+    return play_game(game, agents, seed).moves
+
+
+def test_mcts_is_reproducible_for_a_fixed_seed_and_iteration_budget():
+    game = meeple.make("edges", board="2x2")
+    assert choices("mcts:iterations=60", game, 3) == choices("mcts:iterations=60", game, 3)
+
+
+def test_mcts_takes_the_winning_last_move():
+    """1x2 board, one pyramid each left: only one edge wins the game for the mover."""
+    game = meeple.make("edges", board="1x2", stash="1/1/0", first=0, pie=False)
+    state = game.new_game(0)
+    for text in ("L v0,0", "L v0,2", "M h0,0"):
+        state = state.apply_text(state.to_act[0], text)
+    assert isinstance(state, EdgesState) and state.to_act == (1,)
+    agent = make_agent("mcts:iterations=300", game, 0)
+    action = agent.act(Observation(state, 1))
+    after = state.apply(1, action)
+    assert after.is_over and after.returns[1] == 1.0, f"{action} does not win"
+
+
+def test_mcts_beats_random_on_a_small_board():
+    result = head_to_head(meeple.make("edges", board="2x2"), "mcts:iterations=100", "random", 12)
+    assert result.wins >= 10, result.summary()
+
+
+def test_mcts_plays_four_seats_with_per_seat_returns():
+    game = meeple.make("edges", board="2x2", double=True, stash="1/1/1")
+    agents = [make_agent("mcts:iterations=30", game, p) for p in range(4)]
+    assert play_game(game, agents, 1).state.is_over
+
+
+def test_seconds_budget_runs_at_least_one_iteration():
+    game = meeple.make("edges", board="2x2")
+    agent = make_agent("mcts:seconds=0.05", game, 0)
+    state = game.new_game(0)
+    assert agent.act(Observation(state, state.to_act[0])) in state.legal_actions(state.to_act[0])
+    assert agent.last_iterations >= 1
+
+
+@pytest.mark.parametrize("spec", ["ismcts:iterations=150", "mcts:iterations=150"])
+def test_decisions_do_not_change_when_hidden_parts_change(spec):
+    """The information rule (DESIGN.md): Erd's opponent has submitted a hidden allocation;
+    swap it for another one the seat cannot tell apart, and the decision stays the same."""
+    game = meeple.make("erd")
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(12):
+        state = game.new_game(seed)
+        first = state.to_act[0]
+        state = state.apply(first, rng.choice(state.legal_actions(first)))
+        seat = state.to_act[0]
+        other = state.determinize(seat, rng)
+        if other == state:
+            continue  # the resample happened to pick the same allocation
+        assert other.view(seat) == state.view(seat)
+        a = make_agent(spec, game, seed).act(Observation(state, seat))
+        b = make_agent(spec, game, seed).act(Observation(other, seat))
+        assert a == b
+        checked += 1
+    assert checked >= 8
+
+
+def test_simultaneous_search_is_decoupled():
+    """The seat that submits second searches the same tree whatever the first submitted:
+    its choice equals the one it makes when it submits first from the same public state."""
+    game = meeple.make("erd")
+    state = game.new_game(2)
+    seat_a, seat_b = state.to_act
+    alone = make_agent("ismcts:iterations=120", game, 9).act(Observation(state, seat_b))
+    rng = random.Random(0)
+    for _ in range(4):
+        after_a = state.apply(seat_a, rng.choice(state.legal_actions(seat_a)))
+        second = make_agent("ismcts:iterations=120", game, 9).act(Observation(after_a, seat_b))
+        assert second == alone

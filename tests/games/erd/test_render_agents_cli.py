@@ -1,0 +1,142 @@
+"""What a person sees: the terminal table, the heuristic agent, and `meeple play erd`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from typer.testing import CliRunner
+
+import meeple
+from meeple.agents import make_agent, play_game
+from meeple.games.erd import ErdState
+from meeple.interfaces.cli import app
+
+from .conftest import erd, play_round, position, side
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def rendered(state: ErdState, player: int | None = None) -> str:
+    console = Console(record=True, width=140)
+    console.print(state.game.render(state, player))
+    return console.export_text()
+
+
+# -- rendering ------------------------------------------------------------------------------
+def test_render_shows_reserves_discards_turrets_round_and_the_last_combat_in_words():
+    state = play_round(erd().new_game(0), "rush=DDD defense=HHH", "rush=LDD defense=LLD")
+    text = rendered(state, 1)
+    for words in ("Reserve", "Discard", "Turrets", "round 2", "Last combat: game 1, round 1"):
+        assert words in text
+    assert "H 0  L 3  D 6" in text and "2 (+2 Defense)" in text
+    assert "DDD = 0" in text and "HHH = 9" in text
+    assert "Both Defenses held." in text
+    assert "Red's Defense exceeded the Rush by 8: 2 defending Heavies become Turrets." in text
+    assert "Recovery: Red takes back 3 Decoys; Blue takes back 3 Lights, 3 Decoys." in text
+    assert "Blue (seat 1) to allocate for round 2" in text
+
+
+def test_render_tells_an_escalation():
+    state = play_round(erd().new_game(0), "rush=LLL defense=HHH", "rush=LLL defense=HHH")
+    assert "All six Heavies were discarded: Escalation! Red takes back 1 Heavy, 3 Lights" in (
+        rendered(state)
+    )
+
+
+def test_render_tells_when_one_combat_turrets_are_discarded():
+    game = erd(turret_lifetime="one_combat")
+    state = position(game, side("HHLLLDDDDDD", turrets=1), side("HHHLLLDDDDDD"))
+    text = rendered(play_round(state, "rush=DDD defense=LDD", "rush=LDD defense=LDD"))
+    assert "LDD + 1 Turret = 2" in text
+    assert "The Turrets that defended in this combat are now plain discarded Heavies." in text
+
+
+def test_render_says_who_won_the_match_and_why():
+    state = meeple.make("erd", best_of=3).new_game(0)
+    for _ in range(2):
+        state = play_round(state, "rush=HHH defense=LLD", "rush=LDD defense=HLD")
+    text = rendered(state)
+    assert "Game 1: Red, Rush broke through in round 1." in text
+    assert "Match over: Red won the match 2 games to 0" in text
+
+
+# -- the heuristic agent --------------------------------------------------------------------
+def test_heuristic_agent_is_offered_by_the_game():
+    game = erd()
+    assert game.heuristic_agent == "heuristic" and "heuristic" in game.agents()
+
+
+@pytest.mark.parametrize("rules", ["original", "0.02"])
+def test_heuristic_beats_random_with_seats_alternated(rules):
+    """A small, seeded version of benchmarks/erd_agents.py (which plays 400+ games)."""
+    game = erd(rules=rules)
+    wins = losses = 0
+    for k in range(30):
+        seat = k % 2
+        heuristic = make_agent("heuristic", game, seed=k)
+        rand = make_agent("random", game, seed=1000 + k)
+        agents = [heuristic, rand] if seat == 0 else [rand, heuristic]
+        outcome = play_game(game, agents, seed=k).state.returns[seat]
+        wins += outcome > 0
+        losses += outcome < 0
+    assert wins >= 2 * losses, (wins, losses)
+
+
+def test_heuristic_agent_is_deterministic_for_a_seed():
+    game = erd(rules="0.01", best_of=3, round_limit=30)
+
+    def moves() -> list[tuple[int, str]]:
+        agents = [make_agent("heuristic", game, seed=5), make_agent("heuristic", game, seed=6)]
+        return play_game(game, agents, seed=0).moves
+
+    assert moves() == moves()
+
+
+# -- the command line -----------------------------------------------------------------------
+@pytest.fixture
+def run():
+    runner = CliRunner()
+
+    def invoke(*args: str, input: str | None = None):
+        return runner.invoke(app, list(args), input=input)
+
+    return invoke
+
+
+def test_cli_plays_original_rules_with_random_and_heuristic(run):
+    result = run(
+        "play", "erd", "--rules", "original", "--seat", "random", "--seat", "heuristic",
+        "--seed", "3",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "rules original" in result.output and "Match over:" in result.output
+    assert "won the match" in result.output
+
+
+def test_cli_human_allocates_and_bad_input_is_explained(run):
+    typed = "rush=HHHH defense=-\nrush=HHL defense=LDD\n" + "rush=DDD defense=HHH\n" * 30
+    result = run(
+        "play", "erd", "--best-of", "1", "--seat", "human", "--seat", "random", "--seed", "3",
+        input=typed,
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "Red (seat 0) to allocate for round 1" in result.output
+    assert "Not allowed:" in result.output and "at most three cards" in result.output
+    assert "Game over:" in result.output
+
+
+def test_cli_rules_shows_all_three_versions_and_the_interpretations(run):
+    result = run("rules", "erd")
+    assert result.exit_code == 0
+    for words in ("original", "0.01", "0.02", "Interpretations", "--turret-lifetime"):
+        assert words in result.output
+
+
+def test_docs_rules_erd_is_a_link_to_the_shipped_rules():
+    """docs/rules/erd.md is the rules.md beside the module: one text, not two copies."""
+    doc = ROOT / "docs" / "rules" / "erd.md"
+    assert doc.is_symlink()
+    assert doc.resolve() == (ROOT / "src" / "meeple" / "games" / "erd" / "rules.md").resolve()
+    assert doc.read_text(encoding="utf-8") == erd().rules_markdown()
