@@ -134,7 +134,8 @@ def test_agent_specs_parse_and_check_parameters():
     game = meeple.make("edges")
     assert str(parse_spec("greedy:seed=3")) == "greedy:seed=3"
     assert make_agent("greedy:seed=3", game).name == "greedy"
-    with pytest.raises(AgentSpecError, match=r"no agent called 'wizard'.*human, random, mcts, ismcts, greedy"):
+    expected = r"no agent called 'wizard'.*human, random, mcts, ismcts, greedy"
+    with pytest.raises(AgentSpecError, match=expected):
         make_agent("wizard", game)
     with pytest.raises(AgentSpecError, match="no parameter 'depth'; its parameters are: seed"):
         make_agent("random:depth=3", game)
