@@ -64,12 +64,15 @@ def check_state(state: State[Any], rng: random.Random) -> None:
             assert 0 <= action_id < game.num_actions, f"id {action_id} of {action} out of range"
             assert game.action_from_id(action_id) == action, f"id of {action} does not round-trip"
             assert game.parse_action(str(action)) == action, f"{action} does not round-trip"
-        # An action legal for nobody now must be refused, leaving the state as it was.
+        # An action that is not legal now must be refused, leaving the state as it was.
+        # Sampling ids (rather than listing every illegal one) keeps this cheap for games
+        # with large action encodings.
         legal_ids = set(ids)
-        illegal = [i for i in range(game.num_actions) if i not in legal_ids]
-        if illegal:
+        candidates = (rng.randrange(game.num_actions) for _ in range(20))
+        illegal = next((i for i in candidates if i not in legal_ids), None)
+        if illegal is not None:
             before = state.view(player)
-            action = game.action_from_id(rng.choice(illegal))
+            action = game.action_from_id(illegal)
             try:
                 state.apply(player, action)
             except IllegalAction as exc:

@@ -1,5 +1,5 @@
 """The built-in games; importing this package registers each of them."""
 
-from meeple.games import edges, erd
+from meeple.games import edges, erd, erosion
 
-__all__ = ["edges", "erd"]
+__all__ = ["edges", "erd", "erosion"]

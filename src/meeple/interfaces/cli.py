@@ -294,7 +294,8 @@ def describe_moves(moves: list[str]) -> str:
     for move in moves:
         head, _, rest = move.partition(" ")
         groups.setdefault(head, []).append(rest)
-    if len(groups) * 2 > len(moves) or any(not rest for g in groups.values() for rest in g):
+    rests = [rest for g in groups.values() for rest in g]
+    if len(groups) * 2 > len(moves) or any(not rest or " " in rest for rest in rests):
         return f"{len(moves)} legal moves: " + ", ".join(moves)
     lines = [f"{len(moves)} legal moves:"]
     lines += [f"  {head} {' '.join(rests)}" for head, rests in groups.items()]

@@ -1,0 +1,452 @@
+"""The 96 Erosion cards as data: a validated model of ``cards.json`` and the legend cards.
+
+The seed's card list is not public; ``cards.json`` is the project's own file, converted from
+the proposal in ``shared/design/erosion_cards_proposal.csv`` (see ``rules.md``). Every card
+is checked when the file is loaded, and a bad card fails with its id and the field at fault:
+``card F73, field process.n: must be at least 1``.
+
+A process card is divided in two, as the seed says: the upper *rock* portion (rock type,
+Mohs hardness, fossil icon, architecture text) and the lower *process* portion (the process
+it performs, its numbers, the rock types it lists and its elevation icon).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from meeple.core.errors import MeepleError
+
+Deck = Literal["WX", "H", "F"]
+"""The three process decks: Weathering, Hillslope and Fluvial."""
+
+PROCESS_DECKS: tuple[Deck, ...] = ("WX", "H", "F")
+
+Rock = Literal[
+    "shale",
+    "limestone",
+    "sandstone",
+    "conglomerate",
+    "basalt",
+    "granite",
+    "welded tuff",
+    "quartzite",
+    "schist",
+]
+
+ROCK_CLASS: dict[str, str] = {
+    "shale": "sedimentary",
+    "limestone": "sedimentary",
+    "sandstone": "sedimentary",
+    "conglomerate": "sedimentary",
+    "basalt": "igneous",
+    "granite": "igneous",
+    "welded tuff": "igneous",
+    "quartzite": "metamorphic",
+    "schist": "metamorphic",
+}
+"""'WX deck = sedimentary, H deck = igneous, F deck = metamorphic' (the Fluvial Hint)."""
+
+DECK_CLASS: dict[str, str] = {"WX": "sedimentary", "H": "igneous", "F": "metamorphic"}
+
+MOHS: dict[str, int] = {
+    "shale": 3,
+    "limestone": 3,
+    "granite": 6,
+    "conglomerate": 6,
+    "schist": 7,
+    "sandstone": 7,
+    "quartzite": 7,
+    "basalt": 8,
+    "welded tuff": 8,
+}
+"""The seed's tie-breaker answers: 'shale & limestone = 3, granite & conglomerate = 6,
+schist, sandstone, & quartzite = 7, basalt & welded tuff = 8'."""
+
+SEED_COUNTS: dict[str, int] = {"WX": 38, "H": 32, "F": 20, "ATM": 6}
+"""'96 Cards: 38 Weathering (WX), 32 Hillslope (H), 20 Fluvial (F) and 6 Atmosphere cards'."""
+
+Age = Literal["hypoxic", "ice", "arid"]
+AGE_NAMES: dict[str, str] = {"hypoxic": "Hypoxic Age", "ice": "Ice Age", "arid": "Arid Age"}
+
+
+class CardError(MeepleError):
+    """A card file that does not describe valid Erosion cards; names the card and field."""
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# -- architecture (the rock portion's text, Advanced Rules) ---------------------------------
+class UpliftTrigger(_Model):
+    """Upon uplift: trigger one Atmosphere card of each listed age (``any``: any card)."""
+
+    kind: Literal["uplift_trigger"]
+    ages: tuple[Literal["hypoxic", "ice", "arid", "any"], ...] = Field(min_length=1)
+
+
+class UpliftHillslope(_Model):
+    """Upon uplift: hillslope this many weathered rocks from any one mountain."""
+
+    kind: Literal["uplift_hillslope"]
+    rocks: int = Field(ge=1)
+
+
+class ScoreBonus(_Model):
+    """While unweathered: extra points at each era's scoring."""
+
+    kind: Literal["score_bonus"]
+    points: int = Field(ge=1)
+
+
+class DrawLimitBonus(_Model):
+    """While unweathered: the owner's draw limit from one deck is raised."""
+
+    kind: Literal["draw_limit_bonus"]
+    deck: Deck
+    cards: int = Field(ge=1)
+
+
+class ResistsIcon(_Model):
+    """While unweathered: cannot be weathered by cards with this elevation icon."""
+
+    kind: Literal["resists_icon"]
+    icon: Literal["hill", "mountain"]
+
+
+class ResistsExcept(_Model):
+    """While unweathered: cannot be weathered except by this process."""
+
+    kind: Literal["resists_except"]
+    process: str = Field(min_length=1)
+
+
+class WeatherBonus(_Model):
+    """While unweathered: the owner's numeric WX cards weather more rocks."""
+
+    kind: Literal["weather_bonus"]
+    rocks: int = Field(ge=1)
+
+
+class CountsAsHigh(_Model):
+    """While unweathered: the mountain counts as 4000 m or more for elevation icons."""
+
+    kind: Literal["counts_as_high"]
+
+
+class TransportBonusIfHigh(_Model):
+    """While unweathered, on a mountain of 4000 m or more: the owner's F cards may transport
+    more rocks."""
+
+    kind: Literal["transport_bonus_if_high"]
+    rocks: int = Field(ge=1)
+
+
+Effect = Annotated[
+    UpliftTrigger
+    | UpliftHillslope
+    | ScoreBonus
+    | DrawLimitBonus
+    | ResistsIcon
+    | ResistsExcept
+    | WeatherBonus
+    | CountsAsHigh
+    | TransportBonusIfHigh,
+    Field(discriminator="kind"),
+]
+
+UPON_UPLIFT = ("uplift_trigger", "uplift_hillslope")
+"""Effect kinds that apply 'only when the card is first uplifted'; all others are red
+architecture that applies 'as long as the rock remains unweathered'."""
+
+
+class Architecture(_Model):
+    """Montane Architecture: the printed text and its machine-readable effect."""
+
+    name: str = Field(min_length=1)
+    text: str = Field(min_length=1)
+    effect: Effect
+
+    @property
+    def upon_uplift(self) -> bool:
+        """True for 'upon uplift' architecture, False for red (while unweathered)."""
+        return self.effect.kind in UPON_UPLIFT
+
+
+# -- process (the lower portion) ------------------------------------------------------------
+class Process(_Model):
+    """What the card does when played from the hand.
+
+    ``weather_n`` weathers up to ``n`` rocks no harder than ``max_hardness``;
+    ``weather_types`` weathers every unshielded rock of the listed ``types``;
+    ``hillslope_n`` moves up to ``n`` weathered rocks to the River;
+    ``transport_n`` moves exactly ``n`` rocks from the River to the player's delta.
+    """
+
+    name: str = Field(min_length=1)
+    kind: Literal["weather_n", "weather_types", "hillslope_n", "transport_n"]
+    n: int = Field(default=0, ge=0, le=6)
+    max_hardness: int | None = Field(default=None, ge=1, le=10)
+    types: tuple[Rock, ...] = ()
+    elevation: Literal["hill", "mountain"] | None = None
+
+
+class ProcessCard(_Model):
+    """A WX, H or F card: a rock on top, a process below."""
+
+    id: str = Field(pattern=r"^(WX|H|F)\d+$")
+    deck: Deck
+    rock: Rock
+    mohs: int = Field(ge=1, le=10)
+    fossil: Literal["snail", "leaf", "fish"] | None = None
+    architecture: Architecture | None = None
+    process: Process
+
+    @property
+    def rock_class(self) -> str:
+        """sedimentary, igneous or metamorphic."""
+        return ROCK_CLASS[self.rock]
+
+
+class AtmosphereCard(_Model):
+    """An Atmosphere card: a draw limit at each end, one end printed with an Age legend.
+
+    It lies under the process deck ``under``; its visible end is the normal one until it is
+    triggered (rotated 180 degrees), then the Age end.
+    """
+
+    id: str = Field(pattern=r"^ATM\d+$")
+    deck: Literal["ATM"]
+    age: Age
+    under: Deck
+    normal_limit: int = Field(ge=0, le=6)
+    age_limit: int = Field(ge=0, le=6)
+
+
+Card = ProcessCard | AtmosphereCard
+
+
+class LegendCondition(_Model):
+    """A montane legend's claim condition: a height and capstone rock types."""
+
+    min_height_m: int = Field(ge=500, multiple_of=500)
+    rocks: tuple[Rock, Rock]
+
+
+class LegendCard(_Model):
+    """Montane Legend Variant: a legend anyone may claim by meeting its condition."""
+
+    id: str = Field(pattern=r"^L\d+$")
+    name: str = Field(min_length=1)
+    text: str = Field(min_length=1)
+    condition: LegendCondition
+    points: int = Field(ge=1)
+
+
+class HeightAtLeast(_Model):
+    """Your mountain is at least this high."""
+
+    kind: Literal["height_at_least"]
+    metres: int = Field(ge=500, multiple_of=500)
+
+
+class DeltaAtLeast(_Model):
+    """At least this many rocks in your delta."""
+
+    kind: Literal["delta_at_least"]
+    rocks: int = Field(ge=1)
+
+
+class WeatheredFossilsAtLeast(_Model):
+    """At least this many weathered fossil rocks in your mountain."""
+
+    kind: Literal["weathered_fossils_at_least"]
+    rocks: int = Field(ge=1)
+
+
+class ClassInMountainAtLeast(_Model):
+    """At least this many rocks of one class (sedimentary, igneous, metamorphic) in your
+    mountain, weathered or not."""
+
+    kind: Literal["class_in_mountain_at_least"]
+    rock_class: Literal["sedimentary", "igneous", "metamorphic"]
+    rocks: int = Field(ge=1)
+
+
+class UnweatheredAtLeast(_Model):
+    """At least this many unweathered rocks in your mountain."""
+
+    kind: Literal["unweathered_at_least"]
+    rocks: int = Field(ge=1)
+
+
+class CapstoneUnweathered(_Model):
+    """The top rock of your mountain is unweathered."""
+
+    kind: Literal["capstone_unweathered"]
+
+
+Challenge = Annotated[
+    HeightAtLeast
+    | DeltaAtLeast
+    | WeatheredFossilsAtLeast
+    | ClassInMountainAtLeast
+    | UnweatheredAtLeast
+    | CapstoneUnweathered,
+    Field(discriminator="kind"),
+]
+
+
+class ChallengeCard(_Model):
+    """Montane Legend Variant: a secret challenge dealt to each player."""
+
+    id: str = Field(pattern=r"^C\d+$")
+    name: str = Field(min_length=1)
+    text: str = Field(min_length=1)
+    condition: Challenge
+    points: int = Field(ge=1)
+
+
+# -- loading --------------------------------------------------------------------------------
+_CARD = TypeAdapter(Annotated[ProcessCard | AtmosphereCard, Field(discriminator="deck")])
+
+
+def _field(loc: tuple[Any, ...]) -> str:
+    # pydantic puts the union tag in the location ('ProcessCard', 'process', 'n'); drop it.
+    parts = [str(p) for p in loc if not (isinstance(p, str) and p[:1].isupper())]
+    return ".".join(parts) or "card"
+
+
+def _fail(card_id: str, field: str, message: str) -> CardError:
+    return CardError(f"card {card_id}, field {field}: {message}")
+
+
+def parse_card(raw: Any, position: int) -> Card:
+    """Validate one card of the file; a problem raises CardError naming its id and field."""
+    card_id = raw.get("id") if isinstance(raw, dict) else None
+    name = str(card_id) if card_id else f"#{position + 1} (no id)"
+    if not isinstance(raw, dict):
+        raise CardError(f"card {name}: each card must be a JSON object")
+    if raw.get("deck") not in ("WX", "H", "F", "ATM"):
+        raise _fail(name, "deck", f"must be WX, H, F or ATM, not {raw.get('deck')!r}")
+    try:
+        card = _CARD.validate_python(raw)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        raise _fail(name, _field(err["loc"]), err["msg"]) from None
+    if isinstance(card, ProcessCard):
+        _check_process_card(card)
+    return card
+
+
+def _check_process_card(card: ProcessCard) -> None:
+    """Cross-field rules the seed states or the engine relies on."""
+    if ROCK_CLASS[card.rock] != DECK_CLASS[card.deck]:
+        raise _fail(
+            card.id,
+            "rock",
+            f"{card.rock} is {ROCK_CLASS[card.rock]} but the {card.deck} deck holds "
+            f"{DECK_CLASS[card.deck]} rocks",
+        )
+    if card.mohs != MOHS[card.rock]:
+        raise _fail(card.id, "mohs", f"{card.rock} has Mohs hardness {MOHS[card.rock]}")
+    if not card.id.startswith(card.deck):
+        raise _fail(card.id, "id", f"a {card.deck} card's id starts with {card.deck}")
+    p = card.process
+    expected = {"WX": ("weather_n", "weather_types"), "H": ("hillslope_n",), "F": ("transport_n",)}
+    if p.kind not in expected[card.deck]:
+        raise _fail(
+            card.id, "process.kind", f"a {card.deck} card's process is one of {expected[card.deck]}"
+        )
+    if p.kind == "weather_types":
+        if not p.types:
+            raise _fail(card.id, "process.types", "a typed WX card lists at least one rock type")
+        if p.n or p.max_hardness is not None:
+            raise _fail(card.id, "process.n", "a typed WX card has no number or hardness")
+    else:
+        if p.n < 1:
+            raise _fail(card.id, "process.n", "must be at least 1")
+        if p.types:
+            raise _fail(card.id, "process.types", "only typed WX cards list rock types")
+        if (p.kind == "weather_n") != (p.max_hardness is not None):
+            raise _fail(
+                card.id, "process.max_hardness", "numeric WX cards, and only they, have one"
+            )
+    if p.kind == "transport_n" and p.elevation is not None:
+        raise _fail(card.id, "process.elevation", "F cards carry no elevation icon")
+
+
+def load_cards(text: str) -> tuple[Card, ...]:
+    """Parse and validate a card file's text; the counts must be the seed's 38/32/20/6."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CardError(f"the card file is not JSON: {exc}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("cards"), list):
+        raise CardError('the card file must be an object with a "cards" list')
+    cards = tuple(parse_card(raw, i) for i, raw in enumerate(data["cards"]))
+    seen: set[str] = set()
+    for card in cards:
+        if card.id in seen:
+            raise _fail(card.id, "id", "two cards share this id")
+        seen.add(card.id)
+    for deck, count in SEED_COUNTS.items():
+        found = sum(1 for c in cards if c.deck == deck)
+        if found != count:
+            raise CardError(f"the seed has {count} {deck} cards; the card file has {found}")
+    ages = [c.age for c in cards if isinstance(c, AtmosphereCard)]
+    unders = sorted(c.under for c in cards if isinstance(c, AtmosphereCard))
+    if unders != sorted([*PROCESS_DECKS, *PROCESS_DECKS]):
+        raise CardError("each process deck lies on a pair of Atmosphere cards (field under)")
+    if sorted(set(ages)) != sorted(AGE_NAMES):
+        raise CardError("the Atmosphere cards show the Hypoxic, Ice and Arid Ages (field age)")
+    # Process cards first, in deck order, then the Atmospheres: card indices follow the file.
+    order = {"WX": 0, "H": 1, "F": 2, "ATM": 3}
+    if [order[c.deck] for c in cards] != sorted(order[c.deck] for c in cards):
+        raise CardError("list the WX, then H, then F, then Atmosphere cards (field deck)")
+    return cards
+
+
+def load_legends(text: str) -> tuple[tuple[LegendCard, ...], tuple[ChallengeCard, ...]]:
+    """Parse and validate the Montane Legend Variant cards (legends and challenges)."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CardError(f"the legend file is not JSON: {exc}") from None
+    out: list[tuple[Any, ...]] = []
+    for key, model in (("legends", LegendCard), ("challenges", ChallengeCard)):
+        items = data.get(key) if isinstance(data, dict) else None
+        if not isinstance(items, list) or not items:
+            raise CardError(f'the legend file needs a non-empty "{key}" list')
+        parsed = []
+        for i, raw in enumerate(items):
+            name = str(raw.get("id")) if isinstance(raw, dict) and raw.get("id") else f"#{i + 1}"
+            try:
+                parsed.append(model.model_validate(raw))
+            except ValidationError as exc:
+                err = exc.errors()[0]
+                raise _fail(name, _field(err["loc"]), err["msg"]) from None
+        out.append(tuple(parsed))
+    legends, challenges = out
+    if len(challenges) < 5:
+        raise CardError("the variant deals one challenge card to each of up to 5 players")
+    return legends, challenges  # type: ignore[return-value]
+
+
+@cache
+def standard_cards() -> tuple[Card, ...]:
+    """The shipped card list (``cards.json``), validated once."""
+    text = resources.files(__package__).joinpath("cards.json").read_text(encoding="utf-8")
+    return load_cards(text)
+
+
+@cache
+def standard_legends() -> tuple[tuple[LegendCard, ...], tuple[ChallengeCard, ...]]:
+    """The shipped legend and challenge cards (``legends.json``), validated once."""
+    text = resources.files(__package__).joinpath("legends.json").read_text(encoding="utf-8")
+    return load_legends(text)

@@ -1,0 +1,202 @@
+"""Erosion drawn for a terminal, as one seat sees it.
+
+Every mountain is a column standing on a common base line (mountains grow from below), top
+rock first; a weathered rock is shifted to the left, as the seed shows it on the table, and
+marked with ``<``. Below each column: its height in metres. Then the River, the deltas (face
+down: the owner sees the cards, the others a count), the discards, the decks with their draw
+limits and Atmosphere cards, the viewer's hand, and whose step it is.
+"""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from meeple.core.game import Player
+from meeple.games.erosion.cards import AGE_NAMES, PROCESS_DECKS
+from meeple.games.erosion.rules import HIGH_METRES, ErosionState
+
+SEAT_STYLES = ("bold red", "bold blue", "bold green", "bold magenta", "bold cyan")
+ROCK_CODES = {
+    "shale": "shale",
+    "limestone": "limes",
+    "sandstone": "sands",
+    "conglomerate": "congl",
+    "basalt": "basal",
+    "granite": "grani",
+    "welded tuff": "tuff",
+    "quartzite": "quart",
+    "schist": "schis",
+}
+FOSSIL_MARK = "*"
+CELL = 15
+
+
+def rock_label(state: ErosionState, card: int) -> str:
+    """``WX12 limes*``: card id, rock type, ``*`` for a fossil, ``!`` for architecture in
+    play (Advanced Rules)."""
+    cat = state.game.catalog
+    mark = FOSSIL_MARK if cat.fossil[card] else ""
+    if state.game.options.advanced and cat.effect[card] is not None:
+        mark += "!"
+    return f"{cat.ids[card]} {ROCK_CODES[cat.rock[card]]}{mark}"
+
+
+def render_mountains(state: ErosionState) -> Table:
+    """The mountains side by side, bottoms aligned, weathered rocks offset to the left."""
+    game = state.game
+    n = game.num_players
+    table = Table(box=None, show_header=True, pad_edge=False, padding=(0, 1))
+    for p in range(n):
+        marker = " <" if p == state.current and not state.over else ""
+        table.add_column(
+            Text(f"{p} {game.seat_name(p)}{marker}", style=SEAT_STYLES[p]),
+            min_width=CELL,
+            no_wrap=True,
+        )
+    tallest = max((len(m) for m in state.mountains), default=0)
+    for row in range(tallest):
+        cells = []
+        for p in range(n):
+            rocks = state.mountains[p]
+            i = row - (tallest - len(rocks))
+            if i < 0:
+                cells.append(Text(""))
+            elif i < state.weathered[p]:
+                cells.append(Text(f"<{rock_label(state, rocks[i])}", style="yellow"))
+            else:
+                cells.append(Text(f"  {rock_label(state, rocks[i])}"))
+        table.add_row(*cells)
+    table.add_row(*[Text("═" * CELL, style="dim") for _ in range(n)])
+    heights = []
+    for p in range(n):
+        h = state.height_m(p)
+        style = "bold" if state.counts_as_high(p) else ""
+        note = " high" if h < HIGH_METRES and state.counts_as_high(p) else ""
+        heights.append(Text(f"{h} m{note}", style=style))
+    table.add_row(*heights)
+    return table
+
+
+def render_piles(state: ErosionState, player: Player | None) -> Text:
+    """River, deltas, discards, decks and Atmospheres, hands and scores."""
+    game = state.game
+    cat = game.catalog
+    view = state.view(player)
+    text = Text()
+    text.append("River: ", style="bold")
+    text.append(", ".join(rock_label(state, c) for c in state.river) or "(empty)")
+    text.append("\n")
+    for p in range(game.num_players):
+        text.append(f"{p} {game.seat_name(p)}", style=SEAT_STYLES[p])
+        delta = view["deltas"][p]
+        shown = f" ({', '.join(delta['cards'])})" if delta["cards"] else ""
+        text.append(f"  delta {delta['count']}{shown}")
+        hand = view["hands"][p]
+        by_deck = " ".join(f"{d}{k}" for d, k in hand["by_deck"].items() if k)
+        text.append(f"  hand {hand['count']} ({by_deck or '-'})")
+        discards = state.discards[p]
+        if discards:
+            text.append(f"  discards {len(discards)}, last {cat.ids[discards[-1]]}")
+        text.append(f"  points now {state.points(p, hidden=p == player)}")
+        if state.era_scores:
+            text.append(f"  recorded {state.scores[p]}")
+        text.append("\n")
+    text.append("Draw limits: ", style="bold")
+    for name in PROCESS_DECKS:
+        deck = view["decks"][name]
+        limit = deck["draw_limit"]
+        own = view["draw_limits"][name] if view["draw_limits"] else limit
+        extra = f", you {own}" if own != limit else ""
+        ages = [
+            AGE_NAMES[atm.age] if state.aged[i] else "normal"
+            for i, atm in enumerate(cat.atmospheres)
+            if atm.under == name
+        ]
+        status = "deck empty" if deck["empty"] else f"{limit}{extra}"
+        text.append(f"{name} {status} ({', '.join(ages)})   ")
+    text.append("\n")
+    if game.legend_cards:
+        text.append("Legends: ", style="bold")
+        for card, owner in zip(game.legend_cards, state.legends, strict=True):
+            who = "unclaimed" if owner < 0 else game.seat_name(owner)
+            text.append(f"{card.name} ({card.text}; {card.points} pts) {who}. ")
+        text.append("\n")
+        if player is not None and state.challenges:
+            mine = game.challenge_cards[state.challenges[player]]
+            text.append(f"Your challenge: {mine.name}: {mine.text} ({mine.points} pts)\n")
+    if player is not None and state.hands[player]:
+        text.append("Your hand:\n", style="bold")
+        for c in state.hands[player]:
+            text.append(f"  {describe_card(state, c)}\n")
+    return text
+
+
+def describe_card(state: ErosionState, card: int) -> str:
+    """One line: rock portion, then process portion (architecture with Advanced Rules)."""
+    pc = state.game.catalog.process_cards[card]
+    fossil = f", {pc.fossil} fossil" if pc.fossil else ""
+    p = pc.process
+    if p.kind == "weather_n":
+        does = f"weather up to {p.n} (hardness <= {p.max_hardness})"
+    elif p.kind == "weather_types":
+        does = f"weather all {', '.join(p.types)}"
+    elif p.kind == "hillslope_n":
+        does = f"hillslope up to {p.n}"
+    else:
+        does = f"transport exactly {p.n}"
+    icon = f" [{p.elevation} icon]" if p.elevation else ""
+    arch = ""
+    if state.game.options.advanced and pc.architecture is not None:
+        arch = f"  | {pc.architecture.text}"
+    return f"{pc.id} {pc.rock} (Mohs {pc.mohs}{fossil}) | {p.name}: {does}{icon}{arch}"
+
+
+def render_status(state: ErosionState) -> Text:
+    """Whose step it is and what it asks for, or the result."""
+    game = state.game
+    text = Text()
+    if state.over:
+        result = state.result
+        scores = ", ".join(f"{game.seat_name(p)} {s}" for p, s in enumerate(result["scores"]))
+        if result["winner"] is not None:
+            verdict = f"{result['winner_name']} wins"
+        else:
+            verdict = "shared win: " + ", ".join(game.seat_name(p) for p in result["winners"])
+        text.append(f"Game over ({result['reason']}). {scores}. {verdict}.", style="bold")
+        return text
+    seat = state.to_act[0]
+    text.append(f"Era {state.era}/{game.eras}, turn {state.turn}: ")
+    text.append(f"{game.seat_name(seat)} (seat {seat})", style=SEAT_STYLES[seat])
+    step = state.agenda[0] if state.agenda else None
+    cat = game.catalog
+    asks = {
+        None: "chooses an action (weather, hillslope, fluvial, draw, redraw) or passes",
+        "draw": f"draws {step.number if step else 0} cards: choose the decks ('draw WX1 H0 F0')",
+        "uplift": "has more than 6 cards: uplift one to the base of the mountain",
+        "transport": f"transports {step.number if step else 0} more rocks from the River",
+        "pay": f"pays for {cat.ids[step.card] if step and step.card >= 0 else ''} with a "
+        "rock of the same type",
+        "trigger": f"triggers one {AGE_NAMES.get(step.age if step else '', 'any')} Atmosphere",
+        "fault": "hillslopes one weathered rock (Earthquake Fault): choose a mountain",
+        "guess": "guesses the Mohs hardness of the rock drawn for the tie-breaker",
+        "choose": "chooses which tied seat takes the tie",
+    }
+    text.append(" " + asks.get(step.kind if step else None, "acts"))
+    if state.runout_passes is not None:
+        text.append("  (a deck has run out: a second pass by one player ends the era)")
+    if state.tie is not None:
+        tie = state.tie
+        drawn = ", ".join(
+            f"{game.seat_name(p)}: {cat.ids[c] if c >= 0 else 'no card'}"
+            + (f" guessed {g}" if g else "")
+            for p, c, g in zip(tie.seats, tie.cards, tie.guesses, strict=True)
+        )
+        text.append(f"\nTie-breaker for the {tie.purpose}: {drawn}")
+    return text
+
+
+def render_state(state: ErosionState, player: Player | None = None) -> Group:
+    """Mountains, piles and status together, as ``player`` may see them."""
+    return Group(render_mountains(state), render_piles(state, player), render_status(state))
