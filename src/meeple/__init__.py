@@ -6,7 +6,7 @@
 >>> state = state.apply(state.to_act[0], game.parse_action("L h0,0"))
 """
 
-from meeple import games as _builtin_games  # noqa: F401 - registers the built-in games
+from meeple import games  # registers the built-in games; meeple.games() lists them
 from meeple.core import (
     GameRecord,
     IllegalAction,
@@ -16,7 +16,6 @@ from meeple.core import (
     Playthrough,
     RecordError,
     UnknownGame,
-    games,
     make,
 )
 

@@ -1,0 +1,221 @@
+"""The Triangle Clock drawn for a terminal, as one seat (or a spectator) sees it.
+
+A symbol is a triangle pointing its way, filled and bold yellow when solid, outlined and cyan
+when clear, followed by its notation (``▲Ns``, ``◺SWc``), so the two colours differ in
+shape, colour and text. The screen shows the round and the step, the shared symbol, both
+seats' scores, items and revealed symbols, the seat's own hand with the letters to type, and
+the last round's result. During a memorise step it shows the order of shared symbols.
+"""
+
+from __future__ import annotations
+
+from rich import box
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from meeple.core.game import Player
+from meeple.games.triangle_clock.cards import CARDS, SYMBOL_NAMES, Symbol, describe_symbol, glyph
+from meeple.games.triangle_clock.rules import (
+    BLOCK,
+    ITEM_USES,
+    LETTERS,
+    ROUNDS,
+    SEAT_NAMES,
+    Item,
+    Phase,
+    RoundResult,
+    TriangleClockState,
+)
+
+SOLID_STYLE = "bold yellow"
+CLEAR_STYLE = "cyan"
+SEAT_STYLES = ("bold magenta", "bold green")
+STEP_TEXT = {
+    Phase.MEMORISE: "memorise the order of shared symbols",
+    Phase.FIRST: "first choice: a symbol from a card",
+    Phase.SECOND: "second choice: a symbol from another card",
+    Phase.THIRD: "third choice: the other symbol of one of the two cards played",
+}
+
+
+def symbol_text(s: Symbol) -> Text:
+    """A symbol as glyph and notation, styled by colour: ``▲Ns`` or ``△Nc``."""
+    return Text(f"{glyph(s)}{SYMBOL_NAMES[s]}", style=SOLID_STYLE if s & 1 == 0 else CLEAR_STYLE)
+
+
+def symbols_text(symbols: tuple[Symbol, ...] | list[Symbol], sep: str = " ") -> Text:
+    """Several symbols in a row."""
+    return Text(sep).join(symbol_text(s) for s in symbols)
+
+
+def seat_text(player: Player) -> Text:
+    """``Tick (seat 0)`` in the seat's colour."""
+    return Text(f"{SEAT_NAMES[player]} (seat {player})", style=SEAT_STYLES[player])
+
+
+def render_header(state: TriangleClockState) -> Text:
+    """Round, step and shared symbol."""
+    text = Text()
+    text.append("The Triangle Clock", style="bold")
+    if state.phase is Phase.OVER:
+        text.append(f"  after {ROUNDS} rounds: game over")
+        return text
+    text.append(f"  round {state.round} of {ROUNDS}: {STEP_TEXT[state.phase]}")
+    shared = state.shared
+    if shared is not None:
+        text.append("\nShared symbol: ")
+        text.append_text(symbol_text(shared))
+        text.append(f" ({describe_symbol(shared)})")
+    return text
+
+
+def render_order(state: TriangleClockState) -> Text:
+    """The order of shared symbols shown in a memorise step, round by round."""
+    first = (state.round - 1) // BLOCK * BLOCK + 1
+    text = Text(f"Shared symbols for rounds {first} to {first + BLOCK - 1}:\n", style="bold")
+    for k, s in enumerate(state.orders[state.block]):
+        text.append(f"{first + k:>2} ", style="dim")
+        text.append_text(symbol_text(s).append(" " * (4 - len(SYMBOL_NAMES[s]))))
+        text.append("\n" if k % 8 == 7 else "  ")
+    return text
+
+
+def render_seats(state: TriangleClockState) -> Table:
+    """Score, items left and this round's revealed symbols of both seats."""
+    game = state.game
+    table = Table(box=box.SIMPLE, show_header=True, pad_edge=False)
+    table.add_column("")
+    for p in (0, 1):
+        table.add_column(seat_text(p))
+    table.add_row("score", *(str(seat.score) for seat in state.seats))
+    items = []
+    for p, seat in enumerate(state.seats):
+        lines = [
+            f"{item.title} {seat.uses[item]}/{ITEM_USES[item]}"
+            + (
+                " (used this round)"
+                if item is not Item.MULLIGAN and seat.used_this_round(item)
+                else ""
+            )
+            for item in sorted(game.holdings[p])
+        ]
+        items.append("\n".join(lines) or "none")
+    table.add_row("items", *items)
+    if state.phase in (Phase.FIRST, Phase.SECOND, Phase.THIRD):
+        revealed = []
+        for seat in state.seats:
+            text = Text()
+            for k, pick in enumerate(seat.picks):
+                if k:
+                    text.append("  ")
+                text.append_text(symbol_text(seat.revealed(pick)))
+                for item in pick.items:
+                    text.append(f" +{item.label}", style="dim")
+            revealed.append(text if seat.picks else Text("-", style="dim"))
+        table.add_row("revealed", *revealed)
+        waiting = state.to_act
+        table.add_row(
+            "this choice",
+            *(
+                Text("thinking", style="dim") if p in waiting else Text("submitted", style="bold")
+                for p in (0, 1)
+            ),
+        )
+    return table
+
+
+def render_hand(state: TriangleClockState, player: Player) -> Text:
+    """The seat's cards with the letter of each symbol, and which were played."""
+    seat = state.seats[player]
+    text = Text("Your hand", style="bold")
+    text.append(f" ({SEAT_NAMES[player]}):\n")
+    played_at = {p.letter: k + 1 for k, p in enumerate(seat.picks)}
+    for slot, card in enumerate(seat.hand):
+        text.append(f"  card {slot + 1}  ", style="dim")
+        for side in (0, 1):
+            letter = 2 * slot + side
+            s = CARDS[card][side]
+            text.append(f"{LETTERS[letter]} ", style="bold")
+            text.append_text(symbol_text(s))
+            note = f" choice {played_at[letter]}" if letter in played_at else ""
+            text.append(f"{note:<10}" + " " * (4 - len(SYMBOL_NAMES[s])), style="dim")
+        text.append("\n")
+    pending = state.pending.of(player)
+    if pending is not None:
+        text.append(f"Submitted: {pending} (hidden until both have chosen)\n", style="dim")
+    return text
+
+
+def render_round(result: RoundResult) -> Text:
+    """One finished round: each seat's hand, rank and strength, and who scored."""
+    text = Text(f"Round {result.round}: shared ")
+    text.append_text(symbol_text(result.shared))
+    text.append("\n")
+    for p, play in enumerate(result.seats):
+        text.append("  ")
+        text.append_text(seat_text(p))
+        text.append("  ")
+        text.append_text(symbols_text(play.hand))
+        text.append(f"  {play.rank} (strength {play.strength})\n")
+    if result.winner is None:
+        text.append("  Equal hands: nobody scores.\n")
+    else:
+        text.append("  ")
+        text.append_text(seat_text(result.winner))
+        text.append(f" ranks higher and scores {result.points} (the strength of the other hand).\n")
+    return text
+
+
+def render_status(state: TriangleClockState, player: Player | None) -> Text:
+    """Deck, discard pile, and what to type (or the result)."""
+    supply = state.supply
+    text = Text(
+        f"Deck {len(supply.deck)} cards, discard pile {len(supply.discards)}, "
+        f"reshuffled {supply.reshuffles} time{'' if supply.reshuffles == 1 else 's'}.\n",
+        style="dim",
+    )
+    if state.phase is Phase.OVER:
+        result = state.result
+        a, b = result["scores"]
+        text.append(f"Final score {SEAT_NAMES[0]} {a}, {SEAT_NAMES[1]} {b}: ", style="bold")
+        if result["winner"] is None:
+            text.append("a draw.", style="bold")
+        else:
+            how = (
+                " (tie on points: the holder of two items wins)"
+                if result["decided_by"] == "items"
+                else ""
+            )
+            text.append(f"{result['winner_name']} wins{how}.", style="bold")
+        return text
+    if player is not None and player in state.to_act:
+        if state.phase is Phase.MEMORISE:
+            text.append("Type 'memorised' when you have it in mind.")
+        else:
+            text.append("Type the letter of the symbol to reveal")
+            extras = []
+            seat = state.seats[player]
+            for item in (Item.PALETTE_SWAP, Item.RIGHT_ANGLE):
+                if seat.may_use(item):
+                    extras.append(f"+{item.label}")
+            if extras:
+                text.append(f", optionally {' and/or '.join(extras)}")
+            if state.phase is Phase.FIRST and seat.uses[Item.MULLIGAN]:
+                text.append(", or 'mulligan'")
+            text.append(".")
+    return text
+
+
+def render_state(state: TriangleClockState, player: Player | None = None) -> RenderableType:
+    """Everything ``player`` may see (``None``: the spectator, who sees no hand)."""
+    parts: list[RenderableType] = [render_header(state)]
+    if state.phase is Phase.MEMORISE:
+        parts.append(render_order(state))
+    parts.append(render_seats(state))
+    if state.history:
+        parts.append(render_round(state.history[-1]))
+    if player is not None and state.phase is not Phase.OVER:
+        parts.append(render_hand(state, player))
+    parts.append(render_status(state, player))
+    return Group(*parts)

@@ -1,0 +1,1009 @@
+"""The Triangle Clock, by Zero: build hands of triangles that outrank your opponent's.
+
+The rules as the seed states them, in order (gaps filled as in ``rules.md``):
+
+* Setup: 120 cards, each pair of two different symbols of 16 (eight directions, solid or
+  clear). Each player is dealt 4 cards. The 16 symbols are put in a random order for rounds
+  1-16, shown to both players for a limited time (the *memorise step*) and hidden again;
+  the same happens for rounds 17-32.
+* A round: the round's shared symbol is revealed. Both players choose a symbol from a card;
+  it is revealed. Both choose a symbol from another card; it is revealed. Both choose a
+  symbol from either of the two cards they played; the remaining unused symbol is
+  discarded. A hand is those three symbols plus the shared one.
+* The higher hand scores the strength of the other hand. Each player is dealt two
+  replacement cards; the deck reshuffles its discards when it runs out.
+* Items (the seed's Final Match): Palette Swap and Right Angle change a symbol you are about
+  to reveal (3 uses each, once a round); Mulligan replaces your four cards before your first
+  symbol of a round (2 uses).
+* After 32 rounds the higher score wins; a tie goes to the player holding two of the three
+  items.
+
+Every choice is simultaneous: both seats submit, the submissions stay hidden in the state
+(:class:`~meeple.core.simultaneous.Submissions`) until both are in, and then are revealed.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from enum import IntEnum
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+from pydantic import Field, field_validator
+
+from meeple.core.errors import NotationError
+from meeple.core.game import AgentFactory, Game, Player, State
+from meeple.core.options import GameOptions
+from meeple.core.registry import register
+from meeple.core.rng import make_rng
+from meeple.core.simultaneous import Submissions
+from meeple.games.triangle_clock.cards import (
+    CARD_NAMES,
+    CARDS,
+    NUM_CARDS,
+    NUM_SYMBOLS,
+    SYMBOL_NAMES,
+    Card,
+    Symbol,
+    palette_swap,
+    right_angle,
+)
+from meeple.games.triangle_clock.hands import (
+    HandValue,
+    Ranking,
+    RankingTableError,
+    TieBreak,
+    load_ranking_table,
+    ranking,
+)
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+ROUNDS = 32
+"""'The game continues until 32 rounds have passed.'"""
+BLOCK = 16
+"""Rounds per shared-symbol order: 'after 16 hands, this is done again for rounds 17 to 32'."""
+HAND_SIZE = 4
+"""'At the start of the first round each player is dealt 4 cards.'"""
+REPLACEMENTS = 2
+"""'After this, players are dealt 2 replacement cards.'"""
+SEATS: tuple[Player, ...] = (0, 1)
+SEAT_NAMES = ("Tick", "Tock")
+LETTERS = "ABCDEFGH"
+"""A hand's symbols by letter: A and B on the first card, C and D on the second, ..."""
+
+
+# -- items ----------------------------------------------------------------------------------
+class Item(IntEnum):
+    """The seed's Final Match items."""
+
+    PALETTE_SWAP = 0
+    RIGHT_ANGLE = 1
+    MULLIGAN = 2
+
+    @property
+    def label(self) -> str:
+        """Notation: ``palette-swap``, ``right-angle``, ``mulligan``."""
+        return self.name.lower().replace("_", "-")
+
+    @property
+    def title(self) -> str:
+        """As printed: ``Palette Swap``."""
+        return self.name.replace("_", " ").title()
+
+
+ITEM_LABELS: tuple[str, ...] = tuple(i.label for i in Item)
+"""Each item's notation, by item."""
+ITEM_USES: tuple[int, ...] = (3, 3, 2)
+"""Uses per game: Palette Swap 3, Right Angle 3, Mulligan 2."""
+
+_ITEM_WORDS = {
+    "palette-swap": Item.PALETTE_SWAP,
+    "paletteswap": Item.PALETTE_SWAP,
+    "palette": Item.PALETTE_SWAP,
+    "swap": Item.PALETTE_SWAP,
+    "ps": Item.PALETTE_SWAP,
+    "right-angle": Item.RIGHT_ANGLE,
+    "rightangle": Item.RIGHT_ANGLE,
+    "right": Item.RIGHT_ANGLE,
+    "rotate": Item.RIGHT_ANGLE,
+    "ra": Item.RIGHT_ANGLE,
+    "mulligan": Item.MULLIGAN,
+    "mu": Item.MULLIGAN,
+}
+
+SEED_ITEMS = "palette-swap+right-angle/mulligan"
+"""The seed's final: 'Danny has Palette Swap and Right Angle, Uri has Mulligan'."""
+
+
+def parse_items(text: str) -> tuple[frozenset[Item], frozenset[Item]]:
+    """Read an allocation ``seat0/seat1``, each seat ``none``, ``all`` or items joined by
+    ``+``."""
+    halves = text.strip().lower().split("/")
+    if len(halves) != 2:
+        raise ValueError(
+            f"{text!r} is not an allocation; write seat 0's items / seat 1's items, "
+            f"e.g. {SEED_ITEMS} (or none)"
+        )
+    out = []
+    for half in halves:
+        words = [w.strip() for w in half.split("+")]
+        if words in (["none"], [""]):
+            out.append(frozenset())
+            continue
+        if words == ["all"]:
+            out.append(frozenset(Item))
+            continue
+        items = []
+        for word in words:
+            if word not in _ITEM_WORDS:
+                raise ValueError(
+                    f"{word!r} is not an item; the items are palette-swap, right-angle, mulligan"
+                )
+            items.append(_ITEM_WORDS[word])
+        out.append(frozenset(items))
+    return out[0], out[1]
+
+
+def items_text(holdings: tuple[frozenset[Item], frozenset[Item]]) -> str:
+    """The canonical allocation text, as :func:`parse_items` reads it."""
+    return "/".join("+".join(i.label for i in sorted(h)) or "none" for h in holdings)
+
+
+# -- options --------------------------------------------------------------------------------
+class TriangleClockOptions(GameOptions):
+    """Options of The Triangle Clock."""
+
+    items: str = Field(
+        default=SEED_ITEMS,
+        description="the Final Match items each seat holds, seat 0 / seat 1 "
+        "(the seed's final: palette-swap+right-angle/mulligan)",
+        json_schema_extra={
+            "allowed": "ITEMS/ITEMS, ITEMS = none, all, or palette-swap, "
+            "right-angle, mulligan joined by +"
+        },
+    )
+    ranking: str | None = Field(
+        default=None,
+        description="path of a TOML ranking table to use instead of the shipped one",
+        json_schema_extra={"allowed": "unset | a path to a .toml ranking table"},
+    )
+    tie_break: Literal["rank-first", "whole-hand"] = Field(
+        default="rank-first",
+        description="equal ranks: compare the symbols that make the rank first, or the "
+        "whole hands, symbol closest to 12 o'clock clockwise first",
+    )
+    memorise_seconds: float = Field(
+        default=120,
+        ge=0,
+        description="how long a person sees the order of shared symbols before it is hidden",
+    )
+    choice_seconds: float = Field(
+        default=60,
+        ge=0,
+        description="time per choice in a timed interface (the seed: 1 minute); "
+        "the terminal does not enforce it",
+    )
+
+    @field_validator("items")
+    @classmethod
+    def _items(cls, value: str) -> str:
+        return items_text(parse_items(value))
+
+    @field_validator("ranking")
+    @classmethod
+    def _ranking(cls, value: str | None) -> str | None:
+        if value is not None:
+            try:
+                load_ranking_table(value)
+            except RankingTableError as exc:
+                raise ValueError(str(exc)) from None
+        return value
+
+
+# -- actions --------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Pick:
+    """Reveal the symbol with this letter, perhaps changed by items: ``C +right-angle``.
+
+    Letters name the symbols of a hand: A and B are the first card's, C and D the second's,
+    and so on (each card's symbols in tie-break order).
+    """
+
+    letter: int
+    palette_swap: bool = False
+    right_angle: bool = False
+
+    @property
+    def slot(self) -> int:
+        """Which card of the hand (0 to 3)."""
+        return self.letter >> 1
+
+    @property
+    def side(self) -> int:
+        """Which symbol of the card (0: the one closer to 12 o'clock)."""
+        return self.letter & 1
+
+    @property
+    def items(self) -> tuple[Item, ...]:
+        """The items used on this symbol."""
+        return (Item.PALETTE_SWAP,) * self.palette_swap + (Item.RIGHT_ANGLE,) * self.right_angle
+
+    def changed(self, s: Symbol) -> Symbol:
+        """``s`` as it is revealed once this pick's items have changed it."""
+        if self.palette_swap:
+            s = palette_swap(s)
+        if self.right_angle:
+            s = right_angle(s)
+        return s
+
+    def __str__(self) -> str:
+        return LETTERS[self.letter] + "".join(f" +{i.label}" for i in self.items)
+
+
+@dataclass(frozen=True, slots=True)
+class Mulligan:
+    """Scrap your four cards and draw four new ones: ``mulligan``."""
+
+    def __str__(self) -> str:
+        return "mulligan"
+
+
+@dataclass(frozen=True, slots=True)
+class Memorised:
+    """Done looking at the order of shared symbols: ``memorised``."""
+
+    def __str__(self) -> str:
+        return "memorised"
+
+
+TriangleClockAction = Pick | Mulligan | Memorised
+MULLIGAN = Mulligan()
+MEMORISED = Memorised()
+
+_PICK_RE = re.compile(r"^\s*([A-Ha-h])\s*((?:\+?\s*[A-Za-z-]+\s*)*)$")
+
+
+# -- phases, seats, rounds ------------------------------------------------------------------
+class Phase(IntEnum):
+    """Where a round stands."""
+
+    MEMORISE = 0
+    """The order of shared symbols is shown (rounds 1 and 17, before the shared symbol)."""
+    FIRST = 1
+    """'Both players each choose 1 symbol from a card.'"""
+    SECOND = 2
+    """'Both players each choose 1 symbol from another card.'"""
+    THIRD = 3
+    """'Both players each choose 1 symbol from either of the 2 cards they have played.'"""
+    OVER = 4
+
+    @property
+    def label(self) -> str:
+        """``memorise``, ``first``, ``second``, ``third``, ``over``."""
+        return self.name.lower()
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """One player's cards, this round's revealed picks, item uses left and score."""
+
+    hand: tuple[Card, ...]
+    """Cards by slot; a card played this round stays in its slot until the round ends."""
+    picks: tuple[Pick, ...]
+    """This round's picks that have been revealed, in order."""
+    uses: tuple[int, ...]
+    """Uses left of each :class:`Item` (0 for an item the seat does not hold)."""
+    score: int
+
+    def symbol_at(self, letter: int) -> Symbol:
+        """The printed symbol with this letter in the hand."""
+        return CARDS[self.hand[letter >> 1]][letter & 1]
+
+    def revealed(self, pick: Pick) -> Symbol:
+        """The symbol a pick shows (items applied)."""
+        return pick.changed(self.symbol_at(pick.letter))
+
+    def used_this_round(self, item: Item) -> bool:
+        """Palette Swap and Right Angle 'may not be used more than once on a single round'."""
+        if item is Item.PALETTE_SWAP:
+            return any(p.palette_swap for p in self.picks)
+        return any(p.right_angle for p in self.picks)
+
+    def may_use(self, item: Item) -> bool:
+        """The seat holds the item, has a use left, and has not used it this round."""
+        return self.uses[item] > 0 and not self.used_this_round(item)
+
+    def letters_open(self, phase: Phase) -> tuple[int, ...]:
+        """The letters this seat may pick from in a choosing phase."""
+        if phase is Phase.FIRST:
+            return tuple(range(2 * len(self.hand)))
+        first = self.picks[0]
+        if phase is Phase.SECOND:
+            return tuple(k for k in range(2 * len(self.hand)) if k >> 1 != first.slot)
+        # the symbols not yet used of the two played cards
+        return (first.letter ^ 1, self.picks[1].letter ^ 1)
+
+    def reveal(self, pick: Pick) -> Seat:
+        """The seat once ``pick`` is revealed: the pick recorded, its items spent."""
+        uses = list(self.uses)
+        for item in pick.items:
+            uses[item] -= 1
+        return Seat(self.hand, (*self.picks, pick), tuple(uses), self.score)
+
+    def played_cards(self) -> tuple[Card, ...]:
+        """The cards played this round, in the order they were first picked from."""
+        slots = [p.slot for p in self.picks]
+        return tuple(self.hand[s] for s in dict.fromkeys(slots))
+
+
+@dataclass(frozen=True, slots=True)
+class Supply:
+    """The draw deck (top card first) and the face-up discard pile (kept sorted)."""
+
+    deck: tuple[Card, ...]
+    discards: tuple[Card, ...]
+    reshuffles: int
+    """How many times the discards have been shuffled into a new deck."""
+
+    def draw(self, n: int, seed: int) -> tuple[tuple[Card, ...], Supply]:
+        """The top ``n`` cards; an empty deck first becomes the shuffled discard pile."""
+        drawn = self.deck[:n]
+        supply = Supply(self.deck[n:], self.discards, self.reshuffles)
+        if len(drawn) < n:
+            deck = list(self.discards)
+            make_rng(seed, "reshuffle", self.reshuffles + 1).shuffle(deck)
+            supply = Supply(tuple(deck), (), self.reshuffles + 1)
+            more, supply = supply.draw(n - len(drawn), seed)
+            drawn += more
+        return drawn, supply
+
+    def discard(self, cards: tuple[Card, ...]) -> Supply:
+        """Cards onto the discard pile."""
+        return Supply(self.deck, tuple(sorted(self.discards + cards)), self.reshuffles)
+
+    def shuffle_in(self, cards: tuple[Card, ...], rng: random.Random) -> Supply:
+        """Cards added to the deck, and the deck shuffled."""
+        deck = list(self.deck + cards)
+        rng.shuffle(deck)
+        return Supply(tuple(deck), self.discards, self.reshuffles)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRound:
+    """What one seat played in a finished round (all public once the round is compared)."""
+
+    cards: tuple[Card, ...]
+    """The two cards played, discarded face up."""
+    picks: tuple[Pick, ...]
+    hand: tuple[Symbol, ...]
+    """The hand compared: the shared symbol, then the three revealed symbols."""
+    rank: str
+    strength: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """A finished round: the shared symbol, each seat's play, who won and the points."""
+
+    round: int
+    shared: Symbol
+    seats: tuple[SeatRound, SeatRound]
+    winner: Player | None
+    points: int
+    _names: tuple[Any, ...] = field(init=False, compare=False, hash=False, repr=False)
+
+    def __post_init__(self) -> None:
+        # Every later view shows this round: name its cards and symbols once.
+        names = tuple(
+            (
+                tuple(CARD_NAMES[c] for c in s.cards),
+                tuple(SYMBOL_NAMES[x] for x in s.hand[1:]),
+                tuple(_LABELS[p.palette_swap + 2 * p.right_angle] for p in s.picks),
+            )
+            for s in self.seats
+        )
+        object.__setattr__(self, "_names", names)
+
+    def view(self) -> dict[str, Any]:
+        """The round as everybody saw it: the cards each seat played, the symbols it
+        revealed and the items used on them, the ranks, who won and the points."""
+        return {
+            "round": self.round,
+            "shared": SYMBOL_NAMES[self.shared],
+            "winner": self.winner,
+            "points": self.points,
+            "seats": [
+                {
+                    "cards": list(cards),
+                    "revealed": list(revealed),
+                    "items": [list(i) for i in items],
+                    "rank": s.rank,
+                    "strength": s.strength,
+                }
+                for s, (cards, revealed, items) in zip(self.seats, self._names, strict=True)
+            ],
+        }
+
+
+_LABELS = ((), ("palette-swap",), ("right-angle",), ("palette-swap", "right-angle"))
+
+
+def _item_labels(pick: Pick) -> list[str]:
+    return list(_LABELS[pick.palette_swap + 2 * pick.right_angle])
+
+
+# -- the game -------------------------------------------------------------------------------
+@register
+class TriangleClockGame(Game[TriangleClockOptions, "TriangleClockState", TriangleClockAction]):
+    """The Triangle Clock for two players, with the seed's Final Match items."""
+
+    name: ClassVar[str] = "triangle-clock"
+    title: ClassVar[str] = "The Triangle Clock"
+    summary: ClassVar[str] = (
+        "Reveal triangles from your cards in three simultaneous steps to build a hand that "
+        "outranks your opponent's, remembering the order of the shared symbols."
+    )
+    Options: ClassVar[type[GameOptions]] = TriangleClockOptions
+    players: ClassVar[str] = "2"
+    perfect_information: ClassVar[bool] = False
+    heuristic_agent: ClassVar[str | None] = "heuristic"
+
+    def __init__(self, options: TriangleClockOptions) -> None:
+        super().__init__(options)
+        tie_break: TieBreak = options.tie_break
+        self.ranking: Ranking = ranking(options.ranking, tie_break)
+        self.holdings: tuple[frozenset[Item], frozenset[Item]] = parse_items(options.items)
+        self.held: tuple[tuple[Item, ...], ...] = tuple(tuple(sorted(h)) for h in self.holdings)
+        """Each seat's items in a fixed order."""
+        # One shared object per action keeps legal-move generation cheap.
+        self._picks = tuple(
+            Pick(letter, bool(k & 1), bool(k & 2)) for letter in range(8) for k in range(4)
+        )
+        self._actions: tuple[TriangleClockAction, ...] = (*self._picks, MULLIGAN, MEMORISED)
+
+    # -- seats ------------------------------------------------------------------------------
+    @property
+    def num_players(self) -> int:
+        """Two."""
+        return 2
+
+    def seat_name(self, player: Player) -> str:
+        """Tick and Tock."""
+        return SEAT_NAMES[player]
+
+    def initial_uses(self, player: Player) -> tuple[int, ...]:
+        """Uses of each item a seat starts with (0 for items it does not hold)."""
+        return tuple(ITEM_USES[i] if i in self.holdings[player] else 0 for i in Item)
+
+    # -- setup ------------------------------------------------------------------------------
+    def new_game(self, seed: int) -> TriangleClockState:
+        """Shuffle the 120 cards, deal 4 to each player, put the 16 symbols in a random
+        order for rounds 1-16 and another for rounds 17-32; the first step is memorising."""
+        deck = list(range(NUM_CARDS))
+        make_rng(seed, "deck").shuffle(deck)
+        orders = []
+        for block in range(ROUNDS // BLOCK):
+            order = list(range(NUM_SYMBOLS))
+            make_rng(seed, "shared-order", block + 1).shuffle(order)
+            orders.append(tuple(order))
+        seats = tuple(
+            Seat(tuple(deck[p * HAND_SIZE : (p + 1) * HAND_SIZE]), (), self.initial_uses(p), 0)
+            for p in SEATS
+        )
+        return TriangleClockState(
+            game=self,
+            seed=seed,
+            round=1,
+            phase=Phase.MEMORISE,
+            seats=(seats[0], seats[1]),
+            supply=Supply(tuple(deck[2 * HAND_SIZE :]), (), 0),
+            orders=tuple(orders),
+            pending=Submissions.open(SEATS),
+            history=(),
+        )
+
+    # -- notation and encoding --------------------------------------------------------------
+    def parse_action(self, text: str) -> TriangleClockAction:
+        """Read ``C``, ``C +palette-swap``, ``F +right-angle +palette-swap``, ``mulligan``
+        or ``memorised``."""
+        word = text.strip().lower()
+        if word == "mulligan":
+            return MULLIGAN
+        if word in ("memorised", "memorized"):
+            return MEMORISED
+        m = _PICK_RE.match(text)
+        if not m:
+            raise NotationError(f"{text!r} is not a Triangle Clock move; {self.notation_help()}")
+        letter = LETTERS.index(m.group(1).upper())
+        used: set[Item] = set()
+        for word in re.split(r"[\s+]+", m.group(2).strip()):
+            if not word:
+                continue
+            item = _ITEM_WORDS.get(word.lower())
+            if item is None or item is Item.MULLIGAN:
+                raise NotationError(
+                    f"{word!r} is not an item used on a symbol; write +palette-swap or "
+                    "+right-angle after the letter"
+                )
+            used.add(item)
+        return self._picks[
+            4 * letter + (Item.PALETTE_SWAP in used) + 2 * (Item.RIGHT_ANGLE in used)
+        ]
+
+    def notation_help(self) -> str:
+        """How to write a move."""
+        return (
+            "write the letter of the symbol to reveal (A/B on your first card, C/D on the "
+            "second, E/F, G/H), optionally with +palette-swap and/or +right-angle, e.g. "
+            "'C +right-angle'; 'mulligan' before your first symbol of a round; 'memorised' "
+            "when the order of shared symbols is shown"
+        )
+
+    @property
+    def num_actions(self) -> int:
+        """32 picks (8 letters x 4 item combinations), mulligan, memorised."""
+        return len(self._actions)
+
+    def action_id(self, action: TriangleClockAction) -> int:
+        """Picks are ``4 * letter + palette_swap + 2 * right_angle``; then mulligan (32) and
+        memorised (33)."""
+        if isinstance(action, Pick):
+            return 4 * action.letter + action.palette_swap + 2 * action.right_angle
+        return 32 if isinstance(action, Mulligan) else 33
+
+    def action_from_id(self, action_id: int) -> TriangleClockAction:
+        """The action with this id; ValueError if out of range."""
+        if not 0 <= action_id < len(self._actions):
+            raise ValueError(f"action id {action_id} is outside 0..{len(self._actions) - 1}")
+        return self._actions[action_id]
+
+    def pick(self, letter: int, palette: bool = False, rotate: bool = False) -> Pick:
+        """The shared :class:`Pick` object for a letter and items."""
+        return self._picks[4 * letter + palette + 2 * rotate]
+
+    # -- extras -----------------------------------------------------------------------------
+    def memorise_seconds(self, state: TriangleClockState, player: Player) -> float | None:
+        """During a memorise step, the option's seconds; no limit otherwise."""
+        if state.phase is Phase.MEMORISE and player in state.to_act:
+            return self.options.memorise_seconds
+        return None
+
+    def agents(self) -> Mapping[str, AgentFactory]:
+        """``heuristic``: plans the round's hand against sampled opponent hands."""
+        from meeple.games.triangle_clock.agents import HeuristicAgent
+
+        return {"heuristic": HeuristicAgent}
+
+    def render(self, state: TriangleClockState, player: Player | None = None) -> RenderableType:
+        """The round, the table, scores and items, and the seat's own hand."""
+        from meeple.games.triangle_clock.render import render_state
+
+        return render_state(state, player)
+
+
+# -- states ---------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True, eq=True)
+class TriangleClockState(State[TriangleClockAction]):
+    """A moment of the game: hands, deck, shared orders, scores and the open decision."""
+
+    game: TriangleClockGame
+    seed: int
+    """The game's seed: later shuffles (reshuffles, mulligans) draw from streams under it."""
+    round: int
+    """1 to 32; 33 once the game is over."""
+    phase: Phase
+    seats: tuple[Seat, Seat]
+    supply: Supply
+    orders: tuple[tuple[Symbol, ...], ...]
+    """The order of shared symbols for rounds 1-16 and for rounds 17-32."""
+    pending: Submissions[TriangleClockAction]
+    """The simultaneous decision now open; choices stay hidden until all are in."""
+    history: tuple[RoundResult, ...]
+
+    # -- where we are -----------------------------------------------------------------------
+    @property
+    def to_act(self) -> tuple[Player, ...]:
+        """Seats yet to submit in the open decision; nobody once 32 rounds have passed."""
+        if self.phase is Phase.OVER:
+            return ()
+        return self.pending.waiting
+
+    @property
+    def block(self) -> int:
+        """0 for rounds 1-16, 1 for rounds 17-32."""
+        return (min(self.round, ROUNDS) - 1) // BLOCK
+
+    @property
+    def shared(self) -> Symbol | None:
+        """This round's shared symbol, once revealed (after the memorise step)."""
+        if self.phase in (Phase.MEMORISE, Phase.OVER):
+            return None
+        return self.orders[self.block][(self.round - 1) % BLOCK]
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        """Points of each seat."""
+        return self.seats[0].score, self.seats[1].score
+
+    # -- actions ----------------------------------------------------------------------------
+    def legal_actions(self, player: Player) -> list[TriangleClockAction]:
+        """Memorised in a memorise step; otherwise the open letters with every allowed
+        combination of items, and a mulligan before the first symbol of a round."""
+        if player not in self.to_act:
+            return []
+        if self.phase is Phase.MEMORISE:
+            return [MEMORISED]
+        seat = self.seats[player]
+        picks = self.game._picks
+        combos = [0]
+        if seat.may_use(Item.PALETTE_SWAP):
+            combos.append(1)
+        if seat.may_use(Item.RIGHT_ANGLE):
+            combos += [c + 2 for c in combos]
+        actions: list[TriangleClockAction] = [
+            picks[4 * letter + c] for letter in seat.letters_open(self.phase) for c in combos
+        ]
+        if self.phase is Phase.FIRST and seat.uses[Item.MULLIGAN] > 0:
+            actions.append(MULLIGAN)
+        return actions
+
+    def why_illegal(self, player: Player, action: TriangleClockAction) -> str | None:
+        """A specific reason: the wrong step, a card already used, an item spent."""
+        game = self.game
+        seat = self.seats[player]
+        name = game.seat_name(player)
+        if isinstance(action, Memorised):
+            if self.phase is not Phase.MEMORISE:
+                return "'memorised' is only for the step where the order of shared symbols is shown"
+            return None
+        if self.phase is Phase.MEMORISE:
+            return "first memorise the order of shared symbols (the only move now: memorised)"
+        if isinstance(action, Mulligan):
+            if Item.MULLIGAN not in game.holdings[player]:
+                return f"{name} does not hold the Mulligan"
+            if seat.uses[Item.MULLIGAN] == 0:
+                return f"{name} has used both Mulligans (it can be used {ITEM_USES[2]} times)"
+            if self.phase is not Phase.FIRST:
+                return "a Mulligan must be used before submitting your first symbol of a round"
+            return None
+        if not isinstance(action, Pick):
+            return f"{action!r} is not a Triangle Clock action"
+        for item in action.items:
+            if item not in game.holdings[player]:
+                return f"{name} does not hold the {item.title}"
+            if seat.uses[item] == 0:
+                return f"{name} has used the {item.title} all {ITEM_USES[item]} times"
+            if seat.used_this_round(item):
+                return f"the {item.title} may not be used more than once in a round"
+        letter = LETTERS[action.letter]
+        if action.letter not in seat.letters_open(self.phase):
+            if self.phase is Phase.SECOND:
+                return (
+                    f"{letter} is on the card you played first; the second symbol comes from "
+                    "another card"
+                )
+            if self.phase is Phase.THIRD:
+                open_letters = " or ".join(LETTERS[k] for k in seat.letters_open(self.phase))
+                return f"the third symbol is the unused one of a card you played: {open_letters}"
+            return f"{letter} is not a letter of your hand"
+        return None
+
+    def _next(self, player: Player, action: TriangleClockAction) -> TriangleClockState:
+        if isinstance(action, Mulligan):
+            return self._mulligan(player)
+        pending = self.pending.submit(player, action)
+        if not pending.complete:
+            return replace(self, pending=pending)
+        if self.phase is Phase.MEMORISE:
+            return replace(self, phase=Phase.FIRST, pending=Submissions.open(SEATS))
+        chosen = pending.revealed()
+        seats = (self.seats[0].reveal(chosen[0]), self.seats[1].reveal(chosen[1]))  # type: ignore[arg-type]
+        if self.phase is not Phase.THIRD:
+            return replace(
+                self, seats=seats, phase=Phase(self.phase + 1), pending=Submissions.open(SEATS)
+            )
+        return replace(self, seats=seats)._end_round()
+
+    def _mulligan(self, player: Player) -> TriangleClockState:
+        """'Scrap your hand of 4 cards, and re add them to the draw deck, then draw 4 new
+        cards': the new cards come off the deck first, so they are new; then the old ones
+        are shuffled into the deck."""
+        seat = self.seats[player]
+        drawn, supply = self.supply.draw(HAND_SIZE, self.seed)
+        rng = make_rng(self.seed, "mulligan", self.round, player, seat.uses[Item.MULLIGAN])
+        supply = supply.shuffle_in(seat.hand, rng)
+        uses = list(seat.uses)
+        uses[Item.MULLIGAN] -= 1
+        new_seat = Seat(drawn, (), tuple(uses), seat.score)
+        return replace(self, seats=_set_seat(self.seats, player, new_seat), supply=supply)
+
+    def _end_round(self) -> TriangleClockState:
+        """Compare hands, score, discard the played cards, deal replacements."""
+        shared = self.shared
+        assert shared is not None
+        ranking = self.game.ranking
+        values: list[HandValue] = []
+        plays: list[SeatRound] = []
+        for seat in self.seats:
+            hand = (shared, *(seat.revealed(p) for p in seat.picks))
+            value = ranking.evaluate(hand)
+            values.append(value)
+            plays.append(
+                SeatRound(seat.played_cards(), seat.picks, hand, value.name, value.strength)
+            )
+        winner: Player | None = None
+        if values[0].key != values[1].key:
+            winner = 0 if values[0].beats(values[1]) else 1
+        # 'you gain points equal to the strength of your opponents' hand'
+        points = 0 if winner is None else values[1 - winner].strength
+        result = RoundResult(self.round, shared, (plays[0], plays[1]), winner, points)
+        supply = self.supply.discard(plays[0].cards + plays[1].cards)
+        next_round = self.round + 1
+        seats = []
+        for p, seat in enumerate(self.seats):
+            score = seat.score + (points if winner == p else 0)
+            played = {pick.slot for pick in seat.picks}
+            if next_round > ROUNDS:
+                # the game is over: nothing is dealt, the unplayed cards stay in hand
+                hand = tuple(c for k, c in enumerate(seat.hand) if k not in played)
+            else:
+                drawn, supply = supply.draw(REPLACEMENTS, self.seed)
+                refill = iter(drawn)
+                # replacements fill the emptied slots, so kept cards keep their letters
+                hand = tuple(next(refill) if k in played else c for k, c in enumerate(seat.hand))
+            seats.append(Seat(hand, (), seat.uses, score))
+        if next_round > ROUNDS:
+            phase = Phase.OVER
+        elif (next_round - 1) % BLOCK == 0:
+            phase = Phase.MEMORISE
+        else:
+            phase = Phase.FIRST
+        return replace(
+            self,
+            round=next_round,
+            phase=phase,
+            seats=(seats[0], seats[1]),
+            supply=supply,
+            pending=Submissions.open(() if phase is Phase.OVER else SEATS),
+            history=(*self.history, result),
+        )
+
+    # -- outcome ----------------------------------------------------------------------------
+    @property
+    def winner(self) -> Player | None:
+        """The winner once the game is over: the higher score, else the holder of more
+        items ('whichever player has 2/3 of the Final Items'); None for a draw."""
+        if self.phase is not Phase.OVER:
+            return None
+        a, b = self.scores
+        if a != b:
+            return 0 if a > b else 1
+        held = [len(h) for h in self.game.holdings]
+        if held[0] != held[1]:
+            return 0 if held[0] > held[1] else 1
+        return None
+
+    @property
+    def returns(self) -> tuple[float, ...]:
+        """+1 for the winner, -1 for the loser, 0 each for a draw or an unfinished game."""
+        winner = self.winner
+        if winner is None:
+            return (0.0, 0.0)
+        return (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
+
+    @property
+    def result(self) -> dict[str, Any]:
+        """Scores, winner and how it was decided; ``over`` says whether the game has ended."""
+        over = self.phase is Phase.OVER
+        winner = self.winner
+        a, b = self.scores
+        decided_by = None
+        if over:
+            decided_by = "score" if a != b else ("items" if winner is not None else "draw")
+        return {
+            "over": over,
+            "reason": f"{ROUNDS} rounds have passed" if over else None,
+            "seats": list(SEAT_NAMES),
+            "scores": [a, b],
+            "winner": winner,
+            "winner_name": None if winner is None else SEAT_NAMES[winner],
+            "decided_by": decided_by,
+            "rounds_played": len(self.history),
+        }
+
+    # -- what a seat sees -------------------------------------------------------------------
+    def view(self, player: Player | None) -> dict[str, Any]:
+        """What is on the table: round, scores, items left, this round's revealed symbols,
+        the face-up discard pile, the shared symbols revealed so far of the current order,
+        the last round in full, and the order of shared symbols during a memorise step only.
+        A seat also sees its own hand and its own pending submission; never the opponent's.
+
+        Earlier rounds are not repeated: like the order, they are for players to remember
+        (the state keeps them all in ``history``, and records replay them).
+        """
+        game = self.game
+        shared = self.shared
+        memorise = None
+        if self.phase is Phase.MEMORISE:
+            first = (self.round - 1) // BLOCK * BLOCK + 1
+            memorise = {
+                "rounds": [first, first + BLOCK - 1],
+                "order": [SYMBOL_NAMES[s] for s in self.orders[self.block]],
+            }
+        return {
+            "game": game.name,
+            "seats": list(SEAT_NAMES),
+            "round": min(self.round, ROUNDS),
+            "rounds": ROUNDS,
+            "phase": self.phase.label,
+            "to_act": list(self.to_act),
+            "shared": None if shared is None else SYMBOL_NAMES[shared],
+            "memorise": memorise,
+            "scores": list(self.scores),
+            "items": [
+                {ITEM_LABELS[i]: seat.uses[i] for i in game.held[p]}
+                for p, seat in enumerate(self.seats)
+            ],
+            "revealed": [
+                [
+                    {
+                        "symbol": SYMBOL_NAMES[seat.revealed(pick)],
+                        "items": _item_labels(pick),
+                    }
+                    for pick in seat.picks
+                ]
+                for seat in self.seats
+            ],
+            "submissions": self.pending.view(player),
+            "hand": None if player is None else self._hand_view(player),
+            "deck": len(self.supply.deck),
+            "discards": [CARD_NAMES[c] for c in self.supply.discards],
+            "reshuffles": self.supply.reshuffles,
+            "shared_revealed": [
+                SYMBOL_NAMES[s] for s in self.orders[self.block][: self.revealed_in_block]
+            ],
+            "last_round": self.history[-1].view() if self.history else None,
+            "result": self.result if self.phase is Phase.OVER else None,
+        }
+
+    def _hand_view(self, player: Player) -> list[dict[str, Any]]:
+        seat = self.seats[player]
+        played_at = {p.letter: k + 1 for k, p in enumerate(seat.picks)}
+        out = []
+        for slot, card in enumerate(seat.hand):
+            a, b = CARDS[card]
+            out.append(
+                {
+                    "letters": [LETTERS[2 * slot], LETTERS[2 * slot + 1]],
+                    "symbols": [SYMBOL_NAMES[a], SYMBOL_NAMES[b]],
+                    "played": [played_at.get(2 * slot), played_at.get(2 * slot + 1)],
+                }
+            )
+        return out
+
+    # -- hidden information -----------------------------------------------------------------
+    def determinize(self, player: Player, rng: random.Random) -> TriangleClockState:
+        """A state consistent with what ``player`` knows, the rest resampled.
+
+        Known, and kept: everything in the seat's view (its hand and pending choice, every
+        revealed symbol, the face-up discard pile, scores and items, the order of shared
+        symbols while it is shown) and the record of past rounds. Resampled, from canonical
+        orders so that the sample depends only on the view and ``rng``: the opponent's cards
+        (a card the opponent has revealed a symbol from this round still holds it), the
+        opponent's hidden choice, the deck order, the seed of later shuffles, and the shared
+        symbols not yet revealed, also those shown in an earlier memorise step: remembering
+        them is the seat's own business (see :meth:`remembering` and ``rules.md``).
+        """
+        other = 1 - player
+        mine = self.seats[player]
+        theirs = self.seats[other]
+        known = set(mine.hand)
+        known.update(self.supply.discards)
+        pool = [c for c in range(NUM_CARDS) if c not in known]
+        # the printed symbols of the opponent's revealed picks (undoing the items is exact)
+        printed = [theirs.symbol_at(p.letter) for p in theirs.picks]
+        played = _sample_played_cards(pool, printed, rng)
+        rest = _shuffled([c for c in pool if c not in played], rng)
+        size = len(theirs.hand)
+        slots = rng.sample(range(size), len(played))
+        hand: list[Card] = [-1] * size
+        for slot, card in zip(slots, played, strict=True):
+            hand[slot] = card
+        for k in range(size):
+            if hand[k] < 0:
+                hand[k] = rest.pop()
+        picks = tuple(
+            self.game.pick(2 * slot + CARDS[card].index(s), p.palette_swap, p.right_angle)
+            for slot, card, s, p in zip(slots, played, printed, theirs.picks, strict=True)
+        )
+        new_theirs = Seat(tuple(hand), picks, theirs.uses, theirs.score)
+        pending = self.pending
+        if self.phase is not Phase.MEMORISE and pending.of(other) is not None:
+            # the opponent has submitted, but what stays hidden: any allowed choice
+            probe = replace(self, seats=_set_seat(self.seats, other, new_theirs))
+            options = [
+                a
+                for a in replace(probe, pending=Submissions.open((other,))).legal_actions(other)
+                if isinstance(a, Pick)
+            ]
+            pending = Submissions.open(SEATS).submit(other, rng.choice(options))
+        orders = self._resampled_orders(rng)
+        return replace(
+            self,
+            seed=rng.getrandbits(63),
+            seats=_set_seat(self.seats, other, new_theirs),
+            supply=Supply(tuple(rest), self.supply.discards, self.supply.reshuffles),
+            orders=orders,
+            pending=pending,
+        )
+
+    @property
+    def revealed_in_block(self) -> int:
+        """How many shared symbols of the current order have been revealed."""
+        if self.phase is Phase.OVER:
+            return BLOCK
+        return (self.round - 1) % BLOCK + (0 if self.phase is Phase.MEMORISE else 1)
+
+    def _resampled_orders(self, rng: random.Random) -> tuple[tuple[Symbol, ...], ...]:
+        """Shared orders with every symbol not yet revealed (and not shown now) reshuffled."""
+        orders = []
+        for block, order in enumerate(self.orders):
+            if block < self.block or (block == self.block and self.phase is Phase.MEMORISE):
+                orders.append(order)
+                continue
+            known = self.revealed_in_block if block == self.block else 0
+            # from a sorted list, so the sample does not depend on the true order
+            future = _shuffled(sorted(order[known:]), rng)
+            orders.append((*order[:known], *future))
+        return tuple(orders)
+
+    def remembering(self, order: tuple[Symbol, ...]) -> TriangleClockState:
+        """This state with the current block's order of shared symbols replaced by ``order``:
+        how an agent that remembers the memorise step puts its memory into a sample.
+
+        ValueError if ``order`` contradicts a shared symbol already revealed.
+        """
+        known = self.revealed_in_block
+        current = self.orders[self.block]
+        if sorted(order) != list(range(NUM_SYMBOLS)) or order[:known] != current[:known]:
+            raise ValueError("the remembered order contradicts the shared symbols revealed")
+        orders = list(self.orders)
+        orders[self.block] = tuple(order)
+        return replace(self, orders=tuple(orders))
+
+
+def _sample_played_cards(pool: list[Card], printed: list[Symbol], rng: random.Random) -> list[Card]:
+    """Distinct cards from ``pool``, the k-th holding ``printed[k]``, uniformly among all
+    such choices (at most two cards are played before a round is compared)."""
+    if not printed:
+        return []
+    unseen = set(pool)
+    holding = [[c for c in _HOLDING[s] if c in unseen] for s in printed]
+    if len(printed) == 1:
+        return [rng.choice(holding[0])]
+    first, second = holding
+    # a first card is as likely as the number of second cards that can go with it
+    weights = [len(second) - (c in second) for c in first]
+    a = rng.choices(first, weights)[0]
+    return [a, rng.choice([c for c in second if c != a])]
+
+
+_HOLDING: tuple[tuple[Card, ...], ...] = tuple(
+    tuple(c for c, pair in enumerate(CARDS) if s in pair) for s in range(NUM_SYMBOLS)
+)
+"""The 15 cards that hold each symbol."""
+
+
+def _shuffled(items: list[int], rng: random.Random) -> list[int]:
+    """``items`` in a random order; one ``random()`` per item is quicker than
+    ``random.shuffle``, and determinization shuffles the whole deck every time."""
+    draw = rng.random
+    return [x for _, x in sorted(zip([draw() for _ in items], items, strict=True))]
+
+
+def _set_seat(seats: tuple[Seat, Seat], player: Player, seat: Seat) -> tuple[Seat, Seat]:
+    return (seat, seats[1]) if player == 0 else (seats[0], seat)
