@@ -53,7 +53,7 @@ def test_play_agents_save_and_replay(run, tmp_path):
         "--seed", "7", "--save", str(path),
     )  # fmt: skip
     assert result.exit_code == 0, result.output
-    assert "Game over" in result.output and "plays" in result.output
+    assert "Game over" in result.output and "Red (seat 0): " in result.output
     record = GameRecord.load(path)
     assert record.options == {"board": "3x3"} and record.seed == 7
     assert record.seats == ["random", "greedy"] and len(record.moves) == 24
@@ -152,4 +152,4 @@ def test_an_agents_simultaneous_choice_is_not_shown_to_the_human(run):
     )
     assert result.exit_code == 0, result.output
     assert "has chosen (hidden until all have)" in result.output
-    assert "plays rush=" not in result.output
+    assert "(seat 0): rush=" not in result.output

@@ -10,9 +10,9 @@ import types
 
 from meeple.core.registry import GameInfo
 from meeple.core.registry import games as _registered_games
-from meeple.games import edges, erd, erosion, triangle_clock
+from meeple.games import edges, erd, erosion, squad_combat, triangle_clock
 
-__all__ = ["edges", "erd", "erosion", "triangle_clock"]
+__all__ = ["edges", "erd", "erosion", "squad_combat", "triangle_clock"]
 
 
 class _CallablePackage(types.ModuleType):

@@ -220,7 +220,7 @@ def run_game(
                     console.print(
                         f"{seats_text(game, [player])} has chosen (hidden until all have)"
                         if hidden
-                        else f"{seats_text(game, [player])} plays [bold]{action}[/]"
+                        else f"{seats_text(game, [player])}: [bold]{action}[/]"
                     )
             if save is not None:
                 play.record().save(save)

@@ -1,0 +1,458 @@
+"""Squad Combat content as data: characters, cards and decks, read from TOML and validated.
+
+The seed (rulebook v0.5) gives the card types and their stats but no card list, so the
+content is a designer's: three files in one folder, each a TOML table per item keyed by a
+short id that the action notation uses.
+
+* ``characters.toml`` -- ``[vanguard]`` with ``name``, ``life``, ``energy``, ``dice_pool``,
+  ``refresh`` (the dice refresh energy cost) and ``traits``.
+* ``cards.toml`` -- ``[slash]`` with ``name``, ``kind`` (``attack``, ``action`` or ``edge``),
+  ``traits`` and ``cost`` in the seed's notation (``<3>[1]``, ``[2][4]``, ``C``; ``-`` for
+  none). Attacks add ``hit`` (the hit modifier) and ``damage``; actions and edges add an
+  ``effect`` and its ``amount``; edges add their ``timing``.
+* ``decks.toml`` -- ``[iron-line]`` with ``name``, the party of three ``characters`` (left to
+  right) and ``cards``, a table of card id to number of copies.
+
+Loading checks every field and every cross-reference; a :class:`ContentError` names the file,
+the item and the field at fault.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from importlib.abc import Traversable
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from meeple.core.errors import MeepleError
+
+DIE_FACES = 6
+"""'All dice in the game are six-sided.'"""
+PARTY_SIZE = 3
+"""'Each player has a party of 3 characters.'"""
+MIN_DECK = 10
+"""A deck must at least deal a hand and refill it; the demo decks hold 30 cards."""
+
+FILES = {"characters": "characters.toml", "cards": "cards.toml", "decks": "decks.toml"}
+_KEY_RE = re.compile(r"[a-z0-9][a-z0-9-]*")
+
+
+class ContentError(MeepleError):
+    """Content that does not load: the message names the file, the item and the field."""
+
+
+# -- costs ----------------------------------------------------------------------------------
+_TOKEN_RE = re.compile(r"\s*(?:<\s*(-?\d+)\s*>|\[\s*(-?\d+)\s*\]|(C))")
+COST_HELP = (
+    "write energy as <3>, a die as [4] (1 to 6), a card discard as C, in any combination "
+    "(e.g. <3>[1], [2][4], <1>C), or - for no cost"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Cost:
+    """What performing a card costs, in the seed's notation.
+
+    ``<X>`` is X energy, ``[X]`` a die of value X or more, ``C`` one card discarded from the
+    controller's hand. The parts are kept in the order written, so a cost prints back
+    exactly as the designer wrote it (``<3>[1]``, ``[2][4]``); ``-`` is no cost at all.
+    """
+
+    parts: tuple[tuple[str, int], ...] = ()
+    """``("energy", 3)``, ``("die", 4)`` or ``("card", 1)``, as written."""
+    energy: int = field(init=False, compare=False, repr=False)
+    """Energy to spend (0 for none)."""
+    dice: tuple[int, ...] = field(init=False, compare=False, repr=False)
+    """Die costs, highest first: each needs its own die of at least that value."""
+    cards: int = field(init=False, compare=False, repr=False)
+    """Cards the controller discards from hand."""
+
+    def __post_init__(self) -> None:
+        # Paying a cost is checked in every legal-move generation: sum the parts once.
+        energy = sum(v for kind, v in self.parts if kind == "energy")
+        dice = tuple(sorted((v for kind, v in self.parts if kind == "die"), reverse=True))
+        object.__setattr__(self, "energy", energy)
+        object.__setattr__(self, "dice", dice)
+        object.__setattr__(self, "cards", sum(1 for kind, _ in self.parts if kind == "card"))
+
+    @classmethod
+    def parse(cls, text: str) -> Cost:
+        """Read a cost such as ``<3>[1]``; ValueError says what is wrong and how to write it."""
+        stripped = text.strip()
+        if stripped in ("-", ""):
+            return cls()
+        parts: list[tuple[str, int]] = []
+        pos = 0
+        while pos < len(text):
+            if not text[pos:].strip():
+                break
+            m = _TOKEN_RE.match(text, pos)
+            if m is None:
+                raise ValueError(
+                    f"{text!r} is not a cost: cannot read {text[pos:].strip()!r}; {COST_HELP}"
+                )
+            energy, die, _card = m.groups()
+            if energy is not None:
+                if any(kind == "energy" for kind, _ in parts):
+                    raise ValueError(f"{text!r} has two energy costs; write one, e.g. <3>")
+                if int(energy) < 1:
+                    raise ValueError(f"{text!r}: an energy cost is at least <1>")
+                parts.append(("energy", int(energy)))
+            elif die is not None:
+                if not 1 <= int(die) <= DIE_FACES:
+                    raise ValueError(f"{text!r}: a die cost is [1] to [{DIE_FACES}], not [{die}]")
+                parts.append(("die", int(die)))
+            else:
+                parts.append(("card", 1))
+            pos = m.end()
+        return cls(tuple(parts))
+
+    def __str__(self) -> str:
+        if not self.parts:
+            return "-"
+        marks = {"energy": "<{}>", "die": "[{}]", "card": "C"}
+        return "".join(marks[kind].format(v) for kind, v in self.parts)
+
+
+def dice_cover(dice: tuple[int, ...], needs: tuple[int, ...]) -> bool:
+    """Can ``dice`` pay the die costs ``needs``, one die per cost, each die >= its cost?
+
+    Matching the highest cost with the highest die, and so on down, works whenever any
+    assignment does; ``dice`` is sorted ascending and ``needs`` descending.
+    """
+    if len(needs) > len(dice):
+        return False
+    top = dice[::-1]
+    return all(d >= n for d, n in zip(top, needs, strict=False))
+
+
+# -- the three kinds of item ----------------------------------------------------------------
+Trait = str
+CardKind = Literal["attack", "action", "edge"]
+Effect = Literal["heal", "boost", "energy", "draw", "defense", "attack"]
+Timing = Literal["anytime", "defending", "attacking"]
+
+EFFECT_HELP: dict[str, str] = {
+    "heal": "remove one wound of damage {n} or less from one of your characters",
+    "boost": "add {n} to one die on one of your characters (a die shows at most 6)",
+    "energy": "remove {n} spent energy from one of your characters",
+    "draw": "draw {n} card(s)",
+    "defense": "+{n} to the defense rating of the attack",
+    "attack": "+{n} to the attack rating of the attack",
+}
+TARGETED_EFFECTS = frozenset({"heal", "boost", "energy"})
+"""Effects that act on one of the performing player's characters, chosen as a target."""
+
+
+class _Item(BaseModel):
+    """What every item has: its id (the table name), a name and an optional text."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True)
+
+    key: str
+    name: str = Field(min_length=1)
+    text: str = ""
+
+    @field_validator("key")
+    @classmethod
+    def _key_shape(cls, value: str) -> str:
+        if not _KEY_RE.fullmatch(value):
+            raise ValueError(
+                f"{value!r} is not an id; use lower-case letters, digits and dashes (heavy-blow)"
+            )
+        return value
+
+
+class _Traited(_Item):
+    traits: tuple[str, ...]
+
+    @field_validator("traits", mode="before")
+    @classmethod
+    def _traits(cls, value: Any) -> tuple[str, ...]:
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list | tuple) or not value:
+            raise ValueError('list at least one trait, e.g. ["Melee"]')
+        for t in value:
+            if not isinstance(t, str) or not t.strip():
+                raise ValueError(f"{t!r} is not a trait name")
+        return tuple(t.strip() for t in value)
+
+
+class CharacterCard(_Traited):
+    """A character's stats, as on its card: Life, Energy, Dice Pool, Dice refresh, Traits."""
+
+    life: int = Field(ge=1, le=99, description="damage it takes before it is removed")
+    energy: int = Field(ge=0, le=20, description="energy it may spend each turn")
+    dice_pool: int = Field(ge=1, le=DIE_FACES, description="dice it starts with and refreshes to")
+    refresh: int = Field(ge=0, le=20, description="energy a dice refresh costs")
+
+
+class Card(_Traited):
+    """An action, attack or edge card: trait(s), cost, and what it does."""
+
+    kind: CardKind
+    cost: Cost = Cost()
+    hit: int | None = Field(default=None, ge=-6, le=12, description="attack: hit modifier")
+    damage: int | None = Field(default=None, ge=1, le=99, description="attack: wound damage")
+    effect: Effect | None = None
+    amount: int | None = Field(default=None, ge=1, le=12)
+    timing: Timing | None = None
+
+    @field_validator("cost", mode="before")
+    @classmethod
+    def _cost(cls, value: Any) -> Cost:
+        if isinstance(value, Cost):
+            return value
+        if not isinstance(value, str):
+            raise ValueError(f"a cost is text in the seed's notation; {COST_HELP}")
+        return Cost.parse(value)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _edge_timing(cls, data: Any) -> Any:
+        # 'If it does not have a restriction on it, it may be played at anytime.'
+        if isinstance(data, dict) and data.get("kind") == "edge" and "timing" not in data:
+            return {**data, "timing": "anytime"}
+        return data
+
+    @model_validator(mode="after")
+    def _kind_fields(self) -> Card:
+        # Each message names the field to change (the file and card are added on load).
+        if self.kind == "attack":
+            for name in ("hit", "damage"):
+                if getattr(self, name) is None:
+                    raise ValueError(f"field {name!r}: an attack needs a hit modifier and damage")
+            for name in ("effect", "amount", "timing"):
+                if getattr(self, name) is not None:
+                    raise ValueError(f"field {name!r}: an attack has no {name}; it hits and wounds")
+            return self
+        for name in ("hit", "damage"):
+            if getattr(self, name) is not None:
+                raise ValueError(f"field {name!r}: only attacks have it; this is an {self.kind}")
+        for name in ("effect", "amount"):
+            if getattr(self, name) is None:
+                raise ValueError(
+                    f"field {name!r}: an {self.kind} needs an effect "
+                    f"({', '.join(EFFECT_HELP)}) and an amount"
+                )
+        if self.kind == "action":
+            if self.timing is not None:
+                raise ValueError(
+                    "field 'timing': only edges have one; actions are played in a phase"
+                )
+            if self.effect in ("defense", "attack"):
+                raise ValueError(
+                    f"field 'effect': {self.effect} changes an attack in progress, so only an "
+                    "edge card (timing defending or attacking) has it"
+                )
+            return self
+        if self.effect == "defense" and self.timing != "defending":
+            raise ValueError("field 'timing': an edge with the defense effect is 'defending'")
+        if self.effect == "attack" and self.timing != "attacking":
+            raise ValueError("field 'timing': an edge with the attack effect is 'attacking'")
+        return self
+
+    @property
+    def is_attack(self) -> bool:
+        """Attack cards are actions that hit and wound."""
+        return self.kind == "attack"
+
+    def describe(self) -> str:
+        """One line for people: kind, traits, cost and what it does."""
+        head = f"{self.kind} ({'/'.join(self.traits)}) {self.cost}"
+        if self.kind == "attack":
+            return f"{head}: hit {self.hit:+d}, damage {self.damage}"
+        effect = EFFECT_HELP[str(self.effect)].format(n=self.amount)
+        if self.kind == "edge":
+            return f"{head}, {self.timing}: {effect}"
+        return f"{head}: {effect}"
+
+
+class Deck(_Item):
+    """A player's deck: the party of three characters (left to right) and the cards."""
+
+    characters: tuple[str, str, str]
+    cards: dict[str, int]
+
+    @field_validator("cards")
+    @classmethod
+    def _counts(cls, value: dict[str, int]) -> dict[str, int]:
+        for key, count in value.items():
+            if count < 1:
+                raise ValueError(f"card {key!r} has {count} copies; list at least 1 or drop it")
+        total = sum(value.values())
+        if total < MIN_DECK:
+            raise ValueError(f"a deck holds at least {MIN_DECK} cards, this one {total}")
+        return value
+
+    @property
+    def size(self) -> int:
+        """Cards in the deck."""
+        return sum(self.cards.values())
+
+
+# -- loading --------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Content:
+    """Every character, card and deck a game may use, checked against each other."""
+
+    characters: tuple[CharacterCard, ...]
+    cards: tuple[Card, ...]
+    decks: tuple[Deck, ...]
+    source: str
+    character_index: Mapping[str, int] = field(init=False, repr=False, compare=False)
+    card_index: Mapping[str, int] = field(init=False, repr=False, compare=False)
+    deck_index: Mapping[str, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(
+            self, "character_index", {c.key: i for i, c in enumerate(self.characters)}
+        )
+        object.__setattr__(self, "card_index", {c.key: i for i, c in enumerate(self.cards)})
+        object.__setattr__(self, "deck_index", {d.key: i for i, d in enumerate(self.decks)})
+
+    def deck(self, key: str) -> Deck:
+        """The deck with this id; ContentError suggests the nearest ids."""
+        if key not in self.deck_index:
+            raise ContentError(f"no deck {key!r} in {self.source}{_suggest(key, self.deck_index)}")
+        return self.decks[self.deck_index[key]]
+
+    def deck_cards(self, key: str) -> tuple[int, ...]:
+        """The deck's cards as card indices, one per copy, in file order."""
+        deck = self.deck(key)
+        return tuple(self.card_index[c] for c, n in deck.cards.items() for _ in range(n))
+
+    def party(self, key: str) -> tuple[int, ...]:
+        """The deck's three characters as character indices, left to right."""
+        return tuple(self.character_index[c] for c in self.deck(key).characters)
+
+
+def _suggest(key: str, known: Mapping[str, int]) -> str:
+    close = difflib.get_close_matches(key, list(known), n=3)
+    if close:
+        return f" (did you mean {', '.join(repr(c) for c in close)}?)"
+    return f"; the ids are: {', '.join(known)}"
+
+
+_NOUNS = {"characters": "character", "cards": "card", "decks": "deck"}
+
+
+def _read_table(folder: Traversable, what: str) -> dict[str, Any]:
+    name = FILES[what]
+    where = f"{folder}/{name}" if str(folder) else name
+    entry = folder.joinpath(name)
+    try:
+        text = entry.read_text(encoding="utf-8")
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        raise ContentError(f"{folder}: missing {name} (the {what} of the content)") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ContentError(f"{where}: not valid TOML: {exc}") from None
+    for key, value in data.items():
+        if not isinstance(value, dict):
+            raise ContentError(
+                f"{where}: {key!r} must be a table [{key}] describing one {_NOUNS[what]}"
+            )
+    return data
+
+
+def _build(model: type[BaseModel], what: str, where: str, data: dict[str, Any]) -> list[Any]:
+    items = []
+    for key, fields in data.items():
+        try:
+            items.append(model.model_validate({"key": key, **fields}))
+        except ValidationError as exc:
+            raise ContentError(_describe(where, _NOUNS[what], key, model, exc)) from None
+    return items
+
+
+def _describe(where: str, noun: str, key: str, model: type[BaseModel], exc: ValidationError) -> str:
+    problems = []
+    for err in exc.errors():
+        loc = [str(p) for p in err["loc"]]
+        name = loc[0] if loc else ""
+        msg = err["msg"].removeprefix("Value error, ")
+        if err["type"] == "extra_forbidden":
+            fields = ", ".join(f for f in model.model_fields if f != "key")
+            problems.append(f"field {name!r}: unknown field; the fields are: {fields}")
+        elif err["type"] == "missing":
+            problems.append(f"field {name!r}: missing")
+        elif name:
+            problems.append(f"field {'.'.join(loc)!r}: {msg} (got {err.get('input')!r})")
+        else:
+            problems.append(msg)
+    return f"{where}: {noun} {key!r}, " + "; ".join(problems)
+
+
+def load_content(folder: str | Path | Traversable | None = None) -> Content:
+    """Load and check a content folder; ``None`` is the demo content shipped with the game.
+
+    Raises ContentError naming the file, the item and the field of the first problem.
+    """
+    if folder is None:
+        return _load_demo()
+    path = Path(folder) if isinstance(folder, str) else folder
+    if isinstance(path, Path):
+        # Keyed by the files' modification times too: an edited file is read again.
+        stamps = tuple(
+            (path / name).stat().st_mtime_ns if (path / name).is_file() else 0
+            for name in FILES.values()
+        )
+        return _load_path(str(path.resolve()), stamps)
+    return _load(path)
+
+
+def demo_folder() -> Traversable:
+    """The folder of the demo content inside the installed package."""
+    return resources.files(__package__).joinpath("data")
+
+
+@lru_cache(maxsize=1)
+def _load_demo() -> Content:
+    return _load(demo_folder())
+
+
+@lru_cache(maxsize=32)
+def _load_path(path: str, stamps: tuple[int, ...]) -> Content:
+    folder = Path(path)
+    if not folder.is_dir():
+        raise ContentError(
+            f"{folder}: no such content folder (it holds {', '.join(FILES.values())})"
+        )
+    return _load(folder)
+
+
+def _load(folder: Traversable) -> Content:
+    tables = {what: _read_table(folder, what) for what in FILES}
+    where = {what: f"{folder}/{name}" for what, name in FILES.items()}
+    characters = _build(CharacterCard, "characters", where["characters"], tables["characters"])
+    cards = _build(Card, "cards", where["cards"], tables["cards"])
+    decks = _build(Deck, "decks", where["decks"], tables["decks"])
+    content = Content(tuple(characters), tuple(cards), tuple(decks), str(folder))
+    for deck in decks:
+        prefix = f"{where['decks']}: deck {deck.key!r}"
+        for c in deck.characters:
+            if c not in content.character_index:
+                raise ContentError(
+                    f"{prefix}, field 'characters': no character {c!r} in "
+                    f"{FILES['characters']}{_suggest(c, content.character_index)}"
+                )
+        for c in deck.cards:
+            if c not in content.card_index:
+                raise ContentError(
+                    f"{prefix}, field 'cards': no card {c!r} in "
+                    f"{FILES['cards']}{_suggest(c, content.card_index)}"
+                )
+    if not decks:
+        raise ContentError(f"{where['decks']}: no decks; describe at least one [deck-id]")
+    return content
