@@ -90,3 +90,39 @@ def test_simultaneous_search_is_decoupled():
         after_a = state.apply(seat_a, rng.choice(state.legal_actions(seat_a)))
         second = make_agent("ismcts:iterations=120", game, 9).act(Observation(after_a, seat_b))
         assert second == alone
+
+
+HIDDEN_GAMES = [info.name for info in meeple.games() if not info.perfect_information]
+
+
+@pytest.mark.parametrize("name", HIDDEN_GAMES)
+def test_every_hidden_information_game_keeps_the_information_rule(name):
+    """For each hidden-information game: mid-game, resample everything the seat to act
+    cannot see (opponents' cards, deck order, pending choices). The view is the same, so
+    the search agent's decision must be the same."""
+    game = meeple.make(name)
+    rng = random.Random(11)
+    checked = 0
+    for seed in range(30):
+        state = game.new_game(seed)
+        for _ in range(rng.randrange(1, 25)):
+            if state.is_over:
+                break
+            p = rng.choice(state.to_act)
+            state = state.apply(p, rng.choice(state.legal_actions(p)))
+        if state.is_over:
+            continue
+        seat = state.to_act[-1]
+        if len(state.legal_actions(seat)) < 2:
+            continue
+        other = state.determinize(seat, rng)
+        if other == state:
+            continue
+        assert other.view(seat) == state.view(seat)
+        a = make_agent("ismcts:iterations=30", game, seed).act(Observation(state, seat))
+        b = make_agent("ismcts:iterations=30", game, seed).act(Observation(other, seat))
+        assert a == b, f"{name}, seed {seed}: {a} != {b}"
+        checked += 1
+        if checked == 4:
+            break
+    assert checked >= 2, f"{name}: found too few positions with hidden parts to vary"

@@ -65,6 +65,7 @@ class MCTSAgent:
         self.c = c
         self.rollout_limit = rollout_limit
         self.mix_threshold = mix_threshold
+        self._perfect = game.perfect_information
         self._decisions = 0
         self.last_iterations = 0
 
@@ -149,18 +150,36 @@ class MCTSAgent:
             node.children_w[action] = node.children_w.get(action, 0.0) + returns[player]
 
     def _select(self, node: _Node, legal: list[Action], rng: random.Random) -> Action:
-        for a in legal:
-            node.available[a] = node.available.get(a, 0) + 1
-        untried = [a for a in legal if a not in node.children_n]
-        if untried:
-            return rng.choice(untried)
+        children_n, children_w = node.children_n, node.children_w
+        if len(children_n) < len(legal):
+            untried = [a for a in legal if a not in children_n]
+            if untried:
+                if not self._perfect:
+                    self._count_available(node, legal)
+                return rng.choice(untried)
         c = self.c
+        if self._perfect:
+            # Every legal action is available at every visit: the parent's visits count.
+            log_n = math.log(node.visits + 1)
+            return max(
+                legal,
+                key=lambda a: children_w[a] / children_n[a] + c * math.sqrt(log_n / children_n[a]),
+            )
+        self._count_available(node, legal)
+        available = node.available
+        return max(
+            legal,
+            key=lambda a: (
+                children_w[a] / children_n[a]
+                + c * math.sqrt(math.log(available[a]) / children_n[a])
+            ),
+        )
 
-        def ucb(a: Action) -> float:
-            n = node.children_n[a]
-            return node.children_w[a] / n + c * math.sqrt(math.log(node.available[a]) / n)
-
-        return max(legal, key=ucb)
+    @staticmethod
+    def _count_available(node: _Node, legal: list[Action]) -> None:
+        available = node.available
+        for a in legal:
+            available[a] = available.get(a, 0) + 1
 
     def _rollout(self, state: State[Any], rng: random.Random) -> tuple[float, ...]:
         for _ in range(self.rollout_limit):

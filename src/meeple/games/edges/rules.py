@@ -440,7 +440,7 @@ class EdgesState(State[EdgesAction]):
         for size in LARGE_FIRST:
             if stash.count(size):
                 row = places[size]
-                actions.extend(row[i] for i in empty)
+                actions += [row[i] for i in empty]
         if self.pie_available:
             actions.extend(self.game._takeovers[s] for s in LARGE_FIRST if stash.count(s))
         return actions
@@ -487,13 +487,16 @@ class EdgesState(State[EdgesAction]):
                 took_over=True,
             )
         i = self.game.board.index[action.edge]
-        return replace(
-            self,
-            owner=_set(self.owner, i, player),
-            pyramid=_set(self.pyramid, i, int(action.pyramid)),
-            stashes=_set(self.stashes, player, self.stashes[player].take(action.pyramid)),
-            turn=self.turn + 1,
-            first_edge=i if self.first_edge < 0 else self.first_edge,
+        # The constructor, not dataclasses.replace: this is the hot path of every search.
+        return EdgesState(
+            self.game,
+            _set(self.owner, i, player),
+            _set(self.pyramid, i, int(action.pyramid)),
+            _set(self.stashes, player, self.stashes[player].take(action.pyramid)),
+            self.order,
+            self.turn + 1,
+            i if self.first_edge < 0 else self.first_edge,
+            self.took_over,
         )
 
     # -- scoring ----------------------------------------------------------------------------

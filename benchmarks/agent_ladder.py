@@ -1,0 +1,82 @@
+"""The strength ladder per game: random < heuristic < search (small) < search (large).
+
+    .venv/bin/python benchmarks/agent_ladder.py --games 40 --small 50 --large 200 --jobs 2
+
+Each rung plays the agent above it against the one below, seats rotated, through the lab
+(so games run on --jobs processes and every game is stored and resumable). Prints win rate
+and score rate with 95% intervals; a rung holds when the upper agent's score rate interval
+lies above 1/2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+
+from rich.console import Console
+from rich.table import Table
+
+import meeple
+from meeple.lab.run import RunSpec, execute
+from meeple.lab.stats import wilson_interval
+from meeple.lab.tournament import pairwise_results
+from meeple.store import ResultStore
+
+LADDER_OPTIONS = {"erd": {"best_of": 1}}
+"""Options that keep a rung affordable (an Erd match of five games becomes one game)."""
+
+
+def main() -> None:
+    """Run every rung of every game and print the table."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--small", type=int, default=50)
+    parser.add_argument("--large", type=int, default=200)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--only", nargs="*", help="games to measure")
+    parser.add_argument("--db", default="sqlite:///results/ladder.db")
+    args = parser.parse_args()
+    store = ResultStore(args.db)
+    table = Table(title=f"strength ladder ({args.games} games per rung, seats rotated)")
+    for column in ("game", "upper", "lower", "W / D / L", "win rate [95% CI]", "score rate"):
+        table.add_column(column)
+    console = Console()
+    for info in meeple.games():
+        if args.only and info.name not in args.only:
+            continue
+        options = LADDER_OPTIONS.get(info.name, {})
+        game = meeple.make(info.name, **options)
+        search = "mcts" if game.perfect_information else "ismcts"
+        rungs = [
+            "random",
+            game.heuristic_agent or "random",
+            f"{search}:iterations={args.small}",
+            f"{search}:iterations={args.large}",
+        ]
+        for lower, upper in itertools.pairwise(rungs):
+            n = game.num_players
+            seatings = [[upper if p == s else lower for p in range(n)] for s in range(n)]
+            spec = RunSpec(kind="ladder", game=game.name, options=options, seatings=seatings)
+            with console.status(f"{game.name}: {upper} vs {lower}"):
+                rows = execute(spec, args.games, store, backend="process", workers=args.jobs)
+            # The upper agent's score in each game, whichever seat it held.
+            scores = [s if a == upper else 1 - s for a, _, s in pairwise_results(rows)]
+            wins, draws = scores.count(1.0), scores.count(0.5)
+            games = len(scores)
+            losses = games - wins - draws
+            score = (wins + draws / 2) / games
+            lo, hi = wilson_interval(wins, games)
+            slo, shi = wilson_interval(wins + draws / 2, games)
+            table.add_row(
+                game.name,
+                upper,
+                lower,
+                f"{wins} / {draws} / {losses}",
+                f"{100 * wins / games:.0f}% [{100 * lo:.0f}, {100 * hi:.0f}]",
+                f"{100 * score:.0f}% [{100 * slo:.0f}, {100 * shi:.0f}]",
+            )
+    console.print(table)
+
+
+if __name__ == "__main__":
+    main()
