@@ -5,20 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from typer.testing import CliRunner
 
 from meeple.core.record import GameRecord
-from meeple.interfaces.cli import app
-
-
-@pytest.fixture
-def run():
-    runner = CliRunner()
-
-    def invoke(*args: str, input: str | None = None):
-        return runner.invoke(app, list(args), input=input)
-
-    return invoke
 
 
 def test_games_lists_edges_and_its_options(run):

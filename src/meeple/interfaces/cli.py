@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.markdown import Markdown
 from rich.prompt import Prompt
 from rich.table import Table
@@ -29,6 +28,7 @@ from meeple.core.record import GameRecord, Playthrough
 from meeple.core.registry import game_class, games, make
 from meeple.core.rng import derive_seed
 from meeple.interfaces import lab_cli
+from meeple.interfaces.console import console, fail
 from meeple.interfaces.options_cli import parse_option_flags
 
 app = typer.Typer(
@@ -38,17 +38,10 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-console = Console(highlight=False)
 
 
 class Quit(Exception):
     """The person at the prompt asked to stop (quit, or end of input)."""
-
-
-def fail(message: str) -> typer.Exit:
-    """Print an error for a person and return the exit to raise."""
-    console.print(f"[bold red]error:[/] {message}", soft_wrap=True)
-    return typer.Exit(code=2)
 
 
 # -- meeple games / rules / agents ----------------------------------------------------------

@@ -8,13 +8,14 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from meeple.agents import make_agent
 from meeple.core.errors import MeepleError
 from meeple.core.registry import make
+from meeple.interfaces.console import console, fail
+from meeple.interfaces.options_cli import parse_option_flags
 from meeple.lab.metrics import Summary, summarize
 from meeple.lab.ratings import bradley_terry
 from meeple.lab.report import comparison_report, simulation_report, summary_rows, tournament_report
@@ -22,8 +23,6 @@ from meeple.lab.run import RunSpec, execute, write_jsonl
 from meeple.lab.simulate import Backend
 from meeple.lab.tournament import pairwise_results, score_matrix, tournament_spec
 from meeple.store import DEFAULT_URL, ResultStore
-
-console = Console(highlight=False)
 
 Games = Annotated[int, typer.Option("--games", "-n", help="number of games to play", min=1)]
 Seed = Annotated[int, typer.Option(help="seed of the run; game k gets a seed derived from it")]
@@ -128,9 +127,6 @@ def simulate_command(
 
     Game options are given as for meeple play, e.g. meeple simulate edges --board 3x3.
     """
-    from meeple.interfaces.cli import fail
-    from meeple.interfaces.options_cli import parse_option_flags
-
     try:
         options = make(game, **parse_option_flags(game, list(ctx.args))).options.changed()
         name = make(game).name
@@ -185,9 +181,6 @@ def compare_command(
     fresh: Fresh = False,
 ) -> None:
     """Simulate each variant with the same seeds and show the metrics side by side."""
-    from meeple.interfaces.cli import fail
-    from meeple.interfaces.options_cli import parse_option_flags
-
     try:
         if len(variant) < 2:
             raise LabError("compare needs at least two --variant")
@@ -238,9 +231,6 @@ def tournament_command(
     fresh: Fresh = False,
 ) -> None:
     """Round robin between agents, seats rotated; Bradley-Terry ratings (Elo scale, 95% CI)."""
-    from meeple.interfaces.cli import fail
-    from meeple.interfaces.options_cli import parse_option_flags
-
     try:
         options = make(game, **parse_option_flags(game, list(ctx.args))).options.changed()
         g = make(game, **options)

@@ -6,12 +6,10 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
-from typer.testing import CliRunner
 
 import meeple
 from meeple.agents import make_agent, play_game
 from meeple.games.erd import ErdState
-from meeple.interfaces.cli import app
 
 from .conftest import erd, play_round, position, side
 
@@ -95,16 +93,6 @@ def test_heuristic_agent_is_deterministic_for_a_seed():
 
 
 # -- the command line -----------------------------------------------------------------------
-@pytest.fixture
-def run():
-    runner = CliRunner()
-
-    def invoke(*args: str, input: str | None = None):
-        return runner.invoke(app, list(args), input=input)
-
-    return invoke
-
-
 def test_cli_plays_original_rules_with_random_and_heuristic(run):
     result = run(
         "play", "erd", "--rules", "original", "--seat", "random", "--seat", "heuristic",

@@ -5,13 +5,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
-from typer.testing import CliRunner
-
 from meeple.core.record import GameRecord
 from meeple.games.triangle_clock import TriangleClockGame, TriangleClockOptions
 from meeple.games.triangle_clock.hands import example_hands, hand_text, ranking, ranking_markdown
-from meeple.interfaces.cli import app
 
 ROOT = Path(__file__).resolve().parents[3]
 RULES = ROOT / "src" / "meeple" / "games" / "triangle_clock" / "rules.md"
@@ -46,16 +42,6 @@ def test_rules_document_every_option_and_the_interpretations():
     assert "## Interpretations" in text
     for name in TriangleClockOptions.model_fields:
         assert f"`{name}`" in text, name
-
-
-@pytest.fixture
-def run():
-    runner = CliRunner()
-
-    def invoke(*args: str, input: str | None = None):
-        return runner.invoke(app, list(args), input=input)
-
-    return invoke
 
 
 def test_meeple_rules_shows_the_ranking_table_with_examples(run):
