@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import secrets
 import time
 from collections.abc import Callable
@@ -10,7 +11,6 @@ from typing import Annotated, Any
 
 import typer
 from rich.markdown import Markdown
-from rich.prompt import Prompt
 from rich.table import Table
 
 from meeple.agents import (
@@ -81,8 +81,6 @@ def agents_command(
     game: Annotated[str, typer.Argument(help="game whose agents to list")] = "edges",
 ) -> None:
     """List the agents that can take a seat in a game, with their parameters."""
-    import inspect
-
     try:
         g = make(game)
     except MeepleError as exc:
@@ -399,5 +397,4 @@ def main() -> None:
     app()
 
 
-# Prompt is re-exported for tests that want Rich's prompt behaviour.
-__all__ = ["Prompt", "app", "main"]
+__all__ = ["app", "main"]
