@@ -6,7 +6,10 @@
 >>> state = state.apply(state.to_act[0], game.parse_action("L h0,0"))
 """
 
-from meeple import games  # registers the built-in games; meeple.games() lists them
+from meeple import (
+    games,  # registers the built-in games; meeple.games() lists them
+    solvers,  # noqa: F401  (registers the solvers' agents, e.g. edges perfect)
+)
 from meeple.core import (
     GameRecord,
     IllegalAction,

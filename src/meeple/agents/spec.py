@@ -19,6 +19,7 @@ from meeple.agents.random_agent import RandomAgent
 from meeple.core.agent import Agent
 from meeple.core.errors import MeepleError
 from meeple.core.game import AgentFactory, Game
+from meeple.core.registry import game_agents
 
 HUMAN = "human"
 
@@ -70,8 +71,9 @@ def parse_spec(text: str) -> AgentSpec:
 
 
 def available_agents(game: Game) -> dict[str, AgentFactory]:
-    """Every agent that can play ``game``: the generic ones and the game's own."""
-    return {**GENERIC_AGENTS, **game.agents()}
+    """Every agent that can play ``game``: the generic ones, the game's own, and those other
+    packages (solvers) registered for it with :func:`meeple.core.registry.register_agent`."""
+    return {**GENERIC_AGENTS, **game.agents(), **game_agents(game.name)}
 
 
 def agent_names(game: Game) -> list[str]:

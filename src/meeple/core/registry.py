@@ -83,3 +83,20 @@ def games() -> list[GameInfo]:
         )
         for _, cls in sorted(_GAMES.items())
     ]
+
+
+_EXTRA_AGENTS: dict[str, dict[str, Any]] = {}
+
+
+def register_agent(game_name: str, name: str, factory: Any) -> None:
+    """Offer an agent for one game from outside the game's package (e.g. a solver's agent).
+
+    Layers above the games (solvers) contribute agents here, so that neither games nor
+    :mod:`meeple.agents` need to import them.
+    """
+    _EXTRA_AGENTS.setdefault(_key(game_name), {})[name] = factory
+
+
+def game_agents(game_name: str) -> dict[str, Any]:
+    """Agents registered for ``game_name`` with :func:`register_agent`, by name."""
+    return dict(_EXTRA_AGENTS.get(_key(game_name), {}))

@@ -1,0 +1,116 @@
+"""``meeple solve edges``: exact values of Edges boards and saved positions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from meeple.core.errors import MeepleError
+from meeple.core.record import GameRecord
+from meeple.core.registry import make
+from meeple.games.edges.rules import EdgesState
+from meeple.interfaces.console import console, fail
+from meeple.solvers import cache
+
+CACHE_HELP = "folder of solved results (default: $MEEPLE_CACHE_DIR or ~/.cache/meeple/solver)"
+
+
+def solve_command(
+    game: Annotated[str, typer.Argument(help="the game to solve (edges)")],
+    board: Annotated[str | None, typer.Option(help="rows x columns, e.g. 2x3")] = None,
+    stash: Annotated[str | None, typer.Option(help="each player's L/M/S, e.g. 3/3/2")] = None,
+    pie: Annotated[bool, typer.Option(help="the pie rule on move two")] = True,
+    position: Annotated[
+        Path | None, typer.Option(help="solve the last position of a saved game (JSON record)")
+    ] = None,
+    top: Annotated[int, typer.Option(help="how many best moves to list", min=1)] = 10,
+    cache_dir: Annotated[Path | None, typer.Option(help=CACHE_HELP)] = None,
+    use_cache: Annotated[
+        bool, typer.Option("--cache/--no-cache", help="reuse and store solved results")
+    ] = True,
+    tt_bits: Annotated[
+        int, typer.Option(help="transposition table of 2**bits entries", min=10, max=30)
+    ] = 22,
+) -> None:
+    """Solve an Edges position exactly: its value, the best moves, and what it cost."""
+    try:
+        state = _position(game, board, stash, pie, position)
+    except (MeepleError, ValueError) as exc:
+        raise fail(str(exc)) from None
+    folder = cache_dir or cache.default_cache_dir()
+    key = cache.position_id(state)
+    result = cache.load(folder, key) if use_cache else None
+    cached = result is not None
+    if result is None:
+        from meeple.solvers.edges_solver import analyse
+
+        columns = (
+            TextColumn("solving first moves"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+        )
+        with Progress(*columns, console=console, transient=True) as progress:
+            task = progress.add_task("solve", total=None)
+
+            def report(done: int, total: int) -> None:
+                progress.update(task, completed=done, total=total)
+
+            result = analyse(state, tt_bits=tt_bits, progress=report)
+        if use_cache:
+            cache.store(folder, key, result)
+    _print(state, result, cached, top)
+
+
+def _position(
+    game: str, board: str | None, stash: str | None, pie: bool, position: Path | None
+) -> EdgesState:
+    if game.strip().lower() != "edges":
+        raise MeepleError(f"there is no solver for {game!r}; the solvable game is: edges")
+    if position is not None:
+        if board or stash:
+            raise MeepleError("--position takes the board and stash from the record")
+        state = GameRecord.load(position).replay()
+    else:
+        options: dict[str, Any] = {"pie": pie, "first": 0}
+        if board:
+            options["board"] = board
+        if stash:
+            options["stash"] = stash
+        state = make("edges", **options).new_game(0)
+    if not isinstance(state, EdgesState):
+        raise MeepleError("the record is not a game of Edges")
+    if state.game.num_players != 2:
+        raise MeepleError("the solver plays two-player Edges only, not Double Edges")
+    return state
+
+
+def _print(state: EdgesState, result: dict[str, Any], cached: bool, top: int) -> None:
+    game = state.game
+    first = game.seat_name(state.order[0])
+    console.print(
+        f"Edges {result['board']}, stash {'/'.join(str(x) for x in game.stash)}, "
+        f"pie rule {'on' if result['pie'] else 'off'}, {result['left']} pyramids to place"
+    )
+    console.print(
+        f"[bold]value {result['value']:+d}[/] (first player {first}'s score minus the "
+        "second player's, perfect play)"
+    )
+    moves = result["moves"]
+    if moves:
+        console.print(f"{len(moves)} different moves up to symmetry; the best first:")
+        table = Table()
+        table.add_column("move")
+        table.add_column("value", justify="right")
+        for text, value in moves[:top]:
+            table.add_row(text, f"{value:+d}")
+        console.print(table)
+    rate = result["nodes_per_second"]
+    note = " (cached result; the figures are from the first solve)" if cached else ""
+    console.print(
+        f"nodes {result['nodes']:,}  nodes/s {rate:,}  time {result['seconds']:.2f} s{note}"
+    )

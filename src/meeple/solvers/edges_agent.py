@@ -1,0 +1,54 @@
+"""The ``perfect`` Edges agent: exact play once the endgame is small enough to solve.
+
+The solver (and numba) are imported when the agent is built, not when meeple is imported, so
+the command line starts fast.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from meeple.core.agent import Observation
+from meeple.core.errors import MeepleError
+from meeple.core.game import Game
+from meeple.core.rng import make_rng
+from meeple.games.edges.rules import EdgesAction, EdgesGame, EdgesState
+
+if TYPE_CHECKING:
+    from meeple.solvers.edges_solver import EdgesSolver
+
+
+class PerfectAgent:
+    """Solves the position exactly when at most ``exact`` pyramids are left to place.
+
+    Before that it runs a depth-limited alpha-beta (``depth`` placements, squares scored as
+    they stand) with the same compiled search. From a solved position it always takes a move
+    of the best value, so it never does worse than the position's value: it never loses a
+    won or drawn endgame. ``exact`` = 12 solves in well under a second on 3x4.
+    """
+
+    name = "perfect"
+
+    def __init__(self, game: Game, seed: int = 0, exact: int = 12, depth: int = 2) -> None:
+        if not isinstance(game, EdgesGame) or game.num_players != 2:
+            raise MeepleError("the perfect agent plays two-player Edges only")
+        from meeple.solvers.edges_solver import EdgesSolver
+
+        self.game = game
+        self.rng = make_rng(seed, "edges-perfect")
+        self.exact = exact
+        self.depth = depth
+        self.solver: EdgesSolver = EdgesSolver(game.board, tt_bits=20)
+        self.searcher: EdgesSolver = EdgesSolver(game.board, tt_bits=16)
+
+    def act(self, observation: Observation) -> EdgesAction:
+        """A move of the best exact value, or the best move of the depth-limited search."""
+        state = observation.determinize(self.rng)
+        assert isinstance(state, EdgesState)
+        left = sum(s.total for s in state.stashes)
+        if left <= self.exact:
+            action, _ = self.solver.best_action(state)
+        else:
+            self.searcher.clear()  # depth-limited values must not meet exact ones
+            action, _ = self.searcher.best_action(state, depth=self.depth)
+        return action

@@ -1,0 +1,216 @@
+"""The exact Edges solver against brute force, the rules engine and the known values."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+import pytest
+
+import meeple
+from meeple.agents import make_agent
+from meeple.agents.spec import available_agents
+from meeple.core.agent import Observation
+from meeple.core.record import GameRecord
+from meeple.games.edges.rules import EdgesState
+from meeple.solvers.edges_solver import EdgesSolver, analyse
+
+
+def game(board: str, stash: str, pie: bool = False):
+    return meeple.make("edges", board=board, stash=stash, pie=pie, first=0)
+
+
+@cache
+def brute(state: EdgesState) -> int:
+    """Plain minimax over the rules engine (pie rule included): seat 0 minus seat 1."""
+    if state.is_over:
+        a, b = state.scores()
+        return a - b
+    mover = state.to_act[0]
+    values = [brute(state._next(mover, a)) for a in state.legal_actions(mover)]
+    return max(values) if mover == 0 else min(values)
+
+
+def random_position(g, left: int, rng: random.Random) -> EdgesState:
+    """A random position with ``left`` pyramids still to place."""
+    state = g.new_game(0)
+    while sum(s.total for s in state.stashes) > left:
+        mover = state.to_act[0]
+        state = state._next(mover, rng.choice(state.legal_actions(mover)))
+    return state
+
+
+@pytest.mark.parametrize(
+    ("board", "stash", "pie"),
+    [("1x1", "1/1/0", False), ("1x1", "1/1/0", True), ("1x2", "1/1/1", False),
+     ("1x2", "1/1/1", True)],
+)  # fmt: skip
+def test_whole_tiny_games_match_brute_force(board, stash, pie):
+    state = game(board, stash, pie).new_game(0)
+    assert EdgesSolver(state.game.board, tt_bits=12).value(state) == brute(state)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_positions_match_brute_force(seed):
+    rng = random.Random(seed)
+    board, stash = [("2x2", "2/2/1"), ("2x2", "2/2/2"), ("2x3", "3/3/2"), ("1x2", "1/1/1")][
+        seed % 4
+    ]
+    g = game(board, stash, pie=seed % 3 == 0)
+    solver = EdgesSolver(g.board, tt_bits=14)  # a small table: replacements get exercised
+    for left in (1, 3, 5, 6):
+        state = random_position(g, min(left, 6), rng)
+        assert solver.value(state) == brute(state)
+
+
+def test_pie_position_on_move_two_matches_brute_force():
+    g = game("1x2", "1/1/1", pie=True)
+    state = g.new_game(0)
+    state = state.apply_text(0, "S v0,1")
+    assert state.pie_available
+    assert EdgesSolver(g.board, tt_bits=12).value(state) == brute(state)
+
+
+@pytest.mark.parametrize(
+    ("board", "stash", "no_pie", "with_pie"),
+    [("1x1", "1/1/0", 0, 0), ("1x2", "1/1/1", 1, -1), ("2x2", "2/2/1", 0, 0),
+     ("2x2", "2/2/2", 0, 0)],
+)  # fmt: skip
+def test_known_values(board, stash, no_pie, with_pie):
+    """The values table of shared/design/edges-solving.md (2x3 takes minutes: see docs)."""
+    for pie, expected in ((False, no_pie), (True, with_pie)):
+        state = game(board, stash, pie).new_game(0)
+        assert EdgesSolver(state.game.board, tt_bits=18).value(state) == expected
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_final_positions_score_as_the_rules_engine_says(seed):
+    rng = random.Random(100 + seed)
+    g = game(["2x3", "3x4", "3x3"][seed % 3], ["3/3/2", "5/5/5", "4/4/4"][seed % 3])
+    solver = EdgesSolver(g.board, tt_bits=12)
+    state = random_position(g, 0, rng)
+    a, b = state.scores()
+    assert solver.search(state) == a - b
+    # One pyramid left: the solver's value is the best final score the rules engine gives.
+    before = random_position(g, 1, random.Random(seed))
+    mover = before.to_act[0]
+    finals = [before._next(mover, x).scores() for x in before.legal_actions(mover)]
+    diffs = [s[0] - s[1] for s in finals]
+    assert solver.search(before) == (max(diffs) if mover == 0 else min(diffs))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_best_play_reaches_the_solved_value_in_the_rules_engine(seed):
+    g = game(["2x3", "3x4"][seed % 2], ["3/3/2", "5/5/5"][seed % 2])
+    state = random_position(g, 8, random.Random(seed))
+    solver = EdgesSolver(g.board, tt_bits=16)
+    value = solver.value(state)
+    for mover, action in solver.principal_line(state):
+        state = state.apply(mover, action)
+    a, b = state.scores()
+    assert a - b == value
+
+
+def test_symmetric_positions_share_a_key():
+    g = game("3x4", "5/5/5")
+    solver = EdgesSolver(g.board, tt_bits=10)
+    s = g.new_game(0)
+    left = s.apply_text(0, "L h0,0").apply_text(1, "S v1,2")
+    right = s.apply_text(0, "L h3,3").apply_text(1, "S v1,2")  # rotated by 180 degrees
+    other = s.apply_text(0, "L h0,1").apply_text(1, "S v1,2")
+    assert solver.key(left) == solver.key(right) != solver.key(other)
+
+
+def test_analyse_reports_moves_and_statistics():
+    result = analyse(game("1x2", "1/1/1").new_game(0), tt_bits=12)
+    assert result["value"] == 1
+    assert result["moves"][0] == ["L v0,1", 1]
+    assert result["nodes"] == sum(result["nodes_by_left"]) > 0
+
+
+# -- the perfect agent ----------------------------------------------------------------------
+def test_perfect_agent_is_registered_for_edges():
+    assert "perfect" in available_agents(game("2x2", "2/2/1"))
+    assert "perfect" not in available_agents(meeple.make("erd"))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_perfect_agent_never_loses_a_solvable_endgame(seed):
+    rng = random.Random(seed)
+    g = game(["2x3", "3x4"][seed % 2], ["3/3/2", "5/5/5"][seed % 2])
+    state = random_position(g, 8, rng)
+    seat = state.to_act[0]
+    sign = 1 if seat == 0 else -1
+    value = EdgesSolver(g.board, tt_bits=16).value(state)
+    perfect = make_agent("perfect", g, seed=seed)
+    opponent = make_agent("random", g, seed=seed)
+    while not state.is_over:
+        mover = state.to_act[0]
+        agent = perfect if mover == seat else opponent
+        state = state.apply(mover, agent.act(Observation(state, mover)))
+    a, b = state.scores()
+    assert sign * (a - b) >= sign * value
+
+
+def test_perfect_agent_plays_a_whole_game_with_the_pie_rule():
+    g = meeple.make("edges", board="2x2", stash="2/2/1", pie=True, first=0)
+    state = g.new_game(0)
+    agents = [make_agent("perfect:exact=6,depth=1", g), make_agent("perfect", g, seed=1)]
+    while not state.is_over:
+        mover = state.to_act[0]
+        state = state.apply(mover, agents[mover].act(Observation(state, mover)))
+    a, b = state.scores()
+    assert a - b <= 0  # perfect second player holds the 0 value of 2x2 (2/2/1)
+
+
+# -- the command line -----------------------------------------------------------------------
+def test_solve_command_prints_value_and_caches(run, tmp_path):
+    args = ("solve", "edges", "--board", "1x2", "--stash", "1/1/1", "--cache-dir", str(tmp_path))
+    first = run(*args, "--no-pie")
+    assert first.exit_code == 0, first.output
+    assert "value +1" in first.output and "L v0,1" in first.output
+    assert "nodes/s" in first.output and "cached" not in first.output
+    second = run(*args, "--no-pie")
+    assert second.exit_code == 0 and "cached result" in second.output
+    with_pie = run(*args)
+    assert "value -1" in with_pie.output
+    assert len(list(tmp_path.glob("*.json"))) == 2
+
+
+def test_solve_command_solves_a_saved_position(run, tmp_path):
+    record = GameRecord(
+        game="edges",
+        options={"board": "2x2", "stash": "2/2/1", "first": 1, "pie": False},
+        seed=3,
+        moves=[(1, "L h0,0"), (0, "L h2,1"), (1, "M v0,1")],
+    )
+    path = tmp_path / "game.json"
+    record.save(path)
+    out = run("solve", "edges", "--position", str(path), "--cache-dir", str(tmp_path / "c"))
+    assert out.exit_code == 0, out.output
+    state = record.replay()
+    expected = -EdgesSolver(state.game.board, tt_bits=12).value(state)  # Blue moved first
+    assert f"value {expected:+d}" in out.output
+    assert "7 pyramids to place" in out.output
+
+
+def test_solve_command_explains_bad_input(run, tmp_path):
+    bad = run("solve", "erd", "--cache-dir", str(tmp_path))
+    assert bad.exit_code == 2 and "edges" in bad.output
+    bad = run("solve", "edges", "--board", "1x1", "--stash", "9/9/9", "--cache-dir", str(tmp_path))
+    assert bad.exit_code == 2 and "do not fit" in bad.output
+
+
+# -- resumable null-window proofs -----------------------------------------------------------
+@pytest.mark.parametrize("pie", [False, True])
+def test_null_window_proof_agrees_and_resumes(tmp_path, pie):
+    from meeple.solvers.edges_proof import NullWindowProof
+
+    g = game("2x2", "2/2/1", pie=pie)
+    state = g.new_game(0)
+    solver = EdgesSolver(g.board, tt_bits=16)
+    path = tmp_path / "proof.json"
+    assert NullWindowProof(solver, 0, path, split=3).holds(state)  # the value is 0
+    again = NullWindowProof(solver, 0, path, split=3)
+    assert again.holds(state) and again.leaves_searched == 0  # all from the checkpoint
+    assert not NullWindowProof(solver, 1, tmp_path / "p1.json", split=3).holds(state)
