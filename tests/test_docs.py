@@ -37,6 +37,7 @@ def test_readme_documents_every_command():
         "meeple compare",
         "meeple tournament",
         "meeple results",
+        "meeple solve edges",
     ):
         assert command in readme, f"README does not show `{command}`"
 
