@@ -13,7 +13,7 @@ from rich.table import Table
 
 from meeple.agents import make_agent
 from meeple.core.errors import MeepleError
-from meeple.core.registry import make
+from meeple.core.registry import game_class, make
 from meeple.interfaces.console import console, fail
 from meeple.interfaces.options_cli import parse_option_flags
 from meeple.lab.metrics import Summary, summarize
@@ -128,8 +128,8 @@ def simulate_command(
     Game options are given as for meeple play, e.g. meeple simulate edges --board 3x3.
     """
     try:
-        options = make(game, **parse_option_flags(game, list(ctx.args))).options.changed()
-        name = make(game).name
+        chosen_game = make(game, **parse_option_flags(game, list(ctx.args)))
+        name, options = chosen_game.name, chosen_game.options.changed()
         seats = _check_seats(name, options, seat or [])
         spec = RunSpec(kind="simulate", game=name, options=options, seatings=[seats], seed=seed)
         rows = _play(
@@ -185,7 +185,7 @@ def compare_command(
         if len(variant) < 2:
             raise LabError("compare needs at least two --variant")
         base = parse_option_flags(game, list(ctx.args))
-        name = make(game).name
+        name = game_class(game).name
         specs = {}
         for text in variant:
             options = make(name, **{**base, **_parse_variant(text)}).options.changed()
@@ -232,8 +232,8 @@ def tournament_command(
 ) -> None:
     """Round robin between agents, seats rotated; Bradley-Terry ratings (Elo scale, 95% CI)."""
     try:
-        options = make(game, **parse_option_flags(game, list(ctx.args))).options.changed()
-        g = make(game, **options)
+        g = make(game, **parse_option_flags(game, list(ctx.args)))
+        options = g.options.changed()
         for spec_text in agent:
             _check_seats(g.name, options, [spec_text] * g.num_players)
         try:
