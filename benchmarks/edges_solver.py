@@ -51,7 +51,7 @@ def main() -> None:
             solver.stats.nodes, solver.stats.seconds = 0, 0.0
             solver.stats.by_left = [0] * (game.board.num_edges + 1)
             start = time.perf_counter()
-            value = solver.search(state)
+            value = solver.solve(state)
             elapsed = time.perf_counter() - start
             times.append(elapsed)
             rates.append(solver.stats.nodes / elapsed)

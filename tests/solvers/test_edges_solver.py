@@ -214,3 +214,80 @@ def test_null_window_proof_agrees_and_resumes(tmp_path, pie):
     again = NullWindowProof(solver, 0, path, split=3)
     assert again.holds(state) and again.leaves_searched == 0  # all from the checkpoint
     assert not NullWindowProof(solver, 1, tmp_path / "p1.json", split=3).holds(state)
+
+
+# -- the pie rule by colour swap, stopping, progress ------------------------------------------
+def test_a_take_over_is_the_colour_swap_of_another_first_move():
+    """With equal stashes, "seat 1 takes over with M on e" is the position after "seat 0
+    plays M on e" with the colours exchanged: the solver reuses that value, searching
+    nothing, and it is the value a fresh search finds."""
+    pie_game, plain = game("2x2", "2/2/1", pie=True), game("2x2", "2/2/1")
+    solver = EdgesSolver(pie_game.board, tt_bits=14)
+    mirror = plain.new_game(0).apply_text(0, "M h0,0")
+    mirror_value = solver.solve(mirror)
+    took_over = pie_game.new_game(0).apply_text(0, "L h0,0").apply_text(1, "pie M")
+    nodes = solver.stats.nodes
+    assert solver.solve(took_over) == -mirror_value
+    assert solver.stats.nodes == nodes  # nothing searched
+    assert EdgesSolver(pie_game.board, tt_bits=14).solve(took_over) == -mirror_value
+
+
+def test_a_search_past_its_deadline_stops_and_leaves_the_solver_sound():
+    import time
+
+    from meeple.solvers.edges_solver import SearchStopped
+
+    g = game("3x4", "5/5/5")
+    state = random_position(g, 12, random.Random(5))
+    solver = EdgesSolver(g.board, tt_bits=16)
+    with pytest.raises(SearchStopped):
+        solver.solve(state, deadline=time.perf_counter())
+    small = random_position(game("2x3", "3/3/2"), 6, random.Random(2))
+    fresh = EdgesSolver(g.board, tt_bits=16)
+    assert solver.solve(state) == fresh.solve(state)
+    other = EdgesSolver(small.game.board, tt_bits=12)
+    assert other.value(small) == brute(small)
+
+
+def test_progress_is_reported_while_searching():
+    g = game("2x3", "3/3/2")
+    state = random_position(g, 8, random.Random(4))
+    solver = EdgesSolver(g.board, tt_bits=14)
+    seen: list[int] = []
+    solver.on_progress = seen.append
+    value = solver.solve(state)
+    assert seen and seen[-1] == solver.stats.nodes
+    assert value == EdgesSolver(g.board, tt_bits=14).solve(state)
+
+
+def test_a_proof_stops_at_its_deadline_and_resumes(tmp_path):
+    import time
+
+    from meeple.core.errors import MeepleError
+    from meeple.solvers.edges_proof import NullWindowProof
+    from meeple.solvers.edges_solver import SearchStopped
+
+    g = game("2x2", "2/2/1")
+    state = g.new_game(0)
+    path = tmp_path / "proof.json"
+    solver = EdgesSolver(g.board, tt_bits=14)
+    with pytest.raises(SearchStopped):
+        NullWindowProof(solver, 0, path, split=3, deadline=time.perf_counter()).holds(state)
+    resumed = NullWindowProof(solver, 0, path, split=3)
+    assert resumed.holds(state)
+    with pytest.raises(MeepleError, match="another question"):
+        NullWindowProof(solver, 1, path, split=3)
+
+
+def test_prove_command_answers_and_resumes(run, tmp_path):
+    args = ("solve", "edges", "--board", "2x2", "--stash", "2/2/1", "--no-pie", "--split", "3")
+    point = tmp_path / "p.json"
+    yes = run(*args, "--prove", "0", "--checkpoint", str(point))
+    assert yes.exit_code == 0, yes.output
+    assert "at least +0?" in yes.output and "yes" in yes.output
+    again = run(*args, "--prove", "0", "--checkpoint", str(point))
+    assert "0 leaves searched in this run" in again.output
+    no = run(*args, "--prove", "1", "--cache-dir", str(tmp_path / "c"))
+    assert no.exit_code == 0 and "no" in no.output and "at least +1?" in no.output
+    clash = run(*args, "--prove", "1", "--checkpoint", str(point))
+    assert clash.exit_code == 2 and "another question" in clash.output

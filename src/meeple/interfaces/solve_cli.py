@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -15,6 +16,9 @@ from meeple.core.registry import make
 from meeple.games.edges.rules import EdgesState
 from meeple.interfaces.console import console, fail
 from meeple.solvers import cache
+
+if TYPE_CHECKING:
+    from meeple.solvers.edges_proof import ProofProgress
 
 CACHE_HELP = "folder of solved results (default: $MEEPLE_CACHE_DIR or ~/.cache/meeple/solver)"
 
@@ -35,6 +39,23 @@ def solve_command(
     tt_bits: Annotated[
         int, typer.Option(help="transposition table of 2**bits entries", min=10, max=30)
     ] = 22,
+    prove: Annotated[
+        int | None,
+        typer.Option(
+            help="only answer 'can the first player reach at least T?' (null-window proof)"
+        ),
+    ] = None,
+    checkpoint: Annotated[
+        Path | None,
+        typer.Option(help="--prove: the resumable checkpoint file (default: in the cache)"),
+    ] = None,
+    split: Annotated[
+        int, typer.Option(help="--prove: plies expanded above the compiled searches", min=0)
+    ] = 4,
+    budget: Annotated[
+        float | None,
+        typer.Option(help="--prove: stop after this many seconds (run again to resume)", min=1),
+    ] = None,
 ) -> None:
     """Solve an Edges position exactly: its value, the best moves, and what it cost."""
     try:
@@ -43,27 +64,102 @@ def solve_command(
         raise fail(str(exc)) from None
     folder = cache_dir or cache.default_cache_dir()
     key = cache.position_id(state)
+    if prove is not None:
+        _prove(state, prove, checkpoint or folder / f"proof-{key}-{prove}-{split}.json", split,
+               budget, tt_bits, key)  # fmt: skip
+        return
     result = cache.load(folder, key) if use_cache else None
     cached = result is not None
     if result is None:
         from meeple.solvers.edges_solver import analyse
 
         columns = (
-            TextColumn("solving first moves"),
+            TextColumn("solving moves"),
             BarColumn(),
             MofNCompleteColumn(),
             TimeElapsedColumn(),
+            TextColumn("{task.fields[nodes]}"),
         )
+        started = time.perf_counter()
         with Progress(*columns, console=console, transient=True) as progress:
-            task = progress.add_task("solve", total=None)
+            task = progress.add_task("solve", total=None, nodes="")
 
             def report(done: int, total: int) -> None:
                 progress.update(task, completed=done, total=total)
 
-            result = analyse(state, tt_bits=tt_bits, progress=report)
+            def nodes(count: int) -> None:
+                rate = count / max(time.perf_counter() - started, 1e-9)
+                progress.update(task, nodes=f"{count:,} nodes, {rate:,.0f}/s")
+
+            try:
+                result = analyse(state, tt_bits=tt_bits, progress=report, on_nodes=nodes)
+            except KeyboardInterrupt:
+                console.print("stopped; nothing was stored")
+                raise typer.Exit(code=130) from None
         if use_cache:
             cache.store(folder, key, result)
     _print(state, result, cached, top)
+
+
+def _prove(
+    state: EdgesState,
+    threshold: int,
+    checkpoint: Path,
+    split: int,
+    budget: float | None,
+    tt_bits: int,
+    question: str,
+) -> None:
+    """Run (or resume) a null-window proof and say how far it got."""
+    from meeple.solvers.edges_proof import NullWindowProof
+    from meeple.solvers.edges_solver import EdgesSolver, SearchStopped
+
+    if state.is_over:
+        raise fail("the game is over: there is nothing to prove")
+    # The proof is about seat 0; "the first player" may be seat 1 in a saved game.
+    sign = 1 if state.order[0] == 0 else -1
+    seat_threshold = threshold if sign > 0 else 1 - threshold
+    solver = EdgesSolver(state.game.board, tt_bits=tt_bits)
+    deadline = None if budget is None else time.perf_counter() + budget
+    columns = (TextColumn("{task.description}"), TimeElapsedColumn())
+    with Progress(*columns, console=console, transient=True) as progress:
+        task = progress.add_task("starting")
+
+        def on_leaf(p: ProofProgress) -> None:
+            progress.update(
+                task,
+                description=f"leaves searched {p.searched:,} (from checkpoint {p.reused:,}), "
+                f"nodes {p.nodes:,}, last leaf {p.last_leaf_seconds:.1f} s",
+            )
+
+        try:
+            proof = NullWindowProof(
+                solver, seat_threshold, checkpoint, split, question, deadline, on_leaf
+            )
+        except MeepleError as exc:
+            raise fail(str(exc)) from None
+        try:
+            holds = proof.holds(state)
+        except (SearchStopped, KeyboardInterrupt):
+            holds = None
+    p = proof.progress
+    console.print(
+        f"Edges {state.game.board}, pie rule {'on' if state.game.options.pie else 'off'}: "
+        f"can the first player reach at least {threshold:+d}?"
+    )
+    if holds is None:
+        console.print(
+            f"[yellow]not finished[/]: stopped after {p.searched:,} leaves searched in this run "
+            f"({p.reused:,} read from the checkpoint, {len(proof.done):,} in it now); run the "
+            f"same command again to resume from {checkpoint}"
+        )
+        return
+    first_holds = holds if sign > 0 else not holds
+    answer = "yes" if first_holds else "no"
+    console.print(
+        f"[bold]{answer}[/]: proved with {p.searched:,} leaves searched in this run and "
+        f"{p.reused:,} read from {checkpoint}; nodes {p.nodes:,}"
+    )
 
 
 def _position(

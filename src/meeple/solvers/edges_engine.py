@@ -1,15 +1,25 @@
 """The compiled hot loop of the Edges solver: negamax alpha-beta over numpy arrays (numba).
 
-A position is a handful of arrays (see :class:`Engine`). The search value is the *remaining*
-score difference: the sum, from the side to move's point of view, of the final scores of the
-squares that still have an empty edge. Squares that close are folded into the move's gain, so
-two positions that differ only in their closed squares share one transposition entry.
+A position is a handful of arrays (see :class:`meeple.solvers.edges_solver.Position`). The
+search value is the *remaining* score difference from the side to move's point of view: the
+sum of the final scores of the squares that are still **undecided**. A square is decided once
+no way of filling (or leaving) its empty edges can change its score -- a closed square is the
+simplest case. The moment a placement decides a square, its score is folded into that move's
+gain, so positions that differ only in decided squares share one transposition entry.
 
-The transposition key is reduced (the design note's biggest win): it holds the set of empty
-edges, each open square's strength difference and which sides have touched it (all that its
-final score can depend on), both stashes and the side to move -- not who owns which edge. It
-is made canonical over the board's symmetries by keeping one Zobrist hash per symmetry,
-updated incrementally, and taking the smallest.
+The transposition key is reduced further, following the design note's biggest win:
+
+- each undecided square is described only by its *class* -- the set of (strength sums) that
+  behave the same under every way its empty edges could still be filled -- and by which of
+  its four edges are empty;
+- decided squares, and empty edges that touch only decided squares ("dead" edges, which can
+  change nothing) are not in the key at all; only how many edges are empty is;
+- both stashes and the side to move complete it.
+
+One Zobrist hash per board symmetry is kept up to date move by move and the smallest is the
+key, so symmetric positions share an entry. Every function here is compiled with
+``nogil=True``: the solver may run a search in a worker thread and read the node counter (or
+raise the stop flag) from Python while it runs.
 """
 
 from __future__ import annotations
@@ -21,25 +31,6 @@ MAX_SUM = 12  # four Large pyramids around one square
 UNDECIDED = 9
 
 
-def _decided_table() -> np.ndarray:
-    """DECIDED[a, b, k]: the final score (side 0) of a square with sums a, b and k empty
-    edges if no way of filling or leaving its empty edges can change it, else UNDECIDED.
-
-    Conservative (stash limits ignored), so a decided square really is decided.
-    """
-    table = np.full((MAX_SUM + 1, MAX_SUM + 1, 5), UNDECIDED, dtype=np.int64)
-    adds = [(0, 0)] + [(z, 0) for z in (1, 2, 3)] + [(0, z) for z in (1, 2, 3)]
-    for a in range(MAX_SUM + 1):
-        for b in range(MAX_SUM + 1):
-            reach = {(0, 0)}
-            for k in range(5):
-                scores = {_score(min(a + x, 99), min(b + y, 99)) for x, y in reach}
-                if len(scores) == 1:
-                    table[a, b, k] = scores.pop()
-                reach = {(x + dx, y + dy) for x, y in reach for dx, dy in adds}
-    return table
-
-
 def _score(a: int, b: int) -> int:
     if a == b:
         return 0
@@ -48,19 +39,74 @@ def _score(a: int, b: int) -> int:
     return -2 if a == 0 else -1
 
 
-DECIDED = _decided_table()
-NCODE = (2 * MAX_SUM + 1) * 4 + 5  # the last five: a decided square, by its final score
+def _reach(k: int) -> list[tuple[int, int]]:
+    """Every (added to side 0, added to side 1) that ``k`` empty edges can still bring.
+
+    Each edge stays empty or takes a pyramid of 1-3 of either side. Stash limits are ignored,
+    so everything derived from this is conservative (true whatever the stashes hold).
+    """
+    reach = {(0, 0)}
+    adds = [(0, 0)] + [(z, 0) for z in (1, 2, 3)] + [(0, z) for z in (1, 2, 3)]
+    for _ in range(k):
+        reach = {(x + dx, y + dy) for x, y in reach for dx, dy in adds}
+    return sorted(reach)
+
+
+def _square_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+    """Per (a, b, k) = (side 0's sum, side 1's sum, empty edges) of one square:
+
+    - ``DECIDED``: its final score (side 0's view) if nothing can change it, else UNDECIDED;
+    - ``CLASS``: for an undecided square, an id shared by exactly the (a, b, k) whose final
+      score is the same function of whatever is still added (-1 when decided);
+    - ``HIGH`` / ``LOW``: the best and worst final score still reachable (side 0's view).
+    """
+    shape = (MAX_SUM + 1, MAX_SUM + 1, 5)
+    decided = np.full(shape, UNDECIDED, dtype=np.int64)
+    klass = np.full(shape, -1, dtype=np.int64)
+    high = np.zeros(shape, dtype=np.int64)
+    low = np.zeros(shape, dtype=np.int64)
+    ids: dict[tuple[int, ...], int] = {}
+    for k in range(5):
+        reach = _reach(k)
+        for a in range(MAX_SUM + 1):
+            for b in range(MAX_SUM + 1):
+                outcomes = tuple(_score(a + x, b + y) for x, y in reach)
+                high[a, b, k], low[a, b, k] = max(outcomes), min(outcomes)
+                if len(set(outcomes)) == 1:
+                    decided[a, b, k] = outcomes[0]
+                else:
+                    klass[a, b, k] = ids.setdefault((k, *outcomes), len(ids))
+    return decided, klass, high, low, len(ids)
+
+
+DECIDED, CLASS, HIGH, LOW, NCLASS = _square_tables()
 MAX_COUNT = 64  # per size and player, for the stash part of the hash
 
 EXACT, LOWER, UPPER = 1, 2, 3
 NEG_INF = -1000
 
-# Fields of the small int64 "state" vector threaded through the search.
-S_SIDE, S_OPEN, S_NODES, S_HITS = 0, 1, 2, 3
-STATE_LEN = 4
+# Fields of the small int64 "state" vector threaded through the search (and read from Python).
+S_SIDE, S_NODES, S_HITS, S_EMPTY, S_STOP, S_TT_MIN = 0, 1, 2, 3, 4, 5
+# The undecided squares: their standing score (side 0's view), and how many of them could
+# still gain (S_UP + i) or lose (S_DN + i) i points for side 0 -- the search's bounds.
+S_CUR, S_UP, S_DN = 6, 7, 12
+STATE_LEN = 17
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
+def best_changes(st, base: int, count: int) -> int:
+    """The sum of the ``count`` largest changes in the histogram at ``st[base:base + 5]``."""
+    total = 0
+    for i in range(4, 0, -1):
+        c = st[base + i]
+        if c >= count:
+            return total + i * count
+        total += i * c
+        count -= c
+    return total
+
+
+@njit(cache=True, nogil=True, inline="always")
 def square_score(a: int, b: int) -> int:
     """Final score of a square for side 0 given the strength sums ``a`` (side 0), ``b``."""
     if a == b:
@@ -70,19 +116,7 @@ def square_score(a: int, b: int) -> int:
     return -2 if a == 0 else -1
 
 
-@njit(cache=True, inline="always")
-def square_code(a: int, b: int, k: int) -> int:
-    """What an open square (``k`` empty edges) contributes to the reduced key: its strength
-    difference and who touched it, or only its final score once nothing can change that."""
-    d = DECIDED[a, b, k]
-    if d != UNDECIDED:
-        return (2 * MAX_SUM + 1) * 4 + d + 2
-    t0 = 1 if a > 0 else 0
-    t1 = 1 if b > 0 else 0
-    return (a - b + MAX_SUM) * 4 + t0 * 2 + t1
-
-
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def canonical_key(hashes: np.ndarray, common: np.uint64) -> np.uint64:
     """The smallest of the per-symmetry hashes, combined with the symmetric part."""
     best = hashes[0]
@@ -92,136 +126,221 @@ def canonical_key(hashes: np.ndarray, common: np.uint64) -> np.uint64:
     return best ^ common
 
 
-@njit(cache=True)
-def init_hashes(owner, sums, open_cnt, stash, side, zedge, zsq, zstash, zside, hashes) -> np.uint64:
-    """Fill the per-symmetry hashes of a position; returns the symmetric (common) part."""
-    n_sym = zedge.shape[0]
-    for g in range(n_sym):
-        h = np.uint64(0)
-        for e in range(owner.shape[0]):
-            if owner[e] >= 0:
-                h ^= zedge[g, e]
-        for s in range(sums.shape[0]):
-            if open_cnt[s] > 0:
-                h ^= zsq[g, s, square_code(sums[s, 0], sums[s, 1], open_cnt[s])]
-        hashes[g] = h
-    common = np.uint64(0)
-    for p in range(2):
-        for k in range(3):
-            common ^= zstash[p, k, stash[p, k]]
-    if side == 1:
-        common ^= zside
-    return common
+@njit(cache=True, nogil=True, inline="always")
+def pack_entry(value: int, flag: int, move: int, rem: int) -> np.uint64:
+    """One table entry's data word: value (+128), bound type, best move, pyramids left.
+
+    The table is one (n, 2) uint64 array -- key, data -- so a probe touches one cache line.
+    """
+    return (
+        np.uint64(value + 128)
+        | (np.uint64(flag) << np.uint64(8))
+        | (np.uint64(move & 0xFFFF) << np.uint64(16))
+        | (np.uint64(rem) << np.uint64(32))
+    )
 
 
-@njit(cache=True)
-def terminal_value(sums, open_cnt, side) -> int:
-    """Remaining value once nobody has a pyramid left: open squares score as they stand."""
+@njit(cache=True, nogil=True, inline="always")
+def tt_rem_of(data: np.uint64) -> int:
+    """Pyramids left in the position a table entry describes."""
+    return np.int64((data >> np.uint64(32)) & np.uint64(0xFF))
+
+
+@njit(cache=True, nogil=True)
+def standing_value(sums, open_cnt, side) -> int:
+    """The undecided squares scored as they stand, from ``side``'s point of view."""
     v = 0
     for s in range(sums.shape[0]):
-        if open_cnt[s] > 0:
-            v += square_score(sums[s, 0], sums[s, 1])
+        a = sums[s, 0]
+        b = sums[s, 1]
+        if open_cnt[s] > 0 and DECIDED[a, b, open_cnt[s]] == UNDECIDED:
+            v += square_score(a, b)
     return v if side == 0 else -v
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
+def last_placement(sums, open_cnt, stash, empties, edge_sq, side) -> int:
+    """Exact value with one pyramid left: score the placement in a loop, no recursion."""
+    sz = 1 if stash[side, 0] else (2 if stash[side, 1] else 3)
+    best = NEG_INF
+    for i in range(empties.shape[0]):
+        e = empties[i]
+        if e < 0:
+            break
+        delta = 0
+        for j in range(2):
+            s = edge_sq[e, j]
+            if s < 0:
+                continue
+            a = sums[s, 0]
+            b = sums[s, 1]
+            if side == 0:
+                delta += square_score(a + sz, b) - square_score(a, b)
+            else:
+                delta += square_score(a, b) - square_score(a, b + sz)
+        if delta > best:
+            best = delta
+    return standing_value(sums, open_cnt, side) + best
+
+
+@njit(cache=True, nogil=True)
+def two_left(sums, open_cnt, stash, empties, edge_sq, side, beta, st, by_left) -> int:
+    """Exact value with two pyramids left, in loops: each first placement, then the best
+    last one (by the other side, or by the mover again if the other has none left)."""
+    last = 1 - side
+    if stash[last, 0] + stash[last, 1] + stash[last, 2] == 0:
+        last = side
+    n_empty = empties.shape[0]
+    standing = standing_value(sums, open_cnt, side)
+    best = NEG_INF
+    for sz in range(3, 0, -1):
+        if stash[side, sz - 1] == 0:
+            continue
+        stash[side, sz - 1] -= 1
+        sz2 = 1 if stash[last, 0] else (2 if stash[last, 1] else 3)
+        stash[side, sz - 1] += 1
+        for i in range(n_empty):
+            e = empties[i]
+            by_left[1] += 1  # each first placement counts as a node, as in the full search
+            st[S_NODES] += 1
+            first = 0  # side 0's view
+            for j in range(2):
+                s = edge_sq[e, j]
+                if s >= 0:
+                    a = sums[s, 0]
+                    b = sums[s, 1]
+                    if side == 0:
+                        first += square_score(a + sz, b) - square_score(a, b)
+                        sums[s, 0] = a + sz
+                    else:
+                        first += square_score(a, b + sz) - square_score(a, b)
+                        sums[s, 1] = b + sz
+            reply = NEG_INF  # in the last mover's view
+            for i2 in range(n_empty):
+                if i2 == i:
+                    continue
+                e2 = empties[i2]
+                delta = 0
+                for j in range(2):
+                    s = edge_sq[e2, j]
+                    if s >= 0:
+                        a = sums[s, 0]
+                        b = sums[s, 1]
+                        if last == 0:
+                            delta += square_score(a + sz2, b) - square_score(a, b)
+                        else:
+                            delta += square_score(a, b) - square_score(a, b + sz2)
+                if delta > reply:
+                    reply = delta
+            for j in range(2):
+                s = edge_sq[e, j]
+                if s >= 0:
+                    sums[s, side] -= sz
+            v = first if side == 0 else -first
+            v += reply if last == side else -reply
+            if v > best:
+                best = v
+                if best + standing >= beta:
+                    return best + standing
+    return best + standing
+
+
+@njit(cache=True, nogil=True)
 def negamax(
     owner,
-    size,
     sums,
     open_cnt,
+    mask,
     stash,
-    sq_edges,
+    empties,
     edge_sq,
-    zedge,
+    edge_bit,
     zsq,
     zstash,
     zside,
+    zempty,
     hashes,
     common,
-    tt_key,
-    tt_val,
-    tt_flag,
-    tt_move,
-    tt_rem,
+    tt,
     moves,
     order,
+    saved,
+    history,
     st,
     by_left,
     alpha,
     beta,
     depth,
 ):
-    """Negamax alpha-beta; returns the remaining value for the side to move (fail-soft).
+    """Negamax alpha-beta; the remaining value for the side to move (fail-soft).
 
-    ``depth`` < 0 searches to the end (exact); otherwise the search stops after ``depth``
-    placements and scores open squares as they stand (the agent's search before the endgame).
+    ``empties`` lists the empty edges first, in any order; its tail is unused. ``depth`` < 0
+    searches to the end (exact); otherwise the search stops after ``depth`` placements and
+    scores open squares as they stand (the agent's search before the endgame). Returns 0 at
+    once, storing nothing, when ``st[S_STOP]`` is raised.
     """
+    if st[S_STOP]:
+        return 0
     side = st[S_SIDE]
     st[S_NODES] += 1
     rem = stash[0, 0] + stash[0, 1] + stash[0, 2] + stash[1, 0] + stash[1, 1] + stash[1, 2]
     by_left[rem] += 1
     if rem == 0 or depth == 0:
-        return terminal_value(sums, open_cnt, side)
+        return standing_value(sums, open_cnt, side)
+    n_empty = st[S_EMPTY]
     if rem == 1:
-        # The last placement: score it in a loop instead of a call per move (a third of all
-        # nodes sit here). Squares score as they stand after it, closed or not.
-        sz = 1 if stash[side, 0] else (2 if stash[side, 1] else 3)
-        best_delta = NEG_INF
-        for e in range(owner.shape[0]):
-            if owner[e] >= 0:
-                continue
-            delta = 0
-            for j in range(2):
-                s = edge_sq[e, j]
-                if s < 0:
-                    continue
-                a = sums[s, 0]
-                b = sums[s, 1]
-                if side == 0:
-                    delta += square_score(a + sz, b) - square_score(a, b)
-                else:
-                    delta += square_score(a, b) - square_score(a, b + sz)
-            if delta > best_delta:
-                best_delta = delta
-        return terminal_value(sums, open_cnt, side) + best_delta
-    # Every open square is worth at most 2 either way: a cheap bound that decides null windows.
-    bound = 2 * st[S_OPEN]
-    if bound <= alpha:
-        return bound
-    if -bound >= beta:
-        return -bound
+        return last_placement(sums, open_cnt, stash, empties[:n_empty], edge_sq, side)
+    if rem == 2 and depth != 1:
+        return two_left(sums, open_cnt, stash, empties[:n_empty], edge_sq, side, beta, st, by_left)
+    # Bounds that often decide a null window without a move. A player's placement can only
+    # help that player (a square's score never rises with the other side's sum), and it
+    # touches at most two squares: so side 0 ends at most at the standing score plus the
+    # 2 * (its pyramids left) biggest gains still open to it, and at least at the standing
+    # score minus the other side's 2 * (pyramids left) biggest.
+    cur = st[S_CUR]
+    up0 = cur + best_changes(st, S_UP, 2 * (stash[0, 0] + stash[0, 1] + stash[0, 2]))
+    lo0 = cur - best_changes(st, S_DN, 2 * (stash[1, 0] + stash[1, 1] + stash[1, 2]))
+    high = up0 if side == 0 else -lo0
+    if high <= alpha:
+        return high
+    low = lo0 if side == 0 else -up0
+    if low >= beta:
+        return low
 
-    key = canonical_key(hashes, common)
-    mask = tt_key.shape[0] // 2 - 1
-    slot = int(key & np.uint64(mask)) * 2
+    use_tt = rem >= st[S_TT_MIN]
+    key = np.uint64(0)
+    slot = 0
     tt_best = -1
-    for k in range(slot, slot + 2):
-        if tt_key[k] == key:
-            st[S_HITS] += 1
-            v = np.int64(tt_val[k])
-            f = tt_flag[k]
-            tt_best = tt_move[k]
-            if f == EXACT:
-                return v
-            if f == LOWER and v > alpha:
-                alpha = v
-            elif f == UPPER and v < beta:
-                beta = v
-            if alpha >= beta:
-                return v
-            break
+    if use_tt:
+        key = canonical_key(hashes, common) ^ zempty[n_empty]
+        # Buckets of four 16-byte entries: one 64-byte cache line per probe.
+        slot = int(key & np.uint64(tt.shape[0] // 4 - 1)) * 4
+        for k in range(slot, slot + 4):
+            if tt[k, 0] == key:
+                st[S_HITS] += 1
+                data = tt[k, 1]
+                v = np.int64(data & np.uint64(0xFF)) - 128
+                f = np.int64((data >> np.uint64(8)) & np.uint64(3))
+                tt_best = np.int64((data >> np.uint64(16)) & np.uint64(0xFFFF))
+                if f == EXACT:
+                    return v
+                if f == LOWER and v > alpha:
+                    alpha = v
+                elif f == UPPER and v < beta:
+                    beta = v
+                if alpha >= beta:
+                    return v
+                break
     alpha0 = alpha
 
-    # Generate moves with an ordering score: the change in the mover's standing score.
+    # Moves, ordered by the change in the mover's standing score (table move first).
     ply = rem
     n = 0
     seen_dead = False
-    for e in range(owner.shape[0]):
-        if owner[e] >= 0:
-            continue
-        # A dead edge touches only decided squares: every dead edge is the same move, so
-        # only the first one is tried (a pyramid there changes nothing but the stash).
+    for i in range(n_empty):
+        e = empties[i]
+        # A dead edge touches only decided squares: every dead edge is the same move, so only
+        # the first one is tried (a pyramid there changes nothing but the stash).
         dead = True
         for j in range(2):
             s = edge_sq[e, j]
@@ -231,12 +350,20 @@ def negamax(
             if seen_dead:
                 continue
             seen_dead = True
-        for k in range(3):  # k = size - 1; Large first
-            sz = 3 - k
-            kk = sz - 1
-            if stash[side, kk] == 0:
+        # Sizes smallest first. A larger pyramid that leaves both squares exactly as the
+        # smaller one would (same class, or same decided score) is never better: keeping
+        # the larger one in the stash is at least as good, since a square's score never
+        # falls when its owner's sum rises. So it is not tried (on a dead edge: only the
+        # smallest size is).
+        kept0 = -1
+        kept1 = -1
+        kept_n = 0
+        for sz in range(1, 4):
+            if stash[side, sz - 1] == 0:
                 continue
             gain = 0
+            code0 = -1
+            code1 = -1
             for j in range(2):
                 s = edge_sq[e, j]
                 if s < 0:
@@ -249,97 +376,144 @@ def negamax(
                 else:
                     b += sz
                 gain += square_score(a, b) - before
+                c = CLASS[a, b, open_cnt[s] - 1]
+                if c < 0:
+                    c = 1000 + DECIDED[a, b, open_cnt[s] - 1]
+                if j == 0:
+                    code0 = c
+                else:
+                    code1 = c
+            if kept_n > 0 and code0 == (kept0 >> 16) and code1 == (kept0 & 0xFFFF) - 1:
+                continue
+            if kept_n > 1 and code0 == (kept1 >> 16) and code1 == (kept1 & 0xFFFF) - 1:
+                continue
+            if kept_n == 0:
+                kept0 = (code0 << 16) | (code1 + 1)
+            else:
+                kept1 = (code0 << 16) | (code1 + 1)
+            kept_n += 1
             if side == 1:
                 gain = -gain
             m = e * 4 + sz
-            sc = gain * 8 + sz
+            # Immediate gain first, then moves that cut off elsewhere (history heuristic).
+            h = history[side, m]
+            sc = (gain << 32) + min(h, 1 << 28) * 4 + sz
             if m == tt_best:
-                sc = 1 << 20
-            # insertion sort, best first
-            i = n
-            while i > 0 and order[ply, i - 1] < sc:
-                order[ply, i] = order[ply, i - 1]
-                moves[ply, i] = moves[ply, i - 1]
-                i -= 1
-            order[ply, i] = sc
-            moves[ply, i] = m
+                sc = 1 << 50
+            k = n
+            while k > 0 and order[ply, k - 1] < sc:
+                order[ply, k] = order[ply, k - 1]
+                moves[ply, k] = moves[ply, k - 1]
+                k -= 1
+            order[ply, k] = sc
+            moves[ply, k] = m
             n += 1
 
     best = NEG_INF
     best_move = -1
     other = 1 - side
     other_left = stash[other, 0] + stash[other, 1] + stash[other, 2]
+    n_sym = hashes.shape[0]
+    nd = depth - 1 if depth > 0 else depth
     for i in range(n):
         m = moves[ply, i]
         e = m // 4
         sz = m % 4
         kk = sz - 1
-        # -- apply
+        # -- apply: take e out of the empty list (swap with the last empty edge)
+        p = 0
+        while empties[p] != e:
+            p += 1
+        empties[p] = empties[n_empty - 1]
+        empties[n_empty - 1] = e
+        st[S_EMPTY] = n_empty - 1
         owner[e] = side
-        size[e] = sz
         c_old = stash[side, kk]
         common ^= zstash[side, kk, c_old] ^ zstash[side, kk, c_old - 1]
         stash[side, kk] = c_old - 1
-        for g in range(hashes.shape[0]):
-            hashes[g] ^= zedge[g, e]
         gain = 0
-        closed = 0
+        for f in range(S_CUR, STATE_LEN):
+            saved[ply, f - S_CUR] = st[f]
         for j in range(2):
             s = edge_sq[e, j]
             if s < 0:
                 continue
-            code_old = square_code(sums[s, 0], sums[s, 1], open_cnt[s])
+            a0 = sums[s, 0]
+            b0 = sums[s, 1]
+            k0 = open_cnt[s]
+            m0 = mask[s]
             sums[s, side] += sz
-            open_cnt[s] -= 1
-            for g in range(hashes.shape[0]):
-                hashes[g] ^= zsq[g, s, code_old]
-            if open_cnt[s] == 0:
-                gain += square_score(sums[s, 0], sums[s, 1])
-                closed += 1
+            open_cnt[s] = k0 - 1
+            mask[s] = m0 ^ edge_bit[e, j]
+            c0 = CLASS[a0, b0, k0]
+            if c0 < 0:
+                continue  # decided before: nothing in the key or the bounds
+            for g in range(n_sym):
+                hashes[g] ^= zsq[g, s, c0, m0]
+            cur0 = square_score(a0, b0)
+            st[S_CUR] -= cur0
+            st[S_UP + HIGH[a0, b0, k0] - cur0] -= 1
+            st[S_DN + cur0 - LOW[a0, b0, k0]] -= 1
+            a1 = sums[s, 0]
+            b1 = sums[s, 1]
+            c1 = CLASS[a1, b1, k0 - 1]
+            if c1 < 0:
+                gain += DECIDED[a1, b1, k0 - 1]  # decided by this move: its score is banked
             else:
-                code_new = square_code(sums[s, 0], sums[s, 1], open_cnt[s])
-                for g in range(hashes.shape[0]):
-                    hashes[g] ^= zsq[g, s, code_new]
+                m1 = mask[s]
+                for g in range(n_sym):
+                    hashes[g] ^= zsq[g, s, c1, m1]
+                cur1 = square_score(a1, b1)
+                st[S_CUR] += cur1
+                st[S_UP + HIGH[a1, b1, k0 - 1] - cur1] += 1
+                st[S_DN + cur1 - LOW[a1, b1, k0 - 1]] += 1
         if side == 1:
             gain = -gain
-        st[S_OPEN] -= closed
-        nd = depth - 1 if depth > 0 else depth
         if other_left > 0:
             st[S_SIDE] = other
-            child_common = common ^ zside
             v = gain - negamax(
-                owner, size, sums, open_cnt, stash, sq_edges, edge_sq, zedge, zsq, zstash,
-                zside, hashes, child_common, tt_key, tt_val, tt_flag, tt_move, tt_rem, moves,
-                order, st, by_left, gain - beta, gain - alpha, nd,
+                owner, sums, open_cnt, mask, stash, empties, edge_sq, edge_bit, zsq, zstash,
+                zside, zempty, hashes, common ^ zside, tt, moves, order, saved, history, st,
+                by_left, gain - beta, gain - alpha, nd,
             )  # fmt: skip
         else:
             v = gain + negamax(
-                owner, size, sums, open_cnt, stash, sq_edges, edge_sq, zedge, zsq, zstash,
-                zside, hashes, common, tt_key, tt_val, tt_flag, tt_move, tt_rem, moves,
-                order, st, by_left, alpha - gain, beta - gain, nd,
+                owner, sums, open_cnt, mask, stash, empties, edge_sq, edge_bit, zsq, zstash,
+                zside, zempty, hashes, common, tt, moves, order, saved, history, st, by_left,
+                alpha - gain, beta - gain, nd,
             )  # fmt: skip
         # -- undo
         st[S_SIDE] = side
-        st[S_OPEN] += closed
+        for f in range(S_CUR, STATE_LEN):
+            st[f] = saved[ply, f - S_CUR]
         for j in range(2):
             s = edge_sq[e, j]
             if s < 0:
                 continue
-            if open_cnt[s] > 0:
-                code_new = square_code(sums[s, 0], sums[s, 1], open_cnt[s])
-                for g in range(hashes.shape[0]):
-                    hashes[g] ^= zsq[g, s, code_new]
+            a = sums[s, 0]
+            b = sums[s, 1]
+            k1 = open_cnt[s]
+            m1 = mask[s]
             sums[s, side] -= sz
-            open_cnt[s] += 1
-            code_old = square_code(sums[s, 0], sums[s, 1], open_cnt[s])
-            for g in range(hashes.shape[0]):
-                hashes[g] ^= zsq[g, s, code_old]
-        for g in range(hashes.shape[0]):
-            hashes[g] ^= zedge[g, e]
+            open_cnt[s] = k1 + 1
+            mask[s] = m1 ^ edge_bit[e, j]
+            c0 = CLASS[sums[s, 0], sums[s, 1], k1 + 1]
+            if c0 < 0:
+                continue
+            for g in range(n_sym):
+                hashes[g] ^= zsq[g, s, c0, mask[s]]
+            c1 = CLASS[a, b, k1]
+            if c1 >= 0:
+                for g in range(n_sym):
+                    hashes[g] ^= zsq[g, s, c1, m1]
         stash[side, kk] = c_old
         common ^= zstash[side, kk, c_old] ^ zstash[side, kk, c_old - 1]
         owner[e] = -1
-        size[e] = 0
+        empties[n_empty - 1] = empties[p]
+        empties[p] = e
+        st[S_EMPTY] = n_empty
+        if st[S_STOP]:
+            return 0
 
         if v > best:
             best = v
@@ -347,20 +521,23 @@ def negamax(
             if v > alpha:
                 alpha = v
                 if alpha >= beta:
+                    history[side, m] += rem * rem
                     break
 
-    # -- store
-    flag = EXACT
-    if best <= alpha0:
-        flag = UPPER
-    elif best >= beta:
-        flag = LOWER
-    target = slot
-    if tt_key[slot] != key and tt_rem[slot] > rem:
-        target = slot + 1  # keep the bigger subtree in the first slot
-    tt_key[target] = key
-    tt_val[target] = best
-    tt_flag[target] = flag
-    tt_move[target] = best_move
-    tt_rem[target] = rem
+    if use_tt:
+        flag = EXACT
+        if best <= alpha0:
+            flag = UPPER
+        elif best >= beta:
+            flag = LOWER
+        # Replace this position's own entry, else the one with the smallest subtree.
+        target = slot
+        for k in range(slot, slot + 4):
+            if tt[k, 0] == key:
+                target = k
+                break
+            if tt_rem_of(tt[k, 1]) < tt_rem_of(tt[target, 1]):
+                target = k
+        tt[target, 0] = key
+        tt[target, 1] = pack_entry(best, flag, best_move, rem)
     return best

@@ -8,6 +8,7 @@ only, so the compiled search never needs to know about it.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -83,22 +84,62 @@ class SolveStats:
         return self.nodes / self.seconds if self.seconds > 0 else 0.0
 
 
+class SearchStopped(Exception):
+    """A search was stopped (its deadline passed, or :meth:`EdgesSolver.stop` was called)."""
+
+
+@dataclass
+class Position:
+    """A position as the compiled search sees it (arrays it changes and restores in place).
+
+    ``banked`` is seat 0's minus seat 1's score on the squares already decided; the search
+    adds the value of the rest.
+    """
+
+    owner: np.ndarray
+    sums: np.ndarray
+    open_cnt: np.ndarray
+    mask: np.ndarray
+    stash: np.ndarray
+    empties: np.ndarray
+    n_empty: int
+    side: int
+    banked: int
+    bounds: np.ndarray
+    """The search's bound fields (``st[S_CUR:]`` of edges_engine) for this position."""
+
+    @property
+    def left(self) -> int:
+        """Pyramids still to place."""
+        return int(self.stash.sum())
+
+
 class EdgesSolver:
     """An exact solver for two-player Edges positions of one board.
 
     It keeps its transposition table between calls, so solving the children of a position one
     by one (to get every first-move value) reuses the work. ``tt_bits`` sets the table size
-    (2**tt_bits entries of 13 bytes).
+    (2**tt_bits entries of 16 bytes). ``tt_min`` is the fewest pyramids left at which the
+    table is used (below it a search is cheaper than a table probe).
+
+    Set ``on_progress`` (called with the node count about five times a second) or give a
+    ``deadline`` to :meth:`solve` / :meth:`search` to run the compiled search in a worker
+    thread; Ctrl-C then stops it cleanly. Otherwise it runs in the calling thread.
     """
 
-    def __init__(self, board: Board, tt_bits: int = DEFAULT_TT_BITS, seed: int = 2024) -> None:
+    def __init__(
+        self, board: Board, tt_bits: int = DEFAULT_TT_BITS, seed: int = 2024, tt_min: int = 4
+    ) -> None:
         self.board = board
         e, s = board.num_edges, board.num_squares
         self.sq_edges = np.array(board.square_edges, dtype=np.int64).reshape(s, 4)
         edge_sq = np.full((e, 2), -1, dtype=np.int64)
+        edge_bit = np.zeros((e, 2), dtype=np.int64)
         for i, squares in enumerate(board.edge_squares):
-            edge_sq[i, : len(squares)] = squares
-        self.edge_sq = edge_sq
+            for j, sq in enumerate(squares):
+                edge_sq[i, j] = sq
+                edge_bit[i, j] = 1 << board.square_edges[sq].index(i)
+        self.edge_sq, self.edge_bit = edge_sq, edge_bit
         self.sym_e, self.sym_s = board_symmetries(board)
         rng = np.random.default_rng(seed)
 
@@ -107,45 +148,127 @@ class EdgesSolver:
                 np.uint64(2)
             ) + rng.integers(0, 2, size=shape, dtype=np.int64).astype(np.uint64)
 
-        zedge, zsq = rand(e), rand(s, eng.NCODE)
-        self.zedge = np.ascontiguousarray(zedge[self.sym_e])
-        self.zsq = np.ascontiguousarray(zsq[self.sym_s])
+        # zsq[g, s, class, mask]: the hash of "square s, of this class, with these empty
+        # edges" after symmetry g -- the image square, with the image edges empty.
+        base = rand(s, eng.NCLASS, 16)
+        n_sym = len(self.sym_e)
+        zsq = np.zeros((n_sym, s, eng.NCLASS, 16), dtype=np.uint64)
+        for g in range(n_sym):
+            for sq in range(s):
+                image = int(self.sym_s[g, sq])
+                for m in range(16):
+                    mapped = 0
+                    for slot in range(4):
+                        if m >> slot & 1:
+                            edge = int(self.sym_e[g, self.sq_edges[sq, slot]])
+                            mapped |= 1 << board.square_edges[image].index(edge)
+                    zsq[g, sq, :, m] = base[image, :, mapped]
+        self.zsq = zsq
         self.zstash = rand(2, 3, eng.MAX_COUNT)
         self.zside = rand(1)[0]
-        self.hashes = np.zeros(len(self.sym_e), dtype=np.uint64)
+        self.zempty = rand(e + 1)
+        self.hashes = np.zeros(n_sym, dtype=np.uint64)
         self.tt_bits = tt_bits
+        self.tt_min = tt_min
         n = 1 << tt_bits
-        self.tt_key = np.zeros(n, dtype=np.uint64)
-        self.tt_val = np.zeros(n, dtype=np.int8)
-        self.tt_flag = np.zeros(n, dtype=np.int8)
-        self.tt_move = np.full(n, -1, dtype=np.int16)
-        self.tt_rem = np.zeros(n, dtype=np.int8)
+        self.tt = np.zeros((n, 2), dtype=np.uint64)  # key, packed data (edges_engine)
+        self.history = np.zeros((2, 4 * e), dtype=np.int64)  # cut-off counts, for ordering
         self.stats = SolveStats(by_left=[0] * (e + 1))
+        self.on_progress: Callable[[int], None] | None = None
+        self._exact: dict[int, int] = {}  # canonical key -> exact remaining value (mover's)
+        self._running: np.ndarray | None = None
 
     def clear(self) -> None:
         """Forget the transposition table (needed between depth-limited searches)."""
-        self.tt_key[:] = 0
-        self.tt_rem[:] = 0
+        self.tt[:] = 0
+        self.history[:] = 0
+        self._exact.clear()
+
+    def stop(self) -> None:
+        """Ask a search running in another thread to stop (it raises :class:`SearchStopped`)."""
+        if self._running is not None:
+            self._running[eng.S_STOP] = 1
 
     # -- positions --------------------------------------------------------------------------
-    def _arrays(self, state: EdgesState) -> dict[str, np.ndarray]:
+    def position(self, state: EdgesState) -> Position:
+        """The arrays of a rules-engine state."""
         if state.game.num_players != 2:
             raise ValueError("the solver plays two-player Edges only, not Double Edges")
+        stash = np.array(
+            [[st.count(Pyramid(sz)) for sz in (1, 2, 3)] for st in state.stashes], dtype=np.int64
+        )
+        side = state.to_act[0] if state.to_act else 0
+        return self._build(np.array(state.owner), np.array(state.pyramid), stash, side)
+
+    def _build(self, owner: np.ndarray, size: np.ndarray, stash: np.ndarray, side: int) -> Position:
         b = self.board
-        owner = np.array(state.owner, dtype=np.int64)
-        size = np.array(state.pyramid, dtype=np.int64)
+        owner = owner.astype(np.int64)
         sums = np.zeros((b.num_squares, 2), dtype=np.int64)
         open_cnt = np.zeros(b.num_squares, dtype=np.int64)
+        mask = np.zeros(b.num_squares, dtype=np.int64)
         for sq, bounds in enumerate(b.square_edges):
-            for i in bounds:
+            for slot, i in enumerate(bounds):
                 if owner[i] >= 0:
                     sums[sq, owner[i]] += size[i]
                 else:
                     open_cnt[sq] += 1
-        stash = np.array(
-            [[st.count(Pyramid(sz)) for sz in (1, 2, 3)] for st in state.stashes], dtype=np.int64
-        )
-        return {"owner": owner, "size": size, "sums": sums, "open": open_cnt, "stash": stash}
+                    mask[sq] |= 1 << slot
+        banked = 0
+        bounds = np.zeros(eng.STATE_LEN - eng.S_CUR, dtype=np.int64)
+        for sq in range(b.num_squares):
+            a_, b_, k = int(sums[sq, 0]), int(sums[sq, 1]), int(open_cnt[sq])
+            if eng.CLASS[a_, b_, k] < 0:
+                banked += int(eng.DECIDED[a_, b_, k])
+            else:
+                cur = eng._score(a_, b_)
+                bounds[0] += cur
+                bounds[eng.S_UP - eng.S_CUR + int(eng.HIGH[a_, b_, k]) - cur] += 1
+                bounds[eng.S_DN - eng.S_CUR + cur - int(eng.LOW[a_, b_, k])] += 1
+        empty = np.flatnonzero(owner < 0)
+        empties = np.full(b.num_edges, -1, dtype=np.int64)
+        empties[: len(empty)] = empty
+        return Position(
+            owner, sums, open_cnt, mask, stash.astype(np.int64), empties, len(empty), side,
+            banked, bounds,
+        )  # fmt: skip
+
+    def _hash(self, pos: Position) -> int:
+        """Fill ``self.hashes`` for ``pos``; returns the symmetric part (stashes, side)."""
+        self.hashes[:] = 0
+        for sq in range(self.board.num_squares):
+            c = eng.CLASS[pos.sums[sq, 0], pos.sums[sq, 1], pos.open_cnt[sq]]
+            if c >= 0:
+                self.hashes ^= self.zsq[:, sq, c, pos.mask[sq]]
+        common = np.uint64(0)
+        for p in range(2):
+            for k in range(3):
+                common ^= self.zstash[p, k, pos.stash[p, k]]
+        if pos.side == 1:
+            common ^= self.zside
+        return int(common)
+
+    def key(self, state: EdgesState | Position) -> int:
+        """The canonical reduced key of a position (equal for positions with equal futures:
+        symmetric ones, and ones that differ only in decided squares or dead edges)."""
+        pos = state if isinstance(state, Position) else self.position(state)
+        common = self._hash(pos)
+        return int(eng.canonical_key(self.hashes, np.uint64(common)) ^ self.zempty[pos.n_empty])
+
+    @staticmethod
+    def banked(state: EdgesState) -> int:
+        """Seat 0's minus seat 1's points on squares whose score can no longer change."""
+        total = 0
+        for bounds in state.game.board.square_edges:
+            sums, k = [0, 0], 0
+            for i in bounds:
+                if state.owner[i] >= 0:
+                    sums[state.owner[i]] += state.pyramid[i]
+                else:
+                    k += 1
+            d = int(eng.DECIDED[sums[0], sums[1], k])
+            if d != eng.UNDECIDED:
+                total += d
+        return total
 
     @staticmethod
     def settled(state: EdgesState) -> int:
@@ -161,73 +284,139 @@ class EdgesSolver:
                     total += sq.points if sq.side == 0 else -sq.points
         return total
 
-    def key(self, state: EdgesState) -> int:
-        """The canonical reduced key of a position (equal for positions with equal futures)."""
-        a = self._arrays(state)
-        side = state.to_act[0] if state.to_act else 0
-        common = eng.init_hashes(
-            a["owner"], a["sums"], a["open"], a["stash"], side, self.zedge, self.zsq,
-            self.zstash, self.zside, self.hashes,
-        )  # fmt: skip
-        return int(eng.canonical_key(self.hashes, np.uint64(common)))
-
     # -- search -----------------------------------------------------------------------------
-    def search(self, state: EdgesState, alpha: int = -99, beta: int = 99, depth: int = -1) -> int:
-        """Seat 0 minus seat 1 at the end with best play, ignoring a pending pie rule.
-
-        ``depth`` >= 0 stops after that many placements and scores squares as they stand.
-        With a window (alpha, beta) the result is exact inside it and a bound outside it.
-        """
-        if state.is_over:
-            scores = state.scores()
-            return scores[0] - scores[1]
-        side = state.to_act[0]
-        a = self._arrays(state)
-        common = eng.init_hashes(
-            a["owner"], a["sums"], a["open"], a["stash"], side, self.zedge, self.zsq,
-            self.zstash, self.zside, self.hashes,
-        )  # fmt: skip
-        common = np.uint64(common)
-        offset = self.settled(state)
-        sign = 1 if side == 0 else -1
-        # The window is on seat 0's total; the engine wants the mover's remaining value.
-        lo, hi = (alpha - offset) * sign, (beta - offset) * sign
-        if sign < 0:
-            lo, hi = hi, lo
-        rem = int(a["stash"].sum())
+    def _run(self, pos: Position, lo: int, hi: int, depth: int, deadline: float | None) -> int:
+        """The compiled search on ``pos`` with a window on the mover's remaining value."""
+        common = np.uint64(self._hash(pos))
+        rem = pos.left
         moves = np.zeros((rem + 1, 3 * self.board.num_edges), dtype=np.int64)
         order = np.zeros_like(moves)
         st = np.zeros(eng.STATE_LEN, dtype=np.int64)
-        st[eng.S_SIDE] = side
-        st[eng.S_OPEN] = int((a["open"] > 0).sum())
+        st[eng.S_SIDE] = pos.side
+        st[eng.S_CUR : eng.STATE_LEN] = pos.bounds
+        saved = np.zeros((rem + 1, len(pos.bounds)), dtype=np.int64)
+        st[eng.S_EMPTY] = pos.n_empty
+        st[eng.S_TT_MIN] = self.tt_min
         by_left = np.zeros(self.board.num_edges + 1, dtype=np.int64)
-        start = time.perf_counter()
-        v = eng.negamax(
-            a["owner"], a["size"], a["sums"], a["open"], a["stash"], self.sq_edges, self.edge_sq,
-            self.zedge, self.zsq, self.zstash, self.zside, self.hashes, common, self.tt_key,
-            self.tt_val, self.tt_flag, self.tt_move, self.tt_rem, moves, order, st, by_left,
-            lo, hi, depth,
+        args = (
+            pos.owner, pos.sums, pos.open_cnt, pos.mask, pos.stash, pos.empties, self.edge_sq,
+            self.edge_bit, self.zsq, self.zstash, self.zside, self.zempty, self.hashes, common,
+            self.tt, moves, order, saved, self.history, st, by_left, lo, hi, depth,
         )  # fmt: skip
+        start = time.perf_counter()
+        if self.on_progress is None and deadline is None:
+            v = eng.negamax(*args)
+        else:
+            v = self._threaded(args, st, deadline)
         self.stats.seconds += time.perf_counter() - start
         self.stats.nodes += int(st[eng.S_NODES])
         self.stats.hits += int(st[eng.S_HITS])
         for i, c in enumerate(by_left):
             self.stats.by_left[i] += int(c)
-        return offset + sign * int(v)
+        if st[eng.S_STOP]:
+            raise SearchStopped("the search was stopped before it finished")
+        return int(v)
+
+    def _threaded(self, args: tuple, st: np.ndarray, deadline: float | None) -> int:
+        """Run the search in a worker thread (it releases the GIL) and watch it from here."""
+        result: list[int] = []
+        worker = threading.Thread(target=lambda: result.append(eng.negamax(*args)), daemon=True)
+        self._running = st
+        base = self.stats.nodes
+        try:
+            worker.start()
+            while worker.is_alive():
+                worker.join(0.2)
+                if self.on_progress is not None:
+                    self.on_progress(base + int(st[eng.S_NODES]))
+                if deadline is not None and time.perf_counter() > deadline:
+                    st[eng.S_STOP] = 1
+            if self.on_progress is not None:
+                self.on_progress(base + int(st[eng.S_NODES]))
+        except KeyboardInterrupt:
+            st[eng.S_STOP] = 1
+            worker.join()
+            raise
+        finally:
+            self._running = None
+        return result[0] if result else 0
+
+    def search(
+        self,
+        state: EdgesState,
+        alpha: int = -99,
+        beta: int = 99,
+        depth: int = -1,
+        deadline: float | None = None,
+    ) -> int:
+        """Seat 0 minus seat 1 at the end with best play, ignoring a pending pie rule.
+
+        ``depth`` >= 0 stops after that many placements and scores squares as they stand.
+        With a window (alpha, beta) the result is exact inside it and a bound outside it.
+        ``deadline`` (a ``time.perf_counter()`` value) stops the search with
+        :class:`SearchStopped`.
+        """
+        if state.is_over:
+            scores = state.scores()
+            return scores[0] - scores[1]
+        pos = self.position(state)
+        sign = 1 if pos.side == 0 else -1
+        # The window is on seat 0's total; the engine wants the mover's remaining value.
+        lo, hi = (alpha - pos.banked) * sign, (beta - pos.banked) * sign
+        if sign < 0:
+            lo, hi = hi, lo
+        return pos.banked + sign * self._run(pos, lo, hi, depth, deadline)
+
+    def solve(self, state: EdgesState, deadline: float | None = None) -> int:
+        """Seat 0 minus seat 1 with best play, ignoring a pending pie rule: exact, by MTD(f).
+
+        A sequence of null-window searches (each a yes/no question "at least g?") converges
+        on the value; they share the table, and cost less than one open-window search.
+        Exact values are remembered, also for the colour-swapped position.
+        """
+        if state.is_over:
+            scores = state.scores()
+            return scores[0] - scores[1]
+        pos = self.position(state)
+        sign = 1 if pos.side == 0 else -1
+        key = self.key(pos)
+        if key not in self._exact:
+            swap = self.key(self._swap(pos))
+            if swap in self._exact:
+                self._exact[key] = self._exact[swap]
+        if key not in self._exact:
+            g, lo, hi = 0, -99, 99
+            while lo < hi:
+                beta = max(g, lo + 1)
+                g = self._run(self.position(state), beta - 1, beta, -1, deadline)
+                if g < beta:
+                    hi = g
+                else:
+                    lo = g
+            self._exact[key] = g
+        return pos.banked + sign * self._exact[key]
+
+    def _swap(self, pos: Position) -> Position:
+        """The colour-swapped position: same future, seats exchanged (same mover's value)."""
+        return Position(
+            np.where(pos.owner >= 0, 1 - pos.owner, -1), pos.sums[:, ::-1].copy(),
+            pos.open_cnt, pos.mask, pos.stash[::-1].copy(), pos.empties, pos.n_empty,
+            1 - pos.side, -pos.banked, pos.bounds,
+        )  # fmt: skip
 
     def value(self, state: EdgesState) -> int:
         """Seat 0 minus seat 1 with perfect play from ``state``, the pie rule included."""
         if state.is_over:
-            return self.search(state)
+            return self.solve(state)
         if state.pie_available:
             mover = state.to_act[0]
-            values = [self.search(state)]
+            values = [self.solve(state)]
             values += [self.value(state._next(mover, t)) for t in _takeovers(state)]
             return max(values) if mover == 0 else min(values)
         if state.turn == 0 and state.game.options.pie:
             values = [v for _, v in self.move_values(state)]
             return max(values) if state.to_act[0] == 0 else min(values)
-        return self.search(state)
+        return self.solve(state)
 
     def move_values(
         self,
@@ -243,7 +432,7 @@ class EdgesSolver:
         children: dict[tuple[int, int, bool], EdgesAction] = {}
         for action in state.legal_actions(mover):
             child = state._next(mover, action)
-            tag = (self.key(child), self.settled(child), child.pie_available)
+            tag = (self.key(child), self.banked(child), child.pie_available)
             children.setdefault(tag, action)
         out: list[tuple[EdgesAction, int]] = []
         total = len(children)
@@ -291,15 +480,18 @@ def analyse(
     state: EdgesState,
     tt_bits: int = DEFAULT_TT_BITS,
     progress: Callable[[int, int], None] | None = None,
+    on_nodes: Callable[[int], None] | None = None,
 ) -> dict[str, object]:
     """Solve a position and every move from it: JSON-safe, values for the first player.
 
     Returns ``value`` (first player's minus second player's score with perfect play),
     ``moves`` (``[notation, value]`` per move up to symmetry, best first for the mover),
     ``nodes``, ``seconds``, ``nodes_per_second`` and ``nodes_by_left`` (index = pyramids
-    still to place).
+    still to place). ``progress`` hears (moves solved, moves); ``on_nodes`` hears the node
+    count while a search runs (the search then runs in a worker thread, so Ctrl-C stops it).
     """
     solver = EdgesSolver(state.game.board, tt_bits=tt_bits)
+    solver.on_progress = on_nodes
     sign = first_player_sign(state)
     start = time.perf_counter()
     if state.is_over:
