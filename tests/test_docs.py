@@ -38,6 +38,8 @@ def test_readme_documents_every_command():
         "meeple tournament",
         "meeple results",
         "meeple solve edges",
+        "--prove",
+        "perfect:exact=12,seconds=5",
     ):
         assert command in readme, f"README does not show `{command}`"
 

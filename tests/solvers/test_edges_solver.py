@@ -291,3 +291,48 @@ def test_prove_command_answers_and_resumes(run, tmp_path):
     assert no.exit_code == 0 and "no" in no.output and "at least +1?" in no.output
     clash = run(*args, "--prove", "1", "--checkpoint", str(point))
     assert clash.exit_code == 2 and "another question" in clash.output
+
+
+def test_perfect_agent_solves_within_its_time_budget_or_searches_instead():
+    g = game("3x4", "5/5/5")
+    state = random_position(g, 22, random.Random(3))
+    mover = state.to_act[0]
+    hurried = make_agent("perfect:exact=4,seconds=0.001", g)
+    action = hurried.act(Observation(state, mover))
+    assert action in state.legal_actions(mover) and hurried.solved_exactly == 0
+    small = random_position(game("2x3", "3/3/2"), 10, random.Random(3))
+    patient = make_agent("perfect:exact=4,seconds=60", small.game)
+    mover = small.to_act[0]
+    action = patient.act(Observation(small, mover))
+    assert patient.solved_exactly == 1
+    solver = EdgesSolver(small.game.board, tt_bits=16)
+    assert solver.value(small._next(mover, action)) == solver.value(small)
+
+
+def test_exact_best_action_keeps_the_value_for_both_seats():
+    g = game("2x3", "3/3/2")
+    for seed in range(6):
+        state = random_position(g, 7, random.Random(seed))
+        mover = state.to_act[0]
+        action, value = EdgesSolver(g.board, tt_bits=14).best_action(state)
+        assert value == brute(state) == brute(state._next(mover, action))
+
+
+@pytest.mark.parametrize(("board", "fixed"), [("2x2", 0), ("3x3", 0), ("4x4", 0), ("3x4", 1)])
+def test_half_turn_fixes_the_edges_the_design_note_says(board, fixed):
+    from meeple.solvers.edges_solver import board_symmetries
+
+    sym_e, _ = board_symmetries(game(board, "1/0/0").board)
+    half_turn = sym_e[3]  # (x, y) -> (w - x, h - y)
+    assert sum(int(half_turn[e]) == e for e in range(len(half_turn))) == fixed
+
+
+@pytest.mark.parametrize("stash", ["2/2/1", "2/2/2"])
+def test_mirror_bound_and_pie_on_a_board_without_a_fixed_edge(stash):
+    """2x2 has no edge the half turn fixes, so the second player can mirror every first move:
+    each first move is worth at most 0 without the pie rule, and then (equal stashes) the pie
+    rule cannot change the value -- the argument docs/solving.md applies to 3x3."""
+    solver = EdgesSolver(game("2x2", stash).board, tt_bits=16)
+    values = [v for _, v in solver.move_values(game("2x2", stash).new_game(0))]
+    assert max(values) <= 0
+    assert solver.value(game("2x2", stash, pie=True).new_game(0)) == max(values)

@@ -150,7 +150,7 @@ def _prove(
     if holds is None:
         console.print(
             f"[yellow]not finished[/]: stopped after {p.searched:,} leaves searched in this run "
-            f"({p.reused:,} read from the checkpoint, {len(proof.done):,} in it now); run the "
+            f"({p.reused:,} answered from the checkpoint, {len(proof.done):,} in it now); run the "
             f"same command again to resume from {checkpoint}"
         )
         return
@@ -158,7 +158,7 @@ def _prove(
     answer = "yes" if first_holds else "no"
     console.print(
         f"[bold]{answer}[/]: proved with {p.searched:,} leaves searched in this run and "
-        f"{p.reused:,} read from {checkpoint}; nodes {p.nodes:,}"
+        f"{p.reused:,} answered from {checkpoint}; nodes {p.nodes:,}"
     )
 
 

@@ -128,7 +128,7 @@ class EdgesSolver:
     """
 
     def __init__(
-        self, board: Board, tt_bits: int = DEFAULT_TT_BITS, seed: int = 2024, tt_min: int = 4
+        self, board: Board, tt_bits: int = DEFAULT_TT_BITS, seed: int = 2024, tt_min: int = 3
     ) -> None:
         self.board = board
         e, s = board.num_edges, board.num_squares
@@ -404,24 +404,25 @@ class EdgesSolver:
             1 - pos.side, -pos.banked, pos.bounds,
         )  # fmt: skip
 
-    def value(self, state: EdgesState) -> int:
+    def value(self, state: EdgesState, deadline: float | None = None) -> int:
         """Seat 0 minus seat 1 with perfect play from ``state``, the pie rule included."""
         if state.is_over:
             return self.solve(state)
         if state.pie_available:
             mover = state.to_act[0]
-            values = [self.solve(state)]
-            values += [self.value(state._next(mover, t)) for t in _takeovers(state)]
+            values = [self.solve(state, deadline)]
+            values += [self.value(state._next(mover, t), deadline) for t in _takeovers(state)]
             return max(values) if mover == 0 else min(values)
         if state.turn == 0 and state.game.options.pie:
-            values = [v for _, v in self.move_values(state)]
+            values = [v for _, v in self.move_values(state, deadline=deadline)]
             return max(values) if state.to_act[0] == 0 else min(values)
-        return self.solve(state)
+        return self.solve(state, deadline)
 
     def move_values(
         self,
         state: EdgesState,
         progress: Callable[[int, int], None] | None = None,
+        deadline: float | None = None,
     ) -> list[tuple[EdgesAction, int]]:
         """Every legal move up to symmetry with its exact value (seat 0 minus seat 1).
 
@@ -437,20 +438,49 @@ class EdgesSolver:
         out: list[tuple[EdgesAction, int]] = []
         total = len(children)
         for i, action in enumerate(children.values()):
-            out.append((action, self.value(state._next(mover, action))))
+            out.append((action, self.value(state._next(mover, action), deadline)))
             if progress is not None:
                 progress(i + 1, total)
         out.sort(key=lambda av: -av[1] if mover == 0 else av[1])
         return out
 
-    def best_action(self, state: EdgesState, depth: int = -1) -> tuple[EdgesAction, int]:
-        """A best move and its value (seat 0 minus seat 1); ``depth`` >= 0 limits the search."""
+    def best_action(
+        self, state: EdgesState, depth: int = -1, deadline: float | None = None
+    ) -> tuple[EdgesAction, int]:
+        """A best move and its value (seat 0 minus seat 1); ``depth`` >= 0 limits the search.
+
+        Exact play solves the position once, then asks of each move in turn the yes/no
+        question "does it keep that value?" (a null-window search sharing the table) and
+        takes the first that does -- far cheaper than solving every move.
+        """
         mover = state.to_act[0]
         sign = 1 if mover == 0 else -1
+        actions = state.legal_actions(mover)
+        if (
+            depth < 0
+            and not state.pie_available
+            and not (state.turn == 0 and state.game.options.pie)
+        ):
+            target = self.solve(state, deadline)
+            for action in actions:
+                child = state._next(mover, action)
+                if child.is_over:
+                    a, b = child.scores()
+                    kept = a - b == target
+                elif mover == 0:
+                    kept = self.search(child, target - 1, target, deadline=deadline) >= target
+                else:
+                    kept = self.search(child, target, target + 1, deadline=deadline) <= target
+                if kept:
+                    return action, target
+            raise AssertionError("no move keeps the solved value")  # the solver is exact
         best: tuple[EdgesAction, int] | None = None
-        for action in state.legal_actions(mover):
+        for action in actions:
             child = state._next(mover, action)
-            v = self.value(child) if depth < 0 else self.search(child, depth=max(depth - 1, 0))
+            if depth < 0:
+                v = self.value(child, deadline)
+            else:
+                v = self.search(child, depth=max(depth - 1, 0), deadline=deadline)
             if best is None or sign * v > sign * best[1]:
                 best = (action, v)
         assert best is not None
