@@ -36,6 +36,9 @@ def main() -> None:
     parser.add_argument("--board", default="3x4")
     parser.add_argument("--left", type=int, nargs="+", default=[16, 18])
     parser.add_argument("--positions", type=int, default=5)
+    parser.add_argument(
+        "--start", type=int, default=0, help="number of the first position (to split a run)"
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--tt-bits", type=int, default=24)
     args = parser.parse_args()
@@ -45,7 +48,7 @@ def main() -> None:
     solver.search(warm)  # compile (or load the numba cache) outside the timings
     for left in args.left:
         times, rates, by_left = [], [], [0] * (game.board.num_edges + 1)
-        for k in range(args.positions):
+        for k in range(args.start, args.start + args.positions):
             state = random_position(game, left, random.Random(f"{args.seed}-{left}-{k}"))
             solver.clear()
             solver.stats.nodes, solver.stats.seconds = 0, 0.0
