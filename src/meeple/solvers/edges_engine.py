@@ -158,26 +158,30 @@ def standing_value(sums, open_cnt, side) -> int:
     return v if side == 0 else -v
 
 
+@njit(cache=True, nogil=True, inline="always")
+def placement_gain(sums, edge_sq, e: int, sz: int, who: int) -> int:
+    """How much ``who``'s standing score rises if ``who`` puts a pyramid of ``sz`` on ``e``."""
+    delta = 0
+    for j in range(2):
+        s = edge_sq[e, j]
+        if s < 0:
+            continue
+        a = sums[s, 0]
+        b = sums[s, 1]
+        if who == 0:
+            delta += square_score(a + sz, b) - square_score(a, b)
+        else:
+            delta += square_score(a, b) - square_score(a, b + sz)
+    return delta
+
+
 @njit(cache=True, nogil=True)
 def last_placement(sums, open_cnt, stash, empties, edge_sq, side) -> int:
     """Exact value with one pyramid left: score the placement in a loop, no recursion."""
     sz = 1 if stash[side, 0] else (2 if stash[side, 1] else 3)
     best = NEG_INF
     for i in range(empties.shape[0]):
-        e = empties[i]
-        if e < 0:
-            break
-        delta = 0
-        for j in range(2):
-            s = edge_sq[e, j]
-            if s < 0:
-                continue
-            a = sums[s, 0]
-            b = sums[s, 1]
-            if side == 0:
-                delta += square_score(a + sz, b) - square_score(a, b)
-            else:
-                delta += square_score(a, b) - square_score(a, b + sz)
+        delta = placement_gain(sums, edge_sq, empties[i], sz, side)
         if delta > best:
             best = delta
     return standing_value(sums, open_cnt, side) + best
@@ -203,41 +207,22 @@ def two_left(sums, open_cnt, stash, empties, edge_sq, side, beta, st, by_left) -
             e = empties[i]
             by_left[1] += 1  # each first placement counts as a node, as in the full search
             st[S_NODES] += 1
-            first = 0  # side 0's view
+            first = placement_gain(sums, edge_sq, e, sz, side)  # in the mover's view
             for j in range(2):
                 s = edge_sq[e, j]
                 if s >= 0:
-                    a = sums[s, 0]
-                    b = sums[s, 1]
-                    if side == 0:
-                        first += square_score(a + sz, b) - square_score(a, b)
-                        sums[s, 0] = a + sz
-                    else:
-                        first += square_score(a, b + sz) - square_score(a, b)
-                        sums[s, 1] = b + sz
+                    sums[s, side] += sz
             reply = NEG_INF  # in the last mover's view
             for i2 in range(n_empty):
-                if i2 == i:
-                    continue
-                e2 = empties[i2]
-                delta = 0
-                for j in range(2):
-                    s = edge_sq[e2, j]
-                    if s >= 0:
-                        a = sums[s, 0]
-                        b = sums[s, 1]
-                        if last == 0:
-                            delta += square_score(a + sz2, b) - square_score(a, b)
-                        else:
-                            delta += square_score(a, b) - square_score(a, b + sz2)
-                if delta > reply:
-                    reply = delta
+                if i2 != i:
+                    delta = placement_gain(sums, edge_sq, empties[i2], sz2, last)
+                    if delta > reply:
+                        reply = delta
             for j in range(2):
                 s = edge_sq[e, j]
                 if s >= 0:
                     sums[s, side] -= sz
-            v = first if side == 0 else -first
-            v += reply if last == side else -reply
+            v = first + (reply if last == side else -reply)
             if v > best:
                 best = v
                 if best + standing >= beta:
