@@ -21,7 +21,6 @@ from meeple.games.edges.rules import (
     EdgesState,
     Pyramid,
     TakeOver,
-    score_square,
 )
 from meeple.solvers import edges_engine as eng
 
@@ -270,20 +269,6 @@ class EdgesSolver:
                 total += d
         return total
 
-    @staticmethod
-    def settled(state: EdgesState) -> int:
-        """Seat 0's minus seat 1's points on squares that have no empty edge left."""
-        total = 0
-        for bounds in state.game.board.square_edges:
-            if all(state.owner[i] >= 0 for i in bounds):
-                sums = [0, 0]
-                for i in bounds:
-                    sums[state.owner[i]] += state.pyramid[i]
-                sq = score_square((sums[0], sums[1]))
-                if sq.side is not None:
-                    total += sq.points if sq.side == 0 else -sq.points
-        return total
-
     # -- search -----------------------------------------------------------------------------
     def _run(self, pos: Position, lo: int, hi: int, depth: int, deadline: float | None) -> int:
         """The compiled search on ``pos`` with a window on the mover's remaining value."""
@@ -388,7 +373,7 @@ class EdgesSolver:
             g, lo, hi = 0, -99, 99
             while lo < hi:
                 beta = max(g, lo + 1)
-                g = self._run(self.position(state), beta - 1, beta, -1, deadline)
+                g = self._run(pos, beta - 1, beta, -1, deadline)  # restored after
                 if g < beta:
                     hi = g
                 else:
@@ -398,10 +383,14 @@ class EdgesSolver:
 
     def _swap(self, pos: Position) -> Position:
         """The colour-swapped position: same future, seats exchanged (same mover's value)."""
+        # Side 0's standing score negates, and what it could gain is what side 1 could lose.
+        up = slice(eng.S_UP - eng.S_CUR, eng.S_DN - eng.S_CUR)
+        down = slice(eng.S_DN - eng.S_CUR, eng.STATE_LEN - eng.S_CUR)
+        bounds = np.concatenate(([-pos.bounds[0]], pos.bounds[down], pos.bounds[up]))
         return Position(
             np.where(pos.owner >= 0, 1 - pos.owner, -1), pos.sums[:, ::-1].copy(),
             pos.open_cnt, pos.mask, pos.stash[::-1].copy(), pos.empties, pos.n_empty,
-            1 - pos.side, -pos.banked, pos.bounds,
+            1 - pos.side, -pos.banked, bounds,
         )  # fmt: skip
 
     def value(self, state: EdgesState, deadline: float | None = None) -> int:
