@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from functools import cache
 
+import numpy as np
 import pytest
 
 import meeple
@@ -13,6 +14,7 @@ from meeple.agents.spec import available_agents
 from meeple.core.agent import Observation
 from meeple.core.record import GameRecord
 from meeple.games.edges.rules import EdgesState
+from meeple.solvers import edges_engine as eng
 from meeple.solvers.edges_solver import EdgesSolver, analyse
 
 
@@ -119,6 +121,64 @@ def test_symmetric_positions_share_a_key():
     right = s.apply_text(0, "L h3,3").apply_text(1, "S v1,2")  # rotated by 180 degrees
     other = s.apply_text(0, "L h0,1").apply_text(1, "S v1,2")
     assert solver.key(left) == solver.key(right) != solver.key(other)
+
+
+def play(g, moves: str) -> EdgesState:
+    """The state after ``moves`` ("L h0,0; S v0,1; ..."), players alternating from seat 0."""
+    state = g.new_game(0)
+    for text in moves.split(";"):
+        state = state.apply_text(state.to_act[0], text.strip())
+    return state
+
+
+def test_private_edges_of_one_square_are_one_move():
+    # h0,0 and v0,0 both touch only the corner square: no symmetry of 3x4 maps one onto the
+    # other, but which of the two is filled cannot matter, so the positions share a key.
+    g = game("3x4", "5/5/5")
+    solver = EdgesSolver(g.board, tt_bits=10)
+    assert solver.key(play(g, "L h0,0")) == solver.key(play(g, "L v0,0"))
+    assert solver.key(play(g, "L h0,0")) != solver.key(play(g, "L h1,0"))  # h1,0 is shared
+
+
+def test_isolated_squares_are_interchangeable():
+    # Every square's inner edges are filled: each is isolated, and swapping the first two
+    # squares' contents (not a symmetry of the board) gives a position of the same value.
+    g = game("1x3", "1/1/3")
+    solver = EdgesSolver(g.board, tt_bits=12)
+    walls = "S v0,0; {} h0,1; S v0,1; S h1,2; S v0,2"
+    a = play(g, "L h0,0; " + walls.format("M"))
+    b = play(g, "M h0,0; " + walls.format("L"))
+    assert solver.key(a) == solver.key(b)
+    assert solver.solve(a) == brute(a) == brute(b) == solver.solve(b)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_search_keeps_keys_bounds_and_banked_score_as_a_rebuild_would(seed):
+    # The compiled search updates hashes, bound histograms and the banked score move by
+    # move (place); each must equal what building the child position from scratch gives.
+    g = game("3x4", "5/5/5")
+    solver = EdgesSolver(g.board, tt_bits=10)
+    rng = random.Random(seed)
+    state = random_position(g, rng.randrange(3, 29), rng)
+    mover = state.to_act[0]
+    for action in state.legal_actions(mover):
+        pos = solver.position(state)
+        solver._hash(pos)
+        st = np.zeros(eng.STATE_LEN, dtype=np.int64)
+        st[eng.S_CUR :] = pos.bounds
+        saved = np.zeros((1, len(pos.bounds)), dtype=np.int64)
+        saved_h = np.zeros((1, len(solver.hashes)), dtype=np.uint64)
+        gain = eng.place(
+            g.board.edges.index(action.edge), action.pyramid.value, mover, 0, pos.owner,
+            pos.sums, pos.open_cnt, pos.mask, pos.stash, solver.edge_sq, solver.edge_bit,
+            solver.sq_nb, solver.sq_nbit, solver.zsq, solver.hashes, st, saved, saved_h,
+        )  # fmt: skip
+        kept = solver.hashes.copy()
+        child = solver.position(state._next(mover, action))
+        solver._hash(child)
+        assert np.array_equal(kept, solver.hashes), action
+        assert np.array_equal(st[eng.S_CUR :], child.bounds), action
+        assert gain == (child.banked - pos.banked) * (1 if mover == 0 else -1), action
 
 
 def test_analyse_reports_moves_and_statistics():

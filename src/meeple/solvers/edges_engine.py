@@ -10,16 +10,22 @@ gain, so positions that differ only in decided squares share one transposition e
 The transposition key is reduced further, following the design note's biggest win:
 
 - each undecided square is described only by its *class* -- the set of (strength sums) that
-  behave the same under every way its empty edges could still be filled -- and by which of
-  its four edges are empty;
+  behave the same under every way its empty edges could still be filled (which holds how
+  many edges are empty) -- and by which of its empty edges it *shares* with another
+  undecided square. Its other empty edges are *private* (the rim, or a decided neighbour):
+  which of them are filled cannot matter, so they are one move, tried once;
+- an *isolated* undecided square (no shared edge) is hashed without its place on the board:
+  two positions that differ by moving isolated squares around have the same future;
 - decided squares, and empty edges that touch only decided squares ("dead" edges, which can
   change nothing) are not in the key at all; only how many edges are empty is;
 - both stashes and the side to move complete it.
 
-One Zobrist hash per board symmetry is kept up to date move by move and the smallest is the
-key, so symmetric positions share an entry. Every function here is compiled with
-``nogil=True``: the solver may run a search in a worker thread and read the node counter (or
-raise the stop flag) from Python while it runs.
+One hash per board symmetry -- a *sum* of random words per square, so that two isolated
+squares of one class do not cancel as they would under XOR -- is kept up to date move by
+move and the smallest is the key, so symmetric positions share an entry.
+
+Every function here is compiled with ``nogil=True``: the solver may run a search in a worker
+thread and read the node counter (or raise the stop flag) from Python while it runs.
 """
 
 from __future__ import annotations
@@ -83,6 +89,9 @@ DECIDED, CLASS, HIGH, LOW, NCLASS = _square_tables()
 MAX_COUNT = 64  # per size and player, for the stash part of the hash
 
 EXACT, LOWER, UPPER = 1, 2, 3
+# Enhanced transposition cut-offs from this many pyramids left (below it the extra probes
+# cost more than they save: 14-left positions, benchmarks/edges_solver.py).
+ETC_MIN = 8
 NEG_INF = -1000
 
 # Fields of the small int64 "state" vector threaded through the search (and read from Python).
@@ -175,6 +184,123 @@ def placement_gain(sums, edge_sq, e: int, sz: int, who: int) -> int:
     return delta
 
 
+@njit(cache=True, nogil=True, inline="always")
+def shared_edges(sums, open_cnt, mask, sq_nb, s: int) -> int:
+    """The empty edges of square ``s`` whose other side is an undecided square (a bit mask).
+
+    Its other empty edges are *private*: each touches only ``s`` among the undecided squares
+    (the board's rim, or a decided neighbour whose score nothing can change), so which of
+    them are empty does not matter -- only how many, which the square's class holds. The key
+    describes a square by its class and this mask, so positions that differ only in which
+    private edges are filled share an entry.
+    """
+    m = mask[s]
+    shared = 0
+    for slot in range(4):
+        if m >> slot & 1:
+            t = sq_nb[s, slot]
+            if t >= 0 and CLASS[sums[t, 0], sums[t, 1], open_cnt[t]] >= 0:
+                shared |= 1 << slot
+    return shared
+
+
+@njit(cache=True, nogil=True, inline="always")
+def place(
+    e, sz, side, ply, owner, sums, open_cnt, mask, stash, edge_sq, edge_bit, sq_nb, sq_nbit,
+    zsq, hashes, st, saved, saved_h,
+) -> int:  # fmt: skip
+    """Put ``side``'s pyramid of strength ``sz`` on edge ``e``: update the squares, the stash,
+    the per-symmetry hashes and the bound fields of ``st`` (saved at row ``ply`` first, for
+    :func:`unplace`). Returns the score of the squares this decides, in the mover's view."""
+    n_sym = hashes.shape[0]
+    owner[e] = side
+    stash[side, sz - 1] -= 1
+    for f in range(S_CUR, STATE_LEN):
+        saved[ply, f - S_CUR] = st[f]
+    for g in range(n_sym):
+        saved_h[ply, g] = hashes[g]
+    gain = 0
+    # Both squares' shared masks before either changes (each depends on the other).
+    sh_first = 0
+    sh_second = 0
+    if edge_sq[e, 0] >= 0:
+        sh_first = shared_edges(sums, open_cnt, mask, sq_nb, edge_sq[e, 0])
+    if edge_sq[e, 1] >= 0:
+        sh_second = shared_edges(sums, open_cnt, mask, sq_nb, edge_sq[e, 1])
+    newly_decided = 0
+    for j in range(2):
+        s = edge_sq[e, j]
+        if s < 0:
+            continue
+        a0 = sums[s, 0]
+        b0 = sums[s, 1]
+        k0 = open_cnt[s]
+        sums[s, side] += sz
+        open_cnt[s] = k0 - 1
+        mask[s] ^= edge_bit[e, j]
+        c0 = CLASS[a0, b0, k0]
+        if c0 < 0:
+            continue  # decided before: nothing in the key or the bounds
+        sh0 = sh_first if j == 0 else sh_second
+        for g in range(n_sym):
+            hashes[g] -= zsq[g, s, c0, sh0]
+        cur0 = square_score(a0, b0)
+        st[S_CUR] -= cur0
+        st[S_UP + HIGH[a0, b0, k0] - cur0] -= 1
+        st[S_DN + cur0 - LOW[a0, b0, k0]] -= 1
+        a1 = sums[s, 0]
+        b1 = sums[s, 1]
+        c1 = CLASS[a1, b1, k0 - 1]
+        if c1 < 0:
+            gain += DECIDED[a1, b1, k0 - 1]  # decided by this move: its score is banked
+            newly_decided |= 1 << j
+        else:
+            # Only e left the mask: the square's other neighbours are untouched.
+            sh1 = sh0 & ~edge_bit[e, j]
+            for g in range(n_sym):
+                hashes[g] += zsq[g, s, c1, sh1]
+            cur1 = square_score(a1, b1)
+            st[S_CUR] += cur1
+            st[S_UP + HIGH[a1, b1, k0 - 1] - cur1] += 1
+            st[S_DN + cur1 - LOW[a1, b1, k0 - 1]] += 1
+    # A square decided now turns its empty edges private for the undecided squares on
+    # their other side: their shared masks lose that edge. (No square borders both of
+    # the edge's squares, so no neighbour is met twice.)
+    for j in range(2):
+        if newly_decided >> j & 1:
+            s = edge_sq[e, j]
+            for q in range(4):
+                t = sq_nb[s, q]
+                if mask[s] >> q & 1 and t >= 0:
+                    ct = CLASS[sums[t, 0], sums[t, 1], open_cnt[t]]
+                    if ct >= 0:
+                        sh = shared_edges(sums, open_cnt, mask, sq_nb, t)
+                        for g in range(n_sym):
+                            hashes[g] += zsq[g, t, ct, sh] - zsq[g, t, ct, sh | sq_nbit[s, q]]
+    return gain if side == 0 else -gain
+
+
+@njit(cache=True, nogil=True, inline="always")
+def unplace(
+    e, sz, side, ply, owner, sums, open_cnt, mask, stash, edge_sq, edge_bit, hashes, st, saved,
+    saved_h,
+) -> None:  # fmt: skip
+    """Take back :func:`place` (the hashes and bound fields come back from row ``ply``)."""
+    for f in range(S_CUR, STATE_LEN):
+        st[f] = saved[ply, f - S_CUR]
+    for g in range(hashes.shape[0]):
+        hashes[g] = saved_h[ply, g]
+    for j in range(2):
+        s = edge_sq[e, j]
+        if s < 0:
+            continue
+        sums[s, side] -= sz
+        open_cnt[s] += 1
+        mask[s] ^= edge_bit[e, j]
+    stash[side, sz - 1] += 1
+    owner[e] = -1
+
+
 @njit(cache=True, nogil=True)
 def last_placement(sums, open_cnt, stash, empties, edge_sq, side) -> int:
     """Exact value with one pyramid left: score the placement in a loop, no recursion."""
@@ -240,6 +366,8 @@ def negamax(
     empties,
     edge_sq,
     edge_bit,
+    sq_nb,
+    sq_nbit,
     zsq,
     zstash,
     zside,
@@ -250,6 +378,7 @@ def negamax(
     moves,
     order,
     saved,
+    saved_h,
     history,
     st,
     by_left,
@@ -294,13 +423,13 @@ def negamax(
 
     use_tt = rem >= st[S_TT_MIN]
     key = np.uint64(0)
-    slot = 0
+    bucket = 0
     tt_best = -1
     if use_tt:
         key = canonical_key(hashes, common) ^ zempty[n_empty]
         # Buckets of four 16-byte entries: one 64-byte cache line per probe.
-        slot = int(key & np.uint64(tt.shape[0] // 4 - 1)) * 4
-        for k in range(slot, slot + 4):
+        bucket = int(key & np.uint64(tt.shape[0] // 4 - 1)) * 4
+        for k in range(bucket, bucket + 4):
             if tt[k, 0] == key:
                 st[S_HITS] += 1
                 data = tt[k, 1]
@@ -322,19 +451,39 @@ def negamax(
     ply = rem
     n = 0
     seen_dead = False
-    for i in range(n_empty):
-        e = empties[i]
+    seen_private = 0  # undecided squares one of whose private edges has been taken
+    # The table's move is looked at first, so that it stands for its equivalent edges.
+    e_tt = tt_best // 4 if tt_best >= 0 else -1
+    if e_tt >= 0 and owner[e_tt] >= 0:
+        e_tt = -1
+    for i in range(-1, n_empty):
+        if i < 0:
+            if e_tt < 0:
+                continue
+            e = e_tt
+        else:
+            e = empties[i]
+            if e == e_tt:
+                continue
         # A dead edge touches only decided squares: every dead edge is the same move, so only
-        # the first one is tried (a pyramid there changes nothing but the stash).
-        dead = True
+        # the first one is tried (a pyramid there changes nothing but the stash). Likewise
+        # the private edges of one undecided square (touching no other undecided square)
+        # are one move: the positions they lead to differ only by swapping two such edges.
+        live = 0
+        live_sq = -1
         for j in range(2):
             s = edge_sq[e, j]
-            if s >= 0 and DECIDED[sums[s, 0], sums[s, 1], open_cnt[s]] == UNDECIDED:
-                dead = False
-        if dead:
+            if s >= 0 and CLASS[sums[s, 0], sums[s, 1], open_cnt[s]] >= 0:
+                live += 1
+                live_sq = s
+        if live == 0:
             if seen_dead:
                 continue
             seen_dead = True
+        elif live == 1:
+            if seen_private >> live_sq & 1:
+                continue
+            seen_private |= 1 << live_sq
         # Sizes smallest first. A larger pyramid that leaves both squares exactly as the
         # smaller one would (same class, or same decided score) is never better: keeping
         # the larger one in the stash is at least as good, since a square's score never
@@ -398,7 +547,44 @@ def negamax(
     best_move = -1
     other = 1 - side
     other_left = stash[other, 0] + stash[other, 1] + stash[other, 2]
-    n_sym = hashes.shape[0]
+    if use_tt and rem >= ETC_MIN:
+        # Enhanced transposition cut-off: a child the table already knows well enough may
+        # refute this position before any subtree is searched (placements transpose a lot).
+        for i in range(n):
+            m = moves[ply, i]
+            e = m // 4
+            sz = m % 4
+            c_old = stash[side, sz - 1]
+            child_common = common ^ zstash[side, sz - 1, c_old] ^ zstash[side, sz - 1, c_old - 1]
+            if other_left > 0:
+                child_common ^= zside
+            gain = place(
+                e, sz, side, ply, owner, sums, open_cnt, mask, stash, edge_sq, edge_bit, sq_nb,
+                sq_nbit, zsq, hashes, st, saved, saved_h,
+            )  # fmt: skip
+            child_key = canonical_key(hashes, child_common) ^ zempty[n_empty - 1]
+            unplace(
+                e, sz, side, ply, owner, sums, open_cnt, mask, stash, edge_sq, edge_bit, hashes,
+                st, saved, saved_h,
+            )  # fmt: skip
+            cb = int(child_key & np.uint64(tt.shape[0] // 4 - 1)) * 4
+            cut = NEG_INF
+            for k in range(cb, cb + 4):
+                if tt[k, 0] == child_key:
+                    data = tt[k, 1]
+                    v = np.int64(data & np.uint64(0xFF)) - 128
+                    f = np.int64((data >> np.uint64(8)) & np.uint64(3))
+                    if other_left > 0:
+                        if f != LOWER and gain - v >= beta:
+                            cut = gain - v
+                    elif f != UPPER and gain + v >= beta:
+                        cut = gain + v
+                    break
+            if cut > NEG_INF:
+                st[S_HITS] += 1
+                tt[bucket, 0] = key  # stored in the bucket's first slot, as a lower bound
+                tt[bucket, 1] = pack_entry(cut, LOWER, m, rem)
+                return cut
     nd = depth - 1 if depth > 0 else depth
     for i in range(n):
         m = moves[ply, i]
@@ -412,90 +598,34 @@ def negamax(
         empties[p] = empties[n_empty - 1]
         empties[n_empty - 1] = e
         st[S_EMPTY] = n_empty - 1
-        owner[e] = side
         c_old = stash[side, kk]
         common ^= zstash[side, kk, c_old] ^ zstash[side, kk, c_old - 1]
-        stash[side, kk] = c_old - 1
-        gain = 0
-        for f in range(S_CUR, STATE_LEN):
-            saved[ply, f - S_CUR] = st[f]
-        for j in range(2):
-            s = edge_sq[e, j]
-            if s < 0:
-                continue
-            a0 = sums[s, 0]
-            b0 = sums[s, 1]
-            k0 = open_cnt[s]
-            m0 = mask[s]
-            sums[s, side] += sz
-            open_cnt[s] = k0 - 1
-            mask[s] = m0 ^ edge_bit[e, j]
-            c0 = CLASS[a0, b0, k0]
-            if c0 < 0:
-                continue  # decided before: nothing in the key or the bounds
-            for g in range(n_sym):
-                hashes[g] ^= zsq[g, s, c0, m0]
-            cur0 = square_score(a0, b0)
-            st[S_CUR] -= cur0
-            st[S_UP + HIGH[a0, b0, k0] - cur0] -= 1
-            st[S_DN + cur0 - LOW[a0, b0, k0]] -= 1
-            a1 = sums[s, 0]
-            b1 = sums[s, 1]
-            c1 = CLASS[a1, b1, k0 - 1]
-            if c1 < 0:
-                gain += DECIDED[a1, b1, k0 - 1]  # decided by this move: its score is banked
-            else:
-                m1 = mask[s]
-                for g in range(n_sym):
-                    hashes[g] ^= zsq[g, s, c1, m1]
-                cur1 = square_score(a1, b1)
-                st[S_CUR] += cur1
-                st[S_UP + HIGH[a1, b1, k0 - 1] - cur1] += 1
-                st[S_DN + cur1 - LOW[a1, b1, k0 - 1]] += 1
-        if side == 1:
-            gain = -gain
+        gain = place(
+            e, sz, side, ply, owner, sums, open_cnt, mask, stash, edge_sq, edge_bit, sq_nb,
+            sq_nbit, zsq, hashes, st, saved, saved_h,
+        )  # fmt: skip
         # Two spelled-out calls rather than one with a computed sign and window: merging
         # them measured 15-20% slower in numba (benchmarks/edges_solver.py --left 12 14).
         if other_left > 0:
             st[S_SIDE] = other
             v = gain - negamax(
-                owner, sums, open_cnt, mask, stash, empties, edge_sq, edge_bit, zsq, zstash,
-                zside, zempty, hashes, common ^ zside, tt, moves, order, saved, history, st,
-                by_left, gain - beta, gain - alpha, nd,
+                owner, sums, open_cnt, mask, stash, empties, edge_sq, edge_bit, sq_nb, sq_nbit,
+                zsq, zstash, zside, zempty, hashes, common ^ zside, tt, moves, order, saved,
+                saved_h, history, st, by_left, gain - beta, gain - alpha, nd,
             )  # fmt: skip
         else:
             v = gain + negamax(
-                owner, sums, open_cnt, mask, stash, empties, edge_sq, edge_bit, zsq, zstash,
-                zside, zempty, hashes, common, tt, moves, order, saved, history, st, by_left,
-                alpha - gain, beta - gain, nd,
+                owner, sums, open_cnt, mask, stash, empties, edge_sq, edge_bit, sq_nb, sq_nbit,
+                zsq, zstash, zside, zempty, hashes, common, tt, moves, order, saved, saved_h,
+                history, st, by_left, alpha - gain, beta - gain, nd,
             )  # fmt: skip
         # -- undo
         st[S_SIDE] = side
-        for f in range(S_CUR, STATE_LEN):
-            st[f] = saved[ply, f - S_CUR]
-        for j in range(2):
-            s = edge_sq[e, j]
-            if s < 0:
-                continue
-            a = sums[s, 0]
-            b = sums[s, 1]
-            k1 = open_cnt[s]
-            m1 = mask[s]
-            sums[s, side] -= sz
-            open_cnt[s] = k1 + 1
-            mask[s] = m1 ^ edge_bit[e, j]
-            c0 = CLASS[sums[s, 0], sums[s, 1], k1 + 1]
-            if c0 < 0:
-                continue
-            for g in range(n_sym):
-                hashes[g] ^= zsq[g, s, c0, mask[s]]
-            c1 = CLASS[a, b, k1]
-            if c1 >= 0:
-                for g in range(n_sym):
-                    hashes[g] ^= zsq[g, s, c1, m1]
-        stash[side, kk] = c_old
+        unplace(
+            e, sz, side, ply, owner, sums, open_cnt, mask, stash, edge_sq, edge_bit, hashes,
+            st, saved, saved_h,
+        )  # fmt: skip
         common ^= zstash[side, kk, c_old] ^ zstash[side, kk, c_old - 1]
-        owner[e] = -1
         empties[n_empty - 1] = empties[p]
         empties[p] = e
         st[S_EMPTY] = n_empty
@@ -518,8 +648,8 @@ def negamax(
         elif best >= beta:
             flag = LOWER
         # Replace this position's own entry, else the one with the smallest subtree.
-        target = slot
-        for k in range(slot, slot + 4):
+        target = bucket
+        for k in range(bucket, bucket + 4):
             if tt[k, 0] == key:
                 target = k
                 break

@@ -139,6 +139,16 @@ class EdgesSolver:
                 edge_sq[i, j] = sq
                 edge_bit[i, j] = 1 << board.square_edges[sq].index(i)
         self.edge_sq, self.edge_bit = edge_sq, edge_bit
+        # Across each of a square's four edges: the neighbouring square (-1 at the rim), and
+        # the bit of that same edge in the neighbour's mask.
+        self.sq_nb = np.full((s, 4), -1, dtype=np.int64)
+        self.sq_nbit = np.zeros((s, 4), dtype=np.int64)
+        for sq in range(s):
+            for slot, i in enumerate(board.square_edges[sq]):
+                for j, other in enumerate(board.edge_squares[i]):
+                    if other != sq:
+                        self.sq_nb[sq, slot] = other
+                        self.sq_nbit[sq, slot] = edge_bit[i, j]
         self.sym_e, self.sym_s = board_symmetries(board)
         rng = np.random.default_rng(seed)
 
@@ -147,8 +157,9 @@ class EdgesSolver:
                 np.uint64(2)
             ) + rng.integers(0, 2, size=shape, dtype=np.int64).astype(np.uint64)
 
-        # zsq[g, s, class, mask]: the hash of "square s, of this class, with these empty
-        # edges" after symmetry g -- the image square, with the image edges empty.
+        # zsq[g, s, class, shared]: the hash of "square s, of this class, with these empty
+        # edges shared with undecided neighbours" after symmetry g -- the image square, with
+        # the image edges.
         base = rand(s, eng.NCLASS, 16)
         n_sym = len(self.sym_e)
         zsq = np.zeros((n_sym, s, eng.NCLASS, 16), dtype=np.uint64)
@@ -162,6 +173,7 @@ class EdgesSolver:
                             edge = int(self.sym_e[g, self.sq_edges[sq, slot]])
                             mapped |= 1 << board.square_edges[image].index(edge)
                     zsq[g, sq, :, m] = base[image, :, mapped]
+        zsq[:, :, :, 0] = rand(eng.NCLASS)  # an isolated square: where it is does not matter
         self.zsq = zsq
         self.zstash = rand(2, 3, eng.MAX_COUNT)
         self.zside = rand(1)[0]
@@ -237,7 +249,8 @@ class EdgesSolver:
         for sq in range(self.board.num_squares):
             c = eng.CLASS[pos.sums[sq, 0], pos.sums[sq, 1], pos.open_cnt[sq]]
             if c >= 0:
-                self.hashes ^= self.zsq[:, sq, c, pos.mask[sq]]
+                shared = eng.shared_edges(pos.sums, pos.open_cnt, pos.mask, self.sq_nb, sq)
+                self.hashes += self.zsq[:, sq, c, shared]
         common = np.uint64(0)
         for p in range(2):
             for k in range(3):
@@ -248,7 +261,8 @@ class EdgesSolver:
 
     def key(self, state: EdgesState | Position) -> int:
         """The canonical reduced key of a position (equal for positions with equal futures:
-        symmetric ones, and ones that differ only in decided squares or dead edges)."""
+        symmetric ones, and ones that differ only in decided squares, dead edges, which
+        private edges are filled, or where isolated squares lie; see edges_engine)."""
         pos = state if isinstance(state, Position) else self.position(state)
         common = self._hash(pos)
         return int(eng.canonical_key(self.hashes, np.uint64(common)) ^ self.zempty[pos.n_empty])
@@ -280,13 +294,15 @@ class EdgesSolver:
         st[eng.S_SIDE] = pos.side
         st[eng.S_CUR : eng.STATE_LEN] = pos.bounds
         saved = np.zeros((rem + 1, len(pos.bounds)), dtype=np.int64)
+        saved_h = np.zeros((rem + 1, len(self.hashes)), dtype=np.uint64)
         st[eng.S_EMPTY] = pos.n_empty
         st[eng.S_TT_MIN] = self.tt_min
         by_left = np.zeros(self.board.num_edges + 1, dtype=np.int64)
         args = (
             pos.owner, pos.sums, pos.open_cnt, pos.mask, pos.stash, pos.empties, self.edge_sq,
-            self.edge_bit, self.zsq, self.zstash, self.zside, self.zempty, self.hashes, common,
-            self.tt, moves, order, saved, self.history, st, by_left, lo, hi, depth,
+            self.edge_bit, self.sq_nb, self.sq_nbit, self.zsq, self.zstash, self.zside,
+            self.zempty, self.hashes, common, self.tt, moves, order, saved, saved_h,
+            self.history, st, by_left, lo, hi, depth,
         )  # fmt: skip
         start = time.perf_counter()
         if self.on_progress is None and deadline is None:
@@ -413,10 +429,11 @@ class EdgesSolver:
         progress: Callable[[int, int], None] | None = None,
         deadline: float | None = None,
     ) -> list[tuple[EdgesAction, int]]:
-        """Every legal move up to symmetry with its exact value (seat 0 minus seat 1).
+        """Every legal move up to equivalence with its exact value (seat 0 minus seat 1).
 
-        Moves whose results are the same position up to a board symmetry are solved once;
-        only the first of each such group is listed. Best moves for the mover come first.
+        Moves whose results share a key -- the same position up to a board symmetry, or up
+        to which private edge of a square was filled, or where isolated squares lie -- are
+        solved once; only the first of each such group is listed. Best moves first.
         """
         mover = state.to_act[0]
         children: dict[tuple[int, int, bool], EdgesAction] = {}
