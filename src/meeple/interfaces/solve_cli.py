@@ -198,7 +198,9 @@ def _print(state: EdgesState, result: dict[str, Any], cached: bool, top: int) ->
     )
     moves = result["moves"]
     if moves:
-        console.print(f"{len(moves)} different moves up to symmetry; the best first:")
+        console.print(
+            f"{len(moves)} different moves (up to symmetry and equivalent edges); the best first:"
+        )
         table = Table()
         table.add_column("move")
         table.add_column("value", justify="right")

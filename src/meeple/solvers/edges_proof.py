@@ -123,7 +123,7 @@ class NullWindowProof:
         return self._expand(state, depth)
 
     def _children(self, state: EdgesState) -> list[tuple[EdgesAction, EdgesState]]:
-        """Legal moves up to symmetry, the mover's most promising first."""
+        """Legal moves up to symmetry and equivalent edges, the mover's most promising first."""
         mover = state.to_act[0]
         seen: set[str] = set()
         children = []

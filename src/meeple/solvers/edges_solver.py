@@ -521,10 +521,11 @@ def analyse(
     """Solve a position and every move from it: JSON-safe, values for the first player.
 
     Returns ``value`` (first player's minus second player's score with perfect play),
-    ``moves`` (``[notation, value]`` per move up to symmetry, best first for the mover),
-    ``nodes``, ``seconds``, ``nodes_per_second`` and ``nodes_by_left`` (index = pyramids
-    still to place). ``progress`` hears (moves solved, moves); ``on_nodes`` hears the node
-    count while a search runs (the search then runs in a worker thread, so Ctrl-C stops it).
+    ``moves`` (``[notation, value]`` per move up to symmetry and equivalent edges, best
+    first for the mover), ``nodes``, ``seconds``, ``nodes_per_second`` and ``nodes_by_left``
+    (index = pyramids still to place). ``progress`` hears (moves solved, moves); ``on_nodes``
+    hears the node count while a search runs (the search then runs in a worker thread, so
+    Ctrl-C stops it).
     """
     solver = EdgesSolver(state.game.board, tt_bits=tt_bits)
     solver.on_progress = on_nodes
