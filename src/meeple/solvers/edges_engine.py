@@ -155,6 +155,31 @@ def tt_rem_of(data: np.uint64) -> int:
     return np.int64((data >> np.uint64(32)) & np.uint64(0xFF))
 
 
+@njit(cache=True, nogil=True, inline="always")
+def tt_find(tt, key: np.uint64) -> int:
+    """The row of ``key``'s entry in its bucket of four (one cache line), or -1."""
+    bucket = int(key & np.uint64(tt.shape[0] // 4 - 1)) * 4
+    for k in range(bucket, bucket + 4):
+        if tt[k, 0] == key:
+            return k
+    return -1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def tt_store(tt, key: np.uint64, value: int, flag: int, move: int, rem: int) -> None:
+    """Store an entry: over this position's own, else over the one with the smallest subtree."""
+    bucket = int(key & np.uint64(tt.shape[0] // 4 - 1)) * 4
+    target = bucket
+    for k in range(bucket, bucket + 4):
+        if tt[k, 0] == key:
+            target = k
+            break
+        if tt_rem_of(tt[k, 1]) < tt_rem_of(tt[target, 1]):
+            target = k
+    tt[target, 0] = key
+    tt[target, 1] = pack_entry(value, flag, move, rem)
+
+
 @njit(cache=True, nogil=True)
 def standing_value(sums, open_cnt, side) -> int:
     """The undecided squares scored as they stand, from ``side``'s point of view."""
@@ -423,28 +448,24 @@ def negamax(
 
     use_tt = rem >= st[S_TT_MIN]
     key = np.uint64(0)
-    bucket = 0
     tt_best = -1
     if use_tt:
         key = canonical_key(hashes, common) ^ zempty[n_empty]
-        # Buckets of four 16-byte entries: one 64-byte cache line per probe.
-        bucket = int(key & np.uint64(tt.shape[0] // 4 - 1)) * 4
-        for k in range(bucket, bucket + 4):
-            if tt[k, 0] == key:
-                st[S_HITS] += 1
-                data = tt[k, 1]
-                v = np.int64(data & np.uint64(0xFF)) - 128
-                f = np.int64((data >> np.uint64(8)) & np.uint64(3))
-                tt_best = np.int64((data >> np.uint64(16)) & np.uint64(0xFFFF))
-                if f == EXACT:
-                    return v
-                if f == LOWER and v > alpha:
-                    alpha = v
-                elif f == UPPER and v < beta:
-                    beta = v
-                if alpha >= beta:
-                    return v
-                break
+        k = tt_find(tt, key)
+        if k >= 0:
+            st[S_HITS] += 1
+            data = tt[k, 1]
+            v = np.int64(data & np.uint64(0xFF)) - 128
+            f = np.int64((data >> np.uint64(8)) & np.uint64(3))
+            tt_best = np.int64((data >> np.uint64(16)) & np.uint64(0xFFFF))
+            if f == EXACT:
+                return v
+            if f == LOWER and v > alpha:
+                alpha = v
+            elif f == UPPER and v < beta:
+                beta = v
+            if alpha >= beta:
+                return v
     alpha0 = alpha
 
     # Moves, ordered by the change in the mover's standing score (table move first).
@@ -567,23 +588,21 @@ def negamax(
                 e, sz, side, ply, owner, sums, open_cnt, mask, stash, edge_sq, edge_bit, hashes,
                 st, saved, saved_h,
             )  # fmt: skip
-            cb = int(child_key & np.uint64(tt.shape[0] // 4 - 1)) * 4
+            k = tt_find(tt, child_key)
+            if k < 0:
+                continue
+            data = tt[k, 1]
+            v = np.int64(data & np.uint64(0xFF)) - 128
+            f = np.int64((data >> np.uint64(8)) & np.uint64(3))
             cut = NEG_INF
-            for k in range(cb, cb + 4):
-                if tt[k, 0] == child_key:
-                    data = tt[k, 1]
-                    v = np.int64(data & np.uint64(0xFF)) - 128
-                    f = np.int64((data >> np.uint64(8)) & np.uint64(3))
-                    if other_left > 0:
-                        if f != LOWER and gain - v >= beta:
-                            cut = gain - v
-                    elif f != UPPER and gain + v >= beta:
-                        cut = gain + v
-                    break
+            if other_left > 0:
+                if f != LOWER and gain - v >= beta:
+                    cut = gain - v
+            elif f != UPPER and gain + v >= beta:
+                cut = gain + v
             if cut > NEG_INF:
                 st[S_HITS] += 1
-                tt[bucket, 0] = key  # stored in the bucket's first slot, as a lower bound
-                tt[bucket, 1] = pack_entry(cut, LOWER, m, rem)
+                tt_store(tt, key, cut, LOWER, m, rem)
                 return cut
     nd = depth - 1 if depth > 0 else depth
     for i in range(n):
@@ -647,14 +666,5 @@ def negamax(
             flag = UPPER
         elif best >= beta:
             flag = LOWER
-        # Replace this position's own entry, else the one with the smallest subtree.
-        target = bucket
-        for k in range(bucket, bucket + 4):
-            if tt[k, 0] == key:
-                target = k
-                break
-            if tt_rem_of(tt[k, 1]) < tt_rem_of(tt[target, 1]):
-                target = k
-        tt[target, 0] = key
-        tt[target, 1] = pack_entry(best, flag, best_move, rem)
+        tt_store(tt, key, best, flag, best_move, rem)
     return best
