@@ -156,6 +156,18 @@ def tt_rem_of(data: np.uint64) -> int:
 
 
 @njit(cache=True, nogil=True, inline="always")
+def tt_value_of(data: np.uint64) -> int:
+    """The value (or bound) a table entry holds."""
+    return np.int64(data & np.uint64(0xFF)) - 128
+
+
+@njit(cache=True, nogil=True, inline="always")
+def tt_flag_of(data: np.uint64) -> int:
+    """Whether a table entry's value is EXACT, a LOWER or an UPPER bound."""
+    return np.int64((data >> np.uint64(8)) & np.uint64(3))
+
+
+@njit(cache=True, nogil=True, inline="always")
 def tt_find(tt, key: np.uint64) -> int:
     """The row of ``key``'s entry in its bucket of four (one cache line), or -1."""
     bucket = int(key & np.uint64(tt.shape[0] // 4 - 1)) * 4
@@ -455,8 +467,8 @@ def negamax(
         if k >= 0:
             st[S_HITS] += 1
             data = tt[k, 1]
-            v = np.int64(data & np.uint64(0xFF)) - 128
-            f = np.int64((data >> np.uint64(8)) & np.uint64(3))
+            v = tt_value_of(data)
+            f = tt_flag_of(data)
             tt_best = np.int64((data >> np.uint64(16)) & np.uint64(0xFFFF))
             if f == EXACT:
                 return v
@@ -592,8 +604,8 @@ def negamax(
             if k < 0:
                 continue
             data = tt[k, 1]
-            v = np.int64(data & np.uint64(0xFF)) - 128
-            f = np.int64((data >> np.uint64(8)) & np.uint64(3))
+            v = tt_value_of(data)
+            f = tt_flag_of(data)
             cut = NEG_INF
             if other_left > 0:
                 if f != LOWER and gain - v >= beta:
