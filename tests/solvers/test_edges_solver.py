@@ -171,7 +171,8 @@ def test_the_search_keeps_keys_bounds_and_banked_score_as_a_rebuild_would(seed):
         gain = eng.place(
             g.board.edges.index(action.edge), action.pyramid.value, mover, 0, pos.owner,
             pos.sums, pos.open_cnt, pos.mask, pos.stash, solver.edge_sq, solver.edge_bit,
-            solver.sq_nb, solver.sq_nbit, solver.zsq, solver.hashes, st, saved, saved_h,
+            solver.sq_nb, solver.sq_nbit, solver.zsq, solver.hashes, len(solver.hashes), st, saved,
+            saved_h,
         )  # fmt: skip
         kept = solver.hashes.copy()
         child = solver.position(state._next(mover, action))
@@ -179,6 +180,26 @@ def test_the_search_keeps_keys_bounds_and_banked_score_as_a_rebuild_would(seed):
         assert np.array_equal(kept, solver.hashes), action
         assert np.array_equal(st[eng.S_CUR :], child.bounds), action
         assert gain == (child.banked - pos.banked) * (1 if mover == 0 else -1), action
+
+
+def test_bound_steps_spread_each_square_s_swing_over_its_pyramids():
+    # The search bounds count each further pyramid's step: a square's steps add up to its
+    # whole swing (HIGH or LOW against the score it stands at), and with t pyramids of its
+    # own side 0 reaches no more than the t largest steps, e.g. from -2 (0 against 5) one
+    # Large lifts it to -1 and the second to +1: steps 1 and 2, not one step of 3.
+    def steps(word):
+        return [v for v in (1, 2, 3, 4) for _ in range((word >> (8 * (v - 1))) & 255)]
+
+    for a in range(eng.MAX_SUM + 1):
+        for b in range(eng.MAX_SUM + 1):
+            for k in range(5):
+                if eng.CLASS[a, b, k] < 0:
+                    assert eng.GAIN_STEPS[a, b, k] == eng.LOSS_STEPS[a, b, k] == 0
+                    continue
+                cur = eng._score(a, b)
+                assert sum(steps(eng.GAIN_STEPS[a, b, k])) == eng.HIGH[a, b, k] - cur
+                assert sum(steps(eng.LOSS_STEPS[a, b, k])) == cur - eng.LOW[a, b, k]
+    assert sorted(steps(eng.GAIN_STEPS[0, 5, 2])) == [1, 2]
 
 
 def test_analyse_reports_moves_and_statistics():

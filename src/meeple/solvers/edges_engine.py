@@ -22,16 +22,26 @@ The transposition key is reduced further, following the design note's biggest wi
 
 One hash per board symmetry -- a *sum* of random words per square, so that two isolated
 squares of one class do not cancel as they would under XOR -- is kept up to date move by
-move and the smallest is the key, so symmetric positions share an entry.
+move and the smallest is the key, so symmetric positions share an entry. Symmetric
+transpositions are rare once few pyramids are left, so below ``SYM_MIN`` only the identity's
+hash is kept and keyed on.
 
 Every function here is compiled with ``nogil=True``: the solver may run a search in a worker
-thread and read the node counter (or raise the stop flag) from Python while it runs.
+thread and read the node counter (or raise the stop flag) from Python while it runs. And
+with numba's reference counting off (``_nrt=False``): nothing here allocates, every array
+is owned by the caller for the whole search, and the counting cost an atomic increment and
+decrement per array argument per node -- about 14% of the search's time under ``perf``, and
+the search ran 1.4x faster without it (benchmarks/edges_solver.py --left 14).
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
+
+# The engine's compiled functions (see the module docstring for nogil and _nrt).
+compiled = njit(cache=True, nogil=True, _nrt=False)
+inlined = njit(cache=True, nogil=True, inline="always", _nrt=False)
 
 MAX_SUM = 12  # four Large pyramids around one square
 UNDECIDED = 9
@@ -86,28 +96,72 @@ def _square_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, in
 
 
 DECIDED, CLASS, HIGH, LOW, NCLASS = _square_tables()
+
+
+def _pack_steps(steps: list[int]) -> int:
+    """A histogram of steps of 1-4 points as one word: how many of each, 8 bits apiece."""
+    word = 0
+    for step in steps:
+        if step > 0:
+            word += 1 << (8 * (step - 1))
+    return word
+
+
+def _step_tables() -> tuple[np.ndarray, np.ndarray]:
+    """Per (a, b, k) of an undecided square: what each further pyramid can do to its score.
+
+    ``GAIN_STEPS``: side 0's score with t more of its own pyramids is at most
+    ``score(a + 3t, b)`` (a square's score only rises with its owner's sum, only falls with
+    the other's); the t-th pyramid's step is the rise from t - 1 to t, for t = 1..k.
+    ``LOSS_STEPS``: the same for side 1's pyramids and side 0's loss. Both are packed
+    (:func:`_pack_steps`); decided squares have none. The steps of one square add up to
+    ``HIGH - score`` (``score - LOW``), but spread over the pyramids it takes to get there,
+    which is what makes the search's bounds count pyramids rather than squares.
+    """
+    shape = (MAX_SUM + 1, MAX_SUM + 1, 5)
+    gain = np.zeros(shape, dtype=np.int64)
+    loss = np.zeros(shape, dtype=np.int64)
+    for a in range(MAX_SUM + 1):
+        for b in range(MAX_SUM + 1):
+            for k in range(5):
+                if CLASS[a, b, k] < 0:
+                    continue
+                gain[a, b, k] = _pack_steps(
+                    [_score(a + 3 * t, b) - _score(a + 3 * t - 3, b) for t in range(1, k + 1)]
+                )
+                loss[a, b, k] = _pack_steps(
+                    [_score(a, b + 3 * t - 3) - _score(a, b + 3 * t) for t in range(1, k + 1)]
+                )
+    return gain, loss
+
+
+GAIN_STEPS, LOSS_STEPS = _step_tables()
 MAX_COUNT = 64  # per size and player, for the stash part of the hash
 
 EXACT, LOWER, UPPER = 1, 2, 3
 # Enhanced transposition cut-offs from this many pyramids left (below it the extra probes
 # cost more than they save: 14-left positions, benchmarks/edges_solver.py).
 ETC_MIN = 8
+# Board symmetry in the key from this many pyramids left: deeper, symmetric transpositions
+# are too rare to pay for keeping one hash per symmetry.
+SYM_MIN = 8
 NEG_INF = -1000
 
 # Fields of the small int64 "state" vector threaded through the search (and read from Python).
 S_SIDE, S_NODES, S_HITS, S_EMPTY, S_STOP, S_TT_MIN = 0, 1, 2, 3, 4, 5
-# The undecided squares: their standing score (side 0's view), and how many of them could
-# still gain (S_UP + i) or lose (S_DN + i) i points for side 0 -- the search's bounds.
-S_CUR, S_UP, S_DN = 6, 7, 12
-STATE_LEN = 17
+# The undecided squares: their standing score (side 0's view), and the packed histograms of
+# the steps side 0's pyramids could still gain (S_UP) or side 1's make it lose (S_DN), summed
+# over the squares (GAIN_STEPS, LOSS_STEPS) -- the search's bounds.
+S_CUR, S_UP, S_DN = 6, 7, 8
+STATE_LEN = 9
 
 
-@njit(cache=True, nogil=True, inline="always")
-def best_changes(st, base: int, count: int) -> int:
-    """The sum of the ``count`` largest changes in the histogram at ``st[base:base + 5]``."""
+@inlined
+def best_changes(steps: int, count: int) -> int:
+    """The sum of the ``count`` largest steps in the packed histogram ``steps``."""
     total = 0
     for i in range(4, 0, -1):
-        c = st[base + i]
+        c = (steps >> (8 * (i - 1))) & 255
         if c >= count:
             return total + i * count
         total += i * c
@@ -115,7 +169,7 @@ def best_changes(st, base: int, count: int) -> int:
     return total
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inlined
 def square_score(a: int, b: int) -> int:
     """Final score of a square for side 0 given the strength sums ``a`` (side 0), ``b``."""
     if a == b:
@@ -125,17 +179,17 @@ def square_score(a: int, b: int) -> int:
     return -2 if a == 0 else -1
 
 
-@njit(cache=True, nogil=True)
-def canonical_key(hashes: np.ndarray, common: np.uint64) -> np.uint64:
-    """The smallest of the per-symmetry hashes, combined with the symmetric part."""
+@compiled
+def canonical_key(hashes: np.ndarray, common: np.uint64, n_sym: int) -> np.uint64:
+    """The smallest of the first ``n_sym`` per-symmetry hashes, with the symmetric part."""
     best = hashes[0]
-    for g in range(1, hashes.shape[0]):
+    for g in range(1, n_sym):
         if hashes[g] < best:
             best = hashes[g]
     return best ^ common
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inlined
 def pack_entry(value: int, flag: int, move: int, rem: int) -> np.uint64:
     """One table entry's data word: value (+128), bound type, best move, pyramids left.
 
@@ -149,25 +203,25 @@ def pack_entry(value: int, flag: int, move: int, rem: int) -> np.uint64:
     )
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inlined
 def tt_rem_of(data: np.uint64) -> int:
     """Pyramids left in the position a table entry describes."""
     return np.int64((data >> np.uint64(32)) & np.uint64(0xFF))
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inlined
 def tt_value_of(data: np.uint64) -> int:
     """The value (or bound) a table entry holds."""
     return np.int64(data & np.uint64(0xFF)) - 128
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inlined
 def tt_flag_of(data: np.uint64) -> int:
     """Whether a table entry's value is EXACT, a LOWER or an UPPER bound."""
     return np.int64((data >> np.uint64(8)) & np.uint64(3))
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inlined
 def tt_find(tt, key: np.uint64) -> int:
     """The row of ``key``'s entry in its bucket of four (one cache line), or -1."""
     bucket = int(key & np.uint64(tt.shape[0] // 4 - 1)) * 4
@@ -177,7 +231,7 @@ def tt_find(tt, key: np.uint64) -> int:
     return -1
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inlined
 def tt_store(tt, key: np.uint64, value: int, flag: int, move: int, rem: int) -> None:
     """Store an entry: over this position's own, else over the one with the smallest subtree."""
     bucket = int(key & np.uint64(tt.shape[0] // 4 - 1)) * 4
@@ -192,7 +246,7 @@ def tt_store(tt, key: np.uint64, value: int, flag: int, move: int, rem: int) -> 
     tt[target, 1] = pack_entry(value, flag, move, rem)
 
 
-@njit(cache=True, nogil=True)
+@compiled
 def standing_value(sums, open_cnt, side) -> int:
     """The undecided squares scored as they stand, from ``side``'s point of view."""
     v = 0
@@ -204,7 +258,7 @@ def standing_value(sums, open_cnt, side) -> int:
     return v if side == 0 else -v
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inlined
 def placement_gain(sums, edge_sq, e: int, sz: int, who: int) -> int:
     """How much ``who``'s standing score rises if ``who`` puts a pyramid of ``sz`` on ``e``."""
     delta = 0
@@ -221,7 +275,7 @@ def placement_gain(sums, edge_sq, e: int, sz: int, who: int) -> int:
     return delta
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inlined
 def shared_edges(sums, open_cnt, mask, sq_nb, s: int) -> int:
     """The empty edges of square ``s`` whose other side is an undecided square (a bit mask).
 
@@ -241,15 +295,15 @@ def shared_edges(sums, open_cnt, mask, sq_nb, s: int) -> int:
     return shared
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inlined
 def place(
     e, sz, side, ply, owner, sums, open_cnt, mask, stash, edge_sq, edge_bit, sq_nb, sq_nbit,
-    zsq, hashes, st, saved, saved_h,
+    zsq, hashes, n_sym, st, saved, saved_h,
 ) -> int:  # fmt: skip
     """Put ``side``'s pyramid of strength ``sz`` on edge ``e``: update the squares, the stash,
     the per-symmetry hashes and the bound fields of ``st`` (saved at row ``ply`` first, for
-    :func:`unplace`). Returns the score of the squares this decides, in the mover's view."""
-    n_sym = hashes.shape[0]
+    :func:`unplace`); only the first ``n_sym`` hashes are kept. Returns the score of the
+    squares this decides, in the mover's view."""
     owner[e] = side
     stash[side, sz - 1] -= 1
     for f in range(S_CUR, STATE_LEN):
@@ -283,8 +337,8 @@ def place(
             hashes[g] -= zsq[g, s, c0, sh0]
         cur0 = square_score(a0, b0)
         st[S_CUR] -= cur0
-        st[S_UP + HIGH[a0, b0, k0] - cur0] -= 1
-        st[S_DN + cur0 - LOW[a0, b0, k0]] -= 1
+        st[S_UP] -= GAIN_STEPS[a0, b0, k0]
+        st[S_DN] -= LOSS_STEPS[a0, b0, k0]
         a1 = sums[s, 0]
         b1 = sums[s, 1]
         c1 = CLASS[a1, b1, k0 - 1]
@@ -298,8 +352,8 @@ def place(
                 hashes[g] += zsq[g, s, c1, sh1]
             cur1 = square_score(a1, b1)
             st[S_CUR] += cur1
-            st[S_UP + HIGH[a1, b1, k0 - 1] - cur1] += 1
-            st[S_DN + cur1 - LOW[a1, b1, k0 - 1]] += 1
+            st[S_UP] += GAIN_STEPS[a1, b1, k0 - 1]
+            st[S_DN] += LOSS_STEPS[a1, b1, k0 - 1]
     # A square decided now turns its empty edges private for the undecided squares on
     # their other side: their shared masks lose that edge. (No square borders both of
     # the edge's squares, so no neighbour is met twice.)
@@ -317,15 +371,15 @@ def place(
     return gain if side == 0 else -gain
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inlined
 def unplace(
-    e, sz, side, ply, owner, sums, open_cnt, mask, stash, edge_sq, edge_bit, hashes, st, saved,
-    saved_h,
+    e, sz, side, ply, owner, sums, open_cnt, mask, stash, edge_sq, edge_bit, hashes, n_sym, st,
+    saved, saved_h,
 ) -> None:  # fmt: skip
     """Take back :func:`place` (the hashes and bound fields come back from row ``ply``)."""
     for f in range(S_CUR, STATE_LEN):
         st[f] = saved[ply, f - S_CUR]
-    for g in range(hashes.shape[0]):
+    for g in range(n_sym):
         hashes[g] = saved_h[ply, g]
     for j in range(2):
         s = edge_sq[e, j]
@@ -338,26 +392,25 @@ def unplace(
     owner[e] = -1
 
 
-@njit(cache=True, nogil=True)
-def last_placement(sums, open_cnt, stash, empties, edge_sq, side) -> int:
+@compiled
+def last_placement(sums, open_cnt, stash, empties, n_empty, edge_sq, side) -> int:
     """Exact value with one pyramid left: score the placement in a loop, no recursion."""
     sz = 1 if stash[side, 0] else (2 if stash[side, 1] else 3)
     best = NEG_INF
-    for i in range(empties.shape[0]):
+    for i in range(n_empty):
         delta = placement_gain(sums, edge_sq, empties[i], sz, side)
         if delta > best:
             best = delta
     return standing_value(sums, open_cnt, side) + best
 
 
-@njit(cache=True, nogil=True)
-def two_left(sums, open_cnt, stash, empties, edge_sq, side, beta, st, by_left) -> int:
+@compiled
+def two_left(sums, open_cnt, stash, empties, n_empty, edge_sq, side, beta, st, by_left) -> int:
     """Exact value with two pyramids left, in loops: each first placement, then the best
     last one (by the other side, or by the mover again if the other has none left)."""
     last = 1 - side
     if stash[last, 0] + stash[last, 1] + stash[last, 2] == 0:
         last = side
-    n_empty = empties.shape[0]
     standing = standing_value(sums, open_cnt, side)
     best = NEG_INF
     for sz in range(3, 0, -1):
@@ -393,7 +446,7 @@ def two_left(sums, open_cnt, stash, empties, edge_sq, side, beta, st, by_left) -
     return best + standing
 
 
-@njit(cache=True, nogil=True)
+@compiled
 def negamax(
     owner,
     sums,
@@ -440,17 +493,17 @@ def negamax(
         return standing_value(sums, open_cnt, side)
     n_empty = st[S_EMPTY]
     if rem == 1:
-        return last_placement(sums, open_cnt, stash, empties[:n_empty], edge_sq, side)
+        return last_placement(sums, open_cnt, stash, empties, n_empty, edge_sq, side)
     if rem == 2 and depth != 1:
-        return two_left(sums, open_cnt, stash, empties[:n_empty], edge_sq, side, beta, st, by_left)
+        return two_left(sums, open_cnt, stash, empties, n_empty, edge_sq, side, beta, st, by_left)
     # Bounds that often decide a null window without a move. A player's placement can only
     # help that player (a square's score never rises with the other side's sum), and it
     # touches at most two squares: so side 0 ends at most at the standing score plus the
     # 2 * (its pyramids left) biggest gains still open to it, and at least at the standing
     # score minus the other side's 2 * (pyramids left) biggest.
     cur = st[S_CUR]
-    up0 = cur + best_changes(st, S_UP, 2 * (stash[0, 0] + stash[0, 1] + stash[0, 2]))
-    lo0 = cur - best_changes(st, S_DN, 2 * (stash[1, 0] + stash[1, 1] + stash[1, 2]))
+    up0 = cur + best_changes(st[S_UP], 2 * (stash[0, 0] + stash[0, 1] + stash[0, 2]))
+    lo0 = cur - best_changes(st[S_DN], 2 * (stash[1, 0] + stash[1, 1] + stash[1, 2]))
     high = up0 if side == 0 else -lo0
     if high <= alpha:
         return high
@@ -462,7 +515,8 @@ def negamax(
     key = np.uint64(0)
     tt_best = -1
     if use_tt:
-        key = canonical_key(hashes, common) ^ zempty[n_empty]
+        key = canonical_key(hashes, common, hashes.shape[0] if rem >= SYM_MIN else 1)
+        key ^= zempty[n_empty]
         k = tt_find(tt, key)
         if k >= 0:
             st[S_HITS] += 1
@@ -479,6 +533,8 @@ def negamax(
             if alpha >= beta:
                 return v
     alpha0 = alpha
+    # Below SYM_MIN pyramids left only the identity's hash is kept and keyed on.
+    child_sym = hashes.shape[0] if rem - 1 >= SYM_MIN else 1
 
     # Moves, ordered by the change in the mover's standing score (table move first).
     ply = rem
@@ -593,12 +649,12 @@ def negamax(
                 child_common ^= zside
             gain = place(
                 e, sz, side, ply, owner, sums, open_cnt, mask, stash, edge_sq, edge_bit, sq_nb,
-                sq_nbit, zsq, hashes, st, saved, saved_h,
+                sq_nbit, zsq, hashes, child_sym, st, saved, saved_h,
             )  # fmt: skip
-            child_key = canonical_key(hashes, child_common) ^ zempty[n_empty - 1]
+            child_key = canonical_key(hashes, child_common, child_sym) ^ zempty[n_empty - 1]
             unplace(
                 e, sz, side, ply, owner, sums, open_cnt, mask, stash, edge_sq, edge_bit, hashes,
-                st, saved, saved_h,
+                child_sym, st, saved, saved_h,
             )  # fmt: skip
             k = tt_find(tt, child_key)
             if k < 0:
@@ -633,7 +689,7 @@ def negamax(
         common ^= zstash[side, kk, c_old] ^ zstash[side, kk, c_old - 1]
         gain = place(
             e, sz, side, ply, owner, sums, open_cnt, mask, stash, edge_sq, edge_bit, sq_nb,
-            sq_nbit, zsq, hashes, st, saved, saved_h,
+            sq_nbit, zsq, hashes, child_sym, st, saved, saved_h,
         )  # fmt: skip
         # Two spelled-out calls rather than one with a computed sign and window: merging
         # them measured 15-20% slower in numba (benchmarks/edges_solver.py --left 12 14).
@@ -654,7 +710,7 @@ def negamax(
         st[S_SIDE] = side
         unplace(
             e, sz, side, ply, owner, sums, open_cnt, mask, stash, edge_sq, edge_bit, hashes,
-            st, saved, saved_h,
+            child_sym, st, saved, saved_h,
         )  # fmt: skip
         common ^= zstash[side, kk, c_old] ^ zstash[side, kk, c_old - 1]
         empties[n_empty - 1] = empties[p]

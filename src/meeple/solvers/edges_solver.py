@@ -233,8 +233,8 @@ class EdgesSolver:
             else:
                 cur = eng._score(a_, b_)
                 bounds[0] += cur
-                bounds[eng.S_UP - eng.S_CUR + int(eng.HIGH[a_, b_, k]) - cur] += 1
-                bounds[eng.S_DN - eng.S_CUR + cur - int(eng.LOW[a_, b_, k])] += 1
+                bounds[eng.S_UP - eng.S_CUR] += int(eng.GAIN_STEPS[a_, b_, k])
+                bounds[eng.S_DN - eng.S_CUR] += int(eng.LOSS_STEPS[a_, b_, k])
         empty = np.flatnonzero(owner < 0)
         empties = np.full(b.num_edges, -1, dtype=np.int64)
         empties[: len(empty)] = empty
@@ -265,7 +265,8 @@ class EdgesSolver:
         private edges are filled, or where isolated squares lie; see edges_engine)."""
         pos = state if isinstance(state, Position) else self.position(state)
         common = self._hash(pos)
-        return int(eng.canonical_key(self.hashes, np.uint64(common)) ^ self.zempty[pos.n_empty])
+        key = eng.canonical_key(self.hashes, np.uint64(common), len(self.hashes))
+        return int(key ^ self.zempty[pos.n_empty])
 
     @staticmethod
     def banked(state: EdgesState) -> int:
