@@ -37,7 +37,10 @@ the search ran 1.4x faster without it (benchmarks/edges_solver.py --left 14).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 # The engine's compiled functions (see the module docstring for nogil and _nrt).
 compiled = njit(cache=True, nogil=True, _nrt=False)
@@ -221,10 +224,43 @@ def tt_flag_of(data: np.uint64) -> int:
     return np.int64((data >> np.uint64(8)) & np.uint64(3))
 
 
+@intrinsic
+def prefetch_row(typingctx, table, row):
+    """Ask the processor to start fetching ``table[row]`` into its cache (LLVM's prefetch).
+
+    The enhanced transposition cut-offs look up every child's entry: fetched one after the
+    other, each waits for main memory; asked for all at once, the waits overlap.
+    """
+
+    def codegen(context, builder, signature, args):
+        table_type = signature.args[0]
+        array = context.make_array(table_type)(context, builder, args[0])
+        where = cgutils.get_item_pointer2(
+            context, builder, data=array.data, shape=cgutils.unpack_tuple(builder, array.shape),
+            strides=cgutils.unpack_tuple(builder, array.strides), layout=table_type.layout,
+            inds=[args[1], context.get_constant(types.intp, 0)],
+        )  # fmt: skip
+        byte_ptr = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        hint = ir.FunctionType(ir.VoidType(), [byte_ptr, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, hint, "llvm.prefetch.p0")
+        # read (0), keep in all cache levels (3), data (1)
+        builder.call(fn, [builder.bitcast(where, byte_ptr), i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return types.void(table, row), codegen
+
+
+@inlined
+def tt_bucket_of(tt, key: np.uint64) -> int:
+    """The first row of ``key``'s bucket of four rows (one cache line)."""
+    return int(key & np.uint64(tt.shape[0] // 4 - 1)) * 4
+
+
 @inlined
 def tt_find(tt, key: np.uint64) -> int:
     """The row of ``key``'s entry in its bucket of four (one cache line), or -1."""
-    bucket = int(key & np.uint64(tt.shape[0] // 4 - 1)) * 4
+    bucket = tt_bucket_of(tt, key)
     for k in range(bucket, bucket + 4):
         if tt[k, 0] == key:
             return k
@@ -234,7 +270,7 @@ def tt_find(tt, key: np.uint64) -> int:
 @inlined
 def tt_store(tt, key: np.uint64, value: int, flag: int, move: int, rem: int) -> None:
     """Store an entry: over this position's own, else over the one with the smallest subtree."""
-    bucket = int(key & np.uint64(tt.shape[0] // 4 - 1)) * 4
+    bucket = tt_bucket_of(tt, key)
     target = bucket
     for k in range(bucket, bucket + 4):
         if tt[k, 0] == key:
@@ -467,6 +503,7 @@ def negamax(
     tt,
     moves,
     order,
+    child_keys,
     saved,
     saved_h,
     history,
@@ -639,6 +676,7 @@ def negamax(
     if use_tt and rem >= ETC_MIN:
         # Enhanced transposition cut-off: a child the table already knows well enough may
         # refute this position before any subtree is searched (placements transpose a lot).
+        # First every child's key (its bucket asked for at once), then the look-ups.
         for i in range(n):
             m = moves[ply, i]
             e = m // 4
@@ -647,18 +685,39 @@ def negamax(
             child_common = common ^ zstash[side, sz - 1, c_old] ^ zstash[side, sz - 1, c_old - 1]
             if other_left > 0:
                 child_common ^= zside
-            gain = place(
-                e, sz, side, ply, owner, sums, open_cnt, mask, stash, edge_sq, edge_bit, sq_nb,
-                sq_nbit, zsq, hashes, child_sym, st, saved, saved_h,
-            )  # fmt: skip
+            order[ply, i] = place(
+                e,
+                sz,
+                side,
+                ply,
+                owner,
+                sums,
+                open_cnt,
+                mask,
+                stash,
+                edge_sq,
+                edge_bit,
+                sq_nb,
+                sq_nbit,
+                zsq,
+                hashes,
+                child_sym,
+                st,
+                saved,
+                saved_h,
+            )  # fmt: skip  (the sort keys are spent: the row now holds each child's gain)
             child_key = canonical_key(hashes, child_common, child_sym) ^ zempty[n_empty - 1]
             unplace(
                 e, sz, side, ply, owner, sums, open_cnt, mask, stash, edge_sq, edge_bit, hashes,
                 child_sym, st, saved, saved_h,
             )  # fmt: skip
-            k = tt_find(tt, child_key)
+            child_keys[ply, i] = child_key
+            prefetch_row(tt, tt_bucket_of(tt, child_key))
+        for i in range(n):
+            k = tt_find(tt, child_keys[ply, i])
             if k < 0:
                 continue
+            gain = order[ply, i]
             data = tt[k, 1]
             v = tt_value_of(data)
             f = tt_flag_of(data)
@@ -670,7 +729,7 @@ def negamax(
                 cut = gain + v
             if cut > NEG_INF:
                 st[S_HITS] += 1
-                tt_store(tt, key, cut, LOWER, m, rem)
+                tt_store(tt, key, cut, LOWER, moves[ply, i], rem)
                 return cut
     nd = depth - 1 if depth > 0 else depth
     for i in range(n):
@@ -697,14 +756,14 @@ def negamax(
             st[S_SIDE] = other
             v = gain - negamax(
                 owner, sums, open_cnt, mask, stash, empties, edge_sq, edge_bit, sq_nb, sq_nbit,
-                zsq, zstash, zside, zempty, hashes, common ^ zside, tt, moves, order, saved,
-                saved_h, history, st, by_left, gain - beta, gain - alpha, nd,
+                zsq, zstash, zside, zempty, hashes, common ^ zside, tt, moves, order, child_keys,
+                saved, saved_h, history, st, by_left, gain - beta, gain - alpha, nd,
             )  # fmt: skip
         else:
             v = gain + negamax(
                 owner, sums, open_cnt, mask, stash, empties, edge_sq, edge_bit, sq_nb, sq_nbit,
-                zsq, zstash, zside, zempty, hashes, common, tt, moves, order, saved, saved_h,
-                history, st, by_left, alpha - gain, beta - gain, nd,
+                zsq, zstash, zside, zempty, hashes, common, tt, moves, order, child_keys, saved,
+                saved_h, history, st, by_left, alpha - gain, beta - gain, nd,
             )  # fmt: skip
         # -- undo
         st[S_SIDE] = side

@@ -291,6 +291,7 @@ class EdgesSolver:
         rem = pos.left
         moves = np.zeros((rem + 1, 3 * self.board.num_edges), dtype=np.int64)
         order = np.zeros_like(moves)
+        child_keys = np.zeros(moves.shape, dtype=np.uint64)
         st = np.zeros(eng.STATE_LEN, dtype=np.int64)
         st[eng.S_SIDE] = pos.side
         st[eng.S_CUR : eng.STATE_LEN] = pos.bounds
@@ -302,7 +303,7 @@ class EdgesSolver:
         args = (
             pos.owner, pos.sums, pos.open_cnt, pos.mask, pos.stash, pos.empties, self.edge_sq,
             self.edge_bit, self.sq_nb, self.sq_nbit, self.zsq, self.zstash, self.zside,
-            self.zempty, self.hashes, common, self.tt, moves, order, saved, saved_h,
+            self.zempty, self.hashes, common, self.tt, moves, order, child_keys, saved, saved_h,
             self.history, st, by_left, lo, hi, depth,
         )  # fmt: skip
         start = time.perf_counter()
