@@ -229,7 +229,8 @@ def prefetch_row(typingctx, table, row):
     """Ask the processor to start fetching ``table[row]`` into its cache (LLVM's prefetch).
 
     The enhanced transposition cut-offs look up every child's entry: fetched one after the
-    other, each waits for main memory; asked for all at once, the waits overlap.
+    other, each waits for main memory; asked for all at once, the waits overlap. And a child
+    about to be searched has its bucket asked for before the call.
     """
 
     def codegen(context, builder, signature, args):
@@ -750,6 +751,12 @@ def negamax(
             e, sz, side, ply, owner, sums, open_cnt, mask, stash, edge_sq, edge_bit, sq_nb,
             sq_nbit, zsq, hashes, child_sym, st, saved, saved_h,
         )  # fmt: skip
+        if rem - 1 >= st[S_TT_MIN]:
+            # The child looks itself up first thing: start fetching its bucket now, so the
+            # wait on main memory overlaps the call and the child's first checks.
+            child_key = common ^ zside if other_left > 0 else common
+            child_key = canonical_key(hashes, child_key, child_sym) ^ zempty[n_empty - 1]
+            prefetch_row(tt, tt_bucket_of(tt, child_key))
         # Two spelled-out calls rather than one with a computed sign and window: merging
         # them measured 15-20% slower in numba (benchmarks/edges_solver.py --left 12 14).
         if other_left > 0:
