@@ -183,13 +183,14 @@ def square_score(a: int, b: int) -> int:
 
 
 @compiled
-def canonical_key(hashes: np.ndarray, common: np.uint64, n_sym: int) -> np.uint64:
-    """The smallest of the first ``n_sym`` per-symmetry hashes, with the symmetric part."""
+def canonical_key(hashes, common: np.uint64, n_sym: int, zempty, n_empty: int) -> np.uint64:
+    """A position's table key: the smallest of the first ``n_sym`` per-symmetry hashes, with
+    the symmetric part (stashes, side to move) and the number of empty edges."""
     best = hashes[0]
     for g in range(1, n_sym):
         if hashes[g] < best:
             best = hashes[g]
-    return best ^ common
+    return best ^ common ^ zempty[n_empty]
 
 
 @inlined
@@ -554,8 +555,8 @@ def negamax(
     key = np.uint64(0)
     tt_best = -1
     if use_tt:
-        key = canonical_key(hashes, common, hashes.shape[0] if rem >= SYM_MIN else 1)
-        key ^= zempty[n_empty]
+        n_sym = hashes.shape[0] if rem >= SYM_MIN else 1
+        key = canonical_key(hashes, common, n_sym, zempty, n_empty)
         k = tt_find(tt, key)
         if k >= 0:
             st[S_HITS] += 1
@@ -708,7 +709,7 @@ def negamax(
                 saved,
                 saved_h,
             )  # fmt: skip  (the sort keys are spent: the row now holds each child's gain)
-            child_key = canonical_key(hashes, child_common, child_sym) ^ zempty[n_empty - 1]
+            child_key = canonical_key(hashes, child_common, child_sym, zempty, n_empty - 1)
             unplace(
                 e, sz, side, ply, owner, sums, open_cnt, mask, stash, edge_sq, edge_bit, hashes,
                 child_sym, st, saved, saved_h,
@@ -756,7 +757,7 @@ def negamax(
             # The child looks itself up first thing: start fetching its bucket now, so the
             # wait on main memory overlaps the call and the child's first checks.
             child_key = common ^ zside if other_left > 0 else common
-            child_key = canonical_key(hashes, child_key, child_sym) ^ zempty[n_empty - 1]
+            child_key = canonical_key(hashes, child_key, child_sym, zempty, n_empty - 1)
             prefetch_row(tt, tt_bucket_of(tt, child_key))
         # Two spelled-out calls rather than one with a computed sign and window: merging
         # them measured 15-20% slower in numba (benchmarks/edges_solver.py --left 12 14).

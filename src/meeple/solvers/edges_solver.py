@@ -265,8 +265,9 @@ class EdgesSolver:
         private edges are filled, or where isolated squares lie; see edges_engine)."""
         pos = state if isinstance(state, Position) else self.position(state)
         common = self._hash(pos)
-        key = eng.canonical_key(self.hashes, np.uint64(common), len(self.hashes))
-        return int(key ^ self.zempty[pos.n_empty])
+        n_sym = len(self.hashes)
+        key = eng.canonical_key(self.hashes, np.uint64(common), n_sym, self.zempty, pos.n_empty)
+        return int(key)
 
     @staticmethod
     def banked(state: EdgesState) -> int:
