@@ -141,7 +141,9 @@ def _step_tables() -> tuple[np.ndarray, np.ndarray]:
 GAIN_STEPS, LOSS_STEPS = _step_tables()
 MAX_COUNT = 64  # per size and player, for the stash part of the hash
 
-EXACT, LOWER, UPPER = 1, 2, 3
+# A table entry holds both a lower and an upper bound on its position's value; these stand
+# for "no bound yet" (|values| stay far below them: at most 2 per square).
+NO_LOWER, NO_UPPER = -127, 127
 # Enhanced transposition cut-offs from this many pyramids left (below it the extra probes
 # cost more than they save: 14-left positions, benchmarks/edges_solver.py).
 ETC_MIN = 8
@@ -194,14 +196,18 @@ def canonical_key(hashes, common: np.uint64, n_sym: int, zempty, n_empty: int) -
 
 
 @inlined
-def pack_entry(value: int, flag: int, move: int, rem: int) -> np.uint64:
-    """One table entry's data word: value (+128), bound type, best move, pyramids left.
+def pack_entry(lower: int, upper: int, move: int, rem: int) -> np.uint64:
+    """One table entry's data word: lower and upper bound (+128 each), best move, pyramids left.
 
     The table is one (n, 2) uint64 array -- key, data -- so a probe touches one cache line.
+    Both bounds are kept because a position is met with many different windows: the search
+    value is the *remaining* score, so a transposition reached with a different banked score
+    asks a shifted question, and the MTD(f) passes ask at different values; a position that
+    once failed high and once failed low keeps both answers.
     """
     return (
-        np.uint64(value + 128)
-        | (np.uint64(flag) << np.uint64(8))
+        np.uint64(lower + 128)
+        | (np.uint64(upper + 128) << np.uint64(8))
         | (np.uint64(move & 0xFFFF) << np.uint64(16))
         | (np.uint64(rem) << np.uint64(32))
     )
@@ -214,15 +220,21 @@ def tt_rem_of(data: np.uint64) -> int:
 
 
 @inlined
-def tt_value_of(data: np.uint64) -> int:
-    """The value (or bound) a table entry holds."""
+def tt_lower_of(data: np.uint64) -> int:
+    """The lower bound a table entry holds (``NO_LOWER`` if none)."""
     return np.int64(data & np.uint64(0xFF)) - 128
 
 
 @inlined
-def tt_flag_of(data: np.uint64) -> int:
-    """Whether a table entry's value is EXACT, a LOWER or an UPPER bound."""
-    return np.int64((data >> np.uint64(8)) & np.uint64(3))
+def tt_upper_of(data: np.uint64) -> int:
+    """The upper bound a table entry holds (``NO_UPPER`` if none)."""
+    return np.int64((data >> np.uint64(8)) & np.uint64(0xFF)) - 128
+
+
+@inlined
+def tt_move_of(data: np.uint64) -> int:
+    """The best move a table entry holds (edge * 4 + size)."""
+    return np.int64((data >> np.uint64(16)) & np.uint64(0xFFFF))
 
 
 @intrinsic
@@ -271,18 +283,31 @@ def tt_find(tt, key: np.uint64) -> int:
 
 
 @inlined
-def tt_store(tt, key: np.uint64, value: int, flag: int, move: int, rem: int) -> None:
-    """Store an entry: over this position's own, else over the one with the smallest subtree."""
+def tt_store(tt, key: np.uint64, lower: int, upper: int, move: int, rem: int) -> None:
+    """Store bounds: merged with this position's own entry (the tighter of each bound; the
+    old move kept when the new result only bounds from above, as a failed-low search names
+    no good move), else over the entry with the smallest subtree."""
     bucket = tt_bucket_of(tt, key)
     target = bucket
     for k in range(bucket, bucket + 4):
         if tt[k, 0] == key:
-            target = k
-            break
+            data = tt[k, 1]
+            old_lower = tt_lower_of(data)
+            old_upper = tt_upper_of(data)
+            # Bounds that contradict (only depth-limited searches can give those) are replaced.
+            if lower <= old_upper and upper >= old_lower:
+                if old_lower > lower:
+                    lower = old_lower
+                if old_upper < upper:
+                    upper = old_upper
+                if lower == NO_LOWER:
+                    move = tt_move_of(data)
+            tt[k, 1] = pack_entry(lower, upper, move, rem)
+            return
         if tt_rem_of(tt[k, 1]) < tt_rem_of(tt[target, 1]):
             target = k
     tt[target, 0] = key
-    tt[target, 1] = pack_entry(value, flag, move, rem)
+    tt[target, 1] = pack_entry(lower, upper, move, rem)
 
 
 @compiled
@@ -561,17 +586,19 @@ def negamax(
         if k >= 0:
             st[S_HITS] += 1
             data = tt[k, 1]
-            v = tt_value_of(data)
-            f = tt_flag_of(data)
-            tt_best = np.int64((data >> np.uint64(16)) & np.uint64(0xFFFF))
-            if f == EXACT:
-                return v
-            if f == LOWER and v > alpha:
-                alpha = v
-            elif f == UPPER and v < beta:
-                beta = v
+            lower = tt_lower_of(data)
+            upper = tt_upper_of(data)
+            tt_best = tt_move_of(data)
+            if lower >= beta or lower == upper:
+                return lower
+            if upper <= alpha:
+                return upper
+            if lower > alpha:
+                alpha = lower
+            if upper < beta:
+                beta = upper
             if alpha >= beta:
-                return v
+                return lower
     alpha0 = alpha
     # Below SYM_MIN pyramids left only the identity's hash is kept and keyed on.
     child_sym = hashes.shape[0] if rem - 1 >= SYM_MIN else 1
@@ -722,17 +749,18 @@ def negamax(
                 continue
             gain = order[ply, i]
             data = tt[k, 1]
-            v = tt_value_of(data)
-            f = tt_flag_of(data)
             cut = NEG_INF
             if other_left > 0:
-                if f != LOWER and gain - v >= beta:
-                    cut = gain - v
-            elif f != UPPER and gain + v >= beta:
-                cut = gain + v
+                upper = tt_upper_of(data)  # the child's, in the other side's view
+                if upper < NO_UPPER and gain - upper >= beta:
+                    cut = gain - upper
+            else:
+                lower = tt_lower_of(data)
+                if lower > NO_LOWER and gain + lower >= beta:
+                    cut = gain + lower
             if cut > NEG_INF:
                 st[S_HITS] += 1
-                tt_store(tt, key, cut, LOWER, moves[ply, i], rem)
+                tt_store(tt, key, cut, NO_UPPER, moves[ply, i], rem)
                 return cut
     nd = depth - 1 if depth > 0 else depth
     for i in range(n):
@@ -797,10 +825,11 @@ def negamax(
                     break
 
     if use_tt:
-        flag = EXACT
+        lower = best
+        upper = best
         if best <= alpha0:
-            flag = UPPER
+            lower = NO_LOWER
         elif best >= beta:
-            flag = LOWER
-        tt_store(tt, key, best, flag, best_move, rem)
+            upper = NO_UPPER
+        tt_store(tt, key, lower, upper, best_move, rem)
     return best
