@@ -184,22 +184,32 @@ def test_the_search_keeps_keys_bounds_and_banked_score_as_a_rebuild_would(seed):
 
 def test_bound_steps_spread_each_square_s_swing_over_its_pyramids():
     # The search bounds count each further pyramid's step: a square's steps add up to its
-    # whole swing (HIGH or LOW against the score it stands at), and with t pyramids of its
-    # own side 0 reaches no more than the t largest steps, e.g. from -2 (0 against 5) one
-    # Large lifts it to -1 and the second to +1: steps 1 and 2, not one step of 3.
+    # whole swing with pyramids of the largest size still in hand (HIGH or LOW against the
+    # score it stands at, for Large ones), and with t pyramids of its own side 0 reaches no
+    # more than the t largest steps, e.g. from -2 (0 against 5) one Large lifts it to -1 and
+    # the second to +1: steps 1 and 2, not one step of 3. With only Small ones left the same
+    # square can only reach -1 (1 against 5): one step of 1.
     def steps(word):
         return [v for v in (1, 2, 3, 4) for _ in range((word >> (8 * (v - 1))) & 255)]
 
     for a in range(eng.MAX_SUM + 1):
         for b in range(eng.MAX_SUM + 1):
             for k in range(5):
-                if eng.CLASS[a, b, k] < 0:
-                    assert eng.GAIN_STEPS[a, b, k] == eng.LOSS_STEPS[a, b, k] == 0
-                    continue
-                cur = eng._score(a, b)
-                assert sum(steps(eng.GAIN_STEPS[a, b, k])) == eng.HIGH[a, b, k] - cur
-                assert sum(steps(eng.LOSS_STEPS[a, b, k])) == cur - eng.LOW[a, b, k]
-    assert sorted(steps(eng.GAIN_STEPS[0, 5, 2])) == [1, 2]
+                for size in (1, 2, 3):
+                    gain = eng.GAIN_STEPS[size - 1, a, b, k]
+                    loss = eng.LOSS_STEPS[size - 1, a, b, k]
+                    if eng.CLASS[a, b, k] < 0:
+                        assert gain == loss == 0
+                        continue
+                    cur = eng._score(a, b)
+                    assert sum(steps(gain)) == eng._score(a + size * k, b) - cur
+                    assert sum(steps(loss)) == cur - eng._score(a, b + size * k)
+                if eng.CLASS[a, b, k] >= 0:
+                    assert sum(steps(eng.GAIN_STEPS[2, a, b, k])) == eng.HIGH[a, b, k] - cur
+                    assert sum(steps(eng.LOSS_STEPS[2, a, b, k])) == cur - eng.LOW[a, b, k]
+    assert sorted(steps(eng.GAIN_STEPS[2, 0, 5, 2])) == [1, 2]
+    assert sorted(steps(eng.GAIN_STEPS[0, 0, 5, 2])) == [1]
+    assert sorted(steps(eng.GAIN_STEPS[1, 0, 5, 3])) == [1, 2]  # 2, then 4 (-1), then 6 (+1)
 
 
 def test_analyse_reports_moves_and_statistics():

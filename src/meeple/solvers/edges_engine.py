@@ -111,30 +111,33 @@ def _pack_steps(steps: list[int]) -> int:
 
 
 def _step_tables() -> tuple[np.ndarray, np.ndarray]:
-    """Per (a, b, k) of an undecided square: what each further pyramid can do to its score.
+    """Per (size, a, b, k) of an undecided square: what each further pyramid of at most
+    ``size`` can do to its score.
 
     ``GAIN_STEPS``: side 0's score with t more of its own pyramids is at most
-    ``score(a + 3t, b)`` (a square's score only rises with its owner's sum, only falls with
-    the other's); the t-th pyramid's step is the rise from t - 1 to t, for t = 1..k.
+    ``score(a + size * t, b)`` (a square's score only rises with its owner's sum, only falls
+    with the other's); the t-th pyramid's step is the rise from t - 1 to t, for t = 1..k.
     ``LOSS_STEPS``: the same for side 1's pyramids and side 0's loss. Both are packed
-    (:func:`_pack_steps`); decided squares have none. The steps of one square add up to
-    ``HIGH - score`` (``score - LOW``), but spread over the pyramids it takes to get there,
-    which is what makes the search's bounds count pyramids rather than squares.
+    (:func:`_pack_steps`); decided squares have none. With Large pyramids (size 3) the steps
+    of one square add up to ``HIGH - score`` (``score - LOW``), but spread over the pyramids
+    it takes to get there, which is what makes the search's bounds count pyramids rather
+    than squares; a player whose Large ones are all placed is bounded by the smaller steps.
     """
-    shape = (MAX_SUM + 1, MAX_SUM + 1, 5)
+    shape = (3, MAX_SUM + 1, MAX_SUM + 1, 5)
     gain = np.zeros(shape, dtype=np.int64)
     loss = np.zeros(shape, dtype=np.int64)
-    for a in range(MAX_SUM + 1):
-        for b in range(MAX_SUM + 1):
-            for k in range(5):
-                if CLASS[a, b, k] < 0:
-                    continue
-                gain[a, b, k] = _pack_steps(
-                    [_score(a + 3 * t, b) - _score(a + 3 * t - 3, b) for t in range(1, k + 1)]
-                )
-                loss[a, b, k] = _pack_steps(
-                    [_score(a, b + 3 * t - 3) - _score(a, b + 3 * t) for t in range(1, k + 1)]
-                )
+    for size in (1, 2, 3):
+        for a in range(MAX_SUM + 1):
+            for b in range(MAX_SUM + 1):
+                for k in range(5):
+                    if CLASS[a, b, k] < 0:
+                        continue
+                    up = [_score(a + size * t, b) for t in range(k + 1)]
+                    down = [_score(a, b + size * t) for t in range(k + 1)]
+                    rises = [up[t] - up[t - 1] for t in range(1, k + 1)]
+                    falls = [down[t - 1] - down[t] for t in range(1, k + 1)]
+                    gain[size - 1, a, b, k] = _pack_steps(rises)
+                    loss[size - 1, a, b, k] = _pack_steps(falls)
     return gain, loss
 
 
@@ -155,10 +158,11 @@ NEG_INF = -1000
 # Fields of the small int64 "state" vector threaded through the search (and read from Python).
 S_SIDE, S_NODES, S_HITS, S_EMPTY, S_STOP, S_TT_MIN = 0, 1, 2, 3, 4, 5
 # The undecided squares: their standing score (side 0's view), and the packed histograms of
-# the steps side 0's pyramids could still gain (S_UP) or side 1's make it lose (S_DN), summed
-# over the squares (GAIN_STEPS, LOSS_STEPS) -- the search's bounds.
-S_CUR, S_UP, S_DN = 6, 7, 8
-STATE_LEN = 9
+# the steps side 0's pyramids could still gain (S_UP + size - 1, for pyramids of at most that
+# size) or side 1's make it lose (S_DN + size - 1), summed over the squares (GAIN_STEPS,
+# LOSS_STEPS) -- the search's bounds.
+S_CUR, S_UP, S_DN = 6, 7, 10
+STATE_LEN = 13
 
 
 @inlined
@@ -401,8 +405,9 @@ def place(
             hashes[g] -= zsq[g, s, c0, sh0]
         cur0 = square_score(a0, b0)
         st[S_CUR] -= cur0
-        st[S_UP] -= GAIN_STEPS[a0, b0, k0]
-        st[S_DN] -= LOSS_STEPS[a0, b0, k0]
+        for z in range(3):
+            st[S_UP + z] -= GAIN_STEPS[z, a0, b0, k0]
+            st[S_DN + z] -= LOSS_STEPS[z, a0, b0, k0]
         a1 = sums[s, 0]
         b1 = sums[s, 1]
         c1 = CLASS[a1, b1, k0 - 1]
@@ -416,8 +421,9 @@ def place(
                 hashes[g] += zsq[g, s, c1, sh1]
             cur1 = square_score(a1, b1)
             st[S_CUR] += cur1
-            st[S_UP] += GAIN_STEPS[a1, b1, k0 - 1]
-            st[S_DN] += LOSS_STEPS[a1, b1, k0 - 1]
+            for z in range(3):
+                st[S_UP + z] += GAIN_STEPS[z, a1, b1, k0 - 1]
+                st[S_DN + z] += LOSS_STEPS[z, a1, b1, k0 - 1]
     # A square decided now turns its empty edges private for the undecided squares on
     # their other side: their shared masks lose that edge. (No square borders both of
     # the edge's squares, so no neighbour is met twice.)
@@ -567,8 +573,11 @@ def negamax(
     # 2 * (its pyramids left) biggest gains still open to it, and at least at the standing
     # score minus the other side's 2 * (pyramids left) biggest.
     cur = st[S_CUR]
-    up0 = cur + best_changes(st[S_UP], 2 * (stash[0, 0] + stash[0, 1] + stash[0, 2]))
-    lo0 = cur - best_changes(st[S_DN], 2 * (stash[1, 0] + stash[1, 1] + stash[1, 2]))
+    # Each player's steps are those of its largest pyramid still in the stash.
+    big0 = 2 if stash[0, 2] else (1 if stash[0, 1] else 0)
+    big1 = 2 if stash[1, 2] else (1 if stash[1, 1] else 0)
+    up0 = cur + best_changes(st[S_UP + big0], 2 * (stash[0, 0] + stash[0, 1] + stash[0, 2]))
+    lo0 = cur - best_changes(st[S_DN + big1], 2 * (stash[1, 0] + stash[1, 1] + stash[1, 2]))
     high = up0 if side == 0 else -lo0
     if high <= alpha:
         return high

@@ -233,8 +233,9 @@ class EdgesSolver:
             else:
                 cur = eng._score(a_, b_)
                 bounds[0] += cur
-                bounds[eng.S_UP - eng.S_CUR] += int(eng.GAIN_STEPS[a_, b_, k])
-                bounds[eng.S_DN - eng.S_CUR] += int(eng.LOSS_STEPS[a_, b_, k])
+                for z in range(3):
+                    bounds[eng.S_UP - eng.S_CUR + z] += int(eng.GAIN_STEPS[z, a_, b_, k])
+                    bounds[eng.S_DN - eng.S_CUR + z] += int(eng.LOSS_STEPS[z, a_, b_, k])
         empty = np.flatnonzero(owner < 0)
         empties = np.full(b.num_edges, -1, dtype=np.int64)
         empties[: len(empty)] = empty
