@@ -212,6 +212,31 @@ def test_bound_steps_spread_each_square_s_swing_over_its_pyramids():
     assert sorted(steps(eng.GAIN_STEPS[1, 0, 5, 3])) == [1, 2]  # 2, then 4 (-1), then 6 (+1)
 
 
+def test_a_table_entry_keeps_both_bounds_of_its_position():
+    # A position met once with a window it failed high on and once with one it failed low on
+    # (another MTD(f) pass, or the same position reached with a different banked score) keeps
+    # both answers; the failed-low search names no good move, so the older move stays.
+    tt = np.zeros((16, 2), dtype=np.uint64)
+    key = np.uint64(0x1234_5678_9ABC_DEF5)
+
+    def entry():
+        data = tt[eng.tt_find(tt, key), 1]
+        return eng.tt_lower_of(data), eng.tt_upper_of(data), eng.tt_move_of(data)
+
+    eng.tt_store(tt, key, 2, eng.NO_UPPER, 4 * 7 + 3, 9)  # at least 2
+    assert entry() == (2, eng.NO_UPPER, 4 * 7 + 3)
+    eng.tt_store(tt, key, eng.NO_LOWER, 5, 4 * 8 + 1, 9)  # at most 5
+    assert entry() == (2, 5, 4 * 7 + 3)
+    eng.tt_store(tt, key, -1, 3, 4 * 8 + 1, 9)  # a looser lower bound does not widen it
+    assert entry() == (2, 3, 4 * 8 + 1)
+    eng.tt_store(tt, key, 3, 3, 4 * 8 + 2, 9)
+    assert entry() == (3, 3, 4 * 8 + 2)
+    # Bounds that contradict the entry (only depth-limited searches give those) replace it.
+    eng.tt_store(tt, key, 7, eng.NO_UPPER, 4 * 2 + 2, 9)
+    assert entry() == (7, eng.NO_UPPER, 4 * 2 + 2)
+    assert int(np.count_nonzero(tt[:, 0] == key)) == 1
+
+
 def test_analyse_reports_moves_and_statistics():
     result = analyse(game("1x2", "1/1/1").new_game(0), tt_bits=12)
     assert result["value"] == 1

@@ -300,12 +300,12 @@ def tt_store(tt, key: np.uint64, lower: int, upper: int, move: int, rem: int) ->
             old_upper = tt_upper_of(data)
             # Bounds that contradict (only depth-limited searches can give those) are replaced.
             if lower <= old_upper and upper >= old_lower:
+                if lower == NO_LOWER:
+                    move = tt_move_of(data)
                 if old_lower > lower:
                     lower = old_lower
                 if old_upper < upper:
                     upper = old_upper
-                if lower == NO_LOWER:
-                    move = tt_move_of(data)
             tt[k, 1] = pack_entry(lower, upper, move, rem)
             return
         if tt_rem_of(tt[k, 1]) < tt_rem_of(tt[target, 1]):
