@@ -541,6 +541,7 @@ def negamax(
     saved,
     saved_h,
     history,
+    killers,
     st,
     by_left,
     alpha,
@@ -694,9 +695,12 @@ def negamax(
             if side == 1:
                 gain = -gain
             m = e * 4 + sz
-            # Immediate gain first, then moves that cut off elsewhere (history heuristic).
+            # Immediate gain first; among equal gains the two moves that last cut off with
+            # as many pyramids left (killers), then moves that cut off anywhere (history).
             h = history[side, m]
             sc = (gain << 32) + min(h, 1 << 28) * 4 + sz
+            if m == killers[rem, 0] or m == killers[rem, 1]:
+                sc += 1 << 31
             if m == tt_best:
                 sc = 1 << 50
             k = n
@@ -803,13 +807,13 @@ def negamax(
             v = gain - negamax(
                 owner, sums, open_cnt, mask, stash, empties, edge_sq, edge_bit, sq_nb, sq_nbit,
                 zsq, zstash, zside, zempty, hashes, common ^ zside, tt, moves, order, child_keys,
-                saved, saved_h, history, st, by_left, gain - beta, gain - alpha, nd,
+                saved, saved_h, history, killers, st, by_left, gain - beta, gain - alpha, nd,
             )  # fmt: skip
         else:
             v = gain + negamax(
                 owner, sums, open_cnt, mask, stash, empties, edge_sq, edge_bit, sq_nb, sq_nbit,
                 zsq, zstash, zside, zempty, hashes, common, tt, moves, order, child_keys, saved,
-                saved_h, history, st, by_left, alpha - gain, beta - gain, nd,
+                saved_h, history, killers, st, by_left, alpha - gain, beta - gain, nd,
             )  # fmt: skip
         # -- undo
         st[S_SIDE] = side
@@ -831,6 +835,9 @@ def negamax(
                 alpha = v
                 if alpha >= beta:
                     history[side, m] += rem * rem
+                    if killers[rem, 0] != m:
+                        killers[rem, 1] = killers[rem, 0]
+                        killers[rem, 0] = m
                     break
 
     if use_tt:

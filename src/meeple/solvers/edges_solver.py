@@ -184,6 +184,8 @@ class EdgesSolver:
         n = 1 << tt_bits
         self.tt = np.zeros((n, 2), dtype=np.uint64)  # key, packed data (edges_engine)
         self.history = np.zeros((2, 4 * e), dtype=np.int64)  # cut-off counts, for ordering
+        # The last two moves that cut off, by pyramids left (also for ordering).
+        self.killers = np.full((e + 1, 2), -1, dtype=np.int64)
         self.stats = SolveStats(by_left=[0] * (e + 1))
         self.on_progress: Callable[[int], None] | None = None
         self._exact: dict[int, int] = {}  # canonical key -> exact remaining value (mover's)
@@ -193,6 +195,7 @@ class EdgesSolver:
         """Forget the transposition table (needed between depth-limited searches)."""
         self.tt[:] = 0
         self.history[:] = 0
+        self.killers[:] = -1
         self._exact.clear()
 
     def stop(self) -> None:
@@ -306,7 +309,7 @@ class EdgesSolver:
             pos.owner, pos.sums, pos.open_cnt, pos.mask, pos.stash, pos.empties, self.edge_sq,
             self.edge_bit, self.sq_nb, self.sq_nbit, self.zsq, self.zstash, self.zside,
             self.zempty, self.hashes, common, self.tt, moves, order, child_keys, saved, saved_h,
-            self.history, st, by_left, lo, hi, depth,
+            self.history, self.killers, st, by_left, lo, hi, depth,
         )  # fmt: skip
         start = time.perf_counter()
         if self.on_progress is None and deadline is None:
