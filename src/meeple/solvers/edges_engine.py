@@ -834,7 +834,7 @@ def negamax(
             if v > alpha:
                 alpha = v
                 if alpha >= beta:
-                    history[side, m] += rem * rem
+                    history[side, m] += 1 << rem
                     if killers[rem, 0] != m:
                         killers[rem, 1] = killers[rem, 0]
                         killers[rem, 0] = m
