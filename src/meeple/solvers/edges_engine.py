@@ -834,7 +834,9 @@ def negamax(
             if v > alpha:
                 alpha = v
                 if alpha >= beta:
-                    history[side, m] += 1 << rem
+                    # Weighted by 2^left, so cut-offs near the root count most (capped: on
+                    # 5x5, with up to 60 pyramids, the counts would overflow).
+                    history[side, m] += 1 << min(rem, 30)
                     if killers[rem, 0] != m:
                         killers[rem, 1] = killers[rem, 0]
                         killers[rem, 0] = m
