@@ -327,6 +327,16 @@ def standing_value(sums, open_cnt, side) -> int:
 
 
 @inlined
+def count_square(fields, base: int, a: int, b: int, k: int, sign: int) -> None:
+    """Add (``sign`` 1) or take away (-1) an undecided square's share of the search's bound
+    fields -- its standing score and its steps -- at ``fields[base + S_CUR:]``."""
+    fields[base + S_CUR] += sign * square_score(a, b)
+    for z in range(3):
+        fields[base + S_UP + z] += sign * GAIN_STEPS[z, a, b, k]
+        fields[base + S_DN + z] += sign * LOSS_STEPS[z, a, b, k]
+
+
+@inlined
 def placement_gain(sums, edge_sq, e: int, sz: int, who: int) -> int:
     """How much ``who``'s standing score rises if ``who`` puts a pyramid of ``sz`` on ``e``."""
     delta = 0
@@ -403,11 +413,7 @@ def place(
         sh0 = sh_first if j == 0 else sh_second
         for g in range(n_sym):
             hashes[g] -= zsq[g, s, c0, sh0]
-        cur0 = square_score(a0, b0)
-        st[S_CUR] -= cur0
-        for z in range(3):
-            st[S_UP + z] -= GAIN_STEPS[z, a0, b0, k0]
-            st[S_DN + z] -= LOSS_STEPS[z, a0, b0, k0]
+        count_square(st, 0, a0, b0, k0, -1)
         a1 = sums[s, 0]
         b1 = sums[s, 1]
         c1 = CLASS[a1, b1, k0 - 1]
@@ -419,11 +425,7 @@ def place(
             sh1 = sh0 & ~edge_bit[e, j]
             for g in range(n_sym):
                 hashes[g] += zsq[g, s, c1, sh1]
-            cur1 = square_score(a1, b1)
-            st[S_CUR] += cur1
-            for z in range(3):
-                st[S_UP + z] += GAIN_STEPS[z, a1, b1, k0 - 1]
-                st[S_DN + z] += LOSS_STEPS[z, a1, b1, k0 - 1]
+            count_square(st, 0, a1, b1, k0 - 1, 1)
     # A square decided now turns its empty edges private for the undecided squares on
     # their other side: their shared masks lose that edge. (No square borders both of
     # the edge's squares, so no neighbour is met twice.)
@@ -728,27 +730,11 @@ def negamax(
             child_common = common ^ zstash[side, sz - 1, c_old] ^ zstash[side, sz - 1, c_old - 1]
             if other_left > 0:
                 child_common ^= zside
+            # The sort keys are spent: the row now holds each child's gain.
             order[ply, i] = place(
-                e,
-                sz,
-                side,
-                ply,
-                owner,
-                sums,
-                open_cnt,
-                mask,
-                stash,
-                edge_sq,
-                edge_bit,
-                sq_nb,
-                sq_nbit,
-                zsq,
-                hashes,
-                child_sym,
-                st,
-                saved,
-                saved_h,
-            )  # fmt: skip  (the sort keys are spent: the row now holds each child's gain)
+                e, sz, side, ply, owner, sums, open_cnt, mask, stash, edge_sq, edge_bit, sq_nb,
+                sq_nbit, zsq, hashes, child_sym, st, saved, saved_h,
+            )  # fmt: skip
             child_key = canonical_key(hashes, child_common, child_sym, zempty, n_empty - 1)
             unplace(
                 e, sz, side, ply, owner, sums, open_cnt, mask, stash, edge_sq, edge_bit, hashes,

@@ -234,11 +234,7 @@ class EdgesSolver:
             if eng.CLASS[a_, b_, k] < 0:
                 banked += int(eng.DECIDED[a_, b_, k])
             else:
-                cur = eng._score(a_, b_)
-                bounds[0] += cur
-                for z in range(3):
-                    bounds[eng.S_UP - eng.S_CUR + z] += int(eng.GAIN_STEPS[z, a_, b_, k])
-                    bounds[eng.S_DN - eng.S_CUR + z] += int(eng.LOSS_STEPS[z, a_, b_, k])
+                eng.count_square(bounds, -eng.S_CUR, a_, b_, k, 1)
         empty = np.flatnonzero(owner < 0)
         empties = np.full(b.num_edges, -1, dtype=np.int64)
         empties[: len(empty)] = empty
