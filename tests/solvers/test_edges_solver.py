@@ -237,6 +237,41 @@ def test_a_table_entry_keeps_both_bounds_of_its_position():
     assert int(np.count_nonzero(tt[:, 0] == key)) == 1
 
 
+def test_the_search_frame_refuses_arrays_it_would_misread():
+    # The frame hands the compiled search bare addresses: an array of the wrong dtype, shape
+    # or memory layout would be read as garbage, so it is refused before any search starts.
+    game = meeple.make("edges", board="1x2", stash="1/1/1", pie=False)
+    solver = EdgesSolver(game.board, tt_bits=4)
+    pos = solver.position(game.new_game(0))
+    captured = {}
+
+    def capture(frame, common, lo, hi, depth):
+        captured["frame"] = frame
+        return 0
+
+    real, eng.negamax = eng.negamax, capture
+    try:
+        solver._run(pos, -1, 0, -1, None)
+    finally:
+        eng.negamax = real
+    frame = captured["frame"]
+    assert frame.dtype == np.uint64 and len(frame) == eng.FRAME_LEN
+    assert frame[eng.F_EDGES] == game.board.num_edges
+    assert frame[eng.F_OWNER] == pos.owner.ctypes.data
+    arrays = {name: np.zeros(1) for name, _, _ in eng.FRAME_ARRAYS}
+    with pytest.raises(ValueError, match="owner: needs a C-contiguous 1-d int64 array"):
+        eng.make_frame(arrays, np.uint64(1))
+    good = dict.fromkeys((name for name, _, _ in eng.FRAME_ARRAYS))
+    for name, dtype, ndim in eng.FRAME_ARRAYS:
+        good[name] = np.zeros((3,) * ndim, dtype=dtype)
+    good["sums"] = np.zeros((4, 2), dtype=np.int64)[:, ::-1]  # a view in reverse: not C order
+    with pytest.raises(ValueError, match="sums: needs a C-contiguous"):
+        eng.make_frame(good, np.uint64(1))
+    good["sums"] = np.zeros((3, 2), dtype=np.int64)
+    with pytest.raises(ValueError, match=r"shape \(3, 3\), needs"):
+        eng.make_frame(good, np.uint64(1))
+
+
 def test_analyse_reports_moves_and_statistics():
     result = analyse(game("1x2", "1/1/1").new_game(0), tt_bits=12)
     assert result["value"] == 1

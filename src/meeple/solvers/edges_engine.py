@@ -41,6 +41,7 @@ from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
+from numba.np.arrayobj import populate_array
 
 # The engine's compiled functions (see the module docstring for nogil and _nrt).
 compiled = njit(cache=True, nogil=True, _nrt=False)
@@ -163,6 +164,31 @@ S_SIDE, S_NODES, S_HITS, S_EMPTY, S_STOP, S_TT_MIN = 0, 1, 2, 3, 4, 5
 # LOSS_STEPS) -- the search's bounds.
 S_CUR, S_UP, S_DN = 6, 7, 10
 STATE_LEN = 13
+
+# The search's arrays travel down the recursion as one *frame*: a uint64 vector of their
+# addresses and sizes (see :func:`make_frame`), unpacked into array views at each node.
+# numba passes an array argument as all its fields (pointer, sizes, strides, ...), so 25
+# arrays cost about 200 words pushed per recursive call -- 12% of the search's time under
+# ``perf`` -- where a frame costs one.
+(
+    F_OWNER, F_SUMS, F_OPEN, F_MASK, F_STASH, F_EMPTIES, F_EDGE_SQ, F_EDGE_BIT, F_SQ_NB,
+    F_SQ_NBIT, F_ZSQ, F_ZSTASH, F_ZEMPTY, F_HASHES, F_TT, F_MOVES, F_ORDER, F_CHILD_KEYS,
+    F_SAVED, F_SAVED_H, F_HISTORY, F_KILLERS, F_ST, F_BY_LEFT,
+) = range(24)  # fmt: skip
+# ... then the sizes: edges, squares, symmetries, table rows, plies (pyramids left + 1), and
+# the hash word of the side to move.
+F_EDGES, F_SQUARES, F_SYM, F_TT_ROWS, F_PLIES, F_ZSIDE = range(24, 30)
+FRAME_LEN = 30
+FRAME_ARRAYS = (
+    ("owner", np.int64, 1), ("sums", np.int64, 2), ("open_cnt", np.int64, 1),
+    ("mask", np.int64, 1), ("stash", np.int64, 2), ("empties", np.int64, 1),
+    ("edge_sq", np.int64, 2), ("edge_bit", np.int64, 2), ("sq_nb", np.int64, 2),
+    ("sq_nbit", np.int64, 2), ("zsq", np.uint64, 4), ("zstash", np.uint64, 3),
+    ("zempty", np.uint64, 1), ("hashes", np.uint64, 1), ("tt", np.uint64, 2),
+    ("moves", np.int64, 2), ("order", np.int64, 2), ("child_keys", np.uint64, 2),
+    ("saved", np.int64, 2), ("saved_h", np.uint64, 2), ("history", np.int64, 2),
+    ("killers", np.int64, 2), ("st", np.int64, 1), ("by_left", np.int64, 1),
+)  # fmt: skip
 
 
 @inlined
@@ -312,6 +338,114 @@ def tt_store(tt, key: np.uint64, lower: int, upper: int, move: int, rem: int) ->
             target = k
     tt[target, 0] = key
     tt[target, 1] = pack_entry(lower, upper, move, rem)
+
+
+def _view_at(dtype):
+    """An intrinsic ``view(address, shape)``: a C-contiguous ``dtype`` array over memory that
+    someone else owns (no reference counting, which the engine runs without)."""
+
+    @intrinsic
+    def view(typingctx, address, shape):
+        ndim = len(shape)
+        array_type = types.Array(dtype, ndim, "C")
+
+        def codegen(context, builder, signature, args):
+            array = context.make_array(array_type)(context, builder)
+            data = builder.inttoptr(args[0], context.get_value_type(types.CPointer(dtype)))
+            dims = [
+                context.cast(builder, value, signature.args[1][d], types.intp)
+                for d, value in enumerate(cgutils.unpack_tuple(builder, args[1], ndim))
+            ]
+            itemsize = context.get_constant(types.intp, context.get_abi_sizeof(
+                context.get_data_type(dtype)))  # fmt: skip
+            strides = [itemsize] * ndim
+            for d in range(ndim - 2, -1, -1):
+                strides[d] = builder.mul(strides[d + 1], dims[d + 1])
+            populate_array(array, data=data, shape=dims, strides=strides, itemsize=itemsize,
+                           meminfo=None)  # fmt: skip
+            return array._getvalue()
+
+        return array_type(address, shape), codegen
+
+    return view
+
+
+int64_view = _view_at(types.int64)
+uint64_view = _view_at(types.uint64)
+
+
+def make_frame(arrays: dict[str, np.ndarray], zside: np.uint64) -> np.ndarray:
+    """The frame of the search's arrays (named as in :data:`FRAME_ARRAYS`).
+
+    The caller keeps every array alive, unmoved, while a search runs on the frame. Each must
+    be C-contiguous with the dtype and dimensions :func:`unpack_frame` views it with.
+    """
+    frame = np.zeros(FRAME_LEN, dtype=np.uint64)
+    for slot, (name, dtype, ndim) in enumerate(FRAME_ARRAYS):
+        array = arrays[name]
+        if array.dtype != dtype or array.ndim != ndim or not array.flags.c_contiguous:
+            raise ValueError(f"{name}: needs a C-contiguous {ndim}-d {np.dtype(dtype)} array")
+        frame[slot] = array.ctypes.data
+    frame[F_EDGES] = arrays["owner"].shape[0]
+    frame[F_SQUARES] = arrays["sums"].shape[0]
+    frame[F_SYM] = arrays["hashes"].shape[0]
+    frame[F_TT_ROWS] = arrays["tt"].shape[0]
+    frame[F_PLIES] = arrays["moves"].shape[0]
+    frame[F_ZSIDE] = zside
+    checks = {
+        "sums": (frame[F_SQUARES], 2), "stash": (2, 3), "empties": (frame[F_EDGES],),
+        "open_cnt": (frame[F_SQUARES],), "mask": (frame[F_SQUARES],),
+        "edge_sq": (frame[F_EDGES], 2), "edge_bit": (frame[F_EDGES], 2),
+        "sq_nb": (frame[F_SQUARES], 4), "sq_nbit": (frame[F_SQUARES], 4),
+        "zsq": (frame[F_SYM], frame[F_SQUARES], NCLASS, 16), "zstash": (2, 3, MAX_COUNT),
+        "zempty": (frame[F_EDGES] + 1,), "tt": (frame[F_TT_ROWS], 2),
+        "moves": (frame[F_PLIES], 3 * frame[F_EDGES]),
+        "order": (frame[F_PLIES], 3 * frame[F_EDGES]),
+        "child_keys": (frame[F_PLIES], 3 * frame[F_EDGES]),
+        "saved": (frame[F_PLIES], STATE_LEN - S_CUR), "saved_h": (frame[F_PLIES], frame[F_SYM]),
+        "history": (2, 4 * frame[F_EDGES]), "killers": (frame[F_EDGES] + 1, 2),
+        "st": (STATE_LEN,), "by_left": (frame[F_EDGES] + 1,),
+    }  # fmt: skip
+    for name, shape in checks.items():
+        if arrays[name].shape != tuple(int(x) for x in shape):
+            raise ValueError(f"{name}: shape {arrays[name].shape}, needs {shape}")
+    return frame
+
+
+@inlined
+def unpack_frame(frame):
+    """Views of the search's arrays, in :data:`FRAME_ARRAYS` order, from a frame."""
+    n_e = np.int64(frame[F_EDGES])
+    n_s = np.int64(frame[F_SQUARES])
+    n_g = np.int64(frame[F_SYM])
+    plies = np.int64(frame[F_PLIES])
+    n_moves = 3 * n_e
+    return (
+        int64_view(frame[F_OWNER], (n_e,)),
+        int64_view(frame[F_SUMS], (n_s, 2)),
+        int64_view(frame[F_OPEN], (n_s,)),
+        int64_view(frame[F_MASK], (n_s,)),
+        int64_view(frame[F_STASH], (2, 3)),
+        int64_view(frame[F_EMPTIES], (n_e,)),
+        int64_view(frame[F_EDGE_SQ], (n_e, 2)),
+        int64_view(frame[F_EDGE_BIT], (n_e, 2)),
+        int64_view(frame[F_SQ_NB], (n_s, 4)),
+        int64_view(frame[F_SQ_NBIT], (n_s, 4)),
+        uint64_view(frame[F_ZSQ], (n_g, n_s, NCLASS, 16)),
+        uint64_view(frame[F_ZSTASH], (2, 3, MAX_COUNT)),
+        uint64_view(frame[F_ZEMPTY], (n_e + 1,)),
+        uint64_view(frame[F_HASHES], (n_g,)),
+        uint64_view(frame[F_TT], (np.int64(frame[F_TT_ROWS]), 2)),
+        int64_view(frame[F_MOVES], (plies, n_moves)),
+        int64_view(frame[F_ORDER], (plies, n_moves)),
+        uint64_view(frame[F_CHILD_KEYS], (plies, n_moves)),
+        int64_view(frame[F_SAVED], (plies, STATE_LEN - S_CUR)),
+        uint64_view(frame[F_SAVED_H], (plies, n_g)),
+        int64_view(frame[F_HISTORY], (2, 4 * n_e)),
+        int64_view(frame[F_KILLERS], (n_e + 1, 2)),
+        int64_view(frame[F_ST], (STATE_LEN,)),
+        int64_view(frame[F_BY_LEFT], (n_e + 1,)),
+    )
 
 
 @compiled
@@ -519,37 +653,7 @@ def two_left(sums, open_cnt, stash, empties, n_empty, edge_sq, side, beta, st, b
 
 
 @compiled
-def negamax(
-    owner,
-    sums,
-    open_cnt,
-    mask,
-    stash,
-    empties,
-    edge_sq,
-    edge_bit,
-    sq_nb,
-    sq_nbit,
-    zsq,
-    zstash,
-    zside,
-    zempty,
-    hashes,
-    common,
-    tt,
-    moves,
-    order,
-    child_keys,
-    saved,
-    saved_h,
-    history,
-    killers,
-    st,
-    by_left,
-    alpha,
-    beta,
-    depth,
-):
+def negamax(frame, common, alpha, beta, depth):
     """Negamax alpha-beta; the remaining value for the side to move (fail-soft).
 
     ``empties`` lists the empty edges first, in any order; its tail is unused. ``depth`` < 0
@@ -557,6 +661,12 @@ def negamax(
     scores open squares as they stand (the agent's search before the endgame). Returns 0 at
     once, storing nothing, when ``st[S_STOP]`` is raised.
     """
+    (
+        owner, sums, open_cnt, mask, stash, empties, edge_sq, edge_bit, sq_nb, sq_nbit, zsq,
+        zstash, zempty, hashes, tt, moves, order, child_keys, saved, saved_h, history, killers,
+        st, by_left,
+    ) = unpack_frame(frame)  # fmt: skip
+    zside = frame[F_ZSIDE]
     if st[S_STOP]:
         return 0
     side = st[S_SIDE]
@@ -790,17 +900,9 @@ def negamax(
         # them measured 15-20% slower in numba (benchmarks/edges_solver.py --left 12 14).
         if other_left > 0:
             st[S_SIDE] = other
-            v = gain - negamax(
-                owner, sums, open_cnt, mask, stash, empties, edge_sq, edge_bit, sq_nb, sq_nbit,
-                zsq, zstash, zside, zempty, hashes, common ^ zside, tt, moves, order, child_keys,
-                saved, saved_h, history, killers, st, by_left, gain - beta, gain - alpha, nd,
-            )  # fmt: skip
+            v = gain - negamax(frame, common ^ zside, gain - beta, gain - alpha, nd)
         else:
-            v = gain + negamax(
-                owner, sums, open_cnt, mask, stash, empties, edge_sq, edge_bit, sq_nb, sq_nbit,
-                zsq, zstash, zside, zempty, hashes, common, tt, moves, order, child_keys, saved,
-                saved_h, history, killers, st, by_left, alpha - gain, beta - gain, nd,
-            )  # fmt: skip
+            v = gain + negamax(frame, common, alpha - gain, beta - gain, nd)
         # -- undo
         st[S_SIDE] = side
         unplace(

@@ -301,12 +301,17 @@ class EdgesSolver:
         st[eng.S_EMPTY] = pos.n_empty
         st[eng.S_TT_MIN] = self.tt_min
         by_left = np.zeros(self.board.num_edges + 1, dtype=np.int64)
-        args = (
-            pos.owner, pos.sums, pos.open_cnt, pos.mask, pos.stash, pos.empties, self.edge_sq,
-            self.edge_bit, self.sq_nb, self.sq_nbit, self.zsq, self.zstash, self.zside,
-            self.zempty, self.hashes, common, self.tt, moves, order, child_keys, saved, saved_h,
-            self.history, self.killers, st, by_left, lo, hi, depth,
-        )  # fmt: skip
+        arrays = {
+            "owner": pos.owner, "sums": pos.sums, "open_cnt": pos.open_cnt, "mask": pos.mask,
+            "stash": pos.stash, "empties": pos.empties, "edge_sq": self.edge_sq,
+            "edge_bit": self.edge_bit, "sq_nb": self.sq_nb, "sq_nbit": self.sq_nbit,
+            "zsq": self.zsq, "zstash": self.zstash, "zempty": self.zempty,
+            "hashes": self.hashes, "tt": self.tt, "moves": moves, "order": order,
+            "child_keys": child_keys, "saved": saved, "saved_h": saved_h,
+            "history": self.history, "killers": self.killers, "st": st, "by_left": by_left,
+        }  # fmt: skip
+        # The frame holds bare addresses: ``arrays`` keeps the arrays alive until we return.
+        args = (eng.make_frame(arrays, self.zside), common, lo, hi, depth)
         start = time.perf_counter()
         if self.on_progress is None and deadline is None:
             v = eng.negamax(*args)
