@@ -18,7 +18,7 @@ import time
 
 import meeple
 from meeple.games.edges.rules import EdgesState
-from meeple.solvers.edges_solver import EdgesSolver
+from meeple.solvers.edges_solver import EdgesSolver, table_bits
 
 
 def random_position(game, left: int, rng: random.Random) -> EdgesState:
@@ -40,13 +40,17 @@ def main() -> None:
         "--start", type=int, default=0, help="number of the first position (to split a run)"
     )
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--tt-bits", type=int, default=24)
+    parser.add_argument(
+        "--tt-bits", type=int, default=None, help="table of 2**bits entries (default: by --left)"
+    )
     args = parser.parse_args()
     game = meeple.make("edges", board=args.board, pie=False, first=0)
-    solver = EdgesSolver(game.board, tt_bits=args.tt_bits)
     warm = random_position(game, 8, random.Random(-1))
-    solver.search(warm)  # compile (or load the numba cache) outside the timings
+    EdgesSolver(game.board, tt_bits=16).search(warm)  # compile (or load the cache) untimed
     for left in args.left:
+        bits = table_bits(left) if args.tt_bits is None else args.tt_bits
+        solver = EdgesSolver(game.board, tt_bits=bits)
+        print(f"left={left}: table of 2^{bits} entries", flush=True)
         times, rates, by_left = [], [], [0] * (game.board.num_edges + 1)
         for k in range(args.start, args.start + args.positions):
             state = random_position(game, left, random.Random(f"{args.seed}-{left}-{k}"))

@@ -15,7 +15,7 @@ from meeple.core.agent import Observation
 from meeple.core.record import GameRecord
 from meeple.games.edges.rules import EdgesState
 from meeple.solvers import edges_engine as eng
-from meeple.solvers.edges_solver import EdgesSolver, analyse
+from meeple.solvers.edges_solver import EdgesSolver, analyse, table_bits
 
 
 def game(board: str, stash: str, pie: bool = False):
@@ -270,6 +270,12 @@ def test_the_search_frame_refuses_arrays_it_would_misread():
     good["sums"] = np.zeros((3, 2), dtype=np.int64)
     with pytest.raises(ValueError, match=r"shape \(3, 3\), needs"):
         eng.make_frame(good, np.uint64(1))
+
+
+def test_the_default_table_grows_with_the_pyramids_left_up_to_a_gibibyte():
+    assert [table_bits(left) for left in (0, 8, 14, 16, 17, 18, 24, 30)] == [
+        16, 20, 23, 24, 24, 25, 26, 26,
+    ]  # fmt: skip
 
 
 def test_analyse_reports_moves_and_statistics():

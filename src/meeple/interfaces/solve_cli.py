@@ -37,8 +37,13 @@ def solve_command(
         bool, typer.Option("--cache/--no-cache", help="reuse and store solved results")
     ] = True,
     tt_bits: Annotated[
-        int, typer.Option(help="transposition table of 2**bits entries", min=10, max=30)
-    ] = 22,
+        int | None,
+        typer.Option(
+            help="transposition table of 2**bits entries (default: by the pyramids left)",
+            min=10,
+            max=30,
+        ),
+    ] = None,
     prove: Annotated[
         int | None,
         typer.Option(
@@ -64,6 +69,12 @@ def solve_command(
         raise fail(str(exc)) from None
     folder = cache_dir or cache.default_cache_dir()
     key = cache.position_id(state)
+    if tt_bits is None:
+        from meeple.solvers.edges_solver import table_bits
+
+        left = sum(s.total for s in state.stashes)
+        # A proof's compiled searches start --split plies down.
+        tt_bits = table_bits(left - split if prove is not None else left)
     if prove is not None:
         _prove(state, prove, checkpoint or folder / f"proof-{key}-{prove}-{split}.json", split,
                budget, tt_bits, key)  # fmt: skip

@@ -27,6 +27,18 @@ from meeple.solvers import edges_engine as eng
 DEFAULT_TT_BITS = 22
 
 
+def table_bits(left: int) -> int:
+    """The table size (as ``tt_bits``) that measured fastest for a search with ``left``
+    pyramids to place: 2^(16 + left // 2) entries, from 2^16 to 2^26 (1 GiB).
+
+    A bigger table saves nodes only once the search outgrows it, and every probe of a
+    bigger one waits longer on memory: 3x4 positions with 16 left search 1% more nodes
+    with 2^24 entries than with 2^26 but run 10-20% faster; with 18 left, 2^25 beat both
+    2^24 (+19% nodes) and 2^26 (benchmarks/edges_solver.py, see docs/solving.md).
+    """
+    return min(26, max(16, 16 + left // 2))
+
+
 def board_symmetries(b: Board) -> tuple[np.ndarray, np.ndarray]:
     """Edge and square permutations of the board's symmetries (4, or 8 when square).
 
