@@ -262,8 +262,8 @@ def test_the_search_frame_refuses_arrays_it_would_misread():
     with pytest.raises(ValueError, match="owner: needs a C-contiguous 1-d int64 array"):
         eng.make_frame(arrays, np.uint64(1))
     good = dict.fromkeys((name for name, _, _ in eng.FRAME_ARRAYS))
-    for name, dtype, ndim in eng.FRAME_ARRAYS:
-        good[name] = np.zeros((3,) * ndim, dtype=dtype)
+    for name, dtype, dims in eng.FRAME_ARRAYS:
+        good[name] = np.zeros((3,) * len(dims.split()), dtype=dtype)
     good["sums"] = np.zeros((4, 2), dtype=np.int64)[:, ::-1]  # a view in reverse: not C order
     with pytest.raises(ValueError, match="sums: needs a C-contiguous"):
         eng.make_frame(good, np.uint64(1))

@@ -179,15 +179,19 @@ STATE_LEN = 13
 # the hash word of the side to move.
 F_EDGES, F_SQUARES, F_SYM, F_TT_ROWS, F_PLIES, F_ZSIDE = range(24, 30)
 FRAME_LEN = 30
+# Each array's name, dtype and shape, in terms of the board's edges E and squares S, the
+# symmetries G, the table's rows T and the plies P (make_frame checks them all).
 FRAME_ARRAYS = (
-    ("owner", np.int64, 1), ("sums", np.int64, 2), ("open_cnt", np.int64, 1),
-    ("mask", np.int64, 1), ("stash", np.int64, 2), ("empties", np.int64, 1),
-    ("edge_sq", np.int64, 2), ("edge_bit", np.int64, 2), ("sq_nb", np.int64, 2),
-    ("sq_nbit", np.int64, 2), ("zsq", np.uint64, 4), ("zstash", np.uint64, 3),
-    ("zempty", np.uint64, 1), ("hashes", np.uint64, 1), ("tt", np.uint64, 2),
-    ("moves", np.int64, 2), ("order", np.int64, 2), ("child_keys", np.uint64, 2),
-    ("saved", np.int64, 2), ("saved_h", np.uint64, 2), ("history", np.int64, 2),
-    ("killers", np.int64, 2), ("st", np.int64, 1), ("by_left", np.int64, 1),
+    ("owner", np.int64, "E"), ("sums", np.int64, "S 2"), ("open_cnt", np.int64, "S"),
+    ("mask", np.int64, "S"), ("stash", np.int64, "2 3"), ("empties", np.int64, "E"),
+    ("edge_sq", np.int64, "E 2"), ("edge_bit", np.int64, "E 2"), ("sq_nb", np.int64, "S 4"),
+    ("sq_nbit", np.int64, "S 4"), ("zsq", np.uint64, "G S NCLASS 16"),
+    ("zstash", np.uint64, "2 3 MAX_COUNT"), ("zempty", np.uint64, "E+1"),
+    ("hashes", np.uint64, "G"), ("tt", np.uint64, "T 2"), ("moves", np.int64, "P 3E"),
+    ("order", np.int64, "P 3E"), ("child_keys", np.uint64, "P 3E"),
+    ("saved", np.int64, "P SAVED"), ("saved_h", np.uint64, "P G"),
+    ("history", np.int64, "2 4E"), ("killers", np.int64, "E+1 2"), ("st", np.int64, "STATE"),
+    ("by_left", np.int64, "E+1"),
 )  # fmt: skip
 
 
@@ -378,37 +382,27 @@ def make_frame(arrays: dict[str, np.ndarray], zside: np.uint64) -> np.ndarray:
     """The frame of the search's arrays (named as in :data:`FRAME_ARRAYS`).
 
     The caller keeps every array alive, unmoved, while a search runs on the frame. Each must
-    be C-contiguous with the dtype and dimensions :func:`unpack_frame` views it with.
+    be C-contiguous with the dtype and shape :func:`unpack_frame` views it with: the search
+    reads bare memory, so anything else is refused here.
     """
-    frame = np.zeros(FRAME_LEN, dtype=np.uint64)
-    for slot, (name, dtype, ndim) in enumerate(FRAME_ARRAYS):
-        array = arrays[name]
-        if array.dtype != dtype or array.ndim != ndim or not array.flags.c_contiguous:
-            raise ValueError(f"{name}: needs a C-contiguous {ndim}-d {np.dtype(dtype)} array")
-        frame[slot] = array.ctypes.data
-    frame[F_EDGES] = arrays["owner"].shape[0]
-    frame[F_SQUARES] = arrays["sums"].shape[0]
-    frame[F_SYM] = arrays["hashes"].shape[0]
-    frame[F_TT_ROWS] = arrays["tt"].shape[0]
-    frame[F_PLIES] = arrays["moves"].shape[0]
-    frame[F_ZSIDE] = zside
-    checks = {
-        "sums": (frame[F_SQUARES], 2), "stash": (2, 3), "empties": (frame[F_EDGES],),
-        "open_cnt": (frame[F_SQUARES],), "mask": (frame[F_SQUARES],),
-        "edge_sq": (frame[F_EDGES], 2), "edge_bit": (frame[F_EDGES], 2),
-        "sq_nb": (frame[F_SQUARES], 4), "sq_nbit": (frame[F_SQUARES], 4),
-        "zsq": (frame[F_SYM], frame[F_SQUARES], NCLASS, 16), "zstash": (2, 3, MAX_COUNT),
-        "zempty": (frame[F_EDGES] + 1,), "tt": (frame[F_TT_ROWS], 2),
-        "moves": (frame[F_PLIES], 3 * frame[F_EDGES]),
-        "order": (frame[F_PLIES], 3 * frame[F_EDGES]),
-        "child_keys": (frame[F_PLIES], 3 * frame[F_EDGES]),
-        "saved": (frame[F_PLIES], STATE_LEN - S_CUR), "saved_h": (frame[F_PLIES], frame[F_SYM]),
-        "history": (2, 4 * frame[F_EDGES]), "killers": (frame[F_EDGES] + 1, 2),
-        "st": (STATE_LEN,), "by_left": (frame[F_EDGES] + 1,),
+    e, s = arrays["owner"].shape[0], arrays["sums"].shape[0]
+    sizes = {
+        "E": e, "S": s, "G": arrays["hashes"].shape[0], "T": arrays["tt"].shape[0],
+        "P": arrays["moves"].shape[0], "E+1": e + 1, "3E": 3 * e, "4E": 4 * e,
+        "NCLASS": NCLASS, "MAX_COUNT": MAX_COUNT, "SAVED": STATE_LEN - S_CUR,
+        "STATE": STATE_LEN,
     }  # fmt: skip
-    for name, shape in checks.items():
-        if arrays[name].shape != tuple(int(x) for x in shape):
-            raise ValueError(f"{name}: shape {arrays[name].shape}, needs {shape}")
+    frame = np.zeros(FRAME_LEN, dtype=np.uint64)
+    for slot, (name, dtype, dims) in enumerate(FRAME_ARRAYS):
+        array = arrays[name]
+        shape = tuple(int(sizes.get(d, d)) for d in dims.split())
+        if array.dtype != dtype or array.ndim != len(shape) or not array.flags.c_contiguous:
+            raise ValueError(f"{name}: needs a C-contiguous {len(shape)}-d {np.dtype(dtype)} array")
+        if array.shape != shape:
+            raise ValueError(f"{name}: shape {array.shape}, needs {shape}")
+        frame[slot] = array.ctypes.data
+    frame[F_EDGES], frame[F_SQUARES], frame[F_SYM] = e, s, sizes["G"]
+    frame[F_TT_ROWS], frame[F_PLIES], frame[F_ZSIDE] = sizes["T"], sizes["P"], zside
     return frame
 
 
