@@ -70,9 +70,9 @@ def solve_command(
     folder = cache_dir or cache.default_cache_dir()
     key = cache.position_id(state)
     if tt_bits is None:
-        from meeple.solvers.edges_solver import table_bits
+        from meeple.solvers.edges_solver import pyramids_left, table_bits
 
-        left = sum(s.total for s in state.stashes)
+        left = pyramids_left(state)
         # A proof's compiled searches start --split plies down.
         tt_bits = table_bits(left - split if prove is not None else left)
     if prove is not None:

@@ -53,11 +53,11 @@ class PerfectAgent:
 
     def act(self, observation: Observation) -> EdgesAction:
         """A move of the best exact value, or the best move of the depth-limited search."""
-        from meeple.solvers.edges_solver import SearchStopped
+        from meeple.solvers.edges_solver import SearchStopped, pyramids_left
 
         state = observation.determinize(self.rng)
         assert isinstance(state, EdgesState)
-        left = sum(s.total for s in state.stashes)
+        left = pyramids_left(state)
         if left <= self.exact:
             self.solved_exactly += 1
             return self.solver.best_action(state)[0]

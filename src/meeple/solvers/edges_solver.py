@@ -27,6 +27,11 @@ from meeple.solvers import edges_engine as eng
 DEFAULT_TT_BITS = 22
 
 
+def pyramids_left(state: EdgesState) -> int:
+    """How many pyramids are still to place, both stashes together."""
+    return sum(s.total for s in state.stashes)
+
+
 def table_bits(left: int) -> int:
     """The table size (as ``tt_bits``) that measured fastest for a search with ``left``
     pyramids to place: 2^(16 + left // 2) entries, from 2^16 to 2^26 (1 GiB).
@@ -561,7 +566,7 @@ def analyse(
     return {
         "board": str(state.game.board),
         "pie": state.game.options.pie,
-        "left": sum(s.total for s in state.stashes),
+        "left": pyramids_left(state),
         "value": sign * value,
         "moves": [[str(a), sign * v] for a, v in moves],
         "nodes": solver.stats.nodes,
