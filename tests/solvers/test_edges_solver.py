@@ -220,7 +220,8 @@ def test_a_table_entry_keeps_both_bounds_of_its_position():
     key = np.uint64(0x1234_5678_9ABC_DEF5)
 
     def entry():
-        data = tt[eng.tt_find(tt, key), 1]
+        row, data = eng.tt_find(tt, key)
+        assert row >= 0
         return eng.tt_lower_of(data), eng.tt_upper_of(data), eng.tt_move_of(data)
 
     eng.tt_store(tt, key, 2, eng.NO_UPPER, 4 * 7 + 3, 9)  # at least 2
@@ -234,7 +235,7 @@ def test_a_table_entry_keeps_both_bounds_of_its_position():
     # Bounds that contradict the entry (only depth-limited searches give those) replace it.
     eng.tt_store(tt, key, 7, eng.NO_UPPER, 4 * 2 + 2, 9)
     assert entry() == (7, eng.NO_UPPER, 4 * 2 + 2)
-    assert int(np.count_nonzero(tt[:, 0] == key)) == 1
+    assert int(np.count_nonzero(tt[:, 0] ^ tt[:, 1] == key)) == 1
 
 
 def test_the_search_frame_refuses_arrays_it_would_misread():
@@ -371,6 +372,93 @@ def test_null_window_proof_agrees_and_resumes(tmp_path, pie):
     again = NullWindowProof(solver, 0, path, split=3)
     assert again.holds(state) and again.leaves_searched == 0  # all from the checkpoint
     assert not NullWindowProof(solver, 1, tmp_path / "p1.json", split=3).holds(state)
+
+
+def test_a_proof_in_two_threads_agrees_with_one(tmp_path):
+    from meeple.solvers.edges_proof import NullWindowProof
+
+    g = game("2x2", "2/2/1")
+    state = g.new_game(0)
+    for threshold, expected in ((0, True), (1, False)):
+        one = NullWindowProof(EdgesSolver(g.board, tt_bits=14), threshold,
+                              tmp_path / f"one{threshold}", split=3)  # fmt: skip
+        two = NullWindowProof(EdgesSolver(g.board, tt_bits=14), threshold,
+                              tmp_path / f"two{threshold}", split=3, workers=2)  # fmt: skip
+        assert one.holds(state) is expected
+        assert two.holds(state) is expected
+        # Every leaf both searched got the same answer.
+        common = one.done.keys() & two.done.keys()
+        assert common and all(one.done[k] == two.done[k] for k in common)
+
+
+def test_the_proof_checkpoint_gains_one_line_a_leaf_and_survives_a_cut_last_line(tmp_path):
+    import json
+
+    from meeple.solvers.edges_proof import NullWindowProof
+
+    g = game("2x2", "2/2/1")
+    state = g.new_game(0)
+    path = tmp_path / "proof.jsonl"
+    solver = EdgesSolver(g.board, tt_bits=14)
+    first = NullWindowProof(solver, 0, path, split=3)
+    assert first.holds(state)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert json.loads(lines[0])["format"] == "edges-proof/2"
+    assert len(lines) == 1 + first.leaves_searched  # appended, one line per leaf
+    # A crash in the middle of a write leaves a last line cut short: that leaf is dropped
+    # (searched again), the rest are kept and the file is mended.
+    path.write_text("\n".join(lines[:-1]) + "\n" + lines[-1][:5], encoding="utf-8")
+    again = NullWindowProof(solver, 0, path, split=3)
+    assert len(again.done) == first.leaves_searched - 1
+    assert again.holds(state) and again.leaves_searched == 1
+    assert path.read_text(encoding="utf-8").endswith("\n")
+    # The first format (one JSON document) is still read, and rewritten in the new one.
+    old = tmp_path / "old.json"
+    leaves = dict(first.done)
+    old.write_text(json.dumps({"format": "edges-proof/1", "question": "", "threshold": 0,
+                               "split": 3, "leaves": leaves}), encoding="utf-8")  # fmt: skip
+    converted = NullWindowProof(solver, 0, old, split=3)
+    assert converted.done == leaves
+    assert converted.holds(state) and converted.leaves_searched == 0
+    assert json.loads(old.read_text(encoding="utf-8").splitlines()[0])["format"] == (
+        "edges-proof/2"
+    )
+
+
+def test_a_torn_table_row_is_never_read_as_an_entry():
+    # Threads sharing a table may read a row while another writes it: a row holds key ^ data,
+    # so the key of one store paired with the data of another fails the check.
+    tt = np.zeros((16, 2), dtype=np.uint64)
+    key, other = np.uint64(0x1234_5678_9ABC_DEF5), np.uint64(0x0FED_CBA9_8765_4325)
+    eng.tt_store(tt, key, 2, eng.NO_UPPER, 4 * 7 + 3, 9)
+    row, data = eng.tt_find(tt, key)
+    assert row >= 0 and eng.tt_lower_of(data) == 2
+    tt[row, 1] = eng.pack_entry(-5, -5, 4 * 1 + 1, 9)  # another store's data, half written
+    assert eng.tt_find(tt, key)[0] == -1
+    assert eng.tt_find(tt, other)[0] == -1
+
+
+def test_searches_in_threads_sharing_one_table_agree_with_fresh_ones():
+    import threading
+
+    g = game("2x3", "3/3/2")
+    states = [random_position(g, 10, random.Random(100 + i)) for i in range(6)]
+    owner = EdgesSolver(g.board, tt_bits=12)  # small, so the threads overwrite each other
+    twins = [owner, owner.sharing_table()]
+    assert twins[1].tt is owner.tt
+    values: dict[int, int] = {}
+
+    def work(w: int) -> None:
+        for i in range(w, len(states), 2):
+            values[i] = twins[w].value(states[i])
+
+    threads = [threading.Thread(target=work, args=(w,)) for w in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    fresh = EdgesSolver(g.board, tt_bits=14)
+    assert values == {i: fresh.value(s) for i, s in enumerate(states)}
 
 
 # -- the pie rule by colour swap, stopping, progress ------------------------------------------

@@ -61,6 +61,10 @@ def solve_command(
         float | None,
         typer.Option(help="--prove: stop after this many seconds (run again to resume)", min=1),
     ] = None,
+    workers: Annotated[
+        int,
+        typer.Option(help="--prove: threads searching leaves at once (one table shared)", min=1),
+    ] = 1,
 ) -> None:
     """Solve an Edges position exactly: its value, the best moves, and what it cost."""
     try:
@@ -77,7 +81,7 @@ def solve_command(
         tt_bits = table_bits(left - split if prove is not None else left)
     if prove is not None:
         _prove(state, prove, checkpoint or folder / f"proof-{key}-{prove}-{split}.json", split,
-               budget, tt_bits, key)  # fmt: skip
+               budget, tt_bits, key, workers)  # fmt: skip
         return
     result = cache.load(folder, key) if use_cache else None
     cached = result is not None
@@ -120,6 +124,7 @@ def _prove(
     budget: float | None,
     tt_bits: int,
     question: str,
+    workers: int = 1,
 ) -> None:
     """Run (or resume) a null-window proof and say how far it got."""
     from meeple.solvers.edges_proof import NullWindowProof
@@ -137,15 +142,16 @@ def _prove(
         task = progress.add_task("starting")
 
         def on_leaf(p: ProofProgress) -> None:
+            where = " > ".join(f"{i}/{n}" for i, n in p.where)
             progress.update(
                 task,
                 description=f"leaves searched {p.searched:,} (from checkpoint {p.reused:,}), "
-                f"nodes {p.nodes:,}, last leaf {p.last_leaf_seconds:.1f} s",
+                f"nodes {p.nodes:,}, last leaf {p.last_leaf_seconds:.1f} s, at {where}",
             )
 
         try:
             proof = NullWindowProof(
-                solver, seat_threshold, checkpoint, split, question, deadline, on_leaf
+                solver, seat_threshold, checkpoint, split, question, deadline, on_leaf, workers
             )
         except MeepleError as exc:
             raise fail(str(exc)) from None
@@ -161,8 +167,10 @@ def _prove(
     if holds is None:
         console.print(
             f"[yellow]not finished[/]: stopped after {p.searched:,} leaves searched in this run "
-            f"({p.reused:,} answered from the checkpoint, {len(proof.done):,} in it now); run the "
-            f"same command again to resume from {checkpoint}"
+            f"({p.reused:,} answered from the checkpoint, {len(proof.done):,} in it now), "
+            f"at {' > '.join(f'{i}/{n}' for i, n in p.where) or 'the start'} (the second "
+            f"player's reply at each level: which, of how many); run the same command again "
+            f"to resume from {checkpoint}"
         )
         return
     first_holds = holds if sign > 0 else not holds

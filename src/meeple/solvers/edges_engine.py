@@ -307,25 +307,34 @@ def tt_bucket_of(tt, key: np.uint64) -> int:
 
 
 @inlined
-def tt_find(tt, key: np.uint64) -> int:
-    """The row of ``key``'s entry in its bucket of four (one cache line), or -1."""
+def tt_find(tt, key: np.uint64) -> tuple[int, np.uint64]:
+    """The row of ``key``'s entry in its bucket of four (one cache line) and its data word,
+    or (-1, 0).
+
+    A row holds ``key ^ data`` and ``data`` (lockless hashing): searches in several threads
+    may share one table, and a row half written by one while another reads it fails this
+    check instead of pairing one position's key with another's bounds. The data word is
+    read once, so the bounds used are the ones checked.
+    """
     bucket = tt_bucket_of(tt, key)
     for k in range(bucket, bucket + 4):
-        if tt[k, 0] == key:
-            return k
-    return -1
+        data = tt[k, 1]
+        if tt[k, 0] ^ data == key:
+            return k, data
+    return -1, np.uint64(0)
 
 
 @inlined
 def tt_store(tt, key: np.uint64, lower: int, upper: int, move: int, rem: int) -> None:
     """Store bounds: merged with this position's own entry (the tighter of each bound; the
     old move kept when the new result only bounds from above, as a failed-low search names
-    no good move), else over the entry with the smallest subtree."""
+    no good move), else over the entry with the smallest subtree. Rows are written as
+    ``key ^ data``, ``data`` (see :func:`tt_find`)."""
     bucket = tt_bucket_of(tt, key)
     target = bucket
     for k in range(bucket, bucket + 4):
-        if tt[k, 0] == key:
-            data = tt[k, 1]
+        data = tt[k, 1]
+        if tt[k, 0] ^ data == key:
             old_lower = tt_lower_of(data)
             old_upper = tt_upper_of(data)
             # Bounds that contradict (only depth-limited searches can give those) are replaced.
@@ -336,12 +345,13 @@ def tt_store(tt, key: np.uint64, lower: int, upper: int, move: int, rem: int) ->
                     lower = old_lower
                 if old_upper < upper:
                     upper = old_upper
-            tt[k, 1] = pack_entry(lower, upper, move, rem)
-            return
-        if tt_rem_of(tt[k, 1]) < tt_rem_of(tt[target, 1]):
             target = k
-    tt[target, 0] = key
-    tt[target, 1] = pack_entry(lower, upper, move, rem)
+            break
+        if tt_rem_of(data) < tt_rem_of(tt[target, 1]):
+            target = k
+    data = pack_entry(lower, upper, move, rem)
+    tt[target, 1] = data
+    tt[target, 0] = key ^ data
 
 
 def _view_at(dtype):
@@ -698,10 +708,9 @@ def negamax(frame, common, alpha, beta, depth):
     if use_tt:
         n_sym = hashes.shape[0] if rem >= SYM_MIN else 1
         key = canonical_key(hashes, common, n_sym, zempty, n_empty)
-        k = tt_find(tt, key)
+        k, data = tt_find(tt, key)
         if k >= 0:
             st[S_HITS] += 1
-            data = tt[k, 1]
             lower = tt_lower_of(data)
             upper = tt_upper_of(data)
             tt_best = tt_move_of(data)
@@ -847,11 +856,10 @@ def negamax(frame, common, alpha, beta, depth):
             child_keys[ply, i] = child_key
             prefetch_row(tt, tt_bucket_of(tt, child_key))
         for i in range(n):
-            k = tt_find(tt, child_keys[ply, i])
+            k, data = tt_find(tt, child_keys[ply, i])
             if k < 0:
                 continue
             gain = order[ply, i]
-            data = tt[k, 1]
             cut = NEG_INF
             if other_left > 0:
                 upper = tt_upper_of(data)  # the child's, in the other side's view

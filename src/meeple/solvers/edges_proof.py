@@ -2,18 +2,27 @@
 
 The top ``split`` plies are expanded in Python as an AND/OR tree (seat 0 needs one good move,
 seat 1's every reply must fail; the pie rule is just another legal action on move two); each
-leaf is one compiled null-window search. Every leaf result goes to a JSON checkpoint at once,
-keyed by the leaf's canonical position, so a stopped run resumes where it was. Seat 0's moves
-are tried best first by a shallow search, so a proof usually needs one move per OR node.
+leaf is one compiled null-window search. Every leaf result is appended to a checkpoint file at
+once, keyed by the leaf's canonical position, so a stopped run resumes where it was. Seat 0's
+moves are tried best first by a shallow search, so a proof usually needs one move per OR node.
+
+With ``workers`` > 1 the leaves below one of seat 1's moves -- all of which must hold, so all
+of them are searched anyway -- are searched in that many threads at once (the compiled search
+releases the GIL), sharing one transposition table: sibling leaves share most of their
+subtrees, and one table searched the first 30 leaves of the 3x3 proof with 2.9x fewer nodes
+than a fresh table per leaf.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import queue
 import tempfile
+import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,17 +30,92 @@ from meeple.core.errors import MeepleError
 from meeple.games.edges.rules import EdgesAction, EdgesState
 from meeple.solvers.edges_solver import EdgesSolver, SearchStopped
 
-CHECKPOINT_FORMAT = "edges-proof/1"
+CHECKPOINT_FORMAT = "edges-proof/2"
+# The first format was one JSON document rewritten whole after every leaf: a cost that grows
+# with the leaves done. It is still read, and converted on the first write.
+OLD_CHECKPOINT_FORMAT = "edges-proof/1"
 
 
 @dataclass
 class ProofProgress:
-    """How far a proof has got: leaves searched now, leaves read from the checkpoint."""
+    """How far a proof has got.
+
+    ``searched`` leaves were searched by this run and ``reused`` answered from the checkpoint;
+    ``where`` lists, for each of seat 1's moves on the way to the leaves now being searched,
+    which of that node's replies it is and how many there are (so ``((3, 45), (12, 48))``
+    reads "the 3rd of 45 replies, then the 12th of 48").
+    """
 
     searched: int = 0
     reused: int = 0
     nodes: int = 0
     last_leaf_seconds: float = 0.0
+    where: tuple[tuple[int, int], ...] = ()
+
+
+class ProofCheckpoint:
+    """Leaf answers on disk: a header line, then one ``[leaf, holds]`` line per leaf, appended
+    (and flushed to disk) as each answer comes, so a write costs the same at the 100,000th
+    leaf as at the first. A last line cut short by a crash is dropped when the file is read.
+    """
+
+    def __init__(self, path: Path, header: dict[str, object]) -> None:
+        self.path = path
+        self.header = {"format": CHECKPOINT_FORMAT, **header}
+        self.leaves: dict[str, bool] = {}
+        if path.exists():
+            self._read()
+
+    def _read(self) -> None:
+        text = self.path.read_text(encoding="utf-8")
+        lines = text.split("\n")
+        try:
+            first = json.loads(lines[0])
+        except json.JSONDecodeError:
+            raise MeepleError(f"{self.path} is not a proof checkpoint") from None
+        mine = {k: v for k, v in self.header.items() if k != "format"}
+        theirs = {k: first.get(k) for k in mine} if isinstance(first, dict) else {}
+        fmt = first.get("format") if isinstance(first, dict) else None
+        if fmt not in (CHECKPOINT_FORMAT, OLD_CHECKPOINT_FORMAT) or theirs != mine:
+            raise MeepleError(
+                f"{self.path} is a checkpoint for another question ({theirs}), not {mine}; "
+                "give another --checkpoint file"
+            )
+        clean = fmt == CHECKPOINT_FORMAT and text.endswith("\n")
+        if fmt == OLD_CHECKPOINT_FORMAT:
+            self.leaves = {str(k): bool(v) for k, v in first["leaves"].items()}
+        for line in lines[1:]:
+            if not line:
+                continue
+            try:
+                leaf, holds = json.loads(line)
+            except (json.JSONDecodeError, ValueError):
+                clean = False  # a line cut short: that leaf is searched again
+                continue
+            self.leaves[str(leaf)] = bool(holds)
+        if not clean:
+            self._rewrite()
+
+    def _rewrite(self) -> None:
+        """Write the whole file anew (atomically: a crash leaves the old one)."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=self.path.parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(json.dumps(self.header) + "\n")
+            for leaf, holds in self.leaves.items():
+                fh.write(json.dumps([leaf, holds]) + "\n")
+        os.replace(tmp, self.path)
+
+    def add(self, leaf: str, holds: bool) -> None:
+        """Record one leaf's answer on disk before it is used."""
+        self.leaves[leaf] = holds
+        if not self.path.exists():
+            self._rewrite()
+            return
+        with open(self.path, "a", encoding="utf-8") as fh:
+            fh.write(json.dumps([leaf, holds]) + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
 
 
 class NullWindowProof:
@@ -40,7 +124,8 @@ class NullWindowProof:
     ``question`` names the root position (e.g. :func:`meeple.solvers.cache.position_id`); a
     checkpoint written for another position, threshold or split is refused rather than
     mixed in. ``deadline`` (a ``time.perf_counter()`` value) stops the run with
-    :class:`SearchStopped`; every leaf finished so far is in the checkpoint.
+    :class:`SearchStopped`; every leaf finished so far is in the checkpoint. ``workers``
+    threads search the leaves below one of seat 1's moves at once (see the module's doc).
     """
 
     def __init__(
@@ -52,7 +137,10 @@ class NullWindowProof:
         question: str = "",
         deadline: float | None = None,
         on_leaf: Callable[[ProofProgress], None] | None = None,
+        workers: int = 1,
     ) -> None:
+        if workers < 1:
+            raise MeepleError(f"a proof needs at least one worker, not {workers}")
         self.solver = solver
         self.threshold = threshold
         self.checkpoint = checkpoint
@@ -60,19 +148,18 @@ class NullWindowProof:
         self.question = question
         self.deadline = deadline
         self.on_leaf = on_leaf
+        self.workers = workers
         self.progress = ProofProgress()
-        self.done: dict[str, bool] = {}
         self._guide = EdgesSolver(solver.board, tt_bits=16)  # shallow searches for ordering
-        if checkpoint.exists():
-            data = json.loads(checkpoint.read_text(encoding="utf-8"))
-            mine = {"threshold": threshold, "split": split, "question": question}
-            theirs = {k: data.get(k) for k in mine}
-            if data.get("format") != CHECKPOINT_FORMAT or theirs != mine:
-                raise MeepleError(
-                    f"{checkpoint} is a checkpoint for another question ({theirs}), not "
-                    f"{mine}; give another --checkpoint file"
-                )
-            self.done = data["leaves"]
+        header = {"question": question, "threshold": threshold, "split": split}
+        self._store = ProofCheckpoint(checkpoint, header)
+        self._solvers = [solver] + [solver.sharing_table() for _ in range(workers - 1)]
+        self._where: list[tuple[int, int]] = []
+
+    @property
+    def done(self) -> dict[str, bool]:
+        """Every leaf answer known: from the checkpoint and from this run."""
+        return self._store.leaves
 
     @property
     def leaves_searched(self) -> int:
@@ -83,41 +170,14 @@ class NullWindowProof:
         side = state.to_act[0] if state.to_act else 0
         return f"{self.solver.key(state)}:{self.solver.banked(state)}:{side}"
 
-    def _save(self) -> None:
-        self.checkpoint.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=self.checkpoint.parent)
-        data = {
-            "format": CHECKPOINT_FORMAT,
-            "question": self.question,
-            "threshold": self.threshold,
-            "split": self.split,
-            "leaves": self.done,
-        }
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh)
-        os.replace(tmp, self.checkpoint)
+    def _is_leaf(self, state: EdgesState, depth: int) -> bool:
+        # A pending pie rule is expanded one more ply: the compiled search knows no pie rule.
+        return (state.is_over or depth >= self.split) and not state.pie_available
 
     def holds(self, state: EdgesState, depth: int = 0) -> bool:
         """Whether seat 0 can reach at least the threshold from ``state`` with best play."""
-        if state.is_over or depth >= self.split:
-            if state.pie_available:  # the pie rule still pending: expand one more ply
-                return self._expand(state, depth)
-            leaf = self._leaf_id(state)
-            if leaf in self.done:
-                self.progress.reused += 1
-                return self.done[leaf]
-            t = self.threshold
-            start = time.perf_counter()
-            nodes = self.solver.stats.nodes
-            result = self.solver.search(state, t - 1, t, deadline=self.deadline) >= t
-            self.done[leaf] = result
-            self._save()
-            self.progress.searched += 1
-            self.progress.nodes += self.solver.stats.nodes - nodes
-            self.progress.last_leaf_seconds = time.perf_counter() - start
-            if self.on_leaf is not None:
-                self.on_leaf(self.progress)
-            return result
+        if self._is_leaf(state, depth):
+            return self._all_hold([state])
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise SearchStopped("the proof's time budget ran out")
         return self._expand(state, depth)
@@ -144,10 +204,107 @@ class NullWindowProof:
 
     def _expand(self, state: EdgesState, depth: int) -> bool:
         mover = state.to_act[0]
-        for _, child in self._children(state):
-            good = self.holds(child, depth + 1)
+        children = [child for _, child in self._children(state)]
+        if mover != 0 and all(self._is_leaf(c, depth + 1) for c in children):
+            return self._all_hold(children)  # every one is searched anyway: in parallel
+        for i, child in enumerate(children):
+            if mover != 0:
+                self._where.append((i + 1, len(children)))
+            try:
+                good = self.holds(child, depth + 1)
+            finally:
+                if mover != 0:
+                    self._where.pop()
             if mover == 0 and good:
                 return True
             if mover != 0 and not good:
                 return False
         return mover != 0
+
+    # -- leaves -----------------------------------------------------------------------------
+    def _all_hold(self, leaves: list[EdgesState]) -> bool:
+        """Whether every leaf holds: answers from the checkpoint first, then searches (in
+        ``workers`` threads), stopping at the first leaf that fails."""
+        todo: dict[str, EdgesState] = {}
+        for leaf in leaves:
+            lid = self._leaf_id(leaf)
+            if lid in self.done:
+                self.progress.reused += 1
+                if not self.done[lid]:
+                    return False
+            else:
+                todo[lid] = leaf
+        if self.workers == 1 or len(todo) == 1:
+            for i, (lid, leaf) in enumerate(todo.items()):
+                self._report_where(i, len(todo))
+                if not self._answer(lid, *self._search(self.solver, leaf)):
+                    return False
+            return True
+        return self._all_hold_threaded(todo)
+
+    def _all_hold_threaded(self, todo: dict[str, EdgesState]) -> bool:
+        free: queue.SimpleQueue[EdgesSolver] = queue.SimpleQueue()
+        for solver in self._solvers:
+            free.put(solver)
+        halt = threading.Event()
+
+        def task(leaf: EdgesState) -> tuple[bool, int, float] | None:
+            solver = free.get()
+            try:
+                return None if halt.is_set() else self._search(solver, leaf)
+            finally:
+                free.put(solver)
+
+        verdict, stopped = True, None
+        with ThreadPoolExecutor(self.workers, thread_name_prefix="proof") as pool:
+            futures: dict[Future, str] = {pool.submit(task, x): lid for lid, x in todo.items()}
+            pending = set(futures)
+            finished = 0
+            try:
+                while pending and verdict:
+                    done, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
+                    for future in done:
+                        try:
+                            answer = future.result()
+                        except SearchStopped as exc:
+                            stopped = exc
+                            verdict = False  # stop the others too; re-raised below
+                            continue
+                        if answer is None:
+                            continue
+                        finished += 1
+                        self._report_where(finished, len(todo))
+                        if not self._answer(futures[future], *answer):
+                            verdict = False
+            finally:
+                # A leaf that fails settles this node; a deadline or Ctrl-C ends the run.
+                # Either way the other searches are not needed: stop them.
+                halt.set()
+                for future in pending:
+                    future.cancel()
+                for solver in self._solvers:
+                    solver.stop()
+        if stopped is not None:
+            raise stopped
+        return verdict
+
+    def _search(self, solver: EdgesSolver, leaf: EdgesState) -> tuple[bool, int, float]:
+        """Search one leaf: (holds, nodes, seconds)."""
+        t = self.threshold
+        start = time.perf_counter()
+        nodes = solver.stats.nodes
+        holds = solver.search(leaf, t - 1, t, deadline=self.deadline) >= t
+        return holds, solver.stats.nodes - nodes, time.perf_counter() - start
+
+    def _answer(self, lid: str, holds: bool, nodes: int, seconds: float) -> bool:
+        """Record a searched leaf (checkpoint first, then progress); return its answer."""
+        self._store.add(lid, holds)
+        self.progress.searched += 1
+        self.progress.nodes += nodes
+        self.progress.last_leaf_seconds = seconds
+        if self.on_leaf is not None:
+            self.on_leaf(self.progress)
+        return holds
+
+    def _report_where(self, done: int, total: int) -> None:
+        self.progress.where = (*self._where, (done + 1 if done < total else total, total))

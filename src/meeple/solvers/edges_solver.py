@@ -167,6 +167,7 @@ class EdgesSolver:
                         self.sq_nb[sq, slot] = other
                         self.sq_nbit[sq, slot] = edge_bit[i, j]
         self.sym_e, self.sym_s = board_symmetries(board)
+        self.seed = seed
         rng = np.random.default_rng(seed)
 
         def rand(*shape: int) -> np.ndarray:
@@ -208,6 +209,19 @@ class EdgesSolver:
         self._exact: dict[int, int] = {}  # canonical key -> exact remaining value (mover's)
         self._running: np.ndarray | None = None
 
+    def sharing_table(self) -> EdgesSolver:
+        """Another solver over this one's transposition table, for a search in another thread.
+
+        It draws the same random words (so its keys are this one's) and has its own move
+        ordering state and counters. Searches in several threads may then share the table:
+        each row is checked as it is read (lockless hashing, see ``edges_engine.tt_find``), so
+        a row one thread is writing never lends another thread wrong bounds. :meth:`clear` on
+        either solver clears the shared table.
+        """
+        twin = EdgesSolver(self.board, tt_bits=2, seed=self.seed, tt_min=self.tt_min)
+        twin.tt, twin.tt_bits = self.tt, self.tt_bits
+        return twin
+
     def clear(self) -> None:
         """Forget the transposition table (needed between depth-limited searches)."""
         self.tt[:] = 0
@@ -217,8 +231,9 @@ class EdgesSolver:
 
     def stop(self) -> None:
         """Ask a search running in another thread to stop (it raises :class:`SearchStopped`)."""
-        if self._running is not None:
-            self._running[eng.S_STOP] = 1
+        running = self._running  # read once: the search may finish meanwhile
+        if running is not None:
+            running[eng.S_STOP] = 1
 
     # -- positions --------------------------------------------------------------------------
     def position(self, state: EdgesState) -> Position:
@@ -330,10 +345,14 @@ class EdgesSolver:
         # The frame holds bare addresses: ``arrays`` keeps the arrays alive until we return.
         args = (eng.make_frame(arrays, self.zside), common, lo, hi, depth)
         start = time.perf_counter()
-        if self.on_progress is None and deadline is None:
-            v = eng.negamax(*args)
-        else:
-            v = self._threaded(args, st, deadline)
+        self._running = st  # so that stop() reaches it from another thread
+        try:
+            if self.on_progress is None and deadline is None:
+                v = eng.negamax(*args)
+            else:
+                v = self._threaded(args, st, deadline)
+        finally:
+            self._running = None
         self.stats.seconds += time.perf_counter() - start
         self.stats.nodes += int(st[eng.S_NODES])
         self.stats.hits += int(st[eng.S_HITS])
@@ -347,7 +366,6 @@ class EdgesSolver:
         """Run the search in a worker thread (it releases the GIL) and watch it from here."""
         result: list[int] = []
         worker = threading.Thread(target=lambda: result.append(eng.negamax(*args)), daemon=True)
-        self._running = st
         base = self.stats.nodes
         try:
             worker.start()
@@ -363,8 +381,6 @@ class EdgesSolver:
             st[eng.S_STOP] = 1
             worker.join()
             raise
-        finally:
-            self._running = None
         return result[0] if result else 0
 
     def search(
