@@ -404,14 +404,18 @@ def test_the_proof_checkpoint_gains_one_line_a_leaf_and_survives_a_cut_last_line
     assert first.holds(state)
     lines = path.read_text(encoding="utf-8").splitlines()
     assert json.loads(lines[0])["format"] == "edges-proof/2"
-    assert len(lines) == 1 + first.leaves_searched  # appended, one line per leaf
-    # A crash in the middle of a write leaves a last line cut short: that leaf is dropped
-    # (searched again), the rest are kept and the file is mended.
+    # Appended, one line per answer: the leaves, then the positions above them as they settle
+    # (the root last), so a resumed run need not walk through finished subtrees.
+    assert len(lines) == 1 + len(first.done) and len(first.done) > first.leaves_searched
+    assert json.loads(lines[-1])[1] is True
+    # A crash in the middle of a write leaves a last line cut short: that answer is dropped
+    # (found again), the rest are kept and the file is mended.
     path.write_text("\n".join(lines[:-1]) + "\n" + lines[-1][:5], encoding="utf-8")
     again = NullWindowProof(solver, 0, path, split=3)
-    assert len(again.done) == first.leaves_searched - 1
-    assert again.holds(state) and again.leaves_searched == 1
+    assert len(again.done) == len(first.done) - 1
+    assert again.holds(state) and again.leaves_searched == 0
     assert path.read_text(encoding="utf-8").endswith("\n")
+    assert len(again.done) == len(first.done)
     # The first format (one JSON document) is still read, and rewritten in the new one.
     old = tmp_path / "old.json"
     leaves = dict(first.done)

@@ -158,7 +158,8 @@ class NullWindowProof:
 
     @property
     def done(self) -> dict[str, bool]:
-        """Every leaf answer known: from the checkpoint and from this run."""
+        """Every answer known (leaves and the positions above them): from the checkpoint and
+        from this run."""
         return self._store.leaves
 
     @property
@@ -175,12 +176,29 @@ class NullWindowProof:
         return (state.is_over or depth >= self.split) and not state.pie_available
 
     def holds(self, state: EdgesState, depth: int = 0) -> bool:
-        """Whether seat 0 can reach at least the threshold from ``state`` with best play."""
+        """Whether seat 0 can reach at least the threshold from ``state`` with best play.
+
+        The answer of every position settled above the leaves goes to the checkpoint too, so
+        a resumed run walks straight past finished subtrees instead of through their leaves,
+        and does not depend on trying the moves in the same order as the run before.
+        """
         if self._is_leaf(state, depth):
             return self._all_hold([state])
+        node = self._node_id(state)
+        known = self.done.get(node)
+        if known is not None:
+            self.progress.reused += 1
+            return known
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise SearchStopped("the proof's time budget ran out")
-        return self._expand(state, depth)
+        answer = self._expand(state, depth)
+        self._store.add(node, answer)
+        return answer
+
+    def _node_id(self, state: EdgesState) -> str:
+        # A position where the pie rule may still be used is another question than the same
+        # board where it may not.
+        return self._leaf_id(state) + (":pie" if state.pie_available else "")
 
     def _children(self, state: EdgesState) -> list[tuple[EdgesAction, EdgesState]]:
         """Legal moves up to symmetry and equivalent edges, the mover's most promising first."""
@@ -189,7 +207,7 @@ class NullWindowProof:
         children = []
         for action in state.legal_actions(mover):
             child = state._next(mover, action)
-            tag = f"{self._leaf_id(child)}:{child.pie_available}"
+            tag = self._node_id(child)
             if tag not in seen:  # a symmetric copy of a child already listed is skipped
                 seen.add(tag)
                 children.append((action, child))
