@@ -542,6 +542,33 @@ def test_prove_command_answers_and_resumes(run, tmp_path):
     assert clash.exit_code == 2 and "another question" in clash.output
 
 
+def test_a_proof_stopped_by_sigterm_says_how_far_it_got_and_keeps_its_checkpoint(tmp_path):
+    # Schedulers and `kill` stop long runs with SIGTERM: the proof reports and keeps what it
+    # has, as with Ctrl-C, even in the middle of a long compiled search.
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    point = tmp_path / "p.json"
+    command = [sys.executable, "-c", "from meeple.interfaces.cli import main; main()",
+               "solve", "edges", "--board", "3x3", "--no-pie", "--prove", "0", "--split", "1",
+               "--tt-bits", "16", "--checkpoint", str(point)]  # fmt: skip
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "COLUMNS": "200"}
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
+                            text=True)  # fmt: skip
+    lines = []
+    for line in proc.stdout:  # the run has started once it names its checkpoint
+        lines.append(line)
+        if line.startswith("checkpoint"):
+            break
+    proc.send_signal(signal.SIGTERM)
+    out = " ".join(("".join(lines) + proc.stdout.read()).split())  # unwrapped
+    assert proc.wait(timeout=60) == 0, out
+    assert "not finished" in out and "run the same command again" in out
+    assert "at least +0?" in out
+
+
 def test_perfect_agent_solves_within_its_time_budget_or_searches_instead():
     g = game("3x4", "5/5/5")
     state = random_position(g, 22, random.Random(3))

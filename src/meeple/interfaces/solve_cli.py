@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -137,38 +138,57 @@ def _prove(
     seat_threshold = threshold if sign > 0 else 1 - threshold
     solver = EdgesSolver(state.game.board, tt_bits=tt_bits)
     deadline = None if budget is None else time.perf_counter() + budget
-    columns = (TextColumn("{task.description}"), TimeElapsedColumn())
-    with Progress(*columns, console=console, transient=True) as progress:
-        task = progress.add_task("starting")
-
-        def on_leaf(p: ProofProgress) -> None:
-            where = " > ".join(f"{i}/{n}" for i, n in p.where)
-            progress.update(
-                task,
-                description=f"leaves searched {p.searched:,} (from checkpoint {p.reused:,}), "
-                f"nodes {p.nodes:,}, last leaf {p.last_leaf_seconds:.1f} s, at {where}",
-            )
-
-        try:
-            proof = NullWindowProof(
-                solver, seat_threshold, checkpoint, split, question, deadline, on_leaf, workers
-            )
-        except MeepleError as exc:
-            raise fail(str(exc)) from None
-        try:
-            holds = proof.holds(state)
-        except (SearchStopped, KeyboardInterrupt):
-            holds = None
-    p = proof.progress
+    try:
+        proof = NullWindowProof(
+            solver, seat_threshold, checkpoint, split, question, deadline, workers=workers
+        )
+    except MeepleError as exc:
+        raise fail(str(exc)) from None
     console.print(
         f"Edges {state.game.board}, pie rule {'on' if state.game.options.pie else 'off'}: "
         f"can the first player reach at least {threshold:+d}?"
     )
+    line = _ProgressLine()
+    columns = (TextColumn("{task.description}"), TimeElapsedColumn())
+    progress = Progress(*columns, console=console, transient=True)
+    task = progress.add_task("starting")
+
+    def on_leaf(p: ProofProgress) -> None:
+        line.leaves = (
+            f"leaves searched {p.searched:,} (from checkpoint {p.reused:,}), last leaf "
+            f"{p.last_leaf_seconds:.1f} s, at {' > '.join(f'{i}/{n}' for i, n in p.where)}"
+        )
+        progress.update(task, description=line.text())
+
+    def on_nodes(count: int) -> None:
+        line.nodes = count
+        progress.update(task, description=line.text())
+
+    proof.on_leaf = on_leaf
+    # With a live node count the search runs in a thread of its own, so that Ctrl-C and
+    # SIGTERM are handled at once, not when the leaf being searched is done.
+    solver.on_progress = on_nodes
+    # A long proof is often stopped by a scheduler or `kill` (SIGTERM) rather than Ctrl-C:
+    # both end it the same way, with the report of how far it got.
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        console.print(
+            f"checkpoint {checkpoint} ({len(proof.done):,} answers in it); Ctrl-C or SIGTERM "
+            "stops the run, the same command resumes it",
+            highlight=False,
+        )
+        with progress:
+            holds = proof.holds(state)
+    except (SearchStopped, KeyboardInterrupt):
+        holds = None
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    p = proof.progress
     if holds is None:
         console.print(
             f"[yellow]not finished[/]: stopped after {p.searched:,} leaves searched in this run "
-            f"({p.reused:,} answered from the checkpoint, {len(proof.done):,} in it now), "
-            f"at {' > '.join(f'{i}/{n}' for i, n in p.where) or 'the start'} (the second "
+            f"({p.reused:,} answered from the checkpoint, {len(proof.done):,} answers in it "
+            f"now), at {' > '.join(f'{i}/{n}' for i, n in p.where) or 'the start'} (the second "
             f"player's reply at each level: which, of how many); run the same command again "
             f"to resume from {checkpoint}"
         )
@@ -179,6 +199,23 @@ def _prove(
         f"[bold]{answer}[/]: proved with {p.searched:,} leaves searched in this run and "
         f"{p.reused:,} answered from {checkpoint}; nodes {p.nodes:,}"
     )
+
+
+class _ProgressLine:
+    """The proof's progress line: the last leaf's report and the first worker's live node
+    count."""
+
+    def __init__(self) -> None:
+        self.leaves = "searching"
+        self.nodes = 0
+
+    def text(self) -> str:
+        """The line as shown."""
+        return f"{self.leaves}; worker 1 has searched {self.nodes:,} nodes"
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def _position(
