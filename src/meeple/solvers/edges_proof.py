@@ -54,15 +54,16 @@ class ProofProgress:
 
 
 class ProofCheckpoint:
-    """Leaf answers on disk: a header line, then one ``[leaf, holds]`` line per leaf, appended
-    (and flushed to disk) as each answer comes, so a write costs the same at the 100,000th
-    leaf as at the first. A last line cut short by a crash is dropped when the file is read.
+    """Answers on disk: a header line, then one ``[position id, holds]`` line per answer (the
+    leaves', and those of the positions above them as they settle), appended and flushed to
+    disk as each comes, so a write costs the same at the 100,000th answer as at the first. A
+    last line cut short by a crash is dropped when the file is read.
     """
 
     def __init__(self, path: Path, header: dict[str, object]) -> None:
         self.path = path
         self.header = {"format": CHECKPOINT_FORMAT, **header}
-        self.leaves: dict[str, bool] = {}
+        self.answers: dict[str, bool] = {}
         if path.exists():
             self._read()
 
@@ -83,16 +84,16 @@ class ProofCheckpoint:
             )
         clean = fmt == CHECKPOINT_FORMAT and text.endswith("\n")
         if fmt == OLD_CHECKPOINT_FORMAT:
-            self.leaves = {str(k): bool(v) for k, v in first["leaves"].items()}
+            self.answers = {str(k): bool(v) for k, v in first["leaves"].items()}
         for line in lines[1:]:
             if not line:
                 continue
             try:
-                leaf, holds = json.loads(line)
-            except (json.JSONDecodeError, ValueError):
-                clean = False  # a line cut short: that leaf is searched again
+                position, holds = json.loads(line)
+            except (json.JSONDecodeError, ValueError, TypeError):
+                clean = False  # a line cut short: that answer is found again
                 continue
-            self.leaves[str(leaf)] = bool(holds)
+            self.answers[str(position)] = bool(holds)
         if not clean:
             self._rewrite()
 
@@ -102,18 +103,18 @@ class ProofCheckpoint:
         fd, tmp = tempfile.mkstemp(dir=self.path.parent)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(json.dumps(self.header) + "\n")
-            for leaf, holds in self.leaves.items():
-                fh.write(json.dumps([leaf, holds]) + "\n")
+            for position, holds in self.answers.items():
+                fh.write(json.dumps([position, holds]) + "\n")
         os.replace(tmp, self.path)
 
-    def add(self, leaf: str, holds: bool) -> None:
-        """Record one leaf's answer on disk before it is used."""
-        self.leaves[leaf] = holds
+    def add(self, position: str, holds: bool) -> None:
+        """Record one answer on disk before it is used."""
+        self.answers[position] = holds
         if not self.path.exists():
             self._rewrite()
             return
         with open(self.path, "a", encoding="utf-8") as fh:
-            fh.write(json.dumps([leaf, holds]) + "\n")
+            fh.write(json.dumps([position, holds]) + "\n")
             fh.flush()
             os.fsync(fh.fileno())
 
@@ -160,7 +161,7 @@ class NullWindowProof:
     def done(self) -> dict[str, bool]:
         """Every answer known (leaves and the positions above them): from the checkpoint and
         from this run."""
-        return self._store.leaves
+        return self._store.answers
 
     @property
     def leaves_searched(self) -> int:
