@@ -156,7 +156,7 @@ def _prove(
     def on_leaf(p: ProofProgress) -> None:
         line.leaves = (
             f"leaves searched {p.searched:,} (from checkpoint {p.reused:,}), last leaf "
-            f"{p.last_leaf_seconds:.1f} s, at {' > '.join(f'{i}/{n}' for i, n in p.where)}"
+            f"{p.last_leaf_seconds:.1f} s, at {p.where_text()}"
         )
         progress.update(task, description=line.text())
 
@@ -188,7 +188,7 @@ def _prove(
         console.print(
             f"[yellow]not finished[/]: stopped after {p.searched:,} leaves searched in this run "
             f"({p.reused:,} answered from the checkpoint, {len(proof.done):,} answers in it "
-            f"now), at {' > '.join(f'{i}/{n}' for i, n in p.where) or 'the start'} (the second "
+            f"now), at {p.where_text()} (the second "
             f"player's reply at each level: which, of how many); run the same command again "
             f"to resume from {checkpoint}"
         )

@@ -52,6 +52,10 @@ class ProofProgress:
     last_leaf_seconds: float = 0.0
     where: tuple[tuple[int, int], ...] = ()
 
+    def where_text(self) -> str:
+        """``where`` as people read it: ``3/45 > 12/48`` ("the start" before any leaf)."""
+        return " > ".join(f"{i}/{n}" for i, n in self.where) or "the start"
+
 
 class ProofCheckpoint:
     """Answers on disk: a header line, then one ``[position id, holds]`` line per answer (the
@@ -326,4 +330,4 @@ class NullWindowProof:
         return holds
 
     def _report_where(self, done: int, total: int) -> None:
-        self.progress.where = (*self._where, (done + 1 if done < total else total, total))
+        self.progress.where = (*self._where, (min(done + 1, total), total))
