@@ -391,6 +391,17 @@ def test_a_proof_in_two_threads_agrees_with_one(tmp_path):
         assert common and all(one.done[k] == two.done[k] for k in common)
 
 
+def test_where_a_proof_is_reads_as_replies_and_the_share_behind_it():
+    from meeple.solvers.edges_proof import ProofProgress
+
+    assert ProofProgress().where_text() == "the start"
+    p = ProofProgress(where=((3, 45), (12, 48)))
+    assert p.walked == pytest.approx((2 + 11 / 48) / 45)
+    assert p.where_text() == "3/45 > 12/48 (5.0% walked)"
+    assert ProofProgress(where=((1, 57), (1, 51))).walked == 0
+    assert ProofProgress(where=((57, 57), (51, 51))).walked == pytest.approx(1 - 1 / 57 / 51)
+
+
 def test_the_proof_checkpoint_gains_one_line_a_leaf_and_survives_a_cut_last_line(tmp_path):
     import json
 

@@ -188,9 +188,9 @@ def _prove(
         console.print(
             f"[yellow]not finished[/]: stopped after {p.searched:,} leaves searched in this run "
             f"({p.reused:,} answered from the checkpoint, {len(proof.done):,} answers in it "
-            f"now), at {p.where_text()} (the second "
-            f"player's reply at each level: which, of how many); run the same command again "
-            f"to resume from {checkpoint}"
+            f"now), at {p.where_text()} (the second player's reply at each level: which, of "
+            f"how many; walked: the share of those replies behind the run, each counted "
+            f"alike); run the same command again to resume from {checkpoint}"
         )
         return
     first_holds = holds if sign > 0 else not holds
