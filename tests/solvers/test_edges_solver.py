@@ -165,7 +165,7 @@ def test_the_search_keeps_keys_bounds_and_banked_score_as_a_rebuild_would(seed):
         pos = solver.position(state)
         solver._hash(pos)
         st = np.zeros(eng.STATE_LEN, dtype=np.int64)
-        st[eng.S_CUR :] = pos.bounds
+        st[eng.S_CUR : eng.S_BOUNDS_END] = pos.bounds
         saved = np.zeros((1, len(pos.bounds)), dtype=np.int64)
         saved_h = np.zeros((1, len(solver.hashes)), dtype=np.uint64)
         gain = eng.place(
@@ -178,7 +178,7 @@ def test_the_search_keeps_keys_bounds_and_banked_score_as_a_rebuild_would(seed):
         child = solver.position(state._next(mover, action))
         solver._hash(child)
         assert np.array_equal(kept, solver.hashes), action
-        assert np.array_equal(st[eng.S_CUR :], child.bounds), action
+        assert np.array_equal(st[eng.S_CUR : eng.S_BOUNDS_END], child.bounds), action
         assert gain == (child.banked - pos.banked) * (1 if mover == 0 else -1), action
 
 
@@ -236,6 +236,28 @@ def test_a_table_entry_keeps_both_bounds_of_its_position():
     eng.tt_store(tt, key, 7, eng.NO_UPPER, 4 * 2 + 2, 9)
     assert entry() == (7, eng.NO_UPPER, 4 * 2 + 2)
     assert int(np.count_nonzero(tt[:, 0] ^ tt[:, 1] == key)) == 1
+
+
+def test_a_full_bucket_gives_way_to_the_search_at_hand_before_old_deep_entries():
+    # One table serves a proof's thousands of searches: ranked by subtree alone, the big
+    # subtrees of long-finished searches would keep their rows for good. Entries of another
+    # generation go first; within one generation the smallest subtree goes.
+    tt = np.zeros((4, 2), dtype=np.uint64)  # one bucket of four rows
+    keys = [np.uint64(4 * (i + 1)) for i in range(8)]  # all land in the one bucket
+    for key, rem in zip(keys[:3], (17, 15, 12), strict=True):
+        eng.tt_store(tt, key, 0, 0, 5, rem, 1)  # generation 1: deep, finished searches
+    eng.tt_store(tt, keys[3], 0, 0, 5, 4, 2)  # generation 2 begins: the fourth row
+    eng.tt_store(tt, keys[4], 0, 0, 5, 3, 2)  # full: the oldest generation's smallest goes
+    found = {i for i, key in enumerate(keys) if eng.tt_find(tt, key)[0] >= 0}
+    assert found == {0, 1, 3, 4}
+    assert eng.tt_gen_of(eng.tt_find(tt, keys[4])[1]) == 2
+    eng.tt_store(tt, keys[5], 0, 0, 5, 9, 2)
+    eng.tt_store(tt, keys[6], 0, 0, 5, 8, 2)
+    found = {i for i, key in enumerate(keys) if eng.tt_find(tt, key)[0] >= 0}
+    assert found == {3, 4, 5, 6}  # generation 1 is gone, deep as it was
+    eng.tt_store(tt, keys[7], 0, 0, 5, 6, 2)  # one generation: the smallest subtree goes
+    found = {i for i, key in enumerate(keys) if eng.tt_find(tt, key)[0] >= 0}
+    assert found == {3, 5, 6, 7}
 
 
 def test_the_search_frame_refuses_arrays_it_would_misread():

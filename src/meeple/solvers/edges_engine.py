@@ -163,7 +163,10 @@ S_SIDE, S_NODES, S_HITS, S_EMPTY, S_STOP, S_TT_MIN = 0, 1, 2, 3, 4, 5
 # size) or side 1's make it lose (S_DN + size - 1), summed over the squares (GAIN_STEPS,
 # LOSS_STEPS) -- the search's bounds.
 S_CUR, S_UP, S_DN = 6, 7, 10
-STATE_LEN = 13
+S_BOUNDS_END = 13  # the bound fields S_CUR..S_BOUNDS_END are saved and restored per ply
+# The table's current generation (see :func:`tt_store`), then the vector's length.
+S_GEN = 13
+STATE_LEN = 14
 
 # The search's arrays travel down the recursion as one *frame*: a uint64 vector of their
 # addresses and sizes (see :func:`make_frame`), unpacked into array views at each node.
@@ -230,8 +233,9 @@ def canonical_key(hashes, common: np.uint64, n_sym: int, zempty, n_empty: int) -
 
 
 @inlined
-def pack_entry(lower: int, upper: int, move: int, rem: int) -> np.uint64:
-    """One table entry's data word: lower and upper bound (+128 each), best move, pyramids left.
+def pack_entry(lower: int, upper: int, move: int, rem: int, gen: int = 0) -> np.uint64:
+    """One table entry's data word: lower and upper bound (+128 each), best move, pyramids
+    left, and the generation that last wrote it (16 bits).
 
     The table is one (n, 2) uint64 array -- key, data -- so a probe touches one cache line.
     Both bounds are kept because a position is met with many different windows: the search
@@ -244,6 +248,7 @@ def pack_entry(lower: int, upper: int, move: int, rem: int) -> np.uint64:
         | (np.uint64(upper + 128) << np.uint64(8))
         | (np.uint64(move & 0xFFFF) << np.uint64(16))
         | (np.uint64(rem) << np.uint64(32))
+        | (np.uint64(gen & 0xFFFF) << np.uint64(40))
     )
 
 
@@ -251,6 +256,12 @@ def pack_entry(lower: int, upper: int, move: int, rem: int) -> np.uint64:
 def tt_rem_of(data: np.uint64) -> int:
     """Pyramids left in the position a table entry describes."""
     return np.int64((data >> np.uint64(32)) & np.uint64(0xFF))
+
+
+@inlined
+def tt_gen_of(data: np.uint64) -> int:
+    """The generation of the search that last wrote a table entry."""
+    return np.int64((data >> np.uint64(40)) & np.uint64(0xFFFF))
 
 
 @inlined
@@ -325,13 +336,22 @@ def tt_find(tt, key: np.uint64) -> tuple[int, np.uint64]:
 
 
 @inlined
-def tt_store(tt, key: np.uint64, lower: int, upper: int, move: int, rem: int) -> None:
+def tt_store(tt, key: np.uint64, lower: int, upper: int, move: int, rem: int, gen: int = 0) -> None:
     """Store bounds: merged with this position's own entry (the tighter of each bound; the
     old move kept when the new result only bounds from above, as a failed-low search names
-    no good move), else over the entry with the smallest subtree. Rows are written as
-    ``key ^ data``, ``data`` (see :func:`tt_find`)."""
+    no good move), else over an entry of another generation than ``gen`` (the one with the
+    smallest subtree), else over the entry with the smallest subtree. Rows are written as
+    ``key ^ data``, ``data`` (see :func:`tt_find`).
+
+    Generations matter to a long proof, where one table serves thousands of searches in a
+    row: ranked by subtree alone, the entries of big subtrees long finished would fill three
+    rows of every bucket and leave one to the search at hand. One search (and each of
+    :class:`~meeple.solvers.edges_solver.EdgesSolver`'s solves) keeps one generation, so
+    there the rule is "smallest subtree" as before.
+    """
     bucket = tt_bucket_of(tt, key)
     target = bucket
+    worth = 1 << 20
     for k in range(bucket, bucket + 4):
         data = tt[k, 1]
         if tt[k, 0] ^ data == key:
@@ -347,9 +367,12 @@ def tt_store(tt, key: np.uint64, lower: int, upper: int, move: int, rem: int) ->
                     upper = old_upper
             target = k
             break
-        if tt_rem_of(data) < tt_rem_of(tt[target, 1]):
+        # An entry of the search at hand outranks any of an earlier one.
+        w = tt_rem_of(data) + (64 if tt_gen_of(data) == gen else 0)
+        if w < worth:
             target = k
-    data = pack_entry(lower, upper, move, rem)
+            worth = w
+    data = pack_entry(lower, upper, move, rem, gen)
     tt[target, 1] = data
     tt[target, 0] = key ^ data
 
@@ -399,7 +422,7 @@ def make_frame(arrays: dict[str, np.ndarray], zside: np.uint64) -> np.ndarray:
     sizes = {
         "E": e, "S": s, "G": arrays["hashes"].shape[0], "T": arrays["tt"].shape[0],
         "P": arrays["moves"].shape[0], "E+1": e + 1, "3E": 3 * e, "4E": 4 * e,
-        "NCLASS": NCLASS, "MAX_COUNT": MAX_COUNT, "SAVED": STATE_LEN - S_CUR,
+        "NCLASS": NCLASS, "MAX_COUNT": MAX_COUNT, "SAVED": S_BOUNDS_END - S_CUR,
         "STATE": STATE_LEN,
     }  # fmt: skip
     frame = np.zeros(FRAME_LEN, dtype=np.uint64)
@@ -443,7 +466,7 @@ def unpack_frame(frame):
         int64_view(frame[F_MOVES], (plies, n_moves)),
         int64_view(frame[F_ORDER], (plies, n_moves)),
         uint64_view(frame[F_CHILD_KEYS], (plies, n_moves)),
-        int64_view(frame[F_SAVED], (plies, STATE_LEN - S_CUR)),
+        int64_view(frame[F_SAVED], (plies, S_BOUNDS_END - S_CUR)),
         uint64_view(frame[F_SAVED_H], (plies, n_g)),
         int64_view(frame[F_HISTORY], (2, 4 * n_e)),
         int64_view(frame[F_KILLERS], (n_e + 1, 2)),
@@ -522,7 +545,7 @@ def place(
     squares this decides, in the mover's view."""
     owner[e] = side
     stash[side, sz - 1] -= 1
-    for f in range(S_CUR, STATE_LEN):
+    for f in range(S_CUR, S_BOUNDS_END):
         saved[ply, f - S_CUR] = st[f]
     for g in range(n_sym):
         saved_h[ply, g] = hashes[g]
@@ -587,7 +610,7 @@ def unplace(
     saved, saved_h,
 ) -> None:  # fmt: skip
     """Take back :func:`place` (the hashes and bound fields come back from row ``ply``)."""
-    for f in range(S_CUR, STATE_LEN):
+    for f in range(S_CUR, S_BOUNDS_END):
         st[f] = saved[ply, f - S_CUR]
     for g in range(n_sym):
         hashes[g] = saved_h[ply, g]
@@ -871,7 +894,7 @@ def negamax(frame, common, alpha, beta, depth):
                     cut = gain + lower
             if cut > NEG_INF:
                 st[S_HITS] += 1
-                tt_store(tt, key, cut, NO_UPPER, moves[ply, i], rem)
+                tt_store(tt, key, cut, NO_UPPER, moves[ply, i], rem, st[S_GEN])
                 return cut
     nd = depth - 1 if depth > 0 else depth
     for i in range(n):
@@ -939,5 +962,5 @@ def negamax(frame, common, alpha, beta, depth):
             lower = NO_LOWER
         elif best >= beta:
             upper = NO_UPPER
-        tt_store(tt, key, lower, upper, best_move, rem)
+        tt_store(tt, key, lower, upper, best_move, rem, st[S_GEN])
     return best

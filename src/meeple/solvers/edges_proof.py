@@ -177,6 +177,7 @@ class NullWindowProof:
         self._store = ProofCheckpoint(checkpoint, header)
         self._solvers = [solver] + [solver.sharing_table() for _ in range(workers - 1)]
         self._where: list[tuple[int, int]] = []
+        self._generation = 0
 
     @property
     def done(self) -> dict[str, bool]:
@@ -266,6 +267,12 @@ class NullWindowProof:
         """Whether every leaf holds: answers from the checkpoint first, then searches (in
         ``workers`` threads), stopping at the first leaf that fails."""
         todo: dict[str, EdgesState] = {}
+        # Each batch of sibling leaves is a new generation of table entries: when the table
+        # is full, what earlier batches stored goes first (siblings share much of their
+        # subtrees; far cousins little).
+        self._generation = (self._generation + 1) & 0xFFFF
+        for solver in self._solvers:
+            solver.generation = self._generation
         for leaf in leaves:
             lid = self._leaf_id(leaf)
             if lid in self.done:

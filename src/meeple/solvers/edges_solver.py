@@ -122,7 +122,8 @@ class Position:
     side: int
     banked: int
     bounds: np.ndarray
-    """The search's bound fields (``st[S_CUR:]`` of edges_engine) for this position."""
+    """The search's bound fields (``st[S_CUR:S_BOUNDS_END]`` of edges_engine) for this
+    position."""
 
     @property
     def left(self) -> int:
@@ -141,6 +142,10 @@ class EdgesSolver:
     Set ``on_progress`` (called with the node count about five times a second) or give a
     ``deadline`` to :meth:`solve` / :meth:`search` to run the compiled search in a worker
     thread; Ctrl-C then stops it cleanly. Otherwise it runs in the calling thread.
+
+    ``generation`` tags the table entries the next searches write: when the table is full,
+    entries of another generation are replaced first (see ``edges_engine.tt_store``). A
+    caller running many unrelated searches on one table (a proof) moves it on between them.
     """
 
     def __init__(
@@ -205,6 +210,7 @@ class EdgesSolver:
         # The last two moves that cut off, by pyramids left (also for ordering).
         self.killers = np.full((e + 1, 2), -1, dtype=np.int64)
         self.stats = SolveStats(by_left=[0] * (e + 1))
+        self.generation = 0
         self.on_progress: Callable[[int], None] | None = None
         self._exact: dict[int, int] = {}  # canonical key -> exact remaining value (mover's)
         self._running: np.ndarray | None = None
@@ -260,7 +266,7 @@ class EdgesSolver:
                     open_cnt[sq] += 1
                     mask[sq] |= 1 << slot
         banked = 0
-        bounds = np.zeros(eng.STATE_LEN - eng.S_CUR, dtype=np.int64)
+        bounds = np.zeros(eng.S_BOUNDS_END - eng.S_CUR, dtype=np.int64)
         for sq in range(b.num_squares):
             a_, b_, k = int(sums[sq, 0]), int(sums[sq, 1]), int(open_cnt[sq])
             if eng.CLASS[a_, b_, k] < 0:
@@ -327,11 +333,12 @@ class EdgesSolver:
         child_keys = np.zeros(moves.shape, dtype=np.uint64)
         st = np.zeros(eng.STATE_LEN, dtype=np.int64)
         st[eng.S_SIDE] = pos.side
-        st[eng.S_CUR : eng.STATE_LEN] = pos.bounds
+        st[eng.S_CUR : eng.S_BOUNDS_END] = pos.bounds
         saved = np.zeros((rem + 1, len(pos.bounds)), dtype=np.int64)
         saved_h = np.zeros((rem + 1, len(self.hashes)), dtype=np.uint64)
         st[eng.S_EMPTY] = pos.n_empty
         st[eng.S_TT_MIN] = self.tt_min
+        st[eng.S_GEN] = self.generation
         by_left = np.zeros(self.board.num_edges + 1, dtype=np.int64)
         arrays = {
             "owner": pos.owner, "sums": pos.sums, "open_cnt": pos.open_cnt, "mask": pos.mask,
@@ -442,7 +449,7 @@ class EdgesSolver:
         """The colour-swapped position: same future, seats exchanged (same mover's value)."""
         # Side 0's standing score negates, and what it could gain is what side 1 could lose.
         up = slice(eng.S_UP - eng.S_CUR, eng.S_DN - eng.S_CUR)
-        down = slice(eng.S_DN - eng.S_CUR, eng.STATE_LEN - eng.S_CUR)
+        down = slice(eng.S_DN - eng.S_CUR, eng.S_BOUNDS_END - eng.S_CUR)
         bounds = np.concatenate(([-pos.bounds[0]], pos.bounds[down], pos.bounds[up]))
         return Position(
             np.where(pos.owner >= 0, 1 - pos.owner, -1), pos.sums[:, ::-1].copy(),
