@@ -645,3 +645,20 @@ def test_mirror_bound_and_pie_on_a_board_without_a_fixed_edge(stash):
     values = [v for _, v in solver.move_values(game("2x2", stash).new_game(0))]
     assert max(values) <= 0
     assert solver.value(game("2x2", stash, pie=True).new_game(0)) == max(values)
+
+
+def test_the_proof_benchmark_counts_leaves_and_shares_out_the_table():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).parents[2] / "benchmarks" / "edges_proof.py"
+    args = ["--board", "2x2", "--leaves", "6", "--every", "3", "--tt-bits", "10"]
+    out = subprocess.run(
+        [sys.executable, str(script), *args], capture_output=True, text=True, check=True
+    ).stdout
+    assert "leaves=3 nodes=" in out and "leaves=6 nodes=" in out and "leaves=9" not in out
+    shares = out.split("table rows by pyramids left: ")[1].strip()
+    assert sum(float(part.split(": ")[1].rstrip("%")) for part in shares.split(", ")) == (
+        pytest.approx(100, abs=0.5)
+    )
