@@ -165,8 +165,8 @@ S_SIDE, S_NODES, S_HITS, S_EMPTY, S_STOP, S_TT_MIN = 0, 1, 2, 3, 4, 5
 S_CUR, S_UP, S_DN = 6, 7, 10
 S_BOUNDS_END = 13  # the bound fields S_CUR..S_BOUNDS_END are saved and restored per ply
 # The table's current generation (see :func:`tt_store`), then the vector's length.
-S_GEN = 13
-STATE_LEN = 14
+S_GEN = S_BOUNDS_END
+STATE_LEN = S_GEN + 1
 
 # The search's arrays travel down the recursion as one *frame*: a uint64 vector of their
 # addresses and sizes (see :func:`make_frame`), unpacked into array views at each node.
