@@ -23,6 +23,7 @@ import numpy as np
 
 import meeple
 from meeple.solvers import cache
+from meeple.solvers.edges_engine import table_rows_left
 from meeple.solvers.edges_proof import NullWindowProof, ProofProgress
 from meeple.solvers.edges_solver import EdgesSolver, SearchStopped, pyramids_left, table_bits
 
@@ -30,8 +31,7 @@ from meeple.solvers.edges_solver import EdgesSolver, SearchStopped, pyramids_lef
 def table_rows_by_left(tt: np.ndarray) -> dict[int, float]:
     """The share of the table's filled rows held by positions with each number of pyramids
     left."""
-    data = tt[:, 1]
-    left = ((data[data != 0] >> np.uint64(32)) & np.uint64(0xFF)).astype(np.int64)
+    left = table_rows_left(tt)
     counts = np.bincount(left)
     return {k: c / len(left) for k, c in enumerate(counts) if c}
 

@@ -258,6 +258,13 @@ def tt_rem_of(data: np.uint64) -> int:
     return np.int64((data >> np.uint64(32)) & np.uint64(0xFF))
 
 
+def table_rows_left(tt: np.ndarray) -> np.ndarray:
+    """The pyramids left in the position of every filled row of a table (numpy, for reports;
+    the search reads one row at a time with :func:`tt_rem_of`)."""
+    data = tt[:, 1]
+    return ((data[data != 0] >> np.uint64(32)) & np.uint64(0xFF)).astype(np.int64)
+
+
 @inlined
 def tt_gen_of(data: np.uint64) -> int:
     """The generation of the search that last wrote a table entry."""
