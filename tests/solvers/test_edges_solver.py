@@ -567,6 +567,10 @@ def test_prove_command_answers_and_resumes(run, tmp_path):
     yes = run(*args, "--prove", "0", "--checkpoint", str(point))
     assert yes.exit_code == 0, yes.output
     assert "at least +0?" in yes.output and "yes" in yes.output
+    # Without a terminal (a log file) a plain line says where the run is, at the first leaf
+    # and then every minute, and no live display leaves blank lines behind.
+    assert "leaves searched 1 (from checkpoint 0)" in yes.output
+    assert "\n\n" not in yes.output
     again = run(*args, "--prove", "0", "--checkpoint", str(point))
     assert "0 leaves searched in this run" in again.output
     no = run(*args, "--prove", "1", "--cache-dir", str(tmp_path / "c"))

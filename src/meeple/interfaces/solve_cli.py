@@ -21,6 +21,8 @@ from meeple.solvers import cache
 if TYPE_CHECKING:
     from meeple.solvers.edges_proof import ProofProgress
 
+# How often a proof run without a terminal prints where it is (seconds).
+LOG_EVERY = 60.0
 CACHE_HELP = "folder of solved results (default: $MEEPLE_CACHE_DIR or ~/.cache/meeple/solver)"
 
 
@@ -151,8 +153,11 @@ def _prove(
     )
     line = _ProgressLine()
     columns = (TextColumn("{task.description}"), TimeElapsedColumn())
-    progress = Progress(*columns, console=console, transient=True)
+    # Off without a terminal: there the plain lines of on_leaf say where the run is.
+    progress = Progress(*columns, console=console, transient=True, disable=not console.is_terminal)
     task = progress.add_task("starting")
+
+    logged = [-LOG_EVERY]
 
     def on_leaf(p: ProofProgress) -> None:
         line.leaves = (
@@ -160,6 +165,12 @@ def _prove(
             f"{p.last_leaf_seconds:.1f} s, at {p.where_text()}"
         )
         progress.update(task, description=line.text())
+        # Without a terminal (a run under nohup, a scheduler's log) the live line is not
+        # drawn: say where the run is in plain lines instead, the first leaf's at once.
+        now = time.perf_counter()
+        if not console.is_terminal and now - logged[0] >= LOG_EVERY:
+            logged[0] = now
+            console.print(f"{time.strftime('%H:%M:%S')} {line.leaves}", highlight=False)
 
     def on_nodes(count: int) -> None:
         line.nodes = count
