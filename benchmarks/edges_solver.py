@@ -17,17 +17,7 @@ import statistics
 import time
 
 import meeple
-from meeple.games.edges.rules import EdgesState
-from meeple.solvers.edges_solver import EdgesSolver, table_bits
-
-
-def random_position(game, left: int, rng: random.Random) -> EdgesState:
-    """Random play from the empty board until ``left`` pyramids are still to place."""
-    state = game.new_game(0)
-    while sum(s.total for s in state.stashes) > left:
-        mover = state.to_act[0]
-        state = state._next(mover, rng.choice(state.legal_actions(mover)))
-    return state
+from meeple.solvers.edges_solver import EdgesSolver, random_position, table_bits
 
 
 def main() -> None:

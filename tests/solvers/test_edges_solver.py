@@ -15,7 +15,7 @@ from meeple.core.agent import Observation
 from meeple.core.record import GameRecord
 from meeple.games.edges.rules import EdgesState
 from meeple.solvers import edges_engine as eng
-from meeple.solvers.edges_solver import EdgesSolver, analyse, table_bits
+from meeple.solvers.edges_solver import EdgesSolver, analyse, random_position, table_bits
 
 
 def game(board: str, stash: str, pie: bool = False):
@@ -31,15 +31,6 @@ def brute(state: EdgesState) -> int:
     mover = state.to_act[0]
     values = [brute(state._next(mover, a)) for a in state.legal_actions(mover)]
     return max(values) if mover == 0 else min(values)
-
-
-def random_position(g, left: int, rng: random.Random) -> EdgesState:
-    """A random position with ``left`` pyramids still to place."""
-    state = g.new_game(0)
-    while sum(s.total for s in state.stashes) > left:
-        mover = state.to_act[0]
-        state = state._next(mover, rng.choice(state.legal_actions(mover)))
-    return state
 
 
 @pytest.mark.parametrize(

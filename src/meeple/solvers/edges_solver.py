@@ -8,6 +8,7 @@ only, so the compiled search never needs to know about it.
 
 from __future__ import annotations
 
+import random
 import threading
 import time
 from collections.abc import Callable
@@ -18,6 +19,7 @@ import numpy as np
 from meeple.games.edges.board import Board
 from meeple.games.edges.rules import (
     EdgesAction,
+    EdgesGame,
     EdgesState,
     Pyramid,
     TakeOver,
@@ -30,6 +32,16 @@ DEFAULT_TT_BITS = 22
 def pyramids_left(state: EdgesState) -> int:
     """How many pyramids are still to place, both stashes together."""
     return sum(s.total for s in state.stashes)
+
+
+def random_position(game: EdgesGame, left: int, rng: random.Random) -> EdgesState:
+    """A position of ``game`` reached by random moves from the start, with ``left`` pyramids
+    still to place: the fixed-seed test positions of the solver's tests and benchmarks."""
+    state = game.new_game(0)
+    while pyramids_left(state) > left:
+        mover = state.to_act[0]
+        state = state._next(mover, rng.choice(state.legal_actions(mover)))
+    return state
 
 
 def table_bits(left: int) -> int:
