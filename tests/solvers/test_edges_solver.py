@@ -229,26 +229,43 @@ def test_a_table_entry_keeps_both_bounds_of_its_position():
     assert int(np.count_nonzero(tt[:, 0] ^ tt[:, 1] == key)) == 1
 
 
-def test_a_full_bucket_gives_way_to_the_search_at_hand_before_old_deep_entries():
-    # One table serves a proof's thousands of searches: ranked by subtree alone, the big
+def test_a_full_bucket_gives_way_to_the_search_at_hand_before_old_costly_entries():
+    # One table serves a proof's thousands of searches: ranked by work alone, the costly
     # subtrees of long-finished searches would keep their rows for good. Entries of another
-    # generation go first; within one generation the smallest subtree goes.
+    # generation go first; within one generation the entry whose bounds cost least goes.
     tt = np.zeros((4, 2), dtype=np.uint64)  # one bucket of four rows
     keys = [np.uint64(4 * (i + 1)) for i in range(8)]  # all land in the one bucket
-    for key, rem in zip(keys[:3], (17, 15, 12), strict=True):
-        eng.tt_store(tt, key, 0, 0, 5, rem, 1)  # generation 1: deep, finished searches
-    eng.tt_store(tt, keys[3], 0, 0, 5, 4, 2)  # generation 2 begins: the fourth row
-    eng.tt_store(tt, keys[4], 0, 0, 5, 3, 2)  # full: the oldest generation's smallest goes
+    for key, work in zip(keys[:3], (30, 28, 25), strict=True):
+        eng.tt_store(tt, key, 0, 0, 5, 12, 1, work)  # generation 1: costly, finished searches
+    eng.tt_store(tt, keys[3], 0, 0, 5, 12, 2, 4)  # generation 2 begins: the fourth row
+    eng.tt_store(tt, keys[4], 0, 0, 5, 12, 2, 3)  # full: the oldest generation's cheapest goes
     found = {i for i, key in enumerate(keys) if eng.tt_find(tt, key)[0] >= 0}
     assert found == {0, 1, 3, 4}
     assert eng.tt_gen_of(eng.tt_find(tt, keys[4])[1]) == 2
-    eng.tt_store(tt, keys[5], 0, 0, 5, 9, 2)
-    eng.tt_store(tt, keys[6], 0, 0, 5, 8, 2)
+    eng.tt_store(tt, keys[5], 0, 0, 5, 12, 2, 9)
+    eng.tt_store(tt, keys[6], 0, 0, 5, 12, 2, 8)
     found = {i for i, key in enumerate(keys) if eng.tt_find(tt, key)[0] >= 0}
-    assert found == {3, 4, 5, 6}  # generation 1 is gone, deep as it was
-    eng.tt_store(tt, keys[7], 0, 0, 5, 6, 2)  # one generation: the smallest subtree goes
+    assert found == {3, 4, 5, 6}  # generation 1 is gone, costly as it was
+    eng.tt_store(tt, keys[7], 0, 0, 5, 3, 2, 6)  # one generation: the cheapest entry goes
     found = {i for i, key in enumerate(keys) if eng.tt_find(tt, key)[0] >= 0}
     assert found == {3, 5, 6, 7}
+
+
+def test_an_entry_is_ranked_by_the_nodes_its_bounds_cost_not_by_pyramids_left():
+    # Two positions with as many pyramids left can differ in cost by orders of magnitude (one
+    # is settled by its bounds at once, the other takes millions of nodes): when a bucket is
+    # full, the cheap one goes even when it has more pyramids left.
+    assert [eng.work_of(n) for n in (0, 1, 2, 3, 4, 1000, 2**40)] == [0, 1, 2, 2, 3, 10, 41]
+    tt = np.zeros((4, 2), dtype=np.uint64)
+    keys = [np.uint64(4 * (i + 1)) for i in range(5)]
+    for key, rem, work in zip(keys[:4], (16, 6, 5, 4), (2, 20, 18, 15), strict=True):
+        eng.tt_store(tt, key, 0, 0, 5, rem, 1, work)
+    eng.tt_store(tt, keys[4], 0, 0, 5, 5, 1, 10)
+    found = {i for i, key in enumerate(keys) if eng.tt_find(tt, key)[0] >= 0}
+    assert found == {1, 2, 3, 4}
+    # A position searched again keeps the larger work of the two searches.
+    eng.tt_store(tt, keys[1], 0, eng.NO_UPPER, 5, 6, 1, 3)
+    assert eng.tt_work_of(eng.tt_find(tt, keys[1])[1]) == 20
 
 
 def test_the_search_frame_refuses_arrays_it_would_misread():

@@ -233,9 +233,12 @@ def canonical_key(hashes, common: np.uint64, n_sym: int, zempty, n_empty: int) -
 
 
 @inlined
-def pack_entry(lower: int, upper: int, move: int, rem: int, gen: int = 0) -> np.uint64:
+def pack_entry(
+    lower: int, upper: int, move: int, rem: int, gen: int = 0, work: int = 0
+) -> np.uint64:
     """One table entry's data word: lower and upper bound (+128 each), best move, pyramids
-    left, and the generation that last wrote it (16 bits).
+    left, the generation that last wrote it (16 bits) and the *work* its bounds cost (the
+    bit length of the nodes searched for them, 6 bits).
 
     The table is one (n, 2) uint64 array -- key, data -- so a probe touches one cache line.
     Both bounds are kept because a position is met with many different windows: the search
@@ -249,7 +252,24 @@ def pack_entry(lower: int, upper: int, move: int, rem: int, gen: int = 0) -> np.
         | (np.uint64(move & 0xFFFF) << np.uint64(16))
         | (np.uint64(rem) << np.uint64(32))
         | (np.uint64(gen & 0xFFFF) << np.uint64(40))
+        | (np.uint64(work & 0x3F) << np.uint64(56))
     )
+
+
+@inlined
+def work_of(nodes: int) -> int:
+    """The bit length of a node count (a subtree's work, as a table entry keeps it)."""
+    w = 0
+    while nodes > 0:
+        nodes >>= 1
+        w += 1
+    return w
+
+
+@inlined
+def tt_work_of(data: np.uint64) -> int:
+    """The work (bit length of the nodes searched) behind a table entry's bounds."""
+    return np.int64((data >> np.uint64(56)) & np.uint64(0x3F))
 
 
 @inlined
@@ -343,18 +363,24 @@ def tt_find(tt, key: np.uint64) -> tuple[int, np.uint64]:
 
 
 @inlined
-def tt_store(tt, key: np.uint64, lower: int, upper: int, move: int, rem: int, gen: int = 0) -> None:
-    """Store bounds: merged with this position's own entry (the tighter of each bound; the
-    old move kept when the new result only bounds from above, as a failed-low search names
-    no good move), else over an entry of another generation than ``gen`` (the one with the
-    smallest subtree), else over the entry with the smallest subtree. Rows are written as
-    ``key ^ data``, ``data`` (see :func:`tt_find`).
+def tt_store(
+    tt, key: np.uint64, lower: int, upper: int, move: int, rem: int, gen: int = 0, work: int = 0
+) -> None:
+    """Store bounds: merged with this position's own entry (the tighter of each bound, the
+    larger work; the old move kept when the new result only bounds from above, as a
+    failed-low search names no good move), else over an entry of another generation than
+    ``gen`` (the one of least work), else over the entry of least work. ``work`` is what the
+    bounds cost (:func:`work_of` the nodes searched). Rows are written as ``key ^ data``,
+    ``data`` (see :func:`tt_find`).
 
-    Generations matter to a long proof, where one table serves thousands of searches in a
-    row: ranked by subtree alone, the entries of big subtrees long finished would fill three
-    rows of every bucket and leave one to the search at hand. One search (and each of
+    Work rather than pyramids left: positions with as many pyramids left differ in cost by
+    orders of magnitude (the bounds settle some at once), and keeping the costly ones took
+    13% of the nodes off a proof's leaves with a full table. Generations matter to a long
+    proof, where one table serves thousands of searches in a row: ranked by work alone, the
+    entries of costly searches long finished would fill three rows of every bucket and leave
+    one to the search at hand. One search (and each of
     :class:`~meeple.solvers.edges_solver.EdgesSolver`'s solves) keeps one generation, so
-    there the rule is "smallest subtree" as before.
+    there the rule is "least work".
     """
     bucket = tt_bucket_of(tt, key)
     target = bucket
@@ -372,14 +398,16 @@ def tt_store(tt, key: np.uint64, lower: int, upper: int, move: int, rem: int, ge
                     lower = old_lower
                 if old_upper < upper:
                     upper = old_upper
+                if tt_work_of(data) > work:
+                    work = tt_work_of(data)
             target = k
             break
         # An entry of the search at hand outranks any of an earlier one.
-        w = tt_rem_of(data) + (64 if tt_gen_of(data) == gen else 0)
+        w = tt_work_of(data) + (64 if tt_gen_of(data) == gen else 0)
         if w < worth:
             target = k
             worth = w
-    data = pack_entry(lower, upper, move, rem, gen)
+    data = pack_entry(lower, upper, move, rem, gen, work)
     tt[target, 1] = data
     tt[target, 0] = key ^ data
 
@@ -705,6 +733,7 @@ def negamax(frame, common, alpha, beta, depth):
         return 0
     side = st[S_SIDE]
     st[S_NODES] += 1
+    nodes_before = st[S_NODES]
     rem = stash[0, 0] + stash[0, 1] + stash[0, 2] + stash[1, 0] + stash[1, 1] + stash[1, 2]
     by_left[rem] += 1
     if rem == 0 or depth == 0:
@@ -901,7 +930,7 @@ def negamax(frame, common, alpha, beta, depth):
                     cut = gain + lower
             if cut > NEG_INF:
                 st[S_HITS] += 1
-                tt_store(tt, key, cut, NO_UPPER, moves[ply, i], rem, st[S_GEN])
+                tt_store(tt, key, cut, NO_UPPER, moves[ply, i], rem, st[S_GEN], tt_work_of(data))
                 return cut
     nd = depth - 1 if depth > 0 else depth
     for i in range(n):
@@ -969,5 +998,6 @@ def negamax(frame, common, alpha, beta, depth):
             lower = NO_LOWER
         elif best >= beta:
             upper = NO_UPPER
-        tt_store(tt, key, lower, upper, best_move, rem, st[S_GEN])
+        work = work_of(st[S_NODES] - nodes_before + 1)
+        tt_store(tt, key, lower, upper, best_move, rem, st[S_GEN], work)
     return best
