@@ -340,6 +340,9 @@ class NullWindowProof:
         t = self.threshold
         start = time.perf_counter()
         nodes = solver.stats.nodes
+        # Leaves share the table (siblings share subtrees) but not the move ordering: what
+        # cut off in one leaf's subtrees misleads in the next.
+        solver.fresh_ordering()
         holds = solver.search(leaf, t - 1, t, deadline=self.deadline) >= t
         return holds, solver.stats.nodes - nodes, time.perf_counter() - start
 

@@ -247,6 +247,14 @@ class EdgesSolver:
         self.killers[:] = -1
         self._exact.clear()
 
+    def fresh_ordering(self) -> None:
+        """Forget the move-ordering state (history and killers) but keep the table: for a
+        search of a position unrelated to the ones before. Cut-offs in other subtrees
+        mislead more than they help: the leaves of the 3x3 proof took 21% fewer nodes with
+        their ordering started afresh for each (300 leaves, benchmarks/edges_proof.py)."""
+        self.history[:] = 0
+        self.killers[:] = -1
+
     def stop(self) -> None:
         """Ask a search running in another thread to stop (it raises :class:`SearchStopped`)."""
         running = self._running  # read once: the search may finish meanwhile
