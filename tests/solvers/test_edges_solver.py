@@ -608,6 +608,53 @@ def test_prove_command_answers_and_resumes(run, tmp_path):
     assert clash.exit_code == 2 and "another question" in clash.output
 
 
+def test_a_survey_reads_how_far_a_checkpoint_got_without_searching(tmp_path):
+    from meeple.solvers.edges_proof import NullWindowProof, ProofProgress
+    from meeple.solvers.edges_solver import SearchStopped
+
+    g = game("2x2", "2/2/1")
+    state = g.new_game(0)
+    path = tmp_path / "p.json"
+
+    def stop_after_four(p: ProofProgress) -> None:
+        if p.searched >= 4:
+            raise SearchStopped("enough")
+
+    partial = NullWindowProof(EdgesSolver(g.board, tt_bits=14), 0, path, split=3,
+                              on_leaf=stop_after_four)  # fmt: skip
+    with pytest.raises(SearchStopped):
+        partial.holds(state)
+    solver = EdgesSolver(g.board, tt_bits=14)
+    reader = NullWindowProof(solver, 0, path, split=3)
+    root, steps = reader.survey(state)
+    assert root is None and steps and solver.stats.nodes == 0  # nothing searched for it
+    assert [s.mover for s in steps] == [depth % 2 for depth in range(len(steps))]  # turns
+    first, replies = steps[0], steps[1]
+    assert first.failed == 0 and replies.hold + replies.open <= replies.replies
+    assert replies.open >= 1
+    # The counts are the checkpoint's answers for the replies a run walks through.
+    node = next(c for a, c in reader._children(state) if str(a) == first.move)
+    answers = [reader.done.get(reader._node_id(c)) for _, c in reader._children(node)]
+    assert (answers.count(True), answers.count(None)) == (replies.hold, replies.open)
+    # Once the proof is finished, the survey says so.
+    assert NullWindowProof(EdgesSolver(g.board, tt_bits=14), 0, path, split=3).holds(state)
+    assert NullWindowProof(solver, 0, path, split=3).survey(state) == (True, [])
+
+
+def test_survey_command_reports_and_explains_bad_input(run, tmp_path):
+    args = ("solve", "edges", "--board", "2x2", "--stash", "2/2/1", "--no-pie", "--split", "3")
+    point = tmp_path / "p.json"
+    missing = run(*args, "--prove", "0", "--checkpoint", str(point), "--survey")
+    assert missing.exit_code == 2 and "no checkpoint" in missing.output
+    assert run(*args, "--survey").exit_code == 2
+    assert run(*args, "--prove", "0", "--checkpoint", str(point)).exit_code == 0
+    done = run(*args, "--prove", "0", "--checkpoint", str(point), "--survey")
+    assert done.exit_code == 0, done.output
+    assert (
+        "yes: settled in the checkpoint" in done.output and "answers, 0 of them 'no'" in done.output
+    )
+
+
 def test_a_proof_stopped_by_sigterm_says_how_far_it_got_and_keeps_its_checkpoint(tmp_path):
     # Schedulers and `kill` stop long runs with SIGTERM: the proof reports and keeps what it
     # has, as with Ctrl-C, even in the middle of a long compiled search.

@@ -68,6 +68,10 @@ def solve_command(
         int,
         typer.Option(help="--prove: threads searching leaves at once (one table shared)", min=1),
     ] = 1,
+    survey: Annotated[
+        bool,
+        typer.Option(help="--prove: say how far the checkpoint has got, without searching"),
+    ] = False,
 ) -> None:
     """Solve an Edges position exactly: its value, the best moves, and what it cost."""
     try:
@@ -83,9 +87,14 @@ def solve_command(
         # one search of the whole position, so the table is sized for that (on 3x3 a 2^25
         # table searched 1.8x the nodes of a 2^27 one over 416 leaves; docs/solving.md).
         tt_bits = table_bits(pyramids_left(state))
+    if survey and prove is None:
+        raise fail("--survey reads a proof's checkpoint: give --prove T (and its --split)")
     if prove is not None:
-        _prove(state, prove, checkpoint or folder / f"proof-{key}-{prove}-{split}.json", split,
-               budget, tt_bits, key, workers)  # fmt: skip
+        point = checkpoint or folder / f"proof-{key}-{prove}-{split}.json"
+        if survey:
+            _survey(state, prove, point, split, key)
+        else:
+            _prove(state, prove, point, split, budget, tt_bits, key, workers)
         return
     result = cache.load(folder, key) if use_cache else None
     cached = result is not None
@@ -211,6 +220,49 @@ def _prove(
         f"[bold]{answer}[/]: proved with {p.searched:,} leaves searched in this run and "
         f"{p.reused:,} answered from {checkpoint}; nodes {p.nodes:,}"
     )
+
+
+def _survey(state: EdgesState, threshold: int, checkpoint: Path, split: int, question: str) -> None:
+    """Say how far a proof's checkpoint has got: its answers, and the path a run walks."""
+    from meeple.solvers.edges_proof import NullWindowProof
+    from meeple.solvers.edges_solver import EdgesSolver
+
+    if not checkpoint.exists():
+        raise fail(f"there is no checkpoint {checkpoint} yet: run the same command without "
+                   "--survey to start the proof")  # fmt: skip
+    sign = 1 if state.order[0] == 0 else -1
+    seat_threshold = threshold if sign > 0 else 1 - threshold
+    try:
+        proof = NullWindowProof(
+            EdgesSolver(state.game.board, tt_bits=12), seat_threshold, checkpoint, split, question
+        )
+    except MeepleError as exc:
+        raise fail(str(exc)) from None
+    names = ("first player", "second player")[::sign]
+    answers = proof.done
+    noes = sum(1 for holds in answers.values() if not holds)
+    console.print(
+        f"Edges {state.game.board}, pie rule {'on' if state.game.options.pie else 'off'}: "
+        f"can the first player reach at least {threshold:+d}?"
+    )
+    console.print(f"checkpoint {checkpoint}: {len(answers):,} answers, {noes:,} of them 'no'",
+                  highlight=False)  # fmt: skip
+    root, steps = proof.survey(state)
+    if root is not None:
+        answer = "yes" if (root if sign > 0 else not root) else "no"
+        console.print(f"[bold]{answer}[/]: settled in the checkpoint")
+        return
+    console.print("not settled yet; the path a run walks to its next leaf:")
+    for step in steps:
+        if step.mover == 0:
+            failed = f" (after {step.failed} that failed)" if step.failed else ""
+            console.print(f"  {names[0]}: {step.move}{failed}", highlight=False)
+        else:
+            console.print(
+                f"  {names[1]}: {step.hold} of {step.replies} replies hold, {step.open} open; "
+                f"the run is in {step.move}",
+                highlight=False,
+            )
 
 
 class _ProgressLine:

@@ -74,6 +74,24 @@ class ProofProgress:
         return f"{path} ({100 * self.walked:.1f}% walked)"
 
 
+@dataclass
+class SurveyStep:
+    """One step down the path a proof run is walking, read from its checkpoint.
+
+    For seat 0 to move: ``move`` is the move being proved (the first, in the order the run
+    tries them, that has not failed) and ``failed`` how many were tried before it and
+    failed. For seat 1 to move: ``replies`` with ``hold`` of them settled as holding and
+    ``open`` not settled yet, and ``move`` the first open one, which the run is in.
+    """
+
+    mover: int
+    move: str
+    failed: int = 0
+    replies: int = 0
+    hold: int = 0
+    open: int = 0
+
+
 class ProofCheckpoint:
     """Answers on disk: a header line, then one ``[position id, holds]`` line per answer (the
     leaves', and those of the positions above them as they settle), appended and flushed to
@@ -261,6 +279,35 @@ class NullWindowProof:
             if mover != 0 and not good:
                 return False
         return mover != 0
+
+    def survey(self, state: EdgesState) -> tuple[bool | None, list[SurveyStep]]:
+        """How far the checkpoint has got, without searching: the root's answer if settled,
+        and the path a run would walk down to its next leaf, level by level (the moves
+        ordered as a run orders them, by the same shallow searches)."""
+        steps: list[SurveyStep] = []
+        root = self.done.get(self._node_id(state))
+        node, depth = state, 0
+        while root is None and not self._is_leaf(node, depth):
+            if node.is_over or self.done.get(self._node_id(node)) is not None:
+                break
+            mover = node.to_act[0]
+            children = self._children(node)
+            answers = [self.done.get(self._node_id(child)) for _, child in children]
+            if mover == 0:
+                failed = next((i for i, a in enumerate(answers) if a is not False), None)
+                if failed is None:
+                    break  # every move failed: the run settles this node next
+                action, node = children[failed]
+                steps.append(SurveyStep(0, str(action), failed=failed))
+            else:
+                first_open = next((i for i, a in enumerate(answers) if a is None), None)
+                if first_open is None:
+                    break
+                action, node = children[first_open]
+                held, unsettled = answers.count(True), answers.count(None)
+                steps.append(SurveyStep(1, str(action), 0, len(children), held, unsettled))
+            depth += 1
+        return root, steps
 
     # -- leaves -----------------------------------------------------------------------------
     def _all_hold(self, leaves: list[EdgesState]) -> bool:
