@@ -19,7 +19,8 @@ from meeple.interfaces.console import console, fail
 from meeple.solvers import cache
 
 if TYPE_CHECKING:
-    from meeple.solvers.edges_proof import ProofProgress
+    from meeple.solvers.edges_proof import NullWindowProof, ProofProgress
+    from meeple.solvers.edges_solver import EdgesSolver
 
 # How often a proof run without a terminal prints where it is (seconds).
 LOG_EVERY = 60.0
@@ -140,26 +141,12 @@ def _prove(
     workers: int = 1,
 ) -> None:
     """Run (or resume) a null-window proof and say how far it got."""
-    from meeple.solvers.edges_proof import NullWindowProof
     from meeple.solvers.edges_solver import EdgesSolver, SearchStopped
 
-    if state.is_over:
-        raise fail("the game is over: there is nothing to prove")
-    # The proof is about seat 0; "the first player" may be seat 1 in a saved game.
-    sign = 1 if state.order[0] == 0 else -1
-    seat_threshold = threshold if sign > 0 else 1 - threshold
     solver = EdgesSolver(state.game.board, tt_bits=tt_bits)
     deadline = None if budget is None else time.perf_counter() + budget
-    try:
-        proof = NullWindowProof(
-            solver, seat_threshold, checkpoint, split, question, deadline, workers=workers
-        )
-    except MeepleError as exc:
-        raise fail(str(exc)) from None
-    console.print(
-        f"Edges {state.game.board}, pie rule {'on' if state.game.options.pie else 'off'}: "
-        f"can the first player reach at least {threshold:+d}?"
-    )
+    proof, sign = _open_proof(state, threshold, checkpoint, split, question, solver,
+                              deadline=deadline, workers=workers)  # fmt: skip
     line = _ProgressLine()
     columns = (TextColumn("{task.description}"), TimeElapsedColumn())
     # Off without a terminal: there the plain lines of on_leaf say where the run is.
@@ -222,29 +209,48 @@ def _prove(
     )
 
 
+def _open_proof(
+    state: EdgesState,
+    threshold: int,
+    checkpoint: Path,
+    split: int,
+    question: str,
+    solver: EdgesSolver,
+    **options: Any,
+) -> tuple[NullWindowProof, int]:
+    """The proof of "can the first player reach at least ``threshold``?" on its checkpoint,
+    and the sign that turns its answers (about seat 0) into the first player's; says which
+    question it is."""
+    from meeple.solvers.edges_proof import NullWindowProof
+
+    if state.is_over:
+        raise fail("the game is over: there is nothing to prove")
+    # The proof is about seat 0; "the first player" may be seat 1 in a saved game.
+    sign = 1 if state.order[0] == 0 else -1
+    seat_threshold = threshold if sign > 0 else 1 - threshold
+    try:
+        proof = NullWindowProof(solver, seat_threshold, checkpoint, split, question, **options)
+    except MeepleError as exc:
+        raise fail(str(exc)) from None
+    console.print(
+        f"Edges {state.game.board}, pie rule {'on' if state.game.options.pie else 'off'}: "
+        f"can the first player reach at least {threshold:+d}?"
+    )
+    return proof, sign
+
+
 def _survey(state: EdgesState, threshold: int, checkpoint: Path, split: int, question: str) -> None:
     """Say how far a proof's checkpoint has got: its answers, and the path a run walks."""
-    from meeple.solvers.edges_proof import NullWindowProof
     from meeple.solvers.edges_solver import EdgesSolver
 
     if not checkpoint.exists():
         raise fail(f"there is no checkpoint {checkpoint} yet: run the same command without "
                    "--survey to start the proof")  # fmt: skip
-    sign = 1 if state.order[0] == 0 else -1
-    seat_threshold = threshold if sign > 0 else 1 - threshold
-    try:
-        proof = NullWindowProof(
-            EdgesSolver(state.game.board, tt_bits=12), seat_threshold, checkpoint, split, question
-        )
-    except MeepleError as exc:
-        raise fail(str(exc)) from None
+    solver = EdgesSolver(state.game.board, tt_bits=12)  # for the shallow ordering only
+    proof, sign = _open_proof(state, threshold, checkpoint, split, question, solver)
     names = ("first player", "second player")[::sign]
     answers = proof.done
     noes = sum(1 for holds in answers.values() if not holds)
-    console.print(
-        f"Edges {state.game.board}, pie rule {'on' if state.game.options.pie else 'off'}: "
-        f"can the first player reach at least {threshold:+d}?"
-    )
     console.print(f"checkpoint {checkpoint}: {len(answers):,} answers, {noes:,} of them 'no'",
                   highlight=False)  # fmt: skip
     root, steps = proof.survey(state)

@@ -243,8 +243,7 @@ class EdgesSolver:
     def clear(self) -> None:
         """Forget the transposition table (needed between depth-limited searches)."""
         self.tt[:] = 0
-        self.history[:] = 0
-        self.killers[:] = -1
+        self.fresh_ordering()
         self._exact.clear()
 
     def fresh_ordering(self) -> None:
