@@ -246,7 +246,7 @@ def _survey(state: EdgesState, threshold: int, checkpoint: Path, split: int, que
     if not checkpoint.exists():
         raise fail(f"there is no checkpoint {checkpoint} yet: run the same command without "
                    "--survey to start the proof")  # fmt: skip
-    solver = EdgesSolver(state.game.board, tt_bits=12)  # for the shallow ordering only
+    solver = EdgesSolver(state.game.board, tt_bits=12)  # for the positions' keys: no search
     proof, sign = _open_proof(state, threshold, checkpoint, split, question, solver)
     names = ("first player", "second player")[::sign]
     answers = proof.done
