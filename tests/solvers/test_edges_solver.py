@@ -655,6 +655,80 @@ def test_survey_command_reports_and_explains_bad_input(run, tmp_path):
     )
 
 
+def test_a_finished_proof_is_confirmed_from_its_leaves_alone(tmp_path):
+    from meeple.core.errors import MeepleError
+    from meeple.solvers.edges_proof import NullWindowProof
+
+    g = game("2x2", "2/2/1")
+    state = g.new_game(0)
+    for threshold, claim in ((0, True), (1, False)):
+        path = tmp_path / f"p{threshold}.json"
+        assert NullWindowProof(EdgesSolver(g.board, tt_bits=14), threshold, path,
+                               split=3).holds(state) is claim  # fmt: skip
+        reader = NullWindowProof(EdgesSolver(g.board, tt_bits=14), threshold, path, split=3)
+        steps: list[object] = []
+        report = reader.check(state, resample=5, on_step=steps.append)
+        assert report.claim is claim and report.confirmed and not report.unconfirmed
+        assert report.positions > 1 and report.leaves > 5 and steps
+        # Leaves drawn from the proof, searched again with other keys, agree.
+        assert report.searched == 5 and report.disagree == []
+        assert reader.solver.stats.nodes == 0  # the run's own solver searched nothing
+    with pytest.raises(MeepleError, match="other hash keys"):
+        reader.check(state, resample=1, searcher=EdgesSolver(g.board, tt_bits=12))
+
+
+def test_a_proof_check_catches_an_answer_its_leaves_do_not_imply(tmp_path):
+    import json
+
+    from meeple.core.errors import MeepleError
+    from meeple.solvers.edges_proof import NullWindowProof
+
+    g = game("2x2", "2/2/1")
+    state = g.new_game(0)
+    # "Can seat 0 reach +1?" is "no" (the value is 0). A checkpoint whose root says "yes"
+    # over the same leaves is not confirmed: the recorded root answer is not trusted.
+    path = tmp_path / "p1.json"
+    proof = NullWindowProof(EdgesSolver(g.board, tt_bits=14), 1, path, split=3)
+    assert not proof.holds(state)
+    root = proof._node_id(state)
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join([*lines, json.dumps([root, True])]) + "\n")
+    forged = NullWindowProof(EdgesSolver(g.board, tt_bits=14), 1, path, split=3).check(state)
+    assert forged.claim and not forged.confirmed and forged.unconfirmed
+    # The answers of the "+0" proof relabelled as a "+1" proof: the walk confirms it (the
+    # leaves say yes), but the leaves searched again say that some of them are wrong.
+    good = tmp_path / "p0.json"
+    assert NullWindowProof(EdgesSolver(g.board, tt_bits=14), 0, good, split=3).holds(state)
+    header, *answers = good.read_text().splitlines()
+    relabelled = tmp_path / "relabelled.json"
+    relabelled.write_text("\n".join([json.dumps({**json.loads(header), "threshold": 1}),
+                                      *answers]) + "\n")  # fmt: skip
+    wrong = NullWindowProof(EdgesSolver(g.board, tt_bits=14), 1, relabelled, split=3)
+    report = wrong.check(state, resample=10_000)
+    assert report.claim and report.confirmed
+    assert report.searched == report.leaves and report.disagree
+    unfinished = NullWindowProof(EdgesSolver(g.board, tt_bits=14), 0, tmp_path / "new", split=3)
+    with pytest.raises(MeepleError, match="not finished"):
+        unfinished.check(state)
+
+
+def test_check_command_confirms_a_proof_and_explains_bad_input(run, tmp_path):
+    args = ("solve", "edges", "--board", "2x2", "--stash", "2/2/1", "--no-pie", "--split", "3")
+    point = tmp_path / "p.json"
+    missing = run(*args, "--prove", "0", "--checkpoint", str(point), "--check", "2")
+    assert missing.exit_code == 2 and "no checkpoint" in missing.output
+    assert run(*args, "--check", "2").exit_code == 2
+    both = run(*args, "--prove", "0", "--checkpoint", str(point), "--check", "2", "--survey")
+    assert both.exit_code == 2 and "give one" in both.output
+    assert run(*args, "--prove", "0", "--checkpoint", str(point)).exit_code == 0
+    ok = run(*args, "--prove", "0", "--checkpoint", str(point), "--check", "3")
+    out = " ".join(ok.output.split())
+    assert ok.exit_code == 0, out
+    assert "\n\n" not in ok.output  # no display left behind without a terminal
+    assert "confirmed: 'yes' follows from the answers of" in out
+    assert "3 leaves drawn at random searched again with other hash keys: 3 agree" in out
+
+
 def test_a_proof_stopped_by_sigterm_says_how_far_it_got_and_keeps_its_checkpoint(tmp_path):
     # Schedulers and `kill` stop long runs with SIGTERM: the proof reports and keeps what it
     # has, as with Ctrl-C, even in the middle of a long compiled search.

@@ -73,6 +73,14 @@ def solve_command(
         bool,
         typer.Option(help="--prove: say how far the checkpoint has got, without searching"),
     ] = False,
+    check: Annotated[
+        int | None,
+        typer.Option(
+            help="--prove: check a finished proof from its leaves' answers, and search this "
+            "many of its leaves again with other hash keys",
+            min=0,
+        ),
+    ] = None,
 ) -> None:
     """Solve an Edges position exactly: its value, the best moves, and what it cost."""
     try:
@@ -88,12 +96,17 @@ def solve_command(
         # one search of the whole position, so the table is sized for that (on 3x3 a 2^25
         # table searched 1.8x the nodes of a 2^27 one over 416 leaves; docs/solving.md).
         tt_bits = table_bits(pyramids_left(state))
-    if survey and prove is None:
-        raise fail("--survey reads a proof's checkpoint: give --prove T (and its --split)")
+    if (survey or check is not None) and prove is None:
+        what = "--survey" if survey else "--check"
+        raise fail(f"{what} reads a proof's checkpoint: give --prove T (and its --split)")
+    if survey and check is not None:
+        raise fail("--survey and --check are two ways of reading a checkpoint: give one")
     if prove is not None:
         point = checkpoint or folder / f"proof-{key}-{prove}-{split}.json"
         if survey:
             _survey(state, prove, point, split, key)
+        elif check is not None:
+            _check(state, prove, point, split, key, check, tt_bits)
         else:
             _prove(state, prove, point, split, budget, tt_bits, key, workers)
         return
@@ -239,15 +252,22 @@ def _open_proof(
     return proof, sign
 
 
-def _survey(state: EdgesState, threshold: int, checkpoint: Path, split: int, question: str) -> None:
-    """Say how far a proof's checkpoint has got: its answers, and the path a run walks."""
+def _read_proof(
+    state: EdgesState, threshold: int, checkpoint: Path, split: int, question: str, how: str
+) -> tuple[NullWindowProof, int]:
+    """A proof opened on its checkpoint only to read it (``how`` names the option)."""
     from meeple.solvers.edges_solver import EdgesSolver
 
     if not checkpoint.exists():
         raise fail(f"there is no checkpoint {checkpoint} yet: run the same command without "
-                   "--survey to start the proof")  # fmt: skip
+                   f"{how} to start the proof")  # fmt: skip
     solver = EdgesSolver(state.game.board, tt_bits=12)  # for the positions' keys: no search
-    proof, sign = _open_proof(state, threshold, checkpoint, split, question, solver)
+    return _open_proof(state, threshold, checkpoint, split, question, solver)
+
+
+def _survey(state: EdgesState, threshold: int, checkpoint: Path, split: int, question: str) -> None:
+    """Say how far a proof's checkpoint has got: its answers, and the path a run walks."""
+    proof, sign = _read_proof(state, threshold, checkpoint, split, question, "--survey")
     names = ("first player", "second player")[::sign]
     answers = proof.done
     noes = sum(1 for holds in answers.values() if not holds)
@@ -269,6 +289,81 @@ def _survey(state: EdgesState, threshold: int, checkpoint: Path, split: int, que
                 f"the run is in {step.move}",
                 highlight=False,
             )
+
+
+def _check(
+    state: EdgesState,
+    threshold: int,
+    checkpoint: Path,
+    split: int,
+    question: str,
+    resample: int,
+    tt_bits: int,
+) -> None:
+    """Check a finished proof from its leaves' answers and search some leaves again; exit
+    code 1 if it does not hold up."""
+    from meeple.solvers.edges_proof import ProofCheck
+    from meeple.solvers.edges_solver import EdgesSolver
+
+    proof, sign = _read_proof(state, threshold, checkpoint, split, question, "--check")
+    # Other random words, so other hash keys: a collision in the run's is not repeated.
+    searcher = EdgesSolver(state.game.board, tt_bits=tt_bits, seed=proof.solver.seed + 1)
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TimeElapsedColumn())  # fmt: skip
+    # Off without a terminal, where a transient display leaves a blank line behind.
+    with Progress(
+        *columns, console=console, transient=True, disable=not console.is_terminal
+    ) as progress:
+        task = progress.add_task("walking the proof", total=None)
+
+        searched = [0]
+
+        def on_step(report: ProofCheck) -> None:
+            if report.searched:
+                searched[0] = report.searched
+                progress.update(task, completed=report.searched)
+            else:
+                progress.update(task, description=f"walking the proof: {report.leaves:,} "
+                                f"leaves", completed=report.positions)  # fmt: skip
+
+        def on_nodes(count: int) -> None:
+            progress.update(task, description=f"searching leaves again: {count:,} nodes",
+                            completed=searched[0], total=resample)  # fmt: skip
+
+        # With a live node count the search runs in a thread, so Ctrl-C stops it at once.
+        searcher.on_progress = on_nodes
+        try:
+            report = proof.check(state, resample, searcher, on_step=on_step)
+        except KeyboardInterrupt:
+            console.print("stopped; nothing was changed")
+            raise typer.Exit(code=130) from None
+        except MeepleError as exc:
+            console.print(f"{exc}; --survey says how far it got")
+            raise typer.Exit(code=1) from None
+    answer = "yes" if (report.claim if sign > 0 else not report.claim) else "no"
+    if not report.confirmed:
+        console.print(
+            f"[bold red]not confirmed[/]: the checkpoint answers '{answer}', but its leaves "
+            f"do not imply it; the first position that fails: {report.unconfirmed}",
+            highlight=False,
+        )
+        raise typer.Exit(code=1)
+    console.print(
+        f"[bold]confirmed[/]: '{answer}' follows from the answers of {report.leaves:,} leaves "
+        f"below {report.positions:,} positions (the answers recorded above the leaves were "
+        "not used)",
+        highlight=False,
+    )
+    if report.searched:
+        agree = report.searched - len(report.disagree)
+        console.print(
+            f"{report.searched} leaves drawn at random searched again with other hash keys: "
+            f"{agree} agree, {len(report.disagree)} disagree"
+            + (f" ({', '.join(report.disagree)})" if report.disagree else ""),
+            highlight=False,
+        )
+        if report.disagree:
+            raise typer.Exit(code=1)
 
 
 class _ProgressLine:

@@ -18,12 +18,13 @@ from __future__ import annotations
 import json
 import os
 import queue
+import random
 import tempfile
 import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from meeple.core.errors import MeepleError
@@ -90,6 +91,28 @@ class SurveyStep:
     replies: int = 0
     hold: int = 0
     open: int = 0
+
+
+@dataclass
+class ProofCheck:
+    """What checking a finished proof found (:meth:`NullWindowProof.check`).
+
+    ``claim`` is the root's answer in the checkpoint; ``confirmed`` whether the checkpoint's
+    leaf answers alone imply it, walked down the tree again: for "holds", one move of seat 0
+    that holds at each of its turns and every reply of seat 1 (for "fails" the other way
+    round). ``positions`` above the leaves and ``leaves`` (distinct) were walked;
+    ``unconfirmed`` names the first position that could not be confirmed. ``searched`` leaves,
+    drawn at random from the proof's, were searched again with other hash keys, and
+    ``disagree`` lists those whose answer came out different.
+    """
+
+    claim: bool
+    confirmed: bool = False
+    positions: int = 0
+    leaves: int = 0
+    unconfirmed: str = ""
+    searched: int = 0
+    disagree: list[str] = field(default_factory=list)
 
 
 class ProofCheckpoint:
@@ -241,8 +264,11 @@ class NullWindowProof:
         # board where it may not.
         return self._leaf_id(state) + (":pie" if state.pie_available else "")
 
-    def _children(self, state: EdgesState) -> list[tuple[EdgesAction, EdgesState]]:
-        """Legal moves up to symmetry and equivalent edges, the mover's most promising first."""
+    def _children(
+        self, state: EdgesState, guided: bool = True
+    ) -> list[tuple[EdgesAction, EdgesState]]:
+        """Legal moves up to symmetry and equivalent edges, the mover's most promising first
+        (``guided``; else in the order of the legal actions)."""
         mover = state.to_act[0]
         seen: set[str] = set()
         children = []
@@ -252,7 +278,7 @@ class NullWindowProof:
             if tag not in seen:  # a symmetric copy of a child already listed is skipped
                 seen.add(tag)
                 children.append((action, child))
-        if len(children) > 1 and not state.pie_available:
+        if guided and len(children) > 1 and not state.pie_available:
             sign = 1 if mover == 0 else -1
             self._guide.clear()
             scored = [
@@ -308,6 +334,86 @@ class NullWindowProof:
                 steps.append(SurveyStep(1, str(action), 0, len(children), held, unsettled))
             depth += 1
         return root, steps
+
+    def check(
+        self,
+        state: EdgesState,
+        resample: int = 0,
+        searcher: EdgesSolver | None = None,
+        seed: int = 0,
+        on_step: Callable[[ProofCheck], None] | None = None,
+    ) -> ProofCheck:
+        """Check a finished proof: does the checkpoint's answer at the root follow from its
+        leaves' answers alone? And are ``resample`` of those leaves, drawn at random
+        (``seed``), answered alike by ``searcher`` -- a solver with other hash keys, so that
+        a collision of the run's keys could not be repeated?
+
+        The answers recorded above the leaves only guide the walk (they say which move of the
+        player who needs one to try); nothing is taken from them. ``on_step`` is called as
+        the walk goes and after each leaf searched again.
+        """
+        claim = self.done.get(self._node_id(state))
+        if claim is None:
+            raise MeepleError("the proof is not finished: its checkpoint has no answer at the root")
+        report = ProofCheck(claim)
+        settled: dict[str, bool] = {}
+        drawn: list[tuple[str, EdgesState]] = []  # a uniform sample of the leaves (reservoir)
+        rng = random.Random(seed)
+        # The side that needs only one good move where it is to move: seat 0 for "holds".
+        chooser = 0 if claim else 1
+
+        def confirmed(node: EdgesState, depth: int) -> bool:
+            if self._is_leaf(node, depth):
+                lid = self._leaf_id(node)
+                if lid not in settled:
+                    settled[lid] = self.done.get(lid) is claim
+                    report.leaves += 1
+                    if settled[lid] and resample > 0:
+                        if len(drawn) < resample:
+                            drawn.append((lid, node))
+                        elif (slot := rng.randrange(report.leaves)) < resample:
+                            drawn[slot] = (lid, node)
+                if not settled[lid] and not report.unconfirmed:
+                    report.unconfirmed = f"leaf {lid}"
+                return settled[lid]
+            nid = self._node_id(node)
+            if nid not in settled:
+                report.positions += 1
+                children = [child for _, child in self._children(node, guided=False)]
+                if node.to_act[0] == chooser:
+                    # One child that confirms is enough: try those the run settled that way.
+                    good = [c for c in children if self._recorded(c, depth + 1) is claim]
+                    settled[nid] = any(confirmed(c, depth + 1) for c in good)
+                else:
+                    settled[nid] = all(confirmed(c, depth + 1) for c in children)
+                if not settled[nid] and not report.unconfirmed:
+                    report.unconfirmed = f"position {nid}"
+                if on_step is not None:
+                    on_step(report)
+            return settled[nid]
+
+        report.confirmed = confirmed(state, 0)
+        if report.confirmed and drawn:
+            if searcher is None:
+                board, bits = self.solver.board, self.solver.tt_bits
+                searcher = EdgesSolver(board, tt_bits=bits, seed=self.solver.seed + 1)
+            if searcher.seed == self.solver.seed:
+                raise MeepleError("a proof's leaves are searched again with other hash keys: "
+                                  "give a solver of another seed")  # fmt: skip
+            for lid, leaf in drawn:
+                searcher.fresh_ordering()
+                holds = searcher.search(leaf, self.threshold - 1, self.threshold) >= self.threshold
+                report.searched += 1
+                if holds is not claim:
+                    report.disagree.append(lid)
+                if on_step is not None:
+                    on_step(report)
+        return report
+
+    def _recorded(self, state: EdgesState, depth: int) -> bool | None:
+        """The checkpoint's answer for a position at ``depth`` (a leaf's or a node's)."""
+        name = self._leaf_id(state) if self._is_leaf(state, depth) else self._node_id(state)
+        return self.done.get(name)
 
     # -- leaves -----------------------------------------------------------------------------
     def _all_hold(self, leaves: list[EdgesState]) -> bool:
