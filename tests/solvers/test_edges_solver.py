@@ -655,11 +655,12 @@ def test_survey_command_reports_and_explains_bad_input(run, tmp_path):
     )
 
 
-def test_a_finished_proof_is_confirmed_from_its_leaves_alone(tmp_path):
+@pytest.mark.parametrize("pie", [False, True])
+def test_a_finished_proof_is_confirmed_from_its_leaves_alone(tmp_path, pie):
     from meeple.core.errors import MeepleError
     from meeple.solvers.edges_proof import NullWindowProof
 
-    g = game("2x2", "2/2/1")
+    g = game("2x2", "2/2/1", pie=pie)
     state = g.new_game(0)
     for threshold, claim in ((0, True), (1, False)):
         path = tmp_path / f"p{threshold}.json"
