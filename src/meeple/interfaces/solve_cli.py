@@ -214,8 +214,7 @@ def _prove(
             f"alike); run the same command again to resume from {checkpoint}"
         )
         return
-    first_holds = holds if sign > 0 else not holds
-    answer = "yes" if first_holds else "no"
+    answer = _answer(holds, sign)
     console.print(
         f"[bold]{answer}[/]: proved with {p.searched:,} leaves searched in this run and "
         f"{p.reused:,} answered from {checkpoint}; nodes {p.nodes:,}"
@@ -252,6 +251,13 @@ def _open_proof(
     return proof, sign
 
 
+def _answer(seat0_holds: bool, sign: int) -> str:
+    """The answer to the first player's question ("yes"/"no") from the proof's about seat 0
+    (``sign`` from :func:`_open_proof`: -1 where the first player is seat 1, whose question
+    "at least T?" is seat 0's "not at least 1 - T")."""
+    return "yes" if seat0_holds == (sign > 0) else "no"
+
+
 def _read_proof(
     state: EdgesState, threshold: int, checkpoint: Path, split: int, question: str, how: str
 ) -> tuple[NullWindowProof, int]:
@@ -275,7 +281,7 @@ def _survey(state: EdgesState, threshold: int, checkpoint: Path, split: int, que
                   highlight=False)  # fmt: skip
     root, steps = proof.survey(state)
     if root is not None:
-        answer = "yes" if (root if sign > 0 else not root) else "no"
+        answer = _answer(root, sign)
         console.print(f"[bold]{answer}[/]: settled in the checkpoint")
         return
     console.print("not settled yet; the path a run walks to its next leaf:")
@@ -340,7 +346,7 @@ def _check(
         except MeepleError as exc:
             console.print(f"{exc}; --survey says how far it got")
             raise typer.Exit(code=1) from None
-    answer = "yes" if (report.claim if sign > 0 else not report.claim) else "no"
+    answer = _answer(report.claim, sign)
     if not report.confirmed:
         console.print(
             f"[bold red]not confirmed[/]: the checkpoint answers '{answer}', but its leaves "
