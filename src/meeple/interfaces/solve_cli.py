@@ -313,7 +313,9 @@ def _check(
 
     proof, sign = _read_proof(state, threshold, checkpoint, split, question, "--check")
     # Other random words, so other hash keys: a collision in the run's is not repeated.
-    searcher = EdgesSolver(state.game.board, tt_bits=tt_bits, seed=proof.solver.seed + 1)
+    searcher = None
+    if resample > 0:
+        searcher = EdgesSolver(state.game.board, tt_bits=tt_bits, seed=proof.solver.seed + 1)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn())  # fmt: skip
     # Off without a terminal, where a transient display leaves a blank line behind.
@@ -336,8 +338,9 @@ def _check(
             progress.update(task, description=f"searching leaves again: {count:,} nodes",
                             completed=searched[0], total=resample)  # fmt: skip
 
-        # With a live node count the search runs in a thread, so Ctrl-C stops it at once.
-        searcher.on_progress = on_nodes
+        if searcher is not None:
+            # With a live node count the search runs in a thread, so Ctrl-C stops it at once.
+            searcher.on_progress = on_nodes
         try:
             report = proof.check(state, resample, searcher, on_step=on_step)
         except KeyboardInterrupt:
