@@ -318,7 +318,7 @@ class NullWindowProof:
                 break
             mover = node.to_act[0]
             children = self._children(node)
-            answers = [self.done.get(self._node_id(child)) for _, child in children]
+            answers = [self._recorded(child, depth + 1) for _, child in children]
             if mover == 0:
                 failed = next((i for i, a in enumerate(answers) if a is not False), None)
                 if failed is None:
