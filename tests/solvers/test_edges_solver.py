@@ -316,6 +316,42 @@ def test_analyse_reports_moves_and_statistics():
     assert result["nodes"] == sum(result["nodes_by_left"]) > 0
 
 
+@pytest.mark.parametrize(("board", "stash", "pie", "left"), [
+    ("2x2", "2/2/1", True, None), ("2x3", "3/3/2", False, 9), ("3x4", "5/5/5", False, 9),
+])  # fmt: skip
+def test_moves_solved_in_two_threads_get_the_values_of_one(board, stash, pie, left):
+    g = game(board, stash, pie=pie)
+    state = g.new_game(0) if left is None else random_position(g, left, random.Random(3))
+    one = analyse(state, tt_bits=14)
+    two = analyse(state, tt_bits=14, workers=2)
+    assert two["value"] == one["value"]
+    assert sorted(map(tuple, two["moves"])) == sorted(map(tuple, one["moves"]))
+    # Both threads' costs are counted.
+    assert two["nodes"] == sum(two["nodes_by_left"]) > 0
+
+
+def test_moves_solved_in_threads_stop_at_a_deadline():
+    import time
+
+    from meeple.solvers.edges_solver import SearchStopped
+
+    g = game("3x4", "5/5/5")
+    state = random_position(g, 16, random.Random(0))
+    solver = EdgesSolver(g.board, tt_bits=16)
+    with pytest.raises(SearchStopped):
+        solver.move_values(state, deadline=time.perf_counter() + 0.2, workers=2)
+
+
+def test_solve_command_with_workers_agrees(run, tmp_path):
+    args = ("solve", "edges", "--board", "2x2", "--stash", "2/2/1", "--no-cache")
+    one = run(*args)
+    two = run(*args, "--workers", "2")
+    assert one.exit_code == two.exit_code == 0, two.output
+    assert "value +0" in one.output and "value +0" in two.output
+    table = [line for line in two.output.splitlines() if "│" in line]
+    assert table and table == [line for line in one.output.splitlines() if "│" in line]
+
+
 # -- the perfect agent ----------------------------------------------------------------------
 def test_perfect_agent_is_registered_for_edges():
     assert "perfect" in available_agents(game("2x2", "2/2/1"))

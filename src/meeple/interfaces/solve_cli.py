@@ -67,7 +67,11 @@ def solve_command(
     ] = None,
     workers: Annotated[
         int,
-        typer.Option(help="--prove: threads searching leaves at once (one table shared)", min=1),
+        typer.Option(
+            help="threads sharing one table: moves solved at once (--prove: leaves searched at "
+            "once)",
+            min=1,
+        ),
     ] = 1,
     survey: Annotated[
         bool,
@@ -134,7 +138,8 @@ def solve_command(
                 progress.update(task, nodes=f"{count:,} nodes, {rate:,.0f}/s")
 
             try:
-                result = analyse(state, tt_bits=tt_bits, progress=report, on_nodes=nodes)
+                result = analyse(state, tt_bits=tt_bits, progress=report, on_nodes=nodes,
+                                 workers=workers)  # fmt: skip
             except KeyboardInterrupt:
                 console.print("stopped; nothing was stored")
                 raise typer.Exit(code=130) from None

@@ -8,10 +8,12 @@ only, so the compiled search never needs to know about it.
 
 from __future__ import annotations
 
+import queue
 import random
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -495,12 +497,15 @@ class EdgesSolver:
         state: EdgesState,
         progress: Callable[[int, int], None] | None = None,
         deadline: float | None = None,
+        workers: int = 1,
     ) -> list[tuple[EdgesAction, int]]:
         """Every legal move up to equivalence with its exact value (seat 0 minus seat 1).
 
         Moves whose results share a key -- the same position up to a board symmetry, or up
         to which private edge of a square was filled, or where isolated squares lie -- are
         solved once; only the first of each such group is listed. Best moves first.
+        ``workers`` > 1 solves that many moves at once in threads sharing this solver's
+        table (the compiled search releases the GIL); their costs are added to ``stats``.
         """
         mover = state.to_act[0]
         children: dict[tuple[int, int, bool], EdgesAction] = {}
@@ -508,14 +513,65 @@ class EdgesSolver:
             child = state._next(mover, action)
             tag = (self.key(child), self.banked(child), child.pie_available)
             children.setdefault(tag, action)
-        out: list[tuple[EdgesAction, int]] = []
-        total = len(children)
-        for i, action in enumerate(children.values()):
-            out.append((action, self.value(state._next(mover, action), deadline)))
-            if progress is not None:
-                progress(i + 1, total)
+        actions = list(children.values())
+        if workers > 1 and len(actions) > 1:
+            out = self._values_in_threads(state, actions, workers, progress, deadline)
+        else:
+            out = []
+            for i, action in enumerate(actions):
+                out.append((action, self.value(state._next(mover, action), deadline)))
+                if progress is not None:
+                    progress(i + 1, len(actions))
         out.sort(key=lambda av: -av[1] if mover == 0 else av[1])
         return out
+
+    def _values_in_threads(
+        self,
+        state: EdgesState,
+        actions: list[EdgesAction],
+        workers: int,
+        progress: Callable[[int, int], None] | None,
+        deadline: float | None,
+    ) -> list[tuple[EdgesAction, int]]:
+        """The moves' values, ``workers`` at a time (this solver and twins on its table)."""
+        mover = state.to_act[0]
+        twins = [self.sharing_table() for _ in range(workers - 1)]
+        free: queue.SimpleQueue[EdgesSolver] = queue.SimpleQueue()
+        for solver in (self, *twins):
+            free.put(solver)
+
+        def solve(action: EdgesAction) -> int:
+            solver = free.get()
+            try:
+                return solver.value(state._next(mover, action), deadline)
+            finally:
+                free.put(solver)
+
+        values: dict[int, int] = {}
+        try:
+            with ThreadPoolExecutor(workers, thread_name_prefix="solve") as pool:
+                futures = {pool.submit(solve, a): i for i, a in enumerate(actions)}
+                try:
+                    for future in as_completed(futures):
+                        values[futures[future]] = future.result()
+                        if progress is not None:
+                            progress(len(values), len(actions))
+                except BaseException:
+                    # Ctrl-C, a deadline or an error in one: the other searches are not
+                    # needed either.
+                    for future in futures:
+                        future.cancel()
+                    for solver in (self, *twins):
+                        solver.stop()
+                    raise
+        finally:
+            for twin in twins:
+                self.stats.nodes += twin.stats.nodes
+                self.stats.hits += twin.stats.hits
+                self.stats.seconds += twin.stats.seconds
+                for i, count in enumerate(twin.stats.by_left):
+                    self.stats.by_left[i] += count
+        return [(a, values[i]) for i, a in enumerate(actions)]
 
     def best_action(
         self, state: EdgesState, depth: int = -1, deadline: float | None = None
@@ -584,6 +640,7 @@ def analyse(
     tt_bits: int = DEFAULT_TT_BITS,
     progress: Callable[[int, int], None] | None = None,
     on_nodes: Callable[[int], None] | None = None,
+    workers: int = 1,
 ) -> dict[str, object]:
     """Solve a position and every move from it: JSON-safe, values for the first player.
 
@@ -592,7 +649,9 @@ def analyse(
     first for the mover), ``nodes``, ``seconds``, ``nodes_per_second`` and ``nodes_by_left``
     (index = pyramids still to place). ``progress`` hears (moves solved, moves); ``on_nodes``
     hears the node count while a search runs (the search then runs in a worker thread, so
-    Ctrl-C stops it).
+    Ctrl-C stops it; with ``workers`` > 1, the count of the first worker's searches).
+    ``workers`` solves that many moves at once (threads sharing one table); the time per
+    node, ``nodes_per_second``, is then per thread.
     """
     solver = EdgesSolver(state.game.board, tt_bits=tt_bits)
     solver.on_progress = on_nodes
@@ -602,7 +661,7 @@ def analyse(
         moves: list[tuple[EdgesAction, int]] = []
         value = solver.value(state)
     else:
-        moves = solver.move_values(state, progress)
+        moves = solver.move_values(state, progress, workers=workers)
         value = moves[0][1]
     elapsed = time.perf_counter() - start
     return {
