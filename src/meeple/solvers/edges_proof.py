@@ -17,19 +17,17 @@ from __future__ import annotations
 
 import json
 import os
-import queue
 import random
 import tempfile
-import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from meeple.core.errors import MeepleError
 from meeple.games.edges.rules import EdgesAction, EdgesState
-from meeple.solvers.edges_solver import EdgesSolver, SearchStopped
+from meeple.solvers.edges_solver import EdgesSolver, SearchStopped, in_threads
 
 CHECKPOINT_FORMAT = "edges-proof/2"
 # The first format was one JSON document rewritten whole after every leaf: a cost that grows
@@ -443,50 +441,15 @@ class NullWindowProof:
         return self._all_hold_threaded(todo)
 
     def _all_hold_threaded(self, todo: dict[str, EdgesState]) -> bool:
-        free: queue.SimpleQueue[EdgesSolver] = queue.SimpleQueue()
-        for solver in self._solvers:
-            free.put(solver)
-        halt = threading.Event()
-
-        def task(leaf: EdgesState) -> tuple[bool, int, float] | None:
-            solver = free.get()
-            try:
-                return None if halt.is_set() else self._search(solver, leaf)
-            finally:
-                free.put(solver)
-
-        verdict, stopped = True, None
-        with ThreadPoolExecutor(self.workers, thread_name_prefix="proof") as pool:
-            futures: dict[Future, str] = {pool.submit(task, x): lid for lid, x in todo.items()}
-            pending = set(futures)
-            finished = 0
-            try:
-                while pending and verdict:
-                    done, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
-                    for future in done:
-                        try:
-                            answer = future.result()
-                        except SearchStopped as exc:
-                            stopped = exc
-                            verdict = False  # stop the others too; re-raised below
-                            continue
-                        if answer is None:
-                            continue
-                        finished += 1
-                        self._report_where(finished, len(todo))
-                        if not self._answer(futures[future], *answer):
-                            verdict = False
-            finally:
-                # A leaf that fails settles this node; a deadline or Ctrl-C ends the run.
-                # Either way the other searches are not needed: stop them.
-                halt.set()
-                for future in pending:
-                    future.cancel()
-                for solver in self._solvers:
-                    solver.stop()
-        if stopped is not None:
-            raise stopped
-        return verdict
+        lids = list(todo)
+        # A leaf that fails settles this node; a deadline or Ctrl-C ends the run. Either way
+        # the other searches are not needed: leaving the loop stops them.
+        with closing(in_threads(self._solvers, list(todo.values()), self._search)) as results:
+            for finished, (i, answer) in enumerate(results, start=1):
+                self._report_where(finished, len(todo))
+                if not self._answer(lids[i], *answer):
+                    return False
+        return True
 
     def _search(self, solver: EdgesSolver, leaf: EdgesState) -> tuple[bool, int, float]:
         """Search one leaf: (holds, nodes, seconds)."""

@@ -12,9 +12,11 @@ import queue
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from contextlib import closing
 from dataclasses import dataclass, field
+from typing import TypeVar, cast
 
 import numpy as np
 
@@ -29,6 +31,8 @@ from meeple.games.edges.rules import (
 from meeple.solvers import edges_engine as eng
 
 DEFAULT_TT_BITS = 22
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 def pyramids_left(state: EdgesState) -> int:
@@ -536,34 +540,17 @@ class EdgesSolver:
         """The moves' values, ``workers`` at a time (this solver and twins on its table)."""
         mover = state.to_act[0]
         twins = [self.sharing_table() for _ in range(workers - 1)]
-        free: queue.SimpleQueue[EdgesSolver] = queue.SimpleQueue()
-        for solver in (self, *twins):
-            free.put(solver)
 
-        def solve(action: EdgesAction) -> int:
-            solver = free.get()
-            try:
-                return solver.value(state._next(mover, action), deadline)
-            finally:
-                free.put(solver)
+        def solve(solver: EdgesSolver, action: EdgesAction) -> int:
+            return solver.value(state._next(mover, action), deadline)
 
         values: dict[int, int] = {}
         try:
-            with ThreadPoolExecutor(workers, thread_name_prefix="solve") as pool:
-                futures = {pool.submit(solve, a): i for i, a in enumerate(actions)}
-                try:
-                    for future in as_completed(futures):
-                        values[futures[future]] = future.result()
-                        if progress is not None:
-                            progress(len(values), len(actions))
-                except BaseException:
-                    # Ctrl-C, a deadline or an error in one: the other searches are not
-                    # needed either.
-                    for future in futures:
-                        future.cancel()
-                    for solver in (self, *twins):
-                        solver.stop()
-                    raise
+            with closing(in_threads([self, *twins], actions, solve)) as results:
+                for i, value in results:
+                    values[i] = value
+                    if progress is not None:
+                        progress(len(values), len(actions))
         finally:
             for twin in twins:
                 self.stats.nodes += twin.stats.nodes
@@ -624,6 +611,43 @@ class EdgesSolver:
             line.append((mover, action))
             state = state._next(mover, action)
         return line
+
+
+def in_threads(
+    solvers: list[EdgesSolver], items: list[T], search: Callable[[EdgesSolver, T], R]
+) -> Iterator[tuple[int, R]]:
+    """``search(solver, item)`` for every item, as many at once as there are solvers (each
+    search on a free one, in a thread: the compiled search releases the GIL), yielding
+    ``(index of the item, result)`` as each finishes.
+
+    The solvers usually share one table (:meth:`EdgesSolver.sharing_table`). A search that
+    raises (a deadline: :class:`SearchStopped`) raises here; and once the caller stops
+    listening -- the generator closed, or Ctrl-C while it waits -- the searches still
+    running are stopped and those not started are dropped.
+    """
+    free: queue.SimpleQueue[EdgesSolver] = queue.SimpleQueue()
+    for solver in solvers:
+        free.put(solver)
+    halt = threading.Event()
+
+    def task(item: T) -> R | None:
+        solver = free.get()
+        try:
+            return None if halt.is_set() else search(solver, item)
+        finally:
+            free.put(solver)
+
+    with ThreadPoolExecutor(len(solvers), thread_name_prefix="search") as pool:
+        futures = {pool.submit(task, item): i for i, item in enumerate(items)}
+        try:
+            for future in as_completed(futures):
+                yield futures[future], cast(R, future.result())
+        finally:
+            halt.set()
+            for future in futures:
+                future.cancel()
+            for solver in solvers:
+                solver.stop()
 
 
 def _takeovers(state: EdgesState) -> list[TakeOver]:
