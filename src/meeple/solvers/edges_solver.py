@@ -117,6 +117,14 @@ class SolveStats:
         """Search speed."""
         return self.nodes / self.seconds if self.seconds > 0 else 0.0
 
+    def add(self, other: SolveStats) -> None:
+        """Count another search's costs in too (a twin's, searching in another thread)."""
+        self.nodes += other.nodes
+        self.hits += other.hits
+        self.seconds += other.seconds
+        for i, count in enumerate(other.by_left):
+            self.by_left[i] += count
+
 
 class SearchStopped(Exception):
     """A search was stopped (its deadline passed, or :meth:`EdgesSolver.stop` was called)."""
@@ -553,11 +561,7 @@ class EdgesSolver:
                         progress(len(values), len(actions))
         finally:
             for twin in twins:
-                self.stats.nodes += twin.stats.nodes
-                self.stats.hits += twin.stats.hits
-                self.stats.seconds += twin.stats.seconds
-                for i, count in enumerate(twin.stats.by_left):
-                    self.stats.by_left[i] += count
+                self.stats.add(twin.stats)
         return [(a, values[i]) for i, a in enumerate(actions)]
 
     def best_action(
