@@ -13,7 +13,7 @@ from meeple.agents import make_agent
 from meeple.agents.spec import available_agents
 from meeple.core.agent import Observation
 from meeple.core.record import GameRecord
-from meeple.games.edges.rules import EdgesState
+from meeple.games.edges.rules import EdgesState, Place, Pyramid
 from meeple.solvers import edges_engine as eng
 from meeple.solvers.edges_solver import EdgesSolver, analyse, random_position, table_bits
 
@@ -141,6 +141,45 @@ def test_isolated_squares_are_interchangeable():
     b = play(g, "M h0,0; " + walls.format("L"))
     assert solver.key(a) == solver.key(b)
     assert solver.solve(a) == brute(a) == brute(b) == solver.solve(b)
+
+
+def twin_isolated_squares(solver: EdgesSolver, state: EdgesState) -> tuple[int, int] | None:
+    """Two undecided squares of one class with no shared empty edge, if there are any."""
+    pos = solver.position(state)
+    seen: dict[int, int] = {}
+    for sq in range(solver.board.num_squares):
+        c = int(eng.CLASS[pos.sums[sq, 0], pos.sums[sq, 1], pos.open_cnt[sq]])
+        if c >= 0 and eng.shared_edges(pos.sums, pos.open_cnt, pos.mask, solver.sq_nb, sq) == 0:
+            if c in seen:
+                return seen[c], sq
+            seen[c] = sq
+    return None
+
+
+def test_a_move_on_an_isolated_square_stands_for_its_class():
+    # The search tries a move on only one of several isolated squares of one class: the
+    # positions it leads to have one key (so one value), and positions with such twins
+    # still get their exact values.
+    g = game("2x3", "3/3/2")
+    board = g.board
+    solver = EdgesSolver(board, tt_bits=14)
+    rng = random.Random(7)
+    found = 0
+    while found < 6:
+        state = random_position(g, rng.choice((4, 5, 6, 7)), rng)
+        twins = twin_isolated_squares(solver, state)
+        if twins is None:
+            continue
+        found += 1
+        mover = state.to_act[0]
+        pyramid = min(p for p in Pyramid if state.stashes[mover].count(p))
+        children = []
+        for sq in twins:
+            edge = next(i for i in board.square_edges[sq] if state.owner[i] < 0)
+            children.append(state._next(mover, Place(pyramid, board.edges[edge])))
+        assert solver.key(children[0]) == solver.key(children[1])
+        assert brute(children[0]) == brute(children[1])
+        assert solver.value(state) == brute(state)
 
 
 @pytest.mark.parametrize("seed", range(6))

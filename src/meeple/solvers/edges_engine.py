@@ -100,6 +100,7 @@ def _square_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, in
 
 
 DECIDED, CLASS, HIGH, LOW, NCLASS = _square_tables()
+assert NCLASS < 192, "the search's set of isolated classes seen holds 192 bits"
 
 
 def _pack_steps(steps: list[int]) -> int:
@@ -792,6 +793,17 @@ def negamax(frame, common, alpha, beta, depth):
     n = 0
     seen_dead = False
     seen_private = 0  # undecided squares one of whose private edges has been taken
+    # Classes of the isolated squares already moved on (bit c of word c // 64; NCLASS < 192).
+    seen_iso0 = np.int64(0)
+    seen_iso1 = np.int64(0)
+    seen_iso2 = np.int64(0)
+    # Each move is ranked by the mover's *guaranteed* score after it: the change in its
+    # standing score less the most the other side's pyramids could then still take from it
+    # (the search's own lower bound, taken after the move). So a move that takes a point
+    # but opens two squares to the other side ranks below one that shuts them.
+    opp_left = stash[1 - side, 0] + stash[1 - side, 1] + stash[1 - side, 2]
+    opp_big = big1 if side == 0 else big0
+    opp_steps = st[S_DN + big1] if side == 0 else st[S_UP + big0]
     # The table's move is looked at first, so that it stands for its equivalent edges.
     e_tt = tt_best // 4 if tt_best >= 0 else -1
     if e_tt >= 0 and owner[e_tt] >= 0:
@@ -824,6 +836,23 @@ def negamax(frame, common, alpha, beta, depth):
             if seen_private >> live_sq & 1:
                 continue
             seen_private |= 1 << live_sq
+            # An isolated square is in the key without its place on the board, so a move
+            # on one is the same move as on any other isolated square of its class.
+            if shared_edges(sums, open_cnt, mask, sq_nb, live_sq) == 0:
+                c_iso = CLASS[sums[live_sq, 0], sums[live_sq, 1], open_cnt[live_sq]]
+                bit = np.int64(1) << (c_iso & 63)
+                if c_iso < 64:
+                    if seen_iso0 & bit:
+                        continue
+                    seen_iso0 |= bit
+                elif c_iso < 128:
+                    if seen_iso1 & bit:
+                        continue
+                    seen_iso1 |= bit
+                else:
+                    if seen_iso2 & bit:
+                        continue
+                    seen_iso2 |= bit
         # Sizes smallest first. A larger pyramid that leaves both squares exactly as the
         # smaller one would (same class, or same decided score) is never better: keeping
         # the larger one in the stash is at least as good, since a square's score never
@@ -838,19 +867,25 @@ def negamax(frame, common, alpha, beta, depth):
             gain = 0
             code0 = -1
             code1 = -1
+            threat = opp_steps  # the other side's steps once this pyramid is placed
             for j in range(2):
                 s = edge_sq[e, j]
                 if s < 0:
                     continue
                 a = sums[s, 0]
                 b = sums[s, 1]
+                k = open_cnt[s]
                 before = square_score(a, b)
                 if side == 0:
+                    threat -= LOSS_STEPS[opp_big, a, b, k]
                     a += sz
+                    threat += LOSS_STEPS[opp_big, a, b, k - 1]
                 else:
+                    threat -= GAIN_STEPS[opp_big, a, b, k]
                     b += sz
+                    threat += GAIN_STEPS[opp_big, a, b, k - 1]
                 gain += square_score(a, b) - before
-                c = CLASS[a, b, open_cnt[s] - 1]
+                c = CLASS[a, b, k - 1]
                 if c < 0:
                     c = 1000 + DECIDED[a, b, open_cnt[s] - 1]
                 if j == 0:
@@ -869,14 +904,15 @@ def negamax(frame, common, alpha, beta, depth):
             if side == 1:
                 gain = -gain
             m = e * 4 + sz
-            # Immediate gain first; among equal gains the two moves that last cut off with
-            # as many pyramids left (killers), then moves that cut off anywhere (history).
+            # The guaranteed score first; among equal ones the two moves that last cut off
+            # with as many pyramids left (killers), then moves that cut off anywhere (history).
+            guaranteed = gain - best_changes(threat, 2 * opp_left)
             h = history[side, m]
-            sc = (gain << 32) + min(h, 1 << 28) * 4 + sz
+            sc = (guaranteed << 33) + min(h, 1 << 28) * 4 + sz
             if m == killers[rem, 0] or m == killers[rem, 1]:
                 sc += 1 << 31
             if m == tt_best:
-                sc = 1 << 50
+                sc = 1 << 62
             k = n
             while k > 0 and order[ply, k - 1] < sc:
                 order[ply, k] = order[ply, k - 1]
