@@ -165,7 +165,7 @@ def test_a_move_on_an_isolated_square_stands_for_its_class():
     solver = EdgesSolver(board, tt_bits=14)
     rng = random.Random(7)
     found = 0
-    while found < 6:
+    for _ in range(2000):
         state = random_position(g, rng.choice((4, 5, 6, 7)), rng)
         twins = twin_isolated_squares(solver, state)
         if twins is None:
@@ -180,6 +180,9 @@ def test_a_move_on_an_isolated_square_stands_for_its_class():
         assert solver.key(children[0]) == solver.key(children[1])
         assert brute(children[0]) == brute(children[1])
         assert solver.value(state) == brute(state)
+        if found == 6:
+            break
+    assert found == 6
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -887,7 +887,7 @@ def negamax(frame, common, alpha, beta, depth):
                 gain += square_score(a, b) - before
                 c = CLASS[a, b, k - 1]
                 if c < 0:
-                    c = 1000 + DECIDED[a, b, open_cnt[s] - 1]
+                    c = 1000 + DECIDED[a, b, k - 1]
                 if j == 0:
                     code0 = c
                 else:
