@@ -803,7 +803,7 @@ def negamax(frame, common, alpha, beta, depth):
     # but opens two squares to the other side ranks below one that shuts them.
     opp_left = stash[1 - side, 0] + stash[1 - side, 1] + stash[1 - side, 2]
     opp_big = big1 if side == 0 else big0
-    opp_steps = st[S_DN + big1] if side == 0 else st[S_UP + big0]
+    opp_steps = st[(S_DN if side == 0 else S_UP) + opp_big]
     # The table's move is looked at first, so that it stands for its equivalent edges.
     e_tt = tt_best // 4 if tt_best >= 0 else -1
     if e_tt >= 0 and owner[e_tt] >= 0:
