@@ -245,6 +245,35 @@ def test_bound_steps_spread_each_square_s_swing_over_its_pyramids():
     assert sorted(steps(eng.GAIN_STEPS[1, 0, 5, 3])) == [1, 2]  # 2, then 4 (-1), then 6 (+1)
 
 
+def test_the_move_loop_reads_a_placement_s_effect_on_a_square_from_one_table():
+    # PLACED: the square's class after the pyramid (1000 + score once decided) and its score
+    # change; THREAT_CHANGE: how the other side's steps on it change. E.g. side 0's Large
+    # on the last edge of an empty square (0 against 0) closes it at +2, and side 1 can no
+    # longer take anything there: its loss step there (a Large of its own: 0 -> -2) goes.
+    def effect(side, size, a, b, k):
+        placed = int(eng.PLACED[side, size - 1, a, b, k])
+        return placed >> 4, (placed & 15) - 4
+
+    assert effect(0, 3, 0, 0, 1) == (1002, 2)
+    assert eng.THREAT_CHANGE[0, 2, 2, 0, 0, 1] == -eng.LOSS_STEPS[2, 0, 0, 1] != 0
+    for side, against in ((0, eng.LOSS_STEPS), (1, eng.GAIN_STEPS)):
+        for size in (1, 2, 3):
+            for a in range(eng.MAX_SUM + 1 - size * (side == 0)):
+                for b in range(eng.MAX_SUM + 1 - size * (side == 1)):
+                    for k in range(1, 5):
+                        a1, b1 = (a + size, b) if side == 0 else (a, b + size)
+                        code, change = effect(side, size, a, b, k)
+                        decided = 1000 + eng.DECIDED[a1, b1, k - 1]
+                        assert code == (eng.CLASS[a1, b1, k - 1] if code < 998 else decided)
+                        assert change == eng._score(a1, b1) - eng._score(a, b)
+                        for big in range(3):
+                            after = (
+                                against[big, a, b, k]
+                                + eng.THREAT_CHANGE[side, big, size - 1, a, b, k]
+                            )
+                            assert after == against[big, a1, b1, k - 1]
+
+
 def test_a_table_entry_keeps_both_bounds_of_its_position():
     # A position met once with a window it failed high on and once with one it failed low on
     # (another MTD(f) pass, or the same position reached with a different banked score) keeps

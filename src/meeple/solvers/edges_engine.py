@@ -144,6 +144,41 @@ def _step_tables() -> tuple[np.ndarray, np.ndarray]:
 
 
 GAIN_STEPS, LOSS_STEPS = _step_tables()
+
+
+def _placement_tables() -> tuple[np.ndarray, np.ndarray]:
+    """What one pyramid does to one of the squares it touches, for the move loop's ranking.
+
+    Per (side, size - 1, a, b, k) of the square before the placement: ``PLACED`` packs the
+    square's class afterwards (or 1000 + its score, if the placement decides it) above four
+    bits of the change in its score (side 0's view, + 4); ``THREAT_CHANGE`` adds the index
+    of the other side's largest pyramid in front and gives how that side's steps on the
+    square (``LOSS_STEPS`` against side 0, ``GAIN_STEPS`` against side 1) change. Read
+    once per square instead of the four tables and two scores they are made of.
+    """
+    placed = np.zeros((2, 3, MAX_SUM + 1, MAX_SUM + 1, 5), dtype=np.int64)
+    threat = np.zeros((2, 3, 3, MAX_SUM + 1, MAX_SUM + 1, 5), dtype=np.int64)
+    for side, against in ((0, LOSS_STEPS), (1, GAIN_STEPS)):
+        for size in (1, 2, 3):
+            for a in range(MAX_SUM + 1):
+                for b in range(MAX_SUM + 1):
+                    for k in range(1, 5):
+                        a1, b1 = (a + size, b) if side == 0 else (a, b + size)
+                        if a1 > MAX_SUM or b1 > MAX_SUM:
+                            continue
+                        code = CLASS[a1, b1, k - 1]
+                        if code < 0:
+                            code = 1000 + DECIDED[a1, b1, k - 1]
+                        change = _score(a1, b1) - _score(a, b)
+                        placed[side, size - 1, a, b, k] = (code << 4) | (change + 4)
+                        for big in range(3):
+                            threat[side, big, size - 1, a, b, k] = (
+                                against[big, a1, b1, k - 1] - against[big, a, b, k]
+                            )
+    return placed, threat
+
+
+PLACED, THREAT_CHANGE = _placement_tables()
 MAX_COUNT = 64  # per size and player, for the stash part of the hash
 
 # A table entry holds both a lower and an upper bound on its position's value; these stand
@@ -875,19 +910,10 @@ def negamax(frame, common, alpha, beta, depth):
                 a = sums[s, 0]
                 b = sums[s, 1]
                 k = open_cnt[s]
-                before = square_score(a, b)
-                if side == 0:
-                    threat -= LOSS_STEPS[opp_big, a, b, k]
-                    a += sz
-                    threat += LOSS_STEPS[opp_big, a, b, k - 1]
-                else:
-                    threat -= GAIN_STEPS[opp_big, a, b, k]
-                    b += sz
-                    threat += GAIN_STEPS[opp_big, a, b, k - 1]
-                gain += square_score(a, b) - before
-                c = CLASS[a, b, k - 1]
-                if c < 0:
-                    c = 1000 + DECIDED[a, b, k - 1]
+                threat += THREAT_CHANGE[side, opp_big, sz - 1, a, b, k]
+                placed = PLACED[side, sz - 1, a, b, k]
+                gain += (placed & 15) - 4
+                c = placed >> 4
                 if j == 0:
                     code0 = c
                 else:
