@@ -274,6 +274,43 @@ def test_the_move_loop_reads_a_placement_s_effect_on_a_square_from_one_table():
                             assert after == against[big, a1, b1, k - 1]
 
 
+@cache
+def reach(state: EdgesState) -> tuple[int, int]:
+    """The lowest and highest seat 0 minus seat 1 that any way of finishing can reach."""
+    if state.is_over:
+        a, b = state.scores()
+        return a - b, a - b
+    mover = state.to_act[0]
+    ends = [reach(state._next(mover, a)) for a in state.legal_actions(mover)]
+    return min(low for low, _ in ends), max(high for _, high in ends)
+
+
+def test_the_strength_bound_holds_however_the_game_ends():
+    # A side's pyramids add their strength to the two squares of their edges: the squares
+    # share twice the strength it has left, and each gains at most its envelope at what it
+    # gets. So no finish takes side 0 above the standing score plus that bound (nor below
+    # minus side 1's) -- and with small pyramids in hand the bound is below the one that
+    # counts each pyramid as a Large: this is what it adds.
+    tighter = 0
+    for seed in range(60):
+        rng = random.Random(seed)
+        g = game("2x2", ["3/1/0", "2/1/1", "1/2/2"][seed % 3])
+        state = random_position(g, rng.randrange(2, 5), rng)
+        pos = EdgesSolver(g.board, tt_bits=10).position(state)
+        b = pos.bounds
+        strength = [
+            int(pos.stash[p, 0] + 2 * pos.stash[p, 1] + 3 * pos.stash[p, 2]) for p in (0, 1)
+        ]
+        up = eng.best_strength(b[eng.S_UP_HULL - eng.S_CUR], strength[0])
+        down = eng.best_strength(b[eng.S_DN_HULL - eng.S_CUR], strength[1])
+        low, high = reach(state)
+        assert pos.banked + b[0] - down <= low and high <= pos.banked + b[0] + up, seed
+        big = 2 if pos.stash[0, 2] else (1 if pos.stash[0, 1] else 0)
+        count = eng.best_changes(b[eng.S_UP + big - eng.S_CUR], 2 * int(pos.stash[0].sum()))
+        tighter += up < count
+    assert tighter > 0
+
+
 def test_a_table_entry_keeps_both_bounds_of_its_position():
     # A position met once with a window it failed high on and once with one it failed low on
     # (another MTD(f) pass, or the same position reached with a different banked score) keeps

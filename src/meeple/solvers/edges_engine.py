@@ -179,6 +179,75 @@ def _placement_tables() -> tuple[np.ndarray, np.ndarray]:
 
 
 PLACED, THREAT_CHANGE = _placement_tables()
+
+# The strength bound's slopes, in sixths of a point per unit of strength, largest first.
+HULL_SLOPES = (24, 18, 12, 6, 4, 3, 2)
+HULL_BITS = 9  # units per slope: 12 per square at most, 25 squares on 5x5 stay under 512
+
+
+def _hull_word(swing: list[int]) -> int:
+    """The units of strength, per slope, of the upper concave envelope of ``swing``.
+
+    ``swing[x]`` is what one side's score on a square gains (or the other loses) once ``x``
+    more strength of that side's pyramids surround it. Each segment of the envelope gives
+    its length in units at its slope, rounded up to the next of ``HULL_SLOPES`` (so the
+    bound stays a bound), packed ``HULL_BITS`` bits per slope.
+    """
+    word, x = 0, 0
+    while x < len(swing) - 1:
+        # The steepest chord from x: the next corner of the concave envelope.
+        best, end = -1.0, x + 1
+        for x2 in range(x + 1, len(swing)):
+            slope = (swing[x2] - swing[x]) / (x2 - x)
+            if slope >= best:
+                best, end = slope, x2
+        if best > 0:
+            i = max(i for i, v in enumerate(HULL_SLOPES) if v >= 6 * best - 1e-9)
+            word += (end - x) << (HULL_BITS * i)
+        x = end
+    return word
+
+
+def _hull_tables() -> tuple[np.ndarray, np.ndarray]:
+    """Per (a, b, k) of an undecided square: :func:`_hull_word` of side 0's gain
+    (``GAIN_HULL``) and of side 1's (``LOSS_HULL``: side 0's loss) with up to ``3 k`` more
+    strength -- k pyramids of 3 at most, whatever their sizes."""
+    shape = (MAX_SUM + 1, MAX_SUM + 1, 5)
+    gain = np.zeros(shape, dtype=np.int64)
+    loss = np.zeros(shape, dtype=np.int64)
+    for a in range(MAX_SUM + 1):
+        for b in range(MAX_SUM + 1):
+            for k in range(1, 5):
+                if CLASS[a, b, k] < 0:
+                    continue
+                now = _score(a, b)
+                gain[a, b, k] = _hull_word([_score(a + x, b) - now for x in range(3 * k + 1)])
+                loss[a, b, k] = _hull_word([now - _score(a, b + x) for x in range(3 * k + 1)])
+    return gain, loss
+
+
+GAIN_HULL, LOSS_HULL = _hull_tables()
+
+
+def _hull_change_table() -> np.ndarray:
+    """Per (side, size - 1, a, b, k): how the other side's envelope units on a square
+    (``LOSS_HULL`` against side 0, ``GAIN_HULL`` against side 1) change when ``side`` puts a
+    pyramid of that size on one of its edges (the move loop's ranking, as THREAT_CHANGE)."""
+    change = np.zeros((2, 3, MAX_SUM + 1, MAX_SUM + 1, 5), dtype=np.int64)
+    for side, against in ((0, LOSS_HULL), (1, GAIN_HULL)):
+        for size in (1, 2, 3):
+            for a in range(MAX_SUM + 1):
+                for b in range(MAX_SUM + 1):
+                    for k in range(1, 5):
+                        a1, b1 = (a + size, b) if side == 0 else (a, b + size)
+                        if a1 <= MAX_SUM and b1 <= MAX_SUM:
+                            change[side, size - 1, a, b, k] = (
+                                against[a1, b1, k - 1] - against[a, b, k]
+                            )
+    return change
+
+
+HULL_CHANGE = _hull_change_table()
 MAX_COUNT = 64  # per size and player, for the stash part of the hash
 
 # A table entry holds both a lower and an upper bound on its position's value; these stand
@@ -199,7 +268,9 @@ S_SIDE, S_NODES, S_HITS, S_EMPTY, S_STOP, S_TT_MIN = 0, 1, 2, 3, 4, 5
 # size) or side 1's make it lose (S_DN + size - 1), summed over the squares (GAIN_STEPS,
 # LOSS_STEPS) -- the search's bounds.
 S_CUR, S_UP, S_DN = 6, 7, 10
-S_BOUNDS_END = 13  # the bound fields S_CUR..S_BOUNDS_END are saved and restored per ply
+# And the same squares' units of strength by slope (GAIN_HULL, LOSS_HULL): the strength bound.
+S_UP_HULL, S_DN_HULL = 13, 14
+S_BOUNDS_END = 15  # the bound fields S_CUR..S_BOUNDS_END are saved and restored per ply
 # The table's current generation (see :func:`tt_store`), then the vector's length.
 S_GEN = S_BOUNDS_END
 STATE_LEN = S_GEN + 1
@@ -245,6 +316,25 @@ def best_changes(steps: int, count: int) -> int:
         total += i * c
         count -= c
     return total
+
+
+@inlined
+def best_strength(hull: int, strength: int) -> int:
+    """The most a side's pyramids of ``strength`` in all can gain, by the envelopes ``hull``.
+
+    Each pyramid adds its strength to the (at most two) squares of its edge, so the squares
+    share twice the side's strength left; each square's gain is at most its envelope at
+    the strength it gets, and the envelopes' units taken steepest first bound the sum.
+    """
+    units = 2 * strength
+    total = 0
+    for i in range(len(HULL_SLOPES)):
+        c = (hull >> (HULL_BITS * i)) & ((1 << HULL_BITS) - 1)
+        if c >= units:
+            return (total + HULL_SLOPES[i] * units) // 6
+        total += HULL_SLOPES[i] * c
+        units -= c
+    return total // 6
 
 
 @inlined
@@ -566,6 +656,8 @@ def count_square(fields, base: int, a: int, b: int, k: int, sign: int) -> None:
     for z in range(3):
         fields[base + S_UP + z] += sign * GAIN_STEPS[z, a, b, k]
         fields[base + S_DN + z] += sign * LOSS_STEPS[z, a, b, k]
+    fields[base + S_UP_HULL] += sign * GAIN_HULL[a, b, k]
+    fields[base + S_DN_HULL] += sign * LOSS_HULL[a, b, k]
 
 
 @inlined
@@ -788,8 +880,14 @@ def negamax(frame, common, alpha, beta, depth):
     # Each player's steps are those of its largest pyramid still in the stash.
     big0 = 2 if stash[0, 2] else (1 if stash[0, 1] else 0)
     big1 = 2 if stash[1, 2] else (1 if stash[1, 1] else 0)
-    up0 = cur + best_changes(st[S_UP + big0], 2 * (stash[0, 0] + stash[0, 1] + stash[0, 2]))
-    lo0 = cur - best_changes(st[S_DN + big1], 2 * (stash[1, 0] + stash[1, 1] + stash[1, 2]))
+    up0 = cur + min(
+        best_changes(st[S_UP + big0], 2 * (stash[0, 0] + stash[0, 1] + stash[0, 2])),
+        best_strength(st[S_UP_HULL], stash[0, 0] + 2 * stash[0, 1] + 3 * stash[0, 2]),
+    )
+    lo0 = cur - min(
+        best_changes(st[S_DN + big1], 2 * (stash[1, 0] + stash[1, 1] + stash[1, 2])),
+        best_strength(st[S_DN_HULL], stash[1, 0] + 2 * stash[1, 1] + 3 * stash[1, 2]),
+    )
     high = up0 if side == 0 else -lo0
     if high <= alpha:
         return high
@@ -839,6 +937,8 @@ def negamax(frame, common, alpha, beta, depth):
     opp_left = stash[1 - side, 0] + stash[1 - side, 1] + stash[1 - side, 2]
     opp_big = big1 if side == 0 else big0
     opp_steps = st[(S_DN if side == 0 else S_UP) + opp_big]
+    opp_hull = st[S_DN_HULL if side == 0 else S_UP_HULL]
+    opp_strength = stash[1 - side, 0] + 2 * stash[1 - side, 1] + 3 * stash[1 - side, 2]
     # The table's move is looked at first, so that it stands for its equivalent edges.
     e_tt = tt_best // 4 if tt_best >= 0 else -1
     if e_tt >= 0 and owner[e_tt] >= 0:
@@ -903,6 +1003,7 @@ def negamax(frame, common, alpha, beta, depth):
             code0 = -1
             code1 = -1
             threat = opp_steps  # the other side's steps once this pyramid is placed
+            threat_hull = opp_hull
             for j in range(2):
                 s = edge_sq[e, j]
                 if s < 0:
@@ -911,6 +1012,7 @@ def negamax(frame, common, alpha, beta, depth):
                 b = sums[s, 1]
                 k = open_cnt[s]
                 threat += THREAT_CHANGE[side, opp_big, sz - 1, a, b, k]
+                threat_hull += HULL_CHANGE[side, sz - 1, a, b, k]
                 placed = PLACED[side, sz - 1, a, b, k]
                 gain += (placed & 15) - 4
                 c = placed >> 4
@@ -932,7 +1034,9 @@ def negamax(frame, common, alpha, beta, depth):
             m = e * 4 + sz
             # The guaranteed score first; among equal ones the two moves that last cut off
             # with as many pyramids left (killers), then moves that cut off anywhere (history).
-            guaranteed = gain - best_changes(threat, 2 * opp_left)
+            guaranteed = gain - min(
+                best_changes(threat, 2 * opp_left), best_strength(threat_hull, opp_strength)
+            )
             h = history[side, m]
             sc = (guaranteed << 33) + min(h, 1 << 28) * 4 + sz
             if m == killers[rem, 0] or m == killers[rem, 1]:

@@ -179,6 +179,13 @@ class EdgesSolver:
     ) -> None:
         self.board = board
         e, s = board.num_edges, board.num_squares
+        if 12 * s >= 1 << eng.HULL_BITS:
+            # The strength bound counts up to 12 units of strength a square, per slope, in
+            # HULL_BITS bits (edges_engine.best_strength): more squares could overflow it.
+            raise ValueError(
+                f"the solver takes boards of up to {((1 << eng.HULL_BITS) - 1) // 12} squares,"
+                f" not {s}"
+            )
         self.sq_edges = np.array(board.square_edges, dtype=np.int64).reshape(s, 4)
         edge_sq = np.full((e, 2), -1, dtype=np.int64)
         edge_bit = np.zeros((e, 2), dtype=np.int64)
@@ -481,9 +488,11 @@ class EdgesSolver:
     def _swap(self, pos: Position) -> Position:
         """The colour-swapped position: same future, seats exchanged (same mover's value)."""
         # Side 0's standing score negates, and what it could gain is what side 1 could lose.
-        up = slice(eng.S_UP - eng.S_CUR, eng.S_DN - eng.S_CUR)
-        down = slice(eng.S_DN - eng.S_CUR, eng.S_BOUNDS_END - eng.S_CUR)
-        bounds = np.concatenate(([-pos.bounds[0]], pos.bounds[down], pos.bounds[up]))
+        b = pos.bounds
+        up = b[eng.S_UP - eng.S_CUR : eng.S_DN - eng.S_CUR]
+        down = b[eng.S_DN - eng.S_CUR : eng.S_UP_HULL - eng.S_CUR]
+        hulls = [b[eng.S_DN_HULL - eng.S_CUR], b[eng.S_UP_HULL - eng.S_CUR]]
+        bounds = np.concatenate(([-b[0]], down, up, hulls))
         return Position(
             np.where(pos.owner >= 0, 1 - pos.owner, -1), pos.sums[:, ::-1].copy(),
             pos.open_cnt, pos.mask, pos.stash[::-1].copy(), pos.empties, pos.n_empty,
