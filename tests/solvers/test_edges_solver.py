@@ -247,16 +247,18 @@ def test_bound_steps_spread_each_square_s_swing_over_its_pyramids():
 
 def test_the_move_loop_reads_a_placement_s_effect_on_a_square_from_one_table():
     # PLACED: the square's class after the pyramid (1000 + score once decided) and its score
-    # change; THREAT_CHANGE: how the other side's steps on it change. E.g. side 0's Large
-    # on the last edge of an empty square (0 against 0) closes it at +2, and side 1 can no
-    # longer take anything there: its loss step there (a Large of its own: 0 -> -2) goes.
+    # change; THREAT_CHANGE / HULL_CHANGE: how the other side's steps / envelope units on it
+    # change. E.g. side 0's Large on the last edge of an empty square (0 against 0) closes it
+    # at +2, and side 1 can no longer take anything there: its loss step there (a Large of
+    # its own: 0 -> -2) goes.
     def effect(side, size, a, b, k):
         placed = int(eng.PLACED[side, size - 1, a, b, k])
         return placed >> 4, (placed & 15) - 4
 
     assert effect(0, 3, 0, 0, 1) == (1002, 2)
     assert eng.THREAT_CHANGE[0, 2, 2, 0, 0, 1] == -eng.LOSS_STEPS[2, 0, 0, 1] != 0
-    for side, against in ((0, eng.LOSS_STEPS), (1, eng.GAIN_STEPS)):
+    tables = ((0, eng.LOSS_STEPS, eng.LOSS_HULL), (1, eng.GAIN_STEPS, eng.GAIN_HULL))
+    for side, against, units in tables:
         for size in (1, 2, 3):
             for a in range(eng.MAX_SUM + 1 - size * (side == 0)):
                 for b in range(eng.MAX_SUM + 1 - size * (side == 1)):
@@ -272,6 +274,8 @@ def test_the_move_loop_reads_a_placement_s_effect_on_a_square_from_one_table():
                                 + eng.THREAT_CHANGE[side, big, size - 1, a, b, k]
                             )
                             assert after == against[big, a1, b1, k - 1]
+                        hull = units[a, b, k] + eng.HULL_CHANGE[side, size - 1, a, b, k]
+                        assert hull == units[a1, b1, k - 1]
 
 
 @cache
@@ -298,11 +302,8 @@ def test_the_strength_bound_holds_however_the_game_ends():
         state = random_position(g, rng.randrange(2, 5), rng)
         pos = EdgesSolver(g.board, tt_bits=10).position(state)
         b = pos.bounds
-        strength = [
-            int(pos.stash[p, 0] + 2 * pos.stash[p, 1] + 3 * pos.stash[p, 2]) for p in (0, 1)
-        ]
-        up = eng.best_strength(b[eng.S_UP_HULL - eng.S_CUR], strength[0])
-        down = eng.best_strength(b[eng.S_DN_HULL - eng.S_CUR], strength[1])
+        up = eng.best_strength(b[eng.S_UP_HULL - eng.S_CUR], eng.strength_left(pos.stash, 0))
+        down = eng.best_strength(b[eng.S_DN_HULL - eng.S_CUR], eng.strength_left(pos.stash, 1))
         low, high = reach(state)
         assert pos.banked + b[0] - down <= low and high <= pos.banked + b[0] + up, seed
         big = 2 if pos.stash[0, 2] else (1 if pos.stash[0, 1] else 0)

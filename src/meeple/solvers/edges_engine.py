@@ -146,40 +146,6 @@ def _step_tables() -> tuple[np.ndarray, np.ndarray]:
 GAIN_STEPS, LOSS_STEPS = _step_tables()
 
 
-def _placement_tables() -> tuple[np.ndarray, np.ndarray]:
-    """What one pyramid does to one of the squares it touches, for the move loop's ranking.
-
-    Per (side, size - 1, a, b, k) of the square before the placement: ``PLACED`` packs the
-    square's class afterwards (or 1000 + its score, if the placement decides it) above four
-    bits of the change in its score (side 0's view, + 4); ``THREAT_CHANGE`` adds the index
-    of the other side's largest pyramid in front and gives how that side's steps on the
-    square (``LOSS_STEPS`` against side 0, ``GAIN_STEPS`` against side 1) change. Read
-    once per square instead of the four tables and two scores they are made of.
-    """
-    placed = np.zeros((2, 3, MAX_SUM + 1, MAX_SUM + 1, 5), dtype=np.int64)
-    threat = np.zeros((2, 3, 3, MAX_SUM + 1, MAX_SUM + 1, 5), dtype=np.int64)
-    for side, against in ((0, LOSS_STEPS), (1, GAIN_STEPS)):
-        for size in (1, 2, 3):
-            for a in range(MAX_SUM + 1):
-                for b in range(MAX_SUM + 1):
-                    for k in range(1, 5):
-                        a1, b1 = (a + size, b) if side == 0 else (a, b + size)
-                        if a1 > MAX_SUM or b1 > MAX_SUM:
-                            continue
-                        code = CLASS[a1, b1, k - 1]
-                        if code < 0:
-                            code = 1000 + DECIDED[a1, b1, k - 1]
-                        change = _score(a1, b1) - _score(a, b)
-                        placed[side, size - 1, a, b, k] = (code << 4) | (change + 4)
-                        for big in range(3):
-                            threat[side, big, size - 1, a, b, k] = (
-                                against[big, a1, b1, k - 1] - against[big, a, b, k]
-                            )
-    return placed, threat
-
-
-PLACED, THREAT_CHANGE = _placement_tables()
-
 # The strength bound's slopes, in sixths of a point per unit of strength, largest first.
 HULL_SLOPES = (24, 18, 12, 6, 4, 3, 2)
 HULL_BITS = 9  # units per slope: 12 per square at most, 25 squares on 5x5 stay under 512
@@ -229,25 +195,42 @@ def _hull_tables() -> tuple[np.ndarray, np.ndarray]:
 GAIN_HULL, LOSS_HULL = _hull_tables()
 
 
-def _hull_change_table() -> np.ndarray:
-    """Per (side, size - 1, a, b, k): how the other side's envelope units on a square
-    (``LOSS_HULL`` against side 0, ``GAIN_HULL`` against side 1) change when ``side`` puts a
-    pyramid of that size on one of its edges (the move loop's ranking, as THREAT_CHANGE)."""
-    change = np.zeros((2, 3, MAX_SUM + 1, MAX_SUM + 1, 5), dtype=np.int64)
-    for side, against in ((0, LOSS_HULL), (1, GAIN_HULL)):
+def _placement_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What one pyramid does to one of the squares it touches, for the move loop's ranking.
+
+    Per (side, size - 1, a, b, k) of the square before the placement: ``PLACED`` packs the
+    square's class afterwards (or 1000 + its score, if the placement decides it) above four
+    bits of the change in its score (side 0's view, + 4); ``THREAT_CHANGE`` adds the index
+    of the other side's largest pyramid in front and gives how that side's steps on the
+    square (``LOSS_STEPS`` against side 0, ``GAIN_STEPS`` against side 1) change, and
+    ``HULL_CHANGE`` how its envelope units (``LOSS_HULL``, ``GAIN_HULL``) change. Read
+    once per square instead of the tables and scores they are made of.
+    """
+    placed = np.zeros((2, 3, MAX_SUM + 1, MAX_SUM + 1, 5), dtype=np.int64)
+    threat = np.zeros((2, 3, 3, MAX_SUM + 1, MAX_SUM + 1, 5), dtype=np.int64)
+    hull = np.zeros((2, 3, MAX_SUM + 1, MAX_SUM + 1, 5), dtype=np.int64)
+    for side, steps, units in ((0, LOSS_STEPS, LOSS_HULL), (1, GAIN_STEPS, GAIN_HULL)):
         for size in (1, 2, 3):
             for a in range(MAX_SUM + 1):
                 for b in range(MAX_SUM + 1):
                     for k in range(1, 5):
                         a1, b1 = (a + size, b) if side == 0 else (a, b + size)
-                        if a1 <= MAX_SUM and b1 <= MAX_SUM:
-                            change[side, size - 1, a, b, k] = (
-                                against[a1, b1, k - 1] - against[a, b, k]
+                        if a1 > MAX_SUM or b1 > MAX_SUM:
+                            continue
+                        code = CLASS[a1, b1, k - 1]
+                        if code < 0:
+                            code = 1000 + DECIDED[a1, b1, k - 1]
+                        change = _score(a1, b1) - _score(a, b)
+                        placed[side, size - 1, a, b, k] = (code << 4) | (change + 4)
+                        hull[side, size - 1, a, b, k] = units[a1, b1, k - 1] - units[a, b, k]
+                        for big in range(3):
+                            threat[side, big, size - 1, a, b, k] = (
+                                steps[big, a1, b1, k - 1] - steps[big, a, b, k]
                             )
-    return change
+    return placed, threat, hull
 
 
-HULL_CHANGE = _hull_change_table()
+PLACED, THREAT_CHANGE, HULL_CHANGE = _placement_tables()
 MAX_COUNT = 64  # per size and player, for the stash part of the hash
 
 # A table entry holds both a lower and an upper bound on its position's value; these stand
@@ -316,6 +299,12 @@ def best_changes(steps: int, count: int) -> int:
         total += i * c
         count -= c
     return total
+
+
+@inlined
+def strength_left(stash, p: int) -> int:
+    """The strength of player ``p``'s pyramids still in its stash (Small 1 ... Large 3)."""
+    return stash[p, 0] + 2 * stash[p, 1] + 3 * stash[p, 2]
 
 
 @inlined
@@ -882,11 +871,11 @@ def negamax(frame, common, alpha, beta, depth):
     big1 = 2 if stash[1, 2] else (1 if stash[1, 1] else 0)
     up0 = cur + min(
         best_changes(st[S_UP + big0], 2 * (stash[0, 0] + stash[0, 1] + stash[0, 2])),
-        best_strength(st[S_UP_HULL], stash[0, 0] + 2 * stash[0, 1] + 3 * stash[0, 2]),
+        best_strength(st[S_UP_HULL], strength_left(stash, 0)),
     )
     lo0 = cur - min(
         best_changes(st[S_DN + big1], 2 * (stash[1, 0] + stash[1, 1] + stash[1, 2])),
-        best_strength(st[S_DN_HULL], stash[1, 0] + 2 * stash[1, 1] + 3 * stash[1, 2]),
+        best_strength(st[S_DN_HULL], strength_left(stash, 1)),
     )
     high = up0 if side == 0 else -lo0
     if high <= alpha:
@@ -938,7 +927,7 @@ def negamax(frame, common, alpha, beta, depth):
     opp_big = big1 if side == 0 else big0
     opp_steps = st[(S_DN if side == 0 else S_UP) + opp_big]
     opp_hull = st[S_DN_HULL if side == 0 else S_UP_HULL]
-    opp_strength = stash[1 - side, 0] + 2 * stash[1 - side, 1] + 3 * stash[1 - side, 2]
+    opp_strength = strength_left(stash, 1 - side)
     # The table's move is looked at first, so that it stands for its equivalent edges.
     e_tt = tt_best // 4 if tt_best >= 0 else -1
     if e_tt >= 0 and owner[e_tt] >= 0:
