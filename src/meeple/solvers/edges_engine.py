@@ -148,7 +148,7 @@ GAIN_STEPS, LOSS_STEPS = _step_tables()
 
 # The strength bound's slopes, in sixths of a point per unit of strength, largest first.
 HULL_SLOPES = (24, 18, 12, 6, 4, 3, 2)
-HULL_BITS = 9  # units per slope: 12 per square at most, 25 squares on 5x5 stay under 512
+HULL_BITS = 9  # units per slope: at most 12 a square, so 42 squares (EdgesSolver refuses more)
 
 
 def _hull_word(swing: list[int]) -> int:
