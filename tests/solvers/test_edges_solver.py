@@ -13,6 +13,7 @@ from meeple.agents import make_agent
 from meeple.agents.spec import available_agents
 from meeple.core.agent import Observation
 from meeple.core.record import GameRecord
+from meeple.games.edges.board import parse_edge
 from meeple.games.edges.rules import EdgesState, Place, Pyramid
 from meeple.solvers import edges_engine as eng
 from meeple.solvers.edges_solver import EdgesSolver, analyse, random_position, table_bits
@@ -183,6 +184,70 @@ def test_a_move_on_an_isolated_square_stands_for_its_class():
         if found == 6:
             break
     assert found == 6
+
+
+def live_squares(solver: EdgesSolver, state: EdgesState, edge: int) -> frozenset[int]:
+    """The undecided squares an edge touches."""
+    pos = solver.position(state)
+    return frozenset(
+        int(sq)
+        for sq in solver.edge_sq[edge]
+        if sq >= 0 and eng.CLASS[pos.sums[sq, 0], pos.sums[sq, 1], pos.open_cnt[sq]] >= 0
+    )
+
+
+@pytest.mark.parametrize("board, stash", [("2x2", "2/2/1"), ("1x3", "2/2/0"), ("2x2", "1/2/2")])
+def test_a_wider_edge_dominates_when_its_extra_square_is_indifferent_to_larger_pyramids(
+    board, stash
+):
+    # The move loop skips a pyramid on an edge whose undecided squares are a proper subset
+    # of another empty edge's (a private edge against a shared one, a dead edge against a
+    # live one) when each extra square ends the same with it as with any larger pyramid the
+    # mover holds. Every such pair in random positions, solved by brute force: the skipped
+    # move is never worth more to the mover.
+    g = game(board, stash)
+    solver = EdgesSolver(g.board, tt_bits=10)
+    rng = random.Random(board + stash)
+    checked = 0
+    for _ in range(40):
+        state = random_position(g, rng.choice((3, 4, 5)), rng)
+        mover = state.to_act[0]
+        sign = 1 if mover == 0 else -1
+        pos = solver.position(state)
+        empty = [i for i, o in enumerate(state.owner) if o < 0]
+        live = {i: live_squares(solver, state, i) for i in empty}
+        for pyramid in (p for p in Pyramid if state.stashes[mover].count(p)):
+            for narrow in empty:
+                for wide in empty:
+                    extra = live[wide] - live[narrow]
+                    if not (live[narrow] < live[wide]) or not all(
+                        eng.indifferent(pos.sums, pos.open_cnt, pos.stash, mover, sq, pyramid)
+                        for sq in extra
+                    ):
+                        continue
+                    skipped = state._next(mover, Place(pyramid, g.board.edges[narrow]))
+                    kept = state._next(mover, Place(pyramid, g.board.edges[wide]))
+                    assert sign * brute(skipped) <= sign * brute(kept)
+                    checked += 1
+    assert checked > 100
+
+
+def test_a_wider_edge_does_not_dominate_when_its_extra_square_wants_a_larger_pyramid():
+    # Why the rule asks for indifference: on 1x3 the first player holds two Large and one
+    # Medium. A Medium on v0,1 (shared by the two empty squares) is worse than on h0,0
+    # (private to the left one): the middle square would rather get a Large later.
+    g = game("1x3", "2/2/0")
+    state = play(g, "M v0,3; M h0,2")
+    solver = EdgesSolver(g.board, tt_bits=10)
+    pos = solver.position(state)
+    private = g.board.edge_index(parse_edge("h0,0"))
+    shared = g.board.edge_index(parse_edge("v0,1"))
+    assert live_squares(solver, state, private) < live_squares(solver, state, shared)
+    assert not eng.indifferent(pos.sums, pos.open_cnt, pos.stash, 0, 1, 2)  # square 1, Medium
+    on_private = brute(state.apply_text(0, "M h0,0"))
+    on_shared = brute(state.apply_text(0, "M v0,1"))
+    assert on_private > on_shared
+    assert solver.solve(state) == brute(state)
 
 
 @pytest.mark.parametrize("seed", range(6))

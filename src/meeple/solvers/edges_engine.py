@@ -831,6 +831,43 @@ def two_left(sums, open_cnt, stash, empties, n_empty, edge_sq, side, beta, st, b
     return best + standing
 
 
+@inlined
+def indifferent(sums, open_cnt, stash, side: int, u: int, z: int) -> bool:
+    """Whether square ``u`` ends the same with ``side``'s pyramid of strength ``z`` on one of
+    its empty edges as with any larger pyramid ``side`` holds (same class or same decided
+    score afterwards, so the same score however its other edges are filled).
+
+    Trivially true of ``side``'s largest pyramid in hand.
+    """
+    a = sums[u, 0]
+    b = sums[u, 1]
+    k = open_cnt[u]
+    code = PLACED[side, z - 1, a, b, k] >> 4
+    for bigger in range(z + 1, 4):
+        if stash[side, bigger - 1] > 0 and PLACED[side, bigger - 1, a, b, k] >> 4 != code:
+            return False
+    return True
+
+
+@inlined
+def wider_edge_beats_dead(sums, open_cnt, stash, side, empties, n_empty, edge_sq, z) -> bool:
+    """Whether ``side``'s pyramid of ``z`` on a dead edge is dominated (see
+    :func:`negamax`): some empty edge touches undecided squares, each of them
+    :func:`indifferent` between ``z`` and ``side``'s larger pyramids."""
+    for i in range(n_empty):
+        e = empties[i]
+        n_live = 0
+        all_indifferent = True
+        for j in range(2):
+            u = edge_sq[e, j]
+            if u >= 0 and CLASS[sums[u, 0], sums[u, 1], open_cnt[u]] >= 0:
+                n_live += 1
+                all_indifferent &= indifferent(sums, open_cnt, stash, side, u, z)
+        if n_live > 0 and all_indifferent:
+            return True
+    return False
+
+
 @compiled
 def negamax(frame, common, alpha, beta, depth):
     """Negamax alpha-beta; the remaining value for the side to move (fail-soft).
@@ -947,6 +984,7 @@ def negamax(frame, common, alpha, beta, depth):
         # are one move: the positions they lead to differ only by swapping two such edges.
         live = 0
         live_sq = -1
+        wide = 0  # live_sq's empty edges shared with an undecided square (slot bits)
         for j in range(2):
             s = edge_sq[e, j]
             if s >= 0 and CLASS[sums[s, 0], sums[s, 1], open_cnt[s]] >= 0:
@@ -962,7 +1000,8 @@ def negamax(frame, common, alpha, beta, depth):
             seen_private |= 1 << live_sq
             # An isolated square is in the key without its place on the board, so a move
             # on one is the same move as on any other isolated square of its class.
-            if shared_edges(sums, open_cnt, mask, sq_nb, live_sq) == 0:
+            wide = shared_edges(sums, open_cnt, mask, sq_nb, live_sq)
+            if wide == 0:
                 c_iso = CLASS[sums[live_sq, 0], sums[live_sq, 1], open_cnt[live_sq]]
                 bit = np.int64(1) << (c_iso & 63)
                 if c_iso < 64:
@@ -988,6 +1027,29 @@ def negamax(frame, common, alpha, beta, depth):
         for sz in range(1, 4):
             if stash[side, sz - 1] == 0:
                 continue
+            # A wider edge dominates: a pyramid on an edge whose undecided squares are a
+            # subset of another empty edge's is never better than the same pyramid there,
+            # if the other edge's extra square ends the same with it as with any larger
+            # pyramid the mover holds (always so for the largest). Swap the two edges in
+            # every continuation: the squares of both get the same; the extra square gets
+            # this pyramid instead of what would have gone there later -- nothing, the other
+            # side's (never better for the mover), or the mover's own, no better than this
+            # one or no different. (Dead edge: any live edge; private edge: a shared one.)
+            if live == 0:
+                if wider_edge_beats_dead(
+                    sums, open_cnt, stash, side, empties, n_empty, edge_sq, sz
+                ):
+                    continue
+            elif wide != 0:
+                dominated = False
+                for slot in range(4):
+                    if wide >> slot & 1 and indifferent(
+                        sums, open_cnt, stash, side, sq_nb[live_sq, slot], sz
+                    ):
+                        dominated = True
+                        break
+                if dominated:
+                    continue
             gain = 0
             code0 = -1
             code1 = -1
