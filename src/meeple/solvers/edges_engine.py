@@ -850,6 +850,18 @@ def indifferent(sums, open_cnt, stash, side: int, u: int, z: int) -> bool:
 
 
 @inlined
+def wider_edge_beats_private(sums, open_cnt, stash, side, sq_nb, sq: int, wide: int, z) -> bool:
+    """Whether ``side``'s pyramid of ``z`` on a private edge of square ``sq`` is dominated
+    (see :func:`negamax`): one of the edges ``wide`` (slot bits) that ``sq`` shares with an
+    undecided neighbour leads to a neighbour :func:`indifferent` between ``z`` and
+    ``side``'s larger pyramids."""
+    for slot in range(4):
+        if wide >> slot & 1 and indifferent(sums, open_cnt, stash, side, sq_nb[sq, slot], z):
+            return True
+    return False
+
+
+@inlined
 def wider_edge_beats_dead(sums, open_cnt, stash, side, empties, n_empty, edge_sq, z) -> bool:
     """Whether ``side``'s pyramid of ``z`` on a dead edge is dominated (see
     :func:`negamax`): some empty edge touches undecided squares, each of them
@@ -1035,21 +1047,16 @@ def negamax(frame, common, alpha, beta, depth):
             # this pyramid instead of what would have gone there later -- nothing, the other
             # side's (never better for the mover), or the mover's own, no better than this
             # one or no different. (Dead edge: any live edge; private edge: a shared one.)
-            if live == 0:
-                if wider_edge_beats_dead(
+            if (
+                live == 0
+                and wider_edge_beats_dead(
                     sums, open_cnt, stash, side, empties, n_empty, edge_sq, sz
-                ):
-                    continue
-            elif wide != 0:
-                dominated = False
-                for slot in range(4):
-                    if wide >> slot & 1 and indifferent(
-                        sums, open_cnt, stash, side, sq_nb[live_sq, slot], sz
-                    ):
-                        dominated = True
-                        break
-                if dominated:
-                    continue
+                )
+            ) or (
+                wide != 0
+                and wider_edge_beats_private(sums, open_cnt, stash, side, sq_nb, live_sq, wide, sz)
+            ):
+                continue
             gain = 0
             code0 = -1
             code1 = -1
