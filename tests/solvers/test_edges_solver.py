@@ -16,6 +16,7 @@ from meeple.core.record import GameRecord
 from meeple.games.edges.board import parse_edge
 from meeple.games.edges.rules import EdgesState, Place, Pyramid
 from meeple.solvers import edges_engine as eng
+from meeple.solvers import edges_solver
 from meeple.solvers.edges_solver import EdgesSolver, analyse, random_position, table_bits
 
 
@@ -55,6 +56,34 @@ def test_random_positions_match_brute_force(seed):
     for left in (1, 3, 5, 6):
         state = random_position(g, min(left, 6), rng)
         assert solver.value(state) == brute(state)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_solve_from_a_short_search_s_first_guess_stays_exact(seed, monkeypatch):
+    # The first guess only decides where MTD(f) starts: with it on for every size, solved
+    # values still match brute force, and its depth-limited values stay out of the table.
+    monkeypatch.setattr(edges_solver, "GUESS_MIN", 0)
+    rng = random.Random(seed)
+    board, stash = [("2x2", "2/2/1"), ("2x3", "3/3/2")][seed % 2]
+    g = game(board, stash)
+    for left in (4, 6):
+        state = random_position(g, left, rng)
+        solver = EdgesSolver(g.board, tt_bits=12)
+        guess = solver._first_guess(solver.position(state), None)
+        assert not solver.tt.any(), "the guess wrote depth-limited bounds into the exact table"
+        assert solver.stats.nodes > 0, "the guess's nodes count in the solver's statistics"
+        assert -2 * g.board.num_squares <= guess <= 2 * g.board.num_squares
+        assert solver.solve(state) == brute(state)
+
+
+def test_a_big_solve_starts_from_the_guess_and_agrees_with_an_open_window_search():
+    g = game("3x4", "5/5/5")
+    for k in range(2):
+        state = random_position(g, edges_solver.GUESS_MIN, random.Random(f"guess-{k}"))
+        solver = EdgesSolver(g.board, tt_bits=18)
+        value = solver.solve(state)
+        assert solver._guesser is not None, "a solve this big starts from the guess"
+        assert value == EdgesSolver(g.board, tt_bits=18).search(state)
 
 
 def test_pie_position_on_move_two_matches_brute_force():
