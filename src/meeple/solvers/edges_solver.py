@@ -118,6 +118,11 @@ class SolveStats:
     seconds: float = 0.0
     by_left: list[int] = field(default_factory=list)
 
+    @classmethod
+    def for_board(cls, board: Board) -> SolveStats:
+        """Nothing counted yet, with a count for every number of pyramids left on ``board``."""
+        return cls(by_left=[0] * (board.num_edges + 1))
+
     @property
     def nodes_per_second(self) -> float:
         """Search speed."""
@@ -248,7 +253,7 @@ class EdgesSolver:
         self.history = np.zeros((2, 4 * e), dtype=np.int64)  # cut-off counts, for ordering
         # The last two moves that cut off, by pyramids left (also for ordering).
         self.killers = np.full((e + 1, 2), -1, dtype=np.int64)
-        self.stats = SolveStats(by_left=[0] * (e + 1))
+        self.stats = SolveStats.for_board(board)
         self.generation = 0
         self.on_progress: Callable[[int], None] | None = None
         self._exact: dict[int, int] = {}  # canonical key -> exact remaining value (mover's)
@@ -509,7 +514,7 @@ class EdgesSolver:
             self._guesser = EdgesSolver(self.board, tt_bits=16, seed=self.seed)
         guesser = self._guesser
         guesser.clear()  # depth-limited values must not meet exact ones
-        guesser.stats = SolveStats(by_left=[0] * (self.board.num_edges + 1))
+        guesser.stats = SolveStats.for_board(self.board)  # what this guess costs, added below
         try:
             return guesser._run(pos, -99, 99, GUESS_DEPTH, deadline)
         finally:
