@@ -513,7 +513,8 @@ class EdgesSolver:
         if self._guesser is None:
             self._guesser = EdgesSolver(self.board, tt_bits=16, seed=self.seed)
         guesser = self._guesser
-        guesser.clear()  # depth-limited values must not meet exact ones
+        # Its entries hold no depth: those of another root's guess were searched to another.
+        guesser.clear()
         guesser.stats = SolveStats.for_board(self.board)  # what this guess costs, added below
         try:
             return guesser._run(pos, -99, 99, GUESS_DEPTH, deadline)
