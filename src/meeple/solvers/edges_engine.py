@@ -302,6 +302,12 @@ def best_changes(steps: int, count: int) -> int:
 
 
 @inlined
+def in_hand(stash, p: int) -> int:
+    """How many pyramids player ``p`` still has to place."""
+    return stash[p, 0] + stash[p, 1] + stash[p, 2]
+
+
+@inlined
 def strength_left(stash, p: int) -> int:
     """The strength of player ``p``'s pyramids still in its stash (Small 1 ... Large 3)."""
     return stash[p, 0] + 2 * stash[p, 1] + 3 * stash[p, 2]
@@ -794,7 +800,7 @@ def two_left(sums, open_cnt, stash, empties, n_empty, edge_sq, side, beta, st, b
     """Exact value with two pyramids left, in loops: each first placement, then the best
     last one (by the other side, or by the mover again if the other has none left)."""
     last = 1 - side
-    if stash[last, 0] + stash[last, 1] + stash[last, 2] == 0:
+    if in_hand(stash, last) == 0:
         last = side
     standing = standing_value(sums, open_cnt, side)
     best = NEG_INF
@@ -900,7 +906,7 @@ def negamax(frame, common, alpha, beta, depth):
     side = st[S_SIDE]
     st[S_NODES] += 1
     nodes_before = st[S_NODES]
-    rem = stash[0, 0] + stash[0, 1] + stash[0, 2] + stash[1, 0] + stash[1, 1] + stash[1, 2]
+    rem = in_hand(stash, 0) + in_hand(stash, 1)
     by_left[rem] += 1
     if rem == 0 or depth == 0:
         return standing_value(sums, open_cnt, side)
@@ -919,11 +925,11 @@ def negamax(frame, common, alpha, beta, depth):
     big0 = 2 if stash[0, 2] else (1 if stash[0, 1] else 0)
     big1 = 2 if stash[1, 2] else (1 if stash[1, 1] else 0)
     up0 = cur + min(
-        best_changes(st[S_UP + big0], 2 * (stash[0, 0] + stash[0, 1] + stash[0, 2])),
+        best_changes(st[S_UP + big0], 2 * in_hand(stash, 0)),
         best_strength(st[S_UP_HULL], strength_left(stash, 0)),
     )
     lo0 = cur - min(
-        best_changes(st[S_DN + big1], 2 * (stash[1, 0] + stash[1, 1] + stash[1, 2])),
+        best_changes(st[S_DN + big1], 2 * in_hand(stash, 1)),
         best_strength(st[S_DN_HULL], strength_left(stash, 1)),
     )
     high = up0 if side == 0 else -lo0
@@ -972,7 +978,7 @@ def negamax(frame, common, alpha, beta, depth):
     # standing score less the most the other side's pyramids could then still take from it
     # (the search's own lower bound, taken after the move). So a move that takes a point
     # but opens two squares to the other side ranks below one that shuts them.
-    opp_left = stash[1 - side, 0] + stash[1 - side, 1] + stash[1 - side, 2]
+    opp_left = in_hand(stash, 1 - side)  # also: does the other side move next?
     opp_big = big1 if side == 0 else big0
     opp_steps = st[(S_DN if side == 0 else S_UP) + opp_big]
     opp_hull = st[S_DN_HULL if side == 0 else S_UP_HULL]
@@ -1113,7 +1119,6 @@ def negamax(frame, common, alpha, beta, depth):
     best = NEG_INF
     best_move = -1
     other = 1 - side
-    other_left = stash[other, 0] + stash[other, 1] + stash[other, 2]
     if use_tt and rem >= ETC_MIN:
         # Enhanced transposition cut-off: a child the table already knows well enough may
         # refute this position before any subtree is searched (placements transpose a lot).
@@ -1124,7 +1129,7 @@ def negamax(frame, common, alpha, beta, depth):
             sz = m % 4
             c_old = stash[side, sz - 1]
             child_common = common ^ zstash[side, sz - 1, c_old] ^ zstash[side, sz - 1, c_old - 1]
-            if other_left > 0:
+            if opp_left > 0:
                 child_common ^= zside
             # The sort keys are spent: the row now holds each child's gain.
             order[ply, i] = place(
@@ -1144,7 +1149,7 @@ def negamax(frame, common, alpha, beta, depth):
                 continue
             gain = order[ply, i]
             cut = NEG_INF
-            if other_left > 0:
+            if opp_left > 0:
                 upper = tt_upper_of(data)  # the child's, in the other side's view
                 if upper < NO_UPPER and gain - upper >= beta:
                     cut = gain - upper
@@ -1178,12 +1183,12 @@ def negamax(frame, common, alpha, beta, depth):
         if rem - 1 >= st[S_TT_MIN]:
             # The child looks itself up first thing: start fetching its bucket now, so the
             # wait on main memory overlaps the call and the child's first checks.
-            child_key = common ^ zside if other_left > 0 else common
+            child_key = common ^ zside if opp_left > 0 else common
             child_key = canonical_key(hashes, child_key, child_sym, zempty, n_empty - 1)
             prefetch_row(tt, tt_bucket_of(tt, child_key))
         # Two spelled-out calls rather than one with a computed sign and window: merging
         # them measured 15-20% slower in numba (benchmarks/edges_solver.py --left 12 14).
-        if other_left > 0:
+        if opp_left > 0:
             st[S_SIDE] = other
             v = gain - negamax(frame, common ^ zside, gain - beta, gain - alpha, nd)
         else:
