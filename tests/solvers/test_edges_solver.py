@@ -432,6 +432,27 @@ def test_a_table_entry_keeps_both_bounds_of_its_position():
     assert int(np.count_nonzero(tt[:, 0] ^ tt[:, 1] == key)) == 1
 
 
+def test_a_failed_low_search_leaves_a_new_entry_without_a_move():
+    # Its "best" move is only the one whose refutation left the highest upper bound: the next
+    # search of the position (the failing MTD(f) pass after a holding one) orders its moves
+    # afresh rather than trying that one first.
+    tt = np.zeros((16, 2), dtype=np.uint64)
+    key = np.uint64(0x0FED_CBA9_8765_4321)
+    eng.tt_store(tt, key, eng.NO_LOWER, -3, 4 * 5 + 2, 11)
+    row, data = eng.tt_find(tt, key)
+    assert row >= 0
+    assert (eng.tt_lower_of(data), eng.tt_upper_of(data), eng.tt_move_of(data)) == (
+        eng.NO_LOWER,
+        -3,
+        -1,
+    )
+    # A result that bounds from below names its move, and a later failed-low one keeps it.
+    eng.tt_store(tt, key, -5, eng.NO_UPPER, 4 * 6 + 1, 11)
+    assert eng.tt_move_of(eng.tt_find(tt, key)[1]) == 4 * 6 + 1
+    eng.tt_store(tt, key, eng.NO_LOWER, -4, 4 * 5 + 2, 11)
+    assert eng.tt_move_of(eng.tt_find(tt, key)[1]) == 4 * 6 + 1
+
+
 def test_a_full_bucket_gives_way_to_the_search_at_hand_before_old_costly_entries():
     # One table serves a proof's thousands of searches: ranked by work alone, the costly
     # subtrees of long-finished searches would keep their rows for good. Entries of another
