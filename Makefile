@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format bench clean
+.PHONY: run test fuzz lint format bench clean
 
 # Re-install whenever pyproject.toml changes, so a new dependency is never missed.
 $(STAMP): pyproject.toml
@@ -20,6 +20,10 @@ test: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 	$(BIN)/pytest
+
+# The fuzzing suite at length (about a hundred times the examples `make test` runs).
+fuzz: $(STAMP)
+	MEEPLE_FUZZ=long $(BIN)/pytest -m fuzz
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks

@@ -2,10 +2,24 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
+from hypothesis import HealthCheck, settings
 from typer.testing import CliRunner
 
 from meeple.interfaces.cli import app
+
+# Fuzz tests (marked ``fuzz``) run a few hundred examples in ``make test``; ``make fuzz`` sets
+# MEEPLE_FUZZ=long for a run a hundred times longer.
+settings.register_profile(
+    "long",
+    max_examples=20_000,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+if os.environ.get("MEEPLE_FUZZ") == "long":
+    settings.load_profile("long")
 
 
 @pytest.fixture
