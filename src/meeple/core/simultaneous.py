@@ -73,3 +73,13 @@ class Submissions(Generic[A]):
             "waiting": list(self.waiting),
             "mine": None if own is None else str(own),
         }
+
+
+def hidden_from_others(state: Any) -> bool:
+    """True when a move made now is part of a simultaneous decision, so that the other
+    seats may learn only that it was made (its content shows, if at all, in the reveal).
+
+    ``state`` is the state before the move; ``state.decision_start()`` holds every seat of
+    the current decision, including those that have already submitted.
+    """
+    return len(state.decision_start().to_act) > 1

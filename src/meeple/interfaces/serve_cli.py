@@ -1,0 +1,52 @@
+"""``meeple serve``: the game server, for playing online and in the browser."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import webbrowser
+from typing import Annotated
+
+import typer
+
+from meeple.core.errors import MeepleError
+from meeple.interfaces.console import console, fail
+from meeple.store.matches import DEFAULT_MATCH_URL
+
+
+def serve_command(
+    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="port to listen on", min=1, max=65535)] = 8000,
+    db: Annotated[
+        str,
+        typer.Option(help="SQLAlchemy URL of the matches database, e.g. postgresql+psycopg://..."),
+    ] = DEFAULT_MATCH_URL,
+    agent_workers: Annotated[
+        int | None,
+        typer.Option(help="processes that run agents' moves (default: one per core; 0: threads)"),
+    ] = None,
+    open_browser: Annotated[
+        bool, typer.Option("--open", help="open the lobby in a web browser once started")
+    ] = False,
+) -> None:
+    """Run the game server: a lobby and live matches, kept in a database.
+
+    Example: meeple serve --port 8000 --db sqlite:///results/server.db
+    """
+    import uvicorn
+
+    from meeple.interfaces.web.app import create_app
+
+    url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
+    try:
+        app = create_app(db, agent_workers=agent_workers, base_url=url)
+    except MeepleError as exc:
+        raise fail(str(exc)) from None
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    console.print(f"meeple server on [bold]{url}[/] (matches in {db}); Ctrl-C stops it.")
+    if open_browser:
+        threading.Timer(1.0, webbrowser.open, args=(url,)).start()
+    try:
+        uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 16)
+    except OSError as exc:
+        raise fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None

@@ -1,0 +1,1 @@
+"""Online play: the game server (FastAPI on uvicorn) and the browser pages it serves."""

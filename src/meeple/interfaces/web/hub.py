@@ -1,0 +1,731 @@
+"""The matches a server runs: seats, moves, agents, clocks and who is watching.
+
+The hub knows no game: it talks to games only through the core API (``make``,
+``new_game``, ``apply``, ``view``, ``legal_actions``, records) and to the database only
+through :class:`~meeple.store.matches.MatchStore`. Each match has one lock; a move is
+checked against the state, committed to the database, and only then acknowledged and sent
+to everyone, each seat seeing only its own ``state.view(seat)``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from meeple.agents import HUMAN, available_agents, make_agent, parse_spec
+from meeple.core.agent import Observation
+from meeple.core.errors import MeepleError
+from meeple.core.game import Game, Player, State
+from meeple.core.record import GameRecord
+from meeple.core.registry import games, make
+from meeple.core.rng import derive_seed
+from meeple.core.simultaneous import hidden_from_others
+from meeple.interfaces.web.pool import AgentPool
+from meeple.interfaces.web.protocol import CreateMatch
+from meeple.store.matches import MatchStore, MoveConflict, StoredMatch, token_hash
+
+log = logging.getLogger("meeple.server")
+
+SEND_QUEUE_LIMIT = 256
+"""Messages waiting for one slow client before the server drops its connection."""
+
+
+class ServerError(MeepleError):
+    """A request the server refuses; ``status`` is the HTTP status that goes with it."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass(eq=False)
+class Connection:
+    """One client's socket, as the hub sees it: a seat (None: spectator) and an outbox."""
+
+    seat: Player | None
+    outbox: asyncio.Queue[dict[str, Any] | None] = field(
+        default_factory=lambda: asyncio.Queue(SEND_QUEUE_LIMIT)
+    )
+    log_sent: int = 0
+    """How many log entries this client holds (only new ones are sent)."""
+    closed: bool = False
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue a message; a client too slow to take its messages is disconnected."""
+        if self.closed:
+            return
+        try:
+            self.outbox.put_nowait(message)
+        except asyncio.QueueFull:
+            self.close()
+
+    def close(self) -> None:
+        """Ask the connection's sender to close the socket."""
+        if not self.closed:
+            self.closed = True
+            with contextlib.suppress(asyncio.QueueFull):
+                self.outbox.put_nowait(None)
+
+
+@dataclass(eq=False)
+class LiveMatch:
+    """A match in memory: its stored data, its current state and its connections."""
+
+    stored: StoredMatch
+    game: Game[Any, Any, Any]
+    state: State[Any]
+    hidden: list[bool]
+    """Per move: made in a simultaneous decision, so others see only "has chosen"."""
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    connections: set[Connection] = field(default_factory=set)
+    deadlines: dict[Player, float] = field(default_factory=dict)
+    """Seat -> time.time() by which it must move (a clock or a memorise step)."""
+    thinking: set[Player] = field(default_factory=set)
+    timer: asyncio.TimerHandle | None = None
+
+    @property
+    def id(self) -> str:
+        """The match's id (also its spectator link)."""
+        return self.stored.id
+
+    @property
+    def seq(self) -> int:
+        """How many moves are accepted: the number every move message must quote."""
+        return len(self.stored.moves)
+
+    @property
+    def decision_base(self) -> int:
+        """The seq at which the current decision began (a simultaneous one spans moves)."""
+        start = self.state.decision_start()
+        return self.seq - (len(start.to_act) - len(self.state.to_act))
+
+    def seat_is_person(self, seat: Player) -> bool:
+        """True for a seat a person plays (not an agent, not resigned to one)."""
+        return self.stored.seats[seat]["spec"] == HUMAN
+
+    def connected(self, seat: Player) -> bool:
+        """True while a client of this seat is connected."""
+        return any(c.seat == seat and not c.closed for c in self.connections)
+
+
+def _default_agent(game: Game[Any, Any, Any]) -> str:
+    return game.heuristic_agent or "random"
+
+
+class Hub:
+    """Every live match of one server process."""
+
+    def __init__(
+        self,
+        store: MatchStore,
+        pool: AgentPool | None = None,
+        base_url: str = "",
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = store
+        self.pool = pool or AgentPool()
+        self.base_url = base_url
+        self.clock = clock
+        self.matches: dict[str, LiveMatch] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    # -- start-up and shut-down ---------------------------------------------------------------
+    async def start(self) -> None:
+        """Load every unfinished match from the database and let its agents move."""
+        ids = await asyncio.to_thread(self.store.ids, ("waiting", "playing"))
+        for match_id in ids:
+            try:
+                match = await self._load(match_id)
+            except MeepleError as exc:
+                log.error("match %s cannot be restored: %s", match_id, exc)
+                continue
+            self._after_change(match)
+        log.info("restored %d unfinished matches", len(ids))
+
+    async def stop(self) -> None:
+        """Close every connection and stop the agents."""
+        for match in self.matches.values():
+            if match.timer is not None:
+                match.timer.cancel()
+            for conn in list(match.connections):
+                conn.close()
+        for task in list(self._tasks):
+            task.cancel()
+        self.pool.close()
+
+    async def _load(self, match_id: str) -> LiveMatch:
+        stored = await asyncio.to_thread(self.store.get, match_id)
+        if stored is None:
+            raise ServerError(f"there is no match {match_id!r}", 404)
+        game = make(stored.game, **stored.options)
+        state = game.new_game(stored.seed)
+        hidden = []
+        for number, (player, text) in enumerate(stored.moves, start=1):
+            hidden.append(hidden_from_others(state))
+            try:
+                state = state.apply_text(player, text)
+            except MeepleError as exc:
+                raise MeepleError(f"move {number} ({text!r}) does not replay: {exc}") from None
+        match = LiveMatch(stored=stored, game=game, state=state, hidden=hidden)
+        self.matches[match_id] = match
+        return match
+
+    async def get(self, match_id: str) -> LiveMatch:
+        """A match by id, loaded from the database if this process has not seen it yet."""
+        match = self.matches.get(match_id)
+        if match is None:
+            match = await self._load(match_id)
+        return match
+
+    # -- the lobby ----------------------------------------------------------------------------
+    def catalogue(self) -> list[dict[str, Any]]:
+        """The games, their options and the agents each accepts (for the create form)."""
+        out = []
+        for info in games():
+            game = make(info.name)
+            out.append(
+                {
+                    "name": info.name,
+                    "title": info.title,
+                    "summary": info.summary,
+                    "players": info.players,
+                    "seats": game.num_players,
+                    "seat_names": [game.seat_name(p) for p in range(game.num_players)],
+                    "perfect_information": info.perfect_information,
+                    "options": [
+                        {"name": o.name, "default": o.default, "allowed": o.allowed, "help": o.help}
+                        for o in info.options
+                    ],
+                    "agents": [HUMAN, *available_agents(game)],
+                    "best_agent": _default_agent(game),
+                }
+            )
+        return out
+
+    async def create(self, request: CreateMatch, rematch_of: str | None = None) -> dict[str, Any]:
+        """Make a match; returns its id, one secret token per person's seat and the links."""
+        game = make(request.game, **request.options)  # OptionError: the CLI's own message
+        specs = list(request.seats)
+        if len(specs) > game.num_players:
+            raise ServerError(
+                f"{game.title} with these options has {game.num_players} seats, "
+                f"but {len(specs)} were given"
+            )
+        while len(specs) < game.num_players:
+            specs.append(HUMAN if not specs else _default_agent(game))
+        for spec in specs:
+            if not parse_spec(spec).is_human:
+                make_agent(spec, game)  # AgentSpecError names the agents and parameters
+        seed = request.seed if request.seed is not None else secrets.randbelow(2**62)
+        tokens: dict[int, str] = {}
+        seats = []
+        for seat, spec in enumerate(specs):
+            human = parse_spec(spec).is_human
+            name = request.names[seat] if seat < len(request.names) else None
+            if human:
+                tokens[seat] = secrets.token_urlsafe(24)  # 192 bits
+            seats.append(
+                {
+                    "spec": HUMAN if human else spec,
+                    "agent": None if human else spec,
+                    "name": name if human else spec,
+                    "token": token_hash(tokens[seat]) if human else None,
+                    "joined": not human,
+                    "resigned": False,
+                }
+            )
+        stored = StoredMatch(
+            id=secrets.token_urlsafe(9),  # 72 bits: an unlisted match's link is unguessable
+            game=game.name,
+            options=game.options.changed(),
+            seed=seed,
+            seats=seats,
+            listed=request.listed,
+            move_seconds=request.move_seconds,
+            status="playing" if not tokens else "waiting",
+            rematch_of=rematch_of,
+        )
+        await asyncio.to_thread(self.store.create, stored)
+        match = LiveMatch(stored=stored, game=game, state=game.new_game(seed), hidden=[])
+        self.matches[stored.id] = match
+        self._after_change(match)
+        return {
+            "match": stored.id,
+            "game": game.name,
+            "seats": [
+                {
+                    "seat": seat,
+                    "seat_name": game.seat_name(seat),
+                    "token": token,
+                    "join_url": f"{self.base_url}/play/{stored.id}#token={token}",
+                }
+                for seat, token in tokens.items()
+            ],
+            "watch_url": f"{self.base_url}/play/{stored.id}",
+        }
+
+    def summary(self, match: LiveMatch) -> dict[str, Any]:
+        """What the lobby shows of a match: public to anyone with its id."""
+        stored = match.stored
+        return {
+            "match": stored.id,
+            "game": stored.game,
+            "title": match.game.title,
+            "options": stored.options,
+            "status": stored.status,
+            "listed": stored.listed,
+            "seq": match.seq,
+            "move_seconds": stored.move_seconds,
+            "seats": self._seats(match),
+            "open_seats": [
+                s
+                for s, seat in enumerate(stored.seats)
+                if seat["spec"] == HUMAN and not seat["joined"]
+            ],
+            "result": stored.result,
+            "rematch": stored.rematch,
+            "rematch_of": stored.rematch_of,
+        }
+
+    async def listing(self, which: str) -> list[dict[str, Any]]:
+        """Listed matches: ``open`` (a seat to take), ``live`` (to watch) or ``finished``."""
+        statuses = {
+            "open": ("waiting", "playing"),
+            "live": ("waiting", "playing"),
+            "finished": ("finished",),
+        }[which]
+        rows = await asyncio.to_thread(self.store.listing, statuses)
+        out = []
+        for row in rows:
+            open_seats = [
+                s
+                for s, seat in enumerate(row["seats"])
+                if seat["spec"] == HUMAN and not seat["joined"]
+            ]
+            if which == "open" and not open_seats:
+                continue
+            out.append(
+                {
+                    "match": row["id"],
+                    "game": row["game"],
+                    "options": row["options"],
+                    "status": row["status"],
+                    "seq": row["moves"],
+                    "open_seats": open_seats,
+                    "players": [seat["name"] if seat["joined"] else None for seat in row["seats"]],
+                    "result": row["result"],
+                    "updated": row["updated"].isoformat() if row["updated"] else None,
+                }
+            )
+        return out
+
+    def seat_of(self, match: LiveMatch, token: str) -> Player:
+        """The seat a token belongs to; ServerError 403 if none."""
+        digest = token_hash(token)
+        for seat, data in enumerate(match.stored.seats):
+            if data["token"] is not None and secrets.compare_digest(data["token"], digest):
+                return seat
+        raise ServerError("this token is not a seat of this match (ask for a new link)", 403)
+
+    async def join(
+        self, match: LiveMatch, token: str | None, seat: int | None, name: str | None
+    ) -> dict[str, Any]:
+        """Take a seat with its token, or (in a listed match) the first open one."""
+        async with match.lock:
+            stored = match.stored
+            if stored.status == "finished":
+                raise ServerError("the match is over; ask for a rematch or start a new one", 409)
+            if token is not None:
+                seat = self.seat_of(match, token)
+                new_token = token
+            else:
+                if not stored.listed:
+                    raise ServerError("a private match is joined with the link its creator sent")
+                open_seats = [
+                    s for s, d in enumerate(stored.seats) if d["spec"] == HUMAN and not d["joined"]
+                ]
+                if seat is None and open_seats:
+                    seat = open_seats[0]
+                if seat is None or seat not in open_seats:
+                    raise ServerError(
+                        f"seat {seat} is not open; open seats: {open_seats or 'none'}", 409
+                    )
+                new_token = secrets.token_urlsafe(24)
+            seats = [dict(d) for d in stored.seats]
+            data = seats[seat]
+            data["joined"] = True
+            data["name"] = name or data["name"] or match.game.seat_name(seat)
+            data["token"] = token_hash(new_token)
+            await self._save_seats(match, seats)
+        self._broadcast(match)
+        return {"match": match.id, "seat": seat, "token": new_token}
+
+    async def leave(self, match: LiveMatch, token: str) -> dict[str, Any]:
+        """Give a seat up: it is open again for someone else, and the old token is dead."""
+        async with match.lock:
+            seat = self.seat_of(match, token)
+            seats = [dict(d) for d in match.stored.seats]
+            seats[seat].update(joined=False, token=token_hash(secrets.token_urlsafe(24)))
+            await self._save_seats(match, seats)
+            for conn in list(match.connections):
+                if conn.seat == seat:
+                    conn.send({"type": "left", "seat": seat})
+                    conn.close()
+        self._broadcast(match)
+        return {"match": match.id, "seat": seat, "left": True}
+
+    async def _save_seats(self, match: LiveMatch, seats: list[dict[str, Any]]) -> None:
+        stored = match.stored
+        status = stored.status
+        if status == "waiting" and all(d["joined"] for d in seats):
+            status = "playing"
+        await asyncio.to_thread(self.store.update, stored.id, seats=seats, status=status)
+        stored.seats = seats
+        stored.status = status
+        if status == "playing":
+            self._after_change(match)
+
+    async def resign(self, match: LiveMatch, seat: Player) -> None:
+        """A seat gives up. With two seats the other wins; with more, the game's agent plays
+        the resigned seat to the end (so the others can finish), and it counts as a loss."""
+        async with match.lock:
+            stored = match.stored
+            if stored.status == "finished":
+                raise ServerError("the match is over already", 409)
+            seats = [dict(d) for d in stored.seats]
+            seats[seat]["resigned"] = True
+            who = f"{match.game.seat_name(seat)} (seat {seat})"
+            if match.game.num_players == 2:
+                returns = [1.0, 1.0]
+                returns[seat] = -1.0
+                result = {
+                    "over": True,
+                    "reason": f"{who} resigned",
+                    "resigned": [seat],
+                    "returns": returns,
+                    "winners": [1 - seat],
+                }
+                await asyncio.to_thread(
+                    self.store.update, stored.id, seats=seats, status="finished", result=result
+                )
+                stored.seats, stored.status, stored.result = seats, "finished", result
+            else:
+                seats[seat]["spec"] = _default_agent(match.game)
+                seats[seat]["agent"] = seats[seat]["spec"]
+                await asyncio.to_thread(self.store.update, stored.id, seats=seats)
+                stored.seats = seats
+        self._after_change(match)
+
+    async def rematch(self, match: LiveMatch, seat: Player) -> dict[str, Any]:
+        """A new match of the same game and options, seats turned one place round, new seed.
+
+        Every person of the old match is told the new match and the token of their new
+        seat on their own connection; the asker gets theirs in the reply.
+        """
+        async with match.lock:
+            stored = match.stored
+            if stored.status != "finished":
+                raise ServerError("a rematch is offered once the match is over", 409)
+            if stored.rematch is not None:
+                new = await self.get(stored.rematch)
+                raise ServerError(f"a rematch exists already: match {new.id}", 409)
+            n = len(stored.seats)
+            order = [(s - 1) % n for s in range(n)]  # new seat k is played by old seat order[k]
+            request = CreateMatch(
+                game=stored.game,
+                options=stored.options,
+                seats=[stored.seats[old]["agent"] or HUMAN for old in order],
+                names=[stored.seats[old]["name"] for old in order],
+                listed=stored.listed,
+                move_seconds=stored.move_seconds,
+            )
+            created = await self.create(request, rematch_of=stored.id)
+            await asyncio.to_thread(self.store.update, stored.id, rematch=created["match"])
+            stored.rematch = created["match"]
+        mine = None
+        by_old = {order[s["seat"]]: s for s in created["seats"]}
+        for conn in list(match.connections):
+            if conn.seat is not None and conn.seat in by_old:
+                conn.send({"type": "rematch", "match": created["match"], **by_old[conn.seat]})
+            elif conn.seat is None:
+                conn.send({"type": "rematch", "match": created["match"]})
+        if seat in by_old:
+            mine = by_old[seat]
+        self._broadcast(match)
+        return {"match": created["match"], "seat": mine, "watch_url": created["watch_url"]}
+
+    # -- moves --------------------------------------------------------------------------------
+    async def move(
+        self,
+        match: LiveMatch,
+        conn: Connection,
+        seq: int,
+        text: str | None,
+        action_id: int | None,
+    ) -> None:
+        """Check and commit the move of ``conn``'s seat; it is acknowledged (``ack``) once
+        stored, before anyone is sent the new state. Raises MeepleError, changing nothing."""
+        seat = conn.seat
+        if seat is None:
+            raise ServerError("spectators watch; a seat's token is needed to play")
+        async with match.lock:
+            if match.stored.status != "playing":
+                raise ServerError(
+                    "the match is over"
+                    if match.stored.status == "finished"
+                    else "the match starts when every seat is taken"
+                )
+            # Others' submissions to the same simultaneous decision change nothing this seat
+            # may choose, so a move chosen since the decision began still stands.
+            if not match.decision_base <= seq <= match.seq:
+                raise ServerError(
+                    f"stale move: it was chosen at move {seq}, the match is at move {match.seq}"
+                    " (the state has been sent again)"
+                )
+            if not match.seat_is_person(seat):
+                raise ServerError("this seat is played by an agent now")
+            if (text is None) == (action_id is None):
+                raise ServerError("a move needs exactly one of action (its notation) or action_id")
+            game = match.game
+            action = game.parse_action(text) if text is not None else _by_id(game, action_id)
+            await self._commit(match, seat, action, ack=conn)
+
+    async def _commit(
+        self, match: LiveMatch, seat: Player, action: Any, ack: Connection | None = None
+    ) -> None:
+        """Apply, store, then (only then) update the match in memory. Caller holds the lock."""
+        before = match.state
+        after = before.apply(seat, action)  # IllegalAction: nothing has changed
+        seq = match.seq + 1
+        stored = match.stored
+        status = "finished" if after.is_over else None
+        result = _final_result(after) if after.is_over else None
+        try:
+            await asyncio.to_thread(
+                self.store.add_move, stored.id, seq, seat, str(action), status=status, result=result
+            )
+        except MoveConflict:
+            # Another writer stored this move number: this process's copy is stale.
+            self.matches.pop(stored.id, None)
+            raise ServerError("the match moved on elsewhere; reconnect to see it", 409) from None
+        match.hidden.append(hidden_from_others(before))
+        stored.moves.append((seat, str(action)))
+        match.state = after
+        if status is not None:
+            stored.status, stored.result = status, result
+        if ack is not None:
+            ack.send({"type": "ack", "seq": seq, "action": str(action)})
+        self._after_change(match)
+
+    def _after_change(self, match: LiveMatch) -> None:
+        """After any change: send everyone the new state, start agents, set clocks."""
+        self._broadcast(match)
+        if match.stored.status != "playing":
+            match.deadlines.clear()
+            return
+        self._set_clocks(match)
+        for seat in match.state.to_act:
+            if not match.seat_is_person(seat) and seat not in match.thinking:
+                match.thinking.add(seat)
+                self._spawn(self._agent_turn(match, seat, match.decision_base))
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _agent_turn(self, match: LiveMatch, seat: Player, base: int) -> None:
+        """Ask a worker for an agent's move and play it if the decision is still open."""
+        stored = match.stored
+        spec = stored.seats[seat]["spec"]
+        try:
+            text = await self.pool.move(
+                stored.game,
+                stored.options,
+                stored.seed,
+                list(stored.moves),
+                seat,
+                spec,
+                derive_seed(stored.seed, "seat", seat, "decision", base),
+            )
+            async with match.lock:
+                if match.decision_base == base and seat in match.state.to_act:
+                    await self._commit(match, seat, match.game.parse_action(text))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("agent %s of match %s failed", spec, match.id)
+        finally:
+            match.thinking.discard(seat)
+        if match.stored.status == "playing" and seat in match.state.to_act:
+            self._after_change(match)  # the decision moved on while it thought: think again
+
+    # -- clocks -------------------------------------------------------------------------------
+    def _set_clocks(self, match: LiveMatch) -> None:
+        """Deadlines for the people to act: a memorise step's seconds, or the move clock."""
+        now = self.clock()
+        base = match.decision_base
+        keep = {s: d for s, d in match.deadlines.items() if s in match.state.to_act}
+        match.deadlines = {}
+        for seat in match.state.to_act:
+            if not match.seat_is_person(seat):
+                continue
+            seconds = match.game.memorise_seconds(match.state, seat)
+            if seconds is None:
+                seconds = match.stored.move_seconds
+            if seconds is None:
+                continue
+            match.deadlines[seat] = keep.get(seat, now + seconds)
+        if match.timer is not None:
+            match.timer.cancel()
+            match.timer = None
+        if match.deadlines:
+            delay = max(0.0, min(match.deadlines.values()) - now)
+            loop = asyncio.get_running_loop()
+            match.timer = loop.call_later(delay, lambda: self._spawn(self._time_out(match, base)))
+
+    async def _time_out(self, match: LiveMatch, base: int) -> None:
+        """A person's time is up: the game's agent moves for them (a memorise step ends)."""
+        async with match.lock:
+            if match.decision_base != base or match.stored.status != "playing":
+                return
+            now = self.clock()
+            late = [s for s, d in match.deadlines.items() if d <= now + 0.01]
+            for seat in late:
+                if seat not in match.state.to_act:
+                    continue
+                legal = match.state.legal_actions(seat)
+                if len(legal) == 1:
+                    action = legal[0]
+                else:
+                    agent = make_agent(
+                        _default_agent(match.game),
+                        match.game,
+                        derive_seed(match.stored.seed, "timeout", seat, base),
+                    )
+                    action = agent.act(Observation(match.state, seat))
+                await self._commit(match, seat, action)
+                return  # _commit reset the clocks for whoever is still to act
+        self._after_change(match)
+
+    # -- connections --------------------------------------------------------------------------
+    def attach(self, match: LiveMatch, conn: Connection) -> None:
+        """A client connected: send it everything, and tell the others it is here."""
+        match.connections.add(conn)
+        conn.send(self.state_message(match, conn))
+        self._broadcast(match, presence_only=True)
+
+    def detach(self, match: LiveMatch, conn: Connection) -> None:
+        """A client went away."""
+        conn.close()
+        match.connections.discard(conn)
+        self._broadcast(match, presence_only=True)
+
+    def _broadcast(self, match: LiveMatch, presence_only: bool = False) -> None:
+        for conn in list(match.connections):
+            if presence_only:
+                conn.send({"type": "presence", "seats": self._seats(match)})
+            else:
+                conn.send(self.state_message(match, conn))
+
+    def _seats(self, match: LiveMatch) -> list[dict[str, Any]]:
+        return [
+            {
+                "seat": seat,
+                "seat_name": match.game.seat_name(seat),
+                "name": data["name"] if data["joined"] else None,
+                "kind": "person" if data["agent"] is None else "agent",
+                "agent": data["agent"],
+                "joined": data["joined"],
+                "resigned": data["resigned"],
+                "connected": match.connected(seat) if data["agent"] is None else True,
+            }
+            for seat, data in enumerate(match.stored.seats)
+        ]
+
+    def log_entries(self, match: LiveMatch, seat: Player | None, start: int = 0) -> list[Any]:
+        """The move log from ``start`` as ``seat`` may know it: a move of another seat in a
+        simultaneous decision shows only that it was made, until the match is over."""
+        over = match.stored.status == "finished"
+        out = []
+        for n in range(start, match.seq):
+            player, text = match.stored.moves[n]
+            shown = over or player == seat or not match.hidden[n]
+            out.append({"n": n + 1, "seat": player, "text": text if shown else None})
+        return out
+
+    def state_message(self, match: LiveMatch, conn: Connection) -> dict[str, Any]:
+        """Everything one client is sent after a change: only what its seat may know."""
+        seat = conn.seat
+        state = match.state
+        stored = match.stored
+        over = stored.status == "finished"
+        restart_log = over and conn.log_sent and any(match.hidden)
+        start = 0 if restart_log or conn.log_sent > match.seq else conn.log_sent
+        entries = self.log_entries(match, seat, start)
+        conn.log_sent = match.seq
+        to_act = list(state.to_act) if stored.status == "playing" else []
+        can_move = seat is not None and seat in to_act and match.seat_is_person(seat)
+        legal = state.legal_actions(seat) if can_move else []
+        now = self.clock()
+        decision = state.decision_start().to_act
+        return {
+            "type": "state",
+            "match": stored.id,
+            "seq": match.seq,
+            "seat": seat,
+            "status": stored.status,
+            "game": stored.game,
+            "title": match.game.title,
+            "options": stored.options,
+            "seat_names": [match.game.seat_name(p) for p in range(match.game.num_players)],
+            "view": state.view(seat),
+            "to_act": to_act,
+            "chosen": [p for p in decision if p not in state.to_act] if len(decision) > 1 else [],
+            "legal": [{"text": str(a), "id": match.game.action_id(a)} for a in legal],
+            "memorise": (
+                match.game.memorise_seconds(state, seat) if can_move and seat is not None else None
+            ),
+            "deadlines": {str(s): max(0.0, d - now) for s, d in match.deadlines.items()},
+            "log_start": start,
+            "log": entries,
+            "seats": self._seats(match),
+            "result": stored.result,
+            "rematch": stored.rematch,
+            "record": self.record(match).model_dump(mode="json") if over else None,
+        }
+
+    def record(self, match: LiveMatch) -> GameRecord:
+        """The match's full record (every move); only handed out once the match is over."""
+        stored = match.stored
+        return GameRecord(
+            game=stored.game,
+            options=stored.options,
+            seed=stored.seed,
+            seats=[d["agent"] or d["name"] or HUMAN for d in stored.seats],
+            moves=list(stored.moves),
+            result=stored.result,
+        )
+
+
+def _by_id(game: Game[Any, Any, Any], action_id: int | None) -> Any:
+    if action_id is None or not 0 <= action_id < game.num_actions:
+        raise ServerError(f"action_id must be 0 to {game.num_actions - 1}")
+    return game.action_from_id(action_id)
+
+
+def _final_result(state: State[Any]) -> dict[str, Any]:
+    returns = list(state.returns)
+    best = max(returns) if returns else 0
+    winners = (
+        []
+        if not returns or min(returns) == best
+        else [p for p, r in enumerate(returns) if r == best]
+    )
+    return {**state.result, "returns": returns, "winners": winners}

@@ -1,0 +1,108 @@
+"""The game server's messages: what clients may send, and the lobby's request bodies.
+
+Every message a client sends is validated here before the server acts on it; anything
+else is answered with an ``error`` message and changes nothing. The server's own messages
+are plain dicts built in :mod:`meeple.interfaces.web.hub` and documented in docs/server.md.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
+
+MAX_MESSAGE_BYTES = 16_384
+"""The largest client message the server reads; a move is a few dozen bytes."""
+
+MAX_ACTION_CHARS = 200
+"""The longest move text accepted (every game's notation is far shorter)."""
+
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
+Token = Annotated[str, StringConstraints(min_length=16, max_length=100)]
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Hello(_Message):
+    """The first message on a connection: a seat's token, or none to watch."""
+
+    type: Literal["hello"]
+    token: Token | None = None
+    name: Name | None = Field(default=None, description="shown to the others (joining a seat)")
+
+
+class Move(_Message):
+    """A move, by its notation (``action``) or its integer id (``action_id``)."""
+
+    type: Literal["move"]
+    seq: int = Field(ge=0, le=10**9, description="the match's seq the move was chosen at")
+    action: Annotated[str, StringConstraints(min_length=1, max_length=MAX_ACTION_CHARS)] | None = (
+        None
+    )
+    action_id: int | None = Field(default=None, ge=0, le=10**9)
+
+
+class Resign(_Message):
+    """Give up the match (see docs/server.md for three or more seats)."""
+
+    type: Literal["resign"]
+
+
+class Sync(_Message):
+    """Ask for the whole state again (after a client lost track)."""
+
+    type: Literal["sync"]
+
+
+class Ping(_Message):
+    """Keep-alive; answered with ``pong``."""
+
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[Hello | Move | Resign | Sync | Ping, Field(discriminator="type")]
+client_message = TypeAdapter(ClientMessage)
+"""Validates one decoded client message."""
+
+
+# -- the lobby's REST bodies ----------------------------------------------------------------
+class CreateMatch(_Message):
+    """A new match: the game, its options, and who sits in each seat."""
+
+    game: Annotated[str, StringConstraints(min_length=1, max_length=40)]
+    options: dict[str, Any] = Field(
+        default_factory=dict, description="the game's options, as `meeple rules GAME` lists them"
+    )
+    seats: list[Annotated[str, StringConstraints(min_length=1, max_length=100)]] = Field(
+        default_factory=list,
+        max_length=8,
+        description="per seat: 'human' (open for a person) or an agent spec ('mcts:seconds=1');"
+        " missing seats: a person in seat 0, the game's best agent in the others",
+    )
+    names: list[Name | None] = Field(
+        default_factory=list, max_length=8, description="names of the people, by seat (optional)"
+    )
+    listed: bool = Field(default=True, description="shown in the lobby (false: private)")
+    move_seconds: float | None = Field(
+        default=None,
+        gt=0,
+        le=86_400,
+        description="per-move clock for people; at time-out the game's agent moves for them",
+    )
+    seed: int | None = Field(default=None, ge=0, lt=2**63)
+
+
+class SeatRequest(_Message):
+    """A seat's token, to leave, resign or ask for a rematch."""
+
+    token: Token
+
+
+class JoinRequest(_Message):
+    """Take a seat: with its token (from the creator), or the first open one without."""
+
+    token: Token | None = None
+    seat: int | None = Field(default=None, ge=0, le=7)
+    name: Name | None = None

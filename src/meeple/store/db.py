@@ -1,0 +1,91 @@
+"""Opening a database from a SQLAlchemy URL, the same way for every store.
+
+SQLite is embedded and the default; any other SQLAlchemy URL (``postgresql+psycopg://...``)
+works too. A bad URL or an unreachable server is a :class:`StoreError` that says what was
+wrong, never a driver's traceback.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import MetaData, create_engine, event, inspect
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError, SQLAlchemyError
+
+from meeple.core.errors import MeepleError
+
+
+class StoreError(MeepleError):
+    """A database that cannot be opened or written: bad URL, unreachable server, bad folder."""
+
+
+def open_engine(url: str) -> Engine:
+    """An engine for ``url``; SQLite files get their folder created, WAL and a busy timeout.
+
+    WAL lets readers go on while one writer commits; ``synchronous=FULL`` makes a commit
+    durable once it returns, which the game server promises before it acknowledges a move.
+    The busy timeout makes a second process wait for the lock instead of failing at once.
+    """
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise StoreError(
+            f"{url!r} is not a database URL; write sqlite:///path/to/file.db or "
+            "postgresql+psycopg://user:password@host/dbname"
+        ) from None
+    connect_args: dict[str, Any] = {}
+    sqlite = parsed.get_backend_name() == "sqlite"
+    if sqlite:
+        connect_args["timeout"] = 30
+        if parsed.database not in (None, "", ":memory:"):
+            try:
+                Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(
+                    f"cannot create the folder of {parsed.database}: {exc.strerror or exc}"
+                ) from None
+    else:
+        connect_args["connect_timeout"] = 10
+    try:
+        engine = create_engine(url, connect_args=connect_args, pool_pre_ping=True)
+    except (NoSuchModuleError, ImportError) as exc:
+        raise StoreError(f"no database driver for {url!r}: {exc}") from None
+    except (ArgumentError, TypeError) as exc:
+        raise StoreError(f"cannot use the database URL {url!r}: {exc}") from None
+    if sqlite:
+        event.listen(engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def create_tables(engine: Engine, metadata: MetaData) -> None:
+    """Create the tables that are missing; another process doing the same at once is fine.
+
+    Two processes opening a new database at the same moment both see a table missing and
+    both create it; the loser's "already exists" error is harmless once the table is there.
+    """
+    try:
+        metadata.create_all(engine)
+    except OperationalError as exc:
+        try:
+            missing = set(metadata.tables) - set(inspect(engine).get_table_names())
+        except SQLAlchemyError:
+            missing = {"(all)"}
+        if missing:
+            raise StoreError(f"cannot open {_safe(engine)}: {exc.orig}") from None
+    except SQLAlchemyError as exc:
+        raise StoreError(f"cannot open {_safe(engine)}: {getattr(exc, 'orig', exc)}") from None
+
+
+def _safe(engine: Engine) -> str:
+    """The engine's URL with any password hidden, for messages."""
+    return engine.url.render_as_string(hide_password=True)

@@ -1,0 +1,271 @@
+"""The game server's matches: who sits where, and every accepted move, in a database.
+
+A match is one row; each accepted move is one more row keyed by (match, sequence number).
+The game state is never stored: it is the replay of the moves from the match's seed, so a
+restarted server rebuilds every match exactly. Because the move's sequence number is part
+of the key, two writers can never both store a move at the same point of one match: the
+second gets :class:`MoveConflict`, which is what lets several server processes share one
+database safely.
+
+Seat tokens are stored only as hashes: a copy of the database does not let anyone play.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    func,
+    select,
+    update,
+)
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+from meeple.core.errors import MeepleError
+from meeple.store.db import create_tables, open_engine
+
+DEFAULT_MATCH_URL = "sqlite:///results/server.db"
+"""Where ``meeple serve`` keeps its matches unless told otherwise."""
+
+STATUSES = ("waiting", "playing", "finished")
+"""waiting: a person's seat is still open; playing; finished (with a result)."""
+
+
+class MoveConflict(MeepleError):
+    """A move was stored at this sequence number already (by another writer)."""
+
+
+def token_hash(token: str) -> str:
+    """What the database keeps of a seat's secret token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class _Base(DeclarativeBase):
+    pass
+
+
+class MatchRow(_Base):
+    """One match: the game, its options and seed, the seats, and how it stands."""
+
+    __tablename__ = "matches"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(40))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    listed: Mapped[bool] = mapped_column(Boolean)
+    move_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
+    status: Mapped[str] = mapped_column(String(12), index=True)
+    moves_count: Mapped[int] = mapped_column(Integer, default=0)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    created: Mapped[dt.datetime] = mapped_column(DateTime)
+    updated: Mapped[dt.datetime] = mapped_column(DateTime)
+
+
+class MoveRow(_Base):
+    """One accepted move; ``seq`` is 1 for the first move of the match."""
+
+    __tablename__ = "match_moves"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(Text)
+    at: Mapped[dt.datetime] = mapped_column(DateTime)
+
+
+@dataclass
+class StoredMatch:
+    """A match as read from the database (plain data, detached from any session)."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    seed: int
+    seats: list[dict[str, Any]]
+    listed: bool
+    move_seconds: float | None
+    status: str
+    result: dict[str, Any] | None = None
+    rematch_of: str | None = None
+    rematch: str | None = None
+    created: dt.datetime | None = None
+    updated: dt.datetime | None = None
+    moves: list[tuple[int, str]] = field(default_factory=list)
+
+    @classmethod
+    def _from_row(cls, row: MatchRow, moves: list[tuple[int, str]]) -> StoredMatch:
+        return cls(
+            id=row.id,
+            game=row.game,
+            options=dict(row.options),
+            seed=row.seed,
+            seats=[dict(s) for s in row.seats],
+            listed=row.listed,
+            move_seconds=row.move_seconds,
+            status=row.status,
+            result=row.result,
+            rematch_of=row.rematch_of,
+            rematch=row.rematch,
+            created=row.created,
+            updated=row.updated,
+            moves=moves,
+        )
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
+
+
+class MatchStore:
+    """Matches and their moves in any SQLAlchemy database (SQLite by default)."""
+
+    def __init__(self, url: str = DEFAULT_MATCH_URL) -> None:
+        self.url = url
+        self.engine = open_engine(url)
+        create_tables(self.engine, _Base.metadata)
+
+    def close(self) -> None:
+        """Release the database connections."""
+        self.engine.dispose()
+
+    # -- matches ----------------------------------------------------------------------------
+    def create(self, match: StoredMatch) -> None:
+        """Store a new match (its moves list must be empty)."""
+        now = _now()
+        with Session(self.engine) as session, session.begin():
+            session.add(
+                MatchRow(
+                    id=match.id,
+                    game=match.game,
+                    options=match.options,
+                    seed=match.seed,
+                    seats=match.seats,
+                    listed=match.listed,
+                    move_seconds=match.move_seconds,
+                    status=match.status,
+                    moves_count=0,
+                    result=None,
+                    rematch_of=match.rematch_of,
+                    rematch=None,
+                    created=now,
+                    updated=now,
+                )
+            )
+        match.created = match.updated = now
+
+    def get(self, match_id: str) -> StoredMatch | None:
+        """A match with all its moves, or None."""
+        with Session(self.engine) as session:
+            row = session.get(MatchRow, match_id)
+            if row is None:
+                return None
+            moves = session.execute(
+                select(MoveRow.player, MoveRow.action)
+                .where(MoveRow.match_id == match_id)
+                .order_by(MoveRow.seq)
+            ).all()
+            return StoredMatch._from_row(row, [(p, a) for p, a in moves])
+
+    def ids(self, statuses: tuple[str, ...] = STATUSES) -> list[str]:
+        """The ids of every match in one of ``statuses``, oldest first."""
+        with Session(self.engine) as session:
+            return list(
+                session.scalars(
+                    select(MatchRow.id)
+                    .where(MatchRow.status.in_(statuses))
+                    .order_by(MatchRow.created)
+                )
+            )
+
+    def listing(self, statuses: tuple[str, ...], limit: int = 100) -> list[dict[str, Any]]:
+        """Listed matches in ``statuses``, newest first, without their moves."""
+        with Session(self.engine) as session:
+            rows = session.scalars(
+                select(MatchRow)
+                .where(MatchRow.status.in_(statuses), MatchRow.listed.is_(True))
+                .order_by(MatchRow.updated.desc())
+                .limit(limit)
+            )
+            return [
+                {
+                    "id": r.id,
+                    "game": r.game,
+                    "options": r.options,
+                    "seats": r.seats,
+                    "status": r.status,
+                    "moves": r.moves_count,
+                    "result": r.result,
+                    "created": r.created,
+                    "updated": r.updated,
+                }
+                for r in rows
+            ]
+
+    def update(self, match_id: str, **changes: Any) -> None:
+        """Change a match's seats, status, result or rematch link."""
+        allowed = {"seats", "status", "result", "rematch"}
+        if not set(changes) <= allowed:
+            raise ValueError(f"cannot change {set(changes) - allowed}")
+        with Session(self.engine) as session, session.begin():
+            session.execute(
+                update(MatchRow).where(MatchRow.id == match_id).values(**changes, updated=_now())
+            )
+
+    # -- moves ------------------------------------------------------------------------------
+    def add_move(
+        self,
+        match_id: str,
+        seq: int,
+        player: int,
+        action: str,
+        *,
+        status: str | None = None,
+        result: dict[str, Any] | None = None,
+    ) -> None:
+        """Commit move number ``seq`` (and the match's new status) in one transaction.
+
+        Returns only once the commit is durable. Raises MoveConflict if move ``seq`` is
+        stored already, and leaves the match as it was.
+        """
+        now = _now()
+        values: dict[str, Any] = {"moves_count": seq, "updated": now}
+        if status is not None:
+            values["status"] = status
+        if result is not None:
+            values["result"] = result
+        try:
+            with Session(self.engine) as session, session.begin():
+                session.add(
+                    MoveRow(match_id=match_id, seq=seq, player=player, action=action, at=now)
+                )
+                session.flush()
+                session.execute(update(MatchRow).where(MatchRow.id == match_id).values(**values))
+        except IntegrityError:
+            raise MoveConflict(f"move {seq} of match {match_id} is stored already") from None
+
+    def move_count(self, match_id: str) -> int:
+        """How many moves of a match are stored."""
+        with Session(self.engine) as session:
+            return int(
+                session.scalar(
+                    select(func.count()).select_from(MoveRow).where(MoveRow.match_id == match_id)
+                )
+                or 0
+            )
