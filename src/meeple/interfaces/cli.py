@@ -27,7 +27,7 @@ from meeple.core.options import describe_options
 from meeple.core.record import GameRecord, Playthrough
 from meeple.core.registry import game_class, games, make
 from meeple.core.rng import derive_seed
-from meeple.interfaces import lab_cli, solve_cli
+from meeple.interfaces import lab_cli, serve_cli, solve_cli
 from meeple.interfaces.console import console, fail
 from meeple.interfaces.options_cli import parse_option_flags
 
@@ -391,6 +391,7 @@ app.command("compare", context_settings=_EXTRA)(lab_cli.compare_command)
 app.command("tournament", context_settings=_EXTRA)(lab_cli.tournament_command)
 app.command("results")(lab_cli.results_command)
 app.command("solve")(solve_cli.solve_command)
+app.command("serve")(serve_cli.serve_command)
 
 
 def main() -> None:
