@@ -1,0 +1,97 @@
+"""A test client for the game server: one WebSocket, every message kept, random legal moves."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from typing import Any
+
+import websockets
+
+
+class Client:
+    """One seat's (or a spectator's) connection; ``messages`` holds all it was sent."""
+
+    def __init__(self, url: str, match: str, token: str | None, name: str | None = None) -> None:
+        self.ws_url = url.replace("http://", "ws://") + f"/ws/{match}"
+        self.token = token
+        self.name = name
+        self.messages: list[dict[str, Any]] = []
+        self.state: dict[str, Any] | None = None
+        self.acks: list[int] = []
+        self.errors: list[str] = []
+        self.changed = asyncio.Event()
+        self._ws: Any = None
+        self._reader: asyncio.Task[None] | None = None
+
+    async def connect(self) -> Client:
+        """Connect and say hello; returns once the first state has arrived."""
+        self._ws = await websockets.connect(self.ws_url, max_size=None)
+        await self.send({"type": "hello", "token": self.token, "name": self.name})
+        self._reader = asyncio.create_task(self._read())
+        await self.wait_for(lambda: self.state is not None)
+        return self
+
+    async def _read(self) -> None:
+        try:
+            async for raw in self._ws:
+                message = json.loads(raw)
+                self.messages.append(message)
+                kind = message["type"]
+                if kind == "state":
+                    self.state = message
+                elif kind == "ack":
+                    self.acks.append(message["seq"])
+                elif kind == "error":
+                    self.errors.append(message["message"])
+                self.changed.set()
+        except websockets.ConnectionClosed:
+            pass
+        finally:
+            self.changed.set()
+
+    async def send(self, message: dict[str, Any] | str) -> None:
+        """Send a message (a dict as JSON, a string as it is)."""
+        await self._ws.send(message if isinstance(message, str) else json.dumps(message))
+
+    async def wait_for(self, condition: Any, timeout: float = 30) -> None:
+        """Wait until ``condition()`` holds (checked after every message)."""
+        async with asyncio.timeout(timeout):
+            while not condition():
+                self.changed.clear()
+                if self._reader is not None and self._reader.done():
+                    raise ConnectionError("the connection closed")
+                await self.changed.wait()
+
+    def my_turn(self) -> bool:
+        """True when the last state offers this seat moves."""
+        return bool(self.state and self.state["legal"] and self.state["status"] == "playing")
+
+    async def play_random(self, rng: random.Random, moves: int | None = None) -> int:
+        """Play random legal moves until the match ends (or ``moves`` were played)."""
+        played = 0
+        while moves is None or played < moves:
+            await self.wait_for(lambda: self.my_turn() or self.state["status"] == "finished", 120)
+            if self.state["status"] == "finished":
+                break
+            state = self.state
+            move = rng.choice(state["legal"])
+            acks = len(self.acks)
+            errors = len(self.errors)
+            await self.send({"type": "move", "seq": state["seq"], "action": move["text"]})
+            await self.wait_for(lambda a=acks, e=errors: len(self.acks) > a or len(self.errors) > e)
+            if len(self.errors) > errors:
+                # Refused (e.g. the state moved on): the test decides whether that is wrong.
+                await self.wait_for(lambda s=state: self.state is not s)
+                continue
+            played += 1
+            await self.wait_for(lambda a=acks: self.state["seq"] >= self.acks[a])
+        return played
+
+    async def close(self) -> None:
+        """Close the connection."""
+        if self._ws is not None:
+            await self._ws.close()
+        if self._reader is not None:
+            await asyncio.gather(self._reader, return_exceptions=True)

@@ -1,0 +1,139 @@
+"""Secrets: a seat is sent only what it may know, message by message, in whole games.
+
+Two clients play every game to its end through a real server. Afterwards the record is
+public, so every state the match went through can be rebuilt, and each message a seat
+received is checked against the state it was sent at:
+
+- its view is ``state.view(seat)``, and stays the same for every state the seat cannot
+  tell from the true one (``state.determinize(seat, rng)`` differs only in hidden parts);
+- it lists legal moves only for itself, and only when it is to act;
+- a move another seat made in a simultaneous decision is never shown before the end;
+- everything else in the message is the same for every seat (it is public).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import httpx
+import pytest
+
+from meeple.core.record import GameRecord
+from meeple.core.simultaneous import hidden_from_others
+from tests.server.client import Client
+
+# Short configurations, so that whole games fit in the suite's time.
+GAMES = {
+    "edges": {"board": "2x3", "stash": "3/3/2"},
+    "erd": {"best_of": 3},
+    "erosion": {},
+    "triangle-clock": {},
+    "squad-combat": {},
+}
+
+PER_SEAT_FIELDS = {"view", "legal", "log", "log_start", "seat", "memorise"}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    from tests.server.conftest import ServerProcess
+
+    folder = tmp_path_factory.mktemp("secrets")
+    server = ServerProcess(f"sqlite:///{folder / 'server.db'}", folder / "server.log").start()
+    yield server
+    server.kill()
+
+
+def _options(game: str) -> dict:
+    from meeple.core.registry import game_class
+
+    fields = game_class(game).Options.model_fields
+    return {k: v for k, v in GAMES[game].items() if k in fields}
+
+
+async def _play_whole_game(url: str, game: str, seed: int) -> tuple[list[Client], Client, dict]:
+    created = httpx.post(
+        f"{url}/api/matches",
+        json={"game": game, "options": _options(game), "seats": ["human", "human"], "seed": seed},
+    ).json()
+    tokens = [s["token"] for s in created["seats"]]
+    seats = [
+        await Client(url, created["match"], t, f"P{k}").connect() for k, t in enumerate(tokens)
+    ]
+    watcher = await Client(url, created["match"], None).connect()
+    await asyncio.gather(
+        *(c.play_random(random.Random(seed * 10 + k)) for k, c in enumerate(seats))
+    )
+    for c in (*seats, watcher):
+        await c.wait_for(lambda c=c: c.state["status"] == "finished")
+        await c.close()
+    record = httpx.get(f"{url}/api/matches/{created['match']}/record").json()
+    return seats, watcher, record
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_no_message_tells_a_seat_what_it_may_not_see(server, game):
+    seats, watcher, record_data = asyncio.run(_play_whole_game(server.url, game, seed=7))
+    record = GameRecord.model_validate(record_data)
+    states = record.states()
+    assert states[-1].is_over
+    # A refusal is right only when the other seat changed the position meanwhile.
+    assert all(e.startswith("stale move") for c in seats for e in c.errors), [
+        c.errors for c in seats
+    ]
+    assert len(record.moves) >= 6
+    rng = random.Random(1)
+    hidden_moves = 0
+    by_seq: dict[tuple[int, str], list[dict]] = {}
+    for client, seat in [*((c, k) for k, c in enumerate(seats)), (watcher, None)]:
+        log: list[dict] = []
+        for message in client.messages:
+            if message["type"] != "state":
+                continue
+            seq = message["seq"]
+            state = states[seq]
+            over = message["status"] == "finished"
+            assert message["seat"] == seat
+            assert message["view"] == state.view(seat)
+            if seat is not None and not over and not state.game.perfect_information:
+                for _ in range(3):
+                    twin = state.determinize(seat, rng)
+                    assert twin.view(seat) == message["view"]
+            legal = {m["text"] for m in message["legal"]}
+            if seat is not None and seat in state.to_act and message["status"] == "playing":
+                assert legal == {str(a) for a in state.legal_actions(seat)}
+            else:
+                assert not legal
+            log[message["log_start"] :] = message["log"]
+            assert len(log) == seq
+            for n, entry in enumerate(log):
+                player, text = record.moves[n]
+                assert entry["seat"] == player
+                secret = hidden_from_others(states[n]) and player != seat and not over
+                if secret:
+                    hidden_moves += 1
+                    assert entry["text"] is None, f"seat {seat} saw {player}'s hidden {text!r}"
+                else:
+                    assert entry["text"] == text
+            if seat is not None and not over:
+                public = {k: v for k, v in message.items() if k not in PER_SEAT_FIELDS}
+                by_seq.setdefault((seq, message["status"]), []).append(public)
+    if game in ("erd", "triangle-clock"):
+        assert hidden_moves > 0, "the test must meet simultaneous decisions"
+    # What is not per seat is public: both seats were sent the same at the same seq.
+    for copies in by_seq.values():
+        for other in copies[1:]:
+            strip = {"deadlines", "seats"}  # time left and presence change between sends
+            assert {k: v for k, v in other.items() if k not in strip} == {
+                k: v for k, v in copies[0].items() if k not in strip
+            }
+
+
+def test_the_record_is_refused_until_the_end(server):
+    created = httpx.post(
+        f"{server.url}/api/matches", json={"game": "erd", "seats": ["human", "heuristic"]}
+    ).json()
+    reply = httpx.get(f"{server.url}/api/matches/{created['match']}/record")
+    assert reply.status_code == 403
+    assert "once the match is over" in reply.json()["error"]
