@@ -1,0 +1,131 @@
+"""Nothing is lost: kill the server in the middle of several matches and start it again.
+
+Runs on SQLite and on a real PostgreSQL server (see conftest). Every move the server
+acknowledged must be there after the restart; clients reconnect with their tokens and
+play on; agents pick up their turns by themselves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+import time
+
+import httpx
+
+from meeple.core.record import GameRecord
+from tests.server.client import Client
+
+MATCHES = [
+    ("erd", {"best_of": 3}, ["human", "human"]),
+    ("edges", {"board": "2x3", "stash": "3/3/2"}, ["human", "greedy"]),
+    ("squad-combat", {}, ["human", "heuristic"]),
+    # Agents only, slow enough to be in the middle of the match when the server dies.
+    ("erd", {"best_of": 9}, ["ismcts:iterations=1000", "heuristic"]),
+]
+
+
+def _children(pid: int) -> list[int]:
+    """Every process whose parent is ``pid`` (read from /proc)."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as fh:
+                    fields = fh.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                out.append(int(entry))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+async def _start_matches(url: str) -> list[dict]:
+    out = []
+    for game, options, seats in MATCHES:
+        created = httpx.post(
+            f"{url}/api/matches",
+            json={"game": game, "options": options, "seats": seats, "seed": 11},
+        ).json()
+        out.append(created)
+    return out
+
+
+async def _play_some(url: str, matches: list[dict]) -> list[list[Client]]:
+    clients = []
+    for created in matches:
+        clients.append(
+            [await Client(url, created["match"], s["token"]).connect() for s in created["seats"]]
+        )
+    await asyncio.gather(
+        *(
+            c.play_random(random.Random(k), moves=4)
+            for k, c in enumerate(c for group in clients for c in group)
+        )
+    )
+    return clients
+
+
+def test_a_killed_server_loses_no_acknowledged_move(server_factory, db_url):
+    asyncio.run(_kill_and_resume(server_factory, db_url))
+
+
+async def _kill_and_resume(server_factory, db_url) -> None:
+    first = server_factory(db_url, agent_workers=1)
+    matches = await _start_matches(first.url)
+    clients = await _play_some(first.url, matches)
+    # The last move acknowledged to any seat of each match.
+    acked = {
+        created["match"]: max((seq for c in group for seq in c.acks), default=0)
+        for created, group in zip(matches, clients, strict=True)
+    }
+    assert all(acked[m["match"]] for m in matches if m["seats"])
+    last = matches[-1]["match"]
+    assert httpx.get(f"{first.url}/api/matches/{last}").json()["status"] == "playing"
+    workers = _children(first.proc.pid)
+    assert workers, "the agents' worker process should be running"
+    os.kill(first.proc.pid, signal.SIGKILL)  # the server alone: its workers must follow
+    first.proc.wait(timeout=10)
+    deadline = time.monotonic() + 10
+    while any(_alive(w) for w in workers) and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+    assert not [w for w in workers if _alive(w)], "agent workers outlived the killed server"
+
+    second = server_factory(db_url, agent_workers=1)
+    for created, group in zip(matches, clients, strict=True):
+        match = created["match"]
+        summary = httpx.get(f"{second.url}/api/matches/{match}").json()
+        assert summary["seq"] >= acked[match], f"{match}: an acknowledged move was lost"
+        again = [await Client(second.url, match, s["token"]).connect() for s in created["seats"]]
+        for old, new in zip(group, again, strict=True):
+            await old.close()
+            # Every move this seat saw acknowledged is in the log it now gets, as made.
+            log = {e["n"]: e["text"] for e in new.state["log"]}
+            for message in old.messages:
+                if message["type"] == "ack":
+                    assert log[message["seq"]] == message["action"]
+        await asyncio.gather(*(c.play_random(random.Random(5)) for c in again))
+        for c in again:
+            await c.close()
+    # The agents-only match goes on by itself after the restart.
+    for _ in range(600):
+        if httpx.get(f"{second.url}/api/matches/{last}").json()["status"] == "finished":
+            break
+        await asyncio.sleep(0.1)
+    for created in matches:
+        summary = httpx.get(f"{second.url}/api/matches/{created['match']}").json()
+        assert summary["status"] == "finished", summary
+        record = GameRecord.model_validate(
+            httpx.get(f"{second.url}/api/matches/{created['match']}/record").json()
+        )
+        assert record.replay().is_over
