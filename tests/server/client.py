@@ -19,6 +19,8 @@ class Client:
         self.name = name
         self.messages: list[dict[str, Any]] = []
         self.state: dict[str, Any] | None = None
+        self.log: list[dict[str, Any]] = []
+        """The move log as this client has put it together from its state messages."""
         self.acks: list[int] = []
         self.errors: list[str] = []
         self.changed = asyncio.Event()
@@ -41,6 +43,7 @@ class Client:
                 kind = message["type"]
                 if kind == "state":
                     self.state = message
+                    self.log[message["log_start"] :] = message["log"]
                 elif kind == "ack":
                     self.acks.append(message["seq"])
                 elif kind == "error":

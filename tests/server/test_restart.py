@@ -110,7 +110,7 @@ async def _kill_and_resume(server_factory, db_url) -> None:
         for old, new in zip(group, again, strict=True):
             await old.close()
             # Every move this seat saw acknowledged is in the log it now gets, as made.
-            log = {e["n"]: e["text"] for e in new.state["log"]}
+            log = {e["n"]: e["text"] for e in new.log}
             for message in old.messages:
                 if message["type"] == "ack":
                     assert log[message["seq"]] == message["action"]

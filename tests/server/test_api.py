@@ -1,0 +1,377 @@
+"""The lobby API and the WebSocket protocol, against a real server process.
+
+Every refused request or message must say what was wrong and leave the match as it was.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import sqlite3
+
+import httpx
+import pytest
+
+from tests.server.client import Client
+from tests.server.conftest import ServerProcess
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("api")
+    server = ServerProcess(f"sqlite:///{folder / 'server.db'}", folder / "server.log").start()
+    server.folder = folder
+    yield server
+    server.kill()
+
+
+def create(server, **body) -> dict:
+    reply = httpx.post(f"{server.url}/api/matches", json=body)
+    assert reply.status_code == 200, reply.text
+    return reply.json()
+
+
+def summary(server, match: str) -> dict:
+    return httpx.get(f"{server.url}/api/matches/{match}").json()
+
+
+# -- creating, listing, joining ---------------------------------------------------------------
+def test_a_bad_option_gets_the_same_error_as_the_cli(server, run):
+    reply = httpx.post(
+        f"{server.url}/api/matches", json={"game": "edges", "options": {"board": "3by3"}}
+    )
+    assert reply.status_code == 400
+    cli = run("play", "edges", "--board", "3by3", "--seat", "random", "--seat", "random")
+    assert reply.json()["error"] in " ".join(cli.output.split())
+    assert "allowed: 3x4 | 3x3" in reply.json()["error"]
+
+
+@pytest.mark.parametrize(
+    ("body", "says"),
+    [
+        ({"game": "chess"}, "no game called 'chess'"),
+        ({"game": "edges", "seats": ["human", "deep-blue"]}, "no agent called 'deep-blue'"),
+        ({"game": "edges", "seats": ["human"] * 3}, "has 2 seats"),
+        ({"game": "edges", "options": {"colour": "red"}}, "unknown option 'colour'"),
+        ({"game": "edges", "move_seconds": -1}, "move_seconds"),
+        ({"game": "edges", "surprise": 1}, "surprise"),
+        ({"game": 5}, "game"),
+    ],
+)
+def test_a_bad_match_request_is_refused_with_a_reason(server, body, says):
+    reply = httpx.post(f"{server.url}/api/matches", json=body)
+    assert reply.status_code in (400, 422)
+    assert says in reply.json()["error"]
+
+
+def test_a_body_that_is_not_json_is_refused(server):
+    reply = httpx.post(
+        f"{server.url}/api/matches",
+        content=b"{not json",
+        headers={"content-type": "application/json"},
+    )
+    assert reply.status_code == 422
+    assert "error" in reply.json()
+
+
+def test_tokens_are_secret_long_and_stored_only_as_hashes(server):
+    created = create(server, game="erd", seats=["human", "human"])
+    tokens = [s["token"] for s in created["seats"]]
+    assert len(set(tokens)) == 2
+    assert all(len(t) >= 22 for t in tokens)  # url-safe base64: 22 characters hold 128 bits
+    dump = "\n".join(sqlite3.connect(server.folder / "server.db").iterdump())
+    assert created["match"] in dump
+    assert not any(t in dump for t in tokens)
+    assert created["seats"][0]["join_url"].endswith(f"#token={tokens[0]}")
+
+
+def test_the_lobby_lists_open_seats_and_hides_private_matches(server):
+    public = create(server, game="edges", seats=["human", "human"])
+    private = create(server, game="edges", seats=["human", "human"], listed=False)
+    listed = {m["match"]: m for m in httpx.get(f"{server.url}/api/matches?status=open").json()}
+    assert public["match"] in listed and private["match"] not in listed
+    assert listed[public["match"]]["open_seats"] == [0, 1]
+    # A private match is still reachable by its link.
+    assert summary(server, private["match"])["listed"] is False
+    reply = httpx.post(f"{server.url}/api/matches/{private['match']}/join", json={"name": "Eve"})
+    assert reply.status_code == 400 and "link" in reply.json()["error"]
+
+
+def test_join_leave_and_join_again(server):
+    created = create(server, game="edges", seats=["human", "human"])
+    match = created["match"]
+    first = httpx.post(
+        f"{server.url}/api/matches/{match}/join",
+        json={"token": created["seats"][0]["token"], "name": "Ann"},
+    ).json()
+    assert first["seat"] == 0
+    stranger = httpx.post(f"{server.url}/api/matches/{match}/join", json={"name": "Bob"}).json()
+    assert stranger["seat"] == 1 and stranger["token"] != created["seats"][1]["token"]
+    assert summary(server, match)["status"] == "playing"
+    assert [s["name"] for s in summary(server, match)["seats"]] == ["Ann", "Bob"]
+    left = httpx.post(f"{server.url}/api/matches/{match}/leave", json={"token": stranger["token"]})
+    assert left.status_code == 200
+    assert summary(server, match)["open_seats"] == [1]
+    dead = httpx.post(f"{server.url}/api/matches/{match}/resign", json={"token": stranger["token"]})
+    assert dead.status_code == 403
+    again = httpx.post(f"{server.url}/api/matches/{match}/join", json={"name": "Cy"}).json()
+    assert again["seat"] == 1
+
+
+def test_an_unknown_match_is_a_404(server):
+    reply = httpx.get(f"{server.url}/api/matches/nothing-here")
+    assert reply.status_code == 404 and "no match" in reply.json()["error"]
+
+
+# -- the WebSocket protocol -------------------------------------------------------------------
+BAD_MESSAGES = [
+    ("not json at all", "one JSON object"),
+    ("[1, 2]", "bad message"),
+    (json.dumps({"type": "dance"}), "bad message"),
+    (json.dumps({"type": "move", "seq": "zero", "action": "L h0,0"}), "seq"),
+    (json.dumps({"type": "move", "seq": 0, "action": "x" * 500}), "at most 200"),
+    (json.dumps({"type": "move", "seq": 0, "action": "L h0,0", "cheat": 1}), "cheat"),
+    (json.dumps({"type": "move", "seq": 0, "action_id": -3}), "action_id"),
+    (json.dumps({"type": "move", "seq": 0, "action_id": 10**6}), "action_id"),
+    (json.dumps({"type": "move", "seq": 0}), "exactly one of"),
+    (json.dumps({"type": "move", "seq": 0, "action": "[/] [bold]"}), ""),
+    (json.dumps({"type": "move", "seq": 0, "action": "L h9,9"}), "no edge h9,9"),
+    (json.dumps({"type": "move", "seq": 5, "action": "L h0,0"}), "stale move"),
+    ("{" * 50_000, "too large"),
+]
+
+
+def test_malformed_messages_are_answered_and_change_nothing(server):
+    async def go() -> None:
+        created = create(
+            server, game="edges", options={"board": "2x2", "first": 0}, seats=["human", "human"]
+        )
+        a, b = [
+            await Client(server.url, created["match"], s["token"]).connect()
+            for s in created["seats"]
+        ]
+        await a.wait_for(lambda: a.my_turn())
+        before = a.state
+        for text, says in BAD_MESSAGES:
+            errors = len(a.errors)
+            await a.send(text)
+            await a.wait_for(lambda e=errors: len(a.errors) > e)
+            assert says in a.errors[-1], (text[:40], a.errors[-1])
+        # Out of turn: seat 1 is not to act.
+        await b.send({"type": "move", "seq": 0, "action": "L h0,0"})
+        await b.wait_for(lambda: b.errors)
+        assert "not to act" in b.errors[-1]
+        await a.send({"type": "ping"})
+        await a.wait_for(lambda: a.messages[-1]["type"] == "pong")
+        assert summary(server, created["match"])["seq"] == 0
+        assert a.state["seq"] == before["seq"] == 0
+        # The match still plays normally.
+        await a.send({"type": "move", "seq": 0, "action": a.state["legal"][0]["text"]})
+        await a.wait_for(lambda: a.acks == [1])
+        await a.close()
+        await b.close()
+
+    asyncio.run(go())
+
+
+def test_a_double_click_makes_one_move(server):
+    async def go() -> None:
+        created = create(
+            server, game="edges", options={"board": "2x2", "first": 0}, seats=["human", "human"]
+        )
+        a, b = [
+            await Client(server.url, created["match"], s["token"]).connect()
+            for s in created["seats"]
+        ]
+        await a.wait_for(lambda: a.my_turn())
+        move = {"type": "move", "seq": 0, "action": a.state["legal"][0]["text"]}
+        await a.send(move)
+        await a.send(move)
+        await a.wait_for(lambda: a.acks and a.errors)
+        assert a.acks == [1]
+        assert "not to act" in a.errors[0] or "stale" in a.errors[0]
+        assert summary(server, created["match"])["seq"] == 1
+        await a.close()
+        await b.close()
+
+    asyncio.run(go())
+
+
+def test_the_first_message_must_be_hello_and_a_wrong_token_is_refused(server):
+    import websockets
+
+    created = create(server, game="edges", seats=["human", "human"])
+    url = server.url.replace("http", "ws") + f"/ws/{created['match']}"
+
+    async def go() -> None:
+        async with websockets.connect(url) as ws:
+            await ws.send(json.dumps({"type": "ping"}))
+            reply = json.loads(await ws.recv())
+            assert reply["type"] == "error" and "hello" in reply["message"]
+        async with websockets.connect(url) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": "x" * 32}))
+            reply = json.loads(await ws.recv())
+            assert reply["type"] == "error" and "not a seat" in reply["message"]
+
+    asyncio.run(go())
+
+
+def test_spectators_watch_but_cannot_play_and_presence_is_shown(server):
+    async def go() -> None:
+        created = create(server, game="edges", options={"first": 0}, seats=["human", "human"])
+        a = await Client(server.url, created["match"], created["seats"][0]["token"]).connect()
+        watcher = await Client(server.url, created["match"], None).connect()
+        assert watcher.state["seat"] is None and watcher.state["legal"] == []
+        await watcher.send({"type": "move", "seq": 0, "action": "L h0,0"})
+        await watcher.wait_for(lambda: watcher.errors)
+        assert "spectators" in watcher.errors[0]
+
+        def connected(client: Client) -> list[bool]:
+            last = [m for m in client.messages if m["type"] in ("state", "presence")][-1]
+            return [s["connected"] for s in last["seats"]]
+
+        assert connected(watcher) == [True, False]
+        b = await Client(server.url, created["match"], created["seats"][1]["token"]).connect()
+        await watcher.wait_for(lambda: connected(watcher) == [True, True])
+        await b.close()
+        await watcher.wait_for(lambda: connected(watcher) == [True, False])
+        for c in (a, watcher):
+            await c.close()
+
+    asyncio.run(go())
+
+
+def test_resign_with_two_seats_ends_the_match(server):
+    async def go() -> None:
+        created = create(server, game="erd", seats=["human", "human"])
+        a, b = [
+            await Client(server.url, created["match"], s["token"]).connect()
+            for s in created["seats"]
+        ]
+        await a.send({"type": "resign"})
+        await b.wait_for(lambda: b.state["status"] == "finished")
+        assert b.state["result"]["winners"] == [1]
+        assert "resigned" in b.state["result"]["reason"]
+        assert b.state["record"] is not None  # the record is public once it is over
+        for c in (a, b):
+            await c.close()
+
+    asyncio.run(go())
+
+
+def test_resign_with_three_seats_hands_the_seat_to_an_agent(server):
+    created = create(server, game="erosion", options={"players": 3}, seats=["human"] * 3)
+    match = created["match"]
+    for s in created["seats"]:
+        httpx.post(f"{server.url}/api/matches/{match}/join", json={"token": s["token"]})
+    reply = httpx.post(
+        f"{server.url}/api/matches/{match}/resign", json={"token": created["seats"][1]["token"]}
+    )
+    assert reply.status_code == 200
+    seats = summary(server, match)["seats"]
+    assert seats[1]["resigned"] and seats[1]["kind"] == "agent"
+    assert summary(server, match)["status"] == "playing"
+
+
+def test_a_rematch_turns_the_seats_round_and_tells_each_person_their_new_seat(server):
+    async def go() -> None:
+        created = create(server, game="erd", seats=["human", "human"], names=["Ann", "Bob"])
+        a, b = [
+            await Client(server.url, created["match"], s["token"]).connect()
+            for s in created["seats"]
+        ]
+        await a.send({"type": "resign"})
+        await a.wait_for(lambda: a.state["status"] == "finished")
+        reply = httpx.post(
+            f"{server.url}/api/matches/{created['match']}/rematch",
+            json={"token": created["seats"][0]["token"]},
+        ).json()
+        new = reply["match"]
+        await b.wait_for(lambda: any(m["type"] == "rematch" for m in b.messages))
+        told = next(m for m in b.messages if m["type"] == "rematch")
+        assert told["match"] == new and told["seat"] == 0  # Bob was seat 1: now seat 0
+        assert reply["seat"]["seat"] == 1  # Ann was seat 0: now seat 1
+        seats = summary(server, new)["seats"]
+        assert [s["name"] for s in seats] == [None, None]  # joined when they connect
+        again = await Client(server.url, new, told["token"]).connect()
+        assert again.state["seat"] == 0
+        second = httpx.post(
+            f"{server.url}/api/matches/{created['match']}/rematch",
+            json={"token": created["seats"][1]["token"]},
+        )
+        assert second.status_code == 409 and new in second.json()["error"]
+        for c in (a, b, again):
+            await c.close()
+
+    asyncio.run(go())
+
+
+# -- agents and clocks ------------------------------------------------------------------------
+def test_a_thinking_agent_does_not_hold_up_other_matches(server):
+    async def go() -> None:
+        slow = create(server, game="edges", options={"first": 1}, seats=["human", "mcts:seconds=4"])
+        # The person takes the seat, so the match starts and the agent begins to think.
+        watcher = await Client(server.url, slow["match"], slow["seats"][0]["token"]).connect()
+        fast = create(
+            server, game="edges", options={"board": "2x2", "first": 0}, seats=["human", "human"]
+        )
+        a, b = [
+            await Client(server.url, fast["match"], s["token"]).connect() for s in fast["seats"]
+        ]
+        await asyncio.gather(a.play_random(random.Random(1)), b.play_random(random.Random(2)))
+        # A whole game was played and acknowledged while the slow agent had not yet moved.
+        assert a.state["status"] == "finished"
+        assert watcher.state["seq"] == 0 and watcher.state["status"] == "playing"
+        await watcher.wait_for(lambda: watcher.state["seq"] == 1, timeout=30)
+        for c in (a, b, watcher):
+            await c.close()
+
+    asyncio.run(go())
+
+
+def test_at_time_out_the_agent_moves_for_the_person(server):
+    async def go() -> None:
+        created = create(
+            server,
+            game="edges",
+            options={"board": "2x2", "first": 0},
+            seats=["human", "human"],
+            move_seconds=0.5,
+        )
+        a, b = [
+            await Client(server.url, created["match"], s["token"]).connect()
+            for s in created["seats"]
+        ]
+        await a.wait_for(lambda: a.state["deadlines"].get("0") is not None)
+        await a.wait_for(lambda: a.state["seq"] == 1, timeout=10)  # nobody moved: the clock did
+        assert a.acks == []
+        assert a.log[0]["seat"] == 0
+        for c in (a, b):
+            await c.close()
+
+    asyncio.run(go())
+
+
+def test_a_memorise_step_ends_when_its_time_is_up(server):
+    async def go() -> None:
+        created = create(
+            server,
+            game="triangle-clock",
+            options={"memorise_seconds": 0.5},
+            seats=["human", "human"],
+        )
+        a, b = [
+            await Client(server.url, created["match"], s["token"]).connect()
+            for s in created["seats"]
+        ]
+        await a.wait_for(lambda: a.state["memorise"] is not None)
+        assert a.state["view"]["memorise"]["order"]
+        await a.wait_for(lambda: a.state["seq"] == 2, timeout=10)
+        assert {e["seat"] for e in a.log} == {0, 1}
+        assert a.acks == [] and b.acks == []  # nobody sent the move: the server did
+        assert "order" not in (a.state["view"].get("memorise") or {})
+        for c in (a, b):
+            await c.close()
+
+    asyncio.run(go())
