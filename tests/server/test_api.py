@@ -13,7 +13,7 @@ import sqlite3
 import httpx
 import pytest
 
-from tests.server.client import Client
+from meeple.interfaces.web.client import Client
 from tests.server.conftest import ServerProcess
 
 

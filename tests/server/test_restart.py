@@ -16,7 +16,7 @@ import time
 import httpx
 
 from meeple.core.record import GameRecord
-from tests.server.client import Client
+from meeple.interfaces.web.client import Client
 
 MATCHES = [
     ("erd", {"best_of": 3}, ["human", "human"]),

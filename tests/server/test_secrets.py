@@ -21,7 +21,7 @@ import pytest
 
 from meeple.core.record import GameRecord
 from meeple.core.simultaneous import hidden_from_others
-from tests.server.client import Client
+from meeple.interfaces.web.client import Client
 
 # Short configurations, so that whole games fit in the suite's time.
 GAMES = {

@@ -1,10 +1,15 @@
-"""A test client for the game server: one WebSocket, every message kept, random legal moves."""
+"""A Python client for the game server: one WebSocket, every message kept.
+
+Tests, the load benchmark and bots use it; it speaks the protocol of docs/server.md and
+can play random legal moves. It needs the ``websockets`` package (installed with meeple).
+"""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import random
+import time
 from typing import Any
 
 import websockets
@@ -22,6 +27,9 @@ class Client:
         self.log: list[dict[str, Any]] = []
         """The move log as this client has put it together from its state messages."""
         self.acks: list[int] = []
+        self.sent_at: list[float] = []
+        self.latencies: list[float] = []
+        """Seconds from sending each acknowledged move to its ``ack``."""
         self.errors: list[str] = []
         self.changed = asyncio.Event()
         self._ws: Any = None
@@ -46,6 +54,8 @@ class Client:
                     self.log[message["log_start"] :] = message["log"]
                 elif kind == "ack":
                     self.acks.append(message["seq"])
+                    if len(self.sent_at) > len(self.latencies):
+                        self.latencies.append(time.perf_counter() - self.sent_at[-1])
                 elif kind == "error":
                     self.errors.append(message["message"])
                 self.changed.set()
@@ -82,6 +92,7 @@ class Client:
             move = rng.choice(state["legal"])
             acks = len(self.acks)
             errors = len(self.errors)
+            self.sent_at.append(time.perf_counter())
             await self.send({"type": "move", "seq": state["seq"], "action": move["text"]})
             await self.wait_for(lambda a=acks, e=errors: len(self.acks) > a or len(self.errors) > e)
             if len(self.errors) > errors:
