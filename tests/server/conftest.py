@@ -12,26 +12,17 @@ from __future__ import annotations
 import os
 import pwd
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 
+from meeple.interfaces.web.client import ServerProcess, free_port
+
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
-
-
-def free_port() -> int:
-    """A TCP port nobody listens on now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _pg_bin() -> Path | None:
@@ -122,53 +113,6 @@ def db_url(request, tmp_path, postgres) -> str:
             pytest.fail("CI must run the PostgreSQL tests, but no cluster could be started")
         pytest.skip("PostgreSQL is not installed here (apt-get install postgresql)")
     return postgres.new_database()
-
-
-class ServerProcess:
-    """``meeple serve`` in a real process on a free port."""
-
-    def __init__(self, db: str, log: Path, agent_workers: int = 1) -> None:
-        self.db = db
-        self.log_path = log
-        self.agent_workers = agent_workers
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> ServerProcess:
-        """Start it and wait until it answers."""
-        meeple = Path(sys.executable).with_name("meeple")
-        log = self.log_path.open("ab")
-        self.proc = subprocess.Popen(
-            [str(meeple), "serve", "--port", str(self.port), "--db", self.db,
-             "--agent-workers", str(self.agent_workers)],
-            stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-        )  # fmt: skip
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"the server exited: {self.log_path.read_text()[-2000:]}")
-            try:
-                if httpx.get(f"{self.url}/api/games", timeout=2).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                time.sleep(0.2)
-        raise RuntimeError("the server did not start within 60 s")
-
-    def kill(self) -> None:
-        """SIGKILL the server and everything it started (its agent workers too)."""
-        if self.proc is not None and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait(timeout=10)
-
-    def stop(self) -> None:
-        """Stop it politely (SIGTERM), or kill it."""
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.kill()
 
 
 @pytest.fixture

@@ -13,8 +13,7 @@ import sqlite3
 import httpx
 import pytest
 
-from meeple.interfaces.web.client import Client
-from tests.server.conftest import ServerProcess
+from meeple.interfaces.web.client import Client, ServerProcess
 
 
 @pytest.fixture(scope="module")

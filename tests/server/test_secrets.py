@@ -37,7 +37,7 @@ PER_SEAT_FIELDS = {"view", "legal", "log", "log_start", "seat", "memorise"}
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    from tests.server.conftest import ServerProcess
+    from meeple.interfaces.web.client import ServerProcess
 
     folder = tmp_path_factory.mktemp("secrets")
     server = ServerProcess(f"sqlite:///{folder / 'server.db'}", folder / "server.log").start()
