@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from fastapi import Body, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
@@ -75,7 +76,10 @@ def create_app(
         return JSONResponse({"error": str(exc)}, status_code=status)
 
     @app.exception_handler(ValidationError)
-    async def bad_body(_request: Request, exc: ValidationError) -> JSONResponse:
+    @app.exception_handler(RequestValidationError)
+    async def bad_body(
+        _request: Request, exc: ValidationError | RequestValidationError
+    ) -> JSONResponse:
         return JSONResponse({"error": _validation_text(exc)}, status_code=422)
 
     @app.get("/api/games", summary="The games, their options and the agents each accepts")
@@ -167,7 +171,8 @@ def _replay_states(text: str) -> dict[str, Any]:
     }
 
 
-def _validation_text(exc: ValidationError) -> str:
+def _validation_text(exc: ValidationError | RequestValidationError) -> str:
+    """Pydantic's errors as one line: where, and what was wrong."""
     return "; ".join(
         f"{'.'.join(str(p) for p in e['loc']) or 'message'}: {e['msg']}" for e in exc.errors()
     )
