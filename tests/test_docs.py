@@ -40,6 +40,8 @@ def test_readme_documents_every_command():
         "meeple solve edges",
         "--prove",
         "perfect:exact=12,seconds=5",
+        "meeple serve",
+        "benchmarks/server_load.py",
     ):
         assert command in readme, f"README does not show `{command}`"
 
