@@ -134,6 +134,7 @@ class Hub:
         self.clock = clock
         self.matches: dict[str, LiveMatch] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._loading = asyncio.Lock()
 
     # -- start-up and shut-down ---------------------------------------------------------------
     async def start(self) -> None:
@@ -180,7 +181,8 @@ class Hub:
         """A match by id, loaded from the database if this process has not seen it yet."""
         match = self.matches.get(match_id)
         if match is None:
-            match = await self._load(match_id)
+            async with self._loading:  # two requests must not load two copies of one match
+                match = self.matches.get(match_id) or await self._load(match_id)
         return match
 
     # -- the lobby ----------------------------------------------------------------------------
@@ -622,10 +624,12 @@ class Hub:
         self._broadcast(match, presence_only=True)
 
     def detach(self, match: LiveMatch, conn: Connection) -> None:
-        """A client went away."""
+        """A client went away; a finished match nobody watches leaves memory (it is stored)."""
         conn.close()
         match.connections.discard(conn)
         self._broadcast(match, presence_only=True)
+        if match.stored.status == "finished" and not match.connections:
+            self.matches.pop(match.id, None)
 
     def _broadcast(self, match: LiveMatch, presence_only: bool = False) -> None:
         for conn in list(match.connections):
