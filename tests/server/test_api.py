@@ -374,3 +374,32 @@ def test_a_memorise_step_ends_when_its_time_is_up(server):
             await c.close()
 
     asyncio.run(go())
+
+
+def test_the_triangle_clock_s_minute_per_choice_is_kept_by_the_server(server):
+    """The seed: "Players have 1 minute each choice" (choice_seconds, here shortened)."""
+
+    async def go() -> None:
+        created = create(
+            server,
+            game="triangle-clock",
+            options={"memorise_seconds": 0.2, "choice_seconds": 0.6},
+            seats=["human", "human"],
+        )
+        a, b = [
+            await Client(server.url, created["match"], s["token"]).connect()
+            for s in created["seats"]
+        ]
+        await a.wait_for(lambda: a.state["seq"] == 2)  # the memorise step ended by itself
+        assert set(a.state["deadlines"]) == {"0", "1"}
+        # Seat 1 chooses; seat 0's deadline stands, and at time-out its choice is made.
+        await b.wait_for(lambda: b.state["seq"] == 2 and b.my_turn())
+        first = b.state["legal"][0]["text"]
+        await b.send({"type": "move", "seq": b.state["seq"], "action": first})
+        await a.wait_for(lambda: a.state["seq"] >= 4, timeout=10)
+        assert a.acks == [] and len(b.acks) == 1
+        assert [e["seat"] for e in a.log[2:4]] == [1, 0]
+        for c in (a, b):
+            await c.close()
+
+    asyncio.run(go())

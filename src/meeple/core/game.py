@@ -128,6 +128,14 @@ class Game(ABC, Generic[O, S, A]):
         """
         return None
 
+    def decision_seconds(self, state: S, player: Player) -> float | None:
+        """The rules' own time limit for ``player``'s decision now, or None for none.
+
+        A timed interface (the game server) enforces it when the match sets no clock of
+        its own; the terminal does not.
+        """
+        return None
+
     def notation_help(self) -> str:
         """A line telling a person how to write an action."""
         return "write an action in this game's notation"

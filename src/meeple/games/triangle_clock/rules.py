@@ -184,8 +184,8 @@ class TriangleClockOptions(GameOptions):
     choice_seconds: float = Field(
         default=60,
         ge=0,
-        description="time per choice in a timed interface (the seed: 1 minute); "
-        "the terminal does not enforce it",
+        description="time per choice (the seed: 1 minute; 0: none); the game server "
+        "enforces it, the terminal does not",
     )
 
     @field_validator("items")
@@ -571,6 +571,14 @@ class TriangleClockGame(Game[TriangleClockOptions, "TriangleClockState", Triangl
         if state.phase is Phase.MEMORISE and player in state.to_act:
             return self.options.memorise_seconds
         return None
+
+    def decision_seconds(self, state: TriangleClockState, player: Player) -> float | None:
+        """The seed's minute per choice (``choice_seconds``; 0 turns it off), outside the
+        memorise step, which has its own time."""
+        seconds = self.options.choice_seconds
+        if state.phase is Phase.MEMORISE or player not in state.to_act or not seconds:
+            return None
+        return seconds
 
     def agents(self) -> Mapping[str, AgentFactory]:
         """``heuristic``: plans the round's hand against sampled opponent hands."""

@@ -86,6 +86,8 @@ class LiveMatch:
     connections: set[Connection] = field(default_factory=set)
     deadlines: dict[Player, float] = field(default_factory=dict)
     """Seat -> time.time() by which it must move (a clock or a memorise step)."""
+    deadline_base: int = -1
+    """The decision (its ``decision_base``) the deadlines were set for."""
     thinking: set[Player] = field(default_factory=set)
     timer: asyncio.TimerHandle | None = None
 
@@ -526,12 +528,13 @@ class Hub:
         self._after_change(match)
 
     def _after_change(self, match: LiveMatch) -> None:
-        """After any change: send everyone the new state, start agents, set clocks."""
-        self._broadcast(match)
+        """After any change: set the clocks, send everyone the new state, start agents."""
         if match.stored.status != "playing":
             match.deadlines.clear()
+            self._broadcast(match)
             return
         self._set_clocks(match)
+        self._broadcast(match)
         for seat in match.state.to_act:
             if not match.seat_is_person(seat) and seat not in match.thinking:
                 match.thinking.add(seat)
@@ -573,14 +576,20 @@ class Hub:
         """Deadlines for the people to act: a memorise step's seconds, or the move clock."""
         now = self.clock()
         base = match.decision_base
-        keep = {s: d for s, d in match.deadlines.items() if s in match.state.to_act}
+        # A seat's deadline stands while its decision is open (others submitting to the
+        # same simultaneous decision change nothing); a new decision starts a new period,
+        # as a Triangle Clock mulligan resets the round's timer.
+        keep = match.deadlines if match.deadline_base == base else {}
+        match.deadline_base = base
         match.deadlines = {}
         for seat in match.state.to_act:
             if not match.seat_is_person(seat):
                 continue
             seconds = match.game.memorise_seconds(match.state, seat)
             if seconds is None:
-                seconds = match.stored.move_seconds
+                seconds = match.stored.move_seconds or match.game.decision_seconds(
+                    match.state, seat
+                )
             if seconds is None:
                 continue
             match.deadlines[seat] = keep.get(seat, now + seconds)
