@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import secrets
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,6 +31,7 @@ from sqlalchemy import (
     Text,
     func,
     select,
+    text,
     update,
 )
 from sqlalchemy.exc import IntegrityError
@@ -36,6 +39,9 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from meeple.core.errors import MeepleError
 from meeple.store.db import create_tables, open_engine
+
+CHANNEL = "meeple_match"
+"""The PostgreSQL channel on which every change to a match is announced."""
 
 DEFAULT_MATCH_URL = "sqlite:///results/server.db"
 """Where ``meeple serve`` keeps its matches unless told otherwise."""
@@ -140,6 +146,38 @@ class MatchStore:
         self.url = url
         self.engine = open_engine(url)
         create_tables(self.engine, _Base.metadata)
+        self.writer = secrets.token_hex(8)
+        """Names this store in its own announcements, so it can ignore them."""
+
+    @property
+    def shared(self) -> bool:
+        """True when other processes may write the same matches (PostgreSQL), so changes
+        are announced with NOTIFY and :meth:`changes` hears the others'."""
+        return self.engine.dialect.name == "postgresql"
+
+    def _announce(self, session: Session, match_id: str) -> None:
+        # NOTIFY is delivered when the transaction commits, and only then.
+        if self.shared:
+            session.execute(
+                text("SELECT pg_notify(:channel, :payload)"),
+                {"channel": CHANNEL, "payload": f"{match_id} {self.writer}"},
+            )
+
+    async def changes(self) -> AsyncIterator[str]:
+        """The ids of matches that another process changed, as they commit (PostgreSQL
+        LISTEN); ends at once for a database only this process writes."""
+        if not self.shared:
+            return
+        import psycopg
+
+        url = self.engine.url.set(drivername="postgresql")
+        dsn = url.render_as_string(hide_password=False)
+        async with await psycopg.AsyncConnection.connect(dsn, autocommit=True) as conn:
+            await conn.execute(f"LISTEN {CHANNEL}")
+            async for notice in conn.notifies():
+                match_id, _, writer = notice.payload.partition(" ")
+                if writer != self.writer:
+                    yield match_id
 
     def close(self) -> None:
         """Release the database connections."""
@@ -227,6 +265,7 @@ class MatchStore:
             session.execute(
                 update(MatchRow).where(MatchRow.id == match_id).values(**changes, updated=_now())
             )
+            self._announce(session, match_id)
 
     # -- moves ------------------------------------------------------------------------------
     def add_move(
@@ -257,6 +296,7 @@ class MatchStore:
                 )
                 session.flush()
                 session.execute(update(MatchRow).where(MatchRow.id == match_id).values(**values))
+                self._announce(session, match_id)
         except IntegrityError:
             raise MoveConflict(f"move {seq} of match {match_id} is stored already") from None
 

@@ -150,6 +150,42 @@ class Hub:
                 continue
             self._after_change(match)
         log.info("restored %d unfinished matches", len(ids))
+        if self.store.shared:
+            self._spawn(self._listen())
+
+    async def _listen(self) -> None:
+        """Hear the moves other server processes commit to the same database, and send
+        them on to this process's clients (PostgreSQL LISTEN/NOTIFY)."""
+        while True:
+            try:
+                async for match_id in self.store.changes():
+                    match = self.matches.get(match_id)
+                    if match is not None:
+                        self._spawn(self.refresh(match))
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # the listening connection broke: listen again
+                log.warning("listening for other servers' changes failed: %s", exc)
+            await asyncio.sleep(1)
+
+    async def refresh(self, match: LiveMatch) -> None:
+        """Catch up with what another process stored for this match."""
+        async with match.lock:
+            await self._reload(match)
+
+    async def _reload(self, match: LiveMatch) -> None:
+        """Read the match again and play the moves this process has not seen (caller holds
+        the lock)."""
+        stored = await asyncio.to_thread(self.store.get, match.id)
+        if stored is None:
+            return
+        state = match.state
+        for player, text in stored.moves[match.seq :]:
+            match.hidden.append(hidden_from_others(state))
+            state = state.apply_text(player, text)
+        match.state = state
+        match.stored = stored
+        self._after_change(match)
 
     async def stop(self) -> None:
         """Close every connection and stop the agents."""
@@ -515,9 +551,14 @@ class Hub:
                 self.store.add_move, stored.id, seq, seat, str(action), status=status, result=result
             )
         except MoveConflict:
-            # Another writer stored this move number: this process's copy is stale.
-            self.matches.pop(stored.id, None)
-            raise ServerError("the match moved on elsewhere; reconnect to see it", 409) from None
+            # Another server process stored this move number first: catch up, and the
+            # mover is sent the position as it now is.
+            await self._reload(match)
+            raise ServerError(
+                f"stale move: another server stored move {seq} first; the match is at move "
+                f"{match.seq} (the state has been sent again)",
+                409,
+            ) from None
         match.hidden.append(hidden_from_others(before))
         stored.moves.append((seat, str(action)))
         match.state = after
