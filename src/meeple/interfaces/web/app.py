@@ -22,7 +22,8 @@ from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
 from meeple.core.errors import MeepleError
-from meeple.interfaces.web.hub import Connection, Hub, LiveMatch, ServerError
+from meeple.interfaces.web.hub import Hub
+from meeple.interfaces.web.live import Connection, LiveMatch, ServerError, state_message
 from meeple.interfaces.web.pool import AgentPool
 from meeple.interfaces.web.protocol import (
     MAX_MESSAGE_BYTES,
@@ -98,7 +99,7 @@ def create_app(
 
     @app.get("/api/matches/{match_id}", summary="One match: seats, status, result")
     async def get_match(match_id: str) -> dict[str, Any]:
-        return hub.summary(await hub.get(match_id))
+        return (await hub.get(match_id)).summary()
 
     @app.post(
         "/api/matches/{match_id}/join", summary="Take a seat (with its token, or an open one)"
@@ -115,7 +116,7 @@ def create_app(
     async def resign(match_id: str, request: SeatRequest) -> dict[str, Any]:
         match = await hub.get(match_id)
         await hub.resign(match, hub.seat_of(match, request.token))
-        return hub.summary(match)
+        return match.summary()
 
     @app.post(
         "/api/matches/{match_id}/rematch", summary="A new match of the same game, seats rotated"
@@ -129,7 +130,7 @@ def create_app(
         match = await hub.get(match_id)
         if match.stored.status != "finished":
             raise ServerError("the record is shown to all once the match is over", 403)
-        return hub.record(match).model_dump(mode="json")
+        return match.record().model_dump(mode="json")
 
     @app.post(
         "/api/replay", summary="Check an uploaded record and return every state to step through"
@@ -251,7 +252,7 @@ async def _handle(hub: Hub, match: LiveMatch, conn: Connection, message: Any) ->
         conn.send({"type": "pong"})
     elif isinstance(message, Sync):
         conn.log_sent = 0
-        conn.send(hub.state_message(match, conn))
+        conn.send(state_message(match, conn, hub.clock()))
     elif isinstance(message, Hello):
         conn.send(_error("already said hello on this connection"))
     elif isinstance(message, Resign):
@@ -268,7 +269,7 @@ async def _handle(hub: Hub, match: LiveMatch, conn: Connection, message: Any) ->
         except MeepleError as exc:
             conn.send(_error(str(exc), seq=match.seq))
             if message.seq != match.seq:
-                conn.send(hub.state_message(match, conn))
+                conn.send(state_message(match, conn, hub.clock()))
 
 
 def _error(message: str, seq: int | None = None) -> dict[str, Any]:

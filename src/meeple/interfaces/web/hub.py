@@ -10,110 +10,31 @@ to everyone, each seat seeing only its own ``state.view(seat)``.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from meeple.agents import HUMAN, available_agents, make_agent, parse_spec
 from meeple.core.agent import Observation
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game, Player, State
-from meeple.core.record import GameRecord
 from meeple.core.registry import games, make
 from meeple.core.rng import derive_seed
 from meeple.core.simultaneous import hidden_from_others
+from meeple.interfaces.web.live import (
+    Connection,
+    LiveMatch,
+    ServerError,
+    open_seats,
+    state_message,
+)
 from meeple.interfaces.web.pool import AgentPool
 from meeple.interfaces.web.protocol import CreateMatch
 from meeple.store.matches import MatchStore, MoveConflict, StoredMatch, token_hash
 
 log = logging.getLogger("meeple.server")
-
-SEND_QUEUE_LIMIT = 256
-"""Messages waiting for one slow client before the server drops its connection."""
-
-
-class ServerError(MeepleError):
-    """A request the server refuses; ``status`` is the HTTP status that goes with it."""
-
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.status = status
-
-
-@dataclass(eq=False)
-class Connection:
-    """One client's socket, as the hub sees it: a seat (None: spectator) and an outbox."""
-
-    seat: Player | None
-    outbox: asyncio.Queue[dict[str, Any] | None] = field(
-        default_factory=lambda: asyncio.Queue(SEND_QUEUE_LIMIT)
-    )
-    log_sent: int = 0
-    """How many log entries this client holds (only new ones are sent)."""
-    closed: bool = False
-
-    def send(self, message: dict[str, Any]) -> None:
-        """Queue a message; a client too slow to take its messages is disconnected."""
-        if self.closed:
-            return
-        try:
-            self.outbox.put_nowait(message)
-        except asyncio.QueueFull:
-            self.close()
-
-    def close(self) -> None:
-        """Ask the connection's sender to close the socket."""
-        if not self.closed:
-            self.closed = True
-            with contextlib.suppress(asyncio.QueueFull):
-                self.outbox.put_nowait(None)
-
-
-@dataclass(eq=False)
-class LiveMatch:
-    """A match in memory: its stored data, its current state and its connections."""
-
-    stored: StoredMatch
-    game: Game[Any, Any, Any]
-    state: State[Any]
-    hidden: list[bool]
-    """Per move: made in a simultaneous decision, so others see only "has chosen"."""
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    connections: set[Connection] = field(default_factory=set)
-    deadlines: dict[Player, float] = field(default_factory=dict)
-    """Seat -> time.time() by which it must move (a clock or a memorise step)."""
-    deadline_base: int = -1
-    """The decision (its ``decision_base``) the deadlines were set for."""
-    thinking: set[Player] = field(default_factory=set)
-    timer: asyncio.TimerHandle | None = None
-
-    @property
-    def id(self) -> str:
-        """The match's id (also its spectator link)."""
-        return self.stored.id
-
-    @property
-    def seq(self) -> int:
-        """How many moves are accepted: the number every move message must quote."""
-        return len(self.stored.moves)
-
-    @property
-    def decision_base(self) -> int:
-        """The seq at which the current decision began (a simultaneous one spans moves)."""
-        start = self.state.decision_start()
-        return self.seq - (len(start.to_act) - len(self.state.to_act))
-
-    def seat_is_person(self, seat: Player) -> bool:
-        """True for a seat a person plays (not an agent, not resigned to one)."""
-        return self.stored.seats[seat]["spec"] == HUMAN
-
-    def connected(self, seat: Player) -> bool:
-        """True while a client of this seat is connected."""
-        return any(c.seat == seat and not c.closed for c in self.connections)
 
 
 def _default_agent(game: Game[Any, Any, Any]) -> str:
@@ -310,29 +231,6 @@ class Hub:
             "watch_url": f"{self.base_url}/play/{stored.id}",
         }
 
-    def summary(self, match: LiveMatch) -> dict[str, Any]:
-        """What the lobby shows of a match: public to anyone with its id."""
-        stored = match.stored
-        return {
-            "match": stored.id,
-            "game": stored.game,
-            "title": match.game.title,
-            "options": stored.options,
-            "status": stored.status,
-            "listed": stored.listed,
-            "seq": match.seq,
-            "move_seconds": stored.move_seconds,
-            "seats": self._seats(match),
-            "open_seats": [
-                s
-                for s, seat in enumerate(stored.seats)
-                if seat["spec"] == HUMAN and not seat["joined"]
-            ],
-            "result": stored.result,
-            "rematch": stored.rematch,
-            "rematch_of": stored.rematch_of,
-        }
-
     async def listing(self, which: str) -> list[dict[str, Any]]:
         """Listed matches: ``open`` (a seat to take), ``live`` (to watch) or ``finished``."""
         statuses = {
@@ -343,12 +241,8 @@ class Hub:
         rows = await asyncio.to_thread(self.store.listing, statuses)
         out = []
         for row in rows:
-            open_seats = [
-                s
-                for s, seat in enumerate(row["seats"])
-                if seat["spec"] == HUMAN and not seat["joined"]
-            ]
-            if which == "open" and not open_seats:
+            waiting = open_seats(row["seats"])
+            if which == "open" and not waiting:
                 continue
             out.append(
                 {
@@ -357,7 +251,7 @@ class Hub:
                     "options": row["options"],
                     "status": row["status"],
                     "seq": row["moves"],
-                    "open_seats": open_seats,
+                    "open_seats": waiting,
                     "players": [seat["name"] if seat["joined"] else None for seat in row["seats"]],
                     "result": row["result"],
                     "updated": row["updated"].isoformat() if row["updated"] else None,
@@ -387,14 +281,12 @@ class Hub:
             else:
                 if not stored.listed:
                     raise ServerError("a private match is joined with the link its creator sent")
-                open_seats = [
-                    s for s, d in enumerate(stored.seats) if d["spec"] == HUMAN and not d["joined"]
-                ]
-                if seat is None and open_seats:
-                    seat = open_seats[0]
-                if seat is None or seat not in open_seats:
+                waiting = open_seats(stored.seats)
+                if seat is None and waiting:
+                    seat = waiting[0]
+                if seat is None or seat not in waiting:
                     raise ServerError(
-                        f"seat {seat} is not open; open seats: {open_seats or 'none'}", 409
+                        f"seat {seat} is not open; open seats: {waiting or 'none'}", 409
                     )
                 new_token = secrets.token_urlsafe(24)
             seats = [dict(d) for d in stored.seats]
@@ -670,7 +562,7 @@ class Hub:
     def attach(self, match: LiveMatch, conn: Connection) -> None:
         """A client connected: send it everything, and tell the others it is here."""
         match.connections.add(conn)
-        conn.send(self.state_message(match, conn))
+        conn.send(state_message(match, conn, self.clock()))
         self._broadcast(match, presence_only=True)
 
     def detach(self, match: LiveMatch, conn: Connection) -> None:
@@ -684,88 +576,9 @@ class Hub:
     def _broadcast(self, match: LiveMatch, presence_only: bool = False) -> None:
         for conn in list(match.connections):
             if presence_only:
-                conn.send({"type": "presence", "seats": self._seats(match)})
+                conn.send({"type": "presence", "seats": match.seats_public()})
             else:
-                conn.send(self.state_message(match, conn))
-
-    def _seats(self, match: LiveMatch) -> list[dict[str, Any]]:
-        return [
-            {
-                "seat": seat,
-                "seat_name": match.game.seat_name(seat),
-                "name": data["name"] if data["joined"] else None,
-                "kind": "person" if data["agent"] is None else "agent",
-                "agent": data["agent"],
-                "joined": data["joined"],
-                "resigned": data["resigned"],
-                "connected": match.connected(seat) if data["agent"] is None else True,
-            }
-            for seat, data in enumerate(match.stored.seats)
-        ]
-
-    def log_entries(self, match: LiveMatch, seat: Player | None, start: int = 0) -> list[Any]:
-        """The move log from ``start`` as ``seat`` may know it: a move of another seat in a
-        simultaneous decision shows only that it was made, until the match is over."""
-        over = match.stored.status == "finished"
-        out = []
-        for n in range(start, match.seq):
-            player, text = match.stored.moves[n]
-            shown = over or player == seat or not match.hidden[n]
-            out.append({"n": n + 1, "seat": player, "text": text if shown else None})
-        return out
-
-    def state_message(self, match: LiveMatch, conn: Connection) -> dict[str, Any]:
-        """Everything one client is sent after a change: only what its seat may know."""
-        seat = conn.seat
-        state = match.state
-        stored = match.stored
-        over = stored.status == "finished"
-        restart_log = over and conn.log_sent and any(match.hidden)
-        start = 0 if restart_log or conn.log_sent > match.seq else conn.log_sent
-        entries = self.log_entries(match, seat, start)
-        conn.log_sent = match.seq
-        to_act = list(state.to_act) if stored.status == "playing" else []
-        can_move = seat is not None and seat in to_act and match.seat_is_person(seat)
-        legal = state.legal_actions(seat) if can_move else []
-        now = self.clock()
-        decision = state.decision_start().to_act
-        return {
-            "type": "state",
-            "match": stored.id,
-            "seq": match.seq,
-            "seat": seat,
-            "status": stored.status,
-            "game": stored.game,
-            "title": match.game.title,
-            "options": stored.options,
-            "seat_names": [match.game.seat_name(p) for p in range(match.game.num_players)],
-            "view": state.view(seat),
-            "to_act": to_act,
-            "chosen": [p for p in decision if p not in state.to_act] if len(decision) > 1 else [],
-            "legal": [{"text": str(a), "id": match.game.action_id(a)} for a in legal],
-            "memorise": (
-                match.game.memorise_seconds(state, seat) if can_move and seat is not None else None
-            ),
-            "deadlines": {str(s): max(0.0, d - now) for s, d in match.deadlines.items()},
-            "log_start": start,
-            "log": entries,
-            "seats": self._seats(match),
-            "result": stored.result,
-            "rematch": stored.rematch,
-            "record": self.record(match).model_dump(mode="json") if over else None,
-        }
-
-    def record(self, match: LiveMatch) -> GameRecord:
-        """The match's full record (every move); only handed out once the match is over."""
-        stored = match.stored
-        return GameRecord(
-            game=stored.game,
-            options=stored.options,
-            seed=stored.seed,
-            seats=[d["agent"] or d["name"] or HUMAN for d in stored.seats],
-            moves=list(stored.moves),
-            result=stored.result,
-        )
+                conn.send(state_message(match, conn, self.clock()))
 
 
 def _by_id(game: Game[Any, Any, Any], action_id: int | None) -> Any:

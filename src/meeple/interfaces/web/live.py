@@ -1,0 +1,207 @@
+"""A match as the server holds it in memory, its clients, and what each client is sent.
+
+Everything here is a function of one match: what a seat may know of it (its view, its
+legal moves, the move log with others' hidden choices left out), and the public summary
+the lobby shows. The :mod:`~meeple.interfaces.web.hub` changes matches; this module only
+describes them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from meeple.agents import HUMAN
+from meeple.core.errors import MeepleError
+from meeple.core.game import Game, Player, State
+from meeple.core.record import GameRecord
+from meeple.store.matches import StoredMatch
+
+SEND_QUEUE_LIMIT = 256
+"""Messages waiting for one slow client before the server drops its connection."""
+
+
+class ServerError(MeepleError):
+    """A request the server refuses; ``status`` is the HTTP status that goes with it."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def open_seats(seats: list[dict[str, Any]]) -> list[Player]:
+    """The seats of a match that wait for a person to take them."""
+    return [s for s, seat in enumerate(seats) if seat["spec"] == HUMAN and not seat["joined"]]
+
+
+@dataclass(eq=False)
+class Connection:
+    """One client's socket, as the hub sees it: a seat (None: spectator) and an outbox."""
+
+    seat: Player | None
+    outbox: asyncio.Queue[dict[str, Any] | None] = field(
+        default_factory=lambda: asyncio.Queue(SEND_QUEUE_LIMIT)
+    )
+    log_sent: int = 0
+    """How many log entries this client holds (only new ones are sent)."""
+    closed: bool = False
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue a message; a client too slow to take its messages is disconnected."""
+        if self.closed:
+            return
+        try:
+            self.outbox.put_nowait(message)
+        except asyncio.QueueFull:
+            self.close()
+
+    def close(self) -> None:
+        """Ask the connection's sender to close the socket."""
+        if not self.closed:
+            self.closed = True
+            with contextlib.suppress(asyncio.QueueFull):
+                self.outbox.put_nowait(None)
+
+
+@dataclass(eq=False)
+class LiveMatch:
+    """A match in memory: its stored data, its current state and its connections."""
+
+    stored: StoredMatch
+    game: Game[Any, Any, Any]
+    state: State[Any]
+    hidden: list[bool]
+    """Per move: made in a simultaneous decision, so others see only "has chosen"."""
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    connections: set[Connection] = field(default_factory=set)
+    deadlines: dict[Player, float] = field(default_factory=dict)
+    """Seat -> time.time() by which it must move (a clock or a memorise step)."""
+    deadline_base: int = -1
+    """The decision (its ``decision_base``) the deadlines were set for."""
+    thinking: set[Player] = field(default_factory=set)
+    timer: asyncio.TimerHandle | None = None
+
+    @property
+    def id(self) -> str:
+        """The match's id (also its spectator link)."""
+        return self.stored.id
+
+    @property
+    def seq(self) -> int:
+        """How many moves are accepted: the number every move message must quote."""
+        return len(self.stored.moves)
+
+    @property
+    def decision_base(self) -> int:
+        """The seq at which the current decision began (a simultaneous one spans moves)."""
+        start = self.state.decision_start()
+        return self.seq - (len(start.to_act) - len(self.state.to_act))
+
+    def seat_is_person(self, seat: Player) -> bool:
+        """True for a seat a person plays (not an agent, not resigned to one)."""
+        return self.stored.seats[seat]["spec"] == HUMAN
+
+    def connected(self, seat: Player) -> bool:
+        """True while a client of this seat is connected."""
+        return any(c.seat == seat and not c.closed for c in self.connections)
+
+    def summary(self) -> dict[str, Any]:
+        """What the lobby shows of a match: public to anyone with its id."""
+        stored = self.stored
+        return {
+            "match": stored.id,
+            "game": stored.game,
+            "title": self.game.title,
+            "options": stored.options,
+            "status": stored.status,
+            "listed": stored.listed,
+            "seq": self.seq,
+            "move_seconds": stored.move_seconds,
+            "seats": self.seats_public(),
+            "open_seats": open_seats(stored.seats),
+            "result": stored.result,
+            "rematch": stored.rematch,
+            "rematch_of": stored.rematch_of,
+        }
+
+    def seats_public(self) -> list[dict[str, Any]]:
+        """The seats as everyone may see them: names, person or agent, connected."""
+        return [
+            {
+                "seat": seat,
+                "seat_name": self.game.seat_name(seat),
+                "name": data["name"] if data["joined"] else None,
+                "kind": "person" if data["agent"] is None else "agent",
+                "agent": data["agent"],
+                "joined": data["joined"],
+                "resigned": data["resigned"],
+                "connected": self.connected(seat) if data["agent"] is None else True,
+            }
+            for seat, data in enumerate(self.stored.seats)
+        ]
+
+    def log_entries(self, seat: Player | None, start: int = 0) -> list[Any]:
+        """The move log from ``start`` as ``seat`` may know it: a move of another seat in a
+        simultaneous decision shows only that it was made, until the match is over."""
+        over = self.stored.status == "finished"
+        out = []
+        for n in range(start, self.seq):
+            player, text = self.stored.moves[n]
+            shown = over or player == seat or not self.hidden[n]
+            out.append({"n": n + 1, "seat": player, "text": text if shown else None})
+        return out
+
+    def record(self) -> GameRecord:
+        """The match's full record (every move); only handed out once the match is over."""
+        stored = self.stored
+        return GameRecord(
+            game=stored.game,
+            options=stored.options,
+            seed=stored.seed,
+            seats=[d["agent"] or d["name"] or HUMAN for d in stored.seats],
+            moves=list(stored.moves),
+            result=stored.result,
+        )
+
+
+def state_message(match: LiveMatch, conn: Connection, now: float) -> dict[str, Any]:
+    """Everything one client is sent after a change: only what its seat may know."""
+    seat = conn.seat
+    state = match.state
+    stored = match.stored
+    over = stored.status == "finished"
+    restart_log = over and conn.log_sent and any(match.hidden)
+    start = 0 if restart_log or conn.log_sent > match.seq else conn.log_sent
+    entries = match.log_entries(seat, start)
+    conn.log_sent = match.seq
+    to_act = list(state.to_act) if stored.status == "playing" else []
+    can_move = seat is not None and seat in to_act and match.seat_is_person(seat)
+    legal = state.legal_actions(seat) if can_move else []
+    decision = state.decision_start().to_act
+    return {
+        "type": "state",
+        "match": stored.id,
+        "seq": match.seq,
+        "seat": seat,
+        "status": stored.status,
+        "game": stored.game,
+        "title": match.game.title,
+        "options": stored.options,
+        "seat_names": [match.game.seat_name(p) for p in range(match.game.num_players)],
+        "view": state.view(seat),
+        "to_act": to_act,
+        "chosen": [p for p in decision if p not in state.to_act] if len(decision) > 1 else [],
+        "legal": [{"text": str(a), "id": match.game.action_id(a)} for a in legal],
+        "memorise": (
+            match.game.memorise_seconds(state, seat) if can_move and seat is not None else None
+        ),
+        "deadlines": {str(s): max(0.0, d - now) for s, d in match.deadlines.items()},
+        "log_start": start,
+        "log": entries,
+        "seats": match.seats_public(),
+        "result": stored.result,
+        "rematch": stored.rematch,
+        "record": match.record().model_dump(mode="json") if over else None,
+    }
