@@ -31,6 +31,13 @@ def create(server, **body) -> dict:
     return reply.json()
 
 
+async def seated(server, created: dict) -> list[Client]:
+    """A connected client for each person's seat of a new match."""
+    return [
+        await Client(server.url, created["match"], s["token"]).connect() for s in created["seats"]
+    ]
+
+
 def summary(server, match: str) -> dict:
     return httpx.get(f"{server.url}/api/matches/{match}").json()
 
@@ -146,10 +153,7 @@ def test_malformed_messages_are_answered_and_change_nothing(server):
         created = create(
             server, game="edges", options={"board": "2x2", "first": 0}, seats=["human", "human"]
         )
-        a, b = [
-            await Client(server.url, created["match"], s["token"]).connect()
-            for s in created["seats"]
-        ]
+        a, b = await seated(server, created)
         await a.wait_for(lambda: a.my_turn())
         before = a.state
         for text, says in BAD_MESSAGES:
@@ -179,10 +183,7 @@ def test_a_double_click_makes_one_move(server):
         created = create(
             server, game="edges", options={"board": "2x2", "first": 0}, seats=["human", "human"]
         )
-        a, b = [
-            await Client(server.url, created["match"], s["token"]).connect()
-            for s in created["seats"]
-        ]
+        a, b = await seated(server, created)
         await a.wait_for(lambda: a.my_turn())
         move = {"type": "move", "seq": 0, "action": a.state["legal"][0]["text"]}
         await a.send(move)
@@ -244,10 +245,7 @@ def test_spectators_watch_but_cannot_play_and_presence_is_shown(server):
 def test_resign_with_two_seats_ends_the_match(server):
     async def go() -> None:
         created = create(server, game="erd", seats=["human", "human"])
-        a, b = [
-            await Client(server.url, created["match"], s["token"]).connect()
-            for s in created["seats"]
-        ]
+        a, b = await seated(server, created)
         await a.send({"type": "resign"})
         await b.wait_for(lambda: b.state["status"] == "finished")
         assert b.state["result"]["winners"] == [1]
@@ -276,10 +274,7 @@ def test_resign_with_three_seats_hands_the_seat_to_an_agent(server):
 def test_a_rematch_turns_the_seats_round_and_tells_each_person_their_new_seat(server):
     async def go() -> None:
         created = create(server, game="erd", seats=["human", "human"], names=["Ann", "Bob"])
-        a, b = [
-            await Client(server.url, created["match"], s["token"]).connect()
-            for s in created["seats"]
-        ]
+        a, b = await seated(server, created)
         await a.send({"type": "resign"})
         await a.wait_for(lambda: a.state["status"] == "finished")
         reply = httpx.post(
@@ -338,10 +333,7 @@ def test_at_time_out_the_agent_moves_for_the_person(server):
             seats=["human", "human"],
             move_seconds=0.5,
         )
-        a, b = [
-            await Client(server.url, created["match"], s["token"]).connect()
-            for s in created["seats"]
-        ]
+        a, b = await seated(server, created)
         await a.wait_for(lambda: a.state["deadlines"].get("0") is not None)
         await a.wait_for(lambda: a.state["seq"] == 1, timeout=10)  # nobody moved: the clock did
         assert a.acks == []
@@ -360,10 +352,7 @@ def test_a_memorise_step_ends_when_its_time_is_up(server):
             options={"memorise_seconds": 0.5},
             seats=["human", "human"],
         )
-        a, b = [
-            await Client(server.url, created["match"], s["token"]).connect()
-            for s in created["seats"]
-        ]
+        a, b = await seated(server, created)
         await a.wait_for(lambda: a.state["memorise"] is not None)
         assert a.state["view"]["memorise"]["order"]
         await a.wait_for(lambda: a.state["seq"] == 2, timeout=10)
@@ -386,10 +375,7 @@ def test_the_triangle_clock_s_minute_per_choice_is_kept_by_the_server(server):
             options={"memorise_seconds": 0.2, "choice_seconds": 0.6},
             seats=["human", "human"],
         )
-        a, b = [
-            await Client(server.url, created["match"], s["token"]).connect()
-            for s in created["seats"]
-        ]
+        a, b = await seated(server, created)
         await a.wait_for(lambda: a.state["seq"] == 2)  # the memorise step ended by itself
         assert set(a.state["deadlines"]) == {"0", "1"}
         # Seat 1 chooses; seat 0's deadline stands, and at time-out its choice is made.

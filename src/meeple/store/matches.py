@@ -114,6 +114,8 @@ class StoredMatch:
     created: dt.datetime | None = None
     updated: dt.datetime | None = None
     moves: list[tuple[int, str]] = field(default_factory=list)
+    moves_count: int = 0
+    """How many moves are stored (also when ``moves`` was not read)."""
 
     @classmethod
     def _from_row(cls, row: MatchRow, moves: list[tuple[int, str]]) -> StoredMatch:
@@ -132,6 +134,7 @@ class StoredMatch:
             created=row.created,
             updated=row.updated,
             moves=moves,
+            moves_count=row.moves_count,
         )
 
 
@@ -232,7 +235,7 @@ class MatchStore:
                 )
             )
 
-    def listing(self, statuses: tuple[str, ...], limit: int = 100) -> list[dict[str, Any]]:
+    def listing(self, statuses: tuple[str, ...], limit: int = 100) -> list[StoredMatch]:
         """Listed matches in ``statuses``, newest first, without their moves."""
         with Session(self.engine) as session:
             rows = session.scalars(
@@ -241,20 +244,7 @@ class MatchStore:
                 .order_by(MatchRow.updated.desc())
                 .limit(limit)
             )
-            return [
-                {
-                    "id": r.id,
-                    "game": r.game,
-                    "options": r.options,
-                    "seats": r.seats,
-                    "status": r.status,
-                    "moves": r.moves_count,
-                    "result": r.result,
-                    "created": r.created,
-                    "updated": r.updated,
-                }
-                for r in rows
-            ]
+            return [StoredMatch._from_row(r, []) for r in rows]
 
     def update(self, match_id: str, **changes: Any) -> None:
         """Change a match's seats, status, result or rematch link."""

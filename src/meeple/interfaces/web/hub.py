@@ -241,20 +241,20 @@ class Hub:
         rows = await asyncio.to_thread(self.store.listing, statuses)
         out = []
         for row in rows:
-            waiting = open_seats(row["seats"])
+            waiting = open_seats(row.seats)
             if which == "open" and not waiting:
                 continue
             out.append(
                 {
-                    "match": row["id"],
-                    "game": row["game"],
-                    "options": row["options"],
-                    "status": row["status"],
-                    "seq": row["moves"],
+                    "match": row.id,
+                    "game": row.game,
+                    "options": row.options,
+                    "status": row.status,
+                    "seq": row.moves_count,
                     "open_seats": waiting,
-                    "players": [seat["name"] if seat["joined"] else None for seat in row["seats"]],
-                    "result": row["result"],
-                    "updated": row["updated"].isoformat() if row["updated"] else None,
+                    "players": [seat["name"] if seat["joined"] else None for seat in row.seats],
+                    "result": row.result,
+                    "updated": row.updated.isoformat() if row.updated else None,
                 }
             )
         return out
