@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import socket
 import threading
 import webbrowser
 from typing import Annotated
@@ -38,6 +39,7 @@ def serve_command(
     from meeple.interfaces.web.app import create_app
 
     url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
+    _check_free(host, port)
     try:
         app = create_app(db, agent_workers=agent_workers, base_url=url)
     except MeepleError as exc:
@@ -50,3 +52,21 @@ def serve_command(
         uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 16)
     except OSError as exc:
         raise fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+
+
+def _check_free(host: str, port: int) -> None:
+    """Fail with a clear message if ``host:port`` cannot be listened on (uvicorn would
+    only log it after the server had started)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        raise fail(f"cannot listen on {host!r}: {exc.strerror}") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            raise fail(
+                f"cannot listen on {host}:{port}: {exc.strerror}; choose another with --port"
+            ) from None
