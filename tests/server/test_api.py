@@ -389,3 +389,35 @@ def test_the_triangle_clock_s_minute_per_choice_is_kept_by_the_server(server):
             await c.close()
 
     asyncio.run(go())
+
+
+def test_a_record_replays_for_stepping_and_bad_ones_are_refused(server, tmp_path):
+    from meeple.core.record import GameRecord
+    from meeple.core.registry import make
+
+    game = make("erd")
+    state = game.new_game(3)
+    moves = []
+    rng = random.Random(3)
+    while not state.is_over:
+        player = state.to_act[0]
+        action = rng.choice(state.legal_actions(player))
+        moves.append((player, str(action)))
+        state = state.apply(player, action)
+    record = GameRecord(game="erd", seed=3, moves=moves)
+    reply = httpx.post(f"{server.url}/api/replay", json=record.model_dump(mode="json"))
+    assert reply.status_code == 200, reply.text
+    replay = reply.json()
+    assert len(replay["views"]) == len(moves) + 1
+    # The game is over, so every step shows every seat's hand as well as the spectator's.
+    assert all(len(v["seats"]) == 2 for v in replay["views"])
+    assert replay["views"][0]["spectator"] == game.new_game(3).view(None)
+    bad = dict(record.model_dump(mode="json"), moves=[[0, "rush=XXX defense=DDD"]])
+    reply = httpx.post(f"{server.url}/api/replay", json=bad)
+    assert reply.status_code == 400 and "move 1" in reply.json()["error"]
+    huge = httpx.post(
+        f"{server.url}/api/replay",
+        content=b'{"game": "' + b"x" * 3_000_000 + b'"}',
+        headers={"content-type": "application/json"},
+    )
+    assert huge.status_code == 413 and "too large" in huge.json()["error"]

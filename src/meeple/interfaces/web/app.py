@@ -135,8 +135,16 @@ def create_app(
     @app.post(
         "/api/replay", summary="Check an uploaded record and return every state to step through"
     )
-    async def replay(record: Annotated[dict[str, Any], Body()]) -> dict[str, Any]:
-        return await asyncio.to_thread(_replay_states, json.dumps(record))
+    async def replay(
+        request: Request,
+        record: Annotated[
+            dict[str, Any] | None,
+            Body(description="a game record, as `meeple play --save` writes it"),
+        ] = None,
+    ) -> dict[str, Any]:
+        del record  # declared for the OpenAPI page; the body is read with a size limit
+        text = await _read_limited(request, MAX_RECORD_BYTES)
+        return await asyncio.to_thread(_replay_states, text)
 
     @app.websocket("/ws/{match_id}")
     async def socket(websocket: WebSocket, match_id: str) -> None:
@@ -148,6 +156,25 @@ def create_app(
 
         mount_pages(app, pages)
     return app
+
+
+MAX_RECORD_BYTES = 2_000_000
+"""The largest record the replay endpoint reads (a long Squad Combat game is ~30 kB)."""
+
+
+async def _read_limited(request: Request, limit: int) -> str:
+    """The request body as text, refused (413) past ``limit`` bytes without reading it all."""
+    size = 0
+    chunks = []
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise ServerError(f"the record is too large: at most {limit:,} bytes", 413)
+        chunks.append(chunk)
+    try:
+        return b"".join(chunks).decode("utf-8")
+    except UnicodeDecodeError:
+        raise ServerError("the record is not UTF-8 text") from None
 
 
 def _replay_states(text: str) -> dict[str, Any]:
