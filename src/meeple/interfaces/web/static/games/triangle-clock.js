@@ -1,0 +1,386 @@
+// The Triangle Clock, drawn for the browser (see docs: the drawing contract in the issue).
+//
+// A symbol is a triangle pointing one of eight ways; solid ones are filled yellow, clear
+// ones outlined cyan, so the two differ in shape and colour as well as in text. Moves are
+// read from msg.legal only: a letter (with +palette-swap / +right-angle), "mulligan" or
+// "memorised". The item tokens are toggles kept in ui.selection until a letter is clicked.
+
+const SVG = "http://www.w3.org/2000/svg";
+const DIRS = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"];
+const DIR_WORDS = ["12 o'clock", "half past 1", "3 o'clock", "half past 4", "6 o'clock",
+  "half past 7", "9 o'clock", "half past 10"];
+const TOGGLES = ["palette-swap", "right-angle"];
+const ITEM_TITLES = { "palette-swap": "Palette Swap", "right-angle": "Right Angle", mulligan: "Mulligan" };
+const ITEM_HELP = {
+  "palette-swap": "swap the colour of the symbol you reveal",
+  "right-angle": "turn the symbol you reveal 90° clockwise",
+  mulligan: "scrap your four cards and draw four new ones",
+};
+const PHASE_TEXT = {
+  memorise: "memorise the order of shared symbols",
+  first: "first choice: a symbol from a card",
+  second: "second choice: a symbol from another card",
+  third: "third choice: the other symbol of a card you played",
+  over: "game over",
+};
+const ORDINALS = ["", "1st", "2nd", "3rd"];
+
+// The memorise countdown runs between redraws; one timer at a time, keyed by the state.
+let countdown = { key: null, endsAt: 0, timer: null };
+
+function ensureStyle() {
+  if (document.querySelector("link[data-game-style='triangle-clock']")) return;
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = new URL("./triangle-clock.css", import.meta.url).href;
+  link.dataset.gameStyle = "triangle-clock";
+  document.head.appendChild(link);
+}
+
+function svg(tag, attrs = {}, parent = null, text = null) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text !== null) node.textContent = text;
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+function html(tag, attrs = {}, parent = null, text = null) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") node.className = v;
+    else node.setAttribute(k, v);
+  }
+  if (text !== null) node.textContent = text;
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+/** "NEc" -> {dir: 1, solid: false, name: "NEc"}; null for anything else. */
+export function parseSymbol(name) {
+  const m = /^(NE|NW|SE|SW|N|E|S|W)([sc])$/.exec(name || "");
+  return m ? { dir: DIRS.indexOf(m[1]), solid: m[2] === "s", name } : null;
+}
+
+function describe(name) {
+  const s = parseSymbol(name);
+  return s ? `${s.solid ? "solid" : "clear"} triangle pointing ${DIRS[s.dir]} (${DIR_WORDS[s.dir]})` : name;
+}
+
+/** A triangle of size r centred at (x, y), pointing its way; its name beneath when asked. */
+function triangle(parent, name, x, y, r, withName = false) {
+  const s = parseSymbol(name);
+  const g = svg("g", { class: "tc-symbol" }, parent);
+  if (!s) {
+    svg("text", { x, y: y + r * 0.3, "text-anchor": "middle", class: "tc-unknown" }, g, "?");
+    return g;
+  }
+  const h = r * 0.866;
+  svg("polygon", {
+    points: `0,${-r} ${h},${r / 2} ${-h},${r / 2}`,
+    transform: `translate(${x},${y}) rotate(${45 * s.dir})`,
+    class: s.solid ? "tc-solid" : "tc-clear",
+    "stroke-linejoin": "round",
+  }, g);
+  svg("title", {}, g, describe(name));
+  if (withName) {
+    svg("text", { x, y: y + r + 16, "text-anchor": "middle", class: "tc-name" }, g, name);
+  }
+  return g;
+}
+
+/** What msg.legal allows: picks by letter (each with the item sets allowed), and the rest. */
+export function parseLegal(legal) {
+  const picks = new Map();
+  const out = { picks, mulligan: null, memorised: null, items: new Set() };
+  for (const { text } of legal || []) {
+    if (text === "mulligan") out.mulligan = text;
+    else if (text === "memorised") out.memorised = text;
+    else {
+      const [letter, ...rest] = text.trim().split(/\s+/);
+      const items = rest.map((t) => t.replace(/^\+/, "")).sort();
+      items.forEach((i) => out.items.add(i));
+      if (!picks.has(letter)) picks.set(letter, new Map());
+      picks.get(letter).set(items.join("+"), text);
+    }
+  }
+  return out;
+}
+
+function chosenItems(ui) {
+  return TOGGLES.filter((i) => ui.selection && ui.selection[i]);
+}
+
+function clickable(node, hint, onClick, move = null) {
+  node.classList.add("clickable");
+  node.setAttribute("data-hint", hint);
+  if (move !== null) node.setAttribute("data-move", move);
+  node.addEventListener("click", (ev) => {
+    ev.stopPropagation();
+    onClick();
+  });
+  return node;
+}
+
+function seatLabel(msg, p) {
+  const names = msg.seat_names || msg.view.seats || ["Tick", "Tock"];
+  return names[p] ?? `seat ${p}`;
+}
+
+export function draw(root, msg, ui) {
+  ensureStyle();
+  if (countdown.timer) clearInterval(countdown.timer);
+  countdown.timer = null;
+  root.replaceChildren();
+  const view = msg.view || {};
+  const seat = msg.seat ?? null;
+  const legal = parseLegal(ui.canMove ? msg.legal : []);
+  const items = chosenItems(ui);
+  const box = html("div", { class: "tc" }, root);
+
+  drawScoreboard(box, msg, view, seat);
+  const main = html("div", { class: "tc-main" }, box);
+  drawTable(main, msg, view, seat);
+  const side = html("div", { class: "tc-side" }, main);
+  if (view.memorise) drawMemorise(side, msg, view, seat, legal, ui);
+  drawSharedSoFar(side, view);
+  drawLastRound(side, msg, view);
+  if (view.hand) drawHand(box, msg, view, seat, legal, items, ui);
+  if (view.result) drawResult(box, view);
+}
+
+function drawScoreboard(box, msg, view, seat) {
+  const bar = html("div", { class: "tc-scoreboard" }, box);
+  const round = html("div", { class: "tc-round" }, bar);
+  html("div", { class: "tc-round-n" }, round, view.phase === "over"
+    ? `after ${view.rounds} rounds` : `round ${view.round} of ${view.rounds}`);
+  html("div", { class: "tc-phase" }, round, PHASE_TEXT[view.phase] || view.phase || "");
+  const waiting = new Set((view.submissions && view.submissions.waiting) || view.to_act || []);
+  (view.scores || []).forEach((score, p) => {
+    const card = html("div", { class: `tc-seat tc-seat-${p}${p === seat ? " tc-me" : ""}` }, bar);
+    html("div", { class: "tc-seat-name" }, card, seatLabel(msg, p) + (p === seat ? " (you)" : ""));
+    html("div", { class: "tc-score" }, card, String(score));
+    const uses = (view.items || [])[p] || {};
+    const line = Object.entries(uses).map(([k, n]) => `${ITEM_TITLES[k] || k} ×${n}`).join(" · ");
+    html("div", { class: "tc-items-left" }, card, line || "no items");
+    if (view.phase !== "over") {
+      html("div", { class: "tc-wait" }, card, waiting.has(p) ? "choosing…" : "submitted ✓");
+    }
+  });
+  const piles = html("div", { class: "tc-piles" }, bar);
+  html("div", {}, piles, `deck ${view.deck ?? "?"}`);
+  html("div", {}, piles, `discards ${(view.discards || []).length}`);
+  if (view.reshuffles) html("div", {}, piles, `reshuffled ×${view.reshuffles}`);
+}
+
+/** The clock face: the shared symbol in the middle, each seat's revealed symbols above/below. */
+function drawTable(main, msg, view, seat) {
+  const wrap = html("div", { class: "tc-table" }, main);
+  const s = svg("svg", { viewBox: "0 0 400 470", role: "img", "aria-label": "the table" }, wrap);
+  svg("rect", { x: 4, y: 4, width: 392, height: 462, rx: 26, class: "tc-felt" }, s);
+  const cx = 200, cy = 235, R = 112;
+  svg("circle", { cx, cy, r: R, class: "tc-face" }, s);
+  DIRS.forEach((d, k) => {
+    const a = (k * Math.PI) / 4;
+    const x1 = cx + Math.sin(a) * (R - 12), y1 = cy - Math.cos(a) * (R - 12);
+    const x2 = cx + Math.sin(a) * R, y2 = cy - Math.cos(a) * R;
+    svg("line", { x1, y1, x2, y2, class: "tc-tick" }, s);
+    svg("text", { x: cx + Math.sin(a) * (R - 26), y: cy - Math.cos(a) * (R - 26) + 5,
+      "text-anchor": "middle", class: "tc-dir" }, s, d);
+  });
+  if (view.shared) {
+    triangle(s, view.shared, cx, cy, 44);
+    svg("text", { x: cx, y: cy + R + 20, "text-anchor": "middle", class: "tc-caption" }, s,
+      `shared: ${view.shared}`);
+  } else {
+    svg("text", { x: cx, y: cy + 6, "text-anchor": "middle", class: "tc-caption" }, s,
+      view.phase === "memorise" ? "memorise…" : view.phase === "over" ? "game over" : "").classList.add("tc-on-face");
+  }
+  // The viewer's own seat sits at the bottom; a spectator sees Tick at the bottom.
+  const bottom = seat ?? 0;
+  const rows = [[1 - bottom, 38], [bottom, 432]];
+  const mine = view.submissions && view.submissions.mine;
+  for (const [p, y] of rows) {
+    svg("text", { x: 14, y: y - 38 + (y > 200 ? 0 : 48), class: `tc-row-label tc-c${p}` }, s,
+      seatLabel(msg, p) + (p === seat ? " (you)" : ""));
+    const revealed = ((view.revealed || [])[p]) || [];
+    for (let k = 0; k < 3; k++) {
+      const x = 150 + k * 80;
+      svg("rect", { x: x - 34, y: y - 32, width: 68, height: 64, rx: 8, class: "tc-slot" }, s);
+      const r = revealed[k];
+      if (r) {
+        triangle(s, r.symbol, x, y - 8, 17);
+        svg("text", { x, y: y + 26, "text-anchor": "middle", class: "tc-slot-name" }, s,
+          r.symbol + (r.items.length ? " " + r.items.map((i) => (i === "palette-swap" ? "⇄" : "↻")).join("") : ""));
+      } else if (p === seat && k === revealed.length && mine) {
+        svg("text", { x, y: y + 4, "text-anchor": "middle", class: "tc-pending" }, s, mine);
+      } else if (view.phase !== "over" && k === revealed.length
+                 && ((view.submissions && view.submissions.submitted) || []).includes(p)) {
+        svg("text", { x, y: y + 6, "text-anchor": "middle", class: "tc-pending" }, s, "✓ hidden");
+      }
+    }
+  }
+}
+
+function drawMemorise(side, msg, view, seat, legal, ui) {
+  const panel = html("div", { class: "tc-panel tc-memorise" }, side);
+  const [a, b] = view.memorise.rounds;
+  const title = html("div", { class: "tc-panel-title" }, panel, `Shared symbols for rounds ${a}–${b}`);
+  const doneAlready = seat !== null && !(msg.to_act || view.to_act || []).includes(seat);
+  if (doneAlready) {
+    html("p", { class: "tc-hidden-note" }, panel, "You have memorised the order; it is hidden now. Waiting for the opponent…");
+    return;
+  }
+  const clock = html("span", { class: "tc-countdown" }, title);
+  const grid = svg("svg", { viewBox: "0 0 400 150", class: "tc-order" }, panel);
+  view.memorise.order.forEach((name, k) => {
+    const x = 25 + (k % 8) * 50, y = k < 8 ? 32 : 104;
+    svg("text", { x, y: y - 18, "text-anchor": "middle", class: "tc-order-n" }, grid, String(a + k));
+    triangle(grid, name, x, y + 4, 14);
+    svg("text", { x, y: y + 30, "text-anchor": "middle", class: "tc-order-name" }, grid, name);
+  });
+  if (legal.memorised) {
+    const btn = html("button", { class: "tc-button" }, panel, "I have memorised it");
+    clickable(btn, "memorised: hide the order", () => ui.move(legal.memorised), legal.memorised);
+  }
+  if (typeof msg.memorise !== "number") return;
+  const key = `${msg.match}:${msg.seq}`;
+  if (countdown.key !== key) countdown = { key, endsAt: Date.now() + msg.memorise * 1000, timer: null };
+  const tick = () => {
+    const left = Math.max(0, Math.ceil((countdown.endsAt - Date.now()) / 1000));
+    clock.textContent = ` — ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left`;
+    if (left <= 0) {
+      // The seed hides the order when the time is up, whether or not the seat answered.
+      grid.remove();
+      if (!panel.querySelector(".tc-hidden-note")) {
+        html("p", { class: "tc-hidden-note" }, panel, "Time is up: the order is hidden.");
+      }
+      clearInterval(countdown.timer);
+      countdown.timer = null;
+    }
+  };
+  tick();
+  if (countdown.endsAt > Date.now()) countdown.timer = setInterval(tick, 250);
+}
+
+function drawSharedSoFar(side, view) {
+  const seen = view.shared_revealed || [];
+  if (!seen.length) return;
+  const panel = html("div", { class: "tc-panel" }, side);
+  html("div", { class: "tc-panel-title" }, panel, "Shared symbols so far this order");
+  const w = 400, per = 46;
+  const rows = Math.ceil(seen.length / 8);
+  const s = svg("svg", { viewBox: `0 0 ${w} ${rows * 54}`, class: "tc-seen" }, panel);
+  seen.forEach((name, k) => {
+    const x = 26 + (k % 8) * per + 6, y = 22 + Math.floor(k / 8) * 54;
+    triangle(s, name, x, y, 13, true);
+  });
+}
+
+function drawLastRound(side, msg, view) {
+  const last = view.last_round;
+  if (!last) return;
+  const panel = html("div", { class: "tc-panel" }, side);
+  html("div", { class: "tc-panel-title" }, panel,
+    `Last round (${last.round}): shared ${last.shared} — ` + (last.winner === null || last.winner === undefined
+      ? "equal hands, nobody scores" : `${seatLabel(msg, last.winner)} scores ${last.points}`));
+  const s = svg("svg", { viewBox: "0 0 400 150", class: "tc-last" }, panel);
+  last.seats.forEach((st, p) => {
+    const y = 30 + p * 70;
+    svg("text", { x: 6, y: y - 10, class: `tc-row-label tc-c${p}` }, s, `${seatLabel(msg, p)}: ${st.rank} (${st.strength})`);
+    triangle(s, last.shared, 24, y + 18, 13);
+    svg("text", { x: 46, y: y + 23, class: "tc-plus" }, s, "+");
+    st.revealed.forEach((name, k) => {
+      triangle(s, name, 70 + k * 40, y + 18, 13);
+      if ((st.items[k] || []).length) {
+        svg("text", { x: 70 + k * 40 + 14, y: y + 6, class: "tc-item-mark" }, s,
+          st.items[k].map((i) => (i === "palette-swap" ? "⇄" : "↻")).join(""));
+      }
+    });
+    svg("text", { x: 200, y: y + 23, class: "tc-cards-played" }, s, `cards ${st.cards.join(", ")}`);
+  });
+}
+
+function drawHand(box, msg, view, seat, legal, items, ui) {
+  const wrap = html("div", { class: "tc-hand-area" }, box);
+  const head = html("div", { class: "tc-hand-head" }, wrap);
+  html("span", { class: "tc-panel-title" }, head, "Your hand");
+  const building = html("span", { class: "tc-building" }, head);
+  const itemKey = [...items].sort().join("+");
+  const pickFor = (letter) => (legal.picks.get(letter) || new Map()).get(itemKey) || null;
+  const anyPick = legal.picks.size > 0;
+  if (anyPick || legal.mulligan) {
+    const suffix = items.map((i) => ` +${i}`).join("");
+    building.textContent = `move: ${anyPick ? "?" : ""}${suffix}` + (anyPick ? " — click a symbol" : "");
+  } else if (view.submissions && view.submissions.mine) {
+    building.textContent = `submitted: ${view.submissions.mine} (hidden until both have chosen)`;
+  } else if (view.phase !== "over" && view.phase !== "memorise") {
+    building.textContent = "waiting for the opponent…";
+  }
+
+  const cards = html("div", { class: "tc-cards" }, wrap);
+  view.hand.forEach((card, slot) => {
+    const s = svg("svg", { viewBox: "0 0 170 120", class: "tc-card" }, cards);
+    svg("rect", { x: 3, y: 3, width: 164, height: 114, rx: 12, class: "tc-card-bg" }, s);
+    svg("line", { x1: 85, y1: 14, x2: 85, y2: 106, class: "tc-card-split" }, s);
+    card.symbols.forEach((name, side) => {
+      const letter = card.letters[side];
+      const x = 44 + side * 82;
+      const half = svg("g", { class: "tc-half" }, s);
+      svg("rect", { x: x - 38, y: 8, width: 76, height: 104, rx: 9, class: "tc-half-bg" }, half);
+      svg("text", { x: x - 30, y: 28, class: "tc-letter" }, half, letter);
+      triangle(half, name, x, 58, 22);
+      svg("text", { x, y: 104, "text-anchor": "middle", class: "tc-name" }, half, name);
+      const played = card.played[side];
+      if (played) {
+        half.classList.add("tc-played");
+        svg("text", { x: x + 30, y: 28, "text-anchor": "end", class: "tc-played-mark" }, half, ORDINALS[played] || "✓");
+      }
+      const move = pickFor(letter);
+      if (move) {
+        clickable(half, `reveal ${letter}: ${name}${items.length ? " " + items.map((i) => "+" + i).join(" ") : ""}`,
+          () => ui.move(move), move);
+      }
+    });
+  });
+
+  const tokens = html("div", { class: "tc-tokens" }, wrap);
+  const uses = ((view.items || [])[seat]) || {};
+  for (const item of Object.keys(uses)) {
+    const on = items.includes(item);
+    const token = html("div", { class: `tc-token tc-token-${item}${on ? " tc-on" : ""}` }, tokens);
+    const icon = svg("svg", { viewBox: "0 0 40 40", class: "tc-token-icon" }, token);
+    svg("circle", { cx: 20, cy: 20, r: 17, class: "tc-token-disc" }, icon);
+    svg("text", { x: 20, y: 27, "text-anchor": "middle", class: "tc-token-glyph" }, icon,
+      item === "palette-swap" ? "⇄" : item === "right-angle" ? "↻" : "↺");
+    html("div", { class: "tc-token-text" }, token, `${ITEM_TITLES[item]} ×${uses[item]}`);
+    if (item === "mulligan") {
+      if (legal.mulligan) clickable(token, `mulligan: ${ITEM_HELP.mulligan}`, () => ui.move(legal.mulligan), legal.mulligan);
+      continue;
+    }
+    // A toggle is offered only if some legal pick uses the resulting set of items.
+    const next = (on ? items.filter((i) => i !== item) : [...items, item]).sort().join("+");
+    const possible = [...legal.picks.values()].some((m) => m.has(next));
+    if (possible) {
+      clickable(token, `${on ? "don't use" : "use"} ${ITEM_TITLES[item]}: ${ITEM_HELP[item]}`, () => {
+        ui.selection[item] = !on;
+        ui.redraw();
+      });
+    }
+  }
+  if (items.length) {
+    const cancel = html("button", { class: "tc-button tc-cancel" }, tokens, "cancel");
+    clickable(cancel, "cancel: use no items", () => {
+      for (const i of TOGGLES) delete ui.selection[i];
+      ui.redraw();
+    });
+  }
+}
+
+function drawResult(box, view) {
+  const r = view.result;
+  const banner = html("div", { class: "tc-result" }, box);
+  const who = r.winner === null || r.winner === undefined ? "A draw" : `${r.winner_name} wins`;
+  html("div", { class: "tc-result-head" }, banner, `${who}: ${(r.scores || []).join(" – ")}`);
+  html("div", {}, banner, `${r.reason || ""}${r.decided_by && r.decided_by !== "score" ? ` (decided by ${r.decided_by})` : ""}`);
+}
