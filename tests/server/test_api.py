@@ -421,3 +421,16 @@ def test_a_record_replays_for_stepping_and_bad_ones_are_refused(server, tmp_path
         headers={"content-type": "application/json"},
     )
     assert huge.status_code == 413 and "too large" in huge.json()["error"]
+
+
+def test_the_erosion_card_list_is_served_for_the_pages_to_draw_cards(server):
+    # The views name Erosion cards by id only; the page's drawing needs each card's rock,
+    # hardness, fossil and process from the shipped list.
+    reply = httpx.get(f"{server.url}/api/games/erosion/cards")
+    assert reply.status_code == 200, reply.text
+    cards = {card["id"]: card for card in reply.json()}
+    assert len(cards) == 96
+    assert cards["WX01"]["rock"] == "shale" and cards["WX01"]["mohs"] == 3
+    assert cards["WX01"]["fossil"] == "fish"
+    assert cards["WX01"]["process"]["name"] == "Frost Wedging"
+    assert cards["ATM3"]["under"] == "H"

@@ -22,6 +22,7 @@ from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
 from meeple.core.errors import MeepleError
+from meeple.games.erosion.cards import standard_cards
 from meeple.interfaces.web.hub import Hub
 from meeple.interfaces.web.live import Connection, LiveMatch, ServerError, state_message
 from meeple.interfaces.web.pool import AgentPool
@@ -86,6 +87,11 @@ def create_app(
     @app.get("/api/games", summary="The games, their options and the agents each accepts")
     async def list_games() -> list[dict[str, Any]]:
         return hub.catalogue()
+
+    @app.get("/api/games/erosion/cards", summary="Erosion's card list (cards.json), to draw them")
+    async def erosion_cards() -> list[dict[str, Any]]:
+        # A game's view names Erosion cards by id only; the page needs what each one shows.
+        return [card.model_dump(mode="json") for card in standard_cards()]
 
     @app.post("/api/matches", summary="Create a match; returns a secret token per person's seat")
     async def create_match(request: CreateMatch) -> dict[str, Any]:
