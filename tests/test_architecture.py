@@ -22,6 +22,8 @@ ALLOWED = {
     "store": {"core"},
     "lab": {"core", "games", "agents", "solvers", "store"},
     "interfaces": {"core", "games", "agents", "solvers", "store", "lab"},
+    # Adapters to research frameworks: an interface, at its own import path (meeple.envs).
+    "envs": {"core", "agents"},
 }
 
 

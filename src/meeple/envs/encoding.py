@@ -1,0 +1,158 @@
+"""A fixed-size numeric encoding of a seat's view, the same way for every game.
+
+Research frameworks want a vector of one size for every observation; meeple's views are
+JSON of varying shape (hands grow and shrink, rocks pile up). The encoder learns the
+shape of a game's views once, from seeded random games, and then lays every view out in
+it:
+
+- a number or a boolean at a path (``sides[1].reserve.H``) is one slot, its value;
+- a string at a path is a one-hot group over the strings seen there (``hand[2]=slash``),
+  when that path takes at most :data:`MAX_VOCABULARY` values; free text (a log line)
+  takes more and is left out;
+- each path also has a presence slot (``...?``: 1 if the value is there and not null), and
+  each list a length slot (``...#``), so "empty" and "zero" differ.
+
+Only ``state.view(seat)`` is encoded, so an observation holds nothing the seat may not
+know. A view longer than any seen while learning the shape (a rarely long hand) keeps its
+first entries; :meth:`ViewEncoder.describe` names every slot (docs/envs.md).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from meeple.core.game import Game
+from meeple.core.registry import make
+from meeple.core.rng import derive_seed
+
+MAX_VOCABULARY = 128
+"""A string path with more distinct values than this is free text and is not encoded."""
+
+SAMPLE_GAMES = 16
+"""Random games played to learn the shape of a game's views."""
+
+Path = tuple[str | int, ...]
+
+
+def leaves(value: Any, path: Path = ()) -> Iterator[tuple[Path, Any]]:
+    """Every (path, leaf) of a JSON value; a list also yields (path + ('#',), length)."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from leaves(item, (*path, str(key)))
+    elif isinstance(value, list):
+        yield (*path, "#"), len(value)
+        for k, item in enumerate(value):
+            yield from leaves(item, (*path, k))
+    else:
+        yield path, value
+
+
+def _general(path: Path) -> Path:
+    """The path with list positions blanked: every entry of a list shares a vocabulary."""
+    return tuple("*" if isinstance(p, int) else p for p in path)
+
+
+def path_name(path: Path) -> str:
+    """``sides[1].reserve.H`` for ("sides", 1, "reserve", "H")."""
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + part
+    return out
+
+
+@dataclass(frozen=True)
+class ViewEncoder:
+    """The slots of one game configuration's observation vector."""
+
+    slots: dict[tuple[Path, Any], int]
+    names: tuple[str, ...]
+
+    @property
+    def size(self) -> int:
+        """Length of every observation vector."""
+        return len(self.names)
+
+    def encode(self, view: dict[str, Any]) -> np.ndarray:
+        """The view as a float32 vector of :attr:`size` slots."""
+        out = np.zeros(self.size, dtype=np.float32)
+        slots = self.slots
+        for path, value in leaves(view):
+            if value is None:
+                continue
+            present = slots.get((path, "?"))
+            if present is not None:
+                out[present] = 1.0
+            if isinstance(value, bool | int | float):
+                k = slots.get((path, None))
+                if k is not None:
+                    out[k] = float(value)
+            elif isinstance(value, str):
+                k = slots.get((path, value))
+                if k is not None:
+                    out[k] = 1.0
+        return out
+
+    def describe(self) -> list[str]:
+        """The name of every slot, in order."""
+        return list(self.names)
+
+
+def learn_encoder(game: Game[Any, Any, Any], games: int = SAMPLE_GAMES) -> ViewEncoder:
+    """The encoder for ``game``, from the views of ``games`` seeded random games."""
+    numbers: set[Path] = set()
+    strings: dict[Path, set[str]] = {}
+    paths_of_strings: set[Path] = set()
+    for index in range(games):
+        seed = derive_seed(0, "encoder", game.name, index)
+        rng = random.Random(seed)
+        state = game.new_game(seed)
+        while True:
+            for seat in range(game.num_players):
+                for path, value in leaves(state.view(seat)):
+                    if isinstance(value, bool | int | float):
+                        numbers.add(path)
+                    elif isinstance(value, str):
+                        strings.setdefault(_general(path), set()).add(value)
+                        paths_of_strings.add(path)
+            if state.is_over:
+                break
+            player = state.to_act[0]
+            state = state.apply(player, rng.choice(state.legal_actions(player)))
+    keys: list[tuple[Path, Any]] = []
+    for path in sorted(numbers | paths_of_strings, key=_sort_key):
+        keys.append((path, "?"))
+        if path in numbers:
+            keys.append((path, None))
+        if path in paths_of_strings:
+            vocabulary = strings[_general(path)]
+            if len(vocabulary) <= MAX_VOCABULARY:
+                keys.extend((path, word) for word in sorted(vocabulary))
+    names = []
+    for path, token in keys:
+        name = path_name(path)
+        names.append(f"{name}?" if token == "?" else name if token is None else f"{name}={token}")
+    return ViewEncoder({key: k for k, key in enumerate(keys)}, tuple(names))
+
+
+def _sort_key(path: Path) -> tuple[tuple[int, str | int], ...]:
+    return tuple((0, p) if isinstance(p, int) else (1, p) for p in path)
+
+
+@lru_cache(maxsize=32)
+def _cached(name: str, options_json: str) -> ViewEncoder:
+    return learn_encoder(make(name, **json.loads(options_json)))
+
+
+def encoder_for(game: Game[Any, Any, Any]) -> ViewEncoder:
+    """The encoder of a game configuration, learned once per process."""
+    return _cached(game.name, json.dumps(game.options.changed(), sort_keys=True))

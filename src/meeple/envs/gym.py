@@ -1,0 +1,126 @@
+"""One seat of a meeple game as a single-agent Gymnasium environment.
+
+``MeepleGymEnv("edges", seat=0, opponents=["random"], board="2x3")``: the learner plays
+``seat``; built-in agents (any agent spec) play the others, inside ``step``. The
+observation is the learner's encoded view (:mod:`meeple.envs.encoding`), the action an
+integer action id, and ``info["action_mask"]`` (also ``action_masks()``, as masked PPO
+expects) says which ids are legal; an illegal id loses the game (reward -1), or raises
+with ``illegal_action="raise"``. The reward is the game's return for the learner at the
+end (1 win, -1 loss, 0 draw), 0 before.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Literal
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from meeple.agents import make_agent
+from meeple.core.agent import Agent, Observation
+from meeple.core.errors import IllegalAction, MeepleError
+from meeple.core.game import State
+from meeple.core.registry import make
+from meeple.core.rng import derive_seed
+from meeple.envs.encoding import encoder_for
+from meeple.envs.pettingzoo import text_board
+
+
+class MeepleGymEnv(gymnasium.Env):
+    """One seat of a game against built-in agents."""
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"]}
+
+    def __init__(
+        self,
+        game: str = "edges",
+        seat: int = 0,
+        opponents: list[str] | None = None,
+        render_mode: str | None = None,
+        illegal_action: Literal["lose", "raise"] = "lose",
+        **options: Any,
+    ) -> None:
+        self.game = make(game, **options)
+        self.illegal_action = illegal_action
+        if not 0 <= seat < self.game.num_players:
+            raise MeepleError(f"seat must be 0 to {self.game.num_players - 1}, not {seat}")
+        others = opponents or ["random"]
+        if len(others) == 1:
+            others = others * (self.game.num_players - 1)
+        if len(others) != self.game.num_players - 1:
+            raise MeepleError(
+                f"{self.game.title} needs {self.game.num_players - 1} opponents, got {len(others)}"
+            )
+        self.seat = seat
+        self.opponent_specs = others
+        for spec in others:
+            make_agent(spec, self.game)  # a bad spec fails here, not in the middle of play
+        self.render_mode = render_mode
+        self.encoder = encoder_for(self.game)
+        self.observation_space = spaces.Box(-1e9, 1e9, (self.encoder.size,), np.float32)
+        self.action_space = spaces.Discrete(self.game.num_actions)
+        self.state: State[Any] | None = None
+        self.opponents: dict[int, Agent] = {}
+
+    def _others_play(self) -> None:
+        state = self.state
+        assert state is not None
+        while not state.is_over and self.seat not in state.to_act:
+            player = state.to_act[0]
+            state = state.apply(player, self.opponents[player].act(Observation(state, player)))
+        # In a simultaneous decision the learner may be to act beside others: they choose
+        # after the learner, each seeing only its own view.
+        self.state = state
+
+    def _observation(self) -> tuple[np.ndarray, dict[str, Any]]:
+        assert self.state is not None
+        return self.encoder.encode(self.state.view(self.seat)), {"action_mask": self.action_masks()}
+
+    def action_masks(self) -> np.ndarray:
+        """int8 over the action ids: 1 where the learner may play it now."""
+        mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        if self.state is not None and self.seat in self.state.to_act:
+            mask[self.state.legal_action_ids(self.seat)] = 1
+        return mask
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """A new game (``seed`` fixes it and the opponents' choices)."""
+        super().reset(seed=seed)
+        game_seed = seed if seed is not None else int(self.np_random.integers(2**31))
+        self.state = self.game.new_game(game_seed)
+        others = [p for p in range(self.game.num_players) if p != self.seat]
+        self.opponents = {
+            p: make_agent(spec, self.game, derive_seed(game_seed, "seat", p))
+            for p, spec in zip(others, self.opponent_specs, strict=True)
+        }
+        self._others_play()
+        return self._observation()
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """The learner plays ``action``; the others answer until it is its turn again."""
+        state = self.state
+        assert state is not None, "call reset() first"
+        legal = state.legal_action_ids(self.seat)
+        if int(action) not in legal:
+            if self.illegal_action == "raise":
+                raise IllegalAction(f"action {action} is not legal now; legal ids: {legal[:20]}")
+            # The usual convention for learners that ignore the mask: the game is lost.
+            observation, info = self._observation()
+            return observation, -1.0, True, False, {**info, "illegal_action": int(action)}
+        self.state = state.apply(self.seat, self.game.action_from_id(int(action)))
+        self._others_play()
+        over = self.state.is_over
+        reward = float(self.state.returns[self.seat]) if over else 0.0
+        observation, info = self._observation()
+        if over:
+            info["result"] = self.state.result
+        return observation, reward, over, False, info
+
+    def render(self) -> str | None:
+        """The game's text board (``render_mode="ansi"``)."""
+        if self.render_mode != "ansi" or self.state is None:
+            return None
+        return text_board(self.state, self.seat)

@@ -1,0 +1,316 @@
+"""meeple's games as OpenSpiel Python games: ``pyspiel.load_game("python_meeple_erd")``.
+
+Importing this module registers every game with ``pyspiel.register_game`` under
+``python_meeple_<game>`` (dashes as underscores), its options as game parameters
+(strings where the option is not a number or a flag; an empty string is the default).
+
+- **Dynamics.** Erd and The Triangle Clock are ``SIMULTANEOUS``: where several seats are
+  to act the state's current player is ``SIMULTANEOUS`` and ``apply_actions`` takes every
+  seat's choice at once. The others are ``SEQUENTIAL``.
+- **Chance.** meeple draws every deal, shuffle and die roll from the game's seed. OpenSpiel
+  sees that as one explicit chance node at the start choosing the seed, uniformly among
+  ``seeds`` outcomes (a parameter, 1,000 by default); everything after it is determined by
+  the seed and the moves. Sampling algorithms and ``random_sim_test`` work as with any
+  explicit-chance game; an algorithm that enumerates chance sees ``seeds`` worlds, not the
+  game's true card-by-card chance tree (documented alternative, docs/envs.md).
+- **Observations.** The observation string is the seat's view as JSON; the observation
+  tensor is that view encoded by :mod:`meeple.envs.encoding`. The information state
+  string (perfect recall) is the seat's views so far with its own moves between them.
+  Both hold only ``state.view(seat)``.
+- **Utility.** The game's returns at the end (1 win, -1 loss, 0 draw); zero-sum with two
+  seats, general-sum with more.
+- **Serialisation** is OpenSpiel's own (the history of actions, the seed's first).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from meeple.core.game import Game, State
+from meeple.core.options import describe_options
+from meeple.core.registry import game_class, games, make
+from meeple.envs.encoding import encoder_for
+
+SIMULTANEOUS_GAMES = ("erd", "triangle-clock")
+DEFAULT_SEEDS = 1000
+MAX_GAME_LENGTH = 100_000
+"""An upper bound OpenSpiel asks for; meeple's games end long before (turn limits)."""
+
+
+def short_name(game: str) -> str:
+    """``python_meeple_triangle_clock`` for ``triangle-clock``."""
+    return "python_meeple_" + game.replace("-", "_")
+
+
+def _looks_numeric(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _parameters(name: str) -> dict[str, Any]:
+    """The game's options as OpenSpiel parameters with their defaults.
+
+    OpenSpiel reads ``rules=0.02`` in a game string as a number, so a text option whose
+    value looks like one is written with a leading ``v`` (``rules=v0.02``).
+    """
+    out: dict[str, Any] = {"seeds": DEFAULT_SEEDS}
+    for option in describe_options(game_class(name).Options):
+        default = option.default
+        if isinstance(default, bool | int | float):
+            out[option.name] = default
+        elif default is None:
+            out[option.name] = ""
+        else:
+            text = str(default)
+            out[option.name] = f"v{text}" if _looks_numeric(text) else text
+    return out
+
+
+def _options(name: str, params: dict[str, Any]) -> dict[str, Any]:
+    """OpenSpiel parameters back to meeple options (an empty string: the default)."""
+    defaults = _parameters(name)
+    out = {}
+    for key, value in params.items():
+        if key == "seeds" or key not in defaults or value in ("", defaults[key]):
+            continue
+        if isinstance(value, str) and value[:1] == "v" and _looks_numeric(value[1:]):
+            value = value[1:]
+        out[key] = value
+    return out
+
+
+def _game_type(name: str, num_players: int) -> pyspiel.GameType:
+    cls = game_class(name)
+    return pyspiel.GameType(
+        short_name=short_name(name),
+        long_name=f"meeple {cls.title}",
+        dynamics=(
+            pyspiel.GameType.Dynamics.SIMULTANEOUS
+            if name in SIMULTANEOUS_GAMES
+            else pyspiel.GameType.Dynamics.SEQUENTIAL
+        ),
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=(
+            pyspiel.GameType.Information.PERFECT_INFORMATION
+            if cls.perfect_information
+            else pyspiel.GameType.Information.IMPERFECT_INFORMATION
+        ),
+        utility=(
+            pyspiel.GameType.Utility.ZERO_SUM
+            if num_players == 2
+            else pyspiel.GameType.Utility.GENERAL_SUM
+        ),
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=num_players,
+        min_num_players=num_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=_parameters(name),
+    )
+
+
+class MeepleSpielGame(pyspiel.Game):
+    """One meeple game configuration, as OpenSpiel sees it."""
+
+    game_name = ""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = {**_parameters(self.game_name), **(params or {})}
+        self.meeple: Game[Any, Any, Any] = make(self.game_name, **_options(self.game_name, params))
+        self.seeds = int(params["seeds"])
+        n = self.meeple.num_players
+        super().__init__(
+            _game_type(self.game_name, n),
+            pyspiel.GameInfo(
+                num_distinct_actions=self.meeple.num_actions,
+                max_chance_outcomes=self.seeds,
+                num_players=n,
+                min_utility=-1.0,
+                max_utility=1.0,
+                utility_sum=0.0 if n == 2 else None,
+                max_game_length=MAX_GAME_LENGTH,
+            ),
+            params,
+        )
+
+    def new_initial_state(self) -> MeepleSpielState:
+        """The chance node that picks the seed."""
+        return MeepleSpielState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> MeepleObserver:
+        """Observation strings and tensors of the seat's view (perfect recall on request)."""
+        perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        return MeepleObserver(self.meeple, perfect_recall)
+
+
+class _Shared:
+    """Holds an immutable value that a copied OpenSpiel state may share.
+
+    OpenSpiel clones a Python state with ``copy.deepcopy``; meeple states and games never
+    change, so a clone shares them instead of copying every tuple of the position.
+    """
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
+        return self
+
+
+class MeepleSpielState(pyspiel.State):
+    """A meeple state behind OpenSpiel's State API (the seed first, then the moves)."""
+
+    def __init__(self, game: MeepleSpielGame) -> None:
+        super().__init__(game)
+        self._game = _Shared(game.meeple)
+        self._inner = _Shared(None)
+        self.seeds = game.seeds
+        self.recall: list[list[str]] = [[] for _ in range(game.meeple.num_players)]
+        """Per seat: its views so far, with its own moves between them (information state)."""
+
+    @property
+    def meeple_game(self) -> Game[Any, Any, Any]:
+        """The meeple game being played."""
+        return self._game.value
+
+    @property
+    def inner(self) -> State[Any] | None:
+        """The meeple state (None before the seed is drawn)."""
+        return self._inner.value
+
+    @inner.setter
+    def inner(self, state: State[Any]) -> None:
+        self._inner = _Shared(state)
+
+    # -- whose turn -----------------------------------------------------------------------------
+    def current_player(self) -> int:
+        """CHANCE before the seed, SIMULTANEOUS where several seats act, TERMINAL at the end."""
+        if self.inner is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        if self.inner.is_over:
+            return int(pyspiel.PlayerId.TERMINAL)
+        to_act = self.inner.to_act
+        if len(to_act) > 1:
+            return int(pyspiel.PlayerId.SIMULTANEOUS)
+        return to_act[0]
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if self.inner is None or player not in self.inner.to_act:
+            return []
+        return sorted(self.inner.legal_action_ids(player))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """Every seed, equally likely."""
+        p = 1.0 / self.seeds
+        return [(k, p) for k in range(self.seeds)]
+
+    # -- moves ----------------------------------------------------------------------------------
+    def _apply_action(self, action: int) -> None:
+        if self.inner is None:
+            self.inner = self.meeple_game.new_game(int(action))
+            self._remember()
+            return
+        player = self.inner.to_act[0]
+        self._play(player, action)
+
+    def _apply_actions(self, actions: list[int]) -> None:
+        assert self.inner is not None
+        for player in self.inner.to_act:
+            self._play(player, actions[player])
+
+    def _play(self, player: int, action: int) -> None:
+        assert self.inner is not None
+        move = self.meeple_game.action_from_id(int(action))
+        self.recall[player].append(f"> {move}")
+        self.inner = self.inner.apply(player, move)
+        self._remember()
+
+    def _remember(self) -> None:
+        assert self.inner is not None
+        for seat, seen in enumerate(self.recall):
+            text = json.dumps(self.inner.view(seat), sort_keys=True)
+            if not seen or seen[-1] != text:
+                seen.append(text)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"seed {action}"
+        return str(self.meeple_game.action_from_id(int(action)))
+
+    def resample_from_infostate(self, player: int, probability_sampler: Any) -> MeepleSpielState:
+        """A state ``player`` cannot tell from this one, hidden parts sampled (IS-MCTS)."""
+        clone = self.clone()
+        if self.inner is not None:
+            seed = int(probability_sampler() * 2**31)
+            clone.inner = self.inner.determinize(player, random.Random(seed))
+        return clone
+
+    # -- the end --------------------------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        """True once the game is over."""
+        return self.inner is not None and self.inner.is_over
+
+    def returns(self) -> list[float]:
+        """The game's returns (zeros until the end)."""
+        if self.inner is None:
+            return [0.0] * self.meeple_game.num_players
+        return [float(r) for r in self.inner.returns]
+
+    def __str__(self) -> str:
+        if self.inner is None:
+            return "(the seed is not drawn yet)"
+        return json.dumps(self.inner.view(None), sort_keys=True)
+
+
+class MeepleObserver:
+    """OpenSpiel's PyObserver: a seat's view as a string and as the encoded tensor."""
+
+    def __init__(self, game: Game[Any, Any, Any], perfect_recall: bool) -> None:
+        self.encoder = encoder_for(game)
+        self.perfect_recall = perfect_recall
+        self.tensor = np.zeros(self.encoder.size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: MeepleSpielState, player: int) -> None:
+        """Fill the tensor with ``player``'s encoded view of ``state``."""
+        if state.inner is None:
+            self.tensor.fill(0)
+        else:
+            self.tensor[:] = self.encoder.encode(state.inner.view(player))
+
+    def string_from(self, state: MeepleSpielState, player: int) -> str:
+        """``player``'s view as JSON (with perfect recall: every view so far and its moves)."""
+        if state.inner is None:
+            return ""
+        if self.perfect_recall:
+            return "\n".join(state.recall[player])
+        return json.dumps(state.inner.view(player), sort_keys=True)
+
+
+def _register() -> None:
+    for info in games():
+        cls = type(
+            f"Meeple{info.name.title().replace('-', '')}SpielGame",
+            (MeepleSpielGame,),
+            {"game_name": info.name, "__doc__": f"meeple's {info.title} for OpenSpiel."},
+        )
+        cls.__module__ = __name__
+        globals()[cls.__name__] = cls  # so that pickle finds the class
+        pyspiel.register_game(_game_type(info.name, make(info.name).num_players), cls)
+
+
+_register()

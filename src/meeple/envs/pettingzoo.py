@@ -1,0 +1,251 @@
+"""PettingZoo environments for meeple's games: ``env(game, **options)`` and ``parallel_env``.
+
+One AEC environment serves every game and option: agents ``player_0`` ..., observations
+``{"observation": float32 vector of the seat's view, "action_mask": int8 over the game's
+action ids}``, rewards only at the end (the game's returns: 1 win, -1 loss, 0 draw), and
+``render_mode="ansi"`` gives the game's own text board. A simultaneous decision is taken
+one seat at a time, each seeing only its own view (the game holds the earlier choices
+hidden), so AEC play is exact. Games whose decisions are all simultaneous (Erd, The
+Triangle Clock) also get a ``parallel_env`` in which every seat to act moves in one step.
+
+Registered as ``meeple/<game>-v0`` in PettingZoo's registry (``pettingzoo.make``).
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv, ParallelEnv
+from rich.console import Console
+
+from meeple.core.errors import IllegalAction
+from meeple.core.game import Game, State
+from meeple.core.registry import games, make
+from meeple.envs.encoding import encoder_for
+
+SIMULTANEOUS_GAMES = ("erd", "triangle-clock")
+"""Games whose every decision is taken by all seats at once: they get a parallel env."""
+
+
+def agent_name(player: int) -> str:
+    """``player_0`` for seat 0."""
+    return f"player_{player}"
+
+
+def text_board(state: State[Any], player: int | None = None) -> str:
+    """The game's terminal drawing of the state, as plain text."""
+    console = Console(record=True, width=100, color_system=None, force_terminal=False)
+    with console.capture():
+        console.print(state.game.render(state, player))
+    return console.export_text()
+
+
+class _MeepleSpaces:
+    """What every meeple environment shares: the game, its spaces and its encoder."""
+
+    def _setup(self, game: str | Game[Any, Any, Any], options: dict[str, Any]) -> None:
+        self.game = make(game, **options) if isinstance(game, str) else game
+        self.encoder = encoder_for(self.game)
+        self.possible_agents = [agent_name(p) for p in range(self.game.num_players)]
+        self._index = {a: p for p, a in enumerate(self.possible_agents)}
+        observation = spaces.Dict(
+            {
+                "observation": spaces.Box(-1e9, 1e9, (self.encoder.size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (self.game.num_actions,), np.int8),
+            }
+        )
+        self.observation_spaces = {a: observation for a in self.possible_agents}
+        self.action_spaces = {
+            a: spaces.Discrete(self.game.num_actions) for a in self.possible_agents
+        }
+        self.state: State[Any] | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        """The same Dict space for every agent (cached)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        """Discrete over the game's integer action ids (cached)."""
+        return self.action_spaces[agent]
+
+    def _new_state(self, seed: int | None) -> None:
+        self.seed_used = seed if seed is not None else secrets.randbelow(2**31)
+        self.state = self.game.new_game(self.seed_used)
+
+    def _observe(self, player: int) -> dict[str, np.ndarray]:
+        state = self.state
+        assert state is not None, "call reset() first"
+        mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        if player in state.to_act:
+            mask[state.legal_action_ids(player)] = 1
+        return {"observation": self.encoder.encode(state.view(player)), "action_mask": mask}
+
+    def _apply(self, player: int, action: Any) -> None:
+        state = self.state
+        assert state is not None
+        try:
+            action_id = int(action)
+        except (TypeError, ValueError):
+            raise IllegalAction(f"an action is an integer id, not {action!r}") from None
+        legal = state.legal_action_ids(player)
+        if action_id not in legal:
+            raise IllegalAction(
+                f"action {action_id} is not legal for {agent_name(player)} now; "
+                f"legal ids: {legal[:20]}{' ...' if len(legal) > 20 else ''}"
+            )
+        self.state = state.apply(player, self.game.action_from_id(action_id))
+
+    def _render(self) -> str:
+        if self.render_mode is None:
+            return ""
+        assert self.state is not None
+        return text_board(self.state)
+
+
+class MeepleAEC(_MeepleSpaces, AECEnv):
+    """Any meeple game as a PettingZoo AEC environment."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi"],
+        "name": "meeple_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self, game: str | Game[Any, Any, Any], render_mode: str | None = None, **options: Any
+    ) -> None:
+        super().__init__()
+        self._setup(game, options)
+        self.render_mode = render_mode
+        self.metadata = {
+            **self.metadata,
+            "name": f"meeple_{self.game.name.replace('-', '_')}_v0",
+            "is_parallelizable": self.game.name in SIMULTANEOUS_GAMES,
+        }
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game; ``seed`` fixes the deal and every chance event."""
+        self._new_state(seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = agent_name(self.state.to_act[0])
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """The agent's view, encoded, and the mask of its legal action ids."""
+        return self._observe(self._index[agent])
+
+    def step(self, action: Any) -> None:
+        """The selected agent takes ``action`` (an action id)."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self._apply(self._index[agent], action)
+        state = self.state
+        assert state is not None
+        if state.is_over:
+            for a, value in zip(self.agents, state.returns, strict=True):
+                self.rewards[a] = float(value)
+                self.terminations[a] = True
+                self.infos[a] = {"result": state.result}
+        else:
+            self.agent_selection = agent_name(state.to_act[0])
+        self._accumulate_rewards()
+
+    def render(self) -> str:
+        """The game's text board (``render_mode="ansi"``)."""
+        return self._render()
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class MeepleParallel(_MeepleSpaces, ParallelEnv):
+    """A game whose decisions are simultaneous, every seat to act moving in one step."""
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "meeple_parallel_v0"}
+
+    def __init__(
+        self, game: str | Game[Any, Any, Any], render_mode: str | None = None, **options: Any
+    ) -> None:
+        self._setup(game, options)
+        self.render_mode = render_mode
+        self.metadata = {**self.metadata, "name": f"meeple_{self.game.name}_parallel_v0"}
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """A new game: every agent's first observation, and empty infos."""
+        self._new_state(seed)
+        self.agents = self.possible_agents[:]
+        return {a: self._observe(p) for a, p in self._index.items()}, {a: {} for a in self.agents}
+
+    def step(self, actions: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
+        """Every seat to act moves (others' entries are ignored; their masks are empty)."""
+        state = self.state
+        assert state is not None
+        for player in state.to_act:
+            agent = agent_name(player)
+            if agent not in actions:
+                raise IllegalAction(f"{agent} is to act and gave no action")
+        for player in state.to_act:
+            self._apply(player, actions[agent_name(player)])
+        state = self.state
+        over = state.is_over
+        rewards = {
+            a: float(r) if over else 0.0 for a, r in zip(self.agents, state.returns, strict=True)
+        }
+        observations = {a: self._observe(self._index[a]) for a in self.agents}
+        terminations = dict.fromkeys(self.agents, over)
+        truncations = dict.fromkeys(self.agents, False)
+        infos = {a: ({"result": state.result} if over else {}) for a in self.agents}
+        if over:
+            self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self) -> str:
+        """The game's text board (``render_mode="ansi"``)."""
+        return self._render()
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def env(game: str = "edges", render_mode: str | None = None, **options: Any) -> MeepleAEC:
+    """The AEC environment of ``game`` with its options, e.g. ``env("erosion", players=3)``."""
+    return MeepleAEC(game, render_mode=render_mode, **options)
+
+
+def parallel_env(
+    game: str = "erd", render_mode: str | None = None, **options: Any
+) -> MeepleParallel:
+    """The parallel environment of a game whose decisions are all simultaneous."""
+    if make(game).name not in SIMULTANEOUS_GAMES:
+        raise IllegalAction(
+            f"{game} has turns, not simultaneous decisions; use env(). Parallel games: "
+            f"{', '.join(SIMULTANEOUS_GAMES)}"
+        )
+    return MeepleParallel(game, render_mode=render_mode, **options)
+
+
+def register_all() -> None:
+    """Put every game in PettingZoo's registry as ``meeple/<game>-v0``."""
+    try:
+        from pettingzoo import register
+    except ImportError:  # an older PettingZoo without a registry
+        return
+    for info in games():
+        register("aec", f"meeple/{info.name}-v0", env, kwargs={"game": info.name})
+        if info.name in SIMULTANEOUS_GAMES:
+            register("parallel", f"meeple/{info.name}-v0", parallel_env, kwargs={"game": info.name})
+
+
+register_all()

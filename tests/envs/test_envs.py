@@ -1,0 +1,202 @@
+"""meeple's games in PettingZoo, OpenSpiel and Gymnasium, checked by their own test suites."""
+
+from __future__ import annotations
+
+import pickle
+import random
+
+import numpy as np
+import pytest
+
+pettingzoo = pytest.importorskip("pettingzoo")
+pyspiel = pytest.importorskip("pyspiel")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from pettingzoo.test import (  # noqa: E402
+    api_test,
+    parallel_api_test,
+    render_test,
+    seed_test,
+)
+
+from meeple.core.registry import make  # noqa: E402
+from meeple.envs import openspiel as mos  # noqa: E402
+from meeple.envs import pettingzoo as mpz  # noqa: E402
+from meeple.envs.encoding import encoder_for  # noqa: E402
+from meeple.envs.gym import MeepleGymEnv  # noqa: E402
+
+GAMES = ["edges", "erd", "erosion", "triangle-clock", "squad-combat"]
+
+
+# -- PettingZoo -----------------------------------------------------------------------------
+@pytest.mark.parametrize("game", GAMES)
+def test_pettingzoo_s_own_tests_pass(game):
+    api_test(mpz.env(game), num_cycles=200)
+    seed_test(lambda: mpz.env(game), num_cycles=60)
+    render_test(lambda render_mode="ansi": mpz.env(game, render_mode=render_mode))
+
+
+@pytest.mark.parametrize("game", mpz.SIMULTANEOUS_GAMES)
+def test_the_simultaneous_games_pass_the_parallel_api_test(game):
+    parallel_api_test(mpz.parallel_env(game), num_cycles=200)
+
+
+def test_every_option_and_player_count_is_passable():
+    env = mpz.env("erosion", players=4, advanced=True)
+    env.reset(seed=3)
+    assert env.possible_agents == ["player_0", "player_1", "player_2", "player_3"]
+    env = mpz.env("edges", board="5x5", double=True)
+    assert len(env.possible_agents) == 4
+
+
+def test_the_games_are_in_pettingzoo_s_registry():
+    env = pettingzoo.make("aec", "meeple/erd-v0", best_of=3)
+    env.reset(seed=1)
+    assert env.possible_agents == ["player_0", "player_1"]
+    assert env.unwrapped.game.options.best_of == 3
+    parallel = pettingzoo.make("parallel", "meeple/triangle-clock-v0")
+    observations, _ = parallel.reset(seed=1)
+    assert set(observations) == {"player_0", "player_1"}
+
+
+def test_a_whole_game_rewards_the_returns_and_masks_are_the_legal_moves():
+    env = mpz.env("edges", board="2x3", stash="3/3/2")
+    env.reset(seed=5)
+    rng = random.Random(5)
+    total = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        observation, reward, terminated, truncated, _ = env.last()
+        total[agent] += reward
+        if terminated or truncated:
+            env.step(None)
+            continue
+        state = env.unwrapped.state
+        mask = observation["action_mask"]
+        assert set(np.flatnonzero(mask)) == set(state.legal_action_ids(int(agent[-1])))
+        env.step(rng.choice(list(np.flatnonzero(mask))))
+    final = env.unwrapped.state
+    assert list(total.values()) == [float(r) for r in final.returns]
+
+
+@pytest.mark.parametrize("game", ["erd", "erosion", "triangle-clock", "squad-combat"])
+def test_an_observation_holds_only_the_seat_s_view(game):
+    """States a seat cannot tell apart (determinizations) give it the same observation."""
+    g = make(game)
+    encoder = encoder_for(g)
+    rng = random.Random(2)
+    state = g.new_game(2)
+    for _ in range(30):
+        if state.is_over:
+            break
+        for seat in range(g.num_players):
+            seen = encoder.encode(state.view(seat))
+            twin = state.determinize(seat, rng)
+            assert np.array_equal(seen, encoder.encode(twin.view(seat)))
+        player = state.to_act[0]
+        state = state.apply(player, rng.choice(state.legal_actions(player)))
+
+
+def test_every_slot_has_a_name():
+    encoder = encoder_for(make("erd"))
+    names = encoder.describe()
+    assert len(names) == encoder.size == len(set(names))
+    assert "sides[0].reserve.H" in names
+
+
+# -- OpenSpiel ------------------------------------------------------------------------------
+@pytest.mark.parametrize("game", GAMES)
+def test_openspiel_random_sim_test_with_serialisation_and_pickling(game):
+    loaded = pyspiel.load_game(mos.short_name(game))
+    pyspiel.random_sim_test(loaded, num_sims=2, serialize=True, verbose=False)
+    state = loaded.new_initial_state()
+    state.apply_action(7)
+    copy = pickle.loads(pickle.dumps(state))
+    assert str(copy) == str(state)
+    assert pickle.loads(pickle.dumps(loaded)).get_type().short_name == mos.short_name(game)
+
+
+def test_openspiel_game_types():
+    erd = pyspiel.load_game("python_meeple_erd").get_type()
+    assert erd.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
+    assert erd.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    edges = pyspiel.load_game("python_meeple_edges").get_type()
+    assert edges.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+    assert edges.information == pyspiel.GameType.Information.PERFECT_INFORMATION
+
+
+def test_openspiel_parameters_are_the_game_s_options():
+    game = pyspiel.load_game("python_meeple_erd(rules=original,best_of=3)")
+    state = game.new_initial_state()
+    state.apply_action(0)
+    assert '"rules": "original"' in str(state)
+    patched = pyspiel.load_game("python_meeple_erd(rules=v0.01)")
+    patched_state = patched.new_initial_state()
+    patched_state.apply_action(0)
+    assert '"rules": "0.01"' in str(patched_state)
+
+
+def test_openspiel_observations_are_the_seat_s_view():
+    game = pyspiel.load_game("python_meeple_erosion")
+    state = game.new_initial_state()
+    state.apply_action(4)
+    inner = state.inner
+    observer = game.make_py_observer()
+    observer.set_from(state, 1)
+    assert np.array_equal(observer.tensor, encoder_for(inner.game).encode(inner.view(1)))
+    assert '"cards": null' in observer.string_from(state, 1)  # others' deltas stay hidden
+    assert state.observation_string(1) == observer.string_from(state, 1)
+    assert state.information_state_string(0).count("\n") == 0
+
+
+def test_openspiel_s_bots_play_our_games():
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    edges = pyspiel.load_game("python_meeple_edges(board=2x3,stash=3/3/2)")
+    rng = np.random.RandomState(1)
+    bot = mcts.MCTSBot(edges, 1.4, 40, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+    state = edges.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(3)
+        elif state.current_player() == 0:
+            state.apply_action(bot.step(state))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert sum(state.returns()) == 0
+
+    erosion = pyspiel.load_game("python_meeple_erosion")
+    bot = ismcts.ISMCTSBot(erosion, mcts.RandomRolloutEvaluator(1, rng), 1.4, 10, random_state=rng)
+    state = erosion.new_initial_state()
+    state.apply_action(2)
+    for _ in range(6):
+        if state.is_terminal():
+            break
+        action = (
+            bot.step(state) if state.current_player() == 0 else rng.choice(state.legal_actions())
+        )
+        state.apply_action(action)
+    assert state.move_number() >= 2
+
+
+def test_erd_runs_as_a_turn_based_conversion():
+    game = pyspiel.convert_to_turn_based(pyspiel.load_game("python_meeple_erd(best_of=1)"))
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+
+
+# -- Gymnasium ------------------------------------------------------------------------------
+@pytest.mark.parametrize("game", GAMES)
+def test_the_single_seat_env_passes_gymnasium_s_check(game):
+    env = MeepleGymEnv(game, seat=0, opponents=["random"])
+    check_env(env, skip_render_check=True)
+
+
+def test_the_single_seat_env_plays_against_its_agents():
+    env = MeepleGymEnv("edges", seat=1, opponents=["greedy"], board="2x3", stash="3/3/2")
+    observation, info = env.reset(seed=4)
+    done = False
+    reward = 0.0
+    while not done:
+        legal = np.flatnonzero(info["action_mask"])
+        observation, reward, done, _, info = env.step(int(legal[0]))
+    assert reward in (-1.0, 0.0, 1.0)
+    assert env.state.is_over
