@@ -193,10 +193,11 @@ def test_the_single_seat_env_passes_gymnasium_s_check(game):
 def test_the_single_seat_env_plays_against_its_agents():
     env = MeepleGymEnv("edges", seat=1, opponents=["greedy"], board="2x3", stash="3/3/2")
     observation, info = env.reset(seed=4)
+    assert observation.shape == env.observation_space.shape
     done = False
     reward = 0.0
     while not done:
         legal = np.flatnonzero(info["action_mask"])
-        observation, reward, done, _, info = env.step(int(legal[0]))
+        _, reward, done, _, info = env.step(int(legal[0]))
     assert reward in (-1.0, 0.0, 1.0)
     assert env.state.is_over
