@@ -1,0 +1,429 @@
+// Erosion, drawn for the browser (the drawing contract of issue 27).
+//
+// Mountains are stacks of rock cards standing on one base line, top rock first; weathered
+// rocks are shifted sideways as on the seed's table, fossils are marked. The view names
+// cards by id only, so what a card shows (rock, hardness, fossil, process) comes from the
+// server's card list, fetched once; until it arrives the ids alone are drawn.
+//
+// Moves are read from msg.legal only. Each notation is cut into steps (a card, a mountain,
+// a count...); a step is offered where it lives on the table (a hand card, a mountain, a
+// River rock, an Atmosphere card) or, failing that, as a button in the action bar. The
+// chosen steps are kept in ui.selection.path until they name exactly one legal move.
+
+const ROCK_COLOURS = {
+  shale: "#5f6673", limestone: "#e4dcc0", sandstone: "#e3a868", conglomerate: "#b98d69",
+  basalt: "#34343d", granite: "#d1a7a2", "welded tuff": "#a48b78", quartzite: "#f1ebe4",
+  schist: "#7c8c66",
+};
+const DARK_ROCKS = new Set(["shale", "basalt", "schist"]);
+// Short names keep a rock's label inside its drawn card on a phone; the tooltip has the rest.
+const ROCK_SHORT = { conglomerate: "conglom.", "welded tuff": "w. tuff" };
+const DECK_NAMES = { WX: "weathering", H: "hillslope", F: "fluvial" };
+const STEP_TEXT = {
+  draw: "draw: choose how many cards to take from each deck",
+  uplift: "uplift: you hold more than 6 cards; put one at the base of your mountain",
+  transport: "transport: choose a River rock for your delta",
+  pay: "pay: discard a card of the same rock type",
+  trigger: "trigger an Atmosphere card",
+  fault: "Earthquake Fault: hillslope a weathered rock from a mountain",
+  guess: "tie-breaker: guess the hardness of your card",
+  choose: "tie-breaker: choose how the tie ends",
+};
+const METRES_PER_ROCK = 500;
+
+let catalogue = null; // Map id -> card, once fetched
+let fetching = false;
+
+function ensureStyle() {
+  if (document.querySelector("link[data-game-style='erosion']")) return;
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = new URL("./erosion.css", import.meta.url).href;
+  link.dataset.gameStyle = "erosion";
+  document.head.appendChild(link);
+}
+
+function loadCatalogue(ui) {
+  if (catalogue || fetching) return;
+  fetching = true;
+  fetch("/api/games/erosion/cards")
+    .then((r) => (r.ok ? r.json() : Promise.reject(new Error(r.statusText))))
+    .then((list) => {
+      catalogue = new Map(list.map((c) => [c.id, c]));
+      ui.redraw();
+    })
+    .catch(() => {
+      // Without the list the ids are still drawn; try again on a later redraw.
+      fetching = false;
+    });
+}
+
+function card(id) {
+  if (catalogue && catalogue.has(id)) return catalogue.get(id);
+  const deck = (/^(WX|H|F|ATM)/.exec(id || "") || [null, "?"])[1];
+  return { id, deck, rock: null, mohs: null, fossil: null, process: null };
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+function svg(tag, attrs = {}, parent = null, text = null) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text !== null) node.textContent = text;
+  if (parent) parent.appendChild(node);
+  return node;
+}
+function html(tag, cls = "", parent = null, text = null) {
+  const node = document.createElement(tag);
+  if (cls) node.className = cls;
+  if (text !== null) node.textContent = text;
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+// -- moves ---------------------------------------------------------------------------------
+/** A legal notation cut into the steps a person clicks: [{key, place, label}]. */
+export function moveSteps(text, seatNames = []) {
+  const t = text.trim().split(/\s+/);
+  const verb = t[0].toLowerCase();
+  const seat = (m) => seatNames[m] ?? `seat ${m}`;
+  const steps = [];
+  if (["weather", "hillslope", "fluvial"].includes(verb)) {
+    steps.push({ key: `${verb} ${t[1]}`, place: `card:${t[1]}`, label: `${verb} with ${t[1]}` });
+    let i = 2;
+    if (t[i] === "on") {
+      steps.push({ key: `on ${t[i + 1]}`, place: `mountain:${t[i + 1]}`, label: `on ${seat(+t[i + 1])}` });
+      i += 2;
+    }
+    if (t[i]) {
+      const n = +t[i].slice(1);
+      steps.push({ key: t[i], place: "bar", label: `${n} rock${n === 1 ? "" : "s"}` });
+    }
+  } else if (verb === "draw" || verb === "redraw") {
+    steps.push({ key: verb, place: "bar", label: verb === "draw" ? "draw cards" : "redraw hand" });
+    for (const tok of t.slice(1)) {
+      const m = /^([A-Z]+)(\d+)$/i.exec(tok);
+      steps.push({ key: tok, place: "bar", label: m ? `${m[2]} from ${m[1]}` : tok });
+    }
+  } else if (["uplift", "transport", "pay"].includes(verb)) {
+    steps.push({ key: `${verb} ${t[1]}`, place: `card:${t[1]}`, label: `${verb} ${t[1]}` });
+  } else if (verb === "trigger") {
+    steps.push({ key: text, place: `atm:${t[1]}`, label: `trigger ${t[1]}` });
+  } else if (verb === "fault") {
+    steps.push({ key: text, place: `mountain:${t[2]}`, label: `fault on ${seat(+t[2])}` });
+  } else if (verb === "choose") {
+    steps.push({ key: text, place: "bar", label: `choose ${seat(+t[1])}` });
+  } else {
+    steps.push({ key: text, place: "bar", label: text });
+  }
+  return steps;
+}
+
+/** The next steps on offer after the chosen path: [{key, place, label, move|null}]. */
+export function offers(moves, path) {
+  const here = moves.filter((m) => path.every((k, i) => m.steps[i] && m.steps[i].key === k));
+  const byKey = new Map();
+  for (const m of here) {
+    const step = m.steps[path.length];
+    if (!step) continue;
+    if (!byKey.has(step.key)) byKey.set(step.key, { ...step, moves: [] });
+    byKey.get(step.key).moves.push(m);
+  }
+  const out = [];
+  for (const o of byKey.values()) {
+    const done = o.moves.length === 1 && o.moves[0].steps.length === path.length + 1;
+    out.push({ key: o.key, place: o.place, label: o.label, move: done ? o.moves[0].text : null });
+  }
+  // A prefix that is itself a legal move while longer ones go on: offer it as it stands.
+  const complete = path.length ? here.find((m) => m.steps.length === path.length) : null;
+  if (complete) out.push({ key: "\u0000as-is", place: "bar", label: `${complete.text} (as it is)`, move: complete.text });
+  return out;
+}
+
+function makeClickable(node, hint, onClick, move) {
+  node.classList.add("clickable");
+  node.setAttribute("data-hint", hint);
+  if (move) node.setAttribute("data-move", move);
+  node.addEventListener("click", (ev) => {
+    ev.stopPropagation();
+    onClick();
+  });
+}
+
+// -- drawing -------------------------------------------------------------------------------
+export function draw(root, msg, ui) {
+  ensureStyle();
+  loadCatalogue(ui);
+  root.replaceChildren();
+  const view = msg.view || {};
+  const names = msg.seat_names || view.seats || [];
+  const seat = msg.seat ?? null;
+  if (!Array.isArray(ui.selection.path)) ui.selection.path = [];
+  const path = ui.selection.path;
+  const moves = (ui.canMove ? msg.legal || [] : []).map((l) => ({ text: l.text, steps: moveSteps(l.text, names) }));
+  let open = offers(moves, path);
+  if (path.length && !open.length) {
+    // The path no longer leads anywhere (a new state came with the same seq): start again.
+    path.length = 0;
+    open = offers(moves, path);
+  }
+  const placed = new Map();
+  for (const o of open) if (o.place !== "bar" && !placed.has(o.place)) placed.set(o.place, o);
+  const used = new Set();
+  const choose = (o) => {
+    if (o.move) ui.move(o.move);
+    else {
+      path.push(o.key);
+      ui.redraw();
+    }
+  };
+  const offerAt = (node, place) => {
+    const o = placed.get(place);
+    if (!o) return false;
+    used.add(o);
+    makeClickable(node, o.label, () => choose(o), o.move);
+    return true;
+  };
+
+  const box = html("div", "er", root);
+  drawHeader(box, msg, view, names, seat);
+  const bar = html("div", "er-bar", box);
+  drawMountains(box, view, names, seat, offerAt);
+  const middle = html("div", "er-middle", box);
+  drawRiver(middle, view, offerAt);
+  drawDecks(middle, view, seat, offerAt);
+  drawHand(box, view, seat, offerAt, path);
+  drawExtras(box, view, names, seat);
+  drawBar(bar, view, path, open.filter((o) => !used.has(o)), choose, ui, moves.length > 0);
+}
+
+function drawHeader(box, msg, view, names, seat) {
+  const head = html("div", "er-head", box);
+  const title = html("div", "er-title", head);
+  html("div", "er-era", title, `Era ${view.era} of ${view.eras} · turn ${view.turn}`);
+  const current = view.current;
+  let line = "";
+  if (view.result && view.result.over) line = "game over";
+  else if (view.step && STEP_TEXT[view.step.kind]) {
+    const about = view.step.card ? ` (for ${view.step.card})` : "";
+    line = `${names[view.step.seat] ?? ""}: ${STEP_TEXT[view.step.kind]}${about}`;
+  }
+  else if (current !== null && current !== undefined) line = current === seat ? "your turn: choose an action" : `${names[current]}'s turn`;
+  html("div", "er-step", title, line);
+  const scores = html("div", "er-scores", head);
+  const r = view.result || {};
+  names.forEach((name, p) => {
+    const chip = html("div", `er-score er-seat-${p}${p === seat ? " er-me" : ""}${p === current ? " er-current" : ""}`, scores);
+    html("div", "er-score-name", chip, `${name}${p === seat ? " (you)" : ""}`);
+    const now = (r.points_now || [])[p];
+    const recorded = (r.scores || [])[p];
+    html("div", "er-score-n", chip, String(r.era_scores && r.era_scores.length ? recorded : now ?? 0));
+    html("div", "er-score-note", chip, r.era_scores && r.era_scores.length
+      ? `recorded${now !== undefined && !r.over ? `, ${now} now` : ""}` : "points now");
+  });
+  if (r.over) {
+    const who = (r.winners || []).map((w) => names[w]).join(" and ");
+    html("div", "er-result", box, `${who || "Nobody"} win${(r.winners || []).length === 1 ? "s" : ""} · ${r.reason || ""}`);
+  }
+}
+
+function rockRect(g, id, x, y, w, h, weathered) {
+  const c = card(id);
+  const colour = ROCK_COLOURS[c.rock] || "#999";
+  svg("rect", { x, y, width: w, height: h, rx: 4, fill: colour, class: `er-rock${weathered ? " er-weathered" : ""}` }, g);
+  if (weathered) {
+    // Cracks: weathered rock lies loose, ready to be hillsloped.
+    svg("path", { d: `M${x + w * 0.2},${y} l6,${h / 2} l-4,${h / 2} M${x + w * 0.7},${y} l-5,${h * 0.6}`, class: "er-crack" }, g);
+  }
+  const ink = DARK_ROCKS.has(c.rock) ? "#f3efe6" : "#2b2118";
+  const label = c.rock ? `${id} ${ROCK_SHORT[c.rock] || c.rock} ${c.mohs}` : id;
+  svg("text", { x: x + 8, y: y + h / 2 + 5, fill: ink, class: "er-rock-text" }, g, label);
+  if (c.fossil) fossilIcon(g, c.fossil, x + w - 14, y + h / 2);
+  svg("title", {}, g, describeRock(c, weathered));
+}
+
+/** A small drawing of a fossil (snail, leaf or fish) centred at (x, y). */
+function fossilIcon(parent, kind, x, y) {
+  const g = svg("g", { transform: `translate(${x},${y})`, class: `er-fossil er-fossil-${kind}` }, parent);
+  svg("circle", { r: 9.5, class: "er-fossil-disc" }, g);
+  if (kind === "snail") {
+    svg("path", { d: "M-6,3 A6,6 0 1 1 5,1 A4,4 0 1 1 -2,-1 A2,2 0 1 1 1,0", class: "er-fossil-line" }, g);
+  } else if (kind === "leaf") {
+    svg("path", { d: "M-6,5 Q-6,-6 6,-6 Q6,5 -6,5 Z", class: "er-fossil-leaf" }, g);
+    svg("path", { d: "M-6,5 L4,-4", class: "er-fossil-line" }, g);
+  } else {
+    svg("path", { d: "M-7,0 Q-1,-6 4,0 Q-1,6 -7,0 Z M4,0 L8,-4 L8,4 Z", class: "er-fossil-fish" }, g);
+  }
+  svg("title", {}, g, `${kind} fossil`);
+  return g;
+}
+
+function describeRock(c, weathered) {
+  if (!c.rock) return c.id;
+  const fossil = c.fossil ? `, ${c.fossil} fossil` : "";
+  return `${c.id}: ${c.rock} (Mohs ${c.mohs}${fossil})${weathered ? ", weathered" : ""}`;
+}
+
+function drawMountains(box, view, names, seat, offerAt) {
+  const row = html("div", "er-mountains", box);
+  const mountains = view.mountains || [];
+  const tallest = Math.max(6, ...mountains.map((m) => m.rocks.length));
+  const RH = 26, W = 160, SHIFT = 16, SCALE = 30;
+  const height = tallest * RH + 30;
+  mountains.forEach((m, p) => {
+    const turn = p === view.current && !(view.result && view.result.over);
+    const col = html("div", `er-mountain er-seat-${p}${p === seat ? " er-me" : ""}${turn ? " er-current" : ""}`, row);
+    html("div", "er-mountain-name", col, `${names[p] ?? p}${p === seat ? " (you)" : ""} · ${m.height_m} m`);
+    const full = W + SHIFT + SCALE;
+    const s = svg("svg", { viewBox: `0 0 ${full} ${height}`, class: "er-mountain-svg" }, col);
+    const g = svg("g", {}, s);
+    svg("rect", { x: 0, y: 0, width: full, height, fill: "transparent" }, g);
+    // Contour lines every 1000 m, so heights compare at a glance across mountains.
+    for (let k = 2; k <= tallest; k += 2) {
+      const y = height - 18 - k * RH;
+      svg("line", { x1: 0, y1: y, x2: full, y2: y, class: "er-contour" }, g);
+      svg("text", { x: full - 2, y: y + 4, "text-anchor": "end", class: "er-contour-text" }, g, `${(k * METRES_PER_ROCK) / 1000} km`);
+    }
+    const base = height - 18;
+    svg("rect", { x: 0, y: base, width: full, height: 18, class: "er-ground" }, g);
+    m.rocks.forEach((id, i) => {
+      const y = base - (m.rocks.length - i) * RH;
+      const weathered = i < m.weathered;
+      rockRect(g, id, weathered ? 2 : 2 + SHIFT, y + 1, W - 4, RH - 2, weathered);
+    });
+    offerAt(col, `mountain:${p}`);
+    const info = html("div", "er-mountain-info", col);
+    const delta = (view.deltas || [])[p] || {};
+    const hand = (view.hands || [])[p] || {};
+    const byDeck = Object.entries(hand.by_deck || {}).filter(([, k]) => k).map(([d, k]) => `${d}${k}`).join(" ");
+    html("div", "", info, `hand ${hand.count ?? 0}${byDeck ? ` (${byDeck})` : ""}`);
+    const deltaLine = html("div", "er-delta", info, `delta ${delta.count ?? 0}`);
+    if (delta.cards && delta.cards.length) {
+      const chips = html("span", "er-delta-cards", deltaLine);
+      for (const id of delta.cards) {
+        const c = card(id);
+        const chip = html("span", "er-chip", chips, id);
+        chip.style.background = ROCK_COLOURS[c.rock] || "#999";
+        if (DARK_ROCKS.has(c.rock)) chip.style.color = "#f3efe6";
+        chip.title = describeRock(c, false);
+      }
+    }
+    const pile = (view.discards || [])[p] || [];
+    html("div", "", info, `discards ${pile.length}${pile.length ? `, last ${pile[pile.length - 1]}` : ""}`);
+  });
+}
+
+function drawRiver(middle, view, offerAt) {
+  const river = html("div", "er-river", middle);
+  html("div", "er-label", river, `The River (${(view.river || []).length})`);
+  const rocks = html("div", "er-river-rocks", river);
+  if (!(view.river || []).length) html("div", "er-empty", rocks, "empty");
+  for (const id of view.river || []) {
+    const s = svg("svg", { viewBox: "0 0 170 28", class: "er-river-rock" }, rocks);
+    const g = svg("g", {}, s);
+    rockRect(g, id, 1, 1, 168, 26, false);
+    offerAt(s, `card:${id}`);
+  }
+}
+
+function drawDecks(middle, view, seat, offerAt) {
+  const decks = html("div", "er-decks", middle);
+  for (const name of ["WX", "H", "F"]) {
+    const d = (view.decks || {})[name] || {};
+    const own = view.draw_limits ? view.draw_limits[name] : d.draw_limit;
+    const pile = html("div", `er-deck er-deck-${name}`, decks);
+    html("div", "er-deck-name", pile, `${name} · ${DECK_NAMES[name]}`);
+    html("div", "er-deck-limit", pile, d.empty ? "deck empty" : `draw limit ${own}${own !== d.draw_limit ? ` (table ${d.draw_limit})` : ""}`);
+    const atms = html("div", "er-atms", pile);
+    for (const a of (view.atmosphere || []).filter((x) => x.under === name)) {
+      const aged = a.showing === "age";
+      const el = html("div", `er-atm${aged ? " er-aged" : ""}${a.triggered ? " er-triggered" : ""}`, atms,
+        aged ? `${a.age} age · 0` : "normal · 1");
+      el.title = `${a.card}: ${a.age} age card, showing its ${aged ? "age end (limit 0)" : "normal end (limit 1)"}`;
+      offerAt(el, `atm:${a.card}`);
+    }
+  }
+}
+
+function processText(p) {
+  if (!p) return "";
+  if (p.kind === "weather_n") return `weather up to ${p.n}, hardness ≤ ${p.max_hardness}`;
+  if (p.kind === "weather_types") return `weather all ${p.types.join(", ")}`;
+  if (p.kind === "hillslope_n") return `hillslope up to ${p.n}`;
+  if (p.kind === "transport_n") return `transport exactly ${p.n}`;
+  return p.kind;
+}
+
+function drawHand(box, view, seat, offerAt, path) {
+  if (seat === null) return;
+  const hand = ((view.hands || [])[seat] || {}).cards;
+  if (!hand) return;
+  const area = html("div", "er-hand", box);
+  html("div", "er-label", area, `Your hand (${hand.length})`);
+  const row = html("div", "er-hand-cards", area);
+  for (const id of hand) {
+    const c = card(id);
+    const chosen = path.some((k) => k.endsWith(` ${id}`));
+    const el = html("div", `er-card er-card-${c.deck}${chosen ? " er-chosen" : ""}`, row);
+    const top = html("div", "er-card-rock", el);
+    top.style.background = ROCK_COLOURS[c.rock] || "#999";
+    if (DARK_ROCKS.has(c.rock)) top.style.color = "#f3efe6";
+    html("span", "er-card-id", top, id);
+    html("span", "", top, c.rock ? ` ${c.rock} · ${c.mohs}` : "");
+    if (c.fossil) {
+      const f = html("span", "er-card-fossil", top);
+      fossilIcon(svg("svg", { viewBox: "-10 -10 20 20", class: "er-fossil-inline" }, f), c.fossil, 0, 0);
+      f.append(` ${c.fossil} fossil`);
+    }
+    const bottom = html("div", "er-card-process", el);
+    html("div", "er-card-pname", bottom, c.process ? c.process.name : DECK_NAMES[c.deck] || "");
+    html("div", "er-card-does", bottom, processText(c.process));
+    if (c.process && c.process.elevation) html("div", "er-card-icon", bottom, c.process.elevation === "mountain" ? "▲ mountain" : "⌒ hill");
+    if (view.advanced && c.architecture) html("div", "er-card-arch", el, c.architecture.text);
+    el.title = describeRock(c, false);
+    offerAt(el, `card:${id}`);
+  }
+}
+
+function drawExtras(box, view, names, seat) {
+  const bits = [];
+  if ((view.legends || []).length) {
+    bits.push("Legends: " + view.legends.map((l) => `${l.card} ${l.owner === null ? "unclaimed" : `claimed by ${names[l.owner]}`}`).join(" · "));
+  }
+  const challenges = (view.challenges || []).map((c, p) => (c ? `${names[p]}: ${c}` : null)).filter(Boolean);
+  if (challenges.length) bits.push("Challenges: " + challenges.join(" · "));
+  const tb = view.tiebreak;
+  if (tb) {
+    bits.push(`Tie-breaker (${tb.purpose}): ` + tb.seats.map((p, i) =>
+      `${names[p]} card ${tb.cards[i] ?? "?"}, guess ${tb.guesses[i] ?? "–"}`).join(" · "));
+  }
+  if (!bits.length) return;
+  const panel = html("div", "er-extras", box);
+  for (const b of bits) html("div", "", panel, b);
+}
+
+function drawBar(bar, view, path, rest, choose, ui, canMove) {
+  const building = html("div", "er-building", bar);
+  if (!canMove) {
+    if (view.result && view.result.over) bar.remove();
+    else building.textContent = "waiting for the others…";
+    return;
+  }
+  building.textContent = path.length ? `move: ${path.join(" ")} …` : "your move: pick a card or an action";
+  const buttons = html("div", "er-buttons", bar);
+  for (const o of rest) {
+    const b = html("button", "er-button", buttons, o.label);
+    makeClickable(b, o.label, () => choose(o), o.move);
+  }
+  if (path.length) {
+    const back = html("button", "er-button er-back", buttons, "back");
+    makeClickable(back, "back: undo the last step", () => {
+      path.pop();
+      ui.redraw();
+    });
+    const cancel = html("button", "er-button er-cancel", buttons, "cancel");
+    makeClickable(cancel, "cancel this move", () => {
+      path.length = 0;
+      ui.redraw();
+    });
+  }
+}
