@@ -434,3 +434,10 @@ def test_the_erosion_card_list_is_served_for_the_pages_to_draw_cards(server):
     assert cards["WX01"]["fossil"] == "fish"
     assert cards["WX01"]["process"]["name"] == "Frost Wedging"
     assert cards["ATM3"]["under"] == "H"
+
+
+def test_a_game_without_a_card_list_serves_an_empty_one(server):
+    reply = httpx.get(f"{server.url}/api/games/edges/cards")
+    assert reply.status_code == 200 and reply.json() == []
+    reply = httpx.get(f"{server.url}/api/games/chess/cards")
+    assert reply.status_code == 400 and "no game called 'chess'" in reply.json()["error"]

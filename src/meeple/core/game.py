@@ -136,6 +136,11 @@ class Game(ABC, Generic[O, S, A]):
         """
         return None
 
+    def card_list(self) -> list[dict[str, Any]]:
+        """Every card this configuration may show, as JSON, for clients that draw views
+        naming cards by id (the browser); empty for a game whose views say it all."""
+        return []
+
     def notation_help(self) -> str:
         """A line telling a person how to write an action."""
         return "write an action in this game's notation"

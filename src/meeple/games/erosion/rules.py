@@ -669,6 +669,10 @@ class ErosionGame(Game[ErosionOptions, "ErosionState", ErosionAction]):
         return self._actions[action_id]
 
     # -- extras -----------------------------------------------------------------------------
+    def card_list(self) -> list[dict[str, Any]]:
+        """The shipped card list (rock, hardness, fossil, process of each id)."""
+        return [card.model_dump(mode="json") for card in self.catalog.cards]
+
     def agents(self) -> Mapping[str, AgentFactory]:
         """``heuristic``: scores each play by the points it moves, plus the cards it draws."""
         from meeple.games.erosion.agents import HeuristicAgent

@@ -22,7 +22,7 @@ from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
 from meeple.core.errors import MeepleError
-from meeple.games.erosion.cards import standard_cards
+from meeple.core.registry import make
 from meeple.interfaces.web.hub import Hub
 from meeple.interfaces.web.live import Connection, LiveMatch, ServerError, state_message
 from meeple.interfaces.web.pool import AgentPool
@@ -88,10 +88,10 @@ def create_app(
     async def list_games() -> list[dict[str, Any]]:
         return hub.catalogue()
 
-    @app.get("/api/games/erosion/cards", summary="Erosion's card list (cards.json), to draw them")
-    async def erosion_cards() -> list[dict[str, Any]]:
-        # A game's view names Erosion cards by id only; the page needs what each one shows.
-        return [card.model_dump(mode="json") for card in standard_cards()]
+    @app.get("/api/games/{game}/cards", summary="A game's cards, for pages that draw them")
+    async def card_list(game: str) -> list[dict[str, Any]]:
+        # Views name cards by id; a drawing needs what each one shows (Game.card_list).
+        return make(game).card_list()
 
     @app.post("/api/matches", summary="Create a match; returns a secret token per person's seat")
     async def create_match(request: CreateMatch) -> dict[str, Any]:
