@@ -79,3 +79,15 @@ def test_the_check_sees_imports():
     """Guard against a vacuous architecture test: known imports are found."""
     found = meeple_imports(SRC / "games" / "edges" / "rules.py")
     assert "meeple.core.game" in found and "meeple.games.edges.board" in found
+
+
+def test_the_game_server_knows_no_game():
+    """The server talks to games only through the core API (docs/server.md)."""
+    web = SRC / "interfaces" / "web"
+    modules = sorted(web.rglob("*.py"))
+    assert modules
+    for path in modules:
+        for name in meeple_imports(path):
+            assert not name.startswith(("meeple.games", "meeple.solvers")), (
+                f"{path.relative_to(SRC)} imports {name}"
+            )
