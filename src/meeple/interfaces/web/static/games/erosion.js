@@ -157,13 +157,13 @@ export function draw(root, msg, ui) {
   const view = msg.view || {};
   const names = msg.seat_names || view.seats || [];
   const seat = msg.seat ?? null;
-  if (!Array.isArray(ui.selection.path)) ui.selection.path = [];
-  const path = ui.selection.path;
+  let path = Array.isArray(ui.selection.path) ? ui.selection.path : [];
   const moves = (ui.canMove ? msg.legal || [] : []).map((l) => ({ text: l.text, steps: moveSteps(l.text, names) }));
   let open = offers(moves, path);
   if (path.length && !open.length) {
     // The path no longer leads anywhere (a new state came with the same seq): start again.
-    path.length = 0;
+    delete ui.selection.path;
+    path = [];
     open = offers(moves, path);
   }
   const placed = new Map();
@@ -172,7 +172,7 @@ export function draw(root, msg, ui) {
   const choose = (o) => {
     if (o.move) ui.move(o.move);
     else {
-      path.push(o.key);
+      ui.selection.path = [...path, o.key];
       ui.redraw();
     }
   };
@@ -417,12 +417,13 @@ function drawBar(bar, view, path, rest, choose, ui, canMove) {
   if (path.length) {
     const back = html("button", "er-button er-back", buttons, "back");
     makeClickable(back, "back: undo the last step", () => {
-      path.pop();
+      if (path.length > 1) ui.selection.path = path.slice(0, -1);
+      else delete ui.selection.path;
       ui.redraw();
     });
     const cancel = html("button", "er-button er-cancel", buttons, "cancel");
     makeClickable(cancel, "cancel this move", () => {
-      path.length = 0;
+      delete ui.selection.path;
       ui.redraw();
     });
   }

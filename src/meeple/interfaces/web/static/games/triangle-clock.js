@@ -67,8 +67,8 @@ function describe(name) {
   return s ? `${s.solid ? "solid" : "clear"} triangle pointing ${DIRS[s.dir]} (${DIR_WORDS[s.dir]})` : name;
 }
 
-/** A triangle of size r centred at (x, y), pointing its way; its name beneath when asked. */
-function triangle(parent, name, x, y, r, withName = false) {
+/** A triangle of size r centred at (x, y), pointing its way. */
+function triangle(parent, name, x, y, r) {
   const s = parseSymbol(name);
   const g = svg("g", { class: "tc-symbol" }, parent);
   if (!s) {
@@ -83,10 +83,16 @@ function triangle(parent, name, x, y, r, withName = false) {
     "stroke-linejoin": "round",
   }, g);
   svg("title", {}, g, describe(name));
-  if (withName) {
-    svg("text", { x, y: y + r + 16, "text-anchor": "middle", class: "tc-name" }, g, name);
-  }
   return g;
+}
+
+/** A symbol as a small tile: a number above, the triangle, its notation below. */
+function symbolChip(parent, name, number) {
+  const chip = html("div", { class: "tc-chip" }, parent);
+  html("div", { class: "tc-chip-n" }, chip, number);
+  triangle(svg("svg", { viewBox: "-20 -20 40 40", class: "tc-chip-svg" }, chip), name, 0, 2, 15);
+  html("div", { class: "tc-chip-name" }, chip, name);
+  return chip;
 }
 
 /** What msg.legal allows: picks by letter (each with the item sets allowed), and the rest. */
@@ -139,14 +145,15 @@ export function draw(root, msg, ui) {
   const box = html("div", { class: "tc" }, root);
 
   drawScoreboard(box, msg, view, seat);
-  const main = html("div", { class: "tc-main" }, box);
+  if (view.result) drawResult(box, view);
+  // While the order is on show it comes first, so a phone shows it without scrolling.
+  const main = html("div", { class: `tc-main${view.memorise ? " tc-memorising" : ""}` }, box);
   drawTable(main, msg, view, seat);
   const side = html("div", { class: "tc-side" }, main);
   if (view.memorise) drawMemorise(side, msg, view, seat, legal, ui);
   drawSharedSoFar(side, view);
   drawLastRound(side, msg, view);
   if (view.hand) drawHand(box, msg, view, seat, legal, items, ui);
-  if (view.result) drawResult(box, view);
 }
 
 function drawScoreboard(box, msg, view, seat) {
@@ -198,7 +205,7 @@ function drawTable(main, msg, view, seat) {
   }
   // The viewer's own seat sits at the bottom; a spectator sees Tick at the bottom.
   const bottom = seat ?? 0;
-  const rows = [[1 - bottom, 38], [bottom, 432]];
+  const rows = [[1 - bottom, 48], [bottom, 422]];
   const mine = view.submissions && view.submissions.mine;
   for (const [p, y] of rows) {
     svg("text", { x: 14, y: y - 38 + (y > 200 ? 0 : 48), class: `tc-row-label tc-c${p}` }, s,
@@ -214,7 +221,7 @@ function drawTable(main, msg, view, seat) {
           r.symbol + (r.items.length ? " " + r.items.map((i) => (i === "palette-swap" ? "⇄" : "↻")).join("") : ""));
       } else if (p === seat && k === revealed.length && mine) {
         svg("text", { x, y: y + 4, "text-anchor": "middle", class: "tc-pending" }, s, mine);
-      } else if (view.phase !== "over" && k === revealed.length
+      } else if (["first", "second", "third"].includes(view.phase) && k === revealed.length
                  && ((view.submissions && view.submissions.submitted) || []).includes(p)) {
         svg("text", { x, y: y + 6, "text-anchor": "middle", class: "tc-pending" }, s, "✓ hidden");
       }
@@ -232,13 +239,8 @@ function drawMemorise(side, msg, view, seat, legal, ui) {
     return;
   }
   const clock = html("span", { class: "tc-countdown" }, title);
-  const grid = svg("svg", { viewBox: "0 0 400 150", class: "tc-order" }, panel);
-  view.memorise.order.forEach((name, k) => {
-    const x = 25 + (k % 8) * 50, y = k < 8 ? 32 : 104;
-    svg("text", { x, y: y - 18, "text-anchor": "middle", class: "tc-order-n" }, grid, String(a + k));
-    triangle(grid, name, x, y + 4, 14);
-    svg("text", { x, y: y + 30, "text-anchor": "middle", class: "tc-order-name" }, grid, name);
-  });
+  const grid = html("div", { class: "tc-chips tc-order" }, panel);
+  view.memorise.order.forEach((name, k) => symbolChip(grid, name, String(a + k)));
   if (legal.memorised) {
     const btn = html("button", { class: "tc-button" }, panel, "I have memorised it");
     clickable(btn, "memorised: hide the order", () => ui.move(legal.memorised), legal.memorised);
@@ -268,13 +270,8 @@ function drawSharedSoFar(side, view) {
   if (!seen.length) return;
   const panel = html("div", { class: "tc-panel" }, side);
   html("div", { class: "tc-panel-title" }, panel, "Shared symbols so far this order");
-  const w = 400, per = 46;
-  const rows = Math.ceil(seen.length / 8);
-  const s = svg("svg", { viewBox: `0 0 ${w} ${rows * 54}`, class: "tc-seen" }, panel);
-  seen.forEach((name, k) => {
-    const x = 26 + (k % 8) * per + 6, y = 22 + Math.floor(k / 8) * 54;
-    triangle(s, name, x, y, 13, true);
-  });
+  const chips = html("div", { class: "tc-chips" }, panel);
+  seen.forEach((name, k) => symbolChip(chips, name, String(k + 1)));
 }
 
 function drawLastRound(side, msg, view) {
@@ -363,7 +360,8 @@ function drawHand(box, msg, view, seat, legal, items, ui) {
     const possible = [...legal.picks.values()].some((m) => m.has(next));
     if (possible) {
       clickable(token, `${on ? "don't use" : "use"} ${ITEM_TITLES[item]}: ${ITEM_HELP[item]}`, () => {
-        ui.selection[item] = !on;
+        if (on) delete ui.selection[item];
+        else ui.selection[item] = true;
         ui.redraw();
       });
     }
