@@ -1,0 +1,127 @@
+// What every page shares: building elements, calling the REST API, toasts, and the
+// words for seats, scores and results (so the game page and the replay say the same).
+
+/** A new element: el("div", {class: "x", onclick: f}, child, "text", ...). */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+/** Calls the REST API; a refusal throws an Error with the server's one-line message. */
+export async function api(path, body = undefined) {
+  const init = body === undefined ? {} : {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  };
+  const response = await fetch(path, init);
+  let data = null;
+  try { data = await response.json(); } catch { /* an empty or non-JSON body */ }
+  if (!response.ok) {
+    throw new Error((data && data.error) || `${response.status} ${response.statusText}`);
+  }
+  return data;
+}
+
+/** Shows a short message for a few seconds (errors stay a little longer). */
+export function toast(text, kind = "info") {
+  const box = document.getElementById("toasts");
+  if (!box) return;
+  const item = el("div", { class: `toast toast-${kind}`, role: kind === "error" ? "alert" : "status" }, text);
+  box.append(item);
+  setTimeout(() => item.remove(), kind === "error" ? 6000 : 3500);
+}
+
+/** "Red (Ann)" for a seat from the state message's seat list and seat names. */
+export function seatLabel(msg, seat) {
+  const name = (msg.seat_names || [])[seat] ?? `seat ${seat}`;
+  const info = (msg.seats || [])[seat];
+  const who = info && info.name && info.name !== name ? ` (${info.name})` : "";
+  return `${name}${who}`;
+}
+
+/** The scores per seat, wherever this game keeps them; null if it has none. */
+export function scoresOf(msg) {
+  const candidates = [msg.result, msg.view && msg.view.result, msg.view];
+  for (const c of candidates) {
+    if (!c) continue;
+    if (Array.isArray(c.scores)) return c.scores;
+    if (Array.isArray(c.score)) return c.score;
+  }
+  return null;
+}
+
+/** The winners of a finished match as seat numbers (empty for a draw). */
+export function winnersOf(result) {
+  if (!result) return [];
+  if (Array.isArray(result.winners)) return result.winners;
+  if (typeof result.winner === "number") return [result.winner];
+  return [];
+}
+
+/** Fills an end-of-match box: who won, why, the scores. */
+export function drawEnd(box, msg, extra = []) {
+  const result = msg.result;
+  box.replaceChildren();
+  box.hidden = !result;
+  if (!result) return;
+  const winners = winnersOf(result);
+  const headline = winners.length === 0 ? "A draw"
+    : winners.includes(msg.seat) ? "You won!"
+    : `${winners.map((s) => seatLabel(msg, s)).join(" and ")} won`;
+  box.append(el("h2", { class: "end-title" }, headline));
+  if (result.reason) box.append(el("p", { class: "end-reason" }, result.reason));
+  const scores = scoresOf(msg);
+  if (scores) {
+    box.append(el("table", { class: "end-scores" },
+      (msg.seat_names || []).map((_, s) => el("tr", { class: winners.includes(s) ? "won" : null },
+        el("td", {}, seatLabel(msg, s)), el("td", {}, String(scores[s]))))));
+  }
+  box.append(...extra);
+}
+
+/** The move log as list items: hidden choices of others say only "has chosen". */
+export function logItems(msg, entries) {
+  return entries.map((entry) => el("li", { value: entry.n, class: entry.seat === msg.seat ? "mine" : null },
+    el("span", { class: `seat-dot seat-${entry.seat}` }),
+    `${seatLabel(msg, entry.seat)}: `,
+    entry.text === null ? el("em", {}, "has chosen") : el("code", {}, entry.text)));
+}
+
+/** Imports a game's drawing module (static/games/<game>.js); null if there is none. */
+export async function loadGame(game) {
+  try {
+    return await import(`/static/games/${game}.js`);
+  } catch (error) {
+    console.error(`no drawing for ${game}`, error);
+    return null;
+  }
+}
+
+/** Draws with a game module, falling back to the view as text if it fails. */
+export function drawWith(module, root, msg, ui) {
+  if (module && typeof module.draw === "function") {
+    try {
+      module.draw(root, msg, ui);
+      return;
+    } catch (error) {
+      console.error(error);
+      toast(`the drawing failed: ${error.message}`, "error");
+    }
+  }
+  root.replaceChildren(
+    el("p", { class: "no-drawing" }, "No picture for this game yet: use the notation box."),
+    el("pre", { class: "raw-view" }, JSON.stringify(msg.view, null, 1)),
+  );
+}

@@ -1,0 +1,194 @@
+// The lobby: the games, a form to create a match (options, seats, listed, clock), the
+// links to hand out after creating one, and the open, live and finished matches.
+import { api, el, toast } from "./common.js";
+
+const $ = (id) => document.getElementById(id);
+let catalogue = [];
+
+function chosenGame() {
+  return catalogue.find((g) => g.name === $("game").value) || catalogue[0];
+}
+
+/** The options input for one game option: a checkbox, a list, or free text. */
+function optionInput(option) {
+  const id = `opt-${option.name}`;
+  if (typeof option.default === "boolean") {
+    return el("input", { type: "checkbox", id, name: option.name, checked: option.default, dataset: { kind: "bool" } });
+  }
+  const words = String(option.allowed || "").split("|").map((w) => w.trim());
+  if (words.length > 1 && words.every((w) => /^[\w.-]+$/.test(w))) {
+    return el("select", { id, name: option.name, dataset: { kind: "choice" } },
+      words.map((w) => el("option", { value: w, selected: String(option.default) === w }, w)));
+  }
+  return el("input", {
+    id, name: option.name, dataset: { kind: typeof option.default === "number" ? "number" : "text" },
+    placeholder: option.default === null ? "default" : String(option.default),
+    "aria-label": option.name,
+  });
+}
+
+/** The options the person changed from the defaults, typed as the server wants them. */
+function readOptions(game) {
+  const out = {};
+  for (const option of game.options) {
+    const input = $(`opt-${option.name}`);
+    if (!input) continue;
+    let value;
+    if (input.dataset.kind === "bool") value = input.checked;
+    else if (input.value.trim() === "") continue;
+    else value = input.value.trim();
+    if (input.dataset.kind === "number" || (typeof option.default === "number" && /^-?[\d.]+$/.test(value))) value = Number(value);
+    if (value === option.default) continue;
+    out[option.name] = value;
+  }
+  return out;
+}
+
+/** How many seats the chosen options give (some games take a player count). */
+function seatCount(game) {
+  const players = $("opt-players");
+  if (players && players.value.trim()) return Number(players.value) || game.seats;
+  const double = $("opt-double");
+  if (double && double.checked) return 4;
+  return game.seats;
+}
+
+function drawSeats() {
+  const game = chosenGame();
+  const box = $("seats");
+  const old = [...box.querySelectorAll("select")].map((s) => s.value);
+  box.replaceChildren(el("legend", {}, "Seats"));
+  const agents = game.agents.filter((a) => a !== "human");
+  for (let seat = 0; seat < seatCount(game); seat += 1) {
+    const preset = old[seat] || (seat === 0 ? "human" : game.best_agent);
+    box.append(el("label", { class: "row" },
+      el("span", { class: `seat-dot seat-${seat}` }),
+      `${game.seat_names[seat] || `Seat ${seat}`}: `,
+      el("select", { name: `seat-${seat}`, id: `seat-${seat}` },
+        el("option", { value: "human", selected: preset === "human" }, "a person"),
+        agents.map((a) => el("option", { value: a, selected: preset === a }, `agent: ${a}`)))));
+  }
+}
+
+function drawForm() {
+  const game = chosenGame();
+  $("game-summary").textContent = game.summary;
+  for (const card of document.querySelectorAll(".game-card")) card.classList.toggle("picked", card.dataset.game === game.name);
+  const box = $("options");
+  box.replaceChildren(el("legend", {}, "Options"),
+    ...game.options.map((option) => el("label", { class: "option" },
+      el("span", { class: "name" }, option.name.replaceAll("_", " ")),
+      optionInput(option),
+      el("span", { class: "help" }, `${option.help} (${option.allowed})`))));
+  $("seats").replaceChildren();
+  drawSeats();
+}
+
+async function create(event) {
+  event.preventDefault();
+  const game = chosenGame();
+  const seats = [...$("seats").querySelectorAll("select")].map((s) => s.value);
+  const body = { game: game.name, options: readOptions(game), seats, listed: $("listed").checked };
+  const clock = $("move_seconds").value.trim();
+  if (clock) body.move_seconds = Number(clock);
+  const name = localStorage.getItem("meeple-name");
+  if (name) body.names = [name];
+  try {
+    showCreated(await api("/api/matches", body));
+    refresh();
+  } catch (error) {
+    toast(error.message, "error");
+  }
+}
+
+async function copy(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    // Without the clipboard API (plain http on another host) the text is selected instead.
+    const area = el("textarea", {}, text);
+    document.body.append(area);
+    area.select();
+    document.execCommand("copy");
+    area.remove();
+  }
+  toast("link copied");
+}
+
+function showCreated(created) {
+  const box = $("created");
+  box.hidden = false;
+  box.className = "created";
+  const absolute = (url) => new URL(url, location.href).href;
+  const [mine, ...others] = created.seats;
+  box.replaceChildren(el("h3", {}, "Match created"));
+  if (mine) {
+    box.append(el("p", {}, el("a", { class: "button primary", id: "play-mine", href: mine.join_url }, `Play seat ${mine.seat} (${mine.seat_name}) yourself`)));
+  }
+  for (const seat of others) {
+    const url = absolute(seat.join_url);
+    box.append(el("div", { class: "link" }, `Send to the player of seat ${seat.seat} (${seat.seat_name}): `,
+      el("code", { class: "join-link" }, url),
+      el("button", { type: "button", onclick: () => copy(url) }, "Copy")));
+  }
+  const watch = absolute(created.watch_url);
+  box.append(el("div", { class: "link" }, "Spectators: ", el("code", {}, watch),
+    el("button", { type: "button", onclick: () => copy(watch) }, "Copy")));
+}
+
+function titleOf(name) {
+  const game = catalogue.find((g) => g.name === name);
+  return game ? game.title : name;
+}
+
+function describe(row) {
+  const options = Object.entries(row.options || {}).map(([k, v]) => `${k}=${v}`).join(", ");
+  const players = (row.players || []).map((p) => p || "open").join(" vs ");
+  return el("span", { class: "what" }, el("strong", {}, titleOf(row.game)), options ? ` (${options})` : "", el("br"), players);
+}
+
+async function join(row) {
+  try {
+    const name = localStorage.getItem("meeple-name");
+    const reply = await api(`/api/matches/${encodeURIComponent(row.match)}/join`, name ? { name } : {});
+    location.href = `/play/${encodeURIComponent(row.match)}#token=${reply.token}`;
+  } catch (error) {
+    toast(error.message, "error");
+  }
+}
+
+function fill(list, rows, action) {
+  list.replaceChildren(...(rows.length ? rows.map((row) => el("li", { dataset: { match: row.match } }, describe(row), action(row)))
+    : [el("li", { class: "empty" }, "none")]));
+}
+
+async function refresh() {
+  try {
+    const [open, live, finished] = await Promise.all(
+      ["open", "live", "finished"].map((s) => api(`/api/matches?status=${s}`)));
+    fill($("open"), open, (row) => el("button", { type: "button", class: "primary join", onclick: () => join(row) }, "Join"));
+    fill($("live"), live.filter((row) => row.status === "playing"), (row) =>
+      el("a", { class: "button watch", href: `/play/${encodeURIComponent(row.match)}` }, `Watch (move ${row.seq})`));
+    fill($("finished"), finished.slice(0, 20), (row) =>
+      el("a", { class: "button replay", href: `/replay?match=${encodeURIComponent(row.match)}` }, "Replay"));
+  } catch (error) {
+    toast(`the lists could not be loaded: ${error.message}`, "error");
+  }
+}
+
+async function setUp() {
+  catalogue = await api("/api/games");
+  $("games").replaceChildren(...catalogue.map((g) => el("article", {
+    class: "game-card", dataset: { game: g.name },
+    onclick: () => { $("game").value = g.name; drawForm(); $("create-panel").scrollIntoView({ behavior: "smooth" }); },
+  }, el("h3", {}, g.title), el("p", {}, g.summary), el("p", { class: "players" }, `${g.players} players`))));
+  $("game").replaceChildren(...catalogue.map((g) => el("option", { value: g.name }, g.title)));
+  $("game").addEventListener("change", drawForm);
+  $("create").addEventListener("submit", create);
+  $("options").addEventListener("change", drawSeats);
+  drawForm();
+  refresh();
+  setInterval(refresh, 4000);
+}
+
+setUp().catch((error) => toast(error.message, "error"));

@@ -1,0 +1,257 @@
+// The game page: one WebSocket to /ws/<match>, the game's drawing module, and around it
+// whose turn it is, the seats, the clocks, the move log, typed moves, resign and the end.
+//
+// The seat's token lives in the address's fragment (#token=...), which browsers never
+// send to the server, and travels only inside the hello message.
+import {
+  api, drawEnd, drawWith, el, loadGame, logItems, scoresOf, seatLabel, toast,
+} from "./common.js";
+
+const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
+const token = new URLSearchParams(location.hash.slice(1)).get("token");
+const $ = (id) => document.getElementById(id);
+
+let socket = null;
+let msg = null; // the latest state message
+let log = []; // the whole move log, spliced together from the incremental pieces
+let module = null;
+let moduleFor = null;
+let selection = {};
+let pendingSeq = null; // a move is on its way for this seq: nothing more to click
+let retries = 0;
+let stopped = false; // the server refused us for good (bad token, no such match)
+let deadlinesAt = 0; // when the deadlines in msg were measured (performance.now())
+let resignArmed = false;
+
+const ui = {
+  move(text) {
+    if (!msg || !socket || socket.readyState !== WebSocket.OPEN) {
+      toast("not connected: the move was not sent", "error");
+      return;
+    }
+    pendingSeq = msg.seq;
+    socket.send(JSON.stringify({ type: "move", seq: msg.seq, action: text }));
+    document.body.dataset.sent = String(Number(document.body.dataset.sent || 0) + 1);
+    draw();
+  },
+  get canMove() {
+    return !!msg && msg.status === "playing" && msg.legal.length > 0 && pendingSeq !== msg.seq;
+  },
+  get selection() { return selection; },
+  set selection(value) { selection = value; },
+  redraw() { draw(); },
+};
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(matchId)}`);
+  setConn("connecting…", "wait");
+  socket.onopen = () => {
+    const hello = { type: "hello", token: token || null };
+    const name = localStorage.getItem("meeple-name");
+    if (name && token) hello.name = name;
+    socket.send(JSON.stringify(hello));
+  };
+  socket.onmessage = (event) => receive(JSON.parse(event.data));
+  socket.onclose = (event) => {
+    if (event.code >= 4400 && event.code < 4500 && event.code !== 4408) stopped = true;
+    if (stopped) {
+      setConn("disconnected", "off");
+      return;
+    }
+    // Back off (0.5 s, 1 s, 2 s ... up to 15 s) so a restarting server is not stormed.
+    const delay = Math.min(15000, 500 * 2 ** retries) * (0.75 + Math.random() / 2);
+    retries += 1;
+    setConn(`reconnecting in ${Math.round(delay / 1000)} s…`, "wait");
+    setTimeout(connect, delay);
+  };
+}
+
+function setConn(text, kind) {
+  const node = $("conn");
+  node.textContent = text;
+  node.className = `conn conn-${kind}`;
+}
+
+function receive(message) {
+  switch (message.type) {
+    case "welcome":
+      retries = 0;
+      log = []; // a new connection is sent the whole log again
+      setConn(message.seat === null ? "watching" : "connected", "on");
+      break;
+    case "state":
+      if (!msg || msg.seq !== message.seq) selection = {};
+      if (pendingSeq !== null && pendingSeq !== message.seq) pendingSeq = null;
+      log = log.slice(0, message.log_start).concat(message.log);
+      msg = message;
+      deadlinesAt = performance.now();
+      document.body.dataset.seq = String(message.seq);
+      document.body.dataset.status = message.status;
+      draw();
+      break;
+    case "presence":
+      if (msg) {
+        msg.seats = message.seats;
+        drawSide();
+      }
+      break;
+    case "error":
+      pendingSeq = null;
+      toast(message.message, "error");
+      if (msg) draw();
+      break;
+    case "rematch":
+      followRematch(message);
+      break;
+    case "left":
+      stopped = true;
+      toast("this seat was given up; the link no longer plays it", "error");
+      break;
+    default:
+      break; // ack, pong: nothing to show
+  }
+}
+
+function followRematch(message) {
+  const target = message.token
+    ? `/play/${encodeURIComponent(message.match)}#token=${message.token}`
+    : `/play/${encodeURIComponent(message.match)}`;
+  toast("a rematch has started: taking you there", "info");
+  setTimeout(() => { location.href = target; location.reload(); }, 600);
+}
+
+async function draw() {
+  if (!msg) return;
+  if (moduleFor !== msg.game) {
+    moduleFor = msg.game;
+    module = await loadGame(msg.game);
+  }
+  document.title = `${msg.title} — meeple`;
+  $("title").textContent = msg.title + (msg.seat === null ? " (watching)" : ` — you are ${seatLabel(msg, msg.seat)}`);
+  const view = { ...msg, log };
+  drawWith(module, $("board"), view, ui);
+  drawSide();
+}
+
+function turnText() {
+  const m = msg;
+  if (m.status === "finished") return "Game over";
+  if (m.status === "waiting") {
+    const open = m.seats.filter((s) => s.kind === "person" && !s.joined).map((s) => seatLabel(m, s.seat));
+    return `Waiting for ${open.join(", ")} to join — share the link`;
+  }
+  const mine = m.seat !== null && m.to_act.includes(m.seat);
+  if (mine && pendingSeq === m.seq) return "Move sent…";
+  if (m.seat !== null && m.chosen.includes(m.seat)) return "You have chosen: waiting for the other player";
+  if (mine) return m.chosen.length || m.to_act.length > 1 ? "Your choice (both choose at once)" : "Your move";
+  const others = m.to_act.map((s) => seatLabel(m, s)).join(" and ");
+  return m.to_act.length > 1 ? `${others} are choosing` : `${others} to move`;
+}
+
+function drawSide() {
+  const m = msg;
+  const turn = $("turn");
+  turn.textContent = turnText();
+  turn.className = `turn ${m.seat !== null && m.legal.length && pendingSeq !== m.seq ? "turn-mine" : ""}`;
+  const scores = scoresOf(m);
+  $("seats").replaceChildren(...m.seats.map((s) => el("li", {
+    class: `seat seat-${s.seat} ${m.to_act.includes(s.seat) ? "to-act" : ""} ${s.seat === m.seat ? "me" : ""}`,
+  },
+  el("span", { class: `dot ${s.connected ? "dot-on" : "dot-off"}`, title: s.connected ? "connected" : "disconnected" }),
+  el("span", { class: "seat-name" }, seatLabel(m, s.seat), s.seat === m.seat ? " (you)" : ""),
+  el("span", { class: "seat-kind" }, s.kind === "agent" ? `agent ${s.agent}` : s.joined ? "person" : "open seat",
+    s.resigned ? ", resigned" : ""),
+  m.chosen.includes(s.seat) ? el("span", { class: "has-chosen" }, "has chosen") : null,
+  scores ? el("span", { class: "seat-score" }, String(scores[s.seat])) : null)));
+  const legal = $("legal");
+  legal.replaceChildren(...m.legal.map((a) => el("li", {},
+    el("button", { type: "button", class: "legal-move", onclick: () => { $("notation").value = a.text; $("notation").focus(); } }, a.text))));
+  $("legal-box").hidden = !m.legal.length;
+  $("typed").hidden = m.seat === null || m.status !== "playing";
+  $("resign").hidden = m.seat === null || m.status !== "playing";
+  const list = $("log");
+  list.replaceChildren(...logItems(m, log));
+  list.scrollTop = list.scrollHeight;
+  drawEndBox();
+  tick();
+}
+
+function drawEndBox() {
+  const m = msg;
+  const extra = [];
+  if (m.status === "finished") {
+    const links = el("p", { class: "end-links" });
+    if (m.seat !== null && token) {
+      links.append(el("button", { type: "button", class: "primary", id: "rematch", onclick: askRematch },
+        m.rematch ? "Go to the rematch" : "Rematch"));
+    } else if (m.rematch) {
+      links.append(el("a", { class: "button", href: `/play/${encodeURIComponent(m.rematch)}` }, "Watch the rematch"));
+    }
+    links.append(el("a", { class: "button", id: "replay-link", href: `/replay?match=${encodeURIComponent(m.match)}` }, "Replay"),
+      el("a", { class: "button", href: "/" }, "Lobby"));
+    extra.push(links);
+  }
+  drawEnd($("end"), m, extra);
+}
+
+async function askRematch() {
+  try {
+    const reply = await api(`/api/matches/${encodeURIComponent(matchId)}/rematch`, { token });
+    followRematch({ match: reply.match, token: reply.seat && reply.seat.token });
+  } catch (error) {
+    toast(error.message, "error");
+  }
+}
+
+function tick() {
+  if (!msg) return;
+  const passed = (performance.now() - deadlinesAt) / 1000;
+  const parts = Object.entries(msg.deadlines || {}).map(([seat, seconds]) => {
+    const left = Math.max(0, Math.ceil(seconds - passed));
+    return `${Number(seat) === msg.seat ? "you" : seatLabel(msg, Number(seat))}: ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+  });
+  const clock = $("clock");
+  clock.textContent = parts.length ? `clock  ${parts.join("  ")}` : "";
+  clock.classList.toggle("clock-low", Object.values(msg.deadlines || {}).some((s) => s - passed < 10));
+}
+
+function setUp() {
+  $("typed").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = $("notation").value.trim();
+    if (!text) return;
+    ui.move(text);
+    $("notation").value = "";
+  });
+  $("sync").addEventListener("click", () => {
+    if (socket && socket.readyState === WebSocket.OPEN) {
+      log = [];
+      socket.send(JSON.stringify({ type: "sync" }));
+    }
+  });
+  // Resigning asks once more on the button itself (a browser confirm() can be blocked).
+  $("resign").addEventListener("click", () => {
+    const button = $("resign");
+    if (!resignArmed) {
+      resignArmed = true;
+      button.textContent = "Really resign? Click again";
+      setTimeout(() => { resignArmed = false; button.textContent = "Resign"; }, 4000);
+      return;
+    }
+    resignArmed = false;
+    button.textContent = "Resign";
+    socket.send(JSON.stringify({ type: "resign" }));
+  });
+  setInterval(tick, 250);
+  setInterval(() => {
+    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "ping" }));
+  }, 25000);
+  if (!matchId) {
+    toast("no match in the address", "error");
+    return;
+  }
+  connect();
+}
+
+setUp();

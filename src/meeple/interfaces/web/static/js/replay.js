@@ -1,0 +1,127 @@
+// The replay page: every state of a finished match (?match=ID) or of an uploaded record
+// file, stepped through with buttons or the arrow keys and drawn by the game's own module
+// as a spectator sees it; once the match is over, any seat's eyes can be chosen.
+import { api, drawEnd, drawWith, el, loadGame, logItems, toast } from "./common.js";
+
+const $ = (id) => document.getElementById(id);
+let replay = null; // the server's answer to POST /api/replay
+let record = null;
+let module = null;
+let step = 0;
+let eyes = "spectator";
+let catalogue = null;
+
+const ui = { move() {}, canMove: false, selection: {}, redraw: () => draw() };
+
+async function seatNames(game, count, view) {
+  if (view && Array.isArray(view.seats) && view.seats.every((s) => typeof s === "string")) return view.seats;
+  catalogue = catalogue || await api("/api/games").catch(() => []);
+  const entry = catalogue.find((g) => g.name === game);
+  const names = entry ? entry.seat_names : [];
+  return Array.from({ length: count }, (_, s) => names[s] || `Seat ${s}`);
+}
+
+async function load(recordText) {
+  replay = await api("/api/replay", recordText);
+  record = JSON.parse(recordText);
+  module = await loadGame(replay.game);
+  const last = replay.views.length - 1;
+  const count = (record.seats || []).length || (replay.views[0].seats || []).length || 2;
+  replay.seat_names = await seatNames(replay.game, count, replay.views[0].spectator);
+  $("eyes").replaceChildren(el("option", { value: "spectator" }, "a spectator"),
+    ...replay.seat_names.map((name, s) => el("option", { value: String(s) }, name)));
+  $("eyes-box").hidden = !replay.views[last].seats;
+  eyes = "spectator";
+  const wanted = Number(new URLSearchParams(location.search).get("step"));
+  step = Number.isInteger(wanted) && wanted >= 0 && wanted <= last ? wanted : 0;
+  document.title = `Replay: ${replay.game} — meeple`;
+  $("title").textContent = `Replay — ${replay.game} (${replay.moves.length} moves)`;
+  draw();
+}
+
+/** A state-message-like object for one step, as the drawing contract wants it. */
+function messageAt(index) {
+  const views = replay.views[index];
+  const seat = eyes === "spectator" || !views.seats ? null : Number(eyes);
+  const view = seat === null ? views.spectator : views.seats[seat];
+  const last = index === replay.views.length - 1;
+  const over = last && replay.result !== null;
+  return {
+    type: "state",
+    game: replay.game,
+    options: replay.options,
+    seq: index,
+    seat,
+    seat_names: replay.seat_names,
+    view,
+    legal: [],
+    to_act: over ? [] : (view.to_act || []),
+    chosen: [],
+    status: over ? "finished" : "playing",
+    seats: replay.seat_names.map((name, s) => ({ seat: s, seat_name: name, name: (record.seats || [])[s] || name })),
+    log: replay.moves.slice(0, index),
+    result: over ? replay.result : null,
+    deadlines: {},
+    replay: true,
+  };
+}
+
+function draw() {
+  if (!replay) return;
+  const msg = messageAt(step);
+  ui.selection = {};
+  drawWith(module, $("board"), msg, ui);
+  const total = replay.views.length - 1;
+  $("position").textContent = step === 0 ? `start (0 / ${total})` : `move ${step} / ${total}`;
+  document.body.dataset.step = String(step);
+  $("first").disabled = $("prev").disabled = step === 0;
+  $("next").disabled = $("last").disabled = step === total;
+  $("log").replaceChildren(...logItems(msg, msg.log));
+  const current = $("log").lastElementChild;
+  if (current) current.scrollIntoView({ block: "nearest" });
+  drawEnd($("end"), msg);
+}
+
+function go(to) {
+  if (!replay) return;
+  step = Math.max(0, Math.min(replay.views.length - 1, to));
+  const url = new URL(location.href);
+  url.searchParams.set("step", String(step));
+  history.replaceState(null, "", url);
+  draw();
+}
+
+function setUp() {
+  $("first").addEventListener("click", () => go(0));
+  $("prev").addEventListener("click", () => go(step - 1));
+  $("next").addEventListener("click", () => go(step + 1));
+  $("last").addEventListener("click", () => go(Infinity));
+  $("eyes").addEventListener("change", () => { eyes = $("eyes").value; draw(); });
+  document.addEventListener("keydown", (event) => {
+    if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
+    const moves = { ArrowLeft: step - 1, ArrowRight: step + 1, Home: 0, End: Infinity };
+    if (event.key in moves) {
+      event.preventDefault();
+      go(moves[event.key]);
+    }
+  });
+  $("file").addEventListener("change", async () => {
+    const file = $("file").files[0];
+    if (!file) return;
+    try {
+      await load(await file.text());
+    } catch (error) {
+      toast(`that record could not be replayed: ${error.message}`, "error");
+    }
+  });
+  const match = new URLSearchParams(location.search).get("match");
+  if (match) {
+    api(`/api/matches/${encodeURIComponent(match)}/record`)
+      .then((data) => load(JSON.stringify(data)))
+      .catch((error) => toast(error.message, "error"));
+  } else {
+    $("board").replaceChildren(el("p", { class: "no-drawing" }, "Choose a record file (as `meeple play --save` writes it), or open a finished match from the lobby."));
+  }
+}
+
+setUp();
