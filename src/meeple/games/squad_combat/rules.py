@@ -506,6 +506,27 @@ class SquadCombatGame(Game[SquadCombatOptions, "SquadCombatState", SquadAction])
         return self._actions[action_id]
 
     # -- extras -----------------------------------------------------------------------------
+    def card_list(self) -> list[dict[str, Any]]:
+        """Every action, attack and edge card of the content, as JSON: views name cards by
+        id only, and the browser draws each with its name, cost (as written), traits and
+        what it does."""
+        return [
+            {
+                "id": card.key,
+                "name": card.name,
+                "kind": card.kind,
+                "traits": list(card.traits),
+                "cost": str(card.cost),
+                "hit": card.hit,
+                "damage": card.damage,
+                "effect": card.effect,
+                "amount": card.amount,
+                "timing": card.timing,
+                "text": card.describe(),
+            }
+            for card in self.cards
+        ]
+
     def agents(self) -> Mapping[str, AgentFactory]:
         """``heuristic``: attacks where it hits, defends where it saves a wound."""
         from meeple.games.squad_combat.agents import HeuristicAgent
