@@ -267,7 +267,7 @@ function drawMountains(box, view, names, seat, offerAt) {
   const row = html("div", "er-mountains", box);
   const mountains = view.mountains || [];
   const tallest = Math.max(6, ...mountains.map((m) => m.rocks.length));
-  const RH = 26, W = 160, SHIFT = 16, SCALE = 30;
+  const RH = 26, W = 172, SHIFT = 16, SCALE = 30;
   const height = tallest * RH + 30;
   mountains.forEach((m, p) => {
     const turn = p === view.current && !(view.result && view.result.over);
