@@ -10,6 +10,8 @@
 // River rock, an Atmosphere card) or, failing that, as a button in the action bar. The
 // chosen steps are kept in ui.selection.path until they name exactly one legal move.
 
+import { clickable, gameStyle, html, svg } from "../js/draw.js";
+
 const ROCK_COLOURS = {
   shale: "#5f6673", limestone: "#e4dcc0", sandstone: "#e3a868", conglomerate: "#b98d69",
   basalt: "#34343d", granite: "#d1a7a2", "welded tuff": "#a48b78", quartzite: "#f1ebe4",
@@ -34,15 +36,6 @@ const METRES_PER_ROCK = 500;
 let catalogue = null; // Map id -> card, once fetched
 let fetching = false;
 
-function ensureStyle() {
-  if (document.querySelector("link[data-game-style='erosion']")) return;
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = new URL("./erosion.css", import.meta.url).href;
-  link.dataset.gameStyle = "erosion";
-  document.head.appendChild(link);
-}
-
 function loadCatalogue(ui) {
   if (catalogue || fetching) return;
   fetching = true;
@@ -62,22 +55,6 @@ function card(id) {
   if (catalogue && catalogue.has(id)) return catalogue.get(id);
   const deck = (/^(WX|H|F|ATM)/.exec(id || "") || [null, "?"])[1];
   return { id, deck, rock: null, mohs: null, fossil: null, process: null };
-}
-
-const SVG = "http://www.w3.org/2000/svg";
-function svg(tag, attrs = {}, parent = null, text = null) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text !== null) node.textContent = text;
-  if (parent) parent.appendChild(node);
-  return node;
-}
-function html(tag, cls = "", parent = null, text = null) {
-  const node = document.createElement(tag);
-  if (cls) node.className = cls;
-  if (text !== null) node.textContent = text;
-  if (parent) parent.appendChild(node);
-  return node;
 }
 
 // -- moves ---------------------------------------------------------------------------------
@@ -139,19 +116,9 @@ export function offers(moves, path) {
   return out;
 }
 
-function makeClickable(node, hint, onClick, move) {
-  node.classList.add("clickable");
-  node.setAttribute("data-hint", hint);
-  if (move) node.setAttribute("data-move", move);
-  node.addEventListener("click", (ev) => {
-    ev.stopPropagation();
-    onClick();
-  });
-}
-
 // -- drawing -------------------------------------------------------------------------------
 export function draw(root, msg, ui) {
-  ensureStyle();
+  gameStyle("erosion", import.meta.url);
   loadCatalogue(ui);
   root.replaceChildren();
   const view = msg.view || {};
@@ -180,15 +147,15 @@ export function draw(root, msg, ui) {
     const o = placed.get(place);
     if (!o) return false;
     used.add(o);
-    makeClickable(node, o.label, () => choose(o), o.move);
+    clickable(node, o.label, { onClick: () => choose(o), move: o.move });
     return true;
   };
 
-  const box = html("div", "er", root);
+  const box = html("div", { class: "er" }, root);
   drawHeader(box, msg, view, names, seat);
-  const bar = html("div", "er-bar", box);
+  const bar = html("div", { class: "er-bar" }, box);
   drawMountains(box, view, names, seat, offerAt);
-  const middle = html("div", "er-middle", box);
+  const middle = html("div", { class: "er-middle" }, box);
   drawRiver(middle, view, offerAt);
   drawDecks(middle, view, seat, offerAt);
   drawHand(box, view, seat, offerAt, path);
@@ -197,9 +164,9 @@ export function draw(root, msg, ui) {
 }
 
 function drawHeader(box, msg, view, names, seat) {
-  const head = html("div", "er-head", box);
-  const title = html("div", "er-title", head);
-  html("div", "er-era", title, `Era ${view.era} of ${view.eras} · turn ${view.turn}`);
+  const head = html("div", { class: "er-head" }, box);
+  const title = html("div", { class: "er-title" }, head);
+  html("div", { class: "er-era" }, title, `Era ${view.era} of ${view.eras} · turn ${view.turn}`);
   const current = view.current;
   let line = "";
   if (view.result && view.result.over) line = "game over";
@@ -208,21 +175,21 @@ function drawHeader(box, msg, view, names, seat) {
     line = `${names[view.step.seat] ?? ""}: ${STEP_TEXT[view.step.kind]}${about}`;
   }
   else if (current !== null && current !== undefined) line = current === seat ? "your turn: choose an action" : `${names[current]}'s turn`;
-  html("div", "er-step", title, line);
-  const scores = html("div", "er-scores", head);
+  html("div", { class: "er-step" }, title, line);
+  const scores = html("div", { class: "er-scores" }, head);
   const r = view.result || {};
   names.forEach((name, p) => {
-    const chip = html("div", `er-score er-seat-${p}${p === seat ? " er-me" : ""}${p === current ? " er-current" : ""}`, scores);
-    html("div", "er-score-name", chip, `${name}${p === seat ? " (you)" : ""}`);
+    const chip = html("div", { class: `er-score er-seat-${p}${p === seat ? " er-me" : ""}${p === current ? " er-current" : ""}` }, scores);
+    html("div", { class: "er-score-name" }, chip, `${name}${p === seat ? " (you)" : ""}`);
     const now = (r.points_now || [])[p];
     const recorded = (r.scores || [])[p];
-    html("div", "er-score-n", chip, String(r.era_scores && r.era_scores.length ? recorded : now ?? 0));
-    html("div", "er-score-note", chip, r.era_scores && r.era_scores.length
+    html("div", { class: "er-score-n" }, chip, String(r.era_scores && r.era_scores.length ? recorded : now ?? 0));
+    html("div", { class: "er-score-note" }, chip, r.era_scores && r.era_scores.length
       ? `recorded${now !== undefined && !r.over ? `, ${now} now` : ""}` : "points now");
   });
   if (r.over) {
     const who = (r.winners || []).map((w) => names[w]).join(" and ");
-    html("div", "er-result", box, `${who || "Nobody"} win${(r.winners || []).length === 1 ? "s" : ""} · ${r.reason || ""}`);
+    html("div", { class: "er-result" }, box, `${who || "Nobody"} win${(r.winners || []).length === 1 ? "s" : ""} · ${r.reason || ""}`);
   }
 }
 
@@ -264,15 +231,15 @@ function describeRock(c, weathered) {
 }
 
 function drawMountains(box, view, names, seat, offerAt) {
-  const row = html("div", "er-mountains", box);
+  const row = html("div", { class: "er-mountains" }, box);
   const mountains = view.mountains || [];
   const tallest = Math.max(6, ...mountains.map((m) => m.rocks.length));
   const RH = 26, W = 172, SHIFT = 16, SCALE = 30;
   const height = tallest * RH + 30;
   mountains.forEach((m, p) => {
     const turn = p === view.current && !(view.result && view.result.over);
-    const col = html("div", `er-mountain er-seat-${p}${p === seat ? " er-me" : ""}${turn ? " er-current" : ""}`, row);
-    html("div", "er-mountain-name", col, `${names[p] ?? p}${p === seat ? " (you)" : ""} · ${m.height_m} m`);
+    const col = html("div", { class: `er-mountain er-seat-${p}${p === seat ? " er-me" : ""}${turn ? " er-current" : ""}` }, row);
+    html("div", { class: "er-mountain-name" }, col, `${names[p] ?? p}${p === seat ? " (you)" : ""} · ${m.height_m} m`);
     const full = W + SHIFT + SCALE;
     const s = svg("svg", { viewBox: `0 0 ${full} ${height}`, class: "er-mountain-svg" }, col);
     const g = svg("g", {}, s);
@@ -291,32 +258,32 @@ function drawMountains(box, view, names, seat, offerAt) {
       rockRect(g, id, weathered ? 2 : 2 + SHIFT, y + 1, W - 4, RH - 2, weathered);
     });
     offerAt(col, `mountain:${p}`);
-    const info = html("div", "er-mountain-info", col);
+    const info = html("div", { class: "er-mountain-info" }, col);
     const delta = (view.deltas || [])[p] || {};
     const hand = (view.hands || [])[p] || {};
     const byDeck = Object.entries(hand.by_deck || {}).filter(([, k]) => k).map(([d, k]) => `${d}${k}`).join(" ");
-    html("div", "", info, `hand ${hand.count ?? 0}${byDeck ? ` (${byDeck})` : ""}`);
-    const deltaLine = html("div", "er-delta", info, `delta ${delta.count ?? 0}`);
+    html("div", {}, info, `hand ${hand.count ?? 0}${byDeck ? ` (${byDeck})` : ""}`);
+    const deltaLine = html("div", { class: "er-delta" }, info, `delta ${delta.count ?? 0}`);
     if (delta.cards && delta.cards.length) {
-      const chips = html("span", "er-delta-cards", deltaLine);
+      const chips = html("span", { class: "er-delta-cards" }, deltaLine);
       for (const id of delta.cards) {
         const c = card(id);
-        const chip = html("span", "er-chip", chips, id);
+        const chip = html("span", { class: "er-chip" }, chips, id);
         chip.style.background = ROCK_COLOURS[c.rock] || "#999";
         if (DARK_ROCKS.has(c.rock)) chip.style.color = "#f3efe6";
         chip.title = describeRock(c, false);
       }
     }
     const pile = (view.discards || [])[p] || [];
-    html("div", "", info, `discards ${pile.length}${pile.length ? `, last ${pile[pile.length - 1]}` : ""}`);
+    html("div", {}, info, `discards ${pile.length}${pile.length ? `, last ${pile[pile.length - 1]}` : ""}`);
   });
 }
 
 function drawRiver(middle, view, offerAt) {
-  const river = html("div", "er-river", middle);
-  html("div", "er-label", river, `The River (${(view.river || []).length})`);
-  const rocks = html("div", "er-river-rocks", river);
-  if (!(view.river || []).length) html("div", "er-empty", rocks, "empty");
+  const river = html("div", { class: "er-river" }, middle);
+  html("div", { class: "er-label" }, river, `The River (${(view.river || []).length})`);
+  const rocks = html("div", { class: "er-river-rocks" }, river);
+  if (!(view.river || []).length) html("div", { class: "er-empty" }, rocks, "empty");
   for (const id of view.river || []) {
     const s = svg("svg", { viewBox: "0 0 170 28", class: "er-river-rock" }, rocks);
     const g = svg("g", {}, s);
@@ -326,17 +293,17 @@ function drawRiver(middle, view, offerAt) {
 }
 
 function drawDecks(middle, view, seat, offerAt) {
-  const decks = html("div", "er-decks", middle);
+  const decks = html("div", { class: "er-decks" }, middle);
   for (const name of ["WX", "H", "F"]) {
     const d = (view.decks || {})[name] || {};
     const own = view.draw_limits ? view.draw_limits[name] : d.draw_limit;
-    const pile = html("div", `er-deck er-deck-${name}`, decks);
-    html("div", "er-deck-name", pile, `${name} · ${DECK_NAMES[name]}`);
-    html("div", "er-deck-limit", pile, d.empty ? "deck empty" : `draw limit ${own}${own !== d.draw_limit ? ` (table ${d.draw_limit})` : ""}`);
-    const atms = html("div", "er-atms", pile);
+    const pile = html("div", { class: `er-deck er-deck-${name}` }, decks);
+    html("div", { class: "er-deck-name" }, pile, `${name} · ${DECK_NAMES[name]}`);
+    html("div", { class: "er-deck-limit" }, pile, d.empty ? "deck empty" : `draw limit ${own}${own !== d.draw_limit ? ` (table ${d.draw_limit})` : ""}`);
+    const atms = html("div", { class: "er-atms" }, pile);
     for (const a of (view.atmosphere || []).filter((x) => x.under === name)) {
       const aged = a.showing === "age";
-      const el = html("div", `er-atm${aged ? " er-aged" : ""}${a.triggered ? " er-triggered" : ""}`, atms,
+      const el = html("div", { class: `er-atm${aged ? " er-aged" : ""}${a.triggered ? " er-triggered" : ""}` }, atms,
         aged ? `${a.age} age · 0` : "normal · 1");
       el.title = `${a.card}: ${a.age} age card, showing its ${aged ? "age end (limit 0)" : "normal end (limit 1)"}`;
       offerAt(el, `atm:${a.card}`);
@@ -357,28 +324,28 @@ function drawHand(box, view, seat, offerAt, path) {
   if (seat === null) return;
   const hand = ((view.hands || [])[seat] || {}).cards;
   if (!hand) return;
-  const area = html("div", "er-hand", box);
-  html("div", "er-label", area, `Your hand (${hand.length})`);
-  const row = html("div", "er-hand-cards", area);
+  const area = html("div", { class: "er-hand" }, box);
+  html("div", { class: "er-label" }, area, `Your hand (${hand.length})`);
+  const row = html("div", { class: "er-hand-cards" }, area);
   for (const id of hand) {
     const c = card(id);
     const chosen = path.some((k) => k.endsWith(` ${id}`));
-    const el = html("div", `er-card er-card-${c.deck}${chosen ? " er-chosen" : ""}`, row);
-    const top = html("div", "er-card-rock", el);
+    const el = html("div", { class: `er-card er-card-${c.deck}${chosen ? " er-chosen" : ""}` }, row);
+    const top = html("div", { class: "er-card-rock" }, el);
     top.style.background = ROCK_COLOURS[c.rock] || "#999";
     if (DARK_ROCKS.has(c.rock)) top.style.color = "#f3efe6";
-    html("span", "er-card-id", top, id);
-    html("span", "", top, c.rock ? ` ${c.rock} · ${c.mohs}` : "");
+    html("span", { class: "er-card-id" }, top, id);
+    html("span", {}, top, c.rock ? ` ${c.rock} · ${c.mohs}` : "");
     if (c.fossil) {
-      const f = html("span", "er-card-fossil", top);
+      const f = html("span", { class: "er-card-fossil" }, top);
       fossilIcon(svg("svg", { viewBox: "-10 -10 20 20", class: "er-fossil-inline" }, f), c.fossil, 0, 0);
       f.append(` ${c.fossil} fossil`);
     }
-    const bottom = html("div", "er-card-process", el);
-    html("div", "er-card-pname", bottom, c.process ? c.process.name : DECK_NAMES[c.deck] || "");
-    html("div", "er-card-does", bottom, processText(c.process));
-    if (c.process && c.process.elevation) html("div", "er-card-icon", bottom, c.process.elevation === "mountain" ? "▲ mountain" : "⌒ hill");
-    if (view.advanced && c.architecture) html("div", "er-card-arch", el, c.architecture.text);
+    const bottom = html("div", { class: "er-card-process" }, el);
+    html("div", { class: "er-card-pname" }, bottom, c.process ? c.process.name : DECK_NAMES[c.deck] || "");
+    html("div", { class: "er-card-does" }, bottom, processText(c.process));
+    if (c.process && c.process.elevation) html("div", { class: "er-card-icon" }, bottom, c.process.elevation === "mountain" ? "▲ mountain" : "⌒ hill");
+    if (view.advanced && c.architecture) html("div", { class: "er-card-arch" }, el, c.architecture.text);
     el.title = describeRock(c, false);
     offerAt(el, `card:${id}`);
   }
@@ -397,34 +364,38 @@ function drawExtras(box, view, names, seat) {
       `${names[p]} card ${tb.cards[i] ?? "?"}, guess ${tb.guesses[i] ?? "–"}`).join(" · "));
   }
   if (!bits.length) return;
-  const panel = html("div", "er-extras", box);
-  for (const b of bits) html("div", "", panel, b);
+  const panel = html("div", { class: "er-extras" }, box);
+  for (const b of bits) html("div", {}, panel, b);
 }
 
 function drawBar(bar, view, path, rest, choose, ui, canMove) {
-  const building = html("div", "er-building", bar);
+  const building = html("div", { class: "er-building" }, bar);
   if (!canMove) {
     if (view.result && view.result.over) bar.remove();
     else building.textContent = "waiting for the others…";
     return;
   }
   building.textContent = path.length ? `move: ${path.join(" ")} …` : "your move: pick a card or an action";
-  const buttons = html("div", "er-buttons", bar);
+  const buttons = html("div", { class: "er-buttons" }, bar);
   for (const o of rest) {
-    const b = html("button", "er-button", buttons, o.label);
-    makeClickable(b, o.label, () => choose(o), o.move);
+    const b = html("button", { class: "er-button" }, buttons, o.label);
+    clickable(b, o.label, { onClick: () => choose(o), move: o.move });
   }
   if (path.length) {
-    const back = html("button", "er-button er-back", buttons, "back");
-    makeClickable(back, "back: undo the last step", () => {
-      if (path.length > 1) ui.selection.path = path.slice(0, -1);
-      else delete ui.selection.path;
-      ui.redraw();
+    const back = html("button", { class: "er-button er-back" }, buttons, "back");
+    clickable(back, "back: undo the last step", {
+      onClick: () => {
+        if (path.length > 1) ui.selection.path = path.slice(0, -1);
+        else delete ui.selection.path;
+        ui.redraw();
+      },
     });
-    const cancel = html("button", "er-button er-cancel", buttons, "cancel");
-    makeClickable(cancel, "cancel this move", () => {
-      delete ui.selection.path;
-      ui.redraw();
+    const cancel = html("button", { class: "er-button er-cancel" }, buttons, "cancel");
+    clickable(cancel, "cancel this move", {
+      onClick: () => {
+        delete ui.selection.path;
+        ui.redraw();
+      },
     });
   }
 }

@@ -5,7 +5,8 @@
 // read from msg.legal only: a letter (with +palette-swap / +right-angle), "mulligan" or
 // "memorised". The item tokens are toggles kept in ui.selection until a letter is clicked.
 
-const SVG = "http://www.w3.org/2000/svg";
+import { clickable, gameStyle, html, svg } from "../js/draw.js";
+
 const DIRS = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"];
 const DIR_WORDS = ["12 o'clock", "half past 1", "3 o'clock", "half past 4", "6 o'clock",
   "half past 7", "9 o'clock", "half past 10"];
@@ -27,34 +28,6 @@ const ORDINALS = ["", "1st", "2nd", "3rd"];
 
 // The memorise countdown runs between redraws; one timer at a time, keyed by the state.
 let countdown = { key: null, endsAt: 0, timer: null };
-
-function ensureStyle() {
-  if (document.querySelector("link[data-game-style='triangle-clock']")) return;
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = new URL("./triangle-clock.css", import.meta.url).href;
-  link.dataset.gameStyle = "triangle-clock";
-  document.head.appendChild(link);
-}
-
-function svg(tag, attrs = {}, parent = null, text = null) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text !== null) node.textContent = text;
-  if (parent) parent.appendChild(node);
-  return node;
-}
-
-function html(tag, attrs = {}, parent = null, text = null) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "class") node.className = v;
-    else node.setAttribute(k, v);
-  }
-  if (text !== null) node.textContent = text;
-  if (parent) parent.appendChild(node);
-  return node;
-}
 
 /** "NEc" -> {dir: 1, solid: false, name: "NEc"}; null for anything else. */
 export function parseSymbol(name) {
@@ -117,24 +90,13 @@ function chosenItems(ui) {
   return TOGGLES.filter((i) => ui.selection && ui.selection[i]);
 }
 
-function clickable(node, hint, onClick, move = null) {
-  node.classList.add("clickable");
-  node.setAttribute("data-hint", hint);
-  if (move !== null) node.setAttribute("data-move", move);
-  node.addEventListener("click", (ev) => {
-    ev.stopPropagation();
-    onClick();
-  });
-  return node;
-}
-
 function seatLabel(msg, p) {
   const names = msg.seat_names || msg.view.seats || ["Tick", "Tock"];
   return names[p] ?? `seat ${p}`;
 }
 
 export function draw(root, msg, ui) {
-  ensureStyle();
+  gameStyle("triangle-clock", import.meta.url);
   if (countdown.timer) clearInterval(countdown.timer);
   countdown.timer = null;
   root.replaceChildren();
@@ -243,7 +205,7 @@ function drawMemorise(side, msg, view, seat, legal, ui) {
   view.memorise.order.forEach((name, k) => symbolChip(grid, name, String(a + k)));
   if (legal.memorised) {
     const btn = html("button", { class: "tc-button" }, panel, "I have memorised it");
-    clickable(btn, "memorised: hide the order", () => ui.move(legal.memorised), legal.memorised);
+    clickable(btn, "memorised: hide the order", { move: legal.memorised, ui });
   }
   if (typeof msg.memorise !== "number") return;
   const key = `${msg.match}:${msg.seq}`;
@@ -336,7 +298,7 @@ function drawHand(box, msg, view, seat, legal, items, ui) {
       const move = pickFor(letter);
       if (move) {
         clickable(half, `reveal ${letter}: ${name}${items.length ? " " + items.map((i) => "+" + i).join(" ") : ""}`,
-          () => ui.move(move), move);
+          { move, ui });
       }
     });
   });
@@ -352,25 +314,29 @@ function drawHand(box, msg, view, seat, legal, items, ui) {
       item === "palette-swap" ? "⇄" : item === "right-angle" ? "↻" : "↺");
     html("div", { class: "tc-token-text" }, token, `${ITEM_TITLES[item]} ×${uses[item]}`);
     if (item === "mulligan") {
-      if (legal.mulligan) clickable(token, `mulligan: ${ITEM_HELP.mulligan}`, () => ui.move(legal.mulligan), legal.mulligan);
+      if (legal.mulligan) clickable(token, `mulligan: ${ITEM_HELP.mulligan}`, { move: legal.mulligan, ui });
       continue;
     }
     // A toggle is offered only if some legal pick uses the resulting set of items.
     const next = (on ? items.filter((i) => i !== item) : [...items, item]).sort().join("+");
     const possible = [...legal.picks.values()].some((m) => m.has(next));
     if (possible) {
-      clickable(token, `${on ? "don't use" : "use"} ${ITEM_TITLES[item]}: ${ITEM_HELP[item]}`, () => {
-        if (on) delete ui.selection[item];
-        else ui.selection[item] = true;
-        ui.redraw();
+      clickable(token, `${on ? "don't use" : "use"} ${ITEM_TITLES[item]}: ${ITEM_HELP[item]}`, {
+        onClick: () => {
+          if (on) delete ui.selection[item];
+          else ui.selection[item] = true;
+          ui.redraw();
+        },
       });
     }
   }
   if (items.length) {
     const cancel = html("button", { class: "tc-button tc-cancel" }, tokens, "cancel");
-    clickable(cancel, "cancel: use no items", () => {
-      for (const i of TOGGLES) delete ui.selection[i];
-      ui.redraw();
+    clickable(cancel, "cancel: use no items", {
+      onClick: () => {
+        for (const i of TOGGLES) delete ui.selection[i];
+        ui.redraw();
+      },
     });
   }
 }
