@@ -1,0 +1,577 @@
+// Squad Combat, drawn for the browser (the drawing contract of issue 27).
+//
+// Each squad is a row of character cards (Life bar, wounds, energy diamonds, dice drawn as
+// dice faces, traits); the seat's own squad sits at the bottom with its hand below it, the
+// other squads above, and between them the "fight": the card being performed, who performs
+// it on whom, its costs still due and, for an attack, the two dice and the two ratings.
+// Views name cards by id only, so a card's name, cost and stats come from the server's card
+// list, fetched once; until it arrives (or for an id it lacks) the id alone is drawn.
+//
+// Moves are read from msg.legal only and offered on the thing they concern: a card in hand
+// (play or discard), a character (target, performer, refresh), a die (pay, die, drop), a
+// button for pass/done/no die. Playing a card that several characters could perform takes
+// two clicks (the card, then the character), kept in ui.selection.card with a cancel button.
+// Any legal move the picture has no place for still gets a button, so every move is
+// reachable by clicks.
+
+const SLOTS = "abc";
+const STEP = {
+  phase: "action phase",
+  payDie: "die payment",
+  payCard: "card discard payment",
+  target: "target choice",
+  boost: "boost die choice",
+  attackDie: "attack die choice",
+  defenseDie: "defense die choice",
+  react: "reaction window",
+  drop: "dice trim after a refresh",
+  discard: "end-of-turn discard",
+  over: "game over",
+};
+const KIND_TEXT = { attack: "Attack", action: "Action", edge: "Edge" };
+const EFFECT_TEXT = {
+  heal: (n) => `heal a wound of ${n} or less`,
+  boost: (n) => `+${n} to one of your dice`,
+  energy: (n) => `regain ${n} energy`,
+  draw: (n) => `draw ${n} card${n === 1 ? "" : "s"}`,
+  defense: (n) => `+${n} defense`,
+  attack: (n) => `+${n} attack`,
+};
+const PIPS = {
+  1: [[15, 15]],
+  2: [[8, 8], [22, 22]],
+  3: [[8, 8], [15, 15], [22, 22]],
+  4: [[8, 8], [22, 8], [8, 22], [22, 22]],
+  5: [[8, 8], [22, 8], [15, 15], [8, 22], [22, 22]],
+  6: [[8, 7], [22, 7], [8, 15], [22, 15], [8, 23], [22, 23]],
+};
+const LOG_SHOWN = 6;
+
+let catalogue = null; // Map id -> card, once fetched
+let fetching = false;
+
+function ensureStyle() {
+  if (document.querySelector("link[data-game-style='squad-combat']")) return;
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = new URL("./squad-combat.css", import.meta.url).href;
+  link.dataset.gameStyle = "squad-combat";
+  document.head.appendChild(link);
+}
+
+function loadCatalogue(ui) {
+  if (catalogue || fetching) return;
+  fetching = true;
+  fetch("/api/games/squad-combat/cards")
+    .then((r) => (r.ok ? r.json() : Promise.reject(new Error(r.statusText))))
+    .then((list) => {
+      catalogue = new Map(list.map((c) => [c.id, c]));
+      ui.redraw();
+    })
+    .catch(() => {
+      // Without the list the ids are still drawn; try again on a later redraw.
+      fetching = false;
+    });
+}
+
+function cardInfo(id) {
+  if (catalogue && catalogue.has(id)) return catalogue.get(id);
+  return { id, name: id, kind: "unknown", traits: [], cost: "?", text: id };
+}
+
+// -- building elements ---------------------------------------------------------------------
+const SVG = "http://www.w3.org/2000/svg";
+function svg(tag, attrs = {}, parent = null, text = null) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text !== null) node.textContent = text;
+  if (parent) parent.appendChild(node);
+  return node;
+}
+function html(tag, cls = "", parent = null, text = null) {
+  const node = document.createElement(tag);
+  if (cls) node.className = cls;
+  if (text !== null) node.textContent = text;
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+/** Makes a node clickable: it sends `move` when given, else runs `action`. */
+function clickable(node, hint, ui, move = null, action = null) {
+  node.classList.add("clickable");
+  node.dataset.hint = hint;
+  node.title = move ? `${hint} (${move})` : hint;
+  if (move) node.dataset.move = move;
+  node.setAttribute("role", "button");
+  node.tabIndex = 0;
+  const go = (event) => {
+    event.stopPropagation();
+    if (move) ui.move(move);
+    else action();
+  };
+  node.addEventListener("click", go);
+  node.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      go(event);
+    }
+  });
+  return node;
+}
+
+function button(parent, label, hint, ui, move = null, action = null, cls = "") {
+  const node = html("button", `sc-button ${cls}`.trim(), parent, label);
+  node.type = "button";
+  return clickable(node, hint, ui, move, action);
+}
+
+/** A die face with its pips, as SVG. */
+function dieFace(value, cls = "") {
+  const box = svg("svg", { viewBox: "0 0 30 30", class: `sc-die ${cls}`.trim(), role: "img" });
+  svg("title", {}, box, value === null ? "no die (counts as 0)" : `a die showing ${value}`);
+  svg("rect", { x: 1.5, y: 1.5, width: 27, height: 27, rx: 6, class: "sc-die-body" }, box);
+  if (value === null || value === 0) {
+    svg("text", { x: 15, y: 20, "text-anchor": "middle", class: "sc-die-none" }, box, "0");
+  } else {
+    for (const [cx, cy] of PIPS[value] || []) svg("circle", { cx, cy, r: 2.8, class: "sc-pip" }, box);
+  }
+  return box;
+}
+
+/** A cost in the rulebook's notation: <X> energy diamonds, [X] die minimums, C card discards. */
+function costChips(cost, parent) {
+  const row = html("span", "sc-cost", parent);
+  row.title = `cost ${cost}`;
+  if (!cost || cost === "-") {
+    html("span", "sc-cost-free", row, "free");
+    return row;
+  }
+  const re = /<(\d+)>|\[(\d)\]|C/g;
+  let m;
+  while ((m = re.exec(cost)) !== null) {
+    if (m[1] !== undefined) html("span", "sc-cost-energy", row, m[1]).title = `<${m[1]}>: ${m[1]} energy`;
+    else if (m[2] !== undefined) html("span", "sc-cost-die", row, m[2]).title = `[${m[2]}]: a die of ${m[2]} or more`;
+    else html("span", "sc-cost-card", row, "C").title = "C: discard a card";
+  }
+  return row;
+}
+
+// -- reading the legal moves ---------------------------------------------------------------
+function parseLegal(legal) {
+  const out = {
+    texts: new Set(), plays: new Map(), refresh: new Map(), discard: new Map(),
+    target: new Map(), pay: new Map(), die: new Map(), drop: new Map(),
+    pass: null, done: null, noDie: null,
+  };
+  for (const { text } of legal) {
+    out.texts.add(text);
+    let m;
+    if ((m = /^play (\S+) by ([abc])$/.exec(text))) {
+      if (!out.plays.has(m[1])) out.plays.set(m[1], new Map());
+      out.plays.get(m[1]).set(SLOTS.indexOf(m[2]), text);
+    } else if ((m = /^refresh ([abc])$/.exec(text))) out.refresh.set(SLOTS.indexOf(m[1]), text);
+    else if ((m = /^discard (\S+)$/.exec(text))) out.discard.set(m[1], text);
+    else if ((m = /^target (\d[abc])$/.exec(text))) out.target.set(m[1], text);
+    else if ((m = /^(pay|die|drop) ([1-6])$/.exec(text))) out[m[1]].set(Number(m[2]), text);
+    else if (text === "pass") out.pass = text;
+    else if (text === "done") out.done = text;
+    else if (text === "no die") out.noDie = text;
+  }
+  return out;
+}
+
+function character(view, ref) {
+  if (!ref) return null;
+  return ((view.characters || [])[Number(ref[0])] || [])[SLOTS.indexOf(ref[1])] || null;
+}
+
+function seatName(msg, seat) {
+  return (msg.seat_names || (msg.view || {}).seats || [])[seat] ?? `seat ${seat}`;
+}
+
+function who(msg, ref) {
+  const ch = character(msg.view, ref);
+  return ch ? `${seatName(msg, Number(ref[0]))} ${ch.name} (${ref})` : ref;
+}
+
+/** Whose dice the pending die decision is about, and with which verb they are clicked. */
+function diceChoice(view, legal) {
+  const kind = (view.step || {}).kind;
+  const top = (view.stack || [])[view.stack.length - 1];
+  if (kind === STEP.drop) return { ref: `${view.phase}${SLOTS[view.dropping]}`, moves: legal.drop, verb: "drop" };
+  if (!top) return null;
+  if (kind === STEP.payDie) return { ref: top.performer, moves: legal.pay, verb: "pay" };
+  if (kind === STEP.attackDie) return { ref: top.performer, moves: legal.die, verb: "attack die" };
+  if (kind === STEP.defenseDie) return { ref: top.target, moves: legal.die, verb: "defense die" };
+  if (kind === STEP.boost) return { ref: top.target, moves: legal.die, verb: "raise" };
+  return null;
+}
+
+// -- the drawing ---------------------------------------------------------------------------
+export function draw(root, msg, ui) {
+  ensureStyle();
+  loadCatalogue(ui);
+  root.replaceChildren();
+  const view = msg.view || {};
+  const seat = msg.seat ?? null;
+  const legal = parseLegal(ui.canMove ? msg.legal || [] : []);
+  const sel = ui.selection;
+  // A remembered card that can no longer be played (another message came) is forgotten.
+  if (sel.card && !legal.plays.has(sel.card)) delete sel.card;
+  const placed = new Set();
+  const ctx = { msg, view, seat, legal, ui, sel, placed, dice: diceChoice(view, legal) };
+
+  const box = html("div", "sc", root);
+  drawHeader(box, ctx);
+  const order = view.order || (view.characters || []).map((_, s) => s);
+  const bottom = seat !== null ? seat : order[order.length - 1];
+  const top = html("div", "sc-opponents", box);
+  // The others in turn order after the seat at the bottom, so the next to act is nearest.
+  const start = order.indexOf(bottom);
+  for (let i = 1; i < order.length; i += 1) drawSquad(top, ctx, order[(start + i) % order.length]);
+  drawFight(box, ctx);
+  drawSquad(box, ctx, bottom, true);
+  if (view.hand) drawHand(box, ctx);
+  drawActions(box, ctx);
+  drawLog(box, ctx);
+}
+
+function drawHeader(box, ctx) {
+  const { msg, view, seat, sel } = ctx;
+  const bar = html("div", "sc-header", box);
+  const turn = html("div", "sc-turn", bar);
+  html("span", "sc-turn-n", turn, `Turn ${view.turn ?? "?"}`);
+  html("span", `sc-chip sc-seat-${view.lead}`, turn, `${seatName(msg, view.lead)} leads`);
+  const step = view.step || {};
+  const result = view.result || {};
+  const prompt = html("div", "sc-prompt", bar);
+  if (result.over) {
+    prompt.classList.add("sc-over");
+    prompt.textContent = result.winner === null || result.winner === undefined
+      ? `Game over: a draw (${result.reason})`
+      : `Game over: ${seatName(msg, result.winner)} wins (${result.reason})`;
+    return;
+  }
+  const mine = seat !== null && step.seat === seat && ctx.legal.texts.size > 0;
+  prompt.classList.toggle("sc-mine", mine);
+  prompt.textContent = promptText(ctx, step, mine);
+  if (sel.card) {
+    const building = html("div", "sc-building", bar);
+    html("span", "", building, "move: ");
+    html("code", "", building, `play ${sel.card} by …`);
+  }
+}
+
+function promptText(ctx, step, mine) {
+  const { msg, view } = ctx;
+  const whose = mine ? "You" : seatName(msg, step.seat);
+  const top = (view.stack || [])[view.stack.length - 1];
+  const card = top ? cardInfo(top.card).name : "";
+  switch (step.kind) {
+    case STEP.phase:
+      return mine ? "Your action phase: play a card from your hand, refresh a character's dice, or pass"
+        : `${whose}: action phase`;
+    case STEP.payDie:
+      return `${whose}: pay [${top.dice_due[0]}] for ${card}${mine ? ": click a die of that value or more" : ""}`;
+    case STEP.payCard:
+      return `${whose}: discard ${top.cards_due} card${top.cards_due === 1 ? "" : "s"} for ${card}${mine ? ": click a card in your hand" : ""}`;
+    case STEP.target:
+      return `${whose}: choose the target of ${card}${mine ? ": click a character" : ""}`;
+    case STEP.boost:
+      return `${whose}: choose the die ${card} raises${mine ? ": click it" : ""}`;
+    case STEP.attackDie:
+      return `${whose}: choose the attack die for ${card}${mine ? " (click one of the attacker's dice) or no die" : ""}`;
+    case STEP.defenseDie:
+      return `${whose}: choose the defense die against ${card}${mine ? " (click one of the defender's dice) or no die" : ""}`;
+    case STEP.react:
+      return `${whose}: reaction window${mine ? ": play an edge from your hand, or done" : " (edges)"}`;
+    case STEP.drop:
+      return `${whose}: too many dice after the refresh${mine ? ": click a die to drop" : ""}`;
+    case STEP.discard:
+      return `${whose}: end of turn, discard up to 2 cards (${view.discarded} so far)${mine ? ", then done" : ""}`;
+    default:
+      return `${whose}: ${step.kind}`;
+  }
+}
+
+function drawSquad(parent, ctx, s, own = false) {
+  const { msg, view } = ctx;
+  const squad = html("section", `sc-squad sc-seat-${s}${own ? " sc-own" : ""}`, parent);
+  const head = html("div", "sc-squad-head", squad);
+  html("span", "sc-squad-name", head, seatName(msg, s) + (s === ctx.seat ? " (you)" : ""));
+  html("span", "sc-deck-name", head, (view.decks || [])[s] || "");
+  const flags = html("span", "sc-flags", head);
+  const alive = (view.characters[s] || []).some((c) => !c.removed);
+  if (!alive) html("span", "sc-chip sc-out", flags, "out");
+  else if ((view.passed || [])[s]) html("span", "sc-chip sc-passed", flags, "passed");
+  if (view.phase === s && alive && !(view.result || {}).over) html("span", "sc-chip sc-phase", flags, "action phase");
+  if ((view.step || {}).seat === s) html("span", "sc-chip sc-acting", flags, "deciding");
+  const piles = html("span", "sc-piles", head);
+  if (!own || !view.hand) pile(piles, "hand", (view.hand_sizes || [])[s], "sc-pile-hand");
+  pile(piles, "deck", (view.deck_sizes || [])[s], "sc-pile-deck");
+  const discards = (view.discards || [])[s] || [];
+  const last = discards.length ? cardInfo(discards[discards.length - 1]).name : null;
+  pile(piles, "discard", discards.length, "sc-pile-discard", last);
+  const row = html("div", "sc-chars", squad);
+  (view.characters[s] || []).forEach((ch, slot) => drawCharacter(row, ctx, s, slot, ch));
+}
+
+function pile(parent, label, count, cls, extra = null) {
+  const node = html("span", `sc-pile ${cls}`, parent);
+  html("span", "sc-pile-count", node, String(count ?? 0));
+  html("span", "sc-pile-label", node, label);
+  if (extra) {
+    html("span", "sc-pile-top", node, extra);
+    node.title = `${label}: ${count} cards, last ${extra}`;
+  } else node.title = `${label}: ${count ?? 0} cards`;
+}
+
+function drawCharacter(row, ctx, s, slot, ch) {
+  const { view, legal, ui, sel, placed } = ctx;
+  const ref = `${s}${SLOTS[slot]}`;
+  const top = (view.stack || [])[view.stack.length - 1];
+  const node = html("div", `sc-char sc-seat-${s}`, row);
+  if (ch.removed) node.classList.add("sc-removed");
+  if (top && top.performer === ref) node.classList.add("sc-performer");
+  if (top && top.target === ref) node.classList.add("sc-target");
+  const head = html("div", "sc-char-head", node);
+  html("span", "sc-char-name", head, ch.name);
+  html("span", "sc-ref", head, ref);
+  const traits = html("div", "sc-traits", node);
+  for (const t of ch.traits) html("span", `sc-trait sc-trait-${t.toLowerCase()}`, traits, t);
+  if (ch.removed) {
+    html("div", "sc-removed-label", node, "removed");
+    return;
+  }
+  // Life: what is left of it, as a bar, and each wound under it as a small card.
+  const left = Math.max(0, ch.life - ch.damage);
+  const life = html("div", "sc-life", node);
+  life.title = `Life ${ch.life}, damage ${ch.damage}`;
+  const bar = html("div", "sc-life-bar", life);
+  const fill = html("div", "sc-life-fill", bar);
+  fill.style.width = `${(100 * left) / ch.life}%`;
+  if (left * 3 <= ch.life) fill.classList.add("sc-life-low");
+  html("span", "sc-life-text", life, `♥ ${left}/${ch.life}`);
+  const wounds = html("div", "sc-wounds", node);
+  for (const w of ch.wounds) {
+    const chip = html("span", `sc-wound sc-seat-${w.owner}`, wounds);
+    html("span", "sc-wound-name", chip, cardInfo(w.card).name);
+    html("span", "sc-wound-dmg", chip, String(w.damage));
+    chip.title = `wound: ${cardInfo(w.card).name}, damage ${w.damage} (${seatName(ctx.msg, w.owner)}'s card)`;
+  }
+  // Energy: one diamond per point, hollow once spent this turn.
+  const energy = html("div", "sc-energy", node);
+  energy.title = `energy ${ch.energy - ch.spent} left of ${ch.energy}`;
+  for (let i = 0; i < ch.energy; i += 1) html("span", `sc-en${i >= ch.energy - ch.spent ? " sc-en-spent" : ""}`, energy);
+  html("span", "sc-en-text", energy, `${ch.energy - ch.spent}/${ch.energy}`);
+  // Dice: the pool's dice with their values; clickable when this character's dice decide.
+  const dice = html("div", "sc-dice", node);
+  const choice = ctx.dice && ctx.dice.ref === ref ? ctx.dice : null;
+  if (!ch.dice.length) html("span", "sc-no-dice", dice, "no dice");
+  ch.dice.forEach((v) => {
+    const face = html("span", "sc-die-slot", dice);
+    face.appendChild(dieFace(v));
+    const move = choice && choice.moves.get(v);
+    if (move) {
+      placed.add(move);
+      clickable(face, `${choice.verb} ${v}`, ui, move);
+    }
+  });
+  html("div", "sc-pool", node, `pool ${ch.dice_pool} · refresh <${ch.refresh}>`);
+  // The character as a whole: a target, the performer of the selected card, or a refresh.
+  const targetMove = legal.target.get(ref);
+  const performMove = sel.card && s === ctx.seat ? (legal.plays.get(sel.card) || new Map()).get(slot) : null;
+  if (targetMove) {
+    placed.add(targetMove);
+    clickable(node, `target ${ch.name}`, ui, targetMove);
+  } else if (performMove) {
+    placed.add(performMove);
+    clickable(node, `${ch.name} performs ${cardInfo(sel.card).name}`, ui, performMove);
+    node.classList.add("sc-can-perform");
+  }
+  const refresh = legal.refresh.get(slot);
+  if (refresh && s === ctx.seat) placed.add(refresh);
+  // While a card waits for its performer, a click on a character means "this one performs".
+  if (refresh && s === ctx.seat && !sel.card) {
+    button(node, `↻ refresh dice <${ch.refresh}>`, `refresh ${ch.name}'s dice`, ui, refresh, null, "sc-refresh");
+  }
+}
+
+function drawFight(box, ctx) {
+  const { msg, view } = ctx;
+  const stack = view.stack || [];
+  const zone = html("section", "sc-fight", box);
+  if (!stack.length) {
+    const quiet = html("div", "sc-fight-quiet", zone);
+    const last = (view.log || [])[view.log.length - 1];
+    html("span", "", quiet, last || "");
+    return;
+  }
+  stack.forEach((perf, i) => {
+    const info = cardInfo(perf.card);
+    const lane = html("div", `sc-perf${i === stack.length - 1 ? " sc-perf-top" : " sc-perf-under"}`, zone);
+    drawCardFace(lane, info, `sc-card-small sc-kind-${info.kind}`);
+    const text = html("div", "sc-perf-text", lane);
+    const line = html("div", "sc-perf-line", text);
+    html("span", `sc-who sc-seat-${perf.player}`, line, who(msg, perf.performer));
+    html("span", "sc-arrow", line, info.kind === "attack" ? " attacks → " : " plays " + info.name + (perf.target ? " on " : ""));
+    if (perf.target) html("span", `sc-who sc-seat-${perf.target[0]}`, line, who(msg, perf.target));
+    else if (info.kind === "attack") html("span", "sc-who sc-unknown", line, "?");
+    const due = [];
+    if (perf.dice_due.length) due.push(`dice due ${perf.dice_due.map((d) => `[${d}]`).join("")}`);
+    if (perf.cards_due) due.push(`cards due ${perf.cards_due}`);
+    if (due.length) html("div", "sc-due", text, due.join(" · "));
+    if (perf.boost_die !== null && perf.boost_die !== undefined) html("div", "sc-due", text, `raises the ${perf.boost_die}`);
+    if (info.kind === "attack") drawRatings(text, perf, info);
+    drawSteps(text, ctx, perf, info, i === stack.length - 1);
+  });
+}
+
+function drawRatings(parent, perf, info) {
+  const row = html("div", "sc-ratings", parent);
+  const side = (label, die, mods, cls) => {
+    const cell = html("div", `sc-rating ${cls}`, row);
+    html("span", "sc-rating-label", cell, label);
+    if (die === null || die === undefined) {
+      html("span", "sc-rating-wait", cell, "die ?");
+      return;
+    }
+    cell.appendChild(dieFace(die, die === 0 ? "sc-die-declined" : ""));
+    let total = die;
+    for (const [name, value] of mods) {
+      if (!value && name !== "hit") continue;
+      html("span", "sc-mod", cell, `${value >= 0 ? "+" : "−"}${Math.abs(value)} ${name}`);
+      total += value;
+    }
+    html("span", "sc-rating-total", cell, `= ${total}`);
+  };
+  side("attack", perf.attack_die, [["hit", info.hit ?? 0], ["edges", perf.attack_bonus]], "sc-rating-attack");
+  html("span", "sc-vs", row, "vs");
+  side("defense", perf.defense_die, [["edges", perf.defense_bonus]], "sc-rating-defense");
+  if (perf.attack_die !== null && perf.defense_die !== null && perf.attack_die !== undefined && perf.defense_die !== undefined) {
+    const a = perf.attack_die + (info.hit ?? 0) + perf.attack_bonus;
+    const d = perf.defense_die + perf.defense_bonus;
+    html("span", `sc-forecast ${a >= d ? "sc-hits" : "sc-misses"}`, row, a >= d ? `hits for ${info.damage} so far` : "misses so far");
+  }
+}
+
+function drawSteps(parent, ctx, perf, info, isTop) {
+  const { msg, view } = ctx;
+  const steps = ["announce", "pay", "target"];
+  if (info.effect === "boost") steps.push("die");
+  if (info.kind === "attack") steps.push("attack die", "defense die", "reactions");
+  steps.push("resolve");
+  const kind = isTop ? (view.step || {}).kind : null;
+  const now = {
+    [STEP.payDie]: "pay", [STEP.payCard]: "pay", [STEP.target]: "target", [STEP.boost]: "die",
+    [STEP.attackDie]: "attack die", [STEP.defenseDie]: "defense die", [STEP.react]: "reactions",
+  }[kind];
+  const row = html("ol", "sc-steps", parent);
+  const at = steps.indexOf(now);
+  steps.forEach((name, i) => {
+    const item = html("li", i < at ? "sc-step-done" : i === at ? "sc-step-now" : "", row, name);
+    if (name === "reactions" && perf.windows && perf.windows.length) {
+      item.textContent = `reactions: ${perf.windows.map((s) => seatName(msg, s)).join(", then ")}`;
+    }
+  });
+}
+
+function drawCardFace(parent, info, cls = "") {
+  const card = html("div", `sc-card ${cls}`.trim(), parent);
+  const top = html("div", "sc-card-top", card);
+  costChips(info.cost, top);
+  html("span", "sc-card-kind", top, info.kind === "edge" ? `Edge · ${info.timing}` : KIND_TEXT[info.kind] || "");
+  html("div", "sc-card-name", card, info.name);
+  const traits = html("div", "sc-traits", card);
+  for (const t of info.traits || []) html("span", `sc-trait sc-trait-${t.toLowerCase()}`, traits, t);
+  const body = html("div", "sc-card-body", card);
+  if (info.kind === "attack") {
+    html("span", "sc-stat sc-stat-hit", body, `hit ${info.hit >= 0 ? "+" : ""}${info.hit}`);
+    html("span", "sc-stat sc-stat-dmg", body, `dmg ${info.damage}`);
+  } else if (info.effect) {
+    html("span", "sc-stat", body, (EFFECT_TEXT[info.effect] || ((n) => `${info.effect} ${n}`))(info.amount));
+  }
+  html("code", "sc-card-cost", card, info.cost);
+  card.title = info.text || info.name;
+  return card;
+}
+
+function drawHand(box, ctx) {
+  const { view, legal, ui, sel, placed } = ctx;
+  const area = html("section", "sc-hand", box);
+  html("h3", "sc-hand-title", area, `Your hand (${view.hand.length})`);
+  const row = html("div", "sc-hand-cards", area);
+  const kind = (view.step || {}).kind;
+  for (const id of view.hand) {
+    const info = cardInfo(id);
+    const card = drawCardFace(row, info, `sc-kind-${info.kind}`);
+    const discard = legal.discard.get(id);
+    const plays = legal.plays.get(id);
+    if (discard) {
+      placed.add(discard);
+      const why = kind === STEP.payCard ? "discard to pay" : "discard";
+      clickable(card, `${why} ${info.name}`, ui, discard);
+      card.classList.add("sc-discardable");
+    } else if (plays) {
+      for (const text of plays.values()) placed.add(text);
+      if (sel.card === id) card.classList.add("sc-selected");
+      if (plays.size === 1) {
+        const [[slot, text]] = plays;
+        const ch = view.characters[ctx.seat][slot];
+        clickable(card, `play ${info.name} by ${ch.name}`, ui, text);
+      } else {
+        clickable(card, `play ${info.name}: then choose who performs it`, ui, null, () => {
+          sel.card = id;
+          ui.redraw();
+        });
+      }
+      card.classList.add("sc-playable");
+    } else if (legal.texts.size && (kind === STEP.phase || kind === STEP.react)) {
+      card.classList.add("sc-unplayable");
+    }
+  }
+  if (!view.hand.length) html("div", "sc-empty", row, "no cards");
+}
+
+function drawActions(box, ctx) {
+  const { legal, ui, sel, placed } = ctx;
+  const bar = html("div", "sc-actions", box);
+  if (sel.card) {
+    html("span", "sc-hint", bar, `choose who performs ${cardInfo(sel.card).name}: click one of your lit characters`);
+    button(bar, "cancel", "cancel: choose another move", ui, null, () => {
+      delete sel.card;
+      ui.redraw();
+    }, "sc-cancel");
+  }
+  if (legal.noDie) {
+    placed.add(legal.noDie);
+    button(bar, "no die (counts as 0)", "spend no die", ui, legal.noDie);
+  }
+  if (legal.done) {
+    placed.add(legal.done);
+    button(bar, "done", "done", ui, legal.done, null, "sc-primary");
+  }
+  if (legal.pass) {
+    placed.add(legal.pass);
+    button(bar, "pass", "pass: no more actions this turn", ui, legal.pass, null, "sc-pass");
+  }
+  // Anything the picture had no place for (a die that was not drawn, a card not in hand...).
+  for (const text of legal.texts) {
+    if (!placed.has(text)) button(bar, text, text, ui, text, null, "sc-other");
+  }
+  if (!bar.children.length) bar.remove();
+}
+
+function drawLog(box, ctx) {
+  const lines = (ctx.view.log || []).slice(-LOG_SHOWN);
+  if (!lines.length) return;
+  const area = html("section", "sc-log", box);
+  html("h3", "", area, "On the table");
+  const list = html("ol", "", area);
+  for (const line of lines) {
+    const item = html("li", "", list, line);
+    if (/ hits /.test(line)) item.classList.add("sc-log-hit");
+    else if (/ misses /.test(line)) item.classList.add("sc-log-miss");
+    else if (/removed from the game|Game over/.test(line)) item.classList.add("sc-log-big");
+  }
+}
