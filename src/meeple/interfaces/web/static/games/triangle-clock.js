@@ -1,4 +1,4 @@
-// The Triangle Clock, drawn for the browser (see docs: the drawing contract in the issue).
+// The Triangle Clock, drawn for the browser (issue 27's drawing contract).
 //
 // A symbol is a triangle pointing one of eight ways; solid ones are filled yellow, clear
 // ones outlined cyan, so the two differ in shape and colour as well as in text. Moves are
@@ -170,7 +170,8 @@ function drawTable(main, msg, view, seat) {
   const rows = [[1 - bottom, 48], [bottom, 422]];
   const mine = view.submissions && view.submissions.mine;
   for (const [p, y] of rows) {
-    svg("text", { x: 14, y: y - 38 + (y > 200 ? 0 : 48), class: `tc-row-label tc-c${p}` }, s,
+    const labelY = y < cy ? y + 10 : y - 38; // beside the top slots, above the bottom ones
+    svg("text", { x: 14, y: labelY, class: `tc-row-label tc-c${p}` }, s,
       seatLabel(msg, p) + (p === seat ? " (you)" : ""));
     const revealed = ((view.revealed || [])[p]) || [];
     for (let k = 0; k < 3; k++) {
