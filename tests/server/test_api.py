@@ -441,3 +441,21 @@ def test_a_game_without_a_card_list_serves_an_empty_one(server):
     assert reply.status_code == 200 and reply.json() == []
     reply = httpx.get(f"{server.url}/api/games/chess/cards")
     assert reply.status_code == 400 and "no game called 'chess'" in reply.json()["error"]
+
+
+def test_seeds_stay_exact_in_a_browser(server):
+    """JavaScript reads JSON numbers as doubles: a seed must stay below 2**53 to replay."""
+    import time
+
+    seeds = []
+    for _ in range(5):
+        created = create(server, game="edges", options={"board": "2x2"}, seats=["random"] * 2)
+        for _ in range(100):
+            if summary(server, created["match"])["status"] == "finished":
+                break
+            time.sleep(0.05)
+        record = httpx.get(f"{server.url}/api/matches/{created['match']}/record").json()
+        seeds.append(record["seed"])
+    assert all(0 <= seed < 2**53 for seed in seeds)
+    reply = httpx.post(f"{server.url}/api/matches", json={"game": "edges", "seed": 2**60})
+    assert reply.status_code == 422 and "seed" in reply.json()["error"]

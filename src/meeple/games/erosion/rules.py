@@ -670,8 +670,11 @@ class ErosionGame(Game[ErosionOptions, "ErosionState", ErosionAction]):
 
     # -- extras -----------------------------------------------------------------------------
     def card_list(self) -> list[dict[str, Any]]:
-        """The shipped card list (rock, hardness, fossil, process of each id)."""
-        return [card.model_dump(mode="json") for card in self.catalog.cards]
+        """The shipped cards (rock, hardness, fossil, process of each id), and the legend
+        and challenge cards of the Legend variant when it is on."""
+        cards = [card.model_dump(mode="json") for card in self.catalog.cards]
+        extra = (*self.legend_cards, *self.challenge_cards)
+        return cards + [card.model_dump(mode="json") for card in extra]
 
     def agents(self) -> Mapping[str, AgentFactory]:
         """``heuristic``: scores each play by the points it moves, plus the cards it draws."""

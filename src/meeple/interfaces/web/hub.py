@@ -183,7 +183,7 @@ class Hub:
         for spec in specs:
             if not parse_spec(spec).is_human:
                 make_agent(spec, game)  # AgentSpecError names the agents and parameters
-        seed = request.seed if request.seed is not None else secrets.randbelow(2**62)
+        seed = request.seed if request.seed is not None else secrets.randbelow(2**31)
         tokens: dict[int, str] = {}
         seats = []
         for seat, spec in enumerate(specs):

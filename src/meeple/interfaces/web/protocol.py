@@ -91,7 +91,8 @@ class CreateMatch(_Message):
         le=86_400,
         description="per-move clock for people; at time-out the game's agent moves for them",
     )
-    seed: int | None = Field(default=None, ge=0, lt=2**63)
+    # Below 2**53: a browser reads JSON numbers as doubles, and a record must replay there.
+    seed: int | None = Field(default=None, ge=0, lt=2**53)
 
 
 class SeatRequest(_Message):
