@@ -1,0 +1,209 @@
+// Edges, drawn for the browser: the grid of squares, pyramids on the edges (Large, Medium
+// and Small as triangles of three sizes in their player's colour), every square shaded by
+// the side that takes it, and each seat's stash. A move is built in two clicks, both read
+// from msg.legal only: an edge, then a pyramid size ("L h2,3"); or, on the second move,
+// the first edge again to take it over with the pie rule ("pie M").
+import { clickable, gameStyle, html, svg } from "../js/draw.js";
+
+const SIZES = ["L", "M", "S"];
+const SIZE_NAMES = { L: "Large", M: "Medium", S: "Small" };
+const POINTS = { L: 3, M: 2, S: 1 };
+const HALF = { L: 26, M: 19, S: 13 }; // half the width of a pyramid's triangle
+const SEAT_COLOURS = ["#e0483e", "#3f7fe0", "#f08a5d", "#6fb6ff"];
+const SIDE_COLOURS = ["#e0483e", "#3f7fe0"];
+const CELL = 110;
+const PAD = 40;
+
+/** "3x4" -> [3, 4]. */
+function boardSize(board) {
+  const match = /^(\d+)x(\d+)$/.exec(String(board));
+  return match ? [Number(match[1]), Number(match[2])] : [3, 4];
+}
+
+/** The end points of an edge ("h1,2" or "v0,3") in board units. */
+function edgeEnds(name) {
+  const match = /^([hv])(\d+),(\d+)$/.exec(name);
+  if (!match) return null;
+  const [r, c] = [Number(match[2]), Number(match[3])];
+  return match[1] === "h" ? [[c, r], [c + 1, r]] : [[c, r], [c, r + 1]];
+}
+
+function allEdges(rows, cols) {
+  const out = [];
+  for (let r = 0; r <= rows; r += 1) for (let c = 0; c < cols; c += 1) out.push(`h${r},${c}`);
+  for (let r = 0; r < rows; r += 1) for (let c = 0; c <= cols; c += 1) out.push(`v${r},${c}`);
+  return out;
+}
+
+/** The legal moves read as placements per edge and pie take-overs by size. */
+export function parseLegal(legal) {
+  const place = new Map();
+  const pie = [];
+  for (const { text } of legal) {
+    let match = /^([LMS]) ([hv]\d+,\d+)$/.exec(text);
+    if (match) {
+      if (!place.has(match[2])) place.set(match[2], []);
+      place.get(match[2]).push(match[1]);
+      continue;
+    }
+    match = /^pie ([LMS])$/.exec(text);
+    if (match) pie.push(match[1]);
+  }
+  return { place, pie };
+}
+
+function pyramid(parent, x, y, size, colour, extra = {}) {
+  const h = HALF[size];
+  const group = svg("g", { class: `pyramid pyramid-${size}`, ...extra }, parent);
+  svg("polygon", {
+    points: `${x - h},${y + h * 0.75} ${x + h},${y + h * 0.75} ${x},${y - h * 0.95}`,
+    fill: colour, stroke: "#1a1410", "stroke-width": 2.5, "stroke-linejoin": "round",
+  }, group);
+  // The lit face gives the triangle a little depth, like a pyramid seen from above.
+  svg("polygon", {
+    points: `${x},${y - h * 0.95} ${x + h},${y + h * 0.75} ${x + h * 0.25},${y + h * 0.75}`,
+    fill: "#0003",
+  }, group);
+  svg("text", { x, y: y + h * 0.55, "text-anchor": "middle", class: "edges-pyr-letter", "font-size": h * 0.8 }, group, size);
+  return group;
+}
+
+export function draw(root, msg, ui) {
+  gameStyle("edges", import.meta.url);
+  root.replaceChildren();
+  const view = msg.view;
+  const [rows, cols] = boardSize(view.board);
+  const seats = view.seats || msg.seat_names;
+  const double = seats.length === 4;
+  const sel = ui.selection;
+  const { place, pie } = ui.canMove ? parseLegal(msg.legal) : { place: new Map(), pie: [] };
+  if (sel.edge && !place.has(sel.edge) && !(sel.pie && pie.length)) delete sel.edge;
+
+  const wrap = html("div", { class: "edges" }, root);
+  drawScores(wrap, view, seats, msg, double);
+
+  const width = cols * CELL + 2 * PAD;
+  const height = rows * CELL + 2 * PAD;
+  const board = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "edges-board", role: "img", "aria-label": "the board" }, wrap);
+  const at = ([c, r]) => [PAD + c * CELL, PAD + r * CELL];
+  svg("rect", { x: 6, y: 6, width: width - 12, height: height - 12, rx: 22, class: "edges-table" }, board);
+
+  const squares = (view.result && view.result.squares) || [];
+  for (const sq of squares) {
+    const [x, y] = at([sq.col, sq.row]);
+    const fill = sq.side === null || sq.side === undefined ? "#f4ecd6" : SIDE_COLOURS[sq.side];
+    svg("rect", {
+      x: x + 4, y: y + 4, width: CELL - 8, height: CELL - 8, rx: 6, fill,
+      "fill-opacity": sq.side === null || sq.side === undefined ? 0.9 : sq.points === 2 ? 0.75 : 0.45,
+      class: "edges-square",
+    }, board);
+    const [a, b] = sq.strength || [0, 0];
+    if (a || b) {
+      svg("text", { x: x + CELL / 2, y: y + CELL / 2 + 6, "text-anchor": "middle", class: "edges-strength" }, board,
+        sq.side === null || sq.side === undefined ? `${a} = ${b}` : `+${sq.points}`);
+      svg("text", { x: x + CELL / 2, y: y + CELL / 2 + 24, "text-anchor": "middle", class: "edges-strength-small" }, board, `${a} : ${b}`);
+    }
+  }
+
+  const placed = view.edges || {};
+  for (const name of allEdges(rows, cols)) {
+    const [p, q] = edgeEnds(name).map(at);
+    const taken = placed[name];
+    const canPlace = place.has(name);
+    const canPie = pie.length > 0 && name === view.first_edge;
+    const line = svg("line", {
+      x1: p[0], y1: p[1], x2: q[0], y2: q[1],
+      class: `edges-edge ${taken ? "taken" : ""} ${canPlace || canPie ? "open" : ""} ${sel.edge === name ? "chosen-edge" : ""}`,
+    }, board);
+    const mid = [(p[0] + q[0]) / 2, (p[1] + q[1]) / 2];
+    if (taken) {
+      const group = pyramid(board, mid[0], mid[1], taken.pyramid, SEAT_COLOURS[taken.seat]);
+      if (canPie) {
+        svg("circle", { cx: mid[0], cy: mid[1], r: 34, class: "edges-pie-ring" }, board);
+        clickable(group, `take over the pyramid on ${name} (pie rule)`, {
+          onClick: () => { ui.selection.edge = name; ui.selection.pie = true; ui.redraw(); },
+        });
+        board.appendChild(group);
+      }
+    } else if (canPlace) {
+      // A wide invisible band over the line, so a finger can hit the edge on a phone.
+      const horizontal = p[1] === q[1];
+      const hit = svg("rect", {
+        x: Math.min(p[0], q[0]) - (horizontal ? -10 : 17), y: Math.min(p[1], q[1]) - (horizontal ? 17 : -10),
+        width: horizontal ? CELL - 20 : 34, height: horizontal ? 34 : CELL - 20, rx: 12, class: "edges-hit",
+      }, board);
+      clickable(hit, `edge ${name}`, {
+        onClick: () => { ui.selection.edge = name; ui.selection.pie = false; ui.redraw(); },
+      });
+      if (sel.edge === name) line.classList.add("chosen-edge");
+    }
+  }
+  for (let r = 0; r <= rows; r += 1) {
+    for (let c = 0; c <= cols; c += 1) {
+      const [x, y] = at([c, r]);
+      svg("circle", { cx: x, cy: y, r: 7, class: "edges-post" }, board);
+    }
+  }
+  if (sel.edge && !sel.pie) {
+    const [p, q] = edgeEnds(sel.edge).map(at);
+    svg("circle", { cx: (p[0] + q[0]) / 2, cy: (p[1] + q[1]) / 2, r: 16, class: "edges-ghost" }, board);
+  }
+
+  drawChoice(wrap, view, sel, place, pie, msg, ui);
+  drawStashes(wrap, view, seats, msg);
+}
+
+function drawScores(wrap, view, seats, msg, double) {
+  const bar = html("div", { class: "edges-scores" }, wrap);
+  const result = view.result || {};
+  const sides = result.sides || seats;
+  sides.forEach((name, side) => {
+    const box = html("div", { class: `edges-side side-${side}` }, bar);
+    box.style.borderColor = SIDE_COLOURS[side];
+    const members = double ? seats.filter((_, s) => s % 2 === side).join(" + ") : "";
+    html("div", { class: "edges-side-name" }, box, `${name}${members ? ` (${members})` : ""}${!double && msg.seat === side ? " — you" : ""}`);
+    html("div", { class: "edges-side-score" }, box, String((result.scores || [])[side] ?? 0));
+  });
+  const info = html("div", { class: "edges-info" }, bar);
+  if (view.took_over) html("div", {}, info, "the pie rule was used");
+  if (view.pie_available && msg.legal.some((a) => a.text.startsWith("pie"))) {
+    html("div", { class: "edges-pie-offer" }, info, "Pie rule: you may take over the first pyramid (click it)");
+  }
+}
+
+function drawChoice(wrap, view, sel, place, pie, msg, ui) {
+  if (!ui.canMove) return;
+  const bar = html("div", { class: "edges-choice" }, wrap);
+  if (!sel.edge) {
+    html("span", { class: "building" }, bar, pie.length ? "click an edge, or the first pyramid to take it over" : "click an edge to place a pyramid on it");
+    return;
+  }
+  const sizes = sel.pie ? pie : place.get(sel.edge) || [];
+  const notation = (size) => (sel.pie ? `pie ${size}` : `${size} ${sel.edge}`);
+  html("span", { class: "building" }, bar, sel.pie ? "pie … — choose your pyramid" : `? ${sel.edge} — choose a pyramid`);
+  const colour = SEAT_COLOURS[msg.seat ?? 0];
+  for (const size of SIZES.filter((s) => sizes.includes(s))) {
+    const button = svg("svg", { viewBox: "0 0 70 70", class: "edges-size" }, bar);
+    pyramid(button, 35, 38, size, colour);
+    svg("text", { x: 35, y: 68, "text-anchor": "middle", class: "edges-size-label" }, button, `${SIZE_NAMES[size]} (${POINTS[size]})`);
+    clickable(button, `${notation(size)}: a ${SIZE_NAMES[size]} pyramid`, { move: notation(size), ui });
+  }
+  const cancel = html("button", { type: "button", class: "edges-cancel" }, bar, "cancel");
+  clickable(cancel, "cancel: choose another edge", { onClick: () => { for (const key of Object.keys(sel)) delete sel[key]; ui.redraw(); } });
+}
+
+function drawStashes(wrap, view, seats, msg) {
+  const row = html("div", { class: "edges-stashes" }, wrap);
+  (view.stashes || []).forEach((stash, seat) => {
+    const box = html("div", { class: `edges-stash ${(view.to_act || []).includes(seat) ? "to-act" : ""}` }, row);
+    box.style.borderColor = SEAT_COLOURS[seat];
+    html("div", { class: "edges-stash-name" }, box, `${seats[seat]}${msg.seat === seat ? " (you)" : ""}${(view.to_act || []).includes(seat) ? " — to move" : ""}`);
+    const pic = svg("svg", { viewBox: "0 0 270 56", class: "edges-stash-pic" }, box);
+    SIZES.forEach((size, i) => {
+      const x = 32 + i * 86;
+      if (stash[size] > 0) pyramid(pic, x, 30, size, SEAT_COLOURS[seat]);
+      else svg("circle", { cx: x, cy: 30, r: 10, class: "edges-empty-slot" }, pic);
+      svg("text", { x: x + 30, y: 40, class: "edges-count" }, pic, `×${stash[size]}`);
+    });
+  });
+}

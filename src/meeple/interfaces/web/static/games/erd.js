@@ -1,0 +1,247 @@
+// Erd: The Grim Triangle, drawn for the browser. Each side's Reserve (Heavy, Light and
+// Decoy cards as stacks), discard pile and Turrets; the last combat revealed as two rows of
+// cards; the match score. A seat builds its allocation by clicking Reserve cards into its
+// Rush and Defense piles; a card is offered only while some allocation in msg.legal still
+// contains the piles so far, and Confirm only for an allocation that is in msg.legal.
+import { clickable, gameStyle, html, svg } from "../js/draw.js";
+
+const KINDS = ["H", "L", "D"];
+const NAMES = { H: "Heavy", L: "Light", D: "Decoy" };
+const RUSH_VALUE = { H: 2, L: 1, D: 0 };
+const DEFENSE_VALUE = { H: 3, L: 1, D: 0 };
+const SEAT_COLOURS = ["#e0483e", "#3f7fe0"];
+const PILES = ["rush", "defense"];
+
+/** A pile's letters in the order the game writes them (Heavies, Lights, Decoys). */
+function canonical(cards) {
+  const sorted = [...cards].sort((a, b) => KINDS.indexOf(a) - KINDS.indexOf(b)).join("");
+  return sorted || "-";
+}
+
+function counts(letters) {
+  const out = { H: 0, L: 0, D: 0 };
+  for (const c of letters === "-" ? "" : letters) out[c] += 1;
+  return out;
+}
+
+/** "rush=HHL defense=LDD" -> {rush: "HHL", defense: "LDD"}; null for anything else. */
+export function parseAllocation(text) {
+  const match = /^rush=([HLD]+|-) defense=([HLD]+|-)$/.exec(text);
+  return match ? { rush: match[1] === "-" ? "" : match[1], defense: match[2] === "-" ? "" : match[2] } : null;
+}
+
+function notation(piles) {
+  return `rush=${canonical(piles.rush)} defense=${canonical(piles.defense)}`;
+}
+
+/** True if the allocation holds at least the cards chosen so far in each pile. */
+function extends_(allocation, piles) {
+  return PILES.every((pile) => {
+    const have = counts(allocation[pile]);
+    const want = counts(piles[pile]);
+    return KINDS.every((k) => have[k] >= want[k]);
+  });
+}
+
+function card(parent, x, y, kind, { faceDown = false, w = 54, h = 76, label = true } = {}) {
+  const group = svg("g", { class: `erd-card ${faceDown ? "face-down" : `erd-${kind}`}`, transform: `translate(${x},${y})` }, parent);
+  svg("rect", { width: w, height: h, rx: 7, class: "erd-card-face" }, group);
+  if (faceDown) {
+    svg("path", { d: `M${w / 2},10 L${w - 10},${h - 12} L10,${h - 12} Z`, class: "erd-card-back" }, group);
+    return group;
+  }
+  svg("text", { x: w / 2, y: h * 0.46, "text-anchor": "middle", class: "erd-card-letter" }, group, kind);
+  if (label) {
+    svg("text", { x: w / 2, y: h * 0.7, "text-anchor": "middle", class: "erd-card-name" }, group, NAMES[kind]);
+    svg("text", { x: w / 2, y: h - 6, "text-anchor": "middle", class: "erd-card-values" }, group, `R${RUSH_VALUE[kind]} D${DEFENSE_VALUE[kind]}`);
+  }
+  return group;
+}
+
+/** A stack of `count` cards of one kind, drawn as offset cards with the count on top. */
+function stack(parent, x, y, kind, count) {
+  const group = svg("g", { class: "erd-stack" }, parent);
+  if (count === 0) {
+    svg("rect", { x, y, width: 54, height: 76, rx: 7, class: "erd-empty" }, group);
+    svg("text", { x: x + 27, y: y + 44, "text-anchor": "middle", class: "erd-empty-text" }, group, kind);
+  }
+  for (let i = 0; i < Math.min(count, 6); i += 1) card(group, x + i * 3, y - i * 3, kind, { label: i === Math.min(count, 6) - 1 });
+  if (count > 0) {
+    svg("circle", { cx: x + 54, cy: y + 2 - Math.min(count, 6) * 3, r: 12, class: "erd-count-badge" }, group);
+    svg("text", { x: x + 54, y: y + 7 - Math.min(count, 6) * 3, "text-anchor": "middle", class: "erd-count" }, group, String(count));
+  }
+  return group;
+}
+
+export function draw(root, msg, ui) {
+  gameStyle("erd", import.meta.url);
+  root.replaceChildren();
+  const view = msg.view;
+  const me = msg.seat === null || msg.seat === undefined ? null : msg.seat;
+  const bottom = me ?? 0; // a spectator sees Red at the bottom
+  const top = 1 - bottom;
+  const seats = view.seats || msg.seat_names;
+  const wrap = html("div", { class: "erd" }, root);
+  drawScore(wrap, view, seats, me);
+
+  const legal = ui.canMove ? msg.legal.map((a) => parseAllocation(a.text)).filter(Boolean) : [];
+  const sel = ui.selection;
+  if (sel.rush === undefined) { sel.rush = ""; sel.defense = ""; sel.target = "rush"; }
+
+  const W = 820;
+  const H = 650;
+  const table = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "erd-table", role: "img", "aria-label": "the table" }, wrap);
+  svg("rect", { x: 4, y: 4, width: W - 8, height: H - 8, rx: 24, class: "erd-felt" }, table);
+  drawSide(table, view, top, seats, 32, msg);
+  drawPending(table, view, top, bottom, me, legal, sel, ui);
+  drawCombat(table, view, seats, top, bottom, 206);
+  drawSide(table, view, bottom, seats, 528, msg);
+  if (legal.length) drawBuilder(wrap, legal, sel, ui, view, bottom);
+}
+
+function drawScore(wrap, view, seats, me) {
+  const result = view.result || {};
+  const bar = html("div", { class: "erd-score" }, wrap);
+  seats.forEach((name, s) => {
+    const box = html("div", { class: `erd-seat seat-${s}` }, bar);
+    box.style.borderColor = SEAT_COLOURS[s];
+    html("div", { class: "erd-seat-name" }, box, `${name}${me === s ? " (you)" : ""}`);
+    html("div", { class: "erd-seat-games" }, box, String((result.score || [0, 0])[s]));
+    const turrets = view.sides[s].turrets;
+    html("div", { class: "erd-seat-sub" }, box, `games won · ${turrets} Turret${turrets === 1 ? "" : "s"}`);
+  });
+  html("div", { class: "erd-round" }, bar,
+    `Game ${view.game_number} of best of ${result.best_of ?? "?"} · round ${view.round}` + (view.rules ? ` · rules ${view.rules}` : ""));
+}
+
+/** One side's row: its Reserve as stacks, its Turrets, its discard pile (label at y). */
+function drawSide(table, view, seat, seats, y, msg) {
+  const side = view.sides[seat];
+  const g = svg("g", { class: "erd-side" }, table);
+  svg("text", { x: 40, y, class: "erd-label", fill: SEAT_COLOURS[seat] }, g,
+    `${seats[seat]}${msg.seat === seat ? " (you)" : ""} — Reserve`);
+  KINDS.forEach((kind, i) => stack(g, 40 + i * 84, y + 38, kind, side.reserve[kind]));
+  svg("text", { x: 320, y, class: "erd-label" }, g, "Turrets");
+  if (side.turrets === 0) svg("text", { x: 320, y: y + 40, class: "erd-small erd-dim" }, g, "none");
+  // Turrets lie sideways, face up, in the discard pile.
+  for (let t = 0; t < side.turrets; t += 1) {
+    const group = card(g, 320 + t * 40, y + 20, "H", { w: 58, h: 40, label: false });
+    group.classList.add("erd-turret");
+  }
+  svg("text", { x: 560, y, class: "erd-label" }, g, "Discard");
+  let shown = 0;
+  KINDS.forEach((kind) => {
+    const n = side.discard[kind];
+    if (n === 0) return;
+    card(g, 560 + shown * 66, y + 14, kind, { w: 44, h: 58, label: false });
+    svg("text", { x: 582 + shown * 66, y: y + 92, "text-anchor": "middle", class: "erd-small" }, g, `×${n}`);
+    shown += 1;
+  });
+  if (shown === 0) svg("text", { x: 560, y: y + 40, class: "erd-small erd-dim" }, g, "empty");
+}
+
+/** The last combat, both allocations revealed, as two rows of cards. */
+function drawCombat(table, view, seats, top, bottom, y) {
+  const c = view.last_combat;
+  const g = svg("g", { class: "erd-combat" }, table);
+  svg("rect", { x: 24, y, width: 772, height: 170, rx: 14, class: "erd-combat-band" }, g);
+  if (!c) {
+    svg("text", { x: 410, y: y + 92, "text-anchor": "middle", class: "erd-hint-text" }, g, "No combat yet: both sides allocate in secret");
+    return;
+  }
+  svg("text", { x: 40, y: y + 24, class: "erd-label" }, g, `Last combat: game ${c.game}, round ${c.round}`);
+  svg("text", { x: 160, y: y + 46, class: "erd-small erd-dim" }, g, "Rush");
+  svg("text", { x: 390, y: y + 46, class: "erd-small erd-dim" }, g, "Defense");
+  [top, bottom].forEach((seat, row) => {
+    const ry = y + 54 + row * 54;
+    const rush = c.rush[seat] === "-" ? "" : c.rush[seat];
+    const defense = c.defense[seat] === "-" ? "" : c.defense[seat];
+    svg("text", { x: 40, y: ry + 28, class: "erd-label", fill: SEAT_COLOURS[seat] }, g, seats[seat]);
+    [...rush].forEach((k, i) => card(g, 160 + i * 32, ry, k, { w: 30, h: 44, label: false }));
+    svg("text", { x: 262, y: ry + 28, class: "erd-value" }, g, String(c.rush_value[seat]));
+    [...defense].forEach((k, i) => card(g, 390 + i * 32, ry, k, { w: 30, h: 44, label: false }));
+    const turrets = c.turrets[seat] ? ` (+${c.turrets[seat]})` : "";
+    svg("text", { x: 492, y: ry + 28, class: "erd-value" }, g, `${c.defense_value[seat]}${turrets}`);
+    if (c.broke_through[seat]) svg("text", { x: 590, y: ry + 28, class: "erd-broke" }, g, "broke through!");
+    else if ((c.turrets_made || [])[seat]) svg("text", { x: 590, y: ry + 28, class: "erd-small" }, g, `+${c.turrets_made[seat]} Turret`);
+  });
+  const outcome = c.outcome === "held" ? "Both Defenses held" : String(c.outcome).replaceAll("_", " ");
+  svg("text", { x: 40, y: y + 160, class: "erd-small" }, g, outcome + (c.escalation ? " · Escalation!" : ""));
+}
+
+/** The face-down piles: the other side's (only whether it has allocated) and this seat's. */
+function drawPending(table, view, top, bottom, me, legal, sel, ui) {
+  const alloc = view.allocations || { submitted: [], waiting: [] };
+  const g = svg("g", { class: "erd-pending" }, table);
+  const theirs = alloc.submitted.includes(top);
+  svg("text", { x: 560, y: 150, class: "erd-small" }, g, theirs ? "has allocated (face down)" : alloc.waiting.includes(top) ? "allocating…" : "");
+  if (theirs) {
+    for (let i = 0; i < 6; i += 1) card(g, 560 + i * 32 + (i > 2 ? 16 : 0), 158, "D", { faceDown: true, w: 30, h: 40 });
+  }
+  const yBottom = 420;
+  const mine = me !== null ? alloc.mine : null;
+  const chosen = mine ? parseAllocation(mine) : legal.length ? { rush: sel.rush, defense: sel.defense } : null;
+  if (!chosen) {
+    if (alloc.submitted.includes(bottom)) {
+      svg("text", { x: 40, y: yBottom - 16, class: "erd-small" }, g, "has allocated (face down)");
+      for (let i = 0; i < 6; i += 1) card(g, 40 + i * 32 + (i > 2 ? 16 : 0), yBottom, "D", { faceDown: true, w: 30, h: 40 });
+    }
+    return;
+  }
+  PILES.forEach((pile, p) => {
+    const px = 40 + p * 200;
+    const target = !mine && sel.target === pile;
+    svg("rect", { x: px - 8, y: yBottom - 26, width: 184, height: 106, rx: 10, class: `erd-pile ${target ? "erd-target" : ""}` }, g);
+    svg("text", { x: px, y: yBottom - 8, class: "erd-label" }, g, `${pile === "rush" ? "Rush" : "Defense"}${mine ? " ✓" : target ? " ←" : ""}`);
+    const letters = chosen[pile];
+    [...letters].forEach((k, i) => {
+      const node = card(g, px + i * 56, yBottom + 2, k, { w: 52, h: 72 });
+      if (!mine) {
+        clickable(node, `take the ${NAMES[k]} back out of ${pile}`, {
+          onClick: () => { sel[pile] = letters.slice(0, i) + letters.slice(i + 1); sel.target = pile; ui.redraw(); },
+        });
+      }
+    });
+  });
+  if (mine) svg("text", { x: 460, y: yBottom + 40, class: "erd-small" }, g, "your allocation is in: waiting for the other player");
+}
+
+function drawBuilder(wrap, legal, sel, ui, view, seat) {
+  const bar = html("div", { class: "erd-builder" }, wrap);
+  const now = { rush: sel.rush, defense: sel.defense };
+  const complete = legal.find((a) => canonical(a.rush) === canonical(now.rush) && canonical(a.defense) === canonical(now.defense));
+  html("span", { class: "building" }, bar, `${notation(now)}${complete ? "" : " …"}`);
+  const tabs = html("span", { class: "erd-tabs" }, bar, "add to ");
+  for (const pile of PILES) {
+    const tab = html("button", { type: "button", class: `erd-tab ${sel.target === pile ? "erd-tab-on" : ""}` }, tabs, pile === "rush" ? "Rush" : "Defense");
+    if (sel.target !== pile) clickable(tab, `put the next cards into ${pile}`, { onClick: () => { sel.target = pile; ui.redraw(); } });
+  }
+  for (const kind of KINDS) {
+    const next = { ...now, [sel.target]: now[sel.target] + kind };
+    const fits = legal.some((a) => extends_(a, next));
+    const pic = svg("svg", { viewBox: "0 0 60 82", class: `erd-pick ${fits ? "" : "erd-off"}` }, bar);
+    card(pic, 3, 3, kind);
+    if (fits) {
+      clickable(pic, `a ${NAMES[kind]} into ${sel.target === "rush" ? "Rush" : "Defense"}`, {
+        onClick: () => {
+          sel[sel.target] = next[sel.target];
+          // A full pile hands over to the other one, so three clicks fill each pile.
+          const other = sel.target === "rush" ? "defense" : "rush";
+          if (!KINDS.some((k) => legal.some((a) => extends_(a, { ...next, [sel.target]: next[sel.target] + k })))) sel.target = other;
+          ui.redraw();
+        },
+      });
+    }
+  }
+  if (complete) {
+    const text = notation(now);
+    const button = html("button", { type: "button", class: "primary erd-confirm" }, bar, "Confirm allocation");
+    clickable(button, `confirm ${text}`, { move: text, ui });
+  }
+  if (now.rush || now.defense) {
+    const clear = html("button", { type: "button", class: "erd-clear" }, bar, "clear");
+    clickable(clear, "cancel: take every card back", {
+      onClick: () => { sel.rush = ""; sel.defense = ""; sel.target = "rush"; ui.redraw(); },
+    });
+  }
+}

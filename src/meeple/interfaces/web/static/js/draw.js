@@ -1,0 +1,64 @@
+// Helpers the game drawings share: SVG and HTML elements, and the drawing contract's
+// clickable elements (class "clickable", a data-hint, data-move when it sends a move).
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** An SVG element with attributes, appended to parent; text becomes its content. */
+export function svg(tag, attrs = {}, parent = null, text = null) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value !== null && value !== undefined) node.setAttribute(key, value);
+  }
+  if (text !== null) node.textContent = text;
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+/** An HTML element with attributes ("class" sets className), appended to parent. */
+export function html(tag, attrs = {}, parent = null, text = null) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined) continue;
+    if (key === "class") node.className = value;
+    else node.setAttribute(key, value);
+  }
+  if (text !== null) node.textContent = text;
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+/** Makes a node clickable: a step of a move (onClick), or a whole move (move: its notation). */
+export function clickable(node, hint, { onClick = null, move = null, ui = null } = {}) {
+  node.classList.add("clickable");
+  node.setAttribute("data-hint", hint);
+  node.setAttribute("role", "button");
+  node.setAttribute("tabindex", "0");
+  if (move !== null) node.setAttribute("data-move", move);
+  const act = (event) => {
+    event.stopPropagation();
+    if (move !== null && ui) ui.move(move);
+    else if (onClick) onClick(event);
+  };
+  node.addEventListener("click", act);
+  node.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      act(event);
+    }
+  });
+  const title = document.createElementNS(SVG_NS, "title");
+  title.textContent = hint;
+  if (node instanceof SVGElement) node.appendChild(title);
+  else node.title = hint;
+  return node;
+}
+
+/** Links a game's own stylesheet once (static/games/<name>.css). */
+export function gameStyle(name, baseUrl) {
+  if (document.querySelector(`link[data-game-style='${name}']`)) return;
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = new URL(`./${name}.css`, baseUrl).href;
+  link.dataset.gameStyle = name;
+  document.head.appendChild(link);
+}
