@@ -1,0 +1,119 @@
+"""Driving the pages in Chromium: what a page received on its WebSocket, and random clicks.
+
+The drawing contract says every step of every legal move is reachable by clicking
+``.clickable`` elements of the picture, and that a choice which sends a move carries its
+notation in ``data-move``; :func:`play_by_clicks` plays a seat's part of a match that way
+and checks, before every click that sends a move, that the move is one of the legal moves
+the server sent this seat.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+# Clicks that undo a step: the player takes them now and then, not most of the time, so
+# that a game ends in seconds while the way back out of a half-built move is still used.
+BACKWARD = re.compile(r"^(cancel|back|clear|undo|take .* back)", re.IGNORECASE)
+
+
+@dataclass
+class Frames:
+    """Every WebSocket message one page received, decoded, in order."""
+
+    messages: list[dict[str, Any]] = field(default_factory=list)
+
+    def attach(self, page: Any) -> Frames:
+        """Record the frames of every socket the page opens (reconnections too)."""
+
+        def on_socket(ws: Any) -> None:
+            ws.on("framereceived", lambda payload: self._add(payload))
+
+        page.on("websocket", on_socket)
+        return self
+
+    def _add(self, payload: Any) -> None:
+        text = payload if isinstance(payload, str) else payload.decode()
+        self.messages.append(json.loads(text))
+
+    def of_type(self, kind: str) -> list[dict[str, Any]]:
+        """The messages of one type ("state", "error", ...)."""
+        return [m for m in self.messages if m.get("type") == kind]
+
+    def latest_state(self) -> dict[str, Any] | None:
+        """The last state message, or None before the first."""
+        states = self.of_type("state")
+        return states[-1] if states else None
+
+
+def status(page: Any) -> str | None:
+    """The match status the game page shows (``waiting``, ``playing``, ``finished``)."""
+    return page.get_attribute("body", "data-status")
+
+
+def moves_sent(page: Any) -> int:
+    """How many moves the game page has sent."""
+    return int(page.get_attribute("body", "data-sent") or 0)
+
+
+def pick(rng: random.Random, elements: list[Any]) -> Any:
+    """A random clickable: a whole move half the time when there is one, rarely a step back."""
+    moves = [e for e in elements if e.get_attribute("data-move")]
+    if moves and rng.random() < 0.5:
+        return rng.choice(moves)
+    forward = [e for e in elements if not BACKWARD.match(e.get_attribute("data-hint") or "")]
+    if forward and rng.random() < 0.9:
+        return rng.choice(forward)
+    return rng.choice(elements)
+
+
+def click_once(page: Any, frames: Frames, rng: random.Random) -> bool:
+    """One random click on the picture; True if there was something to click.
+
+    A click that would send a move is first checked against the legal moves of the latest
+    state the page received: the picture must never offer an illegal move.
+    """
+    elements = page.query_selector_all("#board .clickable")
+    if not elements:
+        return False
+    element = pick(rng, elements)
+    try:
+        move = element.get_attribute("data-move")
+        if move is not None:
+            state = frames.latest_state()
+            legal = {a["text"] for a in state["legal"]} if state else set()
+            # The page may have redrawn since; only a move drawn for the latest state counts.
+            if page.get_attribute("body", "data-seq") == str(state and state["seq"]):
+                assert move in legal, f"the picture offers {move!r}, not a legal move: {legal}"
+        element.click(timeout=3000)
+    except Exception as exc:  # the picture was redrawn under the click: look again
+        if "not a legal move" in str(exc):
+            raise
+    return True
+
+
+def play_by_clicks(page: Any, frames: Frames, seed: int, seconds: float) -> int:
+    """Click random clickables on a game page until the match is over; the clicks made."""
+    rng = random.Random(seed)
+    deadline = time.monotonic() + seconds
+    clicks = 0
+    while status(page) != "finished":
+        assert time.monotonic() < deadline, (
+            f"the match did not end within {seconds} s of random clicks "
+            f"({clicks} clicks, {moves_sent(page)} moves sent)"
+        )
+        if click_once(page, frames, rng):
+            clicks += 1
+        else:
+            page.wait_for_timeout(40)
+    return clicks
+
+
+def no_server_errors(frames: Frames) -> None:
+    """Asserts that the server refused nothing the page sent."""
+    errors = [m["message"] for m in frames.of_type("error")]
+    assert not errors, f"the server refused what the page sent: {errors}"

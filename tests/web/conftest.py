@@ -1,0 +1,109 @@
+"""Fixtures for the browser tests: a real ``meeple serve`` and Debian's Chromium.
+
+The server is a real process on a free port with a temporary SQLite database and agents in
+threads (``--agent-workers 0``); pages are driven through Playwright's sync API. Without
+Chromium the tests are skipped and say how to install it (``.ci/run`` installs it).
+The screenshot test (marker ``screenshots``) runs only when asked: ``make screenshots``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from meeple.interfaces.web.client import ServerProcess
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-gpu"]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Leave the screenshot test out unless ``-m`` names it (``make screenshots`` does)."""
+    if "screenshots" in (config.getoption("markexpr") or ""):
+        return
+    kept = [item for item in items if item.get_closest_marker("screenshots") is None]
+    if len(kept) != len(items):
+        config.hook.pytest_deselected(items=[i for i in items if i not in kept])
+        items[:] = kept
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Any]:
+    """A headless Chromium for the session."""
+    if not CHROMIUM.exists():
+        pytest.skip("Chromium not installed: apt-get install chromium chromium-driver")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+class Server:
+    """The server under test: its address, and the lobby's REST calls the tests need."""
+
+    def __init__(self, process: ServerProcess) -> None:
+        self.process = process
+        self.url = process.url
+
+    def create(self, game: str, options: dict[str, Any], seats: list[str]) -> dict[str, Any]:
+        """POST /api/matches; the reply (match id, tokens, links)."""
+        reply = httpx.post(
+            f"{self.url}/api/matches",
+            json={"game": game, "options": options, "seats": seats},
+            timeout=30,
+        )
+        assert reply.status_code == 200, reply.text
+        return reply.json()
+
+    def get(self, path: str) -> Any:
+        """GET an API path; its JSON."""
+        reply = httpx.get(f"{self.url}{path}", timeout=30)
+        assert reply.status_code == 200, reply.text
+        return reply.json()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """``meeple serve`` on a free port with a fresh SQLite database, for the session."""
+    folder = tmp_path_factory.mktemp("web")
+    process = ServerProcess(f"sqlite:///{folder / 'server.db'}", folder / "server.log", 0)
+    process.start()
+    try:
+        yield Server(process)
+    finally:
+        process.stop()
+
+
+@pytest.fixture
+def context(chromium: Any) -> Iterator[Any]:
+    """A fresh browser context (its own storage: another person) per test."""
+    ctx = chromium.new_context(viewport={"width": 1280, "height": 800})
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture
+def page_errors() -> list[str]:
+    """Uncaught JavaScript errors of the pages a test watches (see ``watch``)."""
+    return []
+
+
+@pytest.fixture
+def watch(page_errors: list[str]):
+    """Collect a page's uncaught errors into ``page_errors``."""
+
+    def attach(page: Any) -> Any:
+        page.on("pageerror", lambda error: page_errors.append(str(error)))
+        return page
+
+    return attach
+
+
+SCREENSHOT_DIR = Path(os.environ.get("MEEPLE_SCREENSHOTS", Path(__file__).parents[2] / "docs/web"))
