@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test fuzz lint format bench clean
+.PHONY: run test fuzz lint format bench clean screenshots
 
 # Re-install whenever pyproject.toml changes, so a new dependency is never missed.
 $(STAMP): pyproject.toml
@@ -24,6 +24,10 @@ test: $(STAMP)
 # The fuzzing suite at length (about a hundred times the examples `make test` runs).
 fuzz: $(STAMP)
 	MEEPLE_FUZZ=long $(BIN)/pytest -m fuzz
+
+# The pages' screenshots that docs/web.md shows (generated into docs/web/, not committed).
+screenshots: $(STAMP)
+	$(BIN)/pytest tests/web/test_screenshots.py -m screenshots -q
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks

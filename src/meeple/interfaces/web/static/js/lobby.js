@@ -94,7 +94,12 @@ async function create(event) {
   const name = localStorage.getItem("meeple-name");
   if (name) body.names = [name];
   try {
-    showCreated(await api("/api/matches", body));
+    const created = await api("/api/matches", body);
+    // The creator's seat is taken at once, so a stranger joining from the open list
+    // gets another seat instead of this one (joining without a token takes the first).
+    const mine = created.seats[0];
+    if (mine) await api(`/api/matches/${encodeURIComponent(created.match)}/join`, { token: mine.token, ...(name ? { name } : {}) });
+    showCreated(created);
     refresh();
   } catch (error) {
     toast(error.message, "error");

@@ -1,0 +1,50 @@
+"""The lobby: a match created through the form, listed as open, joined from another browser."""
+
+from __future__ import annotations
+
+import re
+
+
+def test_a_match_made_with_the_form_is_joined_from_the_open_list(
+    server, chromium, watch, page_errors
+):
+    host = watch(chromium.new_context(viewport={"width": 1280, "height": 800}).new_page())
+    host.goto(f"{server.url}/")
+    host.wait_for_selector(".game-card[data-game='erd']")
+    assert host.locator(".game-card").count() == 5
+    host.select_option("#game", "edges")
+    host.fill("#opt-board", "2x2")
+    host.select_option("#seat-1", "human")
+    host.click("#create-button")
+    mine = host.wait_for_selector("#play-mine")
+    link = mine.get_attribute("href")
+    match = re.search(r"/play/([^#]+)#token=", link).group(1)
+    assert host.locator(".join-link").count() == 1  # the link for the friend in seat 1
+    assert server.get(f"/api/matches/{match}")["options"] == {"board": "2x2"}
+
+    guest = watch(chromium.new_context(viewport={"width": 390, "height": 844}).new_page())
+    guest.goto(f"{server.url}/")
+    guest.click(f"#open li[data-match='{match}'] .join", timeout=15_000)
+    guest.wait_for_url(re.compile(rf"/play/{match}#token="))
+    guest.wait_for_selector("body[data-status]")
+    assert "you are Blue" in guest.inner_text("#title")
+
+    mine.click()
+    host.wait_for_selector("body[data-status='playing']")
+    guest.wait_for_selector("body[data-status='playing']")
+    seats = server.get(f"/api/matches/{match}")["seats"]
+    assert [s["joined"] for s in seats] == [True, True]
+    assert not page_errors, page_errors
+
+
+def test_a_bad_option_is_told_in_one_line(server, chromium, watch, page_errors):
+    page = watch(chromium.new_context().new_page())
+    page.goto(f"{server.url}/")
+    page.wait_for_selector(".game-card")
+    page.select_option("#game", "edges")
+    page.fill("#opt-board", "banana")
+    page.click("#create-button")
+    toast = page.wait_for_selector(".toast-error")
+    assert "board" in toast.inner_text()
+    assert page.is_hidden("#created")
+    assert not page_errors, page_errors

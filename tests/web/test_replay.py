@@ -1,0 +1,66 @@
+"""The replay page: a finished match stepped through, by buttons, keys and an uploaded file."""
+
+from __future__ import annotations
+
+import json
+import time
+
+
+def _finished_match(server) -> str:
+    created = server.create("edges", {"board": "2x2"}, ["random", "greedy"])
+    match = created["match"]
+    deadline = time.monotonic() + 30
+    while server.get(f"/api/matches/{match}")["status"] != "finished":
+        assert time.monotonic() < deadline, "two agents did not finish a 2x2 board in 30 s"
+        time.sleep(0.2)
+    return match
+
+
+def test_a_finished_match_is_stepped_through(server, context, watch, page_errors):
+    match = _finished_match(server)
+    moves = len(server.get(f"/api/matches/{match}/record")["moves"])
+    page = watch(context.new_page())
+    page.goto(f"{server.url}/replay?match={match}")
+    page.wait_for_selector("body[data-step='0']")
+    assert page.inner_text("#position") == f"start (0 / {moves})"
+    assert page.locator("#board svg").count() > 0  # drawn by games/edges.js
+    assert page.locator("#board .clickable").count() == 0  # a replay offers no moves
+
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector("body[data-step='1']")
+    assert page.locator("#log li").count() == 1
+    page.click("#next")
+    page.wait_for_selector("body[data-step='2']")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_selector("body[data-step='1']")
+    page.click("#last")
+    page.wait_for_selector(f"body[data-step='{moves}']")
+    assert page.is_visible("#end .end-title")
+    assert page.locator("#log li").count() == moves
+    # Once over, every seat's eyes may be chosen.
+    assert page.is_visible("#eyes-box")
+    page.select_option("#eyes", "1")
+    assert "Blue (you)" in page.inner_text("#board")
+    page.keyboard.press("Home")
+    page.wait_for_selector("body[data-step='0']")
+    assert not page_errors, page_errors
+
+
+def test_an_uploaded_record_is_replayed(server, context, watch, page_errors, tmp_path):
+    match = _finished_match(server)
+    record = server.get(f"/api/matches/{match}/record")
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    page = watch(context.new_page())
+    page.goto(f"{server.url}/replay")
+    page.set_input_files("#file", str(path))
+    page.wait_for_selector("body[data-step='0']")
+    page.keyboard.press("End")
+    page.wait_for_selector(f"body[data-step='{len(record['moves'])}']")
+    assert page.is_visible("#end .end-title")
+
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"game": "edges", "moves": "nonsense"}')
+    page.set_input_files("#file", str(bad))
+    assert "could not be replayed" in page.wait_for_selector(".toast-error").inner_text()
+    assert not page_errors, page_errors
