@@ -8,9 +8,10 @@ only serves them. Each game's drawing is one module, ``static/games/<game>.js``.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 # The pages change with the server; a browser keeping an old module after an upgrade
@@ -21,7 +22,7 @@ _NO_STALE = {"Cache-Control": "no-cache"}
 class _Static(StaticFiles):
     """Static files that a browser revalidates (cheap: it sends If-None-Match)."""
 
-    def file_response(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def file_response(self, *args: Any, **kwargs: Any) -> Response:
         """The file, with a header asking the browser to revalidate it before use."""
         response = super().file_response(*args, **kwargs)
         response.headers.update(_NO_STALE)
