@@ -65,6 +65,8 @@ def test_two_people_play_erd_and_neither_page_sees_the_others_secret(
     states = record.states()
     for seat, seen in enumerate(frames):
         mine = {m["action"] for m in seen.of_type("ack")}
+        pending = [m for m in seen.of_type("state") if m["view"]["allocations"]["mine"]]
+        assert pending, f"seat {seat}'s page never showed its own allocation waiting"
         for message in seen.of_type("state"):
             assert message["seat"] == seat
             view = message["view"]

@@ -11,6 +11,13 @@ const RUSH_VALUE = { H: 2, L: 1, D: 0 };
 const DEFENSE_VALUE = { H: 3, L: 1, D: 0 };
 const SEAT_COLOURS = ["#e0483e", "#3f7fe0"];
 const PILES = ["rush", "defense"];
+const OUTCOMES = {
+  one_rush: "One Rush broke through: the game is won",
+  both_total: "Both broke through: the larger Rush + Defense wins",
+  both_rush: "Both broke through, equal totals: the larger Rush wins",
+  exact_tie: "Both broke through in an exact tie: all discarded",
+  held: "Both Defenses held",
+};
 
 /** A pile's letters in the order the game writes them (Heavies, Lights, Decoys). */
 function canonical(cards) {
@@ -88,15 +95,37 @@ export function draw(root, msg, ui) {
   const sel = ui.selection;
   if (sel.rush === undefined) { sel.rush = ""; sel.defense = ""; sel.target = "rush"; }
 
-  const W = 820;
-  const H = 650;
-  const table = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "erd-table", role: "img", "aria-label": "the table" }, wrap);
-  svg("rect", { x: 4, y: 4, width: W - 8, height: H - 8, rx: 24, class: "erd-felt" }, table);
-  drawSide(table, view, top, seats, 32, msg);
-  drawPending(table, view, top, bottom, me, legal, sel, ui);
-  drawCombat(table, view, seats, top, bottom, 206);
-  drawSide(table, view, bottom, seats, 528, msg);
+  // Phones get a narrower table (the same parts, closer together), so that its text stays
+  // readable instead of the wide table shrinking to a third of its size.
+  const L = layout(root.clientWidth > 0 && root.clientWidth < 600);
+  const table = svg("svg", { viewBox: `0 0 ${L.W} ${L.H}`, class: "erd-table", role: "img", "aria-label": "the table" }, wrap);
+  svg("rect", { x: 4, y: 4, width: L.W - 8, height: L.H - 8, rx: 24, class: "erd-felt" }, table);
+  drawSide(table, L, view, top, seats, L.topY, msg);
+  drawPending(table, L, view, top, bottom, me, legal, sel, ui);
+  drawCombat(table, L, view, seats, top, bottom);
+  drawSide(table, L, view, bottom, seats, L.bottomY, msg);
   if (legal.length) drawBuilder(wrap, legal, sel, ui, view, bottom);
+}
+
+/** Where everything goes on the table: wide (a desktop) or narrow (a phone). */
+function layout(narrow) {
+  return narrow
+    ? {
+      narrow: true, W: 420, H: 720, x0: 16, topY: 30, bottomY: 580, stackStep: 80,
+      turretsX: 270, turretTop: 10, turret: [34, 24, 40], discard: [26, 36, 44],
+      discardX: 270, discardLabel: 62, discardTop: 70,
+      pendingX: 16, pendingY: 168, combatY: 222, combatW: 404,
+      nameX: 14, rushX: 64, rushValX: 150, defX: 186, defValX: 272, noteX: 316, small: 24,
+      pilesY: 448, pileStep: 200,
+    }
+    : {
+      narrow: false, W: 820, H: 650, x0: 40, topY: 32, bottomY: 528, stackStep: 84,
+      turretsX: 320, turretTop: 20, turret: [58, 40, 40], discard: [44, 58, 66],
+      discardX: 560, discardLabel: 0, discardTop: 14,
+      pendingX: 560, pendingY: 150, combatY: 206, combatW: 772,
+      nameX: 40, rushX: 160, rushValX: 262, defX: 390, defValX: 492, noteX: 590, small: 30,
+      pilesY: 420, pileStep: 200,
+    };
 }
 
 function drawScore(wrap, view, seats, me) {
@@ -114,82 +143,93 @@ function drawScore(wrap, view, seats, me) {
     `Game ${view.game_number} of best of ${result.best_of ?? "?"} · round ${view.round}` + (view.rules ? ` · rules ${view.rules}` : ""));
 }
 
-/** One side's row: its Reserve as stacks, its Turrets, its discard pile (label at y). */
-function drawSide(table, view, seat, seats, y, msg) {
+/** One side's row: its Reserve as stacks, its Turrets, its discard pile (labels at y). */
+function drawSide(table, L, view, seat, seats, y, msg) {
   const side = view.sides[seat];
   const g = svg("g", { class: "erd-side" }, table);
-  svg("text", { x: 40, y, class: "erd-label", fill: SEAT_COLOURS[seat] }, g,
+  svg("text", { x: L.x0, y, class: "erd-label", fill: SEAT_COLOURS[seat] }, g,
     `${seats[seat]}${msg.seat === seat ? " (you)" : ""} — Reserve`);
-  KINDS.forEach((kind, i) => stack(g, 40 + i * 84, y + 38, kind, side.reserve[kind]));
-  svg("text", { x: 320, y, class: "erd-label" }, g, "Turrets");
-  if (side.turrets === 0) svg("text", { x: 320, y: y + 40, class: "erd-small erd-dim" }, g, "none");
+  KINDS.forEach((kind, i) => stack(g, L.x0 + i * L.stackStep, y + 38, kind, side.reserve[kind]));
+  const [tw, th, tstep] = L.turret;
+  svg("text", { x: L.turretsX, y, class: "erd-label" }, g, "Turrets");
+  if (side.turrets === 0) svg("text", { x: L.turretsX, y: y + L.turretTop + 16, class: "erd-small erd-dim" }, g, "none");
   // Turrets lie sideways, face up, in the discard pile.
   for (let t = 0; t < side.turrets; t += 1) {
-    const group = card(g, 320 + t * 40, y + 20, "H", { w: 58, h: 40, label: false });
+    const group = card(g, L.turretsX + t * tstep, y + L.turretTop, "H", { w: tw, h: th, label: false });
     group.classList.add("erd-turret");
   }
-  svg("text", { x: 560, y, class: "erd-label" }, g, "Discard");
+  const [dw, dh, dstep] = L.discard;
+  svg("text", { x: L.discardX, y: y + L.discardLabel, class: "erd-label" }, g, "Discard");
   let shown = 0;
   KINDS.forEach((kind) => {
     const n = side.discard[kind];
     if (n === 0) return;
-    card(g, 560 + shown * 66, y + 14, kind, { w: 44, h: 58, label: false });
-    svg("text", { x: 582 + shown * 66, y: y + 92, "text-anchor": "middle", class: "erd-small" }, g, `×${n}`);
+    const top = y + L.discardTop;
+    card(g, L.discardX + shown * dstep, top, kind, { w: dw, h: dh, label: false });
+    svg("text", { x: L.discardX + shown * dstep + dw / 2, y: top + dh + 16, "text-anchor": "middle", class: "erd-small" }, g, `×${n}`);
     shown += 1;
   });
-  if (shown === 0) svg("text", { x: 560, y: y + 40, class: "erd-small erd-dim" }, g, "empty");
+  if (shown === 0) svg("text", { x: L.discardX, y: y + L.discardTop + 18, class: "erd-small erd-dim" }, g, "empty");
 }
 
 /** The last combat, both allocations revealed, as two rows of cards. */
-function drawCombat(table, view, seats, top, bottom, y) {
+function drawCombat(table, L, view, seats, top, bottom) {
   const c = view.last_combat;
+  const y = L.combatY;
   const g = svg("g", { class: "erd-combat" }, table);
-  svg("rect", { x: 24, y, width: 772, height: 170, rx: 14, class: "erd-combat-band" }, g);
+  svg("rect", { x: (L.W - L.combatW) / 2, y, width: L.combatW, height: 176, rx: 14, class: "erd-combat-band" }, g);
   if (!c) {
-    svg("text", { x: 410, y: y + 92, "text-anchor": "middle", class: "erd-hint-text" }, g, "No combat yet: both sides allocate in secret");
+    svg("text", { x: L.W / 2, y: y + 80, "text-anchor": "middle", class: "erd-hint-text" }, g, "No combat yet:");
+    svg("text", { x: L.W / 2, y: y + 104, "text-anchor": "middle", class: "erd-hint-text" }, g, "both sides allocate in secret");
     return;
   }
-  svg("text", { x: 40, y: y + 24, class: "erd-label" }, g, `Last combat: game ${c.game}, round ${c.round}`);
-  svg("text", { x: 160, y: y + 46, class: "erd-small erd-dim" }, g, "Rush");
-  svg("text", { x: 390, y: y + 46, class: "erd-small erd-dim" }, g, "Defense");
+  svg("text", { x: L.nameX, y: y + 24, class: "erd-label" }, g, `Last combat: game ${c.game}, round ${c.round}`);
+  svg("text", { x: L.rushX, y: y + 46, class: "erd-small erd-dim" }, g, "Rush");
+  svg("text", { x: L.defX, y: y + 46, class: "erd-small erd-dim" }, g, "Defense");
+  const w = L.small;
   [top, bottom].forEach((seat, row) => {
     const ry = y + 54 + row * 54;
     const rush = c.rush[seat] === "-" ? "" : c.rush[seat];
     const defense = c.defense[seat] === "-" ? "" : c.defense[seat];
-    svg("text", { x: 40, y: ry + 28, class: "erd-label", fill: SEAT_COLOURS[seat] }, g, seats[seat]);
-    [...rush].forEach((k, i) => card(g, 160 + i * 32, ry, k, { w: 30, h: 44, label: false }));
-    svg("text", { x: 262, y: ry + 28, class: "erd-value" }, g, String(c.rush_value[seat]));
-    [...defense].forEach((k, i) => card(g, 390 + i * 32, ry, k, { w: 30, h: 44, label: false }));
-    const turrets = c.turrets[seat] ? ` (+${c.turrets[seat]})` : "";
-    svg("text", { x: 492, y: ry + 28, class: "erd-value" }, g, `${c.defense_value[seat]}${turrets}`);
-    if (c.broke_through[seat]) svg("text", { x: 590, y: ry + 28, class: "erd-broke" }, g, "broke through!");
-    else if ((c.turrets_made || [])[seat]) svg("text", { x: 590, y: ry + 28, class: "erd-small" }, g, `+${c.turrets_made[seat]} Turret`);
+    svg("text", { x: L.nameX, y: ry + 28, class: "erd-label", fill: SEAT_COLOURS[seat] }, g, seats[seat]);
+    [...rush].forEach((k, i) => card(g, L.rushX + i * (w + 2), ry, k, { w, h: 44, label: false }));
+    svg("text", { x: L.rushValX, y: ry + 28, class: "erd-value" }, g, String(c.rush_value[seat]));
+    [...defense].forEach((k, i) => card(g, L.defX + i * (w + 2), ry, k, { w, h: 44, label: false }));
+    const turrets = c.turrets[seat] ? `+${c.turrets[seat]}` : "";
+    svg("text", { x: L.defValX, y: ry + 28, class: "erd-value" }, g, `${c.defense_value[seat]}`);
+    if (turrets) svg("text", { x: L.defValX + 28, y: ry + 28, class: "erd-small" }, g, `(${turrets})`);
+    if (L.narrow) return; // no room for a note on a phone: the outcome line says it
+    if (c.broke_through[seat]) svg("text", { x: L.noteX, y: ry + 28, class: "erd-broke" }, g, "broke through!");
+    else if ((c.turrets_made || [])[seat]) svg("text", { x: L.noteX, y: ry + 28, class: "erd-small" }, g, `+${c.turrets_made[seat]} Turret`);
   });
-  const outcome = c.outcome === "held" ? "Both Defenses held" : String(c.outcome).replaceAll("_", " ");
-  svg("text", { x: 40, y: y + 160, class: "erd-small" }, g, outcome + (c.escalation ? " · Escalation!" : ""));
+  const outcome = OUTCOMES[c.outcome] || String(c.outcome).replaceAll("_", " ");
+  const broke = [top, bottom].filter((seat) => c.broke_through[seat]).map((seat) => `${seats[seat]} broke through`);
+  const notes = [outcome, ...(L.narrow ? broke : []), ...(c.escalation ? ["Escalation!"] : [])];
+  svg("text", { x: L.nameX, y: y + 166, class: `erd-small ${broke.length ? "erd-broke-line" : ""}` }, g, notes.join(" · "));
 }
 
 /** The face-down piles: the other side's (only whether it has allocated) and this seat's. */
-function drawPending(table, view, top, bottom, me, legal, sel, ui) {
+function drawPending(table, L, view, top, bottom, me, legal, sel, ui) {
   const alloc = view.allocations || { submitted: [], waiting: [] };
   const g = svg("g", { class: "erd-pending" }, table);
   const theirs = alloc.submitted.includes(top);
-  svg("text", { x: 560, y: 150, class: "erd-small" }, g, theirs ? "has allocated (face down)" : alloc.waiting.includes(top) ? "allocating…" : "");
+  const choosing = (view.to_act || []).includes(top);
+  svg("text", { x: L.pendingX, y: L.pendingY, class: "erd-small" }, g, theirs ? "has allocated (face down)" : choosing ? "allocating…" : "");
   if (theirs) {
-    for (let i = 0; i < 6; i += 1) card(g, 560 + i * 32 + (i > 2 ? 16 : 0), 158, "D", { faceDown: true, w: 30, h: 40 });
+    for (let i = 0; i < 6; i += 1) card(g, L.pendingX + i * 24 + (i > 2 ? 12 : 0), L.pendingY + 8, "D", { faceDown: true, w: 22, h: 32 });
   }
-  const yBottom = 420;
+  const yBottom = L.pilesY;
   const mine = me !== null ? alloc.mine : null;
   const chosen = mine ? parseAllocation(mine) : legal.length ? { rush: sel.rush, defense: sel.defense } : null;
   if (!chosen) {
     if (alloc.submitted.includes(bottom)) {
-      svg("text", { x: 40, y: yBottom - 16, class: "erd-small" }, g, "has allocated (face down)");
-      for (let i = 0; i < 6; i += 1) card(g, 40 + i * 32 + (i > 2 ? 16 : 0), yBottom, "D", { faceDown: true, w: 30, h: 40 });
+      svg("text", { x: L.x0, y: yBottom - 16, class: "erd-small" }, g, "has allocated (face down)");
+      for (let i = 0; i < 6; i += 1) card(g, L.x0 + i * 32 + (i > 2 ? 16 : 0), yBottom, "D", { faceDown: true, w: 30, h: 40 });
     }
     return;
   }
   PILES.forEach((pile, p) => {
-    const px = 40 + p * 200;
+    const px = L.x0 + p * L.pileStep;
     const target = !mine && sel.target === pile;
     svg("rect", { x: px - 8, y: yBottom - 26, width: 184, height: 106, rx: 10, class: `erd-pile ${target ? "erd-target" : ""}` }, g);
     svg("text", { x: px, y: yBottom - 8, class: "erd-label" }, g, `${pile === "rush" ? "Rush" : "Defense"}${mine ? " ✓" : target ? " ←" : ""}`);
@@ -203,7 +243,6 @@ function drawPending(table, view, top, bottom, me, legal, sel, ui) {
       }
     });
   });
-  if (mine) svg("text", { x: 460, y: yBottom + 40, class: "erd-small" }, g, "your allocation is in: waiting for the other player");
 }
 
 function drawBuilder(wrap, legal, sel, ui, view, seat) {

@@ -243,6 +243,12 @@ function setUp() {
     button.textContent = "Resign";
     socket.send(JSON.stringify({ type: "resign" }));
   });
+  // A drawing may lay itself out for the width it has (a phone turned round): draw again.
+  let resizing = null;
+  window.addEventListener("resize", () => {
+    clearTimeout(resizing);
+    resizing = setTimeout(draw, 150);
+  });
   setInterval(tick, 250);
   setInterval(() => {
     if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "ping" }));
