@@ -14,6 +14,8 @@
 // Any legal move the picture has no place for still gets a button, so every move is
 // reachable by clicks.
 
+import { clickable, gameStyle, html, svg } from "../js/draw.js";
+
 const SLOTS = "abc";
 const STEP = {
   phase: "action phase",
@@ -50,15 +52,6 @@ const LOG_SHOWN = 6;
 let catalogue = null; // Map id -> card, once fetched
 let fetching = false;
 
-function ensureStyle() {
-  if (document.querySelector("link[data-game-style='squad-combat']")) return;
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = new URL("./squad-combat.css", import.meta.url).href;
-  link.dataset.gameStyle = "squad-combat";
-  document.head.appendChild(link);
-}
-
 function loadCatalogue(ui) {
   if (catalogue || fetching) return;
   fetching = true;
@@ -79,50 +72,10 @@ function cardInfo(id) {
   return { id, name: id, kind: "unknown", traits: [], cost: "?", text: id };
 }
 
-// -- building elements ---------------------------------------------------------------------
-const SVG = "http://www.w3.org/2000/svg";
-function svg(tag, attrs = {}, parent = null, text = null) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text !== null) node.textContent = text;
-  if (parent) parent.appendChild(node);
-  return node;
-}
-function html(tag, cls = "", parent = null, text = null) {
-  const node = document.createElement(tag);
-  if (cls) node.className = cls;
-  if (text !== null) node.textContent = text;
-  if (parent) parent.appendChild(node);
-  return node;
-}
-
-/** Makes a node clickable: it sends `move` when given, else runs `action`. */
-function clickable(node, hint, ui, move = null, action = null) {
-  node.classList.add("clickable");
-  node.dataset.hint = hint;
-  node.title = move ? `${hint} (${move})` : hint;
-  if (move) node.dataset.move = move;
-  node.setAttribute("role", "button");
-  node.tabIndex = 0;
-  const go = (event) => {
-    event.stopPropagation();
-    if (move) ui.move(move);
-    else action();
-  };
-  node.addEventListener("click", go);
-  node.addEventListener("keydown", (event) => {
-    if (event.key === "Enter" || event.key === " ") {
-      event.preventDefault();
-      go(event);
-    }
-  });
-  return node;
-}
-
-function button(parent, label, hint, ui, move = null, action = null, cls = "") {
-  const node = html("button", `sc-button ${cls}`.trim(), parent, label);
-  node.type = "button";
-  return clickable(node, hint, ui, move, action);
+/** A button on the table: `how` is what clickable() takes ({ ui, move } or { onClick }). */
+function button(parent, label, hint, how, cls = "") {
+  const node = html("button", { class: `sc-button ${cls}`.trim(), type: "button" }, parent, label);
+  return clickable(node, hint, how);
 }
 
 /** A die face with its pips, as SVG. */
@@ -140,18 +93,18 @@ function dieFace(value, cls = "") {
 
 /** A cost in the rulebook's notation: <X> energy diamonds, [X] die minimums, C card discards. */
 function costChips(cost, parent) {
-  const row = html("span", "sc-cost", parent);
+  const row = html("span", { class: "sc-cost" }, parent);
   row.title = `cost ${cost}`;
   if (!cost || cost === "-") {
-    html("span", "sc-cost-free", row, "free");
+    html("span", { class: "sc-cost-free" }, row, "free");
     return row;
   }
   const re = /<(\d+)>|\[(\d)\]|C/g;
   let m;
   while ((m = re.exec(cost)) !== null) {
-    if (m[1] !== undefined) html("span", "sc-cost-energy", row, m[1]).title = `<${m[1]}>: ${m[1]} energy`;
-    else if (m[2] !== undefined) html("span", "sc-cost-die", row, m[2]).title = `[${m[2]}]: a die of ${m[2]} or more`;
-    else html("span", "sc-cost-card", row, "C").title = "C: discard a card";
+    if (m[1] !== undefined) html("span", { class: "sc-cost-energy" }, row, m[1]).title = `<${m[1]}>: ${m[1]} energy`;
+    else if (m[2] !== undefined) html("span", { class: "sc-cost-die" }, row, m[2]).title = `[${m[2]}]: a die of ${m[2]} or more`;
+    else html("span", { class: "sc-cost-card" }, row, "C").title = "C: discard a card";
   }
   return row;
 }
@@ -209,7 +162,7 @@ function diceChoice(view, legal) {
 
 // -- the drawing ---------------------------------------------------------------------------
 export function draw(root, msg, ui) {
-  ensureStyle();
+  gameStyle("squad-combat", import.meta.url);
   loadCatalogue(ui);
   root.replaceChildren();
   const view = msg.view || {};
@@ -221,11 +174,11 @@ export function draw(root, msg, ui) {
   const placed = new Set();
   const ctx = { msg, view, seat, legal, ui, sel, placed, dice: diceChoice(view, legal) };
 
-  const box = html("div", "sc", root);
+  const box = html("div", { class: "sc" }, root);
   drawHeader(box, ctx);
   const order = view.order || (view.characters || []).map((_, s) => s);
   const bottom = seat !== null ? seat : order[order.length - 1];
-  const top = html("div", "sc-opponents", box);
+  const top = html("div", { class: "sc-opponents" }, box);
   // The others in turn order after the seat at the bottom, so the next to act is nearest.
   const start = order.indexOf(bottom);
   for (let i = 1; i < order.length; i += 1) drawSquad(top, ctx, order[(start + i) % order.length]);
@@ -238,13 +191,13 @@ export function draw(root, msg, ui) {
 
 function drawHeader(box, ctx) {
   const { msg, view, seat, sel } = ctx;
-  const bar = html("div", "sc-header", box);
-  const turn = html("div", "sc-turn", bar);
-  html("span", "sc-turn-n", turn, `Turn ${view.turn ?? "?"}`);
-  html("span", `sc-chip sc-seat-${view.lead}`, turn, `${seatName(msg, view.lead)} leads`);
+  const bar = html("div", { class: "sc-header" }, box);
+  const turn = html("div", { class: "sc-turn" }, bar);
+  html("span", { class: "sc-turn-n" }, turn, `Turn ${view.turn ?? "?"}`);
+  html("span", { class: `sc-chip sc-seat-${view.lead}` }, turn, `${seatName(msg, view.lead)} leads`);
   const step = view.step || {};
   const result = view.result || {};
-  const prompt = html("div", "sc-prompt", bar);
+  const prompt = html("div", { class: "sc-prompt" }, bar);
   if (result.over) {
     prompt.classList.add("sc-over");
     prompt.textContent = result.winner === null || result.winner === undefined
@@ -255,11 +208,17 @@ function drawHeader(box, ctx) {
   const mine = seat !== null && step.seat === seat && ctx.legal.texts.size > 0;
   prompt.classList.toggle("sc-mine", mine);
   prompt.textContent = promptText(ctx, step, mine);
-  if (sel.card) {
-    const building = html("div", "sc-building", bar);
-    html("span", "", building, "move: ");
-    html("code", "", building, `play ${sel.card} by …`);
-  }
+  if (!ctx.legal.texts.size) return;
+  // The move being built: the chosen card waiting for its performer, or what a pointer
+  // over a clickable thing would send.
+  const building = html("div", { class: "sc-building" }, bar);
+  html("span", {}, building, "move: ");
+  const code = html("code", {}, building, sel.card ? `play ${sel.card} by …` : "—");
+  const resting = code.textContent;
+  box.addEventListener("pointerover", (event) => {
+    const target = event.target.closest ? event.target.closest("[data-move]") : null;
+    code.textContent = target ? target.dataset.move : resting;
+  });
 }
 
 function promptText(ctx, step, mine) {
@@ -296,32 +255,32 @@ function promptText(ctx, step, mine) {
 
 function drawSquad(parent, ctx, s, own = false) {
   const { msg, view } = ctx;
-  const squad = html("section", `sc-squad sc-seat-${s}${own ? " sc-own" : ""}`, parent);
-  const head = html("div", "sc-squad-head", squad);
-  html("span", "sc-squad-name", head, seatName(msg, s) + (s === ctx.seat ? " (you)" : ""));
-  html("span", "sc-deck-name", head, (view.decks || [])[s] || "");
-  const flags = html("span", "sc-flags", head);
+  const squad = html("section", { class: `sc-squad sc-seat-${s}${own ? " sc-own" : ""}` }, parent);
+  const head = html("div", { class: "sc-squad-head" }, squad);
+  html("span", { class: "sc-squad-name" }, head, seatName(msg, s) + (s === ctx.seat ? " (you)" : ""));
+  html("span", { class: "sc-deck-name" }, head, (view.decks || [])[s] || "");
+  const flags = html("span", { class: "sc-flags" }, head);
   const alive = (view.characters[s] || []).some((c) => !c.removed);
-  if (!alive) html("span", "sc-chip sc-out", flags, "out");
-  else if ((view.passed || [])[s]) html("span", "sc-chip sc-passed", flags, "passed");
-  if (view.phase === s && alive && !(view.result || {}).over) html("span", "sc-chip sc-phase", flags, "action phase");
-  if ((view.step || {}).seat === s) html("span", "sc-chip sc-acting", flags, "deciding");
-  const piles = html("span", "sc-piles", head);
+  if (!alive) html("span", { class: "sc-chip sc-out" }, flags, "out");
+  else if ((view.passed || [])[s]) html("span", { class: "sc-chip sc-passed" }, flags, "passed");
+  if (view.phase === s && alive && !(view.result || {}).over) html("span", { class: "sc-chip sc-phase" }, flags, "action phase");
+  if ((view.step || {}).seat === s) html("span", { class: "sc-chip sc-acting" }, flags, "deciding");
+  const piles = html("span", { class: "sc-piles" }, head);
   if (!own || !view.hand) pile(piles, "hand", (view.hand_sizes || [])[s], "sc-pile-hand");
   pile(piles, "deck", (view.deck_sizes || [])[s], "sc-pile-deck");
   const discards = (view.discards || [])[s] || [];
   const last = discards.length ? cardInfo(discards[discards.length - 1]).name : null;
   pile(piles, "discard", discards.length, "sc-pile-discard", last);
-  const row = html("div", "sc-chars", squad);
+  const row = html("div", { class: "sc-chars" }, squad);
   (view.characters[s] || []).forEach((ch, slot) => drawCharacter(row, ctx, s, slot, ch));
 }
 
 function pile(parent, label, count, cls, extra = null) {
-  const node = html("span", `sc-pile ${cls}`, parent);
-  html("span", "sc-pile-count", node, String(count ?? 0));
-  html("span", "sc-pile-label", node, label);
+  const node = html("span", { class: `sc-pile ${cls}` }, parent);
+  html("span", { class: "sc-pile-count" }, node, String(count ?? 0));
+  html("span", { class: "sc-pile-label" }, node, label);
   if (extra) {
-    html("span", "sc-pile-top", node, extra);
+    html("span", { class: "sc-pile-top" }, node, extra);
     node.title = `${label}: ${count} cards, last ${extra}`;
   } else node.title = `${label}: ${count ?? 0} cards`;
 }
@@ -330,128 +289,134 @@ function drawCharacter(row, ctx, s, slot, ch) {
   const { view, legal, ui, sel, placed } = ctx;
   const ref = `${s}${SLOTS[slot]}`;
   const top = (view.stack || [])[view.stack.length - 1];
-  const node = html("div", `sc-char sc-seat-${s}`, row);
+  const node = html("div", { class: `sc-char sc-seat-${s}` }, row);
   if (ch.removed) node.classList.add("sc-removed");
   if (top && top.performer === ref) node.classList.add("sc-performer");
   if (top && top.target === ref) node.classList.add("sc-target");
-  const head = html("div", "sc-char-head", node);
-  html("span", "sc-char-name", head, ch.name);
-  html("span", "sc-ref", head, ref);
-  const traits = html("div", "sc-traits", node);
-  for (const t of ch.traits) html("span", `sc-trait sc-trait-${t.toLowerCase()}`, traits, t);
+  const head = html("div", { class: "sc-char-head" }, node);
+  html("span", { class: "sc-char-name" }, head, ch.name);
+  html("span", { class: "sc-ref" }, head, ref);
+  const traits = html("div", { class: "sc-traits" }, node);
+  for (const t of ch.traits) html("span", { class: `sc-trait sc-trait-${t.toLowerCase()}` }, traits, t);
   if (ch.removed) {
-    html("div", "sc-removed-label", node, "removed");
+    html("div", { class: "sc-removed-label" }, node, "removed");
     return;
   }
   // Life: what is left of it, as a bar, and each wound under it as a small card.
   const left = Math.max(0, ch.life - ch.damage);
-  const life = html("div", "sc-life", node);
+  const life = html("div", { class: "sc-life" }, node);
   life.title = `Life ${ch.life}, damage ${ch.damage}`;
-  const bar = html("div", "sc-life-bar", life);
-  const fill = html("div", "sc-life-fill", bar);
+  const bar = html("div", { class: "sc-life-bar" }, life);
+  const fill = html("div", { class: "sc-life-fill" }, bar);
   fill.style.width = `${(100 * left) / ch.life}%`;
   if (left * 3 <= ch.life) fill.classList.add("sc-life-low");
-  html("span", "sc-life-text", life, `♥ ${left}/${ch.life}`);
-  const wounds = html("div", "sc-wounds", node);
+  html("span", { class: "sc-life-text" }, life, `♥ ${left}/${ch.life}`);
+  const wounds = html("div", { class: "sc-wounds" }, node);
   for (const w of ch.wounds) {
-    const chip = html("span", `sc-wound sc-seat-${w.owner}`, wounds);
-    html("span", "sc-wound-name", chip, cardInfo(w.card).name);
-    html("span", "sc-wound-dmg", chip, String(w.damage));
+    const chip = html("span", { class: `sc-wound sc-seat-${w.owner}` }, wounds);
+    html("span", { class: "sc-wound-name" }, chip, cardInfo(w.card).name);
+    html("span", { class: "sc-wound-dmg" }, chip, String(w.damage));
     chip.title = `wound: ${cardInfo(w.card).name}, damage ${w.damage} (${seatName(ctx.msg, w.owner)}'s card)`;
   }
   // Energy: one diamond per point, hollow once spent this turn.
-  const energy = html("div", "sc-energy", node);
+  const energy = html("div", { class: "sc-energy" }, node);
   energy.title = `energy ${ch.energy - ch.spent} left of ${ch.energy}`;
-  for (let i = 0; i < ch.energy; i += 1) html("span", `sc-en${i >= ch.energy - ch.spent ? " sc-en-spent" : ""}`, energy);
-  html("span", "sc-en-text", energy, `${ch.energy - ch.spent}/${ch.energy}`);
+  for (let i = 0; i < ch.energy; i += 1) html("span", { class: `sc-en${i >= ch.energy - ch.spent ? " sc-en-spent" : ""}` }, energy);
+  html("span", { class: "sc-en-text" }, energy, `${ch.energy - ch.spent}/${ch.energy}`);
   // Dice: the pool's dice with their values; clickable when this character's dice decide.
-  const dice = html("div", "sc-dice", node);
+  const dice = html("div", { class: "sc-dice" }, node);
   const choice = ctx.dice && ctx.dice.ref === ref ? ctx.dice : null;
-  if (!ch.dice.length) html("span", "sc-no-dice", dice, "no dice");
+  if (!ch.dice.length) html("span", { class: "sc-no-dice" }, dice, "no dice");
   ch.dice.forEach((v) => {
-    const face = html("span", "sc-die-slot", dice);
+    const face = html("span", { class: "sc-die-slot" }, dice);
     face.appendChild(dieFace(v));
     const move = choice && choice.moves.get(v);
     if (move) {
       placed.add(move);
-      clickable(face, `${choice.verb} ${v}`, ui, move);
+      clickable(face, `${choice.verb} ${v}`, { ui, move });
     }
   });
-  html("div", "sc-pool", node, `pool ${ch.dice_pool} · refresh <${ch.refresh}>`);
+  html("div", { class: "sc-pool" }, node, `pool ${ch.dice_pool} · refresh <${ch.refresh}>`);
   // The character as a whole: a target, the performer of the selected card, or a refresh.
   const targetMove = legal.target.get(ref);
   const performMove = sel.card && s === ctx.seat ? (legal.plays.get(sel.card) || new Map()).get(slot) : null;
   if (targetMove) {
     placed.add(targetMove);
-    clickable(node, `target ${ch.name}`, ui, targetMove);
+    clickable(node, `target ${ch.name}`, { ui, move: targetMove });
   } else if (performMove) {
     placed.add(performMove);
-    clickable(node, `${ch.name} performs ${cardInfo(sel.card).name}`, ui, performMove);
+    clickable(node, `${ch.name} performs ${cardInfo(sel.card).name}`, { ui, move: performMove });
     node.classList.add("sc-can-perform");
   }
   const refresh = legal.refresh.get(slot);
   if (refresh && s === ctx.seat) placed.add(refresh);
   // While a card waits for its performer, a click on a character means "this one performs".
   if (refresh && s === ctx.seat && !sel.card) {
-    button(node, `↻ refresh dice <${ch.refresh}>`, `refresh ${ch.name}'s dice`, ui, refresh, null, "sc-refresh");
+    button(node, `↻ refresh dice <${ch.refresh}>`, `refresh ${ch.name}'s dice`, { ui, move: refresh }, "sc-refresh");
   }
 }
 
 function drawFight(box, ctx) {
   const { msg, view } = ctx;
   const stack = view.stack || [];
-  const zone = html("section", "sc-fight", box);
+  const zone = html("section", { class: "sc-fight" }, box);
   if (!stack.length) {
-    const quiet = html("div", "sc-fight-quiet", zone);
-    const last = (view.log || [])[view.log.length - 1];
-    html("span", "", quiet, last || "");
+    // Between cards: how the last attack ended (its dice and ratings are in the log line).
+    const log = view.log || [];
+    const quiet = html("div", { class: "sc-fight-quiet" }, zone);
+    const attack = [...log].reverse().find((line) => / (hits|misses) /.test(line));
+    if (attack) {
+      html("div", { class: `sc-last-attack ${/ hits /.test(attack) ? "sc-hits" : "sc-misses"}` }, quiet, attack);
+    }
+    const last = log[log.length - 1];
+    if (last && last !== attack) html("div", {}, quiet, last);
     return;
   }
   stack.forEach((perf, i) => {
     const info = cardInfo(perf.card);
-    const lane = html("div", `sc-perf${i === stack.length - 1 ? " sc-perf-top" : " sc-perf-under"}`, zone);
+    const lane = html("div", { class: `sc-perf${i === stack.length - 1 ? " sc-perf-top" : " sc-perf-under"}` }, zone);
     drawCardFace(lane, info, `sc-card-small sc-kind-${info.kind}`);
-    const text = html("div", "sc-perf-text", lane);
-    const line = html("div", "sc-perf-line", text);
-    html("span", `sc-who sc-seat-${perf.player}`, line, who(msg, perf.performer));
-    html("span", "sc-arrow", line, info.kind === "attack" ? " attacks → " : " plays " + info.name + (perf.target ? " on " : ""));
-    if (perf.target) html("span", `sc-who sc-seat-${perf.target[0]}`, line, who(msg, perf.target));
-    else if (info.kind === "attack") html("span", "sc-who sc-unknown", line, "?");
+    const text = html("div", { class: "sc-perf-text" }, lane);
+    const line = html("div", { class: "sc-perf-line" }, text);
+    html("span", { class: `sc-who sc-seat-${perf.player}` }, line, who(msg, perf.performer));
+    html("span", { class: "sc-arrow" }, line, info.kind === "attack" ? " attacks → " : " plays " + info.name + (perf.target ? " on " : ""));
+    if (perf.target) html("span", { class: `sc-who sc-seat-${perf.target[0]}` }, line, who(msg, perf.target));
+    else if (info.kind === "attack") html("span", { class: "sc-who sc-unknown" }, line, "?");
     const due = [];
     if (perf.dice_due.length) due.push(`dice due ${perf.dice_due.map((d) => `[${d}]`).join("")}`);
     if (perf.cards_due) due.push(`cards due ${perf.cards_due}`);
-    if (due.length) html("div", "sc-due", text, due.join(" · "));
-    if (perf.boost_die !== null && perf.boost_die !== undefined) html("div", "sc-due", text, `raises the ${perf.boost_die}`);
+    if (due.length) html("div", { class: "sc-due" }, text, due.join(" · "));
+    if (perf.boost_die !== null && perf.boost_die !== undefined) html("div", { class: "sc-due" }, text, `raises the ${perf.boost_die}`);
     if (info.kind === "attack") drawRatings(text, perf, info);
     drawSteps(text, ctx, perf, info, i === stack.length - 1);
   });
 }
 
 function drawRatings(parent, perf, info) {
-  const row = html("div", "sc-ratings", parent);
+  const row = html("div", { class: "sc-ratings" }, parent);
   const side = (label, die, mods, cls) => {
-    const cell = html("div", `sc-rating ${cls}`, row);
-    html("span", "sc-rating-label", cell, label);
+    const cell = html("div", { class: `sc-rating ${cls}` }, row);
+    html("span", { class: "sc-rating-label" }, cell, label);
     if (die === null || die === undefined) {
-      html("span", "sc-rating-wait", cell, "die ?");
+      html("span", { class: "sc-rating-wait" }, cell, "die ?");
       return;
     }
     cell.appendChild(dieFace(die, die === 0 ? "sc-die-declined" : ""));
     let total = die;
     for (const [name, value] of mods) {
       if (!value && name !== "hit") continue;
-      html("span", "sc-mod", cell, `${value >= 0 ? "+" : "−"}${Math.abs(value)} ${name}`);
+      html("span", { class: "sc-mod" }, cell, `${value >= 0 ? "+" : "−"}${Math.abs(value)} ${name}`);
       total += value;
     }
-    html("span", "sc-rating-total", cell, `= ${total}`);
+    html("span", { class: "sc-rating-total" }, cell, `= ${total}`);
   };
   side("attack", perf.attack_die, [["hit", info.hit ?? 0], ["edges", perf.attack_bonus]], "sc-rating-attack");
-  html("span", "sc-vs", row, "vs");
+  html("span", { class: "sc-vs" }, row, "vs");
   side("defense", perf.defense_die, [["edges", perf.defense_bonus]], "sc-rating-defense");
   if (perf.attack_die !== null && perf.defense_die !== null && perf.attack_die !== undefined && perf.defense_die !== undefined) {
     const a = perf.attack_die + (info.hit ?? 0) + perf.attack_bonus;
     const d = perf.defense_die + perf.defense_bonus;
-    html("span", `sc-forecast ${a >= d ? "sc-hits" : "sc-misses"}`, row, a >= d ? `hits for ${info.damage} so far` : "misses so far");
+    html("span", { class: `sc-forecast ${a >= d ? "sc-hits" : "sc-misses"}` }, row, a >= d ? `hits for ${info.damage} so far` : "misses so far");
   }
 }
 
@@ -466,10 +431,10 @@ function drawSteps(parent, ctx, perf, info, isTop) {
     [STEP.payDie]: "pay", [STEP.payCard]: "pay", [STEP.target]: "target", [STEP.boost]: "die",
     [STEP.attackDie]: "attack die", [STEP.defenseDie]: "defense die", [STEP.react]: "reactions",
   }[kind];
-  const row = html("ol", "sc-steps", parent);
+  const row = html("ol", { class: "sc-steps" }, parent);
   const at = steps.indexOf(now);
   steps.forEach((name, i) => {
-    const item = html("li", i < at ? "sc-step-done" : i === at ? "sc-step-now" : "", row, name);
+    const item = html("li", { class: i < at ? "sc-step-done" : i === at ? "sc-step-now" : "" }, row, name);
     if (name === "reactions" && perf.windows && perf.windows.length) {
       item.textContent = `reactions: ${perf.windows.map((s) => seatName(msg, s)).join(", then ")}`;
     }
@@ -477,30 +442,30 @@ function drawSteps(parent, ctx, perf, info, isTop) {
 }
 
 function drawCardFace(parent, info, cls = "") {
-  const card = html("div", `sc-card ${cls}`.trim(), parent);
-  const top = html("div", "sc-card-top", card);
+  const card = html("div", { class: `sc-card ${cls}`.trim() }, parent);
+  const top = html("div", { class: "sc-card-top" }, card);
   costChips(info.cost, top);
-  html("span", "sc-card-kind", top, info.kind === "edge" ? `Edge · ${info.timing}` : KIND_TEXT[info.kind] || "");
-  html("div", "sc-card-name", card, info.name);
-  const traits = html("div", "sc-traits", card);
-  for (const t of info.traits || []) html("span", `sc-trait sc-trait-${t.toLowerCase()}`, traits, t);
-  const body = html("div", "sc-card-body", card);
+  html("span", { class: "sc-card-kind" }, top, info.kind === "edge" ? `Edge · ${info.timing}` : KIND_TEXT[info.kind] || "");
+  html("div", { class: "sc-card-name" }, card, info.name);
+  const traits = html("div", { class: "sc-traits" }, card);
+  for (const t of info.traits || []) html("span", { class: `sc-trait sc-trait-${t.toLowerCase()}` }, traits, t);
+  const body = html("div", { class: "sc-card-body" }, card);
   if (info.kind === "attack") {
-    html("span", "sc-stat sc-stat-hit", body, `hit ${info.hit >= 0 ? "+" : ""}${info.hit}`);
-    html("span", "sc-stat sc-stat-dmg", body, `dmg ${info.damage}`);
+    html("span", { class: "sc-stat sc-stat-hit" }, body, `hit ${info.hit >= 0 ? "+" : ""}${info.hit}`);
+    html("span", { class: "sc-stat sc-stat-dmg" }, body, `dmg ${info.damage}`);
   } else if (info.effect) {
-    html("span", "sc-stat", body, (EFFECT_TEXT[info.effect] || ((n) => `${info.effect} ${n}`))(info.amount));
+    html("span", { class: "sc-stat" }, body, (EFFECT_TEXT[info.effect] || ((n) => `${info.effect} ${n}`))(info.amount));
   }
-  html("code", "sc-card-cost", card, info.cost);
+  html("code", { class: "sc-card-cost" }, card, info.cost);
   card.title = info.text || info.name;
   return card;
 }
 
 function drawHand(box, ctx) {
   const { view, legal, ui, sel, placed } = ctx;
-  const area = html("section", "sc-hand", box);
-  html("h3", "sc-hand-title", area, `Your hand (${view.hand.length})`);
-  const row = html("div", "sc-hand-cards", area);
+  const area = html("section", { class: "sc-hand" }, box);
+  html("h3", { class: "sc-hand-title" }, area, `Your hand (${view.hand.length})`);
+  const row = html("div", { class: "sc-hand-cards" }, area);
   const kind = (view.step || {}).kind;
   for (const id of view.hand) {
     const info = cardInfo(id);
@@ -510,7 +475,7 @@ function drawHand(box, ctx) {
     if (discard) {
       placed.add(discard);
       const why = kind === STEP.payCard ? "discard to pay" : "discard";
-      clickable(card, `${why} ${info.name}`, ui, discard);
+      clickable(card, `${why} ${info.name}`, { ui, move: discard });
       card.classList.add("sc-discardable");
     } else if (plays) {
       for (const text of plays.values()) placed.add(text);
@@ -518,11 +483,13 @@ function drawHand(box, ctx) {
       if (plays.size === 1) {
         const [[slot, text]] = plays;
         const ch = view.characters[ctx.seat][slot];
-        clickable(card, `play ${info.name} by ${ch.name}`, ui, text);
+        clickable(card, `play ${info.name} by ${ch.name}`, { ui, move: text });
       } else {
-        clickable(card, `play ${info.name}: then choose who performs it`, ui, null, () => {
-          sel.card = id;
-          ui.redraw();
+        clickable(card, `play ${info.name}: then choose who performs it`, {
+          onClick: () => {
+            sel.card = id;
+            ui.redraw();
+          },
         });
       }
       card.classList.add("sc-playable");
@@ -530,34 +497,36 @@ function drawHand(box, ctx) {
       card.classList.add("sc-unplayable");
     }
   }
-  if (!view.hand.length) html("div", "sc-empty", row, "no cards");
+  if (!view.hand.length) html("div", { class: "sc-empty" }, row, "no cards");
 }
 
 function drawActions(box, ctx) {
   const { legal, ui, sel, placed } = ctx;
-  const bar = html("div", "sc-actions", box);
+  const bar = html("div", { class: "sc-actions" }, box);
   if (sel.card) {
-    html("span", "sc-hint", bar, `choose who performs ${cardInfo(sel.card).name}: click one of your lit characters`);
-    button(bar, "cancel", "cancel: choose another move", ui, null, () => {
-      delete sel.card;
-      ui.redraw();
+    html("span", { class: "sc-hint" }, bar, `choose who performs ${cardInfo(sel.card).name}: click one of your lit characters`);
+    button(bar, "cancel", "cancel: choose another move", {
+      onClick: () => {
+        delete sel.card;
+        ui.redraw();
+      },
     }, "sc-cancel");
   }
   if (legal.noDie) {
     placed.add(legal.noDie);
-    button(bar, "no die (counts as 0)", "spend no die", ui, legal.noDie);
+    button(bar, "no die (counts as 0)", "spend no die", { ui, move: legal.noDie });
   }
   if (legal.done) {
     placed.add(legal.done);
-    button(bar, "done", "done", ui, legal.done, null, "sc-primary");
+    button(bar, "done", "done", { ui, move: legal.done }, "sc-primary");
   }
   if (legal.pass) {
     placed.add(legal.pass);
-    button(bar, "pass", "pass: no more actions this turn", ui, legal.pass, null, "sc-pass");
+    button(bar, "pass", "pass: no more actions this turn", { ui, move: legal.pass }, "sc-pass");
   }
   // Anything the picture had no place for (a die that was not drawn, a card not in hand...).
   for (const text of legal.texts) {
-    if (!placed.has(text)) button(bar, text, text, ui, text, null, "sc-other");
+    if (!placed.has(text)) button(bar, text, text, { ui, move: text }, "sc-other");
   }
   if (!bar.children.length) bar.remove();
 }
@@ -565,11 +534,11 @@ function drawActions(box, ctx) {
 function drawLog(box, ctx) {
   const lines = (ctx.view.log || []).slice(-LOG_SHOWN);
   if (!lines.length) return;
-  const area = html("section", "sc-log", box);
-  html("h3", "", area, "On the table");
-  const list = html("ol", "", area);
+  const area = html("section", { class: "sc-log" }, box);
+  html("h3", {}, area, "On the table");
+  const list = html("ol", {}, area);
   for (const line of lines) {
-    const item = html("li", "", list, line);
+    const item = html("li", {}, list, line);
     if (/ hits /.test(line)) item.classList.add("sc-log-hit");
     else if (/ misses /.test(line)) item.classList.add("sc-log-miss");
     else if (/removed from the game|Game over/.test(line)) item.classList.add("sc-log-big");

@@ -1,0 +1,115 @@
+"""Squad Combat's drawing (static/games/squad-combat.js) in Chromium, beyond the shared
+whole-match test: that every legal move is on the picture, and what a seat is shown.
+
+At every decision of the seat, the moves the picture offers (data-move on .clickable
+elements, plus those behind a first click on a hand card whose performer is chosen next)
+must be exactly the legal moves the server sent: nothing illegal, nothing missing.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from tests.web.browser import Frames, click_once, no_server_errors, status
+
+SECONDS = 120
+
+
+def _offered(page) -> set[str]:
+    return set(
+        page.eval_on_selector_all(
+            "#board .clickable[data-move]", "ns => ns.map(n => n.dataset.move)"
+        )
+    )
+
+
+def _reachable(page) -> set[str]:
+    """The moves offered now, and those behind each first step (a hand card), each step
+    undone again with the drawing's cancel button."""
+    found = _offered(page)
+    steps = len(page.query_selector_all("#board .clickable:not([data-move])"))
+    for i in range(steps):
+        now = page.query_selector_all("#board .clickable:not([data-move])")
+        if i >= len(now):  # redrawn for another state: the caller sees the seq change
+            break
+        step = now[i]
+        if (step.get_attribute("data-hint") or "").startswith("cancel"):
+            continue
+        step.click()
+        found |= _offered(page)
+        page.click("#board .clickable[data-hint^='cancel']")
+    return found
+
+
+def test_every_legal_move_and_only_legal_moves_are_offered_on_the_picture(
+    server, context, watch, page_errors
+):
+    # Guards the drawing contract for Squad Combat: each legal move is clickable where it
+    # lives (a hand card, a character, a die, a button) or behind a cancellable first click,
+    # so a person never needs the notation box, and nothing illegal is ever offered.
+    created = server.create("squad-combat", {"turn_limit": 8}, ["human", "heuristic"])
+    page = watch(context.new_page())
+    frames = Frames().attach(page)
+    page.goto(created["seats"][0]["join_url"])
+    page.wait_for_selector(".sc-char")
+    rng = random.Random(7)
+    deadline = time.monotonic() + SECONDS
+    checked: set[int] = set()
+    kinds: set[str] = set()
+    wanted = {"play", "target", "die", "refresh", "discard"}
+    # The whole match by clicks is the shared test's; here enough decisions to see each kind.
+    while status(page) != "finished" and not (len(checked) >= 30 and wanted <= kinds):
+        assert time.monotonic() < deadline, f"no end within {SECONDS} s"
+        seq = page.get_attribute("body", "data-seq")
+        state = frames.latest_state()
+        if state and state["legal"] and seq == str(state["seq"]) and state["seq"] not in checked:
+            found = _reachable(page)
+            # Only a picture that stayed on this state while it was read counts (nothing
+            # is offered while the page waits for the answer to a move it sent).
+            if found and page.get_attribute("body", "data-seq") == seq:
+                checked.add(state["seq"])
+                legal = {a["text"] for a in state["legal"]}
+                assert found == legal
+                kinds |= {text.split()[0] for text in legal}
+        if not click_once(page, frames, rng):
+            page.wait_for_timeout(40)
+    no_server_errors(frames)
+    assert not page_errors, page_errors
+    # The game reached the picture's kinds of decision, not only pass and done.
+    assert wanted <= kinds, kinds
+
+
+def test_a_seat_sees_both_squads_its_hand_with_costs_and_the_other_hand_as_a_count(
+    server, chromium, page_errors, watch
+):
+    # Guards what the picture shows at phone width: six character cards with dice faces,
+    # the seat's hand with each card's name and cost as the rulebook writes it (from the
+    # server's card list), the opponent's hand as a count only, all inside 390 px.
+    created = server.create("squad-combat", {"first": 0}, ["human", "heuristic"])
+    names = {c["name"]: c["cost"] for c in server.get("/api/games/squad-combat/cards")}
+    phone = chromium.new_context(viewport={"width": 390, "height": 800})
+    try:
+        page = watch(phone.new_page())
+        page.goto(created["seats"][0]["join_url"])
+        # Until the card list arrives a card shows its id; then its name and its cost.
+        page.wait_for_function(
+            "names => { const ns = [...document.querySelectorAll('.sc-hand .sc-card-name')];"
+            " return ns.length > 0 && ns.every(n => names.includes(n.textContent)); }",
+            arg=list(names),
+        )
+        assert len(page.query_selector_all(".sc-char")) == 6
+        assert len(page.query_selector_all(".sc-own .sc-char .sc-die")) >= 6
+        hand = page.eval_on_selector_all(
+            ".sc-hand .sc-card",
+            "ns => ns.map(n => [n.querySelector('.sc-card-name').textContent,"
+            " n.querySelector('.sc-card-cost').textContent])",
+        )
+        assert len(hand) == 5
+        assert all(cost == names[name] for name, cost in hand), hand
+        assert page.inner_text(".sc-opponents .sc-pile-hand .sc-pile-count") == "5"
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, f"the page is {width} px wide on a 390 px phone"
+        assert not page_errors, page_errors
+    finally:
+        phone.close()
