@@ -16,7 +16,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from importlib import resources
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
-from meeple.core.errors import IllegalAction
+from meeple.core.errors import IllegalAction, NotationError
 from meeple.core.options import GameOptions
 
 if TYPE_CHECKING:
@@ -37,6 +37,10 @@ class Action(Protocol):
 A = TypeVar("A", bound=Action)
 O = TypeVar("O", bound=GameOptions)  # noqa: E741 - the conventional name for an options type
 S = TypeVar("S", bound="State[Any]")
+
+MAX_ACTION_TEXT = 200
+"""Longest action text any game reads; every notation is far shorter (under 40 characters),
+so longer text is a mistake or an attack and is refused before a game parser sees it."""
 
 AgentFactory = Callable[..., "Agent"]
 """Builds an agent; called with the game, a seed and the agent's own keyword parameters."""
@@ -91,9 +95,22 @@ class Game(ABC, Generic[O, S, A]):
     def new_game(self, seed: int) -> S:
         """The initial state; all randomness of the game flows from ``seed``."""
 
-    @abstractmethod
     def parse_action(self, text: str) -> A:
-        """Read an action from its notation; raises NotationError saying what is expected."""
+        """Read an action from its notation; raises NotationError saying what is expected.
+
+        Every path from text to an action (the CLI prompt, records, the server,
+        :meth:`State.apply_text`) comes through here, so the length cap holds for all of
+        them before any game's own parser sees the text.
+        """
+        if not isinstance(text, str):
+            raise NotationError(f"a move is written as text; got {type(text).__name__}")
+        if len(text) > MAX_ACTION_TEXT:
+            raise NotationError(f"a move is at most {MAX_ACTION_TEXT} characters; got {len(text)}")
+        return self._parse_action(text)
+
+    @abstractmethod
+    def _parse_action(self, text: str) -> A:
+        """The game's own parser, given text already checked to be short: :meth:`parse_action`."""
 
     @property
     @abstractmethod

@@ -338,7 +338,7 @@ class EdgesGame(Game[EdgesOptions, "EdgesState", EdgesAction]):
         )
 
     # -- notation and encoding --------------------------------------------------------------
-    def parse_action(self, text: str) -> EdgesAction:
+    def _parse_action(self, text: str) -> EdgesAction:
         """Read ``L h2,3`` (a size and an edge) or ``pie M`` (take over the first pyramid)."""
         m = _PIE_RE.match(text)
         if m:

@@ -739,7 +739,7 @@ class ErdGame(Game[ErdOptions, "ErdState", Allocate]):
         return None
 
     # -- notation and encoding --------------------------------------------------------------
-    def parse_action(self, text: str) -> Allocate:
+    def _parse_action(self, text: str) -> Allocate:
         """Read ``rush=HHL defense=LDD``; ``-`` is an empty pile."""
         return parse_allocation(text)
 

@@ -541,7 +541,7 @@ class ErosionGame(Game[ErosionOptions, "ErosionState", ErosionAction]):
         """The shared instance of an action (legal-move lists hand out shared objects)."""
         return self._actions[self._ids[action]]
 
-    def parse_action(self, text: str) -> ErosionAction:
+    def _parse_action(self, text: str) -> ErosionAction:
         """Read an action in the notation of :meth:`notation_help`."""
         words = text.strip().lower()
         if words == "pass":

@@ -431,7 +431,7 @@ class SquadCombatGame(Game[SquadCombatOptions, "SquadCombatState", SquadAction])
         )
 
     # -- notation and encoding --------------------------------------------------------------
-    def parse_action(self, text: str) -> SquadAction:
+    def _parse_action(self, text: str) -> SquadAction:
         """Read an action in the notation of :meth:`notation_help`."""
         words = " ".join(text.lower().split())
         if words in _WORDS:

@@ -507,7 +507,7 @@ class TriangleClockGame(Game[TriangleClockOptions, "TriangleClockState", Triangl
         )
 
     # -- notation and encoding --------------------------------------------------------------
-    def parse_action(self, text: str) -> TriangleClockAction:
+    def _parse_action(self, text: str) -> TriangleClockAction:
         """Read ``C``, ``C +palette-swap``, ``F +right-angle +palette-swap``, ``mulligan``
         or ``memorised``."""
         word = text.strip().lower()
