@@ -77,12 +77,12 @@ function receive(message) {
   switch (message.type) {
     case "welcome":
       retries = 0;
-      log = []; // a new connection is sent the whole log again
       setConn(message.seat === null ? "watching" : "connected", "on");
       break;
     case "state":
       if (!msg || msg.seq !== message.seq) selection = {};
       if (pendingSeq !== null && pendingSeq !== message.seq) pendingSeq = null;
+      // A new connection or a sync is sent the log from 0 again: splice, never append.
       log = log.slice(0, message.log_start).concat(message.log);
       msg = message;
       deadlinesAt = performance.now();
@@ -118,7 +118,7 @@ function followRematch(message) {
     ? `/play/${encodeURIComponent(message.match)}#token=${message.token}`
     : `/play/${encodeURIComponent(message.match)}`;
   toast("a rematch has started: taking you there", "info");
-  setTimeout(() => { location.href = target; location.reload(); }, 600);
+  setTimeout(() => { location.href = target; }, 600);
 }
 
 async function draw() {
@@ -226,7 +226,6 @@ function setUp() {
   });
   $("sync").addEventListener("click", () => {
     if (socket && socket.readyState === WebSocket.OPEN) {
-      log = [];
       socket.send(JSON.stringify({ type: "sync" }));
     }
   });

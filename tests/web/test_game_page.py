@@ -1,0 +1,110 @@
+"""The game page around the picture: pie rule, typed moves, clocks, spectators, resign,
+rematch, and reconnecting after the server went away."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+
+from meeple.interfaces.web.client import ServerProcess
+from tests.web.browser import Frames, no_server_errors
+from tests.web.conftest import Server
+
+
+def _open(context, server, created, seat: int = 0):
+    page = context.new_page()
+    frames = Frames().attach(page)
+    token = created["seats"][seat]["token"]
+    page.goto(f"{server.url}/play/{created['match']}#token={token}")
+    page.wait_for_selector("body[data-status='playing']")
+    return page, frames
+
+
+def test_the_pie_rule_is_taken_by_clicking_the_first_pyramid(server, context, watch):
+    created = server.create("edges", {"board": "2x2", "first": 1}, ["human", "greedy"])
+    page, frames = _open(context, server, created)
+    watch(page)
+    page.wait_for_selector(".edges-pie-offer")
+    page.click("#board .clickable[data-hint*='pie rule']")
+    assert "pie" in page.inner_text("#board .building")
+    page.click("#board .clickable[data-move='pie S']")
+    page.wait_for_function("Number(document.body.dataset.seq) >= 2")
+    assert server.get(f"/api/matches/{created['match']}")["seq"] >= 2
+    assert page.locator("#log li", has_text="pie S").count() == 1
+    no_server_errors(frames)
+
+
+def test_a_move_is_typed_the_clock_counts_and_a_spectator_only_watches(
+    server, chromium, context, watch, page_errors
+):
+    created = httpx.post(
+        f"{server.url}/api/matches",
+        json={
+            "game": "erd",
+            "options": {"best_of": 1},
+            "seats": ["human", "random"],
+            "move_seconds": 90,
+        },
+    ).json()
+    page, frames = _open(context, server, created)
+    watch(page)
+    assert re.search(r"you: 1:(2|3)\d", page.inner_text("#clock"))
+    page.click("#legal-box summary")
+    assert page.locator("#legal .legal-move").count() > 10
+    page.fill("#notation", "rush=DDD defense=HHH")
+    page.press("#notation", "Enter")
+    page.wait_for_function("Number(document.body.dataset.seq) >= 1")
+    no_server_errors(frames)
+
+    watcher = watch(chromium.new_context().new_page())
+    watcher.goto(f"{server.url}/play/{created['match']}")
+    watcher.wait_for_selector("body[data-status='playing']")
+    watcher.wait_for_selector("#board svg")
+    assert "(watching)" in watcher.inner_text("#title")
+    assert watcher.locator("#board .clickable").count() == 0
+    assert watcher.is_hidden("#resign") and watcher.is_hidden("#typed")
+    assert not page_errors, page_errors
+
+
+def test_resigning_asks_twice_and_the_rematch_opens_your_new_seat(server, context, watch):
+    created = server.create("edges", {"board": "2x2"}, ["human", "greedy"])
+    page, _ = _open(context, server, created)
+    watch(page)
+    page.click("#resign")
+    page.wait_for_timeout(300)
+    assert server.get(f"/api/matches/{created['match']}")["status"] == "playing"
+    page.click("#resign")
+    page.wait_for_selector("#end:not([hidden]) .end-title")
+    assert "resigned" in page.inner_text("#end")
+    page.click("#rematch")
+    page.wait_for_url(re.compile(r"/play/(?!" + created["match"] + r")[^#]+#token="))
+    page.wait_for_selector("body[data-status='playing']")
+    new = server.get(f"/api/matches/{created['match']}")["rematch"]
+    assert new and new in page.url
+
+
+def test_the_page_reconnects_and_resyncs_after_the_server_restarts(
+    context, watch, page_errors, tmp_path
+):
+    process = ServerProcess(f"sqlite:///{tmp_path / 'restart.db'}", tmp_path / "log", 0).start()
+    try:
+        server = Server(process)
+        created = server.create("erd", {"best_of": 1}, ["human", "random"])
+        page, _ = _open(context, server, created)
+        watch(page)
+        page.fill("#notation", "rush=DDD defense=HHH")
+        page.press("#notation", "Enter")
+        page.wait_for_function("Number(document.body.dataset.seq) >= 2")
+        process.stop()
+        page.wait_for_selector(".conn-wait")
+        process.start()
+        page.wait_for_selector(".conn-on", timeout=30_000)
+        page.wait_for_function("document.body.dataset.seq !== undefined")
+        seq = server.get(f"/api/matches/{created['match']}")["seq"]
+        numbers = [int(n) for n in page.locator("#log li").evaluate_all("l => l.map(e => e.value)")]
+        assert numbers == list(range(1, seq + 1))  # the log came back whole, once
+        assert page.locator("#board .clickable").count() > 0
+    finally:
+        process.kill()
+    assert not page_errors, page_errors
