@@ -7,14 +7,13 @@ A record replays to the identical final state, because all randomness flows from
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
 from meeple.core.errors import MeepleError, RecordError
+from meeple.core.files import atomic_write
 from meeple.core.game import Action, Game, Player, State
 from meeple.core.registry import make
 
@@ -65,17 +64,7 @@ class GameRecord(BaseModel):
 
     def save(self, path: str | Path) -> None:
         """Write the record as JSON atomically: an old file is replaced only once all is written."""
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write(self.model_dump_json(indent=2))
-                fh.write("\n")
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        atomic_write(path, self.model_dump_json(indent=2) + "\n")
 
     @classmethod
     def load(cls, path: str | Path) -> GameRecord:

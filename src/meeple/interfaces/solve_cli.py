@@ -63,7 +63,11 @@ def solve_command(
     ] = 4,
     budget: Annotated[
         float | None,
-        typer.Option(help="--prove: stop after this many seconds (run again to resume)", min=1),
+        typer.Option(
+            help="--prove: stop after this many seconds (run again to resume; exit code 3 "
+            "says it is not finished)",
+            min=1,
+        ),
     ] = None,
     workers: Annotated[
         int,
@@ -114,7 +118,12 @@ def solve_command(
         else:
             _prove(state, prove, point, split, budget, tt_bits, key, workers)
         return
-    result = cache.load(folder, key) if use_cache else None
+    result = None
+    if use_cache:
+        entry = cache.read(folder, key)
+        if entry.problem:
+            console.print(f"[yellow]note:[/] {entry.problem}; solving again", highlight=False)
+        result = entry.result
     cached = result is not None
     if result is None:
         from meeple.solvers.edges_solver import analyse
@@ -197,29 +206,45 @@ def _prove(
     # A long proof is often stopped by a scheduler or `kill` (SIGTERM) rather than Ctrl-C:
     # both end it the same way, with the report of how far it got.
     previous = signal.signal(signal.SIGTERM, _interrupt)
+    _STOPPED_BY[:] = [signal.SIGINT]
+    stopped: int | None = None
     try:
+        rejected = proof.rejected_lines
         console.print(
-            f"checkpoint {checkpoint} ({len(proof.done):,} answers in it); Ctrl-C or SIGTERM "
-            "stops the run, the same command resumes it",
+            f"checkpoint {checkpoint} ({len(proof.done):,} verified answers in it"
+            + (f"; {rejected:,} lines failed their check and are searched again" if rejected
+               else "")
+            + "); Ctrl-C or SIGTERM stops the run, the same command resumes it",
             highlight=False,
-        )
+        )  # fmt: skip
         with progress:
             holds = proof.holds(state)
-    except (SearchStopped, KeyboardInterrupt):
-        holds = None
+    except SearchStopped:
+        holds, stopped = None, None
+    except KeyboardInterrupt:
+        holds, stopped = None, _STOPPED_BY[0]
     finally:
         signal.signal(signal.SIGTERM, previous)
     p = proof.progress
     if holds is None:
+        why = "the time budget ran out" if stopped is None else f"{signal.Signals(stopped).name}"
         console.print(
-            f"[yellow]not finished[/]: stopped after {p.searched:,} leaves searched in this run "
-            f"({p.reused:,} answered from the checkpoint, {len(proof.done):,} answers in it "
-            f"now), at {p.where_text()} (the second player's reply at each level: which, of "
-            f"how many; walked: the share of those replies behind the run, each counted "
+            f"[yellow]not finished[/] ({why}): stopped after {p.searched:,} leaves searched in "
+            f"this run ({p.reused:,} answered from the checkpoint, {len(proof.done):,} answers "
+            f"in it now), at {p.where_text()} (the second player's reply at each level: which, "
+            f"of how many; walked: the share of those replies behind the run, each counted "
             f"alike); run the same command again to resume from {checkpoint}"
         )
-        return
+        # Not done: a scheduler must see a failure (128 + the signal, as shells report it;
+        # NOT_FINISHED when the --budget ran out).
+        raise typer.Exit(code=NOT_FINISHED if stopped is None else 128 + stopped)
     answer = _answer(holds, sign)
+    if p.searched == 0:
+        console.print(
+            f"[bold]{answer}[/]: read back from {checkpoint} (every answer used passed its "
+            "check), not searched in this run"
+        )
+        return
     console.print(
         f"[bold]{answer}[/]: proved with {p.searched:,} leaves searched in this run and "
         f"{p.reused:,} answered from {checkpoint}; nodes {p.nodes:,}"
@@ -393,7 +418,14 @@ class _ProgressLine:
         return f"{self.leaves}; worker 1 has searched {self.nodes:,} nodes"
 
 
+NOT_FINISHED = 3
+"""Exit code of a ``--prove`` run whose ``--budget`` ran out before the answer."""
+
+_STOPPED_BY = [signal.SIGINT]
+
+
 def _interrupt(signum: int, frame: object) -> None:
+    _STOPPED_BY[:] = [signum]
     raise KeyboardInterrupt
 
 
@@ -443,7 +475,11 @@ def _print(state: EdgesState, result: dict[str, Any], cached: bool, top: int) ->
             table.add_row(text, f"{value:+d}")
         console.print(table)
     rate = result["nodes_per_second"]
-    note = " (cached result; the figures are from the first solve)" if cached else ""
+    note = (
+        " (read back from the cache, its check passed; the figures are from the first solve)"
+        if cached
+        else ""
+    )
     console.print(
         f"nodes {result['nodes']:,}  nodes/s {rate:,}  time {result['seconds']:.2f} s{note}"
     )

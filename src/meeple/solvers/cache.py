@@ -9,13 +9,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
+from meeple.core.files import atomic_write
 from meeple.games.edges.rules import EdgesState
 
-CACHE_FORMAT = "edges-solve/1"
+CACHE_FORMAT = "edges-solve/2"
 
 
 def default_cache_dir() -> Path:
@@ -47,24 +47,45 @@ def position_id(state: EdgesState) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
-def load(folder: Path, key: str) -> dict[str, Any] | None:
-    """The stored result for ``key``, or None (a damaged file counts as missing)."""
+def _check(key: str, content: dict[str, Any]) -> str:
+    """The check stored with a result: binds it to its position's key and format."""
+    text = json.dumps({"key": key, "format": CACHE_FORMAT, **content}, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+class CacheEntry(NamedTuple):
+    """What :func:`read` found: the result (None if there is none to believe) and, for an
+    entry that was there but failed its check, why it is not believed."""
+
+    result: dict[str, Any] | None
+    problem: str | None = None
+
+
+def read(folder: Path, key: str) -> CacheEntry:
+    """The stored result for ``key``, verified; a damaged, edited or foreign entry is
+    treated as missing (its ``problem`` says why), so the position is solved again."""
     path = folder / f"{key}.json"
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError):
-        return None
-    return data if isinstance(data, dict) and data.get("format") == CACHE_FORMAT else None
+    except FileNotFoundError:
+        return CacheEntry(None)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        return CacheEntry(None, f"{path} cannot be read ({type(exc).__name__})")
+    if not isinstance(data, dict) or data.get("format") != CACHE_FORMAT:
+        return CacheEntry(None, f"{path} is not a solved result of this meeple ({CACHE_FORMAT})")
+    check = data.pop("check", None)
+    content = {k: v for k, v in data.items() if k not in ("format", "key")}
+    if data.get("key") != key or check != _check(key, content):
+        return CacheEntry(None, f"{path} fails its check (edited, damaged or for another position)")
+    return CacheEntry(content)
+
+
+def load(folder: Path, key: str) -> dict[str, Any] | None:
+    """The stored result for ``key`` if it passes its check, else None."""
+    return read(folder, key).result
 
 
 def store(folder: Path, key: str, result: dict[str, Any]) -> None:
-    """Write a result atomically (temp file + rename)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{key}.", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump({"format": CACHE_FORMAT, **result}, fh, indent=1)
-        os.replace(tmp, folder / f"{key}.json")
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Write a result atomically, with its key and a check over both."""
+    entry = {"format": CACHE_FORMAT, "key": key, **result, "check": _check(key, result)}
+    atomic_write(folder / f"{key}.json", json.dumps(entry, indent=1))

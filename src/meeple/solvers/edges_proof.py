@@ -15,10 +15,10 @@ than a fresh table per leaf.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import random
-import tempfile
 import time
 from collections.abc import Callable
 from contextlib import closing
@@ -26,13 +26,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from meeple.core.errors import MeepleError
+from meeple.core.files import atomic_write
 from meeple.games.edges.rules import EdgesAction, EdgesState
 from meeple.solvers.edges_solver import EdgesSolver, SearchStopped, in_threads
 
-CHECKPOINT_FORMAT = "edges-proof/2"
-# The first format was one JSON document rewritten whole after every leaf: a cost that grows
-# with the leaves done. It is still read, and converted on the first write.
-OLD_CHECKPOINT_FORMAT = "edges-proof/1"
+CHECKPOINT_FORMAT = "edges-proof/3"
+# Formats without a check on each line: their answers cannot be told from edited ones, so
+# they are refused rather than believed (docs/reliability.md).
+UNVERIFIED_FORMATS = ("edges-proof/1", "edges-proof/2")
+ENGINE = "edges-engine/1"
+"""Names the search whose answers a checkpoint holds; a new engine that could answer a
+leaf differently gets a new name, and old checkpoints are refused."""
+
+
+def _line_check(question: str, position: str, holds: bool) -> str:
+    """The check stored on a checkpoint line: binds its answer to its position and to the
+    question, so an edited answer, a line from another proof, or a torn line fails it."""
+    text = f"{question}\n{position}\n{int(holds)}".encode()
+    return hashlib.blake2b(text, digest_size=8).hexdigest()
 
 
 @dataclass
@@ -114,58 +125,83 @@ class ProofCheck:
 
 
 class ProofCheckpoint:
-    """Answers on disk: a header line, then one ``[position id, holds]`` line per answer (the
-    leaves', and those of the positions above them as they settle), appended and flushed to
-    disk as each comes, so a write costs the same at the 100,000th answer as at the first. A
-    last line cut short by a crash is dropped when the file is read.
+    """Answers on disk: a header line naming the question and the engine, then one
+    ``[position id, holds, check]`` line per answer (the leaves', and those of the positions
+    above them as they settle), appended and flushed to disk as each comes, so a write
+    costs the same at the 100,000th answer as at the first.
+
+    Nothing in the file is believed unchecked: a line whose answer is not JSON ``true`` or
+    ``false``, or whose check does not match its position, answer and this question (an
+    edited, torn or foreign line), is dropped and its position searched again; ``rejected``
+    counts them. A file for another question, engine or format is refused.
     """
 
     def __init__(self, path: Path, header: dict[str, object]) -> None:
         self.path = path
-        self.header = {"format": CHECKPOINT_FORMAT, **header}
+        self.header = {"format": CHECKPOINT_FORMAT, "engine": ENGINE, **header}
+        self.key = json.dumps(self.header, sort_keys=True)
         self.answers: dict[str, bool] = {}
+        self.rejected = 0
         if path.exists():
             self._read()
 
     def _read(self) -> None:
-        text = self.path.read_text(encoding="utf-8")
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise MeepleError(f"cannot read the checkpoint {self.path}: {exc}") from None
         lines = text.split("\n")
         try:
             first = json.loads(lines[0])
-        except json.JSONDecodeError:
-            raise MeepleError(f"{self.path} is not a proof checkpoint") from None
-        mine = {k: v for k, v in self.header.items() if k != "format"}
-        theirs = {k: first.get(k) for k in mine} if isinstance(first, dict) else {}
-        fmt = first.get("format") if isinstance(first, dict) else None
-        if fmt not in (CHECKPOINT_FORMAT, OLD_CHECKPOINT_FORMAT) or theirs != mine:
+        except (json.JSONDecodeError, RecursionError):
+            first = None
+        if not isinstance(first, dict):
+            raise MeepleError(f"{self.path} is not a proof checkpoint")
+        fmt = first.get("format")
+        if fmt in UNVERIFIED_FORMATS:
             raise MeepleError(
-                f"{self.path} is a checkpoint for another question ({theirs}), not {mine}; "
-                "give another --checkpoint file"
+                f"{self.path} was written by an older meeple ({fmt}) with no check on its "
+                "lines, so its answers cannot be trusted; move it aside and run again (the "
+                "proof starts afresh), or give another --checkpoint"
             )
-        clean = fmt == CHECKPOINT_FORMAT and text.endswith("\n")
-        if fmt == OLD_CHECKPOINT_FORMAT:
-            self.answers = {str(k): bool(v) for k, v in first["leaves"].items()}
+        theirs = {k: first.get(k) for k in self.header}
+        if theirs != self.header:
+            raise MeepleError(
+                f"{self.path} is a checkpoint for another question or engine ({theirs}), not "
+                f"{self.header}; give another --checkpoint file"
+            )
+        clean = text.endswith("\n")
         for line in lines[1:]:
             if not line:
                 continue
-            try:
-                position, holds = json.loads(line)
-            except (json.JSONDecodeError, ValueError, TypeError):
-                clean = False  # a line cut short: that answer is found again
+            answer = self._verified(line)
+            if answer is None:
+                self.rejected += 1
+                clean = False
                 continue
-            self.answers[str(position)] = bool(holds)
+            self.answers[answer[0]] = answer[1]
         if not clean:
             self._rewrite()
 
+    def _verified(self, line: str) -> tuple[str, bool] | None:
+        """The (position, answer) of a line that passes its check, else None."""
+        try:
+            position, holds, check = json.loads(line)
+        except (json.JSONDecodeError, ValueError, TypeError, RecursionError):
+            return None
+        if not isinstance(position, str) or type(holds) is not bool:
+            return None
+        if check != _line_check(self.key, position, holds):
+            return None
+        return position, holds
+
+    def _line(self, position: str, holds: bool) -> str:
+        return json.dumps([position, holds, _line_check(self.key, position, holds)]) + "\n"
+
     def _rewrite(self) -> None:
         """Write the whole file anew (atomically: a crash leaves the old one)."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=self.path.parent)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(json.dumps(self.header) + "\n")
-            for position, holds in self.answers.items():
-                fh.write(json.dumps([position, holds]) + "\n")
-        os.replace(tmp, self.path)
+        body = "".join(self._line(p, h) for p, h in self.answers.items())
+        atomic_write(self.path, json.dumps(self.header) + "\n" + body)
 
     def add(self, position: str, holds: bool) -> None:
         """Record one answer on disk before it is used."""
@@ -174,7 +210,7 @@ class ProofCheckpoint:
             self._rewrite()
             return
         with open(self.path, "a", encoding="utf-8") as fh:
-            fh.write(json.dumps([position, holds]) + "\n")
+            fh.write(self._line(position, holds))
             fh.flush()
             os.fsync(fh.fileno())
 
@@ -223,6 +259,11 @@ class NullWindowProof:
         """Every answer known (leaves and the positions above them): from the checkpoint and
         from this run."""
         return self._store.answers
+
+    @property
+    def rejected_lines(self) -> int:
+        """Checkpoint lines that failed their check when it was read (searched again)."""
+        return self._store.rejected
 
     @property
     def leaves_searched(self) -> int:

@@ -1,0 +1,262 @@
+"""Files the Edges solver reads back are verified before their content is believed.
+
+An edited, torn, foreign or old-format proof checkpoint line and an edited or damaged cache
+entry must never be printed as an answer: each is treated as missing and searched again.
+A proof stopped by a signal or by its time budget exits non-zero. Files keep the user's
+normal permissions.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import meeple
+from meeple.core.errors import MeepleError
+from meeple.solvers import cache
+from meeple.solvers.edges_proof import NullWindowProof
+from meeple.solvers.edges_solver import EdgesSolver
+
+PROVE = ("solve", "edges", "--board", "2x2", "--stash", "2/2/1", "--no-pie", "--prove", "0",
+         "--split", "3")  # fmt: skip
+
+
+def _proof(path: Path) -> tuple[NullWindowProof, object]:
+    g = meeple.make("edges", board="2x2", stash="2/2/1", pie=False, first=0)
+    return NullWindowProof(EdgesSolver(g.board, tt_bits=14), 0, path, split=3), g.new_game(0)
+
+
+def _flip_root(path: Path) -> None:
+    """Edit the last line (the root's answer) to say the opposite, keeping its check."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    position, holds, check = json.loads(lines[-1])
+    lines[-1] = json.dumps([position, not holds, check])
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def test_an_edited_checkpoint_line_is_searched_again_not_believed(run, tmp_path):
+    point = tmp_path / "proof.jsonl"
+    first = run(*PROVE, "--checkpoint", str(point))
+    assert first.exit_code == 0 and "yes: proved" in first.output, first.output
+    _flip_root(point)
+    again = run(*PROVE, "--checkpoint", str(point))
+    assert again.exit_code == 0, again.output
+    assert "yes" in again.output and "no:" not in again.output
+    assert "1 lines failed their check" in again.output
+    # Reading the file back again (now mended), the answer is read, not searched, and says so.
+    third = run(*PROVE, "--checkpoint", str(point))
+    assert "yes: read back from" in third.output and "not searched in this run" in third.output
+
+
+@pytest.mark.parametrize(
+    "mangle",
+    [
+        lambda p, h, c: [p, int(h), c],  # 1 is not true: only JSON booleans are answers
+        lambda p, h, c: [p, "true" if h else "false", c],
+        lambda p, h, c: [p, h],  # no check
+        lambda p, h, c: [p, h, "0" * 16],  # a wrong check
+        lambda p, h, c: [p + "x", h, c],  # the check belongs to another position
+        lambda p, h, c: {"position": p, "holds": h},
+    ],
+)
+def test_only_checked_boolean_answers_are_read(tmp_path, mangle):
+    point = tmp_path / "proof.jsonl"
+    proof, state = _proof(point)
+    assert proof.holds(state)
+    lines = point.read_text(encoding="utf-8").splitlines()
+    lines[-1] = json.dumps(mangle(*json.loads(lines[-1])))
+    point.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    again, state = _proof(point)
+    assert again.rejected_lines == 1
+    assert len(again.done) == len(proof.done) - 1
+    assert again.holds(state)
+
+
+def test_a_line_from_another_proof_is_foreign(tmp_path):
+    one, two = tmp_path / "t0.jsonl", tmp_path / "t1.jsonl"
+    proof, state = _proof(one)
+    proof.holds(state)
+    g = meeple.make("edges", board="2x2", stash="2/2/1", pie=False, first=0)
+    other = NullWindowProof(EdgesSolver(g.board, tt_bits=14), 1, two, split=3)
+    other.holds(state)
+    # Graft the other proof's (threshold 1) lines onto this one's header.
+    lines = one.read_text(encoding="utf-8").splitlines()[:1]
+    lines += two.read_text(encoding="utf-8").splitlines()[1:]
+    one.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    grafted, _ = _proof(one)
+    assert grafted.rejected_lines == len(lines) - 1 and not grafted.done
+
+
+def test_an_unverified_old_checkpoint_is_refused_with_a_reason(run, tmp_path):
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps({"format": "edges-proof/2", "question": "q", "threshold": 0,
+                               "split": 3}) + "\n" + json.dumps(["x", False]) + "\n")  # fmt: skip
+    with pytest.raises(MeepleError, match="older meeple"):
+        _proof(old)
+    out = run(*PROVE, "--checkpoint", str(old))
+    assert out.exit_code == 2 and "error:" in out.output and "Traceback" not in out.output
+
+
+def _solve(run, folder: Path):
+    return run("solve", "edges", "--board", "1x2", "--stash", "1/1/1", "--no-pie",
+               "--cache-dir", str(folder))  # fmt: skip
+
+
+def test_an_edited_cache_entry_is_solved_again_not_printed(run, tmp_path):
+    first = _solve(run, tmp_path)
+    assert "value +1" in first.output
+    (entry,) = tmp_path.glob("*.json")
+    data = json.loads(entry.read_text())
+    data["value"] = -7
+    entry.write_text(json.dumps(data))
+    again = _solve(run, tmp_path)
+    assert again.exit_code == 0
+    assert "value +1" in again.output and "value -7" not in again.output
+    assert "fails its check" in again.output and "solving again" in again.output
+    # The good entry was written back: read it now, and say so.
+    third = _solve(run, tmp_path)
+    assert "read back from the cache" in third.output
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda text: text[: len(text) // 2],  # cut short
+        lambda text: "",
+        lambda text: "\x00\xff" + text,
+        lambda text: "[" * 10_000,
+        lambda text: json.dumps({"format": "edges-solve/2", "value": 3}),
+    ],
+)
+def test_a_damaged_cache_entry_counts_as_missing(tmp_path, damage):
+    g = meeple.make("edges", board="1x2", stash="1/1/1", pie=False, first=0)
+    key = cache.position_id(g.new_game(0))
+    cache.store(tmp_path, key, {"value": 1, "moves": [["L v0,1", 1]]})
+    assert cache.load(tmp_path, key) == {"value": 1, "moves": [["L v0,1", 1]]}
+    path = tmp_path / f"{key}.json"
+    path.write_text(damage(path.read_text()), encoding="utf-8", errors="surrogateescape")
+    entry = cache.read(tmp_path, key)
+    assert entry.result is None and entry.problem
+
+
+def test_a_cache_entry_under_another_key_is_foreign(tmp_path):
+    cache.store(tmp_path, "a" * 32, {"value": 2})
+    (tmp_path / f"{'a' * 32}.json").rename(tmp_path / f"{'b' * 32}.json")
+    assert cache.read(tmp_path, "b" * 32).result is None
+
+
+def _meeple() -> str:
+    return str(Path(sys.executable).with_name("meeple"))
+
+
+def test_a_proof_stopped_by_a_signal_exits_non_zero_and_resumes(tmp_path):
+    point = tmp_path / "proof.jsonl"
+    args = [_meeple(), "solve", "edges", "--board", "2x3", "--stash", "3/3/2", "--no-pie",
+            "--prove", "0", "--split", "2", "--checkpoint", str(point)]  # fmt: skip
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (point.exists() and point.stat().st_size > 200):
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGTERM)
+    out, _ = proc.communicate(timeout=60)
+    if proc.returncode == 0:
+        pytest.skip("the proof finished before the signal arrived (machine too fast)")
+    assert proc.returncode == 128 + signal.SIGTERM, out
+    assert "not finished (SIGTERM)" in out
+    done = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout
+    assert ": proved with" in done.stdout or "read back" in done.stdout
+
+
+def test_a_proof_out_of_time_exits_with_not_finished(run, tmp_path):
+    from meeple.interfaces import solve_cli
+
+    out = run("solve", "edges", "--board", "3x3", "--prove", "0", "--budget", "1",
+              "--checkpoint", str(tmp_path / "p.jsonl"))  # fmt: skip
+    assert out.exit_code == solve_cli.NOT_FINISHED == 3, out.output
+    assert "not finished (the time budget ran out)" in " ".join(out.output.split())
+
+
+def test_files_get_the_user_s_permissions_and_keep_an_existing_mode(tmp_path):
+    from meeple.core.files import atomic_write
+    from meeple.core.record import GameRecord
+
+    old = os.umask(0o022)
+    try:
+        cache.store(tmp_path, "c" * 32, {"value": 0})
+        assert stat.S_IMODE((tmp_path / f"{'c' * 32}.json").stat().st_mode) == 0o644
+        record = tmp_path / "game.json"
+        GameRecord(game="edges", seed=1, moves=[]).save(record)
+        assert stat.S_IMODE(record.stat().st_mode) == 0o644
+        os.chmod(record, 0o640)
+        GameRecord(game="edges", seed=1, moves=[(0, "L h0,0")]).save(record)
+        assert stat.S_IMODE(record.stat().st_mode) == 0o640
+        point = tmp_path / "proof.jsonl"
+        proof, state = _proof(point)
+        proof.holds(state)
+        os.chmod(point, 0o600)
+        lines = point.read_text().splitlines()
+        point.write_text("\n".join(lines) + "\n" + lines[-1][:3])  # torn: rewritten on read
+        os.chmod(point, 0o600)
+        _proof(point)
+        assert stat.S_IMODE(point.stat().st_mode) == 0o600
+        atomic_write(tmp_path / "new.txt", "x")
+        assert stat.S_IMODE((tmp_path / "new.txt").stat().st_mode) == 0o644
+    finally:
+        os.umask(old)
+
+
+@pytest.mark.fuzz
+@settings(deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["flip", "cut", "drop", "dup", "swap", "garbage", "bool"]),
+            st.integers(0, 10_000),
+            st.text(max_size=20),
+        ),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_no_corruption_of_a_checkpoint_changes_an_answer(tmp_path_factory, edits):
+    folder = tmp_path_factory.mktemp("fuzz")
+    point = folder / "proof.jsonl"
+    proof, state = _proof(point)
+    assert proof.holds(state)
+    truth = dict(proof.done)
+    lines = point.read_text(encoding="utf-8").splitlines()
+    for kind, where, junk in edits:
+        k = 1 + where % max(1, len(lines) - 1)
+        if k >= len(lines):
+            continue
+        if kind == "flip":
+            p, h, c = json.loads(lines[k]) if lines[k].startswith("[") else ("x", True, "")
+            lines[k] = json.dumps([p, not h, c])
+        elif kind == "cut":
+            lines[k] = lines[k][: where % (len(lines[k]) + 1)]
+        elif kind == "drop":
+            del lines[k]
+        elif kind == "dup":
+            lines.insert(k, lines[k])
+        elif kind == "swap" and k + 1 < len(lines):
+            lines[k], lines[k + 1] = lines[k + 1], lines[k]
+        elif kind == "garbage":
+            lines[k] = junk
+        elif kind == "bool":
+            lines[k] = lines[k].replace("true", "1").replace("false", "0")
+    point.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    again, state = _proof(point)
+    # Whatever survived its check is the truth, and the answer is the true one.
+    assert all(truth[p] == h for p, h in again.done.items())
+    assert again.holds(state) is True
