@@ -29,7 +29,8 @@ class Edge(NamedTuple):
         return f"{self.kind}{self.row},{self.col}"
 
 
-_EDGE_RE = re.compile(r"^\s*([hv])\s*(\d+)\s*[, ]\s*(\d+)\s*$", re.IGNORECASE)
+# Possessive and with one way to read the separator, so no run of spaces is tried two ways.
+_EDGE_RE = re.compile(r"^\s*+([hv])\s*+(\d++)(?:\s*+,\s*+|\s++)(\d++)\s*+$", re.IGNORECASE)
 
 
 def parse_edge(text: str) -> Edge:

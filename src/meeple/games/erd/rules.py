@@ -240,7 +240,10 @@ NOTATION_HELP = (
 
 
 # A pile never swallows the next key: in 'rush= defense=-' the Rush pile is empty.
-_PILE_RE = re.compile(r"([A-Za-z]+)\s*=\s*([^\s,;=]*+)(?!\s*=)")
+# A key starts only at the start of a word and nothing backtracks, so a long run of letters
+# is scanned once rather than once from every position in it (which was quadratic); a word
+# followed by ``=`` is the next key, not this pile's cards.
+_PILE_RE = re.compile(r"(?<![A-Za-z])([A-Za-z]++)\s*+=(?:\s*+([^\s,;=]++)(?!\s*+=))?+")
 _RUSH_KEYS = ("rush", "r")
 _DEFENSE_KEYS = ("defense", "defence", "d")
 

@@ -264,7 +264,9 @@ TriangleClockAction = Pick | Mulligan | Memorised
 MULLIGAN = Mulligan()
 MEMORISED = Memorised()
 
-_PICK_RE = re.compile(r"^\s*([A-Ha-h])\s*((?:\+?\s*[A-Za-z-]+\s*)*)$")
+# Possessive quantifiers: the nested repetition must never backtrack, or a typo of a few dozen
+# characters takes exponential time to reject.
+_PICK_RE = re.compile(r"^\s*+([A-Ha-h])\s*+((?:\+?\s*+[A-Za-z-]++\s*+)*+)$")
 
 
 # -- phases, seats, rounds ------------------------------------------------------------------
