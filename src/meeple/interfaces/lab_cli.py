@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import shlex
 import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -45,6 +48,31 @@ def _backend(backend: str | None, jobs: int) -> Backend:
     if chosen not in ("serial", "process", "ray"):
         raise LabError(f"unknown backend {chosen!r}; use serial, process or ray")
     return chosen  # type: ignore[return-value]
+
+
+def _writable(out: Path) -> None:
+    """Fail before any game is played if the results folder cannot be written."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=out):
+            pass
+    except OSError as exc:
+        raise LabError(
+            f"cannot write results to {out}: {exc.strerror or exc}; choose another folder with "
+            "--out"
+        ) from None
+
+
+@contextmanager
+def _writing(out: Path) -> Iterator[None]:
+    """Turn a failed write of the report into an error line (the games are stored)."""
+    try:
+        yield
+    except OSError as exc:
+        raise fail(
+            f"cannot write the report to {out}: {exc.strerror or exc}; the games are stored in "
+            "the database, so the same command with another --out writes it without playing"
+        ) from None
 
 
 def _command_line() -> str:
@@ -128,6 +156,7 @@ def simulate_command(
     Game options are given as for meeple play, e.g. meeple simulate edges --board 3x3.
     """
     try:
+        _writable(out)
         chosen_game = make(game, **parse_option_flags(game, list(ctx.args)))
         name, options = chosen_game.name, chosen_game.options.changed()
         seats = _check_seats(name, options, seat or [])
@@ -140,14 +169,15 @@ def simulate_command(
     summary = summarize(rows)
     title = f"{name} {' '.join(f'{k}={v}' for k, v in options.items())} ({' vs '.join(seats)})"
     console.print(_summary_table(title, {"value": summary}))
-    write_jsonl(rows, out / f"{name}-{spec.key}.jsonl")
-    report = simulation_report(
-        title,
-        summary,
-        [float(r["length"]) for r in rows],
-        out / f"{name}-{spec.key}",
-        _command_line(),
-    )
+    with _writing(out):
+        write_jsonl(rows, out / f"{name}-{spec.key}.jsonl")
+        report = simulation_report(
+            title,
+            summary,
+            [float(r["length"]) for r in rows],
+            out / f"{name}-{spec.key}",
+            _command_line(),
+        )
     console.print(
         f"Run {spec.key}: rows in {out / f'{name}-{spec.key}.jsonl'} and {db}; report {report}"
     )
@@ -182,6 +212,7 @@ def compare_command(
 ) -> None:
     """Simulate each variant with the same seeds and show the metrics side by side."""
     try:
+        _writable(out)
         if len(variant) < 2:
             raise LabError("compare needs at least two --variant")
         base = parse_option_flags(game, list(ctx.args))
@@ -203,15 +234,16 @@ def compare_command(
     summaries = {label: summarize(r) for label, r in rows.items()}
     console.print(_summary_table(f"{name}: variants compared", summaries))
     key = "-".join(s.key[:6] for s in specs.values())
-    for label, s in specs.items():
-        write_jsonl(rows[label], out / f"{name}-{s.key}.jsonl")
-    report = comparison_report(
-        f"{name}: variants compared",
-        summaries,
-        {label: [float(x["length"]) for x in r] for label, r in rows.items()},
-        out / f"compare-{name}-{key}",
-        _command_line(),
-    )
+    with _writing(out):
+        for label, s in specs.items():
+            write_jsonl(rows[label], out / f"{name}-{s.key}.jsonl")
+        report = comparison_report(
+            f"{name}: variants compared",
+            summaries,
+            {label: [float(x["length"]) for x in r] for label, r in rows.items()},
+            out / f"compare-{name}-{key}",
+            _command_line(),
+        )
     console.print(f"Report {report}")
 
 
@@ -232,6 +264,7 @@ def tournament_command(
 ) -> None:
     """Round robin between agents, seats rotated; Bradley-Terry ratings (Elo scale, 95% CI)."""
     try:
+        _writable(out)
         g = make(game, **parse_option_flags(game, list(ctx.args)))
         options = g.options.changed()
         for spec_text in agent:
@@ -264,20 +297,24 @@ def tournament_command(
             r.agent, f"{r.elo:.0f}", f"{r.low:.0f} to {r.high:.0f}", str(r.games), f"{r.score:.3f}"
         )
     console.print(table)
-    write_jsonl(rows, out / f"{g.name}-{spec.key}.jsonl")
-    report = tournament_report(
-        f"{g.title} tournament",
-        ratings,
-        matrix,
-        out / f"tournament-{g.name}-{spec.key}",
-        _command_line(),
-    )
+    with _writing(out):
+        write_jsonl(rows, out / f"{g.name}-{spec.key}.jsonl")
+        report = tournament_report(
+            f"{g.title} tournament",
+            ratings,
+            matrix,
+            out / f"tournament-{g.name}-{spec.key}",
+            _command_line(),
+        )
     console.print(f"Run {spec.key}: report {report}")
 
 
 def results_command(db: Db = DEFAULT_URL) -> None:
     """List the runs stored in the results database."""
-    store = ResultStore(db)
+    try:
+        store = ResultStore(db)
+    except MeepleError as exc:
+        raise fail(str(exc)) from None
     table = Table(title=f"runs in {db}")
     for column in ("run", "kind", "game", "options", "seats", "seed", "games"):
         table.add_column(column)

@@ -7,6 +7,7 @@ from pathlib import Path
 # The object API (Figure, not pyplot) draws straight to files: no window, no global state.
 from matplotlib.figure import Figure
 
+from meeple.core.files import atomic_write
 from meeple.lab.metrics import METRIC_NAMES, Summary
 from meeple.lab.ratings import Rating
 
@@ -85,8 +86,8 @@ def _win_plot(summaries: dict[str, Summary], path: Path) -> str:
                 r = seats[p].win_rate
                 xs.append(i + (p - (players - 1) / 2) * width)
                 ys.append(r.rate)
-                lo.append(r.rate - r.low)
-                hi.append(r.high - r.rate)
+                lo.append(max(0.0, r.rate - r.low))
+                hi.append(max(0.0, r.high - r.rate))
         ax.bar(xs, ys, width, yerr=[lo, hi], capsize=3, label=f"seat {p}")
     ax.set_xticks(range(len(labels)), labels)
     ax.set_ylim(0, 1)
@@ -137,7 +138,7 @@ def simulation_report(
         "Metrics are defined in docs/lab.md.",
     ]
     path = out_dir / "report.md"
-    path.write_text("\n\n".join(body) + "\n", encoding="utf-8")
+    atomic_write(path, "\n\n".join(body) + "\n")
     return path
 
 
@@ -165,7 +166,7 @@ def comparison_report(
         "Metrics are defined in docs/lab.md.",
     ]
     path = out_dir / "report.md"
-    path.write_text("\n\n".join(body) + "\n", encoding="utf-8")
+    atomic_write(path, "\n\n".join(body) + "\n")
     return path
 
 
@@ -182,7 +183,10 @@ def tournament_report(
     ax = fig.subplots()
     names = [r.agent for r in ratings][::-1]
     elos = [r.elo for r in ratings][::-1]
-    err = [[r.elo - r.low for r in ratings][::-1], [r.high - r.elo for r in ratings][::-1]]
+    err = [
+        [max(0.0, r.elo - r.low) for r in ratings][::-1],
+        [max(0.0, r.high - r.elo) for r in ratings][::-1],
+    ]
     ax.errorbar(elos, range(len(names)), xerr=err, fmt="o", capsize=4)
     ax.set_yticks(range(len(names)), names)
     ax.set_xlabel("Elo (Bradley-Terry, 95% CI)")
@@ -216,5 +220,5 @@ def tournament_report(
         f"![ratings]({plot})",
     ]
     path = out_dir / "report.md"
-    path.write_text("\n\n".join(body) + "\n", encoding="utf-8")
+    atomic_write(path, "\n\n".join(body) + "\n")
     return path

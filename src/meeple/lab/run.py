@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -19,6 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from meeple.core.files import atomic_write
 from meeple.lab.simulate import Backend, GameJob, run_jobs
 from meeple.store import ResultStore
 
@@ -92,10 +91,6 @@ def execute(
 
 
 def write_jsonl(rows: list[dict[str, Any]], path: Path) -> None:
-    """Write one JSON row per line, atomically."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        for row in rows:
-            fh.write(json.dumps(row, sort_keys=True) + "\n")
-    os.replace(tmp, path)
+    """Write one JSON row per line, atomically (two runs writing it at once leave one
+    whole file, never a mix)."""
+    atomic_write(path, "".join(json.dumps(row, sort_keys=True) + "\n" for row in rows))

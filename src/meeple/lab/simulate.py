@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict
 from meeple.agents import make_agent, play_game
 from meeple.core.agent import Observation
 from meeple.core.game import State
+from meeple.core.processes import die_with_parent
 from meeple.core.registry import make
 from meeple.core.rng import derive_seed
 
@@ -160,7 +161,8 @@ def run_jobs(
 
 
 def _run_processes(jobs: list[GameJob], workers: int) -> Iterator[dict[str, Any]]:
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    # Workers die with the command: a kill -9 of `meeple simulate` leaves no orphans.
+    with ProcessPoolExecutor(max_workers=workers, initializer=die_with_parent) as pool:
         pending = {pool.submit(play_jobs, batch) for batch in _batches(jobs, workers)}
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)

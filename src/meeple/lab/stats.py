@@ -17,4 +17,6 @@ def wilson_interval(successes: float, trials: int, z: float = 1.96) -> tuple[flo
     denom = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denom
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # At 0% and 100% one end equals p exactly on paper; rounding can put it a hair past p,
+    # which would draw a negative error bar (matplotlib refuses those).
+    return (min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half)))

@@ -10,9 +10,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import MetaData, create_engine, event, inspect
+from sqlalchemy import MetaData, Table, create_engine, event, inspect
 from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError, SQLAlchemyError
+from sqlalchemy.exc import (
+    ArgumentError,
+    IntegrityError,
+    NoSuchModuleError,
+    OperationalError,
+    SQLAlchemyError,
+)
+from sqlalchemy.orm import Session
 
 from meeple.core.errors import MeepleError
 
@@ -89,3 +96,29 @@ def create_tables(engine: Engine, metadata: MetaData) -> None:
 def _safe(engine: Engine) -> str:
     """The engine's URL with any password hidden, for messages."""
     return engine.url.render_as_string(hide_password=True)
+
+
+def insert_new(session: Session, table: Table, rows: list[dict[str, Any]]) -> None:
+    """Insert ``rows``, skipping any whose primary key is stored already.
+
+    Two processes writing the same run at once (or a run resumed while another copy of it
+    is going) then both finish, and each key is stored once: the rows of a key are the same
+    whoever plays them, since a row is a pure function of its job.
+    """
+    if not rows:
+        return
+    keys = [c.name for c in table.primary_key.columns]
+    dialect = session.get_bind().dialect.name
+    if dialect in ("sqlite", "postgresql"):
+        if dialect == "sqlite":
+            from sqlalchemy.dialects.sqlite import insert
+        else:
+            from sqlalchemy.dialects.postgresql import insert
+        session.execute(insert(table).values(rows).on_conflict_do_nothing(index_elements=keys))
+        return
+    for row in rows:  # other databases: one at a time, a duplicate skipped
+        try:
+            with session.begin_nested():
+                session.execute(table.insert().values(**row))
+        except IntegrityError:
+            pass

@@ -8,12 +8,12 @@ that was finished and resumes from the rows already stored.
 from __future__ import annotations
 
 import datetime as dt
-from pathlib import Path
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, create_engine, select
-from sqlalchemy.engine import make_url
+from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Integer, String, select
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+from meeple.store.db import create_tables, insert_new, open_engine
 
 DEFAULT_URL = "sqlite:///results/meeple.db"
 """Where results go unless told otherwise (relative to the working directory)."""
@@ -42,7 +42,7 @@ class GameRecordRow(_Base):
 
     run_key: Mapped[str] = mapped_column(ForeignKey("runs.key"), primary_key=True)
     index: Mapped[int] = mapped_column(Integer, primary_key=True)
-    seed: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(BigInteger)  # derived seeds use 63 bits
     length: Mapped[int] = mapped_column(Integer)
     data: Mapped[dict[str, Any]] = mapped_column(JSON)
 
@@ -51,38 +51,29 @@ class ResultStore:
     """Runs and their game rows in a database."""
 
     def __init__(self, url: str = DEFAULT_URL) -> None:
-        parsed = make_url(url)
-        if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
-            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
         self.url = url
-        self.engine = create_engine(url)
-        _Base.metadata.create_all(self.engine)
+        self.engine = open_engine(url)  # StoreError: a bad URL or an unreachable server
+        create_tables(self.engine, _Base.metadata)  # another process may be doing it too
 
     def ensure_run(self, key: str, kind: str, game: str, spec: dict[str, Any]) -> None:
         """Record a run the first time it is seen; a later call with the same key is a resume."""
         with Session(self.engine) as session, session.begin():
-            if session.get(RunRecord, key) is None:
-                session.add(
-                    RunRecord(
-                        key=key, kind=kind, game=game, spec=spec, created=dt.datetime.now(dt.UTC)
-                    )
-                )
+            now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
+            row = {"key": key, "kind": kind, "game": game, "spec": spec, "created": now}
+            insert_new(session, RunRecord.__table__, [row])
 
     def add_rows(self, key: str, rows: list[dict[str, Any]]) -> None:
-        """Store finished games (each a row dict with at least index, seed and length)."""
+        """Store finished games (each a row dict with at least index, seed and length); a
+        game stored already (by another process playing the same run) is kept as it is."""
         if not rows:
             return
+        values = [
+            {"run_key": key, "index": r["index"], "seed": r["seed"], "length": r["length"],
+             "data": r}
+            for r in rows
+        ]  # fmt: skip
         with Session(self.engine) as session, session.begin():
-            for row in rows:
-                session.merge(
-                    GameRecordRow(
-                        run_key=key,
-                        index=row["index"],
-                        seed=row["seed"],
-                        length=row["length"],
-                        data=row,
-                    )
-                )
+            insert_new(session, GameRecordRow.__table__, values)
 
     def rows(self, key: str) -> list[dict[str, Any]]:
         """Every stored game of a run, by index."""

@@ -16,6 +16,7 @@ from typing import Any
 
 from meeple.agents import make_agent
 from meeple.core.agent import Observation
+from meeple.core.processes import die_with_parent
 from meeple.core.record import GameRecord
 
 
@@ -33,18 +34,6 @@ def agent_move(
     state = record.replay()
     agent = make_agent(spec, state.game, agent_seed)
     return str(agent.act(Observation(state, seat)))
-
-
-def _worker_start() -> None:
-    # A worker must not outlive the server: ask Linux to end it when its parent dies.
-    try:
-        import ctypes
-        import signal
-
-        libc = ctypes.CDLL("libc.so.6", use_errno=True)
-        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
 
 
 class AgentPool:
@@ -66,7 +55,7 @@ class AgentPool:
                 self._executor = ProcessPoolExecutor(
                     max_workers=self.workers,
                     mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_worker_start,
+                    initializer=die_with_parent,  # no orphans after a kill -9 of the server
                 )
         return self._executor
 

@@ -1,0 +1,180 @@
+"""The lab survives concurrency, kills and bad input (real processes, real databases).
+
+Two ``meeple simulate`` commands on one database at once both finish, with every game
+stored once; killing the command leaves no worker behind; a one-sided result draws its
+report; a bad database URL or an unwritable folder is one error line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from meeple.lab.stats import wilson_interval
+
+SIM = ["simulate", "edges", "--board", "2x2", "--seat", "random", "--seat", "random"]
+
+
+def _meeple() -> str:
+    return str(Path(sys.executable).with_name("meeple"))
+
+
+def _rows(db: Path) -> list[tuple[str, int]]:
+    with sqlite3.connect(db) as conn:
+        return conn.execute('SELECT run_key, "index" FROM games').fetchall()
+
+
+def _both(tmp_path: Path, db: Path, first: list[str], second: list[str]) -> None:
+    """Start two simulate commands at the same moment; both must succeed."""
+    procs = [
+        subprocess.Popen(
+            [_meeple(), *SIM, *extra, "--db", f"sqlite:///{db}", "--out", str(tmp_path / f"o{k}")],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        for k, extra in enumerate((first, second))
+    ]
+    for proc in procs:
+        out, _ = proc.communicate(timeout=300)
+        assert proc.returncode == 0, out
+        assert "Traceback" not in out
+
+
+@pytest.mark.parametrize("existing", [False, True])
+def test_two_runs_of_one_simulation_at_once_store_each_game_once(tmp_path, existing):
+    db = tmp_path / "r.db"
+    if existing:
+        _both(tmp_path, db, ["--games", "5", "--seed", "9"], ["--games", "5", "--seed", "8"])
+    _both(tmp_path, db, ["--games", "200"], ["--games", "200"])
+    rows = [r for r in _rows(db) if r[0] not in _keys_of_seed(db, (8, 9))]
+    assert len(rows) == 200 and len(set(rows)) == 200
+    # Both JSONL files are whole and hold the same rows as a single run would.
+    files = sorted(tmp_path.glob("o*/edges-*.jsonl"))
+    texts = {f.read_text() for f in files if len(f.read_text().splitlines()) == 200}
+    assert len(texts) == 1
+    assert all(json.loads(line)["index"] == k for k, line in enumerate(texts.pop().splitlines()))
+
+
+def _keys_of_seed(db: Path, seeds: tuple[int, ...]) -> set[str]:
+    with sqlite3.connect(db) as conn:
+        runs = conn.execute("SELECT key, spec FROM runs").fetchall()
+    return {key for key, spec in runs if json.loads(spec)["seed"] in seeds}
+
+
+def test_two_different_runs_at_once_on_a_new_database(tmp_path):
+    db = tmp_path / "new.db"
+    _both(tmp_path, db, ["--games", "100", "--seed", "1"], ["--games", "100", "--seed", "2"])
+    rows = _rows(db)
+    assert len(rows) == 200 == len(set(rows))
+    assert len({key for key, _ in rows}) == 2
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as fh:
+                    fields = fh.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                out.append(int(entry))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def test_killing_the_command_leaves_no_workers_and_a_rerun_resumes(tmp_path):
+    db = tmp_path / "k.db"
+    args = [_meeple(), "simulate", "erosion", "--games", "4000", "--jobs", "2",
+            "--db", f"sqlite:///{db}", "--out", str(tmp_path / "out")]  # fmt: skip
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    workers: list[int] = []
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        workers = [w for w in _children(proc.pid) if _alive(w)]
+        if len(workers) >= 2 and db.exists() and _rows(db):
+            break
+        time.sleep(0.1)
+    assert len(workers) >= 2, "the pool's workers did not start"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=10)
+    deadline = time.monotonic() + 10
+    while any(_alive(w) for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [w for w in workers if _alive(w)], "workers outlived the killed command"
+    stored = len(_rows(db))
+    assert 0 < stored < 4000
+    # The finished games were kept; the same command resumes (asked for fewer, it plays
+    # only what is missing of those).
+    again = subprocess.run(
+        [*args[:3], "--games", str(stored + 5), *args[5:]], capture_output=True, text=True,
+        timeout=300,
+    )  # fmt: skip
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert len(_rows(db)) >= stored + 5
+
+
+@pytest.mark.parametrize("n", [1, 11, 22, 27, 44, 6, 21, 31, 200])
+def test_a_one_sided_result_has_no_negative_error_bar(n):
+    for wins in (0, n):
+        low, high = wilson_interval(wins, n)
+        assert 0.0 <= low <= wins / n <= high <= 1.0
+
+
+def test_the_report_of_a_run_one_seat_always_wins_is_drawn(run, tmp_path):
+    from meeple.lab.metrics import summarize
+    from meeple.lab.report import simulation_report
+
+    rows = [
+        {"index": k, "seed": k, "game": "edges", "options": {}, "seats": ["a", "b"],
+         "first_player": 0, "length": 3, "branching": 2.0, "returns": [1.0, -1.0],
+         "winners": [0], "scores": [2, 0], "margin": 2.0, "reason": "x", "lead_changes": 0,
+         "decided_at": 0.0, "moves": []}
+        for k in range(11)
+    ]  # fmt: skip
+    report = simulation_report("one-sided", summarize(rows), [3.0] * 11, tmp_path, "meeple x")
+    assert report.exists() and (tmp_path / "wins.png").stat().st_size > 0
+
+
+@pytest.mark.parametrize(
+    ("db", "says"),
+    [
+        ("nonsense", "is not a database URL"),
+        ("sqlite:////proc/nope/x.db", "cannot"),
+        ("postgresql+psycopg://nobody@127.0.0.1:1/x", "cannot open"),
+        ("mysql://x@y/z", "no database driver"),
+    ],
+)
+def test_a_bad_database_is_one_error_line(run, tmp_path, db, says):
+    out = run(*SIM, "--games", "3", "--db", db, "--out", str(tmp_path))
+    assert out.exit_code == 2, out.output
+    assert "error:" in out.output and says in out.output
+    assert "Traceback" not in out.output
+    listed = run("results", "--db", db)
+    assert listed.exit_code == 2 and "error:" in listed.output
+
+
+def test_an_unwritable_results_folder_is_refused_before_playing(run, tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    out = run(*SIM, "--games", "3", "--db", f"sqlite:///{tmp_path / 'r.db'}",
+              "--out", str(blocker / "results"))  # fmt: skip
+    assert out.exit_code == 2, out.output
+    assert "error: cannot write results to" in out.output and "--out" in out.output
