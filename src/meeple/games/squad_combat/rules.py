@@ -79,7 +79,7 @@ class SquadCombatOptions(GameOptions):
         default=None,
         description="folder holding characters.toml, cards.toml and decks.toml; "
         "default: the demo content shipped with the game",
-        json_schema_extra={"allowed": "a folder path"},
+        json_schema_extra={"allowed": "a folder path", "external": True},
     )
     hand_size: int = Field(default=5, ge=1, le=12, description="cards drawn up to (seed: 5)")
     first: int | Literal["random"] = Field(
@@ -792,6 +792,11 @@ class SquadCombatState(_Reading, State[SquadAction]):
 
     def legal_actions(self, player: Player) -> list[SquadAction]:
         """Every action ``player`` may take now (computed once per state)."""
+        # A copy: the cached list is the state's own, and a caller editing it would change
+        # which moves this state accepts.
+        return list(self._legal_cached(player))
+
+    def _legal_cached(self, player: Player) -> list[SquadAction]:
         cached = self._cache.get(player)
         if cached is None:
             cached = self._cache[player] = self.legal(player)
@@ -799,7 +804,7 @@ class SquadCombatState(_Reading, State[SquadAction]):
 
     def why_illegal(self, player: Player, action: SquadAction) -> str | None:
         """A specific reason, naming the pending decision and what the rules require."""
-        if action in self.legal_actions(player):
+        if action in self._legal_cached(player):
             return None
         return _explain(self, player, action)
 
