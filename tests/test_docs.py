@@ -41,6 +41,7 @@ def test_readme_documents_every_command():
         "--prove",
         "perfect:exact=12,seconds=5",
         "meeple serve",
+        "meeple serve --open",
         "benchmarks/server_load.py",
         "meeple.envs.pettingzoo",
         "examples/train_edges_reinforce.py",
