@@ -26,13 +26,16 @@ def test_a_whole_match_is_played_by_clicking_the_picture(server, context, watch,
     options, agent = FAST[game]
     created = server.create(game, options, ["human", agent])
     page = watch(context.new_page())
+    console: list[str] = []
+    page.on("console", lambda message: console.append(message.text))
     requests: list[str] = []
     page.on("request", lambda request: requests.append(request.url))
     frames = Frames().attach(page)
     token = created["seats"][0]["token"]
     page.goto(f"{server.url}/play/{created['match']}#token={token}")
     page.wait_for_selector("body[data-status]")
-    assert page.query_selector(".no-drawing") is None, f"no drawing module for {game}"
+    page.wait_for_timeout(200)  # the module is imported on the first state
+    assert page.query_selector(".no-drawing") is None, f"{game} was not drawn: {console}"
 
     play_by_clicks(page, frames, seed=7, seconds=90)
 

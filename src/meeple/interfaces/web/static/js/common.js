@@ -84,9 +84,12 @@ export function drawEnd(box, msg, extra = []) {
   if (result.reason) box.append(el("p", { class: "end-reason" }, result.reason));
   const scores = scoresOf(msg);
   if (scores) {
+    // Team games (Double Edges) score per side, not per seat.
+    const bySeat = scores.length === (msg.seat_names || []).length;
+    const sides = result.sides || (msg.view && msg.view.result && msg.view.result.sides) || [];
     box.append(el("table", { class: "end-scores" },
-      (msg.seat_names || []).map((_, s) => el("tr", { class: winners.includes(s) ? "won" : null },
-        el("td", {}, seatLabel(msg, s)), el("td", {}, String(scores[s]))))));
+      scores.map((score, i) => el("tr", { class: bySeat && winners.includes(i) ? "won" : null },
+        el("td", {}, bySeat ? seatLabel(msg, i) : sides[i] || `side ${i + 1}`), el("td", {}, String(score))))));
   }
   box.append(...extra);
 }

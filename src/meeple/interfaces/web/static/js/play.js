@@ -123,7 +123,8 @@ function followRematch(message) {
 
 async function draw() {
   if (!msg) return;
-  if (moduleFor !== msg.game) {
+  if (moduleFor !== msg.game || !module) {
+    // Tried again on the next state if it failed (a server restarting mid-load).
     moduleFor = msg.game;
     module = await loadGame(msg.game);
   }
@@ -154,7 +155,8 @@ function drawSide() {
   const turn = $("turn");
   turn.textContent = turnText();
   turn.className = `turn ${m.seat !== null && m.legal.length && pendingSeq !== m.seq ? "turn-mine" : ""}`;
-  const scores = scoresOf(m);
+  const all = scoresOf(m);
+  const scores = all && all.length === m.seats.length ? all : null; // per seat only
   $("seats").replaceChildren(...m.seats.map((s) => el("li", {
     class: `seat seat-${s.seat} ${m.to_act.includes(s.seat) ? "to-act" : ""} ${s.seat === m.seat ? "me" : ""}`,
   },
