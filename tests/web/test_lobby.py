@@ -12,6 +12,8 @@ def test_a_match_made_with_the_form_is_joined_from_the_open_list(
     host.goto(f"{server.url}/")
     host.wait_for_selector(".game-card[data-game='erd']")
     assert host.locator(".game-card").count() == 5
+    host.fill("#my-name", "Ann")
+    host.press("#my-name", "Tab")
     host.select_option("#game", "edges")
     host.fill("#opt-board", "2x2")
     host.select_option("#seat-1", "human")
@@ -34,6 +36,7 @@ def test_a_match_made_with_the_form_is_joined_from_the_open_list(
     guest.wait_for_selector("body[data-status='playing']")
     seats = server.get(f"/api/matches/{match}")["seats"]
     assert [s["joined"] for s in seats] == [True, True]
+    assert seats[0]["name"] == "Ann"
     assert not page_errors, page_errors
 
 

@@ -92,7 +92,6 @@ async function create(event) {
   const clock = $("move_seconds").value.trim();
   if (clock) body.move_seconds = Number(clock);
   const name = localStorage.getItem("meeple-name");
-  if (name) body.names = [name];
   try {
     const created = await api("/api/matches", body);
     // The creator's seat is taken at once, so a stranger joining from the open list
@@ -191,6 +190,13 @@ async function setUp() {
   $("game").addEventListener("change", drawForm);
   $("create").addEventListener("submit", create);
   $("options").addEventListener("change", drawSeats);
+  // The name is kept in this browser only and sent when taking a seat.
+  $("my-name").value = localStorage.getItem("meeple-name") || "";
+  $("my-name").addEventListener("change", () => {
+    const name = $("my-name").value.trim();
+    if (name) localStorage.setItem("meeple-name", name);
+    else localStorage.removeItem("meeple-name");
+  });
   drawForm();
   refresh();
   setInterval(refresh, 4000);
