@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import inspect
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,7 +18,7 @@ from pydantic import ConfigDict, TypeAdapter, ValidationError
 from meeple.agents.mcts import ISMCTSAgent, MCTSAgent
 from meeple.agents.random_agent import RandomAgent
 from meeple.core.agent import Agent
-from meeple.core.errors import MeepleError
+from meeple.core.errors import AgentSpecError
 from meeple.core.game import AgentFactory, Game
 from meeple.core.registry import game_agents
 
@@ -31,8 +32,7 @@ GENERIC_AGENTS: dict[str, AgentFactory] = {
 """Agents that play any game, by name."""
 
 
-class AgentSpecError(MeepleError):
-    """An agent spec that names no agent or gives a bad parameter."""
+__all__ = ["AgentSpecError"]  # defined in core so that agents can raise it too
 
 
 @dataclass(frozen=True)
@@ -123,6 +123,11 @@ def _coerce(spec: AgentSpec, factory: AgentFactory, raw: Mapping[str, Any]) -> d
             raise AgentSpecError(
                 f"agent {spec.name!r}: bad value {value!r} for {key}: {exc.errors()[0]['msg']}"
             ) from None
+        if isinstance(out[key], float) and not math.isfinite(out[key]):
+            # No agent parameter means anything at infinity or NaN (a search would never end).
+            raise AgentSpecError(
+                f"agent {spec.name!r}: {key} must be a finite number, not {value!r}"
+            )
     return out
 
 

@@ -28,3 +28,7 @@ class UnknownGame(MeepleError):
 
 class RecordError(MeepleError):
     """A saved game record that cannot be read or does not replay."""
+
+
+class AgentSpecError(MeepleError):
+    """An agent spec that names no agent or gives a bad parameter (a budget out of range)."""

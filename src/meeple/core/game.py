@@ -9,14 +9,16 @@ submission is held hidden in the state until every one of them has submitted.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
+import operator
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from importlib import resources
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
-from meeple.core.errors import IllegalAction, NotationError
+from meeple.core.errors import IllegalAction, MeepleError, NotationError
 from meeple.core.options import GameOptions
 
 if TYPE_CHECKING:
@@ -68,6 +70,14 @@ class Game(ABC, Generic[O, S, A]):
 
     def __init__(self, options: O) -> None:
         self.options: O = options
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # Every game's own action_from_id is wrapped once here, so that no game has to check
+        # the id itself: a bad id (text, a float, out of range) is refused the same way in all.
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("action_from_id")
+        if own is not None and not getattr(own, "_checks_id", False):
+            cls.action_from_id = _checked_action_from_id(own)  # type: ignore[method-assign]
 
     # -- identity ---------------------------------------------------------------------------
     def __eq__(self, other: object) -> bool:
@@ -204,8 +214,7 @@ class State(ABC, Generic[A]):
         act, or the rules forbid the action; ``self`` is never changed.
         """
         game = self.game
-        if not 0 <= player < game.num_players:
-            raise IllegalAction(f"there is no seat {player}; seats are 0 to {game.num_players - 1}")
+        player = check_seat(game, player)
         if self.is_over:
             raise IllegalAction("the game is over; no more actions are taken")
         to_act = self.to_act
@@ -214,7 +223,16 @@ class State(ABC, Generic[A]):
                 f"{seats_text(game, [player])} is not to act now; "
                 f"waiting for {seats_text(game, to_act)}"
             )
-        reason = self.why_illegal(player, action)
+        try:
+            reason = self.why_illegal(player, action)
+        except (IndexError, KeyError, TypeError, AttributeError, ValueError):
+            # A game's reasons read the action's fields; an action of another game, or one
+            # built for another configuration (a seat or card index this game does not have),
+            # breaks that reading instead of being explained.
+            raise IllegalAction(
+                f"{shorten(repr(action))} is not an action of {game.title} in this "
+                f"configuration; {game.notation_help()}"
+            ) from None
         if reason is not None:
             raise IllegalAction(reason)
         return self._next(player, action)
@@ -286,6 +304,51 @@ class State(ABC, Generic[A]):
         if self.game.perfect_information:
             return self
         raise NotImplementedError(f"{self.game.name} must implement determinize")
+
+
+def shorten(text: str, limit: int = 60) -> str:
+    """``text`` cut to ``limit`` characters, for quoting a person's input in a message."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _whole_number(value: object) -> int | None:
+    """``value`` as an int if it is a whole number (not a bool, a float or text), else None."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
+
+
+def check_seat(game: Game[Any, Any, Any], player: object) -> Player:
+    """``player`` as a seat number of ``game``; IllegalAction saying which seats exist."""
+    seat = _whole_number(player)
+    if seat is None or not 0 <= seat < game.num_players:
+        raise IllegalAction(
+            f"there is no seat {shorten(repr(player))}; a seat is a whole number "
+            f"from 0 to {game.num_players - 1}"
+        )
+    return seat
+
+
+class ActionIdError(MeepleError):
+    """An action id that is not a whole number in the game's range."""
+
+
+def _checked_action_from_id(method: Callable[[Any, int], Any]) -> Callable[[Any, object], Any]:
+    @functools.wraps(method)
+    def action_from_id(self: Game[Any, Any, Any], action_id: object) -> Any:
+        number = _whole_number(action_id)
+        if number is None or not 0 <= number < self.num_actions:
+            raise ActionIdError(
+                f"there is no action id {shorten(repr(action_id))} in {self.title}; "
+                f"an action id is a whole number from 0 to {self.num_actions - 1}"
+            )
+        return method(self, number)
+
+    action_from_id._checks_id = True  # type: ignore[attr-defined]
+    return action_from_id
 
 
 def seats_text(game: Game[Any, Any, Any], players: Sequence[Player]) -> str:
