@@ -7,9 +7,12 @@ that names the option and what it accepts, never a raw pydantic traceback.
 
 from __future__ import annotations
 
+import hashlib
+import math
 import types
 import typing
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -33,13 +36,56 @@ class GameOptions(BaseModel):
                 f"its options are: {', '.join(cls.model_fields) or '(none)'}"
             )
         try:
-            return cls(**normalised)
+            parsed = cls(**normalised)
         except ValidationError as exc:
             raise OptionError(_describe(game, cls, exc)) from None
+        for name, value in parsed:
+            # A record stores options as JSON, which has no infinity or NaN: such a value
+            # would be saved as null and the record would no longer make the same game.
+            if isinstance(value, float) and not math.isfinite(value):
+                raise OptionError(
+                    f"option {name!r} of {game}: {value} is not a finite number "
+                    f"(allowed: {field_allowed(cls.model_fields[name])}, finite)"
+                )
+        return parsed
 
     def changed(self) -> dict[str, Any]:
         """The options that differ from their defaults, JSON-safe (for records and titles)."""
         return self.model_dump(mode="json", exclude_defaults=True)
+
+    def external_files(self) -> dict[str, str]:
+        """Options naming a file or folder outside the package that the game reads, by option
+        name: the fields a game marks with ``json_schema_extra={"external": True}``.
+
+        A record pins each one by :func:`content_digest`, so that a changed file is reported
+        as changed content rather than as moves that no longer replay.
+        """
+        out = {}
+        for name, field in type(self).model_fields.items():
+            extra = field.json_schema_extra
+            value = getattr(self, name)
+            if isinstance(extra, dict) and extra.get("external") and value is not None:
+                out[name] = str(value)
+        return out
+
+
+def content_digest(path: str | Path) -> str:
+    """``sha256:...`` of a file's bytes, or of a folder's files (names and bytes, in name
+    order), so that any edit, addition or removal changes it; OptionError if unreadable."""
+    path = Path(path)
+    digest = hashlib.sha256()
+    try:
+        if path.is_dir():
+            for file in sorted(f for f in path.rglob("*") if f.is_file()):
+                name = file.relative_to(path).as_posix().encode("utf-8", "surrogateescape")
+                data = file.read_bytes()
+                digest.update(b"%d:%s%d:" % (len(name), name, len(data)))
+                digest.update(data)
+        else:
+            digest.update(path.read_bytes())
+    except OSError as exc:
+        raise OptionError(f"cannot read {path}: {exc.strerror or exc}") from None
+    return "sha256:" + digest.hexdigest()
 
 
 @dataclass(frozen=True)

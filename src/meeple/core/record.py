@@ -10,34 +10,68 @@ import json
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field, StrictInt, StrictStr, ValidationError
 
 from meeple.core.errors import MeepleError, RecordError
 from meeple.core.files import atomic_write
-from meeple.core.game import Action, Game, Player, State
+from meeple.core.game import Action, Game, Player, State, shorten
+from meeple.core.options import content_digest
 from meeple.core.registry import make
 
 RECORD_FORMAT = "meeple-record/1"
+
+MAX_RECORD_BYTES = 10_000_000
+"""Largest record file read: a long game's record is well under 1 MB."""
 
 
 class GameRecord(BaseModel):
     """Everything needed to replay a game exactly."""
 
     format: Literal["meeple-record/1"] = RECORD_FORMAT
-    game: str
+    game: StrictStr
     options: dict[str, Any] = Field(default_factory=dict)
-    seed: int
-    seats: list[str] = Field(
+    seed: StrictInt
+    seats: list[StrictStr] = Field(
         default_factory=list, description="who played each seat (agent specs), for reference"
     )
-    moves: list[tuple[int, str]] = Field(default_factory=list)
+    moves: list[tuple[StrictInt, StrictStr]] = Field(
+        description="every (seat, action notation) in the order played"
+    )
+    content: dict[str, str] = Field(
+        default_factory=dict,
+        description="digest of each external file or folder an option names (the content a "
+        "game read), by option name: replay refuses content that has changed since",
+    )
     result: dict[str, Any] | None = Field(
         default=None, description="the outcome when the record was written, for reference"
     )
 
     def make_game(self) -> Game[Any, Any, Any]:
-        """The game with the record's options."""
-        return make(self.game, **self.options)
+        """The game with the record's options; RecordError if they no longer make a game
+        or the content files they name have changed since the record was made."""
+        try:
+            game = make(self.game, **self.options)
+        except MeepleError as exc:
+            raise RecordError(f"the record's game cannot be made: {exc}") from None
+        for option, path in game.options.external_files().items():
+            pinned = self.content.get(option)
+            if pinned is None:
+                continue  # a record made before digests were kept: nothing to compare
+            try:
+                now = content_digest(path)
+            except MeepleError as exc:
+                raise RecordError(f"the content of option {option!r}: {exc}") from None
+            if now != pinned:
+                raise RecordError(
+                    f"the content file {path} (option {option!r}) changed since this record "
+                    f"was made (digest {now} != {pinned}); restore it to replay this record"
+                )
+        if self.seats and len(self.seats) != game.num_players:
+            raise RecordError(
+                f"the record names {len(self.seats)} seats but {game.title} with these "
+                f"options has {game.num_players}"
+            )
+        return game
 
     def states(self) -> list[State[Any]]:
         """Every state of the game, from the initial one to the last, by replaying the moves.
@@ -51,9 +85,11 @@ class GameRecord(BaseModel):
             try:
                 state = state.apply_text(player, text)
             except MeepleError as exc:
+                seat = f"seat {shorten(repr(player))}"
+                if 0 <= player < game.num_players:
+                    seat = f"{game.seat_name(player)}, {seat}"
                 raise RecordError(
-                    f"move {number} ({game.seat_name(player)}, seat {player}: {text!r}) "
-                    f"does not replay: {exc}"
+                    f"move {number} ({seat}: {shorten(repr(text))}) does not replay: {exc}"
                 ) from None
             out.append(state)
         return out
@@ -71,25 +107,43 @@ class GameRecord(BaseModel):
         """Read a record; raises RecordError saying what is wrong with the file."""
         path = Path(path)
         try:
-            text = path.read_text(encoding="utf-8")
+            with path.open("rb") as file:
+                data = file.read(MAX_RECORD_BYTES + 1)
         except OSError as exc:
             raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
-        return cls.from_json(text, source=str(path))
+        return cls.from_json(data, source=str(path))
 
     @classmethod
-    def from_json(cls, text: str, source: str = "record") -> GameRecord:
-        """Parse a record from JSON text; raises RecordError on malformed content."""
+    def from_json(cls, text: str | bytes, source: str = "record") -> GameRecord:
+        """Parse a record from JSON text (or UTF-8 bytes); raises RecordError on malformed
+        content: not UTF-8, not JSON, nested too deep, over 10 MB, or missing fields."""
+        if len(text) > MAX_RECORD_BYTES:
+            raise RecordError(
+                f"{source} is larger than a game record may be "
+                f"(at most {MAX_RECORD_BYTES // 1_000_000} MB)"
+            )
+        if isinstance(text, bytes):
+            try:
+                text = text.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise RecordError(
+                    f"{source} is not UTF-8 text (byte {exc.start}); a record is JSON in UTF-8"
+                ) from None
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise RecordError(f"{source} is not JSON: {exc}") from None
+        except RecursionError:
+            raise RecordError(f"{source} is nested too deeply to be a game record") from None
         try:
             return cls.model_validate(data)
         except ValidationError as exc:
             problems = "; ".join(
-                f"{'.'.join(map(str, e['loc'])) or 'record'}: {e['msg']}" for e in exc.errors()
+                f"{'.'.join(map(str, e['loc'])) or 'record'}: {e['msg']}" for e in exc.errors()[:5]
             )
             raise RecordError(f"{source} is not a meeple game record: {problems}") from None
+        except RecursionError:
+            raise RecordError(f"{source} is nested too deeply to be a game record") from None
 
 
 class Playthrough:
@@ -101,14 +155,52 @@ class Playthrough:
         self.seats = list(seats or [])
         self.state: State[Any] = game.new_game(seed)
         self.moves: list[tuple[Player, str]] = []
+        # Pinned as the game starts: the content the game read is what the record vouches for.
+        try:
+            self.content = {
+                option: content_digest(path)
+                for option, path in game.options.external_files().items()
+            }
+        except MeepleError as exc:
+            raise RecordError(f"cannot pin the game's content: {exc}") from None
 
     @classmethod
     def from_record(cls, record: GameRecord) -> Playthrough:
         """Resume a saved game at its last state."""
-        play = cls(record.make_game(), record.seed, record.seats)
-        play.state = record.replay()
+        states = record.states()
+        play = cls(states[0].game, record.seed, record.seats)
+        play.state = states[-1]
         play.moves = list(record.moves)
         return play
+
+    def pending(self) -> int:
+        """How many of the last moves are hidden submissions of a simultaneous decision
+        that is not complete yet (0 when none is under way).
+
+        Every move since such a decision opened is one of its submissions, so they are the
+        trailing ones; :meth:`State.decision_start` gives back the seats that made them.
+        """
+        if self.state.is_over:
+            return 0
+        return len(self.state.decision_start().to_act) - len(self.state.to_act)
+
+    def check_save_target(self, path: str | Path) -> None:
+        """Refuse to overwrite ``path`` unless it is missing or holds this very game so far
+        (same game, options and seed; its moves the start of ours): RecordError otherwise."""
+        path = Path(path)
+        if not path.exists():
+            return
+        advice = "resume it with --resume, or save to another file"
+        try:
+            old = GameRecord.load(path)
+        except RecordError as exc:
+            raise RecordError(
+                f"{path} exists and is not a game record to continue ({exc}); save to another file"
+            ) from None
+        mine = self.record(pending=True)
+        same = (old.game, old.options, old.seed) == (mine.game, mine.options, mine.seed)
+        if not same or [tuple(m) for m in old.moves] != mine.moves[: len(old.moves)]:
+            raise RecordError(f"{path} holds another game ({len(old.moves)} moves); {advice}")
 
     def play(self, player: Player, action: Action) -> State[Any]:
         """Apply an action and record it; an illegal one raises and changes nothing."""
@@ -116,13 +208,21 @@ class Playthrough:
         self.moves.append((player, str(action)))
         return self.state
 
-    def record(self) -> GameRecord:
-        """The record so far (with the result once the game is over)."""
+    def record(self, pending: bool = False) -> GameRecord:
+        """The record so far (with the result once the game is over).
+
+        By default it leaves out the :meth:`pending` submissions of a simultaneous decision
+        still under way: a saved file must not hold one seat's secret choice while another
+        seat is still choosing. Resuming such a record asks those seats again. ``pending=True``
+        keeps every move (for a record that never leaves the engine).
+        """
+        drop = 0 if pending else self.pending()
         return GameRecord(
             game=self.game.name,
             options=self.game.options.changed(),
             seed=self.seed,
             seats=self.seats,
-            moves=list(self.moves),
+            moves=list(self.moves[: len(self.moves) - drop]),
+            content=dict(self.content),
             result=self.state.result if self.state.is_over else None,
         )

@@ -326,6 +326,25 @@ class Content:
             raise ContentError(f"no deck {key!r} in {self.source}{_suggest(key, self.deck_index)}")
         return self.decks[self.deck_index[key]]
 
+    def deck_ids(self, decks: str | None) -> tuple[str, ...]:
+        """The deck ids a comma-separated ``decks`` option names, each checked, or every
+        deck of the content in file order when it is unset or blank.
+
+        ContentError when the text names no deck at all (``","``): an empty list has no
+        deck to repeat for the seats.
+        """
+        if decks is None or not decks.strip():
+            return tuple(d.key for d in self.decks)
+        keys = tuple(k.strip() for k in decks.split(",") if k.strip())
+        if not keys:
+            raise ContentError(
+                f"decks {decks!r} names no deck; give deck ids separated by commas "
+                f"(the ids are: {', '.join(self.deck_index)})"
+            )
+        for key in keys:
+            self.deck(key)
+        return keys
+
     def deck_cards(self, key: str) -> tuple[int, ...]:
         """The deck's cards as card indices, one per copy, in file order."""
         deck = self.deck(key)

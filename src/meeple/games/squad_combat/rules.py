@@ -116,8 +116,7 @@ class SquadCombatOptions(GameOptions):
             )
         try:
             content = load_content(self.content)
-            for key in resolve_decks(self, content):
-                content.deck(key)
+            resolve_decks(self, content)
         except ContentError as exc:
             raise ValueError(str(exc)) from None
         return self
@@ -125,10 +124,7 @@ class SquadCombatOptions(GameOptions):
 
 def resolve_decks(options: SquadCombatOptions, content: Content) -> tuple[str, ...]:
     """The deck id of every seat: the ``decks`` list (repeated), else the content's decks."""
-    if options.decks:
-        keys = [k.strip() for k in options.decks.split(",") if k.strip()]
-    else:
-        keys = [d.key for d in content.decks]
+    keys = content.deck_ids(options.decks)
     return tuple(keys[p % len(keys)] for p in range(options.players))
 
 

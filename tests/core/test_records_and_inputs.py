@@ -1,0 +1,312 @@
+"""Records are complete and honest, and every bad input to the API is a MeepleError.
+
+Issue 31: wrong types for seats and action ids, actions of another game or configuration,
+options that cannot round-trip, records with bad fields, encodings, nesting or sizes,
+external content that changed since a record was made, pending simultaneous choices kept
+out of saved records, and agent budgets that make no sense.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import meeple
+from meeple.agents import make_agent
+from meeple.core.errors import AgentSpecError, IllegalAction, MeepleError, OptionError, RecordError
+from meeple.core.record import MAX_RECORD_BYTES, GameRecord, Playthrough
+from meeple.core.registry import games
+from meeple.games.squad_combat.content import demo_folder
+
+GAMES = [info.name for info in games()]
+
+
+def _played(name: str, moves: int, seed: int = 3, **options: object) -> Playthrough:
+    """A game of ``name`` after ``moves`` random legal moves (fewer if it ends)."""
+    play = Playthrough(meeple.make(name, **options), seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if play.state.is_over:
+            break
+        player = play.state.to_act[0]
+        play.play(player, rng.choice(play.state.legal_actions(player)))
+    return play
+
+
+# -- seats and action ids -------------------------------------------------------------------
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("player", ["0", 1.5, True, None, 10**100, -1, [0]])
+def test_apply_refuses_a_seat_that_is_not_a_seat_number(name, player):
+    state = meeple.make(name).new_game(1)
+    action = state.legal_actions(state.to_act[0])[0]
+    with pytest.raises(IllegalAction, match=r"there is no seat .*a seat is a whole number from 0"):
+        state.apply(player, action)
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("action_id", ["1", 1.0, 1.5, None, True, -1, 10**100, "big"])
+def test_action_from_id_refuses_ids_outside_the_range(name, action_id):
+    game = meeple.make(name)
+    with pytest.raises(MeepleError, match=rf"a whole number from 0 to {game.num_actions - 1}"):
+        game.action_from_id(action_id)
+    with pytest.raises(MeepleError):
+        game.action_from_id(game.num_actions)
+
+
+def test_action_from_id_still_reads_every_id():
+    game = meeple.make("edges", board="3x3")
+    assert [game.action_id(game.action_from_id(i)) for i in range(game.num_actions)] == list(
+        range(game.num_actions)
+    )
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("other", GAMES)
+def test_an_action_of_another_game_is_illegal_not_a_crash(name, other):
+    state = meeple.make(name).new_game(3)
+    foreign = meeple.make(other).new_game(3)
+    action = foreign.legal_actions(foreign.to_act[0])[0]
+    if name != other:
+        with pytest.raises(IllegalAction):
+            state.apply(state.to_act[0], action)
+    with pytest.raises(IllegalAction):
+        state.apply(state.to_act[0], object())
+
+
+def test_an_action_of_another_configuration_is_illegal_not_an_index_error():
+    # Found by trying every 4-player Erosion action on a 2-player game: this weather card
+    # targets mountain 2, which only exists with more players, and used to raise IndexError.
+    four = meeple.make("erosion", players=4)
+    state = meeple.make("erosion").new_game(5)
+    action = four.action_from_id(57)
+    with pytest.raises(IllegalAction, match="not an action of Erosion in this configuration"):
+        state.apply(state.to_act[0], action)
+
+
+def test_the_games_own_reasons_are_still_given():
+    state = meeple.make("edges", first=0).new_game(1).apply_text(0, "L h0,0")
+    with pytest.raises(IllegalAction, match="already holds"):
+        state.apply_text(1, "M h0,0")
+
+
+# -- options --------------------------------------------------------------------------------
+@pytest.mark.parametrize("value", ["inf", "-inf", "nan", float("inf"), float("nan"), "1e400"])
+def test_options_that_cannot_round_trip_are_refused_when_the_game_is_made(value):
+    with pytest.raises(OptionError, match="memorise_seconds"):
+        meeple.make("triangle-clock", memorise_seconds=value)
+
+
+@pytest.mark.parametrize("decks", [",", " , ", ",,,"])
+def test_an_empty_decks_list_is_an_option_error(decks):
+    with pytest.raises(OptionError, match="names no deck; give deck ids"):
+        meeple.make("squad-combat", decks=decks)
+
+
+# -- record fields --------------------------------------------------------------------------
+def _record_dict(**changes: object) -> dict:
+    data = json.loads(_played("edges", 4, board="3x3").record().model_dump_json())
+    data.update(changes)
+    return data
+
+
+def test_a_record_without_moves_is_refused():
+    data = _record_dict()
+    del data["moves"]
+    with pytest.raises(RecordError, match="moves: Field required"):
+        GameRecord.from_json(json.dumps(data))
+
+
+@pytest.mark.parametrize(
+    "moves",
+    [[[True, "L h0,0"]], [["0", "L h0,0"]], [[0.0, "L h0,0"]], [[0, 7]], [[0]], "L h0,0"],
+)
+def test_a_record_move_must_be_a_seat_number_and_text(moves):
+    with pytest.raises(RecordError, match="not a meeple game record"):
+        GameRecord.from_json(json.dumps(_record_dict(moves=moves)))
+
+
+@pytest.mark.parametrize("player", [-1, 2, 10**30])
+def test_a_record_move_by_a_seat_that_does_not_exist_does_not_replay(player):
+    record = GameRecord.from_json(json.dumps(_record_dict(moves=[[player, "L h0,0"]])))
+    with pytest.raises(RecordError, match=r"move 1 .*there is no seat"):
+        record.replay()
+
+
+def test_a_record_whose_seats_do_not_match_the_game_is_refused():
+    record = GameRecord.from_json(json.dumps(_record_dict(seats=["random"] * 3)))
+    with pytest.raises(RecordError, match=r"names 3 seats but Edges .* has 2"):
+        record.replay()
+
+
+@pytest.mark.parametrize("options", [{"board": "0x0"}, {"colour": "red"}, {"pie": "maybe"}])
+def test_a_record_with_bad_options_is_a_record_error(options):
+    record = GameRecord.from_json(json.dumps(_record_dict(options=options)))
+    with pytest.raises(RecordError, match="the record's game cannot be made"):
+        record.replay()
+
+
+def test_a_record_that_is_not_utf8_is_refused(tmp_path):
+    path = tmp_path / "game.json"
+    path.write_bytes(json.dumps(_record_dict()).encode("utf-8").replace(b"edges", b"\xffdges"))
+    with pytest.raises(RecordError, match="is not UTF-8 text"):
+        GameRecord.load(path)
+
+
+def test_a_record_nested_too_deeply_is_refused():
+    deep = "[" * 100_000 + "]" * 100_000
+    with pytest.raises(RecordError, match="nested too deeply"):
+        GameRecord.from_json('{"game": "edges", "seed": 1, "moves": [], "options": ' + deep + "}")
+
+
+def test_a_record_over_the_size_cap_is_refused(tmp_path):
+    path = tmp_path / "game.json"
+    path.write_text('{"game": "edges", "pad": "' + "x" * MAX_RECORD_BYTES + '"}')
+    with pytest.raises(RecordError, match="larger than a game record may be"):
+        GameRecord.load(path)
+
+
+# -- external content -----------------------------------------------------------------------
+def test_a_record_pins_the_ranking_table_and_names_a_change(tmp_path):
+    from meeple.games.triangle_clock import hands
+
+    table = tmp_path / "ranking.toml"
+    source = Path(str(hands.__file__)).with_name(hands.DEFAULT_RANKING)
+    shutil.copyfile(source, table)
+    record = _played("triangle-clock", 6, ranking=str(table)).record()
+    assert record.content["ranking"].startswith("sha256:")
+    GameRecord.from_json(record.model_dump_json()).replay()  # unchanged: replays
+    table.write_text(table.read_text() + "\n# edited\n")
+    with pytest.raises(RecordError, match=r"content file .*ranking.toml .*changed since"):
+        GameRecord.from_json(record.model_dump_json()).replay()
+
+
+def test_a_record_pins_the_squad_content_folder_and_names_a_change(tmp_path):
+    folder = tmp_path / "content"
+    shutil.copytree(str(demo_folder()), folder)
+    record = _played("squad-combat", 6, content=str(folder)).record()
+    GameRecord.from_json(record.model_dump_json()).replay()
+    cards = folder / "cards.toml"
+    cards.write_text(cards.read_text() + "\n# edited\n")
+    with pytest.raises(RecordError, match=r"option 'content'\) changed since this record"):
+        GameRecord.from_json(record.model_dump_json()).replay()
+
+
+def test_a_game_without_external_content_pins_nothing():
+    assert _played("edges", 2).record().content == {}
+
+
+# -- pending simultaneous choices -----------------------------------------------------------
+def test_a_record_leaves_out_a_choice_the_other_seat_has_not_matched():
+    play = Playthrough(meeple.make("erd"), 4)
+    player = play.state.to_act[0]
+    play.play(player, play.state.legal_actions(player)[0])
+    assert play.pending() == 1 and len(play.moves) == 1
+    assert play.record().moves == []
+    assert play.record(pending=True).moves == play.moves
+    resumed = Playthrough.from_record(play.record())
+    assert resumed.state == play.state.decision_start()
+    assert set(resumed.state.to_act) == {0, 1}  # both seats are asked again
+
+
+def test_a_complete_simultaneous_decision_is_recorded_whole():
+    play = Playthrough(meeple.make("erd"), 4)
+    for _ in range(2):
+        player = play.state.to_act[0]
+        play.play(player, play.state.legal_actions(player)[0])
+    assert play.pending() == 0 and play.record().moves == play.moves
+
+
+# -- saving over a file ---------------------------------------------------------------------
+def test_saving_over_another_games_record_is_refused(tmp_path):
+    path = tmp_path / "game.json"
+    _played("edges", 3, seed=1).record().save(path)
+    with pytest.raises(RecordError, match=r"holds another game .*--resume"):
+        _played("edges", 3, seed=2).check_save_target(path)
+
+
+def test_saving_over_a_file_that_is_not_a_record_is_refused(tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_text("my notes")
+    with pytest.raises(RecordError, match="exists and is not a game record"):
+        _played("edges", 0).check_save_target(path)
+
+
+def test_saving_over_the_same_game_as_it_goes_on_is_allowed(tmp_path):
+    path = tmp_path / "game.json"
+    _played("edges", 3).record().save(path)
+    _played("edges", 5).check_save_target(path)
+    with pytest.raises(RecordError):
+        _played("edges", 0).check_save_target(path)  # a new game over a game under way
+
+
+# -- agent budgets --------------------------------------------------------------------------
+@pytest.mark.parametrize("agent", ["mcts", "ismcts"])
+@pytest.mark.parametrize(
+    "param",
+    [
+        "seconds=0",
+        "seconds=-1",
+        "seconds=inf",
+        "seconds=nan",
+        "seconds=1e400",
+        "iterations=0",
+        "iterations=-5",
+        "c=nan",
+        "c=-1",
+        "rollout_limit=0",
+        "mix_threshold=2",
+    ],
+)
+def test_search_budgets_out_of_range_are_refused(agent, param):
+    with pytest.raises(AgentSpecError, match=r"must be (a|above|from)"):
+        make_agent(f"{agent}:{param}", meeple.make("edges"))
+
+
+def test_a_sensible_budget_is_accepted():
+    agent = make_agent("mcts:seconds=0.01,iterations=5", meeple.make("edges"))
+    assert agent.seconds == 0.01 and agent.iterations == 5
+
+
+# -- fuzz -----------------------------------------------------------------------------------
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner),
+    max_leaves=12,
+)
+_BASE = _record_dict()
+
+
+@st.composite
+def _mutated_records(draw: st.DrawFn) -> str | bytes:
+    data = json.loads(json.dumps(_BASE))
+    for _ in range(draw(st.integers(0, 3))):
+        key = draw(st.sampled_from([*data, "moves", "content", "extra"]))
+        if draw(st.booleans()):
+            data.pop(key, None)
+        else:
+            data[key] = draw(_JSON)
+    if draw(st.booleans()) and isinstance(data.get("moves"), list) and data["moves"]:
+        k = draw(st.integers(0, len(data["moves"]) - 1))
+        data["moves"][k] = draw(_JSON)
+    text = json.dumps(data).encode("utf-8")
+    if draw(st.booleans()):
+        k = draw(st.integers(0, len(text) - 1))
+        text = text[:k] + bytes([draw(st.integers(0, 255))]) + text[k + 1 :]
+    return text if draw(st.booleans()) else text.decode("utf-8", "replace")
+
+
+@pytest.mark.fuzz
+@settings(deadline=None)
+@given(_mutated_records())
+def test_fuzz_a_record_either_replays_or_is_a_record_error(text):
+    try:
+        record = GameRecord.from_json(text)
+        record.replay()
+    except RecordError:
+        pass
