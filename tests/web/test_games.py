@@ -34,7 +34,6 @@ def test_a_whole_match_is_played_by_clicking_the_picture(server, context, watch,
     token = created["seats"][0]["token"]
     page.goto(f"{server.url}/play/{created['match']}#token={token}")
     page.wait_for_selector("body[data-status]")
-    page.wait_for_timeout(200)  # the module is imported on the first state
     assert page.query_selector(".no-drawing") is None, f"{game} was not drawn: {console}"
 
     play_by_clicks(page, frames, seed=7, seconds=90)

@@ -86,8 +86,6 @@ function receive(message) {
       log = log.slice(0, message.log_start).concat(message.log);
       msg = message;
       deadlinesAt = performance.now();
-      document.body.dataset.seq = String(message.seq);
-      document.body.dataset.status = message.status;
       draw();
       break;
     case "presence":
@@ -133,6 +131,10 @@ async function draw() {
   const view = { ...msg, log };
   drawWith(module, $("board"), view, ui);
   drawSide();
+  // Set once the page shows this state, so that whoever waits on them (the browser tests)
+  // sees the drawn picture, not the one before.
+  document.body.dataset.seq = String(msg.seq);
+  document.body.dataset.status = msg.status;
 }
 
 function turnText() {
