@@ -11,6 +11,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.markdown import Markdown
+from rich.markup import escape
 from rich.table import Table
 
 from meeple.agents import (
@@ -134,6 +135,8 @@ def play_command(
             specs = complete_seats(play.game, list(seat) if seat else list(record.seats))
             play.seats = specs  # the record names who plays from now on
             save = save or resume
+            if save != resume:
+                play.check_save_target(save)
         else:
             if game is None:
                 game, options, specs, seed = launcher(console.input)
@@ -145,6 +148,8 @@ def play_command(
                 seed = secrets.randbelow(2**31)
             specs = complete_seats(g, specs)
             play = Playthrough(g, seed, specs)
+            if save is not None:
+                play.check_save_target(save)
         agents = build_agents(play.game, specs, play.seed)
     except MeepleError as exc:
         raise fail(str(exc)) from None
@@ -209,9 +214,9 @@ def run_game(
                 play.play(player, action)
                 if not quiet:
                     console.print(
-                        f"{seats_text(game, [player])} has chosen (hidden until all have)"
+                        f"{escape(seats_text(game, [player]))} has chosen (hidden until all have)"
                         if hidden
-                        else f"{seats_text(game, [player])}: [bold]{action}[/]"
+                        else f"{escape(seats_text(game, [player]))}: [bold]{escape(str(action))}[/]"
                     )
             if save is not None:
                 play.record().save(save)
@@ -241,13 +246,15 @@ def game_banner(game: Game, seed: int, seats: list[str]) -> str:
     """One line: the game, its non-default options, the seed and who plays each seat."""
     options = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in game.options.changed().items())
     players = "  ".join(f"{game.seat_name(p)}: {s}" for p, s in enumerate(seats))
-    return f"[bold]{game.title}[/] {options}  seed {seed}  {players}"
+    return f"[bold]{escape(game.title)}[/] {escape(options)}  seed {seed}  {escape(players)}"
 
 
 def ask_human(play: Playthrough, player: Player, read: Callable[[str], str]) -> None:
     """Prompt until the person enters a legal action (or quits); bad input never breaks."""
     game = play.game
-    name = seats_text(game, [player])
+    # Rich reads the prompt and every line below as markup: text from the game or from
+    # the person (a move typed as "[/]") is escaped, so it is shown, never interpreted.
+    name = escape(seats_text(game, [player]))
     while True:
         try:
             text = read(f"{name} > ").strip()
@@ -260,12 +267,14 @@ def ask_human(play: Playthrough, player: Player, read: Callable[[str], str]) -> 
             raise Quit
         if word in ("help", "?"):
             console.print(
-                f"{game.notation_help()}.\nCommands: moves (list legal moves), "
+                f"{escape(game.notation_help())}.\nCommands: moves (list legal moves), "
                 "board (show the board), help, quit."
             )
             continue
         if word == "moves":
-            console.print(describe_moves([str(a) for a in play.state.legal_actions(player)]))
+            console.print(
+                escape(describe_moves([str(a) for a in play.state.legal_actions(player)]))
+            )
             continue
         if word == "board":
             console.print(game.render(play.state, player))
@@ -275,7 +284,8 @@ def ask_human(play: Playthrough, player: Player, read: Callable[[str], str]) -> 
             return
         except MeepleError as exc:
             console.print(
-                f"[red]Not allowed:[/] {exc}. Type help for how to write a move.", soft_wrap=True
+                f"[red]Not allowed:[/] {escape(str(exc))}. Type help for how to write a move.",
+                soft_wrap=True,
             )
 
 
@@ -298,7 +308,7 @@ def launcher(read: Callable[[str], str]) -> tuple[str, dict[str, Any], list[str]
     infos = games()
     console.print("[bold]meeple[/]: choose a game.")
     for k, info in enumerate(infos, start=1):
-        console.print(f"  {k}. {info.title} ({info.name}): {info.players} players")
+        console.print(escape(f"  {k}. {info.title} ({info.name}): {info.players} players"))
     name = _ask(
         read,
         "Game (number or name)",
@@ -310,15 +320,15 @@ def launcher(read: Callable[[str], str]) -> tuple[str, dict[str, Any], list[str]
         options: dict[str, Any] = {}
         console.print("Options (Enter keeps the default):")
         for o in describe_options(cls.Options):
-            console.print(f"  [dim]{o.name}: {o.help}[/]")
-            text = _ask(read, f"  {o.name} ({o.allowed}) [default {o.default}]", default="")
+            console.print(f"  [dim]{escape(f'{o.name}: {o.help}')}[/]")
+            text = _ask(read, escape(f"  {o.name} ({o.allowed}) [default {o.default}]"), "")
             if text:
                 options[o.name] = text
         try:
             g = make(name, **options)
             break
         except MeepleError as exc:
-            console.print(f"[red]{exc}[/]; let us try the options again.")
+            console.print(f"[red]{escape(str(exc))}[/]; let us try the options again.")
     choices = agent_names(g)
     specs = []
     for p in range(g.num_players):
@@ -329,7 +339,9 @@ def launcher(read: Callable[[str], str]) -> tuple[str, dict[str, Any], list[str]
             return t
 
         specs.append(
-            _ask(read, f"{g.seat_name(p)} (seat {p}): {' / '.join(choices)}", default, check)
+            _ask(
+                read, escape(f"{g.seat_name(p)} (seat {p}): {' / '.join(choices)}"), default, check
+            )
         )
     seed_text = _ask(read, "Seed (blank for a random one)", default="", check=lambda t: str(int(t)))
     seed = int(seed_text) if seed_text else secrets.randbelow(2**31)
@@ -342,7 +354,7 @@ def _ask(
     default: str,
     check: Callable[[str], Any] | None = None,
 ) -> str:
-    shown = f" [{default}]" if default else ""
+    shown = escape(f" [{default}]") if default else ""
     while True:
         try:
             text = read(f"{question}{shown}: ").strip() or default
@@ -356,7 +368,7 @@ def _ask(
             value = check(text)
             return str(value) if value is not None else text
         except (MeepleError, ValueError, IndexError) as exc:
-            console.print(f"[red]{exc or 'not one of the choices'}[/]")
+            console.print(f"[red]{escape(str(exc) or 'not one of the choices')}[/]")
 
 
 # -- meeple replay --------------------------------------------------------------------------
@@ -374,7 +386,7 @@ def replay_command(
     game = states[0].game
     console.print(game_banner(game, rec.seed, rec.seats))
     for number, ((player, text), state) in enumerate(zip(rec.moves, states[1:], strict=True), 1):
-        console.print(f"{number:3}. {seats_text(game, [player])}: [bold]{text}[/]")
+        console.print(f"{number:3}. {escape(seats_text(game, [player]))}: [bold]{escape(text)}[/]")
         if step:
             console.print(game.render(state, None))
     final = states[-1]

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 console = Console(highlight=False)
 
 
 def fail(message: str) -> typer.Exit:
     """Print an error for a person (unwrapped, so it can be copied) and return the exit."""
-    console.print(f"[bold red]error:[/] {message}", soft_wrap=True)
+    # Messages quote what a person typed; escaped, "[/]" in it is shown instead of read
+    # as Rich markup (which would raise instead of reporting).
+    console.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)
     return typer.Exit(code=2)

@@ -1,0 +1,127 @@
+"""Every bad input to the meeple command gives one ``error:`` line or a refused move, never a
+traceback (issue 31): Rich markup in what a person types, bad records, saving over another
+game, options and agent budgets out of range, and no secret choice written to disk."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from meeple.core.record import GameRecord
+
+EDGES = ("play", "edges", "--board", "3x3", "--first", "0", "--seed", "1")
+
+
+def _clean_error(result, text: str) -> None:
+    assert result.exit_code == 2, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert "Traceback" not in result.output
+    assert "error:" in result.output and text in result.output
+
+
+@pytest.mark.parametrize("typed", ["[/]", "[bold", "[/bold]", "[red]x[/]", "\\[/]", "é[/]ü"])
+def test_rich_markup_typed_at_the_prompt_is_just_a_refused_move(run, typed):
+    result = run(*EDGES, "--seat", "human", "--seat", "random", input=f"{typed}\nquit\n")
+    assert result.exception is None, result.output
+    assert result.exit_code == 0
+    assert "Not allowed:" in result.output
+    assert typed.replace("\\", "") in result.output.replace("\\", "")
+    assert "Stopped after 0 moves" in result.output
+
+
+def test_the_game_goes_on_after_markup_at_the_prompt(run):
+    result = run(*EDGES, "--seat", "human", "--seat", "random", input="[/]\nL h0,0\nquit\n")
+    assert result.exception is None, result.output
+    assert "Stopped after 2 moves" in result.output
+
+
+@pytest.mark.parametrize("name", ["[/]", "[bold]chess", "x[/red]"])
+def test_an_error_quoting_markup_is_printed_not_interpreted(run, name):
+    _clean_error(run("play", name), f"no game called {name!r}")
+
+
+def test_an_option_that_cannot_round_trip_is_refused(run):
+    _clean_error(run("play", "triangle-clock", "--memorise-seconds", "inf"), "not a finite")
+
+
+def test_an_empty_decks_list_is_refused(run):
+    _clean_error(run("play", "squad-combat", "--decks", ","), "names no deck")
+
+
+@pytest.mark.parametrize("spec", ["mcts:seconds=0", "mcts:seconds=nan", "ismcts:iterations=-1"])
+def test_a_search_budget_out_of_range_is_refused(run, spec):
+    _clean_error(run(*EDGES, "--seat", spec), "must be")
+
+
+def _edges_record(tmp_path, **changes):
+    path = tmp_path / "game.json"
+    data = {"game": "edges", "options": {"board": "3x3"}, "seed": 1, "moves": []}
+    data.update(changes)
+    path.write_text(json.dumps(data))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"seats": ["random", "random", "random"]}, "names 3 seats"),
+        ({"moves": [[5, "L h0,0"]]}, "there is no seat 5"),
+        ({"moves": [[True, "L h0,0"]]}, "not a meeple game record"),
+        ({"moves": None}, "not a meeple game record"),
+        ({"options": {"board": "[/]"}}, "cannot be made"),
+        ({"moves": [[0, "[/]"]]}, "does not replay"),
+    ],
+)
+def test_a_bad_record_is_one_error_line(run, tmp_path, changes, message):
+    path = _edges_record(tmp_path, **changes)
+    _clean_error(run("replay", str(path)), message)
+    _clean_error(run("play", "--resume", str(path)), message)
+
+
+def test_a_record_that_is_not_utf8_is_one_error_line(run, tmp_path):
+    path = tmp_path / "game.json"
+    path.write_bytes(b'{"game": "\xff"}')
+    _clean_error(run("replay", str(path)), "not UTF-8")
+
+
+def test_save_refuses_a_file_holding_another_game(run, tmp_path):
+    path = tmp_path / "game.json"
+    first = run(*EDGES, "--seat", "random", "--seat", "random", "--save", str(path))
+    assert first.exit_code == 0
+    before = path.read_text()
+    again = run(*EDGES, "--seat", "random", "--seat", "random", "--save", str(path))
+    _clean_error(again, "holds another game")
+    assert "--resume" in again.output
+    assert path.read_text() == before
+
+
+def test_save_refuses_a_file_that_is_not_a_record(run, tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_text("my notes\n")
+    result = run(*EDGES, "--seat", "random", "--seat", "random", "--save", str(path))
+    _clean_error(result, "is not a game record")
+    assert path.read_text() == "my notes\n"
+
+
+def test_resume_with_save_to_another_games_file_is_refused(run, tmp_path):
+    mine = _edges_record(tmp_path)
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({"game": "edges", "seed": 2, "moves": [[0, "L h0,0"]]}))
+    result = run("play", "--resume", str(mine), "--save", str(other), "--seat", "random")
+    _clean_error(result, "holds another game")
+
+
+def test_save_keeps_an_agents_pending_erd_choice_off_the_disk(run, tmp_path):
+    # The agent (seat 0) chooses first; the person (seat 1) then quits while choosing: the
+    # agent's hidden allocation must not be in the file for the person to read.
+    path = tmp_path / "erd.json"
+    result = run(
+        "play", "erd", "--seat", "random", "--seat", "human", "--seed", "3",
+        "--save", str(path), input="quit\n",
+    )  # fmt: skip
+    assert result.exception is None, result.output
+    assert GameRecord.load(path).moves == []
+    resumed = run("play", "--resume", str(path), input="quit\n")
+    assert resumed.exception is None, resumed.output
+    assert "Stopped after 1 moves" in resumed.output  # the agent chose again
