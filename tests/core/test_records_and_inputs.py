@@ -182,7 +182,7 @@ def test_a_record_pins_the_ranking_table_and_names_a_change(tmp_path):
     assert record.content["ranking"].startswith("sha256:")
     GameRecord.from_json(record.model_dump_json()).replay()  # unchanged: replays
     table.write_text(table.read_text() + "\n# edited\n")
-    with pytest.raises(RecordError, match=r"content file .*ranking.toml .*changed since"):
+    with pytest.raises(RecordError, match=r"content .*ranking.toml .*changed since"):
         GameRecord.from_json(record.model_dump_json()).replay()
 
 
@@ -190,6 +190,7 @@ def test_a_record_pins_the_squad_content_folder_and_names_a_change(tmp_path):
     folder = tmp_path / "content"
     shutil.copytree(str(demo_folder()), folder)
     record = _played("squad-combat", 6, content=str(folder)).record()
+    (folder / "notes.txt").write_text("not read by the game, so not pinned")
     GameRecord.from_json(record.model_dump_json()).replay()
     cards = folder / "cards.toml"
     cards.write_text(cards.read_text() + "\n# edited\n")

@@ -53,38 +53,43 @@ class GameOptions(BaseModel):
         """The options that differ from their defaults, JSON-safe (for records and titles)."""
         return self.model_dump(mode="json", exclude_defaults=True)
 
-    def external_files(self) -> dict[str, str]:
-        """Options naming a file or folder outside the package that the game reads, by option
-        name: the fields a game marks with ``json_schema_extra={"external": True}``.
+    def external_files(self) -> dict[str, list[Path]]:
+        """The files outside the package that the game reads, by the option naming them.
 
-        A record pins each one by :func:`content_digest`, so that a changed file is reported
-        as changed content rather than as moves that no longer replay.
+        A game marks such an option with ``json_schema_extra={"external": True}`` (the
+        option is a file) or ``{"external": [names]}`` (a folder, of which it reads these
+        files). A record pins them by :func:`content_digest`, so that a changed file is
+        reported as changed content rather than as moves that no longer replay.
         """
         out = {}
         for name, field in type(self).model_fields.items():
             extra = field.json_schema_extra
             value = getattr(self, name)
-            if isinstance(extra, dict) and extra.get("external") and value is not None:
-                out[name] = str(value)
+            marked = extra.get("external") if isinstance(extra, dict) else None
+            if not marked or value is None:
+                continue
+            if isinstance(marked, list):
+                out[name] = [Path(str(value)) / str(file) for file in marked]
+            else:
+                out[name] = [Path(str(value))]
         return out
 
 
-def content_digest(path: str | Path) -> str:
-    """``sha256:...`` of a file's bytes, or of a folder's files (names and bytes, in name
-    order), so that any edit, addition or removal changes it; OptionError if unreadable."""
-    path = Path(path)
+def content_digest(files: list[Path]) -> str:
+    """``sha256:...`` of the files' names and bytes, in the order given, so that any edit
+    changes it; a missing file counts as absent. OptionError if one cannot be read."""
     digest = hashlib.sha256()
-    try:
-        if path.is_dir():
-            for file in sorted(f for f in path.rglob("*") if f.is_file()):
-                name = file.relative_to(path).as_posix().encode("utf-8", "surrogateescape")
-                data = file.read_bytes()
-                digest.update(b"%d:%s%d:" % (len(name), name, len(data)))
-                digest.update(data)
+    for file in files:
+        name = file.name.encode("utf-8", "surrogateescape")
+        try:
+            data = file.read_bytes() if file.exists() else None
+        except OSError as exc:
+            raise OptionError(f"cannot read {file}: {exc.strerror or exc}") from None
+        if data is None:
+            digest.update(b"%d:%s-:" % (len(name), name))
         else:
-            digest.update(path.read_bytes())
-    except OSError as exc:
-        raise OptionError(f"cannot read {path}: {exc.strerror or exc}") from None
+            digest.update(b"%d:%s%d:" % (len(name), name, len(data)))
+            digest.update(data)
     return "sha256:" + digest.hexdigest()
 
 

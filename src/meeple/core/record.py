@@ -53,17 +53,18 @@ class GameRecord(BaseModel):
             game = make(self.game, **self.options)
         except MeepleError as exc:
             raise RecordError(f"the record's game cannot be made: {exc}") from None
-        for option, path in game.options.external_files().items():
+        for option, files in game.options.external_files().items():
             pinned = self.content.get(option)
             if pinned is None:
                 continue  # a record made before digests were kept: nothing to compare
             try:
-                now = content_digest(path)
+                now = content_digest(files)
             except MeepleError as exc:
                 raise RecordError(f"the content of option {option!r}: {exc}") from None
             if now != pinned:
+                named = ", ".join(str(f) for f in files)
                 raise RecordError(
-                    f"the content file {path} (option {option!r}) changed since this record "
+                    f"the content {named} (option {option!r}) changed since this record "
                     f"was made (digest {now} != {pinned}); restore it to replay this record"
                 )
         if self.seats and len(self.seats) != game.num_players:
@@ -158,8 +159,8 @@ class Playthrough:
         # Pinned as the game starts: the content the game read is what the record vouches for.
         try:
             self.content = {
-                option: content_digest(path)
-                for option, path in game.options.external_files().items()
+                option: content_digest(files)
+                for option, files in game.options.external_files().items()
             }
         except MeepleError as exc:
             raise RecordError(f"cannot pin the game's content: {exc}") from None

@@ -40,6 +40,7 @@ from meeple.core.registry import register
 from meeple.core.rng import make_rng
 from meeple.games.squad_combat.content import (
     DIE_FACES,
+    FILES,
     PARTY_SIZE,
     TARGETED_EFFECTS,
     Card,
@@ -79,7 +80,7 @@ class SquadCombatOptions(GameOptions):
         default=None,
         description="folder holding characters.toml, cards.toml and decks.toml; "
         "default: the demo content shipped with the game",
-        json_schema_extra={"allowed": "a folder path", "external": True},
+        json_schema_extra={"allowed": "a folder path", "external": list(FILES.values())},
     )
     hand_size: int = Field(default=5, ge=1, le=12, description="cards drawn up to (seed: 5)")
     first: int | Literal["random"] = Field(
