@@ -125,3 +125,10 @@ def test_save_keeps_an_agents_pending_erd_choice_off_the_disk(run, tmp_path):
     resumed = run("play", "--resume", str(path), input="quit\n")
     assert resumed.exception is None, resumed.output
     assert "Stopped after 1 moves" in resumed.output  # the agent chose again
+
+
+def test_save_to_a_place_that_cannot_be_written_is_one_error_line(run, tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    result = run(*EDGES, "--seat", "random", "--seat", "random", "--save", f"{blocker}/g.json")
+    _clean_error(result, "cannot save the record to")

@@ -100,8 +100,17 @@ class GameRecord(BaseModel):
         return self.states()[-1]
 
     def save(self, path: str | Path) -> None:
-        """Write the record as JSON atomically: an old file is replaced only once all is written."""
-        atomic_write(path, self.model_dump_json(indent=2) + "\n")
+        """Write the record as JSON atomically: an old file is replaced only once all is written.
+
+        RecordError if it cannot be written (the folder is a file, or not writable).
+        """
+        try:
+            atomic_write(path, self.model_dump_json(indent=2) + "\n")
+        except OSError as exc:
+            raise RecordError(
+                f"cannot save the record to {path}: {exc.strerror or exc}; "
+                "choose a file in a folder you can write to"
+            ) from None
 
     @classmethod
     def load(cls, path: str | Path) -> GameRecord:

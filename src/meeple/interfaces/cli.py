@@ -22,7 +22,7 @@ from meeple.agents import (
     parse_spec,
 )
 from meeple.core.agent import Agent, Observation
-from meeple.core.errors import MeepleError
+from meeple.core.errors import MeepleError, RecordError
 from meeple.core.game import Game, Player, seats_text
 from meeple.core.options import describe_options
 from meeple.core.record import GameRecord, Playthrough
@@ -151,12 +151,17 @@ def play_command(
             if save is not None:
                 play.check_save_target(save)
         agents = build_agents(play.game, specs, play.seed)
+        if save is not None:
+            play.record().save(save)  # an unwritable place is found before anyone plays
     except MeepleError as exc:
         raise fail(str(exc)) from None
     except Quit:
         console.print("Bye.")
         return
-    run_game(play, agents, save=save, quiet=quiet)
+    try:
+        run_game(play, agents, save=save, quiet=quiet)
+    except RecordError as exc:
+        raise fail(str(exc)) from None
 
 
 def complete_seats(game: Game, specs: list[str]) -> list[str]:
