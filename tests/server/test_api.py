@@ -459,3 +459,14 @@ def test_seeds_stay_exact_in_a_browser(server):
     assert all(0 <= seed < 2**53 for seed in seeds)
     reply = httpx.post(f"{server.url}/api/matches", json={"game": "edges", "seed": 2**60})
     assert reply.status_code == 422 and "seed" in reply.json()["error"]
+
+
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [("squad-combat", {"content": "/etc"}), ("triangle-clock", {"ranking": "/etc/passwd"})],
+)
+def test_a_client_cannot_make_the_server_read_its_files(server, game, options):
+    reply = httpx.post(f"{server.url}/api/matches", json={"game": game, "options": options})
+    assert reply.status_code == 400
+    assert "names files on the server" in reply.json()["error"]
+    assert "root:" not in reply.text

@@ -53,6 +53,15 @@ class GameOptions(BaseModel):
         """The options that differ from their defaults, JSON-safe (for records and titles)."""
         return self.model_dump(mode="json", exclude_defaults=True)
 
+    @classmethod
+    def external_options(cls) -> list[str]:
+        """The names of the options that name files outside the package (see below)."""
+        return [
+            name
+            for name, field in cls.model_fields.items()
+            if isinstance(field.json_schema_extra, dict) and field.json_schema_extra.get("external")
+        ]
+
     def external_files(self) -> dict[str, list[Path]]:
         """The files outside the package that the game reads, by the option naming them.
 

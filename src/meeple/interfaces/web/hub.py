@@ -20,7 +20,7 @@ from meeple.agents import HUMAN, available_agents, make_agent, parse_spec
 from meeple.core.agent import Observation
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game, Player, State
-from meeple.core.registry import games, make
+from meeple.core.registry import game_class, games, make
 from meeple.core.rng import derive_seed
 from meeple.core.simultaneous import hidden_from_others
 from meeple.interfaces.web.live import (
@@ -171,6 +171,15 @@ class Hub:
 
     async def create(self, request: CreateMatch, rematch_of: str | None = None) -> dict[str, Any]:
         """Make a match; returns its id, one secret token per person's seat and the links."""
+        external = game_class(request.game).Options.external_options()
+        named = sorted(k for k, v in request.options.items() if k.replace("-", "_") in external)
+        if named:
+            # Such an option names a file on the server's disk: a client may not choose it,
+            # and it is refused before the game would read (or say anything about) the file.
+            raise ServerError(
+                f"option {', '.join(repr(n) for n in named)} names files on the server; online "
+                "matches play the content that ships with meeple"
+            )
         game = make(request.game, **request.options)  # OptionError: the CLI's own message
         specs = list(request.seats)
         if len(specs) > game.num_players:
