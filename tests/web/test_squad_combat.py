@@ -27,6 +27,8 @@ def _offered(page) -> set[str]:
 def _reachable(page) -> set[str]:
     """The moves offered now, and those behind each first step (a hand card), each step
     undone again with the drawing's cancel button."""
+    from playwright.sync_api import Error as PlaywrightError
+
     found = _offered(page)
     steps = len(page.query_selector_all("#board .clickable:not([data-move])"))
     for i in range(steps):
@@ -36,9 +38,12 @@ def _reachable(page) -> set[str]:
         step = now[i]
         if (step.get_attribute("data-hint") or "").startswith("cancel"):
             continue
-        step.click()
-        found |= _offered(page)
-        page.click("#board .clickable[data-hint^='cancel']")
+        try:
+            step.click(timeout=3000)
+            found |= _offered(page)
+            page.click("#board .clickable[data-hint^='cancel']", timeout=3000)
+        except PlaywrightError:  # redrawn under the click: nothing to conclude
+            return set()
     return found
 
 
