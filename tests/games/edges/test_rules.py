@@ -6,6 +6,7 @@ import pytest
 
 import meeple
 from meeple.core.errors import IllegalAction, NotationError, OptionError
+from meeple.core.game import ActionIdError
 from meeple.games.edges import Edge, EdgesGame, Place, Pyramid, Stash, TakeOver
 from meeple.games.edges.board import board
 from meeple.games.edges.rules import SEED_STASHES, even_stash, score_square
@@ -317,7 +318,7 @@ def test_action_ids_are_dense_and_round_trip(standard):
         assert standard.action_id(action) == action_id
         ids.add(str(action))
     assert len(ids) == standard.num_actions == 3 * 31 + 3
-    with pytest.raises(ValueError, match="outside"):
+    with pytest.raises(ActionIdError, match="no action id"):
         standard.action_from_id(standard.num_actions)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from meeple.core.errors import NotationError
+from meeple.core.game import ActionIdError
 from meeple.games.erd import Allocate, Cards
 
 from .conftest import erd
@@ -73,7 +74,7 @@ def test_notation_help_is_one_line_with_an_example():
 
 def test_ids_outside_the_encoding_are_refused():
     game = erd()
-    with pytest.raises(ValueError, match="outside"):
+    with pytest.raises(ActionIdError, match="no action id"):
         game.action_from_id(game.num_actions)
     with pytest.raises(ValueError, match="not an allocation of this game"):
         game.action_id(game.parse_action("rush=HHHH defense=-"))
