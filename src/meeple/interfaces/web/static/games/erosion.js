@@ -10,7 +10,7 @@
 // River rock, an Atmosphere card) or, failing that, as a button in the action bar. The
 // chosen steps are kept in ui.selection.path until they name exactly one legal move.
 
-import { clickable, gameStyle, html, svg } from "../js/draw.js";
+import { cardList, clickable, gameStyle, html, svg } from "../js/draw.js";
 
 const ROCK_COLOURS = {
   shale: "#5f6673", limestone: "#e4dcc0", sandstone: "#e3a868", conglomerate: "#b98d69",
@@ -34,21 +34,9 @@ const STEP_TEXT = {
 const METRES_PER_ROCK = 500;
 
 let catalogue = null; // Map id -> card, once fetched
-let fetching = false;
 
 function loadCatalogue(ui) {
-  if (catalogue || fetching) return;
-  fetching = true;
-  fetch("/api/games/erosion/cards")
-    .then((r) => (r.ok ? r.json() : Promise.reject(new Error(r.statusText))))
-    .then((list) => {
-      catalogue = new Map(list.map((c) => [c.id, c]));
-      ui.redraw();
-    })
-    .catch(() => {
-      // Without the list the ids are still drawn; try again on a later redraw.
-      fetching = false;
-    });
+  catalogue = cardList("erosion", ui);
 }
 
 function card(id) {

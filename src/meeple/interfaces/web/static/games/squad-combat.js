@@ -14,7 +14,7 @@
 // Any legal move the picture has no place for still gets a button, so every move is
 // reachable by clicks.
 
-import { clickable, gameStyle, html, svg } from "../js/draw.js";
+import { cardList, clickable, gameStyle, html, svg } from "../js/draw.js";
 
 const SLOTS = "abc";
 const STEP = {
@@ -50,21 +50,9 @@ const PIPS = {
 const LOG_SHOWN = 6;
 
 let catalogue = null; // Map id -> card, once fetched
-let fetching = false;
 
 function loadCatalogue(ui) {
-  if (catalogue || fetching) return;
-  fetching = true;
-  fetch("/api/games/squad-combat/cards")
-    .then((r) => (r.ok ? r.json() : Promise.reject(new Error(r.statusText))))
-    .then((list) => {
-      catalogue = new Map(list.map((c) => [c.id, c]));
-      ui.redraw();
-    })
-    .catch(() => {
-      // Without the list the ids are still drawn; try again on a later redraw.
-      fetching = false;
-    });
+  catalogue = cardList("squad-combat", ui);
 }
 
 function cardInfo(id) {

@@ -62,3 +62,25 @@ export function gameStyle(name, baseUrl) {
   link.dataset.gameStyle = name;
   document.head.appendChild(link);
 }
+
+const cardLists = new Map(); // game -> Map id -> card, or "fetching"
+
+/**
+ * A game's cards (GET /api/games/<game>/cards: views name cards by id) as a Map from id to
+ * card, fetched once per page. Null until it has arrived; then `ui.redraw()` draws again
+ * with it. A failed fetch is tried again on a later call.
+ */
+export function cardList(game, ui) {
+  const known = cardLists.get(game);
+  if (known instanceof Map) return known;
+  if (known === "fetching") return null;
+  cardLists.set(game, "fetching");
+  fetch(`/api/games/${game}/cards`)
+    .then((r) => (r.ok ? r.json() : Promise.reject(new Error(r.statusText))))
+    .then((list) => {
+      cardLists.set(game, new Map(list.map((c) => [c.id, c])));
+      ui.redraw();
+    })
+    .catch(() => cardLists.delete(game));
+  return null;
+}
