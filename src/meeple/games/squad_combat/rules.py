@@ -230,11 +230,14 @@ SquadAction = Play | Refresh | Pass | PayDie | Discard | Target | Die | NoDie | 
 PASS, DONE, NO_DIE = Pass(), Done(), NoDie()
 
 _VALUE_RE = re.compile(r"^\s*(pay|die|drop)\s+(\d)\s*$", re.IGNORECASE)
-_PLAY_RE = re.compile(r"^\s*play\s+(.+?)\s+by\s+([a-zA-Z])\s*$", re.IGNORECASE)
 _REFRESH_RE = re.compile(r"^\s*refresh\s+([a-zA-Z])\s*$", re.IGNORECASE)
 _TARGET_RE = re.compile(r"^\s*target\s+(\d)\s*([a-zA-Z])\s*$", re.IGNORECASE)
-_DISCARD_RE = re.compile(r"^\s*discard\s+(.+?)\s*$", re.IGNORECASE)
 _WORDS: dict[str, SquadAction] = {"pass": PASS, "done": DONE, "no die": NO_DIE, "nodie": NO_DIE}
+
+
+def _letter(word: str) -> bool:
+    """True for one ASCII letter (a character slot is written as one)."""
+    return len(word) == 1 and word.isascii() and word.isalpha()
 
 
 def slug(text: str) -> str:
@@ -430,7 +433,11 @@ class SquadCombatGame(Game[SquadCombatOptions, "SquadCombatState", SquadAction])
     # -- notation and encoding --------------------------------------------------------------
     def _parse_action(self, text: str) -> SquadAction:
         """Read an action in the notation of :meth:`notation_help`."""
-        words = " ".join(text.lower().split())
+        # Card names are read from the words, not by a regex: a lazy ``(.+?)`` before
+        # ``\s+by`` rescanned every run of spaces from each of its positions (quadratic).
+        parts = text.split()
+        verb = parts[0].lower() if parts else ""
+        words = " ".join(parts).lower()
         if words in _WORDS:
             return _WORDS[words]
         m = _VALUE_RE.match(text)
@@ -440,9 +447,8 @@ class SquadCombatGame(Game[SquadCombatOptions, "SquadCombatState", SquadAction])
                 raise NotationError(f"{text!r}: a die shows 1 to {DIE_FACES}")
             verb = m.group(1).lower()
             return (self.pay if verb == "pay" else self.die if verb == "die" else self.drop)[value]
-        m = _PLAY_RE.match(text)
-        if m:
-            return self.play[self._card(m.group(1), text)][self._slot(m.group(2), text)]
+        if verb == "play" and len(parts) >= 4 and parts[-2].lower() == "by" and _letter(parts[-1]):
+            return self.play[self._card(" ".join(parts[1:-2]), text)][self._slot(parts[-1], text)]
         m = _REFRESH_RE.match(text)
         if m:
             return self.refresh[self._slot(m.group(1), text)]
@@ -454,9 +460,8 @@ class SquadCombatGame(Game[SquadCombatOptions, "SquadCombatState", SquadAction])
                     f"{text!r}: there is no seat {seat}; seats are 0 to {self.num_players - 1}"
                 )
             return self.target[(seat, self._slot(m.group(2), text))]
-        m = _DISCARD_RE.match(text)
-        if m:
-            return self.discard[self._card(m.group(1), text)]
+        if verb == "discard" and len(parts) >= 2:
+            return self.discard[self._card(" ".join(parts[1:]), text)]
         raise NotationError(f"{text!r} is not a Squad Combat action; {self.notation_help()}")
 
     def _card(self, name: str, text: str) -> int:
