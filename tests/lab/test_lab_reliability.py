@@ -8,7 +8,6 @@ report; a bad database URL or an unwritable folder is one error line.
 from __future__ import annotations
 
 import json
-import os
 import signal
 import sqlite3
 import subprocess
@@ -19,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from meeple.lab.stats import wilson_interval
+from tests.processes import alive, children
 
 SIM = ["simulate", "edges", "--board", "2x2", "--seat", "random", "--seat", "random"]
 
@@ -78,28 +78,6 @@ def test_two_different_runs_at_once_on_a_new_database(tmp_path):
     assert len({key for key, _ in rows}) == 2
 
 
-def _children(pid: int) -> list[int]:
-    out = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as fh:
-                    fields = fh.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid:
-                out.append(int(entry))
-    return out
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as fh:
-            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
-
-
 def test_killing_the_command_leaves_no_workers_and_a_rerun_resumes(tmp_path):
     db = tmp_path / "k.db"
     args = [_meeple(), "simulate", "erosion", "--games", "4000", "--jobs", "2",
@@ -108,7 +86,7 @@ def test_killing_the_command_leaves_no_workers_and_a_rerun_resumes(tmp_path):
     workers: list[int] = []
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        workers = [w for w in _children(proc.pid) if _alive(w)]
+        workers = [w for w in children(proc.pid) if alive(w)]
         if len(workers) >= 2 and db.exists() and _rows(db):
             break
         time.sleep(0.1)
@@ -116,9 +94,9 @@ def test_killing_the_command_leaves_no_workers_and_a_rerun_resumes(tmp_path):
     proc.send_signal(signal.SIGKILL)
     proc.wait(timeout=10)
     deadline = time.monotonic() + 10
-    while any(_alive(w) for w in workers) and time.monotonic() < deadline:
+    while any(alive(w) for w in workers) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert not [w for w in workers if _alive(w)], "workers outlived the killed command"
+    assert not [w for w in workers if alive(w)], "workers outlived the killed command"
     stored = len(_rows(db))
     assert 0 < stored < 4000
     # The finished games were kept; the same command resumes (asked for fewer, it plays

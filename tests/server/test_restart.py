@@ -17,6 +17,7 @@ import httpx
 
 from meeple.core.record import GameRecord
 from meeple.interfaces.web.client import Client
+from tests.processes import alive, children
 
 MATCHES = [
     ("erd", {"best_of": 3}, ["human", "human"]),
@@ -25,29 +26,6 @@ MATCHES = [
     # Agents only, slow enough to be in the middle of the match when the server dies.
     ("erd", {"best_of": 9}, ["ismcts:iterations=1000", "heuristic"]),
 ]
-
-
-def _children(pid: int) -> list[int]:
-    """Every process whose parent is ``pid`` (read from /proc)."""
-    out = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as fh:
-                    fields = fh.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid:
-                out.append(int(entry))
-    return out
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as fh:
-            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 async def _start_matches(url: str) -> list[dict]:
@@ -92,14 +70,14 @@ async def _kill_and_resume(server_factory, db_url) -> None:
     assert all(acked[m["match"]] for m in matches if m["seats"])
     last = matches[-1]["match"]
     assert httpx.get(f"{first.url}/api/matches/{last}").json()["status"] == "playing"
-    workers = _children(first.proc.pid)
+    workers = children(first.proc.pid)
     assert workers, "the agents' worker process should be running"
     os.kill(first.proc.pid, signal.SIGKILL)  # the server alone: its workers must follow
     first.proc.wait(timeout=10)
     deadline = time.monotonic() + 10
-    while any(_alive(w) for w in workers) and time.monotonic() < deadline:
+    while any(alive(w) for w in workers) and time.monotonic() < deadline:
         await asyncio.sleep(0.1)
-    assert not [w for w in workers if _alive(w)], "agent workers outlived the killed server"
+    assert not [w for w in workers if alive(w)], "agent workers outlived the killed server"
 
     second = server_factory(db_url, agent_workers=1)
     for created, group in zip(matches, clients, strict=True):
