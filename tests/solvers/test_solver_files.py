@@ -8,21 +8,26 @@ normal permissions.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
+import re
 import signal
 import stat
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from typer.testing import CliRunner
 
 import meeple
 from meeple.core.errors import MeepleError
+from meeple.interfaces.cli import app
 from meeple.solvers import cache
 from meeple.solvers.edges_proof import NullWindowProof
 from meeple.solvers.edges_solver import EdgesSolver
@@ -216,47 +221,160 @@ def test_files_get_the_user_s_permissions_and_keep_an_existing_mode(tmp_path):
         os.umask(old)
 
 
+@functools.cache
+def _true_checkpoint() -> tuple[str, dict[str, bool], list[str]]:
+    """A finished checkpoint's text, its answers, and the lines of another proof (threshold
+    1) of the same position: found once, shared by every fuzz example."""
+    folder = Path(tempfile.mkdtemp(prefix="meeple-fuzz-"))
+    proof, state = _proof(folder / "t0.jsonl")
+    assert proof.holds(state)
+    g = meeple.make("edges", board="2x2", stash="2/2/1", pie=False, first=0)
+    other = NullWindowProof(EdgesSolver(g.board, tt_bits=14), 1, folder / "t1.jsonl", split=3)
+    other.holds(state)
+    text = (folder / "t0.jsonl").read_text(encoding="utf-8")
+    foreign = (folder / "t1.jsonl").read_text(encoding="utf-8").splitlines()[1:]
+    return text, dict(proof.done), foreign
+
+
+_OPPOSITE = {"true": "false", "false": "true"}
+EDITS = ["flip", "byte", "cut", "drop", "dup", "swap", "insert", "bool", "foreign", "tail"]
+
+
+def _corrupt(lines: list[str], edits: list[tuple[str, int, str]], foreign: list[str]) -> str:
+    """Apply byte-level edits to the body lines (the header, line 0, is left alone: a file
+    for another question is refused outright, which other tests cover)."""
+    tail = None
+    for kind, where, junk in edits:
+        k = 1 + where % max(1, len(lines) - 1)
+        if k >= len(lines):
+            continue
+        line = lines[k]
+        at = where % (len(line) + 1)
+        if kind == "flip":  # the answer edited, its check kept
+            lines[k] = re.sub("true|false", lambda m: _OPPOSITE[m.group()], line)
+        elif kind == "byte":
+            lines[k] = line[:at] + (junk[:1] or "0") + line[at + 1 :]
+        elif kind == "cut":
+            lines[k] = line[:at]
+        elif kind == "drop":
+            del lines[k]
+        elif kind == "dup":
+            lines.insert(k, line)
+        elif kind == "swap" and k + 1 < len(lines):
+            lines[k], lines[k + 1] = lines[k + 1], line
+        elif kind == "insert":
+            lines.insert(k, junk)
+        elif kind == "bool":
+            lines[k] = line.replace("true", "1").replace("false", "0")
+        elif kind == "foreign":
+            lines.insert(k, foreign[where % len(foreign)])
+        elif kind == "tail":  # killed mid-write: the file ends inside a line
+            tail = where
+    text = "\n".join(lines) + "\n"
+    if tail is not None:
+        head = len(lines[0]) + 1
+        text = text[: head + tail % (len(text) - head + 1)]
+    return text
+
+
 @pytest.mark.fuzz
 @settings(deadline=None)
 @given(
     st.lists(
-        st.tuples(
-            st.sampled_from(["flip", "cut", "drop", "dup", "swap", "garbage", "bool"]),
-            st.integers(0, 10_000),
-            st.text(max_size=20),
-        ),
+        st.tuples(st.sampled_from(EDITS), st.integers(0, 10_000), st.text(max_size=20)),
         min_size=1,
         max_size=6,
     )
 )
 def test_no_corruption_of_a_checkpoint_changes_an_answer(tmp_path_factory, edits):
-    folder = tmp_path_factory.mktemp("fuzz")
-    point = folder / "proof.jsonl"
-    proof, state = _proof(point)
-    assert proof.holds(state)
-    truth = dict(proof.done)
-    lines = point.read_text(encoding="utf-8").splitlines()
-    for kind, where, junk in edits:
-        k = 1 + where % max(1, len(lines) - 1)
-        if k >= len(lines):
-            continue
-        if kind == "flip":
-            p, h, c = json.loads(lines[k]) if lines[k].startswith("[") else ("x", True, "")
-            lines[k] = json.dumps([p, not h, c])
-        elif kind == "cut":
-            lines[k] = lines[k][: where % (len(lines[k]) + 1)]
-        elif kind == "drop":
-            del lines[k]
-        elif kind == "dup":
-            lines.insert(k, lines[k])
-        elif kind == "swap" and k + 1 < len(lines):
-            lines[k], lines[k + 1] = lines[k + 1], lines[k]
-        elif kind == "garbage":
-            lines[k] = junk
-        elif kind == "bool":
-            lines[k] = lines[k].replace("true", "1").replace("false", "0")
-    point.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    text, truth, foreign = _true_checkpoint()
+    point = tmp_path_factory.mktemp("fuzz") / "proof.jsonl"
+    point.write_text(_corrupt(text.splitlines(), edits, foreign), encoding="utf-8")
     again, state = _proof(point)
-    # Whatever survived its check is the truth, and the answer is the true one.
-    assert all(truth[p] == h for p, h in again.done.items())
+    # Whatever survived its check is the truth; nothing else is believed.
+    assert all(truth.get(p) is h for p, h in again.done.items())
     assert again.holds(state) is True
+    assert all(truth[p] is h for p, h in again.done.items() if p in truth)
+
+
+@functools.cache
+def _true_cache_entry() -> tuple[str, str, dict[str, object]]:
+    """A real solved result's key, its file's text and its content, found once."""
+    folder = Path(tempfile.mkdtemp(prefix="meeple-fuzz-"))
+    out = CliRunner().invoke(app, ["solve", "edges", "--board", "1x2", "--stash", "1/1/1",
+                                   "--no-pie", "--cache-dir", str(folder)])  # fmt: skip
+    assert out.exit_code == 0, out.output
+    (entry,) = folder.glob("*.json")
+    result = cache.load(folder, entry.stem)
+    assert result is not None
+    return entry.stem, entry.read_text(encoding="utf-8"), result
+
+
+@pytest.mark.fuzz
+@settings(deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["byte", "cut", "insert", "delete", "digit"]),
+            st.integers(0, 10_000),
+            st.text(min_size=1, max_size=8),
+        ),
+        min_size=1,
+        max_size=4,
+    )
+)
+def test_no_corruption_of_a_cache_entry_changes_a_result(tmp_path_factory, edits):
+    key, text, truth = _true_cache_entry()
+    for kind, where, junk in edits:
+        at = where % (len(text) + 1)
+        if kind == "byte":
+            text = text[:at] + junk[0] + text[at + 1 :]
+        elif kind == "cut":
+            text = text[:at]
+        elif kind == "insert":
+            text = text[:at] + junk + text[at:]
+        elif kind == "delete":
+            text = text[:at] + text[at + len(junk) :]
+        elif kind == "digit":  # a number edited in place: the likeliest lie
+            digits = [m.start() for m in re.finditer("[0-9]", text)]
+            if digits:
+                i = digits[where % len(digits)]
+                text = text[:i] + str((int(text[i]) + 1) % 10) + text[i + 1 :]
+    folder = tmp_path_factory.mktemp("fuzz")
+    (folder / f"{key}.json").write_text(text, encoding="utf-8", errors="surrogatepass")
+    entry = cache.read(folder, key)
+    # Either verified equal to the truth, or not believed (and the reason given).
+    assert entry.result == truth or (entry.result is None and entry.problem)
+
+
+def test_an_interrupted_search_waits_for_its_worker_thread(monkeypatch):
+    """Ctrl-C or SIGTERM (here a timer's signal raising KeyboardInterrupt) while the main
+    thread waits on a search's worker: the worker has stopped before the interrupt goes on.
+    On Python 3.11 an interrupted Thread.join marked the running worker as stopped, so the
+    search kept running over freed arrays and the stopped proof died of a segfault."""
+    from meeple.solvers import edges_engine, edges_solver
+
+    returned = []
+    negamax = edges_engine.negamax
+
+    def watched(*args):
+        value = negamax(*args)
+        returned.append(value)
+        return value
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(edges_solver.eng, "negamax", watched)
+    g = meeple.make("edges", board="2x3", stash="3/3/2", pie=False, first=0)
+    solver = EdgesSolver(g.board, tt_bits=16)
+    solver.on_progress = lambda nodes: None  # the search runs in a worker thread
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.5)
+        with pytest.raises(KeyboardInterrupt):
+            solver.search(g.new_game(0))
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert returned, "the interrupted search's worker was still running"

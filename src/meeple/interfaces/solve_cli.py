@@ -51,7 +51,9 @@ def solve_command(
     prove: Annotated[
         int | None,
         typer.Option(
-            help="only answer 'can the first player reach at least T?' (null-window proof)"
+            help="only answer 'can the first player reach at least T?' (null-window proof; "
+            "a run stopped before the answer exits 3 for --budget, 130 for Ctrl-C, 143 for "
+            "SIGTERM, and the same command resumes it)"
         ),
     ] = None,
     checkpoint: Annotated[

@@ -426,12 +426,25 @@ class EdgesSolver:
     def _threaded(self, args: tuple, st: np.ndarray, deadline: float | None) -> int:
         """Run the search in a worker thread (it releases the GIL) and watch it from here."""
         result: list[int] = []
-        worker = threading.Thread(target=lambda: result.append(eng.negamax(*args)), daemon=True)
+        began, finished = threading.Event(), threading.Event()
+
+        def work() -> None:
+            began.set()
+            try:
+                result.append(eng.negamax(*args))
+            finally:
+                finished.set()
+
+        worker = threading.Thread(target=work, daemon=True)
         base = self.stats.nodes
+        # The worker is waited for on its own event, not Thread.join: on Python 3.11 a join
+        # interrupted by Ctrl-C or SIGTERM marks a still-running thread as stopped
+        # (bpo-45274), so a second join returned at once while the search went on over
+        # arrays about to be freed -- a segfault as the process exited.
         try:
             worker.start()
-            while worker.is_alive():
-                worker.join(0.2)
+            while not finished.is_set():
+                finished.wait(0.2)
                 if self.on_progress is not None:
                     self.on_progress(base + int(st[eng.S_NODES]))
                 if deadline is not None and time.perf_counter() > deadline:
@@ -440,7 +453,10 @@ class EdgesSolver:
                 self.on_progress(base + int(st[eng.S_NODES]))
         except KeyboardInterrupt:
             st[eng.S_STOP] = 1
-            worker.join()
+            # Interrupted inside start(), the thread may never have been launched: if it has
+            # not begun within seconds it never will.
+            if began.wait(5):
+                finished.wait()
             raise
         return result[0] if result else 0
 
