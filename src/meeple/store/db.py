@@ -7,6 +7,9 @@ wrong, never a driver's traceback.
 
 from __future__ import annotations
 
+import sqlite3
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -66,9 +69,35 @@ def open_engine(url: str) -> Engine:
     return engine
 
 
+LOCK_WAIT_SECONDS = 30.0
+"""How long opening a database waits for another process that holds it (SQLite)."""
+
+
+def _while_locked(action: Callable[[], Any], is_locked: Callable[[Exception], bool]) -> Any:
+    """Run ``action``, trying again while another process holds the database.
+
+    SQLite's busy timeout covers reads and writes but not every step of opening a new file:
+    switching it to WAL, or creating its tables, can answer "database is locked" at once
+    while a second process does the same.
+    """
+    deadline = time.monotonic() + LOCK_WAIT_SECONDS
+    pause = 0.02
+    while True:
+        try:
+            return action()
+        except Exception as exc:
+            if not is_locked(exc) or time.monotonic() > deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.5)
+
+
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor = connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
+    _while_locked(
+        lambda: cursor.execute("PRAGMA journal_mode=WAL"),
+        lambda exc: isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc),
+    )
     cursor.execute("PRAGMA synchronous=FULL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
@@ -81,7 +110,10 @@ def create_tables(engine: Engine, metadata: MetaData) -> None:
     both create it; the loser's "already exists" error is harmless once the table is there.
     """
     try:
-        metadata.create_all(engine)
+        _while_locked(
+            lambda: metadata.create_all(engine),
+            lambda exc: isinstance(exc, OperationalError) and "locked" in str(exc.orig),
+        )
     except OperationalError as exc:
         try:
             missing = set(metadata.tables) - set(inspect(engine).get_table_names())
