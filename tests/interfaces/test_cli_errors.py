@@ -132,3 +132,13 @@ def test_save_to_a_place_that_cannot_be_written_is_one_error_line(run, tmp_path)
     blocker.write_text("")
     result = run(*EDGES, "--seat", "random", "--seat", "random", "--save", f"{blocker}/g.json")
     _clean_error(result, "cannot save the record to")
+
+
+def test_the_terminal_never_shows_an_agent_s_secret_choice(run):
+    """Issue 32.4: every submission of a simultaneous decision is shown as "has chosen", the
+    last one too; the Triangle Clock hand letter says which symbols a card holds."""
+    out = run("play", "triangle-clock", "--seat", "random", "--seat", "random", "--seed", "1")
+    assert out.exit_code == 0, out.output
+    shown = [line for line in out.output.splitlines() if "(seat " in line and "):" in line]
+    assert "has chosen (hidden until all have)" in out.output
+    assert not [line for line in shown if line.split("):", 1)[1].strip()[:1] in "ABCDEFGH"]

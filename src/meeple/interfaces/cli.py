@@ -28,6 +28,7 @@ from meeple.core.options import describe_options
 from meeple.core.record import GameRecord, Playthrough
 from meeple.core.registry import game_class, games, make
 from meeple.core.rng import derive_seed
+from meeple.core.simultaneous import hidden_from_others
 from meeple.interfaces import lab_cli, serve_cli, solve_cli
 from meeple.interfaces.console import console, fail
 from meeple.interfaces.options_cli import parse_option_flags
@@ -214,7 +215,9 @@ def run_game(
                 console.print(game.render(play.state, player))
                 ask_human(play, player, read)
             else:
-                hidden = len(play.state.to_act) > 1  # a simultaneous choice stays secret
+                # A choice in a simultaneous decision stays secret, the last seat's too (its
+                # text can carry what only it may know: a Triangle Clock hand letter).
+                hidden = hidden_from_others(play.state)
                 action = agent.act(Observation(play.state, player))
                 play.play(player, action)
                 if not quiet:
