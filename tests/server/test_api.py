@@ -139,7 +139,7 @@ BAD_MESSAGES = [
     (json.dumps({"type": "move", "seq": 0, "action": "x" * 500}), "at most 200"),
     (json.dumps({"type": "move", "seq": 0, "action": "L h0,0", "cheat": 1}), "cheat"),
     (json.dumps({"type": "move", "seq": 0, "action_id": -3}), "action_id"),
-    (json.dumps({"type": "move", "seq": 0, "action_id": 10**6}), "action_id"),
+    (json.dumps({"type": "move", "seq": 0, "action_id": 10**6}), "no action id 1000000"),
     (json.dumps({"type": "move", "seq": 0}), "exactly one of"),
     (json.dumps({"type": "move", "seq": 0, "action": "[/] [bold]"}), ""),
     (json.dumps({"type": "move", "seq": 0, "action": "L h9,9"}), "no edge h9,9"),

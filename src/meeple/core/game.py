@@ -311,20 +311,22 @@ def shorten(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _whole_number(value: object) -> int | None:
-    """``value`` as an int if it is a whole number (not a bool, a float or text), else None."""
+def _number_below(value: object, limit: int) -> int | None:
+    """``value`` as an int if it is a whole number (not a bool, a float or text) from 0 to
+    ``limit - 1``, else None."""
     if isinstance(value, bool):
         return None
     try:
-        return operator.index(value)  # type: ignore[arg-type]
+        number = operator.index(value)  # type: ignore[arg-type]
     except TypeError:
         return None
+    return number if 0 <= number < limit else None
 
 
 def check_seat(game: Game[Any, Any, Any], player: object) -> Player:
     """``player`` as a seat number of ``game``; IllegalAction saying which seats exist."""
-    seat = _whole_number(player)
-    if seat is None or not 0 <= seat < game.num_players:
+    seat = _number_below(player, game.num_players)
+    if seat is None:
         raise IllegalAction(
             f"there is no seat {shorten(repr(player))}; a seat is a whole number "
             f"from 0 to {game.num_players - 1}"
@@ -339,8 +341,8 @@ class ActionIdError(MeepleError):
 def _checked_action_from_id(method: Callable[[Any, int], Any]) -> Callable[[Any, object], Any]:
     @functools.wraps(method)
     def action_from_id(self: Game[Any, Any, Any], action_id: object) -> Any:
-        number = _whole_number(action_id)
-        if number is None or not 0 <= number < self.num_actions:
+        number = _number_below(action_id, self.num_actions)
+        if number is None:
             raise ActionIdError(
                 f"there is no action id {shorten(repr(action_id))} in {self.title}; "
                 f"an action id is a whole number from 0 to {self.num_actions - 1}"

@@ -434,7 +434,8 @@ class Hub:
             if (text is None) == (action_id is None):
                 raise ServerError("a move needs exactly one of action (its notation) or action_id")
             game = match.game
-            action = game.parse_action(text) if text is not None else _by_id(game, action_id)
+            # Both raise a MeepleError naming what is allowed (ActionIdError: the id range).
+            action = game.parse_action(text) if text is not None else game.action_from_id(action_id)
             await self._commit(match, seat, action, ack=conn)
 
     async def _commit(
@@ -588,12 +589,6 @@ class Hub:
                 conn.send({"type": "presence", "seats": match.seats_public()})
             else:
                 conn.send(state_message(match, conn, self.clock()))
-
-
-def _by_id(game: Game[Any, Any, Any], action_id: int | None) -> Any:
-    if action_id is None or not 0 <= action_id < game.num_actions:
-        raise ServerError(f"action_id must be 0 to {game.num_actions - 1}")
-    return game.action_from_id(action_id)
 
 
 def _final_result(state: State[Any]) -> dict[str, Any]:
