@@ -42,6 +42,8 @@ def test_readme_documents_every_command():
         "perfect:exact=12,seconds=5",
         "meeple serve",
         "meeple serve --open",
+        "make fuzz",
+        "make screenshots",
         "benchmarks/server_load.py",
         "meeple.envs.pettingzoo",
         "examples/train_edges_reinforce.py",
