@@ -90,7 +90,9 @@ def test_the_page_reconnects_and_resyncs_after_the_server_restarts(
     process = ServerProcess(f"sqlite:///{tmp_path / 'restart.db'}", tmp_path / "log", 0).start()
     try:
         server = Server(process)
-        created = server.create("erd", {"best_of": 1}, ["human", "random"])
+        # Best of 3: one round can end a game but not the match, so the person is to move
+        # again after the restart whatever the random agent chose.
+        created = server.create("erd", {"best_of": 3}, ["human", "random"])
         page, _ = _open(context, server, created)
         watch(page)
         page.fill("#notation", "rush=DDD defense=HHH")
