@@ -32,3 +32,8 @@ class RecordError(MeepleError):
 
 class AgentSpecError(MeepleError):
     """An agent spec that names no agent or gives a bad parameter (a budget out of range)."""
+
+
+class PositionError(MeepleError):
+    """A position text (``game.from_position``) that cannot be read or is not a possible
+    state; the message names the first problem."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import importlib
 import json
 import operator
 import random
@@ -18,7 +19,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from importlib import resources
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
-from meeple.core.errors import IllegalAction, MeepleError, NotationError
+from meeple.core.errors import IllegalAction, MeepleError, NotationError, PositionError
 from meeple.core.options import GameOptions
 
 if TYPE_CHECKING:
@@ -172,6 +173,27 @@ class Game(ABC, Generic[O, S, A]):
         """A line telling a person how to write an action."""
         return "write an action in this game's notation"
 
+    # -- positions as text (meeple's FEN) --------------------------------------------------
+    def position_codec(self) -> Any:
+        """The game's :class:`~meeple.core.position.PositionCodec`: the ``codec`` of a
+        ``position`` module beside the game's rules, imported on first use (so the rules
+        never import it); PositionError if the game has none."""
+        package = type(self).__module__.rsplit(".", 1)[0]
+        try:
+            module = importlib.import_module(f"{package}.position")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{package}.position":
+                raise
+            raise PositionError(f"{self.title} has no position notation") from None
+        return module.codec
+
+    def from_position(self, text: str) -> S:
+        """The state a position text describes (see :mod:`meeple.core.position`), checked:
+        PositionError naming the first problem (a card missing or twice, an impossible
+        count, the wrong seat to act, options of another configuration)."""
+        state: S = self.position_codec().from_position(self, text)
+        return state
+
     @classmethod
     def rules_markdown(cls) -> str:
         """The rules as implemented (the ``rules.md`` that ships beside the game's module)."""
@@ -240,6 +262,18 @@ class State(ABC, Generic[A]):
     def apply_text(self, player: Player, text: str) -> State[A]:
         """Parse ``text`` with the game's notation and apply it."""
         return self.apply(player, self.game.parse_action(text))
+
+    def position(self) -> str:
+        """The whole state as text, hidden parts included (a designer's and a tester's
+        tool, not a seat's view); ``game.from_position`` reads it back to an equal state."""
+        text: str = self.game.position_codec().position(self)
+        return text
+
+    def view_position(self, player: Player | None) -> str:
+        """What ``player`` knows, as a position with every unknown written ``?``: for
+        analysis; ``from_position`` refuses it (a state must be whole to be played)."""
+        text: str = self.game.position_codec().view_position(self, player)
+        return text
 
     def legal_action_ids(self, player: Player) -> list[int]:
         """The integer encodings of :meth:`legal_actions`."""

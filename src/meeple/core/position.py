@@ -1,0 +1,452 @@
+"""Positions as text: the whole state of a game written out, and read back checked.
+
+A position (meeple's FEN) is a designer's and a tester's tool: it holds every hidden part
+of the state (hands, decks in order, the seed of the chance still to come), so that a game
+set up from it plays on exactly as the original would. It is written one field a line::
+
+    meeple erd position
+    sides: ["HHHLLLDDD - 0", "HHHLLLDDD - 0"]
+    round: 1
+    ...
+
+The first line names the game; an ``options:`` line follows when the game's options differ
+from the defaults. Every other line is ``field: value`` with the value in JSON, written in
+the game's own short forms where it has them (``HHL`` for Erd cards, card names for hands).
+A game offers a notation by a ``position`` module in its package that builds a
+:class:`PositionCodec`; :meth:`meeple.core.game.Game.from_position` finds it by name, so no
+rules module imports it.
+
+Reading checks each value against the type of its field (a count is a whole number, a pile
+a list of cards), then the game's own checks (every card exactly once, counts possible, the
+seat to act), and raises :class:`~meeple.core.errors.PositionError` naming the first problem.
+
+A seat's view as a position (:meth:`PositionCodec.view_position`) writes what that seat
+cannot know as ``"?"``. It is for analysis only: reading it back is refused, because a
+state with unknown cards is not a state the engine can play (``determinize`` samples one).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import json
+import types
+import typing
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from meeple.core.errors import MeepleError, PositionError
+from meeple.core.simultaneous import Submissions
+
+HEADER_WORD = "position"
+VIEW_WORD = "view"
+UNKNOWN = "?"
+"""What a view position writes in place of something the seat cannot know."""
+MAX_POSITION_TEXT = 1_000_000
+"""Longest position text read: the largest game's position is a few kilobytes."""
+
+Encoder = Callable[[Any, Any], Any]
+"""A field's value (and the game) to its JSON form."""
+Decoder = Callable[[Any, Any], Any]
+"""A JSON form (and the game) back to the field's value; raises ValueError (or a
+MeepleError) saying what is wrong."""
+
+
+@dataclasses.dataclass(frozen=True)
+class FieldForm:
+    """A game's own short form for one field: how to write it and how to read it back."""
+
+    encode: Encoder
+    decode: Decoder
+
+
+@dataclasses.dataclass(frozen=True)
+class JoinedForm:
+    """One line standing for several fields that read best together (Edges' owners and
+    pyramids as one board): ``encode`` takes the game and their values in order,
+    ``decode`` the JSON form and the game, and returns their values."""
+
+    fields: tuple[str, ...]
+    encode: Callable[..., Any]
+    decode: Callable[[Any, Any], tuple[Any, ...]]
+
+
+class PositionCodec:
+    """Writes a dataclass state as a position and reads one back.
+
+    ``forms`` gives a field its game-specific short form (by field name), and ``joined``
+    writes several fields as one line (by line name); ``type_forms``
+    does the same for every value of a type, wherever it appears (Erd's cards); ``check``
+    is the game's consistency check, called on the state read back, returning the first
+    problem as a sentence or None; ``hidden`` says, for a view position, which fields (or
+    parts of fields) a seat may not know: it maps the state and seat to a dict of field
+    names to the value to write instead.
+    """
+
+    def __init__(
+        self,
+        state_class: type[Any],
+        *,
+        forms: Mapping[str, FieldForm] | None = None,
+        joined: Mapping[str, JoinedForm] | None = None,
+        type_forms: Mapping[type[Any], FieldForm] | None = None,
+        check: Callable[[Any], str | None] | None = None,
+        hidden: Callable[[Any, int], Mapping[str, Any]] | None = None,
+        skip: tuple[str, ...] = (),
+    ) -> None:
+        self.state_class = state_class
+        self.forms = dict(forms or {})
+        self.type_forms = dict(type_forms or {})
+        self.check = check
+        self.hidden = hidden
+        self.joined = dict(joined or {})
+        hints = typing.get_type_hints(state_class)
+        self.state_fields = [
+            f.name for f in dataclasses.fields(state_class) if f.init and f.name != "game"
+        ]
+        member_of = {m: line for line, j in self.joined.items() for m in j.fields}
+        self.fields: list[tuple[str, Any]] = []
+        """The lines of a position, in order: a field's name and type, or a joined line's
+        name and None."""
+        for name in self.state_fields:
+            line = member_of.get(name)
+            if line is None:
+                self.fields.append((name, hints[name]))
+            elif name == self.joined[line].fields[0]:
+                self.fields.append((line, None))
+
+    # -- writing ----------------------------------------------------------------------------
+    def position(self, state: Any) -> str:
+        """The whole state as text (every hidden part included)."""
+        return self._write(state, HEADER_WORD, {})
+
+    def view_position(self, state: Any, player: int | None) -> str:
+        """What ``player`` knows (``None``: a spectator), with every unknown written ``?``.
+
+        The game's ``hidden`` function replaces what the seat may not know; a game with
+        nothing hidden writes the same lines as :meth:`position`.
+        """
+        replaced = dict(self.hidden(state, player)) if self.hidden is not None else {}
+        seat = "spectator" if player is None else f"seat {player}"
+        return self._write(state, f"{VIEW_WORD} of {seat}", replaced)
+
+    def _write(self, state: Any, word: str, replaced: Mapping[str, Any]) -> str:
+        game = state.game
+        lines = [f"meeple {game.name} {word}"]
+        changed = game.options.changed()
+        if changed:
+            lines.append("options: " + _dumps(changed))
+        for name, hint in self.fields:
+            if name in replaced:
+                value = replaced[name]
+            elif name in self.joined:
+                members = self.joined[name].fields
+                value = self.joined[name].encode(game, *(getattr(state, m) for m in members))
+            else:
+                value = self.encode_field(game, name, getattr(state, name), hint)
+            lines.append(f"{name}: {_dumps(value)}")
+        return "\n".join(lines) + "\n"
+
+    def encode_field(self, game: Any, name: str, value: Any, hint: Any) -> Any:
+        """One field's JSON form: the game's own form if it has one, else the generic one."""
+        form = self.forms.get(name)
+        if form is not None:
+            return form.encode(value, game)
+        return self.encode(game, value, hint)
+
+    def encode(self, game: Any, value: Any, hint: Any) -> Any:
+        """``value`` (of type ``hint``) as plain JSON data."""
+        form = self.type_forms.get(hint) if isinstance(hint, type) else None
+        if form is not None:
+            return form.encode(value, game)
+        origin, args = typing.get_origin(hint), typing.get_args(hint)
+        if value is None:
+            return None
+        if origin in (typing.Union, types.UnionType):
+            return self.encode(game, value, _member_type(value, args))
+        if isinstance(value, Submissions):
+            return {
+                "seats": list(value.seats),
+                "chosen": [None if c is None else str(c) for c in value.chosen],
+            }
+        if isinstance(hint, type) and issubclass(hint, enum.Enum):
+            return value.name.lower()
+        if origin is tuple or origin is list:
+            if len(args) == 2 and args[1] is Ellipsis:
+                return [self.encode(game, v, args[0]) for v in value]
+            return [self.encode(game, v, a) for v, a in zip(value, args, strict=True)]
+        if _is_record(hint):
+            record_hints = typing.get_type_hints(hint)
+            out = {}
+            for name, default in _record_fields(hint):
+                item = getattr(value, name)
+                if default is not _NO_DEFAULT and item == default:
+                    continue
+                out[name] = self.encode(game, item, record_hints[name])
+            return out
+        if isinstance(value, bool | int | str | float):
+            return value
+        raise TypeError(f"a position cannot hold {type(value).__name__} values")
+
+    # -- reading ----------------------------------------------------------------------------
+    def from_position(self, game: Any, text: object) -> Any:
+        """The state the position describes; PositionError naming the first problem."""
+        if not isinstance(text, str):
+            raise PositionError(f"a position is text; got {type(text).__name__}")
+        if len(text) > MAX_POSITION_TEXT:
+            raise PositionError(
+                f"a position is at most {MAX_POSITION_TEXT} characters; got {len(text)}"
+            )
+        lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+        if not lines:
+            raise PositionError(f"the position is empty; {self._expected(game)}")
+        self._read_header(game, lines[0])
+        values: dict[str, Any] = {}
+        for number, line in enumerate(lines[1:], start=2):
+            name, sep, raw = line.partition(":")
+            name = name.strip()
+            if not sep:
+                raise PositionError(
+                    f"line {number} ({_quote(line)}) is not 'field: value'; {self._expected(game)}"
+                )
+            if name in values:
+                raise PositionError(f"line {number}: field {name!r} is given twice")
+            try:
+                values[name] = json.loads(raw)
+            except ValueError as exc:
+                raise PositionError(
+                    f"line {number}: the value of {name!r} is not valid JSON ({exc.msg} at "
+                    f"character {exc.pos + 1}): {_quote(raw.strip())}"
+                ) from None
+        options = values.pop("options", {})
+        if options != game.options.changed():
+            raise PositionError(
+                f"the position is of {game.name} with options {_dumps(options)}, but this "
+                f"game has {_dumps(game.options.changed())}; make the game with the "
+                "position's options"
+            )
+        known = {name for name, _ in self.fields}
+        unknown = [n for n in values if n not in known]
+        if unknown:
+            raise PositionError(
+                f"{game.title} positions have no field {unknown[0]!r}; the fields are: "
+                + ", ".join(known)
+            )
+        missing = [n for n, _ in self.fields if n not in values]
+        if missing:
+            raise PositionError(f"the position gives no {missing[0]!r} (a {game.title} field)")
+        fields = {}
+        for name, hint in self.fields:
+            if name in self.joined:
+                members = self.joined[name].fields
+                parts = self._decode_field(game, name, values[name], None)
+                fields.update(zip(members, parts, strict=True))
+            else:
+                fields[name] = self._decode_field(game, name, values[name], hint)
+        try:
+            state = self.state_class(game=game, **fields)
+        except (ValueError, TypeError, IndexError, KeyError) as exc:
+            raise PositionError(f"the position does not make a {game.title} state: {exc}") from None
+        problem = self._check(state)
+        if problem is not None:
+            raise PositionError(f"impossible {game.title} position: {problem}")
+        return state
+
+    def _read_header(self, game: Any, line: str) -> None:
+        words = line.split()
+        if len(words) >= 2 and words[0] == "meeple" and words[2:3] == [VIEW_WORD]:
+            raise PositionError(
+                "this is a seat's view (unknowns written '?'), for analysis only; a game "
+                "starts from a whole position, written by state.position()"
+            )
+        if len(words) != 3 or words[0] != "meeple" or words[2] != HEADER_WORD:
+            raise PositionError(
+                f"a position starts with the line 'meeple {game.name} position'; got {_quote(line)}"
+            )
+        if words[1] != game.name:
+            raise PositionError(f"this is a position of {words[1]!r}, not of {game.name!r}")
+
+    def _expected(self, game: Any) -> str:
+        return (
+            f"a {game.title} position is the line 'meeple {game.name} position' and then "
+            "one 'field: value' line for each of: " + ", ".join(n for n, _ in self.fields)
+        )
+
+    def _decode_field(self, game: Any, name: str, raw: Any, hint: Any) -> Any:
+        try:
+            if name in self.joined:
+                return self.joined[name].decode(raw, game)
+            form = self.forms.get(name)
+            if form is not None:
+                return form.decode(raw, game)
+            return self.decode(game, raw, hint, name)
+        except PositionError:
+            raise
+        except (ValueError, MeepleError) as exc:
+            raise PositionError(f"field {name!r}: {exc}") from None
+
+    def decode(self, game: Any, raw: Any, hint: Any, where: str) -> Any:
+        """JSON data ``raw`` as a value of type ``hint``; ValueError saying where it is wrong."""
+        form = self.type_forms.get(hint) if isinstance(hint, type) else None
+        if form is not None:
+            return form.decode(raw, game)
+        origin, args = typing.get_origin(hint), typing.get_args(hint)
+        if hint is Any:
+            raise ValueError(f"{where}: cannot be read from a position")
+        if hint is type(None):
+            if raw is not None:
+                raise ValueError(f"{where}: expected null, got {_dumps(raw)}")
+            return None
+        if origin in (typing.Union, types.UnionType):
+            if raw is None and type(None) in args:
+                return None
+            problems = []
+            for arg in args:
+                if arg is type(None):
+                    continue
+                try:
+                    return self.decode(game, raw, arg, where)
+                except (ValueError, MeepleError) as exc:
+                    problems.append(str(exc))
+            raise ValueError(problems[0] if len(problems) == 1 else "; or ".join(problems))
+        if origin is typing.Literal:
+            if raw not in args or isinstance(raw, bool) != isinstance(args[0], bool):
+                raise ValueError(
+                    f"{where}: {_dumps(raw)} is not one of " + ", ".join(_dumps(a) for a in args)
+                )
+            return raw
+        if origin is Submissions or hint is Submissions:
+            return self._decode_submissions(game, raw, where)
+        if isinstance(hint, type) and issubclass(hint, enum.Enum):
+            names = {m.name.lower(): m for m in hint}
+            if not isinstance(raw, str) or raw.lower() not in names:
+                raise ValueError(f"{where}: {_dumps(raw)} is not one of " + ", ".join(names))
+            return names[raw.lower()]
+        if origin is tuple:
+            if not isinstance(raw, list):
+                raise ValueError(f"{where}: expected a list, got {_dumps(raw)}")
+            if len(args) == 2 and args[1] is Ellipsis:
+                return tuple(
+                    self.decode(game, v, args[0], f"{where}[{k}]") for k, v in enumerate(raw)
+                )
+            if len(raw) != len(args):
+                raise ValueError(f"{where}: expected {len(args)} items, got {len(raw)}")
+            return tuple(
+                self.decode(game, v, a, f"{where}[{k}]")
+                for k, (v, a) in enumerate(zip(raw, args, strict=True))
+            )
+        if _is_record(hint):
+            return self._decode_record(game, raw, hint, where)
+        if hint is bool:
+            if not isinstance(raw, bool):
+                raise ValueError(f"{where}: expected true or false, got {_dumps(raw)}")
+            return raw
+        if hint is int:
+            if not isinstance(raw, int) or isinstance(raw, bool):
+                raise ValueError(f"{where}: expected a whole number, got {_dumps(raw)}")
+            return raw
+        if hint is str:
+            if not isinstance(raw, str):
+                raise ValueError(f"{where}: expected text in double quotes, got {_dumps(raw)}")
+            return raw
+        raise ValueError(f"{where}: a position cannot hold {hint!r} values")
+
+    def _decode_record(self, game: Any, raw: Any, hint: type[Any], where: str) -> Any:
+        if not isinstance(raw, dict):
+            raise ValueError(f"{where}: expected an object {{...}}, got {_dumps(raw)}")
+        record_hints = typing.get_type_hints(hint)
+        fields = _record_fields(hint)
+        names = [n for n, _ in fields]
+        unknown = [k for k in raw if k not in names]
+        if unknown:
+            raise ValueError(
+                f"{where}: no field {unknown[0]!r}; the fields are: {', '.join(names)}"
+            )
+        values = {}
+        for name, default in fields:
+            if name in raw:
+                values[name] = self.decode(game, raw[name], record_hints[name], f"{where}.{name}")
+            elif default is _NO_DEFAULT:
+                raise ValueError(f"{where}: field {name!r} is missing")
+        return hint(**values)
+
+    def _decode_submissions(self, game: Any, raw: Any, where: str) -> Submissions[Any]:
+        if not isinstance(raw, dict) or set(raw) != {"seats", "chosen"}:
+            raise ValueError(
+                f'{where}: expected {{"seats": [...], "chosen": [...]}}, got {_dumps(raw)}'
+            )
+        seats = self.decode(game, raw["seats"], tuple[int, ...], f"{where}.seats")
+        chosen_raw = raw["chosen"]
+        if not isinstance(chosen_raw, list) or len(chosen_raw) != len(seats):
+            raise ValueError(f"{where}.chosen: expected one entry (an action or null) per seat")
+        if len(set(seats)) != len(seats) or any(not 0 <= s < game.num_players for s in seats):
+            raise ValueError(f"{where}.seats: {_dumps(raw['seats'])} are not distinct seats")
+        chosen = []
+        for seat, item in zip(seats, chosen_raw, strict=True):
+            if item is None:
+                chosen.append(None)
+            elif isinstance(item, str):
+                chosen.append(game.parse_action(item))
+            else:
+                raise ValueError(f"{where}.chosen: seat {seat}'s choice is not an action's text")
+        return Submissions(seats, tuple(chosen))
+
+    def _check(self, state: Any) -> str | None:
+        """The game's check, then the generic one: the seats to act and their moves can be
+        worked out (a state the engine cannot even ask is no position)."""
+        try:
+            if self.check is not None:
+                problem = self.check(state)
+                if problem is not None:
+                    return problem
+            for seat in state.to_act:
+                state.legal_actions(seat)
+            for seat in state.to_act:
+                if not state.legal_actions(seat):
+                    return f"seat {seat} is to act but has no legal action"
+        except (ValueError, TypeError, IndexError, KeyError, AttributeError) as exc:
+            return f"the engine cannot play on from it ({type(exc).__name__}: {exc})"
+        return None
+
+
+_NO_DEFAULT = object()
+
+
+def _is_record(hint: Any) -> bool:
+    return isinstance(hint, type) and (
+        dataclasses.is_dataclass(hint) or (issubclass(hint, tuple) and hasattr(hint, "_fields"))
+    )
+
+
+def _record_fields(hint: type[Any]) -> list[tuple[str, Any]]:
+    if dataclasses.is_dataclass(hint):
+        out = []
+        for f in dataclasses.fields(hint):
+            if not f.init:
+                continue
+            if f.default is not dataclasses.MISSING:
+                out.append((f.name, f.default))
+            else:
+                out.append((f.name, _NO_DEFAULT))
+        return out
+    defaults = getattr(hint, "_field_defaults", {})
+    return [(name, defaults.get(name, _NO_DEFAULT)) for name in hint._fields]
+
+
+def _member_type(value: Any, args: tuple[Any, ...]) -> Any:
+    """The member of a union that ``value`` belongs to, for writing it."""
+    for arg in args:
+        check = typing.get_origin(arg) or arg
+        if isinstance(check, type) and isinstance(value, check):
+            if check is int and isinstance(value, bool) and bool in args:
+                continue
+            return arg
+    raise TypeError(f"{value!r} is none of {args}")
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+def _quote(text: str, limit: int = 60) -> str:
+    return repr(text if len(text) <= limit else text[: limit - 3] + "...")
