@@ -29,7 +29,7 @@ from meeple.core.record import GameRecord, Playthrough
 from meeple.core.registry import game_class, games, make
 from meeple.core.rng import derive_seed
 from meeple.core.simultaneous import hidden_from_others
-from meeple.interfaces import lab_cli, serve_cli, solve_cli
+from meeple.interfaces import doc_text, lab_cli, serve_cli, solve_cli
 from meeple.interfaces.console import console, fail
 from meeple.interfaces.options_cli import parse_option_flags
 
@@ -94,10 +94,11 @@ def agents_command(
     table.add_row(HUMAN, "", "a person at the prompt")
     for name, factory in available_agents(g).items():
         params = list(inspect.signature(factory).parameters.values())[1:]
+        # Docstrings are plain text, not Rich markup: escaped, "[3]" in one stays visible.
         table.add_row(
-            name,
-            ", ".join(f"{p.name}={p.default}" for p in params),
-            (factory.__doc__ or "").strip().splitlines()[0],
+            escape(name),
+            escape(", ".join(f"{p.name}={p.default}" for p in params)),
+            escape(doc_text.summary(factory)),
         )
     console.print(table)
 

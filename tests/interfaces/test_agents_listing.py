@@ -1,0 +1,35 @@
+"""`meeple agents`: every description whole, in plain words (issue 32, item 8)."""
+
+from __future__ import annotations
+
+import pytest
+
+from meeple.agents import available_agents
+from meeple.core.registry import make
+from meeple.interfaces import doc_text
+from meeple.interfaces.console import console
+
+
+def test_summary_keeps_the_whole_first_paragraph_and_drops_rest_markup():
+    def factory() -> None:
+        """Solves exactly when at most ``exact`` pyramids
+        are left, using :func:`~meeple.games.erd.rules.resolve_round`.
+
+        Details nobody needs in a table.
+        """
+
+    assert doc_text.summary(factory) == (
+        "Solves exactly when at most exact pyramids are left, using resolve_round."
+    )
+
+
+@pytest.mark.parametrize("game", ["edges", "erd", "erosion", "squad-combat", "triangle-clock"])
+def test_agents_shows_each_description_to_its_last_word(run, monkeypatch, game):
+    monkeypatch.setattr(console, "width", 1000)  # one row per agent: nothing wraps
+    result = run("agents", game)
+    assert result.exit_code == 0, result.output
+    assert "``" not in result.output
+    for factory in available_agents(make(game)).values():
+        text = doc_text.summary(factory)
+        assert text.endswith("."), text  # a sentence, not a line cut short
+        assert text in result.output
