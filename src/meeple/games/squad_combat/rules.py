@@ -25,11 +25,10 @@ reaction windows, the dice kept after a refresh, the end-of-turn discards.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
@@ -38,31 +37,114 @@ from meeple.core.game import AgentFactory, Game, Player, State
 from meeple.core.options import GameOptions
 from meeple.core.registry import register
 from meeple.core.rng import make_rng
+from meeple.games.squad_combat.actions import (
+    _REFRESH_RE,
+    _TARGET_RE,
+    _VALUE_RE,
+    _WORDS,
+    DONE,
+    NO_DIE,
+    PASS,
+    Die,
+    Discard,
+    Done,
+    Drop,
+    NoDie,
+    Pass,
+    PayDie,
+    Play,
+    Refresh,
+    SquadAction,
+    Target,
+    _letter,
+    slug,
+)
+from meeple.games.squad_combat.combat import Combat
 from meeple.games.squad_combat.content import (
     DIE_FACES,
     FILES,
     PARTY_SIZE,
-    TARGETED_EFFECTS,
     Card,
     CharacterCard,
     Content,
     ContentError,
-    dice_cover,
     load_content,
 )
+from meeple.games.squad_combat.explain import explain
+from meeple.games.squad_combat.pieces import (
+    ATTACK_DIE,
+    BOOST_DIE,
+    DEFENSE_DIE,
+    DROP,
+    END_DISCARD,
+    END_DISCARDS,
+    FORCED,
+    LOG_LINES,
+    OVER,
+    PAY_CARD,
+    PAY_DIE,
+    PHASE,
+    REACT,
+    RESOLVE,
+    SEAT_NAMES,
+    SLOTS,
+    TARGET,
+    Character,
+    Performance,
+    Step,
+    Wound,
+    dice_text,
+    put,
+)
+from meeple.games.squad_combat.reading import Reading
+from meeple.games.squad_combat.turns import Turns
 
 if TYPE_CHECKING:
     import random
 
     from rich.console import RenderableType
 
-SEAT_NAMES = ("Red", "Blue", "Green", "Gold")
-SLOTS = "abc"
-"""Characters are named by their place in the row, left to right."""
-LOG_LINES = 24
-"""How many recent log lines a state keeps (and every view shows)."""
-END_DISCARDS = 2
-"""'Each player may then discard up to two cards from their hand'."""
+__all__ = [
+    "ATTACK_DIE",
+    "BOOST_DIE",
+    "DEFENSE_DIE",
+    "DONE",
+    "DROP",
+    "END_DISCARD",
+    "END_DISCARDS",
+    "FORCED",
+    "LOG_LINES",
+    "NO_DIE",
+    "OVER",
+    "PASS",
+    "PAY_CARD",
+    "PAY_DIE",
+    "PHASE",
+    "REACT",
+    "RESOLVE",
+    "SEAT_NAMES",
+    "SLOTS",
+    "TARGET",
+    "Character",
+    "Die",
+    "Discard",
+    "Done",
+    "Drop",
+    "NoDie",
+    "Pass",
+    "PayDie",
+    "Performance",
+    "Play",
+    "Refresh",
+    "SquadAction",
+    "SquadCombatGame",
+    "SquadCombatOptions",
+    "SquadCombatState",
+    "Step",
+    "Target",
+    "Wound",
+    "slug",
+]
 
 
 # -- options --------------------------------------------------------------------------------
@@ -127,191 +209,6 @@ def resolve_decks(options: SquadCombatOptions, content: Content) -> tuple[str, .
     """The deck id of every seat: the ``decks`` list (repeated), else the content's decks."""
     keys = content.deck_ids(options.decks)
     return tuple(keys[p % len(keys)] for p in range(options.players))
-
-
-# -- actions --------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Play:
-    """Announce a card from hand, performed by your character in that slot: ``play slash by a``."""
-
-    card: str
-    slot: int
-
-    def __str__(self) -> str:
-        return f"play {self.card} by {SLOTS[self.slot]}"
-
-
-@dataclass(frozen=True, slots=True)
-class Refresh:
-    """Refresh the dice pool of your character in that slot (an action): ``refresh b``."""
-
-    slot: int
-
-    def __str__(self) -> str:
-        return f"refresh {SLOTS[self.slot]}"
-
-
-@dataclass(frozen=True, slots=True)
-class Pass:
-    """Pass: no more actions this turn (edges are still allowed): ``pass``."""
-
-    def __str__(self) -> str:
-        return "pass"
-
-
-@dataclass(frozen=True, slots=True)
-class PayDie:
-    """Pay the highest die cost still due with a die of this value: ``pay 4``."""
-
-    value: int
-
-    def __str__(self) -> str:
-        return f"pay {self.value}"
-
-
-@dataclass(frozen=True, slots=True)
-class Discard:
-    """Discard a card from hand, to pay a ``C`` cost or at the end of a turn: ``discard parry``."""
-
-    card: str
-
-    def __str__(self) -> str:
-        return f"discard {self.card}"
-
-
-@dataclass(frozen=True, slots=True)
-class Target:
-    """Choose the character a card acts on, by seat and slot: ``target 1b``."""
-
-    seat: int
-    slot: int
-
-    def __str__(self) -> str:
-        return f"target {self.seat}{SLOTS[self.slot]}"
-
-
-@dataclass(frozen=True, slots=True)
-class Die:
-    """Choose a die of this value: the attack or defense die, or the die a boost raises."""
-
-    value: int
-
-    def __str__(self) -> str:
-        return f"die {self.value}"
-
-
-@dataclass(frozen=True, slots=True)
-class NoDie:
-    """Decline to spend an attack or defense die (it counts as a 0): ``no die``."""
-
-    def __str__(self) -> str:
-        return "no die"
-
-
-@dataclass(frozen=True, slots=True)
-class Drop:
-    """After a refresh, remove a die of this value from the character: ``drop 2``."""
-
-    value: int
-
-    def __str__(self) -> str:
-        return f"drop {self.value}"
-
-
-@dataclass(frozen=True, slots=True)
-class Done:
-    """Close a reaction window, or stop discarding at the end of the turn: ``done``."""
-
-    def __str__(self) -> str:
-        return "done"
-
-
-SquadAction = Play | Refresh | Pass | PayDie | Discard | Target | Die | NoDie | Drop | Done
-PASS, DONE, NO_DIE = Pass(), Done(), NoDie()
-
-_VALUE_RE = re.compile(r"^\s*(pay|die|drop)\s+(\d)\s*$", re.IGNORECASE)
-_REFRESH_RE = re.compile(r"^\s*refresh\s+([a-zA-Z])\s*$", re.IGNORECASE)
-_TARGET_RE = re.compile(r"^\s*target\s+(\d)\s*([a-zA-Z])\s*$", re.IGNORECASE)
-_WORDS: dict[str, SquadAction] = {"pass": PASS, "done": DONE, "no die": NO_DIE, "nodie": NO_DIE}
-
-
-def _letter(word: str) -> bool:
-    """True for one ASCII letter (a character slot is written as one)."""
-    return len(word) == 1 and word.isascii() and word.isalpha()
-
-
-def slug(text: str) -> str:
-    """A card name as an id: ``Heavy Blow`` -> ``heavy-blow``."""
-    return re.sub(r"[\s_]+", "-", text.strip().lower())
-
-
-# -- steps: who decides what, now ---------------------------------------------------------
-PHASE = "action phase"
-PAY_DIE = "die payment"
-PAY_CARD = "card discard payment"
-TARGET = "target choice"
-BOOST_DIE = "boost die choice"
-ATTACK_DIE = "attack die choice"
-DEFENSE_DIE = "defense die choice"
-REACT = "reaction window"
-DROP = "dice trim after a refresh"
-END_DISCARD = "end-of-turn discard"
-RESOLVE = "resolution"
-OVER = "game over"
-
-FORCED = frozenset({PAY_DIE, PAY_CARD, TARGET, BOOST_DIE, DROP})
-"""Steps where a single legal choice is made for the player: only optional decisions ask."""
-
-
-class Step(NamedTuple):
-    """The decision pending now and the seat that makes it (-1 when nobody does)."""
-
-    kind: str
-    seat: int
-
-
-class Wound(NamedTuple):
-    """An attack card under a character: which card, and whose deck it came from."""
-
-    card: int
-    owner: int
-
-
-class Character(NamedTuple):
-    """A character in play: its card, spent energy, the dice on it and the wounds under it."""
-
-    card: int
-    """Index of its character card in the content."""
-    spent: int
-    """Spent energy (burden) tokens; cleared at the end of each turn."""
-    dice: tuple[int, ...]
-    """Values of the dice on it, lowest first."""
-    wounds: tuple[Wound, ...] = ()
-    removed: bool = False
-    """Wounds reached its Life: it is out of the game."""
-
-
-class Performance(NamedTuple):
-    """A card being performed: who plays it, by which character, and what is still to settle."""
-
-    player: int
-    card: int
-    slot: int
-    """The performing character (the attacker, for an attack)."""
-    dice_due: tuple[int, ...]
-    """Die costs still to pay, highest first."""
-    cards_due: int
-    """Card discards still to pay."""
-    target: tuple[int, int] | None = None
-    """(seat, slot) of the defender, or of the character an effect acts on."""
-    boost_die: int | None = None
-    attack_die: int | None = None
-    """Value of the attack die; 0 when declined; None until chosen."""
-    defense_die: int | None = None
-    attack_bonus: int = 0
-    defense_bonus: int = 0
-    windows: tuple[int, ...] | None = None
-    """Seats still to be offered a reaction window; None until both dice are chosen."""
 
 
 # -- the game -------------------------------------------------------------------------------
@@ -410,7 +307,7 @@ class SquadCombatGame(Game[SquadCombatOptions, "SquadCombatState", SquadAction])
                 party.append(Character(index, 0, tuple(rolled)))
                 log.append(
                     f"{self.seat_name(seat)} {self.characters[index].name} ({seat}{SLOTS[slot]}) "
-                    f"rolls {_dice_text(rolled)}."
+                    f"rolls {dice_text(rolled)}."
                 )
             parties.append(tuple(party))
         log.append(f"Turn 1: {self.seat_name(first)} leads.")
@@ -547,196 +444,9 @@ class SquadCombatGame(Game[SquadCombatOptions, "SquadCombatState", SquadAction])
         return f"{SEAT_NAMES[seat]} {card.name} ({seat}{SLOTS[slot]})"
 
 
-def _dice_text(dice: Any) -> str:
-    return " ".join(map(str, dice)) if dice else "no dice"
-
-
-# -- reading a position (shared by states and the working copy of a transition) -------------
-class _Reading:
-    """Questions about a position; every answer depends only on the fields."""
-
-    __slots__ = ()
-    game: SquadCombatGame
-    order: tuple[int, ...]
-    phase: int
-    passed: tuple[bool, ...]
-    parties: tuple[tuple[Character, ...], ...]
-    hands: tuple[tuple[int, ...], ...]
-    decks: tuple[tuple[int, ...], ...]
-    discards: tuple[tuple[int, ...], ...]
-    stack: tuple[Performance, ...]
-    dropping: int
-    discarding: tuple[int, ...]
-    ended: str | None
-
-    @property
-    def step(self) -> Step:
-        """The decision pending now, and the seat that makes it."""
-        return self.find_step()
-
-    def find_step(self) -> Step:
-        """Work out :attr:`step` from the fields."""
-        if self.ended is not None:
-            return Step(OVER, -1)
-        if self.discarding:
-            return Step(END_DISCARD, self.discarding[0])
-        if self.dropping >= 0:
-            return Step(DROP, self.phase)
-        if not self.stack:
-            return Step(PHASE, self.phase)
-        perf = self.stack[-1]
-        card = self.game.cards[perf.card]
-        if perf.dice_due:
-            return Step(PAY_DIE, perf.player)
-        if perf.cards_due:
-            return Step(PAY_CARD, perf.player)
-        needs_target = card.kind == "attack" or card.effect in TARGETED_EFFECTS
-        if needs_target and perf.target is None:
-            return Step(TARGET, perf.player)
-        if card.effect == "boost" and perf.boost_die is None:
-            return Step(BOOST_DIE, perf.player)
-        if card.kind == "attack":
-            if perf.attack_die is None:
-                return Step(ATTACK_DIE, perf.player)
-            if perf.defense_die is None:
-                assert perf.target is not None
-                return Step(DEFENSE_DIE, perf.target[0])
-            if perf.windows:
-                return Step(REACT, perf.windows[0])
-        return Step(RESOLVE, perf.player)
-
-    def alive(self, seat: int) -> bool:
-        """Whether the seat still has a character in play."""
-        return any(not c.removed for c in self.parties[seat])
-
-    def energy_left(self, seat: int, slot: int) -> int:
-        """The character's energy minus its spent energy."""
-        ch = self.parties[seat][slot]
-        return self.game.characters[ch.card].energy - ch.spent
-
-    def damage(self, seat: int, slot: int) -> int:
-        """Total damage of the wounds under the character."""
-        damages = self.game.damages
-        return sum(damages[w.card] for w in self.parties[seat][slot].wounds)
-
-    def can_perform(self, seat: int, slot: int, card: int, hand_after: int) -> bool:
-        """'Performing actions and edges': a character in play that shares a trait with the
-        card, has the energy, dice of at least each die cost, and ``hand_after`` cards left
-        in its controller's hand for the card costs."""
-        ch = self.parties[seat][slot]
-        game = self.game
-        if ch.removed or not game.matches[ch.card][card]:
-            return False
-        cost = game.cards[card].cost
-        if cost.energy and game.characters[ch.card].energy - ch.spent < cost.energy:
-            return False
-        if cost.dice and not dice_cover(ch.dice, cost.dice):
-            return False
-        return hand_after >= cost.cards
-
-    def effect_targets(self, seat: int, card: Card) -> list[tuple[int, int]]:
-        """The characters a card may target when played by ``seat``: any enemy character for
-        an attack; for an effect, one of the seat's own characters it would change."""
-        out = []
-        if card.kind == "attack":
-            for other, party in enumerate(self.parties):
-                if other != seat:
-                    out += [(other, s) for s, ch in enumerate(party) if not ch.removed]
-            return out
-        amount = card.amount or 0
-        cards = self.game.cards
-        for slot, ch in enumerate(self.parties[seat]):
-            if ch.removed:
-                continue
-            if card.effect == "heal":
-                ok = any((cards[w.card].damage or 0) <= amount for w in ch.wounds)
-            elif card.effect == "boost":
-                ok = bool(ch.dice) and ch.dice[0] < DIE_FACES
-            elif card.effect == "energy":
-                ok = ch.spent > 0
-            else:
-                ok = False
-            if ok:
-                out.append((seat, slot))
-        return out
-
-    def playable(self, seat: int, timings: tuple[str, ...]) -> list[Play]:
-        """Cards in ``seat``'s hand it may announce now: action and attack cards when
-        ``timings`` includes ``action``, edges of the given timings; each with every
-        character able to perform it."""
-        game = self.game
-        hand = self.hands[seat]
-        out: list[Play] = []
-        previous = -1
-        for k in hand:
-            if k == previous:
-                continue  # the hand is sorted: copies of a card make one choice
-            previous = k
-            card = game.cards[k]
-            timing = "action" if card.kind != "edge" else card.timing
-            if timing not in timings:
-                continue
-            # A card that acts on one of your characters needs one it would change.
-            if card.effect in TARGETED_EFFECTS and not self.effect_targets(seat, card):
-                continue
-            plays = game.play[k]
-            out += [
-                plays[s] for s in range(PARTY_SIZE) if self.can_perform(seat, s, k, len(hand) - 1)
-            ]
-        return out
-
-    def window_timings(self, seat: int) -> tuple[str, ...]:
-        """Edge timings ``seat`` may use in the reaction window of the attack on the stack."""
-        perf = self.stack[-1]
-        assert perf.target is not None
-        role = "defending" if seat == perf.target[0] else "attacking"
-        return ("anytime", role)
-
-    def legal(self, player: Player) -> list[SquadAction]:
-        """Every action ``player`` may take now."""
-        kind, seat = self.step
-        if player != seat:
-            return []
-        game = self.game
-        if kind == PHASE:
-            actions: list[SquadAction] = list(self.playable(seat, ("action", "anytime")))
-            for slot, ch in enumerate(self.parties[seat]):
-                if not ch.removed and self.energy_left(seat, slot) >= (
-                    game.characters[ch.card].refresh
-                ):
-                    actions.append(game.refresh[slot])
-            actions.append(PASS)
-            return actions
-        if kind == END_DISCARD:
-            return [game.discard[k] for k in sorted(set(self.hands[seat]))] + [DONE]
-        if kind == DROP:
-            dice = self.parties[seat][self.dropping].dice
-            return [game.drop[v] for v in sorted(set(dice))]
-        perf = self.stack[-1]
-        if kind == PAY_DIE:
-            dice = self.parties[seat][perf.slot].dice
-            return [game.pay[v] for v in sorted(set(dice)) if v >= perf.dice_due[0]]
-        if kind == PAY_CARD:
-            return [game.discard[k] for k in sorted(set(self.hands[seat]))]
-        if kind == TARGET:
-            card = game.cards[perf.card]
-            return [game.target[t] for t in self.effect_targets(seat, card)]
-        if kind == BOOST_DIE:
-            assert perf.target is not None
-            dice = self.parties[perf.target[0]][perf.target[1]].dice
-            return [game.die[v] for v in sorted(set(dice)) if v < DIE_FACES]
-        if kind in (ATTACK_DIE, DEFENSE_DIE):
-            assert perf.target is not None
-            owner, slot = (seat, perf.slot) if kind == ATTACK_DIE else perf.target
-            return [NO_DIE] + [game.die[v] for v in sorted(set(self.parties[owner][slot].dice))]
-        if kind == REACT:
-            return [*self.playable(seat, self.window_timings(seat)), DONE]
-        return []
-
-
 # -- the state ------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
-class SquadCombatState(_Reading, State[SquadAction]):
+class SquadCombatState(Reading, State[SquadAction]):
     """A position: the characters on the table, every hand, deck and discard pile, the turn,
     and the card being performed (with any edge played in reaction to it)."""
 
@@ -808,7 +518,7 @@ class SquadCombatState(_Reading, State[SquadAction]):
         """A specific reason, naming the pending decision and what the rules require."""
         if action in self._legal_cached(player):
             return None
-        return _explain(self, player, action)
+        return explain(self, player, action)
 
     def _next(self, player: Player, action: SquadAction) -> SquadCombatState:
         table = _Table(self)
@@ -961,7 +671,7 @@ _FIELDS = tuple(f.name for f in fields(SquadCombatState) if f.init and f.name !=
 _read_fields = attrgetter(*_FIELDS)
 
 
-class _Table(_Reading):
+class _Table(Turns, Combat):
     """A working copy of a state that one transition changes, then freezes into a state."""
 
     __slots__ = ("game", "known", *_FIELDS)
@@ -981,68 +691,6 @@ class _Table(_Reading):
                 state._cache[step.seat] = legal
         return state
 
-    # -- small changes ----------------------------------------------------------------------
-    def say(self, line: str) -> None:
-        """Add a line to the log."""
-        self.log = (*self.log[-(LOG_LINES - 1) :], line)
-
-    def name(self, seat: int) -> str:
-        """The seat's name (Red, Blue, ...)."""
-        return self.game.seat_name(seat)
-
-    def who(self, seat: int, slot: int) -> str:
-        """A character as the log names it."""
-        return self.game.who(seat, slot, self)
-
-    def set_character(self, seat: int, slot: int, ch: Character) -> None:
-        """Put the changed character back in its place."""
-        party = self.parties[seat]
-        self.parties = _set(self.parties, seat, _set(party, slot, ch))
-
-    def rng(self, purpose: str) -> random.Random:
-        """The stream of the next random event, numbered so that a record replays it."""
-        self.rolls += 1
-        return make_rng(self.seed, "squad-combat", purpose, self.rolls)
-
-    def take_from_hand(self, seat: int, card: int) -> None:
-        """Remove one copy of a card from the seat's hand."""
-        hand = list(self.hands[seat])
-        hand.remove(card)
-        self.hands = _set(self.hands, seat, tuple(hand))
-
-    def to_discard(self, owner: int, card: int) -> None:
-        """Put a card on top of its owner's discard pile."""
-        self.discards = _set(self.discards, owner, (*self.discards[owner], card))
-
-    def spend_die(self, seat: int, slot: int, value: int) -> None:
-        """Remove a die of this value from the character."""
-        ch = self.parties[seat][slot]
-        dice = list(ch.dice)
-        dice.remove(value)
-        self.set_character(seat, slot, ch._replace(dice=tuple(dice)))
-
-    def draw(self, seat: int, count: int) -> int:
-        """Draw up to ``count`` cards; an empty deck is replaced by its shuffled discards."""
-        drawn = 0
-        for _ in range(count):
-            if not self.decks[seat]:
-                pile = list(self.discards[seat])
-                if not pile:
-                    break
-                self.rng("reshuffle").shuffle(pile)
-                self.decks = _set(self.decks, seat, tuple(pile))
-                self.discards = _set(self.discards, seat, ())
-                self.say(f"{self.name(seat)} shuffles {len(pile)} discarded cards into a new deck.")
-            deck = self.decks[seat]
-            self.decks = _set(self.decks, seat, deck[:-1])
-            self.hands = _set(self.hands, seat, tuple(sorted((*self.hands[seat], deck[-1]))))
-            drawn += 1
-        return drawn
-
-    def replace_top(self, **changes: Any) -> None:
-        """Change the card being performed on top of the stack."""
-        self.stack = (*self.stack[:-1], self.stack[-1]._replace(**changes))
-
     # -- one action -------------------------------------------------------------------------
     def act(self, player: int, action: SquadAction) -> None:
         """Apply a legal action of ``player`` at the pending step."""
@@ -1051,7 +699,7 @@ class _Table(_Reading):
         if isinstance(action, Play):
             self.announce(player, game.content.card_index[action.card], action.slot)
         elif isinstance(action, Pass):
-            self.passed = _set(self.passed, player, True)
+            self.passed = put(self.passed, player, True)
             self.say(f"{self.name(player)} passes.")
             self.advance_phase(player)
         elif isinstance(action, Refresh):
@@ -1089,281 +737,6 @@ class _Table(_Reading):
                 self.replace_top(windows=windows[1:])
             else:
                 self.finish_discards(player)
-
-    def announce(self, seat: int, card: int, slot: int) -> None:
-        """'Announce you are playing the card. Pay for any costs': the card leaves the hand,
-        energy is spent at once; dice and card costs follow as decisions."""
-        spec = self.game.cards[card]
-        self.take_from_hand(seat, card)
-        ch = self.parties[seat][slot]
-        if spec.cost.energy:
-            self.set_character(seat, slot, ch._replace(spent=ch.spent + spec.cost.energy))
-        self.stack = (
-            *self.stack,
-            Performance(seat, card, slot, spec.cost.dice, spec.cost.cards),
-        )
-        self.say(f"{self.who(seat, slot)} plays {spec.name} ({spec.cost}).")
-
-    def refresh_dice(self, seat: int, slot: int) -> None:
-        """'Pay the character's dice refresh energy cost to roll a number of dice equal to
-        the character's dice pool value and add them to the character.'"""
-        ch = self.parties[seat][slot]
-        card = self.game.characters[ch.card]
-        rng = self.rng("refresh")
-        rolled = [rng.randint(1, DIE_FACES) for _ in range(card.dice_pool)]
-        dice = tuple(sorted((*ch.dice, *rolled)))
-        self.set_character(seat, slot, ch._replace(spent=ch.spent + card.refresh, dice=dice))
-        self.say(
-            f"{self.who(seat, slot)} refreshes ({card.refresh} energy) and rolls "
-            f"{_dice_text(sorted(rolled))}: dice {_dice_text(dice)}."
-        )
-        if len(dice) > card.dice_pool:
-            self.dropping = slot
-        else:
-            self.advance_phase(seat)
-
-    def drop_die(self, seat: int, value: int) -> None:
-        """'Remove dice from the character until they no longer have more dice on them than
-        their dice pool value', the player choosing which."""
-        slot = self.dropping
-        self.spend_die(seat, slot, value)
-        ch = self.parties[seat][slot]
-        if len(ch.dice) <= self.game.characters[ch.card].dice_pool:
-            self.dropping = -1
-            self.say(f"{self.who(seat, slot)} keeps {_dice_text(ch.dice)}.")
-            self.advance_phase(seat)
-
-    def choose_die(self, seat: int, kind: str, value: int) -> None:
-        """The boost die, or attack step 3: the attack die, then the defense die (0 when
-        declined). Once both are chosen the reaction windows open."""
-        perf = self.stack[-1]
-        game = self.game
-        if kind == BOOST_DIE:
-            self.replace_top(boost_die=value)
-            return
-        assert perf.target is not None
-        if kind == ATTACK_DIE:
-            owner, slot = seat, perf.slot
-            self.replace_top(attack_die=value)
-            role = "attack"
-        else:
-            owner, slot = perf.target
-            first, second = (owner, perf.player)
-            if game.options.reactions == "attacker-first":
-                first, second = second, first
-            self.replace_top(defense_die=value, windows=(first, second))
-            role = "defense"
-        if value:
-            self.spend_die(owner, slot, value)
-            self.say(f"{self.who(owner, slot)} spends a {value} as the {role} die.")
-        else:
-            self.say(f"{self.who(owner, slot)} declines the {role} die (counts as 0).")
-
-    # -- resolving --------------------------------------------------------------------------
-    def resolve(self) -> None:
-        """Resolve the top card, discard it (or attach it as a wound), and move on."""
-        perf = self.stack[-1]
-        self.stack = self.stack[:-1]
-        card = self.game.cards[perf.card]
-        attached = False
-        if card.kind == "attack":
-            attached = self.resolve_attack(perf, card)
-        else:
-            self.resolve_effect(perf, card)
-        if not attached:
-            self.to_discard(perf.player, perf.card)
-        if self.ended is None and card.kind != "edge":
-            # An action or attack was the player's action; an edge takes no action phase.
-            self.advance_phase(perf.player)
-
-    def resolve_attack(self, perf: Performance, card: Card) -> bool:
-        """Attack steps 4 and 5: ratings with modifiers; a hit puts the card under the
-        defender as a wound. Returns whether the card was attached."""
-        assert perf.target is not None and perf.attack_die is not None
-        assert perf.defense_die is not None
-        seat, slot = perf.target
-        attack = perf.attack_die + (card.hit or 0) + perf.attack_bonus
-        defense = perf.defense_die + perf.defense_bonus
-        defender = self.who(seat, slot)
-        if attack < defense:
-            self.say(f"{card.name} misses {defender}: attack {attack} < defense {defense}.")
-            return False
-        ch = self.parties[seat][slot]
-        ch = ch._replace(wounds=(*ch.wounds, Wound(perf.card, perf.player)))
-        self.set_character(seat, slot, ch)
-        life = self.game.characters[ch.card].life
-        damage = self.damage(seat, slot)
-        self.say(
-            f"{card.name} hits {defender}: attack {attack} >= defense {defense}; "
-            f"wound of {card.damage} ({damage}/{life})."
-        )
-        if damage >= life:
-            self.remove_character(seat, slot)
-        return True
-
-    def remove_character(self, seat: int, slot: int) -> None:
-        """'If a character ever has a wound value ... greater than or equal to its life,
-        remove it from the game.' Its wound cards go to their owners' discard piles."""
-        ch = self.parties[seat][slot]
-        self.say(f"{self.who(seat, slot)} is removed from the game.")
-        for w in ch.wounds:
-            self.to_discard(w.owner, w.card)
-        self.set_character(seat, slot, ch._replace(wounds=(), dice=(), removed=True))
-        if not self.alive(seat):
-            self.passed = _set(self.passed, seat, True)
-            self.say(f"{self.name(seat)} has no character left.")
-            alive = [s for s in range(self.game.num_players) if self.alive(s)]
-            if len(alive) == 1:
-                self.end(alive[0], "last player with a character alive")
-
-    def resolve_effect(self, perf: Performance, card: Card) -> None:
-        """An action's or edge's effect (see ``content.EFFECT_HELP``)."""
-        amount = card.amount or 0
-        effect = card.effect
-        if effect in ("defense", "attack"):
-            # Played in a reaction window: the attack it answers is below it.
-            bonus = "defense_bonus" if effect == "defense" else "attack_bonus"
-            outer = self.stack[-1]
-            self.replace_top(**{bonus: getattr(outer, bonus) + amount})
-            self.say(f"{card.name}: {effect} +{amount}.")
-            return
-        if effect == "draw":
-            drawn = self.draw(perf.player, amount)
-            self.say(f"{card.name}: {self.name(perf.player)} draws {drawn} card(s).")
-            return
-        assert perf.target is not None
-        seat, slot = perf.target
-        ch = self.parties[seat][slot]
-        if effect == "heal":
-            cards = self.game.cards
-            eligible = [w for w in ch.wounds if (cards[w.card].damage or 0) <= amount]
-            # The worst wound it can treat; the latest of equals.
-            best = max(reversed(eligible), key=lambda w: cards[w.card].damage or 0)
-            wounds = list(ch.wounds)
-            del wounds[len(wounds) - 1 - wounds[::-1].index(best)]
-            self.set_character(seat, slot, ch._replace(wounds=tuple(wounds)))
-            self.to_discard(best.owner, best.card)
-            self.say(
-                f"{card.name} removes a wound of {cards[best.card].damage} from "
-                f"{self.who(seat, slot)}."
-            )
-        elif effect == "boost":
-            assert perf.boost_die is not None
-            dice = list(ch.dice)
-            dice.remove(perf.boost_die)
-            new = min(DIE_FACES, perf.boost_die + amount)
-            self.set_character(seat, slot, ch._replace(dice=tuple(sorted((*dice, new)))))
-            self.say(f"{card.name} turns {self.who(seat, slot)}'s {perf.boost_die} into {new}.")
-        elif effect == "energy":
-            self.set_character(seat, slot, ch._replace(spent=max(0, ch.spent - amount)))
-            self.say(f"{card.name} restores energy to {self.who(seat, slot)}.")
-
-    def fizzle(self) -> None:
-        """A card whose last target vanished while its costs were paid has no effect."""
-        perf = self.stack[-1]
-        card = self.game.cards[perf.card]
-        self.stack = self.stack[:-1]
-        self.to_discard(perf.player, perf.card)
-        self.say(f"{card.name} has no target left and no effect.")
-        if card.kind != "edge":
-            self.advance_phase(perf.player)
-
-    # -- turns ------------------------------------------------------------------------------
-    def advance_phase(self, seat: int) -> None:
-        """The next action phase goes to the next player in turn order who has not passed;
-        when everyone has passed, the turn ends."""
-        order = self.order
-        n = len(order)
-        i = order.index(seat)
-        for k in range(1, n + 1):
-            nxt = order[(i + k) % n]
-            if not self.passed[nxt]:
-                self.phase = nxt
-                return
-        self.end_turn()
-
-    def end_turn(self) -> None:
-        """'Remove all spent focus counters from characters in play', then the discards."""
-        self.say(f"Turn {self.turn} ends: spent energy clears.")
-        self.parties = tuple(
-            tuple(c._replace(spent=0) if c.spent else c for c in party) for party in self.parties
-        )
-        n = len(self.order)
-        i = self.order.index(self.lead)
-        self.discarding = tuple(
-            s for s in (self.order[(i + k) % n] for k in range(n)) if self.alive(s)
-        )
-        self.discarded = 0
-
-    def finish_discards(self, seat: int) -> None:
-        """The deciding seat draws up to its hand size; then the next seat discards."""
-        want = self.game.options.hand_size - len(self.hands[seat])
-        if want > 0:
-            drawn = self.draw(seat, want)
-            self.say(f"{self.name(seat)} draws {drawn} card(s).")
-        self.discarding = self.discarding[1:]
-        self.discarded = 0
-        if not self.discarding:
-            self.start_turn()
-
-    def start_turn(self) -> None:
-        """A new turn: everyone with a character in play gets action phases again."""
-        game = self.game
-        if not self.can_still_wound():
-            self.end(None, "no character left can ever wound another (stalemate)")
-            return
-        if self.turn >= game.options.turn_limit:
-            self.end(None, f"turn limit of {game.options.turn_limit} reached (safeguard)")
-            return
-        self.turn += 1
-        alive = [s for s in self.order if self.alive(s)]
-        if game.options.lead == "rotate":
-            i = self.order.index(self.lead)
-            n = len(self.order)
-            self.lead = next(
-                s for s in (self.order[(i + k) % n] for k in range(1, n + 1)) if s in alive
-            )
-        else:
-            self.lead = alive[0]
-        self.passed = tuple(not self.alive(s) for s in range(game.num_players))
-        self.phase = self.lead
-        self.say(f"Turn {self.turn}: {self.name(self.lead)} leads.")
-
-    def can_still_wound(self) -> bool:
-        """Whether any player could ever wound again: some living character of theirs can
-        perform one of their attack cards (or a heal, which may bring an attack back) that is
-        not stuck under a character, given enough turns to gather energy, dice and cards."""
-        game = self.game
-        for seat in range(game.num_players):
-            if not self.alive(seat):
-                continue
-            owned = set(self.hands[seat]) | set(self.decks[seat]) | set(self.discards[seat])
-            total = len(self.hands[seat]) + len(self.decks[seat]) + len(self.discards[seat])
-            for k in owned:
-                card = game.cards[k]
-                if card.kind != "attack" and card.effect != "heal":
-                    continue
-                cost = card.cost
-                for ch in self.parties[seat]:
-                    spec = game.characters[ch.card]
-                    if (
-                        not ch.removed
-                        and game.matches[ch.card][k]
-                        and spec.energy >= cost.energy
-                        and spec.dice_pool >= len(cost.dice)
-                        and total - 1 >= cost.cards
-                    ):
-                        return True
-        return False
-
-    def end(self, winner: int | None, reason: str) -> None:
-        """The game is over: a winner, or a draw (None), and why."""
-        self.winner = winner
-        self.ended = reason
-        self.discarding = ()
-        self.dropping = -1
-        verdict = "a draw" if winner is None else f"{self.name(winner)} wins"
-        self.say(f"Game over ({reason}): {verdict}.")
 
     # -- automatic steps --------------------------------------------------------------------
     def settle(self) -> None:
@@ -1405,94 +778,3 @@ class _Table(_Reading):
                     continue
                 self.known = (Step(kind, seat), legal)
             return
-
-
-def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    return (*values[:index], value, *values[index + 1 :])
-
-
-def _explain(state: SquadCombatState, player: Player, action: SquadAction) -> str:
-    """Why an action is not legal now, in the rulebook's terms."""
-    game = state.game
-    kind, seat = state.step
-    legal = state.legal_actions(player)
-    shown = ", ".join(str(a) for a in legal[:12]) + (", ..." if len(legal) > 12 else "")
-    now = f"now it is {game.seat_name(seat)}'s {kind}; legal: {shown}"
-    reason = _specific_reason(state, player, kind, action)
-    return f"{reason}; {now}" if reason else f"{action} is not possible: {now}"
-
-
-def _specific_reason(
-    state: SquadCombatState, player: Player, kind: str, action: SquadAction
-) -> str | None:
-    game = state.game
-    perf = state.top
-    if isinstance(action, Play) and kind in (PHASE, REACT):
-        k = game.content.card_index.get(action.card)
-        if k is None:
-            return None
-        card = game.cards[k]
-        ch = state.parties[player][action.slot]
-        spec = game.characters[ch.card]
-        if k not in state.hands[player]:
-            return f"{game.seat_name(player)} has no {card.name} in hand"
-        if kind == PHASE and card.kind == "edge" and card.timing != "anytime":
-            return f"{card.name} is played only when {card.timing}"
-        if kind == REACT and card.kind != "edge":
-            return f"only edges are played in a reaction window; {card.name} is an {card.kind}"
-        if kind == REACT and card.timing not in state.window_timings(player):
-            return f"{card.name} is played only when {card.timing}"
-        if ch.removed:
-            return f"{spec.name} ({player}{SLOTS[action.slot]}) has been removed from the game"
-        if not game.matches[ch.card][k]:
-            return (
-                f"{spec.name} shares no trait with {card.name} "
-                f"({'/'.join(card.traits)} vs {'/'.join(spec.traits)})"
-            )
-        hand_after = len(state.hands[player]) - 1
-        if not state.can_perform(player, action.slot, k, hand_after):
-            return (
-                f"{spec.name} cannot pay {card.cost}: energy left "
-                f"{state.energy_left(player, action.slot)}, dice {_dice_text(ch.dice)}, "
-                f"other cards in hand {hand_after}"
-            )
-        return f"{card.name} has nothing to act on now"
-    if isinstance(action, Refresh) and kind == PHASE:
-        ch = state.parties[player][action.slot]
-        spec = game.characters[ch.card]
-        if ch.removed:
-            return f"{spec.name} has been removed from the game"
-        return (
-            f"refreshing {spec.name} costs {spec.refresh} energy; it has "
-            f"{state.energy_left(player, action.slot)} left"
-        )
-    if perf is not None and isinstance(action, PayDie) and kind == PAY_DIE:
-        dice = state.parties[player][perf.slot].dice
-        return (
-            f"the cost due is [{perf.dice_due[0]}]: pay with a die of {perf.dice_due[0]} or "
-            f"more (dice: {_dice_text(dice)})"
-        )
-    if perf is not None and isinstance(action, Die) and perf.target is not None:
-        if kind == BOOST_DIE:
-            owner, slot = perf.target
-        elif kind == ATTACK_DIE:
-            owner, slot = player, perf.slot
-        elif kind == DEFENSE_DIE:
-            owner, slot = perf.target
-        else:
-            return None
-        return (
-            f"{game.who(owner, slot, state)} has no die showing {action.value} "
-            f"(dice: {_dice_text(state.parties[owner][slot].dice)}"
-            + ("; a 6 cannot be raised)" if kind == BOOST_DIE else ")")
-        )
-    if isinstance(action, Discard) and kind in (PAY_CARD, END_DISCARD):
-        return f"{game.seat_name(player)} has no {action.card} in hand"
-    if perf is not None and isinstance(action, Target) and kind == TARGET:
-        card = game.cards[perf.card]
-        if card.kind == "attack":
-            return f"{card.name} targets an enemy character in play"
-        return f"{card.name} targets one of your characters it would change"
-    if isinstance(action, Drop) and kind == DROP:
-        return f"there is no die showing {action.value} to drop"
-    return None

@@ -1,0 +1,93 @@
+"""The pieces of a Squad Combat position: seats and slots, the steps (who decides what,
+now), and the small records a state is made of (characters, wounds, cards being performed)."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+SEAT_NAMES = ("Red", "Blue", "Green", "Gold")
+SLOTS = "abc"
+"""Characters are named by their place in the row, left to right."""
+LOG_LINES = 24
+"""How many recent log lines a state keeps (and every view shows)."""
+END_DISCARDS = 2
+"""'Each player may then discard up to two cards from their hand'."""
+
+
+# -- steps: who decides what, now ---------------------------------------------------------
+PHASE = "action phase"
+PAY_DIE = "die payment"
+PAY_CARD = "card discard payment"
+TARGET = "target choice"
+BOOST_DIE = "boost die choice"
+ATTACK_DIE = "attack die choice"
+DEFENSE_DIE = "defense die choice"
+REACT = "reaction window"
+DROP = "dice trim after a refresh"
+END_DISCARD = "end-of-turn discard"
+RESOLVE = "resolution"
+OVER = "game over"
+
+FORCED = frozenset({PAY_DIE, PAY_CARD, TARGET, BOOST_DIE, DROP})
+"""Steps where a single legal choice is made for the player: only optional decisions ask."""
+
+
+class Step(NamedTuple):
+    """The decision pending now and the seat that makes it (-1 when nobody does)."""
+
+    kind: str
+    seat: int
+
+
+class Wound(NamedTuple):
+    """An attack card under a character: which card, and whose deck it came from."""
+
+    card: int
+    owner: int
+
+
+class Character(NamedTuple):
+    """A character in play: its card, spent energy, the dice on it and the wounds under it."""
+
+    card: int
+    """Index of its character card in the content."""
+    spent: int
+    """Spent energy (burden) tokens; cleared at the end of each turn."""
+    dice: tuple[int, ...]
+    """Values of the dice on it, lowest first."""
+    wounds: tuple[Wound, ...] = ()
+    removed: bool = False
+    """Wounds reached its Life: it is out of the game."""
+
+
+class Performance(NamedTuple):
+    """A card being performed: who plays it, by which character, and what is still to settle."""
+
+    player: int
+    card: int
+    slot: int
+    """The performing character (the attacker, for an attack)."""
+    dice_due: tuple[int, ...]
+    """Die costs still to pay, highest first."""
+    cards_due: int
+    """Card discards still to pay."""
+    target: tuple[int, int] | None = None
+    """(seat, slot) of the defender, or of the character an effect acts on."""
+    boost_die: int | None = None
+    attack_die: int | None = None
+    """Value of the attack die; 0 when declined; None until chosen."""
+    defense_die: int | None = None
+    attack_bonus: int = 0
+    defense_bonus: int = 0
+    windows: tuple[int, ...] | None = None
+    """Seats still to be offered a reaction window; None until both dice are chosen."""
+
+
+def dice_text(dice: Any) -> str:
+    """Dice values as a log writes them: ``2 5``, or ``no dice``."""
+    return " ".join(map(str, dice)) if dice else "no dice"
+
+
+def put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    """The tuple with the item at ``index`` replaced (states are made of tuples)."""
+    return (*values[:index], value, *values[index + 1 :])
