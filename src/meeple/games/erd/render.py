@@ -154,6 +154,21 @@ def render_combat(state: ErdState) -> Group | Text:
     return Group(title, table, story)
 
 
+def _outcome(state: ErdState) -> str:
+    """Who won the game or the match, in a few words (how it ended is told elsewhere)."""
+    result = state.result
+    last = result["games"][-1]
+    if state.game.options.best_of == 1:
+        if result["winner"] is None:  # the reason says "draw" already
+            return str(last["reason_text"])
+        return f"{result['winner_name']} wins ({last['reason_text']})"
+    a, b = sorted(result["score"], reverse=True)
+    games = f"{a} game{'s' if a != 1 else ''} to {b}"
+    if result["winner"] is None:
+        return f"the match is drawn, {games}"
+    return f"{result['winner_name']} won the match {games}"
+
+
 def render_status(state: ErdState, viewer: Player | None) -> Text:
     """Who is to allocate and how, or how the match ended and why."""
     game = state.game
@@ -168,7 +183,12 @@ def render_status(state: ErdState, viewer: Player | None) -> Text:
                     f"in round {entry['rounds']}.\n"
                 )
         verdict = "Match over" if game.options.best_of > 1 else "Game over"
-        text.append(f"{verdict}: {result['reason']}.", style="bold")
+        last = state.last
+        if last is not None and last.ending is not None:
+            # The last combat above already tells how the game ended: say who won, once.
+            text.append(f"{verdict}: {_outcome(state)}.", style="bold")
+        else:
+            text.append(f"{verdict}: {result['reason']}.", style="bold")
         return text
     if state.last is not None and state.last.ending is not None and state.round == 1:
         ended = state.last.ending

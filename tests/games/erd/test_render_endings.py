@@ -1,0 +1,45 @@
+"""How the Erd screen tells the end of a game: once, not twice (issue 32, item 11)."""
+
+from __future__ import annotations
+
+import io
+import random
+
+from rich.console import Console
+
+from meeple.core.registry import make
+
+
+def _play_until(game, seed: int):
+    state = game.new_game(seed)
+    rng = random.Random(seed)
+    while not state.is_over:
+        player = state.to_act[0]
+        state = state.apply(player, rng.choice(state.legal_actions(player)))
+    return state
+
+
+def _screen(game, state) -> str:
+    console = Console(width=200, record=True, file=io.StringIO())
+    console.print(game.render(state, None))
+    return console.export_text()
+
+
+def test_a_mercy_ending_is_told_once_and_the_winner_named():
+    game = make("erd", rules="0.01", best_of=1)
+    state = _play_until(game, 1)
+    detail = state.result["games"][-1]["detail"]
+    assert state.result["ending"] == "mercy"  # the position this test is about
+    screen = _screen(game, state)
+    assert screen.count(detail) == 1
+    assert "Game over: Blue wins (mercy rule)." in screen
+
+
+def test_a_match_ends_with_the_match_score_and_the_last_game_told_once():
+    game = make("erd", rules="0.01", best_of=5)
+    state = _play_until(game, 1)
+    detail = state.result["games"][-1]["detail"]
+    screen = _screen(game, state)
+    assert screen.count(detail) == 1
+    a, b = sorted(state.result["score"], reverse=True)
+    assert f"Match over: {state.result['winner_name']} won the match {a} games to {b}." in screen
