@@ -153,6 +153,11 @@ def describe_card(state: ErosionState, card: int) -> str:
     return f"{pc.id} {pc.rock} (Mohs {pc.mohs}{fossil}) | {p.name}: {does}{icon}{arch}"
 
 
+def counted(number: int, noun: str) -> str:
+    """``1 card``, ``2 cards``: a count with its noun in the right number."""
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
 def render_status(state: ErosionState) -> Text:
     """Whose step it is and what it asks for, or the result."""
     game = state.game
@@ -173,9 +178,11 @@ def render_status(state: ErosionState) -> Text:
     cat = game.catalog
     asks = {
         None: "chooses an action (weather, hillslope, fluvial, draw, redraw) or passes",
-        "draw": f"draws {step.number if step else 0} cards: choose the decks ('draw WX1 H0 F0')",
+        "draw": f"draws {counted(step.number if step else 0, 'card')}: choose the decks "
+        "('draw WX1 H0 F0')",
         "uplift": "has more than 6 cards: uplift one to the base of the mountain",
-        "transport": f"transports {step.number if step else 0} more rocks from the River",
+        "transport": f"transports {counted(step.number if step else 0, 'more rock')} from "
+        "the River",
         "pay": f"pays for {cat.ids[step.card] if step and step.card >= 0 else ''} with a "
         "rock of the same type",
         "trigger": f"triggers one {AGE_NAMES.get(step.age if step else '', 'any')} Atmosphere",
