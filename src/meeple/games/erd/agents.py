@@ -2,28 +2,29 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from functools import lru_cache
 from types import MappingProxyType
 
 from meeple.core.agent import Observation
 from meeple.core.game import Game, Player
+from meeple.core.matrix_games import solve_matrix_game
 from meeple.core.rng import make_rng
 from meeple.games.erd.rules import Allocate, Cards, ErdGame, ErdState, Side, resolve_round
 
 
 class HeuristicAgent:
-    """Looks one round ahead: plays the allocation with the best average outcome against every
-    allocation the opponent could make, each equally likely.
+    """Looks one round ahead and plays that round as the matrix game it is.
 
-    A won game scores 1 and a lost one -1; a game that goes on scores a small material
-    balance (Heavies, Lights and Turrets against the opponent's). The search uses the rules
-    themselves (:func:`~meeple.games.erd.rules.resolve_round`) on the public table. Scores are
-    a pure function of the position, so they are remembered (every game starts from the same
-    position). It chooses at random (seeded) among the allocations within ``tolerance`` of the
-    best score: in a simultaneous game a player who always makes the same choice in the same
-    position is easy to read.
+    For every pair of allocations (its own against the opponent's) it plays the round out
+    with the rules themselves (:func:`~meeple.games.erd.rules.resolve_round`) on the public
+    table: a won game scores 1, a lost one -1, a game that goes on a small material balance
+    (Heavies, Lights and Turrets against the opponent's). It then draws its allocation
+    (seeded) from an optimal mixed strategy of that one-round zero-sum game. Erd's
+    allocations are simultaneous, so any fixed choice can be read and answered: an agent
+    that always opened with its best-on-average allocation lost every match to a player
+    who always made the reply to it. Strategies are a pure function of the public position,
+    so they are remembered (every game starts from the same position).
     """
 
     name = "heuristic"
@@ -35,61 +36,68 @@ class HeuristicAgent:
         heavy: float = 0.12,
         light: float = 0.04,
         turret: float = 0.06,
-        tolerance: float = 0.02,
     ) -> None:
         """``heavy``, ``light``, ``turret``: what a Heavy or a Light in Reserve and a standing
-        Turret are worth while a game goes on (a won game is 1); ``tolerance``: how far below
-        the best score an allocation may be and still be chosen."""
+        Turret are worth while a game goes on (a won game is 1)."""
         assert isinstance(game, ErdGame)
         self.game: ErdGame = game
         self.rng = make_rng(seed, "erd-heuristic")
         self.weights = (heavy, light, turret)
-        self.tolerance = tolerance
 
     def act(self, observation: Observation) -> Allocate:
-        """One of the allocations with the best one-round outcome, at random."""
+        """An allocation drawn from the one-round game's optimal mix."""
         state = observation.determinize(self.rng)
         assert isinstance(state, ErdState)
-        scores = score_allocations(
+        mix = one_round_strategy(
             self.game, self.weights, state.sides, observation.player, state.round
         )
+        essences, weights = zip(*mix.items(), strict=True)
+        chosen = self.rng.choices(essences, weights=weights)[0]
         legal = observation.legal_actions
-        best = max(scores[a] for a in legal)
-        return self.rng.choice([a for a in legal if scores[a] >= best - self.tolerance - 1e-9])
+        return self.rng.choice([a for a in legal if essential(self.game, a) == chosen])
 
 
 @lru_cache(maxsize=4096)
-def score_allocations(
+def one_round_strategy(
     game: ErdGame,
     weights: tuple[float, float, float],
     sides: tuple[Side, Side],
     player: Player,
     round_number: int,
 ) -> Mapping[Allocate, float]:
-    """Average outcome of each of ``player``'s allocations over the opponent's, all equally
-    likely: 1 for a won game, -1 for a lost one, else the material balance after the round."""
+    """``player``'s optimal mix (allocation -> probability, zero weights left out) in the
+    zero-sum game of one round: 1 for a won game, -1 for a lost one, else the material
+    balance after the round. Allocations that play alike (:func:`essential`) are one row."""
     opponent = 1 - player
-    mine = game.allocations(sides[player].reserve)
-    theirs = Counter(essential(game, a) for a in game.allocations(sides[opponent].reserve))
-    total = sum(theirs.values())
-    by_essence: dict[Allocate, float] = {}
-    scores = {}
-    for action in mine:
-        key = essential(game, action)
-        if key not in by_essence:
-            value = 0.0
-            for reply, count in theirs.items():
-                pair = (key, reply) if player == 0 else (reply, key)
-                report, after = resolve_round(game, sides, pair, round_number)
-                if report.ending is None:
-                    outcome = material(weights, after[player]) - material(weights, after[opponent])
-                else:
-                    winner = report.ending.winner
-                    outcome = 0.0 if winner is None else 1.0 if winner == player else -1.0
-                value += count * outcome
-            by_essence[key] = value / total
-        scores[action] = by_essence[key]
-    return MappingProxyType(scores)  # shared by every caller of the cache: read-only
+    mine = sorted({essential(game, a) for a in game.allocations(sides[player].reserve)}, key=str)
+    theirs = sorted(
+        {essential(game, a) for a in game.allocations(sides[opponent].reserve)}, key=str
+    )
+    payoff = [[round_outcome(game, weights, sides, player, round_number, a, b) for b in theirs]
+              for a in mine]  # fmt: skip
+    solution = solve_matrix_game(payoff)
+    mix = {a: p for a, p in zip(mine, solution.row, strict=True) if p > 1e-9}
+    return MappingProxyType(mix)  # shared by every caller of the cache: read-only
+
+
+def round_outcome(
+    game: ErdGame,
+    weights: tuple[float, float, float],
+    sides: tuple[Side, Side],
+    player: Player,
+    round_number: int,
+    mine: Allocate,
+    theirs: Allocate,
+) -> float:
+    """What one round of ``mine`` against ``theirs`` is worth to ``player``: 1 or -1 for a
+    game it ends, else the material balance it leaves."""
+    opponent = 1 - player
+    pair = (mine, theirs) if player == 0 else (theirs, mine)
+    report, after = resolve_round(game, sides, pair, round_number)
+    if report.ending is None:
+        return material(weights, after[player]) - material(weights, after[opponent])
+    winner = report.ending.winner
+    return 0.0 if winner is None else 1.0 if winner == player else -1.0
 
 
 def essential(game: ErdGame, action: Allocate) -> Allocate:
