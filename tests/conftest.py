@@ -22,6 +22,12 @@ if os.environ.get("MEEPLE_FUZZ") == "long":
     settings.load_profile("long")
 
 
+@pytest.fixture(autouse=True)
+def _history_in_tmp(tmp_path, monkeypatch):
+    """Games played by tests are kept in a temporary history folder, never the user's."""
+    monkeypatch.setenv("MEEPLE_HISTORY", str(tmp_path / "history"))
+
+
 @pytest.fixture
 def run():
     """Run the ``meeple`` command with arguments (and typed input) as a person would."""

@@ -111,12 +111,13 @@ def test_replay_of_a_broken_file(run, tmp_path):
     assert result.exit_code == 2 and "is not JSON" in result.output
 
 
-def test_launcher_asks_for_everything_and_rechecks_bad_answers(run):
+def test_launcher_shows_defaults_and_asks_again_only_the_bad_answer(run):
+    """Issue 32.1: every default is shown in brackets, and a bad answer is refused at once
+    and only that question is asked again."""
     answers = [
         "chess",  # not a game: asked again
         "edges",
-        "3by3",  # board: bad, so the options are asked again
-        "", "", "", "",
+        "3by3",  # board: bad, so the board alone is asked again
         "3x3", "", "", "", "",
         "wizard",  # not an agent: asked again
         "random",
@@ -130,7 +131,12 @@ def test_launcher_asks_for_everything_and_rechecks_bad_answers(run):
     assert "no game called 'chess'" in out
     assert "'3by3' is not a board size" in out
     assert "no agent called 'wizard'" in out
-    assert "seed 5" in out and "Game over" in out
+    assert "seed 5" in out and "Game over" in out and "--board 3x3" in out
+    assert "Game (number or name) [edges]:" in out
+    assert "pie (true | false) [true]:" in out and "first (random | a seat number) [random]:" in out
+    assert "Red (seat 0): " in out and "[human]:" in out and "[greedy]:" in out
+    assert out.count("  board (") == 2 and out.count("  stash (") == 1
+    assert "try the options again" not in out
 
 
 def test_an_agents_simultaneous_choice_is_not_shown_to_the_human(run):

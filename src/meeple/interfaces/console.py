@@ -1,12 +1,27 @@
-"""The terminal both command modules print to, and how they report an error."""
+"""The terminal every command module prints to: errors, clearing it, timed reads, and the
+indicator shown while an agent thinks."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import select
+import sys
+import time
+from collections.abc import Iterator
+from typing import IO, Any
+
 import typer
-from rich.console import Console
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.live import Live
 from rich.markup import escape
+from rich.spinner import Spinner
+from rich.text import Text
 
 console = Console(highlight=False)
+
+WIPE = "\x1b[2J\x1b[3J\x1b[H"
+"""Clear the screen (2J), the terminal's scrollback (3J), and go to the top (H)."""
 
 
 def fail(message: str) -> typer.Exit:
@@ -15,3 +30,88 @@ def fail(message: str) -> typer.Exit:
     # as Rich markup (which would raise instead of reporting).
     console.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)
     return typer.Exit(code=2)
+
+
+def wipe(out: Console | None = None) -> None:
+    """Clear the screen and the scrollback, so that what was shown cannot be scrolled back to.
+
+    Rich's ``clear()`` clears only the visible screen (and nothing when the output is not a
+    terminal); a secret must leave the scrollback too, so the codes are always written.
+    """
+    out = out or console
+    out.file.write(WIPE)
+    out.file.flush()
+
+
+def _terminal_fd(stream: IO[str]) -> int | None:
+    """The file descriptor of ``stream`` when it is a terminal that select() can watch."""
+    if os.name == "nt":
+        return None
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return None
+    return fd if os.isatty(fd) else None
+
+
+def read_within(prompt: str, seconds: float, stream: IO[str] | None = None) -> str | None:
+    """A line typed within ``seconds`` (without its newline), or None when time runs out.
+
+    Only a terminal can be waited on with a limit: typed input arrives a line at a time.
+    Input that is piped or scripted (tests) has its lines ready, so it is read at once.
+    EOFError at the end of the input, as ``input()`` raises.
+    """
+    stream = stream or sys.stdin
+    fd = _terminal_fd(stream)
+    if fd is None:
+        return console.input(prompt)
+    console.print(prompt, end="")
+    ready, _, _ = select.select([fd], [], [], max(seconds, 0.0))
+    if not ready:
+        console.print()
+        discard_typed_ahead(stream)
+        return None
+    line = stream.readline()
+    if not line:
+        raise EOFError
+    return line.rstrip("\n")
+
+
+def discard_typed_ahead(stream: IO[str] | None = None) -> None:
+    """Forget what was typed but not yet read (a half-typed line when time ran out), so it
+    is not taken as the answer to the next question."""
+    fd = _terminal_fd(stream or sys.stdin)
+    if fd is None:
+        return
+    with contextlib.suppress(ImportError, OSError):
+        import termios
+
+        termios.tcflush(fd, termios.TCIFLUSH)
+
+
+class _Thinking:
+    """A spinner with who is thinking and for how long; re-rendered by Live several times
+    a second, so the seconds count up."""
+
+    def __init__(self, who: str, start: float) -> None:
+        self.start = start
+        self.who = who
+        self.spinner = Spinner("dots", style="cyan")
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        elapsed = time.monotonic() - self.start
+        self.spinner.text = Text(f"{self.who} is thinking... {elapsed:.0f} s")
+        yield self.spinner
+
+
+@contextlib.contextmanager
+def thinking(who: str, out: Console | None = None) -> Iterator[Any]:
+    """Show "<who> is thinking... N s" while the block runs, and remove it when it ends.
+
+    ``who`` is plain text (it is not read as markup). On output that is not a terminal
+    nothing is shown: a log or a pipe gets only the move.
+    """
+    out = out or console
+    indicator = _Thinking(who, time.monotonic())
+    with Live(indicator, console=out, transient=True, refresh_per_second=8):
+        yield indicator

@@ -1,0 +1,148 @@
+"""Every game played at the terminal, kept as a record in a history folder, and the
+``meeple history`` command that lists them."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from meeple.core.errors import MeepleError
+from meeple.core.record import GameRecord
+from meeple.interfaces.console import console, fail
+
+HISTORY_ENV = "MEEPLE_HISTORY"
+"""Environment variable naming the history folder (tests point it at a temporary one)."""
+
+HOME_ENV = "MEEPLE_HOME"
+"""Environment variable naming meeple's own folder; the history is its ``history`` folder."""
+
+
+def history_dir() -> Path:
+    """The folder where finished and stopped games are kept.
+
+    ``$MEEPLE_HISTORY`` if set, else ``$MEEPLE_HOME/history``, else
+    ``$XDG_DATA_HOME/meeple/history`` (``~/.local/share/meeple/history`` by default).
+    """
+    if folder := os.environ.get(HISTORY_ENV):
+        return Path(folder).expanduser()
+    if home := os.environ.get(HOME_ENV):
+        return Path(home).expanduser() / "history"
+    data = os.environ.get("XDG_DATA_HOME") or "~/.local/share"
+    return Path(data).expanduser() / "meeple" / "history"
+
+
+def new_history_path(game: str, seed: int, now: dt.datetime | None = None) -> Path:
+    """A file name in the history folder for a game starting now, unused so far.
+
+    Names sort by the time the game started (UTC), so a listing in name order is in
+    the order of play.
+    """
+    now = now or dt.datetime.now(dt.UTC)
+    folder = history_dir()
+    stem = f"{now:%Y%m%d-%H%M%S}-{game}-{seed}"
+    path = folder / f"{stem}.json"
+    n = 2
+    while path.exists():
+        path = folder / f"{stem}-{n}.json"
+        n += 1
+    return path
+
+
+def result_text(result: dict[str, Any] | None, moves: int) -> str:
+    """The outcome in a few words: who won (or a draw) and the score, if the game has one."""
+    if result is None:
+        return f"unfinished ({moves} moves)"
+    winner = result.get("winner_name")
+    text = f"{winner} wins" if winner else "draw"
+    scores = result.get("scores") or result.get("score")
+    if isinstance(scores, list) and all(isinstance(s, int | float) for s in scores):
+        text += " " + "-".join(f"{s:g}" for s in scores)
+    return text
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One file of the history folder, read back and checked."""
+
+    path: Path
+    record: GameRecord | None
+    """The record, when the file is one and it replays to the result it states."""
+    problem: str | None
+    """Why the file is not believed, when it is not."""
+
+
+def read_entry(path: Path) -> HistoryEntry:
+    """Read a history file and verify it: a valid record whose moves replay, and whose
+    stored result is the one the replay reaches (a file edited by hand is not believed)."""
+    try:
+        record = GameRecord.load(path)
+        final = record.replay()
+    except MeepleError as exc:
+        return HistoryEntry(path, None, str(exc))
+    replayed = final.result if final.is_over else None
+    if record.result != replayed:
+        return HistoryEntry(path, None, "its stored result is not the one its moves reach")
+    return HistoryEntry(path, record, None)
+
+
+def read_history(folder: Path | None = None) -> list[HistoryEntry]:
+    """Every game in the history folder, oldest first (an absent folder has none)."""
+    folder = folder or history_dir()
+    if not folder.is_dir():
+        return []
+    return [read_entry(p) for p in sorted(folder.glob("*.json"))]
+
+
+def _date(path: Path) -> str:
+    try:
+        when = dt.datetime.fromtimestamp(path.stat().st_mtime)
+    except OSError:
+        return "?"
+    return f"{when:%Y-%m-%d %H:%M}"
+
+
+def history_command(
+    last: Annotated[int, typer.Option(help="show the last N games (0: all)", min=0)] = 20,
+) -> None:
+    """List the games played at the terminal: date, game, seats, result and file.
+
+    Every game `meeple play` starts is kept there, finished or not; replay one with
+    `meeple replay FILE`, or continue it with `meeple play --resume FILE`.
+    """
+    folder = history_dir()
+    try:
+        entries = read_history(folder)
+    except OSError as exc:
+        raise fail(f"cannot read the history folder {folder}: {exc.strerror or exc}") from None
+    if not entries:
+        console.print(f"No games yet in {escape(str(folder))}. Play one with: meeple play")
+        return
+    shown = entries[-last:] if last else entries
+    table = Table(title=f"meeple history ({len(shown)} of {len(entries)} games)")
+    for column in ("date", "game", "seats", "result", "file"):
+        table.add_column(column)
+    for entry in shown:
+        rec = entry.record
+        if rec is None:
+            table.add_row(
+                _date(entry.path), "?", "", f"[red]unreadable:[/] {escape(entry.problem or '')}",
+                escape(entry.path.name),
+            )  # fmt: skip
+            continue
+        options = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in rec.options.items())
+        table.add_row(
+            _date(entry.path),
+            escape(f"{rec.game} {options}".strip()),
+            escape(" vs ".join(rec.seats)),
+            escape(result_text(rec.result, len(rec.moves))),
+            escape(entry.path.name),
+        )
+    console.print(table)
+    console.print(f"Folder: {escape(str(folder))} (set {HISTORY_ENV} to use another).")

@@ -1,0 +1,118 @@
+"""``meeple play`` with no game named: ask which game, its options, the seats and the seed,
+checking every answer as it is given."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from rich.markup import escape
+
+from meeple.agents import HUMAN, agent_names, make_agent, parse_spec
+from meeple.core.errors import MeepleError
+from meeple.core.options import describe_options
+from meeple.core.registry import game_class, games, make
+from meeple.interfaces.console import console
+
+
+class Quit(Exception):
+    """The person at the prompt asked to stop (quit, or end of input)."""
+
+
+QUIT_WORDS = ("quit", "exit", "q")
+"""What a person types to stop at any question."""
+
+
+def default_text(value: Any) -> str:
+    """A default as a person would type it (``true``, not ``True``); empty for none."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return str(value).lower()
+    return str(value)
+
+
+def launcher(read: Callable[[str], str]) -> tuple[str, dict[str, Any], list[str], int]:
+    """Ask which game, which options, who plays each seat, and the seed."""
+    infos = games()
+    console.print("[bold]meeple[/]: choose a game. Enter takes the default in brackets.")
+    for k, info in enumerate(infos, start=1):
+        console.print(escape(f"  {k}. {info.title} ({info.name}): {info.players} players"))
+    name = ask(
+        read,
+        "Game (number or name)",
+        default=infos[0].name,
+        check=lambda t: infos[int(t) - 1].name if t.isdigit() else game_class(t).name,
+    )
+    options = ask_options(read, name)
+    g = make(name, **options)
+    choices = agent_names(g)
+    specs = []
+    for p in range(g.num_players):
+        default = HUMAN if p == 0 else (g.heuristic_agent or "random")
+
+        def check(t: str) -> str:
+            make_agent(t, g) if parse_spec(t).name != HUMAN else None
+            return t
+
+        question = f"{g.seat_name(p)} (seat {p}): {' / '.join(choices)}"
+        specs.append(ask(read, question, default, check))
+    seed_text = ask(read, "Seed (blank for a random one)", default="", check=lambda t: str(int(t)))
+    seed = int(seed_text) if seed_text else secrets.randbelow(2**31)
+    return name, options, specs, seed
+
+
+def ask_options(read: Callable[[str], str], name: str) -> dict[str, Any]:
+    """Each option of game ``name`` in turn; a value is checked (by making the game with it
+    and the answers so far) as soon as it is typed, and only that question is asked again."""
+    cls = game_class(name)
+    while True:
+        options: dict[str, Any] = {}
+        console.print("Options (Enter keeps the default):")
+        for o in describe_options(cls.Options):
+            console.print(f"  [dim]{escape(f'{o.name}: {o.help}')}[/]")
+
+            def check(text: str, option: str = o.name, so_far: dict = options) -> str:
+                make(name, **so_far, **{option: text})
+                return text
+
+            shown = default_text(o.default) or "the game's default"
+            text = ask(read, f"  {o.name} ({o.allowed})", "", check, shown=shown)
+            if text:
+                options[o.name] = text
+        try:
+            make(name, **options)
+            return options
+        except MeepleError as exc:
+            # Each answer was good with those before it; one before may not suit a later one.
+            console.print(f"[red]{escape(str(exc))}[/]; let us try the options again.")
+
+
+def ask(
+    read: Callable[[str], str],
+    question: str,
+    default: str,
+    check: Callable[[str], Any] | None = None,
+    shown: str | None = None,
+) -> str:
+    """Ask until the answer passes ``check`` (its value, as text, is returned); Enter gives
+    ``default``. ``question`` is plain text; the default is shown in brackets (``shown``
+    replaces it in the brackets, for a default that is not itself typed)."""
+    label = shown if shown is not None else default
+    # The prompt is read as Rich markup: escaped, "[3x4]" is shown instead of taken as a tag.
+    prompt = escape(f"{question} [{label}]: " if label else f"{question}: ")
+    while True:
+        try:
+            text = read(prompt).strip() or default
+        except (EOFError, KeyboardInterrupt):
+            raise Quit from None
+        if text.lower() in QUIT_WORDS:
+            raise Quit
+        if check is None or not text:
+            return text
+        try:
+            value = check(text)
+            return str(value) if value is not None else text
+        except (MeepleError, ValueError, IndexError) as exc:
+            console.print(f"[red]{escape(str(exc) or 'not one of the choices')}[/]")

@@ -1,0 +1,593 @@
+"""``meeple play``: a game at the terminal, people and agents in any seats.
+
+The loop asks each human seat for a move at a prompt, lets agents move (with a "thinking"
+indicator), runs memorise steps on a timer, hands the terminal over between people when
+the next decision is secret, keeps every game in the history folder, and offers another
+game when one ends.
+
+Words the prompt understands besides moves come from a small registry: a game or a solver
+adds its own with :func:`prompt_command` (see its docstring).
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+
+from meeple.agents import HUMAN, make_agent, parse_spec
+from meeple.core.agent import Agent, Observation
+from meeple.core.errors import MeepleError, RecordError
+from meeple.core.game import Game, Player, State, seats_text
+from meeple.core.record import GameRecord, Playthrough
+from meeple.core.registry import make
+from meeple.core.rng import derive_seed, make_rng
+from meeple.core.simultaneous import hidden_from_others
+from meeple.interfaces.console import console, discard_typed_ahead, fail, thinking, wipe
+from meeple.interfaces.console import read_within as terminal_read_within
+from meeple.interfaces.history import history_dir, new_history_path, result_text
+from meeple.interfaces.launcher import QUIT_WORDS, Quit, launcher
+from meeple.interfaces.options_cli import parse_option_flags
+
+Read = Callable[[str], str]
+"""Ask a question and return the line typed (EOFError at the end of the input)."""
+ReadWithin = Callable[[str, float], "str | None"]
+"""Ask a question and return the line typed within the seconds given, or None."""
+
+
+# -- words the prompt understands -------------------------------------------------------------
+@dataclass
+class Turn:
+    """A human seat's turn at the prompt: what a prompt command may look at or change."""
+
+    play: Playthrough
+    """The game so far; a command that changes it (undo) replaces its state and moves."""
+    player: Player
+    """The seat whose turn it is."""
+    humans: tuple[Player, ...]
+    """Every seat played by a person at this terminal."""
+
+
+@dataclass(frozen=True)
+class PromptCommand:
+    """A word the human prompt understands besides a move (``help``, ``undo``, ``hint``)."""
+
+    names: tuple[str, ...]
+    """What a person types (the first is the one ``help`` shows); lower case."""
+    help: str
+    """A few words for the ``help`` list."""
+    run: Callable[[Turn, str], bool]
+    """Does the command; gets the turn and the rest of the line after the word. Returns True
+    when the turn is over (the state changed: the loop looks again at who is to act)."""
+    games: tuple[str, ...] = ()
+    """The games (registry names) it is for; empty: every game."""
+
+    def applies(self, game: Game) -> bool:
+        """Whether the command is offered in ``game``."""
+        return not self.games or game.name in self.games
+
+
+_COMMANDS: list[PromptCommand] = []
+
+
+def prompt_command(
+    *names: str, help: str, games: tuple[str, ...] = ()
+) -> Callable[[Callable[[Turn, str], bool]], Callable[[Turn, str], bool]]:
+    """Register a word for the human prompt (a decorator). How a game or solver adds one::
+
+        from meeple.interfaces.play_cli import Turn, prompt_command
+
+        @prompt_command("hint", help="the solver's best move", games=("edges",))
+        def hint(turn: Turn, rest: str) -> bool:
+            console.print(...)  # look at turn.play.state, turn.player
+            return False  # the person still has to move
+
+    The module defining it must be imported by the ``meeple`` command (``cli.py``
+    imports the interface modules). A name already taken raises ValueError.
+    """
+
+    def register(run: Callable[[Turn, str], bool]) -> Callable[[Turn, str], bool]:
+        taken = {n for c in _COMMANDS for n in c.names if not c.games or set(c.games) & set(games)}
+        clash = taken & set(names) | (set(names) & set(QUIT_WORDS))
+        if clash:
+            raise ValueError(f"prompt command {sorted(clash)} is already taken")
+        _COMMANDS.append(PromptCommand(tuple(n.lower() for n in names), help, run, games))
+        return run
+
+    return register
+
+
+def prompt_commands(game: Game) -> list[PromptCommand]:
+    """The commands offered in ``game``, in the order they were registered."""
+    return [c for c in _COMMANDS if c.applies(game)]
+
+
+@prompt_command("help", "?", help="how to write a move, and these commands")
+def _help(turn: Turn, rest: str) -> bool:
+    game = turn.play.game
+    words = ", ".join(f"{c.names[0]} ({c.help})" for c in prompt_commands(game))
+    console.print(f"{escape(game.notation_help())}.\nCommands: {escape(words)}, quit.")
+    return False
+
+
+@prompt_command("moves", help="list the legal moves")
+def _moves(turn: Turn, rest: str) -> bool:
+    moves = [str(a) for a in turn.play.state.legal_actions(turn.player)]
+    console.print(escape(describe_moves(moves)))
+    return False
+
+
+@prompt_command("board", help="show the board")
+def _board(turn: Turn, rest: str) -> bool:
+    console.print(turn.play.game.render(turn.play.state, turn.player))
+    return False
+
+
+@prompt_command("undo", "takeback", help="take back your last move, against agents")
+def _undo(turn: Turn, rest: str) -> bool:
+    try:
+        undone = take_back(turn.play, turn.player, turn.humans)
+    except UndoRefused as exc:
+        console.print(f"[yellow]Cannot take back:[/] {escape(str(exc))}.", soft_wrap=True)
+        return False
+    replies = len(undone) - 1
+    also = f" and {replies} move{'s' if replies != 1 else ''} after it" if replies else ""
+    console.print(f"Took back your move [bold]{escape(undone[0][1])}[/]{also}.")
+    return True
+
+
+# -- undo ---------------------------------------------------------------------------------------
+class UndoRefused(MeepleError):
+    """A take-back is not allowed now; the message says why."""
+
+
+UNDO_SAMPLES = 16
+"""Determinizations a take-back is checked against: each must see exactly what the
+person saw, or something hidden was revealed since the move."""
+
+
+def why_no_take_back(states: list[State], moves: list[tuple[Player, str]], player: Player) -> str:
+    """Why taking back ``moves`` (played from ``states[0]``, giving ``states[1:]``) would let
+    ``player`` use something they learnt since: empty when it would not.
+
+    A simultaneous decision among them revealed (or will reveal) the others' choices. With
+    hidden information, the moves are replayed from states ``player`` could not tell from
+    ``states[0]`` (determinizations: other hands, deck orders and future dice); if any replay
+    looks different to ``player``, a card drawn, a die rolled or a hidden card played showed
+    them something they did not know when they moved.
+    """
+    if any(hidden_from_others(s) for s in states[:-1]):
+        return (
+            "a simultaneous decision was made since your move, and its choices are (or will "
+            "be) revealed; taking it back would let you choose again knowing them"
+        )
+    game = states[0].game
+    if game.perfect_information:
+        return ""
+    seen = [s.view(player) for s in states[1:]]
+    rng = make_rng(0, "undo", len(moves))
+    for _ in range(UNDO_SAMPLES):
+        state = states[0].determinize(player, random.Random(rng.getrandbits(64)))
+        try:
+            for (seat, text), view in zip(moves, seen, strict=True):
+                state = state.apply_text(seat, text)
+                if state.view(player) != view:
+                    raise MeepleError("differs")
+        except MeepleError:
+            return (
+                "something hidden from you has been shown since your move (a card drawn, a "
+                "die rolled or a hidden card played); taking it back would let you use it"
+            )
+    return ""
+
+
+def take_back(
+    play: Playthrough, player: Player, humans: tuple[Player, ...]
+) -> list[tuple[Player, str]]:
+    """Take back ``player``'s last move and every move since, by replaying the record
+    without them; returns the moves taken back. UndoRefused says why not."""
+    if len(humans) > 1:
+        raise UndoRefused(
+            f"undo is for games against agents, and {len(humans)} people play at this "
+            "terminal (taking back a move changes the game for the others too)"
+        )
+    mine = [k for k, (seat, _) in enumerate(play.moves) if seat == player]
+    if not mine:
+        raise UndoRefused("you have not moved yet in this game")
+    first = mine[-1]
+    record = play.record(pending=True)
+    states = record.states()
+    undone = list(play.moves[first:])
+    reason = why_no_take_back(states[first:], undone, player)
+    if reason:
+        raise UndoRefused(reason)
+    rebuilt = Playthrough.from_record(record.model_copy(update={"moves": play.moves[:first]}))
+    play.state, play.moves = rebuilt.state, rebuilt.moves
+    return undone
+
+
+# -- meeple play --------------------------------------------------------------------------------
+def play_command(
+    ctx: typer.Context,
+    game: Annotated[
+        str | None, typer.Argument(help="game to play; leave out to be asked everything")
+    ] = None,
+    seat: Annotated[
+        list[str] | None,
+        typer.Option(help="who plays each seat, in seat order: human, random, greedy, ..."),
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help="seed of the game (default: random)")] = None,
+    save: Annotated[
+        Path | None, typer.Option(help="write the game record here after every move")
+    ] = None,
+    resume: Annotated[
+        Path | None, typer.Option(help="continue a saved game record (and keep saving to it)")
+    ] = None,
+    quiet: Annotated[bool, typer.Option(help="show only the final position")] = False,
+    history: Annotated[
+        bool, typer.Option(help="keep the game in the history folder (meeple history)")
+    ] = True,
+) -> None:
+    """Play a game in the terminal. Game options follow as flags, e.g. --board 3x3.
+
+    Example: meeple play edges --board 3x3 --seat random --seat human --seed 7 --save game.json
+
+    At the prompt: a move, or help, moves, board, undo, quit. Every game is kept in the
+    history folder (meeple history lists them).
+    """
+    try:
+        if resume is not None:
+            record = GameRecord.load(resume)
+            play = Playthrough.from_record(record)
+            specs = complete_seats(play.game, list(seat) if seat else list(record.seats))
+            play.seats = specs  # the record names who plays from now on
+            save = save or resume
+            if save != resume:
+                play.check_save_target(save)
+        else:
+            if game is None:
+                game, options, specs, seed = launcher(console.input)
+            else:
+                options = parse_option_flags(game, list(ctx.args))
+                specs = list(seat or [])
+            g = make(game, **options)
+            if seed is None:
+                seed = secrets.randbelow(2**31)
+            specs = complete_seats(g, specs)
+            play = Playthrough(g, seed, specs)
+            if save is not None:
+                play.check_save_target(save)
+        agents = build_agents(play.game, specs, play.seed)
+        if save is not None:
+            play.record().save(save)  # an unwritable place is found before anyone plays
+    except MeepleError as exc:
+        raise fail(str(exc)) from None
+    except Quit:
+        console.print("Bye.")
+        return
+    try:
+        while True:
+            session = TerminalGame(play, agents, save=save, quiet=quiet, history=history)
+            if not session.run() or all(a is not None for a in agents):
+                return
+            specs = session.end_menu()
+            if specs is None:
+                return
+            play = Playthrough(play.game, secrets.randbelow(2**31), specs)
+            agents = build_agents(play.game, specs, play.seed)
+            save = None  # --save named the first game's file; later ones go to the history
+    except RecordError as exc:
+        raise fail(str(exc)) from None
+
+
+def complete_seats(game: Game, specs: list[str]) -> list[str]:
+    """Check the seat list; missing seats go to a human (seat 0) and the game's best agent."""
+    if len(specs) > game.num_players:
+        raise MeepleError(
+            f"{game.title} has {game.num_players} seats but {len(specs)} --seat were given"
+        )
+    default_agent = game.heuristic_agent or "random"
+    out = list(specs)
+    while len(out) < game.num_players:
+        out.append(HUMAN if not out else default_agent)
+    return out
+
+
+def build_agents(game: Game, specs: list[str], seed: int) -> list[Agent | None]:
+    """One agent per seat (None for a human), each seeded from the game's seed and its seat."""
+    if len(specs) != game.num_players:
+        raise MeepleError(f"{game.title} needs {game.num_players} seats, got {len(specs)}")
+    agents: list[Agent | None] = []
+    for player, text in enumerate(specs):
+        spec = parse_spec(text)
+        if spec.is_human:
+            agents.append(None)
+        else:
+            agents.append(make_agent(spec, game, derive_seed(seed, "seat", player)))
+    return agents
+
+
+def needs_hand_over(state: State, player: Player, humans: tuple[Player, ...]) -> bool:
+    """Whether the terminal must be cleared and handed to ``player`` before it decides: the
+    decision is simultaneous (a secret choice is being made), or ``player`` sees something
+    another person at the terminal may not (its view differs from theirs)."""
+    if hidden_from_others(state):
+        return True
+    mine = state.view(player)
+    return any(state.view(other) != mine for other in humans if other != player)
+
+
+@dataclass
+class TerminalGame:
+    """One game at the terminal, from its current state to its end (or a quit)."""
+
+    play: Playthrough
+    agents: list[Agent | None]
+    save: Path | None = None
+    quiet: bool = False
+    history: bool = True
+    read: Read = field(default=console.input)
+    read_within: ReadWithin = field(default=terminal_read_within)
+    at_screen: Player | None = None
+    """The person who last saw the screen (for hand-overs between people)."""
+    history_path: Path | None = None
+
+    def __post_init__(self) -> None:
+        if self.history:
+            self.history_path = new_history_path(self.play.game.name, self.play.seed)
+
+    @property
+    def humans(self) -> tuple[Player, ...]:
+        """The seats played by people at this terminal."""
+        return tuple(p for p, a in enumerate(self.agents) if a is None)
+
+    def run(self) -> bool:
+        """Play to the end, saving after every move; False if a person quit."""
+        game = self.play.game
+        console.print(game_banner(game, self.play.seed, self.play.seats))
+        try:
+            while not self.play.state.is_over:
+                player = self.play.state.to_act[0]
+                agent = self.agents[player]
+                if agent is None:
+                    self.hand_over(player)
+                    seconds = game.memorise_seconds(self.play.state, player)
+                    if seconds is not None:
+                        self.memorise(player, seconds)
+                    else:
+                        console.print(game.render(self.play.state, player))
+                        self.ask_human(player)
+                else:
+                    self.agent_moves(player, agent)
+                self.keep()
+        except Quit:
+            self.keep()
+            where = f"; the game so far is saved in {self.save}" if self.save else ""
+            console.print(f"Stopped after {len(self.play.moves)} moves{escape(where)}.")
+            self.say_kept()
+            return False
+        self.keep()
+        console.print(game.render(self.play.state, None))
+        if self.save is not None:
+            console.print(f"Record saved to {escape(str(self.save))}.")
+        self.say_kept()
+        return True
+
+    def keep(self) -> None:
+        """Write the record to --save and to the history (RecordError for --save only: the
+        history is a convenience, and a game is not stopped because it cannot be kept)."""
+        record = self.play.record()
+        if self.save is not None:
+            record.save(self.save)
+        if self.history_path is not None:
+            try:
+                record.save(self.history_path)
+            except RecordError as exc:
+                console.print(f"[yellow]warning:[/] not kept in the history: {escape(str(exc))}")
+                self.history_path = None
+
+    def say_kept(self) -> None:
+        """Tell where the game is kept."""
+        if self.history_path is not None and not self.quiet:
+            console.print(f"[dim]Kept in the history: {escape(str(self.history_path))}[/]")
+
+    def agent_moves(self, player: Player, agent: Agent) -> None:
+        """Let an agent move, with a "thinking..." indicator while it decides."""
+        game = self.play.game
+        name = seats_text(game, [player])
+        # A choice in a simultaneous decision stays secret, the last seat's too (its text
+        # can carry what only it may know: a Triangle Clock hand letter).
+        hidden = hidden_from_others(self.play.state)
+        start = time.monotonic()
+        if self.quiet:
+            action = agent.act(Observation(self.play.state, player))
+        else:
+            with thinking(name):
+                action = agent.act(Observation(self.play.state, player))
+        seconds = time.monotonic() - start
+        self.play.play(player, action)
+        if self.quiet:
+            return
+        took = f" [dim]({seconds:.1f} s)[/]" if seconds >= 0.1 else ""
+        if hidden:
+            console.print(f"{escape(name)} has chosen (hidden until all have){took}")
+        else:
+            console.print(f"{escape(name)}: [bold]{escape(str(action))}[/]{took}")
+
+    def hand_over(self, player: Player) -> None:
+        """Between two people at one terminal, before a secret decision: clear the screen
+        and its scrollback, and wait until the next person says they are ready."""
+        humans = self.humans
+        if len(humans) < 2 or self.at_screen == player:
+            return
+        if needs_hand_over(self.play.state, player, humans):
+            wipe()
+            name = escape(seats_text(self.play.game, [player]))
+            console.print(f"[bold]Pass to {name}[/]; press Enter when ready.")
+            try:
+                self.read("")
+            except (EOFError, KeyboardInterrupt):
+                raise Quit from None
+        self.at_screen = player
+
+    def memorise(self, player: Player, seconds: float) -> None:
+        """A memorise step: show what to memorise until the person types 'memorised' (or
+        just Enter) or the time is up; then clear the screen and its scrollback, and take
+        the step's only action."""
+        game = self.play.game
+        legal = self.play.state.legal_actions(player)
+        if len(legal) != 1:
+            raise MeepleError(f"a memorise step must have exactly one action, not {len(legal)}")
+        console.print(game.render(self.play.state, player))
+        console.print(
+            f"[bold]Memorise this.[/] Type 'memorised' (or press Enter) when you have it in "
+            f"mind; the screen clears in {seconds:g} seconds."
+        )
+        deadline = time.monotonic() + seconds
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            try:
+                typed = self.read_within("memorised? > ", left)
+            except (EOFError, KeyboardInterrupt):
+                raise Quit from None
+            if typed is None:
+                console.print("Time is up.")
+                break
+            word = typed.strip().lower()
+            if word in QUIT_WORDS:
+                raise Quit
+            if word in ("", "memorised", "memorized", str(legal[0]).lower()):
+                break
+            console.print("Type 'memorised' or press Enter when you have it in mind.")
+        wipe()
+        discard_typed_ahead()
+        self.play.play(player, legal[0])
+
+    def ask_human(self, player: Player) -> None:
+        """Prompt until the person enters a legal action, a command that ends the turn, or
+        quits; bad input never breaks."""
+        game = self.play.game
+        turn = Turn(self.play, player, self.humans)
+        # Rich reads the prompt and every line below as markup: text from the game or from
+        # the person (a move typed as "[/]") is escaped, so it is shown, never interpreted.
+        name = escape(seats_text(game, [player]))
+        commands = {n: c for c in prompt_commands(game) for n in c.names}
+        while True:
+            try:
+                text = self.read(f"{name} > ").strip()
+            except (EOFError, KeyboardInterrupt):
+                raise Quit from None
+            if not text:
+                continue
+            word, _, rest = text.partition(" ")
+            if word.lower() in QUIT_WORDS and not rest:
+                raise Quit
+            command = commands.get(word.lower())
+            if command is not None:
+                if command.run(turn, rest.strip()):
+                    return
+                continue
+            try:
+                self.play.play(player, game.parse_action(text))
+                return
+            except MeepleError as exc:
+                console.print(
+                    f"[red]Not allowed:[/] {escape(str(exc))}. Type help for how to write a move.",
+                    soft_wrap=True,
+                )
+
+    def end_menu(self) -> list[str] | None:
+        """After a game: play again (same seats or swapped), save, or quit. The seats of the
+        next game, or None to stop."""
+        specs = list(self.play.seats)
+        swapped = specs[1:] + specs[:1]
+        question = "Play again (a), swap seats (s), save (w) or quit (q)? [q]: "
+        while True:
+            try:
+                word = self.read(question).strip().lower()
+            except (EOFError, KeyboardInterrupt):
+                return None
+            if word in ("", *QUIT_WORDS):
+                return None
+            if word in ("a", "again"):
+                return specs
+            if word in ("s", "swap"):
+                console.print(escape("Seats now: " + ", ".join(swapped)))
+                return swapped
+            if word in ("w", "save"):
+                self.save_as()
+                continue
+            console.print("Type a (again), s (swap seats), w (save) or q (quit).")
+
+    def save_as(self) -> None:
+        """Ask for a file and write the game's record there."""
+        default = f"{self.play.game.name}-{self.play.seed}.json"
+        try:
+            text = self.read(escape(f"Save to [{default}]: ")).strip() or default
+        except (EOFError, KeyboardInterrupt):
+            return
+        try:
+            self.play.check_save_target(text)
+            self.play.record().save(text)
+        except MeepleError as exc:
+            console.print(f"[red]{escape(str(exc))}[/]")
+            return
+        console.print(f"Saved to {escape(text)}; replay it with: meeple replay {escape(text)}")
+
+
+def run_game(
+    play: Playthrough,
+    agents: list[Agent | None],
+    save: Path | None,
+    quiet: bool,
+    read: Read | None = None,
+) -> None:
+    """Play to the end (or until a person quits), saving the record after every move."""
+    TerminalGame(play, agents, save=save, quiet=quiet, read=read or console.input).run()
+
+
+def game_banner(game: Game, seed: int, seats: list[str]) -> str:
+    """One line: the game, its non-default options, the seed and who plays each seat."""
+    options = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in game.options.changed().items())
+    players = "  ".join(f"{game.seat_name(p)}: {s}" for p, s in enumerate(seats))
+    return f"[bold]{escape(game.title)}[/] {escape(options)}  seed {seed}  {escape(players)}"
+
+
+def describe_moves(moves: list[str]) -> str:
+    """Legal moves for a person: grouped by their first word when that makes a short list."""
+    groups: dict[str, list[str]] = {}
+    for move in moves:
+        head, _, rest = move.partition(" ")
+        groups.setdefault(head, []).append(rest)
+    rests = [rest for g in groups.values() for rest in g]
+    if len(groups) * 2 > len(moves) or any(not rest or " " in rest for rest in rests):
+        return f"{len(moves)} legal moves: " + ", ".join(moves)
+    lines = [f"{len(moves)} legal moves:"]
+    lines += [f"  {head} {' '.join(rests)}" for head, rests in groups.items()]
+    return "\n".join(lines)
+
+
+__all__ = [
+    "PromptCommand",
+    "Turn",
+    "UndoRefused",
+    "build_agents",
+    "complete_seats",
+    "game_banner",
+    "history_dir",
+    "play_command",
+    "prompt_command",
+    "prompt_commands",
+    "result_text",
+    "run_game",
+    "take_back",
+]
