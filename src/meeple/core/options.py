@@ -29,6 +29,10 @@ class GameOptions(BaseModel):
     def parse(cls, game: str, options: dict[str, Any]) -> GameOptions:
         """Validate ``options`` (names may use ``-`` or ``_``) or raise a readable OptionError."""
         normalised = {str(k).replace("-", "_"): v for k, v in options.items()}
+        for name, value in normalised.items():
+            field = cls.model_fields.get(name)
+            if field is not None and _is_unset_text(field.annotation, value):
+                normalised[name] = None
         unknown = sorted(set(normalised) - set(cls.model_fields))
         if unknown:
             raise OptionError(
@@ -144,10 +148,36 @@ def allowed_values(annotation: Any) -> str:
     if origin in (typing.Union, types.UnionType):
         return " | ".join(allowed_values(a) for a in args)
     if annotation is bool:
-        return "true | false"
+        return BOOL_ALLOWED
     if annotation is type(None):
         return "unset"
     return getattr(annotation, "__name__", str(annotation))
+
+
+BOOL_ALLOWED = "true | false"
+"""What a yes/no option accepts, as tables print it."""
+
+BOOL_SYNONYMS = "true | false, yes | no, on | off, 1 | 0, in any case"
+"""What a yes/no option really accepts (pydantic's reading of text as a bool), for errors."""
+
+UNSET_WORDS = ("none", "unset")
+"""Text that means "no value" for an option that may be unset: tables print a missing
+default as ``None``, and what a table prints must be accepted when typed back."""
+
+
+def _is_unset_text(annotation: Any, value: Any) -> bool:
+    optional = type(None) in typing.get_args(annotation)
+    return optional and isinstance(value, str) and value.strip().lower() in UNSET_WORDS
+
+
+def option_text(value: Any) -> str:
+    """An option's value as a person types it: ``true``/``false`` rather than Python's
+    ``True``/``False``, ``none`` for unset, anything else as ``str``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "none"
+    return str(value)
 
 
 def _describe(game: str, cls: type[GameOptions], exc: ValidationError) -> str:
@@ -158,9 +188,9 @@ def _describe(game: str, cls: type[GameOptions], exc: ValidationError) -> str:
         msg = err["msg"].removeprefix("Value error, ")
         if name:
             field = cls.model_fields[name]
+            allowed = BOOL_SYNONYMS if field.annotation is bool else field_allowed(field)
             parts.append(
-                f"option {name!r} of {game}: {msg} (got {err.get('input')!r}; "
-                f"allowed: {field_allowed(field)})"
+                f"option {name!r} of {game}: {msg} (got {err.get('input')!r}; allowed: {allowed})"
             )
         else:
             parts.append(f"options of {game}: {msg}")

@@ -18,7 +18,7 @@ from meeple.agents import make_agent
 from meeple.core.errors import MeepleError
 from meeple.core.registry import game_class, make
 from meeple.interfaces.console import console, fail
-from meeple.interfaces.options_cli import parse_option_flags
+from meeple.interfaces.options_cli import options_words, parse_option_flags
 from meeple.lab.metrics import Summary, summarize
 from meeple.lab.ratings import bradley_terry
 from meeple.lab.report import comparison_report, simulation_report, summary_rows, tournament_report
@@ -167,7 +167,7 @@ def simulate_command(
     except MeepleError as exc:
         raise fail(str(exc)) from None
     summary = summarize(rows)
-    title = f"{name} {' '.join(f'{k}={v}' for k, v in options.items())} ({' vs '.join(seats)})"
+    title = f"{name} {options_words(options)} ({' vs '.join(seats)})"
     console.print(_summary_table(title, {"value": summary}))
     with _writing(out):
         write_jsonl(rows, out / f"{name}-{spec.key}.jsonl")
@@ -329,7 +329,7 @@ def results_command(db: Db = DEFAULT_URL) -> None:
             run["key"],
             run["kind"],
             run["game"],
-            " ".join(f"{k}={v}" for k, v in spec["options"].items()),
+            options_words(spec["options"]),
             str(seats),
             str(spec["seed"]),
             str(run["games"]),
