@@ -323,10 +323,15 @@ def _survey(state: EdgesState, threshold: int, checkpoint: Path, split: int, que
             console.print(f"  {names[0]}: {step.move}{failed}", highlight=False)
         else:
             console.print(
-                f"  {names[1]}: {step.hold} of {step.replies} replies hold, {step.open} open; "
-                f"the run is in {step.move}",
+                f"  {names[1]}: reply {step.position}/{step.replies} ({step.hold} hold, "
+                f"{step.open} open): the run is in {step.move}",
                 highlight=False,
             )
+    from meeple.solvers.edges_proof import ProofProgress
+
+    # The same count as a run's progress line, so the two can be compared directly.
+    where = ProofProgress.from_survey(steps).where_text()
+    console.print(f"where: {where}, as the run's progress line counts it", highlight=False)
 
 
 def _check(

@@ -75,6 +75,11 @@ class ProofProgress:
             share += (i - 1) * part
         return share
 
+    @classmethod
+    def from_survey(cls, steps: list[SurveyStep]) -> ProofProgress:
+        """The ``where`` of a run stopped at the path a survey read (nothing else known)."""
+        return cls(where=tuple((s.position, s.replies) for s in steps if s.mover == 1))
+
     def where_text(self) -> str:
         """``where`` as people read it: ``3/45 > 12/48 (5.0% walked)`` ("the start" before
         any leaf)."""
@@ -100,6 +105,9 @@ class SurveyStep:
     replies: int = 0
     hold: int = 0
     open: int = 0
+    position: int = 0
+    """For seat 1: which reply the run is in, counted from 1 in the run's order, as the
+    progress line's ``where`` counts it."""
 
 
 @dataclass
@@ -252,6 +260,7 @@ class NullWindowProof:
         self._store = ProofCheckpoint(checkpoint, header)
         self._solvers = [solver] + [solver.sharing_table() for _ in range(workers - 1)]
         self._where: list[tuple[int, int]] = []
+        self._level: tuple[int, int] | None = None
         self._generation = 0
 
     @property
@@ -330,7 +339,9 @@ class NullWindowProof:
         mover = state.to_act[0]
         children = [child for _, child in self._children(state)]
         if mover != 0 and all(self._is_leaf(c, depth + 1) for c in children):
-            return self._all_hold(children)  # every one is searched anyway: in parallel
+            # Every one is searched anyway (in parallel): a level of seat 1's replies, as
+            # ``where`` and the survey count it.
+            return self._all_hold(children, level=True)
         for i, child in enumerate(children):
             if mover != 0:
                 self._where.append((i + 1, len(children)))
@@ -370,7 +381,9 @@ class NullWindowProof:
                     break
                 action, node = children[first_open]
                 held, unsettled = answers.count(True), answers.count(None)
-                steps.append(SurveyStep(1, str(action), 0, len(children), held, unsettled))
+                steps.append(
+                    SurveyStep(1, str(action), 0, len(children), held, unsettled, first_open + 1)
+                )
             depth += 1
         return root, steps
 
@@ -455,9 +468,10 @@ class NullWindowProof:
         return self.done.get(name)
 
     # -- leaves -----------------------------------------------------------------------------
-    def _all_hold(self, leaves: list[EdgesState]) -> bool:
+    def _all_hold(self, leaves: list[EdgesState], level: bool = False) -> bool:
         """Whether every leaf holds: answers from the checkpoint first, then searches (in
-        ``workers`` threads), stopping at the first leaf that fails."""
+        ``workers`` threads), stopping at the first leaf that fails. ``level``: the leaves are
+        all of seat 1's replies at a node, a level of ``where``."""
         todo: dict[str, EdgesState] = {}
         # Each batch of sibling leaves is a new generation of table entries: when the table
         # is full, what earlier batches stored goes first (siblings share much of their
@@ -473,9 +487,12 @@ class NullWindowProof:
                     return False
             else:
                 todo[lid] = leaf
+        # Counted among all the replies, those answered from the checkpoint included, as the
+        # survey counts them (not among the leaves left to search).
+        self._level = (len(leaves) - len(todo), len(leaves)) if level else None
         if self.workers == 1 or len(todo) == 1:
             for i, (lid, leaf) in enumerate(todo.items()):
-                self._report_where(i, len(todo))
+                self._report_where(i)
                 if not self._answer(lid, *self._search(self.solver, leaf)):
                     return False
             return True
@@ -487,7 +504,7 @@ class NullWindowProof:
         # the other searches are not needed: leaving the loop stops them.
         with closing(in_threads(self._solvers, list(todo.values()), self._search)) as results:
             for finished, (i, answer) in enumerate(results, start=1):
-                self._report_where(finished, len(todo))
+                self._report_where(finished)
                 if not self._answer(lids[i], *answer):
                     return False
         return True
@@ -513,5 +530,9 @@ class NullWindowProof:
             self.on_leaf(self.progress)
         return holds
 
-    def _report_where(self, done: int, total: int) -> None:
-        self.progress.where = (*self._where, (min(done + 1, total), total))
+    def _report_where(self, done: int) -> None:
+        if self._level is None:  # a single leaf below a move of seat 0: no level of replies
+            self.progress.where = tuple(self._where)
+            return
+        answered, total = self._level
+        self.progress.where = (*self._where, (min(answered + done + 1, total), total))
