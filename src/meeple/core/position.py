@@ -29,7 +29,9 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import json
+import sys
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -76,7 +78,9 @@ class PositionCodec:
 
     ``forms`` gives a field its game-specific short form (by field name), and ``joined``
     writes several fields as one line (by line name); ``type_forms``
-    does the same for every value of a type, wherever it appears (Erd's cards); ``check``
+    does the same for every value of a type, wherever it appears (Erd's cards), and
+    ``path_forms`` for the values at a place, written without indices (``hands[][]``: every
+    card of every hand, where a card is a plain number in the state); ``check``
     is the game's consistency check, called on the state read back, returning the first
     problem as a sentence or None; ``hidden`` says, for a view position, which fields (or
     parts of fields) a seat may not know: it maps the state and seat to a dict of field
@@ -90,6 +94,7 @@ class PositionCodec:
         forms: Mapping[str, FieldForm] | None = None,
         joined: Mapping[str, JoinedForm] | None = None,
         type_forms: Mapping[type[Any], FieldForm] | None = None,
+        path_forms: Mapping[str, FieldForm] | None = None,
         check: Callable[[Any], str | None] | None = None,
         hidden: Callable[[Any, int], Mapping[str, Any]] | None = None,
         skip: tuple[str, ...] = (),
@@ -97,14 +102,17 @@ class PositionCodec:
         self.state_class = state_class
         self.forms = dict(forms or {})
         self.type_forms = dict(type_forms or {})
+        self.path_forms = dict(path_forms or {})
         self.check = check
         self.hidden = hidden
         self.joined = dict(joined or {})
-        hints = typing.get_type_hints(state_class)
+        hints = _type_hints(state_class, skip=("game",))
         self.state_fields = [
             f.name for f in dataclasses.fields(state_class) if f.init and f.name != "game"
         ]
         member_of = {m: line for line, j in self.joined.items() for m in j.fields}
+        self.hints: dict[str, Any] = {name: hints[name] for name in self.state_fields}
+        """The type of each field of the state."""
         self.fields: list[tuple[str, Any]] = []
         """The lines of a position, in order: a field's name and type, or a joined line's
         name and None."""
@@ -152,18 +160,21 @@ class PositionCodec:
         form = self.forms.get(name)
         if form is not None:
             return form.encode(value, game)
-        return self.encode(game, value, hint)
+        return self.encode(game, value, hint, name)
 
-    def encode(self, game: Any, value: Any, hint: Any) -> Any:
-        """``value`` (of type ``hint``) as plain JSON data."""
-        form = self.type_forms.get(hint) if isinstance(hint, type) else None
+    def encode(self, game: Any, value: Any, hint: Any, path: str) -> Any:
+        """``value`` (of type ``hint``, at ``path`` such as ``seats[].hand[]``) as plain
+        JSON data."""
+        form = self.path_forms.get(path)
+        if form is None and isinstance(hint, type):
+            form = self.type_forms.get(hint)
         if form is not None:
             return form.encode(value, game)
         origin, args = typing.get_origin(hint), typing.get_args(hint)
         if value is None:
             return None
         if origin in (typing.Union, types.UnionType):
-            return self.encode(game, value, _member_type(value, args))
+            return self.encode(game, value, _member_type(value, args), path)
         if isinstance(value, Submissions):
             return {
                 "seats": list(value.seats),
@@ -173,16 +184,16 @@ class PositionCodec:
             return value.name.lower()
         if origin is tuple or origin is list:
             if len(args) == 2 and args[1] is Ellipsis:
-                return [self.encode(game, v, args[0]) for v in value]
-            return [self.encode(game, v, a) for v, a in zip(value, args, strict=True)]
+                return [self.encode(game, v, args[0], path + "[]") for v in value]
+            return [self.encode(game, v, a, path + "[]") for v, a in zip(value, args, strict=True)]
         if _is_record(hint):
-            record_hints = typing.get_type_hints(hint)
+            record_hints = _type_hints(hint)
             out = {}
             for name, default in _record_fields(hint):
                 item = getattr(value, name)
                 if default is not _NO_DEFAULT and item == default:
                     continue
-                out[name] = self.encode(game, item, record_hints[name])
+                out[name] = self.encode(game, item, record_hints[name], f"{path}.{name}")
             return out
         if isinstance(value, bool | int | str | float):
             return value
@@ -279,15 +290,18 @@ class PositionCodec:
             form = self.forms.get(name)
             if form is not None:
                 return form.decode(raw, game)
-            return self.decode(game, raw, hint, name)
+            return self.decode(game, raw, hint, name, name)
         except PositionError:
             raise
         except (ValueError, MeepleError) as exc:
             raise PositionError(f"field {name!r}: {exc}") from None
 
-    def decode(self, game: Any, raw: Any, hint: Any, where: str) -> Any:
-        """JSON data ``raw`` as a value of type ``hint``; ValueError saying where it is wrong."""
-        form = self.type_forms.get(hint) if isinstance(hint, type) else None
+    def decode(self, game: Any, raw: Any, hint: Any, where: str, path: str) -> Any:
+        """JSON data ``raw`` as a value of type ``hint``; ValueError saying where it is wrong
+        (``where`` is the place with indices, ``seats[1].hand[0]``; ``path`` without them)."""
+        form = self.path_forms.get(path)
+        if form is None and isinstance(hint, type):
+            form = self.type_forms.get(hint)
         if form is not None:
             return form.decode(raw, game)
         origin, args = typing.get_origin(hint), typing.get_args(hint)
@@ -305,7 +319,7 @@ class PositionCodec:
                 if arg is type(None):
                     continue
                 try:
-                    return self.decode(game, raw, arg, where)
+                    return self.decode(game, raw, arg, where, path)
                 except (ValueError, MeepleError) as exc:
                     problems.append(str(exc))
             raise ValueError(problems[0] if len(problems) == 1 else "; or ".join(problems))
@@ -316,7 +330,7 @@ class PositionCodec:
                 )
             return raw
         if origin is Submissions or hint is Submissions:
-            return self._decode_submissions(game, raw, where)
+            return self._decode_submissions(game, raw, where, path)
         if isinstance(hint, type) and issubclass(hint, enum.Enum):
             names = {m.name.lower(): m for m in hint}
             if not isinstance(raw, str) or raw.lower() not in names:
@@ -327,16 +341,17 @@ class PositionCodec:
                 raise ValueError(f"{where}: expected a list, got {_dumps(raw)}")
             if len(args) == 2 and args[1] is Ellipsis:
                 return tuple(
-                    self.decode(game, v, args[0], f"{where}[{k}]") for k, v in enumerate(raw)
+                    self.decode(game, v, args[0], f"{where}[{k}]", path + "[]")
+                    for k, v in enumerate(raw)
                 )
             if len(raw) != len(args):
                 raise ValueError(f"{where}: expected {len(args)} items, got {len(raw)}")
             return tuple(
-                self.decode(game, v, a, f"{where}[{k}]")
+                self.decode(game, v, a, f"{where}[{k}]", path + "[]")
                 for k, (v, a) in enumerate(zip(raw, args, strict=True))
             )
         if _is_record(hint):
-            return self._decode_record(game, raw, hint, where)
+            return self._decode_record(game, raw, hint, where, path)
         if hint is bool:
             if not isinstance(raw, bool):
                 raise ValueError(f"{where}: expected true or false, got {_dumps(raw)}")
@@ -351,10 +366,10 @@ class PositionCodec:
             return raw
         raise ValueError(f"{where}: a position cannot hold {hint!r} values")
 
-    def _decode_record(self, game: Any, raw: Any, hint: type[Any], where: str) -> Any:
+    def _decode_record(self, game: Any, raw: Any, hint: type[Any], where: str, path: str) -> Any:
         if not isinstance(raw, dict):
             raise ValueError(f"{where}: expected an object {{...}}, got {_dumps(raw)}")
-        record_hints = typing.get_type_hints(hint)
+        record_hints = _type_hints(hint)
         fields = _record_fields(hint)
         names = [n for n, _ in fields]
         unknown = [k for k in raw if k not in names]
@@ -365,17 +380,19 @@ class PositionCodec:
         values = {}
         for name, default in fields:
             if name in raw:
-                values[name] = self.decode(game, raw[name], record_hints[name], f"{where}.{name}")
+                values[name] = self.decode(
+                    game, raw[name], record_hints[name], f"{where}.{name}", f"{path}.{name}"
+                )
             elif default is _NO_DEFAULT:
                 raise ValueError(f"{where}: field {name!r} is missing")
         return hint(**values)
 
-    def _decode_submissions(self, game: Any, raw: Any, where: str) -> Submissions[Any]:
+    def _decode_submissions(self, game: Any, raw: Any, where: str, path: str) -> Submissions[Any]:
         if not isinstance(raw, dict) or set(raw) != {"seats", "chosen"}:
             raise ValueError(
                 f'{where}: expected {{"seats": [...], "chosen": [...]}}, got {_dumps(raw)}'
             )
-        seats = self.decode(game, raw["seats"], tuple[int, ...], f"{where}.seats")
+        seats = self.decode(game, raw["seats"], tuple[int, ...], f"{where}.seats", f"{path}.seats")
         chosen_raw = raw["chosen"]
         if not isinstance(chosen_raw, list) or len(chosen_raw) != len(seats):
             raise ValueError(f"{where}.chosen: expected one entry (an action or null) per seat")
@@ -412,12 +429,36 @@ class PositionCodec:
 _NO_DEFAULT = object()
 
 
+@functools.cache
+def _type_hints(cls: type[Any], skip: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The evaluated annotations of ``cls`` and its bases, each in its own module.
+
+    One annotation at a time, so that one naming a type imported only for type checkers
+    (a state's ``game``, in ``skip``) does not stop the others from being read.
+    """
+    out: dict[str, Any] = {}
+    for klass in reversed(cls.__mro__):
+        namespace = vars(sys.modules[klass.__module__])
+        for name, annotation in vars(klass).get("__annotations__", {}).items():
+            if name in skip:
+                continue
+
+            def holder() -> None: ...
+
+            holder.__annotations__ = {name: annotation}
+            out[name] = typing.get_type_hints(
+                holder, globalns=namespace, localns=dict(vars(klass))
+            )[name]
+    return out
+
+
 def _is_record(hint: Any) -> bool:
     return isinstance(hint, type) and (
         dataclasses.is_dataclass(hint) or (issubclass(hint, tuple) and hasattr(hint, "_fields"))
     )
 
 
+@functools.cache
 def _record_fields(hint: type[Any]) -> list[tuple[str, Any]]:
     if dataclasses.is_dataclass(hint):
         out = []

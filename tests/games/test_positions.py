@@ -1,0 +1,224 @@
+"""Issue 34.2 over all five games: a position (``state.position()``) holds the whole state,
+``game.from_position`` reads it back to an equal state that plays on identically, bad
+positions are refused with a PositionError naming the first problem, and a seat's view
+position hides exactly what the seat may not know."""
+
+from __future__ import annotations
+
+import json
+import random
+from functools import cache
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import meeple
+from meeple.core.errors import PositionError
+from meeple.core.game import Game, State
+from meeple.core.position import UNKNOWN
+
+CONFIGS: list[tuple[str, dict[str, Any]]] = [
+    ("edges", {}),
+    ("edges", {"double": True}),
+    ("edges", {"board": "3x3", "pie": False}),
+    ("erd", {}),
+    ("erd", {"rules": "original", "best_of": 3}),
+    ("erd", {"rules": "0.02", "turret_lifetime": "one_combat"}),
+    ("erosion", {}),
+    ("erosion", {"players": 4, "advanced": True}),
+    ("erosion", {"players": 3, "legend": "advanced"}),
+    ("squad-combat", {}),
+    ("squad-combat", {"players": 3}),
+    ("triangle-clock", {}),
+    ("triangle-clock", {"items": "none/all"}),
+]
+IDS = [f"{name}{'-' if opts else ''}{'-'.join(map(str, opts.values()))}" for name, opts in CONFIGS]
+
+
+@cache
+def game_of(index: int) -> Game[Any, Any, Any]:
+    """The game of ``CONFIGS[index]`` (games are immutable, so shared)."""
+    name, options = CONFIGS[index]
+    return meeple.make(name, **options)
+
+
+def playout(state: State[Any], rng: random.Random) -> list[State[Any]]:
+    """Every state of a random game from ``state`` on, ``state`` first."""
+    states = [state]
+    while not state.is_over:
+        seat = rng.choice(state.to_act)
+        state = state.apply(seat, rng.choice(state.legal_actions(seat)))
+        states.append(state)
+    return states
+
+
+def random_states(index: int, seed: int, count: int) -> list[State[Any]]:
+    """Up to ``count`` states spread over one random game."""
+    states = playout(game_of(index).new_game(seed), random.Random(seed))
+    step = max(1, len(states) // count)
+    return states[::step]
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**31))
+@pytest.mark.fuzz
+@pytest.mark.parametrize("index", range(len(CONFIGS)), ids=IDS)
+def test_a_position_reads_back_to_an_equal_state(index: int, seed: int) -> None:
+    """from_position(position()) == state, and it writes the identical text again."""
+    game = game_of(index)
+    for state in random_states(index, seed, 25):
+        text = state.position()
+        again = game.from_position(text)
+        assert again == state
+        assert again.position() == text
+        assert again.to_act == state.to_act
+        for seat in state.to_act:
+            assert again.legal_actions(seat) == state.legal_actions(seat)
+
+
+@pytest.mark.parametrize("index", range(len(CONFIGS)), ids=IDS)
+def test_a_game_set_up_from_a_position_plays_on_identically(index: int) -> None:
+    """The dice, draws and reshuffles still to come are part of the position: the same
+    random moves from the read-back state reach the same end, move for move."""
+    game = game_of(index)
+    for seed in range(3):
+        states = playout(game.new_game(seed), random.Random(seed))
+        middle = states[len(states) // 2]
+        original = playout(middle, random.Random(seed + 100))
+        copy = playout(game.from_position(middle.position()), random.Random(seed + 100))
+        assert copy == original
+        assert copy[-1].result == original[-1].result
+
+
+def lines_of(text: str) -> dict[str, Any]:
+    """The fields of a position, decoded."""
+    out = {}
+    for line in text.splitlines()[1:]:
+        name, _, value = line.partition(":")
+        out[name] = json.loads(value)
+    return out
+
+
+def with_field(text: str, name: str, value: Any) -> str:
+    """The position with one field's value replaced."""
+    lines = text.splitlines()
+    for k, line in enumerate(lines):
+        if line.startswith(f"{name}:"):
+            lines[k] = f"{name}: {json.dumps(value)}"
+            return "\n".join(lines)
+    raise AssertionError(f"no field {name}")
+
+
+def refused(game: Game[Any, Any, Any], text: object) -> str:
+    """The message of the PositionError ``text`` is refused with (a one-liner)."""
+    with pytest.raises(PositionError) as caught:
+        game.from_position(text)  # type: ignore[arg-type]
+    message = str(caught.value)
+    assert "\n" not in message
+    return message
+
+
+@pytest.mark.parametrize("index", [0, 3, 6, 9, 11], ids=[IDS[i] for i in (0, 3, 6, 9, 11)])
+def test_malformed_positions_are_refused_naming_the_problem(index: int) -> None:
+    """Each way a text can be wrong gets its own message (never another exception)."""
+    game = game_of(index)
+    state = random_states(index, 1, 3)[1]
+    text = state.position()
+    first_field = text.splitlines()[1].partition(":")[0]
+    assert "position is text" in refused(game, 42)
+    assert "empty" in refused(game, "  \n ")
+    assert "starts with the line" in refused(game, "hello\n" + text)
+    other = "edges" if game.name != "edges" else "erd"
+    assert f"of {other!r}" in refused(game, text.replace(game.name, other, 1))
+    assert "twice" in refused(game, text + text.splitlines()[1])
+    assert "not valid JSON" in refused(
+        game, with_field(text, first_field, 0).replace(": 0", ": [1,")
+    )
+    assert f"no {first_field!r}" in refused(
+        game, "\n".join(line for line in text.splitlines() if not line.startswith(first_field))
+    )
+    assert "no field 'colour'" in refused(game, text + "colour: 3")
+    assert "with options" in refused(
+        game, text.replace("position\n", 'position\noptions: {"x": 1}\n')
+    )
+    assert "for analysis only" in refused(game, state.view_position(0))
+
+
+@pytest.mark.parametrize(
+    ("index", "field", "change", "expected"),
+    [
+        (0, "stashes", lambda v: ["5/5/5", *v[1:]], "pyramids placed and in stash"),
+        (0, "turn", lambda v: v + 1, "turn is"),
+        (0, "board", lambda v: [*v, v[0]], "holds two pyramids"),
+        (0, "order", lambda v: ["Red", "Red"], "turn order"),
+        (0, "board", lambda v: ["L h9,9 Red"], "no edge h9,9"),
+        (3, "sides", lambda v: [{**v[0], "reserve": v[0]["reserve"] + "H"}, v[1]], "owns"),
+        (3, "round", lambda v: 0, "round 0"),
+        (3, "sides", lambda v: [{**v[0], "reserve": "HX"}, v[1]], "'X'"),
+        (6, "hands", lambda v: [[*v[0], v[1][0]], *v[1:]], "twice"),
+        (6, "hands", lambda v: [v[0][1:], *v[1:]], "missing"),
+        (6, "hands", lambda v: [[*v[0][:-1], "ZZ9"], *v[1:]], "'ZZ9' is not a process card"),
+        (6, "current", lambda v: 7, "current is seat 7"),
+        (9, "hands", lambda v: [[*v[0], "slash"], *v[1:]], "slash once too often"),
+        (9, "hands", lambda v: [v[0][1:], *v[1:]], "one is missing"),
+        (9, "hands", lambda v: [["no-such-card"], *v[1:]], "'no-such-card' is not a card"),
+        (9, "rolls", lambda v: "many", "expected a whole number"),
+        (11, "seats", lambda v: [{**v[0], "hand": v[1]["hand"]}, v[1]], "twice"),
+        (11, "seats", lambda v: [{**v[0], "score": True}, v[1]], "expected a whole number"),
+        (11, "phase", lambda v: "fourth", "not one of"),
+        (11, "orders", lambda v: [[*v[0][:-1], v[0][0]], v[1]], "sixteen symbols"),
+    ],
+)
+def test_impossible_positions_are_refused_naming_the_problem(
+    index: int, field: str, change: Any, expected: str
+) -> None:
+    """Every card exactly once, counts possible, values of the right kind."""
+    game = game_of(index)
+    state = random_states(index, 2, 4)[1]
+    text = state.position()
+    message = refused(game, with_field(text, field, change(lines_of(text)[field])))
+    assert expected in message
+
+
+@pytest.mark.parametrize("index", range(len(CONFIGS)), ids=IDS)
+def test_a_view_position_hides_what_the_seat_cannot_know(index: int) -> None:
+    """A seat's view position is the same for every state the seat cannot tell from the
+    true one (its determinizations), so it leaks nothing; with hidden information it marks
+    the unknowns ``?``, and with none it says what the whole position says."""
+    game = game_of(index)
+    for seed in range(2):
+        for state in random_states(index, seed, 8):
+            for seat in state.to_act or range(game.num_players):
+                text = state.view_position(seat)
+                assert text.splitlines()[0] == f"meeple {game.name} view of seat {seat}"
+                if game.perfect_information:
+                    assert text.splitlines()[1:] == state.position().splitlines()[1:]
+                    continue
+                for k in range(3):
+                    sample = state.determinize(seat, random.Random(k))
+                    assert sample.view_position(seat) == text
+
+
+def test_view_positions_mark_the_unknowns() -> None:
+    """Squad Combat: the other hand and every deck are '?' cards, the seed is '?'; the
+    seat's own hand is written out."""
+    game = game_of(9)
+    state = game.new_game(5)
+    fields = lines_of(state.view_position(0))
+    assert fields["seed"] == UNKNOWN
+    assert fields["hands"][1] == [UNKNOWN] * len(state.hands[1])
+    assert UNKNOWN not in fields["hands"][0]
+    assert all(card == UNKNOWN for deck in fields["decks"] for card in deck)
+
+
+def test_the_example_positions_in_the_rules_read() -> None:
+    """Each game's rules.md shows a position under "Position notation" that reads."""
+    for index in (0, 3, 6, 9, 11):
+        game = game_of(index)
+        rules = game.rules_markdown()
+        assert "## Position notation" in rules
+        block = rules.split("## Position notation", 1)[1].split("```text\n", 1)[1]
+        example = block.split("```", 1)[0]
+        assert game.from_position(example).position() == example
