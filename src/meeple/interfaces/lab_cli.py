@@ -24,7 +24,13 @@ from meeple.lab.ratings import bradley_terry
 from meeple.lab.report import comparison_report, simulation_report, summary_rows, tournament_report
 from meeple.lab.run import RunSpec, execute, write_jsonl
 from meeple.lab.simulate import Backend
-from meeple.lab.tournament import pairwise_results, score_matrix, tournament_spec
+from meeple.lab.tournament import (
+    pair_plays,
+    pairwise_results,
+    score_matrix,
+    seating_note,
+    tournament_spec,
+)
 from meeple.store import DEFAULT_URL, ResultStore
 
 Games = Annotated[int, typer.Option("--games", "-n", help="number of games to play", min=1)]
@@ -252,7 +258,16 @@ def tournament_command(
     game: Annotated[str, typer.Argument(help="game to hold the tournament in")],
     agent: Annotated[list[str], typer.Option(help="an agent spec; give two or more")],
     games: Annotated[
-        int, typer.Option("--games", "-n", help="games per pair of agents", min=1)
+        int,
+        typer.Option(
+            "--games",
+            "-n",
+            min=1,
+            help="games for every pair of agents, exactly; the pair's seatings alternate, so "
+            "seats are even when this is a multiple of 2 (two seats) or of twice the seats, "
+            "and otherwise one seating gets one game more (with two seats: the agent named "
+            "first in seat 0); the output says how seats fell",
+        ),
     ] = 100,
     seed: Seed = 0,
     jobs: Jobs = 1,
@@ -297,6 +312,8 @@ def tournament_command(
             r.agent, f"{r.elo:.0f}", f"{r.low:.0f} to {r.high:.0f}", str(r.games), f"{r.score:.3f}"
         )
     console.print(table)
+    seating = seating_note(pair_plays(rows))
+    console.print(seating)
     with _writing(out):
         write_jsonl(rows, out / f"{g.name}-{spec.key}.jsonl")
         report = tournament_report(
@@ -305,6 +322,7 @@ def tournament_command(
             matrix,
             out / f"tournament-{g.name}-{spec.key}",
             _command_line(),
+            notes=[seating],
         )
     console.print(f"Run {spec.key}: report {report}")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 # The object API (Figure, not pyplot) draws straight to files: no window, no global state.
@@ -176,8 +177,11 @@ def tournament_report(
     matrix: dict[tuple[str, str], float],
     out_dir: Path,
     command: str,
+    notes: Sequence[str] = (),
 ) -> Path:
-    """Write the ratings table, the score matrix and a ratings plot; returns the path."""
+    """Write the ratings table, the score matrix and a ratings plot; returns the path.
+
+    ``notes`` are sentences shown under the command (how seats fell, how games ended)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     fig = Figure(figsize=(7, 0.5 + 0.5 * len(ratings)))
     ax = fig.subplots()
@@ -196,6 +200,7 @@ def tournament_report(
     body = [
         f"# {title}",
         f"Command: `{command}`",
+        *notes,
         markdown_table(
             ["agent", "Elo", "95% CI", "games", "score"],
             [

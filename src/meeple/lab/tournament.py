@@ -3,36 +3,114 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
 from meeple.lab.run import RunSpec
 
 
+def pair_seatings(a: str, b: str, players: int) -> list[list[str]]:
+    """The distinct seatings of one pair, in the order its games cycle through them: A
+    alone in seat 0 (B in every other seat), B alone in seat 0, A alone in seat 1, ...
+
+    With two seats that is just [A, B] and [B, A]. Alternating who sits alone keeps both
+    agents' seats as even as the number of games allows at every point of the cycle.
+    """
+    out: list[list[str]] = []
+    for seat in range(players):
+        for alone, rest in ((a, b), (b, a)):
+            seating = [alone if p == seat else rest for p in range(players)]
+            if seating not in out:
+                out.append(seating)
+    return out
+
+
 def round_robin_seatings(agents: list[str], players: int) -> list[list[str]]:
-    """For each pair (A, B): A in each seat with B in all the others, then the reverse."""
+    """The seatings of a round robin, interleaved by pair so that cycling through them
+    gives every pair the same number of games.
+
+    Game k is played by pair ``k % pairs`` in that pair's seating ``(k // pairs) % S``
+    (:func:`pair_seatings`, S of them). ``G * pairs`` games therefore give each pair exactly
+    G games, each of its seatings ``G // S`` times or once more, whatever G is; and the
+    list does not depend on G, so asking for more games extends a stored run.
+    """
     if len(set(agents)) != len(agents):
         raise ValueError("each agent may enter a tournament once; give distinct specs")
     if len(agents) < 2:
         raise ValueError("a tournament needs at least two agents")
-    seatings = []
-    for a, b in combinations(agents, 2):
-        for focus, other in ((a, b), (b, a)):
-            for seat in range(players):
-                seatings.append([focus if p == seat else other for p in range(players)])
-    return seatings
+    per_pair = [pair_seatings(a, b, players) for a, b in combinations(agents, 2)]
+    return [seatings[r] for r in range(len(per_pair[0])) for seatings in per_pair]
 
 
 def tournament_spec(
     game: str, options: dict[str, Any], agents: list[str], players: int, seed: int
 ) -> RunSpec:
-    """The run that plays a round robin (games are spread evenly over the seatings)."""
+    """The run that plays a round robin: play ``games_per_pair * pairs`` games of it."""
     return RunSpec(
         kind="tournament",
         game=game,
         options=options,
         seatings=round_robin_seatings(agents, players),
         seed=seed,
+    )
+
+
+@dataclass
+class PairPlay:
+    """How often one pair met, and who sat where."""
+
+    agents: tuple[str, str]
+    games: int = 0
+    seats: dict[str, list[int]] = field(default_factory=dict)
+    """For each of the two agents, the games it played in each seat."""
+
+    @property
+    def balanced(self) -> bool:
+        """Each agent held every seat equally often."""
+        return all(len(set(counts)) == 1 for counts in self.seats.values())
+
+
+def pair_plays(rows: list[dict[str, Any]]) -> list[PairPlay]:
+    """Games and seats of each pair, read from the rows actually played."""
+    plays: dict[tuple[str, str], PairPlay] = {}
+    for row in rows:
+        seats = row["seats"]
+        names = tuple(sorted(set(seats)))
+        if len(names) != 2:
+            continue
+        play = plays.setdefault(
+            names,
+            PairPlay(names, seats={n: [0] * len(seats) for n in names}),  # type: ignore[arg-type]
+        )
+        play.games += 1
+        for p, name in enumerate(seats):
+            play.seats[name][p] += 1
+    return list(plays.values())
+
+
+def seating_note(plays: list[PairPlay]) -> str:
+    """One sentence on games per pair and seat balance, for the table and the report."""
+    if not plays:
+        return "No pair has played yet."
+    counts = sorted({p.games for p in plays})
+    games = (
+        f"Every pair played {counts[0]} game{'s' if counts[0] != 1 else ''}"
+        if len(counts) == 1
+        else f"Pairs played {counts[0]} to {counts[-1]} games"
+    )
+    uneven = [p for p in plays if not p.balanced]
+    if not uneven:
+        return f"{games}; every agent held each seat equally often."
+    players = len(next(iter(uneven[0].seats.values())))
+    cycle = len(pair_seatings("a", "b", players))
+    held = [n for p in uneven for counts in p.seats.values() for n in counts]
+    return (
+        f"{games}; seats balance when the games per pair are a multiple of {cycle}: in "
+        f"{len(uneven)} of {len(plays)} pairs an agent held a seat {min(held)} to {max(held)} "
+        "times"
+        + (" (the agent named first takes seat 0 in the extra game)" if cycle == 2 else "")
+        + "."
     )
 
 
