@@ -97,7 +97,6 @@ class PositionCodec:
         path_forms: Mapping[str, FieldForm] | None = None,
         check: Callable[[Any], str | None] | None = None,
         hidden: Callable[[Any, int], Mapping[str, Any]] | None = None,
-        skip: tuple[str, ...] = (),
     ) -> None:
         self.state_class = state_class
         self.forms = dict(forms or {})
@@ -111,6 +110,12 @@ class PositionCodec:
             f.name for f in dataclasses.fields(state_class) if f.init and f.name != "game"
         ]
         member_of = {m: line for line, j in self.joined.items() for m in j.fields}
+        self.defaults: dict[str, Any] = {
+            f.name: f.default
+            for f in dataclasses.fields(state_class)
+            if f.init and f.default is not dataclasses.MISSING and f.name not in member_of
+        }
+        """The fields a position may leave out, with the value they then take."""
         self.hints: dict[str, Any] = {name: hints[name] for name in self.state_fields}
         """The type of each field of the state."""
         self.fields: list[tuple[str, Any]] = []
@@ -243,6 +248,11 @@ class PositionCodec:
                 f"{game.title} positions have no field {unknown[0]!r}; the fields are: "
                 + ", ".join(known)
             )
+        # A field the state gives a default may be left out (so a position written before a
+        # game gained that field still reads); any other missing field is an error.
+        for name, default in self.defaults.items():
+            if name not in values:
+                values[name] = self.encode_field(game, name, default, self.hints[name])
         missing = [n for n, _ in self.fields if n not in values]
         if missing:
             raise PositionError(f"the position gives no {missing[0]!r} (a {game.title} field)")
@@ -424,6 +434,25 @@ class PositionCodec:
         except (ValueError, TypeError, IndexError, KeyError, AttributeError) as exc:
             return f"the engine cannot play on from it ({type(exc).__name__}: {exc})"
         return None
+
+
+def position_options(text: str) -> dict[str, Any]:
+    """The options a position was written under (its ``options:`` line; none: the defaults),
+    so that a caller can make the game it belongs to before reading it. PositionError if the
+    line is there but is not a JSON object."""
+    for line in text.strip().splitlines()[1:]:
+        name, _, raw = line.partition(":")
+        if name.strip() == "options":
+            try:
+                options = json.loads(raw)
+            except ValueError:
+                options = None
+            if not isinstance(options, dict):
+                raise PositionError(
+                    f'the options line is a JSON object like {{"board": "3x3"}}; got {_quote(raw)}'
+                )
+            return options
+    return {}
 
 
 _NO_DEFAULT = object()
