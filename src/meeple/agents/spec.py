@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import inspect
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -83,6 +83,14 @@ def agent_names(game: Game) -> list[str]:
 
 def make_agent(spec: str | AgentSpec, game: Game, seed: int = 0) -> Agent:
     """Build the agent a spec describes; ``seed`` is used unless the spec sets one."""
+    return agent_builder(spec, game)(seed)
+
+
+def agent_builder(spec: str | AgentSpec, game: Game) -> Callable[[int], Agent]:
+    """Check a spec once and return ``build(seed)``, which makes its agent as
+    :func:`make_agent` would: for callers that seat the same spec in many games (the lab),
+    where reading the agent's signature again for every game would cost more than the game.
+    """
     spec = parse_spec(spec) if isinstance(spec, str) else spec
     agents = available_agents(game)
     factory = agents.get(spec.name)
@@ -91,8 +99,10 @@ def make_agent(spec: str | AgentSpec, game: Game, seed: int = 0) -> Agent:
             f"no agent called {spec.name!r} for {game.name}; choose from: "
             f"{', '.join(agent_names(game))}"
         )
-    kwargs = _coerce(spec, factory, {"seed": seed, **spec.params})
-    return factory(game, **kwargs)
+    kwargs = _coerce(spec, factory, {"seed": 0, **spec.params})
+    if "seed" in spec.params:
+        return lambda _seed: factory(game, **kwargs)
+    return lambda seed: factory(game, **{**kwargs, "seed": seed})
 
 
 def _coerce(spec: AgentSpec, factory: AgentFactory, raw: Mapping[str, Any]) -> dict[str, Any]:

@@ -294,6 +294,15 @@ class State(ABC, Generic[A]):
     def result(self) -> dict[str, Any]:
         """Game-specific outcome, JSON-safe: scores, winner, and why the game ended."""
 
+    def standing(self) -> list[Any] | None:
+        """The scores as they stand, equal to ``result["scores"]`` (None without scores).
+
+        The lab reads it after every action to follow the lead; a game whose ``result``
+        costs more to build than a move costs to play overrides it with a direct count.
+        """
+        scores = self.result.get("scores")
+        return None if scores is None else list(scores)
+
     @abstractmethod
     def view(self, player: Player | None) -> dict[str, Any]:
         """JSON-safe: exactly what ``player`` may know; ``None`` is the spectator's view."""

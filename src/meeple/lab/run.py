@@ -21,8 +21,12 @@ from meeple.core.files import atomic_write
 from meeple.lab.simulate import Backend, GameJob, run_jobs
 from meeple.store import ResultStore
 
-FLUSH_EVERY = 25
-"""Rows kept in memory before they are written to the database (also flushed each second)."""
+FLUSH_SECONDS = 1.0
+"""Finished games are written to the database at least this often (and at the end)."""
+
+FLUSH_ROWS = 2000
+"""...or as soon as this many are waiting: a commit per game (or per 25) cost more than the
+games themselves, since SQLite makes each commit durable on disk before it returns."""
 
 
 class RunSpec(BaseModel):
@@ -81,7 +85,7 @@ def execute(
             buffer.append(row)
             if on_row is not None:
                 on_row(row)
-            if len(buffer) >= FLUSH_EVERY or time.monotonic() - last_flush > 1.0:
+            if len(buffer) >= FLUSH_ROWS or time.monotonic() - last_flush > FLUSH_SECONDS:
                 store.add_rows(key, buffer)
                 buffer, last_flush = [], time.monotonic()
     finally:

@@ -7,13 +7,15 @@ backends give identical rows, and a run can be resumed by playing only missing i
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from functools import lru_cache
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from meeple.agents import make_agent, play_game
+from meeple.agents.spec import agent_builder
 from meeple.core.agent import Observation
 from meeple.core.game import State
 from meeple.core.processes import die_with_parent
@@ -47,6 +49,28 @@ def _leader(scores: list[float] | None) -> int | None:
     return scores.index(best) if scores.count(best) == 1 else None
 
 
+class _Setting:
+    """What every game of one (game, options, seats) shares, built once per process.
+
+    Building a game can cost more than playing it (Erosion builds its action table, Erd
+    caches allocations on the game object), and so can reading an agent's spec; a worker
+    keeps them here and reuses them for every job of the run. Rows do not change: a game
+    object holds configuration and caches of pure functions only, and each game still gets
+    fresh agents with its own seeds.
+    """
+
+    def __init__(self, game: str, options: dict[str, Any], seats: tuple[str, ...]) -> None:
+        self.game = make(game, **options)
+        self.builders = [agent_builder(spec, self.game) for spec in seats]
+        # Decided once per run: a game without scores skips following the lead move by move.
+        self.tracks_scores = self.game.new_game(0).standing() is not None
+
+
+@lru_cache(maxsize=16)
+def _setting(game: str, options_json: str, seats: tuple[str, ...]) -> _Setting:
+    return _Setting(game, json.loads(options_json), seats)
+
+
 def play_job(job: GameJob) -> dict[str, Any]:
     """Play one game and describe it as a JSON-safe row.
 
@@ -54,35 +78,42 @@ def play_job(job: GameJob) -> dict[str, Any]:
     mean branching factor, and (for games whose ``result`` carries ``scores`` during play)
     lead changes and the moment the eventual winner took the lead for good.
     """
-    game = make(job.game, **job.options)
+    setting = _setting(job.game, json.dumps(job.options, sort_keys=True), tuple(job.seats))
+    game = setting.game
     seed = job.seed
-    agents = [
-        make_agent(spec, game, derive_seed(seed, "seat", p)) for p, spec in enumerate(job.seats)
-    ]
-    branching: list[int] = []
+    agents = [build(derive_seed(seed, "seat", p)) for p, build in enumerate(setting.builders)]
+    tracks = setting.tracks_scores
+    state = initial = game.new_game(seed)
+    moves: list[list[Any]] = []
+    branching = 0
     leaders: list[int | None] = []
-
-    def on_move(observation: Observation, action: Any, after: State[Any]) -> None:
-        branching.append(len(observation.legal_actions))
-        scores = after.result.get("scores")
-        leaders.append(_leader(scores))
-
-    play = play_game(game, agents, seed, seats=job.seats, on_move=on_move)
-    final = play.state
-    result = final.result
+    # The loop of agents.play_game, without the Playthrough (a row needs the first state and
+    # the moves as text, not a record object and its content digest).
+    while not state.is_over:
+        player = state.to_act[0]
+        observation = Observation(state, player)
+        action = agents[player].act(observation)
+        branching += len(observation.legal_actions)
+        state = state.apply(player, action)
+        moves.append([player, str(action)])
+        if tracks:
+            leaders.append(_leader(state.standing()))
+    result = state.result
     scores = result.get("scores")
+    if not tracks and scores is not None:
+        # A game that shows scores only once they exist: follow them by replaying.
+        leaders = _replayed_leaders(initial, moves)
     lead_changes, decided_at = _lead_story(leaders, _leader(scores))
-    initial_to_act = game.new_game(seed).to_act
-    returns = list(final.returns)
+    returns = list(state.returns)
     return {
         "index": job.index,
         "seed": seed,
         "game": job.game,
         "options": job.options,
         "seats": job.seats,
-        "first_player": initial_to_act[0] if len(initial_to_act) == 1 else None,
-        "length": len(play.moves),
-        "branching": sum(branching) / len(branching) if branching else 0.0,
+        "first_player": initial.to_act[0] if len(initial.to_act) == 1 else None,
+        "length": len(moves),
+        "branching": branching / len(moves) if moves else 0.0,
         "returns": returns,
         "winners": _winners(returns),
         "scores": scores,
@@ -90,8 +121,16 @@ def play_job(job: GameJob) -> dict[str, Any]:
         "reason": result.get("reason"),
         "lead_changes": lead_changes,
         "decided_at": decided_at,
-        "moves": [list(m) for m in play.moves],
+        "moves": moves,
     }
+
+
+def _replayed_leaders(initial: State[Any], moves: list[list[Any]]) -> list[int | None]:
+    game, state, leaders = initial.game, initial, []
+    for player, text in moves:
+        state = state.apply(player, game.parse_action(text))
+        leaders.append(_leader(state.standing()))
+    return leaders
 
 
 def _winners(returns: list[float]) -> list[int]:

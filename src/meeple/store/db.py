@@ -146,7 +146,9 @@ def insert_new(session: Session, table: Table, rows: list[dict[str, Any]]) -> No
             from sqlalchemy.dialects.sqlite import insert
         else:
             from sqlalchemy.dialects.postgresql import insert
-        session.execute(insert(table).values(rows).on_conflict_do_nothing(index_elements=keys))
+        # One statement run for every row (executemany): compiling a statement with a VALUES
+        # clause per row costs more than storing the rows.
+        session.execute(insert(table).on_conflict_do_nothing(index_elements=keys), rows)
         return
     for row in rows:  # other databases: one at a time, a duplicate skipped
         try:

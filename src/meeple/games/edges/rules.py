@@ -520,6 +520,22 @@ class EdgesState(State[EdgesAction]):
                 totals[sq.side] += sq.points
         return totals[0], totals[1]
 
+    def standing(self) -> list[int]:
+        """``result["scores"]`` counted directly (the lab reads it after every action, and
+        building the result costs several times a move): the rule of :func:`score_square`
+        summed without a SquareScore per square."""
+        owner, pyramid = self.owner, self.pyramid
+        totals = [0, 0]
+        for bounds in self.game.board.square_edges:
+            sums = [0, 0]
+            for e in bounds:
+                if owner[e] >= 0:
+                    sums[owner[e] % 2] += pyramid[e]
+            a, b = sums
+            if a != b:
+                totals[a < b] += 2 if min(a, b) == 0 else 1
+        return totals
+
     @property
     def returns(self) -> tuple[float, ...]:
         """+1 for each seat of the side with more points, -1 for the other, 0 on a draw."""

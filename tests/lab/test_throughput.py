@@ -1,0 +1,118 @@
+"""What the lab does to be fast must not change what it stores (issue 35).
+
+A worker builds each game and agent spec once and reuses them; it follows the lead with
+``State.standing`` rather than the whole result, and only in games with scores; rows are
+committed in batches. Each shortcut is checked against the slow way here.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import meeple
+from meeple.agents import make_agent
+from meeple.agents.spec import agent_builder
+from meeple.core.agent import Observation
+from meeple.lab import run as run_module
+from meeple.lab import simulate
+from meeple.lab.run import RunSpec, execute
+from meeple.lab.simulate import play_job
+from meeple.store import ResultStore
+
+GAMES = [info.name for info in meeple.games()]
+
+
+def _random_states(name: str, games: int, **options):
+    game = meeple.make(name, **options)
+    for seed in range(games):
+        state, rng = game.new_game(seed), random.Random(seed)
+        yield state
+        while not state.is_over:
+            player = state.to_act[0]
+            state = state.apply(player, rng.choice(state.legal_actions(player)))
+            yield state
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_standing_is_the_results_scores_at_every_state(name):
+    checked = 0
+    for state in _random_states(name, 4):
+        assert state.standing() == state.result.get("scores")
+        checked += 1
+    assert checked > 20
+
+
+@pytest.mark.parametrize("options", [{"board": "3x3"}, {"double": True}, {"board": "2x2"}])
+def test_edges_counts_its_standing_directly_and_alike(options):
+    # Edges overrides standing with its own count; the other boards and teams too.
+    assert all(s.standing() == s.result["scores"] for s in _random_states("edges", 6, **options))
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy", "random:seed=5", "mcts:iterations=8"])
+def test_an_agent_builder_builds_what_make_agent_builds(spec):
+    game = meeple.make("edges", board="2x2")
+    build = agent_builder(spec, game)
+    for seed in (0, 7):
+        state = game.new_game(1)
+        a, b = build(seed), make_agent(spec, game, seed)
+        while not state.is_over:
+            player = state.to_act[0]
+            action = a.act(Observation(state, player))
+            assert b.act(Observation(state, player)) == action
+            state = state.apply(player, action)
+
+
+def _job(game: str, index: int, seats=None):
+    players = meeple.make(game).num_players
+    spec = RunSpec(kind="simulate", game=game, seatings=[seats or ["random"] * players], seed=2)
+    return spec.job(index)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_row_is_the_same_from_a_fresh_worker_and_a_warm_one(name):
+    simulate._setting.cache_clear()
+    fresh = [play_job(_job(name, k)) for k in (3, 0)]  # each from a worker's first game
+    simulate._setting.cache_clear()
+    first = play_job(_job(name, 0))
+    simulate._setting.cache_clear()
+    warm = [play_job(_job(name, k)) for k in range(4)]
+    assert warm[0] == first and [warm[3], warm[0]] == fresh
+
+
+@pytest.mark.parametrize("name", ["edges", "erosion", "triangle-clock"])
+def test_replaying_for_the_lead_gives_the_lead_followed_move_by_move(name, monkeypatch):
+    simulate._setting.cache_clear()
+    followed = [play_job(_job(name, k)) for k in range(3)]
+    assert any(row["lead_changes"] is not None for row in followed)
+    simulate._setting.cache_clear()
+    real = simulate._Setting.__init__
+
+    def without_tracking(self, *args):
+        real(self, *args)
+        self.tracks_scores = False
+
+    monkeypatch.setattr(simulate._Setting, "__init__", without_tracking)
+    assert [play_job(_job(name, k)) for k in range(3)] == followed
+    simulate._setting.cache_clear()
+
+
+def test_rows_are_committed_in_batches_and_all_are_kept(tmp_path, monkeypatch):
+    store = ResultStore(f"sqlite:///{tmp_path / 'r.db'}")
+    batches: list[int] = []
+    add_rows = store.add_rows
+
+    def counted(key, rows):
+        if rows:
+            batches.append(len(rows))
+        add_rows(key, rows)
+
+    monkeypatch.setattr(store, "add_rows", counted)
+    monkeypatch.setattr(run_module, "FLUSH_SECONDS", 1e9)
+    monkeypatch.setattr(run_module, "FLUSH_ROWS", 40)
+    spec = RunSpec(kind="simulate", game="edges", options={"board": "2x2"},
+                   seatings=[["random", "random"]], seed=1)  # fmt: skip
+    rows = execute(spec, 100, store)
+    assert batches == [40, 40, 20]
+    assert store.rows(spec.key) == rows and len(rows) == 100
