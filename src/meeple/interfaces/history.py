@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich import box
 from rich.markup import escape
 from rich.table import Table
 
@@ -58,7 +59,7 @@ def new_history_path(game: str, seed: int, now: dt.datetime | None = None) -> Pa
 def result_text(result: dict[str, Any] | None, moves: int) -> str:
     """The outcome in a few words: who won (or a draw) and the score, if the game has one."""
     if result is None:
-        return f"unfinished ({moves} moves)"
+        return f"unfinished ({moves} move{'' if moves == 1 else 's'})"
     winner = result.get("winner_name")
     text = f"{winner} wins" if winner else "draw"
     scores = result.get("scores") or result.get("score")
@@ -125,9 +126,14 @@ def history_command(
         console.print(f"No games yet in {escape(str(folder))}. Play one with: meeple play")
         return
     shown = entries[-last:] if last else entries
-    table = Table(title=f"meeple history ({len(shown)} of {len(entries)} games)")
-    for column in ("date", "game", "seats", "result", "file"):
-        table.add_column(column)
+    table = Table(
+        title=f"meeple history ({len(shown)} of {len(entries)} games)", box=box.SIMPLE_HEAD
+    )
+    table.add_column("date", no_wrap=True)
+    for column in ("game", "seats", "result"):
+        table.add_column(column, min_width=9)
+    # The file is what a person copies to replay or resume a game: never cut short.
+    table.add_column("file", overflow="fold")
     for entry in shown:
         rec = entry.record
         if rec is None:
@@ -139,8 +145,8 @@ def history_command(
         options = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in rec.options.items())
         table.add_row(
             _date(entry.path),
-            escape(f"{rec.game} {options}".strip()),
-            escape(" vs ".join(rec.seats)),
+            escape(rec.game) + (f"\n[dim]{escape(options)}[/]" if options else ""),
+            escape(", ".join(rec.seats)),
             escape(result_text(rec.result, len(rec.moves))),
             escape(entry.path.name),
         )

@@ -510,7 +510,7 @@ class TerminalGame:
         next game, or None to stop."""
         specs = list(self.play.seats)
         swapped = specs[1:] + specs[:1]
-        question = "Play again (a), swap seats (s), save (w) or quit (q)? [q]: "
+        question = escape("Play again (a), swap seats (s), save (w) or quit (q)? [q]: ")
         while True:
             try:
                 word = self.read(question).strip().lower()

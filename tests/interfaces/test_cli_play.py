@@ -1,0 +1,216 @@
+"""Playing at the terminal as people do (issue 32): the memorise step, hand-overs between
+people, the thinking indicator, the end-of-game menu, the history, and undo."""
+
+from __future__ import annotations
+
+import io
+import os
+import time
+
+import pytest
+from rich.console import Console
+
+import meeple
+from meeple.core.record import GameRecord, Playthrough
+from meeple.interfaces import console as console_module
+from meeple.interfaces.console import WIPE, read_within, thinking
+from meeple.interfaces.play_cli import TerminalGame, UndoRefused, take_back, why_no_take_back
+
+CLOCK = ("play", "triangle-clock", "--seed", "1")
+ORDER = "Shared symbols for rounds 1 to 16"
+
+
+# -- 32.2 the memorise step ---------------------------------------------------------------------
+@pytest.mark.parametrize("typed", ["memorised", "", "Memorized"])
+def test_memorise_ends_when_the_person_says_so_and_the_order_is_wiped(run, typed):
+    result = run(*CLOCK, "--seat", "human", "--seat", "random", input=f"{typed}\nquit\n")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    # both seats memorised (the human's word ended the step, it was not taken as a move)
+    assert "Stopped after 2 moves" in out and "Not allowed" not in out
+    wiped = out.index(WIPE)
+    assert ORDER in out[:wiped] and ORDER not in out[wiped:]
+
+
+def test_a_wrong_word_in_the_memorise_step_is_explained_and_asked_again(run):
+    result = run(*CLOCK, "--seat", "human", "--seat", "random", input="A\nmemorised\nquit\n")
+    assert "Type 'memorised' or press Enter" in result.output
+    assert "Stopped after 2 moves" in result.output
+
+
+def test_the_memorise_step_ends_when_time_is_up():
+    game = meeple.make("triangle-clock")
+    play = Playthrough(game, 1, ["human", "human"])
+    asked: list[float] = []
+
+    def never_answers(prompt: str, seconds: float) -> None:
+        asked.append(seconds)
+        return None
+
+    session = TerminalGame(play, [None, None], history=False, read_within=never_answers)
+    session.memorise(0, 120.0)
+    assert len(play.moves) == 1 and play.moves[0] == (0, "memorised")
+    assert 119 < asked[0] <= 120  # the time left is what the prompt waits
+
+
+def test_read_within_waits_on_a_terminal_and_gives_up_in_time():
+    master, slave = os.openpty()
+    with os.fdopen(slave, "r") as stream:
+        start = time.monotonic()
+        assert read_within("? ", 0.2, stream) is None
+        assert 0.15 < time.monotonic() - start < 2
+        os.write(master, b"memorised\n")
+        assert read_within("? ", 2, stream) == "memorised"
+    os.close(master)
+
+
+# -- 32.3 hand-over between people ------------------------------------------------------------
+def test_two_people_hand_over_before_each_secret_allocation(run):
+    allocation = "rush=HHL defense=LDD"
+    typed = f"\n{allocation}\n\n{allocation}\n\nquit\n"
+    result = run("play", "erd", "--seat", "human", "--seat", "human", "--seed", "1", input=typed)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    to_blue = out.index("Pass to Blue (seat 1); press Enter when ready.")
+    # the screen and its scrollback are wiped between Red's prompt and Blue's turn
+    assert out.rindex(WIPE, 0, to_blue) > out.index("Red (seat 0) > ")
+    assert out.count("Pass to Red (seat 0)") == 2  # at the start and for round 2
+    assert "Stopped after 2 moves" in out
+
+
+def test_the_triangle_clock_hands_are_handed_over_too(run):
+    result = run(*CLOCK, "--seat", "human", "--seat", "human", input="\n\n\nquit\n")
+    out = result.output
+    assert "Pass to Tick (seat 0)" in out and "Pass to Tock (seat 1)" in out
+    assert out.index("Pass to Tock") > out.index(WIPE, out.index("Pass to Tick") + 1)
+
+
+def test_no_hand_over_when_nothing_is_hidden_or_one_person_plays(run):
+    edges = ("play", "edges", "--board", "2x2", "--first", "0", "--seed", "1")
+    both = run(*edges, "--seat", "human", "--seat", "human", input="L h0,0\nL h1,0\nquit\n")
+    assert "Stopped after 2 moves" in both.output and "Pass to" not in both.output
+    alone = run("play", "erd", "--seat", "human", "--seat", "random", "--seed", "1", input="quit\n")
+    assert "Pass to" not in alone.output and WIPE not in alone.output
+
+
+# -- 32.12 the thinking indicator ------------------------------------------------------------
+def test_thinking_shows_who_and_the_seconds_then_goes():
+    out = Console(file=io.StringIO(), force_terminal=True, width=60)
+    with thinking("Blue (seat 1)", out=out):
+        time.sleep(0.3)
+    text = out.file.getvalue()
+    assert "Blue (seat 1) is thinking... 0 s" in text
+    assert text.endswith("\x1b[2K")  # the line is erased once the agent has moved
+
+
+def test_an_agent_move_shows_the_indicator_while_it_searches(run, monkeypatch):
+    screen = Console(file=io.StringIO(), force_terminal=True, width=80)
+    monkeypatch.setattr(console_module, "console", screen)
+    result = run(
+        "play", "edges", "--board", "2x2", "--first", "1", "--seed", "1",
+        "--seat", "human", "--seat", "mcts:seconds=0.3", input="quit\n",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "Blue (seat 1) is thinking... 0 s" in screen.file.getvalue()
+    assert "Blue (seat 1): " in result.output and " s)" in result.output  # time it took
+
+
+# -- 32.13 after the game: menu and history ---------------------------------------------------
+ONE_BY_ONE = ("play", "edges", "--board", "1x1", "--stash", "1/0/0", "--first", "0")
+
+
+def test_the_menu_plays_again_with_seats_swapped_and_saves(run, tmp_path):
+    saved = tmp_path / "mine.json"
+    typed = f"L h0,0\nw\n{saved}\ns\nq\n"  # the second game: Red (random) moves, Blue quits
+    result = run(*ONE_BY_ONE, "--seat", "human", "--seat", "random", "--seed", "3", input=typed)
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.output.split())
+    assert out.count("Play again (a), swap seats (s), save (w) or quit (q)? [q]:") == 2
+    assert "Red: random Blue: human" in out and "Stopped after 1 moves" in out  # seats swapped
+    record = GameRecord.load(saved)
+    assert record.seats == ["human", "random"] and record.result is not None
+
+
+def test_every_game_is_kept_in_the_history_and_listed(run, tmp_path, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")  # one line a game
+    history = tmp_path / "history"  # the conftest points MEEPLE_HISTORY here
+    run(*ONE_BY_ONE, "--seat", "random", "--seat", "random", "--seed", "4")
+    run("play", "edges", "--seat", "human", "--seat", "random", "--seed", "5", input="quit\n")
+    files = sorted(history.glob("*.json"))
+    assert len(files) == 2
+    records = [GameRecord.load(f) for f in files]
+    assert {r.seed for r in records} == {4, 5}
+    listing = run("history")
+    assert listing.exit_code == 0, listing.output
+    rows = [line for line in listing.output.splitlines() if ".json" in line]
+    assert len(rows) == 2
+    assert "random, random" in rows[0] and "draw" in rows[0] and files[0].name in rows[0]
+    assert "human, random" in rows[1] and "unfinished (" in rows[1]
+    assert files[1].name in rows[1]
+
+
+def test_the_history_does_not_believe_a_file_edited_by_hand(run, tmp_path, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "300")
+    run(*ONE_BY_ONE, "--seat", "random", "--seat", "random", "--seed", "4")
+    (path,) = (tmp_path / "history").glob("*.json")
+    record = GameRecord.load(path)
+    record.result = {**record.result, "winner_name": "Mallory"}
+    record.save(path)
+    (tmp_path / "history" / "junk.json").write_text("{")
+    listing = run("history")
+    assert listing.exit_code == 0 and "Mallory" not in listing.output
+    assert "stored result is not the one its moves reach" in listing.output
+    assert "is not JSON" in listing.output
+
+
+def test_no_history_keeps_nothing(run, tmp_path):
+    run(*ONE_BY_ONE, "--seat", "random", "--seat", "random", "--no-history")
+    assert not (tmp_path / "history").exists()
+    assert "No games yet" in run("history").output
+
+
+# -- 32.14 undo ------------------------------------------------------------------------------
+def test_undo_takes_back_your_move_and_the_agents_reply(run, tmp_path):
+    path = tmp_path / "g.json"
+    edges = ("play", "edges", "--board", "2x2", "--first", "0", "--seed", "2", "--save", str(path))
+    result = run(*edges, "--seat", "human", "--seat", "random", input="L h0,0\nundo\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "Took back your move L h0,0 and 1 move after it." in result.output
+    assert "Stopped after 0 moves" in result.output
+    assert GameRecord.load(path).moves == []
+
+
+def test_undo_is_refused_with_the_reason(run):
+    first = run(
+        "play", "edges", "--seed", "2", "--first", "0", "--seat", "human", "--seat", "random",
+        input="undo\nquit\n",
+    )  # fmt: skip
+    assert "Cannot take back: you have not moved yet" in first.output
+    erd = run(
+        "play", "erd", "--seed", "1", "--seat", "human", "--seat", "random",
+        input="rush=HHL defense=LDD\nundo\nquit\n",
+    )  # fmt: skip
+    assert "Cannot take back: a simultaneous decision was made" in erd.output.replace("\n", " ")
+    assert "Stopped after 2 moves" in erd.output
+
+
+def test_undo_after_a_hidden_draw_is_refused_and_after_a_plain_move_allowed():
+    game = meeple.make("erosion")
+    play = Playthrough(game, 1, ["human", "random"])
+    draw = next(a for a in play.state.legal_actions(0) if str(a).startswith("redraw"))
+    after = play.state.apply(0, draw)
+    reason = why_no_take_back([play.state, after], [(0, str(draw))], 0)
+    assert "something hidden from you has been shown" in reason
+    plain = next(a for a in play.state.legal_actions(0) if str(a).startswith("weather"))
+    assert why_no_take_back([play.state, play.state.apply(0, plain)], [(0, str(plain))], 0) == ""
+    play.play(0, plain)
+    assert take_back(play, 0, (0,)) == [(0, str(plain))]
+    assert play.moves == [] and play.state == game.new_game(1)
+
+
+def test_undo_is_refused_between_two_people():
+    game = meeple.make("edges", board="2x2", first="0")
+    play = Playthrough(game, 1, ["human", "human"])
+    play.play(0, game.parse_action("L h0,0"))
+    with pytest.raises(UndoRefused, match="2 people play at this terminal"):
+        take_back(play, 0, (0, 1))
