@@ -24,8 +24,9 @@ def _umask() -> int:
     return mask
 
 
-def atomic_write(path: str | Path, text: str, *, fsync: bool = True) -> None:
-    """Replace ``path`` with ``text`` (UTF-8) all at once, keeping an existing file's mode.
+def atomic_write(path: str | Path, text: str | bytes, *, fsync: bool = True) -> None:
+    """Replace ``path`` with ``text`` (UTF-8; bytes as they are) all at once, keeping an
+    existing file's mode.
 
     The folder is created if missing. Raises OSError (e.g. the folder is not writable); the
     old file is then left as it was and no temporary file is left behind.
@@ -38,8 +39,9 @@ def atomic_write(path: str | Path, text: str, *, fsync: bool = True) -> None:
         mode = 0o666 & ~_umask()
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        data = text.encode() if isinstance(text, str) else text
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
             fh.flush()
             if fsync:
                 os.fsync(fh.fileno())

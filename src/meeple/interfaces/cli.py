@@ -20,7 +20,15 @@ from meeple.core.game import seats_text
 from meeple.core.options import describe_options
 from meeple.core.record import GameRecord
 from meeple.core.registry import game_class, games, make
-from meeple.interfaces import doc_text, history, lab_cli, play_cli, serve_cli, solve_cli
+from meeple.interfaces import (
+    analyse_cli,
+    doc_text,
+    history,
+    lab_cli,
+    play_cli,
+    serve_cli,
+    solve_cli,
+)
 from meeple.interfaces.console import console, fail
 from meeple.interfaces.play_cli import game_banner
 
@@ -128,6 +136,7 @@ app.command("tournament", context_settings=_EXTRA)(lab_cli.tournament_command)
 app.command("results")(lab_cli.results_command)
 app.command("history")(history.history_command)
 app.command("solve")(solve_cli.solve_command)
+app.command("analyse")(analyse_cli.analyse_command)
 app.command("serve")(serve_cli.serve_command)
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -91,6 +92,20 @@ def solve_command(
             min=0,
         ),
     ] = None,
+    certificate: Annotated[
+        Path | None,
+        typer.Option(
+            help="--check: read a proof's certificate (see --export-certificate) instead of "
+            "its checkpoint"
+        ),
+    ] = None,
+    export_certificate: Annotated[
+        Path | None,
+        typer.Option(
+            help="--prove: check a finished proof and write its certificate (the answers a "
+            "check needs, xz-compressed) to this file"
+        ),
+    ] = None,
 ) -> None:
     """Solve an Edges position exactly: its value, the best moves, and what it cost."""
     try:
@@ -106,17 +121,25 @@ def solve_command(
         # one search of the whole position, so the table is sized for that (on 3x3 a 2^25
         # table searched 1.8x the nodes of a 2^27 one over 416 leaves; docs/solving.md).
         tt_bits = table_bits(pyramids_left(state))
-    if (survey or check is not None) and prove is None:
-        what = "--survey" if survey else "--check"
-        raise fail(f"{what} reads a proof's checkpoint: give --prove T (and its --split)")
-    if survey and check is not None:
-        raise fail("--survey and --check are two ways of reading a checkpoint: give one")
+    readings = [name for name, given in (("--survey", survey), ("--check", check is not None),
+                ("--export-certificate", export_certificate is not None)) if given]  # fmt: skip
+    if readings and prove is None:
+        raise fail(f"{readings[0]} reads a proof's checkpoint: give --prove T (and its --split)")
+    if len(readings) > 1:
+        raise fail(f"{' and '.join(readings)} are ways of reading a checkpoint: give one")
+    if certificate is not None and check is None:
+        raise fail("--certificate is read by --check: give --prove T --check N too")
     if prove is not None:
         point = checkpoint or folder / f"proof-{key}-{prove}-{split}.json"
         if survey:
+            solver_ready()
             _survey(state, prove, point, split, key)
         elif check is not None:
-            _check(state, prove, point, split, key, check, tt_bits)
+            solver_ready()
+            _check(state, prove, point, split, key, check, tt_bits, certificate)
+        elif export_certificate is not None:
+            solver_ready()
+            _export(state, prove, point, split, key, export_certificate)
         else:
             _prove(state, prove, point, split, budget, tt_bits, key, workers)
         return
@@ -128,35 +151,165 @@ def solve_command(
         result = entry.result
     cached = result is not None
     if result is None:
-        from meeple.solvers.edges_solver import analyse
-
-        columns = (
-            TextColumn("solving moves"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            TextColumn("{task.fields[nodes]}"),
-        )
-        started = time.perf_counter()
-        with Progress(*columns, console=console, transient=True) as progress:
-            task = progress.add_task("solve", total=None, nodes="")
-
-            def report(done: int, total: int) -> None:
-                progress.update(task, completed=done, total=total)
-
-            def nodes(count: int) -> None:
-                rate = count / max(time.perf_counter() - started, 1e-9)
-                progress.update(task, nodes=f"{count:,} nodes, {rate:,.0f}/s")
-
-            try:
-                result = analyse(state, tt_bits=tt_bits, progress=report, on_nodes=nodes,
-                                 workers=workers)  # fmt: skip
-            except KeyboardInterrupt:
-                console.print("stopped; nothing was stored")
-                raise typer.Exit(code=130) from None
-        if use_cache:
+        try:
+            moves = cache.SolvedMoves(folder, key) if use_cache else None
+        except MeepleError as exc:
+            raise fail(str(exc)) from None
+        result = _solve(state, moves, tt_bits, workers)
+        if moves is not None:
             cache.store(folder, key, result)
+            moves.discard()  # every move is in the stored result now
     _print(state, result, cached, top)
+
+
+# Nodes a second assumed before a run has measured its own: this machine's speed on 2x3 and
+# 3x4 positions, 1.7-2.0 million (docs/solving.md, "Using it").
+ASSUMED_RATE = 2e6
+# A solve expected to take longer than this is announced with a warning before it starts.
+WARN_SECONDS = 60.0
+
+
+def _solve(
+    state: EdgesState, moves: cache.SolvedMoves | None, tt_bits: int, workers: int
+) -> dict[str, Any]:
+    """Solve every move of ``state`` with a progress bar and an estimate of the time left;
+    each move solved goes to ``moves`` at once (unless --no-cache), so Ctrl-C keeps it and
+    the same command resumes."""
+    from meeple.solvers.edges_solver import analyse, estimated_nodes, pyramids_left
+
+    known = {m: (v[0], v[1]) for m, v in moves.answers.items()} if moves is not None else {}
+    left = pyramids_left(state)
+    guess = estimated_nodes(left)
+    if guess / ASSUMED_RATE > WARN_SECONDS and not state.is_over:
+        keep = (
+            "Ctrl-C keeps the moves solved so far and the same command resumes"
+            if moves is not None
+            else "with --no-cache, Ctrl-C keeps nothing"
+        )
+        console.print(
+            f"[yellow]warning:[/] solving every move of this position ({left} pyramids to "
+            f"place) exactly may take {_duration(guess / ASSUMED_RATE)} or more: about "
+            f"{guess:.0e} nodes at {ASSUMED_RATE:.0e} nodes/s, a rough guess from how fast the "
+            "tree grows on smaller boards (the bar's estimate improves as moves are solved). "
+            f"{keep}; --prove T answers one yes/no question with a resumable checkpoint.",
+            highlight=False,
+        )
+    if known:
+        console.print(f"resuming: {len(known)} moves solved by an earlier run, from "
+                      f"{moves.path if moves else ''}", highlight=False)  # fmt: skip
+    solver_ready()
+    estimate = _Estimate(guess, sum(n for _, n in known.values()), len(known), workers)
+    columns = (
+        TextColumn("solving moves"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.fields[note]}"),
+    )
+    with Progress(*columns, console=console, transient=True) as progress:
+        task = progress.add_task("solve", total=None, note="")
+
+        def report(done: int, total: int) -> None:
+            estimate.total = total
+            progress.update(task, completed=done, total=total, note=estimate.text())
+
+        def nodes(count: int) -> None:
+            estimate.live = count
+            progress.update(task, note=estimate.text())
+
+        def solved(action: object, value: int, cost: int) -> None:
+            estimate.solved(cost)
+            if moves is not None:
+                moves.add(str(action), [value, cost])
+
+        try:
+            return analyse(state, tt_bits=tt_bits, progress=report, on_nodes=nodes,
+                           workers=workers, known=known, on_move=solved)  # fmt: skip
+        except KeyboardInterrupt:
+            if moves is None:
+                console.print("stopped; nothing was stored (--no-cache)")
+            elif not moves.answers:
+                console.print("stopped before the first move was solved; nothing to keep")
+            else:
+                console.print(
+                    f"stopped: the {len(moves.answers)} of {estimate.total or '?'} moves solved "
+                    f"so far are kept in {moves.path}; the same command resumes from them",
+                    highlight=False,
+                )
+            raise typer.Exit(code=130) from None
+
+
+class _Estimate:
+    """The time a solve of every move has left, from what it has cost so far: before any
+    move is solved, the rough size of the whole tree (``guess`` nodes); after, the mean
+    nodes of the moves solved times the moves left. Either at the speed measured in this
+    run."""
+
+    def __init__(self, guess: float, earlier_nodes: int, earlier_moves: int, workers: int):
+        self.guess = guess
+        self.nodes = earlier_nodes  # of the moves solved (by this run and earlier ones)
+        self.moves = earlier_moves
+        self.workers = workers
+        self.started = time.perf_counter()
+        self.run_nodes = 0  # of the moves solved by this run
+        self.live = 0  # the node count of this run (the first worker's, with several)
+        self.total = 0
+
+    def solved(self, cost: int) -> None:
+        """Count in a move just solved, which cost ``cost`` nodes."""
+        self.nodes += cost
+        self.run_nodes += cost
+        self.moves += 1
+
+    def text(self) -> str:
+        """Nodes, speed and what is left, as the bar shows them."""
+        elapsed = time.perf_counter() - self.started
+        count = max(self.live, self.run_nodes // self.workers)
+        rate = count / elapsed if elapsed > 0 and count else 0.0
+        shown = f"{count:,} nodes, {rate:,.0f}/s" if count else "starting"
+        if rate <= 0 or not self.total:
+            return shown
+        if self.moves:
+            per_move = self.nodes / self.moves
+            remaining = per_move * (self.total - self.moves) - max(0, count - self.run_nodes)
+            how = f"the {self.moves} moves solved: {per_move:,.0f} nodes each"
+        else:
+            remaining = self.guess - count
+            how = "a rough guess until a move is solved"
+        left = max(remaining, 0) / (rate * self.workers)
+        return f"{shown}; about {_duration(left)} left ({how})"
+
+
+def _duration(seconds: float) -> str:
+    """A length of time as people say it: 40 s, 12 min, 3.5 hours, 40 days, 3 years."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 48 * 3600:
+        return f"{seconds / 3600:.1f} hours"
+    if seconds < 730 * 86400:
+        return f"{seconds / 86400:.0f} days"
+    return f"{seconds / (365 * 86400):.0f} years"
+
+
+def solver_ready() -> None:
+    """Load the compiled solver before its first search, with a notice while numba compiles
+    it (on first use on a machine: about 20 s, a minute when the machine is busy), so the
+    wait is not in silence. Nothing is shown when it is already loaded."""
+    from meeple.solvers.edges_solver import compiled_state, warm_up
+
+    state = compiled_state()
+    if state == "loaded":
+        return
+    if state == "cached":
+        text = "loading the solver..."
+    else:
+        text = "compiling the solver (first use, about 20 s; up to a minute on a busy machine)..."
+        if state == "cold" and not console.is_terminal:
+            console.print(text)  # a log gets the reason for the wait as a line
+    with console.status(text):
+        warm_up()
 
 
 def _prove(
@@ -211,6 +364,8 @@ def _prove(
     _STOPPED_BY[:] = [signal.SIGINT]
     stopped: int | None = None
     try:
+        # Loaded (or compiled) once the handlers are in: a SIGTERM meanwhile reports too.
+        solver_ready()
         rejected = proof.rejected_lines
         console.print(
             f"checkpoint {checkpoint} ({len(proof.done):,} verified answers in it"
@@ -260,11 +415,13 @@ def _open_proof(
     split: int,
     question: str,
     solver: EdgesSolver,
+    certificate: Path | None = None,
     **options: Any,
 ) -> tuple[NullWindowProof, int]:
-    """The proof of "can the first player reach at least ``threshold``?" on its checkpoint,
-    and the sign that turns its answers (about seat 0) into the first player's; says which
-    question it is."""
+    """The proof of "can the first player reach at least ``threshold``?" on its checkpoint
+    (or on a ``certificate``, to check it), and the sign that turns its answers (about seat
+    0) into the first player's; says which question it is."""
+    from meeple.solvers import edges_certificate
     from meeple.solvers.edges_proof import NullWindowProof
 
     if state.is_over:
@@ -273,6 +430,9 @@ def _open_proof(
     sign = 1 if state.order[0] == 0 else -1
     seat_threshold = threshold if sign > 0 else 1 - threshold
     try:
+        if certificate is not None:
+            options["store"] = edges_certificate.read(certificate, question, seat_threshold,
+                                                      split)  # fmt: skip
         proof = NullWindowProof(solver, seat_threshold, checkpoint, split, question, **options)
     except MeepleError as exc:
         raise fail(str(exc)) from None
@@ -291,16 +451,48 @@ def _answer(seat0_holds: bool, sign: int) -> str:
 
 
 def _read_proof(
-    state: EdgesState, threshold: int, checkpoint: Path, split: int, question: str, how: str
+    state: EdgesState,
+    threshold: int,
+    checkpoint: Path,
+    split: int,
+    question: str,
+    how: str,
+    certificate: Path | None = None,
 ) -> tuple[NullWindowProof, int]:
-    """A proof opened on its checkpoint only to read it (``how`` names the option)."""
+    """A proof opened on its checkpoint (or ``certificate``) only to read it (``how`` names
+    the option)."""
     from meeple.solvers.edges_solver import EdgesSolver
 
-    if not checkpoint.exists():
+    if certificate is None and not checkpoint.exists():
         raise fail(f"there is no checkpoint {checkpoint} yet: run the same command without "
                    f"{how} to start the proof")  # fmt: skip
     solver = EdgesSolver(state.game.board, tt_bits=12)  # for the positions' keys: no search
-    return _open_proof(state, threshold, checkpoint, split, question, solver)
+    return _open_proof(state, threshold, checkpoint, split, question, solver, certificate)
+
+
+def _export(
+    state: EdgesState, threshold: int, checkpoint: Path, split: int, question: str, path: Path
+) -> None:
+    """Check a finished proof and write its certificate; exit code 1 if it does not hold."""
+    from meeple.solvers import edges_certificate
+
+    proof, sign = _read_proof(state, threshold, checkpoint, split, question,
+                              "--export-certificate")  # fmt: skip
+    with console.status("walking the proof"):
+        try:
+            report = edges_certificate.export(proof, state, path)
+        except OSError as exc:
+            raise fail(f"cannot write the certificate {path}: {exc}") from None
+        except MeepleError as exc:
+            console.print(f"[bold red]not confirmed[/]: {escape(str(exc))}", highlight=False)
+            raise typer.Exit(code=1) from None
+    size = path.stat().st_size
+    console.print(
+        f"[bold]{_answer(report.claim, sign)}[/] confirmed from {report.leaves:,} leaves; "
+        f"certificate {path}: {len(report.confirming):,} positions, {size:,} bytes. Check it "
+        f"with the same command and --check N --certificate {path}",
+        highlight=False,
+    )
 
 
 def _survey(state: EdgesState, threshold: int, checkpoint: Path, split: int, question: str) -> None:
@@ -342,13 +534,15 @@ def _check(
     question: str,
     resample: int,
     tt_bits: int,
+    certificate: Path | None = None,
 ) -> None:
     """Check a finished proof from its leaves' answers and search some leaves again; exit
     code 1 if it does not hold up."""
     from meeple.solvers.edges_proof import ProofCheck
     from meeple.solvers.edges_solver import EdgesSolver
 
-    proof, sign = _read_proof(state, threshold, checkpoint, split, question, "--check")
+    proof, sign = _read_proof(state, threshold, checkpoint, split, question, "--check",
+                              certificate)  # fmt: skip
     # Other random words, so other hash keys: a collision in the run's is not repeated.
     searcher = None
     if resample > 0:

@@ -9,9 +9,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import threading
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from meeple.core.errors import MeepleError
 from meeple.core.files import atomic_write
 from meeple.games.edges.rules import EdgesState
 
@@ -89,3 +91,136 @@ def store(folder: Path, key: str, result: dict[str, Any]) -> None:
     """Write a result atomically, with its key and a check over both."""
     entry = {"format": CACHE_FORMAT, "key": key, **result, "check": _check(key, result)}
     atomic_write(folder / f"{key}.json", json.dumps(entry, indent=1))
+
+
+class CheckedLog:
+    """Answers on disk that survive a crash: a header line naming what they answer, then one
+    ``[name, value, check]`` JSON line per answer, appended and flushed as each comes (so a
+    write costs the same at the 100,000th answer as at the first).
+
+    Nothing in the file is believed unchecked: a line whose value is not one this log holds
+    (:meth:`valid`), or whose check does not match its name, value and this header (an
+    edited, torn or foreign line), is dropped; ``rejected`` counts them and the file is
+    rewritten clean. A file whose header is for another question is refused with a
+    :class:`MeepleError`. ``what`` names the file in messages.
+    """
+
+    what = "answer log"
+
+    def __init__(self, path: Path, header: dict[str, object]) -> None:
+        self.path = path
+        self.header = header
+        self.key = json.dumps(self.header, sort_keys=True)
+        self.answers: dict[str, Any] = {}
+        self.rejected = 0
+        self._lock = threading.Lock()  # answers may come from several search threads
+        if path.exists():
+            self._read()
+
+    def valid(self, value: object) -> bool:
+        """Whether ``value`` is one this log holds (a line holding another is dropped)."""
+        return True
+
+    def encode(self, value: Any) -> str:
+        """The text of a value that its line's check covers."""
+        return json.dumps(value, sort_keys=True)
+
+    def refuse(self, header: dict[str, Any]) -> None:
+        """Raise a :class:`MeepleError` for a header this log must not read (a hook)."""
+
+    def check(self, name: str, value: Any) -> str:
+        """The check stored on a line: binds its value to its name and to the header, so an
+        edited value, a line from another file, or a torn line fails it."""
+        text = f"{self.key}\n{name}\n{self.encode(value)}".encode()
+        return hashlib.blake2b(text, digest_size=8).hexdigest()
+
+    def _read(self) -> None:
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise MeepleError(f"cannot read the {self.what} {self.path}: {exc}") from None
+        lines = text.split("\n")
+        try:
+            first = json.loads(lines[0])
+        except (json.JSONDecodeError, RecursionError):
+            first = None
+        if not isinstance(first, dict):
+            raise MeepleError(f"{self.path} is not a {self.what}")
+        self.refuse(first)
+        theirs = {k: first.get(k) for k in self.header}
+        if theirs != self.header:
+            raise MeepleError(
+                f"{self.path} is a {self.what} for another question or engine ({theirs}), not "
+                f"{self.header}; give another file"
+            )
+        clean = text.endswith("\n")
+        for line in lines[1:]:
+            if not line:
+                continue
+            answer = self._verified(line)
+            if answer is None:
+                self.rejected += 1
+                clean = False
+                continue
+            self.answers[answer[0]] = answer[1]
+        if not clean:
+            self._rewrite()
+
+    def _verified(self, line: str) -> tuple[str, Any] | None:
+        """The (name, value) of a line that passes its check, else None."""
+        try:
+            name, value, check = json.loads(line)
+        except (json.JSONDecodeError, ValueError, TypeError, RecursionError):
+            return None
+        if not isinstance(name, str) or not self.valid(value):
+            return None
+        if check != self.check(name, value):
+            return None
+        return name, value
+
+    def _line(self, name: str, value: Any) -> str:
+        return json.dumps([name, value, self.check(name, value)]) + "\n"
+
+    def _rewrite(self) -> None:
+        """Write the whole file anew (atomically: a crash leaves the old one)."""
+        body = "".join(self._line(n, v) for n, v in self.answers.items())
+        atomic_write(self.path, json.dumps(self.header) + "\n" + body)
+
+    def add(self, name: str, value: Any) -> None:
+        """Record one answer on disk before it is used."""
+        with self._lock:
+            self.answers[name] = value
+            if not self.path.exists():
+                self._rewrite()
+                return
+            with open(self.path, "a", encoding="utf-8") as fh:
+                fh.write(self._line(name, value))
+                fh.flush()
+                os.fsync(fh.fileno())
+
+
+MOVES_FORMAT = "edges-moves/1"
+
+
+class SolvedMoves(CheckedLog):
+    """The root moves a ``meeple solve`` run has solved so far, each ``[value, nodes]``
+    (value seat 0 minus seat 1), so that a run stopped by Ctrl-C keeps them and the same
+    command resumes; removed once the whole result is in the cache."""
+
+    what = "file of solved moves"
+
+    def __init__(self, folder: Path, key: str) -> None:
+        super().__init__(folder / f"moves-{key}.jsonl", {"format": MOVES_FORMAT, "question": key})
+
+    def valid(self, value: object) -> bool:
+        """A pair of whole numbers, the nodes not negative."""
+        return (
+            isinstance(value, list)
+            and len(value) == 2
+            and all(type(v) is int for v in value)
+            and value[1] >= 0
+        )
+
+    def discard(self) -> None:
+        """Remove the file (its moves are in the finished result now)."""
+        self.path.unlink(missing_ok=True)

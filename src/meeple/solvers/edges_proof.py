@@ -15,19 +15,17 @@ than a fresh table per leaf.
 
 from __future__ import annotations
 
-import hashlib
-import json
-import os
 import random
 import time
 from collections.abc import Callable
 from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 from meeple.core.errors import MeepleError
-from meeple.core.files import atomic_write
 from meeple.games.edges.rules import EdgesAction, EdgesState
+from meeple.solvers.cache import CheckedLog
 from meeple.solvers.edges_solver import EdgesSolver, SearchStopped, in_threads
 
 CHECKPOINT_FORMAT = "edges-proof/3"
@@ -37,13 +35,6 @@ UNVERIFIED_FORMATS = ("edges-proof/1", "edges-proof/2")
 ENGINE = "edges-engine/1"
 """Names the search whose answers a checkpoint holds; a new engine that could answer a
 leaf differently gets a new name, and old checkpoints are refused."""
-
-
-def _line_check(question: str, position: str, holds: bool) -> str:
-    """The check stored on a checkpoint line: binds its answer to its position and to the
-    question, so an edited answer, a line from another proof, or a torn line fails it."""
-    text = f"{question}\n{position}\n{int(holds)}".encode()
-    return hashlib.blake2b(text, digest_size=8).hexdigest()
 
 
 @dataclass
@@ -120,7 +111,8 @@ class ProofCheck:
     round). ``positions`` above the leaves and ``leaves`` (distinct) were walked;
     ``unconfirmed`` names the first position that could not be confirmed. ``searched`` leaves,
     drawn at random from the proof's, were searched again with other hash keys, and
-    ``disagree`` lists those whose answer came out different.
+    ``disagree`` lists those whose answer came out different. ``confirming`` (when asked
+    for) lists the positions and leaves that confirmed the claim: a certificate's content.
     """
 
     claim: bool
@@ -130,97 +122,53 @@ class ProofCheck:
     unconfirmed: str = ""
     searched: int = 0
     disagree: list[str] = field(default_factory=list)
+    confirming: list[str] = field(default_factory=list)
 
 
-class ProofCheckpoint:
+class AnswerStore(Protocol):
+    """Where a proof's answers live: its checkpoint, or a certificate (read only)."""
+
+    header: dict[str, object]
+    answers: dict[str, bool]
+    rejected: int
+
+    def add(self, position: str, holds: bool) -> None:
+        """Record one answer."""
+
+
+class ProofCheckpoint(CheckedLog):
     """Answers on disk: a header line naming the question and the engine, then one
     ``[position id, holds, check]`` line per answer (the leaves', and those of the positions
-    above them as they settle), appended and flushed to disk as each comes, so a write
-    costs the same at the 100,000th answer as at the first.
+    above them as they settle), appended and flushed to disk as each comes.
 
-    Nothing in the file is believed unchecked: a line whose answer is not JSON ``true`` or
-    ``false``, or whose check does not match its position, answer and this question (an
-    edited, torn or foreign line), is dropped and its position searched again; ``rejected``
-    counts them. A file for another question, engine or format is refused.
+    Nothing in the file is believed unchecked (see :class:`~meeple.solvers.cache.CheckedLog`):
+    a line whose answer is not JSON ``true`` or ``false``, or whose check does not match its
+    position, answer and this question, is dropped and its position searched again;
+    ``rejected`` counts them. A file for another question, engine or format is refused.
     """
 
-    def __init__(self, path: Path, header: dict[str, object]) -> None:
-        self.path = path
-        self.header = {"format": CHECKPOINT_FORMAT, "engine": ENGINE, **header}
-        self.key = json.dumps(self.header, sort_keys=True)
-        self.answers: dict[str, bool] = {}
-        self.rejected = 0
-        if path.exists():
-            self._read()
+    what = "proof checkpoint"
 
-    def _read(self) -> None:
-        try:
-            text = self.path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise MeepleError(f"cannot read the checkpoint {self.path}: {exc}") from None
-        lines = text.split("\n")
-        try:
-            first = json.loads(lines[0])
-        except (json.JSONDecodeError, RecursionError):
-            first = None
-        if not isinstance(first, dict):
-            raise MeepleError(f"{self.path} is not a proof checkpoint")
-        fmt = first.get("format")
+    def __init__(self, path: Path, header: dict[str, object]) -> None:
+        super().__init__(path, {"format": CHECKPOINT_FORMAT, "engine": ENGINE, **header})
+
+    def valid(self, value: object) -> bool:
+        """A JSON ``true`` or ``false``."""
+        return type(value) is bool
+
+    def encode(self, value: bool) -> str:
+        """``1`` or ``0``, as the format has always checked them."""
+        return str(int(value))
+
+    def refuse(self, header: dict[str, object]) -> None:
+        """Refuse the older formats, whose lines carry no check."""
+        fmt = header.get("format")
         if fmt in UNVERIFIED_FORMATS:
             raise MeepleError(
                 f"{self.path} was written by an older meeple ({fmt}) with no check on its "
                 "lines, so its answers cannot be trusted; move it aside and run again (the "
                 "proof starts afresh), or give another --checkpoint"
             )
-        theirs = {k: first.get(k) for k in self.header}
-        if theirs != self.header:
-            raise MeepleError(
-                f"{self.path} is a checkpoint for another question or engine ({theirs}), not "
-                f"{self.header}; give another --checkpoint file"
-            )
-        clean = text.endswith("\n")
-        for line in lines[1:]:
-            if not line:
-                continue
-            answer = self._verified(line)
-            if answer is None:
-                self.rejected += 1
-                clean = False
-                continue
-            self.answers[answer[0]] = answer[1]
-        if not clean:
-            self._rewrite()
-
-    def _verified(self, line: str) -> tuple[str, bool] | None:
-        """The (position, answer) of a line that passes its check, else None."""
-        try:
-            position, holds, check = json.loads(line)
-        except (json.JSONDecodeError, ValueError, TypeError, RecursionError):
-            return None
-        if not isinstance(position, str) or type(holds) is not bool:
-            return None
-        if check != _line_check(self.key, position, holds):
-            return None
-        return position, holds
-
-    def _line(self, position: str, holds: bool) -> str:
-        return json.dumps([position, holds, _line_check(self.key, position, holds)]) + "\n"
-
-    def _rewrite(self) -> None:
-        """Write the whole file anew (atomically: a crash leaves the old one)."""
-        body = "".join(self._line(p, h) for p, h in self.answers.items())
-        atomic_write(self.path, json.dumps(self.header) + "\n" + body)
-
-    def add(self, position: str, holds: bool) -> None:
-        """Record one answer on disk before it is used."""
-        self.answers[position] = holds
-        if not self.path.exists():
-            self._rewrite()
-            return
-        with open(self.path, "a", encoding="utf-8") as fh:
-            fh.write(self._line(position, holds))
-            fh.flush()
-            os.fsync(fh.fileno())
 
 
 class NullWindowProof:
@@ -243,6 +191,7 @@ class NullWindowProof:
         deadline: float | None = None,
         on_leaf: Callable[[ProofProgress], None] | None = None,
         workers: int = 1,
+        store: AnswerStore | None = None,
     ) -> None:
         if workers < 1:
             raise MeepleError(f"a proof needs at least one worker, not {workers}")
@@ -257,11 +206,18 @@ class NullWindowProof:
         self.progress = ProofProgress()
         self._guide = EdgesSolver(solver.board, tt_bits=16)  # shallow searches for ordering
         header = {"question": question, "threshold": threshold, "split": split}
-        self._store = ProofCheckpoint(checkpoint, header)
+        # Another store (a certificate) must be for this very question.
+        self._store = store or ProofCheckpoint(checkpoint, header)
         self._solvers = [solver] + [solver.sharing_table() for _ in range(workers - 1)]
         self._where: list[tuple[int, int]] = []
         self._level: tuple[int, int] | None = None
         self._generation = 0
+
+    @property
+    def header(self) -> dict[str, object]:
+        """What the proof answers (question, threshold, split, engine, format), as its
+        checkpoint's first line names it."""
+        return self._store.header
 
     @property
     def done(self) -> dict[str, bool]:
@@ -394,6 +350,7 @@ class NullWindowProof:
         searcher: EdgesSolver | None = None,
         seed: int = 0,
         on_step: Callable[[ProofCheck], None] | None = None,
+        keep: bool = False,
     ) -> ProofCheck:
         """Check a finished proof: does the checkpoint's answer at the root follow from its
         leaves' answers alone? And are ``resample`` of those leaves, drawn at random
@@ -402,7 +359,8 @@ class NullWindowProof:
 
         The answers recorded above the leaves only guide the walk (they say which move of the
         player who needs one to try); nothing is taken from them. ``on_step`` is called as
-        the walk goes and after each leaf searched again.
+        the walk goes and after each leaf searched again. ``keep`` lists in the report the
+        positions that confirmed the claim (see :mod:`.edges_certificate`).
         """
         claim = self.done.get(self._node_id(state))
         if claim is None:
@@ -445,6 +403,8 @@ class NullWindowProof:
             return settled[nid]
 
         report.confirmed = confirmed(state, 0)
+        if keep and report.confirmed:
+            report.confirming = [name for name, good in settled.items() if good]
         if report.confirmed and drawn:
             if searcher is None:
                 board, bits = self.solver.board, self.solver.tt_bits

@@ -572,6 +572,8 @@ class EdgesSolver:
         progress: Callable[[int, int], None] | None = None,
         deadline: float | None = None,
         workers: int = 1,
+        known: dict[str, int] | None = None,
+        on_move: Callable[[EdgesAction, int, int], None] | None = None,
     ) -> list[tuple[EdgesAction, int]]:
         """Every legal move up to equivalence with its exact value (seat 0 minus seat 1).
 
@@ -580,6 +582,9 @@ class EdgesSolver:
         solved once; only the first of each such group is listed. Best moves first.
         ``workers`` > 1 solves that many moves at once in threads sharing this solver's
         table (the compiled search releases the GIL); their costs are added to ``stats``.
+        ``known`` gives values already solved, by the move's notation (a run resumed), and
+        ``on_move`` hears (move, value, nodes it cost) as each of the others is solved.
+        ``progress`` hears (moves solved, moves), first before any is solved.
         """
         mover = state.to_act[0]
         children: dict[tuple[int, int, bool], EdgesAction] = {}
@@ -587,40 +592,50 @@ class EdgesSolver:
             child = state._next(mover, action)
             tag = (self.key(child), self.banked(child), child.pie_available)
             children.setdefault(tag, action)
+        known = known or {}
         actions = list(children.values())
-        if workers > 1 and len(actions) > 1:
-            out = self._values_in_threads(state, actions, workers, progress, deadline)
+        out = [(a, known[str(a)]) for a in actions if str(a) in known]
+        todo = [a for a in actions if str(a) not in known]
+        count = len(actions)
+
+        def solved(solver: EdgesSolver, action: EdgesAction) -> int:
+            nodes = solver.stats.nodes
+            value = solver.value(state._next(mover, action), deadline)
+            if on_move is not None:
+                on_move(action, value, solver.stats.nodes - nodes)
+            return value
+
+        if progress is not None:
+            progress(len(out), count)
+        if workers > 1 and len(todo) > 1:
+            out += self._values_in_threads(todo, workers, solved, len(out), count, progress)
         else:
-            out = []
-            for i, action in enumerate(actions):
-                out.append((action, self.value(state._next(mover, action), deadline)))
+            for action in todo:
+                out.append((action, solved(self, action)))
                 if progress is not None:
-                    progress(i + 1, len(actions))
+                    progress(len(out), count)
         out.sort(key=lambda av: -av[1] if mover == 0 else av[1])
         return out
 
     def _values_in_threads(
         self,
-        state: EdgesState,
         actions: list[EdgesAction],
         workers: int,
+        solve: Callable[[EdgesSolver, EdgesAction], int],
+        done: int,
+        count: int,
         progress: Callable[[int, int], None] | None,
-        deadline: float | None,
     ) -> list[tuple[EdgesAction, int]]:
-        """The moves' values, ``workers`` at a time (this solver and twins on its table)."""
-        mover = state.to_act[0]
+        """The moves' values, ``workers`` at a time (this solver and twins on its table);
+        ``done`` of ``count`` were known before."""
         twins = [self.sharing_table() for _ in range(workers - 1)]
-
-        def solve(solver: EdgesSolver, action: EdgesAction) -> int:
-            return solver.value(state._next(mover, action), deadline)
-
         values: dict[int, int] = {}
         try:
             with closing(in_threads([self, *twins], actions, solve)) as results:
                 for i, value in results:
                     values[i] = value
                     if progress is not None:
-                        progress(len(values), len(actions))
+                        progress(done + len(values), count)
         finally:
             for twin in twins:
                 self.stats.add(twin.stats)
@@ -731,6 +746,8 @@ def analyse(
     progress: Callable[[int, int], None] | None = None,
     on_nodes: Callable[[int], None] | None = None,
     workers: int = 1,
+    known: dict[str, tuple[int, int]] | None = None,
+    on_move: Callable[[EdgesAction, int, int], None] | None = None,
 ) -> dict[str, object]:
     """Solve a position and every move from it: JSON-safe, values for the first player.
 
@@ -741,28 +758,74 @@ def analyse(
     hears the node count while a search runs (the search then runs in a worker thread, so
     Ctrl-C stops it; with ``workers`` > 1, the count of the first worker's searches).
     ``workers`` solves that many moves at once (threads sharing one table); the time per
-    node, ``nodes_per_second``, is then per thread.
+    node, ``nodes_per_second``, is then per thread. ``known`` holds moves an earlier run
+    solved (notation -> (value seat 0 minus seat 1, nodes it cost)), not solved again and
+    their nodes counted in; ``on_move`` hears (move, value seat 0 minus seat 1, nodes) as
+    each other move is solved (see :meth:`EdgesSolver.move_values`).
     """
     solver = EdgesSolver(state.game.board, tt_bits=tt_bits)
     solver.on_progress = on_nodes
     sign = first_player_sign(state)
+    known = known or {}
     start = time.perf_counter()
     if state.is_over:
         moves: list[tuple[EdgesAction, int]] = []
         value = solver.value(state)
     else:
-        moves = solver.move_values(state, progress, workers=workers)
+        values = {move: v for move, (v, _) in known.items()}
+        moves = solver.move_values(state, progress, workers=workers, known=values,
+                                   on_move=on_move)  # fmt: skip
         value = moves[0][1]
     elapsed = time.perf_counter() - start
+    listed = {str(a) for a, _ in moves}
+    earlier = sum(nodes for move, (_, nodes) in known.items() if move in listed)
     return {
         "board": str(state.game.board),
         "pie": state.game.options.pie,
         "left": pyramids_left(state),
         "value": sign * value,
         "moves": [[str(a), sign * v] for a, v in moves],
-        "nodes": solver.stats.nodes,
+        "nodes": solver.stats.nodes + earlier,
         "seconds": round(elapsed, 3),
         # Speed of the compiled search itself (Python root handling excluded).
         "nodes_per_second": round(solver.stats.nodes_per_second),
         "nodes_by_left": solver.stats.by_left,
     }
+
+
+# A rough size of an exact solve before any of it has run: nodes grow about GROWTH-fold per
+# pyramid left. Whole solves of every first move: 2x2 (2/2/2) 87,321 nodes for 12 pyramids
+# (2.58 a pyramid), 2x3 (3/3/2) 11,311,725 for 16 (2.76); single 3x4 positions 2.57 at 16
+# left and 2.65 at 18 (docs/solving.md, "Using it" and "How deep").
+GROWTH = 2.7
+
+
+def estimated_nodes(left: int) -> float:
+    """Roughly how many nodes an exact solve of every move from a position with ``left``
+    pyramids to place searches (within a factor of a few: see ``GROWTH``)."""
+    return float(GROWTH**left)
+
+
+def compiled_state() -> str:
+    """Whether the compiled search is ``"loaded"`` (in this process), ``"cached"`` (compiled
+    on disk, loads in a second or two) or ``"cold"`` (numba compiles it on first use: about
+    20 s, a minute on a busy machine); ``"unknown"`` where numba's cache cannot be read."""
+    if eng.negamax.signatures:
+        return "loaded"
+    try:
+        # numba's own index of the compiled versions on disk; empty when missing or stale
+        # (the source changed). Private to numba, so anything unexpected reads "unknown".
+        index = eng.negamax._cache._cache_file._load_index()
+    except Exception:  # only a hint for what to tell the user
+        return "unknown"
+    return "cached" if index else "cold"
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's cache) the search by solving the smallest board, so
+    the first real search starts at once."""
+    from meeple.core.registry import make
+
+    game = make("edges", board="1x1", stash="1/1/0", pie=False)
+    assert isinstance(game, EdgesGame)
+    EdgesSolver(game.board, tt_bits=10).value(game.new_game(0))
