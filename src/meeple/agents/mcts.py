@@ -26,7 +26,7 @@ import time
 from collections.abc import Hashable
 from typing import Any
 
-from meeple.core.agent import Observation
+from meeple.core.agent import Observation, check_budget
 from meeple.core.errors import AgentSpecError
 from meeple.core.game import Action, Game, State
 from meeple.core.rng import make_rng
@@ -40,18 +40,6 @@ class _Node:
         self.children_n: dict[Action, int] = {}
         self.children_w: dict[Action, float] = {}
         self.available: dict[Action, int] = {}
-
-
-def _check_budget(agent: str, name: str, value: float, low: float, allowed: str) -> None:
-    """AgentSpecError unless ``value`` is a finite number of at least ``low``: a zero,
-    negative, infinite or NaN budget would search forever or not at all."""
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int | float)
-        or not math.isfinite(value)
-        or value < low
-    ):
-        raise AgentSpecError(f"{agent}: {name} must be {allowed}, not {value!r}")
 
 
 class MCTSAgent:
@@ -69,20 +57,20 @@ class MCTSAgent:
         rollout_limit: int = 10_000,
         mix_threshold: float = 1.0,
     ) -> None:
-        _check_budget(
+        check_budget(
             self.name, "iterations", iterations, low=1, allowed="a whole number of at least 1"
         )
         if seconds is not None:
-            _check_budget(
+            check_budget(
                 self.name, "seconds", seconds, low=0, allowed="a number of seconds above 0"
             )
             if seconds <= 0:
                 raise AgentSpecError(f"{self.name}: seconds must be above 0, not {seconds!r}")
-        _check_budget(self.name, "c", c, low=0, allowed="a number of at least 0")
-        _check_budget(
+        check_budget(self.name, "c", c, low=0, allowed="a number of at least 0")
+        check_budget(
             self.name, "rollout_limit", rollout_limit, low=1, allowed="a whole number of at least 1"
         )
-        _check_budget(
+        check_budget(
             self.name, "mix_threshold", mix_threshold, low=0, allowed="a number from 0 to 1"
         )
         if mix_threshold > 1:

@@ -7,10 +7,12 @@ hands out the true state of a hidden-information game.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Hashable
 from typing import Any, Protocol
 
+from meeple.core.errors import AgentSpecError
 from meeple.core.game import Action, Game, Player, State
 
 
@@ -60,3 +62,15 @@ class Agent(Protocol):
     def act(self, observation: Observation) -> Action:
         """The action to take."""
         ...
+
+
+def check_budget(agent: str, name: str, value: float, low: float, allowed: str) -> None:
+    """AgentSpecError unless ``value`` is a finite number of at least ``low``: a zero,
+    negative, infinite or NaN budget would search forever or not at all."""
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not math.isfinite(value)
+        or value < low
+    ):
+        raise AgentSpecError(f"{agent}: {name} must be {allowed}, not {value!r}")

@@ -1,5 +1,6 @@
 """Edges (Peter Aronson): pyramids on the edges of a grid; see :mod:`.rules`."""
 
+from meeple.core.registry import register_agent
 from meeple.games.edges.board import Board, Edge
 from meeple.games.edges.rules import (
     EdgesGame,
@@ -10,6 +11,10 @@ from meeple.games.edges.rules import (
     Stash,
     TakeOver,
 )
+from meeple.games.edges.uct import UCTAgent
+
+# Registered from the package, not from rules.py, so the rules never import their agents.
+register_agent("edges", "uct", UCTAgent)
 
 __all__ = [
     "Board",
