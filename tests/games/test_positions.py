@@ -6,6 +6,7 @@ position hides exactly what the seat may not know."""
 from __future__ import annotations
 
 import json
+import os
 import random
 from functools import cache
 from typing import Any
@@ -61,14 +62,18 @@ def random_states(index: int, seed: int, count: int) -> list[State[Any]]:
     return states[::step]
 
 
-@settings(max_examples=12, deadline=None)
+EXAMPLES = 6 * (100 if os.environ.get("MEEPLE_FUZZ") == "long" else 1)
+"""Random games per configuration: about 1,500 states in all; `make fuzz` plays 100 times more."""
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
 @given(seed=st.integers(0, 2**31))
 @pytest.mark.fuzz
 @pytest.mark.parametrize("index", range(len(CONFIGS)), ids=IDS)
 def test_a_position_reads_back_to_an_equal_state(index: int, seed: int) -> None:
     """from_position(position()) == state, and it writes the identical text again."""
     game = game_of(index)
-    for state in random_states(index, seed, 25):
+    for state in random_states(index, seed, 20):
         text = state.position()
         again = game.from_position(text)
         assert again == state

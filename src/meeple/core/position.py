@@ -175,23 +175,29 @@ class PositionCodec:
             form = self.type_forms.get(hint)
         if form is not None:
             return form.encode(value, game)
-        origin, args = typing.get_origin(hint), typing.get_args(hint)
-        if value is None:
-            return None
-        if origin in (typing.Union, types.UnionType):
+        kind, args = _shape(hint)
+        if value is None or kind == "plain":
+            return value
+        if kind == "seq":
+            inner = path + "[]"
+            inner_form = self.path_forms.get(inner)
+            if inner_form is not None:
+                return [inner_form.encode(v, game) for v in value]
+            if _shape(args[0])[0] == "plain":
+                return list(value)
+            return [self.encode(game, v, args[0], inner) for v in value]
+        if kind == "union":
             return self.encode(game, value, _member_type(value, args), path)
-        if isinstance(value, Submissions):
+        if kind == "submissions":
             return {
                 "seats": list(value.seats),
                 "chosen": [None if c is None else str(c) for c in value.chosen],
             }
-        if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        if kind == "enum":
             return value.name.lower()
-        if origin is tuple or origin is list:
-            if len(args) == 2 and args[1] is Ellipsis:
-                return [self.encode(game, v, args[0], path + "[]") for v in value]
+        if kind == "tuple":
             return [self.encode(game, v, a, path + "[]") for v, a in zip(value, args, strict=True)]
-        if _is_record(hint):
+        if kind == "record":
             record_hints = _type_hints(hint)
             out = {}
             for name, default in _record_fields(hint):
@@ -314,14 +320,26 @@ class PositionCodec:
             form = self.type_forms.get(hint)
         if form is not None:
             return form.decode(raw, game)
-        origin, args = typing.get_origin(hint), typing.get_args(hint)
+        kind, args = _shape(hint)
+        if kind == "plain":
+            if type(raw) is not hint:
+                raise ValueError(f"{where}: expected {_KIND_WORDS[hint]}, got {_dumps(raw)}")
+            return raw
+        if kind == "seq" and _shape(args[0])[0] == "plain" and path + "[]" not in self.path_forms:
+            item = args[0]
+            if not isinstance(raw, list):
+                raise ValueError(f"{where}: expected a list, got {_dumps(raw)}")
+            for k, v in enumerate(raw):
+                if type(v) is not item:
+                    raise ValueError(f"{where}[{k}]: expected {_KIND_WORDS[item]}, got {_dumps(v)}")
+            return tuple(raw)
         if hint is Any:
             raise ValueError(f"{where}: cannot be read from a position")
         if hint is type(None):
             if raw is not None:
                 raise ValueError(f"{where}: expected null, got {_dumps(raw)}")
             return None
-        if origin in (typing.Union, types.UnionType):
+        if kind == "union":
             if raw is None and type(None) in args:
                 return None
             problems = []
@@ -333,23 +351,29 @@ class PositionCodec:
                 except (ValueError, MeepleError) as exc:
                     problems.append(str(exc))
             raise ValueError(problems[0] if len(problems) == 1 else "; or ".join(problems))
-        if origin is typing.Literal:
+        if kind == "literal":
             if raw not in args or isinstance(raw, bool) != isinstance(args[0], bool):
                 raise ValueError(
                     f"{where}: {_dumps(raw)} is not one of " + ", ".join(_dumps(a) for a in args)
                 )
             return raw
-        if origin is Submissions or hint is Submissions:
+        if kind == "submissions":
             return self._decode_submissions(game, raw, where, path)
-        if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        if kind == "enum":
             names = {m.name.lower(): m for m in hint}
             if not isinstance(raw, str) or raw.lower() not in names:
                 raise ValueError(f"{where}: {_dumps(raw)} is not one of " + ", ".join(names))
             return names[raw.lower()]
-        if origin is tuple:
+        if kind in ("seq", "tuple"):
             if not isinstance(raw, list):
                 raise ValueError(f"{where}: expected a list, got {_dumps(raw)}")
-            if len(args) == 2 and args[1] is Ellipsis:
+            inner_form = self.path_forms.get(path + "[]") if kind == "seq" else None
+            if inner_form is not None:
+                return tuple(
+                    self._decode_with(inner_form, game, v, f"{where}[{k}]")
+                    for k, v in enumerate(raw)
+                )
+            if kind == "seq":
                 return tuple(
                     self.decode(game, v, args[0], f"{where}[{k}]", path + "[]")
                     for k, v in enumerate(raw)
@@ -360,21 +384,16 @@ class PositionCodec:
                 self.decode(game, v, a, f"{where}[{k}]", path + "[]")
                 for k, (v, a) in enumerate(zip(raw, args, strict=True))
             )
-        if _is_record(hint):
+        if kind == "record":
             return self._decode_record(game, raw, hint, where, path)
-        if hint is bool:
-            if not isinstance(raw, bool):
-                raise ValueError(f"{where}: expected true or false, got {_dumps(raw)}")
-            return raw
-        if hint is int:
-            if not isinstance(raw, int) or isinstance(raw, bool):
-                raise ValueError(f"{where}: expected a whole number, got {_dumps(raw)}")
-            return raw
-        if hint is str:
-            if not isinstance(raw, str):
-                raise ValueError(f"{where}: expected text in double quotes, got {_dumps(raw)}")
-            return raw
         raise ValueError(f"{where}: a position cannot hold {hint!r} values")
+
+    @staticmethod
+    def _decode_with(form: FieldForm, game: Any, raw: Any, where: str) -> Any:
+        try:
+            return form.decode(raw, game)
+        except (ValueError, MeepleError) as exc:
+            raise ValueError(f"{where}: {exc}") from None
 
     def _decode_record(self, game: Any, raw: Any, hint: type[Any], where: str, path: str) -> Any:
         if not isinstance(raw, dict):
@@ -456,6 +475,32 @@ def position_options(text: str) -> dict[str, Any]:
 
 
 _NO_DEFAULT = object()
+_KIND_WORDS = {bool: "true or false", int: "a whole number", str: "text in double quotes"}
+
+
+@functools.cache
+def _shape(hint: Any) -> tuple[str, tuple[Any, ...]]:
+    """What kind of value a type describes, worked out once per type: ``plain`` (bool, int,
+    str), ``seq`` (``tuple[X, ...]``), ``tuple`` (fixed), ``union``, ``literal``, ``enum``,
+    ``record`` (a dataclass or NamedTuple), ``submissions`` or ``other``; and its arguments."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if hint in _KIND_WORDS:
+        return "plain", ()
+    if origin in (typing.Union, types.UnionType):
+        return "union", args
+    if origin is typing.Literal:
+        return "literal", args
+    if origin is Submissions or hint is Submissions:
+        return "submissions", ()
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        return "enum", ()
+    if origin is tuple or origin is list:
+        if len(args) == 2 and args[1] is Ellipsis:
+            return "seq", args[:1]
+        return "tuple", args
+    if _is_record(hint):
+        return "record", ()
+    return "other", args
 
 
 @functools.cache

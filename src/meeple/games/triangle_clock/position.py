@@ -33,14 +33,21 @@ from meeple.games.triangle_clock.rules import (
     TriangleClockState,
 )
 
+_CARD_INDEX = {name: card for card, name in enumerate(CARD_NAMES)}
+_SYMBOL_INDEX = {name: symbol for symbol, name in enumerate(SYMBOL_NAMES)}
+
 
 def _read_card(raw: Any, game: TriangleClockGame) -> int:
+    if raw in _CARD_INDEX:  # as written; anything else goes through the forgiving parser
+        return _CARD_INDEX[raw]
     if not isinstance(raw, str):
         raise ValueError(f"a card is written by its two symbols like 'Ns+SEc', not {raw!r}")
     return parse_card(raw)
 
 
 def _read_symbol(raw: Any, game: TriangleClockGame) -> int:
+    if raw in _SYMBOL_INDEX:
+        return _SYMBOL_INDEX[raw]
     if not isinstance(raw, str):
         raise ValueError(f"a symbol is written like 'Ns' or 'SWc', not {raw!r}")
     return parse_symbol(raw)
