@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -19,9 +20,16 @@ from meeple.core.errors import MeepleError
 from meeple.core.registry import game_class, make
 from meeple.interfaces.console import console, fail
 from meeple.interfaces.options_cli import options_words, parse_option_flags
+from meeple.lab.endings import count_endings
 from meeple.lab.metrics import Summary, summarize
 from meeple.lab.ratings import bradley_terry
-from meeple.lab.report import comparison_report, simulation_report, summary_rows, tournament_report
+from meeple.lab.report import (
+    comparison_report,
+    side_by_side,
+    simulation_report,
+    summary_warnings,
+    tournament_report,
+)
 from meeple.lab.run import RunSpec, execute, write_jsonl
 from meeple.lab.simulate import Backend
 from meeple.lab.tournament import (
@@ -136,10 +144,14 @@ def _summary_table(title: str, summaries: dict[str, Summary]) -> Table:
     table.add_column("measure")
     for label in summaries:
         table.add_column(label)
-    columns = [summary_rows(s) for s in summaries.values()]
-    for i, (label, _) in enumerate(columns[0]):
-        table.add_row(label, *(col[i][1] if i < len(col) else "" for col in columns))
+    for row in side_by_side(summaries):
+        table.add_row(*(escape(cell) for cell in row))  # game words are text, not markup
     return table
+
+
+def _print_warnings(texts: list[str]) -> None:
+    for text in texts:
+        console.print(f"[bold yellow]Warning:[/] {escape(text)}.")
 
 
 def simulate_command(
@@ -175,6 +187,7 @@ def simulate_command(
     summary = summarize(rows)
     title = f"{name} {options_words(options)} ({' vs '.join(seats)})"
     console.print(_summary_table(title, {"value": summary}))
+    _print_warnings(summary_warnings({title: summary}))
     with _writing(out):
         write_jsonl(rows, out / f"{name}-{spec.key}.jsonl")
         report = simulation_report(
@@ -239,6 +252,7 @@ def compare_command(
         raise fail(str(exc)) from None
     summaries = {label: summarize(r) for label, r in rows.items()}
     console.print(_summary_table(f"{name}: variants compared", summaries))
+    _print_warnings(summary_warnings(summaries))
     key = "-".join(s.key[:6] for s in specs.values())
     with _writing(out):
         for label, s in specs.items():
@@ -312,8 +326,15 @@ def tournament_command(
             r.agent, f"{r.elo:.0f}", f"{r.low:.0f} to {r.high:.0f}", str(r.games), f"{r.score:.3f}"
         )
     console.print(table)
-    seating = seating_note(pair_plays(rows))
-    console.print(seating)
+    notes = [seating_note(pair_plays(rows))]
+    endings = count_endings(rows)
+    if endings is not None:
+        notes.append(f"How games ended: {endings.text()}.")
+    for note in notes:
+        console.print(escape(note))
+    warning = endings.warning() if endings is not None else None
+    alarms = [warning] if warning else []
+    _print_warnings(alarms)
     with _writing(out):
         write_jsonl(rows, out / f"{g.name}-{spec.key}.jsonl")
         report = tournament_report(
@@ -322,7 +343,8 @@ def tournament_command(
             matrix,
             out / f"tournament-{g.name}-{spec.key}",
             _command_line(),
-            notes=[seating],
+            notes=notes,
+            warnings=alarms,
         )
     console.print(f"Run {spec.key}: report {report}")
 

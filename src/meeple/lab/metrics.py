@@ -8,6 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from meeple.lab.endings import Endings, count_endings
 from meeple.lab.stats import wilson_interval
 
 
@@ -91,6 +92,8 @@ class Summary(BaseModel):
     duration: float
     lead_changes: float | None
     branching_factor: float
+    endings: Endings | None = None
+    """How the games ended (None when the rows do not say)."""
 
 
 def summarize(rows: list[dict[str, Any]]) -> Summary:
@@ -125,6 +128,10 @@ def summarize(rows: list[dict[str, Any]]) -> Summary:
     score_rates = [s.score_rate for s in seats]
     decided = [r["decided_at"] for r in rows if r.get("decided_at") is not None]
     leads = [r["lead_changes"] for r in rows if r.get("lead_changes") is not None]
+    if not any(_led_before_the_end(r) for r in rows):
+        # Scores that name a leader only with the last action (Erosion scores its eras at
+        # the end) tell nothing of lead changes or of when the game was decided: n/a, not 0.
+        decided, leads = [], []
     margins = [r["margin"] for r in rows if r.get("margin") is not None]
     lengths = [float(r["length"]) for r in rows]
     return Summary(
@@ -141,7 +148,17 @@ def summarize(rows: list[dict[str, Any]]) -> Summary:
         duration=statistics.fmean(lengths),
         lead_changes=statistics.fmean(leads) if leads else None,
         branching_factor=statistics.fmean(r["branching"] for r in rows),
+        endings=count_endings(rows),
     )
+
+
+def _led_before_the_end(row: dict[str, Any]) -> bool:
+    """Whether some seat led on its own before the game's last action: the lead changed,
+    or the eventual winner led for good from before the last action."""
+    if row.get("lead_changes"):
+        return True
+    decided, length = row.get("decided_at"), row.get("length") or 0
+    return decided is not None and length > 0 and decided * length < length - 1 - 1e-9
 
 
 METRIC_NAMES = {

@@ -2,31 +2,46 @@
 
 from __future__ import annotations
 
+import math
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 # The object API (Figure, not pyplot) draws straight to files: no window, no global state.
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from meeple.core.files import atomic_write
-from meeple.lab.metrics import METRIC_NAMES, Summary
+from meeple.lab.metrics import METRIC_NAMES, Spread, Summary
 from meeple.lab.ratings import Rating
 
 
 def _fmt(value: float | None, digits: int = 3) -> str:
-    return "n/a" if value is None else f"{value:.{digits}g}"
+    """A metric for people: ``n/a`` when it means nothing, whole numbers from 1000 up
+    (``2000``, never ``2e+03``), else ``digits`` significant digits."""
+    if value is None:
+        return "n/a"
+    if abs(value) >= 10 ** (digits - 1):
+        return f"{value:.0f}"
+    if value != 0 and abs(value) < 1e-4:
+        return f"{value:.1e}"  # the rare tiny value: exact rather than a misleading 0
+    return f"{value:.{digits}g}"
 
 
-def summary_rows(summary: Summary) -> list[tuple[str, str]]:
-    """The lines of a simulation summary as (label, value): shared by terminal and report."""
+def summary_rows(summary: Summary, agents_in_label: bool = True) -> list[tuple[str, str]]:
+    """The lines of a simulation summary as (label, value): shared by terminal and report.
+
+    A seat's agents are named in its label, or (``agents_in_label=False``, for runs side
+    by side whose seats hold different agents) at the start of its value."""
     rows = [("games", str(summary.games))]
     for seat in summary.seats:
-        rows.append(
-            (
-                f"seat {seat.seat} ({', '.join(seat.agents)}) wins",
-                f"{seat.win_rate}  ({seat.wins} W / {seat.draws} D / {seat.losses} L)",
-            )
-        )
+        agents = f"({', '.join(seat.agents)})"
+        record = f"{seat.win_rate}  ({seat.wins} W / {seat.draws} D / {seat.losses} L)"
+        if agents_in_label:
+            rows.append((f"seat {seat.seat} {agents} wins", record))
+        else:
+            rows.append((f"seat {seat.seat} wins", f"{agents} {record}"))
     rows.append(("draws", str(summary.draws)))
     if summary.first_player is not None:
         rows.append(("first player's score rate", str(summary.first_player)))
@@ -38,26 +53,60 @@ def summary_rows(summary: Summary) -> list[tuple[str, str]]:
                 f"mean {length.mean:.1f}, sd {length.std:.1f}, {length.min:g} to {length.max:g}",
             )
         )
-        rows.append(("length histogram", sparkline(length.histogram)))
+        rows.append(("length histogram", sparkline(length)))
     if summary.margin is not None:
         rows.append(
             ("score margin", f"mean {summary.margin.mean:.2f}, sd {summary.margin.std:.2f}")
+        )
+    if summary.endings is not None:
+        endings = summary.endings
+        unit = " (each game of the matches)" if endings.per_match else ""
+        rows.append((f"how games ended{unit}", endings.text()))
+        limited = endings.safeguard_games
+        rows.append(
+            (
+                "ended by a safety limit",
+                f"{limited} of {endings.games} (WARNING)" if limited else "none",
+            )
         )
     for field, label in METRIC_NAMES.items():
         rows.append((label, _fmt(getattr(summary, field))))
     return rows
 
 
+def summary_warnings(summaries: dict[str, Summary]) -> list[str]:
+    """Sentences the reader must not miss (a safety limit ended games), one per summary
+    that has one, labelled when there are several."""
+    out = []
+    for label, summary in summaries.items():
+        text = summary.endings.warning() if summary.endings is not None else None
+        if text:
+            out.append(f"{label}: {text}" if len(summaries) > 1 else text)
+    return out
+
+
+def side_by_side(summaries: dict[str, Summary]) -> list[list[str]]:
+    """The summary lines of several runs as rows ``[label, value of each run]``, matched by
+    label (a line one run lacks, such as a score margin, is blank there, not shifted)."""
+    same_seats = len({tuple(tuple(p.agents) for p in s.seats) for s in summaries.values()}) == 1
+    lines = [summary_rows(s, agents_in_label=same_seats) for s in summaries.values()]
+    columns = [dict(rows) for rows in lines]
+    labels = list(dict.fromkeys(label for rows in lines for label, _ in rows))
+    return [[label, *(column.get(label, "") for column in columns)] for label in labels]
+
+
 BLOCKS = " ▁▂▃▄▅▆▇█"
 
 
-def sparkline(histogram: list[tuple[float, int]]) -> str:
-    """A histogram as one line of block characters, labelled with its range."""
-    if not histogram:
+def sparkline(spread: Spread) -> str:
+    """A histogram as one line of block characters, labelled with the smallest and the
+    largest value (not the start of the last bin)."""
+    if not spread.histogram:
         return ""
-    top = max(c for _, c in histogram) or 1
-    bars = "".join(BLOCKS[round(8 * c / top)] for _, c in histogram)
-    return f"{histogram[0][0]:.4g} {bars} {histogram[-1][0]:.4g}"
+    top = max(c for _, c in spread.histogram) or 1
+    # A bin with any game in it shows at least the lowest block: a rare value stays visible.
+    bars = "".join(BLOCKS[max(1 if c else 0, round(8 * c / top))] for _, c in spread.histogram)
+    return f"{spread.min:.4g} {bars} {spread.max:.4g}"
 
 
 def markdown_table(headers: list[str], rows: list[list[str]]) -> str:
@@ -73,54 +122,105 @@ def _save(fig: Figure, path: Path) -> str:
     return path.name
 
 
-def _win_plot(summaries: dict[str, Summary], path: Path) -> str:
-    fig = Figure(figsize=(7, 3.6))
+def _legend_beside(ax: Any) -> None:
+    # Beside the plot, not on it: a legend inside hides whichever bar stands under it.
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+
+
+def _seat_label(summaries: dict[str, Summary], seat: int) -> str:
+    """``seat 0: greedy`` when the seat had the same agents in every summary, else ``seat 0``."""
+    agents = {tuple(s.seats[seat].agents) for s in summaries.values() if seat < len(s.seats)}
+    return f"seat {seat}: {', '.join(agents.pop())}" if len(agents) == 1 else f"seat {seat}"
+
+
+def win_figure(summaries: dict[str, Summary]) -> Figure:
+    """Each seat's win rate and the draws, per run, with 95% intervals."""
+    fig = Figure(figsize=(8, 3.6))
     ax = fig.subplots()
     labels = list(summaries)
     players = max(len(s.seats) for s in summaries.values())
-    width = 0.8 / players
-    for p in range(players):
+    bars = players + 1  # every seat, and the draws: a run of draws is not an empty plot
+    width = 0.8 / bars
+    for b in range(bars):
         xs, ys, lo, hi = [], [], [], []
         for i, label in enumerate(labels):
-            seats = summaries[label].seats
-            if p < len(seats):
-                r = seats[p].win_rate
-                xs.append(i + (p - (players - 1) / 2) * width)
-                ys.append(r.rate)
-                lo.append(max(0.0, r.rate - r.low))
-                hi.append(max(0.0, r.high - r.rate))
-        ax.bar(xs, ys, width, yerr=[lo, hi], capsize=3, label=f"seat {p}")
-    ax.set_xticks(range(len(labels)), labels)
+            summary = summaries[label]
+            if b < players and b >= len(summary.seats):
+                continue
+            rate = summary.seats[b].win_rate if b < players else summary.draws
+            xs.append(i + (b - (bars - 1) / 2) * width)
+            ys.append(rate.rate)
+            lo.append(max(0.0, rate.rate - rate.low))
+            hi.append(max(0.0, rate.high - rate.rate))
+        name = _seat_label(summaries, b) + " wins" if b < players else "draws"
+        color = f"C{b}" if b < players else "0.6"
+        ax.bar(xs, ys, width, yerr=[lo, hi], capsize=3, label=name, color=color)
+    if len(labels) > 1:
+        ax.set_xticks(range(len(labels)), labels)
+    else:
+        ax.set_xticks([])
+    ax.set_xlim(-0.5, len(labels) - 0.5)
     ax.set_ylim(0, 1)
-    ax.set_ylabel("win rate (95% CI)")
-    ax.legend(fontsize="small")
-    ax.set_title("Wins per seat")
-    return _save(fig, path)
+    ax.set_ylabel("share of games (95% CI)")
+    _legend_beside(ax)
+    ax.set_title("Wins per seat, and draws")
+    return fig
 
 
-def _length_plot(lengths: dict[str, list[float]], path: Path) -> str:
-    fig = Figure(figsize=(7, 3.6))
+def _length_bins(values: list[float]) -> tuple[float, float]:
+    """First edge and width of bins shared by every series: one per whole number when the
+    lengths span up to 40 values, else at most 30 bins of a whole-number width."""
+    lo, hi = min(values), max(values)
+    span = hi - lo + 1
+    return lo - 0.5, 1.0 if span <= 40 else float(math.ceil(span / 30))
+
+
+def length_figure(lengths: dict[str, list[float]]) -> Figure:
+    """Histograms of game length, one series per run, side by side in shared bins."""
+    fig = Figure(figsize=(8, 3.6))
     ax = fig.subplots()
-    for label, values in lengths.items():
-        ax.hist(values, bins=20, alpha=0.55, label=label)
+    series = {label: v for label, v in lengths.items() if v}
+    if series:
+        start, width = _length_bins([x for v in series.values() for x in v])
+        # Series side by side within each bin: none hides another where they overlap.
+        bar = 0.9 * width / len(series)
+        for k, (label, values) in enumerate(series.items()):
+            counts = Counter(int((v - start) // width) for v in values)
+            bins = sorted(counts)
+            xs = [start + (b + 0.05) * width + (k + 0.5) * bar for b in bins]
+            ax.bar(xs, [counts[b] for b in bins], bar, label=label, color=f"C{k}")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 5, 10]))  # games are whole
     ax.set_xlabel("moves per game")
     ax.set_ylabel("games")
     ax.set_title("Game length")
-    if len(lengths) > 1:
-        ax.legend(fontsize="small")
-    return _save(fig, path)
+    if len(series) > 1:
+        _legend_beside(ax)
+    return fig
 
 
-def _metric_plot(summaries: dict[str, Summary], path: Path) -> str:
+def metric_figure(summaries: dict[str, Summary]) -> Figure:
+    """One panel per design metric, a bar per run (``n/a`` where it means nothing)."""
     fields = [f for f in METRIC_NAMES if any(getattr(s, f) is not None for s in summaries.values())]
-    fig = Figure(figsize=(2.2 * len(fields), 3.2))
-    axes = fig.subplots(1, len(fields), squeeze=False)[0]
-    for ax, field in zip(axes, fields, strict=True):
-        values = [getattr(s, field) or 0.0 for s in summaries.values()]
-        ax.bar(range(len(values)), values, color=[f"C{i}" for i in range(len(values))])
+    fig = Figure(figsize=(2.2 * max(1, len(fields)), 3.2))
+    axes = fig.subplots(1, max(1, len(fields)), squeeze=False)[0]
+    for ax, field in zip(axes, fields, strict=False):
+        values = [getattr(s, field) for s in summaries.values()]
+        for i, value in enumerate(values):
+            if value is None:
+                # No bar: a metric that means nothing for this variant is not a zero.
+                ax.text(i, 0, "n/a", ha="center", va="bottom", fontsize="small", color="0.4")
+            else:
+                ax.bar(i, value, color=f"C{i}")
+        ax.axhline(0, color="0.3", linewidth=0.8)
+        ax.set_xlim(-0.6, len(values) - 0.4)
         ax.set_xticks(range(len(values)), list(summaries), rotation=30, fontsize="x-small")
-        ax.set_title(field.replace("_", " "), fontsize="small")
-    return _save(fig, path)
+        ax.set_title(METRIC_NAMES[field].split(" (")[0], fontsize="small")  # the table's words
+    return fig
+
+
+def _warning_lines(texts: Sequence[str]) -> list[str]:
+    return [f"> **Warning**: {text}." for text in texts]
 
 
 def simulation_report(
@@ -128,11 +228,12 @@ def simulation_report(
 ) -> Path:
     """Write ``report.md`` and its plots for one simulation; returns the report's path."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    wins = _win_plot({title: summary}, out_dir / "wins.png")
-    length = _length_plot({title: lengths}, out_dir / "length.png")
+    wins = _save(win_figure({title: summary}), out_dir / "wins.png")
+    length = _save(length_figure({title: lengths}), out_dir / "length.png")
     body = [
         f"# {title}",
         f"Command: `{command}`",
+        *_warning_lines(summary_warnings({title: summary})),
         markdown_table(["measure", "value"], [list(r) for r in summary_rows(summary)]),
         f"![wins]({wins})",
         f"![length]({length})",
@@ -153,17 +254,15 @@ def comparison_report(
     """Write the side-by-side report of several variants; returns its path."""
     out_dir.mkdir(parents=True, exist_ok=True)
     labels = list(summaries)
-    table_rows = [[label] for label, _ in summary_rows(summaries[labels[0]])]
-    for label in labels:
-        for row, (_, value) in zip(table_rows, summary_rows(summaries[label]), strict=False):
-            row.append(value)
+    table_rows = side_by_side(summaries)
     body = [
         f"# {title}",
         f"Command: `{command}`",
+        *_warning_lines(summary_warnings(summaries)),
         markdown_table(["measure", *labels], table_rows),
-        f"![wins]({_win_plot(summaries, out_dir / 'wins.png')})",
-        f"![metrics]({_metric_plot(summaries, out_dir / 'metrics.png')})",
-        f"![length]({_length_plot(lengths, out_dir / 'length.png')})",
+        f"![wins]({_save(win_figure(summaries), out_dir / 'wins.png')})",
+        f"![metrics]({_save(metric_figure(summaries), out_dir / 'metrics.png')})",
+        f"![length]({_save(length_figure(lengths), out_dir / 'length.png')})",
         "Metrics are defined in docs/lab.md.",
     ]
     path = out_dir / "report.md"
@@ -178,10 +277,12 @@ def tournament_report(
     out_dir: Path,
     command: str,
     notes: Sequence[str] = (),
+    warnings: Sequence[str] = (),
 ) -> Path:
     """Write the ratings table, the score matrix and a ratings plot; returns the path.
 
-    ``notes`` are sentences shown under the command (how seats fell, how games ended)."""
+    ``notes`` are sentences shown under the command (how seats fell, how games ended),
+    ``warnings`` what the reader must not miss (a safety limit ended games)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     fig = Figure(figsize=(7, 0.5 + 0.5 * len(ratings)))
     ax = fig.subplots()
@@ -200,6 +301,7 @@ def tournament_report(
     body = [
         f"# {title}",
         f"Command: `{command}`",
+        *_warning_lines(warnings),
         *notes,
         markdown_table(
             ["agent", "Elo", "95% CI", "games", "score"],
