@@ -1,53 +1,151 @@
-"""Games per second with random agents, for every game: one process, then --jobs 2.
+"""The lab against the engine: stored games per second next to raw random playouts.
 
-    .venv/bin/python benchmarks/lab_throughput.py --games 400
+    .venv/bin/python benchmarks/lab_throughput.py --seconds 3 --repeat 3
 
-The second figure is reported as a ratio to the first, measured in the same run, because
-wall-clock times on a shared 2-core machine are noisy.
+For every game, with a random agent in every seat, one run measures:
+
+* rules: random playouts through the public API (``meeple.make``, ``new_game``,
+  ``legal_actions``, ``apply``) and nothing else: the speed of the rules;
+* play_game: ``meeple.agents.play_game`` with random agents (observations, the record);
+* ``--jobs 1`` and ``--jobs 2``: what ``meeple simulate`` does to store games
+  (``lab.run.execute`` into a new SQLite database, then the JSONL file), serial and with a
+  pool of two worker processes.
+
+Each game gets the number of games raw playouts finish in ``--seconds``; the three are
+measured one after another, ``--repeat`` times, and the table shows the median of each
+ratio with its range over the repetitions. Wall-clock figures on a shared machine are
+noisy; ratios measured side by side are what to compare. The command's own start-up, the
+summary and the report are fixed costs per run and are timed apart (``--command``).
 """
 
 from __future__ import annotations
 
 import argparse
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 from rich.console import Console
-from rich.progress import track
 from rich.table import Table
 
 import meeple
-from meeple.lab.run import RunSpec
-from meeple.lab.simulate import run_jobs
+from meeple.agents import RandomAgent, play_game
+from meeple.lab.run import RunSpec, execute, write_jsonl
+from meeple.store import ResultStore
 
 
-def rate(spec: RunSpec, games: int, backend: str, workers: int) -> float:
-    """Games per second for ``games`` games of ``spec``."""
-    jobs = [spec.job(k) for k in range(games)]
+def raw_rate(name: str, games: int, seed: int = 0) -> float:
+    """Random playouts per second through the public API."""
+    game = meeple.make(name)
+    rng = random.Random(seed)
     start = time.perf_counter()
-    for _ in track(run_jobs(jobs, backend, workers), total=games, transient=True,  # type: ignore[arg-type]
-                   description=f"{spec.game} {backend} x{workers}"):  # fmt: skip
-        pass
+    for k in range(games):
+        state = game.new_game(seed + k)
+        while not state.is_over:
+            player = state.to_act[0]
+            state = state.apply(player, rng.choice(state.legal_actions(player)))
     return games / (time.perf_counter() - start)
 
 
+def playout_rate(name: str, games: int, seed: int = 0) -> float:
+    """Games per second of ``meeple.agents.play_game`` with a random agent in every seat
+    (the agents see observations and the game keeps its record, as in every interface)."""
+    game = meeple.make(name)
+    start = time.perf_counter()
+    for k in range(games):
+        agents = [RandomAgent(game, seed + k * 8 + p) for p in range(game.num_players)]
+        play_game(game, agents, seed + k)
+    return games / (time.perf_counter() - start)
+
+
+def lab_rate(spec: RunSpec, games: int, jobs: int) -> float:
+    """Games per second that the lab plays and stores (database and JSONL), as simulate does."""
+    with tempfile.TemporaryDirectory() as folder:
+        store = ResultStore(f"sqlite:///{folder}/results.db")
+        start = time.perf_counter()
+        backend = "process" if jobs > 1 else "serial"
+        rows = execute(spec, games, store, backend=backend, workers=jobs)
+        write_jsonl(rows, Path(folder) / "rows.jsonl")
+        elapsed = time.perf_counter() - start
+        store.engine.dispose()
+    if len(rows) != games:
+        raise SystemExit(f"{spec.game}: {len(rows)} rows stored of {games}")
+    return games / elapsed
+
+
+def command_seconds(name: str, games: int) -> float:
+    """Wall time of the whole ``meeple simulate`` command (start-up, summary and report)."""
+    meeple_bin = str(Path(sys.executable).with_name("meeple"))
+    with tempfile.TemporaryDirectory() as folder:
+        start = time.perf_counter()
+        subprocess.run(
+            [meeple_bin, "simulate", name, "--seat", "random", "--games", str(games),
+             "--db", f"sqlite:///{folder}/r.db", "--out", folder],
+            check=True, capture_output=True,
+        )  # fmt: skip
+        return time.perf_counter() - start
+
+
+def spread(values: list[float]) -> str:
+    """Median and range, e.g. ``0.62x (0.58-0.66)``."""
+    if len(values) == 1:
+        return f"{values[0]:.2f}x"
+    return f"{statistics.median(values):.2f}x ({min(values):.2f}-{max(values):.2f})"
+
+
 def main() -> None:
-    """Measure every registered game and print a table."""
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=400)
-    parser.add_argument("--only", help="measure one game only")
+    """Measure every registered game and print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="raw playing time per game")
+    parser.add_argument("--repeat", type=int, default=3, help="interleaved repetitions")
+    parser.add_argument("--only", action="append", help="measure this game only (repeatable)")
+    parser.add_argument("--command", action="store_true", help="also time the whole command")
     args = parser.parse_args()
-    table = Table(title=f"random-agent games per second ({args.games} games each)")
-    for column in ("game", "1 process", "--jobs 2", "ratio"):
-        table.add_column(column)
+    console = Console(width=150)
+    table = Table(title=f"random seats; medians of {args.repeat} repetitions (range)")
+    for column in ("game", "games", "rules/s", "play_game/s", "--jobs 1/s", "--jobs 2/s",
+                   "jobs 1 / rules", "jobs 1 / play_game", "jobs 2 / jobs 1"):  # fmt: skip
+        table.add_column(column, justify="right" if column != "game" else "left")
     for info in meeple.games():
-        if args.only and info.name != args.only:
+        if args.only and info.name not in args.only:
             continue
         players = meeple.make(info.name).num_players
-        spec = RunSpec(kind="bench", game=info.name, seatings=[["random"] * players], seed=1)
-        one = rate(spec, args.games, "serial", 1)
-        two = rate(spec, args.games, "process", 2)
-        table.add_row(info.name, f"{one:.0f}", f"{two:.0f}", f"{two / one:.2f}x")
-    Console().print(table)
+        spec = RunSpec(kind="simulate", game=info.name, seatings=[["random"] * players], seed=1)
+        # Warm up both sides (imports, the game's caches) before anything is timed.
+        pilot = raw_rate(info.name, 5)
+        playout_rate(info.name, 5)
+        lab_rate(spec, 5, 1)
+        pilot = raw_rate(info.name, max(5, int(pilot / 4)))
+        games = max(50, int(pilot * args.seconds))
+        raws, plays, ones, twos = [], [], [], []
+        for rep in range(args.repeat):
+            raws.append(raw_rate(info.name, games, seed=1000 * rep))
+            plays.append(playout_rate(info.name, games, seed=1000 * rep))
+            ones.append(lab_rate(spec, games, 1))
+            twos.append(lab_rate(spec, games, 2))
+            console.print(
+                f"{info.name} #{rep + 1}: rules {raws[-1]:.0f}/s, play_game {plays[-1]:.0f}/s, "
+                f"--jobs 1 {ones[-1]:.0f}/s ({ones[-1] / raws[-1]:.2f}x rules, "
+                f"{ones[-1] / plays[-1]:.2f}x play_game), --jobs 2 {twos[-1]:.0f}/s "
+                f"({twos[-1] / ones[-1]:.2f}x --jobs 1)"
+            )
+        table.add_row(
+            info.name,
+            str(games),
+            *(f"{statistics.median(x):.0f}" for x in (raws, plays, ones, twos)),
+            spread([o / r for o, r in zip(ones, raws, strict=True)]),
+            spread([o / p for o, p in zip(ones, plays, strict=True)]),
+            spread([t / o for t, o in zip(twos, ones, strict=True)]),
+        )
+        if args.command:
+            one = command_seconds(info.name, 1)
+            console.print(f"{info.name}: the whole command for 1 game takes {one:.1f} s")
+    console.print(table)
+    console.print("command: " + " ".join(["benchmarks/lab_throughput.py", *sys.argv[1:]]))
 
 
 if __name__ == "__main__":

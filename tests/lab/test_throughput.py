@@ -24,30 +24,44 @@ from meeple.store import ResultStore
 GAMES = [info.name for info in meeple.games()]
 
 
-def _random_states(name: str, games: int, **options):
+def _random_steps(name: str, games: int, **options):
+    """(state before, action, state after) of random games; the first step of each game
+    has no state before."""
     game = meeple.make(name, **options)
     for seed in range(games):
         state, rng = game.new_game(seed), random.Random(seed)
-        yield state
+        yield None, None, state
         while not state.is_over:
             player = state.to_act[0]
-            state = state.apply(player, rng.choice(state.legal_actions(player)))
-            yield state
+            action = rng.choice(state.legal_actions(player))
+            before, state = state, state.apply(player, action)
+            yield before, action, state
+
+
+def _check_standing(steps) -> int:
+    checked, standing = 0, None
+    for before, action, state in steps:
+        assert state.standing() == state.result.get("scores")
+        if before is None:
+            standing = state.standing()
+        else:
+            standing = state.standing_after(before, action, standing)
+            assert standing == state.result.get("scores")
+        checked += 1
+    return checked
 
 
 @pytest.mark.parametrize("name", GAMES)
 def test_standing_is_the_results_scores_at_every_state(name):
-    checked = 0
-    for state in _random_states(name, 4):
-        assert state.standing() == state.result.get("scores")
-        checked += 1
-    assert checked > 20
+    assert _check_standing(_random_steps(name, 4)) > 20
 
 
-@pytest.mark.parametrize("options", [{"board": "3x3"}, {"double": True}, {"board": "2x2"}])
-def test_edges_counts_its_standing_directly_and_alike(options):
-    # Edges overrides standing with its own count; the other boards and teams too.
-    assert all(s.standing() == s.result["scores"] for s in _random_states("edges", 6, **options))
+@pytest.mark.parametrize(
+    "options", [{}, {"board": "3x3"}, {"double": True}, {"board": "2x2", "pie": False}]
+)
+def test_edges_updates_its_standing_square_by_square_and_alike(options):
+    # Edges overrides both: a count and an update on the squares of the placed pyramid.
+    assert _check_standing(_random_steps("edges", 8, **options)) > 40
 
 
 @pytest.mark.parametrize("spec", ["random", "greedy", "random:seed=5", "mcts:iterations=8"])

@@ -303,6 +303,11 @@ class State(ABC, Generic[A]):
         scores = self.result.get("scores")
         return None if scores is None else list(scores)
 
+    def standing_after(self, before: State[A], action: A, scores: list[Any] | None) -> Any:
+        """:meth:`standing` of this state, which ``action`` led to from ``before`` whose
+        standing was ``scores``: a game may update those instead of counting again."""
+        return self.standing()
+
     @abstractmethod
     def view(self, player: Player | None) -> dict[str, Any]:
         """JSON-safe: exactly what ``player`` may know; ``None`` is the spectator's view."""

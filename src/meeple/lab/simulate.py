@@ -89,15 +89,17 @@ def play_job(job: GameJob) -> dict[str, Any]:
     leaders: list[int | None] = []
     # The loop of agents.play_game, without the Playthrough (a row needs the first state and
     # the moves as text, not a record object and its content digest).
+    standing = state.standing() if tracks else None
     while not state.is_over:
         player = state.to_act[0]
         observation = Observation(state, player)
         action = agents[player].act(observation)
         branching += len(observation.legal_actions)
-        state = state.apply(player, action)
+        before, state = state, state.apply(player, action)
         moves.append([player, str(action)])
         if tracks:
-            leaders.append(_leader(state.standing()))
+            standing = state.standing_after(before, action, standing)
+            leaders.append(_leader(standing))
     result = state.result
     scores = result.get("scores")
     if not tracks and scores is not None:

@@ -521,19 +521,33 @@ class EdgesState(State[EdgesAction]):
         return totals[0], totals[1]
 
     def standing(self) -> list[int]:
-        """``result["scores"]`` counted directly (the lab reads it after every action, and
-        building the result costs several times a move): the rule of :func:`score_square`
-        summed without a SquareScore per square."""
+        """``result["scores"]`` without building the rest of the result."""
+        return list(self.scores())
+
+    def standing_after(
+        self, before: State[EdgesAction], action: EdgesAction, scores: list[Any] | None
+    ) -> list[int]:
+        """The standing updated on the one or two squares the placed pyramid bounds (the
+        lab follows the lead after every action; counting every square costs half a move)."""
+        if scores is None or not isinstance(action, Place):
+            return self.standing()
+        board = self.game.board
         owner, pyramid = self.owner, self.pyramid
-        totals = [0, 0]
-        for bounds in self.game.board.square_edges:
+        i = board.index[action.edge]
+        side, placed = owner[i] % 2, pyramid[i]
+        totals = list(scores)
+        for square in board.edge_squares[i]:
             sums = [0, 0]
-            for e in bounds:
+            for e in board.square_edges[square]:
                 if owner[e] >= 0:
                     sums[owner[e] % 2] += pyramid[e]
-            a, b = sums
-            if a != b:
-                totals[a < b] += 2 if min(a, b) == 0 else 1
+            now = score_square((sums[0], sums[1]))
+            sums[side] -= placed  # the square before the pyramid came
+            was = score_square((sums[0], sums[1]))
+            if was.side is not None:
+                totals[was.side] -= was.points
+            if now.side is not None:
+                totals[now.side] += now.points
         return totals
 
     @property
