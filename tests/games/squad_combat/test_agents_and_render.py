@@ -64,7 +64,7 @@ def test_render_shows_the_table_the_hand_with_costs_and_the_log():
     )
     state = play(state, "play lunge by a", "pay 2")
     shown = text_of(game.render(state, 0))
-    for expected in ("Knight", "6/6", "4/6", "Jab:2", "1/4", "[5]", "Melee", "Arcane/Medic"):
+    for expected in ("Knight", "6/6", "4/6", "1/4", "[5]", "Melee", "Arcane/Medic"):
         assert expected in shown, expected
     assert "Volley" in shown and "[2][4]" in shown, "the hand with its costs"
     assert "plays Lunge (<3>[1])" in shown and "spends a 2 for [1]" in shown

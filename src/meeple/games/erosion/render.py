@@ -2,7 +2,9 @@
 
 Every mountain is a column standing on a common base line (mountains grow from below), top
 rock first; a weathered rock is shifted to the left, as the seed shows it on the table, and
-marked with ``<``. Below each column: its height in metres. Then the River, the deltas (face
+marked with ``<``. Rock types are written in full (a long one wraps, never clipped). Below
+each column: its height in metres. The legend of every mark is in ``rules.md`` ("Reading
+the board"). Then the River, the deltas (face
 down: the owner sees the cards, the others a count), the discards, the decks with their draw
 limits and Atmosphere cards, the viewer's hand, and whose step it is.
 """
@@ -18,29 +20,19 @@ from meeple.games.erosion.cards import AGE_NAMES, PROCESS_DECKS
 from meeple.games.erosion.rules import HIGH_METRES, ErosionState
 
 SEAT_STYLES = ("bold red", "bold blue", "bold green", "bold magenta", "bold cyan")
-ROCK_CODES = {
-    "shale": "shale",
-    "limestone": "limes",
-    "sandstone": "sands",
-    "conglomerate": "congl",
-    "basalt": "basal",
-    "granite": "grani",
-    "welded tuff": "tuff",
-    "quartzite": "quart",
-    "schist": "schis",
-}
 FOSSIL_MARK = "*"
-CELL = 15
+ARCHITECTURE_MARK = "!"
+WEATHERED_MARK = "<"
 
 
 def rock_label(state: ErosionState, card: int) -> str:
-    """``WX12 limes*``: card id, rock type, ``*`` for a fossil, ``!`` for architecture in
-    play (Advanced Rules)."""
+    """``WX12 limestone*``: card id, rock type, ``*`` for a fossil, ``!`` for architecture
+    in play (Advanced Rules)."""
     cat = state.game.catalog
     mark = FOSSIL_MARK if cat.fossil[card] else ""
     if state.game.options.advanced and cat.effect[card] is not None:
-        mark += "!"
-    return f"{cat.ids[card]} {ROCK_CODES[cat.rock[card]]}{mark}"
+        mark += ARCHITECTURE_MARK
+    return f"{cat.ids[card]} {cat.rock[card]}{mark}"
 
 
 def render_mountains(state: ErosionState) -> Table:
@@ -49,11 +41,10 @@ def render_mountains(state: ErosionState) -> Table:
     n = game.num_players
     table = Table(box=None, show_header=True, pad_edge=False, padding=(0, 1))
     for p in range(n):
-        marker = " <" if p == state.current and not state.over else ""
+        # Not "<": that marks a weathered rock just below.
+        marker = " (to act)" if p == state.current and not state.over else ""
         table.add_column(
-            Text(f"{p} {game.seat_name(p)}{marker}", style=SEAT_STYLES[p]),
-            min_width=CELL,
-            no_wrap=True,
+            Text(f"{p} {game.seat_name(p)}{marker}", style=SEAT_STYLES[p]), overflow="fold"
         )
     tallest = max((len(m) for m in state.mountains), default=0)
     for row in range(tallest):
@@ -64,11 +55,14 @@ def render_mountains(state: ErosionState) -> Table:
             if i < 0:
                 cells.append(Text(""))
             elif i < state.weathered[p]:
-                cells.append(Text(f"<{rock_label(state, rocks[i])}", style="yellow"))
+                cells.append(Text(WEATHERED_MARK + rock_label(state, rocks[i]), style="yellow"))
             else:
                 cells.append(Text(f"  {rock_label(state, rocks[i])}"))
         table.add_row(*cells)
-    table.add_row(*[Text("═" * CELL, style="dim") for _ in range(n)])
+    base = max(
+        (len(rock_label(state, r)) + 2 for m in state.mountains for r in m), default=len("base")
+    )
+    table.add_row(*[Text("═" * base, style="dim") for _ in range(n)])
     heights = []
     for p in range(n):
         h = state.height_m(p)

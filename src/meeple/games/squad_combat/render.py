@@ -1,12 +1,16 @@
 """Squad Combat drawn for a terminal: each squad, the seat's hand, the pending decision, a log.
 
 Only what the seat may know is drawn: the table (Life, wounds, energy, dice, traits) for
-everyone, the hand of the seat looking at it, and the log of public events.
+everyone, the hand of the seat looking at it, and the log of public events. The screen fits
+a terminal of :data:`SCREEN_LINES` lines: tables without rules or frames, one header for
+all squads, and the log given whatever lines the rest leaves (at least :data:`LOG_MIN`), so
+four squads and a full hand still leave the prompt on screen. The legend of every mark is in
+``rules.md`` ("Reading the board").
 """
 
 from __future__ import annotations
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.table import Table
 from rich.text import Text
 
@@ -18,11 +22,49 @@ from meeple.games.squad_combat.rules import (
 )
 
 SEAT_STYLES = ("bold red", "bold blue", "bold green", "bold yellow")
+SCREEN_LINES = 40
+"""The height the whole screen fits in (the prompt's line included)."""
 LOG_SHOWN = 14
+"""The most log lines shown, when there is room."""
+LOG_MIN = 3
+"""The fewest log lines shown, however crowded the rest."""
+LEGAL_SHOWN = 120
+"""Characters of the legal moves listed under the status; a longer list is left to ``moves``."""
+SQUAD_COLUMNS = ("", "character", "life", "wounds", "energy", "dice", "pool", "traits")
 
 
-def render_squad(state: SquadCombatState, seat: int) -> Table:
-    """One player's characters in their row, left to right."""
+def _squad_rows(state: SquadCombatState, seat: int) -> list[tuple[Text, ...]]:
+    """The cells of one squad's rows, in the order of :data:`SQUAD_COLUMNS`."""
+    game = state.game
+    rows = []
+    for slot in range(PARTY_SIZE):
+        ch = state.parties[seat][slot]
+        card = game.characters[ch.card]
+        ref = Text(f"{seat}{SLOTS[slot]}")
+        if ch.removed:
+            blank = (Text(""),) * 5
+            rows.append((ref, Text(card.name, style="strike dim"), Text("removed"), *blank))
+            continue
+        damage = state.damage(seat, slot)
+        # The damage of each wound (the log names the cards): names would not fit 80 columns.
+        wounds = " ".join(str(game.damages[w.card]) for w in ch.wounds)
+        rows.append(
+            (
+                ref,
+                Text(card.name, style="bold"),
+                Text(f"{card.life - damage}/{card.life}", style="red" if damage else ""),
+                Text(wounds or "-"),
+                Text(f"{card.energy - ch.spent}/{card.energy}"),
+                Text(" ".join(f"[{d}]" for d in ch.dice) or "-"),
+                Text(f"{card.dice_pool} <{card.refresh}>"),
+                Text("/".join(card.traits)),
+            )
+        )
+    return rows
+
+
+def render_squad_title(state: SquadCombatState, seat: int) -> Text:
+    """The line above a squad: its player, deck, card counts and state in the turn."""
     game = state.game
     deck = game.content.deck(game.deck_keys[seat])
     flags = []
@@ -40,43 +82,42 @@ def render_squad(state: SquadCombatState, seat: int) -> Table:
     )
     if flags:
         title.append(f"  [{', '.join(flags)}]", style="italic")
-    table = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
-    for column in ("", "character", "life", "wounds", "energy", "dice", "pool", "traits"):
-        table.add_column(column)
-    for slot in range(PARTY_SIZE):
-        ch = state.parties[seat][slot]
-        card = game.characters[ch.card]
-        ref = f"{seat}{SLOTS[slot]}"
-        if ch.removed:
-            table.add_row(ref, Text(card.name, style="strike dim"), "removed", "", "", "", "", "")
-            continue
-        damage = state.damage(seat, slot)
-        wounds = " ".join(f"{game.cards[w.card].name}:{game.damages[w.card]}" for w in ch.wounds)
-        table.add_row(
-            ref,
-            Text(card.name, style="bold"),
-            Text(f"{card.life - damage}/{card.life}", style="red" if damage else ""),
-            wounds or "-",
-            f"{card.energy - ch.spent}/{card.energy}",
-            " ".join(f"[{d}]" for d in ch.dice) or "-",
-            f"{card.dice_pool} (refresh <{card.refresh}>)",
-            "/".join(card.traits),
-        )
-    return table
+    return title
 
 
-def render_hand(state: SquadCombatState, player: Player) -> Table:
-    """The seat's hand, each card with its traits, cost and what it does."""
+def render_squads(state: SquadCombatState) -> Group:
+    """Every squad in turn order under one header, the columns lined up across squads."""
+    rows = {seat: _squad_rows(state, seat) for seat in state.order}
+    widths = [
+        max([len(name)] + [len(row[k].plain) for seat_rows in rows.values() for row in seat_rows])
+        for k, name in enumerate(SQUAD_COLUMNS)
+    ]
+    parts: list[RenderableType] = []
+    for k, seat in enumerate(state.order):
+        parts.append(render_squad_title(state, seat))
+        table = Table(box=None, pad_edge=False, show_header=k == 0, header_style="bold dim")
+        for name, width in zip(SQUAD_COLUMNS, widths, strict=True):
+            table.add_column(name, min_width=width)
+        for row in rows[seat]:
+            table.add_row(*row)
+        parts.append(table)
+    return Group(*parts)
+
+
+def render_hand(state: SquadCombatState, player: Player) -> Text:
+    """The seat's hand, a line a card: the id to type, its name, then its kind, traits,
+    cost and what it does."""
     game = state.game
-    table = Table(title=f"Hand of {game.seat_name(player)}", title_justify="left", show_edge=False)
-    for column in ("id", "card", "cost", "what it does"):
-        table.add_column(column)
-    for k in sorted(set(state.hands[player]), key=lambda k: game.cards[k].key):
+    text = Text(f"Hand of {game.seat_name(player)}", style="bold")
+    keys = sorted(set(state.hands[player]), key=lambda k: game.cards[k].key)
+    width = max((len(game.cards[k].key) for k in keys), default=0)
+    for k in keys:
         card = game.cards[k]
         copies = state.hands[player].count(k)
-        name = card.name + (f" x{copies}" if copies > 1 else "")
-        table.add_row(card.key, name, str(card.cost), card.describe())
-    return table
+        text.append(f"\n{card.key:<{width}}  ")
+        text.append(card.name + (f" x{copies}" if copies > 1 else ""), style="bold")
+        text.append(f": {card.describe()}")
+    return text
 
 
 def render_stack(state: SquadCombatState) -> Text:
@@ -116,26 +157,53 @@ def render_status(state: SquadCombatState, player: Player | None) -> Text:
     text.append(game.seat_name(seat), style=SEAT_STYLES[seat])
     text.append(f": {kind}.")
     if player == seat:
-        legal = state.legal_actions(seat)
-        text.append("\nLegal: " + ", ".join(str(a) for a in legal), style="dim")
+        legal = ", ".join(str(a) for a in state.legal_actions(seat))
+        if len(legal) > LEGAL_SHOWN:  # a long list would push the board off the screen
+            legal = legal[: legal.rfind(", ", 0, LEGAL_SHOWN)] + ", ... (type moves for all)"
+        text.append("\nLegal: " + legal, style="dim")
     return text
 
 
-def render_log(state: SquadCombatState) -> Text:
-    """The most recent things that happened."""
-    text = Text()
-    for line in state.log[-LOG_SHOWN:]:
-        text.append(f"  {line}\n", style="dim")
-    return text
+def render_log(state: SquadCombatState, lines: int = LOG_SHOWN) -> Text:
+    """The most recent things that happened (the last ``lines`` of them)."""
+    shown = state.log[-lines:] if lines > 0 else []
+    return Text("\n".join(f"  {line}" for line in shown), style="dim")
+
+
+class SquadScreen:
+    """The whole screen, fitted to :data:`SCREEN_LINES` at the width it is drawn at: the
+    log gets the lines the squads, hand and status leave (each log line may wrap)."""
+
+    def __init__(self, state: SquadCombatState, player: Player | None) -> None:
+        self.state = state
+        self.player = player
+
+    def body(self) -> Group:
+        """Squads, hand, the card being performed, and the status: all but the log."""
+        state, player = self.state, self.player
+        parts: list[RenderableType] = [render_squads(state)]
+        if player is not None:
+            parts.append(render_hand(state, player))
+        if state.stack:
+            parts.append(render_stack(state))
+        parts.append(render_status(state, player))
+        return Group(*parts)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        """Draw the log (as many recent lines as fit), then the body."""
+        body = self.body()
+        used = len(console.render_lines(body, options, pad=False))
+        room = SCREEN_LINES - 1 - used - 1  # the prompt's line, the log's title
+        shown = min(LOG_SHOWN, len(self.state.log))
+        log = render_log(self.state, shown)
+        while shown > LOG_MIN and len(console.render_lines(log, options, pad=False)) > room:
+            shown -= 1
+            log = render_log(self.state, shown)
+        yield Text("Log", style="bold")
+        yield log
+        yield body
 
 
 def render_state(state: SquadCombatState, player: Player | None = None) -> RenderableType:
     """Everything ``player`` may see (``None``: a spectator, who sees no hand)."""
-    parts: list[RenderableType] = [Text("Log", style="bold"), render_log(state)]
-    parts += [render_squad(state, seat) for seat in state.order]
-    if player is not None:
-        parts.append(render_hand(state, player))
-    if state.stack:
-        parts.append(render_stack(state))
-    parts.append(render_status(state, player))
-    return Group(*parts)
+    return SquadScreen(state, player)

@@ -1,0 +1,53 @@
+"""The Squad Combat screen fits a 40-line terminal (issue 32, item 17)."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+from rich.console import Console
+
+import meeple
+from meeple.games.squad_combat.render import LOG_MIN, SCREEN_LINES
+
+
+def _lines(game, state, player, width: int) -> list[str]:
+    console = Console(width=width, record=True, file=io.StringIO())
+    console.print(game.render(state, player))
+    return console.export_text().splitlines()
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_screens_of_random_games_fit_forty_lines_with_the_prompt(players, width=80):
+    game = meeple.make("squad-combat", players=players)
+    tallest = 0
+    for seed in range(2):
+        state = game.new_game(seed)
+        rng = random.Random(seed)
+        for step in range(400):
+            if state.is_over:
+                break
+            player = state.to_act[0]
+            if step % 9 == 0:  # every screen would take long; a sample of them
+                lines = _lines(game, state, player, width)
+                tallest = max(tallest, len(lines))
+                assert len(lines) <= SCREEN_LINES - 1, "\n".join(lines)
+                assert "Log" in lines[0]
+            state = state.apply(player, rng.choice(state.legal_actions(player)))
+    assert tallest > 20  # the screens measured were full ones
+
+
+def test_a_crowded_screen_keeps_the_latest_log_lines_and_the_whole_board():
+    game = meeple.make("squad-combat", players=4)
+    state = game.new_game(1)
+    rng = random.Random(1)
+    for _ in range(150):
+        player = state.to_act[0]
+        state = state.apply(player, rng.choice(state.legal_actions(player)))
+    lines = _lines(game, state, state.to_act[0], 80)
+    text = "\n".join(lines)
+    assert state.log[-1] in text  # the newest event is never the one dropped
+    assert sum(line.startswith("  ") for line in lines[1 : 1 + LOG_MIN]) == LOG_MIN
+    for seat in range(4):
+        assert f"(seat {seat})" in text and f"{seat}a " in text and f"{seat}c " in text
