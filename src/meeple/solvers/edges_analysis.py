@@ -18,6 +18,8 @@ from meeple.solvers.edges_solver import EdgesSolver, SearchStopped, pyramids_lef
 
 HINT_SECONDS = 3.0
 """How long a hint may think (the exact solver first, then a search with what is left)."""
+HINT_EXACT_SHARE = 0.5
+"""The share of a hint's time the exact solver may take; a search gets the rest."""
 HINT_EXACT_LEFT = 18
 """The most pyramids left at which a hint tries the exact solver at all: 3x4 positions with
 16 left solve in 0.3-2.8 s, with 18 left in 2-51 s (docs/solving.md, "Speed")."""
@@ -62,8 +64,11 @@ class Hint:
 
 def hint(state: EdgesState, seconds: float = HINT_SECONDS) -> Hint:
     """The best move for the seat to act: by the exact solver when the position is small
-    enough for it to answer within ``seconds``, else by a depth-limited search deepened
-    while the time lasts (one placement deep at least, whatever the time)."""
+    enough for it to answer within half of ``seconds``, else by a depth-limited search
+    deepened while the time lasts (one placement deep at least, whatever the time). Of the
+    depths the search finished, the deepest even one counts (one placement deep where none
+    did): there the other side has the last word, so the value errs low rather than
+    counting the mover's last placement unanswered."""
     if state.is_over:
         raise MeepleError("the game is over: there is no move to suggest")
     start = time.perf_counter()
@@ -72,26 +77,31 @@ def hint(state: EdgesState, seconds: float = HINT_SECONDS) -> Hint:
     solver = _solver(state)
     if left <= HINT_EXACT_LEFT:
         try:
-            action, value = solver.best_action(state, deadline=deadline)
+            exact_until = start + seconds * HINT_EXACT_SHARE
+            action, value = solver.best_action(state, deadline=exact_until)
             return Hint(action, value, True, left, time.perf_counter() - start)
         except SearchStopped:
             pass  # too big for the time: search instead
     best: tuple[EdgesAction, int] | None = None
     depth = 0
-    while depth < left:
+    for deeper in range(1, left + 1):
         solver.clear()  # depth-limited values must not meet those of another depth
         try:
             # The first, one placement deep, is cheap: it runs to the end whatever the time.
-            found = solver.best_action(state, depth=depth + 1,
+            found = solver.best_action(state, depth=deeper,
                                        deadline=deadline if best else None)  # fmt: skip
         except SearchStopped:
             break
-        best, depth = found, depth + 1
+        if best is None or deeper % 2 == 0 or deeper == left:
+            best, depth = found, deeper
         if time.perf_counter() > deadline:
             break
     assert best is not None
-    # A search as deep as the game is long is exact.
-    return Hint(best[0], best[1], depth >= left, depth, time.perf_counter() - start)
+    # A search as deep as the game is long is exact, unless the pie rule is still to come
+    # (the depth-limited search does not know it).
+    pie_ahead = state.pie_available or (state.turn == 0 and state.game.options.pie)
+    exact = depth >= left and not pie_ahead
+    return Hint(best[0], best[1], exact, depth, time.perf_counter() - start)
 
 
 @dataclass(frozen=True)
