@@ -7,7 +7,7 @@ import random
 import pytest
 
 import meeple
-from meeple.agents import make_agent, play_game
+from meeple.agents import available_agents, make_agent, play_game
 from meeple.core.agent import Observation
 from meeple.games.edges import EdgesState
 from meeple.lab import head_to_head
@@ -94,12 +94,24 @@ def test_simultaneous_search_is_decoupled():
 
 HIDDEN_GAMES = [info.name for info in meeple.games() if not info.perfect_information]
 
+# Small budgets for the searching agents; every other agent is built with its defaults.
+CHEAP = {"mcts": "mcts:iterations=30", "ismcts": "ismcts:iterations=30"}
 
-@pytest.mark.parametrize("name", HIDDEN_GAMES)
-def test_every_hidden_information_game_keeps_the_information_rule(name):
-    """For each hidden-information game: mid-game, resample everything the seat to act
-    cannot see (opponents' cards, deck order, pending choices). The view is the same, so
-    the search agent's decision must be the same."""
+
+def every_agent(games: list[str]) -> list[tuple[str, str]]:
+    """(game, agent spec) for every agent each game offers, generic and game-specific."""
+    return [
+        (name, CHEAP.get(agent, agent))
+        for name in games
+        for agent in available_agents(meeple.make(name))
+    ]
+
+
+@pytest.mark.parametrize(("name", "spec"), every_agent(HIDDEN_GAMES))
+def test_every_agent_of_every_hidden_information_game_keeps_the_information_rule(name, spec):
+    """For each hidden-information game and each agent it offers: mid-game, resample
+    everything the seat to act cannot see (opponents' cards, deck order, pending choices).
+    The view is the same, so the agent's decision must be the same."""
     game = meeple.make(name)
     rng = random.Random(11)
     checked = 0
@@ -119,9 +131,9 @@ def test_every_hidden_information_game_keeps_the_information_rule(name):
         if other == state:
             continue
         assert other.view(seat) == state.view(seat)
-        a = make_agent("ismcts:iterations=30", game, seed).act(Observation(state, seat))
-        b = make_agent("ismcts:iterations=30", game, seed).act(Observation(other, seat))
-        assert a == b, f"{name}, seed {seed}: {a} != {b}"
+        a = make_agent(spec, game, seed).act(Observation(state, seat))
+        b = make_agent(spec, game, seed).act(Observation(other, seat))
+        assert a == b, f"{name}, {spec}, seed {seed}: {a} != {b}"
         checked += 1
         if checked == 4:
             break
