@@ -7,6 +7,7 @@ import json
 import pytest
 
 from meeple.core.record import GameRecord
+from meeple.core.registry import game_class
 
 
 def test_games_lists_edges_and_its_options(run):
@@ -118,7 +119,7 @@ def test_launcher_shows_defaults_and_asks_again_only_the_bad_answer(run):
         "chess",  # not a game: asked again
         "edges",
         "3by3",  # board: bad, so the board alone is asked again
-        "3x3", "", "", "", "",
+        "3x3", *[""] * (len(game_class("edges").Options.model_fields) - 1),
         "wizard",  # not an agent: asked again
         "random",
         "greedy",

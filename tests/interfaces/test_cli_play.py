@@ -136,7 +136,7 @@ def test_every_game_is_kept_in_the_history_and_listed(run, tmp_path, monkeypatch
     history = tmp_path / "history"  # the conftest points MEEPLE_HISTORY here
     run(*ONE_BY_ONE, "--seat", "random", "--seat", "random", "--seed", "4")
     run("play", "edges", "--seat", "human", "--seat", "random", "--seed", "5", input="quit\n")
-    files = sorted(history.glob("*.json"))
+    files = sorted(history.glob("*.json"), key=lambda f: f.stat().st_mtime_ns)
     assert len(files) == 2
     records = [GameRecord.load(f) for f in files]
     assert {r.seed for r in records} == {4, 5}

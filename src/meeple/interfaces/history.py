@@ -39,15 +39,11 @@ def history_dir() -> Path:
     return Path(data).expanduser() / "meeple" / "history"
 
 
-def new_history_path(game: str, seed: int, now: dt.datetime | None = None) -> Path:
-    """A file name in the history folder for a game starting now, unused so far.
-
-    Names sort by the time the game started (UTC), so a listing in name order is in
-    the order of play.
-    """
+def new_history_path(game: str, now: dt.datetime | None = None) -> Path:
+    """A file name in the history folder for a game starting now (UTC), unused so far."""
     now = now or dt.datetime.now(dt.UTC)
     folder = history_dir()
-    stem = f"{now:%Y%m%d-%H%M%S}-{game}-{seed}"
+    stem = f"{now:%Y%m%d-%H%M%S}-{game}"
     path = folder / f"{stem}.json"
     n = 2
     while path.exists():
@@ -94,11 +90,20 @@ def read_entry(path: Path) -> HistoryEntry:
 
 
 def read_history(folder: Path | None = None) -> list[HistoryEntry]:
-    """Every game in the history folder, oldest first (an absent folder has none)."""
+    """Every game in the history folder, the one last played at the end (an absent
+    folder has none)."""
     folder = folder or history_dir()
     if not folder.is_dir():
         return []
-    return [read_entry(p) for p in sorted(folder.glob("*.json"))]
+    return [read_entry(p) for p in sorted(folder.glob("*.json"), key=_last_written)]
+
+
+def _last_written(path: Path) -> tuple[int, str]:
+    # The order of play, as far as the files tell it: when each was last written.
+    try:
+        return path.stat().st_mtime_ns, path.name
+    except OSError:
+        return 0, path.name
 
 
 def _date(path: Path) -> str:
@@ -127,12 +132,15 @@ def history_command(
         return
     shown = entries[-last:] if last else entries
     table = Table(
-        title=f"meeple history ({len(shown)} of {len(entries)} games)", box=box.SIMPLE_HEAD
+        title=f"meeple history ({len(shown)} of {len(entries)} games)",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        collapse_padding=True,
     )
-    table.add_column("date", no_wrap=True)
-    for column in ("game", "seats", "result"):
-        table.add_column(column, min_width=9)
-    # The file is what a person copies to replay or resume a game: never cut short.
+    # Widths that keep a date, a game's name and a short result whole at 80 columns.
+    for column, width in (("date", 10), ("game", 10), ("seats", 10), ("result", 10)):
+        table.add_column(column, min_width=width, overflow="fold")
+    # The file is what a person copies to replay or resume a game: folded, never cut.
     table.add_column("file", overflow="fold")
     for entry in shown:
         rec = entry.record

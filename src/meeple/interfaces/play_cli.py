@@ -341,7 +341,7 @@ class TerminalGame:
 
     def __post_init__(self) -> None:
         if self.history:
-            self.history_path = new_history_path(self.play.game.name, self.play.seed)
+            self.history_path = new_history_path(self.play.game.name)
 
     @property
     def humans(self) -> tuple[Player, ...]:
@@ -366,8 +366,10 @@ class TerminalGame:
                         self.ask_human(player)
                 else:
                     self.agent_moves(player, agent)
-                self.keep()
-        except Quit:
+                # With a person playing, every move is kept at once; a game among agents
+                # only at its end (a file written per move would slow it for nothing).
+                self.keep(history=bool(self.humans))
+        except (Quit, KeyboardInterrupt):
             self.keep()
             where = f"; the game so far is saved in {self.save}" if self.save else ""
             console.print(f"Stopped after {len(self.play.moves)} moves{escape(where)}.")
@@ -380,13 +382,13 @@ class TerminalGame:
         self.say_kept()
         return True
 
-    def keep(self) -> None:
-        """Write the record to --save and to the history (RecordError for --save only: the
-        history is a convenience, and a game is not stopped because it cannot be kept)."""
+    def keep(self, history: bool = True) -> None:
+        """Write the record to --save and (with ``history``) to the history. RecordError for
+        --save only: a game is not stopped because the history cannot be written."""
         record = self.play.record()
         if self.save is not None:
             record.save(self.save)
-        if self.history_path is not None:
+        if history and self.history_path is not None:
             try:
                 record.save(self.history_path)
             except RecordError as exc:
@@ -447,8 +449,8 @@ class TerminalGame:
             raise MeepleError(f"a memorise step must have exactly one action, not {len(legal)}")
         console.print(game.render(self.play.state, player))
         console.print(
-            f"[bold]Memorise this.[/] Type 'memorised' (or press Enter) when you have it in "
-            f"mind; the screen clears in {seconds:g} seconds."
+            f"[bold]Memorise this.[/] The screen clears in {seconds:g} seconds, or as soon as "
+            "you type 'memorised' or press Enter."
         )
         deadline = time.monotonic() + seconds
         while True:
