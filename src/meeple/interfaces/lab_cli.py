@@ -251,14 +251,16 @@ def compare_command(
     except MeepleError as exc:
         raise fail(str(exc)) from None
     summaries = {label: summarize(r) for label, r in rows.items()}
-    console.print(_summary_table(f"{name}: variants compared", summaries))
+    # The options every variant shares belong in the title: the labels give only the rest.
+    title = f"{name} {options_words(base)}".rstrip() + ": variants compared"
+    console.print(_summary_table(title, summaries))
     _print_warnings(summary_warnings(summaries))
     key = "-".join(s.key[:6] for s in specs.values())
     with _writing(out):
         for label, s in specs.items():
             write_jsonl(rows[label], out / f"{name}-{s.key}.jsonl")
         report = comparison_report(
-            f"{name}: variants compared",
+            title,
             summaries,
             {label: [float(x["length"]) for x in r] for label, r in rows.items()},
             out / f"compare-{name}-{key}",
@@ -318,7 +320,8 @@ def tournament_command(
     results = pairwise_results(rows)
     ratings = bradley_terry(results)
     matrix = score_matrix(results)
-    table = Table(title=f"{g.title}: round robin, {games} games per pair")
+    setting = f"{g.title} {options_words(options)}".rstrip()
+    table = Table(title=f"{setting}: round robin, {games} games per pair")
     for column in ("agent", "Elo", "95% CI", "games", "score"):
         table.add_column(column)
     for r in ratings:
@@ -338,7 +341,7 @@ def tournament_command(
     with _writing(out):
         write_jsonl(rows, out / f"{g.name}-{spec.key}.jsonl")
         report = tournament_report(
-            f"{g.title} tournament",
+            f"{setting} tournament",
             ratings,
             matrix,
             out / f"tournament-{g.name}-{spec.key}",

@@ -96,7 +96,9 @@ def _words(game: Game | None, reason: Any) -> str:
     return text
 
 
-def _match_endings(result: dict[str, Any]) -> list[str] | None:
+def match_endings(result: dict[str, Any]) -> list[str] | None:
+    """The ending of each game of a match, when ``result`` lists them (Erd's ``games``);
+    None for a result of one game. What a row could keep as ``endings``."""
     games = result.get("games")
     if isinstance(games, list) and games and all(isinstance(g, dict) for g in games):
         return [str(g.get("reason_text") or g.get("reason") or NOT_GIVEN) for g in games]
@@ -145,7 +147,7 @@ def count_endings(rows: list[dict[str, Any]]) -> Endings | None:
             if setting.game is not None and setting.matches is not False and "moves" in row:
                 result = _replayed_result(setting.game, row)
                 if result is not None:
-                    endings = _match_endings(result)
+                    endings = match_endings(result)
                     setting.matches = endings is not None
         if endings is None:
             endings = [row.get("reason")]
