@@ -55,8 +55,9 @@ def head_to_head(
 ) -> MatchupResult:
     """Play ``games`` games of agent spec ``a`` against ``b``.
 
-    A takes seat ``k % num_players`` in game k and B every other seat, so each seat is
-    played equally often; game k uses seed ``derive_seed(seed, k)``, so a run is repeatable.
+    A takes seat ``k % num_players`` in game k and B every other seat, so A holds each seat
+    equally often when ``games`` is a multiple of the seats (else the first seats once
+    more); game k uses seed ``derive_seed(seed, "matchup", k)``, so a run is repeatable.
     A's outcome is the sign of its seat's return.
     """
     result = MatchupResult(a, b)
