@@ -236,3 +236,28 @@ def test_analyse_refuses_what_it_cannot_judge(run, tmp_path):
     teams = run("analyse", str(tmp_path / "double.json"))
     assert teams.exit_code == 2 and "not Double Edges" in teams.output
     assert "Traceback" not in teams.output + other.output + missing.output
+
+
+def test_the_bar_knows_the_number_of_moves_before_the_first_is_solved():
+    state = meeple.make("edges", board="2x2", stash="2/2/1", pie=False, first=0).new_game(0)
+    heard = []
+    solved = []
+    EdgesSolver(state.game.board, tt_bits=14).move_values(
+        state, progress=lambda done, total: heard.append((done, total)),
+        on_move=lambda move, value, nodes: solved.append((str(move), nodes)),
+    )  # fmt: skip
+    assert heard[0] == (0, 6) and heard[-1] == (6, 6) and len(heard) == 7
+    assert len(solved) == 6 and all(nodes > 0 for _, nodes in solved)
+
+
+def test_a_damaged_certificate_is_refused_with_one_line(run, tmp_path):
+    args = (*SMALL, "--split", "3", "--prove", "0", "--checkpoint", str(tmp_path / "p.json"))
+    cert = tmp_path / "proof.cert"
+    assert run(*args).exit_code == 0
+    assert run(*args, "--export-certificate", str(cert)).exit_code == 0
+    packed = cert.read_bytes()
+    for damaged in (packed[: len(packed) // 2], packed[:10] + b"x" + packed[11:], b"[]"):
+        cert.write_bytes(damaged)
+        out = run(*args, "--check", "0", "--certificate", str(cert))
+        assert out.exit_code == 2 and "error:" in out.output, out.output
+        assert "Traceback" not in out.output
