@@ -1,0 +1,49 @@
+"""Opponents by level: ``easy``, ``medium`` and ``hard`` for every game.
+
+A person choosing an opponent should not need to know what ``ismcts:iterations=100`` means.
+Each level names an agent spec; the levels of a game are ordered by strength as measured on
+the ladder (``benchmarks/agent_ladder.py --levels``, figures in docs/agents.md): each level
+beats the one below it. ``hard`` is the strongest agent meeple offers for that game, and
+the default opponent of ``meeple play``.
+"""
+
+from __future__ import annotations
+
+from meeple.core.errors import AgentSpecError
+from meeple.core.game import Game
+
+LEVEL_NAMES = ("easy", "medium", "hard")
+DEFAULT_LEVEL = "hard"
+
+LEVELS: dict[str, dict[str, str]] = {
+    # Compiled UCT at a second a move beats the generic search, which beats the script.
+    "edges": {"easy": "greedy", "medium": "mcts:seconds=1", "hard": "uct:seconds=1"},
+    # The heuristic mixes its allocations by the one-round game's equilibrium; the search
+    # looks further than one round.
+    "erd": {"easy": "random", "medium": "heuristic", "hard": "ismcts:seconds=1"},
+    # In the card games no search beats the hand-written agents yet (docs/agents.md), so the
+    # hand-written agent is the hardest level and search at a second a move the middle one.
+    "erosion": {"easy": "random", "medium": "ismcts:seconds=1", "hard": "heuristic"},
+    "triangle-clock": {"easy": "random", "medium": "ismcts:seconds=1", "hard": "heuristic"},
+    "squad-combat": {"easy": "random", "medium": "ismcts:seconds=1", "hard": "heuristic"},
+}
+"""Agent spec per game and level."""
+
+
+def level_spec(game: Game, level: str) -> str:
+    """The agent spec of ``level`` for ``game``; AgentSpecError naming the levels if
+    ``level`` is not one of them."""
+    key = level.strip().lower()
+    if key not in LEVEL_NAMES:
+        raise AgentSpecError(f"{level!r} is not a level; choose one of {', '.join(LEVEL_NAMES)}")
+    levels = LEVELS.get(game.name)
+    if levels is None:
+        # A game without measured levels: its hand-written agent is the best guess at hard.
+        fallback = game.heuristic_agent or "random"
+        return {"easy": "random", "medium": fallback, "hard": fallback}[key]
+    return levels[key]
+
+
+def strongest(game: Game) -> str:
+    """The agent spec meeple offers as the strongest opponent for ``game``."""
+    return level_spec(game, "hard")
