@@ -43,7 +43,7 @@ def new_history_path(game: str, now: dt.datetime | None = None) -> Path:
     """A file name in the history folder for a game starting now (UTC), unused so far."""
     now = now or dt.datetime.now(dt.UTC)
     folder = history_dir()
-    stem = f"{now:%Y%m%d-%H%M%S}-{game}"
+    stem = f"{now:%y%m%d-%H%M%S}-{game}"
     path = folder / f"{stem}.json"
     n = 2
     while path.exists():
@@ -140,8 +140,8 @@ def history_command(
     # Widths that keep a date, a game's name and a short result whole at 80 columns.
     for column, width in (("date", 10), ("game", 10), ("seats", 10), ("result", 10)):
         table.add_column(column, min_width=width, overflow="fold")
-    # The file is what a person copies to replay or resume a game: folded, never cut.
-    table.add_column("file", overflow="fold")
+    # The file is what a person copies to replay or resume a game: on one line.
+    table.add_column("file", no_wrap=True)
     for entry in shown:
         rec = entry.record
         if rec is None:
