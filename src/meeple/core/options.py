@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from meeple.core.errors import OptionError
 
@@ -24,6 +24,14 @@ class GameOptions(BaseModel):
     """Base of every game's options: frozen, and strict about unknown names."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    auto_steps: bool = Field(
+        default=True,
+        description="the engine takes a step for a player when it has a single possible "
+        "choice; false: every step is asked, so a script or a tutorial sees each one",
+    )
+    """Shared by every game. A step with no choice at all (nothing to pay, a window with
+    nothing playable under Squad Combat's ``reaction_prompts``) is still passed over."""
 
     @classmethod
     def parse(cls, game: str, options: dict[str, Any]) -> GameOptions:
@@ -119,7 +127,10 @@ class OptionInfo:
 def describe_options(cls: type[GameOptions]) -> list[OptionInfo]:
     """List the options of an options model, in declaration order."""
     infos = []
-    for name, field in cls.model_fields.items():
+    # The options every game shares come after the game's own, which matter more to a reader.
+    names = sorted(cls.model_fields, key=lambda name: name in GameOptions.model_fields)
+    for name in names:
+        field = cls.model_fields[name]
         infos.append(
             OptionInfo(
                 name=name,

@@ -26,7 +26,8 @@ The rules as the seed states them, in order:
 
 A turn with several decisions (the play, the cards drawn, the rocks uplifted, the rocks
 transported and paid for, the Atmospheres triggered) is a sequence of small actions by the
-same seat; a step with a single possible choice is taken by the engine. ``rules.md`` beside
+same seat; a step with a single possible choice is taken by the engine (unless the option
+``auto_steps`` is false). ``rules.md`` beside
 this module has every interpretation.
 """
 
@@ -280,6 +281,24 @@ ErosionAction = (
 )
 
 
+StepKind = Literal[
+    "draw",
+    "uplift",
+    "trigger",
+    "fault",
+    "transport",
+    "pay",
+    "refill",
+    "end",
+    "guess",
+    "choose",
+    "settle_tie",
+]
+"""The kinds of :class:`Step` (``rules.md``, "Steps and phases", says what each asks)."""
+Phase = Literal["turn", StepKind, "over"]
+"""Every name :attr:`ErosionState.phase` takes: ``turn``, a step's kind, or ``over``."""
+
+
 class Step(NamedTuple):
     """One thing left to do in the current turn (or era end), for ``seat``.
 
@@ -289,7 +308,7 @@ class Step(NamedTuple):
     ``guess`` and ``choose`` (tie-breaker), ``settle_tie`` (the engine's).
     """
 
-    kind: str
+    kind: StepKind
     seat: int
     number: int = 0
     card: int = -1
@@ -747,7 +766,7 @@ class ErosionState(State[ErosionAction]):
         return (self.current,)
 
     @property
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         """``turn`` (choose an action or pass), a step's kind, or ``over``."""
         if self.over:
             return "over"
@@ -1229,7 +1248,7 @@ class ErosionState(State[ErosionAction]):
                 state = state._pop()._settle_tie()
             else:
                 options = state._step_actions(step)
-                if len(options) > 1:
+                if len(options) > 1 or (options and not state.game.options.auto_steps):
                     break
                 state = state._act(step.seat, options[0]) if options else state._pop()
         return state._claim_legends()

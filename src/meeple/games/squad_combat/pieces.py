@@ -28,6 +28,22 @@ END_DISCARD = "end-of-turn discard"
 RESOLVE = "resolution"
 OVER = "game over"
 
+STEP_KINDS: tuple[str, ...] = (
+    PHASE,
+    PAY_DIE,
+    PAY_CARD,
+    TARGET,
+    BOOST_DIE,
+    ATTACK_DIE,
+    DEFENSE_DIE,
+    REACT,
+    DROP,
+    END_DISCARD,
+    RESOLVE,
+    OVER,
+)
+"""Every kind of step, the one enumeration of them (``rules.md``: "Steps and phases")."""
+
 FORCED = frozenset({PAY_DIE, PAY_CARD, TARGET, BOOST_DIE, DROP})
 """Steps where a single legal choice is made for the player: only optional decisions ask."""
 

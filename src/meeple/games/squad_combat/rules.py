@@ -744,6 +744,8 @@ class _Table(Turns, Combat):
         make forced single choices, and skip windows and discards with nothing to decide."""
         # Under 'playable' prompts a seat is asked only when it has a choice to make.
         ask_only_choices = self.game.options.reaction_prompts == "playable"
+        # Under auto_steps=false a single possible choice is asked too (scripts, tutorials).
+        take_single = self.game.options.auto_steps
         while True:
             kind, seat = self.step
             if kind == OVER:
@@ -766,14 +768,14 @@ class _Table(Turns, Combat):
                 if not legal:
                     self.fizzle()
                     continue
-                if len(legal) == 1:
+                if len(legal) == 1 and take_single:
                     self.act(seat, legal[0])
                     continue
                 self.known = (Step(kind, seat), legal)
             elif kind in (ATTACK_DIE, DEFENSE_DIE) or (kind == PHASE and ask_only_choices):
                 # No die to spend (public), or nothing to do but pass (says the hand is dead).
                 legal = self.legal(seat)
-                if len(legal) == 1:
+                if len(legal) == 1 and take_single:
                     self.act(seat, legal[0])
                     continue
                 self.known = (Step(kind, seat), legal)
