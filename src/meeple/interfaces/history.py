@@ -17,6 +17,7 @@ from rich.table import Table
 from meeple.core.errors import MeepleError
 from meeple.core.record import GameRecord
 from meeple.interfaces.console import console, fail
+from meeple.interfaces.options_cli import option_flags
 
 HISTORY_ENV = "MEEPLE_HISTORY"
 """Environment variable naming the history folder (tests point it at a temporary one)."""
@@ -150,7 +151,7 @@ def history_command(
                 escape(entry.path.name),
             )  # fmt: skip
             continue
-        options = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in rec.options.items())
+        options = option_flags(rec.options)
         table.add_row(
             _date(entry.path),
             escape(rec.game) + (f"\n[dim]{escape(options)}[/]" if options else ""),

@@ -34,7 +34,7 @@ from meeple.interfaces.console import console, discard_typed_ahead, fail, thinki
 from meeple.interfaces.console import read_within as terminal_read_within
 from meeple.interfaces.history import history_dir, new_history_path, result_text
 from meeple.interfaces.launcher import QUIT_WORDS, Quit, launcher
-from meeple.interfaces.options_cli import parse_option_flags
+from meeple.interfaces.options_cli import option_flags, parse_option_flags
 
 Read = Callable[[str], str]
 """Ask a question and return the line typed (EOFError at the end of the input)."""
@@ -559,7 +559,7 @@ def run_game(
 
 def game_banner(game: Game, seed: int, seats: list[str]) -> str:
     """One line: the game, its non-default options, the seed and who plays each seat."""
-    options = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in game.options.changed().items())
+    options = option_flags(game.options.changed())
     players = "  ".join(f"{game.seat_name(p)}: {s}" for p, s in enumerate(seats))
     return f"[bold]{escape(game.title)}[/] {escape(options)}  seed {seed}  {escape(players)}"
 
