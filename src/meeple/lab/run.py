@@ -8,10 +8,12 @@ games extends it.
 
 from __future__ import annotations
 
+import csv
 import hashlib
+import io
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -79,22 +81,82 @@ def execute(
     missing = [spec.job(k) for k in range(games) if k not in stored]
     buffer: list[dict[str, Any]] = []
     last_flush = time.monotonic()
+    rows = run_jobs(missing, backend, workers, address)
     try:
-        for row in run_jobs(missing, backend, workers, address):
-            stored[row["index"]] = row
-            buffer.append(row)
-            if on_row is not None:
-                on_row(row)
-            if len(buffer) >= FLUSH_ROWS or time.monotonic() - last_flush > FLUSH_SECONDS:
-                store.add_rows(key, buffer)
-                buffer, last_flush = [], time.monotonic()
+        try:
+            for row in rows:
+                stored[row["index"]] = row
+                buffer.append(row)
+                if on_row is not None:
+                    on_row(row)
+                if len(buffer) >= FLUSH_ROWS or time.monotonic() - last_flush > FLUSH_SECONDS:
+                    store.add_rows(key, buffer)
+                    buffer, last_flush = [], time.monotonic()
+        except KeyboardInterrupt:
+            # Games the workers were finishing when Ctrl-C came are kept too.
+            buffer.extend(_finishing(rows))
+            raise
     finally:
         # Whatever finished is kept, even when the run is interrupted.
         store.add_rows(key, buffer)
     return [stored[k] for k in sorted(stored)]
 
 
+def _finishing(rows: Iterator[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rows a backend still hands over once told of an interrupt (see run_jobs)."""
+    out: list[dict[str, Any]] = []
+    try:
+        out.append(rows.throw(KeyboardInterrupt()))  # type: ignore[attr-defined]
+        for row in rows:
+            out.append(row)
+    except (KeyboardInterrupt, StopIteration):
+        pass
+    return out
+
+
 def write_jsonl(rows: list[dict[str, Any]], path: Path) -> None:
     """Write one JSON row per line, atomically (two runs writing it at once leave one
     whole file, never a mix)."""
     atomic_write(path, "".join(json.dumps(row, sort_keys=True) + "\n" for row in rows))
+
+
+def rotations(seats: list[str]) -> list[list[str]]:
+    """Every rotation of a seating, each agent once in every seat: ``[a, b, c]`` gives
+    ``[a, b, c], [b, c, a], [c, a, b]`` (with ``--games`` a multiple of the seats, every
+    agent sits in every seat equally often)."""
+    return [seats[k:] + seats[:k] for k in range(len(seats))]
+
+
+def write_csv(rows: list[dict[str, Any]], path: Path) -> None:
+    """One line per game for a spreadsheet: a column per seat for agents, returns and
+    scores; the moves stay in the JSONL file. Written atomically, like the JSONL."""
+    players = max((len(row["seats"]) for row in rows), default=0)
+    columns = ["index", "seed", "game", "options"]
+    columns += [f"seat_{p}" for p in range(players)]
+    columns += ["first_player", "length", "branching"]
+    columns += [f"return_{p}" for p in range(players)] + ["winners"]
+    columns += [f"score_{p}" for p in range(players)]
+    columns += ["margin", "reason", "lead_changes", "decided_at"]
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(columns)
+    for row in rows:
+        scores = row.get("scores") or []
+        writer.writerow(
+            [row["index"], row["seed"], row["game"], json.dumps(row["options"], sort_keys=True)]
+            + _padded(row["seats"], players)
+            + [_blank(row["first_player"]), row["length"], row["branching"]]
+            + _padded(row["returns"], players)
+            + [" ".join(str(p) for p in row["winners"])]
+            + _padded(scores, players)
+            + [_blank(row.get(k)) for k in ("margin", "reason", "lead_changes", "decided_at")]
+        )
+    atomic_write(path, buffer.getvalue())
+
+
+def _blank(value: Any) -> Any:
+    return "" if value is None else value
+
+
+def _padded(values: list[Any], n: int) -> list[Any]:
+    return [_blank(v) for v in values] + [""] * (n - len(values))

@@ -8,6 +8,8 @@ backends give identical rows, and a run can be resumed by playing only missing i
 from __future__ import annotations
 
 import json
+import signal
+from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from functools import lru_cache
@@ -201,14 +203,49 @@ def run_jobs(
         raise ValueError(f"unknown backend {backend!r}; use serial, process or ray")
 
 
-def _run_processes(jobs: list[GameJob], workers: int) -> Iterator[dict[str, Any]]:
+SALVAGE_SECONDS = 3.0
+"""After Ctrl-C, how long the games that workers are playing may take to finish and be kept."""
+
+
+def _start_worker() -> None:
     # Workers die with the command: a kill -9 of `meeple simulate` leaves no orphans.
-    with ProcessPoolExecutor(max_workers=workers, initializer=die_with_parent) as pool:
-        pending = {pool.submit(play_jobs, batch) for batch in _batches(jobs, workers)}
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                yield from future.result()
+    die_with_parent()
+    # Ctrl-C at a terminal reaches the whole process group. The command decides what
+    # happens (it keeps what is finished); a worker must not die with a traceback of its own.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _run_processes(jobs: list[GameJob], workers: int) -> Iterator[dict[str, Any]]:
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker)
+    pending = {pool.submit(play_jobs, batch) for batch in _batches(jobs, workers)}
+    ready: deque[dict[str, Any]] = deque()  # rows of finished batches, not yet handed over
+    completed = False
+    try:
+        while pending or ready:
+            if not ready:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    ready.extend(future.result())
+            yield ready.popleft()
+        completed = True
+    except KeyboardInterrupt:
+        # Keep every game that is finished: the rows received, and the batches the workers
+        # are playing if they end soon. Batches not started are dropped.
+        for future in pending:
+            future.cancel()
+        done, _ = wait(pending, timeout=SALVAGE_SECONDS)
+        for future in done:
+            if not future.cancelled() and future.exception() is None:
+                ready.extend(future.result())
+        while ready:
+            yield ready.popleft()
+        raise
+    finally:
+        pool.shutdown(wait=completed, cancel_futures=True)
+        if not completed:
+            # shutdown cannot stop a batch under way; the interpreter would wait for it at exit.
+            for process in list((getattr(pool, "_processes", None) or {}).values()):
+                process.terminate()
 
 
 def _run_ray(jobs: list[GameJob], workers: int, address: str | None) -> Iterator[dict[str, Any]]:

@@ -1,8 +1,8 @@
 """The results database: one row per run, one row per finished game.
 
 Any SQLAlchemy URL works (``postgresql+psycopg://...``); the default is a SQLite file.
-A game row is written as soon as the game finishes, so an interrupted run loses nothing
-that was finished and resumes from the rows already stored.
+Finished games are written in batches, at least every second, and whatever is finished is
+written when a run is interrupted; a run resumes from the rows already stored.
 """
 
 from __future__ import annotations
@@ -10,10 +10,21 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Integer, String, select
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    delete,
+    func,
+    select,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
-from meeple.store.db import create_tables, insert_new, open_engine
+from meeple.store.db import StoreError, create_tables, insert_new, open_engine
 
 DEFAULT_URL = "sqlite:///results/meeple.db"
 """Where results go unless told otherwise (relative to the working directory)."""
@@ -45,6 +56,21 @@ class GameRecordRow(_Base):
     seed: Mapped[int] = mapped_column(BigInteger)  # derived seeds use 63 bits
     length: Mapped[int] = mapped_column(Integer)
     data: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class RunNote(_Base):
+    """How a run was last asked for and where its report went (what `meeple results` shows).
+
+    A table of its own, not columns of ``runs``: databases written before it existed get
+    it created beside their tables, with nothing to migrate.
+    """
+
+    __tablename__ = "run_notes"
+
+    key: Mapped[str] = mapped_column(ForeignKey("runs.key"), primary_key=True)
+    command: Mapped[str] = mapped_column(Text)
+    report: Mapped[str | None] = mapped_column(Text, nullable=True)
+    updated: Mapped[dt.datetime] = mapped_column(DateTime)
 
 
 class ResultStore:
@@ -79,35 +105,61 @@ class ResultStore:
         """Every stored game of a run, by index."""
         with Session(self.engine) as session:
             found = session.scalars(
-                select(GameRecordRow)
+                select(GameRecordRow.data)
                 .where(GameRecordRow.run_key == key)
                 .order_by(GameRecordRow.index)
             )
-            return [r.data for r in found]
+            return list(found)
 
     def runs(self) -> list[dict[str, Any]]:
-        """Every run: key, kind, game, spec and how many games are stored."""
+        """Every run, oldest first: key, kind, game, spec, created, how many games are stored,
+        and the command, date and report of its last run (None if never noted)."""
         with Session(self.engine) as session:
+            counts = dict(
+                session.execute(
+                    select(GameRecordRow.run_key, func.count()).group_by(GameRecordRow.run_key)
+                ).all()
+            )
+            notes = {note.key: note for note in session.scalars(select(RunNote))}
             out = []
             for run in session.scalars(select(RunRecord).order_by(RunRecord.created)):
-                count = len(
-                    session.scalars(
-                        select(GameRecordRow.index).where(GameRecordRow.run_key == run.key)
-                    ).all()
-                )
+                note = notes.get(run.key)
                 out.append(
                     {
                         "key": run.key,
                         "kind": run.kind,
                         "game": run.game,
                         "spec": run.spec,
-                        "games": count,
+                        "created": run.created,
+                        "games": counts.get(run.key, 0),
+                        "command": note.command if note else None,
+                        "report": note.report if note else None,
+                        "updated": note.updated if note else None,
                     }
                 )
             return out
 
+    def find_run(self, key: str) -> dict[str, Any]:
+        """The run whose key is ``key`` or starts with it (as :meth:`runs` lists it).
+
+        Raises StoreError naming what was wrong when none or several match.
+        """
+        text = key.strip().lower()
+        found = [run for run in self.runs() if run["key"].startswith(text)] if text else []
+        if len(found) == 1:
+            return found[0]
+        if not found:
+            raise StoreError(f"no run {key!r} in {self.url}; `meeple results` lists the runs")
+        keys = ", ".join(run["key"] for run in found[:6])
+        raise StoreError(f"{key!r} could be any of {keys}; give more of the run's key")
+
+    def note_run(self, key: str, command: str, report: str | None) -> None:
+        """Remember the command that last ran ``key`` and where it wrote the report."""
+        with Session(self.engine) as session, session.begin():
+            now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
+            session.merge(RunNote(key=key, command=command, report=report, updated=now))
+
     def forget(self, key: str) -> None:
         """Delete a run's game rows (to start it afresh)."""
         with Session(self.engine) as session, session.begin():
-            for row in session.scalars(select(GameRecordRow).where(GameRecordRow.run_key == key)):
-                session.delete(row)
+            session.execute(delete(GameRecordRow).where(GameRecordRow.run_key == key))
