@@ -22,7 +22,7 @@ from meeple.interfaces.console import console, fail
 from meeple.interfaces.options_cli import options_words, parse_option_flags
 from meeple.lab.endings import count_endings
 from meeple.lab.metrics import Summary, summarize
-from meeple.lab.ratings import bradley_terry
+from meeple.lab.ratings import Rating, bradley_terry
 from meeple.lab.report import (
     comparison_report,
     side_by_side,
@@ -30,7 +30,7 @@ from meeple.lab.report import (
     summary_warnings,
     tournament_report,
 )
-from meeple.lab.run import RunSpec, execute, write_jsonl
+from meeple.lab.run import RunSpec, execute, rotations, write_csv, write_jsonl
 from meeple.lab.simulate import Backend
 from meeple.lab.tournament import (
     pair_plays,
@@ -102,6 +102,7 @@ def _play(
     address: str | None,
     fresh: bool,
     label: str,
+    jsonl: Path,
 ) -> list[dict[str, Any]]:
     store = ResultStore(db)
     columns = (
@@ -112,17 +113,47 @@ def _play(
     )
     with Progress(*columns, console=console, transient=True) as progress:
         task = progress.add_task(label, total=games)
-        rows = execute(
-            spec,
-            games,
-            store,
-            backend=backend,
-            workers=jobs,
-            address=address,
-            fresh=fresh,
-            on_row=lambda _row: progress.advance(task),
-        )
+        try:
+            rows = execute(
+                spec,
+                games,
+                store,
+                backend=backend,
+                workers=jobs,
+                address=address,
+                fresh=fresh,
+                on_row=lambda _row: progress.advance(task),
+            )
+        except KeyboardInterrupt:
+            progress.stop()
+            _interrupted(store, spec, games, jsonl)
+    store.note_run(spec.key, _command_line(), None)
     return rows
+
+
+def _interrupted(store: ResultStore, spec: RunSpec, games: int, jsonl: Path) -> None:
+    """After Ctrl-C: write the finished games to the JSONL file too, say what was kept and
+    how to go on, and end the command (exit status 130, as for any interrupted command)."""
+    kept = [row for row in store.rows(spec.key) if row["index"] < games]
+    store.note_run(spec.key, _command_line(), None)
+    where = f"{store.url} and {jsonl}"
+    try:
+        write_jsonl(kept, jsonl)
+    except OSError as exc:
+        where = f"{store.url} (not in {jsonl}: {exc.strerror or exc})"
+    console.print(
+        f"Interrupted: {len(kept)} of {games} games of run {spec.key} are kept in "
+        f"{escape(where)}. Run the same command again to play the other "
+        f"{games - len(kept)}; kept games are not played again."
+    )
+    raise typer.Exit(130)
+
+
+def _note(db: str, keys: list[str], report: Path) -> None:
+    """Remember the command and the report of finished runs, for `meeple results`."""
+    store = ResultStore(db)
+    for key in keys:
+        store.note_run(key, _command_line(), str(report))
 
 
 def _check_seats(game_name: str, options: dict[str, Any], seats: list[str]) -> list[str]:
@@ -168,6 +199,14 @@ def simulate_command(
     db: Db = DEFAULT_URL,
     out: Out = Path("results"),
     fresh: Fresh = False,
+    rotate_seats: Annotated[
+        bool,
+        typer.Option(
+            "--rotate-seats",
+            help="rotate the seating game by game, so that every agent sits in every seat "
+            "equally often (--games a multiple of the number of seats)",
+        ),
+    ] = False,
 ) -> None:
     """Play many games and report wins, first-player advantage, length and design metrics.
 
@@ -178,18 +217,34 @@ def simulate_command(
         chosen_game = make(game, **parse_option_flags(game, list(ctx.args)))
         name, options = chosen_game.name, chosen_game.options.changed()
         seats = _check_seats(name, options, seat or [])
-        spec = RunSpec(kind="simulate", game=name, options=options, seatings=[seats], seed=seed)
+        seatings = rotations(seats) if rotate_seats else [seats]
+        if games % len(seatings):
+            raise LabError(
+                f"with --rotate-seats, --games must be a multiple of {len(seatings)} (the "
+                f"seats) so that every agent sits in every seat equally; {games} is not"
+            )
+        spec = RunSpec(kind="simulate", game=name, options=options, seatings=seatings, seed=seed)
+        jsonl = out / f"{name}-{spec.key}.jsonl"
         rows = _play(
-            spec, games, db, _backend(backend, jobs), jobs, address, fresh, f"{name} {spec.key}"
+            spec,
+            games,
+            db,
+            _backend(backend, jobs),
+            jobs,
+            address,
+            fresh,
+            f"{name} {spec.key}",
+            jsonl,
         )
     except MeepleError as exc:
         raise fail(str(exc)) from None
     summary = summarize(rows)
-    title = f"{name} {options_words(options)} ({' vs '.join(seats)})"
+    rotated = ", seats rotated" if rotate_seats else ""
+    title = f"{name} {options_words(options)} ({' vs '.join(seats)}{rotated})"
     console.print(_summary_table(title, {"value": summary}))
     _print_warnings(summary_warnings({title: summary}))
     with _writing(out):
-        write_jsonl(rows, out / f"{name}-{spec.key}.jsonl")
+        write_jsonl(rows, jsonl)
         report = simulation_report(
             title,
             summary,
@@ -197,9 +252,8 @@ def simulate_command(
             out / f"{name}-{spec.key}",
             _command_line(),
         )
-    console.print(
-        f"Run {spec.key}: rows in {out / f'{name}-{spec.key}.jsonl'} and {db}; report {report}"
-    )
+    _note(db, [spec.key], report)
+    console.print(f"Run {spec.key}: rows in {jsonl} and {db}; report {report}")
 
 
 def _parse_variant(text: str) -> dict[str, str]:
@@ -245,7 +299,17 @@ def compare_command(
             )
         chosen = _backend(backend, jobs)
         rows = {
-            label: _play(s, games, db, chosen, jobs, address, fresh, f"{label} {s.key}")
+            label: _play(
+                s,
+                games,
+                db,
+                chosen,
+                jobs,
+                address,
+                fresh,
+                f"{label} {s.key}",
+                out / f"{name}-{s.key}.jsonl",
+            )
             for label, s in specs.items()
         }
     except MeepleError as exc:
@@ -266,6 +330,7 @@ def compare_command(
             out / f"compare-{name}-{key}",
             _command_line(),
         )
+    _note(db, [s.key for s in specs.values()], report)
     console.print(f"Report {report}")
 
 
@@ -314,6 +379,7 @@ def tournament_command(
             address,
             fresh,
             f"tournament {spec.key}",
+            out / f"{g.name}-{spec.key}.jsonl",
         )
     except MeepleError as exc:
         raise fail(str(exc)) from None
@@ -321,14 +387,7 @@ def tournament_command(
     ratings = bradley_terry(results)
     matrix = score_matrix(results)
     setting = f"{g.title} {options_words(options)}".rstrip()
-    table = Table(title=f"{setting}: round robin, {games} games per pair")
-    for column in ("agent", "Elo", "95% CI", "games", "score"):
-        table.add_column(column)
-    for r in ratings:
-        table.add_row(
-            r.agent, f"{r.elo:.0f}", f"{r.low:.0f} to {r.high:.0f}", str(r.games), f"{r.score:.3f}"
-        )
-    console.print(table)
+    console.print(_ratings_table(f"{setting}: round robin, {games} games per pair", ratings))
     notes = [seating_note(pair_plays(rows))]
     endings = count_endings(rows)
     if endings is not None:
@@ -349,32 +408,110 @@ def tournament_command(
             notes=notes,
             warnings=alarms,
         )
+    _note(db, [spec.key], report)
     console.print(f"Run {spec.key}: report {report}")
 
 
-def results_command(db: Db = DEFAULT_URL) -> None:
-    """List the runs stored in the results database."""
+def _ratings_table(title: str, ratings: list[Rating]) -> Table:
+    table = Table(title=title)
+    for column in ("agent", "Elo", "95% CI", "games", "score"):
+        table.add_column(column)
+    for r in ratings:
+        table.add_row(
+            r.agent, f"{r.elo:.0f}", f"{r.low:.0f} to {r.high:.0f}", str(r.games), f"{r.score:.3f}"
+        )
+    return table
+
+
+def results_command(
+    run: Annotated[
+        str | None,
+        typer.Argument(help="a run's key, or its first letters: show that run again"),
+    ] = None,
+    csv_path: Annotated[
+        Path | None,
+        typer.Option("--csv", help="with RUN: write its games to this CSV file, one line each"),
+    ] = None,
+    db: Db = DEFAULT_URL,
+) -> None:
+    """List the runs stored in the results database, or show one run again (its summary,
+    the command that ran it, its report) and export its games as CSV."""
     try:
         store = ResultStore(db)
+        if run is None:
+            if csv_path is not None:
+                raise LabError("--csv exports one run: meeple results RUN --csv FILE")
+            console.print(_runs_table(store.runs(), db))
+            return
+        found = store.find_run(run)
+        rows = store.rows(found["key"])
     except MeepleError as exc:
         raise fail(str(exc)) from None
-    table = Table(title=f"runs in {db}")
-    for column in ("run", "kind", "game", "options", "seats", "seed", "games"):
+    _show_run(found, rows)
+    if csv_path is not None:
+        try:
+            write_csv(rows, csv_path)
+        except OSError as exc:
+            raise fail(f"cannot write {csv_path}: {exc.strerror or exc}") from None
+        console.print(f"Wrote {len(rows)} games to {escape(str(csv_path))}.")
+
+
+def _when(run: dict[str, Any]) -> str:
+    moment = run["updated"] or run["created"]
+    return f"{moment:%Y-%m-%d %H:%M} UTC"
+
+
+def _seating_words(run: dict[str, Any]) -> str:
+    seatings = run["spec"]["seatings"]
+    if len(seatings) == 1:
+        return " vs ".join(seatings[0])
+    if run["kind"] == "simulate":
+        return " vs ".join(seatings[0]) + f", seats rotated ({len(seatings)} seatings)"
+    return f"{len(seatings)} seatings"
+
+
+def _runs_table(runs: list[dict[str, Any]], db: str) -> Table:
+    table = Table(title=f"runs in {db}", show_lines=True)
+    for column in ("run", "what was run", "games", "last run"):
         table.add_column(column)
-    for run in store.runs():
+    for run in runs:
         spec = run["spec"]
-        seats = (
-            spec["seatings"][0]
-            if len(spec["seatings"]) == 1
-            else f"{len(spec['seatings'])} seatings"
+        what = [
+            f"{run['kind']} {run['game']} {options_words(spec['options'])}".rstrip()
+            + f", seed {spec['seed']}",
+            f"seats: {_seating_words(run)}",
+            f"command: {run['command'] or '(not recorded)'}",
+            f"report: {run['report'] or '(none)'}",
+        ]
+        table.add_row(run["key"], escape("\n".join(what)), str(run["games"]), _when(run))
+    return table
+
+
+def _show_run(run: dict[str, Any], rows: list[dict[str, Any]]) -> None:
+    """What `meeple results RUN` prints: the run, its summary or ratings, its report."""
+    spec = run["spec"]
+    words = options_words(spec["options"])
+    console.print(
+        f"Run {run['key']}: {run['kind']} of {run['game']} {escape(words)}".rstrip()
+        + f", seed {spec['seed']}, {len(rows)} games stored; last run {_when(run)}"
+    )
+    console.print(f"Seats: {escape(_seating_words(run))}")
+    console.print(f"Command: {escape(run['command'] or '(not recorded)')}")
+    if rows and run["kind"] == "tournament":
+        ratings = bradley_terry(pairwise_results(rows))
+        console.print(_ratings_table(f"{run['game']}: round robin", ratings))
+    elif rows:
+        title = f"{run['game']} {words} ({_seating_words(run)})"
+        console.print(_summary_table(title, {"value": summarize(rows)}))
+    report = run["report"]
+    if report and Path(report).exists():
+        console.print(f"Report {escape(report)}")
+    elif report:
+        console.print(
+            f"The report {escape(report)} is gone; the command above writes it again "
+            "without playing the stored games."
         )
-        table.add_row(
-            run["key"],
-            run["kind"],
-            run["game"],
-            options_words(spec["options"]),
-            str(seats),
-            str(spec["seed"]),
-            str(run["games"]),
+    else:
+        console.print(
+            "No report was written (the run did not finish); the command above resumes it."
         )
-    console.print(table)
