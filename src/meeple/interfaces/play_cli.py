@@ -32,7 +32,7 @@ from meeple.core.rng import derive_seed, make_rng
 from meeple.core.simultaneous import hidden_from_others
 from meeple.interfaces.console import console, discard_typed_ahead, fail, thinking, wipe
 from meeple.interfaces.console import read_within as terminal_read_within
-from meeple.interfaces.history import history_dir, new_history_path, result_text
+from meeple.interfaces.history import new_history_path
 from meeple.interfaces.launcher import QUIT_WORDS, Quit, launcher
 from meeple.interfaces.options_cli import option_flags, parse_option_flags
 
@@ -546,17 +546,6 @@ class TerminalGame:
         console.print(f"Saved to {escape(text)}; replay it with: meeple replay {escape(text)}")
 
 
-def run_game(
-    play: Playthrough,
-    agents: list[Agent | None],
-    save: Path | None,
-    quiet: bool,
-    read: Read | None = None,
-) -> None:
-    """Play to the end (or until a person quits), saving the record after every move."""
-    TerminalGame(play, agents, save=save, quiet=quiet, read=read or console.input).run()
-
-
 def game_banner(game: Game, seed: int, seats: list[str]) -> str:
     """One line: the game, its non-default options, the seed and who plays each seat."""
     options = option_flags(game.options.changed())
@@ -580,16 +569,14 @@ def describe_moves(moves: list[str]) -> str:
 
 __all__ = [
     "PromptCommand",
+    "TerminalGame",
     "Turn",
     "UndoRefused",
     "build_agents",
     "complete_seats",
     "game_banner",
-    "history_dir",
     "play_command",
     "prompt_command",
     "prompt_commands",
-    "result_text",
-    "run_game",
     "take_back",
 ]
