@@ -1,6 +1,11 @@
 """The strength ladder per game: random < heuristic < search (small) < search (large).
 
     .venv/bin/python benchmarks/agent_ladder.py --games 40 --small 50 --large 200 --jobs 2
+    .venv/bin/python benchmarks/agent_ladder.py --levels --games 100 --only edges
+
+With ``--levels`` the rungs are the opponents ``meeple play --level`` offers
+(``meeple.agents.levels``): medium against easy, hard against medium, and the hardest
+against the game's hand-written agent and against itself at a quarter of its time.
 
 Each rung plays the agent above it against the one below, seats rotated, through the lab
 (so games run on --jobs processes and every game is stored and resumable). Prints win rate
@@ -17,6 +22,8 @@ from rich.console import Console
 from rich.table import Table
 
 import meeple
+from meeple.agents.levels import LEVEL_NAMES, level_spec
+from meeple.core.game import Game
 from meeple.lab.run import RunSpec, execute
 from meeple.lab.stats import wilson_interval
 from meeple.lab.tournament import pairwise_results
@@ -24,6 +31,41 @@ from meeple.store import ResultStore
 
 LADDER_OPTIONS = {"erd": {"best_of": 1}}
 """Options that keep a rung affordable (an Erd match of five games becomes one game)."""
+
+
+def size_rungs(game: Game, small: int, large: int) -> list[tuple[str, str]]:
+    """(lower, upper): random < hand-written < search (small) < search (large)."""
+    search = "mcts" if game.perfect_information else "ismcts"
+    rungs = [
+        "random",
+        game.heuristic_agent or "random",
+        f"{search}:iterations={small}",
+        f"{search}:iterations={large}",
+    ]
+    return list(itertools.pairwise(rungs))
+
+
+def quarter_time(spec: str) -> str:
+    """``spec`` with its ``seconds`` divided by four (the spec itself if it has none)."""
+    name, _, params = spec.partition(":")
+    parts = []
+    for part in filter(None, params.split(",")):
+        key, _, value = part.partition("=")
+        parts.append(f"{key}={float(value) / 4:g}" if key == "seconds" else part)
+    return name + (":" + ",".join(parts) if parts else "")
+
+
+def level_rungs(game: Game) -> list[tuple[str, str]]:
+    """(lower, upper): easy < medium < hard, hard against the hand-written agent, and hard
+    against itself at a quarter of its time (where it has a time budget)."""
+    easy, medium, hard = (level_spec(game, level) for level in LEVEL_NAMES)
+    rungs = [(easy, medium), (medium, hard)]
+    hand_written = game.heuristic_agent or "random"
+    if hand_written != hard and (hand_written, hard) not in rungs:
+        rungs.append((hand_written, hard))
+    if quarter_time(hard) != hard:
+        rungs.append((quarter_time(hard), hard))
+    return rungs
 
 
 def main() -> None:
@@ -35,6 +77,9 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--only", nargs="*", help="games to measure")
     parser.add_argument("--db", default="sqlite:///results/ladder.db")
+    parser.add_argument(
+        "--levels", action="store_true", help="the rungs of meeple play's easy/medium/hard"
+    )
     args = parser.parse_args()
     store = ResultStore(args.db)
     table = Table(title=f"strength ladder ({args.games} games per rung, seats rotated)")
@@ -46,14 +91,8 @@ def main() -> None:
             continue
         options = LADDER_OPTIONS.get(info.name, {})
         game = meeple.make(info.name, **options)
-        search = "mcts" if game.perfect_information else "ismcts"
-        rungs = [
-            "random",
-            game.heuristic_agent or "random",
-            f"{search}:iterations={args.small}",
-            f"{search}:iterations={args.large}",
-        ]
-        for lower, upper in itertools.pairwise(rungs):
+        rungs = level_rungs(game) if args.levels else size_rungs(game, args.small, args.large)
+        for lower, upper in rungs:
             n = game.num_players
             seatings = [[upper if p == s else lower for p in range(n)] for s in range(n)]
             spec = RunSpec(kind="ladder", game=game.name, options=options, seatings=seatings)

@@ -161,7 +161,8 @@ def match(games: int, move_seconds: float) -> None:
     simulations = max(10, int(rate * move_seconds))
     console.print(
         f"MCTSBot through the adapter: {rate:,.0f} simulations/s, so {simulations} a move "
-        f"for {move_seconds} s; uct runs on the clock ({move_seconds} s a move)"
+        f"to start with, steered to {move_seconds} s a move on average; uct runs on the "
+        f"clock ({move_seconds} s a move)"
     )
     score, uct_iterations, bot_seconds, moves = 0.0, 0, 0.0, 0
     for k in range(games):
@@ -186,8 +187,14 @@ def match(games: int, move_seconds: float) -> None:
             else:
                 t0 = time.perf_counter()
                 state.apply_action(bot.step(state))
-                bot_seconds += time.perf_counter() - t0
+                took = time.perf_counter() - t0
+                bot_seconds += took
                 moves += 1
+                # MCTSBot counts simulations, not seconds: steer its budget so that its
+                # moves take move_seconds on average (positions get cheaper as the board
+                # fills, so a budget set once at the start would run short).
+                simulations = max(10, round(simulations * (move_seconds / took) ** 0.5))
+                bot.max_simulations = simulations
         returns = state.returns()
         mine, theirs = returns[uct_seat], returns[1 - uct_seat]
         score += 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
@@ -197,7 +204,8 @@ def match(games: int, move_seconds: float) -> None:
     low, high = wilson(score, games)
     console.print(
         f"uct scored {score} of {games} ({score / games:.1%}, 95% interval {low:.1%}-{high:.1%}); "
-        f"MCTSBot took {bot_seconds / max(moves, 1):.3f} s a move on average"
+        f"MCTSBot took {bot_seconds / max(moves, 1):.3f} s a move on average, its budget "
+        f"ending at {simulations} simulations"
     )
 
 
