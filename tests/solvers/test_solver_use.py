@@ -108,7 +108,7 @@ def test_a_kept_move_is_believed_only_if_its_check_passes(run, tmp_path):
     lines[2] = lines[2].replace("[0, 10]", "[-3, 10]")  # an edited value fails its check
     moves.path.write_text("\n".join(lines) + "\n")
     out = run(*SMALL, "--cache-dir", str(tmp_path))
-    assert out.exit_code == 0 and "resuming: 1 moves" in " ".join(out.output.split())
+    assert out.exit_code == 0 and "resuming: 1 move solved" in " ".join(out.output.split())
     table = _table(out.output)
     assert any("M h0,0" in row and "+5" in row for row in table)  # the checked line was used
     assert any("L h1,0" in row and "+0" in row for row in table)  # the edited one was not
@@ -122,7 +122,7 @@ def test_the_estimate_uses_the_moves_solved_and_the_speed_measured():
     estimate.live = 1_000_000
     assert "about 116 days left (a rough guess" in estimate.text()  # 1e12 nodes at 1e5/s
     estimate.solved(1_000_000)  # one move: 1 M nodes, so eight more take 80 s at 1e5/s
-    assert "about 80 s left (the 1 moves solved: 1,000,000 nodes each)" in estimate.text()
+    assert "about 80 s left (1 move solved: 1,000,000 nodes each)" in estimate.text()
     assert solve_cli._duration(5400) == "1.5 hours" and solve_cli._duration(4e8) == "13 years"
 
 

@@ -195,7 +195,7 @@ def _solve(
             highlight=False,
         )
     if known:
-        console.print(f"resuming: {len(known)} moves solved by an earlier run, from "
+        console.print(f"resuming: {_moves(len(known))} solved by an earlier run, from "
                       f"{moves.path if moves else ''}", highlight=False)  # fmt: skip
     solver_ready()
     estimate = _Estimate(guess, sum(n for _, n in known.values()), len(known), workers)
@@ -272,12 +272,17 @@ class _Estimate:
         if self.moves:
             per_move = self.nodes / self.moves
             remaining = per_move * (self.total - self.moves) - max(0, count - self.run_nodes)
-            how = f"the {self.moves} moves solved: {per_move:,.0f} nodes each"
+            how = f"{_moves(self.moves)} solved: {per_move:,.0f} nodes each"
         else:
             remaining = self.guess - count
             how = "a rough guess until a move is solved"
         left = max(remaining, 0) / (rate * self.workers)
         return f"{shown}; about {_duration(left)} left ({how})"
+
+
+def _moves(count: int) -> str:
+    """``1 move``, ``3 moves``."""
+    return f"{count} move{'' if count == 1 else 's'}"
 
 
 def _duration(seconds: float) -> str:
