@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import inspect
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -16,9 +15,7 @@ from meeple.agents import (
     available_agents,
 )
 from meeple.core.errors import MeepleError
-from meeple.core.game import seats_text
 from meeple.core.options import describe_options
-from meeple.core.record import GameRecord
 from meeple.core.registry import game_class, games, make
 from meeple.interfaces import (
     analyse_cli,
@@ -26,11 +23,11 @@ from meeple.interfaces import (
     history,
     lab_cli,
     play_cli,
+    replay_cli,
     serve_cli,
     solve_cli,
 )
 from meeple.interfaces.console import console, fail
-from meeple.interfaces.play_cli import game_banner
 
 app = typer.Typer(
     name="meeple",
@@ -103,30 +100,8 @@ app.command("play", context_settings={"allow_extra_args": True, "ignore_unknown_
 )
 
 
-# -- meeple replay --------------------------------------------------------------------------
-@app.command("replay")
-def replay_command(
-    record: Annotated[Path, typer.Argument(help="a game record written by meeple play --save")],
-    step: Annotated[bool, typer.Option(help="show the board after every move")] = False,
-) -> None:
-    """Replay a saved game move by move and show how it ended."""
-    try:
-        rec = GameRecord.load(record)
-        states = rec.states()
-    except MeepleError as exc:
-        raise fail(str(exc)) from None
-    game = states[0].game
-    console.print(game_banner(game, rec.seed, rec.seats))
-    for number, ((player, text), state) in enumerate(zip(rec.moves, states[1:], strict=True), 1):
-        console.print(f"{number:3}. {escape(seats_text(game, [player]))}: [bold]{escape(text)}[/]")
-        if step:
-            console.print(game.render(state, None))
-    final = states[-1]
-    console.print(game.render(final, None))
-    if rec.result is not None and final.is_over and rec.result != final.result:
-        console.print("[yellow]warning:[/] the stored result differs from the replayed one")
-    if not final.is_over:
-        console.print(f"The game is not over ({len(rec.moves)} moves so far).")
+# -- meeple replay (interfaces/replay_cli.py) -------------------------------------------
+app.command("replay")(replay_cli.replay_command)
 
 
 _EXTRA = {"allow_extra_args": True, "ignore_unknown_options": True}

@@ -230,3 +230,15 @@ def render_state(state: ErdState, viewer: Player | None = None) -> Group:
         Text(""),
         render_status(state, viewer),
     )
+
+
+# -- replays --------------------------------------------------------------------------------
+def replay_chapter(before: ErdState | None, after: ErdState) -> str | None:
+    """A heading when a replay reaches a new game of the match or a new round (else None)."""
+    if after.match_over:
+        return None
+    if before is None or after.game_number != before.game_number:
+        return f"Game {after.game_number}, round {after.round}"
+    if after.round != before.round:
+        return f"Round {after.round}"
+    return None

@@ -24,6 +24,7 @@ from meeple.games.triangle_clock.rules import (
     SEAT_NAMES,
     Item,
     Phase,
+    Pick,
     RoundResult,
     TriangleClockState,
 )
@@ -219,3 +220,26 @@ def render_state(state: TriangleClockState, player: Player | None = None) -> Ren
         parts.append(render_hand(state, player))
     parts.append(render_status(state, player))
     return Group(*parts)
+
+
+# -- replays --------------------------------------------------------------------------------
+def replay_move(before: TriangleClockState, player: Player, text: str) -> Text | None:
+    """A move as a replay shows it: a pick as the symbol it revealed (``C +palette-swap`` is
+    ``◁Wc +palette-swap``), not the hand letter, which means nothing once the hand is gone.
+    None: the text as written (``mulligan``, ``memorised``)."""
+    action = before.game.parse_action(text)
+    if not isinstance(action, Pick):
+        return None
+    shown = symbol_text(before.seats[player].revealed(action))
+    for item in action.items:
+        shown.append(f" +{item.label}", style="dim")
+    return shown
+
+
+def replay_chapter(before: TriangleClockState | None, after: TriangleClockState) -> str | None:
+    """A heading when a replay reaches a new round (None within a round)."""
+    if after.phase is Phase.OVER:
+        return None
+    if before is None or after.round != before.round:
+        return f"Round {after.round} of {ROUNDS}"
+    return None

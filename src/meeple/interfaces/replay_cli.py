@@ -1,0 +1,214 @@
+"""``meeple replay``: a saved game again, move by move, as everyone or as one seat saw it.
+
+At a terminal the replay steps with keys (``n``, Enter, space or the right arrow: the next
+move; ``p`` or the left arrow: back; ``f``/``l``: the first and the last position; ``?``:
+the board's legend; ``q``: quit) and shows the board at every move. Elsewhere (a script, a
+pipe, ``--all``) it prints every move, with ``--step`` the board after each.
+
+``--seat N`` shows only what that seat saw: the boards drawn for it, and another seat's
+choice in a simultaneous decision only as "has chosen" (its content shows in the reveal).
+
+A game may shape how its moves and its chapters read, in its ``render`` module:
+``replay_move(before, player, text)`` returns the text to show for a move (None: as
+written; The Triangle Clock shows the symbol revealed, not the hand letter), and
+``replay_chapter(before, after)`` a heading when a new part of the game starts (Erd's
+games and rounds).
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Annotated, Any
+
+import click
+import typer
+from rich.console import Group, RenderableType
+from rich.text import Text
+
+from meeple.core.errors import MeepleError
+from meeple.core.game import Game, Player, State, seats_text
+from meeple.core.record import GameRecord
+from meeple.core.simultaneous import hidden_from_others
+from meeple.interfaces.console import console, fail
+from meeple.interfaces.legend import print_legend
+from meeple.interfaces.play_cli import game_banner
+
+ReadKey = Callable[[], str]
+"""Wait for one key and return it (an arrow key as its escape sequence)."""
+
+NEXT_KEYS = ("n", "\r", "\n", " ", "\x1b[C", "\x1bOC")
+BACK_KEYS = ("p", "b", "\x1b[D", "\x1bOD")
+FIRST_KEYS = ("f", "g", "\x1b[H")
+LAST_KEYS = ("l", "G", "\x1b[F")
+QUIT_KEYS = ("q", "\x1b", "\x03", "\x04")
+HELP_KEYS = ("?", "h")
+KEYS_LINE = "[dim]n / Enter / →: next   p / ←: back   f: first   l: last   ?: legend   q: quit[/]"
+
+
+def _render_module(game: Game) -> ModuleType | None:
+    package = type(game).__module__.rsplit(".", 1)[0]
+    try:
+        return importlib.import_module(f"{package}.render")
+    except ImportError:
+        return None
+
+
+@dataclass
+class Replay:
+    """A record replayed: every state, and how each move and chapter reads for ``seat``
+    (None: a spectator after the game, who may see every move)."""
+
+    record: GameRecord
+    states: list[State[Any]]
+    seat: Player | None = None
+
+    @property
+    def game(self) -> Game:
+        """The game the record is of."""
+        return self.states[0].game
+
+    def move_text(self, number: int) -> Text:
+        """Move ``number`` (from 1) as one line: who moved, and what as ``seat`` may know."""
+        player, text = self.record.moves[number - 1]
+        before = self.states[number - 1]
+        line = Text(f"{number:3}. {seats_text(self.game, [player])}: ")
+        if self.seat is not None and player != self.seat and hidden_from_others(before):
+            return line.append("has chosen (hidden until all have)", style="italic")
+        hook = getattr(_render_module(self.game), "replay_move", None)
+        shown = hook(before, player, text) if hook is not None else None
+        if shown is None:
+            return line.append(text, style="bold")
+        return line.append_text(shown if isinstance(shown, Text) else Text(str(shown)))
+
+    def chapter(self, number: int) -> str | None:
+        """The heading that position ``number`` (0: the start) opens, if any."""
+        hook = getattr(_render_module(self.game), "replay_chapter", None)
+        if hook is None:
+            return None
+        before = self.states[number - 1] if number > 0 else None
+        result: str | None = hook(before, self.states[number])
+        return result
+
+    def board(self, number: int) -> RenderableType:
+        """The board after move ``number`` as ``seat`` saw it (a spectator's if None)."""
+        return self.game.render(self.states[number], self.seat)
+
+    def position(self, number: int) -> RenderableType:
+        """The whole screen for position ``number``: where we are, the move, the board."""
+        total = len(self.record.moves)
+        parts: list[RenderableType] = [game_banner(self.game, self.record.seed, self.record.seats)]
+        where = "the start" if number == 0 else f"after move {number} of {total}"
+        who = "" if self.seat is None else f", as {seats_text(self.game, [self.seat])} saw it"
+        parts.append(Text(f"Replay: {where}{who}", style="bold"))
+        heading = self.chapter(number)
+        if heading:
+            parts.append(Text(f"── {heading} ──", style="bold cyan"))
+        if number > 0:
+            parts.append(self.move_text(number))
+        parts.append(self.board(number))
+        return Group(*parts)
+
+
+def print_all(replay: Replay, step: bool) -> None:
+    """Every move in order (with the board after each when ``step``), then the last board."""
+    for number in range(len(replay.states)):
+        if number > 0:
+            console.print(replay.move_text(number))
+            if step:
+                console.print(replay.board(number))
+        heading = replay.chapter(number)  # what the moves after this one belong to
+        if heading:
+            console.print(Text(f"── {heading} ──", style="bold cyan"))
+    console.print(replay.board(len(replay.states) - 1))
+
+
+def step_through(replay: Replay, read_key: ReadKey, start: int = 0) -> int:
+    """Show one position at a time and move with keys until ``q``; returns the last shown."""
+    last = len(replay.states) - 1
+    number = start
+    note = ""
+    while True:
+        console.clear()
+        console.print(replay.position(number))
+        if note:
+            console.print(note)
+        console.print(KEYS_LINE)
+        note = ""
+        try:
+            key = read_key()
+        except (EOFError, KeyboardInterrupt):
+            return number
+        if key in QUIT_KEYS:
+            return number
+        if key in NEXT_KEYS:
+            if number == last:
+                note = "[yellow]This is the last position.[/]"
+            number = min(number + 1, last)
+        elif key in BACK_KEYS:
+            if number == 0:
+                note = "[yellow]This is the start.[/]"
+            number = max(number - 1, 0)
+        elif key in FIRST_KEYS:
+            number = 0
+        elif key in LAST_KEYS:
+            number = last
+        elif key in HELP_KEYS:
+            console.clear()
+            print_legend(replay.game)
+            console.print("[dim]Any key to go back.[/]")
+            try:
+                read_key()
+            except (EOFError, KeyboardInterrupt):
+                return number
+        else:
+            note = f"[yellow]{key!r} is not a key of the replay.[/]"
+
+
+def replay_command(
+    record: Annotated[Path, typer.Argument(help="a game record written by meeple play --save")],
+    step: Annotated[
+        bool, typer.Option(help="with --all (or no terminal): the board after every move")
+    ] = False,
+    seat: Annotated[
+        int | None, typer.Option(help="show only what this seat saw (0 is the first seat)")
+    ] = None,
+    all_moves: Annotated[
+        bool,
+        typer.Option(
+            "--all", help="print every move at once, without stepping (what a script gets)"
+        ),
+    ] = False,
+) -> None:
+    """Replay a saved game: step with keys at a terminal, or print every move (--all).
+
+    Keys: n / Enter / right arrow next, p / left arrow back, f first, l last, ? legend, q quit.
+    """
+    try:
+        rec = GameRecord.load(record)
+        states = rec.states()
+        game = states[0].game
+        if seat is not None and not 0 <= seat < game.num_players:
+            raise MeepleError(
+                f"--seat {seat}: {game.title} has seats 0 to {game.num_players - 1} here"
+            )
+    except MeepleError as exc:
+        raise fail(str(exc)) from None
+    replay = Replay(rec, states, seat)
+    if not all_moves and console.is_terminal and sys.stdin.isatty():
+        step_through(replay, click.getchar)
+    else:
+        console.print(game_banner(game, rec.seed, rec.seats))
+        print_all(replay, step)
+    final = states[-1]
+    if rec.result is not None and final.is_over and rec.result != final.result:
+        console.print("[yellow]warning:[/] the stored result differs from the replayed one")
+    if not final.is_over:
+        console.print(f"The game is not over ({len(rec.moves)} moves so far).")
+
+
+__all__ = ["Replay", "print_all", "replay_command", "step_through"]

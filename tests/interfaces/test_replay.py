@@ -1,0 +1,152 @@
+"""`meeple replay` (issue 32, item 16): stepping with keys, every board, one seat's view,
+Erd's games and rounds marked, The Triangle Clock's symbols instead of hand letters."""
+
+from __future__ import annotations
+
+import pytest
+
+import meeple
+from meeple.agents import make_agent, play_game
+from meeple.core.simultaneous import hidden_from_others
+from meeple.games.triangle_clock.cards import SYMBOL_NAMES, glyph
+from meeple.games.triangle_clock.rules import Pick
+from meeple.interfaces import replay_cli
+from meeple.interfaces.console import console
+
+
+def _record(tmp_path, name: str, agents: str = "random", seed: int = 4, **options):
+    game = meeple.make(name, **options)
+    seats = [make_agent(agents, game, seed + p) for p in range(game.num_players)]
+    play = play_game(game, seats, seed=seed)
+    path = tmp_path / f"{name}.json"
+    play.record().save(path)
+    return path, play.record()
+
+
+def _lines(result) -> list[str]:
+    return result.output.splitlines()
+
+
+def test_triangle_clock_moves_show_the_symbol_revealed_not_the_hand_letter(run, tmp_path):
+    path, record = _record(tmp_path, "triangle-clock")
+    result = run("replay", str(path), "--all")
+    assert result.exit_code == 0, result.output
+    states = record.states()
+    lines = [line for line in _lines(result) if line[:3].strip().isdigit()]
+    assert len(lines) == len(record.moves)
+    picks = 0
+    for (player, text), before, line in zip(record.moves, states[:-1], lines, strict=True):
+        action = before.game.parse_action(text)
+        if isinstance(action, Pick):
+            symbol = before.seats[player].revealed(action)
+            assert f"{glyph(symbol)}{SYMBOL_NAMES[symbol]}" in line, line
+            letter = text.split()[0]
+            assert not line.rstrip().endswith(f": {letter}") and f"({letter}" not in line
+            picks += 1
+    assert picks >= 32 * 6  # three choices a seat a round
+
+
+def test_erd_games_and_rounds_are_marked_after_the_move_that_opens_them(run, tmp_path):
+    path, record = _record(tmp_path, "erd", agents="heuristic", seed=2, rules="0.01", best_of=3)
+    states = record.states()
+    result = run("replay", str(path), "--all")
+    assert result.exit_code == 0, result.output
+    out = _lines(result)
+    assert "── Game 1, round 1 ──" in out[:4]
+    rounds = games = 0
+    for number in range(1, len(states) - 1):
+        before, after = states[number - 1], states[number]
+        k = next(i for i, line in enumerate(out) if line.startswith(f"{number:3}. "))
+        if after.game_number != before.game_number:
+            assert out[k + 1] == f"── Game {after.game_number}, round 1 ──"
+            games += 1
+        elif after.round != before.round:
+            assert out[k + 1] == f"── Round {after.round} ──"
+            rounds += 1
+        else:
+            assert not out[k + 1].startswith("──")
+    assert games >= 1 and rounds >= 1, (games, rounds)  # the record shows both kinds
+
+
+def test_a_seat_sees_its_own_choices_and_only_that_the_others_chose(run, tmp_path):
+    path, record = _record(tmp_path, "erd")
+    states = record.states()
+    result = run("replay", str(path), "--all", "--seat", "0")
+    assert result.exit_code == 0, result.output
+    for number, (player, text) in enumerate(record.moves, start=1):
+        line = next(x for x in _lines(result) if x.startswith(f"{number:3}. "))
+        hidden = player != 0 and hidden_from_others(states[number - 1])
+        assert (text in line) is not hidden, line
+        assert ("has chosen" in line) is hidden, line
+    assert "as Red" not in result.output  # --all: the lines, not the stepping screen
+
+
+def test_a_seat_never_sees_another_seats_hand_at_any_move(run, tmp_path):
+    path, record = _record(tmp_path, "erosion", seed=1)
+    result = run("replay", str(path), "--all", "--step", "--seat", "0")
+    assert result.exit_code == 0, result.output
+    game = meeple.make("erosion")
+    from meeple.games.erosion.render import describe_card
+
+    shown = result.output
+    mine, theirs = set(), set()
+    for state in record.states():
+        mine |= {describe_card(state, c) for c in state.hands[0]}
+        theirs |= {describe_card(state, c) for c in state.hands[1]}
+    assert game.num_players == 2 and theirs - mine
+    for line in theirs - mine:
+        assert line not in shown, line
+    assert any(line in shown for line in mine)
+
+
+def test_a_seat_out_of_range_is_a_clean_error(run, tmp_path):
+    path, _ = _record(tmp_path, "edges", board="2x2")
+    result = run("replay", str(path), "--seat", "5")
+    assert result.exit_code == 2
+    assert "--seat 5: Edges has seats 0 to 1 here" in result.output
+    assert "Traceback" not in result.output
+
+
+def _stepped(replay, keys: list[str]) -> tuple[int, str]:
+    pressed = iter(keys)
+    with console.capture() as capture:
+        last = replay_cli.step_through(replay, lambda: next(pressed))
+    return last, capture.get()
+
+
+def test_keys_step_forwards_and_back_and_show_the_board_each_time(tmp_path):
+    _, record = _record(tmp_path, "edges", board="2x2")
+    replay = replay_cli.Replay(record, record.states())
+    last, out = _stepped(replay, ["n", "\r", "\x1b[C", "p", "\x1b[D", "x", "q"])
+    assert last == 1  # three forwards, two back
+    assert out.count("Score:") == 7  # a board at every screen
+    assert "after move 3 of" in out and "'x' is not a key of the replay" in out
+    end, out = _stepped(replay, ["l", "n", "f", "p", "q"])
+    assert end == 0
+    assert "This is the last position." in out and "This is the start." in out
+    assert f"after move {len(record.moves)} of {len(record.moves)}" in out
+
+
+def test_the_legend_key_shows_the_boards_marks_and_comes_back(tmp_path):
+    _, record = _record(tmp_path, "erosion", seed=1)
+    replay = replay_cli.Replay(record, record.states(), seat=1)
+    last, out = _stepped(replay, ["n", "?", " ", "q"])
+    assert last == 1
+    assert "Reading the board" in out and "a weathered rock" in out
+    assert f"as {replay.game.seat_name(1)} (seat 1) saw it" in out
+
+
+@pytest.mark.parametrize("keys", [[], ["n"]])
+def test_end_of_input_leaves_the_replay(tmp_path, keys):
+    _, record = _record(tmp_path, "edges", board="2x2")
+    replay = replay_cli.Replay(record, record.states())
+    pressed = iter(keys)
+
+    def read() -> str:
+        try:
+            return next(pressed)
+        except StopIteration:
+            raise EOFError from None
+
+    with console.capture():
+        assert replay_cli.step_through(replay, read) == len(keys)
