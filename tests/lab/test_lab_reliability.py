@@ -8,6 +8,7 @@ report; a bad database URL or an unwritable folder is one error line.
 from __future__ import annotations
 
 import json
+import os
 import signal
 import sqlite3
 import subprocess
@@ -30,6 +31,14 @@ def _meeple() -> str:
 def _rows(db: Path) -> list[tuple[str, int]]:
     with sqlite3.connect(db) as conn:
         return conn.execute('SELECT run_key, "index" FROM games').fetchall()
+
+
+def _rows_yet(db: Path) -> bool:
+    """Whether a command has stored games yet (its database may still be being created)."""
+    try:
+        return db.exists() and bool(_rows(db))
+    except sqlite3.OperationalError:
+        return False
 
 
 def _both(tmp_path: Path, db: Path, first: list[str], second: list[str]) -> None:
@@ -107,6 +116,60 @@ def test_killing_the_command_leaves_no_workers_and_a_rerun_resumes(tmp_path):
     )  # fmt: skip
     assert again.returncode == 0, again.stdout + again.stderr
     assert len(_rows(db)) >= stored + 5
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_ctrl_c_keeps_the_finished_games_says_so_and_a_rerun_resumes(tmp_path, jobs):
+    """Ctrl-C at a terminal reaches the command and its workers (one process group)."""
+    db, out = tmp_path / "c.db", tmp_path / "out"
+    args = [_meeple(), "simulate", "erosion", "--games", "4000", "--jobs", str(jobs),
+            "--db", f"sqlite:///{db}", "--out", str(out)]  # fmt: skip
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True)  # fmt: skip
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not _rows_yet(db):
+        time.sleep(0.1)
+    workers = [w for w in children(proc.pid) if alive(w)]
+    assert len(workers) >= (2 if jobs == 2 else 0)
+    os.killpg(proc.pid, signal.SIGINT)
+    output, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 130, output
+    assert "Traceback" not in output and "Interrupted:" in output
+    stored = _rows(db)
+    assert 0 < len(stored) < 4000
+    assert f"{len(stored)} of 4000 games" in output and "Run the same command again" in output
+    [jsonl] = out.glob("erosion-*.jsonl")
+    lines = [json.loads(line) for line in jsonl.read_text().splitlines()]
+    assert sorted(row["index"] for row in lines) == sorted(index for _, index in stored)
+    assert not [w for w in workers if alive(w)], "workers outlived the interrupted command"
+    again = subprocess.run([*args[:3], "--games", str(len(stored) + 3), *args[5:]],
+                           capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert len(_rows(db)) == len(stored) + 3
+
+
+def test_an_interrupt_keeps_the_games_the_workers_were_finishing(tmp_path):
+    from meeple.lab.run import RunSpec, execute
+    from meeple.lab.simulate import play_job
+    from meeple.store import ResultStore
+
+    store = ResultStore(f"sqlite:///{tmp_path / 'r.db'}")
+    spec = RunSpec(kind="simulate", game="edges", options={"board": "2x3"},
+                   seatings=[["random", "random"]], seed=5)  # fmt: skip
+    seen: list[int] = []
+
+    def stop(row):
+        seen.append(row["index"])
+        if len(seen) == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        execute(spec, 2000, store, backend="process", workers=2, on_row=stop)
+    kept = store.rows(spec.key)
+    # More than the rows handed over before Ctrl-C: the batches under way were kept too,
+    # and each kept game is the game a serial run plays.
+    assert len(kept) > len(seen) and set(seen) <= {row["index"] for row in kept}
+    assert all(row == play_job(spec.job(row["index"])) for row in kept[:40])
 
 
 @pytest.mark.parametrize("n", [1, 11, 22, 27, 44, 6, 21, 31, 200])
