@@ -16,9 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import meeple
-from meeple.core.errors import PositionError
+from meeple.core.errors import PositionError, RecordError
 from meeple.core.game import Game, State
 from meeple.core.position import UNKNOWN, position_options
+from meeple.core.record import GameRecord, Playthrough
 
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("edges", {}),
@@ -228,3 +229,39 @@ def test_the_example_positions_in_the_rules_read() -> None:
         game = meeple.make(name, **position_options(example))
         state = game.from_position(example)
         assert game.from_position(state.position()) == state
+
+
+@pytest.mark.parametrize("index", [0, 3, 6, 9, 11], ids=[IDS[i] for i in (0, 3, 6, 9, 11)])
+def test_a_game_started_from_a_position_is_recorded_and_replays(index: int, tmp_path) -> None:
+    """A record keeps the start position: it replays (through a file) to the same state,
+    and a start position that does not read is a RecordError."""
+    game = game_of(index)
+    start = random_states(index, 4, 5)[2]
+    play = Playthrough(game, 99, start=start.position())
+    assert play.state == start
+    rng = random.Random(4)
+    for _ in range(6):
+        if play.state.is_over:
+            break
+        seat = rng.choice(play.state.to_act)
+        play.play(seat, rng.choice(play.state.legal_actions(seat)))
+    path = tmp_path / "game.json"
+    play.record(pending=True).save(path)
+    record = GameRecord.load(path)
+    assert record.start == start.position()
+    assert record.replay() == play.state
+    assert Playthrough.from_record(record).state == play.state
+    broken = record.model_copy(update={"start": record.start.replace("position", "posture", 1)})
+    with pytest.raises(RecordError, match="start position does not read"):
+        broken.replay()
+
+
+def test_a_record_leaves_out_only_moves_not_a_start_positions_submission() -> None:
+    """An Erd position with one seat's allocation already made: the record of the game
+    started there has no move to leave out, and the allocation stays in its start."""
+    game = game_of(3)
+    state = game.new_game(1).apply(0, game.parse_action("rush=HHL defense=LLD"))
+    play = Playthrough(game, 1, start=state.position())
+    assert play.record().moves == []
+    play.play(1, game.parse_action("rush=LDD defense=HHD"))
+    assert play.record().replay() == play.state

@@ -45,6 +45,11 @@ class GameRecord(BaseModel):
     result: dict[str, Any] | None = Field(
         default=None, description="the outcome when the record was written, for reference"
     )
+    start: StrictStr | None = Field(
+        default=None,
+        description="the position the game started from (state.position()), if it did not "
+        "start from the seed's setup; the moves replay from it",
+    )
 
     def make_game(self) -> Game[Any, Any, Any]:
         """The game with the record's options; RecordError if they no longer make a game
@@ -80,7 +85,13 @@ class GameRecord(BaseModel):
         Raises RecordError naming the move that does not replay.
         """
         game = self.make_game()
-        state = game.new_game(self.seed)
+        if self.start is None:
+            state = game.new_game(self.seed)
+        else:
+            try:
+                state = game.from_position(self.start)
+            except MeepleError as exc:
+                raise RecordError(f"the record's start position does not read: {exc}") from None
         out = [state]
         for number, (player, text) in enumerate(self.moves, start=1):
             try:
@@ -159,11 +170,20 @@ class GameRecord(BaseModel):
 class Playthrough:
     """A game being played: the current state plus the record of how it got there."""
 
-    def __init__(self, game: Game[Any, Any, Any], seed: int, seats: list[str] | None = None):
+    def __init__(
+        self,
+        game: Game[Any, Any, Any],
+        seed: int,
+        seats: list[str] | None = None,
+        start: str | None = None,
+    ):
         self.game = game
         self.seed = seed
         self.seats = list(seats or [])
-        self.state: State[Any] = game.new_game(seed)
+        self.start = start
+        """The position the game started from (PositionError if it does not read), or None
+        for the seed's setup."""
+        self.state: State[Any] = game.new_game(seed) if start is None else game.from_position(start)
         self.moves: list[tuple[Player, str]] = []
         # Pinned as the game starts: the content the game read is what the record vouches for.
         try:
@@ -178,7 +198,7 @@ class Playthrough:
     def from_record(cls, record: GameRecord) -> Playthrough:
         """Resume a saved game at its last state."""
         states = record.states()
-        play = cls(states[0].game, record.seed, record.seats)
+        play = cls(states[0].game, record.seed, record.seats, start=record.start)
         play.state = states[-1]
         play.moves = list(record.moves)
         return play
@@ -208,7 +228,12 @@ class Playthrough:
                 f"{path} exists and is not a game record to continue ({exc}); save to another file"
             ) from None
         mine = self.record(pending=True)
-        same = (old.game, old.options, old.seed) == (mine.game, mine.options, mine.seed)
+        same = (old.game, old.options, old.seed, old.start) == (
+            mine.game,
+            mine.options,
+            mine.seed,
+            mine.start,
+        )
         if not same or [tuple(m) for m in old.moves] != mine.moves[: len(old.moves)]:
             raise RecordError(f"{path} holds another game ({len(old.moves)} moves); {advice}")
 
@@ -235,4 +260,5 @@ class Playthrough:
             moves=list(self.moves[: len(self.moves) - drop]),
             content=dict(self.content),
             result=self.state.result if self.state.is_over else None,
+            start=self.start,
         )
