@@ -651,5 +651,6 @@ def test_a_player_with_nothing_but_pass_passes_by_itself():
         decks={0: "jab jab"},
         spent=spent,
     )
-    state = play(asked, "play study by c")
+    # 'always' also asks both seats in the window before Study resolves.
+    state = play(asked, "play study by c", "done", "done")
     assert state.step == (PHASE, 1) and state.legal_actions(1) == [Pass()]

@@ -21,6 +21,7 @@ from meeple.games.squad_combat.rules import (
     DONE,
     DROP,
     END_DISCARD,
+    END_WINDOW,
     NO_DIE,
     PASS,
     PAY_CARD,
@@ -77,6 +78,7 @@ class HeuristicAgent:
             ATTACK_DIE: self.attack_die,
             DEFENSE_DIE: self.defense_die,
             REACT: self.react,
+            END_WINDOW: self.react,
             DROP: lambda s, p, legal: min(legal, key=_value),
             END_DISCARD: self.end_discard,
         }
@@ -207,11 +209,16 @@ class HeuristicAgent:
         return NO_DIE
 
     def react(self, state: SquadCombatState, seat: int, legal: list[SquadAction]) -> SquadAction:
-        """An edge that turns the outcome in this seat's favour, the cheapest first."""
+        """In an attack's window, an edge that turns the outcome in this seat's favour, the
+        cheapest first. Unrestricted edges wait for the end of the turn, where spent energy
+        is about to clear anyway: then the most valuable one worth playing."""
         perf = state.top
-        assert perf is not None and perf.target is not None
         game = state.game
+        if perf is None:
+            return self.end_of_turn_edge(state, seat, legal)
         card = game.cards[perf.card]
+        if card.kind != "attack" or perf.target is None:
+            return DONE
         attack = (perf.attack_die or 0) + (card.hit or 0) + perf.attack_bonus
         defense = (perf.defense_die or 0) + perf.defense_bonus
         defending = seat == perf.target[0]
@@ -230,6 +237,23 @@ class HeuristicAgent:
         if not useful:
             return DONE
         return min(useful, key=lambda a: _cost_weight(game.cards[game.content.card_index[a.card]]))
+
+    def end_of_turn_edge(
+        self, state: SquadCombatState, seat: int, legal: list[SquadAction]
+    ) -> SquadAction:
+        """The unrestricted edge worth most now (energy it restores would clear anyway)."""
+        best: SquadAction = DONE
+        best_value = PASS_VALUE
+        game = state.game
+        for action in legal:
+            if not isinstance(action, Play):
+                continue
+            if game.cards[game.content.card_index[action.card]].effect == "energy":
+                continue
+            value = self.play_value(state, seat, action)
+            if value > best_value:
+                best, best_value = action, value
+        return best
 
     def least_useful(
         self, state: SquadCombatState, seat: int, legal: list[SquadAction]

@@ -4,7 +4,6 @@ steps and their resolution, and the effects of actions and edges."""
 from __future__ import annotations
 
 from meeple.games.squad_combat.content import DIE_FACES, Card
-from meeple.games.squad_combat.edits import Edits
 from meeple.games.squad_combat.pieces import (
     ATTACK_DIE,
     BOOST_DIE,
@@ -13,9 +12,10 @@ from meeple.games.squad_combat.pieces import (
     dice_text,
     put,
 )
+from meeple.games.squad_combat.windows import Windows
 
 
-class Combat(Edits):
+class Combat(Windows):
     """The transitions of a card being performed (mixed into the working copy)."""
 
     __slots__ = ()
@@ -67,7 +67,6 @@ class Combat(Edits):
         """The boost die, or attack step 3: the attack die, then the defense die (0 when
         declined). Once both are chosen the reaction windows open."""
         perf = self.stack[-1]
-        game = self.game
         if kind == BOOST_DIE:
             self.replace_top(boost_die=value)
             return
@@ -78,10 +77,8 @@ class Combat(Edits):
             role = "attack"
         else:
             owner, slot = perf.target
-            first, second = (owner, perf.player)
-            if game.options.reactions == "attacker-first":
-                first, second = second, first
-            self.replace_top(defense_die=value, windows=(first, second))
+            windows = self.attack_windows(perf.player, owner)
+            self.replace_top(defense_die=value, windows=windows)
             role = "defense"
         if value:
             self.spend_die(owner, slot, value)
@@ -164,9 +161,16 @@ class Combat(Edits):
         assert perf.target is not None
         seat, slot = perf.target
         ch = self.parties[seat][slot]
+        cards = self.game.cards
+        eligible = [w for w in ch.wounds if (cards[w.card].damage or 0) <= amount]
+        # An edge played in the window before this action resolved may have taken away
+        # what it was aimed at (healed the wound, spent or raised the die).
+        if (effect == "heal" and not eligible) or (
+            effect == "boost" and perf.boost_die not in ch.dice
+        ):
+            self.say(f"{card.name} has nothing left to act on and no effect.")
+            return
         if effect == "heal":
-            cards = self.game.cards
-            eligible = [w for w in ch.wounds if (cards[w.card].damage or 0) <= amount]
             # The worst wound it can treat; the latest of equals.
             best = max(reversed(eligible), key=lambda w: cards[w.card].damage or 0)
             wounds = list(ch.wounds)

@@ -21,6 +21,7 @@ from meeple.games.squad_combat.pieces import (
     DEFENSE_DIE,
     DROP,
     END_DISCARD,
+    END_WINDOW,
     PAY_CARD,
     PAY_DIE,
     PHASE,
@@ -50,7 +51,7 @@ def _specific_reason(
 ) -> str | None:
     game = state.game
     perf = state.top
-    if isinstance(action, Play) and kind in (PHASE, REACT):
+    if isinstance(action, Play) and kind in (PHASE, REACT, END_WINDOW):
         k = game.content.card_index.get(action.card)
         if k is None:
             return None
@@ -61,9 +62,9 @@ def _specific_reason(
             return f"{game.seat_name(player)} has no {card.name} in hand"
         if kind == PHASE and card.kind == "edge" and card.timing != "anytime":
             return f"{card.name} is played only when {card.timing}"
-        if kind == REACT and card.kind != "edge":
-            return f"only edges are played in a reaction window; {card.name} is an {card.kind}"
-        if kind == REACT and card.timing not in state.window_timings(player):
+        if kind != PHASE and card.kind != "edge":
+            return f"only edges are played in a {kind}; {card.name} is an {card.kind}"
+        if kind != PHASE and card.timing not in state.window_timings(player):
             return f"{card.name} is played only when {card.timing}"
         if ch.removed:
             return f"{spec.name} ({player}{SLOTS[action.slot]}) has been removed from the game"

@@ -23,6 +23,10 @@ BOOST_DIE = "boost die choice"
 ATTACK_DIE = "attack die choice"
 DEFENSE_DIE = "defense die choice"
 REACT = "reaction window"
+"""Edges answering the card on top of the stack: an attack after both dice, or an action
+before it resolves."""
+END_WINDOW = "end-of-turn window"
+"""Edges at the end of a turn, once everyone has passed, before spent energy clears."""
 DROP = "dice trim after a refresh"
 END_DISCARD = "end-of-turn discard"
 RESOLVE = "resolution"
@@ -37,6 +41,7 @@ STEP_KINDS: tuple[str, ...] = (
     ATTACK_DIE,
     DEFENSE_DIE,
     REACT,
+    END_WINDOW,
     DROP,
     END_DISCARD,
     RESOLVE,
@@ -96,7 +101,8 @@ class Performance(NamedTuple):
     attack_bonus: int = 0
     defense_bonus: int = 0
     windows: tuple[int, ...] | None = None
-    """Seats still to be offered a reaction window; None until both dice are chosen."""
+    """Seats still to be offered a reaction window; None until the windows open (after both
+    dice of an attack; once an action is paid and aimed), () once every seat has closed."""
 
 
 def dice_text(dice: Any) -> str:

@@ -20,6 +20,7 @@ from meeple.games.squad_combat.pieces import (
     DEFENSE_DIE,
     DROP,
     END_DISCARD,
+    END_WINDOW,
     OVER,
     PAY_CARD,
     PAY_DIE,
@@ -52,6 +53,7 @@ class Reading:
     stack: tuple[Performance, ...]
     dropping: int
     discarding: tuple[int, ...]
+    closing: tuple[int, ...]
     ended: str | None
 
     @property
@@ -68,6 +70,8 @@ class Reading:
         if self.dropping >= 0:
             return Step(DROP, self.phase)
         if not self.stack:
+            if self.closing:
+                return Step(END_WINDOW, self.closing[0])
             return Step(PHASE, self.phase)
         perf = self.stack[-1]
         card = self.game.cards[perf.card]
@@ -86,8 +90,8 @@ class Reading:
             if perf.defense_die is None:
                 assert perf.target is not None
                 return Step(DEFENSE_DIE, perf.target[0])
-            if perf.windows:
-                return Step(REACT, perf.windows[0])
+        if perf.windows:
+            return Step(REACT, perf.windows[0])
         return Step(RESOLVE, perf.player)
 
     def alive(self, seat: int) -> bool:
@@ -171,11 +175,17 @@ class Reading:
         return out
 
     def window_timings(self, seat: int) -> tuple[str, ...]:
-        """Edge timings ``seat`` may use in the reaction window of the attack on the stack."""
-        perf = self.stack[-1]
-        assert perf.target is not None
-        role = "defending" if seat == perf.target[0] else "attacking"
-        return ("anytime", role)
+        """Edge timings ``seat`` may use in the window open now: 'If it does not have a
+        restriction on it, it may be played at anytime', so ``anytime`` always; ``defending``
+        and ``attacking`` only for the two sides of the attack on the stack."""
+        if self.stack:
+            perf = self.stack[-1]
+            if self.game.cards[perf.card].kind == "attack" and perf.target is not None:
+                if seat == perf.target[0]:
+                    return ("anytime", "defending")
+                if seat == perf.player:
+                    return ("anytime", "attacking")
+        return ("anytime",)
 
     def legal(self, player: Player) -> list[SquadAction]:
         """Every action ``player`` may take now."""
@@ -192,6 +202,8 @@ class Reading:
                     actions.append(game.refresh[slot])
             actions.append(PASS)
             return actions
+        if kind in (REACT, END_WINDOW):
+            return [*self.playable(seat, self.window_timings(seat)), DONE]
         if kind == END_DISCARD:
             return [game.discard[k] for k in sorted(set(self.hands[seat]))] + [DONE]
         if kind == DROP:
@@ -214,6 +226,4 @@ class Reading:
             assert perf.target is not None
             owner, slot = (seat, perf.slot) if kind == ATTACK_DIE else perf.target
             return [NO_DIE] + [game.die[v] for v in sorted(set(self.parties[owner][slot].dice))]
-        if kind == REACT:
-            return [*self.playable(seat, self.window_timings(seat)), DONE]
         return []

@@ -78,6 +78,7 @@ from meeple.games.squad_combat.pieces import (
     DROP,
     END_DISCARD,
     END_DISCARDS,
+    END_WINDOW,
     FORCED,
     LOG_LINES,
     OVER,
@@ -112,6 +113,7 @@ __all__ = [
     "DROP",
     "END_DISCARD",
     "END_DISCARDS",
+    "END_WINDOW",
     "FORCED",
     "LOG_LINES",
     "NO_DIE",
@@ -183,6 +185,18 @@ class SquadCombatOptions(GameOptions):
         default="playable",
         description="playable: a reaction window opens, and an action phase asks, only when "
         "the player has something to play; always: every time (hides what a hand holds)",
+    )
+    edge_windows: Literal["anytime", "own"] = Field(
+        default="anytime",
+        description="anytime: an unrestricted edge may be played before any action resolves, "
+        "by every seat after an attack's dice, and at the end of a turn (the seed: 'it may be "
+        "played at anytime'); own: only in its owner's action phase and when its owner's "
+        "character attacks or is attacked",
+    )
+    end_draws: Literal["seat-by-seat", "all-at-once"] = Field(
+        default="seat-by-seat",
+        description="end of turn: each player discards then draws before the next (seat-by-"
+        "seat), or every player discards first and then every player draws (all-at-once)",
     )
     turn_limit: int = Field(
         default=100,
@@ -479,6 +493,8 @@ class SquadCombatState(Reading, State[SquadAction]):
     """Seats still to make their end-of-turn discards, the deciding seat first."""
     discarded: int = 0
     """End-of-turn discards made so far by the deciding seat."""
+    closing: tuple[int, ...] = ()
+    """Seats still to be offered the end-of-turn window for edges, the deciding seat first."""
     winner: int | None = None
     ended: str | None = None
     """Why the game ended; None while it goes on."""
@@ -586,6 +602,7 @@ class SquadCombatState(Reading, State[SquadAction]):
             "dropping": self.dropping,
             "discarding": list(self.discarding),
             "discarded": self.discarded,
+            "closing": list(self.closing),
             "log": list(self.log),
             "result": self.result,
         }
@@ -732,9 +749,8 @@ class _Table(Turns, Combat):
         elif isinstance(action, Die | NoDie):
             self.choose_die(player, kind, action.value if isinstance(action, Die) else 0)
         elif isinstance(action, Done):
-            if kind == REACT:
-                windows = self.stack[-1].windows or ()
-                self.replace_top(windows=windows[1:])
+            if kind in (REACT, END_WINDOW):
+                self.close_window(kind)
             else:
                 self.finish_discards(player)
 
@@ -751,17 +767,18 @@ class _Table(Turns, Combat):
             if kind == OVER:
                 return
             if kind == RESOLVE:
-                self.resolve()
+                if not self.open_action_windows():
+                    self.resolve()
                 continue
             if kind == END_DISCARD and not self.hands[seat]:
                 self.finish_discards(seat)
                 continue
             if (
-                kind == REACT
+                kind in (REACT, END_WINDOW)
                 and ask_only_choices
                 and not self.playable(seat, self.window_timings(seat))
             ):
-                self.replace_top(windows=(self.stack[-1].windows or ())[1:])
+                self.close_window(kind)
                 continue
             if kind in FORCED:
                 legal = self.legal(seat)

@@ -3,17 +3,18 @@ passed, the end of the turn (spent energy, discards, draws), and the end of the 
 
 from __future__ import annotations
 
-from meeple.games.squad_combat.edits import Edits
+from meeple.games.squad_combat.pieces import END_WINDOW, REACT
+from meeple.games.squad_combat.windows import Windows
 
 
-class Turns(Edits):
+class Turns(Windows):
     """The transitions between phases and turns (mixed into the working copy)."""
 
     __slots__ = ()
 
     def advance_phase(self, seat: int) -> None:
         """The next action phase goes to the next player in turn order who has not passed;
-        when everyone has passed, the turn ends."""
+        when everyone has passed, the end-of-turn windows open, then the turn ends."""
         order = self.order
         n = len(order)
         i = order.index(seat)
@@ -22,7 +23,18 @@ class Turns(Edits):
             if not self.passed[nxt]:
                 self.phase = nxt
                 return
-        self.end_turn()
+        if not self.open_end_windows():
+            self.end_turn()
+
+    def close_window(self, kind: str) -> None:
+        """The deciding seat's window closes (it said ``done``, or had nothing to play)."""
+        if kind == REACT:
+            self.replace_top(windows=(self.stack[-1].windows or ())[1:])
+            return
+        assert kind == END_WINDOW
+        self.closing = self.closing[1:]
+        if not self.closing:
+            self.end_turn()
 
     def end_turn(self) -> None:
         """'Remove all spent focus counters from characters in play', then the discards."""
@@ -38,15 +50,26 @@ class Turns(Edits):
         self.discarded = 0
 
     def finish_discards(self, seat: int) -> None:
-        """The deciding seat draws up to its hand size; then the next seat discards."""
+        """'Each player may then discard up to two cards from their hand, then draw up to
+        their hand size': seat by seat, the deciding seat draws now and the next discards;
+        all at once (``end_draws``), every seat draws after the last seat's discards."""
+        self.discarding = self.discarding[1:]
+        self.discarded = 0
+        if self.game.options.end_draws == "seat-by-seat":
+            self.draw_up(seat)
+        elif not self.discarding:
+            for s in (self.lead, *self.seats_after(self.lead)):
+                if self.alive(s):
+                    self.draw_up(s)
+        if not self.discarding:
+            self.start_turn()
+
+    def draw_up(self, seat: int) -> None:
+        """The seat draws up to its hand size."""
         want = self.game.options.hand_size - len(self.hands[seat])
         if want > 0:
             drawn = self.draw(seat, want)
             self.say(f"{self.name(seat)} draws {drawn} card(s).")
-        self.discarding = self.discarding[1:]
-        self.discarded = 0
-        if not self.discarding:
-            self.start_turn()
 
     def start_turn(self) -> None:
         """A new turn: everyone with a character in play gets action phases again."""
@@ -103,6 +126,7 @@ class Turns(Edits):
         self.winner = winner
         self.ended = reason
         self.discarding = ()
+        self.closing = ()
         self.dropping = -1
         verdict = "a draw" if winner is None else f"{self.name(winner)} wins"
         self.say(f"Game over ({reason}): {verdict}.")
