@@ -33,3 +33,52 @@ def test_one_card_to_draw_and_one_rock_to_transport_are_singular():
     transport = _reach(game, 0, 48)
     assert transport.agenda[0].kind == "transport" and transport.agenda[0].number == 1
     assert "transports 1 more rock from the River" in _screen(game, transport)
+
+
+def test_the_automatic_steps_are_those_a_game_asking_every_step_would_ask():
+    """Issue 32.11: single-choice steps taken by the engine are known, so a log can show
+    them. Taken one by one in a game that asks every step, they play the same game."""
+    auto, asking = make("erosion", players=4), make("erosion", players=4, auto_steps=False)
+    state = auto.new_game(3)
+    slow = asking.new_game(3)
+    rng = random.Random(3)
+    taken = 0
+    while not state.is_over:
+        player = state.to_act[0]
+        action = rng.choice(state.legal_actions(player))
+        steps = state.automatic_steps(player, action)
+        taken += len(steps)
+        state = state.apply(player, action)
+        slow = slow.apply(player, asking.parse_action(str(action)))
+        for seat, step in steps:
+            assert slow.to_act == (seat,) and len(slow.legal_actions(seat)) == 1
+            slow = slow.apply(seat, asking.parse_action(str(step)))
+        assert slow.view(None)["mountains"] == state.view(None)["mountains"]
+    assert taken > 0 and slow.is_over and slow.result["scores"] == state.result["scores"]
+
+
+def test_a_replay_shows_the_steps_the_engine_took_after_a_move(run, tmp_path, monkeypatch):
+    from meeple.agents import make_agent, play_game
+    from meeple.interfaces.console import console
+
+    monkeypatch.setattr(console, "width", 1000)  # a move a line
+
+    game = make("erosion", players=4)
+    agents = [make_agent("random", game, seat) for seat in range(4)]
+    play = play_game(game, agents, seed=3)
+    path = tmp_path / "erosion.json"
+    play.record().save(path)
+    states = play.record().states()
+    result = run("replay", str(path), "--all")
+    assert result.exit_code == 0, result.output
+    shown = 0
+    for number, (player, text) in enumerate(play.record().moves, start=1):
+        steps = states[number - 1].automatic_steps(player, game.parse_action(text))
+        line = next(x for x in result.output.splitlines() if x.startswith(f"{number:3}. "))
+        if steps:
+            seat, action = steps[0]
+            assert f"(then the only choice: {game.seat_name(seat)}: {action}" in line, line
+            shown += 1
+        else:
+            assert "only choice" not in line
+    assert shown > 0

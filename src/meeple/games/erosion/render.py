@@ -201,3 +201,18 @@ def render_status(state: ErosionState) -> Text:
 def render_state(state: ErosionState, player: Player | None = None) -> Group:
     """Mountains, piles and status together, as ``player`` may see them."""
     return Group(render_mountains(state), render_piles(state, player), render_status(state))
+
+
+# -- replays --------------------------------------------------------------------------------
+def replay_move(before: ErosionState, player: Player, text: str) -> Text | None:
+    """A move as a replay's log shows it: the move, then the steps with a single possible
+    choice that the engine took after it (a forced draw or uplift), which the record does
+    not hold as moves. None when there were none (the move as written)."""
+    game = before.game
+    steps = before.automatic_steps(player, game.parse_action(text))
+    if not steps:
+        return None
+    shown = Text(text, style="bold")
+    taken = "; ".join(f"{game.seat_name(seat)}: {action}" for seat, action in steps)
+    shown.append(f"  (then the only choice: {taken})", style="dim")
+    return shown

@@ -1227,8 +1227,19 @@ class ErosionState(State[ErosionAction]):
             turn=self.turn + 1,
         )
 
-    def _settle(self) -> ErosionState:
-        """Carry out every step that needs no decision; stop at the next real choice."""
+    def automatic_steps(
+        self, player: Player, action: ErosionAction
+    ) -> list[tuple[Player, ErosionAction]]:
+        """The steps with a single possible choice that the engine takes itself once
+        ``player`` has played ``action`` here (a forced draw, uplift or payment), in order:
+        what a move log shows after the move, since the record holds only the move."""
+        taken: list[tuple[Player, ErosionAction]] = []
+        self._act(player, action)._settle(taken)
+        return taken
+
+    def _settle(self, taken: list[tuple[Player, ErosionAction]] | None = None) -> ErosionState:
+        """Carry out every step that needs no decision; stop at the next real choice.
+        ``taken``: a list that the single-choice actions taken are added to."""
         state = self
         while not state.over and state.agenda:
             step = state.agenda[0]
@@ -1250,6 +1261,8 @@ class ErosionState(State[ErosionAction]):
                 options = state._step_actions(step)
                 if len(options) > 1 or (options and not state.game.options.auto_steps):
                     break
+                if options and taken is not None:
+                    taken.append((step.seat, options[0]))
                 state = state._act(step.seat, options[0]) if options else state._pop()
         return state._claim_legends()
 
