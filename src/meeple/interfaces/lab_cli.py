@@ -441,7 +441,7 @@ def results_command(
         if run is None:
             if csv_path is not None:
                 raise LabError("--csv exports one run: meeple results RUN --csv FILE")
-            console.print(_runs_table(store.runs(), db))
+            _print_runs(store.runs(), db)
             return
         found = store.find_run(run)
         rows = store.rows(found["key"])
@@ -470,21 +470,22 @@ def _seating_words(run: dict[str, Any]) -> str:
     return f"{len(seatings)} seatings"
 
 
-def _runs_table(runs: list[dict[str, Any]], db: str) -> Table:
-    table = Table(title=f"runs in {db}", show_lines=True)
-    for column in ("run", "what was run", "games", "last run"):
-        table.add_column(column)
+def _print_runs(runs: list[dict[str, Any]], db: str) -> None:
+    """One block per run; lines are not wrapped or cut, so a command can be copied whole."""
+    count = "1 run" if len(runs) == 1 else f"{len(runs)} runs"
+    console.print(f"{count} in {escape(db)}" + (":" if runs else ""))
     for run in runs:
         spec = run["spec"]
-        what = [
-            f"{run['kind']} {run['game']} {options_words(spec['options'])}".rstrip()
-            + f", seed {spec['seed']}",
-            f"seats: {_seating_words(run)}",
-            f"command: {run['command'] or '(not recorded)'}",
-            f"report: {run['report'] or '(none)'}",
+        head = f"{run['kind']} {run['game']} {options_words(spec['options'])}".rstrip()
+        lines = [
+            f"[bold]{run['key']}[/]  {escape(head)}, seed {spec['seed']}: {run['games']} games, "
+            f"last run {_when(run)}",
+            f"    seats: {escape(_seating_words(run))}",
+            f"    command: {escape(run['command'] or '(not recorded)')}",
+            f"    report: {escape(run['report'] or '(none)')}",
         ]
-        table.add_row(run["key"], escape("\n".join(what)), str(run["games"]), _when(run))
-    return table
+        for line in lines:
+            console.print(line, soft_wrap=True)
 
 
 def _show_run(run: dict[str, Any], rows: list[dict[str, Any]]) -> None:

@@ -1,0 +1,156 @@
+"""Rotated seats, and runs reopened by `meeple results` (issue 32.19)."""
+
+from __future__ import annotations
+
+import csv
+import sqlite3
+import sys
+from collections import Counter
+
+import pytest
+from typer.testing import CliRunner
+
+from meeple.interfaces.cli import app
+from meeple.lab.run import rotations
+from meeple.store import ResultStore
+from meeple.store.db import StoreError
+
+
+def test_rotations_put_every_agent_in_every_seat_once():
+    seatings = rotations(["a", "b", "c"])
+    assert seatings == [["a", "b", "c"], ["b", "c", "a"], ["c", "a", "b"]]
+    for seat in range(3):
+        assert sorted(s[seat] for s in seatings) == ["a", "b", "c"]
+
+
+@pytest.fixture
+def lab(tmp_path, monkeypatch):
+    runner = CliRunner()
+    db = f"sqlite:///{tmp_path / 'lab.db'}"
+
+    def invoke(*args):
+        out = [] if args[0] == "results" else ["--out", str(tmp_path / "out")]
+        argv = [*args, "--db", db, *out]
+        monkeypatch.setattr(sys, "argv", ["meeple", *argv])  # the command line a run notes
+        return runner.invoke(app, argv)
+
+    invoke.tmp = tmp_path
+    invoke.db = db
+    return invoke
+
+
+SIM = ("simulate", "edges", "--board", "2x2", "--seat", "greedy", "--seat", "random")
+
+
+def _jsonl_rows(lab):
+    import json
+
+    [path] = (lab.tmp / "out").glob("edges-*.jsonl")
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_rotate_seats_sits_every_agent_in_every_seat_equally(lab):
+    result = lab(*SIM, "--games", "10", "--rotate-seats")
+    assert result.exit_code == 0, result.output
+    assert "seats rotated" in result.output
+    seats = Counter((k, row["seats"][k]) for row in _jsonl_rows(lab) for k in range(2))
+    assert seats == {(0, "greedy"): 5, (0, "random"): 5, (1, "greedy"): 5, (1, "random"): 5}
+
+
+def test_rotate_seats_refuses_games_that_cannot_be_spread_evenly(lab):
+    result = lab(*SIM, "--games", "7", "--rotate-seats")
+    assert result.exit_code == 2
+    assert "multiple of 2" in result.output and "Traceback" not in result.output
+
+
+def test_results_lists_each_runs_command_date_and_report(lab):
+    assert lab(*SIM, "--games", "6").exit_code == 0
+    listed = lab("results")
+    assert listed.exit_code == 0, listed.output
+    key = _key(lab)
+    [command] = [line for line in listed.output.splitlines() if "command:" in line]
+    assert command.split("command: ")[1].startswith("meeple simulate edges --board 2x2")
+    assert f"{key}  simulate edges board=2x2, seed 0: 6 games, last run 20" in listed.output
+    [report] = [line for line in listed.output.splitlines() if "report:" in line]
+    assert report.endswith(f"edges-{key}/report.md")
+
+
+def _key(lab) -> str:
+    [run] = ResultStore(lab.db).runs()
+    return run["key"]
+
+
+def test_results_run_shows_the_run_again_and_exports_csv(lab):
+    assert lab(*SIM, "--games", "8", "--seed", "3").exit_code == 0
+    key = _key(lab)
+    shown = lab("results", key[:5], "--csv", str(lab.tmp / "games.csv"))
+    assert shown.exit_code == 0, shown.output
+    assert f"Run {key}" in shown.output and "8 games stored" in shown.output
+    assert "seat 0 (greedy) wins" in shown.output and "Report " in shown.output
+    assert "meeple simulate edges" in shown.output
+    with open(lab.tmp / "games.csv", newline="") as fh:
+        lines = list(csv.DictReader(fh))
+    rows = _jsonl_rows(lab)
+    assert [int(line["index"]) for line in lines] == [row["index"] for row in rows]
+    assert [line["seat_0"] for line in lines] == ["greedy"] * 8
+    assert [int(line["length"]) for line in lines] == [row["length"] for row in rows]
+    assert [line["winners"] for line in lines] == [
+        " ".join(map(str, row["winners"])) for row in rows
+    ]
+
+
+def test_results_run_says_when_the_report_is_gone(lab):
+    assert lab(*SIM, "--games", "4").exit_code == 0
+    for path in (lab.tmp / "out").glob("edges-*/report.md"):
+        path.unlink()
+    shown = lab("results", _key(lab))
+    assert shown.exit_code == 0 and "is gone" in shown.output
+
+
+def test_results_of_a_tournament_shows_its_ratings(lab):
+    made = lab("tournament", "edges", "--board", "2x2", "--agent", "random", "--agent",
+               "greedy", "--games", "4")  # fmt: skip
+    assert made.exit_code == 0, made.output
+    shown = lab("results", _key(lab))
+    assert shown.exit_code == 0 and "Elo" in shown.output and "greedy" in shown.output
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [(("results", "ffffff"), "no run 'ffffff'"), (("results", "--csv", "x.csv"), "one run")],
+)
+def test_results_bad_requests_are_one_line(lab, args, says):
+    result = lab(*args)
+    assert result.exit_code == 2 and says in result.output and "Traceback" not in result.output
+
+
+def test_a_run_key_prefix_must_name_one_run(tmp_path):
+    store = ResultStore(f"sqlite:///{tmp_path / 'r.db'}")
+    for key in ("abc111", "abc222"):
+        store.ensure_run(key, "simulate", "edges", {"seatings": [["a", "b"]], "options": {},
+                                                    "seed": 0})  # fmt: skip
+    assert store.find_run("abc1")["key"] == "abc111"
+    with pytest.raises(StoreError, match="could be any of abc111, abc222"):
+        store.find_run("abc")
+
+
+def test_a_database_from_before_run_notes_opens_and_lists(tmp_path, lab):
+    db = tmp_path / "old.db"
+    with sqlite3.connect(db) as conn:  # the schema as it was before run_notes existed
+        conn.execute(
+            "CREATE TABLE runs (key VARCHAR(40) PRIMARY KEY, kind VARCHAR(20), "
+            "game VARCHAR(40), spec JSON, created DATETIME)"
+        )
+        conn.execute(
+            'CREATE TABLE games (run_key VARCHAR(40), "index" INTEGER, seed BIGINT, '
+            'length INTEGER, data JSON, PRIMARY KEY (run_key, "index"))'
+        )
+        conn.execute(
+            "INSERT INTO runs VALUES ('0ld0ld', 'simulate', 'edges', "
+            '\'{"seatings": [["random", "random"]], "options": {}, "seed": 4}\', '
+            "'2026-01-02 03:04:05')"
+        )
+    listed = CliRunner().invoke(app, ["results", "--db", f"sqlite:///{db}"])
+    assert listed.exit_code == 0, listed.output
+    assert "0ld0ld" in listed.output and "(not recorded)" in listed.output
+    assert "2026-01-02 03:04 UTC" in listed.output
