@@ -132,7 +132,7 @@ def test_the_menu_plays_again_with_seats_swapped_and_saves(run, tmp_path):
 
 
 def test_every_game_is_kept_in_the_history_and_listed(run, tmp_path, monkeypatch):
-    monkeypatch.setenv("COLUMNS", "200")  # one line a game
+    monkeypatch.setattr(console_module.console, "width", 300)  # one line a game
     history = tmp_path / "history"  # the conftest points MEEPLE_HISTORY here
     run(*ONE_BY_ONE, "--seat", "random", "--seat", "random", "--seed", "4")
     run("play", "edges", "--seat", "human", "--seat", "random", "--seed", "5", input="quit\n")
@@ -147,7 +147,7 @@ def test_every_game_is_kept_in_the_history_and_listed(run, tmp_path, monkeypatch
 
 
 def test_the_history_does_not_believe_a_file_edited_by_hand(run, tmp_path, monkeypatch):
-    monkeypatch.setenv("COLUMNS", "300")
+    monkeypatch.setattr(console_module.console, "width", 300)
     run(*ONE_BY_ONE, "--seat", "random", "--seat", "random", "--seed", "4")
     (path,) = (tmp_path / "history").glob("*.json")
     record = GameRecord.load(path)
