@@ -211,3 +211,12 @@ def test_undo_is_refused_between_two_people():
     play.play(0, game.parse_action("L h0,0"))
     with pytest.raises(UndoRefused, match="2 people play at this terminal"):
         take_back(play, 0, (0, 1))
+
+
+def test_a_game_resumed_from_the_history_goes_on_in_its_own_file(run, tmp_path):
+    run("play", "edges", "--board", "2x2", "--seat", "human", "--seed", "6", input="quit\n")
+    (path,) = (tmp_path / "history").glob("*.json")
+    resumed = run("play", "--resume", str(path), "--seat", "random", "--seat", "random")
+    assert resumed.exit_code == 0, resumed.output
+    assert list((tmp_path / "history").glob("*.json")) == [path]
+    assert GameRecord.load(path).replay().is_over

@@ -53,6 +53,14 @@ def new_history_path(game: str, now: dt.datetime | None = None) -> Path:
     return path
 
 
+def in_history(path: Path) -> bool:
+    """Whether ``path`` is a file of the history folder."""
+    try:
+        return path.resolve().parent == history_dir().resolve()
+    except OSError:
+        return False
+
+
 def result_text(result: dict[str, Any] | None, moves: int) -> str:
     """The outcome in a few words: who won (or a draw) and the score, if the game has one."""
     if result is None:

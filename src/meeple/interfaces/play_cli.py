@@ -32,7 +32,7 @@ from meeple.core.rng import derive_seed, make_rng
 from meeple.core.simultaneous import hidden_from_others
 from meeple.interfaces.console import console, discard_typed_ahead, fail, thinking, wipe
 from meeple.interfaces.console import read_within as terminal_read_within
-from meeple.interfaces.history import new_history_path
+from meeple.interfaces.history import in_history, new_history_path
 from meeple.interfaces.launcher import QUIT_WORDS, Quit, launcher
 from meeple.interfaces.options_cli import option_flags, parse_option_flags
 
@@ -272,9 +272,14 @@ def play_command(
     except Quit:
         console.print("Bye.")
         return
+    # A game resumed from the history goes on in its own file there, not in a second one.
+    kept_in = resume if history and resume is not None and in_history(resume) else None
     try:
         while True:
-            session = TerminalGame(play, agents, save=save, quiet=quiet, history=history)
+            session = TerminalGame(
+                play, agents, save=save, quiet=quiet, history=history, history_path=kept_in
+            )
+            kept_in = None
             if not session.run() or all(a is not None for a in agents):
                 return
             specs = session.end_menu()
@@ -340,7 +345,7 @@ class TerminalGame:
     history_path: Path | None = None
 
     def __post_init__(self) -> None:
-        if self.history:
+        if self.history and self.history_path is None:
             self.history_path = new_history_path(self.play.game.name)
 
     @property
