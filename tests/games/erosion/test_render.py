@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import random
 
+import pytest
 from rich.console import Console
 
 from meeple.core.registry import make
@@ -14,6 +15,8 @@ def _reach(game, seed: int, moves: int):
     state = game.new_game(seed)
     rng = random.Random(seed)
     for _ in range(moves):
+        if state.is_over:
+            break
         player = state.to_act[0]
         state = state.apply(player, rng.choice(state.legal_actions(player)))
     return state
@@ -82,3 +85,21 @@ def test_a_replay_shows_the_steps_the_engine_took_after_a_move(run, tmp_path, mo
         else:
             assert "only choice" not in line
     assert shown > 0
+
+
+@pytest.mark.parametrize(("players", "width"), [(5, 80), (5, 100), (3, 80), (2, 60)])
+def test_rock_types_are_written_in_full_and_never_wrapped_or_clipped(players, width):
+    game = make("erosion", players=players, advanced=True)
+    for seed in range(3):
+        state = _reach(game, seed, 60)
+        lines = _screen(game, state, width=width).splitlines()
+        base = next(i for i, line in enumerate(lines) if "═" in line)
+        tallest = max(len(m) for m in state.mountains)
+        # A rock a line (the header may take two).
+        assert tallest + 1 <= base <= tallest + 2, "\n".join(lines[: base + 1])
+        column = "\n".join(lines[base - tallest : base])
+        cat = game.catalog
+        for rocks in state.mountains:
+            for rock in rocks:
+                assert cat.rock[rock] in column
+        assert all(len(line.rstrip()) <= width for line in lines)

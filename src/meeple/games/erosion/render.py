@@ -2,16 +2,17 @@
 
 Every mountain is a column standing on a common base line (mountains grow from below), top
 rock first; a weathered rock is shifted to the left, as the seed shows it on the table, and
-marked with ``<``. Rock types are written in full (a long one wraps, never clipped). Below
-each column: its height in metres. The legend of every mark is in ``rules.md`` ("Reading
-the board"). Then the River, the deltas (face
-down: the owner sees the cards, the others a count), the discards, the decks with their draw
-limits and Atmosphere cards, the viewer's hand, and whose step it is.
+marked with ``<``. Rock types are written in full, never clipped: where the columns with
+each rock's card id would not fit the terminal, the ids are left out. Below each column: its
+height in metres. Then the River, the deltas (face down: the owner sees the cards, the
+others a count), the discards, the decks with their draw limits and Atmosphere cards, the
+viewer's hand, and whose step it is. The legend of every mark is in ``rules.md`` ("Reading
+the board").
 """
 
 from __future__ import annotations
 
-from rich.console import Group
+from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.table import Table
 from rich.text import Text
 
@@ -25,17 +26,34 @@ ARCHITECTURE_MARK = "!"
 WEATHERED_MARK = "<"
 
 
-def rock_label(state: ErosionState, card: int) -> str:
-    """``WX12 limestone*``: card id, rock type, ``*`` for a fossil, ``!`` for architecture
-    in play (Advanced Rules)."""
+def rock_label(state: ErosionState, card: int, with_id: bool = True) -> str:
+    """``WX12 limestone*``: card id (unless not ``with_id``), rock type, ``*`` for a fossil,
+    ``!`` for architecture in play (Advanced Rules)."""
     cat = state.game.catalog
     mark = FOSSIL_MARK if cat.fossil[card] else ""
     if state.game.options.advanced and cat.effect[card] is not None:
         mark += ARCHITECTURE_MARK
-    return f"{cat.ids[card]} {cat.rock[card]}{mark}"
+    rock = f"{cat.rock[card]}{mark}"
+    return f"{cat.ids[card]} {rock}" if with_id else rock
 
 
-def render_mountains(state: ErosionState) -> Table:
+class Mountains:
+    """The mountains at the width they are drawn at: with each rock's card id when that
+    fits, else the rock types alone (in full either way: a name is never clipped)."""
+
+    def __init__(self, state: ErosionState) -> None:
+        self.state = state
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        """The widest layout that fits."""
+        table = render_mountains(self.state)
+        wide = options.update_width(max(options.max_width, 10_000))  # unclamped: the need
+        if console.measure(table, options=wide).maximum > options.max_width:
+            table = render_mountains(self.state, with_ids=False)
+        yield table
+
+
+def render_mountains(state: ErosionState, with_ids: bool = True) -> Table:
     """The mountains side by side, bottoms aligned, weathered rocks offset to the left."""
     game = state.game
     n = game.num_players
@@ -55,12 +73,14 @@ def render_mountains(state: ErosionState) -> Table:
             if i < 0:
                 cells.append(Text(""))
             elif i < state.weathered[p]:
-                cells.append(Text(WEATHERED_MARK + rock_label(state, rocks[i]), style="yellow"))
+                label = rock_label(state, rocks[i], with_ids)
+                cells.append(Text(WEATHERED_MARK + label, style="yellow"))
             else:
-                cells.append(Text(f"  {rock_label(state, rocks[i])}"))
+                cells.append(Text(f" {rock_label(state, rocks[i], with_ids)}"))
         table.add_row(*cells)
     base = max(
-        (len(rock_label(state, r)) + 2 for m in state.mountains for r in m), default=len("base")
+        (len(rock_label(state, r, with_ids)) + 1 for m in state.mountains for r in m),
+        default=len("base"),
     )
     table.add_row(*[Text("═" * base, style="dim") for _ in range(n)])
     heights = []
@@ -200,7 +220,7 @@ def render_status(state: ErosionState) -> Text:
 
 def render_state(state: ErosionState, player: Player | None = None) -> Group:
     """Mountains, piles and status together, as ``player`` may see them."""
-    return Group(render_mountains(state), render_piles(state, player), render_status(state))
+    return Group(Mountains(state), render_piles(state, player), render_status(state))
 
 
 # -- replays --------------------------------------------------------------------------------
