@@ -45,16 +45,19 @@ class Mountains:
         self.state = state
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        """The widest layout that fits."""
-        table = render_mountains(self.state)
+        """The widest layout that fits: ids, then no ids, then weathered rocks offset by one
+        column instead of two."""
         wide = options.update_width(max(options.max_width, 10_000))  # unclamped: the need
-        if console.measure(table, options=wide).maximum > options.max_width:
-            table = render_mountains(self.state, with_ids=False)
+        for with_ids, indent in ((True, 2), (False, 2), (False, 1)):
+            table = render_mountains(self.state, with_ids, indent)
+            if console.measure(table, options=wide).maximum <= options.max_width:
+                break
         yield table
 
 
-def render_mountains(state: ErosionState, with_ids: bool = True) -> Table:
-    """The mountains side by side, bottoms aligned, weathered rocks offset to the left."""
+def render_mountains(state: ErosionState, with_ids: bool = True, indent: int = 2) -> Table:
+    """The mountains side by side, bottoms aligned, weathered rocks offset to the left (the
+    others indented by ``indent``)."""
     game = state.game
     n = game.num_players
     table = Table(box=None, show_header=True, pad_edge=False, padding=(0, 1))
@@ -76,10 +79,10 @@ def render_mountains(state: ErosionState, with_ids: bool = True) -> Table:
                 label = rock_label(state, rocks[i], with_ids)
                 cells.append(Text(WEATHERED_MARK + label, style="yellow"))
             else:
-                cells.append(Text(f" {rock_label(state, rocks[i], with_ids)}"))
+                cells.append(Text(" " * indent + rock_label(state, rocks[i], with_ids)))
         table.add_row(*cells)
     base = max(
-        (len(rock_label(state, r, with_ids)) + 1 for m in state.mountains for r in m),
+        (len(rock_label(state, r, with_ids)) + indent for m in state.mountains for r in m),
         default=len("base"),
     )
     table.add_row(*[Text("═" * base, style="dim") for _ in range(n)])
