@@ -101,31 +101,36 @@ def names_seen(name: str, name_of: Any, seeds: int = 15, **options: Any) -> set[
     return seen
 
 
-def test_erosion_phases_are_one_documented_enumeration() -> None:
-    """Every phase met in play is a name of the ``Phase`` literal, and rules.md lists them."""
-    allowed = set(typing.get_args(ErosionPhase))
-    seen = names_seen("erosion", lambda s: s.phase, players=3, advanced=True)
-    assert seen <= allowed
-    assert {"turn", "draw", "pay", "over"} <= seen
-    section = steps_section("erosion")
-    assert all(f"`{phase}`" in section for phase in allowed)
+@pytest.mark.parametrize(
+    ("name", "options", "expected"),
+    [
+        ("edges", {}, {"place", "pie", "over"}),
+        ("erd", {}, {"allocate", "over"}),
+        ("erosion", {"players": 3, "advanced": True}, {"turn", "draw", "pay", "over"}),
+        ("squad-combat", {}, {"action phase", "target choice", "die payment", "game over"}),
+        ("triangle-clock", {}, {"memorise", "first", "second", "third", "over"}),
+    ],
+)
+def test_step_names_are_one_documented_enumeration(
+    name: str, options: dict[str, Any], expected: set[str]
+) -> None:
+    """Every step met in play (every step asked) is named in ``game.step_names``, and the
+    game's rules.md lists each of those names."""
+    game = meeple.make(name, **options)
+    seen = names_seen(
+        name, lambda s: s.step_name, seeds=4 if name == "triangle-clock" else 12, **options
+    )
+    assert seen <= set(game.step_names)
+    assert expected <= seen
+    section = steps_section(name)
+    assert all(f"`{step}`" in section for step in game.step_names)
 
 
-def test_squad_combat_steps_are_one_documented_enumeration() -> None:
-    """Every step met in play is one of ``STEP_KINDS``, and rules.md lists each of them."""
-    seen = names_seen("squad-combat", lambda s: s.step.kind)
-    assert seen <= set(STEP_KINDS)
-    assert {"action phase", "target choice", "game over"} <= seen
-    section = steps_section("squad-combat")
-    assert all(f"`{kind}`" in section for kind in STEP_KINDS)
-
-
-def test_triangle_clock_phases_are_documented() -> None:
-    """The ``Phase`` enumeration's names are the ones rules.md lists."""
-    section = steps_section("triangle-clock")
-    assert all(f"`{phase.label}`" in section for phase in TrianglePhase)
-    seen = names_seen("triangle-clock", lambda s: s.phase, seeds=1)
-    assert seen == set(TrianglePhase)
+def test_the_enumerations_are_the_games_own() -> None:
+    """The names come from each game's own enumeration, not a copy."""
+    assert meeple.make("erosion").step_names == typing.get_args(ErosionPhase)
+    assert meeple.make("squad-combat").step_names == STEP_KINDS
+    assert meeple.make("triangle-clock").step_names == tuple(p.label for p in TrianglePhase)
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -144,6 +144,10 @@ class Game(ABC, Generic[O, S, A]):
     heuristic_agent: ClassVar[str | None] = None
     """Name of this game's best hand-written agent in :meth:`agents`, if it has one."""
 
+    step_names: ClassVar[tuple[str, ...]] = ("move", "over")
+    """Every name :attr:`State.step_name` takes: the game's one enumeration of its steps
+    and phases (its ``rules.md`` says what each asks, under "Steps and phases")."""
+
     def render(self, state: S, player: Player | None = None) -> RenderableType:
         """A Rich renderable of the state as ``player`` sees it (``None``: spectator)."""
         return str(state.view(player))
@@ -283,6 +287,12 @@ class State(ABC, Generic[A]):
     def is_over(self) -> bool:
         """True once nobody is to act."""
         return not self.to_act
+
+    @property
+    def step_name(self) -> str:
+        """What is being decided now, one of ``game.step_names``, so that a script can tell
+        the steps apart (with the option ``auto_steps=false`` it meets every one of them)."""
+        return "over" if self.is_over else "move"
 
     @property
     @abstractmethod

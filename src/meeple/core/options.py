@@ -45,7 +45,7 @@ class GameOptions(BaseModel):
         if unknown:
             raise OptionError(
                 f"unknown option {', '.join(repr(u) for u in unknown)} for {game}; "
-                f"its options are: {', '.join(cls.model_fields) or '(none)'}"
+                f"its options are: {', '.join(option_names(cls)) or '(none)'}"
             )
         try:
             parsed = cls(**normalised)
@@ -124,12 +124,16 @@ class OptionInfo:
     help: str
 
 
+def option_names(cls: type[GameOptions]) -> list[str]:
+    """The option names of a model: the game's own in declaration order, then the ones
+    every game shares (``auto_steps``), which matter less to a reader of one game."""
+    return sorted(cls.model_fields, key=lambda name: name in GameOptions.model_fields)
+
+
 def describe_options(cls: type[GameOptions]) -> list[OptionInfo]:
     """List the options of an options model, in declaration order."""
     infos = []
-    # The options every game shares come after the game's own, which matter more to a reader.
-    names = sorted(cls.model_fields, key=lambda name: name in GameOptions.model_fields)
-    for name in names:
+    for name in option_names(cls):
         field = cls.model_fields[name]
         infos.append(
             OptionInfo(

@@ -275,6 +275,7 @@ class EdgesGame(Game[EdgesOptions, "EdgesState", EdgesAction]):
     Options: ClassVar[type[GameOptions]] = EdgesOptions
     players: ClassVar[str] = "2 (4 in Double Edges)"
     heuristic_agent: ClassVar[str | None] = "greedy"
+    step_names: ClassVar[tuple[str, ...]] = ("place", "pie", "over")
 
     def __init__(self, options: EdgesOptions) -> None:
         super().__init__(options)
@@ -427,6 +428,14 @@ class EdgesState(State[EdgesAction]):
     def pie_available(self) -> bool:
         """The pie rule may be used now: it is on, and this is the second move of the game."""
         return self.game.options.pie and self.turn == 1 and not self.took_over
+
+    @property
+    def step_name(self) -> str:
+        """``place``; ``pie`` on the second move while the pie rule offers a take-over beside
+        the placements; ``over``."""
+        if self.is_over:
+            return "over"
+        return "pie" if self.pie_available else "place"
 
     # -- actions ----------------------------------------------------------------------------
     def legal_actions(self, player: Player) -> list[EdgesAction]:

@@ -646,6 +646,7 @@ class ErdGame(Game[ErdOptions, "ErdState", Allocate]):
     players: ClassVar[str] = "2"
     perfect_information: ClassVar[bool] = False
     heuristic_agent: ClassVar[str | None] = "heuristic"
+    step_names: ClassVar[tuple[str, ...]] = ("allocate", "over")
 
     def __init__(self, options: ErdOptions) -> None:
         super().__init__(options)
@@ -829,6 +830,11 @@ class ErdState(State[Allocate]):
         if self.match_over:
             return ()
         return self.pending.waiting
+
+    @property
+    def step_name(self) -> str:
+        """``allocate`` (both seats at once) until the match is ``over``."""
+        return "over" if self.match_over else "allocate"
 
     # -- actions ----------------------------------------------------------------------------
     def legal_actions(self, player: Player) -> list[Allocate]:

@@ -425,6 +425,7 @@ class ErosionGame(Game[ErosionOptions, "ErosionState", ErosionAction]):
     players: ClassVar[str] = "2-5"
     perfect_information: ClassVar[bool] = False
     heuristic_agent: ClassVar[str | None] = "heuristic"
+    step_names: ClassVar[tuple[str, ...]] = Phase.__args__  # type: ignore[attr-defined]
 
     def __init__(self, options: ErosionOptions) -> None:
         super().__init__(options)
@@ -771,6 +772,11 @@ class ErosionState(State[ErosionAction]):
         if self.over:
             return "over"
         return self.agenda[0].kind if self.agenda else "turn"
+
+    @property
+    def step_name(self) -> str:
+        """The :attr:`phase`."""
+        return self.phase
 
     # -- measurements -----------------------------------------------------------------------
     def height_m(self, seat: int) -> int:

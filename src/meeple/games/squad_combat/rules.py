@@ -89,6 +89,7 @@ from meeple.games.squad_combat.pieces import (
     RESOLVE,
     SEAT_NAMES,
     SLOTS,
+    STEP_KINDS,
     TARGET,
     Character,
     Performance,
@@ -239,6 +240,7 @@ class SquadCombatGame(Game[SquadCombatOptions, "SquadCombatState", SquadAction])
     players: ClassVar[str] = "2-4"
     perfect_information: ClassVar[bool] = False
     heuristic_agent: ClassVar[str | None] = "heuristic"
+    step_names: ClassVar[tuple[str, ...]] = STEP_KINDS
 
     def __init__(self, options: SquadCombatOptions) -> None:
         super().__init__(options)
@@ -511,6 +513,11 @@ class SquadCombatState(Reading, State[SquadAction]):
         if step is None:
             step = self._cache["step"] = self.find_step()
         return step
+
+    @property
+    def step_name(self) -> str:
+        """The kind of the :attr:`step` (one of ``STEP_KINDS``)."""
+        return self.step.kind
 
     @property
     def to_act(self) -> tuple[Player, ...]:

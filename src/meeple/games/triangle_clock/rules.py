@@ -453,6 +453,7 @@ class TriangleClockGame(Game[TriangleClockOptions, "TriangleClockState", Triangl
     players: ClassVar[str] = "2"
     perfect_information: ClassVar[bool] = False
     heuristic_agent: ClassVar[str | None] = "heuristic"
+    step_names: ClassVar[tuple[str, ...]] = tuple(phase.label for phase in Phase)
 
     def __init__(self, options: TriangleClockOptions) -> None:
         super().__init__(options)
@@ -638,6 +639,11 @@ class TriangleClockState(State[TriangleClockAction]):
     def scores(self) -> tuple[int, int]:
         """Points of each seat."""
         return self.seats[0].score, self.seats[1].score
+
+    @property
+    def step_name(self) -> str:
+        """The label of the :attr:`phase`."""
+        return self.phase.label
 
     # -- actions ----------------------------------------------------------------------------
     def legal_actions(self, player: Player) -> list[TriangleClockAction]:
