@@ -191,6 +191,17 @@ class ErdOptions(GameOptions):
         description="Escalation's 'if all Lights are in the discard': all six Lights of both "
         "players, or each player's own three",
     )
+    rush_tiebreak: Literal["value", "cards"] = Field(
+        default="value",
+        description="'If that's tied, whoever has the larger Rush pile wins': larger by value, "
+        "or by number of cards (the original allows piles of 0 to 3 cards; under 0.01 and "
+        "0.02 every pile has 3, so by cards such a tie is always exact)",
+    )
+    match_draws: Literal["count", "replay"] = Field(
+        default="count",
+        description="a drawn game of a match counts as one of its games, or is replayed "
+        "(at most best_of replays in a match; later draws count)",
+    )
     round_limit: int = Field(
         default=200,
         ge=1,
@@ -384,13 +395,22 @@ def other(player: Player) -> Player:
     return 1 - player
 
 
+def rush_sizes(allocations: tuple[Allocate, Allocate], tiebreak: str = "value") -> tuple[int, int]:
+    """What 'the larger Rush pile' compares (option ``rush_tiebreak``): each Rush pile's
+    value, or its number of cards."""
+    if tiebreak == "cards":
+        return (allocations[0].rush.total, allocations[1].rush.total)
+    return (allocations[0].rush.rush_value, allocations[1].rush.rush_value)
+
+
 def combat(
-    sides: tuple[Side, Side], allocations: tuple[Allocate, Allocate]
+    sides: tuple[Side, Side], allocations: tuple[Allocate, Allocate], tiebreak: str = "value"
 ) -> tuple[tuple[int, int], tuple[int, int], tuple[bool, bool], Outcome]:
     """Reveal: Rush and Defense values, whose Rush broke through, and what that decides.
 
     A Rush breaks through when its total value is higher than the opposing Defense, which
-    counts its pile and every Turret its owner has standing.
+    counts its pile and every Turret its owner has standing. A tie of Rush plus Defense goes
+    to the larger Rush pile, by ``tiebreak`` (see :func:`rush_sizes`).
     """
     rush = (allocations[0].rush.rush_value, allocations[1].rush.rush_value)
     defense = (
@@ -404,21 +424,28 @@ def combat(
         return rush, defense, broke, "held"
     if rush[0] + defense[0] != rush[1] + defense[1]:
         return rush, defense, broke, "both_total"
-    if rush[0] != rush[1]:
+    sizes = rush_sizes(allocations, tiebreak)
+    if sizes[0] != sizes[1]:
         return rush, defense, broke, "both_rush"
     return rush, defense, broke, "exact_tie"
 
 
 def combat_winner(
-    rush: tuple[int, int], defense: tuple[int, int], broke: tuple[bool, bool], outcome: Outcome
+    rush: tuple[int, int],
+    defense: tuple[int, int],
+    broke: tuple[bool, bool],
+    outcome: Outcome,
+    sizes: tuple[int, int] | None = None,
 ) -> Player | None:
-    """The seat that wins the game in combat, if combat decides it."""
+    """The seat that wins the game in combat, if combat decides it (``sizes``: what the
+    Rush tie-break compares, the Rush values unless given)."""
     if outcome == "one_rush":
         return 0 if broke[0] else 1
     if outcome == "both_total":
         return 0 if rush[0] + defense[0] > rush[1] + defense[1] else 1
     if outcome == "both_rush":
-        return 0 if rush[0] > rush[1] else 1
+        sizes = rush if sizes is None else sizes
+        return 0 if sizes[0] > sizes[1] else 1
     return None
 
 
@@ -511,11 +538,16 @@ def combat_ending(game: ErdGame, report: Combat, winner: Player, round_number: i
             f"Defense ({defense[loser]}) in round {round_number}"
         )
         return GameEnd(winner, "rush", round_number, detail)
-    compared = (
-        f"Rush + Defense {rush[winner] + defense[winner]} against {rush[loser] + defense[loser]}"
-        if report.outcome == "both_total"
-        else f"Rush + Defense tied, Rush {rush[winner]} against {rush[loser]}"
-    )
+    if report.outcome == "both_total":
+        compared = (
+            f"Rush + Defense {rush[winner] + defense[winner]} against "
+            f"{rush[loser] + defense[loser]}"
+        )
+    elif game.options.rush_tiebreak == "cards":
+        cards = rush_sizes(report.allocations, "cards")
+        compared = f"Rush + Defense tied, a Rush of {cards[winner]} cards against {cards[loser]}"
+    else:
+        compared = f"Rush + Defense tied, Rush {rush[winner]} against {rush[loser]}"
     detail = (
         f"Both Rushes broke through in round {round_number}; {names(winner)} wins on {compared}"
     )
@@ -601,10 +633,11 @@ def resolve_round(
     Returns what happened and each side afterwards (unchanged when combat ends the game: the
     piles stay on the table).
     """
-    rush, defense, broke, outcome = combat(sides, allocations)
+    tiebreak = game.options.rush_tiebreak
+    rush, defense, broke, outcome = combat(sides, allocations, tiebreak)
     turrets = (sides[0].turrets, sides[1].turrets)
     report = Combat(game_number, round_number, allocations, turrets, rush, defense, broke, outcome)
-    winner = combat_winner(rush, defense, broke, outcome)
+    winner = combat_winner(rush, defense, broke, outcome, rush_sizes(allocations, tiebreak))
     if winner is not None:
         return replace(report, ending=combat_ending(game, report, winner, round_number)), sides
 
@@ -812,10 +845,19 @@ class ErdState(State[Allocate]):
         )
 
     @property
+    def games_counted(self) -> int:
+        """Games that count towards best-of: all of them, or (``match_draws=replay``) the
+        decided ones plus any draws beyond the ``best_of`` replays a match allows."""
+        if self.game.options.match_draws == "count":
+            return len(self.games)
+        draws = sum(1 for g in self.games if g.winner is None)
+        return len(self.games) - draws + max(0, draws - self.game.options.best_of)
+
+    @property
     def match_over(self) -> bool:
         """Every game is played, or one seat leads by more than the games left."""
         best_of = self.game.options.best_of
-        left = best_of - len(self.games)
+        left = best_of - self.games_counted
         a, b = self.score
         return left <= 0 or abs(a - b) > left
 
