@@ -135,7 +135,8 @@ def test_launcher_shows_defaults_and_asks_again_only_the_bad_answer(run):
     assert "seed 5" in out and "Game over" in out and "--board 3x3" in out
     assert "Game (number or name) [edges]:" in out
     assert "pie (true | false) [true]:" in out and "first (random | a seat number) [random]:" in out
-    assert "Red (seat 0): " in out and "[human]:" in out and "[greedy]:" in out
+    assert "Red (seat 0): " in out and "[human]:" in out and "[hard]:" in out
+    assert "easy / medium / hard / human" in out  # the levels are offered first
     assert out.count("  board (") == 2 and out.count("  stash (") == 1
     assert "try the options again" not in out
 
@@ -148,3 +149,28 @@ def test_an_agents_simultaneous_choice_is_not_shown_to_the_human(run):
     assert result.exit_code == 0, result.output
     assert "has chosen (hidden until all have)" in result.output
     assert "(seat 0): rush=" not in result.output
+
+
+def test_play_fills_missing_seats_with_the_level_asked_for(run):
+    """Issue 28.7: --level picks the opponent; a --seat may name a level too."""
+    result = run(
+        "play",
+        "erd",
+        "--seat",
+        "easy",
+        "--level",
+        "easy",
+        "--seed",
+        "3",
+        "--quiet",
+        "--best-of",
+        "1",
+    )
+    assert result.exit_code == 0, result.output
+    assert "random" in result.output and "heuristic" not in result.output
+
+
+def test_an_unknown_level_is_refused_with_the_levels(run):
+    result = run("play", "erd", "--level", "expert")
+    assert result.exit_code == 2
+    assert "'expert' is not a level; choose one of easy, medium, hard" in result.output

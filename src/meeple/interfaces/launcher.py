@@ -10,6 +10,7 @@ from typing import Any
 from rich.markup import escape
 
 from meeple.agents import HUMAN, agent_names, make_agent, parse_spec
+from meeple.agents.levels import DEFAULT_LEVEL, LEVEL_NAMES, level_spec
 from meeple.core.errors import MeepleError
 from meeple.core.options import describe_options
 from meeple.core.registry import game_class, games, make
@@ -47,12 +48,14 @@ def launcher(read: Callable[[str], str]) -> tuple[str, dict[str, Any], list[str]
     )
     options = ask_options(read, name)
     g = make(name, **options)
-    choices = agent_names(g)
+    choices = [*LEVEL_NAMES, *agent_names(g)]
     specs = []
     for p in range(g.num_players):
-        default = HUMAN if p == 0 else (g.heuristic_agent or "random")
+        default = HUMAN if p == 0 else DEFAULT_LEVEL
 
         def check(t: str) -> str:
+            if t.strip().lower() in LEVEL_NAMES:
+                return level_spec(g, t)
             make_agent(t, g) if parse_spec(t).name != HUMAN else None
             return t
 

@@ -23,6 +23,7 @@ import typer
 from rich.markup import escape
 
 from meeple.agents import HUMAN, make_agent, parse_spec
+from meeple.agents.levels import DEFAULT_LEVEL, LEVEL_NAMES, level_spec
 from meeple.core.agent import Agent, Observation
 from meeple.core.errors import MeepleError, RecordError
 from meeple.core.game import Game, Player, State, seats_text
@@ -234,10 +235,19 @@ def play_command(
     history: Annotated[
         bool, typer.Option(help="keep the game in the history folder (meeple history)")
     ] = True,
+    level: Annotated[
+        str,
+        typer.Option(
+            help="how strong the agents in seats not given are: easy, medium or hard "
+            "(the strongest meeple offers); a --seat may also be a level"
+        ),
+    ] = DEFAULT_LEVEL,
 ) -> None:
     """Play a game in the terminal. Game options follow as flags, e.g. --board 3x3.
 
     Example: meeple play edges --board 3x3 --seat random --seat human --seed 7 --save game.json
+
+    Example: meeple play erd --level medium   (you against the medium opponent)
 
     At the prompt: a move, or help, moves, board, undo, quit. Every game is kept in the
     history folder (meeple history lists them).
@@ -246,7 +256,7 @@ def play_command(
         if resume is not None:
             record = GameRecord.load(resume)
             play = Playthrough.from_record(record)
-            specs = complete_seats(play.game, list(seat) if seat else list(record.seats))
+            specs = complete_seats(play.game, list(seat) if seat else list(record.seats), level)
             play.seats = specs  # the record names who plays from now on
             save = save or resume
             if save != resume:
@@ -260,7 +270,7 @@ def play_command(
             g = make(game, **options)
             if seed is None:
                 seed = secrets.randbelow(2**31)
-            specs = complete_seats(g, specs)
+            specs = complete_seats(g, specs, level)
             play = Playthrough(g, seed, specs)
             if save is not None:
                 play.check_save_target(save)
@@ -292,14 +302,16 @@ def play_command(
         raise fail(str(exc)) from None
 
 
-def complete_seats(game: Game, specs: list[str]) -> list[str]:
-    """Check the seat list; missing seats go to a human (seat 0) and the game's best agent."""
+def complete_seats(game: Game, specs: list[str], level: str = DEFAULT_LEVEL) -> list[str]:
+    """Check the seat list; missing seats go to a human (seat 0) and the agent of ``level``
+    (the strongest by default); a seat given as a level name (easy, medium, hard) is that
+    level's agent."""
     if len(specs) > game.num_players:
         raise MeepleError(
             f"{game.title} has {game.num_players} seats but {len(specs)} --seat were given"
         )
-    default_agent = game.heuristic_agent or "random"
-    out = list(specs)
+    default_agent = level_spec(game, level)
+    out = [level_spec(game, s) if s.strip().lower() in LEVEL_NAMES else s for s in specs]
     while len(out) < game.num_players:
         out.append(HUMAN if not out else default_agent)
     return out
