@@ -150,3 +150,12 @@ def test_end_of_input_leaves_the_replay(tmp_path, keys):
 
     with console.capture():
         assert replay_cli.step_through(replay, read) == len(keys)
+
+
+def test_squad_combat_turns_are_marked(run, tmp_path):
+    path, record = _record(tmp_path, "squad-combat", seed=5)
+    states = record.states()
+    out = _lines(run("replay", str(path), "--all"))
+    turns = [line for line in out if line.startswith("── Turn ")]
+    last = max(s.turn for s in states if s.ended is None)
+    assert turns == [f"── Turn {t} ──" for t in range(1, last + 1)]

@@ -239,3 +239,10 @@ def replay_move(before: ErosionState, player: Player, text: str) -> Text | None:
     taken = "; ".join(f"{game.seat_name(seat)}: {action}" for seat, action in steps)
     shown.append(f"  (then the only choice: {taken})", style="dim")
     return shown
+
+
+def replay_chapter(before: ErosionState | None, after: ErosionState) -> str | None:
+    """A heading when a replay reaches a new era (None within an era)."""
+    if not after.over and (before is None or after.era != before.era):
+        return f"Era {after.era} of {after.game.eras}"
+    return None

@@ -207,3 +207,11 @@ class SquadScreen:
 def render_state(state: SquadCombatState, player: Player | None = None) -> RenderableType:
     """Everything ``player`` may see (``None``: a spectator, who sees no hand)."""
     return SquadScreen(state, player)
+
+
+# -- replays --------------------------------------------------------------------------------
+def replay_chapter(before: SquadCombatState | None, after: SquadCombatState) -> str | None:
+    """A heading when a replay reaches a new turn (None within a turn)."""
+    if after.ended is None and (before is None or after.turn != before.turn):
+        return f"Turn {after.turn}"
+    return None
