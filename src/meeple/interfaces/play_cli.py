@@ -36,6 +36,7 @@ from meeple.interfaces.console import read_within as terminal_read_within
 from meeple.interfaces.history import in_history, new_history_path
 from meeple.interfaces.launcher import QUIT_WORDS, Quit, launcher
 from meeple.interfaces.options_cli import option_flags, parse_option_flags
+from meeple.interfaces.solve_cli import solver_ready
 
 Read = Callable[[str], str]
 """Ask a question and return the line typed (EOFError at the end of the input)."""
@@ -275,6 +276,8 @@ def play_command(
             if save is not None:
                 play.check_save_target(save)
         agents = build_agents(play.game, specs, play.seed)
+        if any(parse_spec(s).name == "perfect" for s in specs):
+            solver_ready()  # its first move would otherwise wait silently on the compiler
         if save is not None:
             play.record().save(save)  # an unwritable place is found before anyone plays
     except MeepleError as exc:
