@@ -18,7 +18,12 @@ from hypothesis import strategies as st
 import meeple
 from meeple.core.errors import PositionError, RecordError
 from meeple.core.game import Game, State
-from meeple.core.position import UNKNOWN, position_options
+from meeple.core.position import (
+    UNKNOWN,
+    position_argument,
+    position_game,
+    position_options,
+)
 from meeple.core.record import GameRecord, Playthrough
 
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
@@ -265,3 +270,33 @@ def test_a_record_leaves_out_only_moves_not_a_start_positions_submission() -> No
     assert play.record().moves == []
     play.play(1, game.parse_action("rush=LDD defense=HHD"))
     assert play.record().replay() == play.state
+
+
+def test_a_position_argument_is_the_text_or_a_file_holding_it(tmp_path) -> None:
+    """--position takes the text or a file with it; a file holding something else (a
+    record) is left to the caller; anything else is refused saying what is expected."""
+    state = game_of(3).new_game(2)
+    text = state.position()
+    assert position_argument(text) == text
+    holder = tmp_path / "start.txt"
+    holder.write_text(text, encoding="utf-8")
+    assert position_argument(str(holder)) == text
+    record = tmp_path / "game.json"
+    record.write_text('{"format": "meeple-record/1"}', encoding="utf-8")
+    assert position_argument(str(record)) is None
+    with pytest.raises(PositionError, match="neither a position"):
+        position_argument("rush=HHL defense=LLD")
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"meeple erd position\n\xff")
+    with pytest.raises(PositionError, match="not UTF-8"):
+        position_argument(str(bad))
+
+
+def test_the_game_of_a_position_takes_its_options_unless_given() -> None:
+    """With no options the position's own make the game; given ones must match it."""
+    state = game_of(2).new_game(3)  # edges 3x3 without the pie rule
+    text = state.position()
+    game = position_game("edges", text)
+    assert game.from_position(text) == state
+    with pytest.raises(PositionError, match="with options"):
+        position_game("edges", text, {"board": "3x3"}).from_position(text)

@@ -35,9 +35,11 @@ import sys
 import types
 import typing
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 from meeple.core.errors import MeepleError, PositionError
+from meeple.core.registry import make
 from meeple.core.simultaneous import Submissions
 
 HEADER_WORD = "position"
@@ -453,6 +455,43 @@ class PositionCodec:
         except (ValueError, TypeError, IndexError, KeyError, AttributeError) as exc:
             return f"the engine cannot play on from it ({type(exc).__name__}: {exc})"
         return None
+
+
+def position_argument(value: str) -> str | None:
+    """What a ``--position`` argument gives: the position text itself, or the text of the
+    file it names when that file holds a position; None when it names a file holding
+    something else (a saved game's record, which a command may also accept).
+
+    PositionError when it is neither, or the file cannot be read as UTF-8 text.
+    """
+    if value.lstrip().startswith("meeple "):
+        return value
+    path = Path(value)
+    if not path.is_file():
+        raise PositionError(
+            f"{_quote(value)} is neither a position (text starting 'meeple <game> position', "
+            "as state.position() writes it) nor a file"
+        )
+    try:
+        with path.open("rb") as file:
+            data = file.read(MAX_POSITION_TEXT + 1)
+    except OSError as exc:
+        raise PositionError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if not data.lstrip().startswith(b"meeple "):
+        return None
+    if len(data) > MAX_POSITION_TEXT:
+        raise PositionError(f"{path} is larger than a position may be ({MAX_POSITION_TEXT} bytes)")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise PositionError(f"{path} is not UTF-8 text (byte {exc.start})") from None
+
+
+def position_game(name: str, text: str, options: Mapping[str, Any] | None = None) -> Any:
+    """The game a position belongs to: ``name`` made with ``options`` when some are given
+    (reading the position then checks it was written under them), else with the options
+    its ``options:`` line names."""
+    return make(name, **(dict(options) if options else position_options(text)))
 
 
 def position_options(text: str) -> dict[str, Any]:
