@@ -37,7 +37,7 @@ def _read_drawn(raw: Any, game: ErosionGame) -> int:
 
 CARD = FieldForm(_write_card, _read_card)
 DRAWN = FieldForm(_write_drawn, _read_drawn)
-"""A tie-breaker's card, drawn from the hand: null when the hand was empty."""
+"""A card that may be none: a tie-breaker's, drawn from an empty hand, or a step's."""
 PILES = ("decks", "hands", "mountains", "deltas", "discards")
 
 
@@ -117,7 +117,8 @@ def hidden(state: ErosionState, player: int | None) -> dict[str, Any]:
 
 codec = PositionCodec(
     ErosionState,
-    path_forms={f"{name}[][]": CARD for name in PILES} | {"river[]": CARD, "tie.cards[]": DRAWN},
+    path_forms={f"{name}[][]": CARD for name in PILES}
+    | {"river[]": CARD, "tie.cards[]": DRAWN, "agenda[].card": DRAWN},
     check=check,
     hidden=hidden,
 )
