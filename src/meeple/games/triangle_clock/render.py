@@ -171,8 +171,10 @@ def render_round(result: RoundResult) -> Text:
 def render_status(state: TriangleClockState, player: Player | None) -> Text:
     """Deck, discard pile, and what to type (or the result)."""
     supply = state.supply
+    # 'You may not take written notes': the discard pile is to be remembered, not read.
+    pile = "not shown" if no_notes(state) else str(len(supply.discards))
     text = Text(
-        f"Deck {len(supply.deck)} cards, discard pile {len(supply.discards)}, "
+        f"Deck {len(supply.deck)} cards, discard pile {pile}, "
         f"reshuffled {supply.reshuffles} time{'' if supply.reshuffles == 1 else 's'}.\n",
         style="dim",
     )
@@ -208,13 +210,21 @@ def render_status(state: TriangleClockState, player: Player | None) -> Text:
     return text
 
 
+def no_notes(state: TriangleClockState) -> bool:
+    """Whether the game forbids written notes (option ``notes``): a person's screen then
+    leaves out what the seed expects them to remember."""
+    return state.game.options.notes == "forbidden"
+
+
 def render_state(state: TriangleClockState, player: Player | None = None) -> RenderableType:
     """Everything ``player`` may see (``None``: the spectator, who sees no hand)."""
     parts: list[RenderableType] = [render_header(state)]
     if state.phase is Phase.MEMORISE:
         parts.append(render_order(state))
     parts.append(render_seats(state))
-    if state.history:
+    # Without notes the last round's reveals stay on screen only until the next round's
+    # first symbols are submitted.
+    if state.history and not (no_notes(state) and state.phase in (Phase.SECOND, Phase.THIRD)):
         parts.append(render_round(state.history[-1]))
     if player is not None and state.phase is not Phase.OVER:
         parts.append(render_hand(state, player))
@@ -223,7 +233,7 @@ def render_state(state: TriangleClockState, player: Player | None = None) -> Ren
 
 
 # -- replays --------------------------------------------------------------------------------
-def replay_move(before: TriangleClockState, player: Player, text: str) -> Text | None:
+def log_move(before: TriangleClockState, player: Player, text: str) -> Text | None:
     """A move as a replay shows it: a pick as the symbol it revealed (``C +palette-swap`` is
     ``◁Wc +palette-swap``), not the hand letter, which means nothing once the hand is gone.
     None: the text as written (``mulligan``, ``memorised``)."""
@@ -236,7 +246,7 @@ def replay_move(before: TriangleClockState, player: Player, text: str) -> Text |
     return shown
 
 
-def replay_chapter(before: TriangleClockState | None, after: TriangleClockState) -> str | None:
+def log_chapter(before: TriangleClockState | None, after: TriangleClockState) -> str | None:
     """A heading when a replay reaches a new round (None within a round)."""
     if after.phase is Phase.OVER:
         return None

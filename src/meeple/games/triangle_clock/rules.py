@@ -176,6 +176,18 @@ class TriangleClockOptions(GameOptions):
         description="equal ranks: compare the symbols that make the rank first, or the "
         "whole hands, symbol closest to 12 o'clock clockwise first",
     )
+    mulligan_order: Literal["new-first", "literal"] = Field(
+        default="new-first",
+        description="Mulligan: draw the 4 new cards first, then shuffle the old ones into the "
+        "deck (new-first); or, as the seed orders it, put the old cards back, shuffle, then "
+        "draw 4, so an old card can come back (literal)",
+    )
+    notes: Literal["allowed", "forbidden"] = Field(
+        default="allowed",
+        description="'You may not take written notes': forbidden hides from a person's "
+        "screen what the seed expects them to remember (earlier rounds' reveals once the "
+        "next round is under way, the discard pile); agents see their whole view either way",
+    )
     memorise_seconds: float = Field(
         default=120,
         ge=0,
@@ -726,12 +738,17 @@ class TriangleClockState(State[TriangleClockAction]):
 
     def _mulligan(self, player: Player) -> TriangleClockState:
         """'Scrap your hand of 4 cards, and re add them to the draw deck, then draw 4 new
-        cards': the new cards come off the deck first, so they are new; then the old ones
-        are shuffled into the deck."""
+        cards': by default the new cards come off the deck first, so they are new, then the
+        old ones are shuffled into the deck; ``mulligan_order=literal`` follows the seed's
+        order (old cards in, shuffle, draw), so an old card may come back."""
         seat = self.seats[player]
-        drawn, supply = self.supply.draw(HAND_SIZE, self.seed)
         rng = make_rng(self.seed, "mulligan", self.round, player, seat.uses[Item.MULLIGAN])
-        supply = supply.shuffle_in(seat.hand, rng)
+        if self.game.options.mulligan_order == "literal":
+            supply = self.supply.shuffle_in(seat.hand, rng)
+            drawn, supply = supply.draw(HAND_SIZE, self.seed)
+        else:
+            drawn, supply = self.supply.draw(HAND_SIZE, self.seed)
+            supply = supply.shuffle_in(seat.hand, rng)
         uses = list(seat.uses)
         uses[Item.MULLIGAN] -= 1
         new_seat = Seat(drawn, (), tuple(uses), seat.score)
