@@ -7,6 +7,7 @@ import pytest
 
 import meeple
 from meeple.agents import make_agent, play_game
+from meeple.core.record import GameRecord
 from meeple.core.simultaneous import hidden_from_others
 from meeple.games.triangle_clock.cards import SYMBOL_NAMES, glyph
 from meeple.games.triangle_clock.rules import Pick
@@ -159,3 +160,24 @@ def test_squad_combat_turns_are_marked(run, tmp_path):
     turns = [line for line in out if line.startswith("── Turn ")]
     last = max(s.turn for s in states if s.ended is None)
     assert turns == [f"── Turn {t} ──" for t in range(1, last + 1)]
+
+
+def test_plays_log_shows_the_steps_the_engine_took_after_a_move(run, tmp_path, monkeypatch):
+    """Erosion's single-choice steps, taken by the engine, appear in `meeple play`'s log
+    after the move that led to them (issue 32.11), as in the replay."""
+    monkeypatch.setattr(console, "width", 1000)
+    monkeypatch.setenv("MEEPLE_HISTORY", str(tmp_path / "history"))
+    path = tmp_path / "g.json"
+    seats = ["--seat", "random"] * 4
+    result = run("play", "erosion", "--players", "4", *seats, "--seed", "3", "--save", str(path))
+    assert result.exit_code == 0, result.output
+    record = GameRecord.load(path)
+    states = record.states()
+    expected = []
+    for (player, text), before in zip(record.moves, states[:-1], strict=True):
+        for seat, step in before.automatic_steps(player, before.game.parse_action(text)):
+            expected.append(f"{text}  (then the only choice: {before.game.seat_name(seat)}: {step}")
+            break
+    assert expected
+    for line in expected:
+        assert line in result.output, line

@@ -21,6 +21,7 @@ from typing import Annotated
 
 import typer
 from rich.markup import escape
+from rich.text import Text
 
 from meeple.agents import HUMAN, make_agent, parse_spec
 from meeple.agents.levels import DEFAULT_LEVEL, LEVEL_NAMES, level_spec
@@ -31,6 +32,7 @@ from meeple.core.record import GameRecord, Playthrough
 from meeple.core.registry import make
 from meeple.core.rng import derive_seed, make_rng
 from meeple.core.simultaneous import hidden_from_others
+from meeple.interfaces import move_log
 from meeple.interfaces.console import console, discard_typed_ahead, fail, thinking, wipe
 from meeple.interfaces.console import read_within as terminal_read_within
 from meeple.interfaces.history import in_history, new_history_path
@@ -434,6 +436,7 @@ class TerminalGame:
             with thinking(name):
                 action = agent.act(Observation(self.play.state, player))
         seconds = time.monotonic() - start
+        before = self.play.state
         self.play.play(player, action)
         if self.quiet:
             return
@@ -441,7 +444,9 @@ class TerminalGame:
         if hidden:
             console.print(f"{escape(name)} has chosen (hidden until all have){took}")
         else:
-            console.print(f"{escape(name)}: [bold]{escape(str(action))}[/]{took}")
+            # In the game's words (the steps the engine then took itself, too).
+            words = move_log.move_words(before, player, str(action))
+            console.print(Text(f"{name}: ").append_text(words), Text.from_markup(took), sep="")
 
     def hand_over(self, player: Player) -> None:
         """Between two people at one terminal, before a secret decision: clear the screen
@@ -519,7 +524,11 @@ class TerminalGame:
                     return
                 continue
             try:
+                before = self.play.state
                 self.play.play(player, game.parse_action(text))
+                words = move_log.move_words(before, player, text)
+                if words.plain != text and not hidden_from_others(before):
+                    console.print(Text(f"{seats_text(game, [player])}: ").append_text(words))
                 return
             except MeepleError as exc:
                 console.print(

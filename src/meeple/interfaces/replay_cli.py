@@ -8,21 +8,16 @@ pipe, ``--all``) it prints every move, with ``--step`` the board after each.
 ``--seat N`` shows only what that seat saw: the boards drawn for it, and another seat's
 choice in a simultaneous decision only as "has chosen" (its content shows in the reveal).
 
-A game may shape how its moves and its chapters read, in its ``render`` module:
-``replay_move(before, player, text)`` returns the text to show for a move (None: as
-written; The Triangle Clock shows the symbol revealed, not the hand letter), and
-``replay_chapter(before, after)`` a heading when a new part of the game starts (Erd's
-games and rounds).
+How moves and the parts of a game (Erd's games and rounds, ...) read is the game's, as in
+``meeple play``'s log (:mod:`meeple.interfaces.move_log`).
 """
 
 from __future__ import annotations
 
-import importlib
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import Annotated, Any
 
 import click
@@ -34,6 +29,7 @@ from meeple.core.errors import MeepleError
 from meeple.core.game import Game, Player, State, seats_text
 from meeple.core.record import GameRecord
 from meeple.core.simultaneous import hidden_from_others
+from meeple.interfaces import move_log
 from meeple.interfaces.console import console, fail
 from meeple.interfaces.legend import print_legend
 from meeple.interfaces.play_cli import game_banner
@@ -48,14 +44,6 @@ LAST_KEYS = ("l", "G", "\x1b[F")
 QUIT_KEYS = ("q", "\x1b", "\x03", "\x04")
 HELP_KEYS = ("?", "h")
 KEYS_LINE = "[dim]n / Enter / →: next   p / ←: back   f: first   l: last   ?: legend   q: quit[/]"
-
-
-def _render_module(game: Game) -> ModuleType | None:
-    package = type(game).__module__.rsplit(".", 1)[0]
-    try:
-        return importlib.import_module(f"{package}.render")
-    except ImportError:
-        return None
 
 
 @dataclass
@@ -79,20 +67,12 @@ class Replay:
         line = Text(f"{number:3}. {seats_text(self.game, [player])}: ")
         if self.seat is not None and player != self.seat and hidden_from_others(before):
             return line.append("has chosen (hidden until all have)", style="italic")
-        hook = getattr(_render_module(self.game), "replay_move", None)
-        shown = hook(before, player, text) if hook is not None else None
-        if shown is None:
-            return line.append(text, style="bold")
-        return line.append_text(shown if isinstance(shown, Text) else Text(str(shown)))
+        return line.append_text(move_log.move_words(before, player, text))
 
     def chapter(self, number: int) -> str | None:
         """The heading that position ``number`` (0: the start) opens, if any."""
-        hook = getattr(_render_module(self.game), "replay_chapter", None)
-        if hook is None:
-            return None
         before = self.states[number - 1] if number > 0 else None
-        result: str | None = hook(before, self.states[number])
-        return result
+        return move_log.chapter(before, self.states[number])
 
     def board(self, number: int) -> RenderableType:
         """The board after move ``number`` as ``seat`` saw it (a spectator's if None)."""

@@ -233,7 +233,7 @@ def render_state(state: ErdState, viewer: Player | None = None) -> Group:
 
 
 # -- replays --------------------------------------------------------------------------------
-def replay_chapter(before: ErdState | None, after: ErdState) -> str | None:
+def log_chapter(before: ErdState | None, after: ErdState) -> str | None:
     """A heading when a replay reaches a new game of the match or a new round (else None)."""
     if after.match_over:
         return None

@@ -227,7 +227,7 @@ def render_state(state: ErosionState, player: Player | None = None) -> Group:
 
 
 # -- replays --------------------------------------------------------------------------------
-def replay_move(before: ErosionState, player: Player, text: str) -> Text | None:
+def log_move(before: ErosionState, player: Player, text: str) -> Text | None:
     """A move as a replay's log shows it: the move, then the steps with a single possible
     choice that the engine took after it (a forced draw or uplift), which the record does
     not hold as moves. None when there were none (the move as written)."""
@@ -241,7 +241,7 @@ def replay_move(before: ErosionState, player: Player, text: str) -> Text | None:
     return shown
 
 
-def replay_chapter(before: ErosionState | None, after: ErosionState) -> str | None:
+def log_chapter(before: ErosionState | None, after: ErosionState) -> str | None:
     """A heading when a replay reaches a new era (None within an era)."""
     if not after.over and (before is None or after.era != before.era):
         return f"Era {after.era} of {after.game.eras}"

@@ -210,7 +210,7 @@ def render_state(state: SquadCombatState, player: Player | None = None) -> Rende
 
 
 # -- replays --------------------------------------------------------------------------------
-def replay_chapter(before: SquadCombatState | None, after: SquadCombatState) -> str | None:
+def log_chapter(before: SquadCombatState | None, after: SquadCombatState) -> str | None:
     """A heading when a replay reaches a new turn (None within a turn)."""
     if after.ended is None and (before is None or after.turn != before.turn):
         return f"Turn {after.turn}"
