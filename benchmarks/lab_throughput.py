@@ -11,11 +11,13 @@ For every game, with a random agent in every seat, one run measures:
   (``lab.run.execute`` into a new SQLite database, then the JSONL file), serial and with a
   pool of two worker processes.
 
-Each game gets the number of games raw playouts finish in ``--seconds``; the three are
+Each game gets the number of games raw playouts finish in ``--seconds``; the four are
 measured one after another, ``--repeat`` times, and the table shows the median of each
 ratio with its range over the repetitions. Wall-clock figures on a shared machine are
-noisy; ratios measured side by side are what to compare. The command's own start-up, the
-summary and the report are fixed costs per run and are timed apart (``--command``).
+noisy; ratios measured side by side are what to compare, and the CPU-time ratios (the
+process's own CPU seconds) are the steadier ones where other work shares the cores. The
+command's own start-up, the summary and the report are fixed costs per run and are timed
+apart (``--command``).
 """
 
 from __future__ import annotations
@@ -27,6 +29,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from rich.console import Console
@@ -38,43 +43,56 @@ from meeple.lab.run import RunSpec, execute, write_jsonl
 from meeple.store import ResultStore
 
 
-def raw_rate(name: str, games: int, seed: int = 0) -> float:
-    """Random playouts per second through the public API."""
+@dataclass
+class Rate:
+    """Games per second by the wall clock, and per second of this process's CPU time (which
+    other work on a shared machine disturbs much less; it leaves out worker processes)."""
+
+    wall: float
+    cpu: float
+
+
+@contextmanager
+def timed(games: int, out: list[Rate]) -> Iterator[None]:
+    """Time the block and append its :class:`Rate` to ``out``."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    yield
+    out.append(Rate(games / (time.perf_counter() - wall), games / (time.process_time() - cpu)))
+
+
+def raw_rates(name: str, games: int, out: list[Rate], seed: int = 0) -> None:
+    """Random playouts through the public API: the rules and nothing else."""
     game = meeple.make(name)
     rng = random.Random(seed)
-    start = time.perf_counter()
-    for k in range(games):
-        state = game.new_game(seed + k)
-        while not state.is_over:
-            player = state.to_act[0]
-            state = state.apply(player, rng.choice(state.legal_actions(player)))
-    return games / (time.perf_counter() - start)
+    with timed(games, out):
+        for k in range(games):
+            state = game.new_game(seed + k)
+            while not state.is_over:
+                player = state.to_act[0]
+                state = state.apply(player, rng.choice(state.legal_actions(player)))
 
 
-def playout_rate(name: str, games: int, seed: int = 0) -> float:
-    """Games per second of ``meeple.agents.play_game`` with a random agent in every seat
-    (the agents see observations and the game keeps its record, as in every interface)."""
+def playout_rates(name: str, games: int, out: list[Rate], seed: int = 0) -> None:
+    """``meeple.agents.play_game`` with a random agent in every seat (the agents see
+    observations and the game keeps its record, as in every interface)."""
     game = meeple.make(name)
-    start = time.perf_counter()
-    for k in range(games):
-        agents = [RandomAgent(game, seed + k * 8 + p) for p in range(game.num_players)]
-        play_game(game, agents, seed + k)
-    return games / (time.perf_counter() - start)
+    with timed(games, out):
+        for k in range(games):
+            agents = [RandomAgent(game, seed + k * 8 + p) for p in range(game.num_players)]
+            play_game(game, agents, seed + k)
 
 
-def lab_rate(spec: RunSpec, games: int, jobs: int) -> float:
-    """Games per second that the lab plays and stores (database and JSONL), as simulate does."""
+def lab_rates(spec: RunSpec, games: int, jobs: int, out: list[Rate]) -> None:
+    """The lab playing and storing games (database and JSONL), as ``meeple simulate`` does."""
     with tempfile.TemporaryDirectory() as folder:
         store = ResultStore(f"sqlite:///{folder}/results.db")
-        start = time.perf_counter()
         backend = "process" if jobs > 1 else "serial"
-        rows = execute(spec, games, store, backend=backend, workers=jobs)
-        write_jsonl(rows, Path(folder) / "rows.jsonl")
-        elapsed = time.perf_counter() - start
+        with timed(games, out):
+            rows = execute(spec, games, store, backend=backend, workers=jobs)
+            write_jsonl(rows, Path(folder) / "rows.jsonl")
         store.engine.dispose()
     if len(rows) != games:
         raise SystemExit(f"{spec.game}: {len(rows)} rows stored of {games}")
-    return games / elapsed
 
 
 def command_seconds(name: str, games: int) -> float:
@@ -105,41 +123,48 @@ def main() -> None:
     parser.add_argument("--only", action="append", help="measure this game only (repeatable)")
     parser.add_argument("--command", action="store_true", help="also time the whole command")
     args = parser.parse_args()
-    console = Console(width=150)
+    console = Console(width=160)
     table = Table(title=f"random seats; medians of {args.repeat} repetitions (range)")
     for column in ("game", "games", "rules/s", "play_game/s", "--jobs 1/s", "--jobs 2/s",
-                   "jobs 1 / rules", "jobs 1 / play_game", "jobs 2 / jobs 1"):  # fmt: skip
+                   "jobs 1 / rules", "jobs 1 / rules, CPU", "jobs 1 / play_game, CPU",
+                   "jobs 2 / jobs 1"):  # fmt: skip
         table.add_column(column, justify="right" if column != "game" else "left")
     for info in meeple.games():
         if args.only and info.name not in args.only:
             continue
         players = meeple.make(info.name).num_players
         spec = RunSpec(kind="simulate", game=info.name, seatings=[["random"] * players], seed=1)
-        # Warm up both sides (imports, the game's caches) before anything is timed.
-        pilot = raw_rate(info.name, 5)
-        playout_rate(info.name, 5)
-        lab_rate(spec, 5, 1)
-        pilot = raw_rate(info.name, max(5, int(pilot / 4)))
-        games = max(50, int(pilot * args.seconds))
-        raws, plays, ones, twos = [], [], [], []
+        # Warm up every side (imports, the game's caches) before anything is timed.
+        pilot: list[Rate] = []
+        raw_rates(info.name, 5, pilot)
+        playout_rates(info.name, 5, [])
+        lab_rates(spec, 5, 1, [])
+        raw_rates(info.name, max(5, int(pilot[0].wall / 4)), pilot)
+        games = max(50, int(pilot[-1].wall * args.seconds))
+        raws: list[Rate] = []
+        plays: list[Rate] = []
+        ones: list[Rate] = []
+        twos: list[Rate] = []
         for rep in range(args.repeat):
-            raws.append(raw_rate(info.name, games, seed=1000 * rep))
-            plays.append(playout_rate(info.name, games, seed=1000 * rep))
-            ones.append(lab_rate(spec, games, 1))
-            twos.append(lab_rate(spec, games, 2))
+            raw_rates(info.name, games, raws, seed=1000 * rep)
+            playout_rates(info.name, games, plays, seed=1000 * rep)
+            lab_rates(spec, games, 1, ones)
+            lab_rates(spec, games, 2, twos)
             console.print(
-                f"{info.name} #{rep + 1}: rules {raws[-1]:.0f}/s, play_game {plays[-1]:.0f}/s, "
-                f"--jobs 1 {ones[-1]:.0f}/s ({ones[-1] / raws[-1]:.2f}x rules, "
-                f"{ones[-1] / plays[-1]:.2f}x play_game), --jobs 2 {twos[-1]:.0f}/s "
-                f"({twos[-1] / ones[-1]:.2f}x --jobs 1)"
+                f"{info.name} #{rep + 1}: rules {raws[-1].wall:.0f}/s, play_game "
+                f"{plays[-1].wall:.0f}/s, --jobs 1 {ones[-1].wall:.0f}/s "
+                f"({ones[-1].wall / raws[-1].wall:.2f}x rules, CPU "
+                f"{ones[-1].cpu / raws[-1].cpu:.2f}x), --jobs 2 {twos[-1].wall:.0f}/s "
+                f"({twos[-1].wall / ones[-1].wall:.2f}x --jobs 1)"
             )
         table.add_row(
             info.name,
             str(games),
-            *(f"{statistics.median(x):.0f}" for x in (raws, plays, ones, twos)),
-            spread([o / r for o, r in zip(ones, raws, strict=True)]),
-            spread([o / p for o, p in zip(ones, plays, strict=True)]),
-            spread([t / o for t, o in zip(twos, ones, strict=True)]),
+            *(f"{statistics.median(r.wall for r in x):.0f}" for x in (raws, plays, ones, twos)),
+            spread([o.wall / r.wall for o, r in zip(ones, raws, strict=True)]),
+            spread([o.cpu / r.cpu for o, r in zip(ones, raws, strict=True)]),
+            spread([o.cpu / p.cpu for o, p in zip(ones, plays, strict=True)]),
+            spread([t.wall / o.wall for t, o in zip(twos, ones, strict=True)]),
         )
         if args.command:
             one = command_seconds(info.name, 1)

@@ -92,12 +92,14 @@ def play_job(job: GameJob) -> dict[str, Any]:
     # The loop of agents.play_game, without the Playthrough (a row needs the first state and
     # the moves as text, not a record object and its content digest).
     standing = state.standing() if tracks else None
-    while not state.is_over:
-        player = state.to_act[0]
+    to_act = state.to_act  # read once per move: it is what `is_over` asks, and not free
+    while to_act:
+        player = to_act[0]
         observation = Observation(state, player)
         action = agents[player].act(observation)
         branching += len(observation.legal_actions)
         before, state = state, state.apply(player, action)
+        to_act = state.to_act
         moves.append([player, str(action)])
         if tracks:
             standing = state.standing_after(before, action, standing)

@@ -22,6 +22,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import IntEnum
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, NamedTuple
 
 from pydantic import Field, field_validator, model_validator
@@ -154,6 +155,12 @@ class EdgesOptions(GameOptions):
         description="seat that places the first pyramid; random draws it from the seed",
         json_schema_extra={"allowed": "random | a seat number"},
     )
+    double_start: Literal["any", "a1"] = Field(
+        default="any",
+        description="Double Edges: the first player is drawn among all four seats, so 'A1' "
+        "may move third (any); or A1 (seat 0) always starts, so the names follow the seed's "
+        "order of play A1, B1, A2, B2 (a1; the seating is the draw)",
+    )
 
     @field_validator("board")
     @classmethod
@@ -185,6 +192,11 @@ class EdgesOptions(GameOptions):
         if self.first != "random" and not 0 <= self.first < players:
             raise ValueError(
                 f"first must be random or a seat from 0 to {players - 1}, not {self.first}"
+            )
+        if self.double and self.double_start == "a1" and self.first not in ("random", 0):
+            raise ValueError(
+                f"with double_start=a1, A1 (seat 0) starts: first must be random or 0, "
+                f"not {self.first}"
             )
         stash = resolve_stash(self, rows, cols)
         edges = board(rows, cols).num_edges
@@ -250,6 +262,16 @@ class SquareScore(NamedTuple):
     points: int
 
 
+def _totals(squares: list[SquareScore]) -> tuple[int, int]:
+    """Each side's points from its squares."""
+    totals = [0, 0]
+    for sq in squares:
+        if sq.side is not None:
+            totals[sq.side] += sq.points
+    return totals[0], totals[1]
+
+
+@lru_cache(maxsize=4096)  # strengths are small sums; scoring is called after every move
 def score_square(strength: tuple[int, int]) -> SquareScore:
     """Score one square from the two sides' strength sums on its edges.
 
@@ -318,7 +340,9 @@ class EdgesGame(Game[EdgesOptions, "EdgesState", EdgesAction]):
         first player, then the two second players (A1, B1, A2, B2 when team A starts).
         """
         first = self.options.first
-        if first == "random":
+        if self.options.double and self.options.double_start == "a1":
+            first = 0  # 'Team A, 1st player' moves first: the seat names follow the order
+        elif first == "random":
             first = make_rng(seed, "edges", "first").randrange(self._players)
         if self._players == 2:
             order: tuple[int, ...] = (first, 1 - first)
@@ -523,11 +547,7 @@ class EdgesState(State[EdgesAction]):
 
     def scores(self) -> tuple[int, int]:
         """Points of each side (seat, or team in Double Edges) as the board stands."""
-        totals = [0, 0]
-        for sq in self.square_scores():
-            if sq.side is not None:
-                totals[sq.side] += sq.points
-        return totals[0], totals[1]
+        return _totals(self.square_scores())
 
     def standing(self) -> list[int]:
         """``result["scores"]`` without building the rest of the result."""
@@ -573,7 +593,7 @@ class EdgesState(State[EdgesAction]):
         """Scores, winner and per-square owners; ``over`` says whether the game has ended."""
         game = self.game
         squares = self.square_scores()
-        scores = self.scores()
+        scores = _totals(squares)
         winner = None if scores[0] == scores[1] else (0 if scores[0] > scores[1] else 1)
         return {
             "over": self.is_over,
