@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -50,14 +51,28 @@ class Rate:
 
     wall: float
     cpu: float
+    all_cpu: float
+    """Per second of CPU time of this process and the worker processes it waited for."""
 
 
 @contextmanager
 def timed(games: int, out: list[Rate]) -> Iterator[None]:
     """Time the block and append its :class:`Rate` to ``out``."""
-    wall, cpu = time.perf_counter(), time.process_time()
+    wall, cpu, children = time.perf_counter(), time.process_time(), _children_cpu()
     yield
-    out.append(Rate(games / (time.perf_counter() - wall), games / (time.process_time() - cpu)))
+    cpu = time.process_time() - cpu
+    out.append(
+        Rate(
+            games / (time.perf_counter() - wall),
+            games / cpu,
+            games / (cpu + _children_cpu() - children),
+        )
+    )
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def raw_rates(name: str, games: int, out: list[Rate], seed: int = 0) -> None:
@@ -123,11 +138,11 @@ def main() -> None:
     parser.add_argument("--only", action="append", help="measure this game only (repeatable)")
     parser.add_argument("--command", action="store_true", help="also time the whole command")
     args = parser.parse_args()
-    console = Console(width=160)
+    console = Console(width=190)
     table = Table(title=f"random seats; medians of {args.repeat} repetitions (range)")
     for column in ("game", "games", "rules/s", "play_game/s", "--jobs 1/s", "--jobs 2/s",
                    "jobs 1 / rules", "jobs 1 / rules, CPU", "jobs 1 / play_game, CPU",
-                   "jobs 2 / jobs 1"):  # fmt: skip
+                   "jobs 2 / jobs 1", "jobs 2 / jobs 1, CPU est."):  # fmt: skip
         table.add_column(column, justify="right" if column != "game" else "left")
     for info in meeple.games():
         if args.only and info.name not in args.only:
@@ -165,6 +180,9 @@ def main() -> None:
             spread([o.cpu / r.cpu for o, r in zip(ones, raws, strict=True)]),
             spread([o.cpu / p.cpu for o, p in zip(ones, plays, strict=True)]),
             spread([t.wall / o.wall for t, o in zip(twos, ones, strict=True)]),
+            # Two free cores would share the CPU time of --jobs 2 (workers and the main
+            # process) between them: the speed-up that time allows, measured without them.
+            spread([2 * t.all_cpu / o.cpu for t, o in zip(twos, ones, strict=True)]),
         )
         if args.command:
             one = command_seconds(info.name, 1)
