@@ -219,3 +219,35 @@ def test_an_unwritable_results_folder_is_refused_before_playing(run, tmp_path):
               "--out", str(blocker / "results"))  # fmt: skip
     assert out.exit_code == 2, out.output
     assert "error: cannot write results to" in out.output and "--out" in out.output
+
+
+@pytest.mark.parametrize(
+    ("args", "games"),
+    [
+        (["compare", "edges", "--board", "2x2", "--variant", "pie=true", "--variant",
+          "pie=false", "--games", "20"], 20),
+        (["tournament", "edges", "--board", "2x2", "--agent", "random", "--agent", "greedy",
+          "--games", "20"], 20),
+    ],
+)  # fmt: skip
+def test_ctrl_c_in_compare_and_tournament_says_what_was_kept(run, tmp_path, monkeypatch, args,
+                                                             games):  # fmt: skip
+    from meeple.interfaces import lab_cli
+    from meeple.lab.run import execute
+
+    def interrupted_after_3(spec, n, store, **kwargs):
+        seen: list[int] = []
+
+        def stop(row):
+            seen.append(row["index"])
+            if len(seen) == 3:
+                raise KeyboardInterrupt
+
+        return execute(spec, n, store, **{**kwargs, "on_row": stop})
+
+    monkeypatch.setattr(lab_cli, "execute", interrupted_after_3)
+    out = run(*args, "--db", f"sqlite:///{tmp_path / 'r.db'}", "--out", str(tmp_path / "o"))
+    assert out.exit_code == 130, out.output
+    assert f"Interrupted: 3 of {games} games" in out.output and "Traceback" not in out.output
+    [jsonl] = (tmp_path / "o").glob("edges-*.jsonl")
+    assert len(jsonl.read_text().splitlines()) == 3

@@ -17,8 +17,8 @@ from meeple.agents.spec import agent_builder
 from meeple.core.agent import Observation
 from meeple.lab import run as run_module
 from meeple.lab import simulate
-from meeple.lab.run import RunSpec, execute
-from meeple.lab.simulate import play_job
+from meeple.lab.run import RunSpec, execute, rotations
+from meeple.lab.simulate import play_job, run_jobs
 from meeple.store import ResultStore
 
 GAMES = [info.name for info in meeple.games()]
@@ -130,3 +130,13 @@ def test_rows_are_committed_in_batches_and_all_are_kept(tmp_path, monkeypatch):
     rows = execute(spec, 100, store)
     assert batches == [40, 40, 20]
     assert store.rows(spec.key) == rows and len(rows) == 100
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_game_gives_the_same_rows_serial_and_in_two_worker_processes(name):
+    players = meeple.make(name).num_players
+    spec = RunSpec(kind="simulate", game=name, seatings=rotations(["random"] * players), seed=8)
+    jobs = [spec.job(k) for k in range(6)]
+    serial = sorted(run_jobs(jobs, "serial"), key=lambda row: row["index"])
+    assert sorted(run_jobs(jobs, "process", 2), key=lambda row: row["index"]) == serial
+    assert [row["index"] for row in serial] == list(range(6))
