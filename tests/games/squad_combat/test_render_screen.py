@@ -51,3 +51,24 @@ def test_a_crowded_screen_keeps_the_latest_log_lines_and_the_whole_board():
     assert sum(line.startswith("  ") for line in lines[1 : 1 + LOG_MIN]) == LOG_MIN
     for seat in range(4):
         assert f"(seat {seat})" in text and f"{seat}a " in text and f"{seat}c " in text
+
+
+def test_card_counts_read_as_words_one_card_two_cards():
+    """Issue 32.11: no "draws 1 cards", no "card(s)" in the log or the cards' texts."""
+    from meeple.games.squad_combat.content import cards_text
+
+    assert (cards_text(1), cards_text(2), cards_text(0)) == ("1 card", "2 cards", "0 cards")
+    game = meeple.make("squad-combat", players=3)
+    lines: list[str] = []
+    for seed in range(3):
+        state = game.new_game(seed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            player = state.to_act[0]
+            state = state.apply(player, rng.choice(state.legal_actions(player)))
+        lines += state.log
+    texts = [card.describe() for card in game.cards]
+    draws = [line for line in lines if " draws " in line]
+    assert draws and any(text.startswith("edge") or "draw" in text for text in texts)
+    for line in lines + texts:
+        assert "(s)" not in line and "1 cards" not in line, line

@@ -3,7 +3,7 @@ steps and their resolution, and the effects of actions and edges."""
 
 from __future__ import annotations
 
-from meeple.games.squad_combat.content import DIE_FACES, Card
+from meeple.games.squad_combat.content import DIE_FACES, Card, cards_text
 from meeple.games.squad_combat.pieces import (
     ATTACK_DIE,
     BOOST_DIE,
@@ -156,7 +156,7 @@ class Combat(Windows):
             return
         if effect == "draw":
             drawn = self.draw(perf.player, amount)
-            self.say(f"{card.name}: {self.name(perf.player)} draws {drawn} card(s).")
+            self.say(f"{card.name}: {self.name(perf.player)} draws {cards_text(drawn)}.")
             return
         assert perf.target is not None
         seat, slot = perf.target

@@ -140,11 +140,17 @@ CardKind = Literal["attack", "action", "edge"]
 Effect = Literal["heal", "boost", "energy", "draw", "defense", "attack"]
 Timing = Literal["anytime", "defending", "attacking"]
 
+
+def cards_text(count: int) -> str:
+    """``1 card``, ``2 cards``: a number of cards in words."""
+    return f"{count} card{'' if count == 1 else 's'}"
+
+
 EFFECT_HELP: dict[str, str] = {
     "heal": "remove one wound of damage {n} or less from one of your characters",
     "boost": "add {n} to one die on one of your characters (a die shows at most 6)",
     "energy": "remove {n} spent energy from one of your characters",
-    "draw": "draw {n} card(s)",
+    "draw": "draw {cards}",
     "defense": "+{n} to the defense rating of the attack",
     "attack": "+{n} to the attack rating of the attack",
 }
@@ -271,7 +277,7 @@ class Card(_Traited):
         head = f"{self.kind} ({'/'.join(self.traits)}) {self.cost}"
         if self.kind == "attack":
             return f"{head}: hit {self.hit:+d}, damage {self.damage}"
-        effect = EFFECT_HELP[str(self.effect)].format(n=self.amount)
+        effect = EFFECT_HELP[str(self.effect)].format(n=self.amount, cards=cards_text(self.amount))
         if self.kind == "edge":
             return f"{head}, {self.timing}: {effect}"
         return f"{head}: {effect}"
