@@ -181,3 +181,11 @@ def test_plays_log_shows_the_steps_the_engine_took_after_a_move(run, tmp_path, m
     assert expected
     for line in expected:
         assert line in result.output, line
+
+
+def test_a_single_erd_game_is_marked_by_rounds_alone(run, tmp_path):
+    path, record = _record(tmp_path, "erd", agents="heuristic", seed=2, rules="0.01", best_of=1)
+    out = _lines(run("replay", str(path), "--all"))
+    headings = [line for line in out if line.startswith("── ")]
+    last = record.states()[-2].round
+    assert headings == [f"── Round {r} ──" for r in range(1, last + 1)]
