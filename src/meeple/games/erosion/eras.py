@@ -1,0 +1,207 @@
+"""Erosion's scoring and eras: the end of an era, its scores and tie-breaker, the new era
+and the end of the game."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, Literal
+
+from meeple.core.game import Player
+from meeple.core.rng import make_rng
+from meeple.games.erosion.pieces import (
+    DELTA_POINTS,
+    FOSSIL_POINTS,
+    ROCK_POINTS,
+    STARTING_MIX,
+    WX,
+    F,
+    H,
+    Step,
+    Tie,
+    put,
+    without,
+)
+
+if TYPE_CHECKING:
+    from meeple.games.erosion.rules import ErosionState
+
+
+class Eras:
+    """The end of an era and of the game (mixed into :class:`ErosionState`)."""
+
+    __slots__ = ()
+
+    def points(self, seat: int, hidden: bool = True) -> int:
+        """What the seat would score if the era ended now: 1 per unweathered rock, 2 per
+        delta rock, 3 per weathered fossil rock (plus Reefs, legends and the challenge).
+        ``hidden=False`` leaves out a challenge card not yet shown to everyone."""
+        cat = self.game.catalog
+        rocks, w = self.mountains[seat], self.weathered[seat]
+        total = ROCK_POINTS * (len(rocks) - w) + DELTA_POINTS * len(self.deltas[seat])
+        fossil = cat.fossil
+        for r in rocks[:w]:
+            if fossil[r]:
+                total += FOSSIL_POINTS
+        if self.game.options.advanced:
+            total += sum(e.points for e in self._architecture(seat, "score_bonus"))
+        if self.legends:
+            total += sum(
+                self.game.legend_cards[i].points
+                for i, owner in enumerate(self.legends)
+                if owner == seat
+            )
+        if self.challenges and (hidden or self.challenges_shown) and self.challenge_met(seat):
+            total += self.game.challenge_cards[self.challenges[seat]].points
+        return total
+
+    def _end_era(self, reason: str) -> ErosionState:
+        """Score the era; then break a tie for the next era's start, or for the win."""
+        n = self.game.num_players
+        era = tuple(self.points(p) for p in range(n))
+        totals = tuple(a + b for a, b in zip(self.scores, era, strict=True))
+        state = replace(
+            self,
+            scores=totals,
+            era_scores=(*self.era_scores, era),
+            challenges_shown=bool(self.challenges),
+            agenda=(),
+            end_reason=reason,
+        )
+        final = self.era >= self.game.eras
+        target = max(totals) if final else min(totals)
+        tied = tuple(p for p in range(n) if totals[p] == target)
+        purpose: Literal["start", "win"] = "win" if final else "start"
+        if len(tied) == 1:
+            return state._tie_decided(tied, purpose)
+        # 'have the competing players draw a card at random from their own hands'
+        rng = make_rng(self.seed, "erosion", "tiebreak", self.era)
+        hands = list(state.hands)
+        cards = []
+        for p in tied:
+            if hands[p]:
+                card = rng.choice(hands[p])
+                hands[p] = without(hands[p], card)
+                cards.append(card)
+            else:
+                cards.append(-1)
+        tie = Tie(purpose, tied, tuple(cards), (0,) * len(tied))
+        guessers = [p for p, c in zip(tied, cards, strict=True) if c >= 0]
+        steps = tuple(Step("guess", p) for p in guessers) if len(guessers) > 1 else ()
+        return replace(state, hands=tuple(hands), tie=tie, agenda=(*steps, Step("settle_tie", -1)))
+
+    def _guess(self, player: Player, hardness: int) -> ErosionState:
+        assert self.tie is not None
+        i = self.tie.seats.index(player)
+        tie = self.tie._replace(guesses=put(self.tie.guesses, i, hardness))
+        return replace(self._pop(), tie=tie)
+
+    def _settle_tie(self) -> ErosionState:
+        """'The player guessing the closest chooses the tie'; equally close guessers stay
+        tied (a seat with no card to draw cannot win the tie-breaker)."""
+        tie = self.tie
+        assert tie is not None
+        cat = self.game.catalog
+        holders = [i for i, c in enumerate(tie.cards) if c >= 0]
+        if not holders:
+            return self._tie_decided(tie.seats)
+        if len(holders) == 1:
+            best = holders
+        else:
+            miss = {i: abs(tie.guesses[i] - cat.mohs[tie.cards[i]]) for i in holders}
+            closest = min(miss.values())
+            best = [i for i in holders if miss[i] == closest]
+        if len(best) > 1:
+            return self._tie_decided(tuple(tie.seats[i] for i in best))
+        chooser = tie.seats[best[0]]
+        return replace(self, agenda=(Step("choose", chooser),))
+
+    def _tie_decided(
+        self, seats: tuple[int, ...], purpose: Literal["start", "win"] | None = None
+    ) -> ErosionState:
+        """The tie is settled in favour of ``seats`` (one seat, or several still tied)."""
+        purpose = purpose or (self.tie.purpose if self.tie else "win")
+        state = self._return_tie_cards()
+        if purpose == "win":
+            return replace(state, winners=seats, over=True, agenda=())
+        if len(seats) > 1:
+            # Still tied after the tie-breaker: the start player is drawn among them, as the
+            # first era's start player was.
+            rng = make_rng(self.seed, "erosion", "start", self.era)
+            seats = (rng.choice(seats),)
+        return state._new_era(seats[0])
+
+    def _return_tie_cards(self) -> ErosionState:
+        if self.tie is None:
+            return self
+        hands = list(self.hands)
+        for p, c in zip(self.tie.seats, self.tie.cards, strict=True):
+            if c >= 0:
+                hands[p] = tuple(sorted((*hands[p], c)))
+        return replace(self, hands=tuple(hands), tie=None)
+
+    def _new_era(self, start: int) -> ErosionState:
+        """'All cards except the Atmospheres and mountains ... are separated into 3 process
+        decks and shuffled/arranged as in Set Up'; new hands of 3 WX, 2 H and 1 F are dealt
+        one card at a time from the starting player; the lowest scorer starts."""
+        cat = self.game.catalog
+        n = self.game.num_players
+        loose = [c for pile in (*self.hands, *self.discards, *self.deltas) for c in pile]
+        loose += [*self.river, *self.decks[WX], *self.decks[H], *self.decks[F]]
+        era = self.era + 1
+        decks: list[list[int]] = [[], [], []]
+        for c in sorted(loose):
+            decks[cat.deck[c]].append(c)
+        for d in (WX, H, F):
+            make_rng(self.seed, "erosion", "era", era, "deck", d).shuffle(decks[d])
+        hands: list[list[int]] = [[] for _ in range(n)]
+        for d, k in enumerate(STARTING_MIX):
+            for _ in range(k):
+                for j in range(n):
+                    if decks[d]:
+                        hands[(start + j) % n].append(decks[d].pop())
+        state = replace(
+            self,
+            era=era,
+            current=start,
+            decks=(tuple(decks[0]), tuple(decks[1]), tuple(decks[2])),
+            hands=tuple(tuple(sorted(h)) for h in hands),
+            deltas=((),) * n,
+            discards=((),) * n,
+            river=(),
+            agenda=(),
+            triggered=(),
+            passes_in_row=0,
+            runout_passes=None,
+            turn=self.turn + 1,
+        )
+        return state._note_runout()
+
+    @property
+    def returns(self) -> tuple[float, ...]:
+        """+1 for the winner and -1 for the others; several seats still tied after the
+        tie-breaker share first place with 0."""
+        n = self.game.num_players
+        if not self.over:
+            return (0.0,) * n
+        if len(self.winners) == 1:
+            return tuple(1.0 if p in self.winners else -1.0 for p in range(n))
+        return tuple(0.0 if p in self.winners else -1.0 for p in range(n))
+
+    @property
+    def result(self) -> dict[str, Any]:
+        """Scores per era and in total, the winner(s), and why the last era ended."""
+        game = self.game
+        n = game.num_players
+        winner = self.winners[0] if len(self.winners) == 1 else None
+        return {
+            "over": self.over,
+            "reason": self.end_reason or None,
+            "era": self.era,
+            "eras": game.eras,
+            "scores": list(self.scores),
+            "era_scores": [list(s) for s in self.era_scores],
+            "points_now": [self.points(p, hidden=False) for p in range(n)],
+            "winner": winner,
+            "winner_name": None if winner is None else game.seat_name(winner),
+            "winners": list(self.winners),
+        }

@@ -1,0 +1,212 @@
+"""Erosion's legal actions: what each step of a turn allows a seat to do."""
+
+from __future__ import annotations
+
+from meeple.core.game import Player
+from meeple.games.erosion.cards import (
+    AGE_NAMES,
+)
+from meeple.games.erosion.pieces import (
+    HAND_SIZE,
+    Choose,
+    Draw,
+    ErosionAction,
+    Fault,
+    Fluvial,
+    Guess,
+    Hillslope,
+    Pay,
+    Redraw,
+    Step,
+    Transport,
+    Trigger,
+    Uplift,
+    Weather,
+    matchable,
+    without,
+)
+
+
+class LegalActions:
+    """The legal actions of a state (mixed into :class:`ErosionState`)."""
+
+    __slots__ = ()
+
+    def legal_actions(self, player: Player) -> list[ErosionAction]:
+        """Every action ``player`` may take now (empty if the seat is not to act)."""
+        if player not in self.to_act:
+            return []
+        if not self.agenda:
+            return self._turn_actions(player)
+        return self._step_actions(self.agenda[0])
+
+    def _turn_actions(self, player: Player) -> list[ErosionAction]:
+        game = self.game
+        cat = game.catalog
+        table = game._ids
+        acts = game._actions
+        out: list[ErosionAction] = []
+        n = game.num_players
+        for c in self.hands[player]:
+            kind = cat.kind[c]
+            cid = cat.ids[c]
+            if kind == "weather_n":
+                for m in range(n):
+                    for k in range(1, self.weather_reach(player, c, m) + 1):
+                        out.append(acts[table[Weather(cid, m, k)]])
+            elif kind == "weather_types":
+                for m in range(n):
+                    if self.weather_reach(player, c, m):
+                        out.append(acts[table[Weather(cid, m, 0)]])
+            elif kind == "hillslope_n":
+                for m in range(n):
+                    for k in range(1, self.hillslope_reach(c, m) + 1):
+                        out.append(acts[table[Hillslope(cid, m, k)]])
+            else:
+                for k in self.fluvial_counts(player, c):
+                    out.append(acts[table[Fluvial(cid, k)]])
+        hand = len(self.hands[player])
+        if hand < HAND_SIZE:
+            out += [acts[table[Draw(*s)]] for s in self.draw_options(player, HAND_SIZE - hand)]
+        if hand:
+            out += [acts[table[Redraw(*s)]] for s in self.draw_options(player, HAND_SIZE)]
+        out.append(acts[0])
+        return out
+
+    def _step_actions(self, step: Step) -> list[ErosionAction]:
+        game = self.game
+        cat = game.catalog
+        acts, table = game._actions, game._ids
+        seat = step.seat
+        kind = step.kind
+        if kind == "draw":
+            return [acts[table[Draw(*s)]] for s in self.draw_options(seat, step.number)]
+        if kind == "uplift":
+            return [acts[table[Uplift(cat.ids[c])]] for c in dict.fromkeys(self.hands[seat])]
+        if kind == "transport":
+            have = {cat.rock[c] for c in self.hands[seat]}
+            return [acts[table[Transport(cat.ids[c])]] for c in self.river if cat.rock[c] in have]
+        if kind == "pay":
+            rock = cat.rock[step.card]
+            return [acts[table[Pay(cat.ids[c])]] for c in self.hands[seat] if cat.rock[c] == rock]
+        if kind == "trigger":
+            return [acts[table[Trigger(cat.atmospheres[a].id)]] for a in self._triggerable(step)]
+        if kind == "fault":
+            n = game.num_players
+            return [acts[table[Fault(m)]] for m in range(n) if self.weathered[m]]
+        if kind == "guess":
+            return [acts[table[Guess(g)]] for g in range(1, 11)]
+        if kind == "choose":
+            assert self.tie is not None
+            return [acts[table[Choose(s)]] for s in self.tie.seats]
+        return []
+
+    def _triggerable(self, step: Step) -> list[int]:
+        cat = self.game.catalog
+        return [
+            i
+            for i, atm in enumerate(cat.atmospheres)
+            if (step.age == "any" or atm.age == step.age) and i not in self.triggered
+        ]
+
+    def why_illegal(self, player: Player, action: ErosionAction) -> str | None:
+        """None for a legal action; otherwise the rule it breaks, as specifically as we can."""
+        legal = self.legal_actions(player)
+        if action in legal:
+            return None
+        return self._reason(player, action) or f"{action} is not possible now"
+
+    def _reason(self, player: Player, action: ErosionAction) -> str | None:
+        game = self.game
+        cat = game.catalog
+        phase = self.phase
+        if phase == "draw" and isinstance(action, Draw):
+            caps = self.draw_caps(player)
+            total = min(self.agenda[0].number, sum(caps))
+            return (
+                f"draw exactly {total} cards with at most WX{caps[0]} H{caps[1]} F{caps[2]} "
+                "(draw limits, and the cards left in each deck)"
+            )
+        if phase != "turn":
+            wanted = {
+                "draw": "choose the cards to draw ('draw WX1 H1 F0')",
+                "uplift": "uplift cards from your hand to the base of your mountain until "
+                "you hold six ('uplift WX12')",
+                "transport": "choose a rock in the River to transport ('transport F81')",
+                "pay": "pay for the rock with a rock of the same type from your hand",
+                "trigger": "choose the Atmosphere card to trigger ('trigger ATM3')",
+                "fault": "choose a mountain with a weathered rock for the Earthquake Fault",
+                "guess": "guess the Mohs hardness of the rock you drew ('guess 1' to 'guess 10')",
+                "choose": "choose which tied seat takes the tie ('choose <seat>')",
+            }[phase]
+            if (
+                isinstance(action, (Pay, Uplift))
+                and cat.index[action.card] not in self.hands[player]
+            ):
+                return f"{action.card} is not in your hand"
+            if isinstance(action, Pay) and phase == "pay":
+                rock = cat.rock[self.agenda[0].card]
+                return f"the River rock is {rock}: pay with a {rock} from your hand"
+            if isinstance(action, Transport) and phase == "transport":
+                c = cat.index[action.card]
+                if c not in self.river:
+                    return f"{action.card} is not in the River"
+                return f"you have no {cat.rock[c]} in hand to pay for {action.card}"
+            if isinstance(action, Trigger) and phase == "trigger":
+                age = self.agenda[0].age
+                if cat.atm_index[action.card] in self.triggered:
+                    return f"{action.card} was already triggered this turn (once per turn)"
+                return f"this trigger is for one {AGE_NAMES.get(age, 'any')} atmosphere"
+            return f"now {wanted}"
+        if isinstance(action, (Weather, Hillslope, Fluvial)):
+            c = cat.index[action.card]
+            if c not in self.hands[player]:
+                return f"{action.card} is not in your hand"
+            if isinstance(action, Fluvial):
+                possible = matchable(self.river, without(self.hands[player], c), cat.rock)
+                if action.rocks != cat.n[c]:
+                    return (
+                        f"{action.card} transports exactly {cat.n[c]} rocks (one more only "
+                        "with a Glacier on a mountain of 4000 m or more)"
+                    )
+                return (
+                    f"{action.card} must transport exactly {action.rocks} rocks, but only "
+                    f"{possible} River rocks can be paid for with matching rocks in your hand"
+                )
+            m = action.mountain
+            icon = cat.icon[c]
+            if icon is not None and (icon == "mountain") != self.counts_as_high(m):
+                need = "under 4000 m" if icon == "hill" else "4000 m or more"
+                return (
+                    f"{action.card} has a {icon} icon: it plays only on mountains {need} at the "
+                    f"start of your turn, and mountain {m} is {self.height_m(m)} m"
+                )
+            if isinstance(action, Weather):
+                reach = self.weather_reach(player, c, m)
+                if reach == 0:
+                    return (
+                        f"{action.card} cannot weather the top unweathered rock of mountain {m}"
+                        " (a card may not be played unless it processes at least one rock)"
+                    )
+                if cat.kind[c] == "weather_types" and action.rocks:
+                    return f"{action.card} weathers every unshielded rock it lists; omit x"
+                if cat.kind[c] == "weather_n":
+                    return f"{action.card} can weather x1 to x{reach} rocks of mountain {m}"
+            else:
+                if self.weathered[m] == 0:
+                    return f"mountain {m} has no weathered rock to hillslope"
+                return f"{action.card} can hillslope 1 to {self.hillslope_reach(c, m)} rocks"
+        if isinstance(action, (Draw, Redraw)):
+            hand = len(self.hands[player])
+            wanted = HAND_SIZE - hand if isinstance(action, Draw) else HAND_SIZE
+            if isinstance(action, Draw) and hand >= HAND_SIZE:
+                return "your hand is full (6 cards)"
+            caps = self.draw_caps(player)
+            total = min(wanted, sum(caps))
+            if total == 0:
+                return "the draw limits (or empty decks) allow no card to be drawn"
+            return (
+                f"draw exactly {total} cards with at most WX{caps[0]} H{caps[1]} F{caps[2]} "
+                "(draw limits, and the cards left in each deck)"
+            )
+        return None
