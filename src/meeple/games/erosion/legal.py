@@ -66,10 +66,13 @@ class LegalActions:
                 for k in self.fluvial_counts(player, c):
                     out.append(acts[table[Fluvial(cid, k)]])
         hand = len(self.hands[player])
+        # 'Draw a number of cards from any of the 3 process decks' (option draw_from)
+        one = game.options.draw_from == "one"
         if hand < HAND_SIZE:
-            out += [acts[table[Draw(*s)]] for s in self.draw_options(player, HAND_SIZE - hand)]
+            ways = self.draw_options(player, HAND_SIZE - hand, one)
+            out += [acts[table[Draw(*s)]] for s in ways]
         if hand:
-            out += [acts[table[Redraw(*s)]] for s in self.draw_options(player, HAND_SIZE)]
+            out += [acts[table[Redraw(*s)]] for s in self.draw_options(player, HAND_SIZE, one)]
         out.append(acts[0])
         return out
 

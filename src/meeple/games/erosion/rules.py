@@ -149,6 +149,22 @@ class ErosionOptions(GameOptions):
         description="seat that starts; random draws it from the seed",
         json_schema_extra={"allowed": "random | a seat number"},
     )
+    empty_hand: Literal["after-uplift", "before-uplift"] = Field(
+        default="after-uplift",
+        description="'If your play empties your hand, draw 6 new cards': checked once the "
+        "play is complete, after its uplift draws (after-uplift); or as soon as the card is "
+        "played, before the uplift draws, which then come on top of the six (before-uplift)",
+    )
+    draw_from: Literal["several", "one"] = Field(
+        default="several",
+        description="the Draw Cards action takes its cards from any of the process decks "
+        "together (several) or all from one deck (one)",
+    )
+    uplift_architecture: Literal["every", "once"] = Field(
+        default="every",
+        description="Advanced Rules: 'upon uplift' architecture fires every time its card is "
+        "uplifted (every), or only the first time in the game (once)",
+    )
 
     @model_validator(mode="after")
     def _first_is_a_seat(self) -> ErosionOptions:
@@ -503,6 +519,9 @@ class ErosionState(LegalActions, Transitions, Eras, Hidden, State[ErosionAction]
     turn: int
     end_reason: str
     """Why the last era ended."""
+    fired: tuple[int, ...] = ()
+    """Cards whose 'upon uplift' architecture has fired (kept, sorted, only under
+    ``uplift_architecture=once``)."""
 
     # -- whose turn -------------------------------------------------------------------------
     @property
@@ -567,9 +586,18 @@ class ErosionState(LegalActions, Transitions, Eras, Hidden, State[ErosionAction]
             min(self.draw_limit(F, player), len(self.decks[F])),
         )
 
-    def draw_options(self, player: Player, wanted: int) -> list[tuple[int, int, int]]:
-        """Every way to draw ``wanted`` cards within draw limits, or as many as they allow."""
+    def draw_options(
+        self, player: Player, wanted: int, one_deck: bool = False
+    ) -> list[tuple[int, int, int]]:
+        """Every way to draw ``wanted`` cards within draw limits, or as many as they allow;
+        with ``one_deck``, all from one deck (as many as that deck allows)."""
         caps = self.draw_caps(player)
+        if one_deck:
+            return [
+                tuple(min(wanted, cap) if d == deck else 0 for d in range(3))  # type: ignore[misc]
+                for deck, cap in enumerate(caps)
+                if cap and wanted > 0
+            ]
         total = min(wanted, sum(caps))
         if total <= 0:
             return []
@@ -673,6 +701,7 @@ class ErosionState(LegalActions, Transitions, Eras, Hidden, State[ErosionAction]
                 for p in range(n)
             ],
             "river": [ids[c] for c in self.river],
+            "fired": [ids[c] for c in self.fired],
             "discards": [[ids[c] for c in pile] for pile in self.discards],
             "deltas": [
                 {

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from meeple.core.game import Player
 from meeple.games.erosion.cards import (
     ROCK_CLASS,
+    UPON_UPLIFT,
 )
 from meeple.games.erosion.pieces import (
     HAND_SIZE,
@@ -110,7 +111,12 @@ class Transitions:
             state = self._erode(m, rocks)
         # 'For each card that you weather or hillslope, draw a card ... If you then have more
         # cards than 6, reduce your hand to 6 ... as uplifted rocks.'
-        return replace(state, agenda=(Step("draw", player, rocks), Step("uplift", player), *tail))
+        uplift = (Step("draw", player, rocks), Step("uplift", player))
+        if self.game.options.empty_hand == "before-uplift":
+            # 'If your play empties your hand, draw 6' read literally: at once, so the
+            # uplift draws come on top of the six and are uplifted.
+            return replace(state, agenda=(tail[0], *uplift, tail[1]))
+        return replace(state, agenda=(*uplift, *tail))
 
     def _erode(self, mountain: int, rocks: int) -> ErosionState:
         """Move the top ``rocks`` (weathered) rocks of a mountain to the River."""
@@ -155,6 +161,11 @@ class Transitions:
         effect = cat.effect[card]
         if not self.game.options.advanced or effect is None:
             return state
+        if self.game.options.uplift_architecture == "once" and effect.kind in UPON_UPLIFT:
+            # 'Rules that say "upon uplift" apply only when the card is first uplifted'
+            if card in self.fired:
+                return state
+            state = replace(state, fired=tuple(sorted((*self.fired, card))))
         extra: tuple[Step, ...] = ()
         if effect.kind == "uplift_trigger":
             extra = tuple(Step("trigger", player, age=age) for age in effect.ages)
