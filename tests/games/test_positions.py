@@ -300,3 +300,15 @@ def test_the_game_of_a_position_takes_its_options_unless_given() -> None:
     assert game.from_position(text) == state
     with pytest.raises(PositionError, match="with options"):
         position_game("edges", text, {"board": "3x3"}).from_position(text)
+
+
+@pytest.mark.parametrize("index", [3, 6, 9, 11], ids=[IDS[i] for i in (3, 6, 9, 11)])
+def test_a_spectators_view_position_knows_less_than_any_seat(index: int) -> None:
+    """The spectator's view position marks at least every unknown a seat's view marks."""
+    for state in random_states(index, 6, 6):
+        spectator = state.view_position(None)
+        assert spectator.splitlines()[0].endswith("view of spectator")
+        for seat in range(state.game.num_players):
+            assert spectator.count(f'"{UNKNOWN}"') >= state.view_position(seat).count(
+                f'"{UNKNOWN}"'
+            )
