@@ -29,7 +29,7 @@ CACHE_HELP = "folder of solved results (default: $MEEPLE_CACHE_DIR or ~/.cache/m
 
 
 def solve_command(
-    game: Annotated[str, typer.Argument(help="the game to solve (edges)")],
+    game: Annotated[str, typer.Argument(help="the game to solve (edges, erd)")],
     board: Annotated[str | None, typer.Option(help="rows x columns, e.g. 2x3")] = None,
     stash: Annotated[str | None, typer.Option(help="each player's L/M/S, e.g. 3/3/2")] = None,
     pie: Annotated[bool, typer.Option(help="the pie rule on move two")] = True,
@@ -106,8 +106,22 @@ def solve_command(
             "check needs, xz-compressed) to this file"
         ),
     ] = None,
+    rules: Annotated[
+        str | None, typer.Option(help="erd: rules version (original, 0.01, 0.02; default 0.02)")
+    ] = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", help="erd: another game option as name=value (repeatable)"),
+    ] = None,
 ) -> None:
-    """Solve an Edges position exactly: its value, the best moves, and what it cost."""
+    """Solve an Edges position or an Erd rules version exactly: values, best moves, cost."""
+    if game.strip().lower() == "erd":
+        from meeple.interfaces.solve_erd_cli import solve_erd
+
+        solve_erd(rules, option or [], cache_dir, use_cache, top)
+        return
+    if rules is not None or option:
+        raise fail("--rules and --option are options of erd; Edges takes --board, --stash, --pie")
     try:
         state = _position(game, board, stash, pie, position)
     except (MeepleError, ValueError) as exc:
@@ -639,7 +653,7 @@ def _position(
     game: str, board: str | None, stash: str | None, pie: bool, position: Path | None
 ) -> EdgesState:
     if game.strip().lower() != "edges":
-        raise MeepleError(f"there is no solver for {game!r}; the solvable game is: edges")
+        raise MeepleError(f"there is no solver for {game!r}; the solvable games are: edges, erd")
     if position is not None:
         if board or stash:
             raise MeepleError("--position takes the board and stash from the record")

@@ -1,0 +1,229 @@
+"""Erd as a zero-sum stochastic game, built from the rules engine.
+
+After each reveal everything in Erd is public, so one game is a stochastic game whose states
+are the two sides of the table (Reserve, discard, Turrets of each player) and whose stage
+games are matrix games: every allocation of Red against every allocation of Blue. Each cell
+of a stage game is what :func:`meeple.games.erd.rules.resolve_round` (the engine itself) says
+that pair of allocations does: the game ends (with a winner and a reason) or it goes on in
+another state.
+
+Two reductions keep it small, both exact:
+
+* **Mirror states.** Swapping the two sides of a state swaps the players, so its value is the
+  negation of the other's. Only one of each mirror pair (the canonical one, the smaller tuple)
+  is kept; a cell leading to a non-canonical state stores the canonical one with sign -1.
+* **Equivalent allocations.** Allocations whose rows (or columns) lead to the same cell for
+  every reply are one choice; one representative is kept and the others are remembered as its
+  class. In the original rules Decoys in a pile play exactly like Decoys kept in Reserve
+  (all come back, worth 0), so the engine agents' :func:`essential` reduction is applied before
+  the engine is asked, which saves most of the work there; a test checks that it is exact.
+
+The round limit is not part of a state: the value iteration in :mod:`.iteration` counts the
+rounds left instead (its sweep k is the game with k rounds to go).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from meeple.core.registry import make
+from meeple.games.erd.agents import essential
+from meeple.games.erd.rules import Allocate, Cards, ErdGame, Side, resolve_round
+
+Sides = tuple[Side, Side]
+
+NO_LIMIT = 100_000
+"""The engine's largest round limit: the model's game never ends by it (the solver counts
+rounds itself)."""
+
+REASONS = ("continue", "rush", "both_rushes", "pre_escalation", "mercy", "mercy_draw")
+"""Cell codes: index 0 means the game goes on; the others are the engine's end reasons."""
+REASON_CODE = {name: code for code, name in enumerate(REASONS)}
+
+# Cell flags (bits): what happened in the round, for the designer's statistics.
+ESCALATION = 1
+TURRET_MADE = 2
+TURRET_STOOD = 4
+"""A Turret stood in this combat (either side)."""
+
+
+def mirror(sides: Sides) -> Sides:
+    """The same table with the players swapped."""
+    return (sides[1], sides[0])
+
+
+def canonical(sides: Sides) -> tuple[Sides, int]:
+    """The kept one of ``sides`` and its mirror, and +1 if it is ``sides`` itself, else -1."""
+    swapped = mirror(sides)
+    return (sides, 1) if sides <= swapped else (swapped, -1)
+
+
+@dataclass
+class StageGame:
+    """One state's matrix game: Red (the row player) against Blue, in classes of allocations."""
+
+    sides: Sides
+    rows: list[list[Allocate]]
+    """Red's allocations, in classes that play alike; the first of each is its representative."""
+    columns: list[list[Allocate]]
+    """Blue's allocations, likewise."""
+    successor: np.ndarray
+    """Per cell: the index of the canonical state the game goes on in, or -1 if it ends."""
+    sign: np.ndarray
+    """Per cell: +1, or -1 if the successor is the mirror of the canonical state (its value
+    for Red is the negated stored value)."""
+    payoff: np.ndarray
+    """Per cell where the game ends: +1 Red wins, -1 Blue wins, 0 a draw (0 elsewhere)."""
+    reason: np.ndarray
+    """Per cell: the :data:`REASONS` code."""
+    flags: np.ndarray
+    """Per cell: :data:`ESCALATION`, :data:`TURRET_MADE`, :data:`TURRET_STOOD` bits."""
+
+    def matrix(self, values: np.ndarray) -> np.ndarray:
+        """The stage game's payoffs to Red, the game going on valued by ``values``."""
+        going_on = self.successor >= 0
+        return np.where(going_on, self.sign * values[np.maximum(self.successor, 0)], self.payoff)
+
+
+@dataclass
+class ErdModel:
+    """Every state of one Erd game reachable from the start, with its stage game."""
+
+    game: ErdGame
+    start: Sides
+    states: list[StageGame] = field(default_factory=list)
+    index: dict[Sides, int] = field(default_factory=dict)
+    engine_calls: int = 0
+    """How many pairs of allocations the engine resolved to build the model."""
+    allocation_pairs: int = 0
+    """How many pairs of legal allocations the states hold, before any reduction."""
+
+    @property
+    def start_index(self) -> int:
+        """The canonical state of the opening (symmetric, so it is itself)."""
+        return self.index[canonical(self.start)[0]]
+
+    def locate(self, sides: Sides) -> tuple[int, int]:
+        """The canonical state of a table, and +1 if Red is its row player, -1 if Blue is."""
+        kept, sign = canonical(sides)
+        try:
+            return self.index[kept], sign
+        except KeyError:
+            raise KeyError(f"the table {sides} is not a state of this model") from None
+
+
+def erd_game(**options: Any) -> ErdGame:
+    """A single game of Erd (best of 1) with these options, for the solver.
+
+    The round limit is left to the solver: the model's game gets the largest one.
+    """
+    options = {**options, "best_of": 1, "round_limit": NO_LIMIT}
+    game = make("erd", **options)
+    assert isinstance(game, ErdGame)
+    return game
+
+
+def build_model(
+    game: ErdGame,
+    start: Side | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> ErdModel:
+    """Explore every state reachable from both players holding ``start`` (default: the
+    rules version's starting Reserve) and build each stage game with the engine.
+
+    ``progress(done, known)`` is called after each state: states built, states found so far.
+    """
+    side = start or game.starting_side
+    model = ErdModel(game, (side, side))
+    first, _ = canonical(model.start)
+    model.index[first] = 0
+    queue: list[Sides] = [first]
+    while len(model.states) < len(queue):
+        sides = queue[len(model.states)]
+        model.states.append(_stage_game(model, sides, queue))
+        if progress is not None:
+            progress(len(model.states), len(queue))
+    return model
+
+
+def _stage_game(model: ErdModel, sides: Sides, queue: list[Sides]) -> StageGame:
+    """Ask the engine about every pair of (essential) allocations of one state."""
+    game = model.game
+    mine, theirs = (game.allocations(s.reserve) for s in sides)
+    model.allocation_pairs += len(mine) * len(theirs)
+    rows = _classes(game, mine)
+    columns = _classes(game, theirs)
+    shape = (len(rows), len(columns))
+    successor = np.full(shape, -1, dtype=np.int32)
+    sign = np.ones(shape, dtype=np.int8)
+    payoff = np.zeros(shape)
+    reason = np.zeros(shape, dtype=np.int8)
+    flags = np.zeros(shape, dtype=np.int8)
+    stood = TURRET_STOOD if sides[0].turrets or sides[1].turrets else 0
+    for i, row in enumerate(rows):
+        for j, column in enumerate(columns):
+            report, after = resolve_round(game, sides, (row[0], column[0]), 1)
+            model.engine_calls += 1
+            flags[i, j] = (
+                stood
+                | (ESCALATION if report.escalation else 0)
+                | (TURRET_MADE if any(report.turrets_made) else 0)
+            )
+            if report.ending is not None:
+                winner = report.ending.winner
+                payoff[i, j] = 0.0 if winner is None else 1.0 if winner == 0 else -1.0
+                reason[i, j] = REASON_CODE[report.ending.reason]
+                continue
+            kept, sign[i, j] = canonical(after)
+            found = model.index.get(kept)
+            if found is None:
+                found = model.index[kept] = len(queue)
+                queue.append(kept)
+            successor[i, j] = found
+    stage = StageGame(sides, rows, columns, successor, sign, payoff, reason, flags)
+    return _merge_alike(stage)
+
+
+def _classes(game: ErdGame, allocations: tuple[Allocate, ...]) -> list[list[Allocate]]:
+    """Allocations grouped by what can change the outcome (:func:`essential`); the essential
+    allocation itself leads its class (it is one of the legal ones)."""
+    groups: dict[Allocate, list[Allocate]] = {}
+    for action in allocations:
+        groups.setdefault(essential(game, action), []).append(action)
+    out = []
+    for key, members in groups.items():
+        lead = key if key in members else members[0]
+        out.append([lead, *(a for a in members if a != lead)])
+    return out
+
+
+def _merge_alike(stage: StageGame) -> StageGame:
+    """Merge rows (and columns) whose cells are identical against every reply."""
+    cells = (stage.successor, stage.sign, stage.payoff, stage.reason, stage.flags)
+    keep_rows = _alike(stage.rows, list(cells))
+    rows = [[a for i in group for a in stage.rows[i]] for group in keep_rows]
+    lead_rows = [g[0] for g in keep_rows]
+    cells = tuple(c[lead_rows] for c in cells)
+    keep_cols = _alike(stage.columns, [c.T for c in cells])
+    columns = [[a for j in group for a in stage.columns[j]] for group in keep_cols]
+    lead_cols = [g[0] for g in keep_cols]
+    successor, sign, payoff, reason, flags = (c[:, lead_cols] for c in cells)
+    return StageGame(stage.sides, rows, columns, successor, sign, payoff, reason, flags)
+
+
+def _alike(items: list[Any], cells: list[np.ndarray]) -> list[list[int]]:
+    """Indices of rows that are identical in every one of ``cells``, grouped, in order."""
+    groups: dict[bytes, list[int]] = {}
+    for i in range(len(items)):
+        key = b"".join(np.ascontiguousarray(c[i]).tobytes() for c in cells)
+        groups.setdefault(key, []).append(i)
+    return list(groups.values())
+
+
+def tiny_start(heavy: int, light: int, decoy: int) -> Side:
+    """A starting side with fewer cards of each kind, for tests against brute force."""
+    return Side(Cards(heavy, light, decoy), Cards(), 0)

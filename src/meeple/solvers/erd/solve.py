@@ -1,0 +1,107 @@
+"""Solve an Erd rules version once, or read it back from the verified cache.
+
+The solver's unit is one game (``best_of`` 1): every game of a match starts from full
+Reserves, so a match is a sequence of the same game (docs/erd-solved.md argues this).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from meeple.core.errors import MeepleError
+from meeple.games.erd.rules import ErdGame, ErdOptions
+from meeple.solvers import cache
+from meeple.solvers.erd.checks import cross_check, stage_exploitability
+from meeple.solvers.erd.iteration import Solution, value_iteration
+from meeple.solvers.erd.model import build_model, erd_game
+from meeple.solvers.erd.store import from_json, solution_key, to_json
+
+PLAY_OPTIONS = ("rules", "turret_lifetime", "escalation_lights")
+"""The options that change a game's play; ``round_limit`` is the solver's horizon and
+``best_of`` only strings games together."""
+
+
+def solved_options(options: dict[str, Any]) -> tuple[dict[str, Any], int]:
+    """The validated options that change play, and the round limit (the horizon)."""
+    known = set(ErdOptions.model_fields)
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise MeepleError(
+            f"{', '.join(unknown)}: not an option of erd; the options are "
+            + ", ".join(sorted(known))
+        )
+    try:
+        parsed = ErdOptions(**options)
+    except ValueError as exc:
+        raise MeepleError(f"bad erd option: {exc}") from None
+    return {k: getattr(parsed, k) for k in PLAY_OPTIONS}, parsed.round_limit
+
+
+def game_for(options: dict[str, Any]) -> ErdGame:
+    """The single game the solver models for these options."""
+    return erd_game(**options)
+
+
+def summarise(solution: Solution, cross_sample: int = 50) -> dict[str, Any]:
+    """What a solve reports: the opening's value and mix, the cost, and the checks."""
+    model = solution.model
+    start = model.start_index
+    row, _ = solution.mixes(start, solution.horizon)
+    stage = model.states[start]
+    mix = sorted(
+        ([str(stage.rows[i][0]), len(stage.rows[i]), float(row[i])] for i in range(len(row))),
+        key=lambda e: -e[2],
+    )
+    checked, disagreement = cross_check(solution, cross_sample)
+    return {
+        "opening_value": solution.opening_value,
+        "opening_mix": [m for m in mix if m[2] > 1e-9],
+        "states": len(model.states),
+        "programs": solution.programs,
+        "sweeps": solution.sweeps,
+        "converged": solution.converged,
+        "last_change": solution.last_change,
+        "seconds": solution.seconds,
+        "allocation_pairs": model.allocation_pairs,
+        "engine_calls": model.engine_calls,
+        "exploitability": stage_exploitability(solution),
+        "cross_checked": checked,
+        "cross_check_difference": disagreement,
+    }
+
+
+def solve_erd(
+    options: dict[str, Any],
+    folder: Path | None = None,
+    use_cache: bool = True,
+    on_build: Callable[[int, int], None] | None = None,
+    on_sweep: Callable[[int, int, int], None] | None = None,
+    note: Callable[[str], None] | None = None,
+) -> tuple[Solution, dict[str, Any], bool]:
+    """The solution for these options (validated), its summary, and whether it came from the
+    cache. ``note`` hears why a cache entry was not believed."""
+    play, horizon = solved_options(options)
+    game = game_for(play)
+    folder = folder or cache.default_cache_dir()
+    key = solution_key(play, horizon)
+    if use_cache:
+        entry = cache.read(folder, key)
+        if entry.problem and note is not None:
+            note(entry.problem)
+        if entry.result is not None:
+            try:
+                return from_json(game, entry.result), entry.result["summary"], True
+            except (ValueError, KeyError) as exc:
+                if note is not None:
+                    note(str(exc))
+    started = time.perf_counter()
+    model = build_model(game, progress=on_build)
+    built = time.perf_counter() - started
+    solution = value_iteration(model, horizon, progress=on_sweep)
+    summary = {**summarise(solution), "build_seconds": built}
+    if use_cache:
+        cache.store(folder, key, to_json(solution, summary))
+    return solution, summary, False
