@@ -5,8 +5,10 @@ of the state (hands, decks in order, the seed of the chance still to come), so t
 set up from it plays on exactly as the original would. It is written one field a line::
 
     meeple erd position
-    sides: ["HHHLLLDDD - 0", "HHHLLLDDD - 0"]
-    round: 1
+    options: {"best_of": 1}
+    sides: [{"reserve": "HLLLDDDDDD", "discard": "H", "turrets": 1}, {"reserve": ...}]
+    pending: {"seats": [0, 1], "chosen": [null, null]}
+    round: 3
     ...
 
 The first line names the game; an ``options:`` line follows when the game's options differ
@@ -34,6 +36,7 @@ import json
 import sys
 import types
 import typing
+from collections import Counter
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -455,6 +458,28 @@ class PositionCodec:
         except (ValueError, TypeError, IndexError, KeyError, AttributeError) as exc:
             return f"the engine cannot play on from it ({type(exc).__name__}: {exc})"
         return None
+
+
+def count_problem(
+    held: Counter[int], expected: Counter[int], name: Callable[[int], str]
+) -> str | None:
+    """The first card (by number) that a position holds more or fewer times than the game
+    has it, in words (``card WX03 is there twice, but the game has it once``); None when
+    every card is there exactly as often as the game has it. ``name`` writes a card."""
+    for card in sorted(set(held) | set(expected)):
+        have, want = held[card], expected[card]
+        if have == want:
+            continue
+        if have == 0:
+            return f"card {name(card)} is missing (the game has it {_times(want)})"
+        if want == 0:
+            return f"card {name(card)} is there, but this game has none"
+        return f"card {name(card)} is there {_times(have)}, but the game has it {_times(want)}"
+    return None
+
+
+def _times(count: int) -> str:
+    return {1: "once", 2: "twice"}.get(count, f"{count} times")
 
 
 def position_argument(value: str) -> str | None:

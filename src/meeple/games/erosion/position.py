@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from meeple.core.position import UNKNOWN, FieldForm, PositionCodec
+from meeple.core.position import UNKNOWN, FieldForm, PositionCodec, count_problem
 from meeple.games.erosion.cards import PROCESS_DECKS
 from meeple.games.erosion.rules import ErosionGame, ErosionState
 
@@ -57,12 +57,9 @@ def check(state: ErosionState) -> str | None:
     for name in PILES:
         for pile in getattr(state, name):
             cards.update(pile)
-    twice = [c for c, k in cards.items() if k > 1]
-    if twice:
-        return f"card {cat.ids[twice[0]]} is there twice; every card is somewhere once"
-    if len(cards) != cat.num_process:
-        missing = next(c for c in range(cat.num_process) if c not in cards)
-        return f"card {cat.ids[missing]} is missing; every card is somewhere once"
+    problem = count_problem(cards, Counter(range(cat.num_process)), cat.ids.__getitem__)
+    if problem is not None:
+        return problem
     for d, deck in enumerate(state.decks):
         stray = [c for c in deck if cat.deck[c] != d]
         if stray:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from meeple.core.position import UNKNOWN, FieldForm, PositionCodec
+from meeple.core.position import UNKNOWN, FieldForm, PositionCodec, count_problem
 from meeple.games.squad_combat.rules import SquadCombatGame, SquadCombatState
 
 
@@ -65,18 +65,9 @@ def check(state: SquadCombatState) -> str | None:
             w.card for party in state.parties for c in party for w in c.wounds if w.owner == seat
         )
         held.update(p.card for p in state.stack if p.player == seat)
-        expected = Counter(game.decklists[seat])
-        if held != expected:
-            extra = held - expected
-            short = expected - held
-            what = (
-                f"{game.card_keys[next(iter(extra))]} once too often"
-                if extra
-                else f"no {game.card_keys[next(iter(short))]} (one is missing)"
-            )
-            return (
-                f"{game.seat_name(seat)} has {what}; every card of its deck list is somewhere once"
-            )
+        problem = count_problem(held, Counter(game.decklists[seat]), game.card_keys.__getitem__)
+        if problem is not None:
+            return f"{game.seat_name(seat)}'s {problem}"
         if tuple(sorted(state.hands[seat])) != state.hands[seat]:
             return f"{game.seat_name(seat)}'s hand must be sorted (a hand has no order)"
         party = tuple(c.card for c in state.parties[seat])

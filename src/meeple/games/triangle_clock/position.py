@@ -13,7 +13,7 @@ from collections import Counter
 from typing import Any
 
 from meeple.core.errors import NotationError
-from meeple.core.position import UNKNOWN, FieldForm, PositionCodec
+from meeple.core.position import UNKNOWN, FieldForm, PositionCodec, count_problem
 from meeple.games.triangle_clock.cards import (
     CARD_NAMES,
     NUM_CARDS,
@@ -76,12 +76,9 @@ def check(state: TriangleClockState) -> str | None:
     cards.update(state.supply.discards)
     for seat in state.seats:
         cards.update(seat.hand)
-    twice = [c for c, k in cards.items() if k > 1]
-    if twice:
-        return f"card {CARD_NAMES[twice[0]]} is there twice; every card is somewhere once"
-    if len(cards) != NUM_CARDS:
-        missing = next(c for c in range(NUM_CARDS) if c not in cards)
-        return f"card {CARD_NAMES[missing]} is missing; every card is somewhere once"
+    problem = count_problem(cards, Counter(range(NUM_CARDS)), CARD_NAMES.__getitem__)
+    if problem is not None:
+        return problem
     if tuple(sorted(state.supply.discards)) != state.supply.discards:
         return "the discard pile is kept sorted"
     if not 1 <= state.round <= ROUNDS + 1:
