@@ -71,3 +71,34 @@ def test_upon_uplift_architecture_fires_every_time_or_only_the_first(reading, tr
     first = play(first, "weather WX08 on 1 x3", "draw WX1 H1 F1", "uplift WX05")
     assert first.phase == "trigger", "the first uplift fires under both readings"
     assert first.fired == (cards(game, ["WX05"]) if reading == "once" else ())
+
+
+@pytest.mark.parametrize("reading", ["shield", "pass-over"])
+def test_a_typed_card_is_shielded_by_an_unlisted_rock_or_passes_over_it(reading):
+    """'Shielding: ... If a rock cannot be weathered, all rocks beneath it are shielded from
+    weathering!' and 'If a WX card lists types of rocks, it weathers all unshielded rocks of
+    those types'. WX04 lists shale; mountain 1 is limestone, shale, basalt, shale from the
+    top. Shielded by the limestone, it cannot be played there; passing over the limestone
+    and the basalt, it weathers both shales, which then lie below unweathered rocks."""
+    game = make(typed_weathering=reading)
+    state = position(
+        game,
+        hands={0: ["WX04", "F85"]},
+        mountains={0: ["WX13"], 1: ["WX12", "WX06", "H41", "WX09"]},
+    )
+    if reading == "shield":
+        assert "weather WX04 on 1" not in legal(state)
+        return
+    assert "weather WX04 on 1" in legal(state)
+    state = play(state, "weather WX04 on 1", "draw WX2 H0 F0")
+    assert state.weathered[1] == 0 and state.below(1) == cards(game, ["WX06", "WX09"])
+    assert state.unweathered_rocks(1) == list(cards(game, ["WX12", "H41"]))
+    assert state.points(1) == 2  # two unweathered rocks, no fossil among the shales
+    assert state.view(1)["mountains"][1]["weathered_below"] == ["WX06", "WX09"]
+    # Once the limestone on top is weathered, the shale below joins the run at the top.
+    joined = state._weather(1, list(cards(game, ["WX12"])))
+    assert joined.weathered[1] == 2 and joined.below(1) == cards(game, ["WX09"])
+    # Hillslope takes the run from the top: the weathered shale left below stays.
+    eroded = joined._erode(1, 2)
+    assert eroded.weathered[1] == 0 and eroded.below(1) == cards(game, ["WX09"])
+    assert eroded.mountains[1] == cards(game, ["H41", "WX09"])

@@ -36,10 +36,10 @@ class Eras:
         delta rock, 3 per weathered fossil rock (plus Reefs, legends and the challenge).
         ``hidden=False`` leaves out a challenge card not yet shown to everyone."""
         cat = self.game.catalog
-        rocks, w = self.mountains[seat], self.weathered[seat]
-        total = ROCK_POINTS * (len(rocks) - w) + DELTA_POINTS * len(self.deltas[seat])
+        rocks, weathered = self.mountains[seat], self.weathered_rocks(seat)
+        total = ROCK_POINTS * (len(rocks) - len(weathered)) + DELTA_POINTS * len(self.deltas[seat])
         fossil = cat.fossil
-        for r in rocks[:w]:
+        for r in weathered:
             if fossil[r]:
                 total += FOSSIL_POINTS
         if self.game.options.advanced:

@@ -75,7 +75,7 @@ def render_mountains(state: ErosionState, with_ids: bool = True, indent: int = 2
             i = row - (tallest - len(rocks))
             if i < 0:
                 cells.append(Text(""))
-            elif i < state.weathered[p]:
+            elif i < state.weathered[p] or rocks[i] in state.below(p):
                 label = rock_label(state, rocks[i], with_ids)
                 cells.append(Text(WEATHERED_MARK + label, style="yellow"))
             else:

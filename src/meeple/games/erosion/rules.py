@@ -149,6 +149,12 @@ class ErosionOptions(GameOptions):
         description="seat that starts; random draws it from the seed",
         json_schema_extra={"allowed": "random | a seat number"},
     )
+    typed_weathering: Literal["shield", "pass-over"] = Field(
+        default="shield",
+        description="a WX card that lists rock types meets a rock of another type: it cannot "
+        "weather it, so the rock shields all beneath (shield); or it passes over it, and only "
+        "a rock that cannot be weathered at all (architecture) shields (pass-over)",
+    )
     empty_hand: Literal["after-uplift", "before-uplift"] = Field(
         default="after-uplift",
         description="'If your play empties your hand, draw 6 new cards': checked once the "
@@ -492,7 +498,8 @@ class ErosionState(LegalActions, Transitions, Eras, Hidden, State[ErosionAction]
     """Each seat's mountain, top rock first."""
     weathered: tuple[int, ...]
     """How many rocks from the top of each mountain are weathered (weathering goes from the
-    top down and hillslope takes from the top, so the weathered rocks are always on top)."""
+    top down and hillslope takes from the top, so the weathered rocks are on top; only
+    ``typed_weathering=pass-over`` leaves others below, in :attr:`weathered_below`)."""
     deltas: tuple[tuple[int, ...], ...]
     discards: tuple[tuple[int, ...], ...]
     river: tuple[int, ...]
@@ -519,6 +526,9 @@ class ErosionState(LegalActions, Transitions, Eras, Hidden, State[ErosionAction]
     turn: int
     end_reason: str
     """Why the last era ended."""
+    weathered_below: tuple[tuple[int, ...], ...] = ()
+    """Per seat, weathered rocks lying below an unweathered one (sorted card numbers; only
+    under ``typed_weathering=pass-over``); () when there are none anywhere."""
     fired: tuple[int, ...] = ()
     """Cards whose 'upon uplift' architecture has fired (kept, sorted, only under
     ``uplift_architecture=once``)."""
@@ -555,8 +565,22 @@ class ErosionState(LegalActions, Transitions, Eras, Hidden, State[ErosionAction]
         if not self.game.options.advanced:
             return []
         cat = self.game.catalog
+        return [cat.effect[r] for r in self.unweathered_rocks(seat) if cat.effect_kind[r] == kind]
+
+    def below(self, seat: int) -> tuple[int, ...]:
+        """Weathered rocks of the seat's mountain lying below an unweathered rock."""
+        return self.weathered_below[seat] if self.weathered_below else ()
+
+    def unweathered_rocks(self, seat: int) -> list[int]:
+        """The rocks of the seat's mountain that are not weathered, top first."""
+        below = self.below(seat)
         rocks = self.mountains[seat][self.weathered[seat] :]
-        return [cat.effect[r] for r in rocks if cat.effect_kind[r] == kind]
+        return [r for r in rocks if r not in below] if below else list(rocks)
+
+    def weathered_rocks(self, seat: int) -> list[int]:
+        """The weathered rocks of the seat's mountain, top first."""
+        rocks = self.mountains[seat]
+        return [*rocks[: self.weathered[seat]], *self.below(seat)]
 
     def counts_as_high(self, seat: int) -> bool:
         """4000 m or more for elevation icons (a Caldera counts as that high)."""
@@ -607,10 +631,16 @@ class ErosionState(LegalActions, Transitions, Eras, Hidden, State[ErosionAction]
         """How many rocks a WX card could weather on a mountain (0 if it may not be played
         there): from the top down, passing over weathered rocks, stopping at the first rock
         it cannot weather, which shields every rock beneath it."""
+        return len(self.weather_targets(player, card, mountain))
+
+    def weather_targets(self, player: Player, card: int, mountain: int) -> list[int]:
+        """The rocks a WX card could weather on a mountain, top first (see
+        :meth:`weather_reach`). Under ``typed_weathering=pass-over`` a typed card passes
+        over rocks of types it does not list instead of being shielded by them."""
         cat = self.game.catalog
         icon = cat.icon[card]
         if icon is not None and (icon == "mountain") != self.counts_as_high(mountain):
-            return 0
+            return []
         if cat.kind[card] == "weather_n":
             limit = cat.n[card] + sum(e.rocks for e in self._architecture(player, "weather_bonus"))
             hardness, types = cat.max_hardness[card], None
@@ -618,19 +648,25 @@ class ErosionState(LegalActions, Transitions, Eras, Hidden, State[ErosionAction]
             # a typed card has no number: it weathers every listed rock it reaches
             limit, hardness, types = len(self.mountains[mountain]), 0, cat.types[card]
         advanced = self.game.options.advanced
-        reach = 0
+        passing = self.game.options.typed_weathering == "pass-over"
+        below = self.below(mountain)
+        out: list[int] = []
         for rock in self.mountains[mountain][self.weathered[mountain] :]:
-            if reach >= limit:
+            if len(out) >= limit:
                 break
+            if rock in below:
+                continue  # 'Each rock may only be weathered once'
             if types is None:
                 if cat.mohs[rock] > hardness:
                     break
             elif cat.rock[rock] not in types:
+                if passing:
+                    continue
                 break
             if advanced and not self._weatherable_by(rock, card):
                 break
-            reach += 1
-        return reach
+            out.append(rock)
+        return out
 
     def _weatherable_by(self, rock: int, card: int) -> bool:
         """Red architecture that keeps a rock from being weathered by this card."""
@@ -671,7 +707,7 @@ class ErosionState(LegalActions, Transitions, Eras, Hidden, State[ErosionAction]
         ids = cat.ids
         n = game.num_players
         step = self.agenda[0] if self.agenda else None
-        return {
+        view = {
             "game": game.name,
             "seat": player,
             "seats": [game.seat_name(p) for p in range(n)],
@@ -701,7 +737,6 @@ class ErosionState(LegalActions, Transitions, Eras, Hidden, State[ErosionAction]
                 for p in range(n)
             ],
             "river": [ids[c] for c in self.river],
-            "fired": [ids[c] for c in self.fired],
             "discards": [[ids[c] for c in pile] for pile in self.discards],
             "deltas": [
                 {
@@ -757,6 +792,14 @@ class ErosionState(LegalActions, Transitions, Eras, Hidden, State[ErosionAction]
             },
             "result": self.result,
         }
+        # Public facts that only some readings have (absent by default, so views stay as
+        # they were for every other game).
+        if game.options.typed_weathering == "pass-over":
+            for p, mountain in enumerate(view["mountains"]):
+                mountain["weathered_below"] = [ids[c] for c in self.below(p)]
+        if game.options.uplift_architecture == "once":
+            view["fired"] = [ids[c] for c in self.fired]
+        return view
 
     def _hand_classes(self, seat: int) -> tuple[int, int, int]:
         deck = self.game.catalog.deck

@@ -104,8 +104,9 @@ class Transitions:
         assert isinstance(action, (Weather, Hillslope))
         m = action.mountain
         if isinstance(action, Weather):
-            rocks = action.rocks or self.weather_reach(player, card, m)
-            state = replace(self, weathered=put(self.weathered, m, self.weathered[m] + rocks))
+            targets = self.weather_targets(player, card, m)
+            rocks = action.rocks or len(targets)
+            state = self._weather(m, targets[:rocks])
         else:
             rocks = action.rocks
             state = self._erode(m, rocks)
@@ -121,12 +122,30 @@ class Transitions:
     def _erode(self, mountain: int, rocks: int) -> ErosionState:
         """Move the top ``rocks`` (weathered) rocks of a mountain to the River."""
         top = self.mountains[mountain][:rocks]
-        return replace(
+        state = replace(
             self,
             mountains=put(self.mountains, mountain, self.mountains[mountain][rocks:]),
             weathered=put(self.weathered, mountain, self.weathered[mountain] - rocks),
             river=self.river + top,
         )
+        return state._weather(mountain, []) if self.below(mountain) else state
+
+    def _weather(self, mountain: int, rocks: list[int]) -> ErosionState:
+        """Mark rocks of a mountain weathered: those that join the weathered run at the top
+        count in :attr:`weathered`, the others (pass-over only) in :attr:`weathered_below`."""
+        pile = self.mountains[mountain]
+        below = set(self.below(mountain)) | set(rocks)
+        top = self.weathered[mountain]
+        while top < len(pile) and pile[top] in below:
+            below.discard(pile[top])
+            top += 1
+        state = replace(self, weathered=put(self.weathered, mountain, top))
+        if below or state.weathered_below:
+            n = self.game.num_players
+            lists = state.weathered_below or ((),) * n
+            lists = put(lists, mountain, tuple(sorted(below)))
+            state = replace(state, weathered_below=lists if any(lists) else ())
+        return state
 
     def _draw(self, player: Player, counts: tuple[int, int, int]) -> ErosionState:
         """Draw from the tops of the decks (all chosen before looking)."""
@@ -291,15 +310,16 @@ class Transitions:
             return False
         cond = self.game.challenge_cards[self.challenges[seat]].condition
         cat = self.game.catalog
-        rocks, w = self.mountains[seat], self.weathered[seat]
+        rocks = self.mountains[seat]
+        weathered = self.weathered_rocks(seat)
         if cond.kind == "height_at_least":
             return self.height_m(seat) >= cond.metres
         if cond.kind == "delta_at_least":
             return len(self.deltas[seat]) >= cond.rocks
         if cond.kind == "weathered_fossils_at_least":
-            return sum(cat.fossil[r] for r in rocks[:w]) >= cond.rocks
+            return sum(cat.fossil[r] for r in weathered) >= cond.rocks
         if cond.kind == "class_in_mountain_at_least":
             return sum(ROCK_CLASS[cat.rock[r]] == cond.rock_class for r in rocks) >= cond.rocks
         if cond.kind == "unweathered_at_least":
-            return len(rocks) - w >= cond.rocks
-        return bool(rocks) and w == 0
+            return len(rocks) - len(weathered) >= cond.rocks
+        return bool(rocks) and not weathered
