@@ -5,7 +5,7 @@
 
 With ``--levels`` the rungs are the opponents ``meeple play --level`` offers
 (``meeple.agents.levels``): medium against easy, hard against medium, and the hardest
-against the game's hand-written agent and against itself at a quarter of its time.
+against the game's hand-written agent and against itself at a quarter of its budget.
 
 Each rung plays the agent above it against the one below, seats rotated, through the lab
 (so games run on --jobs processes and every game is stored and resumable). Prints win rate
@@ -45,26 +45,31 @@ def size_rungs(game: Game, small: int, large: int) -> list[tuple[str, str]]:
     return list(itertools.pairwise(rungs))
 
 
-def quarter_time(spec: str) -> str:
-    """``spec`` with its ``seconds`` divided by four (the spec itself if it has none)."""
+def quarter_budget(spec: str) -> str:
+    """``spec`` with its ``iterations`` or ``seconds`` divided by four (the spec itself if it
+    has neither)."""
     name, _, params = spec.partition(":")
     parts = []
     for part in filter(None, params.split(",")):
         key, _, value = part.partition("=")
-        parts.append(f"{key}={float(value) / 4:g}" if key == "seconds" else part)
+        if key == "seconds":
+            part = f"{key}={float(value) / 4:g}"
+        elif key == "iterations":
+            part = f"{key}={max(1, int(value) // 4)}"
+        parts.append(part)
     return name + (":" + ",".join(parts) if parts else "")
 
 
 def level_rungs(game: Game) -> list[tuple[str, str]]:
     """(lower, upper): easy < medium < hard, hard against the hand-written agent, and hard
-    against itself at a quarter of its time (where it has a time budget)."""
+    against itself at a quarter of its budget (where it has one)."""
     easy, medium, hard = (level_spec(game, level) for level in LEVEL_NAMES)
     rungs = [(easy, medium), (medium, hard)]
     hand_written = game.heuristic_agent or "random"
     if hand_written != hard and (hand_written, hard) not in rungs:
         rungs.append((hand_written, hard))
-    if quarter_time(hard) != hard:
-        rungs.append((quarter_time(hard), hard))
+    if quarter_budget(hard) != hard:
+        rungs.append((quarter_budget(hard), hard))
     return rungs
 
 

@@ -158,7 +158,7 @@ def match(games: int, move_seconds: float) -> None:
     start = time.perf_counter()
     probe.step(state)
     rate = 200 / (time.perf_counter() - start)
-    simulations = max(10, int(rate * move_seconds))
+    start_simulations = simulations = max(10, int(rate * move_seconds))
     console.print(
         f"MCTSBot through the adapter: {rate:,.0f} simulations/s, so {simulations} a move "
         f"to start with, steered to {move_seconds} s a move on average; uct runs on the "
@@ -167,6 +167,7 @@ def match(games: int, move_seconds: float) -> None:
     score, uct_iterations, bot_seconds, moves = 0.0, 0, 0.0, 0
     for k in range(games):
         rng = random.Random(k)
+        simulations = start_simulations  # steered within a game, from the start each game
         bot = spiel_mcts.MCTSBot(
             game,
             uct_c=2.0,
@@ -193,7 +194,7 @@ def match(games: int, move_seconds: float) -> None:
                 # MCTSBot counts simulations, not seconds: steer its budget so that its
                 # moves take move_seconds on average (positions get cheaper as the board
                 # fills, so a budget set once at the start would run short).
-                simulations = max(10, round(simulations * (move_seconds / took) ** 0.5))
+                simulations = max(10, round(simulations * min(2.0, max(0.5, move_seconds / took))))
                 bot.max_simulations = simulations
         returns = state.returns()
         mine, theirs = returns[uct_seat], returns[1 - uct_seat]

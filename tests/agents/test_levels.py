@@ -23,7 +23,7 @@ def test_every_game_has_three_levels_that_build(name: str) -> None:
 def test_hard_is_the_default_and_the_strongest() -> None:
     game = meeple.make("edges")
     assert DEFAULT_LEVEL == "hard"
-    assert strongest(game) == level_spec(game, "hard") == "uct:seconds=1"
+    assert strongest(game) == level_spec(game, "hard") == "uct:iterations=30000"
 
 
 def test_levels_are_read_as_people_type_them() -> None:

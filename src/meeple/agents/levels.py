@@ -16,16 +16,19 @@ LEVEL_NAMES = ("easy", "medium", "hard")
 DEFAULT_LEVEL = "hard"
 
 LEVELS: dict[str, dict[str, str]] = {
-    # Compiled UCT at a second a move beats the generic search, which beats the script.
-    "edges": {"easy": "greedy", "medium": "mcts:seconds=1", "hard": "uct:seconds=1"},
+    # Budgets are iterations, not seconds, so that a level is as strong on every machine and
+    # its games replay exactly from their seed; each takes about a second a move or less on
+    # the 2-core development machine.
+    # Compiled UCT beats the generic search, which beats the script.
+    "edges": {"easy": "greedy", "medium": "mcts:iterations=1000", "hard": "uct:iterations=30000"},
     # The heuristic plays each round's matrix game at its equilibrium; since it mixes, the
     # generic search (300 iterations) lost 28 of 40 single games to it.
-    "erd": {"easy": "random", "medium": "ismcts:seconds=1", "hard": "heuristic"},
+    "erd": {"easy": "random", "medium": "ismcts:iterations=1000", "hard": "heuristic"},
     # In the card games no search beats the hand-written agents yet (docs/agents.md), so the
-    # hand-written agent is the hardest level and search at a second a move the middle one.
-    "erosion": {"easy": "random", "medium": "ismcts:seconds=1", "hard": "heuristic"},
-    "triangle-clock": {"easy": "random", "medium": "ismcts:seconds=1", "hard": "heuristic"},
-    "squad-combat": {"easy": "random", "medium": "ismcts:seconds=1", "hard": "heuristic"},
+    # hand-written agent is the hardest level and a short search the middle one.
+    "erosion": {"easy": "random", "medium": "ismcts:iterations=200", "hard": "heuristic"},
+    "triangle-clock": {"easy": "random", "medium": "ismcts:iterations=100", "hard": "heuristic"},
+    "squad-combat": {"easy": "random", "medium": "ismcts:iterations=50", "hard": "heuristic"},
 }
 """Agent spec per game and level."""
 
