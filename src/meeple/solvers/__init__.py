@@ -1,12 +1,14 @@
-"""Solvers: exact game-theoretic values (Edges so far) and the agents built on them.
+"""Solvers: exact game-theoretic values (Edges, Erd) and the agents built on them.
 
-Importing this package registers the ``perfect`` Edges agent (see :mod:`.edges_agent`); the
-compiled solver itself loads only when it is first used.
+Importing this package registers the ``perfect`` Edges agent (see :mod:`.edges_agent`) and
+the ``equilibrium`` Erd agent (:mod:`.erd.agent`); each solver loads only when first used.
 """
 
 from meeple.core.registry import register_agent
 from meeple.solvers.edges_agent import PerfectAgent
+from meeple.solvers.erd.agent import EquilibriumAgent
 
 register_agent("edges", "perfect", PerfectAgent)
+register_agent("erd", "equilibrium", EquilibriumAgent)
 
-__all__ = ["PerfectAgent"]
+__all__ = ["EquilibriumAgent", "PerfectAgent"]

@@ -59,7 +59,7 @@ def play_statistics(solution: Solution) -> PlayStatistics:
     horizon = solution.horizon
     # Mass per (state, Red is the column player?, an Escalation seen?, a Turret made?).
     mass = np.zeros((2, 2, 2, count))
-    mass[0, 0, 0, model.start_index] = 1.0
+    mass[0 if model.start_sign == 1 else 1, 0, 0, model.start_index] = 1.0
     ends: list[float] = []
     reasons = dict.fromkeys((*REASONS[1:], "round_limit"), 0.0)
     red = blue = escalations = turret_rounds = any_escalation = any_turret = 0.0
@@ -175,7 +175,8 @@ def exploitability(solution: Solution, strategy: Strategy) -> tuple[float, float
     value = solution.opening_value
     start = model.start_index
     # As Red (the row player) the strategy should earn the value, as Blue its negation.
-    as_red, as_blue = float(guaranteed[start, 0]), float(guaranteed[start, 1])
+    red = 0 if model.start_sign == 1 else 1
+    as_red, as_blue = float(guaranteed[start, red]), float(guaranteed[start, 1 - red])
     return min(as_red, as_blue), max(value - as_red, -value - as_blue)
 
 

@@ -57,7 +57,7 @@ class Solution:
     @property
     def opening_value(self) -> float:
         """The value of the opening to Red, with every round of the limit to play."""
-        return self.value(self.model.start_index, self.horizon)
+        return self.model.start_sign * self.value(self.model.start_index, self.horizon)
 
     def value(self, state: int, rounds_left: int) -> float:
         """The value to Red of a canonical state with this many rounds to play."""

@@ -104,8 +104,13 @@ class ErdModel:
 
     @property
     def start_index(self) -> int:
-        """The canonical state of the opening (symmetric, so it is itself)."""
-        return self.index[canonical(self.start)[0]]
+        """The canonical state of the opening (itself when both start alike, as in Erd)."""
+        return self.locate(self.start)[0]
+
+    @property
+    def start_sign(self) -> int:
+        """+1 if Red is the row player of the opening's canonical state, else -1."""
+        return self.locate(self.start)[1]
 
     def locate(self, sides: Sides) -> tuple[int, int]:
         """The canonical state of a table, and +1 if Red is its row player, -1 if Blue is."""
@@ -129,16 +134,18 @@ def erd_game(**options: Any) -> ErdGame:
 
 def build_model(
     game: ErdGame,
-    start: Side | None = None,
+    start: Side | Sides | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> ErdModel:
-    """Explore every state reachable from both players holding ``start`` (default: the
-    rules version's starting Reserve) and build each stage game with the engine.
+    """Explore every state reachable from the start and build each stage game with the
+    engine. ``start``: both players' side (default: the rules version's starting Reserve),
+    or a pair of sides, Red's and Blue's (tests use uneven ones).
 
     ``progress(done, known)`` is called after each state: states built, states found so far.
     """
     side = start or game.starting_side
-    model = ErdModel(game, (side, side))
+    pair = (side, side) if isinstance(side, Side) else side
+    model = ErdModel(game, (pair[0], pair[1]))
     first, _ = canonical(model.start)
     model.index[first] = 0
     queue: list[Sides] = [first]

@@ -1,0 +1,253 @@
+"""The Erd solver: matrix games with known answers, tiny variants against brute force over
+the engine's own states, the reductions against the engine, the checks, the agent."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from functools import cache
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from meeple.core.agent import Observation
+from meeple.games.erd.rules import ErdGame, ErdState, resolve_round
+from meeple.interfaces.cli import app
+from meeple.solvers.erd.agent import EquilibriumAgent
+from meeple.solvers.erd.analysis import (
+    equilibrium_strategy,
+    exploitability,
+    play_statistics,
+    uniform_strategy,
+)
+from meeple.solvers.erd.checks import cross_check, stage_exploitability
+from meeple.solvers.erd.iteration import Solution, value_iteration
+from meeple.solvers.erd.lp import solve, solve_columns, solve_rows, undominated
+from meeple.solvers.erd.model import build_model, erd_game, tiny_start
+from meeple.solvers.erd.store import from_json, to_json
+
+# -- matrix games with known answers ---------------------------------------------------------
+KNOWN = {
+    "matching pennies": ([[1, -1], [-1, 1]], 0.0, [0.5, 0.5], [0.5, 0.5]),
+    "rock-paper-scissors": (
+        [[0, -1, 1], [1, 0, -1], [-1, 1, 0]],
+        0.0,
+        [1 / 3] * 3,
+        [1 / 3] * 3,
+    ),
+    "pure saddle": ([[4, 2, 5], [1, 0, 3]], 2.0, [1, 0], [0, 1, 0]),
+    "biased": ([[2, -1], [-1, 1]], 0.2, [0.4, 0.6], [0.4, 0.6]),
+}
+
+
+@pytest.mark.parametrize("name", KNOWN)
+@pytest.mark.parametrize("method", [solve_rows, solve_columns, solve])
+def test_matrix_games_with_known_solutions(name, method):
+    matrix, value, row, column = KNOWN[name]
+    result = method(np.array(matrix, dtype=float))
+    assert result.value == pytest.approx(value, abs=1e-12)
+    assert result.row == pytest.approx(row, abs=1e-9)
+    assert result.column == pytest.approx(column, abs=1e-9)
+
+
+def test_pruning_removes_only_dominated_strategies():
+    # Row 2 is strictly worse than row 0 everywhere; column 2 strictly worse for the column
+    # player than column 1 once row 2 is gone.
+    matrix = np.array([[1.0, -1.0, 5.0], [-1.0, 1.0, 6.0], [-2.0, -3.0, 4.0]])
+    rows, cols = undominated(matrix)
+    assert list(rows) == [0, 1]
+    assert list(cols) == [0, 1]
+    assert solve(matrix).value == pytest.approx(solve_rows(matrix).value, abs=1e-12)
+
+
+def test_a_bad_matrix_is_refused():
+    with pytest.raises(ValueError, match="non-empty"):
+        solve_rows(np.zeros((0, 2)))
+    with pytest.raises(ValueError, match="finite"):
+        solve_rows(np.array([[np.nan]]))
+
+
+# -- tiny variants against brute force over the engine's states -----------------------------
+# (rules, Red's starting Reserve, Blue's, round limit): uneven starts have values other than 0.
+TINY = [
+    ("original", (1, 1, 1), (1, 1, 1), 4),
+    ("original", (1, 1, 1), (1, 2, 1), 3),
+    ("original", (1, 2, 0), (2, 1, 1), 3),
+    ("0.02", (2, 2, 3), (2, 1, 3), 3),
+    ("0.01", (2, 2, 3), (2, 1, 3), 3),
+    ("original", (1, 2, 0), (1, 1, 1), 3, "one_combat"),
+]
+
+
+def _game(rules: str, limit: int, turrets: str = "until_recovered") -> ErdGame:
+    options = erd_game(rules=rules, turret_lifetime=turrets).options
+    return ErdGame(options.model_copy(update={"round_limit": limit}))
+
+
+def brute_force_value(rules, red, blue, limit, turrets="until_recovered") -> float:
+    """The value of the engine's own game (round limit included) by plain recursion over
+    ErdState, every legal allocation kept, one program per (table, round)."""
+    game = _game(rules, limit, turrets)
+    first = replace(game.new_game(0), sides=(tiny_start(*red), tiny_start(*blue)))
+    memo: dict[tuple, float] = {}
+
+    def value(state: ErdState) -> float:
+        if state.is_over:
+            return state.returns[0]
+        key = (state.sides, state.round)
+        if key not in memo:
+            reds, blues = state.legal_actions(0), state.legal_actions(1)
+            table = [[value(state.apply(0, a).apply(1, b)) for b in blues] for a in reds]
+            memo[key] = solve_columns(np.array(table)).value
+        return memo[key]
+
+    return value(first)
+
+
+@cache
+def tiny_solution(rules, red, blue, limit, turrets="until_recovered") -> Solution:
+    model = build_model(
+        erd_game(rules=rules, turret_lifetime=turrets), (tiny_start(*red), tiny_start(*blue))
+    )
+    return value_iteration(model, limit)
+
+
+@pytest.mark.parametrize("case", TINY)
+def test_tiny_variants_agree_with_brute_force(case):
+    value = tiny_solution(*case).opening_value
+    assert value == pytest.approx(brute_force_value(*case), abs=1e-9)
+
+
+def test_uneven_tiny_variants_are_not_all_draws():
+    # Otherwise the brute-force comparison could pass with a solver that answers 0.
+    assert max(abs(tiny_solution(*case).opening_value) for case in TINY) > 0.1
+
+
+@pytest.mark.parametrize("case", TINY)
+def test_every_transition_matches_the_engine(case):
+    """Every legal pair of allocations (not only the classes' representatives) leads where
+    the model says, in the engine: the reductions are exact."""
+    solution = tiny_solution(*case)
+    model = solution.model
+    for stage in model.states:
+        for i, row in enumerate(stage.rows):
+            for j, column in enumerate(stage.columns):
+                for a in row:
+                    for b in column:
+                        report, after = resolve_round(model.game, stage.sides, (a, b), 1)
+                        if report.ending is None:
+                            index, sign = model.locate(after)
+                            assert (index, sign) == (stage.successor[i, j], stage.sign[i, j])
+                        else:
+                            assert stage.successor[i, j] == -1
+                            winner = report.ending.winner
+                            expected = 0 if winner is None else 1 if winner == 0 else -1
+                            assert stage.payoff[i, j] == expected
+
+
+@pytest.mark.parametrize("case", TINY)
+def test_checks_pass_on_tiny_variants(case):
+    solution = tiny_solution(*case)
+    assert stage_exploitability(solution) <= 1e-9
+    checked, difference = cross_check(solution, sample=20)
+    assert checked > 0 and difference <= 1e-9
+    worst, gap = exploitability(solution, equilibrium_strategy(solution))
+    assert gap <= 1e-9
+    assert worst <= min(solution.opening_value, -solution.opening_value) + 1e-9
+
+
+def test_random_play_is_exploitable():
+    solution = tiny_solution(*TINY[0])
+    assert exploitability(solution, uniform_strategy(solution))[1] > 0.05
+
+
+def test_stage_exploitability_sees_a_wrong_mix():
+    solution = tiny_solution(*TINY[0])
+    entries = solution.history[solution.model.start_index]
+    k, row, column = entries[-1]
+    wrong = np.zeros_like(row)
+    wrong[int(np.argmin(row))] = 1.0  # a pure allocation the optimal mix avoids
+    entries[-1] = (k, wrong, column)
+    try:
+        assert stage_exploitability(solution) > 1e-3
+    finally:
+        entries[-1] = (k, row, column)
+
+
+# -- statistics ------------------------------------------------------------------------------
+def test_play_statistics_add_up():
+    solution = tiny_solution(*TINY[0])
+    stats = play_statistics(solution)
+    assert sum(stats.ends_in_round) + stats.reaches_limit == pytest.approx(1.0, abs=1e-12)
+    assert sum(stats.reasons.values()) == pytest.approx(1.0, abs=1e-12)
+    # A symmetric opening: each side wins as often as the other.
+    assert stats.red_wins == pytest.approx(stats.blue_wins, abs=1e-9)
+    # Round 1 by hand: the chance the opening's cells end the game under both mixes.
+    stage = solution.model.states[solution.model.start_index]
+    row, column = solution.mixes(solution.model.start_index, solution.horizon)
+    first = float((np.outer(row, column) * (stage.successor < 0)).sum())
+    assert stats.ends_in_round[0] == pytest.approx(first, abs=1e-12)
+    assert 1.0 <= stats.expected_length <= solution.horizon
+
+
+# -- the stored solution ---------------------------------------------------------------------
+def test_a_stored_solution_reads_back_the_same():
+    solution = tiny_solution(*TINY[1])
+    back = from_json(solution.model.game, to_json(solution, {"x": 1}))
+    assert back.opening_value == solution.opening_value
+    assert len(back.model.states) == len(solution.model.states)
+    for s in range(len(back.model.states)):
+        for left in (1, solution.horizon):
+            for a, b in zip(back.mixes(s, left), solution.mixes(s, left), strict=True):
+                assert a == pytest.approx(b, abs=1e-15)
+
+
+def test_a_malformed_stored_solution_is_refused():
+    solution = tiny_solution(*TINY[1])
+    data = to_json(solution, {})
+    data["states"][0]["cells"][0] = [[1]]
+    with pytest.raises(ValueError, match=r"malformed|wrong shape"):
+        from_json(solution.model.game, data)
+
+
+# -- the agent -------------------------------------------------------------------------------
+def test_the_agent_follows_the_optimal_mix():
+    rules, red, blue, limit = TINY[0]
+    solution = tiny_solution(*TINY[0])
+    game = _game(rules, limit)
+    state = replace(game.new_game(0), sides=(tiny_start(*red), tiny_start(*blue)))
+    agent = EquilibriumAgent(game, seed=5, solution=solution)
+    classes, weights = agent.mix(state, 0)
+    seen = dict.fromkeys(range(len(classes)), 0)
+    where = {a: i for i, c in enumerate(classes) for a in c}
+    draws = 3000
+    for _ in range(draws):
+        seen[where[agent.act(Observation(state, 0))]] += 1
+    for i, p in enumerate(weights):
+        spread = 4 * math.sqrt(max(p * (1 - p), 1e-12) / draws) + 1e-9
+        assert abs(seen[i] / draws - p) <= spread, (classes[i][0], seen[i] / draws, p)
+    assert sum(1 for p in weights if p > 1e-9) >= 2  # a mixed strategy, not a pure one
+
+
+def test_the_agent_is_registered_for_erd():
+    from meeple.core.registry import game_agents
+
+    assert game_agents("erd")["equilibrium"] is EquilibriumAgent
+
+
+# -- the command line ------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--rules", "0.03"], "rules"),
+        (["-o", "colour=red"], "not an option of erd"),
+        (["-o", "turret_lifetime"], "name=value"),
+        (["-o", "round_limit=0"], "round_limit"),
+    ],
+)
+def test_bad_erd_options_get_one_line(args, message, tmp_path):
+    result = CliRunner().invoke(app, ["solve", "erd", "--cache-dir", str(tmp_path), *args])
+    assert result.exit_code != 0
+    assert message in result.output
+    assert "Traceback" not in result.output
