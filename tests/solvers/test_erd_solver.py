@@ -251,3 +251,17 @@ def test_bad_erd_options_get_one_line(args, message, tmp_path):
     assert result.exit_code != 0
     assert message in result.output
     assert "Traceback" not in result.output
+
+
+def test_the_heuristic_agents_mix_is_exploitable_but_a_mix():
+    from meeple.games.erd.agents import HeuristicAgent
+    from meeple.solvers.erd.analysis import heuristic_strategy
+
+    solution = tiny_solution(*TINY[0])
+    strategy = heuristic_strategy(solution, HeuristicAgent(solution.model.game))
+    start = solution.model.start_index
+    mix = strategy(start, 0, solution.horizon)
+    assert mix.sum() == pytest.approx(1.0)
+    worst, gap = exploitability(solution, strategy)
+    assert gap >= -1e-9
+    assert worst <= solution.opening_value + 1e-9

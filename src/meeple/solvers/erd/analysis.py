@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from meeple.games.erd.agents import HeuristicAgent, one_round_strategy
 from meeple.solvers.erd.iteration import Solution
 from meeple.solvers.erd.model import ESCALATION, REASONS, TURRET_MADE, TURRET_STOOD
 
@@ -196,5 +197,21 @@ def uniform_strategy(solution: Solution) -> Strategy:
         stage = solution.model.states[state]
         sizes = np.array([len(c) for c in (stage.rows if role == 0 else stage.columns)], float)
         return sizes / sizes.sum()
+
+    return strategy
+
+
+def heuristic_strategy(solution: Solution, agent: HeuristicAgent) -> Strategy:
+    """The ``heuristic`` agent's mix: the optimal mix of its one-round game (what its ``act``
+    draws from), spread over the stage game's classes."""
+    game = solution.model.game
+
+    def strategy(state: int, role: int, left: int) -> np.ndarray:
+        stage = solution.model.states[state]
+        round_number = solution.horizon - left + 1
+        mix = one_round_strategy(game, agent.weights, stage.sides, role, round_number)
+        classes = stage.rows if role == 0 else stage.columns
+        weights = np.array([sum(mix.get(a, 0.0) for a in c) for c in classes])
+        return weights / weights.sum()
 
     return strategy

@@ -19,9 +19,9 @@ from meeple.solvers.erd.iteration import Solution, value_iteration
 from meeple.solvers.erd.model import build_model, erd_game
 from meeple.solvers.erd.store import from_json, solution_key, to_json
 
-PLAY_OPTIONS = ("rules", "turret_lifetime", "escalation_lights")
-"""The options that change a game's play; ``round_limit`` is the solver's horizon and
-``best_of`` only strings games together."""
+PLAY_OPTIONS = ("rules", "turret_lifetime", "escalation_lights", "rush_tiebreak")
+"""The options that change a game's play; ``round_limit`` is the solver's horizon, and
+``best_of`` and ``match_draws`` only string games together."""
 
 
 def solved_options(options: dict[str, Any]) -> tuple[dict[str, Any], int]:

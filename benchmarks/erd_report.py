@@ -1,0 +1,150 @@
+"""The figures of docs/erd-solved.md: per rules version (and option), from the solution,
+exactly (nothing sampled): the value, how long a game lasts and why it ends, how often
+Escalations and Turrets happen, how mixed optimal play is, and a plot of the round-length
+distributions side by side.
+
+.venv/bin/python benchmarks/erd_report.py --plot docs/erd-solved-lengths.png
+
+Solutions come from the cache (``meeple solve erd --rules ...`` fills it) or are solved.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from meeple.solvers.erd.analysis import PlayStatistics, play_statistics
+from meeple.solvers.erd.iteration import value_iteration
+from meeple.solvers.erd.model import build_model, tiny_start
+from meeple.solvers.erd.solve import game_for, solve_erd, solved_options, summarise
+
+SPECS: dict[str, dict[str, Any]] = {
+    "original": {"rules": "original"},
+    "0.01": {"rules": "0.01"},
+    "0.02": {"rules": "0.02"},
+    "0.02 one_combat": {"rules": "0.02", "turret_lifetime": "one_combat"},
+    "0.02 own_lights": {"rules": "0.02", "escalation_lights": "own"},
+    "0.02 tiebreak_cards": {"rules": "0.02", "rush_tiebreak": "cards"},
+    # Variants of the starting Reserve (Heavies, Lights, Decoys), through the same solver.
+    "0.02 +1 Light": {"rules": "0.02", "start": (3, 4, 6)},
+    "0.02 3 Decoys": {"rules": "0.02", "start": (3, 3, 3)},
+}
+
+
+def _solve(spec: dict[str, Any], round_limit: int, folder: Path | None) -> tuple[Any, Any]:
+    """The solution and summary of a spec: from the cache, or (a variant start) solved."""
+    options = {k: v for k, v in spec.items() if k != "start"}
+    options["round_limit"] = round_limit
+    if "start" not in spec:
+        solution, summary, _ = solve_erd(options, folder)
+        return solution, summary
+    play, horizon = solved_options(options)
+    model = build_model(game_for(play), tiny_start(*spec["start"]))
+    solution = value_iteration(model, horizon)
+    return solution, summarise(solution)
+
+
+def _row(label: str, summary: dict[str, Any], stats: PlayStatistics) -> list[str]:
+    ends = stats.ends_in_round
+    by = [sum(ends[:k]) for k in (1, 2, 3, 5, 10)]
+    reasons = stats.reasons
+    return [
+        label,
+        f"{summary['opening_value']:+.2e}",
+        *(f"{100 * p:.1f}%" for p in by),
+        f"{stats.expected_length:.2f}",
+        f"{100 * (reasons['rush'] + reasons['both_rushes']):.1f}%",
+        f"{100 * reasons['mercy']:.2f}%",
+        f"{100 * reasons['pre_escalation']:.2f}%",
+        f"{100 * reasons['round_limit']:.2f}%",
+        f"{100 * stats.any_escalation:.1f}%",
+        f"{stats.escalations:.2f}",
+        f"{100 * stats.any_turret:.1f}%",
+        f"{len(summary['opening_mix'])}",
+        f"{stats.support_by_round[1] if len(stats.support_by_round) > 1 else 0:.1f}",
+    ]
+
+
+HEADER = [
+    "rules",
+    "value",
+    "ends in round 1",
+    "by round 2",
+    "by 3",
+    "by 5",
+    "by 10",
+    "expected rounds",
+    "Rush ends it",
+    "mercy",
+    "pre-Escalation",
+    "round limit",
+    "an Escalation",
+    "Escalations per game",
+    "a Turret made",
+    "opening mix: allocations",
+    "round 2: allocations (mean)",
+]
+
+
+def main() -> None:
+    """Print the table (markdown) and the first rounds' distribution; write the plot."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--only", nargs="*", default=list(SPECS), choices=list(SPECS))
+    parser.add_argument("--plot", type=Path, default=None, help="write the PNG here")
+    parser.add_argument("--rounds", type=int, default=12, help="rounds shown in the plot")
+    parser.add_argument("--round-limit", type=int, default=200, help="the games' round limit")
+    parser.add_argument("--cache-dir", type=Path, default=None)
+    args = parser.parse_args()
+    results: dict[str, tuple[dict[str, Any], PlayStatistics]] = {}
+    for label in args.only:
+        solution, summary = _solve(SPECS[label], args.round_limit, args.cache_dir)
+        results[label] = (summary, play_statistics(solution))
+    print("| " + " | ".join(HEADER) + " |")
+    print("|" + "---|" * len(HEADER))
+    for label, (summary, stats) in results.items():
+        print("| " + " | ".join(_row(label, summary, stats)) + " |")
+    print()
+    print("P(game ends in round r), r = 1..", args.rounds)
+    for label, (_, stats) in results.items():
+        cells = " ".join(f"{p:.4f}" for p in stats.ends_in_round[: args.rounds])
+        print(f"{label:>16}: {cells}")
+    print()
+    for label, (summary, _) in results.items():
+        mix = ", ".join(f"{a} {p:.3f}" for a, _, p in summary["opening_mix"])
+        print(f"{label} opening mix: {mix}")
+    if args.plot is not None:
+        _plot(results, args.rounds, args.plot)
+        print(f"\nplot: {args.plot}")
+
+
+def _plot(
+    results: dict[str, tuple[dict[str, Any], PlayStatistics]], rounds: int, path: Path
+) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    fig, ax = plt.subplots(figsize=(9, 4.5), dpi=110)
+    width = 0.8 / len(results)
+    x = np.arange(1, rounds + 2)
+    for k, (label, (_, stats)) in enumerate(results.items()):
+        ends = stats.ends_in_round[:rounds]
+        ends = ends + [0.0] * (rounds - len(ends))
+        later = 1.0 - sum(ends)
+        ax.bar(x + (k - (len(results) - 1) / 2) * width, [*ends, later], width, label=label)
+    ax.set_xticks(x, [*(str(r) for r in range(1, rounds + 1)), f">{rounds}"])
+    ax.set_xlabel("round in which the game ends")
+    ax.set_ylabel("probability under equilibrium play")
+    ax.set_title("Erd solved: how long a game lasts, per rules version (exact)")
+    ax.legend()
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path)
+
+
+if __name__ == "__main__":
+    main()
