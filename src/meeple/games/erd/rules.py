@@ -26,145 +26,68 @@ Turrets are public, only the pending allocation of a round is hidden until both 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, replace
 from itertools import product
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import Field, field_validator
 
-from meeple.core.errors import NotationError
 from meeple.core.game import AgentFactory, Game, Player, State
 from meeple.core.options import GameOptions
 from meeple.core.registry import register
 from meeple.core.simultaneous import Submissions
+from meeple.games.erd.pieces import (
+    KIND_NAMES,
+    KIND_PLURALS,
+    NO_CARDS,
+    NOTATION_HELP,
+    PILE_SIZE,
+    VERSIONS,
+    Allocate,
+    Cards,
+    RulesVersion,
+    Side,
+    parse_allocation,
+)
+from meeple.games.erd.rounds import (
+    REASON_TEXT,
+    Combat,
+    GameEnd,
+    mercy_losers,
+    other,
+    resolve_round,
+    turrets_converted,
+)
 
 if TYPE_CHECKING:
     import random
 
     from rich.console import RenderableType
 
-# -- the cards ------------------------------------------------------------------------------
-HEAVY_ON_RUSH = 2
-HEAVY_ON_DEFENSE = 3
-TURRET_VALUE = 1
-LIGHT_VALUE = 1
-DECOY_VALUE = 0
-PILE_SIZE = 3
-"""'up to three cards' / 'exactly 3 face-down cards' in each of Rush and Defense."""
-CONVERSION_STEP = 3
-"""'For every 3 points each player's Defense exceeds their opponent's Rush by'."""
-HEAVIES_IN_GAME = 6
-"""'if all six Heavies are in the discard piles'."""
-LETTERS = ("H", "L", "D")
-KIND_NAMES = ("Heavy", "Light", "Decoy")
-KIND_PLURALS = ("Heavies", "Lights", "Decoys")
-
-
-class Cards(NamedTuple):
-    """A set of Erd cards counted by kind: Heavies, Lights, Decoys."""
-
-    heavy: int = 0
-    light: int = 0
-    decoy: int = 0
-
-    @property
-    def total(self) -> int:
-        """How many cards in all."""
-        return self.heavy + self.light + self.decoy
-
-    def plus(self, other: Cards) -> Cards:
-        """These cards together with ``other``."""
-        return Cards(self.heavy + other.heavy, self.light + other.light, self.decoy + other.decoy)
-
-    def minus(self, other: Cards) -> Cards:
-        """These cards without ``other`` (the caller makes sure they are here)."""
-        return Cards(self.heavy - other.heavy, self.light - other.light, self.decoy - other.decoy)
-
-    def covers(self, other: Cards) -> bool:
-        """True if ``other`` can be taken from these cards."""
-        return self.heavy >= other.heavy and self.light >= other.light and self.decoy >= other.decoy
-
-    @property
-    def rush_value(self) -> int:
-        """Value as a Rush pile: Heavy 2, Light 1, Decoy 0."""
-        return HEAVY_ON_RUSH * self.heavy + LIGHT_VALUE * self.light + DECOY_VALUE * self.decoy
-
-    @property
-    def defense_value(self) -> int:
-        """Value as a Defense pile, without Turrets: Heavy 3, Light 1, Decoy 0."""
-        return HEAVY_ON_DEFENSE * self.heavy + LIGHT_VALUE * self.light + DECOY_VALUE * self.decoy
-
-    def __str__(self) -> str:
-        """``HHL``: a letter per card, Heavies first; ``-`` for no card."""
-        return "H" * self.heavy + "L" * self.light + "D" * self.decoy or "-"
-
-    def words(self) -> str:
-        """``2 Heavies, 1 Light``: for sentences; ``nothing`` for no card."""
-        parts = [
-            f"{n} {KIND_NAMES[k] if n == 1 else KIND_PLURALS[k]}" for k, n in enumerate(self) if n
-        ]
-        return ", ".join(parts) or "nothing"
-
-    @classmethod
-    def parse(cls, text: str) -> Cards:
-        """Read a pile in letters (``HHL``, any order or case) or ``-`` for an empty pile."""
-        text = text.strip().upper()
-        if text in ("-", ""):
-            return cls()
-        bad = sorted({c for c in text if c not in LETTERS})
-        if bad:
-            raise NotationError(
-                f"{''.join(bad)!r} in {text!r} is not a card; use H (Heavy), L (Light), "
-                "D (Decoy), or - for an empty pile"
-            )
-        return cls(text.count("H"), text.count("L"), text.count("D"))
-
-
-NO_CARDS = Cards()
-
-
-# -- the three rules versions ---------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class RulesVersion:
-    """What differs between the original sketch, patch 0.01 and patch 0.02."""
-
-    name: str
-    decoys: int
-    """Decoys in each starting Reserve: 3, then 6 from patch 0.01 on."""
-    exactly_three: bool
-    """Each pile takes exactly three cards (0.01) rather than up to three (original)."""
-    decoy_refill: int | None
-    """Decoys come back until the Reserve holds this many cards (0.01); None: all of them."""
-    mercy: Literal["0.01", "0.02"] | None
-    """Which mercy rule ends the game at the end of a round, if any."""
-    pre_escalation_win: bool
-    """0.02: a player who alone has non-Decoys in Reserve right before an Escalation wins."""
-
-    @property
-    def starting_reserve(self) -> Cards:
-        """Each player's Reserve at the start of a game."""
-        return Cards(3, 3, self.decoys)
-
-
-VERSIONS: dict[str, RulesVersion] = {
-    "original": RulesVersion(
-        "original",
-        decoys=3,
-        exactly_three=False,
-        decoy_refill=None,
-        mercy=None,
-        pre_escalation_win=False,
-    ),
-    "0.01": RulesVersion(
-        "0.01", decoys=6, exactly_three=True, decoy_refill=9, mercy="0.01", pre_escalation_win=False
-    ),
-    "0.02": RulesVersion(
-        "0.02", decoys=6, exactly_three=True, decoy_refill=9, mercy="0.02", pre_escalation_win=True
-    ),
-}
-"""Patch 0.02 keeps every rule of 0.01 that it does not change."""
+__all__ = [
+    "KIND_NAMES",
+    "KIND_PLURALS",
+    "NOTATION_HELP",
+    "NO_CARDS",
+    "PILE_SIZE",
+    "REASON_TEXT",
+    "VERSIONS",
+    "Allocate",
+    "Cards",
+    "Combat",
+    "ErdGame",
+    "ErdOptions",
+    "ErdState",
+    "GameEnd",
+    "RulesVersion",
+    "Side",
+    "mercy_losers",
+    "other",
+    "parse_allocation",
+    "resolve_round",
+    "turrets_converted",
+]
 
 
 class ErdOptions(GameOptions):
@@ -222,443 +145,6 @@ class ErdOptions(GameOptions):
         if value % 2 == 0:
             raise ValueError(f"a match is best of an odd number of games, not {value}")
         return value
-
-
-# -- actions --------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Allocate:
-    """This round's allocation: the cards put face down on Rush and on Defense.
-
-    Notation: ``rush=HHL defense=LDD`` (H Heavy, L Light, D Decoy; ``-`` for an empty pile).
-    """
-
-    rush: Cards
-    defense: Cards
-
-    @property
-    def cards(self) -> Cards:
-        """Every card the allocation takes from the Reserve."""
-        return self.rush.plus(self.defense)
-
-    def __str__(self) -> str:
-        return f"rush={self.rush} defense={self.defense}"
-
-
-NOTATION_HELP = (
-    "write both piles as rush=<cards> defense=<cards> with H (Heavy), L (Light), D (Decoy), "
-    "and - for an empty pile, e.g. 'rush=HHL defense=LDD'"
-)
-
-
-# A pile never swallows the next key: in 'rush= defense=-' the Rush pile is empty.
-# A key starts only at the start of a word and nothing backtracks, so a long run of letters
-# is scanned once rather than once from every position in it (which was quadratic); a word
-# followed by ``=`` is the next key, not this pile's cards.
-_PILE_RE = re.compile(r"(?<![A-Za-z])([A-Za-z]++)\s*+=(?:\s*+([^\s,;=]++)(?!\s*+=))?+")
-_RUSH_KEYS = ("rush", "r")
-_DEFENSE_KEYS = ("defense", "defence", "d")
-
-
-def parse_allocation(text: str) -> Allocate:
-    """Read ``rush=HHL defense=LDD`` (keys in any order; ``r=``/``d=`` for short)."""
-    piles: dict[str, Cards] = {}
-    rest = _PILE_RE.sub(" ", text).replace(",", " ").replace(";", " ").strip()
-    if rest:
-        raise NotationError(f"{rest!r} is not part of an Erd allocation; {NOTATION_HELP}")
-    for key, value in _PILE_RE.findall(text):
-        key = key.lower()
-        pile = "rush" if key in _RUSH_KEYS else "defense" if key in _DEFENSE_KEYS else None
-        if pile is None:
-            raise NotationError(f"{key!r} is not a pile; the piles are rush and defense")
-        if pile in piles:
-            raise NotationError(f"the {pile} pile is given twice in {text!r}")
-        piles[pile] = Cards.parse(value)
-    missing = [p for p in ("rush", "defense") if p not in piles]
-    if missing:
-        raise NotationError(f"{text!r} gives no {' and no '.join(missing)} pile; {NOTATION_HELP}")
-    return Allocate(piles["rush"], piles["defense"])
-
-
-# -- one player's side of the table ---------------------------------------------------------
-class Side(NamedTuple):
-    """One player's cards outside the piles: Reserve, discard pile and Turrets.
-
-    Turrets are Heavies lying sideways in the discard; ``discard`` counts the other cards.
-    """
-
-    reserve: Cards
-    discard: Cards
-    turrets: int
-
-    @property
-    def all_cards(self) -> Cards:
-        """Every card this player owns (a Turret is a Heavy)."""
-        return self.reserve.plus(self.discard).plus(Cards(heavy=self.turrets))
-
-    @property
-    def heavies_discarded(self) -> int:
-        """Heavies in the discard pile, Turrets included."""
-        return self.discard.heavy + self.turrets
-
-
-# -- how a round is resolved ----------------------------------------------------------------
-Outcome = Literal["one_rush", "both_total", "both_rush", "exact_tie", "held"]
-"""What combat decided: one Rush broke through; both did and Rush + Defense or then Rush
-decided; both did in an exact tie; neither did (the Defenses held)."""
-
-EndReason = Literal["rush", "both_rushes", "pre_escalation", "mercy", "mercy_draw", "round_limit"]
-
-REASON_TEXT: dict[str, str] = {
-    "rush": "Rush broke through",
-    "both_rushes": "both Rushes broke through",
-    "pre_escalation": "pre-Escalation win",
-    "mercy": "mercy rule",
-    "mercy_draw": "mercy rule for both players: a draw",
-    "round_limit": "draw by round limit",
-}
-"""A few words on each way a game ends, as the result reports it."""
-
-
-@dataclass(frozen=True, slots=True)
-class GameEnd:
-    """How one game of the match ended."""
-
-    winner: Player | None
-    """The winning seat; None for a draw."""
-    reason: EndReason
-    round: int
-    """The round in which the game ended."""
-    detail: str
-    """A sentence a player follows: who won and why."""
-
-    def to_json(self, game: ErdGame, number: int) -> dict[str, Any]:
-        """JSON-safe: the game's number in the match, winner, reason and detail."""
-        return {
-            "game": number,
-            "winner": self.winner,
-            "winner_name": None if self.winner is None else game.seat_name(self.winner),
-            "reason": self.reason,
-            "reason_text": REASON_TEXT[self.reason],
-            "rounds": self.round,
-            "detail": self.detail,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class Combat:
-    """Everything that happened from one reveal to the start of the next round."""
-
-    game_number: int
-    round: int
-    allocations: tuple[Allocate, Allocate]
-    turrets: tuple[int, int]
-    """Turrets standing in each discard during this combat."""
-    rush: tuple[int, int]
-    """Value of each Rush pile."""
-    defense: tuple[int, int]
-    """Value of each Defense: the pile plus its owner's Turrets."""
-    broke_through: tuple[bool, bool]
-    """Whether each player's Rush beat the opposing Defense."""
-    outcome: Outcome
-    turrets_made: tuple[int, int] = (0, 0)
-    decoys_back: tuple[int, int] = (0, 0)
-    lights_back: tuple[int, int] = (0, 0)
-    escalation: bool = False
-    escalation_heavies: tuple[int, int] = (0, 0)
-    escalation_lights: tuple[int, int] = (0, 0)
-    ending: GameEnd | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON-safe: the revealed piles, their values and what followed."""
-        return {
-            "game": self.game_number,
-            "round": self.round,
-            "rush": [str(a.rush) for a in self.allocations],
-            "defense": [str(a.defense) for a in self.allocations],
-            "turrets": list(self.turrets),
-            "rush_value": list(self.rush),
-            "defense_value": list(self.defense),
-            "broke_through": list(self.broke_through),
-            "outcome": self.outcome,
-            "turrets_made": list(self.turrets_made),
-            "decoys_back": list(self.decoys_back),
-            "lights_back": list(self.lights_back),
-            "escalation": self.escalation,
-            "escalation_heavies": list(self.escalation_heavies),
-            "escalation_lights": list(self.escalation_lights),
-            "ending": None if self.ending is None else self.ending.detail,
-        }
-
-
-def other(player: Player) -> Player:
-    """The opponent's seat."""
-    return 1 - player
-
-
-def rush_sizes(allocations: tuple[Allocate, Allocate], tiebreak: str = "value") -> tuple[int, int]:
-    """What 'the larger Rush pile' compares (option ``rush_tiebreak``): each Rush pile's
-    value, or its number of cards."""
-    if tiebreak == "cards":
-        return (allocations[0].rush.total, allocations[1].rush.total)
-    return (allocations[0].rush.rush_value, allocations[1].rush.rush_value)
-
-
-def combat(
-    sides: tuple[Side, Side], allocations: tuple[Allocate, Allocate], tiebreak: str = "value"
-) -> tuple[tuple[int, int], tuple[int, int], tuple[bool, bool], Outcome]:
-    """Reveal: Rush and Defense values, whose Rush broke through, and what that decides.
-
-    A Rush breaks through when its total value is higher than the opposing Defense, which
-    counts its pile and every Turret its owner has standing. A tie of Rush plus Defense goes
-    to the larger Rush pile, by ``tiebreak`` (see :func:`rush_sizes`).
-    """
-    rush = (allocations[0].rush.rush_value, allocations[1].rush.rush_value)
-    defense = (
-        allocations[0].defense.defense_value + TURRET_VALUE * sides[0].turrets,
-        allocations[1].defense.defense_value + TURRET_VALUE * sides[1].turrets,
-    )
-    broke = (rush[0] > defense[1], rush[1] > defense[0])
-    if broke[0] != broke[1]:
-        return rush, defense, broke, "one_rush"
-    if not broke[0]:
-        return rush, defense, broke, "held"
-    if rush[0] + defense[0] != rush[1] + defense[1]:
-        return rush, defense, broke, "both_total"
-    sizes = rush_sizes(allocations, tiebreak)
-    if sizes[0] != sizes[1]:
-        return rush, defense, broke, "both_rush"
-    return rush, defense, broke, "exact_tie"
-
-
-def combat_winner(
-    rush: tuple[int, int],
-    defense: tuple[int, int],
-    broke: tuple[bool, bool],
-    outcome: Outcome,
-    sizes: tuple[int, int] | None = None,
-) -> Player | None:
-    """The seat that wins the game in combat, if combat decides it (``sizes``: what the
-    Rush tie-break compares, the Rush values unless given)."""
-    if outcome == "one_rush":
-        return 0 if broke[0] else 1
-    if outcome == "both_total":
-        return 0 if rush[0] + defense[0] > rush[1] + defense[1] else 1
-    if outcome == "both_rush":
-        sizes = rush if sizes is None else sizes
-        return 0 if sizes[0] > sizes[1] else 1
-    return None
-
-
-def turrets_converted(defense: int, opposing_rush: int, defending_heavies: int) -> int:
-    """'For every 3 points each player's Defense exceeds their opponent's Rush by, they
-    convert one of their Defending Heavies (if any) into a Turret'."""
-    return min(defending_heavies, max(0, defense - opposing_rush) // CONVERSION_STEP)
-
-
-def recover(version: RulesVersion, side: Side) -> tuple[Side, int, int]:
-    """Recovery: Decoys back, then one Light per Heavy in Reserve. Returns the side and how
-    many Decoys and Lights came back."""
-    reserve, discard = side.reserve, side.discard
-    if version.decoy_refill is None:
-        decoys = discard.decoy
-    else:
-        decoys = min(discard.decoy, max(0, version.decoy_refill - reserve.total))
-    reserve = reserve.plus(Cards(decoy=decoys))
-    lights = min(reserve.heavy, discard.light)
-    reserve = reserve.plus(Cards(light=lights))
-    discard = discard.minus(Cards(light=lights, decoy=decoys))
-    return Side(reserve, discard, side.turrets), decoys, lights
-
-
-def escalation_due(sides: tuple[Side, Side]) -> bool:
-    """'if all six Heavies are in the discard piles' (Turrets lie in the discard)."""
-    return sides[0].heavies_discarded + sides[1].heavies_discarded == HEAVIES_IN_GAME
-
-
-def escalate(
-    sides: tuple[Side, Side], lights_rule: Literal["all", "own"]
-) -> tuple[tuple[Side, Side], tuple[int, int], tuple[int, int]]:
-    """Escalation: Heavies back (one each if every Light is discarded, else one per Light in
-    Reserve), then every Light back. Returns the sides, and the Heavies and Lights recovered.
-
-    A player takes back plain discarded Heavies before Turrets: the Heavy in hand is the same
-    card either way, and a Turret left standing still defends.
-    """
-    if lights_rule == "all":
-        none_left = all(s.reserve.light == 0 for s in sides)
-        wanted = tuple(1 if none_left else s.reserve.light for s in sides)
-    else:
-        # Each player asks the question of its own three Lights.
-        wanted = tuple(max(1, s.reserve.light) for s in sides)
-    out, heavies, lights = [], [], []
-    for side, want in zip(sides, wanted, strict=True):
-        back = min(want, side.heavies_discarded)
-        from_discard = min(back, side.discard.heavy)
-        from_turrets = back - from_discard
-        back_cards = Cards(heavy=back, light=side.discard.light)
-        out.append(
-            Side(
-                side.reserve.plus(back_cards),
-                Cards(side.discard.heavy - from_discard, 0, side.discard.decoy),
-                side.turrets - from_turrets,
-            )
-        )
-        heavies.append(back)
-        lights.append(side.discard.light)
-    return (out[0], out[1]), (heavies[0], heavies[1]), (lights[0], lights[1])
-
-
-def mercy_losers(version: RulesVersion, sides: tuple[Side, Side]) -> tuple[Player, ...]:
-    """Seats the mercy rule catches at the end of a round without an Escalation.
-
-    0.01: no Heavies and at most one Light in Reserve. 0.02: no Heavies and at most two Lights
-    in Reserve, while the opponent has a Heavy in Reserve.
-    """
-    if version.mercy is None:
-        return ()
-    caught = []
-    for p, side in enumerate(sides):
-        reserve = side.reserve
-        if version.mercy == "0.01":
-            if reserve.heavy == 0 and reserve.light <= 1:
-                caught.append(p)
-        elif reserve.heavy == 0 and reserve.light <= 2 and sides[other(p)].reserve.heavy > 0:
-            caught.append(p)
-    return tuple(caught)
-
-
-def combat_ending(game: ErdGame, report: Combat, winner: Player, round_number: int) -> GameEnd:
-    """How combat won the game: one Rush broke through, or both did and the totals decided."""
-    names = game.seat_name
-    rush, defense = report.rush, report.defense
-    loser = other(winner)
-    if report.outcome == "one_rush":
-        detail = (
-            f"{names(winner)}'s Rush ({rush[winner]}) broke through {names(loser)}'s "
-            f"Defense ({defense[loser]}) in round {round_number}"
-        )
-        return GameEnd(winner, "rush", round_number, detail)
-    if report.outcome == "both_total":
-        compared = (
-            f"Rush + Defense {rush[winner] + defense[winner]} against "
-            f"{rush[loser] + defense[loser]}"
-        )
-    elif game.options.rush_tiebreak == "cards":
-        cards = rush_sizes(report.allocations, "cards")
-        compared = f"Rush + Defense tied, a Rush of {cards[winner]} cards against {cards[loser]}"
-    else:
-        compared = f"Rush + Defense tied, Rush {rush[winner]} against {rush[loser]}"
-    detail = (
-        f"Both Rushes broke through in round {round_number}; {names(winner)} wins on {compared}"
-    )
-    return GameEnd(winner, "both_rushes", round_number, detail)
-
-
-def discard_piles(
-    game: ErdGame, sides: tuple[Side, Side], report: Combat
-) -> tuple[list[Side], list[int]]:
-    """After a combat that did not end the game: Turrets (only when both Defenses held), then
-    every other card of the piles to its owner's discard. Returns the sides and the Turrets
-    made."""
-    made = [0, 0]
-    after = []
-    for p in (0, 1):
-        side, alloc = sides[p], report.allocations[p]
-        if report.outcome == "held":
-            made[p] = turrets_converted(
-                report.defense[p], report.rush[other(p)], alloc.defense.heavy
-            )
-        discard = side.discard.plus(alloc.cards).minus(Cards(heavy=made[p]))
-        standing = side.turrets
-        if game.options.turret_lifetime == "one_combat":
-            # 'All other cards ..., including Turrets, are discarded': read as a Turret that
-            # served in this combat going back to being a plain discarded Heavy.
-            discard, standing = discard.plus(Cards(heavy=standing)), 0
-        after.append(Side(side.reserve.minus(alloc.cards), discard, standing + made[p]))
-    return after, made
-
-
-def end_of_round(
-    game: ErdGame, sides: tuple[Side, Side], round_number: int
-) -> tuple[GameEnd | None, bool]:
-    """The checks after Recovery: the 0.02 pre-Escalation win, whether an Escalation happens,
-    the mercy rule (only without an Escalation), and the safeguard round limit.
-
-    Returns how the game ended (None if it goes on) and whether to escalate.
-    """
-    version, names = game.version, game.seat_name
-    end: GameEnd | None = None
-    escalation = False
-    if escalation_due(sides):
-        holders = [p for p in (0, 1) if sides[p].reserve.total > sides[p].reserve.decoy]
-        if version.pre_escalation_win and len(holders) == 1:
-            detail = (
-                f"Right before an Escalation in round {round_number}, only "
-                f"{names(holders[0])} had non-Decoys in Reserve: a pre-Escalation win"
-            )
-            end = GameEnd(holders[0], "pre_escalation", round_number, detail)
-        else:
-            escalation = True
-    else:
-        caught = mercy_losers(version, sides)
-        # Both caught needs both without Heavies in Reserve, so all six discarded and an
-        # Escalation first: it cannot arise in play, but gaps.md's draw covers it.
-        if len(caught) == 2:
-            detail = f"Both players ended round {round_number} within the mercy rule: a draw"
-            end = GameEnd(None, "mercy_draw", round_number, detail)
-        elif caught:
-            loser = caught[0]
-            detail = (
-                f"{names(loser)} ended round {round_number} with "
-                f"{sides[loser].reserve.words()} in Reserve and loses by the mercy rule"
-            )
-            end = GameEnd(other(loser), "mercy", round_number, detail)
-    limit = game.options.round_limit
-    if end is None and round_number >= limit:
-        detail = f"The game reached the round limit of {limit}: a draw by round limit"
-        end = GameEnd(None, "round_limit", round_number, detail)
-    return end, escalation
-
-
-def resolve_round(
-    game: ErdGame,
-    sides: tuple[Side, Side],
-    allocations: tuple[Allocate, Allocate],
-    round_number: int,
-    game_number: int = 1,
-) -> tuple[Combat, tuple[Side, Side]]:
-    """Everything from the reveal to the next round, in the seed's order: combat, Turrets and
-    discards, Recovery, Escalation, and the checks that end a game.
-
-    Returns what happened and each side afterwards (unchanged when combat ends the game: the
-    piles stay on the table).
-    """
-    tiebreak = game.options.rush_tiebreak
-    rush, defense, broke, outcome = combat(sides, allocations, tiebreak)
-    turrets = (sides[0].turrets, sides[1].turrets)
-    report = Combat(game_number, round_number, allocations, turrets, rush, defense, broke, outcome)
-    winner = combat_winner(rush, defense, broke, outcome, rush_sizes(allocations, tiebreak))
-    if winner is not None:
-        return replace(report, ending=combat_ending(game, report, winner, round_number)), sides
-
-    after, made = discard_piles(game, sides, report)
-    decoys, lights = [0, 0], [0, 0]
-    for p in (0, 1):
-        after[p], decoys[p], lights[p] = recover(game.version, after[p])
-    new_sides = (after[0], after[1])
-    report = replace(
-        report,
-        turrets_made=(made[0], made[1]),
-        decoys_back=(decoys[0], decoys[1]),
-        lights_back=(lights[0], lights[1]),
-    )
-    end, escalation = end_of_round(game, new_sides, round_number)
-    if escalation:
-        new_sides, heavies, lights_up = escalate(new_sides, game.options.escalation_lights)
-        report = replace(
-            report, escalation=True, escalation_heavies=heavies, escalation_lights=lights_up
-        )
-    return replace(report, ending=end), new_sides
 
 
 # -- the game -------------------------------------------------------------------------------

@@ -1,0 +1,381 @@
+"""How an Erd round is resolved, in the seed's order: combat, Turrets and discards,
+Recovery, Escalation, and the checks that end a game."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, Literal
+
+from meeple.core.game import Player
+from meeple.games.erd.pieces import (
+    CONVERSION_STEP,
+    HEAVIES_IN_GAME,
+    TURRET_VALUE,
+    Allocate,
+    Cards,
+    RulesVersion,
+    Side,
+)
+
+if TYPE_CHECKING:
+    from meeple.games.erd.rules import ErdGame
+
+
+# -- how a round is resolved ----------------------------------------------------------------
+Outcome = Literal["one_rush", "both_total", "both_rush", "exact_tie", "held"]
+"""What combat decided: one Rush broke through; both did and Rush + Defense or then Rush
+decided; both did in an exact tie; neither did (the Defenses held)."""
+
+EndReason = Literal["rush", "both_rushes", "pre_escalation", "mercy", "mercy_draw", "round_limit"]
+
+REASON_TEXT: dict[str, str] = {
+    "rush": "Rush broke through",
+    "both_rushes": "both Rushes broke through",
+    "pre_escalation": "pre-Escalation win",
+    "mercy": "mercy rule",
+    "mercy_draw": "mercy rule for both players: a draw",
+    "round_limit": "draw by round limit",
+}
+"""A few words on each way a game ends, as the result reports it."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnd:
+    """How one game of the match ended."""
+
+    winner: Player | None
+    """The winning seat; None for a draw."""
+    reason: EndReason
+    round: int
+    """The round in which the game ended."""
+    detail: str
+    """A sentence a player follows: who won and why."""
+
+    def to_json(self, game: ErdGame, number: int) -> dict[str, Any]:
+        """JSON-safe: the game's number in the match, winner, reason and detail."""
+        return {
+            "game": number,
+            "winner": self.winner,
+            "winner_name": None if self.winner is None else game.seat_name(self.winner),
+            "reason": self.reason,
+            "reason_text": REASON_TEXT[self.reason],
+            "rounds": self.round,
+            "detail": self.detail,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Combat:
+    """Everything that happened from one reveal to the start of the next round."""
+
+    game_number: int
+    round: int
+    allocations: tuple[Allocate, Allocate]
+    turrets: tuple[int, int]
+    """Turrets standing in each discard during this combat."""
+    rush: tuple[int, int]
+    """Value of each Rush pile."""
+    defense: tuple[int, int]
+    """Value of each Defense: the pile plus its owner's Turrets."""
+    broke_through: tuple[bool, bool]
+    """Whether each player's Rush beat the opposing Defense."""
+    outcome: Outcome
+    turrets_made: tuple[int, int] = (0, 0)
+    decoys_back: tuple[int, int] = (0, 0)
+    lights_back: tuple[int, int] = (0, 0)
+    escalation: bool = False
+    escalation_heavies: tuple[int, int] = (0, 0)
+    escalation_lights: tuple[int, int] = (0, 0)
+    ending: GameEnd | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-safe: the revealed piles, their values and what followed."""
+        return {
+            "game": self.game_number,
+            "round": self.round,
+            "rush": [str(a.rush) for a in self.allocations],
+            "defense": [str(a.defense) for a in self.allocations],
+            "turrets": list(self.turrets),
+            "rush_value": list(self.rush),
+            "defense_value": list(self.defense),
+            "broke_through": list(self.broke_through),
+            "outcome": self.outcome,
+            "turrets_made": list(self.turrets_made),
+            "decoys_back": list(self.decoys_back),
+            "lights_back": list(self.lights_back),
+            "escalation": self.escalation,
+            "escalation_heavies": list(self.escalation_heavies),
+            "escalation_lights": list(self.escalation_lights),
+            "ending": None if self.ending is None else self.ending.detail,
+        }
+
+
+def other(player: Player) -> Player:
+    """The opponent's seat."""
+    return 1 - player
+
+
+def rush_sizes(allocations: tuple[Allocate, Allocate], tiebreak: str = "value") -> tuple[int, int]:
+    """What 'the larger Rush pile' compares (option ``rush_tiebreak``): each Rush pile's
+    value, or its number of cards."""
+    if tiebreak == "cards":
+        return (allocations[0].rush.total, allocations[1].rush.total)
+    return (allocations[0].rush.rush_value, allocations[1].rush.rush_value)
+
+
+def combat(
+    sides: tuple[Side, Side], allocations: tuple[Allocate, Allocate], tiebreak: str = "value"
+) -> tuple[tuple[int, int], tuple[int, int], tuple[bool, bool], Outcome]:
+    """Reveal: Rush and Defense values, whose Rush broke through, and what that decides.
+
+    A Rush breaks through when its total value is higher than the opposing Defense, which
+    counts its pile and every Turret its owner has standing. A tie of Rush plus Defense goes
+    to the larger Rush pile, by ``tiebreak`` (see :func:`rush_sizes`).
+    """
+    rush = (allocations[0].rush.rush_value, allocations[1].rush.rush_value)
+    defense = (
+        allocations[0].defense.defense_value + TURRET_VALUE * sides[0].turrets,
+        allocations[1].defense.defense_value + TURRET_VALUE * sides[1].turrets,
+    )
+    broke = (rush[0] > defense[1], rush[1] > defense[0])
+    if broke[0] != broke[1]:
+        return rush, defense, broke, "one_rush"
+    if not broke[0]:
+        return rush, defense, broke, "held"
+    if rush[0] + defense[0] != rush[1] + defense[1]:
+        return rush, defense, broke, "both_total"
+    sizes = rush_sizes(allocations, tiebreak)
+    if sizes[0] != sizes[1]:
+        return rush, defense, broke, "both_rush"
+    return rush, defense, broke, "exact_tie"
+
+
+def combat_winner(
+    rush: tuple[int, int],
+    defense: tuple[int, int],
+    broke: tuple[bool, bool],
+    outcome: Outcome,
+    sizes: tuple[int, int] | None = None,
+) -> Player | None:
+    """The seat that wins the game in combat, if combat decides it (``sizes``: what the
+    Rush tie-break compares, the Rush values unless given)."""
+    if outcome == "one_rush":
+        return 0 if broke[0] else 1
+    if outcome == "both_total":
+        return 0 if rush[0] + defense[0] > rush[1] + defense[1] else 1
+    if outcome == "both_rush":
+        sizes = rush if sizes is None else sizes
+        return 0 if sizes[0] > sizes[1] else 1
+    return None
+
+
+def turrets_converted(defense: int, opposing_rush: int, defending_heavies: int) -> int:
+    """'For every 3 points each player's Defense exceeds their opponent's Rush by, they
+    convert one of their Defending Heavies (if any) into a Turret'."""
+    return min(defending_heavies, max(0, defense - opposing_rush) // CONVERSION_STEP)
+
+
+def recover(version: RulesVersion, side: Side) -> tuple[Side, int, int]:
+    """Recovery: Decoys back, then one Light per Heavy in Reserve. Returns the side and how
+    many Decoys and Lights came back."""
+    reserve, discard = side.reserve, side.discard
+    if version.decoy_refill is None:
+        decoys = discard.decoy
+    else:
+        decoys = min(discard.decoy, max(0, version.decoy_refill - reserve.total))
+    reserve = reserve.plus(Cards(decoy=decoys))
+    lights = min(reserve.heavy, discard.light)
+    reserve = reserve.plus(Cards(light=lights))
+    discard = discard.minus(Cards(light=lights, decoy=decoys))
+    return Side(reserve, discard, side.turrets), decoys, lights
+
+
+def escalation_due(sides: tuple[Side, Side]) -> bool:
+    """'if all six Heavies are in the discard piles' (Turrets lie in the discard)."""
+    return sides[0].heavies_discarded + sides[1].heavies_discarded == HEAVIES_IN_GAME
+
+
+def escalate(
+    sides: tuple[Side, Side], lights_rule: Literal["all", "own"]
+) -> tuple[tuple[Side, Side], tuple[int, int], tuple[int, int]]:
+    """Escalation: Heavies back (one each if every Light is discarded, else one per Light in
+    Reserve), then every Light back. Returns the sides, and the Heavies and Lights recovered.
+
+    A player takes back plain discarded Heavies before Turrets: the Heavy in hand is the same
+    card either way, and a Turret left standing still defends.
+    """
+    if lights_rule == "all":
+        none_left = all(s.reserve.light == 0 for s in sides)
+        wanted = tuple(1 if none_left else s.reserve.light for s in sides)
+    else:
+        # Each player asks the question of its own three Lights.
+        wanted = tuple(max(1, s.reserve.light) for s in sides)
+    out, heavies, lights = [], [], []
+    for side, want in zip(sides, wanted, strict=True):
+        back = min(want, side.heavies_discarded)
+        from_discard = min(back, side.discard.heavy)
+        from_turrets = back - from_discard
+        back_cards = Cards(heavy=back, light=side.discard.light)
+        out.append(
+            Side(
+                side.reserve.plus(back_cards),
+                Cards(side.discard.heavy - from_discard, 0, side.discard.decoy),
+                side.turrets - from_turrets,
+            )
+        )
+        heavies.append(back)
+        lights.append(side.discard.light)
+    return (out[0], out[1]), (heavies[0], heavies[1]), (lights[0], lights[1])
+
+
+def mercy_losers(version: RulesVersion, sides: tuple[Side, Side]) -> tuple[Player, ...]:
+    """Seats the mercy rule catches at the end of a round without an Escalation.
+
+    0.01: no Heavies and at most one Light in Reserve. 0.02: no Heavies and at most two Lights
+    in Reserve, while the opponent has a Heavy in Reserve.
+    """
+    if version.mercy is None:
+        return ()
+    caught = []
+    for p, side in enumerate(sides):
+        reserve = side.reserve
+        if version.mercy == "0.01":
+            if reserve.heavy == 0 and reserve.light <= 1:
+                caught.append(p)
+        elif reserve.heavy == 0 and reserve.light <= 2 and sides[other(p)].reserve.heavy > 0:
+            caught.append(p)
+    return tuple(caught)
+
+
+def combat_ending(game: ErdGame, report: Combat, winner: Player, round_number: int) -> GameEnd:
+    """How combat won the game: one Rush broke through, or both did and the totals decided."""
+    names = game.seat_name
+    rush, defense = report.rush, report.defense
+    loser = other(winner)
+    if report.outcome == "one_rush":
+        detail = (
+            f"{names(winner)}'s Rush ({rush[winner]}) broke through {names(loser)}'s "
+            f"Defense ({defense[loser]}) in round {round_number}"
+        )
+        return GameEnd(winner, "rush", round_number, detail)
+    if report.outcome == "both_total":
+        compared = (
+            f"Rush + Defense {rush[winner] + defense[winner]} against "
+            f"{rush[loser] + defense[loser]}"
+        )
+    elif game.options.rush_tiebreak == "cards":
+        cards = rush_sizes(report.allocations, "cards")
+        compared = f"Rush + Defense tied, a Rush of {cards[winner]} cards against {cards[loser]}"
+    else:
+        compared = f"Rush + Defense tied, Rush {rush[winner]} against {rush[loser]}"
+    detail = (
+        f"Both Rushes broke through in round {round_number}; {names(winner)} wins on {compared}"
+    )
+    return GameEnd(winner, "both_rushes", round_number, detail)
+
+
+def discard_piles(
+    game: ErdGame, sides: tuple[Side, Side], report: Combat
+) -> tuple[list[Side], list[int]]:
+    """After a combat that did not end the game: Turrets (only when both Defenses held), then
+    every other card of the piles to its owner's discard. Returns the sides and the Turrets
+    made."""
+    made = [0, 0]
+    after = []
+    for p in (0, 1):
+        side, alloc = sides[p], report.allocations[p]
+        if report.outcome == "held":
+            made[p] = turrets_converted(
+                report.defense[p], report.rush[other(p)], alloc.defense.heavy
+            )
+        discard = side.discard.plus(alloc.cards).minus(Cards(heavy=made[p]))
+        standing = side.turrets
+        if game.options.turret_lifetime == "one_combat":
+            # 'All other cards ..., including Turrets, are discarded': read as a Turret that
+            # served in this combat going back to being a plain discarded Heavy.
+            discard, standing = discard.plus(Cards(heavy=standing)), 0
+        after.append(Side(side.reserve.minus(alloc.cards), discard, standing + made[p]))
+    return after, made
+
+
+def end_of_round(
+    game: ErdGame, sides: tuple[Side, Side], round_number: int
+) -> tuple[GameEnd | None, bool]:
+    """The checks after Recovery: the 0.02 pre-Escalation win, whether an Escalation happens,
+    the mercy rule (only without an Escalation), and the safeguard round limit.
+
+    Returns how the game ended (None if it goes on) and whether to escalate.
+    """
+    version, names = game.version, game.seat_name
+    end: GameEnd | None = None
+    escalation = False
+    if escalation_due(sides):
+        holders = [p for p in (0, 1) if sides[p].reserve.total > sides[p].reserve.decoy]
+        if version.pre_escalation_win and len(holders) == 1:
+            detail = (
+                f"Right before an Escalation in round {round_number}, only "
+                f"{names(holders[0])} had non-Decoys in Reserve: a pre-Escalation win"
+            )
+            end = GameEnd(holders[0], "pre_escalation", round_number, detail)
+        else:
+            escalation = True
+    else:
+        caught = mercy_losers(version, sides)
+        # Both caught needs both without Heavies in Reserve, so all six discarded and an
+        # Escalation first: it cannot arise in play, but gaps.md's draw covers it.
+        if len(caught) == 2:
+            detail = f"Both players ended round {round_number} within the mercy rule: a draw"
+            end = GameEnd(None, "mercy_draw", round_number, detail)
+        elif caught:
+            loser = caught[0]
+            detail = (
+                f"{names(loser)} ended round {round_number} with "
+                f"{sides[loser].reserve.words()} in Reserve and loses by the mercy rule"
+            )
+            end = GameEnd(other(loser), "mercy", round_number, detail)
+    limit = game.options.round_limit
+    if end is None and round_number >= limit:
+        detail = f"The game reached the round limit of {limit}: a draw by round limit"
+        end = GameEnd(None, "round_limit", round_number, detail)
+    return end, escalation
+
+
+def resolve_round(
+    game: ErdGame,
+    sides: tuple[Side, Side],
+    allocations: tuple[Allocate, Allocate],
+    round_number: int,
+    game_number: int = 1,
+) -> tuple[Combat, tuple[Side, Side]]:
+    """Everything from the reveal to the next round, in the seed's order: combat, Turrets and
+    discards, Recovery, Escalation, and the checks that end a game.
+
+    Returns what happened and each side afterwards (unchanged when combat ends the game: the
+    piles stay on the table).
+    """
+    tiebreak = game.options.rush_tiebreak
+    rush, defense, broke, outcome = combat(sides, allocations, tiebreak)
+    turrets = (sides[0].turrets, sides[1].turrets)
+    report = Combat(game_number, round_number, allocations, turrets, rush, defense, broke, outcome)
+    winner = combat_winner(rush, defense, broke, outcome, rush_sizes(allocations, tiebreak))
+    if winner is not None:
+        return replace(report, ending=combat_ending(game, report, winner, round_number)), sides
+
+    after, made = discard_piles(game, sides, report)
+    decoys, lights = [0, 0], [0, 0]
+    for p in (0, 1):
+        after[p], decoys[p], lights[p] = recover(game.version, after[p])
+    new_sides = (after[0], after[1])
+    report = replace(
+        report,
+        turrets_made=(made[0], made[1]),
+        decoys_back=(decoys[0], decoys[1]),
+        lights_back=(lights[0], lights[1]),
+    )
+    end, escalation = end_of_round(game, new_sides, round_number)
+    if escalation:
+        new_sides, heavies, lights_up = escalate(new_sides, game.options.escalation_lights)
+        report = replace(
+            report, escalation=True, escalation_heavies=heavies, escalation_lights=lights_up
+        )
+    return replace(report, ending=end), new_sides
