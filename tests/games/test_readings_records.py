@@ -12,7 +12,10 @@ from meeple.core.record import GameRecord
 READINGS = [
     ("squad-combat", {"edge_windows": "own", "end_draws": "all-at-once"}),
     ("erd", {"rules": "original", "rush_tiebreak": "cards", "match_draws": "replay"}),
-    ("triangle-clock", {"mulligan_order": "literal", "notes": "forbidden", "items": "mulligan/mulligan"}),
+    (
+        "triangle-clock",
+        {"mulligan_order": "literal", "notes": "forbidden", "items": "mulligan/mulligan"},
+    ),
     ("edges", {"double": True, "double_start": "a1", "board": "3x3", "stash": "2/2/0"}),
     (
         "erosion",
