@@ -15,7 +15,14 @@ import pytest
 
 from meeple.agents import make_agent, play_game
 from meeple.core.agent import Observation
-from meeple.games.squad_combat.rules import END_DISCARD, END_WINDOW, PHASE, REACT, Play
+from meeple.games.squad_combat.rules import (
+    END_DISCARD,
+    END_WINDOW,
+    PHASE,
+    REACT,
+    REFRESH_WINDOW,
+    Play,
+)
 
 from .conftest import cards, character, make, play, position
 
@@ -57,6 +64,25 @@ def test_a_passed_player_may_still_play_edges_before_another_action_resolves(gam
     assert state.passed[1] and state.step == (PHASE, 0)
     state = play(state, "play study by c")
     assert state.step == (REACT, 1) and salves(state, 1) == ["play salve by a"]
+
+
+@pytest.mark.parametrize("windows", ["anytime", "own"])
+def test_a_dice_refresh_is_an_action_that_an_edge_may_answer_before_it_rolls(windows):
+    """ANYTIME, and 'you may take an action and pay the character's "dice refresh" energy
+    cost to roll': the energy is paid, then Blue may play Salve before the dice are rolled
+    (edge_windows=own: the dice roll at once)."""
+    game = make(edge_windows=windows)
+    state = position(game, hands={0: "jab", 1: "salve"}, dice={"0a": ()}, wounds={"1b": "jab"})
+    state = play(state, "refresh a")
+    assert character(state, "0a").spent == 2  # the Knight's refresh cost, paid at once
+    if windows == "own":
+        assert len(character(state, "0a").dice) == 2 and state.step == (PHASE, 1)
+        return
+    assert state.step == (REFRESH_WINDOW, 1) and character(state, "0a").dice == ()
+    assert salves(state, 1) == ["play salve by a"]
+    state = play(state, "play salve by a")
+    assert character(state, "1b").wounds == () and len(character(state, "0a").dice) == 2
+    assert state.step == (PHASE, 1)
 
 
 def test_every_seat_gets_a_window_after_an_attacks_dice():

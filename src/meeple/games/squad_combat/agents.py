@@ -28,6 +28,7 @@ from meeple.games.squad_combat.rules import (
     PAY_DIE,
     PHASE,
     REACT,
+    REFRESH_WINDOW,
     TARGET,
     Die,
     Discard,
@@ -79,6 +80,7 @@ class HeuristicAgent:
             DEFENSE_DIE: self.defense_die,
             REACT: self.react,
             END_WINDOW: self.react,
+            REFRESH_WINDOW: self.react,
             DROP: lambda s, p, legal: min(legal, key=_value),
             END_DISCARD: self.end_discard,
         }
@@ -215,7 +217,9 @@ class HeuristicAgent:
         perf = state.top
         game = state.game
         if perf is None:
-            return self.end_of_turn_edge(state, seat, legal)
+            if state.step.kind == END_WINDOW:
+                return self.end_of_turn_edge(state, seat, legal)
+            return DONE
         card = game.cards[perf.card]
         if card.kind != "attack" or perf.target is None:
             return DONE

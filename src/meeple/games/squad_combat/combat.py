@@ -36,16 +36,33 @@ class Combat(Windows):
 
     def refresh_dice(self, seat: int, slot: int) -> None:
         """'Pay the character's dice refresh energy cost to roll a number of dice equal to
-        the character's dice pool value and add them to the character.'"""
+        the character's dice pool value and add them to the character.' The energy is paid
+        now; under ``edge_windows=anytime`` every seat may play an unrestricted edge before
+        the dice are rolled (:meth:`roll_refresh`)."""
+        ch = self.parties[seat][slot]
+        card = self.game.characters[ch.card]
+        self.set_character(seat, slot, ch._replace(spent=ch.spent + card.refresh))
+        self.say(f"{self.who(seat, slot)} refreshes ({card.refresh} energy).")
+        self.refreshing = slot
+        if self.anytime:
+            seats = (*self.seats_after(seat), seat)
+            self.refresh_windows = tuple(s for s in seats if self.alive(s))
+        else:
+            self.roll_refresh()
+
+    def roll_refresh(self) -> None:
+        """The refresh announced in this action phase rolls its dice."""
+        seat, slot = self.phase, self.refreshing
+        self.refreshing = -1
+        self.refresh_windows = ()
         ch = self.parties[seat][slot]
         card = self.game.characters[ch.card]
         rng = self.rng("refresh")
         rolled = [rng.randint(1, DIE_FACES) for _ in range(card.dice_pool)]
         dice = tuple(sorted((*ch.dice, *rolled)))
-        self.set_character(seat, slot, ch._replace(spent=ch.spent + card.refresh, dice=dice))
+        self.set_character(seat, slot, ch._replace(dice=dice))
         self.say(
-            f"{self.who(seat, slot)} refreshes ({card.refresh} energy) and rolls "
-            f"{dice_text(sorted(rolled))}: dice {dice_text(dice)}."
+            f"{self.who(seat, slot)} rolls {dice_text(sorted(rolled))}: dice {dice_text(dice)}."
         )
         if len(dice) > card.dice_pool:
             self.dropping = slot

@@ -21,15 +21,14 @@ from meeple.games.squad_combat.pieces import (
     DEFENSE_DIE,
     DROP,
     END_DISCARD,
-    END_WINDOW,
     PAY_CARD,
     PAY_DIE,
     PHASE,
-    REACT,
     SLOTS,
     TARGET,
     dice_text,
 )
+from meeple.games.squad_combat.reading import WINDOWS
 
 if TYPE_CHECKING:
     from meeple.games.squad_combat.rules import SquadCombatState
@@ -51,7 +50,7 @@ def _specific_reason(
 ) -> str | None:
     game = state.game
     perf = state.top
-    if isinstance(action, Play) and kind in (PHASE, REACT, END_WINDOW):
+    if isinstance(action, Play) and kind in (PHASE, *WINDOWS):
         k = game.content.card_index.get(action.card)
         if k is None:
             return None

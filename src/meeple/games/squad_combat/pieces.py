@@ -27,6 +27,8 @@ REACT = "reaction window"
 before it resolves."""
 END_WINDOW = "end-of-turn window"
 """Edges at the end of a turn, once everyone has passed, before spent energy clears."""
+REFRESH_WINDOW = "window before a refresh"
+"""Edges before a dice refresh (an action) rolls: its energy is paid, the dice not yet."""
 DROP = "dice trim after a refresh"
 END_DISCARD = "end-of-turn discard"
 RESOLVE = "resolution"
@@ -42,6 +44,7 @@ STEP_KINDS: tuple[str, ...] = (
     DEFENSE_DIE,
     REACT,
     END_WINDOW,
+    REFRESH_WINDOW,
     DROP,
     END_DISCARD,
     RESOLVE,

@@ -26,12 +26,16 @@ from meeple.games.squad_combat.pieces import (
     PAY_DIE,
     PHASE,
     REACT,
+    REFRESH_WINDOW,
     RESOLVE,
     TARGET,
     Character,
     Performance,
     Step,
 )
+
+WINDOWS = (REACT, END_WINDOW, REFRESH_WINDOW)
+"""The steps that offer edges (``done`` closes them)."""
 
 if TYPE_CHECKING:
     from meeple.games.squad_combat.rules import SquadCombatGame
@@ -54,6 +58,8 @@ class Reading:
     dropping: int
     discarding: tuple[int, ...]
     closing: tuple[int, ...]
+    refreshing: int
+    refresh_windows: tuple[int, ...]
     ended: str | None
 
     @property
@@ -72,6 +78,10 @@ class Reading:
         if not self.stack:
             if self.closing:
                 return Step(END_WINDOW, self.closing[0])
+            if self.refreshing >= 0:
+                if self.refresh_windows:
+                    return Step(REFRESH_WINDOW, self.refresh_windows[0])
+                return Step(RESOLVE, self.phase)
             return Step(PHASE, self.phase)
         perf = self.stack[-1]
         card = self.game.cards[perf.card]
@@ -202,7 +212,7 @@ class Reading:
                     actions.append(game.refresh[slot])
             actions.append(PASS)
             return actions
-        if kind in (REACT, END_WINDOW):
+        if kind in WINDOWS:
             return [*self.playable(seat, self.window_timings(seat)), DONE]
         if kind == END_DISCARD:
             return [game.discard[k] for k in sorted(set(self.hands[seat]))] + [DONE]

@@ -86,6 +86,7 @@ from meeple.games.squad_combat.pieces import (
     PAY_DIE,
     PHASE,
     REACT,
+    REFRESH_WINDOW,
     RESOLVE,
     SEAT_NAMES,
     SLOTS,
@@ -98,7 +99,7 @@ from meeple.games.squad_combat.pieces import (
     dice_text,
     put,
 )
-from meeple.games.squad_combat.reading import Reading
+from meeple.games.squad_combat.reading import WINDOWS, Reading
 from meeple.games.squad_combat.turns import Turns
 
 if TYPE_CHECKING:
@@ -124,6 +125,7 @@ __all__ = [
     "PAY_DIE",
     "PHASE",
     "REACT",
+    "REFRESH_WINDOW",
     "RESOLVE",
     "SEAT_NAMES",
     "SLOTS",
@@ -497,6 +499,10 @@ class SquadCombatState(Reading, State[SquadAction]):
     """End-of-turn discards made so far by the deciding seat."""
     closing: tuple[int, ...] = ()
     """Seats still to be offered the end-of-turn window for edges, the deciding seat first."""
+    refreshing: int = -1
+    """Slot of the phase player's character whose refresh is paid but not yet rolled."""
+    refresh_windows: tuple[int, ...] = ()
+    """Seats still to be offered the window before that refresh rolls, the deciding first."""
     winner: int | None = None
     ended: str | None = None
     """Why the game ended; None while it goes on."""
@@ -610,6 +616,8 @@ class SquadCombatState(Reading, State[SquadAction]):
             "discarding": list(self.discarding),
             "discarded": self.discarded,
             "closing": list(self.closing),
+            "refreshing": self.refreshing,
+            "refresh_windows": list(self.refresh_windows),
             "log": list(self.log),
             "result": self.result,
         }
@@ -756,7 +764,7 @@ class _Table(Turns, Combat):
         elif isinstance(action, Die | NoDie):
             self.choose_die(player, kind, action.value if isinstance(action, Die) else 0)
         elif isinstance(action, Done):
-            if kind in (REACT, END_WINDOW):
+            if kind in WINDOWS:
                 self.close_window(kind)
             else:
                 self.finish_discards(player)
@@ -774,14 +782,16 @@ class _Table(Turns, Combat):
             if kind == OVER:
                 return
             if kind == RESOLVE:
-                if not self.open_action_windows():
+                if not self.stack:
+                    self.roll_refresh()
+                elif not self.open_action_windows():
                     self.resolve()
                 continue
             if kind == END_DISCARD and not self.hands[seat]:
                 self.finish_discards(seat)
                 continue
             if (
-                kind in (REACT, END_WINDOW)
+                kind in WINDOWS
                 and ask_only_choices
                 and not self.playable(seat, self.window_timings(seat))
             ):

@@ -4,7 +4,7 @@ passed, the end of the turn (spent energy, discards, draws), and the end of the 
 from __future__ import annotations
 
 from meeple.games.squad_combat.content import cards_text
-from meeple.games.squad_combat.pieces import END_WINDOW, REACT
+from meeple.games.squad_combat.pieces import END_WINDOW, REACT, REFRESH_WINDOW
 from meeple.games.squad_combat.windows import Windows
 
 
@@ -31,6 +31,9 @@ class Turns(Windows):
         """The deciding seat's window closes (it said ``done``, or had nothing to play)."""
         if kind == REACT:
             self.replace_top(windows=(self.stack[-1].windows or ())[1:])
+            return
+        if kind == REFRESH_WINDOW:
+            self.refresh_windows = self.refresh_windows[1:]
             return
         assert kind == END_WINDOW
         self.closing = self.closing[1:]
@@ -128,6 +131,8 @@ class Turns(Windows):
         self.ended = reason
         self.discarding = ()
         self.closing = ()
+        self.refreshing = -1
+        self.refresh_windows = ()
         self.dropping = -1
         verdict = "a draw" if winner is None else f"{self.name(winner)} wins"
         self.say(f"Game over ({reason}): {verdict}.")

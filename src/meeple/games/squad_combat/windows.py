@@ -6,8 +6,8 @@ who passed "may still play edges". Software needs moments to ask, so under the d
 ``edge_windows=anytime`` an unrestricted edge may be played:
 
 * in its owner's own action phase (an edge is not an action, so the phase goes on);
-* before any action card resolves, by every seat, in turn order after the performer and the
-  performer last;
+* before any action resolves (an action card, or a dice refresh before its dice are rolled),
+  by every seat, in turn order after the performer and the performer last;
 * after an attack's dice, by every seat: the two sides first (``reactions`` orders them, and
   only they may add their ``defending`` or ``attacking`` edges), then the others in turn order
   after the attacker;
@@ -31,6 +31,8 @@ class Windows(Edits):
 
     __slots__ = ()
     closing: tuple[int, ...]
+    refreshing: int
+    refresh_windows: tuple[int, ...]
 
     @property
     def anytime(self) -> bool:
