@@ -20,7 +20,7 @@ def test_games_lists_registered_games_with_their_options():
     infos = {info.name: info for info in meeple.games()}
     assert "edges" in infos
     names = [o.name for o in infos["edges"].options]
-    assert names == ["board", "stash", "pie", "double", "first", "auto_steps"]
+    assert names == ["board", "stash", "pie", "double", "first", "double_start", "auto_steps"]
 
 
 def test_make_accepts_any_case_and_separator():
