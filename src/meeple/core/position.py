@@ -257,7 +257,7 @@ class PositionCodec:
         if unknown:
             raise PositionError(
                 f"{game.title} positions have no field {unknown[0]!r}; the fields are: "
-                + ", ".join(known)
+                + ", ".join(n for n, _ in self.fields)
             )
         # A field the state gives a default may be left out (so a position written before a
         # game gained that field still reads); any other missing field is an error.

@@ -28,6 +28,7 @@ from meeple.agents.levels import DEFAULT_LEVEL, LEVEL_NAMES, level_spec
 from meeple.core.agent import Agent, Observation
 from meeple.core.errors import MeepleError, RecordError
 from meeple.core.game import Game, Player, State, seats_text
+from meeple.core.position import position_argument, position_game
 from meeple.core.record import GameRecord, Playthrough
 from meeple.core.registry import make
 from meeple.core.rng import derive_seed, make_rng
@@ -234,6 +235,13 @@ def play_command(
     resume: Annotated[
         Path | None, typer.Option(help="continue a saved game record (and keep saving to it)")
     ] = None,
+    position: Annotated[
+        str | None,
+        typer.Option(
+            help="start from a position: the text state.position() writes, or a file holding "
+            "it (the game's options come from it)"
+        ),
+    ] = None,
     quiet: Annotated[bool, typer.Option(help="show only the final position")] = False,
     history: Annotated[
         bool, typer.Option(help="keep the game in the history folder (meeple history)")
@@ -256,6 +264,8 @@ def play_command(
     history folder (meeple history lists them).
     """
     try:
+        if resume is not None and position is not None:
+            raise MeepleError("--resume continues a saved game; --position starts a new one")
         if resume is not None:
             record = GameRecord.load(resume)
             play = Playthrough.from_record(record)
@@ -270,11 +280,12 @@ def play_command(
             else:
                 options = parse_option_flags(game, list(ctx.args))
                 specs = list(seat or [])
-            g = make(game, **options)
+            start = None if position is None else _start_position(position)
+            g = make(game, **options) if start is None else position_game(game, start, options)
             if seed is None:
                 seed = secrets.randbelow(2**31)
             specs = complete_seats(g, specs, level)
-            play = Playthrough(g, seed, specs)
+            play = Playthrough(g, seed, specs, start=start)
             if save is not None:
                 play.check_save_target(save)
         agents = build_agents(play.game, specs, play.seed)
@@ -320,6 +331,14 @@ def complete_seats(game: Game, specs: list[str], level: str = DEFAULT_LEVEL) -> 
     while len(out) < game.num_players:
         out.append(HUMAN if not out else default_agent)
     return out
+
+
+def _start_position(position: str) -> str:
+    """The text of ``--position`` (itself, or the file it names); MeepleError otherwise."""
+    text = position_argument(position)
+    if text is None:
+        raise MeepleError(f"{position} holds no position; a saved game goes on with --resume")
+    return text
 
 
 def build_agents(game: Game, specs: list[str], seed: int) -> list[Agent | None]:

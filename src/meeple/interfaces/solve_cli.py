@@ -13,6 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from meeple.core.errors import MeepleError
+from meeple.core.position import position_argument, position_game
 from meeple.core.record import GameRecord
 from meeple.core.registry import make
 from meeple.games.edges.rules import EdgesState
@@ -34,7 +35,11 @@ def solve_command(
     stash: Annotated[str | None, typer.Option(help="each player's L/M/S, e.g. 3/3/2")] = None,
     pie: Annotated[bool, typer.Option(help="the pie rule on move two")] = True,
     position: Annotated[
-        Path | None, typer.Option(help="solve the last position of a saved game (JSON record)")
+        str | None,
+        typer.Option(
+            help="solve a position: its text (as state.position() writes it), a file holding "
+            "it, or a saved game's record (its last position)"
+        ),
     ] = None,
     top: Annotated[int, typer.Option(help="how many best moves to list", min=1)] = 10,
     cache_dir: Annotated[Path | None, typer.Option(help=CACHE_HELP)] = None,
@@ -650,14 +655,19 @@ def _interrupt(signum: int, frame: object) -> None:
 
 
 def _position(
-    game: str, board: str | None, stash: str | None, pie: bool, position: Path | None
+    game: str, board: str | None, stash: str | None, pie: bool, position: str | None
 ) -> EdgesState:
     if game.strip().lower() != "edges":
         raise MeepleError(f"there is no solver for {game!r}; the solvable games are: edges, erd")
     if position is not None:
         if board or stash:
-            raise MeepleError("--position takes the board and stash from the record")
-        state = GameRecord.load(position).replay()
+            raise MeepleError("--position takes the board and stash from the position")
+        # A file holding something other than a position is a saved game's record.
+        text = position_argument(position)
+        if text is None:
+            state = GameRecord.load(position).replay()
+        else:
+            state = position_game("edges", text).from_position(text)
     else:
         options: dict[str, Any] = {"pie": pie, "first": 0}
         if board:
