@@ -179,11 +179,13 @@ class MeepleSpielState(pyspiel.State):
         self._game = _Shared(game.meeple)
         self._inner = _Shared(None)
         self.seeds = game.seeds
-        self.seed: int | None = None
-        self.moves: list[tuple[int, int]] = []
-        """(seat, action id) of every move so far: the information states are rebuilt from
-        them when asked for, since writing every seat's view at every move cost searches
-        (OpenSpiel's MCTSBot) about two thirds of their time."""
+        self._trail = _Shared(())
+        """The states so far, each with the (seat, move) that led to it (None for the
+        first): information states are written from them when asked for, since writing
+        every seat's view at every move cost searches (OpenSpiel's MCTSBot) about two
+        thirds of their time. They are the states actually passed through, so a state
+        resampled for a search keeps the history it was resampled from, as it did when
+        the views were written at once."""
 
     @property
     def meeple_game(self) -> Game[Any, Any, Any]:
@@ -224,8 +226,8 @@ class MeepleSpielState(pyspiel.State):
     # -- moves ----------------------------------------------------------------------------------
     def _apply_action(self, action: int) -> None:
         if self.inner is None:
-            self.seed = int(action)
-            self.inner = self.meeple_game.new_game(self.seed)
+            self.inner = self.meeple_game.new_game(int(action))
+            self._trail = _Shared(((None, self.inner),))
             return
         player = self.inner.to_act[0]
         self._play(player, action)
@@ -237,24 +239,20 @@ class MeepleSpielState(pyspiel.State):
 
     def _play(self, player: int, action: int) -> None:
         assert self.inner is not None
-        self.inner = self.inner.apply(player, self.meeple_game.action_from_id(int(action)))
-        self.moves = [*self.moves, (player, int(action))]  # a clone may share the old list
+        move = self.meeple_game.action_from_id(int(action))
+        self.inner = self.inner.apply(player, move)
+        # A new tuple, not an append: clones share the old one.
+        self._trail = _Shared((*self._trail.value, ((player, move), self.inner)))
 
     def recall(self, seat: int) -> list[str]:
         """``seat``'s views so far (as JSON, each change once), with its own moves between
         them: its information state with perfect recall."""
-        if self.seed is None:
-            return []
-        game = self.meeple_game
-        state = game.new_game(self.seed)
-        seen = [json.dumps(state.view(seat), sort_keys=True)]
-        for player, action in self.moves:
-            move = game.action_from_id(action)
-            if player == seat:
-                seen.append(f"> {move}")
-            state = state.apply(player, move)
+        seen: list[str] = []
+        for step, state in self._trail.value:
+            if step is not None and step[0] == seat:
+                seen.append(f"> {step[1]}")
             text = json.dumps(state.view(seat), sort_keys=True)
-            if seen[-1] != text:
+            if not seen or seen[-1] != text:
                 seen.append(text)
         return seen
 
