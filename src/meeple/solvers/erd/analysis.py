@@ -208,8 +208,9 @@ def heuristic_strategy(solution: Solution, agent: HeuristicAgent) -> Strategy:
 
     def strategy(state: int, role: int, left: int) -> np.ndarray:
         stage = solution.model.states[state]
-        round_number = solution.horizon - left + 1
-        mix = one_round_strategy(game, agent.weights, stage.sides, role, round_number)
+        # The model's game has no round limit of its own, so the round number changes
+        # nothing in the engine: one mix per state, remembered by the agent's cache.
+        mix = one_round_strategy(game, agent.weights, stage.sides, role, 1)
         classes = stage.rows if role == 0 else stage.columns
         weights = np.array([sum(mix.get(a, 0.0) for a in c) for c in classes])
         return weights / weights.sum()
