@@ -1,0 +1,81 @@
+"""The ``equilibrium`` Erd agent: plays the solved optimal mixed strategy, seeded.
+
+The solution comes from the verified cache (``meeple solve erd --rules ...`` fills it) or is
+solved when the agent is made (minutes). The solver is imported when the agent is built, not
+when meeple is imported, so the command line starts fast.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from meeple.core.agent import Observation
+from meeple.core.errors import MeepleError
+from meeple.core.game import Game
+from meeple.core.rng import make_rng
+from meeple.games.erd.rules import Allocate, ErdGame, ErdState
+
+if TYPE_CHECKING:
+    from meeple.solvers.erd.iteration import Solution
+
+
+_LOADED: dict[tuple[object, ...], Solution] = {}
+
+
+class EquilibriumAgent:
+    """Draws each allocation from the optimal mix of the state and the rounds left.
+
+    Against any opponent it earns at least the game's value in expectation (0 from the
+    opening, which is symmetric); nothing it does can be exploited beyond the solver's
+    tolerance. Allocations that play alike form one class; within a class it picks at random.
+    """
+
+    name = "equilibrium"
+
+    def __init__(
+        self,
+        game: Game,
+        seed: int = 0,
+        cache_dir: str | None = None,
+        solution: Solution | None = None,
+    ) -> None:
+        """``cache_dir``: where solved results are kept (default: the user's cache);
+        ``solution``: play this one instead (a test's tiny variant)."""
+        if not isinstance(game, ErdGame):
+            raise MeepleError("the equilibrium agent plays Erd only")
+        self.game = game
+        self.rng = make_rng(seed, "erd-equilibrium")
+        if solution is None:
+            from meeple.solvers.erd.solve import PLAY_OPTIONS, solve_erd
+
+            options = {k: getattr(game.options, k) for k in PLAY_OPTIONS}
+            options["round_limit"] = game.options.round_limit
+            # A lab run makes an agent per game: read the (large) solution once per process.
+            key = (cache_dir, tuple(sorted(options.items())))
+            solution = _LOADED.get(key)
+            if solution is None:
+                folder = Path(cache_dir) if cache_dir else None
+                solution = _LOADED[key] = solve_erd(options, folder)[0]
+        self.solution: Solution = solution
+
+    def mix(self, state: ErdState, player: int) -> tuple[list[list[Allocate]], list[float]]:
+        """The classes of ``player``'s allocations in ``state`` and the optimal probability
+        of each."""
+        solution = self.solution
+        index, sign = solution.model.locate(state.sides)
+        left = max(1, solution.horizon - state.round + 1)
+        row, column = solution.mixes(index, left)
+        stage = solution.model.states[index]
+        # In the canonical table Red is the row player unless the table was mirrored.
+        as_row = (player == 0) == (sign == 1)
+        classes = stage.rows if as_row else stage.columns
+        return classes, [float(p) for p in (row if as_row else column)]
+
+    def act(self, observation: Observation) -> Allocate:
+        """An allocation drawn from the optimal mix."""
+        state = observation.determinize(self.rng)
+        assert isinstance(state, ErdState)
+        classes, weights = self.mix(state, observation.player)
+        chosen = self.rng.choices(classes, weights=weights)[0]
+        return self.rng.choice(chosen)
