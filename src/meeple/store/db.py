@@ -107,13 +107,16 @@ def create_tables(engine: Engine, metadata: MetaData) -> None:
     """Create the tables that are missing; another process doing the same at once is fine.
 
     Two processes opening a new database at the same moment both see a table missing and
-    both create it; the loser's "already exists" error is harmless once the table is there.
+    both create it. The loser's "already exists" stops its ``create_all`` at that table, so
+    it tries again (each try creates only what is still missing) until every table is there.
     """
+
+    def racing(exc: Exception) -> bool:
+        text = str(getattr(exc, "orig", exc))
+        return isinstance(exc, OperationalError) and ("locked" in text or "already exists" in text)
+
     try:
-        _while_locked(
-            lambda: metadata.create_all(engine),
-            lambda exc: isinstance(exc, OperationalError) and "locked" in str(exc.orig),
-        )
+        _while_locked(lambda: metadata.create_all(engine), racing)
     except OperationalError as exc:
         try:
             missing = set(metadata.tables) - set(inspect(engine).get_table_names())
@@ -156,3 +159,26 @@ def insert_new(session: Session, table: Table, rows: list[dict[str, Any]]) -> No
                 session.execute(table.insert().values(**row))
         except IntegrityError:
             pass
+
+
+def upsert(session: Session, table: Table, row: dict[str, Any]) -> None:
+    """Store ``row``, replacing the row of the same primary key if there is one.
+
+    One statement on SQLite and PostgreSQL, so two processes writing the same key at once
+    both succeed (the last write stays); a select-then-insert (``Session.merge``) lets both
+    see no row and the second insert fail.
+    """
+    keys = [c.name for c in table.primary_key.columns]
+    dialect = session.get_bind().dialect.name
+    if dialect in ("sqlite", "postgresql"):
+        if dialect == "sqlite":
+            from sqlalchemy.dialects.sqlite import insert
+        else:
+            from sqlalchemy.dialects.postgresql import insert
+        statement = insert(table).values(**row)
+        changes = {name: statement.excluded[name] for name in row if name not in keys}
+        session.execute(statement.on_conflict_do_update(index_elements=keys, set_=changes))
+        return
+    where = [table.c[name] == row[name] for name in keys]  # other databases: update or insert
+    if session.execute(table.update().where(*where).values(**row)).rowcount == 0:
+        session.execute(table.insert().values(**row))

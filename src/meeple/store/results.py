@@ -24,7 +24,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
-from meeple.store.db import StoreError, create_tables, insert_new, open_engine
+from meeple.store.db import StoreError, create_tables, insert_new, open_engine, upsert
 
 DEFAULT_URL = "sqlite:///results/meeple.db"
 """Where results go unless told otherwise (relative to the working directory)."""
@@ -157,7 +157,8 @@ class ResultStore:
         """Remember the command that last ran ``key`` and where it wrote the report."""
         with Session(self.engine) as session, session.begin():
             now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
-            session.merge(RunNote(key=key, command=command, report=report, updated=now))
+            row = {"key": key, "command": command, "report": report, "updated": now}
+            upsert(session, RunNote.__table__, row)  # another process may note the same run
 
     def forget(self, key: str) -> None:
         """Delete a run's game rows (to start it afresh)."""
