@@ -28,6 +28,19 @@ def _history_in_tmp(tmp_path, monkeypatch):
     monkeypatch.setenv("MEEPLE_HISTORY", str(tmp_path / "history"))
 
 
+@pytest.fixture(scope="session")
+def _session_cache(tmp_path_factory) -> str:
+    return str(tmp_path_factory.mktemp("solver-cache"))
+
+
+@pytest.fixture(autouse=True)
+def _solver_cache_in_tmp(_session_cache, monkeypatch):
+    """Solved results go to one folder for the whole test run, never the user's cache: a test
+    must not pass here because a solve that takes minutes happens to be cached on this
+    machine (and fail on a fresh one)."""
+    monkeypatch.setenv("MEEPLE_CACHE_DIR", _session_cache)
+
+
 @pytest.fixture
 def run():
     """Run the ``meeple`` command with arguments (and typed input) as a person would."""

@@ -11,7 +11,9 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+import meeple
 from meeple.core.agent import Observation
+from meeple.core.errors import MeepleError
 from meeple.games.erd.rules import ErdGame, ErdState, resolve_round
 from meeple.interfaces.cli import app
 from meeple.solvers.erd.agent import EquilibriumAgent
@@ -265,3 +267,11 @@ def test_the_heuristic_agents_mix_is_exploitable_but_a_mix():
     worst, gap = exploitability(solution, strategy)
     assert gap >= -1e-9
     assert worst <= solution.opening_value + 1e-9
+
+
+def test_the_agent_names_the_solve_it_needs_instead_of_solving_for_minutes(tmp_path):
+    from meeple.agents.spec import make_agent
+
+    game = meeple.make("erd", rules="0.01")
+    with pytest.raises(MeepleError, match=r"meeple solve erd --rules 0\.01 .*-o round_limit=200"):
+        make_agent(f"equilibrium:cache_dir={tmp_path}", game)

@@ -1,7 +1,8 @@
 """The ``equilibrium`` Erd agent: plays the solved optimal mixed strategy, seeded.
 
-The solution comes from the verified cache (``meeple solve erd --rules ...`` fills it) or is
-solved when the agent is made (minutes). The solver is imported when the agent is built, not
+The solution comes from the verified cache (``meeple solve erd --rules ...`` fills it); an
+agent asked for a game not solved yet says which command solves it, or solves it when made
+with ``solve=true`` (minutes). The solver is imported when the agent is built, not
 when meeple is imported, so the command line starts fast.
 """
 
@@ -39,9 +40,12 @@ class EquilibriumAgent:
         seed: int = 0,
         cache_dir: str | None = None,
         solution: Solution | None = None,
+        solve: bool = False,
     ) -> None:
         """``cache_dir``: where solved results are kept (default: the user's cache);
-        ``solution``: play this one instead (a test's tiny variant)."""
+        ``solution``: play this one instead (a test's tiny variant); ``solve``: solve the
+        game now if it is not in the cache (minutes), instead of refusing with the command
+        that solves it."""
         if not isinstance(game, ErdGame):
             raise MeepleError("the equilibrium agent plays Erd only")
         self.game = game
@@ -56,7 +60,7 @@ class EquilibriumAgent:
             solution = _LOADED.get(key)
             if solution is None:
                 folder = Path(cache_dir) if cache_dir else None
-                solution = _LOADED[key] = solve_erd(options, folder)[0]
+                solution = _LOADED[key] = solve_erd(options, folder, solve_if_missing=solve)[0]
         self.solution: Solution = solution
 
     def mix(self, state: ErdState, player: int) -> tuple[list[list[Allocate]], list[float]]:

@@ -80,9 +80,12 @@ def solve_erd(
     on_build: Callable[[int, int], None] | None = None,
     on_sweep: Callable[[int, int, int], None] | None = None,
     note: Callable[[str], None] | None = None,
+    solve_if_missing: bool = True,
 ) -> tuple[Solution, dict[str, Any], bool]:
     """The solution for these options (validated), its summary, and whether it came from the
-    cache. ``note`` hears why a cache entry was not believed."""
+    cache. ``note`` hears why a cache entry was not believed. With ``solve_if_missing``
+    false, a solution not in the cache is a MeepleError naming the command that solves it
+    (which takes minutes) instead of a solve."""
     play, horizon = solved_options(options)
     game = game_for(play)
     folder = folder or cache.default_cache_dir()
@@ -97,6 +100,14 @@ def solve_erd(
             except (ValueError, KeyError) as exc:
                 if note is not None:
                     note(str(exc))
+    if not solve_if_missing:
+        flags = " ".join(f"-o {k}={v}" for k, v in sorted(play.items()) if k != "rules")
+        raise MeepleError(
+            f"Erd under these options ({solve_command_words(play, horizon)}) is not solved "
+            f"in {folder} yet; solve it first (minutes: about 20 for 200 rounds on a 2-core "
+            f"machine) with: meeple solve erd --rules {play['rules']} {flags} "
+            f"-o round_limit={horizon}".replace("  ", " ")
+        )
     started = time.perf_counter()
     model = build_model(game, progress=on_build)
     built = time.perf_counter() - started
@@ -105,3 +116,8 @@ def solve_erd(
     if use_cache:
         cache.store(folder, key, to_json(solution, summary))
     return solution, summary, False
+
+
+def solve_command_words(play: dict[str, Any], horizon: int) -> str:
+    """The options of a solve as ``name=value`` words, for messages."""
+    return ", ".join([*(f"{k}={v}" for k, v in sorted(play.items())), f"round_limit={horizon}"])
