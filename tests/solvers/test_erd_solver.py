@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 import meeple
 from meeple.core.agent import Observation
 from meeple.core.errors import MeepleError
+from meeple.core.matrix_games import solve, solve_columns, solve_rows, undominated
 from meeple.games.erd.rules import ErdGame, ErdState, resolve_round
 from meeple.interfaces.cli import app
 from meeple.solvers.erd.agent import EquilibriumAgent
@@ -25,7 +26,6 @@ from meeple.solvers.erd.analysis import (
 )
 from meeple.solvers.erd.checks import cross_check, stage_exploitability
 from meeple.solvers.erd.iteration import Solution, value_iteration
-from meeple.solvers.erd.lp import solve, solve_columns, solve_rows, undominated
 from meeple.solvers.erd.model import build_model, erd_game, tiny_start
 from meeple.solvers.erd.store import from_json, to_json
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import random
 
+from meeple.core.matrix_games import guarantees, solve_columns
 from meeple.solvers.erd.iteration import Solution
-from meeple.solvers.erd.lp import guarantees, solve_columns
 
 
 def _stage_games(solution: Solution) -> list[tuple[int, int]]:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from meeple.solvers.erd.lp import solve
+from meeple.core.matrix_games import solve
 from meeple.solvers.erd.model import ErdModel
 
 
