@@ -174,3 +174,10 @@ def test_an_unknown_level_is_refused_with_the_levels(run):
     result = run("play", "erd", "--level", "expert")
     assert result.exit_code == 2
     assert "'expert' is not a level; choose one of easy, medium, hard" in result.output
+
+
+def test_help_at_the_prompt_shows_the_boards_legend(run):
+    """Issue 32.17: the legend of the board's marks is part of help."""
+    result = run("play", "erosion", "--seat", "human", "--seat", "random", "--seed", "1",
+                 input="help\nquit\n")  # fmt: skip
+    assert "Reading the board" in result.output and "Weathering" in result.output

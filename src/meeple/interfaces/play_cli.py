@@ -119,6 +119,9 @@ def _help(turn: Turn, rest: str) -> bool:
     game = turn.play.game
     words = ", ".join(f"{c.names[0]} ({c.help})" for c in prompt_commands(game))
     console.print(f"{escape(game.notation_help())}.\nCommands: {escape(words)}, quit.")
+    for command in prompt_commands(game):
+        if "legend" in command.names:  # the marks on the board, explained with the rest
+            command.run(turn, "")
     return False
 
 
