@@ -24,9 +24,10 @@ LEVELS: dict[str, dict[str, str]] = {
     # The heuristic plays each round's matrix game at its equilibrium; since it mixes, the
     # generic search (300 iterations) lost 28 of 40 single games to it.
     "erd": {"easy": "random", "medium": "ismcts:iterations=1000", "hard": "heuristic"},
-    # In the card games no search beats the hand-written agents yet (docs/agents.md), so the
-    # hand-written agent is the hardest level and a short search the middle one.
-    "erosion": {"easy": "random", "medium": "ismcts:iterations=200", "hard": "heuristic"},
+    # Erosion: search at 200 iterations now beats the hand-written agent (32 of 50 games).
+    "erosion": {"easy": "random", "medium": "heuristic", "hard": "ismcts:iterations=200"},
+    # In the other card games no search beats the hand-written agent yet (docs/agents.md), so
+    # it is the hardest level and a short search the middle one.
     "triangle-clock": {"easy": "random", "medium": "ismcts:iterations=100", "hard": "heuristic"},
     "squad-combat": {"easy": "random", "medium": "ismcts:iterations=50", "hard": "heuristic"},
 }

@@ -1,0 +1,49 @@
+"""Two agent specs against each other, seats alternated, in one process (no database).
+
+    .venv/bin/python benchmarks/head_to_head.py erosion ismcts:iterations=200 heuristic 40
+    .venv/bin/python benchmarks/head_to_head.py erd heuristic ismcts:iterations=1000 20 best_of=1
+
+Game k is played with seed k; the first agent takes seat k % 2 (the second agent the other
+seat) and is built with seed k, the second with seed k + 999. Prints the first agent's
+wins / draws / losses and its score rate with a 95% Wilson interval. Trailing ``name=value``
+words are game options. Two-player games only; the lab (``meeple compare``, the ladder)
+does the same with a database and worker processes.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import meeple
+from meeple.agents.play import play_game
+from meeple.agents.spec import make_agent
+from meeple.lab.stats import wilson_interval
+
+
+def main() -> None:
+    """Play the games named on the command line and print the tally."""
+    name, first, second, games = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+    options = dict(word.split("=", 1) for word in sys.argv[5:])
+    game = meeple.make(name, **options)
+    wins = draws = losses = 0
+    start = time.perf_counter()
+    for seed in range(games):
+        seat = seed % 2
+        agents = [make_agent(second, game, seed=seed + 999)] * 2
+        agents[seat] = make_agent(first, game, seed=seed)
+        returns = play_game(game, agents, seed).state.returns
+        mine, theirs = returns[seat], returns[1 - seat]
+        wins += mine > theirs
+        draws += mine == theirs
+        losses += mine < theirs
+    score = wins + draws / 2
+    low, high = wilson_interval(score, games)
+    print(
+        f"{name} {options or ''} {first} vs {second}: W/D/L {wins}/{draws}/{losses}, "
+        f"score {score / games:.1%} [{low:.0%}, {high:.0%}] in {time.perf_counter() - start:.0f} s"
+    )
+
+
+if __name__ == "__main__":
+    main()
