@@ -23,6 +23,7 @@ from rich.table import Table
 
 import meeple
 from meeple.agents.levels import LEVEL_NAMES, level_spec
+from meeple.agents.spec import AgentSpec, parse_spec
 from meeple.core.game import Game
 from meeple.lab.run import RunSpec, execute
 from meeple.lab.stats import wilson_interval
@@ -48,16 +49,13 @@ def size_rungs(game: Game, small: int, large: int) -> list[tuple[str, str]]:
 def quarter_budget(spec: str) -> str:
     """``spec`` with its ``iterations`` or ``seconds`` divided by four (the spec itself if it
     has neither)."""
-    name, _, params = spec.partition(":")
-    parts = []
-    for part in filter(None, params.split(",")):
-        key, _, value = part.partition("=")
-        if key == "seconds":
-            part = f"{key}={float(value) / 4:g}"
-        elif key == "iterations":
-            part = f"{key}={max(1, int(value) // 4)}"
-        parts.append(part)
-    return name + (":" + ",".join(parts) if parts else "")
+    parsed = parse_spec(spec)
+    params = dict(parsed.params)
+    if "seconds" in params:
+        params["seconds"] = f"{float(params['seconds']) / 4:g}"
+    elif "iterations" in params:
+        params["iterations"] = str(max(1, int(params["iterations"]) // 4))
+    return str(AgentSpec(parsed.name, params))
 
 
 def level_rungs(game: Game) -> list[tuple[str, str]]:

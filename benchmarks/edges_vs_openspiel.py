@@ -20,7 +20,6 @@ rate to take the same time per move. Needs the ``envs`` extra (OpenSpiel), in ``
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import time
 
@@ -33,6 +32,7 @@ import meeple
 from meeple.agents.spec import make_agent
 from meeple.core.agent import Observation
 from meeple.games.edges import fast
+from meeple.lab.stats import wilson_interval
 
 console = Console()
 
@@ -137,15 +137,6 @@ def speed(seconds: float, repeats: int) -> None:
     console.print(f"mcts / MCTSBot simulations: {medians[names[4]] / medians[names[3]]:.2f}x")
 
 
-def wilson(score: float, n: int) -> tuple[float, float]:
-    """95% Wilson interval of a score rate (draws count a half)."""
-    z = 1.96
-    p = score / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
-
-
 def match(games: int, move_seconds: float) -> None:
     """``uct`` against MCTSBot through the adapter, at equal time per move."""
     import meeple.envs.openspiel  # registers python_meeple_edges
@@ -202,7 +193,7 @@ def match(games: int, move_seconds: float) -> None:
         console.print(
             f"game {k + 1}: uct {'won' if mine > theirs else 'drew' if mine == theirs else 'lost'}"
         )
-    low, high = wilson(score, games)
+    low, high = wilson_interval(score, games)
     console.print(
         f"uct scored {score} of {games} ({score / games:.1%}, 95% interval {low:.1%}-{high:.1%}); "
         f"MCTSBot took {bot_seconds / max(moves, 1):.3f} s a move on average, its budget "

@@ -51,3 +51,9 @@ def level_spec(game: Game, level: str) -> str:
 def strongest(game: Game) -> str:
     """The agent spec meeple offers as the strongest opponent for ``game``."""
     return level_spec(game, "hard")
+
+
+def seat_spec(game: Game, text: str) -> str:
+    """What a seat given as ``text`` plays: a level word (easy, medium, hard) becomes that
+    level's agent spec; anything else is a spec already and is returned as it is."""
+    return level_spec(game, text) if text.strip().lower() in LEVEL_NAMES else text

@@ -10,7 +10,7 @@ from typing import Any
 from rich.markup import escape
 
 from meeple.agents import HUMAN, agent_names, make_agent, parse_spec
-from meeple.agents.levels import DEFAULT_LEVEL, LEVEL_NAMES, level_spec
+from meeple.agents.levels import DEFAULT_LEVEL, LEVEL_NAMES, seat_spec
 from meeple.core.errors import MeepleError
 from meeple.core.options import describe_options
 from meeple.core.registry import game_class, games, make
@@ -54,10 +54,9 @@ def launcher(read: Callable[[str], str]) -> tuple[str, dict[str, Any], list[str]
         default = HUMAN if p == 0 else DEFAULT_LEVEL
 
         def check(t: str) -> str:
-            if t.strip().lower() in LEVEL_NAMES:
-                return level_spec(g, t)
-            make_agent(t, g) if parse_spec(t).name != HUMAN else None
-            return t
+            spec = seat_spec(g, t)
+            make_agent(spec, g) if parse_spec(spec).name != HUMAN else None
+            return spec
 
         question = f"{g.seat_name(p)} (seat {p}): {' / '.join(choices)}"
         specs.append(ask(read, question, default, check))

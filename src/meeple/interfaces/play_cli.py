@@ -24,7 +24,7 @@ from rich.markup import escape
 from rich.text import Text
 
 from meeple.agents import HUMAN, make_agent, parse_spec
-from meeple.agents.levels import DEFAULT_LEVEL, LEVEL_NAMES, level_spec
+from meeple.agents.levels import DEFAULT_LEVEL, level_spec, seat_spec
 from meeple.core.agent import Agent, Observation
 from meeple.core.errors import MeepleError, RecordError
 from meeple.core.game import Game, Player, State, seats_text
@@ -330,7 +330,7 @@ def complete_seats(game: Game, specs: list[str], level: str = DEFAULT_LEVEL) -> 
             f"{game.title} has {game.num_players} seats but {len(specs)} --seat were given"
         )
     default_agent = level_spec(game, level)
-    out = [level_spec(game, s) if s.strip().lower() in LEVEL_NAMES else s for s in specs]
+    out = [seat_spec(game, s) for s in specs]
     while len(out) < game.num_players:
         out.append(HUMAN if not out else default_agent)
     return out

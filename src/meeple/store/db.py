@@ -143,12 +143,8 @@ def insert_new(session: Session, table: Table, rows: list[dict[str, Any]]) -> No
     if not rows:
         return
     keys = [c.name for c in table.primary_key.columns]
-    dialect = session.get_bind().dialect.name
-    if dialect in ("sqlite", "postgresql"):
-        if dialect == "sqlite":
-            from sqlalchemy.dialects.sqlite import insert
-        else:
-            from sqlalchemy.dialects.postgresql import insert
+    insert = _upserting_insert(session)
+    if insert is not None:
         # One statement run for every row (executemany): compiling a statement with a VALUES
         # clause per row costs more than storing the rows.
         session.execute(insert(table).on_conflict_do_nothing(index_elements=keys), rows)
@@ -169,12 +165,8 @@ def upsert(session: Session, table: Table, row: dict[str, Any]) -> None:
     see no row and the second insert fail.
     """
     keys = [c.name for c in table.primary_key.columns]
-    dialect = session.get_bind().dialect.name
-    if dialect in ("sqlite", "postgresql"):
-        if dialect == "sqlite":
-            from sqlalchemy.dialects.sqlite import insert
-        else:
-            from sqlalchemy.dialects.postgresql import insert
+    insert = _upserting_insert(session)
+    if insert is not None:
         statement = insert(table).values(**row)
         changes = {name: statement.excluded[name] for name in row if name not in keys}
         session.execute(statement.on_conflict_do_update(index_elements=keys, set_=changes))
@@ -182,3 +174,18 @@ def upsert(session: Session, table: Table, row: dict[str, Any]) -> None:
     where = [table.c[name] == row[name] for name in keys]  # other databases: update or insert
     if session.execute(table.update().where(*where).values(**row)).rowcount == 0:
         session.execute(table.insert().values(**row))
+
+
+def _upserting_insert(session: Session) -> Callable[[Table], Any] | None:
+    """The dialect's ``insert`` with ON CONFLICT clauses (SQLite, PostgreSQL); None for other
+    databases, which take the row-by-row path."""
+    dialect = session.get_bind().dialect.name
+    if dialect == "sqlite":
+        from sqlalchemy.dialects.sqlite import insert
+
+        return insert
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert
+
+        return insert
+    return None
