@@ -100,12 +100,14 @@ class UCTAgent:
             if deadline is not None and time.perf_counter() >= deadline:
                 break
         self.last_iterations = done
-        moves = 3 * shape.edges + 3
+        moves = len(self.tree.moves)
         actions = np.empty(moves, dtype=np.int16)
         visits = np.empty(moves, dtype=np.int64)
         values = np.empty(moves, dtype=np.float64)
+        tree = self.tree
         count = uct_search.root_statistics(
-            arrays[0], arrays[1], arrays[4], arrays[6], arrays[7], actions, visits, values
-        )
+            tree.node_first, tree.node_count, tree.slot_action, tree.slot_visits,
+            tree.slot_value, actions, visits, values,
+        )  # fmt: skip
         best = max(range(count), key=lambda k: (visits[k], values[k]))
         return self.game.action_from_id(int(actions[best]))
