@@ -18,11 +18,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
-from meeple.games.edges.fast import apply, legal_actions, outcome, rollout, to_act
-
-compiled = njit(cache=True, nogil=True)
+from meeple.games.edges.fast import apply, compiled, legal_actions, outcome, rollout, to_act
 
 
 class Tree:
