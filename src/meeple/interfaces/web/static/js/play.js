@@ -111,12 +111,21 @@ function receive(message) {
   }
 }
 
+// The seat that asks for the rematch hears of it twice (the reply, and the server's message
+// to every client): one navigation only, to the address with a seat token if either has one.
+// Two would abort each other.
+let rematchTarget = null;
+let rematchTimer = null;
+
 function followRematch(message) {
   const target = message.token
     ? `/play/${encodeURIComponent(message.match)}#token=${message.token}`
     : `/play/${encodeURIComponent(message.match)}`;
-  toast("a rematch has started: taking you there", "info");
-  setTimeout(() => { location.href = target; }, 600);
+  if (rematchTarget && (rematchTarget.includes("#token=") || !message.token)) return;
+  if (!rematchTarget) toast("a rematch has started: taking you there", "info");
+  rematchTarget = target;
+  clearTimeout(rematchTimer);
+  rematchTimer = setTimeout(() => { location.href = rematchTarget; }, 600);
 }
 
 async function draw() {
