@@ -73,21 +73,41 @@ class Eras:
         purpose: Literal["start", "win"] = "win" if final else "start"
         if len(tied) == 1:
             return state._tie_decided(tied, purpose)
-        # 'have the competing players draw a card at random from their own hands'
-        rng = make_rng(self.seed, "erosion", "tiebreak", self.era)
+        cards = state.tiebreak_draws(tied)
         hands = list(state.hands)
-        cards = []
-        for p in tied:
-            if hands[p]:
-                card = rng.choice(hands[p])
+        for p, card in zip(tied, cards, strict=True):
+            if card >= 0:
                 hands[p] = without(hands[p], card)
-                cards.append(card)
-            else:
-                cards.append(-1)
-        tie = Tie(purpose, tied, tuple(cards), (0,) * len(tied))
+        tie = Tie(purpose, tied, cards, (0,) * len(tied))
         guessers = [p for p, c in zip(tied, cards, strict=True) if c >= 0]
         steps = tuple(Step("guess", p) for p in guessers) if len(guessers) > 1 else ()
         return replace(state, hands=tuple(hands), tie=tie, agenda=(*steps, Step("settle_tie", -1)))
+
+    # -- the era's chance, from the seed (each a method of its own so that the compiled
+    # rules' differential test can follow the same draws: meeple.games.erosion.fast) ------
+    def tiebreak_draws(self, tied: tuple[int, ...]) -> tuple[int, ...]:
+        """The card each tied seat draws at random from its own hand, -1 for an empty hand
+        ('have the competing players draw a card at random from their own hands')."""
+        rng = make_rng(self.seed, "erosion", "tiebreak", self.era)
+        return tuple(rng.choice(self.hands[p]) if self.hands[p] else -1 for p in tied)
+
+    def start_among(self, seats: tuple[int, ...]) -> int:
+        """The next era's start player drawn among seats still tied after the tie-breaker."""
+        return make_rng(self.seed, "erosion", "start", self.era).choice(seats)
+
+    def era_decks(self) -> tuple[list[int], list[int], list[int]]:
+        """The next era's WX, H and F decks, top card last: every card but the mountains'
+        (hands, discards, deltas, River, decks) by class, shuffled."""
+        cat = self.game.catalog
+        loose = [c for pile in (*self.hands, *self.discards, *self.deltas) for c in pile]
+        loose += [*self.river, *self.decks[WX], *self.decks[H], *self.decks[F]]
+        era = self.era + 1
+        decks: tuple[list[int], list[int], list[int]] = ([], [], [])
+        for c in sorted(loose):
+            decks[cat.deck[c]].append(c)
+        for d in (WX, H, F):
+            make_rng(self.seed, "erosion", "era", era, "deck", d).shuffle(decks[d])
+        return decks
 
     def _guess(self, player: Player, hardness: int) -> ErosionState:
         assert self.tie is not None
@@ -126,8 +146,7 @@ class Eras:
         if len(seats) > 1:
             # Still tied after the tie-breaker: the start player is drawn among them, as the
             # first era's start player was.
-            rng = make_rng(self.seed, "erosion", "start", self.era)
-            seats = (rng.choice(seats),)
+            seats = (self.start_among(seats),)
         return state._new_era(seats[0])
 
     def _return_tie_cards(self) -> ErosionState:
@@ -143,16 +162,9 @@ class Eras:
         """'All cards except the Atmospheres and mountains ... are separated into 3 process
         decks and shuffled/arranged as in Set Up'; new hands of 3 WX, 2 H and 1 F are dealt
         one card at a time from the starting player; the lowest scorer starts."""
-        cat = self.game.catalog
         n = self.game.num_players
-        loose = [c for pile in (*self.hands, *self.discards, *self.deltas) for c in pile]
-        loose += [*self.river, *self.decks[WX], *self.decks[H], *self.decks[F]]
         era = self.era + 1
-        decks: list[list[int]] = [[], [], []]
-        for c in sorted(loose):
-            decks[cat.deck[c]].append(c)
-        for d in (WX, H, F):
-            make_rng(self.seed, "erosion", "era", era, "deck", d).shuffle(decks[d])
+        decks = self.era_decks()
         hands: list[list[int]] = [[] for _ in range(n)]
         for d, k in enumerate(STARTING_MIX):
             for _ in range(k):

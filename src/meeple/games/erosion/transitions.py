@@ -36,6 +36,15 @@ if TYPE_CHECKING:
     from meeple.games.erosion.rules import ErosionState
 
 
+ALL_PASSED = "all players passed in a row"
+"""Why an era ends when every seat passed in a row."""
+
+
+def second_pass(seat_name: str) -> str:
+    """Why an era ends when a seat passes the second time after a deck ran out."""
+    return f"{seat_name} passed a second time after a deck ran out"
+
+
 class Transitions:
     """How an action changes a state (mixed into :class:`ErosionState`)."""
 
@@ -218,11 +227,9 @@ class Transitions:
             runout = put(runout, player, runout[player] + 1)
         state = replace(self, passes_in_row=passes, runout_passes=runout)
         if passes >= n:
-            return state._end_era("all players passed in a row")
+            return state._end_era(ALL_PASSED)
         if runout is not None and runout[player] >= 2:
-            return state._end_era(
-                f"{self.game.seat_name(player)} passed a second time after a deck ran out"
-            )
+            return state._end_era(second_pass(self.game.seat_name(player)))
         return replace(state, agenda=(Step("end", player),))
 
     def _end_turn(self) -> ErosionState:
