@@ -6,6 +6,7 @@ can register through the ``meeple.games`` entry-point group.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import Any
@@ -86,6 +87,7 @@ def games() -> list[GameInfo]:
 
 
 _EXTRA_AGENTS: dict[str, dict[str, Any]] = {}
+_PLAYOUTS: dict[str, Callable[[Any, int], tuple[float, ...]]] = {}
 
 
 def register_agent(game_name: str, name: str, factory: Any) -> None:
@@ -95,6 +97,22 @@ def register_agent(game_name: str, name: str, factory: Any) -> None:
     :mod:`meeple.agents` need to import them.
     """
     _EXTRA_AGENTS.setdefault(_key(game_name), {})[name] = factory
+
+
+def register_playout(game_name: str, playout: Callable[[Any, int], tuple[float, ...]]) -> None:
+    """Offer a compiled random playout for one game: ``playout(state, seed)`` plays one
+    uniformly random game from ``state`` to the end and gives each seat's returns.
+
+    A game's package registers its compiled rules here (they import the rules module, so the
+    rules cannot name them), and search reads them with :func:`compiled_playout`. A playout
+    registered here must be proven equal to the rules engine by a differential test.
+    """
+    _PLAYOUTS[_key(game_name)] = playout
+
+
+def compiled_playout(game_name: str) -> Callable[[Any, int], tuple[float, ...]] | None:
+    """The compiled random playout registered for ``game_name``, or None."""
+    return _PLAYOUTS.get(_key(game_name))
 
 
 def game_agents(game_name: str) -> dict[str, Any]:

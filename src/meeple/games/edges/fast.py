@@ -198,3 +198,24 @@ def playouts(state: EdgesState, games: int, seed: int = 0) -> tuple[int, int, in
         encode(state), shape.edges, shape.players, shape.pie, shape.square_edges, games, seed
     )
     return int(won), int(drawn), int(lost)
+
+
+@compiled
+def _one_random_game(
+    start: np.ndarray, n: int, p: int, pie: bool, square_edges: np.ndarray, seed: int
+) -> int:
+    """The outcome (side 0's view) of one uniformly random game from ``start``."""
+    np.random.seed(seed)
+    scratch = start.copy()
+    rollout(scratch, n, p, pie, np.empty(3 * n + 3, dtype=np.int16))
+    return outcome(scratch, n, square_edges)
+
+
+def playout(state: EdgesState, seed: int) -> tuple[float, ...]:
+    """Each seat's returns after one uniformly random game from ``state`` (seeded), as
+    :attr:`EdgesState.returns` gives them: search's rollout on the compiled rules."""
+    shape = layout(state.game)
+    diff = _one_random_game(
+        encode(state), shape.edges, shape.players, shape.pie, shape.square_edges, seed
+    )
+    return tuple(float(diff if seat % 2 == 0 else -diff) for seat in range(shape.players))

@@ -1,0 +1,80 @@
+"""Search's compiled rollouts (``core.registry.register_playout``) against the rules engine.
+
+A game's compiled playout must give the returns the rules give: exactly, where one legal
+action is left, and in distribution from earlier positions. The search uses it by default
+and keeps the engine's rollouts with ``compiled=false``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import meeple
+from meeple.agents import make_agent
+from meeple.agents.mcts import MCTSAgent
+from meeple.core.agent import Observation
+from meeple.core.registry import compiled_playout
+
+GAMES = [info.name for info in meeple.games() if compiled_playout(info.name) is not None]
+
+
+def _random_state(game: Any, seed: int, left: int) -> Any:
+    """A random position ``left`` actions before the end of a random game (seeded)."""
+    rng = random.Random(seed)
+    path = [game.new_game(seed)]
+    while not path[-1].is_over:
+        state = path[-1]
+        player = state.to_act[0]
+        path.append(state.apply(player, rng.choice(state.legal_actions(player))))
+    return path[max(0, len(path) - 1 - left)]
+
+
+def test_edges_offers_a_compiled_playout() -> None:
+    assert "edges" in GAMES
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_compiled_playout_with_one_action_left_ends_as_the_rules_do(name: str) -> None:
+    """One action before the end, a playout ends as one of the legal last actions does,
+    and over many seeds as each of them does."""
+    game, playout = meeple.make(name), compiled_playout(name)
+    for seed in range(100):
+        state = _random_state(game, seed, left=1)
+        player = state.to_act[0]
+        endings = {state.apply(player, a).returns for a in state.legal_actions(player)}
+        seen = {playout(state, k) for k in range(8 * len(state.legal_actions(player)))}
+        assert seen == endings, seed
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_compiled_playouts_score_like_the_engines_random_games(name: str) -> None:
+    """Same distribution: mean returns of 3,000 random games each way, within 5 standard
+    errors of each other (a wrong scoring or a skewed move choice shows far beyond that)."""
+    game, playout = meeple.make(name), compiled_playout(name)
+    state = _random_state(game, 7, left=8)
+    agent = MCTSAgent(game, compiled=False)
+    rng = random.Random(0)
+    engine = [agent._rollout(state, rng)[0] for _ in range(3000)]
+    compiled = [playout(state, k)[0] for k in range(3000)]
+    mean_e, mean_c = sum(engine) / 3000, sum(compiled) / 3000
+    spread = (sum((x - mean_e) ** 2 for x in engine) / 3000) ** 0.5
+    assert abs(mean_e - mean_c) <= 5 * spread * (2 / 3000) ** 0.5 + 1e-9
+
+
+def test_the_search_uses_compiled_rollouts_unless_told_not_to() -> None:
+    game = meeple.make("edges")
+    assert MCTSAgent(game)._playout is not None
+    assert MCTSAgent(game, compiled=False)._playout is None
+    assert MCTSAgent(game, rollout_limit=20)._playout is None
+    assert make_agent("mcts:compiled=no", game, 0)._playout is None
+
+
+def test_a_search_with_compiled_rollouts_is_reproducible() -> None:
+    game = meeple.make("edges")
+    state = _random_state(game, 3, left=12)
+    observation = Observation(state, state.to_act[0])
+    moves = {make_agent("mcts:iterations=300,seed=4", game, 0).act(observation) for _ in range(3)}
+    assert len(moves) == 1
