@@ -1,7 +1,10 @@
 """The Erd ladder with the solved game on top: ``equilibrium`` against ``heuristic``,
 ``ismcts`` and ``random`` (single games, seats alternated, 95% Wilson intervals), and each
 agent's exploitability: what a best response wins against it, computed exactly from the
-solution (for the agents whose play is a fixed mix per state; ismcts's is not).
+solution (for the agents whose play is a fixed mix per state; ismcts's is not), and the
+exact result of equilibrium against heuristic (both play a fixed mix per state and rounds
+left, so the whole match is a policy evaluation over the solver's states), with the number
+of games a match needs to separate them.
 
 .venv/bin/python benchmarks/erd_ladder.py --rules 0.02 --games 200 --ismcts-games 40
 
@@ -25,6 +28,7 @@ from meeple.solvers.erd.analysis import (
     equilibrium_strategy,
     exploitability,
     heuristic_strategy,
+    outcome,
     uniform_strategy,
 )
 from meeple.solvers.erd.solve import solve_erd
@@ -35,6 +39,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rules", default="0.02", choices=("original", "0.01", "0.02"))
     parser.add_argument("--games", type=int, default=200, help="games against heuristic, random")
+    parser.add_argument(
+        "--heuristic-games", type=int, default=None, help="games against heuristic (--games)"
+    )
     parser.add_argument("--ismcts", default="ismcts:seconds=1", help="the ismcts agent spec")
     parser.add_argument("--ismcts-games", type=int, default=40, help="games against ismcts")
     parser.add_argument("--seed", type=int, default=0)
@@ -58,11 +65,27 @@ def main() -> None:
         table.add_row(name, f"{worst:+.6f}", f"{gap:.6f}", f"{time.perf_counter() - started:.1f}")
     console.print(table)
 
+    started = time.perf_counter()
+    exact = outcome(
+        solution, equilibrium_strategy(solution), heuristic_strategy(solution, heuristic)
+    )
+    red, blue = (w - lost for w, _, lost in (exact.as_red, exact.as_blue))
+    console.print(
+        f"Exact, equilibrium vs heuristic (seats alternated): {100 * exact.win_rate:.2f}% wins, "
+        f"{100 * exact.draw_rate:.2f}% draws, {100 * exact.loss_rate:.2f}% losses; "
+        f"expected return {exact.score:+.4f} a game (as Red {red:+.4f}, as Blue {blue:+.4f})"
+        f"; a 95% interval excludes "
+        f"an even match after about {exact.games_to_separate():,.0f} games on average "
+        f"({exact.games_to_separate(power_z=0.8416):,.0f} for four matches in five) "
+        f"[{time.perf_counter() - started:.1f} s]",
+        highlight=False,
+    )
+
     spec = "equilibrium" + (f":cache_dir={args.cache_dir}" if args.cache_dir else "")
     rows = []
     with Progress(console=console) as progress:
         for opponent, games in (
-            ("heuristic", args.games),
+            ("heuristic", args.games if args.heuristic_games is None else args.heuristic_games),
             ("random", args.games),
             (args.ismcts, args.ismcts_games),
         ):

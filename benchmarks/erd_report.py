@@ -16,16 +16,24 @@ from typing import Any
 
 from meeple.solvers.erd.analysis import PlayStatistics, play_statistics
 from meeple.solvers.erd.iteration import value_iteration
-from meeple.solvers.erd.model import build_model, tiny_start
+from meeple.solvers.erd.model import ErdModel, build_model, model_difference, tiny_start
 from meeple.solvers.erd.solve import game_for, solve_erd, solved_options, summarise
 
+VERSIONS = ("original", "0.01", "0.02")
+OPTIONS: dict[str, dict[str, str]] = {
+    "one_combat": {"turret_lifetime": "one_combat"},
+    "own_lights": {"escalation_lights": "own"},
+    "tiebreak_cards": {"rush_tiebreak": "cards"},
+}
+"""The options that change the rules' reading (each against its default), by label."""
+
 SPECS: dict[str, dict[str, Any]] = {
-    "original": {"rules": "original"},
-    "0.01": {"rules": "0.01"},
-    "0.02": {"rules": "0.02"},
-    "0.02 one_combat": {"rules": "0.02", "turret_lifetime": "one_combat"},
-    "0.02 own_lights": {"rules": "0.02", "escalation_lights": "own"},
-    "0.02 tiebreak_cards": {"rules": "0.02", "rush_tiebreak": "cards"},
+    **{rules: {"rules": rules} for rules in VERSIONS},
+    **{
+        f"{rules} {label}": {"rules": rules, **option}
+        for rules in VERSIONS
+        for label, option in OPTIONS.items()
+    },
     # Variants of the starting Reserve (Heavies, Lights, Decoys), through the same solver.
     "0.02 +1 Light": {"rules": "0.02", "start": (3, 4, 6)},
     "0.02 3 Decoys": {"rules": "0.02", "start": (3, 3, 3)},
@@ -94,16 +102,23 @@ HEADER = [
 def main() -> None:
     """Print the table (markdown) and the first rounds' distribution; write the plot."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--only", nargs="*", default=list(SPECS), choices=list(SPECS))
+    parser.add_argument("--only", nargs="*", default=list(VERSIONS), choices=list(SPECS))
     parser.add_argument("--plot", type=Path, default=None, help="write the PNG here")
     parser.add_argument("--rounds", type=int, default=12, help="rounds shown in the plot")
     parser.add_argument("--round-limit", type=int, default=200, help="the games' round limit")
     parser.add_argument("--cache-dir", type=Path, default=None)
+    parser.add_argument(
+        "--differences",
+        action="store_true",
+        help="say where each option's game differs from its rules version's (both in --only)",
+    )
     args = parser.parse_args()
     results: dict[str, tuple[dict[str, Any], PlayStatistics]] = {}
+    models: dict[str, ErdModel] = {}
     for label in args.only:
         solution, summary = _solve(SPECS[label], args.round_limit, args.cache_dir)
         results[label] = (summary, play_statistics(solution))
+        models[label] = solution.model
     print("| " + " | ".join(HEADER) + " |")
     print("|" + "---|" * len(HEADER))
     for label, (summary, stats) in results.items():
@@ -117,9 +132,27 @@ def main() -> None:
     for label, (summary, _) in results.items():
         mix = ", ".join(f"{a} {p:.3f}" for a, _, p in summary["opening_mix"])
         print(f"{label} opening mix: {mix}")
+    if args.differences:
+        print()
+        _differences(models)
     if args.plot is not None:
         _plot(results, args.rounds, args.plot)
         print(f"\nplot: {args.plot}")
+
+
+def _differences(models: dict[str, ErdModel]) -> None:
+    """Per option: the states and stage games where it differs from its version's game."""
+    for label, model in models.items():
+        rules, _, option = label.partition(" ")
+        if option not in OPTIONS or rules not in models:
+            continue
+        d = model_difference(models[rules], model)
+        verdict = "the same game" if d.same_game else "a different game"
+        print(
+            f"{label} against {rules}: {verdict} ({len(model.states)} states against "
+            f"{len(models[rules].states)}; {d.only_second} only with the option, "
+            f"{d.only_first} only without; {d.different} shared states play differently)"
+        )
 
 
 def _plot(

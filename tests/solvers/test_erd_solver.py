@@ -275,3 +275,109 @@ def test_the_agent_names_the_solve_it_needs_instead_of_solving_for_minutes(tmp_p
     game = meeple.make("erd", rules="0.01")
     with pytest.raises(MeepleError, match=r"meeple solve erd --rules 0\.01 .*-o round_limit=200"):
         make_agent(f"equilibrium:cache_dir={tmp_path}", game)
+
+
+# -- exact policy evaluation: equilibrium against heuristic -----------------------------------
+def _agents(case):
+    """The equilibrium and heuristic agents for a tiny case, on the engine's own game (its
+    round limit included), and the tiny opening state."""
+    from meeple.games.erd.agents import HeuristicAgent
+
+    rules, red, blue, limit, *turrets = case
+    game = _game(rules, limit, *turrets)
+    first = replace(game.new_game(0), sides=(tiny_start(*red), tiny_start(*blue)))
+    return (
+        EquilibriumAgent(game, seed=1, solution=tiny_solution(*case)),
+        HeuristicAgent(game),
+        first,
+    )
+
+
+def brute_force_chances(case, eq_seat: int) -> tuple[float, float]:
+    """The equilibrium agent's chance of a win and of a loss against the heuristic, by plain
+    recursion over the engine's states with each agent's own mix (its ``mix``, the
+    heuristic's one-round game at the engine's round number)."""
+    from meeple.games.erd.agents import one_round_strategy
+
+    eq, heuristic, first = _agents(case)
+    memo: dict[tuple, tuple[float, float]] = {}
+
+    def mix(state: ErdState, player: int) -> list[tuple]:
+        if player == eq_seat:
+            classes, weights = eq.mix(state, player)
+            return [(c[0], w) for c, w in zip(classes, weights, strict=True) if w > 0]
+        game, weights = heuristic.game, heuristic.weights
+        return list(one_round_strategy(game, weights, state.sides, player, state.round).items())
+
+    def chances(state: ErdState) -> tuple[float, float]:
+        if state.is_over:
+            result = state.returns[eq_seat]
+            return float(result > 0), float(result < 0)
+        key = (state.sides, state.round)
+        if key not in memo:
+            win = loss = 0.0
+            for a, p in mix(state, 0):
+                for b, q in mix(state, 1):
+                    w, l_ = chances(state.apply(0, a).apply(1, b))
+                    win, loss = win + p * q * w, loss + p * q * l_
+            memo[key] = (win, loss)
+        return memo[key]
+
+    return chances(first)
+
+
+OUTCOME_CASES = [TINY[0], TINY[1], TINY[5]]
+
+
+@pytest.mark.parametrize("case", OUTCOME_CASES)
+def test_exact_outcome_against_the_heuristic_agrees_with_brute_force(case):
+    from meeple.solvers.erd.analysis import heuristic_strategy, outcome
+
+    eq, heuristic, _ = _agents(case)
+    solution = eq.solution
+    exact = outcome(
+        solution, equilibrium_strategy(solution), heuristic_strategy(solution, heuristic)
+    )
+    for seat, (win, _, loss) in enumerate((exact.as_red, exact.as_blue)):
+        assert (win, loss) == pytest.approx(brute_force_chances(case, seat), abs=1e-9)
+    # Against itself the equilibrium scores the value as Red and its negation as Blue.
+    itself = outcome(solution, equilibrium_strategy(solution), equilibrium_strategy(solution))
+    assert itself.as_red[0] - itself.as_red[2] == pytest.approx(solution.opening_value, abs=1e-9)
+    assert itself.as_blue[0] - itself.as_blue[2] == pytest.approx(-solution.opening_value, abs=1e-9)
+
+
+def test_exact_outcome_agrees_with_a_sampled_match():
+    from meeple.solvers.erd.analysis import heuristic_strategy, outcome
+
+    eq, heuristic, first = _agents(TINY[0])
+    exact = outcome(
+        eq.solution, equilibrium_strategy(eq.solution), heuristic_strategy(eq.solution, heuristic)
+    )
+    assert exact.score > 0.05  # an edge the sample below can see, not a draw everywhere
+    games, total = 600, 0.0
+    for k in range(games):
+        seats = (eq, heuristic) if k % 2 == 0 else (heuristic, eq)
+        state = first
+        while not state.is_over:
+            for player in (0, 1):
+                state = state.apply(player, seats[player].act(Observation(state, player)))
+        total += state.returns[k % 2]
+    # Four standard errors of the mean return (at most 1 a game).
+    assert abs(total / games - exact.score) <= 4 / math.sqrt(games)
+    assert exact.games_to_separate() > 0
+
+
+def test_model_difference_tells_one_game_from_another():
+    from meeple.solvers.erd.model import model_difference
+
+    start = (tiny_start(1, 2, 0), tiny_start(1, 1, 1))
+    base = build_model(erd_game(rules="original"), start)
+    again = build_model(erd_game(rules="original"), start)
+    assert model_difference(base, again).same_game
+    one_combat = build_model(erd_game(rules="original", turret_lifetime="one_combat"), start)
+    assert not model_difference(base, one_combat).same_game
+    # One cell changed (a win for Red instead of whatever it was) is one state that differs.
+    stage = again.states[0]
+    ended = np.argwhere(stage.successor < 0)[0]
+    stage.payoff[tuple(ended)] = -stage.payoff[tuple(ended)] or 1.0
+    assert model_difference(base, again).different == 1

@@ -5,10 +5,14 @@ both players' optimal mixes: how likely a game is to end in each round and why, 
 Escalations and Turrets happen, and how mixed the mixes are. :func:`exploitability` is the
 standard measure of a strategy: what a best response to it wins, found by backward induction
 over the rounds left (a best response to fixed mixes needs no linear program).
+:func:`outcome` is how a game between two fixed strategies ends, exactly, by the same
+backward pass with both mixes fixed (policy evaluation): the expected result of a match
+between two agents without playing one.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -203,16 +207,99 @@ def uniform_strategy(solution: Solution) -> Strategy:
 
 def heuristic_strategy(solution: Solution, agent: HeuristicAgent) -> Strategy:
     """The ``heuristic`` agent's mix: the optimal mix of its one-round game (what its ``act``
-    draws from), spread over the stage game's classes."""
-    game = solution.model.game
+    draws from), spread over the stage game's classes.
+
+    The agent reads the public table (the solver's state), its seat and the round number;
+    the engine reads the round number only to end a game at the round limit
+    (``rounds.end_of_round``), so its mix is one per state and seat, and another one in the
+    agent's game's last round, where every round that does not end the game is a draw.
+    The round counted from the solution's horizon is the agent's round when both limits are
+    the same (the ladder's games; a test's tiny variants).
+    """
+    game = agent.game
+    limit = game.options.round_limit
+    remembered: dict[tuple[int, int, bool], np.ndarray] = {}
 
     def strategy(state: int, role: int, left: int) -> np.ndarray:
-        stage = solution.model.states[state]
-        # The model's game has no round limit of its own, so the round number changes
-        # nothing in the engine: one mix per state, remembered by the agent's cache.
-        mix = one_round_strategy(game, agent.weights, stage.sides, role, 1)
-        classes = stage.rows if role == 0 else stage.columns
-        weights = np.array([sum(mix.get(a, 0.0) for a in c) for c in classes])
-        return weights / weights.sum()
+        last = solution.horizon - left + 1 >= limit
+        key = (state, role, last)
+        if key not in remembered:
+            stage = solution.model.states[state]
+            mix = one_round_strategy(game, agent.weights, stage.sides, role, limit if last else 1)
+            classes = stage.rows if role == 0 else stage.columns
+            weights = np.array([sum(mix.get(a, 0.0) for a in c) for c in classes])
+            remembered[key] = weights / weights.sum()
+        return remembered[key]
 
     return strategy
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One agent's chances against another in a single game, exactly: (win, draw, loss)
+    with the agent as Red and as Blue."""
+
+    as_red: tuple[float, float, float]
+    as_blue: tuple[float, float, float]
+
+    @property
+    def win_rate(self) -> float:
+        """Chance of a win with seats alternated (the ladder's win rate)."""
+        return 0.5 * (self.as_red[0] + self.as_blue[0])
+
+    @property
+    def draw_rate(self) -> float:
+        """Chance of a draw with seats alternated."""
+        return 0.5 * (self.as_red[1] + self.as_blue[1])
+
+    @property
+    def loss_rate(self) -> float:
+        """Chance of a loss with seats alternated."""
+        return 0.5 * (self.as_red[2] + self.as_blue[2])
+
+    @property
+    def score(self) -> float:
+        """Expected return per game (+1 a win, -1 a loss), seats alternated."""
+        return self.win_rate - self.loss_rate
+
+    def games_to_separate(self, z: float = 1.96, power_z: float = 0.0) -> float:
+        """Games (seats alternated) a match needs for its ``z`` interval of the mean return
+        to exclude 0: with ``power_z`` 0 the expected result lies on the interval's edge (so
+        half of such matches separate), with 0.8416 four in five do. Infinite at no edge."""
+        if self.score == 0:
+            return math.inf
+        # The per-game variance with seats alternated: the mean of the two seats' own.
+        spread = 0.5 * sum(w + l_ - (w - l_) ** 2 for w, _, l_ in (self.as_red, self.as_blue))
+        return spread * ((z + power_z) / self.score) ** 2
+
+
+def outcome(solution: Solution, ours: Strategy, theirs: Strategy) -> Outcome:
+    """How a game between two fixed strategies ends, exactly (policy evaluation, nothing
+    sampled): backward over the rounds left, as the solver's sweeps, with both mixes fixed
+    instead of optimised; a game still going at the round limit is a draw."""
+    model = solution.model
+    count = len(model.states)
+    # chances[s, role, k]: our chance of a win (k=0) or a loss (k=1) from canonical state s
+    # with us as its row player (role 0) or column player (role 1).
+    chances = np.zeros((count, 2, 2))
+    for left in range(1, solution.horizon + 1):
+        new = np.zeros_like(chances)
+        for s, stage in enumerate(model.states):
+            on = stage.successor >= 0
+            succ = np.maximum(stage.successor, 0)
+            for role in (0, 1):
+                keep = np.where(stage.sign == 1, role, 1 - role)
+                ours_wins = stage.payoff > 0 if role == 0 else stage.payoff < 0
+                ours_loses = stage.payoff < 0 if role == 0 else stage.payoff > 0
+                mine, other = ours(s, role, left), theirs(s, 1 - role, left)
+                row, column = (mine, other) if role == 0 else (other, mine)
+                for k, ended in enumerate((ours_wins, ours_loses)):
+                    table = np.where(on, chances[succ, keep, k], ended)
+                    new[s, role, k] = row @ table @ column
+        chances = new
+    start = model.start_index
+    seats = []
+    for role in (0, 1) if model.start_sign == 1 else (1, 0):
+        win, loss = (float(x) for x in chances[start, role])
+        seats.append((win, max(0.0, 1.0 - win - loss), loss))
+    return Outcome(seats[0], seats[1])

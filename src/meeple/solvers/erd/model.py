@@ -234,3 +234,66 @@ def _alike(items: list[Any], cells: list[np.ndarray]) -> list[list[int]]:
 def tiny_start(heavy: int, light: int, decoy: int) -> Side:
     """A starting side with fewer cards of each kind, for tests against brute force."""
     return Side(Cards(heavy, light, decoy), Cards(), 0)
+
+
+@dataclass(frozen=True)
+class ModelDifference:
+    """Where two models of Erd (e.g. a rules version with and without an option) differ."""
+
+    only_first: int
+    """States reachable in the first model only."""
+    only_second: int
+    """States reachable in the second model only."""
+    different: int
+    """States in both whose stage games differ: some pair of allocations ends the game
+    differently or goes on to a different state."""
+
+    @property
+    def same_game(self) -> bool:
+        """True if the two are one game: same states, every pair of allocations the same
+        outcome (so the same values and optimal mixes, without solving either)."""
+        return self.only_first == self.only_second == self.different == 0
+
+
+def model_difference(first: ErdModel, second: ErdModel) -> ModelDifference:
+    """Compare two models state by state and allocation pair by allocation pair.
+
+    Classes of allocations are a model's own bookkeeping (an option can merge or split
+    them), so each stage game is compared over every legal allocation pair, mapped to its
+    class in each model; a cell that goes on is compared by the table it leads to.
+    """
+    shared = first.index.keys() & second.index.keys()
+    different = sum(
+        not _same_stage(first, first.states[first.index[s]], second, second.states[second.index[s]])
+        for s in shared
+    )
+    return ModelDifference(
+        len(first.index) - len(shared), len(second.index) - len(shared), different
+    )
+
+
+def _same_stage(a: ErdModel, sa: StageGame, b: ErdModel, sb: StageGame) -> bool:
+    """True if every pair of legal allocations has the same outcome in both stage games."""
+    rows = sorted((x for c in sa.rows for x in c), key=str)
+    columns = sorted((x for c in sa.columns for x in c), key=str)
+    if rows != sorted((x for c in sb.rows for x in c), key=str) or columns != sorted(
+        (x for c in sb.columns for x in c), key=str
+    ):
+        return False
+    return bool(np.array_equal(_outcomes(a, sa, rows, columns), _outcomes(b, sb, rows, columns)))
+
+
+def _outcomes(model: ErdModel, stage: StageGame, rows: list, columns: list) -> np.ndarray:
+    """Per pair of allocations (in the order given): the payoff and reason of a game that
+    ends, or the successor table (as its sides, signed) of one that goes on, as one key."""
+    where_row = {x: i for i, c in enumerate(stage.rows) for x in c}
+    where_col = {x: j for j, c in enumerate(stage.columns) for x in c}
+    i = np.array([where_row[x] for x in rows])
+    j = np.array([where_col[x] for x in columns])
+    keys = np.empty(stage.successor.shape, dtype=object)
+    for (r, c), succ in np.ndenumerate(stage.successor):
+        if succ >= 0:
+            keys[r, c] = (model.states[succ].sides, int(stage.sign[r, c]))
+        else:
+            keys[r, c] = (float(stage.payoff[r, c]), int(stage.reason[r, c]))
+    return keys[np.ix_(i, j)]
