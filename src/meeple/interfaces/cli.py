@@ -110,7 +110,7 @@ app.command("compare", context_settings=_EXTRA)(lab_cli.compare_command)
 app.command("tournament", context_settings=_EXTRA)(lab_cli.tournament_command)
 app.command("results")(lab_cli.results_command)
 app.command("history")(history.history_command)
-app.command("solve")(solve_cli.solve_command)
+app.command("solve", context_settings=_EXTRA)(solve_cli.solve_command)
 app.command("analyse")(analyse_cli.analyse_command)
 app.command("serve")(serve_cli.serve_command)
 

@@ -30,10 +30,10 @@ CACHE_HELP = "folder of solved results (default: $MEEPLE_CACHE_DIR or ~/.cache/m
 
 
 def solve_command(
+    ctx: typer.Context,
     game: Annotated[str, typer.Argument(help="the game to solve (edges, erd)")],
     board: Annotated[str | None, typer.Option(help="rows x columns, e.g. 2x3")] = None,
     stash: Annotated[str | None, typer.Option(help="each player's L/M/S, e.g. 3/3/2")] = None,
-    pie: Annotated[bool, typer.Option(help="the pie rule on move two")] = True,
     position: Annotated[
         str | None,
         typer.Option(
@@ -78,13 +78,40 @@ def solve_command(
         ),
     ] = None,
     workers: Annotated[
-        int,
+        int | None,
         typer.Option(
             help="threads sharing one table: moves solved at once (--prove: leaves searched at "
-            "once)",
+            "once; with --backend ray, Ray workers, default one per CPU of the cluster)",
             min=1,
         ),
-    ] = 1,
+    ] = None,
+    backend: Annotated[
+        str,
+        typer.Option(help="--prove: where leaves are searched: threads (here) or ray"),
+    ] = "threads",
+    address: Annotated[
+        str | None,
+        typer.Option(help="--backend ray: the cluster's address (default: a local cluster)"),
+    ] = None,
+    estimate: Annotated[
+        int | None,
+        typer.Option(
+            help="--prove: estimate the proof's size (leaves, nodes, core-hours) by this many "
+            "random probes, without running it",
+            min=1,
+        ),
+    ] = None,
+    depth: Annotated[
+        int | None,
+        typer.Option(
+            help="--estimate: plies down to each searched position (default: --split)", min=0
+        ),
+    ] = None,
+    expect: Annotated[
+        str,
+        typer.Option(help="--estimate: the answer whose proof is sized, yes or no"),
+    ] = "yes",
+    seed: Annotated[int, typer.Option(help="--estimate: the probes' random seed")] = 0,
     survey: Annotated[
         bool,
         typer.Option(help="--prove: say how far the checkpoint has got, without searching"),
@@ -119,8 +146,18 @@ def solve_command(
         typer.Option("--option", "-o", help="erd: another game option as name=value (repeatable)"),
     ] = None,
 ) -> None:
-    """Solve an Edges position or an Erd rules version exactly: values, best moves, cost."""
+    """Solve an Edges position or an Erd rules version exactly: values, best moves, cost.
+
+    Edges: --pie yes/no (also true/false, on/off, 1/0; or --no-pie) sets the pie rule on
+    move two (default on).
+    """
+    try:
+        pie = _pie_word(list(ctx.args))
+    except MeepleError as exc:
+        raise fail(str(exc)) from None
     if game.strip().lower() == "erd":
+        if pie is not None:
+            raise fail("--pie is an option of edges; erd takes --rules and --option")
         from meeple.interfaces.solve_erd_cli import solve_erd
 
         solve_erd(rules, option or [], cache_dir, use_cache, top)
@@ -128,11 +165,22 @@ def solve_command(
     if rules is not None or option:
         raise fail("--rules and --option are options of erd; Edges takes --board, --stash, --pie")
     try:
-        state = _position(game, board, stash, pie, position)
+        state = _position(game, board, stash, True if pie is None else pie, position)
     except (MeepleError, ValueError) as exc:
         raise fail(str(exc)) from None
     folder = cache_dir or cache.default_cache_dir()
     key = cache.position_id(state)
+    if estimate is not None:
+        if prove is None:
+            raise fail("--estimate sizes a proof: give --prove T (and its --split)")
+        if expect.strip().lower() not in ("yes", "no"):
+            raise fail(f"--expect takes yes or no, not {expect!r}")
+        from meeple.interfaces.solve_estimate_cli import estimate as run_estimate
+
+        solver_ready()
+        run_estimate(state, prove, split, depth, estimate, budget, tt_bits,
+                     expect.strip().lower() == "yes", seed)  # fmt: skip
+        return
     if tt_bits is None:
         from meeple.solvers.edges_solver import pyramids_left, table_bits
 
@@ -142,6 +190,10 @@ def solve_command(
         tt_bits = table_bits(pyramids_left(state))
     readings = [name for name, given in (("--survey", survey), ("--check", check is not None),
                 ("--export-certificate", export_certificate is not None)) if given]  # fmt: skip
+    if backend not in ("threads", "ray"):
+        raise fail(f"--backend takes threads or ray, not {backend!r}")
+    if (backend == "ray" or address is not None) and (prove is None or readings):
+        raise fail("--backend ray and --address farm out a proof's leaves: give --prove T")
     if readings and prove is None:
         raise fail(f"{readings[0]} reads a proof's checkpoint: give --prove T (and its --split)")
     if len(readings) > 1:
@@ -160,7 +212,7 @@ def solve_command(
             solver_ready()
             _export(state, prove, point, split, key, export_certificate)
         else:
-            _prove(state, prove, point, split, budget, tt_bits, key, workers)
+            _prove(state, prove, point, split, budget, tt_bits, key, workers, backend, address)
         return
     result = None
     if use_cache:
@@ -174,7 +226,7 @@ def solve_command(
             moves = cache.SolvedMoves(folder, key) if use_cache else None
         except MeepleError as exc:
             raise fail(str(exc)) from None
-        result = _solve(state, moves, tt_bits, workers)
+        result = _solve(state, moves, tt_bits, workers or 1)
         if moves is not None:
             cache.store(folder, key, result)
             moves.discard()  # every move is in the stored result now
@@ -344,15 +396,32 @@ def _prove(
     budget: float | None,
     tt_bits: int,
     question: str,
-    workers: int = 1,
+    workers: int | None = None,
+    backend: str = "threads",
+    address: str | None = None,
 ) -> None:
     """Run (or resume) a null-window proof and say how far it got."""
     from meeple.solvers.edges_solver import EdgesSolver, SearchStopped
 
     solver = EdgesSolver(state.game.board, tt_bits=tt_bits)
     deadline = None if budget is None else time.perf_counter() + budget
+    threads = 1 if backend == "ray" else workers or 1
     proof, sign = _open_proof(state, threshold, checkpoint, split, question, solver,
-                              deadline=deadline, workers=workers)  # fmt: skip
+                              deadline=deadline, workers=threads)  # fmt: skip
+    runner = None
+    if backend == "ray":
+        from meeple.solvers.edges_ray import RayLeaves
+
+        try:
+            with console.status("starting Ray workers"):
+                runner = RayLeaves(state.game.board, proof.threshold, tt_bits, workers, address)
+        except MeepleError as exc:
+            raise fail(str(exc)) from None
+        except ConnectionError as exc:
+            raise fail(f"cannot reach the Ray cluster at {address}: {exc}") from None
+        console.print(f"{len(runner.actors)} Ray workers search the leaves; this process "
+                      "keeps the checkpoint", highlight=False)  # fmt: skip
+        proof.runner = runner
     line = _ProgressLine()
     columns = (TextColumn("{task.description}"), TimeElapsedColumn())
     # Off without a terminal: there the plain lines of on_leaf say where the run is.
@@ -404,8 +473,12 @@ def _prove(
         holds, stopped = None, None
     except KeyboardInterrupt:
         holds, stopped = None, _STOPPED_BY[0]
+    except MeepleError as exc:  # a leaf's Ray worker died again and again
+        raise fail(str(exc)) from None
     finally:
         signal.signal(signal.SIGTERM, previous)
+        if runner is not None:
+            runner.close()
     p = proof.progress
     if holds is None:
         why = "the time budget ran out" if stopped is None else f"{signal.Signals(stopped).name}"
@@ -654,8 +727,22 @@ def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
+def _pie_word(args: list[str]) -> str | bool | None:
+    """The pie rule from the words Typer left over (``--pie``, ``--pie false``, ``--no-pie``,
+    ``--pie=off``), read as ``meeple play`` reads game options; None when not given. Any
+    other word is refused."""
+    from meeple.interfaces.options_cli import parse_option_flags
+
+    given = parse_option_flags("edges", args)
+    pie = given.pop("pie", None)
+    if given:
+        words = ", ".join(f"--{k.replace('_', '-')}" for k in given)
+        raise MeepleError(f"meeple solve does not take {words}; see meeple solve --help")
+    return pie
+
+
 def _position(
-    game: str, board: str | None, stash: str | None, pie: bool, position: str | None
+    game: str, board: str | None, stash: str | None, pie: bool | str, position: str | None
 ) -> EdgesState:
     if game.strip().lower() != "edges":
         raise MeepleError(f"there is no solver for {game!r}; the solvable games are: edges, erd")

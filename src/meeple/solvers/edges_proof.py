@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -171,6 +171,30 @@ class ProofCheckpoint(CheckedLog):
             )
 
 
+LeafAnswer = tuple[bool, int, float]
+"""A searched leaf: whether it holds, the nodes and the seconds its search took."""
+
+LeafRunner = Callable[[list[EdgesState], int, float | None], Iterator[tuple[int, LeafAnswer]]]
+"""Searches leaves elsewhere (``meeple.solvers.edges_ray``): called with the leaves, the
+table generation of their batch and the proof's deadline, it yields ``(index, answer)`` as
+each finishes, raises :class:`SearchStopped` at the deadline, and stops searching what is
+left when the caller closes it."""
+
+
+def search_leaf(
+    solver: EdgesSolver, leaf: EdgesState, threshold: int, deadline: float | None = None
+) -> LeafAnswer:
+    """One leaf's null-window search, "does seat 0 reach at least ``threshold``?", on the
+    solver's table: (holds, nodes, seconds)."""
+    start = time.perf_counter()
+    nodes = solver.stats.nodes
+    # Leaves share the table (siblings share subtrees) but not the move ordering: what
+    # cut off in one leaf's subtrees misleads in the next.
+    solver.fresh_ordering()
+    holds = solver.search(leaf, threshold - 1, threshold, deadline=deadline) >= threshold
+    return holds, solver.stats.nodes - nodes, time.perf_counter() - start
+
+
 class NullWindowProof:
     """Prove or refute ``value >= threshold`` (seat 0 minus seat 1) with a checkpoint file.
 
@@ -178,7 +202,9 @@ class NullWindowProof:
     checkpoint written for another position, threshold or split is refused rather than
     mixed in. ``deadline`` (a ``time.perf_counter()`` value) stops the run with
     :class:`SearchStopped`; every leaf finished so far is in the checkpoint. ``workers``
-    threads search the leaves below one of seat 1's moves at once (see the module's doc).
+    threads search the leaves below one of seat 1's moves at once (see the module's doc);
+    a ``runner`` searches them elsewhere instead (a Ray cluster: :mod:`.edges_ray`), and only
+    this object writes the answers it returns.
     """
 
     def __init__(
@@ -192,6 +218,7 @@ class NullWindowProof:
         on_leaf: Callable[[ProofProgress], None] | None = None,
         workers: int = 1,
         store: AnswerStore | None = None,
+        runner: LeafRunner | None = None,
     ) -> None:
         if workers < 1:
             raise MeepleError(f"a proof needs at least one worker, not {workers}")
@@ -203,6 +230,7 @@ class NullWindowProof:
         self.deadline = deadline
         self.on_leaf = on_leaf
         self.workers = workers
+        self.runner = runner
         self.progress = ProofProgress()
         self._guide = EdgesSolver(solver.board, tt_bits=16)  # shallow searches for ordering
         header = {"question": question, "threshold": threshold, "split": split}
@@ -242,6 +270,16 @@ class NullWindowProof:
     def _is_leaf(self, state: EdgesState, depth: int) -> bool:
         # A pending pie rule is expanded one more ply: the compiled search knows no pie rule.
         return (state.is_over or depth >= self.split) and not state.pie_available
+
+    def is_leaf(self, state: EdgesState, depth: int) -> bool:
+        """Whether the proof searches ``state``, met ``depth`` plies below its root, as one
+        leaf (rather than expanding its moves)."""
+        return self._is_leaf(state, depth)
+
+    def children(self, state: EdgesState) -> list[tuple[EdgesAction, EdgesState]]:
+        """The moves the proof expands at ``state``, in the order it tries them (symmetric
+        and equivalent ones once; the mover's most promising first)."""
+        return self._children(state)
 
     def holds(self, state: EdgesState, depth: int = 0) -> bool:
         """Whether seat 0 can reach at least the threshold from ``state`` with best play.
@@ -450,6 +488,9 @@ class NullWindowProof:
         # Counted among all the replies, those answered from the checkpoint included, as the
         # survey counts them (not among the leaves left to search).
         self._level = (len(leaves) - len(todo), len(leaves)) if level else None
+        if self.runner is not None:
+            return self._collect(todo, self.runner(list(todo.values()), self._generation,
+                                                   self.deadline))  # fmt: skip
         if self.workers == 1 or len(todo) == 1:
             for i, (lid, leaf) in enumerate(todo.items()):
                 self._report_where(i)
@@ -459,10 +500,16 @@ class NullWindowProof:
         return self._all_hold_threaded(todo)
 
     def _all_hold_threaded(self, todo: dict[str, EdgesState]) -> bool:
+        return self._collect(todo, in_threads(self._solvers, list(todo.values()), self._search))
+
+    def _collect(
+        self, todo: dict[str, EdgesState], answers: Iterator[tuple[int, LeafAnswer]]
+    ) -> bool:
+        """Record the leaves' answers as they come; whether every one holds."""
         lids = list(todo)
         # A leaf that fails settles this node; a deadline or Ctrl-C ends the run. Either way
         # the other searches are not needed: leaving the loop stops them.
-        with closing(in_threads(self._solvers, list(todo.values()), self._search)) as results:
+        with closing(answers) as results:  # type: ignore[type-var]
             for finished, (i, answer) in enumerate(results, start=1):
                 self._report_where(finished)
                 if not self._answer(lids[i], *answer):
@@ -471,14 +518,7 @@ class NullWindowProof:
 
     def _search(self, solver: EdgesSolver, leaf: EdgesState) -> tuple[bool, int, float]:
         """Search one leaf: (holds, nodes, seconds)."""
-        t = self.threshold
-        start = time.perf_counter()
-        nodes = solver.stats.nodes
-        # Leaves share the table (siblings share subtrees) but not the move ordering: what
-        # cut off in one leaf's subtrees misleads in the next.
-        solver.fresh_ordering()
-        holds = solver.search(leaf, t - 1, t, deadline=self.deadline) >= t
-        return holds, solver.stats.nodes - nodes, time.perf_counter() - start
+        return search_leaf(solver, leaf, self.threshold, self.deadline)
 
     def _answer(self, lid: str, holds: bool, nodes: int, seconds: float) -> bool:
         """Record a searched leaf (checkpoint first, then progress); return its answer."""

@@ -1,0 +1,63 @@
+"""``meeple solve edges``: the pie rule in the words of ``meeple play``, ``--estimate``, and
+``--backend ray`` without Ray."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+
+@pytest.mark.parametrize(
+    ("words", "value"),
+    [
+        (["--pie", "false"], "+1"),
+        (["--pie=off"], "+1"),
+        (["--no-pie"], "+1"),
+        (["--pie", "yes"], "-1"),
+        (["--pie"], "-1"),
+        ([], "-1"),
+    ],
+)
+def test_solve_reads_the_pie_rule_as_play_does(run, words, value):
+    # 1x2 (1/1/1) is worth +1 without the pie rule and -1 with it (docs/solving.md).
+    result = run("solve", "edges", "--board", "1x2", "--stash", "1/1/1", *words, "--no-cache")
+    assert result.exit_code == 0, result.output
+    assert f"value {value}" in result.output
+
+
+@pytest.mark.parametrize(
+    ("words", "says"),
+    [
+        (["--pie", "maybe"], "allowed: true | false, yes | no"),
+        (["--spilt", "3"], "meeple solve does not take --spilt"),
+        (["--estimate", "5"], "--estimate sizes a proof: give --prove T"),
+        (["--prove", "0", "--estimate", "5", "--expect", "perhaps"], "--expect takes yes or no"),
+        (["--prove", "0", "--backend", "mpi"], "--backend takes threads or ray, not 'mpi'"),
+        (["--backend", "ray"], "--backend ray and --address farm out a proof's leaves"),
+    ],
+)
+def test_solve_refuses_bad_words_with_one_line(run, words, says):
+    result = run("solve", "edges", "--board", "1x2", "--stash", "1/1/1", *words, "--no-cache")
+    assert result.exit_code != 0
+    assert says in result.output
+    assert "Traceback" not in result.output
+
+
+def test_estimate_sizes_the_proof_with_an_interval(run):
+    result = run("solve", "edges", "--board", "2x2", "--stash", "2/2/1", "--no-pie",
+                 "--prove", "0", "--split", "4", "--estimate", "30", "--tt-bits", "12")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    row = next(line for line in result.output.splitlines() if "leaves (at the split" in line)
+    mean, low, high = (float(x) for x in row.split("│")[2:5])
+    assert 0 < low <= mean <= high
+    assert "30 probes; 100% of the sampled positions answered yes" in result.output
+
+
+def test_the_ray_backend_without_ray_says_how_to_install_it(run, monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray fails as when not installed
+    result = run("solve", "edges", "--board", "1x2", "--stash", "1/1/1", "--no-pie",
+                 "--prove", "0", "--split", "2", "--backend", "ray")  # fmt: skip
+    assert result.exit_code == 2
+    assert "the ray backend needs Ray: pip install 'meeple[distributed]'" in result.output
+    assert "Traceback" not in result.output
