@@ -151,16 +151,21 @@ def estimate_proof(
     chooser = 0 if claim else 1
     rng = random.Random(seed)
     result = ProofEstimate(threshold, split, depth, claim)
+    # Probes pass the same positions near the root again and again: order their moves once.
+    known: dict[str, list[EdgesState]] = {}
     for _ in range(probes):
         if deadline is not None and time.perf_counter() > deadline:
             break
         node, weight, leaves, ply = state, 1.0, 1.0, 0
         while not walker.is_leaf(node, ply):
-            children = walker.children(node)
+            name = walker.node_id(node)
+            if name not in known:
+                known[name] = [child for _, child in walker.children(node)]
+            children = known[name]
             if node.to_act[0] == chooser:
-                node = children[0][1]
+                node = children[0]
             else:
-                node = rng.choice(children)[1]
+                node = rng.choice(children)
                 weight *= len(children)
             ply += 1
             if ply == split:

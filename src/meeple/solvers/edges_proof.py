@@ -276,6 +276,11 @@ class NullWindowProof:
         leaf (rather than expanding its moves)."""
         return self._is_leaf(state, depth)
 
+    def node_id(self, state: EdgesState) -> str:
+        """The name of a position above the leaves in the checkpoint: the same for
+        symmetric and equivalent positions."""
+        return self._node_id(state)
+
     def children(self, state: EdgesState) -> list[tuple[EdgesAction, EdgesState]]:
         """The moves the proof expands at ``state``, in the order it tries them (symmetric
         and equivalent ones once; the mover's most promising first)."""
