@@ -16,6 +16,9 @@ measured one after another, ``--repeat`` times, and the table shows the median o
 ratio with its range over the repetitions. Wall-clock figures on a shared machine are
 noisy; ratios measured side by side are what to compare, and the CPU-time ratios (the
 process's own CPU seconds) are the steadier ones where other work shares the cores. The
+last columns say where the CPU time of ``--jobs 2`` goes: the main process (receiving rows,
+writing the database and the JSONL file) and the two workers together, in CPU seconds per
+1,000 games; the main process's share is what competes with the workers for two cores. The
 command's own start-up, the summary and the report are fixed costs per run and are timed
 apart (``--command``).
 """
@@ -53,6 +56,16 @@ class Rate:
     cpu: float
     all_cpu: float
     """Per second of CPU time of this process and the worker processes it waited for."""
+
+    @property
+    def main_ms(self) -> float:
+        """This process's CPU seconds per 1,000 games."""
+        return 1000 / self.cpu
+
+    @property
+    def workers_ms(self) -> float:
+        """The worker processes' CPU seconds per 1,000 games."""
+        return 1000 / self.all_cpu - 1000 / self.cpu
 
 
 @contextmanager
@@ -123,11 +136,11 @@ def command_seconds(name: str, games: int) -> float:
         return time.perf_counter() - start
 
 
-def spread(values: list[float]) -> str:
+def spread(values: list[float], unit: str = "x") -> str:
     """Median and range, e.g. ``0.62x (0.58-0.66)``."""
     if len(values) == 1:
-        return f"{values[0]:.2f}x"
-    return f"{statistics.median(values):.2f}x ({min(values):.2f}-{max(values):.2f})"
+        return f"{values[0]:.2f}{unit}"
+    return f"{statistics.median(values):.2f}{unit} ({min(values):.2f}-{max(values):.2f})"
 
 
 def main() -> None:
@@ -138,11 +151,13 @@ def main() -> None:
     parser.add_argument("--only", action="append", help="measure this game only (repeatable)")
     parser.add_argument("--command", action="store_true", help="also time the whole command")
     args = parser.parse_args()
-    console = Console(width=190)
+    console = Console(width=250)
     table = Table(title=f"random seats; medians of {args.repeat} repetitions (range)")
     for column in ("game", "games", "rules/s", "play_game/s", "--jobs 1/s", "--jobs 2/s",
                    "jobs 1 / rules", "jobs 1 / rules, CPU", "jobs 1 / play_game, CPU",
-                   "jobs 2 / jobs 1", "jobs 2 / jobs 1, CPU est."):  # fmt: skip
+                   "jobs 2 / jobs 1", "jobs 2 / jobs 1, CPU est.",
+                   "CPU s / 1000 games, jobs 1", "main CPU s / 1000, jobs 2",
+                   "workers CPU s / 1000, jobs 2"):  # fmt: skip
         table.add_column(column, justify="right" if column != "game" else "left")
     for info in meeple.games():
         if args.only and info.name not in args.only:
@@ -170,7 +185,8 @@ def main() -> None:
                 f"{plays[-1].wall:.0f}/s, --jobs 1 {ones[-1].wall:.0f}/s "
                 f"({ones[-1].wall / raws[-1].wall:.2f}x rules, CPU "
                 f"{ones[-1].cpu / raws[-1].cpu:.2f}x), --jobs 2 {twos[-1].wall:.0f}/s "
-                f"({twos[-1].wall / ones[-1].wall:.2f}x --jobs 1)"
+                f"({twos[-1].wall / ones[-1].wall:.2f}x --jobs 1; main process "
+                f"{twos[-1].main_ms:.3f} CPU s per 1000 games)"
             )
         table.add_row(
             info.name,
@@ -183,6 +199,9 @@ def main() -> None:
             # Two free cores would share the CPU time of --jobs 2 (workers and the main
             # process) between them: the speed-up that time allows, measured without them.
             spread([2 * t.all_cpu / o.cpu for t, o in zip(twos, ones, strict=True)]),
+            spread([o.main_ms for o in ones], ""),
+            spread([t.main_ms for t in twos], ""),
+            spread([t.workers_ms for t in twos], ""),
         )
         if args.command:
             one = command_seconds(info.name, 1)

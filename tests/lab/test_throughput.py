@@ -7,7 +7,10 @@ committed in batches. Each shortcut is checked against the slow way here.
 
 from __future__ import annotations
 
+import json
+import pickle
 import random
+import sqlite3
 
 import pytest
 
@@ -17,9 +20,10 @@ from meeple.agents.spec import agent_builder
 from meeple.core.agent import Observation
 from meeple.lab import run as run_module
 from meeple.lab import simulate
-from meeple.lab.run import RunSpec, execute, rotations
+from meeple.lab.run import RunSpec, execute, rotations, write_jsonl
 from meeple.lab.simulate import play_job, run_jobs
 from meeple.store import ResultStore
+from meeple.store.results import GameRow, _Encoded
 
 GAMES = [info.name for info in meeple.games()]
 
@@ -138,5 +142,58 @@ def test_every_game_gives_the_same_rows_serial_and_in_two_worker_processes(name)
     spec = RunSpec(kind="simulate", game=name, seatings=rotations(["random"] * players), seed=8)
     jobs = [spec.job(k) for k in range(6)]
     serial = sorted(run_jobs(jobs, "serial"), key=lambda row: row["index"])
-    assert sorted(run_jobs(jobs, "process", 2), key=lambda row: row["index"]) == serial
+    two = sorted(run_jobs(jobs, "process", 2), key=lambda row: row["index"])
+    assert two == serial
+    assert [row.text for row in two] == [row.text for row in serial]  # the stored text too
     assert [row["index"] for row in serial] == list(range(6))
+
+
+SMALL = RunSpec(kind="simulate", game="edges", options={"board": "2x2"},
+                seatings=[["random", "greedy"]], seed=4)  # fmt: skip
+
+
+def test_a_game_row_is_its_dict_and_carries_its_json():
+    plain = play_job(SMALL.job(3))
+    row = GameRow.of(plain)
+    assert row.text == json.dumps(plain, sort_keys=True)
+    assert row._fields["moves"] is _Encoded
+    assert row == plain and plain == row and dict(row) == plain
+    assert sorted(row) == sorted(plain) and len(row) == len(plain)
+    assert GameRow.of(row) is row
+    # Received from a worker, the moves stay text until read (even when read before it was
+    # sent), and read back the same.
+    received = pickle.loads(pickle.dumps(row))
+    assert received._fields["moves"] is _Encoded and received.text == row.text
+    assert received["moves"] == plain["moves"] and received == plain
+
+
+def test_workers_hand_over_encoded_rows_and_the_store_keeps_their_text(tmp_path):
+    rows = list(run_jobs([SMALL.job(k) for k in range(8)], "process", 2))
+    assert all(isinstance(row, GameRow) for row in rows)
+    assert all(row._fields["moves"] is _Encoded for row in rows)  # not decoded on arrival
+    store = ResultStore(f"sqlite:///{tmp_path / 'r.db'}")
+    store.ensure_run(SMALL.key, "simulate", "edges", {})
+    store.add_rows(SMALL.key, rows)
+    with sqlite3.connect(tmp_path / "r.db") as conn:
+        data = dict(conn.execute('SELECT "index", data FROM games').fetchall())
+    assert data == {row["index"]: row.text for row in rows}  # as written, not encoded again
+    assert store.rows(SMALL.key) == sorted(rows, key=lambda row: row["index"])
+
+
+def test_the_jsonl_file_is_the_same_from_encoded_rows_and_from_dicts(tmp_path):
+    rows = execute(SMALL, 12, ResultStore(f"sqlite:///{tmp_path / 'r.db'}"))
+    plain = [play_job(SMALL.job(k)) for k in range(12)]
+    write_jsonl(rows, tmp_path / "encoded.jsonl")
+    write_jsonl(plain, tmp_path / "plain.jsonl")
+    text = (tmp_path / "encoded.jsonl").read_text()
+    assert text == (tmp_path / "plain.jsonl").read_text()
+    assert text == "".join(json.dumps(row, sort_keys=True) + "\n" for row in plain)
+
+
+@pytest.mark.parametrize("jobs", [1, 10, 17, 174, 4000])
+def test_batches_cover_every_job_in_order_and_shrink_towards_the_end(jobs):
+    batches = simulate._batches(list(range(jobs)), 2)
+    assert [job for batch in batches for job in batch] == list(range(jobs))
+    sizes = [len(batch) for batch in batches]
+    assert sizes == sorted(sizes, reverse=True) and max(sizes) <= 50 and sizes[-1] == 1
+    assert sizes[0] == max(1, min(50, jobs // 16))  # the first, as the progress bar needs

@@ -13,7 +13,7 @@ import hashlib
 import io
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,7 @@ from pydantic import BaseModel, Field
 from meeple.core.files import atomic_write
 from meeple.lab.simulate import Backend, GameJob, run_jobs
 from meeple.store import ResultStore
+from meeple.store.results import GameRow, row_json
 
 FLUSH_SECONDS = 1.0
 """Finished games are written to the database at least this often (and at the end)."""
@@ -67,19 +68,25 @@ def execute(
     workers: int = 1,
     address: str | None = None,
     fresh: bool = False,
-    on_row: Callable[[dict[str, Any]], None] | None = None,
-) -> list[dict[str, Any]]:
-    """Play the games of ``spec`` not yet stored and return all ``games`` rows by index."""
+    on_row: Callable[[Mapping[str, Any]], None] | None = None,
+) -> list[Mapping[str, Any]]:
+    """Play the games of ``spec`` not yet stored and return all ``games`` rows by index.
+
+    Rows played now are :class:`GameRow`s, encoded where they were played; rows stored
+    before are dicts. Both read alike, and equal when they describe the same game.
+    """
     key = spec.key
     store.ensure_run(key, spec.kind, spec.game, spec.model_dump(mode="json"))
     if fresh:
         store.forget(key)
-    stored = {row["index"]: row for row in store.rows(key) if row["index"] < games}
+    stored: dict[int, Mapping[str, Any]] = {
+        row["index"]: row for row in store.rows(key) if row["index"] < games
+    }
     if on_row is not None:
         for row in stored.values():
             on_row(row)
     missing = [spec.job(k) for k in range(games) if k not in stored]
-    buffer: list[dict[str, Any]] = []
+    buffer: list[GameRow] = []
     last_flush = time.monotonic()
     rows = run_jobs(missing, backend, workers, address)
     try:
@@ -102,9 +109,9 @@ def execute(
     return [stored[k] for k in sorted(stored)]
 
 
-def _finishing(rows: Iterator[dict[str, Any]]) -> list[dict[str, Any]]:
+def _finishing(rows: Iterator[GameRow]) -> list[GameRow]:
     """The rows a backend still hands over once told of an interrupt (see run_jobs)."""
-    out: list[dict[str, Any]] = []
+    out: list[GameRow] = []
     try:
         out.append(rows.throw(KeyboardInterrupt()))  # type: ignore[attr-defined]
         for row in rows:
@@ -114,10 +121,10 @@ def _finishing(rows: Iterator[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def write_jsonl(rows: list[dict[str, Any]], path: Path) -> None:
+def write_jsonl(rows: Sequence[Mapping[str, Any]], path: Path) -> None:
     """Write one JSON row per line, atomically (two runs writing it at once leave one
-    whole file, never a mix)."""
-    atomic_write(path, "".join(json.dumps(row, sort_keys=True) + "\n" for row in rows))
+    whole file, never a mix); a :class:`GameRow` is written as the text it carries."""
+    atomic_write(path, "".join(row_json(row) + "\n" for row in rows))
 
 
 def rotations(seats: list[str]) -> list[list[str]]:
@@ -127,7 +134,7 @@ def rotations(seats: list[str]) -> list[list[str]]:
     return [seats[k:] + seats[:k] for k in range(len(seats))]
 
 
-def write_csv(rows: list[dict[str, Any]], path: Path) -> None:
+def write_csv(rows: Sequence[Mapping[str, Any]], path: Path) -> None:
     """One line per game for a spreadsheet: a column per seat for agents, returns and
     scores; the moves stay in the JSONL file. Written atomically, like the JSONL."""
     players = max((len(row["seats"]) for row in rows), default=0)

@@ -23,6 +23,7 @@ from meeple.core.game import State
 from meeple.core.processes import die_with_parent
 from meeple.core.registry import make
 from meeple.core.rng import derive_seed
+from meeple.store.results import GameRow
 
 Backend = Literal["serial", "process", "ray"]
 
@@ -173,15 +174,29 @@ def _lead_story(leaders: list[int | None], final: int | None) -> tuple[int | Non
     return changes, decided_at
 
 
-def play_jobs(jobs: list[GameJob]) -> list[dict[str, Any]]:
-    """Play a batch of jobs (the unit of work sent to a worker process or Ray task)."""
-    return [play_job(job) for job in jobs]
+def play_jobs(jobs: list[GameJob]) -> list[GameRow]:
+    """Play a batch of jobs (the unit of work sent to a worker process or Ray task).
+
+    Each row is encoded here, once, in the process that played it: the process that stores
+    the rows writes their text as it is, and two workers share the encoding.
+    """
+    return [GameRow.of(play_job(job)) for job in jobs]
 
 
 def _batches(jobs: list[GameJob], workers: int) -> list[list[GameJob]]:
-    # Small batches keep the progress bar moving; not too small, or messaging dominates.
-    size = max(1, min(50, len(jobs) // (workers * 8) or 1))
-    return [jobs[i : i + size] for i in range(0, len(jobs), size)]
+    """The jobs cut into batches, each an eighth of a worker's share of what is left, at
+    most 50 games and at least one.
+
+    Small batches keep the progress bar moving; not too small, or messaging dominates. They
+    shrink as the work runs out (guided self-scheduling), so that at the end no worker waits
+    long for another's last batch: a batch of 50 slow games is seconds of a core left idle.
+    """
+    out, start = [], 0
+    while start < len(jobs):
+        size = max(1, min(50, (len(jobs) - start) // (workers * 8)))
+        out.append(jobs[start : start + size])
+        start += size
+    return out
 
 
 def run_jobs(
@@ -189,14 +204,14 @@ def run_jobs(
     backend: Backend = "serial",
     workers: int = 1,
     address: str | None = None,
-) -> Iterator[dict[str, Any]]:
+) -> Iterator[GameRow]:
     """Play every job and yield rows as games finish (in no particular order)."""
     jobs = list(jobs)
     if not jobs:
         return
     if backend == "serial" or (backend == "process" and workers <= 1):
         for job in jobs:
-            yield play_job(job)
+            yield GameRow.of(play_job(job))
     elif backend == "process":
         yield from _run_processes(jobs, workers)
     elif backend == "ray":
@@ -217,10 +232,10 @@ def _start_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _run_processes(jobs: list[GameJob], workers: int) -> Iterator[dict[str, Any]]:
+def _run_processes(jobs: list[GameJob], workers: int) -> Iterator[GameRow]:
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker)
     pending = {pool.submit(play_jobs, batch) for batch in _batches(jobs, workers)}
-    ready: deque[dict[str, Any]] = deque()  # rows of finished batches, not yet handed over
+    ready: deque[GameRow] = deque()  # rows of finished batches, not yet handed over
     completed = False
     try:
         while pending or ready:
@@ -250,7 +265,7 @@ def _run_processes(jobs: list[GameJob], workers: int) -> Iterator[dict[str, Any]
                 process.terminate()
 
 
-def _run_ray(jobs: list[GameJob], workers: int, address: str | None) -> Iterator[dict[str, Any]]:
+def _run_ray(jobs: list[GameJob], workers: int, address: str | None) -> Iterator[GameRow]:
     try:
         import ray
     except ImportError:

@@ -7,6 +7,7 @@ wrong, never a driver's traceback.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import time
 from collections.abc import Callable
@@ -29,6 +30,20 @@ from meeple.core.errors import MeepleError
 
 class StoreError(MeepleError):
     """A database that cannot be opened or written: bad URL, unreachable server, bad folder."""
+
+
+class JSONText(str):
+    """A value encoded as JSON already: a JSON column stores the text as it is.
+
+    A process that encoded a row once (the lab's workers do, for the database and the JSONL
+    file alike) hands it over like this instead of having it decoded and encoded again.
+    """
+
+
+def _to_json(value: Any) -> str:
+    """The engines' JSON serializer: encoded text as it is, anything else by ``json.dumps``
+    (what SQLAlchemy uses when none is given)."""
+    return str(value) if isinstance(value, JSONText) else json.dumps(value)
 
 
 def open_engine(url: str) -> Engine:
@@ -59,7 +74,9 @@ def open_engine(url: str) -> Engine:
     else:
         connect_args["connect_timeout"] = 10
     try:
-        engine = create_engine(url, connect_args=connect_args, pool_pre_ping=True)
+        engine = create_engine(
+            url, connect_args=connect_args, pool_pre_ping=True, json_serializer=_to_json
+        )
     except (NoSuchModuleError, ImportError) as exc:
         raise StoreError(f"no database driver for {url!r}: {exc}") from None
     except (ArgumentError, TypeError) as exc:
