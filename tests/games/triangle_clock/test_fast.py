@@ -196,3 +196,17 @@ def test_options_the_compiled_rules_do_not_know_are_refused(monkeypatch) -> None
     monkeypatch.setattr(fast, "_SERVED", fast._SERVED - {"tie_break"})
     with pytest.raises(ValueError, match="do not serve option tie_break"):
         fast.tables(meeple.make("triangle-clock"))
+
+
+def test_one_playout_gives_the_returns_of_the_game_playouts_counts() -> None:
+    # A search's rollout: one game, the winner as the engine's returns; with the same seed
+    # it is the game that playouts(state, 1, seed) counts.
+    game = meeple.make("triangle-clock", items="none/none")
+    state = game.new_game(2)
+    returns = {(1, 0, 0): (1.0, -1.0), (0, 1, 0): (0.0, 0.0), (0, 0, 1): (-1.0, 1.0)}
+    seen = set()
+    for seed in range(60):
+        result = fast.playout(state, seed)
+        assert result == returns[fast.playouts(state, 1, seed)]
+        seen.add(result)
+    assert len(seen) >= 2

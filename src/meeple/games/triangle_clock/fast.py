@@ -613,6 +613,26 @@ def playouts(state: TriangleClockState, games: int, seed: int = 0) -> tuple[int,
     return int(won), int(drawn), int(lost)
 
 
+@compiled
+def _one_random_game(start, cards, power, strength, rules, seed: int) -> int:
+    """The winner (-1 for a draw) of one uniformly random game from ``start``."""
+    np.random.seed(seed)
+    scratch = start.copy()
+    rollout(scratch, cards, power, strength, rules, np.empty(MAX_ACTIONS, dtype=np.int16))
+    return outcome(scratch, rules)
+
+
+_RETURNS = {0: (1.0, -1.0), 1: (-1.0, 1.0), -1: (0.0, 0.0)}
+
+
+def playout(state: TriangleClockState, seed: int) -> tuple[float, ...]:
+    """Each seat's returns after one uniformly random game from ``state`` (seeded), as
+    :attr:`TriangleClockState.returns` gives them: a search's rollout on the compiled rules.
+    A search plays it from a determinized state (``observation.determinize``), whose
+    hidden parts are a sample, never from the true state it cannot see."""
+    return _RETURNS[_one_random_game(encode(state), *tables(state.game), seed)]
+
+
 __all__ = [
     "MAX_ACTIONS",
     "NO_CHANCE",
@@ -623,6 +643,7 @@ __all__ = [
     "encode",
     "legal_actions",
     "outcome",
+    "playout",
     "playouts",
     "reference_chance",
     "rollout",
