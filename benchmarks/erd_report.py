@@ -14,9 +14,11 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from meeple.solvers.erd.analysis import PlayStatistics, play_statistics
-from meeple.solvers.erd.iteration import value_iteration
-from meeple.solvers.erd.model import ErdModel, build_model, model_difference, tiny_start
+from meeple.solvers.erd.iteration import Solution, value_iteration
+from meeple.solvers.erd.model import build_model, model_difference, tiny_start
 from meeple.solvers.erd.solve import game_for, solve_erd, solved_options, summarise
 
 VERSIONS = ("original", "0.01", "0.02")
@@ -114,11 +116,11 @@ def main() -> None:
     )
     args = parser.parse_args()
     results: dict[str, tuple[dict[str, Any], PlayStatistics]] = {}
-    models: dict[str, ErdModel] = {}
+    solutions: dict[str, Solution] = {}
     for label in args.only:
         solution, summary = _solve(SPECS[label], args.round_limit, args.cache_dir)
         results[label] = (summary, play_statistics(solution))
-        models[label] = solution.model
+        solutions[label] = solution
     print("| " + " | ".join(HEADER) + " |")
     print("|" + "---|" * len(HEADER))
     for label, (summary, stats) in results.items():
@@ -134,24 +136,35 @@ def main() -> None:
         print(f"{label} opening mix: {mix}")
     if args.differences:
         print()
-        _differences(models)
+        _differences(solutions)
     if args.plot is not None:
         _plot(results, args.rounds, args.plot)
         print(f"\nplot: {args.plot}")
 
 
-def _differences(models: dict[str, ErdModel]) -> None:
-    """Per option: the states and stage games where it differs from its version's game."""
-    for label, model in models.items():
+def _differences(solutions: dict[str, Solution]) -> None:
+    """Per option: the states and stage games where it differs from its version's game, and
+    how far apart the values of the states both reach are."""
+    for label, solution in solutions.items():
         rules, _, option = label.partition(" ")
-        if option not in OPTIONS or rules not in models:
+        if option not in OPTIONS or rules not in solutions:
             continue
-        d = model_difference(models[rules], model)
+        base = solutions[rules]
+        d = model_difference(base.model, solution.model)
         verdict = "the same game" if d.same_game else "a different game"
+        shared = base.model.index.keys() & solution.model.index.keys()
+        mine = [solution.model.index[s] for s in shared]
+        theirs = [base.model.index[s] for s in shared]
+        apart = max(
+            float(np.abs(solution.values[k][mine] - base.values[k][theirs]).max())
+            for k in range(min(solution.sweeps, base.sweeps) + 1)
+        )
         print(
-            f"{label} against {rules}: {verdict} ({len(model.states)} states against "
-            f"{len(models[rules].states)}; {d.only_second} only with the option, "
-            f"{d.only_first} only without; {d.different} shared states play differently)"
+            f"{label} against {rules}: {verdict} ({len(solution.model.states)} states against "
+            f"{len(base.model.states)}; {d.only_second} only with the option, "
+            f"{d.only_first} only without; {d.different} shared states play differently; "
+            f"their values differ by up to {apart:.3g}, the opening's by "
+            f"{abs(solution.opening_value - base.opening_value):.1e})"
         )
 
 
@@ -162,7 +175,6 @@ def _plot(
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    import numpy as np
 
     fig, ax = plt.subplots(figsize=(9, 4.5), dpi=110)
     width = 0.8 / len(results)
