@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -20,7 +21,7 @@ import pytest
 import meeple
 from meeple.games.triangle_clock import TriangleClockGame, TriangleClockState, fast
 from meeple.games.triangle_clock.position import check
-from meeple.games.triangle_clock.rules import Mulligan, Phase
+from meeple.games.triangle_clock.rules import MEMORISED, MULLIGAN, Mulligan, Phase, Supply
 
 LONG = 20 if os.environ.get("MEEPLE_FUZZ") == "long" else 1
 
@@ -73,6 +74,17 @@ def _winner(state: TriangleClockState) -> int:
     return -1 if state.winner is None else state.winner
 
 
+def _step(
+    state: TriangleClockState, array: np.ndarray, t: fast.Tables, seat: int, action: object
+) -> TriangleClockState:
+    """``seat`` takes ``action`` in both, chance from the engine's streams; the states agree."""
+    chance = fast.reference_chance(state, seat, action)
+    state = state.apply(seat, action)
+    fast.apply(array, seat, state.game.action_id(action), *t, chance)
+    assert np.array_equal(array, fast.encode(state))
+    return state
+
+
 @pytest.mark.parametrize(
     ("options", "games"),
     VARIANTS,
@@ -101,11 +113,8 @@ def test_compiled_rules_agree_with_the_engine_on_every_state(
                 break
             legal_actions = state.legal_actions(seat)
             action = legal_actions[rng.randrange(len(legal_actions))]
-            chance = fast.reference_chance(state, seat, action)
             seen["mulligans"] += isinstance(action, Mulligan)
-            state = state.apply(seat, action)
-            fast.apply(array, seat, game.action_id(action), *t, chance)
-            assert np.array_equal(array, fast.encode(state))
+            state = _step(state, array, t, seat, action)
             if state.round == 29 and state.phase is Phase.THIRD:  # mid-round, after a deal
                 assert fast.decode(game, array, seed) == state
         assert state.phase is Phase.OVER
@@ -116,6 +125,27 @@ def test_compiled_rules_agree_with_the_engine_on_every_state(
     assert seen["reshuffles"] >= games * LONG
     if "mulligan" in game.options.items or game.options.items.startswith("all"):
         assert seen["mulligans"] > 0
+
+
+@pytest.mark.parametrize("order", ["new-first", "literal"])
+@pytest.mark.parametrize("left", [0, 1, 3])
+def test_a_short_deck_is_reshuffled_as_the_engine_does(order: str, left: int) -> None:
+    # Rare in random games: a Mulligan, or the replacement deal, with fewer cards in the
+    # deck than it draws (the deal then takes the last ones and goes on from the pile).
+    game = meeple.make("triangle-clock", items="all/all", mulligan_order=order)
+    t = fast.tables(game)
+    start = game.new_game(8).apply(0, MEMORISED).apply(1, MEMORISED)
+    deck = start.supply.deck
+    start = replace(start, supply=Supply(deck[:left], tuple(sorted(deck[left:])), 0))
+    assert check(start) is None
+    for mulligan in (True, False):
+        state, array = start, fast.encode(start)
+        if mulligan:
+            state = _step(state, array, t, 1, MULLIGAN)
+        for letter in "ACB":
+            for seat in (0, 1):
+                state = _step(state, array, t, seat, game.parse_action(letter))
+        assert state.round == 2 and state.supply.reshuffles == 1
 
 
 def test_shuffles_read_the_engines_words_as_random_shuffle_does() -> None:
