@@ -331,9 +331,9 @@ def moves_buffer() -> np.ndarray:
 
 def apply(s: np.ndarray, g: np.ndarray, action: int, tape: np.ndarray = NO_TAPE) -> None:
     """Take legal ``action`` for the seat to act, in place, and carry on to the next real
-    decision as the engine does. Chance comes from ``tape`` (``[cursor, draw, draw, ...]``,
-    each draw what Python's ``Random._randbelow`` returned) or, when it is empty, from
-    numba's generator."""
+    decision as the engine does. Chance comes from ``tape`` (``[1, n, value, n, value, ...]``:
+    each draw Python's ``Random._randbelow(n)`` made, the first read at index 1) or, when it
+    is empty, from numba's generator."""
     fast_rules.apply(s, g, action, tape)
 
 

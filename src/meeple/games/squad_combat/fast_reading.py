@@ -400,12 +400,16 @@ def legal(s: np.ndarray, g: np.ndarray, out: np.ndarray) -> int:
 # -- small edits (edits.py) -----------------------------------------------------------------
 @compiled
 def below(tape: np.ndarray, n: int) -> int:
-    """A uniform draw from ``0 .. n-1``: the next value on the tape, or numba's generator."""
-    if tape.shape[0] > 0:
-        value = tape[tape[0]]
-        tape[0] += 1
-        return value
-    return np.random.randint(0, n)
+    """A uniform draw from ``0 .. n-1`` (Python's ``Random._randbelow(n)``): from numba's
+    generator, or the next draw on the tape, ``[cursor, n, value, n, value, ...]``, which
+    must be a draw below the same ``n``."""
+    if tape.shape[0] == 0:
+        return np.random.randint(0, n)
+    at = tape[0]
+    if at + 1 >= tape.shape[0] or tape[at] != n:
+        raise ValueError("the compiled rules drew other chance than the tape holds")
+    tape[0] = at + 2
+    return tape[at + 1]
 
 
 @compiled
