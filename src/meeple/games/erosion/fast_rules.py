@@ -1,0 +1,874 @@
+"""Erosion's rules compiled with numba: the kernels of :mod:`.fast` (read that first).
+
+Each function here is the compiled twin of a method of the reference (named in its
+docstring); they work in place on a position array ``s`` (``int16``) and read the game's
+table ``R`` (``int32``, built by :func:`.fast.layout`).
+
+A position: ``4n + 4`` card piles first (the WX, H and F decks, top card last; each seat's
+hand, sorted; each mountain, top rock first; each delta, sorted; each discard pile; the
+River), each a count then one slot per process card (unused slots -1); then the scalars
+(``S_*``, at ``R[R_SCALARS]``) and the per-seat fields (``R[R_WEATHERED]`` ...), then the
+agenda: up to :data:`AGENDA_SLOTS` steps of (kind, seat, number, card), front first.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+compiled = njit(cache=True, nogil=True)
+
+# -- the table R: header keys ---------------------------------------------------------------
+R_PLAYERS, R_ERAS, R_CARDS, R_ATMS, R_BEFORE_UPLIFT, R_DRAW_ONE, R_HIGH, R_HAND = range(8)
+R_ROCK_TYPES, R_SCALARS, R_WEATHERED, R_RUNOUT, R_SCORES = range(8, 13)
+R_TIE_SEATS, R_TIE_CARDS, R_TIE_GUESSES, R_WINNERS, R_CHANCE_SEATS = range(13, 18)
+R_AGED, R_ERA_SCORES, R_AGENDA, R_SIZE, R_NUM_ACTIONS = range(18, 23)
+# per-card tables (deck, rock type, Mohs, fossil, process kind, number, hardness, listed
+# types as a bit mask, elevation icon), then per-Atmosphere tables
+R_DECK, R_ROCK, R_MOHS, R_FOSSIL, R_KIND, R_N, R_HARD, R_TYPES, R_ICON = range(23, 32)
+R_UNDER, R_NORMAL, R_AGE, R_PARTS, R_TABLE, R_TABLE_X, R_MIX = range(32, 39)
+R_HEADER = 42  # R_MIX holds three numbers: the WX, H and F cards of a new hand
+R_TABLES = (
+    R_DECK,
+    R_ROCK,
+    R_MOHS,
+    R_FOSSIL,
+    R_KIND,
+    R_N,
+    R_HARD,
+    R_TYPES,
+    R_ICON,
+    R_UNDER,
+    R_NORMAL,
+    R_AGE,
+)
+
+# -- a position's scalars, from R[R_SCALARS] -------------------------------------------------
+S_ERA, S_CURRENT, S_PASSES, S_RUNOUT_ON, S_OVER, S_TURN, S_REASON = range(7)
+S_TIE_PURPOSE, S_TIE_N, S_WINNERS_N, S_ERAS_SCORED, S_AGENDA_N, S_CHANCE, S_CHANCE_N = range(7, 14)
+SCALARS = 14
+AGENDA_SLOTS = 8
+"""At most: a guess per seat and the tie's settling; a turn needs four."""
+
+CHANCE_TIE_START, CHANCE_TIE_WIN, CHANCE_NEW_ERA = 1, 2, 3
+"""The chance a position waits for: the tie-breaker's draws (for the start or the win), or
+the next era (its start among ``CHANCE_SEATS`` and its shuffled decks)."""
+
+STEP_NAMES = (
+    "",
+    "draw",
+    "uplift",
+    "trigger",
+    "fault",
+    "transport",
+    "pay",
+    "refill",
+    "end",
+    "guess",
+    "choose",
+    "settle_tie",
+)
+"""The agenda's step kinds by code (:class:`~.pieces.Step`)."""
+K_DRAW, K_UPLIFT, K_TRIGGER, K_FAULT, K_TRANSPORT, K_PAY = range(1, 7)
+K_REFILL, K_END, K_GUESS, K_CHOOSE, K_SETTLE_TIE = range(7, 12)
+
+KIND_WEATHER_N, KIND_WEATHER_TYPES, KIND_HILLSLOPE, KIND_TRANSPORT = range(4)
+ICON_NONE, ICON_HILL, ICON_MOUNTAIN = range(3)
+
+A_PASS, A_WEATHER, A_HILLSLOPE, A_FLUVIAL, A_DRAW, A_REDRAW, A_UPLIFT = range(7)
+A_TRANSPORT, A_PAY, A_TRIGGER, A_FAULT, A_GUESS, A_CHOOSE = range(7, 13)
+A_KINDS = 13
+PURPOSE_START, PURPOSE_WIN = 1, 2
+"""What a tie is broken for (``Tie.purpose``): the next era's start, or the win."""
+
+
+# -- piles ----------------------------------------------------------------------------------
+@compiled
+def base(R: np.ndarray, pile: int) -> int:
+    """Where a pile starts (its count; its cards follow)."""
+    return pile * (R[R_CARDS] + 1)
+
+
+@compiled
+def hand(R: np.ndarray, p: int) -> int:
+    """The pile number of a seat's hand (decks are 0, 1, 2)."""
+    return 3 + p
+
+
+@compiled
+def mountain(R: np.ndarray, p: int) -> int:
+    """The pile number of a seat's mountain."""
+    return 3 + R[R_PLAYERS] + p
+
+
+@compiled
+def delta(R: np.ndarray, p: int) -> int:
+    """The pile number of a seat's delta."""
+    return 3 + 2 * R[R_PLAYERS] + p
+
+
+@compiled
+def discards(R: np.ndarray, p: int) -> int:
+    """The pile number of a seat's discard pile."""
+    return 3 + 3 * R[R_PLAYERS] + p
+
+
+@compiled
+def river(R: np.ndarray) -> int:
+    """The pile number of the River."""
+    return 3 + 4 * R[R_PLAYERS]
+
+
+@compiled
+def size(s: np.ndarray, R: np.ndarray, pile: int) -> int:
+    """How many cards a pile holds."""
+    return s[base(R, pile)]
+
+
+@compiled
+def push(s: np.ndarray, R: np.ndarray, pile: int, card: int) -> None:
+    """Put a card at the end of a pile (a deck's top, a mountain's base)."""
+    b = base(R, pile)
+    s[b + 1 + s[b]] = card
+    s[b] += 1
+
+
+@compiled
+def pop(s: np.ndarray, R: np.ndarray, pile: int) -> int:
+    """Take the card at the end of a pile (a deck's top card)."""
+    b = base(R, pile)
+    k = s[b]
+    card = s[b + k]
+    s[b + k] = -1
+    s[b] = k - 1
+    return card
+
+
+@compiled
+def remove(s: np.ndarray, R: np.ndarray, pile: int, card: int) -> None:
+    """Take a card out of a pile, keeping the others' order (``pieces.without``)."""
+    b = base(R, pile)
+    k = s[b]
+    i = 1
+    while s[b + i] != card:
+        i += 1
+    while i < k:
+        s[b + i] = s[b + i + 1]
+        i += 1
+    s[b + k] = -1
+    s[b] = k - 1
+
+
+@compiled
+def insert(s: np.ndarray, R: np.ndarray, pile: int, card: int) -> None:
+    """Put a card into a sorted pile (a hand, a delta) in its place."""
+    b = base(R, pile)
+    i = b + s[b]
+    while i > b and s[i] > card:
+        s[i + 1] = s[i]
+        i -= 1
+    s[i + 1] = card
+    s[b] += 1
+
+
+@compiled
+def clear(s: np.ndarray, R: np.ndarray, pile: int) -> None:
+    """Empty a pile."""
+    b = base(R, pile)
+    s[b + 1 : b + 1 + s[b]] = -1
+    s[b] = 0
+
+
+# -- the agenda -----------------------------------------------------------------------------
+@compiled
+def agenda_pop(s: np.ndarray, R: np.ndarray) -> None:
+    """Drop the front step (``_pop``)."""
+    sc, a = R[R_SCALARS], R[R_AGENDA]
+    k = s[sc + S_AGENDA_N]
+    for i in range(a, a + 4 * (k - 1)):
+        s[i] = s[i + 4]
+    s[a + 4 * (k - 1) : a + 4 * k] = -1
+    s[sc + S_AGENDA_N] = k - 1
+
+
+@compiled
+def agenda_push(s: np.ndarray, R: np.ndarray, kind: int, seat: int, number: int, card: int) -> None:
+    """Add a step at the back."""
+    sc, a = R[R_SCALARS], R[R_AGENDA]
+    at = a + 4 * s[sc + S_AGENDA_N]
+    s[at], s[at + 1], s[at + 2], s[at + 3] = kind, seat, number, card
+    s[sc + S_AGENDA_N] += 1
+
+
+@compiled
+def agenda_push_front(
+    s: np.ndarray, R: np.ndarray, kind: int, seat: int, number: int, card: int
+) -> None:
+    """Add a step at the front."""
+    sc, a = R[R_SCALARS], R[R_AGENDA]
+    k = s[sc + S_AGENDA_N]
+    for i in range(a + 4 * k - 1, a - 1, -1):
+        s[i + 4] = s[i]
+    s[sc + S_AGENDA_N] = k + 1
+    agenda_front(s, R, kind, seat, number, card)
+
+
+@compiled
+def agenda_front(
+    s: np.ndarray, R: np.ndarray, kind: int, seat: int, number: int, card: int
+) -> None:
+    """Replace the front step."""
+    a = R[R_AGENDA]
+    s[a], s[a + 1], s[a + 2], s[a + 3] = kind, seat, number, card
+
+
+@compiled
+def agenda_clear(s: np.ndarray, R: np.ndarray) -> None:
+    """Drop every step."""
+    sc, a = R[R_SCALARS], R[R_AGENDA]
+    s[a : a + 4 * s[sc + S_AGENDA_N]] = -1
+    s[sc + S_AGENDA_N] = 0
+
+
+# -- measurements ---------------------------------------------------------------------------
+@compiled
+def to_act(s: np.ndarray, R: np.ndarray) -> int:
+    """The seat taking the current step; -1 once the game is over (``to_act``)."""
+    sc = R[R_SCALARS]
+    if s[sc + S_OVER]:
+        return -1
+    if s[sc + S_AGENDA_N]:
+        return s[R[R_AGENDA] + 1]
+    return s[sc + S_CURRENT]
+
+
+@compiled
+def elevation_allows(s: np.ndarray, R: np.ndarray, card: int, m: int) -> bool:
+    """A card's elevation icon against a mountain's height (hill: under 4000 m)."""
+    icon = R[R[R_ICON] + card]
+    if icon == ICON_NONE:
+        return True
+    high = size(s, R, mountain(R, m)) >= R[R_HIGH]
+    return (icon == ICON_MOUNTAIN) == high
+
+
+@compiled
+def weather_reach(s: np.ndarray, R: np.ndarray, card: int, m: int) -> int:
+    """How many rocks a WX card could weather on a mountain (``weather_reach``): from the
+    top down past the weathered rocks, stopping at the first it cannot weather."""
+    if not elevation_allows(s, R, card, m):
+        return 0
+    pile = base(R, mountain(R, m))
+    rocks = s[pile]
+    numeric = R[R[R_KIND] + card] == KIND_WEATHER_N
+    limit = R[R[R_N] + card] if numeric else rocks
+    hardness = R[R[R_HARD] + card]
+    types = R[R[R_TYPES] + card]
+    count = 0
+    for i in range(s[R[R_WEATHERED] + m], rocks):
+        if count >= limit:
+            break
+        rock = s[pile + 1 + i]
+        if numeric:
+            if R[R[R_MOHS] + rock] > hardness:
+                break
+        elif not (types >> R[R[R_ROCK] + rock]) & 1:
+            break
+        count += 1
+    return count
+
+
+@compiled
+def matchable(s: np.ndarray, R: np.ndarray, p: int, skip: int) -> int:
+    """How many River rocks the seat's hand (less card ``skip``) could pay for."""
+    need = np.zeros(16, dtype=np.int16)
+    have = np.zeros(16, dtype=np.int16)
+    rock = R[R_ROCK]
+    b = base(R, river(R))
+    for i in range(s[b]):
+        need[R[rock + s[b + 1 + i]]] += 1
+    b = base(R, hand(R, p))
+    for i in range(s[b]):
+        c = s[b + 1 + i]
+        if c != skip:
+            have[R[rock + c]] += 1
+    total = 0
+    for t in range(R[R_ROCK_TYPES]):
+        total += min(need[t], have[t])
+    return total
+
+
+@compiled
+def caps(s: np.ndarray, R: np.ndarray, d: int) -> int:
+    """How many cards a deck allows in one draw: its draw limit, and the cards left."""
+    limit = 0
+    for i in range(R[R_ATMS]):
+        if R[R[R_UNDER] + i] == d:
+            limit += R[R[R_AGE] + i] if s[R[R_AGED] + i] else R[R[R_NORMAL] + i]
+    return min(limit, size(s, R, d))
+
+
+@compiled
+def action_id(R: np.ndarray, kind: int, x: int, y: int, z: int) -> int:
+    """The engine's id of an action from its parts."""
+    return R[R[R_TABLE] + ((kind * R[R_TABLE_X] + x) * 7 + y) * 7 + z]
+
+
+@compiled
+def draw_options(
+    s: np.ndarray, R: np.ndarray, kind: int, wanted: int, one: bool, out: np.ndarray, count: int
+) -> int:
+    """Append every way to draw ``wanted`` cards (``draw_options``); return the new count."""
+    c0, c1, c2 = caps(s, R, 0), caps(s, R, 1), caps(s, R, 2)
+    if one:
+        if wanted > 0:
+            if c0:
+                out[count] = action_id(R, kind, min(wanted, c0), 0, 0)
+                count += 1
+            if c1:
+                out[count] = action_id(R, kind, 0, min(wanted, c1), 0)
+                count += 1
+            if c2:
+                out[count] = action_id(R, kind, 0, 0, min(wanted, c2))
+                count += 1
+        return count
+    total = min(wanted, c0 + c1 + c2)
+    if total <= 0:
+        return count
+    for a in range(min(c0, total) + 1):
+        for b in range(min(c1, total - a) + 1):
+            c = total - a - b
+            if c <= c2:
+                out[count] = action_id(R, kind, a, b, c)
+                count += 1
+    return count
+
+
+# -- legal actions --------------------------------------------------------------------------
+@compiled
+def turn_actions(s: np.ndarray, R: np.ndarray, p: int, out: np.ndarray) -> int:
+    """The actions at the start of a turn, in the engine's order (``_turn_actions``)."""
+    n = R[R_PLAYERS]
+    count = 0
+    b = base(R, hand(R, p))
+    cards = s[b]
+    for i in range(cards):
+        c = s[b + 1 + i]
+        kind = R[R[R_KIND] + c]
+        if kind == KIND_WEATHER_N:
+            for m in range(n):
+                for k in range(1, weather_reach(s, R, c, m) + 1):
+                    out[count] = action_id(R, A_WEATHER, c, m, k)
+                    count += 1
+        elif kind == KIND_WEATHER_TYPES:
+            for m in range(n):
+                if weather_reach(s, R, c, m):
+                    out[count] = action_id(R, A_WEATHER, c, m, 0)
+                    count += 1
+        elif kind == KIND_HILLSLOPE:
+            for m in range(n):
+                if elevation_allows(s, R, c, m):
+                    reach = min(R[R[R_N] + c], s[R[R_WEATHERED] + m])
+                    for k in range(1, reach + 1):
+                        out[count] = action_id(R, A_HILLSLOPE, c, m, k)
+                        count += 1
+        else:
+            rocks = R[R[R_N] + c]
+            if rocks <= matchable(s, R, p, c):
+                out[count] = action_id(R, A_FLUVIAL, c, rocks, 0)
+                count += 1
+    one = R[R_DRAW_ONE] != 0
+    full = R[R_HAND]
+    if cards < full:
+        count = draw_options(s, R, A_DRAW, full - cards, one, out, count)
+    if cards:
+        count = draw_options(s, R, A_REDRAW, full, one, out, count)
+    out[count] = 0  # pass
+    return count + 1
+
+
+@compiled
+def step_actions(s: np.ndarray, R: np.ndarray, out: np.ndarray) -> int:
+    """The choices of the agenda's front step (``_step_actions``)."""
+    a = R[R_AGENDA]
+    kind, seat, number, card = s[a], s[a + 1], s[a + 2], s[a + 3]
+    count = 0
+    if kind == K_DRAW:
+        return draw_options(s, R, A_DRAW, number, False, out, 0)
+    rock = R[R_ROCK]
+    b = base(R, hand(R, seat))
+    if kind == K_UPLIFT:
+        for i in range(s[b]):
+            out[count] = action_id(R, A_UPLIFT, s[b + 1 + i], 0, 0)
+            count += 1
+    elif kind == K_TRANSPORT:
+        have = 0
+        for i in range(s[b]):
+            have |= 1 << R[rock + s[b + 1 + i]]
+        r = base(R, river(R))
+        for i in range(s[r]):
+            c = s[r + 1 + i]
+            if (have >> R[rock + c]) & 1:
+                out[count] = action_id(R, A_TRANSPORT, c, 0, 0)
+                count += 1
+    elif kind == K_PAY:
+        for i in range(s[b]):
+            c = s[b + 1 + i]
+            if R[rock + c] == R[rock + card]:
+                out[count] = action_id(R, A_PAY, c, 0, 0)
+                count += 1
+    elif kind == K_GUESS:
+        for g in range(1, 11):
+            out[count] = action_id(R, A_GUESS, g, 0, 0)
+            count += 1
+    elif kind == K_CHOOSE:
+        sc = R[R_SCALARS]
+        for i in range(s[sc + S_TIE_N]):
+            out[count] = action_id(R, A_CHOOSE, s[R[R_TIE_SEATS] + i], 0, 0)
+            count += 1
+    return count
+
+
+@compiled
+def legal_actions(s: np.ndarray, R: np.ndarray, out: np.ndarray) -> int:
+    """Write the legal action ids of the seat to act into ``out`` in the engine's order;
+    return how many (0 once the game is over, or while chance is pending)."""
+    sc = R[R_SCALARS]
+    if s[sc + S_OVER] or s[sc + S_CHANCE]:
+        return 0
+    if s[sc + S_AGENDA_N]:
+        return step_actions(s, R, out)
+    return turn_actions(s, R, s[sc + S_CURRENT], out)
+
+
+# -- transitions ----------------------------------------------------------------------------
+@compiled
+def note_runout(s: np.ndarray, R: np.ndarray) -> None:
+    """Start counting passes once a deck has run out (``_note_runout``)."""
+    sc = R[R_SCALARS]
+    if not s[sc + S_RUNOUT_ON] and (size(s, R, 0) == 0 or size(s, R, 1) == 0 or size(s, R, 2) == 0):
+        s[sc + S_RUNOUT_ON] = 1
+        s[R[R_RUNOUT] : R[R_RUNOUT] + R[R_PLAYERS]] = 0
+
+
+@compiled
+def draw(s: np.ndarray, R: np.ndarray, p: int, a: int, b: int, c: int) -> None:
+    """Draw from the decks' tops into the seat's sorted hand (``_draw``)."""
+    h = hand(R, p)
+    for _ in range(a):
+        insert(s, R, h, pop(s, R, 0))
+    for _ in range(b):
+        insert(s, R, h, pop(s, R, 1))
+    for _ in range(c):
+        insert(s, R, h, pop(s, R, 2))
+    note_runout(s, R)
+
+
+@compiled
+def erode(s: np.ndarray, R: np.ndarray, m: int, rocks: int) -> None:
+    """Move a mountain's top ``rocks`` rocks to the River (``_erode``)."""
+    b = base(R, mountain(R, m))
+    r = river(R)
+    k = s[b]
+    for i in range(rocks):
+        push(s, R, r, s[b + 1 + i])
+    for i in range(b + 1, b + 1 + k - rocks):
+        s[i] = s[i + rocks]
+    s[b + 1 + k - rocks : b + 1 + k] = -1
+    s[b] = k - rocks
+    s[R[R_WEATHERED] + m] -= rocks
+
+
+@compiled
+def points(s: np.ndarray, R: np.ndarray, p: int) -> int:
+    """What the seat scores now: 1 per unweathered rock, 2 per delta rock, 3 per weathered
+    fossil (``points``, basic rules)."""
+    b = base(R, mountain(R, p))
+    weathered = s[R[R_WEATHERED] + p]
+    total = s[b] - weathered + 2 * size(s, R, delta(R, p))
+    for i in range(weathered):
+        total += 3 * R[R[R_FOSSIL] + s[b + 1 + i]]
+    return total
+
+
+@compiled
+def end_era(s: np.ndarray, R: np.ndarray, reason: int) -> None:
+    """Score the era; then the tie-breaker's draws (chance) or the tie decided (``_end_era``)."""
+    n, sc = R[R_PLAYERS], R[R_SCALARS]
+    scored = s[sc + S_ERAS_SCORED]
+    for p in range(n):
+        era = points(s, R, p)
+        s[R[R_SCORES] + p] += era
+        s[R[R_ERA_SCORES] + scored * n + p] = era
+    s[sc + S_ERAS_SCORED] = scored + 1
+    agenda_clear(s, R)
+    s[sc + S_REASON] = reason
+    final = s[sc + S_ERA] >= R[R_ERAS]
+    target = s[R[R_SCORES]]
+    for p in range(1, n):
+        v = s[R[R_SCORES] + p]
+        if (final and v > target) or (not final and v < target):
+            target = v
+    tied = 0
+    for p in range(n):
+        if s[R[R_SCORES] + p] == target:
+            s[R[R_CHANCE_SEATS] + tied] = p
+            tied += 1
+    s[sc + S_CHANCE_N] = tied
+    if tied == 1:
+        decided(s, R, PURPOSE_WIN if final else PURPOSE_START)
+    else:
+        s[sc + S_CHANCE] = CHANCE_TIE_WIN if final else CHANCE_TIE_START
+
+
+@compiled
+def decided(s: np.ndarray, R: np.ndarray, purpose: int) -> None:
+    """The tie goes to the seats in ``CHANCE_SEATS`` (``_tie_decided``): the tie's cards go
+    back, then the game ends or the next era waits for its chance."""
+    sc = R[R_SCALARS]
+    for i in range(s[sc + S_TIE_N]):
+        card = s[R[R_TIE_CARDS] + i]
+        if card >= 0:
+            insert(s, R, hand(R, s[R[R_TIE_SEATS] + i]), card)
+    for key in (R_TIE_SEATS, R_TIE_CARDS, R_TIE_GUESSES):
+        s[R[key] : R[key] + R[R_PLAYERS]] = -1
+    s[sc + S_TIE_PURPOSE] = 0
+    s[sc + S_TIE_N] = 0
+    k = s[sc + S_CHANCE_N]
+    if purpose == PURPOSE_WIN:
+        s[R[R_WINNERS] : R[R_WINNERS] + k] = s[R[R_CHANCE_SEATS] : R[R_CHANCE_SEATS] + k]
+        s[sc + S_WINNERS_N] = k
+        s[sc + S_OVER] = 1
+        agenda_clear(s, R)
+        clear_chance(s, R)
+    else:
+        s[sc + S_CHANCE] = CHANCE_NEW_ERA
+
+
+@compiled
+def clear_chance(s: np.ndarray, R: np.ndarray) -> None:
+    """No chance pending."""
+    sc = R[R_SCALARS]
+    s[sc + S_CHANCE] = 0
+    s[sc + S_CHANCE_N] = 0
+    s[R[R_CHANCE_SEATS] : R[R_CHANCE_SEATS] + R[R_PLAYERS]] = -1
+
+
+@compiled
+def settle_tie(s: np.ndarray, R: np.ndarray) -> None:
+    """The closest guesser chooses; equally close ones stay tied (``_settle_tie``)."""
+    sc = R[R_SCALARS]
+    k = s[sc + S_TIE_N]
+    seats, cards, guesses = R[R_TIE_SEATS], R[R_TIE_CARDS], R[R_TIE_GUESSES]
+    closest = 99
+    for i in range(k):
+        if s[cards + i] >= 0:
+            closest = min(closest, abs(s[guesses + i] - R[R[R_MOHS] + s[cards + i]]))
+    best = 0
+    for i in range(k):
+        card = s[cards + i]
+        # no holder at all: every tied seat stays tied
+        if closest == 99 or (card >= 0 and abs(s[guesses + i] - R[R[R_MOHS] + card]) == closest):
+            s[R[R_CHANCE_SEATS] + best] = s[seats + i]
+            best += 1
+    s[sc + S_CHANCE_N] = best
+    if best > 1 or closest == 99:
+        decided(s, R, s[sc + S_TIE_PURPOSE])
+    else:
+        chooser = s[R[R_CHANCE_SEATS]]
+        clear_chance(s, R)
+        agenda_clear(s, R)
+        agenda_push(s, R, K_CHOOSE, chooser, 0, -1)
+
+
+@compiled
+def play_card(s: np.ndarray, R: np.ndarray, p: int, kind: int, c: int, y: int, z: int) -> None:
+    """A WX, H or F card is played: its rocks, then the rest of the turn (``_process``)."""
+    sc = R[R_SCALARS]
+    remove(s, R, hand(R, p), c)
+    push(s, R, discards(R, p), c)
+    s[sc + S_PASSES] = 0
+    if kind == A_FLUVIAL:
+        agenda_push(s, R, K_TRANSPORT, p, y, -1)
+        agenda_push(s, R, K_REFILL, p, 0, -1)
+        agenda_push(s, R, K_END, p, 0, -1)
+        return
+    if kind == A_WEATHER:
+        rocks = z if z else weather_reach(s, R, c, y)
+        s[R[R_WEATHERED] + y] += rocks
+    else:
+        rocks = z
+        erode(s, R, y, rocks)
+    if R[R_BEFORE_UPLIFT]:
+        agenda_push(s, R, K_REFILL, p, 0, -1)
+    agenda_push(s, R, K_DRAW, p, rocks, -1)
+    agenda_push(s, R, K_UPLIFT, p, 0, -1)
+    if not R[R_BEFORE_UPLIFT]:
+        agenda_push(s, R, K_REFILL, p, 0, -1)
+    agenda_push(s, R, K_END, p, 0, -1)
+
+
+@compiled
+def act(s: np.ndarray, R: np.ndarray, p: int, action: int) -> None:
+    """Seat ``p`` takes ``action`` (``_act``), before the engine's own steps."""
+    sc = R[R_SCALARS]
+    parts = R[R_PARTS] + 4 * action
+    kind, x, y, z = R[parts], R[parts + 1], R[parts + 2], R[parts + 3]
+    if kind == A_PASS:
+        n = R[R_PLAYERS]
+        s[sc + S_PASSES] += 1
+        runout = s[sc + S_RUNOUT_ON]
+        if runout:
+            s[R[R_RUNOUT] + p] += 1
+        if s[sc + S_PASSES] >= n:
+            end_era(s, R, 1)
+        elif runout and s[R[R_RUNOUT] + p] >= 2:
+            end_era(s, R, 2 + p)
+        else:
+            agenda_push(s, R, K_END, p, 0, -1)
+    elif kind in (A_WEATHER, A_HILLSLOPE, A_FLUVIAL):
+        play_card(s, R, p, kind, x, y, z)
+    elif kind in (A_DRAW, A_REDRAW):
+        if s[sc + S_AGENDA_N]:
+            draw(s, R, p, x, y, z)
+            agenda_pop(s, R)
+            return
+        if kind == A_REDRAW:
+            h, d = hand(R, p), discards(R, p)
+            b = base(R, h)
+            for i in range(s[b]):
+                push(s, R, d, s[b + 1 + i])
+            clear(s, R, h)
+        draw(s, R, p, x, y, z)
+        s[sc + S_PASSES] = 0
+        agenda_push(s, R, K_END, p, 0, -1)
+    elif kind == A_UPLIFT:
+        remove(s, R, hand(R, p), x)
+        push(s, R, mountain(R, p), x)
+    elif kind == A_TRANSPORT:
+        a = R[R_AGENDA]
+        agenda_front(s, R, K_PAY, p, s[a + 2], x)
+    elif kind == A_PAY:
+        a = R[R_AGENDA]
+        number, river_rock = s[a + 2], s[a + 3]
+        agenda_pop(s, R)
+        if number > 1:
+            agenda_push_front(s, R, K_TRANSPORT, p, number - 1, -1)
+        remove(s, R, hand(R, p), x)
+        push(s, R, discards(R, p), x)
+        remove(s, R, river(R), river_rock)
+        insert(s, R, delta(R, p), river_rock)
+    elif kind == A_GUESS:
+        seats = R[R_TIE_SEATS]
+        i = 0
+        while s[seats + i] != p:
+            i += 1
+        s[R[R_TIE_GUESSES] + i] = x
+        agenda_pop(s, R)
+    elif kind == A_CHOOSE:
+        agenda_pop(s, R)
+        s[R[R_CHANCE_SEATS]] = x
+        s[sc + S_CHANCE_N] = 1
+        decided(s, R, s[sc + S_TIE_PURPOSE])
+
+
+@compiled
+def settle(s: np.ndarray, R: np.ndarray, out: np.ndarray) -> None:
+    """Carry out every step that needs no decision; stop at the next real choice, at the
+    end, or at chance (``_settle``). ``out``: scratch for a step's choices."""
+    sc = R[R_SCALARS]
+    a = R[R_AGENDA]
+    while not s[sc + S_OVER] and not s[sc + S_CHANCE] and s[sc + S_AGENDA_N]:
+        kind, seat = s[a], s[a + 1]
+        if kind == K_END:
+            agenda_pop(s, R)
+            s[sc + S_CURRENT] = (s[sc + S_CURRENT] + 1) % R[R_PLAYERS]
+            s[sc + S_TURN] += 1
+        elif kind == K_REFILL:
+            if size(s, R, hand(R, seat)):
+                agenda_pop(s, R)
+            else:
+                agenda_front(s, R, K_DRAW, seat, R[R_HAND], -1)
+        elif kind == K_UPLIFT and size(s, R, hand(R, seat)) <= R[R_HAND]:
+            agenda_pop(s, R)
+        elif kind == K_SETTLE_TIE:
+            agenda_pop(s, R)
+            settle_tie(s, R)
+        else:
+            count = step_actions(s, R, out)
+            if count > 1:
+                break
+            if count == 1:
+                act(s, R, seat, out[0])
+            else:
+                agenda_pop(s, R)
+
+
+@compiled
+def apply(s: np.ndarray, R: np.ndarray, action: int, out: np.ndarray) -> None:
+    """Play ``action`` (legal) for the seat to act, in place, and every step that follows
+    without a decision (``apply``); it may stop at chance (``S_CHANCE``)."""
+    act(s, R, to_act(s, R), action)
+    settle(s, R, out)
+
+
+# -- chance ---------------------------------------------------------------------------------
+@compiled
+def resolve_tie_draws(s: np.ndarray, R: np.ndarray, cards: np.ndarray, out: np.ndarray) -> None:
+    """The tie-breaker's cards are drawn (one per tied seat, -1 for an empty hand); the
+    guesses follow when two or more seats hold a card (the rest of ``_end_era``)."""
+    sc = R[R_SCALARS]
+    k = s[sc + S_CHANCE_N]
+    s[sc + S_TIE_PURPOSE] = PURPOSE_START if s[sc + S_CHANCE] == CHANCE_TIE_START else PURPOSE_WIN
+    s[sc + S_TIE_N] = k
+    guessers = 0
+    for i in range(k):
+        seat = s[R[R_CHANCE_SEATS] + i]
+        s[R[R_TIE_SEATS] + i] = seat
+        s[R[R_TIE_CARDS] + i] = cards[i]
+        s[R[R_TIE_GUESSES] + i] = 0
+        if cards[i] >= 0:
+            remove(s, R, hand(R, seat), cards[i])
+            guessers += 1
+    clear_chance(s, R)
+    if guessers > 1:
+        for i in range(k):
+            if cards[i] >= 0:
+                agenda_push(s, R, K_GUESS, s[R[R_TIE_SEATS] + i], 0, -1)
+    agenda_push(s, R, K_SETTLE_TIE, -1, 0, -1)
+    settle(s, R, out)
+
+
+@compiled
+def resolve_new_era(
+    s: np.ndarray, R: np.ndarray, start: int, sizes: np.ndarray, cards: np.ndarray, out: np.ndarray
+) -> None:
+    """The next era with its start player and its shuffled decks (top card last, the three
+    decks one after the other in ``cards``): new hands of 3 WX, 2 H, 1 F dealt one card at
+    a time from the start player (``_new_era``)."""
+    n, sc = R[R_PLAYERS], R[R_SCALARS]
+    for p in range(n):
+        clear(s, R, hand(R, p))
+        clear(s, R, delta(R, p))
+        clear(s, R, discards(R, p))
+    clear(s, R, river(R))
+    at = 0
+    for d in range(3):
+        clear(s, R, d)
+        for i in range(sizes[d]):
+            push(s, R, d, cards[at + i])
+        at += sizes[d]
+    for d in range(3):
+        for _ in range(R[R_MIX + d]):
+            for j in range(n):
+                if size(s, R, d):
+                    insert(s, R, hand(R, (start + j) % n), pop(s, R, d))
+    s[sc + S_ERA] += 1
+    s[sc + S_CURRENT] = start
+    agenda_clear(s, R)
+    s[sc + S_PASSES] = 0
+    s[sc + S_RUNOUT_ON] = 0
+    s[R[R_RUNOUT] : R[R_RUNOUT] + n] = 0
+    s[sc + S_TURN] += 1
+    clear_chance(s, R)
+    note_runout(s, R)
+    settle(s, R, out)
+
+
+@compiled
+def seed_random(seed: int) -> None:
+    """Seed numba's generator (the one the compiled chance and random games draw from)."""
+    np.random.seed(seed)
+
+
+@compiled
+def random_tie_draws(s: np.ndarray, R: np.ndarray) -> np.ndarray:
+    """Pending tie-breaker draws: a uniformly random card of each tied seat's hand (-1 for
+    an empty hand)."""
+    sc = R[R_SCALARS]
+    k = s[sc + S_CHANCE_N]
+    draws = np.empty(k, dtype=np.int16)
+    for i in range(k):
+        b = base(R, hand(R, s[R[R_CHANCE_SEATS] + i]))
+        draws[i] = s[b + 1 + np.random.randint(s[b])] if s[b] else -1
+    return draws
+
+
+@compiled
+def random_new_era(s: np.ndarray, R: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+    """A pending new era's chance: its start among the tied seats, and its decks (every
+    card but the mountains', by deck, shuffled): the start, each deck's size, the cards."""
+    sc = R[R_SCALARS]
+    start = s[R[R_CHANCE_SEATS] + np.random.randint(s[sc + S_CHANCE_N])]
+    cards = R[R_CARDS]
+    in_mountain = np.zeros(cards, dtype=np.bool_)
+    for p in range(R[R_PLAYERS]):
+        b = base(R, mountain(R, p))
+        for i in range(s[b]):
+            in_mountain[s[b + 1 + i]] = True
+    sizes = np.zeros(3, dtype=np.int16)
+    order = np.empty(cards, dtype=np.int16)
+    at = 0
+    for d in range(3):
+        first = at
+        for c in range(cards):
+            if not in_mountain[c] and R[R[R_DECK] + c] == d:
+                order[at] = c
+                at += 1
+        sizes[d] = at - first
+        for i in range(at - 1, first, -1):  # Fisher-Yates
+            j = first + np.random.randint(i - first + 1)
+            order[i], order[j] = order[j], order[i]
+    return start, sizes, order[:at]
+
+
+@compiled
+def random_chance(s: np.ndarray, R: np.ndarray, out: np.ndarray) -> None:
+    """Resolve pending chance with numba's generator, until the next decision."""
+    sc = R[R_SCALARS]
+    while s[sc + S_CHANCE]:
+        if s[sc + S_CHANCE] == CHANCE_NEW_ERA:
+            start, sizes, order = random_new_era(s, R)
+            resolve_new_era(s, R, start, sizes, order, out)
+        else:
+            resolve_tie_draws(s, R, random_tie_draws(s, R), out)
+
+
+# -- random games ---------------------------------------------------------------------------
+@compiled
+def rollout(s: np.ndarray, R: np.ndarray, out: np.ndarray) -> None:
+    """Play uniformly random legal actions (and chance) to the end of the game, in place."""
+    random_chance(s, R, out)
+    count = legal_actions(s, R, out)
+    while count > 0:
+        apply(s, R, out[np.random.randint(count)], out)
+        random_chance(s, R, out)
+        count = legal_actions(s, R, out)
+
+
+@compiled
+def returns(s: np.ndarray, R: np.ndarray, totals: np.ndarray) -> None:
+    """Add the ended game's returns to ``totals``: +1 for a sole winner, 0 for each of
+    several, -1 for the others (``returns``)."""
+    sc = R[R_SCALARS]
+    k = s[sc + S_WINNERS_N]
+    for p in range(R[R_PLAYERS]):
+        won = False
+        for i in range(k):
+            if s[R[R_WINNERS] + i] == p:
+                won = True
+        totals[p] += (1.0 if k == 1 else 0.0) if won else -1.0
+
+
+@compiled
+def random_games(start: np.ndarray, R: np.ndarray, games: int, seed: int) -> np.ndarray:
+    """Each seat's returns summed over ``games`` uniformly random games from ``start``."""
+    np.random.seed(seed)
+    totals = np.zeros(R[R_PLAYERS], dtype=np.float64)
+    scratch = start.copy()
+    out = np.empty(R[R_NUM_ACTIONS], dtype=np.int16)
+    for _ in range(games):
+        scratch[:] = start
+        rollout(scratch, R, out)
+        returns(scratch, R, totals)
+    return totals
