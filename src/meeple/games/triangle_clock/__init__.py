@@ -1,5 +1,7 @@
 """The Triangle Clock (Zero): hands of triangles around a clock face; see :mod:`.rules`."""
 
+from meeple.core.registry import register_playout
+from meeple.games.triangle_clock import fast
 from meeple.games.triangle_clock.cards import (
     CARDS,
     DIRECTIONS,
@@ -19,6 +21,9 @@ from meeple.games.triangle_clock.rules import (
     TriangleClockOptions,
     TriangleClockState,
 )
+
+# The compiled rules import the rules, so they are offered to search from the package.
+register_playout("triangle-clock", fast.playout)
 
 __all__ = [
     "CARDS",
