@@ -11,7 +11,7 @@ import json
 import signal
 from collections import deque
 from collections.abc import Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from functools import lru_cache
 from typing import Any, Literal
 
@@ -185,17 +185,21 @@ def play_jobs(jobs: list[GameJob]) -> list[GameRow]:
 
 def _batches(jobs: list[GameJob], workers: int) -> list[list[GameJob]]:
     """The jobs cut into batches, each an eighth of a worker's share of what is left, at
-    most 50 games and at least one.
+    most 50 games and at least an eighth of the first batch.
 
-    Small batches keep the progress bar moving; not too small, or messaging dominates. They
+    Small batches keep the progress bar moving; not too small, or messaging dominates (the
+    pool's hand-off costs the main process a few tenths of a millisecond per batch). They
     shrink as the work runs out (guided self-scheduling), so that at the end no worker waits
-    long for another's last batch: a batch of 50 slow games is seconds of a core left idle.
+    long for another's last batch: a core left idle while the other plays the last dozens of
+    slow games is a few percent of a run of a few seconds.
     """
+    size = max(1, min(50, len(jobs) // (workers * 8)))
+    least = max(1, size // 8)
     out, start = [], 0
     while start < len(jobs):
-        size = max(1, min(50, (len(jobs) - start) // (workers * 8)))
         out.append(jobs[start : start + size])
         start += size
+        size = max(least, min(50, (len(jobs) - start) // (workers * 8)))
     return out
 
 
@@ -220,6 +224,9 @@ def run_jobs(
         raise ValueError(f"unknown backend {backend!r}; use serial, process or ray")
 
 
+IN_FLIGHT = 2
+"""Batches handed to the pool per worker at a time: one playing, one waiting to start."""
+
 SALVAGE_SECONDS = 3.0
 """After Ctrl-C, how long the games that workers are playing may take to finish and be kept."""
 
@@ -234,11 +241,18 @@ def _start_worker() -> None:
 
 def _run_processes(jobs: list[GameJob], workers: int) -> Iterator[GameRow]:
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker)
-    pending = {pool.submit(play_jobs, batch) for batch in _batches(jobs, workers)}
+    batches = iter(_batches(jobs, workers))
+    pending: set[Future[list[GameRow]]] = set()
     ready: deque[GameRow] = deque()  # rows of finished batches, not yet handed over
     completed = False
     try:
-        while pending or ready:
+        while True:
+            # A few batches in flight per worker, not all of them: `wait` visits every
+            # future it is given, and with hundreds pending that cost more than the rows.
+            while len(pending) < IN_FLIGHT * workers and (batch := next(batches, None)):
+                pending.add(pool.submit(play_jobs, batch))
+            if not (pending or ready):
+                break
             if not ready:
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for future in done:
