@@ -8,7 +8,8 @@ nothing left to act on, draws from an empty deck and pile, a stalemate).
 
 Chance follows the engine exactly: the engine's random streams are recorded as it plays
 (every draw of a die or a shuffle goes through ``Random._randbelow``) and handed to the
-compiled rules as a tape. ``MEEPLE_FUZZ=long`` (``make fuzz``) plays twenty times as many games.
+compiled rules as a tape. The differential test is marked ``fuzz``: ``make fuzz``
+(``MEEPLE_FUZZ=long``) plays twenty times as many games.
 """
 
 from __future__ import annotations
@@ -116,6 +117,7 @@ def _name(options: dict) -> str:
     return ",".join(f"{k}={Path(str(v)).name}" for k, v in options.items()) or "default"
 
 
+@pytest.mark.fuzz
 @pytest.mark.parametrize(("options", "games"), VARIANTS, ids=[_name(o) for o, _ in VARIANTS])
 def test_compiled_rules_agree_with_the_engine_on_every_state(
     options: dict, games: int, recorded: list[int]

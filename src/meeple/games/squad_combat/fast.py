@@ -31,6 +31,7 @@ machine code next to this file, ``cache=True``); later processes load it in abou
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -71,6 +72,10 @@ _ENDINGS = {
 
 
 # -- the game -------------------------------------------------------------------------------
+_GAME_ARRAYS: weakref.WeakKeyDictionary[SquadCombatGame, np.ndarray] = weakref.WeakKeyDictionary()
+"""Each game's array, worked out once per game object (a game never changes)."""
+
+
 def _limit_problem(game: SquadCombatGame) -> str | None:
     """Which of :data:`LIMITS` the game's content exceeds, as a sentence; None if it fits."""
     content = game.content
@@ -97,7 +102,7 @@ def game_array(game: SquadCombatGame) -> np.ndarray:
 
     Raises ValueError (one line) for content beyond :data:`LIMITS`; every option is served.
     """
-    cached = getattr(game, "_fast_array", None)
+    cached = _GAME_ARRAYS.get(game)
     if cached is not None:
         return cached
     problem = _limit_problem(game)
@@ -134,8 +139,7 @@ def game_array(game: SquadCombatGame) -> np.ndarray:
         for k in range(len(game.cards)):
             g[fr.G_MATCHES + c * fr.MAX_KINDS + k] = game.matches[c][k]
     g.flags.writeable = False
-    # A game is immutable; the tables are worked out once per game object.
-    object.__setattr__(game, "_fast_array", g)
+    _GAME_ARRAYS[game] = g
     return g
 
 

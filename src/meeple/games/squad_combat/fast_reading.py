@@ -321,7 +321,9 @@ def window_timings(s: np.ndarray, g: np.ndarray, seat: int) -> int:
 
 
 @compiled
-def distinct_dice(s: np.ndarray, c: int, base: int, low: int, high: int, out: np.ndarray, n: int):
+def distinct_dice(
+    s: np.ndarray, c: int, base: int, low: int, high: int, out: np.ndarray, n: int
+) -> int:
     """Append ``base + v`` for each distinct die value ``low <= v <= high`` on the character
     at ``c``, ascending; returns the new length."""
     last = -1
@@ -511,7 +513,7 @@ def seat_index(s: np.ndarray, seat: int) -> int:
 
 
 @compiled
-def queue_after(s: np.ndarray, g: np.ndarray, seat: int, last: int, count: int, start: int):
+def queue_after(s: np.ndarray, g: np.ndarray, seat: int, last: int, count: int, start: int) -> None:
     """Fill a queue with the seats with a character left in turn order after ``seat``, then
     ``last`` when it is >= 0 and alive (``seats_after`` and the filters around it)."""
     n = g[G_PLAYERS]

@@ -565,7 +565,9 @@ def fizzle(s: np.ndarray, g: np.ndarray) -> None:
 
 # -- one action (SquadCombatState._next: act, then settle) ----------------------------------
 @compiled
-def act(s: np.ndarray, g: np.ndarray, player: int, action: int, kind: int, tape: np.ndarray):
+def act(
+    s: np.ndarray, g: np.ndarray, player: int, action: int, kind: int, tape: np.ndarray
+) -> None:
     """Apply a legal action of ``player`` at a step of ``kind`` (``_Table.act``)."""
     plays = A_TARGET + 3 * g[G_PLAYERS]
     discards = plays + 3 * g[G_KINDS]
