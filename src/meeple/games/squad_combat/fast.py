@@ -25,8 +25,9 @@ Chance (dice refreshes and reshuffles) comes from numba's own seeded generator i
 take a *tape* of those draws, which is how the differential test makes the compiled rules
 roll exactly what the engine rolled from the game's seed.
 
-The first call of the session compiles for about a minute on a cold cache (numba caches the
-machine code next to this file, ``cache=True``); later processes load it in about a second.
+Compiling costs about 28 s of CPU once (measured: 25 s for the first :func:`playouts`, 3 s
+more for :func:`apply` and :func:`legal_actions`); numba caches the machine code beside these
+modules (``cache=True``), and later processes load it in about a second.
 """
 
 from __future__ import annotations
