@@ -82,7 +82,9 @@ def _limit_problem(game: SquadCombatGame) -> str | None:
     content = game.content
     attacks = [c.damage for c in content.cards if c.kind == "attack" and c.damage]
     lightest = min(attacks, default=1)
-    wounds = max((ch.life - 1) // lightest + 1 for ch in content.characters)
+    # Wounds below Life, then the last one; and never more than the attack cards in play.
+    in_play = sum(game.cards[k].kind == "attack" for deck in game.decklists for k in deck)
+    wounds = min(in_play, max((ch.life - 1) // lightest + 1 for ch in content.characters))
     needs = {
         "kinds of card in the content": len(content.cards),
         "characters in the content": len(content.characters),
