@@ -20,6 +20,7 @@ import meeple
 from meeple.core.errors import OptionError
 from meeple.games.erosion import fast
 from meeple.games.erosion import fast_rules as fr
+from meeple.games.erosion import fast_state as fs
 from meeple.games.erosion.rules import ErosionGame, ErosionState
 
 LONG = 20 if os.environ.get("MEEPLE_FUZZ") == "long" else 1
@@ -65,7 +66,7 @@ def play_both(game: ErosionGame, seed: int, seen: Counter) -> None:
         action = legal[rng.randrange(len(legal))]
         state = state.apply(seat, game.action_from_id(action))
         fr.apply(array, rules, action, moves)
-        if array[rules[fr.R_SCALARS] + fr.S_CHANCE]:
+        if array[rules[fs.R_SCALARS] + fs.S_CHANCE]:
             seen["chance"] += 1
         fast.follow_reference_chance(game, array, seed)
         assert np.array_equal(array, fast.encode(state))
@@ -149,17 +150,17 @@ def test_random_chance_draws_only_what_the_reference_could_draw() -> None:
     rules = fast.layout(game)
     moves = _buffer(game)
     fr.seed_random(11)
-    sc = int(rules[fr.R_SCALARS])
+    sc = int(rules[fs.R_SCALARS])
     checked = Counter()
     for seed in range(40):
         rng = random.Random(seed)
         array = fast.encode(game.new_game(seed))
         while True:
-            while array[sc + fr.S_CHANCE]:
+            while array[sc + fs.S_CHANCE]:
                 state = fast.decode(game, array, seed)
-                at = int(rules[fr.R_CHANCE_SEATS])
-                seats = [int(v) for v in array[at : at + array[sc + fr.S_CHANCE_N]]]
-                if array[sc + fr.S_CHANCE] == fr.CHANCE_NEW_ERA:
+                at = int(rules[fs.R_CHANCE_SEATS])
+                seats = [int(v) for v in array[at : at + array[sc + fs.S_CHANCE_N]]]
+                if array[sc + fs.S_CHANCE] == fs.CHANCE_NEW_ERA:
                     start, sizes, order = fr.random_new_era(array, rules)
                     assert start in seats
                     cut = np.cumsum(sizes)[:-1]

@@ -14,19 +14,20 @@ The state is the TRUE state (every hand, delta and deck order known): search cal
 determinized state. The decks are already shuffled in the state, as in the reference, so
 the only chance still to come is the era's end: the tie-breaker's draws from the tied
 seats' hands, and, with 4 or 5 players, the next era's start player (when still tied) and
-its shuffled decks. The compiled rules stop at each such point (:data:`fast_rules.CHANCE`
-is set); :func:`follow_reference_chance` resolves it with the reference's own draws (the
-seed's, through :meth:`ErosionState.tiebreak_draws`, :meth:`~ErosionState.start_among` and
-:meth:`~ErosionState.era_decks`), :func:`fast_rules.random_chance` with numba's seeded
-generator (what :func:`playouts` does).
+its shuffled decks. The compiled rules stop at each such point (the position's
+``S_CHANCE`` is set); :func:`follow_reference_chance` resolves it with the reference's own
+draws (the seed's, through :meth:`ErosionState.tiebreak_draws`,
+:meth:`~ErosionState.start_among` and :meth:`~ErosionState.era_decks`),
+:func:`fast_rules.random_chance` with numba's seeded generator (what :func:`playouts`
+does).
 
-A position is one ``int16`` array; its layout is in :mod:`.fast_rules`. Actions are the
+A position is one ``int16`` array; its layout is in :mod:`.fast_state`. Actions are the
 rules engine's ids (:meth:`ErosionGame.action_id`) and legal actions come in the engine's
 order, so a uniformly random index into them picks the same action in both.
 
-numba compiles the module on its first call and caches it on disk (``cache=True``): the
-first call in a fresh environment costs seconds (measured in the report of issue #28), a
-later process loads the cache.
+numba compiles the kernels on their first call and caches them on disk (``cache=True``,
+in ``__pycache__``): the first :func:`playouts` in a fresh checkout compiles for tens of
+seconds of CPU; a later process loads the cache in about two seconds.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ import numpy as np
 
 from meeple.core.errors import OptionError
 from meeple.games.erosion import fast_rules as fr
+from meeple.games.erosion import fast_state as fs
 from meeple.games.erosion.pieces import (
     HAND_SIZE,
     HIGH_METRES,
@@ -73,21 +75,21 @@ __all__ = [
 
 _KINDS = ("weather_n", "weather_types", "hillslope_n", "transport_n")
 _ICONS = (None, "hill", "mountain")
-_STEPS = fr.STEP_NAMES
+_STEPS = fs.STEP_NAMES
 _ACTION_KIND = {
-    Pass: fr.A_PASS,
-    Weather: fr.A_WEATHER,
-    Hillslope: fr.A_HILLSLOPE,
-    Fluvial: fr.A_FLUVIAL,
-    Draw: fr.A_DRAW,
-    Redraw: fr.A_REDRAW,
-    Uplift: fr.A_UPLIFT,
-    Transport: fr.A_TRANSPORT,
-    Pay: fr.A_PAY,
-    Trigger: fr.A_TRIGGER,
-    Fault: fr.A_FAULT,
-    Guess: fr.A_GUESS,
-    Choose: fr.A_CHOOSE,
+    Pass: fs.A_PASS,
+    Weather: fs.A_WEATHER,
+    Hillslope: fs.A_HILLSLOPE,
+    Fluvial: fs.A_FLUVIAL,
+    Draw: fs.A_DRAW,
+    Redraw: fs.A_REDRAW,
+    Uplift: fs.A_UPLIFT,
+    Transport: fs.A_TRANSPORT,
+    Pay: fs.A_PAY,
+    Trigger: fs.A_TRIGGER,
+    Fault: fs.A_FAULT,
+    Guess: fs.A_GUESS,
+    Choose: fs.A_CHOOSE,
 }
 
 _cache: dict[str, np.ndarray] = {}
@@ -129,40 +131,40 @@ def layout(game: ErosionGame) -> np.ndarray:
     cat = game.catalog
     n, cards, atms = game.num_players, cat.num_process, len(cat.atmospheres)
     rocks = sorted(set(cat.rock))
-    head = np.zeros(fr.R_HEADER, dtype=np.int64)
-    head[fr.R_PLAYERS], head[fr.R_ERAS], head[fr.R_CARDS], head[fr.R_ATMS] = (
+    head = np.zeros(fs.R_HEADER, dtype=np.int64)
+    head[fs.R_PLAYERS], head[fs.R_ERAS], head[fs.R_CARDS], head[fs.R_ATMS] = (
         n,
         game.eras,
         cards,
         atms,
     )
-    head[fr.R_BEFORE_UPLIFT] = game.options.empty_hand == "before-uplift"
-    head[fr.R_DRAW_ONE] = game.options.draw_from == "one"
-    head[fr.R_HIGH] = HIGH_METRES // ROCK_METRES
-    head[fr.R_HAND] = HAND_SIZE
-    head[fr.R_MIX : fr.R_MIX + 3] = STARTING_MIX
-    head[fr.R_ROCK_TYPES] = len(rocks)
+    head[fs.R_BEFORE_UPLIFT] = game.options.empty_hand == "before-uplift"
+    head[fs.R_DRAW_ONE] = game.options.draw_from == "one"
+    head[fs.R_HIGH] = HIGH_METRES // ROCK_METRES
+    head[fs.R_HAND] = HAND_SIZE
+    head[fs.R_MIX : fs.R_MIX + 3] = STARTING_MIX
+    head[fs.R_ROCK_TYPES] = len(rocks)
     # The position's fields, after the piles (decks, hands, mountains, deltas, discards,
     # River), each pile a count then ``cards`` slots.
     at = (4 * n + 4) * (cards + 1)
     for where, size in (
-        (fr.R_SCALARS, fr.SCALARS),
-        (fr.R_WEATHERED, n),
-        (fr.R_RUNOUT, n),
-        (fr.R_SCORES, n),
-        (fr.R_TIE_SEATS, n),
-        (fr.R_TIE_CARDS, n),
-        (fr.R_TIE_GUESSES, n),
-        (fr.R_WINNERS, n),
-        (fr.R_CHANCE_SEATS, n),
-        (fr.R_AGED, atms),
-        (fr.R_ERA_SCORES, game.eras * n),
-        (fr.R_AGENDA, fr.AGENDA_SLOTS * 4),
+        (fs.R_SCALARS, fs.SCALARS),
+        (fs.R_WEATHERED, n),
+        (fs.R_RUNOUT, n),
+        (fs.R_SCORES, n),
+        (fs.R_TIE_SEATS, n),
+        (fs.R_TIE_CARDS, n),
+        (fs.R_TIE_GUESSES, n),
+        (fs.R_WINNERS, n),
+        (fs.R_CHANCE_SEATS, n),
+        (fs.R_AGED, atms),
+        (fs.R_ERA_SCORES, game.eras * n),
+        (fs.R_AGENDA, fs.AGENDA_SLOTS * 4),
     ):
         head[where] = at
         at += size
-    head[fr.R_SIZE] = at
-    head[fr.R_NUM_ACTIONS] = game.num_actions
+    head[fs.R_SIZE] = at
+    head[fs.R_NUM_ACTIONS] = game.num_actions
     tables = [
         cat.deck,
         [rocks.index(r) for r in cat.rock[:cards]],
@@ -179,22 +181,22 @@ def layout(game: ErosionGame) -> np.ndarray:
     ]
     parts = np.zeros((game.num_actions, 4), dtype=np.int64)
     width = max(cards, 11, n)  # a card, a guess (1 to 10) or a seat
-    head[fr.R_TABLE_X] = width
-    table = np.full((fr.A_KINDS, width, 7, 7), -1, dtype=np.int64)
+    head[fs.R_TABLE_X] = width
+    table = np.full((fs.A_KINDS, width, 7, 7), -1, dtype=np.int64)
     for i, action in enumerate(game._actions):
         part = (_ACTION_KIND[type(action)], *_action_fields(game, action))
         parts[i] = part
         table[part] = i
     body = [head]
-    at = fr.R_HEADER
-    for where, values in zip(fr.R_TABLES, tables, strict=True):
+    at = fs.R_HEADER
+    for where, values in zip(fs.R_TABLES, tables, strict=True):
         head[where] = at
         body.append(np.asarray(values, dtype=np.int64))
         at += len(values)
-    head[fr.R_PARTS] = at
+    head[fs.R_PARTS] = at
     body.append(parts.reshape(-1))
     at += parts.size
-    head[fr.R_TABLE] = at
+    head[fs.R_TABLE] = at
     body.append(table.reshape(-1))
     rules = np.concatenate(body).astype(np.int32)
     _cache[key] = rules
@@ -259,44 +261,44 @@ def encode(state: ErosionState) -> np.ndarray:
     rules = layout(game)
     if state.weathered_below or state.challenges or state.legends or state.triggered:
         raise OptionError("the compiled Erosion rules serve only the basic rules' states")
-    cards = int(rules[fr.R_CARDS])
-    out = np.full(int(rules[fr.R_SIZE]), -1, dtype=np.int16)
+    cards = int(rules[fs.R_CARDS])
+    out = np.full(int(rules[fs.R_SIZE]), -1, dtype=np.int16)
     for k, pile in enumerate(_piles(state)):
         base = k * (cards + 1)
         out[base] = len(pile)
         out[base + 1 : base + 1 + len(pile)] = pile
-    s = int(rules[fr.R_SCALARS])
-    out[s : s + fr.SCALARS] = 0
-    out[s + fr.S_ERA] = state.era
-    out[s + fr.S_CURRENT] = state.current
-    out[s + fr.S_PASSES] = state.passes_in_row
-    out[s + fr.S_RUNOUT_ON] = state.runout_passes is not None
-    out[s + fr.S_OVER] = state.over
-    out[s + fr.S_TURN] = state.turn
-    out[s + fr.S_REASON] = _reason_code(game, state.end_reason)
-    out[s + fr.S_WINNERS_N] = len(state.winners)
-    out[s + fr.S_ERAS_SCORED] = len(state.era_scores)
-    out[s + fr.S_AGENDA_N] = len(state.agenda)
+    s = int(rules[fs.R_SCALARS])
+    out[s : s + fs.SCALARS] = 0
+    out[s + fs.S_ERA] = state.era
+    out[s + fs.S_CURRENT] = state.current
+    out[s + fs.S_PASSES] = state.passes_in_row
+    out[s + fs.S_RUNOUT_ON] = state.runout_passes is not None
+    out[s + fs.S_OVER] = state.over
+    out[s + fs.S_TURN] = state.turn
+    out[s + fs.S_REASON] = _reason_code(game, state.end_reason)
+    out[s + fs.S_WINNERS_N] = len(state.winners)
+    out[s + fs.S_ERAS_SCORED] = len(state.era_scores)
+    out[s + fs.S_AGENDA_N] = len(state.agenda)
     n = game.num_players
 
     def put(key: int, values: tuple[int, ...] | list[int]) -> None:
         at = int(rules[key])
         out[at : at + len(values)] = values
 
-    put(fr.R_WEATHERED, state.weathered)
-    put(fr.R_RUNOUT, state.runout_passes or (0,) * n)
-    put(fr.R_SCORES, state.scores)
-    put(fr.R_AGED, [int(a) for a in state.aged])
-    put(fr.R_WINNERS, state.winners)
-    put(fr.R_ERA_SCORES, [v for era in state.era_scores for v in era])
+    put(fs.R_WEATHERED, state.weathered)
+    put(fs.R_RUNOUT, state.runout_passes or (0,) * n)
+    put(fs.R_SCORES, state.scores)
+    put(fs.R_AGED, [int(a) for a in state.aged])
+    put(fs.R_WINNERS, state.winners)
+    put(fs.R_ERA_SCORES, [v for era in state.era_scores for v in era])
     if state.tie is not None:
-        out[s + fr.S_TIE_PURPOSE] = 1 if state.tie.purpose == "start" else 2
-        out[s + fr.S_TIE_N] = len(state.tie.seats)
-        put(fr.R_TIE_SEATS, state.tie.seats)
-        put(fr.R_TIE_CARDS, state.tie.cards)
-        put(fr.R_TIE_GUESSES, state.tie.guesses)
+        out[s + fs.S_TIE_PURPOSE] = 1 if state.tie.purpose == "start" else 2
+        out[s + fs.S_TIE_N] = len(state.tie.seats)
+        put(fs.R_TIE_SEATS, state.tie.seats)
+        put(fs.R_TIE_CARDS, state.tie.cards)
+        put(fs.R_TIE_GUESSES, state.tie.guesses)
     put(
-        fr.R_AGENDA,
+        fs.R_AGENDA,
         [v for st in state.agenda for v in (_STEPS.index(st.kind), st.seat, st.number, st.card)],
     )
     return out
@@ -306,7 +308,7 @@ def decode(game: ErosionGame, array: np.ndarray, seed: int) -> ErosionState:
     """The rules-engine state of an array (the inverse of :func:`encode`), with ``seed`` as
     the source of the era's later chance."""
     rules = layout(game)
-    n, cards = game.num_players, int(rules[fr.R_CARDS])
+    n, cards = game.num_players, int(rules[fs.R_CARDS])
     values = [int(v) for v in array.tolist()]
 
     def pile(k: int) -> tuple[int, ...]:
@@ -317,49 +319,49 @@ def decode(game: ErosionGame, array: np.ndarray, seed: int) -> ErosionState:
         at = int(rules[key])
         return tuple(values[at : at + size])
 
-    s = int(rules[fr.R_SCALARS])
-    sc = values[s : s + fr.SCALARS]
+    s = int(rules[fs.R_SCALARS])
+    sc = values[s : s + fs.SCALARS]
     tie = None
-    if sc[fr.S_TIE_PURPOSE]:
-        k = sc[fr.S_TIE_N]
+    if sc[fs.S_TIE_PURPOSE]:
+        k = sc[fs.S_TIE_N]
         tie = Tie(
-            "start" if sc[fr.S_TIE_PURPOSE] == 1 else "win",
-            field(fr.R_TIE_SEATS, k),
-            field(fr.R_TIE_CARDS, k),
-            field(fr.R_TIE_GUESSES, k),
+            "start" if sc[fs.S_TIE_PURPOSE] == 1 else "win",
+            field(fs.R_TIE_SEATS, k),
+            field(fs.R_TIE_CARDS, k),
+            field(fs.R_TIE_GUESSES, k),
         )
-    flat = field(fr.R_AGENDA, 4 * sc[fr.S_AGENDA_N])
+    flat = field(fs.R_AGENDA, 4 * sc[fs.S_AGENDA_N])
     agenda = tuple(
         Step(_STEPS[flat[i]], flat[i + 1], flat[i + 2], flat[i + 3]) for i in range(0, len(flat), 4)
     )
-    scores_flat = field(fr.R_ERA_SCORES, n * sc[fr.S_ERAS_SCORED])
+    scores_flat = field(fs.R_ERA_SCORES, n * sc[fs.S_ERAS_SCORED])
     return ErosionState(
         game=game,
         seed=seed,
-        era=sc[fr.S_ERA],
-        current=sc[fr.S_CURRENT],
+        era=sc[fs.S_ERA],
+        current=sc[fs.S_CURRENT],
         decks=(pile(WX), pile(H), pile(F)),
         hands=tuple(pile(3 + p) for p in range(n)),
         mountains=tuple(pile(3 + n + p) for p in range(n)),
-        weathered=field(fr.R_WEATHERED, n),
+        weathered=field(fs.R_WEATHERED, n),
         deltas=tuple(pile(3 + 2 * n + p) for p in range(n)),
         discards=tuple(pile(3 + 3 * n + p) for p in range(n)),
         river=pile(3 + 4 * n),
-        aged=tuple(bool(a) for a in field(fr.R_AGED, len(game.catalog.atmospheres))),
+        aged=tuple(bool(a) for a in field(fs.R_AGED, len(game.catalog.atmospheres))),
         agenda=agenda,
         triggered=(),
-        passes_in_row=sc[fr.S_PASSES],
-        runout_passes=field(fr.R_RUNOUT, n) if sc[fr.S_RUNOUT_ON] else None,
-        scores=field(fr.R_SCORES, n),
+        passes_in_row=sc[fs.S_PASSES],
+        runout_passes=field(fs.R_RUNOUT, n) if sc[fs.S_RUNOUT_ON] else None,
+        scores=field(fs.R_SCORES, n),
         era_scores=tuple(scores_flat[i : i + n] for i in range(0, len(scores_flat), n)),
         challenges=(),
         challenges_shown=False,
         legends=(),
         tie=tie,
-        winners=field(fr.R_WINNERS, sc[fr.S_WINNERS_N]),
-        over=bool(sc[fr.S_OVER]),
-        turn=sc[fr.S_TURN],
-        end_reason=_reason_text(game, sc[fr.S_REASON]),
+        winners=field(fs.R_WINNERS, sc[fs.S_WINNERS_N]),
+        over=bool(sc[fs.S_OVER]),
+        turn=sc[fs.S_TURN],
+        end_reason=_reason_text(game, sc[fs.S_REASON]),
     )
 
 
@@ -368,13 +370,13 @@ def follow_reference_chance(game: ErosionGame, array: np.ndarray, seed: int) -> 
     draws from ``seed``, in place, until the next decision: the differential test's way of
     making both play the same game."""
     rules = layout(game)
-    buffer = np.empty(int(rules[fr.R_NUM_ACTIONS]), dtype=np.int16)
-    s = int(rules[fr.R_SCALARS])
-    while array[s + fr.S_CHANCE]:
+    buffer = np.empty(int(rules[fs.R_NUM_ACTIONS]), dtype=np.int16)
+    s = int(rules[fs.R_SCALARS])
+    while array[s + fs.S_CHANCE]:
         state = decode(game, array, seed)
-        at = int(rules[fr.R_CHANCE_SEATS])
-        seats = tuple(int(v) for v in array[at : at + array[s + fr.S_CHANCE_N]])
-        if array[s + fr.S_CHANCE] == fr.CHANCE_NEW_ERA:
+        at = int(rules[fs.R_CHANCE_SEATS])
+        seats = tuple(int(v) for v in array[at : at + array[s + fs.S_CHANCE_N]])
+        if array[s + fs.S_CHANCE] == fs.CHANCE_NEW_ERA:
             start = seats[0] if len(seats) == 1 else state.start_among(seats)
             decks = state.era_decks()
             sizes = np.array([len(d) for d in decks], dtype=np.int16)
