@@ -38,15 +38,21 @@ def test_edges_offers_a_compiled_playout() -> None:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_a_compiled_playout_with_one_action_left_ends_as_the_rules_do(name: str) -> None:
-    """One action before the end, a playout ends as one of the legal last actions does,
-    and over many seeds as each of them does."""
+    """Where every legal action ends the game, a playout ends as one of them does, and over
+    many seeds as each of them does."""
     game, playout = meeple.make(name), compiled_playout(name)
-    for seed in range(100):
+    checked = 0
+    for seed in range(120):
         state = _random_state(game, seed, left=1)
         player = state.to_act[0]
-        endings = {state.apply(player, a).returns for a in state.legal_actions(player)}
-        seen = {playout(state, k) for k in range(8 * len(state.legal_actions(player)))}
-        assert seen == endings, seed
+        legal = state.legal_actions(player)
+        after = [state.apply(player, a) for a in legal]
+        if not all(s.is_over for s in after):
+            continue  # e.g. a Squad Combat action that lets the game go on
+        seen = {playout(state, k) for k in range(8 * len(legal))}
+        assert seen == {s.returns for s in after}, seed
+        checked += 1
+    assert checked >= 80
 
 
 @pytest.mark.parametrize("name", GAMES)

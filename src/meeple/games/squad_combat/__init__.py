@@ -1,5 +1,7 @@
 """Squad Combat (rulebook v0.5): squads of three, decks of attacks, actions and edges."""
 
+from meeple.core.registry import register_playout
+from meeple.games.squad_combat import fast
 from meeple.games.squad_combat.content import (
     Card,
     CharacterCard,
@@ -27,6 +29,9 @@ from meeple.games.squad_combat.rules import (
     Target,
     Wound,
 )
+
+# The compiled rules import the rules, so they are offered to search from the package.
+register_playout("squad-combat", fast.playout)
 
 __all__ = [
     "Card",
