@@ -26,6 +26,7 @@ apart (``--command``).
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import resource
 import statistics
@@ -33,7 +34,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,7 +45,9 @@ from rich.table import Table
 
 import meeple
 from meeple.agents import RandomAgent, play_game
+from meeple.lab import simulate
 from meeple.lab.run import RunSpec, execute, write_jsonl
+from meeple.lab.simulate import GameJob
 from meeple.store import ResultStore
 
 
@@ -123,6 +127,30 @@ def lab_rates(spec: RunSpec, games: int, jobs: int, out: list[Rate]) -> None:
         raise SystemExit(f"{spec.game}: {len(rows)} rows stored of {games}")
 
 
+def fixed(jobs: list[GameJob], workers: int) -> list[list[GameJob]]:
+    """The batches of commit 9a08cb4: all of one size, an eighth of a worker's share."""
+    size = max(1, min(50, len(jobs) // (workers * 8) or 1))
+    return [jobs[i : i + size] for i in range(0, len(jobs), size)]
+
+
+def _stamped(batch: list[GameJob]) -> tuple[int, float, int]:
+    rows = simulate.play_jobs(batch)
+    return os.getpid(), time.perf_counter(), len(rows)
+
+
+def tail_share(spec: RunSpec, games: int, rule: Callable[..., list[list[GameJob]]]) -> float:
+    """The share of a two-worker run during which one worker has finished and the other
+    still plays its last batch: the batches of ``rule``, in the pool ``run_jobs`` uses."""
+    jobs = [spec.job(k) for k in range(games)]
+    last: dict[int, float] = {}
+    start = time.perf_counter()
+    with ProcessPoolExecutor(2, initializer=simulate._start_worker) as pool:
+        for pid, when, _ in pool.map(_stamped, rule(jobs, 2)):
+            last[pid] = max(last.get(pid, 0.0), when)
+    wall = time.perf_counter() - start
+    return (max(last.values()) - min(last.values())) / wall
+
+
 def command_seconds(name: str, games: int) -> float:
     """Wall time of the whole ``meeple simulate`` command (start-up, summary and report)."""
     meeple_bin = str(Path(sys.executable).with_name("meeple"))
@@ -150,6 +178,14 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="interleaved repetitions")
     parser.add_argument("--only", action="append", help="measure this game only (repeatable)")
     parser.add_argument("--command", action="store_true", help="also time the whole command")
+    parser.add_argument(
+        "--games", type=int, help="play this many games of each game (not --seconds' worth)"
+    )
+    parser.add_argument(
+        "--tail",
+        action="store_true",
+        help="also measure how long a worker of --jobs 2 idles at the end, by batch rule",
+    )
     args = parser.parse_args()
     console = Console(width=250)
     table = Table(title=f"random seats; medians of {args.repeat} repetitions (range)")
@@ -170,7 +206,7 @@ def main() -> None:
         playout_rates(info.name, 5, [])
         lab_rates(spec, 5, 1, [])
         raw_rates(info.name, max(5, int(pilot[0].wall / 4)), pilot)
-        games = max(50, int(pilot[-1].wall * args.seconds))
+        games = args.games or max(50, int(pilot[-1].wall * args.seconds))
         raws: list[Rate] = []
         plays: list[Rate] = []
         ones: list[Rate] = []
@@ -203,6 +239,13 @@ def main() -> None:
             spread([t.main_ms for t in twos], ""),
             spread([t.workers_ms for t in twos], ""),
         )
+        if args.tail:
+            for label, rule in (("shrinking batches", simulate._batches), ("fixed", fixed)):
+                shares = [tail_share(spec, games, rule) for _ in range(args.repeat)]
+                console.print(
+                    f"{info.name}, {label}: one worker idle at the end for "
+                    f"{spread([100 * s for s in shares], '%')} of the --jobs 2 run"
+                )
         if args.command:
             one = command_seconds(info.name, 1)
             console.print(f"{info.name}: the whole command for 1 game takes {one:.1f} s")
