@@ -198,3 +198,20 @@ def test_random_playouts_match_the_engines_odds() -> None:
             s = s.apply(seat, rng.choice(s.legal_actions(seat)))
         total += s.returns[0]
     assert abs(compiled_mean - total / 150) < 0.35
+
+
+def test_one_playout_is_a_search_rollout_with_the_engines_returns() -> None:
+    # Where every legal action ends the game (the tie-breaker's choice of the winner, which
+    # seed 37's random three-player game reaches), playouts end as those actions do, and as
+    # each of them.
+    game = meeple.make("erosion", players=3)
+    state = game.new_game(37)
+    rng = random.Random(37)
+    while state.phase != "choose":
+        seat = state.to_act[0]
+        state = state.apply(seat, rng.choice(state.legal_actions(seat)))
+    seat = state.to_act[0]
+    ends = {state.apply(seat, a).returns for a in state.legal_actions(seat)}
+    assert len(ends) == 2
+    assert {fast.playout(state, k) for k in range(40)} == ends
+    assert fast.playout(state, 5) == fast.playouts(state, 1, seed=5)

@@ -69,8 +69,8 @@ __all__ = [
     "encode",
     "follow_reference_chance",
     "layout",
+    "playout",
     "playouts",
-    "rollouts",
 ]
 
 _KINDS = ("weather_n", "weather_types", "hillslope_n", "transport_n")
@@ -397,8 +397,10 @@ def playouts(state: ErosionState, games: int, seed: int = 0) -> tuple[float, ...
     return tuple(float(t) for t in totals)
 
 
-def rollouts(state: ErosionState, games: int, seed: int = 0) -> np.ndarray:
-    """Each seat's mean return over ``games`` uniformly random games from ``state``: what an
-    ISMCTS could use from a determinized state (the state must be whole: a determinized
-    one, never a seat's view)."""
-    return np.array(playouts(state, games, seed)) / max(games, 1)
+def playout(state: ErosionState, seed: int) -> tuple[float, ...]:
+    """Each seat's returns after one uniformly random game from ``state`` (seeded), as
+    :attr:`ErosionState.returns` gives them: a search's rollout on the compiled rules, in the
+    form ``core.registry.register_playout`` takes. A search plays it from a determinized
+    state (``observation.determinize``), never from the true state it cannot see. Raises
+    :class:`OptionError` for options the compiled rules do not serve (:func:`served`)."""
+    return playouts(state, 1, seed)
