@@ -91,7 +91,7 @@ class MCTSAgent:
         # faster (a differential test proves them equal to the rules engine); they play
         # to the end, so a rollout limit below the default keeps the engine's rollouts.
         self.compiled = compiled
-        playout = compiled_playout(game.name) if compiled else None
+        playout = compiled_playout(game) if compiled else None
         self._playout = playout if rollout_limit >= 10_000 else None
         self._decisions = 0
         self.last_iterations = 0

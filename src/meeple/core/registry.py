@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import Any
 
-from meeple.core.errors import UnknownGame
+from meeple.core.errors import MeepleError, UnknownGame
 from meeple.core.game import Game
 from meeple.core.options import OptionInfo, describe_options
 
@@ -87,7 +87,9 @@ def games() -> list[GameInfo]:
 
 
 _EXTRA_AGENTS: dict[str, dict[str, Any]] = {}
-_PLAYOUTS: dict[str, Callable[[Any, int], tuple[float, ...]]] = {}
+_PLAYOUTS: dict[
+    str, tuple[Callable[[Any, int], tuple[float, ...]], Callable[[Any], object] | None]
+] = {}
 
 
 def register_agent(game_name: str, name: str, factory: Any) -> None:
@@ -99,20 +101,35 @@ def register_agent(game_name: str, name: str, factory: Any) -> None:
     _EXTRA_AGENTS.setdefault(_key(game_name), {})[name] = factory
 
 
-def register_playout(game_name: str, playout: Callable[[Any, int], tuple[float, ...]]) -> None:
+def register_playout(
+    game_name: str,
+    playout: Callable[[Any, int], tuple[float, ...]],
+    check: Callable[[Any], object] | None = None,
+) -> None:
     """Offer a compiled random playout for one game: ``playout(state, seed)`` plays one
     uniformly random game from ``state`` to the end and gives each seat's returns.
 
     A game's package registers its compiled rules here (they import the rules module, so the
-    rules cannot name them), and search reads them with :func:`compiled_playout`. A playout
-    registered here must be proven equal to the rules engine by a differential test.
+    rules cannot name them), and search reads them with :func:`compiled_playout`. ``check``,
+    given a game, raises ``ValueError`` (or a :class:`MeepleError`) where the compiled rules
+    do not serve its options; search then keeps the engine's rollouts. A playout registered
+    here must be proven equal to the rules engine by a differential test.
     """
-    _PLAYOUTS[_key(game_name)] = playout
+    _PLAYOUTS[_key(game_name)] = (playout, check)
 
 
-def compiled_playout(game_name: str) -> Callable[[Any, int], tuple[float, ...]] | None:
-    """The compiled random playout registered for ``game_name``, or None."""
-    return _PLAYOUTS.get(_key(game_name))
+def compiled_playout(game: Game[Any, Any, Any]) -> Callable[[Any, int], tuple[float, ...]] | None:
+    """The compiled random playout registered for ``game``'s name if it serves ``game``'s
+    options, else None."""
+    playout, check = _PLAYOUTS.get(_key(game.name), (None, None))
+    if playout is None:
+        return None
+    if check is not None:
+        try:
+            check(game)
+        except (ValueError, MeepleError):
+            return None
+    return playout
 
 
 def game_agents(game_name: str) -> dict[str, Any]:

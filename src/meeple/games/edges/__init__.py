@@ -16,7 +16,7 @@ from meeple.games.edges.uct import UCTAgent
 
 # Registered from the package, not from rules.py, so the rules never import their agents.
 register_agent("edges", "uct", UCTAgent)
-register_playout("edges", fast.playout)
+register_playout("edges", fast.playout, fast.layout)
 
 __all__ = [
     "Board",

@@ -1,6 +1,8 @@
 """Erosion (John Douglass, Sierra Madre Games): mountains grow from below and erode from
 above; see :mod:`.rules`."""
 
+from meeple.core.registry import register_playout
+from meeple.games.erosion import fast
 from meeple.games.erosion.cards import CardError, standard_cards, standard_legends
 from meeple.games.erosion.rules import (
     Choose,
@@ -21,6 +23,10 @@ from meeple.games.erosion.rules import (
     Uplift,
     Weather,
 )
+
+# The compiled rules import the rules, so they are offered to search from the package; the
+# options they do not serve (the advanced game, legends, pass-over) keep the engine's rollouts.
+register_playout("erosion", fast.playout, fast.served)
 
 __all__ = [
     "CardError",

@@ -31,7 +31,7 @@ from meeple.games.squad_combat.rules import (
 )
 
 # The compiled rules import the rules, so they are offered to search from the package.
-register_playout("squad-combat", fast.playout)
+register_playout("squad-combat", fast.playout, fast.game_array)
 
 __all__ = [
     "Card",

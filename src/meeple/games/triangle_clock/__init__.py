@@ -23,7 +23,7 @@ from meeple.games.triangle_clock.rules import (
 )
 
 # The compiled rules import the rules, so they are offered to search from the package.
-register_playout("triangle-clock", fast.playout)
+register_playout("triangle-clock", fast.playout, fast.tables)
 
 __all__ = [
     "CARDS",
