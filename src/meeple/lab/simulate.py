@@ -224,8 +224,11 @@ def run_jobs(
         raise ValueError(f"unknown backend {backend!r}; use serial, process or ray")
 
 
-IN_FLIGHT = 2
-"""Batches handed to the pool per worker at a time: one playing, one waiting to start."""
+IN_FLIGHT = 6
+"""Batches handed to the pool per worker at a time: one playing, five waiting to start, so
+that a worker has work while the main process commits a flush of rows to the database (two
+in flight left Erd's workers idle during commits: `--jobs 2` 1.54x `--jobs 1` against 1.74x
+with six, benchmarks/lab_throughput.py --seconds 6, quiet machine)."""
 
 SALVAGE_SECONDS = 3.0
 """After Ctrl-C, how long the games that workers are playing may take to finish and be kept."""
