@@ -24,6 +24,7 @@ import random
 import time
 
 import pyspiel
+from engine_speed import engine_rate  # benchmarks/ is the script's folder
 from open_spiel.python.algorithms import mcts as spiel_mcts
 from rich.console import Console
 from rich.table import Table
@@ -52,16 +53,7 @@ def spiel_random_games(seconds: float) -> float:
 
 def meeple_random_games(seconds: float) -> float:
     """meeple Edges 3x4 random games per second through the public State API."""
-    game = meeple.make("edges")
-    rng = random.Random(0)
-    games, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        state = game.new_game(games)
-        while not state.is_over:
-            seat = state.to_act[0]
-            state = state.apply(seat, rng.choice(state.legal_actions(seat)))
-        games += 1
-    return games / (time.perf_counter() - start)
+    return engine_rate(meeple.make("edges"), seconds)
 
 
 def compiled_random_games(seconds: float) -> float:

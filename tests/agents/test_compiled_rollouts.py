@@ -16,6 +16,7 @@ import meeple
 from meeple.agents import make_agent
 from meeple.agents.mcts import MCTSAgent
 from meeple.core.agent import Observation
+from meeple.core.conformance import random_playthrough
 from meeple.core.registry import compiled_playout
 
 GAMES = [info.name for info in meeple.games() if compiled_playout(meeple.make(info.name))]
@@ -23,12 +24,7 @@ GAMES = [info.name for info in meeple.games() if compiled_playout(meeple.make(in
 
 def _random_state(game: Any, seed: int, left: int) -> Any:
     """A random position ``left`` actions before the end of a random game (seeded)."""
-    rng = random.Random(seed)
-    path = [game.new_game(seed)]
-    while not path[-1].is_over:
-        state = path[-1]
-        player = state.to_act[0]
-        path.append(state.apply(player, rng.choice(state.legal_actions(player))))
+    path = random_playthrough(game, seed).record().states()
     return path[max(0, len(path) - 1 - left)]
 
 
