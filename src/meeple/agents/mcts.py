@@ -29,7 +29,7 @@ from typing import Any
 from meeple.core.agent import Observation, check_budget
 from meeple.core.errors import AgentSpecError
 from meeple.core.game import Action, Game, State
-from meeple.core.registry import compiled_playout
+from meeple.core.registry import RANDOM_ROLLOUT, compiled_playout, rollout_policies
 from meeple.core.rng import make_rng
 
 
@@ -58,6 +58,7 @@ class MCTSAgent:
         rollout_limit: int = 10_000,
         mix_threshold: float = 1.0,
         compiled: bool = True,
+        rollout: str = RANDOM_ROLLOUT,
     ) -> None:
         check_budget(
             self.name, "iterations", iterations, low=1, allowed="a whole number of at least 1"
@@ -91,7 +92,21 @@ class MCTSAgent:
         # faster (a differential test proves them equal to the rules engine); they play
         # to the end, so a rollout limit below the default keeps the engine's rollouts.
         self.compiled = compiled
-        playout = compiled_playout(game) if compiled else None
+        self.rollout = rollout
+        playout = compiled_playout(game, rollout) if compiled else None
+        if rollout != RANDOM_ROLLOUT and (playout is None or rollout_limit < 10_000):
+            # Any other rollout exists only in a game's compiled rules.
+            policies = rollout_policies(game.name)
+            if rollout not in policies:
+                why = f"is not a rollout of {game.name}"
+            elif not compiled or rollout_limit < 10_000:
+                why = "needs compiled=true and the default rollout_limit"
+            else:
+                why = f"is not offered for {game.name} with these options"
+            offered = sorted({RANDOM_ROLLOUT, *policies})
+            raise AgentSpecError(
+                f"{self.name}: rollout {rollout!r} {why}; choose from: {', '.join(offered)}"
+            )
         self._playout = playout if rollout_limit >= 10_000 else None
         self._decisions = 0
         self.last_iterations = 0

@@ -88,8 +88,12 @@ def games() -> list[GameInfo]:
 
 _EXTRA_AGENTS: dict[str, dict[str, Any]] = {}
 _PLAYOUTS: dict[
-    str, tuple[Callable[[Any, int], tuple[float, ...]], Callable[[Any], object] | None]
+    tuple[str, str],
+    tuple[Callable[[Any, int], tuple[float, ...]], Callable[[Any], object] | None],
 ] = {}
+
+RANDOM_ROLLOUT = "random"
+"""The rollout every compiled playout offers first: uniformly random legal actions."""
 
 
 def register_agent(game_name: str, name: str, factory: Any) -> None:
@@ -105,23 +109,37 @@ def register_playout(
     game_name: str,
     playout: Callable[[Any, int], tuple[float, ...]],
     check: Callable[[Any], object] | None = None,
+    policy: str = RANDOM_ROLLOUT,
 ) -> None:
-    """Offer a compiled random playout for one game: ``playout(state, seed)`` plays one
-    uniformly random game from ``state`` to the end and gives each seat's returns.
+    """Offer a compiled playout for one game: ``playout(state, seed)`` plays from ``state``
+    and gives each seat's return (from -1 to 1).
+
+    ``policy`` names how it plays: ``"random"`` plays uniformly random legal actions to the
+    end; another name (a game's ``"guided"`` rollout, say) may prefer some actions and may
+    stop early and return an evaluation of the position in the same scale. Search picks one
+    with its ``rollout`` parameter.
 
     A game's package registers its compiled rules here (they import the rules module, so the
     rules cannot name them), and search reads them with :func:`compiled_playout`. ``check``,
     given a game, raises ``ValueError`` (or a :class:`MeepleError`) where the compiled rules
-    do not serve its options; search then keeps the engine's rollouts. A playout registered
-    here must be proven equal to the rules engine by a differential test.
+    do not serve its options; search then keeps the engine's rollouts. The rules a playout
+    plays must be proven equal to the rules engine by a differential test.
     """
-    _PLAYOUTS[_key(game_name)] = (playout, check)
+    _PLAYOUTS[(_key(game_name), policy)] = (playout, check)
 
 
-def compiled_playout(game: Game[Any, Any, Any]) -> Callable[[Any, int], tuple[float, ...]] | None:
-    """The compiled random playout registered for ``game``'s name if it serves ``game``'s
-    options, else None."""
-    playout, check = _PLAYOUTS.get(_key(game.name), (None, None))
+def rollout_policies(game_name: str) -> list[str]:
+    """The names of the compiled rollouts registered for ``game_name``, sorted."""
+    key = _key(game_name)
+    return sorted(policy for name, policy in _PLAYOUTS if name == key)
+
+
+def compiled_playout(
+    game: Game[Any, Any, Any], policy: str = RANDOM_ROLLOUT
+) -> Callable[[Any, int], tuple[float, ...]] | None:
+    """The compiled playout ``policy`` registered for ``game``'s name if it serves
+    ``game``'s options, else None."""
+    playout, check = _PLAYOUTS.get((_key(game.name), policy), (None, None))
     if playout is None:
         return None
     if check is not None:
