@@ -2,10 +2,13 @@
 
     .venv/bin/python benchmarks/agent_ladder.py --games 40 --small 50 --large 200 --jobs 2
     .venv/bin/python benchmarks/agent_ladder.py --levels --games 100 --only edges
+    .venv/bin/python benchmarks/agent_ladder.py --games 100 --jobs 1 --only erosion \
+        --rung ismcts:seconds=1 heuristic --rung ismcts:seconds=1 ismcts:seconds=0.25
 
 With ``--levels`` the rungs are the opponents ``meeple play --level`` offers
 (``meeple.agents.levels``): medium against easy, hard against medium, and the hardest
-against the game's hand-written agent and against itself at a quarter of its budget.
+against the game's hand-written agent and against itself at a quarter of its budget. With
+``--rung UPPER LOWER`` (repeatable) the rungs are exactly those pairs, in every game named.
 
 Each rung plays the agent above it against the one below, seats rotated, through the lab
 (so games run on --jobs processes and every game is stored and resumable). Prints win rate
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
@@ -83,6 +87,13 @@ def main() -> None:
     parser.add_argument(
         "--levels", action="store_true", help="the rungs of meeple play's easy/medium/hard"
     )
+    parser.add_argument(
+        "--rung",
+        nargs=2,
+        action="append",
+        metavar=("UPPER", "LOWER"),
+        help="play this pair instead of the standard rungs (repeatable)",
+    )
     args = parser.parse_args()
     store = ResultStore(args.db)
     table = Table(title=f"strength ladder ({args.games} games per rung, seats rotated)")
@@ -94,13 +105,41 @@ def main() -> None:
             continue
         options = LADDER_OPTIONS.get(info.name, {})
         game = meeple.make(info.name, **options)
-        rungs = level_rungs(game) if args.levels else size_rungs(game, args.small, args.large)
+        if args.rung:
+            rungs = [(lower, upper) for upper, lower in args.rung]
+        elif args.levels:
+            rungs = level_rungs(game)
+        else:
+            rungs = size_rungs(game, args.small, args.large)
         for lower, upper in rungs:
             n = game.num_players
             seatings = [[upper if p == s else lower for p in range(n)] for s in range(n)]
             spec = RunSpec(kind="ladder", game=game.name, options=options, seatings=seatings)
-            with console.status(f"{game.name}: {upper} vs {lower}"):
-                rows = execute(spec, args.games, store, backend="process", workers=args.jobs)
+            label = f"{game.name}: {upper} vs {lower}"
+            with console.status(label) as status:
+                played = [0]
+
+                # Rungs at a second a move run for hours: show how far they are (a line every
+                # ten games where the output is a log, not a terminal).
+                def progress(
+                    _row: object,
+                    status: Any = status,
+                    label: str = label,
+                    played: list[int] = played,
+                ) -> None:
+                    played[0] += 1
+                    status.update(f"{label}, {played[0]}/{args.games}")
+                    if not console.is_terminal and played[0] % 10 == 0:
+                        console.print(f"{label}: {played[0]}/{args.games} games")
+
+                rows = execute(
+                    spec,
+                    args.games,
+                    store,
+                    backend="process",
+                    workers=args.jobs,
+                    on_row=progress,
+                )
             # The upper agent's score in each game, whichever seat it held.
             scores = [s if a == upper else 1 - s for a, _, s in pairwise_results(rows)]
             wins, draws = scores.count(1.0), scores.count(0.5)
@@ -114,8 +153,8 @@ def main() -> None:
                 upper,
                 lower,
                 f"{wins} / {draws} / {losses}",
-                f"{100 * wins / games:.0f}% [{100 * lo:.0f}, {100 * hi:.0f}]",
-                f"{100 * score:.0f}% [{100 * slo:.0f}, {100 * shi:.0f}]",
+                f"{100 * wins / games:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]",
+                f"{100 * score:.1f}% [{100 * slo:.1f}, {100 * shi:.1f}]",
             )
     console.print(table)
 
