@@ -96,3 +96,36 @@ def check_playthrough(game: Game, seed: int) -> Playthrough:
     for state in states:
         check_state(state, rng)
     return play
+
+
+def check_information_keys(game: Game, seeds: range, samples: int = 2) -> int:
+    """A game's own ``information_key`` identifies exactly what its view shows.
+
+    Plays a random game per seed and, at every state and for every seat, compares the key
+    with the view as canonical JSON (the default key): states a seat cannot tell apart
+    (the state itself and ``samples`` determinizations of it) must share a key, and across
+    all the states met, two keys must be equal exactly when the two views are. Returns how
+    many (state, seat) pairs were compared.
+    """
+    rng = random.Random(0xC0DE)
+    by_view: dict[tuple[int, str], Any] = {}
+    by_key: dict[tuple[int, Any], str] = {}
+    pairs = 0
+    for seed in seeds:
+        for state in random_playthrough(game, seed).record().states():
+            for player in range(game.num_players):
+                view = json.dumps(state.view(player), sort_keys=True, separators=(",", ":"))
+                key = state.information_key(player)
+                hash(key)
+                twins = [state.determinize(player, rng) for _ in range(samples)]
+                assert all(t.information_key(player) == key for t in twins), (
+                    f"seed {seed}: a determinization changed seat {player}'s key"
+                )
+                assert by_view.setdefault((player, view), key) == key, (
+                    f"seed {seed}: one view, two keys for seat {player}"
+                )
+                assert by_key.setdefault((player, key), view) == view, (
+                    f"seed {seed}: one key, two views for seat {player}"
+                )
+                pairs += 1
+    return pairs

@@ -322,6 +322,19 @@ class RoundResult:
         )
         object.__setattr__(self, "_names", names)
 
+    def public_key(self) -> tuple[Any, ...]:
+        """What :meth:`view` shows, as plain tuples (for search's information keys)."""
+        return (
+            self.round,
+            self.shared,
+            self.winner,
+            self.points,
+            tuple(
+                (s.cards, s.hand[1:], names[2], s.rank, s.strength)
+                for s, names in zip(self.seats, self._names, strict=True)
+            ),
+        )
+
     def view(self) -> dict[str, Any]:
         """The round as everybody saw it: the cards each seat played, the symbols it
         revealed and the items used on them, the ranks, who won and the points."""
