@@ -25,7 +25,7 @@ reaction windows, the dice kept after a refresh, the end-of-turn discards.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
@@ -37,6 +37,7 @@ from meeple.core.game import AgentFactory, Game, Player, State
 from meeple.core.options import GameOptions
 from meeple.core.registry import register
 from meeple.core.rng import make_rng
+from meeple.games.squad_combat import sight
 from meeple.games.squad_combat.actions import (
     _REFRESH_RE,
     _TARGET_RE,
@@ -589,62 +590,11 @@ class SquadCombatState(Reading, State[SquadAction]):
     def view(self, player: Player | None) -> dict[str, Any]:
         """The table is public (dice values, energy, wounds, discard piles, the card being
         performed); a seat sees its own hand and only the size of other hands and of decks."""
-        game = self.game
-        keys = game.card_keys
-        kind, seat = self.step
-        return {
-            "game": game.name,
-            "seats": [game.seat_name(p) for p in range(game.num_players)],
-            "decks": list(game.deck_keys),
-            "order": list(self.order),
-            "turn": self.turn,
-            "lead": self.lead,
-            "phase": self.phase,
-            "passed": list(self.passed),
-            "step": {"kind": kind, "seat": seat},
-            "to_act": list(self.to_act),
-            "characters": [
-                [self._character_view(s, slot) for slot in range(PARTY_SIZE)]
-                for s in range(game.num_players)
-            ],
-            "hand": None if player is None else [keys[k] for k in self.hands[player]],
-            "hand_sizes": [len(h) for h in self.hands],
-            "deck_sizes": [len(d) for d in self.decks],
-            "discards": [[keys[k] for k in pile] for pile in self.discards],
-            "stack": [_performance_view(game, p) for p in self.stack],
-            "dropping": self.dropping,
-            "discarding": list(self.discarding),
-            "discarded": self.discarded,
-            "closing": list(self.closing),
-            "refreshing": self.refreshing,
-            "refresh_windows": list(self.refresh_windows),
-            "log": list(self.log),
-            "result": self.result,
-        }
+        return sight.view(self, player)
 
-    def _character_view(self, seat: int, slot: int) -> dict[str, Any]:
-        game = self.game
-        ch = self.parties[seat][slot]
-        card = game.characters[ch.card]
-        keys, damages = game.card_keys, game.damages
-        return {
-            "ref": f"{seat}{SLOTS[slot]}",
-            "id": card.key,
-            "name": card.name,
-            "traits": list(card.traits),
-            "life": card.life,
-            "damage": sum(damages[w.card] for w in ch.wounds),
-            "wounds": [
-                {"card": keys[w.card], "owner": w.owner, "damage": damages[w.card]}
-                for w in ch.wounds
-            ],
-            "energy": card.energy,
-            "spent": ch.spent,
-            "dice": list(ch.dice),
-            "dice_pool": card.dice_pool,
-            "refresh": card.refresh,
-            "removed": ch.removed,
-        }
+    def information_key(self, player: Player) -> Hashable:
+        """What :meth:`view` shows the seat, as plain tuples (search's node key)."""
+        return sight.information_key(self, player)
 
     def determinize(self, player: Player, rng: random.Random) -> SquadCombatState:
         """Resample what ``player`` cannot know: the other hands (from the cards their
@@ -677,24 +627,6 @@ def _shuffled(cards: tuple[int, ...], rng: random.Random) -> tuple[int, ...]:
     """The cards in a random order drawn from ``rng`` alone: starting from the sorted cards,
     so the order they were in cannot shine through (keyed sorting is a fast shuffle)."""
     return tuple(sorted(sorted(cards), key=lambda _: rng.random()))
-
-
-def _performance_view(game: SquadCombatGame, perf: Performance) -> dict[str, Any]:
-    card = game.cards[perf.card]
-    return {
-        "player": perf.player,
-        "card": card.key,
-        "performer": f"{perf.player}{SLOTS[perf.slot]}",
-        "dice_due": list(perf.dice_due),
-        "cards_due": perf.cards_due,
-        "target": None if perf.target is None else f"{perf.target[0]}{SLOTS[perf.target[1]]}",
-        "boost_die": perf.boost_die,
-        "attack_die": perf.attack_die,
-        "defense_die": perf.defense_die,
-        "attack_bonus": perf.attack_bonus,
-        "defense_bonus": perf.defense_bonus,
-        "windows": None if perf.windows is None else list(perf.windows),
-    }
 
 
 # -- transitions ----------------------------------------------------------------------------
