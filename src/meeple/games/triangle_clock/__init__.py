@@ -1,7 +1,7 @@
 """The Triangle Clock (Zero): hands of triangles around a clock face; see :mod:`.rules`."""
 
 from meeple.core.registry import register_playout
-from meeple.games.triangle_clock import fast
+from meeple.games.triangle_clock import fast, fast_guided
 from meeple.games.triangle_clock.cards import (
     CARDS,
     DIRECTIONS,
@@ -24,6 +24,7 @@ from meeple.games.triangle_clock.rules import (
 
 # The compiled rules import the rules, so they are offered to search from the package.
 register_playout("triangle-clock", fast.playout, fast.tables)
+register_playout("triangle-clock", fast_guided.playout, fast.tables, policy="guided")
 
 __all__ = [
     "CARDS",

@@ -1,0 +1,180 @@
+"""The Triangle Clock's guided rollout (:mod:`meeple.games.triangle_clock.fast_guided`).
+
+The policy chooses among the compiled rules' legal actions; these tests hold its planned
+picks to the engine's legal actions, its evaluation to the scores, its returns to [-1, 1],
+zero-sum and reproducible, and check that search with it plays whole games and decides only
+on what its seat sees.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import meeple
+from meeple.agents.play import play_game
+from meeple.agents.spec import make_agent
+from meeple.core.agent import Observation
+from meeple.core.conformance import random_playthrough
+from meeple.core.registry import compiled_playout, rollout_policies
+from meeple.games.triangle_clock import fast
+from meeple.games.triangle_clock import fast_guided as fg
+from meeple.games.triangle_clock.cards import parse_card, parse_symbol
+from meeple.games.triangle_clock.rules import Phase
+
+
+def _states(game, seed: int, every: int = 5) -> list:
+    """Every ``every``-th state of a random game (a spread of rounds and phases)."""
+    return random_playthrough(game, seed).record().states()[::every]
+
+
+def _params(**changes: float) -> np.ndarray:
+    params = fg.settings()
+    names = ["EPSILON", "ITEM_COST", "REPLY", "CUT_ROUNDS", "SCALE", "ITEM_VALUE"]
+    for name, value in changes.items():
+        params[names.index(name)] = value
+    return params
+
+
+@pytest.mark.parametrize("items", ["palette-swap+right-angle/mulligan", "all/all"])
+def test_planned_picks_are_the_engines_legal_actions(items: str) -> None:
+    """At every pick of a game steered by the plans, with and without an answer to the
+    opponent's hand, the plan's next pick is legal; the game ends."""
+    game = meeple.make("triangle-clock", items=items)
+    t = fast.tables(game)
+    against = np.empty(4, dtype=np.int64)
+    for seed, reply in ((0, False), (1, True)):
+        state = game.new_game(seed)
+        picks = 0
+        while not state.is_over:
+            seat = state.to_act[0]
+            s = fast.encode(state)
+            against[:] = -1
+            if reply:
+                fg.planned_pick(s, 1 - seat, t.cards, t.power, t.strength, fg._ORDERS, 1.0, against)
+                against[0], against[1] = against[2], against[3]
+            pick = fg.planned_pick(s, seat, t.cards, t.power, t.strength, fg._ORDERS, 1.0, against)
+            legal = [game.action_id(a) for a in state.legal_actions(seat)]
+            if state.phase is Phase.MEMORISE:
+                assert pick == -1
+                pick = legal[0]
+            else:
+                assert pick in legal, (state.round, state.phase, pick, legal)
+                picks += 1
+            state = state._next(seat, game.action_from_id(pick))
+        assert picks == 2 * 3 * 32
+
+
+def test_the_plan_takes_the_strongest_hand_with_the_shared_symbol() -> None:
+    """Shared Ns with a card Ns+Nc in hand: the strongest finish is a 4 of a Kind (Ns Nc plus
+    the N of another card), so the first pick is a symbol of those cards."""
+    game = meeple.make("triangle-clock", items="none/none")
+    state = game.new_game(2)
+    while state.phase is not Phase.FIRST:
+        state = state._next(state.to_act[0], state.legal_actions(state.to_act[0])[0])
+    s = fast.encode(state)
+    s[fast.ORDERS] = parse_symbol("Ns")
+    # the plan reads only its own seat's hand and the shared symbol
+    hand = [parse_card(c) for c in ("Ns+Nc", "Es+Wc", "Nc+Ss", "SEc+SWs")]
+    s[fast.SEATS_AT + fast.HAND : fast.SEATS_AT + fast.HAND + 4] = hand
+    t = fast.tables(game)
+    against = np.full(4, -1, dtype=np.int64)
+    pick = fg.planned_pick(s, 0, t.cards, t.power, t.strength, fg._ORDERS, 1.0, against)
+    assert pick >> 2 in (0, 1, 4)  # Ns or Nc of the first card, or Nc of the third
+    assert against[3] == 10  # a 4 of a Kind's strength
+
+
+def test_a_rollout_to_the_end_returns_the_real_outcome() -> None:
+    # no items: with the seed's, Tick wins most guided games
+    game = meeple.make("triangle-clock", items="none/none")
+    t = fast.tables(game)
+    params = _params(CUT_ROUNDS=40)
+    seen = set()
+    for seed in range(10):
+        s = fast.encode(game.new_game(seed))
+        value = fg.guided_value(s, t.cards, t.power, t.strength, t.rules, seed, params)
+        scratch = fg.guided_play(s, t.cards, t.power, t.strength, t.rules, seed, params)
+        assert scratch[fast.PHASE] == int(Phase.OVER)
+        winner = fast.outcome(scratch, t.rules)
+        assert value == (0.0 if winner < 0 else (1.0 if winner == 0 else -1.0))
+        seen.add(value)
+    assert {1.0, -1.0} <= seen, "guided games from the start should not all end alike"
+
+
+def test_the_evaluation_counts_recent_points_and_items_left() -> None:
+    game = meeple.make("triangle-clock")
+    t = fast.tables(game)
+    s = fast.encode(random_playthrough(game, 4).record().states()[120])
+    assert s[fast.PHASE] != int(Phase.OVER) and s[fast.ROUND] > 3
+    since = int(s[fast.ROUND]) - 1
+    diff = 0.0
+    for r in range(since - 1, int(s[fast.ROUND]) - 1):
+        record = fast.HISTORY + r * fast.RECORD
+        diff += {0: 1, 1: -1}.get(int(s[record]), 0) * int(s[record + 1])
+    assert fg.evaluate(s, t.rules, since, 5.0, 0.0, 0.0) == pytest.approx(np.tanh(diff / 5.0))
+    items = _items(s)
+    worth = fg.evaluate(s, t.rules, since, 5.0, 2.0, 0.0)
+    assert worth == pytest.approx(np.tanh((diff + 2.0 * items) / 5.0))
+    s[fast.SEATS_AT + fast.USES + fast.PALETTE] += 1  # one more use left to Tick
+    assert fg.evaluate(s, t.rules, since, 5.0, 2.0, 0.0) == pytest.approx(
+        np.tanh((diff + 2.0 * items + 2.0) / 5.0)
+    )
+
+
+def _items(s: np.ndarray) -> int:
+    """Tick's uses of Palette Swap and Right Angle left less Tock's."""
+    uses = [
+        s[fast.SEATS_AT + p * fast.SEAT_SIZE + fast.USES + fast.PALETTE]
+        + s[fast.SEATS_AT + p * fast.SEAT_SIZE + fast.USES + fast.RIGHT]
+        for p in range(2)
+    ]
+    return int(uses[0] - uses[1])
+
+
+def test_returns_are_in_range_zero_sum_and_reproducible() -> None:
+    game = meeple.make("triangle-clock")
+    playout = compiled_playout(game, "guided")
+    assert playout is fg.playout
+    seen = set()
+    for state in _states(game, 3):
+        if state.is_over:
+            continue
+        returns = playout(state, 5)
+        assert len(returns) == 2
+        assert all(-1.0 <= r <= 1.0 for r in returns)
+        assert returns[0] == -returns[1]
+        assert playout(state, 5) == returns
+        seen.add(round(returns[0], 6))
+    assert len(seen) > 5, "evaluations should differ between positions"
+
+
+def test_search_with_the_guided_rollout_plays_a_whole_game() -> None:
+    assert "guided" in rollout_policies("triangle-clock")
+    game = meeple.make("triangle-clock")
+    agents = [make_agent("ismcts:rollout=guided,iterations=10", game, seed=1)]
+    agents.append(make_agent("heuristic", game, seed=2))
+    play = play_game(game, agents, 4)
+    assert play.state.is_over
+
+
+def test_search_decides_on_what_its_seat_sees() -> None:
+    """A true state and another that its seat cannot tell from it (a determinization: the
+    other hand, the deck and the shared symbols to come resampled) get the same decision."""
+    game = meeple.make("triangle-clock")
+    checked = 0
+    for state in _states(game, 8, every=23):
+        if state.is_over or len(state.legal_actions(state.to_act[0])) < 2:
+            continue
+        seat = state.to_act[0]
+        twin = state.determinize(seat, random.Random(99))
+        assert twin.information_key(seat) == state.information_key(seat)
+        assert twin.seats[1 - seat].hand != state.seats[1 - seat].hand
+        picks = []
+        for real in (state, twin):
+            agent = make_agent("ismcts:rollout=guided,iterations=30", game, seed=3)
+            picks.append(agent.act(Observation(real, seat)))
+        assert picks[0] == picks[1]
+        checked += 1
+    assert checked >= 3
