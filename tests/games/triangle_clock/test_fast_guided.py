@@ -38,33 +38,49 @@ def _params(**changes: float) -> np.ndarray:
     return params
 
 
+def _plan(game, state, seat: int, reply: bool) -> int:
+    """The plan's next pick for ``seat`` (with or without an answer to the other hand)."""
+    t = fast.tables(game)
+    s = fast.encode(state)
+    against = np.full(4, -1, dtype=np.int64)
+    if reply:
+        fg.planned_pick(s, 1 - seat, t.cards, t.power, t.strength, fg._ORDERS, 1.0, against)
+        against[0], against[1] = against[2], against[3]
+    return fg.planned_pick(s, seat, t.cards, t.power, t.strength, fg._ORDERS, 1.0, against)
+
+
 @pytest.mark.parametrize("items", ["palette-swap+right-angle/mulligan", "all/all"])
 def test_planned_picks_are_the_engines_legal_actions(items: str) -> None:
-    """At every pick of a game steered by the plans, with and without an answer to the
-    opponent's hand, the plan's next pick is legal; the game ends."""
+    """At every pick of random games (any picks revealed before), the plan's next pick is
+    legal, with and without an answer to the opponent's hand."""
     game = meeple.make("triangle-clock", items=items)
-    t = fast.tables(game)
-    against = np.empty(4, dtype=np.int64)
-    for seed, reply in ((0, False), (1, True)):
-        state = game.new_game(seed)
-        picks = 0
-        while not state.is_over:
-            seat = state.to_act[0]
-            s = fast.encode(state)
-            against[:] = -1
-            if reply:
-                fg.planned_pick(s, 1 - seat, t.cards, t.power, t.strength, fg._ORDERS, 1.0, against)
-                against[0], against[1] = against[2], against[3]
-            pick = fg.planned_pick(s, seat, t.cards, t.power, t.strength, fg._ORDERS, 1.0, against)
-            legal = [game.action_id(a) for a in state.legal_actions(seat)]
-            if state.phase is Phase.MEMORISE:
-                assert pick == -1
-                pick = legal[0]
-            else:
-                assert pick in legal, (state.round, state.phase, pick, legal)
-                picks += 1
-            state = state._next(seat, game.action_from_id(pick))
-        assert picks == 2 * 3 * 32
+    checked = 0
+    for seed in range(2):
+        for state in random_playthrough(game, seed).record().states():
+            for seat in state.to_act:
+                legal = [game.action_id(a) for a in state.legal_actions(seat)]
+                for reply in (False, True):
+                    pick = _plan(game, state, seat, reply)
+                    if state.phase is Phase.MEMORISE:
+                        assert pick == -1
+                    else:
+                        assert pick in legal, (state.round, state.phase, pick, legal)
+                        checked += 1
+    assert checked > 500
+
+
+def test_a_game_steered_by_the_plans_ends() -> None:
+    game = meeple.make("triangle-clock")
+    state = game.new_game(0)
+    picks = 0
+    while not state.is_over:
+        seat = state.to_act[0]
+        if state.phase is Phase.MEMORISE:
+            state = state._next(seat, state.legal_actions(seat)[0])
+            continue
+        state = state._next(seat, game.action_from_id(_plan(game, state, seat, seat == 1)))
+        picks += 1
+    assert picks == 2 * 3 * 32
 
 
 def test_the_plan_takes_the_strongest_hand_with_the_shared_symbol() -> None:
