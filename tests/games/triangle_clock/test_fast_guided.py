@@ -69,6 +69,18 @@ def test_planned_picks_are_the_engines_legal_actions(items: str) -> None:
     assert checked > 500
 
 
+def test_the_policy_chooses_legal_engine_actions() -> None:
+    game = meeple.make("triangle-clock", items="all/all")
+    seen = set()
+    for state in _states(game, 6, every=3):
+        for seat in state.to_act:
+            action = fg.choose(state, seat, 7)
+            assert action in state.legal_actions(seat)
+            assert fg.choose(state, seat, 7) == action
+            seen.add(str(action))
+    assert "mulligan" not in seen and len(seen) > 5
+
+
 def test_a_game_steered_by_the_plans_ends() -> None:
     game = meeple.make("triangle-clock")
     state = game.new_game(0)
