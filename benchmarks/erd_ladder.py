@@ -19,6 +19,7 @@ The solution comes from the cache (``meeple solve erd --rules 0.02`` fills it).
 from __future__ import annotations
 
 import argparse
+import json
 import time
 from pathlib import Path
 
@@ -60,6 +61,12 @@ def main() -> None:
         "--variance-reduced",
         action="store_true",
         help="print the control-variate estimate of each match-up beside the raw count",
+    )
+    parser.add_argument(
+        "--dump",
+        type=Path,
+        default=None,
+        help="with --variance-reduced: write every game's seat, result and terms (JSON)",
     )
     parser.add_argument(
         "--skip-exact", action="store_true", help="leave out exploitability and the exact line"
@@ -116,6 +123,25 @@ def main() -> None:
         console.print(ladder)
     if estimates:
         print_estimates(console, args.rules, estimates)
+        if args.dump is not None:
+            args.dump.write_text(json.dumps(dump(estimates), indent=1))
+
+
+def dump(estimates: list[tuple[MatchEvaluation, float]]) -> dict[str, list[dict]]:
+    """Every game of every match-up: the equilibrium's seat, result, v(s_0) and terms."""
+    return {
+        match.opponent: [
+            {
+                "seat": g.seat,
+                "result": g.result,
+                "start_value": g.start_value,
+                "terms": g.terms,
+                "estimate": g.estimate,
+            }
+            for g in match.games
+        ]
+        for match, _ in estimates
+    }
 
 
 def print_estimates(
