@@ -1,7 +1,7 @@
 """Squad Combat (rulebook v0.5): squads of three, decks of attacks, actions and edges."""
 
 from meeple.core.registry import register_playout
-from meeple.games.squad_combat import fast
+from meeple.games.squad_combat import fast, fast_guided
 from meeple.games.squad_combat.content import (
     Card,
     CharacterCard,
@@ -32,6 +32,8 @@ from meeple.games.squad_combat.rules import (
 
 # The compiled rules import the rules, so they are offered to search from the package.
 register_playout("squad-combat", fast.playout, fast.game_array)
+# The heuristic's choices and a material count after two turns: ismcts:rollout=guided.
+register_playout("squad-combat", fast_guided.playout, fast.game_array, policy="guided")
 
 __all__ = [
     "Card",
