@@ -127,8 +127,24 @@ class Tables(NamedTuple):
     """``mulligan_order`` is literal (0/1), and the number of items each seat holds."""
 
 
+_TABLES: dict[int, tuple[TriangleClockGame, Tables]] = {}
+
+
 def tables(game: TriangleClockGame) -> Tables:
-    """The arrays of ``game``'s rules; ValueError naming an option this module does not serve."""
+    """The arrays of ``game``'s rules; ValueError naming an option this module does not serve.
+
+    Kept per game (by identity), since a search asks at every rollout."""
+    found = _TABLES.get(id(game))
+    if found is not None and found[0] is game:
+        return found[1]
+    if len(_TABLES) >= 64:
+        _TABLES.clear()
+    made = _make_tables(game)
+    _TABLES[id(game)] = (game, made)  # the game is held, so its id stays its own
+    return made
+
+
+def _make_tables(game: TriangleClockGame) -> Tables:
     unknown = sorted(set(type(game.options).model_fields) - _SERVED)
     if unknown:
         raise ValueError(

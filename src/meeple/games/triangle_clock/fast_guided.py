@@ -330,26 +330,11 @@ def guided_value(
     return evaluate(end, rules, since, params[_SCALE], params[_ITEM_VALUE], params[_MULLIGAN_VALUE])
 
 
-_TABLES: dict[int, tuple[object, fast.Tables]] = {}
-
-
-def _tables(game: object) -> fast.Tables:
-    """The game's compiled tables, kept by identity (a search asks at every rollout)."""
-    found = _TABLES.get(id(game))
-    if found is not None and found[0] is game:
-        return found[1]
-    if len(_TABLES) >= 64:
-        _TABLES.clear()
-    made = fast.tables(game)  # type: ignore[arg-type]
-    _TABLES[id(game)] = (game, made)  # the game is held, so its id stays its own
-    return made
-
-
 def playout(state: TriangleClockState, seed: int) -> tuple[float, ...]:
     """Each seat's return after one guided rollout from ``state`` (seeded): the real
     returns if it reaches the end, else the score estimate of :func:`evaluate`. A search
     plays it from a determinized state (``observation.determinize``), never the true one."""
-    t = _tables(state.game)
+    t = fast.tables(state.game)
     value = guided_value(
         fast.encode(state),
         t.cards,
@@ -384,7 +369,7 @@ def choose(state: TriangleClockState, seat: int, seed: int) -> object:
     (the opponent's node, new at every determinization) play this policy instead of a
     uniformly random action. Like :func:`playout`, it reads the whole state it is given, so
     it must be a determinization, never the true state."""
-    t = _tables(state.game)
+    t = fast.tables(state.game)
     action = _policy_action(
         fast.encode(state), seat, t.cards, t.power, t.strength, seed, settings()
     )
