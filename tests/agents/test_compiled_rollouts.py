@@ -15,9 +15,10 @@ import pytest
 import meeple
 from meeple.agents import make_agent
 from meeple.agents.mcts import MCTSAgent
+from meeple.agents.play import play_game
 from meeple.core.agent import Observation
 from meeple.core.conformance import random_playthrough
-from meeple.core.registry import compiled_playout
+from meeple.core.registry import RANDOM_ROLLOUT, compiled_playout, rollout_policies
 
 GAMES = [info.name for info in meeple.games() if compiled_playout(meeple.make(info.name))]
 
@@ -28,8 +29,33 @@ def _random_state(game: Any, seed: int, left: int) -> Any:
     return path[max(0, len(path) - 1 - left)]
 
 
+NAMED = [
+    (name, policy)
+    for name in GAMES
+    for policy in rollout_policies(name)
+    if policy != RANDOM_ROLLOUT
+]
+"""Each game's rollouts other than the random one: (game, rollout)."""
+
+
 def test_every_game_but_erd_offers_a_compiled_playout() -> None:
     assert set(GAMES) == {"edges", "erosion", "squad-combat", "triangle-clock"}
+
+
+def test_the_card_games_offer_a_guided_rollout() -> None:
+    assert {name for name, policy in NAMED if policy == "guided"} >= {
+        "squad-combat",
+        "triangle-clock",
+    }
+
+
+@pytest.mark.parametrize(("name", "rollout"), NAMED)
+def test_search_with_a_named_rollout_plays_a_whole_game(name: str, rollout: str) -> None:
+    game = meeple.make(name)
+    agents = [make_agent(f"ismcts:rollout={rollout},iterations=10", game, seed=1)]
+    agents += [make_agent(game.heuristic_agent or "random", game, seed=2)] * (game.num_players - 1)
+    play = play_game(game, agents, 4)
+    assert play.state.is_over
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -13,11 +13,10 @@ import numpy as np
 import pytest
 
 import meeple
-from meeple.agents.play import play_game
 from meeple.agents.spec import make_agent
 from meeple.core.agent import Observation
 from meeple.core.conformance import random_playthrough
-from meeple.core.registry import compiled_playout, rollout_policies
+from meeple.core.registry import compiled_playout
 from meeple.games.squad_combat import fast
 from meeple.games.squad_combat import fast_guided as fg
 from meeple.games.squad_combat import fast_reading as fr
@@ -110,15 +109,6 @@ def test_material_favours_the_seat_with_more_left() -> None:
     s[fr.ch(1, 1) + fr.CH_REMOVED] = 1  # and loses a character: worth more than the wound
     fg.guided_rollout(s, g, 0, 0.0, 0, fg.SCALE, fg.ALIVE_WEIGHT, out)
     assert hurt < out[0] < 1.0
-
-
-def test_search_with_the_guided_rollout_plays_a_whole_game() -> None:
-    assert "guided" in rollout_policies("squad-combat")
-    game = meeple.make("squad-combat")
-    agents = [make_agent("ismcts:rollout=guided,iterations=12", game, seed=1)]
-    agents.append(make_agent("heuristic", game, seed=2))
-    play = play_game(game, agents, 4)
-    assert play.state.is_over
 
 
 def test_search_decides_on_what_its_seat_sees() -> None:

@@ -14,11 +14,10 @@ import numpy as np
 import pytest
 
 import meeple
-from meeple.agents.play import play_game
 from meeple.agents.spec import make_agent
 from meeple.core.agent import Observation
 from meeple.core.conformance import random_playthrough
-from meeple.core.registry import compiled_playout, rollout_policies
+from meeple.core.registry import compiled_playout
 from meeple.games.triangle_clock import fast
 from meeple.games.triangle_clock import fast_guided as fg
 from meeple.games.triangle_clock.cards import parse_card, parse_symbol
@@ -176,15 +175,6 @@ def test_returns_are_in_range_zero_sum_and_reproducible() -> None:
         assert playout(state, 5) == returns
         seen.add(round(returns[0], 6))
     assert len(seen) > 5, "evaluations should differ between positions"
-
-
-def test_search_with_the_guided_rollout_plays_a_whole_game() -> None:
-    assert "guided" in rollout_policies("triangle-clock")
-    game = meeple.make("triangle-clock")
-    agents = [make_agent("ismcts:rollout=guided,iterations=10", game, seed=1)]
-    agents.append(make_agent("heuristic", game, seed=2))
-    play = play_game(game, agents, 4)
-    assert play.state.is_over
 
 
 def test_search_decides_on_what_its_seat_sees() -> None:
