@@ -30,6 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
+from meeple.core.stats import bootstrap_interval
 from meeple.games.edges.rules import EdgesState
 from meeple.solvers.edges_proof import NullWindowProof
 from meeple.solvers.edges_solver import EdgesSolver, SearchStopped, pyramids_left, table_bits
@@ -78,10 +79,8 @@ class ProofEstimate:
         mean = float(values.mean()) if len(values) else 0.0
         if len(values) < 2:
             return Interval(mean, mean, mean)
-        rng = np.random.default_rng(seed)
-        means = values[rng.integers(0, len(values), (RESAMPLES, len(values)))].mean(axis=1)
-        low, high = np.quantile(means, [0.025, 0.975])
-        return Interval(mean, float(low), float(high))
+        low, high = bootstrap_interval(values, resamples=RESAMPLES, seed=seed)
+        return Interval(mean, low, high)
 
     @property
     def leaves(self) -> Interval:

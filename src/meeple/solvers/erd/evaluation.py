@@ -36,6 +36,7 @@ import numpy as np
 from meeple.core.agent import Agent, Observation
 from meeple.core.record import Playthrough
 from meeple.core.rng import derive_seed
+from meeple.core.stats import bootstrap_interval
 from meeple.games.erd.rules import Allocate, ErdGame, ErdState
 from meeple.solvers.erd.iteration import Solution
 from meeple.solvers.erd.model import StageGame, mirror
@@ -304,20 +305,6 @@ def mean_interval(samples: Sequence[float], level: float = 0.95) -> tuple[float,
         student.ppf(0.5 + level / 2, data.size - 1) * data.std(ddof=1) / math.sqrt(data.size)
     )
     return mean, mean - half, mean + half
-
-
-def bootstrap_interval(
-    samples: Sequence[float], level: float = 0.95, resamples: int = 10_000, seed: int = 0
-) -> tuple[float, float]:
-    """A percentile bootstrap interval of the mean (seeded): a check on the t-interval when
-    the samples are skewed, as the estimates are (most are 0, a few large)."""
-    data = np.asarray(samples, dtype=float)
-    if data.size < 2:
-        return float(data.mean()), float(data.mean())
-    rng = np.random.default_rng(seed)
-    means = data[rng.integers(0, data.size, (resamples, data.size))].mean(axis=1)
-    tail = (1 - level) / 2
-    return float(np.quantile(means, tail)), float(np.quantile(means, 1 - tail))
 
 
 def points(result: float) -> float:
