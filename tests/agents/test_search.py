@@ -9,6 +9,8 @@ import pytest
 import meeple
 from meeple.agents import available_agents, make_agent, play_game
 from meeple.core.agent import Observation
+from meeple.core.conformance import random_playthrough
+from meeple.core.errors import AgentSpecError
 from meeple.games.edges import EdgesState
 from meeple.lab import head_to_head
 
@@ -90,6 +92,98 @@ def test_simultaneous_search_is_decoupled():
         after_a = state.apply(seat_a, rng.choice(state.legal_actions(seat_a)))
         second = make_agent("ismcts:iterations=120", game, 9).act(Observation(after_a, seat_b))
         assert second == alone
+
+
+def test_a_modelled_opponent_is_a_policy_the_game_offers():
+    """``opponent`` names a compiled policy that can choose one action; anything else is
+    refused with the choices."""
+    with pytest.raises(AgentSpecError, match=r"opponent 'guided'.*choose from: search$"):
+        make_agent("ismcts:opponent=guided", meeple.make("erd"), 0)
+    with pytest.raises(AgentSpecError, match=r"choose from: guided, search$"):
+        make_agent("ismcts:opponent=heuristic", meeple.make("triangle-clock"), 0)
+    with pytest.raises(AgentSpecError, match="opponent 'guided'"):
+        make_agent("ismcts:opponent=guided,compiled=false", meeple.make("triangle-clock"), 0)
+
+
+def test_a_modelled_opponent_plays_the_policy_inside_the_tree():
+    """With ``opponent=guided`` the other seat's choices in the tree come from the policy,
+    each on a sample of its own (never the searching seat's true hand), and the search
+    stays reproducible for a fixed seed and iteration budget."""
+    game = meeple.make("triangle-clock")
+    state = random_playthrough(game, 3).record().states()[9]
+    seat = state.to_act[0]
+    assert len(state.legal_actions(seat)) > 1
+    decisions = []
+    for _ in range(2):
+        agent = make_agent("ismcts:rollout=guided,opponent=guided,iterations=60", game, 5)
+        asked = []
+        policy = agent._choose
+
+        def spy(sample, p, seed, asked=asked, policy=policy):
+            asked.append((p, sample.seats[seat].hand))
+            return policy(sample, p, seed)
+
+        agent._choose = spy
+        decisions.append(agent.act(Observation(state, seat)))
+        assert len(asked) >= 60 and {p for p, _ in asked} == {1 - seat}
+        assert any(hand != state.seats[seat].hand for _, hand in asked)
+    assert decisions[0] == decisions[1]
+
+
+def test_candidates_limit_the_root_to_what_the_policy_proposes():
+    """``candidates=K``: the root searches only the actions the rollout policy chooses in K
+    samples of what the seat cannot see; a game without such a policy refuses it."""
+    game = meeple.make("triangle-clock")
+    state = random_playthrough(game, 3).record().states()[9]
+    seat = state.to_act[0]
+    agent = make_agent("ismcts:rollout=guided,opponent=guided,candidates=4,iterations=60", game, 5)
+    at_root = []
+    original = agent._legal
+
+    def spy(state, player, root):
+        legal = original(state, player, root)
+        if root:
+            at_root.append(legal)
+        return legal
+
+    agent._legal = spy
+    choice = agent.act(Observation(state, seat))
+    proposed = agent._root_actions
+    assert proposed and len(proposed) <= 4 and len(state.legal_actions(seat)) > len(proposed)
+    assert len(at_root) == 60 and all(set(legal) == proposed for legal in at_root)
+    assert choice in proposed
+    with pytest.raises(AgentSpecError, match="candidates needs a rollout"):
+        make_agent("ismcts:candidates=4", meeple.make("erd"), 0)
+
+
+def test_search_puts_what_its_seat_memorised_into_every_sample(monkeypatch):
+    """The Triangle Clock shows the order of shared symbols at a memorise step and hides it
+    again; a searching seat keeps it (``recall``, on by default) and every later sample is
+    recalled with it, where ``recall=false`` forgets."""
+    from meeple.games.triangle_clock import TriangleClockState
+
+    game = meeple.make("triangle-clock")
+    states = random_playthrough(game, 7).record().states()
+    shown = states[0]
+    later = states[12]
+    assert later.round >= 2 and not later.is_over
+    recalled = []
+    real = TriangleClockState.recalling
+
+    def spy(self, memories):
+        recalled.append(list(memories))
+        return real(self, memories)
+
+    monkeypatch.setattr(TriangleClockState, "recalling", spy)
+    for recall, expected in ((True, [shown.memory(0)]), (False, None)):
+        recalled.clear()
+        agent = make_agent(f"ismcts:iterations=20,recall={str(recall).lower()}", game, 2)
+        agent.act(Observation(shown, 0))
+        agent.act(Observation(later, 0))
+        if expected is None:
+            assert recalled == []
+        else:
+            assert len(recalled) == 20 and all(m == expected for m in recalled)
 
 
 HIDDEN_GAMES = [info.name for info in meeple.games() if not info.perfect_information]

@@ -29,8 +29,17 @@ from typing import Any
 from meeple.core.agent import Observation, check_budget
 from meeple.core.errors import AgentSpecError
 from meeple.core.game import Action, Game, State
-from meeple.core.registry import RANDOM_ROLLOUT, compiled_playout, rollout_policies
+from meeple.core.registry import (
+    RANDOM_ROLLOUT,
+    compiled_choice,
+    compiled_playout,
+    opponent_policies,
+    rollout_policies,
+)
 from meeple.core.rng import make_rng
+
+SEARCHED = "search"
+"""The ``opponent`` setting that searches every seat's decisions in the tree."""
 
 
 class _Node:
@@ -44,7 +53,13 @@ class _Node:
 
 
 class MCTSAgent:
-    """UCT search with random rollouts; information-set keyed for hidden information."""
+    """UCT search with random rollouts; information-set keyed for hidden information.
+
+    ``rollout`` names a compiled rollout of the game (``random``, or a game's ``guided``);
+    ``opponent=search`` grows tree nodes for every seat, a rollout's name lets the other
+    seats play that policy in the tree instead; ``recall`` keeps what a memorise step shows
+    (``State.memory``) and puts it into every sample.
+    """
 
     name = "mcts"
 
@@ -59,6 +74,9 @@ class MCTSAgent:
         mix_threshold: float = 1.0,
         compiled: bool = True,
         rollout: str = RANDOM_ROLLOUT,
+        opponent: str = SEARCHED,
+        recall: bool = True,
+        candidates: int = 0,
     ) -> None:
         check_budget(
             self.name, "iterations", iterations, low=1, allowed="a whole number of at least 1"
@@ -108,6 +126,41 @@ class MCTSAgent:
                 f"{self.name}: rollout {rollout!r} {why}; choose from: {', '.join(offered)}"
             )
         self._playout = playout if rollout_limit >= 10_000 else None
+        # In a hidden-information game the other seats' nodes are keyed by their own
+        # information, which every determinization samples afresh: their nodes are new at
+        # almost every iteration and they choose at random. A modelled opponent plays the
+        # game's compiled policy there instead, and only the searching seat's choices grow
+        # a tree (a best response to the model, as Cowling et al.'s determinized search
+        # with an opponent model).
+        self.opponent = opponent
+        self._choose = None
+        if opponent != SEARCHED:
+            self._choose = compiled_choice(game, opponent) if compiled else None
+            if self._choose is None:
+                offered = sorted({SEARCHED, *opponent_policies(game.name)})
+                raise AgentSpecError(
+                    f"{self.name}: opponent {opponent!r} is not a policy offered for "
+                    f"{game.name} with these options; choose from: {', '.join(offered)}"
+                )
+        self._player = 0
+        check_budget(
+            self.name, "candidates", candidates, low=0, allowed="a whole number of at least 0"
+        )
+        self.candidates = candidates
+        self._propose = None
+        if candidates:
+            self._propose = compiled_choice(game, rollout) if compiled else None
+            if self._propose is None:
+                offered = sorted(opponent_policies(game.name)) or ["none"]
+                raise AgentSpecError(
+                    f"{self.name}: candidates needs a rollout that can choose one action; "
+                    f"for {game.name} with these options: {', '.join(offered)}"
+                )
+        self._root_actions: set[Action] | None = None
+        # What the seat was shown and may remember (a memorise step), put back into every
+        # sample: a search that forgot it would play worse than the rules allow.
+        self.recall = recall
+        self._memories: list[Hashable] = []
         self._decisions = 0
         self.last_iterations = 0
 
@@ -115,6 +168,8 @@ class MCTSAgent:
         """After the budget (``seconds`` if given, else ``iterations``): the most visited
         action, or at a simultaneous decision an action drawn in proportion to visits."""
         legal = observation.legal_actions
+        if self.recall and (memory := observation.memory()) is not None:
+            self._memories.append(memory)
         if len(legal) == 1:
             return legal[0]
         # A fresh stream per decision keeps choices reproducible for a fixed seed and
@@ -124,11 +179,23 @@ class MCTSAgent:
         self._decisions += 1
         sample_rng = make_rng(self.seed, self.name, self._decisions, "determinize")
         rng = make_rng(self.seed, self.name, self._decisions, "search")
-        player = observation.player
+        player = self._player = observation.player
         tree: dict[tuple[int, Hashable], _Node] = {}
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
         root_key: Hashable = None
+        self._root_actions = None
+        if self._propose is not None:
+            # Search only what the rollout policy would play in some of a few samples: a
+            # root of thirty moves (a pick with or without each item) split over a thousand
+            # noisy rollouts picks noise; a handful of proposals it can tell apart.
+            propose_rng = make_rng(self.seed, self.name, self._decisions, "propose")
+            self._root_actions = {
+                self._propose(
+                    self._sample(observation, propose_rng), player, propose_rng.getrandbits(31)
+                )
+                for _ in range(self.candidates)
+            }
         simultaneous = False
         while True:
             if deadline is None:
@@ -138,7 +205,7 @@ class MCTSAgent:
                 break
             # Every seat of a simultaneous decision searches from its start, whatever the
             # others have (secretly) submitted already.
-            start = observation.determinize(sample_rng).decision_start()
+            start = self._sample(observation, sample_rng)
             root_key = (player, start.information_key(player))
             simultaneous = len(start.to_act) > 1
             self._iterate(start, tree, rng)
@@ -163,6 +230,13 @@ class MCTSAgent:
             key=lambda a: (root.children_n.get(a, 0), _mean(root, a)),
         )
 
+    def _sample(self, observation: Observation, rng: random.Random) -> State[Any]:
+        """A determinization with what the seat remembers, from the decision's start."""
+        start = observation.determinize(rng)
+        if self._memories:
+            start = start.recalling(self._memories)
+        return start.decision_start()
+
     def _iterate(
         self, state: State[Any], tree: dict[tuple[int, Hashable], _Node], rng: random.Random
     ) -> None:
@@ -171,7 +245,9 @@ class MCTSAgent:
         while not state.is_over:
             # A simultaneous decision is one joint step: each seat picks from its own node
             # (decoupled UCT), none of them seeing what the others pick.
-            keys = [(p, state.information_key(p)) for p in state.to_act]
+            acting = state.to_act
+            searched = acting if self._choose is None else [p for p in acting if p == self._player]
+            keys = [(p, state.information_key(p)) for p in searched]
             new = [k for k in keys if k not in tree]
             if new:
                 if expanded:
@@ -180,16 +256,38 @@ class MCTSAgent:
                     tree[k] = _Node()
                 expanded = True
             picks = [
-                (tree[k], self._select(tree[k], state.legal_actions(k[0]), rng), k[0]) for k in keys
+                (tree[k], self._select(tree[k], self._legal(state, k[0], not path), rng), k[0])
+                for k in keys
             ]
-            for _, action, p in picks:
-                state = state._next(p, action)
+            if len(searched) < len(acting):
+                # Every modelled choice is made before any choice of this step is applied.
+                choose = self._choose
+                assert choose is not None
+                chosen = {p: a for _, a, p in picks}
+                for p in acting:
+                    if p not in chosen:
+                        # The model chooses on its own sample of what it cannot see (the
+                        # searching seat's hand among it): on this determinization it
+                        # would answer a hand it could not know.
+                        chosen[p] = choose(state.determinize(p, rng), p, rng.getrandbits(31))
+                for p in acting:
+                    state = state._next(p, chosen[p])
+            else:
+                for _, action, p in picks:
+                    state = state._next(p, action)
             path.extend(picks)
         returns = self._rollout(state, rng)
         for node, action, player in path:
             node.visits += 1
             node.children_n[action] = node.children_n.get(action, 0) + 1
             node.children_w[action] = node.children_w.get(action, 0.0) + returns[player]
+
+    def _legal(self, state: State[Any], player: int, at_root: bool) -> list[Action]:
+        legal = state.legal_actions(player)
+        if at_root and player == self._player and self._root_actions:
+            kept = [a for a in legal if a in self._root_actions]
+            return kept or legal
+        return legal
 
     def _select(self, node: _Node, legal: list[Action], rng: random.Random) -> Action:
         children_n, children_w = node.children_n, node.children_w

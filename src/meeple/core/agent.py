@@ -46,6 +46,10 @@ class Observation:
         """The key of this seat's information set (see ``State.information_key``)."""
         return self._state.information_key(self.player)
 
+    def memory(self) -> Hashable | None:
+        """What a seat with perfect memory keeps from this moment (``State.memory``)."""
+        return self._state.memory(self.player)
+
     def determinize(self, rng: random.Random) -> State[Any]:
         """A full state consistent with this seat's knowledge, hidden parts sampled by ``rng``.
 

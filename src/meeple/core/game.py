@@ -333,6 +333,22 @@ class State(ABC, Generic[A]):
             return self
         return json.dumps(self.view(player), sort_keys=True, separators=(",", ":"))
 
+    def memory(self, player: Player) -> Hashable | None:
+        """What ``player``, remembering perfectly, keeps from this moment that later views
+        stop showing; None when there is nothing to keep (the default).
+
+        Games with something to memorise (The Triangle Clock's order of shared symbols)
+        override it. It must hold nothing the seat's view does not show now. A searching
+        agent keeps the values and gives them back to :meth:`recalling`.
+        """
+        return None
+
+    def recalling(self, memories: Sequence[Hashable]) -> State[A]:
+        """This state, a determinization, made consistent with what its seat remembers:
+        ``memories`` are values :meth:`memory` gave earlier, oldest first, a later one
+        winning. The default has nothing to recall and returns the state itself."""
+        return self
+
     def decision_start(self) -> State[A]:
         """This state with the hidden submissions of the current simultaneous decision taken
         back, so that every seat in it is to act again.

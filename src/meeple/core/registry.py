@@ -91,6 +91,7 @@ _PLAYOUTS: dict[
     tuple[str, str],
     tuple[Callable[[Any, int], tuple[float, ...]], Callable[[Any], object] | None],
 ] = {}
+_CHOICES: dict[tuple[str, str], Callable[[Any, int, int], Any]] = {}
 
 RANDOM_ROLLOUT = "random"
 """The rollout every compiled playout offers first: uniformly random legal actions."""
@@ -110,6 +111,7 @@ def register_playout(
     playout: Callable[[Any, int], tuple[float, ...]],
     check: Callable[[Any], object] | None = None,
     policy: str = RANDOM_ROLLOUT,
+    choose: Callable[[Any, int, int], Any] | None = None,
 ) -> None:
     """Offer a compiled playout for one game: ``playout(state, seed)`` plays from ``state``
     and gives each seat's return (from -1 to 1).
@@ -124,8 +126,15 @@ def register_playout(
     given a game, raises ``ValueError`` (or a :class:`MeepleError`) where the compiled rules
     do not serve its options; search then keeps the engine's rollouts. The rules a playout
     plays must be proven equal to the rules engine by a differential test.
+
+    ``choose(state, seat, seed)``, where given, is the same policy's single action for
+    ``seat`` in ``state`` (an engine action): search can let the seats it does not search for
+    play it inside the tree (its ``opponent`` parameter). Like the playout it reads the whole
+    state, so it is only ever given a determinization.
     """
     _PLAYOUTS[(_key(game_name), policy)] = (playout, check)
+    if choose is not None:
+        _CHOICES[(_key(game_name), policy)] = choose
 
 
 def rollout_policies(game_name: str) -> list[str]:
@@ -148,6 +157,22 @@ def compiled_playout(
         except (ValueError, MeepleError):
             return None
     return playout
+
+
+def opponent_policies(game_name: str) -> list[str]:
+    """The names of the compiled rollouts of ``game_name`` that can also choose one action
+    (``register_playout``'s ``choose``), sorted."""
+    key = _key(game_name)
+    return sorted(policy for name, policy in _CHOICES if name == key)
+
+
+def compiled_choice(
+    game: Game[Any, Any, Any], policy: str
+) -> Callable[[Any, int, int], Any] | None:
+    """The single-action form of the compiled rollout ``policy`` for ``game`` if it is
+    registered and serves ``game``'s options, else None."""
+    choose = _CHOICES.get((_key(game.name), policy))
+    return choose if choose is not None and compiled_playout(game, policy) is not None else None
 
 
 def game_agents(game_name: str) -> dict[str, Any]:

@@ -177,9 +177,14 @@ def test_returns_are_in_range_zero_sum_and_reproducible() -> None:
     assert len(seen) > 5, "evaluations should differ between positions"
 
 
-def test_search_decides_on_what_its_seat_sees() -> None:
+@pytest.mark.parametrize(
+    "spec",
+    ["ismcts:rollout=guided,iterations=30", "ismcts:rollout=guided,opponent=guided,iterations=30"],
+)
+def test_search_decides_on_what_its_seat_sees(spec: str) -> None:
     """A true state and another that its seat cannot tell from it (a determinization: the
-    other hand, the deck and the shared symbols to come resampled) get the same decision."""
+    other hand, the deck and the shared symbols to come resampled) get the same decision,
+    also where the opponent plays the policy inside the tree."""
     game = meeple.make("triangle-clock")
     checked = 0
     for state in _states(game, 8, every=23):
@@ -191,7 +196,7 @@ def test_search_decides_on_what_its_seat_sees() -> None:
         assert twin.seats[1 - seat].hand != state.seats[1 - seat].hand
         picks = []
         for real in (state, twin):
-            agent = make_agent("ismcts:rollout=guided,iterations=30", game, seed=3)
+            agent = make_agent(spec, game, seed=3)
             picks.append(agent.act(Observation(real, seat)))
         assert picks[0] == picks[1]
         checked += 1

@@ -175,6 +175,32 @@ def test_remembering_puts_a_memory_back_into_a_sample(game):
         sample.remembering(wrong)
 
 
+def test_a_seat_memorises_only_what_the_memorise_step_shows(game):
+    """``State.memory``: at a memorise step, the order its view shows (with the block);
+    nothing at any other step. ``recalling`` puts the latest memory of the current block
+    into a sample and ignores one of another block or one that contradicts the table."""
+    states = game_states(game, 4)
+    shown = {s.block: s for s in states if s.phase is Phase.MEMORISE}
+    assert sorted(shown) == [0, 1]
+    for state in states:
+        for seat in (0, 1):
+            memory = state.memory(seat)
+            if state.phase is not Phase.MEMORISE:
+                assert memory is None
+                continue
+            assert memory == (state.block, state.orders[state.block])
+            order = state.view(seat)["memorise"]["order"]
+            assert [SYMBOL_NAMES[s] for s in memory[1]] == order
+    later = next(s for s in states if s.phase is not Phase.MEMORISE and s.round == 5)
+    sample = later.determinize(0, random.Random(1))
+    assert sample.orders[0] != later.orders[0]
+    memories = [shown[0].memory(0)]
+    assert sample.recalling(memories).orders[0] == later.orders[0]
+    assert sample.recalling([shown[1].memory(0)]) == sample  # rounds 17-32: not yet
+    wrong = (0, (*later.orders[0][1:], later.orders[0][0]))
+    assert sample.recalling([*memories, wrong]).orders[0] == later.orders[0]
+
+
 def test_views_show_the_last_round_and_the_shared_symbols_so_far(game):
     """The table after a round: the last round in full, and the shared symbols revealed so
     far of the current order (rounds 17-32 at the end)."""

@@ -24,7 +24,13 @@ from meeple.games.triangle_clock.rules import (
 
 # The compiled rules import the rules, so they are offered to search from the package.
 register_playout("triangle-clock", fast.playout, fast.tables)
-register_playout("triangle-clock", fast_guided.playout, fast.tables, policy="guided")
+register_playout(
+    "triangle-clock",
+    fast_guided.playout,
+    fast.tables,
+    policy="guided",
+    choose=fast_guided.choose,
+)
 
 __all__ = [
     "CARDS",

@@ -27,7 +27,8 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
@@ -755,6 +756,23 @@ class TriangleClockState(State[TriangleClockAction]):
             future = _shuffled(sorted(order[known:]), rng)
             orders.append((*order[:known], *future))
         return tuple(orders)
+
+    def memory(self, player: Player) -> Hashable | None:
+        """During a memorise step, the order shown (with its block): what a player with
+        perfect memory keeps once it is hidden again. Nothing at other steps."""
+        if self.phase is not Phase.MEMORISE:
+            return None
+        return (self.block, self.orders[self.block])
+
+    def recalling(self, memories: Sequence[Hashable]) -> TriangleClockState:
+        """This sample with the current block's order put back as remembered (the latest
+        memory of this block; one that contradicts the symbols revealed is ignored)."""
+        state = self
+        for memory in memories:
+            if isinstance(memory, tuple) and len(memory) == 2 and memory[0] == self.block:
+                with suppress(ValueError):  # a memory of another game
+                    state = self.remembering(memory[1])
+        return state
 
     def remembering(self, order: tuple[Symbol, ...]) -> TriangleClockState:
         """This state with the current block's order of shared symbols replaced by ``order``:
