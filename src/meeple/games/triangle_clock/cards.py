@@ -14,6 +14,7 @@ solid triangle pointing to 12 o'clock, ``SWc`` the clear one pointing down-left.
 
 from __future__ import annotations
 
+import random
 import re
 from itertools import combinations
 
@@ -119,3 +120,26 @@ def parse_card(text: str) -> Card:
     if a == b:
         raise NotationError(f"{text!r} is not a card: no card has the same symbol twice")
     return CARD_INDEX[(a, b)]
+
+
+def sample_cards_holding(pool: list[Card], printed: list[Symbol], rng: random.Random) -> list[Card]:
+    """Distinct cards from ``pool``, the k-th holding ``printed[k]``, uniformly among all
+    such choices (at most two cards are played before a round is compared): how a sample
+    explains the symbols an opponent has revealed."""
+    if not printed:
+        return []
+    unseen = set(pool)
+    holding = [[c for c in HOLDING[s] if c in unseen] for s in printed]
+    if len(printed) == 1:
+        return [rng.choice(holding[0])]
+    first, second = holding
+    # a first card is as likely as the number of second cards that can go with it
+    weights = [len(second) - (c in second) for c in first]
+    a = rng.choices(first, weights)[0]
+    return [a, rng.choice([c for c in second if c != a])]
+
+
+HOLDING: tuple[tuple[Card, ...], ...] = tuple(
+    tuple(c for c, pair in enumerate(CARDS) if s in pair) for s in range(NUM_SYMBOLS)
+)
+"""The 15 cards that hold each symbol."""

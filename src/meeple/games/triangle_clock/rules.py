@@ -48,6 +48,7 @@ from meeple.games.triangle_clock.cards import (
     SYMBOL_NAMES,
     Card,
     Symbol,
+    sample_cards_holding,
 )
 from meeple.games.triangle_clock.hands import (
     HandValue,
@@ -702,7 +703,7 @@ class TriangleClockState(State[TriangleClockAction]):
         pool = [c for c in range(NUM_CARDS) if c not in known]
         # the printed symbols of the opponent's revealed picks (undoing the items is exact)
         printed = [theirs.symbol_at(p.letter) for p in theirs.picks]
-        played = _sample_played_cards(pool, printed, rng)
+        played = sample_cards_holding(pool, printed, rng)
         rest = _shuffled([c for c in pool if c not in played], rng)
         size = len(theirs.hand)
         slots = rng.sample(range(size), len(played))
@@ -787,28 +788,6 @@ class TriangleClockState(State[TriangleClockAction]):
         orders = list(self.orders)
         orders[self.block] = tuple(order)
         return replace(self, orders=tuple(orders))
-
-
-def _sample_played_cards(pool: list[Card], printed: list[Symbol], rng: random.Random) -> list[Card]:
-    """Distinct cards from ``pool``, the k-th holding ``printed[k]``, uniformly among all
-    such choices (at most two cards are played before a round is compared)."""
-    if not printed:
-        return []
-    unseen = set(pool)
-    holding = [[c for c in _HOLDING[s] if c in unseen] for s in printed]
-    if len(printed) == 1:
-        return [rng.choice(holding[0])]
-    first, second = holding
-    # a first card is as likely as the number of second cards that can go with it
-    weights = [len(second) - (c in second) for c in first]
-    a = rng.choices(first, weights)[0]
-    return [a, rng.choice([c for c in second if c != a])]
-
-
-_HOLDING: tuple[tuple[Card, ...], ...] = tuple(
-    tuple(c for c, pair in enumerate(CARDS) if s in pair) for s in range(NUM_SYMBOLS)
-)
-"""The 15 cards that hold each symbol."""
 
 
 def _shuffled(items: list[int], rng: random.Random) -> list[int]:
