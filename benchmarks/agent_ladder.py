@@ -12,8 +12,9 @@ against the game's hand-written agent and against itself at a quarter of its bud
 
 Each rung plays the agent above it against the one below, seats rotated, through the lab
 (so games run on --jobs processes and every game is stored and resumable). Prints win rate
-and score rate with 95% intervals; a rung holds when the upper agent's score rate interval
-lies above 1/2.
+and score rate with 95% intervals (the score rate's from the games' own variance, where a
+draw counts half: ``lab.stats.score_interval``); a rung holds when the upper agent's score
+rate interval lies above 1/2.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from meeple.agents.levels import LEVEL_NAMES, level_spec
 from meeple.agents.spec import AgentSpec, parse_spec
 from meeple.core.game import Game
 from meeple.lab.run import RunSpec, execute
-from meeple.lab.stats import wilson_interval
+from meeple.lab.stats import score_interval, wilson_interval
 from meeple.lab.tournament import pairwise_results
 from meeple.store import ResultStore
 
@@ -147,7 +148,7 @@ def main() -> None:
             losses = games - wins - draws
             score = (wins + draws / 2) / games
             lo, hi = wilson_interval(wins, games)
-            slo, shi = wilson_interval(wins + draws / 2, games)
+            slo, shi = score_interval(wins, draws, losses)
             table.add_row(
                 game.name,
                 upper,

@@ -5,7 +5,8 @@
 
 Game k is played with seed k; the first agent takes seat k % 2 (the second agent the other
 seat) and is built with seed k, the second with seed k + 999. Prints the first agent's
-wins / draws / losses and its score rate with a 95% Wilson interval. Trailing ``name=value``
+wins / draws / losses and its score rate with a 95% interval (``lab.stats.score_interval``:
+Wilson's, from the games' own variance where there are draws). Trailing ``name=value``
 words are game options. Two-player games only; the lab (``meeple compare``, the ladder)
 does the same with a database and worker processes.
 """
@@ -18,7 +19,7 @@ import time
 import meeple
 from meeple.agents.play import play_game
 from meeple.agents.spec import make_agent
-from meeple.lab.stats import wilson_interval
+from meeple.lab.stats import score_interval
 
 
 def main() -> None:
@@ -38,7 +39,7 @@ def main() -> None:
         draws += mine == theirs
         losses += mine < theirs
     score = wins + draws / 2
-    low, high = wilson_interval(score, games)
+    low, high = score_interval(wins, draws, losses)
     print(
         f"{name} {options or ''} {first} vs {second}: W/D/L {wins}/{draws}/{losses}, "
         f"score {score / games:.1%} [{low:.0%}, {high:.0%}] in {time.perf_counter() - start:.0f} s"
