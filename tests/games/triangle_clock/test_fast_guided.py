@@ -77,41 +77,7 @@ def test_the_policy_chooses_legal_engine_actions() -> None:
             assert action in state.legal_actions(seat)
             assert fg.choose(state, seat, 7) == action
             seen.add(str(action))
-    assert len(seen) > 5
-
-
-def _plan_worth(game, state, seat: int) -> int:
-    """What the seat's best plan scores against the other's strongest finishable hand:
-    the other's strength when it ranks higher, minus its own when lower (items aside)."""
-    t = fast.tables(game)
-    s = fast.encode(state)
-    against = np.full(4, -1, dtype=np.int64)
-    fg.planned_pick(s, 1 - seat, t.cards, t.power, t.strength, fg._ORDERS, fg.ITEM_COST, against)
-    theirs = against[2], against[3]
-    against[0], against[1] = theirs
-    fg.planned_pick(s, seat, t.cards, t.power, t.strength, fg._ORDERS, fg.ITEM_COST, against)
-    if against[2] == theirs[0]:
-        return 0
-    return int(theirs[1]) if against[2] > theirs[0] else -int(against[3])
-
-
-def test_a_single_choice_takes_a_mulligan_only_for_a_hand_that_loses() -> None:
-    """``choose`` (not a rollout) takes a Mulligan before its first symbol exactly when its
-    plan is worth less than ``MULLIGAN_BELOW``: it loses and gives away points."""
-    game = meeple.make("triangle-clock", items="all/all")
-    taken = kept = 0
-    for seed in range(12):
-        for state in random_playthrough(game, seed).record().states():
-            for seat in state.to_act:
-                legal = [str(a) for a in state.legal_actions(seat)]
-                if "mulligan" not in legal or len(legal) < 2:
-                    continue
-                took = str(fg.choose(state, seat, 3)) == "mulligan"
-                assert took == (_plan_worth(game, state, seat) < fg.MULLIGAN_BELOW)
-                assert not took or state.phase is Phase.FIRST
-                taken += took
-                kept += not took
-    assert taken > 0 and kept > 20 * taken
+    assert "mulligan" not in seen and len(seen) > 5
 
 
 def test_a_game_steered_by_the_plans_ends() -> None:

@@ -80,10 +80,6 @@ ITEM_VALUE = 1.0
 """Points a use of Palette Swap or Right Angle left is worth to the evaluation."""
 MULLIGAN_VALUE = 1.0
 """Points a Mulligan left is worth to the evaluation."""
-MULLIGAN_BELOW = -1.2
-"""A single choice (:func:`choose`, not a rollout) takes a Mulligan when its best plan,
-against the opponent's strongest finishable hand, is worth less than this (a hand that
-loses and gives away more than a point), as the heuristic agent's threshold."""
 
 
 def settings() -> np.ndarray:
@@ -360,39 +356,24 @@ def _policy_action(
     strength: np.ndarray,
     seed: int,
     params: np.ndarray,
-    mulligan_below: float,
 ) -> int:
     np.random.seed(seed)
     moves = np.empty(MAX_ACTIONS, dtype=np.int16)
-    count = legal_actions(start, seat, moves)
-    if count > 1 and moves[count - 1] == MULLIGAN_ID:
-        # the plan's worth against the opponent's strongest hand, items aside
-        against = np.full(4, -1, dtype=np.int64)
-        planned_pick(start, 1 - seat, cards, power, strength, _ORDERS, params[_ITEM_COST], against)
-        their_power, their_strength = against[2], against[3]
-        against[0], against[1] = their_power, their_strength
-        planned_pick(start, seat, cards, power, strength, _ORDERS, params[_ITEM_COST], against)
-        value = 0
-        if against[2] > their_power:
-            value = their_strength
-        elif against[2] < their_power:
-            value = -against[3]
-        if value < mulligan_below:
-            return MULLIGAN_ID
     return _choose(start, seat, cards, power, strength, moves, params)
 
 
 def choose(state: TriangleClockState, seat: int, seed: int) -> object:
-    """The rollout policy's action for ``seat`` in ``state`` (seeded), as an engine action,
-    with one addition: before its first symbol a seat takes a Mulligan when its plan is
-    worth less than :data:`MULLIGAN_BELOW` (rollouts never do).
+    """The rollout policy's action for ``seat`` in ``state`` (seeded), as an engine action.
 
-    Search uses it for the seats it does not search for (``opponent=guided``) and to
-    propose the moves its root considers (``candidates``). Like :func:`playout`, it reads
-    the whole state it is given, so it must be a determinization, never the true state."""
+    Search uses it for the seats it does not search for (``opponent=guided``) and to propose
+    the moves its root considers (``candidates``). Like the rollouts it never takes a
+    Mulligan: letting it take one when its plan loses badly (as the heuristic's threshold)
+    measured worse, 7 / 0 / 13 against 10 / 0 / 10 at 250 iterations on seeds 0-19, and no
+    seat-1 win in ten. Like :func:`playout`, it reads the whole state it is given, so it
+    must be a determinization, never the true state."""
     t = fast.tables(state.game)
     action = _policy_action(
-        fast.encode(state), seat, t.cards, t.power, t.strength, seed, settings(), MULLIGAN_BELOW
+        fast.encode(state), seat, t.cards, t.power, t.strength, seed, settings()
     )
     return state.game.action_from_id(int(action))
 
@@ -402,7 +383,6 @@ __all__ = [
     "EPSILON",
     "ITEM_COST",
     "ITEM_VALUE",
-    "MULLIGAN_BELOW",
     "MULLIGAN_VALUE",
     "REPLY",
     "SCALE",
