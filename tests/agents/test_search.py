@@ -195,6 +195,7 @@ CHEAP = {
     "mcts": ("mcts:iterations=30", {}),
     "ismcts": ("ismcts:iterations=30", {}),
     "equilibrium": ("equilibrium:solve=true", {"round_limit": 4}),
+    "exploit": ("exploit:solve=true", {"round_limit": 4}),
 }
 
 
