@@ -41,6 +41,16 @@ def _rows_yet(db: Path) -> bool:
         return False
 
 
+def _as_at_a_terminal() -> None:
+    """Give the command the default Ctrl-C handling a terminal gives it.
+
+    A suite started in the background (``make test &``, nohup) ignores SIGINT, and an
+    ignored signal stays ignored across exec: the command would rightly keep ignoring it,
+    as background jobs should, and the test would not be testing Ctrl-C at all.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _both(tmp_path: Path, db: Path, first: list[str], second: list[str]) -> None:
     """Start two simulate commands at the same moment; both must succeed."""
     procs = [
@@ -125,7 +135,7 @@ def test_ctrl_c_keeps_the_finished_games_says_so_and_a_rerun_resumes(tmp_path, j
     args = [_meeple(), "simulate", "erosion", "--games", "4000", "--jobs", str(jobs),
             "--db", f"sqlite:///{db}", "--out", str(out)]  # fmt: skip
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            start_new_session=True)  # fmt: skip
+                            start_new_session=True, preexec_fn=_as_at_a_terminal)  # fmt: skip
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not _rows_yet(db):
         time.sleep(0.1)
