@@ -12,6 +12,7 @@ import random
 
 import numpy as np
 import pytest
+from numba import njit
 
 import meeple
 from meeple.agents.spec import make_agent
@@ -24,6 +25,12 @@ from meeple.games.triangle_clock.cards import parse_card, parse_symbol
 from meeple.games.triangle_clock.rules import Phase
 
 
+@njit
+def np_seed(seed: int) -> None:
+    """Seed numba's generator (the one the compiled policy draws from)."""
+    np.random.seed(seed)
+
+
 def _states(game, seed: int, every: int = 5) -> list:
     """Every ``every``-th state of a random game (a spread of rounds and phases)."""
     return random_playthrough(game, seed).record().states()[::every]
@@ -31,7 +38,9 @@ def _states(game, seed: int, every: int = 5) -> list:
 
 def _params(**changes: float) -> np.ndarray:
     params = fg.settings()
-    names = ["EPSILON", "ITEM_COST", "REPLY", "CUT_ROUNDS", "SCALE", "ITEM_VALUE"]
+    names = ["EPSILON", "ITEM_COST", "REPLY", "CUT_ROUNDS", "SCALE", "ITEM_VALUE", "MULLIGAN_VALUE"]
+    names += ["SAMPLES", "KEEP_WEIGHT", "HORIZON"]
+    assert len(names) == len(params), "a setting the tests do not name"
     for name, value in changes.items():
         params[names.index(name)] = value
     return params
@@ -41,11 +50,16 @@ def _plan(game, state, seat: int, reply: bool) -> int:
     """The plan's next pick for ``seat`` (with or without an answer to the other hand)."""
     t = fast.tables(game)
     s = fast.encode(state)
-    against = np.full(4, -1, dtype=np.int64)
+    plan = np.empty(2, dtype=np.int64)
+    against = np.empty((0, 2), dtype=np.int64)
     if reply:
-        fg.planned_pick(s, 1 - seat, t.cards, t.power, t.strength, fg._ORDERS, 1.0, against)
-        against[0], against[1] = against[2], against[3]
-    return fg.planned_pick(s, seat, t.cards, t.power, t.strength, fg._ORDERS, 1.0, against)
+        fg.planned_pick(
+            s, 1 - seat, t.cards, t.power, t.strength, fg._ORDERS, 1.0, 0.0, against, plan
+        )
+        against = plan.reshape(1, 2).copy()
+    return fg.planned_pick(
+        s, seat, t.cards, t.power, t.strength, fg._ORDERS, 1.0, 0.0, against, plan
+    )
 
 
 @pytest.mark.parametrize("items", ["palette-swap+right-angle/mulligan", "all/all"])
@@ -107,10 +121,11 @@ def test_the_plan_takes_the_strongest_hand_with_the_shared_symbol() -> None:
     hand = [parse_card(c) for c in ("Ns+Nc", "Es+Wc", "Nc+Ss", "SEc+SWs")]
     s[fast.SEATS_AT + fast.HAND : fast.SEATS_AT + fast.HAND + 4] = hand
     t = fast.tables(game)
-    against = np.full(4, -1, dtype=np.int64)
-    pick = fg.planned_pick(s, 0, t.cards, t.power, t.strength, fg._ORDERS, 1.0, against)
+    plan = np.empty(2, dtype=np.int64)
+    none = np.empty((0, 2), dtype=np.int64)
+    pick = fg.planned_pick(s, 0, t.cards, t.power, t.strength, fg._ORDERS, 1.0, 0.0, none, plan)
     assert pick >> 2 in (0, 1, 4)  # Ns or Nc of the first card, or Nc of the third
-    assert against[3] == 10  # a 4 of a Kind's strength
+    assert plan[1] == 10  # a 4 of a Kind's strength
 
 
 def test_a_rollout_to_the_end_returns_the_real_outcome() -> None:
@@ -148,6 +163,24 @@ def test_the_evaluation_counts_recent_points_and_items_left() -> None:
     assert fg.evaluate(s, t.rules, since, 5.0, 2.0, 0.0) == pytest.approx(
         np.tanh((diff + 2.0 * items + 2.0) / 5.0)
     )
+
+
+def test_with_a_horizon_the_evaluation_is_the_whole_margin_over_the_spread_to_come() -> None:
+    """The chance-of-winning evaluation: the scores' margin, the items left and the tie-break's
+    half point, over the spread of the rounds left; a lead counts for more late."""
+    game = meeple.make("triangle-clock")
+    t = fast.tables(game)
+    s = fast.encode(random_playthrough(game, 4).record().states()[120])
+    score = fast.SEATS_AT + fast.SCORE
+    margin = int(s[score] - s[score + fast.SEAT_SIZE]) + 0.5  # Tick holds two items
+    left = 33 - int(s[fast.ROUND])
+    expected = np.tanh(0.85 * (margin + 2.0 * _items(s)) / (1.9 * np.sqrt(left)))
+    assert fg.evaluate(s, t.rules, 0, 5.0, 2.0, 0.0, 1.9) == pytest.approx(expected)
+    s[score] += 3
+    later = s.copy()
+    later[fast.ROUND] += 8
+    values = [fg.evaluate(x, t.rules, 0, 5.0, 0.0, 0.0, 1.9) for x in (s, later)]
+    assert 0 < values[0] < values[1] < 1 or -1 < values[1] < values[0] < 0
 
 
 def _items(s: np.ndarray) -> int:
@@ -201,3 +234,39 @@ def test_search_decides_on_what_its_seat_sees(spec: str) -> None:
         assert picks[0] == picks[1]
         checked += 1
     assert checked >= 3
+
+
+def test_the_policy_plans_against_hands_dealt_from_what_its_seat_cannot_see() -> None:
+    """``deal_unseen`` keeps the planning seat's hand and the other seat's cards with a
+    symbol revealed this round, and deals the other seat's hidden cards again from those
+    cards and the deck: distinct cards, none seen by the planning seat, varying by seed."""
+    game = meeple.make("triangle-clock")
+    checked, varied = 0, 0
+    for state in _states(game, 11, every=7):
+        if state.is_over or state.phase is Phase.MEMORISE:
+            continue
+        s = fast.encode(state)
+        done = int(s[fast.PHASE]) - 1
+        for seat in (0, 1):
+            mine = fast.SEATS_AT + seat * fast.SEAT_SIZE + fast.HAND
+            other = fast.SEATS_AT + (1 - seat) * fast.SEAT_SIZE
+            shown = {int(s[other + fast.PICKS + k]) >> 3 for k in range(done)}
+            deck = set(s[fast.DECK : fast.DECK + s[fast.DECK_LEN]].tolist())
+            unseen = deck | {int(s[other + fast.HAND + k]) for k in range(4) if k not in shown}
+            hands = set()
+            for seed in range(20):
+                np_seed(seed)
+                out = np.empty_like(s)
+                fg.deal_unseen(s, seat, out)
+                assert (out[mine : mine + 4] == s[mine : mine + 4]).all()
+                dealt = [int(out[other + fast.HAND + k]) for k in range(4)]
+                assert len(set(dealt)) == 4
+                for k in range(4):
+                    if k in shown:
+                        assert dealt[k] == s[other + fast.HAND + k]
+                    else:
+                        assert dealt[k] in unseen
+                hands.add(tuple(dealt))
+            checked += 1
+            varied += len(hands) > 1
+    assert checked > 20 and varied == checked
