@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import ConfigDict, TypeAdapter, ValidationError
 
 from meeple.agents.mcts import ISMCTSAgent, MCTSAgent
+from meeple.agents.policy import policy_agents
 from meeple.agents.random_agent import RandomAgent
 from meeple.core.agent import Agent
 from meeple.core.errors import AgentSpecError
@@ -71,9 +72,10 @@ def parse_spec(text: str) -> AgentSpec:
 
 
 def available_agents(game: Game) -> dict[str, AgentFactory]:
-    """Every agent that can play ``game``: the generic ones, the game's own, and those other
+    """Every agent that can play ``game``: the generic ones (``policy`` where the game has a
+    compiled policy to play), the game's own, and those other
     packages (solvers) registered for it with :func:`meeple.core.registry.register_agent`."""
-    return {**GENERIC_AGENTS, **game.agents(), **game_agents(game.name)}
+    return {**GENERIC_AGENTS, **policy_agents(game), **game.agents(), **game_agents(game.name)}
 
 
 def agent_names(game: Game) -> list[str]:
