@@ -9,7 +9,7 @@ when meeple is imported, so the command line starts fast.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from meeple.core.agent import Observation
 from meeple.core.errors import MeepleError
@@ -19,9 +19,32 @@ from meeple.games.erd.rules import Allocate, ErdGame, ErdState
 
 if TYPE_CHECKING:
     from meeple.solvers.erd.iteration import Solution
+    from meeple.solvers.erd.model import StageGame
 
 
 _LOADED: dict[tuple[object, ...], Solution] = {}
+
+
+class StageAt(NamedTuple):
+    """Where a state lies in a solution: its stage game, and how a seat plays it."""
+
+    index: int
+    """The stage game's index in the solution's model."""
+    stage: StageGame
+    left: int
+    """Rounds left, the solution's horizon counting down (at least 1)."""
+    as_row: bool
+    """Whether the seat is the stage game's row player."""
+
+
+def stage_at(solution: Solution, state: ErdState, player: int) -> StageAt:
+    """The stage game ``state`` is in, the rounds left and whether ``player`` plays its
+    rows: the one lookup the equilibrium and exploiting agents share."""
+    index, sign = solution.model.locate(state.sides)
+    left = max(1, solution.horizon - state.round + 1)
+    # In the canonical table Red is the row player unless the table was mirrored.
+    as_row = (player == 0) == (sign == 1)
+    return StageAt(index, solution.model.states[index], left, as_row)
 
 
 class EquilibriumAgent:
@@ -66,15 +89,10 @@ class EquilibriumAgent:
     def mix(self, state: ErdState, player: int) -> tuple[list[list[Allocate]], list[float]]:
         """The classes of ``player``'s allocations in ``state`` and the optimal probability
         of each."""
-        solution = self.solution
-        index, sign = solution.model.locate(state.sides)
-        left = max(1, solution.horizon - state.round + 1)
-        row, column = solution.mixes(index, left)
-        stage = solution.model.states[index]
-        # In the canonical table Red is the row player unless the table was mirrored.
-        as_row = (player == 0) == (sign == 1)
-        classes = stage.rows if as_row else stage.columns
-        return classes, [float(p) for p in (row if as_row else column)]
+        at = stage_at(self.solution, state, player)
+        row, column = self.solution.mixes(at.index, at.left)
+        classes = at.stage.rows if at.as_row else at.stage.columns
+        return classes, [float(p) for p in (row if at.as_row else column)]
 
     def act(self, observation: Observation) -> Allocate:
         """An allocation drawn from the optimal mix."""
