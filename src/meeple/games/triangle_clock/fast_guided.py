@@ -199,19 +199,12 @@ def planned_pick(
     printed = np.empty(3, dtype=np.int64)
     fixed = np.empty(3, dtype=np.int64)  # the pick revealed at that letter, -1 if free
     best_value, best_power, best_strength, best_pick = -1e9, -1, 0, -1
-    kept = np.zeros((4, 4))
+    kept = np.zeros(16)  # by the mask of the two slots played: what the other two make
     if keep_weight > 0:
-        for a in range(4):
-            for b in range(a + 1, 4):
-                c, d = -1, -1
-                for k in range(4):
-                    if k != a and k != b:
-                        if c < 0:
-                            c = k
-                        else:
-                            d = k
+        for c in range(4):
+            for d in range(c + 1, 4):
                 value = keep_weight * kept_strength(state, seat, c, d, cards, power, strength)
-                kept[a, b] = kept[b, a] = value
+                kept[15 ^ (1 << c | 1 << d)] = value
     for full in range(4):
         for other in range(4):
             if other == full:
@@ -265,7 +258,7 @@ def planned_pick(
                                 elif mine < against[r, 0]:
                                     total -= strength[code]
                             value = total / rows
-                        value += kept[full, other] - item_cost * spent
+                        value += kept[1 << full | 1 << other] - item_cost * spent
                         if value > best_value or (value == best_value and mine > best_power):
                             best_value, best_power = value, mine
                             best_strength = strength[code]
