@@ -26,7 +26,7 @@ import time
 from collections.abc import Hashable
 from typing import Any
 
-from meeple.core.agent import Observation, check_budget
+from meeple.core.agent import Observation, SeatMemory, check_budget
 from meeple.core.errors import AgentSpecError
 from meeple.core.game import Action, Game, State
 from meeple.core.registry import (
@@ -160,7 +160,7 @@ class MCTSAgent:
         # What the seat was shown and may remember (a memorise step), put back into every
         # sample: a search that forgot it would play worse than the rules allow.
         self.recall = recall
-        self._memories: list[Hashable] = []
+        self._memory = SeatMemory(recall)
         self._decisions = 0
         self.last_iterations = 0
 
@@ -168,8 +168,7 @@ class MCTSAgent:
         """After the budget (``seconds`` if given, else ``iterations``): the most visited
         action, or at a simultaneous decision an action drawn in proportion to visits."""
         legal = observation.legal_actions
-        if self.recall and (memory := observation.memory()) is not None:
-            self._memories.append(memory)
+        self._memory.see(observation)
         if len(legal) == 1:
             return legal[0]
         # A fresh stream per decision keeps choices reproducible for a fixed seed and
@@ -232,10 +231,7 @@ class MCTSAgent:
 
     def _sample(self, observation: Observation, rng: random.Random) -> State[Any]:
         """A determinization with what the seat remembers, from the decision's start."""
-        start = observation.determinize(rng)
-        if self._memories:
-            start = start.recalling(self._memories)
-        return start.decision_start()
+        return self._memory.sample(observation, rng).decision_start()
 
     def _iterate(
         self, state: State[Any], tree: dict[tuple[int, Hashable], _Node], rng: random.Random

@@ -10,9 +10,7 @@ games with such a policy.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
-
-from meeple.core.agent import Observation
+from meeple.core.agent import Observation, SeatMemory
 from meeple.core.errors import AgentSpecError
 from meeple.core.game import Action, Game
 from meeple.core.registry import compiled_choice, opponent_policies
@@ -42,18 +40,15 @@ class PolicyAgent:
         self._choose = choose
         self.rng = make_rng(seed, "policy-agent")
         self.recall = recall
-        self._memories: list[Hashable] = []
+        self._memory = SeatMemory(recall)
 
     def act(self, observation: Observation) -> Action:
         """The policy's choice in one sampled state consistent with the seat's view."""
-        if self.recall and (memory := observation.memory()) is not None:
-            self._memories.append(memory)
+        self._memory.see(observation)
         legal = observation.legal_actions
         if len(legal) == 1:
             return legal[0]
-        sample = observation.determinize(self.rng)
-        if self._memories:
-            sample = sample.recalling(self._memories)
+        sample = self._memory.sample(observation, self.rng)
         action = self._choose(sample, observation.player, self.rng.randrange(1 << 31))
         if action not in legal:  # a policy bug must not become an illegal move
             raise AssertionError(f"policy chose {action}, not a legal action")

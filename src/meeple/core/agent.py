@@ -58,6 +58,26 @@ class Observation:
         return self._state.determinize(self.player, rng)
 
 
+class SeatMemory:
+    """What a seat with perfect memory keeps from the memorise steps it was shown, and the
+    samples of its view made consistent with it: an agent that forgot would play worse than
+    the rules allow. ``recall`` off keeps nothing (a seat that forgets)."""
+
+    def __init__(self, recall: bool = True) -> None:
+        self.recall = recall
+        self._kept: list[Hashable] = []
+
+    def see(self, observation: Observation) -> None:
+        """Keep what this moment shows that later views will not (``State.memory``)."""
+        if self.recall and (memory := observation.memory()) is not None:
+            self._kept.append(memory)
+
+    def sample(self, observation: Observation, rng: random.Random) -> State[Any]:
+        """A determinization of the seat's view with what it remembers put back."""
+        state = observation.determinize(rng)
+        return state.recalling(self._kept) if self._kept else state
+
+
 class Agent(Protocol):
     """A player: chooses one of the legal actions of an observation."""
 
