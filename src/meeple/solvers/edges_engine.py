@@ -38,14 +38,16 @@ from __future__ import annotations
 
 import numpy as np
 from llvmlite import ir
-from numba import njit, types
+from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 from numba.np.arrayobj import populate_array
 
+from meeple.core.kernels import kernel
+
 # The engine's compiled functions (see the module docstring for nogil and _nrt).
-compiled = njit(cache=True, nogil=True, _nrt=False)
-inlined = njit(cache=True, nogil=True, inline="always", _nrt=False)
+compiled = kernel(nogil=True, _nrt=False)
+inlined = kernel(nogil=True, inline="always", _nrt=False)
 
 MAX_SUM = 12  # four Large pyramids around one square
 UNDECIDED = 9

@@ -24,11 +24,11 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
+from meeple.core.kernels import kernel
 from meeple.games.edges.rules import EdgesGame, EdgesState, Stash
 
-compiled = njit(cache=True, nogil=True)
+compiled = kernel(nogil=True)
 
 
 class Layout(NamedTuple):

@@ -14,9 +14,10 @@ catalogue and the action ids.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-compiled = njit(cache=True, nogil=True)
+from meeple.core.kernels import kernel
+
+compiled = kernel(nogil=True)
 
 # -- the table R: header keys ---------------------------------------------------------------
 R_PLAYERS, R_ERAS, R_CARDS, R_ATMS, R_BEFORE_UPLIFT, R_DRAW_ONE, R_HIGH, R_HAND = range(8)

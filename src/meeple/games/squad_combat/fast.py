@@ -27,7 +27,7 @@ roll exactly what the engine rolled from the game's seed.
 
 Compiling costs about 28 s of CPU once (measured: 25 s for the first :func:`playouts`, 3 s
 more for :func:`apply` and :func:`legal_actions`); numba caches the machine code beside these
-modules (``cache=True``), and later processes load it in about a second.
+modules (:func:`meeple.core.kernels.kernel`), and later processes load it in about a second.
 """
 
 from __future__ import annotations

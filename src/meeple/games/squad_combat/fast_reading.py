@@ -30,9 +30,10 @@ die``, ``die 1-6``, ``pay 1-6``, ``drop 1-6``, ``refresh a-c``, ``target`` per s
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-compiled = njit(cache=True, nogil=True)
+from meeple.core.kernels import kernel
+
+compiled = kernel(nogil=True)
 
 # -- sizes ----------------------------------------------------------------------------------
 MAX_SEATS = 4

@@ -40,7 +40,7 @@ tables; the others change only what a person sees or how long they may think.
 :func:`tables` refuses a game with an option it does not know.
 
 numba compiles these functions on their first call (measured: 7.6 s of CPU for
-:func:`playouts`) and caches the machine code beside the module (``cache=True``), so later
+:func:`playouts`) and caches the machine code beside the module (:func:`meeple.core.kernels.kernel`), so later
 processes load it in under half a second of CPU.
 """
 
@@ -50,8 +50,8 @@ from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
+from meeple.core.kernels import kernel
 from meeple.core.rng import make_rng
 from meeple.core.simultaneous import Submissions
 from meeple.games.triangle_clock.cards import CARDS, NUM_CARDS, NUM_SYMBOLS
@@ -71,7 +71,7 @@ from meeple.games.triangle_clock.pieces import (
 )
 from meeple.games.triangle_clock.rules import TriangleClockGame, TriangleClockState
 
-compiled = njit(cache=True, nogil=True)
+compiled = kernel(nogil=True)
 
 # -- the layout of a position -------------------------------------------------------------
 ROUND, PHASE, RESHUFFLES, DECK_LEN = 0, 1, 2, 3

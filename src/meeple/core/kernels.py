@@ -1,0 +1,104 @@
+"""Compiled kernels (numba) whose cache on disk is believed only for the sources it came from.
+
+numba's ``cache=True`` checks a cached function against its *own* file only. A kernel that
+calls a kernel of another module, or reads a constant defined in one, keeps its old machine
+code when only that other module changes: the fast Squad Combat rules could go on running
+yesterday's ``fast_rules`` after a ``git pull``, and the differential tests that prove them
+equal to the rules engine would be testing the old code. (Measured: a cached ``g`` calling
+``f`` of another file still returned the old ``f``'s result after ``f`` changed.)
+
+:func:`kernel` is the decorator the compiled modules use instead of ``njit(cache=True)``.
+It keeps each function's cache in a folder named by a hash of every Python source in the
+function's package folder (and of this module), so any change there starts a fresh cache
+and the stale one is removed. The folder is ``__pycache__/numba-<hash>`` beside the
+sources where that is writable, else under the user's cache folder
+(``$XDG_CACHE_HOME/meeple``, ``~/.cache/meeple``), or under ``NUMBA_CACHE_DIR`` when that
+is set; where none is writable the kernel compiles on every run and caches nothing.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import inspect
+import os
+import shutil
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numba
+from numba import njit
+
+PREFIX = "numba-"
+
+
+@functools.cache
+def sources_hash(folder: Path) -> str:
+    """A hash of every ``.py`` file in ``folder`` (names and bytes) and of this module."""
+    digest = hashlib.sha256()
+    for path in [*sorted(folder.glob("*.py")), Path(__file__)]:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:20]
+
+
+def _writable(folder: Path) -> bool:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=folder).close()
+    except OSError:
+        return False
+    return True
+
+
+def _bases(source_folder: Path) -> list[Path]:
+    """Where a package's caches may live, in order of preference."""
+    # Outside the source tree, one folder per checkout: two checkouts would otherwise take
+    # turns removing each other's caches.
+    tree = hashlib.sha1(str(source_folder.resolve()).encode()).hexdigest()[:12]
+    mine = Path("meeple") / f"{source_folder.name}-{tree}"
+    user = os.environ.get("NUMBA_CACHE_DIR")
+    if user:
+        return [Path(user) / mine]
+    home = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return [source_folder / "__pycache__", Path(home) / mine]
+
+
+@functools.cache
+def cache_folder(source_folder: Path) -> Path | None:
+    """The cache folder for kernels defined in ``source_folder``, made and writable, with the
+    caches of other versions of its sources removed (``None``: nowhere writable)."""
+    name = PREFIX + sources_hash(source_folder)
+    for base in _bases(source_folder):
+        here = base / name
+        if not _writable(here):
+            continue
+        for stale in base.glob(PREFIX + "*"):
+            if stale != here:
+                shutil.rmtree(stale, ignore_errors=True)
+        # numba's own in-tree cache files from before this module (their check was one file).
+        for stale_file in [*base.glob("*.nbi"), *base.glob("*.nbc")]:
+            stale_file.unlink(missing_ok=True)
+        return here
+    return None
+
+
+def kernel(**options: Any) -> Callable[[Callable[..., Any]], Any]:
+    """A decorator like ``njit(**options)`` whose machine code is cached on disk for the
+    present sources of the function's package (see the module docstring)."""
+
+    def decorate(function: Callable[..., Any]) -> Any:
+        folder = cache_folder(Path(inspect.getfile(function)).parent)
+        if folder is None:
+            return njit(**options)(function)
+        # numba reads CACHE_DIR when a function is decorated (its cache locator is chosen
+        # then), so setting it around the decoration alone leaves other code's caches alone.
+        saved = numba.config.CACHE_DIR
+        numba.config.CACHE_DIR = str(folder)
+        try:
+            return njit(cache=True, **options)(function)
+        finally:
+            numba.config.CACHE_DIR = saved
+
+    return decorate

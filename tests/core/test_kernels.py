@@ -1,0 +1,82 @@
+"""Compiled kernels' disk cache (core/kernels.py): a kernel that calls another module's kernel
+runs the new code after that module changes, where numba's own check (one file) kept the old."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+CALLEE = """
+from meeple.core.kernels import kernel
+
+@kernel(nogil=True)
+def step(x):
+    return x + {increment}
+"""
+
+CALLER = """
+from meeple.core.kernels import kernel
+from pkg.callee import step
+
+@kernel(nogil=True)
+def twice(x):
+    return step(step(x))
+"""
+
+
+def _package(root: Path, increment: int) -> Path:
+    package = root / "pkg"
+    package.mkdir(exist_ok=True)
+    (package / "__init__.py").write_text("")
+    (package / "callee.py").write_text(CALLEE.format(increment=increment))
+    (package / "caller.py").write_text(CALLER)
+    return package
+
+
+def _twice(root: Path, env: dict[str, str]) -> int:
+    done = subprocess.run(
+        [sys.executable, "-c", "from pkg.caller import twice; print(twice(1))"],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    return int(done.stdout)
+
+
+@pytest.fixture
+def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    import os
+
+    environment = dict(os.environ)
+    environment.pop("NUMBA_CACHE_DIR", None)
+    environment["XDG_CACHE_HOME"] = str(tmp_path / "user-cache")
+    environment["PYTHONPATH"] = os.pathsep.join([str(tmp_path), *sys.path])
+    return environment
+
+
+def test_a_kernel_runs_the_new_code_of_a_kernel_it_calls_in_another_module(tmp_path, env):
+    package = _package(tmp_path, increment=1)
+    assert _twice(tmp_path, env) == 3
+    caches = list((package / "__pycache__").glob("numba-*"))
+    assert len(caches) == 1
+    assert list(caches[0].rglob("*.nbi")), "the first run cached its machine code"
+    assert _twice(tmp_path, env) == 3  # from the cache
+
+    (package / "callee.py").write_text(CALLEE.format(increment=10))  # caller.py untouched
+    assert _twice(tmp_path, env) == 21
+    now = list((package / "__pycache__").glob("numba-*"))
+    assert len(now) == 1 and now != caches, "the old sources' cache is removed"
+
+
+def test_an_unwritable_tree_caches_in_the_users_cache_folder(tmp_path, env):
+    package = _package(tmp_path, increment=2)
+    (package / "__pycache__").write_text("not a folder")  # nothing can be made there
+    assert _twice(tmp_path, env) == 5
+    assert list((tmp_path / "user-cache" / "meeple").rglob("*.nbi"))
+    assert _twice(tmp_path, env) == 5
