@@ -26,9 +26,9 @@ rules engine's ids (:meth:`ErosionGame.action_id`) and legal actions come in the
 order, so a uniformly random index into them picks the same action in both.
 
 numba compiles the kernels on their first call and caches them on disk
-(:func:`meeple.core.kernels.kernel`, in ``__pycache__``): the first :func:`playouts` in a fresh checkout compiled for 34 s of
-CPU on the project's 2-core machine (Edges' rules: 4 s), and a later process loaded the
-cache in 0.3 s of CPU.
+(:func:`meeple.core.kernels.kernel`, in ``__pycache__``): the first :func:`playouts` in a
+fresh checkout compiled for 34 s of CPU on the project's 2-core machine (Edges' rules: 4 s),
+and a later process loaded the cache in 0.3 s of CPU.
 """
 
 from __future__ import annotations

@@ -40,8 +40,9 @@ tables; the others change only what a person sees or how long they may think.
 :func:`tables` refuses a game with an option it does not know.
 
 numba compiles these functions on their first call (measured: 7.6 s of CPU for
-:func:`playouts`) and caches the machine code beside the module (:func:`meeple.core.kernels.kernel`), so later
-processes load it in under half a second of CPU.
+:func:`playouts`) and caches the machine code beside the module
+(:func:`meeple.core.kernels.kernel`), so later processes load it in under half a second of
+CPU.
 """
 
 from __future__ import annotations
