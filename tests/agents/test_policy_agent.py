@@ -11,7 +11,7 @@ from meeple.core.errors import AgentSpecError
 
 def test_it_is_offered_only_for_games_with_a_policy_that_chooses_one_action() -> None:
     offered = {g.name for g in meeple.games() if "policy" in available_agents(meeple.make(g.name))}
-    assert offered == {"triangle-clock"}
+    assert offered == {"squad-combat", "triangle-clock"}
 
 
 def test_an_unknown_policy_is_a_clear_error() -> None:

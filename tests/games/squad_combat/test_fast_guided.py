@@ -45,7 +45,7 @@ def test_the_policy_takes_only_the_engines_legal_actions_to_the_end(
             kind, acting = fr.find_step(s, g)
             assert acting == seat
             n = fast.legal_actions(s, g, moves)
-            action = fg.choose(s, g, kind, seat, moves, n, values, epsilon)
+            action = fg.pick(s, g, kind, seat, moves, n, values, epsilon)
             legal = [game.action_id(a) for a in state.legal_actions(seat)]
             assert action in legal, (state.step_name, action, legal)
             state = state._next(seat, game.action_from_id(action))
@@ -111,9 +111,18 @@ def test_material_favours_the_seat_with_more_left() -> None:
     assert hurt < out[0] < 1.0
 
 
-def test_search_decides_on_what_its_seat_sees() -> None:
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "ismcts:rollout=guided,iterations=40",
+        "ismcts:rollout=guided,opponent=guided,candidates=4,iterations=40",
+        "policy",
+    ],
+)
+def test_search_decides_on_what_its_seat_sees(spec: str) -> None:
     """Two true states that seat 0 cannot tell apart (the other hand dealt differently from
-    the same cards, another seed for the dice to come) get the same decision."""
+    the same cards, another seed for the dice to come) get the same decision, also where the
+    policy models the other seat and proposes the root's moves."""
     game = meeple.make("squad-combat")
     checked = 0
     for state in _states(game, 8, every=5):
@@ -134,10 +143,26 @@ def test_search_decides_on_what_its_seat_sees() -> None:
         assert twin.information_key(seat) == state.information_key(seat)
         picks = []
         for real in (state, twin):
-            agent = make_agent("ismcts:rollout=guided,iterations=40", game, seed=3)
+            agent = make_agent(spec, game, seed=3)
             picks.append(agent.act(Observation(real, seat)))
         assert picks[0] == picks[1]
         checked += 1
         if checked == 4:
             break
     assert checked == 4
+
+
+def test_the_policy_chooses_legal_engine_actions_reproducibly() -> None:
+    """``choose`` (the registered single choice) gives one of the engine's legal actions for
+    the seat to act, the same for the same seed, and the heuristic's kinds of move."""
+    game = meeple.make("squad-combat")
+    seen = set()
+    for state in _states(game, 6, every=3):
+        if state.is_over:
+            continue
+        seat = state.to_act[0]
+        action = fg.choose(state, seat, 7)
+        assert action in state.legal_actions(seat)
+        assert fg.choose(state, seat, 7) == action
+        seen.add(str(action).split()[0])
+    assert {"play", "target", "pay"} <= seen, seen

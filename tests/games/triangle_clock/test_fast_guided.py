@@ -212,7 +212,11 @@ def test_returns_are_in_range_zero_sum_and_reproducible() -> None:
 
 @pytest.mark.parametrize(
     "spec",
-    ["ismcts:rollout=guided,iterations=30", "ismcts:rollout=guided,opponent=guided,iterations=30"],
+    [
+        "ismcts:rollout=guided,iterations=30",
+        "ismcts:rollout=guided,opponent=guided,iterations=30",
+        "policy",
+    ],
 )
 def test_search_decides_on_what_its_seat_sees(spec: str) -> None:
     """A true state and another that its seat cannot tell from it (a determinization: the

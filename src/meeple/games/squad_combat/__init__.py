@@ -32,8 +32,15 @@ from meeple.games.squad_combat.rules import (
 
 # The compiled rules import the rules, so they are offered to search from the package.
 register_playout("squad-combat", fast.playout, fast.game_array)
-# The heuristic's choices and a material count after two turns: ismcts:rollout=guided.
-register_playout("squad-combat", fast_guided.playout, fast.game_array, policy="guided")
+# The heuristic's choices and a material count after two turns: ismcts:rollout=guided (and
+# opponent=guided, candidates=K, which ask the same policy for one seat's action).
+register_playout(
+    "squad-combat",
+    fast_guided.playout,
+    fast.game_array,
+    policy="guided",
+    choose=fast_guided.choose,
+)
 
 __all__ = [
     "Card",

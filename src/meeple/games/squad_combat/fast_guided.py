@@ -219,7 +219,7 @@ def _edge_bonus(s: np.ndarray, g: np.ndarray, seat: int) -> int:
 # -- choosing -------------------------------------------------------------------------------
 @compiled
 def seed(value: int) -> None:
-    """Seed numba's generator, which :func:`choose` (and the rules' chance) draw from."""
+    """Seed numba's generator, which :func:`pick` (and the rules' chance) draw from."""
     np.random.seed(value)
 
 
@@ -239,7 +239,7 @@ def _pick_best(values: np.ndarray, moves: np.ndarray, n: int) -> int:
 
 
 @compiled
-def choose(
+def pick(
     s: np.ndarray,
     g: np.ndarray,
     kind: int,
@@ -411,7 +411,7 @@ def guided_rollout(
         n = fr.legal_for(s, g, kind, seat, moves)
         if n == 0:
             break
-        action = choose(s, g, kind, seat, moves, n, values, epsilon)
+        action = pick(s, g, kind, seat, moves, n, values, epsilon)
         fast_rules.act(s, g, seat, action, kind, tape)
         fast_rules.settle(s, g, tape, scratch)
         steps += 1
@@ -434,3 +434,23 @@ def playout(state: SquadCombatState, seed: int) -> tuple[float, ...]:
         out,
     )
     return tuple(float(v) for v in out)
+
+
+@compiled
+def _policy_action(s: np.ndarray, g: np.ndarray, seat: int, seed: int) -> int:
+    np.random.seed(seed)
+    moves = np.empty(fr.MAX_ACTIONS, dtype=np.int32)
+    values = np.empty(fr.MAX_ACTIONS, dtype=np.float64)
+    kind, _ = fr.find_step(s, g)
+    n = fr.legal_for(s, g, kind, seat, moves)
+    return pick(s, g, kind, seat, moves, n, values, 0.0)
+
+
+def choose(state: SquadCombatState, seat: int, seed: int) -> object:
+    """The guided policy's action for ``seat`` in ``state`` (seeded; ties are broken at
+    random), as an engine action, never a random pick: the registered ``guided`` choice that
+    search plays for the seats it does not search for (``opponent=guided``) and asks for the
+    moves its root considers (``candidates``). Like :func:`playout` it reads the whole state
+    (every hand), so it must be given a determinization, never the true state."""
+    action = _policy_action(fast.encode(state), fast.game_array(state.game), seat, seed)
+    return state.game.action_from_id(int(action))
