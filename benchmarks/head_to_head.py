@@ -8,12 +8,13 @@ seat) and is built with seed k, the second with seed k + 999. Prints the first a
 wins / draws / losses and its score rate with a 95% interval (``lab.stats.score_interval``:
 Wilson's, from the games' own variance where there are draws). Trailing ``name=value``
 words are game options. Two-player games only; the lab (``meeple compare``, the ladder)
-does the same with a database and worker processes.
+does the same with a database and worker processes. ``--first-seed N`` starts at game N
+(to extend a run with new games); ``--each`` prints every game's result as it ends.
 """
 
 from __future__ import annotations
 
-import sys
+import argparse
 import time
 
 import meeple
@@ -24,12 +25,25 @@ from meeple.lab.stats import score_interval
 
 def main() -> None:
     """Play the games named on the command line and print the tally."""
-    name, first, second, games = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
-    options = dict(word.split("=", 1) for word in sys.argv[5:])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game")
+    parser.add_argument("first", help="the agent whose score is reported (a spec)")
+    parser.add_argument("second", help="its opponent (a spec)")
+    parser.add_argument("games", type=int)
+    parser.add_argument("options", nargs="*", help="game options, name=value")
+    parser.add_argument("--first-seed", type=int, default=0)
+    parser.add_argument("--each", action="store_true", help="print each game as it ends")
+    args = parser.parse_args()
+    bad = [word for word in args.options if "=" not in word]
+    if bad:
+        parser.error(f"game options are name=value words, not {' '.join(bad)}")
+    name, first, second = args.game, args.first, args.second
+    options = dict(word.split("=", 1) for word in args.options)
     game = meeple.make(name, **options)
     wins = draws = losses = 0
     start = time.perf_counter()
-    for seed in range(games):
+    games = args.games
+    for seed in range(args.first_seed, args.first_seed + games):
         seat = seed % 2
         agents = [make_agent(second, game, seed=seed + 999)] * 2
         agents[seat] = make_agent(first, game, seed=seed)
@@ -38,6 +52,8 @@ def main() -> None:
         wins += mine > theirs
         draws += mine == theirs
         losses += mine < theirs
+        if args.each:
+            print(f"game {seed}: seat {seat}, returns {returns}, W/D/L {wins}/{draws}/{losses}")
     score = wins + draws / 2
     low, high = score_interval(wins, draws, losses)
     print(
