@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 import meeple
+from meeple.agents import available_agents
 from meeple.agents.levels import DEFAULT_LEVEL, LEVEL_NAMES, LEVELS, level_spec, strongest
 from meeple.agents.spec import make_agent
 from meeple.core.errors import AgentSpecError
@@ -24,6 +25,12 @@ def test_hard_is_the_default_and_the_strongest() -> None:
     game = meeple.make("edges")
     assert DEFAULT_LEVEL == "hard"
     assert strongest(game) == level_spec(game, "hard") == "uct:iterations=30000"
+
+
+def test_erds_strongest_is_the_solved_agent_not_a_level() -> None:
+    game = meeple.make("erd")
+    assert strongest(game) == "exploit" != level_spec(game, "hard")
+    assert "exploit" in available_agents(game)
 
 
 def test_levels_are_read_as_people_type_them() -> None:

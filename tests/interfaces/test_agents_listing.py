@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from meeple.agents import available_agents
+from meeple.agents.levels import LEVEL_NAMES, level_spec, strongest
 from meeple.core.registry import make
 from meeple.interfaces import doc_text
 from meeple.interfaces.console import console
@@ -33,3 +34,16 @@ def test_agents_shows_each_description_to_its_last_word(run, monkeypatch, game):
         text = doc_text.summary(factory)
         assert text.endswith("."), text  # a sentence, not a line cut short
         assert text in result.output
+
+
+@pytest.mark.parametrize("game", ["edges", "erd", "erosion", "squad-combat", "triangle-clock"])
+def test_agents_shows_the_levels_and_names_the_strongest(run, monkeypatch, game):
+    monkeypatch.setattr(console, "width", 1000)
+    result = run("agents", game)
+    assert result.exit_code == 0, result.output
+    g = make(game)
+    for level in LEVEL_NAMES:
+        assert f"{level_spec(g, level)}" in result.output
+    assert f"The strongest agent meeple offers here is {strongest(g)}" in result.output or (
+        f"hard ({strongest(g)})" in result.output
+    )

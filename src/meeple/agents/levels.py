@@ -56,9 +56,31 @@ def level_spec(game: Game, level: str) -> str:
     return levels[key]
 
 
+STRONGER_THAN_HARD: dict[str, tuple[str, str]] = {
+    "erd": (
+        "exploit",
+        "needs Erd solved first (meeple solve erd: about 20 minutes once, a 65 MB cache "
+        "entry), so hard stays the heuristic; exploit cannot be exploited and scores 51.9% of "
+        "points against it (docs/erd-solved.md)",
+    ),
+}
+"""Games whose strongest agent is not a level, with the agent and why it is not ``hard``."""
+
+
 def strongest(game: Game) -> str:
-    """The agent spec meeple offers as the strongest opponent for ``game``."""
+    """The agent spec meeple offers as the strongest opponent for ``game``: ``hard``, but
+    where a stronger agent needs work before it can play (:data:`STRONGER_THAN_HARD`)."""
+    if game.name in STRONGER_THAN_HARD:
+        return STRONGER_THAN_HARD[game.name][0]
     return level_spec(game, "hard")
+
+
+def strongest_note(game: Game) -> str:
+    """One line for the agent list: which agent is strongest, and why where it is not hard."""
+    if game.name in STRONGER_THAN_HARD:
+        spec, why = STRONGER_THAN_HARD[game.name]
+        return f"The strongest agent meeple offers here is {spec}: it {why}."
+    return f"The strongest agent meeple offers here is hard ({strongest(game)})."
 
 
 def seat_spec(game: Game, text: str) -> str:

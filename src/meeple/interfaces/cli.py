@@ -14,6 +14,7 @@ from meeple.agents import (
     HUMAN,
     available_agents,
 )
+from meeple.agents.levels import LEVEL_NAMES, level_spec, strongest_note
 from meeple.core.errors import MeepleError
 from meeple.core.options import describe_options
 from meeple.core.registry import game_class, games, make
@@ -93,6 +94,16 @@ def agents_command(
             escape(doc_text.summary(factory)),
         )
     console.print(table)
+    levels = Table(title=f"opponents by level in {g.title} (meeple play --level)")
+    levels.add_column("level", style="bold")
+    levels.add_column("agent", overflow="fold")
+    levels.add_column("")
+    for level in LEVEL_NAMES:
+        default = "the default" if level == "hard" else ""
+        levels.add_row(level, escape(level_spec(g, level)), default)
+    console.print(levels)
+    console.print("Each level beats the one below it on the ladder (docs/agents.md).")
+    console.print(escape(strongest_note(g)))
 
 
 app.command("play", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})(
