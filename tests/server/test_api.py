@@ -13,6 +13,8 @@ import sqlite3
 import httpx
 import pytest
 
+import meeple
+from meeple.agents.levels import LEVEL_NAMES, level_spec
 from meeple.interfaces.web.client import Client, ServerProcess
 
 
@@ -69,6 +71,21 @@ def test_a_bad_match_request_is_refused_with_a_reason(server, body, says):
     reply = httpx.post(f"{server.url}/api/matches", json=body)
     assert reply.status_code in (400, 422)
     assert says in reply.json()["error"]
+
+
+def test_a_seat_may_name_a_level_stored_as_its_agent_and_missing_seats_get_hard(server):
+    """Levels as ``meeple play --level`` gives them: the seat plays, and keeps, the level's
+    agent spec (a replay stays the same whatever the levels become); ``hard`` is the default."""
+    game = meeple.make("squad-combat")
+    games = {g["name"]: g for g in httpx.get(f"{server.url}/api/games").json()}
+    assert games["squad-combat"]["levels"] == [
+        {"level": level, "spec": level_spec(game, level)} for level in LEVEL_NAMES
+    ]
+    named = create(server, game="squad-combat", seats=["human", " Medium "])
+    assert [s["agent"] for s in summary(server, named["match"])["seats"]] == [None, "heuristic"]
+    left_out = create(server, game="squad-combat", seats=["human"])
+    agents = [s["agent"] for s in summary(server, left_out["match"])["seats"]]
+    assert agents == [None, level_spec(game, "hard")] and agents[1] != "heuristic"
 
 
 def test_a_body_that_is_not_json_is_refused(server):

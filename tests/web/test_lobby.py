@@ -51,3 +51,29 @@ def test_a_bad_option_is_told_in_one_line(server, chromium, watch, page_errors):
     assert "board" in toast.inner_text()
     assert page.is_hidden("#created")
     assert not page_errors, page_errors
+
+
+def test_the_computer_seats_offer_the_levels_and_default_to_hard(
+    server, chromium, watch, page_errors
+):
+    page = watch(chromium.new_context().new_page())
+    page.goto(f"{server.url}/")
+    page.wait_for_selector(".game-card")
+    page.select_option("#game", "squad-combat")
+    seat = page.locator("#seat-1")
+    assert seat.input_value() == "hard"
+    labels = seat.locator("option").all_inner_texts()
+    assert labels[:4] == ["a person", "computer, easy", "computer, medium", "computer, hard"]
+    assert "agent: heuristic" in labels
+    page.click("#create-button")
+    link = page.wait_for_selector("#play-mine").get_attribute("href")
+    match = re.search(r"/play/([^#]+)#token=", link).group(1)
+    hard = next(
+        level["spec"]
+        for game in server.get("/api/games")
+        if game["name"] == "squad-combat"
+        for level in game["levels"]
+        if level["level"] == "hard"
+    )
+    assert server.get(f"/api/matches/{match}")["seats"][1]["agent"] == hard
+    assert not page_errors, page_errors

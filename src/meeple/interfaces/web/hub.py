@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from meeple.agents import HUMAN, available_agents, make_agent, parse_spec
+from meeple.agents.levels import DEFAULT_LEVEL, LEVEL_NAMES, level_spec, seat_spec
 from meeple.core.agent import Observation
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game, Player, State
@@ -38,7 +39,8 @@ log = logging.getLogger("meeple.server")
 
 
 def _default_agent(game: Game[Any, Any, Any]) -> str:
-    return game.heuristic_agent or "random"
+    # The opponent meeple play gives by default: the hard level, measured on the ladder.
+    return level_spec(game, DEFAULT_LEVEL)
 
 
 class Hub:
@@ -164,6 +166,9 @@ class Hub:
                         for o in info.options
                     ],
                     "agents": [HUMAN, *available_agents(game)],
+                    "levels": [
+                        {"level": level, "spec": level_spec(game, level)} for level in LEVEL_NAMES
+                    ],
                     "best_agent": _default_agent(game),
                 }
             )
@@ -181,7 +186,9 @@ class Hub:
                 "matches play the content that ships with meeple"
             )
         game = make(request.game, **request.options)  # OptionError: the CLI's own message
-        specs = list(request.seats)
+        # A seat may name a level (easy, medium, hard): it plays, and is stored as, that
+        # level's agent spec, so the match replays the same whatever the levels become.
+        specs = [seat_spec(game, spec) for spec in request.seats]
         if len(specs) > game.num_players:
             raise ServerError(
                 f"{game.title} with these options has {game.num_players} seats, "

@@ -78,8 +78,9 @@ class CreateMatch(_Message):
     seats: list[Annotated[str, StringConstraints(min_length=1, max_length=100)]] = Field(
         default_factory=list,
         max_length=8,
-        description="per seat: 'human' (open for a person) or an agent spec ('mcts:seconds=1');"
-        " missing seats: a person in seat 0, the game's best agent in the others",
+        description="per seat: 'human' (open for a person), a level ('easy', 'medium', 'hard')"
+        " or an agent spec ('mcts:seconds=1'); missing seats: a person in seat 0, the hard"
+        " level in the others",
     )
     names: list[Name | None] = Field(
         default_factory=list, max_length=8, description="names of the people, by seat (optional)"

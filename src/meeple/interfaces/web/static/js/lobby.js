@@ -60,12 +60,15 @@ function drawSeats() {
   box.replaceChildren(el("legend", {}, "Seats"));
   const agents = game.agents.filter((a) => a !== "human");
   for (let seat = 0; seat < seatCount(game); seat += 1) {
-    const preset = old[seat] || (seat === 0 ? "human" : game.best_agent);
+    const preset = old[seat] || (seat === 0 ? "human" : "hard");
     box.append(el("label", { class: "row" },
       el("span", { class: `seat-dot seat-${seat}` }),
       `${game.seat_names[seat] || `Seat ${seat}`}: `,
       el("select", { name: `seat-${seat}`, id: `seat-${seat}` },
         el("option", { value: "human", selected: preset === "human" }, "a person"),
+        // The levels first (hard is the default opponent), then every agent by name.
+        game.levels.map((l) => el("option", { value: l.level, selected: preset === l.level },
+          `computer, ${l.level}`)),
         agents.map((a) => el("option", { value: a, selected: preset === a }, `agent: ${a}`)))));
   }
 }
