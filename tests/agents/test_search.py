@@ -156,6 +156,37 @@ def test_candidates_limit_the_root_to_what_the_policy_proposes():
         make_agent("ismcts:candidates=4", meeple.make("erd"), 0)
 
 
+def test_widen_lets_the_other_moves_join_the_root_as_its_visits_grow():
+    """``widen=W``: after n iterations the root holds the proposals and ``W * sqrt(n)`` more
+    legal moves, so a longer search considers more; without candidates it is refused."""
+    game = meeple.make("triangle-clock", items="all/all")
+    state = random_playthrough(game, 3).record().states()[9]
+    seat = state.to_act[0]
+    legal = state.legal_actions(seat)
+    spec = "ismcts:rollout=guided,opponent=guided,candidates=2,widen=0.5,iterations=100"
+    agent = make_agent(spec, game, 5)
+    sizes = []
+    original = agent._legal
+
+    def spy(state, player, root):
+        allowed = original(state, player, root)
+        if root:
+            sizes.append(len(allowed))
+        return allowed
+
+    agent._legal = spy
+    agent.act(Observation(state, seat))
+    proposed = len(agent._root_actions)
+    assert len(legal) > proposed + 4
+    assert sizes[0] == proposed  # nothing added before the first visit
+    assert sizes == sorted(sizes), "the root only grows"
+    assert sizes[-1] == min(len(legal), proposed + int(0.5 * 99**0.5))
+    twice = [make_agent(spec, game, 5).act(Observation(state, seat)) for _ in range(2)]
+    assert twice[0] == twice[1], "reproducible for a seed and an iteration budget"
+    with pytest.raises(AgentSpecError, match="give candidates=K too"):
+        make_agent("ismcts:rollout=guided,widen=1", game, 0)
+
+
 def test_search_puts_what_its_seat_memorised_into_every_sample(monkeypatch):
     """The Triangle Clock shows the order of shared symbols at a memorise step and hides it
     again; a searching seat keeps it (``recall``, on by default) and every later sample is

@@ -58,7 +58,9 @@ class MCTSAgent:
     ``rollout`` names a compiled rollout of the game (``random``, or a game's ``guided``);
     ``opponent=search`` grows tree nodes for every seat, a rollout's name lets the other
     seats play that policy in the tree instead; ``recall`` keeps what a memorise step shows
-    (``State.memory``) and puts it into every sample.
+    (``State.memory``) and puts it into every sample. ``candidates=K`` limits the root to what
+    the rollout policy chooses in K samples; ``widen=W`` then lets the other legal moves join
+    the root, in a seeded order, ``W * sqrt(visits)`` of them after that many iterations.
     """
 
     name = "mcts"
@@ -77,6 +79,7 @@ class MCTSAgent:
         opponent: str = SEARCHED,
         recall: bool = True,
         candidates: int = 0,
+        widen: float = 0.0,
     ) -> None:
         check_budget(
             self.name, "iterations", iterations, low=1, allowed="a whole number of at least 1"
@@ -156,7 +159,15 @@ class MCTSAgent:
                     f"{self.name}: candidates needs a rollout that can choose one action; "
                     f"for {game.name} with these options: {', '.join(offered)}"
                 )
+        check_budget(self.name, "widen", widen, low=0, allowed="a number of at least 0")
+        if widen and not candidates:
+            raise AgentSpecError(
+                f"{self.name}: widen adds moves to the candidates' root; give candidates=K too"
+            )
+        self.widen = widen
         self._root_actions: set[Action] | None = None
+        self._extras: list[Action] = []
+        self._root_visits = 0
         # What the seat was shown and may remember (a memorise step), put back into every
         # sample: a search that forgot it would play worse than the rules allow.
         self.recall = recall
@@ -195,6 +206,11 @@ class MCTSAgent:
                 )
                 for _ in range(self.candidates)
             }
+            # Progressive widening: the proposals agree (one distinct move in half of The
+            # Triangle Clock's decisions), so more time bought nothing; the other moves join
+            # the root one by one as its visits grow, in an order drawn once per decision.
+            self._extras = [a for a in legal if a not in self._root_actions]
+            propose_rng.shuffle(self._extras)
         simultaneous = False
         while True:
             if deadline is None:
@@ -207,6 +223,7 @@ class MCTSAgent:
             start = self._sample(observation, sample_rng)
             root_key = (player, start.information_key(player))
             simultaneous = len(start.to_act) > 1
+            self._root_visits = done
             self._iterate(start, tree, rng)
             done += 1
         self.last_iterations = done
@@ -281,7 +298,11 @@ class MCTSAgent:
     def _legal(self, state: State[Any], player: int, at_root: bool) -> list[Action]:
         legal = state.legal_actions(player)
         if at_root and player == self._player and self._root_actions:
-            kept = [a for a in legal if a in self._root_actions]
+            allowed = self._root_actions
+            if self.widen:
+                more = int(self.widen * math.sqrt(self._root_visits))
+                allowed = allowed | set(self._extras[:more])
+            kept = [a for a in legal if a in allowed]
             return kept or legal
         return legal
 

@@ -215,6 +215,7 @@ def test_returns_are_in_range_zero_sum_and_reproducible() -> None:
     [
         "ismcts:rollout=guided,iterations=30",
         "ismcts:rollout=guided,opponent=guided,iterations=30",
+        "ismcts:rollout=guided,opponent=guided,candidates=4,widen=0.5,iterations=30",
         "policy",
     ],
 )
