@@ -24,6 +24,7 @@ import inspect
 import os
 import shutil
 import tempfile
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,9 @@ import numba
 from numba import njit
 
 PREFIX = "numba-"
+_DECORATING = threading.Lock()
+"""Held while ``numba.config.CACHE_DIR`` points at one package's folder: the server's agent
+threads may import two games' compiled modules at once."""
 
 
 @functools.cache
@@ -94,11 +98,12 @@ def kernel(**options: Any) -> Callable[[Callable[..., Any]], Any]:
             return njit(**options)(function)
         # numba reads CACHE_DIR when a function is decorated (its cache locator is chosen
         # then), so setting it around the decoration alone leaves other code's caches alone.
-        saved = numba.config.CACHE_DIR
-        numba.config.CACHE_DIR = str(folder)
-        try:
-            return njit(cache=True, **options)(function)
-        finally:
-            numba.config.CACHE_DIR = saved
+        with _DECORATING:
+            saved = numba.config.CACHE_DIR
+            numba.config.CACHE_DIR = str(folder)
+            try:
+                return njit(cache=True, **options)(function)
+            finally:
+                numba.config.CACHE_DIR = saved
 
     return decorate
