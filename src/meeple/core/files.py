@@ -17,6 +17,13 @@ import tempfile
 from pathlib import Path
 
 
+def user_cache_home() -> Path:
+    """meeple's folder in the user's cache: ``$XDG_CACHE_HOME/meeple``, else
+    ``~/.cache/meeple`` (solved results and compiled code live below it)."""
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "meeple"
+
+
 def _umask() -> int:
     # os.umask can only be read by setting it; set it back at once.
     mask = os.umask(0o022)

@@ -32,6 +32,8 @@ from typing import Any
 import numba
 from numba import njit
 
+from meeple.core.files import user_cache_home
+
 PREFIX = "numba-"
 _DECORATING = threading.Lock()
 """Held while ``numba.config.CACHE_DIR`` points at one package's folder: the server's agent
@@ -61,12 +63,11 @@ def _bases(source_folder: Path) -> list[Path]:
     # Outside the source tree, one folder per checkout: two checkouts would otherwise take
     # turns removing each other's caches.
     tree = hashlib.sha1(str(source_folder.resolve()).encode()).hexdigest()[:12]
-    mine = Path("meeple") / f"{source_folder.name}-{tree}"
+    mine = f"{source_folder.name}-{tree}"
     user = os.environ.get("NUMBA_CACHE_DIR")
     if user:
-        return [Path(user) / mine]
-    home = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return [source_folder / "__pycache__", Path(home) / mine]
+        return [Path(user) / "meeple" / mine]
+    return [source_folder / "__pycache__", user_cache_home() / mine]
 
 
 @functools.cache

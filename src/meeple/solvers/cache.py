@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from meeple.core.errors import MeepleError
-from meeple.core.files import atomic_write
+from meeple.core.files import atomic_write, user_cache_home
 from meeple.games.edges.rules import EdgesState
 
 CACHE_FORMAT = "edges-solve/2"
@@ -25,9 +25,7 @@ def default_cache_dir() -> Path:
     env = os.environ.get("MEEPLE_CACHE_DIR")
     if env:
         return Path(env)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(xdg) if xdg else Path.home() / ".cache"
-    return base / "meeple" / "solver"
+    return user_cache_home() / "solver"
 
 
 def position_id(state: EdgesState) -> str:
