@@ -60,8 +60,8 @@ STRONGER_THAN_HARD: dict[str, tuple[str, str]] = {
     "erd": (
         "exploit",
         "needs Erd solved first (meeple solve erd: about 20 minutes once, a 65 MB cache "
-        "entry), so hard stays the heuristic; exploit cannot be exploited and scores 51.9% of "
-        "points against it (docs/erd-solved.md)",
+        "entry), so hard stays the heuristic; exploit is no more exploitable than the "
+        "equilibrium and scores 51.9% of points against it (docs/erd-solved.md)",
     ),
 }
 """Games whose strongest agent is not a level, with the agent and why it is not ``hard``."""
