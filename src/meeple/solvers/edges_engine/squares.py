@@ -16,12 +16,19 @@ MAX_SUM = 12  # four Large pyramids around one square
 UNDECIDED = 9
 
 
-def _score(a: int, b: int) -> int:
+@inlined
+def square_score(a: int, b: int) -> int:
+    """Final score of a square for side 0 given the strength sums ``a`` (side 0), ``b``."""
     if a == b:
         return 0
     if a > b:
         return 2 if b == 0 else 1
     return -2 if a == 0 else -1
+
+
+# The same rule in plain Python, for building the tables at import (calling the compiled
+# function from Python would compile it first).
+_score = square_score.py_func
 
 
 def _reach(k: int) -> list[tuple[int, int]]:
@@ -240,13 +247,3 @@ def best_strength(hull: int, strength: int) -> int:
         total += HULL_SLOPES[i] * c
         units -= c
     return total // 6
-
-
-@inlined
-def square_score(a: int, b: int) -> int:
-    """Final score of a square for side 0 given the strength sums ``a`` (side 0), ``b``."""
-    if a == b:
-        return 0
-    if a > b:
-        return 2 if b == 0 else 1
-    return -2 if a == 0 else -1
