@@ -10,8 +10,11 @@ from collections import Counter
 import pytest
 from typer.testing import CliRunner
 
+from meeple.interfaces import lab_cli
 from meeple.interfaces.cli import app
-from meeple.lab.run import rotations
+from meeple.lab.metrics import agent_results, summarize
+from meeple.lab.run import RunSpec, execute, rotations
+from meeple.lab.stats import score_interval
 from meeple.store import ResultStore
 from meeple.store.db import StoreError
 
@@ -154,3 +157,58 @@ def test_a_database_from_before_run_notes_opens_and_lists(tmp_path, lab):
     assert listed.exit_code == 0, listed.output
     assert "0ld0ld" in listed.output and "(not recorded)" in listed.output
     assert "2026-01-02 03:04 UTC" in listed.output
+
+
+def _game(seats, winners):
+    return {"seats": seats, "winners": winners}
+
+
+def test_agent_results_count_each_agent_whichever_seat_it_held():
+    rows = [
+        _game(["a", "b"], [0]),  # a wins from seat 0
+        _game(["b", "a"], [1]),  # a wins from seat 1
+        _game(["a", "b"], []),  # a draw
+        _game(["b", "a"], [0]),  # b wins from seat 0
+    ]
+    a, b = agent_results(rows)
+    assert (a.agent, a.wins, a.draws, a.losses) == ("a", 2, 1, 1)
+    assert (b.agent, b.wins, b.draws, b.losses) == ("b", 1, 1, 2)
+    assert a.score.rate == 2.5 / 4 and b.score.rate == 1.5 / 4
+    assert (a.score.low, a.score.high) == score_interval(2, 1, 1)
+    # Not two agents, two seats: nothing to compare.
+    assert agent_results([_game(["a", "a"], [0])]) == []
+    assert agent_results([_game(["a", "b", "c"], [0])]) == []
+    assert agent_results([_game(["a", "b"], [0]), _game(["a", "c"], [1])]) == []
+
+
+def test_results_of_a_rotated_run_score_each_agent(lab, monkeypatch):
+    assert lab(*SIM, "--games", "10", "--rotate-seats").exit_code == 0
+    rows = _jsonl_rows(lab)
+    greedy_wins = sum(1 for r in rows if r["winners"] == [r["seats"].index("greedy")])
+    monkeypatch.setattr(lab_cli.console, "_width", 160)  # table cells on one line each
+    shown = lab("results", _key(lab))
+    assert shown.exit_code == 0, shown.output
+    summary = summarize(rows)
+    [greedy] = [r for r in summary.agents if r.agent == "greedy"]
+    assert greedy.wins == greedy_wins
+    assert "either seat" in shown.output
+    assert f"({greedy.wins} W / {greedy.draws} D / {greedy.losses} L)" in shown.output
+
+
+def test_a_run_that_kept_its_seats_needs_no_agent_lines(lab):
+    assert lab(*SIM, "--games", "4").exit_code == 0
+    assert summarize(_jsonl_rows(lab)).agents == []
+    assert "either seat" not in lab("results", _key(lab)).output
+
+
+def test_results_of_a_ladder_rung_name_both_agents_and_how_to_go_on(lab, monkeypatch):
+    store = ResultStore(lab.db)
+    seatings = [["greedy", "random"], ["random", "greedy"]]
+    spec = RunSpec(kind="ladder", game="edges", options={"board": "2x2"}, seatings=seatings)
+    execute(spec, 2, store)
+    monkeypatch.setattr(lab_cli.console, "_width", 160)
+    shown = lab("results", spec.key)
+    assert shown.exit_code == 0, shown.output
+    assert "greedy vs random, seats rotated (2 seatings)" in shown.output
+    assert "greedy, either seat: score rate" in shown.output
+    assert "A ladder writes no report" in shown.output

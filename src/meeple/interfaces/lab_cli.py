@@ -465,7 +465,7 @@ def _seating_words(run: dict[str, Any]) -> str:
     seatings = run["spec"]["seatings"]
     if len(seatings) == 1:
         return " vs ".join(seatings[0])
-    if run["kind"] == "simulate":
+    if run["kind"] in ("simulate", "ladder"):
         return " vs ".join(seatings[0]) + f", seats rotated ({len(seatings)} seatings)"
     return f"{len(seatings)} seatings"
 
@@ -512,7 +512,17 @@ def _show_run(run: dict[str, Any], rows: list[dict[str, Any]]) -> None:
             f"The report {escape(report)} is gone; the command above writes it again "
             "without playing the stored games."
         )
-    else:
+    elif run["kind"] == "ladder":
+        console.print(
+            "A ladder writes no report; its command prints the ladder's table again, playing "
+            "only the games still missing."
+        )
+    elif run["command"]:
         console.print(
             "No report was written (the run did not finish); the command above resumes it."
+        )
+    else:
+        console.print(
+            "No report was written; the command that made the run resumes it (its stored "
+            "games are kept and only the rest are played)."
         )

@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from meeple.lab.endings import Endings, count_endings
-from meeple.lab.stats import wilson_interval
+from meeple.lab.stats import score_interval, wilson_interval
 
 
 class Rate(BaseModel):
@@ -76,11 +76,25 @@ class SeatResult(BaseModel):
     score_rate: float
 
 
+class AgentResult(BaseModel):
+    """How one agent did over a two-player run whose seats rotate, whichever seat it held."""
+
+    agent: str
+    wins: int
+    draws: int
+    losses: int
+    score: Rate
+    """Its score rate (a draw counts half), with the interval from the games' own variance
+    (:func:`meeple.lab.stats.score_interval`)."""
+
+
 class Summary(BaseModel):
     """Everything `meeple simulate` reports about a set of games."""
 
     games: int
     seats: list[SeatResult]
+    agents: list[AgentResult] = []
+    """Per agent, where two agents changed seats (empty otherwise: the seats say it)."""
     draws: Rate
     first_player: Rate | None
     first_player_advantage: float | None
@@ -137,6 +151,8 @@ def summarize(rows: list[dict[str, Any]]) -> Summary:
     return Summary(
         games=n,
         seats=seats,
+        # Only where the agents changed seats: otherwise each seat's line is one agent's.
+        agents=agent_results(rows) if len({tuple(r["seats"]) for r in rows}) > 1 else [],
         draws=Rate.of(draw_count, n),
         first_player=first,
         first_player_advantage=(first.rate - 1 / players) if first else None,
@@ -150,6 +166,38 @@ def summarize(rows: list[dict[str, Any]]) -> Summary:
         branching_factor=statistics.fmean(r["branching"] for r in rows),
         endings=count_endings(rows),
     )
+
+
+def agent_results(rows: list[dict[str, Any]]) -> list[AgentResult]:
+    """Each agent's wins, draws and losses over the games, whichever seat it held, for
+    two-player games between the same two agents; empty for anything else.
+
+    With seats rotated (the ladder, ``simulate --rotate-seats``) a seat's record mixes both
+    agents and the game's first-player advantage; this is the record that compares them.
+    """
+    if not rows or any(len(r["seats"]) != 2 or r["seats"][0] == r["seats"][1] for r in rows):
+        return []
+    names = sorted({name for r in rows for name in r["seats"]})
+    if len(names) != 2:
+        return []
+    out = []
+    for name in names:
+        wins = draws = losses = 0
+        for r in rows:
+            seat = r["seats"].index(name)
+            if not r["winners"] or len(r["winners"]) == 2:
+                draws += 1
+            elif seat in r["winners"]:
+                wins += 1
+            else:
+                losses += 1
+        n = wins + draws + losses
+        low, high = score_interval(wins, draws, losses)
+        score = Rate(
+            count=wins + draws / 2, total=n, rate=(wins + draws / 2) / n, low=low, high=high
+        )
+        out.append(AgentResult(agent=name, wins=wins, draws=draws, losses=losses, score=score))
+    return out
 
 
 def _led_before_the_end(row: dict[str, Any]) -> bool:

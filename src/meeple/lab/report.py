@@ -42,6 +42,9 @@ def summary_rows(summary: Summary, agents_in_label: bool = True) -> list[tuple[s
             rows.append((f"seat {seat.seat} {agents} wins", record))
         else:
             rows.append((f"seat {seat.seat} wins", f"{agents} {record}"))
+    for result in summary.agents:
+        record = f"{result.score}  ({result.wins} W / {result.draws} D / {result.losses} L)"
+        rows.append((f"{result.agent}, either seat: score rate", record))
     rows.append(("draws", str(summary.draws)))
     if summary.first_player is not None:
         rows.append(("first player's score rate", str(summary.first_player)))
