@@ -21,6 +21,9 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import os
+import shlex
+import sys
 from typing import Any
 
 from rich.console import Console
@@ -30,9 +33,9 @@ import meeple
 from meeple.agents.levels import LEVEL_NAMES, level_spec
 from meeple.agents.spec import AgentSpec, parse_spec
 from meeple.core.game import Game
+from meeple.lab.metrics import agent_results
 from meeple.lab.run import RunSpec, execute
-from meeple.lab.stats import score_interval, wilson_interval
-from meeple.lab.tournament import pairwise_results
+from meeple.lab.stats import wilson_interval
 from meeple.store import ResultStore
 
 LADDER_OPTIONS = {"erd": {"best_of": 1}}
@@ -97,6 +100,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     store = ResultStore(args.db)
+    command = shlex.join([os.path.relpath(sys.executable), *sys.argv])
     table = Table(title=f"strength ladder ({args.games} games per rung, seats rotated)")
     for column in ("game", "upper", "lower", "W / D / L", "win rate [95% CI]", "score rate"):
         table.add_column(column)
@@ -116,6 +120,10 @@ def main() -> None:
             n = game.num_players
             seatings = [[upper if p == s else lower for p in range(n)] for s in range(n)]
             spec = RunSpec(kind="ladder", game=game.name, options=options, seatings=seatings)
+            # So that `meeple results` can say what made the run, and how to resume it, while
+            # it is still being played (the note needs the run recorded first).
+            store.ensure_run(spec.key, spec.kind, spec.game, spec.model_dump(mode="json"))
+            store.note_run(spec.key, command, None)
             label = f"{game.name}: {upper} vs {lower}"
             with console.status(label) as status:
                 played = [0]
@@ -141,21 +149,17 @@ def main() -> None:
                     workers=args.jobs,
                     on_row=progress,
                 )
-            # The upper agent's score in each game, whichever seat it held.
-            scores = [s if a == upper else 1 - s for a, _, s in pairwise_results(rows)]
-            wins, draws = scores.count(1.0), scores.count(0.5)
-            games = len(scores)
-            losses = games - wins - draws
-            score = (wins + draws / 2) / games
-            lo, hi = wilson_interval(wins, games)
-            slo, shi = score_interval(wins, draws, losses)
+            # The upper agent's record, whichever seat it held.
+            [up] = [r for r in agent_results(rows) if r.agent == upper]
+            games = up.wins + up.draws + up.losses
+            lo, hi = wilson_interval(up.wins, games)
             table.add_row(
                 game.name,
                 upper,
                 lower,
-                f"{wins} / {draws} / {losses}",
-                f"{100 * wins / games:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]",
-                f"{100 * score:.1f}% [{100 * slo:.1f}, {100 * shi:.1f}]",
+                f"{up.wins} / {up.draws} / {up.losses}",
+                f"{100 * up.wins / games:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]",
+                str(up.score),
             )
     console.print(table)
 
