@@ -77,7 +77,7 @@ class SeatResult(BaseModel):
 
 
 class AgentResult(BaseModel):
-    """How one agent did over a two-player run whose seats rotate, whichever seat it held."""
+    """How one agent did in two-player games against one other agent, whichever seat it held."""
 
     agent: str
     wins: int
