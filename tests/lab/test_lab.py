@@ -8,11 +8,11 @@ import pytest
 from typer.testing import CliRunner
 
 from meeple.interfaces.cli import app
-from meeple.lab.metrics import summarize
+from meeple.lab.metrics import pairwise_results, summarize
 from meeple.lab.ratings import bradley_terry
 from meeple.lab.run import RunSpec, execute
 from meeple.lab.simulate import _lead_story, run_jobs
-from meeple.lab.tournament import pairwise_results, round_robin_seatings
+from meeple.lab.tournament import round_robin_seatings
 from meeple.store import ResultStore
 
 SPEC = RunSpec(
@@ -127,10 +127,16 @@ def test_round_robin_rotates_seats_and_reads_results():
     four = round_robin_seatings(["x", "y", "z"], players=4)
     assert len(four) == 3 * 2 * 4 and ["y", "x", "y", "y"] in four
     assert four[:3] == [["x", "y", "y", "y"], ["x", "z", "z", "z"], ["y", "z", "z", "z"]]
-    rows = [{"seats": ["x", "y"], "returns": [1.0, -1.0]}, {"seats": ["y", "x"], "returns": [0, 0]}]
+    rows = [{"seats": ["x", "y"], "winners": [0]}, {"seats": ["y", "x"], "winners": []}]
     assert pairwise_results(rows) == [("x", "y", 1.0), ("y", "x", 0.5)]
-    three = [{"seats": ["y", "x", "y"], "returns": [-1.0, 1.0, -1.0]}]
+    three = [{"seats": ["y", "x", "y"], "winners": [1]}]
     assert pairwise_results(three) == [("x", "y", 1.0)]
+    # A win shared between the two agents' seats is a draw between them; a lone win of B's, a loss.
+    shared = [
+        {"seats": ["y", "x", "y"], "winners": [0, 1]},
+        {"seats": ["x", "y", "y"], "winners": [2]},
+    ]
+    assert pairwise_results(shared) == [("x", "y", 0.5), ("x", "y", 0.0)]
     with pytest.raises(ValueError, match="once"):
         round_robin_seatings(["x", "x"], 2)
 

@@ -21,7 +21,7 @@ from meeple.core.registry import game_class, make
 from meeple.interfaces.console import console, fail
 from meeple.interfaces.options_cli import options_words, parse_option_flags
 from meeple.lab.endings import count_endings
-from meeple.lab.metrics import Summary, summarize
+from meeple.lab.metrics import Summary, pairwise_results, summarize
 from meeple.lab.ratings import Rating, bradley_terry
 from meeple.lab.report import (
     comparison_report,
@@ -34,7 +34,6 @@ from meeple.lab.run import RunSpec, execute, rotations, write_csv, write_jsonl
 from meeple.lab.simulate import Backend
 from meeple.lab.tournament import (
     pair_plays,
-    pairwise_results,
     score_matrix,
     seating_note,
     tournament_spec,

@@ -177,26 +177,41 @@ def agent_results(rows: list[dict[str, Any]]) -> list[AgentResult]:
     """
     if not rows or any(len(r["seats"]) != 2 or r["seats"][0] == r["seats"][1] for r in rows):
         return []
-    names = sorted({name for r in rows for name in r["seats"]})
+    games = pairwise_results(rows)
+    names = sorted({name for a, b, _ in games for name in (a, b)})
     if len(names) != 2:
         return []
     out = []
     for name in names:
-        wins = draws = losses = 0
-        for r in rows:
-            seat = r["seats"].index(name)
-            if not r["winners"] or len(r["winners"]) == 2:
-                draws += 1
-            elif seat in r["winners"]:
-                wins += 1
-            else:
-                losses += 1
-        n = wins + draws + losses
+        scores = [score if a == name else 1 - score for a, _, score in games]
+        wins, draws = scores.count(1.0), scores.count(0.5)
+        losses = len(scores) - wins - draws
         low, high = score_interval(wins, draws, losses)
-        score = Rate(
-            count=wins + draws / 2, total=n, rate=(wins + draws / 2) / n, low=low, high=high
-        )
+        points = wins + draws / 2
+        score = Rate(count=points, total=len(scores), rate=points / len(scores), low=low, high=high)
         out.append(AgentResult(agent=name, wins=wins, draws=draws, losses=losses, score=score))
+    return out
+
+
+def pairwise_results(rows: list[dict[str, Any]]) -> list[tuple[str, str, float]]:
+    """Each game between exactly two agents as (agent A, agent B, A's score): 1 if only A's
+    seats are among the winners, 0 if only B's, 1/2 for a draw or a shared win; games with
+    other than two agents are left out. A is the agent that holds fewer seats (with two
+    players: the one in seat 0).
+
+    The one place that decides who won a game between two agents: the tournament's ratings
+    and each agent's record (``agent_results``) both read it, from the same ``winners`` the
+    seat lines count.
+    """
+    out = []
+    for row in rows:
+        seats = row["seats"]
+        names = sorted(set(seats), key=lambda name: (seats.count(name), seats.index(name)))
+        if len(names) != 2:
+            continue
+        a, b = names
+        won = {seats[p] for p in row["winners"]}
+        out.append((a, b, 1.0 if won == {a} else 0.0 if won == {b} else 0.5))
     return out
 
 

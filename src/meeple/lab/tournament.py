@@ -114,23 +114,6 @@ def seating_note(plays: list[PairPlay]) -> str:
     )
 
 
-def pairwise_results(rows: list[dict[str, Any]]) -> list[tuple[str, str, float]]:
-    """Each game as (agent A, agent B, A's score): 1 if A's seat did strictly best, 0 if a
-    B seat did strictly better, 1/2 otherwise. A is the agent that holds fewer seats (with
-    two players: the one in seat 0)."""
-    out = []
-    for row in rows:
-        seats, returns = row["seats"], row["returns"]
-        names = sorted(set(seats), key=lambda name: (seats.count(name), seats.index(name)))
-        if len(names) != 2:
-            continue
-        a, b = names
-        a_best = max(r for s, r in zip(seats, returns, strict=True) if s == a)
-        b_best = max(r for s, r in zip(seats, returns, strict=True) if s == b)
-        out.append((a, b, 1.0 if a_best > b_best else 0.0 if a_best < b_best else 0.5))
-    return out
-
-
 def score_matrix(results: list[tuple[str, str, float]]) -> dict[tuple[str, str], float]:
     """Mean score of each agent against each other agent."""
     sums: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0])
