@@ -122,7 +122,7 @@ def main() -> None:
             spec = RunSpec(kind="ladder", game=game.name, options=options, seatings=seatings)
             # So that `meeple results` can say what made the run, and how to resume it, while
             # it is still being played (the note needs the run recorded first).
-            store.ensure_run(spec.key, spec.kind, spec.game, spec.model_dump(mode="json"))
+            spec.record(store)
             store.note_run(spec.key, command, None)
             label = f"{game.name}: {upper} vs {lower}"
             with console.status(label) as status:

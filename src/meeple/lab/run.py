@@ -59,6 +59,11 @@ class RunSpec(BaseModel):
             index=index,
         )
 
+    def record(self, store: ResultStore) -> None:
+        """Record the run in ``store`` under its key (kept as it is when already there), so
+        that its games, and a note of the command that plays them, have a run to belong to."""
+        store.ensure_run(self.key, self.kind, self.game, self.model_dump(mode="json"))
+
 
 def execute(
     spec: RunSpec,
@@ -76,7 +81,7 @@ def execute(
     before are dicts. Both read alike, and equal when they describe the same game.
     """
     key = spec.key
-    store.ensure_run(key, spec.kind, spec.game, spec.model_dump(mode="json"))
+    spec.record(store)
     if fresh:
         store.forget(key)
     stored: dict[int, Mapping[str, Any]] = {
