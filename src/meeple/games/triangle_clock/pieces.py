@@ -286,6 +286,11 @@ class Supply:
         return Supply(tuple(deck), self.discards, self.reshuffles)
 
 
+def with_seat(seats: tuple[Seat, Seat], player: Player, seat: Seat) -> tuple[Seat, Seat]:
+    """The two seats with ``player``'s replaced by ``seat``."""
+    return (seat, seats[1]) if player == 0 else (seats[0], seat)
+
+
 @dataclass(frozen=True, slots=True)
 class SeatRound:
     """What one seat played in a finished round (all public once the round is compared)."""

@@ -25,10 +25,8 @@ Every choice is simultaneous: both seats submit, the submissions stay hidden in 
 from __future__ import annotations
 
 import json
-import random
 import re
-from collections.abc import Hashable, Mapping, Sequence
-from contextlib import suppress
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
@@ -46,9 +44,7 @@ from meeple.games.triangle_clock.cards import (
     NUM_CARDS,
     NUM_SYMBOLS,
     SYMBOL_NAMES,
-    Card,
     Symbol,
-    sample_cards_holding,
 )
 from meeple.games.triangle_clock.hands import (
     HandValue,
@@ -58,6 +54,7 @@ from meeple.games.triangle_clock.hands import (
     load_ranking_table,
     ranking,
 )
+from meeple.games.triangle_clock.hidden import Hidden
 from meeple.games.triangle_clock.pieces import (
     _ITEM_WORDS,
     _PICK_RE,
@@ -86,6 +83,7 @@ from meeple.games.triangle_clock.pieces import (
     item_labels,
     items_text,
     parse_items,
+    with_seat,
 )
 
 if TYPE_CHECKING:
@@ -346,7 +344,7 @@ class TriangleClockGame(Game[TriangleClockOptions, "TriangleClockState", Triangl
 
 # -- states ---------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True, eq=True)
-class TriangleClockState(State[TriangleClockAction]):
+class TriangleClockState(Hidden, State[TriangleClockAction]):
     """A moment of the game: hands, deck, shared orders, scores and the open decision."""
 
     game: TriangleClockGame
@@ -488,7 +486,7 @@ class TriangleClockState(State[TriangleClockAction]):
         uses = list(seat.uses)
         uses[Item.MULLIGAN] -= 1
         new_seat = Seat(drawn, (), tuple(uses), seat.score)
-        return replace(self, seats=_set_seat(self.seats, player, new_seat), supply=supply)
+        return replace(self, seats=with_seat(self.seats, player, new_seat), supply=supply)
 
     def _end_round(self) -> TriangleClockState:
         """Compare hands, score, discard the played cards, deal replacements."""
@@ -681,121 +679,3 @@ class TriangleClockState(State[TriangleClockAction]):
             self.history[-1].public_key() if self.history else None,
             self.phase is Phase.OVER and json.dumps(self.result, sort_keys=True),
         )
-
-    # -- hidden information -----------------------------------------------------------------
-    def determinize(self, player: Player, rng: random.Random) -> TriangleClockState:
-        """A state consistent with what ``player`` knows, the rest resampled.
-
-        Known, and kept: everything in the seat's view (its hand and pending choice, every
-        revealed symbol, the face-up discard pile, scores and items, the order of shared
-        symbols while it is shown) and the record of past rounds. Resampled, from canonical
-        orders so that the sample depends only on the view and ``rng``: the opponent's cards
-        (a card the opponent has revealed a symbol from this round still holds it), the
-        opponent's hidden choice, the deck order, the seed of later shuffles, and the shared
-        symbols not yet revealed, also those shown in an earlier memorise step: remembering
-        them is the seat's own business (see :meth:`remembering` and ``rules.md``).
-        """
-        other = 1 - player
-        mine = self.seats[player]
-        theirs = self.seats[other]
-        known = set(mine.hand)
-        known.update(self.supply.discards)
-        pool = [c for c in range(NUM_CARDS) if c not in known]
-        # the printed symbols of the opponent's revealed picks (undoing the items is exact)
-        printed = [theirs.symbol_at(p.letter) for p in theirs.picks]
-        played = sample_cards_holding(pool, printed, rng)
-        rest = _shuffled([c for c in pool if c not in played], rng)
-        size = len(theirs.hand)
-        slots = rng.sample(range(size), len(played))
-        hand: list[Card] = [-1] * size
-        for slot, card in zip(slots, played, strict=True):
-            hand[slot] = card
-        for k in range(size):
-            if hand[k] < 0:
-                hand[k] = rest.pop()
-        picks = tuple(
-            self.game.pick(2 * slot + CARDS[card].index(s), p.palette_swap, p.right_angle)
-            for slot, card, s, p in zip(slots, played, printed, theirs.picks, strict=True)
-        )
-        new_theirs = Seat(tuple(hand), picks, theirs.uses, theirs.score)
-        pending = self.pending
-        if self.phase is not Phase.MEMORISE and pending.of(other) is not None:
-            # the opponent has submitted, but what stays hidden: any allowed choice
-            probe = replace(self, seats=_set_seat(self.seats, other, new_theirs))
-            options = [
-                a
-                for a in replace(probe, pending=Submissions.open((other,))).legal_actions(other)
-                if isinstance(a, Pick)
-            ]
-            pending = Submissions.open(SEATS).submit(other, rng.choice(options))
-        orders = self._resampled_orders(rng)
-        return replace(
-            self,
-            seed=rng.getrandbits(63),
-            seats=_set_seat(self.seats, other, new_theirs),
-            supply=Supply(tuple(rest), self.supply.discards, self.supply.reshuffles),
-            orders=orders,
-            pending=pending,
-        )
-
-    @property
-    def revealed_in_block(self) -> int:
-        """How many shared symbols of the current order have been revealed."""
-        if self.phase is Phase.OVER:
-            return BLOCK
-        return (self.round - 1) % BLOCK + (0 if self.phase is Phase.MEMORISE else 1)
-
-    def _resampled_orders(self, rng: random.Random) -> tuple[tuple[Symbol, ...], ...]:
-        """Shared orders with every symbol not yet revealed (and not shown now) reshuffled."""
-        orders = []
-        for block, order in enumerate(self.orders):
-            if block < self.block or (block == self.block and self.phase is Phase.MEMORISE):
-                orders.append(order)
-                continue
-            known = self.revealed_in_block if block == self.block else 0
-            # from a sorted list, so the sample does not depend on the true order
-            future = _shuffled(sorted(order[known:]), rng)
-            orders.append((*order[:known], *future))
-        return tuple(orders)
-
-    def memory(self, player: Player) -> Hashable | None:
-        """During a memorise step, the order shown (with its block): what a player with
-        perfect memory keeps once it is hidden again. Nothing at other steps."""
-        if self.phase is not Phase.MEMORISE:
-            return None
-        return (self.block, self.orders[self.block])
-
-    def recalling(self, memories: Sequence[Hashable]) -> TriangleClockState:
-        """This sample with the current block's order put back as remembered (the latest
-        memory of this block; one that contradicts the symbols revealed is ignored)."""
-        state = self
-        for memory in memories:
-            if isinstance(memory, tuple) and len(memory) == 2 and memory[0] == self.block:
-                with suppress(ValueError):  # a memory of another game
-                    state = self.remembering(memory[1])
-        return state
-
-    def remembering(self, order: tuple[Symbol, ...]) -> TriangleClockState:
-        """This state with the current block's order of shared symbols replaced by ``order``:
-        how an agent that remembers the memorise step puts its memory into a sample.
-
-        ValueError if ``order`` contradicts a shared symbol already revealed.
-        """
-        known = self.revealed_in_block
-        current = self.orders[self.block]
-        if sorted(order) != list(range(NUM_SYMBOLS)) or order[:known] != current[:known]:
-            raise ValueError("the remembered order contradicts the shared symbols revealed")
-        orders = list(self.orders)
-        orders[self.block] = tuple(order)
-        return replace(self, orders=tuple(orders))
-
-
-def _shuffled(items: list[int], rng: random.Random) -> list[int]:
-    """``items`` in a random order; one ``random()`` per item is quicker than
-    ``random.shuffle``, and determinization shuffles the whole deck every time."""
-    draw = rng.random
-    return [x for _, x in sorted(zip([draw() for _ in items], items, strict=True))]
-
-
-def _set_seat(seats: tuple[Seat, Seat], player: Player, seat: Seat) -> tuple[Seat, Seat]:
-    return (seat, seats[1]) if player == 0 else (seats[0], seat)
