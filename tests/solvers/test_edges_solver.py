@@ -17,7 +17,8 @@ from meeple.games.edges.board import parse_edge
 from meeple.games.edges.rules import EdgesState, Place, Pyramid
 from meeple.solvers import edges_engine as eng
 from meeple.solvers import edges_solver
-from meeple.solvers.edges_solver import EdgesSolver, analyse, random_position, table_bits
+from meeple.solvers.edges_analysis import analyse
+from meeple.solvers.edges_solver import EdgesSolver, random_position, table_bits
 
 
 def game(board: str, stash: str, pie: bool = False):

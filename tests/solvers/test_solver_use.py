@@ -14,7 +14,7 @@ import pytest
 import meeple
 from meeple.core.record import GameRecord
 from meeple.interfaces import solve_cli
-from meeple.solvers import cache, edges_certificate, edges_solver
+from meeple.solvers import cache, edges_analysis, edges_certificate, edges_solver
 from meeple.solvers.edges_analysis import analyse_game, hint
 from meeple.solvers.edges_solver import EdgesSolver
 
@@ -63,7 +63,7 @@ def test_a_long_solve_is_announced_and_a_small_one_is_not(run, tmp_path, monkeyp
     def stopped(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(edges_solver, "analyse", stopped)
+    monkeypatch.setattr(edges_analysis, "analyse", stopped)
     big = run("solve", "edges", "--board", "3x3", "--cache-dir", str(tmp_path))
     out = " ".join(big.output.split())
     assert big.exit_code == 130, out

@@ -246,7 +246,8 @@ def _solve(
     """Solve every move of ``state`` with a progress bar and an estimate of the time left;
     each move solved goes to ``moves`` at once (unless --no-cache), so Ctrl-C keeps it and
     the same command resumes."""
-    from meeple.solvers.edges_solver import analyse, estimated_nodes, pyramids_left
+    from meeple.solvers.edges_analysis import analyse, estimated_nodes
+    from meeple.solvers.edges_solver import pyramids_left
 
     known = {m: (v[0], v[1]) for m, v in moves.answers.items()} if moves is not None else {}
     left = pyramids_left(state)

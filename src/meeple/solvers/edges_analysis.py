@@ -1,8 +1,10 @@
-"""Advice on a game of Edges: the best move now (a hint) and, after a game, every move that
-changed the solver's value (a blunder list, as a chess engine gives).
+"""Analysis of Edges with the exact solver: a position and every move from it solved
+(:func:`analyse`, what ``meeple solve edges`` prints), the best move now (a hint) and, after
+a game, every move that changed the solver's value (a blunder list, as a chess engine gives).
 
 Values are seat 0's score minus seat 1's at the end with best play from the position, as
-everywhere in :mod:`.edges_solver`; the pie rule is included where it is still open.
+everywhere in :mod:`.edges_solver`, except :func:`analyse`'s, which are the first player's
+(as the solve command reports them); the pie rule is included where it is still open.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from dataclasses import dataclass, field
 from meeple.core.errors import MeepleError
 from meeple.core.record import GameRecord
 from meeple.games.edges.rules import EdgesAction, EdgesState
-from meeple.solvers.edges_solver import EdgesSolver, SearchStopped, pyramids_left
+from meeple.solvers.edges_solver import DEFAULT_TT_BITS, EdgesSolver, SearchStopped, pyramids_left
 
 HINT_SECONDS = 3.0
 """How long a hint may think (the exact solver first, then a search with what is left)."""
@@ -175,3 +177,74 @@ def analyse_game(
         best = text if before == after else str(solver.best_action(state)[0])
         analysis.verdicts.append(MoveVerdict(start + i + 1, seat, text, before, after, best))
     return analysis
+
+
+def first_player_sign(state: EdgesState) -> int:
+    """+1 if seat 0 placed (or will place) the first pyramid, else -1."""
+    return 1 if state.order[0] == 0 else -1
+
+
+def analyse(
+    state: EdgesState,
+    tt_bits: int = DEFAULT_TT_BITS,
+    progress: Callable[[int, int], None] | None = None,
+    on_nodes: Callable[[int], None] | None = None,
+    workers: int = 1,
+    known: dict[str, tuple[int, int]] | None = None,
+    on_move: Callable[[EdgesAction, int, int], None] | None = None,
+) -> dict[str, object]:
+    """Solve a position and every move from it: JSON-safe, values for the first player.
+
+    Returns ``value`` (first player's minus second player's score with perfect play),
+    ``moves`` (``[notation, value]`` per move up to symmetry and equivalent edges, best
+    first for the mover), ``nodes``, ``seconds``, ``nodes_per_second`` and ``nodes_by_left``
+    (index = pyramids still to place). ``progress`` hears (moves solved, moves); ``on_nodes``
+    hears the node count while a search runs (the search then runs in a worker thread, so
+    Ctrl-C stops it; with ``workers`` > 1, the count of the first worker's searches).
+    ``workers`` solves that many moves at once (threads sharing one table); the time per
+    node, ``nodes_per_second``, is then per thread. ``known`` holds moves an earlier run
+    solved (notation -> (value seat 0 minus seat 1, nodes it cost)), not solved again and
+    their nodes counted in; ``on_move`` hears (move, value seat 0 minus seat 1, nodes) as
+    each other move is solved (see :meth:`EdgesSolver.move_values`).
+    """
+    solver = EdgesSolver(state.game.board, tt_bits=tt_bits)
+    solver.on_progress = on_nodes
+    sign = first_player_sign(state)
+    known = known or {}
+    start = time.perf_counter()
+    if state.is_over:
+        moves: list[tuple[EdgesAction, int]] = []
+        value = solver.value(state)
+    else:
+        values = {move: v for move, (v, _) in known.items()}
+        moves = solver.move_values(state, progress, workers=workers, known=values,
+                                   on_move=on_move)  # fmt: skip
+        value = moves[0][1]
+    elapsed = time.perf_counter() - start
+    listed = {str(a) for a, _ in moves}
+    earlier = sum(nodes for move, (_, nodes) in known.items() if move in listed)
+    return {
+        "board": str(state.game.board),
+        "pie": state.game.options.pie,
+        "left": pyramids_left(state),
+        "value": sign * value,
+        "moves": [[str(a), sign * v] for a, v in moves],
+        "nodes": solver.stats.nodes + earlier,
+        "seconds": round(elapsed, 3),
+        # Speed of the compiled search itself (Python root handling excluded).
+        "nodes_per_second": round(solver.stats.nodes_per_second),
+        "nodes_by_left": solver.stats.by_left,
+    }
+
+
+# A rough size of an exact solve before any of it has run: nodes grow about GROWTH-fold per
+# pyramid left. Whole solves of every first move: 2x2 (2/2/2) 87,321 nodes for 12 pyramids
+# (2.58 a pyramid), 2x3 (3/3/2) 11,311,725 for 16 (2.76); single 3x4 positions 2.57 at 16
+# left and 2.65 at 18 (docs/solving.md, "Using it" and "How deep").
+GROWTH = 2.7
+
+
+def estimated_nodes(left: int) -> float:
+    """Roughly how many nodes an exact solve of every move from a position with ``left``
+    pyramids to place searches (within a factor of a few: see ``GROWTH``)."""
+    return float(GROWTH**left)
