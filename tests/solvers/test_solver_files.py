@@ -184,11 +184,11 @@ def test_a_proof_stopped_by_a_signal_exits_non_zero_and_resumes(tmp_path):
 
 
 def test_a_proof_out_of_time_exits_with_not_finished(run, tmp_path):
-    from meeple.interfaces import solve_cli
+    from meeple.interfaces import solve_proof_cli
 
     out = run("solve", "edges", "--board", "3x3", "--prove", "0", "--budget", "1",
               "--checkpoint", str(tmp_path / "p.jsonl"))  # fmt: skip
-    assert out.exit_code == solve_cli.NOT_FINISHED == 3, out.output
+    assert out.exit_code == solve_proof_cli.NOT_FINISHED == 3, out.output
     assert "not finished (the time budget ran out)" in " ".join(out.output.split())
 
 

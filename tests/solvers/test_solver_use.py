@@ -13,7 +13,7 @@ import pytest
 
 import meeple
 from meeple.core.record import GameRecord
-from meeple.interfaces import solve_cli
+from meeple.interfaces import console, solve_cli
 from meeple.solvers import cache, edges_analysis, edges_certificate, edges_solver
 from meeple.solvers.edges_analysis import analyse_game, hint
 from meeple.solvers.edges_solver import EdgesSolver
@@ -43,15 +43,15 @@ def test_the_compile_notice_shows_only_while_the_solver_is_not_loaded(monkeypatc
     assert edges_solver.compiled_state() == "loaded"
     calls = []
     monkeypatch.setattr(edges_solver, "warm_up", lambda: calls.append(1))
-    solve_cli.solver_ready()
+    console.solver_ready()
     assert not calls and "compiling" not in capsys.readouterr().out  # loaded: nothing
     monkeypatch.setattr(edges_solver, "compiled_state", lambda: "cold")
-    solve_cli.solver_ready()
+    console.solver_ready()
     assert calls == [1]
     # Without a terminal (tests, logs) the wait gets a plain line saying why.
     assert "compiling the solver (first use" in capsys.readouterr().out
     monkeypatch.setattr(edges_solver, "compiled_state", lambda: "cached")
-    solve_cli.solver_ready()
+    console.solver_ready()
     assert calls == [1, 1] and "compiling" not in capsys.readouterr().out
 
 

@@ -14,9 +14,8 @@ from rich.table import Table
 from meeple.core.errors import MeepleError
 from meeple.core.record import GameRecord
 from meeple.games.edges.rules import EdgesGame, EdgesState
-from meeple.interfaces.console import console, fail
+from meeple.interfaces.console import console, fail, solver_ready
 from meeple.interfaces.play_cli import Turn, prompt_command
-from meeple.interfaces.solve_cli import solver_ready
 
 if TYPE_CHECKING:
     from meeple.solvers.edges_analysis import GameAnalysis

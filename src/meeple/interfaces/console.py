@@ -115,3 +115,22 @@ def thinking(who: str, out: Console | None = None) -> Iterator[Any]:
     indicator = _Thinking(who, time.monotonic())
     with Live(indicator, console=out, transient=True, refresh_per_second=8):
         yield indicator
+
+
+def solver_ready() -> None:
+    """Load the compiled solver before its first search, with a notice while numba compiles
+    it (on first use on a machine: about 20 s, a minute when the machine is busy), so the
+    wait is not in silence. Nothing is shown when it is already loaded."""
+    from meeple.solvers.edges_solver import compiled_state, warm_up
+
+    state = compiled_state()
+    if state == "loaded":
+        return
+    if state == "cached":
+        text = "loading the solver..."
+    else:
+        text = "compiling the solver (first use, about 20 s; up to a minute on a busy machine)..."
+        if state == "cold" and not console.is_terminal:
+            console.print(text)  # a log gets the reason for the wait as a line
+    with console.status(text):
+        warm_up()

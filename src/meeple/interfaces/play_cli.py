@@ -34,12 +34,18 @@ from meeple.core.registry import make
 from meeple.core.rng import derive_seed, make_rng
 from meeple.core.simultaneous import hidden_from_others
 from meeple.interfaces import move_log
-from meeple.interfaces.console import console, discard_typed_ahead, fail, thinking, wipe
+from meeple.interfaces.console import (
+    console,
+    discard_typed_ahead,
+    fail,
+    solver_ready,
+    thinking,
+    wipe,
+)
 from meeple.interfaces.console import read_within as terminal_read_within
 from meeple.interfaces.history import in_history, new_history_path
 from meeple.interfaces.launcher import QUIT_WORDS, Quit, launcher
 from meeple.interfaces.options_cli import option_flags, parse_option_flags
-from meeple.interfaces.solve_cli import solver_ready
 
 Read = Callable[[str], str]
 """Ask a question and return the line typed (EOFError at the end of the input)."""
