@@ -91,3 +91,55 @@ def test_the_game_server_knows_no_game():
             assert not name.startswith(("meeple.games", "meeple.solvers")), (
                 f"{path.relative_to(SRC)} imports {name}"
             )
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(SRC.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def runtime_imports(path: Path, modules: set[str]) -> set[str]:
+    """The meeple modules a file imports when it runs: at the top or inside a function,
+    not under ``if TYPE_CHECKING:`` (annotations only). ``from package import name`` counts
+    as importing ``package.name`` where that is a module, else ``package``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_only = {
+        id(inner)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+        for inner in ast.walk(node)
+    }
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name in modules)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in modules:
+            for a in node.names:
+                child = f"{node.module}.{a.name}"
+                found.add(child if child in modules else node.module)
+    return found
+
+
+def test_no_module_imports_itself_back():
+    """No import cycles, lazy imports included: a cycle hidden in a function (a game's rules
+    importing the agents that import the rules) still ties the modules into one, and breaks
+    the moment someone moves the import to the top."""
+    paths = {_module_name(p): p for p in SRC.rglob("*.py")}
+    graph = {name: runtime_imports(path, set(paths)) - {name} for name, path in paths.items()}
+    assert "meeple.games.edges.board" in graph["meeple.games.edges.rules"]
+    done: set[str] = set()
+
+    def visit(name: str, trail: list[str]) -> None:
+        if name in trail:
+            cycle = [*trail[trail.index(name) :], name]
+            pytest.fail("import cycle: " + " -> ".join(cycle))
+        if name in done:
+            return
+        for target in sorted(graph[name]):
+            visit(target, [*trail, name])
+        done.add(name)
+
+    for name in sorted(graph):
+        visit(name, [])

@@ -73,9 +73,10 @@ def parse_spec(text: str) -> AgentSpec:
 
 def available_agents(game: Game) -> dict[str, AgentFactory]:
     """Every agent that can play ``game``: the generic ones (``policy`` where the game has a
-    compiled policy to play), the game's own, and those other
-    packages (solvers) registered for it with :func:`meeple.core.registry.register_agent`."""
-    return {**GENERIC_AGENTS, **policy_agents(game), **game.agents(), **game_agents(game.name)}
+    compiled policy to play), then those registered for it with
+    :func:`meeple.core.registry.register_agent`: the game's own (from its package) and other
+    packages' (solvers)."""
+    return {**GENERIC_AGENTS, **policy_agents(game), **game_agents(game.name)}
 
 
 def agent_names(game: Game) -> list[str]:

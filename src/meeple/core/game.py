@@ -15,7 +15,7 @@ import json
 import operator
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from importlib import resources
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
@@ -137,20 +137,19 @@ class Game(ABC, Generic[O, S, A]):
         """The action with this integer encoding."""
 
     # -- extras a game may offer ------------------------------------------------------------
-    def agents(self) -> Mapping[str, AgentFactory]:
-        """Game-specific agents by name (heuristics); generic agents live in meeple.agents."""
-        return {}
-
     heuristic_agent: ClassVar[str | None] = None
-    """Name of this game's best hand-written agent in :meth:`agents`, if it has one."""
+    """Name of this game's best hand-written agent, if it has one (offered, like every
+    game-specific agent, with :func:`meeple.core.registry.register_agent`)."""
 
     step_names: ClassVar[tuple[str, ...]] = ("move", "over")
     """Every name :attr:`State.step_name` takes: the game's one enumeration of its steps
     and phases (its ``rules.md`` says what each asks, under "Steps and phases")."""
 
     def render(self, state: S, player: Player | None = None) -> RenderableType:
-        """A Rich renderable of the state as ``player`` sees it (``None``: spectator)."""
-        return str(state.view(player))
+        """A Rich renderable of the state as ``player`` sees it (``None``: spectator): the
+        drawing registered with :func:`register_renderer`, else the view as text."""
+        draw = _RENDERERS.get(type(self))
+        return draw(state, player) if draw is not None else str(state.view(player))
 
     def memorise_seconds(self, state: S, player: Player) -> float | None:
         """Seconds a person may look at this state before the screen is cleared.
@@ -430,3 +429,18 @@ def _checked_action_from_id(method: Callable[[Any, int], Any]) -> Callable[[Any,
 def seats_text(game: Game[Any, Any, Any], players: Sequence[Player]) -> str:
     """``Red (seat 0), Blue (seat 1)``: seats as a person reads them."""
     return ", ".join(f"{game.seat_name(p)} (seat {p})" for p in players)
+
+
+_RENDERERS: dict[type[Any], Callable[[Any, Player | None], RenderableType]] = {}
+
+
+def register_renderer(
+    game: type[Game[Any, Any, Any]], draw: Callable[[Any, Player | None], RenderableType]
+) -> None:
+    """Give ``game`` its terminal drawing, ``draw(state, player)``, used by
+    :meth:`Game.render`.
+
+    A game's package registers its render module here, so that the rules module does not
+    import the drawing, which imports the rules.
+    """
+    _RENDERERS[game] = draw

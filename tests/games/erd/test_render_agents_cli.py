@@ -9,6 +9,7 @@ from rich.console import Console
 
 import meeple
 from meeple.agents import make_agent, play_game
+from meeple.core.registry import game_agents
 from meeple.games.erd import ErdState
 
 from .conftest import erd, play_round, position, side
@@ -63,7 +64,7 @@ def test_render_says_who_won_the_match_and_why():
 # -- the heuristic agent --------------------------------------------------------------------
 def test_heuristic_agent_is_offered_by_the_game():
     game = erd()
-    assert game.heuristic_agent == "heuristic" and "heuristic" in game.agents()
+    assert game.heuristic_agent == "heuristic" and "heuristic" in game_agents(game.name)
 
 
 @pytest.mark.parametrize("rules", ["original", "0.02"])

@@ -10,6 +10,7 @@ import meeple
 from meeple.agents import make_agent, play_game
 from meeple.core.agent import Observation
 from meeple.core.record import GameRecord
+from meeple.core.registry import game_agents
 from meeple.interfaces.cli import app
 from meeple.lab import head_to_head
 
@@ -25,7 +26,7 @@ def rendered(state, player) -> str:
 # -- agents ---------------------------------------------------------------------------------
 def test_the_heuristic_is_the_game_s_best_agent_and_plays_legal_moves():
     game = meeple.make("erosion", players=3, advanced=True, legend="basic")
-    assert game.heuristic_agent == "heuristic" and "heuristic" in game.agents()
+    assert game.heuristic_agent == "heuristic" and "heuristic" in game_agents(game.name)
     agents = [make_agent("heuristic", game, seed=s) for s in range(3)]
     final = play_game(game, agents, seed=4).state
     assert final.is_over

@@ -8,6 +8,7 @@ from typer.testing import CliRunner
 import meeple
 from meeple.agents import make_agent, play_game
 from meeple.core.agent import Observation
+from meeple.core.registry import game_agents
 from meeple.interfaces.cli import app
 from meeple.lab import head_to_head
 
@@ -24,7 +25,7 @@ def test_heuristic_beats_random_clearly():
     """The game's heuristic (Game.agents, heuristic_agent) against the uniform random agent,
     seats alternated: the benchmark measures it over many more games."""
     game = meeple.make("squad-combat")
-    assert game.heuristic_agent == "heuristic" and "heuristic" in game.agents()
+    assert game.heuristic_agent == "heuristic" and "heuristic" in game_agents(game.name)
     result = head_to_head(game, "heuristic", "random", 40, seed=11)
     assert result.win_rate >= 0.85, result.summary()
 

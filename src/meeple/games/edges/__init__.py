@@ -1,8 +1,11 @@
 """Edges (Peter Aronson): pyramids on the edges of a grid; see :mod:`.rules`."""
 
+from meeple.core.game import register_renderer
 from meeple.core.registry import register_agent, register_playout
 from meeple.games.edges import fast
+from meeple.games.edges.agents import GreedyAgent
 from meeple.games.edges.board import Board, Edge
+from meeple.games.edges.render import render_state
 from meeple.games.edges.rules import (
     EdgesGame,
     EdgesOptions,
@@ -14,8 +17,11 @@ from meeple.games.edges.rules import (
 )
 from meeple.games.edges.uct import UCTAgent
 
-# Registered from the package, not from rules.py, so the rules never import their agents.
+# The agents and the drawing import the rules, so the package offers them: the rules module
+# imports neither.
+register_agent("edges", "greedy", GreedyAgent)
 register_agent("edges", "uct", UCTAgent)
+register_renderer(EdgesGame, render_state)
 register_playout("edges", fast.playout, fast.layout)
 
 __all__ = [

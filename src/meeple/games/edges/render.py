@@ -10,6 +10,7 @@ from __future__ import annotations
 from rich.console import Group
 from rich.text import Text
 
+from meeple.core.game import Player
 from meeple.games.edges.rules import EdgesState, Pyramid
 
 SEAT_STYLES = ("bold red", "bold blue", "bold magenta", "bold cyan")
@@ -104,6 +105,7 @@ def render_status(state: EdgesState) -> Text:
     return text
 
 
-def render_state(state: EdgesState) -> Group:
-    """Board and status together."""
+def render_state(state: EdgesState, player: Player | None = None) -> Group:
+    """Board and status together, the same for every ``player``: everything in Edges is
+    public."""
     return Group(render_board(state), render_status(state))

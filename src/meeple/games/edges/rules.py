@@ -19,7 +19,6 @@ The rules as the seed states them, in order:
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import IntEnum
 from functools import lru_cache
@@ -28,14 +27,14 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, NamedTuple
 from pydantic import Field, field_validator, model_validator
 
 from meeple.core.errors import NotationError
-from meeple.core.game import AgentFactory, Game, Player, State
+from meeple.core.game import Game, Player, State
 from meeple.core.options import GameOptions
 from meeple.core.registry import register
 from meeple.core.rng import make_rng
 from meeple.games.edges.board import Board, Edge, board, parse_edge
 
 if TYPE_CHECKING:
-    from rich.console import RenderableType
+    pass
 
 
 class Pyramid(IntEnum):
@@ -403,19 +402,6 @@ class EdgesGame(Game[EdgesOptions, "EdgesState", EdgesAction]):
         if group == 3:
             return self._takeovers[Pyramid(3 - rest)]
         return self._places[Pyramid(3 - group)][rest]
-
-    # -- extras -----------------------------------------------------------------------------
-    def agents(self) -> Mapping[str, AgentFactory]:
-        """``greedy``: the placement that scores most now."""
-        from meeple.games.edges.agents import GreedyAgent
-
-        return {"greedy": GreedyAgent}
-
-    def render(self, state: EdgesState, player: Player | None = None) -> RenderableType:
-        """The board drawn for a terminal (everything in Edges is public)."""
-        from meeple.games.edges.render import render_state
-
-        return render_state(state)
 
 
 @dataclass(frozen=True, slots=True, eq=True)

@@ -1,5 +1,9 @@
 """Erd: The Grim Triangle: simultaneous hidden allocation to Rush and Defense; see :mod:`.rules`."""
 
+from meeple.core.game import register_renderer
+from meeple.core.registry import register_agent
+from meeple.games.erd.agents import HeuristicAgent
+from meeple.games.erd.render import render_state
 from meeple.games.erd.rules import (
     VERSIONS,
     Allocate,
@@ -13,6 +17,11 @@ from meeple.games.erd.rules import (
     Side,
     resolve_round,
 )
+
+# The agents and the drawing import the rules, so the package offers them: the rules module
+# imports neither.
+register_agent("erd", "heuristic", HeuristicAgent)
+register_renderer(ErdGame, render_state)
 
 __all__ = [
     "VERSIONS",

@@ -26,14 +26,14 @@ Turrets are public, only the pending allocation of a round is hidden until both 
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable
 from dataclasses import dataclass, replace
 from itertools import product
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import Field, field_validator
 
-from meeple.core.game import AgentFactory, Game, Player, State
+from meeple.core.game import Game, Player, State
 from meeple.core.options import GameOptions
 from meeple.core.registry import register
 from meeple.core.simultaneous import Submissions
@@ -63,7 +63,6 @@ from meeple.games.erd.rounds import (
 if TYPE_CHECKING:
     import random
 
-    from rich.console import RenderableType
 
 __all__ = [
     "KIND_NAMES",
@@ -290,19 +289,6 @@ class ErdGame(Game[ErdOptions, "ErdState", Allocate]):
         if not 0 <= action_id < len(self.all_actions):
             raise ValueError(f"action id {action_id} is outside 0..{len(self.all_actions) - 1}")
         return self.all_actions[action_id]
-
-    # -- extras -----------------------------------------------------------------------------
-    def agents(self) -> Mapping[str, AgentFactory]:
-        """``heuristic``: looks one round ahead against every allocation the opponent has."""
-        from meeple.games.erd.agents import HeuristicAgent
-
-        return {"heuristic": HeuristicAgent}
-
-    def render(self, state: ErdState, player: Player | None = None) -> RenderableType:
-        """The table as ``player`` sees it: Reserves, discards, Turrets, the last combat."""
-        from meeple.games.erd.render import render_state
-
-        return render_state(state, player)
 
 
 @dataclass(frozen=True, slots=True, eq=True)

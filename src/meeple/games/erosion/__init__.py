@@ -1,9 +1,12 @@
 """Erosion (John Douglass, Sierra Madre Games): mountains grow from below and erode from
 above; see :mod:`.rules`."""
 
-from meeple.core.registry import register_playout
+from meeple.core.game import register_renderer
+from meeple.core.registry import register_agent, register_playout
 from meeple.games.erosion import fast
+from meeple.games.erosion.agents import HeuristicAgent
 from meeple.games.erosion.cards import CardError, standard_cards, standard_legends
+from meeple.games.erosion.render import render_state
 from meeple.games.erosion.rules import (
     Choose,
     Draw,
@@ -24,9 +27,15 @@ from meeple.games.erosion.rules import (
     Weather,
 )
 
+# The agents and the drawing import the rules, so the package offers them: the rules module
+# imports neither.
+register_agent("erosion", "heuristic", HeuristicAgent)
+register_renderer(ErosionGame, render_state)
+
 # The compiled rules import the rules, so they are offered to search from the package; the
 # options they do not serve (the advanced game, legends, pass-over) keep the engine's rollouts.
 register_playout("erosion", fast.playout, fast.served)
+
 
 __all__ = [
     "CardError",

@@ -33,13 +33,12 @@ this module has every interpretation.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
-from meeple.core.game import AgentFactory, Game, Player, State
+from meeple.core.game import Game, Player, State
 from meeple.core.options import GameOptions
 from meeple.core.registry import register
 from meeple.core.rng import make_rng
@@ -88,7 +87,7 @@ from meeple.games.erosion.pieces import (
 from meeple.games.erosion.transitions import Transitions
 
 if TYPE_CHECKING:
-    from rich.console import RenderableType
+    pass
 
 
 __all__ = [
@@ -285,18 +284,6 @@ class ErosionGame(Notation, Game[ErosionOptions, "ErosionState", ErosionAction])
         cards = [card.model_dump(mode="json") for card in self.catalog.cards]
         extra = (*self.legend_cards, *self.challenge_cards)
         return cards + [card.model_dump(mode="json") for card in extra]
-
-    def agents(self) -> Mapping[str, AgentFactory]:
-        """``heuristic``: scores each play by the points it moves, plus the cards it draws."""
-        from meeple.games.erosion.agents import HeuristicAgent
-
-        return {"heuristic": HeuristicAgent}
-
-    def render(self, state: ErosionState, player: Player | None = None) -> RenderableType:
-        """Mountains as columns, the River, deltas, draw limits (what ``player`` may see)."""
-        from meeple.games.erosion.render import render_state
-
-        return render_state(state, player)
 
 
 # -- the state ------------------------------------------------------------------------------

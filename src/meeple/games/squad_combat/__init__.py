@@ -1,7 +1,9 @@
 """Squad Combat (rulebook v0.5): squads of three, decks of attacks, actions and edges."""
 
-from meeple.core.registry import register_playout
+from meeple.core.game import register_renderer
+from meeple.core.registry import register_agent, register_playout
 from meeple.games.squad_combat import fast, fast_guided
+from meeple.games.squad_combat.agents import HeuristicAgent
 from meeple.games.squad_combat.content import (
     Card,
     CharacterCard,
@@ -11,6 +13,7 @@ from meeple.games.squad_combat.content import (
     Deck,
     load_content,
 )
+from meeple.games.squad_combat.render import render_state
 from meeple.games.squad_combat.rules import (
     Character,
     Die,
@@ -30,6 +33,11 @@ from meeple.games.squad_combat.rules import (
     Wound,
 )
 
+# The agents and the drawing import the rules, so the package offers them: the rules module
+# imports neither.
+register_agent("squad-combat", "heuristic", HeuristicAgent)
+register_renderer(SquadCombatGame, render_state)
+
 # The compiled rules import the rules, so they are offered to search from the package.
 register_playout("squad-combat", fast.playout, fast.game_array)
 # The heuristic's choices and a material count after two turns: ismcts:rollout=guided (and
@@ -41,6 +49,7 @@ register_playout(
     policy="guided",
     choose=fast_guided.choose,
 )
+
 
 __all__ = [
     "Card",

@@ -25,7 +25,7 @@ reaction windows, the dice kept after a refresh, the end-of-turn discards.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable
 from dataclasses import dataclass, field, fields, replace
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from pydantic import Field, model_validator
 
 from meeple.core.errors import NotationError
-from meeple.core.game import AgentFactory, Game, Player, State
+from meeple.core.game import Game, Player, State
 from meeple.core.options import GameOptions
 from meeple.core.registry import register
 from meeple.core.rng import make_rng
@@ -106,7 +106,6 @@ from meeple.games.squad_combat.turns import Turns
 if TYPE_CHECKING:
     import random
 
-    from rich.console import RenderableType
 
 __all__ = [
     "ATTACK_DIE",
@@ -444,18 +443,6 @@ class SquadCombatGame(Game[SquadCombatOptions, "SquadCombatState", SquadAction])
             }
             for card in self.cards
         ]
-
-    def agents(self) -> Mapping[str, AgentFactory]:
-        """``heuristic``: attacks where it hits, defends where it saves a wound."""
-        from meeple.games.squad_combat.agents import HeuristicAgent
-
-        return {"heuristic": HeuristicAgent}
-
-    def render(self, state: SquadCombatState, player: Player | None = None) -> RenderableType:
-        """The table, the seat's hand, the pending decision and the log."""
-        from meeple.games.squad_combat.render import render_state
-
-        return render_state(state, player)
 
     def who(self, seat: int, slot: int, state: _Table | SquadCombatState) -> str:
         """``Red Vanguard (0a)``: a character as logs name it."""

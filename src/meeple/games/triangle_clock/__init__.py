@@ -1,7 +1,9 @@
 """The Triangle Clock (Zero): hands of triangles around a clock face; see :mod:`.rules`."""
 
-from meeple.core.registry import register_playout
+from meeple.core.game import register_renderer
+from meeple.core.registry import register_agent, register_playout
 from meeple.games.triangle_clock import fast, fast_guided
+from meeple.games.triangle_clock.agents import HeuristicAgent
 from meeple.games.triangle_clock.cards import (
     CARDS,
     DIRECTIONS,
@@ -10,6 +12,7 @@ from meeple.games.triangle_clock.cards import (
     symbol_name,
 )
 from meeple.games.triangle_clock.hands import HandValue, Ranking, RankingTable, RankingTableError
+from meeple.games.triangle_clock.render import render_state
 from meeple.games.triangle_clock.rules import (
     Item,
     Memorised,
@@ -22,6 +25,11 @@ from meeple.games.triangle_clock.rules import (
     TriangleClockState,
 )
 
+# The agents and the drawing import the rules, so the package offers them: the rules module
+# imports neither.
+register_agent("triangle-clock", "heuristic", HeuristicAgent)
+register_renderer(TriangleClockGame, render_state)
+
 # The compiled rules import the rules, so they are offered to search from the package.
 register_playout("triangle-clock", fast.playout, fast.tables)
 register_playout(
@@ -31,6 +39,7 @@ register_playout(
     policy="guided",
     choose=fast_guided.choose,
 )
+
 
 __all__ = [
     "CARDS",

@@ -26,14 +26,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import Field, field_validator
 
 from meeple.core.errors import NotationError
-from meeple.core.game import AgentFactory, Game, Player, State
+from meeple.core.game import Game, Player, State
 from meeple.core.options import GameOptions
 from meeple.core.registry import register
 from meeple.core.rng import make_rng
@@ -87,7 +87,7 @@ from meeple.games.triangle_clock.pieces import (
 )
 
 if TYPE_CHECKING:
-    from rich.console import RenderableType
+    pass
 
 __all__ = [
     "BLOCK",
@@ -328,18 +328,6 @@ class TriangleClockGame(Game[TriangleClockOptions, "TriangleClockState", Triangl
         if state.phase is Phase.MEMORISE or player not in state.to_act or not seconds:
             return None
         return seconds
-
-    def agents(self) -> Mapping[str, AgentFactory]:
-        """``heuristic``: plans the round's hand against sampled opponent hands."""
-        from meeple.games.triangle_clock.agents import HeuristicAgent
-
-        return {"heuristic": HeuristicAgent}
-
-    def render(self, state: TriangleClockState, player: Player | None = None) -> RenderableType:
-        """The round, the table, scores and items, and the seat's own hand."""
-        from meeple.games.triangle_clock.render import render_state
-
-        return render_state(state, player)
 
 
 # -- states ---------------------------------------------------------------------------------
