@@ -75,9 +75,13 @@ class Game(ABC, Generic[O, S, A]):
     def __init_subclass__(cls, **kwargs: Any) -> None:
         # Every game's own action_from_id is wrapped once here, so that no game has to check
         # the id itself: a bad id (text, a float, out of range) is refused the same way in all.
+        # Looked up through the whole class order, not only the class's own namespace: a
+        # game may take its notation from a mixin that is not a Game (Erosion's).
         super().__init_subclass__(**kwargs)
-        own = cls.__dict__.get("action_from_id")
-        if own is not None and not getattr(own, "_checks_id", False):
+        own = cls.action_from_id
+        if not getattr(own, "_checks_id", False) and not getattr(
+            own, "__isabstractmethod__", False
+        ):
             cls.action_from_id = _checked_action_from_id(own)  # type: ignore[method-assign]
 
     # -- identity ---------------------------------------------------------------------------
@@ -134,7 +138,9 @@ class Game(ABC, Generic[O, S, A]):
 
     @abstractmethod
     def action_from_id(self, action_id: int) -> A:
-        """The action with this integer encoding."""
+        """The action with this integer encoding. A game's own method is only ever given a
+        whole number from 0 to ``num_actions - 1``: every other id is refused before it is
+        called (see ``__init_subclass__``)."""
 
     # -- extras a game may offer ------------------------------------------------------------
     heuristic_agent: ClassVar[str | None] = None

@@ -394,10 +394,8 @@ class EdgesGame(Game[EdgesOptions, "EdgesState", EdgesAction]):
         return (3 - action.pyramid) * n + self.board.edge_index(action.edge)
 
     def action_from_id(self, action_id: int) -> EdgesAction:
-        """The action with this id; ValueError if out of range."""
+        """The action with this id (``Game`` has checked it is one)."""
         n = self.board.num_edges
-        if not 0 <= action_id < self._num_actions:
-            raise ValueError(f"action id {action_id} is outside 0..{self._num_actions - 1}")
         group, rest = divmod(action_id, n)
         if group == 3:
             return self._takeovers[Pyramid(3 - rest)]

@@ -285,9 +285,7 @@ class ErdGame(Game[ErdOptions, "ErdState", Allocate]):
             raise ValueError(f"{action} is not an allocation of this game") from None
 
     def action_from_id(self, action_id: int) -> Allocate:
-        """The allocation with this id; ValueError if out of range."""
-        if not 0 <= action_id < len(self.all_actions):
-            raise ValueError(f"action id {action_id} is outside 0..{len(self.all_actions) - 1}")
+        """The allocation with this id (``Game`` has checked it is one)."""
         return self.all_actions[action_id]
 
 

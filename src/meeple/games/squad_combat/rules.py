@@ -417,9 +417,7 @@ class SquadCombatGame(Game[SquadCombatOptions, "SquadCombatState", SquadAction])
             raise ValueError(f"{action!r} is not an action of this game") from None
 
     def action_from_id(self, action_id: int) -> SquadAction:
-        """The action with this id; ValueError if out of range."""
-        if not 0 <= action_id < len(self._actions):
-            raise ValueError(f"action id {action_id} is outside 0..{len(self._actions) - 1}")
+        """The action with this id (``Game`` has checked it is one)."""
         return self._actions[action_id]
 
     # -- extras -----------------------------------------------------------------------------

@@ -305,9 +305,7 @@ class TriangleClockGame(Game[TriangleClockOptions, "TriangleClockState", Triangl
         return 32 if isinstance(action, Mulligan) else 33
 
     def action_from_id(self, action_id: int) -> TriangleClockAction:
-        """The action with this id; ValueError if out of range."""
-        if not 0 <= action_id < len(self._actions):
-            raise ValueError(f"action id {action_id} is outside 0..{len(self._actions) - 1}")
+        """The action with this id (``Game`` has checked it is one)."""
         return self._actions[action_id]
 
     def pick(self, letter: int, palette: bool = False, rotate: bool = False) -> Pick:
