@@ -14,7 +14,10 @@ Each rung plays the agent above it against the one below, seats rotated, through
 (so games run on --jobs processes and every game is stored and resumable). Prints win rate
 and score rate with 95% intervals (the score rate's from the games' own variance, where a
 draw counts half: ``lab.stats.score_interval``); a rung holds when the upper agent's score
-rate interval lies above 1/2.
+rate interval lies above 1/2. With ``--duplicate`` each deal (a game's seed) is played once
+with each agent in each seat, and the interval is taken over the deals
+(``lab.stats.deal_score_interval``): in card and dice games the luck of the deal then
+cancels between the agents instead of widening the interval.
 """
 
 from __future__ import annotations
@@ -98,6 +101,12 @@ def main() -> None:
         metavar=("UPPER", "LOWER"),
         help="play this pair instead of the standard rungs (repeatable)",
     )
+    parser.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="play each deal once with each agent in each seat (games 2k and 2k+1 share a "
+        "seed): the luck of the deal cancels, and the interval is taken over the deals",
+    )
     args = parser.parse_args()
     store = ResultStore(args.db)
     command = shlex.join([os.path.relpath(sys.executable), *sys.argv])
@@ -119,7 +128,13 @@ def main() -> None:
         for lower, upper in rungs:
             n = game.num_players
             seatings = [[upper if p == s else lower for p in range(n)] for s in range(n)]
-            spec = RunSpec(kind="ladder", game=game.name, options=options, seatings=seatings)
+            spec = RunSpec(
+                kind="ladder",
+                game=game.name,
+                options=options,
+                seatings=seatings,
+                duplicate=args.duplicate,
+            )
             # So that `meeple results` can say what made the run, and how to resume it, while
             # it is still being played (the note needs the run recorded first).
             spec.record(store)

@@ -159,8 +159,9 @@ def test_a_database_from_before_run_notes_opens_and_lists(tmp_path, lab):
     assert "2026-01-02 03:04 UTC" in listed.output
 
 
-def _game(seats, winners):
-    return {"seats": seats, "winners": winners}
+def _game(seats, winners, seed=None):
+    # Each game a deal of its own unless told: a seed no other game has.
+    return {"seats": seats, "winners": winners, "seed": object() if seed is None else seed}
 
 
 def test_agent_results_count_each_agent_whichever_seat_it_held():
@@ -179,6 +180,18 @@ def test_agent_results_count_each_agent_whichever_seat_it_held():
     assert agent_results([_game(["a", "a"], [0])]) == []
     assert agent_results([_game(["a", "b", "c"], [0])]) == []
     assert agent_results([_game(["a", "b"], [0]), _game(["a", "c"], [1])]) == []
+    # Games sharing a seed are one deal, and the interval is taken over the deals.
+    from meeple.lab.stats import deal_score_interval
+
+    dealt = [
+        _game(["a", "b"], [0], seed=1),  # a wins deal 1 from seat 0...
+        _game(["b", "a"], [0], seed=1),  # ...and loses it from seat 1
+        _game(["a", "b"], [0], seed=2),
+        _game(["b", "a"], [1], seed=2),  # a wins deal 2 from both seats
+    ]
+    a, _ = agent_results(dealt)
+    assert (a.wins, a.losses, a.deals) == (3, 1, 2) and b.deals is None
+    assert (a.score.low, a.score.high) == deal_score_interval([[1.0, 0.0], [1.0, 1.0]])
 
 
 def test_results_of_a_rotated_run_score_each_agent(lab, monkeypatch):
@@ -212,3 +225,58 @@ def test_results_of_a_ladder_rung_name_both_agents_and_how_to_go_on(lab, monkeyp
     assert "greedy vs random, seats rotated (2 seatings)" in shown.output
     assert "greedy, either seat: score rate" in shown.output
     assert "A ladder writes no report" in shown.output
+
+
+def test_a_duplicate_run_plays_each_deal_once_in_every_seating():
+    seatings = rotations(["a", "b", "c"])
+    spec = RunSpec(kind="simulate", game="erosion", seatings=seatings, seed=4, duplicate=True)
+    jobs = [spec.job(k) for k in range(9)]
+    for deal in range(3):
+        three = jobs[3 * deal : 3 * deal + 3]
+        assert len({j.seed for j in three}) == 1  # one deal...
+        assert [j.seats for j in three] == seatings  # ...in every seating
+    assert len({j.seed for j in jobs}) == 3
+    # Deal k is game k of a run without the option: the same seeds, grouped.
+    plain = spec.model_copy(update={"duplicate": False})
+    assert [jobs[3 * k].seed for k in range(3)] == [plain.job(k).seed for k in range(3)]
+    # It is a different run, and runs from before the option keep their keys.
+    assert spec.key != plain.key
+    old = RunSpec(
+        kind="simulate",
+        game="edges",
+        options={"board": "2x2"},
+        seatings=[["random", "greedy"], ["greedy", "random"]],
+        seed=4,
+    )
+    assert old.key == "b1885d4b83cb"  # computed before the option existed
+
+
+def test_a_deal_interval_is_the_games_interval_when_deals_are_single_games():
+    from meeple.lab.stats import deal_score_interval
+
+    scores = [1.0] * 6 + [0.5] * 2 + [0.0] * 4
+    assert deal_score_interval([[s] for s in scores]) == pytest.approx(score_interval(6, 2, 4))
+    # Deals that each split their two games tell the agents apart less than the same games
+    # as independent ones would suggest; deals won twice over tell them apart more.
+    split = [[1.0, 0.0]] * 10 + [[1.0, 1.0]] * 2
+    low, high = deal_score_interval(split)
+    games_low, games_high = score_interval(14, 0, 10)
+    assert high - low < games_high - games_low
+    assert low < 14 / 24 < high
+
+
+def test_results_of_a_duplicate_run_are_counted_over_deals(lab, monkeypatch):
+    refused = lab(*SIM, "--games", "4", "--duplicate")
+    assert refused.exit_code != 0 and "--rotate-seats" in refused.output
+    assert lab(*SIM, "--games", "10", "--rotate-seats", "--duplicate").exit_code == 0
+    rows = sorted(_jsonl_rows(lab), key=lambda r: r["index"])
+    assert [r["seed"] for r in rows[0::2]] == [r["seed"] for r in rows[1::2]]
+    assert rows[0]["seats"] == list(reversed(rows[1]["seats"]))
+    [greedy] = [r for r in agent_results(rows) if r.agent == "greedy"]
+    assert greedy.deals == 5
+    monkeypatch.setattr(lab_cli.console, "_width", 200)
+    shown = lab("results", _key(lab))
+    assert shown.exit_code == 0, shown.output
+    assert "5 deals" in shown.output
+    listed = lab("results")
+    assert "each deal in every seating" in listed.output

@@ -206,6 +206,15 @@ def simulate_command(
             "equally often (--games a multiple of the number of seats)",
         ),
     ] = False,
+    duplicate: Annotated[
+        bool,
+        typer.Option(
+            "--duplicate",
+            help="with --rotate-seats: play each deal (a game's seed: its shuffles and dice) "
+            "once in every seating, as in duplicate bridge, so the luck of the deal falls on "
+            "every agent alike; each agent's interval is then taken over the deals",
+        ),
+    ] = False,
 ) -> None:
     """Play many games and report wins, first-player advantage, length and design metrics.
 
@@ -216,13 +225,22 @@ def simulate_command(
         chosen_game = make(game, **parse_option_flags(game, list(ctx.args)))
         name, options = chosen_game.name, chosen_game.options.changed()
         seats = _check_seats(name, options, seat or [])
+        if duplicate and not rotate_seats:
+            raise LabError("--duplicate plays each deal in every seating: give --rotate-seats")
         seatings = rotations(seats) if rotate_seats else [seats]
         if games % len(seatings):
             raise LabError(
                 f"with --rotate-seats, --games must be a multiple of {len(seatings)} (the "
                 f"seats) so that every agent sits in every seat equally; {games} is not"
             )
-        spec = RunSpec(kind="simulate", game=name, options=options, seatings=seatings, seed=seed)
+        spec = RunSpec(
+            kind="simulate",
+            game=name,
+            options=options,
+            seatings=seatings,
+            seed=seed,
+            duplicate=duplicate,
+        )
         jsonl = out / f"{name}-{spec.key}.jsonl"
         rows = _play(
             spec,
@@ -239,6 +257,7 @@ def simulate_command(
         raise fail(str(exc)) from None
     summary = summarize(rows)
     rotated = ", seats rotated" if rotate_seats else ""
+    rotated += ", deals duplicated" if duplicate else ""
     title = f"{name} {options_words(options)} ({' vs '.join(seats)}{rotated})"
     console.print(_summary_table(title, {"value": summary}))
     _print_warnings(summary_warnings({title: summary}))
@@ -465,7 +484,8 @@ def _seating_words(run: dict[str, Any]) -> str:
     if len(seatings) == 1:
         return " vs ".join(seatings[0])
     if run["kind"] in ("simulate", "ladder"):
-        return " vs ".join(seatings[0]) + f", seats rotated ({len(seatings)} seatings)"
+        duplicated = ", each deal in every seating" if run["spec"].get("duplicate") else ""
+        return " vs ".join(seatings[0]) + f", seats rotated ({len(seatings)} seatings){duplicated}"
     return f"{len(seatings)} seatings"
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from meeple.lab.endings import Endings, count_endings
-from meeple.lab.stats import score_interval, wilson_interval
+from meeple.lab.stats import deal_score_interval, score_interval, wilson_interval
 
 
 class Rate(BaseModel):
@@ -85,7 +85,11 @@ class AgentResult(BaseModel):
     losses: int
     score: Rate
     """Its score rate (a draw counts half), with the interval from the games' own variance
-    (:func:`meeple.lab.stats.score_interval`)."""
+    (:func:`meeple.lab.stats.score_interval`), or from the deals' where games shared deals
+    (:func:`meeple.lab.stats.deal_score_interval`)."""
+    deals: int | None = None
+    """How many deals the games were, where games shared their seed (``--duplicate``: each
+    deal played once in every seating); None when every game had a deal of its own."""
 
 
 class Summary(BaseModel):
@@ -181,15 +185,32 @@ def agent_results(rows: list[dict[str, Any]]) -> list[AgentResult]:
     names = sorted({name for a, b, _ in games for name in (a, b)})
     if len(names) != 2:
         return []
+    seeds = [r["seed"] for r in rows]
+    shared = len(set(seeds)) < len(seeds)
     out = []
     for name in names:
         scores = [score if a == name else 1 - score for a, _, score in games]
         wins, draws = scores.count(1.0), scores.count(0.5)
         losses = len(scores) - wins - draws
-        low, high = score_interval(wins, draws, losses)
+        if shared:
+            deals: dict[int, list[float]] = {}
+            for seed, score in zip(seeds, scores, strict=True):
+                deals.setdefault(seed, []).append(score)
+            low, high = deal_score_interval(list(deals.values()))
+        else:
+            low, high = score_interval(wins, draws, losses)
         points = wins + draws / 2
         score = Rate(count=points, total=len(scores), rate=points / len(scores), low=low, high=high)
-        out.append(AgentResult(agent=name, wins=wins, draws=draws, losses=losses, score=score))
+        out.append(
+            AgentResult(
+                agent=name,
+                wins=wins,
+                draws=draws,
+                losses=losses,
+                score=score,
+                deals=len(set(seeds)) if shared else None,
+            )
+        )
     return out
 
 

@@ -42,21 +42,31 @@ class RunSpec(BaseModel):
         description="seat specs of each game, cycled: game k uses seatings[k % len]"
     )
     seed: int = 0
+    duplicate: bool = Field(
+        default=False,
+        description="each deal played once in every seating: game k has the seed of deal "
+        "k // len(seatings), so the luck of the deal falls on every agent alike",
+    )
 
     @property
     def key(self) -> str:
         """A stable 12-character identity of the run."""
-        canonical = json.dumps(self.model_dump(mode="json"), sort_keys=True)
+        fields = self.model_dump(mode="json")
+        if not self.duplicate:
+            del fields["duplicate"]  # the keys of runs from before the option stay as they were
+        canonical = json.dumps(fields, sort_keys=True)
         return hashlib.sha1(canonical.encode()).hexdigest()[:12]
 
     def job(self, index: int) -> GameJob:
         """The job of game ``index``."""
+        seatings = len(self.seatings)
         return GameJob(
             game=self.game,
             options=self.options,
-            seats=self.seatings[index % len(self.seatings)],
+            seats=self.seatings[index % seatings],
             run_seed=self.seed,
             index=index,
+            deal=index // seatings if self.duplicate else None,
         )
 
     def record(self, store: ResultStore) -> None:

@@ -38,11 +38,14 @@ class GameJob(BaseModel):
     seats: list[str]
     run_seed: int
     index: int
+    deal: int | None = None
+    """Games of one deal share their seed (a duplicate run); None: a deal of its own."""
 
     @property
     def seed(self) -> int:
-        """The game's own seed, derived from the run's seed and the game's index."""
-        return derive_seed(self.run_seed, "game", self.index)
+        """The game's own seed, derived from the run's seed and the game's index (its deal's
+        index, where games share deals)."""
+        return derive_seed(self.run_seed, "game", self.index if self.deal is None else self.deal)
 
 
 def _leader(scores: list[float] | None) -> int | None:

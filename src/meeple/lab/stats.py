@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 
 def wilson_interval(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
@@ -43,3 +44,27 @@ def score_interval(wins: int, draws: int, losses: int, z: float = 1.96) -> tuple
     if variance <= 0 or p in (0.0, 1.0):
         return wilson_interval(wins + draws / 2, games, z)
     return _wilson(p, games * p * (1 - p) / variance, z)
+
+
+def deal_score_interval(deals: Sequence[Sequence[float]], z: float = 1.96) -> tuple[float, float]:
+    """The interval of a score rate over games grouped into deals (each game's score 1, 1/2
+    or 0): games of one deal share their seed, played once in each seating (``--duplicate``),
+    so the luck of the deal is in both agents' games and cancels in the deal's mean.
+
+    The deals are the independent units: the variance of the mean score is that of the deals'
+    means over their number, and Wilson's formula takes the effective number of games
+    ``p(1 - p) / variance`` (as :func:`score_interval`, which this equals when every deal is
+    one game). Where the deals' means do not vary at all (or the rate is 0 or 1), that says
+    nothing about the spread, and the games' own interval is used.
+    """
+    scores = [score for deal in deals for score in deal]
+    if not scores:
+        return (0.0, 1.0)
+    p = sum(scores) / len(scores)
+    means = [sum(deal) / len(deal) for deal in deals if deal]
+    centre = sum(means) / len(means)
+    variance = sum((m - centre) ** 2 for m in means) / len(means) / len(means)
+    if variance <= 0 or p in (0.0, 1.0):
+        wins, draws = scores.count(1.0), scores.count(0.5)
+        return score_interval(wins, draws, len(scores) - wins - draws, z)
+    return _wilson(p, p * (1 - p) / variance, z)
