@@ -107,10 +107,17 @@ def main() -> None:
         help="play each deal once with each agent in each seat (games 2k and 2k+1 share a "
         "seed): the luck of the deal cancels, and the interval is taken over the deals",
     )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="the run's seed (part of its key): another seed is an independent run of a rung",
+    )
     args = parser.parse_args()
     store = ResultStore(args.db)
     command = shlex.join([os.path.relpath(sys.executable), *sys.argv])
-    table = Table(title=f"strength ladder ({args.games} games per rung, seats rotated)")
+    duplicated = ", each deal in both seatings" if args.duplicate else ""
+    table = Table(title=f"strength ladder ({args.games} games per rung, seats rotated{duplicated})")
     for column in ("game", "upper", "lower", "W / D / L", "win rate [95% CI]", "score rate"):
         table.add_column(column)
     console = Console()
@@ -133,6 +140,7 @@ def main() -> None:
                 game=game.name,
                 options=options,
                 seatings=seatings,
+                seed=args.seed,
                 duplicate=args.duplicate,
             )
             # So that `meeple results` can say what made the run, and how to resume it, while
