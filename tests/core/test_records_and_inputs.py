@@ -59,6 +59,14 @@ def test_action_from_id_refuses_ids_outside_the_range(name, action_id):
         game.action_from_id(game.num_actions)
 
 
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("value", ["pass", [1], None, 3, object()])
+def test_action_id_refuses_what_is_not_an_action(name, value):
+    game = meeple.make(name)
+    with pytest.raises(MeepleError, match=rf"is not an action of {game.title}"):
+        game.action_id(value)
+
+
 def test_action_from_id_still_reads_every_id():
     game = meeple.make("edges", board="3x3")
     assert [game.action_id(game.action_from_id(i)) for i in range(game.num_actions)] == list(

@@ -83,6 +83,13 @@ class Game(ABC, Generic[O, S, A]):
             own, "__isabstractmethod__", False
         ):
             cls.action_from_id = _checked_action_from_id(own)  # type: ignore[method-assign]
+        # And its action_id, so that a value that is not one of its actions is refused the
+        # same way in every game, whether the game looks actions up or reads their fields.
+        own_id = cls.action_id
+        if not getattr(own_id, "_checks_id", False) and not getattr(
+            own_id, "__isabstractmethod__", False
+        ):
+            cls.action_id = _checked_action_id(own_id)  # type: ignore[method-assign]
 
     # -- identity ---------------------------------------------------------------------------
     def __eq__(self, other: object) -> bool:
@@ -414,7 +421,8 @@ def check_seat(game: Game[Any, Any, Any], player: object) -> Player:
 
 
 class ActionIdError(MeepleError):
-    """An action id that is not a whole number in the game's range."""
+    """An action id that is not a whole number in the game's range, or a value asked for
+    its id that is not one of the game's actions."""
 
 
 def _checked_action_from_id(method: Callable[[Any, int], Any]) -> Callable[[Any, object], Any]:
@@ -430,6 +438,22 @@ def _checked_action_from_id(method: Callable[[Any, int], Any]) -> Callable[[Any,
 
     action_from_id._checks_id = True  # type: ignore[attr-defined]
     return action_from_id
+
+
+def _checked_action_id(method: Callable[[Any, Any], int]) -> Callable[[Any, object], int]:
+    @functools.wraps(method)
+    def action_id(self: Game[Any, Any, Any], action: object) -> int:
+        try:
+            return method(self, action)
+        except (KeyError, TypeError, AttributeError, IndexError, ValueError):
+            # A game looks its actions up, or reads their fields: anything else (another
+            # game's action, a string, a list) breaks that instead of having an id.
+            raise ActionIdError(
+                f"{shorten(repr(action))} is not an action of {self.title}, so it has no action id"
+            ) from None
+
+    action_id._checks_id = True  # type: ignore[attr-defined]
+    return action_id
 
 
 def seats_text(game: Game[Any, Any, Any], players: Sequence[Player]) -> str:

@@ -279,10 +279,7 @@ class ErdGame(Game[ErdOptions, "ErdState", Allocate]):
 
     def action_id(self, action: Allocate) -> int:
         """Position of the allocation among :attr:`all_actions`."""
-        try:
-            return self._ids[action]
-        except KeyError:
-            raise ValueError(f"{action} is not an allocation of this game") from None
+        return self._ids[action]
 
     def action_from_id(self, action_id: int) -> Allocate:
         """The allocation with this id (``Game`` has checked it is one)."""

@@ -205,10 +205,7 @@ class Notation:
 
     def action_id(self, action: ErosionAction) -> int:
         """Position in the fixed list of every action (see :meth:`num_actions`)."""
-        try:
-            return self._ids[action]
-        except KeyError:
-            raise ValueError(f"{action!r} is not an action of this game") from None
+        return self._ids[action]
 
     def action_from_id(self, action_id: int) -> ErosionAction:
         """The action with this id (``Game`` has checked it is one)."""

@@ -411,10 +411,7 @@ class SquadCombatGame(Game[SquadCombatOptions, "SquadCombatState", SquadAction])
         """The stable id: ``pass``, ``done``, ``no die``, ``die 1-6``, ``pay 1-6``,
         ``drop 1-6``, ``refresh a-c``, ``target`` seat by slot, ``play`` card by slot,
         ``discard`` card (cards in content order)."""
-        try:
-            return self._ids[action]
-        except KeyError:
-            raise ValueError(f"{action!r} is not an action of this game") from None
+        return self._ids[action]
 
     def action_from_id(self, action_id: int) -> SquadAction:
         """The action with this id (``Game`` has checked it is one)."""

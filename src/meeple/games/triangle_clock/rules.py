@@ -302,7 +302,7 @@ class TriangleClockGame(Game[TriangleClockOptions, "TriangleClockState", Triangl
         memorised (33)."""
         if isinstance(action, Pick):
             return 4 * action.letter + action.palette_swap + 2 * action.right_angle
-        return 32 if isinstance(action, Mulligan) else 33
+        return {Mulligan: 32, Memorised: 33}[type(action)]
 
     def action_from_id(self, action_id: int) -> TriangleClockAction:
         """The action with this id (``Game`` has checked it is one)."""
