@@ -76,5 +76,5 @@ def test_ids_outside_the_encoding_are_refused():
     game = erd()
     with pytest.raises(ActionIdError, match="no action id"):
         game.action_from_id(game.num_actions)
-    with pytest.raises(ValueError, match="not an allocation of this game"):
+    with pytest.raises(ActionIdError, match="is not an action of Erd"):
         game.action_id(game.parse_action("rush=HHHH defense=-"))
