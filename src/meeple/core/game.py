@@ -73,23 +73,21 @@ class Game(ABC, Generic[O, S, A]):
         self.options: O = options
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        # Every game's own action_from_id is wrapped once here, so that no game has to check
-        # the id itself: a bad id (text, a float, out of range) is refused the same way in all.
-        # Looked up through the whole class order, not only the class's own namespace: a
-        # game may take its notation from a mixin that is not a Game (Erosion's).
+        # Every game's own action_from_id and action_id are wrapped once here, so that no game
+        # has to check what it is given: a bad id (text, a float, out of range), or a value
+        # that is not one of its actions, is refused the same way in all. Looked up through
+        # the whole class order, not only the class's own namespace: a game may take its
+        # notation from a mixin that is not a Game (Erosion's).
         super().__init_subclass__(**kwargs)
-        own = cls.action_from_id
-        if not getattr(own, "_checks_id", False) and not getattr(
-            own, "__isabstractmethod__", False
+        for name, check in (
+            ("action_from_id", _checked_action_from_id),
+            ("action_id", _checked_action_id),
         ):
-            cls.action_from_id = _checked_action_from_id(own)  # type: ignore[method-assign]
-        # And its action_id, so that a value that is not one of its actions is refused the
-        # same way in every game, whether the game looks actions up or reads their fields.
-        own_id = cls.action_id
-        if not getattr(own_id, "_checks_id", False) and not getattr(
-            own_id, "__isabstractmethod__", False
-        ):
-            cls.action_id = _checked_action_id(own_id)  # type: ignore[method-assign]
+            own = getattr(cls, name)
+            if not getattr(own, "_checks_id", False) and not getattr(
+                own, "__isabstractmethod__", False
+            ):
+                setattr(cls, name, check(own))
 
     # -- identity ---------------------------------------------------------------------------
     def __eq__(self, other: object) -> bool:
