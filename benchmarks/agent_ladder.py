@@ -17,7 +17,14 @@ draw counts half: ``lab.stats.score_interval``); a rung holds when the upper age
 rate interval lies above 1/2. With ``--duplicate`` each deal (a game's seed) is played once
 with each agent in each seat, and the interval is taken over the deals
 (``lab.stats.deal_score_interval``): in card and dice games the luck of the deal then
-cancels between the agents instead of widening the interval.
+cancels between the agents instead of widening the interval. Such a rung also prints its
+tally (how many deals gave the upper agent each mean score), and ``--pool-with TALLY``
+(repeatable) adds the tallies of earlier, independent batches of the same rung (other
+``--seed``) and prints the pooled interval (``lab.stats.tally_interval``): a rung too long
+for one sitting is judged over batches whose games need not be kept::
+
+    .venv/bin/python benchmarks/agent_ladder.py --duplicate --seed 3 --games 100 \
+        --only triangle-clock --rung UPPER LOWER --pool-with 1:12,0.5:25,0:13
 """
 
 from __future__ import annotations
@@ -38,7 +45,7 @@ from meeple.agents.spec import AgentSpec, parse_spec
 from meeple.core.game import Game
 from meeple.lab.metrics import agent_results
 from meeple.lab.run import RunSpec, execute
-from meeple.lab.stats import wilson_interval
+from meeple.lab.stats import tally_interval, wilson_interval
 from meeple.store import ResultStore
 
 LADDER_OPTIONS = {"erd": {"best_of": 1}}
@@ -113,7 +120,19 @@ def main() -> None:
         default=0,
         help="the run's seed (part of its key): another seed is an independent run of a rung",
     )
+    parser.add_argument(
+        "--pool-with",
+        action="append",
+        default=[],
+        type=parse_tally,
+        metavar="TALLY",
+        help="with --duplicate: an earlier batch's tally (MEAN:DEALS,..., as printed) to pool "
+        "with this run's (repeatable)",
+    )
     args = parser.parse_args()
+    if args.pool_with and not args.duplicate:
+        parser.error("--pool-with pools deals: give --duplicate too")
+    tallies: list[str] = []
     store = ResultStore(args.db)
     command = shlex.join([os.path.relpath(sys.executable), *sys.argv])
     duplicated = ", each deal in both seatings" if args.duplicate else ""
@@ -184,7 +203,43 @@ def main() -> None:
                 f"{100 * up.wins / games:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]",
                 str(up.score),
             )
+            if up.deal_tally:
+                tallies.append(f"{game.name}: {upper} vs {lower}: {format_tally(up.deal_tally)}")
+                if args.pool_with:
+                    pooled = [*up.deal_tally, *itertools.chain(*args.pool_with)]
+                    rate, (lo, hi) = tally_interval(pooled)
+                    deals = sum(count for _, count in pooled)
+                    tallies.append(
+                        f"  pooled with {len(args.pool_with)} earlier batch(es): {deals} deals, "
+                        f"score rate {100 * rate:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
+                    )
     console.print(table)
+    if tallies:
+        console.print("deals by the upper agent's mean score (MEAN:DEALS):")
+        for line in tallies:
+            console.print(line, soft_wrap=True)
+
+
+def format_tally(tally: list[tuple[float, int]]) -> str:
+    """A deal tally as ``--pool-with`` reads it: ``1:12,0.5:25,0:13``."""
+    return ",".join(f"{mean:g}:{count}" for mean, count in tally)
+
+
+def parse_tally(text: str) -> list[tuple[float, int]]:
+    """``1:12,0.5:25,0:13`` as (mean score, deals) pairs; a clear error otherwise."""
+    try:
+        pairs = [part.split(":") for part in text.split(",")]
+        tally = [(float(mean), int(count)) for mean, count in pairs]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a tally: give MEAN:DEALS pairs separated by commas, "
+            "e.g. 1:12,0.5:25,0:13"
+        ) from None
+    if any(not 0 <= mean <= 1 or count < 0 for mean, count in tally):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: each mean score is from 0 to 1 and each count at least 0"
+        )
+    return tally
 
 
 if __name__ == "__main__":

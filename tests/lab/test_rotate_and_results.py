@@ -192,6 +192,8 @@ def test_agent_results_count_each_agent_whichever_seat_it_held():
     a, _ = agent_results(dealt)
     assert (a.wins, a.losses, a.deals) == (3, 1, 2) and b.deals is None
     assert (a.score.low, a.score.high) == deal_score_interval([[1.0, 0.0], [1.0, 1.0]])
+    # The tally, what a later batch pools with: one deal split, one won in both seatings.
+    assert a.deal_tally == [(1.0, 1), (0.5, 1)]
 
 
 def test_results_of_a_rotated_run_score_each_agent(lab, monkeypatch):
@@ -278,5 +280,7 @@ def test_results_of_a_duplicate_run_are_counted_over_deals(lab, monkeypatch):
     shown = lab("results", _key(lab))
     assert shown.exit_code == 0, shown.output
     assert "5 deals" in shown.output
+    tally = ", ".join(f"{mean:g} in {count}" for mean, count in greedy.deal_tally or [])
+    assert f"its mean score in a deal: {tally}" in shown.output
     listed = lab("results")
     assert "each deal in every seating" in listed.output

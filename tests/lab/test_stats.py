@@ -38,3 +38,20 @@ def test_the_interval_covers_the_true_score_about_95_times_in_100() -> None:
         wide += w_low <= truth <= w_high
     assert 0.92 < covered / runs < 0.98
     assert wide / runs > 0.99
+
+
+def test_a_tally_gives_the_deals_interval_and_pools_batches() -> None:
+    from meeple.lab.stats import deal_score_interval, tally_interval
+
+    first = [(1.0, 12), (0.5, 25), (0.0, 13)]
+    deals = [[1.0, 1.0]] * 12 + [[1.0, 0.0]] * 25 + [[0.0, 0.0]] * 13
+    rate, interval = tally_interval(first)
+    assert rate == pytest.approx((12 + 12.5) / 50)
+    assert interval == pytest.approx(deal_score_interval(deals))
+    # Two batches pool by concatenation: twice the same tally narrows the interval.
+    _, (low, high) = tally_interval(first + first)
+    assert high - low < interval[1] - interval[0]
+    assert low < rate < high
+    # Deals that all scored alike still get an interval, not a point.
+    assert tally_interval([(0.5, 10)])[1][0] < 0.5 < tally_interval([(0.5, 10)])[1][1]
+    assert tally_interval([]) == (0.0, (0.0, 1.0))

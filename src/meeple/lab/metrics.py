@@ -4,6 +4,7 @@ the reference."""
 from __future__ import annotations
 
 import statistics
+from collections import Counter
 from typing import Any
 
 from pydantic import BaseModel
@@ -90,6 +91,11 @@ class AgentResult(BaseModel):
     deals: int | None = None
     """How many deals the games were, where games shared their seed (``--duplicate``: each
     deal played once in every seating); None when every game had a deal of its own."""
+    deal_tally: list[tuple[float, int]] | None = None
+    """With shared deals: how many deals gave the agent each mean score, highest first
+    (``[(1.0, 12), (0.5, 25), (0.0, 13)]``: 12 deals won in both seatings, 25 split, 13
+    lost in both). What a later batch of the same pairing needs to pool with this one
+    (:func:`meeple.lab.stats.tally_interval`), once the games themselves are gone."""
 
 
 class Summary(BaseModel):
@@ -197,8 +203,10 @@ def agent_results(rows: list[dict[str, Any]]) -> list[AgentResult]:
             for seed, score in zip(seeds, scores, strict=True):
                 deals.setdefault(seed, []).append(score)
             low, high = deal_score_interval(list(deals.values()))
+            tally = Counter(sum(deal) / len(deal) for deal in deals.values())
         else:
             low, high = score_interval(wins, draws, losses)
+            tally = None
         points = wins + draws / 2
         score = Rate(count=points, total=len(scores), rate=points / len(scores), low=low, high=high)
         out.append(
@@ -209,6 +217,7 @@ def agent_results(rows: list[dict[str, Any]]) -> list[AgentResult]:
                 losses=losses,
                 score=score,
                 deals=len(set(seeds)) if shared else None,
+                deal_tally=sorted(tally.items(), reverse=True) if tally else None,
             )
         )
     return out

@@ -44,7 +44,11 @@ def summary_rows(summary: Summary, agents_in_label: bool = True) -> list[tuple[s
             rows.append((f"seat {seat.seat} wins", f"{agents} {record}"))
     for result in summary.agents:
         record = f"{result.score}  ({result.wins} W / {result.draws} D / {result.losses} L"
-        record += f"; {result.deals} deals)" if result.deals else ")"
+        if result.deals and result.deal_tally:
+            tally = ", ".join(f"{mean:g} in {count}" for mean, count in result.deal_tally)
+            record += f"; {result.deals} deals, its mean score in a deal: {tally})"
+        else:
+            record += f"; {result.deals} deals)" if result.deals else ")"
         rows.append((f"{result.agent}, either seat: score rate", record))
     rows.append(("draws", str(summary.draws)))
     if summary.first_player is not None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 
 def wilson_interval(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
@@ -68,3 +68,25 @@ def deal_score_interval(deals: Sequence[Sequence[float]], z: float = 1.96) -> tu
         wins, draws = scores.count(1.0), scores.count(0.5)
         return score_interval(wins, draws, len(scores) - wins - draws, z)
     return _wilson(p, p * (1 - p) / variance, z)
+
+
+def tally_interval(
+    tally: Iterable[tuple[float, int]], z: float = 1.96
+) -> tuple[float, tuple[float, float]]:
+    """The score rate and its interval from deals counted by their mean score: ``(mean,
+    count)`` pairs, as :attr:`meeple.lab.metrics.AgentResult.deal_tally` keeps them.
+
+    Tallies of independent batches of the same pairing (other seeds) pool by concatenation,
+    which is how a rung too long for one sitting is judged over several. Each deal counts
+    once, so this is :func:`deal_score_interval` exactly when every deal has the same number
+    of games (a duplicate run that finished its deals).
+    """
+    means = [mean for mean, count in tally for _ in range(count)]
+    if not means:
+        return 0.0, (0.0, 1.0)
+    rate = sum(means) / len(means)
+    variance = sum((m - rate) ** 2 for m in means) / len(means) / len(means)
+    if variance <= 0 or rate in (0.0, 1.0):
+        # Deals that all scored alike say nothing of the spread: count each as one game.
+        return rate, wilson_interval(rate * len(means), len(means), z)
+    return rate, _wilson(rate, rate * (1 - rate) / variance, z)
