@@ -130,6 +130,40 @@ def test_a_modelled_opponent_plays_the_policy_inside_the_tree():
     assert decisions[0] == decisions[1]
 
 
+def test_a_modelled_opponent_remembers_what_both_seats_were_shown():
+    """The Triangle Clock shows both players the order of shared symbols, then hides it. The
+    policy agent remembers it (``recall``), so the model of it inside the tree must too: a
+    bare determinization of the opponent's view reshuffles the order and would model an
+    opponent that forgot. With ``recall=false`` the searching seat forgets, and so does its
+    model."""
+    game = meeple.make("triangle-clock")
+    states = random_playthrough(game, 7).record().states()
+    shown, later = states[0], states[12]
+    assert later.round >= 2 and not later.is_over
+    order = shown.orders[shown.block]
+    seat = later.to_act[0]
+    for recall in (True, False):
+        agent = make_agent(
+            f"ismcts:rollout=guided,opponent=guided,iterations=40,recall={str(recall).lower()}",
+            game,
+            5,
+        )
+        seen = []
+        policy = agent._choose
+
+        def spy(sample, p, seed, seen=seen, policy=policy):
+            seen.append(sample.orders[sample.block] == order)
+            return policy(sample, p, seed)
+
+        agent._choose = spy
+        agent.act(Observation(shown, seat))
+        agent.act(Observation(later, seat))
+        assert len(seen) >= 40
+        # Forgetting reshuffles the symbols not yet revealed: the same order again is a
+        # chance of one in (16 - revealed)!, a dozen or more symbols at this round.
+        assert all(seen) if recall else not any(seen)
+
+
 def test_candidates_limit_the_root_to_what_the_policy_proposes():
     """``candidates=K``: the root searches only the actions the rollout policy chooses in K
     samples of what the seat cannot see; a game without such a policy refuses it."""

@@ -281,8 +281,11 @@ class MCTSAgent:
                     if p not in chosen:
                         # The model chooses on its own sample of what it cannot see (the
                         # searching seat's hand among it): on this determinization it
-                        # would answer a hand it could not know.
-                        chosen[p] = choose(state.determinize(p, rng), p, rng.getrandbits(31))
+                        # would answer a hand it could not know. What a memorise step showed
+                        # both seats it remembers, as the policy agent it models does (a
+                        # bare determinization forgets it).
+                        model = self._memory.recall_into(state.determinize(p, rng))
+                        chosen[p] = choose(model, p, rng.getrandbits(31))
                 for p in acting:
                     state = state._next(p, chosen[p])
             else:

@@ -74,7 +74,12 @@ class SeatMemory:
 
     def sample(self, observation: Observation, rng: random.Random) -> State[Any]:
         """A determinization of the seat's view with what it remembers put back."""
-        state = observation.determinize(rng)
+        return self.recall_into(observation.determinize(rng))
+
+    def recall_into(self, state: State[Any]) -> State[Any]:
+        """``state``, a determinization, with what this seat remembers put back. A memorise
+        step shows every seat the same thing (``State.memory``), so a search may put it
+        into the sample it models another seat's choice on, too."""
         return state.recalling(self._kept) if self._kept else state
 
 

@@ -348,8 +348,10 @@ class State(ABC, Generic[A]):
         stop showing; None when there is nothing to keep (the default).
 
         Games with something to memorise (The Triangle Clock's order of shared symbols)
-        override it. It must hold nothing the seat's view does not show now. A searching
-        agent keeps the values and gives them back to :meth:`recalling`.
+        override it. It must hold nothing the seat's view does not show now, and what a
+        memorise step shows it shows every seat alike (as The Triangle Clock's rules do): a
+        searching agent keeps the values and gives them back to :meth:`recalling`, in its
+        own samples and in those it models the other seats' choices on.
         """
         return None
 
