@@ -217,5 +217,54 @@ def test_the_pool_is_handed_a_few_batches_at_a_time(monkeypatch):
     jobs = [SMALL.job(k) for k in range(40)]
     rows = sorted(run_jobs(jobs, "process", 2), key=lambda row: row["index"])
     assert [row["index"] for row in rows] == list(range(40))
-    assert len(most) == len(simulate._batches(jobs, 2)) > 10
+    assert len(most) >= len(simulate._batches(jobs, 2)) > 10
     assert max(most) <= simulate.IN_FLIGHT * 2
+
+
+def _paced(pace: dict[int, float]):
+    """A batcher's view of games that each take ``pace[index]`` seconds of a worker."""
+
+    def play(batch):
+        return batch, sum(pace[job] for job in batch)
+
+    return play
+
+
+@pytest.mark.parametrize(("seconds", "largest"), [(0.001, None), (0.3, 3), (150.0, 1)])
+def test_a_batch_holds_about_a_second_of_play(monkeypatch, seconds, largest):
+    """A worker hands back its rows when its whole batch is done. Batches of six Triangle
+    Clock games at a second a move held finished games back for a quarter of an hour, and
+    an interrupt lost them; a batch is now cut to about ``BATCH_SECONDS`` of play at the
+    measured pace (one game until a game has been measured), and quick games keep big ones."""
+    jobs = list(range(400))
+    batcher = simulate._Batcher(jobs, 2)
+    play = _paced(dict.fromkeys(jobs, seconds))
+    sizes, handed = [], []
+    while batch := batcher.next():
+        sizes.append(len(batch))
+        handed.extend(batch)
+        rows, spent = play(batch)
+        batcher.done(len(rows), spent)
+    assert handed == jobs, "every job once, in order"
+    assert sizes[0] == 1, "nothing measured yet"
+    # Quick games: the batches the run would have had anyway (25 here, at most 50), the
+    # first less the one game that measured the pace.
+    assert max(sizes) == (largest or max(map(len, simulate._batches(jobs, 2))) - 1)
+    assert all(size * seconds <= max(simulate.BATCH_SECONDS, seconds) for size in sizes)
+
+
+def test_slow_games_come_back_one_by_one(monkeypatch):
+    """Through the real pool: each slow game is stored as soon as it is played."""
+    handed: list[int] = []
+
+    class Counting(simulate.ProcessPoolExecutor):
+        def submit(self, fn, batch, *args, **kwargs):
+            handed.append(len(batch))
+            return super().submit(fn, batch, *args, **kwargs)
+
+    monkeypatch.setattr(simulate, "ProcessPoolExecutor", Counting)
+    monkeypatch.setattr(simulate, "BATCH_SECONDS", 1e-9)  # every game is slow next to this
+    jobs = [SMALL.job(k) for k in range(24)]
+    rows = sorted(run_jobs(jobs, "process", 2), key=lambda row: row["index"])
+    assert [row["index"] for row in rows] == list(range(24))
+    assert handed == [1] * 24

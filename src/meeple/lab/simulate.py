@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import signal
+import time
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -245,24 +246,71 @@ def _start_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+BATCH_SECONDS = 1.0
+"""About how long a batch handed to a worker may take to play. A worker returns its rows
+when the whole batch is done, so a batch of slow games (The Triangle Clock's search at a
+second a move: minutes a game) held finished games back for many minutes, and an interrupt
+lost them; a batch this short is finished within the interrupt's grace period."""
+
+
+def _play_timed(jobs: list[GameJob]) -> tuple[list[GameRow], float]:
+    """:func:`play_jobs`, with the seconds the worker spent playing them."""
+    start = time.perf_counter()
+    rows = play_jobs(jobs)
+    return rows, time.perf_counter() - start
+
+
+class _Batcher:
+    """Hands out the batches of :func:`_batches`, each cut to about
+    :data:`BATCH_SECONDS` of play at the pace the workers measured so far (one game before
+    anything is measured): quick games keep their batches of up to 50, slow games go one at
+    a time."""
+
+    def __init__(self, jobs: list[GameJob], workers: int) -> None:
+        self.queue = deque(_batches(jobs, workers))
+        self.games = 0
+        self.seconds = 0.0
+
+    def done(self, games: int, seconds: float) -> None:
+        """Count ``games`` more as played, in ``seconds`` of a worker's time."""
+        self.games += games
+        self.seconds += seconds
+
+    def next(self) -> list[GameJob] | None:
+        """The next batch, or None when every job has been handed out."""
+        if not self.queue:
+            return None
+        batch = self.queue.popleft()
+        most = 1
+        if self.games:
+            per_game = self.seconds / self.games
+            most = max(1, int(BATCH_SECONDS / per_game)) if per_game > 0 else len(batch)
+        if len(batch) > most:
+            self.queue.appendleft(batch[most:])
+            batch = batch[:most]
+        return batch
+
+
 def _run_processes(jobs: list[GameJob], workers: int) -> Iterator[GameRow]:
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker)
-    batches = iter(_batches(jobs, workers))
-    pending: set[Future[list[GameRow]]] = set()
+    batcher = _Batcher(jobs, workers)
+    pending: set[Future[tuple[list[GameRow], float]]] = set()
     ready: deque[GameRow] = deque()  # rows of finished batches, not yet handed over
     completed = False
     try:
         while True:
             # A few batches in flight per worker, not all of them: `wait` visits every
             # future it is given, and with hundreds pending that cost more than the rows.
-            while len(pending) < IN_FLIGHT * workers and (batch := next(batches, None)):
-                pending.add(pool.submit(play_jobs, batch))
+            while len(pending) < IN_FLIGHT * workers and (batch := batcher.next()):
+                pending.add(pool.submit(_play_timed, batch))
             if not (pending or ready):
                 break
             if not ready:
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for future in done:
-                    ready.extend(future.result())
+                    rows, seconds = future.result()
+                    batcher.done(len(rows), seconds)
+                    ready.extend(rows)
             yield ready.popleft()
         completed = True
     except KeyboardInterrupt:
@@ -273,7 +321,7 @@ def _run_processes(jobs: list[GameJob], workers: int) -> Iterator[GameRow]:
         done, _ = wait(pending, timeout=SALVAGE_SECONDS)
         for future in done:
             if not future.cancelled() and future.exception() is None:
-                ready.extend(future.result())
+                ready.extend(future.result()[0])
         while ready:
             yield ready.popleft()
         raise
@@ -297,12 +345,20 @@ def _run_ray(jobs: list[GameJob], workers: int, address: str | None) -> Iterator
         else:
             ray.init(num_cpus=max(1, workers), include_dashboard=False, log_to_driver=False)
     try:
-        remote = ray.remote(play_jobs)
-        pending = [remote.remote(batch) for batch in _batches(jobs, max(1, workers))]
-        while pending:
+        remote = ray.remote(_play_timed)
+        workers = max(1, workers)
+        batcher = _Batcher(jobs, workers)
+        pending: list[Any] = []
+        while True:
+            while len(pending) < IN_FLIGHT * workers and (batch := batcher.next()):
+                pending.append(remote.remote(batch))
+            if not pending:
+                break
             done, pending = ray.wait(pending, num_returns=1)
             for ref in done:
-                yield from ray.get(ref)
+                rows, seconds = ray.get(ref)
+                batcher.done(len(rows), seconds)
+                yield from rows
     finally:
         if started_here:
             ray.shutdown()
