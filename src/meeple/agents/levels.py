@@ -59,9 +59,10 @@ def level_spec(game: Game, level: str) -> str:
 STRONGER_THAN_HARD: dict[str, tuple[str, str]] = {
     "erd": (
         "exploit",
-        "needs Erd solved first (meeple solve erd: about 20 minutes once, a 65 MB cache "
-        "entry), so hard stays the heuristic; exploit is no more exploitable than the "
-        "equilibrium and scores 51.9% of points against it (docs/erd-solved.md)",
+        "needs Erd solved first (meeple solve erd: minutes once, 249 s for the 0.02 rules "
+        "on the 2-core machine, a 63 MB cache entry), so hard stays the heuristic; exploit is "
+        "no more exploitable than the equilibrium and scores 51.9% of points a game against "
+        "the heuristic (docs/erd-solved.md)",
     ),
 }
 """Games whose strongest agent is not a level, with the agent and why it is not ``hard``."""
