@@ -55,3 +55,16 @@ def test_a_tally_gives_the_deals_interval_and_pools_batches() -> None:
     # Deals that all scored alike still get an interval, not a point.
     assert tally_interval([(0.5, 10)])[1][0] < 0.5 < tally_interval([(0.5, 10)])[1][1]
     assert tally_interval([]) == (0.0, (0.0, 1.0))
+
+
+def test_deals_that_all_scored_alike_count_one_game_each() -> None:
+    """20 deals won twice over are 20 observations, not 40: the two games of a deal share
+    their luck, so the interval is Wilson's over the deals, as a tally of them gives."""
+    from meeple.lab.stats import deal_score_interval, tally_interval, wilson_interval
+
+    swept = [[1.0, 1.0]] * 20
+    assert deal_score_interval(swept) == pytest.approx(wilson_interval(20, 20))
+    assert deal_score_interval(swept) == pytest.approx(tally_interval([(1.0, 20)])[1])
+    assert deal_score_interval(swept)[0] < wilson_interval(40, 40)[0]
+    split = [[1.0, 0.0]] * 10
+    assert deal_score_interval(split) == pytest.approx(tally_interval([(0.5, 10)])[1])

@@ -55,7 +55,9 @@ def deal_score_interval(deals: Sequence[Sequence[float]], z: float = 1.96) -> tu
     means over their number, and Wilson's formula takes the effective number of games
     ``p(1 - p) / variance`` (as :func:`score_interval`, which this equals when every deal is
     one game). Where the deals' means do not vary at all (or the rate is 0 or 1), that says
-    nothing about the spread, and the games' own interval is used.
+    nothing about the spread: each deal then counts as one game (its games are not
+    independent, so counting them would claim more than was seen), as in
+    :func:`tally_interval`.
     """
     scores = [score for deal in deals for score in deal]
     if not scores:
@@ -65,8 +67,7 @@ def deal_score_interval(deals: Sequence[Sequence[float]], z: float = 1.96) -> tu
     centre = sum(means) / len(means)
     variance = sum((m - centre) ** 2 for m in means) / len(means) / len(means)
     if variance <= 0 or p in (0.0, 1.0):
-        wins, draws = scores.count(1.0), scores.count(0.5)
-        return score_interval(wins, draws, len(scores) - wins - draws, z)
+        return wilson_interval(p * len(means), len(means), z)
     return _wilson(p, p * (1 - p) / variance, z)
 
 
