@@ -284,3 +284,27 @@ def test_results_of_a_duplicate_run_are_counted_over_deals(lab, monkeypatch):
     assert f"its mean score in a deal: {tally}" in shown.output
     listed = lab("results")
     assert "each deal in every seating" in listed.output
+
+
+def test_compare_can_rotate_seats_and_duplicate_deals(lab):
+    compare = ("compare", "edges", "--board", "2x2", "--seat", "greedy", "--seat", "random")
+    variants = ("--variant", "pie=true", "--variant", "pie=false")
+    refused = lab(*compare, *variants, "--games", "4", "--duplicate")
+    assert refused.exit_code != 0 and "--rotate-seats" in refused.output
+    odd = lab(*compare, *variants, "--games", "5", "--rotate-seats")
+    assert odd.exit_code != 0 and "multiple of 2" in odd.output
+    result = lab(*compare, *variants, "--games", "6", "--rotate-seats", "--duplicate")
+    assert result.exit_code == 0, result.output
+    assert "seats rotated, deals duplicated" in " ".join(result.output.split())
+    files = sorted((lab.tmp / "out").glob("edges-*.jsonl"))
+    assert len(files) == 2
+    import json
+
+    for path in files:
+        rows = sorted(
+            (json.loads(line) for line in path.read_text().splitlines()), key=lambda r: r["index"]
+        )
+        assert [r["seed"] for r in rows[0::2]] == [r["seed"] for r in rows[1::2]]
+        assert [r["seats"] for r in rows[:2]] == [["greedy", "random"], ["random", "greedy"]]
+        [greedy] = [r for r in agent_results(rows) if r.agent == "greedy"]
+        assert greedy.deals == 3 and greedy.opponent == "random"

@@ -72,3 +72,50 @@ def test_the_tournament_command_plays_n_per_pair_and_says_so(tmp_path):
     }
     report = next((tmp_path / "out").glob("tournament-edges-*/report.md")).read_text()
     assert "Every pair played 3 games" in report
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_duplicate_tournament_deals_every_deal_to_every_pair_in_each_seating(players):
+    agents = ["a", "b", "c"]
+    spec = tournament_spec("edges", {}, agents, players, seed=3, duplicate=True)
+    cycle = len(spec.seatings)  # pairs x the pair's seatings
+    jobs = [spec.job(k) for k in range(2 * cycle)]
+    for deal in range(2):
+        passed = jobs[deal * cycle : (deal + 1) * cycle]
+        assert len({job.seed for job in passed}) == 1  # one deal...
+        assert [job.seats for job in passed] == spec.seatings  # ...in every seating of every pair
+    assert jobs[0].seed != jobs[cycle].seed
+    assert spec.key != tournament_spec("edges", {}, agents, players, seed=3).key
+
+
+def test_a_duplicate_tournament_counts_each_pair_over_its_deals(tmp_path):
+    db, out = f"sqlite:///{tmp_path / 'r.db'}", str(tmp_path / "out")
+    agents = ["--agent", "heuristic", "--agent", "random", "--agent", "policy"]
+    common = ["tournament", "triangle-clock", *agents, "--db", db, "--out", out, "--duplicate"]
+    runner = CliRunner()
+    refused = runner.invoke(app, [*common, "--games", "3"])
+    assert refused.exit_code != 0 and "multiple of 2" in refused.output
+    assert "Traceback" not in refused.output
+    result = runner.invoke(app, [*common, "--games", "4"])
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    [jsonl] = (tmp_path / "out").glob("triangle-clock-*.jsonl")
+    rows = [json.loads(line) for line in jsonl.read_text().splitlines()]
+    assert len({r["seed"] for r in rows}) == 2  # 12 games, 2 deals
+    for first, second in combinations(["heuristic", "random", "policy"], 2):
+        pair = [r for r in rows if set(r["seats"]) == {first, second}]
+        mine = sum(
+            1.0
+            if {r["seats"][p] for p in r["winners"]} == {first}
+            else 0.0
+            if r["winners"]
+            else 0.5
+            for r in pair
+        )
+        assert f"{first} against {second}: score rate {100 * mine / 4:.1f}%" in text
+        assert "over 2 deals" in text
+    key = jsonl.stem.split("-")[-1]
+    shown = runner.invoke(app, ["results", key, "--db", db])
+    assert shown.exit_code == 0, shown.output
+    assert "heuristic against random" in shown.output
+    assert "each deal played by every pair" in " ".join(shown.output.split())

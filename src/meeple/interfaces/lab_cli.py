@@ -33,7 +33,11 @@ from meeple.lab.report import (
 from meeple.lab.run import RunSpec, execute, rotations, write_csv, write_jsonl
 from meeple.lab.simulate import Backend
 from meeple.lab.tournament import (
+    pair_lines,
     pair_plays,
+    pair_records,
+    pair_seatings,
+    round_robin_agents,
     score_matrix,
     seating_note,
     tournament_spec,
@@ -50,6 +54,23 @@ Address = Annotated[str | None, typer.Option(help="address of an existing Ray cl
 Db = Annotated[str, typer.Option(help="SQLAlchemy URL of the results database")]
 Out = Annotated[Path, typer.Option(help="folder for the per-game JSONL file and the report")]
 Fresh = Annotated[bool, typer.Option(help="forget stored games of this run and play all again")]
+RotateSeats = Annotated[
+    bool,
+    typer.Option(
+        "--rotate-seats",
+        help="rotate the seating game by game, so that every agent sits in every seat "
+        "equally often (--games a multiple of the number of seats)",
+    ),
+]
+Duplicate = Annotated[
+    bool,
+    typer.Option(
+        "--duplicate",
+        help="with --rotate-seats: play each deal (a game's seed: its shuffles and dice) "
+        "once in every seating, as in duplicate bridge, so the luck of the deal falls on "
+        "every agent alike; each agent's interval is then taken over the deals",
+    ),
+]
 
 
 class LabError(MeepleError):
@@ -169,6 +190,25 @@ def _check_seats(game_name: str, options: dict[str, Any], seats: list[str]) -> l
     return seats
 
 
+def _seatings(seats: list[str], games: int, rotate: bool, duplicate: bool) -> list[list[str]]:
+    """The seatings a run cycles through, after checking that ``games`` fill them evenly."""
+    if duplicate and not rotate:
+        raise LabError("--duplicate plays each deal in every seating: give --rotate-seats")
+    seatings = rotations(seats) if rotate else [seats]
+    if games % len(seatings):
+        raise LabError(
+            f"with --rotate-seats, --games must be a multiple of {len(seatings)} (the "
+            f"seats) so that every agent sits in every seat equally; {games} is not"
+        )
+    return seatings
+
+
+def _rotated(spec: RunSpec) -> str:
+    """How a run seats its agents, for a title: nothing when the seating is fixed."""
+    rotated = ", seats rotated" if len(spec.seatings) > 1 else ""
+    return rotated + (", deals duplicated" if spec.duplicate else "")
+
+
 def _summary_table(title: str, summaries: dict[str, Summary]) -> Table:
     table = Table(title=title)
     table.add_column("measure")
@@ -198,23 +238,8 @@ def simulate_command(
     db: Db = DEFAULT_URL,
     out: Out = Path("results"),
     fresh: Fresh = False,
-    rotate_seats: Annotated[
-        bool,
-        typer.Option(
-            "--rotate-seats",
-            help="rotate the seating game by game, so that every agent sits in every seat "
-            "equally often (--games a multiple of the number of seats)",
-        ),
-    ] = False,
-    duplicate: Annotated[
-        bool,
-        typer.Option(
-            "--duplicate",
-            help="with --rotate-seats: play each deal (a game's seed: its shuffles and dice) "
-            "once in every seating, as in duplicate bridge, so the luck of the deal falls on "
-            "every agent alike; each agent's interval is then taken over the deals",
-        ),
-    ] = False,
+    rotate_seats: RotateSeats = False,
+    duplicate: Duplicate = False,
 ) -> None:
     """Play many games and report wins, first-player advantage, length and design metrics.
 
@@ -225,19 +250,11 @@ def simulate_command(
         chosen_game = make(game, **parse_option_flags(game, list(ctx.args)))
         name, options = chosen_game.name, chosen_game.options.changed()
         seats = _check_seats(name, options, seat or [])
-        if duplicate and not rotate_seats:
-            raise LabError("--duplicate plays each deal in every seating: give --rotate-seats")
-        seatings = rotations(seats) if rotate_seats else [seats]
-        if games % len(seatings):
-            raise LabError(
-                f"with --rotate-seats, --games must be a multiple of {len(seatings)} (the "
-                f"seats) so that every agent sits in every seat equally; {games} is not"
-            )
         spec = RunSpec(
             kind="simulate",
             game=name,
             options=options,
-            seatings=seatings,
+            seatings=_seatings(seats, games, rotate_seats, duplicate),
             seed=seed,
             duplicate=duplicate,
         )
@@ -256,9 +273,7 @@ def simulate_command(
     except MeepleError as exc:
         raise fail(str(exc)) from None
     summary = summarize(rows)
-    rotated = ", seats rotated" if rotate_seats else ""
-    rotated += ", deals duplicated" if duplicate else ""
-    title = f"{name} {options_words(options)} ({' vs '.join(seats)}{rotated})"
+    title = f"{name} {options_words(options)} ({' vs '.join(seats)}{_rotated(spec)})"
     console.print(_summary_table(title, {"value": summary}))
     _print_warnings(summary_warnings({title: summary}))
     with _writing(out):
@@ -300,6 +315,8 @@ def compare_command(
     db: Db = DEFAULT_URL,
     out: Out = Path("results"),
     fresh: Fresh = False,
+    rotate_seats: RotateSeats = False,
+    duplicate: Duplicate = False,
 ) -> None:
     """Simulate each variant with the same seeds and show the metrics side by side."""
     try:
@@ -313,7 +330,12 @@ def compare_command(
             options = make(name, **{**base, **_parse_variant(text)}).options.changed()
             seats = _check_seats(name, options, seat or [])
             specs[text] = RunSpec(
-                kind="simulate", game=name, options=options, seatings=[seats], seed=seed
+                kind="simulate",
+                game=name,
+                options=options,
+                seatings=_seatings(seats, games, rotate_seats, duplicate),
+                seed=seed,
+                duplicate=duplicate,
             )
         chosen = _backend(backend, jobs)
         rows = {
@@ -335,6 +357,7 @@ def compare_command(
     summaries = {label: summarize(r) for label, r in rows.items()}
     # The options every variant shares belong in the title: the labels give only the rest.
     title = f"{name} {options_words(base)}".rstrip() + ": variants compared"
+    title += _rotated(next(iter(specs.values())))
     console.print(_summary_table(title, summaries))
     _print_warnings(summary_warnings(summaries))
     key = "-".join(s.key[:6] for s in specs.values())
@@ -375,6 +398,16 @@ def tournament_command(
     db: Db = DEFAULT_URL,
     out: Out = Path("results"),
     fresh: Fresh = False,
+    duplicate: Annotated[
+        bool,
+        typer.Option(
+            "--duplicate",
+            help="every pair plays each deal (a game's seed: its shuffles and dice) once in "
+            "each of its seatings, and all pairs meet the same deals, as in duplicate "
+            "bridge; each pair's score interval is then taken over the deals (--games a "
+            "multiple of the pair's seatings: 2 with two seats)",
+        ),
+    ] = False,
 ) -> None:
     """Round robin between agents, seats rotated; Bradley-Terry ratings (Elo scale, 95% CI)."""
     try:
@@ -384,9 +417,15 @@ def tournament_command(
         for spec_text in agent:
             _check_seats(g.name, options, [spec_text] * g.num_players)
         try:
-            spec = tournament_spec(g.name, options, list(agent), g.num_players, seed)
+            spec = tournament_spec(g.name, options, list(agent), g.num_players, seed, duplicate)
         except ValueError as exc:
             raise LabError(str(exc)) from None
+        cycle = len(pair_seatings(agent[0], agent[1], g.num_players))
+        if duplicate and games % cycle:
+            raise LabError(
+                f"with --duplicate, --games must be a multiple of {cycle} (a pair's seatings) "
+                f"so that every deal is played in each of them; {games} is not"
+            )
         pairs = len(agent) * (len(agent) - 1) // 2
         rows = _play(
             spec,
@@ -407,6 +446,12 @@ def tournament_command(
     setting = f"{g.title} {options_words(options)}".rstrip()
     console.print(_ratings_table(f"{setting}: round robin, {games} games per pair", ratings))
     notes = [seating_note(pair_plays(rows))]
+    if duplicate:
+        notes.append(
+            "Every pair played each deal once in each of its seatings; the ratings' intervals "
+            "count games as independent, the pairs' intervals below count deals."
+        )
+        notes.extend(pair_lines(pair_records(rows, list(agent))))
     endings = count_endings(rows)
     if endings is not None:
         notes.append(f"How games ended: {endings.text()}.")
@@ -486,7 +531,10 @@ def _seating_words(run: dict[str, Any]) -> str:
     if run["kind"] in ("simulate", "ladder"):
         duplicated = ", each deal in every seating" if run["spec"].get("duplicate") else ""
         return " vs ".join(seatings[0]) + f", seats rotated ({len(seatings)} seatings){duplicated}"
-    return f"{len(seatings)} seatings"
+    duplicated = (
+        ", each deal played by every pair in each seating" if run["spec"].get("duplicate") else ""
+    )
+    return f"{len(seatings)} seatings{duplicated}"
 
 
 def _print_runs(runs: list[dict[str, Any]], db: str) -> None:
@@ -520,6 +568,10 @@ def _show_run(run: dict[str, Any], rows: list[dict[str, Any]]) -> None:
     if rows and run["kind"] == "tournament":
         ratings = bradley_terry(pairwise_results(rows))
         console.print(_ratings_table(f"{run['game']}: round robin", ratings))
+        if spec.get("duplicate"):
+            agents = round_robin_agents(RunSpec.model_validate(spec))
+            for line in pair_lines(pair_records(rows, agents)):
+                console.print(escape(line))
     elif rows:
         title = f"{run['game']} {words} ({_seating_words(run)})"
         console.print(_summary_table(title, {"value": summarize(rows)}))

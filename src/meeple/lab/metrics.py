@@ -81,6 +81,8 @@ class AgentResult(BaseModel):
     """How one agent did in two-player games against one other agent, whichever seat it held."""
 
     agent: str
+    opponent: str = ""
+    """The other agent of the games."""
     wins: int
     draws: int
     losses: int
@@ -212,6 +214,7 @@ def agent_results(rows: list[dict[str, Any]]) -> list[AgentResult]:
         out.append(
             AgentResult(
                 agent=name,
+                opponent=next(other for other in names if other != name),
                 wins=wins,
                 draws=draws,
                 losses=losses,

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
+from meeple.lab.metrics import AgentResult, agent_results
 from meeple.lab.run import RunSpec
 
 
@@ -44,15 +45,26 @@ def round_robin_seatings(agents: list[str], players: int) -> list[list[str]]:
 
 
 def tournament_spec(
-    game: str, options: dict[str, Any], agents: list[str], players: int, seed: int
+    game: str,
+    options: dict[str, Any],
+    agents: list[str],
+    players: int,
+    seed: int,
+    duplicate: bool = False,
 ) -> RunSpec:
-    """The run that plays a round robin: play ``games_per_pair * pairs`` games of it."""
+    """The run that plays a round robin: play ``games_per_pair * pairs`` games of it.
+
+    With ``duplicate`` every pair plays each deal once in each of its seatings: a deal
+    spans one pass through all the seatings, so every pair meets the same deals, and the
+    games per pair must be a multiple of the pair's seatings for the last deal to be whole.
+    """
     return RunSpec(
         kind="tournament",
         game=game,
         options=options,
         seatings=round_robin_seatings(agents, players),
         seed=seed,
+        duplicate=duplicate,
     )
 
 
@@ -112,6 +124,40 @@ def seating_note(plays: list[PairPlay]) -> str:
         + (" (the agent named first takes seat 0 in the extra game)" if cycle == 2 else "")
         + "."
     )
+
+
+def pair_records(rows: list[dict[str, Any]], agents: list[str]) -> list[AgentResult]:
+    """For each pair of ``agents`` that played, in round-robin order, the record of the
+    agent listed first: its score rate against the other, with the interval over its games,
+    or over the deals where the pair shared deals (``--duplicate``)."""
+    by_pair: dict[frozenset[str], list[dict[str, Any]]] = {}
+    for row in rows:
+        names = frozenset(row["seats"])
+        if len(names) == 2:
+            by_pair.setdefault(names, []).append(row)
+    out = []
+    for a, b in combinations(agents, 2):
+        records = agent_results(by_pair.get(frozenset((a, b)), []))
+        out.extend(record for record in records if record.agent == a)
+    return out
+
+
+def round_robin_agents(spec: RunSpec) -> list[str]:
+    """The agents of a round robin in the order they were entered."""
+    return list(dict.fromkeys(name for seating in spec.seatings for name in seating))
+
+
+def pair_lines(records: list[AgentResult]) -> list[str]:
+    """One sentence per pair: the first agent's score rate against the other, its interval
+    and what the interval is taken over."""
+    out = []
+    for record in records:
+        over = f"{record.deals} deals" if record.deals else f"{record.score.total} games"
+        out.append(
+            f"{record.agent} against {record.opponent}: score rate {record.score} over {over} "
+            f"({record.wins} W / {record.draws} D / {record.losses} L)."
+        )
+    return out
 
 
 def score_matrix(results: list[tuple[str, str, float]]) -> dict[tuple[str, str], float]:
