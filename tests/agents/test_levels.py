@@ -7,7 +7,7 @@ import pytest
 import meeple
 from meeple.agents import available_agents
 from meeple.agents.levels import DEFAULT_LEVEL, LEVEL_NAMES, LEVELS, level_spec, strongest
-from meeple.agents.spec import make_agent
+from meeple.agents.spec import make_agent, parse_spec
 from meeple.core.errors import AgentSpecError
 
 
@@ -29,8 +29,10 @@ def test_hard_is_the_default_and_the_strongest() -> None:
 
 def test_erds_strongest_is_the_solved_agent_not_a_level() -> None:
     game = meeple.make("erd")
-    assert strongest(game) == "exploit" != level_spec(game, "hard")
+    assert strongest(game) == "exploit:allowance=0.1,knows=heuristic"
+    assert level_spec(game, "hard") == "heuristic"
     assert "exploit" in available_agents(game)
+    assert parse_spec(strongest(game)).name == "exploit"  # built in test_erd_exploit.py
 
 
 def test_levels_are_read_as_people_type_them() -> None:

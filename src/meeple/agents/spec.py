@@ -102,13 +102,15 @@ def agent_builder(spec: str | AgentSpec, game: Game) -> Callable[[int], Agent]:
             f"no agent called {spec.name!r} for {game.name}; choose from: "
             f"{', '.join(agent_names(game))}"
         )
-    kwargs = _coerce(spec, factory, {"seed": 0, **spec.params})
+    kwargs = coerce_params(spec, factory, {"seed": 0, **spec.params})
     if "seed" in spec.params:
         return lambda _seed: factory(game, **kwargs)
     return lambda seed: factory(game, **{**kwargs, "seed": seed})
 
 
-def _coerce(spec: AgentSpec, factory: AgentFactory, raw: Mapping[str, Any]) -> dict[str, Any]:
+def coerce_params(spec: AgentSpec, factory: AgentFactory, raw: Mapping[str, Any]) -> dict[str, Any]:
+    """``raw`` parameters of ``spec`` as ``factory`` takes them (each value read as its
+    parameter's type); AgentSpecError naming the parameter for an unknown one or a bad value."""
     try:
         signature = inspect.signature(factory, eval_str=True)
     except NameError:
