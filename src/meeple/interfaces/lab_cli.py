@@ -190,8 +190,17 @@ def _check_seats(game_name: str, options: dict[str, Any], seats: list[str]) -> l
     return seats
 
 
-def _seatings(seats: list[str], games: int, rotate: bool, duplicate: bool) -> list[list[str]]:
-    """The seatings a run cycles through, after checking that ``games`` fill them evenly."""
+def _simulation(
+    game: str,
+    options: dict[str, Any],
+    seats: list[str],
+    games: int,
+    seed: int,
+    rotate: bool,
+    duplicate: bool,
+) -> RunSpec:
+    """The run of a simulation (or of one arm of a comparison), after checking that
+    ``games`` fill its seatings evenly."""
     if duplicate and not rotate:
         raise LabError("--duplicate plays each deal in every seating: give --rotate-seats")
     seatings = rotations(seats) if rotate else [seats]
@@ -200,7 +209,14 @@ def _seatings(seats: list[str], games: int, rotate: bool, duplicate: bool) -> li
             f"with --rotate-seats, --games must be a multiple of {len(seatings)} (the "
             f"seats) so that every agent sits in every seat equally; {games} is not"
         )
-    return seatings
+    return RunSpec(
+        kind="simulate",
+        game=game,
+        options=options,
+        seatings=seatings,
+        seed=seed,
+        duplicate=duplicate,
+    )
 
 
 def _rotated(spec: RunSpec) -> str:
@@ -250,14 +266,7 @@ def simulate_command(
         chosen_game = make(game, **parse_option_flags(game, list(ctx.args)))
         name, options = chosen_game.name, chosen_game.options.changed()
         seats = _check_seats(name, options, seat or [])
-        spec = RunSpec(
-            kind="simulate",
-            game=name,
-            options=options,
-            seatings=_seatings(seats, games, rotate_seats, duplicate),
-            seed=seed,
-            duplicate=duplicate,
-        )
+        spec = _simulation(name, options, seats, games, seed, rotate_seats, duplicate)
         jsonl = out / f"{name}-{spec.key}.jsonl"
         rows = _play(
             spec,
@@ -329,14 +338,7 @@ def compare_command(
         for text in variant:
             options = make(name, **{**base, **_parse_variant(text)}).options.changed()
             seats = _check_seats(name, options, seat or [])
-            specs[text] = RunSpec(
-                kind="simulate",
-                game=name,
-                options=options,
-                seatings=_seatings(seats, games, rotate_seats, duplicate),
-                seed=seed,
-                duplicate=duplicate,
-            )
+            specs[text] = _simulation(name, options, seats, games, seed, rotate_seats, duplicate)
         chosen = _backend(backend, jobs)
         rows = {
             label: _play(
