@@ -274,7 +274,11 @@ def every_agent(games: list[str]) -> list[tuple[str, str, dict]]:
     ]
 
 
-@pytest.mark.parametrize(("name", "spec", "options"), every_agent(HIDDEN_GAMES))
+# Options that change what an agent reads, checked as agents of their own.
+VARIANTS = [("erd", "exploit:solve=true,knows=heuristic+random,allowance=0.1", {"round_limit": 4})]
+
+
+@pytest.mark.parametrize(("name", "spec", "options"), every_agent(HIDDEN_GAMES) + VARIANTS)
 def test_every_agent_of_every_hidden_information_game_keeps_the_information_rule(
     name, spec, options
 ):
