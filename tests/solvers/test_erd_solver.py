@@ -159,6 +159,21 @@ def test_checks_pass_on_tiny_variants(case):
     assert worst <= min(solution.opening_value, -solution.opening_value) + 1e-9
 
 
+@pytest.mark.parametrize("case", TINY[:4])
+def test_solving_again_on_the_last_support_gives_the_programs_values(case):
+    """Value iteration's shortcut (``reuse``) against a program for every state and sweep:
+    the same values, mixes as optimal, fewer programs."""
+    rules, red, blue, limit = case
+    model = build_model(erd_game(rules=rules), (tiny_start(*red), tiny_start(*blue)))
+    horizon = 3 * limit
+    reused = value_iteration(model, horizon)
+    programs = value_iteration(model, horizon, reuse=False)
+    assert reused.reused > 0 and reused.programs < programs.programs
+    for ours, theirs in zip(reused.values, programs.values, strict=True):
+        assert ours == pytest.approx(theirs, abs=1e-9)
+    assert stage_exploitability(reused) <= 1e-9
+
+
 def test_random_play_is_exploitable():
     solution = tiny_solution(*TINY[0])
     assert exploitability(solution, uniform_strategy(solution))[1] > 0.05

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from scipy.optimize import linprog
+from scipy.optimize import linprog, nnls
 
 # The default HiGHS tolerances (1e-7) are far looser than the 1e-9 the solution is checked to.
 _OPTIONS = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
@@ -120,6 +120,63 @@ def solve(matrix: np.ndarray, prune: bool = True) -> MatrixSolution:
     column = np.zeros(a.shape[1])
     column[cols] = sub.column
     return MatrixSolution(sub.value, row, column)
+
+
+SUPPORT_GAP = 1e-11
+"""How far apart the two guarantees of mixes found on a support may be for them to count as
+optimal: a hundredth of the linear programs' tolerance."""
+
+
+def solve_on_support(
+    matrix: np.ndarray,
+    rows: np.ndarray,
+    columns: np.ndarray,
+    tight_rows: np.ndarray | None = None,
+    tight_columns: np.ndarray | None = None,
+) -> MatrixSolution | None:
+    """Optimal mixes that play only these ``rows`` and ``columns``, if such mixes are found
+    (None otherwise): each side's mix makes every line of the other side's support worth the
+    same to the other side, and both are then verified on the whole matrix, each guaranteeing
+    the value to within :data:`SUPPORT_GAP` (:func:`guarantees`), so what is returned is as
+    optimal as a program's answer. ``tight_rows`` and ``tight_columns`` (by default the
+    supports) are the lines each mix must make worth the value: in a degenerate game the
+    last answer's best replies, which can be more than the lines it played.
+
+    Why: a game solved again with payoffs that moved a little (value iteration's next sweep)
+    almost always keeps its equilibrium's support, and a nonnegative least-squares fit of
+    each side's indifference equations (SciPy's NNLS, square or not: degenerate games have
+    supports of unequal size) costs a small share of a linear program.
+    """
+    a = _checked(matrix)
+    if len(rows) == 0 or len(columns) == 0:
+        return None
+    tight_rows = rows if tight_rows is None else tight_rows
+    tight_columns = columns if tight_columns is None else tight_columns
+    mixes = []
+    for payoff in (a[np.ix_(rows, tight_columns)].T, a[np.ix_(tight_rows, columns)]):
+        # Unknowns: the mix (>= 0) and the value as the difference of two nonnegatives.
+        # Equations: payoff @ mix - value = 0 for each line of the other support; sum = 1.
+        lines, size = payoff.shape
+        system = np.zeros((lines + 1, size + 2))
+        system[:lines, :size] = payoff
+        system[:lines, size] = -1.0
+        system[:lines, size + 1] = 1.0
+        system[lines, :size] = 1.0
+        target = np.zeros(lines + 1)
+        target[-1] = 1.0
+        solution, residual = nnls(system, target)
+        mix = solution[:size]
+        if not np.isfinite(residual) or residual > SUPPORT_GAP or mix.sum() <= 0:
+            return None
+        mixes.append(mix / mix.sum())
+    row = np.zeros(a.shape[0])
+    row[rows] = mixes[0]
+    column = np.zeros(a.shape[1])
+    column[columns] = mixes[1]
+    low, high = guarantees(a, row, column)
+    if high - low > SUPPORT_GAP:
+        return None
+    return MatrixSolution((low + high) / 2, row, column)
 
 
 def _checked(matrix: np.ndarray) -> np.ndarray:

@@ -2,7 +2,7 @@
 
 The solution comes from the verified cache (``meeple solve erd --rules ...`` fills it); an
 agent asked for a game not solved yet says which command solves it, or solves it when made
-with ``solve=true`` (minutes). The solver is imported when the agent is built, not
+with ``solve=true`` (about 20 s for 0.02). The solver is imported when the agent is built, not
 when meeple is imported, so the command line starts fast.
 """
 
@@ -67,7 +67,7 @@ class EquilibriumAgent:
     ) -> None:
         """``cache_dir``: where solved results are kept (default: the user's cache);
         ``solution``: play this one instead (a test's tiny variant); ``solve``: solve the
-        game now if it is not in the cache (minutes), instead of refusing with the command
+        game now if it is not in the cache (about 20 s for 0.02), instead of refusing with the command
         that solves it."""
         if not isinstance(game, ErdGame):
             raise MeepleError("the equilibrium agent plays Erd only")

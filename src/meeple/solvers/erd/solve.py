@@ -85,7 +85,7 @@ def solve_erd(
     """The solution for these options (validated), its summary, and whether it came from the
     cache. ``note`` hears why a cache entry was not believed. With ``solve_if_missing``
     false, a solution not in the cache is a MeepleError naming the command that solves it
-    (which takes minutes) instead of a solve."""
+    (which takes a minute or so) instead of a solve."""
     play, horizon = solved_options(options)
     game = game_for(play)
     folder = folder or cache.default_cache_dir()
@@ -104,8 +104,8 @@ def solve_erd(
         flags = " ".join(f"-o {k}={v}" for k, v in sorted(play.items()) if k != "rules")
         raise MeepleError(
             f"Erd under these options ({solve_command_words(play, horizon)}) is not solved "
-            f"in {folder} yet; solve it first (minutes: about 20 for 200 rounds on a 2-core "
-            f"machine) with: meeple solve erd --rules {play['rules']} {flags} "
+            f"in {folder} yet; solve it first (under a minute for 200 rounds of 0.02 on a "
+            f"2-core machine) with: meeple solve erd --rules {play['rules']} {flags} "
             f"-o round_limit={horizon}".replace("  ", " ")
         )
     started = time.perf_counter()

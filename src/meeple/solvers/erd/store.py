@@ -19,7 +19,11 @@ from meeple.games.erd.rules import Cards, ErdGame, Side, parse_allocation
 from meeple.solvers.erd.iteration import Solution
 from meeple.solvers.erd.model import ErdModel, StageGame
 
-FORMAT = "erd-solve/1"
+FORMAT = "erd-solve/2"
+"""Part of every key. 2: value iteration solves a stage game on its last support where that
+holds (``iteration.value_iteration``'s ``reuse``): the values are format 1's to round-off, but
+where a stage game has several optimal mixes the one kept can differ, and the agents' results
+against imperfect opponents with it; a new format keeps the two apart."""
 
 # Mixes are stored sparse: (class, probability) for the classes with any weight.
 _KEEP = 1e-15
