@@ -59,8 +59,9 @@ def level_spec(game: Game, level: str) -> str:
 STRONGER_THAN_HARD: dict[str, tuple[str, str]] = {
     "erd": (
         "exploit:allowance=0.1,knows=heuristic",
-        "needs Erd solved first (meeple solve erd: minutes once, 249 s for the 0.02 rules "
-        "on the 2-core machine, a 63 MB cache entry), so hard stays the heuristic; it plays "
+        "needs Erd solved first (meeple solve erd: once, 19 s for the 0.02 rules on the "
+        "2-core machine, a 63 MB cache entry that takes seconds to read back in every "
+        "process), so hard stays the heuristic; it plays "
         "the equilibrium tilted towards what the opponent reveals, recognises the "
         "hand-written agent's play, and can lose at most 0.1 a game to any opponent; it won "
         "77.3% of 1,000 best-of-5 matches against the heuristic (docs/erd-solved.md)",
