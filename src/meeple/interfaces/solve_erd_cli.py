@@ -88,8 +88,13 @@ def _print(options: dict[str, Any], s: dict[str, Any], cached: bool, top: int) -
         console.print(f"... and {hidden} more (--top)", highlight=False)
     where = "read from the cache (solved earlier in " if cached else "solved in "
     console.print(
-        f"{s['states']} states (mirror pairs merged), {s['programs']:,} linear programs over "
-        f"{s['sweeps']} sweeps; {where}{s['build_seconds'] + s['seconds']:.1f} s: "
+        f"{s['states']} states (mirror pairs merged), {s['programs']:,} linear programs"
+        + (
+            f" and {s['reused']:,} stage games solved on their last support"
+            if s.get("reused")
+            else ""
+        )
+        + f" over {s['sweeps']} sweeps; {where}{s['build_seconds'] + s['seconds']:.1f} s: "
         f"{s['build_seconds']:.1f} s building states with the engine, "
         f"{s['seconds']:.1f} s of value iteration{')' if cached else ''}",
         highlight=False,

@@ -67,8 +67,8 @@ class EquilibriumAgent:
     ) -> None:
         """``cache_dir``: where solved results are kept (default: the user's cache);
         ``solution``: play this one instead (a test's tiny variant); ``solve``: solve the
-        game now if it is not in the cache (about 20 s for 0.02), instead of refusing with the command
-        that solves it."""
+        game now if it is not in the cache (about 20 s for 0.02), instead of refusing with
+        the command that solves it."""
         if not isinstance(game, ErdGame):
             raise MeepleError("the equilibrium agent plays Erd only")
         self.game = game

@@ -61,6 +61,7 @@ def summarise(solution: Solution, cross_sample: int = 50) -> dict[str, Any]:
         "opening_mix": [m for m in mix if m[2] > 1e-9],
         "states": len(model.states),
         "programs": solution.programs,
+        "reused": solution.reused,
         "sweeps": solution.sweeps,
         "converged": solution.converged,
         "last_change": solution.last_change,

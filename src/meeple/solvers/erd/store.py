@@ -78,6 +78,7 @@ def to_json(solution: Solution, summary: dict[str, Any]) -> dict[str, Any]:
         "converged": solution.converged,
         "last_change": solution.last_change,
         "programs": solution.programs,
+        "reused": solution.reused,
         "seconds": solution.seconds,
         "engine_calls": model.engine_calls,
         "allocation_pairs": model.allocation_pairs,
@@ -125,6 +126,7 @@ def from_json(game: ErdGame, data: dict[str, Any]) -> Solution:
             last_change=float(data["last_change"]),
             programs=int(data["programs"]),
             seconds=float(data["seconds"]),
+            reused=int(data.get("reused", 0)),
         )
     except (KeyError, TypeError, IndexError, ValueError, MeepleError) as exc:
         raise ValueError(f"the stored Erd solution is malformed ({exc!r})") from None
