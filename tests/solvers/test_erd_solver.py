@@ -27,7 +27,7 @@ from meeple.solvers.erd.analysis import (
 from meeple.solvers.erd.checks import cross_check, stage_exploitability
 from meeple.solvers.erd.iteration import Solution, value_iteration
 from meeple.solvers.erd.model import build_model, erd_game, tiny_start
-from meeple.solvers.erd.store import from_json, to_json
+from meeple.solvers.erd.store import from_json, solution_key, to_json
 
 # -- matrix games with known answers ---------------------------------------------------------
 KNOWN = {
@@ -218,6 +218,27 @@ def test_a_stored_solution_reads_back_the_same():
         for left in (1, solution.horizon):
             for a, b in zip(back.mixes(s, left), solution.mixes(s, left), strict=True):
                 assert a == pytest.approx(b, abs=1e-15)
+
+
+def test_a_new_solve_removes_the_entry_of_an_earlier_format(tmp_path, monkeypatch):
+    """A format change leaves a never-read entry of tens of MB behind; the next solve of the
+    same options removes it, and nothing else."""
+    import meeple.solvers.erd.solve as solve_module
+
+    tiny = (tiny_start(1, 1, 1), tiny_start(1, 1, 1))
+    monkeypatch.setattr(
+        solve_module, "build_model", lambda game, progress=None: build_model(game, tiny)
+    )
+    options = {"rules": "0.02", "round_limit": 3}
+    play, horizon = solve_module.solved_options(options)
+    stale = tmp_path / f"{solution_key(play, horizon, 'erd-solve/1')}.json"
+    other = tmp_path / f"{solution_key({**play, 'rules': '0.01'}, horizon, 'erd-solve/1')}.json"
+    stale.write_text("{}")
+    other.write_text("{}")
+    _, _, cached = solve_module.solve_erd(options, tmp_path)
+    assert not cached
+    assert not stale.exists() and other.exists()
+    assert (tmp_path / f"{solution_key(play, horizon)}.json").exists()
 
 
 def test_a_malformed_stored_solution_is_refused():

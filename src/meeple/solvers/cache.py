@@ -91,6 +91,11 @@ def store(folder: Path, key: str, result: dict[str, Any]) -> None:
     atomic_write(folder / f"{key}.json", json.dumps(entry, indent=1))
 
 
+def forget(folder: Path, key: str) -> None:
+    """Remove the stored result for ``key``, if there is one."""
+    (folder / f"{key}.json").unlink(missing_ok=True)
+
+
 class CheckedLog:
     """Answers on disk that survive a crash: a header line naming what they answer, then one
     ``[name, value, check]`` JSON line per answer, appended and flushed as each comes (so a

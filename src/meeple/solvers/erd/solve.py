@@ -17,7 +17,7 @@ from meeple.solvers import cache
 from meeple.solvers.erd.checks import cross_check, stage_exploitability
 from meeple.solvers.erd.iteration import Solution, value_iteration
 from meeple.solvers.erd.model import build_model, erd_game
-from meeple.solvers.erd.store import from_json, solution_key, to_json
+from meeple.solvers.erd.store import SUPERSEDED, from_json, solution_key, to_json
 
 PLAY_OPTIONS = ("rules", "turret_lifetime", "escalation_lights", "rush_tiebreak")
 """The options that change a game's play; ``round_limit`` is the solver's horizon, and
@@ -116,6 +116,8 @@ def solve_erd(
     summary = {**summarise(solution), "build_seconds": built}
     if use_cache:
         cache.store(folder, key, to_json(solution, summary))
+        for old in SUPERSEDED:
+            cache.forget(folder, solution_key(play, horizon, old))
     return solution, summary, False
 
 

@@ -29,9 +29,14 @@ against imperfect opponents with it; a new format keeps the two apart."""
 _KEEP = 1e-15
 
 
-def solution_key(options: dict[str, Any], horizon: int) -> str:
+SUPERSEDED = ("erd-solve/1",)
+"""Earlier formats: a new solve removes their entry for the same options (tens of MB each,
+never read again)."""
+
+
+def solution_key(options: dict[str, Any], horizon: int, version: str = FORMAT) -> str:
     """The cache key of a solve: the options that change play, the round limit, the format."""
-    text = json.dumps({"format": FORMAT, "options": options, "horizon": horizon}, sort_keys=True)
+    text = json.dumps({"format": version, "options": options, "horizon": horizon}, sort_keys=True)
     return "erd-" + hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
