@@ -198,7 +198,9 @@ class Hub:
             specs.append(HUMAN if not specs else _default_agent(game))
         for spec in specs:
             if not parse_spec(spec).is_human:
-                make_agent(spec, game)  # AgentSpecError names the agents and parameters
+                # AgentSpecError names the agents and parameters. Built off the event loop:
+                # some agents read large files first (Erd's solved agents, 63 MB: seconds).
+                await asyncio.to_thread(make_agent, spec, game)
         seed = request.seed if request.seed is not None else secrets.randbelow(2**31)
         tokens: dict[int, str] = {}
         seats = []
