@@ -77,3 +77,34 @@ def test_the_computer_seats_offer_the_levels_and_default_to_hard(
     )
     assert server.get(f"/api/matches/{match}")["seats"][1]["agent"] == hard
     assert not page_errors, page_errors
+
+
+def test_a_strongest_agent_that_is_not_a_level_is_offered_too(server, chromium, watch, page_errors):
+    """Erd's strongest agent needs the game solved, so it is not the hard level; the lobby
+    offers it beside the levels, and creating a match with it either seats it or says which
+    command solves the game (this server's cache may not have it)."""
+    games = {game["name"]: game for game in server.get("/api/games")}
+    strongest = games["erd"]["strongest"]
+    assert strongest.startswith("exploit:")
+    page = watch(chromium.new_context().new_page())
+    page.goto(f"{server.url}/")
+    page.wait_for_selector(".game-card")
+    page.select_option("#game", "squad-combat")
+    labels = page.locator("#seat-1 option").all_inner_texts()
+    assert not any(label.startswith("computer, strongest") for label in labels)
+    page.select_option("#game", "erd")
+    seat = page.locator("#seat-1")
+    assert seat.input_value() == "hard"
+    labels = seat.locator("option").all_inner_texts()
+    assert labels[4] == f"computer, strongest ({strongest})"
+    seat.select_option(strongest)
+    page.click("#create-button")
+    page.wait_for_selector("#play-mine, .toast-error")
+    link = page.locator("#play-mine")
+    if link.count():
+        match = re.search(r"/play/([^#]+)#token=", link.get_attribute("href")).group(1)
+        assert server.get(f"/api/matches/{match}")["seats"][1]["agent"] == strongest
+    else:
+        error = page.locator(".toast-error").inner_text()
+        assert "meeple solve erd" in error and "Traceback" not in error
+    assert not page_errors, page_errors

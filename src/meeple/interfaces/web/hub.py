@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from meeple.agents import HUMAN, available_agents, make_agent, parse_spec
-from meeple.agents.levels import DEFAULT_LEVEL, LEVEL_NAMES, level_spec, seat_spec
+from meeple.agents.levels import DEFAULT_LEVEL, LEVEL_NAMES, level_spec, seat_spec, strongest
 from meeple.core.agent import Observation
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game, Player, State
@@ -170,6 +170,8 @@ class Hub:
                         {"level": level, "spec": level_spec(game, level)} for level in LEVEL_NAMES
                     ],
                     "best_agent": _default_agent(game),
+                    # Where the strongest agent is not a level (Erd's needs the game solved).
+                    "strongest": strongest(game),
                 }
             )
         return out

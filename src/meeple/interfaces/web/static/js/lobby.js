@@ -69,6 +69,10 @@ function drawSeats() {
         // The levels first (hard is the default opponent), then every agent by name.
         game.levels.map((l) => el("option", { value: l.level, selected: preset === l.level },
           `computer, ${l.level}`)),
+        // Erd's strongest agent is not a level (it needs the game solved on the server).
+        game.levels.some((l) => l.spec === game.strongest) ? [] :
+          el("option", { value: game.strongest, selected: preset === game.strongest },
+            `computer, strongest (${game.strongest})`),
         agents.map((a) => el("option", { value: a, selected: preset === a }, `agent: ${a}`)))));
   }
 }
