@@ -119,3 +119,16 @@ def test_a_duplicate_tournament_counts_each_pair_over_its_deals(tmp_path):
     assert shown.exit_code == 0, shown.output
     assert "heuristic against random" in shown.output
     assert "each deal played by every pair" in " ".join(shown.output.split())
+
+
+def test_a_duplicate_tournament_of_three_seats_says_its_pairs_get_no_interval(tmp_path):
+    result = CliRunner().invoke(
+        app,
+        ["tournament", "erosion", "--players", "3", "--agent", "random", "--agent",
+         "random:seed=1", "--games", "6", "--duplicate", "--db",
+         f"sqlite:///{tmp_path / 'r.db'}", "--out", str(tmp_path / "out")],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert "interval over its deals is given for two seats only" in text
+    assert " against " not in text
