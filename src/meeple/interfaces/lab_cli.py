@@ -449,17 +449,17 @@ def tournament_command(
     console.print(_ratings_table(f"{setting}: round robin, {games} games per pair", ratings))
     notes = [seating_note(pair_plays(rows))]
     if duplicate:
-        pairs = pair_lines(pair_records(rows, list(agent)))
+        per_pair = pair_lines(pair_records(rows, list(agent)))
         notes.append(
             "Every pair played each deal once in each of its seatings; the ratings' intervals "
             "count games as independent, "
             + (
                 "the pairs' intervals below count deals."
-                if pairs
+                if per_pair
                 else "and a pair's interval over its deals is given for two seats only."
             )
         )
-        notes.extend(pairs)
+        notes.extend(per_pair)
     endings = count_endings(rows)
     if endings is not None:
         notes.append(f"How games ended: {endings.text()}.")

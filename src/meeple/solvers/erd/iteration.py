@@ -9,8 +9,9 @@ every state can come round again: the state graph is one strongly connected comp
 
 A state whose successors' values did not move in a sweep keeps its value and mixes without
 a new program (its stage game is the same matrix). One whose matrix moved is first solved
-on the support of its last mixes (``matrix_games.solve_on_support``: two small linear
-systems, the answer verified against the whole matrix), since values that creep rarely
+on the support of its last mixes (``matrix_games.solve_on_support``: a nonnegative
+least-squares fit of each side's indifference equations, the answer verified against the
+whole matrix), since values that creep rarely
 change which allocations are played; only where that fails is a program solved. Values
 that stop moving altogether (by more than ``tolerance``) end the iteration early: every
 longer horizon then has the same values. In Erd they do not: the values creep by about
