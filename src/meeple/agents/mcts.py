@@ -175,6 +175,13 @@ class MCTSAgent:
         self._decisions = 0
         self.last_iterations = 0
 
+    def remember(self, observation: Observation, action: Action) -> None:
+        """A decision made elsewhere (see ``core.agent.catch_up``): what it showed, and its
+        place in the count that seeds each decision's streams; no search."""
+        self._memory.see(observation)
+        if len(observation.legal_actions) > 1:
+            self._decisions += 1
+
     def act(self, observation: Observation) -> Action:
         """After the budget (``seconds`` if given, else ``iterations``): the most visited
         action, or at a simultaneous decision an action drawn in proportion to visits."""

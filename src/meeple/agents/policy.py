@@ -42,6 +42,11 @@ class PolicyAgent:
         self.recall = recall
         self._memory = SeatMemory(recall)
 
+    def remember(self, observation: Observation, action: Action) -> None:
+        """A decision made elsewhere (see ``core.agent.catch_up``): made again, which costs
+        little and moves the agent's stream on as the decision itself did."""
+        self.act(observation)
+
     def act(self, observation: Observation) -> Action:
         """The policy's choice in one sampled state consistent with the seat's view."""
         self._memory.see(observation)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import Any, Protocol
 
 from meeple.core.errors import AgentSpecError
@@ -91,6 +91,41 @@ class Agent(Protocol):
     def act(self, observation: Observation) -> Action:
         """The action to take."""
         ...
+
+
+class Remembering(Protocol):
+    """An agent that keeps something from one decision to the next (what a memorise step
+    showed, what the opponent revealed, a count of decisions that seeds its streams), and so
+    can be told the decisions it did not make itself in this process."""
+
+    def remember(self, observation: Observation, action: Action) -> None:
+        """At ``observation`` this seat played ``action``: keep what an agent that had made
+        that decision itself would have kept, as if it had."""
+        ...
+
+
+def catch_up(
+    agent: Agent,
+    player: Player,
+    states: Sequence[State[Any]],
+    moves: Sequence[tuple[Player, str]],
+) -> None:
+    """Bring an agent made in the middle of a game to where the same agent, playing
+    ``player`` from the first move, would be: each move ``player`` made (``moves``, as a
+    record holds them; ``states[k]`` is the state before ``moves[k]``) is told to it, in
+    order, through ``remember`` where it has one (:class:`Remembering`).
+
+    A game resumed from a file or played on the server makes its agents again; without this
+    they would have forgotten everything their seat was shown before (in The Triangle Clock,
+    the shared order of a memorise step) and what they had learned of their opponent.
+    Agents without ``remember`` keep nothing between decisions and need nothing.
+    """
+    remember = getattr(agent, "remember", None)
+    if remember is None:
+        return
+    for state, (seat, text) in zip(states, moves, strict=False):
+        if seat == player:
+            remember(Observation(state, player), state.game.parse_action(text))
 
 
 def check_budget(agent: str, name: str, value: float, low: float, allowed: str) -> None:

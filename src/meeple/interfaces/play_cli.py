@@ -25,7 +25,7 @@ from rich.text import Text
 
 from meeple.agents import HUMAN, make_agent, parse_spec
 from meeple.agents.levels import DEFAULT_LEVEL, level_spec, seat_spec
-from meeple.core.agent import Agent, Observation
+from meeple.core.agent import Agent, Observation, catch_up
 from meeple.core.errors import MeepleError, RecordError
 from meeple.core.game import Game, Player, State, seats_text
 from meeple.core.position import position_argument, position_game
@@ -298,6 +298,12 @@ def play_command(
             if save is not None:
                 play.check_save_target(save)
         agents = build_agents(play.game, specs, play.seed)
+        if resume is not None:
+            # Made again, each agent is told what its seat did before the game was saved.
+            states = record.states()
+            for player, agent in enumerate(agents):
+                if agent is not None:
+                    catch_up(agent, player, states, record.moves)
         if any(parse_spec(s).name == "perfect" for s in specs):
             solver_ready()  # its first move would otherwise wait silently on the compiler
         if save is not None:

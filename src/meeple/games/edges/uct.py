@@ -66,6 +66,11 @@ class UCTAgent:
         self.last_iterations = 0
         """Iterations the last decision ran (for benchmarks and the log)."""
 
+    def remember(self, observation: Observation, action: EdgesAction) -> None:
+        """A decision made elsewhere (see ``core.agent.catch_up``): counted, since the count
+        seeds each decision's search; no search."""
+        self._decisions += 1
+
     def act(self, observation: Observation) -> EdgesAction:
         """The most visited action after the search."""
         import numpy as np

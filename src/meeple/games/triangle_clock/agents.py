@@ -96,6 +96,12 @@ class HeuristicAgent:
         seen = set(state.orders[block][: (state.round - 1) % BLOCK + 1])
         return [s for s in range(NUM_SYMBOLS) if s not in seen]
 
+    def remember(self, observation: Observation, action: TriangleClockAction) -> None:
+        """A decision made elsewhere (see ``core.agent.catch_up``): made again (a few
+        milliseconds), so that both the shared order shown and the agent's stream are as if
+        it had made it."""
+        self.act(observation)
+
     # -- choosing ---------------------------------------------------------------------------
     def act(self, observation: Observation) -> TriangleClockAction:
         """The next step of the best plan for this round (or a Mulligan)."""

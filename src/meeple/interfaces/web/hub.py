@@ -511,7 +511,7 @@ class Hub:
                 list(stored.moves),
                 seat,
                 spec,
-                derive_seed(stored.seed, "seat", seat, "decision", base),
+                derive_seed(stored.seed, "seat", seat, "agent"),
             )
             async with match.lock:
                 if match.decision_base == base and seat in match.state.to_act:

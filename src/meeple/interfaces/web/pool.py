@@ -1,9 +1,10 @@
 """Agents think in worker processes, so a long search never holds up the server's messages.
 
 A worker is handed plain data (the game, its options, the seed, the moves so far, the seat
-and the agent spec), rebuilds the position by replaying the moves, and returns the move's
-notation. Workers keep nothing between calls, so any worker can serve any match, a worker
-that dies loses one decision, and a restarted server needs nothing from the old workers.
+and the agent spec), rebuilds the position by replaying the moves, brings a new agent up to
+date with its seat's earlier decisions, and returns the move's notation. Workers keep
+nothing between calls, so any worker can serve any match, a worker that dies loses one
+decision, and a restarted server needs nothing from the old workers.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 from meeple.agents import make_agent
-from meeple.core.agent import Observation
+from meeple.core.agent import Observation, catch_up
 from meeple.core.processes import die_with_parent
 from meeple.core.record import GameRecord
 
@@ -29,11 +30,15 @@ def agent_move(
     spec: str,
     agent_seed: int,
 ) -> str:
-    """The move ``spec`` makes for ``seat`` after ``moves``: runs in a worker."""
+    """The move ``spec`` makes for ``seat`` after ``moves``: runs in a worker. The agent is
+    made afresh and told its seat's earlier decisions (``catch_up``), so it plays as the
+    same agent seated from the first move would (``agent_seed`` is the seat's, not the
+    decision's)."""
     record = GameRecord(game=game, options=options, seed=seed, moves=moves)
-    state = record.replay()
-    agent = make_agent(spec, state.game, agent_seed)
-    return str(agent.act(Observation(state, seat)))
+    states = record.states()
+    agent = make_agent(spec, states[-1].game, agent_seed)
+    catch_up(agent, seat, states, record.moves)
+    return str(agent.act(Observation(states[-1], seat)))
 
 
 class AgentPool:
