@@ -13,7 +13,7 @@ from rich.console import Console
 import meeple
 from meeple.core.record import GameRecord, Playthrough
 from meeple.interfaces import console as console_module
-from meeple.interfaces.console import WIPE, read_within, thinking
+from meeple.interfaces.console import WIPE, preparing_agents, read_within, thinking
 from meeple.interfaces.play_cli import TerminalGame, UndoRefused, take_back, why_no_take_back
 
 CLOCK = ("play", "triangle-clock", "--seed", "1")
@@ -220,3 +220,21 @@ def test_a_game_resumed_from_the_history_goes_on_in_its_own_file(run, tmp_path):
     assert resumed.exit_code == 0, resumed.output
     assert list((tmp_path / "history").glob("*.json")) == [path]
     assert GameRecord.load(path).replay().is_over
+
+
+def test_erds_hard_opponent_says_what_its_first_game_waits_for(run, tmp_path, monkeypatch):
+    """Erd's hard level plays the solved game: the first game under new rules solves them
+    (half a minute for 200 rounds) and says so; later ones read the solution back."""
+    game = meeple.make("erd", round_limit=4)
+    shared = os.environ["MEEPLE_CACHE_DIR"]  # the test run's, where other tests solve it too
+    monkeypatch.setenv("MEEPLE_CACHE_DIR", str(tmp_path / "empty"))
+    assert "solving Erd under these rules" in preparing_agents(game, ["exploit"])
+    assert preparing_agents(game, ["heuristic"]) is None
+    monkeypatch.setenv("MEEPLE_CACHE_DIR", shared)
+    args = ("play", "erd", "--seat", "random", "--round-limit", "4", "--best-of", "1")
+    first = run(*args, "--seed", "3", "--quiet")
+    assert first.exit_code == 0, first.output
+    again = run(*args, "--seed", "4", "--quiet")
+    assert again.exit_code == 0, again.output
+    assert "reading the solved game" in again.output and "solving" not in again.output
+    assert "exploit:allowance=0.1" in again.output

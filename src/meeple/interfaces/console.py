@@ -18,6 +18,8 @@ from rich.markup import escape
 from rich.spinner import Spinner
 from rich.text import Text
 
+from meeple.core.game import Game
+
 console = Console(highlight=False)
 
 WIPE = "\x1b[2J\x1b[3J\x1b[H"
@@ -115,6 +117,22 @@ def thinking(who: str, out: Console | None = None) -> Iterator[Any]:
     indicator = _Thinking(who, time.monotonic())
     with Live(indicator, console=out, transient=True, refresh_per_second=8):
         yield indicator
+
+
+def preparing_agents(game: Game[Any, Any, Any], agents: list[str]) -> str | None:
+    """What making these agents (by name) waits for, where it is more than a moment: Erd's
+    agents that play the solved game read it back (a few seconds), or solve the rules first
+    (half a minute)."""
+    if game.name != "erd" or not {"equilibrium", "exploit"} & set(agents):
+        return None
+    from meeple.solvers.erd.solve import is_stored
+
+    if is_stored(game):  # type: ignore[arg-type]  # an Erd game, by its name
+        return "reading the solved game for the computer player (a few seconds)..."
+    return (
+        "solving Erd under these rules for the computer player: once, about half a minute; "
+        "later games read the solution back in a few seconds..."
+    )
 
 
 def solver_ready() -> None:

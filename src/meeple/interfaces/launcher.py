@@ -14,7 +14,7 @@ from meeple.agents.levels import DEFAULT_LEVEL, LEVEL_NAMES, seat_spec
 from meeple.core.errors import MeepleError
 from meeple.core.options import describe_options
 from meeple.core.registry import game_class, games, make
-from meeple.interfaces.console import console
+from meeple.interfaces.console import console, preparing_agents
 
 
 class Quit(Exception):
@@ -55,7 +55,12 @@ def launcher(read: Callable[[str], str]) -> tuple[str, dict[str, Any], list[str]
 
         def check(t: str) -> str:
             spec = seat_spec(g, t)
-            make_agent(spec, g) if parse_spec(spec).name != HUMAN else None
+            name = parse_spec(spec).name
+            if name != HUMAN:
+                # Made now, so a bad spec is asked again at once (Erd's solved agents may
+                # solve the rules first: the wait is announced).
+                with console.status(preparing_agents(g, [name]) or "checking the agent..."):
+                    make_agent(spec, g)
             return spec
 
         question = f"{g.seat_name(p)} (seat {p}): {' / '.join(choices)}"

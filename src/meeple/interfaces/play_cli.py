@@ -38,6 +38,7 @@ from meeple.interfaces.console import (
     console,
     discard_typed_ahead,
     fail,
+    preparing_agents,
     solver_ready,
     thinking,
     wipe,
@@ -357,16 +358,21 @@ def _start_position(position: str) -> str:
 
 
 def build_agents(game: Game, specs: list[str], seed: int) -> list[Agent | None]:
-    """One agent per seat (None for a human), each seeded from the game's seed and its seat."""
+    """One agent per seat (None for a human), each seeded from the game's seed and its seat;
+    a wait of more than a moment (Erd's solved agents) is announced while it lasts."""
     if len(specs) != game.num_players:
         raise MeepleError(f"{game.title} needs {game.num_players} seats, got {len(specs)}")
+    parsed = [parse_spec(text) for text in specs]
+    wait = preparing_agents(game, [s.name for s in parsed if not s.is_human])
+    if wait is not None and not console.is_terminal:
+        console.print(wait)  # a log gets the reason for the wait as a line
     agents: list[Agent | None] = []
-    for player, text in enumerate(specs):
-        spec = parse_spec(text)
-        if spec.is_human:
-            agents.append(None)
-        else:
-            agents.append(make_agent(spec, game, derive_seed(seed, "seat", player)))
+    with console.status(wait or "preparing the computer players..."):
+        for player, spec in enumerate(parsed):
+            if spec.is_human:
+                agents.append(None)
+            else:
+                agents.append(make_agent(spec, game, derive_seed(seed, "seat", player)))
     return agents
 
 

@@ -61,10 +61,15 @@ class CacheEntry(NamedTuple):
     problem: str | None = None
 
 
+def entry_path(folder: Path, key: str) -> Path:
+    """The file that holds (or will hold) the result for ``key``."""
+    return folder / f"{key}.json"
+
+
 def read(folder: Path, key: str) -> CacheEntry:
     """The stored result for ``key``, verified; a damaged, edited or foreign entry is
     treated as missing (its ``problem`` says why), so the position is solved again."""
-    path = folder / f"{key}.json"
+    path = entry_path(folder, key)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -88,12 +93,12 @@ def load(folder: Path, key: str) -> dict[str, Any] | None:
 def store(folder: Path, key: str, result: dict[str, Any]) -> None:
     """Write a result atomically, with its key and a check over both."""
     entry = {"format": CACHE_FORMAT, "key": key, **result, "check": _check(key, result)}
-    atomic_write(folder / f"{key}.json", json.dumps(entry, indent=1))
+    atomic_write(entry_path(folder, key), json.dumps(entry, indent=1))
 
 
 def forget(folder: Path, key: str) -> None:
     """Remove the stored result for ``key``, if there is one."""
-    (folder / f"{key}.json").unlink(missing_ok=True)
+    entry_path(folder, key).unlink(missing_ok=True)
 
 
 class CheckedLog:

@@ -17,8 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from meeple.agents import HUMAN, available_agents, make_agent, parse_spec
-from meeple.agents.levels import DEFAULT_LEVEL, LEVEL_NAMES, level_spec, seat_spec, strongest
-from meeple.core.agent import Observation
+from meeple.agents.levels import DEFAULT_LEVEL, LEVEL_NAMES, level_spec, seat_spec
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game, Player, State
 from meeple.core.registry import game_class, games, make
@@ -170,8 +169,6 @@ class Hub:
                         {"level": level, "spec": level_spec(game, level)} for level in LEVEL_NAMES
                     ],
                     "best_agent": _default_agent(game),
-                    # Where the strongest agent is not a level (Erd's needs the game solved).
-                    "strongest": strongest(game),
                 }
             )
         return out
@@ -569,12 +566,19 @@ class Hub:
                 if len(legal) == 1:
                     action = legal[0]
                 else:
-                    agent = make_agent(
+                    # In a worker, as every computer move: the default agent may search for
+                    # a second or read a solved game, and other matches must not wait on it.
+                    stored = match.stored
+                    text = await self.pool.move(
+                        stored.game,
+                        stored.options,
+                        stored.seed,
+                        list(stored.moves),
+                        seat,
                         _default_agent(match.game),
-                        match.game,
-                        derive_seed(match.stored.seed, "timeout", seat, base),
+                        derive_seed(stored.seed, "timeout", seat, base),
                     )
-                    action = agent.act(Observation(match.state, seat))
+                    action = match.game.parse_action(text)
                 await self._commit(match, seat, action)
                 return  # _commit reset the clocks for whoever is still to act
         self._after_change(match)

@@ -8,6 +8,7 @@ when meeple is imported, so the command line starts fast.
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
 
 
 _LOADED: dict[tuple[object, ...], Solution] = {}
+_LOADING = threading.Lock()
 
 
 class StageAt(NamedTuple):
@@ -74,16 +76,18 @@ class EquilibriumAgent:
         self.game = game
         self.rng = make_rng(seed, "erd-equilibrium")
         if solution is None:
-            from meeple.solvers.erd.solve import PLAY_OPTIONS, solve_erd
+            from meeple.solvers.erd.solve import options_of, solve_erd
 
-            options = {k: getattr(game.options, k) for k in PLAY_OPTIONS}
-            options["round_limit"] = game.options.round_limit
-            # A lab run makes an agent per game: read the (large) solution once per process.
+            options = options_of(game)
+            # A lab run makes an agent per game: read the (large) solution once per process;
+            # a server's threads making agents at once wait for one solve, not one each.
             key = (cache_dir, tuple(sorted(options.items())))
-            solution = _LOADED.get(key)
-            if solution is None:
-                folder = Path(cache_dir) if cache_dir else None
-                solution = _LOADED[key] = solve_erd(options, folder, solve_if_missing=solve)[0]
+            with _LOADING:
+                solution = _LOADED.get(key)
+                if solution is None:
+                    folder = Path(cache_dir) if cache_dir else None
+                    found = solve_erd(options, folder, solve_if_missing=solve)[0]
+                    solution = _LOADED[key] = found
         self.solution: Solution = solution
 
     def mix(self, state: ErdState, player: int) -> tuple[list[list[Allocate]], list[float]]:

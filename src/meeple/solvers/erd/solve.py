@@ -40,6 +40,21 @@ def solved_options(options: dict[str, Any]) -> tuple[dict[str, Any], int]:
     return {k: getattr(parsed, k) for k in PLAY_OPTIONS}, parsed.round_limit
 
 
+def options_of(game: ErdGame) -> dict[str, Any]:
+    """The options a solve of ``game`` is for: those that change play, and its round limit."""
+    options = {k: getattr(game.options, k) for k in PLAY_OPTIONS}
+    options["round_limit"] = game.options.round_limit
+    return options
+
+
+def is_stored(game: ErdGame, folder: Path | None = None) -> bool:
+    """Whether the cache holds a solution for ``game``'s rules (not yet checked: reading it
+    back checks it, and solves again if it fails)."""
+    play, horizon = solved_options(options_of(game))
+    folder = folder or cache.default_cache_dir()
+    return cache.entry_path(folder, solution_key(play, horizon)).exists()
+
+
 def game_for(options: dict[str, Any]) -> ErdGame:
     """The single game the solver models for these options."""
     return erd_game(**options)

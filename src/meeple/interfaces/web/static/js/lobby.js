@@ -69,10 +69,6 @@ function drawSeats() {
         // The levels first (hard is the default opponent), then every agent by name.
         game.levels.map((l) => el("option", { value: l.level, selected: preset === l.level },
           `computer, ${l.level}`)),
-        // Erd's strongest agent is not a level (it needs the game solved on the server).
-        game.levels.some((l) => l.spec === game.strongest) ? [] :
-          el("option", { value: game.strongest, selected: preset === game.strongest },
-            `computer, strongest (${game.strongest})`),
         agents.map((a) => el("option", { value: a, selected: preset === a }, `agent: ${a}`)))));
   }
 }
@@ -99,6 +95,14 @@ async function create(event) {
   const clock = $("move_seconds").value.trim();
   if (clock) body.move_seconds = Number(clock);
   const name = localStorage.getItem("meeple-name");
+  const button = $("create-button");
+  const label = button.textContent;
+  button.disabled = true;  // one match per click, however long the server takes
+  button.textContent = "creating...";
+  // Making a computer player is quick, except the first match of a solved opponent under
+  // new rules (Erd's hard level), which solves them first: say so rather than hang silently.
+  const slow = setTimeout(() => toast("preparing the computer player: the first match of "
+    + "Erd's hard opponent under new rules solves them (about half a minute)"), 1500);
   try {
     const created = await api("/api/matches", body);
     // The creator's seat is taken at once, so a stranger joining from the open list
@@ -109,6 +113,10 @@ async function create(event) {
     refresh();
   } catch (error) {
     toast(error.message, "error");
+  } finally {
+    clearTimeout(slow);
+    button.disabled = false;
+    button.textContent = label;
   }
 }
 
