@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -28,9 +29,15 @@ def _history_in_tmp(tmp_path, monkeypatch):
     monkeypatch.setenv("MEEPLE_HISTORY", str(tmp_path / "history"))
 
 
-@pytest.fixture(scope="session")
-def _session_cache(tmp_path_factory) -> str:
-    return str(tmp_path_factory.mktemp("solver-cache"))
+@pytest.fixture(scope="session", autouse=True)
+def _session_cache(tmp_path_factory) -> Iterator[str]:
+    """One solver cache for the whole run, set in the environment before any session
+    fixture starts: a server process a fixture starts inherits it (and solves there, never
+    in the user's cache)."""
+    folder = str(tmp_path_factory.mktemp("solver-cache"))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MEEPLE_CACHE_DIR", folder)
+        yield folder
 
 
 @pytest.fixture(autouse=True)
