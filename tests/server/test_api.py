@@ -352,7 +352,9 @@ def test_at_time_out_the_agent_moves_for_the_person(server):
         )
         a, b = await seated(server, created)
         await a.wait_for(lambda: a.state["deadlines"].get("0") is not None)
-        await a.wait_for(lambda: a.state["seq"] == 1, timeout=10)  # nobody moved: the clock did
+        # nobody moved: the clock did (the default agent moves in a worker process, which
+        # may be starting: a ceiling, not a duration)
+        await a.wait_for(lambda: a.state["seq"] == 1, timeout=30)
         assert a.acks == []
         assert a.log[0]["seat"] == 0
         for c in (a, b):
@@ -399,7 +401,7 @@ def test_the_triangle_clock_s_minute_per_choice_is_kept_by_the_server(server):
         await b.wait_for(lambda: b.state["seq"] == 2 and b.my_turn())
         first = b.state["legal"][0]["text"]
         await b.send({"type": "move", "seq": b.state["seq"], "action": first})
-        await a.wait_for(lambda: a.state["seq"] >= 4, timeout=10)
+        await a.wait_for(lambda: a.state["seq"] >= 4, timeout=30)  # a worker may be starting
         assert a.acks == [] and len(b.acks) == 1
         assert [e["seat"] for e in a.log[2:4]] == [1, 0]
         for c in (a, b):

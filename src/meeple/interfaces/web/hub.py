@@ -496,23 +496,25 @@ class Hub:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    async def _worker_move(self, match: LiveMatch, seat: Player, spec: str, seed: int) -> Any:
+        """The move agent ``spec`` makes for ``seat`` now, from a worker process."""
+        stored = match.stored
+        text = await self.pool.move(
+            stored.game, stored.options, stored.seed, list(stored.moves), seat, spec, seed
+        )
+        return match.game.parse_action(text)
+
     async def _agent_turn(self, match: LiveMatch, seat: Player, base: int) -> None:
         """Ask a worker for an agent's move and play it if the decision is still open."""
         stored = match.stored
         spec = stored.seats[seat]["spec"]
         try:
-            text = await self.pool.move(
-                stored.game,
-                stored.options,
-                stored.seed,
-                list(stored.moves),
-                seat,
-                spec,
-                derive_seed(stored.seed, "seat", seat, "agent"),
+            action = await self._worker_move(
+                match, seat, spec, derive_seed(stored.seed, "seat", seat, "agent")
             )
             async with match.lock:
                 if match.decision_base == base and seat in match.state.to_act:
-                    await self._commit(match, seat, match.game.parse_action(text))
+                    await self._commit(match, seat, action)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -568,17 +570,8 @@ class Hub:
                 else:
                     # In a worker, as every computer move: the default agent may search for
                     # a second or read a solved game, and other matches must not wait on it.
-                    stored = match.stored
-                    text = await self.pool.move(
-                        stored.game,
-                        stored.options,
-                        stored.seed,
-                        list(stored.moves),
-                        seat,
-                        _default_agent(match.game),
-                        derive_seed(stored.seed, "timeout", seat, base),
-                    )
-                    action = match.game.parse_action(text)
+                    seed = derive_seed(match.stored.seed, "timeout", seat, base)
+                    action = await self._worker_move(match, seat, _default_agent(match.game), seed)
                 await self._commit(match, seat, action)
                 return  # _commit reset the clocks for whoever is still to act
         self._after_change(match)
