@@ -3,6 +3,7 @@ checking every answer as it is given."""
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 from collections.abc import Callable
 from typing import Any
@@ -59,7 +60,8 @@ def launcher(read: Callable[[str], str]) -> tuple[str, dict[str, Any], list[str]
             if name != HUMAN:
                 # Made now, so a bad spec is asked again at once (Erd's solved agents may
                 # solve the rules first: the wait is announced).
-                with console.status(preparing_agents(g, [name]) or "checking the agent..."):
+                wait = preparing_agents(g, [name])
+                with console.status(wait) if wait is not None else contextlib.nullcontext():
                     make_agent(spec, g)
             return spec
 

@@ -11,6 +11,7 @@ adds its own with :func:`prompt_command` (see its docstring).
 
 from __future__ import annotations
 
+import contextlib
 import random
 import secrets
 import time
@@ -367,7 +368,7 @@ def build_agents(game: Game, specs: list[str], seed: int) -> list[Agent | None]:
     if wait is not None and not console.is_terminal:
         console.print(wait)  # a log gets the reason for the wait as a line
     agents: list[Agent | None] = []
-    with console.status(wait or "preparing the computer players..."):
+    with console.status(wait) if wait is not None else contextlib.nullcontext():
         for player, spec in enumerate(parsed):
             if spec.is_human:
                 agents.append(None)
