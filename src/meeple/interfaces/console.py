@@ -18,6 +18,7 @@ from rich.markup import escape
 from rich.spinner import Spinner
 from rich.text import Text
 
+from meeple.agents import available_agents
 from meeple.core.game import Game
 
 console = Console(highlight=False)
@@ -120,19 +121,15 @@ def thinking(who: str, out: Console | None = None) -> Iterator[Any]:
 
 
 def preparing_agents(game: Game[Any, Any, Any], agents: list[str]) -> str | None:
-    """What making these agents (by name) waits for, where it is more than a moment: Erd's
-    agents that play the solved game read it back (a few seconds), or solve the rules first
-    (half a minute)."""
-    if game.name != "erd" or not {"equilibrium", "exploit"} & set(agents):
-        return None
-    from meeple.solvers.erd.solve import is_stored
-
-    if is_stored(game):  # type: ignore[arg-type]  # an Erd game, by its name
-        return "reading the solved game for the computer player (a few seconds)..."
-    return (
-        "solving Erd under these rules for the computer player: once, about half a minute; "
-        "later games read the solution back in a few seconds..."
-    )
+    """What making these agents (by name) waits for, where it is more than a moment: an
+    agent class says so with ``wait_to_make(game)`` (Erd's agents that play the solved game:
+    reading it back, or solving the rules first)."""
+    factories = available_agents(game)
+    for name in agents:
+        wait_to_make = getattr(factories.get(name), "wait_to_make", None)
+        if wait_to_make is not None and (text := wait_to_make(game)) is not None:
+            return str(text)
+    return None
 
 
 def solver_ready() -> None:

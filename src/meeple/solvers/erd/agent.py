@@ -49,6 +49,21 @@ def stage_at(solution: Solution, state: ErdState, player: int) -> StageAt:
     return StageAt(index, solution.model.states[index], left, as_row)
 
 
+def wait_to_make(game: Game) -> str | None:
+    """What making an agent that plays the solved game waits for, for a person to read
+    while it lasts: the solution read back (seconds), or the rules solved first."""
+    from meeple.solvers.erd.solve import is_stored
+
+    if not isinstance(game, ErdGame):
+        return None
+    if is_stored(game):
+        return "reading the solved game for the computer player (a few seconds)..."
+    return (
+        "solving Erd under these rules for the computer player: once, about half a minute; "
+        "later games read the solution back in a few seconds..."
+    )
+
+
 class EquilibriumAgent:
     """Draws each allocation from the optimal mix of the state and the rounds left.
 
@@ -58,6 +73,7 @@ class EquilibriumAgent:
     """
 
     name = "equilibrium"
+    wait_to_make = staticmethod(wait_to_make)
 
     def __init__(
         self,

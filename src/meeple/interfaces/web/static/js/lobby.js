@@ -101,8 +101,10 @@ async function create(event) {
   button.textContent = "creating...";
   // Making a computer player is quick, except the first match of a solved opponent under
   // new rules (Erd's hard level), which solves them first: say so rather than hang silently.
-  const slow = setTimeout(() => toast("preparing the computer player: the first match of "
-    + "Erd's hard opponent under new rules solves them (about half a minute)"), 1500);
+  const computer = seats.some((s) => s !== "human");
+  const slow = computer ? setTimeout(() => toast("still preparing the computer player: an "
+    + "opponent that plays the solved game (Erd's hard) solves new rules on its first match, "
+    + "about half a minute"), 1500) : undefined;
   try {
     const created = await api("/api/matches", body);
     // The creator's seat is taken at once, so a stranger joining from the open list
