@@ -38,11 +38,13 @@ def test_the_pie_rule_is_taken_by_clicking_the_first_pyramid(server, context, wa
 def test_a_move_is_typed_the_clock_counts_and_a_spectator_only_watches(
     server, chromium, context, watch, page_errors
 ):
+    # Best of 3: the random agent's first answer can end a game but not the match, so the
+    # spectator arrives while it is still being played.
     created = httpx.post(
         f"{server.url}/api/matches",
         json={
             "game": "erd",
-            "options": {"best_of": 1},
+            "options": {"best_of": 3},
             "seats": ["human", "random"],
             "move_seconds": 90,
         },
