@@ -210,10 +210,33 @@ def test_returns_are_in_range_zero_sum_and_reproducible() -> None:
     assert len(seen) > 5, "evaluations should differ between positions"
 
 
+def test_a_rollout_ahead_plays_the_next_round_too_and_values_what_it_kept() -> None:
+    game = meeple.make("triangle-clock")
+    t = fast.tables(game)
+    assert compiled_playout(game, "ahead") is fg.playout_ahead
+    differ = 0
+    for state in _states(game, 6, every=7):
+        if state.is_over or state.round >= 31:
+            continue
+        start = fast.encode(state)
+        ends = [
+            fg.guided_play(start, t.cards, t.power, t.strength, t.rules, 5, params)
+            for params in (fg.settings(), fg.ahead_settings())
+        ]
+        assert ends[0][fast.ROUND] == start[fast.ROUND] + 1  # the round in play, no further
+        assert ends[1][fast.ROUND] == start[fast.ROUND] + 2  # and the next one
+        returns = fg.playout_ahead(state, 5)
+        assert returns[0] == -returns[1] and -1 <= returns[0] <= 1
+        assert fg.playout_ahead(state, 5) == returns
+        differ += returns != fg.playout(state, 5)
+    assert differ > 5, "a round more should change some values"
+
+
 @pytest.mark.parametrize(
     "spec",
     [
         "ismcts:rollout=guided,iterations=30",
+        "ismcts:rollout=ahead,opponent=guided,candidates=4,widen=0.5,iterations=30",
         "ismcts:rollout=guided,opponent=guided,iterations=30",
         "ismcts:rollout=guided,opponent=guided,candidates=4,widen=0.5,iterations=30",
         "policy",

@@ -39,6 +39,13 @@ register_playout(
     policy="guided",
     choose=fast_guided.choose,
 )
+register_playout(
+    "triangle-clock",
+    fast_guided.playout_ahead,
+    fast.tables,
+    policy="ahead",
+    choose=fast_guided.choose,
+)
 
 
 __all__ = [

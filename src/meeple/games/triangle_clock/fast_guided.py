@@ -500,16 +500,31 @@ def playout(state: TriangleClockState, seed: int) -> tuple[float, ...]:
     """Each seat's return after one guided rollout from ``state`` (seeded): the real
     returns if it reaches the end, else the score estimate of :func:`evaluate`. A search
     plays it from a determinized state (``observation.determinize``), never the true one."""
+    return _playout(state, seed, settings())
+
+
+def playout_ahead(state: TriangleClockState, seed: int) -> tuple[float, ...]:
+    """:func:`playout` played on through the next round before it is valued (search's
+    ``rollout=ahead``).
+
+    A rollout cut when its own round ends values a decision by that round's points and the
+    items left, and not at all by the two cards it keeps for the next round: a search that
+    looks harder only sharpens the round it is in, which the policy's proposals already
+    play well. Played through the next round, the cards kept are valued by what they then
+    make; a rollout costs about 15% more (measured on the 2-core machine)."""
+    return _playout(state, seed, ahead_settings())
+
+
+def ahead_settings() -> np.ndarray:
+    """:func:`settings` for ``rollout=ahead``: at least one round after the current one."""
+    params = settings()
+    params[_CUT] = max(params[_CUT], 1.0)
+    return params
+
+
+def _playout(state: TriangleClockState, seed: int, params: np.ndarray) -> tuple[float, ...]:
     t = fast.tables(state.game)
-    value = guided_value(
-        fast.encode(state),
-        t.cards,
-        t.power,
-        t.strength,
-        t.rules,
-        seed,
-        settings(),
-    )
+    value = guided_value(fast.encode(state), t.cards, t.power, t.strength, t.rules, seed, params)
     return (value, -value)
 
 
@@ -555,6 +570,7 @@ __all__ = [
     "REPLY",
     "SAMPLES",
     "SCALE",
+    "ahead_settings",
     "choose",
     "deal_unseen",
     "evaluate",
@@ -564,5 +580,6 @@ __all__ = [
     "kept_strength",
     "planned_pick",
     "playout",
+    "playout_ahead",
     "settings",
 ]
