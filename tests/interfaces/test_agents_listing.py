@@ -47,3 +47,24 @@ def test_agents_shows_the_levels_and_names_the_strongest(run, monkeypatch, game)
     assert f"The strongest agent meeple offers here is {strongest(g)}" in result.output or (
         f"hard ({strongest(g)})" in result.output
     )
+
+
+@pytest.mark.parametrize(
+    ("game", "rollouts", "models"),
+    [
+        ("edges", "random", None),
+        ("triangle-clock", "ahead, guided, random", "ahead, guided"),
+        ("squad-combat", "guided, random", "guided"),
+    ],
+)
+def test_agents_names_the_rollouts_and_opponent_models_search_can_take(
+    run, monkeypatch, game, rollouts, models
+):
+    monkeypatch.setattr(console, "width", 1000)
+    result = run("agents", game)
+    assert result.exit_code == 0, result.output
+    assert f"roll out with rollout={rollouts}." in result.output
+    if models:
+        assert f"play a policy (opponent={models})" in result.output
+    else:
+        assert "play a policy" not in result.output

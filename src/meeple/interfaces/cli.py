@@ -17,7 +17,14 @@ from meeple.agents import (
 from meeple.agents.levels import LEVEL_NAMES, level_spec, strongest_note
 from meeple.core.errors import MeepleError
 from meeple.core.options import describe_options
-from meeple.core.registry import game_class, games, make
+from meeple.core.registry import (
+    RANDOM_ROLLOUT,
+    game_class,
+    games,
+    make,
+    opponent_policies,
+    rollout_policies,
+)
 from meeple.interfaces import (
     analyse_cli,
     doc_text,
@@ -94,6 +101,13 @@ def agents_command(
             escape(doc_text.summary(factory)),
         )
     console.print(table)
+    rollouts = sorted({RANDOM_ROLLOUT, *rollout_policies(g.name)})
+    console.print(f"Search (mcts, ismcts) here can roll out with rollout={', '.join(rollouts)}.")
+    if models := opponent_policies(g.name):
+        console.print(
+            f"Its opponent inside the tree can be searched (opponent=search) or play a policy "
+            f"(opponent={', '.join(models)}); candidates=K and widen=W need one of those."
+        )
     levels = Table(title=f"opponents by level in {g.title} (meeple play --level)")
     levels.add_column("level", style="bold")
     levels.add_column("agent", overflow="fold")
