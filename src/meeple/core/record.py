@@ -195,9 +195,10 @@ class Playthrough:
             raise RecordError(f"cannot pin the game's content: {exc}") from None
 
     @classmethod
-    def from_record(cls, record: GameRecord) -> Playthrough:
-        """Resume a saved game at its last state."""
-        states = record.states()
+    def from_record(cls, record: GameRecord, states: list[State[Any]] | None = None) -> Playthrough:
+        """Resume a saved game at its last state; ``states``, where the caller has them
+        already, are the record's own (``record.states()``), so it is not replayed again."""
+        states = record.states() if states is None else states
         play = cls(states[0].game, record.seed, record.seats, start=record.start)
         play.state = states[-1]
         play.moves = list(record.moves)

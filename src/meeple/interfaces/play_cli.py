@@ -279,7 +279,8 @@ def play_command(
             raise MeepleError("--resume continues a saved game; --position starts a new one")
         if resume is not None:
             record = GameRecord.load(resume)
-            play = Playthrough.from_record(record)
+            states = record.states()  # once: the agents catch up on them below
+            play = Playthrough.from_record(record, states)
             specs = complete_seats(play.game, list(seat) if seat else list(record.seats), level)
             play.seats = specs  # the record names who plays from now on
             save = save or resume
@@ -302,7 +303,6 @@ def play_command(
         agents = build_agents(play.game, specs, play.seed)
         if resume is not None:
             # Made again, each agent is told what its seat did before the game was saved.
-            states = record.states()
             for player, agent in enumerate(agents):
                 if agent is not None:
                     catch_up(agent, player, states, record.moves)
