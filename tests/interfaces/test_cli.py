@@ -16,6 +16,13 @@ def test_games_lists_edges_and_its_options(run):
     assert "edges" in result.output and "--board" in result.output and "--pie" in result.output
 
 
+@pytest.mark.parametrize("words", [[], ["agents"], ["play", "edges"], ["serve"], ["simulate"]])
+def test_dash_h_is_help_as_dash_dash_help_is(run, words):
+    short, long = run(*words, "-h"), run(*words, "--help")
+    assert short.exit_code == 0 and "Usage: meeple" in short.output, short.output
+    assert short.output == long.output
+
+
 def test_rules_shows_the_rules_and_the_interpretations(run):
     result = run("rules", "edges")
     assert result.exit_code == 0

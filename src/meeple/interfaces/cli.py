@@ -43,6 +43,8 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # -h as well as --help: what a newcomer types first; every command inherits it.
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 
 
@@ -106,7 +108,8 @@ def agents_command(
     if models := opponent_policies(g.name):
         console.print(
             f"Its opponent inside the tree can be searched (opponent=search) or play a policy "
-            f"(opponent={', '.join(models)}); candidates=K and widen=W need one of those."
+            f"(opponent={', '.join(models)}); candidates=K and widen=W need the rollout to "
+            "be one of those."
         )
     levels = Table(title=f"opponents by level in {g.title} (meeple play --level)")
     levels.add_column("level", style="bold")
