@@ -90,3 +90,18 @@ def test_simulate_accepts_pie_false_and_prints_it_in_the_same_words(tmp_path):
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     assert "pie=false" in result.output and "pie=False" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("game", "words", "allowed"),
+    [
+        ("erosion", ["--players", "9"], "allowed: a whole number from 2 to 5"),
+        ("triangle-clock", ["--choice-seconds", "-1"], "allowed: a number of at least 0"),
+    ],
+)
+def test_a_number_out_of_range_names_the_range_not_the_type(game, words, allowed):
+    with pytest.raises(OptionError) as caught:
+        make_from(game, words)
+    assert allowed in str(caught.value)
+    shown = {o.name: o.allowed for o in describe_options(game_class(game).Options)}
+    assert allowed.removeprefix("allowed: ") in shown.values()

@@ -147,11 +147,36 @@ def describe_options(cls: type[GameOptions]) -> list[OptionInfo]:
 
 
 def field_allowed(field: Any) -> str:
-    """What a field accepts: its declared ``allowed`` text, else derived from its type."""
+    """What a field accepts: its declared ``allowed`` text, else derived from its type and,
+    for a number, its bounds ("a whole number from 2 to 5", not "int")."""
     extra = field.json_schema_extra
     if isinstance(extra, dict) and "allowed" in extra:
         return str(extra["allowed"])
+    if field.annotation in (int, float):
+        return _number_allowed(field.annotation, field.metadata)
     return allowed_values(field.annotation)
+
+
+def _number_allowed(kind: type, metadata: list[Any]) -> str:
+    """A number's allowed values from its pydantic bounds (``ge``, ``gt``, ``le``, ``lt``)."""
+    noun = "a whole number" if kind is int else "a number"
+    low = high = None
+    for bound in metadata:
+        if (value := getattr(bound, "ge", None)) is not None:
+            low = f"{value}"
+        elif (value := getattr(bound, "gt", None)) is not None:
+            low = f"{value} (not {value} itself)" if kind is float else f"{value + 1}"
+        elif (value := getattr(bound, "le", None)) is not None:
+            high = f"{value}"
+        elif (value := getattr(bound, "lt", None)) is not None:
+            high = f"{value} (not {value} itself)" if kind is float else f"{value - 1}"
+    if low is not None and high is not None:
+        return f"{noun} from {low} to {high}"
+    if low is not None:
+        return f"{noun} of at least {low}"
+    if high is not None:
+        return f"{noun} of at most {high}"
+    return noun
 
 
 def allowed_values(annotation: Any) -> str:
