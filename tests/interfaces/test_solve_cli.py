@@ -61,3 +61,26 @@ def test_the_ray_backend_without_ray_says_how_to_install_it(run, monkeypatch):
     assert result.exit_code == 2
     assert "the ray backend needs Ray: pip install 'meeple[distributed]'" in result.output
     assert "Traceback" not in result.output
+
+
+TOO_LARGE = "the Edges solver takes boards of up to 42 squares (6x7, for one), not 45"
+
+
+def test_a_board_too_large_for_the_solver_is_refused_before_any_warning(run):
+    result = run("solve", "edges", "--board", "5x9", "--no-cache")
+    assert result.exit_code != 0
+    assert TOO_LARGE in result.output
+    assert "warning" not in result.output and "Traceback" not in result.output
+
+
+def test_the_solvers_agent_and_analysis_refuse_a_board_too_large_with_one_line(run, tmp_path):
+    result = run("play", "edges", "--board", "5x9", "--seat", "perfect", "--seat", "random")
+    assert result.exit_code != 0 and TOO_LARGE in result.output, result.output
+    record = tmp_path / "big.json"
+    played = run(
+        "play", "edges", "--board", "5x9", "--seat", "random", "--seat", "random",
+        "--seed", "1", "--save", str(record), "--quiet",
+    )  # fmt: skip
+    assert played.exit_code == 0, played.output
+    result = run("analyse", str(record))
+    assert result.exit_code != 0 and TOO_LARGE in result.output, result.output

@@ -65,6 +65,10 @@ def test_a_bad_option_gets_the_same_error_as_the_cli(server, run):
         ({"game": "edges", "move_seconds": -1}, "move_seconds"),
         ({"game": "edges", "surprise": 1}, "surprise"),
         ({"game": 5}, "game"),
+        (
+            {"game": "edges", "options": {"board": "5x9"}, "seats": ["human", "perfect"]},
+            "the Edges solver takes boards of up to 42 squares",
+        ),
     ],
 )
 def test_a_bad_match_request_is_refused_with_a_reason(server, body, says):

@@ -407,6 +407,9 @@ def _position(
         raise MeepleError("the record is not a game of Edges")
     if state.game.num_players != 2:
         raise MeepleError("the solver plays two-player Edges only, not Double Edges")
+    from meeple.solvers.edges_solver import check_board
+
+    check_board(state.game.board)  # before the size warning, not after it
     return state
 
 

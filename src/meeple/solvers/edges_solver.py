@@ -20,6 +20,7 @@ from typing import TypeVar, cast
 
 import numpy as np
 
+from meeple.core.errors import MeepleError
 from meeple.games.edges.board import Board
 from meeple.games.edges.rules import (
     EdgesAction,
@@ -137,6 +138,26 @@ class SolveStats:
             self.by_left[i] += count
 
 
+MAX_SQUARES = ((1 << eng.HULL_BITS) - 1) // 12
+"""The most squares a board the solver takes may have: the strength bound counts up to 12
+units of strength a square, per slope, in HULL_BITS bits (``edges_engine.best_strength``),
+and more squares could overflow it."""
+
+
+class BoardTooLarge(MeepleError, ValueError):
+    """A board with more squares than the solver can count (:data:`MAX_SQUARES`)."""
+
+
+def check_board(board: Board) -> None:
+    """BoardTooLarge, naming the limit and the largest standard boards within it, if the
+    solver cannot take ``board``."""
+    if board.num_squares > MAX_SQUARES:
+        raise BoardTooLarge(
+            f"the Edges solver takes boards of up to {MAX_SQUARES} squares (6x7, for one), not "
+            f"{board.num_squares}; play or simulate larger boards with the other agents"
+        )
+
+
 class SearchStopped(Exception):
     """A search was stopped (its deadline passed, or :meth:`EdgesSolver.stop` was called)."""
 
@@ -189,14 +210,8 @@ class EdgesSolver:
         self, board: Board, tt_bits: int = DEFAULT_TT_BITS, seed: int = 2024, tt_min: int = 3
     ) -> None:
         self.board = board
+        check_board(board)
         e, s = board.num_edges, board.num_squares
-        if 12 * s >= 1 << eng.HULL_BITS:
-            # The strength bound counts up to 12 units of strength a square, per slope, in
-            # HULL_BITS bits (edges_engine.best_strength): more squares could overflow it.
-            raise ValueError(
-                f"the solver takes boards of up to {((1 << eng.HULL_BITS) - 1) // 12} squares,"
-                f" not {s}"
-            )
         self.sq_edges = np.array(board.square_edges, dtype=np.int64).reshape(s, 4)
         edge_sq = np.full((e, 2), -1, dtype=np.int64)
         edge_bit = np.zeros((e, 2), dtype=np.int64)
