@@ -26,17 +26,7 @@ PLAY_OPTIONS = ("rules", "turret_lifetime", "escalation_lights", "rush_tiebreak"
 
 def solved_options(options: dict[str, Any]) -> tuple[dict[str, Any], int]:
     """The validated options that change play, and the round limit (the horizon)."""
-    known = set(ErdOptions.model_fields)
-    unknown = sorted(set(options) - known)
-    if unknown:
-        raise MeepleError(
-            f"{', '.join(unknown)}: not an option of erd; the options are "
-            + ", ".join(sorted(known))
-        )
-    try:
-        parsed = ErdOptions(**options)
-    except ValueError as exc:
-        raise MeepleError(f"bad erd option: {exc}") from None
+    parsed = ErdOptions.parse("erd", options)  # OptionError in the words of meeple play
     return {k: getattr(parsed, k) for k in PLAY_OPTIONS}, parsed.round_limit
 
 
