@@ -16,7 +16,7 @@ def test_it_is_offered_only_for_games_with_a_policy_that_chooses_one_action() ->
 
 def test_an_unknown_policy_is_a_clear_error() -> None:
     game = meeple.make("triangle-clock")
-    with pytest.raises(AgentSpecError, match=r"no compiled policy 'random'.*offered: guided"):
+    with pytest.raises(AgentSpecError, match=r"no compiled policy 'random'.*offered: ahead, guided$"):
         make_agent("policy:policy=random", game)
 
 
