@@ -192,7 +192,11 @@ def test_tournament_rates_the_agents(lab):
     [
         (["simulate", "edges", "--seat", "human"], "no human seats"),
         (["simulate", "edges", "--bord", "2"], "unknown option 'bord'"),
-        (["compare", "edges", "--variant", "pie=false"], "at least two --variant"),
+        (["compare", "edges", "--variant", "pie=false"], "at least two different variants"),
+        (["compare", "edges", "--variant", "pie=no", "--variant", "pie=false"], "same rules"),
+        (["compare", "edges", "--variant", "pie=maybe", "--variant", "pie=false"], "'maybe'"),
+        (["compare", "edges", "--variant", "pie=1", "--variant", "pie=1"], "two different"),
+        (["compare", "edges", "--variant", "x"], "option=value pairs"),
         (["compare", "edges", "--variant", "x", "--variant", "y"], "option=value pairs"),
         (["tournament", "edges", "--agent", "random", "--agent", "random"], "once"),
         (["simulate", "edges", "--backend", "gpu"], "unknown backend 'gpu'"),

@@ -330,15 +330,27 @@ def compare_command(
     """Simulate each variant with the same seeds and show the metrics side by side."""
     try:
         _writable(out)
-        if len(variant) < 2:
-            raise LabError("compare needs at least two --variant")
         base = parse_option_flags(game, list(ctx.args))
         name = game_class(game).name
         specs = {}
+        # Each variant is checked before their number, so a malformed one is named as such.
+        seen: dict[str, str] = {}
         for text in variant:
             options = make(name, **{**base, **_parse_variant(text)}).options.changed()
             seats = _check_seats(name, options, seat or [])
-            specs[text] = _simulation(name, options, seats, games, seed, rotate_seats, duplicate)
+            spec = _simulation(name, options, seats, games, seed, rotate_seats, duplicate)
+            if spec.key in seen and seen[spec.key] != text:
+                raise LabError(
+                    f"variants {seen[spec.key]!r} and {text!r} are the same rules"
+                    f" ({options_words(options) or 'the defaults'}); compare different ones"
+                )
+            seen[spec.key] = text
+            specs[text] = spec
+        if len(specs) < 2:
+            raise LabError(
+                "compare needs at least two different variants: give --variant more than "
+                "once, e.g. --variant pie=true --variant pie=false"
+            )
         chosen = _backend(backend, jobs)
         rows = {
             label: _play(
@@ -505,8 +517,9 @@ def results_command(
     ] = None,
     db: Db = DEFAULT_URL,
 ) -> None:
-    """List the runs stored in the results database, or show one run again (its summary,
-    the command that ran it, its report) and export its games as CSV."""
+    """List the runs stored in the results database, or show one again and export it as CSV.
+
+    A run shown again prints its summary, the command that ran it and its report."""
     try:
         store = ResultStore(db)
         if run is None:
