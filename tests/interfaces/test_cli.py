@@ -23,6 +23,16 @@ def test_dash_h_is_help_as_dash_dash_help_is(run, words):
     assert short.output == long.output
 
 
+def test_each_command_is_summed_up_in_one_sentence_in_the_command_list():
+    """The command list shows a docstring's first paragraph with its line breaks kept (Typer's
+    rich mode), so a summary that wraps in the source breaks mid-phrase on the screen."""
+    from meeple.interfaces.cli import app
+
+    for command in app.registered_commands:
+        summary = (command.callback.__doc__ or "").split("\n\n")[0]
+        assert summary and "\n" not in summary, (command.name, summary)
+
+
 def test_rules_shows_the_rules_and_the_interpretations(run):
     result = run("rules", "edges")
     assert result.exit_code == 0

@@ -66,8 +66,9 @@ def analyse_command(
         bool, typer.Option("--all", help="list every move analysed, not only the mistakes")
     ] = False,
 ) -> None:
-    """Mark every move of a game of Edges that changed the solver's value: a blunder list
-    with the value before and after each and a best move instead."""
+    """Mark every move of a saved game of Edges that changed the solver's value.
+
+    A blunder list: the value before and after each such move, and a best move instead."""
     from meeple.solvers.edges_analysis import analyse_game
 
     try:
