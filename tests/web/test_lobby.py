@@ -53,6 +53,22 @@ def test_a_bad_option_is_told_in_one_line(server, chromium, watch, page_errors):
     assert not page_errors, page_errors
 
 
+def test_each_option_says_once_what_it_takes(server, chromium, watch, page_errors):
+    """Typed text is told what it may be; a list or a checkbox shows its choices itself."""
+    page = watch(chromium.new_context().new_page())
+    page.goto(f"{server.url}/")
+    page.wait_for_selector(".game-card")
+    page.select_option("#game", "erosion")
+
+    def help_of(name: str) -> str:
+        return page.locator(f"label.option:has(#opt-{name}) .help").inner_text()
+
+    assert help_of("players").count("2 to 5") == 1, help_of("players")
+    assert "|" not in help_of("legend") and "|" not in help_of("advanced")
+    assert "random | a seat number" in help_of("first")
+    assert not page_errors, page_errors
+
+
 def test_the_computer_seats_offer_the_levels_and_default_to_hard(
     server, chromium, watch, page_errors
 ):

@@ -129,7 +129,6 @@ class ErdOptions(GameOptions):
         ge=1,
         le=100_000,
         description="safeguard: a game still going after this many rounds is a draw",
-        json_schema_extra={"allowed": "1 to 100000"},
     )
 
     @field_validator("rules", mode="before")

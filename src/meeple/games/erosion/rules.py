@@ -127,7 +127,7 @@ __all__ = [
 class ErosionOptions(GameOptions):
     """Options of Erosion."""
 
-    players: int = Field(default=2, ge=2, le=5, description="number of players, 2 to 5")
+    players: int = Field(default=2, ge=2, le=5, description="number of players")
     advanced: bool = Field(
         default=False,
         description="Advanced Rules: Montane Architecture and Atmospheric Triggers",

@@ -156,7 +156,7 @@ __all__ = [
 class SquadCombatOptions(GameOptions):
     """Options of Squad Combat."""
 
-    players: int = Field(default=2, ge=2, le=4, description="number of players (2 to 4)")
+    players: int = Field(default=2, ge=2, le=4, description="number of players")
     decks: str | None = Field(
         default=None,
         description="deck ids for the seats in order, comma-separated; a shorter list repeats; "

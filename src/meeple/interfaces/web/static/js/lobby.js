@@ -79,10 +79,15 @@ function drawForm() {
   for (const card of document.querySelectorAll(".game-card")) card.classList.toggle("picked", card.dataset.game === game.name);
   const box = $("options");
   box.replaceChildren(el("legend", {}, "Options"),
-    ...game.options.map((option) => el("label", { class: "option" },
-      el("span", { class: "name" }, option.name.replaceAll("_", " ")),
-      optionInput(option),
-      el("span", { class: "help" }, `${option.help} (${option.allowed})`))));
+    ...game.options.map((option) => {
+      const input = optionInput(option);
+      // A checkbox or a list shows its choices itself; only typed text needs them spelled out.
+      const typed = input.tagName === "INPUT" && input.type !== "checkbox";
+      return el("label", { class: "option" },
+        el("span", { class: "name" }, option.name.replaceAll("_", " ")),
+        input,
+        el("span", { class: "help" }, typed ? `${option.help} (${option.allowed})` : option.help));
+    }));
   $("seats").replaceChildren();
   drawSeats();
 }
