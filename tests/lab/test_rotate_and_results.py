@@ -127,6 +127,15 @@ def test_results_bad_requests_are_one_line(lab, args, says):
     assert result.exit_code == 2 and says in result.output and "Traceback" not in result.output
 
 
+def test_results_where_no_run_was_ever_stored_says_so_and_creates_nothing(tmp_path):
+    db = tmp_path / "none" / "meeple.db"
+    listed = CliRunner().invoke(app, ["results", "--db", f"sqlite:///{db}"])
+    assert listed.exit_code == 0 and "No runs yet" in listed.output, listed.output
+    shown = CliRunner().invoke(app, ["results", "abc", "--db", f"sqlite:///{db}"])
+    assert shown.exit_code == 2 and "no results database" in shown.output, shown.output
+    assert not db.parent.exists()
+
+
 def test_a_run_key_prefix_must_name_one_run(tmp_path):
     store = ResultStore(f"sqlite:///{tmp_path / 'r.db'}")
     for key in ("abc111", "abc222"):

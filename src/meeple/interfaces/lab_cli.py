@@ -42,7 +42,7 @@ from meeple.lab.tournament import (
     seating_note,
     tournament_spec,
 )
-from meeple.store import DEFAULT_URL, ResultStore
+from meeple.store import DEFAULT_URL, ResultStore, sqlite_file
 
 Games = Annotated[int, typer.Option("--games", "-n", help="number of games to play", min=1)]
 Seed = Annotated[int, typer.Option(help="seed of the run; game k gets a seed derived from it")]
@@ -521,10 +521,17 @@ def results_command(
 
     A run shown again prints its summary, the command that ran it and its report."""
     try:
+        if run is None and csv_path is not None:
+            raise LabError("--csv exports one run: meeple results RUN --csv FILE")
+        # Looking must not leave an empty database behind where none was.
+        if (file := sqlite_file(db)) is not None and not file.exists():
+            hint = "`meeple simulate`, `compare` and `tournament` store their runs there"
+            if run is None:
+                console.print(f"No runs yet: there is no {escape(str(file))}; {hint}.")
+                return
+            raise LabError(f"no run {run!r}: there is no results database {file} yet; {hint}")
         store = ResultStore(db)
         if run is None:
-            if csv_path is not None:
-                raise LabError("--csv exports one run: meeple results RUN --csv FILE")
             _print_runs(store.runs(), db)
             return
         found = store.find_run(run)

@@ -46,6 +46,18 @@ def _to_json(value: Any) -> str:
     return str(value) if isinstance(value, JSONText) else json.dumps(value)
 
 
+def sqlite_file(url: str) -> Path | None:
+    """The file a SQLite URL names; None for another database, an in-memory one or a URL
+    that is not one (:func:`open_engine` says what is wrong with that)."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        return None
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    return Path(parsed.database)
+
+
 def open_engine(url: str) -> Engine:
     """An engine for ``url``; SQLite files get their folder created, WAL and a busy timeout.
 
@@ -64,12 +76,12 @@ def open_engine(url: str) -> Engine:
     sqlite = parsed.get_backend_name() == "sqlite"
     if sqlite:
         connect_args["timeout"] = 30
-        if parsed.database not in (None, "", ":memory:"):
+        if (file := sqlite_file(url)) is not None:
             try:
-                Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+                file.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 raise StoreError(
-                    f"cannot create the folder of {parsed.database}: {exc.strerror or exc}"
+                    f"cannot create the folder of {file}: {exc.strerror or exc}"
                 ) from None
     else:
         connect_args["connect_timeout"] = 10
