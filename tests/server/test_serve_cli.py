@@ -30,3 +30,11 @@ def test_a_port_in_use_is_explained(run, tmp_path):
     assert result.exit_code == 2
     assert f"error: cannot listen on 127.0.0.1:{port}" in result.output
     assert "--port" in result.output
+
+
+def test_an_address_not_on_this_machine_is_explained(run, tmp_path):
+    # 192.0.2.1 is reserved for documentation (RFC 5737): no machine has it.
+    result = run("serve", "--host", "192.0.2.1", "--db", f"sqlite:///{tmp_path / 's.db'}")
+    assert result.exit_code == 2
+    assert "error: cannot listen on 192.0.2.1:" in result.output
+    assert "--host takes an address of this machine" in result.output

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import logging
 import socket
 import threading
@@ -67,6 +68,16 @@ def _check_free(host: str, port: int) -> None:
         try:
             probe.bind(address)
         except OSError as exc:
-            raise fail(
-                f"cannot listen on {host}:{port}: {exc.strerror}; choose another with --port"
-            ) from None
+            raise fail(f"cannot listen on {host}:{port}: {exc.strerror}; {_remedy(exc)}") from None
+
+
+def _remedy(exc: OSError) -> str:
+    """What to change when a bind fails: the port, the address, or the privilege."""
+    if exc.errno == errno.EADDRNOTAVAIL:
+        return (
+            "--host takes an address of this machine (127.0.0.1: this machine only; "
+            "0.0.0.0: every network)"
+        )
+    if exc.errno == errno.EACCES:
+        return "ports below 1024 need privileges; choose one from 1024 up with --port"
+    return "choose another with --port"
