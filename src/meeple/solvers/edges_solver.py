@@ -152,9 +152,11 @@ def check_board(board: Board) -> None:
     """BoardTooLarge, naming the limit and the largest standard boards within it, if the
     solver cannot take ``board``."""
     if board.num_squares > MAX_SQUARES:
+        rows = max(r for r in range(1, 10) if r * r <= MAX_SQUARES)
+        example = f"{rows}x{min(9, MAX_SQUARES // rows)}"  # the squarest board at the limit
         raise BoardTooLarge(
-            f"the Edges solver takes boards of up to {MAX_SQUARES} squares (6x7, for one), not "
-            f"{board.num_squares}; play or simulate larger boards with the other agents"
+            f"the Edges solver takes boards of up to {MAX_SQUARES} squares ({example}, for "
+            f"one), not {board.num_squares}; play or simulate larger boards with the other agents"
         )
 
 
