@@ -143,3 +143,38 @@ def test_no_module_imports_itself_back():
 
     for name in sorted(graph):
         visit(name, [])
+
+
+def _undocumented(tree: ast.Module) -> list[str]:
+    """The public functions, classes and methods of a module without a docstring (a property's
+    setter shares its getter's)."""
+    missing = [] if ast.get_docstring(tree) else ["<module>"]
+    for node in tree.body:
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            continue
+        if node.name.startswith("_"):
+            continue
+        if not ast.get_docstring(node):
+            missing.append(node.name)
+        if isinstance(node, ast.ClassDef):
+            for member in node.body:
+                if (
+                    isinstance(member, ast.FunctionDef | ast.AsyncFunctionDef)
+                    and not member.name.startswith("_")
+                    and not ast.get_docstring(member)
+                    and not any(
+                        isinstance(d, ast.Attribute) and d.attr == "setter"
+                        for d in member.decorator_list
+                    )
+                ):
+                    missing.append(f"{node.name}.{member.name}")
+    return missing
+
+
+def test_every_public_name_has_a_docstring():
+    missing = {
+        str(path.relative_to(SRC)): names
+        for path in sorted(SRC.rglob("*.py"))
+        if (names := _undocumented(ast.parse(path.read_text(encoding="utf-8"))))
+    }
+    assert not missing, missing

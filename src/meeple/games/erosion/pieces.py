@@ -309,15 +309,18 @@ def matchable(river: Iterable[int], hand: Iterable[int], rock: tuple[str, ...]) 
 
 
 def without(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
+    """The cards with one copy of ``card`` taken out."""
     i = cards.index(card)
     return cards[:i] + cards[i + 1 :]
 
 
 def put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    """The tuple with ``value`` at ``index`` (states hold tuples, so they are never changed)."""
     return (*values[:index], value, *values[index + 1 :])
 
 
 def splits(caps: tuple[int, int, int], total: int) -> Iterator[tuple[int, int, int]]:
+    """Every way to share ``total`` among three piles, each at most its cap."""
     for a in range(min(caps[0], total) + 1):
         for b in range(min(caps[1], total - a) + 1):
             c = total - a - b
