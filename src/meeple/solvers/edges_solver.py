@@ -23,6 +23,7 @@ import numpy as np
 from meeple.core.errors import MeepleError
 from meeple.games.edges.board import Board
 from meeple.games.edges.rules import (
+    MAX_SIDE,
     EdgesAction,
     EdgesGame,
     EdgesState,
@@ -152,8 +153,8 @@ def check_board(board: Board) -> None:
     """BoardTooLarge, naming the limit and the largest standard boards within it, if the
     solver cannot take ``board``."""
     if board.num_squares > MAX_SQUARES:
-        rows = max(r for r in range(1, 10) if r * r <= MAX_SQUARES)
-        example = f"{rows}x{min(9, MAX_SQUARES // rows)}"  # the squarest board at the limit
+        rows = max(r for r in range(1, MAX_SIDE + 1) if r * r <= MAX_SQUARES)
+        example = f"{rows}x{min(MAX_SIDE, MAX_SQUARES // rows)}"  # the squarest board at the limit
         raise BoardTooLarge(
             f"the Edges solver takes boards of up to {MAX_SQUARES} squares ({example}, for "
             f"one), not {board.num_squares}; play or simulate larger boards with the other agents"
