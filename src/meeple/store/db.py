@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import MetaData, Table, create_engine, event, inspect
-from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.engine import URL, Engine, make_url
 from sqlalchemy.exc import (
     ArgumentError,
     IntegrityError,
@@ -50,9 +50,13 @@ def sqlite_file(url: str) -> Path | None:
     """The file a SQLite URL names; None for another database, an in-memory one or a URL
     that is not one (:func:`open_engine` says what is wrong with that)."""
     try:
-        parsed = make_url(url)
+        return _sqlite_path(make_url(url))
     except ArgumentError:
         return None
+
+
+def _sqlite_path(parsed: URL) -> Path | None:
+    """The file of a parsed SQLite URL; None for another database or an in-memory one."""
     if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
         return None
     return Path(parsed.database)
@@ -76,7 +80,7 @@ def open_engine(url: str) -> Engine:
     sqlite = parsed.get_backend_name() == "sqlite"
     if sqlite:
         connect_args["timeout"] = 30
-        if (file := sqlite_file(url)) is not None:
+        if (file := _sqlite_path(parsed)) is not None:
             try:
                 file.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
