@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from typer.testing import CliRunner
 
+from meeple.core.registry import make
 from meeple.interfaces.cli import app
 from meeple.lab.metrics import pairwise_results, summarize
 from meeple.lab.ratings import bradley_terry
@@ -205,3 +207,18 @@ def test_tournament_rates_the_agents(lab):
 def test_lab_commands_reject_bad_input_clearly(lab, args, message):
     result = lab(*args)
     assert result.exit_code == 2 and message in result.output, result.output
+
+
+@pytest.mark.parametrize("game", ["erd", "edges", "squad-combat", "erosion", "triangle-clock"])
+def test_compare_errors_give_an_example_in_the_game_own_options(lab, game):
+    """The example that compare's errors suggest is two real, different variants of that game."""
+    result = lab("compare", game, "--variant", "x")
+    assert result.exit_code == 2, result.output
+    example = re.search(r"e\.g\. (\w+)=(\S+)", result.output)
+    assert example, result.output
+    result = lab("compare", game, "--variant", f"{example[1]}={example[2]}")
+    assert result.exit_code == 2, result.output
+    pair = re.findall(r"--variant (\w+)=(\S+)", " ".join(result.output.split()))
+    assert len(pair) == 2 and pair[0][0] == example[1] == pair[1][0], result.output
+    rules = [make(game, **{name: value}).options.changed() for name, value in pair]
+    assert rules[0] != rules[1]

@@ -17,6 +17,7 @@ from rich.table import Table
 
 from meeple.agents import make_agent
 from meeple.core.errors import MeepleError
+from meeple.core.options import describe_options
 from meeple.core.registry import game_class, make
 from meeple.interfaces.console import console, fail
 from meeple.interfaces.options_cli import options_words, parse_option_flags
@@ -298,12 +299,27 @@ def simulate_command(
     console.print(f"Run {spec.key}: rows in {jsonl} and {db}; report {report}")
 
 
-def _parse_variant(text: str) -> dict[str, str]:
+def _variant_example(game: str) -> tuple[str, str, str]:
+    """An option of ``game`` and two of its values, for the examples in compare's errors:
+    the first option whose allowed values are a list of single words."""
+    for info in describe_options(game_class(game).Options):
+        values = info.allowed.split(" | ")
+        if len(values) >= 2 and all(v and " " not in v for v in values[:2]):
+            return info.name, values[0], values[1]
+    return "auto_steps", "true", "false"
+
+
+def _parse_variant(game: str, text: str) -> dict[str, str]:
+    """A ``--variant`` text as option=value pairs (the values still to be checked by the game)."""
     out = {}
     for part in filter(None, (p.strip() for p in text.split(","))):
         key, eq, value = part.partition("=")
         if not eq:
-            raise LabError(f"variant {text!r}: write option=value pairs, e.g. rules=0.01,best_of=3")
+            option, value, _ = _variant_example(game)
+            raise LabError(
+                f"variant {text!r}: write option=value pairs joined by commas, "
+                f"e.g. {option}={value}"
+            )
         out[key.strip().replace("-", "_")] = value.strip()
     return out
 
@@ -336,7 +352,7 @@ def compare_command(
         # Each variant is checked before their number, so a malformed one is named as such.
         seen: dict[str, str] = {}
         for text in variant:
-            options = make(name, **{**base, **_parse_variant(text)}).options.changed()
+            options = make(name, **{**base, **_parse_variant(name, text)}).options.changed()
             seats = _check_seats(name, options, seat or [])
             spec = _simulation(name, options, seats, games, seed, rotate_seats, duplicate)
             if spec.key in seen and seen[spec.key] != text:
@@ -347,9 +363,10 @@ def compare_command(
             seen[spec.key] = text
             specs[text] = spec
         if len(specs) < 2:
+            option, one, other = _variant_example(name)
             raise LabError(
                 "compare needs at least two different variants: give --variant more than "
-                "once, e.g. --variant pie=true --variant pie=false"
+                f"once, e.g. --variant {option}={one} --variant {option}={other}"
             )
         chosen = _backend(backend, jobs)
         rows = {
