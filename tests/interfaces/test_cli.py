@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import pytest
@@ -31,6 +32,20 @@ def test_each_command_is_summed_up_in_one_sentence_in_the_command_list():
     for command in app.registered_commands:
         summary = (command.callback.__doc__ or "").split("\n\n")[0]
         assert summary and "\n" not in summary, (command.name, summary)
+
+
+@pytest.mark.parametrize(
+    "command", ["play", "replay", "simulate", "results", "history", "solve", "analyse", "serve"]
+)
+def test_each_help_paragraph_wraps_at_the_terminal_width_only(run, command):
+    """Every wrapped line of a command's description fills the 80-column screen: a short line
+    followed by more of its paragraph is a line break kept from the source."""
+    result = run(command, "--help")
+    assert result.exit_code == 0, result.output
+    lines = result.output.split("Usage: meeple")[1].split("╭")[0].splitlines()[2:]
+    for line, following in itertools.pairwise(lines):
+        if line.strip() and following.strip():
+            assert len(line.rstrip()) > 60, (line, following)
 
 
 def test_rules_shows_the_rules_and_the_interpretations(run):

@@ -143,6 +143,21 @@ app.command("analyse")(analyse_cli.analyse_command)
 app.command("serve")(serve_cli.serve_command)
 
 
+def _one_line_paragraphs(commands: list[typer.models.CommandInfo]) -> None:
+    """Give each command its docstring with every paragraph on one line.
+
+    Typer's rich help keeps the single line breaks of a docstring's later paragraphs, so a
+    paragraph wrapped at the source's 100 columns came out ragged in an 80-column terminal;
+    unbroken, the terminal wraps it at its own width.
+    """
+    for command in commands:
+        text = command.help or inspect.getdoc(command.callback) or ""
+        command.help = "\n\n".join(p.replace("\n", " ") for p in text.split("\n\n"))
+
+
+_one_line_paragraphs(app.registered_commands)
+
+
 def main() -> None:
     """Entry point of the ``meeple`` command."""
     app()
