@@ -9,6 +9,7 @@ import pytest
 
 import meeple
 from meeple.agents import AgentSpecError, make_agent, parse_spec, play_game
+from meeple.agents.levels import level_spec
 from meeple.core.errors import OptionError, RecordError, UnknownGame
 from meeple.core.record import GameRecord, Playthrough
 from meeple.core.rng import derive_seed, make_rng
@@ -134,9 +135,10 @@ def test_agent_specs_parse_and_check_parameters():
     game = meeple.make("edges")
     assert str(parse_spec("greedy:seed=3")) == "greedy:seed=3"
     assert make_agent("greedy:seed=3", game).name == "greedy"
-    expected = r"no agent called 'wizard'.*human, random, mcts, ismcts, greedy"
+    expected = r"no agent called 'wizard'.*level \(easy, medium, hard\).*human, random, mcts"
     with pytest.raises(AgentSpecError, match=expected):
         make_agent("wizard", game)
+    assert make_agent(" Hard", game).name == make_agent(level_spec(game, "hard"), game).name
     with pytest.raises(AgentSpecError, match="no parameter 'depth'; its parameters are: seed"):
         make_agent("random:depth=3", game)
     with pytest.raises(AgentSpecError, match="bad value 'x' for seed"):

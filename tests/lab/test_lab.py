@@ -8,6 +8,7 @@ import re
 import pytest
 from typer.testing import CliRunner
 
+from meeple.agents.levels import level_spec
 from meeple.core.registry import make
 from meeple.interfaces.cli import app
 from meeple.lab.metrics import pairwise_results, summarize
@@ -207,6 +208,21 @@ def test_tournament_rates_the_agents(lab):
 def test_lab_commands_reject_bad_input_clearly(lab, args, message):
     result = lab(*args)
     assert result.exit_code == 2 and message in result.output, result.output
+
+
+def test_a_level_takes_a_seat_in_the_lab_and_is_stored_as_its_spec(lab):
+    """`--seat hard` works in the lab as in `meeple play`; the run records the agent it stood
+    for, and a spec written with other spacing or capitals is the same agent."""
+    result = lab("simulate", "edges", "--board", "2x2", "--seat", "hard", "--seat", " Random",
+                 "--games", "2")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    [rows] = [p.read_text().splitlines() for p in (lab.tmp / "out").glob("edges-*.jsonl")]
+    hard = level_spec(make("edges", board="2x2"), "hard")
+    assert {tuple(json.loads(row)["seats"]) for row in rows} == {(hard, "random")}
+    result = lab("tournament", "edges", "--board", "2x2", "--agent", "hard", "--agent", hard)
+    assert result.exit_code == 2 and f"'hard' and '{hard}' are the same agent" in result.output
+    result = lab("tournament", "edges", "--agent", "random", "--agent", "Random")
+    assert result.exit_code == 2 and "same agent (random)" in result.output, result.output
 
 
 @pytest.mark.parametrize("game", ["erd", "edges", "squad-combat", "erosion", "triangle-clock"])

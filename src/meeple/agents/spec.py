@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import ConfigDict, TypeAdapter, ValidationError
 
+from meeple.agents.levels import LEVEL_NAMES, seat_spec
 from meeple.agents.mcts import ISMCTSAgent, MCTSAgent
 from meeple.agents.policy import policy_agents
 from meeple.agents.random_agent import RandomAgent
@@ -94,13 +95,13 @@ def agent_builder(spec: str | AgentSpec, game: Game) -> Callable[[int], Agent]:
     :func:`make_agent` would: for callers that seat the same spec in many games (the lab),
     where reading the agent's signature again for every game would cost more than the game.
     """
-    spec = parse_spec(spec) if isinstance(spec, str) else spec
+    spec = parse_spec(seat_spec(game, spec)) if isinstance(spec, str) else spec
     agents = available_agents(game)
     factory = agents.get(spec.name)
     if factory is None:
         raise AgentSpecError(
-            f"no agent called {spec.name!r} for {game.name}; choose from: "
-            f"{', '.join(agent_names(game))}"
+            f"no agent called {spec.name!r} for {game.name}; choose a level "
+            f"({', '.join(LEVEL_NAMES)}) or an agent: {', '.join(agent_names(game))}"
         )
     kwargs = coerce_params(spec, factory, {"seed": 0, **spec.params})
     if "seed" in spec.params:

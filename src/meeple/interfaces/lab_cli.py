@@ -15,7 +15,8 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from meeple.agents import make_agent
+from meeple.agents import make_agent, parse_spec
+from meeple.agents.levels import seat_spec
 from meeple.core.errors import MeepleError
 from meeple.core.options import describe_options
 from meeple.core.registry import game_class, make
@@ -188,7 +189,10 @@ def _check_seats(game_name: str, options: dict[str, Any], seats: list[str]) -> l
         if spec == "human":
             raise LabError("a simulation has no human seats; use agents such as random")
         make_agent(spec, game)
-    return seats
+    # Stored as the spec written out plainly (a level as the spec it stands for): a run's
+    # record says what played, stays true when a later version gives the level another
+    # agent, and one agent written two ways is one agent.
+    return [str(parse_spec(seat_spec(game, spec))) for spec in seats]
 
 
 def _simulation(
@@ -445,8 +449,16 @@ def tournament_command(
         _writable(out)
         g = make(game, **parse_option_flags(game, list(ctx.args)))
         options = g.options.changed()
-        for spec_text in agent:
-            _check_seats(g.name, options, [spec_text] * g.num_players)
+        given, agent = agent, [_check_seats(g.name, options, [a] * g.num_players)[0] for a in agent]
+        for k, spec_text in enumerate(agent):
+            if spec_text in agent[:k]:
+                first = given[agent.index(spec_text)]
+                same = (
+                    f"{first!r} is given twice"
+                    if first == given[k]
+                    else f"{first!r} and {given[k]!r} are the same agent ({spec_text})"
+                )
+                raise LabError(f"{same}; each agent enters a tournament once")
         try:
             spec = tournament_spec(g.name, options, list(agent), g.num_players, seed, duplicate)
         except ValueError as exc:
