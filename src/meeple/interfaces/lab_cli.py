@@ -15,7 +15,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from meeple.agents import make_agent, parse_spec
+from meeple.agents import HUMAN, make_agent, parse_spec
 from meeple.agents.levels import seat_spec
 from meeple.core.errors import MeepleError
 from meeple.core.options import describe_options
@@ -185,14 +185,15 @@ def _check_seats(game_name: str, options: dict[str, Any], seats: list[str]) -> l
         seats = seats * game.num_players
     if len(seats) != game.num_players:
         raise LabError(f"{game.title} has {game.num_players} seats; {len(seats)} --seat given")
-    for spec in seats:
-        if spec == "human":
+    # Each seat is kept as its spec written out plainly (a level as the spec it stands for):
+    # a run's record says what played, stays true when a later version gives the level
+    # another agent, and one agent written two ways is one agent.
+    plain = [str(parse_spec(seat_spec(game, text))) for text in seats]
+    for spec in plain:
+        if spec == HUMAN:
             raise LabError("a simulation has no human seats; use agents such as random")
         make_agent(spec, game)
-    # Stored as the spec written out plainly (a level as the spec it stands for): a run's
-    # record says what played, stays true when a later version gives the level another
-    # agent, and one agent written two ways is one agent.
-    return [str(parse_spec(seat_spec(game, spec))) for spec in seats]
+    return plain
 
 
 def _simulation(
@@ -449,16 +450,18 @@ def tournament_command(
         _writable(out)
         g = make(game, **parse_option_flags(game, list(ctx.args)))
         options = g.options.changed()
-        given, agent = agent, [_check_seats(g.name, options, [a] * g.num_players)[0] for a in agent]
-        for k, spec_text in enumerate(agent):
-            if spec_text in agent[:k]:
-                first = given[agent.index(spec_text)]
+        given: dict[str, str] = {}  # each agent's spec -> the text that first named it
+        for text in agent:
+            [spec_text, *_] = _check_seats(g.name, options, [text] * g.num_players)
+            if (first := given.get(spec_text)) is not None:
                 same = (
                     f"{first!r} is given twice"
-                    if first == given[k]
-                    else f"{first!r} and {given[k]!r} are the same agent ({spec_text})"
+                    if first == text
+                    else f"{first!r} and {text!r} are the same agent ({spec_text})"
                 )
                 raise LabError(f"{same}; each agent enters a tournament once")
+            given[spec_text] = text
+        agent = list(given)
         try:
             spec = tournament_spec(g.name, options, list(agent), g.num_players, seed, duplicate)
         except ValueError as exc:
