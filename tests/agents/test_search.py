@@ -20,26 +20,38 @@ def choices(spec: str, game, seed: int) -> list:
     return play_game(game, agents, seed).moves
 
 
-def test_mcts_is_reproducible_for_a_fixed_seed_and_iteration_budget():
+# Tree search, and flat search over shared worlds (tests/agents/test_flat.py), at budgets
+# that take a small board's right move.
+SEARCHES = ["mcts:iterations=100", "flat:worlds=40"]
+
+
+@pytest.mark.parametrize("spec", SEARCHES)
+def test_search_is_reproducible_for_a_fixed_seed_and_budget(spec):
     game = meeple.make("edges", board="2x2")
-    assert choices("mcts:iterations=60", game, 3) == choices("mcts:iterations=60", game, 3)
+    assert choices(spec, game, 3) == choices(spec, game, 3)
 
 
-def test_mcts_takes_the_winning_last_move():
-    """1x2 board, one pyramid each left: only one edge wins the game for the mover."""
+def winning_last_move_position() -> EdgesState:
+    """1x2 board, one pyramid each left: only one edge wins the game for seat 1, to act."""
     game = meeple.make("edges", board="1x2", stash="1/1/0", first=0, pie=False)
     state = game.new_game(0)
     for text in ("L v0,0", "L v0,2", "M h0,0"):
         state = state.apply_text(state.to_act[0], text)
     assert isinstance(state, EdgesState) and state.to_act == (1,)
-    agent = make_agent("mcts:iterations=300", game, 0)
-    action = agent.act(Observation(state, 1))
+    return state
+
+
+@pytest.mark.parametrize("spec", ["mcts:iterations=300", "flat:worlds=40"])
+def test_search_takes_the_winning_last_move(spec):
+    state = winning_last_move_position()
+    action = make_agent(spec, state.game, 0).act(Observation(state, 1))
     after = state.apply(1, action)
     assert after.is_over and after.returns[1] == 1.0, f"{action} does not win"
 
 
-def test_mcts_beats_random_on_a_small_board():
-    result = head_to_head(meeple.make("edges", board="2x2"), "mcts:iterations=100", "random", 12)
+@pytest.mark.parametrize("spec", SEARCHES)
+def test_search_beats_random_on_a_small_board(spec):
+    result = head_to_head(meeple.make("edges", board="2x2"), spec, "random", 12)
     assert result.wins >= 10, result.summary()
 
 
@@ -49,9 +61,10 @@ def test_mcts_plays_four_seats_with_per_seat_returns():
     assert play_game(game, agents, 1).state.is_over
 
 
-def test_seconds_budget_runs_at_least_one_iteration():
+@pytest.mark.parametrize("spec", ["mcts:seconds=0.05", "flat:seconds=0.01"])
+def test_seconds_budget_runs_at_least_one_iteration(spec):
     game = meeple.make("edges", board="2x2")
-    agent = make_agent("mcts:seconds=0.05", game, 0)
+    agent = make_agent(spec, game, 0)
     state = game.new_game(0)
     assert agent.act(Observation(state, state.to_act[0])) in state.legal_actions(state.to_act[0])
     assert agent.last_iterations >= 1
@@ -259,6 +272,7 @@ HIDDEN_GAMES = [info.name for info in meeple.games() if not info.perfect_informa
 CHEAP = {
     "mcts": ("mcts:iterations=30", {}),
     "ismcts": ("ismcts:iterations=30", {}),
+    "flat": ("flat:worlds=20", {}),
     "equilibrium": ("equilibrium:solve=true", {"round_limit": 4}),
     "exploit": ("exploit:solve=true", {"round_limit": 4}),
 }

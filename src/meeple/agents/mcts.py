@@ -26,16 +26,20 @@ import time
 from collections.abc import Hashable
 from typing import Any
 
-from meeple.core.agent import Observation, SeatMemory, check_budget
+from meeple.agents.rollouts import (
+    SeededSearch,
+    check_seconds,
+    engine_rollout,
+    observation_sampler,
+    opponent_model,
+    proposals,
+    proposer,
+    rollout_playout,
+)
+from meeple.core.agent import Observation, check_budget
 from meeple.core.errors import AgentSpecError
 from meeple.core.game import Action, Game, State
-from meeple.core.registry import (
-    RANDOM_ROLLOUT,
-    compiled_choice,
-    compiled_playout,
-    opponent_policies,
-    rollout_policies,
-)
+from meeple.core.registry import RANDOM_ROLLOUT
 from meeple.core.rng import make_rng
 
 SEARCHED = "search"
@@ -52,7 +56,7 @@ class _Node:
         self.available: dict[Action, int] = {}
 
 
-class MCTSAgent:
+class MCTSAgent(SeededSearch):
     """UCT search with random rollouts; information-set keyed for hidden information.
 
     ``rollout`` names a compiled rollout of the game (``random``, or a game's ``guided``);
@@ -84,12 +88,7 @@ class MCTSAgent:
         check_budget(
             self.name, "iterations", iterations, low=1, allowed="a whole number of at least 1"
         )
-        if seconds is not None:
-            check_budget(
-                self.name, "seconds", seconds, low=0, allowed="a number of seconds above 0"
-            )
-            if seconds <= 0:
-                raise AgentSpecError(f"{self.name}: seconds must be above 0, not {seconds!r}")
+        check_seconds(self.name, seconds)
         check_budget(self.name, "c", c, low=0, allowed="a number of at least 0")
         check_budget(
             self.name, "rollout_limit", rollout_limit, low=1, allowed="a whole number of at least 1"
@@ -114,21 +113,7 @@ class MCTSAgent:
         # to the end, so a rollout limit below the default keeps the engine's rollouts.
         self.compiled = compiled
         self.rollout = rollout
-        playout = compiled_playout(game, rollout) if compiled else None
-        if rollout != RANDOM_ROLLOUT and (playout is None or rollout_limit < 10_000):
-            # Any other rollout exists only in a game's compiled rules.
-            policies = rollout_policies(game.name)
-            if rollout not in policies:
-                why = f"is not a rollout of {game.name}"
-            elif not compiled or rollout_limit < 10_000:
-                why = "needs compiled=true and the default rollout_limit"
-            else:
-                why = f"is not offered for {game.name} with these options"
-            offered = sorted({RANDOM_ROLLOUT, *policies})
-            raise AgentSpecError(
-                f"{self.name}: rollout {rollout!r} {why}; choose from: {', '.join(offered)}"
-            )
-        self._playout = playout if rollout_limit >= 10_000 else None
+        self._playout = rollout_playout(self.name, game, rollout, compiled, rollout_limit)
         # In a hidden-information game the other seats' nodes are keyed by their own
         # information, which every determinization samples afresh: their nodes are new at
         # almost every iteration and they choose at random. A modelled opponent plays the
@@ -138,27 +123,10 @@ class MCTSAgent:
         self.opponent = opponent
         self._choose = None
         if opponent != SEARCHED:
-            self._choose = compiled_choice(game, opponent) if compiled else None
-            if self._choose is None:
-                offered = sorted({SEARCHED, *opponent_policies(game.name)})
-                raise AgentSpecError(
-                    f"{self.name}: opponent {opponent!r} is not a policy offered for "
-                    f"{game.name} with these options; choose from: {', '.join(offered)}"
-                )
+            self._choose = opponent_model(self.name, game, opponent, compiled, SEARCHED)
         self._player = 0
-        check_budget(
-            self.name, "candidates", candidates, low=0, allowed="a whole number of at least 0"
-        )
         self.candidates = candidates
-        self._propose = None
-        if candidates:
-            self._propose = compiled_choice(game, rollout) if compiled else None
-            if self._propose is None:
-                offered = sorted(opponent_policies(game.name)) or ["none"]
-                raise AgentSpecError(
-                    f"{self.name}: candidates needs a rollout that can choose one action; "
-                    f"for {game.name} with these options: {', '.join(offered)}"
-                )
+        self._propose = proposer(self.name, game, rollout, compiled, candidates)
         check_budget(self.name, "widen", widen, low=0, allowed="a number of at least 0")
         if widen and not candidates:
             raise AgentSpecError(
@@ -168,19 +136,7 @@ class MCTSAgent:
         self._root_actions: set[Action] | None = None
         self._extras: list[Action] = []
         self._root_visits = 0
-        # What the seat was shown and may remember (a memorise step), put back into every
-        # sample: a search that forgot it would play worse than the rules allow.
-        self.recall = recall
-        self._memory = SeatMemory(recall)
-        self._decisions = 0
-        self.last_iterations = 0
-
-    def remember(self, observation: Observation, action: Action) -> None:
-        """A decision made elsewhere (see ``core.agent.catch_up``): what it showed, and its
-        place in the count that seeds each decision's streams; no search."""
-        self._memory.see(observation)
-        if len(observation.legal_actions) > 1:
-            self._decisions += 1
+        self._keep_between_decisions(recall)
 
     def act(self, observation: Observation) -> Action:
         """After the budget (``seconds`` if given, else ``iterations``): the most visited
@@ -203,16 +159,15 @@ class MCTSAgent:
         root_key: Hashable = None
         self._root_actions = None
         if self._propose is not None:
-            # Search only what the rollout policy would play in some of a few samples: a
-            # root of thirty moves (a pick with or without each item) split over a thousand
-            # noisy rollouts picks noise; a handful of proposals it can tell apart.
+            # Search only what the rollout policy would play in some of a few samples.
             propose_rng = make_rng(self.seed, self.name, self._decisions, "propose")
-            self._root_actions = {
-                self._propose(
-                    self._sample(observation, propose_rng), player, propose_rng.getrandbits(31)
-                )
-                for _ in range(self.candidates)
-            }
+            self._root_actions = proposals(
+                lambda rng: self._sample(observation, rng),
+                self._propose,
+                player,
+                self.candidates,
+                propose_rng,
+            )
             # Progressive widening: the proposals agree (one distinct move in half of The
             # Triangle Clock's decisions), so more time bought nothing; the other moves join
             # the root one by one as its visits grow, in an order drawn once per decision.
@@ -255,7 +210,7 @@ class MCTSAgent:
 
     def _sample(self, observation: Observation, rng: random.Random) -> State[Any]:
         """A determinization with what the seat remembers, from the decision's start."""
-        return self._memory.sample(observation, rng).decision_start()
+        return observation_sampler(self._memory, observation)(rng)
 
     def _iterate(
         self, state: State[Any], tree: dict[tuple[int, Hashable], _Node], rng: random.Random
@@ -351,12 +306,7 @@ class MCTSAgent:
     def _rollout(self, state: State[Any], rng: random.Random) -> tuple[float, ...]:
         if self._playout is not None:
             return state.returns if state.is_over else self._playout(state, rng.getrandbits(31))
-        for _ in range(self.rollout_limit):
-            if state.is_over:
-                return state.returns
-            player = state.to_act[0]
-            state = state._next(player, rng.choice(state.legal_actions(player)))
-        return state.returns if state.is_over else (0.0,) * state.game.num_players
+        return engine_rollout(state, rng, self.rollout_limit)
 
 
 def _mean(node: _Node, action: Action) -> float:

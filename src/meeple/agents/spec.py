@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import ConfigDict, TypeAdapter, ValidationError
 
+from meeple.agents.flat import FlatAgent
 from meeple.agents.levels import LEVEL_NAMES, seat_spec
 from meeple.agents.mcts import ISMCTSAgent, MCTSAgent
 from meeple.agents.policy import policy_agents
@@ -30,6 +31,7 @@ GENERIC_AGENTS: dict[str, AgentFactory] = {
     "random": RandomAgent,
     "mcts": MCTSAgent,
     "ismcts": ISMCTSAgent,
+    "flat": FlatAgent,
 }
 """Agents that play any game, by name."""
 

@@ -1,0 +1,102 @@
+"""Flat search over shared worlds: every candidate is played in the same worlds, candidates
+clearly behind leave the race, and a fixed seed and world budget replay exactly."""
+
+from __future__ import annotations
+
+import pytest
+
+import meeple
+from meeple.agents import make_agent
+from meeple.agents.flat import FlatAgent
+from meeple.core.agent import Observation
+from meeple.core.errors import AgentSpecError
+from tests.agents.test_search import winning_last_move_position
+
+TC_SPEC = "flat:worlds=24,rollout=guided,opponent=guided"
+
+
+def _mid_game(seed: int = 7, round_number: int = 6) -> Observation:
+    """A Triangle Clock decision some rounds in, both seats played by the heuristic."""
+    game = meeple.make("triangle-clock")
+    agents = [make_agent("heuristic", game, s) for s in (1, 2)]
+    state = game.new_game(seed)
+    while state.round < round_number:
+        p = state.to_act[0]
+        state = state.apply(p, agents[p].act(Observation(state, p)))
+    return Observation(state, state.to_act[0])
+
+
+def test_flat_is_reproducible_for_a_fixed_seed_and_world_budget():
+    """(Edges too, with the tree search, in tests/agents/test_search.py.)"""
+    observation = _mid_game()
+    picks = {make_agent(TC_SPEC, observation.game, 4).act(observation) for _ in range(3)}
+    assert len(picks) == 1
+
+
+def test_every_candidate_is_played_in_the_same_worlds():
+    """Common random numbers: within a world every candidate still in the race gets the same
+    rollout seed, after the same choices of the other seat; the next world brings new ones."""
+    observation = _mid_game()
+    agent = make_agent(TC_SPEC, observation.game, 4)
+    assert isinstance(agent, FlatAgent)
+    playout = agent._playout
+    assert playout is not None
+    seeds: list[int] = []
+
+    def recording(state, seed):
+        seeds.append(seed)
+        return playout(state, seed)
+
+    agent._playout = recording
+    agent.act(observation)
+    runs = [seeds[0]]
+    for seed in seeds[1:]:
+        if seed != runs[-1]:
+            runs.append(seed)
+    # one run of equal seeds per world, and no world's seed used again later
+    assert len(runs) == agent.last_iterations == len(set(runs))
+    assert len(seeds) > len(runs), "no world was shared by two candidates"
+
+
+def test_a_candidate_clearly_behind_or_no_different_from_the_leader_leaves_the_race():
+    agent = make_agent("flat:worlds=10", meeple.make("edges", board="2x2"), 0)
+    assert isinstance(agent, FlatAgent)
+    leader = [1.0, 0.0] * 10
+    values = {
+        "leader": leader,
+        "behind": [v - 0.5 for v in leader],  # worse by the same amount in every world
+        "noisy": [v - 0.1 + (0.8 if i % 2 else -0.8) for i, v in enumerate(leader)],
+        "equal": list(leader),
+    }
+    kept = agent._race(list(values), values)
+    assert kept == ["leader", "noisy"]  # "equal" comes to the same thing in every world
+
+
+def test_a_race_ends_when_one_candidate_is_left():
+    """A decision whose moves separate stops before its budget: the winning edges score
+    alike in every world (no world tells them apart) and every other edge loses."""
+    state = winning_last_move_position()
+    agent = make_agent("flat:worlds=500", state.game, 0)
+    action = agent.act(Observation(state, 1))
+    assert state.apply(1, action).returns[1] == 1.0
+    assert 16 <= agent.last_iterations < 500
+
+
+@pytest.mark.parametrize(
+    ("spec", "game", "message"),
+    [
+        ("flat:worlds=0", "edges", "worlds must be a whole number of at least 1"),
+        ("flat:seconds=0", "edges", "seconds must be above 0"),
+        ("flat:min_worlds=1", "edges", "min_worlds must be a whole number of at least 2"),
+        ("flat:rollout=ahead", "erosion", r"rollout 'ahead' is not a rollout of erosion"),
+        (
+            "flat:opponent=heuristic",
+            "triangle-clock",
+            r"opponent 'heuristic'.*choose from: ahead, guided, random$",
+        ),
+        ("flat:candidates=4", "erd", "candidates needs a rollout that can choose one action"),
+    ],
+)
+def test_bad_settings_are_refused_with_what_is_allowed(spec, game, message):
+    with pytest.raises(AgentSpecError, match=message):
+        make_agent(spec, meeple.make(game), 0)
