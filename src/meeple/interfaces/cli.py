@@ -104,12 +104,15 @@ def agents_command(
         )
     console.print(table)
     rollouts = sorted({RANDOM_ROLLOUT, *rollout_policies(g.name)})
-    console.print(f"Search (mcts, ismcts) here can roll out with rollout={', '.join(rollouts)}.")
+    console.print(
+        f"Search (mcts, ismcts, flat) here can roll out with rollout={', '.join(rollouts)}."
+    )
     if models := opponent_policies(g.name):
         console.print(
             f"Its opponent inside the tree can be searched (opponent=search) or play a policy "
-            f"(opponent={', '.join(models)}); candidates=K and widen=W need the rollout to "
-            "be one of those."
+            f"(opponent={', '.join(models)}); flat's opponent chooses at random "
+            "(opponent=random) or plays one of those; candidates=K and widen=W need the "
+            "rollout to be one of those."
         )
     levels = Table(title=f"opponents by level in {g.title} (meeple play --level)")
     levels.add_column("level", style="bold")
