@@ -92,7 +92,7 @@ def test_a_race_ends_when_one_candidate_is_left():
         (
             "flat:opponent=heuristic",
             "triangle-clock",
-            r"opponent 'heuristic'.*choose from: ahead, guided, random$",
+            r"opponent 'heuristic'.*choose from: ahead, deep, guided, random$",
         ),
         ("flat:candidates=4", "erd", "candidates needs a rollout that can choose one action"),
     ],

@@ -16,7 +16,7 @@ def test_it_is_offered_only_for_games_with_a_policy_that_chooses_one_action() ->
 
 def test_an_unknown_policy_is_a_clear_error() -> None:
     game = meeple.make("triangle-clock")
-    offered = r"no compiled policy 'random'.*offered: ahead, guided$"
+    offered = r"no compiled policy 'random'.*offered: ahead, deep, guided$"
     with pytest.raises(AgentSpecError, match=offered):
         make_agent("policy:policy=random", game)
 

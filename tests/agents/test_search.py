@@ -112,7 +112,7 @@ def test_a_modelled_opponent_is_a_policy_the_game_offers():
     refused with the choices."""
     with pytest.raises(AgentSpecError, match=r"opponent 'guided'.*choose from: search$"):
         make_agent("ismcts:opponent=guided", meeple.make("erd"), 0)
-    with pytest.raises(AgentSpecError, match=r"choose from: ahead, guided, search$"):
+    with pytest.raises(AgentSpecError, match=r"choose from: ahead, deep, guided, search$"):
         make_agent("ismcts:opponent=heuristic", meeple.make("triangle-clock"), 0)
     with pytest.raises(AgentSpecError, match="opponent 'guided'"):
         make_agent("ismcts:opponent=guided,compiled=false", meeple.make("triangle-clock"), 0)

@@ -53,7 +53,7 @@ def test_agents_shows_the_levels_and_names_the_strongest(run, monkeypatch, game)
     ("game", "rollouts", "models"),
     [
         ("edges", "random", None),
-        ("triangle-clock", "ahead, guided, random", "ahead, guided"),
+        ("triangle-clock", "ahead, deep, guided, random", "ahead, deep, guided"),
         ("squad-combat", "guided, random", "guided"),
     ],
 )

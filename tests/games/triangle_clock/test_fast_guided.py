@@ -210,26 +210,32 @@ def test_returns_are_in_range_zero_sum_and_reproducible() -> None:
     assert len(seen) > 5, "evaluations should differ between positions"
 
 
-def test_a_rollout_ahead_plays_the_next_round_too_and_values_what_it_kept() -> None:
+@pytest.mark.parametrize(
+    ("rollout", "playout", "rounds"),
+    [("ahead", fg.playout_ahead, 1), ("deep", fg.playout_deep, fg.DEEP_ROUNDS)],
+)
+def test_a_rollout_ahead_or_deep_plays_later_rounds_too_and_values_what_it_kept(
+    rollout, playout, rounds
+) -> None:
     game = meeple.make("triangle-clock")
     t = fast.tables(game)
-    assert compiled_playout(game, "ahead") is fg.playout_ahead
+    assert compiled_playout(game, rollout) is playout
     differ = 0
     for state in _states(game, 6, every=7):
-        if state.is_over or state.round >= 31:
+        if state.is_over or state.round >= 32 - rounds:
             continue
         start = fast.encode(state)
         ends = [
             fg.guided_play(start, t.cards, t.power, t.strength, t.rules, 5, params)
-            for params in (fg.settings(), fg.ahead_settings())
+            for params in (fg.settings(), fg.through_settings(rounds))
         ]
         assert ends[0][fast.ROUND] == start[fast.ROUND] + 1  # the round in play, no further
-        assert ends[1][fast.ROUND] == start[fast.ROUND] + 2  # and the next one
-        returns = fg.playout_ahead(state, 5)
+        assert ends[1][fast.ROUND] == start[fast.ROUND] + 1 + rounds  # and the rounds after
+        returns = playout(state, 5)
         assert returns[0] == -returns[1] and -1 <= returns[0] <= 1
-        assert fg.playout_ahead(state, 5) == returns
+        assert playout(state, 5) == returns
         differ += returns != fg.playout(state, 5)
-    assert differ > 5, "a round more should change some values"
+    assert differ > 5, "rounds more should change some values"
 
 
 @pytest.mark.parametrize(
@@ -239,6 +245,8 @@ def test_a_rollout_ahead_plays_the_next_round_too_and_values_what_it_kept() -> N
         "ismcts:rollout=ahead,opponent=guided,candidates=4,widen=0.5,iterations=30",
         "ismcts:rollout=guided,opponent=guided,iterations=30",
         "ismcts:rollout=guided,opponent=guided,candidates=4,widen=0.5,iterations=30",
+        "flat:rollout=deep,opponent=guided,worlds=20",
+        "flat:rollout=deep,opponent=guided,candidates=4,worlds=20",
         "policy",
     ],
 )

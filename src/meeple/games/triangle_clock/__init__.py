@@ -46,6 +46,13 @@ register_playout(
     policy="ahead",
     choose=fast_guided.choose,
 )
+register_playout(
+    "triangle-clock",
+    fast_guided.playout_deep,
+    fast.tables,
+    policy="deep",
+    choose=fast_guided.choose,
+)
 
 
 __all__ = [

@@ -515,10 +515,31 @@ def playout_ahead(state: TriangleClockState, seed: int) -> tuple[float, ...]:
     return _playout(state, seed, ahead_settings())
 
 
+DEEP_ROUNDS = 3
+"""Rounds after the current one that ``rollout=deep`` plays before it evaluates."""
+
+
+def playout_deep(state: TriangleClockState, seed: int) -> tuple[float, ...]:
+    """:func:`playout` played on through ``DEEP_ROUNDS`` rounds after the current one
+    (``rollout=deep``).
+
+    A round more than ``ahead`` is still noisy for a tree search, whose moves are compared
+    across different rollouts; a search that plays its moves in the same worlds (``flat``)
+    cancels most of that luck and keeps what the longer horizon sees: the cards kept, the
+    items left, whether a lead will hold (docs/agents.md, "Flat search over shared worlds")."""
+    return _playout(state, seed, through_settings(DEEP_ROUNDS))
+
+
 def ahead_settings() -> np.ndarray:
     """:func:`settings` for ``rollout=ahead``: at least one round after the current one."""
+    return through_settings(1)
+
+
+def through_settings(rounds: int) -> np.ndarray:
+    """:func:`settings` for a rollout that plays at least ``rounds`` rounds after the
+    current one."""
     params = settings()
-    params[_CUT] = max(params[_CUT], 1.0)
+    params[_CUT] = max(params[_CUT], float(rounds))
     return params
 
 
@@ -561,6 +582,7 @@ def choose(state: TriangleClockState, seat: int, seed: int) -> object:
 
 __all__ = [
     "CUT_ROUNDS",
+    "DEEP_ROUNDS",
     "EPSILON",
     "HORIZON",
     "ITEM_COST",
@@ -581,5 +603,7 @@ __all__ = [
     "planned_pick",
     "playout",
     "playout_ahead",
+    "playout_deep",
     "settings",
+    "through_settings",
 ]
