@@ -2,13 +2,13 @@
 
 A tree search values each action from its own iterations, each on a fresh determinization
 with a fresh rollout, so two actions are compared across different deals and different luck
-in the rollouts. In The Triangle Clock that luck is most of a rollout's spread: from one
-determinization, rollouts vary several times as much as their means vary between
-determinizations (``benchmarks/shared_worlds.py``, docs/agents.md). Here every candidate is played
-in the same *world*: one determinization of what the seat knows, the other seats' choices
-at a simultaneous decision (made once per world, by a model or at random), and one rollout
-seed. The candidates' difference in a world is then mostly what the action changes (common
-random numbers), and a world costs one determinization and one model choice for all of them.
+in the rollouts. In The Triangle Clock a good part of a value's spread is the rollout's own
+luck, not the determinization (``benchmarks/shared_worlds.py``, docs/agents.md). Here every
+candidate is played in the same *world*: one determinization of what the seat knows, the
+other seats' choices at a simultaneous decision (made once per world, by a model or at
+random), and one rollout seed. The candidates' difference in a world is then more what the
+action changes (common random numbers), and a world costs one determinization and one model
+choice for all of them.
 
 The candidates race (Maron and Moore's racing, with paired differences): from
 ``min_worlds`` worlds on, at every fourth world, a candidate whose mean difference from the
