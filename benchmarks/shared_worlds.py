@@ -25,7 +25,6 @@ from rich.table import Table
 import meeple
 from meeple.agents import make_agent
 from meeple.agents.flat import FlatAgent
-from meeple.agents.rollouts import observation_sampler
 from meeple.core.agent import Observation
 
 
@@ -111,7 +110,7 @@ def rollout_share(agent: FlatAgent, observation: Observation, action, args) -> f
     player = observation.player
     rows = []
     for _ in range(60):
-        world = observation_sampler(agent._memory, observation)(rng)
+        world = agent._sample(observation, rng)
         others = agent._others(world, player, rng)
         rows.append(
             [

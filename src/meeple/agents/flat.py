@@ -26,6 +26,8 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Collection
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -35,8 +37,6 @@ from meeple.agents.rollouts import (
     SeededSearch,
     check_seconds,
     engine_rollout,
-    in_order,
-    observation_sampler,
     opponent_model,
     proposals,
     proposer,
@@ -112,11 +112,11 @@ class FlatAgent(SeededSearch):
         self._decisions += 1
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         player = observation.player
-        sample = observation_sampler(self._memory, observation)
+        sample = partial(self._sample, observation)
         alive = legal
         if self._propose is not None:
             propose_rng = make_rng(self.seed, self.name, self._decisions, "propose")
-            alive = in_order(
+            alive = _in_order(
                 legal, proposals(sample, self._propose, player, self.candidates, propose_rng)
             )
         rng = make_rng(self.seed, self.name, self._decisions, "worlds")
@@ -142,9 +142,8 @@ class FlatAgent(SeededSearch):
         return max(alive, key=lambda a: _mean(values[a]))
 
     def _others(self, world: State[Any], player: int, rng: random.Random) -> dict[int, Action]:
-        """The other seats' choices at this decision in ``world``: each made by the model on
-        its own sample of what it cannot see (in ``world`` it would answer a hand it could not
-        know), with what a memorise step showed both seats put back."""
+        """The other seats' choices at this decision in ``world``: uniformly random, or the
+        model's, each on that seat's own sample (``SeededSearch._modelled_choice``)."""
         chosen: dict[int, Action] = {}
         for p in world.to_act:
             if p == player:
@@ -152,8 +151,7 @@ class FlatAgent(SeededSearch):
             if self._model is None:
                 chosen[p] = rng.choice(world.legal_actions(p))
             else:
-                model = self._memory.recall_into(world.determinize(p, rng))
-                chosen[p] = self._model(model, p, rng.getrandbits(31))
+                chosen[p] = self._modelled_choice(world, p, self._model, rng)
         return chosen
 
     def _value(
@@ -191,6 +189,12 @@ class FlatAgent(SeededSearch):
                     continue
             kept.append(action)
         return kept
+
+
+def _in_order(legal: list[Action], chosen: Collection[Action]) -> list[Action]:
+    """The ``chosen`` actions in the order of ``legal`` (a seeded search must not depend on
+    the order of a set)."""
+    return [a for a in legal if a in chosen]
 
 
 def _mean(values: list[float]) -> float:

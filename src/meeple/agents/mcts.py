@@ -27,10 +27,10 @@ from collections.abc import Hashable
 from typing import Any
 
 from meeple.agents.rollouts import (
+    ENGINE_ROLLOUT_LIMIT,
     SeededSearch,
     check_seconds,
     engine_rollout,
-    observation_sampler,
     opponent_model,
     proposals,
     proposer,
@@ -76,7 +76,7 @@ class MCTSAgent(SeededSearch):
         iterations: int = 1000,
         seconds: float | None = None,
         c: float = 1.4,
-        rollout_limit: int = 10_000,
+        rollout_limit: int = ENGINE_ROLLOUT_LIMIT,
         mix_threshold: float = 1.0,
         compiled: bool = True,
         rollout: str = RANDOM_ROLLOUT,
@@ -208,10 +208,6 @@ class MCTSAgent(SeededSearch):
             key=lambda a: (root.children_n.get(a, 0), _mean(root, a)),
         )
 
-    def _sample(self, observation: Observation, rng: random.Random) -> State[Any]:
-        """A determinization with what the seat remembers, from the decision's start."""
-        return observation_sampler(self._memory, observation)(rng)
-
     def _iterate(
         self, state: State[Any], tree: dict[tuple[int, Hashable], _Node], rng: random.Random
     ) -> None:
@@ -241,13 +237,7 @@ class MCTSAgent(SeededSearch):
                 chosen = {p: a for _, a, p in picks}
                 for p in acting:
                     if p not in chosen:
-                        # The model chooses on its own sample of what it cannot see (the
-                        # searching seat's hand among it): on this determinization it
-                        # would answer a hand it could not know. What a memorise step showed
-                        # both seats it remembers, as the policy agent it models does (a
-                        # bare determinization forgets it).
-                        model = self._memory.recall_into(state.determinize(p, rng))
-                        chosen[p] = choose(model, p, rng.getrandbits(31))
+                        chosen[p] = self._modelled_choice(state, p, choose, rng)
                 for p in acting:
                     state = state._next(p, chosen[p])
             else:

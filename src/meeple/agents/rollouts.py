@@ -8,7 +8,7 @@ same message, so each setting is read here once.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Collection
+from collections.abc import Callable
 from typing import Any
 
 from meeple.core.agent import Observation, SeatMemory, check_budget
@@ -124,21 +124,6 @@ def engine_rollout(state: State[Any], rng: random.Random, limit: int) -> tuple[f
     return state.returns if state.is_over else (0.0,) * state.game.num_players
 
 
-def in_order(legal: list[Action], chosen: Collection[Action]) -> list[Action]:
-    """The ``chosen`` actions in the order of ``legal`` (a seeded search must not depend on
-    the order of a set)."""
-    return [a for a in legal if a in chosen]
-
-
-def observation_sampler(
-    memory: Any, observation: Observation
-) -> Callable[[random.Random], State[Any]]:
-    """``sample(rng)``: a state consistent with what the seat sees and remembers, from the
-    start of its decision (every seat of a simultaneous decision searches from its start,
-    whatever the others have secretly submitted already)."""
-    return lambda rng: memory.sample(observation, rng).decision_start()
-
-
 class SeededSearch:
     """What a sampling search keeps from one decision to the next: what its seat was shown
     and remembers (``recall``: a memorise step's content, put back into every sample), and
@@ -159,3 +144,20 @@ class SeededSearch:
         self._memory.see(observation)
         if len(observation.legal_actions) > 1:
             self._decisions += 1
+
+    def _sample(self, observation: Observation, rng: random.Random) -> State[Any]:
+        """A state consistent with what the seat sees and remembers, from the start of its
+        decision (every seat of a simultaneous decision searches from its start, whatever
+        the others have secretly submitted already)."""
+        return self._memory.sample(observation, rng).decision_start()
+
+    def _modelled_choice(
+        self, state: State[Any], seat: int, choose: Choose, rng: random.Random
+    ) -> Action:
+        """``choose``'s action for another ``seat`` of ``state``, made on that seat's own
+        sample of what it cannot see (the searching seat's hand among it): on the search's
+        determinization it would answer a hand it could not know. What a memorise step
+        showed both seats it remembers, as the policy agent it models does (a bare
+        determinization forgets it)."""
+        model = self._memory.recall_into(state.determinize(seat, rng))
+        return choose(model, seat, rng.getrandbits(31))
