@@ -65,14 +65,15 @@ def size_rungs(game: Game, small: int, large: int) -> list[tuple[str, str]]:
 
 
 def quarter_budget(spec: str) -> str:
-    """``spec`` with its ``iterations`` or ``seconds`` divided by four (the spec itself if it
-    has neither)."""
+    """``spec`` with its ``iterations``, ``worlds`` or ``seconds`` divided by four (the spec
+    itself if it has none)."""
     parsed = parse_spec(spec)
     params = dict(parsed.params)
     if "seconds" in params:
         params["seconds"] = f"{float(params['seconds']) / 4:g}"
-    elif "iterations" in params:
-        params["iterations"] = str(max(1, int(params["iterations"]) // 4))
+    for count in ("iterations", "worlds"):
+        if count in params:
+            params[count] = str(max(1, int(params[count]) // 4))
     return str(AgentSpec(parsed.name, params))
 
 

@@ -47,3 +47,18 @@ def test_levels_are_read_as_people_type_them() -> None:
 def test_an_unknown_level_names_the_levels() -> None:
     with pytest.raises(AgentSpecError, match="easy, medium, hard"):
         level_spec(meeple.make("edges"), "expert")
+
+
+@pytest.mark.parametrize("name", [info.name for info in meeple.games()])
+def test_no_level_has_a_time_budget_so_its_games_replay_from_their_seed(name: str) -> None:
+    game = meeple.make(name)
+    for level in LEVEL_NAMES:
+        assert "seconds" not in parse_spec(level_spec(game, level)).params, (name, level)
+
+
+def test_the_triangle_clocks_hard_level_is_its_strongest_search_on_a_world_budget() -> None:
+    """FD1 (``flat:seconds=1,rollout=deep,opponent=guided``) met item 1 for The Triangle Clock
+    (docs/agents.md); the level plays it on worlds, not seconds."""
+    spec = parse_spec(strongest(meeple.make("triangle-clock")))
+    assert spec.name == "flat"
+    assert spec.params == {"worlds": "60", "rollout": "deep", "opponent": "guided"}

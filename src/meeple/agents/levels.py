@@ -32,11 +32,15 @@ LEVELS: dict[str, dict[str, str]] = {
     },
     # Erosion: search at 200 iterations now beats the hand-written agent (32 of 50 games).
     "erosion": {"easy": "random", "medium": "heuristic", "hard": "ismcts:iterations=200"},
-    # The Triangle Clock: the search's compiled policy, played on a sampled state, beat the
-    # hand-written agent 239 of 400 games; search with it did not separate from it (250
-    # iterations 20-20 of 40, 1,000 iterations 57-43 of 100: docs/agents.md), so the instant
-    # policy is hard and the hand-written agent medium.
-    "triangle-clock": {"easy": "random", "medium": "heuristic", "hard": "policy"},
+    # The Triangle Clock: moves tried in shared worlds with rollouts three rounds deep (FD1 at
+    # a second a move beat the hand-written agent 67.0% and itself at 0.25 s 55.6%, where the
+    # tree searches met one of the two). Sixty worlds is the median FD1 reached in a second
+    # (benchmarks/search_budget.py); a decided race stops sooner.
+    "triangle-clock": {
+        "easy": "random",
+        "medium": "heuristic",
+        "hard": "flat:worlds=60,rollout=deep,opponent=guided",
+    },
     # Squad Combat: search rolling out with the game's guided rollout (the heuristic's choices,
     # cut after two turns) beat the hand-written agent 16 of 20 at 250 iterations (about a
     # quarter second a move), where random rollouts won 2 of 20.
