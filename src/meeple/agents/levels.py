@@ -34,8 +34,8 @@ LEVELS: dict[str, dict[str, str]] = {
     "erosion": {"easy": "random", "medium": "heuristic", "hard": "ismcts:iterations=200"},
     # The Triangle Clock: moves tried in shared worlds with rollouts three rounds deep (FD1 at
     # a second a move beat the hand-written agent 67.0% and itself at 0.25 s 55.6%, where the
-    # tree searches met one of the two). Sixty worlds is the median FD1 reached in a second
-    # (benchmarks/search_budget.py); a decided race stops sooner.
+    # tree searches met one of the two). Sixty worlds: FD1's median in a second, 64, rounded
+    # down (benchmarks/search_budget.py); a decided race stops sooner.
     "triangle-clock": {
         "easy": "random",
         "medium": "heuristic",
