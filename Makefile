@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test fuzz lint format bench clean screenshots
+.PHONY: run test check durations fuzz lint format bench clean screenshots
 
 # Re-install whenever pyproject.toml changes, so a new dependency is never missed.
 $(STAMP): pyproject.toml
@@ -16,14 +16,27 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/meeple play
 
+# Both cores (pytest-xdist): `make test JOBS=1` runs the suite in one process.
+JOBS ?= auto
+PYTEST := $(BIN)/pytest -n $(JOBS) --dist worksteal
+
 test: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
-	$(BIN)/pytest
+	$(PYTEST)
+
+# The quick subset for the edit-test loop: no servers, browsers or long property runs.
+check: $(STAMP)
+	$(BIN)/ruff check src tests benchmarks
+	$(PYTEST) -m "not slow" -q
+
+# The whole suite with the 40 slowest tests named (what SLOW in tests/conftest.py is from).
+durations: $(STAMP)
+	$(PYTEST) -q --durations=40
 
 # The fuzzing suite at length (about a hundred times the examples `make test` runs).
 fuzz: $(STAMP)
-	MEEPLE_FUZZ=long $(BIN)/pytest -m fuzz
+	MEEPLE_FUZZ=long $(PYTEST) -m fuzz
 
 # The pages' screenshots that docs/web.md shows (generated into docs/web/, not committed).
 screenshots: $(STAMP)

@@ -23,6 +23,46 @@ if os.environ.get("MEEPLE_FUZZ") == "long":
     settings.load_profile("long")
 
 
+# The tests `make check` leaves out for a quick edit-test loop (`make test` runs them all):
+# real server processes and browsers, and the tests that each took over about 2.5 s on a
+# 2-core machine (`make durations` lists them). A node id is matched by its start.
+SLOW = (
+    "tests/web/",
+    "tests/server/",
+    "tests/solvers/test_edges_ray.py",
+    "tests/solvers/test_solver_files.py::test_a_proof_stopped_by_a_signal",
+    "tests/solvers/test_solver_files.py::test_no_corruption_of_a_checkpoint",
+    "tests/solvers/test_edges_solver.py::test_whole_tiny_games_match_brute_force",
+    "tests/solvers/test_edges_solver.py::test_exact_best_action_keeps_the_value",
+    "tests/solvers/test_edges_solver.py::test_a_proof_stopped_by_sigterm",
+    "tests/solvers/test_edges_solver.py::test_a_wider_edge_dominates",
+    "tests/solvers/test_erd_exploit.py::test_an_allowance_is_the_most_it_can_lose",
+    "tests/solvers/test_erd_exploit.py::test_it_does_no_worse_than_the_equilibrium",
+    "tests/interfaces/test_position_flags.py::test_solve_takes_a_position",
+    "tests/agents/test_compiled_rollouts.py",
+    "tests/agents/test_not_exploitable.py",
+    "tests/agents/test_catch_up.py",
+    "tests/games/squad_combat/test_properties.py",
+    "tests/games/erosion/test_properties.py",
+    "tests/games/triangle_clock/test_properties.py",
+    "tests/games/erd/test_properties.py",
+    "tests/games/erosion/test_fast.py::test_compiled_rules_agree_with_the_engine",
+    "tests/games/triangle_clock/test_fast.py::test_compiled",
+    "tests/lab/test_lab.py::test_same_rows_on_a_local_ray_instance",
+    "tests/lab/test_lab_reliability.py",
+    "tests/envs/test_envs.py::test_openspiel_random_sim_test",
+    "tests/core/test_kernels.py::test_a_kernel_runs_the_new_code",
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the tests in ``SLOW`` ``slow``, so ``make check`` (``-m "not slow"``) leaves
+    them out."""
+    for item in items:
+        if item.nodeid.startswith(SLOW):
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture(autouse=True)
 def _history_in_tmp(tmp_path, monkeypatch):
     """Games played by tests are kept in a temporary history folder, never the user's."""
@@ -34,7 +74,15 @@ def _session_cache(tmp_path_factory) -> Iterator[str]:
     """One solver cache for the whole run, set in the environment before any session
     fixture starts: a server process a fixture starts inherits it (and solves there, never
     in the user's cache)."""
-    folder = str(tmp_path_factory.mktemp("solver-cache"))
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        # Workers of one run share the folder (their base folders sit side by side), so a
+        # solve that takes seconds is done once per run, not once per worker. Writes are
+        # atomic (meeple.core.files.atomic_write), so two workers may store the same result.
+        shared = tmp_path_factory.getbasetemp().parent / "solver-cache"
+        shared.mkdir(exist_ok=True)
+        folder = str(shared)
+    else:
+        folder = str(tmp_path_factory.mktemp("solver-cache"))
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("MEEPLE_CACHE_DIR", folder)
         yield folder

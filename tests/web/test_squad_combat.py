@@ -29,6 +29,14 @@ def _reachable(page) -> set[str]:
     undone again with the drawing's cancel button."""
     from playwright.sync_api import Error as PlaywrightError
 
+    # A first step left selected by an earlier random click hides the moves that need none
+    # (a refresh): undo it, so the picture is read as a fresh decision shows it.
+    selected = page.query_selector("#board .clickable[data-hint^='cancel']")
+    if selected is not None:
+        try:
+            selected.click(timeout=3000)
+        except PlaywrightError:
+            return set()
     found = _offered(page)
     steps = len(page.query_selector_all("#board .clickable:not([data-move])"))
     for i in range(steps):
