@@ -34,11 +34,11 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from meeple.core.errors import MeepleError
-from meeple.store.db import create_tables, open_engine
+from meeple.store.db import StoreError, create_tables, open_engine
 
 CHANNEL = "meeple_match"
 """The PostgreSQL channel on which every change to a match is announced."""
@@ -52,6 +52,46 @@ STATUSES = ("waiting", "playing", "finished")
 
 class MoveConflict(MeepleError):
     """A move was stored at this sequence number already (by another writer)."""
+
+
+class DamagedMatch(MeepleError):
+    """A match row that cannot be read as a match (damaged or edited by hand): the server
+    sets it aside and serves every other match."""
+
+
+_SEAT_FIELDS: dict[str, tuple[type, ...]] = {
+    "spec": (str,),
+    "agent": (str, type(None)),
+    "name": (str, type(None)),
+    "token": (str, type(None)),
+    "joined": (bool,),
+    "resigned": (bool,),
+}
+"""What every stored seat holds, and the types each field may have."""
+
+
+def _check_row(row: MatchRow) -> None:
+    """DamagedMatch naming the first field of ``row`` that is not what the server wrote."""
+
+    def damaged(what: str) -> DamagedMatch:
+        return DamagedMatch(f"match {row.id}: {what}")
+
+    if not isinstance(row.options, dict):
+        raise damaged("its options are not a JSON object")
+    if not isinstance(row.seed, int):
+        raise damaged("its seed is not a whole number")
+    if not isinstance(row.seats, list) or not row.seats:
+        raise damaged("its seats are not a list of seats")
+    for number, seat in enumerate(row.seats):
+        if not isinstance(seat, dict):
+            raise damaged(f"seat {number} is not a JSON object")
+        for key, kinds in _SEAT_FIELDS.items():
+            if not isinstance(seat.get(key), kinds):
+                raise damaged(f"seat {number}'s {key!r} is missing or of the wrong type")
+    if row.status not in STATUSES:
+        raise damaged(f"its status {row.status!r} is not one of {', '.join(STATUSES)}")
+    if row.result is not None and not isinstance(row.result, dict):
+        raise damaged("its result is not a JSON object")
 
 
 def token_hash(token: str) -> str:
@@ -119,6 +159,7 @@ class StoredMatch:
 
     @classmethod
     def _from_row(cls, row: MatchRow, moves: list[tuple[int, str]]) -> StoredMatch:
+        _check_row(row)
         return cls(
             id=row.id,
             game=row.game,
@@ -151,6 +192,27 @@ class MatchStore:
         create_tables(self.engine, _Base.metadata)
         self.writer = secrets.token_hex(8)
         """Names this store in its own announcements, so it can ignore them."""
+
+    def check(self) -> None:
+        """StoreError in one line if the database cannot be read through (damage in the
+        middle of a SQLite file shows only when its pages are read): checked at start-up, so
+        a server never starts on a database it cannot serve."""
+        try:
+            with self.engine.connect() as conn:
+                if self.engine.dialect.name == "sqlite":
+                    found = conn.execute(text("PRAGMA quick_check(1)")).scalar()
+                    if found != "ok":
+                        first = " ".join(str(found).split())
+                        raise StoreError(
+                            f"cannot read the matches in {self.url}: the file is damaged "
+                            f"(SQLite's check: {first}); restore it from a backup"
+                        )
+                conn.execute(select(func.count()).select_from(MatchRow)).scalar()
+                conn.execute(select(func.count()).select_from(MoveRow)).scalar()
+        except SQLAlchemyError as exc:
+            raise StoreError(
+                f"cannot read the matches in {self.url}: {getattr(exc, 'orig', exc)}"
+            ) from None
 
     @property
     def shared(self) -> bool:
@@ -212,9 +274,12 @@ class MatchStore:
         match.created = match.updated = now
 
     def get(self, match_id: str) -> StoredMatch | None:
-        """A match with all its moves, or None."""
+        """A match with all its moves, or None; DamagedMatch if its row cannot be read."""
         with Session(self.engine) as session:
-            row = session.get(MatchRow, match_id)
+            try:
+                row = session.get(MatchRow, match_id)
+            except (ValueError, TypeError) as exc:  # JSON columns that do not decode
+                raise DamagedMatch(f"match {match_id}: a field is not valid JSON ({exc})") from None
             if row is None:
                 return None
             moves = session.execute(
@@ -236,15 +301,35 @@ class MatchStore:
             )
 
     def listing(self, statuses: tuple[str, ...], limit: int = 100) -> list[StoredMatch]:
-        """Listed matches in ``statuses``, newest first, without their moves."""
+        """Listed matches in ``statuses``, newest first, without their moves; a damaged
+        row is left out (the server logged it when it set the match aside)."""
+        query = (
+            select(MatchRow)
+            .where(MatchRow.status.in_(statuses), MatchRow.listed.is_(True))
+            .order_by(MatchRow.updated.desc())
+            .limit(limit)
+        )
         with Session(self.engine) as session:
-            rows = session.scalars(
-                select(MatchRow)
-                .where(MatchRow.status.in_(statuses), MatchRow.listed.is_(True))
-                .order_by(MatchRow.updated.desc())
-                .limit(limit)
-            )
-            return [StoredMatch._from_row(r, []) for r in rows]
+            try:
+                return [StoredMatch._from_row(r, []) for r in session.scalars(query)]
+            except (ValueError, TypeError, DamagedMatch):
+                pass
+        # Some row is damaged: read them one at a time, so it spoils only itself.
+        out = []
+        with Session(self.engine) as session:
+            for match_id in session.scalars(query.with_only_columns(MatchRow.id)).all():
+                try:
+                    out.append(self._row(session, match_id))
+                except (ValueError, TypeError, DamagedMatch):
+                    continue
+        return out
+
+    @staticmethod
+    def _row(session: Session, match_id: str) -> StoredMatch:
+        row = session.get(MatchRow, match_id)
+        if row is None:
+            raise DamagedMatch(f"match {match_id} went away while it was read")
+        return StoredMatch._from_row(row, [])
 
     def update(self, match_id: str, **changes: Any) -> None:
         """Change a match's seats, status, result or rematch link."""

@@ -53,6 +53,7 @@ def create_app(
 ) -> FastAPI:
     """The server application, storing matches at the SQLAlchemy URL ``db``."""
     store = MatchStore(db)
+    store.check()
     hub = Hub(store, AgentPool(agent_workers), base_url=base_url)
 
     @asynccontextmanager

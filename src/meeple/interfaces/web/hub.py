@@ -32,7 +32,13 @@ from meeple.interfaces.web.live import (
 )
 from meeple.interfaces.web.pool import AgentPool
 from meeple.interfaces.web.protocol import CreateMatch
-from meeple.store.matches import MatchStore, MoveConflict, StoredMatch, token_hash
+from meeple.store.matches import (
+    DamagedMatch,
+    MatchStore,
+    MoveConflict,
+    StoredMatch,
+    token_hash,
+)
 
 log = logging.getLogger("meeple.server")
 
@@ -59,19 +65,27 @@ class Hub:
         self.matches: dict[str, LiveMatch] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loading = asyncio.Lock()
+        self.set_aside: dict[str, str] = {}
+        """Matches that could not be restored at start-up, and why."""
 
     # -- start-up and shut-down ---------------------------------------------------------------
     async def start(self) -> None:
         """Load every unfinished match from the database and let its agents move."""
         ids = await asyncio.to_thread(self.store.ids, ("waiting", "playing"))
+        restored = 0
         for match_id in ids:
             try:
                 match = await self._load(match_id)
-            except MeepleError as exc:
-                log.error("match %s cannot be restored: %s", match_id, exc)
+            except Exception as exc:
+                # Whatever is wrong with one stored match (a hand-edited row, a move that no
+                # longer replays), every other match is still served; this one says why.
+                reason = str(exc) if isinstance(exc, MeepleError) else type(exc).__name__
+                self.set_aside[match_id] = reason
+                log.error("match %s set aside, it cannot be restored: %s", match_id, reason)
                 continue
+            restored += 1
             self._after_change(match)
-        log.info("restored %d unfinished matches", len(ids))
+        log.info("restored %d unfinished matches", restored)
         if self.store.shared:
             self._spawn(self._listen())
 
@@ -121,7 +135,12 @@ class Hub:
         self.pool.close()
 
     async def _load(self, match_id: str) -> LiveMatch:
-        stored = await asyncio.to_thread(self.store.get, match_id)
+        if match_id in self.set_aside:
+            raise ServerError(f"match {match_id} cannot be served: {self.set_aside[match_id]}", 500)
+        try:
+            stored = await asyncio.to_thread(self.store.get, match_id)
+        except DamagedMatch as exc:
+            raise ServerError(f"this match cannot be served: {exc}", 500) from None
         if stored is None:
             raise ServerError(f"there is no match {match_id!r}", 404)
         game = make(stored.game, **stored.options)

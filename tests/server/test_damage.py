@@ -1,0 +1,98 @@
+"""A damaged database never stops the server: one bad match is set aside, the rest are served.
+
+Rows are damaged by hand, as an operator's stray edit or a bad restore would: the server
+must start, log one line per damaged match (no traceback), answer that match's GET with
+why, leave it out of the lobby, and serve every other match. A database file that cannot
+be read at all is one error line and a non-zero exit.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+from sqlalchemy import create_engine, text
+
+from meeple.interfaces.web.client import free_port
+from meeple.store.matches import MatchStore, StoredMatch
+
+DAMAGE = {
+    "not JSON": "'{not json'",
+    "an object, not a list": """'{"a": 1}'""",
+    "a seat of the wrong shape": """'[{"spec": 3}]'""",
+}
+
+
+@pytest.mark.parametrize("damage", list(DAMAGE))
+def test_a_damaged_match_is_set_aside_and_the_others_are_served(
+    server_factory, db_url, tmp_path, damage
+):
+    if damage == "not JSON" and db_url.startswith("postgresql"):
+        pytest.skip("PostgreSQL's json type cannot hold text that is not JSON")
+    server = server_factory(db_url)
+    made = [
+        httpx.post(
+            f"{server.url}/api/matches",
+            json={"game": "edges", "options": {"board": "2x2"}, "seats": ["human", "human"]},
+        ).json()["match"]
+        for _ in range(2)
+    ]
+    server.kill()
+    engine = create_engine(db_url)
+    with engine.begin() as conn:
+        # Raw SQL: the ORM would refuse to write such a row.
+        conn.execute(
+            text(f"UPDATE matches SET seats = {DAMAGE[damage]} WHERE id = :id"), {"id": made[0]}
+        )
+    engine.dispose()
+
+    server.start()
+    bad = httpx.get(f"{server.url}/api/matches/{made[0]}")
+    assert bad.status_code == 500
+    assert "cannot be served" in bad.json()["error"]
+    good = httpx.get(f"{server.url}/api/matches/{made[1]}")
+    assert good.status_code == 200, good.text
+    listed = [m["match"] for m in httpx.get(f"{server.url}/api/matches?status=open").json()]
+    assert listed == [made[1]]
+    log = server.log_path.read_text()
+    assert "Traceback" not in log
+    assert sum(f"match {made[0]} set aside" in line for line in log.splitlines()) == 1
+
+
+def test_a_database_that_cannot_be_read_is_one_line_and_a_non_zero_exit(tmp_path: Path):
+    db = tmp_path / "matches.db"
+    store = MatchStore(f"sqlite:///{db}")
+    seat = {"spec": "human", "agent": None, "name": None, "token": None, "joined": False}
+    for number in range(300):
+        store.create(
+            StoredMatch(
+                id=f"m{number:04d}",
+                game="edges",
+                options={"board": "2x2", "padding": "x" * 200},
+                seed=number,
+                seats=[{**seat, "resigned": False}] * 2,
+                listed=True,
+                move_seconds=None,
+                status="waiting",
+            )
+        )
+    store.close()
+    # Damage in the middle of the file: the header reads, the pages of some matches do not.
+    with db.open("r+b") as file:
+        file.seek(db.stat().st_size // 2)
+        file.write(bytes(range(256)) * 16)
+    meeple = Path(sys.executable).with_name("meeple")
+    done = subprocess.run(
+        [str(meeple), "serve", "--port", str(free_port()), "--db", f"sqlite:///{db}"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode != 0
+    output = (done.stdout + done.stderr).strip()
+    assert "Traceback" not in output
+    assert len(output.splitlines()) == 1, output
+    assert "cannot" in output and "matches.db" in output
