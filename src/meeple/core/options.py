@@ -95,6 +95,21 @@ class GameOptions(BaseModel):
                 out[name] = [Path(str(value))]
         return out
 
+    def content_digests(self) -> dict[str, str]:
+        """The :func:`content_digest` of the files each option names, by option (empty when
+        no option names a file): what a record pins, and part of a lab run's identity.
+
+        OptionError if a file cannot be read."""
+        return {option: content_digest(files) for option, files in self.external_files().items()}
+
+    def file_digests(self) -> dict[str, dict[str, str]]:
+        """The :func:`content_digest` of each file apart, by option and path, so that a change
+        of :meth:`content_digests` can be traced to the file that changed."""
+        return {
+            option: {str(file): content_digest([file]) for file in files}
+            for option, files in self.external_files().items()
+        }
+
 
 def content_digest(files: list[Path]) -> str:
     """``sha256:...`` of the files' names and bytes, in the order given, so that any edit

@@ -32,7 +32,14 @@ from meeple.lab.report import (
     summary_warnings,
     tournament_report,
 )
-from meeple.lab.run import RunSpec, execute, rotations, write_csv, write_jsonl
+from meeple.lab.run import (
+    RunSpec,
+    execute,
+    rotations,
+    superseded,
+    write_csv,
+    write_jsonl,
+)
 from meeple.lab.simulate import Backend
 from meeple.lab.tournament import (
     pair_lines,
@@ -127,6 +134,8 @@ def _play(
     jsonl: Path,
 ) -> list[dict[str, Any]]:
     store = ResultStore(db)
+    for note in superseded(spec, store):
+        console.print(escape(note), soft_wrap=True)  # paths whole, to be copied
     columns = (
         TextColumn("{task.description}"),
         BarColumn(),
@@ -629,7 +638,7 @@ def _show_run(run: dict[str, Any], rows: list[dict[str, Any]]) -> None:
         ratings = bradley_terry(pairwise_results(rows))
         console.print(_ratings_table(f"{run['game']}: round robin", ratings))
         if spec.get("duplicate"):
-            agents = round_robin_agents(RunSpec.model_validate(spec))
+            agents = round_robin_agents(RunSpec.stored(spec))
             for line in pair_lines(pair_records(rows, agents)):
                 console.print(escape(line))
     elif rows:

@@ -32,7 +32,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from meeple.core.errors import MeepleError
+from meeple.core.errors import MeepleError, OptionError
+from meeple.core.options import content_digest
 
 DIE_FACES = 6
 """'All dice in the game are six-sided.'"""
@@ -428,12 +429,13 @@ def load_content(folder: str | Path | Traversable | None = None) -> Content:
         return _load_demo()
     path = Path(folder) if isinstance(folder, str) else folder
     if isinstance(path, Path):
-        # Keyed by the files' modification times too: an edited file is read again.
-        stamps = tuple(
-            (path / name).stat().st_mtime_ns if (path / name).is_file() else 0
-            for name in FILES.values()
-        )
-        return _load_path(str(path.resolve()), stamps)
+        # Keyed by what the files hold too (not their modification times, which can be
+        # equal across two quick edits): an edited file is read again.
+        try:
+            stamp = content_digest([path / name for name in FILES.values()])
+        except OptionError as exc:
+            raise ContentError(str(exc)) from None
+        return _load_path(str(path.resolve()), stamp)
     return _load(path)
 
 
@@ -448,7 +450,7 @@ def _load_demo() -> Content:
 
 
 @lru_cache(maxsize=32)
-def _load_path(path: str, stamps: tuple[int, ...]) -> Content:
+def _load_path(path: str, stamp: str) -> Content:
     folder = Path(path)
     if not folder.is_dir():
         raise ContentError(
