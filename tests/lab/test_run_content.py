@@ -15,6 +15,7 @@ from meeple.core.options import content_digest
 from meeple.games.squad_combat.content import FILES, demo_folder
 from meeple.interfaces.cli import app
 from meeple.lab.run import RunSpec, execute
+from meeple.lab.simulate import ContentChanged, _setting, run_jobs
 from meeple.store import ResultStore
 
 TABLE = Path(__file__).resolve().parents[2] / "src/meeple/games/triangle_clock/ranking.toml"
@@ -95,6 +96,46 @@ def test_an_edited_content_folder_is_a_new_run_and_the_old_one_is_not_extended(t
     fresh = execute(after, 2, store)
     assert {r["content"]["content"] for r in fresh} == {after.content["content"]}
 
+    # The old spec asks for more games of its old files: refused, naming the file, before
+    # anything is played or forgotten (--fresh included).
+    for fresh_too in (False, True):
+        with pytest.raises(ContentChanged) as refused:
+            execute(before, 4, store, fresh=fresh_too)
+        message = str(refused.value)
+        assert f"run {before.key} is not extended" in message
+        assert f"option 'content': {cards} changed" in message
+        assert "decks.toml" not in message  # only the file that changed is named
+        assert "Run the command again to start a new run" in message
+        assert len(store.rows(before.key)) == 2
+
+
+def test_a_worker_refuses_files_edited_after_the_run_was_set_up(content):
+    spec = _spec(content)
+    jobs = [spec.job(k) for k in range(2)]
+    decks = content / "decks.toml"
+    decks.write_text(decks.read_text() + "\n")
+    with pytest.raises(ContentChanged, match="option 'content' changed since the run was set up"):
+        list(run_jobs(jobs, "serial"))
+
+
+def test_a_run_whose_files_change_as_it_starts_stops_and_says_which(tmp_path, content):
+    store = ResultStore(f"sqlite:///{tmp_path / 'r.db'}")
+    spec = _spec(content)
+    execute(spec, 1, store)
+    decks = content / "decks.toml"
+
+    def edit_once(row):
+        # After the check before the run, before a worker builds the game: as a fresh
+        # worker process would, this one has no game built yet.
+        if row["index"] == 0:
+            decks.write_text(decks.read_text() + "\n")
+            _setting.cache_clear()
+
+    with pytest.raises(ContentChanged) as refused:
+        execute(spec, 3, store, on_row=edit_once)
+    assert f"option 'content': {decks} changed" in str(refused.value)
+    assert len(store.rows(spec.key)) == 1  # nothing played on the edited files
+
 
 def test_a_run_made_before_runs_recorded_their_files_is_named_not_extended(tmp_path, content):
     store = ResultStore(f"sqlite:///{tmp_path / 'r.db'}")
@@ -105,6 +146,9 @@ def test_a_run_made_before_runs_recorded_their_files_is_named_not_extended(tmp_p
     store.ensure_run(old.key, "simulate", "squad-combat", old_spec)
     played = execute(spec, 2, ResultStore(f"sqlite:///{tmp_path / 'x.db'}"))
     store.add_rows(old.key, [{k: v for k, v in r.items() if k != "content"} for r in played])
+    with pytest.raises(ContentChanged, match="was not recorded when the run was made"):
+        execute(old, 4, store)
+    assert len(store.rows(old.key)) == 2
 
     out = tmp_path / "out"
     result = CliRunner().invoke(app, [

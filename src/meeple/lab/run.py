@@ -23,7 +23,7 @@ from pydantic import BaseModel, Field, model_validator
 from meeple.core.files import atomic_write
 from meeple.core.options import GameOptions
 from meeple.core.registry import game_class
-from meeple.lab.simulate import Backend, GameJob, run_jobs
+from meeple.lab.simulate import Backend, ContentChanged, GameJob, run_jobs
 from meeple.store import ResultStore
 from meeple.store.results import GameRow, row_json
 
@@ -97,6 +97,14 @@ class RunSpec(BaseModel):
         canonical = json.dumps(fields, sort_keys=True)
         return hashlib.sha1(canonical.encode()).hexdigest()[:12]
 
+    def changes(self) -> list[str]:
+        """What differs between the files the run was set up on and the files as they are
+        now, one text per option (empty when nothing does)."""
+        options = self._named_files()
+        now = options.content_digests() if options else {}
+        now_files = options.file_digests() if options else {}
+        return content_changes(self.content or {}, self.files, now, now_files)
+
     def same_command(self, other: RunSpec) -> bool:
         """Whether ``other`` plays what this run plays, perhaps on other files."""
         exclude = {"content", "files"}
@@ -152,6 +160,17 @@ def content_changes(
     return out
 
 
+def refusal(spec: RunSpec, problems: list[str]) -> str:
+    """Why run ``spec`` is not played on: its files changed, and what to do instead."""
+    return (
+        f"run {spec.key} is not extended: the files it was set up on have changed "
+        f"({'; '.join(problems)}). Its stored games stay as they were played and are never "
+        "pooled with games of other files. Run the command again to start a new run on the "
+        "files as they are now (a run's key includes what its files hold; in Python, make a "
+        "new RunSpec), or restore the files to go on with this run"
+    )
+
+
 SUPERSEDED_NOTES = 3
 """At most this many earlier runs are named when a run starts on edited files."""
 
@@ -204,7 +223,13 @@ def execute(
 
     Rows played now are :class:`GameRow`s, encoded where they were played; rows stored
     before are dicts. Both read alike, and equal when they describe the same game.
+
+    ContentChanged, before any game is played or forgotten, when the files ``spec``'s
+    options name are not what they were when ``spec`` was made; also when they change
+    while it plays (the games finished before are kept).
     """
+    if problems := spec.changes():
+        raise ContentChanged(refusal(spec, problems))
     key = spec.key
     spec.record(store)
     if fresh:
@@ -233,6 +258,11 @@ def execute(
             # Games the workers were finishing when Ctrl-C came are kept too.
             buffer.extend(_finishing(rows))
             raise
+        except ContentChanged:
+            # A worker read edited files: say which, as the check before the run would have.
+            raise ContentChanged(
+                refusal(spec, spec.changes() or ["a file was edited while the run played"])
+            ) from None
     finally:
         # Whatever finished is kept, even when the run is interrupted.
         store.add_rows(key, buffer)

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict
 
 from meeple.agents.spec import agent_builder
 from meeple.core.agent import Observation
+from meeple.core.errors import MeepleError
 from meeple.core.game import State
 from meeple.core.processes import die_with_parent
 from meeple.core.registry import make
@@ -43,13 +44,19 @@ class GameJob(BaseModel):
     """Games of one deal share their seed (a duplicate run); None: a deal of its own."""
     content: dict[str, str] = {}
     """The digest of the files each option names (``GameOptions.content_digests``), as the
-    run pinned them."""
+    run pinned them: a worker that finds other files refuses to play
+    (:class:`ContentChanged`)."""
 
     @property
     def seed(self) -> int:
         """The game's own seed, derived from the run's seed and the game's index (its deal's
         index, where games share deals)."""
         return derive_seed(self.run_seed, "game", self.index if self.deal is None else self.deal)
+
+
+class ContentChanged(MeepleError):
+    """The files a run's options name are not what they were when the run was set up: its
+    games would not be of the files its key names."""
 
 
 def _leader(scores: list[float] | None) -> int | None:
@@ -73,8 +80,16 @@ class _Setting:
         self, game: str, options: dict[str, Any], seats: tuple[str, ...], content: dict[str, str]
     ) -> None:
         self.game = make(game, **options)
-        # What the game read: the run pinned it (``content``, part of the cache's key).
+        # What the game read, taken after the game read it: an edit between the two is
+        # refused rather than played under the run's old digest.
         self.content = self.game.options.content_digests()
+        now = self.content
+        changed = sorted(o for o in {*content, *now} if content.get(o) != now.get(o))
+        if changed:
+            raise ContentChanged(
+                f"the files of option {', '.join(repr(o) for o in changed)} changed since the "
+                "run was set up"
+            )
         self.builders = [agent_builder(spec, self.game) for spec in seats]
         # Decided once per run: a game without scores skips following the lead move by move.
         self.tracks_scores = self.game.new_game(0).standing() is not None
