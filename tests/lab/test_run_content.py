@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from meeple.core.options import content_digest
+from meeple.core.options import content_digest, describe_options
+from meeple.core.registry import game_class, make
 from meeple.games.squad_combat.content import FILES, demo_folder
 from meeple.interfaces.cli import app
 from meeple.lab.run import RunSpec, execute
@@ -158,3 +159,21 @@ def test_a_run_made_before_runs_recorded_their_files_is_named_not_extended(tmp_p
     assert f"Run {old.key} (2 games) is the same command on other files" in result.output
     assert "was not recorded" in result.output
     assert _runs(result.output) == [spec.key]
+
+
+def test_the_word_default_names_the_shipped_data_so_a_variant_can_use_it(tmp_path, content):
+    shipped = make("squad-combat", content="Default")
+    assert shipped.options.content is None and shipped.options.changed() == {}
+    assert make("triangle-clock", ranking=" default ").options.ranking is None
+    infos = describe_options(game_class("squad-combat").Options)
+    [info] = [i for i in infos if i.name == "content"]
+    assert info.allowed.startswith("default | a folder path") and "the word default" in info.help
+    runner = CliRunner()
+    common = ["-n", "2", "--db", f"sqlite:///{tmp_path / 'lab.db'}", "--out", str(tmp_path)]
+    result = runner.invoke(app, ["compare", "squad-combat", "--variant", "content=default",
+                                 "--variant", f"content={content}", *common])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "content=default" in result.output
+    same = runner.invoke(app, ["compare", "squad-combat", "--variant", "content=default",
+                               "--variant", "content=none", *common])  # fmt: skip
+    assert same.exit_code != 0 and "are the same rules" in same.output
