@@ -177,3 +177,16 @@ def test_the_word_default_names_the_shipped_data_so_a_variant_can_use_it(tmp_pat
     same = runner.invoke(app, ["compare", "squad-combat", "--variant", "content=default",
                                "--variant", "content=none", *common])  # fmt: skip
     assert same.exit_code != 0 and "are the same rules" in same.output
+
+
+def test_the_lab_notes_decks_of_different_sizes_before_it_plays(tmp_path, content):
+    decks = content / "decks.toml"
+    decks.write_text(decks.read_text().replace("slash = 8", "slash = 9", 1))
+    result = CliRunner().invoke(app, [
+        "simulate", "squad-combat", "--content", str(content), "-n", "2", "--seat", "random",
+        "--db", f"sqlite:///{tmp_path / 'lab.db'}", "--out", str(tmp_path / "out")])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "Note: the decks differ in size (iron-line 31 cards, shadow-circle 30 cards" in (
+        result.output
+    )
+    assert "Run " in result.output  # a note, not an error: the games are played

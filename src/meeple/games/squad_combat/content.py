@@ -357,6 +357,18 @@ class Content:
         deck = self.deck(key)
         return tuple(self.card_index[c] for c, n in deck.cards.items() for _ in range(n))
 
+    def deck_notes(self, keys: tuple[str, ...] | None = None) -> list[str]:
+        """What a designer would want to know about the decks ``keys`` (every deck when
+        None) though the rules allow it, one sentence each: decks of different sizes."""
+        decks = [self.deck(k) for k in dict.fromkeys(keys)] if keys else list(self.decks)
+        if len({deck.size for deck in decks}) < 2:
+            return []
+        sizes = ", ".join(f"{deck.key} {cards_text(deck.size)}" for deck in decks)
+        return [
+            f"the decks differ in size ({sizes}, in {self.source}); allowed, noted in case "
+            "it is not meant"
+        ]
+
     def party(self, key: str) -> tuple[int, ...]:
         """The deck's three characters as character indices, left to right."""
         return tuple(self.character_index[c] for c in self.deck(key).characters)

@@ -269,6 +269,10 @@ class SquadCombatGame(Game[SquadCombatOptions, "SquadCombatState", SquadAction])
         )
         self._build_actions()
 
+    def notes(self) -> list[str]:
+        """Decks of different sizes at the table (allowed, but seldom meant)."""
+        return self.content.deck_notes(self.deck_keys)
+
     def _build_actions(self) -> None:
         keys = [c.key for c in self.cards]
         faces = range(1, DIE_FACES + 1)
