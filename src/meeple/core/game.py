@@ -110,6 +110,12 @@ class Game(ABC, Generic[O, S, A]):
         """How the game calls a seat (a colour, a team position); ``seat N`` by default."""
         return f"seat {player}"
 
+    def notes(self) -> list[str]:
+        """What a designer would want to know about this configuration though the rules
+        allow it (decks of different sizes), one sentence each: notes, not errors. None by
+        default; the lab prints them before it plays."""
+        return []
+
     # -- states and actions -----------------------------------------------------------------
     @abstractmethod
     def new_game(self, seed: int) -> S:

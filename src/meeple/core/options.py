@@ -37,10 +37,13 @@ class GameOptions(BaseModel):
     def parse(cls, game: str, options: dict[str, Any]) -> GameOptions:
         """Validate ``options`` (names may use ``-`` or ``_``) or raise a readable OptionError."""
         normalised = {str(k).replace("-", "_"): v for k, v in options.items()}
+        external = cls.external_options()
         for name, value in normalised.items():
             field = cls.model_fields.get(name)
             if field is not None and _is_unset_text(field.annotation, value):
                 normalised[name] = None
+            elif name in external and _is_shipped_text(field, value):
+                normalised[name] = None  # the data shipped with the game: no file to read
         unknown = sorted(set(normalised) - set(cls.model_fields))
         if unknown:
             raise OptionError(
@@ -94,6 +97,21 @@ class GameOptions(BaseModel):
             else:
                 out[name] = [Path(str(value))]
         return out
+
+    def content_digests(self) -> dict[str, str]:
+        """The :func:`content_digest` of the files each option names, by option (empty when
+        no option names a file): what a record pins, and part of a lab run's identity.
+
+        OptionError if a file cannot be read."""
+        return {option: content_digest(files) for option, files in self.external_files().items()}
+
+    def file_digests(self) -> dict[str, dict[str, str]]:
+        """The :func:`content_digest` of each file apart, by option and path, so that a change
+        of :meth:`content_digests` can be traced to the file that changed."""
+        return {
+            option: {str(file): content_digest([file]) for file in files}
+            for option, files in self.external_files().items()
+        }
 
 
 def content_digest(files: list[Path]) -> str:
@@ -203,6 +221,17 @@ BOOL_SYNONYMS = "true | false, yes | no, on | off, 1 | 0, in any case"
 UNSET_WORDS = ("none", "unset")
 """Text that means "no value" for an option that may be unset: tables print a missing
 default as ``None``, and what a table prints must be accepted when typed back."""
+
+
+SHIPPED_WORD = "default"
+"""What an option naming a file (``GameOptions.external_files``) takes to mean the data
+shipped with the game, its default, in any case: so that a variant of ``compare`` can name
+it beside a designer's file. A file or folder called so is written ``./default``."""
+
+
+def _is_shipped_text(field: Any, value: Any) -> bool:
+    shipped = field is not None and field.default is None
+    return shipped and isinstance(value, str) and value.strip().lower() == SHIPPED_WORD
 
 
 def _is_unset_text(annotation: Any, value: Any) -> bool:

@@ -187,10 +187,7 @@ class Playthrough:
         self.moves: list[tuple[Player, str]] = []
         # Pinned as the game starts: the content the game read is what the record vouches for.
         try:
-            self.content = {
-                option: content_digest(files)
-                for option, files in game.options.external_files().items()
-            }
+            self.content = game.options.content_digests()
         except MeepleError as exc:
             raise RecordError(f"cannot pin the game's content: {exc}") from None
 

@@ -18,6 +18,7 @@ from rich.table import Table
 from meeple.agents import HUMAN, make_agent, parse_spec
 from meeple.agents.levels import seat_spec
 from meeple.core.errors import MeepleError
+from meeple.core.game import Game
 from meeple.core.options import describe_options
 from meeple.core.registry import game_class, make
 from meeple.interfaces.console import console, fail
@@ -32,7 +33,14 @@ from meeple.lab.report import (
     summary_warnings,
     tournament_report,
 )
-from meeple.lab.run import RunSpec, execute, rotations, write_csv, write_jsonl
+from meeple.lab.run import (
+    RunSpec,
+    execute,
+    rotations,
+    superseded,
+    write_csv,
+    write_jsonl,
+)
 from meeple.lab.simulate import Backend
 from meeple.lab.tournament import (
     pair_lines,
@@ -127,6 +135,8 @@ def _play(
     jsonl: Path,
 ) -> list[dict[str, Any]]:
     store = ResultStore(db)
+    for note in superseded(spec, store):
+        console.print(escape(note), soft_wrap=True)  # paths whole, to be copied
     columns = (
         TextColumn("{task.description}"),
         BarColumn(),
@@ -241,6 +251,13 @@ def _summary_table(title: str, summaries: dict[str, Summary]) -> Table:
     return table
 
 
+def _print_notes(game: Game[Any, Any, Any], label: str = "") -> None:
+    """What the game notes about its configuration (decks of different sizes): allowed,
+    said before anything is played in case it is not meant."""
+    for text in game.notes():
+        console.print(f"[bold]Note:[/] {escape(label + text)}.", soft_wrap=True)
+
+
 def _print_warnings(texts: list[str]) -> None:
     for text in texts:
         console.print(f"[bold yellow]Warning:[/] {escape(text)}.")
@@ -271,6 +288,7 @@ def simulate_command(
         _writable(out)
         chosen_game = make(game, **parse_option_flags(game, list(ctx.args)))
         name, options = chosen_game.name, chosen_game.options.changed()
+        _print_notes(chosen_game)
         seats = _check_seats(name, options, seat or [])
         spec = _simulation(name, options, seats, games, seed, rotate_seats, duplicate)
         jsonl = out / f"{name}-{spec.key}.jsonl"
@@ -357,7 +375,8 @@ def compare_command(
         # Each variant is checked before their number, so a malformed one is named as such.
         seen: dict[str, str] = {}
         for text in variant:
-            options = make(name, **{**base, **_parse_variant(name, text)}).options.changed()
+            variant_game = make(name, **{**base, **_parse_variant(name, text)})
+            options = variant_game.options.changed()
             seats = _check_seats(name, options, seat or [])
             spec = _simulation(name, options, seats, games, seed, rotate_seats, duplicate)
             if spec.key in seen and seen[spec.key] != text:
@@ -367,6 +386,7 @@ def compare_command(
                 )
             seen[spec.key] = text
             specs[text] = spec
+            _print_notes(variant_game, f"variant {text}: ")
         if len(specs) < 2:
             option, one, other = _variant_example(name)
             raise LabError(
@@ -450,6 +470,7 @@ def tournament_command(
         _writable(out)
         g = make(game, **parse_option_flags(game, list(ctx.args)))
         options = g.options.changed()
+        _print_notes(g)
         given: dict[str, str] = {}  # each agent's spec -> the text that first named it
         for text in agent:
             [spec_text, *_] = _check_seats(g.name, options, [text] * g.num_players)
@@ -629,7 +650,7 @@ def _show_run(run: dict[str, Any], rows: list[dict[str, Any]]) -> None:
         ratings = bradley_terry(pairwise_results(rows))
         console.print(_ratings_table(f"{run['game']}: round robin", ratings))
         if spec.get("duplicate"):
-            agents = round_robin_agents(RunSpec.model_validate(spec))
+            agents = round_robin_agents(RunSpec.stored(spec))
             for line in pair_lines(pair_records(rows, agents)):
                 console.print(escape(line))
     elif rows:

@@ -1,9 +1,10 @@
 """A run: a named set of games whose rows go to the results database and a JSONL file.
 
-A run's key is a hash of what it plays (kind, game, options, seats, seed). Running the same
-command again finds the games already stored under that key and plays only the rest, so an
-interrupted run resumes without losing or repeating finished games, and asking for more
-games extends it.
+A run's key is a hash of what it plays (kind, game, options, seats, seed, and the content of
+every file its options name). Running the same command again finds the games already stored
+under that key and plays only the rest, so an interrupted run resumes without losing or
+repeating finished games, and asking for more games extends it. An edited file makes another
+key: games of different files are never pooled.
 """
 
 from __future__ import annotations
@@ -17,10 +18,12 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from meeple.core.files import atomic_write
-from meeple.lab.simulate import Backend, GameJob, run_jobs
+from meeple.core.options import GameOptions
+from meeple.core.registry import game_class
+from meeple.lab.simulate import Backend, ContentChanged, GameJob, run_jobs
 from meeple.store import ResultStore
 from meeple.store.results import GameRow, row_json
 
@@ -47,15 +50,67 @@ class RunSpec(BaseModel):
         description="each deal played once in every seating: game k has the seed of deal "
         "k // len(seatings), so the luck of the deal falls on every agent alike",
     )
+    content: dict[str, str] | None = Field(
+        default=None,
+        description="digest of the files each option names (GameOptions.content_digests), "
+        "by option; part of the key. Left out, it is read from the files as the spec is made; "
+        "empty when no option names a file (or, in a stored spec, when the run was made "
+        "before runs recorded it)",
+    )
+    files: dict[str, dict[str, str]] = Field(
+        default_factory=dict,
+        description="digest of each of those files, by option and path, to say which file "
+        "changed; not part of the key",
+    )
+
+    @model_validator(mode="after")
+    def _pin(self) -> RunSpec:
+        if self.content is None:
+            options = self._named_files()
+            self.content = options.content_digests() if options else {}
+            self.files = options.file_digests() if options else {}
+        return self
+
+    @classmethod
+    def stored(cls, spec: Mapping[str, Any]) -> RunSpec:
+        """A spec as the results database keeps it, its content as recorded (nothing, for a
+        run made before runs recorded it), not as the files are now."""
+        return cls.model_validate({"content": {}, **spec})
+
+    def _named_files(self) -> GameOptions | None:
+        """The run's options, parsed, when one of them names a file (None otherwise: most
+        runs, which need not build the game's options to know it)."""
+        cls = game_class(self.game).Options
+        given = {str(name).replace("-", "_") for name in self.options}
+        if not given & set(cls.external_options()):
+            return None
+        return cls.parse(self.game, self.options)
 
     @property
     def key(self) -> str:
         """A stable 12-character identity of the run."""
-        fields = self.model_dump(mode="json")
+        fields = self.model_dump(mode="json", exclude={"files"})
         if not self.duplicate:
             del fields["duplicate"]  # the keys of runs from before the option stay as they were
+        if not self.content:
+            del fields["content"]  # nor do the keys of runs whose options name no file
         canonical = json.dumps(fields, sort_keys=True)
         return hashlib.sha1(canonical.encode()).hexdigest()[:12]
+
+    def changes(self) -> list[str]:
+        """What differs between the files the run was set up on and the files as they are
+        now, one text per option (empty when nothing does)."""
+        options = self._named_files()
+        now = options.content_digests() if options else {}
+        now_files = options.file_digests() if options else {}
+        return content_changes(self.content or {}, self.files, now, now_files)
+
+    def same_command(self, other: RunSpec) -> bool:
+        """Whether ``other`` plays what this run plays, perhaps on other files."""
+        exclude = {"content", "files"}
+        return self.model_dump(mode="json", exclude=exclude) == other.model_dump(
+            mode="json", exclude=exclude
+        )
 
     def job(self, index: int) -> GameJob:
         """The job of game ``index``."""
@@ -67,12 +122,91 @@ class RunSpec(BaseModel):
             run_seed=self.seed,
             index=index,
             deal=index // seatings if self.duplicate else None,
+            content=self.content or {},
         )
 
     def record(self, store: ResultStore) -> None:
         """Record the run in ``store`` under its key (kept as it is when already there), so
         that its games, and a note of the command that plays them, have a run to belong to."""
         store.ensure_run(self.key, self.kind, self.game, self.model_dump(mode="json"))
+
+
+def content_changes(
+    before: Mapping[str, str],
+    before_files: Mapping[str, Mapping[str, str]],
+    after: Mapping[str, str],
+    after_files: Mapping[str, Mapping[str, str]],
+) -> list[str]:
+    """What changed from one pinning of a run's files to another, one text per option,
+    naming the files that changed where both pinnings list them."""
+    out = []
+    for option in sorted({*before, *after}):
+        if before.get(option) == after.get(option):
+            continue
+        if option not in before:
+            out.append(
+                f"option {option!r}: what its files held was not recorded when the run was "
+                "made (a run from before the lab recorded it), so it cannot be told apart "
+                "from what they hold now"
+            )
+            continue
+        if option not in after:
+            out.append(f"option {option!r} no longer names files")
+            continue
+        old, new = before_files.get(option, {}), after_files.get(option, {})
+        changed = sorted(path for path in {*old, *new} if old.get(path) != new.get(path))
+        named = ", ".join(changed) if old and changed else ", ".join(new) or "its files"
+        out.append(f"option {option!r}: {named} changed")
+    return out
+
+
+def refusal(spec: RunSpec, problems: list[str]) -> str:
+    """Why run ``spec`` is not played on: its files changed, and what to do instead."""
+    return (
+        f"run {spec.key} is not extended: the files it was set up on have changed "
+        f"({'; '.join(problems)}). Its stored games stay as they were played and are never "
+        "pooled with games of other files. Run the command again to start a new run on the "
+        "files as they are now (a run's key includes what its files hold; in Python, make a "
+        "new RunSpec), or restore the files to go on with this run"
+    )
+
+
+SUPERSEDED_NOTES = 3
+"""At most this many earlier runs are named when a run starts on edited files."""
+
+
+def superseded(spec: RunSpec, store: ResultStore) -> list[str]:
+    """Notes, when ``spec`` has no games stored yet, on the stored runs of the same command
+    on other files (an edited content folder or table, or a run made before runs recorded
+    their files), the latest first: they are not pooled with ``spec``'s games."""
+    if not spec.content:
+        return []  # its options name no file: another run of the same command is another key
+    runs = store.runs()
+    if any(run["key"] == spec.key and run["games"] for run in runs):
+        return []  # resumed or extended: the games stored are of these very files
+    notes = []
+    for run in reversed(runs):
+        if run["key"] == spec.key or not run["games"] or run["game"] != spec.game:
+            continue
+        try:
+            other = RunSpec.stored(run["spec"])
+        except ValueError:
+            continue  # a spec this version cannot read is no run of this command
+        if not spec.same_command(other):
+            continue
+        what = content_changes(other.content or {}, other.files, spec.content or {}, spec.files)
+        notes.append(
+            f"Run {run['key']} ({run['games']} games) is the same command on other files "
+            f"({'; '.join(what)}); its games are not counted in run {spec.key}."
+        )
+    if len(notes) > SUPERSEDED_NOTES:
+        more = len(notes) - SUPERSEDED_NOTES
+        tail = (
+            f"{more} earlier run{'s' if more > 1 else ''} of the same command on other files "
+            "too (`meeple results` lists them)."
+        )
+        notes = [*notes[:SUPERSEDED_NOTES], tail]
+    return notes
 
 
 def execute(
@@ -89,7 +223,13 @@ def execute(
 
     Rows played now are :class:`GameRow`s, encoded where they were played; rows stored
     before are dicts. Both read alike, and equal when they describe the same game.
+
+    ContentChanged, before any game is played or forgotten, when the files ``spec``'s
+    options name are not what they were when ``spec`` was made; also when they change
+    while it plays (the games finished before are kept).
     """
+    if problems := spec.changes():
+        raise ContentChanged(refusal(spec, problems))
     key = spec.key
     spec.record(store)
     if fresh:
@@ -118,6 +258,11 @@ def execute(
             # Games the workers were finishing when Ctrl-C came are kept too.
             buffer.extend(_finishing(rows))
             raise
+        except ContentChanged:
+            # A worker read edited files: say which, as the check before the run would have.
+            raise ContentChanged(
+                refusal(spec, spec.changes() or ["a file was edited while the run played"])
+            ) from None
     finally:
         # Whatever finished is kept, even when the run is interrupted.
         store.add_rows(key, buffer)

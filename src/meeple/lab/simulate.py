@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict
 
 from meeple.agents.spec import agent_builder
 from meeple.core.agent import Observation
+from meeple.core.errors import MeepleError
 from meeple.core.game import State
 from meeple.core.processes import die_with_parent
 from meeple.core.registry import make
@@ -41,12 +42,21 @@ class GameJob(BaseModel):
     index: int
     deal: int | None = None
     """Games of one deal share their seed (a duplicate run); None: a deal of its own."""
+    content: dict[str, str] = {}
+    """The digest of the files each option names (``GameOptions.content_digests``), as the
+    run pinned them: a worker that finds other files refuses to play
+    (:class:`ContentChanged`)."""
 
     @property
     def seed(self) -> int:
         """The game's own seed, derived from the run's seed and the game's index (its deal's
         index, where games share deals)."""
         return derive_seed(self.run_seed, "game", self.index if self.deal is None else self.deal)
+
+
+class ContentChanged(MeepleError):
+    """The files a run's options name are not what they were when the run was set up: its
+    games would not be of the files its key names."""
 
 
 def _leader(scores: list[float] | None) -> int | None:
@@ -66,16 +76,29 @@ class _Setting:
     fresh agents with its own seeds.
     """
 
-    def __init__(self, game: str, options: dict[str, Any], seats: tuple[str, ...]) -> None:
+    def __init__(
+        self, game: str, options: dict[str, Any], seats: tuple[str, ...], content: dict[str, str]
+    ) -> None:
         self.game = make(game, **options)
+        # What the game read, taken after the game read it: an edit between the two is
+        # refused rather than played under the run's old digest.
+        self.content = self.game.options.content_digests()
+        now = self.content
+        changed = sorted(o for o in {*content, *now} if content.get(o) != now.get(o))
+        if changed:
+            raise ContentChanged(
+                f"the files of option {', '.join(repr(o) for o in changed)} changed since the "
+                "run was set up"
+            )
         self.builders = [agent_builder(spec, self.game) for spec in seats]
         # Decided once per run: a game without scores skips following the lead move by move.
         self.tracks_scores = self.game.new_game(0).standing() is not None
 
 
 @lru_cache(maxsize=16)
-def _setting(game: str, options_json: str, seats: tuple[str, ...]) -> _Setting:
-    return _Setting(game, json.loads(options_json), seats)
+def _setting(game: str, options_json: str, seats: tuple[str, ...], content_json: str) -> _Setting:
+    # Keyed by the pinned digests too: a run on edited files builds its game anew.
+    return _Setting(game, json.loads(options_json), seats, json.loads(content_json))
 
 
 def play_job(job: GameJob) -> dict[str, Any]:
@@ -85,7 +108,12 @@ def play_job(job: GameJob) -> dict[str, Any]:
     mean branching factor, and (for games whose ``result`` carries ``scores`` during play)
     lead changes and the moment the eventual winner took the lead for good.
     """
-    setting = _setting(job.game, json.dumps(job.options, sort_keys=True), tuple(job.seats))
+    setting = _setting(
+        job.game,
+        json.dumps(job.options, sort_keys=True),
+        tuple(job.seats),
+        json.dumps(job.content, sort_keys=True),
+    )
     game = setting.game
     seed = job.seed
     agents = [build(derive_seed(seed, "seat", p)) for p, build in enumerate(setting.builders)]
@@ -116,7 +144,7 @@ def play_job(job: GameJob) -> dict[str, Any]:
         leaders = _replayed_leaders(initial, moves)
     lead_changes, decided_at = _lead_story(leaders, _leader(scores))
     returns = list(state.returns)
-    return {
+    row = {
         "index": job.index,
         "seed": seed,
         "game": job.game,
@@ -134,6 +162,9 @@ def play_job(job: GameJob) -> dict[str, Any]:
         "decided_at": decided_at,
         "moves": moves,
     }
+    if setting.content:
+        row["content"] = setting.content  # what the game read, as a record pins it
+    return row
 
 
 def _replayed_leaders(initial: State[Any], moves: list[list[Any]]) -> list[int | None]:

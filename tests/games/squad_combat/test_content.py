@@ -144,6 +144,18 @@ def test_a_designer_points_the_game_at_their_own_folder():
     assert len(game.new_game(0).decks[2]) == 15
 
 
+def test_decks_of_different_sizes_are_noted_not_refused(folder):
+    assert meeple.make("squad-combat", content=str(folder)).notes() == []
+    edit(folder / "decks.toml", "jab = 4", "jab = 5")  # alpha: 21 cards against beta's 20
+    game = meeple.make("squad-combat", content=str(folder))
+    [note] = game.notes()
+    assert "the decks differ in size (alpha 21 cards, beta 20 cards" in note
+    assert str(folder) in note
+    assert meeple.make("squad-combat", content=str(folder), decks="beta").notes() == []
+    assert load_content(folder).deck_notes(("beta", "beta")) == []
+    assert meeple.make("squad-combat").notes() == []  # the demo decks: 30 cards each
+
+
 # -- the demo content -----------------------------------------------------------------------
 def test_demo_content_has_six_characters_and_two_thirty_card_decks():
     content = load_content()

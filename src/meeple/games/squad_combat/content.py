@@ -32,7 +32,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from meeple.core.errors import MeepleError
+from meeple.core.errors import MeepleError, OptionError
+from meeple.core.options import content_digest
 
 DIE_FACES = 6
 """'All dice in the game are six-sided.'"""
@@ -356,6 +357,18 @@ class Content:
         deck = self.deck(key)
         return tuple(self.card_index[c] for c, n in deck.cards.items() for _ in range(n))
 
+    def deck_notes(self, keys: tuple[str, ...] | None = None) -> list[str]:
+        """What a designer would want to know about the decks ``keys`` (every deck when
+        None) though the rules allow it, one sentence each: decks of different sizes."""
+        decks = [self.deck(k) for k in dict.fromkeys(keys)] if keys else list(self.decks)
+        if len({deck.size for deck in decks}) < 2:
+            return []
+        sizes = ", ".join(f"{deck.key} {cards_text(deck.size)}" for deck in decks)
+        return [
+            f"the decks differ in size ({sizes}, in {self.source}); allowed, noted in case "
+            "it is not meant"
+        ]
+
     def party(self, key: str) -> tuple[int, ...]:
         """The deck's three characters as character indices, left to right."""
         return tuple(self.character_index[c] for c in self.deck(key).characters)
@@ -428,12 +441,13 @@ def load_content(folder: str | Path | Traversable | None = None) -> Content:
         return _load_demo()
     path = Path(folder) if isinstance(folder, str) else folder
     if isinstance(path, Path):
-        # Keyed by the files' modification times too: an edited file is read again.
-        stamps = tuple(
-            (path / name).stat().st_mtime_ns if (path / name).is_file() else 0
-            for name in FILES.values()
-        )
-        return _load_path(str(path.resolve()), stamps)
+        # Keyed by what the files hold too (not their modification times, which can be
+        # equal across two quick edits): an edited file is read again.
+        try:
+            stamp = content_digest([path / name for name in FILES.values()])
+        except OptionError as exc:
+            raise ContentError(str(exc)) from None
+        return _load_path(str(path.resolve()), stamp)
     return _load(path)
 
 
@@ -448,7 +462,7 @@ def _load_demo() -> Content:
 
 
 @lru_cache(maxsize=32)
-def _load_path(path: str, stamps: tuple[int, ...]) -> Content:
+def _load_path(path: str, stamp: str) -> Content:
     folder = Path(path)
     if not folder.is_dir():
         raise ContentError(

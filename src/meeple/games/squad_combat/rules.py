@@ -166,8 +166,11 @@ class SquadCombatOptions(GameOptions):
     content: str | None = Field(
         default=None,
         description="folder holding characters.toml, cards.toml and decks.toml; "
-        "default: the demo content shipped with the game",
-        json_schema_extra={"allowed": "a folder path", "external": list(FILES.values())},
+        "default (or the word default): the demo content shipped with the game",
+        json_schema_extra={
+            "allowed": "default | a folder path (./default for a folder called default)",
+            "external": list(FILES.values()),
+        },
     )
     hand_size: int = Field(default=5, ge=1, le=12, description="cards drawn up to (seed: 5)")
     first: int | Literal["random"] = Field(
@@ -265,6 +268,10 @@ class SquadCombatGame(Game[SquadCombatOptions, "SquadCombatState", SquadAction])
             for ch in self.characters
         )
         self._build_actions()
+
+    def notes(self) -> list[str]:
+        """Decks of different sizes at the table (allowed, but seldom meant)."""
+        return self.content.deck_notes(self.deck_keys)
 
     def _build_actions(self) -> None:
         keys = [c.key for c in self.cards]

@@ -23,6 +23,7 @@ from __future__ import annotations
 import random
 import tomllib
 from collections.abc import Iterable, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -32,7 +33,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from meeple.core.errors import MeepleError
+from meeple.core.errors import MeepleError, OptionError
+from meeple.core.options import content_digest
 from meeple.games.triangle_clock.cards import (
     CARDS,
     NUM_CARDS,
@@ -252,9 +254,21 @@ class Ranking:
         return self._strength[a << 12 | b << 8 | c << 4 | d]
 
 
-@lru_cache(maxsize=16)
 def ranking(path: str | None = None, tie_break: TieBreak = "rank-first") -> Ranking:
-    """The ranking from a table file (None: the shipped one), shared between games."""
+    """The ranking from a table file (None: the shipped one), shared between games.
+
+    Shared while the file holds the same bytes: a table edited in place is read again, so
+    a game made after the edit (a lab run keyed by the new table) ranks by the new one."""
+    stamp = None
+    if path is not None:
+        # Unreadable: loading it says so, in the table's own words.
+        with suppress(OptionError):
+            stamp = content_digest([Path(path)])
+    return _ranking(path, tie_break, stamp)
+
+
+@lru_cache(maxsize=16)
+def _ranking(path: str | None, tie_break: TieBreak, stamp: str | None) -> Ranking:
     return Ranking(load_ranking_table(path), tie_break)
 
 

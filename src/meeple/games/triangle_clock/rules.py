@@ -136,8 +136,12 @@ class TriangleClockOptions(GameOptions):
     )
     ranking: str | None = Field(
         default=None,
-        description="path of a TOML ranking table to use instead of the shipped one",
-        json_schema_extra={"allowed": "unset | a path to a .toml ranking table", "external": True},
+        description="path of a TOML ranking table to use instead of the shipped one; "
+        "default (or the word default): the shipped table",
+        json_schema_extra={
+            "allowed": "default | a path to a .toml ranking table",
+            "external": True,
+        },
     )
     tie_break: Literal["rank-first", "whole-hand"] = Field(
         default="rank-first",
