@@ -165,7 +165,7 @@ def test_launcher_shows_defaults_and_asks_again_only_the_bad_answer(run):
     assert "'3by3' is not a board size" in out
     assert "no agent called 'wizard'" in out
     assert "seed 5" in out and "Game over" in out and "--board 3x3" in out
-    assert "Game (number or name) [edges]:" in out
+    assert "Game (number or name) [browser]:" in out
     assert "pie (true | false) [true]:" in out and "first (random | a seat number) [random]:" in out
     assert "Red (seat 0): " in out and "[human]:" in out and "[hard]:" in out
     assert "easy / medium / hard / human" in out  # the levels are offered first
@@ -213,3 +213,56 @@ def test_help_at_the_prompt_shows_the_boards_legend(run):
     result = run("play", "erosion", "--seat", "human", "--seat", "random", "--seed", "1",
                  input="help\nquit\n")  # fmt: skip
     assert "Reading the board" in result.output and "Weathering" in result.output
+
+
+def test_the_launchers_first_choice_serves_the_lobby_and_prints_its_address(tmp_path):
+    """Issue 55.1: `make run` (meeple play, Enter) starts the server with its lobby; with no
+    browser to show it (no display here), the address is printed for the person to open."""
+    import os
+    import re
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    import httpx
+
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    meeple = Path(sys.executable).with_name("meeple")
+    proc = subprocess.Popen(
+        [str(meeple), "play"],
+        cwd=tmp_path,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write("\n")
+        proc.stdin.flush()
+        deadline = time.monotonic() + 60
+        url = None
+        seen = ""
+        while url is None and time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            assert line, f"meeple play ended before serving: {seen}"
+            seen += line
+            found = re.search(r"http://127\.0\.0\.1:\d+", line)
+            url = found.group(0) if found else None
+        assert url is not None, seen
+        assert "0. In your browser" in seen
+        for _ in range(100):
+            try:
+                reply = httpx.get(url, timeout=2)
+                break
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        assert reply.status_code == 200 and "meeple" in reply.text
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=20)
+    assert (tmp_path / "results" / "server.db").exists()

@@ -35,18 +35,30 @@ def default_text(value: Any) -> str:
     return str(value)
 
 
-def launcher(read: Callable[[str], str]) -> tuple[str, dict[str, Any], list[str], int]:
-    """Ask which game, which options, who plays each seat, and the seed."""
+BROWSER = "browser"
+"""The launcher's first choice: play in the browser (the server and its lobby)."""
+
+
+def launcher(read: Callable[[str], str]) -> tuple[str, dict[str, Any], list[str], int] | None:
+    """Ask which game, which options, who plays each seat, and the seed; None when the
+    person chose the browser (the caller starts the server and opens the lobby)."""
     infos = games()
     console.print("[bold]meeple[/]: choose a game. Enter takes the default in brackets.")
+    # The browser comes first: its lobby teaches and draws every game, and plays people too.
+    console.print(
+        "  0. In your browser (browser): every game drawn, against the computer or people"
+    )
     for k, info in enumerate(infos, start=1):
         console.print(escape(f"  {k}. {info.title} ({info.name}): {info.players} players"))
-    name = ask(
-        read,
-        "Game (number or name)",
-        default=infos[0].name,
-        check=lambda t: infos[int(t) - 1].name if t.isdigit() else game_class(t).name,
-    )
+
+    def check(text: str) -> str:
+        if text.lower() in ("0", BROWSER):
+            return BROWSER
+        return infos[int(text) - 1].name if text.isdigit() else game_class(text).name
+
+    name = ask(read, "Game (number or name)", default=BROWSER, check=check)
+    if name == BROWSER:
+        return None
     options = ask_options(read, name)
     g = make(name, **options)
     choices = [*LEVEL_NAMES, *agent_names(g)]

@@ -288,7 +288,13 @@ def play_command(
                 play.check_save_target(save)
         else:
             if game is None:
-                game, options, specs, seed = launcher(console.input)
+                chosen = launcher(console.input)
+                if chosen is None:
+                    from meeple.interfaces.serve_cli import serve_lobby
+
+                    serve_lobby()
+                    return
+                game, options, specs, seed = chosen
             else:
                 options = parse_option_flags(game, list(ctx.args))
                 specs = list(seat or [])

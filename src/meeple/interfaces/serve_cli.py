@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import errno
 import logging
+import os
 import socket
+import sys
 import threading
 import webbrowser
 from typing import Annotated
@@ -47,6 +49,8 @@ def serve_command(
         raise fail(str(exc)) from None
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     console.print(f"meeple server on [bold]{url}[/] (matches in {db}); Ctrl-C stops it.")
+    if not open_browser:
+        console.print(f"Open {url} in a browser for the lobby: every game, to play or watch.")
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
     try:
@@ -55,20 +59,52 @@ def serve_command(
         raise fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
 
 
+def serve_lobby(host: str = "127.0.0.1", port: int = 8000) -> None:
+    """The launcher's browser choice: the server on this machine, on ``port`` or the next
+    free one, with its lobby opened in a browser where this machine has one to show (its
+    address is printed either way)."""
+    for candidate in range(port, port + 20):
+        if _bind_problem(host, candidate) is None:
+            serve_command(host=host, port=candidate, open_browser=_has_browser())
+            return
+    raise fail(f"ports {port} to {port + 19} are all in use; start meeple serve --port N")
+
+
+def _has_browser() -> bool:
+    """True where a browser can show a page: a desktop session, macOS or Windows."""
+    if sys.platform in ("darwin", "win32"):
+        return True
+    if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        return False  # a server or a container: print the address only
+    try:
+        webbrowser.get()
+    except webbrowser.Error:
+        return False
+    return True
+
+
 def _check_free(host: str, port: int) -> None:
     """Fail with a clear message if ``host:port`` cannot be listened on (uvicorn would
     only log it after the server had started)."""
+    problem = _bind_problem(host, port)
+    if problem is not None:
+        raise fail(problem)
+
+
+def _bind_problem(host: str, port: int) -> str | None:
+    """Why ``host:port`` cannot be listened on, or None if it can."""
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except socket.gaierror as exc:
-        raise fail(f"cannot listen on {host!r}: {exc.strerror}") from None
+        return f"cannot listen on {host!r}: {exc.strerror}"
     family, kind, proto, _, address = infos[0]
     with socket.socket(family, kind, proto) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind(address)
         except OSError as exc:
-            raise fail(f"cannot listen on {host}:{port}: {exc.strerror}; {_remedy(exc)}") from None
+            return f"cannot listen on {host}:{port}: {exc.strerror}; {_remedy(exc)}"
+    return None
 
 
 def _remedy(exc: OSError) -> str:
