@@ -1059,7 +1059,7 @@ def test_half_turn_fixes_the_edges_the_design_note_says(board, fixed):
 def test_mirror_bound_and_pie_on_a_board_without_a_fixed_edge(stash):
     """2x2 has no edge the half turn fixes, so the second player can mirror every first move:
     each first move is worth at most 0 without the pie rule, and then (equal stashes) the pie
-    rule cannot change the value -- the argument docs/solving.md applies to 3x3."""
+    rule cannot change the value -- the argument docs/solving-edges.md applies to 3x3."""
     solver = EdgesSolver(game("2x2", stash).board, tt_bits=16)
     values = [v for _, v in solver.move_values(game("2x2", stash).new_game(0))]
     assert max(values) <= 0

@@ -30,7 +30,8 @@ LEVELS: dict[str, dict[str, str]] = {
         "medium": "heuristic",
         "hard": "exploit:allowance=0.1,knows=heuristic,solve=true",
     },
-    # Erosion: search at 200 iterations now beats the hand-written agent (32 of 50 games).
+    # Erosion: search at 200 iterations beats the hand-written agent (25 of 40 games,
+    # benchmarks/head_to_head.py; docs/agents.md).
     "erosion": {"easy": "random", "medium": "heuristic", "hard": "ismcts:iterations=200"},
     # The Triangle Clock: moves tried in shared worlds with rollouts three rounds deep (FD1 at
     # a second a move beat the hand-written agent 67.0% and itself at 0.25 s 55.6%, where the

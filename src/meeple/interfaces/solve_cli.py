@@ -182,7 +182,7 @@ def solve_command(
 
         # A proof's leaf searches share one table, one after the other: together they are
         # one search of the whole position, so the table is sized for that (on 3x3 a 2^25
-        # table searched 1.8x the nodes of a 2^27 one over 416 leaves; docs/solving.md).
+        # table searched 1.8x the nodes of a 2^27 one over 416 leaves, benchmarks/edges_proof.py).
         tt_bits = table_bits(pyramids_left(state))
     readings = [name for name, given in (("--survey", survey), ("--check", check is not None),
                 ("--export-certificate", export_certificate is not None)) if given]  # fmt: skip

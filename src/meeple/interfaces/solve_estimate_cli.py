@@ -81,6 +81,6 @@ def estimate(
         f"{result.nodes_per_second:,.0f} nodes per CPU second. Counted in the tree, every "
         "position searched alone with a cleared table: a proof searches a transposed leaf "
         "once and shares one table among sibling leaves, so it costs less "
-        "(docs/solving.md, '3x4: how big is the proof')",
+        "(docs/solving-edges.md, '3x4: how big is the proof')",
         highlight=False,
     )

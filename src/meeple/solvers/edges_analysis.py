@@ -24,7 +24,7 @@ HINT_EXACT_SHARE = 0.5
 """The share of a hint's time the exact solver may take; a search gets the rest."""
 HINT_EXACT_LEFT = 18
 """The most pyramids left at which a hint tries the exact solver at all: 3x4 positions with
-16 left solve in 0.3-2.8 s, with 18 left in 2-51 s (docs/solving.md, "Speed")."""
+16 left solve in 0.3-2.8 s, with 18 left in 2-51 s (docs/solving-edges.md, "Speed")."""
 ANALYSE_MAX_LEFT = 16
 """By default, a game's analysis solves the positions with at most this many pyramids
 left: a whole 2x2 or 2x3 game, the last 16 moves of a bigger one (the first move of 2x3
@@ -240,7 +240,7 @@ def analyse(
 # A rough size of an exact solve before any of it has run: nodes grow about GROWTH-fold per
 # pyramid left. Whole solves of every first move: 2x2 (2/2/2) 87,321 nodes for 12 pyramids
 # (2.58 a pyramid), 2x3 (3/3/2) 11,311,725 for 16 (2.76); single 3x4 positions 2.57 at 16
-# left and 2.65 at 18 (docs/solving.md, "Using it" and "How deep").
+# left and 2.65 at 18 (docs/solving-edges.md, "How deep").
 GROWTH = 2.7
 
 

@@ -11,7 +11,7 @@ the number of positions the proof meets at that depth (Knuth 1975), and the weig
 nodes of one compiled null-window search of the sampled position an unbiased estimate of the
 nodes of all of them. The mean over probes is the estimate, with a bootstrap interval.
 
-What it assumes, and how that errs (measured against finished proofs in docs/solving.md):
+What it assumes, and how that errs (measured against finished proofs in docs/solving-edges.md):
 
 - The chooser's first move holds. Where it does not, a proof tries the next and pays for
   both; the share of sampled positions whose answer goes against the claim says how often.

@@ -65,7 +65,7 @@ def table_bits(left: int) -> int:
     A bigger table saves nodes only once the search outgrows it, and every probe of a
     bigger one waits longer on memory: 3x4 positions with 16 left search 1% more nodes
     with 2^24 entries than with 2^26 but run 10-20% faster; with 18 left, 2^25 beat both
-    2^24 (+19% nodes) and 2^26 (benchmarks/edges_solver.py, see docs/solving.md).
+    2^24 (+19% nodes) and 2^26 (benchmarks/edges_solver.py, see docs/solving-edges.md).
     """
     return min(26, max(16, 16 + left // 2))
 

@@ -21,7 +21,7 @@ random instead, so that rollouts from one position vary; as a model of play (:fu
 it never is. It never takes a Mulligan.
 
 Measured as an agent on a determinization against the heuristic agent (400 games, seats
-alternated, with memory of the shared order; scratch script, see docs/agents.md): reading
+alternated, with memory of the shared order; a scratch script, not in the repository): reading
 the sampled opponent hand (no redealing) won 171 and lost by 1,188 points in all; against
 16 redealt hands 203 (+486 points); with the kept cards weighted 0.3, 207 (+1,118); 0.6,
 201 (+782). A random pick one time in ten cost the agent about a fifth of its games: with
