@@ -7,21 +7,53 @@ A record replays to the identical final state, because all randomness flows from
 from __future__ import annotations
 
 import json
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field, StrictInt, StrictStr, ValidationError
 
-from meeple.core.errors import MeepleError, RecordError
+from meeple.core.errors import FileOptionRefused, MeepleError, RecordError
 from meeple.core.files import atomic_write
 from meeple.core.game import Action, Game, Player, State, shorten
-from meeple.core.options import content_digest
-from meeple.core.registry import make
+from meeple.core.options import UNSET_WORDS, content_digest
+from meeple.core.registry import game_class, make
 
 RECORD_FORMAT = "meeple-record/1"
 
 MAX_RECORD_BYTES = 10_000_000
 """Largest record file read: a long game's record is well under 1 MB."""
+
+
+def refuse_file_options(
+    game: str,
+    options: Mapping[str, Any],
+    source: str,
+    advice: str,
+    typed: Collection[str] = (),
+) -> None:
+    """Refuse game options that came from outside (a record, a client's request) and name
+    a file or folder (``GameOptions.external_options``: a ranking table, a content folder).
+
+    Such a path would make meeple read a file its user never chose: a server's
+    /etc/passwd, a device that never ends. Every path that takes options from outside
+    calls this before making the game. ``typed`` are the option names whose value the
+    user typed on their own command line (those are theirs to name). Raises
+    FileOptionRefused naming the option and ``source``, followed by ``advice``.
+    """
+    external = set(game_class(game).Options.external_options())
+    for key, value in options.items():
+        name = str(key).replace("-", "_")
+        if name not in external or name in typed or _unset(value):
+            continue
+        raise FileOptionRefused(
+            f"option {name!r} in {source} names a file ({shorten(repr(value))}); "
+            f"meeple does not read files that {source} names: {advice}"
+        )
+
+
+def _unset(value: Any) -> bool:
+    return value is None or (isinstance(value, str) and value.strip().lower() in UNSET_WORDS)
 
 
 class GameRecord(BaseModel):

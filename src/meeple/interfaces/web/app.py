@@ -23,7 +23,7 @@ from pydantic import ValidationError
 
 from meeple.core.errors import MeepleError
 from meeple.core.registry import make
-from meeple.interfaces.web.hub import Hub
+from meeple.interfaces.web.hub import ONLINE_CONTENT, Hub
 from meeple.interfaces.web.live import Connection, LiveMatch, ServerError, state_message
 from meeple.interfaces.web.pool import AgentPool
 from meeple.interfaces.web.protocol import (
@@ -185,9 +185,10 @@ async def _read_limited(request: Request, limit: int) -> str:
 
 def _replay_states(text: str) -> dict[str, Any]:
     """A record's states as a spectator sees them, every hand open once it is over."""
-    from meeple.core.record import GameRecord
+    from meeple.core.record import GameRecord, refuse_file_options
 
     record = GameRecord.from_json(text)
+    refuse_file_options(record.game, record.options, "an uploaded record", ONLINE_CONTENT)
     states = record.states()
     over = states[-1].is_over
     return {

@@ -20,7 +20,8 @@ from meeple.agents import HUMAN, available_agents, make_agent, parse_spec
 from meeple.agents.levels import DEFAULT_LEVEL, LEVEL_NAMES, level_spec, seat_spec
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game, Player, State
-from meeple.core.registry import game_class, games, make
+from meeple.core.record import refuse_file_options
+from meeple.core.registry import games, make
 from meeple.core.rng import derive_seed
 from meeple.core.simultaneous import hidden_from_others
 from meeple.interfaces.web.live import (
@@ -35,6 +36,9 @@ from meeple.interfaces.web.protocol import CreateMatch
 from meeple.store.matches import MatchStore, MoveConflict, StoredMatch, token_hash
 
 log = logging.getLogger("meeple.server")
+
+ONLINE_CONTENT = "online matches and replays play the content that ships with meeple"
+"""Why a client may not name a file: the advice that goes with the refusal."""
 
 
 def _default_agent(game: Game[Any, Any, Any]) -> str:
@@ -175,15 +179,8 @@ class Hub:
 
     async def create(self, request: CreateMatch, rematch_of: str | None = None) -> dict[str, Any]:
         """Make a match; returns its id, one secret token per person's seat and the links."""
-        external = game_class(request.game).Options.external_options()
-        named = sorted(k for k, v in request.options.items() if k.replace("-", "_") in external)
-        if named:
-            # Such an option names a file on the server's disk: a client may not choose it,
-            # and it is refused before the game would read (or say anything about) the file.
-            raise ServerError(
-                f"option {', '.join(repr(n) for n in named)} names files on the server; online "
-                "matches play the content that ships with meeple"
-            )
+        # Refused before the game would read (or say anything about) a server's file.
+        refuse_file_options(request.game, request.options, "a match request", ONLINE_CONTENT)
         game = make(request.game, **request.options)  # OptionError: the CLI's own message
         # A seat may name a level (easy, medium, hard): it plays, and is stored as, that
         # level's agent spec, so the match replays the same whatever the levels become.
