@@ -4,8 +4,12 @@ malformed record is one ``error:`` line, never a traceback."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
 from importlib import resources
+from pathlib import Path
 
 import pytest
 
@@ -73,3 +77,45 @@ def test_resume_reads_only_a_typed_content_folder(run, tmp_path):
         "--seat", "random", "--quiet", "--no-history",
     )  # fmt: skip
     assert typed.exit_code == 0, typed.output
+
+
+def _meeple(*args: str) -> subprocess.CompletedProcess[str]:
+    # A process of its own with a time limit: a regression that reads /dev/zero or waits on
+    # a pipe must fail the test, not hang it or fill the machine's memory.
+    command = [str(Path(sys.executable).with_name("meeple")), *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+
+
+def _special_files(tmp_path) -> dict[str, str]:
+    fifo = tmp_path / "pipe.toml"
+    os.mkfifo(fifo)
+    big = tmp_path / "big.toml"
+    big.write_text("# padding\n" * 500_000)  # 5 MB: over the 4 MB cap
+    return {"/dev/zero": "not a plain file", str(fifo): "not a plain file",
+            str(tmp_path): "is a folder", str(big): "larger than a game data file"}  # fmt: skip
+
+
+def test_a_typed_ranking_table_is_read_with_a_cap_and_only_if_a_plain_file(tmp_path):
+    for path, says in _special_files(tmp_path).items():
+        result = _meeple("play", "triangle-clock", "--ranking", path, "--seat", "random",
+                         "--seat", "random", "--quiet", "--no-history")  # fmt: skip
+        assert result.returncode == 2, (path, result.stdout, result.stderr)
+        output = " ".join((result.stdout + result.stderr).split())
+        assert "Traceback" not in output and says in output, (path, output)
+
+
+def test_a_typed_content_folder_is_read_with_a_cap_and_only_plain_files(tmp_path):
+    shipped = resources.files("meeple.games.squad_combat").joinpath("data")
+    for n, (path, says) in enumerate(_special_files(tmp_path).items()):
+        folder = tmp_path / f"content{n}"
+        with resources.as_file(shipped) as source:
+            shutil.copytree(source, folder)
+        (folder / "cards.toml").unlink()
+        (folder / "cards.toml").symlink_to(path)
+        result = _meeple("play", "squad-combat", "--content", str(folder), "--seat", "random",
+                         "--seat", "random", "--quiet", "--no-history")  # fmt: skip
+        assert result.returncode == 2, (path, result.stdout, result.stderr)
+        output = " ".join((result.stdout + result.stderr).split())
+        assert "Traceback" not in output, output
+        # A folder in the place of a file reads as the file missing.
+        assert (says if "folder" not in says else "missing cards.toml") in output, (path, output)

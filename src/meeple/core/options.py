@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from meeple.core.errors import OptionError
+from meeple.core.files import read_bytes_capped
 
 
 class GameOptions(BaseModel):
@@ -103,7 +104,7 @@ def content_digest(files: list[Path]) -> str:
     for file in files:
         name = file.name.encode("utf-8", "surrogateescape")
         try:
-            data = file.read_bytes() if file.exists() else None
+            data = read_bytes_capped(file) if file.exists() else None
         except OSError as exc:
             raise OptionError(f"cannot read {file}: {exc.strerror or exc}") from None
         if data is None:
