@@ -52,6 +52,17 @@ def refuse_file_options(
         )
 
 
+def check_untrusted_options(
+    game: str, options: Mapping[str, Any], source: str, advice: str
+) -> None:
+    """Check options that a stranger sent (a server's client): no option names a file
+    (:func:`refuse_file_options`), and every value has its JSON type (the number 3, not
+    the text "3"). Raises FileOptionRefused, OptionError or UnknownGame."""
+    cls = game_class(game)
+    refuse_file_options(game, options, source, advice)
+    cls.Options.parse(cls.name, dict(options), strict=True)
+
+
 def _unset(value: Any) -> bool:
     return value is None or (isinstance(value, str) and value.strip().lower() in UNSET_WORDS)
 

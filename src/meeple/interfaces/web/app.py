@@ -185,10 +185,10 @@ async def _read_limited(request: Request, limit: int) -> str:
 
 def _replay_states(text: str) -> dict[str, Any]:
     """A record's states as a spectator sees them, every hand open once it is over."""
-    from meeple.core.record import GameRecord, refuse_file_options
+    from meeple.core.record import GameRecord, check_untrusted_options
 
     record = GameRecord.from_json(text)
-    refuse_file_options(record.game, record.options, "an uploaded record", ONLINE_CONTENT)
+    check_untrusted_options(record.game, record.options, "an uploaded record", ONLINE_CONTENT)
     states = record.states()
     over = states[-1].is_over
     return {

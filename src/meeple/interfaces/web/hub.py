@@ -20,7 +20,7 @@ from meeple.agents import HUMAN, available_agents, make_agent, parse_spec
 from meeple.agents.levels import DEFAULT_LEVEL, LEVEL_NAMES, level_spec, seat_spec
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game, Player, State
-from meeple.core.record import refuse_file_options
+from meeple.core.record import check_untrusted_options
 from meeple.core.registry import games, make
 from meeple.core.rng import derive_seed
 from meeple.core.simultaneous import hidden_from_others
@@ -180,7 +180,7 @@ class Hub:
     async def create(self, request: CreateMatch, rematch_of: str | None = None) -> dict[str, Any]:
         """Make a match; returns its id, one secret token per person's seat and the links."""
         # Refused before the game would read (or say anything about) a server's file.
-        refuse_file_options(request.game, request.options, "a match request", ONLINE_CONTENT)
+        check_untrusted_options(request.game, request.options, "a match request", ONLINE_CONTENT)
         game = make(request.game, **request.options)  # OptionError: the CLI's own message
         # A seat may name a level (easy, medium, hard): it plays, and is stored as, that
         # level's agent spec, so the match replays the same whatever the levels become.
