@@ -5,9 +5,11 @@ is answered, and none of it leaves a traceback in the log."""
 from __future__ import annotations
 
 import asyncio
+import json
 
 import httpx
 import pytest
+import websockets
 
 from meeple.interfaces.web.client import Client, ServerProcess
 
@@ -114,3 +116,87 @@ def test_a_message_must_carry_json_types(server, message, says):
         await a.close()
 
     asyncio.run(go())
+
+
+# -- every refusal is {"error", "code"}, and never a traceback in the log ----------------------
+HUGE = "9" * 5_000  # past Python's 4,300-digit limit on reading an int
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body", "status", "code"),
+    [
+        ("GET", "/api/nothing-here", None, 404, "not_found"),
+        ("GET", "/api/matches/nothing-here", None, 404, "unknown_match"),
+        ("DELETE", "/api/games", None, 405, "method_not_allowed"),
+        ("POST", "/api/matches", '{"game": "edges", "seed": ' + HUGE + "}", 400, "bad_json"),
+        ("POST", "/api/matches", "{not json", 422, "invalid_request"),
+        ("POST", "/api/matches", '{"game": "chess"}', 400, "unknown_game"),
+        ("POST", "/api/matches", '{"game": "edges", "options": {"x": 1}}', 400, "bad_option"),
+        ("POST", "/api/replay", '{"game": "edges", "seed": ' + HUGE + "}", 400, "bad_json"),
+        ("POST", "/api/replay", '{"game": "edges", "seed": 1}', 400, "bad_record"),
+    ],
+)
+def test_every_rest_refusal_is_an_error_with_a_code(server, method, path, body, status, code):
+    headers = {"content-type": "application/json"}
+    reply = httpx.request(method, server.url + path, content=body, headers=headers)
+    assert reply.status_code == status, reply.text
+    assert set(reply.json()) == {"error", "code"} and reply.json()["code"] == code, reply.text
+    assert reply.json()["error"]
+    assert "Traceback" not in _log(server)
+
+
+def _ws_url(server, match: str) -> str:
+    return server.url.replace("http", "ws") + f"/ws/{match}"
+
+
+@pytest.mark.parametrize(
+    ("hello", "code"),
+    [
+        (json.dumps({"type": "hello", "token": "cut-short"}), "bad_message"),
+        ('{"type": "hello", "token": null, "x": ' + HUGE + "}", "bad_json"),
+        (b"\x00\x01binary", "binary_frame"),
+        (json.dumps({"type": "ping"}), "hello_first"),
+        (json.dumps({"type": "hello", "token": "x" * 32}), "bad_token"),
+    ],
+)
+def test_a_bad_hello_gets_an_error_and_a_close_frame(server, hello, code):
+    created = httpx.post(f"{server.url}/api/matches", json={"game": "edges"}).json()
+
+    async def go() -> None:
+        async with websockets.connect(_ws_url(server, created["match"])) as ws:
+            await ws.send(hello)
+            reply = json.loads(await ws.recv())
+            assert reply["type"] == "error" and reply["code"] == code, reply
+            assert reply["message"]
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                await ws.recv()
+            assert closed.value.rcvd is not None and 4400 <= closed.value.rcvd.code < 4500
+
+    asyncio.run(go())
+    assert "Traceback" not in _log(server)
+
+
+def test_bad_messages_after_hello_are_answered_and_the_connection_goes_on(server):
+    body = {"game": "edges", "options": {"board": "2x2", "first": 0}, "seats": ["human"] * 2}
+    created = httpx.post(f"{server.url}/api/matches", json=body).json()
+
+    async def go() -> None:
+        async with websockets.connect(_ws_url(server, created["match"])) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": created["seats"][0]["token"]}))
+            for bad, code in (
+                ('{"type": "move", "seq": ' + HUGE + ', "action": "L h0,0"}', "bad_json"),
+                (b"\x00binary", "binary_frame"),
+                ("[1, 2]", "bad_message"),
+                (json.dumps({"type": "move", "seq": 7, "action": "L h0,0"}), "bad_request"),
+                (json.dumps({"type": "hello"}), "hello_twice"),
+            ):
+                await ws.send(bad)
+                while (reply := json.loads(await ws.recv()))["type"] != "error":
+                    pass
+                assert reply["code"] == code and reply["message"], (bad[:30], reply)
+            await ws.send(json.dumps({"type": "ping"}))
+            while (reply := json.loads(await ws.recv()))["type"] != "pong":
+                pass
+
+    asyncio.run(go())
+    assert "Traceback" not in _log(server)

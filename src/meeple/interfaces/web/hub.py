@@ -127,7 +127,7 @@ class Hub:
     async def _load(self, match_id: str) -> LiveMatch:
         stored = await asyncio.to_thread(self.store.get, match_id)
         if stored is None:
-            raise ServerError(f"there is no match {match_id!r}", 404)
+            raise ServerError(f"there is no match {match_id!r}", 404, "unknown_match")
         game = make(stored.game, **stored.options)
         state = game.new_game(stored.seed)
         hidden = []
@@ -279,7 +279,9 @@ class Hub:
         for seat, data in enumerate(match.stored.seats):
             if data["token"] is not None and secrets.compare_digest(data["token"], digest):
                 return seat
-        raise ServerError("this token is not a seat of this match (ask for a new link)", 403)
+        raise ServerError(
+            "this token is not a seat of this match (ask for a new link)", 403, "bad_token"
+        )
 
     async def join(
         self, match: LiveMatch, token: str | None, seat: int | None, name: str | None
@@ -432,7 +434,8 @@ class Hub:
             if not match.decision_base <= seq <= match.seq:
                 raise ServerError(
                     f"stale move: it was chosen at move {seq}, the match is at move {match.seq}"
-                    " (the state has been sent again)"
+                    " (the state has been sent again)",
+                    code="stale_move",
                 )
             if not match.seat_is_person(seat):
                 raise ServerError("this seat is played by an agent now")
@@ -465,6 +468,7 @@ class Hub:
                 f"stale move: another server stored move {seq} first; the match is at move "
                 f"{match.seq} (the state has been sent again)",
                 409,
+                "stale_move",
             ) from None
         match.hidden.append(hidden_from_others(before))
         stored.moves.append((seat, str(action)))
