@@ -15,6 +15,7 @@ import pytest
 
 import meeple
 from meeple.agents import make_agent, play_game
+from meeple.core.errors import MeepleError
 from meeple.core.record import GameRecord
 
 
@@ -119,3 +120,17 @@ def test_a_typed_content_folder_is_read_with_a_cap_and_only_plain_files(tmp_path
         assert "Traceback" not in output, output
         # A folder in the place of a file reads as the file missing.
         assert (says if "folder" not in says else "missing cards.toml") in output, (path, output)
+
+
+@pytest.mark.parametrize("command", [("replay",), ("play", "--resume")])
+def test_a_record_with_a_5000_digit_number_is_one_error_line(run, tmp_path, command):
+    path = tmp_path / "huge.json"
+    path.write_text('{"format": "meeple-record/1", "game": "edges", "seed": ' + "9" * 5000
+                    + ', "moves": []}')  # fmt: skip
+    _clean_error(run(*command, str(path)), "too many digits")
+
+
+@pytest.mark.parametrize("name", [None, 5, ["edges"]])
+def test_make_names_the_games_when_the_name_is_not_text(name):
+    with pytest.raises(MeepleError, match=r"the games are: .*edges"):
+        meeple.make(name)

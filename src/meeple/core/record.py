@@ -199,6 +199,11 @@ class GameRecord(BaseModel):
             raise RecordError(f"{source} is not JSON: {exc}") from None
         except RecursionError:
             raise RecordError(f"{source} is nested too deeply to be a game record") from None
+        except ValueError:
+            # Python's limit on reading an integer (4,300 digits), a plain ValueError.
+            raise RecordError(
+                f"{source} holds a number with too many digits to be a game record's"
+            ) from None
         try:
             return cls.model_validate(data)
         except ValidationError as exc:
