@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 
 import httpx
 import pytest
@@ -200,3 +201,48 @@ def test_bad_messages_after_hello_are_answered_and_the_connection_goes_on(server
 
     asyncio.run(go())
     assert "Traceback" not in _log(server)
+
+
+# -- a failing database ------------------------------------------------------------------------
+def test_a_database_failure_is_a_retry_message_and_one_log_line(server_factory, tmp_path):
+    """The database is locked by another writer past the server's 30 s busy wait: the mover
+    is told to try again, a new match is a 503 {error, code}, and the log holds one line
+    per failure, with no SQL parameters (a seat's move, a seed, a token's hash)."""
+    db = tmp_path / "locked.db"
+    server = server_factory(f"sqlite:///{db}")
+    body = {"game": "edges", "options": {"board": "2x2", "first": 0}, "seats": ["human"] * 2,
+            "seed": 123456789}  # fmt: skip
+    created = httpx.post(f"{server.url}/api/matches", json=body).json()
+
+    async def go() -> None:
+        a = await Client(server.url, created["match"], created["seats"][0]["token"]).connect()
+        b = await Client(server.url, created["match"], created["seats"][1]["token"]).connect()
+        await a.wait_for(lambda: a.my_turn())
+        move = a.state["legal"][0]["text"]
+        lock = sqlite3.connect(db, timeout=5, isolation_level=None)
+        lock.execute("BEGIN IMMEDIATE")  # the write lock, held past the server's wait
+        try:
+            await a.send({"type": "move", "seq": 0, "action": move})
+            new = asyncio.to_thread(httpx.post, f"{server.url}/api/matches", json=body, timeout=90)
+            reply = await new
+            await a.wait_for(lambda: a.errors, timeout=90)
+        finally:
+            lock.execute("ROLLBACK")
+            lock.close()
+        error = [m for m in a.messages if m["type"] == "error"][-1]
+        assert error["code"] == "storage_unavailable" and "try again" in error["message"]
+        assert reply.status_code == 503, reply.text
+        assert reply.json()["code"] == "storage_unavailable" and reply.json()["error"]
+        assert not a.acks and a.state["seq"] == 0
+        # Once the database is back, the same move is played.
+        await a.send({"type": "move", "seq": 0, "action": move})
+        await a.wait_for(lambda: a.acks == [1], timeout=30)
+        await a.close()
+        await b.close()
+
+    asyncio.run(go())
+    log = _log(server)
+    failures = [line for line in log.splitlines() if "database failure" in line]
+    assert len(failures) == 2, log[-3000:]
+    assert "Traceback" not in log and "parameters" not in log.lower()
+    assert "123456789" not in log and "INSERT" not in log

@@ -38,7 +38,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from meeple.core.errors import MeepleError
-from meeple.store.db import create_tables, open_engine
+from meeple.store.db import create_tables, open_engine, storage_failures
 
 CHANNEL = "meeple_match"
 """The PostgreSQL channel on which every change to a match is announced."""
@@ -187,6 +187,7 @@ class MatchStore:
         self.engine.dispose()
 
     # -- matches ----------------------------------------------------------------------------
+    @storage_failures
     def create(self, match: StoredMatch) -> None:
         """Store a new match (its moves list must be empty)."""
         now = _now()
@@ -211,6 +212,7 @@ class MatchStore:
             )
         match.created = match.updated = now
 
+    @storage_failures
     def get(self, match_id: str) -> StoredMatch | None:
         """A match with all its moves, or None."""
         with Session(self.engine) as session:
@@ -224,6 +226,7 @@ class MatchStore:
             ).all()
             return StoredMatch._from_row(row, [(p, a) for p, a in moves])
 
+    @storage_failures
     def ids(self, statuses: tuple[str, ...] = STATUSES) -> list[str]:
         """The ids of every match in one of ``statuses``, oldest first."""
         with Session(self.engine) as session:
@@ -235,6 +238,7 @@ class MatchStore:
                 )
             )
 
+    @storage_failures
     def listing(self, statuses: tuple[str, ...], limit: int = 100) -> list[StoredMatch]:
         """Listed matches in ``statuses``, newest first, without their moves."""
         with Session(self.engine) as session:
@@ -246,6 +250,7 @@ class MatchStore:
             )
             return [StoredMatch._from_row(r, []) for r in rows]
 
+    @storage_failures
     def update(self, match_id: str, **changes: Any) -> None:
         """Change a match's seats, status, result or rematch link."""
         allowed = {"seats", "status", "result", "rematch"}
@@ -258,6 +263,7 @@ class MatchStore:
             self._announce(session, match_id)
 
     # -- moves ------------------------------------------------------------------------------
+    @storage_failures
     def add_move(
         self,
         match_id: str,
@@ -290,6 +296,7 @@ class MatchStore:
         except IntegrityError:
             raise MoveConflict(f"move {seq} of match {match_id} is stored already") from None
 
+    @storage_failures
     def move_count(self, match_id: str) -> int:
         """How many moves of a match are stored."""
         with Session(self.engine) as session:

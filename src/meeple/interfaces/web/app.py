@@ -56,6 +56,7 @@ from meeple.interfaces.web.protocol import (
     Sync,
     client_message,
 )
+from meeple.store.db import StorageUnavailable
 from meeple.store.matches import MatchStore
 
 log = logging.getLogger("meeple.server")
@@ -94,6 +95,8 @@ def create_app(
     @app.exception_handler(MeepleError)
     async def meeple_error(request: Request, exc: MeepleError) -> JSONResponse:
         status = exc.status if isinstance(exc, ServerError) else 400
+        if isinstance(exc, StorageUnavailable):
+            status = 503
         return _refusal(request, str(exc), error_code(exc), status)
 
     @app.exception_handler(ValidationError)
@@ -260,6 +263,7 @@ _CODES: tuple[tuple[type[Exception], str], ...] = (
     (NotationError, "bad_notation"),
     (ActionIdError, "bad_action_id"),
     (PositionError, "bad_position"),
+    (StorageUnavailable, "storage_unavailable"),
 )
 
 

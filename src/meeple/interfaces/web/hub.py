@@ -518,6 +518,8 @@ class Hub:
                     await self._commit(match, seat, action)
         except asyncio.CancelledError:
             raise
+        except MeepleError as exc:  # the database failed (logged already): one line
+            log.warning("agent %s of match %s could not move: %s", spec, match.id, exc)
         except Exception:
             log.exception("agent %s of match %s failed", spec, match.id)
         finally:
