@@ -491,5 +491,5 @@ def test_seeds_stay_exact_in_a_browser(server):
 def test_a_client_cannot_make_the_server_read_its_files(server, game, options):
     reply = httpx.post(f"{server.url}/api/matches", json={"game": game, "options": options})
     assert reply.status_code == 400
-    assert "names files on the server" in reply.json()["error"]
+    assert "names a file" in reply.json()["error"]
     assert "root:" not in reply.text

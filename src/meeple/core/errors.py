@@ -22,6 +22,11 @@ class OptionError(MeepleError):
     """An unknown game option or a bad value; the message names the option and what is allowed."""
 
 
+class FileOptionRefused(OptionError):
+    """An option naming a file (a ranking table, a content folder) that came from someone
+    else: a record, a client's request. meeple reads only files its own user names."""
+
+
 class UnknownGame(MeepleError):
     """A game name that is not registered; the message lists the registered games."""
 

@@ -11,10 +11,17 @@ allows (0666 less the umask), as ``open()`` would have given it.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
 import tempfile
+from importlib.resources.abc import Traversable
 from pathlib import Path
+
+MAX_DATA_FILE_BYTES = 4_000_000
+"""The largest game data file read (a ranking table, a content file, a card list): the
+shipped ones are a few kB, and a path that names a device or a huge file must not fill
+memory."""
 
 
 def user_cache_home() -> Path:
@@ -58,3 +65,51 @@ def atomic_write(path: str | Path, text: str | bytes, *, fsync: bool = True) -> 
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def read_bytes_capped(path: Path | Traversable, limit: int = MAX_DATA_FILE_BYTES) -> bytes:
+    """The bytes of a plain file of at most ``limit`` bytes.
+
+    Raises OSError with a readable ``strerror``: IsADirectoryError for a folder, and
+    ``EINVAL`` for anything else that is not a regular file (a device such as /dev/zero,
+    a FIFO, a socket), ``EFBIG`` past the cap -- each refused before it is read, so none
+    can block the reader or fill its memory. A resource inside a package (not a path on
+    disk) is read with the cap alone.
+    """
+    if not isinstance(path, Path):
+        with path.open("rb") as file:
+            data = file.read(limit + 1)
+        return _within(data, limit)
+    # Non-blocking, so that opening a FIFO does not wait for a writer; then fstat checks
+    # the very file opened (no race with a check by name).
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, "is a folder, not a file", str(path))
+        if not stat.S_ISREG(mode):
+            raise OSError(
+                errno.EINVAL, "not a plain file (a device, a pipe or a socket)", str(path)
+            )
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb", closefd=False) as file:
+            data = file.read(limit + 1)
+    finally:
+        os.close(fd)
+    return _within(data, limit)
+
+
+def _within(data: bytes, limit: int) -> bytes:
+    if len(data) > limit:
+        raise OSError(errno.EFBIG, f"larger than a game data file may be ({limit:,} bytes)")
+    return data
+
+
+def read_text_capped(path: Path | Traversable, limit: int = MAX_DATA_FILE_BYTES) -> str:
+    """The UTF-8 text of a plain file of at most ``limit`` bytes (see
+    :func:`read_bytes_capped`); OSError (``EILSEQ``) if it is not UTF-8."""
+    data = read_bytes_capped(path, limit)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise OSError(errno.EILSEQ, f"not UTF-8 text (byte {exc.start})") from None

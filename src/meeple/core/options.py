@@ -8,6 +8,7 @@ that names the option and what it accepts, never a raw pydantic traceback.
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 import types
 import typing
@@ -18,6 +19,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from meeple.core.errors import OptionError
+from meeple.core.files import read_bytes_capped
 
 
 class GameOptions(BaseModel):
@@ -34,8 +36,12 @@ class GameOptions(BaseModel):
     nothing playable under Squad Combat's ``reaction_prompts``) is still passed over."""
 
     @classmethod
-    def parse(cls, game: str, options: dict[str, Any]) -> GameOptions:
-        """Validate ``options`` (names may use ``-`` or ``_``) or raise a readable OptionError."""
+    def parse(cls, game: str, options: dict[str, Any], strict: bool = False) -> GameOptions:
+        """Validate ``options`` (names may use ``-`` or ``_``) or raise a readable OptionError.
+
+        ``strict``: the values are JSON from a client and must have their JSON types (the
+        number 3, not the text "3"; true, not "yes"); otherwise text is read as a person
+        types it on a command line."""
         normalised = {str(k).replace("-", "_"): v for k, v in options.items()}
         external = cls.external_options()
         for name, value in normalised.items():
@@ -50,8 +56,14 @@ class GameOptions(BaseModel):
                 f"unknown option {', '.join(repr(u) for u in unknown)} for {game}; "
                 f"its options are: {', '.join(option_names(cls)) or '(none)'}"
             )
+        if strict:
+            try:
+                text = json.dumps(normalised, allow_nan=False)
+            except (TypeError, ValueError) as exc:
+                raise OptionError(f"options of {game}: not JSON values ({exc})") from None
         try:
-            parsed = cls(**normalised)
+            # JSON mode: strict about types, yet a JSON array is a tuple option's value.
+            parsed = cls.model_validate_json(text, strict=True) if strict else cls(**normalised)
         except ValidationError as exc:
             raise OptionError(_describe(game, cls, exc)) from None
         for name, value in parsed:
@@ -121,7 +133,7 @@ def content_digest(files: list[Path]) -> str:
     for file in files:
         name = file.name.encode("utf-8", "surrogateescape")
         try:
-            data = file.read_bytes() if file.exists() else None
+            data = read_bytes_capped(file) if file.exists() else None
         except OSError as exc:
             raise OptionError(f"cannot read {file}: {exc.strerror or exc}") from None
         if data is None:

@@ -7,21 +7,64 @@ A record replays to the identical final state, because all randomness flows from
 from __future__ import annotations
 
 import json
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field, StrictInt, StrictStr, ValidationError
 
-from meeple.core.errors import MeepleError, RecordError
+from meeple.core.errors import FileOptionRefused, MeepleError, RecordError
 from meeple.core.files import atomic_write
 from meeple.core.game import Action, Game, Player, State, shorten
-from meeple.core.options import content_digest
-from meeple.core.registry import make
+from meeple.core.options import UNSET_WORDS, content_digest
+from meeple.core.registry import game_class, make
 
 RECORD_FORMAT = "meeple-record/1"
 
 MAX_RECORD_BYTES = 10_000_000
 """Largest record file read: a long game's record is well under 1 MB."""
+
+
+def refuse_file_options(
+    game: str,
+    options: Mapping[str, Any],
+    source: str,
+    advice: str,
+    typed: Collection[str] = (),
+) -> None:
+    """Refuse game options that came from outside (a record, a client's request) and name
+    a file or folder (``GameOptions.external_options``: a ranking table, a content folder).
+
+    Such a path would make meeple read a file its user never chose: a server's
+    /etc/passwd, a device that never ends. Every path that takes options from outside
+    calls this before making the game. ``typed`` are the option names whose value the
+    user typed on their own command line (those are theirs to name). Raises
+    FileOptionRefused naming the option and ``source``, followed by ``advice``.
+    """
+    external = set(game_class(game).Options.external_options())
+    for key, value in options.items():
+        name = str(key).replace("-", "_")
+        if name not in external or name in typed or _unset(value):
+            continue
+        raise FileOptionRefused(
+            f"option {name!r} in {source} names a file ({shorten(repr(value))}); "
+            f"meeple does not read files that {source} names: {advice}"
+        )
+
+
+def check_untrusted_options(
+    game: str, options: Mapping[str, Any], source: str, advice: str
+) -> None:
+    """Check options that a stranger sent (a server's client): no option names a file
+    (:func:`refuse_file_options`), and every value has its JSON type (the number 3, not
+    the text "3"). Raises FileOptionRefused, OptionError or UnknownGame."""
+    cls = game_class(game)
+    refuse_file_options(game, options, source, advice)
+    cls.Options.parse(cls.name, dict(options), strict=True)
+
+
+def _unset(value: Any) -> bool:
+    return value is None or (isinstance(value, str) and value.strip().lower() in UNSET_WORDS)
 
 
 class GameRecord(BaseModel):
@@ -156,6 +199,11 @@ class GameRecord(BaseModel):
             raise RecordError(f"{source} is not JSON: {exc}") from None
         except RecursionError:
             raise RecordError(f"{source} is nested too deeply to be a game record") from None
+        except ValueError:
+            # Python's limit on reading an integer (4,300 digits), a plain ValueError.
+            raise RecordError(
+                f"{source} holds a number with too many digits to be a game record's"
+            ) from None
         try:
             return cls.model_validate(data)
         except ValidationError as exc:

@@ -12,7 +12,7 @@ from importlib.metadata import entry_points
 from typing import Any
 
 from meeple.core.errors import MeepleError, UnknownGame
-from meeple.core.game import Game
+from meeple.core.game import Game, shorten
 from meeple.core.options import OptionInfo, describe_options
 
 _GAMES: dict[str, type[Game[Any, Any, Any]]] = {}
@@ -41,10 +41,15 @@ def _load_plugins() -> None:
 def game_class(name: str) -> type[Game[Any, Any, Any]]:
     """The registered game class for ``name`` (case and ``-``/``_`` do not matter)."""
     _load_plugins()
-    cls = _GAMES.get(_key(name))
+    cls = _GAMES.get(_key(name)) if isinstance(name, str) else None
     if cls is None:
         known = ", ".join(sorted(_GAMES)) or "(none)"
-        raise UnknownGame(f"no game called {name!r}; the games are: {known}")
+        what = (
+            f"no game called {name!r}"
+            if isinstance(name, str)
+            else (f"a game is named by text, not {shorten(repr(name))}")
+        )
+        raise UnknownGame(f"{what}; the games are: {known}")
     return cls
 
 

@@ -132,7 +132,9 @@ app.command("play", context_settings={"allow_extra_args": True, "ignore_unknown_
 
 
 # -- meeple replay (interfaces/replay_cli.py) -------------------------------------------
-app.command("replay")(replay_cli.replay_command)
+app.command("replay", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})(
+    replay_cli.replay_command
+)
 
 
 _EXTRA = {"allow_extra_args": True, "ignore_unknown_options": True}

@@ -12,6 +12,7 @@ from typing import Any
 from meeple.core.errors import OptionError
 from meeple.core.game import Game
 from meeple.core.options import option_text
+from meeple.core.record import GameRecord, refuse_file_options
 from meeple.core.registry import game_class
 
 
@@ -59,6 +60,37 @@ def parse_option_flags(game: str, args: list[str]) -> dict[str, Any]:
             out[key] = True  # an unknown name: making the game reports it with the options
         i += 1
     return out
+
+
+def with_typed_files(record: GameRecord, args: list[str], source: str) -> GameRecord:
+    """``record`` with the file options (``--ranking PATH``, ``--content DIR``) typed in
+    ``args``; any file option the record names itself is refused (FileOptionRefused).
+
+    A record may come from anyone, and a path in it would make meeple read a file its
+    user never chose; a path typed on the user's own command line is theirs to name. The
+    game's other options come from the record (OptionError for any other flag).
+    """
+    external = game_class(record.game).Options.external_options()
+    typed = parse_option_flags(record.game, args)
+    flags = ", ".join("--" + n.replace("_", "-") for n in external) or "none for this game"
+    others = sorted(k for k in typed if k not in external)
+    if others:
+        raise OptionError(
+            f"{source}: the game's options come from the record; only its file options may "
+            f"be typed (here: {flags}), not --{others[0].replace('_', '-')}"
+        )
+    if typed:
+        kept = {k: v for k, v in record.options.items() if k.replace("-", "_") not in typed}
+        record = record.model_copy(update={"options": {**kept, **typed}})
+    refuse_file_options(
+        record.game,
+        record.options,
+        source,
+        "if you trust the file, name it yourself after the record, e.g. "
+        + " ".join(f"--{n.replace('_', '-')} PATH" for n in external),
+        typed=typed,
+    )
+    return record
 
 
 def option_flags(options: dict[str, Any]) -> str:

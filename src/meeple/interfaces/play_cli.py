@@ -47,7 +47,7 @@ from meeple.interfaces.console import (
 from meeple.interfaces.console import read_within as terminal_read_within
 from meeple.interfaces.history import in_history, new_history_path
 from meeple.interfaces.launcher import QUIT_WORDS, Quit, launcher
-from meeple.interfaces.options_cli import option_flags, parse_option_flags
+from meeple.interfaces.options_cli import option_flags, parse_option_flags, with_typed_files
 
 Read = Callable[[str], str]
 """Ask a question and return the line typed (EOFError at the end of the input)."""
@@ -278,7 +278,11 @@ def play_command(
         if resume is not None and position is not None:
             raise MeepleError("--resume continues a saved game; --position starts a new one")
         if resume is not None:
-            record = GameRecord.load(resume)
+            # File options come only from this command line, never from the record.
+            # Click hands the first unknown flag to GAME when no game is named.
+            typed = [game, *ctx.args] if game is not None and game.startswith("--") else ctx.args
+            source = f"the record {resume}"
+            record = with_typed_files(GameRecord.load(resume), list(typed), source)
             states = record.states()  # once: the agents catch up on them below
             play = Playthrough.from_record(record, states)
             specs = complete_seats(play.game, list(seat) if seat else list(record.seats), level)

@@ -32,6 +32,7 @@ from meeple.core.simultaneous import hidden_from_others
 from meeple.interfaces import move_log
 from meeple.interfaces.console import console, fail
 from meeple.interfaces.legend import print_legend
+from meeple.interfaces.options_cli import with_typed_files
 from meeple.interfaces.play_cli import game_banner
 
 ReadKey = Callable[[], str]
@@ -150,6 +151,7 @@ def step_through(replay: Replay, read_key: ReadKey, start: int = 0) -> int:
 
 
 def replay_command(
+    ctx: typer.Context,
     record: Annotated[Path, typer.Argument(help="a game record written by meeple play --save")],
     step: Annotated[
         bool, typer.Option(help="with --all (or no terminal): the board after every move")
@@ -167,9 +169,12 @@ def replay_command(
     """Replay a saved game: step with keys at a terminal, or print every move (--all).
 
     Keys: n / Enter / right arrow next, p / left arrow back, f first, l last, ? legend, q quit.
+
+    A file option (--ranking PATH, --content DIR) is read only where typed here, never from
+    the record.
     """
     try:
-        rec = GameRecord.load(record)
+        rec = with_typed_files(GameRecord.load(record), list(ctx.args), f"the record {record}")
         states = rec.states()
         game = states[0].game
         if seat is not None and not 0 <= seat < game.num_players:

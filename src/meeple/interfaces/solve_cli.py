@@ -17,6 +17,7 @@ from meeple.core.registry import make
 from meeple.games.edges.rules import EdgesState
 from meeple.interfaces import solve_proof_cli as proofs
 from meeple.interfaces.console import console, fail, solver_ready
+from meeple.interfaces.options_cli import with_typed_files
 from meeple.solvers import cache
 
 if TYPE_CHECKING:
@@ -393,7 +394,8 @@ def _position(
         # A file holding something other than a position is a saved game's record.
         text = position_argument(position)
         if text is None:
-            state = GameRecord.load(position).replay()
+            record = with_typed_files(GameRecord.load(position), [], f"the record {position}")
+            state = record.replay()
         else:
             state = position_game("edges", text).from_position(text)
     else:

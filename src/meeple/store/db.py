@@ -7,12 +7,14 @@ wrong, never a driver's traceback.
 
 from __future__ import annotations
 
+import functools
 import json
+import logging
 import sqlite3
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import MetaData, Table, create_engine, event, inspect
 from sqlalchemy.engine import URL, Engine, make_url
@@ -30,6 +32,42 @@ from meeple.core.errors import MeepleError
 
 class StoreError(MeepleError):
     """A database that cannot be opened or written: bad URL, unreachable server, bad folder."""
+
+
+class StorageUnavailable(StoreError):
+    """The database failed a read or a commit (locked, read-only, gone): nothing was
+    changed, and the same request may succeed if tried again."""
+
+
+log = logging.getLogger("meeple.store")
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def storage_failures(method: F) -> F:
+    """Turn a database failure inside ``method`` into StorageUnavailable, logged as one
+    warning line that names the driver's reason and holds no SQL and no parameters (a
+    statement's parameters may be an Erd seat's hidden allocation, a seed, a token's hash)."""
+
+    @functools.wraps(method)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(*args, **kwargs)
+        except SQLAlchemyError as exc:
+            reason = failure_reason(exc)
+            log.warning("database failure in %s: %s", method.__name__, reason)
+            raise StorageUnavailable(
+                f"the database failed ({reason}); nothing was changed: try again"
+            ) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def failure_reason(exc: SQLAlchemyError) -> str:
+    """The driver's reason, first line only (PostgreSQL's DETAIL line quotes values)."""
+    orig = getattr(exc, "orig", None) or exc
+    first = str(orig).strip().splitlines()[0] if str(orig).strip() else ""
+    return f"{type(orig).__name__}: {first[:200]}" if first else type(orig).__name__
 
 
 class JSONText(str):
@@ -91,7 +129,13 @@ def open_engine(url: str) -> Engine:
         connect_args["connect_timeout"] = 10
     try:
         engine = create_engine(
-            url, connect_args=connect_args, pool_pre_ping=True, json_serializer=_to_json
+            url,
+            connect_args=connect_args,
+            pool_pre_ping=True,
+            json_serializer=_to_json,
+            # An error's text must not carry a statement's parameters into a log: they
+            # hold an Erd seat's hidden allocation, seeds, token hashes.
+            hide_parameters=True,
         )
     except (NoSuchModuleError, ImportError) as exc:
         raise StoreError(f"no database driver for {url!r}: {exc}") from None

@@ -38,7 +38,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from meeple.core.errors import MeepleError
-from meeple.store.db import StoreError, create_tables, open_engine
+from meeple.store.db import StoreError, create_tables, open_engine, storage_failures
 
 CHANNEL = "meeple_match"
 """The PostgreSQL channel on which every change to a match is announced."""
@@ -249,6 +249,7 @@ class MatchStore:
         self.engine.dispose()
 
     # -- matches ----------------------------------------------------------------------------
+    @storage_failures
     def create(self, match: StoredMatch) -> None:
         """Store a new match (its moves list must be empty)."""
         now = _now()
@@ -273,6 +274,7 @@ class MatchStore:
             )
         match.created = match.updated = now
 
+    @storage_failures
     def get(self, match_id: str) -> StoredMatch | None:
         """A match with all its moves, or None; DamagedMatch if its row cannot be read."""
         with Session(self.engine) as session:
@@ -289,6 +291,7 @@ class MatchStore:
             ).all()
             return StoredMatch._from_row(row, [(p, a) for p, a in moves])
 
+    @storage_failures
     def ids(self, statuses: tuple[str, ...] = STATUSES) -> list[str]:
         """The ids of every match in one of ``statuses``, oldest first."""
         with Session(self.engine) as session:
@@ -300,6 +303,7 @@ class MatchStore:
                 )
             )
 
+    @storage_failures
     def listing(self, statuses: tuple[str, ...], limit: int = 100) -> list[StoredMatch]:
         """Listed matches in ``statuses``, newest first, without their moves; a damaged
         row is left out (the server logged it when it set the match aside)."""
@@ -331,6 +335,7 @@ class MatchStore:
             raise DamagedMatch(f"match {match_id} went away while it was read")
         return StoredMatch._from_row(row, [])
 
+    @storage_failures
     def update(self, match_id: str, **changes: Any) -> None:
         """Change a match's seats, status, result or rematch link."""
         allowed = {"seats", "status", "result", "rematch"}
@@ -343,6 +348,7 @@ class MatchStore:
             self._announce(session, match_id)
 
     # -- moves ------------------------------------------------------------------------------
+    @storage_failures
     def add_move(
         self,
         match_id: str,
@@ -375,6 +381,7 @@ class MatchStore:
         except IntegrityError:
             raise MoveConflict(f"move {seq} of match {match_id} is stored already") from None
 
+    @storage_failures
     def move_count(self, match_id: str) -> int:
         """How many moves of a match are stored."""
         with Session(self.engine) as session:

@@ -20,6 +20,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from meeple.core.errors import MeepleError
+from meeple.core.files import read_text_capped
 
 Deck = Literal["WX", "H", "F"]
 """The three process decks: Weathering, Hillslope and Fluvial."""
@@ -441,12 +442,12 @@ def load_legends(text: str) -> tuple[tuple[LegendCard, ...], tuple[ChallengeCard
 @cache
 def standard_cards() -> tuple[Card, ...]:
     """The shipped card list (``cards.json``), validated once."""
-    text = resources.files(__package__).joinpath("cards.json").read_text(encoding="utf-8")
+    text = read_text_capped(resources.files(__package__).joinpath("cards.json"))
     return load_cards(text)
 
 
 @cache
 def standard_legends() -> tuple[tuple[LegendCard, ...], tuple[ChallengeCard, ...]]:
     """The shipped legend and challenge cards (``legends.json``), validated once."""
-    text = resources.files(__package__).joinpath("legends.json").read_text(encoding="utf-8")
+    text = read_text_capped(resources.files(__package__).joinpath("legends.json"))
     return load_legends(text)

@@ -33,6 +33,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from meeple.core.errors import MeepleError, OptionError
+from meeple.core.files import read_text_capped
 from meeple.core.options import content_digest
 
 DIE_FACES = 6
@@ -389,9 +390,11 @@ def _read_table(folder: Traversable, what: str) -> dict[str, Any]:
     where = f"{folder}/{name}" if str(folder) else name
     entry = folder.joinpath(name)
     try:
-        text = entry.read_text(encoding="utf-8")
+        text = read_text_capped(entry)
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
         raise ContentError(f"{folder}: missing {name} (the {what} of the content)") from None
+    except OSError as exc:  # a device, a pipe, too large, not UTF-8, not readable
+        raise ContentError(f"{where}: cannot read it: {exc.strerror or exc}") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

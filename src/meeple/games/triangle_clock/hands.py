@@ -34,6 +34,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from meeple.core.errors import MeepleError, OptionError
+from meeple.core.files import read_text_capped
 from meeple.core.options import content_digest
 from meeple.games.triangle_clock.cards import (
     CARDS,
@@ -107,9 +108,9 @@ def load_ranking_table(path: str | Path | None = None) -> RankingTable:
     source = str(path) if path is not None else DEFAULT_RANKING
     try:
         if path is None:
-            text = resources.files(__package__).joinpath(DEFAULT_RANKING).read_text("utf-8")
+            text = read_text_capped(resources.files(__package__).joinpath(DEFAULT_RANKING))
         else:
-            text = Path(path).read_text(encoding="utf-8")
+            text = read_text_capped(Path(path))
     except OSError as exc:
         raise RankingTableError(f"cannot read ranking table {source}: {exc.strerror}") from None
     try:

@@ -20,11 +20,29 @@ from fastapi import Body, FastAPI, Query, Request, WebSocket, WebSocketDisconnec
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
+from starlette.exceptions import HTTPException
 
-from meeple.core.errors import MeepleError
+from meeple.core.errors import (
+    AgentSpecError,
+    FileOptionRefused,
+    IllegalAction,
+    MeepleError,
+    NotationError,
+    OptionError,
+    PositionError,
+    RecordError,
+    UnknownGame,
+)
+from meeple.core.game import ActionIdError
 from meeple.core.registry import make
-from meeple.interfaces.web.hub import Hub
-from meeple.interfaces.web.live import Connection, LiveMatch, ServerError, state_message
+from meeple.interfaces.web.hub import ONLINE_CONTENT, Hub
+from meeple.interfaces.web.live import (
+    STATUS_CODES,
+    Connection,
+    LiveMatch,
+    ServerError,
+    state_message,
+)
 from meeple.interfaces.web.pool import AgentPool
 from meeple.interfaces.web.protocol import (
     MAX_MESSAGE_BYTES,
@@ -38,6 +56,7 @@ from meeple.interfaces.web.protocol import (
     Sync,
     client_message,
 )
+from meeple.store.db import StorageUnavailable
 from meeple.store.matches import MatchStore
 
 log = logging.getLogger("meeple.server")
@@ -73,17 +92,45 @@ def create_app(
     )
     app.state.hub = hub
 
+    # Every refusal, whatever raised it, is {"error": ..., "code": ...} (docs/server.md).
     @app.exception_handler(MeepleError)
-    async def meeple_error(_request: Request, exc: MeepleError) -> JSONResponse:
+    async def meeple_error(request: Request, exc: MeepleError) -> JSONResponse:
         status = exc.status if isinstance(exc, ServerError) else 400
-        return JSONResponse({"error": str(exc)}, status_code=status)
+        if isinstance(exc, StorageUnavailable):
+            status = 503
+        return _refusal(request, str(exc), error_code(exc), status)
 
     @app.exception_handler(ValidationError)
     @app.exception_handler(RequestValidationError)
     async def bad_body(
-        _request: Request, exc: ValidationError | RequestValidationError
+        request: Request, exc: ValidationError | RequestValidationError
     ) -> JSONResponse:
-        return JSONResponse({"error": _validation_text(exc)}, status_code=422)
+        return _refusal(request, _validation_text(exc), "invalid_request", 422)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
+        status = exc.status_code
+        code = STATUS_CODES.get(status, "bad_request")
+        message = str(exc.detail)
+        if status == 404:
+            message = f"there is no {request.url.path}; the API is under /api (listed at /docs)"
+        elif status == 405:
+            message = f"{request.url.path} does not take {request.method}"
+        elif exc.detail == "There was an error parsing the body":
+            # FastAPI's words for JSON that json.loads refuses other than by syntax: a
+            # number of more than 4,300 digits (Python's limit on reading an int).
+            message = "the body is not JSON that can be read (a number has too many digits?)"
+            code = "bad_json"
+        return _refusal(request, message, code, status, getattr(exc, "headers", None))
+
+    @app.exception_handler(Exception)
+    async def server_fault(_request: Request, _exc: Exception) -> JSONResponse:
+        # A fault of the server, not of the request: Starlette raises it on after this
+        # answer, and its traceback goes to the log.
+        return JSONResponse(
+            {"error": "the server failed on this request", "code": "internal_error"},
+            status_code=500,
+        )
 
     @app.get("/api/games", summary="The games, their options and the agents each accepts")
     async def list_games() -> list[dict[str, Any]]:
@@ -136,7 +183,7 @@ def create_app(
     async def record(match_id: str) -> dict[str, Any]:
         match = await hub.get(match_id)
         if match.stored.status != "finished":
-            raise ServerError("the record is shown to all once the match is over", 403)
+            raise ServerError("the record is shown to all once the match is over", 403, "not_over")
         return match.record().model_dump(mode="json")
 
     @app.post(
@@ -181,14 +228,15 @@ async def _read_limited(request: Request, limit: int) -> str:
     try:
         return b"".join(chunks).decode("utf-8")
     except UnicodeDecodeError:
-        raise ServerError("the record is not UTF-8 text") from None
+        raise ServerError("the record is not UTF-8 text", 400, "bad_record") from None
 
 
 def _replay_states(text: str) -> dict[str, Any]:
     """A record's states as a spectator sees them, every hand open once it is over."""
-    from meeple.core.record import GameRecord
+    from meeple.core.record import GameRecord, check_untrusted_options
 
     record = GameRecord.from_json(text)
+    check_untrusted_options(record.game, record.options, "an uploaded record", ONLINE_CONTENT)
     states = record.states()
     over = states[-1].is_over
     return {
@@ -206,6 +254,44 @@ def _replay_states(text: str) -> dict[str, Any]:
     }
 
 
+_CODES: tuple[tuple[type[Exception], str], ...] = (
+    (FileOptionRefused, "file_option"),
+    (OptionError, "bad_option"),
+    (UnknownGame, "unknown_game"),
+    (RecordError, "bad_record"),
+    (AgentSpecError, "bad_agent"),
+    (IllegalAction, "illegal_move"),
+    (NotationError, "bad_notation"),
+    (ActionIdError, "bad_action_id"),
+    (PositionError, "bad_position"),
+    (StorageUnavailable, "storage_unavailable"),
+)
+
+
+def error_code(exc: MeepleError) -> str:
+    """The stable ``code`` of a refusal (docs/server.md's table): a ServerError's own, else
+    the kind of mistake the error class names, else ``refused``."""
+    if isinstance(exc, ServerError):
+        return exc.code
+    for kind, code in _CODES:
+        if isinstance(exc, kind):
+            return code
+    return "refused"
+
+
+def _refusal(
+    request: Request,
+    message: str,
+    code: str,
+    status: int,
+    headers: dict[str, str] | None = None,
+) -> JSONResponse:
+    """A refused request: one warning line in the log (never a traceback), and the client
+    is told what was wrong."""
+    log.warning("%s %s refused (%s): %s", request.method, request.url.path, code, message[:200])
+    return JSONResponse({"error": message, "code": code}, status_code=status, headers=headers)
+
+
 def _validation_text(exc: ValidationError | RequestValidationError) -> str:
     """Pydantic's errors as one line: where, and what was wrong."""
     return "; ".join(
@@ -219,17 +305,22 @@ async def _serve_socket(hub: Hub, websocket: WebSocket, match_id: str) -> None:
     try:
         match = await hub.get(match_id)
     except ServerError as exc:
-        await websocket.send_json({"type": "error", "message": str(exc)})
-        await websocket.close(code=4404)
+        await _refuse(websocket, _error(str(exc), code=exc.code), 4404)
         return
     try:
         hello = await asyncio.wait_for(_receive(websocket), HELLO_SECONDS)
-    except (TimeoutError, WebSocketDisconnect):
-        await _close(websocket, 4408)
+    except TimeoutError:
+        message = f"no hello within {HELLO_SECONDS} s"
+        await _refuse(websocket, _error(message, code="hello_timeout"), 4408)
+        return
+    except WebSocketDisconnect:
+        return
+    except _BadMessage as exc:
+        await _refuse(websocket, _error(str(exc), code=exc.code), 4400)
         return
     if not isinstance(hello, Hello):
-        await websocket.send_json(_error("the first message must be hello (with a token or none)"))
-        await _close(websocket, 4400)
+        text = "the first message must be hello (with a token or none)"
+        await _refuse(websocket, _error(text, code="hello_first"), 4400)
         return
     seat = None
     if hello.token is not None:
@@ -237,9 +328,8 @@ async def _serve_socket(hub: Hub, websocket: WebSocket, match_id: str) -> None:
             seat = hub.seat_of(match, hello.token)
             if not match.stored.seats[seat]["joined"]:
                 await hub.join(match, hello.token, None, hello.name)
-        except ServerError as exc:
-            await websocket.send_json(_error(str(exc)))
-            await _close(websocket, 4403)
+        except MeepleError as exc:
+            await _refuse(websocket, _error(str(exc), code=error_code(exc)), 4403)
             return
     conn = Connection(seat)
     await websocket.send_json({"type": "welcome", "match": match.id, "seat": seat})
@@ -250,7 +340,8 @@ async def _serve_socket(hub: Hub, websocket: WebSocket, match_id: str) -> None:
             try:
                 message = await _receive(websocket)
             except _BadMessage as exc:
-                conn.send(_error(str(exc)))
+                log.warning("match %s: a client's message refused: %s", match.id, exc)
+                conn.send(_error(str(exc), code=exc.code))
                 continue
             await _handle(hub, match, conn, message)
     except WebSocketDisconnect:
@@ -262,22 +353,43 @@ async def _serve_socket(hub: Hub, websocket: WebSocket, match_id: str) -> None:
 
 
 class _BadMessage(Exception):
-    pass
+    """A client message that is not one the protocol allows; ``code`` names why."""
+
+    def __init__(self, message: str, code: str) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 async def _receive(websocket: WebSocket) -> Any:
-    text = await websocket.receive_text()
+    """The next client message, validated; _BadMessage if it is none the protocol allows,
+    WebSocketDisconnect once the client has gone."""
+    frame = await websocket.receive()
+    if frame["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(frame.get("code", 1000), frame.get("reason"))
+    text = frame.get("text")
+    if text is None:
+        raise _BadMessage(
+            'a message is JSON text, not a binary frame, e.g. {"type": "ping"}', "binary_frame"
+        )
     if len(text.encode()) > MAX_MESSAGE_BYTES:
-        raise _BadMessage(f"message too large: at most {MAX_MESSAGE_BYTES} bytes")
+        raise _BadMessage(f"message too large: at most {MAX_MESSAGE_BYTES} bytes", "too_large")
     try:
         data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
-        raise _BadMessage('a message is one JSON object, e.g. {"type": "ping"}') from None
+    except RecursionError:
+        raise _BadMessage("a message nested too deeply to be one", "bad_json") from None
+    except ValueError as exc:
+        # JSONDecodeError, or an integer of more than 4,300 digits (Python's limit on
+        # reading an int, raised as a plain ValueError).
+        what = "a number with too many digits" if "digits" in str(exc) else "not JSON"
+        raise _BadMessage(
+            f'{what}: a message is one JSON object, e.g. {{"type": "ping"}}', "bad_json"
+        ) from None
     try:
         return client_message.validate_python(data)
     except ValidationError as exc:
         raise _BadMessage(
-            "bad message: " + _validation_text(exc) + "; types: hello, move, resign, sync, ping"
+            "bad message: " + _validation_text(exc) + "; types: hello, move, resign, sync, ping",
+            "bad_message",
         ) from None
 
 
@@ -288,26 +400,36 @@ async def _handle(hub: Hub, match: LiveMatch, conn: Connection, message: Any) ->
         conn.log_sent = 0
         conn.send(state_message(match, conn, hub.clock()))
     elif isinstance(message, Hello):
-        conn.send(_error("already said hello on this connection"))
+        conn.send(_error("already said hello on this connection", code="hello_twice"))
     elif isinstance(message, Resign):
         if conn.seat is None:
-            conn.send(_error("spectators watch; a seat's token is needed to resign"))
+            text = "spectators watch; a seat's token is needed to resign"
+            conn.send(_error(text, code="spectator"))
             return
         try:
             await hub.resign(match, conn.seat)
         except MeepleError as exc:
-            conn.send(_error(str(exc)))
+            conn.send(_error(str(exc), code=error_code(exc)))
     elif isinstance(message, Move):
         try:
             await hub.move(match, conn, message.seq, message.action, message.action_id)
         except MeepleError as exc:
-            conn.send(_error(str(exc), seq=match.seq))
+            conn.send(_error(str(exc), seq=match.seq, code=error_code(exc)))
             if message.seq != match.seq:
                 conn.send(state_message(match, conn, hub.clock()))
 
 
-def _error(message: str, seq: int | None = None) -> dict[str, Any]:
-    return {"type": "error", "message": message, "seq": seq}
+def _error(message: str, seq: int | None = None, code: str = "bad_request") -> dict[str, Any]:
+    return {"type": "error", "message": message, "code": code, "seq": seq}
+
+
+async def _refuse(websocket: WebSocket, error: dict[str, Any], close_code: int) -> None:
+    """Answer a connection that cannot go on with the error, then close it with a 44xx
+    code (one warning line in the log)."""
+    log.warning("a connection refused (%s): %s", error["code"], error["message"][:200])
+    with contextlib.suppress(Exception):
+        await websocket.send_json(error)
+    await _close(websocket, close_code)
 
 
 async def _send_loop(websocket: WebSocket, conn: Connection) -> None:

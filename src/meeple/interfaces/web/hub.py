@@ -20,7 +20,8 @@ from meeple.agents import HUMAN, available_agents, make_agent, parse_spec
 from meeple.agents.levels import DEFAULT_LEVEL, LEVEL_NAMES, level_spec, seat_spec
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game, Player, State
-from meeple.core.registry import game_class, games, make
+from meeple.core.record import check_untrusted_options
+from meeple.core.registry import games, make
 from meeple.core.rng import derive_seed
 from meeple.core.simultaneous import hidden_from_others
 from meeple.interfaces.web.live import (
@@ -41,6 +42,9 @@ from meeple.store.matches import (
 )
 
 log = logging.getLogger("meeple.server")
+
+ONLINE_CONTENT = "online matches and replays play the content that ships with meeple"
+"""Why a client may not name a file: the advice that goes with the refusal."""
 
 
 def _default_agent(game: Game[Any, Any, Any]) -> str:
@@ -142,7 +146,7 @@ class Hub:
         except DamagedMatch as exc:
             raise ServerError(f"this match cannot be served: {exc}", 500) from None
         if stored is None:
-            raise ServerError(f"there is no match {match_id!r}", 404)
+            raise ServerError(f"there is no match {match_id!r}", 404, "unknown_match")
         game = make(stored.game, **stored.options)
         state = game.new_game(stored.seed)
         hidden = []
@@ -194,15 +198,8 @@ class Hub:
 
     async def create(self, request: CreateMatch, rematch_of: str | None = None) -> dict[str, Any]:
         """Make a match; returns its id, one secret token per person's seat and the links."""
-        external = game_class(request.game).Options.external_options()
-        named = sorted(k for k, v in request.options.items() if k.replace("-", "_") in external)
-        if named:
-            # Such an option names a file on the server's disk: a client may not choose it,
-            # and it is refused before the game would read (or say anything about) the file.
-            raise ServerError(
-                f"option {', '.join(repr(n) for n in named)} names files on the server; online "
-                "matches play the content that ships with meeple"
-            )
+        # Refused before the game would read (or say anything about) a server's file.
+        check_untrusted_options(request.game, request.options, "a match request", ONLINE_CONTENT)
         game = make(request.game, **request.options)  # OptionError: the CLI's own message
         # A seat may name a level (easy, medium, hard): it plays, and is stored as, that
         # level's agent spec, so the match replays the same whatever the levels become.
@@ -301,7 +298,9 @@ class Hub:
         for seat, data in enumerate(match.stored.seats):
             if data["token"] is not None and secrets.compare_digest(data["token"], digest):
                 return seat
-        raise ServerError("this token is not a seat of this match (ask for a new link)", 403)
+        raise ServerError(
+            "this token is not a seat of this match (ask for a new link)", 403, "bad_token"
+        )
 
     async def join(
         self, match: LiveMatch, token: str | None, seat: int | None, name: str | None
@@ -454,7 +453,8 @@ class Hub:
             if not match.decision_base <= seq <= match.seq:
                 raise ServerError(
                     f"stale move: it was chosen at move {seq}, the match is at move {match.seq}"
-                    " (the state has been sent again)"
+                    " (the state has been sent again)",
+                    code="stale_move",
                 )
             if not match.seat_is_person(seat):
                 raise ServerError("this seat is played by an agent now")
@@ -487,6 +487,7 @@ class Hub:
                 f"stale move: another server stored move {seq} first; the match is at move "
                 f"{match.seq} (the state has been sent again)",
                 409,
+                "stale_move",
             ) from None
         match.hidden.append(hidden_from_others(before))
         stored.moves.append((seat, str(action)))
@@ -536,6 +537,8 @@ class Hub:
                     await self._commit(match, seat, action)
         except asyncio.CancelledError:
             raise
+        except MeepleError as exc:  # the database failed (logged already): one line
+            log.warning("agent %s of match %s could not move: %s", spec, match.id, exc)
         except Exception:
             log.exception("agent %s of match %s failed", spec, match.id)
         finally:

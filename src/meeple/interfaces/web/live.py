@@ -23,12 +23,29 @@ SEND_QUEUE_LIMIT = 256
 """Messages waiting for one slow client before the server drops its connection."""
 
 
-class ServerError(MeepleError):
-    """A request the server refuses; ``status`` is the HTTP status that goes with it."""
+STATUS_CODES = {
+    400: "bad_request",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    408: "hello_timeout",
+    409: "conflict",
+    413: "too_large",
+    422: "invalid_request",
+    500: "internal_error",
+    503: "storage_unavailable",
+}
+"""The stable ``code`` of a refusal that names none of its own, by HTTP status."""
 
-    def __init__(self, message: str, status: int = 400) -> None:
+
+class ServerError(MeepleError):
+    """A request the server refuses; ``status`` is the HTTP status that goes with it, and
+    ``code`` the stable snake_case name a client program tests (docs/server.md lists them)."""
+
+    def __init__(self, message: str, status: int = 400, code: str | None = None) -> None:
         super().__init__(message)
         self.status = status
+        self.code = code or STATUS_CODES.get(status, "bad_request")
 
 
 def open_seats(seats: list[dict[str, Any]]) -> list[Player]:

@@ -22,7 +22,9 @@ Token = Annotated[str, StringConstraints(min_length=16, max_length=100)]
 
 
 class _Message(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Strict: a client's JSON must carry the right types (seq 0, not "0" or true); a
+    # value coerced here would be a message the client never meant.
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 class Hello(_Message):

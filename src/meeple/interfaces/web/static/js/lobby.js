@@ -38,6 +38,9 @@ function readOptions(game) {
     else if (input.value.trim() === "") continue;
     else value = input.value.trim();
     if (input.dataset.kind === "number" || (typeof option.default === "number" && /^-?[\d.]+$/.test(value))) value = Number(value);
+    // A whole number typed for an option that takes one ("random | a seat number"): the
+    // server checks JSON types strictly, so it goes as the number, not as text.
+    else if (/^-?\d+$/.test(value) && (input.dataset.kind === "choice" || /number/.test(option.allowed))) value = Number(value);
     if (value === option.default) continue;
     out[option.name] = value;
   }

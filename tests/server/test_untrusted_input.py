@@ -1,0 +1,248 @@
+"""Strangers' input (issue 53), against a real server process: no option of a client's
+names a file the server reads, every refusal is ``{"error", "code"}``, every bad message
+is answered, and none of it leaves a traceback in the log."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+
+import httpx
+import pytest
+import websockets
+
+from meeple.interfaces.web.client import Client, ServerProcess
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("untrusted")
+    server = ServerProcess(f"sqlite:///{folder / 'server.db'}", folder / "server.log").start()
+    server.folder = folder
+    yield server
+    server.kill()
+
+
+def _log(server) -> str:
+    return server.log_path.read_text(errors="replace")
+
+
+def _record(game: str, **options) -> dict:
+    return {"format": "meeple-record/1", "game": game, "options": options, "seed": 1, "moves": []}
+
+
+@pytest.mark.parametrize(
+    ("game", "option", "path"),
+    [
+        ("triangle-clock", "ranking", "/etc/passwd"),
+        ("triangle-clock", "ranking", "/proc/self/environ"),
+        ("triangle-clock", "ranking", "/dev/zero"),
+        ("triangle-clock", "ranking", "/no/such/file"),
+        ("squad-combat", "content", "/etc"),
+    ],
+)
+def test_a_replayed_record_cannot_make_the_server_read_its_files(server, game, option, path):
+    reply = httpx.post(f"{server.url}/api/replay", json=_record(game, **{option: path}))
+    assert reply.status_code == 400, reply.text
+    error = reply.json()["error"]
+    assert f"option {option!r}" in error and "names a file" in error
+    # Nothing about the file: whether it exists, or what parsing it said.
+    for leak in ("TOML", "root:", "cannot read", "missing", "No such"):
+        assert leak not in reply.text
+    reply = httpx.post(f"{server.url}/api/matches", json={"game": game, "options": {option: path}})
+    assert reply.status_code == 400 and "names a file" in reply.json()["error"]
+
+
+# -- strict types ------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("body", "says"),
+    [
+        ({"game": "erosion", "options": {"players": "3"}}, "option 'players'"),
+        ({"game": "erosion", "options": {"first": "0"}}, "option 'first'"),
+        ({"game": "edges", "listed": "no"}, "listed"),
+        ({"game": "edges", "listed": 0}, "listed"),
+        ({"game": "edges", "seed": "7"}, "seed"),
+        ({"game": "edges", "seed": True}, "seed"),
+        ({"game": "edges", "move_seconds": "30"}, "move_seconds"),
+    ],
+)
+def test_a_match_request_must_carry_json_types(server, body, says):
+    reply = httpx.post(f"{server.url}/api/matches", json=body)
+    assert reply.status_code in (400, 422), reply.text
+    assert says in reply.json()["error"]
+
+
+def test_typed_values_are_accepted(server):
+    body = {"game": "erosion", "options": {"players": 3, "first": 0}, "listed": False,
+            "seed": 7, "move_seconds": 30, "seats": ["human", "random", "random"]}  # fmt: skip
+    reply = httpx.post(f"{server.url}/api/matches", json=body)
+    assert reply.status_code == 200, reply.text
+    match = reply.json()["match"]
+    join = httpx.post(f"{server.url}/api/matches/{match}/join", json={"seat": "0"})
+    assert join.status_code == 422 and "seat" in join.json()["error"]
+
+
+def test_a_replayed_record_must_carry_json_types(server):
+    for record in (
+        _record("erosion", players="3"),
+        {**_record("edges"), "seed": "1"},
+        {**_record("edges"), "seed": True},
+        {**_record("edges"), "moves": [["0", "L h0,0"]]},
+    ):
+        reply = httpx.post(f"{server.url}/api/replay", json=record)
+        assert reply.status_code == 400, (record, reply.text)
+
+
+@pytest.mark.parametrize(
+    ("message", "says"),
+    [
+        ({"type": "move", "seq": "0", "action": "L h0,0"}, "seq"),
+        ({"type": "move", "seq": True, "action": "L h0,0"}, "seq"),
+        ({"type": "move", "seq": 0.0, "action": "L h0,0"}, "seq"),
+        ({"type": "move", "seq": 0, "action_id": "3"}, "action_id"),
+        ({"type": "move", "seq": 0, "action_id": True}, "action_id"),
+        ({"type": "hello", "token": None, "name": 5}, "name"),
+    ],
+)
+def test_a_message_must_carry_json_types(server, message, says):
+    async def go() -> None:
+        body = {"game": "edges", "options": {"board": "2x2", "first": 0}, "seats": ["human"] * 2}
+        created = httpx.post(f"{server.url}/api/matches", json=body).json()
+        a = await Client(server.url, created["match"], created["seats"][0]["token"]).connect()
+        await a.send(message)
+        await a.wait_for(lambda: a.errors)
+        assert says in a.errors[-1], a.errors
+        assert a.state["seq"] == 0 and not a.acks
+        await a.close()
+
+    asyncio.run(go())
+
+
+# -- every refusal is {"error", "code"}, and never a traceback in the log ----------------------
+HUGE = "9" * 5_000  # past Python's 4,300-digit limit on reading an int
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body", "status", "code"),
+    [
+        ("GET", "/api/nothing-here", None, 404, "not_found"),
+        ("GET", "/api/matches/nothing-here", None, 404, "unknown_match"),
+        ("DELETE", "/api/games", None, 405, "method_not_allowed"),
+        ("POST", "/api/matches", '{"game": "edges", "seed": ' + HUGE + "}", 400, "bad_json"),
+        ("POST", "/api/matches", "{not json", 422, "invalid_request"),
+        ("POST", "/api/matches", '{"game": "chess"}', 400, "unknown_game"),
+        ("POST", "/api/matches", '{"game": "edges", "options": {"x": 1}}', 400, "bad_option"),
+        ("POST", "/api/replay", '{"game": "edges", "seed": ' + HUGE + "}", 400, "bad_json"),
+        ("POST", "/api/replay", '{"game": "edges", "seed": 1}', 400, "bad_record"),
+    ],
+)
+def test_every_rest_refusal_is_an_error_with_a_code(server, method, path, body, status, code):
+    headers = {"content-type": "application/json"}
+    reply = httpx.request(method, server.url + path, content=body, headers=headers)
+    assert reply.status_code == status, reply.text
+    assert set(reply.json()) == {"error", "code"} and reply.json()["code"] == code, reply.text
+    assert reply.json()["error"]
+    assert "Traceback" not in _log(server)
+
+
+def _ws_url(server, match: str) -> str:
+    return server.url.replace("http", "ws") + f"/ws/{match}"
+
+
+@pytest.mark.parametrize(
+    ("hello", "code"),
+    [
+        (json.dumps({"type": "hello", "token": "cut-short"}), "bad_message"),
+        ('{"type": "hello", "token": null, "x": ' + HUGE + "}", "bad_json"),
+        (b"\x00\x01binary", "binary_frame"),
+        (json.dumps({"type": "ping"}), "hello_first"),
+        (json.dumps({"type": "hello", "token": "x" * 32}), "bad_token"),
+    ],
+)
+def test_a_bad_hello_gets_an_error_and_a_close_frame(server, hello, code):
+    created = httpx.post(f"{server.url}/api/matches", json={"game": "edges"}).json()
+
+    async def go() -> None:
+        async with websockets.connect(_ws_url(server, created["match"])) as ws:
+            await ws.send(hello)
+            reply = json.loads(await ws.recv())
+            assert reply["type"] == "error" and reply["code"] == code, reply
+            assert reply["message"]
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                await ws.recv()
+            assert closed.value.rcvd is not None and 4400 <= closed.value.rcvd.code < 4500
+
+    asyncio.run(go())
+    assert "Traceback" not in _log(server)
+
+
+def test_bad_messages_after_hello_are_answered_and_the_connection_goes_on(server):
+    body = {"game": "edges", "options": {"board": "2x2", "first": 0}, "seats": ["human"] * 2}
+    created = httpx.post(f"{server.url}/api/matches", json=body).json()
+
+    async def go() -> None:
+        async with websockets.connect(_ws_url(server, created["match"])) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": created["seats"][0]["token"]}))
+            for bad, code in (
+                ('{"type": "move", "seq": ' + HUGE + ', "action": "L h0,0"}', "bad_json"),
+                (b"\x00binary", "binary_frame"),
+                ("[1, 2]", "bad_message"),
+                (json.dumps({"type": "move", "seq": 7, "action": "L h0,0"}), "bad_request"),
+                (json.dumps({"type": "hello"}), "hello_twice"),
+            ):
+                await ws.send(bad)
+                while (reply := json.loads(await ws.recv()))["type"] != "error":
+                    pass
+                assert reply["code"] == code and reply["message"], (bad[:30], reply)
+            await ws.send(json.dumps({"type": "ping"}))
+            while (reply := json.loads(await ws.recv()))["type"] != "pong":
+                pass
+
+    asyncio.run(go())
+    assert "Traceback" not in _log(server)
+
+
+# -- a failing database ------------------------------------------------------------------------
+def test_a_database_failure_is_a_retry_message_and_one_log_line(server_factory, tmp_path):
+    """The database is locked by another writer past the server's 30 s busy wait: the mover
+    is told to try again, a new match is a 503 {error, code}, and the log holds one line
+    per failure, with no SQL parameters (a seat's move, a seed, a token's hash)."""
+    db = tmp_path / "locked.db"
+    server = server_factory(f"sqlite:///{db}")
+    body = {"game": "edges", "options": {"board": "2x2", "first": 0}, "seats": ["human"] * 2,
+            "seed": 123456789}  # fmt: skip
+    created = httpx.post(f"{server.url}/api/matches", json=body).json()
+
+    async def go() -> None:
+        a = await Client(server.url, created["match"], created["seats"][0]["token"]).connect()
+        b = await Client(server.url, created["match"], created["seats"][1]["token"]).connect()
+        await a.wait_for(lambda: a.my_turn())
+        move = a.state["legal"][0]["text"]
+        lock = sqlite3.connect(db, timeout=5, isolation_level=None)
+        lock.execute("BEGIN IMMEDIATE")  # the write lock, held past the server's wait
+        try:
+            await a.send({"type": "move", "seq": 0, "action": move})
+            new = asyncio.to_thread(httpx.post, f"{server.url}/api/matches", json=body, timeout=90)
+            reply = await new
+            await a.wait_for(lambda: a.errors, timeout=90)
+        finally:
+            lock.execute("ROLLBACK")
+            lock.close()
+        error = [m for m in a.messages if m["type"] == "error"][-1]
+        assert error["code"] == "storage_unavailable" and "try again" in error["message"]
+        assert reply.status_code == 503, reply.text
+        assert reply.json()["code"] == "storage_unavailable" and reply.json()["error"]
+        assert not a.acks and a.state["seq"] == 0
+        # Once the database is back, the same move is played.
+        await a.send({"type": "move", "seq": 0, "action": move})
+        await a.wait_for(lambda: a.acks == [1], timeout=30)
+        await a.close()
+        await b.close()
+
+    asyncio.run(go())
+    log = _log(server)
+    failures = [line for line in log.splitlines() if "database failure" in line]
+    assert len(failures) == 2, log[-3000:]
+    assert "Traceback" not in log and "parameters" not in log.lower()
+    assert "123456789" not in log and "INSERT" not in log
