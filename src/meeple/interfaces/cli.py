@@ -78,8 +78,11 @@ def rules_command(
         ),
     ] = False,
 ) -> None:
-    """Show how to play a game, for the options given as flags (``meeple rules erd --rules
-    original``), and its options; --full shows the complete reference rules."""
+    """Show how to play a game, and its options.
+
+    The rules follow the options given as flags (meeple rules erd --rules original);
+    --full shows the complete reference rules, with every interpretation.
+    """
     try:
         cls = game_class(game)
         if full:
