@@ -82,7 +82,7 @@ TABLES = {
         "## An attack, step by step",
         "**Attack rating** = attack die + the card's hit + attack edges",
         "| Heavy Blow | attack | Melee | `<2>[4]` | hit +1, damage 4 |",
-        "| Vanguard | 12 | 4 | 2 | <2> | Melee/Tactics |",
+        "| Vanguard | 12 | 4 | 2 | <2> | Melee / Tactics |",
     ],
     "edges": ["| Large (`L`) | 3 |", "| Small (`S`) | 1 |", "**Pie rule.**", "| 2 to you |"],
 }

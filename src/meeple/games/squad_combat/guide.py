@@ -43,14 +43,14 @@ def guide_values(game: SquadCombatGame) -> dict[str, str]:
         ch = content.characters[i]
         characters.append(
             f"| {_cell(ch.name)} | {ch.life} | {ch.energy} | {ch.dice_pool} | <{ch.refresh}> "
-            f"| {_cell('/'.join(ch.traits))} |"
+            f"| {_cell(' / '.join(ch.traits))} |"
         )
     used_cards = sorted({i for deck in game.decklists for i in deck})
     cards = ["| card | kind | traits | cost | does |", "|---|---|---|---|---|"]
     for i in used_cards:
         card = content.cards[i]
         cards.append(
-            f"| {_cell(card.name)} | {card.kind} | {_cell('/'.join(card.traits))} | "
+            f"| {_cell(card.name)} | {card.kind} | {_cell(' / '.join(card.traits))} | "
             f"`{card.cost}` | {_cell(_does(card))} |"
         )
     first = game.options.first
