@@ -48,11 +48,26 @@ def test_each_help_paragraph_wraps_at_the_terminal_width_only(run, command):
             assert len(line.rstrip()) > 60, (line, following)
 
 
-def test_rules_shows_the_rules_and_the_interpretations(run):
+def test_rules_shows_how_to_play_and_the_options(run):
     result = run("rules", "edges")
     assert result.exit_code == 0
-    assert "Pie rule" in result.output and "Interpretations" in result.output
+    assert "how to play" in result.output and "Pie rule" in result.output
+    assert "Interpretations" not in result.output and "meeple rules edges --full" in result.output
     assert "--stash" in result.output
+
+
+def test_rules_full_shows_the_reference_and_the_interpretations(run):
+    result = run("rules", "edges", "--full")
+    assert result.exit_code == 0
+    assert "rules as implemented" in result.output and "Interpretations" in result.output
+
+
+def test_rules_follow_the_option_flags(run):
+    original = run("rules", "erd", "--rules", "original")
+    assert original.exit_code == 0 and "no mercy rule" in original.output
+    assert "at most two Lights" in run("rules", "erd").output
+    bad = run("rules", "erd", "--rules", "0.3")
+    assert bad.exit_code == 2 and "allowed: original | 0.01 | 0.02" in bad.output
 
 
 def test_rules_of_an_unknown_game(run):

@@ -20,7 +20,8 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from meeple.core.errors import IllegalAction, MeepleError, NotationError, PositionError
-from meeple.core.options import GameOptions
+from meeple.core.options import GameOptions, option_text
+from meeple.core.player_rules import fill as fill_player_rules
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -219,6 +220,28 @@ class Game(ABC, Generic[O, S, A]):
         """The rules as implemented (the ``rules.md`` that ships beside the game's module)."""
         package = cls.__module__.rsplit(".", 1)[0]
         return resources.files(package).joinpath("rules.md").read_text(encoding="utf-8")
+
+    def player_rules(self) -> str:
+        """The rules a player needs at hand, as Markdown, for this game's options: the
+        ``player_rules.md`` beside the game's module filled with :meth:`player_rules_values`
+        (see :mod:`meeple.core.player_rules`). Short, unlike :meth:`rules_markdown`."""
+        package = type(self).__module__.rsplit(".", 1)[0]
+        template = resources.files(package).joinpath("player_rules.md").read_text(encoding="utf-8")
+        return fill_player_rules(template, self.player_rules_values(), f"{package}/player_rules.md")
+
+    def player_rules_values(self) -> dict[str, str]:
+        """The words :meth:`player_rules` fills in: every option as a person types it
+        (``true``, ``0.02``) and ``players``, the number of seats; games add their own
+        (a board's size, a table drawn from the game's data)."""
+        values = {
+            # 30.0 seconds reads better as 30: options typed as whole numbers come back so.
+            name: option_text(
+                int(value) if isinstance(value, float) and value.is_integer() else value
+            )
+            for name, value in self.options
+        }
+        values["players"] = str(self.num_players)
+        return values
 
 
 class State(ABC, Generic[A]):

@@ -36,6 +36,7 @@ from meeple.interfaces import (
     solve_cli,
 )
 from meeple.interfaces.console import console, fail
+from meeple.interfaces.options_cli import parse_option_flags
 
 app = typer.Typer(
     name="meeple",
@@ -64,20 +65,41 @@ def games_command() -> None:
     console.print("Options and their values: meeple rules <name>.")
 
 
-@app.command("rules")
-def rules_command(game: Annotated[str, typer.Argument(help="game name, e.g. edges")]) -> None:
-    """Show a game's rules as implemented, and its options."""
+@app.command("rules", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def rules_command(
+    ctx: typer.Context,
+    game: Annotated[str, typer.Argument(help="game name, e.g. edges")],
+    full: Annotated[
+        bool,
+        typer.Option(
+            "--full",
+            help="the complete reference instead: the rules as implemented, every "
+            "interpretation and reading",
+        ),
+    ] = False,
+) -> None:
+    """Show how to play a game, and its options.
+
+    The rules follow the options given as flags (meeple rules erd --rules original);
+    --full shows the complete reference rules, with every interpretation.
+    """
     try:
         cls = game_class(game)
+        if full:
+            text = cls.rules_markdown()
+        else:
+            text = make(game, **parse_option_flags(game, list(ctx.args))).player_rules()
     except MeepleError as exc:
         raise fail(str(exc)) from None
-    console.print(Markdown(cls.rules_markdown()))
+    console.print(Markdown(text))
     table = Table(title=f"{cls.title} options")
     for column in ("option", "default", "allowed", "meaning"):
         table.add_column(column)
     for o in describe_options(cls.Options):
         table.add_row(f"--{o.name.replace('_', '-')}", str(o.default), o.allowed, o.help)
     console.print(table)
+    if not full:
+        console.print(f"The complete rules, with every interpretation: meeple rules {game} --full")
 
 
 @app.command("agents")

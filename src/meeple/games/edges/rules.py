@@ -28,7 +28,7 @@ from pydantic import Field, field_validator, model_validator
 
 from meeple.core.errors import NotationError
 from meeple.core.game import Game, Player, State
-from meeple.core.options import GameOptions
+from meeple.core.options import GameOptions, option_text
 from meeple.core.registry import register
 from meeple.core.rng import make_rng
 from meeple.games.edges.board import Board, Edge, board, parse_edge
@@ -320,6 +320,25 @@ class EdgesGame(Game[EdgesOptions, "EdgesState", EdgesAction]):
         """Red and Blue; A1, B1, A2, B2 in Double Edges."""
         names = DOUBLE_SEATS if self.options.double else TWO_PLAYER_SEATS
         return names[player]
+
+    def player_rules_values(self) -> dict[str, str]:
+        """The options, and the board and stash they resolve to, for ``player_rules.md``."""
+        first = self.options.first
+        empty = self.board.num_edges - self.stash.total * self._players
+        return {
+            **super().player_rules_values(),
+            "rows": str(self.board.rows),
+            "columns": str(self.board.cols),
+            "edges": str(self.board.num_edges),
+            "large": str(self.stash.large),
+            "medium": str(self.stash.medium),
+            "small": str(self.stash.small),
+            "empty": {0: "no edge stays empty", 1: "one edge stays empty"}.get(
+                empty, f"{empty} edges stay empty"
+            ),
+            "a1_starts": option_text(self.options.double and self.options.double_start == "a1"),
+            "first_name": "" if first == "random" else self.seat_name(first),
+        }
 
     @staticmethod
     def side_of(player: Player) -> int:

@@ -194,6 +194,16 @@ class ErdGame(Game[ErdOptions, "ErdState", Allocate]):
         """Red (seat 0) and Blue (seat 1)."""
         return SEATS[player]
 
+    def player_rules_values(self) -> dict[str, str]:
+        """The options, and the starting Reserve of this rules version (``cards``,
+        ``decoys``), for ``player_rules.md``."""
+        start = self.version.starting_reserve
+        return {
+            **super().player_rules_values(),
+            "cards": str(start.total),
+            "decoys": str(start.decoy),
+        }
+
     # -- states -----------------------------------------------------------------------------
     def new_game(self, seed: int) -> ErdState:
         """Both Reserves full, nothing discarded, round 1 of game 1.

@@ -212,6 +212,22 @@ class ErosionGame(Notation, Game[ErosionOptions, "ErosionState", ErosionAction])
         """Each seat is a mountain range: Alps, Andes, Rockies, Himalaya, Atlas."""
         return SEAT_NAMES[player]
 
+    def player_rules_values(self) -> dict[str, str]:
+        """The options, the seats, the eras and the legend and challenge cards in play, for
+        ``player_rules.md``."""
+        first = self.options.first
+        rows = ["| legend | condition | points |", "|---|---|---|"]
+        rows += [f"| {c.name} | {c.text} | {c.points} |" for c in self.legend_cards]
+        rows += ["", "| challenge | condition | bonus |", "|---|---|---|"]
+        rows += [f"| {c.name} | {c.text} | {c.points} |" for c in self.challenge_cards]
+        return {
+            **super().player_rules_values(),
+            "seat_names": ", ".join(SEAT_NAMES[: self.num_players]),
+            "eras_text": "one era" if self.eras == 1 else f"{self.eras} eras",
+            "first_name": "random" if first == "random" else self.seat_name(first),
+            "legends_table": "\n".join(rows),
+        }
+
     # -- set up -----------------------------------------------------------------------------
     def new_game(self, seed: int) -> ErosionState:
         """Set Up exactly as written: shuffled decks on their Atmosphere pairs, a starting

@@ -72,6 +72,7 @@ from meeple.games.squad_combat.content import (
     load_content,
 )
 from meeple.games.squad_combat.explain import explain
+from meeple.games.squad_combat.guide import guide_values
 from meeple.games.squad_combat.pieces import (
     ATTACK_DIE,
     BOOST_DIE,
@@ -305,6 +306,11 @@ class SquadCombatGame(Game[SquadCombatOptions, "SquadCombatState", SquadAction])
     def seat_name(self, player: Player) -> str:
         """Red, Blue, Green, Gold."""
         return SEAT_NAMES[player]
+
+    def player_rules_values(self) -> dict[str, str]:
+        """The options, the decks at the table and the tables of their characters and
+        cards, for ``player_rules.md``."""
+        return {**super().player_rules_values(), **guide_values(self)}
 
     # -- states -----------------------------------------------------------------------------
     def new_game(self, seed: int) -> SquadCombatState:

@@ -51,6 +51,8 @@ from meeple.games.triangle_clock.hands import (
     Ranking,
     RankingTableError,
     TieBreak,
+    example_hands,
+    hand_text,
     load_ranking_table,
     ranking,
 )
@@ -227,6 +229,36 @@ class TriangleClockGame(Game[TriangleClockOptions, "TriangleClockState", Triangl
     def seat_name(self, player: Player) -> str:
         """Tick and Tock."""
         return SEAT_NAMES[player]
+
+    def player_rules_values(self) -> dict[str, str]:
+        """The options, the ranking table with an example of each rank, who holds which
+        items and who wins a tie on points, for ``player_rules.md``."""
+        examples = example_hands(self.ranking)
+        rows = ["| # | hand | strength | example |", "|---|---|---|---|"]
+        for k, spec in enumerate(self.ranking.ranks):
+            example = examples[k]
+            shown = hand_text(example) if example else "(none possible)"
+            rows.append(f"| {k + 1} | {spec.name} | {spec.strength} | {shown} |")
+        held = []
+        for seat, items in enumerate(self.held):
+            titles = [item.title for item in items]
+            names = " and ".join(
+                [", ".join(titles[:-1]), titles[-1]] if len(titles) > 1 else titles
+            )
+            names = names or "no item"
+            held.append(f"{SEAT_NAMES[seat]} holds {names}")
+        counts = [len(items) for items in self.held]
+        if counts[0] == counts[1]:
+            tie = "equal scores are a draw (both hold as many items)"
+        else:
+            more = SEAT_NAMES[counts.index(max(counts))]
+            tie = f"on equal scores {more} wins, holding more of the items"
+        return {
+            **super().player_rules_values(),
+            "ranking_table": "\n".join(rows),
+            "items_text": "; ".join(held) + ".",
+            "tie_text": tie,
+        }
 
     def initial_uses(self, player: Player) -> tuple[int, ...]:
         """Uses of each item a seat starts with (0 for items it does not hold)."""

@@ -56,6 +56,7 @@ from meeple.interfaces.web.protocol import (
     Sync,
     client_message,
 )
+from meeple.interfaces.web.rules import game_from_query, rules_reply
 from meeple.store.db import StorageUnavailable
 from meeple.store.matches import MatchStore
 
@@ -141,6 +142,16 @@ def create_app(
         # Views name cards by id; a drawing needs what each one shows (Game.card_list).
         return make(game).card_list()
 
+    @app.get("/api/games/{game}/rules", summary="How to play, for the options given (JSON)")
+    async def game_rules(
+        game: str,
+        options: Annotated[
+            str | None, Query(description='the options as a JSON object, e.g. {"rules": "0.01"}')
+        ] = None,
+    ) -> dict[str, Any]:
+        # Rules for players (Game.player_rules), as Markdown and as HTML made here.
+        return await asyncio.to_thread(lambda: rules_reply(game_from_query(game, options)))
+
     @app.post("/api/matches", summary="Create a match; returns a secret token per person's seat")
     async def create_match(request: CreateMatch) -> dict[str, Any]:
         return await hub.create(request)
@@ -154,6 +165,11 @@ def create_app(
     @app.get("/api/matches/{match_id}", summary="One match: seats, status, result")
     async def get_match(match_id: str) -> dict[str, Any]:
         return (await hub.get(match_id)).summary()
+
+    @app.get("/api/matches/{match_id}/rules", summary="How to play, for this match's options")
+    async def match_rules(match_id: str) -> dict[str, Any]:
+        match = await hub.get(match_id)
+        return await asyncio.to_thread(rules_reply, match.game)
 
     @app.post(
         "/api/matches/{match_id}/join", summary="Take a seat (with its token, or an open one)"

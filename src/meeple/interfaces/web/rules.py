@@ -1,0 +1,62 @@
+"""The rules a player needs at hand, for the pages' Rules panel: ``Game.player_rules()``
+as Markdown and as HTML rendered here, on the server, so that the pages need no Markdown
+library. Raw HTML in the text is shown as text, never passed through, and links may only
+be http(s) or relative (markdown-it's own check)."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any
+
+from markdown_it import MarkdownIt
+
+from meeple.core.game import Game
+from meeple.core.record import check_untrusted_options
+from meeple.core.registry import make
+from meeple.interfaces.web.hub import ONLINE_CONTENT
+from meeple.interfaces.web.live import ServerError
+
+MAX_OPTIONS_TEXT = 4000
+"""The longest ``options`` query a rules request may carry (every game's options fit in a
+few hundred characters)."""
+
+
+@lru_cache(maxsize=1)
+def _renderer() -> MarkdownIt:
+    # CommonMark with tables, and html off: a "<script>" in a designer's card name is text.
+    return MarkdownIt("commonmark", {"html": False}).enable("table")
+
+
+def rules_reply(game: Game[Any, Any, Any]) -> dict[str, Any]:
+    """``{"game", "title", "markdown", "html"}``: the player's rules for this game's options."""
+    text = game.player_rules()
+    return {
+        "game": game.name,
+        "title": game.title,
+        "markdown": text,
+        "html": _renderer().render(text),
+    }
+
+
+def game_from_query(name: str, options: str | None) -> Game[Any, Any, Any]:
+    """The game ``name`` with the options of a query's JSON object (none: the defaults).
+
+    Refused with a one-line error: text that is not a JSON object, and options that name
+    files on the server (as a new match refuses them); bad options get the game's own
+    message."""
+    chosen: dict[str, Any] = {}
+    if options is not None and options.strip():
+        if len(options) > MAX_OPTIONS_TEXT:
+            raise ServerError(f"options: at most {MAX_OPTIONS_TEXT} characters")
+        try:
+            chosen = json.loads(options)
+        except json.JSONDecodeError as exc:
+            raise ServerError(
+                f'options must be a JSON object, e.g. {{"rules": "0.01"}}: {exc}'
+            ) from None
+        if not isinstance(chosen, dict):
+            raise ServerError('options must be a JSON object, e.g. {"rules": "0.01"}')
+    # As a new match does: no option may name a file, and each value has its JSON type.
+    check_untrusted_options(name, chosen, "the rules request", ONLINE_CONTENT)
+    return make(name, **chosen)

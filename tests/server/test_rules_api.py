@@ -1,0 +1,65 @@
+"""The rules for players over the API: a match's own, and a game's for any options."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+import pytest
+
+from meeple.interfaces.web.client import ServerProcess
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("rules")
+    server = ServerProcess(f"sqlite:///{folder / 'server.db'}", folder / "server.log").start()
+    yield server
+    server.kill()
+
+
+def get(server, path: str, **params) -> httpx.Response:
+    return httpx.get(f"{server.url}{path}", params=params, timeout=30)
+
+
+def test_a_match_gets_the_rules_of_its_own_options(server):
+    reply = httpx.post(
+        f"{server.url}/api/matches",
+        json={"game": "erd", "options": {"rules": "original"}, "seats": ["human", "random"]},
+        timeout=30,
+    )
+    assert reply.status_code == 200, reply.text
+    rules = get(server, f"/api/matches/{reply.json()['match']}/rules").json()
+    assert rules["game"] == "erd" and rules["title"] == "Erd: The Grim Triangle"
+    assert "no mercy rule" in rules["markdown"]
+    assert "<h2>A round</h2>" in rules["html"] and "<table>" in rules["html"]
+    assert get(server, "/api/matches/nope/rules").status_code == 404
+
+
+def test_a_games_rules_follow_the_options_given(server):
+    default = get(server, "/api/games/edges/rules").json()
+    small = get(server, "/api/games/edges/rules", options=json.dumps({"board": "3x3"})).json()
+    assert "3 x 4 squares" in default["markdown"] and "3 x 3 squares" in small["markdown"]
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "status", "error"),
+    [
+        ("chess", None, 400, "no game called 'chess'"),
+        ("edges", "{board", 400, "options must be a JSON object"),
+        ("edges", "[1]", 400, "options must be a JSON object"),
+        ("edges", '{"board": "3by3"}', 400, "option 'board' of edges"),
+        ("squad-combat", '{"content": "/etc"}', 400, "names files on the server"),
+    ],
+)
+def test_bad_rules_requests_get_one_line(server, game, options, status, error):
+    params = {} if options is None else {"options": options}
+    reply = get(server, f"/api/games/{game}/rules", **params)
+    assert reply.status_code == status and error in reply.json()["error"], reply.text
+
+
+def test_designer_text_is_escaped_not_passed_through():
+    from meeple.interfaces.web.rules import _renderer
+
+    html = _renderer().render("A <script>alert(1)</script> [x](javascript:alert(1))\n")
+    assert "<script>" not in html and "&lt;script&gt;" in html and 'href="javascript' not in html
