@@ -13,7 +13,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from meeple.core.files import atomic_write
-from meeple.lab.metrics import METRIC_NAMES, Spread, Summary
+from meeple.lab.metrics import METRIC_NAMES, Estimate, Rate, Spread, Summary
 from meeple.lab.ratings import Rating
 
 
@@ -29,6 +29,21 @@ def _fmt(value: float | None, digits: int = 3) -> str:
     return f"{value:.{digits}g}"
 
 
+SMALL = "small sample"
+"""The flag of a figure resting on too few games to say much (metrics.is_small)."""
+
+
+def _flag(figure: Rate | Estimate | None) -> str:
+    return f"  ({SMALL})" if figure is not None and figure.small else ""
+
+
+def _estimate(value: float | None, estimate: Estimate | None) -> str:
+    """A metric, its 95% interval in brackets, and the small-sample flag where it applies."""
+    if value is None or estimate is None:
+        return _fmt(value)
+    return f"{_fmt(value)} [{_fmt(estimate.low)}, {_fmt(estimate.high)}]{_flag(estimate)}"
+
+
 def summary_rows(summary: Summary, agents_in_label: bool = True) -> list[tuple[str, str]]:
     """The lines of a simulation summary as (label, value): shared by terminal and report.
 
@@ -38,6 +53,7 @@ def summary_rows(summary: Summary, agents_in_label: bool = True) -> list[tuple[s
     for seat in summary.seats:
         agents = f"({', '.join(seat.agents)})"
         record = f"{seat.win_rate}  ({seat.wins} W / {seat.draws} D / {seat.losses} L)"
+        record += _flag(seat.win_rate)
         if agents_in_label:
             rows.append((f"seat {seat.seat} {agents} wins", record))
         else:
@@ -50,9 +66,10 @@ def summary_rows(summary: Summary, agents_in_label: bool = True) -> list[tuple[s
         else:
             record += f"; {result.deals} deals)" if result.deals else ")"
         rows.append((f"{result.agent}, either seat: score rate", record))
-    rows.append(("draws", str(summary.draws)))
+    rows.append(("draws", f"{summary.draws}{_flag(summary.draws)}"))
     if summary.first_player is not None:
-        rows.append(("first player's score rate", str(summary.first_player)))
+        first = summary.first_player
+        rows.append(("first player's score rate", f"{first}{_flag(first)}"))
     if summary.length is not None:
         length = summary.length
         rows.append(
@@ -63,9 +80,9 @@ def summary_rows(summary: Summary, agents_in_label: bool = True) -> list[tuple[s
         )
         rows.append(("length histogram", sparkline(length)))
     if summary.margin is not None:
-        rows.append(
-            ("score margin", f"mean {summary.margin.mean:.2f}, sd {summary.margin.std:.2f}")
-        )
+        margin = summary.intervals.get("margin")
+        mean = f"mean {_estimate(summary.margin.mean, margin)}" if margin else ""
+        rows.append(("score margin", f"{mean}, sd {summary.margin.std:.2f}".lstrip(", ")))
     if summary.endings is not None:
         endings = summary.endings
         unit = " (each game of the matches)" if endings.per_match else ""
@@ -78,7 +95,7 @@ def summary_rows(summary: Summary, agents_in_label: bool = True) -> list[tuple[s
             )
         )
     for field, label in METRIC_NAMES.items():
-        rows.append((label, _fmt(getattr(summary, field))))
+        rows.append((label, _estimate(getattr(summary, field), summary.intervals.get(field))))
     return rows
 
 
@@ -149,8 +166,9 @@ def win_figure(summaries: dict[str, Summary]) -> Figure:
     players = max(len(s.seats) for s in summaries.values())
     bars = players + 1  # every seat, and the draws: a run of draws is not an empty plot
     width = 0.8 / bars
+    small: set[int] = set()
     for b in range(bars):
-        xs, ys, lo, hi = [], [], [], []
+        xs, ys, lo, hi, hatches = [], [], [], [], []
         for i, label in enumerate(labels):
             summary = summaries[label]
             if b < players and b >= len(summary.seats):
@@ -160,15 +178,22 @@ def win_figure(summaries: dict[str, Summary]) -> Figure:
             ys.append(rate.rate)
             lo.append(max(0.0, rate.rate - rate.low))
             hi.append(max(0.0, rate.high - rate.rate))
+            hatches.append("//" if rate.small else "")
+            if rate.small:
+                small.add(i)
         name = _seat_label(summaries, b) + " wins" if b < players else "draws"
         color = f"C{b}" if b < players else "0.6"
-        ax.bar(xs, ys, width, yerr=[lo, hi], capsize=3, label=name, color=color)
+        drawn = ax.bar(xs, ys, width, yerr=[lo, hi], capsize=3, label=name, color=color)
+        for patch, hatch in zip(drawn.patches, hatches, strict=True):
+            patch.set_hatch(hatch)
+    for i in sorted(small):
+        _small_mark(ax, i, 1.07)
     if len(labels) > 1:
         ax.set_xticks(range(len(labels)), labels)
     else:
         ax.set_xticks([])
     ax.set_xlim(-0.5, len(labels) - 0.5)
-    ax.set_ylim(0, 1)
+    ax.set_ylim(0, 1.08 if small else 1)
     ax.set_ylabel("share of games (95% CI)")
     _legend_beside(ax)
     ax.set_title("Wins per seat, and draws")
@@ -207,22 +232,63 @@ def length_figure(lengths: dict[str, list[float]]) -> Figure:
     return fig
 
 
+RATE_METRICS = {"balance", "drawishness", "decisiveness"}
+"""Metrics that are shares (0 to 1): their axes start at zero."""
+
+
+def _small_mark(ax: Any, x: float, y: float, narrow: bool = False) -> None:
+    """The "small sample" flag over a bar (or a group of bars) at ``x``, its top at ``y``
+    (on two lines over a ``narrow`` bar, so that it stays over its own bar)."""
+    text = SMALL.replace(" ", "\n") if narrow else SMALL
+    ax.text(x, y, text, ha="center", va="top", fontsize="x-small", color="C3", clip_on=False)
+
+
 def metric_figure(summaries: dict[str, Summary]) -> Figure:
-    """One panel per design metric, a bar per run (``n/a`` where it means nothing)."""
+    """One panel per design metric, a bar per run with its 95% interval as an error bar
+    (``n/a`` where it means nothing; hatched and flagged where the sample is small).
+
+    Every axis starts at zero (the first-player advantage, which may be negative, is drawn
+    about zero), so that bar heights compare as the numbers do; the error bars show how
+    much of a difference between bars is noise."""
     fields = [f for f in METRIC_NAMES if any(getattr(s, f) is not None for s in summaries.values())]
-    fig = Figure(figsize=(2.2 * max(1, len(fields)), 3.2))
+    fig = Figure(figsize=(2.3 * max(1, len(fields)), 3.4))
     axes = fig.subplots(1, max(1, len(fields)), squeeze=False)[0]
     for ax, field in zip(axes, fields, strict=False):
-        values = [getattr(s, field) for s in summaries.values()]
-        for i, value in enumerate(values):
+        top = 0.0
+        flagged = []
+        for i, summary in enumerate(summaries.values()):
+            value = getattr(summary, field)
+            estimate = summary.intervals.get(field)
             if value is None:
                 # No bar: a metric that means nothing for this variant is not a zero.
                 ax.text(i, 0, "n/a", ha="center", va="bottom", fontsize="small", color="0.4")
-            else:
-                ax.bar(i, value, color=f"C{i}")
+                continue
+            low, high = (estimate.low, estimate.high) if estimate else (value, value)
+            small = estimate is not None and estimate.small
+            ax.bar(
+                i,
+                value,
+                color=f"C{i}",
+                hatch="//" if small else None,
+                alpha=0.55 if small else 1.0,
+                yerr=[[max(0.0, value - low)], [max(0.0, high - value)]],
+                capsize=4,
+            )
+            top = max(top, abs(high), abs(low), abs(value))
+            if small:
+                flagged.append(i)
+        top = top * (1.5 if flagged else 1.2) or 1.0  # room for the flag over the bars
+        if field == "first_player_advantage":
+            ax.set_ylim(-top, top)  # about zero, the fair value, whichever way it leans
+            ax.set_ylabel("0 = fair (95% CI)", fontsize="x-small")
+        else:
+            ax.set_ylim(0, min(top, 1.0) if field in RATE_METRICS else top)
+            ax.set_ylabel("from 0 (95% CI)", fontsize="x-small")
+        for i in flagged:
+            _small_mark(ax, i, ax.get_ylim()[1], narrow=True)
         ax.axhline(0, color="0.3", linewidth=0.8)
-        ax.set_xlim(-0.6, len(values) - 0.4)
-        ax.set_xticks(range(len(values)), list(summaries), rotation=30, fontsize="x-small")
+        ax.set_xlim(-0.6, len(summaries) - 0.4)
+        ax.set_xticks(range(len(summaries)), list(summaries), rotation=30, fontsize="x-small")
         ax.set_title(METRIC_NAMES[field].split(" (")[0], fontsize="small")  # the table's words
     return fig
 
