@@ -25,9 +25,12 @@ from meeple.interfaces.console import console, fail
 from meeple.interfaces.options_cli import options_words, parse_option_flags
 from meeple.lab.endings import count_endings
 from meeple.lab.metrics import Summary, pairwise_results, summarize
+from meeple.lab.paired import Pairing, paired_differences
 from meeple.lab.ratings import Rating, bradley_terry
 from meeple.lab.report import (
     comparison_report,
+    difference_note,
+    difference_table,
     side_by_side,
     simulation_report,
     summary_warnings,
@@ -415,6 +418,16 @@ def compare_command(
     title = f"{name} {options_words(base)}".rstrip() + ": variants compared"
     title += _rotated(next(iter(specs.values())))
     console.print(_summary_table(title, summaries))
+    pairings = _pairings(rows, summaries)
+    base = next(iter(rows))
+    table = Table(title=f"Differences from {base}")
+    table.add_column("measure")
+    for label in pairings:
+        table.add_column(f"{label} - {base}")
+    for line in difference_table(base, pairings):
+        table.add_row(*(escape(cell) for cell in line))
+    console.print(table)
+    console.print(escape(difference_note(base, pairings)))
     _print_warnings(summary_warnings(summaries))
     key = "-".join(s.key[:6] for s in specs.values())
     with _writing(out):
@@ -426,9 +439,27 @@ def compare_command(
             {label: [float(x["length"]) for x in r] for label, r in rows.items()},
             out / f"compare-{name}-{key}",
             _command_line(),
+            pairings,
         )
     _note(db, [s.key for s in specs.values()], report)
     console.print(f"Report {report}")
+
+
+def _pairings(
+    rows: dict[str, list[dict[str, Any]]], summaries: dict[str, Summary]
+) -> dict[str, Pairing]:
+    """Each variant after the first, paired game by game with the first (same seeds)."""
+    [base, *others] = list(rows)
+    return {
+        label: paired_differences(
+            rows[base],
+            rows[label],
+            # A game that scores only at the end says nothing of the lead (metrics: n/a).
+            leads=summaries[base].lead_changes is not None
+            and summaries[label].lead_changes is not None,
+        )
+        for label in others
+    }
 
 
 def tournament_command(

@@ -14,6 +14,7 @@ from matplotlib.ticker import MaxNLocator
 
 from meeple.core.files import atomic_write
 from meeple.lab.metrics import METRIC_NAMES, Estimate, Rate, Spread, Summary
+from meeple.lab.paired import Pairing
 from meeple.lab.ratings import Rating
 
 
@@ -118,6 +119,38 @@ def side_by_side(summaries: dict[str, Summary]) -> list[list[str]]:
     columns = [dict(rows) for rows in lines]
     labels = list(dict.fromkeys(label for rows in lines for label, _ in rows))
     return [[label, *(column.get(label, "") for column in columns)] for label in labels]
+
+
+def difference_table(base: str, pairings: dict[str, Pairing]) -> list[list[str]]:
+    """The paired differences of each variant from ``base`` as rows ``[measure, verdict of
+    each variant]`` (a measure one variant lacks is blank there)."""
+    columns = [{d.measure: d.verdict for d in p.differences} for p in pairings.values()]
+    measures = list(dict.fromkeys(d.measure for p in pairings.values() for d in p.differences))
+    return [[m, *(column.get(m, "") for column in columns)] for m in measures]
+
+
+def difference_note(base: str, pairings: dict[str, Pairing]) -> str:
+    """How the differences were paired and how to read them, in one paragraph."""
+    counts = sorted({(p.pairs, max((d.units for d in p.differences), default=0))
+                     for p in pairings.values()})  # fmt: skip
+    pairs = " or ".join(
+        f"{n} games" + (f" over {u} seeds" if u and u != n else "") for n, u in counts
+    )
+    text = (
+        f"Each variant less {base!r}, paired game by game: game k of every variant is played "
+        f"from the same seed ({pairs}). Differences in points are percentage points of a "
+        "rate; the range is the 95% interval of the mean difference (Student's t over the "
+        'seeds), and "no difference shown" means it contains 0: the games cannot tell the '
+        "variants apart on that measure, whatever the bars look like."
+    )
+    unpaired = {label: p.unpaired for label, p in pairings.items() if p.unpaired}
+    if unpaired:
+        text += (
+            " Not paired (no game of the same index, seed and seating in the other): "
+            + (", ".join(f"{n} games of {label!r} and {base!r}" for label, n in unpaired.items()))
+            + "."
+        )
+    return text
 
 
 BLOCKS = " ▁▂▃▄▅▆▇█"
@@ -324,16 +357,30 @@ def comparison_report(
     lengths: dict[str, list[float]],
     out_dir: Path,
     command: str,
+    pairings: dict[str, Pairing] | None = None,
 ) -> Path:
-    """Write the side-by-side report of several variants; returns its path."""
+    """Write the side-by-side report of several variants, with each variant's paired
+    differences from the first where ``pairings`` gives them; returns its path."""
     out_dir.mkdir(parents=True, exist_ok=True)
     labels = list(summaries)
     table_rows = side_by_side(summaries)
+    differences = []
+    if pairings:
+        base = labels[0]
+        differences = [
+            f"## Differences from {base}",
+            markdown_table(
+                ["measure", *(f"{label} - {base}" for label in pairings)],
+                difference_table(base, pairings),
+            ),
+            difference_note(base, pairings),
+        ]
     body = [
         f"# {title}",
         f"Command: `{command}`",
         *_warning_lines(summary_warnings(summaries)),
         markdown_table(["measure", *labels], table_rows),
+        *differences,
         f"![wins]({_save(win_figure(summaries), out_dir / 'wins.png')})",
         f"![metrics]({_save(metric_figure(summaries), out_dir / 'metrics.png')})",
         f"![length]({_save(length_figure(lengths), out_dir / 'length.png')})",
