@@ -28,9 +28,11 @@ from meeple.lab.metrics import Summary, pairwise_results, summarize
 from meeple.lab.paired import Pairing, paired_differences
 from meeple.lab.ratings import Rating, bradley_terry
 from meeple.lab.report import (
+    SHARED_NOTE,
     comparison_report,
     difference_note,
     difference_table,
+    seat_table,
     side_by_side,
     simulation_report,
     summary_warnings,
@@ -254,6 +256,18 @@ def _summary_table(title: str, summaries: dict[str, Summary]) -> Table:
     return table
 
 
+def _print_seats(summaries: dict[str, Summary]) -> None:
+    """The seat table, and the line under it on how shared wins count."""
+    headers, rows = seat_table(summaries)
+    table = Table(title="Seats")
+    for header in headers:
+        table.add_column(header)
+    for row in rows:
+        table.add_row(*(escape(cell) for cell in row))
+    console.print(table)
+    console.print(escape(SHARED_NOTE))
+
+
 def _print_notes(game: Game[Any, Any, Any], label: str = "") -> None:
     """What the game notes about its configuration (decks of different sizes): allowed,
     said before anything is played in case it is not meant."""
@@ -311,6 +325,7 @@ def simulate_command(
     summary = summarize(rows)
     title = f"{name} {options_words(options)} ({' vs '.join(seats)}{_rotated(spec)})"
     console.print(_summary_table(title, {"value": summary}))
+    _print_seats({"value": summary})
     _print_warnings(summary_warnings({title: summary}))
     with _writing(out):
         write_jsonl(rows, jsonl)
@@ -418,6 +433,7 @@ def compare_command(
     title = f"{name} {options_words(base)}".rstrip() + ": variants compared"
     title += _rotated(next(iter(specs.values())))
     console.print(_summary_table(title, summaries))
+    _print_seats(summaries)
     pairings = _pairings(rows, summaries)
     base = next(iter(rows))
     table = Table(title=f"Differences from {base}")
@@ -686,7 +702,9 @@ def _show_run(run: dict[str, Any], rows: list[dict[str, Any]]) -> None:
                 console.print(escape(line))
     elif rows:
         title = f"{run['game']} {words} ({_seating_words(run)})"
-        console.print(_summary_table(title, {"value": summarize(rows)}))
+        summary = summarize(rows)
+        console.print(_summary_table(title, {"value": summary}))
+        _print_seats({"value": summary})
     report = run["report"]
     if report and Path(report).exists():
         console.print(f"Report {escape(report)}")

@@ -132,10 +132,21 @@ class SeatResult(BaseModel):
     seat: int
     agents: list[str]
     wins: int
+    """Games the seat won, alone or shared with other seats (a win shared by k seats counts
+    for each of the k)."""
     draws: int
     losses: int
     win_rate: Rate
+    """Of ``wins``: won or shared. Over the seats these may sum to more than 100%."""
     score_rate: float
+    alone: int = 0
+    """Games the seat won with no other seat sharing the best return."""
+    shared: int = 0
+    """Games the seat won together with other seats (``wins - alone``)."""
+    alone_rate: Rate | None = None
+    """Of ``alone``; over the seats these sum to at most 100%."""
+    mean_score: Estimate | None = None
+    """The seat's mean final score with its t interval, in games whose result has scores."""
     score: Rate | None = None
     """The score rate with its interval, from the games' own variance (a game scores 1, 1/P
     for a draw, or 0: :func:`meeple.lab.stats.deal_score_interval`, each game its own deal)."""
@@ -184,6 +195,9 @@ class Summary(BaseModel):
     branching_factor: float
     endings: Endings | None = None
     """How the games ended (None when the rows do not say)."""
+    score_spread: Estimate | None = None
+    """Best score less worst score in a game (games whose result has scores), mean with its
+    t interval; with two seats it is the score margin."""
     intervals: dict[str, Estimate] = {}
     """Each design metric of :data:`METRIC_NAMES` that means something here, and ``margin``
     (the mean score margin), with its 95% interval: Wilson's for shares of games, Student's
@@ -200,7 +214,9 @@ def summarize(rows: list[dict[str, Any]]) -> Summary:
     points = [[_seat_points(r, p, players) for r in rows] for p in range(players)]
     for p in range(players):
         wins = sum(1 for r in rows if p in r["winners"])
+        alone = sum(1 for r in rows if r["winners"] == [p])
         draws = sum(1 for r in rows if not r["winners"])
+        scores = [float(r["scores"][p]) for r in rows if len(r.get("scores") or ()) > p]
         losses = n - wins - draws
         low, high = deal_score_interval([[x] for x in points[p]])
         rate = (wins + draws / players) / n
@@ -214,6 +230,10 @@ def summarize(rows: list[dict[str, Any]]) -> Summary:
                 win_rate=Rate.of(wins, n),
                 score_rate=rate,
                 score=Rate(count=rate * n, total=n, rate=rate, low=low, high=high),
+                alone=alone,
+                shared=wins - alone,
+                alone_rate=Rate.of(alone, n),
+                mean_score=Estimate.mean(scores) if scores else None,
             )
         )
     draw_count = sum(1 for r in rows if not r["winners"])
@@ -233,6 +253,11 @@ def summarize(rows: list[dict[str, Any]]) -> Summary:
     margins = [r["margin"] for r in rows if r.get("margin") is not None]
     lengths = [float(r["length"]) for r in rows]
     branching = [float(r["branching"]) for r in rows]
+    spreads = [
+        float(max(r["scores"]) - min(r["scores"]))
+        for r in rows
+        if r.get("scores") and len(r["scores"]) > 1
+    ]
     draws = Rate.of(draw_count, n)
     intervals = {
         "balance": _balance(points),
@@ -265,6 +290,7 @@ def summarize(rows: list[dict[str, Any]]) -> Summary:
         lead_changes=statistics.fmean(leads) if leads else None,
         branching_factor=statistics.fmean(r["branching"] for r in rows),
         endings=count_endings(rows),
+        score_spread=Estimate.mean(spreads) if spreads else None,
         intervals=intervals,
     )
 
@@ -282,7 +308,10 @@ def _balance(points: list[list[float]]) -> Estimate:
     taken over the games' own gaps between those two seats (they played the same games, so
     the gap is paired game by game)."""
     rates = [statistics.fmean(seat) for seat in points]
-    best, worst = rates.index(max(rates)), rates.index(min(rates))
+    # Two different seats even when all score alike: the gap of a seat with itself is 0 in
+    # every game, an interval of no width that would claim perfect balance for certain.
+    order = sorted(range(len(rates)), key=rates.__getitem__)
+    worst, best = order[0], order[-1]
     gaps = [b - w for b, w in zip(points[best], points[worst], strict=True)]
     low, high = mean_interval(gaps)
     value = 1.0 - (rates[best] - rates[worst])

@@ -53,7 +53,8 @@ def summary_rows(summary: Summary, agents_in_label: bool = True) -> list[tuple[s
     rows = [("games", str(summary.games))]
     for seat in summary.seats:
         agents = f"({', '.join(seat.agents)})"
-        record = f"{seat.win_rate}  ({seat.wins} W / {seat.draws} D / {seat.losses} L)"
+        won = f"{seat.wins} W" + (f" incl. {seat.shared} shared" if seat.shared else "")
+        record = f"{seat.win_rate}  ({won} / {seat.draws} D / {seat.losses} L)"
         record += _flag(seat.win_rate)
         if agents_in_label:
             rows.append((f"seat {seat.seat} {agents} wins", record))
@@ -84,6 +85,9 @@ def summary_rows(summary: Summary, agents_in_label: bool = True) -> list[tuple[s
         margin = summary.intervals.get("margin")
         mean = f"mean {_estimate(summary.margin.mean, margin)}" if margin else ""
         rows.append(("score margin", f"{mean}, sd {summary.margin.std:.2f}".lstrip(", ")))
+    if summary.score_spread is not None:
+        spread = summary.score_spread
+        rows.append(("score spread (best - worst)", f"mean {_estimate(spread.value, spread)}"))
     if summary.endings is not None:
         endings = summary.endings
         unit = " (each game of the matches)" if endings.per_match else ""
@@ -98,6 +102,43 @@ def summary_rows(summary: Summary, agents_in_label: bool = True) -> list[tuple[s
     for field, label in METRIC_NAMES.items():
         rows.append((label, _estimate(getattr(summary, field), summary.intervals.get(field))))
     return rows
+
+
+SHARED_NOTE = (
+    'A win shared by k players counts for each of them in "won or shared" (those rates may '
+    'sum to more than 100%); "won alone" counts the wins no other seat shared, and sums to at '
+    "most 100%."
+)
+"""The line under every seat table."""
+
+
+def seat_table(summaries: dict[str, Summary]) -> tuple[list[str], list[list[str]]]:
+    """Headers and rows of the seat table: a row per seat (per variant where there are
+    several), with wins alone and shared wins in columns of their own, and each seat's mean
+    score where the game has scores."""
+    several = len(summaries) > 1
+    scores = any(seat.mean_score for s in summaries.values() for seat in s.seats)
+    headers = [*(["variant"] if several else []), "seat", "agents", "won alone", "shared wins"]
+    headers += ["won or shared", "draws", "lost", *(["mean score"] if scores else [])]
+    rows = []
+    for label, summary in summaries.items():
+        for seat in summary.seats:
+            alone = seat.alone_rate or Rate.of(seat.alone, summary.games)
+            mean = seat.mean_score
+            line = [
+                *([label] if several else []),
+                str(seat.seat),
+                ", ".join(seat.agents),
+                f"{alone} ({seat.alone}){_flag(alone)}",
+                str(seat.shared),
+                f"{seat.win_rate} ({seat.wins}){_flag(seat.win_rate)}",
+                str(seat.draws),
+                str(seat.losses),
+            ]
+            if scores:
+                line.append(_estimate(mean.value, mean) if mean else "n/a")
+            rows.append(line)
+    return headers, rows
 
 
 def summary_warnings(summaries: dict[str, Summary]) -> list[str]:
@@ -200,6 +241,8 @@ def win_figure(summaries: dict[str, Summary]) -> Figure:
     bars = players + 1  # every seat, and the draws: a run of draws is not an empty plot
     width = 0.8 / bars
     small: set[int] = set()
+    # A shared win counts for each winner: the bars may then sum to more than the games.
+    shared = any(seat.shared for s in summaries.values() for seat in s.seats)
     for b in range(bars):
         xs, ys, lo, hi, hatches = [], [], [], [], []
         for i, label in enumerate(labels):
@@ -214,7 +257,8 @@ def win_figure(summaries: dict[str, Summary]) -> Figure:
             hatches.append("//" if rate.small else "")
             if rate.small:
                 small.add(i)
-        name = _seat_label(summaries, b) + " wins" if b < players else "draws"
+        wins = " wins (alone or shared)" if shared else " wins"
+        name = _seat_label(summaries, b) + wins if b < players else "draws"
         color = f"C{b}" if b < players else "0.6"
         drawn = ax.bar(xs, ys, width, yerr=[lo, hi], capsize=3, label=name, color=color)
         for patch, hatch in zip(drawn.patches, hatches, strict=True):
@@ -342,6 +386,8 @@ def simulation_report(
         f"Command: `{command}`",
         *_warning_lines(summary_warnings({title: summary})),
         markdown_table(["measure", "value"], [list(r) for r in summary_rows(summary)]),
+        markdown_table(*seat_table({title: summary})),
+        SHARED_NOTE,
         f"![wins]({wins})",
         f"![length]({length})",
         "Metrics are defined in docs/lab.md.",
@@ -380,6 +426,8 @@ def comparison_report(
         f"Command: `{command}`",
         *_warning_lines(summary_warnings(summaries)),
         markdown_table(["measure", *labels], table_rows),
+        markdown_table(*seat_table(summaries)),
+        SHARED_NOTE,
         *differences,
         f"![wins]({_save(win_figure(summaries), out_dir / 'wins.png')})",
         f"![metrics]({_save(metric_figure(summaries), out_dir / 'metrics.png')})",
