@@ -350,6 +350,21 @@ def _variant_example(game: str) -> tuple[str, str, str]:
     return "auto_steps", "true", "false"
 
 
+def variant_label(text: str) -> tuple[str, str]:
+    """A ``--variant`` text as (its label, its option=value pairs): ``cheap firebolt:
+    content=cards`` is labelled ``cheap firebolt``; a text with no ``: `` after a label (a
+    label is any text without ``=`` before the first ``: ``) is its own label."""
+    head, colon, rest = text.partition(": ")
+    if not colon or "=" in head:
+        return text.strip(), text
+    if not head.strip():
+        raise LabError(
+            f"variant {text!r}: the label before ': ' is empty; write LABEL: option=value, "
+            "e.g. 'cheap firebolt: content=my-cards', or leave out the ': '"
+        )
+    return head.strip(), rest
+
+
 def _parse_variant(game: str, text: str) -> dict[str, str]:
     """A ``--variant`` text as option=value pairs (the values still to be checked by the game)."""
     out = {}
@@ -370,7 +385,11 @@ def compare_command(
     game: Annotated[str, typer.Argument(help="game whose variants to compare")],
     variant: Annotated[
         list[str],
-        typer.Option(help="option=value[,option=value] of one variant; give two or more"),
+        typer.Option(
+            help="[LABEL: ]option=value[,option=value] of one variant; give two or more. "
+            "LABEL (any text without '=', then ': ') names the variant in tables and plots, "
+            "e.g. --variant 'cheap firebolt: content=my-cards'"
+        ),
     ],
     games: Games = 200,
     seat: Annotated[list[str] | None, typer.Option(help="agent spec per seat")] = None,
@@ -392,19 +411,26 @@ def compare_command(
         specs = {}
         # Each variant is checked before their number, so a malformed one is named as such.
         seen: dict[str, str] = {}
-        for text in variant:
+        labels: dict[str, str] = {}  # each label -> the --variant text that gave it
+        for given in variant:
+            label, text = variant_label(given)
+            if labels.setdefault(label, given) != given:
+                raise LabError(
+                    f"two variants are labelled {label!r}; give each its own label "
+                    "(LABEL: option=value)"
+                )
             variant_game = make(name, **{**base, **_parse_variant(name, text)})
             options = variant_game.options.changed()
             seats = _check_seats(name, options, seat or [])
             spec = _simulation(name, options, seats, games, seed, rotate_seats, duplicate)
-            if spec.key in seen and seen[spec.key] != text:
+            if spec.key in seen and seen[spec.key] != given:
                 raise LabError(
-                    f"variants {seen[spec.key]!r} and {text!r} are the same rules"
+                    f"variants {seen[spec.key]!r} and {given!r} are the same rules"
                     f" ({options_words(options) or 'the defaults'}); compare different ones"
                 )
-            seen[spec.key] = text
-            specs[text] = spec
-            _print_notes(variant_game, f"variant {text}: ")
+            seen[spec.key] = given
+            specs[label] = spec
+            _print_notes(variant_game, f"variant {label}: ")
         if len(specs) < 2:
             option, one, other = _variant_example(name)
             raise LabError(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -215,6 +216,32 @@ def markdown_table(headers: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
+def short_label(label: str, width: int = 16, lines: int = 3) -> str:
+    """A variant's label as plots print it: wrapped at ``width`` characters, after a
+    space, a slash, a comma, a hyphen or an equals sign where it can (a path breaks between its
+    folders), on at most ``lines`` lines; a longer one keeps its end (a path's last folders
+    say most) after an ellipsis."""
+    out: list[str] = []
+    for token in re.split(r"(?<=[ /,=-])", label):
+        while len(token) > width:  # a word longer than a line is cut
+            room = width - len(out[-1]) if out and len(out[-1]) < width else 0
+            if room:
+                out[-1] += token[:room]
+                token = token[room:]
+            else:
+                out.append(token[:width])
+                token = token[width:]
+        if out and len(out[-1]) + len(token.rstrip()) <= width:
+            out[-1] += token
+        elif token:
+            out.append(token)
+    out = [line.strip() for line in out if line.strip()]
+    if len(out) > lines:
+        out = out[-lines:]
+        out[0] = "…" + out[0]
+    return "\n".join(out)
+
+
 def _save(fig: Figure, path: Path) -> str:
     fig.tight_layout()
     fig.savefig(path, dpi=110)
@@ -234,7 +261,8 @@ def _seat_label(summaries: dict[str, Summary], seat: int) -> str:
 
 def win_figure(summaries: dict[str, Summary]) -> Figure:
     """Each seat's win rate and the draws, per run, with 95% intervals."""
-    fig = Figure(figsize=(8, 3.6))
+    # Wide enough for each run's label, wrapped, under its group of bars.
+    fig = Figure(figsize=(max(8.0, 3.0 + 1.6 * len(summaries)), 3.8))
     ax = fig.subplots()
     labels = list(summaries)
     players = max(len(s.seats) for s in summaries.values())
@@ -266,7 +294,7 @@ def win_figure(summaries: dict[str, Summary]) -> Figure:
     for i in sorted(small):
         _small_mark(ax, i, 1.07)
     if len(labels) > 1:
-        ax.set_xticks(range(len(labels)), labels)
+        ax.set_xticks(range(len(labels)), [short_label(label) for label in labels])
     else:
         ax.set_xticks([])
     ax.set_xlim(-0.5, len(labels) - 0.5)
@@ -298,7 +326,8 @@ def length_figure(lengths: dict[str, list[float]]) -> Figure:
             counts = Counter(int((v - start) // width) for v in values)
             bins = sorted(counts)
             xs = [start + (b + 0.05) * width + (k + 0.5) * bar for b in bins]
-            ax.bar(xs, [counts[b] for b in bins], bar, label=label, color=f"C{k}")
+            name = short_label(label, width=30, lines=2)
+            ax.bar(xs, [counts[b] for b in bins], bar, label=name, color=f"C{k}")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.yaxis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 5, 10]))  # games are whole
     ax.set_xlabel("moves per game")
@@ -328,7 +357,10 @@ def metric_figure(summaries: dict[str, Summary]) -> Figure:
     about zero), so that bar heights compare as the numbers do; the error bars show how
     much of a difference between bars is noise."""
     fields = [f for f in METRIC_NAMES if any(getattr(s, f) is not None for s in summaries.values())]
-    fig = Figure(figsize=(2.3 * max(1, len(fields)), 3.4))
+    # Each bar's label is wrapped and stood on end, and a panel widens with the runs, so
+    # that labels never print over each other.
+    panel = max(2.3, 0.9 + 0.45 * len(summaries))
+    fig = Figure(figsize=(panel * max(1, len(fields)), 4.4))
     axes = fig.subplots(1, max(1, len(fields)), squeeze=False)[0]
     for ax, field in zip(axes, fields, strict=False):
         top = 0.0
@@ -365,7 +397,8 @@ def metric_figure(summaries: dict[str, Summary]) -> Figure:
             _small_mark(ax, i, ax.get_ylim()[1], narrow=True)
         ax.axhline(0, color="0.3", linewidth=0.8)
         ax.set_xlim(-0.6, len(summaries) - 0.4)
-        ax.set_xticks(range(len(summaries)), list(summaries), rotation=30, fontsize="x-small")
+        names = [short_label(label) for label in summaries]
+        ax.set_xticks(range(len(summaries)), names, rotation=90, fontsize="x-small")
         ax.set_title(METRIC_NAMES[field].split(" (")[0], fontsize="small")  # the table's words
     return fig
 
