@@ -25,9 +25,14 @@ from meeple.interfaces.console import console, fail
 from meeple.interfaces.options_cli import options_words, parse_option_flags
 from meeple.lab.endings import count_endings
 from meeple.lab.metrics import Summary, pairwise_results, summarize
+from meeple.lab.paired import Pairing, paired_differences
 from meeple.lab.ratings import Rating, bradley_terry
 from meeple.lab.report import (
+    SHARED_NOTE,
     comparison_report,
+    difference_note,
+    difference_table,
+    seat_table,
     side_by_side,
     simulation_report,
     summary_warnings,
@@ -251,6 +256,18 @@ def _summary_table(title: str, summaries: dict[str, Summary]) -> Table:
     return table
 
 
+def _print_seats(summaries: dict[str, Summary]) -> None:
+    """The seat table, and the line under it on how shared wins count."""
+    headers, rows = seat_table(summaries)
+    table = Table(title="Seats")
+    for header in headers:
+        table.add_column(header)
+    for row in rows:
+        table.add_row(*(escape(cell) for cell in row))
+    console.print(table)
+    console.print(escape(SHARED_NOTE))
+
+
 def _print_notes(game: Game[Any, Any, Any], label: str = "") -> None:
     """What the game notes about its configuration (decks of different sizes): allowed,
     said before anything is played in case it is not meant."""
@@ -308,6 +325,7 @@ def simulate_command(
     summary = summarize(rows)
     title = f"{name} {options_words(options)} ({' vs '.join(seats)}{_rotated(spec)})"
     console.print(_summary_table(title, {"value": summary}))
+    _print_seats({"value": summary})
     _print_warnings(summary_warnings({title: summary}))
     with _writing(out):
         write_jsonl(rows, jsonl)
@@ -332,6 +350,21 @@ def _variant_example(game: str) -> tuple[str, str, str]:
     return "auto_steps", "true", "false"
 
 
+def variant_label(text: str) -> tuple[str, str]:
+    """A ``--variant`` text as (its label, its option=value pairs): ``cheap firebolt:
+    content=cards`` is labelled ``cheap firebolt``; a text with no ``: `` after a label (a
+    label is any text without ``=`` before the first ``: ``) is its own label."""
+    head, colon, rest = text.partition(": ")
+    if not colon or "=" in head:
+        return text.strip(), text
+    if not head.strip():
+        raise LabError(
+            f"variant {text!r}: the label before ': ' is empty; write LABEL: option=value, "
+            "e.g. 'cheap firebolt: content=my-cards', or leave out the ': '"
+        )
+    return head.strip(), rest
+
+
 def _parse_variant(game: str, text: str) -> dict[str, str]:
     """A ``--variant`` text as option=value pairs (the values still to be checked by the game)."""
     out = {}
@@ -352,7 +385,11 @@ def compare_command(
     game: Annotated[str, typer.Argument(help="game whose variants to compare")],
     variant: Annotated[
         list[str],
-        typer.Option(help="option=value[,option=value] of one variant; give two or more"),
+        typer.Option(
+            help="[LABEL: ]option=value[,option=value] of one variant; give two or more. "
+            "LABEL (any text without '=', then ': ') names the variant in tables and plots, "
+            "e.g. --variant 'cheap firebolt: content=my-cards'"
+        ),
     ],
     games: Games = 200,
     seat: Annotated[list[str] | None, typer.Option(help="agent spec per seat")] = None,
@@ -374,19 +411,26 @@ def compare_command(
         specs = {}
         # Each variant is checked before their number, so a malformed one is named as such.
         seen: dict[str, str] = {}
-        for text in variant:
+        labels: dict[str, str] = {}  # each label -> the --variant text that gave it
+        for given in variant:
+            label, text = variant_label(given)
+            if labels.setdefault(label, given) != given:
+                raise LabError(
+                    f"two variants are labelled {label!r}; give each its own label "
+                    "(LABEL: option=value)"
+                )
             variant_game = make(name, **{**base, **_parse_variant(name, text)})
             options = variant_game.options.changed()
             seats = _check_seats(name, options, seat or [])
             spec = _simulation(name, options, seats, games, seed, rotate_seats, duplicate)
-            if spec.key in seen and seen[spec.key] != text:
+            if spec.key in seen and seen[spec.key] != given:
                 raise LabError(
-                    f"variants {seen[spec.key]!r} and {text!r} are the same rules"
+                    f"variants {seen[spec.key]!r} and {given!r} are the same rules"
                     f" ({options_words(options) or 'the defaults'}); compare different ones"
                 )
-            seen[spec.key] = text
-            specs[text] = spec
-            _print_notes(variant_game, f"variant {text}: ")
+            seen[spec.key] = given
+            specs[label] = spec
+            _print_notes(variant_game, f"variant {label}: ")
         if len(specs) < 2:
             option, one, other = _variant_example(name)
             raise LabError(
@@ -415,6 +459,17 @@ def compare_command(
     title = f"{name} {options_words(base)}".rstrip() + ": variants compared"
     title += _rotated(next(iter(specs.values())))
     console.print(_summary_table(title, summaries))
+    _print_seats(summaries)
+    pairings = _pairings(rows, summaries)
+    base = next(iter(rows))
+    table = Table(title=f"Differences from {base}")
+    table.add_column("measure")
+    for label in pairings:
+        table.add_column(f"{label} - {base}")
+    for line in difference_table(base, pairings):
+        table.add_row(*(escape(cell) for cell in line))
+    console.print(table)
+    console.print(escape(difference_note(base, pairings)))
     _print_warnings(summary_warnings(summaries))
     key = "-".join(s.key[:6] for s in specs.values())
     with _writing(out):
@@ -426,9 +481,27 @@ def compare_command(
             {label: [float(x["length"]) for x in r] for label, r in rows.items()},
             out / f"compare-{name}-{key}",
             _command_line(),
+            pairings,
         )
     _note(db, [s.key for s in specs.values()], report)
     console.print(f"Report {report}")
+
+
+def _pairings(
+    rows: dict[str, list[dict[str, Any]]], summaries: dict[str, Summary]
+) -> dict[str, Pairing]:
+    """Each variant after the first, paired game by game with the first (same seeds)."""
+    [base, *others] = list(rows)
+    return {
+        label: paired_differences(
+            rows[base],
+            rows[label],
+            # A game that scores only at the end says nothing of the lead (metrics: n/a).
+            leads=summaries[base].lead_changes is not None
+            and summaries[label].lead_changes is not None,
+        )
+        for label in others
+    }
 
 
 def tournament_command(
@@ -655,7 +728,9 @@ def _show_run(run: dict[str, Any], rows: list[dict[str, Any]]) -> None:
                 console.print(escape(line))
     elif rows:
         title = f"{run['game']} {words} ({_seating_words(run)})"
-        console.print(_summary_table(title, {"value": summarize(rows)}))
+        summary = summarize(rows)
+        console.print(_summary_table(title, {"value": summary}))
+        _print_seats({"value": summary})
     report = run["report"]
     if report and Path(report).exists():
         console.print(f"Report {escape(report)}")

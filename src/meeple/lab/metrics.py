@@ -10,7 +10,26 @@ from typing import Any
 from pydantic import BaseModel
 
 from meeple.lab.endings import Endings, count_endings
-from meeple.lab.stats import deal_score_interval, score_interval, wilson_interval
+from meeple.lab.stats import (
+    deal_score_interval,
+    mean_interval,
+    score_interval,
+    wilson_interval,
+)
+
+SMALL_SAMPLE_GAMES = 30
+"""A figure resting on fewer games than this is flagged "small sample" in tables and plots."""
+
+SMALL_SAMPLE_WIDTH = 0.3
+"""...and so is a share of games (a rate) whose 95% interval is wider than this (30
+percentage points): at 50% that is up to 38 games."""
+
+
+def is_small(n: int, low: float, high: float, rate: bool) -> bool:
+    """Whether a figure of ``n`` games (or observations), interval ``low`` to ``high``, is too
+    small a sample to say much: fewer than :data:`SMALL_SAMPLE_GAMES`, or, for a rate, an
+    interval wider than :data:`SMALL_SAMPLE_WIDTH`."""
+    return n < SMALL_SAMPLE_GAMES or (rate and high - low > SMALL_SAMPLE_WIDTH)
 
 
 class Rate(BaseModel):
@@ -30,8 +49,50 @@ class Rate(BaseModel):
             count=count, total=total, rate=count / total if total else 0.0, low=low, high=high
         )
 
+    @property
+    def small(self) -> bool:
+        """Too few games, or too wide an interval, to say much (:func:`is_small`)."""
+        return is_small(self.total, self.low, self.high, rate=True)
+
     def __str__(self) -> str:
         return f"{100 * self.rate:.1f}% [{100 * self.low:.1f}, {100 * self.high:.1f}]"
+
+
+class Estimate(BaseModel):
+    """A metric with its 95% interval and how many games (or observations) it rests on."""
+
+    value: float
+    low: float
+    high: float
+    n: int
+    rate: bool = False
+    """A share (of games, or of a game): judged by its interval's width too, and drawn on an
+    axis from zero."""
+
+    @property
+    def small(self) -> bool:
+        """Too few games, or too wide an interval, to say much (:func:`is_small`)."""
+        return is_small(self.n, self.low, self.high, self.rate)
+
+    @classmethod
+    def mean(cls, values: list[float], rate: bool = False) -> Estimate:
+        """The mean of ``values`` with its t interval (kept inside [0, 1] for a share)."""
+        low, high = mean_interval(values)
+        if rate:
+            low, high = max(0.0, low), min(1.0, high)
+        return cls(value=statistics.fmean(values), low=low, high=high, n=len(values), rate=rate)
+
+    @classmethod
+    def of_rate(cls, rate: Rate, shift: float = 0.0) -> Estimate:
+        """A :class:`Rate` as an estimate, moved by ``shift`` (the first-player advantage is
+        the first player's score rate less 1/players)."""
+        return cls(
+            value=rate.rate + shift,
+            low=rate.low + shift,
+            high=rate.high + shift,
+            n=rate.total,
+            rate=True,
+        )
 
 
 class Spread(BaseModel):
@@ -71,10 +132,24 @@ class SeatResult(BaseModel):
     seat: int
     agents: list[str]
     wins: int
+    """Games the seat won, alone or shared with other seats (a win shared by k seats counts
+    for each of the k)."""
     draws: int
     losses: int
     win_rate: Rate
+    """Of ``wins``: won or shared. Over the seats these may sum to more than 100%."""
     score_rate: float
+    alone: int = 0
+    """Games the seat won with no other seat sharing the best return."""
+    shared: int = 0
+    """Games the seat won together with other seats (``wins - alone``)."""
+    alone_rate: Rate | None = None
+    """Of ``alone``; over the seats these sum to at most 100%."""
+    mean_score: Estimate | None = None
+    """The seat's mean final score with its t interval, in games whose result has scores."""
+    score: Rate | None = None
+    """The score rate with its interval, from the games' own variance (a game scores 1, 1/P
+    for a draw, or 0: :func:`meeple.lab.stats.deal_score_interval`, each game its own deal)."""
 
 
 class AgentResult(BaseModel):
@@ -120,6 +195,13 @@ class Summary(BaseModel):
     branching_factor: float
     endings: Endings | None = None
     """How the games ended (None when the rows do not say)."""
+    score_spread: Estimate | None = None
+    """Best score less worst score in a game (games whose result has scores), mean with its
+    t interval; with two seats it is the score margin."""
+    intervals: dict[str, Estimate] = {}
+    """Each design metric of :data:`METRIC_NAMES` that means something here, and ``margin``
+    (the mean score margin), with its 95% interval: Wilson's for shares of games, Student's
+    t for means; balance by the per-game score gap between its best and worst seat."""
 
 
 def summarize(rows: list[dict[str, Any]]) -> Summary:
@@ -129,10 +211,15 @@ def summarize(rows: list[dict[str, Any]]) -> Summary:
     n = len(rows)
     players = len(rows[0]["returns"])
     seats = []
+    points = [[_seat_points(r, p, players) for r in rows] for p in range(players)]
     for p in range(players):
         wins = sum(1 for r in rows if p in r["winners"])
+        alone = sum(1 for r in rows if r["winners"] == [p])
         draws = sum(1 for r in rows if not r["winners"])
+        scores = [float(r["scores"][p]) for r in rows if len(r.get("scores") or ()) > p]
         losses = n - wins - draws
+        low, high = deal_score_interval([[x] for x in points[p]])
+        rate = (wins + draws / players) / n
         seats.append(
             SeatResult(
                 seat=p,
@@ -141,7 +228,12 @@ def summarize(rows: list[dict[str, Any]]) -> Summary:
                 draws=draws,
                 losses=losses,
                 win_rate=Rate.of(wins, n),
-                score_rate=(wins + draws / players) / n,
+                score_rate=rate,
+                score=Rate(count=rate * n, total=n, rate=rate, low=low, high=high),
+                alone=alone,
+                shared=wins - alone,
+                alone_rate=Rate.of(alone, n),
+                mean_score=Estimate.mean(scores) if scores else None,
             )
         )
     draw_count = sum(1 for r in rows if not r["winners"])
@@ -160,12 +252,33 @@ def summarize(rows: list[dict[str, Any]]) -> Summary:
         decided, leads = [], []
     margins = [r["margin"] for r in rows if r.get("margin") is not None]
     lengths = [float(r["length"]) for r in rows]
+    branching = [float(r["branching"]) for r in rows]
+    spreads = [
+        float(max(r["scores"]) - min(r["scores"]))
+        for r in rows
+        if r.get("scores") and len(r["scores"]) > 1
+    ]
+    draws = Rate.of(draw_count, n)
+    intervals = {
+        "balance": _balance(points),
+        "drawishness": Estimate.of_rate(draws),
+        "duration": Estimate.mean(lengths),
+        "branching_factor": Estimate.mean(branching),
+    }
+    if decided:
+        intervals["decisiveness"] = Estimate.mean(decided, rate=True)
+    if leads:
+        intervals["lead_changes"] = Estimate.mean([float(x) for x in leads])
+    if first:
+        intervals["first_player_advantage"] = Estimate.of_rate(first, -1 / players)
+    if margins:
+        intervals["margin"] = Estimate.mean([float(x) for x in margins])
     return Summary(
         games=n,
         seats=seats,
         # Only where the agents changed seats: otherwise each seat's line is one agent's.
         agents=agent_results(rows) if len({tuple(r["seats"]) for r in rows}) > 1 else [],
-        draws=Rate.of(draw_count, n),
+        draws=draws,
         first_player=first,
         first_player_advantage=(first.rate - 1 / players) if first else None,
         length=Spread.of(lengths),
@@ -177,6 +290,33 @@ def summarize(rows: list[dict[str, Any]]) -> Summary:
         lead_changes=statistics.fmean(leads) if leads else None,
         branching_factor=statistics.fmean(r["branching"] for r in rows),
         endings=count_endings(rows),
+        score_spread=Estimate.mean(spreads) if spreads else None,
+        intervals=intervals,
+    )
+
+
+def _seat_points(row: dict[str, Any], seat: int, players: int) -> float:
+    """What a game scored for ``seat`` in a seat's score rate: 1 for a win (shared or not),
+    1/players for a draw, 0 for a loss."""
+    if not row["winners"]:
+        return 1 / players
+    return 1.0 if seat in row["winners"] else 0.0
+
+
+def _balance(points: list[list[float]]) -> Estimate:
+    """Balance, 1 - (best seat's score rate - worst seat's), with the interval of that gap
+    taken over the games' own gaps between those two seats (they played the same games, so
+    the gap is paired game by game)."""
+    rates = [statistics.fmean(seat) for seat in points]
+    # Two different seats even when all score alike: the gap of a seat with itself is 0 in
+    # every game, an interval of no width that would claim perfect balance for certain.
+    order = sorted(range(len(rates)), key=rates.__getitem__)
+    worst, best = order[0], order[-1]
+    gaps = [b - w for b, w in zip(points[best], points[worst], strict=True)]
+    low, high = mean_interval(gaps)
+    value = 1.0 - (rates[best] - rates[worst])
+    return Estimate(
+        value=value, low=max(0.0, 1.0 - high), high=min(1.0, 1.0 - low), n=len(gaps), rate=True
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -13,7 +14,8 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from meeple.core.files import atomic_write
-from meeple.lab.metrics import METRIC_NAMES, Spread, Summary
+from meeple.lab.metrics import METRIC_NAMES, Estimate, Rate, Spread, Summary
+from meeple.lab.paired import Pairing
 from meeple.lab.ratings import Rating
 
 
@@ -29,6 +31,21 @@ def _fmt(value: float | None, digits: int = 3) -> str:
     return f"{value:.{digits}g}"
 
 
+SMALL = "small sample"
+"""The flag of a figure resting on too few games to say much (metrics.is_small)."""
+
+
+def _flag(figure: Rate | Estimate | None) -> str:
+    return f"  ({SMALL})" if figure is not None and figure.small else ""
+
+
+def _estimate(value: float | None, estimate: Estimate | None) -> str:
+    """A metric, its 95% interval in brackets, and the small-sample flag where it applies."""
+    if value is None or estimate is None:
+        return _fmt(value)
+    return f"{_fmt(value)} [{_fmt(estimate.low)}, {_fmt(estimate.high)}]{_flag(estimate)}"
+
+
 def summary_rows(summary: Summary, agents_in_label: bool = True) -> list[tuple[str, str]]:
     """The lines of a simulation summary as (label, value): shared by terminal and report.
 
@@ -37,7 +54,9 @@ def summary_rows(summary: Summary, agents_in_label: bool = True) -> list[tuple[s
     rows = [("games", str(summary.games))]
     for seat in summary.seats:
         agents = f"({', '.join(seat.agents)})"
-        record = f"{seat.win_rate}  ({seat.wins} W / {seat.draws} D / {seat.losses} L)"
+        won = f"{seat.wins} W" + (f" incl. {seat.shared} shared" if seat.shared else "")
+        record = f"{seat.win_rate}  ({won} / {seat.draws} D / {seat.losses} L)"
+        record += _flag(seat.win_rate)
         if agents_in_label:
             rows.append((f"seat {seat.seat} {agents} wins", record))
         else:
@@ -50,9 +69,10 @@ def summary_rows(summary: Summary, agents_in_label: bool = True) -> list[tuple[s
         else:
             record += f"; {result.deals} deals)" if result.deals else ")"
         rows.append((f"{result.agent}, either seat: score rate", record))
-    rows.append(("draws", str(summary.draws)))
+    rows.append(("draws", f"{summary.draws}{_flag(summary.draws)}"))
     if summary.first_player is not None:
-        rows.append(("first player's score rate", str(summary.first_player)))
+        first = summary.first_player
+        rows.append(("first player's score rate", f"{first}{_flag(first)}"))
     if summary.length is not None:
         length = summary.length
         rows.append(
@@ -63,9 +83,12 @@ def summary_rows(summary: Summary, agents_in_label: bool = True) -> list[tuple[s
         )
         rows.append(("length histogram", sparkline(length)))
     if summary.margin is not None:
-        rows.append(
-            ("score margin", f"mean {summary.margin.mean:.2f}, sd {summary.margin.std:.2f}")
-        )
+        margin = summary.intervals.get("margin")
+        mean = f"mean {_estimate(summary.margin.mean, margin)}" if margin else ""
+        rows.append(("score margin", f"{mean}, sd {summary.margin.std:.2f}".lstrip(", ")))
+    if summary.score_spread is not None:
+        spread = summary.score_spread
+        rows.append(("score spread (best - worst)", f"mean {_estimate(spread.value, spread)}"))
     if summary.endings is not None:
         endings = summary.endings
         unit = " (each game of the matches)" if endings.per_match else ""
@@ -78,8 +101,45 @@ def summary_rows(summary: Summary, agents_in_label: bool = True) -> list[tuple[s
             )
         )
     for field, label in METRIC_NAMES.items():
-        rows.append((label, _fmt(getattr(summary, field))))
+        rows.append((label, _estimate(getattr(summary, field), summary.intervals.get(field))))
     return rows
+
+
+SHARED_NOTE = (
+    'A win shared by k players counts for each of them in "won or shared" (those rates may '
+    'sum to more than 100%); "won alone" counts the wins no other seat shared, and sums to at '
+    "most 100%."
+)
+"""The line under every seat table."""
+
+
+def seat_table(summaries: dict[str, Summary]) -> tuple[list[str], list[list[str]]]:
+    """Headers and rows of the seat table: a row per seat (per variant where there are
+    several), with wins alone and shared wins in columns of their own, and each seat's mean
+    score where the game has scores."""
+    several = len(summaries) > 1
+    scores = any(seat.mean_score for s in summaries.values() for seat in s.seats)
+    headers = [*(["variant"] if several else []), "seat", "agents", "won alone", "shared wins"]
+    headers += ["won or shared", "draws", "lost", *(["mean score"] if scores else [])]
+    rows = []
+    for label, summary in summaries.items():
+        for seat in summary.seats:
+            alone = seat.alone_rate or Rate.of(seat.alone, summary.games)
+            mean = seat.mean_score
+            line = [
+                *([label] if several else []),
+                str(seat.seat),
+                ", ".join(seat.agents),
+                f"{alone} ({seat.alone}){_flag(alone)}",
+                str(seat.shared),
+                f"{seat.win_rate} ({seat.wins}){_flag(seat.win_rate)}",
+                str(seat.draws),
+                str(seat.losses),
+            ]
+            if scores:
+                line.append(_estimate(mean.value, mean) if mean else "n/a")
+            rows.append(line)
+    return headers, rows
 
 
 def summary_warnings(summaries: dict[str, Summary]) -> list[str]:
@@ -103,6 +163,38 @@ def side_by_side(summaries: dict[str, Summary]) -> list[list[str]]:
     return [[label, *(column.get(label, "") for column in columns)] for label in labels]
 
 
+def difference_table(base: str, pairings: dict[str, Pairing]) -> list[list[str]]:
+    """The paired differences of each variant from ``base`` as rows ``[measure, verdict of
+    each variant]`` (a measure one variant lacks is blank there)."""
+    columns = [{d.measure: d.verdict for d in p.differences} for p in pairings.values()]
+    measures = list(dict.fromkeys(d.measure for p in pairings.values() for d in p.differences))
+    return [[m, *(column.get(m, "") for column in columns)] for m in measures]
+
+
+def difference_note(base: str, pairings: dict[str, Pairing]) -> str:
+    """How the differences were paired and how to read them, in one paragraph."""
+    counts = sorted({(p.pairs, max((d.units for d in p.differences), default=0))
+                     for p in pairings.values()})  # fmt: skip
+    pairs = " or ".join(
+        f"{n} games" + (f" over {u} seeds" if u and u != n else "") for n, u in counts
+    )
+    text = (
+        f"Each variant less {base!r}, paired game by game: game k of every variant is played "
+        f"from the same seed ({pairs}). Differences in points are percentage points of a "
+        "rate; the range is the 95% interval of the mean difference (Student's t over the "
+        'seeds), and "no difference shown" means it contains 0: the games cannot tell the '
+        "variants apart on that measure, whatever the bars look like."
+    )
+    unpaired = {label: p.unpaired for label, p in pairings.items() if p.unpaired}
+    if unpaired:
+        text += (
+            " Not paired (no game of the same index, seed and seating in the other): "
+            + (", ".join(f"{n} games of {label!r} and {base!r}" for label, n in unpaired.items()))
+            + "."
+        )
+    return text
+
+
 BLOCKS = " ▁▂▃▄▅▆▇█"
 
 
@@ -124,6 +216,32 @@ def markdown_table(headers: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
+def short_label(label: str, width: int = 16, lines: int = 3) -> str:
+    """A variant's label as plots print it: wrapped at ``width`` characters, after a
+    space, a slash, a comma, a hyphen or an equals sign where it can (a path breaks between its
+    folders), on at most ``lines`` lines; a longer one keeps its end (a path's last folders
+    say most) after an ellipsis."""
+    out: list[str] = []
+    for token in re.split(r"(?<=[ /,=-])", label):
+        while len(token) > width:  # a word longer than a line is cut
+            room = width - len(out[-1]) if out and len(out[-1]) < width else 0
+            if room:
+                out[-1] += token[:room]
+                token = token[room:]
+            else:
+                out.append(token[:width])
+                token = token[width:]
+        if out and len(out[-1]) + len(token.rstrip()) <= width:
+            out[-1] += token
+        elif token:
+            out.append(token)
+    out = [line.strip() for line in out if line.strip()]
+    if len(out) > lines:
+        out = out[-lines:]
+        out[0] = "…" + out[0]
+    return "\n".join(out)
+
+
 def _save(fig: Figure, path: Path) -> str:
     fig.tight_layout()
     fig.savefig(path, dpi=110)
@@ -143,14 +261,18 @@ def _seat_label(summaries: dict[str, Summary], seat: int) -> str:
 
 def win_figure(summaries: dict[str, Summary]) -> Figure:
     """Each seat's win rate and the draws, per run, with 95% intervals."""
-    fig = Figure(figsize=(8, 3.6))
+    # Wide enough for each run's label, wrapped, under its group of bars.
+    fig = Figure(figsize=(max(8.0, 3.0 + 1.6 * len(summaries)), 3.8))
     ax = fig.subplots()
     labels = list(summaries)
     players = max(len(s.seats) for s in summaries.values())
     bars = players + 1  # every seat, and the draws: a run of draws is not an empty plot
     width = 0.8 / bars
+    small: set[int] = set()
+    # A shared win counts for each winner: the bars may then sum to more than the games.
+    shared = any(seat.shared for s in summaries.values() for seat in s.seats)
     for b in range(bars):
-        xs, ys, lo, hi = [], [], [], []
+        xs, ys, lo, hi, hatches = [], [], [], [], []
         for i, label in enumerate(labels):
             summary = summaries[label]
             if b < players and b >= len(summary.seats):
@@ -160,15 +282,23 @@ def win_figure(summaries: dict[str, Summary]) -> Figure:
             ys.append(rate.rate)
             lo.append(max(0.0, rate.rate - rate.low))
             hi.append(max(0.0, rate.high - rate.rate))
-        name = _seat_label(summaries, b) + " wins" if b < players else "draws"
+            hatches.append("//" if rate.small else "")
+            if rate.small:
+                small.add(i)
+        wins = " wins (alone or shared)" if shared else " wins"
+        name = _seat_label(summaries, b) + wins if b < players else "draws"
         color = f"C{b}" if b < players else "0.6"
-        ax.bar(xs, ys, width, yerr=[lo, hi], capsize=3, label=name, color=color)
+        drawn = ax.bar(xs, ys, width, yerr=[lo, hi], capsize=3, label=name, color=color)
+        for patch, hatch in zip(drawn.patches, hatches, strict=True):
+            patch.set_hatch(hatch)
+    for i in sorted(small):
+        _small_mark(ax, i, 1.07)
     if len(labels) > 1:
-        ax.set_xticks(range(len(labels)), labels)
+        ax.set_xticks(range(len(labels)), [short_label(label) for label in labels])
     else:
         ax.set_xticks([])
     ax.set_xlim(-0.5, len(labels) - 0.5)
-    ax.set_ylim(0, 1)
+    ax.set_ylim(0, 1.08 if small else 1)
     ax.set_ylabel("share of games (95% CI)")
     _legend_beside(ax)
     ax.set_title("Wins per seat, and draws")
@@ -196,7 +326,8 @@ def length_figure(lengths: dict[str, list[float]]) -> Figure:
             counts = Counter(int((v - start) // width) for v in values)
             bins = sorted(counts)
             xs = [start + (b + 0.05) * width + (k + 0.5) * bar for b in bins]
-            ax.bar(xs, [counts[b] for b in bins], bar, label=label, color=f"C{k}")
+            name = short_label(label, width=30, lines=2)
+            ax.bar(xs, [counts[b] for b in bins], bar, label=name, color=f"C{k}")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.yaxis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 5, 10]))  # games are whole
     ax.set_xlabel("moves per game")
@@ -207,22 +338,67 @@ def length_figure(lengths: dict[str, list[float]]) -> Figure:
     return fig
 
 
+RATE_METRICS = {"balance", "drawishness", "decisiveness"}
+"""Metrics that are shares (0 to 1): their axes start at zero."""
+
+
+def _small_mark(ax: Any, x: float, y: float, narrow: bool = False) -> None:
+    """The "small sample" flag over a bar (or a group of bars) at ``x``, its top at ``y``
+    (on two lines over a ``narrow`` bar, so that it stays over its own bar)."""
+    text = SMALL.replace(" ", "\n") if narrow else SMALL
+    ax.text(x, y, text, ha="center", va="top", fontsize="x-small", color="C3", clip_on=False)
+
+
 def metric_figure(summaries: dict[str, Summary]) -> Figure:
-    """One panel per design metric, a bar per run (``n/a`` where it means nothing)."""
+    """One panel per design metric, a bar per run with its 95% interval as an error bar
+    (``n/a`` where it means nothing; hatched and flagged where the sample is small).
+
+    Every axis starts at zero (the first-player advantage, which may be negative, is drawn
+    about zero), so that bar heights compare as the numbers do; the error bars show how
+    much of a difference between bars is noise."""
     fields = [f for f in METRIC_NAMES if any(getattr(s, f) is not None for s in summaries.values())]
-    fig = Figure(figsize=(2.2 * max(1, len(fields)), 3.2))
+    # Each bar's label is wrapped and stood on end, and a panel widens with the runs, so
+    # that labels never print over each other.
+    panel = max(2.3, 0.9 + 0.45 * len(summaries))
+    fig = Figure(figsize=(panel * max(1, len(fields)), 4.4))
     axes = fig.subplots(1, max(1, len(fields)), squeeze=False)[0]
     for ax, field in zip(axes, fields, strict=False):
-        values = [getattr(s, field) for s in summaries.values()]
-        for i, value in enumerate(values):
+        top = 0.0
+        flagged = []
+        for i, summary in enumerate(summaries.values()):
+            value = getattr(summary, field)
+            estimate = summary.intervals.get(field)
             if value is None:
                 # No bar: a metric that means nothing for this variant is not a zero.
                 ax.text(i, 0, "n/a", ha="center", va="bottom", fontsize="small", color="0.4")
-            else:
-                ax.bar(i, value, color=f"C{i}")
+                continue
+            low, high = (estimate.low, estimate.high) if estimate else (value, value)
+            small = estimate is not None and estimate.small
+            ax.bar(
+                i,
+                value,
+                color=f"C{i}",
+                hatch="//" if small else None,
+                alpha=0.55 if small else 1.0,
+                yerr=[[max(0.0, value - low)], [max(0.0, high - value)]],
+                capsize=4,
+            )
+            top = max(top, abs(high), abs(low), abs(value))
+            if small:
+                flagged.append(i)
+        top = top * (1.5 if flagged else 1.2) or 1.0  # room for the flag over the bars
+        if field == "first_player_advantage":
+            ax.set_ylim(-top, top)  # about zero, the fair value, whichever way it leans
+            ax.set_ylabel("0 = fair (95% CI)", fontsize="x-small")
+        else:
+            ax.set_ylim(0, min(top, 1.0) if field in RATE_METRICS else top)
+            ax.set_ylabel("from 0 (95% CI)", fontsize="x-small")
+        for i in flagged:
+            _small_mark(ax, i, ax.get_ylim()[1], narrow=True)
         ax.axhline(0, color="0.3", linewidth=0.8)
-        ax.set_xlim(-0.6, len(values) - 0.4)
-        ax.set_xticks(range(len(values)), list(summaries), rotation=30, fontsize="x-small")
+        ax.set_xlim(-0.6, len(summaries) - 0.4)
+        names = [short_label(label) for label in summaries]
+        ax.set_xticks(range(len(summaries)), names, rotation=90, fontsize="x-small")
         ax.set_title(METRIC_NAMES[field].split(" (")[0], fontsize="small")  # the table's words
     return fig
 
@@ -243,6 +419,8 @@ def simulation_report(
         f"Command: `{command}`",
         *_warning_lines(summary_warnings({title: summary})),
         markdown_table(["measure", "value"], [list(r) for r in summary_rows(summary)]),
+        markdown_table(*seat_table({title: summary})),
+        SHARED_NOTE,
         f"![wins]({wins})",
         f"![length]({length})",
         "Metrics are defined in docs/lab.md.",
@@ -258,16 +436,32 @@ def comparison_report(
     lengths: dict[str, list[float]],
     out_dir: Path,
     command: str,
+    pairings: dict[str, Pairing] | None = None,
 ) -> Path:
-    """Write the side-by-side report of several variants; returns its path."""
+    """Write the side-by-side report of several variants, with each variant's paired
+    differences from the first where ``pairings`` gives them; returns its path."""
     out_dir.mkdir(parents=True, exist_ok=True)
     labels = list(summaries)
     table_rows = side_by_side(summaries)
+    differences = []
+    if pairings:
+        base = labels[0]
+        differences = [
+            f"## Differences from {base}",
+            markdown_table(
+                ["measure", *(f"{label} - {base}" for label in pairings)],
+                difference_table(base, pairings),
+            ),
+            difference_note(base, pairings),
+        ]
     body = [
         f"# {title}",
         f"Command: `{command}`",
         *_warning_lines(summary_warnings(summaries)),
         markdown_table(["measure", *labels], table_rows),
+        markdown_table(*seat_table(summaries)),
+        SHARED_NOTE,
+        *differences,
         f"![wins]({_save(win_figure(summaries), out_dir / 'wins.png')})",
         f"![metrics]({_save(metric_figure(summaries), out_dir / 'metrics.png')})",
         f"![length]({_save(length_figure(lengths), out_dir / 'length.png')})",

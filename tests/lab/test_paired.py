@@ -1,0 +1,104 @@
+"""compare reports each variant's difference from the first, paired game by game on the
+shared seeds, with its interval and a verdict in words (issue 59)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from meeple.interfaces.cli import app
+from meeple.lab.paired import NO_DIFFERENCE, paired_differences
+from meeple.lab.run import RunSpec
+from meeple.lab.simulate import play_job
+
+
+def rows_of(options, n, seed=5, seats=("greedy", "random"), rotate=False, duplicate=False):
+    seatings = [list(seats), list(reversed(seats))] if rotate else [list(seats)]
+    spec = RunSpec(kind="simulate", game="edges", options=options, seatings=seatings,
+                   seed=seed, duplicate=duplicate)  # fmt: skip
+    return [play_job(spec.job(k)) for k in range(n)]
+
+
+def by_measure(pairing):
+    return {d.measure: d for d in pairing.differences}
+
+
+def test_variants_known_to_differ_get_a_difference_and_its_interval():
+    small, large = rows_of({"board": "2x3"}, 40), rows_of({"board": "3x3"}, 40)
+    pairing = paired_differences(small, large)
+    assert pairing.pairs == 40 and pairing.unpaired == 0
+    length = by_measure(pairing)["game length"]
+    more = sum(b["length"] - a["length"] for a, b in zip(small, large, strict=True)) / 40
+    assert length.value == pytest.approx(more) and length.shown
+    assert length.low < more < length.high
+    assert length.verdict.startswith(f"games {more:.1f} moves longer, ")
+    branching = by_measure(pairing)["branching factor"]
+    assert branching.shown and branching.low < branching.value < branching.high
+    assert branching.verdict == (
+        f"{branching.value:.0f} more legal moves per decision, "
+        f"{branching.low:.0f} to {branching.high:.0f}"
+    )
+
+
+def test_identical_variants_show_no_difference():
+    one, again = rows_of({"board": "3x3"}, 40), rows_of({"board": "3x3"}, 40)
+    pairing = paired_differences(one, again)
+    assert pairing.pairs == 40 and len(pairing.differences) >= 8
+    for difference in pairing.differences:
+        assert difference.verdict.startswith(NO_DIFFERENCE), difference
+
+
+def game(k, seat0_wins):
+    return {"index": k, "seed": 100 + k, "seats": ["a", "b"], "returns": [1, -1],
+            "winners": [0] if seat0_wins else [1], "first_player": 0, "length": 10,
+            "branching": 3.0, "margin": None}  # fmt: skip
+
+
+def test_a_seat_favoured_by_a_variant_is_named_with_its_points():
+    """Seat 0 wins half the games of the base and 9 in 10 of the variant: 40 points more."""
+    base = [game(k, k % 2 == 0) for k in range(60)]
+    other = [game(k, k % 10 != 0) for k in range(60)]
+    differences = by_measure(paired_differences(base, other))
+    seat = differences["seat 0 score rate"]
+    assert seat.shown and seat.value == pytest.approx(0.4)
+    assert seat.verdict == f"seat 0 favoured by 40 points more, {100 * seat.low:.0f} to " + (
+        f"{100 * seat.high:.0f}"
+    )
+    assert differences["seat 1 score rate"].verdict.startswith("seat 1 favoured by 40 points less")
+    assert differences["game length"].verdict == "no difference shown (+0, +0 to +0)"
+
+
+def test_only_games_played_from_the_same_seed_are_paired():
+    base = rows_of({"board": "3x3"}, 30)
+    other_seed = rows_of({"board": "3x3"}, 30, seed=6)
+    pairing = paired_differences(base, other_seed)
+    assert pairing.pairs == 0 and pairing.unpaired == 60 and pairing.differences == []
+    fewer = paired_differences(base, base[:20])
+    assert fewer.pairs == 20 and fewer.unpaired == 10
+
+
+def test_duplicate_deals_are_the_units_of_the_interval():
+    base = rows_of({"board": "2x3"}, 40, rotate=True, duplicate=True)
+    other = rows_of({"board": "3x3"}, 40, rotate=True, duplicate=True)
+    length = by_measure(paired_differences(base, other))["game length"]
+    assert (length.pairs, length.units) == (40, 20)
+
+
+def test_compare_plays_every_variant_from_the_same_seeds_and_prints_the_differences(tmp_path):
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, [
+        "compare", "edges", "--variant", "board=2x3", "--variant", "board=3x3", "--games", "30",
+        "--seat", "greedy", "--seat", "random", "--db", f"sqlite:///{tmp_path / 'r.db'}",
+        "--out", str(out),
+    ])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert "Differences from board=2x3" in text and "moves longer" in text
+    assert "paired game by game" in text and "(30 games)" in text
+    seeds = [[json.loads(line)["seed"] for line in path.read_text().splitlines()]
+             for path in sorted(out.glob("edges-*.jsonl"))]  # fmt: skip
+    assert len(seeds) == 2 and seeds[0] == seeds[1] and len(set(seeds[0])) == 30
+    report = next(out.glob("compare-edges-*/report.md")).read_text()
+    assert "## Differences from board=2x3" in report and "| board=3x3 - board=2x3 |" in report

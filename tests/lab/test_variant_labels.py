@@ -1,0 +1,96 @@
+"""compare's variants take short labels, and plots never print labels over each other
+(issue 59)."""
+
+from __future__ import annotations
+
+import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from typer.testing import CliRunner
+
+from meeple.interfaces.cli import app
+from meeple.interfaces.lab_cli import LabError, variant_label
+from meeple.lab.metrics import summarize
+from meeple.lab.report import length_figure, metric_figure, short_label, win_figure
+
+
+@pytest.mark.parametrize(
+    ("text", "label", "options"),
+    [
+        ("cheap firebolt: content=path/to/folder", "cheap firebolt", "content=path/to/folder"),
+        ("board=3x3", "board=3x3", "board=3x3"),
+        ("board=3x3,pie=false", "board=3x3,pie=false", "board=3x3,pie=false"),
+        ("content=a: b", "content=a: b", "content=a: b"),  # '=' before ': ': no label
+        ("v2:board=3x3", "v2:board=3x3", "v2:board=3x3"),  # no space after the colon
+        ("big board: board=3x3, pie=false", "big board", "board=3x3, pie=false"),
+    ],
+)
+def test_a_label_comes_before_a_colon_and_a_space(text, label, options):
+    assert variant_label(text) == (label, options)
+
+
+def test_an_empty_label_is_refused():
+    with pytest.raises(LabError, match="label before ': ' is empty"):
+        variant_label(": board=3x3")
+
+
+def row(winner, k):
+    return {"winners": [winner], "first_player": 0, "length": 10 + k % 3,
+            "returns": [1.0, -1.0] if winner == 0 else [-1.0, 1.0], "seats": ["a", "b"],
+            "branching": 3.0, "decided_at": 0.5, "lead_changes": k % 2, "margin": 1.0}  # fmt: skip
+
+
+LONG = [
+    "content=/home/designer/games/squad/variants/cheap-firebolt-v2",
+    "content=/home/designer/games/squad/variants/cheap-firebolt-v3",
+    "content=/home/designer/games/squad/variants/dear-firebolt",
+    "board=3x3,pie=false,legend=advanced",
+]
+
+
+def _overlaps(fig):
+    """Pairs of tick labels of one axis whose drawn boxes overlap."""
+    FigureCanvasAgg(fig)
+    fig.tight_layout()
+    renderer = fig.canvas.get_renderer()
+    out = []
+    for ax in fig.axes:
+        boxes = [t.get_window_extent(renderer) for t in ax.get_xticklabels() if t.get_text()]
+        out += [
+            (ax.get_title(), i) for i in range(len(boxes) - 1) if boxes[i].overlaps(boxes[i + 1])
+        ]
+    return out
+
+
+def test_long_labels_never_print_over_each_other():
+    summaries = {label: summarize([row(k % 2, k) for k in range(40)]) for label in LONG}
+    assert _overlaps(metric_figure(summaries)) == []
+    assert _overlaps(win_figure(summaries)) == []
+    names = [t.get_text() for t in win_figure(summaries).axes[0].get_xticklabels()]
+    assert names[0].endswith("cheap-firebolt-\nv2") and names[0].startswith("…")
+    assert all(len(line) <= 17 for name in names for line in name.split("\n"))
+    legend = length_figure({label: [10.0, 11.0] for label in LONG}).axes[0].get_legend()
+    assert all(len(line) <= 31 for t in legend.texts for line in t.get_text().split("\n"))
+
+
+def test_short_labels_are_left_as_they_are():
+    assert short_label("cheap firebolt") == "cheap firebolt"
+    assert short_label("board=3x3,pie=false") == "board=3x3,pie=\nfalse"
+
+
+def test_compare_names_labelled_variants_by_their_labels(tmp_path):
+    out = tmp_path / "out"
+    db = f"sqlite:///{tmp_path / 'r.db'}"
+    result = CliRunner().invoke(app, [
+        "compare", "edges", "--variant", "small: board=2x3", "--variant", "large: board=3x3",
+        "--games", "6", "--db", db, "--out", str(out),
+    ])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert "Differences from small" in text and "large - small" in text
+    report = next(out.glob("compare-edges-*/report.md")).read_text()
+    assert "| measure | small | large |" in report and "| large - small |" in report
+    twice = CliRunner().invoke(app, [
+        "compare", "edges", "--variant", "x: board=2x3", "--variant", "x: board=3x3",
+        "--db", db, "--out", str(out),
+    ])  # fmt: skip
+    assert twice.exit_code == 2 and "two variants are labelled 'x'" in twice.output
