@@ -114,19 +114,47 @@ def test_tokens_are_secret_long_and_stored_only_as_hashes(server):
 
 
 def test_the_lobby_lists_open_seats_and_hides_private_matches(server):
-    public = create(server, game="edges", seats=["human", "human"])
+    public = create(server, game="edges", seats=["open", "open"])
     private = create(server, game="edges", seats=["human", "human"], listed=False)
     listed = {m["match"]: m for m in httpx.get(f"{server.url}/api/matches?status=open").json()}
     assert public["match"] in listed and private["match"] not in listed
     assert listed[public["match"]]["open_seats"] == [0, 1]
+    assert public["seats"] == []  # no token is handed out for an open seat
     # A private match is still reachable by its link.
     assert summary(server, private["match"])["listed"] is False
     reply = httpx.post(f"{server.url}/api/matches/{private['match']}/join", json={"name": "Eve"})
     assert reply.status_code == 400 and "link" in reply.json()["error"]
 
 
-def test_join_leave_and_join_again(server):
+def test_a_stranger_cannot_take_a_seat_whose_link_was_handed_out(server):
     created = create(server, game="edges", seats=["human", "human"])
+    match = created["match"]
+    assert summary(server, match)["open_seats"] == []
+    listed = [m["match"] for m in httpx.get(f"{server.url}/api/matches?status=open").json()]
+    assert match not in listed
+    for body in ({"name": "Eve"}, {"name": "Eve", "seat": 0}, {"name": "Eve", "seat": 1}):
+        reply = httpx.post(f"{server.url}/api/matches/{match}/join", json=body)
+        assert reply.status_code == 409, reply.text
+    # Both links still work: the creator's token was not taken over.
+    for seat in created["seats"]:
+        reply = httpx.post(f"{server.url}/api/matches/{match}/join", json={"token": seat["token"]})
+        assert reply.status_code == 200 and reply.json()["seat"] == seat["seat"]
+    assert summary(server, match)["status"] == "playing"
+
+
+def test_an_open_seat_is_for_anyone_but_only_in_a_listed_match(server):
+    created = create(server, game="edges", seats=["human", "open"], names=["Ann", "Bob"])
+    assert [s["seat"] for s in created["seats"]] == [0]
+    assert summary(server, created["match"])["open_seats"] == [1]
+    reply = httpx.post(
+        f"{server.url}/api/matches",
+        json={"game": "edges", "seats": ["human", "open"], "listed": False},
+    )
+    assert reply.status_code == 400 and "listed" in reply.json()["error"]
+
+
+def test_join_leave_and_join_again(server):
+    created = create(server, game="edges", seats=["human", "open"])
     match = created["match"]
     first = httpx.post(
         f"{server.url}/api/matches/{match}/join",
@@ -134,7 +162,7 @@ def test_join_leave_and_join_again(server):
     ).json()
     assert first["seat"] == 0
     stranger = httpx.post(f"{server.url}/api/matches/{match}/join", json={"name": "Bob"}).json()
-    assert stranger["seat"] == 1 and stranger["token"] != created["seats"][1]["token"]
+    assert stranger["seat"] == 1
     assert summary(server, match)["status"] == "playing"
     assert [s["name"] for s in summary(server, match)["seats"]] == ["Ann", "Bob"]
     left = httpx.post(f"{server.url}/api/matches/{match}/leave", json={"token": stranger["token"]})

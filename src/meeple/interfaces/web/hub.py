@@ -36,6 +36,9 @@ from meeple.store.matches import MatchStore, MoveConflict, StoredMatch, token_ha
 
 log = logging.getLogger("meeple.server")
 
+OPEN = "open"
+"""A seat given as this is a person's seat with no token handed out: anyone may join it."""
+
 
 def _default_agent(game: Game[Any, Any, Any]) -> str:
     # The opponent meeple play gives by default: the hard level, measured on the ladder.
@@ -187,7 +190,13 @@ class Hub:
         game = make(request.game, **request.options)  # OptionError: the CLI's own message
         # A seat may name a level (easy, medium, hard): it plays, and is stored as, that
         # level's agent spec, so the match replays the same whatever the levels become.
-        specs = [seat_spec(game, spec) for spec in request.seats]
+        # 'open' is a person's seat with no token handed out: the lobby's, for anyone.
+        specs = [spec if _is_open(spec) else seat_spec(game, spec) for spec in request.seats]
+        if not request.listed and any(_is_open(spec) for spec in specs):
+            raise ServerError(
+                "an 'open' seat is taken from the lobby, so it needs a listed match; in a "
+                "private match give the seat as 'human' and send its link"
+            )
         if len(specs) > game.num_players:
             raise ServerError(
                 f"{game.title} with these options has {game.num_players} seats, "
@@ -196,7 +205,7 @@ class Hub:
         while len(specs) < game.num_players:
             specs.append(HUMAN if not specs else _default_agent(game))
         for spec in specs:
-            if not parse_spec(spec).is_human:
+            if not _is_open(spec) and not parse_spec(spec).is_human:
                 # AgentSpecError names the agents and parameters. Built off the event loop:
                 # some agents read large files first (Erd's solved agents, 63 MB: seconds).
                 await asyncio.to_thread(make_agent, spec, game)
@@ -204,17 +213,21 @@ class Hub:
         tokens: dict[int, str] = {}
         seats = []
         for seat, spec in enumerate(specs):
-            human = parse_spec(spec).is_human
-            name = request.names[seat] if seat < len(request.names) else None
-            if human:
+            is_open = _is_open(spec)
+            human = is_open or parse_spec(spec).is_human
+            name = request.names[seat] if seat < len(request.names) and not is_open else None
+            if human and not is_open:
                 tokens[seat] = secrets.token_urlsafe(24)  # 192 bits
             seats.append(
                 {
                     "spec": HUMAN if human else spec,
                     "agent": None if human else spec,
                     "name": name if human else spec,
-                    "token": token_hash(tokens[seat]) if human else None,
+                    "token": token_hash(tokens[seat]) if seat in tokens else None,
                     "joined": not human,
+                    # A seat whose token goes back to the creator is kept for that link (the
+                    # creator's own, a friend's): joining without a token never takes it.
+                    "reserved": seat in tokens,
                     "resigned": False,
                 }
             )
@@ -226,7 +239,7 @@ class Hub:
             seats=seats,
             listed=request.listed,
             move_seconds=request.move_seconds,
-            status="playing" if not tokens else "waiting",
+            status="playing" if all(d["joined"] for d in seats) else "waiting",
             rematch_of=rematch_of,
         )
         await asyncio.to_thread(self.store.create, stored)
@@ -320,7 +333,9 @@ class Hub:
         async with match.lock:
             seat = self.seat_of(match, token)
             seats = [dict(d) for d in match.stored.seats]
-            seats[seat].update(joined=False, token=token_hash(secrets.token_urlsafe(24)))
+            seats[seat].update(
+                joined=False, reserved=False, token=token_hash(secrets.token_urlsafe(24))
+            )
             await self._save_seats(match, seats)
             for conn in list(match.connections):
                 if conn.seat == seat:
@@ -386,10 +401,20 @@ class Hub:
                 raise ServerError(f"a rematch exists already: match {new.id}", 409)
             n = len(stored.seats)
             order = [(s - 1) % n for s in range(n)]  # new seat k is played by old seat order[k]
+            here = {seat} | {c.seat for c in match.connections if c.seat is not None}
+
+            def new_seat(old: Player) -> str:
+                # A person who is here is sent the new seat's token; in a listed match the
+                # seat of one who has gone is open for anyone, as it would be after a leave.
+                agent = stored.seats[old]["agent"]
+                if agent is not None:
+                    return str(agent)
+                return HUMAN if old in here or not stored.listed else OPEN
+
             request = CreateMatch(
                 game=stored.game,
                 options=stored.options,
-                seats=[stored.seats[old]["agent"] or HUMAN for old in order],
+                seats=[new_seat(old) for old in order],
                 names=[stored.seats[old]["name"] for old in order],
                 listed=stored.listed,
                 move_seconds=stored.move_seconds,
@@ -597,6 +622,11 @@ class Hub:
                 conn.send({"type": "presence", "seats": match.seats_public()})
             else:
                 conn.send(state_message(match, conn, self.clock()))
+
+
+def _is_open(spec: str) -> bool:
+    """True for a seat given as ``open``: a person's seat for anyone who joins."""
+    return spec.strip().lower() == OPEN
 
 
 def _final_result(state: State[Any]) -> dict[str, Any]:

@@ -32,8 +32,15 @@ class ServerError(MeepleError):
 
 
 def open_seats(seats: list[dict[str, Any]]) -> list[Player]:
-    """The seats of a match that wait for a person to take them."""
-    return [s for s, seat in enumerate(seats) if seat["spec"] == HUMAN and not seat["joined"]]
+    """The seats of a match that anyone may take: a person's seat nobody has taken, whose
+    token was not handed out at creation (``reserved``: kept for the creator's link), or
+    whose holder gave it up (``leave``). Seats stored before ``reserved`` existed count as
+    not reserved, as they were served then."""
+    return [
+        s
+        for s, seat in enumerate(seats)
+        if seat["spec"] == HUMAN and not seat["joined"] and not seat.get("reserved", False)
+    ]
 
 
 @dataclass(eq=False)
