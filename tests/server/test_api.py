@@ -174,6 +174,45 @@ def test_join_leave_and_join_again(server):
     assert again["seat"] == 1
 
 
+def test_joining_a_full_match_says_it_has_no_open_seat(server):
+    created = create(server, game="edges", seats=["human", "open"])
+    match = created["match"]
+    httpx.post(f"{server.url}/api/matches/{match}/join", json={"name": "Bob"})
+    for body in ({"name": "Cy"}, {"name": "Cy", "seat": 1}):
+        reply = httpx.post(f"{server.url}/api/matches/{match}/join", json=body)
+        assert reply.status_code == 409
+        assert "the match has no open seat" in reply.json()["error"]
+        assert "None" not in reply.json()["error"]
+    open_one = create(server, game="edges", seats=["open", "open"])
+    httpx.post(f"{server.url}/api/matches/{open_one['match']}/join", json={"name": "Dee"})
+    reply = httpx.post(
+        f"{server.url}/api/matches/{open_one['match']}/join", json={"name": "Cy", "seat": 0}
+    )
+    assert reply.status_code == 409 and reply.json()["error"] == (
+        "seat 0 is not open; open seats: [1]"
+    )
+
+
+def test_a_seat_of_a_finished_match_cannot_be_left(server):
+    async def go() -> None:
+        created = create(server, game="erd", seats=["human", "human"])
+        match = created["match"]
+        a, b = await seated(server, created)
+        await a.send({"type": "resign"})
+        await b.wait_for(lambda: b.state["status"] == "finished")
+        winner = created["seats"][1]["token"]
+        reply = httpx.post(f"{server.url}/api/matches/{match}/leave", json={"token": winner})
+        assert reply.status_code == 409 and "over" in reply.json()["error"]
+        assert summary(server, match)["open_seats"] == []
+        # The winner's token still works: the rematch is theirs to ask for.
+        rematch = httpx.post(f"{server.url}/api/matches/{match}/rematch", json={"token": winner})
+        assert rematch.status_code == 200, rematch.text
+        for c in (a, b):
+            await c.close()
+
+    asyncio.run(go())
+
+
 def test_an_unknown_match_is_a_404(server):
     reply = httpx.get(f"{server.url}/api/matches/nothing-here")
     assert reply.status_code == 404 and "no match" in reply.json()["error"]

@@ -312,12 +312,16 @@ class Hub:
                 if not stored.listed:
                     raise ServerError("a private match is joined with the link its creator sent")
                 waiting = open_seats(stored.seats)
-                if seat is None and waiting:
-                    seat = waiting[0]
-                if seat is None or seat not in waiting:
+                if not waiting:
                     raise ServerError(
-                        f"seat {seat} is not open; open seats: {waiting or 'none'}", 409
+                        "the match has no open seat: every person's seat is taken or kept for "
+                        "the link its creator sent",
+                        409,
                     )
+                if seat is None:
+                    seat = waiting[0]
+                if seat not in waiting:
+                    raise ServerError(f"seat {seat} is not open; open seats: {waiting}", 409)
                 new_token = secrets.token_urlsafe(24)
             seats = [dict(d) for d in stored.seats]
             data = seats[seat]
@@ -332,6 +336,10 @@ class Hub:
         """Give a seat up: it is open again for someone else, and the old token is dead."""
         async with match.lock:
             seat = self.seat_of(match, token)
+            if match.stored.status == "finished":
+                # An open seat in a finished match would list it in the lobby again, and the
+                # dead token would lose its holder the rematch.
+                raise ServerError("the match is over: a seat is left only while it is played", 409)
             seats = [dict(d) for d in match.stored.seats]
             seats[seat].update(
                 joined=False, reserved=False, token=token_hash(secrets.token_urlsafe(24))
