@@ -8,7 +8,9 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 import sqlite3
+import time
 
 import httpx
 import pytest
@@ -16,6 +18,7 @@ import pytest
 import meeple
 from meeple.agents.levels import LEVEL_NAMES, level_spec
 from meeple.interfaces.web.client import Client, ServerProcess
+from meeple.interfaces.web.seeds import verify_seed
 
 
 @pytest.fixture(scope="module")
@@ -533,20 +536,77 @@ def test_a_game_without_a_card_list_serves_an_empty_one(server):
     assert reply.status_code == 400 and "no game called 'chess'" in reply.json()["error"]
 
 
-def test_seeds_stay_exact_in_a_browser(server):
-    """JavaScript reads JSON numbers as doubles: a seed must stay below 2**53 to replay."""
-    import time
+def _finished(server, match: str) -> dict:
+    for _ in range(600):
+        current = summary(server, match)
+        if current["status"] == "finished":
+            return current
+        time.sleep(0.05)
+    raise AssertionError(f"match {match} did not finish")
 
+
+def test_server_seeds_have_128_bits_and_are_committed_to_from_the_start(server):
     seeds = []
-    for _ in range(5):
+    for _ in range(4):
         created = create(server, game="edges", options={"board": "2x2"}, seats=["random"] * 2)
-        for _ in range(100):
-            if summary(server, created["match"])["status"] == "finished":
-                break
-            time.sleep(0.05)
+        done = _finished(server, created["match"])
         record = httpx.get(f"{server.url}/api/matches/{created['match']}/record").json()
+        assert done["seed"] == str(record["seed"])  # text: a browser rounds JSON numbers
+        assert verify_seed(done["seed_commitment"], done["seed"], done["seed_salt"])
         seeds.append(record["seed"])
-    assert all(0 <= seed < 2**53 for seed in seeds)
+    assert len(set(seeds)) == 4
+    assert max(seeds) >= 2**64  # 2**-256 to fail with 128 random bits each
+
+
+def test_the_seed_is_sent_to_nobody_before_the_end_and_checks_against_its_commitment(server):
+    async def go() -> None:
+        created = create(
+            server,
+            game="triangle-clock",
+            options={"memorise_seconds": 0.2},
+            seats=["human", "human"],
+        )
+        match = created["match"]
+        a, b = await seated(server, created)
+        watcher = await Client(server.url, match, None).connect()
+        before = [summary(server, match), httpx.get(f"{server.url}/api/matches?status=live").text]
+        commitment = before[0]["seed_commitment"]
+        assert re.fullmatch("[0-9a-f]{64}", commitment)
+        assert "seed" not in before[0] and "seed_salt" not in before[0]
+        assert a.state["seed_commitment"] == commitment and "seed" not in a.state
+        reply = httpx.get(f"{server.url}/api/matches/{match}/record")
+        assert reply.status_code == 403
+        await a.play_random(random.Random(3), moves=1)
+        sent_before_the_end = [json.dumps(m) for c in (a, b, watcher) for m in c.messages]
+        await a.send({"type": "resign"})
+        await watcher.wait_for(lambda: watcher.state["status"] == "finished")
+        end = watcher.state
+        seed = end["seed"]
+        assert isinstance(seed, str) and end["record"]["seed"] == seed
+        assert verify_seed(commitment, seed, end["seed_salt"])
+        assert not verify_seed(commitment, int(seed) + 1, end["seed_salt"])
+        assert not verify_seed(commitment, seed, "0" * 32)
+        record = httpx.get(f"{server.url}/api/matches/{match}/record").json()
+        assert record["seed"] == int(seed)
+        for text in [*sent_before_the_end, *(json.dumps(x) for x in before)]:
+            assert seed not in text and end["seed_salt"] not in text
+        for c in (a, b, watcher):
+            await c.close()
+
+    asyncio.run(go())
+
+
+def test_a_chosen_seed_is_refused_where_another_person_plays(server):
+    for seats in (["human", "human"], ["human", "open"]):
+        reply = httpx.post(
+            f"{server.url}/api/matches", json={"game": "edges", "seats": seats, "seed": 5}
+        )
+        assert reply.status_code == 400 and "chosen seed" in reply.json()["error"]
+    alone = create(server, game="edges", seats=["human", "random"], seed=5)
+    assert alone["match"]
+    agents = create(server, game="edges", options={"board": "2x2"}, seats=["random"] * 2, seed=6)
+    assert _finished(server, agents["match"])["seed"] == "6"
+    # A chosen seed stays below 2**53, which a JSON number carries exactly everywhere.
     reply = httpx.post(f"{server.url}/api/matches", json={"game": "edges", "seed": 2**60})
     assert reply.status_code == 422 and "seed" in reply.json()["error"]
 

@@ -32,6 +32,7 @@ from meeple.interfaces.web.live import (
 )
 from meeple.interfaces.web.pool import AgentPool
 from meeple.interfaces.web.protocol import CreateMatch
+from meeple.interfaces.web.seeds import draw_seed, new_salt
 from meeple.store.matches import MatchStore, MoveConflict, StoredMatch, token_hash
 
 log = logging.getLogger("meeple.server")
@@ -209,7 +210,15 @@ class Hub:
                 # AgentSpecError names the agents and parameters. Built off the event loop:
                 # some agents read large files first (Erd's solved agents, 63 MB: seconds).
                 await asyncio.to_thread(make_agent, spec, game)
-        seed = request.seed if request.seed is not None else secrets.randbelow(2**31)
+        persons = sum(1 for spec in specs if _is_open(spec) or parse_spec(spec).is_human)
+        if request.seed is not None and persons > 1:
+            # Whoever chooses the seed can deal the match offline and read every hand.
+            raise ServerError(
+                "a chosen seed is allowed only in a match with one person (the others agents): "
+                "with another person at the table, its chooser could work out their hidden "
+                "cards; leave seed out and the server draws one"
+            )
+        seed = request.seed if request.seed is not None else draw_seed()
         tokens: dict[int, str] = {}
         seats = []
         for seat, spec in enumerate(specs):
@@ -236,6 +245,7 @@ class Hub:
             game=game.name,
             options=game.options.changed(),
             seed=seed,
+            seed_salt=new_salt(),
             seats=seats,
             listed=request.listed,
             move_seconds=request.move_seconds,
