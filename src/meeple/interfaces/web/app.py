@@ -24,6 +24,7 @@ from pydantic import ValidationError
 from meeple.core.errors import MeepleError
 from meeple.core.registry import make
 from meeple.interfaces.web.hub import Hub
+from meeple.interfaces.web.limits import ServerLimits
 from meeple.interfaces.web.live import Connection, LiveMatch, ServerError, state_message
 from meeple.interfaces.web.pool import AgentPool
 from meeple.interfaces.web.protocol import (
@@ -50,10 +51,12 @@ def create_app(
     db: str,
     agent_workers: int | None = None,
     base_url: str = "",
+    limits: ServerLimits | None = None,
 ) -> FastAPI:
-    """The server application, storing matches at the SQLAlchemy URL ``db``."""
+    """The server application, storing matches at the SQLAlchemy URL ``db``, within the
+    operator's ``limits`` (defaults: :class:`ServerLimits`)."""
     store = MatchStore(db)
-    hub = Hub(store, AgentPool(agent_workers), base_url=base_url)
+    hub = Hub(store, AgentPool(agent_workers), base_url=base_url, limits=limits)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

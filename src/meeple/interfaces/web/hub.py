@@ -23,6 +23,7 @@ from meeple.core.game import Game, Player, State
 from meeple.core.registry import game_class, games, make
 from meeple.core.rng import derive_seed
 from meeple.core.simultaneous import hidden_from_others
+from meeple.interfaces.web.limits import ServerLimits
 from meeple.interfaces.web.live import (
     Connection,
     LiveMatch,
@@ -55,8 +56,10 @@ class Hub:
         pool: AgentPool | None = None,
         base_url: str = "",
         clock: Callable[[], float] = time.time,
+        limits: ServerLimits | None = None,
     ) -> None:
         self.store = store
+        self.limits = limits or ServerLimits()
         self.pool = pool or AgentPool()
         self.base_url = base_url
         self.clock = clock
@@ -207,6 +210,7 @@ class Hub:
             specs.append(HUMAN if not specs else _default_agent(game))
         for spec in specs:
             if not _is_open(spec) and not parse_spec(spec).is_human:
+                self.limits.check_agent(spec)
                 # AgentSpecError names the agents and parameters. Built off the event loop:
                 # some agents read large files first (Erd's solved agents, 63 MB: seconds).
                 await asyncio.to_thread(make_agent, spec, game)
