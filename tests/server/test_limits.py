@@ -56,3 +56,11 @@ def test_a_server_refuses_agents_over_its_limits_when_a_match_is_created(tmp_pat
     assert reply.status_code == 400 and "names files on the server" in reply.json()["error"]
     for level in LEVEL_NAMES:
         assert create("triangle-clock", ["human", level]).status_code == 200
+
+
+def test_a_decision_s_allowance_is_its_time_budget_or_the_cap_and_the_margin():
+    limits = ServerLimits(max_agent_seconds=5, agent_margin_seconds=30)
+    assert limits.allowance("mcts:seconds=2") == 32
+    assert limits.allowance("uct:iterations=30000") == 35  # no time budget: the time cap
+    assert limits.allowance("perfect:seconds=0") == 35  # 0 is "no time limit" for perfect
+    assert limits.allowance("random") == 35

@@ -51,6 +51,14 @@ def serve_command(
     max_agent_exact: Annotated[
         int, typer.Option(help="most exact= Edges' perfect agent may be given", min=0)
     ] = _LIMITS.max_agent_exact,
+    agent_margin_seconds: Annotated[
+        float,
+        typer.Option(
+            help="how much longer than its time budget an agent's move may take before its "
+            "worker is stopped and the seat's move is made by the default agent",
+            min=0.001,
+        ),
+    ] = _LIMITS.agent_margin_seconds,
 ) -> None:
     """Run the game server: a lobby and live matches, kept in a database.
 
@@ -70,6 +78,7 @@ def serve_command(
             max_agent_nodes=max_agent_nodes,
             max_agent_depth=max_agent_depth,
             max_agent_exact=max_agent_exact,
+            agent_margin_seconds=agent_margin_seconds,
         )
         app = create_app(db, agent_workers=agent_workers, base_url=url, limits=limits)
     except MeepleError as exc:

@@ -21,7 +21,7 @@ from meeple.agents.levels import DEFAULT_LEVEL, LEVEL_NAMES, level_spec, seat_sp
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game, Player, State
 from meeple.core.registry import game_class, games, make
-from meeple.core.rng import derive_seed
+from meeple.core.rng import derive_seed, make_rng
 from meeple.core.simultaneous import hidden_from_others
 from meeple.interfaces.web.limits import ServerLimits
 from meeple.interfaces.web.live import (
@@ -31,7 +31,7 @@ from meeple.interfaces.web.live import (
     open_seats,
     state_message,
 )
-from meeple.interfaces.web.pool import AgentPool
+from meeple.interfaces.web.pool import AgentOverrun, AgentPool
 from meeple.interfaces.web.protocol import CreateMatch
 from meeple.interfaces.web.seeds import draw_seed, new_salt
 from meeple.store.matches import MatchStore, MoveConflict, StoredMatch, token_hash
@@ -547,7 +547,14 @@ class Hub:
         """The move agent ``spec`` makes for ``seat`` now, from a worker process."""
         stored = match.stored
         text = await self.pool.move(
-            stored.game, stored.options, stored.seed, list(stored.moves), seat, spec, seed
+            stored.game,
+            stored.options,
+            stored.seed,
+            list(stored.moves),
+            seat,
+            spec,
+            seed,
+            allowance=self.limits.allowance(spec),
         )
         return match.game.parse_action(text)
 
@@ -564,12 +571,35 @@ class Hub:
                     await self._commit(match, seat, action)
         except asyncio.CancelledError:
             raise
+        except AgentOverrun as exc:
+            log.warning("agent %s of match %s (seat %d): %s", spec, match.id, seat, exc)
+            await self._overran(match, seat, spec, base)
         except Exception:
             log.exception("agent %s of match %s failed", spec, match.id)
         finally:
             match.thinking.discard(seat)
         if match.stored.status == "playing" and seat in match.state.to_act:
             self._after_change(match)  # the decision moved on while it thought: think again
+
+    async def _overran(self, match: LiveMatch, seat: Player, spec: str, base: int) -> None:
+        """An agent ran past its allowance and its worker was stopped: the seat moves as a
+        timed-out person's does, by the game's default agent, which plays it from now on
+        (an agent that overran once would hold up a worker at every move). If the default
+        agent itself overran, a random legal move is played."""
+        async with match.lock:
+            stored = match.stored
+            if match.decision_base != base or seat not in match.state.to_act:
+                return
+            if stored.seats[seat]["spec"] != spec or stored.status != "playing":
+                return
+            default = _default_agent(match.game)
+            if spec != default:
+                seats = [dict(d) for d in stored.seats]
+                seats[seat]["spec"] = default  # "agent" still names who was seated
+                await asyncio.to_thread(self.store.update, stored.id, seats=seats)
+                stored.seats = seats
+                return  # _agent_turn's caller asks the default agent for this decision
+            await self._commit(match, seat, _random_move(match, seat, base))
 
     # -- clocks -------------------------------------------------------------------------------
     def _set_clocks(self, match: LiveMatch) -> None:
@@ -618,7 +648,12 @@ class Hub:
                     # In a worker, as every computer move: the default agent may search for
                     # a second or read a solved game, and other matches must not wait on it.
                     seed = derive_seed(match.stored.seed, "timeout", seat, base)
-                    action = await self._worker_move(match, seat, _default_agent(match.game), seed)
+                    try:
+                        action = await self._worker_move(
+                            match, seat, _default_agent(match.game), seed
+                        )
+                    except AgentOverrun:
+                        action = _random_move(match, seat, base)
                 await self._commit(match, seat, action)
                 return  # _commit reset the clocks for whoever is still to act
         self._after_change(match)
@@ -644,6 +679,12 @@ class Hub:
                 conn.send({"type": "presence", "seats": match.seats_public()})
             else:
                 conn.send(state_message(match, conn, self.clock()))
+
+
+def _random_move(match: LiveMatch, seat: Player, base: int) -> Any:
+    """A legal move drawn from the match's seed: the last resort when agents overran."""
+    legal = match.state.legal_actions(seat)
+    return make_rng(match.stored.seed, "overrun", seat, base).choice(legal)
 
 
 def _is_open(spec: str) -> bool:

@@ -54,6 +54,22 @@ class ServerLimits(BaseModel):
         default=12, ge=0, description="pieces left when Edges' perfect agent solves (exact=)"
     )
 
+    agent_margin_seconds: float = Field(
+        default=30.0,
+        gt=0,
+        description="past its time budget (seconds=, else the time cap), an agent's move may "
+        "take this much longer (starting its worker, replaying the match) before it is stopped",
+    )
+
+    def allowance(self, spec: str) -> float:
+        """How long an agent's decision may take before its worker is stopped: its own
+        time budget (``seconds=``) or, without one, the time cap, and the margin."""
+        from meeple.agents import parse_spec
+
+        seconds = _number(parse_spec(spec).params.get("seconds", ""))
+        budget = self.max_agent_seconds if seconds is None or seconds <= 0 else seconds
+        return min(budget, self.max_agent_seconds) + self.agent_margin_seconds
+
     def check_agent(self, spec: str) -> None:
         """Refuse (ServerError 400) an agent spec with a budget over a cap, or a parameter
         naming a file on the server; a value that is no number is left for the agent's own
