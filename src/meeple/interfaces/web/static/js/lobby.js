@@ -172,7 +172,9 @@ function titleOf(name) {
 
 function describe(row) {
   const options = Object.entries(row.options || {}).map(([k, v]) => `${k}=${v}`).join(", ");
-  const players = (row.players || []).map((p) => p || "open").join(" vs ");
+  // A seat nobody has taken is open to anyone, or kept for the link its creator sent.
+  const open = row.open_seats || [];
+  const players = (row.players || []).map((p, s) => p || (open.includes(s) ? "open" : "invited")).join(" vs ");
   return el("span", { class: "what" }, el("strong", {}, titleOf(row.game)), options ? ` (${options})` : "", el("br"), players);
 }
 
