@@ -598,7 +598,7 @@ class Hub:
                 seats[seat]["spec"] = default  # "agent" still names who was seated
                 await asyncio.to_thread(self.store.update, stored.id, seats=seats)
                 stored.seats = seats
-                return  # _agent_turn's caller asks the default agent for this decision
+                return  # _agent_turn then asks the default agent for this decision
             await self._commit(match, seat, _random_move(match, seat, base))
 
     # -- clocks -------------------------------------------------------------------------------
