@@ -117,11 +117,13 @@ def db_url(request, tmp_path, postgres) -> str:
 
 @pytest.fixture
 def server_factory(tmp_path) -> Iterator:
-    """Start real servers (``factory(db_url)``); all are stopped at the end of the test."""
+    """Start real servers (``factory(db_url)``, ``factory(db_url, workers, *serve_flags)``);
+    all are stopped at the end of the test."""
     started: list[ServerProcess] = []
 
-    def factory(db: str, agent_workers: int = 1) -> ServerProcess:
-        server = ServerProcess(db, tmp_path / f"server{len(started)}.log", agent_workers)
+    def factory(db: str, agent_workers: int = 1, *args: str) -> ServerProcess:
+        log = tmp_path / f"server{len(started)}.log"
+        server = ServerProcess(db, log, agent_workers, args)
         started.append(server)
         return server.start()
 

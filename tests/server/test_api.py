@@ -8,7 +8,9 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 import sqlite3
+import time
 
 import httpx
 import pytest
@@ -16,6 +18,7 @@ import pytest
 import meeple
 from meeple.agents.levels import LEVEL_NAMES, level_spec
 from meeple.interfaces.web.client import Client, ServerProcess
+from meeple.interfaces.web.seeds import verify_seed
 
 
 @pytest.fixture(scope="module")
@@ -114,19 +117,47 @@ def test_tokens_are_secret_long_and_stored_only_as_hashes(server):
 
 
 def test_the_lobby_lists_open_seats_and_hides_private_matches(server):
-    public = create(server, game="edges", seats=["human", "human"])
+    public = create(server, game="edges", seats=["open", "open"])
     private = create(server, game="edges", seats=["human", "human"], listed=False)
     listed = {m["match"]: m for m in httpx.get(f"{server.url}/api/matches?status=open").json()}
     assert public["match"] in listed and private["match"] not in listed
     assert listed[public["match"]]["open_seats"] == [0, 1]
+    assert public["seats"] == []  # no token is handed out for an open seat
     # A private match is still reachable by its link.
     assert summary(server, private["match"])["listed"] is False
     reply = httpx.post(f"{server.url}/api/matches/{private['match']}/join", json={"name": "Eve"})
     assert reply.status_code == 400 and "link" in reply.json()["error"]
 
 
-def test_join_leave_and_join_again(server):
+def test_a_stranger_cannot_take_a_seat_whose_link_was_handed_out(server):
     created = create(server, game="edges", seats=["human", "human"])
+    match = created["match"]
+    assert summary(server, match)["open_seats"] == []
+    listed = [m["match"] for m in httpx.get(f"{server.url}/api/matches?status=open").json()]
+    assert match not in listed
+    for body in ({"name": "Eve"}, {"name": "Eve", "seat": 0}, {"name": "Eve", "seat": 1}):
+        reply = httpx.post(f"{server.url}/api/matches/{match}/join", json=body)
+        assert reply.status_code == 409, reply.text
+    # Both links still work: the creator's token was not taken over.
+    for seat in created["seats"]:
+        reply = httpx.post(f"{server.url}/api/matches/{match}/join", json={"token": seat["token"]})
+        assert reply.status_code == 200 and reply.json()["seat"] == seat["seat"]
+    assert summary(server, match)["status"] == "playing"
+
+
+def test_an_open_seat_is_for_anyone_but_only_in_a_listed_match(server):
+    created = create(server, game="edges", seats=["human", "open"], names=["Ann", "Bob"])
+    assert [s["seat"] for s in created["seats"]] == [0]
+    assert summary(server, created["match"])["open_seats"] == [1]
+    reply = httpx.post(
+        f"{server.url}/api/matches",
+        json={"game": "edges", "seats": ["human", "open"], "listed": False},
+    )
+    assert reply.status_code == 400 and "listed" in reply.json()["error"]
+
+
+def test_join_leave_and_join_again(server):
+    created = create(server, game="edges", seats=["human", "open"])
     match = created["match"]
     first = httpx.post(
         f"{server.url}/api/matches/{match}/join",
@@ -134,7 +165,7 @@ def test_join_leave_and_join_again(server):
     ).json()
     assert first["seat"] == 0
     stranger = httpx.post(f"{server.url}/api/matches/{match}/join", json={"name": "Bob"}).json()
-    assert stranger["seat"] == 1 and stranger["token"] != created["seats"][1]["token"]
+    assert stranger["seat"] == 1
     assert summary(server, match)["status"] == "playing"
     assert [s["name"] for s in summary(server, match)["seats"]] == ["Ann", "Bob"]
     left = httpx.post(f"{server.url}/api/matches/{match}/leave", json={"token": stranger["token"]})
@@ -144,6 +175,45 @@ def test_join_leave_and_join_again(server):
     assert dead.status_code == 403
     again = httpx.post(f"{server.url}/api/matches/{match}/join", json={"name": "Cy"}).json()
     assert again["seat"] == 1
+
+
+def test_joining_a_full_match_says_it_has_no_open_seat(server):
+    created = create(server, game="edges", seats=["human", "open"])
+    match = created["match"]
+    httpx.post(f"{server.url}/api/matches/{match}/join", json={"name": "Bob"})
+    for body in ({"name": "Cy"}, {"name": "Cy", "seat": 1}):
+        reply = httpx.post(f"{server.url}/api/matches/{match}/join", json=body)
+        assert reply.status_code == 409
+        assert "the match has no open seat" in reply.json()["error"]
+        assert "None" not in reply.json()["error"]
+    open_one = create(server, game="edges", seats=["open", "open"])
+    httpx.post(f"{server.url}/api/matches/{open_one['match']}/join", json={"name": "Dee"})
+    reply = httpx.post(
+        f"{server.url}/api/matches/{open_one['match']}/join", json={"name": "Cy", "seat": 0}
+    )
+    assert reply.status_code == 409 and reply.json()["error"] == (
+        "seat 0 is not open; open seats: [1]"
+    )
+
+
+def test_a_seat_of_a_finished_match_cannot_be_left(server):
+    async def go() -> None:
+        created = create(server, game="erd", seats=["human", "human"])
+        match = created["match"]
+        a, b = await seated(server, created)
+        await a.send({"type": "resign"})
+        await b.wait_for(lambda: b.state["status"] == "finished")
+        winner = created["seats"][1]["token"]
+        reply = httpx.post(f"{server.url}/api/matches/{match}/leave", json={"token": winner})
+        assert reply.status_code == 409 and "over" in reply.json()["error"]
+        assert summary(server, match)["open_seats"] == []
+        # The winner's token still works: the rematch is theirs to ask for.
+        rematch = httpx.post(f"{server.url}/api/matches/{match}/rematch", json={"token": winner})
+        assert rematch.status_code == 200, rematch.text
+        for c in (a, b):
+            await c.close()
+
+    asyncio.run(go())
 
 
 def test_an_unknown_match_is_a_404(server):
@@ -466,20 +536,77 @@ def test_a_game_without_a_card_list_serves_an_empty_one(server):
     assert reply.status_code == 400 and "no game called 'chess'" in reply.json()["error"]
 
 
-def test_seeds_stay_exact_in_a_browser(server):
-    """JavaScript reads JSON numbers as doubles: a seed must stay below 2**53 to replay."""
-    import time
+def _finished(server, match: str) -> dict:
+    for _ in range(600):
+        current = summary(server, match)
+        if current["status"] == "finished":
+            return current
+        time.sleep(0.05)
+    raise AssertionError(f"match {match} did not finish")
 
+
+def test_server_seeds_have_128_bits_and_are_committed_to_from_the_start(server):
     seeds = []
-    for _ in range(5):
+    for _ in range(4):
         created = create(server, game="edges", options={"board": "2x2"}, seats=["random"] * 2)
-        for _ in range(100):
-            if summary(server, created["match"])["status"] == "finished":
-                break
-            time.sleep(0.05)
+        done = _finished(server, created["match"])
         record = httpx.get(f"{server.url}/api/matches/{created['match']}/record").json()
+        assert done["seed"] == str(record["seed"])  # text: a browser rounds JSON numbers
+        assert verify_seed(done["seed_commitment"], done["seed"], done["seed_salt"])
         seeds.append(record["seed"])
-    assert all(0 <= seed < 2**53 for seed in seeds)
+    assert len(set(seeds)) == 4
+    assert max(seeds) >= 2**64  # 2**-256 to fail with 128 random bits each
+
+
+def test_the_seed_is_sent_to_nobody_before_the_end_and_checks_against_its_commitment(server):
+    async def go() -> None:
+        created = create(
+            server,
+            game="triangle-clock",
+            options={"memorise_seconds": 0.2},
+            seats=["human", "human"],
+        )
+        match = created["match"]
+        a, b = await seated(server, created)
+        watcher = await Client(server.url, match, None).connect()
+        before = [summary(server, match), httpx.get(f"{server.url}/api/matches?status=live").text]
+        commitment = before[0]["seed_commitment"]
+        assert re.fullmatch("[0-9a-f]{64}", commitment)
+        assert "seed" not in before[0] and "seed_salt" not in before[0]
+        assert a.state["seed_commitment"] == commitment and "seed" not in a.state
+        reply = httpx.get(f"{server.url}/api/matches/{match}/record")
+        assert reply.status_code == 403
+        await a.play_random(random.Random(3), moves=1)
+        sent_before_the_end = [json.dumps(m) for c in (a, b, watcher) for m in c.messages]
+        await a.send({"type": "resign"})
+        await watcher.wait_for(lambda: watcher.state["status"] == "finished")
+        end = watcher.state
+        seed = end["seed"]
+        assert isinstance(seed, str) and end["record"]["seed"] == seed
+        assert verify_seed(commitment, seed, end["seed_salt"])
+        assert not verify_seed(commitment, int(seed) + 1, end["seed_salt"])
+        assert not verify_seed(commitment, seed, "0" * 32)
+        record = httpx.get(f"{server.url}/api/matches/{match}/record").json()
+        assert record["seed"] == int(seed)
+        for text in [*sent_before_the_end, *(json.dumps(x) for x in before)]:
+            assert seed not in text and end["seed_salt"] not in text
+        for c in (a, b, watcher):
+            await c.close()
+
+    asyncio.run(go())
+
+
+def test_a_chosen_seed_is_refused_where_another_person_plays(server):
+    for seats in (["human", "human"], ["human", "open"]):
+        reply = httpx.post(
+            f"{server.url}/api/matches", json={"game": "edges", "seats": seats, "seed": 5}
+        )
+        assert reply.status_code == 400 and "chosen seed" in reply.json()["error"]
+    alone = create(server, game="edges", seats=["human", "random"], seed=5)
+    assert alone["match"]
+    agents = create(server, game="edges", options={"board": "2x2"}, seats=["random"] * 2, seed=6)
+    assert _finished(server, agents["match"])["seed"] == "6"
+    # A chosen seed stays below 2**53, which a JSON number carries exactly everywhere.
     reply = httpx.post(f"{server.url}/api/matches", json={"game": "edges", "seed": 2**60})
     assert reply.status_code == 422 and "seed" in reply.json()["error"]
 

@@ -29,7 +29,7 @@ def test_players_on_two_server_processes_play_one_match(server_factory, postgres
         options = {"board": "2x3", "stash": "3/3/2"} if game == "edges" else {"best_of": 3}
         created = httpx.post(
             f"{one.url}/api/matches",
-            json={"game": game, "options": options, "seats": ["human", "human"], "seed": 3},
+            json={"game": game, "options": options, "seats": ["human", "human"]},
         ).json()
         match = created["match"]
         a = await Client(one.url, match, created["seats"][0]["token"]).connect()

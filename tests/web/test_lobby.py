@@ -16,12 +16,12 @@ def test_a_match_made_with_the_form_is_joined_from_the_open_list(
     host.press("#my-name", "Tab")
     host.select_option("#game", "edges")
     host.fill("#opt-board", "2x2")
-    host.select_option("#seat-1", "human")
+    host.select_option("#seat-1", "open")
     host.click("#create-button")
     mine = host.wait_for_selector("#play-mine")
     link = mine.get_attribute("href")
     match = re.search(r"/play/([^#]+)#token=", link).group(1)
-    assert host.locator(".join-link").count() == 1  # the link for the friend in seat 1
+    assert host.locator(".join-link").count() == 0  # seat 1 is open: no link to send
     assert server.get(f"/api/matches/{match}")["options"] == {"board": "2x2"}
 
     guest = watch(chromium.new_context(viewport={"width": 390, "height": 844}).new_page())
@@ -79,7 +79,13 @@ def test_the_computer_seats_offer_the_levels_and_default_to_hard(
     seat = page.locator("#seat-1")
     assert seat.input_value() == "hard"
     labels = seat.locator("option").all_inner_texts()
-    assert labels[:4] == ["a person", "computer, easy", "computer, medium", "computer, hard"]
+    assert labels[:5] == [
+        "a person (I send the link)",
+        "anyone from the lobby",
+        "computer, easy",
+        "computer, medium",
+        "computer, hard",
+    ]
     assert "agent: heuristic" in labels
     page.click("#create-button")
     link = page.wait_for_selector("#play-mine").get_attribute("href")

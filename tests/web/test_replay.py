@@ -64,3 +64,24 @@ def test_an_uploaded_record_is_replayed(server, context, watch, page_errors, tmp
     page.set_input_files("#file", str(bad))
     assert "could not be replayed" in page.wait_for_selector(".toast-error").inner_text()
     assert not page_errors, page_errors
+
+
+def test_a_match_dealt_from_a_128_bit_seed_replays_from_the_lobby(
+    server, context, watch, page_errors
+):
+    """Read as a JSON number, such a seed would be rounded to a double, and a game dealt
+    from the rounded seed (The Triangle Clock shuffles its deck by it) would not replay."""
+    created = server.create("triangle-clock", {}, ["random", "random"])
+    match = created["match"]
+    deadline = time.monotonic() + 60
+    while (done := server.get(f"/api/matches/{match}"))["status"] != "finished":
+        assert time.monotonic() < deadline, "two random agents did not finish in 60 s"
+        time.sleep(0.2)
+    assert int(done["seed"]) >= 2**53  # not a double's integer: 1 in 2**75 to miss
+    moves = len(server.get(f"/api/matches/{match}/record")["moves"])
+    page = watch(context.new_page())
+    page.goto(f"{server.url}/replay?match={match}")
+    page.wait_for_selector("body[data-step='0']")
+    page.keyboard.press("End")
+    page.wait_for_selector(f"body[data-step='{moves}']")
+    assert not page_errors, page_errors

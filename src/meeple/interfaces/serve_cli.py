@@ -15,7 +15,10 @@ import typer
 
 from meeple.core.errors import MeepleError
 from meeple.interfaces.console import console, fail
+from meeple.interfaces.web.limits import ServerLimits
 from meeple.store.matches import DEFAULT_MATCH_URL
+
+_LIMITS = ServerLimits()
 
 
 def serve_command(
@@ -32,6 +35,32 @@ def serve_command(
     open_browser: Annotated[
         bool, typer.Option("--open", help="open the lobby in a web browser once started")
     ] = False,
+    max_agent_seconds: Annotated[
+        float, typer.Option(help="most seconds= an agent of a new match may be given", min=0.001)
+    ] = _LIMITS.max_agent_seconds,
+    max_agent_iterations: Annotated[
+        int, typer.Option(help="most iterations= an agent may be given", min=1)
+    ] = _LIMITS.max_agent_iterations,
+    max_agent_worlds: Annotated[
+        int, typer.Option(help="most worlds= (min_worlds=, samples=) an agent may be given", min=1)
+    ] = _LIMITS.max_agent_worlds,
+    max_agent_nodes: Annotated[
+        int, typer.Option(help="most nodes= a search tree may be given", min=1)
+    ] = _LIMITS.max_agent_nodes,
+    max_agent_depth: Annotated[
+        int, typer.Option(help="most depth= a search may be given", min=1)
+    ] = _LIMITS.max_agent_depth,
+    max_agent_exact: Annotated[
+        int, typer.Option(help="most exact= Edges' perfect agent may be given", min=0)
+    ] = _LIMITS.max_agent_exact,
+    agent_margin_seconds: Annotated[
+        float,
+        typer.Option(
+            help="how much longer than its time budget an agent's move may take before its "
+            "worker is stopped and the seat's move is made by the default agent",
+            min=0.001,
+        ),
+    ] = _LIMITS.agent_margin_seconds,
 ) -> None:
     """Run the game server: a lobby and live matches, kept in a database.
 
@@ -44,7 +73,16 @@ def serve_command(
     url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
     _check_free(host, port)
     try:
-        app = create_app(db, agent_workers=agent_workers, base_url=url)
+        limits = ServerLimits(
+            max_agent_seconds=max_agent_seconds,
+            max_agent_iterations=max_agent_iterations,
+            max_agent_worlds=max_agent_worlds,
+            max_agent_nodes=max_agent_nodes,
+            max_agent_depth=max_agent_depth,
+            max_agent_exact=max_agent_exact,
+            agent_margin_seconds=agent_margin_seconds,
+        )
+        app = create_app(db, agent_workers=agent_workers, base_url=url, limits=limits)
     except MeepleError as exc:
         raise fail(str(exc)) from None
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")

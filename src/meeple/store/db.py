@@ -205,6 +205,39 @@ def create_tables(engine: Engine, metadata: MetaData) -> None:
         raise StoreError(f"cannot open {_safe(engine)}: {getattr(exc, 'orig', exc)}") from None
 
 
+def add_missing_columns(engine: Engine, table: Table) -> None:
+    """Add the nullable columns of ``table`` that its stored copy lacks (a database made
+    by an older meeple): ``create_all`` creates missing tables, never missing columns.
+
+    Another process adding the same column at once is fine: the loser's error is ignored
+    once the column is seen to be there.
+    """
+    try:
+        present = {c["name"] for c in inspect(engine).get_columns(table.name)}
+    except SQLAlchemyError as exc:
+        raise StoreError(f"cannot open {_safe(engine)}: {getattr(exc, 'orig', exc)}") from None
+    for column in table.columns:
+        if column.name in present:
+            continue
+        if not column.nullable:
+            raise StoreError(
+                f"{_safe(engine)}: table {table.name} lacks column {column.name}, which cannot "
+                "be added to stored rows (it has no default); use a new database"
+            )
+        kind = column.type.compile(dialect=engine.dialect)
+        statement = f"ALTER TABLE {table.name} ADD COLUMN {column.name} {kind}"
+        try:
+            with engine.begin() as connection:
+                connection.exec_driver_sql(statement)
+        except SQLAlchemyError as exc:
+            columns = {c["name"] for c in inspect(engine).get_columns(table.name)}
+            if column.name not in columns:
+                raise StoreError(
+                    f"cannot add column {column.name} to {table.name} in {_safe(engine)}: "
+                    f"{getattr(exc, 'orig', exc)}"
+                ) from None
+
+
 def _safe(engine: Engine) -> str:
     """The engine's URL with any password hidden, for messages."""
     return engine.url.render_as_string(hide_password=True)

@@ -38,7 +38,13 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from meeple.core.errors import MeepleError
-from meeple.store.db import StoreError, create_tables, open_engine, storage_failures
+from meeple.store.db import (
+    StoreError,
+    add_missing_columns,
+    create_tables,
+    open_engine,
+    storage_failures,
+)
 
 CHANNEL = "meeple_match"
 """The PostgreSQL channel on which every change to a match is announced."""
@@ -112,6 +118,11 @@ class MatchRow(_Base):
     game: Mapped[str] = mapped_column(String(40))
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     seed: Mapped[int] = mapped_column(BigInteger)
+    """The seed when it fits a signed 64-bit column, else -1 (``seed_text`` holds it)."""
+    seed_text: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    """The seed in decimal (server-drawn seeds have 128 bits); None in older databases."""
+    seed_salt: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """The salt of the seed's commitment (``seed_commitment``); None: no commitment."""
     seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     listed: Mapped[bool] = mapped_column(Boolean)
     move_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
@@ -148,6 +159,8 @@ class StoredMatch:
     listed: bool
     move_seconds: float | None
     status: str
+    seed_salt: str | None = None
+    """The salt the seed was committed to with; None for a match stored before commitments."""
     result: dict[str, Any] | None = None
     rematch_of: str | None = None
     rematch: str | None = None
@@ -164,7 +177,8 @@ class StoredMatch:
             id=row.id,
             game=row.game,
             options=dict(row.options),
-            seed=row.seed,
+            seed=int(row.seed_text) if row.seed_text is not None else row.seed,
+            seed_salt=row.seed_salt,
             seats=[dict(s) for s in row.seats],
             listed=row.listed,
             move_seconds=row.move_seconds,
@@ -190,6 +204,7 @@ class MatchStore:
         self.url = url
         self.engine = open_engine(url)
         create_tables(self.engine, _Base.metadata)
+        add_missing_columns(self.engine, _Base.metadata.tables["matches"])  # an older meeple's
         self.writer = secrets.token_hex(8)
         """Names this store in its own announcements, so it can ignore them."""
 
@@ -259,7 +274,9 @@ class MatchStore:
                     id=match.id,
                     game=match.game,
                     options=match.options,
-                    seed=match.seed,
+                    seed=match.seed if match.seed < 2**63 else -1,
+                    seed_text=str(match.seed),
+                    seed_salt=match.seed_salt,
                     seats=match.seats,
                     listed=match.listed,
                     move_seconds=match.move_seconds,

@@ -36,6 +36,7 @@ from meeple.core.errors import (
 from meeple.core.game import ActionIdError
 from meeple.core.registry import make
 from meeple.interfaces.web.hub import ONLINE_CONTENT, Hub
+from meeple.interfaces.web.limits import ServerLimits
 from meeple.interfaces.web.live import (
     STATUS_CODES,
     Connection,
@@ -70,11 +71,13 @@ def create_app(
     db: str,
     agent_workers: int | None = None,
     base_url: str = "",
+    limits: ServerLimits | None = None,
 ) -> FastAPI:
-    """The server application, storing matches at the SQLAlchemy URL ``db``."""
+    """The server application, storing matches at the SQLAlchemy URL ``db``, within the
+    operator's ``limits`` (defaults: :class:`ServerLimits`)."""
     store = MatchStore(db)
     store.check()
-    hub = Hub(store, AgentPool(agent_workers), base_url=base_url)
+    hub = Hub(store, AgentPool(agent_workers), base_url=base_url, limits=limits)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

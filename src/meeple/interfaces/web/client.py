@@ -128,10 +128,14 @@ def free_port() -> int:
 class ServerProcess:
     """``meeple serve`` in a real process on a free port."""
 
-    def __init__(self, db: str, log: Path, agent_workers: int = 1) -> None:
+    def __init__(
+        self, db: str, log: Path, agent_workers: int = 1, args: tuple[str, ...] = ()
+    ) -> None:
         self.db = db
         self.log_path = log
         self.agent_workers = agent_workers
+        self.args = args
+        """More ``meeple serve`` flags (``--max-agent-seconds 1``)."""
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
@@ -142,7 +146,7 @@ class ServerProcess:
         log = self.log_path.open("ab")
         self.proc = subprocess.Popen(
             [str(meeple), "serve", "--port", str(self.port), "--db", self.db,
-             "--agent-workers", str(self.agent_workers)],
+             "--agent-workers", str(self.agent_workers), *self.args],
             stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
         )  # fmt: skip
         deadline = time.monotonic() + 60

@@ -22,8 +22,9 @@ from meeple.core.errors import MeepleError
 from meeple.core.game import Game, Player, State
 from meeple.core.record import check_untrusted_options
 from meeple.core.registry import games, make
-from meeple.core.rng import derive_seed
+from meeple.core.rng import derive_seed, make_rng
 from meeple.core.simultaneous import hidden_from_others
+from meeple.interfaces.web.limits import ServerLimits
 from meeple.interfaces.web.live import (
     Connection,
     LiveMatch,
@@ -31,8 +32,9 @@ from meeple.interfaces.web.live import (
     open_seats,
     state_message,
 )
-from meeple.interfaces.web.pool import AgentPool
+from meeple.interfaces.web.pool import AgentOverrun, AgentPool
 from meeple.interfaces.web.protocol import CreateMatch
+from meeple.interfaces.web.seeds import draw_seed, new_salt
 from meeple.store.matches import (
     DamagedMatch,
     MatchStore,
@@ -45,6 +47,9 @@ log = logging.getLogger("meeple.server")
 
 ONLINE_CONTENT = "online matches and replays play the content that ships with meeple"
 """Why a client may not name a file: the advice that goes with the refusal."""
+
+OPEN = "open"
+"""A seat given as this is a person's seat with no token handed out: anyone may join it."""
 
 
 def _default_agent(game: Game[Any, Any, Any]) -> str:
@@ -61,8 +66,10 @@ class Hub:
         pool: AgentPool | None = None,
         base_url: str = "",
         clock: Callable[[], float] = time.time,
+        limits: ServerLimits | None = None,
     ) -> None:
         self.store = store
+        self.limits = limits or ServerLimits()
         self.pool = pool or AgentPool()
         self.base_url = base_url
         self.clock = clock
@@ -203,7 +210,13 @@ class Hub:
         game = make(request.game, **request.options)  # OptionError: the CLI's own message
         # A seat may name a level (easy, medium, hard): it plays, and is stored as, that
         # level's agent spec, so the match replays the same whatever the levels become.
-        specs = [seat_spec(game, spec) for spec in request.seats]
+        # 'open' is a person's seat with no token handed out: the lobby's, for anyone.
+        specs = [spec if _is_open(spec) else seat_spec(game, spec) for spec in request.seats]
+        if not request.listed and any(_is_open(spec) for spec in specs):
+            raise ServerError(
+                "an 'open' seat is taken from the lobby, so it needs a listed match; in a "
+                "private match give the seat as 'human' and send its link"
+            )
         if len(specs) > game.num_players:
             raise ServerError(
                 f"{game.title} with these options has {game.num_players} seats, "
@@ -212,25 +225,38 @@ class Hub:
         while len(specs) < game.num_players:
             specs.append(HUMAN if not specs else _default_agent(game))
         for spec in specs:
-            if not parse_spec(spec).is_human:
+            if not _is_open(spec) and not parse_spec(spec).is_human:
+                self.limits.check_agent(spec)
                 # AgentSpecError names the agents and parameters. Built off the event loop:
                 # some agents read large files first (Erd's solved agents, 63 MB: seconds).
                 await asyncio.to_thread(make_agent, spec, game)
-        seed = request.seed if request.seed is not None else secrets.randbelow(2**31)
+        persons = sum(1 for spec in specs if _is_open(spec) or parse_spec(spec).is_human)
+        if request.seed is not None and persons > 1:
+            # Whoever chooses the seed can deal the match offline and read every hand.
+            raise ServerError(
+                "a chosen seed is allowed only in a match with one person (the others agents): "
+                "with another person at the table, its chooser could work out their hidden "
+                "cards; leave seed out and the server draws one"
+            )
+        seed = request.seed if request.seed is not None else draw_seed()
         tokens: dict[int, str] = {}
         seats = []
         for seat, spec in enumerate(specs):
-            human = parse_spec(spec).is_human
-            name = request.names[seat] if seat < len(request.names) else None
-            if human:
+            is_open = _is_open(spec)
+            human = is_open or parse_spec(spec).is_human
+            name = request.names[seat] if seat < len(request.names) and not is_open else None
+            if human and not is_open:
                 tokens[seat] = secrets.token_urlsafe(24)  # 192 bits
             seats.append(
                 {
                     "spec": HUMAN if human else spec,
                     "agent": None if human else spec,
                     "name": name if human else spec,
-                    "token": token_hash(tokens[seat]) if human else None,
+                    "token": token_hash(tokens[seat]) if seat in tokens else None,
                     "joined": not human,
+                    # A seat whose token goes back to the creator is kept for that link (the
+                    # creator's own, a friend's): joining without a token never takes it.
+                    "reserved": seat in tokens,
                     "resigned": False,
                 }
             )
@@ -239,10 +265,11 @@ class Hub:
             game=game.name,
             options=game.options.changed(),
             seed=seed,
+            seed_salt=new_salt(),
             seats=seats,
             listed=request.listed,
             move_seconds=request.move_seconds,
-            status="playing" if not tokens else "waiting",
+            status="playing" if all(d["joined"] for d in seats) else "waiting",
             rematch_of=rematch_of,
         )
         await asyncio.to_thread(self.store.create, stored)
@@ -317,12 +344,16 @@ class Hub:
                 if not stored.listed:
                     raise ServerError("a private match is joined with the link its creator sent")
                 waiting = open_seats(stored.seats)
-                if seat is None and waiting:
-                    seat = waiting[0]
-                if seat is None or seat not in waiting:
+                if not waiting:
                     raise ServerError(
-                        f"seat {seat} is not open; open seats: {waiting or 'none'}", 409
+                        "the match has no open seat: every person's seat is taken or kept for "
+                        "the link its creator sent",
+                        409,
                     )
+                if seat is None:
+                    seat = waiting[0]
+                if seat not in waiting:
+                    raise ServerError(f"seat {seat} is not open; open seats: {waiting}", 409)
                 new_token = secrets.token_urlsafe(24)
             seats = [dict(d) for d in stored.seats]
             data = seats[seat]
@@ -337,8 +368,14 @@ class Hub:
         """Give a seat up: it is open again for someone else, and the old token is dead."""
         async with match.lock:
             seat = self.seat_of(match, token)
+            if match.stored.status == "finished":
+                # An open seat in a finished match would list it in the lobby again, and the
+                # dead token would lose its holder the rematch.
+                raise ServerError("the match is over: a seat is left only while it is played", 409)
             seats = [dict(d) for d in match.stored.seats]
-            seats[seat].update(joined=False, token=token_hash(secrets.token_urlsafe(24)))
+            seats[seat].update(
+                joined=False, reserved=False, token=token_hash(secrets.token_urlsafe(24))
+            )
             await self._save_seats(match, seats)
             for conn in list(match.connections):
                 if conn.seat == seat:
@@ -404,10 +441,20 @@ class Hub:
                 raise ServerError(f"a rematch exists already: match {new.id}", 409)
             n = len(stored.seats)
             order = [(s - 1) % n for s in range(n)]  # new seat k is played by old seat order[k]
+            here = {seat} | {c.seat for c in match.connections if c.seat is not None}
+
+            def new_seat(old: Player) -> str:
+                # A person who is here is sent the new seat's token; in a listed match the
+                # seat of one who has gone is open for anyone, as it would be after a leave.
+                agent = stored.seats[old]["agent"]
+                if agent is not None:
+                    return str(agent)
+                return HUMAN if old in here or not stored.listed else OPEN
+
             request = CreateMatch(
                 game=stored.game,
                 options=stored.options,
-                seats=[stored.seats[old]["agent"] or HUMAN for old in order],
+                seats=[new_seat(old) for old in order],
                 names=[stored.seats[old]["name"] for old in order],
                 listed=stored.listed,
                 move_seconds=stored.move_seconds,
@@ -520,7 +567,14 @@ class Hub:
         """The move agent ``spec`` makes for ``seat`` now, from a worker process."""
         stored = match.stored
         text = await self.pool.move(
-            stored.game, stored.options, stored.seed, list(stored.moves), seat, spec, seed
+            stored.game,
+            stored.options,
+            stored.seed,
+            list(stored.moves),
+            seat,
+            spec,
+            seed,
+            allowance=self.limits.allowance(spec),
         )
         return match.game.parse_action(text)
 
@@ -537,6 +591,9 @@ class Hub:
                     await self._commit(match, seat, action)
         except asyncio.CancelledError:
             raise
+        except AgentOverrun as exc:
+            log.warning("agent %s of match %s (seat %d): %s", spec, match.id, seat, exc)
+            await self._overran(match, seat, spec, base)
         except MeepleError as exc:  # the database failed (logged already): one line
             log.warning("agent %s of match %s could not move: %s", spec, match.id, exc)
         except Exception:
@@ -545,6 +602,26 @@ class Hub:
             match.thinking.discard(seat)
         if match.stored.status == "playing" and seat in match.state.to_act:
             self._after_change(match)  # the decision moved on while it thought: think again
+
+    async def _overran(self, match: LiveMatch, seat: Player, spec: str, base: int) -> None:
+        """An agent ran past its allowance and its worker was stopped: the seat moves as a
+        timed-out person's does, by the game's default agent, which plays it from now on
+        (an agent that overran once would hold up a worker at every move). If the default
+        agent itself overran, a random legal move is played."""
+        async with match.lock:
+            stored = match.stored
+            if match.decision_base != base or seat not in match.state.to_act:
+                return
+            if stored.seats[seat]["spec"] != spec or stored.status != "playing":
+                return
+            default = _default_agent(match.game)
+            if spec != default:
+                seats = [dict(d) for d in stored.seats]
+                seats[seat]["spec"] = default  # "agent" still names who was seated
+                await asyncio.to_thread(self.store.update, stored.id, seats=seats)
+                stored.seats = seats
+                return  # _agent_turn then asks the default agent for this decision
+            await self._commit(match, seat, _random_move(match, seat, base))
 
     # -- clocks -------------------------------------------------------------------------------
     def _set_clocks(self, match: LiveMatch) -> None:
@@ -593,7 +670,12 @@ class Hub:
                     # In a worker, as every computer move: the default agent may search for
                     # a second or read a solved game, and other matches must not wait on it.
                     seed = derive_seed(match.stored.seed, "timeout", seat, base)
-                    action = await self._worker_move(match, seat, _default_agent(match.game), seed)
+                    try:
+                        action = await self._worker_move(
+                            match, seat, _default_agent(match.game), seed
+                        )
+                    except AgentOverrun:
+                        action = _random_move(match, seat, base)
                 await self._commit(match, seat, action)
                 return  # _commit reset the clocks for whoever is still to act
         self._after_change(match)
@@ -619,6 +701,17 @@ class Hub:
                 conn.send({"type": "presence", "seats": match.seats_public()})
             else:
                 conn.send(state_message(match, conn, self.clock()))
+
+
+def _random_move(match: LiveMatch, seat: Player, base: int) -> Any:
+    """A legal move drawn from the match's seed: the last resort when agents overran."""
+    legal = match.state.legal_actions(seat)
+    return make_rng(match.stored.seed, "overrun", seat, base).choice(legal)
+
+
+def _is_open(spec: str) -> bool:
+    """True for a seat given as ``open``: a person's seat for anyone who joins."""
+    return spec.strip().lower() == OPEN
 
 
 def _final_result(state: State[Any]) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from meeple.agents import HUMAN
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game, Player, State
 from meeple.core.record import GameRecord
+from meeple.interfaces.web.seeds import seed_commitment
 from meeple.store.matches import StoredMatch
 
 SEND_QUEUE_LIMIT = 256
@@ -49,8 +50,15 @@ class ServerError(MeepleError):
 
 
 def open_seats(seats: list[dict[str, Any]]) -> list[Player]:
-    """The seats of a match that wait for a person to take them."""
-    return [s for s, seat in enumerate(seats) if seat["spec"] == HUMAN and not seat["joined"]]
+    """The seats of a match that anyone may take: a person's seat nobody has taken, whose
+    token was not handed out at creation (``reserved``: kept for the creator's link), or
+    whose holder gave it up (``leave``). Seats stored before ``reserved`` existed count as
+    not reserved, as they were served then."""
+    return [
+        s
+        for s, seat in enumerate(seats)
+        if seat["spec"] == HUMAN and not seat["joined"] and not seat.get("reserved", False)
+    ]
 
 
 @dataclass(eq=False)
@@ -141,7 +149,21 @@ class LiveMatch:
             "result": stored.result,
             "rematch": stored.rematch,
             "rematch_of": stored.rematch_of,
+            **self.seed_fields(),
         }
+
+    def seed_fields(self) -> dict[str, Any]:
+        """The seed's commitment, from the start; the seed and salt that check it, once the
+        match is over (never before: the seed deals every hidden card). The seed is sent as
+        decimal text, since a browser reads a JSON number as a double (53 bits)."""
+        stored = self.stored
+        salt = stored.seed_salt
+        out: dict[str, Any] = {
+            "seed_commitment": seed_commitment(stored.seed, salt) if salt is not None else None
+        }
+        if stored.status == "finished":
+            out.update(seed=str(stored.seed), seed_salt=salt)
+        return out
 
     def seats_public(self) -> list[dict[str, Any]]:
         """The seats as everyone may see them: names, person or agent, connected."""
@@ -220,5 +242,14 @@ def state_message(match: LiveMatch, conn: Connection, now: float) -> dict[str, A
         "seats": match.seats_public(),
         "result": stored.result,
         "rematch": stored.rematch,
-        "record": match.record().model_dump(mode="json") if over else None,
+        "record": _browser_record(match) if over else None,
+        **match.seed_fields(),
     }
+
+
+def _browser_record(match: LiveMatch) -> dict[str, Any]:
+    """The record for a page: its seed as decimal text (a JSON number would be rounded to
+    a double by a browser); ``/api/matches/{id}/record`` serves the record file itself."""
+    record = match.record().model_dump(mode="json")
+    record["seed"] = str(record["seed"])
+    return record

@@ -5,18 +5,25 @@ and the agent spec), rebuilds the position by replaying the moves, brings a new 
 date with its seat's earlier decisions, and returns the move's notation. Workers keep
 nothing between calls, so any worker can serve any match, a worker that dies loses one
 decision, and a restarted server needs nothing from the old workers.
+
+A decision may take its allowance (the agent's time budget and a margin, from the
+operator's limits) and no more: past it the worker is killed and a new one started in its
+place, so an agent that overruns holds up no other match for longer than that.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 import os
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
+from multiprocessing.connection import Connection
 from typing import Any
 
 from meeple.agents import make_agent
 from meeple.core.agent import Observation, catch_up
+from meeple.core.errors import MeepleError
 from meeple.core.processes import die_with_parent
 from meeple.core.record import GameRecord
 
@@ -41,36 +48,156 @@ def agent_move(
     return str(agent.act(Observation(states[-1], seat)))
 
 
+START_SECONDS = 120.0
+"""How long a new worker may take to start (import meeple) before it counts as dead."""
+
+
+class AgentOverrun(MeepleError):
+    """An agent's decision ran past its allowance; its worker was stopped."""
+
+
+def _serve(conn: Connection) -> None:
+    """A worker process: answer each task (``agent_move``'s arguments) with
+    ``("ok", move)`` or ``("error", message)`` until the server closes the pipe."""
+    die_with_parent()  # no orphans after a kill -9 of the server
+    conn.send(("ready", ""))  # imported: the allowance of its first task counts from here
+    while True:
+        try:
+            task = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            reply: tuple[str, str] = ("ok", agent_move(*task))
+        except Exception as exc:  # the server logs it; the worker serves on
+            reply = ("error", f"{type(exc).__name__}: {exc}")
+        conn.send(reply)
+
+
+class _Worker:
+    """One worker process and the server's end of its pipe."""
+
+    def __init__(self) -> None:
+        # spawn, not fork: forking a process that runs an event loop and threads copies
+        # locks in whatever state they were.
+        context = multiprocessing.get_context("spawn")
+        self.conn, child = context.Pipe()
+        self.process = context.Process(target=_serve, args=(child,), daemon=True)
+        self.process.start()
+        child.close()
+        self.ready = False
+
+    def wait_ready(self) -> None:
+        """Wait until the new process has imported meeple (runs in a waiting thread)."""
+        if not self.ready:
+            self.conn.recv()
+            self.ready = True
+
+    def call(self, task: tuple[Any, ...]) -> tuple[str, str]:
+        """Hand the worker a task and wait for its answer (runs in a waiting thread)."""
+        self.conn.send(task)
+        return self.conn.recv()
+
+    def kill(self) -> None:
+        """Stop the worker at once, whatever it is doing."""
+        with contextlib.suppress(Exception):
+            self.process.kill()
+            self.process.join(1)
+        with contextlib.suppress(Exception):
+            self.conn.close()
+
+
 class AgentPool:
-    """Runs agent decisions off the event loop: ``workers`` processes, or threads if 0."""
+    """Runs agent decisions off the event loop: ``workers`` processes, or threads if 0
+    (threads cannot be stopped: a decision past its allowance is abandoned, not ended)."""
 
     def __init__(self, workers: int | None = None) -> None:
         if workers is None:
             workers = max(1, os.cpu_count() or 1)
         self.workers = workers
-        self._executor: Executor | None = None
+        self._threads: ThreadPoolExecutor | None = None
+        self._idle: asyncio.Queue[_Worker] | None = None
+        self._busy: set[_Worker] = set()
+        self._closed = False
+        self.overruns = 0
+        """How many decisions were stopped past their allowance."""
 
-    def _pool(self) -> Executor:
-        if self._executor is None:
-            if self.workers <= 0:
-                self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="agent")
-            else:
-                # spawn, not fork: forking a process that runs an event loop and threads
-                # copies locks in whatever state they were.
-                self._executor = ProcessPoolExecutor(
-                    max_workers=self.workers,
-                    mp_context=multiprocessing.get_context("spawn"),
-                    initializer=die_with_parent,  # no orphans after a kill -9 of the server
-                )
-        return self._executor
+    def _thread_pool(self) -> ThreadPoolExecutor:
+        if self._threads is None:
+            # With processes, one thread per worker waits on its pipe; without, two run agents.
+            size = self.workers if self.workers > 0 else 2
+            self._threads = ThreadPoolExecutor(max_workers=size, thread_name_prefix="agent")
+        return self._threads
 
-    async def move(self, *args: Any) -> str:
-        """The agent's move (see :func:`agent_move` for the arguments)."""
+    def _workers(self) -> asyncio.Queue[_Worker]:
+        if self._idle is None:
+            # Started from the event loop's thread: a worker's death signal follows the
+            # thread that started it, and this one lives as long as the server.
+            self._idle = asyncio.Queue()
+            for _ in range(self.workers):
+                self._idle.put_nowait(_Worker())
+        return self._idle
+
+    async def move(self, *args: Any, allowance: float | None = None) -> str:
+        """The agent's move (see :func:`agent_move` for the arguments). Past ``allowance``
+        seconds of thinking, AgentOverrun, and (with processes) the worker is replaced."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool(), agent_move, *args)
+        if self.workers <= 0:
+            future = loop.run_in_executor(self._thread_pool(), agent_move, *args)
+            try:
+                return await asyncio.wait_for(future, allowance)
+            except TimeoutError:
+                self.overruns += 1
+                raise AgentOverrun(f"no move within {allowance:g} s") from None
+        idle = self._workers()
+        worker = await idle.get()
+        self._busy.add(worker)
+        finished = False
+        try:
+            if not worker.process.is_alive():
+                worker.kill()
+                worker = _Worker()
+            try:
+                # A new worker's start (importing meeple) is not the agent's thinking.
+                await asyncio.wait_for(
+                    loop.run_in_executor(self._thread_pool(), worker.wait_ready), START_SECONDS
+                )
+                waiting = loop.run_in_executor(self._thread_pool(), worker.call, args)
+            except (EOFError, OSError, TimeoutError) as exc:
+                raise MeepleError(f"the agent's worker did not start: {exc!r}") from None
+            try:
+                status, text = await asyncio.wait_for(waiting, allowance)
+            except TimeoutError:
+                self.overruns += 1
+                raise AgentOverrun(
+                    f"no move within {allowance:g} s: its worker was stopped"
+                ) from None
+            except (EOFError, OSError) as exc:
+                raise MeepleError(f"the agent's worker died: {exc!r}") from None
+            finished = True
+        finally:
+            self._busy.discard(worker)
+            if finished and not self._closed:
+                idle.put_nowait(worker)
+            else:
+                # Stopped, dead or cancelled mid-decision: its answer would reach the next
+                # task, so the worker goes and a new one takes its place.
+                worker.kill()
+                if not self._closed:
+                    idle.put_nowait(_Worker())
+        if status != "ok":
+            raise MeepleError(text)
+        return text
 
     def close(self) -> None:
         """Stop the workers (a decision in progress is abandoned)."""
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
+        self._closed = True
+        if self._idle is not None:
+            while not self._idle.empty():
+                self._idle.get_nowait().kill()
+            self._idle = None
+        for worker in list(self._busy):
+            worker.kill()
+        self._busy.clear()
+        if self._threads is not None:
+            self._threads.shutdown(wait=False, cancel_futures=True)
+            self._threads = None

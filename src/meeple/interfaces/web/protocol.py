@@ -80,9 +80,10 @@ class CreateMatch(_Message):
     seats: list[Annotated[str, StringConstraints(min_length=1, max_length=100)]] = Field(
         default_factory=list,
         max_length=8,
-        description="per seat: 'human' (open for a person), a level ('easy', 'medium', 'hard')"
-        " or an agent spec ('mcts:seconds=1'); missing seats: a person in seat 0, the hard"
-        " level in the others",
+        description="per seat: 'human' (a person, joined with the token returned for it),"
+        " 'open' (a person, anyone who joins from the lobby; listed matches only), a level"
+        " ('easy', 'medium', 'hard') or an agent spec ('mcts:seconds=1'); missing seats: a"
+        " person in seat 0, the hard level in the others",
     )
     names: list[Name | None] = Field(
         default_factory=list, max_length=8, description="names of the people, by seat (optional)"

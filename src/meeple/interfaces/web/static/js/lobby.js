@@ -68,7 +68,10 @@ function drawSeats() {
       el("span", { class: `seat-dot seat-${seat}` }),
       `${game.seat_names[seat] || `Seat ${seat}`}: `,
       el("select", { name: `seat-${seat}`, id: `seat-${seat}` },
-        el("option", { value: "human", selected: preset === "human" }, "a person"),
+        // A person's seat is kept for the link sent to them; an open one is for anyone
+        // who joins from the lobby's open list (the server refuses it in a private match).
+        el("option", { value: "human", selected: preset === "human" }, seat === 0 ? "a person (me)" : "a person (I send the link)"),
+        el("option", { value: "open", selected: preset === "open" }, "anyone from the lobby"),
         // The levels first (hard is the default opponent), then every agent by name.
         game.levels.map((l) => el("option", { value: l.level, selected: preset === l.level },
           `computer, ${l.level}`)),
@@ -109,14 +112,14 @@ async function create(event) {
   button.textContent = "creating...";
   // Making a computer player is quick, except the first match of a solved opponent under
   // new rules (Erd's hard level), which solves them first: say so rather than hang silently.
-  const computer = seats.some((s) => s !== "human");
+  const computer = seats.some((s) => s !== "human" && s !== "open");
   const slow = computer ? setTimeout(() => toast("still preparing the computer player: an "
     + "opponent that plays the solved game (Erd's hard) solves new rules on its first match, "
     + "about half a minute"), 1500) : undefined;
   try {
     const created = await api("/api/matches", body);
-    // The creator's seat is taken at once, so a stranger joining from the open list
-    // gets another seat instead of this one (joining without a token takes the first).
+    // The creator's seat (the first with a token) is kept for its link by the server;
+    // taking it at once shows the creator's name to whoever joins an open seat.
     const mine = created.seats[0];
     if (mine) await api(`/api/matches/${encodeURIComponent(created.match)}/join`, { token: mine.token, ...(name ? { name } : {}) });
     showCreated(created);
@@ -172,7 +175,9 @@ function titleOf(name) {
 
 function describe(row) {
   const options = Object.entries(row.options || {}).map(([k, v]) => `${k}=${v}`).join(", ");
-  const players = (row.players || []).map((p) => p || "open").join(" vs ");
+  // A seat nobody has taken is open to anyone, or kept for the link its creator sent.
+  const open = row.open_seats || [];
+  const players = (row.players || []).map((p, s) => p || (open.includes(s) ? "open" : "invited")).join(" vs ");
   return el("span", { class: "what" }, el("strong", {}, titleOf(row.game)), options ? ` (${options})` : "", el("br"), players);
 }
 

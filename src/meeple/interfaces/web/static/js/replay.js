@@ -21,6 +21,19 @@ async function seatNames(game, count, view) {
   return Array.from({ length: count }, (_, s) => names[s] || `Seat ${s}`);
 }
 
+/** A finished match's record as the server wrote it: kept as text, because parsing it
+ * would round its seed (a 128-bit JSON number) to a double and the replay would differ. */
+async function fetchRecordText(match) {
+  const response = await fetch(`/api/matches/${encodeURIComponent(match)}/record`);
+  const text = await response.text();
+  if (!response.ok) {
+    let message = `${response.status} ${response.statusText}`;
+    try { message = JSON.parse(text).error || message; } catch { /* not JSON */ }
+    throw new Error(message);
+  }
+  return text;
+}
+
 async function load(recordText) {
   replay = await api("/api/replay", recordText);
   record = JSON.parse(recordText);
@@ -116,9 +129,7 @@ function setUp() {
   });
   const match = new URLSearchParams(location.search).get("match");
   if (match) {
-    api(`/api/matches/${encodeURIComponent(match)}/record`)
-      .then((data) => load(JSON.stringify(data)))
-      .catch((error) => toast(error.message, "error"));
+    fetchRecordText(match).then(load).catch((error) => toast(error.message, "error"));
   } else {
     $("board").replaceChildren(el("p", { class: "no-drawing" }, "Choose a record file (as `meeple play --save` writes it), or open a finished match from the lobby."));
   }

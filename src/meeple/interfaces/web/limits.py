@@ -1,0 +1,105 @@
+"""What one server lets its clients ask of it: the operator's limits, set on ``meeple serve``.
+
+A client names the agents of the matches it creates, with their budgets
+(``mcts:seconds=86400``). The agents of every match share the server's worker processes,
+so one agent spec with a day's budget would stop every other match's agents. Each budget
+parameter an agent takes is capped here; a spec over a cap is refused when the match is
+created, naming the cap and the flag that sets it. The built-in levels stay within the
+default caps (tested), so the lobby's computer players are always accepted.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+BUDGETS: dict[str, str] = {
+    "seconds": "max_agent_seconds",
+    "iterations": "max_agent_iterations",
+    "worlds": "max_agent_worlds",
+    "min_worlds": "max_agent_worlds",
+    "samples": "max_agent_worlds",
+    "nodes": "max_agent_nodes",
+    "depth": "max_agent_depth",
+    "exact": "max_agent_exact",
+}
+"""Each agent parameter that sets how much an agent may think (grep the agents' factories
+for their budget parameters), and the limit that caps it."""
+
+FILE_PARAMETERS = frozenset({"cache_dir", "solution"})
+"""Agent parameters that name files or folders on the server's disk (Erd's solved-game
+agents): a client may not point the server at its files, as with a game's file options."""
+
+
+class ServerLimits(BaseModel):
+    """The operator's limits; every field is a ``meeple serve`` flag (``--max-agent-...``)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    max_agent_seconds: float = Field(
+        default=5.0, gt=0, description="an agent's time budget per move (seconds=)"
+    )
+    max_agent_iterations: int = Field(
+        default=100_000, ge=1, description="a search's iterations per move (iterations=)"
+    )
+    max_agent_worlds: int = Field(
+        default=1_000,
+        ge=1,
+        description="sampled worlds per move (worlds=, min_worlds=, samples=)",
+    )
+    max_agent_nodes: int = Field(
+        default=1_000_000, ge=1, description="a search tree's nodes, its memory (nodes=)"
+    )
+    max_agent_depth: int = Field(default=4, ge=1, description="a search's plies (depth=)")
+    max_agent_exact: int = Field(
+        default=12, ge=0, description="pieces left when Edges' perfect agent solves (exact=)"
+    )
+
+    agent_margin_seconds: float = Field(
+        default=30.0,
+        gt=0,
+        description="past its time budget (seconds=, else the time cap), an agent's move may "
+        "take this much longer (starting its worker, replaying the match) before it is stopped",
+    )
+
+    def allowance(self, spec: str) -> float:
+        """How long an agent's decision may take before its worker is stopped: its own
+        time budget (``seconds=``) or, without one, the time cap, and the margin."""
+        from meeple.agents import parse_spec
+
+        seconds = _number(parse_spec(spec).params.get("seconds", ""))
+        budget = self.max_agent_seconds if seconds is None or seconds <= 0 else seconds
+        return min(budget, self.max_agent_seconds) + self.agent_margin_seconds
+
+    def check_agent(self, spec: str) -> None:
+        """Refuse (ServerError 400) an agent spec with a budget over a cap, or a parameter
+        naming a file on the server; a value that is no number is left for the agent's own
+        check, which says what it takes."""
+        # Imported here: `meeple serve` reads the defaults before it loads the server.
+        from meeple.agents import parse_spec
+        from meeple.interfaces.web.live import ServerError
+
+        params = parse_spec(spec).params
+        files = sorted(FILE_PARAMETERS & set(params))
+        if files:
+            raise ServerError(
+                f"agent {spec!r}: {', '.join(files)} names files on the server; online "
+                "agents use the server's own"
+            )
+        for key, value in params.items():
+            limit = BUDGETS.get(key)
+            if limit is None:
+                continue
+            number = _number(value)
+            cap = getattr(self, limit)
+            if number is not None and number > cap:
+                raise ServerError(
+                    f"agent {spec!r}: {key}={value} is over this server's limit of {cap:g} "
+                    f"(meeple serve --{limit.replace('_', '-')}); ask for {cap:g} or less"
+                )
+
+
+def _number(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None

@@ -1,0 +1,54 @@
+"""An agent past its allowance is stopped, so it holds up no other match's agents."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import httpx
+
+from meeple.interfaces.web.client import Client
+from tests.processes import alive, children
+
+SLOW = "mcts:iterations=100000000,compiled=false"
+"""Pure-Python search, 1,000 iterations a second here: a day's thinking per move."""
+
+
+def test_an_agent_past_its_allowance_is_stopped_and_other_matches_go_on(tmp_path, server_factory):
+    # One worker: without the stop, every other match's agents would wait for SLOW.
+    server = server_factory(
+        f"sqlite:///{tmp_path / 'server.db'}",
+        1,
+        *("--max-agent-seconds", "1", "--agent-margin-seconds", "4"),
+        *("--max-agent-iterations", "100000000"),
+    )
+
+    def create(**body) -> dict:
+        reply = httpx.post(f"{server.url}/api/matches", json=body, timeout=30)
+        assert reply.status_code == 200, reply.text
+        return reply.json()
+
+    def summary(match: str) -> dict:
+        return httpx.get(f"{server.url}/api/matches/{match}").json()
+
+    async def go() -> None:
+        slow = create(game="edges", options={"first": 1}, seats=["human", SLOW])
+        person = await Client(server.url, slow["match"], slow["seats"][0]["token"]).connect()
+        await asyncio.sleep(1)  # SLOW is thinking in the only worker
+        workers = set(children(server.proc.pid))
+        start = time.monotonic()
+        fast = create(game="edges", options={"board": "2x2"}, seats=["random", "random"])
+        while summary(fast["match"])["status"] != "finished":
+            assert time.monotonic() - start < 60, "a random agent waited on another match"
+            await asyncio.sleep(0.1)
+        # SLOW's allowance (1 s + 4 s), a new worker's start, then twelve random moves.
+        assert time.monotonic() - start < 30
+        # SLOW's seat moved as a timed-out person's does: by the default agent.
+        await person.wait_for(lambda: person.state["seq"] >= 1, timeout=60)
+        assert person.state["to_act"] == [0]
+        seat = summary(slow["match"])["seats"][1]
+        assert seat["agent"] == SLOW  # still shown as who was seated
+        assert not any(alive(pid) for pid in workers - set(children(server.proc.pid)))
+        await person.close()
+
+    asyncio.run(go())

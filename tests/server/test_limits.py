@@ -1,0 +1,66 @@
+"""The operator's limits on what a client may ask: agents' budgets are capped."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from meeple.agents.levels import LEVEL_NAMES, level_spec
+from meeple.core.errors import MeepleError
+from meeple.core.registry import games, make
+from meeple.interfaces.web.limits import ServerLimits
+
+
+@pytest.mark.parametrize("game", [info.name for info in games()])
+def test_every_level_of_every_game_is_within_the_default_limits(game):
+    limits = ServerLimits()
+    for level in LEVEL_NAMES:
+        limits.check_agent(level_spec(make(game), level))
+
+
+@pytest.mark.parametrize(
+    ("spec", "says"),
+    [
+        ("mcts:seconds=86400", "seconds=86400 is over this server's limit of 5"),
+        ("mcts:iterations=1000000000000", "--max-agent-iterations"),
+        ("uct:iterations=30000,nodes=100000000", "--max-agent-nodes"),
+        ("flat:worlds=1000000", "--max-agent-worlds"),
+        ("flat:min_worlds=5000", "--max-agent-worlds"),
+        ("flat:seconds=inf", "--max-agent-seconds"),
+        ("perfect:depth=40", "--max-agent-depth"),
+        ("perfect:exact=40", "--max-agent-exact"),
+    ],
+)
+def test_a_budget_over_a_limit_is_refused_naming_the_limit(spec, says):
+    with pytest.raises(MeepleError, match="limit") as caught:
+        ServerLimits().check_agent(spec)
+    assert says in str(caught.value)
+
+
+def test_a_server_refuses_agents_over_its_limits_when_a_match_is_created(tmp_path, server_factory):
+    strict = server_factory(f"sqlite:///{tmp_path / 'server.db'}", 1, "--max-agent-seconds", "0.5")
+
+    def create(game: str, seats: list[str]) -> httpx.Response:
+        return httpx.post(f"{strict.url}/api/matches", json={"game": game, "seats": seats})
+
+    reply = create("edges", ["human", "mcts:seconds=1"])
+    assert reply.status_code == 400
+    assert reply.json()["error"] == (
+        "agent 'mcts:seconds=1': seconds=1 is over this server's limit of 0.5 "
+        "(meeple serve --max-agent-seconds); ask for 0.5 or less"
+    )
+    assert create("edges", ["human", "mcts:seconds=0.5"]).status_code == 200
+    reply = create("edges", ["human", "mcts:iterations=1000000000000"])
+    assert reply.status_code == 400 and "--max-agent-iterations" in reply.json()["error"]
+    reply = create("erd", ["human", "equilibrium:cache_dir=/tmp"])
+    assert reply.status_code == 400 and "names files on the server" in reply.json()["error"]
+    for level in LEVEL_NAMES:
+        assert create("triangle-clock", ["human", level]).status_code == 200
+
+
+def test_a_decision_s_allowance_is_its_time_budget_or_the_cap_and_the_margin():
+    limits = ServerLimits(max_agent_seconds=5, agent_margin_seconds=30)
+    assert limits.allowance("mcts:seconds=2") == 32
+    assert limits.allowance("uct:iterations=30000") == 35  # no time budget: the time cap
+    assert limits.allowance("perfect:seconds=0") == 35  # 0 is "no time limit" for perfect
+    assert limits.allowance("random") == 35
