@@ -36,7 +36,7 @@ def test_a_damaged_match_is_set_aside_and_the_others_are_served(
     made = [
         httpx.post(
             f"{server.url}/api/matches",
-            json={"game": "edges", "options": {"board": "2x2"}, "seats": ["human", "human"]},
+            json={"game": "edges", "options": {"board": "2x2"}, "seats": ["human", "open"]},
         ).json()["match"]
         for _ in range(2)
     ]

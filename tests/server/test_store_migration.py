@@ -43,10 +43,12 @@ def _old_database(url: str) -> None:
 def test_matches_stored_before_seed_commitments_still_load(db_url, server_factory):
     _old_database(db_url)
     store = MatchStore(db_url)  # adds the new columns
+    seat = {"spec": "human", "agent": None, "name": "Ann", "token": None, "resigned": False}
     old = store.get("oldfinished")
     assert old is not None and old.seed == 12345 and old.seed_salt is None
     big = StoredMatch(
-        id="new", game="edges", options={}, seed=2**127 + 3, seats=[], listed=False,
+        id="new", game="edges", options={}, seed=2**127 + 3, listed=False,
+        seats=[{**seat, "joined": True}, {**seat, "joined": True}],
         move_seconds=None, status="finished", seed_salt="ab" * 16,
     )  # fmt: skip
     store.create(big)

@@ -210,8 +210,7 @@ def test_a_database_failure_is_a_retry_message_and_one_log_line(server_factory, 
     per failure, with no SQL parameters (a seat's move, a seed, a token's hash)."""
     db = tmp_path / "locked.db"
     server = server_factory(f"sqlite:///{db}")
-    body = {"game": "edges", "options": {"board": "2x2", "first": 0}, "seats": ["human"] * 2,
-            "seed": 123456789}  # fmt: skip
+    body = {"game": "edges", "options": {"board": "2x2", "first": 0}, "seats": ["human"] * 2}
     created = httpx.post(f"{server.url}/api/matches", json=body).json()
 
     async def go() -> None:
