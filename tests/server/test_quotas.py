@@ -2,33 +2,54 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
+
+import httpx
 import pytest
 
-from meeple.interfaces.web.quotas import ClientQuotas, QuotaExceeded, Quotas
+from meeple.interfaces.web.client import Client
+from meeple.interfaces.web.limits import ServerLimits
+from meeple.interfaces.web.quotas import ClientQuotas, QuotaExceeded
+
+
+def Quotas(
+    creates_per_minute: int = 10,
+    open_matches: int = 10,
+    sockets_per_client: int = 20,
+    sockets_per_match: int = 64,
+) -> ServerLimits:
+    return ServerLimits(
+        max_creates_per_minute=creates_per_minute,
+        max_open_matches=open_matches,
+        max_sockets_per_client=sockets_per_client,
+        max_sockets_per_match=sockets_per_match,
+    )
 
 
 def test_creating_past_the_rate_is_refused_with_the_wait_and_other_clients_are_not():
     quotas = ClientQuotas(Quotas(creates_per_minute=3, open_matches=100))
     for _ in range(3):
-        quotas.check_create("10.0.0.1")
+        quotas.check_create("10.0.0.1", lambda m: True)
     with pytest.raises(QuotaExceeded) as refused:
-        quotas.check_create("10.0.0.1")
+        quotas.check_create("10.0.0.1", lambda m: True)
     assert refused.value.status == 429 and refused.value.code == "rate_limited"
     assert refused.value.retry_after is not None and 1 <= refused.value.retry_after <= 61
     assert "at most 3 new matches a minute" in str(refused.value)
-    quotas.check_create("10.0.0.2")  # another address has its own share
+    quotas.check_create("10.0.0.2", lambda m: True)  # another address has its own share
 
 
 def test_unfinished_matches_are_held_until_they_finish():
     quotas = ClientQuotas(Quotas(creates_per_minute=100, open_matches=2))
+    unfinished = {"a", "b"}
     for match in ("a", "b"):
-        quotas.check_create("c")
+        quotas.check_create("c", unfinished.__contains__)
         quotas.created("c", match)
     with pytest.raises(QuotaExceeded) as refused:
-        quotas.check_create("c")
+        quotas.check_create("c", unfinished.__contains__)
     assert refused.value.code == "too_many_open_matches"
-    quotas.finished("a")
-    quotas.check_create("c")
+    unfinished.discard("a")
+    quotas.check_create("c", unfinished.__contains__)
 
 
 def test_sockets_are_counted_per_client_and_per_match_and_freed_on_close():
@@ -45,3 +66,77 @@ def test_sockets_are_counted_per_client_and_per_match_and_freed_on_close():
     quotas.close_socket("x", "m")
     quotas.open_socket("x", "n")
     quotas.open_socket("z", "m")
+
+
+# -- against a real server ---------------------------------------------------------------------
+EDGES = {"game": "edges", "options": {"board": "2x2"}, "seats": ["human", "human"]}
+
+
+def test_creating_too_fast_or_holding_too_many_matches_is_a_429_with_its_code(
+    server_factory, tmp_path
+):
+    server = server_factory(
+        f"sqlite:///{tmp_path / 's.db'}", 0, "--max-creates-per-minute", "3",
+        "--max-open-matches", "2",
+    )  # fmt: skip
+    made = [httpx.post(f"{server.url}/api/matches", json=EDGES) for _ in range(2)]
+    assert all(r.status_code == 200 for r in made)
+    held = httpx.post(f"{server.url}/api/matches", json=EDGES)
+    assert held.status_code == 429 and held.json()["code"] == "too_many_open_matches"
+    # A finished match no longer counts against its maker.
+    for reply in made:
+        match, token = reply.json()["match"], reply.json()["seats"][0]["token"]
+        resigned = httpx.post(f"{server.url}/api/matches/{match}/resign", json={"token": token})
+        assert resigned.status_code == 200, resigned.text
+    assert httpx.post(f"{server.url}/api/matches", json=EDGES).status_code == 200
+    fast = httpx.post(f"{server.url}/api/matches", json=EDGES)
+    assert fast.status_code == 429 and fast.json()["code"] == "rate_limited"
+    assert 1 <= int(fast.headers["retry-after"]) <= 61
+    assert "at most 3 new matches a minute" in fast.json()["error"]
+
+
+def test_a_match_takes_a_bounded_number_of_sockets(server_factory, tmp_path):
+    server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 0, "--max-sockets-per-match", "2")
+    created = httpx.post(f"{server.url}/api/matches", json=EDGES).json()
+
+    async def go() -> None:
+        import websockets
+
+        watchers = [await Client(server.url, created["match"], None).connect() for _ in range(2)]
+        url = server.url.replace("http://", "ws://") + f"/ws/{created['match']}"
+        async with websockets.connect(url) as third:
+            refusal = json.loads(await third.recv())
+            assert refusal["code"] == "match_full_of_connections"
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                await third.recv()
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 4429
+        await watchers[0].close()
+        await asyncio.sleep(0.2)
+        again = await Client(server.url, created["match"], None).connect()  # a place is free
+        await again.close()
+        await watchers[1].close()
+
+    asyncio.run(go())
+
+
+def test_bodies_and_options_are_bounded(server_factory, tmp_path):
+    server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 0)
+    padded = {**EDGES, "names": ["x" * 40] * 2, "padding": "y" * 100_000}
+    declared = httpx.post(f"{server.url}/api/matches", json=padded)
+    assert declared.status_code == 413 and declared.json()["code"] == "too_large"
+
+    def chunks():  # no content-length: counted as it arrives
+        yield b'{"game": "edges", "names": ["'
+        for _ in range(200):
+            yield b"z" * 1000
+        yield b'"]}'
+
+    streamed = httpx.post(
+        f"{server.url}/api/matches", content=chunks(), headers={"content-type": "application/json"}
+    )
+    assert streamed.status_code == 413 and streamed.json()["code"] == "too_large"
+    decks = {"game": "squad-combat", "options": {"decks": ",".join(["iron-line"] * 200)}}
+    inflated = httpx.post(f"{server.url}/api/matches", json=decks)
+    assert inflated.status_code == 413 and "--max-options-bytes" in inflated.json()["error"]
+    page = httpx.get(f"{server.url}/api/matches", params={"status": "live", "limit": 5000})
+    assert page.status_code == 422 and page.json()["code"] == "invalid_request"

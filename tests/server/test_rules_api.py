@@ -49,7 +49,7 @@ def test_a_games_rules_follow_the_options_given(server):
         ("edges", "{board", 400, "options must be a JSON object"),
         ("edges", "[1]", 400, "options must be a JSON object"),
         ("edges", '{"board": "3by3"}', 400, "option 'board' of edges"),
-        ("squad-combat", '{"content": "/etc"}', 400, "names files on the server"),
+        ("squad-combat", '{"content": "/etc"}', 400, "names a file"),
     ],
 )
 def test_bad_rules_requests_get_one_line(server, game, options, status, error):

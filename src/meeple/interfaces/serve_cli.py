@@ -53,6 +53,34 @@ def serve_command(
     max_agent_exact: Annotated[
         int, typer.Option(help="most exact= Edges' perfect agent may be given", min=0)
     ] = _LIMITS.max_agent_exact,
+    max_creates_per_minute: Annotated[
+        int, typer.Option(help="new matches one address may make in any minute", min=1)
+    ] = _LIMITS.max_creates_per_minute,
+    max_open_matches: Annotated[
+        int, typer.Option(help="unfinished matches one address may have made at once", min=1)
+    ] = _LIMITS.max_open_matches,
+    max_sockets_per_client: Annotated[
+        int, typer.Option(help="WebSockets one address may hold open at once", min=1)
+    ] = _LIMITS.max_sockets_per_client,
+    max_sockets_per_match: Annotated[
+        int, typer.Option(help="WebSockets one match may have open at once", min=2)
+    ] = _LIMITS.max_sockets_per_match,
+    lobby_page_size: Annotated[
+        int, typer.Option(help="the most matches one lobby listing returns", min=1, max=1000)
+    ] = _LIMITS.lobby_page_size,
+    max_body_bytes: Annotated[
+        int, typer.Option(help="the largest request body (an uploaded record: 2 MB)", min=1024)
+    ] = _LIMITS.max_body_bytes,
+    max_options_bytes: Annotated[
+        int, typer.Option(help="the largest options of a match, as JSON", min=64)
+    ] = _LIMITS.max_options_bytes,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            help="behind a reverse proxy: the proxy's address, whose X-Forwarded-For names "
+            "each client (for the per-address limits); trust no one else's"
+        ),
+    ] = None,
     agent_margin_seconds: Annotated[
         float,
         typer.Option(
@@ -81,6 +109,13 @@ def serve_command(
             max_agent_depth=max_agent_depth,
             max_agent_exact=max_agent_exact,
             agent_margin_seconds=agent_margin_seconds,
+            max_creates_per_minute=max_creates_per_minute,
+            max_open_matches=max_open_matches,
+            max_sockets_per_client=max_sockets_per_client,
+            max_sockets_per_match=max_sockets_per_match,
+            lobby_page_size=lobby_page_size,
+            max_body_bytes=max_body_bytes,
+            max_options_bytes=max_options_bytes,
         )
         app = create_app(db, agent_workers=agent_workers, base_url=url, limits=limits)
     except MeepleError as exc:
@@ -92,7 +127,17 @@ def serve_command(
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
     try:
-        uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 16)
+        uvicorn.run(
+            app,
+            host=host,
+            port=port,
+            log_level="warning",
+            ws_max_size=1 << 16,
+            # Only a named proxy may say who the client is (uvicorn trusts 127.0.0.1 by
+            # default, which would let anyone behind a local proxy share one address).
+            proxy_headers=forwarded_allow_ips is not None,
+            forwarded_allow_ips=forwarded_allow_ips or "",
+        )
     except OSError as exc:
         raise fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
 

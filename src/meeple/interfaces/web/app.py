@@ -57,6 +57,7 @@ from meeple.interfaces.web.protocol import (
     Sync,
     client_message,
 )
+from meeple.interfaces.web.quotas import BodyLimit, ClientQuotas, QuotaExceeded
 from meeple.interfaces.web.rules import game_from_query, rules_reply
 from meeple.store.db import StorageUnavailable
 from meeple.store.matches import MatchStore
@@ -78,6 +79,7 @@ def create_app(
     store = MatchStore(db)
     store.check()
     hub = Hub(store, AgentPool(agent_workers), base_url=base_url, limits=limits)
+    quotas = ClientQuotas(hub.limits)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -95,6 +97,11 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.hub = hub
+    # Bodies are counted as they arrive: a client cannot make the server hold more than
+    # this (an uploaded record has its own, larger, limit, checked the same way).
+    app.add_middleware(
+        BodyLimit, limit=hub.limits.max_body_bytes, larger={"/api/replay": MAX_RECORD_BYTES}
+    )
 
     # Every refusal, whatever raised it, is {"error": ..., "code": ...} (docs/server.md).
     @app.exception_handler(MeepleError)
@@ -102,7 +109,9 @@ def create_app(
         status = exc.status if isinstance(exc, ServerError) else 400
         if isinstance(exc, StorageUnavailable):
             status = 503
-        return _refusal(request, str(exc), error_code(exc), status)
+        wait = getattr(exc, "retry_after", None)
+        headers = {"Retry-After": str(wait)} if wait else None
+        return _refusal(request, str(exc), error_code(exc), status, headers)
 
     @app.exception_handler(ValidationError)
     @app.exception_handler(RequestValidationError)
@@ -156,14 +165,27 @@ def create_app(
         return await asyncio.to_thread(lambda: rules_reply(game_from_query(game, options)))
 
     @app.post("/api/matches", summary="Create a match; returns a secret token per person's seat")
-    async def create_match(request: CreateMatch) -> dict[str, Any]:
-        return await hub.create(request)
+    async def create_match(request: CreateMatch, http: Request) -> dict[str, Any]:
+        client = _client(http)
+        quotas.check_create(client, hub.unfinished)
+        created = await hub.create(request)
+        quotas.created(client, created["match"])
+        return created
 
     @app.get("/api/matches", summary="Listed matches: open seats, live, or finished")
     async def list_matches(
         status: Annotated[Literal["open", "live", "finished"], Query()] = "live",
+        limit: Annotated[
+            int | None,
+            Query(ge=1, description="the most matches listed (default and cap: the server's page)"),
+        ] = None,
     ) -> list[dict[str, Any]]:
-        return await hub.listing(status)
+        page = hub.limits.lobby_page_size
+        if limit is not None and limit > page:
+            raise ServerError(
+                f"limit: at most {page} matches a page on this server", 422, "invalid_request"
+            )
+        return await hub.listing(status, limit or page)
 
     @app.get("/api/matches/{match_id}", summary="One match: seats, status, result")
     async def get_match(match_id: str) -> dict[str, Any]:
@@ -194,9 +216,14 @@ def create_app(
     @app.post(
         "/api/matches/{match_id}/rematch", summary="A new match of the same game, seats rotated"
     )
-    async def rematch(match_id: str, request: SeatRequest) -> dict[str, Any]:
+    async def rematch(match_id: str, request: SeatRequest, http: Request) -> dict[str, Any]:
         match = await hub.get(match_id)
-        return await hub.rematch(match, hub.seat_of(match, request.token))
+        seat = hub.seat_of(match, request.token)
+        client = _client(http)
+        quotas.check_create(client, hub.unfinished)
+        made = await hub.rematch(match, seat)
+        quotas.created(client, made["match"])
+        return made
 
     @app.get("/api/matches/{match_id}/record", summary="The full record, once the match is over")
     async def record(match_id: str) -> dict[str, Any]:
@@ -221,7 +248,7 @@ def create_app(
 
     @app.websocket("/ws/{match_id}")
     async def socket(websocket: WebSocket, match_id: str) -> None:
-        await _serve_socket(hub, websocket, match_id)
+        await _serve_socket(hub, quotas, websocket, match_id)
 
     pages = Path(__file__).parent / "static"
     if (pages / "index.html").exists():
@@ -298,6 +325,12 @@ def error_code(exc: MeepleError) -> str:
     return "refused"
 
 
+def _client(request: Request) -> str:
+    """Who asks, for the per-client limits: the address the request came from (behind a
+    trusted proxy, uvicorn has put the proxy's X-Forwarded-For there)."""
+    return request.client.host if request.client else "unknown"
+
+
 def _refusal(
     request: Request,
     message: str,
@@ -318,7 +351,9 @@ def _validation_text(exc: ValidationError | RequestValidationError) -> str:
     )
 
 
-async def _serve_socket(hub: Hub, websocket: WebSocket, match_id: str) -> None:
+async def _serve_socket(
+    hub: Hub, quotas: ClientQuotas, websocket: WebSocket, match_id: str
+) -> None:
     """One client: a hello naming its seat, then moves, until it goes away."""
     await websocket.accept()
     try:
@@ -326,6 +361,21 @@ async def _serve_socket(hub: Hub, websocket: WebSocket, match_id: str) -> None:
     except ServerError as exc:
         await _refuse(websocket, _error(str(exc), code=exc.code), 4404)
         return
+    client = websocket.client.host if websocket.client else "unknown"
+    try:
+        quotas.open_socket(client, match.id)
+    except QuotaExceeded as exc:
+        log.warning("socket on %s refused (%s): %s", match.id, exc.code, exc)
+        await _refuse(websocket, _error(str(exc), code=exc.code), 4429)
+        return
+    try:
+        await _serve_open_socket(hub, websocket, match)
+    finally:
+        quotas.close_socket(client, match.id)
+
+
+async def _serve_open_socket(hub: Hub, websocket: WebSocket, match: LiveMatch) -> None:
+    """A socket that the quotas let in: its hello, then its messages."""
     try:
         hello = await asyncio.wait_for(_receive(websocket), HELLO_SECONDS)
     except TimeoutError:

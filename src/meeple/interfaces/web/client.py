@@ -125,8 +125,17 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+ONE_ADDRESS = (
+    "--max-creates-per-minute", "1000000", "--max-open-matches", "1000000",
+    "--max-sockets-per-client", "1000000",
+)  # fmt: skip
+"""Per-address limits lifted: every client of a test or a load run comes from 127.0.0.1.
+Flags given after these (``args``) take their place."""
+
+
 class ServerProcess:
-    """``meeple serve`` in a real process on a free port."""
+    """``meeple serve`` in a real process on a free port (its per-address limits lifted,
+    :data:`ONE_ADDRESS`, unless ``args`` set them)."""
 
     def __init__(
         self, db: str, log: Path, agent_workers: int = 1, args: tuple[str, ...] = ()
@@ -146,7 +155,7 @@ class ServerProcess:
         log = self.log_path.open("ab")
         self.proc = subprocess.Popen(
             [str(meeple), "serve", "--port", str(self.port), "--db", self.db,
-             "--agent-workers", str(self.agent_workers), *self.args],
+             "--agent-workers", str(self.agent_workers), *ONE_ADDRESS, *self.args],
             stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
         )  # fmt: skip
         deadline = time.monotonic() + 60

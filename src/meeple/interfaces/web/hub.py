@@ -10,6 +10,7 @@ to everyone, each seat seeing only its own ``state.view(seat)``.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import secrets
 import time
@@ -206,6 +207,14 @@ class Hub:
     async def create(self, request: CreateMatch, rematch_of: str | None = None) -> dict[str, Any]:
         """Make a match; returns its id, one secret token per person's seat and the links."""
         # Refused before the game would read (or say anything about) a server's file.
+        written = json.dumps(request.options)
+        if len(written.encode()) > self.limits.max_options_bytes:
+            # Options are stored and sent with every state: a client may not inflate them.
+            raise ServerError(
+                f"options take {len(written.encode()):,} bytes as JSON; this server takes at "
+                f"most {self.limits.max_options_bytes:,} (meeple serve --max-options-bytes)",
+                413,
+            )
         check_untrusted_options(request.game, request.options, "a match request", ONLINE_CONTENT)
         game = make(request.game, **request.options)  # OptionError: the CLI's own message
         # A seat may name a level (easy, medium, hard): it plays, and is stored as, that
@@ -291,14 +300,24 @@ class Hub:
             "watch_url": f"{self.base_url}/play/{stored.id}",
         }
 
-    async def listing(self, which: str) -> list[dict[str, Any]]:
-        """Listed matches: ``open`` (a seat to take), ``live`` (to watch) or ``finished``."""
+    def unfinished(self, match_id: str) -> bool:
+        """Whether a match this process serves is still to be played (for the per-client
+        count of open matches; one no longer in memory is over)."""
+        match = self.matches.get(match_id)
+        return match is not None and match.stored.status != "finished"
+
+    async def listing(self, which: str, limit: int = 50) -> list[dict[str, Any]]:
+        """Listed matches, newest first, at most ``limit``: ``open`` (a seat to take),
+        ``live`` (to watch) or ``finished``."""
         statuses = {
             "open": ("waiting", "playing"),
             "live": ("waiting", "playing"),
             "finished": ("finished",),
         }[which]
-        rows = await asyncio.to_thread(self.store.listing, statuses)
+        # Open seats are picked from the rows read: read more, so a page is usually full.
+        rows = await asyncio.to_thread(
+            self.store.listing, statuses, limit * 4 if which == "open" else limit
+        )
         out = []
         for row in rows:
             waiting = open_seats(row.seats)
@@ -317,7 +336,7 @@ class Hub:
                     "updated": row.updated.isoformat() if row.updated else None,
                 }
             )
-        return out
+        return out[:limit]
 
     def seat_of(self, match: LiveMatch, token: str) -> Player:
         """The seat a token belongs to; ServerError 403 if none."""

@@ -54,6 +54,28 @@ class ServerLimits(BaseModel):
         default=12, ge=0, description="pieces left when Edges' perfect agent solves (exact=)"
     )
 
+    max_creates_per_minute: int = Field(
+        default=10, ge=1, description="new matches (and rematches) one address may make a minute"
+    )
+    max_open_matches: int = Field(
+        default=10, ge=1, description="unfinished matches one address may have made at once"
+    )
+    max_sockets_per_client: int = Field(
+        default=20, ge=1, description="WebSockets one address may hold open at once"
+    )
+    max_sockets_per_match: int = Field(
+        default=64, ge=2, description="WebSockets one match may have open (players, spectators)"
+    )
+    lobby_page_size: int = Field(
+        default=50, ge=1, le=1000, description="the most matches one lobby listing returns"
+    )
+    max_body_bytes: int = Field(
+        default=65_536, ge=1024, description="the largest REST body but an uploaded record"
+    )
+    max_options_bytes: int = Field(
+        default=1_024, ge=64, description="a match's options, written as JSON"
+    )
+
     agent_margin_seconds: float = Field(
         default=30.0,
         gt=0,

@@ -33,6 +33,7 @@ STATUS_CODES = {
     409: "conflict",
     413: "too_large",
     422: "invalid_request",
+    429: "rate_limited",
     500: "internal_error",
     503: "storage_unavailable",
 }
