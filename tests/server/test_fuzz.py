@@ -25,6 +25,8 @@ pytestmark = pytest.mark.fuzz
 LONG = os.environ.get("MEEPLE_FUZZ") == "long"
 REST_EXAMPLES = 400 if LONG else 12
 SOCKET_EXAMPLES = 2_000 if LONG else 40
+SERVER_MESSAGES = ("welcome", "state", "ack", "error", "presence", "pong", "rematch", "left")
+"""Every type of message the server sends (docs/server.md)."""
 
 
 @pytest.fixture(scope="module")
@@ -118,7 +120,7 @@ def test_any_socket_messages_are_answered_and_the_server_keeps_serving(fuzzed_se
                     assert closed.rcvd is not None, "closed without a close frame"
                     assert closed.rcvd.code in (1000, 1008, 1009) or closed.rcvd.code >= 4000
                     return
-                assert reply["type"] in ("error", "welcome", "state", "pong", "ack")
+                assert reply["type"] in SERVER_MESSAGES, reply
                 if reply["type"] == "error":
                     assert isinstance(reply["message"], str) and reply.get("code")
 

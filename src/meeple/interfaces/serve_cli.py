@@ -74,6 +74,13 @@ def serve_command(
     max_options_bytes: Annotated[
         int, typer.Option(help="the largest options of a match, as JSON", min=64)
     ] = _LIMITS.max_options_bytes,
+    prepare_any_variant: Annotated[
+        bool,
+        typer.Option(
+            help="let matches ask for any Erd variant, solved on first use (default: only the "
+            "shipped rules versions; a new one costs half a minute of CPU)"
+        ),
+    ] = _LIMITS.prepare_any_variant,
     forwarded_allow_ips: Annotated[
         str | None,
         typer.Option(
@@ -116,6 +123,7 @@ def serve_command(
             lobby_page_size=lobby_page_size,
             max_body_bytes=max_body_bytes,
             max_options_bytes=max_options_bytes,
+            prepare_any_variant=prepare_any_variant,
         )
         app = create_app(db, agent_workers=agent_workers, base_url=url, limits=limits)
     except MeepleError as exc:

@@ -10,17 +10,22 @@ to everyone, each seat seeing only its own ``state.view(seat)``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
+import multiprocessing
 import secrets
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from meeple.agents import HUMAN, available_agents, make_agent, parse_spec
+from meeple.agents import HUMAN, available_agents, parse_spec
 from meeple.agents.levels import DEFAULT_LEVEL, LEVEL_NAMES, level_spec, seat_spec
+from meeple.agents.spec import agent_builder
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game, Player, State
+from meeple.core.processes import die_with_parent
 from meeple.core.record import check_untrusted_options
 from meeple.core.registry import games, make
 from meeple.core.rng import derive_seed, make_rng
@@ -77,6 +82,8 @@ class Hub:
         self.matches: dict[str, LiveMatch] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loading = asyncio.Lock()
+        self._preparing: dict[tuple[str, str], asyncio.Future[None]] = {}
+        self._preparer: ProcessPoolExecutor | None = None
         self.set_aside: dict[str, str] = {}
         """Matches that could not be restored at start-up, and why."""
 
@@ -145,6 +152,11 @@ class Hub:
         for task in list(self._tasks):
             task.cancel()
         self.pool.close()
+        if self._preparer is not None:
+            # A solve in progress is abandoned: its process is stopped with the server.
+            for process in list(getattr(self._preparer, "_processes", {}).values()):
+                process.kill()
+            self._preparer.shutdown(wait=False, cancel_futures=True)
 
     async def _load(self, match_id: str) -> LiveMatch:
         if match_id in self.set_aside:
@@ -236,9 +248,7 @@ class Hub:
         for spec in specs:
             if not _is_open(spec) and not parse_spec(spec).is_human:
                 self.limits.check_agent(spec)
-                # AgentSpecError names the agents and parameters. Built off the event loop:
-                # some agents read large files first (Erd's solved agents, 63 MB: seconds).
-                await asyncio.to_thread(make_agent, spec, game)
+                await self._check_agent(game, spec)
         persons = sum(1 for spec in specs if _is_open(spec) or parse_spec(spec).is_human)
         if request.seed is not None and persons > 1:
             # Whoever chooses the seed can deal the match offline and read every hand.
@@ -299,6 +309,62 @@ class Hub:
             ],
             "watch_url": f"{self.base_url}/play/{stored.id}",
         }
+
+    async def _check_agent(self, game: Game[Any, Any, Any], spec: str) -> None:
+        """Refuse an agent spec this match cannot have (AgentSpecError names the agents and
+        their parameters), and start preparing what its agent needs first.
+
+        An agent that reads or makes large data before its first move (Erd's agents that
+        play the solved game: ``wait_to_make``) is checked by its name and parameters only;
+        it is made in the workers, never in this process. Data it lacks (``unprepared``) is
+        made in a process of its own, off the request path, for the shipped variants only
+        unless the operator allows any (``--prepare-any-variant``); its seat's first move
+        waits for it.
+        """
+        build = agent_builder(spec, game)
+        name = parse_spec(spec).name
+        factory = available_agents(game).get(name)
+        unprepared = getattr(factory, "unprepared", None)
+        reason = unprepared(game) if unprepared is not None else None
+        if reason is not None:
+            if not (self.limits.prepare_any_variant or factory.shipped(game)):
+                raise ServerError(
+                    f"{reason}, and this server solves only the shipped rules versions: choose "
+                    "another level, or a rules version with its other options as they ship",
+                    400,
+                    "not_prepared",
+                )
+            self._prepare(game, name)
+        if getattr(factory, "wait_to_make", None) is None:
+            # Made once, off the event loop: every parameter value is checked as it is read.
+            await asyncio.to_thread(build, 0)
+
+    def _prepare(self, game: Game[Any, Any, Any], agent: str) -> None:
+        """Start making what ``agent`` needs for ``game`` (once per variant at a time)."""
+        key = (game.name, json.dumps(game.options.changed(), sort_keys=True, default=str))
+        if key in self._preparing:
+            return
+        if self._preparer is None:
+            self._preparer = ProcessPoolExecutor(
+                max_workers=1,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=die_with_parent,
+            )
+        loop = asyncio.get_running_loop()
+        future = loop.run_in_executor(
+            self._preparer, prepare_agent, game.name, game.options.changed(), agent
+        )
+        log.info("preparing %s for %s %s", agent, game.name, key[1])
+        self._preparing[key] = future
+        future.add_done_callback(lambda _f: self._preparing.pop(key, None))
+
+    async def _ready(self, game: Game[Any, Any, Any]) -> None:
+        """Wait until nothing is being prepared for this variant of ``game``."""
+        key = (game.name, json.dumps(game.options.changed(), sort_keys=True, default=str))
+        future = self._preparing.get(key)
+        if future is not None:
+            with contextlib.suppress(Exception):  # a failed preparation: the agent says why
+                await asyncio.shield(future)
 
     def unfinished(self, match_id: str) -> bool:
         """Whether a match this process serves is still to be played (for the per-client
@@ -583,7 +649,9 @@ class Hub:
         task.add_done_callback(self._tasks.discard)
 
     async def _worker_move(self, match: LiveMatch, seat: Player, spec: str, seed: int) -> Any:
-        """The move agent ``spec`` makes for ``seat`` now, from a worker process."""
+        """The move agent ``spec`` makes for ``seat`` now, from a worker process (once what
+        it needs is prepared)."""
+        await self._ready(match.game)
         stored = match.stored
         text = await self.pool.move(
             stored.game,
@@ -731,6 +799,13 @@ def _random_move(match: LiveMatch, seat: Player, base: int) -> Any:
 def _is_open(spec: str) -> bool:
     """True for a seat given as ``open``: a person's seat for anyone who joins."""
     return spec.strip().lower() == OPEN
+
+
+def prepare_agent(game: str, options: dict[str, Any], agent: str) -> None:
+    """In a process of its own: make what ``agent`` needs before it plays ``game`` with
+    ``options`` (Erd's solved game, into the cache the workers read)."""
+    made = make(game, **options)
+    available_agents(made)[agent].prepare(made)  # type: ignore[attr-defined]
 
 
 def _final_result(state: State[Any]) -> dict[str, Any]:

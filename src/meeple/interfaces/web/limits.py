@@ -76,6 +76,12 @@ class ServerLimits(BaseModel):
         default=1_024, ge=64, description="a match's options, written as JSON"
     )
 
+    prepare_any_variant: bool = Field(
+        default=False,
+        description="solve any Erd variant a match asks for (default: the shipped rules "
+        "versions only; a new variant costs half a minute of CPU and tens of MB on disk)",
+    )
+
     agent_margin_seconds: float = Field(
         default=30.0,
         gt=0,

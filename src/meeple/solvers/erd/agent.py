@@ -64,6 +64,41 @@ def wait_to_make(game: Game) -> str | None:
     )
 
 
+def unprepared(game: Game) -> str | None:
+    """Why an agent that plays the solved game cannot be made at once for ``game``: its
+    rules are not solved in the cache yet (None: they are, or the game is not Erd). A
+    server prepares such a game off the request path (:func:`prepare`) or refuses it."""
+    from meeple.solvers.erd.solve import is_stored
+
+    if not isinstance(game, ErdGame) or is_stored(game):
+        return None
+    return "Erd under these rules has not been solved on this server (about half a minute)"
+
+
+def shipped(game: Game) -> bool:
+    """Whether ``game`` plays as one of Erd's rules versions with every other option that
+    changes play at its default: the variants a server solves unless its operator allows
+    more (a client asking for a new round limit must not cost it minutes of CPU)."""
+    from meeple.core.registry import make
+    from meeple.solvers.erd.solve import options_of
+
+    if not isinstance(game, ErdGame):
+        return False
+    wanted = options_of(game)
+    version = make("erd", rules=wanted["rules"])
+    assert isinstance(version, ErdGame)
+    return wanted == options_of(version)
+
+
+def prepare(game: Game) -> None:
+    """Solve ``game``'s rules into the cache (for :func:`unprepared`); run it in a process
+    of its own, as a server does, since it takes half a minute of CPU."""
+    from meeple.solvers.erd.solve import options_of, solve_erd
+
+    if isinstance(game, ErdGame):
+        solve_erd(options_of(game), solve_if_missing=True)
+
+
 class EquilibriumAgent:
     """Draws each allocation from the optimal mix of the state and the rounds left.
 
@@ -74,6 +109,9 @@ class EquilibriumAgent:
 
     name = "equilibrium"
     wait_to_make = staticmethod(wait_to_make)
+    unprepared = staticmethod(unprepared)
+    shipped = staticmethod(shipped)
+    prepare = staticmethod(prepare)
 
     def __init__(
         self,

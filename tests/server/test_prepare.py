@@ -1,0 +1,56 @@
+"""Solving an Erd variant for its hard opponent is never done inside a request, and only
+for the variants the operator allows (issue 53.3): against a real server process, with a
+solver cache of its own so that nothing is solved already."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import httpx
+
+from meeple.interfaces.web.client import Client
+
+HARD = "exploit:allowance=0.1,knows=heuristic,solve=true"
+
+
+def test_a_variant_that_does_not_ship_is_refused_at_once_and_nothing_is_solved(
+    server_factory, tmp_path, monkeypatch
+):
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("MEEPLE_CACHE_DIR", str(cache))
+    server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 0)
+    body = {"game": "erd", "options": {"round_limit": 7}, "seats": ["human", "hard"]}
+    reply = httpx.post(f"{server.url}/api/matches", json=body, timeout=60)
+    assert reply.status_code == 400, reply.text
+    assert reply.json()["code"] == "not_prepared"
+    assert "shipped rules versions" in reply.json()["error"]
+    # The medium opponent needs no solve: the same variant is played against it.
+    body["seats"] = ["human", "medium"]
+    assert httpx.post(f"{server.url}/api/matches", json=body, timeout=60).status_code == 200
+    time.sleep(1)
+    assert not cache.exists() or not any(cache.iterdir())
+
+
+def test_an_allowed_variant_is_solved_off_the_request_and_its_agent_then_plays(
+    server_factory, tmp_path, monkeypatch
+):
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("MEEPLE_CACHE_DIR", str(cache))
+    server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 1, "--prepare-any-variant")
+    body = {"game": "erd", "options": {"round_limit": 3, "best_of": 1}, "seats": ["human", HARD]}
+    reply = httpx.post(f"{server.url}/api/matches", json=body, timeout=60)
+    assert reply.status_code == 200, reply.text
+    # The reply came before the solve (a process of its own, several seconds) wrote anything.
+    assert not cache.exists() or not any(cache.glob("erd-*.json"))
+    created = reply.json()
+
+    async def play() -> None:
+        person = await Client(server.url, created["match"], created["seats"][0]["token"]).connect()
+        # The agent's hidden choice arrives once the solve is done (Erd's seats choose at once).
+        await person.wait_for(lambda: 1 in person.state.get("chosen", []), timeout=180)
+        await person.close()
+
+    asyncio.run(play())
+    assert any(cache.glob("erd-*.json"))
+    assert "Traceback" not in server.log_path.read_text()
