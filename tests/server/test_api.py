@@ -24,7 +24,10 @@ from meeple.interfaces.web.seeds import verify_seed
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     folder = tmp_path_factory.mktemp("api")
-    server = ServerProcess(f"sqlite:///{folder / 'server.db'}", folder / "server.log").start()
+    # An agent budget above the default cap, for the test of an agent that thinks long.
+    args = ("--max-agent-seconds", "10")
+    server = ServerProcess(f"sqlite:///{folder / 'server.db'}", folder / "server.log", 1, args)
+    server.start()
     server.folder = folder
     yield server
     server.kill()
@@ -395,7 +398,9 @@ def test_a_rematch_turns_the_seats_round_and_tells_each_person_their_new_seat(se
 # -- agents and clocks ------------------------------------------------------------------------
 def test_a_thinking_agent_does_not_hold_up_other_matches(server):
     async def go() -> None:
-        slow = create(server, game="edges", options={"first": 1}, seats=["human", "mcts:seconds=4"])
+        # Eight seconds: a whole 2x2 game is played in a fraction of that even on a loaded
+        # machine (four flaked under a parallel test run).
+        slow = create(server, game="edges", options={"first": 1}, seats=["human", "mcts:seconds=8"])
         # The person takes the seat, so the match starts and the agent begins to think.
         watcher = await Client(server.url, slow["match"], slow["seats"][0]["token"]).connect()
         fast = create(
@@ -408,7 +413,7 @@ def test_a_thinking_agent_does_not_hold_up_other_matches(server):
         # A whole game was played and acknowledged while the slow agent had not yet moved.
         assert a.state["status"] == "finished"
         assert watcher.state["seq"] == 0 and watcher.state["status"] == "playing"
-        await watcher.wait_for(lambda: watcher.state["seq"] == 1, timeout=30)
+        await watcher.wait_for(lambda: watcher.state["seq"] == 1, timeout=60)
         for c in (a, b, watcher):
             await c.close()
 
