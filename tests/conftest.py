@@ -52,6 +52,7 @@ SLOW = (
     "tests/lab/test_lab_reliability.py",
     "tests/envs/test_envs.py::test_openspiel_random_sim_test",
     "tests/core/test_kernels.py::test_a_kernel_runs_the_new_code",
+    "tests/test_readme.py",
 )
 
 
