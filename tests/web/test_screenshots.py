@@ -1,8 +1,9 @@
 """Screenshots of the pages for docs/web.md: run by ``make screenshots``, not by default.
 
 One PNG per game page at 1280x800 and at phone width (390x844), a few moves into a match,
-plus the lobby and a replay. They are generated, never committed (docs/web/*.png is
-ignored); docs/web.md shows them.
+plus the lobby and a replay. They are committed, so that docs/web.md shows them on any code
+host, each reduced to a palette of colours so that it stays small (about 100 KB at most:
+tests/test_docs.py checks the files exist).
 """
 
 from __future__ import annotations
@@ -16,6 +17,17 @@ from tests.web.conftest import SCREENSHOT_DIR
 from tests.web.test_games import FAST
 
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
+
+
+def _shot(page, path) -> None:
+    """A full-page screenshot at ``path``, reduced to 128 colours (a page is flat colour
+    and text: the picture reads the same at a fraction of the size)."""
+    import io
+
+    from PIL import Image
+
+    image = Image.open(io.BytesIO(page.screenshot(full_page=True))).convert("RGB")
+    image.quantize(colors=128, method=Image.Quantize.MEDIANCUT).save(path, optimize=True)
 
 
 def _a_few_moves_in(page, frames: Frames, moves: int) -> None:
@@ -46,15 +58,15 @@ def test_screenshots_of_every_page(server, chromium, size):
         page.goto(f"{server.url}/play/{created['match']}#token={created['seats'][0]['token']}")
         page.wait_for_selector("body[data-status='playing']")
         _a_few_moves_in(page, frames, 0 if game == "triangle-clock" else 3)
-        page.screenshot(path=SCREENSHOT_DIR / f"{game}-{size}.png", full_page=True)
+        _shot(page, SCREENSHOT_DIR / f"{game}-{size}.png")
     page.goto(f"{server.url}/")
     page.wait_for_selector("#open li")
-    page.screenshot(path=SCREENSHOT_DIR / f"lobby-{size}.png", full_page=True)
+    _shot(page, SCREENSHOT_DIR / f"lobby-{size}.png")
     finished = server.get("/api/matches?status=finished")
     if finished:
         page.goto(f"{server.url}/replay?match={finished[0]['match']}")
         page.wait_for_selector("body[data-step='0']")
         page.keyboard.press("End")
         page.wait_for_timeout(300)
-        page.screenshot(path=SCREENSHOT_DIR / f"replay-{size}.png", full_page=True)
+        _shot(page, SCREENSHOT_DIR / f"replay-{size}.png")
     context.close()

@@ -93,7 +93,13 @@ def rules_command(
         raise fail(str(exc)) from None
     console.print(Markdown(text))
     table = Table(title=f"{cls.title} options")
-    for column in ("option", "default", "allowed", "meaning"):
+    # An option's flag is what a person types: never cut, the other columns wrap instead.
+    table.add_column(
+        "option",
+        no_wrap=True,
+        min_width=max(len(o.name) + 2 for o in describe_options(cls.Options)),
+    )
+    for column in ("default", "allowed", "meaning"):
         table.add_column(column)
     for o in describe_options(cls.Options):
         table.add_row(f"--{o.name.replace('_', '-')}", str(o.default), o.allowed, o.help)

@@ -117,7 +117,7 @@ def test_cli_human_allocates_and_bad_input_is_explained(run):
 
 
 def test_cli_rules_shows_all_three_versions_and_the_interpretations(run):
-    result = run("rules", "erd")
+    result = run("rules", "erd", "--full")  # the complete rules: versions, interpretations
     assert result.exit_code == 0
     for words in ("original", "0.01", "0.02", "Interpretations", "--turret-lifetime"):
         assert words in result.output

@@ -95,7 +95,7 @@ def test_cli_human_seat_reads_actions_and_explains_refusals():
 
 
 def test_cli_lists_the_game_and_its_options():
-    result = CliRunner().invoke(app, ["rules", "squad-combat"])
+    result = CliRunner().invoke(app, ["rules", "squad-combat", "--full"])
     assert result.exit_code == 0
     for option in ("--players", "--decks", "--content", "--turn-limit", "Interpretations"):
         assert option in result.output
