@@ -226,6 +226,10 @@ async def _serve_socket(hub: Hub, websocket: WebSocket, match_id: str) -> None:
     except (TimeoutError, WebSocketDisconnect):
         await _close(websocket, 4408)
         return
+    except _BadMessage as exc:  # a cut-short token, say: final, the page must not retry
+        await websocket.send_json(_error(str(exc)))
+        await _close(websocket, 4400)
+        return
     if not isinstance(hello, Hello):
         await websocket.send_json(_error("the first message must be hello (with a token or none)"))
         await _close(websocket, 4400)

@@ -20,6 +20,8 @@ let selection = {};
 let pendingSeq = null; // a move is on its way for this seq: nothing more to click
 let retries = 0;
 let stopped = false; // the server refused us for good (bad token, no such match)
+let welcomed = false; // this connection was welcomed: an error before it is final
+let refusal = null; // the server's error before welcome, shown if it then closes
 let deadlinesAt = 0; // when the deadlines in msg were measured (performance.now())
 let resignArmed = false;
 
@@ -46,6 +48,7 @@ function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(matchId)}`);
   setConn("connecting…", "wait");
+  welcomed = false;
   socket.onopen = () => {
     const hello = { type: "hello", token: token || null };
     const name = localStorage.getItem("meeple-name");
@@ -54,8 +57,12 @@ function connect() {
   };
   socket.onmessage = (event) => receive(JSON.parse(event.data));
   socket.onclose = (event) => {
-    if (event.code >= 4400 && event.code < 4500 && event.code !== 4408) stopped = true;
-    if (stopped) {
+    // A 44xx close or an error before welcome is the server's final word (no such match,
+    // a bad or cut-short token): retrying would only ask again. 4408 (hello too late) is not.
+    const refused = (event.code >= 4400 && event.code < 4500 && event.code !== 4408) || refusal !== null;
+    if (refused && !stopped) showRefusal(event.code, refusal);
+    if (refused || stopped) {
+      stopped = true;
       setConn("disconnected", "off");
       return;
     }
@@ -77,6 +84,7 @@ function receive(message) {
   switch (message.type) {
     case "welcome":
       retries = 0;
+      welcomed = true;
       setConn(message.seat === null ? "watching" : "connected", "on");
       break;
     case "state":
@@ -95,6 +103,10 @@ function receive(message) {
       }
       break;
     case "error":
+      if (!welcomed) {
+        refusal = message.message;
+        break;
+      }
       pendingSeq = null;
       toast(message.message, "error");
       if (msg) draw();
@@ -208,6 +220,19 @@ function drawEndBox() {
   drawEnd($("end"), m, extra);
 }
 
+/** The whole page says why it cannot show this match, and links to the lobby, nothing else. */
+function showRefusal(code, text) {
+  const title = code === 4404 ? "No such match" : "This link does not open the match";
+  const detail = text || (code === 4404 ? `there is no match ${matchId}` : `the server refused it (code ${code})`);
+  document.title = `${title} — meeple`;
+  $("title").textContent = "";
+  document.querySelector("main").replaceChildren(el("section", { class: "refused", id: "refused", role: "alert" },
+    el("h2", {}, title),
+    el("p", {}, `${detail[0].toUpperCase()}${detail.slice(1)}.`),
+    el("p", {}, el("a", { class: "button primary", href: "/" }, "Go to the lobby"))));
+  document.body.dataset.status = "refused";
+}
+
 async function askRematch() {
   try {
     const reply = await api(`/api/matches/${encodeURIComponent(matchId)}/rematch`, { token });
@@ -266,7 +291,7 @@ function setUp() {
     if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "ping" }));
   }, 25000);
   if (!matchId) {
-    toast("no match in the address", "error");
+    showRefusal(4404, "the address names no match");
     return;
   }
   connect();
