@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 
@@ -32,3 +34,46 @@ def test_a_bad_or_cut_short_token_shows_the_error_and_stops_retrying(server, con
     page.wait_for_timeout(2500)  # a retry would come after 0.5 s, then 1 s
     assert len(sockets) == 1, f"the page connected {len(sockets)} times"
     assert page.locator("#typed").count() == 0
+
+
+def _fits(page, selector: str, width: int) -> None:
+    for box in page.locator(selector).evaluate_all(
+        "l => l.map(e => { const r = e.getBoundingClientRect(); return [r.left, r.right]; })"
+    ):
+        assert box[0] >= -1 and box[1] <= width + 1, f"{selector} spills out: {box} at {width} px"
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+def test_computer_seats_are_named_by_level_with_the_spec_on_hover(server, chromium, size):
+    created = server.create("edges", {"board": "2x2", "first": 0}, ["human", "hard"])
+    listed = {s["seat"]: s for s in server.get(f"/api/matches/{created['match']}")["seats"]}
+    assert listed[1]["label"] == "Computer (hard)"
+    context = chromium.new_context(viewport={"width": size[0], "height": size[1]})
+    page = context.new_page()
+    page.add_init_script("localStorage.setItem('meeple-name', '" + "W" * 40 + "')")
+    token = created["seats"][0]["token"]
+    page.goto(f"{server.url}/play/{created['match']}#token={token}")
+    page.wait_for_selector("body[data-status='playing']")
+    seats = page.inner_text("#seats")
+    assert "Computer (hard)" in seats and "uct" not in seats, seats
+    assert "uct:iterations=" in page.get_attribute("#seats .seat-1 .seat-name", "title")
+    assert "uct" not in page.inner_text("#title") + page.inner_text("#turn")
+    _fits(page, "#seats .seat-name, #title, #turn", size[0])
+    context.close()
+
+
+def test_the_lobby_and_the_replay_name_computer_seats_by_level(server, context):
+    created = server.create("edges", {"board": "2x2"}, ["easy", "medium"])
+    deadline = time.monotonic() + 30
+    while server.get(f"/api/matches/{created['match']}")["status"] != "finished":
+        assert time.monotonic() < deadline, "two agents did not finish a 2x2 board in 30 s"
+        time.sleep(0.2)
+    rows = {r["match"]: r for r in server.get("/api/matches?status=finished")}
+    assert rows[created["match"]]["labels"] == ["Computer (easy)", "Computer (medium)"]
+    page = context.new_page()
+    page.goto(f"{server.url}/replay?match={created['match']}")
+    page.wait_for_selector("body[data-step='0']")
+    page.keyboard.press("End")
+    page.wait_for_selector("#end:not([hidden]) .end-title")
+    text = page.inner_text("#end") + page.inner_text("#log")
+    assert "Computer (" in text and "mcts" not in text and "greedy" not in text, text

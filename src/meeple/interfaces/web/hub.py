@@ -28,6 +28,7 @@ from meeple.interfaces.web.live import (
     LiveMatch,
     ServerError,
     open_seats,
+    seat_label,
     state_message,
 )
 from meeple.interfaces.web.pool import AgentPool
@@ -270,6 +271,7 @@ class Hub:
                     "seq": row.moves_count,
                     "open_seats": waiting,
                     "players": [seat["name"] if seat["joined"] else None for seat in row.seats],
+                    "labels": [seat_label(row.game, seat) for seat in row.seats],
                     "result": row.result,
                     "updated": row.updated.isoformat() if row.updated else None,
                 }

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from meeple.agents import HUMAN
+from meeple.agents.levels import agent_label
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game, Player, State
 from meeple.core.record import GameRecord
@@ -34,6 +35,14 @@ class ServerError(MeepleError):
 def open_seats(seats: list[dict[str, Any]]) -> list[Player]:
     """The seats of a match that wait for a person to take them."""
     return [s for s, seat in enumerate(seats) if seat["spec"] == HUMAN and not seat["joined"]]
+
+
+def seat_label(game_name: str, data: dict[str, Any]) -> str | None:
+    """The seat's player in plain words: "Computer (hard)" for a seat made for an agent
+    (never its raw spec), the person's name, or None for a seat nobody has taken."""
+    if data["token"] is None and data["agent"] is not None:  # created for the computer
+        return agent_label(game_name, data["agent"])
+    return data["name"] if data["joined"] else None
 
 
 @dataclass(eq=False)
@@ -133,6 +142,7 @@ class LiveMatch:
                 "seat": seat,
                 "seat_name": self.game.seat_name(seat),
                 "name": data["name"] if data["joined"] else None,
+                "label": seat_label(self.stored.game, data),
                 "kind": "person" if data["agent"] is None else "agent",
                 "agent": data["agent"],
                 "joined": data["joined"],

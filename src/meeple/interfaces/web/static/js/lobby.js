@@ -169,8 +169,11 @@ function titleOf(name) {
 
 function describe(row) {
   const options = Object.entries(row.options || {}).map(([k, v]) => `${k}=${v}`).join(", ");
-  const players = (row.players || []).map((p) => p || "open").join(" vs ");
-  return el("span", { class: "what" }, el("strong", {}, titleOf(row.game)), options ? ` (${options})` : "", el("br"), players);
+  // The server's labels: "Computer (hard)", never an agent's raw spec (that is on hover).
+  const players = (row.labels || row.players || []).map((p) => p || "open").join(" vs ");
+  const specs = (row.players || []).filter((p, i) => p && row.labels && row.labels[i] !== p);
+  return el("span", { class: "what", title: specs.length ? specs.join(" vs ") : null },
+    el("strong", {}, titleOf(row.game)), options ? ` (${options})` : "", el("br"), players);
 }
 
 async function join(row) {

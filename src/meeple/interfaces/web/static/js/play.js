@@ -4,7 +4,7 @@
 // The seat's token lives in the address's fragment (#token=...), which browsers never
 // send to the server, and travels only inside the hello message.
 import {
-  api, drawEnd, drawWith, el, loadGame, logItems, scoresOf, seatLabel, toast,
+  api, drawEnd, drawWith, el, loadGame, logItems, scoresOf, seatLabel, seatTitle, toast,
 } from "./common.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
@@ -184,9 +184,9 @@ function drawSide() {
     class: `seat seat-${s.seat} ${m.to_act.includes(s.seat) ? "to-act" : ""} ${s.seat === m.seat ? "me" : ""}`,
   },
   el("span", { class: `dot ${s.connected ? "dot-on" : "dot-off"}`, title: s.connected ? "connected" : "disconnected" }),
-  el("span", { class: "seat-name" }, seatLabel(m, s.seat), s.seat === m.seat ? " (you)" : ""),
-  el("span", { class: "seat-kind" }, s.kind === "agent" ? `agent ${s.agent}` : s.joined ? "person" : "open seat",
-    s.resigned ? ", resigned" : ""),
+  el("span", { class: "seat-name", title: seatTitle(m, s.seat) }, seatLabel(m, s.seat), s.seat === m.seat ? " (you)" : ""),
+  el("span", { class: "seat-kind", title: s.agent ? `agent ${s.agent}` : null },
+    s.kind === "agent" ? "computer" : s.joined ? "person" : "open seat", s.resigned ? ", resigned" : ""),
   m.chosen.includes(s.seat) ? el("span", { class: "has-chosen" }, "has chosen") : null,
   scores ? el("span", { class: "seat-score" }, String(scores[s.seat])) : null)));
   const legal = $("legal");
