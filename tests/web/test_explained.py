@@ -77,3 +77,32 @@ def test_the_lobby_and_the_replay_name_computer_seats_by_level(server, context):
     page.wait_for_selector("#end:not([hidden]) .end-title")
     text = page.inner_text("#end") + page.inner_text("#log")
     assert "Computer (" in text and "mcts" not in text and "greedy" not in text, text
+
+
+def _seat_page(chromium, server, created, seat: int, size=(1280, 800)):
+    context = chromium.new_context(viewport={"width": size[0], "height": size[1]})
+    page = context.new_page()
+    page.goto(f"{server.url}/play/{created['match']}#token={created['seats'][seat]['token']}")
+    return page
+
+
+def _type(page, move: str) -> None:
+    page.wait_for_selector("body[data-status='playing'] #notation")
+    page.fill("#notation", move)
+    page.press("#notation", "Enter")
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+def test_an_erd_game_lost_by_the_mercy_rule_says_so(server, chromium, size):
+    created = server.create("erd", {"best_of": 3}, ["human", "human"])
+    red = _seat_page(chromium, server, created, 0, size)
+    blue = _seat_page(chromium, server, created, 1)
+    _type(red, "rush=LLL defense=HHH")
+    _type(blue, "rush=DDD defense=LLL")
+    red.wait_for_function("Number(document.body.dataset.seq) >= 2")
+    ending = red.wait_for_selector(".erd-ending").inner_text()
+    assert "mercy rule" in ending and "Game 1 is over" in ending, ending
+    assert "game 1 over: mercy rule" in red.text_content(".erd-combat")
+    _fits(red, ".erd-ending", size[0])
+    red.context.close()
+    blue.context.close()

@@ -90,6 +90,7 @@ export function draw(root, msg, ui) {
   const seats = view.seats || msg.seat_names;
   const wrap = html("div", { class: "erd" }, root);
   drawScore(wrap, view, seats, me);
+  drawEndings(wrap, view);
 
   const legal = ui.canMove ? msg.legal.map((a) => parseAllocation(a.text)).filter(Boolean) : [];
   const sel = ui.selection;
@@ -141,6 +142,28 @@ function drawScore(wrap, view, seats, me) {
   });
   html("div", { class: "erd-round" }, bar,
     `Game ${view.game_number} of best of ${result.best_of ?? "?"} · round ${view.round}` + (view.rules ? ` · rules ${view.rules}` : ""));
+}
+
+/** How each finished game of the match ended, in words (mercy rule, Escalation, a Rush that
+ * broke through, the round limit); the game that has just ended is said in full. */
+function drawEndings(wrap, view) {
+  const result = view.result || {};
+  const games = result.games || [];
+  const c = view.last_combat;
+  if (!games.length) return;
+  const box = html("div", { class: "erd-endings" }, wrap);
+  const last = games[games.length - 1];
+  if (c && c.ending && c.game === last.game) {
+    const next = result.over ? "" : ` Game ${view.game_number} starts from full Reserves.`;
+    html("p", { class: "erd-ending", role: "status" }, box, `Game ${last.game} is over: ${c.ending}.${next}`);
+  }
+  if (games.length > 1 || !(c && c.ending)) {
+    const list = html("ol", { class: "erd-games" }, box);
+    for (const g of games) {
+      const who = g.winner_name ? `${g.winner_name} won` : "a draw";
+      html("li", { title: g.detail }, list, `Game ${g.game}: ${who} (${g.reason_text}, round ${g.rounds})`);
+    }
+  }
 }
 
 /** One side's row: its Reserve as stacks, its Turrets, its discard pile (labels at y). */
@@ -204,7 +227,10 @@ function drawCombat(table, L, view, seats, top, bottom) {
   });
   const outcome = OUTCOMES[c.outcome] || String(c.outcome).replaceAll("_", " ");
   const broke = [top, bottom].filter((seat) => c.broke_through[seat]).map((seat) => `${seats[seat]} broke through`);
-  const notes = [outcome, ...(L.narrow ? broke : []), ...(c.escalation ? ["Escalation!"] : [])];
+  // A game can end although the Defenses held (the mercy rule, before an Escalation): say so.
+  const ended = ((view.result || {}).games || []).find((g) => g.game === c.game && c.ending);
+  const notes = [outcome, ...(L.narrow ? broke : []), ...(c.escalation ? ["Escalation!"] : []),
+    ...(ended ? [`game ${c.game} over: ${ended.reason_text}`] : [])];
   svg("text", { x: L.nameX, y: y + 166, class: `erd-small ${broke.length ? "erd-broke-line" : ""}` }, g, notes.join(" · "));
 }
 
