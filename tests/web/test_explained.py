@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+import httpx
 import pytest
 
 
@@ -106,3 +107,32 @@ def test_an_erd_game_lost_by_the_mercy_rule_says_so(server, chromium, size):
     _fits(red, ".erd-ending", size[0])
     red.context.close()
     blue.context.close()
+
+
+def test_after_the_end_nobody_is_shown_to_move_or_allocating(server, chromium):
+    edges = server.create("edges", {"board": "2x2", "first": 0}, ["human", "human"])
+    watcher = chromium.new_context().new_page()
+    watcher.goto(f"{server.url}/play/{edges['match']}")
+    red = _seat_page(chromium, server, edges, 0)
+    _seat_page(chromium, server, edges, 1)
+    watcher.wait_for_selector("body[data-status='playing'] .edges-stash")
+    assert "to move" in watcher.inner_text("#board")  # it was shown while playing
+    httpx.post(
+        f"{server.url}/api/matches/{edges['match']}/resign",
+        json={"token": edges["seats"][0]["token"]},
+    ).raise_for_status()
+    watcher.wait_for_selector("body[data-status='finished'] #end:not([hidden])")
+    assert "to move" not in watcher.inner_text("#board")
+    red.context.close()
+
+    erd = server.create("erd", {}, ["human", "human"])
+    red = _seat_page(chromium, server, erd, 0)
+    _seat_page(chromium, server, erd, 1)
+    _type(red, "rush=LLL defense=HHH")
+    red.wait_for_function("Number(document.body.dataset.seq) >= 1")
+    assert "allocating…" in red.text_content("#board svg")
+    httpx.post(
+        f"{server.url}/api/matches/{erd['match']}/resign", json={"token": erd["seats"][0]["token"]}
+    ).raise_for_status()
+    red.wait_for_selector("body[data-status='finished']")
+    assert "allocating…" not in red.text_content("#board svg")

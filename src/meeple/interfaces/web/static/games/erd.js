@@ -102,7 +102,7 @@ export function draw(root, msg, ui) {
   const table = svg("svg", { viewBox: `0 0 ${L.W} ${L.H}`, class: "erd-table", role: "img", "aria-label": "the table" }, wrap);
   svg("rect", { x: 4, y: 4, width: L.W - 8, height: L.H - 8, rx: 24, class: "erd-felt" }, table);
   drawSide(table, L, view, top, seats, L.topY, msg);
-  drawPending(table, L, view, top, bottom, me, legal, sel, ui);
+  drawPending(table, L, view, top, bottom, me, legal, sel, ui, msg.to_act || []);
   drawCombat(table, L, view, seats, top, bottom);
   drawSide(table, L, view, bottom, seats, L.bottomY, msg);
   if (legal.length) drawBuilder(wrap, legal, sel, ui, view, bottom);
@@ -235,11 +235,12 @@ function drawCombat(table, L, view, seats, top, bottom) {
 }
 
 /** The face-down piles: the other side's (only whether it has allocated) and this seat's. */
-function drawPending(table, L, view, top, bottom, me, legal, sel, ui) {
+function drawPending(table, L, view, top, bottom, me, legal, sel, ui, toAct) {
   const alloc = view.allocations || { submitted: [], waiting: [] };
   const g = svg("g", { class: "erd-pending" }, table);
   const theirs = alloc.submitted.includes(top);
-  const choosing = (view.to_act || []).includes(top);
+  // msg.to_act, not the view's: it is empty once the match is over (a resign included).
+  const choosing = toAct.includes(top);
   svg("text", { x: L.pendingX, y: L.pendingY, class: "erd-small" }, g, theirs ? "has allocated (face down)" : choosing ? "allocating…" : "");
   if (theirs) {
     for (let i = 0; i < 6; i += 1) card(g, L.pendingX + i * 24 + (i > 2 ? 12 : 0), L.pendingY + 8, "D", { faceDown: true, w: 22, h: 32 });
