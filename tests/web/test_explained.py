@@ -136,3 +136,24 @@ def test_after_the_end_nobody_is_shown_to_move_or_allocating(server, chromium):
     ).raise_for_status()
     red.wait_for_selector("body[data-status='finished']")
     assert "allocating…" not in red.text_content("#board svg")
+
+
+def test_a_move_made_because_time_ran_out_says_so(server, chromium):
+    created = httpx.post(
+        f"{server.url}/api/matches",
+        json={
+            "game": "edges",
+            "options": {"board": "2x2", "first": 0},
+            "seats": ["human", "human"],
+            "move_seconds": 1,
+        },
+    ).json()
+    red = _seat_page(chromium, server, created, 0)
+    blue = _seat_page(chromium, server, created, 1)
+    entry = red.wait_for_selector("#log li .timed-out", timeout=30_000)
+    assert entry.inner_text().strip() == "time ran out: the computer chose for you"
+    assert "time ran out: the computer chose for you" in red.inner_text("#toasts")
+    other = blue.wait_for_selector("#log li .timed-out").inner_text().strip()
+    assert other == "time ran out: the computer chose"
+    red.context.close()
+    blue.context.close()

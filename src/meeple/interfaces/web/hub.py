@@ -449,7 +449,12 @@ class Hub:
             await self._commit(match, seat, action, ack=conn)
 
     async def _commit(
-        self, match: LiveMatch, seat: Player, action: Any, ack: Connection | None = None
+        self,
+        match: LiveMatch,
+        seat: Player,
+        action: Any,
+        ack: Connection | None = None,
+        timed_out: bool = False,
     ) -> None:
         """Apply, store, then (only then) update the match in memory. Caller holds the lock."""
         before = match.state
@@ -473,6 +478,8 @@ class Hub:
             ) from None
         match.hidden.append(hidden_from_others(before))
         stored.moves.append((seat, str(action)))
+        if timed_out:
+            match.timed_out.add(seq)
         match.state = after
         if status is not None:
             stored.status, stored.result = status, result
@@ -574,7 +581,7 @@ class Hub:
                     # a second or read a solved game, and other matches must not wait on it.
                     seed = derive_seed(match.stored.seed, "timeout", seat, base)
                     action = await self._worker_move(match, seat, _default_agent(match.game), seed)
-                await self._commit(match, seat, action)
+                await self._commit(match, seat, action, timed_out=True)
                 return  # _commit reset the clocks for whoever is still to act
         self._after_change(match)
 

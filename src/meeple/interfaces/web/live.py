@@ -91,6 +91,9 @@ class LiveMatch:
     """The decision (its ``decision_base``) the deadlines were set for."""
     thinking: set[Player] = field(default_factory=set)
     timer: asyncio.TimerHandle | None = None
+    timed_out: set[int] = field(default_factory=set)
+    """Move numbers (1-based) the game's agent made for a person whose time ran out (kept
+    in memory only: after a restart the log no longer marks them)."""
 
     @property
     def id(self) -> str:
@@ -160,7 +163,10 @@ class LiveMatch:
         for n in range(start, self.seq):
             player, text = self.stored.moves[n]
             shown = over or player == seat or not self.hidden[n]
-            out.append({"n": n + 1, "seat": player, "text": text if shown else None})
+            entry: dict[str, Any] = {"n": n + 1, "seat": player, "text": text if shown else None}
+            if n + 1 in self.timed_out:
+                entry["timeout"] = True
+            out.append(entry)
         return out
 
     def record(self) -> GameRecord:

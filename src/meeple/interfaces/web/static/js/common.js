@@ -114,7 +114,9 @@ export function logItems(msg, entries) {
   return entries.map((entry) => el("li", { value: entry.n, class: entry.seat === msg.seat ? "mine" : null, title: seatTitle(msg, entry.seat) },
     el("span", { class: `seat-dot seat-${entry.seat}` }),
     `${seatLabel(msg, entry.seat)}: `,
-    entry.text === null ? el("em", {}, "has chosen") : el("code", {}, entry.text)));
+    entry.text === null ? el("em", {}, "has chosen") : el("code", {}, entry.text),
+    entry.timeout ? el("em", { class: "timed-out" }, entry.seat === msg.seat
+      ? " time ran out: the computer chose for you" : " time ran out: the computer chose") : null));
 }
 
 /** Imports a game's drawing module (static/games/<game>.js); null if there is none. */

@@ -92,6 +92,10 @@ function receive(message) {
       if (pendingSeq !== null && pendingSeq !== message.seq) pendingSeq = null;
       // A new connection or a sync is sent the log from 0 again: splice, never append.
       log = log.slice(0, message.log_start).concat(message.log);
+      // Only a new entry (not a resent log) is news worth a toast.
+      if (msg && message.log.some((e) => e.timeout && e.seat === message.seat && e.n > msg.seq)) {
+        toast("time ran out: the computer chose for you", "error");
+      }
       msg = message;
       deadlinesAt = performance.now();
       draw();
