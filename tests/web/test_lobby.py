@@ -82,8 +82,9 @@ def test_the_computer_seats_offer_the_levels_and_default_to_hard(
     assert labels[:4] == ["a person", "computer, easy", "computer, medium", "computer, hard"]
     assert "agent: heuristic" in labels
     page.click("#create-button")
-    link = page.wait_for_selector("#play-mine").get_attribute("href")
-    match = re.search(r"/play/([^#]+)#token=", link).group(1)
+    # Nobody else to invite: the creator is taken straight to the table.
+    page.wait_for_url(re.compile(r"/play/[^#]+#token="), timeout=60_000)
+    match = re.search(r"/play/([^#]+)#token=", page.url).group(1)
     hard = next(
         level["spec"]
         for game in server.get("/api/games")
@@ -92,6 +93,8 @@ def test_the_computer_seats_offer_the_levels_and_default_to_hard(
         if level["level"] == "hard"
     )
     assert server.get(f"/api/matches/{match}")["seats"][1]["agent"] == hard
+    page.wait_for_selector("body[data-status='playing']")
+    assert "you are Red" in page.inner_text("#title")
     assert not page_errors, page_errors
 
 
@@ -110,7 +113,8 @@ def test_erds_hard_opponent_is_the_solved_agent_and_solves_on_first_use(
     assert page.locator("#seat-1").input_value() == "hard"
     page.fill("#opt-round_limit", "4")
     page.click("#create-button")
-    link = page.wait_for_selector("#play-mine").get_attribute("href")
-    match = re.search(r"/play/([^#]+)#token=", link).group(1)
+    # Nobody else to invite: the creator is taken straight to the table.
+    page.wait_for_url(re.compile(r"/play/[^#]+#token="), timeout=60_000)
+    match = re.search(r"/play/([^#]+)#token=", page.url).group(1)
     assert server.get(f"/api/matches/{match}")["seats"][1]["agent"] == hard
     assert not page_errors, page_errors

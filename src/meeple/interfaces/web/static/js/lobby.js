@@ -116,7 +116,13 @@ async function create(event) {
     // gets another seat instead of this one (joining without a token takes the first).
     const mine = created.seats[0];
     if (mine) await api(`/api/matches/${encodeURIComponent(created.match)}/join`, { token: mine.token, ...(name ? { name } : {}) });
+    if (mine && created.seats.length === 1) {
+      // Nobody else to invite (the other seats are the computer): straight to the table.
+      location.href = mine.join_url;
+      return;
+    }
     showCreated(created);
+    $("created").scrollIntoView({ block: "nearest" });
     refresh();
   } catch (error) {
     toast(error.message, "error");
