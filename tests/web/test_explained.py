@@ -157,3 +157,15 @@ def test_a_move_made_because_time_ran_out_says_so(server, chromium):
     assert other == "time ran out: the computer chose"
     red.context.close()
     blue.context.close()
+
+
+def test_the_page_says_while_the_computer_is_thinking(server, chromium):
+    # A time budget, so that the computer's two seconds are long enough to be seen.
+    created = server.create("edges", {"board": "2x2", "first": 1}, ["human", "mcts:seconds=2"])
+    page = _seat_page(chromium, server, created, 0)
+    turn = page.wait_for_selector("#turn.turn-thinking")
+    assert turn.inner_text() == "Computer (mcts) is thinking…"
+    assert "thinking…" in page.inner_text("#seats .seat-1")
+    page.wait_for_selector("#turn.turn-mine")
+    assert page.locator("#seats .thinking").count() == 0
+    page.context.close()

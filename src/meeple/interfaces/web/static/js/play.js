@@ -4,7 +4,7 @@
 // The seat's token lives in the address's fragment (#token=...), which browsers never
 // send to the server, and travels only inside the hello message.
 import {
-  api, drawEnd, drawWith, el, loadGame, logItems, scoresOf, seatLabel, seatTitle, toast,
+  api, drawEnd, drawWith, el, loadGame, logItems, playerOf, scoresOf, seatLabel, seatTitle, toast,
 } from "./common.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
@@ -171,17 +171,36 @@ function turnText() {
   }
   const mine = m.seat !== null && m.to_act.includes(m.seat);
   if (mine && pendingSeq === m.seq) return "Move sent…";
-  if (m.seat !== null && m.chosen.includes(m.seat)) return "You have chosen: waiting for the other player";
+  const thinking = thinkers(m);
+  if (m.seat !== null && m.chosen.includes(m.seat)) {
+    return thinking.length ? `You have chosen: ${thinking.join(" and ")} ${thinking.length > 1 ? "are" : "is"} thinking…`
+      : "You have chosen: waiting for the other player";
+  }
   if (mine) return m.chosen.length || m.to_act.length > 1 ? "Your choice (both choose at once)" : "Your move";
+  if (!mine && thinking.length && thinking.length === m.to_act.filter((s) => !m.chosen.includes(s)).length) {
+    return `${thinking.join(" and ")} ${thinking.length > 1 ? "are" : "is"} thinking…`;
+  }
   const others = m.to_act.map((s) => seatLabel(m, s)).join(" and ");
   return m.to_act.length > 1 ? `${others} are choosing` : `${others} to move`;
+}
+
+/** The computer seats still to act ("Computer (hard)"): the server is choosing their move. */
+function thinkers(m) {
+  if (m.status !== "playing") return [];
+  return m.to_act.filter((s) => !m.chosen.includes(s) && (m.seats[s] || {}).kind === "agent")
+    .map((s) => {
+      const label = playerOf(m, s) || seatLabel(m, s);
+      // Two computers (or a seat colour the label lacks) need the seat's name to tell apart.
+      return m.seats.filter((x) => x.kind === "agent").length > 1 ? seatLabel(m, s) : label;
+    });
 }
 
 function drawSide() {
   const m = msg;
   const turn = $("turn");
   turn.textContent = turnText();
-  turn.className = `turn ${m.seat !== null && m.legal.length && pendingSeq !== m.seq ? "turn-mine" : ""}`;
+  turn.className = `turn ${m.seat !== null && m.legal.length && pendingSeq !== m.seq ? "turn-mine" : ""}`
+    + (thinkers(m).length && !(m.seat !== null && m.legal.length) ? " turn-thinking" : "");
   const all = scoresOf(m);
   const scores = all && all.length === m.seats.length ? all : null; // per seat only
   $("seats").replaceChildren(...m.seats.map((s) => el("li", {
@@ -192,6 +211,8 @@ function drawSide() {
   el("span", { class: "seat-kind", title: s.agent ? `agent ${s.agent}` : null },
     s.kind === "agent" ? "computer" : s.joined ? "person" : "open seat", s.resigned ? ", resigned" : ""),
   m.chosen.includes(s.seat) ? el("span", { class: "has-chosen" }, "has chosen") : null,
+  s.kind === "agent" && m.status === "playing" && m.to_act.includes(s.seat) && !m.chosen.includes(s.seat)
+    ? el("span", { class: "thinking" }, "thinking…") : null,
   scores ? el("span", { class: "seat-score" }, String(scores[s.seat])) : null)));
   const legal = $("legal");
   legal.replaceChildren(...m.legal.map((a) => el("li", {},
