@@ -169,3 +169,25 @@ def test_the_page_says_while_the_computer_is_thinking(server, chromium):
     page.wait_for_selector("#turn.turn-mine")
     assert page.locator("#seats .thinking").count() == 0
     page.context.close()
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+def test_the_triangle_clock_s_end_box_keeps_each_score_on_one_line(server, chromium, size):
+    # A computer seat with a long spec: it used to be shown raw and squeeze the scores.
+    spec = "flat:worlds=2,rollout=deep,opponent=guided"
+    created = server.create("triangle-clock", {}, ["random", spec])
+    deadline = time.monotonic() + 60
+    while (summary := server.get(f"/api/matches/{created['match']}"))["status"] != "finished":
+        assert time.monotonic() < deadline, "two agents did not finish in 60 s"
+        time.sleep(0.3)
+    context = chromium.new_context(viewport={"width": size[0], "height": size[1]})
+    page = context.new_page()
+    page.goto(f"{server.url}/play/{created['match']}")
+    page.wait_for_selector("#end:not([hidden]) .end-scores")
+    cells = page.locator("#end .end-scores td:last-child")
+    assert cells.all_inner_texts() == [str(s) for s in summary["result"]["scores"]]
+    size_px = page.evaluate("parseFloat(getComputedStyle(document.querySelector('#end')).fontSize)")
+    for height in cells.evaluate_all("l => l.map(e => e.getBoundingClientRect().height)"):
+        assert height < 2.4 * size_px, f"a score wraps: {height} px high at {size_px} px"
+    _fits(page, "#end, #end .end-scores td", size[0])
+    context.close()
