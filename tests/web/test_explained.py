@@ -191,3 +191,30 @@ def test_the_triangle_clock_s_end_box_keeps_each_score_on_one_line(server, chrom
         assert height < 2.4 * size_px, f"a score wraps: {height} px high at {size_px} px"
     _fits(page, "#end, #end .end-scores td", size[0])
     context.close()
+
+
+def _reserve(page) -> list[str]:
+    """The counts on the bottom (own) Reserve's stacks: Heavy, Light, Decoy."""
+    return (
+        page.locator(".erd-side")
+        .last.locator(".erd-stack")
+        .evaluate_all("l => l.map(g => (g.querySelector('.erd-count') || {}).textContent || '0')")
+    )
+
+
+def test_erd_s_reserve_counts_go_down_as_an_allocation_is_built(server, chromium):
+    created = server.create("erd", {}, ["human", "human"])
+    red = _seat_page(chromium, server, created, 0)
+    blue = _seat_page(chromium, server, created, 1)
+    red.wait_for_selector("body[data-status='playing'] .erd-builder")
+    assert _reserve(red) == ["3", "3", "6"]
+    red.click(".erd-builder .clickable[data-hint='a Heavy into Rush']")
+    red.click(".erd-builder .clickable[data-hint='a Light into Rush']")
+    assert _reserve(red) == ["2", "2", "6"]
+    red.click(".erd-pending .clickable[data-hint='take the Heavy back out of rush']")
+    assert _reserve(red) == ["3", "2", "6"]
+    _type(red, "rush=LLL defense=HHH")
+    red.wait_for_function("Number(document.body.dataset.seq) >= 1")
+    assert _reserve(red) == ["0", "0", "6"]  # allocated face down, not back in the Reserve
+    red.context.close()
+    blue.context.close()

@@ -104,7 +104,7 @@ export function draw(root, msg, ui) {
   drawSide(table, L, view, top, seats, L.topY, msg);
   drawPending(table, L, view, top, bottom, me, legal, sel, ui, msg.to_act || []);
   drawCombat(table, L, view, seats, top, bottom);
-  drawSide(table, L, view, bottom, seats, L.bottomY, msg);
+  drawSide(table, L, view, bottom, seats, L.bottomY, msg, inHand(view, me, legal, sel));
   if (legal.length) drawBuilder(wrap, legal, sel, ui, view, bottom);
 }
 
@@ -166,13 +166,26 @@ function drawEndings(wrap, view) {
   }
 }
 
-/** One side's row: its Reserve as stacks, its Turrets, its discard pile (labels at y). */
-function drawSide(table, L, view, seat, seats, y, msg) {
+/** The cards this seat has put into its piles (being built, or allocated face down):
+ * they are out of its Reserve until the reveal, so its stacks are drawn without them. */
+function inHand(view, me, legal, sel) {
+  if (me === null) return { H: 0, L: 0, D: 0 };
+  const mine = (view.allocations || {}).mine;
+  const piles = mine ? parseAllocation(mine) : legal.length ? sel : null;
+  if (!piles) return { H: 0, L: 0, D: 0 };
+  const a = counts(piles.rush || "-");
+  const b = counts(piles.defense || "-");
+  return { H: a.H + b.H, L: a.L + b.L, D: a.D + b.D };
+}
+
+/** One side's row: its Reserve as stacks (less `out`, the cards in its piles), its Turrets,
+ * its discard pile (labels at y). */
+function drawSide(table, L, view, seat, seats, y, msg, out = { H: 0, L: 0, D: 0 }) {
   const side = view.sides[seat];
   const g = svg("g", { class: "erd-side" }, table);
   svg("text", { x: L.x0, y, class: "erd-label", fill: SEAT_COLOURS[seat] }, g,
     `${seats[seat]}${msg.seat === seat ? " (you)" : ""} — Reserve`);
-  KINDS.forEach((kind, i) => stack(g, L.x0 + i * L.stackStep, y + 38, kind, side.reserve[kind]));
+  KINDS.forEach((kind, i) => stack(g, L.x0 + i * L.stackStep, y + 38, kind, Math.max(0, side.reserve[kind] - out[kind])));
   const [tw, th, tstep] = L.turret;
   svg("text", { x: L.turretsX, y, class: "erd-label" }, g, "Turrets");
   if (side.turrets === 0) svg("text", { x: L.turretsX, y: y + L.turretTop + 16, class: "erd-small erd-dim" }, g, "none");
