@@ -88,8 +88,9 @@ def test_the_computer_seats_offer_the_levels_and_default_to_hard(
     ]
     assert "agent: heuristic" in labels
     page.click("#create-button")
-    link = page.wait_for_selector("#play-mine").get_attribute("href")
-    match = re.search(r"/play/([^#]+)#token=", link).group(1)
+    # Nobody else to invite: the creator is taken straight to the table.
+    page.wait_for_url(re.compile(r"/play/[^#]+#token="), timeout=60_000)
+    match = re.search(r"/play/([^#]+)#token=", page.url).group(1)
     hard = next(
         level["spec"]
         for game in server.get("/api/games")
@@ -98,6 +99,8 @@ def test_the_computer_seats_offer_the_levels_and_default_to_hard(
         if level["level"] == "hard"
     )
     assert server.get(f"/api/matches/{match}")["seats"][1]["agent"] == hard
+    page.wait_for_selector("body[data-status='playing']")
+    assert "you are Red" in page.inner_text("#title")
     assert not page_errors, page_errors
 
 
@@ -127,8 +130,6 @@ def test_erds_hard_opponent_is_the_solved_agent_and_a_variant_not_served_says_so
     assert "shipped rules versions" in refusal.inner_text()
     page.select_option("#seat-1", "medium")
     page.click("#create-button")
-    # Made: the creator is taken to the table (or offered its link).
-    page.wait_for_function(
-        "() => location.pathname.startsWith('/play/') || document.querySelector('#play-mine')"
-    )
+    # Nobody else to invite: the creator is taken straight to the table.
+    page.wait_for_url(re.compile(r"/play/[^#]+#token="), timeout=60_000)
     assert not page_errors, page_errors

@@ -82,3 +82,12 @@ def seat_spec(game: Game, text: str) -> str:
     """What a seat given as ``text`` plays: a level word (easy, medium, hard) becomes that
     level's agent spec; anything else is a spec already and is returned as it is."""
     return level_spec(game, text) if text.strip().lower() in LEVEL_NAMES else text
+
+
+def agent_label(game_name: str, spec: str) -> str:
+    """What a person is shown for a computer seat: "Computer (hard)" for a level's spec,
+    else "Computer (" + the agent's name + ")" (its parameters are for the curious)."""
+    for level, level_spec_text in LEVELS.get(game_name, {}).items():
+        if level_spec_text == spec:
+            return f"Computer ({level})"
+    return f"Computer ({spec.split(':', 1)[0].strip() or spec})"

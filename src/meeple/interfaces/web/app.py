@@ -384,7 +384,7 @@ async def _serve_open_socket(hub: Hub, websocket: WebSocket, match: LiveMatch) -
         return
     except WebSocketDisconnect:
         return
-    except _BadMessage as exc:
+    except _BadMessage as exc:  # a cut-short token, say: final, the page must not retry
         await _refuse(websocket, _error(str(exc), code=exc.code), 4400)
         return
     if not isinstance(hello, Hello):

@@ -36,6 +36,7 @@ from meeple.interfaces.web.live import (
     LiveMatch,
     ServerError,
     open_seats,
+    seat_label,
     state_message,
 )
 from meeple.interfaces.web.pool import AgentOverrun, AgentPool
@@ -398,6 +399,7 @@ class Hub:
                     "seq": row.moves_count,
                     "open_seats": waiting,
                     "players": [seat["name"] if seat["joined"] else None for seat in row.seats],
+                    "labels": [seat_label(row.game, seat) for seat in row.seats],
                     "result": row.result,
                     "updated": row.updated.isoformat() if row.updated else None,
                 }
@@ -598,7 +600,12 @@ class Hub:
             await self._commit(match, seat, action, ack=conn)
 
     async def _commit(
-        self, match: LiveMatch, seat: Player, action: Any, ack: Connection | None = None
+        self,
+        match: LiveMatch,
+        seat: Player,
+        action: Any,
+        ack: Connection | None = None,
+        timed_out: bool = False,
     ) -> None:
         """Apply, store, then (only then) update the match in memory. Caller holds the lock."""
         before = match.state
@@ -623,6 +630,8 @@ class Hub:
             ) from None
         match.hidden.append(hidden_from_others(before))
         stored.moves.append((seat, str(action)))
+        if timed_out:
+            match.timed_out.add(seq)
         match.state = after
         if status is not None:
             stored.status, stored.result = status, result
@@ -763,7 +772,7 @@ class Hub:
                         )
                     except AgentOverrun:
                         action = _random_move(match, seat, base)
-                await self._commit(match, seat, action)
+                await self._commit(match, seat, action, timed_out=True)
                 return  # _commit reset the clocks for whoever is still to act
         self._after_change(match)
 

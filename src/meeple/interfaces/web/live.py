@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from meeple.agents import HUMAN
+from meeple.agents.levels import agent_label
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game, Player, State
 from meeple.core.record import GameRecord
@@ -62,6 +63,14 @@ def open_seats(seats: list[dict[str, Any]]) -> list[Player]:
     ]
 
 
+def seat_label(game_name: str, data: dict[str, Any]) -> str | None:
+    """The seat's player in plain words: "Computer (hard)" for a seat made for an agent
+    (never its raw spec), the person's name, or None for a seat nobody has taken."""
+    if data["token"] is None and data["agent"] is not None:  # created for the computer
+        return agent_label(game_name, data["agent"])
+    return data["name"] if data["joined"] else None
+
+
 @dataclass(eq=False)
 class Connection:
     """One client's socket, as the hub sees it: a seat (None: spectator) and an outbox."""
@@ -108,6 +117,9 @@ class LiveMatch:
     """The decision (its ``decision_base``) the deadlines were set for."""
     thinking: set[Player] = field(default_factory=set)
     timer: asyncio.TimerHandle | None = None
+    timed_out: set[int] = field(default_factory=set)
+    """Move numbers (1-based) the game's agent made for a person whose time ran out (kept
+    in memory only: after a restart the log no longer marks them)."""
 
     @property
     def id(self) -> str:
@@ -173,6 +185,7 @@ class LiveMatch:
                 "seat": seat,
                 "seat_name": self.game.seat_name(seat),
                 "name": data["name"] if data["joined"] else None,
+                "label": seat_label(self.stored.game, data),
                 "kind": "person" if data["agent"] is None else "agent",
                 "agent": data["agent"],
                 "joined": data["joined"],
@@ -190,7 +203,10 @@ class LiveMatch:
         for n in range(start, self.seq):
             player, text = self.stored.moves[n]
             shown = over or player == seat or not self.hidden[n]
-            out.append({"n": n + 1, "seat": player, "text": text if shown else None})
+            entry: dict[str, Any] = {"n": n + 1, "seat": player, "text": text if shown else None}
+            if n + 1 in self.timed_out:
+                entry["timeout"] = True
+            out.append(entry)
         return out
 
     def record(self) -> GameRecord:

@@ -195,9 +195,11 @@ function drawChoice(wrap, view, sel, place, pie, msg, ui) {
 function drawStashes(wrap, view, seats, msg) {
   const row = html("div", { class: "edges-stashes" }, wrap);
   (view.stashes || []).forEach((stash, seat) => {
-    const box = html("div", { class: `edges-stash ${(view.to_act || []).includes(seat) ? "to-act" : ""}` }, row);
+    // msg.to_act, not the view's: a match ended by resigning leaves the game's own turn open.
+    const toMove = (msg.to_act || []).includes(seat);
+    const box = html("div", { class: `edges-stash ${toMove ? "to-act" : ""}` }, row);
     box.style.borderColor = SEAT_COLOURS[seat];
-    html("div", { class: "edges-stash-name" }, box, `${seats[seat]}${msg.seat === seat ? " (you)" : ""}${(view.to_act || []).includes(seat) ? " — to move" : ""}`);
+    html("div", { class: "edges-stash-name" }, box, `${seats[seat]}${msg.seat === seat ? " (you)" : ""}${toMove ? " — to move" : ""}`);
     const pic = svg("svg", { viewBox: "0 0 270 56", class: "edges-stash-pic" }, box);
     SIZES.forEach((size, i) => {
       const x = 32 + i * 86;

@@ -90,6 +90,7 @@ export function draw(root, msg, ui) {
   const seats = view.seats || msg.seat_names;
   const wrap = html("div", { class: "erd" }, root);
   drawScore(wrap, view, seats, me);
+  drawEndings(wrap, view);
 
   const legal = ui.canMove ? msg.legal.map((a) => parseAllocation(a.text)).filter(Boolean) : [];
   const sel = ui.selection;
@@ -101,9 +102,9 @@ export function draw(root, msg, ui) {
   const table = svg("svg", { viewBox: `0 0 ${L.W} ${L.H}`, class: "erd-table", role: "img", "aria-label": "the table" }, wrap);
   svg("rect", { x: 4, y: 4, width: L.W - 8, height: L.H - 8, rx: 24, class: "erd-felt" }, table);
   drawSide(table, L, view, top, seats, L.topY, msg);
-  drawPending(table, L, view, top, bottom, me, legal, sel, ui);
+  drawPending(table, L, view, top, bottom, me, legal, sel, ui, msg.to_act || []);
   drawCombat(table, L, view, seats, top, bottom);
-  drawSide(table, L, view, bottom, seats, L.bottomY, msg);
+  drawSide(table, L, view, bottom, seats, L.bottomY, msg, inHand(view, me, legal, sel));
   if (legal.length) drawBuilder(wrap, legal, sel, ui, view, bottom);
 }
 
@@ -143,13 +144,48 @@ function drawScore(wrap, view, seats, me) {
     `Game ${view.game_number} of best of ${result.best_of ?? "?"} · round ${view.round}` + (view.rules ? ` · rules ${view.rules}` : ""));
 }
 
-/** One side's row: its Reserve as stacks, its Turrets, its discard pile (labels at y). */
-function drawSide(table, L, view, seat, seats, y, msg) {
+/** How each finished game of the match ended, in words (mercy rule, Escalation, a Rush that
+ * broke through, the round limit); the game that has just ended is said in full. */
+function drawEndings(wrap, view) {
+  const result = view.result || {};
+  const games = result.games || [];
+  const c = view.last_combat;
+  if (!games.length) return;
+  const box = html("div", { class: "erd-endings" }, wrap);
+  const last = games[games.length - 1];
+  if (c && c.ending && c.game === last.game) {
+    const next = result.over ? "" : ` Game ${view.game_number} starts from full Reserves.`;
+    html("p", { class: "erd-ending", role: "status" }, box, `Game ${last.game} is over: ${c.ending}.${next}`);
+  }
+  if (games.length > 1 || !(c && c.ending)) {
+    const list = html("ol", { class: "erd-games" }, box);
+    for (const g of games) {
+      const who = g.winner_name ? `${g.winner_name} won` : "a draw";
+      html("li", { title: g.detail }, list, `Game ${g.game}: ${who} (${g.reason_text}, round ${g.rounds})`);
+    }
+  }
+}
+
+/** The cards this seat has put into its piles (being built, or allocated face down):
+ * they are out of its Reserve until the reveal, so its stacks are drawn without them. */
+function inHand(view, me, legal, sel) {
+  if (me === null) return { H: 0, L: 0, D: 0 };
+  const mine = (view.allocations || {}).mine;
+  const piles = mine ? parseAllocation(mine) : legal.length ? sel : null;
+  if (!piles) return { H: 0, L: 0, D: 0 };
+  const a = counts(piles.rush || "-");
+  const b = counts(piles.defense || "-");
+  return { H: a.H + b.H, L: a.L + b.L, D: a.D + b.D };
+}
+
+/** One side's row: its Reserve as stacks (less `out`, the cards in its piles), its Turrets,
+ * its discard pile (labels at y). */
+function drawSide(table, L, view, seat, seats, y, msg, out = { H: 0, L: 0, D: 0 }) {
   const side = view.sides[seat];
   const g = svg("g", { class: "erd-side" }, table);
   svg("text", { x: L.x0, y, class: "erd-label", fill: SEAT_COLOURS[seat] }, g,
     `${seats[seat]}${msg.seat === seat ? " (you)" : ""} — Reserve`);
-  KINDS.forEach((kind, i) => stack(g, L.x0 + i * L.stackStep, y + 38, kind, side.reserve[kind]));
+  KINDS.forEach((kind, i) => stack(g, L.x0 + i * L.stackStep, y + 38, kind, Math.max(0, side.reserve[kind] - out[kind])));
   const [tw, th, tstep] = L.turret;
   svg("text", { x: L.turretsX, y, class: "erd-label" }, g, "Turrets");
   if (side.turrets === 0) svg("text", { x: L.turretsX, y: y + L.turretTop + 16, class: "erd-small erd-dim" }, g, "none");
@@ -204,16 +240,20 @@ function drawCombat(table, L, view, seats, top, bottom) {
   });
   const outcome = OUTCOMES[c.outcome] || String(c.outcome).replaceAll("_", " ");
   const broke = [top, bottom].filter((seat) => c.broke_through[seat]).map((seat) => `${seats[seat]} broke through`);
-  const notes = [outcome, ...(L.narrow ? broke : []), ...(c.escalation ? ["Escalation!"] : [])];
+  // A game can end although the Defenses held (the mercy rule, before an Escalation): say so.
+  const ended = ((view.result || {}).games || []).find((g) => g.game === c.game && c.ending);
+  const notes = [outcome, ...(L.narrow ? broke : []), ...(c.escalation ? ["Escalation!"] : []),
+    ...(ended ? [`game ${c.game} over: ${ended.reason_text}`] : [])];
   svg("text", { x: L.nameX, y: y + 166, class: `erd-small ${broke.length ? "erd-broke-line" : ""}` }, g, notes.join(" · "));
 }
 
 /** The face-down piles: the other side's (only whether it has allocated) and this seat's. */
-function drawPending(table, L, view, top, bottom, me, legal, sel, ui) {
+function drawPending(table, L, view, top, bottom, me, legal, sel, ui, toAct) {
   const alloc = view.allocations || { submitted: [], waiting: [] };
   const g = svg("g", { class: "erd-pending" }, table);
   const theirs = alloc.submitted.includes(top);
-  const choosing = (view.to_act || []).includes(top);
+  // msg.to_act, not the view's: it is empty once the match is over (a resign included).
+  const choosing = toAct.includes(top);
   svg("text", { x: L.pendingX, y: L.pendingY, class: "erd-small" }, g, theirs ? "has allocated (face down)" : choosing ? "allocating…" : "");
   if (theirs) {
     for (let i = 0; i < 6; i += 1) card(g, L.pendingX + i * 24 + (i > 2 ? 12 : 0), L.pendingY + 8, "D", { faceDown: true, w: 22, h: 32 });

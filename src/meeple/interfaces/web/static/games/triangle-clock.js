@@ -132,7 +132,7 @@ function drawScoreboard(box, msg, view, seat) {
     const uses = (view.items || [])[p] || {};
     const line = Object.entries(uses).map(([k, n]) => `${ITEM_TITLES[k] || k} ×${n}`).join(" · ");
     html("div", { class: "tc-items-left" }, card, line || "no items");
-    if (view.phase !== "over") {
+    if (view.phase !== "over" && msg.status !== "finished") {
       html("div", { class: "tc-wait" }, card, waiting.has(p) ? "choosing…" : "submitted ✓");
     }
   });

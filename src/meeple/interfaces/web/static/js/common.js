@@ -43,12 +43,26 @@ export function toast(text, kind = "info") {
   setTimeout(() => item.remove(), kind === "error" ? 6000 : 3500);
 }
 
-/** "Red (Ann)" for a seat from the state message's seat list and seat names. */
+/** Who plays a seat in plain words: "Ann", "Computer (hard)" (the server's label; never
+ * an agent's raw spec, which goes on hover: see seatTitle); null for an open seat. */
+export function playerOf(msg, seat) {
+  const info = (msg.seats || [])[seat];
+  if (!info) return null;
+  return info.label ?? info.name ?? null;
+}
+
+/** "Red (Ann)", "Blue · Computer (hard)" for a seat from the state message's seats. */
 export function seatLabel(msg, seat) {
   const name = (msg.seat_names || [])[seat] ?? `seat ${seat}`;
+  const who = playerOf(msg, seat);
+  if (!who || who === name) return name;
+  return (msg.seats[seat] || {}).kind === "agent" ? `${name} · ${who}` : `${name} (${who})`;
+}
+
+/** The hover text of a seat: the agent's spec for a computer seat, else its label. */
+export function seatTitle(msg, seat) {
   const info = (msg.seats || [])[seat];
-  const who = info && info.name && info.name !== name ? ` (${info.name})` : "";
-  return `${name}${who}`;
+  return info && info.agent ? `${seatLabel(msg, seat)}: agent ${info.agent}` : seatLabel(msg, seat);
 }
 
 /** The scores per seat, wherever this game keeps them; null if it has none. */
@@ -89,17 +103,20 @@ export function drawEnd(box, msg, extra = []) {
     const sides = result.sides || (msg.view && msg.view.result && msg.view.result.sides) || [];
     box.append(el("table", { class: "end-scores" },
       scores.map((score, i) => el("tr", { class: bySeat && winners.includes(i) ? "won" : null },
-        el("td", {}, bySeat ? seatLabel(msg, i) : sides[i] || `side ${i + 1}`), el("td", {}, String(score))))));
+        el("td", { class: "end-who", title: bySeat ? seatTitle(msg, i) : null }, bySeat ? seatLabel(msg, i) : sides[i] || `side ${i + 1}`),
+        el("td", { class: "end-score" }, String(score))))));
   }
   box.append(...extra);
 }
 
 /** The move log as list items: hidden choices of others say only "has chosen". */
 export function logItems(msg, entries) {
-  return entries.map((entry) => el("li", { value: entry.n, class: entry.seat === msg.seat ? "mine" : null },
+  return entries.map((entry) => el("li", { value: entry.n, class: entry.seat === msg.seat ? "mine" : null, title: seatTitle(msg, entry.seat) },
     el("span", { class: `seat-dot seat-${entry.seat}` }),
     `${seatLabel(msg, entry.seat)}: `,
-    entry.text === null ? el("em", {}, "has chosen") : el("code", {}, entry.text)));
+    entry.text === null ? el("em", {}, "has chosen") : el("code", {}, entry.text),
+    entry.timeout ? el("em", { class: "timed-out" }, entry.seat === msg.seat
+      ? " time ran out: the computer chose for you" : " time ran out: the computer chose") : null));
 }
 
 /** Imports a game's drawing module (static/games/<game>.js); null if there is none. */

@@ -122,7 +122,13 @@ async function create(event) {
     // taking it at once shows the creator's name to whoever joins an open seat.
     const mine = created.seats[0];
     if (mine) await api(`/api/matches/${encodeURIComponent(created.match)}/join`, { token: mine.token, ...(name ? { name } : {}) });
+    if (mine && created.seats.length === 1) {
+      // Nobody else to invite (the other seats are the computer): straight to the table.
+      location.href = mine.join_url;
+      return;
+    }
     showCreated(created);
+    $("created").scrollIntoView({ block: "nearest" });
     refresh();
   } catch (error) {
     toast(error.message, "error");
@@ -175,10 +181,14 @@ function titleOf(name) {
 
 function describe(row) {
   const options = Object.entries(row.options || {}).map(([k, v]) => `${k}=${v}`).join(", ");
+  // The server's labels: "Computer (hard)", never an agent's raw spec (that is on hover).
   // A seat nobody has taken is open to anyone, or kept for the link its creator sent.
   const open = row.open_seats || [];
-  const players = (row.players || []).map((p, s) => p || (open.includes(s) ? "open" : "invited")).join(" vs ");
-  return el("span", { class: "what" }, el("strong", {}, titleOf(row.game)), options ? ` (${options})` : "", el("br"), players);
+  const players = (row.labels || row.players || [])
+    .map((p, s) => p || (open.includes(s) ? "open" : "invited")).join(" vs ");
+  const specs = (row.players || []).filter((p, i) => p && row.labels && row.labels[i] !== p);
+  return el("span", { class: "what", title: specs.length ? specs.join(" vs ") : null },
+    el("strong", {}, titleOf(row.game)), options ? ` (${options})` : "", el("br"), players);
 }
 
 async function join(row) {

@@ -4,7 +4,7 @@
 // The seat's token lives in the address's fragment (#token=...), which browsers never
 // send to the server, and travels only inside the hello message.
 import {
-  api, drawEnd, drawWith, el, loadGame, logItems, scoresOf, seatLabel, toast,
+  api, drawEnd, drawWith, el, loadGame, logItems, playerOf, scoresOf, seatLabel, seatTitle, toast,
 } from "./common.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
@@ -20,6 +20,8 @@ let selection = {};
 let pendingSeq = null; // a move is on its way for this seq: nothing more to click
 let retries = 0;
 let stopped = false; // the server refused us for good (bad token, no such match)
+let welcomed = false; // this connection was welcomed: an error before it is final
+let refusal = null; // the server's error before welcome, shown if it then closes
 let deadlinesAt = 0; // when the deadlines in msg were measured (performance.now())
 let resignArmed = false;
 
@@ -46,6 +48,7 @@ function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(matchId)}`);
   setConn("connecting…", "wait");
+  welcomed = false;
   socket.onopen = () => {
     const hello = { type: "hello", token: token || null };
     const name = localStorage.getItem("meeple-name");
@@ -54,8 +57,12 @@ function connect() {
   };
   socket.onmessage = (event) => receive(JSON.parse(event.data));
   socket.onclose = (event) => {
-    if (event.code >= 4400 && event.code < 4500 && event.code !== 4408) stopped = true;
-    if (stopped) {
+    // A 44xx close or an error before welcome is the server's final word (no such match,
+    // a bad or cut-short token): retrying would only ask again. 4408 (hello too late) is not.
+    const refused = (event.code >= 4400 && event.code < 4500 && event.code !== 4408) || refusal !== null;
+    if (refused && !stopped) showRefusal(event.code, refusal);
+    if (refused || stopped) {
+      stopped = true;
       setConn("disconnected", "off");
       return;
     }
@@ -77,6 +84,7 @@ function receive(message) {
   switch (message.type) {
     case "welcome":
       retries = 0;
+      welcomed = true;
       setConn(message.seat === null ? "watching" : "connected", "on");
       break;
     case "state":
@@ -84,6 +92,10 @@ function receive(message) {
       if (pendingSeq !== null && pendingSeq !== message.seq) pendingSeq = null;
       // A new connection or a sync is sent the log from 0 again: splice, never append.
       log = log.slice(0, message.log_start).concat(message.log);
+      // Only a new entry (not a resent log) is news worth a toast.
+      if (msg && message.log.some((e) => e.timeout && e.seat === message.seat && e.n > msg.seq)) {
+        toast("time ran out: the computer chose for you", "error");
+      }
       msg = message;
       deadlinesAt = performance.now();
       draw();
@@ -95,6 +107,10 @@ function receive(message) {
       }
       break;
     case "error":
+      if (!welcomed) {
+        refusal = message.message;
+        break;
+      }
       pendingSeq = null;
       toast(message.message, "error");
       if (msg) draw();
@@ -155,27 +171,48 @@ function turnText() {
   }
   const mine = m.seat !== null && m.to_act.includes(m.seat);
   if (mine && pendingSeq === m.seq) return "Move sent…";
-  if (m.seat !== null && m.chosen.includes(m.seat)) return "You have chosen: waiting for the other player";
+  const thinking = thinkers(m);
+  if (m.seat !== null && m.chosen.includes(m.seat)) {
+    return thinking.length ? `You have chosen: ${thinking.join(" and ")} ${thinking.length > 1 ? "are" : "is"} thinking…`
+      : "You have chosen: waiting for the other player";
+  }
   if (mine) return m.chosen.length || m.to_act.length > 1 ? "Your choice (both choose at once)" : "Your move";
+  if (!mine && thinking.length && thinking.length === m.to_act.filter((s) => !m.chosen.includes(s)).length) {
+    return `${thinking.join(" and ")} ${thinking.length > 1 ? "are" : "is"} thinking…`;
+  }
   const others = m.to_act.map((s) => seatLabel(m, s)).join(" and ");
   return m.to_act.length > 1 ? `${others} are choosing` : `${others} to move`;
+}
+
+/** The computer seats still to act ("Computer (hard)"): the server is choosing their move. */
+function thinkers(m) {
+  if (m.status !== "playing") return [];
+  return m.to_act.filter((s) => !m.chosen.includes(s) && (m.seats[s] || {}).kind === "agent")
+    .map((s) => {
+      const label = playerOf(m, s) || seatLabel(m, s);
+      // Two computers (or a seat colour the label lacks) need the seat's name to tell apart.
+      return m.seats.filter((x) => x.kind === "agent").length > 1 ? seatLabel(m, s) : label;
+    });
 }
 
 function drawSide() {
   const m = msg;
   const turn = $("turn");
   turn.textContent = turnText();
-  turn.className = `turn ${m.seat !== null && m.legal.length && pendingSeq !== m.seq ? "turn-mine" : ""}`;
+  turn.className = `turn ${m.seat !== null && m.legal.length && pendingSeq !== m.seq ? "turn-mine" : ""}`
+    + (thinkers(m).length && !(m.seat !== null && m.legal.length) ? " turn-thinking" : "");
   const all = scoresOf(m);
   const scores = all && all.length === m.seats.length ? all : null; // per seat only
   $("seats").replaceChildren(...m.seats.map((s) => el("li", {
     class: `seat seat-${s.seat} ${m.to_act.includes(s.seat) ? "to-act" : ""} ${s.seat === m.seat ? "me" : ""}`,
   },
   el("span", { class: `dot ${s.connected ? "dot-on" : "dot-off"}`, title: s.connected ? "connected" : "disconnected" }),
-  el("span", { class: "seat-name" }, seatLabel(m, s.seat), s.seat === m.seat ? " (you)" : ""),
-  el("span", { class: "seat-kind" }, s.kind === "agent" ? `agent ${s.agent}` : s.joined ? "person" : "open seat",
-    s.resigned ? ", resigned" : ""),
+  el("span", { class: "seat-name", title: seatTitle(m, s.seat) }, seatLabel(m, s.seat), s.seat === m.seat ? " (you)" : ""),
+  el("span", { class: "seat-kind", title: s.agent ? `agent ${s.agent}` : null },
+    s.kind === "agent" ? "computer" : s.joined ? "person" : "open seat", s.resigned ? ", resigned" : ""),
   m.chosen.includes(s.seat) ? el("span", { class: "has-chosen" }, "has chosen") : null,
+  s.kind === "agent" && m.status === "playing" && m.to_act.includes(s.seat) && !m.chosen.includes(s.seat)
+    ? el("span", { class: "thinking" }, "thinking…") : null,
   scores ? el("span", { class: "seat-score" }, String(scores[s.seat])) : null)));
   const legal = $("legal");
   legal.replaceChildren(...m.legal.map((a) => el("li", {},
@@ -206,6 +243,19 @@ function drawEndBox() {
     extra.push(links);
   }
   drawEnd($("end"), m, extra);
+}
+
+/** The whole page says why it cannot show this match, and links to the lobby, nothing else. */
+function showRefusal(code, text) {
+  const title = code === 4404 ? "No such match" : "This link does not open the match";
+  const detail = text || (code === 4404 ? `there is no match ${matchId}` : `the server refused it (code ${code})`);
+  document.title = `${title} — meeple`;
+  $("title").textContent = "";
+  document.querySelector("main").replaceChildren(el("section", { class: "refused", id: "refused", role: "alert" },
+    el("h2", {}, title),
+    el("p", {}, `${detail[0].toUpperCase()}${detail.slice(1)}.`),
+    el("p", {}, el("a", { class: "button primary", href: "/" }, "Go to the lobby"))));
+  document.body.dataset.status = "refused";
 }
 
 async function askRematch() {
@@ -266,7 +316,7 @@ function setUp() {
     if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "ping" }));
   }, 25000);
   if (!matchId) {
-    toast("no match in the address", "error");
+    showRefusal(4404, "the address names no match");
     return;
   }
   connect();

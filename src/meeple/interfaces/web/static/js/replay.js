@@ -13,6 +13,21 @@ let catalogue = null;
 
 const ui = { move() {}, canMove: false, selection: {}, redraw: () => draw() };
 
+/** The record's seats as the game page shows them: an agent spec becomes "Computer (hard)"
+ * (the catalogue's levels say which spec is which level), a person keeps their name. */
+function seatInfo(game, specs, names) {
+  const entry = (catalogue || []).find((g) => g.name === game) || { levels: [], agents: [] };
+  const agents = new Set((entry.agents || []).filter((a) => a !== "human"));
+  return names.map((name, s) => {
+    const spec = specs[s];
+    const level = (entry.levels || []).find((l) => l.spec === spec);
+    const agent = level || (spec && agents.has(spec.split(":")[0])) ? spec : null;
+    const label = level ? `Computer (${level.level})` : agent ? `Computer (${spec.split(":")[0]})`
+      : spec && spec !== "human" ? spec : name;
+    return { seat: s, seat_name: name, name: label, label, kind: agent ? "agent" : "person", agent };
+  });
+}
+
 async function seatNames(game, count, view) {
   if (view && Array.isArray(view.seats) && view.seats.every((s) => typeof s === "string")) return view.seats;
   catalogue = catalogue || await api("/api/games").catch(() => []);
@@ -41,6 +56,8 @@ async function load(recordText) {
   const last = replay.views.length - 1;
   const count = (record.seats || []).length || (replay.views[0].seats || []).length || 2;
   replay.seat_names = await seatNames(replay.game, count, replay.views[0].spectator);
+  catalogue = catalogue || await api("/api/games").catch(() => []);
+  replay.seats = seatInfo(replay.game, record.seats || [], replay.seat_names);
   $("eyes").replaceChildren(el("option", { value: "spectator" }, "a spectator"),
     ...replay.seat_names.map((name, s) => el("option", { value: String(s) }, name)));
   $("eyes-box").hidden = !replay.views[last].seats;
@@ -71,7 +88,7 @@ function messageAt(index) {
     to_act: over ? [] : (view.to_act || []),
     chosen: [],
     status: over ? "finished" : "playing",
-    seats: replay.seat_names.map((name, s) => ({ seat: s, seat_name: name, name: (record.seats || [])[s] || name })),
+    seats: replay.seats,
     log: replay.moves.slice(0, index),
     result: over ? replay.result : null,
     deadlines: {},

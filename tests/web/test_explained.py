@@ -1,0 +1,220 @@
+"""The pages explain themselves: refusals, endings, time-outs, plain names, who thinks."""
+
+from __future__ import annotations
+
+import time
+
+import httpx
+import pytest
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+def test_a_made_up_match_says_so_and_links_to_the_lobby(server, chromium, size):
+    context = chromium.new_context(viewport={"width": size[0], "height": size[1]})
+    page = context.new_page()
+    page.goto(f"{server.url}/play/doesnotexist")
+    box = page.wait_for_selector("#refused")
+    assert "No such match" in box.inner_text()
+    assert page.get_attribute("#refused a", "href") == "/"
+    for gone in ("#typed", "#resign", "#sync", "#board", "#log"):
+        assert page.locator(gone).count() == 0, f"{gone} is still on the page"
+    bounds = box.bounding_box()
+    assert bounds and bounds["x"] >= 0 and bounds["x"] + bounds["width"] <= size[0]
+    context.close()
+
+
+@pytest.mark.parametrize("token", ["abc", "x" * 32])
+def test_a_bad_or_cut_short_token_shows_the_error_and_stops_retrying(server, context, token):
+    created = server.create("edges", {"board": "2x2"}, ["human", "greedy"])
+    page = context.new_page()
+    sockets: list[object] = []
+    page.on("websocket", lambda ws: sockets.append(ws))
+    page.goto(f"{server.url}/play/{created['match']}#token={token}")
+    text = page.wait_for_selector("#refused").inner_text()
+    assert "token" in text.lower(), text
+    page.wait_for_timeout(2500)  # a retry would come after 0.5 s, then 1 s
+    assert len(sockets) == 1, f"the page connected {len(sockets)} times"
+    assert page.locator("#typed").count() == 0
+
+
+def _fits(page, selector: str, width: int) -> None:
+    for box in page.locator(selector).evaluate_all(
+        "l => l.map(e => { const r = e.getBoundingClientRect(); return [r.left, r.right]; })"
+    ):
+        assert box[0] >= -1 and box[1] <= width + 1, f"{selector} spills out: {box} at {width} px"
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+def test_computer_seats_are_named_by_level_with_the_spec_on_hover(server, chromium, size):
+    created = server.create("edges", {"board": "2x2", "first": 0}, ["human", "hard"])
+    listed = {s["seat"]: s for s in server.get(f"/api/matches/{created['match']}")["seats"]}
+    assert listed[1]["label"] == "Computer (hard)"
+    context = chromium.new_context(viewport={"width": size[0], "height": size[1]})
+    page = context.new_page()
+    page.add_init_script("localStorage.setItem('meeple-name', '" + "W" * 40 + "')")
+    token = created["seats"][0]["token"]
+    page.goto(f"{server.url}/play/{created['match']}#token={token}")
+    page.wait_for_selector("body[data-status='playing']")
+    seats = page.inner_text("#seats")
+    assert "Computer (hard)" in seats and "uct" not in seats, seats
+    assert "uct:iterations=" in page.get_attribute("#seats .seat-1 .seat-name", "title")
+    assert "uct" not in page.inner_text("#title") + page.inner_text("#turn")
+    _fits(page, "#seats .seat-name, #title, #turn", size[0])
+    context.close()
+
+
+def test_the_lobby_and_the_replay_name_computer_seats_by_level(server, context):
+    created = server.create("edges", {"board": "2x2"}, ["easy", "medium"])
+    deadline = time.monotonic() + 30
+    while server.get(f"/api/matches/{created['match']}")["status"] != "finished":
+        assert time.monotonic() < deadline, "two agents did not finish a 2x2 board in 30 s"
+        time.sleep(0.2)
+    rows = {r["match"]: r for r in server.get("/api/matches?status=finished")}
+    assert rows[created["match"]]["labels"] == ["Computer (easy)", "Computer (medium)"]
+    page = context.new_page()
+    page.goto(f"{server.url}/replay?match={created['match']}")
+    page.wait_for_selector("body[data-step='0']")
+    page.keyboard.press("End")
+    page.wait_for_selector("#end:not([hidden]) .end-title")
+    text = page.inner_text("#end") + page.inner_text("#log")
+    assert "Computer (" in text and "mcts" not in text and "greedy" not in text, text
+
+
+def _seat_page(chromium, server, created, seat: int, size=(1280, 800)):
+    context = chromium.new_context(viewport={"width": size[0], "height": size[1]})
+    page = context.new_page()
+    page.goto(f"{server.url}/play/{created['match']}#token={created['seats'][seat]['token']}")
+    return page
+
+
+def _type(page, move: str) -> None:
+    page.wait_for_selector("body[data-status='playing'] #notation")
+    page.fill("#notation", move)
+    page.press("#notation", "Enter")
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+def test_an_erd_game_lost_by_the_mercy_rule_says_so(server, chromium, size):
+    created = server.create("erd", {"best_of": 3}, ["human", "human"])
+    red = _seat_page(chromium, server, created, 0, size)
+    blue = _seat_page(chromium, server, created, 1)
+    _type(red, "rush=LLL defense=HHH")
+    _type(blue, "rush=DDD defense=LLL")
+    red.wait_for_function("Number(document.body.dataset.seq) >= 2")
+    ending = red.wait_for_selector(".erd-ending").inner_text()
+    assert "mercy rule" in ending and "Game 1 is over" in ending, ending
+    assert "game 1 over: mercy rule" in red.text_content(".erd-combat")
+    _fits(red, ".erd-ending", size[0])
+    red.context.close()
+    blue.context.close()
+
+
+def test_after_the_end_nobody_is_shown_to_move_or_allocating(server, chromium):
+    edges = server.create("edges", {"board": "2x2", "first": 0}, ["human", "human"])
+    watcher = chromium.new_context().new_page()
+    watcher.goto(f"{server.url}/play/{edges['match']}")
+    red = _seat_page(chromium, server, edges, 0)
+    _seat_page(chromium, server, edges, 1)
+    watcher.wait_for_selector("body[data-status='playing'] .edges-stash")
+    assert "to move" in watcher.inner_text("#board")  # it was shown while playing
+    httpx.post(
+        f"{server.url}/api/matches/{edges['match']}/resign",
+        json={"token": edges["seats"][0]["token"]},
+    ).raise_for_status()
+    watcher.wait_for_selector("body[data-status='finished'] #end:not([hidden])")
+    assert "to move" not in watcher.inner_text("#board")
+    red.context.close()
+
+    erd = server.create("erd", {}, ["human", "human"])
+    red = _seat_page(chromium, server, erd, 0)
+    _seat_page(chromium, server, erd, 1)
+    _type(red, "rush=LLL defense=HHH")
+    red.wait_for_function("Number(document.body.dataset.seq) >= 1")
+    assert "allocating…" in red.text_content("#board svg")
+    httpx.post(
+        f"{server.url}/api/matches/{erd['match']}/resign", json={"token": erd["seats"][0]["token"]}
+    ).raise_for_status()
+    red.wait_for_selector("body[data-status='finished']")
+    assert "allocating…" not in red.text_content("#board svg")
+
+
+def test_a_move_made_because_time_ran_out_says_so(server, chromium):
+    created = httpx.post(
+        f"{server.url}/api/matches",
+        json={
+            "game": "edges",
+            "options": {"board": "2x2", "first": 0},
+            "seats": ["human", "human"],
+            "move_seconds": 1,
+        },
+    ).json()
+    red = _seat_page(chromium, server, created, 0)
+    blue = _seat_page(chromium, server, created, 1)
+    entry = red.wait_for_selector("#log li .timed-out", timeout=30_000)
+    assert entry.inner_text().strip() == "time ran out: the computer chose for you"
+    assert "time ran out: the computer chose for you" in red.inner_text("#toasts")
+    other = blue.wait_for_selector("#log li .timed-out").inner_text().strip()
+    assert other == "time ran out: the computer chose"
+    red.context.close()
+    blue.context.close()
+
+
+def test_the_page_says_while_the_computer_is_thinking(server, chromium):
+    # A time budget, so that the computer's two seconds are long enough to be seen.
+    created = server.create("edges", {"board": "2x2", "first": 1}, ["human", "mcts:seconds=2"])
+    page = _seat_page(chromium, server, created, 0)
+    turn = page.wait_for_selector("#turn.turn-thinking")
+    assert turn.inner_text() == "Computer (mcts) is thinking…"
+    assert "thinking…" in page.inner_text("#seats .seat-1")
+    page.wait_for_selector("#turn.turn-mine")
+    assert page.locator("#seats .thinking").count() == 0
+    page.context.close()
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+def test_the_triangle_clock_s_end_box_keeps_each_score_on_one_line(server, chromium, size):
+    # A computer seat with a long spec: it used to be shown raw and squeeze the scores.
+    spec = "flat:worlds=2,rollout=deep,opponent=guided"
+    created = server.create("triangle-clock", {}, ["random", spec])
+    deadline = time.monotonic() + 60
+    while (summary := server.get(f"/api/matches/{created['match']}"))["status"] != "finished":
+        assert time.monotonic() < deadline, "two agents did not finish in 60 s"
+        time.sleep(0.3)
+    context = chromium.new_context(viewport={"width": size[0], "height": size[1]})
+    page = context.new_page()
+    page.goto(f"{server.url}/play/{created['match']}")
+    page.wait_for_selector("#end:not([hidden]) .end-scores")
+    cells = page.locator("#end .end-scores td:last-child")
+    assert cells.all_inner_texts() == [str(s) for s in summary["result"]["scores"]]
+    size_px = page.evaluate("parseFloat(getComputedStyle(document.querySelector('#end')).fontSize)")
+    for height in cells.evaluate_all("l => l.map(e => e.getBoundingClientRect().height)"):
+        assert height < 2.4 * size_px, f"a score wraps: {height} px high at {size_px} px"
+    _fits(page, "#end, #end .end-scores td", size[0])
+    context.close()
+
+
+def _reserve(page) -> list[str]:
+    """The counts on the bottom (own) Reserve's stacks: Heavy, Light, Decoy."""
+    return (
+        page.locator(".erd-side")
+        .last.locator(".erd-stack")
+        .evaluate_all("l => l.map(g => (g.querySelector('.erd-count') || {}).textContent || '0')")
+    )
+
+
+def test_erd_s_reserve_counts_go_down_as_an_allocation_is_built(server, chromium):
+    created = server.create("erd", {}, ["human", "human"])
+    red = _seat_page(chromium, server, created, 0)
+    blue = _seat_page(chromium, server, created, 1)
+    red.wait_for_selector("body[data-status='playing'] .erd-builder")
+    assert _reserve(red) == ["3", "3", "6"]
+    red.click(".erd-builder .clickable[data-hint='a Heavy into Rush']")
+    red.click(".erd-builder .clickable[data-hint='a Light into Rush']")
+    assert _reserve(red) == ["2", "2", "6"]
+    red.click(".erd-pending .clickable[data-hint='take the Heavy back out of rush']")
+    assert _reserve(red) == ["3", "2", "6"]
+    _type(red, "rush=LLL defense=HHH")
+    red.wait_for_function("Number(document.body.dataset.seq) >= 1")
+    assert _reserve(red) == ["0", "0", "6"]  # allocated face down, not back in the Reserve
+    red.context.close()
+    blue.context.close()
