@@ -106,3 +106,23 @@ def run():
         return runner.invoke(app, list(args), input=input)
 
     return invoke
+
+
+@pytest.fixture(autouse=True)
+def _asyncio_run_beside_playwright(monkeypatch):
+    """Playwright's sync API keeps an event loop running in the worker's main thread once a
+    browser test has started one, and ``asyncio.run`` refuses to start inside it; a test
+    process runs browser and server tests alike (pytest-xdist), so a coroutine of a server
+    test then runs in a thread of its own, with its own loop, exactly as it would alone."""
+    import asyncio
+    import concurrent.futures
+
+    original = asyncio.run
+
+    def run(main, **kwargs):
+        if asyncio._get_running_loop() is None:
+            return original(main, **kwargs)
+        with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+            return pool.submit(original, main, **kwargs).result()
+
+    monkeypatch.setattr(asyncio, "run", run)

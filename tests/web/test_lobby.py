@@ -18,10 +18,9 @@ def test_a_match_made_with_the_form_is_joined_from_the_open_list(
     host.fill("#opt-board", "2x2")
     host.select_option("#seat-1", "open")
     host.click("#create-button")
-    mine = host.wait_for_selector("#play-mine")
-    link = mine.get_attribute("href")
-    match = re.search(r"/play/([^#]+)#token=", link).group(1)
-    assert host.locator(".join-link").count() == 0  # seat 1 is open: no link to send
+    # Seat 1 is open to anyone (no link to send): the creator is taken to the table to wait.
+    host.wait_for_url(re.compile(r"/play/[^#]+#token="), timeout=60_000)
+    match = re.search(r"/play/([^#]+)#token=", host.url).group(1)
     assert server.get(f"/api/matches/{match}")["options"] == {"board": "2x2"}
 
     guest = watch(chromium.new_context(viewport={"width": 390, "height": 844}).new_page())
@@ -31,7 +30,7 @@ def test_a_match_made_with_the_form_is_joined_from_the_open_list(
     guest.wait_for_selector("body[data-status]")
     assert "you are Blue" in guest.inner_text("#title")
 
-    mine.click()
+    host.reload()  # the host is at the table already
     host.wait_for_selector("body[data-status='playing']")
     guest.wait_for_selector("body[data-status='playing']")
     seats = server.get(f"/api/matches/{match}")["seats"]
