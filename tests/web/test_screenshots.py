@@ -20,14 +20,14 @@ SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 
 
 def _shot(page, path) -> None:
-    """A full-page screenshot at ``path``, reduced to 128 colours (a page is flat colour
+    """A full-page screenshot at ``path``, reduced to 64 colours (a page is flat colour
     and text: the picture reads the same at a fraction of the size)."""
     import io
 
     from PIL import Image
 
     image = Image.open(io.BytesIO(page.screenshot(full_page=True))).convert("RGB")
-    image.quantize(colors=128, method=Image.Quantize.MEDIANCUT).save(path, optimize=True)
+    image.quantize(colors=64, method=Image.Quantize.MEDIANCUT).save(path, optimize=True)
 
 
 def _a_few_moves_in(page, frames: Frames, moves: int) -> None:
