@@ -220,11 +220,11 @@ class Hub:
     async def create(self, request: CreateMatch, rematch_of: str | None = None) -> dict[str, Any]:
         """Make a match; returns its id, one secret token per person's seat and the links."""
         # Refused before the game would read (or say anything about) a server's file.
-        written = json.dumps(request.options)
-        if len(written.encode()) > self.limits.max_options_bytes:
+        size = len(json.dumps(request.options).encode())
+        if size > self.limits.max_options_bytes:
             # Options are stored and sent with every state: a client may not inflate them.
             raise ServerError(
-                f"options take {len(written.encode()):,} bytes as JSON; this server takes at "
+                f"options take {size:,} bytes as JSON; this server takes at "
                 f"most {self.limits.max_options_bytes:,} (meeple serve --max-options-bytes)",
                 413,
             )
@@ -342,7 +342,7 @@ class Hub:
 
     def _prepare(self, game: Game[Any, Any, Any], agent: str) -> None:
         """Start making what ``agent`` needs for ``game`` (once per variant at a time)."""
-        key = (game.name, json.dumps(game.options.changed(), sort_keys=True, default=str))
+        key = _variant(game)
         if key in self._preparing:
             return
         if self._preparer is None:
@@ -361,7 +361,7 @@ class Hub:
 
     async def _ready(self, game: Game[Any, Any, Any]) -> None:
         """Wait until nothing is being prepared for this variant of ``game``."""
-        key = (game.name, json.dumps(game.options.changed(), sort_keys=True, default=str))
+        key = _variant(game)
         future = self._preparing.get(key)
         if future is not None:
             with contextlib.suppress(Exception):  # a failed preparation: the agent says why
@@ -808,6 +808,11 @@ def _random_move(match: LiveMatch, seat: Player, base: int) -> Any:
 def _is_open(spec: str) -> bool:
     """True for a seat given as ``open``: a person's seat for anyone who joins."""
     return spec.strip().lower() == OPEN
+
+
+def _variant(game: Game[Any, Any, Any]) -> tuple[str, str]:
+    """A game and its options as a key: one preparation per variant at a time."""
+    return game.name, json.dumps(game.options.changed(), sort_keys=True, default=str)
 
 
 def prepare_agent(game: str, options: dict[str, Any], agent: str) -> None:
