@@ -218,3 +218,35 @@ def test_erd_s_reserve_counts_go_down_as_an_allocation_is_built(server, chromium
     assert _reserve(red) == ["0", "0", "6"]  # allocated face down, not back in the Reserve
     red.context.close()
     blue.context.close()
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+def test_the_replay_of_a_resigned_match_ends_with_its_result_and_any_seat_s_eyes(
+    server, chromium, size
+):
+    created = server.create("erd", {"best_of": 3}, ["human", "human"])
+    red = _seat_page(chromium, server, created, 0)
+    blue = _seat_page(chromium, server, created, 1)
+    _type(red, "rush=LLL defense=HHH")
+    _type(blue, "rush=DDD defense=LLL")
+    red.wait_for_function("Number(document.body.dataset.seq) >= 2")
+    httpx.post(
+        f"{server.url}/api/matches/{created['match']}/resign",
+        json={"token": created["seats"][1]["token"]},
+    ).raise_for_status()
+    red.context.close()
+    blue.context.close()
+    context = chromium.new_context(viewport={"width": size[0], "height": size[1]})
+    page = context.new_page()
+    page.goto(f"{server.url}/replay?match={created['match']}")
+    page.wait_for_selector("body[data-step='0']")
+    assert page.is_hidden("#end")
+    page.keyboard.press("End")
+    page.wait_for_selector("body[data-step='2']")
+    end = page.wait_for_selector("#end:not([hidden])")
+    assert "resigned" in end.inner_text() and "Red won" in end.inner_text()
+    assert page.is_visible("#eyes-box")
+    page.select_option("#eyes", "1")
+    assert "Blue (you)" in page.inner_text("#board")
+    _fits(page, "#end, .replay-controls", size[0])
+    context.close()

@@ -284,7 +284,10 @@ def _replay_states(text: str) -> dict[str, Any]:
     record = GameRecord.from_json(text)
     check_untrusted_options(record.game, record.options, "an uploaded record", ONLINE_CONTENT)
     states = record.states()
-    over = states[-1].is_over
+    # A match can end before its game does (a resign): the record's result says so, and the
+    # record holds every move and the seed, so every seat's view hides nothing it lacks.
+    ended = bool(record.result and record.result.get("over"))
+    over = states[-1].is_over or ended
     return {
         "game": record.game,
         "options": record.options,
@@ -296,7 +299,7 @@ def _replay_states(text: str) -> dict[str, Any]:
             }
             for s in states
         ],
-        "result": states[-1].result if over else None,
+        "result": (record.result if ended else states[-1].result) if over else None,
     }
 
 
