@@ -5,7 +5,6 @@ state hands out a mutable object that aliases the state's insides."""
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import random
 import time
 from collections.abc import Callable
@@ -17,6 +16,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import meeple
+from meeple.core.conformance import (
+    BAD_TEXTS,
+    answers,
+    mutable_parts,
+    parses_or_refuses,
+    vandalise,
+)
 from meeple.core.errors import IllegalAction, MeepleError, NotationError
 from meeple.core.game import MAX_ACTION_TEXT, Game, State
 
@@ -69,19 +75,6 @@ def normal_moves(name: str) -> list[str]:
     game = game_of(name)
     texts = {str(game.action_from_id(a)) for seed in range(3) for _, a in random_line(name, seed)}
     return sorted(texts)
-
-
-def assert_parses_or_refuses(game: Game[Any, Any, Any], text: Any) -> Any:
-    """parse_action either refuses with a one-line NotationError or returns an action that
-    round-trips through its notation; any other exception fails the test."""
-    try:
-        action = game.parse_action(text)
-    except NotationError as e:
-        message = str(e)
-        assert message and "\n" not in message, f"unclear error for {text!r}: {message!r}"
-        return None
-    assert game.parse_action(str(action)) == action, f"{text!r} -> {action} does not round-trip"
-    return action
 
 
 def assert_apply_or_refuse(name: str, seed: int, moves: tuple, text: str) -> None:
@@ -170,41 +163,12 @@ def test_triangle_clock_typo_is_refused_at_once() -> None:
 
 
 # -- part 3: bad action text is a NotationError, never a traceback ---------------------------
-BAD_TEXTS = [
-    "",
-    " ",
-    "\t\n",
-    "\x00",
-    "\x1b[31mL h0,0",
-    "L h0,0\x00",
-    "[/]",
-    "[bold]pass[/bold]",
-    "[/] pass",
-    "é",
-    "🂡 A",
-    "L h١,٠",
-    "ＬＨ０,０",
-    "9" * 150,
-    "L h0," + "9" * 150,
-    "guess " + "9" * 150,
-    "weather WX01 on " + "9" * 150,
-    "draw WX" + "9" * 150,
-    "pay " + "9" * 150,
-    "target " + "9" * 150 + "a",
-    "rush=" + "H" * 150 + " defense=-",
-    "A " + "+" * 150,
-    "x" * (MAX_ACTION_TEXT + 1),
-    "x" * BIG,
-    "None",
-    "-1",
-]
-
-
+# BAD_TEXTS and parses_or_refuses live in meeple.core.conformance, which every game runs.
 @pytest.mark.parametrize("name", GAMES)
 @pytest.mark.parametrize("text", BAD_TEXTS, ids=lambda t: repr(t)[:24])
 def test_bad_text_is_a_notation_error_or_a_round_tripping_action(name: str, text: str) -> None:
     """Huge numbers, unicode, control characters, Rich markup, empty text and whitespace."""
-    assert_parses_or_refuses(game_of(name), text)
+    parses_or_refuses(game_of(name), text)
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -222,7 +186,7 @@ def test_other_games_notation_is_refused_or_round_trips(name: str) -> None:
     for other in GAMES:
         if other != name:
             for text in normal_moves(other):
-                assert_parses_or_refuses(game, text)
+                parses_or_refuses(game, text)
 
 
 CONFIGURATION_TEXTS = {
@@ -295,7 +259,7 @@ def test_fuzz_any_text_parses_round_trips_or_is_refused(name: str) -> None:
     @settings(deadline=None)
     @given(text=any_text(name), which=st.integers(0, len(histories) - 1))
     def check(text: str, which: int) -> None:
-        assert_parses_or_refuses(game_of(name), text)
+        parses_or_refuses(game_of(name), text)
         seed, moves = histories[which]
         assert_apply_or_refuse(name, seed, moves, text)
 
@@ -303,41 +267,7 @@ def test_fuzz_any_text_parses_round_trips_or_is_refused(name: str) -> None:
 
 
 # -- part 5: states are immutable in fact -----------------------------------------------------
-def vandalise(value: object) -> None:
-    """Change every mutable container inside ``value`` in place (as a careless caller might)."""
-    if isinstance(value, dict):
-        for item in list(value.values()):
-            vandalise(item)
-        value.clear()
-        value["vandal"] = 1
-    elif isinstance(value, list):
-        for item in value:
-            vandalise(item)
-        value.reverse()
-        value.clear()
-        value.append(None)
-    elif isinstance(value, set):
-        value.clear()
-        value.add(None)
-    elif isinstance(value, tuple):
-        for item in value:
-            vandalise(item)
-
-
-def answers(state: State[Any]) -> dict[str, Any]:
-    """Everything the public API says about a state that comes back as a container."""
-    seats = range(state.game.num_players)
-    return {
-        "to_act": state.to_act,
-        "returns": state.returns,
-        "result": state.result,
-        "is_over": state.is_over,
-        "legal": [state.legal_actions(p) for p in seats],
-        "ids": [state.legal_action_ids(p) for p in seats],
-        "views": [state.view(p) for p in [None, *seats]],
-    }
-
-
+# vandalise, answers and mutable_parts: meeple.core.conformance (check_immutable).
 CALLS: list[Callable[[State[Any]], object]] = [
     lambda s: s.to_act,
     lambda s: s.returns,
@@ -365,25 +295,6 @@ def test_mutating_what_a_state_returns_does_not_change_the_state(name: str) -> N
         assert state == fresh
         assert answers(state) == answers(fresh), f"{name}: state changed after {len(moves)}"
         assert players == state.game.num_players
-
-
-def mutable_parts(value: object, path: str, seen: set[int]) -> list[str]:
-    """Paths of the lists, dicts and sets inside ``value`` (a state's compared fields)."""
-    if id(value) in seen:
-        return []
-    seen.add(id(value))
-    if isinstance(value, list | dict | set | bytearray):
-        return [path]
-    if isinstance(value, tuple | frozenset):
-        return [p for i, v in enumerate(value) for p in mutable_parts(v, f"{path}[{i}]", seen)]
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return [
-            p
-            for f in dataclasses.fields(value)
-            if f.compare
-            for p in mutable_parts(getattr(value, f.name), f"{path}.{f.name}", seen)
-        ]
-    return []
 
 
 @pytest.mark.parametrize("name", GAMES)

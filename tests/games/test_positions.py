@@ -16,13 +16,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import meeple
+from meeple.core.conformance import check_plays_on, check_position, check_rules_example, playout
 from meeple.core.errors import PositionError, RecordError
 from meeple.core.game import Game, State
 from meeple.core.position import (
     UNKNOWN,
     position_argument,
     position_game,
-    position_options,
 )
 from meeple.core.record import GameRecord, Playthrough
 
@@ -51,16 +51,6 @@ def game_of(index: int) -> Game[Any, Any, Any]:
     return meeple.make(name, **options)
 
 
-def playout(state: State[Any], rng: random.Random) -> list[State[Any]]:
-    """Every state of a random game from ``state`` on, ``state`` first."""
-    states = [state]
-    while not state.is_over:
-        seat = rng.choice(state.to_act)
-        state = state.apply(seat, rng.choice(state.legal_actions(seat)))
-        states.append(state)
-    return states
-
-
 def random_states(index: int, seed: int, count: int) -> list[State[Any]]:
     """Up to ``count`` states spread over one random game."""
     states = playout(game_of(index).new_game(seed), random.Random(seed))
@@ -77,30 +67,20 @@ EXAMPLES = 6 * (100 if os.environ.get("MEEPLE_FUZZ") == "long" else 1)
 @pytest.mark.fuzz
 @pytest.mark.parametrize("index", range(len(CONFIGS)), ids=IDS)
 def test_a_position_reads_back_to_an_equal_state(index: int, seed: int) -> None:
-    """from_position(position()) == state, and it writes the identical text again."""
-    game = game_of(index)
+    """from_position(position()) == state, and it writes the identical text again; a
+    seat's view position is the same for every state the seat cannot tell from the true one
+    (its determinizations), so it leaks nothing, and with nothing hidden it says what the
+    whole position says (conformance.check_position)."""
     for state in random_states(index, seed, 20):
-        text = state.position()
-        again = game.from_position(text)
-        assert again == state
-        assert again.position() == text
-        assert again.to_act == state.to_act
-        for seat in state.to_act:
-            assert again.legal_actions(seat) == state.legal_actions(seat)
+        check_position(state)
 
 
 @pytest.mark.parametrize("index", range(len(CONFIGS)), ids=IDS)
 def test_a_game_set_up_from_a_position_plays_on_identically(index: int) -> None:
     """The dice, draws and reshuffles still to come are part of the position: the same
     random moves from the read-back state reach the same end, move for move."""
-    game = game_of(index)
     for seed in range(3):
-        states = playout(game.new_game(seed), random.Random(seed))
-        middle = states[len(states) // 2]
-        original = playout(middle, random.Random(seed + 100))
-        copy = playout(game.from_position(middle.position()), random.Random(seed + 100))
-        assert copy == original
-        assert copy[-1].result == original[-1].result
+        check_plays_on(game_of(index), seed)
 
 
 def lines_of(text: str) -> dict[str, Any]:
@@ -193,25 +173,6 @@ def test_impossible_positions_are_refused_naming_the_problem(
     assert expected in message
 
 
-@pytest.mark.parametrize("index", range(len(CONFIGS)), ids=IDS)
-def test_a_view_position_hides_what_the_seat_cannot_know(index: int) -> None:
-    """A seat's view position is the same for every state the seat cannot tell from the
-    true one (its determinizations), so it leaks nothing; with hidden information it marks
-    the unknowns ``?``, and with none it says what the whole position says."""
-    game = game_of(index)
-    for seed in range(2):
-        for state in random_states(index, seed, 8):
-            for seat in state.to_act or range(game.num_players):
-                text = state.view_position(seat)
-                assert text.splitlines()[0] == f"meeple {game.name} view of seat {seat}"
-                if game.perfect_information:
-                    assert text.splitlines()[1:] == state.position().splitlines()[1:]
-                    continue
-                for k in range(3):
-                    sample = state.determinize(seat, random.Random(k))
-                    assert sample.view_position(seat) == text
-
-
 def test_view_positions_mark_the_unknowns() -> None:
     """Squad Combat: the other hand and every deck are '?' cards, the seed is '?'; the
     seat's own hand is written out."""
@@ -227,13 +188,7 @@ def test_view_positions_mark_the_unknowns() -> None:
 def test_the_example_positions_in_the_rules_read() -> None:
     """Each game's rules.md shows a position under "Position notation" that reads."""
     for name in ("edges", "erd", "erosion", "squad-combat", "triangle-clock"):
-        rules = meeple.make(name).rules_markdown()
-        assert "## Position notation" in rules
-        block = rules.split("## Position notation", 1)[1].split("```text\n", 1)[1]
-        example = block.split("```", 1)[0]
-        game = meeple.make(name, **position_options(example))
-        state = game.from_position(example)
-        assert game.from_position(state.position()) == state
+        check_rules_example(meeple.make(name))
 
 
 @pytest.mark.parametrize("index", [0, 3, 6, 9, 11], ids=[IDS[i] for i in (0, 3, 6, 9, 11)])

@@ -1,19 +1,31 @@
 """Checks every game must pass, whatever its rules: the core contracts, played out.
 
-Each game's test suite runs :func:`check_playthrough` over many seeds. It plays a random game
-and checks at every step that the contracts of DESIGN.md hold: legal actions apply, illegal
-ones raise and change nothing, notation and integer ids round-trip, views are JSON-safe and
-depend only on what the seat may know, and the record replays to the identical final state.
+:func:`check_game` runs them all on one game (a game added from outside meeple calls it from
+its own tests: docs/new-game.md). Each piece can also be run alone, as the built-in games'
+tests do over many more seeds:
+
+- :func:`check_playthrough` plays a random game and checks at every step that legal actions
+  apply, illegal ones raise and change nothing, notation and integer ids round-trip, views
+  are JSON-safe and depend only on what the seat may know, and the record replays to the
+  identical final state;
+- :func:`check_position` and :func:`check_plays_on`: a position reads back to an equal state
+  that plays on identically, and a seat's view position leaks nothing;
+- :func:`parses_or_refuses` over :data:`BAD_TEXTS`: any text is an action that round-trips
+  or a one-line NotationError;
+- :func:`check_immutable`: a state is frozen data, and nothing a call returns aliases it.
 """
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import json
 import random
 from typing import Any
 
-from meeple.core.errors import IllegalAction
-from meeple.core.game import Game, State
+from meeple.core.errors import IllegalAction, NotationError, PositionError
+from meeple.core.game import MAX_ACTION_TEXT, Game, State
+from meeple.core.position import position_options
 from meeple.core.record import GameRecord, Playthrough
 
 
@@ -129,3 +141,212 @@ def check_information_keys(game: Game, seeds: range, samples: int = 2) -> int:
                 )
                 pairs += 1
     return pairs
+
+
+# -- positions -------------------------------------------------------------------------------
+def check_position(state: State[Any]) -> None:
+    """``from_position(position())`` is an equal state that writes the same text and has the
+    same moves, and every seat's view position is the same for every state the seat cannot
+    tell from this one (with nothing hidden: the whole position)."""
+    game = state.game
+    text = state.position()
+    again = game.from_position(text)
+    assert again == state, "the position does not read back to an equal state"
+    assert again.position() == text, "the position read back writes another text"
+    assert again.to_act == state.to_act
+    for seat in state.to_act:
+        assert again.legal_actions(seat) == state.legal_actions(seat)
+    for seat in range(game.num_players):
+        view = state.view_position(seat)
+        assert view.splitlines()[0] == f"meeple {game.name} view of seat {seat}"
+        if game.perfect_information:
+            assert view.splitlines()[1:] == text.splitlines()[1:], (
+                "with nothing hidden, a view position says what the whole position says"
+            )
+            continue
+        for k in range(2):
+            sample = state.determinize(seat, random.Random(k))
+            assert sample.view_position(seat) == view, (
+                f"seat {seat}'s view position shows something the seat cannot know"
+            )
+
+
+def playout(state: State[Any], rng: random.Random) -> list[State[Any]]:
+    """Every state of a random game from ``state`` on, ``state`` first."""
+    states = [state]
+    while not state.is_over:
+        seat = rng.choice(state.to_act)
+        state = state.apply(seat, rng.choice(state.legal_actions(seat)))
+        states.append(state)
+    return states
+
+
+def check_plays_on(game: Game, seed: int) -> None:
+    """A game set up from the position of the middle of a random game plays on, with the
+    same random moves, exactly as the original did: the chance still to come is part of the
+    position."""
+    states = playout(game.new_game(seed), random.Random(seed))
+    middle = states[len(states) // 2]
+    original = playout(middle, random.Random(seed + 100))
+    copy_ = playout(game.from_position(middle.position()), random.Random(seed + 100))
+    assert copy_ == original, "a game set up from a position plays on differently"
+    assert copy_[-1].result == original[-1].result
+
+
+def check_rules_example(game: Game) -> None:
+    """The position the game's rules.md shows under "## Position notation" reads."""
+    rules = game.rules_markdown()
+    assert "## Position notation" in rules, "rules.md has no '## Position notation' section"
+    block = rules.split("## Position notation", 1)[1].split("```text\n", 1)[1]
+    example = block.split("```", 1)[0]
+    example_game = type(game)(game.Options.parse(game.name, position_options(example)))
+    state = example_game.from_position(example)
+    assert example_game.from_position(state.position()) == state
+
+
+# -- notation --------------------------------------------------------------------------------
+BAD_TEXTS = [
+    "",
+    " ",
+    "\t\n",
+    "\x00",
+    "\x1b[31mL h0,0",
+    "L h0,0\x00",
+    "[/]",
+    "[bold]pass[/bold]",
+    "[/] pass",
+    "é",
+    "🂡 A",
+    "L h١,٠",
+    "ＬＨ０,０",
+    "9" * 150,
+    "L h0," + "9" * 150,
+    "guess " + "9" * 150,
+    "weather WX01 on " + "9" * 150,
+    "draw WX" + "9" * 150,
+    "pay " + "9" * 150,
+    "target " + "9" * 150 + "a",
+    "rush=" + "H" * 150 + " defense=-",
+    "A " + "+" * 150,
+    "x" * (MAX_ACTION_TEXT + 1),
+    "x" * 100_000,
+    "None",
+    "-1",
+]
+"""Text a parser must answer calmly: huge numbers, unicode, control characters, Rich
+markup, empty text and whitespace, other games' moves gone wrong."""
+
+
+def parses_or_refuses(game: Game, text: Any) -> Any:
+    """``game.parse_action(text)``: a one-line NotationError (then None), or an action that
+    round-trips through its notation; any other exception is a broken contract."""
+    try:
+        action = game.parse_action(text)
+    except NotationError as e:
+        message = str(e)
+        assert message and "\n" not in message, f"unclear error for {text!r}: {message!r}"
+        return None
+    assert game.parse_action(str(action)) == action, f"{text!r} -> {action} does not round-trip"
+    return action
+
+
+# -- immutability ----------------------------------------------------------------------------
+def mutable_parts(value: object, path: str = "state", seen: set[int] | None = None) -> list[str]:
+    """Paths of the lists, dicts and sets inside ``value`` (a state's compared fields)."""
+    seen = set() if seen is None else seen
+    if id(value) in seen:
+        return []
+    seen.add(id(value))
+    if isinstance(value, list | dict | set | bytearray):
+        return [path]
+    if isinstance(value, tuple | frozenset):
+        return [p for i, v in enumerate(value) for p in mutable_parts(v, f"{path}[{i}]", seen)]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return [
+            p
+            for f in dataclasses.fields(value)
+            if f.compare
+            for p in mutable_parts(getattr(value, f.name), f"{path}.{f.name}", seen)
+        ]
+    return []
+
+
+def vandalise(value: object) -> None:
+    """Change every mutable container inside ``value`` in place (as a careless caller might)."""
+    if isinstance(value, dict):
+        for item in list(value.values()):
+            vandalise(item)
+        value.clear()
+        value["vandal"] = 1
+    elif isinstance(value, list):
+        for item in value:
+            vandalise(item)
+        value.reverse()
+        value.clear()
+        value.append(None)
+    elif isinstance(value, set):
+        value.clear()
+        value.add(None)
+    elif isinstance(value, tuple):
+        for item in value:
+            vandalise(item)
+
+
+def answers(state: State[Any]) -> dict[str, Any]:
+    """Everything the public API says about a state that comes back as a container."""
+    seats = range(state.game.num_players)
+    return {
+        "to_act": state.to_act,
+        "returns": state.returns,
+        "result": state.result,
+        "is_over": state.is_over,
+        "legal": [state.legal_actions(p) for p in seats],
+        "ids": [state.legal_action_ids(p) for p in seats],
+        "views": [state.view(p) for p in [None, *seats]],
+    }
+
+
+def check_immutable(state: State[Any]) -> None:
+    """The state holds no list, dict or set, and editing everything its public calls return
+    leaves it, and what it answers, as it was."""
+    assert mutable_parts(state) == [], f"the state holds mutable containers: {mutable_parts(state)}"
+    before, said = copy.deepcopy(state), copy.deepcopy(answers(state))
+    vandalise(answers(state))
+    assert state == before, "editing what a state returned changed the state"
+    assert answers(state) == said, "editing what a state returned changed its answers"
+
+
+# -- all of it -------------------------------------------------------------------------------
+def check_game(game: Game, seeds: range = range(20), positions: bool = True) -> int:
+    """Every contract above on ``game``: a random game per seed checked at every state, its
+    positions and immutability at every state, bad text refused, the rules for players
+    filled, and (``positions``) the rules' example position read. Returns the states checked.
+
+    Raises AssertionError (or the game's own error) naming the first broken contract.
+    """
+    for text in BAD_TEXTS:
+        parses_or_refuses(game, text)
+    assert game.player_rules().strip(), "the rules for players are empty"
+    if positions:
+        check_rules_example(game)
+    checked = 0
+    for seed in seeds:
+        play = check_playthrough(game, seed)
+        for state in play.record().states():
+            check_immutable(state)
+            if positions:
+                check_position(state)
+            for seat in state.to_act:
+                for action in state.legal_actions(seat):
+                    parses_or_refuses(game, str(action))
+            checked += 1
+        if positions:
+            check_plays_on(game, seed)
+    if positions:
+        try:
+            game.from_position("meeple " + game.name + " position\nno such line")
+        except PositionError as exc:
+            assert "\n" not in str(exc), "a PositionError is one line"
+        else:
+            raise AssertionError("a position with a line that is no field was accepted")
+    return checked

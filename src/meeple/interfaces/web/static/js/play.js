@@ -149,7 +149,8 @@ async function draw() {
   if (moduleFor !== msg.game || !module) {
     // Tried again on the next state if it failed (a server restarting mid-load).
     moduleFor = msg.game;
-    module = await loadGame(msg.game);
+    // A game without its own drawing gets the generic one (the view as text, moves as buttons).
+    module = (await loadGame(msg.game)) || (await loadGame("generic"));
   }
   document.title = `${msg.title} — meeple`;
   $("title").textContent = msg.title + (msg.seat === null ? " (watching)" : ` — you are ${seatLabel(msg, msg.seat)}`);

@@ -52,7 +52,7 @@ async function fetchRecordText(match) {
 async function load(recordText) {
   replay = await api("/api/replay", recordText);
   record = JSON.parse(recordText);
-  module = await loadGame(replay.game);
+  module = (await loadGame(replay.game)) || (await loadGame("generic"));
   const last = replay.views.length - 1;
   const count = (record.seats || []).length || (replay.views[0].seats || []).length || 2;
   replay.seat_names = await seatNames(replay.game, count, replay.views[0].spectator);

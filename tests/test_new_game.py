@@ -1,0 +1,189 @@
+"""The example of a game added from outside meeple (examples/tic_tac_toe, docs/new-game.md)
+works everywhere a built-in game does: found through its ``meeple.games`` entry point, it
+passes the conformance suite, plays in the terminal and the lab, loads in the research
+adapters, and plays in the browser on the generic page (it has no drawing of its own).
+
+The example is "installed" the way ``pip install -e examples/tic_tac_toe`` installs it, minus
+pip, a build backend and the network (so that a clean clone runs this offline): its source
+folder on the path and a ``.dist-info`` folder holding the entry points its pyproject.toml
+declares. Everything that needs it installed runs in a process of its own with that path,
+so the games this test session sees stay the built-in five.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import subprocess
+import sys
+import textwrap
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from meeple.core.conformance import check_game, check_immutable, check_state
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "tic_tac_toe"
+MEEPLE = Path(sys.executable).with_name("meeple")
+
+
+def install_example(target: Path) -> dict[str, str]:
+    """Write the example's dist-info (name, version, entry points from its pyproject.toml)
+    into ``target``; the environment of a process that has the example installed."""
+    project = tomllib.loads((EXAMPLE / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    info = target / f"{project['name'].replace('-', '_')}-{project['version']}.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(
+        f"Metadata-Version: 2.1\nName: {project['name']}\nVersion: {project['version']}\n",
+        encoding="utf-8",
+    )
+    groups = [
+        f"[{group}]\n" + "".join(f"{name} = {value}\n" for name, value in points.items())
+        for group, points in project["entry-points"].items()
+    ]
+    (info / "entry_points.txt").write_text("\n".join(groups), encoding="utf-8")
+    path = [str(EXAMPLE / "src"), str(target), os.environ.get("PYTHONPATH", "")]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in path if p)}
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The environment of a process with the example installed."""
+    return install_example(tmp_path_factory.mktemp("site"))
+
+
+def run(env: dict[str, str], *args: str, cwd: Path | None = None) -> str:
+    """Run a command with the example installed, in ``cwd`` (default: a folder of its own,
+    for what it writes, such as the lab's results); its output (it must succeed)."""
+    if cwd is None:
+        cwd = Path(env["PYTHONPATH"].split(os.pathsep)[1])
+    done = subprocess.run(args, env=env, capture_output=True, text=True, timeout=240, cwd=cwd)
+    assert done.returncode == 0, f"{args} failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    return done.stdout
+
+
+def test_without_its_entry_point_the_game_is_unknown() -> None:
+    """The entry point is what makes meeple find the game: the source alone is not enough."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(EXAMPLE / "src"), *sys.path])}
+    done = subprocess.run(
+        [str(MEEPLE), "rules", "tic-tac-toe"], env=env, capture_output=True, text=True
+    )
+    assert done.returncode != 0
+    assert "no game called 'tic-tac-toe'" in done.stdout + done.stderr
+
+
+def test_the_game_is_listed_with_its_option(installed: dict[str, str]) -> None:
+    listing = run(installed, str(MEEPLE), "games")
+    assert "tic-tac-toe" in listing and "size" in listing
+    assert "heuristic" in run(installed, str(MEEPLE), "agents", "tic-tac-toe")
+
+
+def test_the_example_s_own_tests_pass_the_conformance_suite(installed: dict[str, str]) -> None:
+    out = run(
+        installed, sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", cwd=EXAMPLE
+    )
+    assert "6 passed" in out
+
+
+def test_it_plays_in_the_terminal(installed: dict[str, str]) -> None:
+    out = run(
+        installed, str(MEEPLE), "play", "tic-tac-toe", "--seat", "random", "--seat", "random",
+        "--no-history",
+    )  # fmt: skip
+    assert "made a line of 3" in out or "a draw" in out
+    out = run(
+        installed, str(MEEPLE), "play", "tic-tac-toe", "--size", "4", "--seat", "heuristic",
+        "--seat", "random", "--no-history",
+    )  # fmt: skip
+    assert " a b c d" in out
+
+
+def test_it_runs_in_the_lab(installed: dict[str, str]) -> None:
+    out = run(installed, str(MEEPLE), "simulate", "tic-tac-toe", "--games", "20")
+    assert re.search(r"│ games +│ 20 ", out), out
+    assert "made a line of 3" in out
+
+
+ADAPTERS = """
+import numpy as np
+import pyspiel
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test
+
+from meeple.envs import openspiel as mos
+from meeple.envs import pettingzoo as mpz
+from meeple.envs.gym import MeepleGymEnv
+
+api_test(mpz.env("tic-tac-toe"), num_cycles=50)
+game = pyspiel.load_game(mos.short_name("tic-tac-toe") + "(size=4)")
+pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+check_env(MeepleGymEnv("tic-tac-toe", seat=0, opponents=["heuristic"]), skip_render_check=True)
+print("adapters ok", game.num_distinct_actions())
+"""
+
+
+def test_the_research_adapters_load_it(installed: dict[str, str]) -> None:
+    pytest.importorskip("pettingzoo")
+    pytest.importorskip("pyspiel")
+    out = run(installed, sys.executable, "-c", textwrap.dedent(ADAPTERS))
+    assert "adapters ok 16" in out
+
+
+# -- the conformance suite finds broken games (run here on variants of the example) ---------
+@pytest.fixture
+def tictactoe() -> Iterator[Any]:
+    """The example's rules module, imported in this process for the length of one test (its
+    registration undone afterwards, so the session's games stay the built-in five)."""
+    from meeple.core import game as core_game
+    from meeple.core import registry
+
+    sys.path.insert(0, str(EXAMPLE / "src"))
+    try:
+        import meeple_tictactoe.rules as rules
+
+        yield rules
+    finally:
+        sys.path.remove(str(EXAMPLE / "src"))
+        registry._GAMES.pop("tic-tac-toe", None)
+        registry._EXTRA_AGENTS.pop("tic-tac-toe", None)
+        for name in [m for m in sys.modules if m.startswith("meeple_tictactoe")]:
+            cls = getattr(sys.modules[name], "TicTacToeGame", None)
+            core_game._RENDERERS.pop(cls, None)
+            del sys.modules[name]
+
+
+def broken(rules: Any, **methods: Any) -> Any:
+    """Tic-tac-toe with some methods of its state replaced."""
+    state_class = type(
+        "BrokenState", (rules.TicTacToeState,), {**methods, "__module__": rules.__name__}
+    )
+    game_class = type(
+        "BrokenGame",
+        (rules.TicTacToeGame,),
+        {
+            "new_game": lambda self, seed: state_class(game=self, board=("...",) * 3),
+            "__module__": rules.__name__,
+        },
+    )
+    return game_class(rules.TicTacToeOptions())
+
+
+def test_check_game_passes_the_example_and_its_checks_fail_broken_variants(tictactoe: Any) -> None:
+    rules = tictactoe
+    assert check_game(rules.TicTacToeGame(rules.TicTacToeOptions()), range(3)) > 10
+    shared: list[str] = []
+    leaky = broken(rules, view=lambda self, player: {"board": shared}).new_game(0)
+    with pytest.raises(AssertionError, match="changed its answers"):
+        check_immutable(leaky)
+    tuples = broken(rules, view=lambda self, player: {"board": self.board}).new_game(0)
+    with pytest.raises(AssertionError, match="not JSON-safe"):
+        check_state(tuples, random.Random(0))
+    game = broken(rules)
+    type(game)._parse_action = lambda self, text: rules.Mark(0, int(text))
+    with pytest.raises(ValueError):
+        check_game(game, range(1), positions=False)
