@@ -7,7 +7,7 @@
 
 * random games/s from the empty 3x4 board: OpenSpiel's C++ ``dots_and_boxes`` (3x4, the same
   31-edge grid) stepped from Python, meeple's rules engine through its public API, and
-  meeple's compiled rules (``meeple.games.edges.fast.playouts``);
+  meeple's compiled rules (``meeple.games.edges.compiled.rules.playouts``);
 * MCTS simulations/s from the empty board: OpenSpiel's ``MCTSBot`` (UCT, one random rollout)
   on ``dots_and_boxes`` 3x4, meeple's generic ``mcts`` and its compiled ``uct`` on Edges 3x4.
 
@@ -32,7 +32,7 @@ from rich.table import Table
 import meeple
 from meeple.agents.spec import make_agent
 from meeple.core.agent import Observation
-from meeple.games.edges import fast
+from meeple.games.edges.compiled import rules as fast
 from meeple.lab.stats import wilson_interval
 
 console = Console()

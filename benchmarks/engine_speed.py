@@ -6,11 +6,11 @@
 For every game, from a new game (seed 0 and up), it times uniformly random games played to
 the end through the public API (``meeple.make``, ``new_game``, ``legal_actions``, ``apply``):
 the *reference*. Where a game has a compiled copy of its rules (a module
-``meeple.games.<game>.fast`` with ``playouts(state, games, seed)``, which plays ``games``
-uniformly random games from ``state`` to the end and is proven equal to the rules engine by a
-differential test), the same run times that too, and the table shows the ratio. The two are
-timed alternately ``--repeat`` times and the median ratio is shown with its range, since on
-a shared machine the ratio is steadier than either rate.
+``meeple.games.<game>.compiled.rules`` with ``playouts(state, games, seed)``, which plays
+``games`` uniformly random games from ``state`` to the end and is proven equal to the rules
+engine by a differential test), the same run times that too, and the table shows the ratio.
+The two are timed alternately ``--repeat`` times and the median ratio is shown with its
+range, since on a shared machine the ratio is steadier than either rate.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ def compiled_playouts(name: str) -> Callable | None:
     """The game's compiled ``playouts`` function, or None where it has no compiled rules."""
     package = game_class(name).__module__.rsplit(".", 1)[0]
     try:
-        return importlib.import_module(f"{package}.fast").playouts
+        return importlib.import_module(f"{package}.compiled.rules").playouts
     except ModuleNotFoundError:
         return None
 

@@ -80,3 +80,53 @@ def test_an_unwritable_tree_caches_in_the_users_cache_folder(tmp_path, env):
     assert _twice(tmp_path, env) == 5
     assert list((tmp_path / "user-cache" / "meeple").rglob("*.nbi"))
     assert _twice(tmp_path, env) == 5
+
+
+CONSTANTS = "STEP = {increment}\n"
+
+TWIN = """
+from meeple.core.kernels import kernel
+from game.constants import STEP
+
+@kernel(nogil=True)
+def twice(x):
+    return x + 2 * STEP
+"""
+
+
+def _game(root: Path, increment: int) -> Path:
+    """A game package whose compiled twin (``compiled/``) folds in a constant of the game."""
+    game = root / "game"
+    (game / "compiled").mkdir(parents=True, exist_ok=True)
+    (game / "__init__.py").write_text("")
+    (game / "constants.py").write_text(CONSTANTS.format(increment=increment))
+    (game / "compiled" / "__init__.py").write_text("")
+    (game / "compiled" / "rules.py").write_text(TWIN)
+    return game
+
+
+def _twin(root: Path, env: dict[str, str]) -> int:
+    done = subprocess.run(
+        [sys.executable, "-c", "from game.compiled.rules import twice; print(twice(1))"],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    return int(done.stdout)
+
+
+def test_a_compiled_twin_runs_the_new_value_of_a_constant_of_its_game(tmp_path, env):
+    """The kernels of ``games/<game>/compiled/`` are keyed by the whole game package: a
+    change to the game's own modules (a deck size, a step) is a fresh cache."""
+    game = _game(tmp_path, increment=1)
+    assert _twin(tmp_path, env) == 3
+    caches = list((game / "__pycache__").glob("numba-*"))
+    assert len(caches) == 1 and list(caches[0].rglob("*.nbi"))
+    assert _twin(tmp_path, env) == 3  # from the cache
+
+    (game / "constants.py").write_text(CONSTANTS.format(increment=10))  # the twin untouched
+    assert _twin(tmp_path, env) == 21
+    assert len(list((game / "__pycache__").glob("numba-*"))) == 1

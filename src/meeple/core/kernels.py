@@ -3,15 +3,18 @@
 numba's ``cache=True`` checks a cached function against its *own* file only. A kernel that
 calls a kernel of another module, or reads a constant defined in one, keeps its old machine
 code when only that other module changes: the fast Squad Combat rules could go on running
-yesterday's ``fast_rules`` after a ``git pull``, and the differential tests that prove them
+yesterday's compiled transitions after a ``git pull``, and the differential tests that prove them
 equal to the rules engine would be testing the old code. (Measured: a cached ``g`` calling
 ``f`` of another file still returned the old ``f``'s result after ``f`` changed.)
 
 :func:`kernel` is the decorator the compiled modules use instead of ``njit(cache=True)``.
 It keeps each function's cache in a folder named by a hash of every Python source in the
-function's package folder (and of this module), so any change there starts a fresh cache
-and the stale one is removed. The folder is ``__pycache__/numba-<hash>`` beside the
-sources where that is writable, else under the user's cache folder
+function's package folder, sub-packages included (and of this module), so any change there
+starts a fresh cache and the stale one is removed. A game's compiled twin lives in its
+``compiled/`` sub-package and reads the game's constants (deck sizes, steps, seats), so
+kernels defined there are keyed by the whole game package (:func:`sources_root`). The
+folder is ``__pycache__/numba-<hash>`` in that package where that is writable, else under
+the user's cache folder
 (``$XDG_CACHE_HOME/meeple``, ``~/.cache/meeple``), or under ``NUMBA_CACHE_DIR`` when that
 is set; where none is writable the kernel compiles on every run and caches nothing.
 """
@@ -40,12 +43,25 @@ _DECORATING = threading.Lock()
 threads may import two games' compiled modules at once."""
 
 
+COMPILED = "compiled"
+"""The name of a game's sub-package holding its compiled twin (``games/<game>/compiled/``)."""
+
+
+def sources_root(folder: Path) -> Path:
+    """The package folder whose sources a kernel defined in ``folder`` may depend on: the
+    enclosing game package for a ``compiled/`` sub-package (its kernels fold in the game's
+    constants), else ``folder`` itself."""
+    return folder.parent if folder.name == COMPILED else folder
+
+
 @functools.cache
 def sources_hash(folder: Path) -> str:
-    """A hash of every ``.py`` file in ``folder`` (names and bytes) and of this module."""
+    """A hash of every ``.py`` file under ``folder`` (paths and bytes, sub-packages
+    included) and of this module."""
     digest = hashlib.sha256()
-    for path in [*sorted(folder.glob("*.py")), Path(__file__)]:
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    named = [(p.relative_to(folder).as_posix(), p) for p in sorted(folder.rglob("*.py"))]
+    for name, path in [*named, (Path(__file__).name, Path(__file__))]:
+        digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:20]
 
 
@@ -94,7 +110,7 @@ def kernel(**options: Any) -> Callable[[Callable[..., Any]], Any]:
     present sources of the function's package (see the module docstring)."""
 
     def decorate(function: Callable[..., Any]) -> Any:
-        folder = cache_folder(Path(inspect.getfile(function)).parent)
+        folder = cache_folder(sources_root(Path(inspect.getfile(function)).parent))
         if folder is None:
             return njit(**options)(function)
         # numba reads CACHE_DIR when a function is decorated (its cache locator is chosen

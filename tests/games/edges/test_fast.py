@@ -1,4 +1,4 @@
-"""The compiled Edges rules (:mod:`meeple.games.edges.fast`) against the rules engine.
+"""The compiled Edges rules (:mod:`meeple.games.edges.compiled.rules`) against the rules engine.
 
 One set of rules: the readable engine is the reference, and the compiled copy must agree
 with it on every state and every list of legal actions of thousands of random games, on
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import meeple
-from meeple.games.edges import fast
+from meeple.games.edges.compiled import rules as fast
 
 VARIANTS = [
     {},  # 3x4, 5/5/5, pie rule

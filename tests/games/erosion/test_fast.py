@@ -1,4 +1,4 @@
-"""The compiled Erosion rules (:mod:`meeple.games.erosion.fast`) against the rules engine.
+"""The compiled Erosion rules (:mod:`meeple.games.erosion.compiled`) against the rules engine.
 
 One set of rules: the readable engine is the reference, and the compiled copy must agree
 with it on every state, every list of legal actions and every outcome of thousands of
@@ -18,9 +18,9 @@ import pytest
 
 import meeple
 from meeple.core.errors import OptionError
-from meeple.games.erosion import fast
-from meeple.games.erosion import fast_rules as fr
-from meeple.games.erosion import fast_state as fs
+from meeple.games.erosion.compiled import rules as fast
+from meeple.games.erosion.compiled import state as fs
+from meeple.games.erosion.compiled import transitions as fr
 from meeple.games.erosion.rules import ErosionGame, ErosionState
 
 LONG = 20 if os.environ.get("MEEPLE_FUZZ") == "long" else 1

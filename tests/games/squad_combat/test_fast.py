@@ -1,4 +1,4 @@
-"""The compiled Squad Combat rules (:mod:`meeple.games.squad_combat.fast`) against the engine.
+"""The compiled Squad Combat rules (:mod:`meeple.games.squad_combat.compiled`) against the engine.
 
 One set of rules: the readable engine is the reference, and the compiled copy must agree
 with it on every state, every list of legal actions and every outcome of random games, over
@@ -26,8 +26,9 @@ import pytest
 
 import meeple
 from meeple.core.rng import derive_seed
-from meeple.games.squad_combat import edits, fast
-from meeple.games.squad_combat import fast_reading as fr
+from meeple.games.squad_combat import edits
+from meeple.games.squad_combat.compiled import reading as fr
+from meeple.games.squad_combat.compiled import rules as fast
 
 from .conftest import CONTENT
 

@@ -1,4 +1,4 @@
-"""Squad Combat's guided rollout (:mod:`meeple.games.squad_combat.fast_guided`).
+"""Squad Combat's guided rollout (:mod:`meeple.games.squad_combat.compiled.guided`).
 
 The policy chooses among the compiled rules' legal actions; these tests hold it to the
 engine's legal actions, to returns in [-1, 1] that are zero-sum and reproducible, and check
@@ -17,9 +17,9 @@ from meeple.agents.spec import make_agent
 from meeple.core.agent import Observation
 from meeple.core.conformance import random_playthrough
 from meeple.core.registry import compiled_playout
-from meeple.games.squad_combat import fast
-from meeple.games.squad_combat import fast_guided as fg
-from meeple.games.squad_combat import fast_reading as fr
+from meeple.games.squad_combat.compiled import guided as fg
+from meeple.games.squad_combat.compiled import reading as fr
+from meeple.games.squad_combat.compiled import rules as fast
 
 
 def _states(game, seed: int, every: int = 7) -> list:

@@ -1,4 +1,4 @@
-"""The compiled Triangle Clock rules (:mod:`meeple.games.triangle_clock.fast`) against the
+"""The compiled Triangle Clock rules (:mod:`meeple.games.triangle_clock.compiled.rules`) against the
 rules engine.
 
 One set of rules: the readable engine is the reference, and the compiled copy must agree
@@ -19,7 +19,8 @@ import numpy as np
 import pytest
 
 import meeple
-from meeple.games.triangle_clock import TriangleClockGame, TriangleClockState, fast
+from meeple.games.triangle_clock import TriangleClockGame, TriangleClockState
+from meeple.games.triangle_clock.compiled import rules as fast
 from meeple.games.triangle_clock.position import check
 from meeple.games.triangle_clock.rules import MEMORISED, MULLIGAN, Mulligan, Phase, Supply
 

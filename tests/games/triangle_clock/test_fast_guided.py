@@ -1,4 +1,4 @@
-"""The Triangle Clock's guided rollout (:mod:`meeple.games.triangle_clock.fast_guided`).
+"""The Triangle Clock's guided rollout (:mod:`meeple.games.triangle_clock.compiled.guided`).
 
 The policy chooses among the compiled rules' legal actions; these tests hold its planned
 picks to the engine's legal actions, its evaluation to the scores, its returns to [-1, 1],
@@ -19,9 +19,9 @@ from meeple.agents.spec import make_agent
 from meeple.core.agent import Observation
 from meeple.core.conformance import random_playthrough
 from meeple.core.registry import compiled_playout
-from meeple.games.triangle_clock import fast
-from meeple.games.triangle_clock import fast_guided as fg
 from meeple.games.triangle_clock.cards import parse_card, parse_symbol
+from meeple.games.triangle_clock.compiled import guided as fg
+from meeple.games.triangle_clock.compiled import rules as fast
 from meeple.games.triangle_clock.rules import Phase
 
 

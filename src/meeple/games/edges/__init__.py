@@ -2,9 +2,9 @@
 
 from meeple.core.game import register_renderer
 from meeple.core.registry import register_agent, register_playout
-from meeple.games.edges import fast
 from meeple.games.edges.agents import GreedyAgent
 from meeple.games.edges.board import Board, Edge
+from meeple.games.edges.compiled import rules as compiled_rules
 from meeple.games.edges.render import render_state
 from meeple.games.edges.rules import (
     EdgesGame,
@@ -22,7 +22,7 @@ from meeple.games.edges.uct import UCTAgent
 register_agent("edges", "greedy", GreedyAgent)
 register_agent("edges", "uct", UCTAgent)
 register_renderer(EdgesGame, render_state)
-register_playout("edges", fast.playout, fast.layout)
+register_playout("edges", compiled_rules.playout, compiled_rules.layout)
 
 __all__ = [
     "Board",

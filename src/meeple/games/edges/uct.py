@@ -1,9 +1,10 @@
 """``uct``: Monte Carlo tree search on the compiled Edges rules.
 
 The same search as the generic ``mcts`` agent on a perfect-information game, run on
-:mod:`.fast` instead of the rules engine's Python objects: tens of times more iterations in
-the same time (``benchmarks/edges_mcts_speed.py``). numba and the compiled code are loaded
-when the agent is built, not when meeple is imported, so the command line starts fast.
+:mod:`.compiled.rules` instead of the rules engine's Python objects: tens of times more
+iterations in the same time (``benchmarks/edges_mcts_speed.py``). numba and the compiled code
+are loaded when the agent is built, not when meeple is imported, so the command line starts
+fast.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from meeple.core.rng import derive_seed
 from meeple.games.edges.rules import EdgesAction, EdgesGame, EdgesState
 
 if TYPE_CHECKING:
-    from meeple.games.edges.uct_search import Tree
+    from meeple.games.edges.compiled.uct_search import Tree
 
 # Iterations run between two looks at the clock: a few milliseconds of work.
 CHUNK = 256
@@ -52,14 +53,15 @@ class UCTAgent:
             check_budget(self.name, "seconds", seconds, low=0, allowed="a number above 0")
             if seconds <= 0:
                 raise AgentSpecError(f"uct: seconds must be above 0, not {seconds!r}")
-        from meeple.games.edges import fast, uct_search
+        from meeple.games.edges.compiled import rules as compiled_rules
+        from meeple.games.edges.compiled import uct_search
 
         self.game: EdgesGame = game
         self.seed = seed
         self.iterations = int(iterations)
         self.seconds = seconds
         self.c = float(c)
-        self.shape = fast.layout(game)
+        self.shape = compiled_rules.layout(game)
         moves = 3 * self.shape.edges + 3
         self.tree: Tree = uct_search.Tree(int(nodes), int(nodes) * 16, moves)
         self._decisions = 0
@@ -75,7 +77,8 @@ class UCTAgent:
         """The most visited action after the search."""
         import numpy as np
 
-        from meeple.games.edges import fast, uct_search
+        from meeple.games.edges.compiled import rules as compiled_rules
+        from meeple.games.edges.compiled import uct_search
 
         state = observation.determinize(random.Random(0))  # Edges hides nothing: the state
         assert isinstance(state, EdgesState)
@@ -84,7 +87,7 @@ class UCTAgent:
         if len(legal) == 1:
             return legal[0]
         shape = self.shape
-        root = fast.encode(state)
+        root = compiled_rules.encode(state)
         scratch = root.copy()
         arrays = self.tree.arrays()
         uct_search.start(root, shape.edges, shape.players, shape.pie, *arrays)

@@ -3,9 +3,9 @@ above; see :mod:`.rules`."""
 
 from meeple.core.game import register_renderer
 from meeple.core.registry import register_agent, register_playout
-from meeple.games.erosion import fast
 from meeple.games.erosion.agents import HeuristicAgent
 from meeple.games.erosion.cards import CardError, standard_cards, standard_legends
+from meeple.games.erosion.compiled import rules as compiled_rules
 from meeple.games.erosion.render import render_state
 from meeple.games.erosion.rules import (
     Choose,
@@ -34,7 +34,7 @@ register_renderer(ErosionGame, render_state)
 
 # The compiled rules import the rules, so they are offered to search from the package; the
 # options they do not serve (the advanced game, legends, pass-over) keep the engine's rollouts.
-register_playout("erosion", fast.playout, fast.served)
+register_playout("erosion", compiled_rules.playout, compiled_rules.served)
 
 
 __all__ = [

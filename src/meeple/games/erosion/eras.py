@@ -84,7 +84,7 @@ class Eras:
         return replace(state, hands=tuple(hands), tie=tie, agenda=(*steps, Step("settle_tie", -1)))
 
     # -- the era's chance, from the seed (each a method of its own so that the compiled
-    # rules' differential test can follow the same draws: meeple.games.erosion.fast) ------
+    # rules' differential test can follow the same draws: meeple.games.erosion.compiled) ------
     def tiebreak_draws(self, tied: tuple[int, ...]) -> tuple[int, ...]:
         """The card each tied seat draws at random from its own hand, -1 for an empty hand
         ('have the competing players draw a card at random from their own hands')."""

@@ -2,8 +2,9 @@
 
 from meeple.core.game import register_renderer
 from meeple.core.registry import register_agent, register_playout
-from meeple.games.squad_combat import fast, fast_guided
 from meeple.games.squad_combat.agents import HeuristicAgent
+from meeple.games.squad_combat.compiled import guided
+from meeple.games.squad_combat.compiled import rules as compiled_rules
 from meeple.games.squad_combat.content import (
     Card,
     CharacterCard,
@@ -39,15 +40,15 @@ register_agent("squad-combat", "heuristic", HeuristicAgent)
 register_renderer(SquadCombatGame, render_state)
 
 # The compiled rules import the rules, so they are offered to search from the package.
-register_playout("squad-combat", fast.playout, fast.game_array)
+register_playout("squad-combat", compiled_rules.playout, compiled_rules.game_array)
 # The heuristic's choices and a material count after two turns: ismcts:rollout=guided (and
 # opponent=guided, candidates=K, which ask the same policy for one seat's action).
 register_playout(
     "squad-combat",
-    fast_guided.playout,
-    fast.game_array,
+    guided.playout,
+    compiled_rules.game_array,
     policy="guided",
-    choose=fast_guided.choose,
+    choose=guided.choose,
 )
 
 

@@ -2,7 +2,6 @@
 
 from meeple.core.game import register_renderer
 from meeple.core.registry import register_agent, register_playout
-from meeple.games.triangle_clock import fast, fast_guided
 from meeple.games.triangle_clock.agents import HeuristicAgent
 from meeple.games.triangle_clock.cards import (
     CARDS,
@@ -11,6 +10,8 @@ from meeple.games.triangle_clock.cards import (
     parse_symbol,
     symbol_name,
 )
+from meeple.games.triangle_clock.compiled import guided
+from meeple.games.triangle_clock.compiled import rules as compiled_rules
 from meeple.games.triangle_clock.hands import HandValue, Ranking, RankingTable, RankingTableError
 from meeple.games.triangle_clock.render import render_state
 from meeple.games.triangle_clock.rules import (
@@ -31,27 +32,27 @@ register_agent("triangle-clock", "heuristic", HeuristicAgent)
 register_renderer(TriangleClockGame, render_state)
 
 # The compiled rules import the rules, so they are offered to search from the package.
-register_playout("triangle-clock", fast.playout, fast.tables)
+register_playout("triangle-clock", compiled_rules.playout, compiled_rules.tables)
 register_playout(
     "triangle-clock",
-    fast_guided.playout,
-    fast.tables,
+    guided.playout,
+    compiled_rules.tables,
     policy="guided",
-    choose=fast_guided.choose,
+    choose=guided.choose,
 )
 register_playout(
     "triangle-clock",
-    fast_guided.playout_ahead,
-    fast.tables,
+    guided.playout_ahead,
+    compiled_rules.tables,
     policy="ahead",
-    choose=fast_guided.choose,
+    choose=guided.choose,
 )
 register_playout(
     "triangle-clock",
-    fast_guided.playout_deep,
-    fast.tables,
+    guided.playout_deep,
+    compiled_rules.tables,
     policy="deep",
-    choose=fast_guided.choose,
+    choose=guided.choose,
 )
 
 

@@ -1,7 +1,8 @@
 """Squad Combat's rules written a second time, for numba (1 of 2): the arrays' layout, the
-questions about a position (:mod:`.reading`) and the small edits (:mod:`.edits`).
+questions about a position (:mod:`meeple.games.squad_combat.reading`) and the small edits
+(:mod:`~meeple.games.squad_combat.edits`).
 
-:mod:`.fast_rules` holds the transitions, :mod:`.fast` the way in from the engine's states.
+:mod:`.transitions` holds the transitions, :mod:`.rules` the way in from the engine's states.
 Each function mirrors the engine's method of the same name, in the same order of steps, so
 that the two can be read side by side; the differential test
 (``tests/games/squad_combat/test_fast.py``) holds them equal.

@@ -1,16 +1,16 @@
-"""Erosion's rules compiled with numba: the kernels of :mod:`.fast` (read that first).
+"""Erosion's rules compiled with numba: the kernels of :mod:`.rules` (read that first).
 
 Each function here is the compiled twin of a method of the reference (named in its
 docstring); they work in place on a position array ``s`` (``int16``, laid out as
-:mod:`.fast_state` says) and read the game's table ``R`` (``int32``, built by
-:func:`.fast.layout`).
+:mod:`.state` says) and read the game's table ``R`` (``int32``, built by
+:func:`.rules.layout`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from meeple.games.erosion.fast_state import (
+from meeple.games.erosion.compiled.state import (
     A_CHOOSE,
     A_DRAW,
     A_FLUVIAL,

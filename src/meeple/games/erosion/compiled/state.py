@@ -1,12 +1,12 @@
 """Erosion's compiled position: where everything lies in its array, and the moves of cards
-between piles and of steps in the agenda (numba; the rules are in :mod:`.fast_rules`).
+between piles and of steps in the agenda (numba; the rules are in :mod:`.transitions`).
 
 A position ``s`` is one ``int16`` array: ``4n + 4`` card piles first (the WX, H and F
 decks, top card last; each seat's hand, sorted; each mountain, top rock first; each delta,
 sorted; each discard pile; the River), each a count then one slot per process card (unused
 slots -1); then the scalars (``S_*``, from ``R[R_SCALARS]``) and the per-seat fields
 (``R[R_WEATHERED]`` ...), then the agenda: up to :data:`AGENDA_SLOTS` steps of (kind, seat,
-number, card), front first. ``R`` is the game's ``int32`` table (:func:`.fast.layout`):
+number, card), front first. ``R`` is the game's ``int32`` table (:func:`.rules.layout`):
 its header (``R_*``) says where each part lies and holds the options, then the card
 catalogue and the action ids.
 """

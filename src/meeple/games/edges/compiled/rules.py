@@ -1,9 +1,11 @@
-"""Edges compiled: the same rules as :mod:`.rules`, on one small integer array, for search.
+"""Edges compiled: the same rules as :mod:`meeple.games.edges.rules`, on one small integer
+array, for search.
 
-:mod:`.rules` is the reference; this module is a second writing of the same rules that
-numba compiles, so that a search can play hundreds of thousands of random games a second.
-A differential test plays thousands of random games through both and compares every
-state and every list of legal actions (``tests/games/edges/test_fast.py``).
+The readable :mod:`meeple.games.edges.rules` is the reference; this module is a second
+writing of the same rules that numba compiles, so that a search can play hundreds of
+thousands of random games a second. A differential test plays thousands of random games
+through both and compares every state and every list of legal actions
+(``tests/games/edges/test_fast.py``).
 
 A position is one ``int16`` array (copying it is one ``memcpy``):
 

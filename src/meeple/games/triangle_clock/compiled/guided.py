@@ -2,8 +2,8 @@
 
 Search (``ismcts:rollout=guided``) rolls out from a determinized state with this policy
 instead of uniformly random picks. It only *chooses* among the compiled rules' legal
-actions (:func:`.fast.legal_actions`) and applies them with the compiled rules
-(:func:`.fast.apply`), which a differential test proves equal to the engine; nothing here
+actions (:func:`.rules.legal_actions`) and applies them with the compiled rules
+(:func:`.rules.apply`), which a differential test proves equal to the engine; nothing here
 changes a rule.
 
 At each pick a seat plans as the heuristic agent does: of every hand it can still finish
@@ -46,8 +46,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from meeple.games.triangle_clock import fast
-from meeple.games.triangle_clock.fast import (
+from meeple.games.triangle_clock.compiled import rules as compiled_rules
+from meeple.games.triangle_clock.compiled.rules import (
     BLOCK,
     DECK,
     DECK_LEN,
@@ -544,8 +544,10 @@ def through_settings(rounds: int) -> np.ndarray:
 
 
 def _playout(state: TriangleClockState, seed: int, params: np.ndarray) -> tuple[float, ...]:
-    t = fast.tables(state.game)
-    value = guided_value(fast.encode(state), t.cards, t.power, t.strength, t.rules, seed, params)
+    t = compiled_rules.tables(state.game)
+    value = guided_value(
+        compiled_rules.encode(state), t.cards, t.power, t.strength, t.rules, seed, params
+    )
     return (value, -value)
 
 
@@ -573,10 +575,12 @@ def choose(state: TriangleClockState, seat: int, seed: int) -> object:
     measured worse, 7 / 0 / 13 against 10 / 0 / 10 at 250 iterations on seeds 0-19, and no
     seat-1 win in ten. Like :func:`playout`, it reads the whole state it is given, so it
     must be a determinization, never the true state."""
-    t = fast.tables(state.game)
+    t = compiled_rules.tables(state.game)
     params = settings()
     params[_EPSILON] = 0.0  # a model of play: its best guess, never a random pick
-    action = _policy_action(fast.encode(state), seat, t.cards, t.power, t.strength, seed, params)
+    action = _policy_action(
+        compiled_rules.encode(state), seat, t.cards, t.power, t.strength, seed, params
+    )
     return state.game.action_from_id(int(action))
 
 

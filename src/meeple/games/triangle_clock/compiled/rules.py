@@ -1,9 +1,9 @@
-"""The Triangle Clock compiled: the same rules as :mod:`.rules`, on one small integer array.
+"""The Triangle Clock compiled: the same rules as ``../rules.py``, on one small integer array.
 
-:mod:`.rules` is the reference; this module is a second writing of the same rules that
-numba compiles, so that a search can play some ten thousand random games a second. A
-differential test plays thousands of random games through both, with every option, and
-compares every state, every list of legal actions and every outcome
+:mod:`meeple.games.triangle_clock.rules` is the reference; this module is a second writing
+of the same rules that numba compiles, so that a search can play some ten thousand random
+games a second. A differential test plays thousands of random games through both, with every
+option, and compares every state, every list of legal actions and every outcome
 (``tests/games/triangle_clock/test_fast.py``).
 
 It plays from the *true* state: both hands, the deck's order and both orders of shared

@@ -1,17 +1,19 @@
 """Squad Combat's rules written a second time, for numba (2 of 2): the transitions.
 
-Windows (:mod:`.windows`), turns (:mod:`.turns`), performing cards (:mod:`.combat`), one
-action (``act`` then ``settle``, in :mod:`.rules`) and random games, on the arrays that
-:mod:`.fast_reading` lays out. Each function mirrors the engine's method of the same name, in
-the same order of steps; the differential test (``tests/games/squad_combat/test_fast.py``)
-holds them equal.
+Windows (:mod:`meeple.games.squad_combat.windows`), turns
+(:mod:`~meeple.games.squad_combat.turns`), performing cards
+(:mod:`~meeple.games.squad_combat.combat`), one action (``act`` then ``settle``, in
+:mod:`~meeple.games.squad_combat.rules`) and random games, on the arrays that
+:mod:`.reading` beside it lays out. Each function mirrors the engine's method of the same
+name, in the same order of steps; the differential test
+(``tests/games/squad_combat/test_fast.py``) holds them equal.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from meeple.games.squad_combat.fast_reading import (
+from meeple.games.squad_combat.compiled.reading import (
     A_DIE,
     A_DROP,
     A_NO_DIE,

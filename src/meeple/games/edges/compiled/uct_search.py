@@ -1,9 +1,9 @@
-"""The compiled UCT search behind the ``uct`` Edges agent (see :mod:`.uct`).
+"""The compiled UCT search behind the ``uct`` Edges agent (see :mod:`meeple.games.edges.uct`).
 
 Plain UCT as in Kocsis and Szepesvari, the same algorithm as the generic ``mcts`` agent on a
 perfect-information game (UCB1 selection, one node expanded per iteration, one uniformly
 random rollout, the result backed up as +1/0/-1 for the side that chose each action), run
-on the compiled rules of :mod:`.fast`. The tree lives in flat preallocated arrays:
+on the compiled rules of :mod:`.rules` beside it. The tree lives in flat preallocated arrays:
 
 * per node: its first child slot, how many children it has, its visits, the side to act;
 * per child slot: the action id, the child node (-1 until expanded), visits and total value
@@ -19,7 +19,14 @@ import math
 
 import numpy as np
 
-from meeple.games.edges.fast import apply, compiled, legal_actions, outcome, rollout, to_act
+from meeple.games.edges.compiled.rules import (
+    apply,
+    compiled,
+    legal_actions,
+    outcome,
+    rollout,
+    to_act,
+)
 
 
 class Tree:

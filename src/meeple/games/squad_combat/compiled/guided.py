@@ -2,15 +2,16 @@
 
 Search (``ismcts:rollout=guided``) rolls out from a determinized state with this policy
 instead of uniformly random actions. It only *chooses* among the compiled rules' legal
-actions (:func:`.fast_reading.legal`) and applies them with the compiled rules
-(:func:`.fast_rules.act` and ``settle``), which a differential test proves equal to the
+actions (:func:`.reading.legal`) and applies them with the compiled rules
+(:func:`.transitions.act` and ``settle``), which a differential test proves equal to the
 engine; nothing here changes a rule.
 
-The policy mirrors :class:`.agents.HeuristicAgent` on the arrays: attack where a hit is
-likely and hurts (a kill first), pay with the smallest die, defend with the smallest die
-that saves the wound, play an edge only when it turns the attack, heal real wounds, refresh
-empty or blocked dice, discard what the squad cannot use. With probability :data:`EPSILON`
-a decision is uniformly random instead, so that rollouts from one position vary.
+The policy mirrors :class:`meeple.games.squad_combat.agents.HeuristicAgent` on the arrays:
+attack where a hit is likely and hurts (a kill first), pay with the smallest die, defend
+with the smallest die that saves the wound, play an edge only when it turns the attack, heal
+real wounds, refresh empty or blocked dice, discard what the squad cannot use. With
+probability :data:`EPSILON` a decision is uniformly random instead, so that rollouts from
+one position vary.
 
 A rollout stops at the end of the game (each seat's real return) or once :data:`CUT_TURNS`
 turns have ended, and then returns an evaluation in the same scale: ``tanh`` of
@@ -26,9 +27,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from meeple.games.squad_combat import fast, fast_rules
-from meeple.games.squad_combat import fast_reading as fr
-from meeple.games.squad_combat.fast_reading import compiled
+from meeple.games.squad_combat.compiled import reading as fr
+from meeple.games.squad_combat.compiled import rules, transitions
+from meeple.games.squad_combat.compiled.reading import compiled
 
 if TYPE_CHECKING:
     from meeple.games.squad_combat.rules import SquadCombatState
@@ -412,8 +413,8 @@ def guided_rollout(
         if n == 0:
             break
         action = pick(s, g, kind, seat, moves, n, values, epsilon)
-        fast_rules.act(s, g, seat, action, kind, tape)
-        fast_rules.settle(s, g, tape, scratch)
+        transitions.act(s, g, seat, action, kind, tape)
+        transitions.settle(s, g, tape, scratch)
         steps += 1
     evaluate(s, g, out, scale, alive)
     return steps
@@ -424,8 +425,8 @@ def playout(state: SquadCombatState, seed: int) -> tuple[float, ...]:
     registered ``guided`` rollout. ``state`` is a determinization for a searching seat."""
     out = np.zeros(state.game.num_players, dtype=np.float64)
     guided_rollout(
-        fast.encode(state),
-        fast.game_array(state.game),
+        rules.encode(state),
+        rules.game_array(state.game),
         seed,
         EPSILON,
         CUT_TURNS,
@@ -452,5 +453,5 @@ def choose(state: SquadCombatState, seat: int, seed: int) -> object:
     search plays for the seats it does not search for (``opponent=guided``) and asks for the
     moves its root considers (``candidates``). Like :func:`playout` it reads the whole state
     (every hand), so it must be given a determinization, never the true state."""
-    action = _policy_action(fast.encode(state), fast.game_array(state.game), seat, seed)
+    action = _policy_action(rules.encode(state), rules.game_array(state.game), seat, seed)
     return state.game.action_from_id(int(action))

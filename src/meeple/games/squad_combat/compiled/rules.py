@@ -1,11 +1,11 @@
-"""Squad Combat compiled: the same rules as :mod:`.rules`, on small integer arrays, for search.
+"""Squad Combat compiled: the same rules as ``../rules.py``, on small integer arrays, for search.
 
-:mod:`.rules` (with :mod:`.reading`, :mod:`.turns`, :mod:`.combat`, :mod:`.windows` and
-:mod:`.edits`) is the reference. :mod:`.fast_reading` and :mod:`.fast_rules` write the same
-rules a second time so that numba compiles them; this module turns the engine's states and
-options into the arrays they play on. A differential test plays thousands of random games
-through both and compares every state, every list of legal actions and every outcome
-(``tests/games/squad_combat/test_fast.py``).
+:mod:`meeple.games.squad_combat.rules` (with its reading, turns, combat, windows and edits
+modules) is the reference. :mod:`.reading` and :mod:`.transitions` beside this module write
+the same rules a second time so that numba compiles them; this module turns the engine's
+states and options into the arrays they play on. A differential test plays thousands of
+random games through both and compares every state, every list of legal actions and every
+outcome (``tests/games/squad_combat/test_fast.py``).
 
 Two arrays, both ``int32``:
 
@@ -13,7 +13,7 @@ Two arrays, both ``int32``:
   kind, timing, effect, amount, hit, damage and cost; each character's Life, Energy, dice pool
   and refresh cost; which character may perform which card). Built once per game.
 * the **position** (:func:`encode`): the fields of a :class:`SquadCombatState` except the
-  seed and the log (the ``fast_reading`` module docstring lists where each lies). Copying it
+  seed and the log (the :mod:`.reading` docstring lists where each lies). Copying it
   is one ``memcpy`` of about 5 kB.
 
 Every option is served. Content must fit the arrays' fixed sizes (:data:`LIMITS`); content
@@ -26,8 +26,9 @@ take a *tape* of those draws, which is how the differential test makes the compi
 roll exactly what the engine rolled from the game's seed.
 
 Compiling costs about 28 s of CPU once (measured: 25 s for the first :func:`playouts`, 3 s
-more for :func:`apply` and :func:`legal_actions`); numba caches the machine code beside these
-modules (:func:`meeple.core.kernels.kernel`), and later processes load it in about a second.
+more for :func:`apply` and :func:`legal_actions`); numba caches the machine code in the game
+package's ``__pycache__`` (:func:`meeple.core.kernels.kernel`), and later processes load it
+in about a second.
 """
 
 from __future__ import annotations
@@ -37,8 +38,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from meeple.games.squad_combat import fast_reading as fr
-from meeple.games.squad_combat import fast_rules
+from meeple.games.squad_combat.compiled import reading as fr
+from meeple.games.squad_combat.compiled import transitions
 from meeple.games.squad_combat.pieces import Character, Performance, Wound
 
 if TYPE_CHECKING:
@@ -101,7 +102,7 @@ def _limit_problem(game: SquadCombatGame) -> str | None:
 
 
 def game_array(game: SquadCombatGame) -> np.ndarray:
-    """The options and content tables the compiled rules read (see :mod:`.fast_rules`).
+    """The options and content tables the compiled rules read (see :mod:`.transitions`).
 
     Raises ValueError (one line) for content beyond :data:`LIMITS`; every option is served.
     """
@@ -341,14 +342,14 @@ def apply(s: np.ndarray, g: np.ndarray, action: int, tape: np.ndarray = NO_TAPE)
     decision as the engine does. Chance comes from ``tape`` (``[1, n, value, n, value, ...]``:
     each draw Python's ``Random._randbelow(n)`` made, the first read at index 1) or, when it
     is empty, from numba's generator."""
-    fast_rules.apply(s, g, action, tape)
+    transitions.apply(s, g, action, tape)
 
 
 def playouts(state: SquadCombatState, games: int, seed: int = 0) -> tuple[int, ...]:
     """How ``games`` uniformly random games from ``state`` end: each seat's wins, then the
     draws (stalemates and the turn limit), one count per seat plus one. Chance still to come
     is drawn from ``seed``, not the state's: the same arguments give the same counts."""
-    counts = fast_rules.random_games(encode(state), game_array(state.game), games, seed)
+    counts = transitions.random_games(encode(state), game_array(state.game), games, seed)
     return tuple(int(c) for c in counts)
 
 

@@ -1,10 +1,12 @@
-"""Erosion compiled: the same rules as :mod:`.rules`, on one small integer array, for search.
+"""Erosion compiled: the same rules as ``../rules.py``, on one small integer array, for search.
 
-:mod:`.rules` (with :mod:`.transitions`, :mod:`.legal` and :mod:`.eras`) is the reference;
+:mod:`meeple.games.erosion.rules` (with its :mod:`~meeple.games.erosion.transitions`,
+:mod:`~meeple.games.erosion.legal` and :mod:`~meeple.games.erosion.eras`) is the reference;
 this module is a second writing of the same rules that numba compiles
-(:mod:`.fast_rules`), so that a search can play thousands of random games a second. A
-differential test plays thousands of random games through both and compares every state,
-every list of legal actions and every outcome (``tests/games/erosion/test_fast.py``).
+(:mod:`.transitions` beside it), so that a search can play thousands of random games a
+second. A differential test plays thousands of random games through both and compares every
+state, every list of legal actions and every outcome
+(``tests/games/erosion/test_fast.py``).
 
 What it serves: 2 to 5 players, the basic rules (``advanced=false``, ``legend=off``),
 ``typed_weathering=shield``, either ``empty_hand`` and either ``draw_from`` reading, any
@@ -18,10 +20,10 @@ its shuffled decks. The compiled rules stop at each such point (the position's
 ``S_CHANCE`` is set); :func:`follow_reference_chance` resolves it with the reference's own
 draws (the seed's, through :meth:`ErosionState.tiebreak_draws`,
 :meth:`~ErosionState.start_among` and :meth:`~ErosionState.era_decks`),
-:func:`fast_rules.random_chance` with numba's seeded generator (what :func:`playouts`
+:func:`.transitions.random_chance` with numba's seeded generator (what :func:`playouts`
 does).
 
-A position is one ``int16`` array; its layout is in :mod:`.fast_state`. Actions are the
+A position is one ``int16`` array; its layout is in :mod:`.state`. Actions are the
 rules engine's ids (:meth:`ErosionGame.action_id`) and legal actions come in the engine's
 order, so a uniformly random index into them picks the same action in both.
 
@@ -36,8 +38,8 @@ from __future__ import annotations
 import numpy as np
 
 from meeple.core.errors import OptionError
-from meeple.games.erosion import fast_rules as fr
-from meeple.games.erosion import fast_state as fs
+from meeple.games.erosion.compiled import state as fs
+from meeple.games.erosion.compiled import transitions as fr
 from meeple.games.erosion.pieces import (
     HAND_SIZE,
     HIGH_METRES,
@@ -122,7 +124,7 @@ def served(game: ErosionGame) -> None:
 
 def layout(game: ErosionGame) -> np.ndarray:
     """The ``int32`` table the compiled rules read for ``game``: options, where each part of a
-    position lies, the card catalogue and the action ids (see :mod:`.fast_rules`). Built
+    position lies, the card catalogue and the action ids (see :mod:`.transitions`). Built
     once per game object. Refuses options it does not serve (:func:`served`)."""
     key = game.options.model_dump_json()
     found = _cache.get(key)
