@@ -117,8 +117,35 @@ class Tally:
 class Attacker:
     """One set of hostile clients: the attacks, and the tally they share."""
 
-    def __init__(self, url: str, source: str = HOSTILE_ADDRESS, flood: bool = False) -> None:
+    ATTACKS = (
+        "replay_names_server_files",
+        "replay_near_the_cap",
+        "replay_over_the_cap",
+        "create_with_huge_budgets",
+        "create_unshipped_erd_against_hard",
+        "oversize_bodies",
+        "huge_integers",
+        "lobby_huge_limits",
+        "lax_types",
+        "join_seats_not_open",
+        "first_frame_binary_or_junk",
+        "hello_bad_tokens",
+        "junk_after_hello",
+        "socket_burst",
+    )
+    """Every attack, in the order each worker goes round them (``create_flood`` is added
+    with ``flood``)."""
+
+    def __init__(
+        self,
+        url: str,
+        source: str = HOSTILE_ADDRESS,
+        flood: bool = False,
+        skip: frozenset[str] = frozenset(),
+    ) -> None:
         self.url = url
+        self.skip = skip
+        """Attacks left out (to see what each one costs)."""
         self.ws_base = url.replace("http://", "ws://") + "/ws/"
         self.source = source
         self.flood = flood
@@ -149,23 +176,8 @@ class Attacker:
         self.target = reply.json()
 
     def attacks(self) -> list[Callable[[], Awaitable[None]]]:
-        """Every attack, in the order each worker goes round them."""
-        found = [
-            self.replay_names_server_files,
-            self.replay_near_the_cap,
-            self.replay_over_the_cap,
-            self.create_with_huge_budgets,
-            self.create_unshipped_erd_against_hard,
-            self.oversize_bodies,
-            self.huge_integers,
-            self.lobby_huge_limits,
-            self.lax_types,
-            self.join_seats_not_open,
-            self.first_frame_binary_or_junk,
-            self.hello_bad_tokens,
-            self.junk_after_hello,
-            self.socket_burst,
-        ]
+        """The attacks this attacker makes, in the order each worker goes round them."""
+        found = [getattr(self, name) for name in self.ATTACKS if name not in self.skip]
         if self.flood:
             found.append(self.create_flood)
         return found
@@ -511,19 +523,29 @@ async def attack(
     stop: Callable[[], bool] = lambda: False,
     flood: bool = False,
     source: str = HOSTILE_ADDRESS,
+    skip: frozenset[str] = frozenset(),
 ) -> Tally:
     """Run ``workers`` hostile clients against ``url`` until ``stop()`` or ``seconds``."""
     deadline = time.monotonic() + seconds
-    attacker = Attacker(url, source, flood)
+    attacker = Attacker(url, source, flood, skip)
     return await attacker.run(workers, pause, lambda: stop() or time.monotonic() > deadline)
 
 
 # -- the hostile process --------------------------------------------------------------------
 def _hostile_main(
-    url: str, workers: int, pause: float, seconds: float, flood: bool, stop: Any, out: Any
+    url: str,
+    workers: int,
+    pause: float,
+    seconds: float,
+    flood: bool,
+    skip: frozenset[str],
+    stop: Any,
+    out: Any,
 ) -> None:
     try:
-        tally = asyncio.run(attack(url, workers, pause, seconds, stop.is_set, flood))
+        tally = asyncio.run(
+            attack(url, workers, pause, seconds, stop.is_set, flood, HOSTILE_ADDRESS, skip)
+        )
     except Exception as exc:  # the parent reports it as a failure of the run
         tally = Tally()
         tally.fail("hostile process", f"{type(exc).__name__}: {exc}")
@@ -534,13 +556,21 @@ class Hostile:
     """The hostile clients in a process of their own (so they do not slow the honest
     clients' event loop, only the machine, as a real attacker would)."""
 
-    def __init__(self, url: str, workers: int, pause: float, seconds: float, flood: bool):
+    def __init__(
+        self,
+        url: str,
+        workers: int,
+        pause: float,
+        seconds: float,
+        flood: bool,
+        skip: frozenset[str] = frozenset(),
+    ) -> None:
         context = multiprocessing.get_context("fork")
         self.stop_event = context.Event()
         self.queue = context.Queue()
         self.process = context.Process(
             target=_hostile_main,
-            args=(url, workers, pause, seconds, flood, self.stop_event, self.queue),
+            args=(url, workers, pause, seconds, flood, skip, self.stop_event, self.queue),
             daemon=True,
         )
         self.started = 0.0
@@ -600,7 +630,9 @@ def run_phase(name: str, kind: str, args: argparse.Namespace, folder: Path) -> P
     try:
         if kind != "quiet":
             seconds = args.limits_seconds if limits else args.seconds + 30
-            hostile = Hostile(server.url, args.hostile, args.pause, seconds, limits).start()
+            hostile = Hostile(
+                server.url, args.hostile, args.pause, seconds, limits, args.skip
+            ).start()
             time.sleep(1.0)  # under way before the honest clients start
         matches = args.limits_matches if limits else args.matches
         honest = asyncio.run(honest_run(server.url, matches, args.seconds, args.seed))
@@ -764,6 +796,10 @@ def main() -> None:
         "--rounds", type=int, default=1, help="quiet and attack phases, in turn, this many "
         "times each; the verdict compares medians (default 1)",
     )  # fmt: skip
+    parser.add_argument(
+        "--skip", default="", help="attacks to leave out, comma-separated (to see what each "
+        f"costs): {', '.join(Attacker.ATTACKS)}",
+    )  # fmt: skip
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     for name, value in (
@@ -773,13 +809,19 @@ def main() -> None:
             parser.error(f"{name} must be at least 1 (got {value})")
     if args.pause < 0 or args.seconds <= 0 or args.limits_seconds <= 0:
         parser.error("--pause must be 0 or more, --seconds and --limits-seconds more than 0")
+    args.skip = frozenset(filter(None, args.skip.split(",")))
+    unknown = sorted(args.skip - set(Attacker.ATTACKS))
+    if unknown:
+        parser.error(f"--skip: no attack {', '.join(unknown)}; the attacks: "
+                     f"{', '.join(Attacker.ATTACKS)}")  # fmt: skip
     if not 1 <= args.limits_matches <= 5:
         parser.error("--limits-matches: 1 to 5 (the default limits hold 10 matches an address)")
     print(
         f"server attack: {args.matches} honest matches; {args.hostile} hostile clients from "
         f"{HOSTILE_ADDRESS}, {args.pause} s between attacks. Phases quiet and attack run with "
         "the per-address limits lifted (ONE_ADDRESS: the honest clients all come from "
-        "127.0.0.1); phase limits runs with the default limits.",
+        "127.0.0.1); phase limits runs with the default limits."
+        + (f" Left out: {', '.join(sorted(args.skip))}." if args.skip else ""),
         file=sys.stderr,
     )
     phases = []
