@@ -1,0 +1,64 @@
+"""The hostile clients of benchmarks/server_attack.py, for a few seconds against a real
+server: every attack is refused with a documented code (or, a burst's spectators, served),
+never a 5xx, an undocumented code or a socket dropped without a close frame, and the server
+writes no traceback."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import sys
+from pathlib import Path
+
+import httpx
+
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "server_attack.py"
+
+
+def _benchmark():
+    spec = importlib.util.spec_from_file_location("server_attack", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("server_attack", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _no_failures(tally) -> None:
+    assert not tally.failures, (dict(tally.failures), tally.examples)
+
+
+def test_every_attack_is_refused_with_a_documented_code(server_factory, tmp_path):
+    bench = _benchmark()
+    server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 0)
+    honest = httpx.post(
+        f"{server.url}/api/matches",
+        json={"game": "edges", "seats": ["human", "human"]},
+        timeout=30,
+    ).json()  # a listed match of someone else's, for the joins and tokens to be tried on
+    tally = asyncio.run(bench.attack(server.url, workers=4, pause=0.01, seconds=4))
+    _no_failures(tally)
+    for code in (
+        "file_option", "bad_record", "too_large", "bad_request", "not_prepared", "bad_json",
+        "invalid_request", "bad_message", "binary_frame", "conflict", "bad_token",
+        "unknown_match", "hello_twice", "spectator",
+    ):  # fmt: skip
+        assert tally.refusals[code] > 0, (code, dict(tally.refusals))
+    assert tally.allowed > 0  # the bursts' spectators were let in
+    summary = httpx.get(f"{server.url}/api/matches/{honest['match']}", timeout=30).json()
+    assert not any(s["joined"] for s in summary["seats"])  # nobody took a seat
+    server.stop()
+    assert "Traceback" not in server.log_path.read_text()
+
+
+def test_the_per_address_limits_fall_on_the_attacker_s_address(server_factory, tmp_path):
+    bench = _benchmark()
+    server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 0, *bench._default_limits())
+    tally = asyncio.run(bench.attack(server.url, workers=4, pause=0.01, seconds=3, flood=True))
+    _no_failures(tally)
+    assert tally.refusals["rate_limited"] > 0
+    assert tally.refusals["too_many_connections"] > 0
+    # 127.0.0.1 has its own share: it still creates matches.
+    reply = httpx.post(f"{server.url}/api/matches", json={"game": "edges"}, timeout=30)
+    assert reply.status_code == 200, reply.text
+    server.stop()
+    assert "Traceback" not in server.log_path.read_text()
