@@ -132,6 +132,8 @@ class Hub:
             state = state.apply_text(player, text)
         match.state = state
         match.stored = stored
+        match.clocks_saved = stored.deadlines
+        _adopt_clocks(match)  # the clocks the process that stored the move set
         self._after_change(match)
 
     async def stop(self) -> None:
@@ -164,6 +166,8 @@ class Hub:
             except MeepleError as exc:
                 raise MeepleError(f"move {number} ({text!r}) does not replay: {exc}") from None
         match = LiveMatch(stored=stored, game=game, state=state, hidden=hidden)
+        match.clocks_saved = stored.deadlines
+        _adopt_clocks(match)
         self.matches[match_id] = match
         return match
 
@@ -549,6 +553,10 @@ class Hub:
         """After any change: set the clocks, send everyone the new state, start agents."""
         if match.stored.status != "playing":
             match.deadlines.clear()
+            if match.timer is not None:
+                match.timer.cancel()
+                match.timer = None
+            self._save_clocks(match)
             self._broadcast(match)
             return
         self._set_clocks(match)
@@ -649,9 +657,41 @@ class Hub:
             match.timer.cancel()
             match.timer = None
         if match.deadlines:
+            # A deadline that passed while the server was down fires at once.
             delay = max(0.0, min(match.deadlines.values()) - now)
             loop = asyncio.get_running_loop()
             match.timer = loop.call_later(delay, lambda: self._spawn(self._time_out(match, base)))
+        self._save_clocks(match)
+
+    def _save_clocks(self, match: LiveMatch) -> None:
+        """Store the deadlines, as absolute times, if they changed: a restarted server then
+        keeps each seat's deadline instead of giving it a new full period."""
+        data = (
+            {"base": match.deadline_base, "seats": {str(s): d for s, d in match.deadlines.items()}}
+            if match.deadlines
+            else None
+        )
+        if data == match.clocks_saved:
+            return
+        match.clocks_saved = data
+        if not match.clocks_writing:
+            match.clocks_writing = True
+            self._spawn(self._write_clocks(match))
+
+    async def _write_clocks(self, match: LiveMatch) -> None:
+        """Write the match's latest deadlines, one write at a time (so an older write never
+        lands after a newer one)."""
+        written: object = object()
+        try:
+            while match.clocks_saved is not written:
+                written = data = match.clocks_saved
+                try:
+                    await asyncio.to_thread(self.store.set_deadlines, match.id, data)
+                except MeepleError as exc:  # the clocks run on in memory
+                    log.warning("match %s: its deadlines could not be stored: %s", match.id, exc)
+                    return
+        finally:
+            match.clocks_writing = False
 
     async def _time_out(self, match: LiveMatch, base: int) -> None:
         """A person's time is up: the game's agent moves for them (a memorise step ends)."""
@@ -701,6 +741,23 @@ class Hub:
                 conn.send({"type": "presence", "seats": match.seats_public()})
             else:
                 conn.send(state_message(match, conn, self.clock()))
+
+
+def _adopt_clocks(match: LiveMatch) -> None:
+    """Take the deadlines stored with the match when they are for its current decision (a
+    restarted server keeps them; stored for an earlier decision, they are stale)."""
+    data = match.stored.deadlines
+    if not data or data.get("base") != match.decision_base:
+        return
+    if match.deadline_base == match.decision_base:
+        return  # this process set the clocks of this decision already
+    try:
+        deadlines = {int(s): float(d) for s, d in data["seats"].items()}
+    except (AttributeError, KeyError, TypeError, ValueError):
+        log.warning("match %s: its stored deadlines are not readable; new ones are set", match.id)
+        return
+    match.deadline_base = match.decision_base
+    match.deadlines = deadlines
 
 
 def _random_move(match: LiveMatch, seat: Player, base: int) -> Any:

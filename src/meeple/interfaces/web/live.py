@@ -105,6 +105,10 @@ class LiveMatch:
     """Seat -> time.time() by which it must move (a clock or a memorise step)."""
     deadline_base: int = -1
     """The decision (its ``decision_base``) the deadlines were set for."""
+    clocks_saved: dict[str, Any] | None = None
+    """The deadlines as last handed to the database (``MatchRow.deadlines``)."""
+    clocks_writing: bool = False
+    """True while a task writes the deadlines (it writes the latest before it ends)."""
     thinking: set[Player] = field(default_factory=set)
     timer: asyncio.TimerHandle | None = None
 
