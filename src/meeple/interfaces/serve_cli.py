@@ -61,6 +61,22 @@ def serve_command(
             min=0.001,
         ),
     ] = _LIMITS.agent_margin_seconds,
+    expire_waiting_seconds: Annotated[
+        float,
+        typer.Option(
+            help="close a match (result 'expired') whose people's seats nobody took within "
+            "this many seconds of its creation or last join",
+            min=0.001,
+        ),
+    ] = _LIMITS.expire_waiting_seconds,
+    expire_idle_seconds: Annotated[
+        float,
+        typer.Option(
+            help="close an unfinished match (result 'expired') nobody has moved in or joined "
+            "for this many seconds",
+            min=0.001,
+        ),
+    ] = _LIMITS.expire_idle_seconds,
 ) -> None:
     """Run the game server: a lobby and live matches, kept in a database.
 
@@ -81,6 +97,8 @@ def serve_command(
             max_agent_depth=max_agent_depth,
             max_agent_exact=max_agent_exact,
             agent_margin_seconds=agent_margin_seconds,
+            expire_waiting_seconds=expire_waiting_seconds,
+            expire_idle_seconds=expire_idle_seconds,
         )
         app = create_app(db, agent_workers=agent_workers, base_url=url, limits=limits)
     except MeepleError as exc:

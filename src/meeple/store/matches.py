@@ -371,6 +371,51 @@ class MatchStore:
             self._announce(session, match_id)
 
     @storage_failures
+    def stale(self, waiting_seconds: float, idle_seconds: float) -> list[tuple[str, str]]:
+        """Unfinished matches past an expiry, oldest first, each with which: ``waiting``
+        (a person's seat untaken for ``waiting_seconds`` since it was created or last
+        joined) or ``idle`` (no move, join or other change for ``idle_seconds``)."""
+        now = _now()
+        waiting_before = now - dt.timedelta(seconds=waiting_seconds)
+        idle_before = now - dt.timedelta(seconds=idle_seconds)
+        with Session(self.engine) as session:
+            rows = session.execute(
+                select(MatchRow.id, MatchRow.status, MatchRow.updated)
+                .where(
+                    MatchRow.status.in_(("waiting", "playing")),
+                    MatchRow.updated < max(waiting_before, idle_before),
+                )
+                .order_by(MatchRow.updated)
+            ).all()
+        out = []
+        for match_id, status, updated in rows:
+            if status == "waiting" and updated < waiting_before:
+                out.append((match_id, "waiting"))
+            elif updated < idle_before:
+                out.append((match_id, "idle"))
+        return out
+
+    @storage_failures
+    def expire(self, match_id: str, status: str, seconds: float, result: dict[str, Any]) -> bool:
+        """Finish the match with ``result`` if it is still in ``status`` and unchanged for
+        ``seconds`` (checked in the same statement, so a move another server stores
+        meanwhile wins); True if it was finished."""
+        now = _now()
+        with Session(self.engine) as session, session.begin():
+            changed = session.execute(
+                update(MatchRow)
+                .where(
+                    MatchRow.id == match_id,
+                    MatchRow.status == status,
+                    MatchRow.updated < now - dt.timedelta(seconds=seconds),
+                )
+                .values(status="finished", result=result, deadlines=None, updated=now)
+            ).rowcount
+            if changed:
+                self._announce(session, match_id)
+        return bool(changed)
+
+    @storage_failures
     def set_deadlines(self, match_id: str, deadlines: dict[str, Any] | None) -> None:
         """Store a match's running clocks. Not a change anyone watches for: ``updated`` (the
         match's last activity) and the other servers are left alone, since each server sets

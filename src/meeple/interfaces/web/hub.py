@@ -99,6 +99,77 @@ class Hub:
         log.info("restored %d unfinished matches", restored)
         if self.store.shared:
             self._spawn(self._listen())
+        await self._sweep_logged()  # what expired while the server was down
+        self._spawn(self._sweep_forever())
+
+    async def _sweep_forever(self) -> None:
+        """Close expired matches every ``limits.sweep_seconds``."""
+        while True:
+            await asyncio.sleep(self.limits.sweep_seconds)
+            await self._sweep_logged()
+
+    async def _sweep_logged(self) -> None:
+        try:
+            await self.sweep()
+        except asyncio.CancelledError:
+            raise
+        except MeepleError as exc:  # the database failed: the next sweep tries again
+            log.warning("looking for expired matches failed: %s", exc)
+        except Exception:
+            log.exception("looking for expired matches failed")
+
+    async def sweep(self) -> list[str]:
+        """Close the matches past an expiry (``limits.expire_waiting_seconds``: a person's
+        seat nobody took; ``limits.expire_idle_seconds``: nobody moved or joined), as by
+        the row's ``updated`` time; returns their ids."""
+        limits = self.limits
+        stale = await asyncio.to_thread(
+            self.store.stale, limits.expire_waiting_seconds, limits.expire_idle_seconds
+        )
+        closed = []
+        for match_id, why in stale:
+            if match_id in self.set_aside:
+                continue
+            try:
+                match = await self.get(match_id)
+            except MeepleError:
+                continue
+            if await self._expire(match, why):
+                closed.append(match_id)
+        return closed
+
+    async def _expire(self, match: LiveMatch, why: str) -> bool:
+        """Finish an expired match, nobody winning; False if it is in use after all."""
+        async with match.lock:  # no person's move is in flight while it is held
+            stored = match.stored
+            if stored.status not in ("waiting", "playing") or match.thinking:
+                return False  # over already, or an agent is choosing a move: in use
+            if why == "waiting":
+                seconds = self.limits.expire_waiting_seconds
+                reason = f"expired: nobody took the open seats within {seconds:g} s"
+            else:
+                seconds = self.limits.expire_idle_seconds
+                reason = f"expired: nobody moved or joined for {seconds:g} s"
+            n = len(stored.seats)
+            result = {
+                "over": True,
+                "reason": reason,
+                "expired": True,
+                "returns": [0.0] * n,
+                "winners": [],
+            }
+            # The database checks again that the match is unchanged (another server's move).
+            if not await asyncio.to_thread(
+                self.store.expire, stored.id, stored.status, seconds, result
+            ):
+                return False
+            stored.status, stored.result = "finished", result
+            match.clocks_saved = None  # the same statement cleared them
+        log.info("match %s closed: %s", match.id, reason)
+        self._after_change(match)  # its watchers are sent the result, as at any end
+        if not match.connections:
+            self.matches.pop(match.id, None)
+        return True
 
     async def _listen(self) -> None:
         """Hear the moves other server processes commit to the same database, and send
