@@ -9,7 +9,7 @@ import socket
 import sys
 import threading
 import webbrowser
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -109,10 +109,41 @@ def serve_command(
         console.print(f"Open {url} in a browser for the lobby: every game, to play or watch.")
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        ws_max_size=1 << 16,
+        # An HTTP request still running past this is cancelled: SIGTERM stops the server
+        # within seconds whatever it is doing.
+        timeout_graceful_shutdown=SHUTDOWN_SECONDS,
+    )
+    server = _make_server(config, app.state.hub)
     try:
-        uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 16)
+        server.run()
     except OSError as exc:
         raise fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    if not server.started:
+        raise fail(f"the server did not start on {host}:{port} (the log above says why)")
+
+
+SHUTDOWN_SECONDS = 2
+"""How long a stopping server waits for HTTP requests still running."""
+
+
+def _make_server(config: Any, hub: Any) -> Any:
+    """uvicorn's server, which stops ``hub`` first when told to stop (SIGTERM, Ctrl-C): its
+    agents and clocks, and every WebSocket closed with 1001 (going away). Left to itself
+    uvicorn would wait for the sockets' handlers, then close them with 1012 (restart)."""
+    import uvicorn
+
+    class _Server(uvicorn.Server):
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            await hub.stop(wait=1.0)
+            await super().shutdown(sockets)
+
+    return _Server(config)
 
 
 def serve_lobby(host: str = "127.0.0.1", port: int = 8000) -> None:

@@ -78,6 +78,10 @@ class Hub:
         self._loading = asyncio.Lock()
         self.set_aside: dict[str, str] = {}
         """Matches that could not be restored at start-up, and why."""
+        self.stopping = False
+        """True once :meth:`stop` began: nothing new is started."""
+        self.stopped = asyncio.Event()
+        """Set when :meth:`stop` begins: a request still reading its body stops waiting."""
 
     # -- start-up and shut-down ---------------------------------------------------------------
     async def start(self) -> None:
@@ -207,16 +211,25 @@ class Hub:
         _adopt_clocks(match)  # the clocks the process that stored the move set
         self._after_change(match)
 
-    async def stop(self) -> None:
-        """Close every connection and stop the agents."""
-        for match in self.matches.values():
-            if match.timer is not None:
-                match.timer.cancel()
-            for conn in list(match.connections):
-                conn.close()
+    async def stop(self, wait: float = 0.0) -> None:
+        """Stop everything: the clocks and agents (their worker processes are killed) and
+        every connection, closed with 1001 (going away). A move being stored finishes, or
+        fails, on its own thread; nothing after it runs. With ``wait``, waits up to that
+        many seconds for the clients to see their sockets closed. Stopping twice is fine."""
+        self.stopping = True
+        self.stopped.set()
         for task in list(self._tasks):
             task.cancel()
         self.pool.close()
+        for match in self.matches.values():
+            if match.timer is not None:
+                match.timer.cancel()
+                match.timer = None
+            for conn in list(match.connections):
+                conn.close(1001)
+        until = time.monotonic() + wait
+        while time.monotonic() < until and any(m.connections for m in self.matches.values()):
+            await asyncio.sleep(0.02)
 
     async def _load(self, match_id: str) -> LiveMatch:
         if match_id in self.set_aside:
@@ -638,6 +651,9 @@ class Hub:
                 self._spawn(self._agent_turn(match, seat, match.decision_base))
 
     def _spawn(self, coro: Any) -> None:
+        if self.stopping:  # a move stored during the stop starts no agent or clock
+            coro.close()
+            return
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -795,6 +811,8 @@ class Hub:
     def attach(self, match: LiveMatch, conn: Connection) -> None:
         """A client connected: send it everything, and tell the others it is here."""
         match.connections.add(conn)
+        if self.stopping:
+            conn.close(1001)
         conn.send(state_message(match, conn, self.clock()))
         self._broadcast(match, presence_only=True)
 

@@ -72,6 +72,8 @@ class Connection:
     log_sent: int = 0
     """How many log entries this client holds (only new ones are sent)."""
     closed: bool = False
+    close_code: int = 1000
+    """The WebSocket close code its sender closes the socket with (1001: server going away)."""
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue a message; a client too slow to take its messages is disconnected."""
@@ -82,10 +84,11 @@ class Connection:
         except asyncio.QueueFull:
             self.close()
 
-    def close(self) -> None:
-        """Ask the connection's sender to close the socket."""
+    def close(self, code: int = 1000) -> None:
+        """Ask the connection's sender to close the socket, with ``code``."""
         if not self.closed:
             self.closed = True
+            self.close_code = code
             with contextlib.suppress(asyncio.QueueFull):
                 self.outbox.put_nowait(None)
 
