@@ -236,7 +236,8 @@ def state_message(match: LiveMatch, conn: Connection, now: float) -> dict[str, A
         "title": match.game.title,
         "options": stored.options,
         "seat_names": [match.game.seat_name(p) for p in range(match.game.num_players)],
-        "view": state.view(seat),
+        # A page is a person's screen: a seat's or a spectator's (a player's second tab).
+        "view": match.game.person_view(state, seat),
         "to_act": to_act,
         "chosen": [p for p in decision if p not in state.to_act] if len(decision) > 1 else [],
         "legal": [{"text": str(a), "id": match.game.action_id(a)} for a in legal],
