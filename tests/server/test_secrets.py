@@ -138,3 +138,31 @@ def test_the_record_is_refused_until_the_end(server):
     reply = httpx.get(f"{server.url}/api/matches/{created['match']}/record")
     assert reply.status_code == 403
     assert "once the match is over" in reply.json()["error"]
+
+
+def test_without_notes_no_page_is_sent_what_the_rules_leave_to_memory(server):
+    """The Triangle Clock with notes=forbidden: neither seat's page nor a spectator's is
+    sent the discard pile, earlier shared symbols, or the last round once the next round
+    is under way (``game.person_view``)."""
+    asyncio.run(_play_without_notes(server.url))
+
+
+async def _play_without_notes(url: str) -> None:
+    created = httpx.post(
+        f"{url}/api/matches",
+        json={"game": "triangle-clock", "options": {"notes": "forbidden"},
+              "seats": ["human", "human"]},
+    ).json()  # fmt: skip
+    match = created["match"]
+    seats = [await Client(url, match, s["token"]).connect() for s in created["seats"]]
+    watcher = await Client(url, match, None).connect()
+    await asyncio.gather(*(c.play_random(random.Random(k), moves=14) for k, c in enumerate(seats)))
+    views = [m["view"] for c in (*seats, watcher) for m in c.messages if m["type"] == "state"]
+    assert max(v["round"] for v in views) >= 3, "the test must play past a few rounds"
+    for view in views:
+        assert view["discards"] is None and view["shared_revealed"] is None
+        if view["phase"] in ("second", "third"):
+            assert view["last_round"] is None, view
+    assert any(v["last_round"] for v in views)  # shown at the first choice after a round
+    for c in (*seats, watcher):
+        await c.close()

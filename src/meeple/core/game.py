@@ -177,6 +177,13 @@ class Game(ABC, Generic[O, S, A]):
         """
         return None
 
+    def person_view(self, state: S, player: Player | None) -> dict[str, Any]:
+        """What a person's screen is sent of ``state.view(player)`` (the game server sends
+        it to every seat's and every spectator's page): the view itself, unless the rules
+        ask people to remember something that the view keeps for agents (The Triangle
+        Clock's ``notes=forbidden``). Agents always read the whole view."""
+        return state.view(player)
+
     def decision_seconds(self, state: S, player: Player) -> float | None:
         """The rules' own time limit for ``player``'s decision now, or None for none.
 

@@ -9,7 +9,7 @@ import socket
 import sys
 import threading
 import webbrowser
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -96,6 +96,22 @@ def serve_command(
             min=0.001,
         ),
     ] = _LIMITS.agent_margin_seconds,
+    expire_waiting_seconds: Annotated[
+        float,
+        typer.Option(
+            help="close a match (result 'expired') whose people's seats nobody took within "
+            "this many seconds of its creation or last join",
+            min=0.001,
+        ),
+    ] = _LIMITS.expire_waiting_seconds,
+    expire_idle_seconds: Annotated[
+        float,
+        typer.Option(
+            help="close an unfinished match (result 'expired') nobody has moved in or joined "
+            "for this many seconds",
+            min=0.001,
+        ),
+    ] = _LIMITS.expire_idle_seconds,
 ) -> None:
     """Run the game server: a lobby and live matches, kept in a database.
 
@@ -124,6 +140,8 @@ def serve_command(
             max_body_bytes=max_body_bytes,
             max_options_bytes=max_options_bytes,
             prepare_any_variant=prepare_any_variant,
+            expire_waiting_seconds=expire_waiting_seconds,
+            expire_idle_seconds=expire_idle_seconds,
         )
         app = create_app(db, agent_workers=agent_workers, base_url=url, limits=limits)
     except MeepleError as exc:
@@ -134,20 +152,45 @@ def serve_command(
         console.print(f"Open {url} in a browser for the lobby: every game, to play or watch.")
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        ws_max_size=1 << 16,
+        # An HTTP request still running past this is cancelled: SIGTERM stops the server
+        # within seconds whatever it is doing.
+        timeout_graceful_shutdown=SHUTDOWN_SECONDS,
+        # Only a named proxy may say who the client is (uvicorn trusts 127.0.0.1 by
+        # default, which would let anyone behind a local proxy share one address).
+        proxy_headers=forwarded_allow_ips is not None,
+        forwarded_allow_ips=forwarded_allow_ips or "",
+    )
+    server = _make_server(config, app.state.hub)
     try:
-        uvicorn.run(
-            app,
-            host=host,
-            port=port,
-            log_level="warning",
-            ws_max_size=1 << 16,
-            # Only a named proxy may say who the client is (uvicorn trusts 127.0.0.1 by
-            # default, which would let anyone behind a local proxy share one address).
-            proxy_headers=forwarded_allow_ips is not None,
-            forwarded_allow_ips=forwarded_allow_ips or "",
-        )
+        server.run()
     except OSError as exc:
         raise fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    if not server.started:
+        raise fail(f"the server did not start on {host}:{port} (the log above says why)")
+
+
+SHUTDOWN_SECONDS = 2
+"""How long a stopping server waits for HTTP requests still running."""
+
+
+def _make_server(config: Any, hub: Any) -> Any:
+    """uvicorn's server, which stops ``hub`` first when told to stop (SIGTERM, Ctrl-C): its
+    agents and clocks, and every WebSocket closed with 1001 (going away). Left to itself
+    uvicorn would wait for the sockets' handlers, then close them with 1012 (restart)."""
+    import uvicorn
+
+    class _Server(uvicorn.Server):
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            await hub.stop(wait=1.0)
+            await super().shutdown(sockets)
+
+    return _Server(config)
 
 
 def serve_lobby(host: str = "127.0.0.1", port: int = 8000) -> None:

@@ -131,6 +131,9 @@ class MatchRow(_Base):
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    deadlines: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """The move clocks running: ``{"base": decision, "seats": {"seat": epoch seconds}}``
+    (UTC seconds since 1970, absolute, so they survive a restart); None in older databases."""
     created: Mapped[dt.datetime] = mapped_column(DateTime)
     updated: Mapped[dt.datetime] = mapped_column(DateTime)
 
@@ -169,6 +172,8 @@ class StoredMatch:
     moves: list[tuple[int, str]] = field(default_factory=list)
     moves_count: int = 0
     """How many moves are stored (also when ``moves`` was not read)."""
+    deadlines: dict[str, Any] | None = None
+    """The clocks as last stored (see :attr:`MatchRow.deadlines`); None: none stored."""
 
     @classmethod
     def _from_row(cls, row: MatchRow, moves: list[tuple[int, str]]) -> StoredMatch:
@@ -190,6 +195,7 @@ class StoredMatch:
             updated=row.updated,
             moves=moves,
             moves_count=row.moves_count,
+            deadlines=row.deadlines if isinstance(row.deadlines, dict) else None,
         )
 
 
@@ -363,6 +369,61 @@ class MatchStore:
                 update(MatchRow).where(MatchRow.id == match_id).values(**changes, updated=_now())
             )
             self._announce(session, match_id)
+
+    @storage_failures
+    def stale(self, waiting_seconds: float, idle_seconds: float) -> list[tuple[str, str]]:
+        """Unfinished matches past an expiry, oldest first, each with which: ``waiting``
+        (a person's seat untaken for ``waiting_seconds`` since it was created or last
+        joined) or ``idle`` (no move, join or other change for ``idle_seconds``)."""
+        now = _now()
+        waiting_before = now - dt.timedelta(seconds=waiting_seconds)
+        idle_before = now - dt.timedelta(seconds=idle_seconds)
+        with Session(self.engine) as session:
+            rows = session.execute(
+                select(MatchRow.id, MatchRow.status, MatchRow.updated)
+                .where(
+                    MatchRow.status.in_(("waiting", "playing")),
+                    MatchRow.updated < max(waiting_before, idle_before),
+                )
+                .order_by(MatchRow.updated)
+            ).all()
+        out = []
+        for match_id, status, updated in rows:
+            if status == "waiting" and updated < waiting_before:
+                out.append((match_id, "waiting"))
+            elif updated < idle_before:
+                out.append((match_id, "idle"))
+        return out
+
+    @storage_failures
+    def expire(self, match_id: str, status: str, seconds: float, result: dict[str, Any]) -> bool:
+        """Finish the match with ``result`` if it is still in ``status`` and unchanged for
+        ``seconds`` (checked in the same statement, so a move another server stores
+        meanwhile wins); True if it was finished."""
+        now = _now()
+        with Session(self.engine) as session, session.begin():
+            changed = session.execute(
+                update(MatchRow)
+                .where(
+                    MatchRow.id == match_id,
+                    MatchRow.status == status,
+                    MatchRow.updated < now - dt.timedelta(seconds=seconds),
+                )
+                .values(status="finished", result=result, deadlines=None, updated=now)
+            ).rowcount
+            if changed:
+                self._announce(session, match_id)
+        return bool(changed)
+
+    @storage_failures
+    def set_deadlines(self, match_id: str, deadlines: dict[str, Any] | None) -> None:
+        """Store a match's running clocks. Not a change anyone watches for: ``updated`` (the
+        match's last activity) and the other servers are left alone, since each server sets
+        the clocks itself after every move it hears of."""
+        with Session(self.engine) as session, session.begin():
+            session.execute(
+                update(MatchRow).where(MatchRow.id == match_id).values(deadlines=deadlines)
+            )
 
     # -- moves ------------------------------------------------------------------------------
     @storage_failures

@@ -82,3 +82,35 @@ def test_without_notes_the_round_just_finished_is_still_shown_at_the_next_first_
             state = state.apply(p, state.legal_actions(p)[0])
     assert state.round == 2 and state.phase is Phase.FIRST
     assert "Round 1: shared" in screen(state, 0)
+
+
+def test_without_notes_a_person_s_view_leaves_out_what_the_rules_leave_to_memory():
+    """The view a person's page is sent (``game.person_view``) with notes=forbidden: no
+    discard pile, no earlier shared symbols, no last round once the next is under way; the
+    seat's own view (what agents read) keeps them, and with notes allowed nothing changes."""
+    allowed = round_two_second_choice()
+    forbidden = round_two_second_choice(notes="forbidden")
+    for player in (0, 1, None):
+        full = forbidden.view(player)
+        assert full["discards"] and full["shared_revealed"] and full["last_round"]
+        shown = forbidden.game.person_view(forbidden, player)
+        assert shown["discards"] is None and shown["shared_revealed"] is None
+        assert shown["last_round"] is None
+        # What is on the table now is still shown.
+        kept = {"discards", "shared_revealed", "last_round"}
+        assert {k: v for k, v in shown.items() if k not in kept} == {
+            k: v for k, v in full.items() if k not in kept
+        }
+        assert allowed.game.person_view(allowed, player) == allowed.view(player)
+    assert forbidden.view(0) == allowed.view(0)  # agents read the same either way
+
+
+def test_without_notes_the_last_round_is_in_a_person_s_view_at_the_next_first_choice():
+    state = first_choice(3, notes="forbidden")
+    for _ in range(3):
+        for p in (0, 1):
+            state = state.apply(p, state.legal_actions(p)[0])
+    assert state.round == 2 and state.phase is Phase.FIRST
+    shown = state.game.person_view(state, 0)
+    assert shown["last_round"] == state.view(0)["last_round"] is not None
+    assert shown["discards"] is None

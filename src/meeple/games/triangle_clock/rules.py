@@ -160,7 +160,8 @@ class TriangleClockOptions(GameOptions):
         default="allowed",
         description="'You may not take written notes': forbidden hides from a person's "
         "screen what the seed expects them to remember (earlier rounds' reveals once the "
-        "next round is under way, the discard pile); agents see their whole view either way",
+        "next round is under way, the discard pile, earlier shared symbols); agents see "
+        "their whole view either way",
     )
     memorise_seconds: float = Field(
         default=120,
@@ -354,6 +355,27 @@ class TriangleClockGame(Game[TriangleClockOptions, "TriangleClockState", Triangl
         if state.phase is Phase.MEMORISE and player in state.to_act:
             return self.options.memorise_seconds
         return None
+
+    def person_view(self, state: TriangleClockState, player: Player | None) -> dict[str, Any]:
+        """The view less what "You may not take written notes" leaves to a person's memory
+        (``notes=forbidden``): what the terminal leaves off a person's screen."""
+        view = state.view(player)
+        if self.options.notes != "forbidden":
+            return view
+        # Where the line is: what is on the table now stays (this round's shared symbol
+        # and reveals, scores, items, the deck's size, the order during a memorise step);
+        # what earlier rounds left behind is for the person to remember, as a player at
+        # the table could only remember it: the discard pile (the cards played, face up
+        # but not to be written down), the shared symbols of earlier rounds, and the last
+        # round's reveals once the next round's first symbols are in (right after a round,
+        # at its first choice, it is still shown: that is looking, not a note). Agents
+        # read the whole view; remembering is their own ability (heuristic:recall=false
+        # forgets), as rules.md's table of interpretations says.
+        view["discards"] = None
+        view["shared_revealed"] = None
+        if state.phase in (Phase.SECOND, Phase.THIRD):
+            view["last_round"] = None
+        return view
 
     def decision_seconds(self, state: TriangleClockState, player: Player) -> float | None:
         """The seed's minute per choice (``choice_seconds``; 0 turns it off), outside the

@@ -21,6 +21,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect
 
 from meeple.core.errors import (
     AgentSpecError,
@@ -102,6 +103,7 @@ def create_app(
     app.add_middleware(
         BodyLimit, limit=hub.limits.max_body_bytes, larger={"/api/replay": MAX_RECORD_BYTES}
     )
+    app.add_middleware(_StopReading, stopped=hub.stopped)
 
     # Every refusal, whatever raised it, is {"error": ..., "code": ...} (docs/server.md).
     @app.exception_handler(MeepleError)
@@ -258,6 +260,35 @@ def create_app(
     return app
 
 
+class _StopReading:
+    """ASGI middleware: once the server is stopping, a request still waiting for its body
+    (a stalled upload) reads the end of the connection, and is answered at once, instead of
+    holding the server up until uvicorn cancels it (with a traceback in the log)."""
+
+    def __init__(self, app: Any, stopped: asyncio.Event) -> None:
+        self.app = app
+        self.stopped = stopped
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def receive_until_stopped() -> Any:
+            if self.stopped.is_set():
+                return {"type": "http.disconnect"}
+            message = asyncio.ensure_future(receive())
+            stop = asyncio.ensure_future(self.stopped.wait())
+            await asyncio.wait((message, stop), return_when=asyncio.FIRST_COMPLETED)
+            stop.cancel()
+            if message.done():
+                return message.result()
+            message.cancel()
+            return {"type": "http.disconnect"}
+
+        await self.app(scope, receive_until_stopped, send)
+
+
 MAX_RECORD_BYTES = 2_000_000
 """The largest record the replay endpoint reads (a long Squad Combat game is ~30 kB)."""
 
@@ -266,11 +297,18 @@ async def _read_limited(request: Request, limit: int) -> str:
     """The request body as text, refused (413) past ``limit`` bytes without reading it all."""
     size = 0
     chunks = []
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise ServerError(f"the record is too large: at most {limit:,} bytes", 413)
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise ServerError(f"the record is too large: at most {limit:,} bytes", 413)
+            chunks.append(chunk)
+    except ClientDisconnect:
+        raise ServerError(
+            "the body was cut off before its end (the client went away, or the server is stopping)",
+            400,
+            "cut_off",
+        ) from None
     try:
         return b"".join(chunks).decode("utf-8")
     except UnicodeDecodeError:
@@ -514,7 +552,7 @@ async def _send_loop(websocket: WebSocket, conn: Connection) -> None:
     except Exception:  # the socket went away; the receive side notices too
         conn.close()
     finally:
-        await _close(websocket, 1000)
+        await _close(websocket, conn.close_code)
 
 
 async def _close(websocket: WebSocket, code: int) -> None:

@@ -87,6 +87,10 @@ class Hub:
         self._preparer: ProcessPoolExecutor | None = None
         self.set_aside: dict[str, str] = {}
         """Matches that could not be restored at start-up, and why."""
+        self.stopping = False
+        """True once :meth:`stop` began: nothing new is started."""
+        self.stopped = asyncio.Event()
+        """Set when :meth:`stop` begins: a request still reading its body stops waiting."""
 
     # -- start-up and shut-down ---------------------------------------------------------------
     async def start(self) -> None:
@@ -108,6 +112,77 @@ class Hub:
         log.info("restored %d unfinished matches", restored)
         if self.store.shared:
             self._spawn(self._listen())
+        await self._sweep_logged()  # what expired while the server was down
+        self._spawn(self._sweep_forever())
+
+    async def _sweep_forever(self) -> None:
+        """Close expired matches every ``limits.sweep_seconds``."""
+        while True:
+            await asyncio.sleep(self.limits.sweep_seconds)
+            await self._sweep_logged()
+
+    async def _sweep_logged(self) -> None:
+        try:
+            await self.sweep()
+        except asyncio.CancelledError:
+            raise
+        except MeepleError as exc:  # the database failed: the next sweep tries again
+            log.warning("looking for expired matches failed: %s", exc)
+        except Exception:
+            log.exception("looking for expired matches failed")
+
+    async def sweep(self) -> list[str]:
+        """Close the matches past an expiry (``limits.expire_waiting_seconds``: a person's
+        seat nobody took; ``limits.expire_idle_seconds``: nobody moved or joined), as by
+        the row's ``updated`` time; returns their ids."""
+        limits = self.limits
+        stale = await asyncio.to_thread(
+            self.store.stale, limits.expire_waiting_seconds, limits.expire_idle_seconds
+        )
+        closed = []
+        for match_id, why in stale:
+            if match_id in self.set_aside:
+                continue
+            try:
+                match = await self.get(match_id)
+            except MeepleError:
+                continue
+            if await self._expire(match, why):
+                closed.append(match_id)
+        return closed
+
+    async def _expire(self, match: LiveMatch, why: str) -> bool:
+        """Finish an expired match, nobody winning; False if it is in use after all."""
+        async with match.lock:  # no person's move is in flight while it is held
+            stored = match.stored
+            if stored.status not in ("waiting", "playing") or match.thinking:
+                return False  # over already, or an agent is choosing a move: in use
+            if why == "waiting":
+                seconds = self.limits.expire_waiting_seconds
+                reason = f"expired: nobody took the open seats within {seconds:g} s"
+            else:
+                seconds = self.limits.expire_idle_seconds
+                reason = f"expired: nobody moved or joined for {seconds:g} s"
+            n = len(stored.seats)
+            result = {
+                "over": True,
+                "reason": reason,
+                "expired": True,
+                "returns": [0.0] * n,
+                "winners": [],
+            }
+            # The database checks again that the match is unchanged (another server's move).
+            if not await asyncio.to_thread(
+                self.store.expire, stored.id, stored.status, seconds, result
+            ):
+                return False
+            stored.status, stored.result = "finished", result
+            match.clocks_saved = None  # the same statement cleared them
+        log.info("match %s closed: %s", match.id, reason)
+        self._after_change(match)  # its watchers are sent the result, as at any end
+        if not match.connections:
+            self.matches.pop(match.id, None)
+        return True
 
     async def _listen(self) -> None:
         """Hear the moves other server processes commit to the same database, and send
@@ -141,15 +216,17 @@ class Hub:
             state = state.apply_text(player, text)
         match.state = state
         match.stored = stored
+        match.clocks_saved = stored.deadlines
+        _adopt_clocks(match)  # the clocks the process that stored the move set
         self._after_change(match)
 
-    async def stop(self) -> None:
-        """Close every connection and stop the agents."""
-        for match in self.matches.values():
-            if match.timer is not None:
-                match.timer.cancel()
-            for conn in list(match.connections):
-                conn.close()
+    async def stop(self, wait: float = 0.0) -> None:
+        """Stop everything: the clocks and agents (their worker processes are killed) and
+        every connection, closed with 1001 (going away). A move being stored finishes, or
+        fails, on its own thread; nothing after it runs. With ``wait``, waits up to that
+        many seconds for the clients to see their sockets closed. Stopping twice is fine."""
+        self.stopping = True
+        self.stopped.set()
         for task in list(self._tasks):
             task.cancel()
         self.pool.close()
@@ -158,6 +235,15 @@ class Hub:
             for process in list(getattr(self._preparer, "_processes", {}).values()):
                 process.kill()
             self._preparer.shutdown(wait=False, cancel_futures=True)
+        for match in self.matches.values():
+            if match.timer is not None:
+                match.timer.cancel()
+                match.timer = None
+            for conn in list(match.connections):
+                conn.close(1001)
+        until = time.monotonic() + wait
+        while time.monotonic() < until and any(m.connections for m in self.matches.values()):
+            await asyncio.sleep(0.02)
 
     async def _load(self, match_id: str) -> LiveMatch:
         if match_id in self.set_aside:
@@ -178,6 +264,8 @@ class Hub:
             except MeepleError as exc:
                 raise MeepleError(f"move {number} ({text!r}) does not replay: {exc}") from None
         match = LiveMatch(stored=stored, game=game, state=state, hidden=hidden)
+        match.clocks_saved = stored.deadlines
+        _adopt_clocks(match)
         self.matches[match_id] = match
         return match
 
@@ -643,6 +731,10 @@ class Hub:
         """After any change: set the clocks, send everyone the new state, start agents."""
         if match.stored.status != "playing":
             match.deadlines.clear()
+            if match.timer is not None:
+                match.timer.cancel()
+                match.timer = None
+            self._save_clocks(match)
             self._broadcast(match)
             return
         self._set_clocks(match)
@@ -653,6 +745,9 @@ class Hub:
                 self._spawn(self._agent_turn(match, seat, match.decision_base))
 
     def _spawn(self, coro: Any) -> None:
+        if self.stopping:  # a move stored during the stop starts no agent or clock
+            coro.close()
+            return
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -745,9 +840,41 @@ class Hub:
             match.timer.cancel()
             match.timer = None
         if match.deadlines:
+            # A deadline that passed while the server was down fires at once.
             delay = max(0.0, min(match.deadlines.values()) - now)
             loop = asyncio.get_running_loop()
             match.timer = loop.call_later(delay, lambda: self._spawn(self._time_out(match, base)))
+        self._save_clocks(match)
+
+    def _save_clocks(self, match: LiveMatch) -> None:
+        """Store the deadlines, as absolute times, if they changed: a restarted server then
+        keeps each seat's deadline instead of giving it a new full period."""
+        data = (
+            {"base": match.deadline_base, "seats": {str(s): d for s, d in match.deadlines.items()}}
+            if match.deadlines
+            else None
+        )
+        if data == match.clocks_saved:
+            return
+        match.clocks_saved = data
+        if not match.clocks_writing:
+            match.clocks_writing = True
+            self._spawn(self._write_clocks(match))
+
+    async def _write_clocks(self, match: LiveMatch) -> None:
+        """Write the match's latest deadlines, one write at a time (so an older write never
+        lands after a newer one)."""
+        written: object = object()
+        try:
+            while match.clocks_saved is not written:
+                written = data = match.clocks_saved
+                try:
+                    await asyncio.to_thread(self.store.set_deadlines, match.id, data)
+                except MeepleError as exc:  # the clocks run on in memory
+                    log.warning("match %s: its deadlines could not be stored: %s", match.id, exc)
+                    return
+        finally:
+            match.clocks_writing = False
 
     async def _time_out(self, match: LiveMatch, base: int) -> None:
         """A person's time is up: the game's agent moves for them (a memorise step ends)."""
@@ -780,6 +907,8 @@ class Hub:
     def attach(self, match: LiveMatch, conn: Connection) -> None:
         """A client connected: send it everything, and tell the others it is here."""
         match.connections.add(conn)
+        if self.stopping:
+            conn.close(1001)
         conn.send(state_message(match, conn, self.clock()))
         self._broadcast(match, presence_only=True)
 
@@ -797,6 +926,23 @@ class Hub:
                 conn.send({"type": "presence", "seats": match.seats_public()})
             else:
                 conn.send(state_message(match, conn, self.clock()))
+
+
+def _adopt_clocks(match: LiveMatch) -> None:
+    """Take the deadlines stored with the match when they are for its current decision (a
+    restarted server keeps them; stored for an earlier decision, they are stale)."""
+    data = match.stored.deadlines
+    if not data or data.get("base") != match.decision_base:
+        return
+    if match.deadline_base == match.decision_base:
+        return  # this process set the clocks of this decision already
+    try:
+        deadlines = {int(s): float(d) for s, d in data["seats"].items()}
+    except (AttributeError, KeyError, TypeError, ValueError):
+        log.warning("match %s: its stored deadlines are not readable; new ones are set", match.id)
+        return
+    match.deadline_base = match.decision_base
+    match.deadlines = deadlines
 
 
 def _random_move(match: LiveMatch, seat: Player, base: int) -> Any:

@@ -31,7 +31,8 @@ agents): a client may not point the server at its files, as with a game's file o
 
 
 class ServerLimits(BaseModel):
-    """The operator's limits; every field is a ``meeple serve`` flag (``--max-agent-...``)."""
+    """The operator's limits; every field is a ``meeple serve`` flag (``--max-agent-...``,
+    ``--expire-...``)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -88,6 +89,23 @@ class ServerLimits(BaseModel):
         description="past its time budget (seconds=, else the time cap), an agent's move may "
         "take this much longer (starting its worker, replaying the match) before it is stopped",
     )
+
+    expire_waiting_seconds: float = Field(
+        default=3600.0,
+        gt=0,
+        description="a match whose people's seats nobody took for this long is closed",
+    )
+    expire_idle_seconds: float = Field(
+        default=86400.0,
+        gt=0,
+        description="an unfinished match nobody moved in or joined for this long is closed",
+    )
+
+    @property
+    def sweep_seconds(self) -> float:
+        """How often the server looks for matches to close: every minute, or more often
+        where an expiry is shorter, so a match is closed at most a quarter late."""
+        return min(60.0, self.expire_waiting_seconds / 4, self.expire_idle_seconds / 4)
 
     def allowance(self, spec: str) -> float:
         """How long an agent's decision may take before its worker is stopped: its own

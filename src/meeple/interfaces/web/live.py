@@ -82,6 +82,8 @@ class Connection:
     log_sent: int = 0
     """How many log entries this client holds (only new ones are sent)."""
     closed: bool = False
+    close_code: int = 1000
+    """The WebSocket close code its sender closes the socket with (1001: server going away)."""
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue a message; a client too slow to take its messages is disconnected."""
@@ -92,10 +94,11 @@ class Connection:
         except asyncio.QueueFull:
             self.close()
 
-    def close(self) -> None:
-        """Ask the connection's sender to close the socket."""
+    def close(self, code: int = 1000) -> None:
+        """Ask the connection's sender to close the socket, with ``code``."""
         if not self.closed:
             self.closed = True
+            self.close_code = code
             with contextlib.suppress(asyncio.QueueFull):
                 self.outbox.put_nowait(None)
 
@@ -115,6 +118,10 @@ class LiveMatch:
     """Seat -> time.time() by which it must move (a clock or a memorise step)."""
     deadline_base: int = -1
     """The decision (its ``decision_base``) the deadlines were set for."""
+    clocks_saved: dict[str, Any] | None = None
+    """The deadlines as last handed to the database (``MatchRow.deadlines``)."""
+    clocks_writing: bool = False
+    """True while a task writes the deadlines (it writes the latest before it ends)."""
     thinking: set[Player] = field(default_factory=set)
     timer: asyncio.TimerHandle | None = None
     timed_out: set[int] = field(default_factory=set)
@@ -246,7 +253,8 @@ def state_message(match: LiveMatch, conn: Connection, now: float) -> dict[str, A
         "title": match.game.title,
         "options": stored.options,
         "seat_names": [match.game.seat_name(p) for p in range(match.game.num_players)],
-        "view": state.view(seat),
+        # A page is a person's screen: a seat's or a spectator's (a player's second tab).
+        "view": match.game.person_view(state, seat),
         "to_act": to_act,
         "chosen": [p for p in decision if p not in state.to_act] if len(decision) > 1 else [],
         "legal": [{"text": str(a), "id": match.game.action_id(a)} for a in legal],

@@ -140,6 +140,8 @@ class AgentPool:
     async def move(self, *args: Any, allowance: float | None = None) -> str:
         """The agent's move (see :func:`agent_move` for the arguments). Past ``allowance``
         seconds of thinking, AgentOverrun, and (with processes) the worker is replaced."""
+        if self._closed:  # the server is stopping: no worker is started again
+            raise MeepleError("the agents' workers are stopped: the server is stopping")
         loop = asyncio.get_running_loop()
         if self.workers <= 0:
             future = loop.run_in_executor(self._thread_pool(), agent_move, *args)

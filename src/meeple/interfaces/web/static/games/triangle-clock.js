@@ -138,7 +138,8 @@ function drawScoreboard(box, msg, view, seat) {
   });
   const piles = html("div", { class: "tc-piles" }, bar);
   html("div", {}, piles, `deck ${view.deck ?? "?"}`);
-  html("div", {}, piles, `discards ${(view.discards || []).length}`);
+  // null: "You may not take written notes" (notes=forbidden): the pile is remembered.
+  html("div", {}, piles, view.discards === null ? "discards not shown" : `discards ${(view.discards || []).length}`);
   if (view.reshuffles) html("div", {}, piles, `reshuffled ×${view.reshuffles}`);
 }
 
