@@ -77,6 +77,7 @@ def click_once(page: Any, frames: Frames, rng: random.Random) -> bool:
     A click that would send a move is first checked against the legal moves of the latest
     state the page received: the picture must never offer an illegal move.
     """
+    drawn_for = page.get_attribute("body", "data-seq")
     elements = page.query_selector_all("#board .clickable")
     if not elements:
         return False
@@ -86,8 +87,10 @@ def click_once(page: Any, frames: Frames, rng: random.Random) -> bool:
         if move is not None:
             state = frames.latest_state()
             legal = {a["text"] for a in state["legal"]} if state else set()
-            # The page may have redrawn since; only a move drawn for the latest state counts.
-            if page.get_attribute("body", "data-seq") == str(state and state["seq"]):
+            # The page may have redrawn between these reads; only a move drawn for the latest
+            # state, with no redraw since the elements were listed, counts.
+            now = page.get_attribute("body", "data-seq")
+            if drawn_for == now == str(state and state["seq"]):
                 assert move in legal, f"the picture offers {move!r}, not a legal move: {legal}"
         element.click(timeout=3000)
     except Exception as exc:  # the picture was redrawn under the click: look again
