@@ -133,6 +133,7 @@ NOT_IN_THE_RULES = {
     # rules show are built from what they load (test_the_ranking_table_follows_...).
     "content": "a folder of content, not a rule; the tables are built from it",
     "ranking": "a ranking file, not a rule; the table is built from it",
+    "cards": "Erosion's card file, not a rule; the cards in play are read from it",
 }
 
 BASE: dict[tuple[str, str], dict[str, Any]] = {

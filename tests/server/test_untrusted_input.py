@@ -40,6 +40,8 @@ def _record(game: str, **options) -> dict:
         ("triangle-clock", "ranking", "/dev/zero"),
         ("triangle-clock", "ranking", "/no/such/file"),
         ("squad-combat", "content", "/etc"),
+        ("erosion", "cards", "/etc/passwd"),
+        ("erosion", "cards", "/dev/zero"),
     ],
 )
 def test_a_replayed_record_cannot_make_the_server_read_its_files(server, game, option, path):

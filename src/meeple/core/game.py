@@ -17,9 +17,16 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Sequence
 from importlib import resources
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
-from meeple.core.errors import IllegalAction, MeepleError, NotationError, PositionError
+from meeple.core.errors import (
+    IllegalAction,
+    MeepleError,
+    NotationError,
+    OptionError,
+    PositionError,
+)
 from meeple.core.options import GameOptions, option_text
 from meeple.core.player_rules import fill as fill_player_rules
 
@@ -221,6 +228,18 @@ class Game(ABC, Generic[O, S, A]):
         count, the wrong seat to act, options of another configuration)."""
         state: S = self.position_codec().from_position(self, text)
         return state
+
+    @classmethod
+    def data_problems(cls, option: str, path: Path) -> list[str]:
+        """Every problem of a designer's data at ``path`` for the file option ``option``
+        (``meeple content check``), one line each naming the file, the entry and the field;
+        empty when the game plays with it. This default reports what validating the
+        option finds; a game whose loader can say more overrides it."""
+        try:
+            cls.Options.parse(cls.name, {option: str(path)})
+        except OptionError as exc:
+            return [str(exc)]
+        return []
 
     @classmethod
     def rules_markdown(cls) -> str:

@@ -9,9 +9,11 @@ reference's own seeded draws.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 from collections import Counter
+from importlib import resources
 
 import numpy as np
 import pytest
@@ -215,3 +217,28 @@ def test_one_playout_is_a_search_rollout_with_the_engines_returns() -> None:
     assert len(ends) == 2
     assert {fast.playout(state, k) for k in range(40)} == ends
     assert fast.playout(state, 5) == fast.playouts(state, 1, seed=5)
+
+
+def test_a_designers_cards_play_the_same_through_both(tmp_path) -> None:
+    """The compiled tables are built from the game's own cards (the ``cards`` option): an
+    edited card file plays the same through both, and an edit in place is a new table."""
+    path = tmp_path / "cards.json"
+    data = json.loads(
+        resources.files("meeple.games.erosion").joinpath("cards.json").read_text("utf-8")
+    )
+    data["cards"][0]["process"].update(n=1, max_hardness=3)  # WX01, Frost Wedging
+    data["cards"][3]["process"]["types"] = ["shale", "limestone"]  # WX04, Wetting-Drying
+    h_n = data["cards"][40]["process"]["n"]
+    data["cards"][40]["process"]["n"] = h_n + 2  # an H card moves more rocks
+    path.write_text(json.dumps(data))
+    game = meeple.make("erosion", cards=str(path))
+    shipped = fast.layout(meeple.make("erosion"))
+    assert not np.array_equal(fast.layout(game), shipped)
+    seen: Counter = Counter()
+    for seed in range(15 * LONG):
+        play_both(game, seed, seen)
+    data["cards"][0]["process"].update(n=3, max_hardness=8)
+    data["cards"][3]["process"]["types"] = ["shale"]
+    data["cards"][40]["process"]["n"] = h_n
+    path.write_text(json.dumps(data))
+    assert np.array_equal(fast.layout(meeple.make("erosion", cards=str(path))), shipped)

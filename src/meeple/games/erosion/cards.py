@@ -13,14 +13,17 @@ it performs, its numbers, the rock types it lists and its elevation icon).
 from __future__ import annotations
 
 import json
-from functools import cache
+import tomllib
+from functools import cache, lru_cache
 from importlib import resources
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from meeple.core.errors import MeepleError
+from meeple.core.errors import MeepleError, OptionError
 from meeple.core.files import read_text_capped
+from meeple.core.options import content_digest
 
 Deck = Literal["WX", "H", "F"]
 """The three process decks: Weathering, Hillslope and Fluvial."""
@@ -339,7 +342,12 @@ def parse_card(raw: Any, position: int) -> Card:
         card = _CARD.validate_python(raw)
     except ValidationError as exc:
         err = exc.errors()[0]
-        raise _fail(name, _field(err["loc"]), err["msg"]) from None
+        got = err.get("input")
+        # The value typed, beside what is allowed; not a whole object or a missing one.
+        shown = (
+            "" if err["type"] == "missing" or isinstance(got, dict | list) else f" (got {got!r})"
+        )
+        raise _fail(name, _field(err["loc"]), err["msg"] + shown) from None
     if isinstance(card, ProcessCard):
         _check_process_card(card)
     return card
@@ -382,15 +390,63 @@ def _check_process_card(card: ProcessCard) -> None:
         raise _fail(card.id, "process.elevation", "F cards carry no elevation icon")
 
 
-def load_cards(text: str) -> tuple[Card, ...]:
-    """Parse and validate a card file's text; the counts must be the seed's 38/32/20/6."""
+CARD_FILE_HELP = (
+    'a JSON object {"cards": [...]} (as the shipped cards.json) or a TOML file of [[cards]] '
+    "tables, a missing field meaning null"
+)
+"""What a designer's card file holds, for errors that cannot name a card."""
+
+
+def load_cards(
+    text: str, source: str = "", fmt: Literal["json", "toml"] = "json"
+) -> tuple[Card, ...]:
+    """Parse and validate a card file's text; the counts must be the seed's 38/32/20/6.
+
+    ``source`` (the file's path, for a designer's file) starts every error, so that a
+    message names the file, the card and the field: ``my/cards.json: card F73, field
+    process.n: must be at least 1``. Raises CardError for the first problem."""
+    cards, problems = _parse_cards(text, fmt)
+    if problems:
+        raise CardError(_where(source) + problems[0])
+    return cards
+
+
+def card_problems(text: str, source: str = "", fmt: Literal["json", "toml"] = "json") -> list[str]:
+    """Every problem of a card file, one line each (each card's first, then the checks of
+    the whole file once every card reads), each naming ``source``; empty when it loads."""
+    return [_where(source) + problem for problem in _parse_cards(text, fmt)[1]]
+
+
+def _where(source: str) -> str:
+    return f"{source}: " if source else ""
+
+
+def _parse_cards(text: str, fmt: Literal["json", "toml"]) -> tuple[tuple[Card, ...], list[str]]:
+    """The cards and the problems found (cards valid only when there are none)."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise CardError(f"the card file is not JSON: {exc}") from None
+        data = tomllib.loads(text) if fmt == "toml" else json.loads(text)
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
+        return (), [f"the card file is not {fmt.upper()}: {exc}"]
     if not isinstance(data, dict) or not isinstance(data.get("cards"), list):
-        raise CardError('the card file must be an object with a "cards" list')
-    cards = tuple(parse_card(raw, i) for i, raw in enumerate(data["cards"]))
+        return (), [f'the card file must hold a "cards" list: {CARD_FILE_HELP}']
+    cards: list[Card] = []
+    problems: list[str] = []
+    for i, raw in enumerate(data["cards"]):
+        try:
+            cards.append(parse_card(raw, i))
+        except CardError as exc:
+            problems.append(str(exc))
+    if problems:
+        return (), problems
+    try:
+        _check_deck(tuple(cards))
+    except CardError as exc:
+        return (), [str(exc)]
+    return tuple(cards), []
+
+
+def _check_deck(cards: tuple[Card, ...]) -> None:
+    """What holds across the cards: unique ids, the seed's counts, the Atmosphere pairs."""
     seen: set[str] = set()
     for card in cards:
         if card.id in seen:
@@ -410,7 +466,40 @@ def load_cards(text: str) -> tuple[Card, ...]:
     order = {"WX": 0, "H": 1, "F": 2, "ATM": 3}
     if [order[c.deck] for c in cards] != sorted(order[c.deck] for c in cards):
         raise CardError("list the WX, then H, then F, then Atmosphere cards (field deck)")
-    return cards
+
+
+def card_file_format(path: str | Path) -> Literal["json", "toml"]:
+    """How a designer's card file is read: TOML for a ``.toml`` name, JSON otherwise."""
+    return "toml" if str(path).lower().endswith(".toml") else "json"
+
+
+def read_card_file(path: str | Path) -> str:
+    """A designer's card file's text; CardError (naming it) when it cannot be read."""
+    try:
+        return read_text_capped(Path(path))
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        raise CardError(f"{path}: no such card file ({CARD_FILE_HELP})") from None
+    except OSError as exc:  # a device, a pipe, too large, not UTF-8, not readable
+        raise CardError(f"{path}: cannot read it: {exc.strerror or exc}") from None
+
+
+def card_file(path: str | None) -> tuple[tuple[Card, ...], str]:
+    """The cards of the ``cards`` option, with what identifies them: the shipped cards and
+    ``"shipped"`` for None, else a designer's file's cards and its :func:`content_digest`.
+
+    Shared while the file holds the same bytes; an edited file is read again."""
+    if path is None:
+        return standard_cards(), "shipped"
+    try:
+        stamp = content_digest([Path(path)])
+    except OptionError as exc:
+        raise CardError(str(exc)) from None
+    return _load_card_path(str(path), stamp), stamp
+
+
+@lru_cache(maxsize=32)
+def _load_card_path(path: str, stamp: str) -> tuple[Card, ...]:
+    return load_cards(read_card_file(path), path, card_file_format(path))
 
 
 def load_legends(text: str) -> tuple[tuple[LegendCard, ...], tuple[ChallengeCard, ...]]:

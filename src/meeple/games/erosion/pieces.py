@@ -254,8 +254,10 @@ class Tie(NamedTuple):
 class Catalog:
     """The card list as flat tuples indexed by card number (file order)."""
 
-    def __init__(self, cards: tuple[Card, ...]) -> None:
+    def __init__(self, cards: tuple[Card, ...], stamp: str = "shipped") -> None:
         self.cards = cards
+        self.stamp = stamp
+        """What identifies the card list: ``shipped``, or a designer's file's digest."""
         self.ids: tuple[str, ...] = tuple(c.id for c in cards)
         self.index: dict[str, int] = {c.id: i for i, c in enumerate(cards)}
         process = [c for c in cards if isinstance(c, ProcessCard)]

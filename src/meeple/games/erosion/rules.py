@@ -34,9 +34,10 @@ this module has every interpretation.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from meeple.core.game import Game, Player, State
 from meeple.core.options import GameOptions
@@ -44,9 +45,13 @@ from meeple.core.registry import register
 from meeple.core.rng import make_rng
 from meeple.games.erosion.cards import (
     PROCESS_DECKS,
+    CardError,
     ChallengeCard,
     LegendCard,
-    standard_cards,
+    card_file,
+    card_file_format,
+    card_problems,
+    read_card_file,
     standard_legends,
 )
 from meeple.games.erosion.eras import Eras
@@ -164,6 +169,26 @@ class ErosionOptions(GameOptions):
         description="Advanced Rules: 'upon uplift' architecture fires every time its card is "
         "uplifted (every), or only the first time in the game (once)",
     )
+    cards: str | None = Field(
+        default=None,
+        description="path of a card file (JSON as the shipped cards.json, or TOML) to play "
+        "with instead of the shipped 96 cards; default (or the word default): the shipped "
+        "cards (meeple content copy erosion FOLDER writes them out to edit)",
+        json_schema_extra={
+            "allowed": "default | a path to a .json or .toml card file",
+            "external": True,
+            "shipped": "cards.json",
+        },
+    )
+
+    @field_validator("cards")
+    @classmethod
+    def _cards(cls, value: str | None) -> str | None:
+        try:
+            card_file(value)
+        except CardError as exc:
+            raise ValueError(str(exc)) from None
+        return value
 
     @model_validator(mode="after")
     def _first_is_a_seat(self) -> ErosionOptions:
@@ -190,9 +215,21 @@ class ErosionGame(Notation, Game[ErosionOptions, "ErosionState", ErosionAction])
     heuristic_agent: ClassVar[str | None] = "heuristic"
     step_names: ClassVar[tuple[str, ...]] = Phase.__args__  # type: ignore[attr-defined]
 
+    @classmethod
+    def data_problems(cls, option: str, path: Path) -> list[str]:
+        """Every problem of a card file, one line each: each card's first (naming the card
+        and the field), then what holds across the cards."""
+        if option != "cards":
+            return super().data_problems(option, path)
+        try:
+            text = read_card_file(path)
+        except CardError as exc:
+            return [str(exc)]
+        return card_problems(text, str(path), card_file_format(path))
+
     def __init__(self, options: ErosionOptions) -> None:
         super().__init__(options)
-        self.catalog = Catalog(standard_cards())
+        self.catalog = Catalog(*card_file(options.cards))
         legends, challenges = standard_legends()
         self.legend_cards: tuple[LegendCard, ...] = legends if options.legend != "off" else ()
         self.challenge_cards: tuple[ChallengeCard, ...] = (

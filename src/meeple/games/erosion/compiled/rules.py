@@ -10,7 +10,9 @@ state, every list of legal actions and every outcome
 
 What it serves: 2 to 5 players, the basic rules (``advanced=false``, ``legend=off``),
 ``typed_weathering=shield``, either ``empty_hand`` and either ``draw_from`` reading, any
-``first``, and ``auto_steps=true``. :func:`layout` refuses any other option with one line.
+``first``, ``auto_steps=true``, and any ``cards`` file (the card tables are built from the
+game's own catalogue, so a designer's cards play the same here as in the engine).
+:func:`layout` refuses any other option with one line.
 
 The state is the TRUE state (every hand, delta and deck order known): search calls it on a
 determinized state. The decks are already shuffled in the state, as in the reference, so
@@ -96,7 +98,8 @@ _ACTION_KIND = {
 }
 
 _cache: dict[str, np.ndarray] = {}
-"""Each served options' table, by the options as JSON (the catalogue is fixed)."""
+"""Each served options' table, by the options as JSON and the card list's stamp (a
+designer's card file edited in place is a new catalogue)."""
 
 
 def served(game: ErosionGame) -> None:
@@ -118,7 +121,7 @@ def served(game: ErosionGame) -> None:
         raise OptionError(
             f"the compiled Erosion rules do not serve {name}={value!r} (they serve "
             "advanced=false, legend=off, typed_weathering=shield, auto_steps=true, and any "
-            "players, first, empty_hand and draw_from)"
+            "players, first, empty_hand, draw_from and cards)"
         )
 
 
@@ -126,7 +129,7 @@ def layout(game: ErosionGame) -> np.ndarray:
     """The ``int32`` table the compiled rules read for ``game``: options, where each part of a
     position lies, the card catalogue and the action ids (see :mod:`.transitions`). Built
     once per game object. Refuses options it does not serve (:func:`served`)."""
-    key = game.options.model_dump_json()
+    key = f"{game.options.model_dump_json()} {game.catalog.stamp}"
     found = _cache.get(key)
     if found is not None:
         return found
