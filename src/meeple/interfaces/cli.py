@@ -27,6 +27,7 @@ from meeple.core.registry import (
 )
 from meeple.interfaces import (
     analyse_cli,
+    content_cli,
     doc_text,
     history,
     lab_cli,
@@ -36,6 +37,7 @@ from meeple.interfaces import (
     solve_cli,
 )
 from meeple.interfaces.console import console, fail
+from meeple.interfaces.game_help import GameOptionsCommand
 from meeple.interfaces.options_cli import parse_option_flags
 
 app = typer.Typer(
@@ -166,14 +168,17 @@ app.command("replay", context_settings={"allow_extra_args": True, "ignore_unknow
 
 
 _EXTRA = {"allow_extra_args": True, "ignore_unknown_options": True}
-app.command("simulate", context_settings=_EXTRA)(lab_cli.simulate_command)
-app.command("compare", context_settings=_EXTRA)(lab_cli.compare_command)
-app.command("tournament", context_settings=_EXTRA)(lab_cli.tournament_command)
+# The lab's commands take the game's options after the game: their --help lists them.
+_LAB = {"context_settings": _EXTRA, "cls": GameOptionsCommand}
+app.command("simulate", **_LAB)(lab_cli.simulate_command)
+app.command("compare", **_LAB)(lab_cli.compare_command)
+app.command("tournament", **_LAB)(lab_cli.tournament_command)
 app.command("results")(lab_cli.results_command)
 app.command("history")(history.history_command)
 app.command("solve", context_settings=_EXTRA)(solve_cli.solve_command)
 app.command("analyse")(analyse_cli.analyse_command)
 app.command("serve")(serve_cli.serve_command)
+app.add_typer(content_cli.app, name="content")
 
 
 def _one_line_paragraphs(commands: list[typer.models.CommandInfo]) -> None:

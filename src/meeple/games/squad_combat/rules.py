@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from dataclasses import dataclass, field, fields, replace
 from operator import attrgetter
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import Field, model_validator
@@ -171,6 +172,7 @@ class SquadCombatOptions(GameOptions):
         json_schema_extra={
             "allowed": "default | a folder path (./default for a folder called default)",
             "external": list(FILES.values()),
+            "shipped": "data",
         },
     )
     hand_size: int = Field(default=5, ge=1, le=12, description="cards drawn up to (seed: 5)")
@@ -247,6 +249,17 @@ class SquadCombatGame(Game[SquadCombatOptions, "SquadCombatState", SquadAction])
     perfect_information: ClassVar[bool] = False
     heuristic_agent: ClassVar[str | None] = "heuristic"
     step_names: ClassVar[tuple[str, ...]] = STEP_KINDS
+
+    @classmethod
+    def data_problems(cls, option: str, path: Path) -> list[str]:
+        """A content folder's first problem, naming the file, the item and the field."""
+        if option != "content":
+            return super().data_problems(option, path)
+        try:
+            load_content(path)
+        except ContentError as exc:
+            return [str(exc)]
+        return []
 
     def __init__(self, options: SquadCombatOptions) -> None:
         super().__init__(options)

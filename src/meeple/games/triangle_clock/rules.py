@@ -28,6 +28,7 @@ import json
 import re
 from collections.abc import Hashable
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import Field, field_validator
@@ -143,6 +144,7 @@ class TriangleClockOptions(GameOptions):
         json_schema_extra={
             "allowed": "default | a path to a .toml ranking table",
             "external": True,
+            "shipped": "ranking.toml",
         },
     )
     tie_break: Literal["rank-first", "whole-hand"] = Field(
@@ -207,6 +209,17 @@ class TriangleClockGame(Game[TriangleClockOptions, "TriangleClockState", Triangl
     perfect_information: ClassVar[bool] = False
     heuristic_agent: ClassVar[str | None] = "heuristic"
     step_names: ClassVar[tuple[str, ...]] = tuple(phase.label for phase in Phase)
+
+    @classmethod
+    def data_problems(cls, option: str, path: Path) -> list[str]:
+        """A ranking table's problems, naming the file, the rank and the field."""
+        if option != "ranking":
+            return super().data_problems(option, path)
+        try:
+            load_ranking_table(path)
+        except RankingTableError as exc:
+            return [str(exc)]
+        return []
 
     def __init__(self, options: TriangleClockOptions) -> None:
         super().__init__(options)

@@ -1,0 +1,147 @@
+"""``meeple content copy`` / ``check`` and the game options in the lab commands' ``--help``."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from typer.testing import CliRunner
+
+import meeple
+from meeple.core.designer import check_data, copy_data, data_paths
+from meeple.core.registry import game_class
+from meeple.interfaces.cli import app
+
+DATA = {
+    "squad-combat": ["characters.toml", "cards.toml", "decks.toml"],
+    "triangle-clock": ["ranking.toml"],
+    "erosion": ["cards.json"],
+}
+
+
+def _run(*words: str) -> tuple[int, str]:
+    result = CliRunner().invoke(app, list(words), env={"COLUMNS": "200"})
+    return result.exit_code, result.output
+
+
+@pytest.mark.parametrize("game", DATA)
+def test_copy_writes_the_shipped_data_that_then_checks_clean_and_plays(tmp_path, game):
+    folder = tmp_path / "mine"
+    code, out = _run("content", "copy", game, str(folder))
+    assert code == 0, out
+    assert sorted(p.name for p in folder.iterdir()) == sorted(DATA[game])
+    assert "--variant" in out and "=default" in out  # how to compare it with the shipped
+    code, out = _run("content", "check", game, str(folder))
+    assert code == 0 and "plays with it" in out, out
+    options = {k: str(v) for k, v in data_paths(game, folder).items()}
+    made = meeple.make(game, **options)
+    assert made.options.content_digests()  # the game reads the designer's files
+    # A copy is the shipped data: same bytes, so the same game.
+    shipped = meeple.make(game)
+    assert made.new_game(1).legal_action_ids(0) == shipped.new_game(1).legal_action_ids(0)
+
+
+def test_copy_never_overwrites_a_designers_file(tmp_path):
+    (tmp_path / "cards.json").write_text("my edits")
+    code, out = _run("content", "copy", "erosion", str(tmp_path))
+    assert code == 2 and "is already there" in out and "Traceback" not in out
+    assert (tmp_path / "cards.json").read_text() == "my edits"
+
+
+def test_a_game_without_data_is_one_line(tmp_path):
+    code, out = _run("content", "copy", "edges", str(tmp_path / "x"))
+    assert code == 2
+    assert "edges has no data files to copy; the games with data are: erosion" in out
+
+
+def test_check_names_the_file_the_card_and_the_field_one_line_each(tmp_path):
+    copy_data("erosion", tmp_path)
+    path = tmp_path / "cards.json"
+    data = json.loads(path.read_text())
+    data["cards"][0]["process"]["n"] = 0
+    data["cards"][50]["rock"] = "granit"
+    path.write_text(json.dumps(data))
+    code, out = _run("content", "check", "erosion", str(tmp_path))
+    assert code == 1
+    lines = [line for line in out.splitlines() if line.startswith("error:")]
+    assert lines == [
+        f"error: {path}: card WX01, field process.n: must be at least 1",
+        f"error: {path}: card H51, field rock: Input should be 'shale', 'limestone', "
+        "'sandstone', 'conglomerate', 'basalt', 'granite', 'welded tuff', 'quartzite' or "
+        "'schist' (got 'granit')",
+    ]
+
+
+def test_check_names_the_squad_file_the_item_and_the_field(tmp_path):
+    copy_data("squad-combat", tmp_path)
+    cards = tmp_path / "cards.toml"
+    cards.write_text(cards.read_text().replace('kind = "attack"', 'kind = "atack"', 1))
+    (problem,) = check_data("squad-combat", tmp_path)
+    assert re.search(
+        r"cards\.toml: card '\w[\w-]*', field 'kind': Input should be 'attack', 'action' or "
+        r"'edge' \(got 'atack'\)",
+        problem,
+    ), problem
+
+
+def test_check_names_the_ranking_table_the_rank_and_the_field(tmp_path):
+    copy_data("triangle-clock", tmp_path)
+    table = tmp_path / "ranking.toml"
+    table.write_text(re.sub(r"(?m)^size = \d+", "size = 9", table.read_text(), count=1))
+    (problem,) = check_data("triangle-clock", tmp_path)
+    assert f"ranking table {table} is not valid: rank 1" in problem
+    assert ".size: Input should be less than or equal to 4" in problem
+
+
+def test_check_of_a_missing_folder_says_how_to_make_it(tmp_path):
+    code, out = _run("content", "check", "erosion", str(tmp_path / "nope"))
+    assert code == 1 and "meeple content copy erosion" in out
+
+
+def test_an_edited_card_copied_out_changes_a_simulation(tmp_path):
+    """The designer's loop: copy, edit a card, simulate; the run is another run and the
+    game plays by the edited card."""
+    copy_data("erosion", tmp_path / "mine")
+    path = tmp_path / "mine" / "cards.json"
+    data = json.loads(path.read_text())
+    for card in data["cards"][:38]:  # every WX card weathers one rock, no harder than 3
+        if card["process"]["kind"] == "weather_n":
+            card["process"].update(n=1, max_hardness=3)
+    path.write_text(json.dumps(data))
+    db = f"sqlite:///{tmp_path / 'r.db'}"
+    keys, lengths = [], []
+    for extra in ([], ["--cards", str(path)]):
+        code, out = _run(
+            "simulate", "erosion", *extra, "--games", "4", "--db", db, "--out",
+            str(tmp_path / "out"),
+        )  # fmt: skip
+        assert code == 0, out
+        keys.append(re.search(r"Run (\w+):", out).group(1))  # type: ignore[union-attr]
+        rows = (tmp_path / "out" / f"erosion-{keys[-1]}.jsonl").read_text().splitlines()
+        lengths.append([json.loads(row)["length"] for row in rows])
+    assert keys[0] != keys[1]
+    assert lengths[0] != lengths[1]
+
+
+# -- --help lists the game's options -------------------------------------------------------
+@pytest.mark.parametrize("command", ["simulate", "compare", "tournament"])
+@pytest.mark.parametrize("game", ["squad-combat", "triangle-clock", "erosion", "edges", "erd"])
+def test_each_lab_commands_help_lists_the_games_options(command, game):
+    code, out = _run(command, game, "--help")
+    assert code == 0, out
+    for name in game_class(game).Options.model_fields:
+        assert f"--{name.replace('_', '-')}" in out, (command, game, name)
+
+
+def test_simulate_help_for_squad_combat_shows_content_with_its_values():
+    code, out = _run("simulate", "squad-combat", "--help")
+    assert code == 0
+    assert re.search(r"--content +\(default none; allowed: default \| a folder path", out), out
+
+
+def test_help_without_a_game_lists_every_games_flags():
+    code, out = _run("simulate", "--help")
+    assert code == 0
+    assert "erosion: --players" in out and "--cards" in out and "--content" in out
+    assert "--ranking" in out
