@@ -62,11 +62,13 @@ class SearchJudge:
         best = str(best_action)
         loss = loss_of(values, best, action)
         visits = found.get(chosen, (0, None))[0]
+        mine = values.get(action)
         why = (
-            f"searched {visits} of {self.iterations} times, mean return "
-            f"{values.get(action, 0.0) or 0.0:+.2f} against {values[best] or 0.0:+.2f} for {best}"
-            if best != action
-            else f"the search's choice ({visits} of {self.iterations} iterations)"
+            f"the search's choice, {visits} of {self.iterations} tries"
+            if best == action
+            else f"{mine:+.2f} in {visits} tries against {values[best] or 0.0:+.2f}"
+            if mine is not None
+            else "never tried by the search"
         )
         return Judgement(
             seat, action, best, loss, values, self.label, "return", why,

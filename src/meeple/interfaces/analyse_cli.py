@@ -167,7 +167,7 @@ def _loss_text(loss: float | None, unit: str) -> str:
 def _print_review(game: Game[Any, Any, Any], reviewed: list[ReviewedDecision], every: bool) -> None:
     """The mistakes (or every decision) with the judge of each, and a count per seat."""
     if not reviewed:
-        console.print("No decision to judge.")
+        console.print("No move to analyse.")
         return
     judges: dict[str, int] = {}
     for r in reviewed:
