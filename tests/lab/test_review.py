@@ -219,3 +219,18 @@ def test_analyse_refuses_a_bad_record_or_budget_with_one_line(run, tmp_path):
     record.save(tmp_path / "ok.json")
     too_many = run("analyse", str(tmp_path / "ok.json"), "--iterations", "100001")
     assert too_many.exit_code == 2 and "100000" in too_many.output.replace(",", "")
+
+
+def test_double_edges_is_judged_by_search_and_says_why():
+    game = meeple.make("edges", board="2x2", double=True, stash="1/1/1")
+    state, rng, moves = game.new_game(0), random.Random(4), []
+    for _ in range(3):
+        mover = state.to_act[0]
+        action = rng.choice(state.legal_actions(mover))
+        moves.append((mover, str(action)))
+        state = state.apply(mover, action)
+    record = GameRecord(game="edges", options={"board": "2x2", "double": True, "stash": "1/1/1"},
+                        seed=0, moves=moves)  # fmt: skip
+    reviewed = review_record(record, JudgeSettings(iterations=50))
+    assert [r.judgement.judge for r in reviewed] == ["uct 50"] * 3
+    assert all("not Double Edges" in (r.judgement.why or "") for r in reviewed)
