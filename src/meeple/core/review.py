@@ -77,10 +77,6 @@ class Judge(Protocol):
         ...
 
 
-JudgeFactory = Any
-"""``factory(game, settings) -> Judge`` (see :func:`meeple.core.registry.register_judge`)."""
-
-
 def loss_of(values: dict[str, float | None], best: str, chosen: str) -> float | None:
     """The best action's value minus the chosen one's, never below 0 (None: not valued)."""
     mine, top = values.get(chosen), values.get(best)
