@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 
 import pytest
@@ -82,5 +83,9 @@ def test_the_solvers_agent_and_analysis_refuse_a_board_too_large_with_one_line(r
         "--seed", "1", "--save", str(record), "--quiet",
     )  # fmt: skip
     assert played.exit_code == 0, played.output
-    result = run("analyse", str(record))
-    assert result.exit_code != 0 and TOO_LARGE in result.output, result.output
+    # The review of such a game falls back to the uct search, and says why.
+    result = run("analyse", str(record), "--iterations", "20", "--json")
+    assert result.exit_code == 0, result.output
+    reviewed = json.loads(result.output)
+    assert reviewed and {d["judge"] for d in reviewed} == {"uct 20"}
+    assert all(TOO_LARGE in d["why"] for d in reviewed if d["why"] != "the only legal action")

@@ -219,23 +219,25 @@ def test_analyse_command_lists_the_mistakes_and_what_it_left_out(run, tmp_path):
     assert "Mistakes: Red" in out.output and "not analysed" not in out.output
     every = run("analyse", str(path), "--all")
     assert len(_table(every.output)) == len(record.moves)
-    part = run("analyse", str(path), "--max-left", "4")
-    text = " ".join(part.output.split())
-    assert "Moves 1-6 not analysed: they were played with more than 4 pyramids left" in text
+    # Past --max-left the uct search judges (in returns); the solver still judges the rest.
+    part = run("analyse", str(path), "--max-left", "4", "--all", "--iterations", "500")
+    assert part.exit_code == 0, part.output
+    rows = [[cell.strip() for cell in row.split("│")[1:-1]] for row in _table(part.output)]
+    assert [r[3] for r in rows if r[0]] == ["uct 500"] * 6 + ["exact"] * 4
+    exact = {v.number: v.loss for v in analyse_game(record).verdicts}
+    for row in rows:
+        if row[3] == "exact":
+            assert (row[4] or "0") == str(exact[int(row[0])])
 
 
 def test_analyse_refuses_what_it_cannot_judge(run, tmp_path):
     missing = run("analyse", str(tmp_path / "none.json"))
     assert missing.exit_code == 2 and "cannot read" in missing.output
-    erd = GameRecord(game="erd", options={}, seed=1, moves=[])
-    erd.save(tmp_path / "erd.json")
-    other = run("analyse", str(tmp_path / "erd.json"))
-    assert other.exit_code == 2 and "reads games of Edges" in other.output
-    double = GameRecord(game="edges", options={"double": True}, seed=1, moves=[])
-    double.save(tmp_path / "double.json")
-    teams = run("analyse", str(tmp_path / "double.json"))
-    assert teams.exit_code == 2 and "not Double Edges" in teams.output
-    assert "Traceback" not in teams.output + other.output + missing.output
+    (tmp_path / "bad.json").write_text('{"game": "edges", "seed": 1, "moves": [[0, "Q"]]}')
+    bad = run("analyse", str(tmp_path / "bad.json"))
+    assert bad.exit_code == 2 and "move 1 (Red, seat 0: 'Q') does not replay" in bad.output
+    assert len(bad.output.strip().splitlines()) == 1
+    assert "Traceback" not in bad.output + missing.output
 
 
 def test_the_bar_knows_the_number_of_moves_before_the_first_is_solved():

@@ -145,6 +145,46 @@ class MCTSAgent(SeededSearch):
         self._memory.see(observation)
         if len(legal) == 1:
             return legal[0]
+        root, simultaneous, rng = self._search(observation)
+        if root is None:
+            return rng.choice(legal)
+        if simultaneous:
+            # In a simultaneous decision the best play is in general mixed, and decoupled
+            # UCT's visit counts approximate the mixture once exploration noise is removed:
+            # actions visited less than mix_threshold times as often as the favourite get no
+            # weight (Lanctot et al.). The default 1.0 keeps only the favourites, which
+            # measured strongest against fixed opponents; lower values play mixed.
+            visits = [root.children_n.get(a, 0) for a in legal]
+            cut = self.mix_threshold * max(visits)
+            weights = [v if v >= cut else 0 for v in visits]
+            return rng.choices(legal, weights=weights)[0] if any(weights) else rng.choice(legal)
+        # Most visits; ties broken by mean return, then by the order of legal actions.
+        return max(
+            legal,
+            key=lambda a: (root.children_n.get(a, 0), _mean(root, a)),
+        )
+
+    def root_values(self, observation: Observation) -> dict[Action, tuple[int, float | None]]:
+        """Search ``observation``'s decision as :meth:`act` would (the same seeded streams,
+        the seat's own information only) and give each legal action's visits and mean
+        return to the seat (None where it was never tried); a judge reads these."""
+        legal = observation.legal_actions
+        self._memory.see(observation)
+        if len(legal) == 1:
+            return {legal[0]: (0, None)}
+        root, _, _ = self._search(observation)
+        return {
+            a: (
+                root.children_n.get(a, 0) if root else 0,
+                _mean(root, a) if root and root.children_n.get(a) else None,
+            )
+            for a in legal
+        }
+
+    def _search(self, observation: Observation) -> tuple[_Node | None, bool, random.Random]:
+        """Run one decision's search: its root node (None if never reached), whether the
+        decision is simultaneous, and the decision's search stream."""
+        legal = observation.legal_actions
         # A fresh stream per decision keeps choices reproducible for a fixed seed and
         # iteration budget, whatever happened earlier in the game.
         # Separate streams for sampling hidden parts and for the search itself, so that
@@ -189,24 +229,7 @@ class MCTSAgent(SeededSearch):
             self._iterate(start, tree, rng)
             done += 1
         self.last_iterations = done
-        root = tree.get(root_key)
-        if root is None:
-            return rng.choice(legal)
-        if simultaneous:
-            # In a simultaneous decision the best play is in general mixed, and decoupled
-            # UCT's visit counts approximate the mixture once exploration noise is removed:
-            # actions visited less than mix_threshold times as often as the favourite get no
-            # weight (Lanctot et al.). The default 1.0 keeps only the favourites, which
-            # measured strongest against fixed opponents; lower values play mixed.
-            visits = [root.children_n.get(a, 0) for a in legal]
-            cut = self.mix_threshold * max(visits)
-            weights = [v if v >= cut else 0 for v in visits]
-            return rng.choices(legal, weights=weights)[0] if any(weights) else rng.choice(legal)
-        # Most visits; ties broken by mean return, then by the order of legal actions.
-        return max(
-            legal,
-            key=lambda a: (root.children_n.get(a, 0), _mean(root, a)),
-        )
+        return tree.get(root_key), simultaneous, rng
 
     def _iterate(
         self, state: State[Any], tree: dict[tuple[int, Hashable], _Node], rng: random.Random

@@ -183,3 +183,20 @@ def compiled_choice(
 def game_agents(game_name: str) -> dict[str, Any]:
     """Agents registered for ``game_name`` with :func:`register_agent`, by name."""
     return dict(_EXTRA_AGENTS.get(_key(game_name), {}))
+
+
+_JUDGES: dict[str, Any] = {}
+
+
+def register_judge(game_name: str, factory: Any) -> None:
+    """Offer a judge of decisions for one game: ``factory(game, settings)`` makes an object
+    with ``judge(history, moves, seat, chosen)`` (:class:`meeple.core.review.Judge`).
+
+    Like agents, judges that need a solver are registered by the layer that has one; a game
+    without a judge is judged by search (``meeple.lab.review.make_judge``)."""
+    _JUDGES[_key(game_name)] = factory
+
+
+def game_judge(game_name: str) -> Any | None:
+    """The judge factory registered for ``game_name``, or None."""
+    return _JUDGES.get(_key(game_name))

@@ -1,23 +1,31 @@
-"""Advice from the Edges solver: ``hint`` at the terminal prompt, and ``meeple analyse``,
-which marks every move of a saved game that changed the solver's value (a blunder list)."""
+"""Advice from the judges: ``hint`` at the terminal prompt (Edges' solver), and ``meeple
+analyse``, which judges every decision of a saved game of any game by the best judge it has
+(:mod:`meeple.lab.review`) and marks the mistakes: for Edges solved exactly, the blunder list
+of the moves that changed the solver's value."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from meeple.agents.judge import SEARCH_ITERATIONS
 from meeple.core.errors import MeepleError
+from meeple.core.game import Game
 from meeple.core.record import GameRecord
+from meeple.core.review import DEFAULT_SEED, MAX_ITERATIONS, JudgeSettings
 from meeple.games.edges.rules import EdgesGame, EdgesState
 from meeple.interfaces.console import console, fail, solver_ready
+from meeple.interfaces.options_cli import with_typed_files
 from meeple.interfaces.play_cli import Turn, prompt_command
 
 if TYPE_CHECKING:
+    from meeple.lab.review import ReviewedDecision
     from meeple.solvers.edges_analysis import GameAnalysis
 
 
@@ -52,50 +60,156 @@ def hint_command(turn: Turn, rest: str) -> bool:
 
 
 def analyse_command(
-    record: Annotated[Path, typer.Argument(help="a saved game of Edges (JSON record)")],
+    record: Annotated[Path, typer.Argument(help="a saved game (JSON record) of any game")],
     max_left: Annotated[
         int,
         typer.Option(
-            help="solve the positions with at most this many pyramids left (more is slower: "
-            "see docs/solving.md)",
+            help="Edges: solve the positions with at most this many pyramids left exactly, "
+            "search the others (more is slower: see docs/solving.md)",
             min=1,
             max=18,
         ),
-    ] = 16,
+    ] = JudgeSettings.max_left,
     every: Annotated[
-        bool, typer.Option("--all", help="list every move analysed, not only the mistakes")
+        bool, typer.Option("--all", help="list every decision judged, not only the mistakes")
+    ] = False,
+    iterations: Annotated[
+        int | None,
+        typer.Option(
+            help="search iterations per decision, where a search judges (default: "
+            f"{SEARCH_ITERATIONS} for ismcts, the uct agent's 20,000 for Edges)",
+            min=1,
+            max=MAX_ITERATIONS,
+        ),
+    ] = None,
+    seed: Annotated[int, typer.Option(help="the seed of the searches (same seed, same review)")] = (
+        DEFAULT_SEED
+    ),
+    as_json: Annotated[
+        bool,
+        typer.Option(
+            "--json",
+            help="print every decision as JSON for a script: a list of {n, seat, action, best, "
+            "loss, values, judge, unit, mistake, why} (docs/solving.md)",
+        ),
     ] = False,
 ) -> None:
-    """Mark every move of a saved game of Edges that changed the solver's value.
+    """Judge every decision of a saved game and mark the mistakes.
 
-    A blunder list: the value before and after each such move, and a best move instead."""
-    from meeple.solvers.edges_analysis import analyse_game
+    Each game by the best judge it has: Edges exactly by the solver near the end (the
+    values before and after each move, in points) and by the uct search before; Erd against
+    the solved equilibrium; Erosion, The Triangle Clock and Squad Combat by a seeded
+    information-set search from the deciding seat's view only. A file option is never read
+    from the record."""
+    from meeple.lab.review import review_record
+    from meeple.solvers.edges_analysis import GameAnalysis, MoveVerdict
 
     try:
-        saved = GameRecord.load(record)
+        saved = with_typed_files(GameRecord.load(record), [], f"the record {record}")
+        game = saved.make_game()
     except MeepleError as exc:
         raise fail(str(exc)) from None
-    if saved.game.strip().lower() != "edges":
-        raise fail(f"{record} is a game of {saved.game}; meeple analyse reads games of Edges")
-    columns = (TextColumn("solving positions"), BarColumn(), MofNCompleteColumn(),
+    settings = JudgeSettings(iterations=iterations, seed=seed, max_left=max_left,
+                             values=as_json, solve=True)  # fmt: skip
+    columns = (TextColumn("judging decisions"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn())  # fmt: skip
     try:
-        solver_ready()
-        with Progress(*columns, console=console, transient=True) as progress:
+        if not as_json:
+            if isinstance(game, EdgesGame) and game.num_players == 2:
+                solver_ready()
+            waiting = _erd_wait(game)
+            if waiting:
+                console.print(waiting)
+        with Progress(*columns, console=console, transient=True, disable=as_json) as progress:
             task = progress.add_task("analyse", total=None)
 
             def step(done: int, total: int) -> None:
                 progress.update(task, completed=done, total=total)
 
-            analysis = analyse_game(saved, max_left, step)
+            reviewed = review_record(saved, settings, step)
     except MeepleError as exc:
         raise fail(str(exc)) from None
     except KeyboardInterrupt:
         console.print("stopped; nothing analysed")
         raise typer.Exit(code=130) from None
-    game = saved.make_game()
-    assert isinstance(game, EdgesGame)
-    _print(game, analysis, every)
+    if as_json:
+        typer.echo(json.dumps([r.to_json() for r in reviewed], indent=1))
+        return
+    exact = [r.judgement for r in reviewed if r.judgement.judge == "exact"]
+    if isinstance(game, EdgesGame) and reviewed and len(exact) == len(reviewed):
+        # Every move solved: the blunder list Edges has always had.
+        analysis = GameAnalysis(max_left=max_left)
+        for r in reviewed:
+            j = r.judgement
+            before, after = j.details["before"], j.details["after"]
+            analysis.verdicts.append(MoveVerdict(r.n, j.seat, j.action, before, after, j.best))
+        _print(game, analysis, every)
+        return
+    _print_review(game, reviewed, every)
+
+
+def _erd_wait(game: Game[Any, Any, Any]) -> str | None:
+    """What judging ``game`` first waits for (Erd's rules solved or read back), or None."""
+    from meeple.solvers.erd.agent import wait_to_make
+
+    found = wait_to_make(game)
+    return found.replace("for the computer player", "for the judge") if found else None
+
+
+def _loss_text(loss: float | None, unit: str) -> str:
+    if loss is None:
+        return "?"
+    if not loss:
+        return ""
+    return f"{loss:g}" if unit == "points" else f"{loss:.2f}"
+
+
+def _print_review(game: Game[Any, Any, Any], reviewed: list[ReviewedDecision], every: bool) -> None:
+    """The mistakes (or every decision) with the judge of each, and a count per seat."""
+    if not reviewed:
+        console.print("No move to analyse.")
+        return
+    judges: dict[str, int] = {}
+    for r in reviewed:
+        judges[r.judgement.judge] = judges.get(r.judgement.judge, 0) + 1
+    used = ", ".join(f"{name} ({count})" for name, count in judges.items())
+    by_unit: dict[str, list[str]] = {}
+    for name in judges:
+        unit = next(r.judgement.unit for r in reviewed if r.judgement.judge == name)
+        by_unit.setdefault(unit, []).append(name)
+    scale = []
+    if "points" in by_unit:
+        scale.append("points for exact (the seat's score minus the other's with best play)")
+    if "return" in by_unit:
+        scale.append(f"expected result, -1 a loss to +1 a win, for {', '.join(by_unit['return'])}")
+    console.print(
+        f"{len(reviewed)} decisions judged by {used}; losses in " + "; ".join(scale),
+        highlight=False,
+    )
+    mistakes = [r for r in reviewed if r.judgement.mistake]
+    shown = reviewed if every else mistakes
+    if not shown:
+        console.print("[bold]No mistakes[/]: no decision gave away more than its judge can tell.")
+        return
+    table = Table(title=None if every else "Decisions that gave something away")
+    for name, justify in (("move", "right"), ("seat", "left"), ("played", "left"),
+                          ("judge", "left"), ("loss", "right"), ("best", "left"),
+                          ("why", "left")):  # fmt: skip
+        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for r in shown:
+        j = r.judgement
+        better = j.best != j.action and (j.loss is None or j.loss > 0)
+        table.add_row(
+            str(r.n), game.seat_name(j.seat), escape(j.action), j.judge,
+            _loss_text(j.loss, j.unit), escape(j.best) if better else "",
+            escape(j.why or "") if j.mistake or every else "",
+        )  # fmt: skip
+    console.print(table)
+    counts = ", ".join(
+        f"{game.seat_name(p)} {sum(1 for r in mistakes if r.judgement.seat == p)}"
+        for p in range(game.num_players)
+    )
+    console.print(f"Mistakes: {counts}", highlight=False)
 
 
 def _print(game: EdgesGame, analysis: GameAnalysis, every: bool) -> None:

@@ -75,6 +75,27 @@ class UCTAgent:
 
     def act(self, observation: Observation) -> EdgesAction:
         """The most visited action after the search."""
+        legal = observation.legal_actions
+        self._decisions += 1
+        if len(legal) == 1:
+            return legal[0]
+        found = self._search(observation)
+        best = max(found, key=lambda a: found[a])
+        return best
+
+    def root_values(self, observation: Observation) -> dict[EdgesAction, tuple[int, float | None]]:
+        """Search the decision as :meth:`act` would and give each legal action's visits
+        and mean return to the seat to act (None where it was never tried)."""
+        legal = observation.legal_actions
+        self._decisions += 1
+        if len(legal) == 1:
+            return {legal[0]: (0, None)}
+        found = self._search(observation)
+        return {a: (found[a][0], found[a][1] if found[a][0] else None) for a in found}
+
+    def _search(self, observation: Observation) -> dict[EdgesAction, tuple[int, float]]:
+        """Run the decision's search: each root action's (visits, mean value for the side to
+        act), in the compiled tree's order."""
         import numpy as np
 
         from meeple.games.edges.compiled import rules as compiled_rules
@@ -82,10 +103,6 @@ class UCTAgent:
 
         state = observation.determinize(random.Random(0))  # Edges hides nothing: the state
         assert isinstance(state, EdgesState)
-        legal = observation.legal_actions
-        self._decisions += 1
-        if len(legal) == 1:
-            return legal[0]
         shape = self.shape
         root = compiled_rules.encode(state)
         scratch = root.copy()
@@ -117,5 +134,7 @@ class UCTAgent:
             tree.node_first, tree.node_count, tree.slot_action, tree.slot_visits,
             tree.slot_value, actions, visits, values,
         )  # fmt: skip
-        best = max(range(count), key=lambda k: (visits[k], values[k]))
-        return self.game.action_from_id(int(actions[best]))
+        return {
+            self.game.action_from_id(int(actions[k])): (int(visits[k]), float(values[k]))
+            for k in range(count)
+        }

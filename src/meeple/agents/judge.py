@@ -1,0 +1,76 @@
+"""The search judge: any game's decisions judged by information-set MCTS (``ismcts``).
+
+The judged seat's search sees only what the seat saw: every iteration samples the hidden
+parts from the seat's own view (``Observation.determinize``) with what it was shown before
+put back (``catch_up``), never from the cards it could not see. A fixed iteration budget and
+a seed make a review reproducible. An action's value is its mean return to the seat at the
+root (from -1 to +1); the best is the action the search would play (most visited), and a
+loss below :data:`NOISE` is within what the budget can tell apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from meeple.agents.mcts import ISMCTSAgent
+from meeple.core.agent import Observation, catch_up
+from meeple.core.game import Action, Game, State
+from meeple.core.review import Judgement, JudgeSettings, loss_of
+
+SEARCH_ITERATIONS = 200
+"""Iterations per decision by default: a typical card game reviewed in well under a
+minute on a shared 2-core machine (docs/solving.md, "Reviews")."""
+NOISE = 0.1
+"""A loss (in returns, from -1 to +1) the search's budget cannot tell from none."""
+
+
+class SearchJudge:
+    """Judges a seat's decision by the root statistics of a seeded ``ismcts`` search."""
+
+    name = "ismcts"
+
+    def __init__(self, game: Game[Any, Any, Any], settings: JudgeSettings) -> None:
+        self.game = game
+        self.settings = settings
+        self.iterations = settings.iterations or SEARCH_ITERATIONS
+
+    @property
+    def label(self) -> str:
+        """The judge named with its budget, as a review shows it."""
+        return f"ismcts {self.iterations}"
+
+    def judge(
+        self,
+        history: Sequence[State[Any]],
+        moves: Sequence[tuple[int, str]],
+        seat: int,
+        chosen: Action,
+    ) -> Judgement:
+        """The root values of a search for ``seat`` at ``history[-1]`` (see the module)."""
+        agent = ISMCTSAgent(self.game, seed=self.settings.seed, iterations=self.iterations)
+        # What the seat was shown at its earlier decisions (a memorise step) and the count
+        # that seeds each decision's streams: as if the agent had played the seat all game.
+        catch_up(agent, seat, history[:-1], moves)
+        found = agent.root_values(Observation(history[-1], seat))
+        values = {str(a): mean for a, (_, mean) in found.items()}
+        action = str(chosen)
+        if len(found) == 1:
+            return Judgement(seat, action, action, 0.0, values, self.label,
+                             why="the only legal action")  # fmt: skip
+        best_action = max(found, key=lambda a: (found[a][0], found[a][1] or -2.0))
+        best = str(best_action)
+        loss = loss_of(values, best, action)
+        visits = found.get(chosen, (0, None))[0]
+        mine = values.get(action)
+        why = (
+            f"the search's choice, {visits} of {self.iterations} tries"
+            if best == action
+            else f"{mine:+.2f} in {visits} tries against {values[best] or 0.0:+.2f}"
+            if mine is not None
+            else "never tried by the search"
+        )
+        return Judgement(
+            seat, action, best, loss, values, self.label, "return", why,
+            mistake=loss is not None and loss > NOISE,
+        )  # fmt: skip

@@ -1,0 +1,85 @@
+"""Judging decisions: a value for each legal action of one seat's decision, from that seat's
+point of view, and how much the action chosen gave away (a review, a hint).
+
+A game's judge is registered with :func:`meeple.core.registry.register_judge` by a layer
+that knows the game (the solvers: Edges, Erd); a game without one is judged by search
+(``meeple.agents.judge``). ``meeple.lab.review`` picks the judge and reviews a record.
+
+Values are in the judge's unit (:attr:`Judgement.unit`): ``points`` (the exact Edges solver:
+the seat's final score minus the opponent's with best play by both) or ``return`` (expected
+result from -1, a loss, to +1, a win: search and the Erd equilibrium).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from meeple.core.game import Action, State
+
+DEFAULT_SEED = 0
+"""The seed of a review's searches unless one is given: the same record, the same review."""
+MAX_ITERATIONS = 100_000
+"""The most search iterations a decision may be given (``--iterations``)."""
+
+
+@dataclass(frozen=True)
+class JudgeSettings:
+    """How hard a judge works: ``iterations`` per searched decision (None: the judge's own
+    default), ``seed`` for its searches, ``max_left`` (Edges: solve exactly from this many
+    pyramids left), ``values`` (False: only the chosen and the best action's values, where
+    every action's would cost more; a table needs no more) and ``solve`` (a judge that needs
+    a solved game, Erd's, may solve it now when the cache lacks it, instead of refusing)."""
+
+    iterations: int | None = None
+    seed: int = DEFAULT_SEED
+    max_left: int = 16
+    values: bool = True
+    solve: bool = False
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """One decision judged: ``values`` by action notation (None: not searched), the best
+    action, the ``loss`` of the chosen one (best value minus its value, at least 0; None
+    when it was not searched), the ``judge`` that gave them and a word of ``why``."""
+
+    seat: int
+    action: str
+    best: str
+    loss: float | None
+    values: dict[str, float | None]
+    judge: str
+    unit: str = "return"
+    why: str | None = None
+    mistake: bool = False
+    """Whether the loss is beyond the judge's noise (exact judges: above 0)."""
+    details: dict[str, Any] = field(default_factory=dict)
+    """Judge-specific extras (Edges: the position's value before and after, seat 0's view)."""
+
+
+class Judge(Protocol):
+    """Judges one seat's decisions in one game."""
+
+    name: str
+
+    def judge(
+        self,
+        history: Sequence[State[Any]],
+        moves: Sequence[tuple[int, str]],
+        seat: int,
+        chosen: Action,
+    ) -> Judgement:
+        """Judge ``seat`` choosing ``chosen`` at ``history[-1]``; ``history`` holds every
+        state from the start and ``moves`` the moves between them (``moves[k]`` played at
+        ``history[k]``), so that a search recalls what the seat was shown before."""
+        ...
+
+
+def loss_of(values: dict[str, float | None], best: str, chosen: str) -> float | None:
+    """The best action's value minus the chosen one's, never below 0 (None: not valued)."""
+    mine, top = values.get(chosen), values.get(best)
+    if mine is None or top is None:
+        return None
+    return max(0.0, top - mine)

@@ -1,0 +1,126 @@
+"""The Edges judge: exact by the solver where a position has at most ``max_left`` pyramids
+left, else the compiled ``uct`` search with a fixed, seeded iteration budget.
+
+Exact values are points: the judged seat's final score minus the opponent's with best play
+by both from the position after the action (the pie rule included). The loss is the value
+of the position before minus the value after, as ``meeple analyse`` has always counted it
+(:func:`meeple.solvers.edges_analysis.analyse_game`); the best action is the solver's
+:meth:`~meeple.solvers.edges_solver.EdgesSolver.best_action`. Search values are mean
+returns (-1 to +1) of the root's children, as :class:`meeple.agents.judge.SearchJudge`'s.
+Double Edges, and boards the solver does not take, are judged by search throughout.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from meeple.core.agent import Observation, catch_up
+from meeple.core.errors import MeepleError
+from meeple.core.game import Action, Game, State
+from meeple.core.review import Judgement, JudgeSettings, loss_of
+from meeple.games.edges.rules import EdgesGame, EdgesState
+from meeple.games.edges.uct import UCTAgent
+
+if TYPE_CHECKING:
+    from meeple.solvers.edges_solver import EdgesSolver
+
+UCT_ITERATIONS = 20_000
+"""The compiled search's iterations per decision by default (the ``uct`` agent's own)."""
+NOISE = 0.1
+"""A loss in returns (-1 to +1) the search cannot tell from none."""
+
+
+class EdgesJudge:
+    """Exact where the solver answers in bounded time, ``uct`` search elsewhere."""
+
+    name = "edges"
+
+    def __init__(self, game: Game[Any, Any, Any], settings: JudgeSettings) -> None:
+        if not isinstance(game, EdgesGame):
+            raise MeepleError("the Edges judge judges games of Edges only")
+        self.game = game
+        self.settings = settings
+        self.iterations = settings.iterations or UCT_ITERATIONS
+        # The solver loads here, not when meeple is imported: the command line starts fast.
+        from meeple.solvers.edges_analysis import _solver
+
+        self._solver: EdgesSolver | None = None
+        self.no_solver: str | None = None
+        """Why the solver judges nothing here (Double Edges, a board too large), or None."""
+        try:
+            self._solver = _solver(game.new_game(0))
+        except MeepleError as exc:
+            self.no_solver = str(exc)
+
+    def exact_at(self, state: EdgesState) -> bool:
+        """Whether a decision at ``state`` is judged by the solver."""
+        from meeple.solvers.edges_solver import pyramids_left
+
+        return self._solver is not None and pyramids_left(state) <= self.settings.max_left
+
+    def judge(
+        self,
+        history: Sequence[State[Any]],
+        moves: Sequence[tuple[int, str]],
+        seat: int,
+        chosen: Action,
+    ) -> Judgement:
+        """Judge ``seat`` playing ``chosen`` at ``history[-1]`` (see the module)."""
+        state = history[-1]
+        assert isinstance(state, EdgesState)
+        if self.exact_at(state):
+            return self._exact(state, seat, chosen)
+        return self._search(history, moves, seat, chosen)
+
+    def _exact(self, state: EdgesState, seat: int, chosen: Action) -> Judgement:
+        solver = self._solver
+        assert solver is not None
+        sign = 1 if seat % 2 == 0 else -1
+        before = solver.value(state)
+        after = solver.value(state._next(seat, chosen))
+        action = str(chosen)
+        best = action if before == after else str(solver.best_action(state)[0])
+        values: dict[str, float | None] = {}
+        if self.settings.values:
+            # Every move up to equivalence (symmetric moves share one value), then the two
+            # that matter whatever the equivalence picked.
+            values = {str(a): float(sign * v) for a, v in solver.move_values(state)}
+        values[best] = float(sign * before)
+        values[action] = float(sign * after)
+        loss = abs(before - after)
+        why = None
+        if loss:
+            points = f"{loss} point{'s' if loss != 1 else ''}"
+            why = f"{points} given away; {best} keeps {sign * before:+d}"
+        return Judgement(
+            seat, action, best, float(loss), values, "exact", "points", why, mistake=loss > 0,
+            details={"before": before, "after": after},
+        )  # fmt: skip
+
+    def _search(
+        self,
+        history: Sequence[State[Any]],
+        moves: Sequence[tuple[int, str]],
+        seat: int,
+        chosen: Action,
+    ) -> Judgement:
+        agent = UCTAgent(self.game, seed=self.settings.seed, iterations=self.iterations)
+        # The count of the seat's earlier decisions seeds the search, as in a game.
+        catch_up(agent, seat, history[:-1], moves)
+        found = agent.root_values(Observation(history[-1], seat))
+        values = {str(a): mean for a, (_, mean) in found.items()}
+        action = str(chosen)
+        label = f"uct {self.iterations}"
+        if len(found) == 1:
+            return Judgement(seat, action, action, 0.0, values, label,
+                             why="the only legal action")  # fmt: skip
+        best = str(max(found, key=lambda a: (found[a][0], found[a][1] or -2.0)))
+        if action not in values:
+            values[action] = None  # a move the compiled tree keeps under another's name
+        loss = loss_of(values, best, action)
+        reason = self.no_solver or f"more than {self.settings.max_left} pyramids left"
+        return Judgement(
+            seat, action, best, loss, values, label, "return", f"searched: {reason}",
+            mistake=loss is not None and loss > NOISE,
+        )  # fmt: skip

@@ -1,0 +1,87 @@
+"""The Erd judge: every allocation against the solved equilibrium.
+
+Erd is solved per rules version (:mod:`.solve`; the cache the ``equilibrium`` agent reads).
+An allocation's value is its expected result to the seat (-1 a loss, +1 a win) when the
+opponent plays the equilibrium's mix at this table and both play optimally after it: the
+row of the stage game's payoffs (the game going on valued by the solution) against the
+opponent's optimal mix. The best class of allocations earns the table's value; the loss of
+an allocation is that best value minus its own, in expectation over the opponent's mix.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from meeple.core.errors import MeepleError
+from meeple.core.game import Action, Game, State
+from meeple.core.review import Judgement, JudgeSettings, loss_of
+from meeple.games.erd.rules import ErdGame, ErdState
+from meeple.solvers.erd.agent import EquilibriumAgent
+
+if TYPE_CHECKING:
+    from meeple.solvers.erd.iteration import Solution
+
+TOLERANCE = 1e-6
+"""A loss at most this is the solver's rounding, not a mistake."""
+
+
+class ErdJudge:
+    """Judges allocations by the equilibrium of the solved game (see the module)."""
+
+    name = "equilibrium"
+
+    def __init__(
+        self,
+        game: Game[Any, Any, Any],
+        settings: JudgeSettings,
+        solution: Solution | None = None,
+    ) -> None:
+        """``solution``: judge by this one (a test's tiny variant); ``settings.solve``: solve
+        the rules now if the cache lacks them (about half a minute) instead of refusing."""
+        if not isinstance(game, ErdGame):
+            raise MeepleError("the Erd judge judges games of Erd only")
+        self.game = game
+        self.settings = settings
+        self.solution: Solution = EquilibriumAgent(
+            game, solution=solution, solve=settings.solve
+        ).solution
+
+    def judge(
+        self,
+        history: Sequence[State[Any]],
+        moves: Sequence[tuple[int, str]],
+        seat: int,
+        chosen: Action,
+    ) -> Judgement:
+        """Judge ``seat`` allocating ``chosen`` at ``history[-1]`` (see the module)."""
+        from meeple.solvers.erd.exploit import table
+
+        state = history[-1]
+        assert isinstance(state, ErdState)
+        try:
+            tab = table(self.solution, state, seat)
+        except KeyError as exc:
+            raise MeepleError(
+                f"round {state.round}: the position is not in the solved game ({exc})"
+            ) from None
+        by_class = tab.payoff @ tab.their_optimal
+        values: dict[str, float | None] = {}
+        for allocations, value in zip(tab.ours, by_class, strict=True):
+            for allocation in allocations:
+                values[str(allocation)] = float(value)
+        action = str(chosen)
+        top = max(range(len(tab.ours)), key=lambda k: (by_class[k], tab.optimal[k]))
+        best = action if values.get(action) == float(by_class[top]) else str(tab.ours[top][0])
+        loss = loss_of(values, best, action)
+        if loss is not None and loss <= TOLERANCE:
+            loss, best = 0.0, action
+        # The equilibrium's likeliest classes: what it would play here, and how often.
+        likeliest = sorted(range(len(tab.ours)), key=lambda k: -tab.optimal[k])[:3]
+        mix = ", ".join(f"{tab.ours[k][0]} {tab.optimal[k]:.0%}" for k in likeliest)
+        more = ", ..." if len(tab.ours) > 3 and tab.optimal[likeliest[-1]] < 1 else ""
+        why = f"value {tab.value:+.3f} with best play; the equilibrium plays {mix}{more}"
+        return Judgement(
+            seat, action, best, loss, values, "equilibrium", "return", why,
+            mistake=loss is not None and loss > TOLERANCE,
+        )  # fmt: skip
