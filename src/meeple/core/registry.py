@@ -200,3 +200,23 @@ def register_judge(game_name: str, factory: Any) -> None:
 def game_judge(game_name: str) -> Any | None:
     """The judge factory registered for ``game_name``, or None."""
     return _JUDGES.get(_key(game_name))
+
+
+_BATCHES: dict[str, Any] = {}
+
+
+def register_batch(game_name: str, factory: Any) -> None:
+    """Offer batched rules for one game: ``factory(game)`` makes a
+    :class:`meeple.core.batch.BatchRules` for that configuration, or raises
+    :class:`~meeple.core.errors.MeepleError` naming the options it does not serve."""
+    _BATCHES[_key(game_name)] = factory
+
+
+def batch_rules(game: Game[Any, Any, Any]) -> Any:
+    """The batched rules of ``game``'s configuration; MeepleError naming the games that
+    have them if this one does not."""
+    factory = _BATCHES.get(_key(game.name))
+    if factory is None:
+        offered = ", ".join(sorted(_BATCHES)) or "none"
+        raise MeepleError(f"{game.title} has no batched rules yet; games that have: {offered}")
+    return factory(game)

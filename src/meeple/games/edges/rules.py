@@ -33,6 +33,9 @@ from meeple.core.registry import register
 from meeple.core.rng import make_rng
 from meeple.games.edges.board import Board, Edge, board, parse_edge
 
+FIRST_STREAM = ("edges", "first")
+"""The random stream under a game's seed that draws the first seat."""
+
 if TYPE_CHECKING:
     pass
 
@@ -351,17 +354,28 @@ class EdgesGame(Game[EdgesOptions, "EdgesState", EdgesAction]):
         return f"Team {'AB'[side]}" if self.options.double else TWO_PLAYER_SEATS[side]
 
     # -- states -----------------------------------------------------------------------------
+    @property
+    def first_is_drawn(self) -> bool:
+        """Whether the first seat is drawn from the seed (stream :data:`FIRST_STREAM`)."""
+        # 'Team A, 1st player' moves first in Double Edges with a1: the seat names follow
+        # the order, and nothing is drawn.
+        a1 = self.options.double and self.options.double_start == "a1"
+        return self.options.first == "random" and not a1
+
+    def first_seat(self, seed: int) -> int:
+        """The seat that places the first pyramid in game ``seed``: the only part of a new
+        game that depends on its seed."""
+        if self.first_is_drawn:
+            return make_rng(seed, *FIRST_STREAM).randrange(self._players)
+        return 0 if self.options.first == "random" else self.options.first
+
     def new_game(self, seed: int) -> EdgesState:
         """An empty board; the first seat is drawn from the seed unless the options fix it.
 
         With four players the order is the first team's first player, the other team's
         first player, then the two second players (A1, B1, A2, B2 when team A starts).
         """
-        first = self.options.first
-        if self.options.double and self.options.double_start == "a1":
-            first = 0  # 'Team A, 1st player' moves first: the seat names follow the order
-        elif first == "random":
-            first = make_rng(seed, "edges", "first").randrange(self._players)
+        first = self.first_seat(seed)
         if self._players == 2:
             order: tuple[int, ...] = (first, 1 - first)
         else:

@@ -1,0 +1,117 @@
+"""Steps a second of the batched environments against OpenSpiel and meeple's PettingZoo.
+
+    .venv/bin/python benchmarks/vector_speed.py --seconds 2 --repeat 3 --batch 1024
+
+Every measure steps random legal actions and produces, at every step, what a learner needs:
+the batched environment (``meeple.envs.vector``) its observations, masks and rewards for
+the whole batch; OpenSpiel's C++ ``dots_and_boxes`` 3x4, stepped from Python, each state's
+legal actions and observation tensor; meeple's PettingZoo adapter (``env("edges")``) each
+``last()``. Rounds are interleaved and the median of ``--repeat`` is printed with the ratio
+of the batched environment to each: the ratios are the figures to read on a shared machine.
+The batched environment runs its kernels on every core numba finds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Callable
+
+import numpy as np
+from rich.console import Console
+from rich.table import Table
+
+from meeple.envs.pettingzoo import env as pettingzoo_env
+from meeple.envs.vector import MeepleVectorEnv
+
+
+def batched_steps(seconds: float, batch: int, board: str) -> float:
+    """Steps (one action in one game) a second of the batched environment."""
+    env = MeepleVectorEnv("edges", num_envs=batch, board=board)
+    _, info = env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    steps, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        # A uniformly random legal id per game: the largest random key among the legal ones.
+        keys = rng.random(info["action_mask"].shape, dtype=np.float32) * info["action_mask"]
+        _, _, _, _, info = env.step(keys.argmax(axis=1))
+        steps += batch
+    return steps / (time.perf_counter() - start)
+
+
+def spiel_steps(seconds: float) -> float:
+    """Steps a second of OpenSpiel's ``dots_and_boxes`` 3x4 with an observation tensor."""
+    import pyspiel
+
+    game = pyspiel.load_game("dots_and_boxes", {"num_rows": 3, "num_cols": 4})
+    rng = np.random.default_rng(0)
+    steps, start = 0, time.perf_counter()
+    state = game.new_initial_state()
+    while time.perf_counter() - start < seconds:
+        if state.is_terminal():
+            state.returns()
+            state = game.new_initial_state()
+        legal = state.legal_actions()
+        state.observation_tensor()
+        state.apply_action(legal[rng.integers(len(legal))])
+        steps += 1
+    return steps / (time.perf_counter() - start)
+
+
+def pettingzoo_steps(seconds: float, board: str) -> float:
+    """Steps a second of meeple's PettingZoo adapter of Edges."""
+    e = pettingzoo_env("edges", board=board)
+    e.reset(seed=0)
+    rng = np.random.default_rng(0)
+    steps, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        observation, _, terminated, truncated, _ = e.last()
+        if terminated or truncated:
+            e.reset(seed=steps)
+            continue
+        legal = np.flatnonzero(observation["action_mask"])
+        e.step(int(legal[rng.integers(len(legal))]))
+        steps += 1
+    return steps / (time.perf_counter() - start)
+
+
+def main() -> None:
+    """Measure each, interleaved, and print the medians and ratios."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--batch", type=int, default=1024)
+    parser.add_argument("--board", default="3x4")
+    args = parser.parse_args()
+    batched_steps(0.2, args.batch, args.board)  # compile (or load) the kernels first
+    measures: dict[str, Callable[[], float]] = {
+        f"meeple batched Edges {args.board}, {args.batch} games": lambda: batched_steps(
+            args.seconds, args.batch, args.board
+        ),
+        "OpenSpiel dots_and_boxes 3x4 (C++, stepped from Python)": lambda: spiel_steps(
+            args.seconds
+        ),
+        f"meeple PettingZoo Edges {args.board}": lambda: pettingzoo_steps(args.seconds, args.board),
+    }
+    rates: dict[str, list[float]] = {name: [] for name in measures}
+    for _ in range(args.repeat):
+        for name, measure in measures.items():
+            rates[name].append(measure())
+    medians = {name: statistics.median(values) for name, values in rates.items()}
+    ours = next(iter(medians.values()))
+    table = Table(title="steps a second (median of the rounds)")
+    for column in ("measure", "steps/s", "range", "batched / this"):
+        table.add_column(column)
+    for name, values in rates.items():
+        table.add_row(
+            name,
+            f"{medians[name]:,.0f}",
+            f"{min(values):,.0f}-{max(values):,.0f}",
+            f"{ours / medians[name]:.1f}x",
+        )
+    Console().print(table)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,67 @@
+"""Batched rules: many games of one configuration stepped at once on arrays, for research.
+
+A game whose compiled twin can step a whole batch registers a :class:`BatchRules` factory
+(:func:`meeple.core.registry.register_batch`); the research environments
+(:mod:`meeple.envs.vector`) build on it without knowing the game. Every array is NumPy:
+
+* ``states``: ``(B, state_size)`` integers, one compiled position per row (the layout is
+  the game's compiled twin's, so a row decodes to the readable rules' state);
+* ``actions``: ``(B,)`` action ids (the readable rules' ids) for the seat to act in each
+  game;
+* ``masks``: ``(B, num_actions)`` booleans, the legal ids of the seat to act;
+* ``observations``: ``(B, observation_size)`` float32, each row what the seat to act may
+  know, laid out slot by slot as :meth:`BatchRules.observation_slots` names them;
+* ``rewards``: ``(B, num_players)`` float32, each seat's return, non-zero only on the step
+  that ends a game.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+import numpy as np
+
+
+class BatchRules(Protocol):
+    """The rules of one game configuration over a batch of positions (see the module)."""
+
+    num_players: int
+    num_actions: int
+    state_size: int
+    observation_size: int
+
+    def initial(self, seed: int) -> np.ndarray:
+        """The position a game starts in with ``seed``: the readable rules' ``new_game``."""
+        ...
+
+    def initials(self, seeds: np.ndarray) -> np.ndarray:
+        """``(len(seeds), state_size)``: :meth:`initial` of each seed, at once."""
+        ...
+
+    def to_act(self, states: np.ndarray) -> np.ndarray:
+        """``(B,)`` the seat to act in each game; -1 where the game is over."""
+        ...
+
+    def masks(self, states: np.ndarray, out: np.ndarray) -> None:
+        """Write each game's legal action ids, as booleans, into ``out`` ``(B, A)``."""
+        ...
+
+    def step(
+        self, states: np.ndarray, actions: np.ndarray, rewards: np.ndarray, done: np.ndarray
+    ) -> np.ndarray:
+        """Play each game's action in place; write each seat's return into ``rewards`` and
+        whether the game ended into ``done``. Returns ``(B,)`` booleans: True where the
+        action was not legal (that game is left as it was)."""
+        ...
+
+    def observe(self, states: np.ndarray, out: np.ndarray) -> None:
+        """Write the observation of the seat to act in each game into ``out``."""
+        ...
+
+    def look(self, states: np.ndarray, masks: np.ndarray, observations: np.ndarray) -> np.ndarray:
+        """:meth:`masks` and :meth:`observe` at once (one pass); returns :meth:`to_act`."""
+        ...
+
+    def observation_slots(self) -> list[str]:
+        """The name of every slot of an observation, in order."""
+        ...

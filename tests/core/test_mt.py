@@ -1,0 +1,27 @@
+"""The compiled first draw of many seeded streams is CPython's ``random.Random``'s."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from meeple.core.mt import first_randrange
+from meeple.core.rng import derive_seed
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 7, 100, 2**31])
+def test_the_first_randrange_of_each_seed_is_pythons(n: int) -> None:
+    """Thousands of derived seeds and the edge cases of the seed's words."""
+    seeds = [derive_seed(s, "edges", "first") for s in range(3000)]
+    seeds += [0, 1, 2**32 - 1, 2**32, 2**63, 2**64 - 1]
+    out = np.empty(len(seeds), dtype=np.int64)
+    first_randrange(np.array(seeds, dtype=np.uint64), n, out)
+    assert out.tolist() == [random.Random(s).randrange(n) for s in seeds]
+
+
+def test_a_range_it_cannot_draw_from_is_refused() -> None:
+    """n outside 1 to 2**31 is a clear ValueError."""
+    with pytest.raises(ValueError, match="n must be 1 to 2"):
+        first_randrange(np.zeros(1, dtype=np.uint64), 0, np.empty(1, dtype=np.int64))

@@ -1,0 +1,130 @@
+"""The batched environments against the readable rules: every state, mask, seat and reward."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import meeple
+from meeple.core.errors import IllegalAction, MeepleError
+from meeple.envs.vector import MeepleVectorEnv
+from meeple.games.edges.compiled.batch import observation_of_view
+from meeple.games.edges.compiled.rules import encode
+
+CONFIGS = [
+    {"board": "2x2"},
+    {"board": "3x4"},
+    {"board": "2x3", "pie": False},
+    {"double": True},
+    {"board": "2x3", "first": 1},
+]
+
+
+def play_along(options: dict[str, object], games: int, batch: int, seed: int) -> int:
+    """Step ``batch`` games with random legal actions until ``games`` have ended, playing the
+    same actions on the readable rules beside them and comparing everything; the games
+    ended."""
+    env = MeepleVectorEnv("edges", num_envs=batch, **options)
+    game = meeple.make("edges", **options)
+    obs, info = env.reset(seed=seed)
+    readable = [game.new_game(seed + k) for k in range(batch)]
+    rng = np.random.default_rng(seed)
+    ended = 0
+    while ended < games:
+        for k, state in enumerate(readable):
+            seat = state.to_act[0]
+            assert info["to_act"][k] == seat
+            assert np.flatnonzero(info["action_mask"][k]).tolist() == sorted(
+                state.legal_action_ids(seat)
+            )
+            assert np.array_equal(env._states[k], encode(state))
+            np.testing.assert_allclose(obs[k], observation_of_view(game, state.view(seat)))
+        actions = np.array([rng.choice(np.flatnonzero(row)) for row in info["action_mask"]])
+        obs, reward, terminated, truncated, info = env.step(actions)
+        assert not truncated.any()
+        for k, state in enumerate(readable):
+            seat = state.to_act[0]
+            after = state.apply(seat, game.action_from_id(int(actions[k])))
+            assert terminated[k] == after.is_over
+            assert info["acted"][k] == seat
+            assert list(info["rewards"][k]) == list(after.returns)
+            assert reward[k] == after.returns[seat]
+            if after.is_over:
+                ended += 1
+                assert info["_final_obs"][k]
+                np.testing.assert_allclose(
+                    info["final_obs"][k], observation_of_view(game, after.view(0))
+                )
+                after = game.new_game(int(info_seed(env, k)))
+            readable[k] = after
+    return ended
+
+
+def info_seed(env: MeepleVectorEnv, k: int) -> int:
+    """The seed of the game slot ``k`` plays now."""
+    return int(env._seeds[k])
+
+
+@pytest.mark.parametrize(
+    "options", CONFIGS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items())
+)
+def test_the_batched_edges_is_the_readable_rules(options: dict[str, object]) -> None:
+    """Random games through both, compared after every step, across resets."""
+    assert play_along(options, games=60, batch=16, seed=11) >= 60
+
+
+def test_thousands_of_random_games_end_as_the_readable_rules_say() -> None:
+    """The whole batch plays on to thousands of games on the standard board."""
+    assert play_along({"board": "2x2"}, games=2000, batch=64, seed=3) >= 2000
+
+
+def test_a_run_replays_from_its_seed() -> None:
+    """The same seed and actions give the same observations and rewards."""
+    runs = []
+    for _ in range(2):
+        env = MeepleVectorEnv("edges", num_envs=8, board="2x3")
+        obs, info = env.reset(seed=5)
+        rng = np.random.default_rng(1)
+        trace = [obs]
+        for _ in range(40):
+            actions = np.array([rng.choice(np.flatnonzero(row)) for row in info["action_mask"]])
+            obs, reward, _, _, info = env.step(actions)
+            trace += [obs, reward]
+        runs.append(trace)
+    for a, b in zip(*runs, strict=True):
+        assert np.array_equal(a, b)
+
+
+def test_an_illegal_action_is_refused_before_any_game_moves() -> None:
+    """One illegal id among legal ones: IllegalAction naming the game, nothing changed."""
+    env = MeepleVectorEnv("edges", num_envs=4, board="2x2")
+    _, info = env.reset(seed=0)
+    actions = np.array([np.flatnonzero(row)[0] for row in info["action_mask"]])
+    env.step(actions)  # the same edges are now taken
+    before = env._states.copy()
+    with pytest.raises(IllegalAction, match="not legal in game 0; legal ids"):
+        env.step(actions)
+    assert np.array_equal(env._states, before)
+    with pytest.raises(MeepleError, match="4 integer action ids"):
+        env.step(np.zeros(3, dtype=np.int64))
+    with pytest.raises(MeepleError, match="num_envs must be 1 to"):
+        MeepleVectorEnv("edges", num_envs=0)
+
+
+def test_a_game_without_batched_rules_is_refused_by_name() -> None:
+    """Asking for a game that has no batched rules names the games that have them."""
+    with pytest.raises(MeepleError, match="no batched rules yet; games that have: edges"):
+        MeepleVectorEnv("erosion", num_envs=2)
+
+
+def test_the_observation_names_every_slot_and_stays_in_the_unit_box() -> None:
+    """101 named slots on the standard board, every value in [0, 1]."""
+    env = MeepleVectorEnv("edges", num_envs=32)
+    obs, info = env.reset(seed=2)
+    assert len(env.observation_slots()) == obs.shape[1] == 101
+    rng = np.random.default_rng(0)
+    for _ in range(50):
+        assert env.single_observation_space.contains(obs[0])
+        assert ((obs >= 0) & (obs <= 1)).all()
+        actions = np.array([rng.choice(np.flatnonzero(row)) for row in info["action_mask"]])
+        obs, *_, info = env.step(actions)
