@@ -56,6 +56,9 @@ ROOT = Path(__file__).resolve().parents[1]
 HOSTILE_ADDRESS = "127.0.0.2"
 """Where the hostile clients connect from: loopback too, but an address of its own."""
 
+STOP_TARGET = 5.0
+"""Seconds the server may take to exit on SIGTERM after a phase."""
+
 TIMEOUT = 30.0
 """Seconds a hostile request may wait for its answer before it counts as a failure."""
 
@@ -611,6 +614,8 @@ class Phase:
     tracebacks: int = 0
     seconds: float = 0.0
     """The whole phase: the server's start, the honest run and its checks."""
+    stop_seconds: float | None = None
+    """How long the server took to exit on SIGTERM at the phase's end (None: killed)."""
     load: tuple[float, float] = (0.0, 0.0)
     """The machine's load average (1 minute) as the phase started and ended: other work on
     the machine slows both phases alike only if it stays the same."""
@@ -640,8 +645,10 @@ def run_phase(name: str, kind: str, args: argparse.Namespace, folder: Path) -> P
             time.sleep(max(0.0, args.limits_seconds - (time.perf_counter() - hostile.started)))
         tally = hostile.stop() if hostile else None
     finally:
-        server.stop()
+        # SIGTERM right after the hostile run, whatever the server is still doing.
+        stop_seconds = server.stop()
     phase = Phase(name, kind, honest, tally, hostile.seconds if hostile else 0.0)
+    phase.stop_seconds = stop_seconds
     phase.seconds = time.perf_counter() - started
     phase.load = (load_before, os.getloadavg()[0])
     phase.tracebacks = log.read_text(errors="replace").count("Traceback")
@@ -696,6 +703,10 @@ def report(phases: list[Phase], args: argparse.Namespace) -> bool:
     row("  served (spectators, valid)", lambda p: str(p.hostile["allowed"]), True)
     row("  attack failures", lambda p: str(sum(p.hostile["failures"].values())), True)
     row("tracebacks in the server log", lambda p: str(p.tracebacks))
+    row(
+        "SIGTERM to exit, s",
+        lambda p: "killed" if p.stop_seconds is None else f"{p.stop_seconds:.2f}",
+    )
     console.print(table)
     for p in hostile:
         for kind, n in sorted(p.hostile["failures"].items()):
@@ -738,6 +749,15 @@ def report(phases: list[Phase], args: argparse.Namespace) -> bool:
             "every honest match finished: "
             + ", ".join(f"{p.name} {p.honest['finished']}/{p.honest['matches']}" for p in phases),
             all(p.honest["finished"] == p.honest["matches"] for p in phases),
+        ),
+        (
+            "SIGTERM to exit after each phase: "
+            + ", ".join(
+                f"{p.name} " + ("killed" if p.stop_seconds is None else f"{p.stop_seconds:.2f} s")
+                for p in phases
+            )
+            + f" (target: within {STOP_TARGET:.0f} s)",
+            all(p.stop_seconds is not None and p.stop_seconds <= STOP_TARGET for p in phases),
         ),
         (
             "tracebacks in the server logs: "

@@ -10,7 +10,7 @@ import pytest
 
 from meeple.interfaces.web.client import Client
 from meeple.interfaces.web.limits import ServerLimits
-from meeple.interfaces.web.quotas import ClientQuotas, QuotaExceeded
+from meeple.interfaces.web.quotas import SEAT_SOCKETS, ClientQuotas, QuotaExceeded
 
 
 def Quotas(
@@ -27,45 +27,117 @@ def Quotas(
     )
 
 
+def create(quotas: ClientQuotas, client: str, unfinished, match: str | None = "m") -> None:
+    """One creation through ``quotas.creating``; ``match`` None: the creation fails."""
+
+    async def go() -> None:
+        async with quotas.creating(client, unfinished) as made:
+            if match is None:
+                raise ValueError("bad options")
+            made["match"] = match
+
+    if match is None:
+        with pytest.raises(ValueError):
+            asyncio.run(go())
+    else:
+        asyncio.run(go())
+
+
 def test_creating_past_the_rate_is_refused_with_the_wait_and_other_clients_are_not():
     quotas = ClientQuotas(Quotas(creates_per_minute=3, open_matches=100))
-    for _ in range(3):
-        quotas.check_create("10.0.0.1", lambda m: True)
+    for k in range(3):
+        create(quotas, "10.0.0.1", lambda m: False, f"m{k}")
     with pytest.raises(QuotaExceeded) as refused:
-        quotas.check_create("10.0.0.1", lambda m: True)
+        create(quotas, "10.0.0.1", lambda m: False)
     assert refused.value.status == 429 and refused.value.code == "rate_limited"
     assert refused.value.retry_after is not None and 1 <= refused.value.retry_after <= 61
     assert "at most 3 new matches a minute" in str(refused.value)
-    quotas.check_create("10.0.0.2", lambda m: True)  # another address has its own share
+    create(quotas, "10.0.0.2", lambda m: False)  # another address has its own share
+
+
+def test_a_refused_creation_does_not_count_against_the_rate():
+    quotas = ClientQuotas(Quotas(creates_per_minute=2, open_matches=100))
+    for _ in range(5):
+        create(quotas, "c", lambda m: False, None)  # bad options, five times
+    create(quotas, "c", lambda m: False, "a")
+    create(quotas, "c", lambda m: False, "b")
+    with pytest.raises(QuotaExceeded):
+        create(quotas, "c", lambda m: False)
+
+
+def test_creations_in_flight_count_so_a_burst_cannot_pass_the_rate():
+    quotas = ClientQuotas(Quotas(creates_per_minute=2, open_matches=100))
+
+    async def burst() -> list[object]:
+        started = asyncio.Event()
+
+        async def one(k: int) -> str:
+            async with quotas.creating("c", lambda m: False) as made:
+                started.set()
+                await asyncio.sleep(0.05)
+                made["match"] = f"m{k}"
+            return "made"
+
+        return await asyncio.gather(*(one(k) for k in range(5)), return_exceptions=True)
+
+    results = asyncio.run(burst())
+    assert results.count("made") == 2
+    assert all(isinstance(r, QuotaExceeded) for r in results if r != "made")
 
 
 def test_unfinished_matches_are_held_until_they_finish():
     quotas = ClientQuotas(Quotas(creates_per_minute=100, open_matches=2))
     unfinished = {"a", "b"}
     for match in ("a", "b"):
-        quotas.check_create("c", unfinished.__contains__)
-        quotas.created("c", match)
+        create(quotas, "c", unfinished.__contains__, match)
     with pytest.raises(QuotaExceeded) as refused:
-        quotas.check_create("c", unfinished.__contains__)
+        create(quotas, "c", unfinished.__contains__)
     assert refused.value.code == "too_many_open_matches"
     unfinished.discard("a")
-    quotas.check_create("c", unfinished.__contains__)
+    create(quotas, "c", unfinished.__contains__)
 
 
-def test_sockets_are_counted_per_client_and_per_match_and_freed_on_close():
-    quotas = ClientQuotas(Quotas(sockets_per_client=2, sockets_per_match=3))
-    quotas.open_socket("x", "m")
-    quotas.open_socket("x", "m")
+def test_sockets_are_counted_per_client_and_freed_on_close():
+    quotas = ClientQuotas(Quotas(sockets_per_client=2))
+    quotas.open_socket("x")
+    quotas.open_socket("x")
     with pytest.raises(QuotaExceeded) as refused:
-        quotas.open_socket("x", "n")
+        quotas.open_socket("x")
     assert refused.value.code == "too_many_connections"
-    quotas.open_socket("y", "m")
+    quotas.open_socket("y")
+    quotas.close_socket("x")
+    quotas.open_socket("x")
+
+
+def test_spectators_are_bounded_per_match_and_never_keep_a_seat_holder_out():
+    quotas = ClientQuotas(Quotas(sockets_per_match=3))
+    for _ in range(3):
+        quotas.watch("m", None)
     with pytest.raises(QuotaExceeded) as full:
-        quotas.open_socket("z", "m")
+        quotas.watch("m", None)
     assert full.value.code == "match_full_of_connections"
-    quotas.close_socket("x", "m")
-    quotas.open_socket("x", "n")
-    quotas.open_socket("z", "m")
+    quotas.watch("m", 0)  # the player still gets in
+    quotas.watch("m", 1)
+    quotas.watch("n", None)  # another match has its own share
+    quotas.unwatch("m", None)
+    quotas.watch("m", None)
+    for _ in range(SEAT_SOCKETS - 1):
+        quotas.watch("m", 0)
+    with pytest.raises(QuotaExceeded) as seat:
+        quotas.watch("m", 0)
+    assert seat.value.code == "too_many_connections"
+
+
+def test_checking_uploaded_records_is_rate_limited_per_client():
+    quotas = ClientQuotas(ServerLimits(max_replays_per_minute=2))
+    quotas.check_replay("c")
+    quotas.check_replay("c")
+    with pytest.raises(QuotaExceeded) as refused:
+        quotas.check_replay("c")
+    assert refused.value.code == "rate_limited" and "2 uploaded records a minute" in str(
+        refused.value
+    )
+    quotas.check_replay("d")
 
 
 # -- against a real server ---------------------------------------------------------------------
@@ -95,7 +167,9 @@ def test_creating_too_fast_or_holding_too_many_matches_is_a_429_with_its_code(
     assert "at most 3 new matches a minute" in fast.json()["error"]
 
 
-def test_a_match_takes_a_bounded_number_of_sockets(server_factory, tmp_path):
+def test_a_match_takes_a_bounded_number_of_spectators_and_always_its_players(
+    server_factory, tmp_path
+):
     server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 0, "--max-sockets-per-match", "2")
     created = httpx.post(f"{server.url}/api/matches", json=EDGES).json()
 
@@ -105,11 +179,17 @@ def test_a_match_takes_a_bounded_number_of_sockets(server_factory, tmp_path):
         watchers = [await Client(server.url, created["match"], None).connect() for _ in range(2)]
         url = server.url.replace("http://", "ws://") + f"/ws/{created['match']}"
         async with websockets.connect(url) as third:
+            await third.send(json.dumps({"type": "hello"}))
             refusal = json.loads(await third.recv())
             assert refusal["code"] == "match_full_of_connections"
             with pytest.raises(websockets.ConnectionClosed) as closed:
                 await third.recv()
             assert closed.value.rcvd is not None and closed.value.rcvd.code == 4429
+        # The players are never kept out by spectators.
+        for seat in created["seats"]:
+            player = await Client(server.url, created["match"], seat["token"]).connect()
+            assert player.state is not None and player.state["seat"] == seat["seat"]
+            await player.close()
         await watchers[0].close()
         await asyncio.sleep(0.2)
         again = await Client(server.url, created["match"], None).connect()  # a place is free
@@ -140,3 +220,22 @@ def test_bodies_and_options_are_bounded(server_factory, tmp_path):
     assert inflated.status_code == 413 and "--max-options-bytes" in inflated.json()["error"]
     page = httpx.get(f"{server.url}/api/matches", params={"status": "live", "limit": 5000})
     assert page.status_code == 422 and page.json()["code"] == "invalid_request"
+
+
+def test_a_refused_create_does_not_use_up_the_rate_and_replays_are_limited(
+    server_factory, tmp_path
+):
+    server = server_factory(
+        f"sqlite:///{tmp_path / 's.db'}", 0, "--max-creates-per-minute", "2",
+        "--max-replays-per-minute", "2",
+    )  # fmt: skip
+    bad = {**EDGES, "options": {"board": "9x9x9"}}
+    for _ in range(4):
+        assert httpx.post(f"{server.url}/api/matches", json=bad).status_code == 400
+    for _ in range(2):
+        assert httpx.post(f"{server.url}/api/matches", json=EDGES).status_code == 200
+    assert httpx.post(f"{server.url}/api/matches", json=EDGES).status_code == 429
+    for _ in range(2):
+        assert httpx.post(f"{server.url}/api/replay", json={"game": "edges"}).status_code == 400
+    limited = httpx.post(f"{server.url}/api/replay", json={"game": "edges"})
+    assert limited.status_code == 429 and limited.json()["code"] == "rate_limited"

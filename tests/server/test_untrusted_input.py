@@ -135,7 +135,7 @@ HUGE = "9" * 5_000  # past Python's 4,300-digit limit on reading an int
         ("POST", "/api/matches", "{not json", 422, "invalid_request"),
         ("POST", "/api/matches", '{"game": "chess"}', 400, "unknown_game"),
         ("POST", "/api/matches", '{"game": "edges", "options": {"x": 1}}', 400, "bad_option"),
-        ("POST", "/api/replay", '{"game": "edges", "seed": ' + HUGE + "}", 400, "bad_json"),
+        ("POST", "/api/replay", '{"game": "edges", "seed": ' + HUGE + "}", 400, "bad_record"),
         ("POST", "/api/replay", '{"game": "edges", "seed": 1}', 400, "bad_record"),
     ],
 )

@@ -9,6 +9,7 @@ import socket
 import sys
 import threading
 import webbrowser
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -28,6 +29,13 @@ def serve_command(
         str,
         typer.Option(help="SQLAlchemy URL of the matches database, e.g. postgresql+psycopg://..."),
     ] = DEFAULT_MATCH_URL,
+    content: Annotated[
+        Path | None,
+        typer.Option(
+            help="a folder of designers' data to offer by name: <game>/<set>/ as `meeple "
+            "content copy` writes it; a match asks for one as set:<set> (docs/security.md)",
+        ),
+    ] = None,
     agent_workers: Annotated[
         int | None,
         typer.Option(help="processes that run agents' moves (default: one per core; 0: threads)"),
@@ -56,6 +64,9 @@ def serve_command(
     max_creates_per_minute: Annotated[
         int, typer.Option(help="new matches one address may make in any minute", min=1)
     ] = _LIMITS.max_creates_per_minute,
+    max_replays_per_minute: Annotated[
+        int, typer.Option(help="uploaded records one address may have checked a minute", min=1)
+    ] = _LIMITS.max_replays_per_minute,
     max_open_matches: Annotated[
         int, typer.Option(help="unfinished matches one address may have made at once", min=1)
     ] = _LIMITS.max_open_matches,
@@ -134,6 +145,7 @@ def serve_command(
             agent_margin_seconds=agent_margin_seconds,
             max_creates_per_minute=max_creates_per_minute,
             max_open_matches=max_open_matches,
+            max_replays_per_minute=max_replays_per_minute,
             max_sockets_per_client=max_sockets_per_client,
             max_sockets_per_match=max_sockets_per_match,
             lobby_page_size=lobby_page_size,
@@ -143,7 +155,9 @@ def serve_command(
             expire_waiting_seconds=expire_waiting_seconds,
             expire_idle_seconds=expire_idle_seconds,
         )
-        app = create_app(db, agent_workers=agent_workers, base_url=url, limits=limits)
+        app = create_app(
+            db, agent_workers=agent_workers, base_url=url, limits=limits, content=content
+        )
     except MeepleError as exc:
         raise fail(str(exc)) from None
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")

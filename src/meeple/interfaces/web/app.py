@@ -16,7 +16,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import Body, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
@@ -36,6 +36,7 @@ from meeple.core.errors import (
 )
 from meeple.core.game import ActionIdError
 from meeple.core.registry import make
+from meeple.interfaces.web.content_sets import ContentSets
 from meeple.interfaces.web.hub import ONLINE_CONTENT, Hub
 from meeple.interfaces.web.limits import ServerLimits
 from meeple.interfaces.web.live import (
@@ -74,12 +75,14 @@ def create_app(
     agent_workers: int | None = None,
     base_url: str = "",
     limits: ServerLimits | None = None,
+    content: Path | None = None,
 ) -> FastAPI:
     """The server application, storing matches at the SQLAlchemy URL ``db``, within the
     operator's ``limits`` (defaults: :class:`ServerLimits`)."""
     store = MatchStore(db)
     store.check()
-    hub = Hub(store, AgentPool(agent_workers), base_url=base_url, limits=limits)
+    sets = ContentSets(content)
+    hub = Hub(store, AgentPool(agent_workers), base_url=base_url, limits=limits, content=sets)
     quotas = ClientQuotas(hub.limits)
 
     @asynccontextmanager
@@ -168,10 +171,9 @@ def create_app(
 
     @app.post("/api/matches", summary="Create a match; returns a secret token per person's seat")
     async def create_match(request: CreateMatch, http: Request) -> dict[str, Any]:
-        client = _client(http)
-        quotas.check_create(client, hub.unfinished)
-        created = await hub.create(request)
-        quotas.created(client, created["match"])
+        async with quotas.creating(_client(http), hub.unfinished) as made:
+            created = await hub.create(request)
+            made["match"] = created["match"]
         return created
 
     @app.get("/api/matches", summary="Listed matches: open seats, live, or finished")
@@ -221,11 +223,10 @@ def create_app(
     async def rematch(match_id: str, request: SeatRequest, http: Request) -> dict[str, Any]:
         match = await hub.get(match_id)
         seat = hub.seat_of(match, request.token)
-        client = _client(http)
-        quotas.check_create(client, hub.unfinished)
-        made = await hub.rematch(match, seat)
-        quotas.created(client, made["match"])
-        return made
+        async with quotas.creating(_client(http), hub.unfinished) as made:
+            rematched = await hub.rematch(match, seat)
+            made["match"] = rematched["match"]
+        return rematched
 
     @app.get("/api/matches/{match_id}/record", summary="The full record, once the match is over")
     async def record(match_id: str) -> dict[str, Any]:
@@ -235,18 +236,22 @@ def create_app(
         return match.record().model_dump(mode="json")
 
     @app.post(
-        "/api/replay", summary="Check an uploaded record and return every state to step through"
+        "/api/replay",
+        summary="Check an uploaded record and return every state to step through",
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "description": "a game record, as `meeple play --save` writes it",
+                "content": {"application/json": {"schema": {"type": "object"}}},
+            }
+        },
     )
-    async def replay(
-        request: Request,
-        record: Annotated[
-            dict[str, Any] | None,
-            Body(description="a game record, as `meeple play --save` writes it"),
-        ] = None,
-    ) -> dict[str, Any]:
-        del record  # declared for the OpenAPI page; the body is read with a size limit
+    async def replay(request: Request) -> dict[str, Any]:
+        # The body is not declared as a parameter: FastAPI would parse up to 2 MB of JSON on
+        # the event loop, stalling every match; it is read here, and parsed in a thread.
+        quotas.check_replay(_client(request))
         text = await _read_limited(request, MAX_RECORD_BYTES)
-        return await asyncio.to_thread(_replay_states, text)
+        return await asyncio.to_thread(_replay_states, text, hub.content)
 
     @app.websocket("/ws/{match_id}")
     async def socket(websocket: WebSocket, match_id: str) -> None:
@@ -315,12 +320,16 @@ async def _read_limited(request: Request, limit: int) -> str:
         raise ServerError("the record is not UTF-8 text", 400, "bad_record") from None
 
 
-def _replay_states(text: str) -> dict[str, Any]:
+def _replay_states(text: str, content: ContentSets) -> dict[str, Any]:
     """A record's states as a spectator sees them, every hand open once it is over."""
     from meeple.core.record import GameRecord, check_untrusted_options
 
     record = GameRecord.from_json(text)
-    check_untrusted_options(record.game, record.options, "an uploaded record", ONLINE_CONTENT)
+    plain, sets = content.split(record.game, record.options)
+    check_untrusted_options(record.game, plain, "an uploaded record", ONLINE_CONTENT)
+    shown = record.options  # set names, never the installed paths
+    if sets:  # an installed set, by name: replayed with the installed files
+        record = record.model_copy(update={"options": content.resolve(record.game, record.options)})
     states = record.states()
     # A match can end before its game does (a resign): the record's result says so, and the
     # record holds every move and the seed, so every seat's view hides nothing it lacks.
@@ -328,7 +337,7 @@ def _replay_states(text: str) -> dict[str, Any]:
     over = states[-1].is_over or ended
     return {
         "game": record.game,
-        "options": record.options,
+        "options": shown,
         "moves": [{"n": n, "seat": p, "text": t} for n, (p, t) in enumerate(record.moves, 1)],
         "views": [
             {
@@ -404,18 +413,20 @@ async def _serve_socket(
         return
     client = websocket.client.host if websocket.client else "unknown"
     try:
-        quotas.open_socket(client, match.id)
+        quotas.open_socket(client)
     except QuotaExceeded as exc:
         log.warning("socket on %s refused (%s): %s", match.id, exc.code, exc)
         await _refuse(websocket, _error(str(exc), code=exc.code), 4429)
         return
     try:
-        await _serve_open_socket(hub, websocket, match)
+        await _serve_open_socket(hub, quotas, websocket, match)
     finally:
-        quotas.close_socket(client, match.id)
+        quotas.close_socket(client)
 
 
-async def _serve_open_socket(hub: Hub, websocket: WebSocket, match: LiveMatch) -> None:
+async def _serve_open_socket(
+    hub: Hub, quotas: ClientQuotas, websocket: WebSocket, match: LiveMatch
+) -> None:
     """A socket that the quotas let in: its hello, then its messages."""
     try:
         hello = await asyncio.wait_for(_receive(websocket), HELLO_SECONDS)
@@ -441,6 +452,20 @@ async def _serve_open_socket(hub: Hub, websocket: WebSocket, match: LiveMatch) -
         except MeepleError as exc:
             await _refuse(websocket, _error(str(exc), code=error_code(exc)), 4403)
             return
+    try:
+        quotas.watch(match.id, seat)
+    except QuotaExceeded as exc:
+        log.warning("socket on %s refused (%s): %s", match.id, exc.code, exc)
+        await _refuse(websocket, _error(str(exc), code=exc.code), 4429)
+        return
+    try:
+        await _serve_hello(hub, websocket, match, seat)
+    finally:
+        quotas.unwatch(match.id, seat)
+
+
+async def _serve_hello(hub: Hub, websocket: WebSocket, match: LiveMatch, seat: int | None) -> None:
+    """A socket whose hello was taken, as ``seat``: its messages, until it goes away."""
     conn = Connection(seat)
     await websocket.send_json({"type": "welcome", "match": match.id, "seat": seat})
     hub.attach(match, conn)

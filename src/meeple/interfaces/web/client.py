@@ -127,7 +127,7 @@ def free_port() -> int:
 
 ONE_ADDRESS = (
     "--max-creates-per-minute", "1000000", "--max-open-matches", "1000000",
-    "--max-sockets-per-client", "1000000",
+    "--max-sockets-per-client", "1000000", "--max-replays-per-minute", "1000000",
 )  # fmt: skip
 """Per-address limits lifted: every client of a test or a load run comes from 127.0.0.1.
 Flags given after these (``args``) take their place."""
@@ -175,11 +175,16 @@ class ServerProcess:
             os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait(timeout=10)
 
-    def stop(self) -> None:
-        """Stop it politely (SIGTERM), or kill it."""
+    def stop(self) -> float | None:
+        """Stop it politely (SIGTERM), or kill it after 10 s; the seconds SIGTERM took
+        (None: it had to be killed, or was not running)."""
         if self.proc is not None and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
+            asked = time.perf_counter()
             try:
                 self.proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.kill()
+                return None
+            return time.perf_counter() - asked
+        return None

@@ -30,6 +30,7 @@ from meeple.core.record import check_untrusted_options
 from meeple.core.registry import games, make
 from meeple.core.rng import derive_seed, make_rng
 from meeple.core.simultaneous import hidden_from_others
+from meeple.interfaces.web.content_sets import ContentSets
 from meeple.interfaces.web.limits import ServerLimits
 from meeple.interfaces.web.live import (
     Connection,
@@ -74,8 +75,11 @@ class Hub:
         base_url: str = "",
         clock: Callable[[], float] = time.time,
         limits: ServerLimits | None = None,
+        content: ContentSets | None = None,
     ) -> None:
         self.store = store
+        self.content = content or ContentSets()
+        """The designer's data the operator installed, chosen by name in a match."""
         self.limits = limits or ServerLimits()
         self.pool = pool or AgentPool()
         self.base_url = base_url
@@ -254,7 +258,7 @@ class Hub:
             raise ServerError(f"this match cannot be served: {exc}", 500) from None
         if stored is None:
             raise ServerError(f"there is no match {match_id!r}", 404, "unknown_match")
-        game = make(stored.game, **stored.options)
+        game = make(stored.game, **self.content.resolve(stored.game, stored.options))
         state = game.new_game(stored.seed)
         hidden = []
         for number, (player, text) in enumerate(stored.moves, start=1):
@@ -301,6 +305,8 @@ class Hub:
                         {"level": level, "spec": level_spec(game, level)} for level in LEVEL_NAMES
                     ],
                     "best_agent": _default_agent(game),
+                    # Designer's data the operator installed: "set:<name>" in the options.
+                    "content_sets": self.content.names(info.name),
                 }
             )
         return out
@@ -316,8 +322,12 @@ class Hub:
                 f"most {self.limits.max_options_bytes:,} (meeple serve --max-options-bytes)",
                 413,
             )
-        check_untrusted_options(request.game, request.options, "a match request", ONLINE_CONTENT)
-        game = make(request.game, **request.options)  # OptionError: the CLI's own message
+        # A set's name (set:<name>) is the only way a match reads data other than the
+        # shipped: the operator installed it; the path stays inside the server.
+        plain, sets = self.content.split(request.game, request.options)
+        check_untrusted_options(request.game, plain, "a match request", ONLINE_CONTENT)
+        paths = {k: str(v) for k, v in sets.items()}
+        game = make(request.game, **plain, **paths)  # OptionError: the CLI's own message
         # A seat may name a level (easy, medium, hard): it plays, and is stored as, that
         # level's agent spec, so the match replays the same whatever the levels become.
         # 'open' is a person's seat with no token handed out: the lobby's, for anyone.
@@ -371,7 +381,14 @@ class Hub:
         stored = StoredMatch(
             id=secrets.token_urlsafe(9),  # 72 bits: an unlisted match's link is unguessable
             game=game.name,
-            options=game.options.changed(),
+            options={
+                **game.options.changed(),
+                **{
+                    name: value
+                    for key, value in request.options.items()
+                    if (name := str(key).replace("-", "_")) in sets
+                },
+            },
             seed=seed,
             seed_salt=new_salt(),
             seats=seats,
@@ -759,7 +776,7 @@ class Hub:
         stored = match.stored
         text = await self.pool.move(
             stored.game,
-            stored.options,
+            self.content.resolve(stored.game, stored.options),
             stored.seed,
             list(stored.moves),
             seat,

@@ -65,7 +65,13 @@ class ServerLimits(BaseModel):
         default=20, ge=1, description="WebSockets one address may hold open at once"
     )
     max_sockets_per_match: int = Field(
-        default=64, ge=2, description="WebSockets one match may have open (players, spectators)"
+        default=64,
+        ge=2,
+        description="spectators' WebSockets one match may have open (a seat holder's are "
+        "never refused for them: at most 8 per seat)",
+    )
+    max_replays_per_minute: int = Field(
+        default=20, ge=1, description="uploaded records one address may have checked a minute"
     )
     lobby_page_size: int = Field(
         default=50, ge=1, le=1000, description="the most matches one lobby listing returns"

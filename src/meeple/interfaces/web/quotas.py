@@ -12,6 +12,7 @@ to wait for.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections import Counter
@@ -34,6 +35,10 @@ class QuotaExceeded(ServerError):
         self.retry_after = retry_after
 
 
+SEAT_SOCKETS = 8
+"""The most WebSockets one seat's token may hold on its match (tabs, devices)."""
+
+
 class ClientQuotas:
     """Counts what each client holds and asks for, and refuses past the operator's
     :class:`~meeple.interfaces.web.limits.ServerLimits`."""
@@ -42,61 +47,109 @@ class ClientQuotas:
         self.limits = limits or ServerLimits()
         self._limiter = MovingWindowRateLimiter(MemoryStorage())
         self._create_rate = RateLimitItemPerMinute(self.limits.max_creates_per_minute)
+        self._replay_rate = RateLimitItemPerMinute(self.limits.max_replays_per_minute)
+        self._creating: Counter[str] = Counter()
         self._sockets: Counter[str] = Counter()
-        self._match_sockets: Counter[str] = Counter()
+        self._watchers: Counter[tuple[str, int | None]] = Counter()
         self._open: dict[str, set[str]] = {}
 
+    def _wait(self, item: RateLimitItemPerMinute, key: str, client: str) -> int:
+        stats = self._limiter.get_window_stats(item, key, client)
+        return max(1, int(stats.reset_time - time.time()) + 1)
+
     # -- creating matches -------------------------------------------------------------------
-    def check_create(self, client: str, unfinished: Callable[[str], bool]) -> None:
-        """Before a client creates a match: refuse past its rate or its open matches
-        (``unfinished`` tells whether a match it made is still to be played)."""
+    @contextlib.asynccontextmanager
+    async def creating(self, client: str, unfinished: Callable[[str], bool]) -> Any:
+        """Around a client's creation of a match: refused past its rate or its open
+        matches (``unfinished`` tells whether a match it made is still to be played). Only
+        a match made counts against the rate: a refused request (bad options, say) does
+        not, and requests still being made count as made until they end, so a burst
+        cannot pass the rate."""
         held = self._open.get(client, set())
         for match_id in [m for m in held if not unfinished(m)]:
             held.discard(match_id)
-        if len(held) >= self.limits.max_open_matches:
+        if len(held) + self._creating[client] >= self.limits.max_open_matches:
             raise QuotaExceeded(
                 f"you have {len(held)} unfinished matches, the most one address may hold "
                 "here; finish or resign one first",
                 "too_many_open_matches",
             )
-        if not self._limiter.hit(self._create_rate, "create", client):
-            reset = self._limiter.get_window_stats(self._create_rate, "create", client)
-            wait = max(1, int(reset.reset_time - time.time()) + 1)
+        rate = self._create_rate
+        stats = self._limiter.get_window_stats(rate, "create", client)
+        if stats.remaining <= self._creating[client]:
+            wait = self._wait(rate, "create", client)
             raise QuotaExceeded(
                 f"at most {self.limits.max_creates_per_minute} new matches a minute from one "
                 f"address; try again in {wait} s",
                 "rate_limited",
                 retry_after=wait,
             )
+        self._creating[client] += 1
+        try:
+            made: dict[str, str] = {}
+            yield made
+            if "match" in made:
+                self._limiter.hit(rate, "create", client)
+                self._open.setdefault(client, set()).add(made["match"])
+        finally:
+            self._creating[client] -= 1
+            if self._creating[client] <= 0:
+                del self._creating[client]
 
-    def created(self, client: str, match_id: str) -> None:
-        """A client's match was created: it counts against the client while unfinished."""
-        self._open.setdefault(client, set()).add(match_id)
+    # -- checking uploaded records ----------------------------------------------------------
+    def check_replay(self, client: str) -> None:
+        """Before an uploaded record is checked (reading and replaying it is the costliest
+        thing a client can ask for): refused past the client's rate."""
+        if not self._limiter.hit(self._replay_rate, "replay", client):
+            wait = self._wait(self._replay_rate, "replay", client)
+            raise QuotaExceeded(
+                f"at most {self.limits.max_replays_per_minute} uploaded records a minute from "
+                f"one address; try again in {wait} s",
+                "rate_limited",
+                retry_after=wait,
+            )
 
     # -- sockets ----------------------------------------------------------------------------
-    def open_socket(self, client: str, match_id: str) -> None:
-        """A client opens a WebSocket on a match: refused past either socket limit."""
+    def open_socket(self, client: str) -> None:
+        """A client opens a WebSocket: refused past its own limit."""
         if self._sockets[client] >= self.limits.max_sockets_per_client:
             raise QuotaExceeded(
                 f"at most {self.limits.max_sockets_per_client} connections from one address; "
                 "close a tab first",
                 "too_many_connections",
             )
-        if self._match_sockets[match_id] >= self.limits.max_sockets_per_match:
+        self._sockets[client] += 1
+
+    def close_socket(self, client: str) -> None:
+        """A WebSocket that :meth:`open_socket` let in has closed."""
+        self._sockets[client] -= 1
+        if self._sockets[client] <= 0:
+            del self._sockets[client]
+
+    def watch(self, match_id: str, seat: int | None) -> None:
+        """A socket said hello on a match, as ``seat`` (None: a spectator). Spectators are
+        refused past the match's limit; a seat holder never is for them (the seat has its
+        own small limit), so spectators cannot keep the players out."""
+        key = (match_id, seat)
+        if seat is None and self._watchers[key] >= self.limits.max_sockets_per_match:
             raise QuotaExceeded(
-                f"this match has {self.limits.max_sockets_per_match} connections, the most it "
+                f"this match has {self.limits.max_sockets_per_match} spectators, the most it "
                 "takes; try again later",
                 "match_full_of_connections",
             )
-        self._sockets[client] += 1
-        self._match_sockets[match_id] += 1
+        if seat is not None and self._watchers[key] >= SEAT_SOCKETS:
+            raise QuotaExceeded(
+                f"this seat has {SEAT_SOCKETS} connections open; close a tab first",
+                "too_many_connections",
+            )
+        self._watchers[key] += 1
 
-    def close_socket(self, client: str, match_id: str) -> None:
-        """A WebSocket that :meth:`open_socket` let in has closed."""
-        for counter, key in ((self._sockets, client), (self._match_sockets, match_id)):
-            counter[key] -= 1
-            if counter[key] <= 0:
-                del counter[key]
+    def unwatch(self, match_id: str, seat: int | None) -> None:
+        """A socket that :meth:`watch` let in has closed."""
+        key = (match_id, seat)
+        self._watchers[key] -= 1
+        if self._watchers[key] <= 0:
+            del self._watchers[key]
 
 
 class BodyLimit:

@@ -1,0 +1,101 @@
+"""Content sets: a designer's data, installed by the operator, chosen by name in a match.
+
+A client never names a file (docs/security.md). An operator who wants matches played with
+a designer's cards or tables starts the server with ``meeple serve --content DIR``, where
+``DIR/<game>/<set>/`` holds the files ``meeple content copy GAME FOLDER`` writes (edited).
+Every set is checked when the server starts (:func:`meeple.core.designer.check_data`); a
+set with problems stops the start, each problem in one line. A match then asks for a set by
+name, as the value ``set:<name>`` of the game's data options (Squad Combat's ``content``,
+The Triangle Clock's ``ranking``, Erosion's ``cards``): the value stays ``set:<name>`` in the
+match, its frames and its record, and becomes the installed path only inside the server.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from meeple.core.designer import check_data, data_games, data_paths
+from meeple.core.errors import MeepleError, OptionError
+from meeple.core.registry import game_class
+
+SET_PREFIX = "set:"
+"""How an option's value names an installed set."""
+
+NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+"""A set's name: its folder's name, lower-case letters, digits, '-' and '_'."""
+
+
+class ContentSets:
+    """The sets installed in ``folder`` (None: none), checked when made."""
+
+    def __init__(self, folder: Path | None = None) -> None:
+        self.folder = folder
+        self.sets: dict[str, dict[str, Path]] = {}
+        if folder is None:
+            return
+        if not folder.is_dir():
+            raise MeepleError(f"--content {folder}: no such folder")
+        problems: list[str] = []
+        for game_dir in sorted(p for p in folder.iterdir() if p.is_dir()):
+            if game_dir.name not in data_games():
+                problems.append(
+                    f"{game_dir}: not a game with data; the folders may be: "
+                    f"{', '.join(data_games())}"
+                )
+                continue
+            for set_dir in sorted(p for p in game_dir.iterdir() if p.is_dir()):
+                if not NAME.match(set_dir.name):
+                    problems.append(
+                        f"{set_dir}: a set's name is 1-40 lower-case letters, digits, - or _"
+                    )
+                    continue
+                found = check_data(game_dir.name, set_dir)
+                problems += found
+                if not found:
+                    self.sets.setdefault(game_dir.name, {})[set_dir.name] = set_dir
+        if problems:
+            raise MeepleError(
+                "the content sets cannot be served:\n" + "\n".join(f"  {p}" for p in problems)
+            )
+
+    def names(self, game: str) -> list[str]:
+        """The sets installed for ``game``."""
+        return sorted(self.sets.get(game_class(game).name, {}))
+
+    def split(
+        self, game: str, options: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], dict[str, Path]]:
+        """``options`` without the values that name a set, and what those options read
+        instead (the installed paths). OptionError naming the installed sets for a name
+        that is not one."""
+        cls = game_class(game)
+        external = set(cls.Options.external_options())
+        plain: dict[str, Any] = {}
+        paths: dict[str, Path] = {}
+        for key, value in options.items():
+            name = str(key).replace("-", "_")
+            if (
+                name not in external
+                or not isinstance(value, str)
+                or not value.startswith(SET_PREFIX)
+            ):
+                plain[key] = value
+                continue
+            wanted = value.removeprefix(SET_PREFIX)
+            folder = self.sets.get(cls.name, {}).get(wanted)
+            if folder is None:
+                installed = ", ".join(f"{SET_PREFIX}{n}" for n in self.names(cls.name))
+                raise OptionError(
+                    f"option {name!r}: no content set {wanted!r} is installed on this server; "
+                    + (f"installed for {cls.name}: {installed}" if installed else "none is")
+                )
+            paths[name] = data_paths(cls.name, folder)[name]
+        return plain, paths
+
+    def resolve(self, game: str, options: Mapping[str, Any]) -> dict[str, Any]:
+        """``options`` with each set name replaced by its installed path (for ``make``)."""
+        plain, paths = self.split(game, options)
+        return {**plain, **{k: str(v) for k, v in paths.items()}}

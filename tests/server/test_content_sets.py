@@ -1,0 +1,82 @@
+"""Designers' data reaches a server match only as a set the operator installed, by name."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+
+import httpx
+
+from meeple.core.designer import copy_data
+from meeple.interfaces.web.client import Client
+
+
+def install(tmp_path):
+    """A content folder with one Erosion set whose first card is weakened, and one Squad
+    Combat set as shipped."""
+    folder = tmp_path / "content"
+    copy_data("erosion", folder / "erosion" / "weak")
+    cards = folder / "erosion" / "weak" / "cards.json"
+    data = json.loads(cards.read_text())
+    data["cards"][0]["process"]["n"] = 1
+    cards.write_text(json.dumps(data))
+    copy_data("squad-combat", folder / "squad-combat" / "demo")
+    return folder
+
+
+def test_a_match_plays_an_installed_set_by_name_and_never_shows_its_path(server_factory, tmp_path):
+    folder = install(tmp_path)
+    server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 1, "--content", str(folder))
+    games = {g["name"]: g for g in httpx.get(f"{server.url}/api/games").json()}
+    assert games["erosion"]["content_sets"] == ["weak"]
+    assert games["squad-combat"]["content_sets"] == ["demo"]
+    assert games["edges"]["content_sets"] == []
+    body = {"game": "erosion", "options": {"cards": "set:weak"}, "seats": ["human", "random"]}
+    created = httpx.post(f"{server.url}/api/matches", json=body)
+    assert created.status_code == 200, created.text
+    match = created.json()["match"]
+    summary = httpx.get(f"{server.url}/api/matches/{match}").text
+    assert "set:weak" in summary and str(folder) not in summary
+
+    async def play() -> None:
+        me = await Client(server.url, match, created.json()["seats"][0]["token"]).connect()
+        assert me.state["options"]["cards"] == "set:weak"
+        # Both seats move, the computer's in a worker process that reads the set too.
+        assert await me.play_random(random.Random(1), moves=4) == 4
+        assert not me.errors
+        assert str(folder) not in json.dumps(me.messages)
+        await me.close()
+
+    asyncio.run(play())
+
+
+def test_a_set_not_installed_is_refused_naming_those_that_are_and_a_path_still_is(
+    server_factory, tmp_path
+):
+    folder = install(tmp_path)
+    server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 0, "--content", str(folder))
+    for value, words in (
+        ("set:strong", "no content set 'strong' is installed on this server; installed for "
+         "erosion: set:weak"),
+        (str(folder / "erosion" / "weak" / "cards.json"), "names a file"),
+    ):  # fmt: skip
+        body = {"game": "erosion", "options": {"cards": value}, "seats": ["human", "random"]}
+        refused = httpx.post(f"{server.url}/api/matches", json=body)
+        assert refused.status_code == 400, refused.text
+        assert set(refused.json()) == {"error", "code"} and words in refused.json()["error"]
+
+
+def test_a_broken_set_stops_the_server_from_starting_with_one_line_each(run, tmp_path):
+    folder = install(tmp_path)
+    cards = folder / "erosion" / "weak" / "cards.json"
+    data = json.loads(cards.read_text())
+    data["cards"][1]["rock"] = "granit"
+    cards.write_text(json.dumps(data))
+    (folder / "chess").mkdir()
+    result = run("serve", "--content", str(folder), "--db", f"sqlite:///{tmp_path / 's.db'}")
+    assert result.exit_code == 2
+    assert "the content sets cannot be served" in result.output
+    assert "card WX02, field rock" in result.output
+    assert "chess: not a game with data" in result.output
+    assert "Traceback" not in result.output
