@@ -250,3 +250,21 @@ def test_the_replay_of_a_resigned_match_ends_with_its_result_and_any_seat_s_eyes
     assert "Blue (you)" in page.inner_text("#board")
     _fits(page, "#end, .replay-controls", size[0])
     context.close()
+
+
+def test_the_page_shows_the_deal_committed_and_checks_the_seed_at_the_end(server, context):
+    created = server.create("edges", {"board": "2x2", "first": 0}, ["human", "greedy"])
+    page = context.new_page()
+    page.goto(f"{server.url}/play/{created['match']}#token={created['seats'][0]['token']}")
+    page.wait_for_selector("body[data-status='playing']")
+    summary = page.inner_text("#deal-summary")
+    assert summary.startswith("Fair deal: committed ("), summary
+    page.click("#deal-summary")
+    assert "shown when the match is over" in page.inner_text("#deal-text")
+    assert "Seed " not in page.inner_text("#deal")  # never before the end
+    page.click("#resign")
+    page.click("#resign")  # the second click confirms
+    page.wait_for_selector("body[data-status='finished']")
+    page.wait_for_function("document.getElementById('deal-summary').textContent.includes('✓')")
+    text = page.inner_text("#deal-text")
+    assert "equals the fingerprint published at the start" in text and "sha256sum" in text

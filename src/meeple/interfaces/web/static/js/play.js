@@ -225,7 +225,41 @@ function drawSide() {
   list.replaceChildren(...logItems(m, log));
   list.scrollTop = list.scrollHeight;
   drawEndBox();
+  drawDeal();
   tick();
+}
+
+/** The seed's commitment from the start, and once the match is over the seed, its salt and
+ * the check, made here in the browser: the deal was fixed before anyone moved. */
+async function drawDeal() {
+  const m = msg;
+  const box = $("deal");
+  box.hidden = !m.seed_commitment;
+  if (!m.seed_commitment) return;
+  const short = m.seed_commitment.slice(0, 12);
+  if (m.seed === null || m.seed === undefined || !m.seed_salt) {
+    $("deal-summary").textContent = `Fair deal: committed (${short}…)`;
+    $("deal-text").textContent = "The server drew this match's seed, which decides every hidden card, "
+      + "before the first move, and published its fingerprint (SHA-256 of a salt and the seed): "
+      + m.seed_commitment + ". The seed itself is shown when the match is over, so anyone can check "
+      + "that the deal was not arranged.";
+    return;
+  }
+  const bytes = new TextEncoder().encode(`${m.seed_salt}${m.seed}`);
+  let ok = null;
+  if (crypto.subtle) {
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+    const hex = [...digest].map((b) => b.toString(16).padStart(2, "0")).join("");
+    ok = hex === m.seed_commitment.toLowerCase();
+  }
+  if (msg !== m) return; // a newer state was drawn meanwhile
+  $("deal-summary").textContent = ok === null ? "Fair deal: seed shown"
+    : ok ? "Fair deal: checked ✓" : "Fair deal: check FAILED";
+  box.classList.toggle("deal-failed", ok === false);
+  $("deal-text").textContent = `Seed ${m.seed}, salt ${m.seed_salt}. SHA-256 of salt then seed: `
+    + (ok === null ? "(this browser cannot compute it here)" : ok ? "equals" : "does NOT equal")
+    + ` the fingerprint published at the start, ${m.seed_commitment}. In a shell: `
+    + `printf '%s%s' ${m.seed_salt} ${m.seed} | sha256sum`;
 }
 
 function drawEndBox() {
