@@ -489,6 +489,30 @@ def test_the_triangle_clock_s_minute_per_choice_is_kept_by_the_server(server):
     asyncio.run(go())
 
 
+def test_the_minute_per_choice_does_not_run_against_the_computer_unless_asked(server):
+    """The clock runs only where someone asked for one: between people the game's own
+    minute, against the computer only a match clock (move_seconds)."""
+
+    async def go() -> None:
+        for move_seconds, expected in ((None, set()), (30, {"0"})):
+            created = create(
+                server,
+                game="triangle-clock",
+                options={"memorise_seconds": 0.2, "choice_seconds": 0.6},
+                seats=["human", "heuristic"],
+                **({"move_seconds": move_seconds} if move_seconds else {}),
+            )
+            (a,) = await seated(server, created)
+            await a.wait_for(lambda a=a: a.state["seq"] >= 2 and a.my_turn())
+            assert set(a.state["deadlines"]) == expected
+            await asyncio.sleep(1.0)  # past the game's 0.6 s: nobody chose for the person
+            assert a.acks == [] and a.my_turn()
+            assert all(entry["seat"] != 0 for entry in a.log[2:]), a.log
+            await a.close()
+
+    asyncio.run(go())
+
+
 def test_a_record_replays_for_stepping_and_bad_ones_are_refused(server, tmp_path):
     from meeple.core.record import GameRecord
     from meeple.core.registry import make

@@ -842,13 +842,16 @@ class Hub:
         keep = match.deadlines if match.deadline_base == base else {}
         match.deadline_base = base
         match.deadlines = {}
+        # The game's own clock (The Triangle Clock's minute per choice) is for people
+        # playing people: against the computer only the match's clock, if asked for, runs.
+        people = sum(match.seat_is_person(s) for s in range(match.game.num_players))
         for seat in match.state.to_act:
             if not match.seat_is_person(seat):
                 continue
             seconds = match.game.memorise_seconds(match.state, seat)
             if seconds is None:
-                seconds = match.stored.move_seconds or match.game.decision_seconds(
-                    match.state, seat
+                seconds = match.stored.move_seconds or (
+                    match.game.decision_seconds(match.state, seat) if people >= 2 else None
                 )
             if seconds is None:
                 continue
