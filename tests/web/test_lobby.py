@@ -12,6 +12,7 @@ def test_a_match_made_with_the_form_is_joined_from_the_open_list(
     host.goto(f"{server.url}/")
     host.wait_for_selector(".game-card[data-game='erd']")
     assert host.locator(".game-card").count() == 5
+    host.click("#more > summary")
     host.fill("#my-name", "Ann")
     host.press("#my-name", "Tab")
     host.select_option("#game", "edges")
@@ -44,6 +45,7 @@ def test_a_bad_option_is_told_in_one_line(server, chromium, watch, page_errors):
     page.goto(f"{server.url}/")
     page.wait_for_selector(".game-card")
     page.select_option("#game", "edges")
+    page.click("#more > summary")
     page.fill("#opt-board", "banana")
     page.click("#create-button")
     toast = page.wait_for_selector(".toast-error")
@@ -58,6 +60,7 @@ def test_each_option_says_once_what_it_takes(server, chromium, watch, page_error
     page.goto(f"{server.url}/")
     page.wait_for_selector(".game-card")
     page.select_option("#game", "erosion")
+    page.click("#more > summary")
 
     def help_of(name: str) -> str:
         return page.locator(f"label.option:has(#opt-{name}) .help").inner_text()
@@ -75,15 +78,17 @@ def test_the_computer_seats_offer_the_levels_and_default_to_hard(
     page.goto(f"{server.url}/")
     page.wait_for_selector(".game-card")
     page.select_option("#game", "squad-combat")
+    assert page.locator("#opponent").input_value() == "hard"
+    page.click("#more > summary")
     seat = page.locator("#seat-1")
     assert seat.input_value() == "hard"
     labels = seat.locator("option").all_inner_texts()
     assert labels[:5] == [
         "a person (I send the link)",
         "anyone from the lobby",
-        "computer, easy",
-        "computer, medium",
-        "computer, hard",
+        "the computer (easy)",
+        "the computer (medium)",
+        "the computer (hard)",
     ]
     assert "agent: heuristic" in labels
     page.click("#create-button")
@@ -116,6 +121,7 @@ def test_erds_hard_opponent_is_the_solved_agent_and_a_variant_not_served_says_so
     page.goto(f"{server.url}/")
     page.wait_for_selector(".game-card")
     page.select_option("#game", "erd")
+    page.click("#more > summary")
     assert page.locator("#seat-1").input_value() == "hard"
     # A round limit no test has solved into the run's shared solver cache (a variant that is
     # solved already costs nothing, and is served).
@@ -127,8 +133,56 @@ def test_erds_hard_opponent_is_the_solved_agent_and_a_variant_not_served_says_so
     page.click("#create-button")
     refusal = page.wait_for_selector(".toast-error")
     assert "shipped rules versions" in refusal.inner_text()
-    page.select_option("#seat-1", "medium")
+    page.select_option("#opponent", "medium")
+    assert page.locator("#seat-1").input_value() == "medium"
     page.click("#create-button")
     # Nobody else to invite: the creator is taken straight to the table.
     page.wait_for_url(re.compile(r"/play/[^#]+#token="), timeout=60_000)
+    assert not page_errors, page_errors
+
+
+def test_the_quick_start_is_game_opponent_play_with_the_variants_behind_more_options(
+    server, chromium, watch, page_errors
+):
+    """Board Game Arena's and lichess's first screen: pick a game and an opponent, play; the
+    variants wait behind "More options" (closed), and Play is in view at both sizes."""
+    for width, height in ((1280, 800), (390, 844)):
+        page = watch(chromium.new_context(viewport={"width": width, "height": height}).new_page())
+        page.goto(f"{server.url}/")
+        page.wait_for_selector(".game-card")
+        assert page.is_hidden("#opt-board") and page.is_hidden("#seat-1")
+        assert page.get_attribute("#more", "open") is None
+        page.locator("#create-panel").scroll_into_view_if_needed()
+        play = page.locator("#create-button").bounding_box()
+        assert play and play["x"] >= 0 and play["x"] + play["width"] <= width
+        if width < 700:  # on a phone the quick start is the first thing, above the fold
+            page.evaluate("window.scrollTo(0, 0)")
+            first = page.locator("#create-button").bounding_box()
+            assert first and first["y"] + first["height"] <= height, first
+        labels = page.locator("#opponent option:not([hidden])").all_inner_texts()
+        assert labels[:3] == [
+            "the computer (easy)",
+            "the computer (medium)",
+            "the computer (hard)",
+        ]
+        assert "a friend (I send the link)" in labels and "anyone from the lobby" in labels
+    page.select_option("#game", "edges")
+    page.select_option("#opponent", "easy")
+    page.click("#more > summary")
+    assert page.locator("#seat-1").input_value() == "easy"
+    page.select_option("#seat-1", "greedy")  # a seat set by hand shows in the quick start
+    assert page.locator("#opponent").input_value() == "mixed"
+    page.select_option("#opponent", "easy")
+    page.fill("#opt-board", "2x2")
+    page.click("#create-button")
+    page.wait_for_url(re.compile(r"/play/[^#]+#token="), timeout=60_000)
+    match = re.search(r"/play/([^#]+)#token=", page.url).group(1)
+    easy = next(
+        level["spec"]
+        for game in server.get("/api/games")
+        if game["name"] == "edges"
+        for level in game["levels"]
+        if level["level"] == "easy"
+    )
+    assert server.get(f"/api/matches/{match}")["seats"][1]["agent"] == easy
     assert not page_errors, page_errors

@@ -56,14 +56,43 @@ function seatCount(game) {
   return game.seats;
 }
 
+/** The quick start's choices: the computer at each level, a friend, anyone. */
+function drawOpponents() {
+  const game = chosenGame();
+  const old = $("opponent").value || "hard";
+  $("opponent").replaceChildren(
+    ...game.levels.map((l) => el("option", { value: l.level, selected: old === l.level },
+      `the computer (${l.level})`)),
+    el("option", { value: "human", selected: old === "human" }, "a friend (I send the link)"),
+    el("option", { value: "open", selected: old === "open" }, "anyone from the lobby"),
+    el("option", { value: "mixed", hidden: true, selected: old === "mixed" }, "the seats set below"));
+}
+
+/** The quick start's choice fills every seat but the creator's; a seat changed by hand
+ * shows as "the seats set below". */
+function opponentChosen() {
+  const value = $("opponent").value;
+  if (value === "mixed") return;
+  for (const select of [...$("seats").querySelectorAll("select")].slice(1)) select.value = value;
+}
+
+function seatsChanged() {
+  const others = [...$("seats").querySelectorAll("select")].slice(1).map((s) => s.value);
+  const same = others.every((v) => v === others[0]);
+  const known = [...$("opponent").options].some((o) => o.value === others[0] && !o.hidden);
+  $("opponent").value = same && known ? others[0] : "mixed";
+}
+
 function drawSeats() {
   const game = chosenGame();
   const box = $("seats");
   const old = [...box.querySelectorAll("select")].map((s) => s.value);
+  const picked = $("opponent").value;
+  const quick = picked && picked !== "mixed" ? picked : "hard";
   box.replaceChildren(el("legend", {}, "Seats"));
   const agents = game.agents.filter((a) => a !== "human");
   for (let seat = 0; seat < seatCount(game); seat += 1) {
-    const preset = old[seat] || (seat === 0 ? "human" : "hard");
+    const preset = old[seat] || (seat === 0 ? "human" : quick);
     box.append(el("label", { class: "row" },
       el("span", { class: `seat-dot seat-${seat}` }),
       `${game.seat_names[seat] || `Seat ${seat}`}: `,
@@ -74,7 +103,7 @@ function drawSeats() {
         el("option", { value: "open", selected: preset === "open" }, "anyone from the lobby"),
         // The levels first (hard is the default opponent), then every agent by name.
         game.levels.map((l) => el("option", { value: l.level, selected: preset === l.level },
-          `computer, ${l.level}`)),
+          `the computer (${l.level})`)),
         agents.map((a) => el("option", { value: a, selected: preset === a }, `agent: ${a}`)))));
   }
 }
@@ -84,7 +113,7 @@ function drawForm() {
   $("game-summary").textContent = game.summary;
   for (const card of document.querySelectorAll(".game-card")) card.classList.toggle("picked", card.dataset.game === game.name);
   const box = $("options");
-  box.replaceChildren(el("legend", {}, "Options"),
+  box.replaceChildren(el("legend", {}, "Variants"),
     ...game.options.map((option) => {
       const input = optionInput(option);
       // A checkbox or a list shows its choices itself; only typed text needs them spelled out.
@@ -95,7 +124,9 @@ function drawForm() {
         el("span", { class: "help" }, typed ? `${option.help} (${option.allowed})` : option.help));
     }));
   $("seats").replaceChildren();
+  drawOpponents();
   drawSeats();
+  opponentChosen();
 }
 
 async function create(event) {
@@ -229,7 +260,9 @@ async function setUp() {
   $("game").replaceChildren(...catalogue.map((g) => el("option", { value: g.name }, g.title)));
   $("game").addEventListener("change", drawForm);
   $("create").addEventListener("submit", create);
-  $("options").addEventListener("change", drawSeats);
+  $("options").addEventListener("change", () => { drawSeats(); opponentChosen(); });
+  $("opponent").addEventListener("change", opponentChosen);
+  $("seats").addEventListener("change", seatsChanged);
   // The name is kept in this browser only and sent when taking a seat.
   $("my-name").value = localStorage.getItem("meeple-name") || "";
   $("my-name").addEventListener("change", () => {
