@@ -371,15 +371,25 @@ def test_a_rematch_turns_the_seats_round_and_tells_each_person_their_new_seat(se
         a, b = await seated(server, created)
         await a.send({"type": "resign"})
         await a.wait_for(lambda: a.state["status"] == "finished")
-        reply = httpx.post(
+        # Ann offers; the rematch is made once Bob accepts (an offer, not forced on him).
+        offered = httpx.post(
             f"{server.url}/api/matches/{created['match']}/rematch",
             json={"token": created["seats"][0]["token"]},
         ).json()
-        new = reply["match"]
-        await b.wait_for(lambda: any(m["type"] == "rematch" for m in b.messages))
-        told = next(m for m in b.messages if m["type"] == "rematch")
-        assert told["match"] == new and told["seat"] == 0  # Bob was seat 1: now seat 0
-        assert reply["seat"]["seat"] == 1  # Ann was seat 0: now seat 1
+        assert offered["match"] is None
+        assert offered["offer"] == {"accepted": [0], "declined": [], "waiting": [1]}
+        await b.wait_for(lambda: (b.state.get("rematch_offer") or {}).get("accepted") == [0])
+        assert not any(m["type"] == "rematch" for m in b.messages)
+        accepted = httpx.post(
+            f"{server.url}/api/matches/{created['match']}/rematch",
+            json={"token": created["seats"][1]["token"]},
+        ).json()
+        new = accepted["match"]
+        await a.wait_for(lambda: any(m["type"] == "rematch" for m in a.messages))
+        told = next(m for m in a.messages if m["type"] == "rematch")
+        assert told["match"] == new and told["seat"] == 1  # Ann was seat 0: now seat 1
+        assert accepted["seat"]["seat"] == 0  # Bob was seat 1: now seat 0
+        told = {"token": accepted["seat"]["token"]}
         seats = summary(server, new)["seats"]
         assert [s["name"] for s in seats] == [None, None]  # joined when they connect
         again = await Client(server.url, new, told["token"]).connect()
@@ -509,6 +519,26 @@ def test_the_minute_per_choice_does_not_run_against_the_computer_unless_asked(se
             assert a.acks == [] and a.my_turn()
             assert all(entry["seat"] != 0 for entry in a.log[2:]), a.log
             await a.close()
+
+    asyncio.run(go())
+
+
+def test_a_rematch_declined_is_told_to_the_one_who_offered_and_none_is_made(server):
+    async def go() -> None:
+        created = create(server, game="erd", seats=["human", "human"])
+        a, b = await seated(server, created)
+        await a.send({"type": "resign"})
+        await a.wait_for(lambda: a.state["status"] == "finished")
+        url = f"{server.url}/api/matches/{created['match']}/rematch"
+        assert httpx.post(url, json={"token": created["seats"][0]["token"]}).status_code == 200
+        declined = httpx.post(f"{url}/decline", json={"token": created["seats"][1]["token"]})
+        assert declined.status_code == 200, declined.text
+        await a.wait_for(lambda: (a.state["rematch_offer"] or {}).get("declined") == [1])
+        assert summary(server, created["match"])["rematch"] is None
+        bad = httpx.post(f"{url}/decline", json={"token": "x" * 32})
+        assert bad.status_code in (403, 404) and set(bad.json()) == {"error", "code"}
+        for c in (a, b):
+            await c.close()
 
     asyncio.run(go())
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import httpx
+import pytest
 
 from meeple.interfaces.web.client import ServerProcess
 from tests.web.browser import Frames, no_server_errors
@@ -112,3 +113,43 @@ def test_the_page_reconnects_and_resyncs_after_the_server_restarts(
     finally:
         process.kill()
     assert not page_errors, page_errors
+
+
+@pytest.mark.parametrize("answer", ["accept", "decline"])
+def test_a_rematch_between_people_is_offered_and_accepted_or_declined(
+    server, chromium, watch, answer
+):
+    """One person offers; the other's page asks "Accept / Decline"; nobody is moved into a
+    match they did not accept."""
+    created = server.create("edges", {"board": "2x2"}, ["human", "human"])
+    pages = []
+    for seat in (0, 1):
+        page = watch(chromium.new_context(viewport={"width": 390, "height": 844}).new_page())
+        page.goto(f"{server.url}/play/{created['match']}#token={created['seats'][seat]['token']}")
+        pages.append(page)
+    for page in pages:  # playing once both have joined
+        page.wait_for_selector("body[data-status='playing']")
+    ann, bob = pages
+    ann.click("#resign")
+    ann.click("#resign")
+    for page in pages:
+        page.wait_for_selector("#end:not([hidden]) .end-title")
+    ann.click("#rematch")
+    ann.wait_for_selector("#rematch[disabled]")
+    assert "waiting for" in ann.inner_text("#rematch")
+    bob.wait_for_selector("#rematch-offer")
+    assert "offers a rematch" in bob.inner_text("#rematch-offer")
+    assert server.get(f"/api/matches/{created['match']}")["rematch"] is None
+    if answer == "decline":
+        bob.click("#decline-rematch")
+        ann.wait_for_selector("#rematch-declined")
+        assert "declined the rematch" in ann.inner_text("#rematch-declined")
+        bob.wait_for_timeout(800)
+        assert created["match"] in bob.url and created["match"] in ann.url
+        assert server.get(f"/api/matches/{created['match']}")["rematch"] is None
+        return
+    bob.click("#rematch")
+    for page in pages:
+        page.wait_for_url(re.compile(r"/play/(?!" + created["match"] + r")[^#]+#token="))
+    new = server.get(f"/api/matches/{created['match']}")["rematch"]
+    assert new in ann.url and new in bob.url

@@ -225,8 +225,14 @@ def create_app(
         seat = hub.seat_of(match, request.token)
         async with quotas.creating(_client(http), hub.unfinished) as made:
             rematched = await hub.rematch(match, seat)
-            made["match"] = rematched["match"]
+            if rematched["match"] is not None:
+                made["match"] = rematched["match"]
         return rematched
+
+    @app.post("/api/matches/{match_id}/rematch/decline", summary="Decline the rematch offered")
+    async def decline_rematch(match_id: str, request: SeatRequest) -> dict[str, Any]:
+        match = await hub.get(match_id)
+        return await hub.decline_rematch(match, hub.seat_of(match, request.token))
 
     @app.get("/api/matches/{match_id}/record", summary="The full record, once the match is over")
     async def record(match_id: str) -> dict[str, Any]:

@@ -618,11 +618,26 @@ class Hub:
                 stored.seats = seats
         self._after_change(match)
 
-    async def rematch(self, match: LiveMatch, seat: Player) -> dict[str, Any]:
-        """A new match of the same game and options, seats turned one place round, new seed.
+    async def decline_rematch(self, match: LiveMatch, seat: Player) -> dict[str, Any]:
+        """``seat`` declines the rematch offered (or any to come): everyone is told."""
+        async with match.lock:
+            if match.stored.status != "finished":
+                raise ServerError("a rematch is offered once the match is over", 409)
+            if match.stored.rematch is not None:
+                raise ServerError(f"the rematch has started: match {match.stored.rematch}", 409)
+            match.rematch_votes[seat] = False
+        self._broadcast(match)
+        return {"match": None, "offer": match.rematch_offer()}
 
-        Every person of the old match is told the new match and the token of their new
-        seat on their own connection; the asker gets theirs in the reply.
+    async def rematch(self, match: LiveMatch, seat: Player) -> dict[str, Any]:
+        """Ask for (or accept) a rematch: once every person of the match has, a new match of
+        the same game and options, seats turned one place round, new seed (the computer
+        always accepts, so against it the first ask starts it).
+
+        Until then the answer is ``{"match": None, "offer": ...}`` and every page is shown
+        the offer to accept or decline. Once made, every person of the old match is told
+        the new match and the token of their new seat on their own connection; the asker
+        gets theirs in the reply.
         """
         async with match.lock:
             stored = match.stored
@@ -631,6 +646,17 @@ class Hub:
             if stored.rematch is not None:
                 new = await self.get(stored.rematch)
                 raise ServerError(f"a rematch exists already: match {new.id}", 409)
+            match.rematch_votes[seat] = True
+            if not all(match.rematch_votes.get(s) for s in match.people()):
+                offer = match.rematch_offer()
+            else:
+                offer = None
+        if offer is not None:
+            self._broadcast(match)
+            return {"match": None, "offer": offer}
+        async with match.lock:
+            if stored.rematch is not None:  # made meanwhile by the last to accept
+                raise ServerError(f"a rematch exists already: match {stored.rematch}", 409)
             n = len(stored.seats)
             order = [(s - 1) % n for s in range(n)]  # new seat k is played by old seat order[k]
             here = {seat} | {c.seat for c in match.connections if c.seat is not None}

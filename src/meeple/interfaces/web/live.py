@@ -124,6 +124,9 @@ class LiveMatch:
     """True while a task writes the deadlines (it writes the latest before it ends)."""
     thinking: set[Player] = field(default_factory=set)
     timer: asyncio.TimerHandle | None = None
+    rematch_votes: dict[Player, bool] = field(default_factory=dict)
+    """Once over: the people who asked for or accepted a rematch (True) or declined it
+    (False). Kept in memory: a restarted server asks again."""
     timed_out: set[int] = field(default_factory=set)
     """Move numbers (1-based) the game's agent made for a person whose time ran out (kept
     in memory only: after a restart the log no longer marks them)."""
@@ -132,6 +135,22 @@ class LiveMatch:
     def id(self) -> str:
         """The match's id (also its spectator link)."""
         return self.stored.id
+
+    def people(self) -> list[Player]:
+        """The seats people play (not agents), joined or not."""
+        return [s for s, data in enumerate(self.stored.seats) if data["agent"] is None]
+
+    def rematch_offer(self) -> dict[str, list[Player]] | None:
+        """Who has asked for or accepted a rematch, who declined, who has still to answer
+        (people only: the computer always accepts); None before anyone asked."""
+        if not self.rematch_votes:
+            return None
+        votes = self.rematch_votes
+        return {
+            "accepted": sorted(s for s, yes in votes.items() if yes),
+            "declined": sorted(s for s, yes in votes.items() if not yes),
+            "waiting": [s for s in self.people() if s not in votes],
+        }
 
     @property
     def seq(self) -> int:
@@ -168,6 +187,7 @@ class LiveMatch:
             "open_seats": open_seats(stored.seats),
             "result": stored.result,
             "rematch": stored.rematch,
+            "rematch_offer": self.rematch_offer(),
             "rematch_of": stored.rematch_of,
             **self.seed_fields(),
         }
@@ -267,6 +287,7 @@ def state_message(match: LiveMatch, conn: Connection, now: float) -> dict[str, A
         "seats": match.seats_public(),
         "result": stored.result,
         "rematch": stored.rematch,
+        "rematch_offer": match.rematch_offer(),
         "record": _browser_record(match) if over else None,
         **match.seed_fields(),
     }

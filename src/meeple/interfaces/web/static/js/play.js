@@ -268,8 +268,27 @@ function drawEndBox() {
   if (m.status === "finished") {
     const links = el("p", { class: "end-links" });
     if (m.seat !== null && token) {
-      links.append(el("button", { type: "button", class: "primary", id: "rematch", onclick: askRematch },
-        m.rematch ? "Go to the rematch" : "Rematch"));
+      const offer = m.rematch_offer;
+      const names = (seats) => seats.map((s) => seatLabel(m, s)).join(" and ");
+      const others = (seats) => (seats || []).filter((s) => s !== m.seat);
+      if (m.rematch) {
+        links.append(el("button", { type: "button", class: "primary", id: "rematch", onclick: askRematch }, "Go to the rematch"));
+      } else if (offer && offer.accepted.includes(m.seat)) {
+        // Asked: the others answer on their own pages (the computer always accepts).
+        links.append(el("button", { type: "button", id: "rematch", disabled: true },
+          `Rematch offered: waiting for ${names(offer.waiting) || "the others"}`));
+      } else if (offer && others(offer.accepted).length && !offer.declined.includes(m.seat)) {
+        extra.push(el("p", { class: "rematch-offer", id: "rematch-offer", role: "status" },
+          `${names(others(offer.accepted))} ${others(offer.accepted).length > 1 ? "offer" : "offers"} a rematch.`));
+        links.append(el("button", { type: "button", class: "primary", id: "rematch", onclick: askRematch }, "Accept"),
+          el("button", { type: "button", id: "decline-rematch", onclick: declineRematch }, "Decline"));
+      } else if (!offer || !offer.declined.includes(m.seat)) {
+        links.append(el("button", { type: "button", class: "primary", id: "rematch", onclick: askRematch }, "Rematch"));
+      }
+      if (offer && others(offer.declined).length) {
+        extra.push(el("p", { class: "rematch-declined", id: "rematch-declined", role: "status" },
+          `${names(others(offer.declined))} declined the rematch.`));
+      }
     } else if (m.rematch) {
       links.append(el("a", { class: "button", href: `/play/${encodeURIComponent(m.rematch)}` }, "Watch the rematch"));
     }
@@ -296,7 +315,16 @@ function showRefusal(code, text) {
 async function askRematch() {
   try {
     const reply = await api(`/api/matches/${encodeURIComponent(matchId)}/rematch`, { token });
-    followRematch({ match: reply.match, token: reply.seat && reply.seat.token });
+    // Offered, not made yet: the others are asked on their pages; the state shows it.
+    if (reply.match) followRematch({ match: reply.match, token: reply.seat && reply.seat.token });
+  } catch (error) {
+    toast(error.message, "error");
+  }
+}
+
+async function declineRematch() {
+  try {
+    await api(`/api/matches/${encodeURIComponent(matchId)}/rematch/decline`, { token });
   } catch (error) {
     toast(error.message, "error");
   }
