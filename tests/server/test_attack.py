@@ -55,7 +55,9 @@ def test_the_per_address_limits_fall_on_the_attacker_s_address(server_factory, t
     server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 0, *bench._default_limits())
     tally = asyncio.run(bench.attack(server.url, workers=4, pause=0.01, seconds=3, flood=True))
     _no_failures(tally)
-    assert tally.refusals["rate_limited"] > 0
+    # Creating past the address's share meets its open-matches or its rate limit (whichever
+    # comes first on a loaded machine), uploads past theirs the rate.
+    assert tally.refusals["rate_limited"] + tally.refusals["too_many_open_matches"] > 0
     assert tally.refusals["too_many_connections"] > 0
     # 127.0.0.1 has its own share: it still creates matches.
     reply = httpx.post(f"{server.url}/api/matches", json={"game": "edges"}, timeout=30)
