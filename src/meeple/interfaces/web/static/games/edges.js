@@ -84,7 +84,7 @@ export function draw(root, msg, ui) {
 
   const width = cols * CELL + 2 * PAD;
   const height = rows * CELL + 2 * PAD;
-  const board = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "edges-board", role: "img", "aria-label": "the board" }, wrap);
+  const board = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "edges-board", role: "group", "aria-label": "the board" }, wrap);
   const at = ([c, r]) => [PAD + c * CELL, PAD + r * CELL];
   svg("rect", { x: 6, y: 6, width: width - 12, height: height - 12, rx: 22, class: "edges-table" }, board);
 

@@ -17,7 +17,10 @@ const ROCK_COLOURS = {
   basalt: "#34343d", granite: "#d1a7a2", "welded tuff": "#a48b78", quartzite: "#f1ebe4",
   schist: "#7c8c66",
 };
-const DARK_ROCKS = new Set(["shale", "basalt", "schist"]);
+// Rocks dark enough for light ink; the others take near-black ink. Both reach WCAG AA's
+// 4.5:1 on every rock colour (schist, mid-grey green, only with the dark ink).
+const DARK_ROCKS = new Set(["shale", "basalt"]);
+const DARK_INK = "#1a1410";
 // Short names keep a rock's label inside its drawn card on a phone; the tooltip has the rest.
 const ROCK_SHORT = { conglomerate: "conglom.", "welded tuff": "w. tuff" };
 const DECK_NAMES = { WX: "weathering", H: "hillslope", F: "fluvial" };
@@ -189,7 +192,7 @@ function rockRect(g, id, x, y, w, h, weathered) {
     // Cracks: weathered rock lies loose, ready to be hillsloped.
     svg("path", { d: `M${x + w * 0.2},${y} l6,${h / 2} l-4,${h / 2} M${x + w * 0.7},${y} l-5,${h * 0.6}`, class: "er-crack" }, g);
   }
-  const ink = DARK_ROCKS.has(c.rock) ? "#f3efe6" : "#2b2118";
+  const ink = DARK_ROCKS.has(c.rock) ? "#f3efe6" : DARK_INK;
   const label = c.rock ? `${id} ${ROCK_SHORT[c.rock] || c.rock} ${c.mohs}` : id;
   svg("text", { x: x + 8, y: y + h / 2 + 5, fill: ink, class: "er-rock-text" }, g, label);
   if (c.fossil) fossilIcon(g, c.fossil, x + w - 14, y + h / 2);
@@ -258,7 +261,7 @@ function drawMountains(box, view, names, seat, offerAt) {
         const c = card(id);
         const chip = html("span", { class: "er-chip" }, chips, id);
         chip.style.background = ROCK_COLOURS[c.rock] || "#999";
-        if (DARK_ROCKS.has(c.rock)) chip.style.color = "#f3efe6";
+        chip.style.color = DARK_ROCKS.has(c.rock) ? "#f3efe6" : DARK_INK;
         chip.title = describeRock(c, false);
       }
     }
@@ -321,7 +324,7 @@ function drawHand(box, view, seat, offerAt, path) {
     const el = html("div", { class: `er-card er-card-${c.deck}${chosen ? " er-chosen" : ""}` }, row);
     const top = html("div", { class: "er-card-rock" }, el);
     top.style.background = ROCK_COLOURS[c.rock] || "#999";
-    if (DARK_ROCKS.has(c.rock)) top.style.color = "#f3efe6";
+    top.style.color = DARK_ROCKS.has(c.rock) ? "#f3efe6" : DARK_INK;
     html("span", { class: "er-card-id" }, top, id);
     html("span", {}, top, c.rock ? ` ${c.rock} · ${c.mohs}` : "");
     if (c.fossil) {

@@ -483,6 +483,7 @@ function drawHand(box, ctx) {
       card.classList.add("sc-playable");
     } else if (legal.texts.size && (kind === STEP.phase || kind === STEP.react)) {
       card.classList.add("sc-unplayable");
+      card.setAttribute("aria-disabled", "true");
     }
   }
   if (!view.hand.length) html("div", { class: "sc-empty" }, row, "no cards");

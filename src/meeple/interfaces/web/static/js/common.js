@@ -133,7 +133,9 @@ export async function loadGame(game) {
 export function drawWith(module, root, msg, ui) {
   if (module && typeof module.draw === "function") {
     try {
+      const focus = keyboardFocus(root);
       module.draw(root, msg, ui);
+      restoreFocus(root, focus);
       return;
     } catch (error) {
       console.error(error);
@@ -144,4 +146,24 @@ export function drawWith(module, root, msg, ui) {
     el("p", { class: "no-drawing" }, "No picture for this game yet: use the notation box."),
     el("pre", { class: "raw-view" }, JSON.stringify(msg.view, null, 1)),
   );
+}
+
+/** What the keyboard had focused in the picture before a redraw: its hint, and the hints
+ * of every clickable then (null when the focus was elsewhere). */
+function keyboardFocus(root) {
+  const active = document.activeElement;
+  if (!active || !root.contains(active) || !active.classList.contains("clickable")) return null;
+  const hints = new Set([...root.querySelectorAll(".clickable")].map((e) => e.getAttribute("data-hint")));
+  return { hint: active.getAttribute("data-hint"), hints };
+}
+
+/** A redraw replaces the picture's elements, which would drop a keyboard player's focus to
+ * the page: the focus goes to the first clickable the step opened (a size picker, the next
+ * card), else back to the same part, else to the first clickable. */
+function restoreFocus(root, before) {
+  if (!before) return;
+  const now = [...root.querySelectorAll(".clickable")];
+  const target = now.find((e) => !before.hints.has(e.getAttribute("data-hint")))
+    || now.find((e) => e.getAttribute("data-hint") === before.hint) || now[0];
+  if (target) target.focus({ preventScroll: false });
 }

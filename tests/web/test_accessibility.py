@@ -1,0 +1,112 @@
+"""Accessibility basics players expect: axe-core finds no serious or critical violation on
+any page (contrast at WCAG AA, names and roles, no interactive element inside another), and
+a move can be made with the keyboard alone, its focus visible."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+
+from tests.web.browser import BACKWARD, moves_sent
+
+AXE = Axe()
+PAGES = [
+    ("edges", {"board": "2x2", "first": 0}),
+    ("erd", {}),
+    ("erosion", {"first": 0}),
+    ("triangle-clock", {"choice_seconds": 0, "memorise_seconds": 1}),
+    ("squad-combat", {"first": 0}),
+]
+
+
+def serious(page) -> list[str]:
+    """The serious and critical violations axe-core finds on the page, one line each."""
+    found = AXE.run(page).response["violations"]
+    return [
+        f"{v['id']} ({v['impact']}): {v['nodes'][0]['target']} {v['help']}"
+        for v in found
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+def test_the_lobby_the_replay_page_and_the_rules_have_no_serious_violation(server, chromium, size):
+    context = chromium.new_context(viewport={"width": size[0], "height": size[1]})
+    page = context.new_page()
+    page.goto(f"{server.url}/")
+    page.wait_for_selector(".game-card")
+    page.click("#more > summary")
+    assert serious(page) == []
+    page.goto(f"{server.url}/replay")
+    page.wait_for_load_state("networkidle")
+    assert serious(page) == []
+    created = server.create("edges", {"board": "2x2"}, ["human", "greedy"])
+    page.goto(f"{server.url}/play/{created['match']}#token={created['seats'][0]['token']}")
+    page.wait_for_selector("body[data-status='playing']")
+    page.click("#rules-button")
+    page.wait_for_selector(".rules-body")
+    assert serious(page) == []
+    context.close()
+
+
+@pytest.mark.parametrize(("game", "options"), PAGES, ids=[g for g, _ in PAGES])
+def test_each_game_page_in_play_has_no_serious_violation(server, chromium, game, options):
+    context = chromium.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    created = server.create(game, options, ["human", "random"])
+    page.goto(f"{server.url}/play/{created['match']}#token={created['seats'][0]['token']}")
+    page.wait_for_selector("body[data-status='playing']")
+    page.wait_for_timeout(300)
+    assert serious(page) == []
+    context.close()
+
+
+SKIP = re.compile(BACKWARD.pattern[:-1] + r"|put the next cards)", re.IGNORECASE)
+"""Clickables a player going forward passes over: steps back, and Erd's switch between
+filling Rush and Defense (pressing it again and again would never finish a choice)."""
+
+
+def _focused_forward(page) -> bool:
+    hint = page.evaluate(
+        "document.activeElement?.classList?.contains('clickable')"
+        " ? document.activeElement.getAttribute('data-hint') : null"
+    )
+    return hint is not None and not SKIP.match(hint)
+
+
+def _tab_to_clickable(page, limit: int = 80) -> bool:
+    """Tab until a clickable part of the picture that moves the choice forward has the
+    focus; False if none is reached."""
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if _focused_forward(page):
+            return True
+    return False
+
+
+@pytest.mark.parametrize(("game", "options"), [PAGES[0], PAGES[1]], ids=["edges", "erd"])
+def test_a_move_is_made_with_the_keyboard_alone(server, chromium, game, options):
+    """Tab to a clickable part of the picture, Enter (again for each step of a card game's
+    choice) until a move is sent; the focused part shows a visible outline or stroke."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    created = server.create(game, options, ["human", "random"])
+    page.goto(f"{server.url}/play/{created['match']}#token={created['seats'][0]['token']}")
+    page.wait_for_selector("body[data-status='playing']")
+    page.wait_for_function("document.querySelector('#board .clickable') !== null")
+    assert _tab_to_clickable(page), "Tab never reached the picture's clickable parts"
+    for _ in range(12):
+        if not _focused_forward(page):
+            assert _tab_to_clickable(page), "the focus left the picture after a step"
+        style = page.evaluate(
+            "(() => { const s = getComputedStyle(document.activeElement);"
+            " return [s.outlineStyle, s.stroke, s.filter]; })()"
+        )
+        assert style[0] != "none" or "drop-shadow" in style[2], style
+        page.keyboard.press("Enter")
+        if moves_sent(page) > 0:
+            break
+    assert moves_sent(page) > 0, "no move was sent with the keyboard"
+    context.close()
