@@ -1,0 +1,63 @@
+"""Layout defects a player met, measured against the viewport (issue's sizes 1280x800 and
+390x844): a control a click opens is in view, and no card name is cut off."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+OPENERS = [
+    ("edges", {"first": 0}),
+    ("erd", {}),
+    ("erosion", {"first": 0}),
+]
+
+
+@pytest.mark.parametrize(("game", "options"), OPENERS, ids=[g for g, _ in OPENERS])
+def test_what_a_click_opens_is_in_view_at_1280x800(server, chromium, game, options):
+    """Edges' size picker, Erd's and Erosion's choices: never opened below the fold."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    created = server.create(game, options, ["human", "random"])
+    page.goto(f"{server.url}/play/{created['match']}#token={created['seats'][0]['token']}")
+    page.wait_for_selector("body[data-status='playing']")
+    page.wait_for_function("document.querySelector('#board .clickable') !== null")
+    hints = (
+        "[...document.querySelectorAll('#board .clickable')].map(e => e.getAttribute('data-hint'))"
+    )
+    before = page.evaluate(hints)
+    opener = page.locator("#board .clickable:not([data-move])").first
+    opener.click()
+    page.wait_for_function(f"JSON.stringify({hints}) !== {before!r}".replace("'", '"'))
+    page.wait_for_timeout(200)
+    opened = page.evaluate(
+        "(before => [...document.querySelectorAll('#board .clickable')]"
+        ".filter(e => !before.includes(e.getAttribute('data-hint')))"
+        ".map(e => { const r = e.getBoundingClientRect();"
+        " return [e.getAttribute('data-hint'), r.top, r.bottom]; }))",
+        before,
+    )
+    assert opened, "the click opened nothing new"
+    for hint, top, bottom in opened:
+        assert top >= -1 and bottom <= 801, f"{hint!r} opened out of view: {top}-{bottom}"
+    context.close()
+
+
+def test_erosion_hand_card_names_are_never_cut_at_390(server, chromium):
+    """'Salt Crystallization' and every other process name wrap inside their card."""
+    context = chromium.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    for seed in range(6):
+        body = {"game": "erosion", "options": {"first": 0}, "seats": ["human", "random"]}
+        created = httpx.post(f"{server.url}/api/matches", json={**body, "seed": seed}).json()
+        page.goto(f"{server.url}/play/{created['match']}#token={created['seats'][0]['token']}")
+        page.wait_for_selector("body[data-status='playing'] .er-card-pname")
+        cut = page.evaluate(
+            "[...document.querySelectorAll('.er-card-pname')].filter(e => {"
+            " const card = e.closest('.er-card').getBoundingClientRect();"
+            " const r = e.getBoundingClientRect();"
+            " return e.scrollWidth > e.clientWidth + 1 || r.right > card.right + 1; })"
+            ".map(e => e.textContent)"
+        )
+        assert cut == [], f"seed {seed}: names cut off: {cut}"
+    context.close()
