@@ -679,3 +679,31 @@ def test_a_client_cannot_make_the_server_read_its_files(server, game, options):
     assert reply.status_code == 400
     assert "names a file" in reply.json()["error"]
     assert "root:" not in reply.text
+
+
+def test_a_hidden_choice_is_told_in_the_log_once_the_rules_reveal_it_never_before(server):
+    """The Triangle Clock: a pick is "has chosen" to the other seat while the step is open,
+    then its letter and the game's words ("revealed solid N")."""
+
+    async def go() -> None:
+        created = create(
+            server,
+            game="triangle-clock",
+            options={"memorise_seconds": 0.2, "choice_seconds": 0},
+            seats=["human", "human"],
+        )
+        a, b = await seated(server, created)
+        await a.wait_for(lambda: a.state["seq"] >= 2 and a.my_turn())
+        pick = a.state["legal"][0]["text"]
+        await a.send({"type": "move", "seq": a.state["seq"], "action": pick})
+        await b.wait_for(lambda: len(b.log) >= 3)
+        entry = b.log[2]
+        assert entry["seat"] == 0 and entry["text"] is None and "words" not in entry
+        await b.wait_for(lambda: b.my_turn())
+        await b.send({"type": "move", "seq": b.state["seq"], "action": b.state["legal"][0]["text"]})
+        await b.wait_for(lambda: len(b.log) >= 4 and b.log[2]["text"] is not None)
+        assert b.log[2]["text"] == pick and b.log[2]["words"].startswith("revealed ")
+        for c in (a, b):
+            await c.close()
+
+    asyncio.run(go())

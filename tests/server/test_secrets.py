@@ -7,7 +7,8 @@ received is checked against the state it was sent at:
 - its view is ``state.view(seat)``, and stays the same for every state the seat cannot
   tell from the true one (``state.determinize(seat, rng)`` differs only in hidden parts);
 - it lists legal moves only for itself, and only when it is to act;
-- a move another seat made in a simultaneous decision is never shown before the end;
+- a move another seat made in a simultaneous decision is never shown while that decision is
+  open (the rules reveal it once every seat has chosen, or at the end);
 - everything else in the message is the same for every seat (it is public).
 """
 
@@ -33,6 +34,13 @@ GAMES = {
 }
 
 PER_SEAT_FIELDS = {"view", "legal", "log", "log_start", "seat", "memorise"}
+
+
+def open_from(state, seq: int) -> int:
+    """The first move of the decision still open at ``state`` (move ``seq``): the moves of
+    every earlier decision have been revealed by the rules."""
+    start = state.decision_start()
+    return seq - (len(start.to_act) - len(state.to_act))
 
 
 @pytest.fixture(scope="module")
@@ -111,10 +119,16 @@ def test_no_message_tells_a_seat_what_it_may_not_see(server, game):
             for n, entry in enumerate(log):
                 player, text = record.moves[n]
                 assert entry["seat"] == player
-                secret = hidden_from_others(states[n]) and player != seat and not over
+                secret = (
+                    hidden_from_others(states[n])
+                    and player != seat
+                    and not over
+                    and n >= open_from(state, seq)
+                )
                 if secret:
                     hidden_moves += 1
                     assert entry["text"] is None, f"seat {seat} saw {player}'s hidden {text!r}"
+                    assert "words" not in entry, f"seat {seat} was told {entry['words']!r}"
                 else:
                     assert entry["text"] == text
             if seat is not None and not over:

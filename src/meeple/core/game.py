@@ -124,6 +124,12 @@ class Game(ABC, Generic[O, S, A]):
         default; the lab prints them before it plays."""
         return []
 
+    def log_words(self, state: S, player: Player, action: A) -> str | None:
+        """The move ``player`` makes from ``state`` in words for a move log, where its
+        notation alone says little (a hand's slot letter); None where the notation says it.
+        Shown to other seats only once the rules reveal the move."""
+        return None
+
     # -- states and actions -----------------------------------------------------------------
     @abstractmethod
     def new_game(self, seed: int) -> S:

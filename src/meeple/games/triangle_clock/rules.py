@@ -46,6 +46,7 @@ from meeple.games.triangle_clock.cards import (
     NUM_SYMBOLS,
     SYMBOL_NAMES,
     Symbol,
+    describe_symbol,
 )
 from meeple.games.triangle_clock.hands import (
     HandValue,
@@ -368,6 +369,21 @@ class TriangleClockGame(Game[TriangleClockOptions, "TriangleClockState", Triangl
         if state.phase is Phase.MEMORISE and player in state.to_act:
             return self.options.memorise_seconds
         return None
+
+    def log_words(
+        self, state: TriangleClockState, player: Player, action: TriangleClockAction
+    ) -> str | None:
+        """A pick in words: the symbol revealed (the letter names only a slot of a hand the
+        others never saw). None under ``notes=forbidden``: a log of earlier reveals would be
+        the written note the rule forbids."""
+        if not isinstance(action, Pick) or self.options.notes == "forbidden":
+            return None
+        printed = state.seats[player].symbol_at(action.letter)
+        shown = action.changed(printed)
+        if shown == printed:
+            return f"revealed {describe_symbol(shown)}"
+        used = " and ".join(i.label for i in action.items)
+        return f"revealed {describe_symbol(shown)} ({describe_symbol(printed)} with {used})"
 
     def person_view(self, state: TriangleClockState, player: Player | None) -> dict[str, Any]:
         """The view less what "You may not take written notes" leaves to a person's memory

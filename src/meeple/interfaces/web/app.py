@@ -337,6 +337,7 @@ def _replay_states(text: str, content: ContentSets) -> dict[str, Any]:
     if sets:  # an installed set, by name: replayed with the installed files
         record = record.model_copy(update={"options": content.resolve(record.game, record.options)})
     states = record.states()
+    game = states[0].game
     # A match can end before its game does (a resign): the record's result says so, and the
     # record holds every move and the seed, so every seat's view hides nothing it lacks.
     ended = bool(record.result and record.result.get("over"))
@@ -344,7 +345,15 @@ def _replay_states(text: str, content: ContentSets) -> dict[str, Any]:
     return {
         "game": record.game,
         "options": shown,
-        "moves": [{"n": n, "seat": p, "text": t} for n, (p, t) in enumerate(record.moves, 1)],
+        "moves": [
+            {
+                "n": n,
+                "seat": p,
+                "text": t,
+                "words": game.log_words(states[n - 1], p, game.parse_action(t)),
+            }
+            for n, (p, t) in enumerate(record.moves, 1)
+        ],
         "views": [
             {
                 "spectator": s.view(None),

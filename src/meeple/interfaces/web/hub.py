@@ -216,8 +216,9 @@ class Hub:
             return
         state = match.state
         for player, text in stored.moves[match.seq :]:
-            match.hidden.append(hidden_from_others(state))
-            state = state.apply_text(player, text)
+            action = match.game.parse_action(text)
+            match.note_move(state, player, action)
+            state = state.apply(player, action)
         match.state = state
         match.stored = stored
         match.clocks_saved = stored.deadlines
@@ -261,13 +262,16 @@ class Hub:
         game = make(stored.game, **self.content.resolve(stored.game, stored.options))
         state = game.new_game(stored.seed)
         hidden = []
+        words: list[str | None] = []
         for number, (player, text) in enumerate(stored.moves, start=1):
             hidden.append(hidden_from_others(state))
             try:
-                state = state.apply_text(player, text)
+                action = game.parse_action(text)
+                words.append(game.log_words(state, player, action))
+                state = state.apply(player, action)
             except MeepleError as exc:
                 raise MeepleError(f"move {number} ({text!r}) does not replay: {exc}") from None
-        match = LiveMatch(stored=stored, game=game, state=state, hidden=hidden)
+        match = LiveMatch(stored=stored, game=game, state=state, hidden=hidden, words=words)
         match.clocks_saved = stored.deadlines
         _adopt_clocks(match)
         self.matches[match_id] = match
@@ -759,7 +763,7 @@ class Hub:
                 409,
                 "stale_move",
             ) from None
-        match.hidden.append(hidden_from_others(before))
+        match.note_move(before, seat, action)
         stored.moves.append((seat, str(action)))
         if timed_out:
             match.timed_out.add(seq)

@@ -18,6 +18,7 @@ from meeple.agents.levels import agent_label
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game, Player, State
 from meeple.core.record import GameRecord
+from meeple.core.simultaneous import hidden_from_others
 from meeple.interfaces.web.seeds import seed_commitment
 from meeple.store.matches import StoredMatch
 
@@ -81,6 +82,8 @@ class Connection:
     )
     log_sent: int = 0
     """How many log entries this client holds (only new ones are sent)."""
+    concealed: int | None = None
+    """The first log entry this client holds as "has chosen" (sent again once revealed)."""
     closed: bool = False
     close_code: int = 1000
     """The WebSocket close code its sender closes the socket with (1001: server going away)."""
@@ -111,7 +114,10 @@ class LiveMatch:
     game: Game[Any, Any, Any]
     state: State[Any]
     hidden: list[bool]
-    """Per move: made in a simultaneous decision, so others see only "has chosen"."""
+    """Per move: made in a simultaneous decision, so others see only "has chosen" until the
+    decision is complete (the rules then reveal it) or the match is over."""
+    words: list[str | None] = field(default_factory=list)
+    """Per move: the game's words for it (``Game.log_words``), shown with it once shown."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Connection] = field(default_factory=set)
     deadlines: dict[Player, float] = field(default_factory=dict)
@@ -135,6 +141,12 @@ class LiveMatch:
     def id(self) -> str:
         """The match's id (also its spectator link)."""
         return self.stored.id
+
+    def note_move(self, before: State[Any], player: Player, action: Any) -> None:
+        """Keep what the log needs of a move made from ``before``: whether others see only
+        that it was made (until its decision is complete), and the game's words for it."""
+        self.hidden.append(hidden_from_others(before))
+        self.words.append(self.game.log_words(before, player, action))
 
     def people(self) -> list[Player]:
         """The seats people play (not agents), joined or not."""
@@ -224,13 +236,18 @@ class LiveMatch:
 
     def log_entries(self, seat: Player | None, start: int = 0) -> list[Any]:
         """The move log from ``start`` as ``seat`` may know it: a move of another seat in a
-        simultaneous decision shows only that it was made, until the match is over."""
+        simultaneous decision shows only that it was made, until the decision is complete
+        (the rules reveal the choices then) or the match is over."""
         over = self.stored.status == "finished"
+        open_from = self.decision_base
         out = []
         for n in range(start, self.seq):
             player, text = self.stored.moves[n]
-            shown = over or player == seat or not self.hidden[n]
+            shown = over or player == seat or not self.hidden[n] or n < open_from
+            words = self.words[n] if n < len(self.words) else None
             entry: dict[str, Any] = {"n": n + 1, "seat": player, "text": text if shown else None}
+            if shown and words:
+                entry["words"] = words
             if n + 1 in self.timed_out:
                 entry["timeout"] = True
             out.append(entry)
@@ -255,10 +272,19 @@ def state_message(match: LiveMatch, conn: Connection, now: float) -> dict[str, A
     state = match.state
     stored = match.stored
     over = stored.status == "finished"
-    restart_log = over and conn.log_sent and any(match.hidden)
-    start = 0 if restart_log or conn.log_sent > match.seq else conn.log_sent
+    # Entries sent as "has chosen" are sent again once the rules have revealed them.
+    revealed = conn.concealed is not None and (over or conn.concealed < match.decision_base)
+    if conn.log_sent > match.seq:
+        start = 0
+    elif revealed:
+        start = conn.concealed
+    else:
+        start = conn.log_sent
     entries = match.log_entries(seat, start)
     conn.log_sent = match.seq
+    still = [e["n"] - 1 for e in entries if e["text"] is None]
+    if revealed or conn.concealed is None:
+        conn.concealed = still[0] if still else None
     to_act = list(state.to_act) if stored.status == "playing" else []
     can_move = seat is not None and seat in to_act and match.seat_is_person(seat)
     legal = state.legal_actions(seat) if can_move else []
