@@ -61,3 +61,17 @@ def test_erosion_hand_card_names_are_never_cut_at_390(server, chromium):
         )
         assert cut == [], f"seed {seed}: names cut off: {cut}"
     context.close()
+
+
+def test_erosions_seat_list_shows_the_points_its_picture_shows(server, chromium):
+    """The seat panel said 0-0 while the board said "points now 3 / 5"."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    body = {"game": "erosion", "options": {"first": 0}, "seats": ["human", "random"], "seed": 1}
+    created = httpx.post(f"{server.url}/api/matches", json=body).json()
+    page.goto(f"{server.url}/play/{created['match']}#token={created['seats'][0]['token']}")
+    page.wait_for_selector("body[data-status='playing'] .er-score-n")
+    board = page.locator(".er-score-n").all_inner_texts()
+    seats = page.locator("#seats .seat-score").all_inner_texts()
+    assert board == seats and any(n != "0" for n in board), (board, seats)
+    context.close()

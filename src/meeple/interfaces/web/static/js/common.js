@@ -70,6 +70,9 @@ export function scoresOf(msg) {
   const candidates = [msg.result, msg.view && msg.view.result, msg.view];
   for (const c of candidates) {
     if (!c) continue;
+    // A game whose scores are recorded only at an era's end (Erosion) shows the points each
+    // seat would score now until then, as its picture does: the seat list agrees with it.
+    if (Array.isArray(c.points_now) && !(c.era_scores || []).length && !c.over) return c.points_now;
     if (Array.isArray(c.scores)) return c.scores;
     if (Array.isArray(c.score)) return c.score;
   }
