@@ -14,9 +14,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from meeple.agents.mcts import ISMCTSAgent
-from meeple.core.agent import Observation, catch_up
 from meeple.core.game import Action, Game, State
-from meeple.core.review import Judgement, JudgeSettings, loss_of
+from meeple.core.review import (
+    Judgement,
+    JudgeSettings,
+    loss_of,
+    most_visited,
+    only_action,
+    searched_root,
+)
 
 SEARCH_ITERATIONS = 200
 """Iterations per decision by default: a typical card game reviewed in well under a
@@ -49,17 +55,12 @@ class SearchJudge:
     ) -> Judgement:
         """The root values of a search for ``seat`` at ``history[-1]`` (see the module)."""
         agent = ISMCTSAgent(self.game, seed=self.settings.seed, iterations=self.iterations)
-        # What the seat was shown at its earlier decisions (a memorise step) and the count
-        # that seeds each decision's streams: as if the agent had played the seat all game.
-        catch_up(agent, seat, history[:-1], moves)
-        found = agent.root_values(Observation(history[-1], seat))
+        found = searched_root(agent, history, moves, seat)
         values = {str(a): mean for a, (_, mean) in found.items()}
         action = str(chosen)
         if len(found) == 1:
-            return Judgement(seat, action, action, 0.0, values, self.label,
-                             why="the only legal action")  # fmt: skip
-        best_action = max(found, key=lambda a: (found[a][0], found[a][1] or -2.0))
-        best = str(best_action)
+            return only_action(seat, action, values, self.label)
+        best = str(most_visited(found))
         loss = loss_of(values, best, action)
         visits = found.get(chosen, (0, None))[0]
         mine = values.get(action)

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from meeple.core.agent import Observation, catch_up
 from meeple.core.game import Action, State
 
 DEFAULT_SEED = 0
@@ -83,3 +84,25 @@ def loss_of(values: dict[str, float | None], best: str, chosen: str) -> float | 
     if mine is None or top is None:
         return None
     return max(0.0, top - mine)
+
+
+def searched_root(
+    agent: Any, history: Sequence[State[Any]], moves: Sequence[tuple[int, str]], seat: int
+) -> dict[Any, tuple[int, float | None]]:
+    """The root statistics of ``agent``'s search for ``seat`` at ``history[-1]``, each
+    action's visits and mean return. The agent is first told the seat's earlier decisions
+    (``catch_up``: what the seat was shown, and the count that seeds each decision's
+    streams), as if it had played the seat all game."""
+    catch_up(agent, seat, history[:-1], moves)
+    found: dict[Any, tuple[int, float | None]] = agent.root_values(Observation(history[-1], seat))
+    return found
+
+
+def most_visited(found: dict[Any, tuple[int, float | None]]) -> Any:
+    """The action a search plays: the most visited, ties to the higher mean."""
+    return max(found, key=lambda a: (found[a][0], found[a][1] or -2.0))
+
+
+def only_action(seat: int, action: str, values: dict[str, float | None], label: str) -> Judgement:
+    """The judgement of a decision with a single legal action: nothing to give away."""
+    return Judgement(seat, action, action, 0.0, values, label, why="the only legal action")

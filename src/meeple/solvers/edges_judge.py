@@ -15,10 +15,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from meeple.core.agent import Observation, catch_up
 from meeple.core.errors import MeepleError
 from meeple.core.game import Action, Game, State
-from meeple.core.review import Judgement, JudgeSettings, loss_of
+from meeple.core.review import (
+    Judgement,
+    JudgeSettings,
+    loss_of,
+    most_visited,
+    only_action,
+    searched_root,
+)
 from meeple.games.edges.rules import EdgesGame, EdgesState
 from meeple.games.edges.uct import UCTAgent
 
@@ -106,16 +112,13 @@ class EdgesJudge:
         chosen: Action,
     ) -> Judgement:
         agent = UCTAgent(self.game, seed=self.settings.seed, iterations=self.iterations)
-        # The count of the seat's earlier decisions seeds the search, as in a game.
-        catch_up(agent, seat, history[:-1], moves)
-        found = agent.root_values(Observation(history[-1], seat))
+        found = searched_root(agent, history, moves, seat)
         values = {str(a): mean for a, (_, mean) in found.items()}
         action = str(chosen)
         label = f"uct {self.iterations}"
         if len(found) == 1:
-            return Judgement(seat, action, action, 0.0, values, label,
-                             why="the only legal action")  # fmt: skip
-        best = str(max(found, key=lambda a: (found[a][0], found[a][1] or -2.0)))
+            return only_action(seat, action, values, label)
+        best = str(most_visited(found))
         if action not in values:
             values[action] = None  # a move the compiled tree keeps under another's name
         loss = loss_of(values, best, action)
