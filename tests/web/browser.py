@@ -120,3 +120,16 @@ def no_server_errors(frames: Frames) -> None:
     """Asserts that the server refused nothing the page sent."""
     errors = [m["message"] for m in frames.of_type("error")]
     assert not errors, f"the server refused what the page sent: {errors}"
+
+
+def at_the_table(
+    chromium: Any, server: Any, game: str, options: dict[str, Any], size: tuple[int, int]
+) -> tuple[Any, Any]:
+    """A new browser context and page at ``size``, seated at a new match of ``game``
+    against ``random`` and playing: (context, page)."""
+    context = chromium.new_context(viewport={"width": size[0], "height": size[1]})
+    page = context.new_page()
+    created = server.create(game, options, ["human", "random"])
+    page.goto(f"{server.url}/play/{created['match']}#token={created['seats'][0]['token']}")
+    page.wait_for_selector("body[data-status='playing']")
+    return context, page

@@ -9,7 +9,7 @@ import re
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from tests.web.browser import BACKWARD, moves_sent
+from tests.web.browser import BACKWARD, at_the_table, moves_sent
 
 AXE = Axe()
 PAGES = [
@@ -53,11 +53,7 @@ def test_the_lobby_the_replay_page_and_the_rules_have_no_serious_violation(serve
 
 @pytest.mark.parametrize(("game", "options"), PAGES, ids=[g for g, _ in PAGES])
 def test_each_game_page_in_play_has_no_serious_violation(server, chromium, game, options):
-    context = chromium.new_context(viewport={"width": 1280, "height": 800})
-    page = context.new_page()
-    created = server.create(game, options, ["human", "random"])
-    page.goto(f"{server.url}/play/{created['match']}#token={created['seats'][0]['token']}")
-    page.wait_for_selector("body[data-status='playing']")
+    context, page = at_the_table(chromium, server, game, options, (1280, 800))
     page.wait_for_timeout(300)
     assert serious(page) == []
     context.close()
@@ -90,11 +86,7 @@ def _tab_to_clickable(page, limit: int = 80) -> bool:
 def test_a_move_is_made_with_the_keyboard_alone(server, chromium, game, options):
     """Tab to a clickable part of the picture, Enter (again for each step of a card game's
     choice) until a move is sent; the focused part shows a visible outline or stroke."""
-    context = chromium.new_context(viewport={"width": 1280, "height": 800})
-    page = context.new_page()
-    created = server.create(game, options, ["human", "random"])
-    page.goto(f"{server.url}/play/{created['match']}#token={created['seats'][0]['token']}")
-    page.wait_for_selector("body[data-status='playing']")
+    context, page = at_the_table(chromium, server, game, options, (1280, 800))
     page.wait_for_function("document.querySelector('#board .clickable') !== null")
     assert _tab_to_clickable(page), "Tab never reached the picture's clickable parts"
     for _ in range(12):

@@ -6,6 +6,8 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from tests.web.browser import at_the_table
+
 OPENERS = [
     ("edges", {"first": 0}),
     ("erd", {}),
@@ -16,11 +18,7 @@ OPENERS = [
 @pytest.mark.parametrize(("game", "options"), OPENERS, ids=[g for g, _ in OPENERS])
 def test_what_a_click_opens_is_in_view_at_1280x800(server, chromium, game, options):
     """Edges' size picker, Erd's and Erosion's choices: never opened below the fold."""
-    context = chromium.new_context(viewport={"width": 1280, "height": 800})
-    page = context.new_page()
-    created = server.create(game, options, ["human", "random"])
-    page.goto(f"{server.url}/play/{created['match']}#token={created['seats'][0]['token']}")
-    page.wait_for_selector("body[data-status='playing']")
+    context, page = at_the_table(chromium, server, game, options, (1280, 800))
     page.wait_for_function("document.querySelector('#board .clickable') !== null")
     hints = (
         "[...document.querySelectorAll('#board .clickable')].map(e => e.getAttribute('data-hint'))"

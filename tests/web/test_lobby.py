@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import re
 
+from meeple.agents.levels import level_spec
+from meeple.core.registry import make
+
 
 def test_a_match_made_with_the_form_is_joined_from_the_open_list(
     server, chromium, watch, page_errors
@@ -177,12 +180,6 @@ def test_the_quick_start_is_game_opponent_play_with_the_variants_behind_more_opt
     page.click("#create-button")
     page.wait_for_url(re.compile(r"/play/[^#]+#token="), timeout=60_000)
     match = re.search(r"/play/([^#]+)#token=", page.url).group(1)
-    easy = next(
-        level["spec"]
-        for game in server.get("/api/games")
-        if game["name"] == "edges"
-        for level in game["levels"]
-        if level["level"] == "easy"
-    )
+    easy = level_spec(make("edges"), "easy")
     assert server.get(f"/api/matches/{match}")["seats"][1]["agent"] == easy
     assert not page_errors, page_errors
