@@ -54,17 +54,32 @@ def serve_command(
         int, typer.Option(help="most exact= Edges' perfect agent may be given", min=0)
     ] = _LIMITS.max_agent_exact,
     max_creates_per_minute: Annotated[
-        int, typer.Option(help="new matches one address may make in any minute", min=1)
+        int,
+        typer.Option(
+            help="new matches one address may make in any minute (refused ones do not count)",
+            min=1,
+        ),
     ] = _LIMITS.max_creates_per_minute,
+    max_replays_per_minute: Annotated[
+        int, typer.Option(help="records one address may upload to replay in any minute", min=1)
+    ] = _LIMITS.max_replays_per_minute,
     max_open_matches: Annotated[
         int, typer.Option(help="unfinished matches one address may have made at once", min=1)
     ] = _LIMITS.max_open_matches,
     max_sockets_per_client: Annotated[
         int, typer.Option(help="WebSockets one address may hold open at once", min=1)
     ] = _LIMITS.max_sockets_per_client,
-    max_sockets_per_match: Annotated[
-        int, typer.Option(help="WebSockets one match may have open at once", min=2)
-    ] = _LIMITS.max_sockets_per_match,
+    max_spectators_per_match: Annotated[
+        int, typer.Option(help="spectators' WebSockets one match may have open at once", min=1)
+    ] = _LIMITS.max_spectators_per_match,
+    max_sockets_per_seat: Annotated[
+        int,
+        typer.Option(
+            help="WebSockets one seat's holder may have open on its match (never refused for "
+            "the spectators)",
+            min=1,
+        ),
+    ] = _LIMITS.max_sockets_per_seat,
     lobby_page_size: Annotated[
         int, typer.Option(help="the most matches one lobby listing returns", min=1, max=1000)
     ] = _LIMITS.lobby_page_size,
@@ -133,9 +148,11 @@ def serve_command(
             max_agent_exact=max_agent_exact,
             agent_margin_seconds=agent_margin_seconds,
             max_creates_per_minute=max_creates_per_minute,
+            max_replays_per_minute=max_replays_per_minute,
             max_open_matches=max_open_matches,
             max_sockets_per_client=max_sockets_per_client,
-            max_sockets_per_match=max_sockets_per_match,
+            max_spectators_per_match=max_spectators_per_match,
+            max_sockets_per_seat=max_sockets_per_seat,
             lobby_page_size=lobby_page_size,
             max_body_bytes=max_body_bytes,
             max_options_bytes=max_options_bytes,

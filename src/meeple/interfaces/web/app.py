@@ -16,36 +16,26 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import Body, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect
 
-from meeple.core.errors import (
-    AgentSpecError,
-    FileOptionRefused,
-    IllegalAction,
-    MeepleError,
-    NotationError,
-    OptionError,
-    PositionError,
-    RecordError,
-    UnknownGame,
-)
-from meeple.core.game import ActionIdError
+from meeple.core.errors import MeepleError
 from meeple.core.registry import make
-from meeple.interfaces.web.hub import ONLINE_CONTENT, Hub
+from meeple.interfaces.web.hub import Hub
 from meeple.interfaces.web.limits import ServerLimits
 from meeple.interfaces.web.live import (
     STATUS_CODES,
     Connection,
     LiveMatch,
     ServerError,
+    error_code,
     state_message,
 )
-from meeple.interfaces.web.pool import AgentPool
+from meeple.interfaces.web.pool import AgentOverrun, AgentPool
 from meeple.interfaces.web.protocol import (
     MAX_MESSAGE_BYTES,
     CreateMatch,
@@ -58,7 +48,8 @@ from meeple.interfaces.web.protocol import (
     Sync,
     client_message,
 )
-from meeple.interfaces.web.quotas import BodyLimit, ClientQuotas, QuotaExceeded
+from meeple.interfaces.web.quotas import BODY_CUT_OFF, BodyLimit, ClientQuotas, QuotaExceeded
+from meeple.interfaces.web.replays import MAX_RECORD_BYTES, REPLAY_SECONDS, replay_answer
 from meeple.interfaces.web.rules import game_from_query, rules_reply
 from meeple.store.db import StorageUnavailable
 from meeple.store.matches import MatchStore
@@ -81,14 +72,24 @@ def create_app(
     store.check()
     hub = Hub(store, AgentPool(agent_workers), base_url=base_url, limits=limits)
     quotas = ClientQuotas(hub.limits)
+    # Uploaded records are checked in a process of their own (threads where agents run in
+    # threads): one worker, so uploads wait their turn instead of taking every core.
+    replays = AgentPool(0 if agent_workers == 0 else 1, job=replay_answer)
+
+    async def stop_replays() -> None:
+        await hub.stopped.wait()  # SIGTERM: a record being checked is abandoned at once
+        replays.close()
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await hub.start()
+        replays.start()  # ready before the first upload comes, as a rule
+        watcher = asyncio.create_task(stop_replays())
         try:
             yield
         finally:
             await hub.stop()
+            await watcher
             store.close()
 
     app = FastAPI(
@@ -170,8 +171,12 @@ def create_app(
     async def create_match(request: CreateMatch, http: Request) -> dict[str, Any]:
         client = _client(http)
         quotas.check_create(client, hub.unfinished)
-        created = await hub.create(request)
-        quotas.created(client, created["match"])
+        made = None
+        try:
+            created = await hub.create(request)
+            made = created["match"]
+        finally:  # a refused create (bad options, say) does not count against the rate
+            quotas.create_ended(client, made)
         return created
 
     @app.get("/api/matches", summary="Listed matches: open seats, live, or finished")
@@ -223,9 +228,13 @@ def create_app(
         seat = hub.seat_of(match, request.token)
         client = _client(http)
         quotas.check_create(client, hub.unfinished)
-        made = await hub.rematch(match, seat)
-        quotas.created(client, made["match"])
-        return made
+        made = None
+        try:
+            answer = await hub.rematch(match, seat)
+            made = answer["match"]
+        finally:
+            quotas.create_ended(client, made)
+        return answer
 
     @app.get("/api/matches/{match_id}/record", summary="The full record, once the match is over")
     async def record(match_id: str) -> dict[str, Any]:
@@ -235,18 +244,49 @@ def create_app(
         return match.record().model_dump(mode="json")
 
     @app.post(
-        "/api/replay", summary="Check an uploaded record and return every state to step through"
+        "/api/replay",
+        summary="Check an uploaded record and return every state to step through",
+        # The body is read as bytes and parsed in a worker, not by FastAPI on the event
+        # loop; the schema is declared for the OpenAPI page (and the fuzzing it drives).
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "description": "a game record, as `meeple play --save` writes it",
+                "content": {"application/json": {"schema": {"type": "object"}}},
+            }
+        },
+        response_model=dict[str, Any],
     )
-    async def replay(
-        request: Request,
-        record: Annotated[
-            dict[str, Any] | None,
-            Body(description="a game record, as `meeple play --save` writes it"),
-        ] = None,
-    ) -> dict[str, Any]:
-        del record  # declared for the OpenAPI page; the body is read with a size limit
-        text = await _read_limited(request, MAX_RECORD_BYTES)
-        return await asyncio.to_thread(_replay_states, text)
+    async def replay(request: Request) -> Response:
+        quotas.check_replay(_client(request))
+        try:
+            body = await request.body()  # BodyLimit has refused it past MAX_RECORD_BYTES
+        except ClientDisconnect:
+            raise ServerError(
+                "the body was cut off before its end (the client went away, or the server "
+                "is stopping)",
+                400,
+                "cut_off",
+            ) from None
+        if request.scope.get(BODY_CUT_OFF):
+            raise ServerError(f"the record is too large: at most {MAX_RECORD_BYTES:,} bytes", 413)
+        try:
+            kind, answer, code = await replays.move(body, allowance=REPLAY_SECONDS)
+        except AgentOverrun:
+            raise ServerError(
+                f"the record took more than {REPLAY_SECONDS:g} s to check; upload a shorter one",
+                413,
+                "too_large",
+            ) from None
+        except MeepleError as exc:  # its worker stopped: the server is stopping, or it died
+            raise ServerError(
+                f"the record could not be checked now ({exc}); try again in a moment",
+                503,
+                "unavailable",
+            ) from None
+        if kind != "ok":
+            raise ServerError(answer, 400, code)
+        return Response(answer, media_type="application/json")
 
     @app.websocket("/ws/{match_id}")
     async def socket(websocket: WebSocket, match_id: str) -> None:
@@ -289,83 +329,6 @@ class _StopReading:
         await self.app(scope, receive_until_stopped, send)
 
 
-MAX_RECORD_BYTES = 2_000_000
-"""The largest record the replay endpoint reads (a long Squad Combat game is ~30 kB)."""
-
-
-async def _read_limited(request: Request, limit: int) -> str:
-    """The request body as text, refused (413) past ``limit`` bytes without reading it all."""
-    size = 0
-    chunks = []
-    try:
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size > limit:
-                raise ServerError(f"the record is too large: at most {limit:,} bytes", 413)
-            chunks.append(chunk)
-    except ClientDisconnect:
-        raise ServerError(
-            "the body was cut off before its end (the client went away, or the server is stopping)",
-            400,
-            "cut_off",
-        ) from None
-    try:
-        return b"".join(chunks).decode("utf-8")
-    except UnicodeDecodeError:
-        raise ServerError("the record is not UTF-8 text", 400, "bad_record") from None
-
-
-def _replay_states(text: str) -> dict[str, Any]:
-    """A record's states as a spectator sees them, every hand open once it is over."""
-    from meeple.core.record import GameRecord, check_untrusted_options
-
-    record = GameRecord.from_json(text)
-    check_untrusted_options(record.game, record.options, "an uploaded record", ONLINE_CONTENT)
-    states = record.states()
-    # A match can end before its game does (a resign): the record's result says so, and the
-    # record holds every move and the seed, so every seat's view hides nothing it lacks.
-    ended = bool(record.result and record.result.get("over"))
-    over = states[-1].is_over or ended
-    return {
-        "game": record.game,
-        "options": record.options,
-        "moves": [{"n": n, "seat": p, "text": t} for n, (p, t) in enumerate(record.moves, 1)],
-        "views": [
-            {
-                "spectator": s.view(None),
-                "seats": [s.view(p) for p in range(s.game.num_players)] if over else None,
-            }
-            for s in states
-        ],
-        "result": (record.result if ended else states[-1].result) if over else None,
-    }
-
-
-_CODES: tuple[tuple[type[Exception], str], ...] = (
-    (FileOptionRefused, "file_option"),
-    (OptionError, "bad_option"),
-    (UnknownGame, "unknown_game"),
-    (RecordError, "bad_record"),
-    (AgentSpecError, "bad_agent"),
-    (IllegalAction, "illegal_move"),
-    (NotationError, "bad_notation"),
-    (ActionIdError, "bad_action_id"),
-    (PositionError, "bad_position"),
-    (StorageUnavailable, "storage_unavailable"),
-)
-
-
-def error_code(exc: MeepleError) -> str:
-    """The stable ``code`` of a refusal (docs/server.md's table): a ServerError's own, else
-    the kind of mistake the error class names, else ``refused``."""
-    if isinstance(exc, ServerError):
-        return exc.code
-    for kind, code in _CODES:
-        if isinstance(exc, kind):
-            return code
-    return "refused"
-
-
 def _client(request: Request) -> str:
     """Who asks, for the per-client limits: the address the request came from (behind a
     trusted proxy, uvicorn has put the proxy's X-Forwarded-For there)."""
@@ -404,19 +367,21 @@ async def _serve_socket(
         return
     client = websocket.client.host if websocket.client else "unknown"
     try:
-        quotas.open_socket(client, match.id)
+        quotas.open_socket(client)
     except QuotaExceeded as exc:
-        log.warning("socket on %s refused (%s): %s", match.id, exc.code, exc)
         await _refuse(websocket, _error(str(exc), code=exc.code), 4429)
         return
     try:
-        await _serve_open_socket(hub, websocket, match)
+        await _serve_open_socket(hub, quotas, websocket, match)
     finally:
-        quotas.close_socket(client, match.id)
+        quotas.close_socket(client)
 
 
-async def _serve_open_socket(hub: Hub, websocket: WebSocket, match: LiveMatch) -> None:
-    """A socket that the quotas let in: its hello, then its messages."""
+async def _serve_open_socket(
+    hub: Hub, quotas: ClientQuotas, websocket: WebSocket, match: LiveMatch
+) -> None:
+    """A socket that the client's quota let in: its hello, then, once the match's quota
+    for its seat (or its spectators) lets it in, its messages."""
     try:
         hello = await asyncio.wait_for(_receive(websocket), HELLO_SECONDS)
     except TimeoutError:
@@ -441,6 +406,23 @@ async def _serve_open_socket(hub: Hub, websocket: WebSocket, match: LiveMatch) -
         except MeepleError as exc:
             await _refuse(websocket, _error(str(exc), code=error_code(exc)), 4403)
             return
+    # Counted once the hello says who it is: spectators have their own share of the match,
+    # so however many watch, a seat's holder still gets in.
+    try:
+        quotas.enter_match(match.id, seat)
+    except QuotaExceeded as exc:
+        await _refuse(websocket, _error(str(exc), code=exc.code), 4429)
+        return
+    try:
+        await _serve_welcomed(hub, websocket, match, seat)
+    finally:
+        quotas.leave_match(match.id, seat)
+
+
+async def _serve_welcomed(
+    hub: Hub, websocket: WebSocket, match: LiveMatch, seat: int | None
+) -> None:
+    """A socket whose hello was taken, on ``seat`` (None: a spectator): its messages."""
     conn = Connection(seat)
     await websocket.send_json({"type": "welcome", "match": match.id, "seat": seat})
     hub.attach(match, conn)

@@ -127,7 +127,7 @@ def free_port() -> int:
 
 ONE_ADDRESS = (
     "--max-creates-per-minute", "1000000", "--max-open-matches", "1000000",
-    "--max-sockets-per-client", "1000000",
+    "--max-sockets-per-client", "1000000", "--max-replays-per-minute", "1000000",
 )  # fmt: skip
 """Per-address limits lifted: every client of a test or a load run comes from 127.0.0.1.
 Flags given after these (``args``) take their place."""
@@ -174,6 +174,20 @@ class ServerProcess:
         if self.proc is not None and self.proc.poll() is None:
             os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait(timeout=10)
+
+    def terminate(self, timeout: float = 30.0) -> float:
+        """SIGTERM, as an operator (or systemd) stops a server: the seconds until it
+        exited, or ``inf`` if it had not after ``timeout`` (then it is killed)."""
+        if self.proc is None or self.proc.poll() is not None:
+            return 0.0
+        sent = time.perf_counter()
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            return float("inf")
+        return time.perf_counter() - sent
 
     def stop(self) -> None:
         """Stop it politely (SIGTERM), or kill it."""

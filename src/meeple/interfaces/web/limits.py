@@ -56,7 +56,13 @@ class ServerLimits(BaseModel):
     )
 
     max_creates_per_minute: int = Field(
-        default=10, ge=1, description="new matches (and rematches) one address may make a minute"
+        default=10,
+        ge=1,
+        description="new matches (and rematches) one address may make a minute (refused "
+        "requests do not count)",
+    )
+    max_replays_per_minute: int = Field(
+        default=20, ge=1, description="records one address may upload to replay a minute"
     )
     max_open_matches: int = Field(
         default=10, ge=1, description="unfinished matches one address may have made at once"
@@ -64,8 +70,14 @@ class ServerLimits(BaseModel):
     max_sockets_per_client: int = Field(
         default=20, ge=1, description="WebSockets one address may hold open at once"
     )
-    max_sockets_per_match: int = Field(
-        default=64, ge=2, description="WebSockets one match may have open (players, spectators)"
+    max_spectators_per_match: int = Field(
+        default=64, ge=1, description="spectators' WebSockets one match may have open"
+    )
+    max_sockets_per_seat: int = Field(
+        default=4,
+        ge=1,
+        description="WebSockets one seat's holder may have open on its match (tabs, devices); "
+        "a seat's holder is never refused for the spectators",
     )
     lobby_page_size: int = Field(
         default=50, ge=1, le=1000, description="the most matches one lobby listing returns"

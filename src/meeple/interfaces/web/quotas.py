@@ -42,14 +42,19 @@ class ClientQuotas:
         self.limits = limits or ServerLimits()
         self._limiter = MovingWindowRateLimiter(MemoryStorage())
         self._create_rate = RateLimitItemPerMinute(self.limits.max_creates_per_minute)
+        self._replay_rate = RateLimitItemPerMinute(self.limits.max_replays_per_minute)
+        self._creating: Counter[str] = Counter()
         self._sockets: Counter[str] = Counter()
-        self._match_sockets: Counter[str] = Counter()
+        self._spectators: Counter[str] = Counter()
+        self._seat_sockets: Counter[tuple[str, int]] = Counter()
         self._open: dict[str, set[str]] = {}
 
     # -- creating matches -------------------------------------------------------------------
     def check_create(self, client: str, unfinished: Callable[[str], bool]) -> None:
         """Before a client creates a match: refuse past its rate or its open matches
-        (``unfinished`` tells whether a match it made is still to be played)."""
+        (``unfinished`` tells whether a match it made is still to be played). Only a match
+        made counts against the rate (:meth:`created`); the creates under way are held in
+        reserve meanwhile, so concurrent requests cannot pass the rate together."""
         held = self._open.get(client, set())
         for match_id in [m for m in held if not unfinished(m)]:
             held.discard(match_id)
@@ -59,44 +64,99 @@ class ClientQuotas:
                 "here; finish or resign one first",
                 "too_many_open_matches",
             )
-        if not self._limiter.hit(self._create_rate, "create", client):
-            reset = self._limiter.get_window_stats(self._create_rate, "create", client)
-            wait = max(1, int(reset.reset_time - time.time()) + 1)
+        cost = self._creating[client] + 1
+        if not self._limiter.test(self._create_rate, "create", client, cost=cost):
+            wait = self._wait(self._create_rate, "create", client)
             raise QuotaExceeded(
                 f"at most {self.limits.max_creates_per_minute} new matches a minute from one "
                 f"address; try again in {wait} s",
                 "rate_limited",
                 retry_after=wait,
             )
+        self._creating[client] += 1
 
-    def created(self, client: str, match_id: str) -> None:
-        """A client's match was created: it counts against the client while unfinished."""
-        self._open.setdefault(client, set()).add(match_id)
+    def create_ended(self, client: str, match_id: str | None) -> None:
+        """A create that :meth:`check_create` let through is over: ``match_id`` is the match
+        it made (it counts against the rate, and against the client while unfinished), or
+        None if it was refused (bad options, say), which costs the client nothing."""
+        self._creating[client] -= 1
+        if self._creating[client] <= 0:
+            del self._creating[client]
+        if match_id is not None:
+            self._limiter.hit(self._create_rate, "create", client)
+            self._open.setdefault(client, set()).add(match_id)
+
+    # -- uploaded records -------------------------------------------------------------------
+    def check_replay(self, client: str) -> None:
+        """Before a client's uploaded record is read: refused past its rate (each upload
+        counts, refused or not: checking a record is the cost)."""
+        if not self._limiter.hit(self._replay_rate, "replay", client):
+            wait = self._wait(self._replay_rate, "replay", client)
+            raise QuotaExceeded(
+                f"at most {self.limits.max_replays_per_minute} uploaded records a minute from "
+                f"one address; try again in {wait} s",
+                "rate_limited",
+                retry_after=wait,
+            )
+
+    def _wait(self, item: RateLimitItemPerMinute, *key: str) -> int:
+        reset = self._limiter.get_window_stats(item, *key)
+        return max(1, int(reset.reset_time - time.time()) + 1)
 
     # -- sockets ----------------------------------------------------------------------------
-    def open_socket(self, client: str, match_id: str) -> None:
-        """A client opens a WebSocket on a match: refused past either socket limit."""
+    def open_socket(self, client: str) -> None:
+        """A client opens a WebSocket (before its hello): refused past the client's limit."""
         if self._sockets[client] >= self.limits.max_sockets_per_client:
             raise QuotaExceeded(
                 f"at most {self.limits.max_sockets_per_client} connections from one address; "
                 "close a tab first",
                 "too_many_connections",
             )
-        if self._match_sockets[match_id] >= self.limits.max_sockets_per_match:
-            raise QuotaExceeded(
-                f"this match has {self.limits.max_sockets_per_match} connections, the most it "
-                "takes; try again later",
-                "match_full_of_connections",
-            )
         self._sockets[client] += 1
-        self._match_sockets[match_id] += 1
 
-    def close_socket(self, client: str, match_id: str) -> None:
+    def close_socket(self, client: str) -> None:
         """A WebSocket that :meth:`open_socket` let in has closed."""
-        for counter, key in ((self._sockets, client), (self._match_sockets, match_id)):
-            counter[key] -= 1
-            if counter[key] <= 0:
-                del counter[key]
+        _release(self._sockets, client)
+
+    def enter_match(self, match_id: str, seat: int | None) -> None:
+        """A socket's hello was taken: a spectator (``seat`` None) is refused past the
+        match's spectators, a seat's holder only past its own sockets for that seat, so
+        spectators can never keep a player out of the match."""
+        if seat is None:
+            if self._spectators[match_id] >= self.limits.max_spectators_per_match:
+                raise QuotaExceeded(
+                    f"this match has {self.limits.max_spectators_per_match} spectators, the "
+                    "most it takes; try again later",
+                    "match_full_of_connections",
+                )
+            self._spectators[match_id] += 1
+            return
+        key = (match_id, seat)
+        if self._seat_sockets[key] >= self.limits.max_sockets_per_seat:
+            raise QuotaExceeded(
+                f"this seat is open in {self.limits.max_sockets_per_seat} connections already, "
+                "the most one seat may have; close one of them first",
+                "seat_full_of_connections",
+            )
+        self._seat_sockets[key] += 1
+
+    def leave_match(self, match_id: str, seat: int | None) -> None:
+        """A socket that :meth:`enter_match` let in has closed."""
+        if seat is None:
+            _release(self._spectators, match_id)
+        else:
+            _release(self._seat_sockets, (match_id, seat))
+
+
+def _release(counter: Counter[Any], key: Any) -> None:
+    counter[key] -= 1
+    if counter[key] <= 0:
+        del counter[key]
+
+
+BODY_CUT_OFF = "meeple.body_cut_off"
+"""Set in a request's scope by :class:`BodyLimit` once its body went past the limit: the
+app has seen the body end early, and its answer will be replaced by the 413."""
 
 
 class BodyLimit:
@@ -130,6 +190,7 @@ class BodyLimit:
                 received += len(message.get("body", b""))
                 if received > limit:
                     over = True
+                    scope[BODY_CUT_OFF] = True
                     # What the app sees: the body ends here (it answers, and is not heard).
                     return {"type": "http.request", "body": b"", "more_body": False}
             return message
