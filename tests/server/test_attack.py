@@ -1,13 +1,16 @@
 """The hostile clients of benchmarks/server_attack.py, for a few seconds against a real
 server: every attack is refused with a documented code (or, a burst's spectators, served),
 never a 5xx, an undocumented code or a socket dropped without a close frame, and the server
-writes no traceback."""
+writes no traceback; and SIGTERM, sent while attacks are under way, stops it within
+seconds."""
 
 from __future__ import annotations
 
 import asyncio
 import importlib.util
 import sys
+import threading
+import time
 from pathlib import Path
 
 import httpx
@@ -67,3 +70,32 @@ def test_the_per_address_limits_fall_on_the_attacker_s_address(server_factory, t
     assert reply.status_code == 200, reply.text
     server.stop()
     assert "Traceback" not in server.log_path.read_text()
+
+
+def test_sigterm_stops_the_server_within_seconds_while_attacks_are_under_way(
+    server_factory, tmp_path
+):
+    bench = _benchmark()
+    server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 1)
+    told = threading.Event()
+    result: list = []
+
+    def hostile() -> None:
+        result.append(
+            asyncio.run(
+                bench.attack(server.url, workers=4, pause=0.0, seconds=30, stop=told.is_set)
+            )
+        )
+
+    attacker = threading.Thread(target=hostile)
+    attacker.start()
+    time.sleep(4.0)  # every worker is in the middle of its round of attacks
+    told.set()
+    time.sleep(0.1)  # the attacker counts what fails from here as cut off
+    took = server.terminate(timeout=15)
+    attacker.join(timeout=60)
+    assert took < bench.STOP_SECONDS, f"the server took {took:.1f} s to stop"
+    assert result and not result[0].failures, (dict(result[0].failures), result[0].examples)
+    assert result[0].requests > 0
+    log = server.log_path.read_text()
+    assert "Traceback" not in log, log[-3000:]

@@ -204,6 +204,12 @@ class GameRecord(BaseModel):
             raise RecordError(
                 f"{source} holds a number with too many digits to be a game record's"
             ) from None
+        return cls.from_data(data, source)
+
+    @classmethod
+    def from_data(cls, data: Any, source: str = "record") -> GameRecord:
+        """A record from JSON already parsed (``json.loads``); RecordError on missing or
+        mistyped fields."""
         try:
             return cls.model_validate(data)
         except ValidationError as exc:

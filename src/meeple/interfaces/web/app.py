@@ -18,35 +18,25 @@ from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect
 
-from meeple.core.errors import (
-    AgentSpecError,
-    FileOptionRefused,
-    IllegalAction,
-    MeepleError,
-    NotationError,
-    OptionError,
-    PositionError,
-    RecordError,
-    UnknownGame,
-)
-from meeple.core.game import ActionIdError
+from meeple.core.errors import MeepleError
 from meeple.core.registry import make
 from meeple.interfaces.web.content_sets import ContentSets
-from meeple.interfaces.web.hub import ONLINE_CONTENT, Hub
+from meeple.interfaces.web.hub import Hub
 from meeple.interfaces.web.limits import ServerLimits
 from meeple.interfaces.web.live import (
     STATUS_CODES,
     Connection,
     LiveMatch,
     ServerError,
+    error_code,
     state_message,
 )
-from meeple.interfaces.web.pool import AgentPool
+from meeple.interfaces.web.pool import AgentOverrun, AgentPool
 from meeple.interfaces.web.protocol import (
     MAX_MESSAGE_BYTES,
     CreateMatch,
@@ -60,6 +50,7 @@ from meeple.interfaces.web.protocol import (
     client_message,
 )
 from meeple.interfaces.web.quotas import BodyLimit, ClientQuotas, QuotaExceeded
+from meeple.interfaces.web.replays import MAX_RECORD_BYTES, REPLAY_SECONDS, replay_answer
 from meeple.interfaces.web.rules import game_from_query, rules_reply
 from meeple.store.db import StorageUnavailable
 from meeple.store.matches import MatchStore
@@ -84,14 +75,24 @@ def create_app(
     sets = ContentSets(content)
     hub = Hub(store, AgentPool(agent_workers), base_url=base_url, limits=limits, content=sets)
     quotas = ClientQuotas(hub.limits)
+    # Uploaded records are checked in a process of their own (threads where agents run in
+    # threads): one worker, so uploads wait their turn instead of taking every core.
+    replays = AgentPool(0 if agent_workers == 0 else 1, job=replay_answer)
+
+    async def stop_replays() -> None:
+        await hub.stopped.wait()  # SIGTERM: a record being checked is abandoned at once
+        replays.close()
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await hub.start()
+        replays.start()  # ready before the first upload comes, as a rule
+        watcher = asyncio.create_task(stop_replays())
         try:
             yield
         finally:
             await hub.stop()
+            await watcher
             store.close()
 
     app = FastAPI(
@@ -252,12 +253,29 @@ def create_app(
             }
         },
     )
-    async def replay(request: Request) -> dict[str, Any]:
+    async def replay(request: Request) -> Response:
         # The body is not declared as a parameter: FastAPI would parse up to 2 MB of JSON on
-        # the event loop, stalling every match; it is read here, and parsed in a thread.
+        # the event loop, stalling every match; it is read here, and parsed, checked and
+        # replayed in a worker process (replays.py).
         quotas.check_replay(_client(request))
-        text = await _read_limited(request, MAX_RECORD_BYTES)
-        return await asyncio.to_thread(_replay_states, text, hub.content)
+        body = await _read_limited(request, MAX_RECORD_BYTES)
+        try:
+            kind, answer, code = await replays.move(body, sets, allowance=REPLAY_SECONDS)
+        except AgentOverrun:
+            raise ServerError(
+                f"the record took more than {REPLAY_SECONDS:g} s to check; upload a shorter one",
+                413,
+                "too_large",
+            ) from None
+        except MeepleError as exc:  # its worker stopped: the server is stopping, or it died
+            raise ServerError(
+                f"the record could not be checked now ({exc}); try again in a moment",
+                503,
+                "unavailable",
+            ) from None
+        if kind != "ok":
+            raise ServerError(answer, 400, code)
+        return Response(answer, media_type="application/json")
 
     @app.websocket("/ws/{match_id}")
     async def socket(websocket: WebSocket, match_id: str) -> None:
@@ -300,12 +318,8 @@ class _StopReading:
         await self.app(scope, receive_until_stopped, send)
 
 
-MAX_RECORD_BYTES = 2_000_000
-"""The largest record the replay endpoint reads (a long Squad Combat game is ~30 kB)."""
-
-
-async def _read_limited(request: Request, limit: int) -> str:
-    """The request body as text, refused (413) past ``limit`` bytes without reading it all."""
+async def _read_limited(request: Request, limit: int) -> bytes:
+    """The request body, refused (413) past ``limit`` bytes without reading it all."""
     size = 0
     chunks = []
     try:
@@ -320,74 +334,7 @@ async def _read_limited(request: Request, limit: int) -> str:
             400,
             "cut_off",
         ) from None
-    try:
-        return b"".join(chunks).decode("utf-8")
-    except UnicodeDecodeError:
-        raise ServerError("the record is not UTF-8 text", 400, "bad_record") from None
-
-
-def _replay_states(text: str, content: ContentSets) -> dict[str, Any]:
-    """A record's states as a spectator sees them, every hand open once it is over."""
-    from meeple.core.record import GameRecord, check_untrusted_options
-
-    record = GameRecord.from_json(text)
-    plain, sets = content.split(record.game, record.options)
-    check_untrusted_options(record.game, plain, "an uploaded record", ONLINE_CONTENT)
-    shown = record.options  # set names, never the installed paths
-    if sets:  # an installed set, by name: replayed with the installed files
-        record = record.model_copy(update={"options": content.resolve(record.game, record.options)})
-    states = record.states()
-    game = states[0].game
-    # A match can end before its game does (a resign): the record's result says so, and the
-    # record holds every move and the seed, so every seat's view hides nothing it lacks.
-    ended = bool(record.result and record.result.get("over"))
-    over = states[-1].is_over or ended
-    return {
-        "game": record.game,
-        "options": shown,
-        "moves": [
-            {
-                "n": n,
-                "seat": p,
-                "text": t,
-                "words": game.log_words(states[n - 1], p, game.parse_action(t)),
-            }
-            for n, (p, t) in enumerate(record.moves, 1)
-        ],
-        "views": [
-            {
-                "spectator": s.view(None),
-                "seats": [s.view(p) for p in range(s.game.num_players)] if over else None,
-            }
-            for s in states
-        ],
-        "result": (record.result if ended else states[-1].result) if over else None,
-    }
-
-
-_CODES: tuple[tuple[type[Exception], str], ...] = (
-    (FileOptionRefused, "file_option"),
-    (OptionError, "bad_option"),
-    (UnknownGame, "unknown_game"),
-    (RecordError, "bad_record"),
-    (AgentSpecError, "bad_agent"),
-    (IllegalAction, "illegal_move"),
-    (NotationError, "bad_notation"),
-    (ActionIdError, "bad_action_id"),
-    (PositionError, "bad_position"),
-    (StorageUnavailable, "storage_unavailable"),
-)
-
-
-def error_code(exc: MeepleError) -> str:
-    """The stable ``code`` of a refusal (docs/server.md's table): a ServerError's own, else
-    the kind of mistake the error class names, else ``refused``."""
-    if isinstance(exc, ServerError):
-        return exc.code
-    for kind, code in _CODES:
-        if isinstance(exc, kind):
-            return code
-    return "refused"
+    return b"".join(chunks)
 
 
 def _client(request: Request) -> str:

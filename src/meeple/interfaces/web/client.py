@@ -175,6 +175,20 @@ class ServerProcess:
             os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait(timeout=10)
 
+    def terminate(self, timeout: float = 30.0) -> float:
+        """SIGTERM, as an operator (or systemd) stops a server: the seconds until it
+        exited, or ``inf`` if it had not after ``timeout`` (then it is killed)."""
+        if self.proc is None or self.proc.poll() is not None:
+            return 0.0
+        sent = time.perf_counter()
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            return float("inf")
+        return time.perf_counter() - sent
+
     def stop(self) -> float | None:
         """Stop it politely (SIGTERM), or kill it after 10 s; the seconds SIGTERM took
         (None: it had to be killed, or was not running)."""

@@ -15,11 +15,22 @@ from typing import Any
 
 from meeple.agents import HUMAN
 from meeple.agents.levels import agent_label
-from meeple.core.errors import MeepleError
-from meeple.core.game import Game, Player, State
+from meeple.core.errors import (
+    AgentSpecError,
+    FileOptionRefused,
+    IllegalAction,
+    MeepleError,
+    NotationError,
+    OptionError,
+    PositionError,
+    RecordError,
+    UnknownGame,
+)
+from meeple.core.game import ActionIdError, Game, Player, State
 from meeple.core.record import GameRecord
 from meeple.core.simultaneous import hidden_from_others
 from meeple.interfaces.web.seeds import seed_commitment
+from meeple.store.db import StorageUnavailable
 from meeple.store.matches import StoredMatch
 
 SEND_QUEUE_LIMIT = 256
@@ -325,3 +336,28 @@ def _browser_record(match: LiveMatch) -> dict[str, Any]:
     record = match.record().model_dump(mode="json")
     record["seed"] = str(record["seed"])
     return record
+
+
+_CODES: tuple[tuple[type[Exception], str], ...] = (
+    (FileOptionRefused, "file_option"),
+    (OptionError, "bad_option"),
+    (UnknownGame, "unknown_game"),
+    (RecordError, "bad_record"),
+    (AgentSpecError, "bad_agent"),
+    (IllegalAction, "illegal_move"),
+    (NotationError, "bad_notation"),
+    (ActionIdError, "bad_action_id"),
+    (PositionError, "bad_position"),
+    (StorageUnavailable, "storage_unavailable"),
+)
+
+
+def error_code(exc: MeepleError) -> str:
+    """The stable ``code`` of a refusal (docs/server.md's table): a ServerError's own, else
+    the kind of mistake the error class names, else ``refused``."""
+    if isinstance(exc, ServerError):
+        return exc.code
+    for kind, code in _CODES:
+        if isinstance(exc, kind):
+            return code
+    return "refused"

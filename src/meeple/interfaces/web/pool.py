@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import multiprocessing
 import os
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.connection import Connection
 from typing import Any
@@ -56,9 +57,9 @@ class AgentOverrun(MeepleError):
     """An agent's decision ran past its allowance; its worker was stopped."""
 
 
-def _serve(conn: Connection) -> None:
-    """A worker process: answer each task (``agent_move``'s arguments) with
-    ``("ok", move)`` or ``("error", message)`` until the server closes the pipe."""
+def _serve(conn: Connection, job: Callable[..., Any]) -> None:
+    """A worker process: answer each task (``job``'s arguments) with ``("ok", answer)``
+    or ``("error", message)`` until the server closes the pipe."""
     die_with_parent()  # no orphans after a kill -9 of the server
     conn.send(("ready", ""))  # imported: the allowance of its first task counts from here
     while True:
@@ -67,7 +68,7 @@ def _serve(conn: Connection) -> None:
         except (EOFError, OSError):
             return
         try:
-            reply: tuple[str, str] = ("ok", agent_move(*task))
+            reply: tuple[str, Any] = ("ok", job(*task))
         except Exception as exc:  # the server logs it; the worker serves on
             reply = ("error", f"{type(exc).__name__}: {exc}")
         conn.send(reply)
@@ -76,12 +77,12 @@ def _serve(conn: Connection) -> None:
 class _Worker:
     """One worker process and the server's end of its pipe."""
 
-    def __init__(self) -> None:
+    def __init__(self, job: Callable[..., Any]) -> None:
         # spawn, not fork: forking a process that runs an event loop and threads copies
         # locks in whatever state they were.
         context = multiprocessing.get_context("spawn")
         self.conn, child = context.Pipe()
-        self.process = context.Process(target=_serve, args=(child,), daemon=True)
+        self.process = context.Process(target=_serve, args=(child, job), daemon=True)
         self.process.start()
         child.close()
         self.ready = False
@@ -92,7 +93,7 @@ class _Worker:
             self.conn.recv()
             self.ready = True
 
-    def call(self, task: tuple[Any, ...]) -> tuple[str, str]:
+    def call(self, task: tuple[Any, ...]) -> tuple[str, Any]:
         """Hand the worker a task and wait for its answer (runs in a waiting thread)."""
         self.conn.send(task)
         return self.conn.recv()
@@ -107,17 +108,21 @@ class _Worker:
 
 
 class AgentPool:
-    """Runs agent decisions off the event loop: ``workers`` processes, or threads if 0
-    (threads cannot be stopped: a decision past its allowance is abandoned, not ended)."""
+    """Runs agent decisions (or another ``job``, a module-level function) off the event
+    loop: ``workers`` processes, or threads if 0 (threads cannot be stopped: a decision past
+    its allowance is abandoned, not ended)."""
 
-    def __init__(self, workers: int | None = None) -> None:
+    def __init__(self, workers: int | None = None, job: Callable[..., Any] = agent_move) -> None:
         if workers is None:
             workers = max(1, os.cpu_count() or 1)
         self.workers = workers
+        self.job = job
         self._threads: ThreadPoolExecutor | None = None
         self._idle: asyncio.Queue[_Worker] | None = None
         self._busy: set[_Worker] = set()
         self._closed = False
+        self._closing = asyncio.Event()
+        """Set by :meth:`close`: tasks waiting for a worker give up at once."""
         self.overruns = 0
         """How many decisions were stopped past their allowance."""
 
@@ -134,30 +139,38 @@ class AgentPool:
             # thread that started it, and this one lives as long as the server.
             self._idle = asyncio.Queue()
             for _ in range(self.workers):
-                self._idle.put_nowait(_Worker())
+                self._idle.put_nowait(_Worker(self.job))
         return self._idle
 
-    async def move(self, *args: Any, allowance: float | None = None) -> str:
-        """The agent's move (see :func:`agent_move` for the arguments). Past ``allowance``
-        seconds of thinking, AgentOverrun, and (with processes) the worker is replaced."""
+    def start(self) -> None:
+        """Start the worker processes now, without waiting for them: the first task then
+        finds them ready, or nearly (a worker's start imports meeple). Call it from the
+        event loop's thread."""
+        if self.workers > 0 and not self._closed:
+            self._workers()
+
+    async def move(self, *args: Any, allowance: float | None = None) -> Any:
+        """The agent's move (see :func:`agent_move` for the arguments), or the pool's
+        ``job``'s answer. Past ``allowance`` seconds of thinking, AgentOverrun, and (with
+        processes) the worker is replaced."""
         if self._closed:  # the server is stopping: no worker is started again
             raise MeepleError("the agents' workers are stopped: the server is stopping")
         loop = asyncio.get_running_loop()
         if self.workers <= 0:
-            future = loop.run_in_executor(self._thread_pool(), agent_move, *args)
+            future = loop.run_in_executor(self._thread_pool(), self.job, *args)
             try:
                 return await asyncio.wait_for(future, allowance)
             except TimeoutError:
                 self.overruns += 1
                 raise AgentOverrun(f"no move within {allowance:g} s") from None
         idle = self._workers()
-        worker = await idle.get()
+        worker = await self._next_worker(idle)
         self._busy.add(worker)
         finished = False
         try:
             if not worker.process.is_alive():
                 worker.kill()
-                worker = _Worker()
+                worker = _Worker(self.job)
             try:
                 # A new worker's start (importing meeple) is not the agent's thinking.
                 await asyncio.wait_for(
@@ -185,14 +198,33 @@ class AgentPool:
                 # task, so the worker goes and a new one takes its place.
                 worker.kill()
                 if not self._closed:
-                    idle.put_nowait(_Worker())
+                    idle.put_nowait(_Worker(self.job))
         if status != "ok":
             raise MeepleError(text)
         return text
 
+    async def _next_worker(self, idle: asyncio.Queue[_Worker]) -> _Worker:
+        """An idle worker, once there is one; MeepleError if the pool closes first (a
+        task waiting its turn when the server stops is told so, not left waiting)."""
+        getting = asyncio.ensure_future(idle.get())
+        closing = asyncio.ensure_future(self._closing.wait())
+        try:
+            await asyncio.wait((getting, closing), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            closing.cancel()
+            if not getting.done():
+                getting.cancel()
+        if self._closed:
+            if getting.done() and not getting.cancelled():
+                getting.result().kill()
+            raise MeepleError("the workers are stopped: the server is stopping")
+        return getting.result()
+
     def close(self) -> None:
-        """Stop the workers (a decision in progress is abandoned)."""
+        """Stop the workers (a decision in progress is abandoned, a task waiting for a
+        worker is refused)."""
         self._closed = True
+        self._closing.set()
         if self._idle is not None:
             while not self._idle.empty():
                 self._idle.get_nowait().kill()

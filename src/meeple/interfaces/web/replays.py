@@ -1,0 +1,73 @@
+"""Uploaded records, checked and stepped through off the server's event loop.
+
+A record may be 2 MB of JSON: reading it, validating it and replaying its moves holds the
+CPU (and, in C code such as ``json.loads``, Python's lock) for tens of milliseconds or more.
+:func:`replay_answer` does all of it, from the uploaded bytes to the JSON bytes of the
+answer, in a worker process of its own (a thread where the server runs its agents in
+threads), so the server's process only passes bytes along.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from meeple.core.errors import MeepleError
+from meeple.core.record import GameRecord, check_untrusted_options
+from meeple.interfaces.web.content_sets import ContentSets
+from meeple.interfaces.web.hub import ONLINE_CONTENT
+from meeple.interfaces.web.live import error_code
+
+MAX_RECORD_BYTES = 2_000_000
+"""The largest record the replay endpoint reads (a long Squad Combat game is ~30 kB)."""
+
+REPLAY_SECONDS = 30.0
+"""How long checking one uploaded record may take before its worker is stopped."""
+
+
+def replay_answer(body: bytes, content: ContentSets) -> tuple[str, Any, str]:
+    """Runs in a worker: ``("ok", answer, "")`` with the answer as JSON bytes, or
+    ``("refused", message, code)`` for a record that cannot be replayed (``content``: the
+    operator's content sets, which a record may name)."""
+    try:
+        answer = replay_states(GameRecord.from_json(body, "the record"), content)
+    except MeepleError as exc:
+        return ("refused", str(exc), error_code(exc))
+    return ("ok", json.dumps(answer, separators=(",", ":")).encode(), "")
+
+
+def replay_states(record: GameRecord, content: ContentSets) -> dict[str, Any]:
+    """A record's states as a spectator sees them, every hand open once it is over; a
+    content set it names by name is replayed with its files."""
+    plain, sets = content.split(record.game, record.options)
+    check_untrusted_options(record.game, plain, "an uploaded record", ONLINE_CONTENT)
+    shown = record.options  # set names, never the installed paths
+    if sets:
+        record = record.model_copy(update={"options": content.resolve(record.game, record.options)})
+    states = record.states()
+    game = states[0].game
+    # A match can end before its game does (a resign): the record's result says so, and the
+    # record holds every move and the seed, so every seat's view hides nothing it lacks.
+    ended = bool(record.result and record.result.get("over"))
+    over = states[-1].is_over or ended
+    return {
+        "game": record.game,
+        "options": shown,
+        "moves": [
+            {
+                "n": n,
+                "seat": p,
+                "text": t,
+                "words": game.log_words(states[n - 1], p, game.parse_action(t)),
+            }
+            for n, (p, t) in enumerate(record.moves, 1)
+        ],
+        "views": [
+            {
+                "spectator": s.view(None),
+                "seats": [s.view(p) for p in range(s.game.num_players)] if over else None,
+            }
+            for s in states
+        ],
+        "result": (record.result if ended else states[-1].result) if over else None,
+    }
