@@ -234,6 +234,17 @@ def create_app(
         match = await hub.get(match_id)
         return await hub.decline_rematch(match, hub.seat_of(match, request.token))
 
+    @app.post(
+        "/api/matches/{match_id}/hint",
+        summary="The move the game's judge suggests to your seat now (games against the computer)",
+    )
+    async def hint(match_id: str, request: SeatRequest, http: Request) -> dict[str, Any]:
+        match = await hub.get(match_id)
+        seat = hub.seat_of(match, request.token)
+        hub.check_hint(match, seat)  # refusals that cost nothing come before the rate
+        quotas.check_hint(_client(http))
+        return await hub.hint(match, seat)
+
     @app.get("/api/matches/{match_id}/record", summary="The full record, once the match is over")
     async def record(match_id: str) -> dict[str, Any]:
         match = await hub.get(match_id)

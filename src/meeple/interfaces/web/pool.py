@@ -48,6 +48,29 @@ def agent_move(
     return str(agent.act(Observation(states[-1], seat)))
 
 
+def hint_move(
+    game: str,
+    options: dict[str, Any],
+    seed: int,
+    moves: list[tuple[int, str]],
+    seat: int,
+    iterations: int,
+    exact: int,
+) -> dict[str, Any]:
+    """The hint for ``seat`` after ``moves`` (:func:`meeple.lab.hints.hint`): runs in a
+    worker. The judge works from the seat's view only; ``iterations`` caps its searches and
+    ``exact`` is the most pyramids left at which Edges' solver judges."""
+    from meeple.lab.hints import hint, hint_judge
+
+    record = GameRecord(game=game, options=options, seed=seed, moves=moves)
+    states = record.states()
+    judge = hint_judge(states[-1].game, iterations, max_left=exact)
+    return hint(states, record.moves, seat, judge)
+
+
+_TASKS: dict[str, Any] = {"move": agent_move, "hint": hint_move}
+"""What a worker may be asked to run, by name."""
+
 START_SECONDS = 120.0
 """How long a new worker may take to start (import meeple) before it counts as dead."""
 
@@ -57,17 +80,17 @@ class AgentOverrun(MeepleError):
 
 
 def _serve(conn: Connection) -> None:
-    """A worker process: answer each task (``agent_move``'s arguments) with
-    ``("ok", move)`` or ``("error", message)`` until the server closes the pipe."""
+    """A worker process: answer each task (a name in ``_TASKS`` and its arguments) with
+    ``("ok", answer)`` or ``("error", message)`` until the server closes the pipe."""
     die_with_parent()  # no orphans after a kill -9 of the server
     conn.send(("ready", ""))  # imported: the allowance of its first task counts from here
     while True:
         try:
-            task = conn.recv()
+            kind, args = conn.recv()
         except (EOFError, OSError):
             return
         try:
-            reply: tuple[str, str] = ("ok", agent_move(*task))
+            reply: tuple[str, Any] = ("ok", _TASKS[kind](*args))
         except Exception as exc:  # the server logs it; the worker serves on
             reply = ("error", f"{type(exc).__name__}: {exc}")
         conn.send(reply)
@@ -92,7 +115,7 @@ class _Worker:
             self.conn.recv()
             self.ready = True
 
-    def call(self, task: tuple[Any, ...]) -> tuple[str, str]:
+    def call(self, task: tuple[str, tuple[Any, ...]]) -> tuple[str, Any]:
         """Hand the worker a task and wait for its answer (runs in a waiting thread)."""
         self.conn.send(task)
         return self.conn.recv()
@@ -140,16 +163,27 @@ class AgentPool:
     async def move(self, *args: Any, allowance: float | None = None) -> str:
         """The agent's move (see :func:`agent_move` for the arguments). Past ``allowance``
         seconds of thinking, AgentOverrun, and (with processes) the worker is replaced."""
+        answer: str = await self.run("move", args, allowance)
+        return answer
+
+    async def hint(self, *args: Any, allowance: float | None = None) -> dict[str, Any]:
+        """A seat's hint (see :func:`hint_move` for the arguments), in a worker as an
+        agent's move is, with the same allowance and replacement past it."""
+        answer: dict[str, Any] = await self.run("hint", args, allowance)
+        return answer
+
+    async def run(self, kind: str, args: tuple[Any, ...], allowance: float | None) -> Any:
+        """Run task ``kind`` (a name in ``_TASKS``) in a worker: see :meth:`move`."""
         if self._closed:  # the server is stopping: no worker is started again
             raise MeepleError("the agents' workers are stopped: the server is stopping")
         loop = asyncio.get_running_loop()
         if self.workers <= 0:
-            future = loop.run_in_executor(self._thread_pool(), agent_move, *args)
+            future = loop.run_in_executor(self._thread_pool(), _TASKS[kind], *args)
             try:
                 return await asyncio.wait_for(future, allowance)
             except TimeoutError:
                 self.overruns += 1
-                raise AgentOverrun(f"no move within {allowance:g} s") from None
+                raise AgentOverrun(f"no {kind} within {allowance:g} s") from None
         idle = self._workers()
         worker = await idle.get()
         self._busy.add(worker)
@@ -163,7 +197,7 @@ class AgentPool:
                 await asyncio.wait_for(
                     loop.run_in_executor(self._thread_pool(), worker.wait_ready), START_SECONDS
                 )
-                waiting = loop.run_in_executor(self._thread_pool(), worker.call, args)
+                waiting = loop.run_in_executor(self._thread_pool(), worker.call, (kind, args))
             except (EOFError, OSError, TimeoutError) as exc:
                 raise MeepleError(f"the agent's worker did not start: {exc!r}") from None
             try:
@@ -171,7 +205,7 @@ class AgentPool:
             except TimeoutError:
                 self.overruns += 1
                 raise AgentOverrun(
-                    f"no move within {allowance:g} s: its worker was stopped"
+                    f"no {kind} within {allowance:g} s: its worker was stopped"
                 ) from None
             except (EOFError, OSError) as exc:
                 raise MeepleError(f"the agent's worker died: {exc!r}") from None
