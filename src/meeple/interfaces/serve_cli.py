@@ -76,6 +76,16 @@ def serve_command(
     max_sockets_per_match: Annotated[
         int, typer.Option(help="WebSockets one match may have open at once", min=2)
     ] = _LIMITS.max_sockets_per_match,
+    max_hints_per_minute: Annotated[
+        int, typer.Option(help="hints one address may ask for a minute", min=1)
+    ] = _LIMITS.max_hints_per_minute,
+    max_hint_iterations: Annotated[
+        int, typer.Option(help="most search iterations a hint is given", min=1)
+    ] = _LIMITS.max_hint_iterations,
+    hint_seconds: Annotated[
+        float,
+        typer.Option(help="how long a hint may take before it is refused", min=0.001),
+    ] = _LIMITS.hint_seconds,
     lobby_page_size: Annotated[
         int, typer.Option(help="the most matches one lobby listing returns", min=1, max=1000)
     ] = _LIMITS.lobby_page_size,
@@ -148,6 +158,9 @@ def serve_command(
             max_replays_per_minute=max_replays_per_minute,
             max_sockets_per_client=max_sockets_per_client,
             max_sockets_per_match=max_sockets_per_match,
+            max_hints_per_minute=max_hints_per_minute,
+            max_hint_iterations=max_hint_iterations,
+            hint_seconds=hint_seconds,
             lobby_page_size=lobby_page_size,
             max_body_bytes=max_body_bytes,
             max_options_bytes=max_options_bytes,

@@ -79,6 +79,38 @@ class EdgesJudge:
             return self._exact(state, seat, chosen)
         return self._search(history, moves, seat, chosen)
 
+    def explain(self, state: State[Any], seat: int, best: Action, judgement: Judgement) -> str:
+        """A hint's why: the squares ``best`` wins or makes the seat's side take for more
+        (rows and columns from 0, as the edges' names count them), and its value."""
+        assert isinstance(state, EdgesState)
+        mine = seat % 2
+        before = state.square_scores()
+        after = state.apply(seat, best).square_scores()
+        cols = self.game.board.cols
+        won = [
+            f"({k // cols},{k % cols})"
+            for k, (old, new) in enumerate(zip(before, after, strict=True))
+            if new.side == mine and (old.side != mine or new.points > old.points)
+        ]
+        saved = [
+            f"({k // cols},{k % cols})"
+            for k, (old, new) in enumerate(zip(before, after, strict=True))
+            if old.side not in (None, mine) and new.side != old.side
+        ]
+        parts = []
+        if won:
+            parts.append(f"wins square{'s' if len(won) > 1 else ''} {', '.join(won)} now")
+        elif saved:
+            parts.append(f"takes square{'s' if len(saved) > 1 else ''} {', '.join(saved)} back")
+        else:
+            parts.append("wins no square at once")
+        value = judgement.values.get(str(best))
+        if judgement.unit == "points" and value is not None:
+            parts.append(f"with best play by both you finish {value:+.0f} points (solved)")
+        elif value is not None:
+            parts.append(f"searched: expected result {value:+.2f} (-1 a loss, +1 a win)")
+        return "; ".join(parts)
+
     def _exact(self, state: EdgesState, seat: int, chosen: Action) -> Judgement:
         solver = self._solver
         assert solver is not None

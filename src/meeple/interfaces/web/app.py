@@ -77,7 +77,7 @@ def create_app(
     quotas = ClientQuotas(hub.limits)
     # Uploaded records are checked in a process of their own (threads where agents run in
     # threads): one worker, so uploads wait their turn instead of taking every core.
-    replays = AgentPool(0 if agent_workers == 0 else 1, job=replay_answer)
+    replays = AgentPool(0 if agent_workers == 0 else 1, tasks={"replay": replay_answer})
 
     async def stop_replays() -> None:
         await hub.stopped.wait()  # SIGTERM: a record being checked is abandoned at once
@@ -235,6 +235,17 @@ def create_app(
         match = await hub.get(match_id)
         return await hub.decline_rematch(match, hub.seat_of(match, request.token))
 
+    @app.post(
+        "/api/matches/{match_id}/hint",
+        summary="The move the game's judge suggests to your seat now (games against the computer)",
+    )
+    async def hint(match_id: str, request: SeatRequest, http: Request) -> dict[str, Any]:
+        match = await hub.get(match_id)
+        seat = hub.seat_of(match, request.token)
+        hub.check_hint(match, seat)  # refusals that cost nothing come before the rate
+        quotas.check_hint(_client(http))
+        return await hub.hint(match, seat)
+
     @app.get("/api/matches/{match_id}/record", summary="The full record, once the match is over")
     async def record(match_id: str) -> dict[str, Any]:
         match = await hub.get(match_id)
@@ -260,7 +271,7 @@ def create_app(
         quotas.check_replay(_client(request))
         body = await _read_limited(request, MAX_RECORD_BYTES)
         try:
-            kind, answer, code = await replays.move(body, sets, allowance=REPLAY_SECONDS)
+            kind, answer, code = await replays.run("replay", (body, sets), REPLAY_SECONDS)
         except AgentOverrun:
             raise ServerError(
                 f"the record took more than {REPLAY_SECONDS:g} s to check; upload a shorter one",

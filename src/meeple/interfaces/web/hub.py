@@ -60,6 +60,10 @@ OPEN = "open"
 """A seat given as this is a person's seat with no token handed out: anyone may join it."""
 
 
+HINTS_KEPT = 256
+"""Hints kept in memory (the newest): asking twice at one decision computes it once."""
+
+
 def _default_agent(game: Game[Any, Any, Any]) -> str:
     # The opponent meeple play gives by default: the hard level, measured on the ladder.
     return level_spec(game, DEFAULT_LEVEL)
@@ -88,6 +92,7 @@ class Hub:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loading = asyncio.Lock()
         self._preparing: dict[tuple[str, str], asyncio.Future[None]] = {}
+        self._hints: dict[tuple[str, int, int], dict[str, Any]] = {}
         self._preparer: ProcessPoolExecutor | None = None
         self.set_aside: dict[str, str] = {}
         """Matches that could not be restored at start-up, and why."""
@@ -695,6 +700,60 @@ class Hub:
             mine = by_old[seat]
         self._broadcast(match)
         return {"match": created["match"], "seat": mine, "watch_url": created["watch_url"]}
+
+    # -- hints ------------------------------------------------------------------------------
+    def check_hint(self, match: LiveMatch, seat: Player) -> None:
+        """Refuse a hint (ServerError) unless ``match`` is played against the computer (one
+        person, every other seat an agent), is going on and waits on ``seat``'s decision."""
+        if len(match.people()) != 1:
+            raise ServerError(
+                "hints are for games against the computer: this match has more than one "
+                "person in it",
+                403,
+                "hints_off",
+            )
+        if match.stored.status != "playing":
+            raise ServerError("a hint is for a match being played", 409, "not_playing")
+        if seat not in match.state.to_act or not match.state.legal_actions(seat):
+            raise ServerError(
+                "a hint is for your own decision: it is not your turn", 409, "not_your_turn"
+            )
+
+    async def hint(self, match: LiveMatch, seat: Player) -> dict[str, Any]:
+        """The judge's suggestion for ``seat`` now, computed in a worker from the seat's
+        view only (:func:`meeple.lab.hints.hint`); cached per match, move and seat."""
+        self.check_hint(match, seat)
+        stored = match.stored
+        seq = match.seq
+        # From the decision's start: other seats' choices to a simultaneous decision are
+        # hidden from this seat and change nothing it may choose, so the hint never sees them.
+        base = match.decision_base
+        key = (match.id, base, seat)
+        found = self._hints.get(key)
+        if found is None:
+            await self._ready(match.game)
+            try:
+                found = await self.pool.hint(
+                    stored.game,
+                    self.content.resolve(stored.game, stored.options),
+                    stored.seed,
+                    list(stored.moves[:base]),
+                    seat,
+                    self.limits.max_hint_iterations,
+                    self.limits.max_agent_exact,
+                    allowance=self.limits.hint_seconds,
+                )
+            except AgentOverrun:
+                raise ServerError(
+                    f"the hint took longer than this server allows ({self.limits.hint_seconds:g}"
+                    " s); try again later",
+                    503,
+                    "hint_timeout",
+                ) from None
+            self._hints[key] = found
+            while len(self._hints) > HINTS_KEPT:
+                self._hints.pop(next(iter(self._hints)))
+        return {"match": match.id, "seq": seq, **found}
 
     # -- moves --------------------------------------------------------------------------------
     async def move(

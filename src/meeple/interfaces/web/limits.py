@@ -83,6 +83,21 @@ class ServerLimits(BaseModel):
         default=1_024, ge=64, description="a match's options, written as JSON"
     )
 
+    max_hints_per_minute: int = Field(
+        default=6, ge=1, description="hints one address may ask for a minute (a search each)"
+    )
+    max_hint_iterations: int = Field(
+        default=20_000,
+        ge=1,
+        description="a hint's search iterations (the judge's own default where lower)",
+    )
+    hint_seconds: float = Field(
+        default=30.0,
+        gt=0,
+        description="how long a hint may take (starting its worker, replaying the match, the "
+        "search) before its worker is stopped and the hint refused",
+    )
+
     prepare_any_variant: bool = Field(
         default=False,
         description="solve any Erd variant a match asks for (default: the shipped rules "

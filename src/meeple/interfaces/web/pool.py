@@ -49,6 +49,29 @@ def agent_move(
     return str(agent.act(Observation(states[-1], seat)))
 
 
+def hint_move(
+    game: str,
+    options: dict[str, Any],
+    seed: int,
+    moves: list[tuple[int, str]],
+    seat: int,
+    iterations: int,
+    exact: int,
+) -> dict[str, Any]:
+    """The hint for ``seat`` after ``moves`` (:func:`meeple.lab.hints.hint`): runs in a
+    worker. The judge works from the seat's view only; ``iterations`` caps its searches and
+    ``exact`` is the most pyramids left at which Edges' solver judges."""
+    from meeple.lab.hints import hint, hint_judge
+
+    record = GameRecord(game=game, options=options, seed=seed, moves=moves)
+    states = record.states()
+    judge = hint_judge(states[-1].game, iterations, max_left=exact)
+    return hint(states, record.moves, seat, judge)
+
+
+AGENT_TASKS: dict[str, Callable[..., Any]] = {"move": agent_move, "hint": hint_move}
+"""What an agents' worker may be asked to run, by name (a pool's default tasks)."""
+
 START_SECONDS = 120.0
 """How long a new worker may take to start (import meeple) before it counts as dead."""
 
@@ -57,18 +80,18 @@ class AgentOverrun(MeepleError):
     """An agent's decision ran past its allowance; its worker was stopped."""
 
 
-def _serve(conn: Connection, job: Callable[..., Any]) -> None:
-    """A worker process: answer each task (``job``'s arguments) with ``("ok", answer)``
-    or ``("error", message)`` until the server closes the pipe."""
+def _serve(conn: Connection, tasks: dict[str, Callable[..., Any]]) -> None:
+    """A worker process: answer each task (a name in ``tasks`` and its arguments) with
+    ``("ok", answer)`` or ``("error", message)`` until the server closes the pipe."""
     die_with_parent()  # no orphans after a kill -9 of the server
     conn.send(("ready", ""))  # imported: the allowance of its first task counts from here
     while True:
         try:
-            task = conn.recv()
+            kind, args = conn.recv()
         except (EOFError, OSError):
             return
         try:
-            reply: tuple[str, Any] = ("ok", job(*task))
+            reply: tuple[str, Any] = ("ok", tasks[kind](*args))
         except Exception as exc:  # the server logs it; the worker serves on
             reply = ("error", f"{type(exc).__name__}: {exc}")
         conn.send(reply)
@@ -77,12 +100,12 @@ def _serve(conn: Connection, job: Callable[..., Any]) -> None:
 class _Worker:
     """One worker process and the server's end of its pipe."""
 
-    def __init__(self, job: Callable[..., Any]) -> None:
+    def __init__(self, tasks: dict[str, Callable[..., Any]]) -> None:
         # spawn, not fork: forking a process that runs an event loop and threads copies
         # locks in whatever state they were.
         context = multiprocessing.get_context("spawn")
         self.conn, child = context.Pipe()
-        self.process = context.Process(target=_serve, args=(child, job), daemon=True)
+        self.process = context.Process(target=_serve, args=(child, tasks), daemon=True)
         self.process.start()
         child.close()
         self.ready = False
@@ -93,7 +116,7 @@ class _Worker:
             self.conn.recv()
             self.ready = True
 
-    def call(self, task: tuple[Any, ...]) -> tuple[str, Any]:
+    def call(self, task: tuple[str, tuple[Any, ...]]) -> tuple[str, Any]:
         """Hand the worker a task and wait for its answer (runs in a waiting thread)."""
         self.conn.send(task)
         return self.conn.recv()
@@ -108,15 +131,17 @@ class _Worker:
 
 
 class AgentPool:
-    """Runs agent decisions (or another ``job``, a module-level function) off the event
-    loop: ``workers`` processes, or threads if 0 (threads cannot be stopped: a decision past
-    its allowance is abandoned, not ended)."""
+    """Runs agent decisions and hints (or other ``tasks``: module-level functions by name)
+    off the event loop: ``workers`` processes, or threads if 0 (threads cannot be stopped: a
+    task past its allowance is abandoned, not ended)."""
 
-    def __init__(self, workers: int | None = None, job: Callable[..., Any] = agent_move) -> None:
+    def __init__(
+        self, workers: int | None = None, tasks: dict[str, Callable[..., Any]] | None = None
+    ) -> None:
         if workers is None:
             workers = max(1, os.cpu_count() or 1)
         self.workers = workers
-        self.job = job
+        self.tasks = dict(AGENT_TASKS if tasks is None else tasks)
         self._threads: ThreadPoolExecutor | None = None
         self._idle: asyncio.Queue[_Worker] | None = None
         self._busy: set[_Worker] = set()
@@ -139,7 +164,7 @@ class AgentPool:
             # thread that started it, and this one lives as long as the server.
             self._idle = asyncio.Queue()
             for _ in range(self.workers):
-                self._idle.put_nowait(_Worker(self.job))
+                self._idle.put_nowait(_Worker(self.tasks))
         return self._idle
 
     def start(self) -> None:
@@ -149,20 +174,30 @@ class AgentPool:
         if self.workers > 0 and not self._closed:
             self._workers()
 
-    async def move(self, *args: Any, allowance: float | None = None) -> Any:
-        """The agent's move (see :func:`agent_move` for the arguments), or the pool's
-        ``job``'s answer. Past ``allowance`` seconds of thinking, AgentOverrun, and (with
-        processes) the worker is replaced."""
+    async def move(self, *args: Any, allowance: float | None = None) -> str:
+        """The agent's move (see :func:`agent_move` for the arguments). Past ``allowance``
+        seconds of thinking, AgentOverrun, and (with processes) the worker is replaced."""
+        answer: str = await self.run("move", args, allowance)
+        return answer
+
+    async def hint(self, *args: Any, allowance: float | None = None) -> dict[str, Any]:
+        """A seat's hint (see :func:`hint_move` for the arguments), in a worker as an
+        agent's move is, with the same allowance and replacement past it."""
+        answer: dict[str, Any] = await self.run("hint", args, allowance)
+        return answer
+
+    async def run(self, kind: str, args: tuple[Any, ...], allowance: float | None) -> Any:
+        """Run task ``kind`` (a name in the pool's ``tasks``) in a worker: see :meth:`move`."""
         if self._closed:  # the server is stopping: no worker is started again
             raise MeepleError("the agents' workers are stopped: the server is stopping")
         loop = asyncio.get_running_loop()
         if self.workers <= 0:
-            future = loop.run_in_executor(self._thread_pool(), self.job, *args)
+            future = loop.run_in_executor(self._thread_pool(), self.tasks[kind], *args)
             try:
                 return await asyncio.wait_for(future, allowance)
             except TimeoutError:
                 self.overruns += 1
-                raise AgentOverrun(f"no move within {allowance:g} s") from None
+                raise AgentOverrun(f"no {kind} within {allowance:g} s") from None
         idle = self._workers()
         worker = await self._next_worker(idle)
         self._busy.add(worker)
@@ -170,13 +205,13 @@ class AgentPool:
         try:
             if not worker.process.is_alive():
                 worker.kill()
-                worker = _Worker(self.job)
+                worker = _Worker(self.tasks)
             try:
                 # A new worker's start (importing meeple) is not the agent's thinking.
                 await asyncio.wait_for(
                     loop.run_in_executor(self._thread_pool(), worker.wait_ready), START_SECONDS
                 )
-                waiting = loop.run_in_executor(self._thread_pool(), worker.call, args)
+                waiting = loop.run_in_executor(self._thread_pool(), worker.call, (kind, args))
             except (EOFError, OSError, TimeoutError) as exc:
                 raise MeepleError(f"the agent's worker did not start: {exc!r}") from None
             try:
@@ -184,7 +219,7 @@ class AgentPool:
             except TimeoutError:
                 self.overruns += 1
                 raise AgentOverrun(
-                    f"no move within {allowance:g} s: its worker was stopped"
+                    f"no {kind} within {allowance:g} s: its worker was stopped"
                 ) from None
             except (EOFError, OSError) as exc:
                 raise MeepleError(f"the agent's worker died: {exc!r}") from None
@@ -198,7 +233,7 @@ class AgentPool:
                 # task, so the worker goes and a new one takes its place.
                 worker.kill()
                 if not self._closed:
-                    idle.put_nowait(_Worker(self.job))
+                    idle.put_nowait(_Worker(self.tasks))
         if status != "ok":
             raise MeepleError(text)
         return text

@@ -48,6 +48,7 @@ class ClientQuotas:
         self._limiter = MovingWindowRateLimiter(MemoryStorage())
         self._create_rate = RateLimitItemPerMinute(self.limits.max_creates_per_minute)
         self._replay_rate = RateLimitItemPerMinute(self.limits.max_replays_per_minute)
+        self._hint_rate = RateLimitItemPerMinute(self.limits.max_hints_per_minute)
         self._creating: Counter[str] = Counter()
         self._sockets: Counter[str] = Counter()
         self._watchers: Counter[tuple[str, int | None]] = Counter()
@@ -105,6 +106,19 @@ class ClientQuotas:
             raise QuotaExceeded(
                 f"at most {self.limits.max_replays_per_minute} uploaded records a minute from "
                 f"one address; try again in {wait} s",
+                "rate_limited",
+                retry_after=wait,
+            )
+
+    # -- hints ------------------------------------------------------------------------------
+    def check_hint(self, client: str) -> None:
+        """Before a hint is computed (a search in a worker): refused past the client's
+        rate."""
+        if not self._limiter.hit(self._hint_rate, "hint", client):
+            wait = self._wait(self._hint_rate, "hint", client)
+            raise QuotaExceeded(
+                f"at most {self.limits.max_hints_per_minute} hints a minute from one address; "
+                f"try again in {wait} s",
                 "rate_limited",
                 retry_after=wait,
             )

@@ -47,6 +47,26 @@ class ErdJudge:
             game, solution=solution, solve=settings.solve
         ).solution
 
+    def explain(self, state: State[Any], seat: int, best: Action, judgement: Judgement) -> str:
+        """A hint's why: the equilibrium's mix over allocations here (play one at random in
+        these proportions: a fixed choice can be read and punished) and what each risks,
+        its worst expected result whatever the opponent allocates."""
+        from meeple.solvers.erd.exploit import table
+
+        assert isinstance(state, ErdState)
+        tab = table(self.solution, state, seat)
+        played = [k for k in range(len(tab.ours)) if tab.optimal[k] > TOLERANCE]
+        played.sort(key=lambda k: -tab.optimal[k])
+        parts = [
+            f"{tab.ours[k][0]} {tab.optimal[k]:.0%} (risks {tab.payoff[k].min():+.2f})"
+            for k in played[:4]
+        ]
+        more = f" and {len(played) - 4} more" if len(played) > 4 else ""
+        return (
+            f"solved: value {tab.value:+.3f} (-1 a loss, +1 a win); the equilibrium mixes "
+            f"{', '.join(parts)}{more}; the risk is the worst result against any reply"
+        )
+
     def judge(
         self,
         history: Sequence[State[Any]],
@@ -71,7 +91,13 @@ class ErdJudge:
             for allocation in allocations:
                 values[str(allocation)] = float(value)
         action = str(chosen)
-        top = max(range(len(tab.ours)), key=lambda k: (by_class[k], tab.optimal[k]))
+        # Of the classes that earn the best value (up to rounding), the one the equilibrium
+        # plays most: a hint suggests it, and a review names it as the better move.
+        most = float(by_class.max())
+        top = max(
+            (k for k in range(len(tab.ours)) if by_class[k] >= most - TOLERANCE),
+            key=lambda k: tab.optimal[k],
+        )
         best = action if values.get(action) == float(by_class[top]) else str(tab.ours[top][0])
         loss = loss_of(values, best, action)
         if loss is not None and loss <= TOLERANCE:

@@ -6,6 +6,7 @@
 import {
   api, drawEnd, drawWith, el, loadGame, logItems, playerOf, scoresOf, seatLabel, seatTitle, toast,
 } from "./common.js";
+import { showHint } from "./hint.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const token = new URLSearchParams(location.hash.slice(1)).get("token");
@@ -157,6 +158,7 @@ async function draw() {
   const view = { ...msg, log };
   drawWith(module, $("board"), view, ui);
   drawSide();
+  showHint(msg);
   // Set once the page shows this state, so that whoever waits on them (the browser tests)
   // sees the drawn picture, not the one before.
   document.body.dataset.seq = String(msg.seq);

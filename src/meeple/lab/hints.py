@@ -1,0 +1,91 @@
+"""A hint: the move the game's best judge prefers for one seat now, and a word of why.
+
+The judge is the one a review uses (:func:`meeple.lab.review.make_judge`) and it judges from
+the seat's information only, exactly as in a review: the search judges sample the hidden
+cards from the seat's own view, the Edges solver and the Erd equilibrium need none. Searches
+are seeded with the review's fixed seed, never the match's, so a hint depends on nothing the
+seat cannot see (tested: the same hint whatever the opponent's hidden cards).
+
+A judge may explain its best move itself (``explain(state, seat, best, judgement)``: Edges
+names the squares the move wins, Erd the optimal mix and what each allocation risks); else
+the why is the judge's value of the move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from meeple.core.errors import MeepleError
+from meeple.core.game import Player, State
+from meeple.core.review import DEFAULT_SEED, Judge, Judgement, JudgeSettings
+from meeple.lab.review import make_judge
+
+HINT_FIELDS = ("seat", "best", "why", "judge", "unit", "value", "values")
+"""The keys of a hint (docs/server.md, "Hints")."""
+TOP_VALUES = 5
+"""How many actions' values a hint lists, best first."""
+
+
+def hint_judge(game: Any, iterations_cap: int | None = None, max_left: int = 12) -> Judge:
+    """The judge hints use for ``game``: the review's, its searches capped at
+    ``iterations_cap`` iterations and Edges' solver used from ``max_left`` pyramids left (a
+    review's 16 can take a minute on 3x4); a judge that cannot be made here (Erd's rules
+    not solved in the cache) is replaced by the search judge."""
+    from meeple.agents.judge import SearchJudge
+
+    settings = JudgeSettings(seed=DEFAULT_SEED, max_left=max_left)
+    judge: Judge
+    try:
+        judge = make_judge(game, settings)
+    except MeepleError:
+        judge = SearchJudge(game, settings)
+    own = getattr(judge, "iterations", None)
+    if iterations_cap is not None and own is not None and own > iterations_cap:
+        judge = type(judge)(game, replace(settings, iterations=iterations_cap))  # type: ignore[call-arg]
+    return judge
+
+
+def hint(
+    history: Sequence[State[Any]],
+    moves: Sequence[tuple[int, str]],
+    seat: Player,
+    judge: Judge,
+) -> dict[str, Any]:
+    """The hint for ``seat`` at ``history[-1]`` (``moves[k]`` was played at ``history[k]``).
+
+    Raises MeepleError when the seat has no decision to make there."""
+    state = history[-1]
+    legal = state.legal_actions(seat) if seat in state.to_act else []
+    if not legal:
+        raise MeepleError(f"seat {seat} has no decision to make now: a hint is for your turn")
+    judgement = judge.judge(history, moves, seat, legal[0])
+    best = judgement.best
+    explain = getattr(judge, "explain", None)
+    why = explain(state, seat, state.game.parse_action(best), judgement) if explain else None
+    value = judgement.values.get(best)
+    if why is None:
+        why = _generic_why(judgement, value)
+    ranked = sorted(
+        ((a, v) for a, v in judgement.values.items() if v is not None), key=lambda av: -av[1]
+    )[:TOP_VALUES]
+    return {
+        "seat": seat,
+        "best": best,
+        "why": why,
+        "judge": judgement.judge,
+        "unit": judgement.unit,
+        "value": value,
+        "values": dict(ranked),
+    }
+
+
+def _generic_why(judgement: Judgement, value: float | None) -> str:
+    if len(judgement.values) <= 1:
+        return "the only legal move"
+    if value is None:
+        return f"the {judgement.judge} judge's choice"
+    if judgement.unit == "points":
+        return f"with best play by both you finish {value:+.0f} points"
+    return f"expected result {value:+.2f} (-1 a loss, +1 a win) by {judgement.judge}"

@@ -1,0 +1,88 @@
+"""Hints (lab/hints.py): the judge's best move for one seat now, from that seat's
+information only, with a word of why; the server's caps on the judge's work."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import meeple
+from meeple.agents.judge import SearchJudge
+from meeple.core.errors import MeepleError
+from meeple.lab.hints import HINT_FIELDS, hint, hint_judge
+from meeple.solvers.edges_judge import EdgesJudge
+from meeple.solvers.edges_solver import EdgesSolver
+from meeple.solvers.erd.exploit import table
+from tests.lab.test_review import (
+    CARD_GAMES,
+    _a_decision,
+    _edges_blunder,
+    _heuristic_game,
+    _tiny_erd,
+)
+
+
+@pytest.mark.parametrize("name", CARD_GAMES)
+def test_a_hint_is_the_same_whatever_the_hidden_cards(name):
+    """Re-deal everything the seat cannot see (the others' hands, the deck): the hint does
+    not change, so it tells nothing of them."""
+    record = _heuristic_game(name)
+    history, moves, seat = _a_decision(record, skip=2)
+    judge = hint_judge(history[0].game, 100)
+    seen = hint(history, moves, seat, judge)
+    assert set(seen) == set(HINT_FIELDS)
+    assert seen["best"] in {str(a) for a in history[-1].legal_actions(seat)}
+    changed = 0
+    for sample in range(3):
+        other = history[-1].determinize(seat, random.Random(sample))
+        assert other.view(seat) == history[-1].view(seat)
+        changed += other != history[-1]
+        assert hint([*history[:-1], other], moves, seat, judge) == seen
+    assert changed  # the hidden cards were re-dealt, not the same state thrice
+
+
+def test_an_edges_hint_near_the_end_is_the_solvers_best_and_names_the_squares():
+    history, moves, seat, _best, _blunder = _edges_blunder()
+    state = history[-1]
+    judge = hint_judge(state.game, 20_000, max_left=12)
+    given = hint(history, moves, seat, judge)
+    solver = EdgesSolver(state.game.board, tt_bits=16)
+    sign = 1 if seat == 0 else -1
+    after = state._next(seat, state.game.parse_action(given["best"]))
+    assert solver.value(after) == solver.value(state)  # the hint keeps the position's value
+    assert given["judge"] == "exact" and given["unit"] == "points"
+    assert f"you finish {sign * solver.value(state):+d} points" in given["why"]
+    assert "square" in given["why"]
+
+
+def test_the_hint_judge_is_capped_by_the_servers_limits():
+    edges = hint_judge(meeple.make("edges"), 500)
+    assert isinstance(edges, EdgesJudge) and edges.iterations == 500
+    assert edges.settings.max_left == 12
+    erosion = hint_judge(meeple.make("erosion"), 20_000)
+    assert isinstance(erosion, SearchJudge) and erosion.iterations == 200  # its own, lower
+
+
+def test_a_hint_is_refused_for_a_seat_that_has_no_decision():
+    state = meeple.make("edges").new_game(0)
+    waiting = 1 - state.to_act[0]
+    with pytest.raises(MeepleError, match="no decision to make now"):
+        hint([state], [], waiting, hint_judge(state.game, 100))
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_an_erd_hint_gives_the_equilibrium_mix_and_what_each_allocation_risks(seat):
+    judge, state = _tiny_erd()
+    given = hint([state], [], seat, judge)
+    tab = table(judge.solution, state, seat)
+    assert given["judge"] == "equilibrium"
+    assert given["value"] == pytest.approx(tab.value, abs=1e-6)  # a best reply earns the value
+    assert f"value {tab.value:+.3f}" in given["why"]
+    likeliest = max(range(len(tab.ours)), key=lambda k: tab.optimal[k])
+    assert given["best"] == str(tab.ours[likeliest][0])  # the mix's likeliest best reply
+    risk = tab.payoff[likeliest].min()
+    assert (
+        f"{tab.ours[likeliest][0]} {tab.optimal[likeliest]:.0%} (risks {risk:+.2f})"
+        in (given["why"])
+    )
