@@ -23,6 +23,7 @@ from pydantic import ValidationError
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect
 
+from meeple.agents import available_agents
 from meeple.core.errors import (
     AgentSpecError,
     FileOptionRefused,
@@ -34,7 +35,8 @@ from meeple.core.errors import (
     RecordError,
     UnknownGame,
 )
-from meeple.core.game import ActionIdError
+from meeple.core.game import ActionIdError, Game, State
+from meeple.core.record import GameRecord
 from meeple.core.registry import make
 from meeple.interfaces.web.content_sets import ContentSets
 from meeple.interfaces.web.hub import ONLINE_CONTENT, Hub
@@ -60,9 +62,11 @@ from meeple.interfaces.web.protocol import (
     client_message,
 )
 from meeple.interfaces.web.quotas import BodyLimit, ClientQuotas, QuotaExceeded
+from meeple.interfaces.web.reviews import ReviewJob, Reviews
 from meeple.interfaces.web.rules import game_from_query, rules_reply
 from meeple.store.db import StorageUnavailable
 from meeple.store.matches import MatchStore
+from meeple.store.reviews import ReviewStore
 
 log = logging.getLogger("meeple.server")
 
@@ -84,6 +88,7 @@ def create_app(
     sets = ContentSets(content)
     hub = Hub(store, AgentPool(agent_workers), base_url=base_url, limits=limits, content=sets)
     quotas = ClientQuotas(hub.limits)
+    reviews = Reviews(ReviewStore(store.engine), hub.limits)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -91,6 +96,7 @@ def create_app(
         try:
             yield
         finally:
+            reviews.close()
             await hub.stop()
             store.close()
 
@@ -101,10 +107,13 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.hub = hub
+    app.state.reviews = reviews
     # Bodies are counted as they arrive: a client cannot make the server hold more than
     # this (an uploaded record has its own, larger, limit, checked the same way).
     app.add_middleware(
-        BodyLimit, limit=hub.limits.max_body_bytes, larger={"/api/replay": MAX_RECORD_BYTES}
+        BodyLimit,
+        limit=hub.limits.max_body_bytes,
+        larger={"/api/replay": MAX_RECORD_BYTES, "/api/replay/review": MAX_RECORD_BYTES},
     )
     app.add_middleware(_StopReading, stopped=hub.stopped)
 
@@ -241,6 +250,56 @@ def create_app(
             raise ServerError("the record is shown to all once the match is over", 403, "not_over")
         return match.record().model_dump(mode="json")
 
+    @app.get(
+        "/api/matches/{match_id}/review",
+        summary="A finished match's review: every decision judged (202 while computed)",
+    )
+    async def match_review(match_id: str) -> JSONResponse:
+        match = await hub.get(match_id)
+        if match.stored.status != "finished":
+            raise ServerError(
+                "a match is reviewed once it is over; ask again when it has finished",
+                409,
+                "not_finished",
+            )
+        stored = match.stored
+        options = hub.content.resolve(stored.game, stored.options)
+        job = _review_job(match.game, options, stored.seed, list(stored.moves), hub)
+        return _review_reply(await reviews.answer(job))
+
+    @app.post(
+        "/api/replay/review",
+        summary="Review an uploaded record (202 while computed; then ask by its key)",
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "description": "a game record, as `meeple play --save` writes it",
+                "content": {"application/json": {"schema": {"type": "object"}}},
+            }
+        },
+    )
+    async def replay_review(request: Request) -> JSONResponse:
+        quotas.check_replay(_client(request))
+        text = await _read_limited(request, MAX_RECORD_BYTES)
+        record, states, _shown = await asyncio.to_thread(_uploaded_record, text, hub.content)
+        job = _review_job(states[0].game, record.options, record.seed, list(record.moves), hub)
+        return _review_reply(await reviews.answer(job))
+
+    @app.get(
+        "/api/replay/review/{key}",
+        summary="An uploaded record's review, by the key its upload answered",
+    )
+    async def replay_review_by_key(key: str) -> JSONResponse:
+        found = await reviews.lookup(key) if _is_key(key) else None
+        if found is None:
+            raise ServerError(
+                "no review is kept or being computed under this key; POST the record to "
+                "/api/replay/review",
+                404,
+                "unknown_review",
+            )
+        return _review_reply(found)
+
     @app.post(
         "/api/replay",
         summary="Check an uploaded record and return every state to step through",
@@ -326,17 +385,53 @@ async def _read_limited(request: Request, limit: int) -> str:
         raise ServerError("the record is not UTF-8 text", 400, "bad_record") from None
 
 
-def _replay_states(text: str, content: ContentSets) -> dict[str, Any]:
-    """A record's states as a spectator sees them, every hand open once it is over."""
-    from meeple.core.record import GameRecord, check_untrusted_options
+def _uploaded_record(
+    text: str, content: ContentSets
+) -> tuple[GameRecord, list[State[Any]], dict[str, Any]]:
+    """An uploaded record, checked (no file options; an installed set by name is resolved
+    to its files) and replayed: the record, its states, and its options as uploaded (set
+    names, never the installed paths)."""
+    from meeple.core.record import check_untrusted_options
 
     record = GameRecord.from_json(text)
     plain, sets = content.split(record.game, record.options)
     check_untrusted_options(record.game, plain, "an uploaded record", ONLINE_CONTENT)
-    shown = record.options  # set names, never the installed paths
+    shown = record.options
     if sets:  # an installed set, by name: replayed with the installed files
         record = record.model_copy(update={"options": content.resolve(record.game, record.options)})
-    states = record.states()
+    return record, record.states(), shown
+
+
+def _review_job(
+    game: Game[Any, Any, Any],
+    options: dict[str, Any],
+    seed: int,
+    moves: list[tuple[int, str]],
+    hub: Hub,
+) -> ReviewJob:
+    """A review of these moves, under the server's limits: its search budget, and whether
+    the judge may solve the rules first (the variants the server prepares for its agents)."""
+    solve = hub.limits.prepare_any_variant or any(
+        getattr(factory, "shipped", None) is not None and factory.shipped(game)
+        for factory in available_agents(game).values()
+    )
+    iterations = hub.limits.review_iterations or None
+    return ReviewJob(game.name, options, seed, moves, iterations, solve)
+
+
+def _review_reply(review: dict[str, Any]) -> JSONResponse:
+    """A review (200), or that it is being computed (202: ask again)."""
+    return JSONResponse(review, status_code=202 if review.get("status") == "computing" else 200)
+
+
+def _is_key(text: str) -> bool:
+    """Whether ``text`` looks like a review's key (64 hex digits)."""
+    return len(text) == 64 and all(c in "0123456789abcdef" for c in text)
+
+
+def _replay_states(text: str, content: ContentSets) -> dict[str, Any]:
+    """A record's states as a spectator sees them, every hand open once it is over."""
+    record, states, shown = _uploaded_record(text, content)
     # A match can end before its game does (a resign): the record's result says so, and the
     # record holds every move and the seed, so every seat's view hides nothing it lacks.
     ended = bool(record.result and record.result.get("over"))

@@ -83,6 +83,20 @@ class ServerLimits(BaseModel):
         default=1_024, ge=64, description="a match's options, written as JSON"
     )
 
+    max_reviews: int = Field(
+        default=2, ge=1, description="post-game reviews computed at once (each in a process)"
+    )
+    max_review_seconds: float = Field(
+        default=300.0, gt=0, description="a review's time, past which it is stopped and refused"
+    )
+    review_iterations: int = Field(
+        default=0,
+        ge=0,
+        le=100_000,
+        description="a review's search iterations per searched decision (0: each judge's "
+        "own: 200 for the card games, 20,000 for Edges' uct)",
+    )
+
     prepare_any_variant: bool = Field(
         default=False,
         description="solve any Erd variant a match asks for (default: the shipped rules "
