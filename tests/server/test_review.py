@@ -126,3 +126,25 @@ def test_a_review_past_the_time_limit_is_stopped_and_refused(server_factory, tmp
     assert reply.status_code == 503, reply.text
     assert reply.json()["code"] == "review_too_long"
     assert "--max-review-seconds" in reply.json()["error"]
+
+
+def test_the_reviews_table_keeps_and_replaces_a_review(db_url):
+    """SQLite and PostgreSQL: a review is read back as stored, a second write of the same
+    key (two servers that computed it at once) replaces it, and another key is apart."""
+    from meeple.store.matches import MatchStore
+    from meeple.store.reviews import ReviewStore, review_key
+
+    matches = MatchStore(db_url)
+    try:
+        store = ReviewStore(matches.engine)
+        key = review_key("edges", {"board": "2x2"}, 2**100, [(0, "L h1,0")], "v1")
+        other = review_key("edges", {"board": "2x2"}, 2**100, [(0, "L h1,1")], "v1")
+        assert key != other and len(key) == 64
+        assert store.get(key) is None
+        store.put(key, {"status": "done", "decisions": [{"n": 1, "mark": "??"}]})
+        store.put(key, {"status": "done", "decisions": []})
+        assert store.get(key) == {"status": "done", "decisions": []}
+        assert store.get(other) is None
+        assert ReviewStore(matches.engine).get(key) is not None  # the table is there once
+    finally:
+        matches.close()
