@@ -43,6 +43,9 @@ def test_a_finished_match_is_reviewed_once_and_kept(server_factory, tmp_path):
     first, second = _finished(server.url), _finished(server.url)
     path = f"/api/matches/{first}/review"
 
+    # Asked only for one kept: none yet, and nothing is started.
+    peek = httpx.get(f"{server.url}{path}?start=false", timeout=10)
+    assert peek.status_code == 404 and peek.json()["code"] == "not_reviewed"
     started = httpx.get(f"{server.url}{path}", timeout=10)
     assert started.status_code == 202, started.text
     assert started.json()["status"] == "computing"
@@ -73,6 +76,7 @@ def test_a_finished_match_is_reviewed_once_and_kept(server_factory, tmp_path):
     again = httpx.get(f"{server.url}{path}", timeout=10)
     assert time.perf_counter() - asked < 1.0
     assert again.status_code == 200 and again.json() == review
+    assert httpx.get(f"{server.url}{path}?start=false", timeout=10).json() == review
 
     # The same record uploaded to the replay page shares the match's review.
     record = httpx.get(f"{server.url}/api/matches/{first}/record", timeout=10).text

@@ -39,6 +39,24 @@ def _reviewed_match(server) -> tuple[str, dict]:
     raise AssertionError("four games of random play gave nothing away")
 
 
+def test_a_game_is_reviewed_when_asked(server, context, watch, page_errors):
+    """Not reviewed yet: the panel offers a review (nothing is computed before), and a
+    click computes it while the page waits."""
+    match = server.create("edges", {"board": "2x2"}, ["random", "random"])["match"]
+    deadline = time.monotonic() + 60
+    while server.get(f"/api/matches/{match}")["status"] != "finished":
+        assert time.monotonic() < deadline, "two agents did not finish a 2x2 board"
+        time.sleep(0.2)
+    page = watch(context.new_page())
+    page.goto(f"{server.url}/replay?match={match}")
+    page.wait_for_selector("#review[data-state='offered']")
+    page.click("#review-start")
+    page.wait_for_selector("#review[data-state='done']", timeout=REVIEW_SECONDS * 1000)
+    assert page.locator("#review svg.review-chart").count() == 1
+    assert "Judged by exact" in page.inner_text("#review")
+    assert not page_errors, page_errors
+
+
 def test_the_review_marks_decisions_draws_the_chances_and_jumps_there(
     server, context, watch, page_errors
 ):

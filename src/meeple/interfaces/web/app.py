@@ -254,7 +254,12 @@ def create_app(
         "/api/matches/{match_id}/review",
         summary="A finished match's review: every decision judged (202 while computed)",
     )
-    async def match_review(match_id: str) -> JSONResponse:
+    async def match_review(
+        match_id: str,
+        start: Annotated[
+            bool, Query(description="false: only a review stored or being computed (else 404)")
+        ] = True,
+    ) -> JSONResponse:
         match = await hub.get(match_id)
         if match.stored.status != "finished":
             raise ServerError(
@@ -265,7 +270,7 @@ def create_app(
         stored = match.stored
         options = hub.content.resolve(stored.game, stored.options)
         job = _review_job(match.game, options, stored.seed, list(stored.moves), hub)
-        return _review_reply(await reviews.answer(job))
+        return _review_reply(await reviews.answer(job, start))
 
     @app.post(
         "/api/replay/review",
@@ -278,12 +283,17 @@ def create_app(
             }
         },
     )
-    async def replay_review(request: Request) -> JSONResponse:
+    async def replay_review(
+        request: Request,
+        start: Annotated[
+            bool, Query(description="false: only a review stored or being computed (else 404)")
+        ] = True,
+    ) -> JSONResponse:
         quotas.check_replay(_client(request))
         text = await _read_limited(request, MAX_RECORD_BYTES)
         record, states, _shown = await asyncio.to_thread(_uploaded_record, text, hub.content)
         job = _review_job(states[0].game, record.options, record.seed, list(record.moves), hub)
-        return _review_reply(await reviews.answer(job))
+        return _review_reply(await reviews.answer(job, start))
 
     @app.get(
         "/api/replay/review/{key}",

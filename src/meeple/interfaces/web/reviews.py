@@ -112,13 +112,20 @@ class Reviews:
         self._failed: OrderedDict[str, ServerError] = OrderedDict()
         self._closed = False
 
-    async def answer(self, job: ReviewJob) -> dict[str, Any]:
+    async def answer(self, job: ReviewJob, start: bool = True) -> dict[str, Any]:
         """The stored review of ``job``, or ``{"status": "computing"}`` once it is started
-        (or already running); ServerError if it failed, or if the server is busy."""
+        (or already running); ServerError if it failed, if the server is busy, or (with
+        ``start`` false) if it is neither stored nor being computed (``not_reviewed``)."""
         key = job.key
         found = await self.lookup(key)
         if found is not None:
             return found
+        if not start:
+            raise ServerError(
+                "this game has not been reviewed yet; ask without start=false to review it",
+                404,
+                "not_reviewed",
+            )
         if self._closed:
             raise ServerError("the server is stopping; ask again once it is back", 503, "stopping")
         if len(self._running) >= self.limits.max_reviews:

@@ -30,18 +30,21 @@ async function ask(path, body = undefined) {
   }
 }
 
+const NOT_REVIEWED = { status: "not_reviewed" };
 const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Ask for a review until it is done or refused; `say` hears how it stands. ``match``: a
  * finished match's id; else ``recordText`` is uploaded once and then asked for by key. */
-async function fetchReview(match, recordText, say, mine) {
+async function fetchReview(match, recordText, say, mine, peek) {
   let key = null;
+  const query = peek ? "?start=false" : "";
   for (;;) {
     if (mine !== generation) return null;
-    const reply = match ? await ask(`/api/matches/${encodeURIComponent(match)}/review`)
-      : key ? await ask(`/api/replay/review/${key}`) : await ask("/api/replay/review", recordText);
+    const reply = match ? await ask(`/api/matches/${encodeURIComponent(match)}/review${query}`)
+      : key ? await ask(`/api/replay/review/${key}`) : await ask(`/api/replay/review${query}`, recordText);
     if (reply.status === 200) return reply.body;
     const code = reply.body && reply.body.code;
+    if (code === "not_reviewed") return NOT_REVIEWED;
     if (reply.status === 202) {
       key = reply.body.key || key;
       say("Reviewing: judging every decision…");
@@ -130,13 +133,37 @@ function item(d, names, turning, goTo) {
 export function showReview(box, { match = null, recordText = null, names = [], goTo, onReady }) {
   generation += 1;
   const mine = generation;
-  const status = el("p", { class: "review-status", role: "status" }, "Reviewing: judging every decision…");
+  const status = el("p", { class: "review-status", role: "status" }, "Looking for a review…");
   box.replaceChildren(el("h3", {}, "Review"), status);
   box.hidden = false;
-  box.dataset.state = "computing";
+  box.dataset.state = "looking";
   const handle = { step() {}, marks: new Map() };
-  fetchReview(match, recordText, (text) => { status.textContent = text; }, mine).then((review) => {
+  const say = (text) => { status.textContent = text; };
+  // A review already kept (or being computed) shows at once; another is computed only
+  // when asked for, as lichess's "request a computer analysis": it costs the server.
+  const got = (review) => {
     if (!review || mine !== generation) return;
+    if (review === NOT_REVIEWED) {
+      const button = el("button", { type: "button", id: "review-start", class: "primary" }, "Review this game");
+      say("Every decision judged by the best judge the game has: seconds for a short game, a few minutes for a long one.");
+      box.append(button);
+      box.dataset.state = "offered";
+      button.addEventListener("click", () => {
+        button.remove();
+        box.dataset.state = "computing";
+        say("Reviewing: judging every decision…");
+        fetchReview(match, recordText, say, mine, false).then(got).catch(failed);
+      });
+      return;
+    }
+    shown(review);
+  };
+  const failed = (error) => {
+    if (mine !== generation) return;
+    say(`No review: ${error.message}`);
+    box.dataset.state = "failed";
+  };
+  const shown = (review) => {
     const turning = new Set(review.turning);
     const marked = review.decisions.filter((d) => d.mark);
     const graph = chart(review, names, goTo);
@@ -157,10 +184,7 @@ export function showReview(box, { match = null, recordText = null, names = [], g
     for (const d of marked) handle.marks.set(d.n, d.mark);
     handle.step = graph.place;
     if (onReady) onReady(handle);
-  }).catch((error) => {
-    if (mine !== generation) return;
-    status.textContent = `No review: ${error.message}`;
-    box.dataset.state = "failed";
-  });
+  };
+  fetchReview(match, recordText, say, mine, true).then(got).catch(failed);
   return handle;
 }
