@@ -38,9 +38,9 @@ durations: $(STAMP)
 fuzz: $(STAMP)
 	MEEPLE_FUZZ=long $(PYTEST) -m fuzz
 
-# The pages' screenshots that docs/web.md shows (generated into docs/web/, not committed).
+# The pages' screenshots that docs/web.md shows (generated into docs/web/, committed).
 screenshots: $(STAMP)
-	$(BIN)/pytest tests/web/test_screenshots.py -m screenshots -q
+	$(BIN)/pytest tests/web/test_screenshots.py tests/web/test_review_page.py -m screenshots -q
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks

@@ -19,14 +19,14 @@ from tests.web.test_games import FAST
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 
 
-def _shot(page, path) -> None:
-    """A full-page screenshot at ``path``, reduced to 64 colours (a page is flat colour
-    and text: the picture reads the same at a fraction of the size)."""
+def _shot(page, path, full_page: bool = True) -> None:
+    """A screenshot at ``path`` (the full page, or the viewport), reduced to 64 colours (a
+    page is flat colour and text: the picture reads the same at a fraction of the size)."""
     import io
 
     from PIL import Image
 
-    image = Image.open(io.BytesIO(page.screenshot(full_page=True))).convert("RGB")
+    image = Image.open(io.BytesIO(page.screenshot(full_page=full_page))).convert("RGB")
     image.quantize(colors=64, method=Image.Quantize.MEDIANCUT).save(path, optimize=True)
 
 

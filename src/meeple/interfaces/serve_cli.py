@@ -95,6 +95,22 @@ def serve_command(
     max_options_bytes: Annotated[
         int, typer.Option(help="the largest options of a match, as JSON", min=64)
     ] = _LIMITS.max_options_bytes,
+    max_reviews: Annotated[
+        int, typer.Option(help="post-game reviews computed at once, each in a process", min=1)
+    ] = _LIMITS.max_reviews,
+    max_review_seconds: Annotated[
+        float,
+        typer.Option(help="stop a review past this many seconds and refuse it", min=0.001),
+    ] = _LIMITS.max_review_seconds,
+    review_iterations: Annotated[
+        int,
+        typer.Option(
+            help="search iterations a review gives each searched decision (0: the judge's "
+            "own: 200 for the card games, 20,000 for Edges' uct)",
+            min=0,
+            max=100_000,
+        ),
+    ] = _LIMITS.review_iterations,
     prepare_any_variant: Annotated[
         bool,
         typer.Option(
@@ -164,6 +180,9 @@ def serve_command(
             lobby_page_size=lobby_page_size,
             max_body_bytes=max_body_bytes,
             max_options_bytes=max_options_bytes,
+            max_reviews=max_reviews,
+            max_review_seconds=max_review_seconds,
+            review_iterations=review_iterations,
             prepare_any_variant=prepare_any_variant,
             expire_waiting_seconds=expire_waiting_seconds,
             expire_idle_seconds=expire_idle_seconds,

@@ -23,7 +23,9 @@ from pydantic import ValidationError
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect
 
+from meeple.agents import available_agents
 from meeple.core.errors import MeepleError
+from meeple.core.game import Game
 from meeple.core.registry import make
 from meeple.interfaces.web.content_sets import ContentSets
 from meeple.interfaces.web.hub import Hub
@@ -50,10 +52,17 @@ from meeple.interfaces.web.protocol import (
     client_message,
 )
 from meeple.interfaces.web.quotas import BodyLimit, ClientQuotas, QuotaExceeded
-from meeple.interfaces.web.replays import MAX_RECORD_BYTES, REPLAY_SECONDS, replay_answer
+from meeple.interfaces.web.replays import (
+    MAX_RECORD_BYTES,
+    REPLAY_SECONDS,
+    replay_answer,
+    review_upload,
+)
+from meeple.interfaces.web.reviews import ReviewJob, Reviews
 from meeple.interfaces.web.rules import game_from_query, rules_reply
 from meeple.store.db import StorageUnavailable
 from meeple.store.matches import MatchStore
+from meeple.store.reviews import ReviewStore
 
 log = logging.getLogger("meeple.server")
 
@@ -77,11 +86,37 @@ def create_app(
     quotas = ClientQuotas(hub.limits)
     # Uploaded records are checked in a process of their own (threads where agents run in
     # threads): one worker, so uploads wait their turn instead of taking every core.
-    replays = AgentPool(0 if agent_workers == 0 else 1, tasks={"replay": replay_answer})
+    replays = AgentPool(
+        0 if agent_workers == 0 else 1,
+        tasks={"replay": replay_answer, "review_upload": review_upload},
+    )
+
+    async def check_upload(task: str, body: bytes) -> Any:
+        """An uploaded record checked by the replays' worker (``task``: a name in
+        ``replays.tasks``): its answer, or the refusal as a ServerError."""
+        try:
+            kind, answer, code = await replays.run(task, (body, sets), REPLAY_SECONDS)
+        except AgentOverrun:
+            raise ServerError(
+                f"the record took more than {REPLAY_SECONDS:g} s to check; upload a shorter one",
+                413,
+                "too_large",
+            ) from None
+        except MeepleError as exc:  # its worker stopped: the server is stopping, or it died
+            raise ServerError(
+                f"the record could not be checked now ({exc}); try again in a moment",
+                503,
+                "unavailable",
+            ) from None
+        if kind != "ok":
+            raise ServerError(answer, 400, code)
+        return answer
 
     async def stop_replays() -> None:
         await hub.stopped.wait()  # SIGTERM: a record being checked is abandoned at once
         replays.close()
+
+    reviews = Reviews(ReviewStore(store.engine), hub.limits)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -91,6 +126,7 @@ def create_app(
         try:
             yield
         finally:
+            reviews.close()
             await hub.stop()
             await watcher
             store.close()
@@ -102,10 +138,13 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.hub = hub
+    app.state.reviews = reviews
     # Bodies are counted as they arrive: a client cannot make the server hold more than
     # this (an uploaded record has its own, larger, limit, checked the same way).
     app.add_middleware(
-        BodyLimit, limit=hub.limits.max_body_bytes, larger={"/api/replay": MAX_RECORD_BYTES}
+        BodyLimit,
+        limit=hub.limits.max_body_bytes,
+        larger={"/api/replay": MAX_RECORD_BYTES, "/api/replay/review": MAX_RECORD_BYTES},
     )
     app.add_middleware(_StopReading, stopped=hub.stopped)
 
@@ -253,6 +292,66 @@ def create_app(
             raise ServerError("the record is shown to all once the match is over", 403, "not_over")
         return match.record().model_dump(mode="json")
 
+    @app.get(
+        "/api/matches/{match_id}/review",
+        summary="A finished match's review: every decision judged (202 while computed)",
+    )
+    async def match_review(
+        match_id: str,
+        start: Annotated[
+            bool, Query(description="false: only a review stored or being computed (else 404)")
+        ] = True,
+    ) -> JSONResponse:
+        match = await hub.get(match_id)
+        if match.stored.status != "finished":
+            raise ServerError(
+                "a match is reviewed once it is over; ask again when it has finished",
+                409,
+                "not_finished",
+            )
+        stored = match.stored
+        options = hub.content.resolve(stored.game, stored.options)
+        job = _review_job(match.game, options, stored.seed, list(stored.moves), hub)
+        return _review_reply(await reviews.answer(job, start))
+
+    @app.post(
+        "/api/replay/review",
+        summary="Review an uploaded record (202 while computed; then ask by its key)",
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "description": "a game record, as `meeple play --save` writes it",
+                "content": {"application/json": {"schema": {"type": "object"}}},
+            }
+        },
+    )
+    async def replay_review(
+        request: Request,
+        start: Annotated[
+            bool, Query(description="false: only a review stored or being computed (else 404)")
+        ] = True,
+    ) -> JSONResponse:
+        quotas.check_replay(_client(request))
+        body = await _read_limited(request, MAX_RECORD_BYTES)
+        name, options, seed, moves = await check_upload("review_upload", body)
+        job = _review_job(make(name, **options), options, seed, moves, hub)
+        return _review_reply(await reviews.answer(job, start))
+
+    @app.get(
+        "/api/replay/review/{key}",
+        summary="An uploaded record's review, by the key its upload answered",
+    )
+    async def replay_review_by_key(key: str) -> JSONResponse:
+        found = await reviews.lookup(key) if _is_key(key) else None
+        if found is None:
+            raise ServerError(
+                "no review is kept or being computed under this key; POST the record to "
+                "/api/replay/review",
+                404,
+                "unknown_review",
+            )
+        return _review_reply(found)
+
     @app.post(
         "/api/replay",
         summary="Check an uploaded record and return every state to step through",
@@ -270,23 +369,7 @@ def create_app(
         # replayed in a worker process (replays.py).
         quotas.check_replay(_client(request))
         body = await _read_limited(request, MAX_RECORD_BYTES)
-        try:
-            kind, answer, code = await replays.run("replay", (body, sets), REPLAY_SECONDS)
-        except AgentOverrun:
-            raise ServerError(
-                f"the record took more than {REPLAY_SECONDS:g} s to check; upload a shorter one",
-                413,
-                "too_large",
-            ) from None
-        except MeepleError as exc:  # its worker stopped: the server is stopping, or it died
-            raise ServerError(
-                f"the record could not be checked now ({exc}); try again in a moment",
-                503,
-                "unavailable",
-            ) from None
-        if kind != "ok":
-            raise ServerError(answer, 400, code)
-        return Response(answer, media_type="application/json")
+        return Response(await check_upload("replay", body), media_type="application/json")
 
     @app.websocket("/ws/{match_id}")
     async def socket(websocket: WebSocket, match_id: str) -> None:
@@ -346,6 +429,33 @@ async def _read_limited(request: Request, limit: int) -> bytes:
             "cut_off",
         ) from None
     return b"".join(chunks)
+
+
+def _review_job(
+    game: Game[Any, Any, Any],
+    options: dict[str, Any],
+    seed: int,
+    moves: list[tuple[int, str]],
+    hub: Hub,
+) -> ReviewJob:
+    """A review of these moves, under the server's limits: its search budget, and whether
+    the judge may solve the rules first (the variants the server prepares for its agents)."""
+    solve = hub.limits.prepare_any_variant or any(
+        getattr(factory, "shipped", None) is not None and factory.shipped(game)
+        for factory in available_agents(game).values()
+    )
+    iterations = hub.limits.review_iterations or None
+    return ReviewJob(game.name, options, seed, moves, iterations, solve)
+
+
+def _review_reply(review: dict[str, Any]) -> JSONResponse:
+    """A review (200), or that it is being computed (202: ask again)."""
+    return JSONResponse(review, status_code=202 if review.get("status") == "computing" else 200)
+
+
+def _is_key(text: str) -> bool:
+    """Whether ``text`` looks like a review's key (64 hex digits)."""
+    return len(text) == 64 and all(c in "0123456789abcdef" for c in text)
 
 
 def _client(request: Request) -> str:

@@ -97,6 +97,19 @@ class ServerLimits(BaseModel):
         description="how long a hint may take (starting its worker, replaying the match, the "
         "search) before its worker is stopped and the hint refused",
     )
+    max_reviews: int = Field(
+        default=2, ge=1, description="post-game reviews computed at once (each in a process)"
+    )
+    max_review_seconds: float = Field(
+        default=300.0, gt=0, description="a review's time, past which it is stopped and refused"
+    )
+    review_iterations: int = Field(
+        default=0,
+        ge=0,
+        le=100_000,
+        description="a review's search iterations per searched decision (0: each judge's "
+        "own: 200 for the card games, 20,000 for Edges' uct)",
+    )
 
     prepare_any_variant: bool = Field(
         default=False,

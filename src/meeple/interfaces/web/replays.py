@@ -13,6 +13,7 @@ import json
 from typing import Any
 
 from meeple.core.errors import MeepleError
+from meeple.core.game import State
 from meeple.core.record import GameRecord, check_untrusted_options
 from meeple.interfaces.web.content_sets import ContentSets
 from meeple.interfaces.web.hub import ONLINE_CONTENT
@@ -36,15 +37,35 @@ def replay_answer(body: bytes, content: ContentSets) -> tuple[str, Any, str]:
     return ("ok", json.dumps(answer, separators=(",", ":")).encode(), "")
 
 
+def review_upload(body: bytes, content: ContentSets) -> tuple[str, Any, str]:
+    """Runs in a worker: ``("ok", (game, options, seed, moves), "")``, an uploaded record
+    checked and replayed, with an installed set's files in its options (what a review of
+    it needs), or ``("refused", message, code)``."""
+    try:
+        record, _states, _shown = uploaded_record(GameRecord.from_json(body, "the record"), content)
+    except MeepleError as exc:
+        return ("refused", str(exc), error_code(exc))
+    return ("ok", (record.game, record.options, record.seed, list(record.moves)), "")
+
+
+def uploaded_record(
+    record: GameRecord, content: ContentSets
+) -> tuple[GameRecord, list[State[Any]], dict[str, Any]]:
+    """An uploaded record, checked (no file options; an installed set, by name, resolved to
+    its files) and replayed: the record, its states, and its options as uploaded (set names,
+    never the installed paths)."""
+    plain, sets = content.split(record.game, record.options)
+    check_untrusted_options(record.game, plain, "an uploaded record", ONLINE_CONTENT)
+    shown = record.options
+    if sets:
+        record = record.model_copy(update={"options": content.resolve(record.game, record.options)})
+    return record, record.states(), shown
+
+
 def replay_states(record: GameRecord, content: ContentSets) -> dict[str, Any]:
     """A record's states as a spectator sees them, every hand open once it is over; a
     content set it names by name is replayed with its files."""
-    plain, sets = content.split(record.game, record.options)
-    check_untrusted_options(record.game, plain, "an uploaded record", ONLINE_CONTENT)
-    shown = record.options  # set names, never the installed paths
-    if sets:
-        record = record.model_copy(update={"options": content.resolve(record.game, record.options)})
-    states = record.states()
+    record, states, shown = uploaded_record(record, content)
     game = states[0].game
     # A match can end before its game does (a resign): the record's result says so, and the
     # record holds every move and the seed, so every seat's view hides nothing it lacks.

@@ -2,6 +2,7 @@
 // file, stepped through with buttons or the arrow keys and drawn by the game's own module
 // as a spectator sees it; once the match is over, any seat's eyes can be chosen.
 import { api, drawEnd, drawWith, el, loadGame, logItems, toast } from "./common.js";
+import { showReview } from "./review.js";
 
 const $ = (id) => document.getElementById(id);
 let replay = null; // the server's answer to POST /api/replay
@@ -10,6 +11,7 @@ let module = null;
 let step = 0;
 let eyes = "spectator";
 let catalogue = null;
+let review = { step() {}, marks: new Map() }; // the Review panel (js/review.js)
 
 const ui = { move() {}, canMove: false, selection: {}, redraw: () => draw() };
 
@@ -49,7 +51,7 @@ async function fetchRecordText(match) {
   return text;
 }
 
-async function load(recordText) {
+async function load(recordText, match = null) {
   replay = await api("/api/replay", recordText);
   record = JSON.parse(recordText);
   module = (await loadGame(replay.game)) || (await loadGame("generic"));
@@ -66,6 +68,10 @@ async function load(recordText) {
   step = Number.isInteger(wanted) && wanted >= 0 && wanted <= last ? wanted : 0;
   document.title = `Replay: ${replay.game} — meeple`;
   $("title").textContent = `Replay — ${replay.game} (${replay.moves.length} moves)`;
+  review = showReview($("review"), {
+    match, recordText: match ? null : recordText, names: replay.seat_names, goTo: go,
+    onReady: (ready) => { review = ready; draw(); },
+  });
   draw();
 }
 
@@ -106,7 +112,12 @@ function draw() {
   document.body.dataset.step = String(step);
   $("first").disabled = $("prev").disabled = step === 0;
   $("next").disabled = $("last").disabled = step === total;
-  $("log").replaceChildren(...logItems(msg, msg.log));
+  $("log").replaceChildren(...logItems(msg, msg.log).map((li, i) => {
+    const mark = review.marks.get(i + 1);
+    if (mark) li.append(el("span", { class: "review-mark", title: "the review's mark" }, ` ${mark}`));
+    return li;
+  }));
+  review.step(step);
   const current = $("log").lastElementChild;
   if (current) current.scrollIntoView({ block: "nearest" });
   drawEnd($("end"), msg);
@@ -146,7 +157,7 @@ function setUp() {
   });
   const match = new URLSearchParams(location.search).get("match");
   if (match) {
-    fetchRecordText(match).then(load).catch((error) => toast(error.message, "error"));
+    fetchRecordText(match).then((text) => load(text, match)).catch((error) => toast(error.message, "error"));
   } else {
     $("board").replaceChildren(el("p", { class: "no-drawing" }, "Choose a record file (as `meeple play --save` writes it), or open a finished match from the lobby."));
   }

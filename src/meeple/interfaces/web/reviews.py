@@ -1,0 +1,219 @@
+"""Post-game reviews, computed off the request path and kept in the database.
+
+A review (:func:`meeple.lab.review.review_record`, marked by
+:func:`meeple.lab.review_marks.summarise`) judges every decision of a record; it takes
+seconds to minutes. Each is computed in a process of its own, started for it and stopped
+after it: past the operator's time limit (``max_review_seconds``) the process is killed and
+the review refused, so a review holds up no match and no other review. At most
+``max_reviews`` are computed at once; another is refused (503, ``busy``) until one ends.
+A finished review is stored (:class:`~meeple.store.reviews.ReviewStore`), keyed by the
+record and the judge's settings: asking again answers at once, and the same record
+uploaded to the replay page shares the finished match's review.
+
+While a review is computed its requests are answered ``{"status": "computing"}`` (202): the
+page asks again. One that failed is answered with its error until the server restarts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from typing import Any
+
+from meeple.core.errors import MeepleError
+from meeple.core.processes import die_with_parent
+from meeple.interfaces.web.limits import ServerLimits
+from meeple.interfaces.web.live import ServerError
+from meeple.store.reviews import ReviewStore, review_key
+
+log = logging.getLogger("meeple.server")
+
+REVIEW_VERSION = 1
+"""Part of every review's key: a change to what a review holds makes new keys."""
+FAILURES_KEPT = 256
+"""How many failed reviews are remembered (and answered with their error) at most."""
+BUSY_RETRY_SECONDS = 10
+"""The Retry-After of a review refused because the server is computing its limit."""
+
+
+@dataclass(frozen=True)
+class ReviewJob:
+    """What a review needs: plain data a worker process can rebuild the game from."""
+
+    game: str
+    options: dict[str, Any]
+    """The options the game is made with (an installed set's files resolved)."""
+    seed: int
+    moves: list[tuple[int, str]]
+    iterations: int | None
+    solve: bool
+    """Whether the judge may solve the rules first (Erd's shipped versions)."""
+
+    @property
+    def key(self) -> str:
+        """The review's key in the store (see :func:`meeple.store.reviews.review_key`)."""
+        settings = f"v{REVIEW_VERSION};iterations={self.iterations}"
+        return review_key(self.game, self.options, self.seed, self.moves, settings)
+
+
+def compute_review(job: ReviewJob) -> dict[str, Any]:
+    """The review of ``job``'s record (runs in a worker process): the judges' names, the
+    marked decisions, the chart and the turning points."""
+    from meeple.core.record import GameRecord
+    from meeple.core.review import JudgeSettings
+    from meeple.lab.review import review_record
+    from meeple.lab.review_marks import summarise
+
+    started = time.monotonic()
+    record = GameRecord(game=job.game, options=job.options, seed=job.seed, moves=job.moves)
+    players = record.states()[0].game.num_players
+    # values=False: the action played and the best are valued, which is all a page shows.
+    settings = JudgeSettings(iterations=job.iterations, values=False, solve=job.solve)
+    decisions = review_record(record, settings)
+    summary = summarise(decisions, players)
+    return {
+        "status": "done",
+        "game": job.game,
+        "players": players,
+        "moves": len(job.moves),
+        "judges": sorted({d.judgement.judge for d in decisions}),
+        "seconds": round(time.monotonic() - started, 2),
+        **summary,
+    }
+
+
+def _serve(conn: Connection, job: ReviewJob) -> None:
+    """A review's process: compute it and send ``("ok", review)`` or ``("error", text)``."""
+    die_with_parent()
+    try:
+        reply: tuple[str, Any] = ("ok", compute_review(job))
+    except MeepleError as exc:
+        reply = ("error", str(exc))
+    except Exception as exc:  # the server logs it; the page says the review failed
+        reply = ("error", f"{type(exc).__name__}: {exc}")
+    conn.send(reply)
+    conn.close()
+
+
+class Reviews:
+    """The reviews a server computes and keeps (see the module)."""
+
+    def __init__(self, store: ReviewStore, limits: ServerLimits) -> None:
+        self.store = store
+        self.limits = limits
+        self._running: dict[str, asyncio.Task[None]] = {}
+        self._processes: set[Any] = set()
+        self._failed: OrderedDict[str, ServerError] = OrderedDict()
+        self._closed = False
+
+    async def answer(self, job: ReviewJob, start: bool = True) -> dict[str, Any]:
+        """The stored review of ``job``, or ``{"status": "computing"}`` once it is started
+        (or already running); ServerError if it failed, if the server is busy, or (with
+        ``start`` false) if it is neither stored nor being computed (``not_reviewed``)."""
+        key = job.key
+        found = await self.lookup(key)
+        if found is not None:
+            return found
+        if not start:
+            raise ServerError(
+                "this game has not been reviewed yet; ask without start=false to review it",
+                404,
+                "not_reviewed",
+            )
+        if self._closed:
+            raise ServerError("the server is stopping; ask again once it is back", 503, "stopping")
+        if len(self._running) >= self.limits.max_reviews:
+            busy = ServerError(
+                f"this server computes at most {self.limits.max_reviews} review"
+                f"{'s' if self.limits.max_reviews != 1 else ''} at once; try again in "
+                f"{BUSY_RETRY_SECONDS} s",
+                503,
+                "busy",
+            )
+            busy.retry_after = BUSY_RETRY_SECONDS  # type: ignore[attr-defined]
+            raise busy
+        task = asyncio.get_running_loop().create_task(self._compute(key, job))
+        self._running[key] = task
+        task.add_done_callback(lambda _t: self._running.pop(key, None))
+        return {"status": "computing", "key": key}
+
+    async def lookup(self, key: str) -> dict[str, Any] | None:
+        """The review stored under ``key``; ``{"status": "computing"}`` while it is being
+        computed; None if it is neither; ServerError if computing it failed."""
+        if key in self._running:
+            return {"status": "computing", "key": key}
+        failed = self._failed.get(key)
+        if failed is not None:
+            raise failed
+        found = await asyncio.to_thread(self.store.get, key)
+        return {**found, "key": key} if found is not None else None
+
+    async def _compute(self, key: str, job: ReviewJob) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            review = await loop.run_in_executor(None, self._run, job)
+            await asyncio.to_thread(self.store.put, key, review)
+            moves, seconds = len(job.moves), review["seconds"]
+            log.info("reviewed %s (%d moves) in %.1f s", job.game, moves, seconds)
+        except ServerError as exc:
+            self._fail(key, exc)
+        except MeepleError as exc:
+            self._fail(key, ServerError(f"the review failed: {exc}", 500, "review_failed"))
+        except Exception as exc:  # a fault of the server's: its traceback goes to the log
+            log.exception("a review of %s failed", job.game)
+            self._fail(key, ServerError(f"the review failed: {exc!r}", 500, "review_failed"))
+
+    def _fail(self, key: str, error: ServerError) -> None:
+        log.warning("a review refused (%s): %s", error.code, str(error)[:200])
+        self._failed[key] = error
+        while len(self._failed) > FAILURES_KEPT:
+            self._failed.popitem(last=False)
+
+    def _run(self, job: ReviewJob) -> dict[str, Any]:
+        """Compute ``job`` in a new process, waiting at most the limit (in a thread)."""
+        # spawn, not fork: the server runs an event loop and threads (see pool.py).
+        context = multiprocessing.get_context("spawn")
+        parent, child = context.Pipe(duplex=False)
+        process = context.Process(target=_serve, args=(child, job), daemon=True)
+        if self._closed:
+            raise ServerError("the server is stopping", 503, "stopping")
+        process.start()
+        self._processes.add(process)
+        child.close()
+        seconds = self.limits.max_review_seconds
+        try:
+            if not parent.poll(seconds):
+                raise ServerError(
+                    f"the review took longer than this server's limit of {seconds:g} s "
+                    "(meeple serve --max-review-seconds)",
+                    503,
+                    "review_too_long",
+                )
+            status, payload = parent.recv()
+        except (EOFError, OSError):
+            raise ServerError("the review's process died", 500, "review_failed") from None
+        finally:
+            with contextlib.suppress(Exception):
+                process.kill()
+                process.join(5)
+            self._processes.discard(process)
+            parent.close()
+        if status != "ok":
+            raise ServerError(f"the review failed: {payload}", 422, "review_failed")
+        result: dict[str, Any] = payload
+        return result
+
+    def close(self) -> None:
+        """Stop every review in progress (their processes are killed)."""
+        self._closed = True
+        for process in list(self._processes):
+            with contextlib.suppress(Exception):
+                process.kill()
+        for task in list(self._running.values()):
+            task.cancel()

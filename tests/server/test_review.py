@@ -1,0 +1,154 @@
+"""Post-game reviews on a real server: computed off the request path, kept in the database,
+bounded by the server's limits (docs/server.md, "Reviews")."""
+
+from __future__ import annotations
+
+import time
+
+import httpx
+
+TIMEOUT = 120
+"""Seconds a review of a 2x2 game may take here (a new process imports meeple, and the
+machine is shared)."""
+
+
+def _finished(url: str) -> str:
+    """A finished 2x2 Edges match between two agents (a seed the server drew); its id."""
+    body = {"game": "edges", "options": {"board": "2x2"}, "seats": ["random", "greedy"]}
+    reply = httpx.post(f"{url}/api/matches", json=body, timeout=30)
+    assert reply.status_code == 200, reply.text
+    match = reply.json()["match"]
+    deadline = time.monotonic() + 60
+    while httpx.get(f"{url}/api/matches/{match}", timeout=10).json()["status"] != "finished":
+        assert time.monotonic() < deadline, "two agents did not finish a 2x2 board"
+        time.sleep(0.2)
+    return match
+
+
+def _wait(url: str, path: str) -> httpx.Response:
+    """GET ``path`` until it is no longer 202 (computing)."""
+    deadline = time.monotonic() + TIMEOUT
+    while True:
+        reply = httpx.get(f"{url}{path}", timeout=10)
+        if reply.status_code != 202:
+            return reply
+        assert reply.json()["status"] == "computing"
+        assert time.monotonic() < deadline, f"no review within {TIMEOUT} s"
+        time.sleep(0.3)
+
+
+def test_a_finished_match_is_reviewed_once_and_kept(server_factory, tmp_path):
+    db = f"sqlite:///{tmp_path / 's.db'}"
+    server = server_factory(db, 0, "--max-reviews", "1")
+    first, second = _finished(server.url), _finished(server.url)
+    path = f"/api/matches/{first}/review"
+
+    # Asked only for one kept: none yet, and nothing is started.
+    peek = httpx.get(f"{server.url}{path}?start=false", timeout=10)
+    assert peek.status_code == 404 and peek.json()["code"] == "not_reviewed"
+    started = httpx.get(f"{server.url}{path}", timeout=10)
+    assert started.status_code == 202, started.text
+    assert started.json()["status"] == "computing"
+    # One review at a time on this server: another is refused while it runs.
+    busy = httpx.get(f"{server.url}/api/matches/{second}/review", timeout=10)
+    assert busy.status_code == 503, busy.text
+    assert busy.json()["code"] == "busy"
+    assert int(busy.headers["retry-after"]) > 0
+
+    done = _wait(server.url, path)
+    assert done.status_code == 200, done.text
+    review = done.json()
+    moves = server_record_moves(server.url, first)
+    assert review["status"] == "done" and review["game"] == "edges"
+    assert [d["n"] for d in review["decisions"]] == list(range(1, len(moves) + 1))
+    assert [(d["seat"], d["action"]) for d in review["decisions"]] == [tuple(m) for m in moves]
+    assert review["judges"] == ["exact"]  # a 2x2 board is solved exactly throughout
+    for d in review["decisions"]:
+        assert d["mark"] in (None, "?!", "?", "??")
+        assert (d["mark"] is None) == (not d["mistake"] or d["loss"] == 0)
+    points = review["chart"]["points"]
+    assert [p["n"] for p in points] == list(range(len(moves) + 1))
+    assert all(p["chance"] in (-1.0, 0.0, 1.0) for p in points)  # exact: won, level, lost
+    assert set(review["turning"]) <= {d["n"] for d in review["decisions"] if d["mark"]}
+
+    # Kept: asked again it is answered at once, the same.
+    asked = time.perf_counter()
+    again = httpx.get(f"{server.url}{path}", timeout=10)
+    assert time.perf_counter() - asked < 1.0
+    assert again.status_code == 200 and again.json() == review
+    assert httpx.get(f"{server.url}{path}?start=false", timeout=10).json() == review
+
+    # The same record uploaded to the replay page shares the match's review.
+    record = httpx.get(f"{server.url}/api/matches/{first}/record", timeout=10).text
+    uploaded = httpx.post(f"{server.url}/api/replay/review", content=record, timeout=10)
+    assert uploaded.status_code == 200 and uploaded.json() == review
+
+    # Kept in the database: a restarted server has it at once.
+    server.kill()
+    restarted = server_factory(db, 0)
+    kept = httpx.get(f"{restarted.url}{path}", timeout=10)
+    assert kept.status_code == 200 and kept.json() == review
+
+
+def server_record_moves(url: str, match: str) -> list[list]:
+    """The moves of a finished match's record."""
+    return httpx.get(f"{url}/api/matches/{match}/record", timeout=10).json()["moves"]
+
+
+def test_an_uploaded_record_is_reviewed_by_its_key(server_factory, tmp_path):
+    server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 0)
+    match = _finished(server.url)
+    record = httpx.get(f"{server.url}/api/matches/{match}/record", timeout=10).text
+    started = httpx.post(f"{server.url}/api/replay/review", content=record, timeout=10)
+    assert started.status_code == 202, started.text
+    key = started.json()["key"]
+    done = _wait(server.url, f"/api/replay/review/{key}")
+    assert done.status_code == 200, done.text
+    assert done.json()["moves"] == len(server_record_moves(server.url, match))
+
+    unknown = httpx.get(f"{server.url}/api/replay/review/{'0' * 64}", timeout=10)
+    assert unknown.status_code == 404 and unknown.json()["code"] == "unknown_review"
+    bad = httpx.post(f"{server.url}/api/replay/review", content='{"game": "edges"}', timeout=10)
+    assert bad.status_code == 400 and bad.json()["code"] == "bad_record"
+
+
+def test_an_unfinished_match_is_not_reviewed(server_factory, tmp_path):
+    server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 0)
+    body = {"game": "edges", "options": {"board": "2x2"}, "seats": ["human", "random"]}
+    match = httpx.post(f"{server.url}/api/matches", json=body, timeout=30).json()["match"]
+    reply = httpx.get(f"{server.url}/api/matches/{match}/review", timeout=10)
+    assert reply.status_code == 409, reply.text
+    assert reply.json()["code"] == "not_finished"
+    missing = httpx.get(f"{server.url}/api/matches/nosuchmatch/review", timeout=10)
+    assert missing.status_code == 404 and missing.json()["code"] == "unknown_match"
+
+
+def test_a_review_past_the_time_limit_is_stopped_and_refused(server_factory, tmp_path):
+    server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 0, "--max-review-seconds", "0.2")
+    match = _finished(server.url)
+    reply = _wait(server.url, f"/api/matches/{match}/review")
+    assert reply.status_code == 503, reply.text
+    assert reply.json()["code"] == "review_too_long"
+    assert "--max-review-seconds" in reply.json()["error"]
+
+
+def test_the_reviews_table_keeps_and_replaces_a_review(db_url):
+    """SQLite and PostgreSQL: a review is read back as stored, a second write of the same
+    key (two servers that computed it at once) replaces it, and another key is apart."""
+    from meeple.store.matches import MatchStore
+    from meeple.store.reviews import ReviewStore, review_key
+
+    matches = MatchStore(db_url)
+    try:
+        store = ReviewStore(matches.engine)
+        key = review_key("edges", {"board": "2x2"}, 2**100, [(0, "L h1,0")], "v1")
+        other = review_key("edges", {"board": "2x2"}, 2**100, [(0, "L h1,1")], "v1")
+        assert key != other and len(key) == 64
+        assert store.get(key) is None
+        store.put(key, {"status": "done", "decisions": [{"n": 1, "mark": "??"}]})
+        store.put(key, {"status": "done", "decisions": []})
+        assert store.get(key) == {"status": "done", "decisions": []}
+        assert store.get(other) is None
+        assert ReviewStore(matches.engine).get(key) is not None  # the table is there once
+    finally:
+        matches.close()
