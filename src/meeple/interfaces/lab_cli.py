@@ -27,6 +27,7 @@ from meeple.lab.endings import count_endings
 from meeple.lab.metrics import Summary, pairwise_results, summarize
 from meeple.lab.paired import Pairing, paired_differences
 from meeple.lab.ratings import Rating, bradley_terry
+from meeple.lab.replay import notable_lines
 from meeple.lab.report import (
     SHARED_NOTE,
     comparison_report,
@@ -275,6 +276,14 @@ def _print_notes(game: Game[Any, Any, Any], label: str = "") -> None:
         console.print(f"[bold]Note:[/] {escape(label + text)}.", soft_wrap=True)
 
 
+def _print_notable(lines: list[str]) -> None:
+    """The games to look at first, each with the command that replays it."""
+    if lines:
+        console.print("Games to look at:")
+        for line in lines:
+            console.print(f"  {escape(line)}", soft_wrap=True)
+
+
 def _print_warnings(texts: list[str]) -> None:
     for text in texts:
         console.print(f"[bold yellow]Warning:[/] {escape(text)}.")
@@ -327,6 +336,8 @@ def simulate_command(
     console.print(_summary_table(title, {"value": summary}))
     _print_seats({"value": summary})
     _print_warnings(summary_warnings({title: summary}))
+    notable = notable_lines(rows, spec.key)
+    _print_notable(notable)
     with _writing(out):
         write_jsonl(rows, jsonl)
         report = simulation_report(
@@ -335,6 +346,7 @@ def simulate_command(
             [float(r["length"]) for r in rows],
             out / f"{name}-{spec.key}",
             _command_line(),
+            notable,
         )
     _note(db, [spec.key], report)
     console.print(f"Run {spec.key}: rows in {jsonl} and {db}; report {report}")
@@ -471,6 +483,12 @@ def compare_command(
     console.print(table)
     console.print(escape(difference_note(base, pairings)))
     _print_warnings(summary_warnings(summaries))
+    notable = [
+        f"{label}, {line}"
+        for label, s in specs.items()
+        for line in notable_lines(rows[label], s.key)
+    ]
+    _print_notable(notable)
     key = "-".join(s.key[:6] for s in specs.values())
     with _writing(out):
         for label, s in specs.items():
@@ -482,6 +500,7 @@ def compare_command(
             out / f"compare-{name}-{key}",
             _command_line(),
             pairings,
+            notable,
         )
     _note(db, [s.key for s in specs.values()], report)
     console.print(f"Report {report}")
@@ -731,6 +750,7 @@ def _show_run(run: dict[str, Any], rows: list[dict[str, Any]]) -> None:
         summary = summarize(rows)
         console.print(_summary_table(title, {"value": summary}))
         _print_seats({"value": summary})
+        _print_notable(notable_lines(rows, run["key"]))
     report = run["report"]
     if report and Path(report).exists():
         console.print(f"Report {escape(report)}")

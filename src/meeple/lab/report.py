@@ -407,10 +407,24 @@ def _warning_lines(texts: Sequence[str]) -> list[str]:
     return [f"> **Warning**: {text}." for text in texts]
 
 
+def _notable_section(notable: Sequence[str]) -> list[str]:
+    if not notable:
+        return []
+    return ["## Games to look at", "\n".join(f"- {line}" for line in notable)]
+
+
 def simulation_report(
-    title: str, summary: Summary, lengths: list[float], out_dir: Path, command: str
+    title: str,
+    summary: Summary,
+    lengths: list[float],
+    out_dir: Path,
+    command: str,
+    notable: Sequence[str] = (),
 ) -> Path:
-    """Write ``report.md`` and its plots for one simulation; returns the report's path."""
+    """Write ``report.md`` and its plots for one simulation; returns the report's path.
+
+    ``notable`` are lines naming games to look at and how to replay them
+    (``lab.replay.notable_lines``)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     wins = _save(win_figure({title: summary}), out_dir / "wins.png")
     length = _save(length_figure({title: lengths}), out_dir / "length.png")
@@ -423,6 +437,7 @@ def simulation_report(
         SHARED_NOTE,
         f"![wins]({wins})",
         f"![length]({length})",
+        *_notable_section(notable),
         "Metrics are defined in docs/lab.md.",
     ]
     path = out_dir / "report.md"
@@ -437,9 +452,11 @@ def comparison_report(
     out_dir: Path,
     command: str,
     pairings: dict[str, Pairing] | None = None,
+    notable: Sequence[str] = (),
 ) -> Path:
     """Write the side-by-side report of several variants, with each variant's paired
-    differences from the first where ``pairings`` gives them; returns its path."""
+    differences from the first where ``pairings`` gives them, and the ``notable`` games'
+    lines; returns its path."""
     out_dir.mkdir(parents=True, exist_ok=True)
     labels = list(summaries)
     table_rows = side_by_side(summaries)
@@ -465,6 +482,7 @@ def comparison_report(
         f"![wins]({_save(win_figure(summaries), out_dir / 'wins.png')})",
         f"![metrics]({_save(metric_figure(summaries), out_dir / 'metrics.png')})",
         f"![length]({_save(length_figure(lengths), out_dir / 'length.png')})",
+        *_notable_section(notable),
         "Metrics are defined in docs/lab.md.",
     ]
     path = out_dir / "report.md"
