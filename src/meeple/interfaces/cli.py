@@ -30,6 +30,7 @@ from meeple.interfaces import (
     doc_text,
     history,
     lab_cli,
+    levers_cli,
     play_cli,
     replay_cli,
     serve_cli,
@@ -170,6 +171,8 @@ app.command("simulate", context_settings=_EXTRA)(lab_cli.simulate_command)
 app.command("compare", context_settings=_EXTRA)(lab_cli.compare_command)
 app.command("tournament", context_settings=_EXTRA)(lab_cli.tournament_command)
 app.command("results")(lab_cli.results_command)
+app.command("cards")(levers_cli.cards_command)
+app.command("ranking")(levers_cli.ranking_command)
 app.command("history")(history.history_command)
 app.command("solve", context_settings=_EXTRA)(solve_cli.solve_command)
 app.command("analyse")(analyse_cli.analyse_command)
