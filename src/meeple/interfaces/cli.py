@@ -170,6 +170,7 @@ _EXTRA = {"allow_extra_args": True, "ignore_unknown_options": True}
 app.command("simulate", context_settings=_EXTRA)(lab_cli.simulate_command)
 app.command("compare", context_settings=_EXTRA)(lab_cli.compare_command)
 app.command("tournament", context_settings=_EXTRA)(lab_cli.tournament_command)
+app.command("sweep", context_settings=_EXTRA)(lab_cli.sweep_command)
 app.command("results")(lab_cli.results_command)
 app.command("cards")(levers_cli.cards_command)
 app.command("ranking")(levers_cli.ranking_command)

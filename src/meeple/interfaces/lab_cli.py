@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shlex
 import sys
 import tempfile
@@ -33,6 +34,7 @@ from meeple.lab.report import (
     comparison_report,
     difference_note,
     difference_table,
+    markdown_table,
     seat_table,
     side_by_side,
     simulation_report,
@@ -48,6 +50,7 @@ from meeple.lab.run import (
     write_jsonl,
 )
 from meeple.lab.simulate import Backend
+from meeple.lab.sweep import field_variants, sweep_figure, sweep_table, sweep_values
 from meeple.lab.tournament import (
     pair_lines,
     pair_plays,
@@ -416,9 +419,47 @@ def compare_command(
     duplicate: Duplicate = False,
 ) -> None:
     """Simulate each variant with the same seeds and show the metrics side by side."""
+    _compare(
+        game,
+        list(ctx.args),
+        variant,
+        games,
+        seat or [],
+        seed,
+        jobs,
+        backend,
+        address,
+        db,
+        out,
+        fresh,
+        rotate_seats,
+        duplicate,
+    )
+
+
+def _compare(
+    game: str,
+    args: list[str],
+    variant: list[str],
+    games: int,
+    seat: list[str],
+    seed: int,
+    jobs: int,
+    backend: str | None,
+    address: str | None,
+    db: str,
+    out: Path,
+    fresh: bool,
+    rotate_seats: bool,
+    duplicate: bool,
+    prefix: str = "compare",
+) -> tuple[dict[str, Summary], Path]:
+    """What `compare` does: play each variant on the same seeds, print the tables and the
+    paired differences, write the report (in a folder named from ``prefix``); returns each
+    variant's summary, by label, and the report's path."""
     try:
         _writable(out)
-        base = parse_option_flags(game, list(ctx.args))
+        base = parse_option_flags(game, args)
         name = game_class(game).name
         specs = {}
         # Each variant is checked before their number, so a malformed one is named as such.
@@ -433,7 +474,7 @@ def compare_command(
                 )
             variant_game = make(name, **{**base, **_parse_variant(name, text)})
             options = variant_game.options.changed()
-            seats = _check_seats(name, options, seat or [])
+            seats = _check_seats(name, options, seat)
             spec = _simulation(name, options, seats, games, seed, rotate_seats, duplicate)
             if spec.key in seen and seen[spec.key] != given:
                 raise LabError(
@@ -497,13 +538,114 @@ def compare_command(
             title,
             summaries,
             {label: [float(x["length"]) for x in r] for label, r in rows.items()},
-            out / f"compare-{name}-{key}",
+            out / f"{prefix}-{name}-{key}",
             _command_line(),
             pairings,
             notable,
         )
     _note(db, [s.key for s in specs.values()], report)
     console.print(f"Report {report}")
+    return summaries, report
+
+
+def sweep_command(
+    ctx: typer.Context,
+    game: Annotated[str, typer.Argument(help="game whose option or data field to sweep")],
+    values: Annotated[
+        str, typer.Option(help="the values to try, separated by commas: --values 2,3,4")
+    ],
+    option: Annotated[
+        str | None, typer.Option(help="the game option to vary (meeple rules GAME lists them)")
+    ] = None,
+    field: Annotated[
+        str | None,
+        typer.Option(
+            help="instead, a field of the game's data, FILE:TABLE.KEY (cards.toml:quick-shot."
+            "damage), in the copy that the data option names (--content my-cards)"
+        ),
+    ] = None,
+    games: Games = 200,
+    seat: Annotated[list[str] | None, typer.Option(help="agent spec per seat")] = None,
+    seed: Seed = 0,
+    jobs: Jobs = 1,
+    backend: BackendOpt = None,
+    address: Address = None,
+    db: Db = DEFAULT_URL,
+    out: Out = Path("results"),
+    fresh: Fresh = False,
+    rotate_seats: RotateSeats = False,
+    duplicate: Duplicate = False,
+) -> None:
+    """Play one option, or one field of the game's data, at each of several values, on the
+    same seeds: a comparison of the values, then each seat's win rate and the game's length
+    by value, in a table and a plot with their 95% intervals.
+
+    meeple sweep erd --option round-limit --values 20,40,80; meeple sweep squad-combat
+    --content my-cards --field cards.toml:quick-shot.damage --values 2,3,4.
+    """
+    try:
+        if (option is None) == (field is None):
+            raise LabError("give what to vary: --option NAME or --field FILE:TABLE.KEY (one)")
+        tried = sweep_values(values)
+        args = list(ctx.args)
+        name = game_class(game).name
+        if option is not None:
+            key = option.removeprefix("--").replace("-", "_")
+            if key not in game_class(name).Options.model_fields:
+                flags = ", ".join(
+                    "--" + n.replace("_", "-") for n in game_class(name).Options.model_fields
+                )
+                raise LabError(f"{name} has no option {option!r}; its options: {flags}")
+            what = key.replace("_", "-")
+            variants = [f"{what} {v}: {key}={v}" for v in tried]
+        else:
+            assert field is not None
+            chosen = make(name, **parse_option_flags(name, args))
+            copies = out / f"sweep-{name}-data" / re.sub(r"[^\w.=+-]", "_", field)
+            edited = field_variants(chosen.options, field, tried, copies)
+            what = field.split(":", 1)[1]
+            variants = [
+                f"{label}: " + ",".join(f"{o}={v}" for o, v in opts.items())
+                for label, opts in edited
+            ]
+            given = {o for _, opts in edited for o in opts}
+            args = _without_options(name, args, given)
+        summaries, report = _compare(
+            name, args, variants, games, seat or [], seed, jobs, backend, address, db, out,
+            fresh, rotate_seats, duplicate, prefix="sweep",
+        )  # fmt: skip
+    except MeepleError as exc:
+        raise fail(str(exc)) from None
+    in_order = list(summaries.values())
+    first = in_order[0]
+    seats = [
+        f"seat {s.seat}" + (f" ({', '.join(dict.fromkeys(s.agents))})" if s.agents else "")
+        for s in first.seats
+    ]
+    headers, rows = sweep_table(what, tried, in_order, seats)
+    table = Table(title=f"{name}: {what} swept")
+    for header in headers:
+        table.add_column(escape(header))
+    for row in rows:
+        table.add_row(*(escape(cell) for cell in row))
+    console.print(table)
+    with _writing(out):
+        figure = sweep_figure(what, tried, in_order, seats)
+        plot = report.parent / "sweep.png"
+        figure.savefig(plot, dpi=110)
+        # The sweep's table and plot first, under the title and the command; the comparison
+        # of the values (side by side, differences from the first value) follows.
+        parts = report.read_text(encoding="utf-8").split("\n\n")
+        swept = [f"## {what} swept", markdown_table(headers, rows), "![sweep](sweep.png)"]
+        report.write_text("\n\n".join([*parts[:2], *swept, *parts[2:]]), encoding="utf-8")
+    console.print(f"Sweep plot {plot}")
+
+
+def _without_options(game: str, args: list[str], names: set[str]) -> list[str]:
+    """``args`` (option flags) less the options ``names``, which each variant gives."""
+    parsed = parse_option_flags(game, args)
+    kept = {k: v for k, v in parsed.items() if k not in names}
+    return [f"--{k.replace('_', '-')}={v}" for k, v in kept.items()]
 
 
 def _pairings(
