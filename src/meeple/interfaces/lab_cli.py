@@ -576,9 +576,10 @@ def sweep_command(
     rotate_seats: RotateSeats = False,
     duplicate: Duplicate = False,
 ) -> None:
-    """Play one option, or one field of the game's data, at each of several values, on the
-    same seeds: a comparison of the values, then each seat's win rate and the game's length
-    by value, in a table and a plot with their 95% intervals.
+    """Play one option or one data field at several values, and plot the results by value.
+
+    Each value is a variant of a comparison on the same seeds; then each seat's win rate and
+    the game's length by value, in a table and a plot with their 95% intervals.
 
     meeple sweep erd --option round-limit --values 20,40,80; meeple sweep squad-combat
     --content my-cards --field cards.toml:quick-shot.damage --values 2,3,4.
@@ -624,8 +625,8 @@ def sweep_command(
     ]
     headers, rows = sweep_table(what, tried, in_order, seats)
     table = Table(title=f"{name}: {what} swept")
-    for header in headers:
-        table.add_column(escape(header))
+    for k, header in enumerate(headers):
+        table.add_column(escape(header), no_wrap=k == 0)  # the value: never cut
     for row in rows:
         table.add_row(*(escape(cell) for cell in row))
     console.print(table)

@@ -50,9 +50,10 @@ def cards_command(
     plot: Plot = None,
     db: Annotated[str, typer.Option(help="SQLAlchemy URL of the results database")] = DEFAULT_URL,
 ) -> None:
-    """Per-card statistics of a run of a card game: how often each card (or item) was
-    played and by which seat, whether the side that played it won more, which were never
-    played.
+    """Per-card statistics of a stored run: each card's plays, by seat, won when played.
+
+    For a card game's run: how often each card (or item) was played and by which seat,
+    whether the side that played it won more often, which cards were never played.
 
     The run is any stored simulate run (meeple results lists them); its games are replayed
     from their moves, so nothing is played again.
@@ -94,8 +95,10 @@ def ranking_command(
     as_json: Json = False,
     plot: Plot = None,
 ) -> None:
-    """The Triangle Clock's ranking table with how often each rank comes up: exactly, in a
-    round played at random, and as the best hand of a deal (sampled, with its interval).
+    """The Triangle Clock's ranking table with how often each rank comes up.
+
+    Exactly, in a round played at random, and as the best hand of a deal (sampled, with its
+    interval).
 
     Edit a copy of the shipped table (meeple rules triangle-clock --full shows it) and read
     here whether each rank's strength follows its rarity.

@@ -223,8 +223,9 @@ def replay_command(
         str, typer.Option(help="with a run: SQLAlchemy URL of the results database")
     ] = DEFAULT_URL,
 ) -> None:
-    """Replay a saved game, or a game of a lab run: step with keys at a terminal, or print
-    every move (--all).
+    """Replay a saved game, or a game of a lab run (RUN --game N), step by step or all at once.
+
+    Step with keys at a terminal, or print every move (--all).
 
     meeple replay game.json replays a record; meeple replay RUN --game 17 replays game 17 of
     the lab run RUN (its key from meeple simulate or meeple results), checked to end as the
