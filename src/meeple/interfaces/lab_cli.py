@@ -620,7 +620,7 @@ def sweep_command(
     in_order = list(summaries.values())
     first = in_order[0]
     seats = [
-        f"seat {s.seat}" + (f" ({', '.join(dict.fromkeys(s.agents))})" if s.agents else "")
+        f"seat {s.seat} {s.role}".rstrip() + f" ({', '.join(dict.fromkeys(s.agents))})"
         for s in first.seats
     ]
     headers, rows = sweep_table(what, tried, in_order, seats)

@@ -128,7 +128,7 @@ def seat_table(summaries: dict[str, Summary]) -> tuple[list[str], list[list[str]
             mean = seat.mean_score
             line = [
                 *([label] if several else []),
-                str(seat.seat),
+                f"{seat.seat} {seat.role}".rstrip(),
                 ", ".join(seat.agents),
                 f"{alone} ({seat.alone}){_flag(alone)}",
                 str(seat.shared),
@@ -254,9 +254,12 @@ def _legend_beside(ax: Any) -> None:
 
 
 def _seat_label(summaries: dict[str, Summary], seat: int) -> str:
-    """``seat 0: greedy`` when the seat had the same agents in every summary, else ``seat 0``."""
+    """``seat 0: greedy`` when the seat had the same agents in every summary, else ``seat 0``;
+    with its role where it had one in every summary (``seat 0 Red (iron-line): greedy``)."""
     agents = {tuple(s.seats[seat].agents) for s in summaries.values() if seat < len(s.seats)}
-    return f"seat {seat}: {', '.join(agents.pop())}" if len(agents) == 1 else f"seat {seat}"
+    roles = {s.seats[seat].role for s in summaries.values() if seat < len(s.seats)}
+    name = f"seat {seat} {roles.pop()}".rstrip() if len(roles) == 1 else f"seat {seat}"
+    return f"{name}: {', '.join(agents.pop())}" if len(agents) == 1 else name
 
 
 def win_figure(summaries: dict[str, Summary]) -> Figure:
