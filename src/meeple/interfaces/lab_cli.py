@@ -6,7 +6,8 @@ import re
 import shlex
 import sys
 import tempfile
-from collections.abc import Iterator
+import time
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
@@ -62,6 +63,7 @@ from meeple.lab.tournament import (
     tournament_spec,
 )
 from meeple.store import DEFAULT_URL, ResultStore, sqlite_file
+from meeple.store.results import GameRow
 
 Games = Annotated[int, typer.Option("--games", "-n", help="number of games to play", min=1)]
 Seed = Annotated[int, typer.Option(help="seed of the run; game k gets a seed derived from it")]
@@ -154,6 +156,22 @@ def _play(
     )
     with Progress(*columns, console=console, transient=True) as progress:
         task = progress.add_task(label, total=games)
+        said: list[bool] = []
+        started = time.monotonic()
+
+        def on_row(row: Mapping[str, Any]) -> None:
+            progress.advance(task)
+            # The first game played now (a stored game is a dict, not a GameRow) times the
+            # rest: said once, above the bar, when the run will take a while.
+            if said or not isinstance(row, GameRow):
+                return
+            said.append(True)
+            first = time.monotonic() - started
+            left = games - int(progress.tasks[0].completed)
+            line = estimate_line(first, left, jobs)
+            if line:
+                progress.console.print(line)
+
         try:
             rows = execute(
                 spec,
@@ -163,13 +181,39 @@ def _play(
                 workers=jobs,
                 address=address,
                 fresh=fresh,
-                on_row=lambda _row: progress.advance(task),
+                on_row=on_row,
             )
         except KeyboardInterrupt:
             progress.stop()
             _interrupted(store, spec, games, jsonl)
     store.note_run(spec.key, _command_line(), None)
     return rows
+
+
+ESTIMATE_FROM_SECONDS = 5.0
+"""A run expected to take less than this is not announced: it is over before it matters."""
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def estimate_line(first: float, left: int, jobs: int) -> str | None:
+    """How long the rest of a run will take, from the first game's ``first`` seconds, when
+    ``left`` games are still to play on ``jobs`` workers; None for a run over in a few
+    seconds."""
+    estimate = first * left / max(1, jobs)
+    if left <= 0 or estimate < ESTIMATE_FROM_SECONDS:
+        return None
+    workers = f" on {jobs} workers" if jobs > 1 else ""
+    return (
+        f"The first game took {first:.1f} s: about {_duration(estimate)} for the {left} "
+        f"still to play{workers}."
+    )
 
 
 def _interrupted(store: ResultStore, spec: RunSpec, games: int, jsonl: Path) -> None:
