@@ -129,6 +129,12 @@ class Game(ABC, Generic[O, S, A]):
         without cards)."""
         return ()
 
+    def length_units(self, state: S) -> dict[str, int]:
+        """How long the finished game ``state`` lasted in the game's own units, as a designer
+        counts it (``{"rounds": 7}``, ``{"eras": 2, "turns": 31}``); none by default (the lab
+        then counts actions only)."""
+        return {}
+
     def cards_played(self, state: S, player: Player, action: A) -> tuple[str, ...]:
         """The cards (and items) ``player`` plays by taking ``action`` in ``state``, named as
         in :meth:`card_names`; none by default."""

@@ -203,6 +203,9 @@ class Summary(BaseModel):
     score_spread: Estimate | None = None
     """Best score less worst score in a game (games whose result has scores), mean with its
     t interval; with two seats it is the score margin."""
+    units: dict[str, Estimate] = {}
+    """The length in the game's own units (``Game.length_units``: rounds, turns, eras), each
+    a mean per game with its t interval, over the games whose rows carry it."""
     intervals: dict[str, Estimate] = {}
     """Each design metric of :data:`METRIC_NAMES` that means something here, and ``margin``
     (the mean score margin), with its 95% interval: Wilson's for shares of games, Student's
@@ -298,8 +301,17 @@ def summarize(rows: list[dict[str, Any]]) -> Summary:
         branching_factor=statistics.fmean(r["branching"] for r in rows),
         endings=count_endings(rows),
         score_spread=Estimate.mean(spreads) if spreads else None,
+        units=_units(rows),
         intervals=intervals,
     )
+
+
+def _units(rows: list[dict[str, Any]]) -> dict[str, Estimate]:
+    counted: dict[str, list[float]] = {}
+    for row in rows:
+        for unit, value in (row.get("units") or {}).items():
+            counted.setdefault(unit, []).append(float(value))
+    return {unit: Estimate.mean(values) for unit, values in counted.items()}
 
 
 def seat_roles(row: dict[str, Any], players: int) -> list[str]:

@@ -82,6 +82,8 @@ def summary_rows(summary: Summary, agents_in_label: bool = True) -> list[tuple[s
             )
         )
         rows.append(("length histogram", sparkline(length)))
+    for unit, estimate in summary.units.items():
+        rows.append((f"length in {unit}", f"mean {_estimate(estimate.value, estimate)}"))
     if summary.margin is not None:
         margin = summary.intervals.get("margin")
         mean = f"mean {_estimate(summary.margin.mean, margin)}" if margin else ""

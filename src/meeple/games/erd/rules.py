@@ -228,6 +228,10 @@ class ErdGame(Game[ErdOptions, "ErdState", Allocate]):
         """Red (seat 0) and Blue (seat 1)."""
         return SEATS[player]
 
+    def length_units(self, state: ErdState) -> dict[str, int]:
+        """The games of the match and their rounds, all together."""
+        return {"games": len(state.games), "rounds": sum(g.round for g in state.games)}
+
     def player_rules_values(self) -> dict[str, str]:
         """The options, the starting Reserve (``cards``, ``heavies``, ``lights``,
         ``decoys``) and the mercy rule in force (``mercy_rule``), for ``player_rules.md``."""

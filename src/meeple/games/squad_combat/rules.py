@@ -311,6 +311,10 @@ class SquadCombatGame(Game[SquadCombatOptions, "SquadCombatState", SquadAction])
         """The deck the seat plays."""
         return self.deck_keys[player]
 
+    def length_units(self, state: SquadCombatState) -> dict[str, int]:
+        """Turns, the last one (in which the game ended) included."""
+        return {"turns": state.turn}
+
     def card_names(self) -> tuple[str, ...]:
         """The cards of the decks at the table, in file order."""
         held = {k for deck in self.decklists for k in deck}

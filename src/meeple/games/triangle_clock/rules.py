@@ -231,6 +231,10 @@ class TriangleClockGame(Game[TriangleClockOptions, "TriangleClockState", Triangl
         """Tick and Tock."""
         return SEAT_NAMES[player]
 
+    def length_units(self, state: TriangleClockState) -> dict[str, int]:
+        """Rounds played (32 in a finished game: ``round`` is 33 once it is over)."""
+        return {"rounds": min(state.round, 33) - 1}
+
     def card_names(self) -> tuple[str, ...]:
         """The items either seat holds (the cards are dealt, not chosen: not counted)."""
         return tuple(i.label for i in Item if any(i in h for h in self.holdings))
