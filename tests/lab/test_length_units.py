@@ -22,6 +22,8 @@ def test_each_game_counts_its_own_units():
     units = game.length_units(state)
     assert units["games"] == len(state.games) >= 3  # best of 5
     assert units["rounds"] == sum(g.round for g in state.games) >= units["games"]
+    game, state = _final("erd", best_of=1)
+    assert game.length_units(state) == {"rounds": state.games[0].round}
     game, state = _final("triangle-clock")
     assert game.length_units(state) == {"rounds": 32}
     game, state = _final("squad-combat")

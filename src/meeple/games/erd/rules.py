@@ -229,8 +229,10 @@ class ErdGame(Game[ErdOptions, "ErdState", Allocate]):
         return SEATS[player]
 
     def length_units(self, state: ErdState) -> dict[str, int]:
-        """The games of the match and their rounds, all together."""
-        return {"games": len(state.games), "rounds": sum(g.round for g in state.games)}
+        """The games of the match (when it is more than one game) and their rounds, all
+        together."""
+        rounds = {"rounds": sum(g.round for g in state.games)}
+        return rounds if self.options.best_of == 1 else {"games": len(state.games), **rounds}
 
     def player_rules_values(self) -> dict[str, str]:
         """The options, the starting Reserve (``cards``, ``heavies``, ``lights``,
