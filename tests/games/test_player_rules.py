@@ -151,6 +151,7 @@ OTHER_VALUES: dict[str, list[Any]] = {
     "turn_limit": [50],
     "hand_size": [6],
     "board": ["3x3"],
+    "reserve": ["HHHLLLLDDDDDD", "HHLLDD"],
     "stash": ["4/4/4"],
     "decks": ["shadow-circle,iron-line"],
     "items": ["mulligan/palette-swap+right-angle", "all/none", "none/none"],

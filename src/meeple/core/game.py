@@ -130,6 +130,29 @@ class Game(ABC, Generic[O, S, A]):
         Shown to other seats only once the rules reveal the move."""
         return None
 
+    # -- what a designer counts (the lab's per-card statistics) -----------------------------
+    def seat_role(self, player: Player) -> str | None:
+        """What the seat plays with that a designer names it by (its deck, its faction), or
+        None where seats differ only by their order (the default)."""
+        return None
+
+    def card_names(self) -> tuple[str, ...]:
+        """Every card (and item) this configuration lets a seat play, by the names the game's
+        data gives them, so the lab can say which were never played; none by default (a game
+        without cards)."""
+        return ()
+
+    def length_units(self, state: S) -> dict[str, int]:
+        """How long the finished game ``state`` lasted in the game's own units, as a designer
+        counts it (``{"rounds": 7}``, ``{"eras": 2, "turns": 31}``); none by default (the lab
+        then counts actions only)."""
+        return {}
+
+    def cards_played(self, state: S, player: Player, action: A) -> tuple[str, ...]:
+        """The cards (and items) ``player`` plays by taking ``action`` in ``state``, named as
+        in :meth:`card_names`; none by default."""
+        return ()
+
     # -- states and actions -----------------------------------------------------------------
     @abstractmethod
     def new_game(self, seed: int) -> S:

@@ -31,6 +31,7 @@ from meeple.interfaces import (
     doc_text,
     history,
     lab_cli,
+    levers_cli,
     play_cli,
     replay_cli,
     serve_cli,
@@ -173,7 +174,10 @@ _LAB = {"context_settings": _EXTRA, "cls": GameOptionsCommand}
 app.command("simulate", **_LAB)(lab_cli.simulate_command)
 app.command("compare", **_LAB)(lab_cli.compare_command)
 app.command("tournament", **_LAB)(lab_cli.tournament_command)
+app.command("sweep", **_LAB)(lab_cli.sweep_command)
 app.command("results")(lab_cli.results_command)
+app.command("cards")(levers_cli.cards_command)
+app.command("ranking")(levers_cli.ranking_command)
 app.command("history")(history.history_command)
 app.command("solve", context_settings=_EXTRA)(solve_cli.solve_command)
 app.command("analyse")(analyse_cli.analyse_command)

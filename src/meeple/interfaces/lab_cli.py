@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 import shlex
 import sys
 import tempfile
-from collections.abc import Iterator
+import time
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
@@ -27,11 +29,13 @@ from meeple.lab.endings import count_endings
 from meeple.lab.metrics import Summary, pairwise_results, summarize
 from meeple.lab.paired import Pairing, paired_differences
 from meeple.lab.ratings import Rating, bradley_terry
+from meeple.lab.replay import notable_lines
 from meeple.lab.report import (
     SHARED_NOTE,
     comparison_report,
     difference_note,
     difference_table,
+    markdown_table,
     seat_table,
     side_by_side,
     simulation_report,
@@ -47,6 +51,7 @@ from meeple.lab.run import (
     write_jsonl,
 )
 from meeple.lab.simulate import Backend
+from meeple.lab.sweep import field_variants, sweep_figure, sweep_table, sweep_values
 from meeple.lab.tournament import (
     pair_lines,
     pair_plays,
@@ -58,6 +63,7 @@ from meeple.lab.tournament import (
     tournament_spec,
 )
 from meeple.store import DEFAULT_URL, ResultStore, sqlite_file
+from meeple.store.results import GameRow
 
 Games = Annotated[int, typer.Option("--games", "-n", help="number of games to play", min=1)]
 Seed = Annotated[int, typer.Option(help="seed of the run; game k gets a seed derived from it")]
@@ -150,6 +156,22 @@ def _play(
     )
     with Progress(*columns, console=console, transient=True) as progress:
         task = progress.add_task(label, total=games)
+        said: list[bool] = []
+        started = time.monotonic()
+
+        def on_row(row: Mapping[str, Any]) -> None:
+            progress.advance(task)
+            # The first game played now (a stored game is a dict, not a GameRow) times the
+            # rest: said once, above the bar, when the run will take a while.
+            if said or not isinstance(row, GameRow):
+                return
+            said.append(True)
+            first = time.monotonic() - started
+            left = games - int(progress.tasks[0].completed)
+            line = estimate_line(first, left, jobs)
+            if line:
+                progress.console.print(line)
+
         try:
             rows = execute(
                 spec,
@@ -159,13 +181,39 @@ def _play(
                 workers=jobs,
                 address=address,
                 fresh=fresh,
-                on_row=lambda _row: progress.advance(task),
+                on_row=on_row,
             )
         except KeyboardInterrupt:
             progress.stop()
             _interrupted(store, spec, games, jsonl)
     store.note_run(spec.key, _command_line(), None)
     return rows
+
+
+ESTIMATE_FROM_SECONDS = 5.0
+"""A run expected to take less than this is not announced: it is over before it matters."""
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def estimate_line(first: float, left: int, jobs: int) -> str | None:
+    """How long the rest of a run will take, from the first game's ``first`` seconds, when
+    ``left`` games are still to play on ``jobs`` workers; None for a run over in a few
+    seconds."""
+    estimate = first * left / max(1, jobs)
+    if left <= 0 or estimate < ESTIMATE_FROM_SECONDS:
+        return None
+    workers = f" on {jobs} workers" if jobs > 1 else ""
+    return (
+        f"The first game took {first:.1f} s: about {_duration(estimate)} for the {left} "
+        f"still to play{workers}."
+    )
 
 
 def _interrupted(store: ResultStore, spec: RunSpec, games: int, jsonl: Path) -> None:
@@ -275,6 +323,14 @@ def _print_notes(game: Game[Any, Any, Any], label: str = "") -> None:
         console.print(f"[bold]Note:[/] {escape(label + text)}.", soft_wrap=True)
 
 
+def _print_notable(lines: list[str]) -> None:
+    """The games to look at first, each with the command that replays it."""
+    if lines:
+        console.print("Games to look at:")
+        for line in lines:
+            console.print(f"  {escape(line)}", soft_wrap=True)
+
+
 def _print_warnings(texts: list[str]) -> None:
     for text in texts:
         console.print(f"[bold yellow]Warning:[/] {escape(text)}.")
@@ -327,6 +383,8 @@ def simulate_command(
     console.print(_summary_table(title, {"value": summary}))
     _print_seats({"value": summary})
     _print_warnings(summary_warnings({title: summary}))
+    notable = notable_lines(rows, spec.key)
+    _print_notable(notable)
     with _writing(out):
         write_jsonl(rows, jsonl)
         report = simulation_report(
@@ -335,6 +393,7 @@ def simulate_command(
             [float(r["length"]) for r in rows],
             out / f"{name}-{spec.key}",
             _command_line(),
+            notable,
         )
     _note(db, [spec.key], report)
     console.print(f"Run {spec.key}: rows in {jsonl} and {db}; report {report}")
@@ -404,9 +463,47 @@ def compare_command(
     duplicate: Duplicate = False,
 ) -> None:
     """Simulate each variant with the same seeds and show the metrics side by side."""
+    _compare(
+        game,
+        list(ctx.args),
+        variant,
+        games,
+        seat or [],
+        seed,
+        jobs,
+        backend,
+        address,
+        db,
+        out,
+        fresh,
+        rotate_seats,
+        duplicate,
+    )
+
+
+def _compare(
+    game: str,
+    args: list[str],
+    variant: list[str],
+    games: int,
+    seat: list[str],
+    seed: int,
+    jobs: int,
+    backend: str | None,
+    address: str | None,
+    db: str,
+    out: Path,
+    fresh: bool,
+    rotate_seats: bool,
+    duplicate: bool,
+    prefix: str = "compare",
+) -> tuple[dict[str, Summary], Path]:
+    """What `compare` does: play each variant on the same seeds, print the tables and the
+    paired differences, write the report (in a folder named from ``prefix``); returns each
+    variant's summary, by label, and the report's path."""
     try:
         _writable(out)
-        base = parse_option_flags(game, list(ctx.args))
+        base = parse_option_flags(game, args)
         name = game_class(game).name
         specs = {}
         # Each variant is checked before their number, so a malformed one is named as such.
@@ -421,7 +518,7 @@ def compare_command(
                 )
             variant_game = make(name, **{**base, **_parse_variant(name, text)})
             options = variant_game.options.changed()
-            seats = _check_seats(name, options, seat or [])
+            seats = _check_seats(name, options, seat)
             spec = _simulation(name, options, seats, games, seed, rotate_seats, duplicate)
             if spec.key in seen and seen[spec.key] != given:
                 raise LabError(
@@ -471,6 +568,12 @@ def compare_command(
     console.print(table)
     console.print(escape(difference_note(base, pairings)))
     _print_warnings(summary_warnings(summaries))
+    notable = [
+        f"{label}, {line}"
+        for label, s in specs.items()
+        for line in notable_lines(rows[label], s.key)
+    ]
+    _print_notable(notable)
     key = "-".join(s.key[:6] for s in specs.values())
     with _writing(out):
         for label, s in specs.items():
@@ -479,12 +582,115 @@ def compare_command(
             title,
             summaries,
             {label: [float(x["length"]) for x in r] for label, r in rows.items()},
-            out / f"compare-{name}-{key}",
+            out / f"{prefix}-{name}-{key}",
             _command_line(),
             pairings,
+            notable,
         )
     _note(db, [s.key for s in specs.values()], report)
     console.print(f"Report {report}")
+    return summaries, report
+
+
+def sweep_command(
+    ctx: typer.Context,
+    game: Annotated[str, typer.Argument(help="game whose option or data field to sweep")],
+    values: Annotated[
+        str, typer.Option(help="the values to try, separated by commas: --values 2,3,4")
+    ],
+    option: Annotated[
+        str | None, typer.Option(help="the game option to vary (meeple rules GAME lists them)")
+    ] = None,
+    field: Annotated[
+        str | None,
+        typer.Option(
+            help="instead, a field of the game's data, FILE:TABLE.KEY (cards.toml:quick-shot."
+            "damage), in the copy that the data option names (--content my-cards)"
+        ),
+    ] = None,
+    games: Games = 200,
+    seat: Annotated[list[str] | None, typer.Option(help="agent spec per seat")] = None,
+    seed: Seed = 0,
+    jobs: Jobs = 1,
+    backend: BackendOpt = None,
+    address: Address = None,
+    db: Db = DEFAULT_URL,
+    out: Out = Path("results"),
+    fresh: Fresh = False,
+    rotate_seats: RotateSeats = False,
+    duplicate: Duplicate = False,
+) -> None:
+    """Play one option or one data field at several values, and plot the results by value.
+
+    Each value is a variant of a comparison on the same seeds; then each seat's win rate and
+    the game's length by value, in a table and a plot with their 95% intervals.
+
+    meeple sweep erd --option round-limit --values 20,40,80; meeple sweep squad-combat
+    --content my-cards --field cards.toml:quick-shot.damage --values 2,3,4.
+    """
+    try:
+        if (option is None) == (field is None):
+            raise LabError("give what to vary: --option NAME or --field FILE:TABLE.KEY (one)")
+        tried = sweep_values(values)
+        args = list(ctx.args)
+        name = game_class(game).name
+        if option is not None:
+            key = option.removeprefix("--").replace("-", "_")
+            if key not in game_class(name).Options.model_fields:
+                flags = ", ".join(
+                    "--" + n.replace("_", "-") for n in game_class(name).Options.model_fields
+                )
+                raise LabError(f"{name} has no option {option!r}; its options: {flags}")
+            what = key.replace("_", "-")
+            variants = [f"{what} {v}: {key}={v}" for v in tried]
+        else:
+            assert field is not None
+            chosen = make(name, **parse_option_flags(name, args))
+            copies = out / f"sweep-{name}-data" / re.sub(r"[^\w.=+-]", "_", field)
+            edited = field_variants(chosen.options, field, tried, copies)
+            what = field.split(":", 1)[1]
+            variants = [
+                f"{label}: " + ",".join(f"{o}={v}" for o, v in opts.items())
+                for label, opts in edited
+            ]
+            given = {o for _, opts in edited for o in opts}
+            args = _without_options(name, args, given)
+        summaries, report = _compare(
+            name, args, variants, games, seat or [], seed, jobs, backend, address, db, out,
+            fresh, rotate_seats, duplicate, prefix="sweep",
+        )  # fmt: skip
+    except MeepleError as exc:
+        raise fail(str(exc)) from None
+    in_order = list(summaries.values())
+    first = in_order[0]
+    seats = [
+        f"seat {s.seat} {s.role}".rstrip() + f" ({', '.join(dict.fromkeys(s.agents))})"
+        for s in first.seats
+    ]
+    headers, rows = sweep_table(what, tried, in_order, seats)
+    table = Table(title=f"{name}: {what} swept")
+    for k, header in enumerate(headers):
+        table.add_column(escape(header), no_wrap=k == 0)  # the value: never cut
+    for row in rows:
+        table.add_row(*(escape(cell) for cell in row))
+    console.print(table)
+    with _writing(out):
+        figure = sweep_figure(what, tried, in_order, seats)
+        plot = report.parent / "sweep.png"
+        figure.savefig(plot, dpi=110)
+        # The sweep's table and plot first, under the title and the command; the comparison
+        # of the values (side by side, differences from the first value) follows.
+        parts = report.read_text(encoding="utf-8").split("\n\n")
+        swept = [f"## {what} swept", markdown_table(headers, rows), "![sweep](sweep.png)"]
+        report.write_text("\n\n".join([*parts[:2], *swept, *parts[2:]]), encoding="utf-8")
+    console.print(f"Sweep plot {plot}")
+
+
+def _without_options(game: str, args: list[str], names: set[str]) -> list[str]:
+    """``args`` (option flags) less the options ``names``, which each variant gives."""
+    parsed = parse_option_flags(game, args)
+    kept = {k: v for k, v in parsed.items() if k not in names}
+    return [f"--{k.replace('_', '-')}={v}" for k, v in kept.items()]
 
 
 def _pairings(
@@ -731,6 +937,7 @@ def _show_run(run: dict[str, Any], rows: list[dict[str, Any]]) -> None:
         summary = summarize(rows)
         console.print(_summary_table(title, {"value": summary}))
         _print_seats({"value": summary})
+        _print_notable(notable_lines(rows, run["key"]))
     report = run["report"]
     if report and Path(report).exists():
         console.print(f"Report {escape(report)}")

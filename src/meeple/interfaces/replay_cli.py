@@ -23,6 +23,7 @@ from typing import Annotated, Any
 import click
 import typer
 from rich.console import Group, RenderableType
+from rich.markup import escape
 from rich.text import Text
 
 from meeple.core.errors import MeepleError
@@ -34,6 +35,8 @@ from meeple.interfaces.console import console, fail
 from meeple.interfaces.legend import print_legend
 from meeple.interfaces.options_cli import with_typed_files
 from meeple.interfaces.play_cli import game_banner
+from meeple.lab.replay import find_game, game_record, replay_differences
+from meeple.store import DEFAULT_URL, ResultStore, sqlite_file
 
 ReadKey = Callable[[], str]
 """Wait for one key and return it (an arrow key as its escape sequence)."""
@@ -150,9 +153,54 @@ def step_through(replay: Replay, read_key: ReadKey, start: int = 0) -> int:
             note = f"[yellow]{key!r} is not a key of the replay.[/]"
 
 
+def _lab_record(run: str, number: str, db: str, typed: list[str]) -> GameRecord:
+    """Game ``number`` of the lab run ``run`` as a record, checked to be the game the run
+    counted (its moves replay to the returns and scores the run stored)."""
+    if typed:
+        raise MeepleError(
+            f"a lab run's game takes its options from the run; {typed[0]!r} is not needed"
+        )
+    try:
+        index = int(number)
+    except ValueError:
+        raise MeepleError(
+            f"--game {number!r}: give the game's number in the run (0, 1, ...), as "
+            "`meeple results RUN` and the run's report name them"
+        ) from None
+    if (file := sqlite_file(db)) is not None and not file.exists():
+        raise MeepleError(f"no run {run!r}: there is no results database {file}")
+    found, row = find_game(ResultStore(db), run, index)
+    problems = replay_differences(row)
+    if problems:
+        raise MeepleError(
+            f"game {index} of run {found['key']} does not replay to what the run counted: "
+            + "; ".join(problems)
+        )
+    console.print(
+        f"Run {found['key']} ({found['kind']} of {found['game']}), game {index} of "
+        f"{found['games']}: seed {row['seed']}; it replays to the result the run counted."
+    )
+    return game_record(row)
+
+
 def replay_command(
     ctx: typer.Context,
-    record: Annotated[Path, typer.Argument(help="a game record written by meeple play --save")],
+    record: Annotated[
+        str,
+        typer.Argument(
+            help="a game record written by meeple play --save, or with --game a lab run's key "
+            "(or its first letters)"
+        ),
+    ],
+    number: Annotated[
+        str | None,
+        typer.Option(
+            "--game",
+            metavar="N",
+            help="replay game N of the lab run whose key (or first letters) is given instead "
+            "of a record",
+        ),
+    ] = None,
     step: Annotated[
         bool, typer.Option(help="with --all (or no terminal): the board after every move")
     ] = False,
@@ -165,24 +213,54 @@ def replay_command(
             "--all", help="print every move at once, without stepping (what a script gets)"
         ),
     ] = False,
+    save: Annotated[
+        Path | None,
+        typer.Option(
+            help="also write the game's record to this file (for the browser's replay page)"
+        ),
+    ] = None,
+    db: Annotated[
+        str, typer.Option(help="with a run: SQLAlchemy URL of the results database")
+    ] = DEFAULT_URL,
 ) -> None:
-    """Replay a saved game: step with keys at a terminal, or print every move (--all).
+    """Replay a saved game, or a game of a lab run (RUN --game N), step by step or all at once.
+
+    Step with keys at a terminal, or print every move (--all).
+
+    meeple replay game.json replays a record; meeple replay RUN --game 17 replays game 17 of
+    the lab run RUN (its key from meeple simulate or meeple results), checked to end as the
+    run counted it.
 
     Keys: n / Enter / right arrow next, p / left arrow back, f first, l last, ? legend, q quit.
 
     A file option (--ranking PATH, --content DIR) is read only where typed here, never from
-    the record.
+    the record; a lab run's game reads the files the run named, refused if they have changed.
     """
     try:
-        rec = with_typed_files(GameRecord.load(record), list(ctx.args), f"the record {record}")
+        if number is not None:
+            rec = _lab_record(record, number, db, list(ctx.args))
+        else:
+            source = f"the record {record}"
+            if not Path(record).exists():
+                raise MeepleError(
+                    f"no file {record}; to replay game K of a lab run give the run's key and "
+                    "the game's number: meeple replay RUN --game K"
+                )
+            rec = with_typed_files(GameRecord.load(record), list(ctx.args), source)
         states = rec.states()
         game = states[0].game
         if seat is not None and not 0 <= seat < game.num_players:
             raise MeepleError(
                 f"--seat {seat}: {game.title} has seats 0 to {game.num_players - 1} here"
             )
+        if number is not None and states[-1].is_over:
+            rec = rec.model_copy(update={"result": states[-1].result})
+        if save is not None:
+            rec.save(save)
     except MeepleError as exc:
         raise fail(str(exc)) from None
+    if save is not None:
+        console.print(f"Saved the record to {escape(str(save))}.")
     replay = Replay(rec, states, seat)
     if not all_moves and console.is_terminal and sys.stdin.isatty():
         step_through(replay, click.getchar)

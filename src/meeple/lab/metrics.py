@@ -9,6 +9,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from meeple.core.errors import MeepleError
+from meeple.core.registry import make
 from meeple.lab.endings import Endings, count_endings
 from meeple.lab.stats import (
     deal_score_interval,
@@ -131,6 +133,9 @@ class SeatResult(BaseModel):
 
     seat: int
     agents: list[str]
+    role: str = ""
+    """What the seat played with, in the designer's words (``Red (iron-line)``: its colour
+    and its deck), where the game gives seats roles (``Game.seat_role``); empty otherwise."""
     wins: int
     """Games the seat won, alone or shared with other seats (a win shared by k seats counts
     for each of the k)."""
@@ -198,6 +203,9 @@ class Summary(BaseModel):
     score_spread: Estimate | None = None
     """Best score less worst score in a game (games whose result has scores), mean with its
     t interval; with two seats it is the score margin."""
+    units: dict[str, Estimate] = {}
+    """The length in the game's own units (``Game.length_units``: rounds, turns, eras), each
+    a mean per game with its t interval, over the games whose rows carry it."""
     intervals: dict[str, Estimate] = {}
     """Each design metric of :data:`METRIC_NAMES` that means something here, and ``margin``
     (the mean score margin), with its 95% interval: Wilson's for shares of games, Student's
@@ -212,6 +220,7 @@ def summarize(rows: list[dict[str, Any]]) -> Summary:
     players = len(rows[0]["returns"])
     seats = []
     points = [[_seat_points(r, p, players) for r in rows] for p in range(players)]
+    roles = seat_roles(rows[0], players)
     for p in range(players):
         wins = sum(1 for r in rows if p in r["winners"])
         alone = sum(1 for r in rows if r["winners"] == [p])
@@ -224,6 +233,7 @@ def summarize(rows: list[dict[str, Any]]) -> Summary:
             SeatResult(
                 seat=p,
                 agents=sorted({r["seats"][p] for r in rows}),
+                role=roles[p],
                 wins=wins,
                 draws=draws,
                 losses=losses,
@@ -291,8 +301,29 @@ def summarize(rows: list[dict[str, Any]]) -> Summary:
         branching_factor=statistics.fmean(r["branching"] for r in rows),
         endings=count_endings(rows),
         score_spread=Estimate.mean(spreads) if spreads else None,
+        units=_units(rows),
         intervals=intervals,
     )
+
+
+def _units(rows: list[dict[str, Any]]) -> dict[str, Estimate]:
+    counted: dict[str, list[float]] = {}
+    for row in rows:
+        for unit, value in (row.get("units") or {}).items():
+            counted.setdefault(unit, []).append(float(value))
+    return {unit: Estimate.mean(values) for unit, values in counted.items()}
+
+
+def seat_roles(row: dict[str, Any], players: int) -> list[str]:
+    """Each seat's name and role (``Red (iron-line)``) in the game of ``row``, where the game
+    gives seats roles; empty texts otherwise, or when the row's game cannot be made (a run's
+    rows share their game and options, so one row speaks for all)."""
+    try:
+        game = make(row["game"], **(row.get("options") or {}))
+    except (MeepleError, KeyError):
+        return [""] * players
+    roles = [game.seat_role(p) if p < game.num_players else None for p in range(players)]
+    return [f"{game.seat_name(p)} ({r})" if r else "" for p, r in enumerate(roles)]
 
 
 def _seat_points(row: dict[str, Any], seat: int, players: int) -> float:

@@ -82,6 +82,8 @@ def summary_rows(summary: Summary, agents_in_label: bool = True) -> list[tuple[s
             )
         )
         rows.append(("length histogram", sparkline(length)))
+    for unit, estimate in summary.units.items():
+        rows.append((f"length in {unit}", f"mean {_estimate(estimate.value, estimate)}"))
     if summary.margin is not None:
         margin = summary.intervals.get("margin")
         mean = f"mean {_estimate(summary.margin.mean, margin)}" if margin else ""
@@ -128,7 +130,7 @@ def seat_table(summaries: dict[str, Summary]) -> tuple[list[str], list[list[str]
             mean = seat.mean_score
             line = [
                 *([label] if several else []),
-                str(seat.seat),
+                f"{seat.seat} {seat.role}".rstrip(),
                 ", ".join(seat.agents),
                 f"{alone} ({seat.alone}){_flag(alone)}",
                 str(seat.shared),
@@ -254,9 +256,12 @@ def _legend_beside(ax: Any) -> None:
 
 
 def _seat_label(summaries: dict[str, Summary], seat: int) -> str:
-    """``seat 0: greedy`` when the seat had the same agents in every summary, else ``seat 0``."""
+    """``seat 0: greedy`` when the seat had the same agents in every summary, else ``seat 0``;
+    with its role where it had one in every summary (``seat 0 Red (iron-line): greedy``)."""
     agents = {tuple(s.seats[seat].agents) for s in summaries.values() if seat < len(s.seats)}
-    return f"seat {seat}: {', '.join(agents.pop())}" if len(agents) == 1 else f"seat {seat}"
+    roles = {s.seats[seat].role for s in summaries.values() if seat < len(s.seats)}
+    name = f"seat {seat} {roles.pop()}".rstrip() if len(roles) == 1 else f"seat {seat}"
+    return f"{name}: {', '.join(agents.pop())}" if len(agents) == 1 else name
 
 
 def win_figure(summaries: dict[str, Summary]) -> Figure:
@@ -407,10 +412,24 @@ def _warning_lines(texts: Sequence[str]) -> list[str]:
     return [f"> **Warning**: {text}." for text in texts]
 
 
+def _notable_section(notable: Sequence[str]) -> list[str]:
+    if not notable:
+        return []
+    return ["## Games to look at", "\n".join(f"- {line}" for line in notable)]
+
+
 def simulation_report(
-    title: str, summary: Summary, lengths: list[float], out_dir: Path, command: str
+    title: str,
+    summary: Summary,
+    lengths: list[float],
+    out_dir: Path,
+    command: str,
+    notable: Sequence[str] = (),
 ) -> Path:
-    """Write ``report.md`` and its plots for one simulation; returns the report's path."""
+    """Write ``report.md`` and its plots for one simulation; returns the report's path.
+
+    ``notable`` are lines naming games to look at and how to replay them
+    (``lab.replay.notable_lines``)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     wins = _save(win_figure({title: summary}), out_dir / "wins.png")
     length = _save(length_figure({title: lengths}), out_dir / "length.png")
@@ -423,6 +442,7 @@ def simulation_report(
         SHARED_NOTE,
         f"![wins]({wins})",
         f"![length]({length})",
+        *_notable_section(notable),
         "Metrics are defined in docs/lab.md.",
     ]
     path = out_dir / "report.md"
@@ -437,9 +457,11 @@ def comparison_report(
     out_dir: Path,
     command: str,
     pairings: dict[str, Pairing] | None = None,
+    notable: Sequence[str] = (),
 ) -> Path:
     """Write the side-by-side report of several variants, with each variant's paired
-    differences from the first where ``pairings`` gives them; returns its path."""
+    differences from the first where ``pairings`` gives them, and the ``notable`` games'
+    lines; returns its path."""
     out_dir.mkdir(parents=True, exist_ok=True)
     labels = list(summaries)
     table_rows = side_by_side(summaries)
@@ -465,6 +487,7 @@ def comparison_report(
         f"![wins]({_save(win_figure(summaries), out_dir / 'wins.png')})",
         f"![metrics]({_save(metric_figure(summaries), out_dir / 'metrics.png')})",
         f"![length]({_save(length_figure(lengths), out_dir / 'length.png')})",
+        *_notable_section(notable),
         "Metrics are defined in docs/lab.md.",
     ]
     path = out_dir / "report.md"

@@ -162,6 +162,8 @@ def play_job(job: GameJob) -> dict[str, Any]:
         "decided_at": decided_at,
         "moves": moves,
     }
+    if units := game.length_units(state):
+        row["units"] = units  # the length as the game counts it: rounds, turns, eras
     if setting.content:
         row["content"] = setting.content  # what the game read, as a record pins it
     return row

@@ -101,15 +101,20 @@ class RulesVersion:
     """Each pile takes exactly three cards (0.01) rather than up to three (original)."""
     decoy_refill: int | None
     """Decoys come back until the Reserve holds this many cards (0.01); None: all of them."""
-    mercy: Literal["0.01", "0.02"] | None
-    """Which mercy rule ends the game at the end of a round, if any."""
+    mercy: Literal["0.01", "0.02", "empty"] | None
+    """Which mercy rule ends the game at the end of a round, if any ("empty": the softer
+    rule a designer may try, no Heavy and no Light in Reserve)."""
     pre_escalation_win: bool
     """0.02: a player who alone has non-Decoys in Reserve right before an Escalation wins."""
+    heavies: int = 3
+    """Heavies in each starting Reserve (3 in every version; an option may change it)."""
+    lights: int = 3
+    """Lights in each starting Reserve (likewise)."""
 
     @property
     def starting_reserve(self) -> Cards:
         """Each player's Reserve at the start of a game."""
-        return Cards(3, 3, self.decoys)
+        return Cards(self.heavies, self.lights, self.decoys)
 
 
 VERSIONS: dict[str, RulesVersion] = {

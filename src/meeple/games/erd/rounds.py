@@ -232,7 +232,8 @@ def mercy_losers(version: RulesVersion, sides: tuple[Side, Side]) -> tuple[Playe
     """Seats the mercy rule catches at the end of a round without an Escalation.
 
     0.01: no Heavies and at most one Light in Reserve. 0.02: no Heavies and at most two Lights
-    in Reserve, while the opponent has a Heavy in Reserve.
+    in Reserve, while the opponent has a Heavy in Reserve. "empty" (an option's softer rule):
+    no Heavy and no Light in Reserve.
     """
     if version.mercy is None:
         return ()
@@ -241,6 +242,9 @@ def mercy_losers(version: RulesVersion, sides: tuple[Side, Side]) -> tuple[Playe
         reserve = side.reserve
         if version.mercy == "0.01":
             if reserve.heavy == 0 and reserve.light <= 1:
+                caught.append(p)
+        elif version.mercy == "empty":
+            if reserve.heavy == 0 and reserve.light == 0:
                 caught.append(p)
         elif reserve.heavy == 0 and reserve.light <= 2 and sides[other(p)].reserve.heavy > 0:
             caught.append(p)

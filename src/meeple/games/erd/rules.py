@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import Field, field_validator
 
+from meeple.core.errors import NotationError
 from meeple.core.game import Game, Player, State
 from meeple.core.options import GameOptions
 from meeple.core.registry import register
@@ -124,6 +125,19 @@ class ErdOptions(GameOptions):
         description="a drawn game of a match counts as one of its games, or is replayed "
         "(at most best_of replays in a match; later draws count)",
     )
+    reserve: str = Field(
+        default="rules",
+        description="each starting Reserve: as the rules version has it (3 Heavies, 3 "
+        "Lights, and 3 Decoys originally, 6 from patch 0.01), or a card per letter, "
+        "HHHLLLLDDDDDD for one more Light",
+        json_schema_extra={"allowed": "rules | letters H, L, D (1 to 30 cards)"},
+    )
+    mercy: Literal["rules", "none", "0.01", "0.02", "empty"] = Field(
+        default="rules",
+        description="the mercy rule: the rules version's, none, 0.01's (no Heavy and at most "
+        "one Light in Reserve loses), 0.02's (no Heavy and at most two Lights, against a "
+        "Heavy), or empty (no Heavy and no Light: the softest)",
+    )
     round_limit: int = Field(
         default=200,
         ge=1,
@@ -136,6 +150,19 @@ class ErdOptions(GameOptions):
     def _version_as_text(cls, value: Any) -> Any:
         # `rules=0.01` from Python arrives as a float; the versions are names.
         return str(value) if isinstance(value, int | float) else value
+
+    @field_validator("reserve")
+    @classmethod
+    def _reserve(cls, value: str) -> str:
+        if value.strip().lower() == "rules":
+            return "rules"
+        try:
+            cards = Cards.parse(value)
+        except NotationError as exc:
+            raise ValueError(str(exc)) from None
+        if not 1 <= cards.total <= 30:
+            raise ValueError(f"a Reserve holds 1 to 30 cards, not {cards.total}")
+        return str(cards)
 
     @field_validator("best_of")
     @classmethod
@@ -167,7 +194,14 @@ class ErdGame(Game[ErdOptions, "ErdState", Allocate]):
 
     def __init__(self, options: ErdOptions) -> None:
         super().__init__(options)
-        self.version: RulesVersion = VERSIONS[options.rules]
+        version = VERSIONS[options.rules]
+        if options.mercy != "rules":
+            mercy = None if options.mercy == "none" else options.mercy
+            version = replace(version, mercy=mercy)
+        if options.reserve != "rules":
+            cards = Cards.parse(options.reserve)
+            version = replace(version, heavies=cards.heavy, lights=cards.light, decoys=cards.decoy)
+        self.version: RulesVersion = version
         start = self.version.starting_reserve
         self.starting_side: Side = Side(start, NO_CARDS, 0)
         # Every allocation the starting Reserve allows, piles of at most three cards: the
@@ -194,14 +228,23 @@ class ErdGame(Game[ErdOptions, "ErdState", Allocate]):
         """Red (seat 0) and Blue (seat 1)."""
         return SEATS[player]
 
+    def length_units(self, state: ErdState) -> dict[str, int]:
+        """The games of the match (when it is more than one game) and their rounds, all
+        together."""
+        rounds = {"rounds": sum(g.round for g in state.games)}
+        return rounds if self.options.best_of == 1 else {"games": len(state.games), **rounds}
+
     def player_rules_values(self) -> dict[str, str]:
-        """The options, and the starting Reserve of this rules version (``cards``,
-        ``decoys``), for ``player_rules.md``."""
+        """The options, the starting Reserve (``cards``, ``heavies``, ``lights``,
+        ``decoys``) and the mercy rule in force (``mercy_rule``), for ``player_rules.md``."""
         start = self.version.starting_reserve
         return {
             **super().player_rules_values(),
             "cards": str(start.total),
+            "heavies": str(start.heavy),
+            "lights": str(start.light),
             "decoys": str(start.decoy),
+            "mercy_rule": self.version.mercy or "none",
         }
 
     # -- states -----------------------------------------------------------------------------

@@ -249,6 +249,10 @@ class ErosionGame(Notation, Game[ErosionOptions, "ErosionState", ErosionAction])
         """Each seat is a mountain range: Alps, Andes, Rockies, Himalaya, Atlas."""
         return SEAT_NAMES[player]
 
+    def length_units(self, state: ErosionState) -> dict[str, int]:
+        """Eras played and turns taken (the last of each, in which the game ended, included)."""
+        return {"eras": state.era, "turns": state.turn}
+
     def player_rules_values(self) -> dict[str, str]:
         """The options, the seats, the eras and the legend and challenge cards in play, for
         ``player_rules.md``."""

@@ -320,6 +320,25 @@ class SquadCombatGame(Game[SquadCombatOptions, "SquadCombatState", SquadAction])
         """Red, Blue, Green, Gold."""
         return SEAT_NAMES[player]
 
+    def seat_role(self, player: Player) -> str | None:
+        """The deck the seat plays."""
+        return self.deck_keys[player]
+
+    def length_units(self, state: SquadCombatState) -> dict[str, int]:
+        """Turns, the last one (in which the game ended) included."""
+        return {"turns": state.turn}
+
+    def card_names(self) -> tuple[str, ...]:
+        """The cards of the decks at the table, in file order."""
+        held = {k for deck in self.decklists for k in deck}
+        return tuple(c.key for i, c in enumerate(self.cards) if i in held)
+
+    def cards_played(
+        self, state: SquadCombatState, player: Player, action: SquadAction
+    ) -> tuple[str, ...]:
+        """The card a play announces (``play quick-shot by a``)."""
+        return (action.card,) if isinstance(action, Play) else ()
+
     def player_rules_values(self) -> dict[str, str]:
         """The options, the decks at the table and the tables of their characters and
         cards, for ``player_rules.md``."""

@@ -245,6 +245,22 @@ class TriangleClockGame(Game[TriangleClockOptions, "TriangleClockState", Triangl
         """Tick and Tock."""
         return SEAT_NAMES[player]
 
+    def length_units(self, state: TriangleClockState) -> dict[str, int]:
+        """Rounds played (32 in a finished game: ``round`` is 33 once it is over)."""
+        return {"rounds": min(state.round, 33) - 1}
+
+    def card_names(self) -> tuple[str, ...]:
+        """The items either seat holds (the cards are dealt, not chosen: not counted)."""
+        return tuple(i.label for i in Item if any(i in h for h in self.holdings))
+
+    def cards_played(
+        self, state: TriangleClockState, player: Player, action: TriangleClockAction
+    ) -> tuple[str, ...]:
+        """The items a pick uses, or the mulligan."""
+        if isinstance(action, Pick):
+            return tuple(i.label for i in action.items)
+        return (Item.MULLIGAN.label,) if isinstance(action, Mulligan) else ()
+
     def player_rules_values(self) -> dict[str, str]:
         """The options, the ranking table with an example of each rank, who holds which
         items and who wins a tie on points, for ``player_rules.md``."""

@@ -1,0 +1,118 @@
+"""Any game of a run, looked at again: its record, a check that it is the game the run
+counted, and the notable games (shortest, longest, most lopsided) to look at first.
+
+A row keeps the game's seed, options, seats and every move, so the row alone replays to the
+game's final state (:func:`game_record`); and since a row is a pure function of the run's
+spec and the game's index, playing that job again gives the same row (:func:`regenerate`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from meeple.core.errors import MeepleError
+from meeple.core.record import GameRecord
+from meeple.lab.run import RunSpec
+from meeple.lab.simulate import play_job
+from meeple.store import ResultStore
+
+
+class GameNotFound(MeepleError):
+    """A run has no stored game of that number."""
+
+
+def game_record(row: Mapping[str, Any]) -> GameRecord:
+    """The game record of a run's row: game, options, seed, seats, moves and the content
+    digests the game read, so that a replay refuses files changed since (no result: the
+    replay gives it)."""
+    return GameRecord(
+        game=row["game"],
+        options=dict(row.get("options") or {}),
+        seed=row["seed"],
+        seats=list(row.get("seats") or []),
+        moves=[(int(p), str(a)) for p, a in row["moves"]],
+        content=dict(row.get("content") or {}),
+    )
+
+
+def find_game(store: ResultStore, run: str, index: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The run whose key is (or starts with) ``run``, and its stored game number ``index``.
+
+    Raises StoreError for an unknown run, GameNotFound (saying which numbers exist) for a
+    game the run does not hold.
+    """
+    found = store.find_run(run)
+    rows = store.rows(found["key"])
+    for row in rows:
+        if row["index"] == index:
+            return found, row
+    if not rows:
+        raise GameNotFound(f"run {found['key']} has no games stored yet")
+    raise GameNotFound(
+        f"run {found['key']} has no game {index}; its games are numbered "
+        f"{rows[0]['index']} to {rows[-1]['index']} ({len(rows)} stored)"
+    )
+
+
+def replay_differences(row: Mapping[str, Any]) -> list[str]:
+    """How the row's game, replayed from its seed and moves, differs from what the row
+    counted (returns, scores, length); empty when it is the same game."""
+    final = game_record(row).replay()
+    problems = []
+    if not final.is_over:
+        problems.append(f"the replayed game is not over after {len(row['moves'])} moves")
+        return problems
+    if list(final.returns) != list(row["returns"]):
+        problems.append(f"returns {list(final.returns)} replayed, {row['returns']} counted")
+    scores = final.result.get("scores")
+    if scores != row.get("scores"):
+        problems.append(f"scores {scores} replayed, {row.get('scores')} counted")
+    return problems
+
+
+def regenerate(spec: RunSpec, index: int) -> dict[str, Any]:
+    """Play game ``index`` of the run ``spec`` again from its seed and agents: the same row
+    as the run stored (the files its options name being as the run pinned them)."""
+    return play_job(spec.job(index))
+
+
+def notable_games(rows: Sequence[Mapping[str, Any]]) -> list[tuple[str, int, str]]:
+    """The games a designer looks at first, as (what, game number, why): the shortest and
+    the longest (in actions), and the most lopsided (widest gap between the best and the
+    worst score, where games have scores). Ties go to the lowest number."""
+    if not rows:
+        return []
+    ordered = sorted(rows, key=lambda r: r["index"])
+    short = min(ordered, key=lambda r: r["length"])
+    long = max(ordered, key=lambda r: r["length"])
+    out = [
+        ("shortest", short["index"], f"{short['length']} actions"),
+        ("longest", long["index"], f"{long['length']} actions"),
+    ]
+    scored = [r for r in ordered if r.get("scores") and len(r["scores"]) > 1]
+    if scored:
+        wide = max(scored, key=lambda r: max(r["scores"]) - min(r["scores"]))
+        gap = max(wide["scores"]) - min(wide["scores"])
+        scores = ", ".join(f"{s:g}" for s in wide["scores"])
+        out.append(("most lopsided", wide["index"], f"scores {scores} by seat, a gap of {gap:g}"))
+    return out
+
+
+def notable_lines(rows: Sequence[Mapping[str, Any]], key: str) -> list[str]:
+    """:func:`notable_games` as lines that say how to replay each."""
+    return [
+        f"{what}: game {index} ({why}); meeple replay {key} --game {index}"
+        for what, index, why in notable_games(rows)
+    ]
+
+
+__all__ = [
+    "GameNotFound",
+    "find_game",
+    "game_record",
+    "notable_games",
+    "notable_lines",
+    "regenerate",
+    "replay_differences",
+]

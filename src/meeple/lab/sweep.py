@@ -1,0 +1,189 @@
+"""A sweep: one option, or one field of a game's data files, over a list of values, each
+value played on the same seeds as a variant of a comparison; then each seat's win rate and
+the game's length by value, in a table and a plot with their 95% intervals.
+
+A data field is named ``FILE:TABLE.KEY`` (``cards.toml:quick-shot.damage``): for each value
+the files of the option that names ``FILE`` are copied to a folder of their own, with that
+one line changed, and the copy is the variant's option value (a run keyed, as always, by
+what its files hold).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from meeple.core.errors import MeepleError
+from meeple.core.options import GameOptions
+from meeple.lab.metrics import Estimate, Rate, Summary
+
+
+class SweepError(MeepleError):
+    """A sweep that cannot run as asked."""
+
+
+def sweep_values(text: str) -> list[str]:
+    """The values of ``--values`` (``2,3,4``), in order; SweepError for fewer than two or a
+    value given twice."""
+    values = [v.strip() for v in text.split(",")]
+    if any(not v for v in values) or len(values) < 2:
+        raise SweepError(
+            f"--values {text!r}: give two or more values separated by commas, e.g. 2,3,4"
+        )
+    doubled = sorted({v for v in values if values.count(v) > 1})
+    if doubled:
+        raise SweepError(f"--values {text!r}: {', '.join(doubled)} is given twice")
+    return values
+
+
+def _toml_value(value: str) -> str:
+    """``value`` as TOML: a number or true/false as it is, anything else a quoted string."""
+    if re.fullmatch(r"[+-]?\d+(\.\d+)?|true|false", value):
+        return value
+    return json.dumps(value)
+
+
+def edit_field(text: str, table: str, key: str, value: str, source: str) -> str:
+    """``text`` (TOML) with ``key`` of the table ``[table]`` set to ``value``; SweepError
+    naming the file when the table or the key is not there."""
+    lines = text.splitlines(keepends=True)
+    header = f"[{table}]"
+    start = next((k for k, line in enumerate(lines) if line.strip() == header), None)
+    if start is None:
+        raise SweepError(f"{source} has no table {header}")
+    pattern = re.compile(rf"^(\s*{re.escape(key)}\s*=\s*)([^#\n]*?)(\s*(#.*)?\n?)$")
+    for k in range(start + 1, len(lines)):
+        if lines[k].lstrip().startswith("["):
+            break
+        match = pattern.match(lines[k])
+        if match:
+            lines[k] = match[1] + _toml_value(value) + match[3]
+            return "".join(lines)
+    raise SweepError(f"{source}: table {header} has no field {key!r} to vary")
+
+
+def field_variants(
+    options: GameOptions, field: str, values: list[str], folder: Path
+) -> list[tuple[str, dict[str, str]]]:
+    """For each value, a label (``quick-shot.damage=3``) and the option that names the
+    edited copy of the data, for the field ``FILE:TABLE.KEY``; the copies go under
+    ``folder``. SweepError when the field is malformed, or no option given names ``FILE``
+    (the shipped data must be copied first: a sweep varies a designer's copy)."""
+    match = re.fullmatch(r"([^:]+):([^.]+)\.(.+)", field)
+    if not match:
+        raise SweepError(
+            f"--field {field!r}: write FILE:TABLE.KEY, e.g. cards.toml:quick-shot.damage"
+        )
+    name, table, key = match.groups()
+    named = options.external_files()
+    found = [(o, files) for o, files in named.items() if any(f.name == name for f in files)]
+    if not found:
+        external = ", ".join("--" + o.replace("_", "-") for o in type(options).external_options())
+        raise SweepError(
+            f"--field {field!r}: no option given names a file {name}; give the copy of the "
+            f"data to vary ({external or 'this game has no data files'} PATH): a sweep edits "
+            "a copy, never the shipped data"
+        )
+    option, files = found[0]
+    folder_option = len(files) > 1 or files[0].name != Path(str(getattr(options, option))).name
+    out = []
+    for value in values:
+        label = f"{table}.{key} {value}"
+        target = folder / re.sub(r"[^\w.=+-]", "_", label)
+        target.mkdir(parents=True, exist_ok=True)
+        for file in files:
+            text = file.read_text(encoding="utf-8") if file.exists() else None
+            if text is None:
+                continue  # an optional file the folder does not have
+            if file.name == name:
+                text = edit_field(text, table, key, value, str(file))
+            (target / file.name).write_text(text, encoding="utf-8")
+        where = target if folder_option else target / name
+        out.append((label, {option: str(where)}))
+    return out
+
+
+def _rate(rate: Rate) -> str:
+    return f"{100 * rate.rate:.1f}% [{100 * rate.low:.1f}, {100 * rate.high:.1f}]"
+
+
+def _mean(e: Estimate | None) -> str:
+    return "n/a" if e is None else f"{e.value:.3g} [{e.low:.3g}, {e.high:.3g}]"
+
+
+def sweep_table(
+    what: str, values: list[str], summaries: list[Summary], seats: list[str]
+) -> tuple[list[str], list[list[str]]]:
+    """Headers and rows, one per value of ``what`` (the title says which): each seat's win
+    rate (won or shared), the draws, the mean length and score margin, each with its 95%
+    interval."""
+    headers = ["value", *(f"{s} won" for s in seats), "draws", "length (actions)", "score margin"]
+    rows = []
+    for value, summary in zip(values, summaries, strict=True):
+        rows.append(
+            [
+                value,
+                *(_rate(seat.win_rate) for seat in summary.seats),
+                _rate(summary.draws),
+                _mean(summary.intervals.get("duration")),
+                _mean(summary.intervals.get("margin")),
+            ]
+        )
+    return headers, rows
+
+
+def sweep_figure(what: str, values: list[str], summaries: list[Summary], seats: list[str]) -> Any:
+    """Each seat's win rate by value, and the mean length by value, with 95% error bars;
+    axes from 0."""
+    from matplotlib.figure import Figure
+
+    labels = values
+    x = list(range(len(labels)))
+    fig = Figure(figsize=(10, 4))
+    wins, length = fig.subplots(1, 2)
+    for p, seat in enumerate(seats):
+        rates = [s.seats[p].win_rate for s in summaries]
+        shift = (p - (len(seats) - 1) / 2) * 0.06
+        wins.errorbar(
+            [k + shift for k in x],
+            [r.rate for r in rates],
+            yerr=[[r.rate - r.low for r in rates], [r.high - r.rate for r in rates]],
+            marker="o",
+            capsize=4,
+            label=seat,
+        )
+    wins.set_ylim(0, 1)
+    wins.set_ylabel("won or shared (95% CI, from 0)")
+    wins.legend(fontsize="small")
+    durations = [s.intervals.get("duration") for s in summaries]
+    shown = [(k, d) for k, d in zip(x, durations, strict=True) if d is not None]
+    length.errorbar(
+        [k for k, _ in shown],
+        [d.value for _, d in shown],
+        yerr=[[d.value - d.low for _, d in shown], [d.high - d.value for _, d in shown]],
+        marker="o",
+        capsize=4,
+        color="tab:grey",
+    )
+    length.set_ylim(bottom=0)
+    length.set_ylabel("actions per game (95% CI, from 0)")
+    games = min(s.games for s in summaries)
+    for ax in (wins, length):
+        ax.set_xticks(x, labels)
+        ax.set_xlabel(what)
+    small = " (small sample)" if games < 30 else ""
+    fig.suptitle(f"{what}: {games} games a value{small}")
+    fig.tight_layout()
+    return fig
+
+
+__all__ = [
+    "SweepError",
+    "edit_field",
+    "field_variants",
+    "sweep_figure",
+    "sweep_table",
+    "sweep_values",
+]

@@ -1,0 +1,144 @@
+"""The levers of a card-game designer (issue 59, item 6): per-card statistics of a run
+(`meeple cards`) and the rank frequencies of a ranking table (`meeple ranking`)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from meeple.core.registry import make
+from meeple.games.triangle_clock.__main__ import main
+from meeple.games.triangle_clock.hands import random_play_frequencies, ranking
+from meeple.lab.cards import Difference, card_report
+from meeple.lab.metrics import Rate
+from meeple.lab.ranks import rank_frequencies
+from meeple.lab.run import RunSpec, execute
+from meeple.store import ResultStore
+
+TABLE = Path(__file__).resolve().parents[2] / "src/meeple/games/triangle_clock/ranking.toml"
+
+
+def _run(tmp_path, game: str, games: int = 4):
+    url = f"sqlite:///{tmp_path / 'lab.db'}"
+    spec = RunSpec(kind="simulate", game=game, seatings=[["random", "random"]], seed=2)
+    return spec, [dict(r) for r in execute(spec, games, ResultStore(url))], url
+
+
+def test_squad_combat_cards_are_counted_from_the_moves_by_seat_and_by_outcome(tmp_path):
+    _, rows, _ = _run(tmp_path, "squad-combat")
+    report = card_report(rows)
+    game = make("squad-combat")
+    assert report.seats == [f"{game.seat_name(p)} ({game.seat_role(p)})" for p in (0, 1)]
+    stats = {s.card: s for s in report.cards}
+    assert set(stats) == set(game.card_names())
+    # Counted by hand from the moves' notation, `play CARD by a`.
+    for card, s in stats.items():
+        by_seat = [0, 0]
+        won = pairs = 0
+        for row in rows:
+            mine = [0, 0]
+            for player, text in row["moves"]:
+                if re.fullmatch(rf"play {re.escape(card)} by [a-c]", text):
+                    mine[player] += 1
+            by_seat = [a + b for a, b in zip(by_seat, mine, strict=True)]
+            for seat in (0, 1):
+                if mine[seat]:
+                    pairs += 1
+                    won += seat in row["winners"]
+        assert s.by_seat == by_seat, card
+        assert s.plays == sum(by_seat)
+        assert (s.won_when_played.count, s.won_when_played.total) == (won, pairs)
+        assert s.per_game.value == pytest.approx(sum(by_seat) / len(rows))
+        assert s.per_game.low >= 0
+    assert report.never_played == [c for c, s in stats.items() if s.plays == 0]
+    plays = [s.plays for s in report.cards]
+    assert plays == sorted(plays, reverse=True)
+
+
+def test_triangle_clock_items_are_its_cards(tmp_path):
+    _, rows, _ = _run(tmp_path, "triangle-clock")
+    stats = {s.card: s for s in card_report(rows).cards}
+    assert set(stats) == {"palette-swap", "right-angle", "mulligan"}
+    text = [t for row in rows for _, t in row["moves"]]
+    assert stats["palette-swap"].plays == sum("+palette-swap" in t for t in text)
+    assert stats["mulligan"].plays == text.count("mulligan")
+
+
+def test_newcombes_interval_of_a_difference_of_rates():
+    # Newcombe (1998), Statistics in Medicine 17, 873-890, table II, example (a): 56/70 - 48/80.
+    d = Difference.of(Rate.of(56, 70), Rate.of(48, 80))
+    assert d is not None
+    assert (d.value, round(d.low, 4), round(d.high, 4)) == (pytest.approx(0.2), 0.0524, 0.3339)
+    assert d.words() == "won 20.0 points more often (+5.2 to +33.4 points)"
+    assert Difference.of(Rate.of(5, 10), Rate.of(4, 10)).words().startswith("no difference shown")
+    assert Difference.of(Rate.of(1, 2), Rate.of(0, 0)) is None
+
+
+def test_meeple_cards_prints_a_table_json_and_a_plot(run, tmp_path):
+    spec, rows, url = _run(tmp_path, "triangle-clock")
+    plot = tmp_path / "cards.png"
+    shown = run("cards", spec.key[:5], "--db", url, "--plot", str(plot))
+    assert shown.exit_code == 0, shown.output
+    assert "palette-swap" in shown.output and "Never played:" in shown.output
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    data = json.loads(run("cards", spec.key, "--db", url, "--json").output)
+    assert data["run"] == spec.key and data["games"] == len(rows)
+    assert {c["card"] for c in data["cards"]} == {"palette-swap", "right-angle", "mulligan"}
+
+
+def test_meeple_cards_errors_are_one_line(run, tmp_path):
+    spec, _, url = _run(tmp_path, "edges", games=2)
+    for args, words in [
+        ((spec.key, "--db", url), "Edges has no cards or items to count"),
+        (("ffff", "--db", url), "no run 'ffff'"),
+        ((spec.key, "--db", f"sqlite:///{tmp_path / 'none.db'}"), "no results database"),
+    ]:
+        result = run("cards", *args)
+        assert result.exit_code != 0
+        assert words in result.output and "Traceback" not in result.output
+
+
+def test_rank_frequencies_follow_the_table_and_its_edits(tmp_path):
+    shipped = rank_frequencies(deals=500)
+    assert [r.random_play for r in shipped] == random_play_frequencies(ranking(None))
+    assert sum(r.random_play for r in shipped) == pytest.approx(1)
+    assert sum(r.best_of_deal.count for r in shipped) == 500
+    assert all(r.best_of_deal.low <= r.best_of_deal.rate <= r.best_of_deal.high for r in shipped)
+    edited = tmp_path / "ranking.toml"
+    shutil.copy(TABLE, edited)
+    edited.write_text(re.sub(r"strength = 10\b", "strength = 99", edited.read_text()))
+    assert rank_frequencies(str(edited), deals=500)[0].strength == 99
+
+
+def test_meeple_ranking_json_plot_and_errors(run, tmp_path):
+    plot = tmp_path / "ranks.png"
+    result = run("ranking", "--deals", "300", "--json", "--plot", str(plot))
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["deals"] == 300 and len(data["ranks"]) == len(ranking(None).ranks)
+    assert plot.read_bytes()[:4] == b"\x89PNG"
+    table = run("ranking", "default", "--deals", "300")
+    assert "4 of a Kind" in table.output and "Random play: exact shares" in table.output
+    for args, words in [
+        (("nothere.toml",), "cannot read ranking table nothere.toml"),
+        (("--tie-break", "x"), "--tie-break is rank-first or whole-hand"),
+        (("--plot", str(tmp_path / "r.svg")), "the picture is a PNG file"),
+    ]:
+        bad = run("ranking", "--deals", "200", *args)
+        assert bad.exit_code != 0
+        assert words in bad.output and "Traceback" not in bad.output
+
+
+def test_the_modules_own_command_answers_help_and_bad_files_without_a_traceback(capsys):
+    main(["--help"])
+    assert "meeple ranking" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as stop:
+        main(["nothere.toml"])
+    assert (
+        str(stop.value)
+        == "error: cannot read ranking table nothere.toml: No such file or directory"
+    )

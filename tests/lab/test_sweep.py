@@ -1,0 +1,121 @@
+"""A sweep of one option or one data field over values (issue 59, item 6): each value a
+variant played on the same seeds, the results by value in a table and a plot."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from meeple.core.options import content_digest
+from meeple.core.registry import make
+from meeple.lab.sweep import SweepError, edit_field, field_variants, sweep_values
+
+DATA = Path(__file__).resolve().parents[2] / "src/meeple/games/squad_combat/data"
+
+CARDS = """# a comment
+[slash]
+hit = 1
+damage = 2   # the wound
+
+[quick-shot]
+hit = 0
+damage = 2
+"""
+
+
+def test_values_are_two_or_more_distinct():
+    assert sweep_values("2, 3,4") == ["2", "3", "4"]
+    bad_values = [("2", "two or more"), ("2,,3", "two or more"), ("2,3,2", "2 is given twice")]
+    for bad, words in bad_values:
+        with pytest.raises(SweepError, match=words):
+            sweep_values(bad)
+
+
+def test_a_field_is_changed_in_its_own_table_only_and_keeps_its_comment():
+    edited = edit_field(CARDS, "quick-shot", "damage", "4", "cards.toml")
+    assert edited == CARDS.replace("hit = 0\ndamage = 2", "hit = 0\ndamage = 4")
+    slash = edit_field(CARDS, "slash", "damage", "3", "cards.toml")
+    assert "damage = 3   # the wound\n" in slash
+    assert 'damage = "heavy"' in edit_field(CARDS, "slash", "damage", "heavy", "f")
+    with pytest.raises(SweepError, match=r"cards.toml has no table \[nope\]"):
+        edit_field(CARDS, "nope", "damage", "1", "cards.toml")
+    with pytest.raises(SweepError, match=r"table \[slash\] has no field 'cost'"):
+        edit_field(CARDS, "slash", "cost", "1", "cards.toml")
+
+
+def test_field_variants_copy_the_data_with_one_line_changed(tmp_path):
+    mine = tmp_path / "my-cards"
+    shutil.copytree(DATA, mine)
+    options = make("squad-combat", content=str(mine)).options
+    variants = field_variants(options, "cards.toml:quick-shot.damage", ["1", "5"], tmp_path / "s")
+    assert [label for label, _ in variants] == ["quick-shot.damage 1", "quick-shot.damage 5"]
+    original = (mine / "cards.toml").read_text().splitlines()
+    for (_, opts), value in zip(variants, ["1", "5"], strict=True):
+        folder = Path(opts["content"])
+        copy = (folder / "cards.toml").read_text().splitlines()
+        changed = [(a, b) for a, b in zip(original, copy, strict=True) if a != b]
+        assert changed == [("damage = 2", f"damage = {value}")]
+        assert (folder / "decks.toml").read_text() == (mine / "decks.toml").read_text()
+        game = make("squad-combat", content=str(folder))
+        assert game.damages[game.card_keys.index("quick-shot")] == int(value)
+    with pytest.raises(SweepError, match=r"no option given names a file cards\.toml"):
+        field_variants(make("squad-combat").options, "cards.toml:quick-shot.damage", ["1", "2"],
+                       tmp_path / "t")  # fmt: skip
+    with pytest.raises(SweepError, match=r"write FILE:TABLE\.KEY"):
+        field_variants(options, "quick-shot.damage", ["1", "2"], tmp_path / "t")
+
+
+def test_meeple_sweep_of_an_option_is_a_comparison_of_ordinary_runs(run, tmp_path):
+    url = f"sqlite:///{tmp_path / 'lab.db'}"
+    out = tmp_path / "out"
+    common = ["-n", "6", "--seat", "random", "--db", url, "--out", str(out)]
+    result = run("sweep", "erd", "--option", "best-of", "--values", "1,3", *common)
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert "erd: best-of swept" in text
+    # The arm of best-of 3 is the run `simulate` makes of the same command.
+    alone = run("simulate", "erd", "--best-of", "3", *common)
+    [key] = re.findall(r"Run ([0-9a-f]{12}): rows", alone.output)
+    assert "best-of 3, shortest: game" in text and f"meeple replay {key}" in text
+    [report] = list(out.glob("sweep-erd-*/report.md"))
+    body = report.read_text()
+    assert "## best-of swept" in body and "![sweep](sweep.png)" in body
+    assert body.index("## best-of swept") < body.index("## Differences from best-of 1")
+    assert (report.parent / "sweep.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_meeple_sweep_of_a_data_field_plays_each_edited_copy(run, tmp_path):
+    mine = tmp_path / "my-cards"
+    shutil.copytree(DATA, mine)
+    out = tmp_path / "out"
+    result = run("sweep", "squad-combat", "--content", str(mine), "--field",
+                 "cards.toml:quick-shot.damage", "--values", "1,4", "-n", "2", "--seat", "random",
+                 "--db", f"sqlite:///{tmp_path / 'lab.db'}", "--out", str(out))  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "quick-shot.damage swept" in " ".join(result.output.split())
+    copies = sorted((out / "sweep-squad-combat-data").glob("*/*"))
+    assert [c.name for c in copies] == ["quick-shot.damage_1", "quick-shot.damage_4"]
+    digests = {content_digest([c / n for n in ("characters.toml", "cards.toml", "decks.toml")])
+               for c in copies}  # fmt: skip
+    assert len(digests) == 2
+    # The file the designer gave is never edited.
+    assert (mine / "cards.toml").read_text() == (DATA / "cards.toml").read_text()
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["erd", "--values", "1,3"], "give what to vary: --option NAME or --field"),
+        (["erd", "--option", "nope", "--values", "1,3"], "erd has no option 'nope'"),
+        (["erd", "--option", "best-of", "--values", "1"], "two or more values"),
+        (["erd", "--option", "best-of", "--values", "1,2"], "best_of"),
+    ],
+)
+def test_sweep_errors_are_one_line(run, tmp_path, args, words):
+    result = run("sweep", *args, "-n", "2", "--out", str(tmp_path / "o"),
+                 "--db", f"sqlite:///{tmp_path / 'lab.db'}")  # fmt: skip
+    assert result.exit_code != 0
+    assert words in result.output and "Traceback" not in result.output
