@@ -99,6 +99,14 @@ export function draw(root, msg, ui) {
   // Phones get a narrower table (the same parts, closer together), so that its text stays
   // readable instead of the wide table shrinking to a third of its size.
   const L = layout(root.clientWidth > 0 && root.clientWidth < 600);
+  // The combat's notes wrap onto as many lines as they need (a phone has room for few
+  // words a line): the band grows, and everything under it moves down.
+  L.notes = wrapNotes(wrap, combatNotes(view, seats, top, bottom, L.narrow), L);
+  const extra = 20 * Math.max(0, L.notes.length - 1);
+  L.combatH = 176 + extra;
+  L.pilesY += extra;
+  L.bottomY += extra;
+  L.H += extra;
   const table = svg("svg", { viewBox: `0 0 ${L.W} ${L.H}`, class: "erd-table", role: "img", "aria-label": "the table" }, wrap);
   svg("rect", { x: 4, y: 4, width: L.W - 8, height: L.H - 8, rx: 24, class: "erd-felt" }, table);
   drawSide(table, L, view, top, seats, L.topY, msg);
@@ -213,7 +221,7 @@ function drawCombat(table, L, view, seats, top, bottom) {
   const c = view.last_combat;
   const y = L.combatY;
   const g = svg("g", { class: "erd-combat" }, table);
-  svg("rect", { x: (L.W - L.combatW) / 2, y, width: L.combatW, height: 176, rx: 14, class: "erd-combat-band" }, g);
+  svg("rect", { x: (L.W - L.combatW) / 2, y, width: L.combatW, height: L.combatH, rx: 14, class: "erd-combat-band" }, g);
   if (!c) {
     svg("text", { x: L.W / 2, y: y + 80, "text-anchor": "middle", class: "erd-hint-text" }, g, "No combat yet:");
     svg("text", { x: L.W / 2, y: y + 104, "text-anchor": "middle", class: "erd-hint-text" }, g, "both sides allocate in secret");
@@ -238,13 +246,48 @@ function drawCombat(table, L, view, seats, top, bottom) {
     if (c.broke_through[seat]) svg("text", { x: L.noteX, y: ry + 28, class: "erd-broke" }, g, "broke through!");
     else if ((c.turrets_made || [])[seat]) svg("text", { x: L.noteX, y: ry + 28, class: "erd-small" }, g, `+${c.turrets_made[seat]} Turret`);
   });
+  const broke = [top, bottom].some((seat) => c.broke_through[seat]);
+  L.notes.forEach((line, i) => {
+    svg("text", { x: L.nameX, y: y + 166 + 20 * i, class: `erd-small erd-note ${broke ? "erd-broke-line" : ""}` }, g, line);
+  });
+}
+
+/** What the last combat came to, in words: its outcome, who broke through (on a phone,
+ * where the rows have no room for it), an Escalation, a game that it ended. */
+function combatNotes(view, seats, top, bottom, narrow) {
+  const c = view.last_combat;
+  if (!c) return [];
   const outcome = OUTCOMES[c.outcome] || String(c.outcome).replaceAll("_", " ");
-  const broke = [top, bottom].filter((seat) => c.broke_through[seat]).map((seat) => `${seats[seat]} broke through`);
+  const broke = [top, bottom].filter((seat) => c.broke_through[seat]).map((seat) => `${seats[seat]} broke through!`);
   // A game can end although the Defenses held (the mercy rule, before an Escalation): say so.
   const ended = ((view.result || {}).games || []).find((g) => g.game === c.game && c.ending);
-  const notes = [outcome, ...(L.narrow ? broke : []), ...(c.escalation ? ["Escalation!"] : []),
+  return [outcome, ...(narrow ? broke : []), ...(c.escalation ? ["Escalation!"] : []),
     ...(ended ? [`game ${c.game} over: ${ended.reason_text}`] : [])];
-  svg("text", { x: L.nameX, y: y + 166, class: `erd-small ${broke.length ? "erd-broke-line" : ""}` }, g, notes.join(" · "));
+}
+
+/** The notes as lines that fit inside the combat band: notes joined by " · " while they
+ * fit (one a line on a phone), a note too long for a line broken between words. Measured
+ * in the band's own font. */
+function wrapNotes(wrap, notes, L) {
+  if (!notes.length) return [];
+  const width = (L.W + L.combatW) / 2 - L.nameX - 10;
+  const probe = svg("svg", { viewBox: `0 0 ${L.W} 40`, class: "erd-table", style: "position:absolute;visibility:hidden" }, wrap);
+  const text = svg("text", { x: 0, y: 20, class: "erd-small erd-broke-line" }, probe);
+  const fits = (s) => { text.textContent = s; return text.getComputedTextLength() <= width; };
+  const lines = [];
+  let line = "";
+  for (const note of notes) {
+    // A phone gives each note its own line; a wide table joins them while they fit.
+    if (!L.narrow && line && fits(`${line} · ${note}`)) { line = `${line} · ${note}`; continue; }
+    if (line) lines.push(line);
+    line = "";
+    for (const word of note.split(" ")) {
+      if (line && !fits(`${line} ${word}`)) { lines.push(line); line = word; } else line = line ? `${line} ${word}` : word;
+    }
+  }
+  if (line) lines.push(line);
+  probe.remove();
+  return lines;
 }
 
 /** The face-down piles: the other side's (only whether it has allocated) and this seat's. */
@@ -290,7 +333,8 @@ function drawBuilder(wrap, legal, sel, ui, view, seat) {
   const now = { rush: sel.rush, defense: sel.defense };
   const complete = legal.find((a) => canonical(a.rush) === canonical(now.rush) && canonical(a.defense) === canonical(now.defense));
   html("span", { class: "building" }, bar, `${notation(now)}${complete ? "" : " …"}`);
-  const tabs = html("span", { class: "erd-tabs" }, bar, "add to ");
+  const tabs = html("span", { class: "erd-tabs" }, bar);
+  html("span", { class: "erd-tabs-word" }, tabs, "add to ");
   for (const pile of PILES) {
     const tab = html("button", { type: "button", class: `erd-tab ${sel.target === pile ? "erd-tab-on" : ""}` }, tabs, pile === "rush" ? "Rush" : "Defense");
     if (sel.target !== pile) clickable(tab, `put the next cards into ${pile}`, { onClick: () => { sel.target = pile; ui.redraw(); } });

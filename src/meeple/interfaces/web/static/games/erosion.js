@@ -66,8 +66,14 @@ export function moveSteps(text, seatNames = []) {
       const n = +t[i].slice(1);
       steps.push({ key: t[i], place: "bar", label: `${n} rock${n === 1 ? "" : "s"}` });
     }
-  } else if (verb === "draw" || verb === "redraw") {
-    steps.push({ key: verb, place: "bar", label: verb === "draw" ? "draw cards" : "redraw hand" });
+  } else if (verb === "draw") {
+    // One button a whole draw ("1 weathering + 1 fluvial"): a forced draw is one choice
+    // among a few, not a button and then a count per deck.
+    const parts = t.slice(1).map((tok) => /^([A-Z]+)(\d+)$/i.exec(tok)).filter((m) => m && +m[2] > 0)
+      .map((m) => `${m[2]} ${DECK_NAMES[m[1].toUpperCase()] || m[1]}`);
+    steps.push({ key: text, place: "bar", label: parts.join(" + ") || "draw nothing" });
+  } else if (verb === "redraw") {
+    steps.push({ key: verb, place: "bar", label: "redraw hand" });
     for (const tok of t.slice(1)) {
       const m = /^([A-Z]+)(\d+)$/i.exec(tok);
       steps.push({ key: tok, place: "bar", label: m ? `${m[2]} from ${m[1]}` : tok });
@@ -173,8 +179,7 @@ function drawHeader(box, msg, view, names, seat) {
     const chip = html("div", { class: `er-score er-seat-${p}${p === seat ? " er-me" : ""}${p === current ? " er-current" : ""}` }, scores);
     html("div", { class: "er-score-name" }, chip, `${name}${p === seat ? " (you)" : ""}`);
     const now = (r.points_now || [])[p];
-    const recorded = (r.scores || [])[p];
-    html("div", { class: "er-score-n" }, chip, String(r.era_scores && r.era_scores.length ? recorded : now ?? 0));
+    html("div", { class: "er-score-n" }, chip, String(seatScores(msg)[p] ?? 0));
     html("div", { class: "er-score-note" }, chip, r.era_scores && r.era_scores.length
       ? `recorded${now !== undefined && !r.over ? `, ${now} now` : ""}` : "points now");
   });
@@ -182,6 +187,14 @@ function drawHeader(box, msg, view, names, seat) {
     const who = (r.winners || []).map((w) => names[w]).join(" and ");
     html("div", { class: "er-result" }, box, `${who || "Nobody"} win${(r.winners || []).length === 1 ? "s" : ""} · ${r.reason || ""}`);
   }
+}
+
+/** The score of each seat as the board shows it (the page's seat list shows the same):
+ * the recorded scores once an era has been scored, before that the points it would score now. */
+export function seatScores(msg) {
+  const r = (msg.view || {}).result || {};
+  const recorded = r.era_scores && r.era_scores.length;
+  return (recorded ? r.scores : r.points_now || r.scores) || [];
 }
 
 function rockRect(g, id, x, y, w, h, weathered) {
@@ -366,7 +379,9 @@ function drawBar(bar, view, path, rest, choose, ui, canMove) {
     else building.textContent = "waiting for the others…";
     return;
   }
-  building.textContent = path.length ? `move: ${path.join(" ")} …` : "your move: pick a card or an action";
+  const drawing = !path.length && rest.length && rest.every((o) => /^draw /.test(o.move || ""));
+  building.textContent = path.length ? `move: ${path.join(" ")} …`
+    : drawing ? "draw: choose the cards to take" : "your move: pick a card or an action";
   const buttons = html("div", { class: "er-buttons" }, bar);
   for (const o of rest) {
     const b = html("button", { class: "er-button" }, buttons, o.label);

@@ -40,7 +40,10 @@ function describe(name) {
   return s ? `${s.solid ? "solid" : "clear"} triangle pointing ${DIRS[s.dir]} (${DIR_WORDS[s.dir]})` : name;
 }
 
-/** A triangle of size r centred at (x, y), pointing its way. */
+/** A triangle of size r centred at (x, y), pointing its way: a narrow one (its tip about
+ * 37 degrees, its other corners about 72), so that its tip is the one corner that reads as
+ * a point and a diagonal (NWs, SEc) cannot be read as another direction, as an equilateral
+ * triangle, pointing three ways at once, could. */
 function triangle(parent, name, x, y, r) {
   const s = parseSymbol(name);
   const g = svg("g", { class: "tc-symbol" }, parent);
@@ -48,9 +51,9 @@ function triangle(parent, name, x, y, r) {
     svg("text", { x, y: y + r * 0.3, "text-anchor": "middle", class: "tc-unknown" }, g, "?");
     return g;
   }
-  const h = r * 0.866;
+  const tip = -1.05 * r, base = 0.62 * r, half = 0.56 * r;
   svg("polygon", {
-    points: `0,${-r} ${h},${r / 2} ${-h},${r / 2}`,
+    points: `0,${tip} ${half},${base} ${-half},${base}`,
     transform: `translate(${x},${y}) rotate(${45 * s.dir})`,
     class: s.solid ? "tc-solid" : "tc-clear",
     "stroke-linejoin": "round",

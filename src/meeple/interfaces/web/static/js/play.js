@@ -204,7 +204,9 @@ function drawSide() {
   turn.textContent = turnText();
   turn.className = `turn ${m.seat !== null && m.legal.length && pendingSeq !== m.seq ? "turn-mine" : ""}`
     + (thinkers(m).length && !(m.seat !== null && m.legal.length) ? " turn-thinking" : "");
-  const all = scoresOf(m);
+  // A game that counts points during play says which number its board shows (Erosion's
+  // points now, before an era is scored), so that the seat list shows the same.
+  const all = module && typeof module.seatScores === "function" ? module.seatScores(m) : scoresOf(m);
   const scores = all && all.length === m.seats.length ? all : null; // per seat only
   $("seats").replaceChildren(...m.seats.map((s) => el("li", {
     class: `seat seat-${s.seat} ${m.to_act.includes(s.seat) ? "to-act" : ""} ${s.seat === m.seat ? "me" : ""}`,

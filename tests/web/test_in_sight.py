@@ -1,0 +1,241 @@
+"""What a player must see is in sight, uncut, and says one thing (issue 54, items 7, 14, 17,
+19): each control a click opens lies inside the window at 1280x800 and 390x844, no label is
+cut by the picture or the window, the Triangle Clock's eight directions read without their
+labels, and Erosion's forced draw is one control whose score agrees with the board."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from meeple.core.registry import make
+from tests.web.browser import moves_sent
+
+SIZES = [(1280, 800), (390, 844)]
+
+
+def _page(chromium, server, created, seat: int, size=(1280, 800)):
+    context = chromium.new_context(viewport={"width": size[0], "height": size[1]})
+    page = context.new_page()
+    page.goto(f"{server.url}/play/{created['match']}#token={created['seats'][seat]['token']}")
+    return page
+
+
+def _type(page, move: str) -> None:
+    page.wait_for_selector("body[data-status='playing'] #notation")
+    seq = int(page.get_attribute("body", "data-seq") or 0)
+    page.fill("#notation", move)
+    page.press("#notation", "Enter")
+    page.wait_for_function(f"Number(document.body.dataset.seq) > {seq}")
+
+
+def _in_window(page, selector: str, size) -> None:
+    """Every element matching ``selector`` lies wholly inside the window as it is now."""
+    boxes = page.locator(selector).evaluate_all(
+        "l => l.map(e => { const r = e.getBoundingClientRect();"
+        " return [r.left, r.top, r.right, r.bottom]; })"
+    )
+    assert boxes, f"nothing matches {selector}"
+    for left, top, right, bottom in boxes:
+        assert left >= -1 and right <= size[0] + 1, f"{selector} spills sideways: {left}..{right}"
+        assert top >= -1 and bottom <= size[1] + 1, (
+            f"{selector} is out of sight: {top}..{bottom} in a {size[1]} px high window"
+        )
+
+
+# The text of every label under a box, each line's box against the box's own and the window's.
+TEXT_BOXES = """([box, width]) => {
+  const outer = box.getBoundingClientRect();
+  const out = [];
+  const walk = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+  for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+    if (!node.textContent.trim()) continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    for (const r of range.getClientRects()) {
+      const outside = r.left < outer.left - 1 || r.right > outer.right + 1;
+      if (outside || r.left < -1 || r.right > width + 1)
+        out.push(`${node.textContent.trim()} at ${Math.round(r.left)}..${Math.round(r.right)}`
+          + ` (box ${Math.round(outer.left)}..${Math.round(outer.right)})`);
+    }
+  }
+  return out;
+}"""
+
+
+def _uncut(page, selector: str, width: int) -> None:
+    for element in page.query_selector_all(selector):
+        cut = page.evaluate(TEXT_BOXES, [element, width])
+        assert not cut, f"cut off at {width} px: {cut}"
+
+
+# -- item 14: the control a click opens is in sight ---------------------------------------
+@pytest.mark.parametrize("size", SIZES)
+def test_erd_s_allocation_builder_is_in_sight_when_it_is_your_turn(server, chromium, size):
+    created = server.create("erd", {}, ["human", "random"])
+    red = _page(chromium, server, created, 0, size)
+    red.wait_for_selector("body[data-status='playing'] .erd-builder")
+    _in_window(red, ".erd-builder", size)
+    red.click(".erd-builder .clickable[data-hint='a Heavy into Rush']")
+    _in_window(red, ".erd-builder", size)
+    red.context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_edges_size_picker_opens_in_sight(server, chromium, size):
+    created = server.create("edges", {"first": 0}, ["human", "random"])
+    red = _page(chromium, server, created, 0, size)
+    red.wait_for_selector("body[data-status='playing'] .edges-choice")
+    red.locator("#board .clickable[data-hint^='edge ']").last.click()
+    red.wait_for_selector(".edges-size")
+    _in_window(red, ".edges-size", size)
+    red.context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_erosion_s_action_bar_is_in_sight_after_a_hand_card_is_clicked(server, chromium, size):
+    created = server_create_seeded(server, "erosion", 1)
+    red = _page(chromium, server, created, 0, size)
+    red.wait_for_selector("body[data-status='playing'] .er-hand .er-card.clickable")
+    # The player scrolls down to the hand (later in a game, mountains push it far down).
+    red.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    red.locator(".er-hand .er-card.clickable:not([data-move])").last.click()
+    red.wait_for_selector(".er-bar .er-back")
+    _in_window(red, ".er-bar", size)
+    red.context.close()
+
+
+def server_create_seeded(server, game: str, seed: int) -> dict:
+    """A match of a person (seat 0) and the computer, with a known deal."""
+    import httpx
+
+    reply = httpx.post(
+        f"{server.url}/api/matches",
+        json={"game": game, "seats": ["human", "random"], "seed": seed},
+        timeout=30,
+    )
+    assert reply.status_code == 200, reply.text
+    return reply.json()
+
+
+# -- item 7: nothing cut at phone width -----------------------------------------------------
+@pytest.mark.parametrize("size", SIZES)
+def test_erd_s_last_combat_and_its_breakthroughs_are_not_cut(server, chromium, size):
+    created = server.create("erd", {"best_of": 3}, ["human", "human"])
+    red = _page(chromium, server, created, 0, size)
+    blue = _page(chromium, server, created, 1)
+    _type(red, "rush=HHH defense=LLL")
+    _type(blue, "rush=HHH defense=LLL")  # both break through, an exact tie, an Escalation
+    red.wait_for_function("Number(document.body.dataset.seq) >= 2")
+    red.wait_for_function(
+        "document.querySelector('.erd-combat').textContent.includes('Escalation')"
+    )
+    combat = red.text_content(".erd-combat")
+    assert "broke through!" in combat and "Escalation!" in combat, combat
+    # Each text of the combat inside the drawn table (an SVG clips what it does not hold).
+    cut = red.evaluate(
+        """() => {
+          const table = document.querySelector('.erd-table').getBoundingClientRect();
+          return [...document.querySelectorAll('.erd-combat text')].map((t) => {
+            const r = t.getBoundingClientRect();
+            return r.left < table.left - 1 || r.right > table.right + 1
+              || r.right > window.innerWidth + 1 ? t.textContent : null;
+          }).filter(Boolean);
+        }"""
+    )
+    assert not cut, f"cut off at {size[0]} px: {cut}"
+    red.context.close()
+    blue.context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_erosion_s_hand_cards_show_their_whole_names(server, chromium, size):
+    game = make("erosion")
+    names = {c["id"]: (c.get("process") or {}).get("name") for c in game.card_list()}
+    hand = game.new_game(1).view(0)["hands"][0]["cards"]
+    assert "Salt Crystallization" in [names[i] for i in hand]  # a long process name
+    created = server_create_seeded(server, "erosion", 1)
+    red = _page(chromium, server, created, 0, size)
+    red.wait_for_selector("body[data-status='playing'] .er-hand .er-card")
+    red.wait_for_function(
+        "[...document.querySelectorAll('.er-card-pname')].some(e => e.textContent.includes('Salt'))"
+    )
+    assert "Salt Crystallization" in red.inner_text(".er-hand")
+    _uncut(red, ".er-hand .er-card", size[0])
+    red.context.close()
+
+
+# -- item 19: Erosion's forced draw is one control; the seat list's score is the board's --
+def test_erosion_s_forced_draw_is_one_control_and_the_scores_agree(server, chromium):
+    created = server_create_seeded(server, "erosion", 1)
+    red = _page(chromium, server, created, 0)
+    _type(red, "weather WX12 on 0 x2")
+    red.wait_for_selector(".er-bar .clickable")
+    offered = red.locator(".er-bar .clickable").evaluate_all(
+        "l => l.map(e => [e.textContent, e.getAttribute('data-move')])"
+    )
+    # Every way to draw, each a whole move in one click, in words.
+    assert sorted(m for _, m in offered) == [
+        "draw WX0 H0 F2", "draw WX0 H1 F1", "draw WX0 H2 F0",
+        "draw WX1 H0 F1", "draw WX1 H1 F0", "draw WX2 H0 F0",
+    ]  # fmt: skip
+    assert ["1 hillslope + 1 fluvial", "draw WX0 H1 F1"] in [list(o) for o in offered]
+    assert "draw: choose the cards to take" in red.inner_text(".er-bar")
+    # The seat list shows the board's number ("points now"), not the recorded 0.
+    board = red.locator(".er-score-n").all_inner_texts()
+    assert board == ["6", "5"], board
+    assert red.locator("#seats .seat-score").all_inner_texts() == board
+    sent = moves_sent(red)
+    red.click(".er-bar .clickable[data-move='draw WX0 H1 F1']")
+    red.wait_for_function(f"Number(document.body.dataset.sent) > {sent}")
+    red.wait_for_function("!document.querySelector('.er-bar .clickable[data-move^=\"draw \"]')")
+    red.context.close()
+
+
+# -- item 17: the Triangle Clock's eight directions read without their labels -------------
+WORDS = {"N": 0, "NE": 45, "E": 90, "SE": 135, "S": 180, "SW": 225, "W": 270, "NW": 315}
+
+
+def _corners(page) -> list[tuple[str, list[tuple[float, float]]]]:
+    """Every drawn triangle: its direction (from its hover text) and its corners on screen."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('.tc-symbol')]
+          .filter(g => g.querySelector('polygon')).map(g => {
+            const p = g.querySelector('polygon');
+            const m = p.getScreenCTM();
+            const pts = [...p.points]
+              .map(q => [m.a * q.x + m.c * q.y + m.e, m.b * q.x + m.d * q.y + m.f]);
+            return [g.querySelector('title').textContent, pts];
+          })"""
+    )
+
+
+def test_each_triangle_clock_direction_has_one_tip_pointing_its_way(server, chromium):
+    # The memorise step shows the order of all sixteen symbols: every direction, both colours.
+    created = server.create("triangle-clock", {"choice_seconds": 0}, ["human", "random"])
+    tick = _page(chromium, server, created, 0)
+    tick.wait_for_selector("body[data-status='playing'] .tc-symbol polygon")
+    drawn = _corners(tick)
+    seen = set()
+    for title, pts in drawn:
+        direction = title.split("pointing ")[1].split(" ")[0]
+        seen.add(direction)
+        angles = []
+        for k in range(3):
+            a, b, c = pts[k], pts[k - 1], pts[(k + 1) % 3]
+            u = (b[0] - a[0], b[1] - a[1])
+            v = (c[0] - a[0], c[1] - a[1])
+            cos = (u[0] * v[0] + u[1] * v[1]) / (math.hypot(*u) * math.hypot(*v))
+            angles.append(math.degrees(math.acos(max(-1.0, min(1.0, cos)))))
+        tip = min(range(3), key=lambda k: angles[k])
+        others = [angles[k] for k in range(3) if k != tip]
+        # One corner clearly the point: the eye takes the sharpest corner for the tip.
+        assert min(others) - angles[tip] >= 25, f"{title}: corners {angles}, no one tip"
+        cx = sum(p[0] for p in pts) / 3
+        cy = sum(p[1] for p in pts) / 3
+        bearing = math.degrees(math.atan2(pts[tip][0] - cx, cy - pts[tip][1])) % 360
+        off = abs((bearing - WORDS[direction] + 180) % 360 - 180)
+        assert off < 3, f"{title}: the tip points {bearing:.0f} degrees"
+    assert seen == set(WORDS), f"the memorise step showed only {sorted(seen)}"
+    tick.context.close()
