@@ -52,12 +52,15 @@ export function parseLegal(legal) {
   return { place, pie };
 }
 
-function pyramid(parent, x, y, size, colour, extra = {}) {
+/** A pyramid of a seat's colour; the second side's (seats 1 and 3) also has a dashed white
+ * rim, so that whose it is never rests on the colour alone (the stashes show the same rim). */
+function pyramid(parent, x, y, size, seat, extra = {}) {
   const h = HALF[size];
-  const group = svg("g", { class: `pyramid pyramid-${size}`, ...extra }, parent);
+  const group = svg("g", { class: `pyramid pyramid-${size} pyramid-side-${seat % 2}`, ...extra }, parent);
+  const rim = seat % 2 === 1 ? { stroke: "#fff", "stroke-dasharray": "5 3" } : { stroke: "#1a1410" };
   svg("polygon", {
     points: `${x - h},${y + h * 0.75} ${x + h},${y + h * 0.75} ${x},${y - h * 0.95}`,
-    fill: colour, stroke: "#1a1410", "stroke-width": 2.5, "stroke-linejoin": "round",
+    fill: SEAT_COLOURS[seat], "stroke-width": 2.5, "stroke-linejoin": "round", ...rim,
   }, group);
   // The lit face gives the triangle a little depth, like a pyramid seen from above.
   svg("polygon", {
@@ -89,6 +92,7 @@ export function draw(root, msg, ui) {
   svg("rect", { x: 6, y: 6, width: width - 12, height: height - 12, rx: 22, class: "edges-table" }, board);
 
   const squares = (view.result && view.result.squares) || [];
+  const sides = (view.result && view.result.sides) || seats;
   for (const sq of squares) {
     const [x, y] = at([sq.col, sq.row]);
     const fill = sq.side === null || sq.side === undefined ? "#f4ecd6" : SIDE_COLOURS[sq.side];
@@ -99,9 +103,12 @@ export function draw(root, msg, ui) {
     }, board);
     const [a, b] = sq.strength || [0, 0];
     if (a || b) {
+      const taken = sq.side !== null && sq.side !== undefined;
       svg("text", { x: x + CELL / 2, y: y + CELL / 2 + 6, "text-anchor": "middle", class: "edges-strength" }, board,
-        sq.side === null || sq.side === undefined ? `${a} = ${b}` : `+${sq.points}`);
-      svg("text", { x: x + CELL / 2, y: y + CELL / 2 + 24, "text-anchor": "middle", class: "edges-strength-small" }, board, `${a} : ${b}`);
+        taken ? `+${sq.points}` : `${a} = ${b}`);
+      // The taker by name as well as by shade: colour is never the only sign.
+      svg("text", { x: x + CELL / 2, y: y + CELL / 2 + 24, "text-anchor": "middle", class: "edges-strength-small" }, board,
+        taken ? `${sides[sq.side] ?? ""} · ${a} : ${b}` : `${a} : ${b}`);
     }
   }
 
@@ -117,7 +124,7 @@ export function draw(root, msg, ui) {
     }, board);
     const mid = [(p[0] + q[0]) / 2, (p[1] + q[1]) / 2];
     if (taken) {
-      const group = pyramid(board, mid[0], mid[1], taken.pyramid, SEAT_COLOURS[taken.seat]);
+      const group = pyramid(board, mid[0], mid[1], taken.pyramid, taken.seat);
       if (canPie) {
         svg("circle", { cx: mid[0], cy: mid[1], r: 34, class: "edges-pie-ring" }, board);
         clickable(group, `take over the pyramid on ${name} (pie rule)`, {
@@ -181,10 +188,9 @@ function drawChoice(wrap, view, sel, place, pie, msg, ui) {
   const sizes = sel.pie ? pie : place.get(sel.edge) || [];
   const notation = (size) => (sel.pie ? `pie ${size}` : `${size} ${sel.edge}`);
   html("span", { class: "building" }, bar, sel.pie ? "pie … — choose your pyramid" : `? ${sel.edge} — choose a pyramid`);
-  const colour = SEAT_COLOURS[msg.seat ?? 0];
   for (const size of SIZES.filter((s) => sizes.includes(s))) {
     const button = svg("svg", { viewBox: "0 0 70 70", class: "edges-size" }, bar);
-    pyramid(button, 35, 38, size, colour);
+    pyramid(button, 35, 38, size, msg.seat ?? 0);
     svg("text", { x: 35, y: 68, "text-anchor": "middle", class: "edges-size-label" }, button, `${SIZE_NAMES[size]} (${POINTS[size]})`);
     clickable(button, `${notation(size)}: a ${SIZE_NAMES[size]} pyramid`, { move: notation(size), ui });
   }
@@ -203,7 +209,7 @@ function drawStashes(wrap, view, seats, msg) {
     const pic = svg("svg", { viewBox: "0 0 270 56", class: "edges-stash-pic" }, box);
     SIZES.forEach((size, i) => {
       const x = 32 + i * 86;
-      if (stash[size] > 0) pyramid(pic, x, 30, size, SEAT_COLOURS[seat]);
+      if (stash[size] > 0) pyramid(pic, x, 30, size, seat);
       else svg("circle", { cx: x, cy: 30, r: 10, class: "edges-empty-slot" }, pic);
       svg("text", { x: x + 30, y: 40, class: "edges-count" }, pic, `×${stash[size]}`);
     });

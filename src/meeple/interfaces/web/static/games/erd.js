@@ -107,7 +107,7 @@ export function draw(root, msg, ui) {
   L.pilesY += extra;
   L.bottomY += extra;
   L.H += extra;
-  const table = svg("svg", { viewBox: `0 0 ${L.W} ${L.H}`, class: "erd-table", role: "img", "aria-label": "the table" }, wrap);
+  const table = svg("svg", { viewBox: `0 0 ${L.W} ${L.H}`, class: "erd-table", role: "group", "aria-label": "the table" }, wrap);
   svg("rect", { x: 4, y: 4, width: L.W - 8, height: L.H - 8, rx: 24, class: "erd-felt" }, table);
   drawSide(table, L, view, top, seats, L.topY, msg);
   drawPending(table, L, view, top, bottom, me, legal, sel, ui, msg.to_act || []);

@@ -149,7 +149,7 @@ function drawScoreboard(box, msg, view, seat) {
 /** The clock face: the shared symbol in the middle, each seat's revealed symbols above/below. */
 function drawTable(main, msg, view, seat) {
   const wrap = html("div", { class: "tc-table" }, main);
-  const s = svg("svg", { viewBox: "0 0 400 470", role: "img", "aria-label": "the table" }, wrap);
+  const s = svg("svg", { viewBox: "0 0 400 470", role: "group", "aria-label": "the table" }, wrap);
   svg("rect", { x: 4, y: 4, width: 392, height: 462, rx: 26, class: "tc-felt" }, s);
   const cx = 200, cy = 235, R = 112;
   svg("circle", { cx, cy, r: R, class: "tc-face" }, s);

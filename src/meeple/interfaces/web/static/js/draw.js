@@ -31,8 +31,6 @@ export function html(tag, attrs = {}, parent = null, text = null) {
 export function clickable(node, hint, { onClick = null, move = null, ui = null } = {}) {
   node.classList.add("clickable");
   node.setAttribute("data-hint", hint);
-  node.setAttribute("role", "button");
-  node.setAttribute("tabindex", "0");
   if (move !== null) node.setAttribute("data-move", move);
   const act = (event) => {
     event.stopPropagation();
@@ -40,12 +38,19 @@ export function clickable(node, hint, { onClick = null, move = null, ui = null }
     else if (onClick) onClick(event);
   };
   node.addEventListener("click", act);
-  node.addEventListener("keydown", (event) => {
-    if (event.key === "Enter" || event.key === " ") {
-      event.preventDefault();
-      act(event);
-    }
-  });
+  // A real <button> is reachable and pressed by keyboard already; anything else (an SVG
+  // shape, a card drawn as a div) is made a button for the keyboard and screen readers.
+  if (!(node instanceof HTMLButtonElement)) {
+    node.setAttribute("role", "button");
+    node.setAttribute("tabindex", "0");
+    node.setAttribute("aria-label", hint);
+    node.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        act(event);
+      }
+    });
+  }
   const title = document.createElementNS(SVG_NS, "title");
   title.textContent = hint;
   if (node instanceof SVGElement) node.appendChild(title);

@@ -253,9 +253,17 @@ async function refresh() {
 
 async function setUp() {
   catalogue = await api("/api/games");
-  $("games").replaceChildren(...catalogue.map((g) => el("article", {
-    class: "game-card", dataset: { game: g.name },
-    onclick: () => { $("game").value = g.name; drawForm(); $("create-panel").scrollIntoView({ behavior: "smooth" }); },
+  const choose = (g) => { $("game").value = g.name; drawForm(); $("create-panel").scrollIntoView({ behavior: "smooth" }); };
+  // A card is a button for the keyboard too: Tab reaches it, Enter or Space chooses it.
+  $("games").replaceChildren(...catalogue.map((g) => el("div", {
+    class: "game-card", dataset: { game: g.name }, tabindex: "0", role: "button",
+    "aria-label": `${g.title}: ${g.summary} (${g.players} players)`,
+    onclick: () => choose(g),
+    onkeydown: (event) => {
+      if (event.key !== "Enter" && event.key !== " ") return;
+      event.preventDefault();
+      choose(g);
+    },
   }, el("h3", {}, g.title), el("p", {}, g.summary), el("p", { class: "players" }, `${g.players} players`))));
   $("game").replaceChildren(...catalogue.map((g) => el("option", { value: g.name }, g.title)));
   $("game").addEventListener("change", drawForm);
