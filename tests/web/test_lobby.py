@@ -183,3 +183,20 @@ def test_the_quick_start_is_game_opponent_play_with_the_variants_behind_more_opt
     easy = level_spec(make("edges"), "easy")
     assert server.get(f"/api/matches/{match}")["seats"][1]["agent"] == easy
     assert not page_errors, page_errors
+
+
+def test_each_option_is_named_in_a_player_s_words_with_its_api_name_on_hover(
+    server, chromium, watch, page_errors
+):
+    page = watch(chromium.new_context().new_page())
+    page.goto(f"{server.url}/")
+    page.wait_for_selector(".game-card")
+    page.select_option("#game", "edges")
+    page.click("#more > summary")
+    name = page.locator("label.option:has(#opt-first) .name")
+    assert name.inner_text() == "Who starts"
+    assert name.get_attribute("title") == "first"
+    games = {g["name"]: g for g in server.get("/api/games")}
+    labels = {o["name"]: o["label"] for o in games["edges"]["options"]}
+    assert labels["pie"] == "Pie rule" and labels["board"] == "Board size"
+    assert not page_errors, page_errors

@@ -28,6 +28,7 @@ class GameOptions(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     auto_steps: bool = Field(
+        title="Skip steps with a single choice",
         default=True,
         description="the engine takes a step for a player when it has a single possible "
         "choice; false: every step is asked, so a script or a tutorial sees each one",
@@ -152,6 +153,8 @@ class OptionInfo:
     default: Any
     allowed: str
     help: str
+    label: str = ""
+    """The option in a player's words (the field's ``title``): "Who starts", not "first"."""
 
 
 def option_names(cls: type[GameOptions]) -> list[str]:
@@ -171,6 +174,7 @@ def describe_options(cls: type[GameOptions]) -> list[OptionInfo]:
                 default=field.default,
                 allowed=field_allowed(field),
                 help=field.description or "",
+                label=field.title or name.replace("_", " ").capitalize(),
             )
         )
     return infos

@@ -135,29 +135,36 @@ class EdgesOptions(GameOptions):
     """Options of Edges."""
 
     board: str | None = Field(
+        title="Board size",
         default=None,
         description="rows x columns of squares; default 3x4 (5x5 for Double Edges)",
         json_schema_extra={"allowed": f"3x4 | 3x3 | 4x4 | 5x5 | RxC with 1..{MAX_SIDE} each"},
     )
     stash: str | None = Field(
+        title="Pyramids per player",
         default=None,
         description="each player's pyramids as large/medium/small; default: the seed's stash "
         "for the board (custom boards: an even split of edges/players)",
         json_schema_extra={"allowed": "L/M/S counts, e.g. 5/5/5"},
     )
     pie: bool = Field(
+        title="Pie rule",
         default=True,
         description="modified pie rule: the second player may take over the first pyramid",
     )
     double: bool = Field(
-        default=False, description="Double Edges: four players in two teams, A1 B1 A2 B2"
+        title="Double Edges: four players in two teams",
+        default=False,
+        description="Double Edges: four players in two teams, A1 B1 A2 B2",
     )
     first: int | Literal["random"] = Field(
+        title="Who starts",
         default="random",
         description="seat that places the first pyramid; random draws it from the seed",
         json_schema_extra={"allowed": "random | a seat number"},
     )
     double_start: Literal["any", "a1"] = Field(
+        title="Double Edges: who starts",
         default="any",
         description="Double Edges: the first player is drawn among all four seats, so 'A1' "
         "may move third (any); or A1 (seat 0) always starts, so the names follow the seed's "

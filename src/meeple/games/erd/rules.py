@@ -94,10 +94,12 @@ class ErdOptions(GameOptions):
     """Options of Erd."""
 
     rules: Literal["original", "0.01", "0.02"] = Field(
+        title="Rules version",
         default="0.02",
         description="rules version: the original sketch, patch 0.01 or patch 0.02",
     )
     best_of: int = Field(
+        title="Games in the match (best of)",
         default=5,
         ge=1,
         le=99,
@@ -105,22 +107,26 @@ class ErdOptions(GameOptions):
         json_schema_extra={"allowed": "an odd number from 1 to 99"},
     )
     turret_lifetime: Literal["until_recovered", "one_combat"] = Field(
+        title="How long a Turret lasts",
         default="until_recovered",
         description="a Turret adds 1 to Defense in every later combat until an Escalation "
         "takes it back, or in the next combat only",
     )
     escalation_lights: Literal["all", "own"] = Field(
+        title="Escalation counts the Lights of",
         default="all",
         description="Escalation's 'if all Lights are in the discard': all six Lights of both "
         "players, or each player's own three",
     )
     rush_tiebreak: Literal["value", "cards"] = Field(
+        title="Tied Rush: the larger pile counts by",
         default="value",
         description="'If that's tied, whoever has the larger Rush pile wins': larger by value, "
         "or by number of cards (the original allows piles of 0 to 3 cards; under 0.01 and "
         "0.02 every pile has 3, so by cards such a tie is always exact)",
     )
     match_draws: Literal["count", "replay"] = Field(
+        title="A drawn game",
         default="count",
         description="a drawn game of a match counts as one of its games, or is replayed "
         "(at most best_of replays in a match; later draws count)",
@@ -139,6 +145,7 @@ class ErdOptions(GameOptions):
         "Heavy), or empty (no Heavy and no Light: the softest)",
     )
     round_limit: int = Field(
+        title="Rounds before a game is drawn",
         default=200,
         ge=1,
         le=100_000,

@@ -132,39 +132,46 @@ __all__ = [
 class ErosionOptions(GameOptions):
     """Options of Erosion."""
 
-    players: int = Field(default=2, ge=2, le=5, description="number of players")
+    players: int = Field(title="Players", default=2, ge=2, le=5, description="number of players")
     advanced: bool = Field(
+        title="Advanced Rules",
         default=False,
         description="Advanced Rules: Montane Architecture and Atmospheric Triggers",
     )
     legend: Literal["off", "basic", "advanced"] = Field(
+        title="Montane Legend variant",
         default="off",
         description="Montane Legend Variant: off, basic claims (one capstone type) or "
         "advanced claims (both types on the mountaintop)",
     )
     first: int | Literal["random"] = Field(
+        title="Who starts",
         default="random",
         description="seat that starts; random draws it from the seed",
         json_schema_extra={"allowed": "random | a seat number"},
     )
     typed_weathering: Literal["shield", "pass-over"] = Field(
+        title="A weathering card meets another rock type",
         default="shield",
         description="a WX card that lists rock types meets a rock of another type: it cannot "
         "weather it, so the rock shields all beneath (shield); or it passes over it, and only "
         "a rock that cannot be weathered at all (architecture) shields (pass-over)",
     )
     empty_hand: Literal["after-uplift", "before-uplift"] = Field(
+        title="When an emptied hand draws 6",
         default="after-uplift",
         description="'If your play empties your hand, draw 6 new cards': checked once the "
         "play is complete, after its uplift draws (after-uplift); or as soon as the card is "
         "played, before the uplift draws, which then come on top of the six (before-uplift)",
     )
     draw_from: Literal["several", "one"] = Field(
+        title="Draw Cards takes from",
         default="several",
         description="the Draw Cards action takes its cards from any of the process decks "
         "together (several) or all from one deck (one)",
     )
     uplift_architecture: Literal["every", "once"] = Field(
+        title="Uplift architecture fires",
         default="every",
         description="Advanced Rules: 'upon uplift' architecture fires every time its card is "
         "uplifted (every), or only the first time in the game (once)",

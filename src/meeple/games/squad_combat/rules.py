@@ -158,14 +158,16 @@ __all__ = [
 class SquadCombatOptions(GameOptions):
     """Options of Squad Combat."""
 
-    players: int = Field(default=2, ge=2, le=4, description="number of players")
+    players: int = Field(title="Players", default=2, ge=2, le=4, description="number of players")
     decks: str | None = Field(
+        title="Decks",
         default=None,
         description="deck ids for the seats in order, comma-separated; a shorter list repeats; "
         "default: the content's decks in file order, alternating",
         json_schema_extra={"allowed": "deck ids, e.g. iron-line,shadow-circle"},
     )
     content: str | None = Field(
+        title="Card set (a folder on the server)",
         default=None,
         description="folder holding characters.toml, cards.toml and decks.toml; "
         "default (or the word default): the demo content shipped with the game",
@@ -175,27 +177,34 @@ class SquadCombatOptions(GameOptions):
             "shipped": "data",
         },
     )
-    hand_size: int = Field(default=5, ge=1, le=12, description="cards drawn up to (seed: 5)")
+    hand_size: int = Field(
+        title="Hand size", default=5, ge=1, le=12, description="cards drawn up to (seed: 5)"
+    )
     first: int | Literal["random"] = Field(
+        title="Who starts",
         default="random",
         description="seat that takes the first turn; random draws it from the seed",
         json_schema_extra={"allowed": "random | a seat number"},
     )
     lead: Literal["fixed", "rotate"] = Field(
+        title="Who opens each turn",
         default="fixed",
         description="who opens each turn: fixed = the first player every turn (as written); "
         "rotate = the next player to the left each turn",
     )
     reactions: Literal["defender-first", "attacker-first"] = Field(
+        title="Who reacts first to an attack",
         default="defender-first",
         description="order of the reaction windows of an attack, after the dice are chosen",
     )
     reaction_prompts: Literal["playable", "always"] = Field(
+        title="Ask for reactions",
         default="playable",
         description="playable: a reaction window opens, and an action phase asks, only when "
         "the player has something to play; always: every time (hides what a hand holds)",
     )
     edge_windows: Literal["anytime", "own"] = Field(
+        title="When edges may be played",
         default="anytime",
         description="anytime: an unrestricted edge may be played before any action resolves, "
         "by every seat after an attack's dice, and at the end of a turn (the seed: 'it may be "
@@ -203,11 +212,13 @@ class SquadCombatOptions(GameOptions):
         "character attacks or is attacked",
     )
     end_draws: Literal["seat-by-seat", "all-at-once"] = Field(
+        title="End-of-turn draws",
         default="seat-by-seat",
         description="end of turn: each player discards then draws before the next (seat-by-"
         "seat), or every player discards first and then every player draws (all-at-once)",
     )
     turn_limit: int = Field(
+        title="Turns before the game is drawn",
         default=100,
         ge=1,
         le=100_000,

@@ -130,6 +130,7 @@ class TriangleClockOptions(GameOptions):
     """Options of The Triangle Clock."""
 
     items: str = Field(
+        title="Final Match items",
         default=SEED_ITEMS,
         description="the Final Match items each seat holds, seat 0 / seat 1 "
         "(the seed's final: palette-swap+right-angle/mulligan)",
@@ -139,6 +140,7 @@ class TriangleClockOptions(GameOptions):
         },
     )
     ranking: str | None = Field(
+        title="Ranking table (a file on the server)",
         default=None,
         description="path of a TOML ranking table to use instead of the shipped one; "
         "default (or the word default): the shipped table",
@@ -149,17 +151,20 @@ class TriangleClockOptions(GameOptions):
         },
     )
     tie_break: Literal["rank-first", "whole-hand"] = Field(
+        title="Equal ranks are broken by",
         default="rank-first",
         description="equal ranks: compare the symbols that make the rank first, or the "
         "whole hands, symbol closest to 12 o'clock clockwise first",
     )
     mulligan_order: Literal["new-first", "literal"] = Field(
+        title="Mulligan order",
         default="new-first",
         description="Mulligan: draw the 4 new cards first, then shuffle the old ones into the "
         "deck (new-first); or, as the seed orders it, put the old cards back, shuffle, then "
         "draw 4, so an old card can come back (literal)",
     )
     notes: Literal["allowed", "forbidden"] = Field(
+        title="Notes",
         default="allowed",
         description="'You may not take written notes': forbidden hides from a person's "
         "screen what the seed expects them to remember (earlier rounds' reveals once the "
@@ -167,11 +172,13 @@ class TriangleClockOptions(GameOptions):
         "their whole view either way",
     )
     memorise_seconds: float = Field(
+        title="Seconds to memorise the order",
         default=120,
         ge=0,
         description="how long a person sees the order of shared symbols before it is hidden",
     )
     choice_seconds: float = Field(
+        title="Seconds per choice between people",
         default=60,
         ge=0,
         description="time per choice (the seed: 1 minute; 0: none); the game server "

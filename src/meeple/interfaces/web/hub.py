@@ -306,7 +306,13 @@ class Hub:
                     "seat_names": [game.seat_name(p) for p in range(game.num_players)],
                     "perfect_information": info.perfect_information,
                     "options": [
-                        {"name": o.name, "default": o.default, "allowed": o.allowed, "help": o.help}
+                        {
+                            "name": o.name,
+                            "label": o.label,
+                            "default": o.default,
+                            "allowed": o.allowed,
+                            "help": o.help,
+                        }
                         for o in info.options
                     ],
                     "agents": [HUMAN, *available_agents(game)],

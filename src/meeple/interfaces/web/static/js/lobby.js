@@ -119,7 +119,8 @@ function drawForm() {
       // A checkbox or a list shows its choices itself; only typed text needs them spelled out.
       const typed = input.tagName === "INPUT" && input.type !== "checkbox";
       return el("label", { class: "option" },
-        el("span", { class: "name" }, option.name.replaceAll("_", " ")),
+        // The option in a player's words; its API name (what a script sends) on hover.
+        el("span", { class: "name", title: option.name }, option.label || option.name.replaceAll("_", " ")),
         input,
         el("span", { class: "help" }, typed ? `${option.help} (${option.allowed})` : option.help));
     }));
