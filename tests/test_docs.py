@@ -59,6 +59,9 @@ DIARY_PATTERNS = {
     "a numbered session of work": re.compile(r"\b[Ss]essions?[- ]\d+"),
     "a numbered round of work": re.compile(r"\b(?:round|stop)s? \d+ of (?:the )?work\b"),
     "a clock time": re.compile(r"\b\d{1,2}:\d{2} UTC\b"),
+    # Which commit a figure was measured at is history: git keeps it, the page gives the
+    # command that measures it now.
+    "a commit of the work's history": re.compile(r"\b[Cc]ommits? [0-9a-f]{7,40}\b"),
 }
 
 PAGES = ["README.md", *sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "docs").glob("*.md"))]
@@ -108,6 +111,8 @@ def test_a_page_holds_no_machine_path_or_numbered_session(page):
         "the session-46 note",
         "fixed in round 12 of the work",
         "started 11:11 UTC",
+        "before (commit 9a08cb4) and after",
+        "Commits 704f5af, a3729f7",
     ],
 )
 def test_the_diary_patterns_catch_what_the_docs_used(text):
@@ -124,6 +129,7 @@ def test_the_diary_patterns_catch_what_the_docs_used(text):
         "docs/web/lobby-desktop.png",
         "the `/play/{match}` page",
         "issue #28's item 1",
+        "a commitment to the seed (its hash, 64 hex digits)",
     ],
 )
 def test_the_diary_patterns_leave_game_rounds_and_relative_paths_alone(text):
