@@ -160,9 +160,10 @@ SCREENSHOTS = [
     for name in ("lobby", "edges", "erd", "erosion", "triangle-clock", "squad-combat", "replay")
     for form in ("desktop", "phone")
 ]
-PENDING_IMAGES = {
-    "docs/erd-solved.md -> docs/erd-solved-lengths.png": "the plot is not yet committed",
-}
+KNOWN_IMAGES = [*SCREENSHOTS, "docs/erd-solved.md -> docs/erd-solved-lengths.png"]
+"""Image links the finder must see: the screenshot table and the Erd length plot."""
+PENDING_IMAGES: dict[str, str] = {}
+"""Image links not yet tracked, each with why (xfail strict: the mark goes once it lands)."""
 
 
 @functools.cache
@@ -190,7 +191,7 @@ def test_every_image_a_doc_shows_is_in_the_repository(link):
 def test_the_image_links_found_include_the_known_ones():
     """The link finder sees the screenshot table and the plot (else the test above is empty)."""
     links = _image_links()
-    assert set(PENDING_IMAGES) <= set(links)
+    assert set(KNOWN_IMAGES) | set(PENDING_IMAGES) <= set(links)
 
 
 LINK = re.compile(r"\]\(([^)\s#]*\.md)?#([^)\s]+)\)")
