@@ -26,3 +26,8 @@ def test_a_game_without_roles_keeps_its_seat_numbers():
     assert [s.role for s in summary.seats] == ["", ""]
     assert [row[0] for row in seat_table({"x": summary})[1]] == ["0", "1"]
     assert _seat_label({"x": summary}, 0) == "seat 0: random"
+
+
+def test_triangle_clock_seats_are_named_by_the_items_they_hold():
+    summary = summarize(_rows("triangle-clock", {"items": "palette-swap+right-angle/none"}, 1))
+    assert [s.role for s in summary.seats] == ["Tick (palette-swap+right-angle)", "Tock (no items)"]

@@ -28,6 +28,7 @@ from meeple.core.registry import (
 from meeple.interfaces import (
     analyse_cli,
     content_cli,
+    design_cli,
     doc_text,
     history,
     lab_cli,
@@ -175,6 +176,7 @@ app.command("simulate", **_LAB)(lab_cli.simulate_command)
 app.command("compare", **_LAB)(lab_cli.compare_command)
 app.command("tournament", **_LAB)(lab_cli.tournament_command)
 app.command("sweep", **_LAB)(lab_cli.sweep_command)
+app.command("design", **_LAB)(design_cli.design_command)
 app.command("results")(lab_cli.results_command)
 app.command("cards")(levers_cli.cards_command)
 app.command("ranking")(levers_cli.ranking_command)

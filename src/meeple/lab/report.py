@@ -318,8 +318,9 @@ def _length_bins(values: list[float]) -> tuple[float, float]:
     return lo - 0.5, 1.0 if span <= 40 else float(math.ceil(span / 30))
 
 
-def length_figure(lengths: dict[str, list[float]]) -> Figure:
-    """Histograms of game length, one series per run, side by side in shared bins."""
+def length_figure(lengths: dict[str, list[float]], unit: str = "moves") -> Figure:
+    """Histograms of game length, one series per run, side by side in shared bins, in
+    ``unit`` (moves, or the game's own: rounds, turns)."""
     fig = Figure(figsize=(8, 3.6))
     ax = fig.subplots()
     series = {label: v for label, v in lengths.items() if v}
@@ -335,9 +336,9 @@ def length_figure(lengths: dict[str, list[float]]) -> Figure:
             ax.bar(xs, [counts[b] for b in bins], bar, label=name, color=f"C{k}")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.yaxis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 5, 10]))  # games are whole
-    ax.set_xlabel("moves per game")
+    ax.set_xlabel(f"{unit} per game")
     ax.set_ylabel("games")
-    ax.set_title("Game length")
+    ax.set_title("Game length" if unit == "moves" else f"Game length in {unit}")
     if len(series) > 1:
         _legend_beside(ax)
     return fig

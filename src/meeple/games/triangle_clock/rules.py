@@ -252,6 +252,11 @@ class TriangleClockGame(Game[TriangleClockOptions, "TriangleClockState", Triangl
         """Tick and Tock."""
         return SEAT_NAMES[player]
 
+    def seat_role(self, player: Player) -> str | None:
+        """The Final Match items the seat holds (``palette-swap+right-angle``, or ``no
+        items``): a designer's Tick and Tock differ by them as Squad Combat's seats by deck."""
+        return "+".join(item.label for item in self.held[player]) or "no items"
+
     def length_units(self, state: TriangleClockState) -> dict[str, int]:
         """Rounds played (32 in a finished game: ``round`` is 33 once it is over)."""
         return {"rounds": min(state.round, 33) - 1}

@@ -1,0 +1,209 @@
+"""``meeple design GAME``: one command that writes a design report for a game's designer.
+
+It plays (or reads back) one ordinary simulation run per player count, with the lab's own
+run keys, so that a second invocation reads the stored games instead of playing them, an
+interrupted one resumes, and each figure's run is the one ``meeple simulate`` with the same
+flags plays. The report is written by :func:`meeple.lab.design.design_report`.
+"""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.markup import escape
+
+from meeple.core.errors import MeepleError
+from meeple.core.registry import game_class, make
+from meeple.interfaces.console import console, fail
+from meeple.interfaces.lab_cli import (
+    Address,
+    BackendOpt,
+    Db,
+    Fresh,
+    Jobs,
+    LabError,
+    RotateSeats,
+    Seed,
+    _backend,
+    _check_seats,
+    _command_line,
+    _note,
+    _play,
+    _print_notes,
+    _simulation,
+    _writable,
+    _writing,
+)
+from meeple.interfaces.options_cli import option_flags, parse_option_flags
+from meeple.lab.cards import NoCards, card_report
+from meeple.lab.design import CountRun, design_report
+from meeple.lab.metrics import summarize
+from meeple.store import DEFAULT_URL, ResultStore
+
+
+def player_counts(game: str, options: dict[str, Any], text: str | None) -> list[int]:
+    """The player counts to report: those of ``text`` (``2,3,4``), else the one the game's
+    ``--players`` option names, else every count the option allows (the one count of a game
+    without the option)."""
+    cls = game_class(game)
+    field = cls.Options.model_fields.get("players")
+    if field is None:
+        fixed = make(game, **options).num_players
+        if text is not None and [w.strip() for w in text.split(",")] != [str(fixed)]:
+            raise LabError(f"{cls.title} is played by {fixed} players only; --counts {text!r}")
+        return [fixed]
+    low = next((m.ge for m in field.metadata if hasattr(m, "ge")), None)
+    high = next((m.le for m in field.metadata if hasattr(m, "le")), None)
+    if text is None:
+        if "players" in options:
+            return [int(options["players"])]
+        return list(range(int(low), int(high) + 1))
+    try:
+        counts = [int(w) for w in text.split(",") if w.strip()]
+    except ValueError:
+        counts = []
+    if not counts or any(not low <= c <= high for c in counts):
+        raise LabError(
+            f"--counts is a list of player counts from {low} to {high} separated by commas "
+            f"(such as {low},{high}), not {text!r}"
+        )
+    return list(dict.fromkeys(counts))
+
+
+def _simulate_command(
+    game: str, seats: list[str], games: int, seed: int, rotate: bool, options: dict[str, Any]
+) -> str:
+    """The ``meeple simulate`` command that plays the run of these settings."""
+    words = ["meeple", "simulate", game]
+    for spec in [seats[0]] if len(set(seats)) == 1 else seats:
+        words += ["--seat", spec]
+    words += ["--games", str(games), "--seed", str(seed)]
+    words += ["--rotate-seats"] if rotate else []
+    flags = option_flags(options)
+    return shlex.join(words) + (f" {flags}" if flags else "")
+
+
+def _agents_words(seats: list[str]) -> str:
+    if len(set(seats)) == 1:
+        return f"{seats[0]} in every seat"
+    return ", ".join(f"{spec} in seat {p}" for p, spec in enumerate(seats))
+
+
+def design_command(
+    ctx: typer.Context,
+    game: Annotated[str, typer.Argument(help="game to report on")],
+    games: Annotated[
+        int,
+        typer.Option(
+            "--games",
+            "-n",
+            help="games per player count (more games, tighter intervals); the games already "
+            "stored for a run are read back, not played again",
+            min=1,
+        ),
+    ] = 200,
+    seat: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="agent spec per seat, or one spec for every seat (default: the "
+            "game's hand-written agent)"
+        ),
+    ] = None,
+    counts: Annotated[
+        str | None,
+        typer.Option(
+            help="player counts to report, separated by commas (default: every count "
+            "the game allows, or the one --players names)"
+        ),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(help="folder of the report and its plots (default: results/design-GAME)"),
+    ] = None,
+    seed: Seed = 0,
+    jobs: Jobs = 1,
+    backend: BackendOpt = None,
+    address: Address = None,
+    db: Db = DEFAULT_URL,
+    fresh: Fresh = False,
+    rotate_seats: RotateSeats = False,
+) -> None:
+    """Write a design report: balance per seat and role, length, decisiveness, cards.
+
+    For each player count, one simulation run (the run meeple simulate with the same flags
+    plays): seat and turn-order balance, each seat's deck or items, game length in the game's
+    units, how early games are decided, lead changes, and each card's or item's use and
+    win-when-used, every figure with its 95% interval and the command that reproduces it,
+    with plots. Run it again to read the stored games back (nothing is played again); an
+    interrupted report resumes; --games extends every run; --backend ray plays on Ray.
+    Game options (a content folder, a ranking table) are given after the game.
+    """
+    try:
+        name = game_class(game).name
+        options = parse_option_flags(name, list(ctx.args))
+        folder = out or Path("results") / f"design-{name}"
+        _writable(folder)
+        chosen = _backend(backend, jobs)
+        plans = []
+        for players in player_counts(name, options, counts):
+            has_count = "players" in game_class(name).Options.model_fields
+            count_game = make(name, **({**options, "players": players} if has_count else options))
+            chosen_options = count_game.options.changed()
+            default = count_game.heuristic_agent or "random"
+            seats = _check_seats(name, chosen_options, seat or [default])
+            spec = _simulation(name, chosen_options, seats, games, seed, rotate_seats, False)
+            _print_notes(count_game, f"{players} players: ")
+            plans.append((players, seats, spec))
+        store = ResultStore(db)
+        runs = []
+        for players, seats, spec in plans:
+            kept = 0 if fresh else sum(1 for r in store.rows(spec.key) if r["index"] < games)
+            rows = _play(
+                spec,
+                games,
+                db,
+                chosen,
+                jobs,
+                address,
+                fresh,
+                f"{name}, {players} players {spec.key}",
+                folder / f"{name}-{spec.key}.jsonl",
+            )
+            try:
+                cards = card_report(rows)
+            except NoCards:
+                cards = None
+            command = _simulate_command(name, seats, games, seed, rotate_seats, spec.options)
+            runs.append(
+                CountRun(
+                    players=players,
+                    spec=spec,
+                    rows=rows,
+                    summary=summarize(rows),
+                    command=command,
+                    cards=cards,
+                    played=games - kept,
+                )
+            )
+    except MeepleError as exc:
+        raise fail(str(exc)) from None
+    agents = "; ".join(f"{run.label}: {_agents_words(run.spec.seatings[0])}" for run in runs)
+    title = f"Design report: {make(name, **options).title}"
+    flags = option_flags(options)
+    if flags:
+        title += f" ({flags})"
+    with _writing(folder):
+        report = design_report(title, agents, runs, folder, _command_line())
+    _note(db, [run.spec.key for run in runs], report)
+    played = sum(run.played for run in runs)
+    stored = sum(run.summary.games for run in runs) - played
+    console.print(
+        f"Played {played} games, read {stored} stored ({len(runs)} runs: "
+        f"{', '.join(run.spec.key for run in runs)}); report {escape(str(report))}"
+    )
+
+
+__all__ = ["design_command", "player_counts"]

@@ -1,0 +1,63 @@
+"""`meeple design GAME` writes a design report from the lab's runs (issue 57, items 5-6)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from typer.testing import CliRunner
+
+from meeple.interfaces.cli import app
+from meeple.interfaces.design_cli import player_counts
+from meeple.interfaces.lab_cli import LabError
+from meeple.lab.design import SECTIONS
+from meeple.store import ResultStore
+
+
+def test_a_report_has_every_section_and_a_second_invocation_plays_no_game(tmp_path):
+    db = f"sqlite:///{tmp_path / 'lab.db'}"
+    out = tmp_path / "report"
+    args = ["design", "triangle-clock", "--games", "4", "--db", db, "--out", str(out)]
+    first = CliRunner().invoke(app, args)
+    assert first.exit_code == 0, first.output
+    assert "Played 4 games, read 0 stored" in first.output
+    text = (out / "report.md").read_text()
+    for section in SECTIONS:
+        assert f"\n## {section}\n" in text
+    # Every image the report shows is written beside it.
+    images = re.findall(r"!\[[^]]*\]\(([^)]+)\)", text)
+    assert {"wins.png", "metrics.png", "cards-2p.png"} <= set(images)
+    for name in images:
+        assert (out / name).stat().st_size > 0
+    # Seats by their items, the items' use, and the command of each figure's run.
+    assert "Tick (palette-swap+right-angle)" in text and "mulligan" in text
+    assert "`meeple simulate triangle-clock --seat heuristic --games 4 --seed 0`" in text
+    [run] = ResultStore(db).runs()
+    assert f"`meeple cards {run['key']}`" in text
+    assert "Every game lasted 32 rounds" in text  # a constant length is said, not drawn
+
+    (out / "report.md").unlink()
+    again = CliRunner().invoke(app, args)
+    assert again.exit_code == 0, again.output
+    assert "Played 0 games, read 4 stored" in again.output
+    assert (out / "report.md").read_text() == text
+    assert [r["games"] for r in ResultStore(db).runs()] == [4]
+
+
+def test_the_player_counts_are_the_games_own_unless_given():
+    assert player_counts("squad-combat", {}, None) == [2, 3, 4]
+    assert player_counts("squad-combat", {"players": 3}, None) == [3]
+    assert player_counts("squad-combat", {}, "4,2") == [4, 2]
+    assert player_counts("triangle-clock", {}, None) == [2]
+    with pytest.raises(LabError, match="from 2 to 4"):
+        player_counts("squad-combat", {}, "2,5")
+    with pytest.raises(LabError, match="2 players only"):
+        player_counts("triangle-clock", {}, "3")
+
+
+def test_a_bad_player_count_is_one_line(tmp_path):
+    db = f"sqlite:///{tmp_path / 'lab.db'}"
+    result = CliRunner().invoke(app, ["design", "squad-combat", "--counts", "x", "--db", db])
+    assert result.exit_code != 0
+    assert "--counts is a list of player counts from 2 to 4" in result.output
+    assert "Traceback" not in result.output
