@@ -40,7 +40,7 @@ fuzz: $(STAMP)
 
 # The pages' screenshots that docs/web.md shows (generated into docs/web/, committed).
 screenshots: $(STAMP)
-	$(BIN)/pytest tests/web/test_screenshots.py tests/web/test_review_page.py -m screenshots -q
+	$(BIN)/pytest tests/web/test_screenshots.py tests/web/test_hints.py tests/web/test_review_page.py -m screenshots -q
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks

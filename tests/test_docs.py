@@ -157,11 +157,21 @@ def _image_links() -> list[str]:
 
 SCREENSHOTS = [
     f"docs/web.md -> docs/web/{name}-{form}.png"
-    for name in ("lobby", "edges", "erd", "erosion", "triangle-clock", "squad-combat", "replay")
+    for name in (
+        "lobby",
+        "replay",
+        *(
+            f"{kind}{game}"
+            for game in ("edges", "erd", "erosion", "triangle-clock", "squad-combat")
+            for kind in ("", "hint-", "review-")
+        ),
+    )
     for form in ("desktop", "phone")
 ]
+"""What `make screenshots` makes and docs/web.md shows: every page, and every game's hint and
+review, at both sizes."""
 KNOWN_IMAGES = [*SCREENSHOTS, "docs/erd-solved.md -> docs/erd-solved-lengths.png"]
-"""Image links the finder must see: the screenshot table and the Erd length plot."""
+"""Image links the finder must see: the screenshot tables and the Erd length plot."""
 PENDING_IMAGES: dict[str, str] = {}
 """Image links not yet tracked, each with why (xfail strict: the mark goes once it lands)."""
 
@@ -189,9 +199,11 @@ def test_every_image_a_doc_shows_is_in_the_repository(link):
 
 
 def test_the_image_links_found_include_the_known_ones():
-    """The link finder sees the screenshot table and the plot (else the test above is empty)."""
+    """The link finder sees the screenshot tables and the plot (else the test above is empty),
+    and docs/web.md shows every screenshot, each game's hint and review included."""
     links = _image_links()
-    assert set(KNOWN_IMAGES) | set(PENDING_IMAGES) <= set(links)
+    assert set(PENDING_IMAGES) <= set(links)
+    assert not set(KNOWN_IMAGES) - set(links), sorted(set(KNOWN_IMAGES) - set(links))
 
 
 LINK = re.compile(r"\]\(([^)\s#]*\.md)?#([^)\s]+)\)")

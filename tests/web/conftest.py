@@ -81,6 +81,26 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         process.stop()
 
 
+SHOTS_ARGS = ("--review-iterations", "50", "--max-hints-per-minute", "1000")
+"""The screenshot server's flags: a card game's review searches each decision 50 times, not
+200 (the picture is of the panel, and ten pictures of five games must fit a test run), and
+one address may ask for every game's hint."""
+
+
+@pytest.fixture(scope="session")
+def shots_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """``meeple serve`` for the screenshot tests (:data:`SHOTS_ARGS`), for the session."""
+    folder = tmp_path_factory.mktemp("shots")
+    process = ServerProcess(
+        f"sqlite:///{folder / 'server.db'}", folder / "server.log", 0, SHOTS_ARGS
+    )
+    process.start()
+    try:
+        yield Server(process)
+    finally:
+        process.stop()
+
+
 @pytest.fixture
 def context(chromium: Any) -> Iterator[Any]:
     """A fresh browser context (its own storage: another person) per test."""

@@ -3,50 +3,23 @@ marked decision moves the replay there (js/review.js, docs/web.md "Review")."""
 
 from __future__ import annotations
 
-import time
-
-import httpx
 import pytest
 
-from tests.web.conftest import SCREENSHOT_DIR
+from tests.web.shots import (
+    REVIEW_SECONDS,
+    REVIEWS,
+    SIZES,
+    finished_match,
+    review_shot,
+    reviewed_match,
+)
 from tests.web.test_accessibility import serious
-from tests.web.test_screenshots import SIZES, _shot
-
-REVIEW_SECONDS = 120
-"""How long a 2x2 game's review may take here (a process started for it, a shared machine)."""
-
-
-def _reviewed_match(server) -> tuple[str, dict]:
-    """A finished 2x2 Edges match, random against greedy, whose review marks a decision
-    (random play almost always gives something away; a few matches are tried); its id and
-    review."""
-    for _ in range(4):
-        match = server.create("edges", {"board": "2x2"}, ["random", "greedy"])["match"]
-        deadline = time.monotonic() + 60
-        while server.get(f"/api/matches/{match}")["status"] != "finished":
-            assert time.monotonic() < deadline, "two agents did not finish a 2x2 board"
-            time.sleep(0.2)
-        deadline = time.monotonic() + REVIEW_SECONDS
-        while (
-            reply := httpx.get(f"{server.url}/api/matches/{match}/review", timeout=10)
-        ).status_code != 200:
-            assert reply.status_code == 202, reply.text
-            assert time.monotonic() < deadline, "no review in time"
-            time.sleep(0.5)
-        review = reply.json()
-        if any(d["mark"] for d in review["decisions"]):
-            return match, review
-    raise AssertionError("four games of random play gave nothing away")
 
 
 def test_a_game_is_reviewed_when_asked(server, context, watch, page_errors):
     """Not reviewed yet: the panel offers a review (nothing is computed before), and a
     click computes it while the page waits."""
-    match = server.create("edges", {"board": "2x2"}, ["random", "random"])["match"]
-    deadline = time.monotonic() + 60
-    while server.get(f"/api/matches/{match}")["status"] != "finished":
-        assert time.monotonic() < deadline, "two agents did not finish a 2x2 board"
-        time.sleep(0.2)
+    match = finished_match(server, "edges", ("random", "random"))
     page = watch(context.new_page())
     page.goto(f"{server.url}/replay?match={match}")
     page.wait_for_selector("#review[data-state='offered']")
@@ -60,7 +33,7 @@ def test_a_game_is_reviewed_when_asked(server, context, watch, page_errors):
 def test_the_review_marks_decisions_draws_the_chances_and_jumps_there(
     server, context, watch, page_errors
 ):
-    match, review = _reviewed_match(server)
+    match, review = reviewed_match(server, "edges")
     page = watch(context.new_page())
     page.goto(f"{server.url}/replay?match={match}")
     page.wait_for_selector("body[data-step='0']")
@@ -92,19 +65,8 @@ def test_the_review_marks_decisions_draws_the_chances_and_jumps_there(
 
 @pytest.mark.screenshots
 @pytest.mark.parametrize("size", list(SIZES))
-def test_screenshot_of_the_review(server, chromium, size):
-    """docs/web/review-<size>.png: the replay of a reviewed match, a marked decision
-    chosen, the Review panel in view (``make screenshots``)."""
-    match, review = _reviewed_match(server)
-    width, height = SIZES[size]
-    context = chromium.new_context(viewport={"width": width, "height": height})
-    page = context.new_page()
-    page.goto(f"{server.url}/replay?match={match}")
-    page.wait_for_selector("#review[data-state='done']", timeout=REVIEW_SECONDS * 1000)
-    first = next(d for d in review["decisions"] if d["mark"])
-    page.locator(f"#review .review-move[data-n='{first['n']}']").click()
-    page.wait_for_selector(f"body[data-step='{first['n']}']")
-    page.locator("#review").scroll_into_view_if_needed()
-    page.wait_for_timeout(300)
-    _shot(page, SCREENSHOT_DIR / f"review-{size}.png", full_page=False)
-    context.close()
+@pytest.mark.parametrize("game", list(REVIEWS))
+def test_screenshot_of_the_review(shots_server, chromium, game, size):
+    """docs/web/review-<game>-<size>.png: the replay of a reviewed match, its first marked
+    decision chosen, the Review panel in view (``make screenshots``)."""
+    review_shot(shots_server, chromium, game, size)

@@ -1,9 +1,10 @@
 """Screenshots of the pages for docs/web.md: run by ``make screenshots``, not by default.
 
 One PNG per game page at 1280x800 and at phone width (390x844), a few moves into a match,
-plus the lobby and a replay. They are committed, so that docs/web.md shows them on any code
-host, each reduced to a palette of colours so that it stays small (about 100 KB at most:
-tests/test_docs.py checks the files exist).
+plus the lobby and a replay (the hint and the review of every game: tests/web/test_hints.py
+and tests/web/test_review_page.py, through tests/web/shots.py). They are committed, so that
+docs/web.md shows them on any code host, each reduced to a palette of colours so that it
+stays small (about 100 KB at most: tests/test_docs.py checks the files exist).
 """
 
 from __future__ import annotations
@@ -13,21 +14,8 @@ import random
 import pytest
 
 from tests.web.browser import Frames, click_once, moves_sent, status
-from tests.web.conftest import SCREENSHOT_DIR
+from tests.web.shots import SIZES, finished_match, new_page, shot
 from tests.web.test_games import FAST
-
-SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
-
-
-def _shot(page, path, full_page: bool = True) -> None:
-    """A screenshot at ``path`` (the full page, or the viewport), reduced to 64 colours (a
-    page is flat colour and text: the picture reads the same at a fraction of the size)."""
-    import io
-
-    from PIL import Image
-
-    image = Image.open(io.BytesIO(page.screenshot(full_page=full_page))).convert("RGB")
-    image.quantize(colors=64, method=Image.Quantize.MEDIANCUT).save(path, optimize=True)
 
 
 def _a_few_moves_in(page, frames: Frames, moves: int) -> None:
@@ -42,11 +30,9 @@ def _a_few_moves_in(page, frames: Frames, moves: int) -> None:
 
 @pytest.mark.screenshots
 @pytest.mark.parametrize("size", list(SIZES))
-def test_screenshots_of_every_page(server, chromium, size):
-    SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
-    width, height = SIZES[size]
-    context = chromium.new_context(viewport={"width": width, "height": height})
-    page = context.new_page()
+def test_screenshots_of_every_page(shots_server, chromium, size):
+    server = shots_server
+    page = new_page(chromium, size)
     for game, (options, agent) in FAST.items():
         options = {k: v for k, v in options.items() if k != "memorise_seconds"}
         created = server.create(
@@ -58,15 +44,14 @@ def test_screenshots_of_every_page(server, chromium, size):
         page.goto(f"{server.url}/play/{created['match']}#token={created['seats'][0]['token']}")
         page.wait_for_selector("body[data-status='playing']")
         _a_few_moves_in(page, frames, 0 if game == "triangle-clock" else 3)
-        _shot(page, SCREENSHOT_DIR / f"{game}-{size}.png")
+        shot(page, f"{game}-{size}")
     page.goto(f"{server.url}/")
     page.wait_for_selector("#open li")
-    _shot(page, SCREENSHOT_DIR / f"lobby-{size}.png")
-    finished = server.get("/api/matches?status=finished")
-    if finished:
-        page.goto(f"{server.url}/replay?match={finished[0]['match']}")
-        page.wait_for_selector("body[data-step='0']")
-        page.keyboard.press("End")
-        page.wait_for_timeout(300)
-        _shot(page, SCREENSHOT_DIR / f"replay-{size}.png")
-    context.close()
+    shot(page, f"lobby-{size}")
+    # A match of its own, so that the replay is pictured whichever tests ran before.
+    page.goto(f"{server.url}/replay?match={finished_match(server, 'edges')}")
+    page.wait_for_selector("body[data-step='0']")
+    page.keyboard.press("End")
+    page.wait_for_timeout(300)
+    shot(page, f"replay-{size}")
+    page.context.close()
