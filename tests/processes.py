@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 
 def children(pid: int) -> list[int]:
@@ -78,16 +79,19 @@ print(json.dumps(results))
 
 
 def meeple_each(
-    commands: list[list[str]], env: dict[str, str] | None = None, limit: float = 60
+    commands: list[list[str]],
+    env: dict[str, str] | None = None,
+    cwd: Path | None = None,
+    limit: float = 60,
 ) -> list[subprocess.CompletedProcess[str]]:
     """Run each command line of ``meeple`` in a process of its own, with a time limit, as
     the installed ``meeple`` script would: one Python starts and imports the command's code
     once, then forks a child per command line (a start of ``meeple`` takes about 2 s, a fork
     milliseconds). A command still running after ``limit`` seconds is killed and its
-    ``returncode`` is ``None``."""
+    ``returncode`` is ``None``. ``env`` and ``cwd`` as for :func:`subprocess.run`."""
     done = subprocess.run(
         [sys.executable, "-c", _FORKING, json.dumps(commands), str(limit)],
-        capture_output=True, text=True, env=env, check=False,
+        capture_output=True, text=True, env=env, cwd=cwd, check=False,
         timeout=60 + limit * len(commands),
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
