@@ -51,7 +51,12 @@ SLOW = (
     "tests/lab/test_lab.py::test_same_rows_on_a_local_ray_instance",
     "tests/lab/test_lab_reliability.py",
     "tests/envs/test_envs.py::test_openspiel_random_sim_test",
-    "tests/core/test_kernels.py::test_a_kernel_runs_the_new_code",
+    # Processes of their own that compile kernels, to see what a fresh process reads back.
+    "tests/core/test_kernels.py",
+    # A real server process (`meeple play`, Enter: the lobby).
+    "tests/interfaces/test_cli.py::test_the_launchers_first_choice_serves_the_lobby",
+    # Thousands of games played along the readable rules (the other tests there play 60).
+    "tests/envs/test_vector.py::test_thousands_of_random_games",
     "tests/test_readme.py",
 )
 

@@ -26,6 +26,7 @@ from typing import Any
 import pytest
 
 from meeple.core.conformance import check_game, check_immutable, check_state
+from tests.processes import meeple_each
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "tic_tac_toe"
@@ -77,10 +78,33 @@ def test_without_its_entry_point_the_game_is_unknown() -> None:
     assert "no game called 'tic-tac-toe'" in done.stdout + done.stderr
 
 
-def test_the_game_is_listed_with_its_option(installed: dict[str, str]) -> None:
-    listing = run(installed, str(MEEPLE), "games")
+# The command lines of ``meeple`` the tests below read, run once for the module in a process
+# each (tests.processes.meeple_each: one Python start, a fork per command line).
+COMMANDS = {
+    "games": ["games"],
+    "agents": ["agents", "tic-tac-toe"],
+    "play": ["play", "tic-tac-toe", "--seat", "random", "--seat", "random", "--no-history"],
+    "play 4x4": ["play", "tic-tac-toe", "--size", "4", "--seat", "heuristic", "--seat",
+                 "random", "--no-history"],
+    "simulate": ["simulate", "tic-tac-toe", "--games", "20"],
+}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def said(installed: dict[str, str]) -> dict[str, str]:
+    """What each of ``COMMANDS`` printed with the example installed (each must succeed), run
+    in the folder ``run`` uses, for what they write (such as the lab's results)."""
+    cwd = Path(installed["PYTHONPATH"].split(os.pathsep)[1])
+    results = meeple_each(list(COMMANDS.values()), env=installed, cwd=cwd, limit=240)
+    for args, done in zip(COMMANDS.values(), results, strict=True):
+        assert done.returncode == 0, f"{args} failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    return {name: done.stdout for name, done in zip(COMMANDS, results, strict=True)}
+
+
+def test_the_game_is_listed_with_its_option(said: dict[str, str]) -> None:
+    listing = said["games"]
     assert "tic-tac-toe" in listing and "size" in listing
-    assert "heuristic" in run(installed, str(MEEPLE), "agents", "tic-tac-toe")
+    assert "heuristic" in said["agents"]
 
 
 def test_the_example_s_own_tests_pass_the_conformance_suite(installed: dict[str, str]) -> None:
@@ -90,21 +114,14 @@ def test_the_example_s_own_tests_pass_the_conformance_suite(installed: dict[str,
     assert "6 passed" in out
 
 
-def test_it_plays_in_the_terminal(installed: dict[str, str]) -> None:
-    out = run(
-        installed, str(MEEPLE), "play", "tic-tac-toe", "--seat", "random", "--seat", "random",
-        "--no-history",
-    )  # fmt: skip
+def test_it_plays_in_the_terminal(said: dict[str, str]) -> None:
+    out = said["play"]
     assert "made a line of 3" in out or "a draw" in out
-    out = run(
-        installed, str(MEEPLE), "play", "tic-tac-toe", "--size", "4", "--seat", "heuristic",
-        "--seat", "random", "--no-history",
-    )  # fmt: skip
-    assert " a b c d" in out
+    assert " a b c d" in said["play 4x4"]
 
 
-def test_it_runs_in_the_lab(installed: dict[str, str]) -> None:
-    out = run(installed, str(MEEPLE), "simulate", "tic-tac-toe", "--games", "20")
+def test_it_runs_in_the_lab(said: dict[str, str]) -> None:
+    out = said["simulate"]
     assert re.search(r"│ games +│ 20 ", out), out
     assert "made a line of 3" in out
 

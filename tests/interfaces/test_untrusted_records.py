@@ -6,10 +6,7 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import sys
 from importlib import resources
-from pathlib import Path
 
 import pytest
 
@@ -17,6 +14,7 @@ import meeple
 from meeple.agents import make_agent, play_game
 from meeple.core.errors import MeepleError
 from meeple.core.record import GameRecord
+from tests.processes import meeple_each
 
 
 def _clean_error(result, *texts: str) -> None:
@@ -80,13 +78,6 @@ def test_resume_reads_only_a_typed_content_folder(run, tmp_path):
     assert typed.exit_code == 0, typed.output
 
 
-def _meeple(*args: str) -> subprocess.CompletedProcess[str]:
-    # A process of its own with a time limit: a regression that reads /dev/zero or waits on
-    # a pipe must fail the test, not hang it or fill the machine's memory.
-    command = [str(Path(sys.executable).with_name("meeple")), *args]
-    return subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
-
-
 def _special_files(tmp_path) -> dict[str, str]:
     fifo = tmp_path / "pipe.toml"
     os.mkfifo(fifo)
@@ -96,10 +87,19 @@ def _special_files(tmp_path) -> dict[str, str]:
             str(tmp_path): "is a folder", str(big): "larger than a game data file"}  # fmt: skip
 
 
+# Each command line runs in a process of its own with a time limit (tests.processes): a
+# regression that reads /dev/zero or waits on a pipe must fail the test, not hang it or fill
+# the machine's memory.
+
+
 def test_a_typed_ranking_table_is_read_with_a_cap_and_only_if_a_plain_file(tmp_path):
-    for path, says in _special_files(tmp_path).items():
-        result = _meeple("play", "triangle-clock", "--ranking", path, "--seat", "random",
-                         "--seat", "random", "--quiet", "--no-history")  # fmt: skip
+    special = _special_files(tmp_path)
+    results = meeple_each([
+        ["play", "triangle-clock", "--ranking", path, "--seat", "random", "--seat", "random",
+         "--quiet", "--no-history"]
+        for path in special
+    ])  # fmt: skip
+    for (path, says), result in zip(special.items(), results, strict=True):
         assert result.returncode == 2, (path, result.stdout, result.stderr)
         output = " ".join((result.stdout + result.stderr).split())
         assert "Traceback" not in output and says in output, (path, output)
@@ -107,14 +107,21 @@ def test_a_typed_ranking_table_is_read_with_a_cap_and_only_if_a_plain_file(tmp_p
 
 def test_a_typed_content_folder_is_read_with_a_cap_and_only_plain_files(tmp_path):
     shipped = resources.files("meeple.games.squad_combat").joinpath("data")
-    for n, (path, says) in enumerate(_special_files(tmp_path).items()):
+    special = _special_files(tmp_path)
+    folders = []
+    for n, path in enumerate(special):
         folder = tmp_path / f"content{n}"
         with resources.as_file(shipped) as source:
             shutil.copytree(source, folder)
         (folder / "cards.toml").unlink()
         (folder / "cards.toml").symlink_to(path)
-        result = _meeple("play", "squad-combat", "--content", str(folder), "--seat", "random",
-                         "--seat", "random", "--quiet", "--no-history")  # fmt: skip
+        folders.append(folder)
+    results = meeple_each([
+        ["play", "squad-combat", "--content", str(folder), "--seat", "random", "--seat",
+         "random", "--quiet", "--no-history"]
+        for folder in folders
+    ])  # fmt: skip
+    for (path, says), result in zip(special.items(), results, strict=True):
         assert result.returncode == 2, (path, result.stdout, result.stderr)
         output = " ".join((result.stdout + result.stderr).split())
         assert "Traceback" not in output, output

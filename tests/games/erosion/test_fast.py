@@ -65,9 +65,12 @@ def play_both(game: ErosionGame, seed: int, seen: Counter) -> None:
         if not legal:
             break
         seen[state.phase] += 1
-        action = legal[rng.randrange(len(legal))]
-        state = state.apply(seat, game.action_from_id(action))
-        fr.apply(array, rules, action, moves)
+        pick = rng.randrange(len(legal))
+        state = state.apply(seat, game.action_from_id(legal[pick]))
+        # The action as the compiled playouts pass it, an entry of the legal-action buffer:
+        # the machine code checked here is the one they run (a Python int would compile,
+        # and check, another).
+        fr.apply(array, rules, moves[pick], moves)
         if array[rules[fs.R_SCALARS] + fs.S_CHANCE]:
             seen["chance"] += 1
         fast.follow_reference_chance(game, array, seed)
