@@ -172,8 +172,9 @@ def create_app(
 
     @app.post("/api/matches", summary="Create a match; returns a secret token per person's seat")
     async def create_match(request: CreateMatch, http: Request) -> dict[str, Any]:
-        async with quotas.creating(_client(http), hub.unfinished) as made:
-            created = await hub.create(request)
+        client = _client(http)
+        async with quotas.creating(client, hub.unfinished) as made:
+            created = await hub.create(request, owner=client)
             made["match"] = created["match"]
         return created
 

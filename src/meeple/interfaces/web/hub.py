@@ -315,8 +315,11 @@ class Hub:
             )
         return out
 
-    async def create(self, request: CreateMatch, rematch_of: str | None = None) -> dict[str, Any]:
-        """Make a match; returns its id, one secret token per person's seat and the links."""
+    async def create(
+        self, request: CreateMatch, rematch_of: str | None = None, owner: str | None = None
+    ) -> dict[str, Any]:
+        """Make a match; returns its id, one secret token per person's seat and the links.
+        ``owner``: the address that asked, whose share of the agent workers its agents use."""
         # Refused before the game would read (or say anything about) a server's file.
         size = len(json.dumps(request.options).encode())
         if size > self.limits.max_options_bytes:
@@ -402,7 +405,9 @@ class Hub:
             rematch_of=rematch_of,
         )
         await asyncio.to_thread(self.store.create, stored)
-        match = LiveMatch(stored=stored, game=game, state=game.new_game(seed), hidden=[])
+        match = LiveMatch(
+            stored=stored, game=game, state=game.new_game(seed), hidden=[], owner=owner
+        )
         self.matches[stored.id] = match
         self._after_change(match)
         return {
@@ -681,7 +686,8 @@ class Hub:
                 listed=stored.listed,
                 move_seconds=stored.move_seconds,
             )
-            created = await self.create(request, rematch_of=stored.id)
+            # The same agents, on the share of the address that chose them.
+            created = await self.create(request, rematch_of=stored.id, owner=match.owner)
             await asyncio.to_thread(self.store.update, stored.id, rematch=created["match"])
             stored.rematch = created["match"]
         mine = None
@@ -813,6 +819,7 @@ class Hub:
             spec,
             seed,
             allowance=self.limits.allowance(spec),
+            owner=match.owner,
         )
         return match.game.parse_action(text)
 
