@@ -104,3 +104,27 @@ def test_a_slow_address_holds_at_most_its_share_of_the_workers(tmp_path, server_
     # The slow address is served its share meanwhile: its agents are thinking, not refused.
     assert all(summary(m)["status"] == "playing" for m in slow)
     hostile.close()
+
+
+def test_agents_that_do_not_search_never_wait_behind_a_search(tmp_path, server_factory):
+    # One worker, held 100 s a move by SLOW, from the same address as the random agents:
+    # neither the share nor the allowance would let them move before it ends.
+    server = server_factory(
+        f"sqlite:///{tmp_path / 'server.db'}",
+        1,
+        *("--max-agent-seconds", "100", "--max-agent-iterations", "100000000"),
+    )
+
+    def create(**body) -> dict:
+        reply = httpx.post(f"{server.url}/api/matches", json=body, timeout=30)
+        assert reply.status_code == 200, reply.text
+        return reply.json()
+
+    slow = create(game="edges", seats=[SLOW, SLOW])["match"]
+    time.sleep(2)  # SLOW is thinking in the only worker
+    start = time.monotonic()
+    fast = create(game="edges", options={"board": "2x2"}, seats=["random", "random"])["match"]
+    while httpx.get(f"{server.url}/api/matches/{fast}", timeout=30).json()["status"] != "finished":
+        assert time.monotonic() - start < BOUND, "random agents waited behind a search"
+        time.sleep(0.1)
+    assert httpx.get(f"{server.url}/api/matches/{slow}", timeout=30).json()["seq"] == 0

@@ -73,7 +73,17 @@ def create_app(
     store = MatchStore(db)
     store.check()
     sets = ContentSets(content)
-    hub = Hub(store, AgentPool(agent_workers), base_url=base_url, limits=limits, content=sets)
+    # One more worker, for the agents that do not search: their replies never queue behind
+    # a search (threads, as the others, with --agent-workers 0).
+    light = AgentPool(0 if agent_workers == 0 else 1)
+    hub = Hub(
+        store,
+        AgentPool(agent_workers),
+        base_url=base_url,
+        limits=limits,
+        content=sets,
+        light=light,
+    )
     quotas = ClientQuotas(hub.limits)
     # Uploaded records are checked in a process of their own (threads where agents run in
     # threads): one worker, so uploads wait their turn instead of taking every core.

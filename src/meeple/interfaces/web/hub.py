@@ -65,6 +65,11 @@ def _default_agent(game: Game[Any, Any, Any]) -> str:
     return level_spec(game, DEFAULT_LEVEL)
 
 
+LIGHT_AGENTS = frozenset({"random", "greedy"})
+"""Agents that do not search (the easy levels): a decision costs a replay of the match and
+little more, so it runs in the light worker and never waits behind a search."""
+
+
 class Hub:
     """Every live match of one server process."""
 
@@ -76,12 +81,16 @@ class Hub:
         clock: Callable[[], float] = time.time,
         limits: ServerLimits | None = None,
         content: ContentSets | None = None,
+        light: AgentPool | None = None,
     ) -> None:
         self.store = store
         self.content = content or ContentSets()
         """The designer's data the operator installed, chosen by name in a match."""
         self.limits = limits or ServerLimits()
         self.pool = pool or AgentPool()
+        self.light = light
+        """The worker of the agents that do not search (:data:`LIGHT_AGENTS`); None: they
+        use ``pool`` too."""
         self.base_url = base_url
         self.clock = clock
         self.matches: dict[str, LiveMatch] = {}
@@ -235,6 +244,8 @@ class Hub:
         for task in list(self._tasks):
             task.cancel()
         self.pool.close()
+        if self.light is not None:
+            self.light.close()
         if self._preparer is not None:
             # A solve in progress is abandoned: its process is stopped with the server.
             for process in list(getattr(self._preparer, "_processes", {}).values()):
@@ -810,7 +821,9 @@ class Hub:
         it needs is prepared)."""
         await self._ready(match.game)
         stored = match.stored
-        text = await self.pool.move(
+        light = self.light is not None and parse_spec(spec).name in LIGHT_AGENTS
+        pool = self.light if light and self.light is not None else self.pool
+        text = await pool.move(
             stored.game,
             self.content.resolve(stored.game, stored.options),
             stored.seed,
