@@ -53,6 +53,29 @@ def test_a_free_worker_goes_to_an_owner_holding_none():
     asyncio.run(go())
 
 
+def test_owners_take_turns_however_many_decisions_each_has_waiting():
+    async def go() -> None:
+        pool = AgentPool(1, job=nap)
+        finished: list[str] = []
+
+        async def decide(name: str, owner: str) -> None:
+            await pool.move(0.5, owner=owner)
+            finished.append(name)
+
+        try:
+            await pool.move(0, owner="warm")  # the worker started
+            tasks = [asyncio.create_task(decide(f"a{k}", "a")) for k in range(3)]
+            await asyncio.sleep(0.1)  # a0 holds the worker, a1 and a2 wait
+            tasks.append(asyncio.create_task(decide("b0", "b")))
+            await asyncio.gather(*tasks)
+        finally:
+            pool.close()
+        # First come, first served would give b0 the worker last.
+        assert finished == ["a0", "b0", "a1", "a2"]
+
+    asyncio.run(go())
+
+
 def test_a_slow_address_holds_at_most_its_share_of_the_workers(tmp_path, server_factory):
     # Two workers and three matches of SLOW agents: first come, first served, both workers
     # would think for SLOW for 100 s at a time, and every other decision would wait.

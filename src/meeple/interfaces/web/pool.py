@@ -117,7 +117,8 @@ class AgentPool:
 
     Each decision names its ``owner`` (the address that made the match): the workers are
     shared between owners, not handed out first come, first served. A free worker goes to
-    the waiting decision whose owner holds the fewest workers (the oldest among equals), and
+    the waiting decision whose owner holds the fewest workers (among equals, the owner
+    served longest ago: owners take turns, however many decisions each has waiting), and
     an owner that holds a worker already never takes the last free one: one is kept for an
     owner holding none. So however many matches one address fills with agents thinking at
     the cap, another address's agent (or its person's clock running out) waits for no more
@@ -135,6 +136,9 @@ class AgentPool:
         """Decisions waiting for a worker, oldest first, with their owners."""
         self._held: Counter[Hashable] = Counter()
         """Workers each owner holds now."""
+        self._served: dict[Hashable, int] = {}
+        """When each owner was last handed a worker (a count of hand-outs)."""
+        self._handed = 0
         self._closed = False
         self.overruns = 0
         """How many decisions were stopped past their allowance."""
@@ -238,14 +242,18 @@ class AgentPool:
         self._waiting = [w for w in self._waiting if not w[1].done()]
         while idle and self._waiting:
             allowed = [
-                (self._held[owner], k)
+                (self._held[owner], self._served.get(owner, -1), k)
                 for k, (owner, _turn) in enumerate(self._waiting)
                 if self._held[owner] == 0 or len(idle) >= 2
             ]
             if not allowed:
                 return
-            owner, turn = self._waiting.pop(min(allowed)[1])
+            owner, turn = self._waiting.pop(min(allowed)[2])
             self._held[owner] += 1
+            self._handed += 1
+            self._served[owner] = self._handed
+            if len(self._served) > 10_000:  # forget owners long gone (they sort first again)
+                self._served = {o: n for o, n in self._served.items() if n > self._handed - 1000}
             turn.set_result(idle.pop())
 
     def _release(self, owner: Hashable, worker: _Worker | None) -> None:
