@@ -82,7 +82,17 @@ def create_app(
     store = MatchStore(db)
     store.check()
     sets = ContentSets(content)
-    hub = Hub(store, AgentPool(agent_workers), base_url=base_url, limits=limits, content=sets)
+    # One more worker, for the agents that do not search: their replies never queue behind
+    # a search (threads, as the others, with --agent-workers 0).
+    light = AgentPool(0 if agent_workers == 0 else 1)
+    hub = Hub(
+        store,
+        AgentPool(agent_workers),
+        base_url=base_url,
+        limits=limits,
+        content=sets,
+        light=light,
+    )
     quotas = ClientQuotas(hub.limits)
     # Uploaded records are checked in a process of their own (threads where agents run in
     # threads): one worker, so uploads wait their turn instead of taking every core.
@@ -211,8 +221,9 @@ def create_app(
 
     @app.post("/api/matches", summary="Create a match; returns a secret token per person's seat")
     async def create_match(request: CreateMatch, http: Request) -> dict[str, Any]:
-        async with quotas.creating(_client(http), hub.unfinished) as made:
-            created = await hub.create(request)
+        client = _client(http)
+        async with quotas.creating(client, hub.unfinished) as made:
+            created = await hub.create(request, owner=client)
             made["match"] = created["match"]
         return created
 

@@ -30,6 +30,8 @@ class Client:
         self.token = token
         self.name = name
         self.messages: list[dict[str, Any]] = []
+        self.arrived: list[float] = []
+        """``time.perf_counter()`` as each of ``messages`` was read (same index)."""
         self.state: dict[str, Any] | None = None
         self.log: list[dict[str, Any]] = []
         """The move log as this client has put it together from its state messages."""
@@ -55,6 +57,7 @@ class Client:
             async for raw in self._ws:
                 message = json.loads(raw)
                 self.messages.append(message)
+                self.arrived.append(time.perf_counter())
                 kind = message["type"]
                 if kind == "state":
                     self.state = message
@@ -135,10 +138,11 @@ Flags given after these (``args``) take their place."""
 
 class ServerProcess:
     """``meeple serve`` in a real process on a free port (its per-address limits lifted,
-    :data:`ONE_ADDRESS`, unless ``args`` set them)."""
+    :data:`ONE_ADDRESS`, unless ``args`` set them; ``agent_workers`` None: the server's
+    default, one per core)."""
 
     def __init__(
-        self, db: str, log: Path, agent_workers: int = 1, args: tuple[str, ...] = ()
+        self, db: str, log: Path, agent_workers: int | None = 1, args: tuple[str, ...] = ()
     ) -> None:
         self.db = db
         self.log_path = log
@@ -153,9 +157,10 @@ class ServerProcess:
         """Start it and wait until it answers."""
         meeple = Path(sys.executable).with_name("meeple")
         log = self.log_path.open("ab")
+        workers = () if self.agent_workers is None else ("--agent-workers", str(self.agent_workers))
         self.proc = subprocess.Popen(
             [str(meeple), "serve", "--port", str(self.port), "--db", self.db,
-             "--agent-workers", str(self.agent_workers), *ONE_ADDRESS, *self.args],
+             *workers, *ONE_ADDRESS, *self.args],
             stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
         )  # fmt: skip
         deadline = time.monotonic() + 60

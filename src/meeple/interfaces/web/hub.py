@@ -69,6 +69,11 @@ def _default_agent(game: Game[Any, Any, Any]) -> str:
     return level_spec(game, DEFAULT_LEVEL)
 
 
+LIGHT_AGENTS = frozenset({"random", "greedy"})
+"""Agents that do not search (the easy levels): a decision costs a replay of the match and
+little more, so it runs in the light worker and never waits behind a search."""
+
+
 class Hub:
     """Every live match of one server process."""
 
@@ -80,12 +85,16 @@ class Hub:
         clock: Callable[[], float] = time.time,
         limits: ServerLimits | None = None,
         content: ContentSets | None = None,
+        light: AgentPool | None = None,
     ) -> None:
         self.store = store
         self.content = content or ContentSets()
         """The designer's data the operator installed, chosen by name in a match."""
         self.limits = limits or ServerLimits()
         self.pool = pool or AgentPool()
+        self.light = light
+        """The worker of the agents that do not search (:data:`LIGHT_AGENTS`); None: they
+        use ``pool`` too."""
         self.base_url = base_url
         self.clock = clock
         self.matches: dict[str, LiveMatch] = {}
@@ -240,6 +249,8 @@ class Hub:
         for task in list(self._tasks):
             task.cancel()
         self.pool.close()
+        if self.light is not None:
+            self.light.close()
         if self._preparer is not None:
             # A solve in progress is abandoned: its process is stopped with the server.
             for process in list(getattr(self._preparer, "_processes", {}).values()):
@@ -326,8 +337,11 @@ class Hub:
             )
         return out
 
-    async def create(self, request: CreateMatch, rematch_of: str | None = None) -> dict[str, Any]:
-        """Make a match; returns its id, one secret token per person's seat and the links."""
+    async def create(
+        self, request: CreateMatch, rematch_of: str | None = None, owner: str | None = None
+    ) -> dict[str, Any]:
+        """Make a match; returns its id, one secret token per person's seat and the links.
+        ``owner``: the address that asked, whose share of the agent workers its agents use."""
         # Refused before the game would read (or say anything about) a server's file.
         size = len(json.dumps(request.options).encode())
         if size > self.limits.max_options_bytes:
@@ -413,7 +427,9 @@ class Hub:
             rematch_of=rematch_of,
         )
         await asyncio.to_thread(self.store.create, stored)
-        match = LiveMatch(stored=stored, game=game, state=game.new_game(seed), hidden=[])
+        match = LiveMatch(
+            stored=stored, game=game, state=game.new_game(seed), hidden=[], owner=owner
+        )
         self.matches[stored.id] = match
         self._after_change(match)
         return {
@@ -692,7 +708,8 @@ class Hub:
                 listed=stored.listed,
                 move_seconds=stored.move_seconds,
             )
-            created = await self.create(request, rematch_of=stored.id)
+            # The same agents, on the share of the address that chose them.
+            created = await self.create(request, rematch_of=stored.id, owner=match.owner)
             await asyncio.to_thread(self.store.update, stored.id, rematch=created["match"])
             stored.rematch = created["match"]
         mine = None
@@ -748,6 +765,7 @@ class Hub:
                     self.limits.max_hint_iterations,
                     self.limits.max_agent_exact,
                     allowance=self.limits.hint_seconds,
+                    owner=match.owner,
                 )
             except AgentOverrun:
                 raise ServerError(
@@ -869,7 +887,9 @@ class Hub:
         it needs is prepared)."""
         await self._ready(match.game)
         stored = match.stored
-        text = await self.pool.move(
+        light = self.light is not None and parse_spec(spec).name in LIGHT_AGENTS
+        pool = self.light if light and self.light is not None else self.pool
+        text = await pool.move(
             stored.game,
             self.content.resolve(stored.game, stored.options),
             stored.seed,
@@ -878,6 +898,7 @@ class Hub:
             spec,
             seed,
             allowance=self.limits.allowance(spec),
+            owner=match.owner,
         )
         return match.game.parse_action(text)
 

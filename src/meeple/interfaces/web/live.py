@@ -144,6 +144,9 @@ class LiveMatch:
     rematch_votes: dict[Player, bool] = field(default_factory=dict)
     """Once over: the people who asked for or accepted a rematch (True) or declined it
     (False). Kept in memory: a restarted server asks again."""
+    owner: str | None = None
+    """The address that made the match (kept in memory only: None after a restart): its
+    agents share the workers with other addresses' as that address's (``AgentPool``)."""
     timed_out: set[int] = field(default_factory=set)
     """Move numbers (1-based) the game's agent made for a person whose time ran out (kept
     in memory only: after a restart the log no longer marks them)."""

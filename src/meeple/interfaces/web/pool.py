@@ -8,7 +8,9 @@ decision, and a restarted server needs nothing from the old workers.
 
 A decision may take its allowance (the agent's time budget and a margin, from the
 operator's limits) and no more: past it the worker is killed and a new one started in its
-place, so an agent that overruns holds up no other match for longer than that.
+place, so an agent that overruns holds up no other match for longer than that. The workers
+are shared between the addresses that made the matches (:class:`AgentPool`), so one
+address's agents never make another's wait behind a queue of their decisions.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ import asyncio
 import contextlib
 import multiprocessing
 import os
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.connection import Connection
 from typing import Any
@@ -133,7 +136,16 @@ class _Worker:
 class AgentPool:
     """Runs agent decisions and hints (or other ``tasks``: module-level functions by name)
     off the event loop: ``workers`` processes, or threads if 0 (threads cannot be stopped: a
-    task past its allowance is abandoned, not ended)."""
+    task past its allowance is abandoned, not ended).
+
+    Each decision names its ``owner`` (the address that made the match): the workers are
+    shared between owners, not handed out first come, first served. A free worker goes to
+    the waiting decision whose owner holds the fewest workers (among equals, the owner
+    served longest ago: owners take turns, however many decisions each has waiting), and
+    an owner that holds a worker already never takes the last free one: one is kept for an
+    owner holding none. So however many matches one address fills with agents thinking at
+    the cap, another address's agent (or its person's clock running out) waits for no more
+    than a worker another owner holds; with one worker, for no more than an allowance."""
 
     def __init__(
         self, workers: int | None = None, tasks: dict[str, Callable[..., Any]] | None = None
@@ -143,11 +155,16 @@ class AgentPool:
         self.workers = workers
         self.tasks = dict(AGENT_TASKS if tasks is None else tasks)
         self._threads: ThreadPoolExecutor | None = None
-        self._idle: asyncio.Queue[_Worker] | None = None
+        self._idle: list[_Worker] | None = None
         self._busy: set[_Worker] = set()
+        self._waiting: list[tuple[Hashable, asyncio.Future[_Worker]]] = []
+        """Decisions waiting for a worker, oldest first, with their owners."""
+        self._held: Counter[Hashable] = Counter()
+        """Workers each owner holds now."""
+        self._served: dict[Hashable, int] = {}
+        """When each owner was last handed a worker (a count of hand-outs)."""
+        self._handed = 0
         self._closed = False
-        self._closing = asyncio.Event()
-        """Set by :meth:`close`: tasks waiting for a worker give up at once."""
         self.overruns = 0
         """How many decisions were stopped past their allowance."""
 
@@ -158,13 +175,11 @@ class AgentPool:
             self._threads = ThreadPoolExecutor(max_workers=size, thread_name_prefix="agent")
         return self._threads
 
-    def _workers(self) -> asyncio.Queue[_Worker]:
+    def _workers(self) -> list[_Worker]:
         if self._idle is None:
             # Started from the event loop's thread: a worker's death signal follows the
             # thread that started it, and this one lives as long as the server.
-            self._idle = asyncio.Queue()
-            for _ in range(self.workers):
-                self._idle.put_nowait(_Worker(self.tasks))
+            self._idle = [_Worker(self.tasks) for _ in range(self.workers)]
         return self._idle
 
     def start(self) -> None:
@@ -174,20 +189,30 @@ class AgentPool:
         if self.workers > 0 and not self._closed:
             self._workers()
 
-    async def move(self, *args: Any, allowance: float | None = None) -> str:
-        """The agent's move (see :func:`agent_move` for the arguments). Past ``allowance``
-        seconds of thinking, AgentOverrun, and (with processes) the worker is replaced."""
-        answer: str = await self.run("move", args, allowance)
+    def held(self, owner: Hashable) -> int:
+        """How many workers ``owner``'s decisions hold now."""
+        return self._held[owner]
+
+    async def move(self, *args: Any, allowance: float | None = None, owner: Hashable = None) -> str:
+        """The agent's move (see :func:`agent_move` for the arguments), once ``owner``'s turn
+        for a worker comes (see the class). Past ``allowance`` seconds of thinking,
+        AgentOverrun, and (with processes) the worker is replaced."""
+        answer: str = await self.run("move", args, allowance, owner)
         return answer
 
-    async def hint(self, *args: Any, allowance: float | None = None) -> dict[str, Any]:
+    async def hint(
+        self, *args: Any, allowance: float | None = None, owner: Hashable = None
+    ) -> dict[str, Any]:
         """A seat's hint (see :func:`hint_move` for the arguments), in a worker as an
-        agent's move is, with the same allowance and replacement past it."""
-        answer: dict[str, Any] = await self.run("hint", args, allowance)
+        agent's move is, with the same turns, allowance and replacement past it."""
+        answer: dict[str, Any] = await self.run("hint", args, allowance, owner)
         return answer
 
-    async def run(self, kind: str, args: tuple[Any, ...], allowance: float | None) -> Any:
-        """Run task ``kind`` (a name in the pool's ``tasks``) in a worker: see :meth:`move`."""
+    async def run(
+        self, kind: str, args: tuple[Any, ...], allowance: float | None, owner: Hashable = None
+    ) -> Any:
+        """Run task ``kind`` (a name in the pool's ``tasks``) in a worker once ``owner``'s
+        turn comes: see :meth:`move`."""
         if self._closed:  # the server is stopping: no worker is started again
             raise MeepleError("the agents' workers are stopped: the server is stopping")
         loop = asyncio.get_running_loop()
@@ -198,8 +223,7 @@ class AgentPool:
             except TimeoutError:
                 self.overruns += 1
                 raise AgentOverrun(f"no {kind} within {allowance:g} s") from None
-        idle = self._workers()
-        worker = await self._next_worker(idle)
+        worker = await self._next_worker(owner)
         self._busy.add(worker)
         finished = False
         try:
@@ -226,43 +250,76 @@ class AgentPool:
             finished = True
         finally:
             self._busy.discard(worker)
-            if finished and not self._closed:
-                idle.put_nowait(worker)
-            else:
+            if not finished:
                 # Stopped, dead or cancelled mid-decision: its answer would reach the next
                 # task, so the worker goes and a new one takes its place.
                 worker.kill()
-                if not self._closed:
-                    idle.put_nowait(_Worker(self.tasks))
+            self._release(owner, worker if finished else None)
         if status != "ok":
             raise MeepleError(text)
         return text
 
-    async def _next_worker(self, idle: asyncio.Queue[_Worker]) -> _Worker:
-        """An idle worker, once there is one; MeepleError if the pool closes first (a
-        task waiting its turn when the server stops is told so, not left waiting)."""
-        getting = asyncio.ensure_future(idle.get())
-        closing = asyncio.ensure_future(self._closing.wait())
+    async def _next_worker(self, owner: Hashable) -> _Worker:
+        """A worker for ``owner``, once its turn comes; MeepleError if the pool closes
+        first (a task waiting its turn when the server stops is told so, not left waiting)."""
+        self._workers()
+        turn: asyncio.Future[_Worker] = asyncio.get_running_loop().create_future()
+        self._waiting.append((owner, turn))
+        self._hand_out()
         try:
-            await asyncio.wait((getting, closing), return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            closing.cancel()
-            if not getting.done():
-                getting.cancel()
+            return await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled() and turn.exception() is None:
+                self._release(owner, turn.result())  # handed a worker as it was cancelled
+            else:
+                self._waiting = [w for w in self._waiting if w[1] is not turn]
+            raise
+
+    def _hand_out(self) -> None:
+        """Give free workers to waiting decisions, fairly between owners (see the class)."""
+        idle = self._idle
+        # A decision cancelled while it waited is dropped here (its task removes it too).
+        self._waiting = [w for w in self._waiting if not w[1].done()]
+        while idle and self._waiting:
+            allowed = [
+                (self._held[owner], self._served.get(owner, -1), k)
+                for k, (owner, _turn) in enumerate(self._waiting)
+                if self._held[owner] == 0 or len(idle) >= 2
+            ]
+            if not allowed:
+                return
+            owner, turn = self._waiting.pop(min(allowed)[2])
+            self._held[owner] += 1
+            self._handed += 1
+            self._served[owner] = self._handed
+            if len(self._served) > 10_000:  # forget owners long gone (they sort first again)
+                self._served = {o: n for o, n in self._served.items() if n > self._handed - 1000}
+            turn.set_result(idle.pop())
+
+    def _release(self, owner: Hashable, worker: _Worker | None) -> None:
+        """``owner`` is done with a worker: it (or, if None, a new one in its place) is
+        free for the next decision."""
+        self._held[owner] -= 1
+        if self._held[owner] <= 0:
+            del self._held[owner]
         if self._closed:
-            if getting.done() and not getting.cancelled():
-                getting.result().kill()
-            raise MeepleError("the workers are stopped: the server is stopping")
-        return getting.result()
+            if worker is not None:
+                worker.kill()
+            return
+        self._workers().append(worker if worker is not None else _Worker(self.tasks))
+        self._hand_out()
 
     def close(self) -> None:
         """Stop the workers (a decision in progress is abandoned, a task waiting for a
         worker is refused)."""
         self._closed = True
-        self._closing.set()
+        for _owner, turn in self._waiting:
+            if not turn.done():
+                turn.set_exception(MeepleError("the workers are stopped: the server is stopping"))
+        self._waiting.clear()
         if self._idle is not None:
-            while not self._idle.empty():
-                self._idle.get_nowait().kill()
+            for worker in self._idle:
+                worker.kill()
             self._idle = None
         for worker in list(self._busy):
             worker.kill()
