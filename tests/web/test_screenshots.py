@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import random
 
+import httpx
 import pytest
 
-from tests.web.browser import Frames, click_once, moves_sent, status
+from tests.web.browser import Frames, click_expected, click_once, moves_sent, status
 from tests.web.conftest import SCREENSHOT_DIR
 from tests.web.test_games import FAST
 
@@ -69,4 +70,29 @@ def test_screenshots_of_every_page(server, chromium, size):
         page.keyboard.press("End")
         page.wait_for_timeout(300)
         _shot(page, SCREENSHOT_DIR / f"replay-{size}.png")
+    context.close()
+
+
+# The tutorial step photographed per game (its index): one a rule is introduced at.
+TUTORIAL_SHOTS = {"edges": 0}
+
+
+@pytest.mark.screenshots
+@pytest.mark.parametrize("size", list(SIZES))
+def test_screenshots_of_a_tutorial_step(server, chromium, size):
+    SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
+    width, height = SIZES[size]
+    context = chromium.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    for game, step in TUTORIAL_SHOTS.items():
+        reply = httpx.post(f"{server.url}/api/tutorials/{game}", timeout=30)
+        made = reply.json()
+        page.goto(f"{server.url}/play/{made['match']}#token={made['seats'][0]['token']}")
+        page.wait_for_function("() => document.body.dataset.expected")
+        for _ in range(step):
+            click_expected(page)
+            page.wait_for_function("() => document.body.dataset.expected")
+        page.wait_for_timeout(300)
+        # The viewport only: what a newcomer sees, the prompt over the marked move.
+        _shot(page, SCREENSHOT_DIR / f"tutorial-{game}-{size}.png", full_page=False)
     context.close()

@@ -7,6 +7,7 @@ import {
   api, drawEnd, drawWith, el, loadGame, logItems, playerOf, scoresOf, seatLabel, seatTitle, toast,
 } from "./common.js";
 import { showHint } from "./hint.js";
+import { showTutorial, tutorialRefused } from "./tutorial.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const token = new URLSearchParams(location.hash.slice(1)).get("token");
@@ -113,7 +114,8 @@ function receive(message) {
         break;
       }
       pendingSeq = null;
-      toast(message.message, "error");
+      // A tutorial's refusal of another move is its lesson's why, said in the lesson's box.
+      if (!tutorialRefused(message)) toast(message.message, "error");
       if (msg) draw();
       break;
     case "rematch":
@@ -159,6 +161,7 @@ async function draw() {
   drawWith(module, $("board"), view, ui);
   drawSide();
   showHint(msg);
+  showTutorial(msg);
   // Set once the page shows this state, so that whoever waits on them (the browser tests)
   // sees the drawn picture, not the one before.
   document.body.dataset.seq = String(msg.seq);

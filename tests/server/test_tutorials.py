@@ -1,0 +1,98 @@
+"""Tutorials against a real server process (POST /api/tutorials/{game}): the scripted seat
+plays the file's replies, the learner's other moves are refused with the step's why
+(``off_script``), the learner sees only its own view, and the lesson ends the match."""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+import pytest
+
+import meeple.games  # noqa: F401  (registers the games)
+from meeple.core.tutorial import load_tutorial, replay
+from meeple.interfaces.web.client import Client, ServerProcess
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("tutorials")
+    server = ServerProcess(f"sqlite:///{folder / 'server.db'}", folder / "server.log", 0)
+    server.start()
+    yield server
+    server.kill()
+
+
+def start(server, game: str) -> dict:
+    reply = httpx.post(f"{server.url}/api/tutorials/{game}", timeout=30)
+    assert reply.status_code == 200, reply.text
+    return reply.json()
+
+
+async def follow(server, created: dict, game: str) -> Client:
+    """Play the lesson's steps over the WebSocket, one off-script move first; the client."""
+    lesson = load_tutorial(game)
+    client = await Client(server.url, created["match"], created["seats"][0]["token"]).connect()
+    await client.wait_for(lambda: client.state["tutorial"]["expected"] is not None)
+    first = client.state
+    assert first["tutorial"]["prompt"] == lesson.steps[0].prompt
+    other = next(m["text"] for m in first["legal"] if m["text"] != first["tutorial"]["expected"])
+    await client.send({"type": "move", "seq": first["seq"], "action": other})
+    await client.wait_for(lambda: client.errors)
+    refusal = [m for m in client.messages if m["type"] == "error"][-1]
+    assert refusal["code"] == "off_script" and refusal["message"] == lesson.steps[0].why
+    for number, step in enumerate(lesson.steps):
+        await client.wait_for(
+            lambda n=number: (
+                client.state["tutorial"]["step"] == n
+                and client.state["tutorial"]["expected"] is not None
+            )
+        )
+        assert client.state["tutorial"]["prompt"] == step.prompt
+        await client.send(
+            {
+                "type": "move",
+                "seq": client.state["seq"],
+                "action": client.state["tutorial"]["expected"],
+            }
+        )
+        await client.wait_for(lambda n=number: client.state["tutorial"]["step"] > n)
+    await client.wait_for(lambda: client.state["status"] == "finished")
+    return client
+
+
+@pytest.mark.parametrize("game", ["edges"])
+def test_a_tutorial_plays_its_script_to_the_end(server, game):
+    lesson = load_tutorial(game)
+    created = start(server, game)
+    client = asyncio.run(follow(server, created, game))
+    state = client.state
+    assert state["tutorial"]["end"] == lesson.end and state["tutorial"]["expected"] is None
+    assert client.errors == [lesson.steps[0].why]  # only the off-script move was refused
+    record = httpx.get(f"{server.url}/api/matches/{created['match']}/record").json()
+    assert [tuple(m) for m in record["moves"]] == replay(lesson)
+    assert record["seats"][lesson.scripted] == "tutorial"
+    summary = httpx.get(f"{server.url}/api/matches/{created['match']}").json()
+    assert summary["listed"] is False
+    assert summary["seats"][lesson.scripted]["label"] == "Tutor (scripted)"
+    token = created["seats"][0]["token"]
+    rematch = httpx.post(
+        f"{server.url}/api/matches/{created['match']}/rematch", json={"token": token}
+    )
+    assert rematch.status_code == 409 and "lobby" in rematch.json()["error"]
+
+
+def test_games_say_which_have_a_tutorial_and_others_are_refused(server):
+    catalogue = {g["name"]: g for g in httpx.get(f"{server.url}/api/games").json()}
+    assert catalogue["edges"]["tutorial"] is True
+    unknown = httpx.post(f"{server.url}/api/tutorials/chess")
+    assert unknown.status_code == 400 and unknown.json()["code"] == "unknown_game"
+
+
+def test_no_hint_in_a_tutorial(server):
+    created = start(server, "edges")
+    reply = httpx.post(
+        f"{server.url}/api/matches/{created['match']}/hint",
+        json={"token": created["seats"][0]["token"]},
+    )
+    assert reply.status_code == 403 and reply.json()["code"] == "hints_off"

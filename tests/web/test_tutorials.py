@@ -1,0 +1,72 @@
+"""Each game's tutorial, started from the lobby's "Learn" button and clicked through to its
+end in Chromium, with one click on another move answered by the step's why."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import meeple.games  # noqa: F401  (registers the games)
+from meeple.core.tutorial import load_tutorial
+from tests.web.browser import Frames, follow_tutorial, moves_sent
+
+GAMES = ["edges"]
+
+
+def off_script_click(page: Any) -> str:
+    """Click a (legal) move other than the expected one until the page sends it: a part
+    of the picture not marked for the lesson, then a choice it opens. Returns the move."""
+    expected = page.get_attribute("body", "data-expected")
+    sent = moves_sent(page)
+    tried: set[str] = set()
+    for _ in range(40):
+        others = []
+        for element in page.query_selector_all("#board .clickable"):
+            move = element.get_attribute("data-move")
+            hint = element.get_attribute("data-hint") or ""
+            marked = "tutorial-mark" in (element.get_attribute("class") or "")
+            if not (marked or hint.startswith(("cancel", "clear", "take")) or move == expected):
+                others.append((move, hint, element))
+        sending = [o for o in others if o[0]]
+        opening = [o for o in others if not o[0] and o[1] not in tried]
+        if not (sending or opening):
+            break
+        move, hint, element = (sending or opening)[0]
+        tried.add(hint)
+        element.click(timeout=3000)
+        if moves_sent(page) > sent:
+            return move or ""
+    raise AssertionError("no other move could be clicked")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_tutorial_from_the_lobby_to_its_end(server, chromium, watch, page_errors, game):
+    lesson = load_tutorial(game)
+    context = chromium.new_context(viewport={"width": 1280, "height": 800})
+    page = watch(context.new_page())
+    frames = Frames().attach(page)
+    page.goto(f"{server.url}/")
+    page.click(f"#learn-{game}")
+    page.wait_for_selector("body[data-tutorial='0']")
+    page.wait_for_function("() => document.body.dataset.expected")
+    assert page.inner_text("#tutorial-prompt") == " ".join(lesson.steps[0].prompt.split())
+    assert page.query_selector_all("#board .tutorial-mark"), "the expected move is not marked"
+    off_script_click(page)
+    page.wait_for_selector("#tutorial-why:not([hidden])")
+    assert lesson.steps[0].why in page.inner_text("#tutorial-why")
+    refused = [m for m in frames.of_type("error") if m.get("code") == "off_script"]
+    assert refused and refused[0]["message"] == lesson.steps[0].why
+    steps = follow_tutorial(page)
+    assert steps == len(lesson.steps)
+    assert " ".join(lesson.end.split())[:60] in page.inner_text("#tutorial-end")
+    link = page.get_attribute("#tutorial-play", "href")
+    assert link == f"/?game={game}"
+    page.wait_for_selector("body[data-status='finished']")
+    # Every move the page sent but the off-script one was taken.
+    errors = [m for m in frames.of_type("error") if m.get("code") != "off_script"]
+    assert not errors, errors
+    assert not page_errors
+    page.click("#tutorial-play")
+    page.wait_for_function(f"() => document.getElementById('game').value === '{game}'")
+    context.close()
