@@ -74,7 +74,7 @@ def test_screenshots_of_every_page(server, chromium, size):
 
 
 # The tutorial step photographed per game (its index): one a rule is introduced at.
-TUTORIAL_SHOTS = {"edges": 0}
+TUTORIAL_SHOTS = {"edges": 0, "erd": 2}
 
 
 @pytest.mark.screenshots
@@ -92,6 +92,7 @@ def test_screenshots_of_a_tutorial_step(server, chromium, size):
         for _ in range(step):
             click_expected(page)
             page.wait_for_function("() => document.body.dataset.expected")
+        page.evaluate("window.scrollTo(0, 0)")
         page.wait_for_timeout(300)
         # The viewport only: what a newcomer sees, the prompt over the marked move.
         _shot(page, SCREENSHOT_DIR / f"tutorial-{game}-{size}.png", full_page=False)

@@ -193,7 +193,9 @@ function turnText() {
 /** The computer seats still to act ("Computer (hard)"): the server is choosing their move. */
 function thinkers(m) {
   if (m.status !== "playing") return [];
-  return m.to_act.filter((s) => !m.chosen.includes(s) && (m.seats[s] || {}).kind === "agent")
+  // A tutorial's scripted seat never thinks: it answers from its file once you have moved.
+  return m.to_act.filter((s) => !m.chosen.includes(s) && (m.seats[s] || {}).kind === "agent"
+    && (m.seats[s] || {}).agent !== "tutorial")
     .map((s) => {
       const label = playerOf(m, s) || seatLabel(m, s);
       // Two computers (or a seat colour the label lacks) need the seat's name to tell apart.
@@ -217,10 +219,10 @@ function drawSide() {
   el("span", { class: `dot ${s.connected ? "dot-on" : "dot-off"}`, title: s.connected ? "connected" : "disconnected" }),
   el("span", { class: "seat-name", title: seatTitle(m, s.seat) }, seatLabel(m, s.seat), s.seat === m.seat ? " (you)" : ""),
   el("span", { class: "seat-kind", title: s.agent ? `agent ${s.agent}` : null },
-    s.kind === "agent" ? "computer" : s.joined ? "person" : "open seat", s.resigned ? ", resigned" : ""),
+    s.agent === "tutorial" ? "script" : s.kind === "agent" ? "computer" : s.joined ? "person" : "open seat", s.resigned ? ", resigned" : ""),
   m.chosen.includes(s.seat) ? el("span", { class: "has-chosen" }, "has chosen") : null,
-  s.kind === "agent" && m.status === "playing" && m.to_act.includes(s.seat) && !m.chosen.includes(s.seat)
-    ? el("span", { class: "thinking" }, "thinking…") : null,
+  m.status === "playing" && s.kind === "agent" && s.agent !== "tutorial" && m.to_act.includes(s.seat)
+    && !m.chosen.includes(s.seat) ? el("span", { class: "thinking" }, "thinking…") : null,
   scores ? el("span", { class: "seat-score" }, String(scores[s.seat])) : null)));
   const legal = $("legal");
   legal.replaceChildren(...m.legal.map((a) => el("li", {},
