@@ -30,17 +30,11 @@ def start(server, game: str) -> dict:
 
 
 async def follow(server, created: dict, game: str) -> Client:
-    """Play the lesson's steps over the WebSocket, one off-script move first; the client."""
+    """Play the lesson's steps over the WebSocket, with one off-script move at the first
+    step that has another legal move (checked for that step's why); the client."""
     lesson = load_tutorial(game)
     client = await Client(server.url, created["match"], created["seats"][0]["token"]).connect()
-    await client.wait_for(lambda: client.state["tutorial"]["expected"] is not None)
-    first = client.state
-    assert first["tutorial"]["prompt"] == lesson.steps[0].prompt
-    other = next(m["text"] for m in first["legal"] if m["text"] != first["tutorial"]["expected"])
-    await client.send({"type": "move", "seq": first["seq"], "action": other})
-    await client.wait_for(lambda: client.errors)
-    refusal = [m for m in client.messages if m["type"] == "error"][-1]
-    assert refusal["code"] == "off_script" and refusal["message"] == lesson.steps[0].why
+    refused_at = None
     for number, step in enumerate(lesson.steps):
         await client.wait_for(
             lambda n=number: (
@@ -48,27 +42,33 @@ async def follow(server, created: dict, game: str) -> Client:
                 and client.state["tutorial"]["expected"] is not None
             )
         )
-        assert client.state["tutorial"]["prompt"] == step.prompt
-        await client.send(
-            {
-                "type": "move",
-                "seq": client.state["seq"],
-                "action": client.state["tutorial"]["expected"],
-            }
-        )
+        state = client.state
+        assert state["tutorial"]["prompt"] == step.prompt
+        expected = state["tutorial"]["expected"]
+        others = [m["text"] for m in state["legal"] if m["text"] != expected]
+        if refused_at is None and others:
+            await client.send({"type": "move", "seq": state["seq"], "action": others[0]})
+            await client.wait_for(lambda: client.errors)
+            refusal = [m for m in client.messages if m["type"] == "error"][-1]
+            assert refusal["code"] == "off_script" and refusal["message"] == step.why
+            refused_at = number
+        await client.send({"type": "move", "seq": state["seq"], "action": expected})
         await client.wait_for(lambda n=number: client.state["tutorial"]["step"] > n)
+    assert refused_at is not None, "no step had another legal move to refuse"
+    client.refused_at = refused_at  # type: ignore[attr-defined]
     await client.wait_for(lambda: client.state["status"] == "finished")
     return client
 
 
-@pytest.mark.parametrize("game", ["edges", "erd"])
+@pytest.mark.parametrize("game", ["edges", "erd", "triangle-clock"])
 def test_a_tutorial_plays_its_script_to_the_end(server, game):
     lesson = load_tutorial(game)
     created = start(server, game)
     client = asyncio.run(follow(server, created, game))
     state = client.state
     assert state["tutorial"]["end"] == lesson.end and state["tutorial"]["expected"] is None
-    assert client.errors == [lesson.steps[0].why]  # only the off-script move was refused
+    # Only the off-script move was refused.
+    assert client.errors == [lesson.steps[client.refused_at].why]
     record = httpx.get(f"{server.url}/api/matches/{created['match']}/record").json()
     assert [tuple(m) for m in record["moves"]] == replay(lesson)
     assert record["seats"][lesson.scripted] == "tutorial"

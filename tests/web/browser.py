@@ -153,22 +153,3 @@ def click_expected(page: Any, seconds: float = 20) -> None:
             target.click(timeout=3000)
         except Exception:  # redrawn under the click: look again
             page.wait_for_timeout(50)
-
-
-def follow_tutorial(page: Any, seconds: float = 90) -> int:
-    """Click through a tutorial page's steps to the lesson's end; the steps made."""
-    deadline = time.monotonic() + seconds
-    steps = 0
-    while page.get_attribute("body", "data-tutorial") != "done":
-        assert time.monotonic() < deadline, f"the tutorial did not end within {seconds} s"
-        expected = page.get_attribute("body", "data-expected")
-        step = page.get_attribute("body", "data-tutorial")
-        if not expected:
-            page.wait_for_timeout(50)
-            continue
-        click_expected(page)
-        steps += 1
-        page.wait_for_function(
-            "([step]) => document.body.dataset.tutorial !== step", arg=[step], timeout=15000
-        )
-    return steps

@@ -1025,10 +1025,13 @@ class Hub:
                 lesson = match.tutorial
                 if lesson is None or match.decision_base != base:
                     return
-                text = script_move(lesson, match.state, match.stored.moves)
-                if text is None or match.stored.status != "playing":
-                    return
-                await self._commit(match, seat, match.game.parse_action(text))
+                # Several in a row where the seat acts again (The Triangle Clock's mulligan,
+                # then its choice): _commit's own _after_change sees the seat still thinking.
+                while match.stored.status == "playing":
+                    text = script_move(lesson, match.state, match.stored.moves)
+                    if text is None:
+                        return
+                    await self._commit(match, seat, match.game.parse_action(text))
         except asyncio.CancelledError:
             raise
         except MeepleError as exc:  # a tutorial file that no longer replays, or the database
