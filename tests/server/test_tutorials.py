@@ -60,7 +60,7 @@ async def follow(server, created: dict, game: str) -> Client:
     return client
 
 
-@pytest.mark.parametrize("game", ["edges", "erd", "triangle-clock", "erosion"])
+@pytest.mark.parametrize("game", ["edges", "erd", "triangle-clock", "erosion", "squad-combat"])
 def test_a_tutorial_plays_its_script_to_the_end(server, game):
     lesson = load_tutorial(game)
     created = start(server, game)

@@ -74,7 +74,7 @@ def test_screenshots_of_every_page(server, chromium, size):
 
 
 # The tutorial step photographed per game (its index): one a rule is introduced at.
-TUTORIAL_SHOTS = {"edges": 0, "erd": 2, "triangle-clock": 2, "erosion": 1}
+TUTORIAL_SHOTS = {"edges": 0, "erd": 2, "triangle-clock": 2, "erosion": 1, "squad-combat": 1}
 
 
 @pytest.mark.screenshots

@@ -11,7 +11,7 @@ import meeple.games  # noqa: F401  (registers the games)
 from meeple.core.tutorial import load_tutorial
 from tests.web.browser import Frames, click_expected, moves_sent
 
-GAMES = ["edges", "erd", "triangle-clock", "erosion"]
+GAMES = ["edges", "erd", "triangle-clock", "erosion", "squad-combat"]
 
 
 def off_script_click(page: Any) -> str:
