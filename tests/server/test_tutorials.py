@@ -96,3 +96,38 @@ def test_no_hint_in_a_tutorial(server):
         json={"token": created["seats"][0]["token"]},
     )
     assert reply.status_code == 403 and reply.json()["code"] == "hints_off"
+
+
+def test_a_tutorial_goes_on_after_a_restart_and_a_spectator_sees_no_lesson(
+    tmp_path, server_factory
+):
+    db = f"sqlite:///{tmp_path / 'restart.db'}"
+    first = server_factory(db, 0)
+    created = start(first, "squad-combat")
+    lesson = load_tutorial("squad-combat")
+    token = created["seats"][0]["token"]
+
+    async def one_step(server) -> dict:
+        client = await Client(server.url, created["match"], token).connect()
+        await client.wait_for(lambda: client.state["tutorial"]["expected"] is not None)
+        state = client.state
+        await client.send(
+            {"type": "move", "seq": state["seq"], "action": state["tutorial"]["expected"]}
+        )
+        await client.wait_for(lambda: client.state["tutorial"]["step"] > state["tutorial"]["step"])
+        await client.close()
+        return state
+
+    async def watch(server) -> dict:
+        client = await Client(server.url, created["match"], None).connect()
+        await client.close()
+        return client.state
+
+    assert asyncio.run(one_step(first))["tutorial"]["step"] == 0
+    first.terminate()
+    second = server_factory(db, 0)
+    # Restored: the script is read again, and the learner goes on at step 2.
+    state = asyncio.run(one_step(second))
+    assert state["tutorial"]["step"] == 1
+    assert state["tutorial"]["prompt"] == lesson.steps[1].prompt
+    assert asyncio.run(watch(second))["tutorial"] is None
