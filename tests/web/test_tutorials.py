@@ -10,6 +10,7 @@ import pytest
 import meeple.games  # noqa: F401  (registers the games)
 from meeple.core.tutorial import load_tutorial
 from tests.web.browser import Frames, click_expected, moves_sent
+from tests.web.test_accessibility import serious
 
 GAMES = ["edges", "erd", "triangle-clock", "erosion", "squad-combat"]
 
@@ -70,6 +71,7 @@ def test_a_tutorial_from_the_lobby_to_its_end(server, chromium, watch, page_erro
             refused = [m for m in frames.of_type("error") if m.get("code") == "off_script"]
             assert refused and refused[0]["message"] == lesson.steps[number].why
             refused_at = number
+            assert serious(page) == []  # the lesson's box, its why line and its marks
         click_expected(page)
         steps += 1
         page.wait_for_function(
@@ -81,6 +83,8 @@ def test_a_tutorial_from_the_lobby_to_its_end(server, chromium, watch, page_erro
     link = page.get_attribute("#tutorial-play", "href")
     assert link == f"/?game={game}"
     page.wait_for_selector("body[data-status='finished']")
+    assert page.query_selector("#rematch") is None  # a lesson has no rematch
+    assert serious(page) == []
     # Every move the page sent but the off-script one was taken.
     errors = [m for m in frames.of_type("error") if m.get("code") != "off_script"]
     assert not errors, errors

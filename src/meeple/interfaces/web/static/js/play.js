@@ -276,7 +276,8 @@ function drawEndBox() {
   const extra = [];
   if (m.status === "finished") {
     const links = el("p", { class: "end-links" });
-    if (m.seat !== null && token) {
+    // A tutorial has no rematch: its box links to a real game instead.
+    if (m.seat !== null && token && !m.tutorial) {
       const offer = m.rematch_offer;
       const names = (seats) => seats.map((s) => seatLabel(m, s)).join(" and ");
       const others = (seats) => (seats || []).filter((s) => s !== m.seat);
