@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
+from pathlib import Path
+
 import pytest
 
 import meeple.games  # noqa: F401  (registers the games)
@@ -77,3 +80,13 @@ def test_a_script_that_stalls_is_named():
 def test_a_bad_file_says_what_is_wrong(text, message):
     with pytest.raises(TutorialError, match=message):
         parse_tutorial("edges", text)
+
+
+def test_a_game_without_a_tutorial_file_has_none(monkeypatch):
+    """A game added from outside meeple (the example) ships no tutorial: none is offered, and
+    asking for it says so."""
+    monkeypatch.syspath_prepend(str(Path(__file__).parents[2] / "examples" / "tic_tac_toe" / "src"))
+    importlib.import_module("meeple_tictactoe")
+    assert not has_tutorial("tic-tac-toe")
+    with pytest.raises(TutorialError, match="tic-tac-toe has no tutorial"):
+        load_tutorial("tic-tac-toe")

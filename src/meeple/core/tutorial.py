@@ -87,14 +87,20 @@ class Tutorial:
         return sum(1 for player, _ in moves if player == self.learner)
 
 
-def tutorial_path(game: str) -> Path:
-    """Where the game called ``game`` keeps its tutorial (the file may not exist)."""
-    return Path(inspect.getfile(game_class(game))).parent / FILE_NAME
+def tutorial_path(game: str) -> Path | None:
+    """Where the game called ``game`` keeps its tutorial (the file may not exist); None for
+    a game class with no source file (made at run time)."""
+    try:
+        source = inspect.getfile(game_class(game))
+    except (TypeError, OSError):
+        return None
+    return Path(source).parent / FILE_NAME
 
 
 def has_tutorial(game: str) -> bool:
     """Whether the game called ``game`` ships a tutorial."""
-    return tutorial_path(game).is_file()
+    path = tutorial_path(game)
+    return path is not None and path.is_file()
 
 
 def _text(data: dict[str, Any], key: str, where: str) -> str:
@@ -163,7 +169,7 @@ def parse_tutorial(game: str, text: str, where: str = FILE_NAME) -> Tutorial:
 def load_tutorial(game: str) -> Tutorial:
     """The tutorial the game called ``game`` ships; TutorialError when it has none."""
     path = tutorial_path(game)
-    if not path.is_file():
+    if path is None or not path.is_file():
         raise TutorialError(f"{game} has no tutorial")
     return parse_tutorial(game_class(game).name, path.read_text(encoding="utf-8"), path.name)
 
