@@ -163,7 +163,7 @@ SCREENSHOTS = [
         *(
             f"{kind}{game}"
             for game in ("edges", "erd", "erosion", "triangle-clock", "squad-combat")
-            for kind in ("", "hint-", "review-")
+            for kind in ("", "hint-", "review-", "tutorial-")
         ),
     )
     for form in ("desktop", "phone")

@@ -133,3 +133,23 @@ def at_the_table(
     page.goto(f"{server.url}/play/{created['match']}#token={created['seats'][0]['token']}")
     page.wait_for_selector("body[data-status='playing']")
     return context, page
+
+
+def click_expected(page: Any, seconds: float = 20) -> None:
+    """Make the tutorial step's expected move by clicking what the page marks for it (a
+    marked part that opens a choice, then the marked choice), until the move is sent."""
+    sent = moves_sent(page)
+    deadline = time.monotonic() + seconds
+    while moves_sent(page) == sent:
+        expected = page.get_attribute("body", "data-expected")
+        assert time.monotonic() < deadline, f"nothing marked sends the expected move {expected!r}"
+        marked = page.query_selector_all("#board .clickable.tutorial-mark")
+        sending = [e for e in marked if e.get_attribute("data-move")]
+        target = (sending or marked or [None])[0]
+        if target is None:
+            page.wait_for_timeout(50)
+            continue
+        try:
+            target.click(timeout=3000)
+        except Exception:  # redrawn under the click: look again
+            page.wait_for_timeout(50)

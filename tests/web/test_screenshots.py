@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import random
 
+import httpx
 import pytest
 
-from tests.web.browser import Frames, click_once, moves_sent, status
+from tests.web.browser import Frames, click_expected, click_once, moves_sent, status
 from tests.web.shots import SIZES, finished_match, new_page, shot
 from tests.web.test_games import FAST
 
@@ -54,4 +55,27 @@ def test_screenshots_of_every_page(shots_server, chromium, size):
     page.keyboard.press("End")
     page.wait_for_timeout(300)
     shot(page, f"replay-{size}")
+    page.context.close()
+
+
+# The tutorial step photographed per game (its index): one a rule is introduced at.
+TUTORIAL_SHOTS = {"edges": 0, "erd": 2, "triangle-clock": 2, "erosion": 1, "squad-combat": 1}
+
+
+@pytest.mark.screenshots
+@pytest.mark.parametrize("size", list(SIZES))
+def test_screenshots_of_a_tutorial_step(server, chromium, size):
+    page = new_page(chromium, size)
+    for game, step in TUTORIAL_SHOTS.items():
+        reply = httpx.post(f"{server.url}/api/tutorials/{game}", timeout=30)
+        made = reply.json()
+        page.goto(f"{server.url}/play/{made['match']}#token={made['seats'][0]['token']}")
+        page.wait_for_function("() => document.body.dataset.expected")
+        for _ in range(step):
+            click_expected(page)
+            page.wait_for_function("() => document.body.dataset.expected")
+        page.evaluate("window.scrollTo(0, 0)")
+        page.wait_for_timeout(300)
+        # The viewport only: what a newcomer sees, the prompt over the marked move.
+        shot(page, f"tutorial-{game}-{size}", full_page=False)
     page.context.close()

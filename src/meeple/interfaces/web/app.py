@@ -227,6 +227,16 @@ def create_app(
             made["match"] = created["match"]
         return created
 
+    @app.post(
+        "/api/tutorials/{game}",
+        summary="Start a game's guided first game against its scripted opponent",
+    )
+    async def create_tutorial(game: str, http: Request) -> dict[str, Any]:
+        async with quotas.creating(_client(http), hub.unfinished) as made:
+            created = await hub.create_tutorial(game)
+            made["match"] = created["match"]
+        return created
+
     @app.get("/api/matches", summary="Listed matches: open seats, live, or finished")
     async def list_matches(
         status: Annotated[Literal["open", "live", "finished"], Query()] = "live",

@@ -30,9 +30,18 @@ from meeple.core.record import check_untrusted_options
 from meeple.core.registry import games, make
 from meeple.core.rng import derive_seed, make_rng
 from meeple.core.simultaneous import hidden_from_others
+from meeple.core.tutorial import (
+    TutorialError,
+    finished,
+    has_tutorial,
+    is_expected,
+    load_tutorial,
+    script_move,
+)
 from meeple.interfaces.web.content_sets import ContentSets
 from meeple.interfaces.web.limits import ServerLimits
 from meeple.interfaces.web.live import (
+    TUTOR,
     Connection,
     LiveMatch,
     ServerError,
@@ -288,6 +297,8 @@ class Hub:
             except MeepleError as exc:
                 raise MeepleError(f"move {number} ({text!r}) does not replay: {exc}") from None
         match = LiveMatch(stored=stored, game=game, state=state, hidden=hidden, words=words)
+        if any(seat["spec"] == TUTOR for seat in stored.seats):
+            match.tutorial = load_tutorial(stored.game)
         match.clocks_saved = stored.deadlines
         _adopt_clocks(match)
         self.matches[match_id] = match
@@ -333,6 +344,7 @@ class Hub:
                     "best_agent": _default_agent(game),
                     # Designer's data the operator installed: "set:<name>" in the options.
                     "content_sets": self.content.names(info.name),
+                    "tutorial": has_tutorial(info.name),
                 }
             )
         return out
@@ -443,6 +455,70 @@ class Hub:
                     "join_url": f"{self.base_url}/play/{stored.id}#token={token}",
                 }
                 for seat, token in tokens.items()
+            ],
+            "watch_url": f"{self.base_url}/play/{stored.id}",
+        }
+
+    async def create_tutorial(self, game_name: str, name: str | None = None) -> dict[str, Any]:
+        """Start a game's tutorial: its fixed deal, the learner's seat for a person (its
+        token in the answer, as :meth:`create`'s), the other seat played by the script."""
+        try:
+            lesson = load_tutorial(game_name)
+        except TutorialError as exc:
+            raise ServerError(
+                f'{exc}; the games with one are listed by GET /api/games ("tutorial": true)',
+                404,
+                "no_tutorial",
+            ) from None
+        game = lesson.make_game()
+        token = secrets.token_urlsafe(24)
+        seats: list[dict[str, Any]] = [{} for _ in range(game.num_players)]
+        seats[lesson.learner] = {
+            "spec": HUMAN,
+            "agent": None,
+            "name": name or "Learner",
+            "token": token_hash(token),
+            "joined": True,
+            "reserved": True,
+            "resigned": False,
+        }
+        seats[lesson.scripted] = {
+            "spec": TUTOR,
+            "agent": TUTOR,
+            "name": TUTOR,
+            "token": None,
+            "joined": True,
+            "reserved": False,
+            "resigned": False,
+        }
+        stored = StoredMatch(
+            id=secrets.token_urlsafe(9),
+            game=game.name,
+            options=game.options.changed(),
+            seed=lesson.seed,
+            seed_salt=new_salt(),
+            seats=seats,
+            listed=False,
+            move_seconds=None,
+            status="playing",
+        )
+        await asyncio.to_thread(self.store.create, stored)
+        match = LiveMatch(stored=stored, game=game, state=game.new_game(lesson.seed), hidden=[])
+        match.tutorial = lesson
+        self.matches[stored.id] = match
+        self._after_change(match)
+        seat = lesson.learner
+        return {
+            "match": stored.id,
+            "game": game.name,
+            "title": lesson.title,
+            "seats": [
+                {
+                    "seat": seat,
+                    "seat_name": game.seat_name(seat),
+                    "token": token,
+                    "join_url": f"{self.base_url}/play/{stored.id}#token={token}",
+                }
             ],
             "watch_url": f"{self.base_url}/play/{stored.id}",
         }
@@ -670,6 +746,10 @@ class Hub:
         the new match and the token of their new seat on their own connection; the asker
         gets theirs in the reply.
         """
+        if match.tutorial is not None:
+            raise ServerError(
+                "a tutorial has no rematch: start a real game from the lobby", 409, "conflict"
+            )
         async with match.lock:
             stored = match.stored
             if stored.status != "finished":
@@ -728,6 +808,12 @@ class Hub:
     def check_hint(self, match: LiveMatch, seat: Player) -> None:
         """Refuse a hint (ServerError) unless ``match`` is played against the computer (one
         person, every other seat an agent), is going on and waits on ``seat``'s decision."""
+        if match.tutorial is not None:
+            raise ServerError(
+                "a tutorial shows the move it teaches; hints are for games against the computer",
+                403,
+                "hints_off",
+            )
         if len(match.people()) != 1:
             raise ServerError(
                 "hints are for games against the computer: this match has more than one "
@@ -815,7 +901,25 @@ class Hub:
             game = match.game
             # Both raise a MeepleError naming what is allowed (ActionIdError: the id range).
             action = game.parse_action(text) if text is not None else game.action_from_id(action_id)
+            if match.tutorial is not None:
+                self._check_script(match, seat, action)
             await self._commit(match, seat, action, ack=conn)
+
+    def _check_script(self, match: LiveMatch, seat: Player, action: Any) -> None:
+        """Refuse (``off_script``, with the step's why) a learner's legal move that is not
+        the one the tutorial's step teaches; an illegal one is left to the rules' refusal."""
+        lesson = match.tutorial
+        assert lesson is not None
+        step = lesson.step_at(match.stored.moves)
+        if step >= len(lesson.steps):
+            raise ServerError(
+                "this lesson is over: start a real game from the lobby", 409, "off_script"
+            )
+        if match.state.why_illegal(seat, action) is not None:
+            return
+        current = lesson.steps[step]
+        if not is_expected(match.game, current, action):
+            raise ServerError(current.why, 409, "off_script")
 
     async def _commit(
         self,
@@ -867,9 +971,16 @@ class Hub:
             self._save_clocks(match)
             self._broadcast(match)
             return
+        if match.tutorial is not None and finished(match.tutorial, match.state, match.stored.moves):
+            self._spawn(self._end_tutorial(match))
         self._set_clocks(match)
         self._broadcast(match)
         for seat in match.state.to_act:
+            if match.stored.seats[seat]["spec"] == TUTOR:
+                if seat not in match.thinking:
+                    match.thinking.add(seat)
+                    self._spawn(self._script_turn(match, seat, match.decision_base))
+                continue
             if not match.seat_is_person(seat) and seat not in match.thinking:
                 match.thinking.add(seat)
                 self._spawn(self._agent_turn(match, seat, match.decision_base))
@@ -926,6 +1037,46 @@ class Hub:
             match.thinking.discard(seat)
         if match.stored.status == "playing" and seat in match.state.to_act:
             self._after_change(match)  # the decision moved on while it thought: think again
+
+    async def _script_turn(self, match: LiveMatch, seat: Player, base: int) -> None:
+        """A tutorial's scripted seat plays its next released move, if it has one (else it
+        waits for the learner's next step)."""
+        try:
+            async with match.lock:
+                lesson = match.tutorial
+                if lesson is None or match.decision_base != base:
+                    return
+                # Several in a row where the seat acts again (The Triangle Clock's mulligan,
+                # then its choice): _commit's own _after_change sees the seat still thinking.
+                while match.stored.status == "playing":
+                    text = script_move(lesson, match.state, match.stored.moves)
+                    if text is None:
+                        return
+                    await self._commit(match, seat, match.game.parse_action(text))
+        except asyncio.CancelledError:
+            raise
+        except MeepleError as exc:  # a tutorial file that no longer replays, or the database
+            log.warning("the script of tutorial match %s could not move: %s", match.id, exc)
+        finally:
+            match.thinking.discard(seat)
+
+    async def _end_tutorial(self, match: LiveMatch) -> None:
+        """The lesson's last step is played: the match ends (as the game, if it is over)."""
+        async with match.lock:
+            stored = match.stored
+            if stored.status != "playing":
+                return
+            if match.state.is_over:
+                return  # _commit finished it
+            result = {
+                "over": True,
+                "reason": "the lesson is over",
+                "returns": [0.0] * match.game.num_players,
+                "winners": [],
+            }
+            await asyncio.to_thread(self.store.update, stored.id, status="finished", result=result)
+            stored.status, stored.result = "finished", result
+        self._after_change(match)
 
     async def _overran(self, match: LiveMatch, seat: Player, spec: str, base: int) -> None:
         """An agent ran past its allowance and its worker was stopped: the seat moves as a

@@ -29,9 +29,13 @@ from meeple.core.errors import (
 from meeple.core.game import ActionIdError, Game, Player, State
 from meeple.core.record import GameRecord
 from meeple.core.simultaneous import hidden_from_others
+from meeple.core.tutorial import Tutorial, finished
 from meeple.interfaces.web.seeds import seed_commitment
 from meeple.store.db import StorageUnavailable
 from meeple.store.matches import StoredMatch
+
+TUTOR = "tutorial"
+"""The spec and agent of a tutorial's scripted seat: it plays the tutorial file's replies."""
 
 SEND_QUEUE_LIMIT = 256
 """Messages waiting for one slow client before the server drops its connection."""
@@ -78,6 +82,8 @@ def open_seats(seats: list[dict[str, Any]]) -> list[Player]:
 def seat_label(game_name: str, data: dict[str, Any]) -> str | None:
     """The seat's player in plain words: "Computer (hard)" for a seat made for an agent
     (never its raw spec), the person's name, or None for a seat nobody has taken."""
+    if data["agent"] == TUTOR:
+        return "Tutor (scripted)"
     if data["token"] is None and data["agent"] is not None:  # created for the computer
         return agent_label(game_name, data["agent"])
     return data["name"] if data["joined"] else None
@@ -150,6 +156,8 @@ class LiveMatch:
     timed_out: set[int] = field(default_factory=set)
     """Move numbers (1-based) the game's agent made for a person whose time ran out (kept
     in memory only: after a restart the log no longer marks them)."""
+    tutorial: Tutorial | None = None
+    """The lesson a tutorial match follows (its scripted seat's spec is ``TUTOR``)."""
 
     @property
     def id(self) -> str:
@@ -329,7 +337,32 @@ def state_message(match: LiveMatch, conn: Connection, now: float) -> dict[str, A
         "rematch": stored.rematch,
         "rematch_offer": match.rematch_offer(),
         "record": _browser_record(match) if over else None,
+        "tutorial": tutorial_message(match, seat),
         **match.seed_fields(),
+    }
+
+
+def tutorial_message(match: LiveMatch, seat: Player | None) -> dict[str, Any] | None:
+    """What a tutorial's learner is shown: the step's prompt and expected move, or the
+    closing words once the lesson is over (None for other matches and other seats)."""
+    lesson = match.tutorial
+    if lesson is None or seat != lesson.learner:
+        return None
+    moves = match.stored.moves
+    step = lesson.step_at(moves)
+    done = finished(lesson, match.state, moves) or match.stored.status == "finished"
+    current = lesson.steps[step] if step < len(lesson.steps) and not done else None
+    return {
+        "title": lesson.title,
+        "step": step,
+        "steps": len(lesson.steps),
+        "prompt": current.prompt if current else None,
+        "expected": (
+            str(match.game.parse_action(current.move))
+            if current and lesson.learner in match.state.to_act
+            else None
+        ),
+        "end": lesson.end if done else None,
     }
 
 

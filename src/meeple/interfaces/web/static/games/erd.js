@@ -113,7 +113,7 @@ export function draw(root, msg, ui) {
   drawPending(table, L, view, top, bottom, me, legal, sel, ui, msg.to_act || []);
   drawCombat(table, L, view, seats, top, bottom);
   drawSide(table, L, view, bottom, seats, L.bottomY, msg, inHand(view, me, legal, sel));
-  if (legal.length) drawBuilder(wrap, legal, sel, ui, view, bottom);
+  if (legal.length) drawBuilder(wrap, legal, sel, ui, view, bottom, msg.tutorial && msg.tutorial.expected);
 }
 
 /** Where everything goes on the table: wide (a desktop) or narrow (a phone). */
@@ -328,7 +328,9 @@ function drawPending(table, L, view, top, bottom, me, legal, sel, ui, toAct) {
   });
 }
 
-function drawBuilder(wrap, legal, sel, ui, view, seat) {
+function drawBuilder(wrap, legal, sel, ui, view, seat, expected = null) {
+  // A tutorial's allocation (docs/web.md, "Tutorials"): the picks that build it say so.
+  const lesson = expected ? parseAllocation(expected) : null;
   const bar = html("div", { class: "erd-builder" }, wrap);
   const now = { rush: sel.rush, defense: sel.defense };
   const complete = legal.find((a) => canonical(a.rush) === canonical(now.rush) && canonical(a.defense) === canonical(now.defense));
@@ -345,6 +347,7 @@ function drawBuilder(wrap, legal, sel, ui, view, seat) {
     const pic = svg("svg", { viewBox: "0 0 60 82", class: `erd-pick ${fits ? "" : "erd-off"}` }, bar);
     card(pic, 3, 3, kind);
     if (fits) {
+      if (lesson && extends_(lesson, next)) pic.setAttribute("data-tutorial", expected);
       clickable(pic, `a ${NAMES[kind]} into ${sel.target === "rush" ? "Rush" : "Defense"}`, {
         onClick: () => {
           sel[sel.target] = next[sel.target];
@@ -363,6 +366,8 @@ function drawBuilder(wrap, legal, sel, ui, view, seat) {
   }
   if (now.rush || now.defense) {
     const clear = html("button", { type: "button", class: "erd-clear" }, bar, "clear");
+    // Cards the lesson's allocation does not hold: the way back is to clear them.
+    if (lesson && !extends_(lesson, now)) clear.setAttribute("data-tutorial", expected);
     clickable(clear, "cancel: take every card back", {
       onClick: () => { sel.rush = ""; sel.defense = ""; sel.target = "rush"; ui.redraw(); },
     });

@@ -133,6 +133,15 @@ export function draw(root, msg, ui) {
   const placed = new Map();
   for (const o of open) if (o.place !== "bar" && !placed.has(o.place)) placed.set(o.place, o);
   const used = new Set();
+  // A tutorial's move (docs/web.md, "Tutorials"): the offers on its way are marked.
+  const expected = msg.tutorial && msg.tutorial.expected;
+  const lesson = expected ? moveSteps(expected, names).map((s) => s.key) : null;
+  const onTrack = !!lesson && path.every((k, i) => lesson[i] === k);
+  const mark = (node, o) => {
+    if (onTrack && (o.move === expected || (!o.move && lesson[path.length] === o.key))) {
+      node.setAttribute("data-tutorial", expected);
+    }
+  };
   const choose = (o) => {
     if (o.move) ui.move(o.move);
     else {
@@ -144,6 +153,7 @@ export function draw(root, msg, ui) {
     const o = placed.get(place);
     if (!o) return false;
     used.add(o);
+    mark(node, o);
     clickable(node, o.label, { onClick: () => choose(o), move: o.move });
     return true;
   };
@@ -157,7 +167,8 @@ export function draw(root, msg, ui) {
   drawDecks(middle, view, seat, offerAt);
   drawHand(box, view, seat, offerAt, path);
   drawExtras(box, view, names, seat);
-  drawBar(bar, view, path, open.filter((o) => !used.has(o)), choose, ui, moves.length > 0);
+  drawBar(bar, view, path, open.filter((o) => !used.has(o)), choose, ui, moves.length > 0, mark,
+    lesson && !onTrack ? expected : null);
 }
 
 function drawHeader(box, msg, view, names, seat) {
@@ -372,7 +383,7 @@ function drawExtras(box, view, names, seat) {
   for (const b of bits) html("div", {}, panel, b);
 }
 
-function drawBar(bar, view, path, rest, choose, ui, canMove) {
+function drawBar(bar, view, path, rest, choose, ui, canMove, mark = () => {}, offTrack = null) {
   const building = html("div", { class: "er-building" }, bar);
   if (!canMove) {
     if (view.result && view.result.over) bar.remove();
@@ -385,6 +396,7 @@ function drawBar(bar, view, path, rest, choose, ui, canMove) {
   const buttons = html("div", { class: "er-buttons" }, bar);
   for (const o of rest) {
     const b = html("button", { class: "er-button" }, buttons, o.label);
+    mark(b, o);
     clickable(b, o.label, { onClick: () => choose(o), move: o.move });
   }
   if (path.length) {
@@ -397,6 +409,8 @@ function drawBar(bar, view, path, rest, choose, ui, canMove) {
       },
     });
     const cancel = html("button", { class: "er-button er-cancel" }, buttons, "cancel");
+    // Off the lesson's way: cancelling is the way back.
+    if (offTrack) cancel.setAttribute("data-tutorial", offTrack);
     clickable(cancel, "cancel this move", {
       onClick: () => {
         delete ui.selection.path;

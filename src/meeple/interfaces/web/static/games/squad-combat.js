@@ -473,6 +473,11 @@ function drawHand(box, ctx) {
         const ch = view.characters[ctx.seat][slot];
         clickable(card, `play ${info.name} by ${ch.name}`, { ui, move: text });
       } else {
+        // A tutorial's play (docs/web.md, "Tutorials"): its card first, then the performer.
+        const expected = ctx.msg.tutorial && ctx.msg.tutorial.expected;
+        if (expected && !sel.card && [...plays.values()].includes(expected)) {
+          card.setAttribute("data-tutorial", expected);
+        }
         clickable(card, `play ${info.name}: then choose who performs it`, {
           onClick: () => {
             sel.card = id;
@@ -494,12 +499,16 @@ function drawActions(box, ctx) {
   const bar = html("div", { class: "sc-actions" }, box);
   if (sel.card) {
     html("span", { class: "sc-hint" }, bar, `choose who performs ${cardInfo(sel.card).name}: click one of your lit characters`);
-    button(bar, "cancel", "cancel: choose another move", {
+    const expected = ctx.msg.tutorial && ctx.msg.tutorial.expected;
+    const chosen = [...(legal.plays.get(sel.card) || new Map()).values()];
+    const cancel = button(bar, "cancel", "cancel: choose another move", {
       onClick: () => {
         delete sel.card;
         ui.redraw();
       },
     }, "sc-cancel");
+    // The card chosen is not the lesson's: cancelling is the way back.
+    if (expected && !chosen.includes(expected)) cancel.setAttribute("data-tutorial", expected);
   }
   if (legal.noDie) {
     placed.add(legal.noDie);

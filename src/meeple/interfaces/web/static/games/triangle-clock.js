@@ -325,6 +325,11 @@ function drawHand(box, msg, view, seat, legal, items, ui) {
     // A toggle is offered only if some legal pick uses the resulting set of items.
     const next = (on ? items.filter((i) => i !== item) : [...items, item]).sort().join("+");
     const possible = [...legal.picks.values()].some((m) => m.has(next));
+    // A tutorial's choice (docs/web.md, "Tutorials"): the item to switch on, or off.
+    const expected = msg.tutorial && msg.tutorial.expected;
+    if (possible && expected && expected.split(" ").includes(`+${item}`) !== on) {
+      token.setAttribute("data-tutorial", expected);
+    }
     if (possible) {
       clickable(token, `${on ? "don't use" : "use"} ${ITEM_TITLES[item]}: ${ITEM_HELP[item]}`, {
         onClick: () => {

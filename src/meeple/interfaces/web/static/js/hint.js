@@ -14,7 +14,7 @@ let asking = false;
 
 /** Hints are for a seat of a match with one person in it (every other seat the computer). */
 function allowed(m) {
-  return !!token && m.seat !== null && m.status === "playing"
+  return !!token && m.seat !== null && m.status === "playing" && !m.tutorial
     && m.seats.filter((s) => s.kind !== "agent").length === 1;
 }
 

@@ -252,11 +252,25 @@ async function refresh() {
   }
 }
 
+/** Starts the game's tutorial (its fixed deal against the script) and opens its page. */
+async function learn(game, button) {
+  button.disabled = true;
+  try {
+    const created = await api(`/api/tutorials/${encodeURIComponent(game.name)}`, {});
+    location.href = created.seats[0].join_url;
+  } catch (error) {
+    toast(error.message, "error");
+    button.disabled = false;
+  }
+}
+
 async function setUp() {
   catalogue = await api("/api/games");
   const choose = (g) => { $("game").value = g.name; drawForm(); $("create-panel").scrollIntoView({ behavior: "smooth" }); };
   // A card is a button for the keyboard too: Tab reaches it, Enter or Space chooses it.
-  $("games").replaceChildren(...catalogue.map((g) => el("div", {
+  // Beside each card (not inside it: a button in a button), "Learn <game>" for the games
+  // with a tutorial.
+  $("games").replaceChildren(...catalogue.map((g) => el("div", { class: "game-slot" }, el("div", {
     class: "game-card", dataset: { game: g.name }, tabindex: "0", role: "button",
     "aria-label": `${g.title}: ${g.summary} (${g.players} players)`,
     onclick: () => choose(g),
@@ -265,8 +279,14 @@ async function setUp() {
       event.preventDefault();
       choose(g);
     },
-  }, el("h3", {}, g.title), el("p", {}, g.summary), el("p", { class: "players" }, `${g.players} players`))));
+  }, el("h3", {}, g.title), el("p", {}, g.summary), el("p", { class: "players" }, `${g.players} players`)),
+  ...(g.tutorial ? [el("button", {
+    type: "button", class: "learn", id: `learn-${g.name}`, onclick: (event) => learn(g, event.target),
+  }, `Learn ${g.title}`)] : []))));
   $("game").replaceChildren(...catalogue.map((g) => el("option", { value: g.name }, g.title)));
+  // A tutorial's last link (/?game=edges) comes back with its game chosen.
+  const asked = new URLSearchParams(location.search).get("game");
+  if (catalogue.some((g) => g.name === asked)) $("game").value = asked;
   $("game").addEventListener("change", drawForm);
   $("create").addEventListener("submit", create);
   $("options").addEventListener("change", () => { drawSeats(); opponentChosen(); });

@@ -7,6 +7,7 @@ import {
   api, drawEnd, drawWith, el, loadGame, logItems, playerOf, scoresOf, seatLabel, seatTitle, toast,
 } from "./common.js";
 import { showHint } from "./hint.js";
+import { showTutorial, tutorialRefused } from "./tutorial.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const token = new URLSearchParams(location.hash.slice(1)).get("token");
@@ -113,7 +114,8 @@ function receive(message) {
         break;
       }
       pendingSeq = null;
-      toast(message.message, "error");
+      // A tutorial's refusal of another move is its lesson's why, said in the lesson's box.
+      if (!tutorialRefused(message)) toast(message.message, "error");
       if (msg) draw();
       break;
     case "rematch":
@@ -159,6 +161,7 @@ async function draw() {
   drawWith(module, $("board"), view, ui);
   drawSide();
   showHint(msg);
+  showTutorial(msg);
   // Set once the page shows this state, so that whoever waits on them (the browser tests)
   // sees the drawn picture, not the one before.
   document.body.dataset.seq = String(msg.seq);
@@ -190,7 +193,9 @@ function turnText() {
 /** The computer seats still to act ("Computer (hard)"): the server is choosing their move. */
 function thinkers(m) {
   if (m.status !== "playing") return [];
-  return m.to_act.filter((s) => !m.chosen.includes(s) && (m.seats[s] || {}).kind === "agent")
+  // A tutorial's scripted seat never thinks: it answers from its file once you have moved.
+  return m.to_act.filter((s) => !m.chosen.includes(s) && (m.seats[s] || {}).kind === "agent"
+    && (m.seats[s] || {}).agent !== "tutorial")
     .map((s) => {
       const label = playerOf(m, s) || seatLabel(m, s);
       // Two computers (or a seat colour the label lacks) need the seat's name to tell apart.
@@ -214,10 +219,10 @@ function drawSide() {
   el("span", { class: `dot ${s.connected ? "dot-on" : "dot-off"}`, title: s.connected ? "connected" : "disconnected" }),
   el("span", { class: "seat-name", title: seatTitle(m, s.seat) }, seatLabel(m, s.seat), s.seat === m.seat ? " (you)" : ""),
   el("span", { class: "seat-kind", title: s.agent ? `agent ${s.agent}` : null },
-    s.kind === "agent" ? "computer" : s.joined ? "person" : "open seat", s.resigned ? ", resigned" : ""),
+    s.agent === "tutorial" ? "script" : s.kind === "agent" ? "computer" : s.joined ? "person" : "open seat", s.resigned ? ", resigned" : ""),
   m.chosen.includes(s.seat) ? el("span", { class: "has-chosen" }, "has chosen") : null,
-  s.kind === "agent" && m.status === "playing" && m.to_act.includes(s.seat) && !m.chosen.includes(s.seat)
-    ? el("span", { class: "thinking" }, "thinking…") : null,
+  m.status === "playing" && s.kind === "agent" && s.agent !== "tutorial" && m.to_act.includes(s.seat)
+    && !m.chosen.includes(s.seat) ? el("span", { class: "thinking" }, "thinking…") : null,
   scores ? el("span", { class: "seat-score" }, String(scores[s.seat])) : null)));
   const legal = $("legal");
   legal.replaceChildren(...m.legal.map((a) => el("li", {},
@@ -271,7 +276,8 @@ function drawEndBox() {
   const extra = [];
   if (m.status === "finished") {
     const links = el("p", { class: "end-links" });
-    if (m.seat !== null && token) {
+    // A tutorial has no rematch: its box links to a real game instead.
+    if (m.seat !== null && token && !m.tutorial) {
       const offer = m.rematch_offer;
       const names = (seats) => seats.map((s) => seatLabel(m, s)).join(" and ");
       const others = (seats) => (seats || []).filter((s) => s !== m.seat);

@@ -1,0 +1,133 @@
+"""Tutorials against a real server process (POST /api/tutorials/{game}): the scripted seat
+plays the file's replies, the learner's other moves are refused with the step's why
+(``off_script``), the learner sees only its own view, and the lesson ends the match."""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+import pytest
+
+import meeple.games  # noqa: F401  (registers the games)
+from meeple.core.tutorial import load_tutorial, replay
+from meeple.interfaces.web.client import Client, ServerProcess
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("tutorials")
+    server = ServerProcess(f"sqlite:///{folder / 'server.db'}", folder / "server.log", 0)
+    server.start()
+    yield server
+    server.kill()
+
+
+def start(server, game: str) -> dict:
+    reply = httpx.post(f"{server.url}/api/tutorials/{game}", timeout=30)
+    assert reply.status_code == 200, reply.text
+    return reply.json()
+
+
+async def follow(server, created: dict, game: str) -> Client:
+    """Play the lesson's steps over the WebSocket, with one off-script move at the first
+    step that has another legal move (checked for that step's why); the client."""
+    lesson = load_tutorial(game)
+    client = await Client(server.url, created["match"], created["seats"][0]["token"]).connect()
+    refused_at = None
+    for number, step in enumerate(lesson.steps):
+        await client.wait_for(
+            lambda n=number: (
+                client.state["tutorial"]["step"] == n
+                and client.state["tutorial"]["expected"] is not None
+            )
+        )
+        state = client.state
+        assert state["tutorial"]["prompt"] == step.prompt
+        expected = state["tutorial"]["expected"]
+        others = [m["text"] for m in state["legal"] if m["text"] != expected]
+        if refused_at is None and others:
+            await client.send({"type": "move", "seq": state["seq"], "action": others[0]})
+            await client.wait_for(lambda: client.errors)
+            refusal = [m for m in client.messages if m["type"] == "error"][-1]
+            assert refusal["code"] == "off_script" and refusal["message"] == step.why
+            refused_at = number
+        await client.send({"type": "move", "seq": state["seq"], "action": expected})
+        await client.wait_for(lambda n=number: client.state["tutorial"]["step"] > n)
+    assert refused_at is not None, "no step had another legal move to refuse"
+    client.refused_at = refused_at  # type: ignore[attr-defined]
+    await client.wait_for(lambda: client.state["status"] == "finished")
+    return client
+
+
+@pytest.mark.parametrize("game", ["edges", "erd", "triangle-clock", "erosion", "squad-combat"])
+def test_a_tutorial_plays_its_script_to_the_end(server, game):
+    lesson = load_tutorial(game)
+    created = start(server, game)
+    client = asyncio.run(follow(server, created, game))
+    state = client.state
+    assert state["tutorial"]["end"] == lesson.end and state["tutorial"]["expected"] is None
+    # Only the off-script move was refused.
+    assert client.errors == [lesson.steps[client.refused_at].why]
+    record = httpx.get(f"{server.url}/api/matches/{created['match']}/record").json()
+    assert [tuple(m) for m in record["moves"]] == replay(lesson)
+    assert record["seats"][lesson.scripted] == "tutorial"
+    summary = httpx.get(f"{server.url}/api/matches/{created['match']}").json()
+    assert summary["listed"] is False
+    assert summary["seats"][lesson.scripted]["label"] == "Tutor (scripted)"
+    token = created["seats"][0]["token"]
+    rematch = httpx.post(
+        f"{server.url}/api/matches/{created['match']}/rematch", json={"token": token}
+    )
+    assert rematch.status_code == 409 and "lobby" in rematch.json()["error"]
+
+
+def test_games_say_which_have_a_tutorial_and_others_are_refused(server):
+    catalogue = {g["name"]: g for g in httpx.get(f"{server.url}/api/games").json()}
+    assert catalogue["edges"]["tutorial"] is True
+    unknown = httpx.post(f"{server.url}/api/tutorials/chess")
+    assert unknown.status_code == 400 and unknown.json()["code"] == "unknown_game"
+
+
+def test_no_hint_in_a_tutorial(server):
+    created = start(server, "edges")
+    reply = httpx.post(
+        f"{server.url}/api/matches/{created['match']}/hint",
+        json={"token": created["seats"][0]["token"]},
+    )
+    assert reply.status_code == 403 and reply.json()["code"] == "hints_off"
+
+
+def test_a_tutorial_goes_on_after_a_restart_and_a_spectator_sees_no_lesson(
+    tmp_path, server_factory
+):
+    db = f"sqlite:///{tmp_path / 'restart.db'}"
+    first = server_factory(db, 0)
+    created = start(first, "squad-combat")
+    lesson = load_tutorial("squad-combat")
+    token = created["seats"][0]["token"]
+
+    async def one_step(server) -> dict:
+        client = await Client(server.url, created["match"], token).connect()
+        await client.wait_for(lambda: client.state["tutorial"]["expected"] is not None)
+        state = client.state
+        await client.send(
+            {"type": "move", "seq": state["seq"], "action": state["tutorial"]["expected"]}
+        )
+        await client.wait_for(lambda: client.state["tutorial"]["step"] > state["tutorial"]["step"])
+        await client.close()
+        return state
+
+    async def watch(server) -> dict:
+        client = await Client(server.url, created["match"], None).connect()
+        await client.close()
+        return client.state
+
+    assert asyncio.run(one_step(first))["tutorial"]["step"] == 0
+    first.terminate()
+    second = server_factory(db, 0)
+    # Restored: the script is read again, and the learner goes on at step 2.
+    state = asyncio.run(one_step(second))
+    assert state["tutorial"]["step"] == 1
+    assert state["tutorial"]["prompt"] == lesson.steps[1].prompt
+    assert asyncio.run(watch(second))["tutorial"] is None

@@ -1,0 +1,94 @@
+"""Each game's tutorial, started from the lobby's "Learn" button and clicked through to its
+end in Chromium, with one click on another move answered by the step's why."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import meeple.games  # noqa: F401  (registers the games)
+from meeple.core.tutorial import load_tutorial
+from tests.web.browser import Frames, click_expected, moves_sent
+from tests.web.test_accessibility import serious
+
+GAMES = ["edges", "erd", "triangle-clock", "erosion", "squad-combat"]
+
+
+def off_script_click(page: Any) -> str:
+    """Click a (legal) move other than the expected one until the page sends it: a part
+    of the picture not marked for the lesson, then a choice it opens. Returns the move."""
+    expected = page.get_attribute("body", "data-expected")
+    sent = moves_sent(page)
+    tried: dict[str, int] = {}
+    for _ in range(40):
+        others = []
+        for element in page.query_selector_all("#board .clickable"):
+            move = element.get_attribute("data-move")
+            hint = element.get_attribute("data-hint") or ""
+            marked = "tutorial-mark" in (element.get_attribute("class") or "")
+            if not (marked or hint.startswith(("cancel", "clear", "take")) or move == expected):
+                others.append((move, hint, element))
+        sending = [o for o in others if o[0]]
+        opening = [o for o in others if not o[0] and tried.get(o[1], 0) < 6]
+        if not (sending or opening):
+            break
+        move, hint, element = (sending or opening)[0]
+        tried[hint] = tried.get(hint, 0) + 1
+        element.click(timeout=3000)
+        if moves_sent(page) > sent:
+            return move or ""
+    raise AssertionError("no other move could be clicked")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_tutorial_from_the_lobby_to_its_end(server, chromium, watch, page_errors, game):
+    lesson = load_tutorial(game)
+    context = chromium.new_context(viewport={"width": 1280, "height": 800})
+    page = watch(context.new_page())
+    frames = Frames().attach(page)
+    page.goto(f"{server.url}/")
+    page.click(f"#learn-{game}")
+    page.wait_for_selector("body[data-tutorial='0']")
+    page.wait_for_function("() => document.body.dataset.expected")
+    assert page.query_selector_all("#board .tutorial-mark"), "the expected move is not marked"
+    steps = 0
+    refused_at = None
+    while page.get_attribute("body", "data-tutorial") != "done":
+        step = page.get_attribute("body", "data-tutorial")
+        expected = page.get_attribute("body", "data-expected")
+        if not expected:
+            page.wait_for_timeout(50)
+            continue
+        number = int(step)
+        assert page.inner_text("#tutorial-prompt") == " ".join(lesson.steps[number].prompt.split())
+        state = frames.latest_state()
+        if refused_at is None and any(m["text"] != expected for m in state["legal"]):
+            # One click on another (legal) move: refused with the step's why.
+            off_script_click(page)
+            page.wait_for_selector("#tutorial-why:not([hidden])")
+            assert lesson.steps[number].why in page.inner_text("#tutorial-why")
+            refused = [m for m in frames.of_type("error") if m.get("code") == "off_script"]
+            assert refused and refused[0]["message"] == lesson.steps[number].why
+            refused_at = number
+            assert serious(page) == []  # the lesson's box, its why line and its marks
+        click_expected(page)
+        steps += 1
+        page.wait_for_function(
+            "([step]) => document.body.dataset.tutorial !== step", arg=[step], timeout=15000
+        )
+    assert refused_at is not None, "no step offered another move to click"
+    assert steps == len(lesson.steps)
+    assert " ".join(lesson.end.split())[:60] in page.inner_text("#tutorial-end")
+    link = page.get_attribute("#tutorial-play", "href")
+    assert link == f"/?game={game}"
+    page.wait_for_selector("body[data-status='finished']")
+    assert page.query_selector("#rematch") is None  # a lesson has no rematch
+    assert serious(page) == []
+    # Every move the page sent but the off-script one was taken.
+    errors = [m for m in frames.of_type("error") if m.get("code") != "off_script"]
+    assert not errors, errors
+    assert not page_errors
+    page.click("#tutorial-play")
+    page.wait_for_function(f"() => document.getElementById('game').value === '{game}'")
+    context.close()
