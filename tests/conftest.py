@@ -51,6 +51,7 @@ SLOW = (
     "tests/lab/test_lab.py::test_same_rows_on_a_local_ray_instance",
     "tests/lab/test_lab_reliability.py",
     "tests/envs/test_envs.py::test_openspiel_random_sim_test",
+    "tests/envs/test_vector_triangle_clock.py::test_thousands_of_random_games",
     "tests/core/test_kernels.py::test_a_kernel_runs_the_new_code",
     "tests/test_readme.py",
 )
