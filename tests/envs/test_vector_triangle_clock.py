@@ -5,6 +5,7 @@ check."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -62,17 +63,18 @@ def random_actions(info: dict[str, Any], rng: np.random.Generator) -> np.ndarray
 
 def play_along(
     options: dict[str, Any], games: int, batch: int, seed: int, observe: bool = True
-) -> int:
+) -> Counter[str]:
     """Step ``batch`` games with random legal actions until ``games`` have ended, playing the
     same actions on the readable rules beside them and comparing everything at every step
-    (observations and whole states only when ``observe``); the games ended."""
+    (observations and whole states only when ``observe``). Counts the games ended and the
+    chance met on the way: Mulligans, steps where both seats took one, reshuffles."""
     env = MeepleVectorEnv("triangle-clock", num_envs=batch, **options)
     game = env.game
     obs, info = env.reset(seed=seed)
     readable = [game.new_game(seed + k) for k in range(batch)]
     rng = np.random.default_rng(seed)
-    ended = 0
-    while ended < games:
+    seen: Counter[str] = Counter()
+    while seen["ended"] < games:
         for k, state in enumerate(readable):
             for p in range(2):
                 assert info["acting"][k, p] == (p in state.to_act)
@@ -84,6 +86,9 @@ def play_along(
             if observe:
                 assert np.array_equal(env._states[k, :SIZE], encode(state))
         actions = random_actions(info, rng)
+        mulligans = (actions == fast.MULLIGAN_ID).sum(axis=1)
+        seen["mulligans"] += int(mulligans.sum())
+        seen["both mulligan"] += int((mulligans == 2).sum())
         obs, reward, terminated, truncated, info = env.step(actions)
         assert not truncated.any()
         for k, state in enumerate(readable):
@@ -93,8 +98,9 @@ def play_along(
             assert terminated[k] == after.is_over
             assert list(reward[k]) == list(after.returns)
             assert list(info["rewards"][k]) == list(after.returns)
+            seen["reshuffles"] += after.supply.reshuffles - state.supply.reshuffles
             if after.is_over:
-                ended += 1
+                seen["ended"] += 1
                 assert info["_final_obs"][k]
                 assert env.rules.decode(env._states[k]).seed == env._seeds[k]
                 for p in range(2):
@@ -103,7 +109,7 @@ def play_along(
                     )
                 after = game.new_game(int(env._seeds[k]))
             readable[k] = after
-    return ended
+    return seen
 
 
 @pytest.fixture
@@ -123,13 +129,19 @@ def test_the_batched_triangle_clock_is_the_readable_rules(
     """Random games through both, every state and observation compared, across resets."""
     if options.get("ranking") == "custom":
         options = {**options, "ranking": custom_ranking}
-    assert play_along(options, games=12, batch=6, seed=21) >= 12
+    seen = play_along(options, games=12, batch=6, seed=21)
+    assert seen["ended"] >= 12 and seen["reshuffles"] >= 12
+    if "mulligan" in options.get("items", "mulligan"):
+        assert seen["mulligans"] >= 12
+    if options.get("items") == "all/all":
+        assert seen["both mulligan"] > 0
 
 
 def test_thousands_of_random_games_end_as_the_readable_rules_say() -> None:
     """Masks, seats, rewards and ends at every step of 2,000 random games (both seats
     holding every item, so Mulligans and reshuffles come often)."""
-    assert play_along({"items": "all/all"}, games=2000, batch=200, seed=5, observe=False) >= 2000
+    seen = play_along({"items": "all/all"}, games=2000, batch=200, seed=5, observe=False)
+    assert seen["ended"] >= 2000 and seen["both mulligan"] > 100
 
 
 def positions(game: Any, games: int, seed: int) -> list[Any]:
