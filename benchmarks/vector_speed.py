@@ -5,13 +5,24 @@
 Every measure steps random legal actions and produces, at every step, what a learner needs:
 the batched environment (``meeple.envs.vector``) its observations, masks and rewards for
 the whole batch; OpenSpiel's C++ ``dots_and_boxes`` 3x4, stepped from Python, each state's
-legal actions and observation tensor; meeple's PettingZoo adapter (``env("edges")``) each
+legal actions and observation tensor; meeple's PettingZoo adapter (``env(game)``) each
 ``last()``. Rounds are interleaved and the median of ``--repeat`` is printed with the ratio
-of the batched environment to each: the ratios are the figures to read on a shared machine.
-The batched environment runs its kernels on every core numba finds.
+of the game's batched environment to each: the ratios are the figures to read on a shared
+machine. The batched environment runs its kernels on every core numba finds.
+
+A step is one seat's action in one game: The Triangle Clock's batched environment takes
+both seats' actions in one call, so each of its calls counts the seats that acted (the
+AEC adapter takes them one at a time). ``--games`` picks the games (default: both).
 """
 
 from __future__ import annotations
+
+import os
+
+# numba's OpenMP threads spin while they wait for work by default; on a machine whose cores
+# other processes share, that spinning took a 2-thread batch step from 1.2 ms to 24 ms
+# (measured), so waiting threads sleep unless the caller says otherwise.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import argparse
 import statistics
@@ -40,6 +51,19 @@ def batched_steps(seconds: float, batch: int, board: str) -> float:
     return steps / (time.perf_counter() - start)
 
 
+def batched_clock_steps(seconds: float, batch: int) -> float:
+    """Seat actions a second of the batched Triangle Clock (both seats in one call)."""
+    env = MeepleVectorEnv("triangle-clock", num_envs=batch)
+    _, info = env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    steps, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        keys = rng.random(info["action_mask"].shape, dtype=np.float32) * info["action_mask"]
+        steps += int(info["acting"].sum())
+        _, _, _, _, info = env.step(keys.argmax(axis=2))
+    return steps / (time.perf_counter() - start)
+
+
 def spiel_steps(seconds: float) -> float:
     """Steps a second of OpenSpiel's ``dots_and_boxes`` 3x4 with an observation tensor."""
     import pyspiel
@@ -59,9 +83,9 @@ def spiel_steps(seconds: float) -> float:
     return steps / (time.perf_counter() - start)
 
 
-def pettingzoo_steps(seconds: float, board: str) -> float:
-    """Steps a second of meeple's PettingZoo adapter of Edges."""
-    e = pettingzoo_env("edges", board=board)
+def pettingzoo_steps(seconds: float, game: str, **options: str) -> float:
+    """Steps a second of meeple's PettingZoo (AEC) adapter of ``game``."""
+    e = pettingzoo_env(game, **options)
     e.reset(seed=0)
     rng = np.random.default_rng(0)
     steps, start = 0, time.perf_counter()
@@ -83,33 +107,56 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--batch", type=int, default=1024)
     parser.add_argument("--board", default="3x4")
+    parser.add_argument("--games", default="edges,triangle-clock")
     args = parser.parse_args()
-    batched_steps(0.2, args.batch, args.board)  # compile (or load) the kernels first
-    measures: dict[str, Callable[[], float]] = {
-        f"meeple batched Edges {args.board}, {args.batch} games": lambda: batched_steps(
-            args.seconds, args.batch, args.board
-        ),
-        "OpenSpiel dots_and_boxes 3x4 (C++, stepped from Python)": lambda: spiel_steps(
-            args.seconds
-        ),
-        f"meeple PettingZoo Edges {args.board}": lambda: pettingzoo_steps(args.seconds, args.board),
-    }
-    rates: dict[str, list[float]] = {name: [] for name in measures}
+    chosen = args.games.split(",")
+    unknown = sorted(set(chosen) - {"edges", "triangle-clock"})
+    if unknown:
+        parser.error(f"--games takes edges and triangle-clock, not {', '.join(unknown)}")
+    # Per game, its measures; the first is the batched environment the others are set against.
+    groups: dict[str, dict[str, Callable[[], float]]] = {}
+    if "edges" in chosen:
+        batched_steps(0.2, args.batch, args.board)  # compile (or load) the kernels first
+        groups["edges"] = {
+            f"meeple batched Edges {args.board}, {args.batch} games": lambda: batched_steps(
+                args.seconds, args.batch, args.board
+            ),
+            "OpenSpiel dots_and_boxes 3x4 (C++, stepped from Python)": lambda: spiel_steps(
+                args.seconds
+            ),
+            f"meeple PettingZoo Edges {args.board}": lambda: pettingzoo_steps(
+                args.seconds, "edges", board=args.board
+            ),
+        }
+    if "triangle-clock" in chosen:
+        batched_clock_steps(0.2, args.batch)
+        groups["triangle-clock"] = {
+            f"meeple batched The Triangle Clock, {args.batch} games": lambda: batched_clock_steps(
+                args.seconds, args.batch
+            ),
+            "meeple PettingZoo The Triangle Clock": lambda: pettingzoo_steps(
+                args.seconds, "triangle-clock"
+            ),
+        }
+    rates = {name: [] for group in groups.values() for name in group}
     for _ in range(args.repeat):
-        for name, measure in measures.items():
-            rates[name].append(measure())
-    medians = {name: statistics.median(values) for name, values in rates.items()}
-    ours = next(iter(medians.values()))
+        for group in groups.values():
+            for name, measure in group.items():
+                rates[name].append(measure())
     table = Table(title="steps a second (median of the rounds)")
     for column in ("measure", "steps/s", "range", "batched / this"):
         table.add_column(column)
-    for name, values in rates.items():
-        table.add_row(
-            name,
-            f"{medians[name]:,.0f}",
-            f"{min(values):,.0f}-{max(values):,.0f}",
-            f"{ours / medians[name]:.1f}x",
-        )
+    for group in groups.values():
+        medians = {name: statistics.median(rates[name]) for name in group}
+        ours = next(iter(medians.values()))
+        for name in group:
+            values = rates[name]
+            table.add_row(
+                name,
+                f"{medians[name]:,.0f}",
+                f"{min(values):,.0f}-{max(values):,.0f}",
+                f"{ours / medians[name]:.1f}x",
+            )
     Console().print(table)
 
 

@@ -7,7 +7,7 @@ import random
 import numpy as np
 import pytest
 
-from meeple.core.mt import first_randrange
+from meeple.core.mt import START, fill_words, first_randrange
 from meeple.core.rng import derive_seed
 
 
@@ -25,3 +25,13 @@ def test_a_range_it_cannot_draw_from_is_refused() -> None:
     """n outside 1 to 2**31 is a clear ValueError."""
     with pytest.raises(ValueError, match="n must be 1 to 2"):
         first_randrange(np.zeros(1, dtype=np.uint64), 0, np.empty(1, dtype=np.int64))
+
+
+def test_every_word_of_a_stream_is_pythons() -> None:
+    """Two whole twists and more of many streams: ``getrandbits(32)`` word for word."""
+    seeds = [derive_seed(s, "reshuffle", 1) for s in range(40)] + [0, 2**32, 2**64 - 1]
+    for seed in seeds:
+        out = np.empty(1300, dtype=np.int64)
+        fill_words(np.uint64(seed), START, out)
+        rng = random.Random(seed)
+        assert out.tolist() == [rng.getrandbits(32) for _ in range(1300)]

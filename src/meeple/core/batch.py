@@ -13,6 +13,12 @@ A game whose compiled twin can step a whole batch registers a :class:`BatchRules
   know, laid out slot by slot as :meth:`BatchRules.observation_slots` names them;
 * ``rewards``: ``(B, num_players)`` float32, each seat's return, non-zero only on the step
   that ends a game.
+
+Rules whose decisions are simultaneous set ``simultaneous = True`` and give every seat its
+own data, with a seat axis after the game's: ``actions`` ``(B, num_players)`` (an entry is
+read only for a seat to act), ``masks`` ``(B, num_players, num_actions)``, ``observations``
+``(B, num_players, observation_size)`` (each seat's own), and :meth:`BatchRules.to_act`
+``(B, num_players)`` booleans, the seats yet to act.
 """
 
 from __future__ import annotations

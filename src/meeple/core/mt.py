@@ -4,7 +4,8 @@ Seeding Python's Mersenne Twister costs a few microseconds, which dominates a ba
 environment that starts thousands of games a second (:mod:`meeple.core.batch`). This is
 CPython's own algorithm (``init_by_array`` on the seed's 32-bit words, ``getrandbits`` with
 rejection for ``randrange``), written for numba so the first draw of each of many seeded
-streams comes in one call; a test compares it with ``random.Random`` over many seeds.
+streams comes in one call (:func:`first_randrange`), and a kernel can read any stream's
+words (:func:`fill_words`); a test compares both with ``random.Random`` over many seeds.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ def _genrand_start() -> np.ndarray:
 
 
 _START = _genrand_start()
+START = _START
+"""The state every seeding starts from (``init_genrand(19650218)``), for :func:`fill_words`."""
 
 
 @compiled
@@ -76,6 +79,26 @@ def _temper(y: np.uint64) -> np.uint64:
     y ^= (y << 15) & 0xEFC60000
     y ^= y >> 18
     return y & _MASK
+
+
+@compiled
+def _twist(mt: np.ndarray) -> None:
+    # CPython's genrand_uint32 regeneration of all 624 words, in place.
+    for k in range(_N):
+        y = (mt[k] & 0x80000000) | (mt[(k + 1) % _N] & 0x7FFFFFFF)
+        mt[k] = mt[(k + 397) % _N] ^ (y >> 1) ^ (0x9908B0DF if y & 1 else 0)
+
+
+@compiled
+def fill_words(seed: np.uint64, start: np.ndarray, out: np.ndarray) -> None:
+    """``out[i]`` = the i-th ``getrandbits(32)`` of ``random.Random(seed)`` (``start`` is
+    :data:`START`); for calling from other kernels, one stream at a time."""
+    mt = np.empty(_N, dtype=np.uint64)
+    _seeded(np.uint64(seed), start, mt)
+    for i in range(out.shape[0]):
+        if i % _N == 0:
+            _twist(mt)
+        out[i] = _temper(mt[i % _N])
 
 
 @batched

@@ -14,6 +14,14 @@ plays every seat, as in pgx). Per game and step:
 * a finished game starts again in the same step (Gymnasium's same-step autoreset):
   ``info["final_obs"]`` holds the observation it ended on, where ``info["_final_obs"]``.
 
+**Simultaneous games** (The Triangle Clock: ``rules.simultaneous``) take every acting
+seat's action in one step, with PettingZoo-style per-seat data (as pgx gives rewards):
+``actions`` is ``(B, seats)``, one id per seat (the entry of a seat not to act is ignored);
+``observation`` is ``(B, seats, size)``, each seat's own; ``reward`` and
+``info["rewards"]`` are ``(B, seats)``; ``info["action_mask"]`` is ``(B, seats, actions)``
+(all False for a seat not to act) and ``info["acting"]`` ``(B, seats)`` says which seats
+act now, ``info["acted"]`` which acted in the step just taken.
+
 Game ``k`` of ``reset(seed=s)`` is the readable rules' ``new_game(s + k)``, and the games a
 slot plays after it take seeds ``s + k + B``, ``s + k + 2B``, ...: a run replays exactly. An
 action that is not legal raises :class:`~meeple.core.errors.IllegalAction` before any game
@@ -51,15 +59,22 @@ class MeepleVectorEnv(VectorEnv):
         self.rules = batch_rules(self.game)
         self.num_envs = num_envs
         self.num_seats = self.rules.num_players
+        self.simultaneous = bool(getattr(self.rules, "simultaneous", False))
         size, actions = self.rules.observation_size, self.rules.num_actions
-        self.single_observation_space = spaces.Box(0.0, 1.0, (size,), np.float32)
-        self.single_action_space = spaces.Discrete(actions)
+        # a simultaneous game's data is per seat: one more axis after the game's
+        seats = (self.num_seats,) if self.simultaneous else ()
+        self.single_observation_space = spaces.Box(0.0, 1.0, (*seats, size), np.float32)
+        self.single_action_space: spaces.Space[Any] = (
+            spaces.MultiDiscrete([actions] * self.num_seats)
+            if self.simultaneous
+            else spaces.Discrete(actions)
+        )
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._states = np.zeros((num_envs, self.rules.state_size), dtype=np.int16)
         self._seeds = np.zeros(num_envs, dtype=np.int64)
-        self._masks = np.zeros((num_envs, actions), dtype=np.bool_)
-        self._obs = np.zeros((num_envs, size), dtype=np.float32)
+        self._masks = np.zeros((num_envs, *seats, actions), dtype=np.bool_)
+        self._obs = np.zeros((num_envs, *seats, size), dtype=np.float32)
         self._started = False
 
     def observation_slots(self) -> list[str]:
@@ -68,7 +83,10 @@ class MeepleVectorEnv(VectorEnv):
 
     def _look(self) -> dict[str, Any]:
         seats = self.rules.look(self._states, self._masks, self._obs)
-        return {"action_mask": self._masks.copy(), "to_act": seats}
+        return {
+            "action_mask": self._masks.copy(),
+            "acting" if self.simultaneous else "to_act": seats,
+        }
 
     def reset(
         self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
@@ -100,21 +118,15 @@ class MeepleVectorEnv(VectorEnv):
         if not self._started:
             raise MeepleError("call reset() before step()")
         chosen = np.asarray(actions)
-        if chosen.shape != (self.num_envs,) or not np.issubdtype(chosen.dtype, np.integer):
+        shape = (self.num_envs, self.num_seats) if self.simultaneous else (self.num_envs,)
+        if chosen.shape != shape or not np.issubdtype(chosen.dtype, np.integer):
+            wanted = f"{shape[0]} x {shape[1]}" if self.simultaneous else str(shape[0])
             raise MeepleError(
-                f"step takes {self.num_envs} integer action ids, got shape {chosen.shape} "
+                f"step takes {wanted} integer action ids, got shape {chosen.shape} "
                 f"of {chosen.dtype}"
             )
-        in_range = (chosen >= 0) & (chosen < self.rules.num_actions)
-        legal = in_range.copy()
-        legal[in_range] = self._masks[np.flatnonzero(in_range), chosen[in_range]]
-        if not legal.all():
-            k = int(np.flatnonzero(~legal)[0])
-            raise IllegalAction(
-                f"action {int(chosen[k])} is not legal in game {k}; legal ids: "
-                f"{np.flatnonzero(self._masks[k]).tolist()}"
-            )
         acted = self.rules.to_act(self._states)
+        self._check_legal(chosen, acted)
         rewards = np.zeros((self.num_envs, self.num_seats), dtype=np.float32)
         done = np.zeros(self.num_envs, dtype=np.bool_)
         self.rules.step(self._states, chosen, rewards, done)
@@ -126,8 +138,32 @@ class MeepleVectorEnv(VectorEnv):
             self._seeds[done] += self.num_envs
             self._states[done] = self.rules.initials(self._seeds[done])
         info.update(self._look())
-        reward = rewards[np.arange(self.num_envs), acted]
+        reward = rewards if self.simultaneous else rewards[np.arange(self.num_envs), acted]
         return self._obs.copy(), reward, done, np.zeros_like(done), info
+
+    def _check_legal(self, chosen: np.ndarray, acted: np.ndarray) -> None:
+        """IllegalAction naming the first game (and seat) whose action is not legal."""
+        masks = self._masks
+        if self.simultaneous:
+            # a seat not to act may send anything: its entry is ignored
+            masks = masks.reshape(-1, masks.shape[-1])
+            flat = np.where(acted.reshape(-1), chosen.reshape(-1), -1)
+            considered = acted.reshape(-1)
+        else:
+            flat, considered = chosen, np.ones(len(chosen), dtype=np.bool_)
+        in_range = (flat >= 0) & (flat < self.rules.num_actions)
+        legal = ~considered
+        legal[in_range] = masks[np.flatnonzero(in_range), flat[in_range]]
+        if legal.all():
+            return
+        k = int(np.flatnonzero(~legal)[0])
+        where = f"game {k}"
+        if self.simultaneous:
+            where = f"game {k // self.num_seats} for seat {k % self.num_seats}"
+        raise IllegalAction(
+            f"action {int(chosen.reshape(-1)[k])} is not legal in {where}; legal ids: "
+            f"{np.flatnonzero(masks[k]).tolist()}"
+        )
 
     def states(self) -> list[Any]:
         """The readable rules' state of every game now (for checking and display; slow)."""

@@ -1,7 +1,7 @@
 """The Triangle Clock (Zero): hands of triangles around a clock face; see :mod:`.rules`."""
 
 from meeple.core.game import register_renderer
-from meeple.core.registry import register_agent, register_playout
+from meeple.core.registry import register_agent, register_batch, register_playout
 from meeple.games.triangle_clock.agents import HeuristicAgent
 from meeple.games.triangle_clock.cards import (
     CARDS,
@@ -12,6 +12,7 @@ from meeple.games.triangle_clock.cards import (
 )
 from meeple.games.triangle_clock.compiled import guided
 from meeple.games.triangle_clock.compiled import rules as compiled_rules
+from meeple.games.triangle_clock.compiled.batch import TriangleClockBatch
 from meeple.games.triangle_clock.hands import HandValue, Ranking, RankingTable, RankingTableError
 from meeple.games.triangle_clock.render import render_state
 from meeple.games.triangle_clock.rules import (
@@ -54,7 +55,7 @@ register_playout(
     policy="deep",
     choose=guided.choose,
 )
-
+register_batch("triangle-clock", TriangleClockBatch)
 
 __all__ = [
     "CARDS",
