@@ -98,3 +98,23 @@ def test_a_hint_never_sees_the_computers_hidden_choice(server):
     unseen = hint_move("erd", {}, 11, [], 0, 20_000, 12)
     assert {k: hint[k] for k in unseen} == unseen
     assert hint["best"] in {m["text"] for m in state["legal"]}
+
+
+def test_an_erd_hint_is_the_equilibrium_s_whatever_the_computer_level(tmp_path, monkeypatch):
+    """Against a computer that needs no solved rules (``random``), on a server whose solver
+    cache is empty, the hint still comes from the solved game: the server solves the shipped
+    rules first (in a process of its own, off the request path), as for its hard opponent."""
+    monkeypatch.setenv("MEEPLE_CACHE_DIR", str(tmp_path / "cache"))
+    server = ServerProcess(f"sqlite:///{tmp_path / 's.db'}", tmp_path / "s.log", 1).start()
+    try:
+        created = create(server, game="erd", seats=["human", "random"], seed=12)
+        asyncio.run(my_turn(server, created))
+        reply = httpx.post(
+            f"{server.url}/api/matches/{created['match']}/hint",
+            json={"token": created["seats"][0]["token"]},
+            timeout=300,
+        )
+        assert reply.status_code == 200, reply.text
+        assert reply.json()["judge"] == "equilibrium", reply.json()
+    finally:
+        server.kill()

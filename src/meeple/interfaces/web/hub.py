@@ -552,6 +552,18 @@ class Hub:
             # Made once, off the event loop: every parameter value is checked as it is read.
             await asyncio.to_thread(build, 0)
 
+    def _prepare_for_judge(self, game: Game[Any, Any, Any]) -> None:
+        """Start making what the game's solved agent needs (the data its judge reads), where
+        it is missing and this server prepares the variant; the judge falls back to a
+        search otherwise."""
+        for name, factory in available_agents(game).items():
+            unprepared = getattr(factory, "unprepared", None)
+            if unprepared is None or unprepared(game) is None:
+                continue
+            if self.limits.prepare_any_variant or factory.shipped(game):
+                self._prepare(game, name)
+            return
+
     def _prepare(self, game: Game[Any, Any, Any], agent: str) -> None:
         """Start making what ``agent`` needs for ``game`` (once per variant at a time)."""
         key = _variant(game)
@@ -840,6 +852,9 @@ class Hub:
         key = (match.id, base, seat)
         found = self._hints.get(key)
         if found is None:
+            # The game's best judge may need what its strongest agent needs (Erd's solved
+            # rules): made off the request path, for the variants this server prepares.
+            self._prepare_for_judge(match.game)
             await self._ready(match.game)
             try:
                 found = await self.pool.hint(
