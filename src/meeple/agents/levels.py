@@ -1,10 +1,16 @@
-"""Opponents by level: ``easy``, ``medium`` and ``hard`` for every game.
+"""Opponents by level: ``easy``, ``medium`` and ``hard`` for every game; and ``designer``.
 
 A person choosing an opponent should not need to know what ``ismcts:iterations=100`` means.
 Each level names an agent spec; the levels of a game are ordered by strength as measured on
 the ladder (``benchmarks/agent_ladder.py --levels``, figures in docs/agents.md): each level
 beats the one below it. ``hard`` is the strongest agent meeple offers for that game, and
 the default opponent of ``meeple play``.
+
+``designer`` is not one of those levels: it is the agent a designer balances a game with in
+the lab (``meeple simulate GAME --seat designer``), chosen to beat the hand-written agent
+at about a second a whole game. A seat may be given as it wherever a level is taken; the
+lobby and ``meeple play``'s level list leave it out (it is no opponent for people, and in
+most games weaker than hard).
 """
 
 from __future__ import annotations
@@ -14,6 +20,12 @@ from meeple.core.game import Game
 
 LEVEL_NAMES = ("easy", "medium", "hard")
 DEFAULT_LEVEL = "hard"
+
+DESIGNER_LEVEL = "designer"
+"""Not an opponent for people: the lab's agent to balance a game with (DESIGNER)."""
+
+SEAT_WORDS = (*LEVEL_NAMES, DESIGNER_LEVEL)
+"""The words a seat may be given as instead of an agent spec."""
 
 LEVELS: dict[str, dict[str, str]] = {
     # Budgets are iterations, not seconds, so that a level is as strong on every machine and
@@ -55,13 +67,38 @@ LEVELS: dict[str, dict[str, str]] = {
 }
 """Agent spec per game and level."""
 
+DESIGNER: dict[str, str] = {
+    # The agent a designer balances with (``--seat designer`` in the lab): clearly stronger
+    # than the game's hand-written agent and fast enough that hundreds of games take minutes.
+    # Measured by benchmarks/designer_agents.py (its table in docs/lab.md, "The agent to
+    # balance with"); budgets in iterations or worlds, so a run replays from its seed.
+    # Erd's hard level plays the solved game, 0.2 s a match: it is already both.
+    "erd": "exploit:allowance=0.1,knows=heuristic,solve=true",
+    # A tenth of hard's search: about a quarter second a game, and it still beats greedy
+    # nearly every game.
+    "edges": "uct:iterations=3000",
+    # Shared worlds with random rollouts; its race drops a candidate once it trails by a
+    # standard error (z=1), which keeps a hundred worlds near a second a game.
+    "erosion": "flat:worlds=100,z=1",
+    # The compiled policy (the guided rollout's choice, no search): hundredths of a second a
+    # game, and it beats the hand-written agent.
+    "triangle-clock": "policy",
+    # Sixteen shared worlds with the guided rollout. Under a second a game at two players;
+    # at three and four, games between searching agents run long (several seconds a game):
+    # no cheaper agent measured beat the hand-written one there (docs/lab.md).
+    "squad-combat": "flat:worlds=16,rollout=guided",
+}
+"""The designer level per game: the lab's agent to balance with (not a lobby opponent)."""
+
 
 def level_spec(game: Game, level: str) -> str:
     """The agent spec of ``level`` for ``game``; AgentSpecError naming the levels if
     ``level`` is not one of them."""
     key = level.strip().lower()
+    if key == DESIGNER_LEVEL:
+        return DESIGNER.get(game.name) or game.heuristic_agent or "random"
     if key not in LEVEL_NAMES:
-        raise AgentSpecError(f"{level!r} is not a level; choose one of {', '.join(LEVEL_NAMES)}")
+        raise AgentSpecError(f"{level!r} is not a level; choose one of {', '.join(SEAT_WORDS)}")
     levels = LEVELS.get(game.name)
     if levels is None:
         # A game without measured levels: its hand-written agent is the best guess at hard.
@@ -82,8 +119,9 @@ def strongest_note(game: Game) -> str:
 
 def seat_spec(game: Game, text: str) -> str:
     """What a seat given as ``text`` plays: a level word (easy, medium, hard) becomes that
-    level's agent spec; anything else is a spec already and is returned as it is."""
-    return level_spec(game, text) if text.strip().lower() in LEVEL_NAMES else text
+    level's agent spec, and so does ``designer``; anything else is a spec already and is
+    returned as it is."""
+    return level_spec(game, text) if text.strip().lower() in SEAT_WORDS else text
 
 
 def agent_label(game_name: str, spec: str) -> str:

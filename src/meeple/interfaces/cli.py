@@ -14,7 +14,7 @@ from meeple.agents import (
     HUMAN,
     available_agents,
 )
-from meeple.agents.levels import LEVEL_NAMES, level_spec, strongest_note
+from meeple.agents.levels import DESIGNER_LEVEL, LEVEL_NAMES, level_spec, strongest_note
 from meeple.core.errors import MeepleError
 from meeple.core.options import describe_options
 from meeple.core.registry import (
@@ -155,6 +155,13 @@ def agents_command(
         levels.add_row(level, escape(level_spec(g, level)), default)
     console.print(levels)
     console.print("Each level beats the one below it on the ladder (docs/agents.md).")
+    console.print(
+        escape(
+            f"For balancing in the lab, --seat {DESIGNER_LEVEL} plays "
+            f"{level_spec(g, DESIGNER_LEVEL)}, which beats the hand-written agent fast "
+            "enough for hundreds of games (docs/lab.md)."
+        )
+    )
     console.print(escape(strongest_note(g)))
 
 

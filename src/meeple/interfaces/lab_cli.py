@@ -259,6 +259,32 @@ def _check_seats(game_name: str, options: dict[str, Any], seats: list[str]) -> l
     return plain
 
 
+def _agent_word(text: str, spec: str) -> str:
+    """A seat as given, with the spec it stands for when that is another (a level's)."""
+    return f"{text.strip()} ({spec})" if parse_spec(text) != parse_spec(spec) else spec
+
+
+def agents_line(given: list[str], plain: list[str], rotated: bool = False) -> str:
+    """The line said before a run's first game: which agent each seat is, a level shown with
+    the spec it stands for, so that the figures after it are read as those agents'.
+
+    ``given`` are the seats as written (one per seat, or one per agent of a tournament),
+    ``plain`` the specs :func:`_check_seats` made of them; ``rotated``: the seating turns."""
+    words = [_agent_word(text, spec) for text, spec in zip(given, plain, strict=True)]
+    if len(set(words)) == 1 and len(words) > 1:
+        return f"Agents: {words[0]} in every seat."
+    seats = ", ".join(f"seat {k} {word}" for k, word in enumerate(words))
+    return f"Agents: {seats}" + ("; seats rotated game by game." if rotated else ".")
+
+
+def _given_seats(seat: list[str], plain: list[str]) -> list[str]:
+    """The seats as the command gave them, one per seat (none: the plain specs; one: every
+    seat)."""
+    if not seat:
+        return plain
+    return list(seat) * len(plain) if len(seat) == 1 else list(seat)
+
+
 def _simulation(
     game: str,
     options: dict[str, Any],
@@ -364,6 +390,7 @@ def simulate_command(
         _print_notes(chosen_game)
         seats = _check_seats(name, options, seat or [])
         spec = _simulation(name, options, seats, games, seed, rotate_seats, duplicate)
+        console.print(escape(agents_line(_given_seats(seat or [], seats), seats, rotate_seats)))
         jsonl = out / f"{name}-{spec.key}.jsonl"
         rows = _play(
             spec,
@@ -526,6 +553,10 @@ def _compare(
                     f" ({options_words(options) or 'the defaults'}); compare different ones"
                 )
             seen[spec.key] = given
+            if not specs:
+                # The seats are the same in every variant: said once.
+                said = agents_line(_given_seats(seat, seats), seats, rotate_seats)
+                console.print(escape(said))
             specs[label] = spec
             _print_notes(variant_game, f"variant {label}: ")
         if len(specs) < 2:
@@ -762,6 +793,8 @@ def tournament_command(
                 raise LabError(f"{same}; each agent enters a tournament once")
             given[spec_text] = text
         agent = list(given)
+        named = [_agent_word(text, spec) for spec, text in given.items()]
+        console.print(escape(f"Agents: {', '.join(named)}; each pair in every seating."))
         try:
             spec = tournament_spec(g.name, options, list(agent), g.num_players, seed, duplicate)
         except ValueError as exc:
