@@ -83,6 +83,15 @@ def row(winners, first=0, length=10, returns=None, decided=None, leads=None, mar
     }
 
 
+def test_a_shared_win_counts_the_first_player_its_share():
+    """Three seats, every game won by seats 0 and 1 together, seat 0 first: the first player
+    scores half of each game, not all of it (its fair value is a third)."""
+    shared = {**row([0, 1]), "returns": [1.0, 1.0, -1.0], "seats": ["a", "b", "c"]}
+    s = summarize([shared] * 10)
+    assert s.first_player.rate == pytest.approx(0.5)
+    assert s.first_player_advantage == pytest.approx(0.5 - 1 / 3)
+
+
 def test_metrics_follow_their_definitions():
     rows = [row([0], first=0, decided=0.5, leads=2, margin=3)] * 6
     rows += [row([1], first=0, decided=0.25, leads=0, margin=1)] * 2

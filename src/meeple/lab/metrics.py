@@ -248,8 +248,13 @@ def summarize(rows: list[dict[str, Any]]) -> Summary:
         )
     draw_count = sum(1 for r in rows if not r["winners"])
     firsts = [r for r in rows if r["first_player"] is not None]
+    # A shared win is the winners' share of the game, so that the rate's fair value is
+    # 1/players whatever the share of shared wins (counted whole, ties would read as a
+    # first-player advantage).
     first_points = sum(
-        1.0 if r["first_player"] in r["winners"] else (1 / players if not r["winners"] else 0.0)
+        1 / len(r["winners"])
+        if r["first_player"] in r["winners"]
+        else (1 / players if not r["winners"] else 0.0)
         for r in firsts
     )
     first = Rate.of(first_points, len(firsts)) if firsts else None
