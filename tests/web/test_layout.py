@@ -73,3 +73,27 @@ def test_erosions_seat_list_shows_the_points_its_picture_shows(server, chromium)
     seats = page.locator("#seats .seat-score").all_inner_texts()
     assert board == seats and any(n != "0" for n in board), (board, seats)
     context.close()
+
+
+def test_an_edges_square_s_words_are_drawn_over_the_pyramids(server, chromium):
+    """A large pyramid on a middle edge reaches into the squares beside it: each square's
+    score and taker are drawn after every pyramid, so nothing covers them."""
+    from tests.web.shots import finished_match
+
+    match = finished_match(server, "edges")
+    page = chromium.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.goto(f"{server.url}/replay?match={match}")
+    page.wait_for_selector("body[data-step='0']")
+    page.keyboard.press("End")
+    page.wait_for_selector(".edges-strength-small")
+    order = page.evaluate(
+        """() => {
+          const kids = [...document.querySelector('.pyramid').parentNode.children];
+          const last = Math.max(...kids.map((n, i) => n.classList.contains('pyramid') ? i : -1));
+          const words = kids.map((n, i) => n.classList.contains('edges-strength-small') ? i : -1)
+            .filter((i) => i >= 0);
+          return { last, words };
+        }"""
+    )
+    assert order["words"] and min(order["words"]) > order["last"], order
+    page.context.close()

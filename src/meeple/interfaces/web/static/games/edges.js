@@ -93,6 +93,9 @@ export function draw(root, msg, ui) {
 
   const squares = (view.result && view.result.squares) || [];
   const sides = (view.result && view.result.sides) || seats;
+  // A square's words are drawn after the pyramids, over them: a large pyramid on a middle
+  // edge would otherwise hide its score.
+  const labels = [];
   for (const sq of squares) {
     const [x, y] = at([sq.col, sq.row]);
     const fill = sq.side === null || sq.side === undefined ? "#f4ecd6" : SIDE_COLOURS[sq.side];
@@ -104,11 +107,11 @@ export function draw(root, msg, ui) {
     const [a, b] = sq.strength || [0, 0];
     if (a || b) {
       const taken = sq.side !== null && sq.side !== undefined;
-      svg("text", { x: x + CELL / 2, y: y + CELL / 2 + 6, "text-anchor": "middle", class: "edges-strength" }, board,
-        taken ? `+${sq.points}` : `${a} = ${b}`);
+      labels.push([{ x: x + CELL / 2, y: y + CELL / 2 + 6, "text-anchor": "middle", class: "edges-strength" },
+        taken ? `+${sq.points}` : `${a} = ${b}`]);
       // The taker by name as well as by shade: colour is never the only sign.
-      svg("text", { x: x + CELL / 2, y: y + CELL / 2 + 24, "text-anchor": "middle", class: "edges-strength-small" }, board,
-        taken ? `${sides[sq.side] ?? ""} · ${a} : ${b}` : `${a} : ${b}`);
+      labels.push([{ x: x + CELL / 2, y: y + CELL / 2 + 24, "text-anchor": "middle", class: "edges-strength-small" },
+        taken ? `${sides[sq.side] ?? ""} · ${a} : ${b}` : `${a} : ${b}`]);
     }
   }
 
@@ -151,6 +154,7 @@ export function draw(root, msg, ui) {
       svg("circle", { cx: x, cy: y, r: 7, class: "edges-post" }, board);
     }
   }
+  for (const [attributes, words] of labels) svg("text", attributes, board, words);
   if (sel.edge && !sel.pie) {
     const [p, q] = edgeEnds(sel.edge).map(at);
     svg("circle", { cx: (p[0] + q[0]) / 2, cy: (p[1] + q[1]) / 2, r: 16, class: "edges-ghost" }, board);
