@@ -160,6 +160,7 @@ SCREENSHOTS = [
     for name in (
         "lobby",
         "replay",
+        "rules",
         *(
             f"{kind}{game}"
             for game in ("edges", "erd", "erosion", "triangle-clock", "squad-combat")

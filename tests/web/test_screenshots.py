@@ -1,10 +1,11 @@
 """Screenshots of the pages for docs/web.md: run by ``make screenshots``, not by default.
 
 One PNG per game page at 1280x800 and at phone width (390x844), a few moves into a match,
-plus the lobby and a replay (the hint and the review of every game: tests/web/test_hints.py
-and tests/web/test_review_page.py, through tests/web/shots.py). They are committed, so that
-docs/web.md shows them on any code host, each reduced to a palette of colours so that it
-stays small (about 100 KB at most: tests/test_docs.py checks the files exist).
+plus the Rules panel over Erd's page, the lobby and a replay (the hint and the review of
+every game: tests/web/test_hints.py and tests/web/test_review_page.py, through
+tests/web/shots.py). They are committed, so that docs/web.md shows them on any code host,
+each reduced to a palette of colours so that it stays small (about 100 KB at most:
+tests/test_docs.py checks the files exist).
 """
 
 from __future__ import annotations
@@ -46,6 +47,12 @@ def test_screenshots_of_every_page(shots_server, chromium, size):
         page.wait_for_selector("body[data-status='playing']")
         _a_few_moves_in(page, frames, 0 if game == "triangle-clock" else 3)
         shot(page, f"{game}-{size}")
+        if game == "erd":  # the Rules panel, as a player opens it mid-match
+            page.click("#rules-button")
+            page.wait_for_selector("#rules-panel[open] .rules-body h2")
+            page.wait_for_timeout(300)
+            shot(page, f"rules-{size}", full_page=False)
+            page.keyboard.press("Escape")
     page.goto(f"{server.url}/")
     page.wait_for_selector("#open li")
     shot(page, f"lobby-{size}")
