@@ -101,24 +101,21 @@ class ClientQuotas:
     def check_replay(self, client: str) -> None:
         """Before an uploaded record is checked (reading and replaying it is the costliest
         thing a client can ask for): refused past the client's rate."""
-        if not self._limiter.hit(self._replay_rate, "replay", client):
-            wait = self._wait(self._replay_rate, "replay", client)
-            raise QuotaExceeded(
-                f"at most {self.limits.max_replays_per_minute} uploaded records a minute from "
-                f"one address; try again in {wait} s",
-                "rate_limited",
-                retry_after=wait,
-            )
+        self._hit(self._replay_rate, "replay", client, "uploaded records")
 
     # -- hints ------------------------------------------------------------------------------
     def check_hint(self, client: str) -> None:
         """Before a hint is computed (a search in a worker): refused past the client's
         rate."""
-        if not self._limiter.hit(self._hint_rate, "hint", client):
-            wait = self._wait(self._hint_rate, "hint", client)
+        self._hit(self._hint_rate, "hint", client, "hints")
+
+    def _hit(self, rate: RateLimitItemPerMinute, key: str, client: str, what: str) -> None:
+        """Count one request of ``key`` from ``client``: refused (``rate_limited``, with
+        the seconds to wait) past ``rate``, ``what`` naming the requests in the refusal."""
+        if not self._limiter.hit(rate, key, client):
+            wait = self._wait(rate, key, client)
             raise QuotaExceeded(
-                f"at most {self.limits.max_hints_per_minute} hints a minute from one address; "
-                f"try again in {wait} s",
+                f"at most {rate.amount} {what} a minute from one address; try again in {wait} s",
                 "rate_limited",
                 retry_after=wait,
             )
