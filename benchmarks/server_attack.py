@@ -14,7 +14,7 @@ One command, three phases, each on a fresh server (SQLite in a temporary folder)
 Phases 1 and 2 run with the same flags, the per-address limits lifted (``ONE_ADDRESS``):
 the honest clients all come from 127.0.0.1 and would meet them themselves.
 
-Every attack must be refused with a code that docs/server.md documents (or, for the
+Every attack must be refused with a code that docs/api.md documents (or, for the
 spectator sockets of a burst, served and closed cleanly); anything else -- a 5xx, a code
 not in the docs, an attack accepted, a socket dropped without a close frame, a timeout, a
 traceback in the server's log -- is an attack failure. The target: p99 of send -> ack under
@@ -65,7 +65,7 @@ TIMEOUT = 30.0
 """Seconds a hostile request may wait for its answer before it counts as a failure."""
 
 CLOSE_CODES = {1000, 4400, 4403, 4404, 4408, 4429}
-"""The close codes docs/server.md gives a refused or ended connection."""
+"""The close codes docs/api.md gives a refused or ended connection."""
 
 RECORD_CAP = 2_000_000
 """The replay endpoint's limit (replays.MAX_RECORD_BYTES)."""
@@ -74,8 +74,8 @@ STOP_SECONDS = 5.0
 """SIGTERM must stop the server within this, whatever it is doing."""
 
 
-def documented_codes(doc: Path = ROOT / "docs" / "server.md") -> frozenset[str]:
-    """The refusal codes listed in docs/server.md's table of codes: a refusal with any
+def documented_codes(doc: Path = ROOT / "docs" / "api.md") -> frozenset[str]:
+    """The refusal codes listed in docs/api.md's table of codes: a refusal with any
     other code is one no client can be written for, so it counts as a failure."""
     codes: set[str] = set()
     in_table = False

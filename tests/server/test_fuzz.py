@@ -26,7 +26,7 @@ LONG = os.environ.get("MEEPLE_FUZZ") == "long"
 REST_EXAMPLES = 400 if LONG else 12
 SOCKET_EXAMPLES = 2_000 if LONG else 40
 SERVER_MESSAGES = ("welcome", "state", "ack", "error", "presence", "pong", "rematch", "left")
-"""Every type of message the server sends (docs/server.md)."""
+"""Every type of message the server sends (docs/api.md)."""
 
 
 @pytest.fixture(scope="module")

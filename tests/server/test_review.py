@@ -1,5 +1,5 @@
 """Post-game reviews on a real server: computed off the request path, kept in the database,
-bounded by the server's limits (docs/server.md, "Reviews")."""
+bounded by the server's limits (docs/api.md, "Reviews")."""
 
 from __future__ import annotations
 

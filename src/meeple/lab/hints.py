@@ -23,7 +23,7 @@ from meeple.core.review import DEFAULT_SEED, Judge, Judgement, JudgeSettings
 from meeple.lab.review import make_judge
 
 HINT_FIELDS = ("seat", "best", "why", "judge", "unit", "value", "values")
-"""The keys of a hint (docs/server.md, "Hints")."""
+"""The keys of a hint (docs/api.md, "Hints")."""
 TOP_VALUES = 5
 """How many actions' values a hint lists, best first."""
 

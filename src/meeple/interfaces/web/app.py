@@ -1,7 +1,7 @@
 """The game server's web application: the lobby's REST API and one WebSocket per client.
 
 ``create_app`` builds a FastAPI application around a :class:`~meeple.interfaces.web.hub.Hub`;
-``meeple serve`` runs it on uvicorn. The protocol is documented in docs/server.md and, for
+``meeple serve`` runs it on uvicorn. The protocol is documented in docs/api.md and, for
 the REST part, on the OpenAPI page FastAPI serves at ``/docs``.
 """
 
@@ -144,7 +144,7 @@ def create_app(
     app = FastAPI(
         title="meeple game server",
         summary="Play meeple's five games online: a lobby API and one WebSocket per client.",
-        description="The WebSocket protocol (`/ws/{match}`) is described in docs/server.md.",
+        description="The WebSocket protocol (`/ws/{match}`) is described in docs/api.md.",
         lifespan=lifespan,
     )
     app.state.hub = hub
@@ -158,7 +158,7 @@ def create_app(
     )
     app.add_middleware(_StopReading, stopped=hub.stopped)
 
-    # Every refusal, whatever raised it, is {"error": ..., "code": ...} (docs/server.md).
+    # Every refusal, whatever raised it, is {"error": ..., "code": ...} (docs/api.md).
     @app.exception_handler(MeepleError)
     async def meeple_error(request: Request, exc: MeepleError) -> JSONResponse:
         status = exc.status if isinstance(exc, ServerError) else 400

@@ -1,6 +1,6 @@
 """A Python client for the game server: one WebSocket, every message kept.
 
-Tests, the load benchmark and bots use it; it speaks the protocol of docs/server.md and
+Tests, the load benchmark and bots use it; it speaks the protocol of docs/api.md and
 can play random legal moves. It needs the ``websockets`` package (installed with meeple).
 """
 

@@ -59,7 +59,7 @@ STATUS_CODES = {
 
 class ServerError(MeepleError):
     """A request the server refuses; ``status`` is the HTTP status that goes with it, and
-    ``code`` the stable snake_case name a client program tests (docs/server.md lists them)."""
+    ``code`` the stable snake_case name a client program tests (docs/api.md lists them)."""
 
     def __init__(self, message: str, status: int = 400, code: str | None = None) -> None:
         super().__init__(message)
@@ -389,7 +389,7 @@ _CODES: tuple[tuple[type[Exception], str], ...] = (
 
 
 def error_code(exc: MeepleError) -> str:
-    """The stable ``code`` of a refusal (docs/server.md's table): a ServerError's own, else
+    """The stable ``code`` of a refusal (docs/api.md's table): a ServerError's own, else
     the kind of mistake the error class names, else ``refused``."""
     if isinstance(exc, ServerError):
         return exc.code

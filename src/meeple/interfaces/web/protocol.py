@@ -2,7 +2,7 @@
 
 Every message a client sends is validated here before the server acts on it; anything
 else is answered with an ``error`` message and changes nothing. The server's own messages
-are plain dicts built in :mod:`meeple.interfaces.web.hub` and documented in docs/server.md.
+are plain dicts built in :mod:`meeple.interfaces.web.hub` and documented in docs/api.md.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ class Move(_Message):
 
 
 class Resign(_Message):
-    """Give up the match (see docs/server.md for three or more seats)."""
+    """Give up the match (see docs/api.md for three or more seats)."""
 
     type: Literal["resign"]
 
