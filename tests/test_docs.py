@@ -64,7 +64,10 @@ DIARY_PATTERNS = {
     "a commit of the work's history": re.compile(r"\b[Cc]ommits? [0-9a-f]{7,40}\b"),
 }
 
-PAGES = ["README.md", *sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "docs").rglob("*.md"))]
+PAGES = [
+    "README.md",
+    *sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "docs").rglob("*.md")),
+]
 """The pages a reader opens: README.md and every page under docs/ (the games' rules and the
 design reports included)."""
 
