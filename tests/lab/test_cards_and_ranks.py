@@ -68,6 +68,29 @@ def test_triangle_clock_items_are_its_cards(tmp_path):
     assert stats["mulligan"].plays == text.count("mulligan")
 
 
+def test_erosion_counts_processes_played_from_the_hand(tmp_path):
+    _, rows, _ = _run(tmp_path, "erosion")
+    report = card_report(rows)
+    stats = {s.card: s for s in report.cards}
+    game = make("erosion")
+    assert len(game.card_names()) == 24 and set(stats) == set(game.card_names())
+    # Counted by hand from the shipped card file and the moves' notation, `weather WX12 on 1`.
+    shipped = Path(__file__).resolve().parents[2] / "src/meeple/games/erosion/cards.json"
+    process = {
+        c["id"]: c["process"]["name"]
+        for c in json.loads(shipped.read_text())["cards"]
+        if c.get("process")
+    }
+    plays: dict[str, list[int]] = {name: [0, 0] for name in stats}
+    for row in rows:
+        for player, text in row["moves"]:
+            verb, *rest = text.split()
+            if verb in ("weather", "hillslope", "fluvial"):
+                plays[process[rest[0]]][player] += 1
+    assert sum(map(sum, plays.values())) > 0
+    assert {name: s.by_seat for name, s in stats.items()} == plays
+
+
 def test_newcombes_interval_of_a_difference_of_rates():
     # Newcombe (1998), Statistics in Medicine 17, 873-890, table II, example (a): 56/70 - 48/80.
     d = Difference.of(Rate.of(56, 70), Rate.of(48, 80))

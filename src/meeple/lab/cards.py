@@ -115,7 +115,7 @@ def card_report(rows: Sequence[Mapping[str, Any]]) -> CardReport:
     if not names:
         raise NoCards(
             f"{first.title} has no cards or items to count; per-card statistics are for the "
-            "card games (squad-combat, triangle-clock)"
+            "card games (erosion, squad-combat, triangle-clock)"
         )
     seats = first.num_players
     games: list[tuple[dict[str, list[int]], set[int]]] = []  # each game's plays, its winners

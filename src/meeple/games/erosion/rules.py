@@ -260,6 +260,19 @@ class ErosionGame(Notation, Game[ErosionOptions, "ErosionState", ErosionAction])
         """Eras played and turns taken (the last of each, in which the game ended, included)."""
         return {"eras": state.era, "turns": state.turn}
 
+    def card_names(self) -> tuple[str, ...]:
+        """The processes of the card list (Braided, Salt Crystallization, ...), in file
+        order: a designer counts a process, which several cards share, not a card's id."""
+        return tuple(dict.fromkeys(self.catalog.process_name))
+
+    def cards_played(
+        self, state: ErosionState, player: Player, action: ErosionAction
+    ) -> tuple[str, ...]:
+        """The process a play from the hand uses (``weather WX12 on 1 x2``: WX12's)."""
+        if isinstance(action, Weather | Hillslope | Fluvial):
+            return (self.catalog.process_name[self.catalog.process_card(action.card)],)
+        return ()
+
     def player_rules_values(self) -> dict[str, str]:
         """The options, the seats, the eras and the legend and challenge cards in play, for
         ``player_rules.md``."""
