@@ -59,6 +59,7 @@ from meeple.games.erd.compiled.rules import (
     G_BEST_OF,
     G_LIMIT,
     G_REPLAY,
+    G_START,
     GAMES,
     L_ALLOC,
     L_DECOYS,
@@ -211,11 +212,37 @@ def _observe(
     out[O_LAST_ENDED] = state[LAST + L_ENDED]
 
 
+@compiled
+def _legal_table(actions: np.ndarray, rules: np.ndarray) -> np.ndarray:
+    """``(reserves, A)``: the allocations each Reserve allows, a row per Reserve a seat can
+    hold (:func:`_reserve_row`): legality reads nothing else, so a mask is one row copied."""
+    lights, decoys = rules[G_START + 1] + 1, rules[G_START + 2] + 1
+    table = np.zeros(((rules[G_START] + 1) * lights * decoys, actions.shape[0]), np.bool_)
+    state = np.zeros(SEATS_AT + SEAT_SIZE, dtype=np.int16)
+    state[SEATS_AT + PENDING] = -1
+    for row in range(table.shape[0]):
+        state[SEATS_AT + RESERVE] = row // (lights * decoys)
+        state[SEATS_AT + RESERVE + 1] = (row // decoys) % lights
+        state[SEATS_AT + RESERVE + 2] = row % decoys
+        for a in range(actions.shape[0]):
+            table[row, a] = allowed(state, 0, a, actions, rules)
+    return table
+
+
+@compiled
+def _reserve_row(state: np.ndarray, p: int, rules: np.ndarray) -> int:
+    """The row of :func:`_legal_table` for seat ``p``'s Reserve."""
+    base = SEATS_AT + p * SEAT_SIZE + RESERVE
+    lights, decoys = rules[G_START + 1] + 1, rules[G_START + 2] + 1
+    return (state[base] * lights + state[base + 1]) * decoys + state[base + 2]
+
+
 @batched
 def _look_all(
     states: np.ndarray,
     actions: np.ndarray,
     rules: np.ndarray,
+    legal: np.ndarray,
     scale: np.ndarray,
     masks: np.ndarray,
     observations: np.ndarray,
@@ -227,8 +254,10 @@ def _look_all(
         for p in range(PLAYERS):
             on = acting(state, p)
             seats[b, p] = on
-            for a in range(actions.shape[0]):
-                masks[b, p, a] = on and allowed(state, p, a, actions, rules)
+            if on:
+                masks[b, p, :] = legal[_reserve_row(state, p, rules)]
+            else:
+                masks[b, p, :] = False
             _observe(state, p, actions, rules, scale, observations[b, p])
 
 
@@ -247,6 +276,7 @@ def _step_all(
     chosen: np.ndarray,
     actions: np.ndarray,
     rules: np.ndarray,
+    legal: np.ndarray,
     rewards: np.ndarray,
     done: np.ndarray,
     illegal: np.ndarray,
@@ -262,7 +292,7 @@ def _step_all(
             if acting(state, p):
                 any_acting = True
                 a = chosen[b, p]
-                if a < 0 or a >= count or not allowed(state, p, a, actions, rules):
+                if a < 0 or a >= count or not legal[_reserve_row(state, p, rules), a]:
                     bad = True
         illegal[b] = bad or not any_acting
         if illegal[b]:
@@ -298,6 +328,7 @@ class ErdBatch:
         self.observation_size = OBSERVATION_SIZE
         self._scale = scales(game)
         self._template = encode(game.new_game(0))
+        self._legal = _legal_table(self._tables.actions, self._tables.rules)
 
     def initial(self, seed: int) -> np.ndarray:
         """The row of the readable rules' ``new_game(seed)`` (the same for every seed: Erd
@@ -329,9 +360,8 @@ class ErdBatch:
         where one was not legal (that match is left as it was)."""
         illegal = np.empty(states.shape[0], dtype=np.bool_)
         t = self._tables
-        _step_all(
-            states, np.asarray(actions, dtype=np.int64), t.actions, t.rules, rewards, done, illegal
-        )
+        chosen = np.asarray(actions, dtype=np.int64)
+        _step_all(states, chosen, t.actions, t.rules, self._legal, rewards, done, illegal)
         return illegal
 
     def observe(self, states: np.ndarray, out: np.ndarray) -> None:
@@ -343,7 +373,7 @@ class ErdBatch:
         """:meth:`masks` and :meth:`observe` in one pass; returns :meth:`to_act`."""
         seats = np.empty((states.shape[0], PLAYERS), dtype=np.bool_)
         t = self._tables
-        _look_all(states, t.actions, t.rules, self._scale, masks, observations, seats)
+        _look_all(states, t.actions, t.rules, self._legal, self._scale, masks, observations, seats)
         return seats
 
     def observation_slots(self) -> list[str]:

@@ -409,14 +409,28 @@ def _end_game(
 
 
 @compiled
+def _caught(state: np.ndarray, p: int, mercy: int) -> bool:
+    """Whether the mercy rule (:data:`MERCY_RULES` ``[mercy]``) catches seat ``p``."""
+    base = SEATS_AT + p * SEAT_SIZE
+    heavy, light = state[base + RESERVE], state[base + RESERVE + 1]
+    if mercy == 1:
+        return heavy == 0 and light <= 1
+    if mercy == 3:
+        return heavy == 0 and light == 0
+    return heavy == 0 and light <= 2 and state[SEATS_AT + (1 - p) * SEAT_SIZE + RESERVE] > 0
+
+
+@compiled
 def _resolve(state: np.ndarray, actions: np.ndarray, rules: np.ndarray) -> None:
     """Both allocations are in: combat, Turrets and discards, Recovery, the checks that end
     a game and the Escalation (``rounds.resolve_round``), then the next round or game."""
+    # the combat's figures are read back from the last-combat block, not kept in arrays:
+    # an array made per round costs more than the whole round in a batch
     rnd = state[ROUND]
-    alloc = np.empty(2, dtype=np.int64)
-    rush = np.empty(2, dtype=np.int64)
-    defense = np.empty(2, dtype=np.int64)
     last = LAST
+    alloc = state[last + L_ALLOC : last + L_ALLOC + 2]
+    rush = state[last + L_RUSH : last + L_RUSH + 2]
+    defense = state[last + L_DEFENSE : last + L_DEFENSE + 2]
     state[last : last + LAST_SIZE] = 0
     state[last + L_ON] = 1
     state[last + L_GAME] = state[GAMES] + 1
@@ -424,14 +438,11 @@ def _resolve(state: np.ndarray, actions: np.ndarray, rules: np.ndarray) -> None:
     for p in range(2):
         base = SEATS_AT + p * SEAT_SIZE
         a = state[base + PENDING]
-        alloc[p] = a
         state[base + PENDING] = -1
-        rush[p] = actions[a, A_RUSH_VALUE]
-        defense[p] = actions[a, A_DEFENSE_VALUE] + state[base + TURRETS]
         state[last + L_ALLOC + p] = a
         state[last + L_TURRETS + p] = state[base + TURRETS]
-        state[last + L_RUSH + p] = rush[p]
-        state[last + L_DEFENSE + p] = defense[p]
+        state[last + L_RUSH + p] = actions[a, A_RUSH_VALUE]
+        state[last + L_DEFENSE + p] = actions[a, A_DEFENSE_VALUE] + state[base + TURRETS]
     broke0 = rush[0] > defense[1]
     broke1 = rush[1] > defense[0]
     winner = -1
@@ -508,22 +519,12 @@ def _resolve(state: np.ndarray, actions: np.ndarray, rules: np.ndarray) -> None:
         else:
             escalation = True
     elif rules[G_MERCY] > 0:
-        caught = np.zeros(2, dtype=np.bool_)
-        mercy = rules[G_MERCY]
-        for p in range(2):
-            base = SEATS_AT + p * SEAT_SIZE
-            heavy, light = state[base + RESERVE], state[base + RESERVE + 1]
-            if mercy == 1:
-                caught[p] = heavy == 0 and light <= 1
-            elif mercy == 3:
-                caught[p] = heavy == 0 and light == 0
-            else:
-                other_heavy = state[SEATS_AT + (1 - p) * SEAT_SIZE + RESERVE]
-                caught[p] = heavy == 0 and light <= 2 and other_heavy > 0
-        if caught[0] and caught[1]:
+        caught0 = _caught(state, 0, rules[G_MERCY])
+        caught1 = _caught(state, 1, rules[G_MERCY])
+        if caught0 and caught1:
             reason = MERCY_DRAW
-        elif caught[0] or caught[1]:
-            loser = 0 if caught[0] else 1
+        elif caught0 or caught1:
+            loser = 0 if caught0 else 1
             reason = MERCY
             winner = 1 - loser
             base = SEATS_AT + loser * SEAT_SIZE
@@ -535,17 +536,13 @@ def _resolve(state: np.ndarray, actions: np.ndarray, rules: np.ndarray) -> None:
 
     if escalation:  # Heavies back (plain discarded ones before Turrets), then every Light
         state[last + L_ESCALATION] = 1
-        want = np.empty(2, dtype=np.int64)
         none_left = state[s0 + RESERVE + 1] == 0 and state[s1 + RESERVE + 1] == 0
         for p in range(2):
-            light = state[SEATS_AT + p * SEAT_SIZE + RESERVE + 1]
-            if rules[G_OWN_LIGHTS]:
-                want[p] = max(1, light)
-            else:
-                want[p] = 1 if none_left else light
-        for p in range(2):
             base = SEATS_AT + p * SEAT_SIZE
-            back = min(want[p], state[base + DISCARD] + state[base + TURRETS])
+            # what a seat asks for reads its own Lights, which only its own turn changes
+            light = state[base + RESERVE + 1]
+            want = max(1, light) if rules[G_OWN_LIGHTS] else (1 if none_left else light)
+            back = min(want, state[base + DISCARD] + state[base + TURRETS])
             from_discard = min(back, state[base + DISCARD])
             state[base + DISCARD] -= from_discard
             state[base + TURRETS] -= back - from_discard
