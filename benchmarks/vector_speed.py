@@ -10,9 +10,10 @@ legal actions and observation tensor; meeple's PettingZoo adapter (``env(game)``
 of the game's batched environment to each: the ratios are the figures to read on a shared
 machine. The batched environment runs its kernels on every core numba finds.
 
-A step is one seat's action in one game: The Triangle Clock's batched environment takes
-both seats' actions in one call, so each of its calls counts the seats that acted (the
-AEC adapter takes them one at a time). ``--games`` picks the games (default: both).
+A step is one seat's action in one game: the batched environments of The Triangle Clock and
+Erd take both seats' actions in one call, so each of their calls counts the seats that
+acted (the AEC adapter takes them one at a time). ``--games`` picks the games (default:
+all three).
 """
 
 from __future__ import annotations
@@ -51,9 +52,10 @@ def batched_steps(seconds: float, batch: int, board: str) -> float:
     return steps / (time.perf_counter() - start)
 
 
-def batched_clock_steps(seconds: float, batch: int) -> float:
-    """Seat actions a second of the batched Triangle Clock (both seats in one call)."""
-    env = MeepleVectorEnv("triangle-clock", num_envs=batch)
+def batched_simultaneous_steps(seconds: float, batch: int, game: str) -> float:
+    """Seat actions a second of a batched game whose seats act at once (The Triangle Clock,
+    Erd: both seats in one call)."""
+    env = MeepleVectorEnv(game, num_envs=batch)
     _, info = env.reset(seed=0)
     rng = np.random.default_rng(0)
     steps, start = 0, time.perf_counter()
@@ -107,12 +109,12 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--batch", type=int, default=1024)
     parser.add_argument("--board", default="3x4")
-    parser.add_argument("--games", default="edges,triangle-clock")
+    parser.add_argument("--games", default="edges,triangle-clock,erd")
     args = parser.parse_args()
     chosen = args.games.split(",")
-    unknown = sorted(set(chosen) - {"edges", "triangle-clock"})
+    unknown = sorted(set(chosen) - {"edges", "triangle-clock", "erd"})
     if unknown:
-        parser.error(f"--games takes edges and triangle-clock, not {', '.join(unknown)}")
+        parser.error(f"--games takes edges, triangle-clock and erd, not {', '.join(unknown)}")
     # Per game, its measures; the first is the batched environment the others are set against.
     groups: dict[str, dict[str, Callable[[], float]]] = {}
     if "edges" in chosen:
@@ -129,14 +131,22 @@ def main() -> None:
             ),
         }
     if "triangle-clock" in chosen:
-        batched_clock_steps(0.2, args.batch)
+        batched_simultaneous_steps(0.2, args.batch, "triangle-clock")
         groups["triangle-clock"] = {
-            f"meeple batched The Triangle Clock, {args.batch} games": lambda: batched_clock_steps(
-                args.seconds, args.batch
+            f"meeple batched The Triangle Clock, {args.batch} games": (
+                lambda: batched_simultaneous_steps(args.seconds, args.batch, "triangle-clock")
             ),
             "meeple PettingZoo The Triangle Clock": lambda: pettingzoo_steps(
                 args.seconds, "triangle-clock"
             ),
+        }
+    if "erd" in chosen:
+        batched_simultaneous_steps(0.2, args.batch, "erd")
+        groups["erd"] = {
+            f"meeple batched Erd, {args.batch} matches": lambda: batched_simultaneous_steps(
+                args.seconds, args.batch, "erd"
+            ),
+            "meeple PettingZoo Erd": lambda: pettingzoo_steps(args.seconds, "erd"),
         }
     rates = {name: [] for group in groups.values() for name in group}
     for _ in range(args.repeat):

@@ -58,6 +58,7 @@ SLOW = (
     # Thousands of games played along the readable rules (the other tests there play 60).
     "tests/envs/test_vector.py::test_thousands_of_random_games",
     "tests/envs/test_vector_triangle_clock.py::test_thousands_of_random_games",
+    "tests/envs/test_vector_erd.py::test_thousands_of_random_matches",
     "tests/test_readme.py",
 )
 

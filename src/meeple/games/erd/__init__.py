@@ -1,8 +1,9 @@
 """Erd: The Grim Triangle: simultaneous hidden allocation to Rush and Defense; see :mod:`.rules`."""
 
 from meeple.core.game import register_renderer
-from meeple.core.registry import register_agent
+from meeple.core.registry import register_agent, register_batch
 from meeple.games.erd.agents import HeuristicAgent
+from meeple.games.erd.compiled.batch import ErdBatch
 from meeple.games.erd.render import render_state
 from meeple.games.erd.rules import (
     VERSIONS,
@@ -22,6 +23,8 @@ from meeple.games.erd.rules import (
 # imports neither.
 register_agent("erd", "heuristic", HeuristicAgent)
 register_renderer(ErdGame, render_state)
+# The batched rules import the rules, so they are offered from the package too.
+register_batch("erd", ErdBatch)
 
 __all__ = [
     "VERSIONS",

@@ -251,31 +251,75 @@ def mercy_losers(version: RulesVersion, sides: tuple[Side, Side]) -> tuple[Playe
     return tuple(caught)
 
 
+def game_end(
+    game: ErdGame,
+    reason: EndReason,
+    winner: Player | None,
+    round_number: int,
+    numbers: tuple[int, ...] = (),
+) -> GameEnd:
+    """How a game ended, its sentence written from a few numbers (the compiled rules keep
+    just these):
+
+    * ``rush``: the winner's Rush and the loser's Defense;
+    * ``both_rushes``: the winner's and the loser's compared figures, then 1 when Rush +
+      Defense tied and the Rush pile decided (by value, or cards under
+      ``rush_tiebreak=cards``), 0 when the totals decided;
+    * ``mercy``: the loser's Reserve, Heavies, Lights and Decoys;
+    * the other reasons: none.
+    """
+    names = game.seat_name
+    if reason == "rush":
+        assert winner is not None
+        detail = (
+            f"{names(winner)}'s Rush ({numbers[0]}) broke through {names(other(winner))}'s "
+            f"Defense ({numbers[1]}) in round {round_number}"
+        )
+    elif reason == "both_rushes":
+        assert winner is not None
+        mine, theirs, tied = numbers
+        if not tied:
+            compared = f"Rush + Defense {mine} against {theirs}"
+        elif game.options.rush_tiebreak == "cards":
+            compared = f"Rush + Defense tied, a Rush of {mine} cards against {theirs}"
+        else:
+            compared = f"Rush + Defense tied, Rush {mine} against {theirs}"
+        detail = (
+            f"Both Rushes broke through in round {round_number}; {names(winner)} wins on {compared}"
+        )
+    elif reason == "pre_escalation":
+        assert winner is not None
+        detail = (
+            f"Right before an Escalation in round {round_number}, only "
+            f"{names(winner)} had non-Decoys in Reserve: a pre-Escalation win"
+        )
+    elif reason == "mercy":
+        assert winner is not None
+        reserve = Cards(*numbers)
+        detail = (
+            f"{names(other(winner))} ended round {round_number} with "
+            f"{reserve.words()} in Reserve and loses by the mercy rule"
+        )
+    elif reason == "mercy_draw":
+        detail = f"Both players ended round {round_number} within the mercy rule: a draw"
+    else:
+        limit = game.options.round_limit
+        detail = f"The game reached the round limit of {limit}: a draw by round limit"
+    return GameEnd(winner, reason, round_number, detail)
+
+
 def combat_ending(game: ErdGame, report: Combat, winner: Player, round_number: int) -> GameEnd:
     """How combat won the game: one Rush broke through, or both did and the totals decided."""
-    names = game.seat_name
     rush, defense = report.rush, report.defense
     loser = other(winner)
     if report.outcome == "one_rush":
-        detail = (
-            f"{names(winner)}'s Rush ({rush[winner]}) broke through {names(loser)}'s "
-            f"Defense ({defense[loser]}) in round {round_number}"
-        )
-        return GameEnd(winner, "rush", round_number, detail)
+        return game_end(game, "rush", winner, round_number, (rush[winner], defense[loser]))
     if report.outcome == "both_total":
-        compared = (
-            f"Rush + Defense {rush[winner] + defense[winner]} against "
-            f"{rush[loser] + defense[loser]}"
-        )
-    elif game.options.rush_tiebreak == "cards":
-        cards = rush_sizes(report.allocations, "cards")
-        compared = f"Rush + Defense tied, a Rush of {cards[winner]} cards against {cards[loser]}"
+        numbers = (rush[winner] + defense[winner], rush[loser] + defense[loser], 0)
     else:
-        compared = f"Rush + Defense tied, Rush {rush[winner]} against {rush[loser]}"
-    detail = (
-        f"Both Rushes broke through in round {round_number}; {names(winner)} wins on {compared}"
-    )
-    return GameEnd(winner, "both_rushes", round_number, detail)
+        sizes = rush_sizes(report.allocations, game.options.rush_tiebreak)
+        numbers = (sizes[winner], sizes[loser], 1)
+    return game_end(game, "both_rushes", winner, round_number, numbers)
 
 
 def discard_piles(
@@ -310,17 +354,13 @@ def end_of_round(
 
     Returns how the game ended (None if it goes on) and whether to escalate.
     """
-    version, names = game.version, game.seat_name
+    version = game.version
     end: GameEnd | None = None
     escalation = False
     if escalation_due(sides):
         holders = [p for p in (0, 1) if sides[p].reserve.total > sides[p].reserve.decoy]
         if version.pre_escalation_win and len(holders) == 1:
-            detail = (
-                f"Right before an Escalation in round {round_number}, only "
-                f"{names(holders[0])} had non-Decoys in Reserve: a pre-Escalation win"
-            )
-            end = GameEnd(holders[0], "pre_escalation", round_number, detail)
+            end = game_end(game, "pre_escalation", holders[0], round_number)
         else:
             escalation = True
     else:
@@ -328,19 +368,12 @@ def end_of_round(
         # Both caught needs both without Heavies in Reserve, so all six discarded and an
         # Escalation first: it cannot arise in play, but gaps.md's draw covers it.
         if len(caught) == 2:
-            detail = f"Both players ended round {round_number} within the mercy rule: a draw"
-            end = GameEnd(None, "mercy_draw", round_number, detail)
+            end = game_end(game, "mercy_draw", None, round_number)
         elif caught:
             loser = caught[0]
-            detail = (
-                f"{names(loser)} ended round {round_number} with "
-                f"{sides[loser].reserve.words()} in Reserve and loses by the mercy rule"
-            )
-            end = GameEnd(other(loser), "mercy", round_number, detail)
-    limit = game.options.round_limit
-    if end is None and round_number >= limit:
-        detail = f"The game reached the round limit of {limit}: a draw by round limit"
-        end = GameEnd(None, "round_limit", round_number, detail)
+            end = game_end(game, "mercy", other(loser), round_number, sides[loser].reserve)
+    if end is None and round_number >= game.options.round_limit:
+        end = game_end(game, "round_limit", None, round_number)
     return end, escalation
 
 
