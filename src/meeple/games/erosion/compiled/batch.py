@@ -7,7 +7,7 @@ followed by the game's seed and the seeds of the streams its era ends read (four
 words of an ``int64`` each): the tie-breaker's draws of each era, the start drawn among
 seats still tied, and each later era's three shuffled decks. Game ``seed`` is dealt as the
 readable rules' ``new_game(seed)`` (the three decks, each mountain and the first seat
-shuffled or drawn from the engine's streams, compiled: :func:`meeple.core.mt.fill_words`),
+shuffled or drawn from the engine's streams, compiled: :func:`meeple.core.mt.shuffle`),
 and an era's end draws from the same streams as :meth:`ErosionState.tiebreak_draws`,
 :meth:`~ErosionState.start_among` and :meth:`~ErosionState.era_decks`, inside the step.
 
@@ -49,7 +49,7 @@ from numba import prange
 
 from meeple.core.errors import MeepleError
 from meeple.core.kernels import kernel
-from meeple.core.mt import START, fill_words
+from meeple.core.mt import START, STREAM, randbelow, seed_stream, shuffle
 from meeple.core.rng import derive_seed
 from meeple.games.erosion.compiled.rules import decode, encode, layout
 from meeple.games.erosion.compiled.state import (
@@ -119,8 +119,6 @@ from meeple.games.erosion.rules import ErosionGame, ErosionState
 compiled = kernel(nogil=True)
 batched = kernel(nogil=True, parallel=True)
 
-SMALL = 624
-"""Engine words read for a draw or a short shuffle: one twist of the Mersenne Twister."""
 TOP = 8
 """Rocks of each mountain shown, from the top (mountains rarely pass 10 rocks)."""
 PHASES = ("turn", "draw", "uplift", "transport", "pay", "guess", "choose", "over")
@@ -180,31 +178,6 @@ def offsets(players: int, cards: int, types: int) -> np.ndarray:
 
 # -- the engine's draws ---------------------------------------------------------------------
 @compiled
-def _below(n: int, words: np.ndarray, cursor: np.ndarray) -> int:
-    """``random.Random._randbelow(n)`` reading the stream's words: the top
-    ``n.bit_length()`` bits of a word, drawing again while out of range."""
-    k = 0
-    while (n >> k) > 0:
-        k += 1
-    while True:
-        at = cursor[0]
-        if at >= words.shape[0]:
-            raise ValueError("the engine's random words ran out")
-        cursor[0] = at + 1
-        r = words[at] >> (32 - k)
-        if r < n:
-            return r
-
-
-@compiled
-def _shuffle(items: np.ndarray, words: np.ndarray, cursor: np.ndarray) -> None:
-    """``random.shuffle`` of ``items`` in place."""
-    for i in range(items.shape[0] - 1, 0, -1):
-        j = _below(i + 1, words, cursor)
-        items[i], items[j] = items[j], items[i]
-
-
-@compiled
 def _seed_at(row: np.ndarray, at: int) -> np.uint64:
     """The ``int64`` kept in four ``int16`` words of a row (low word first)."""
     value = 0
@@ -224,7 +197,7 @@ def _deck_stream(eras: int, era: int, d: int) -> int:
 
 
 @compiled
-def _chance(row: np.ndarray, R: np.ndarray, eras: int, words: np.ndarray, out: np.ndarray) -> None:
+def _chance(row: np.ndarray, R: np.ndarray, eras: int, stream: np.ndarray, out: np.ndarray) -> None:
     """Resolve an era end's chance with the engine's draws, until the next decision."""
     sc = R[R_SCALARS]
     streams = R[R_SIZE] + 4
@@ -232,14 +205,11 @@ def _chance(row: np.ndarray, R: np.ndarray, eras: int, words: np.ndarray, out: n
         era = row[sc + S_ERA]
         k = row[sc + S_CHANCE_N]
         seats = R[R_CHANCE_SEATS]
-        cursor = np.zeros(1, dtype=np.int64)
-        small = words[:SMALL]
         if row[sc + S_CHANCE] == CHANCE_NEW_ERA:
             start = row[seats]
             if k > 1:
-                at = streams + 4 * _start_stream(eras, era)
-                fill_words(_seed_at(row, at), START, small)
-                start = row[seats + _below(k, small, cursor)]
+                seed_stream(_seed_at(row, streams + 4 * _start_stream(eras, era)), START, stream)
+                start = row[seats + randbelow(k, stream)]
             cards = R[R_CARDS]
             in_mountain = np.zeros(cards, dtype=np.bool_)
             for p in range(R[R_PLAYERS]):
@@ -256,17 +226,16 @@ def _chance(row: np.ndarray, R: np.ndarray, eras: int, words: np.ndarray, out: n
                         order[at] = c
                         at += 1
                 sizes[d] = at - first
-                cursor[0] = 0
                 seed = _seed_at(row, streams + 4 * _deck_stream(eras, era + 1, d))
-                fill_words(seed, START, words)
-                _shuffle(order[first:at], words, cursor)
+                seed_stream(seed, START, stream)
+                shuffle(order[first:at], stream)
             resolve_new_era(row, R, start, sizes, order[:at], out)
         else:
-            fill_words(_seed_at(row, streams + 4 * (era - 1)), START, small)
+            seed_stream(_seed_at(row, streams + 4 * (era - 1)), START, stream)
             draws = np.empty(k, dtype=np.int16)
             for i in range(k):
                 b = base(R, hand(R, row[seats + i]))
-                draws[i] = row[b + 1 + _below(row[b], small, cursor)] if row[b] else -1
+                draws[i] = row[b + 1 + randbelow(row[b], stream)] if row[b] else -1
             resolve_tie_draws(row, R, draws, out)
 
 
@@ -277,7 +246,6 @@ def _step_all(
     actions: np.ndarray,
     R: np.ndarray,
     eras: int,
-    words: int,
     scratch: np.ndarray,
     rewards: np.ndarray,
     done: np.ndarray,
@@ -299,7 +267,7 @@ def _step_all(
             continue
         apply(row, R, actions[b], scratch[b])
         if row[sc + S_CHANCE]:
-            _chance(row, R, eras, np.empty(words, dtype=np.int64), scratch[b])
+            _chance(row, R, eras, np.empty(STREAM, dtype=np.uint64), scratch[b])
         if row[sc + S_OVER]:
             done[b] = True
             k = row[sc + S_WINNERS_N]
@@ -432,7 +400,6 @@ def _initials(
     by_deck: np.ndarray,
     streams: np.ndarray,
     first_drawn: bool,
-    words: int,
     out: np.ndarray,
 ) -> None:
     # new_game: each deck shuffled, each mountain taken from the decks' tops and shuffled,
@@ -441,8 +408,7 @@ def _initials(
     for b in prange(out.shape[0]):
         row = out[b]
         row[: template.shape[0]] = template
-        buffer = np.empty(words, dtype=np.int64)
-        cursor = np.zeros(1, dtype=np.int64)
+        stream = np.empty(STREAM, dtype=np.uint64)
         decks = np.empty((3, cards), dtype=np.int16)
         sizes = np.zeros(3, dtype=np.int64)
         for d in range(3):
@@ -450,9 +416,8 @@ def _initials(
                 if by_deck[d, c] >= 0:
                     decks[d, sizes[d]] = by_deck[d, c]
                     sizes[d] += 1
-            cursor[0] = 0
-            fill_words(streams[b, d], START, buffer)
-            _shuffle(decks[d, : sizes[d]], buffer, cursor)
+            seed_stream(streams[b, d], START, stream)
+            shuffle(decks[d, : sizes[d]], stream)
         taken = np.empty(cards, dtype=np.int16)
         for pile in range(2 * n):
             p = pile % n
@@ -465,9 +430,8 @@ def _initials(
                 sizes[d] -= take
             rocks = taken[:k]
             if pile < n:
-                cursor[0] = 0
-                fill_words(streams[b, 3 + p], START, buffer[:SMALL])
-                _shuffle(rocks, buffer[:SMALL], cursor)
+                seed_stream(streams[b, 3 + p], START, stream)
+                shuffle(rocks, stream)
                 at = base(R, mountain(R, p))
             else:
                 rocks.sort()
@@ -481,9 +445,8 @@ def _initials(
             row[at] = sizes[d]
             row[at + 1 : at + 1 + sizes[d]] = decks[d, : sizes[d]]
         if first_drawn:
-            cursor[0] = 0
-            fill_words(streams[b, 3 + n], START, buffer[:SMALL])
-            row[sc + S_CURRENT] = _below(n, buffer[:SMALL], cursor)
+            seed_stream(streams[b, 3 + n], START, stream)
+            row[sc + S_CURRENT] = randbelow(n, stream)
 
 
 def _words(seeds: np.ndarray) -> np.ndarray:
@@ -519,8 +482,6 @@ class ErosionBatch:
         self._by_deck = np.full((3, cards), -1, dtype=np.int16)
         for d, members in enumerate(cat.by_deck):
             self._by_deck[d, : len(members)] = members
-        # a shuffle reads about 1.3 words a card; four a card never runs out in practice
-        self._shuffle_words = SMALL * (1 + 4 * max(len(m) for m in cat.by_deck) // SMALL)
         self._scratch = np.empty((0, game.num_actions), dtype=np.int16)
 
     def _buffer(self, batch: int) -> np.ndarray:
@@ -556,9 +517,7 @@ class ErosionBatch:
         later = np.array([[int(s), *x] for s, (_, x) in zip(seeds, both, strict=True)])
         out = np.empty((len(seeds), self.state_size), dtype=np.int16)
         first_drawn = self.game.options.first == "random"
-        _initials(
-            self._template, self._R, self._by_deck, deal, first_drawn, self._shuffle_words, out
-        )
+        _initials(self._template, self._R, self._by_deck, deal, first_drawn, out)
         out[:, self._position :] = _words(later.reshape(len(seeds), -1))
         return out
 
@@ -590,7 +549,6 @@ class ErosionBatch:
             np.asarray(actions, dtype=np.int64),
             self._R,
             self._eras,
-            self._shuffle_words,
             self._buffer(len(states)),
             rewards,
             done,
