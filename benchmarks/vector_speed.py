@@ -12,8 +12,9 @@ machine. The batched environment runs its kernels on every core numba finds.
 
 A step is one seat's action in one game: the batched environments of The Triangle Clock and
 Erd take both seats' actions in one call, so each of their calls counts the seats that
-acted (the AEC adapter takes them one at a time). ``--games`` picks the games (default:
-all three).
+acted (the AEC adapter takes them one at a time); Erosion's steps one seat's action per game,
+as the adapter does. ``--games`` picks the games (default: all); ``--players`` sets
+Erosion's (default 2).
 """
 
 from __future__ import annotations
@@ -66,6 +67,28 @@ def batched_simultaneous_steps(seconds: float, batch: int, game: str) -> float:
     return steps / (time.perf_counter() - start)
 
 
+def random_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A uniformly random legal id per row of ``mask`` ``(B, A)``: the r-th legal id of the
+    row, ``r`` drawn below its count (with Erosion's 785 ids, far cheaper than a random key
+    per id; every row has a legal id, as the batched environment resets finished games)."""
+    rows, ids = np.nonzero(mask)
+    counts = np.bincount(rows, minlength=len(mask))
+    starts = np.cumsum(counts) - counts
+    return ids[starts + (rng.random(len(mask)) * counts).astype(np.int64)]
+
+
+def batched_erosion_steps(seconds: float, batch: int, players: int) -> float:
+    """Steps (one seat's action in one game) a second of the batched Erosion."""
+    env = MeepleVectorEnv("erosion", num_envs=batch, players=players)
+    _, info = env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    steps, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        _, _, _, _, info = env.step(random_legal(info["action_mask"], rng))
+        steps += batch
+    return steps / (time.perf_counter() - start)
+
+
 def spiel_steps(seconds: float) -> float:
     """Steps a second of OpenSpiel's ``dots_and_boxes`` 3x4 with an observation tensor."""
     import pyspiel
@@ -85,7 +108,7 @@ def spiel_steps(seconds: float) -> float:
     return steps / (time.perf_counter() - start)
 
 
-def pettingzoo_steps(seconds: float, game: str, **options: str) -> float:
+def pettingzoo_steps(seconds: float, game: str, **options: str | int) -> float:
     """Steps a second of meeple's PettingZoo (AEC) adapter of ``game``."""
     e = pettingzoo_env(game, **options)
     e.reset(seed=0)
@@ -102,6 +125,10 @@ def pettingzoo_steps(seconds: float, game: str, **options: str) -> float:
     return steps / (time.perf_counter() - start)
 
 
+GAMES = ("edges", "triangle-clock", "erd", "erosion")
+"""The games with batched rules this benchmark measures."""
+
+
 def main() -> None:
     """Measure each, interleaved, and print the medians and ratios."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -109,12 +136,13 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--batch", type=int, default=1024)
     parser.add_argument("--board", default="3x4")
-    parser.add_argument("--games", default="edges,triangle-clock,erd")
+    parser.add_argument("--games", default=",".join(GAMES))
+    parser.add_argument("--players", type=int, default=2, choices=range(2, 6))
     args = parser.parse_args()
     chosen = args.games.split(",")
-    unknown = sorted(set(chosen) - {"edges", "triangle-clock", "erd"})
+    unknown = sorted(set(chosen) - set(GAMES))
     if unknown:
-        parser.error(f"--games takes edges, triangle-clock and erd, not {', '.join(unknown)}")
+        parser.error(f"--games takes {', '.join(GAMES)}, not {', '.join(unknown)}")
     # Per game, its measures; the first is the batched environment the others are set against.
     groups: dict[str, dict[str, Callable[[], float]]] = {}
     if "edges" in chosen:
@@ -147,6 +175,16 @@ def main() -> None:
                 args.seconds, args.batch, "erd"
             ),
             "meeple PettingZoo Erd": lambda: pettingzoo_steps(args.seconds, "erd"),
+        }
+    if "erosion" in chosen:
+        batched_erosion_steps(0.2, args.batch, args.players)
+        groups["erosion"] = {
+            f"meeple batched Erosion ({args.players} players), {args.batch} games": lambda: (
+                batched_erosion_steps(args.seconds, args.batch, args.players)
+            ),
+            f"meeple PettingZoo Erosion ({args.players} players)": lambda: pettingzoo_steps(
+                args.seconds, "erosion", players=args.players
+            ),
         }
     rates = {name: [] for group in groups.values() for name in group}
     for _ in range(args.repeat):

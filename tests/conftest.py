@@ -57,6 +57,7 @@ SLOW = (
     "tests/interfaces/test_cli.py::test_the_launchers_first_choice_serves_the_lobby",
     # Thousands of games played along the readable rules (the other tests there play 60).
     "tests/envs/test_vector.py::test_thousands_of_random_games",
+    "tests/envs/test_vector_erosion.py::test_thousands_of_random_games",
     "tests/envs/test_vector_triangle_clock.py::test_thousands_of_random_games",
     "tests/envs/test_vector_erd.py::test_thousands_of_random_matches",
     "tests/test_readme.py",

@@ -7,7 +7,16 @@ import random
 import numpy as np
 import pytest
 
-from meeple.core.mt import START, fill_words, first_randrange
+from meeple.core.mt import (
+    START,
+    STREAM,
+    fill_words,
+    first_randrange,
+    next_word,
+    randbelow,
+    seed_stream,
+    shuffle,
+)
 from meeple.core.rng import derive_seed
 
 
@@ -35,3 +44,25 @@ def test_every_word_of_a_stream_is_pythons() -> None:
         fill_words(np.uint64(seed), START, out)
         rng = random.Random(seed)
         assert out.tolist() == [rng.getrandbits(32) for _ in range(1300)]
+
+
+def test_a_stream_read_a_word_at_a_time_is_pythons() -> None:
+    """Seeded streams read lazily: words past two twists, ``randrange``, ``choice`` and
+    ``shuffle`` as ``random.Random`` gives them."""
+    stream = np.empty(STREAM, dtype=np.uint64)
+    seeds = [derive_seed(s, "erosion", "deck", 0) for s in range(60)] + [0, 2**32, 2**64 - 1]
+    for seed in seeds:
+        seed_stream(np.uint64(seed), START, stream)
+        rng = random.Random(seed)
+        assert [next_word(stream) for _ in range(1300)] == [
+            rng.getrandbits(32) for _ in range(1300)
+        ]
+        for n in (1, 2, 3, 5, 6, 38, 1000, 2**31):
+            assert randbelow(n, stream) == rng.randrange(n)
+        items = list(range(40))
+        array = np.array(items, dtype=np.int16)
+        shuffle(array, stream)
+        rng.shuffle(items)
+        assert array.tolist() == items
+        seats = (0, 2, 3)
+        assert seats[randbelow(len(seats), stream)] == rng.choice(seats)

@@ -114,7 +114,7 @@ def test_an_illegal_action_is_refused_before_any_game_moves() -> None:
 def test_a_game_without_batched_rules_is_refused_by_name() -> None:
     """Asking for a game that has no batched rules names the games that have them."""
     with pytest.raises(MeepleError, match="no batched rules yet; games that have: edges"):
-        MeepleVectorEnv("erosion", num_envs=2)
+        MeepleVectorEnv("erd", num_envs=2)
 
 
 def test_the_observation_names_every_slot_and_stays_in_the_unit_box() -> None:

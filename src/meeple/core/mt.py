@@ -5,7 +5,9 @@ environment that starts thousands of games a second (:mod:`meeple.core.batch`). 
 CPython's own algorithm (``init_by_array`` on the seed's 32-bit words, ``getrandbits`` with
 rejection for ``randrange``), written for numba so the first draw of each of many seeded
 streams comes in one call (:func:`first_randrange`), and a kernel can read any stream's
-words (:func:`fill_words`); a test compares both with ``random.Random`` over many seeds.
+words (:func:`fill_words`), or read a stream a word at a time (:func:`seed_stream`,
+:func:`next_word`, :func:`randbelow`, :func:`shuffle`); a test compares them with
+``random.Random`` over many seeds.
 """
 
 from __future__ import annotations
@@ -99,6 +101,54 @@ def fill_words(seed: np.uint64, start: np.ndarray, out: np.ndarray) -> None:
         if i % _N == 0:
             _twist(mt)
         out[i] = _temper(mt[i % _N])
+
+
+STREAM = _N + 1
+"""The length of a stream's array (:func:`seed_stream`): the generator's words, then where
+it stands in them."""
+
+
+@compiled
+def seed_stream(seed: np.uint64, start: np.ndarray, stream: np.ndarray) -> None:
+    """Seed ``stream`` (:data:`STREAM` ``uint64``) as ``random.Random(seed)`` is seeded
+    (``start`` is :data:`START`), for :func:`next_word`, :func:`randbelow` and
+    :func:`shuffle`."""
+    _seeded(np.uint64(seed), start, stream[:_N])
+    stream[_N] = 0
+
+
+@compiled
+def next_word(stream: np.ndarray) -> np.uint64:
+    """The stream's next ``getrandbits(32)``. CPython twists its 624 words all at once, in
+    order and in place; twisting each word just before it is read gives the same words, so
+    a stream read a few times costs its seeding and a few twists, not 624."""
+    k = np.int64(stream[_N])
+    y = (stream[k] & 0x80000000) | (stream[(k + 1) % _N] & 0x7FFFFFFF)
+    stream[k] = stream[(k + 397) % _N] ^ (y >> 1) ^ (0x9908B0DF if y & 1 else 0)
+    stream[_N] = (k + 1) % _N
+    return _temper(stream[k])
+
+
+@compiled
+def randbelow(n: int, stream: np.ndarray) -> int:
+    """``random.Random._randbelow(n)``, for ``1 <= n <= 2**31``: ``randrange(n)``, and the
+    index ``choice`` draws (the top ``n.bit_length()`` bits of a word, again while out of
+    range)."""
+    k = 0
+    while (n >> k) > 0:
+        k += 1
+    while True:
+        r = np.int64(next_word(stream) >> np.uint64(32 - k))
+        if r < n:
+            return r
+
+
+@compiled
+def shuffle(items: np.ndarray, stream: np.ndarray) -> None:
+    """``random.Random.shuffle(items)``, in place."""
+    for i in range(items.shape[0] - 1, 0, -1):
+        j = randbelow(i + 1, stream)
+        items[i], items[j] = items[j], items[i]
 
 
 @batched

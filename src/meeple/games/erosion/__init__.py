@@ -2,10 +2,11 @@
 above; see :mod:`.rules`."""
 
 from meeple.core.game import register_renderer
-from meeple.core.registry import register_agent, register_playout
+from meeple.core.registry import register_agent, register_batch, register_playout
 from meeple.games.erosion.agents import HeuristicAgent
 from meeple.games.erosion.cards import CardError, standard_cards, standard_legends
 from meeple.games.erosion.compiled import rules as compiled_rules
+from meeple.games.erosion.compiled.batch import ErosionBatch
 from meeple.games.erosion.render import render_state
 from meeple.games.erosion.rules import (
     Choose,
@@ -35,6 +36,8 @@ register_renderer(ErosionGame, render_state)
 # The compiled rules import the rules, so they are offered to search from the package; the
 # options they do not serve (the advanced game, legends, pass-over) keep the engine's rollouts.
 register_playout("erosion", compiled_rules.playout, compiled_rules.served)
+# Many games at once for the research environments (meeple.envs.vector), on the same rules.
+register_batch("erosion", ErosionBatch)
 
 
 __all__ = [
