@@ -36,9 +36,13 @@ def test_every_game_has_a_designer_level_without_a_time_budget(name: str) -> Non
     assert "seconds" not in parse_spec(spec).params
 
 
-@pytest.mark.parametrize("name", [info.name for info in meeple.games()])
-def test_the_designer_level_plays_a_whole_game_legally(name: str) -> None:
-    game = meeple.make(name, **CHEAP.get(name, {}))
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [(info.name, CHEAP.get(info.name, {})) for info in meeple.games()]
+    + [("squad-combat", {"players": 4})],
+)
+def test_the_designer_level_plays_a_whole_game_legally(name: str, options: dict) -> None:
+    game = meeple.make(name, **options)
     # Random opponents: the cheapest, and they lead the designer's seat off the usual paths.
     agents = [make_agent(DESIGNER_LEVEL, game, seed=3)]
     agents += [make_agent("random", game, seed=4 + p) for p in range(1, game.num_players)]

@@ -100,3 +100,30 @@ def test_a_race_ends_when_one_candidate_is_left():
 def test_bad_settings_are_refused_with_what_is_allowed(spec, game, message):
     with pytest.raises(AgentSpecError, match=message):
         make_agent(spec, meeple.make(game), 0)
+
+
+def test_a_rollout_that_values_every_candidate_at_once_is_asked_once_a_world():
+    """Squad Combat's ``field`` rollout values a world's candidates in one compiled call:
+    flat asks it once per world with every candidate still in the race, and its values
+    decide the move; ``guided`` offers no such call and is played candidate by candidate."""
+    game = meeple.make("squad-combat", players=3)
+    assert make_agent("flat:worlds=4,rollout=guided", game)._values is None
+    agent = make_agent("flat:worlds=8,rollout=field", game, 2)
+    assert isinstance(agent, FlatAgent) and agent._values is not None
+    state = game.new_game(3)
+    seat = state.to_act[0]
+    observation = Observation(state, seat)
+    calls: list[int] = []
+    values = agent._values
+
+    def recording(world, player, actions, seed):
+        calls.append(len(actions))
+        assert player == seat and actions == observation.legal_actions
+        return values(world, player, actions, seed)
+
+    agent._values = recording
+    action = agent.act(observation)
+    # eight worlds, none raced yet (min_worlds is 16): every candidate in each
+    assert calls == [len(observation.legal_actions)] * 8
+    assert action in observation.legal_actions
+    assert make_agent("flat:worlds=8,rollout=field", game, 2).act(observation) == action

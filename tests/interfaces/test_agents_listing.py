@@ -54,7 +54,7 @@ def test_agents_shows_the_levels_and_names_the_strongest(run, monkeypatch, game)
     [
         ("edges", "random", None),
         ("triangle-clock", "ahead, deep, guided, random", "ahead, deep, guided"),
-        ("squad-combat", "guided, random", "guided"),
+        ("squad-combat", "field, guided, random", "field, guided"),
     ],
 )
 def test_agents_names_the_rollouts_and_opponent_models_search_can_take(

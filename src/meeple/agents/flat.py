@@ -44,7 +44,7 @@ from meeple.agents.rollouts import (
 )
 from meeple.core.agent import Observation, check_budget
 from meeple.core.game import Action, Game, State
-from meeple.core.registry import RANDOM_ROLLOUT
+from meeple.core.registry import RANDOM_ROLLOUT, compiled_values
 from meeple.core.rng import make_rng
 
 UNIFORM = "random"
@@ -95,6 +95,9 @@ class FlatAgent(SeededSearch):
         self.z = z
         self.min_worlds = min_worlds
         self._playout = rollout_playout(self.name, game, rollout, compiled)
+        # Where the rollout values a world's candidates in one compiled call, a world costs
+        # one encoding instead of an engine step and an encoding per candidate.
+        self._values = compiled_values(game, rollout) if compiled else None
         self._model = None
         if opponent != UNIFORM:
             self._model = opponent_model(self.name, game, opponent, compiled, UNIFORM)
@@ -131,8 +134,13 @@ class FlatAgent(SeededSearch):
             world = sample(rng)
             others = self._others(world, player, rng)
             seed = rng.getrandbits(31)
-            for action in alive:
-                values[action].append(self._value(world, player, action, others, seed))
+            if self._values is not None and not others:
+                found = self._values(world, player, alive, seed)
+                for action, value in zip(alive, found, strict=True):
+                    values[action].append(value)
+            else:
+                for action in alive:
+                    values[action].append(self._value(world, player, action, others, seed))
             done += 1
             # every fourth world: each check reads every world so far
             if done >= self.min_worlds and done % 4 == 0:

@@ -97,6 +97,7 @@ _PLAYOUTS: dict[
     tuple[Callable[[Any, int], tuple[float, ...]], Callable[[Any], object] | None],
 ] = {}
 _CHOICES: dict[tuple[str, str], Callable[[Any, int, int], Any]] = {}
+_VALUES: dict[tuple[str, str], Callable[[Any, int, list[Any], int], list[float]]] = {}
 
 RANDOM_ROLLOUT = "random"
 """The rollout every compiled playout offers first: uniformly random legal actions."""
@@ -117,6 +118,7 @@ def register_playout(
     check: Callable[[Any], object] | None = None,
     policy: str = RANDOM_ROLLOUT,
     choose: Callable[[Any, int, int], Any] | None = None,
+    values: Callable[[Any, int, list[Any], int], list[float]] | None = None,
 ) -> None:
     """Offer a compiled playout for one game: ``playout(state, seed)`` plays from ``state``
     and gives each seat's return (from -1 to 1).
@@ -136,10 +138,18 @@ def register_playout(
     ``seat`` in ``state`` (an engine action): search can let the seats it does not search for
     play it inside the tree (its ``opponent`` parameter). Like the playout it reads the whole
     state, so it is only ever given a determinization.
+
+    ``values(state, seat, actions, seed)``, where given, is ``seat``'s return after each of
+    its ``actions`` in ``state`` (a determinization where only that seat acts), each then
+    played out as ``playout(after, seed)`` would, in one call: flat search asks it for all
+    its candidates in a world at once, sparing the engine's step and an encoding per
+    candidate. It may draw the chance of the action itself otherwise than the engine does.
     """
     _PLAYOUTS[(_key(game_name), policy)] = (playout, check)
     if choose is not None:
         _CHOICES[(_key(game_name), policy)] = choose
+    if values is not None:
+        _VALUES[(_key(game_name), policy)] = values
 
 
 def rollout_policies(game_name: str) -> list[str]:
@@ -178,6 +188,16 @@ def compiled_choice(
     registered and serves ``game``'s options, else None."""
     choose = _CHOICES.get((_key(game.name), policy))
     return choose if choose is not None and compiled_playout(game, policy) is not None else None
+
+
+def compiled_values(
+    game: Game[Any, Any, Any], policy: str
+) -> Callable[[Any, int, list[Any], int], list[float]] | None:
+    """The all-candidates form of the compiled rollout ``policy`` for ``game``
+    (``register_playout``'s ``values``) if it is registered and serves ``game``'s options,
+    else None."""
+    values = _VALUES.get((_key(game.name), policy))
+    return values if values is not None and compiled_playout(game, policy) is not None else None
 
 
 def game_agents(game_name: str) -> dict[str, Any]:

@@ -16,10 +16,11 @@ import meeple
 from meeple.agents.spec import make_agent
 from meeple.core.agent import Observation
 from meeple.core.conformance import random_playthrough
-from meeple.core.registry import compiled_playout
+from meeple.core.registry import compiled_playout, compiled_values
 from meeple.games.squad_combat.compiled import guided as fg
 from meeple.games.squad_combat.compiled import reading as fr
 from meeple.games.squad_combat.compiled import rules as fast
+from meeple.games.squad_combat.compiled import transitions as ft
 
 
 def _states(game, seed: int, every: int = 7) -> list:
@@ -166,3 +167,60 @@ def test_the_policy_chooses_legal_engine_actions_reproducibly() -> None:
         assert fg.choose(state, seat, 7) == action
         seen.add(str(action).split()[0])
     assert {"play", "target", "pay"} <= seen, seen
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_field_values_are_each_candidates_field_playout(players: int) -> None:
+    """``values_field`` (all of a world's candidates in one compiled call, for ``flat``)
+    gives for each action what the engine's step and then ``playout_field`` give, wherever
+    the step draws no chance (a refresh's roll, a reshuffle), which the compiled call draws
+    from its own generator."""
+    game = meeple.make("squad-combat", players=players)
+    assert compiled_values(game, "field") is fg.values_field
+    g = fast.game_array(game)
+    compared = 0
+    for state in _states(game, 4, every=3):
+        if state.is_over:
+            continue
+        seat = state.to_act[0]
+        actions = state.legal_actions(seat)
+        values = fg.values_field(state, seat, actions, 9)
+        for action, value in zip(actions, values, strict=True):
+            try:
+                # An empty tape (its cursor only) refuses any draw of chance.
+                ft.apply(fast.encode(state), g, game.action_id(action), np.ones(1, np.int32))
+            except ValueError:
+                continue  # chance drawn: the engine's and numba's draws differ
+            after = state._next(seat, action)
+            assert value == pytest.approx(fg.playout_field(after, 9)[seat], abs=1e-12)
+            compared += 1
+    assert compared > 20
+
+
+def test_the_field_evaluation_counts_a_wound_to_any_other_seat() -> None:
+    """Against the best other seat (``guided``), seat 0 gains nothing when seat 2 is wounded
+    and seat 1 is not: why searching seats at three players refreshed and passed where the
+    hand-written agent attacks. Against the other seats' mean (``field``) the wound counts."""
+    game = meeple.make("squad-combat", players=3)
+    g = fast.game_array(game)
+    s = fast.encode(game.new_game(1))
+    attack = next(k for k, c in enumerate(game.cards) if c.kind == "attack")
+    c = fr.ch(2, 0)
+    s[c + fr.CH_NWOUNDS] = 1
+    s[c + fr.CH_WOUNDS] = attack
+    best_other, field = np.zeros(3), np.zeros(3)
+    fg._evaluate(s, g, best_other, fg.SCALE, fg.ALIVE_WEIGHT, False)
+    fg._evaluate(s, g, field, fg.SCALE, fg.ALIVE_WEIGHT, True)
+    assert best_other[0] == 0.0
+    assert 0.0 < field[0] == field[1] and field[2] < 0.0
+
+
+def test_the_field_rollout_stops_at_the_end_of_the_turn() -> None:
+    game = meeple.make("squad-combat", players=3)
+    state = game.new_game(2)
+    s = fast.encode(state)
+    fg.seed(3)
+    out = np.zeros(3)
+    fg._play_on(s, fast.game_array(game), fg.EPSILON, fg.FIELD_CUT_TURNS, 0.6, 1.0, True, out)
+    assert s[fr.S_TURN] == state.turn + 1 or s[fr.S_ENDED] != fr.END_NONE
+    assert all(-1.0 <= r <= 1.0 for r in out)

@@ -50,6 +50,17 @@ register_playout(
     policy="guided",
     choose=guided.choose,
 )
+# The same policy to the end of the turn, each seat's material against the other seats'
+# mean: the designer level at three and four players (flat:rollout=field), which values all
+# of a world's candidates in one compiled call.
+register_playout(
+    "squad-combat",
+    guided.playout_field,
+    compiled_rules.game_array,
+    policy="field",
+    choose=guided.choose,
+    values=guided.values_field,
+)
 
 
 __all__ = [
