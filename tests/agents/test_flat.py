@@ -3,6 +3,8 @@ clearly behind leave the race, and a fixed seed and world budget replay exactly.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import meeple
@@ -68,8 +70,9 @@ def test_a_candidate_clearly_behind_or_no_different_from_the_leader_leaves_the_r
         "noisy": [v - 0.1 + (0.8 if i % 2 else -0.8) for i, v in enumerate(leader)],
         "equal": list(leader),
     }
-    kept = agent._race(list(values), values)
-    assert kept == ["leader", "noisy"]  # "equal" comes to the same thing in every world
+    # "equal" comes to the same thing as "leader" in every world: one of the two stays, drawn
+    kept = {tuple(agent._race(list(values), values, random.Random(s))) for s in range(20)}
+    assert kept == {("leader", "noisy"), ("noisy", "equal")}
 
 
 def test_a_race_ends_when_one_candidate_is_left():
@@ -127,3 +130,35 @@ def test_a_rollout_that_values_every_candidate_at_once_is_asked_once_a_world():
     assert calls == [len(observation.legal_actions)] * 8
     assert action in observation.legal_actions
     assert make_agent("flat:worlds=8,rollout=field", game, 2).act(observation) == action
+
+
+def test_moves_that_come_to_the_same_thing_are_drawn_at_random_not_taken_first(monkeypatch):
+    """Where every world values several moves alike, the first in legal order would always
+    win: in Erosion, the mountain of the lowest seat is then weathered most, a seat
+    imbalance of the agent's making. Ties are drawn from the decision's own seeded stream;
+    a move better in any world still wins every time."""
+    game = meeple.make("edges")
+    state = game.new_game(0)
+    observation = Observation(state, state.to_act[0])
+    legal = observation.legal_actions
+    monkeypatch.setattr(FlatAgent, "_value", lambda self, world, player, action, o, s: 0.0)
+    chosen = [FlatAgent(game, seed=s, worlds=8).act(observation) for s in range(40)]
+    assert all(a in legal for a in chosen)
+    assert len(set(chosen)) >= 5, "equal moves must not all go to one"
+    assert chosen == [FlatAgent(game, seed=s, worlds=8).act(observation) for s in range(40)]
+    better = legal[-1]
+    monkeypatch.setattr(
+        FlatAgent, "_value", lambda self, world, player, action, o, s: float(action == better)
+    )
+    assert {FlatAgent(game, seed=s, worlds=8).act(observation) for s in range(10)} == {better}
+
+
+def test_ties_first_keeps_the_first_of_equal_moves_and_a_bad_word_is_refused(monkeypatch):
+    game = meeple.make("edges")
+    state = game.new_game(0)
+    observation = Observation(state, state.to_act[0])
+    monkeypatch.setattr(FlatAgent, "_value", lambda self, world, player, action, o, s: 0.0)
+    agent = make_agent("flat:worlds=8,ties=first", game, 3)
+    assert agent.act(observation) == observation.legal_actions[0]
+    with pytest.raises(AgentSpecError, match="ties='middle'; choose one of random, first"):
+        make_agent("flat:ties=middle", game, 0)

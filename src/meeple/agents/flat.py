@@ -43,6 +43,7 @@ from meeple.agents.rollouts import (
     rollout_playout,
 )
 from meeple.core.agent import Observation, check_budget
+from meeple.core.errors import AgentSpecError
 from meeple.core.game import Action, Game, State
 from meeple.core.registry import RANDOM_ROLLOUT, compiled_values
 from meeple.core.rng import make_rng
@@ -50,6 +51,10 @@ from meeple.core.rng import make_rng
 UNIFORM = "random"
 """The ``opponent`` setting that lets the other seats of a simultaneous decision choose
 uniformly at random in each world."""
+
+
+TIES = ("random", "first")
+"""How :class:`FlatAgent` picks among moves of the same best mean."""
 
 
 class FlatAgent(SeededSearch):
@@ -60,7 +65,10 @@ class FlatAgent(SeededSearch):
     policies); ``opponent``: the compiled policy that makes the other seats' choices at a
     simultaneous decision, or ``random``; ``candidates=K``: only the moves the rollout policy
     proposes in K samples (0: every legal move); ``z`` and ``min_worlds``: when a candidate
-    is dropped from the race; ``recall``: put what a memorise step showed into every world.
+    is dropped from the race; ``recall``: put what a memorise step showed into every world;
+    ``ties``: among moves of the best mean, ``random`` draws one (seeded), ``first`` takes
+    the first in legal order (which favours whichever seat's mountain or character the
+    game lists first: kept to measure that bias).
     """
 
     name = "flat"
@@ -78,6 +86,7 @@ class FlatAgent(SeededSearch):
         min_worlds: int = 16,
         compiled: bool = True,
         recall: bool = True,
+        ties: str = "random",
     ) -> None:
         check_budget(self.name, "worlds", worlds, low=1, allowed="a whole number of at least 1")
         check_seconds(self.name, seconds)
@@ -85,8 +94,11 @@ class FlatAgent(SeededSearch):
         check_budget(
             self.name, "min_worlds", min_worlds, low=2, allowed="a whole number of at least 2"
         )
+        if ties not in TIES:
+            raise AgentSpecError(f"flat: ties={ties!r}; choose one of {', '.join(TIES)}")
         self.game = game
         self.seed = seed
+        self.ties = ties
         self.worlds = worlds
         self.seconds = seconds
         self.rollout = rollout
@@ -123,6 +135,11 @@ class FlatAgent(SeededSearch):
                 legal, proposals(sample, self._propose, player, self.candidates, propose_rng)
             )
         rng = make_rng(self.seed, self.name, self._decisions, "worlds")
+        ties = (
+            make_rng(self.seed, self.name, self._decisions, "ties")
+            if self.ties == "random"
+            else None
+        )
         values: dict[Action, list[float]] = {a: [] for a in alive}
         done = 0
         while len(alive) > 1:
@@ -144,10 +161,9 @@ class FlatAgent(SeededSearch):
             done += 1
             # every fourth world: each check reads every world so far
             if done >= self.min_worlds and done % 4 == 0:
-                alive = self._race(alive, values)
+                alive = self._race(alive, values, ties)
         self.last_iterations = done
-        # max keeps the first of equals: ties go to the earlier legal action
-        return max(alive, key=lambda a: _mean(values[a]))
+        return _leader(alive, values, ties)
 
     def _others(self, world: State[Any], player: int, rng: random.Random) -> dict[int, Action]:
         """The other seats' choices at this decision in ``world``: uniformly random, or the
@@ -181,12 +197,14 @@ class FlatAgent(SeededSearch):
             return self._playout(state, seed)[player]
         return engine_rollout(state, random.Random(seed), ENGINE_ROLLOUT_LIMIT)[player]
 
-    def _race(self, alive: list[Action], values: dict[Action, list[float]]) -> list[Action]:
+    def _race(
+        self, alive: list[Action], values: dict[Action, list[float]], ties: random.Random | None
+    ) -> list[Action]:
         """``alive`` less the candidates clearly behind the leader (their differences from
         it, world by world, have a mean more than ``z`` standard errors below zero) and
         those that have scored exactly as the leader in every world: moves that come to
         the same thing (no world tells them apart) would hold the race open to the end."""
-        leader = max(alive, key=lambda a: _mean(values[a]))
+        leader = _leader(alive, values, ties)
         best = np.asarray(values[leader])
         root_n = math.sqrt(len(best))
         kept = []
@@ -203,6 +221,19 @@ def _in_order(legal: list[Action], chosen: Collection[Action]) -> list[Action]:
     """The ``chosen`` actions in the order of ``legal`` (a seeded search must not depend on
     the order of a set)."""
     return [a for a in legal if a in chosen]
+
+
+def _leader(
+    alive: list[Action], values: dict[Action, list[float]], ties: random.Random | None
+) -> Action:
+    """The candidate with the best mean, drawn with ``ties`` among equals (the first in
+    legal order without it). Moves that come to
+    the same thing in every world are common (which other mountain to weather, which of two
+    equal targets to hit), and taking the first in legal order would always favour the same
+    seat's mountain or character: a seat imbalance of the agent's making, not the rules'."""
+    best = max(_mean(values[a]) for a in alive)
+    tied = [a for a in alive if _mean(values[a]) == best]
+    return tied[ties.randrange(len(tied))] if ties is not None and len(tied) > 1 else tied[0]
 
 
 def _mean(values: list[float]) -> float:
