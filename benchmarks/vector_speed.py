@@ -12,7 +12,7 @@ machine. The batched environment runs its kernels on every core numba finds.
 
 A step is one seat's action in one game: The Triangle Clock's batched environment takes
 both seats' actions in one call, so each of its calls counts the seats that acted (the
-AEC adapter takes them one at a time). ``--games`` picks the games (default: both).
+AEC adapter takes them one at a time). ``--games`` picks the games (default: all three).
 """
 
 from __future__ import annotations
@@ -35,6 +35,9 @@ from rich.table import Table
 
 from meeple.envs.pettingzoo import env as pettingzoo_env
 from meeple.envs.vector import MeepleVectorEnv
+
+GAMES = ("edges", "triangle-clock", "squad-combat")
+"""The games measured (``--games`` picks among them)."""
 
 
 def batched_steps(seconds: float, batch: int, board: str) -> float:
@@ -61,6 +64,19 @@ def batched_clock_steps(seconds: float, batch: int) -> float:
         keys = rng.random(info["action_mask"].shape, dtype=np.float32) * info["action_mask"]
         steps += int(info["acting"].sum())
         _, _, _, _, info = env.step(keys.argmax(axis=2))
+    return steps / (time.perf_counter() - start)
+
+
+def batched_squad_steps(seconds: float, batch: int) -> float:
+    """Steps a second of the batched Squad Combat (two players, the demo decks)."""
+    env = MeepleVectorEnv("squad-combat", num_envs=batch)
+    _, info = env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    steps, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        keys = rng.random(info["action_mask"].shape, dtype=np.float32) * info["action_mask"]
+        _, _, _, _, info = env.step(keys.argmax(axis=1))
+        steps += batch
     return steps / (time.perf_counter() - start)
 
 
@@ -107,12 +123,12 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--batch", type=int, default=1024)
     parser.add_argument("--board", default="3x4")
-    parser.add_argument("--games", default="edges,triangle-clock")
+    parser.add_argument("--games", default=",".join(GAMES))
     args = parser.parse_args()
     chosen = args.games.split(",")
-    unknown = sorted(set(chosen) - {"edges", "triangle-clock"})
+    unknown = sorted(set(chosen) - set(GAMES))
     if unknown:
-        parser.error(f"--games takes edges and triangle-clock, not {', '.join(unknown)}")
+        parser.error(f"--games takes {', '.join(GAMES)}, not {', '.join(unknown)}")
     # Per game, its measures; the first is the batched environment the others are set against.
     groups: dict[str, dict[str, Callable[[], float]]] = {}
     if "edges" in chosen:
@@ -136,6 +152,16 @@ def main() -> None:
             ),
             "meeple PettingZoo The Triangle Clock": lambda: pettingzoo_steps(
                 args.seconds, "triangle-clock"
+            ),
+        }
+    if "squad-combat" in chosen:
+        batched_squad_steps(0.2, args.batch)
+        groups["squad-combat"] = {
+            f"meeple batched Squad Combat, {args.batch} games": lambda: batched_squad_steps(
+                args.seconds, args.batch
+            ),
+            "meeple PettingZoo Squad Combat": lambda: pettingzoo_steps(
+                args.seconds, "squad-combat"
             ),
         }
     rates = {name: [] for group in groups.values() for name in group}

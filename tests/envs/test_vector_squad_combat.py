@@ -213,3 +213,23 @@ def test_the_observation_names_every_slot_and_stays_in_the_unit_box() -> None:
             assert env.observation_space.contains(obs)
             assert ((obs >= 0) & (obs <= 1)).all()
             obs, *_, info = env.step(random_actions(info, rng))
+
+
+def test_the_window_holds_the_engines_stream_seeds() -> None:
+    """The seeds a row's window is given are ``derive_seed``'s for the next events."""
+    from meeple.core.rng import derive_seed
+    from meeple.games.squad_combat.compiled.batch import ROW, WINDOW_AT
+
+    rules = MeepleVectorEnv("squad-combat", num_envs=1).rules
+    rows = rules.initials(np.array([7, -3, 2**62], dtype=np.int64))
+    rows[:, squad_batch.S_ROLLS] = [0, 5, 40]
+    rules._widen(rows)
+    for row, seed in zip(rows, (7, -3, 2**62), strict=True):
+        rolls = int(row[squad_batch.S_ROLLS])
+        assert row[WINDOW_AT : WINDOW_AT + 2].tolist() == [rolls, MAX_EVENTS]
+        held = row[WINDOW_AT + 2 : ROW].copy().view("<i8").tolist()
+        assert held == [
+            derive_seed(seed, "squad-combat", purpose, event)
+            for event in range(rolls + 1, rolls + 1 + MAX_EVENTS)
+            for purpose in ("refresh", "reshuffle")
+        ]

@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 
 from meeple.core.kernels import kernel
-from meeple.core.mt import START, fill_words
+from meeple.core.mt import FIRST_WORDS, START, first_words
 
 compiled = kernel(nogil=True)
 
@@ -417,9 +417,11 @@ MAX_EVENTS = 16
 ``T_BASE + T_COUNT``, each with the seed of its refresh stream then of its reshuffle stream
 (each seed as two int32 words, low first)."""
 T_WORDS = T_SEEDS + 4 * MAX_EVENTS
-WORDS = 624
-"""Engine words loaded per event: one twist of the Mersenne Twister, far more than a
-reshuffle of a whole deck takes (one per card, and a redraw when a word is out of range)."""
+WORDS = FIRST_WORDS
+"""Engine words loaded per event: 227, the most the first twist gives without regenerating
+the whole state; a reshuffle of a whole deck (64 cards at most) takes about 90 at most (one
+per card, and a redraw when a word is out of range), so running out never happens (it
+would raise, never guess)."""
 TAPE_SIZE = T_WORDS + WORDS
 REFRESH_STREAM, RESHUFFLE_STREAM = 0, 1
 
@@ -440,7 +442,7 @@ def chance_event(s: np.ndarray, tape: np.ndarray, purpose: int) -> None:
     at = T_SEEDS + 4 * i + 2 * purpose
     seed = (np.int64(tape[at + 1]) << 32) | (np.int64(tape[at]) & 0xFFFFFFFF)
     words = np.empty(WORDS, dtype=np.int64)
-    fill_words(np.uint64(seed), START, words)
+    first_words(np.uint64(seed), START, words)
     for j in range(WORDS):
         tape[T_WORDS + j] = words[j]
 
