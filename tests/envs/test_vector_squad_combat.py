@@ -65,6 +65,7 @@ def play_along(
                 np.testing.assert_array_equal(obs[k], expected)
         actions = random_actions(info, rng)
         obs, reward, terminated, truncated, info = env.step(actions)
+        seen["steps"] += 1
         assert not truncated.any()
         for k, state in enumerate(readable):
             seat = state.to_act[0]
@@ -96,6 +97,25 @@ def test_the_batched_squad_combat_is_the_readable_rules(options: dict[str, Any])
     seen = play_along(options, games=4, batch=4, seed=31)
     assert seen["ended"] >= 4
     assert seen["events"] > MAX_EVENTS  # dice refreshes and reshuffles, past one window
+
+
+def test_a_game_past_its_window_is_put_back_and_stepped_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With no window widened ahead of a step, every random event past a window is met
+    inside the kernel: the game is put back, given the seeds, and stepped again, exactly."""
+    monkeypatch.setattr(squad_batch, "SPARE", 0)
+    calls: list[int] = []
+    kernel = squad_batch._step_all
+
+    def counted(*args: Any) -> None:
+        calls.append(len(args[0]))
+        kernel(*args)
+
+    monkeypatch.setattr(squad_batch, "_step_all", counted)
+    seen = play_along({"players": 4}, games=2, batch=3, seed=8)
+    assert seen["events"] > 2 * MAX_EVENTS
+    assert len(calls) > seen["steps"]  # some steps called the kernel again
 
 
 def test_thousands_of_random_games_end_as_the_readable_rules_say() -> None:
@@ -176,11 +196,14 @@ def test_an_illegal_action_is_refused_before_any_game_moves() -> None:
     with pytest.raises(IllegalAction, match=f"action {bad} is not legal in game 1; legal ids"):
         env.step(actions)
     assert np.array_equal(env._states, before)
-    # the rules refuse it too, leaving the game as it was
+    # the rules refuse it too, leaving the game as it was (its window of stream seeds, a
+    # cache, may have been filled)
     rewards = np.zeros((3, 2), dtype=np.float32)
     done = np.zeros(3, dtype=np.bool_)
     assert env.rules.step(env._states, actions, rewards, done).tolist() == [False, True, False]
-    assert np.array_equal(env._states[1], before[1])
+    assert np.array_equal(
+        env._states[1, : squad_batch.WINDOW_AT], before[1, : squad_batch.WINDOW_AT]
+    )
 
 
 def test_an_option_the_batched_rules_do_not_serve_is_refused_by_name(

@@ -12,9 +12,10 @@ does, from the engine's streams compiled (:func:`meeple.core.mt.first_words`); e
 roll and reshuffle, event number ``rolls``, draws from ``make_rng(seed, "squad-combat",
 purpose, rolls)`` as the engine's do: the step kernel hands the compiled rules a *stream
 tape* (:func:`.reading.chance_event`) holding the window's seeds. Seeds are hashed in
-Python (:func:`meeple.core.rng.derive_seed`), so a game whose window does not reach the
-event it meets is put back as it was, given a window of the next
-:data:`~.reading.MAX_EVENTS` events, and stepped again.
+Python (:func:`meeple.core.rng.derive_seed`): a window with fewer than :data:`SPARE` events
+left is given the next :data:`~.reading.MAX_EVENTS` before a step, and a game whose window
+still does not reach an event it meets is put back as it was, given a window from there,
+and stepped again in the same call.
 
 **The observation** is the seat to act's (or, once a game is over, the last mover's), what
 that seat may know and nothing else, every number in [0, 1]; ``[+k]`` is the seat ``k``
@@ -157,6 +158,8 @@ WINDOW_AT = LAST_AT + 1
 """The window of random streams: as a stream tape holds it from ``T_BASE`` on."""
 ROW = WINDOW_AT + T_WORDS - T_BASE
 STEPS = len(STEP_KINDS)
+SPARE = 4
+"""A window with fewer random events left than this is widened before a step."""
 
 _SERVED = frozenset(
     {
@@ -655,6 +658,14 @@ class SquadCombatBatch:
         ``(B,)`` True where it was not legal (that game is left as it was)."""
         actions = np.asarray(actions, dtype=np.int64)
         batch = states.shape[0]
+        # windows about to run out are widened first: a step seldom meets more than
+        # SPARE events, and each game stepped again is a kernel call more
+        left = states[:, WINDOW_AT] + states[:, WINDOW_AT + 1] - states[:, S_ROLLS]
+        short = np.flatnonzero(left < SPARE)
+        if len(short):
+            part = states[short]
+            self._widen(part)
+            states[short] = part
         illegal = np.empty(batch, dtype=np.bool_)
         missing = np.empty(batch, dtype=np.bool_)
         _step_all(states, actions, self._g, *self._buffers(batch), rewards, done, illegal, missing)
