@@ -12,9 +12,9 @@ machine. The batched environment runs its kernels on every core numba finds.
 
 A step is one seat's action in one game: the batched environments of The Triangle Clock and
 Erd take both seats' actions in one call, so each of their calls counts the seats that
-acted (the AEC adapter takes them one at a time); Erosion's steps one seat's action per game,
-as the adapter does. ``--games`` picks the games (default: all); ``--players`` sets
-Erosion's (default 2).
+acted (the AEC adapter takes them one at a time); Erosion's and Squad Combat's (two players,
+the demo decks) step one seat's action per game, as the adapter does. ``--games`` picks the
+games (default: all); ``--players`` sets Erosion's (default 2).
 """
 
 from __future__ import annotations
@@ -77,6 +77,18 @@ def random_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return ids[starts + (rng.random(len(mask)) * counts).astype(np.int64)]
 
 
+def batched_squad_steps(seconds: float, batch: int) -> float:
+    """Steps a second of the batched Squad Combat (two players, the demo decks)."""
+    env = MeepleVectorEnv("squad-combat", num_envs=batch)
+    _, info = env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    steps, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        _, _, _, _, info = env.step(random_legal(info["action_mask"], rng))
+        steps += batch
+    return steps / (time.perf_counter() - start)
+
+
 def batched_erosion_steps(seconds: float, batch: int, players: int) -> float:
     """Steps (one seat's action in one game) a second of the batched Erosion."""
     env = MeepleVectorEnv("erosion", num_envs=batch, players=players)
@@ -125,7 +137,7 @@ def pettingzoo_steps(seconds: float, game: str, **options: str | int) -> float:
     return steps / (time.perf_counter() - start)
 
 
-GAMES = ("edges", "triangle-clock", "erd", "erosion")
+GAMES = ("edges", "triangle-clock", "erd", "erosion", "squad-combat")
 """The games with batched rules this benchmark measures."""
 
 
@@ -184,6 +196,16 @@ def main() -> None:
             ),
             f"meeple PettingZoo Erosion ({args.players} players)": lambda: pettingzoo_steps(
                 args.seconds, "erosion", players=args.players
+            ),
+        }
+    if "squad-combat" in chosen:
+        batched_squad_steps(0.2, args.batch)
+        groups["squad-combat"] = {
+            f"meeple batched Squad Combat, {args.batch} games": lambda: batched_squad_steps(
+                args.seconds, args.batch
+            ),
+            "meeple PettingZoo Squad Combat": lambda: pettingzoo_steps(
+                args.seconds, "squad-combat"
             ),
         }
     rates = {name: [] for group in groups.values() for name in group}

@@ -8,10 +8,12 @@ import numpy as np
 import pytest
 
 from meeple.core.mt import (
+    FIRST_WORDS,
     START,
     STREAM,
     fill_words,
     first_randrange,
+    first_words,
     next_word,
     randbelow,
     seed_stream,
@@ -66,3 +68,14 @@ def test_a_stream_read_a_word_at_a_time_is_pythons() -> None:
         assert array.tolist() == items
         seats = (0, 2, 3)
         assert seats[randbelow(len(seats), stream)] == rng.choice(seats)
+
+
+def test_the_first_words_of_a_stream_are_pythons() -> None:
+    """The first 227 words without the whole twist: the same as Python's, for many seeds."""
+    out = np.empty(FIRST_WORDS, dtype=np.int64)
+    for seed in [0, 1, 2**32 - 1, 2**32, 2**62 + 12345, *range(3, 300, 7)]:
+        first_words(np.uint64(seed), START, out)
+        rng = random.Random(seed)
+        assert out.tolist() == [rng.getrandbits(32) for _ in range(FIRST_WORDS)]
+    with pytest.raises(ValueError, match="at most 227"):
+        first_words(np.uint64(1), START, np.empty(FIRST_WORDS + 1, dtype=np.int64))

@@ -5,7 +5,8 @@ A game whose compiled twin can step a whole batch registers a :class:`BatchRules
 (:mod:`meeple.envs.vector`) build on it without knowing the game. Every array is NumPy:
 
 * ``states``: ``(B, state_size)`` integers, one compiled position per row (the layout is
-  the game's compiled twin's, so a row decodes to the readable rules' state);
+  the game's compiled twin's, so a row decodes to the readable rules' state): ``int16``
+  unless the rules name another dtype as ``state_dtype``;
 * ``actions``: ``(B,)`` action ids (the readable rules' ids) for the seat to act in each
   game;
 * ``masks``: ``(B, num_actions)`` booleans, the legal ids of the seat to act;

@@ -71,7 +71,8 @@ class MeepleVectorEnv(VectorEnv):
         )
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        self._states = np.zeros((num_envs, self.rules.state_size), dtype=np.int16)
+        dtype = getattr(self.rules, "state_dtype", np.int16)  # the compiled position's
+        self._states = np.zeros((num_envs, self.rules.state_size), dtype=dtype)
         self._seeds = np.zeros(num_envs, dtype=np.int64)
         self._masks = np.zeros((num_envs, *seats, actions), dtype=np.bool_)
         self._obs = np.zeros((num_envs, *seats, size), dtype=np.float32)

@@ -200,3 +200,28 @@ def test_content_beyond_the_compiled_limits_is_refused(tmp_path: Path) -> None:
     game = meeple.make("squad-combat", content=str(tmp_path))
     with pytest.raises(ValueError, match=r"needs 70 cards in one deck; .* at most 64"):
         fast.playouts(game.new_game(0), 1)
+
+
+def test_the_act_kernel_compiles_once_for_every_caller() -> None:
+    """``act`` is called from Python's ``apply``, ``settle``, random and guided rollouts and
+    the batched step with the same argument types: one compiled version (each more costs
+    seconds of compiling)."""
+    from meeple.envs.vector import MeepleVectorEnv
+    from meeple.games.squad_combat.compiled import guided, transitions
+
+    game = meeple.make("squad-combat")
+    state = game.new_game(3)
+    s, g = fast.encode(state), fast.game_array(game)
+    moves = fast.moves_buffer()
+    fast.legal_actions(s, g, moves)
+    fast.apply(s, g, int(moves[0]))
+    fast.playout(state, 1)
+    guided.playout(state, 1)
+    env = MeepleVectorEnv("squad-combat", num_envs=2)
+    _, info = env.reset(seed=0)
+    env.step(info["action_mask"].argmax(axis=1))
+    # loaded from numba's cache, a caller brings its own machine code: the cache's index
+    # lists every version compiled for these sources, in any process
+    cache_file = getattr(transitions.act._cache, "_cache_file", None)
+    cached = [key[0] for key in cache_file._load_index()] if cache_file else []
+    assert len(set(transitions.act.signatures) | set(cached)) == 1

@@ -1,10 +1,11 @@
 """Squad Combat (rulebook v0.5): squads of three, decks of attacks, actions and edges."""
 
 from meeple.core.game import register_renderer
-from meeple.core.registry import register_agent, register_playout
+from meeple.core.registry import register_agent, register_batch, register_playout
 from meeple.games.squad_combat.agents import HeuristicAgent
 from meeple.games.squad_combat.compiled import guided
 from meeple.games.squad_combat.compiled import rules as compiled_rules
+from meeple.games.squad_combat.compiled.batch import SquadCombatBatch
 from meeple.games.squad_combat.content import (
     Card,
     CharacterCard,
@@ -61,6 +62,7 @@ register_playout(
     choose=guided.choose,
     values=guided.values_field,
 )
+register_batch("squad-combat", SquadCombatBatch)
 
 
 __all__ = [

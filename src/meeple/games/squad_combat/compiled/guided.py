@@ -446,7 +446,8 @@ def _play_on(
         if n == 0:
             break
         action = pick(s, g, kind, seat, moves, n, values, epsilon)
-        transitions.act(s, g, seat, action, kind, tape)
+        # int32, as settle passes a legal-move buffer's entry: act compiles once
+        transitions.act(s, g, seat, np.int32(action), kind, tape)
         transitions.settle(s, g, tape, scratch)
         steps += 1
     _evaluate(s, g, out, scale, alive, field)

@@ -33,6 +33,7 @@ from __future__ import annotations
 import numpy as np
 
 from meeple.core.kernels import kernel
+from meeple.core.mt import FIRST_WORDS, START, first_words
 
 compiled = kernel(nogil=True)
 
@@ -402,13 +403,70 @@ def legal(s: np.ndarray, g: np.ndarray, out: np.ndarray) -> int:
 
 
 # -- small edits (edits.py) -----------------------------------------------------------------
+# -- chance: where a random draw comes from ------------------------------------------------
+# A *stream tape* (the batched rules' mode, :mod:`.batch`) holds the seeds of the engine's
+# own streams for the next random events and, once an event begins, that event's stream's
+# 32-bit words (stored as int32 bit patterns): the compiled rules then draw exactly what
+# ``make_rng(seed, "squad-combat", purpose, rolls)`` draws in the engine.
+STREAM = -1
+"""``tape[T_MODE]`` of a stream tape (a recorded tape starts with its cursor, at least 1)."""
+T_MODE, T_CURSOR, T_MISSING, T_BASE, T_COUNT = range(5)
+T_SEEDS = 5
+MAX_EVENTS = 16
+"""Random events whose streams' seeds a stream tape holds: events ``T_BASE + 1`` to
+``T_BASE + T_COUNT``, each with the seed of its refresh stream then of its reshuffle stream
+(each seed as two int32 words, low first)."""
+T_WORDS = T_SEEDS + 4 * MAX_EVENTS
+WORDS = FIRST_WORDS
+"""Engine words loaded per event: 227, the most the first twist gives without regenerating
+the whole state; a reshuffle of a whole deck (64 cards at most) takes about 90 at most (one
+per card, and a redraw when a word is out of range), so running out never happens (it
+would raise, never guess)."""
+TAPE_SIZE = T_WORDS + WORDS
+REFRESH_STREAM, RESHUFFLE_STREAM = 0, 1
+
+
+@compiled
+def chance_event(s: np.ndarray, tape: np.ndarray, purpose: int) -> None:
+    """A random event (number ``s[S_ROLLS]``) begins (``Edits.rng``): on a stream tape, load
+    the words of its engine stream; where the tape holds no seed for it, mark the tape
+    missing (the caller plays the action again once it has the seed)."""
+    if tape.shape[0] == 0 or tape[T_MODE] != STREAM:
+        return
+    i = s[S_ROLLS] - tape[T_BASE] - 1
+    tape[T_CURSOR] = 0
+    if i < 0 or i >= tape[T_COUNT]:
+        tape[T_MISSING] = 1
+        tape[T_WORDS:] = 0  # draws of 0 until the caller notices: never a loop
+        return
+    at = T_SEEDS + 4 * i + 2 * purpose
+    seed = (np.int64(tape[at + 1]) << 32) | (np.int64(tape[at]) & 0xFFFFFFFF)
+    words = np.empty(WORDS, dtype=np.int64)
+    first_words(np.uint64(seed), START, words)
+    for j in range(WORDS):
+        tape[T_WORDS + j] = words[j]
+
+
 @compiled
 def below(tape: np.ndarray, n: int) -> int:
     """A uniform draw from ``0 .. n-1`` (Python's ``Random._randbelow(n)``): from numba's
-    generator, or the next draw on the tape, ``[cursor, n, value, n, value, ...]``, which
-    must be a draw below the same ``n``."""
+    generator, the next draw on the tape, ``[cursor, n, value, n, value, ...]``, which
+    must be a draw below the same ``n``, or the current event's words on a stream tape (the
+    top ``n.bit_length()`` bits of a word, drawing again while out of range)."""
     if tape.shape[0] == 0:
         return np.random.randint(0, n)
+    if tape[T_MODE] == STREAM:
+        k = 0
+        while (n >> k) > 0:
+            k += 1
+        while True:
+            at = tape[T_CURSOR]
+            if at >= WORDS:
+                raise ValueError("the engine's random words ran out")
+            tape[T_CURSOR] = at + 1
+            r = (np.int64(tape[T_WORDS + at]) & 0xFFFFFFFF) >> (32 - k)
+            if r < n:
+                return r
     at = tape[0]
     if at + 1 >= tape.shape[0] or tape[at] != n:
         raise ValueError("the compiled rules drew other chance than the tape holds")
@@ -468,6 +526,7 @@ def draw(s: np.ndarray, seat: int, count: int, tape: np.ndarray) -> int:
             if n == 0:
                 break
             s[S_ROLLS] += 1
+            chance_event(s, tape, RESHUFFLE_STREAM)
             for i in range(n):
                 s[deck + i] = s[pile + i]
                 s[pile + i] = 0

@@ -23,7 +23,9 @@ Chance (dice refreshes and reshuffles) comes from numba's own seeded generator i
 :func:`playouts` and :func:`playout`, drawn the way Python's :class:`random.Random` draws it
 (a die is ``1 + below(6)``, a shuffle is Python's Fisher-Yates); :func:`apply` can instead
 take a *tape* of those draws, which is how the differential test makes the compiled rules
-roll exactly what the engine rolled from the game's seed.
+roll exactly what the engine rolled from the game's seed, or a *stream tape* holding the
+seeds of the engine's own streams for the next random events (:func:`.reading.chance_event`),
+which is how the batched rules (:mod:`.batch`) roll what the engine would.
 
 Compiling costs about 28 s of CPU once (measured: 25 s for the first :func:`playouts`, 3 s
 more for :func:`apply` and :func:`legal_actions`); numba caches the machine code in the game

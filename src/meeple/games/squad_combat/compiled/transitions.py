@@ -102,6 +102,7 @@ from meeple.games.squad_combat.compiled.reading import (
     POOL,
     REACT,
     REFRESH,
+    REFRESH_STREAM,
     REFRESH_WINDOW,
     RESOLVE,
     S_CLOSING,
@@ -135,6 +136,7 @@ from meeple.games.squad_combat.compiled.reading import (
     below,
     card_at,
     ch,
+    chance_event,
     clear_queue,
     compiled,
     damage,
@@ -413,6 +415,7 @@ def roll_refresh(s: np.ndarray, g: np.ndarray, tape: np.ndarray) -> None:
     c = ch(seat, slot)
     pool = g[G_CHARACTERS + s[c + CH_CARD] * CHARACTER_SIZE + POOL]
     s[S_ROLLS] += 1
+    chance_event(s, tape, REFRESH_STREAM)
     for _ in range(pool):
         add_die(s, c, 1 + below(tape, FACES))  # random.randint(1, 6)
     if s[c + CH_NDICE] > pool:
@@ -658,7 +661,8 @@ def settle(s: np.ndarray, g: np.ndarray, tape: np.ndarray, scratch: np.ndarray) 
 def apply(s: np.ndarray, g: np.ndarray, action: int, tape: np.ndarray) -> None:
     """Take legal ``action`` for the seat to act, then settle, in place."""
     kind, seat = find_step(s, g)
-    act(s, g, seat, action, kind, tape)
+    # int32 as every other caller passes it (a legal-move buffer's entry): act compiles once
+    act(s, g, seat, np.int32(action), kind, tape)
     settle(s, g, tape, np.empty(MAX_ACTIONS, dtype=np.int32))
 
 
