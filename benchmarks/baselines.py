@@ -180,6 +180,22 @@ def pair_table(title: str, scores: list[PairScore]) -> Table:
     return table
 
 
+def markdown_rows(scores: list[PairScore]) -> list[str]:
+    """The pairs as the rows of a Markdown table (docs/envs.md's), its header first."""
+    lines = [
+        "| game | agent A | agent B | games | A: W / D / L | A's score [95%] |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for score in scores:
+        low, high = score.interval()
+        lines.append(
+            f"| {score.game} | `{score.a.label}` | `{score.b.label}` | {score.games} | "
+            f"{score.wins} / {score.draws} / {score.losses} | "
+            f"{100 * score.score:.1f}% [{100 * low:.1f}, {100 * high:.1f}] |"
+        )
+    return lines
+
+
 def erd_exploitability(console: Console) -> None:
     """Every Erd agent's exploitability from the opening, single games, default rules."""
     from meeple.games.erd.agents import HeuristicAgent
@@ -235,6 +251,9 @@ def main() -> None:
     parser.add_argument(
         "--skip-exploitability", action="store_true", help="leave out Erd's exploitability"
     )
+    parser.add_argument(
+        "--markdown", action="store_true", help="print the pairs as a Markdown table too"
+    )
     args = parser.parse_args()
     names = [info.name for info in meeple.games()]
     for name in [*(args.only or []), *args.designer_for]:
@@ -263,6 +282,8 @@ def main() -> None:
             )
             scores.append(score)
     console.print(pair_table("baselines: agent A against agent B, seats rotated", scores))
+    if args.markdown:
+        print("\n".join(markdown_rows(scores)))
     if not args.skip_exploitability and (not args.only or "erd" in args.only):
         erd_exploitability(console)
 

@@ -151,3 +151,5 @@ def test_a_pair_is_scored_from_the_first_agents_side_and_resumes(tmp_path):
     assert other.games == 4 and other.game == "edges"
     again = bench.play_pair(game, greedy, random_agent, 4, store)
     assert (again.wins, again.draws, again.losses) == (score.wins, score.draws, score.losses)
+    rows = bench.markdown_rows([score])
+    assert rows[2].startswith("| edges | `easy = greedy` | `random` | 4 | ")
