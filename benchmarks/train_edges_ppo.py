@@ -1,0 +1,278 @@
+"""A learned baseline: MaskablePPO (sb3-contrib, torch) on batched Edges 3x4 against random.
+
+    pip install 'meeple[rl]'
+    .venv/bin/python benchmarks/train_edges_ppo.py --steps 300000 --every 25000 --eval-games 200
+
+The learner plays one seat of ``--envs`` games at once on the compiled rules
+(``meeple.envs.opponent.OpponentVecEnv`` over ``meeple.envs.vector.MeepleVectorEnv``), the
+other seat uniformly random, seats mixed; Stable-Baselines3 sees it through its ``VecEnv``
+interface (:class:`SB3VecEnv`), with the legal ids as ``action_masks()``. Every
+``--every`` learner steps (and before the first) the policy, playing its most probable legal
+move, meets ``random`` and ``greedy`` on the readable rules over ``--eval-games`` games each
+(the same seeds at every checkpoint, seats alternated), scored with the lab's 95% interval
+(``lab.stats.score_interval``, a draw counting half). Writes the curve as a PNG and a JSON
+(``--out``) and prints the training time (wall-clock and CPU, evaluation excluded).
+
+Threads: one for torch and one for numba unless set (``OMP_WAIT_POLICY=PASSIVE`` too): on a
+machine whose cores other processes share, spinning threads cost more than they bring.
+"""
+
+from __future__ import annotations
+
+import os
+
+# Before numba and torch load: see the module docstring.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+
+import argparse
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import numpy as np
+
+import meeple
+from meeple.agents import make_agent, play_game
+from meeple.core.agent import Observation
+from meeple.core.rng import derive_seed
+from meeple.envs.opponent import OpponentVecEnv
+from meeple.games.edges.compiled.batch import observation_of_view
+from meeple.lab.stats import score_interval
+
+try:
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.vec_env import VecEnv
+except ImportError:
+    raise SystemExit(
+        "this benchmark needs the rl extra: pip install 'meeple[rl]' (sb3-contrib, torch)"
+    ) from None
+
+OPTIONS = {"board": "3x4"}
+
+
+class SB3VecEnv(VecEnv):
+    """:class:`OpponentVecEnv` as Stable-Baselines3's ``VecEnv``: one process, no copies
+    of the games (they are one batch already)."""
+
+    def __init__(self, inner: OpponentVecEnv) -> None:
+        self.inner = inner
+        super().__init__(inner.num_envs, inner.observation_space, inner.action_space)
+        self._actions: np.ndarray | None = None
+
+    def reset(self) -> np.ndarray:
+        """Start every game."""
+        return self.inner.reset()
+
+    def step_async(self, actions: np.ndarray) -> None:
+        """Keep the actions for ``step_wait``."""
+        self._actions = actions
+
+    def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
+        """The learner's move and the opponent's reply in every game."""
+        assert self._actions is not None
+        return self.inner.step(self._actions)
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal ids, ``(num_envs, num_actions)``."""
+        return self.inner.action_masks()
+
+    def close(self) -> None:
+        """Nothing to free."""
+
+    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
+        """The attribute of the batch, once per game asked for."""
+        return [getattr(self.inner, attr_name)] * len(self._get_indices(indices))
+
+    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
+        """Set the attribute on the batch."""
+        setattr(self.inner, attr_name, value)
+
+    def env_method(
+        self, method_name: str, *method_args: Any, indices: Any = None, **kwargs: Any
+    ) -> list[Any]:
+        """``action_masks`` per game (what MaskablePPO asks); other methods on the batch."""
+        chosen = self._get_indices(indices)
+        if method_name == "action_masks":
+            return list(self.inner.action_masks()[chosen])
+        result = getattr(self.inner, method_name)(*method_args, **kwargs)
+        return [result] * len(chosen)
+
+    def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
+        """No game is wrapped."""
+        return [False] * len(self._get_indices(indices))
+
+
+class PolicyAgent:
+    """The trained policy as a meeple agent: its most probable legal move."""
+
+    name = "ppo"
+
+    def __init__(self, model: MaskablePPO, game: Any) -> None:
+        self.model = model
+        self.game = game
+
+    def act(self, observation: Observation) -> Any:
+        """The policy's choice from the seat's view of the readable rules."""
+        x = observation_of_view(self.game, observation.view)
+        legal = {self.game.action_id(a): a for a in observation.legal_actions}
+        mask = np.zeros(self.game.num_actions, dtype=bool)
+        mask[list(legal)] = True
+        action, _ = self.model.predict(x, action_masks=mask, deterministic=True)
+        return legal[int(action)]
+
+
+def evaluate(model: MaskablePPO, opponent: str, games: int, seed: int) -> dict[str, Any]:
+    """The policy against ``opponent`` over ``games`` readable games, seats alternated,
+    ``head_to_head``'s seeds: its W / D / L and score rate with the 95% interval."""
+    game = meeple.make("edges", **OPTIONS)
+    record = [0, 0, 0]
+    for k in range(games):
+        game_seed = derive_seed(seed, "matchup", k)
+        seat = k % 2
+        agents = [
+            PolicyAgent(model, game)
+            if p == seat
+            else make_agent(opponent, game, derive_seed(game_seed, "seat", p))
+            for p in range(2)
+        ]
+        outcome = play_game(game, agents, game_seed).state.returns[seat]
+        record[0 if outcome > 0 else 2 if outcome < 0 else 1] += 1
+    wins, draws, losses = record
+    low, high = score_interval(wins, draws, losses)
+    return {
+        "wins": wins,
+        "draws": draws,
+        "losses": losses,
+        "score": (wins + draws / 2) / games,
+        "low": low,
+        "high": high,
+    }
+
+
+class Checkpoints(BaseCallback):
+    """Evaluate every ``every`` learner steps; time training apart from evaluating."""
+
+    def __init__(self, every: int, games: int, seed: int) -> None:
+        super().__init__()
+        self.every, self.games, self.seed = every, games, seed
+        self.points: list[dict[str, Any]] = []
+        self.next = 0
+        self.eval_wall = 0.0
+        self.eval_cpu = 0.0
+
+    def checkpoint(self) -> None:
+        """Evaluate now and print a line."""
+        wall, cpu = time.perf_counter(), time.process_time()
+        point: dict[str, Any] = {"steps": int(self.num_timesteps)}
+        for opponent in ("random", "greedy"):
+            point[opponent] = evaluate(self.model, opponent, self.games, self.seed)
+        self.points.append(point)
+        self.eval_wall += time.perf_counter() - wall
+        self.eval_cpu += time.process_time() - cpu
+        print(
+            f"{point['steps']:>9} steps: "
+            + "; ".join(
+                f"vs {o} {100 * point[o]['score']:.1f}% [{100 * point[o]['low']:.1f}, "
+                f"{100 * point[o]['high']:.1f}] ({point[o]['wins']} / {point[o]['draws']} / "
+                f"{point[o]['losses']})"
+                for o in ("random", "greedy")
+            ),
+            flush=True,
+        )
+        self.next += self.every
+
+    def _on_training_start(self) -> None:
+        self.checkpoint()
+
+    def _on_step(self) -> bool:
+        if self.num_timesteps >= self.next:
+            self.checkpoint()
+        return True
+
+
+def plot(points: list[dict[str, Any]], path: Path, title: str) -> None:
+    """The score rates with their intervals against learner steps."""
+    fig, ax = plt.subplots(figsize=(6, 3.4))
+    steps = np.array([p["steps"] for p in points])
+    for opponent, colour in (("random", "tab:blue"), ("greedy", "tab:red")):
+        score = np.array([p[opponent]["score"] for p in points])
+        low = np.array([p[opponent]["low"] for p in points])
+        high = np.array([p[opponent]["high"] for p in points])
+        ax.plot(steps, score, marker="o", ms=3, color=colour, label=f"against {opponent}")
+        ax.fill_between(steps, low, high, color=colour, alpha=0.2)
+    ax.axhline(0.5, color="grey", lw=0.8, ls="--")
+    ax.set_xlabel("learner steps")
+    ax.set_ylabel("score rate (95% interval)")
+    ax.set_ylim(0, 1)
+    ax.set_title(title, fontsize=10)
+    ax.legend(loc="lower right", fontsize=8)
+    ax.grid(alpha=0.3)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=80, bbox_inches="tight")
+
+
+def main() -> None:
+    """Train, evaluating at checkpoints; write the curve and print the times."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", type=int, default=300_000, help="learner steps to train")
+    parser.add_argument("--envs", type=int, default=64, help="games in the batch")
+    parser.add_argument("--every", type=int, default=25_000, help="learner steps a checkpoint")
+    parser.add_argument("--eval-games", type=int, default=200, help="games a checkpoint")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", type=Path, default=Path("results/edges_ppo"))
+    args = parser.parse_args()
+    torch.set_num_threads(int(os.environ.get("TORCH_THREADS", "1")))
+    env = SB3VecEnv(OpponentVecEnv("edges", num_envs=args.envs, seed=args.seed, **OPTIONS))
+    model = MaskablePPO(
+        "MlpPolicy",
+        env,
+        n_steps=128,
+        batch_size=1024,
+        n_epochs=4,
+        learning_rate=3e-4,
+        gamma=1.0,  # a game is a dozen moves; its one reward comes at the end
+        gae_lambda=0.95,
+        ent_coef=0.01,
+        policy_kwargs={"net_arch": [128, 128]},
+        seed=args.seed,
+        verbose=0,
+    )
+    callback = Checkpoints(args.every, args.eval_games, seed=10**6 + args.seed)
+    wall, cpu = time.perf_counter(), time.process_time()
+    model.learn(total_timesteps=args.steps, callback=callback)
+    callback.checkpoint()
+    train_wall = time.perf_counter() - wall - callback.eval_wall
+    train_cpu = time.process_time() - cpu - callback.eval_cpu
+    args.out.mkdir(parents=True, exist_ok=True)
+    result = {
+        "steps": int(model.num_timesteps),
+        "envs": args.envs,
+        "seed": args.seed,
+        "train_wall_s": round(train_wall, 1),
+        "train_cpu_s": round(train_cpu, 1),
+        "eval_games": args.eval_games,
+        "points": callback.points,
+    }
+    (args.out / "edges_ppo.json").write_text(json.dumps(result, indent=1))
+    plot(
+        callback.points,
+        args.out / "edges_ppo.png",
+        f"MaskablePPO on batched Edges 3x4 against random, {args.envs} games a batch",
+    )
+    print(
+        f"trained {model.num_timesteps} learner steps in {train_wall:.0f} s wall-clock, "
+        f"{train_cpu:.0f} s CPU (evaluation excluded: {callback.eval_wall:.0f} s); "
+        f"curve: {args.out / 'edges_ppo.png'}"
+    )
+
+
+if __name__ == "__main__":
+    main()
