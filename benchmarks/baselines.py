@@ -181,7 +181,7 @@ def pair_table(title: str, scores: list[PairScore]) -> Table:
 
 
 def markdown_rows(scores: list[PairScore]) -> list[str]:
-    """The pairs as the rows of a Markdown table (docs/envs.md's), its header first."""
+    """The pairs as the rows of a Markdown table (docs/baselines.md's), its header first."""
     lines = [
         "| game | agent A | agent B | games | A: W / D / L | A's score [95%] |",
         "| --- | --- | --- | --- | --- | --- |",

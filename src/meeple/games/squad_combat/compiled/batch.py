@@ -20,7 +20,7 @@ and stepped again in the same call.
 **The observation** is the seat to act's (or, once a game is over, the last mover's), what
 that seat may know and nothing else, every number in [0, 1]; ``[+k]`` is the seat ``k``
 places after the observing seat, ``<card>`` runs over the content's cards, ``<slot>`` over
-a, b, c (:meth:`SquadCombatBatch.observation_slots` names each; ``docs/envs.md`` has the
+a, b, c (:meth:`SquadCombatBatch.observation_slots` names each; ``docs/batched.md`` has the
 table). A count of cards is over the copies of that card in the seat's deck list (0 where
 it has none), a count of a seat's hand or deck over its deck list's length:
 
