@@ -50,6 +50,8 @@ ROWS: list[tuple[str, int | None]] = [
     ("squad-combat", 4),
     ("erosion", 2),
     ("erosion", 3),
+    ("erosion", 4),
+    ("erosion", 5),
     ("triangle-clock", None),
 ]
 """Each game and player count measured (None: the game has one)."""
