@@ -1,10 +1,15 @@
 """Every command the README shows is run, in the order it shows them (issue 55.1).
 
-Shell commands (``$ ...`` lines of its console blocks) run in one temporary folder, as a
-newcomer would type them after set-up, each with "quit" on its standard input for the ones
-that ask; ``meeple serve`` is started, asked for its lobby and stopped; ``make`` targets are
-checked by a dry run (``make test`` is this suite itself). Each Python block runs as a
-script. A command that fails, prints a traceback or hangs fails the test.
+Shell commands (``$ ...`` lines of its console blocks) run as a newcomer would type them
+after set-up, each with "quit" on its standard input for the ones that ask; ``meeple
+serve`` is started, asked for its lobby and stopped; ``make`` targets are checked by a dry
+run (``make test`` is this suite itself). Each Python block runs as a script. A command
+that fails, prints a traceback or hangs fails the test.
+
+The commands are split into chains, one test each, so that a parallel run spreads them
+over its workers: a command that reads what an earlier one wrote (a saved game, a run id,
+a copied folder, a proof's checkpoint: :data:`NEEDS`) runs after it, in the same folder,
+in the README's order; every other command is a chain of its own.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -48,27 +54,89 @@ def _env() -> dict[str, str]:
     return env
 
 
-def test_every_readme_command_runs(tmp_path):
+NEEDS = (
+    ("game.json", "--save game.json"),
+    ("clock.json", "--save clock.json"),
+    ("5c53e5", "simulate triangle-clock"),
+    ("content check", "content copy"),
+    ("--check", "--prove"),
+    # The games played here: the saved Edges game among them.
+    ("meeple history", "--save game.json"),
+    # Every stored run: those of the runs above it.
+    ("meeple results", "meeple simulate edges"),
+    ("meeple results", "meeple compare"),
+    ("meeple results", "meeple tournament"),
+)
+"""(part of a command, part of an earlier command it needs): the second writes something the
+first reads (or lists), so both run in one chain, in one folder."""
+
+
+def _chains(commands: list[str]) -> list[list[str]]:
+    """The commands grouped by :data:`NEEDS` (joined transitively), each chain in README
+    order, the chains in the order of their first command."""
+    chain_of = list(range(len(commands)))
+
+    def root(i: int) -> int:
+        while chain_of[i] != i:
+            i = chain_of[i]
+        return i
+
+    for i, command in enumerate(commands):
+        for reads, writer in NEEDS:
+            if reads not in command:
+                continue
+            earlier = [j for j in range(i) if writer in commands[j]]
+            # A command with no earlier writer is the writer itself (``--save game.json``).
+            assert earlier or writer in command, f"{command!r} needs an earlier {writer!r}"
+            for j in earlier:
+                chain_of[root(i)] = root(j)
+    chains: dict[int, list[str]] = {}
+    for i, command in enumerate(commands):
+        chains.setdefault(root(i), []).append(command)
+    return list(chains.values())
+
+
+def _chain_id(chain: list[str]) -> str:
+    first = chain[0].split("#")[0].strip().removeprefix(".venv/bin/")
+    return first + (f" (+{len(chain) - 1})" if len(chain) > 1 else "")
+
+
+CHAINS = _chains(_commands())
+
+
+def test_the_readme_shows_its_commands_and_each_is_in_one_chain():
     commands = _commands()
     assert len(commands) >= 15
-    for command in commands:
-        if command.startswith("make "):
-            target = command.split()[1]
-            done = subprocess.run(["make", "-n", target], cwd=ROOT, capture_output=True, text=True)
-            assert done.returncode == 0, (command, done.stderr)
-            continue
-        if " serve" in command:
-            _serve_and_visit(command, tmp_path)
-            continue
-        started = time.monotonic()
-        done = subprocess.run(
-            ["bash", "-c", _local(command)], cwd=tmp_path, env=_env(), input="quit\n",
-            capture_output=True, text=True, timeout=300,
-        )  # fmt: skip
-        output = done.stdout + done.stderr
-        assert done.returncode == 0, (command, output[-2000:])
-        assert "Traceback" not in output, (command, output[-2000:])
-        assert time.monotonic() - started < 300
+    assert sorted(c for chain in CHAINS for c in chain) == sorted(commands)
+    for chain in CHAINS:  # each in the README's order
+        assert [commands.index(c) for c in chain] == sorted(commands.index(c) for c in chain)
+    assert len(CHAINS) > 1
+
+
+@pytest.mark.parametrize("chain", CHAINS, ids=[_chain_id(c) for c in CHAINS])
+def test_every_readme_command_runs(tmp_path, chain):
+    for command in chain:
+        _run_command(command, tmp_path)
+
+
+def _run_command(command: str, folder: Path) -> None:
+    if command.startswith("make "):
+        target = command.split()[1]
+        done = subprocess.run(["make", "-n", target], cwd=ROOT, capture_output=True, text=True)
+        assert done.returncode == 0, (command, done.stderr)
+        return
+    if " serve" in command:
+        _serve_and_visit(command, folder)
+        return
+    started = time.monotonic()
+    done = subprocess.run(
+        ["bash", "-c", _local(command)], cwd=folder, env=_env(), input="quit\n",
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, (command, output[-2000:])
+    assert "Traceback" not in output, (command, output[-2000:])
+    assert time.monotonic() - started < 300
 
 
 def _serve_and_visit(command: str, folder: Path) -> None:

@@ -38,3 +38,24 @@ def test_an_address_not_on_this_machine_is_explained(run, tmp_path):
     assert result.exit_code == 2
     assert "error: cannot listen on 192.0.2.1:" in result.output
     assert "--host takes an address of this machine" in result.output
+
+
+def test_a_sqlite_busy_wait_is_read_from_the_url(tmp_path):
+    from meeple.store.db import open_engine
+
+    def waits(url: str) -> int:
+        connection = open_engine(url).raw_connection()
+        try:
+            return connection.execute("PRAGMA busy_timeout").fetchone()[0]
+        finally:
+            connection.close()
+
+    assert waits(f"sqlite:///{tmp_path / 'a.db'}") == 30_000
+    assert waits(f"sqlite:///{tmp_path / 'b.db'}?timeout=2") == 2_000
+
+
+def test_a_bad_sqlite_busy_wait_is_explained(run, tmp_path):
+    result = run("serve", "--db", f"sqlite:///{tmp_path / 's.db'}?timeout=soon")
+    assert result.exit_code == 2
+    assert "timeout='soon'" in result.output and "not a number of seconds" in result.output
+    assert "Traceback" not in result.output

@@ -210,11 +210,12 @@ def test_bad_messages_after_hello_are_answered_and_the_connection_goes_on(server
 
 # -- a failing database ------------------------------------------------------------------------
 def test_a_database_failure_is_a_retry_message_and_one_log_line(server_factory, tmp_path):
-    """The database is locked by another writer past the server's 30 s busy wait: the mover
-    is told to try again, a new match is a 503 {error, code}, and the log holds one line
-    per failure, with no SQL parameters (a seat's move, a seed, a token's hash)."""
+    """The database is locked by another writer past the server's busy wait (2 s here, set
+    in the URL; 30 s by default): the mover is told to try again, a new match is a 503
+    {error, code}, and the log holds one line per failure, with no SQL parameters (a seat's
+    move, a seed, a token's hash)."""
     db = tmp_path / "locked.db"
-    server = server_factory(f"sqlite:///{db}")
+    server = server_factory(f"sqlite:///{db}?timeout=2")
     body = {"game": "edges", "options": {"board": "2x2", "first": 0}, "seats": ["human"] * 2}
     created = httpx.post(f"{server.url}/api/matches", json=body).json()
 

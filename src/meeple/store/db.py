@@ -101,7 +101,8 @@ def _sqlite_path(parsed: URL) -> Path | None:
 
 
 def open_engine(url: str) -> Engine:
-    """An engine for ``url``; SQLite files get their folder created, WAL and a busy timeout.
+    """An engine for ``url``; SQLite files get their folder created, WAL and a busy timeout
+    (30 s, or the URL's ``?timeout=SECONDS``).
 
     WAL lets readers go on while one writer commits; ``synchronous=FULL`` makes a commit
     durable once it returns, which the game server promises before it acknowledges a move.
@@ -117,7 +118,14 @@ def open_engine(url: str) -> Engine:
     connect_args: dict[str, Any] = {}
     sqlite = parsed.get_backend_name() == "sqlite"
     if sqlite:
-        connect_args["timeout"] = 30
+        # The busy wait: 30 s unless the URL sets it (``sqlite:///file.db?timeout=5``).
+        wait = parsed.query.get("timeout", "30")
+        try:
+            connect_args["timeout"] = float(wait if isinstance(wait, str) else wait[-1])
+        except ValueError:
+            raise StoreError(
+                f"timeout={wait!r} in {url!r} is not a number of seconds; write e.g. ?timeout=5"
+            ) from None
         if (file := _sqlite_path(parsed)) is not None:
             try:
                 file.parent.mkdir(parents=True, exist_ok=True)

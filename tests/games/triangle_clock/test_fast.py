@@ -175,7 +175,7 @@ def test_compiled_chance_keeps_every_card_once(tmp_path: Path) -> None:
         seat = fast.to_act(array)
         while seat >= 0:
             count = fast.legal_actions(array, seat, moves)
-            action = moves[rng.randrange(count)]
+            action = int(moves[rng.randrange(count)])  # an int, as callers pass it
             before = array[fast.RESHUFFLES]
             fast.apply(array, seat, action, *t, fast.NO_CHANCE)
             if action == fast.MULLIGAN_ID or array[fast.RESHUFFLES] != before:

@@ -172,7 +172,8 @@ def rollout(state: np.ndarray, n: int, p: int, pie: bool, moves: np.ndarray) -> 
     """Play uniformly random legal actions to the end of the game, in place."""
     count = legal_actions(state, n, p, pie, moves)
     while count > 0:
-        apply(state, n, p, moves[np.random.randint(count)])
+        # An int64, as callers from Python and the batch pass it: ``apply`` compiles once.
+        apply(state, n, p, np.int64(moves[np.random.randint(count)]))
         count = legal_actions(state, n, p, pie, moves)
 
 

@@ -128,7 +128,7 @@ def iterate(
             path[depth] = slot
             path[depth + 1] = node
             depth += 2
-            apply(scratch, n, p, sa[slot])
+            apply(scratch, n, p, np.int64(sa[slot]))  # one compiled apply: see rollout
             child = sc[slot]
             if child < 0:
                 child = _new_node(scratch, n, p, pie, nf, nc, nv, ns, sa, sc, sv, sw, used, moves)

@@ -57,7 +57,6 @@ from meeple.games.triangle_clock.compiled.rules import (
     MAX_ACTIONS,
     MULL,
     MULLIGAN_ID,
-    NO_CHANCE,
     ORDERS,
     OVER,
     PALETTE,
@@ -146,6 +145,9 @@ def settings() -> np.ndarray:
 # can be revealed: the other card's symbol first, or one of the full card's first; the
 # second pick must come from the other card than the first.
 _ORDERS = np.array([[2, 0, 1], [2, 1, 0], [0, 2, 1], [1, 2, 0]], dtype=np.int64)
+# Read-only, as a kernel sees a global array: a caller from Python passes the same type, and
+# ``planned_pick`` is compiled once.
+_ORDERS.flags.writeable = False
 
 
 @compiled
@@ -446,10 +448,13 @@ def guided_rollout(
     """Guided picks, in place, until the game ends or ``CUT_ROUNDS`` rounds after the
     current one have ended (numba's generator for choices and chance)."""
     last = state[ROUND] + int(params[_CUT])
+    # Writable, as a caller from Python passes it (the global NO_CHANCE is read-only inside
+    # a kernel): ``apply`` is compiled once for both.
+    no_chance = np.zeros((2, 0), dtype=np.int64)
     seat = to_act(state)
     while seat >= 0 and state[ROUND] <= last:
-        action = _choose(state, seat, cards, power, strength, moves, params)
-        apply(state, seat, action, cards, power, strength, rules, NO_CHANCE)
+        action = np.int64(_choose(state, seat, cards, power, strength, moves, params))
+        apply(state, seat, action, cards, power, strength, rules, no_chance)
         seat = to_act(state)
 
 

@@ -606,19 +606,15 @@ def rollout(
 ) -> None:
     """Uniformly random legal actions to the end of the game, in place (numba's generator
     for the chance on the way); the first seat yet to submit acts first."""
+    # The action as an int64 and a writable empty chance array: the types a caller from
+    # Python passes, so that ``apply`` (and all it calls) is compiled once, not once more
+    # for this call (the global NO_CHANCE is a read-only array inside a kernel).
+    no_chance = np.zeros((2, 0), dtype=np.int64)
     seat = to_act(state)
     while seat >= 0:
         count = legal_actions(state, seat, moves)
-        apply(
-            state,
-            seat,
-            moves[np.random.randint(0, count)],
-            cards,
-            power,
-            strength,
-            rules,
-            NO_CHANCE,
-        )
+        action = np.int64(moves[np.random.randint(0, count)])
+        apply(state, seat, action, cards, power, strength, rules, no_chance)
         seat = to_act(state)
 
 
