@@ -14,6 +14,7 @@ from meeple.agents.levels import (
     DESIGNER,
     DESIGNER_LEVEL,
     LEVEL_NAMES,
+    designer_spec,
     level_spec,
     seat_spec,
 )
@@ -31,7 +32,7 @@ def test_every_game_has_a_designer_level_without_a_time_budget(name: str) -> Non
     game = meeple.make(name)
     assert name in DESIGNER
     spec = level_spec(game, DESIGNER_LEVEL)
-    assert spec == DESIGNER[name] == seat_spec(game, " Designer ")
+    assert spec == designer_spec(game) == seat_spec(game, " Designer ")
     # Budgets in iterations or worlds: a designer's run replays from its seed on any machine.
     assert "seconds" not in parse_spec(spec).params
 
@@ -39,7 +40,7 @@ def test_every_game_has_a_designer_level_without_a_time_budget(name: str) -> Non
 @pytest.mark.parametrize(
     ("name", "options"),
     [(info.name, CHEAP.get(info.name, {})) for info in meeple.games()]
-    + [("squad-combat", {"players": 4})],
+    + [("squad-combat", {"players": 4}), ("erosion", {"players": 5})],
 )
 def test_the_designer_level_plays_a_whole_game_legally(name: str, options: dict) -> None:
     game = meeple.make(name, **options)
@@ -57,6 +58,20 @@ def test_the_designer_level_plays_a_whole_game_legally(name: str, options: dict)
     assert not illegal
     # The designer's seat took part: it chose at least one move.
     assert any(player == 0 for player, _ in play.record().moves)
+
+
+def test_a_designer_level_may_name_a_spec_per_player_count() -> None:
+    """Erosion's budget differs by player count (docs/lab.md, "The agent to balance with"):
+    the level reads the count from the game, and each count it names is a spec of its own."""
+    per_count = DESIGNER["erosion"]
+    assert isinstance(per_count, dict)
+    assert sorted(per_count) == [2, 3, 4, 5]
+    for players, spec in per_count.items():
+        game = meeple.make("erosion", players=players)
+        assert level_spec(game, DESIGNER_LEVEL) == seat_spec(game, "designer") == spec
+        assert "seconds" not in parse_spec(spec).params
+    four, five = (level_spec(meeple.make("erosion", players=n), "designer") for n in (4, 5))
+    assert four != five
 
 
 def test_the_designer_level_is_no_lobby_opponent() -> None:

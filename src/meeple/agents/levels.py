@@ -67,7 +67,7 @@ LEVELS: dict[str, dict[str, str]] = {
 }
 """Agent spec per game and level."""
 
-DESIGNER: dict[str, str] = {
+DESIGNER: dict[str, str | dict[int, str]] = {
     # The agent a designer balances with (``--seat designer`` in the lab): clearly stronger
     # than the game's hand-written agent and fast enough that hundreds of games take minutes.
     # Measured by benchmarks/designer_agents.py (its table in docs/lab.md, "The agent to
@@ -77,9 +77,17 @@ DESIGNER: dict[str, str] = {
     # A tenth of hard's search: about a quarter second a game, and it still beats greedy
     # nearly every game.
     "edges": "uct:iterations=3000",
-    # Shared worlds with random rollouts; its race drops a candidate once it trails by a
-    # standard error (z=1), which keeps a hundred worlds near a second a game.
-    "erosion": "flat:worlds=100,z=1",
+    # Shared worlds with random rollouts, a world's candidates played in one compiled call;
+    # the race drops a candidate once it trails by a standard error (z=1). A spec per player
+    # count: five players' random games say less about a move (a hundred worlds won 58.3% of
+    # 120 games, the interval not clear of a half), so they get 150 worlds; four players
+    # race from the eighth world, which keeps their longer games under a second.
+    "erosion": {
+        2: "flat:worlds=100,z=1",
+        3: "flat:worlds=100,z=1",
+        4: "flat:worlds=100,min_worlds=8,z=1",
+        5: "flat:worlds=150,z=1",
+    },
     # The compiled policy (the guided rollout's choice, no search): hundredths of a second a
     # game, and it beats the hand-written agent.
     "triangle-clock": "policy",
@@ -92,7 +100,17 @@ DESIGNER: dict[str, str] = {
     # two, three and four players, and it beats the hand-written agent at each.
     "squad-combat": "flat:worlds=16,min_worlds=4,z=1,rollout=field",
 }
-"""The designer level per game: the lab's agent to balance with (not a lobby opponent)."""
+"""The designer level per game: the lab's agent to balance with (not a lobby opponent); a
+game whose player counts want different budgets maps each count to its spec."""
+
+
+def designer_spec(game: Game) -> str:
+    """The designer level's spec for ``game`` at its player count; the hand-written agent
+    (or ``random``) where meeple names none for that game or count."""
+    found = DESIGNER.get(game.name)
+    if isinstance(found, dict):
+        found = found.get(game.num_players)
+    return found or game.heuristic_agent or "random"
 
 
 def level_spec(game: Game, level: str) -> str:
@@ -100,7 +118,7 @@ def level_spec(game: Game, level: str) -> str:
     ``level`` is not one of them."""
     key = level.strip().lower()
     if key == DESIGNER_LEVEL:
-        return DESIGNER.get(game.name) or game.heuristic_agent or "random"
+        return designer_spec(game)
     if key not in LEVEL_NAMES:
         raise AgentSpecError(f"{level!r} is not a level; choose one of {', '.join(SEAT_WORDS)}")
     levels = LEVELS.get(game.name)

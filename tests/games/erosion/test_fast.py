@@ -20,6 +20,7 @@ import pytest
 
 import meeple
 from meeple.core.errors import OptionError
+from meeple.core.registry import compiled_values
 from meeple.games.erosion.compiled import rules as fast
 from meeple.games.erosion.compiled import state as fs
 from meeple.games.erosion.compiled import transitions as fr
@@ -245,3 +246,33 @@ def test_a_designers_cards_play_the_same_through_both(tmp_path) -> None:
     data["cards"][40]["process"]["n"] = h_n
     path.write_text(json.dumps(data))
     assert np.array_equal(fast.layout(meeple.make("erosion", cards=str(path))), shipped)
+
+
+@pytest.mark.parametrize("players", [2, 4, 5])
+def test_the_values_are_each_candidates_playout_after_the_engines_step(players: int) -> None:
+    """``values`` (all of a world's candidates in one compiled call, for ``flat``) gives for
+    each action what the engine's step and then ``playout`` give, wherever the step meets no
+    chance (a new era's shuffle, the tie-breaker's draws), which the compiled call draws from
+    numba's generator."""
+    game = meeple.make("erosion", players=players)
+    assert compiled_values(game, "random") is fast.values
+    rules = fast.layout(game)
+    chance = int(rules[fs.R_SCALARS]) + fs.S_CHANCE
+    rng = random.Random(players)
+    compared = 0
+    for seed in range(3):
+        state = game.new_game(seed)
+        while not state.is_over:
+            seat = state.to_act[0]
+            actions = state.legal_actions(seat)
+            if len(state.to_act) == 1 and len(actions) > 1 and rng.random() < 0.3:
+                values = fast.values(state, seat, actions, 9)
+                for action, value in zip(actions, values, strict=True):
+                    array = fast.encode(state)
+                    fr.apply(array, rules, game.action_id(action), _buffer(game))
+                    if array[chance]:
+                        continue
+                    assert value == fast.playout(state._next(seat, action), 9)[seat]
+                    compared += 1
+            state = state.apply(seat, rng.choice(actions))
+    assert compared > 50

@@ -35,7 +35,10 @@ register_renderer(ErosionGame, render_state)
 
 # The compiled rules import the rules, so they are offered to search from the package; the
 # options they do not serve (the advanced game, legends, pass-over) keep the engine's rollouts.
-register_playout("erosion", compiled_rules.playout, compiled_rules.served)
+# ``values`` plays a flat search's candidates in a world in one call.
+register_playout(
+    "erosion", compiled_rules.playout, compiled_rules.served, values=compiled_rules.values
+)
 # Many games at once for the research environments (meeple.envs.vector), on the same rules.
 register_batch("erosion", ErosionBatch)
 

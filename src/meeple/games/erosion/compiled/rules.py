@@ -410,3 +410,16 @@ def playout(state: ErosionState, seed: int) -> tuple[float, ...]:
     state (``observation.determinize``), never from the true state it cannot see. Raises
     :class:`OptionError` for options the compiled rules do not serve (:func:`served`)."""
     return playouts(state, 1, seed)
+
+
+def values(state: ErosionState, seat: int, actions: list[object], seed: int) -> list[float]:
+    """``seat``'s return after each of its ``actions`` in ``state`` (a determinization where
+    only ``seat`` acts), each then played out as :func:`playout` plays from the state after
+    it with ``seed``, in one compiled call: flat search's candidates in a world, sparing the
+    engine's step and an encoding per candidate (``core.registry.register_playout``). Chance
+    the action itself meets (a new era's shuffle, the tie-breaker's draws) is drawn with
+    numba's generator, as the rollout draws it, not from the state's seed."""
+    game = state.game
+    ids = np.array([game.action_id(a) for a in actions], dtype=np.int16)
+    found = fr.candidate_games(encode(state), layout(game), seat, ids, seed)
+    return [float(v) for v in found]

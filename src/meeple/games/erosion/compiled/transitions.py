@@ -756,3 +756,26 @@ def random_games(start: np.ndarray, R: np.ndarray, games: int, seed: int) -> np.
         rollout(scratch, R, out)
         returns(scratch, R, totals)
     return totals
+
+
+@compiled
+def candidate_games(
+    start: np.ndarray, R: np.ndarray, seat: int, actions: np.ndarray, seed: int
+) -> np.ndarray:
+    """``seat``'s return after each of ``actions`` (legal for it, the seat to act) from
+    ``start``, then one uniformly random game, each candidate from the same ``seed``: what
+    :func:`random_games` gives for one game from the state after the action, where the action
+    draws no chance."""
+    values = np.zeros(len(actions), dtype=np.float64)
+    totals = np.zeros(R[R_PLAYERS], dtype=np.float64)
+    scratch = start.copy()
+    out = np.empty(R[R_NUM_ACTIONS], dtype=np.int16)
+    for i in range(len(actions)):
+        scratch[:] = start
+        np.random.seed(seed)
+        apply(scratch, R, actions[i], out)
+        rollout(scratch, R, out)
+        totals[:] = 0.0
+        returns(scratch, R, totals)
+        values[i] = totals[seat]
+    return values
