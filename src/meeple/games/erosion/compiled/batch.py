@@ -108,6 +108,7 @@ from meeple.games.erosion.compiled.state import (
 from meeple.games.erosion.compiled.transitions import (
     apply,
     legal_actions,
+    new_era_decks,
     points,
     resolve_new_era,
     resolve_tie_draws,
@@ -210,26 +211,15 @@ def _chance(row: np.ndarray, R: np.ndarray, eras: int, stream: np.ndarray, out: 
             if k > 1:
                 seed_stream(_seed_at(row, streams + 4 * _start_stream(eras, era)), START, stream)
                 start = row[seats + randbelow(k, stream)]
-            cards = R[R_CARDS]
-            in_mountain = np.zeros(cards, dtype=np.bool_)
-            for p in range(R[R_PLAYERS]):
-                b = base(R, mountain(R, p))
-                for i in range(row[b]):
-                    in_mountain[row[b + 1 + i]] = True
-            sizes = np.zeros(3, dtype=np.int16)
-            order = np.empty(cards, dtype=np.int16)
-            at = 0
+            sizes, order = new_era_decks(row, R)
+            first = 0
             for d in range(3):
-                first = at
-                for c in range(cards):
-                    if not in_mountain[c] and R[R[R_DECK] + c] == d:
-                        order[at] = c
-                        at += 1
-                sizes[d] = at - first
+                at = first + sizes[d]
                 seed = _seed_at(row, streams + 4 * _deck_stream(eras, era + 1, d))
                 seed_stream(seed, START, stream)
                 shuffle(order[first:at], stream)
-            resolve_new_era(row, R, start, sizes, order[:at], out)
+                first = at
+            resolve_new_era(row, R, start, sizes, order, out)
         else:
             seed_stream(_seed_at(row, streams + 4 * (era - 1)), START, stream)
             draws = np.empty(k, dtype=np.int16)

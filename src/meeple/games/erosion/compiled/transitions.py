@@ -679,11 +679,9 @@ def random_tie_draws(s: np.ndarray, R: np.ndarray) -> np.ndarray:
 
 
 @compiled
-def random_new_era(s: np.ndarray, R: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
-    """A pending new era's chance: its start among the tied seats, and its decks (every
-    card but the mountains', by deck, shuffled): the start, each deck's size, the cards."""
-    sc = R[R_SCALARS]
-    start = s[R[R_CHANCE_SEATS] + np.random.randint(s[sc + S_CHANCE_N])]
+def new_era_decks(s: np.ndarray, R: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The next era's decks before their shuffle: every card but the mountains', deck by
+    deck in card order; each deck's size, and the cards (deck ``d`` after decks ``< d``)."""
     cards = R[R_CARDS]
     in_mountain = np.zeros(cards, dtype=np.bool_)
     for p in range(R[R_PLAYERS]):
@@ -700,10 +698,24 @@ def random_new_era(s: np.ndarray, R: np.ndarray) -> tuple[int, np.ndarray, np.nd
                 order[at] = c
                 at += 1
         sizes[d] = at - first
+    return sizes, order[:at]
+
+
+@compiled
+def random_new_era(s: np.ndarray, R: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+    """A pending new era's chance: its start among the tied seats, and its decks (every
+    card but the mountains', by deck, shuffled): the start, each deck's size, the cards."""
+    sc = R[R_SCALARS]
+    start = s[R[R_CHANCE_SEATS] + np.random.randint(s[sc + S_CHANCE_N])]
+    sizes, order = new_era_decks(s, R)
+    first = 0
+    for d in range(3):
+        at = first + sizes[d]
         for i in range(at - 1, first, -1):  # Fisher-Yates
             j = first + np.random.randint(i - first + 1)
             order[i], order[j] = order[j], order[i]
-    return start, sizes, order[:at]
+        first = at
+    return start, sizes, order
 
 
 @compiled
