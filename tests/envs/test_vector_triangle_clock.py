@@ -247,7 +247,7 @@ def test_an_option_the_compiled_rules_do_not_serve_is_refused_by_name(
 ) -> None:
     """A configuration with an option the compiled rules do not know: one line naming it."""
     monkeypatch.setattr(fast, "_SERVED", fast._SERVED - {"tie_break"})
-    monkeypatch.setattr(fast, "_TABLES", {})
+    fast.tables.cache_clear()
     with pytest.raises(MeepleError, match="do not serve option tie_break; they serve auto_steps"):
         MeepleVectorEnv("triangle-clock", num_envs=2, tie_break="whole-hand")
 

@@ -30,7 +30,7 @@ import tempfile
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numba
 from numba import njit
@@ -124,3 +124,32 @@ def kernel(**options: Any) -> Callable[[Callable[..., Any]], Any]:
                 numba.config.CACHE_DIR = saved
 
     return decorate
+
+
+_G = TypeVar("_G")
+_T = TypeVar("_T")
+
+PER_GAME_LIMIT = 64
+"""How many games' tables :func:`per_game` keeps before it starts afresh."""
+
+
+def per_game(make: Callable[[_G], _T]) -> Callable[[_G], _T]:
+    """``make(game)`` kept per game object (by identity, the game held so its id stays its
+    own), since a search asks for a game's compiled tables at every rollout; at most
+    :data:`PER_GAME_LIMIT` games are kept (``.cache_clear()`` forgets them). Errors ``make``
+    raises are not kept."""
+    kept: dict[int, tuple[Any, Any]] = {}
+
+    @functools.wraps(make)
+    def tables(game: _G) -> _T:
+        found = kept.get(id(game))
+        if found is not None and found[0] is game:
+            return found[1]
+        if len(kept) >= PER_GAME_LIMIT:
+            kept.clear()
+        made = make(game)
+        kept[id(game)] = (game, made)
+        return made
+
+    tables.cache_clear = kept.clear  # type: ignore[attr-defined]
+    return tables

@@ -41,7 +41,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from meeple.core.kernels import kernel
+from meeple.core.kernels import kernel, per_game
 from meeple.core.simultaneous import Submissions
 from meeple.games.erd.pieces import (
     CONVERSION_STEP,
@@ -120,23 +120,11 @@ class Tables(NamedTuple):
     """The options as numbers (the ``G_*`` indices)."""
 
 
-_TABLES: dict[int, tuple[ErdGame, Tables]] = {}
-
-
+@per_game
 def tables(game: ErdGame) -> Tables:
     """The arrays of ``game``'s rules; ValueError naming an option this module does not
-    serve. Kept per game (by identity)."""
-    found = _TABLES.get(id(game))
-    if found is not None and found[0] is game:
-        return found[1]
-    if len(_TABLES) >= 64:
-        _TABLES.clear()
-    made = _make_tables(game)
-    _TABLES[id(game)] = (game, made)  # the game is held, so its id stays its own
-    return made
-
-
-def _make_tables(game: ErdGame) -> Tables:
+    serve. Kept per game (:func:`meeple.core.kernels.per_game`), since a search asks at
+    every rollout."""
     unknown = sorted(set(type(game.options).model_fields) - _SERVED)
     if unknown:
         raise ValueError(

@@ -52,7 +52,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from meeple.core.kernels import kernel
+from meeple.core.kernels import kernel, per_game
 from meeple.core.rng import make_rng
 from meeple.core.simultaneous import Submissions
 from meeple.games.triangle_clock.cards import CARDS, NUM_CARDS, NUM_SYMBOLS
@@ -128,24 +128,11 @@ class Tables(NamedTuple):
     """``mulligan_order`` is literal (0/1), and the number of items each seat holds."""
 
 
-_TABLES: dict[int, tuple[TriangleClockGame, Tables]] = {}
-
-
+@per_game
 def tables(game: TriangleClockGame) -> Tables:
-    """The arrays of ``game``'s rules; ValueError naming an option this module does not serve.
-
-    Kept per game (by identity), since a search asks at every rollout."""
-    found = _TABLES.get(id(game))
-    if found is not None and found[0] is game:
-        return found[1]
-    if len(_TABLES) >= 64:
-        _TABLES.clear()
-    made = _make_tables(game)
-    _TABLES[id(game)] = (game, made)  # the game is held, so its id stays its own
-    return made
-
-
-def _make_tables(game: TriangleClockGame) -> Tables:
+    """The arrays of ``game``'s rules; ValueError naming an option this module does not
+    serve. Kept per game (:func:`meeple.core.kernels.per_game`), since a search asks at
+    every rollout."""
     unknown = sorted(set(type(game.options).model_fields) - _SERVED)
     if unknown:
         raise ValueError(
