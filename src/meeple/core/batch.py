@@ -72,3 +72,17 @@ class BatchRules(Protocol):
     def observation_slots(self) -> list[str]:
         """The name of every slot of an observation, in order."""
         ...
+
+
+def seed_words(seeds: np.ndarray, dtype: np.dtype | type) -> np.ndarray:
+    """Each ``int64`` seed as the words of ``dtype`` a row of that dtype keeps it in, low
+    word first: ``(B, 8 // itemsize)``."""
+    word = np.dtype(dtype).newbyteorder("<")
+    return np.ascontiguousarray(seeds, dtype="<i8").view(word).reshape(len(seeds), -1)
+
+
+def seeds_in(states: np.ndarray, at: int) -> np.ndarray:
+    """The ``int64`` seed each row of ``states`` keeps from column ``at`` (as
+    :func:`seed_words` writes it)."""
+    words = 8 // states.dtype.itemsize
+    return np.ascontiguousarray(states[:, at : at + words]).view("<i8").reshape(-1)

@@ -61,6 +61,7 @@ from typing import Any
 import numpy as np
 from numba import prange
 
+from meeple.core.batch import seed_words, seeds_in
 from meeple.core.errors import MeepleError
 from meeple.core.kernels import kernel
 from meeple.core.mt import START, first_words
@@ -530,14 +531,9 @@ def _initials(
         row[LAST_AT] = seat0
 
 
-def _seed_words(seeds: np.ndarray) -> np.ndarray:
-    """``(B, 2)`` int32 words of each int64 seed, as a row keeps it."""
-    return np.ascontiguousarray(seeds, dtype="<i8").view("<i4").reshape(-1, 2)
-
-
 def row_seeds(states: np.ndarray) -> np.ndarray:
     """The seed each row's game was dealt from."""
-    return np.ascontiguousarray(states[:, SEED_AT:TO_ACT_AT]).view("<i8").reshape(-1)
+    return seeds_in(states, SEED_AT)
 
 
 class SquadCombatBatch:
@@ -626,14 +622,14 @@ class SquadCombatBatch:
             self.game.options.hand_size,
             out,
         )
-        out[:, SEED_AT:TO_ACT_AT] = _seed_words(np.asarray(seeds, dtype=np.int64))
+        out[:, SEED_AT:TO_ACT_AT] = seed_words(np.asarray(seeds, dtype=np.int64), np.int32)
         return out
 
     def row(self, state: SquadCombatState) -> np.ndarray:
         """The row of a readable state (its seed included; the window of streams empty)."""
         out = np.zeros(ROW, dtype=np.int32)
         out[:S_SIZE] = encode(state)
-        out[SEED_AT:TO_ACT_AT] = _seed_words(np.array([state.seed]))[0]
+        out[SEED_AT:TO_ACT_AT] = seed_words(np.array([state.seed]), np.int32)[0]
         out[TO_ACT_AT] = state.to_act[0] if state.to_act else -1
         out[LAST_AT] = max(0, out[TO_ACT_AT])
         return out

@@ -52,6 +52,7 @@ from typing import Any
 import numpy as np
 from numba import prange
 
+from meeple.core.batch import seed_words, seeds_in
 from meeple.core.errors import MeepleError
 from meeple.core.kernels import kernel
 from meeple.core.mt import START, fill_words
@@ -314,14 +315,9 @@ def _initials(template: np.ndarray, seeds: np.ndarray, start: np.ndarray, out: n
                 row[ORDERS + block * BLOCK + i] = order[i]
 
 
-def _seed_words(seeds: np.ndarray) -> np.ndarray:
-    """``(B, 4)`` int16 words of each int64 seed, as a row keeps it."""
-    return np.ascontiguousarray(seeds, dtype="<i8").view("<i2").reshape(-1, 4)
-
-
 def row_seeds(states: np.ndarray) -> np.ndarray:
     """The seed each row's game was dealt from."""
-    return np.ascontiguousarray(states[:, SEED_AT:ROW]).view("<i8").reshape(-1)
+    return seeds_in(states, SEED_AT)
 
 
 class TriangleClockBatch:
@@ -368,7 +364,7 @@ class TriangleClockBatch:
         ).reshape(-1, 3)
         out = np.empty((len(seeds), ROW), dtype=np.int16)
         _initials(self._template, streams, START, out)
-        out[:, SEED_AT:ROW] = _seed_words(np.asarray(seeds, dtype=np.int64))
+        out[:, SEED_AT:ROW] = seed_words(np.asarray(seeds, dtype=np.int64), np.int16)
         return out
 
     def decode(self, row: np.ndarray) -> TriangleClockState:
