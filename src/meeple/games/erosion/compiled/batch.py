@@ -47,6 +47,7 @@ from typing import Any
 import numpy as np
 from numba import prange
 
+from meeple.core.batch import seeds_in
 from meeple.core.errors import MeepleError
 from meeple.core.kernels import kernel
 from meeple.core.mt import START, STREAM, randbelow, seed_stream, shuffle
@@ -513,7 +514,7 @@ class ErosionBatch:
 
     def decode(self, row: np.ndarray) -> ErosionState:
         """The readable rules' state of one row, its seed included."""
-        seed = int(np.ascontiguousarray(row[self._position : self._position + 4]).view("<i8")[0])
+        seed = int(seeds_in(row[None, :], self._position)[0])
         return decode(self.game, row[: self._position], seed)
 
     def to_act(self, states: np.ndarray) -> np.ndarray:
