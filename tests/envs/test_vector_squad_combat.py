@@ -118,13 +118,13 @@ def test_a_game_past_its_window_is_put_back_and_stepped_again(
     assert len(calls) > seen["steps"]  # some steps called the kernel again
 
 
-def test_thousands_of_random_games_end_as_the_readable_rules_say() -> None:
-    """Masks, seats, rewards and ends at every step of 2,000 random games at 2, 3 and 4
-    players (slow: the readable rules play them too)."""
-    seen: Counter[str] = Counter()
-    for players, games in ((2, 1000), (3, 600), (4, 400)):
-        seen += play_along({"players": players}, games, batch=100, seed=players, observe=False)
-    assert seen["ended"] >= 2000 and seen["won"] > 1000
+@pytest.mark.parametrize(("players", "games"), [(2, 1000), (3, 600), (4, 400)])
+def test_thousands_of_random_games_end_as_the_readable_rules_say(players: int, games: int) -> None:
+    """Masks, seats, rewards and ends at every step of 2,000 random games over 2, 3 and 4
+    players, a test a count so the suite's workers share them (slow: the readable rules
+    play them too)."""
+    seen = play_along({"players": players}, games, batch=100, seed=players, observe=False)
+    assert seen["ended"] >= games and seen["won"] > games // 2
 
 
 def positions(game: Any, games: int, seed: int) -> list[Any]:
