@@ -259,14 +259,23 @@ class EdgesBatch:
         slots += [f"stash[+{k}].{size}" for k in range(self._p) for size in SIZES]
         return [*slots, "pie", "progress"]
 
+    def observation_of_view(self, view: dict[str, Any], seat: int) -> np.ndarray:
+        """``seat``'s observation from its view of the readable rules (``state.view(seat)``):
+        what :meth:`observe` gives that seat, for the one-game adapters."""
+        return observation_of_view(self.game, view, seat)
 
-def observation_of_view(game: EdgesGame, view: dict[str, Any]) -> np.ndarray:
-    """The observation of :class:`EdgesBatch`, computed from a seat's view of the readable
-    rules (``state.view(seat)``) for the seat to act in it."""
+
+def observation_of_view(
+    game: EdgesGame, view: dict[str, Any], seat: int | None = None
+) -> np.ndarray:
+    """The observation of :class:`EdgesBatch`, computed from a view of the readable rules
+    (``state.view(seat)``, the same for every seat) from ``seat``'s side: by default the
+    seat to act (seat 0 once the game is over), as the batch observes."""
     board = game.board
     n, p = board.num_edges, game.num_players
     start = (game.stash.large, game.stash.medium, game.stash.small)
-    seat = view["to_act"][0] if view["to_act"] else 0
+    if seat is None:
+        seat = view["to_act"][0] if view["to_act"] else 0
     side = seat % 2
     out = np.zeros(3 * n + 3 * p + 2, dtype=np.float32)
     out[0 : 3 * n : 3] = 1.0
