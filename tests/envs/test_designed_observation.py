@@ -5,6 +5,7 @@ refusal of a configuration the batched rules do not serve."""
 
 from __future__ import annotations
 
+import pickle
 import random
 from typing import Any
 
@@ -252,3 +253,13 @@ def test_an_unknown_observation_is_refused_naming_the_allowed_ones():
         mpz.env("erd", observation="pixels")
     with pytest.raises(MeepleError, match="not 'pixels'"):
         observation_for(make("erd"), "pixels")
+
+
+def test_an_unpickled_openspiel_game_plays_and_keeps_its_parameters():
+    loaded = pyspiel.load_game("python_meeple_erd(best_of=3,observation=designed)")
+    copy = pickle.loads(pickle.dumps(loaded))
+    assert copy.meeple.options.best_of == 3
+    assert copy.observation_tensor_shape() == [designed_observation(copy.meeple).size]
+    state = copy.new_initial_state()
+    state.apply_action(3)
+    assert str(pickle.loads(pickle.dumps(state))) == str(state)

@@ -154,6 +154,11 @@ class MeepleSpielGame(pyspiel.Game):
         """The chance node that picks the seed."""
         return MeepleSpielState(self)
 
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        # pyspiel's own pickling rebuilds only the C++ game, so an unpickled game lacked
+        # what __init__ sets (the meeple game): load it again from its game string.
+        return pyspiel.load_game, (str(self),)
+
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> MeepleObserver:
