@@ -93,9 +93,17 @@ class OneGame:
             self.spiel.apply_action(next(iter(actions.values())))
 
 
-def play_along(game: str, options: dict[str, Any], games: int, batch: int, seed: int) -> int:
+def play_along(
+    game: str,
+    options: dict[str, Any],
+    games: int,
+    batch: int,
+    seed: int,
+    prefer: frozenset[int] = frozenset(),
+) -> int:
     """Step a batch and one-game adapters from the same seeds with the same random legal
-    actions until ``games`` have ended, comparing every observation; the games ended."""
+    actions (one of ``prefer`` where one is legal) until ``games`` have ended, comparing
+    every observation and checking that it lies in [0, 1]; the games ended."""
     env = MeepleVectorEnv(game, num_envs=batch, **options)
     parallel = env.simultaneous
     seats = env.num_seats
@@ -116,7 +124,13 @@ def play_along(game: str, options: dict[str, Any], games: int, batch: int, seed:
                 observation, own_mask = one.observe(p)
                 np.testing.assert_array_equal(observation, expected)
                 assert np.array_equal(own_mask.astype(bool), mask)
-            chosen.append({p: int(rng.choice(np.flatnonzero(views[p][1]))) for p in acting})
+                assert observation.min() >= 0.0 and observation.max() <= 1.0
+            picks = {}
+            for p in acting:
+                legal = np.flatnonzero(views[p][1])
+                preferred = [a for a in legal.tolist() if a in prefer]
+                picks[p] = int(rng.choice(preferred or legal))
+            chosen.append(picks)
         if parallel:
             actions = np.full((batch, seats), -1, dtype=np.int64)
             for k, picks in enumerate(chosen):
@@ -138,6 +152,7 @@ def play_along(game: str, options: dict[str, Any], games: int, batch: int, seed:
             for p in last:
                 final = info["final_obs"][k, p] if parallel else info["final_obs"][k]
                 np.testing.assert_array_equal(one.observe(int(p))[0], final)
+                assert final.min() >= 0.0 and final.max() <= 1.0
             ones[k] = OneGame(game, options, int(env._seeds[k]), parallel)
     return ended
 
@@ -149,6 +164,15 @@ def play_along(game: str, options: dict[str, Any], games: int, batch: int, seed:
 )
 def test_the_adapters_observe_as_the_batch(game: str, options: dict[str, Any], games: int):
     assert play_along(game, options, games=games, batch=2, seed=11) >= games
+
+
+def test_edges_progress_stays_in_range_after_a_pie_take_over():
+    """A pie take-over is a turn that places no pyramid: progress counts pyramids placed
+    (it once counted turns and passed 1 at the end of such a game)."""
+    game = make("edges")
+    pie = frozenset(k for k in range(game.num_actions) if str(game.action_from_id(k))[:3] == "pie")
+    assert pie
+    assert play_along("edges", {}, games=2, batch=2, seed=5, prefer=pie) >= 2
 
 
 # -- the frameworks' own checks --------------------------------------------------------------

@@ -110,13 +110,17 @@ def _observe(
         strength = state[n + e] / 3.0 if holder >= 0 else 0.0
         out[3 * e + 1] = strength if holder >= 0 and holder % 2 == side else 0.0
         out[3 * e + 2] = strength if holder >= 0 and holder % 2 != side else 0.0
+    left = 0
     for k in range(p):
         other = (seat + k) % p
         for g in range(3):
             out[3 * n + 3 * k + g] = state[2 * n + 3 * other + g] / max(1, start[g])
+            left += state[2 * n + 3 * other + g]
     pie_now = pie and state[base] == 1 and state[base + 2] == 0
     out[3 * n + 3 * p] = 1.0 if pie_now else 0.0
-    out[3 * n + 3 * p + 1] = state[base] / total
+    # from the stashes, not the turn count: a pie take-over is a turn that places no
+    # pyramid (the first one goes back), which took the turn count past the pyramids
+    out[3 * n + 3 * p + 1] = (total - left) / total
 
 
 @batched
@@ -289,5 +293,7 @@ def observation_of_view(
         for g, size in enumerate(SIZES):
             out[3 * n + 3 * k + g] = stash[size] / max(1, start[g])
     out[3 * n + 3 * p] = 1.0 if view["pie_available"] else 0.0
-    out[3 * n + 3 * p + 1] = view["turn"] / (sum(start) * p)
+    total = sum(start) * p
+    left = sum(stash[size] for stash in view["stashes"] for size in SIZES)
+    out[3 * n + 3 * p + 1] = (total - left) / total
     return out
