@@ -57,6 +57,7 @@ SLOW = (
     "tests/lab/test_lab.py::test_same_rows_on_a_local_ray_instance",
     "tests/lab/test_lab_reliability.py",
     "tests/envs/test_envs.py::test_openspiel_random_sim_test",
+    "tests/envs/test_designed_observation.py::test_openspiel_random_sim_test",
     # Processes of their own that compile kernels, to see what a fresh process reads back.
     "tests/core/test_kernels.py",
     # A real server process (`meeple play`, Enter: the lobby).

@@ -24,7 +24,7 @@ read only for a seat to act), ``masks`` ``(B, num_players, num_actions)``, ``obs
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -71,6 +71,12 @@ class BatchRules(Protocol):
 
     def observation_slots(self) -> list[str]:
         """The name of every slot of an observation, in order."""
+        ...
+
+    def observation_of_view(self, view: dict[str, Any], seat: int) -> np.ndarray:
+        """``seat``'s observation computed from its view of the readable rules
+        (``state.view(seat)``): the numbers :meth:`observe` gives where ``seat`` is to act
+        (:mod:`meeple.envs.observation` offers it to the one-game adapters)."""
         ...
 
 

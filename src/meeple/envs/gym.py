@@ -2,9 +2,10 @@
 
 ``MeepleGymEnv("edges", seat=0, opponents=["random"], board="2x3")``: the learner plays
 ``seat``; built-in agents (any agent spec) play the others, inside ``step``. The
-observation is the learner's encoded view (:mod:`meeple.envs.encoding`), the action an
-integer action id, and ``info["action_mask"]`` (also ``action_masks()``, as masked PPO
-expects) says which ids are legal; an illegal id loses the game (reward -1), or raises
+observation is the learner's encoded view (``observation="view"``, the default) or the
+batched environment's designed observation (``"designed"``; :mod:`meeple.envs.observation`),
+the action an integer action id, and ``info["action_mask"]`` (also ``action_masks()``, as
+masked PPO expects) says which ids are legal; an illegal id loses the game (reward -1), or raises
 with ``illegal_action="raise"``. The reward is the game's return for the learner at the
 end (1 win, -1 loss, 0 draw), 0 before.
 """
@@ -23,7 +24,7 @@ from meeple.core.errors import IllegalAction, MeepleError
 from meeple.core.game import State
 from meeple.core.registry import make
 from meeple.core.rng import derive_seed
-from meeple.envs.encoding import encoder_for
+from meeple.envs.observation import ObservationKind, observation_for
 from meeple.envs.pettingzoo import text_board
 
 
@@ -39,6 +40,7 @@ class MeepleGymEnv(gymnasium.Env):
         opponents: list[str] | None = None,
         render_mode: str | None = None,
         illegal_action: Literal["lose", "raise"] = "lose",
+        observation: ObservationKind = "view",
         **options: Any,
     ) -> None:
         self.game = make(game, **options)
@@ -57,8 +59,10 @@ class MeepleGymEnv(gymnasium.Env):
         for spec in others:
             make_agent(spec, self.game)  # a bad spec fails here, not in the middle of play
         self.render_mode = render_mode
-        self.encoder = encoder_for(self.game)
-        self.observation_space = spaces.Box(-1e9, 1e9, (self.encoder.size,), np.float32)
+        self.observer = observation_for(self.game, observation)
+        self.observation_space = spaces.Box(
+            self.observer.low, self.observer.high, (self.observer.size,), np.float32
+        )
         self.action_space = spaces.Discrete(self.game.num_actions)
         self.state: State[Any] | None = None
         self.opponents: dict[int, Agent] = {}
@@ -75,7 +79,8 @@ class MeepleGymEnv(gymnasium.Env):
 
     def _observation(self) -> tuple[np.ndarray, dict[str, Any]]:
         assert self.state is not None
-        return self.encoder.encode(self.state.view(self.seat)), {"action_mask": self.action_masks()}
+        observation = self.observer.encode(self.state, self.seat)
+        return observation, {"action_mask": self.action_masks()}
 
     def action_masks(self) -> np.ndarray:
         """int8 over the action ids: 1 where the learner may play it now."""

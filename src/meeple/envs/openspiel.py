@@ -14,7 +14,10 @@ Importing this module registers every game with ``pyspiel.register_game`` under
   explicit-chance game; an algorithm that enumerates chance sees ``seeds`` worlds, not the
   game's true card-by-card chance tree (documented alternative, docs/envs.md).
 - **Observations.** The observation string is the seat's view as JSON; the observation
-  tensor is that view encoded by :mod:`meeple.envs.encoding`. The information state
+  tensor is that view encoded by :mod:`meeple.envs.encoding`, or, with the game parameter
+  ``observation=designed`` (or the observer parameter of the same name,
+  ``make_observation(game, params={"observation": "designed"})``), the batched
+  environment's designed observation (:mod:`meeple.envs.observation`). The information state
   string (perfect recall) is the seat's views so far with its own moves between them.
   Both hold only ``state.view(seat)``.
 - **Utility.** The game's returns at the end (1 win, -1 loss, 0 draw); zero-sum with two
@@ -34,10 +37,12 @@ import pyspiel
 from meeple.core.game import Game, State
 from meeple.core.options import describe_options
 from meeple.core.registry import game_class, games, make
-from meeple.envs.encoding import encoder_for
+from meeple.envs.observation import OBSERVATIONS, SeatObservation, observation_for
 
 SIMULTANEOUS_GAMES = ("erd", "triangle-clock")
 DEFAULT_SEEDS = 1000
+OWN_PARAMETERS = ("seeds", "observation")
+"""Game parameters of the adapter, not options of the game."""
 MAX_GAME_LENGTH = 100_000
 """An upper bound OpenSpiel asks for; meeple's games end long before (turn limits)."""
 
@@ -61,7 +66,7 @@ def _parameters(name: str) -> dict[str, Any]:
     OpenSpiel reads ``rules=0.02`` in a game string as a number, so a text option whose
     value looks like one is written with a leading ``v`` (``rules=v0.02``).
     """
-    out: dict[str, Any] = {"seeds": DEFAULT_SEEDS}
+    out: dict[str, Any] = {"seeds": DEFAULT_SEEDS, "observation": OBSERVATIONS[0]}
     for option in describe_options(game_class(name).Options):
         default = option.default
         if isinstance(default, bool | int | float):
@@ -79,7 +84,7 @@ def _options(name: str, params: dict[str, Any]) -> dict[str, Any]:
     defaults = _parameters(name)
     out = {}
     for key, value in params.items():
-        if key == "seeds" or key not in defaults or value in ("", defaults[key]):
+        if key in OWN_PARAMETERS or key not in defaults or value in ("", defaults[key]):
             continue
         if isinstance(value, str) and value[:1] == "v" and _looks_numeric(value[1:]):
             value = value[1:]
@@ -128,6 +133,8 @@ class MeepleSpielGame(pyspiel.Game):
         params = {**_parameters(self.game_name), **(params or {})}
         self.meeple: Game[Any, Any, Any] = make(self.game_name, **_options(self.game_name, params))
         self.seeds = int(params["seeds"])
+        self.observation = str(params["observation"])
+        observation_for(self.meeple, self.observation)  # refused here, in one line, not later
         n = self.meeple.num_players
         super().__init__(
             _game_type(self.game_name, n),
@@ -147,12 +154,25 @@ class MeepleSpielGame(pyspiel.Game):
         """The chance node that picks the seed."""
         return MeepleSpielState(self)
 
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        # pyspiel's own pickling rebuilds only the C++ game, so an unpickled game lacked
+        # what __init__ sets (the meeple game): load it again from its game string.
+        return pyspiel.load_game, (str(self),)
+
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> MeepleObserver:
-        """Observation strings and tensors of the seat's view (perfect recall on request)."""
+        """Observation strings and tensors of the seat's view (perfect recall on request);
+        ``params={"observation": "designed"}`` (or ``"view"``) overrides the game
+        parameter for this observer's tensor."""
         perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        return MeepleObserver(self.meeple, perfect_recall)
+        params = dict(params or {})
+        observation = str(params.pop("observation", self.observation))
+        if params:
+            raise ValueError(
+                f"observer parameters are observation only, not {', '.join(sorted(params))}"
+            )
+        return MeepleObserver(observation_for(self.meeple, observation), perfect_recall)
 
 
 class _Shared:
@@ -287,20 +307,21 @@ class MeepleSpielState(pyspiel.State):
 
 
 class MeepleObserver:
-    """OpenSpiel's PyObserver: a seat's view as a string and as the encoded tensor."""
+    """OpenSpiel's PyObserver: a seat's view as a string, and its observation (the encoded
+    view or the designed observation) as the tensor."""
 
-    def __init__(self, game: Game[Any, Any, Any], perfect_recall: bool) -> None:
-        self.encoder = encoder_for(game)
+    def __init__(self, observation: SeatObservation, perfect_recall: bool) -> None:
+        self.observation = observation
         self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(self.encoder.size, np.float32)
+        self.tensor = np.zeros(observation.size, np.float32)
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: MeepleSpielState, player: int) -> None:
-        """Fill the tensor with ``player``'s encoded view of ``state``."""
+        """Fill the tensor with ``player``'s observation of ``state``."""
         if state.inner is None:
             self.tensor.fill(0)
         else:
-            self.tensor[:] = self.encoder.encode(state.inner.view(player))
+            self.tensor[:] = self.observation.encode(state.inner, player)
 
     def string_from(self, state: MeepleSpielState, player: int) -> str:
         """``player``'s view as JSON (with perfect recall: every view so far and its moves)."""

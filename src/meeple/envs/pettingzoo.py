@@ -2,11 +2,13 @@
 
 One AEC environment serves every game and option: agents ``player_0`` ..., observations
 ``{"observation": float32 vector of the seat's view, "action_mask": int8 over the game's
-action ids}``, rewards only at the end (the game's returns: 1 win, -1 loss, 0 draw), and
-``render_mode="ansi"`` gives the game's own text board. A simultaneous decision is taken
-one seat at a time, each seeing only its own view (the game holds the earlier choices
-hidden), so AEC play is exact. Games whose decisions are all simultaneous (Erd, The
-Triangle Clock) also get a ``parallel_env`` in which every seat to act moves in one step.
+action ids}`` (``observation="view"``, the generic encoding, or ``"designed"``, the batched
+environment's: :mod:`meeple.envs.observation`), rewards only at the end (the game's
+returns: 1 win, -1 loss, 0 draw), and ``render_mode="ansi"`` gives the game's own text
+board. A simultaneous decision is taken one seat at a time, each seeing only its own view
+(the game holds the earlier choices hidden), so AEC play is exact. Games whose decisions are
+all simultaneous (Erd, The Triangle Clock) also get a ``parallel_env`` in which every seat
+to act moves in one step.
 
 Registered as ``meeple/<game>-v0`` in PettingZoo's registry (``pettingzoo.make``).
 """
@@ -24,7 +26,7 @@ from rich.console import Console
 from meeple.core.errors import IllegalAction
 from meeple.core.game import Game, State
 from meeple.core.registry import games, make
-from meeple.envs.encoding import encoder_for
+from meeple.envs.observation import ObservationKind, observation_for
 
 SIMULTANEOUS_GAMES = ("erd", "triangle-clock")
 """Games whose every decision is taken by all seats at once: they get a parallel env."""
@@ -44,16 +46,20 @@ def text_board(state: State[Any], player: int | None = None) -> str:
 
 
 class _MeepleSpaces:
-    """What every meeple environment shares: the game, its spaces and its encoder."""
+    """What every meeple environment shares: the game, its spaces and its observation."""
 
-    def _setup(self, game: str | Game[Any, Any, Any], options: dict[str, Any]) -> None:
+    def _setup(
+        self, game: str | Game[Any, Any, Any], observation: str, options: dict[str, Any]
+    ) -> None:
         self.game = make(game, **options) if isinstance(game, str) else game
-        self.encoder = encoder_for(self.game)
+        self.observer = observation_for(self.game, observation)
         self.possible_agents = [agent_name(p) for p in range(self.game.num_players)]
         self._index = {a: p for p, a in enumerate(self.possible_agents)}
         observation = spaces.Dict(
             {
-                "observation": spaces.Box(-1e9, 1e9, (self.encoder.size,), np.float32),
+                "observation": spaces.Box(
+                    self.observer.low, self.observer.high, (self.observer.size,), np.float32
+                ),
                 "action_mask": spaces.Box(0, 1, (self.game.num_actions,), np.int8),
             }
         )
@@ -81,7 +87,7 @@ class _MeepleSpaces:
         mask = np.zeros(self.game.num_actions, dtype=np.int8)
         if player in state.to_act:
             mask[state.legal_action_ids(player)] = 1
-        return {"observation": self.encoder.encode(state.view(player)), "action_mask": mask}
+        return {"observation": self.observer.encode(state, player), "action_mask": mask}
 
     def _apply(self, player: int, action: Any) -> None:
         state = self.state
@@ -115,10 +121,14 @@ class MeepleAEC(_MeepleSpaces, AECEnv):
     }
 
     def __init__(
-        self, game: str | Game[Any, Any, Any], render_mode: str | None = None, **options: Any
+        self,
+        game: str | Game[Any, Any, Any],
+        render_mode: str | None = None,
+        observation: ObservationKind = "view",
+        **options: Any,
     ) -> None:
         super().__init__()
-        self._setup(game, options)
+        self._setup(game, observation, options)
         self.render_mode = render_mode
         self.metadata = {
             **self.metadata,
@@ -174,9 +184,13 @@ class MeepleParallel(_MeepleSpaces, ParallelEnv):
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "meeple_parallel_v0"}
 
     def __init__(
-        self, game: str | Game[Any, Any, Any], render_mode: str | None = None, **options: Any
+        self,
+        game: str | Game[Any, Any, Any],
+        render_mode: str | None = None,
+        observation: ObservationKind = "view",
+        **options: Any,
     ) -> None:
-        self._setup(game, options)
+        self._setup(game, observation, options)
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"meeple_{self.game.name}_parallel_v0"}
 
@@ -219,13 +233,22 @@ class MeepleParallel(_MeepleSpaces, ParallelEnv):
         """Nothing to release."""
 
 
-def env(game: str = "edges", render_mode: str | None = None, **options: Any) -> MeepleAEC:
-    """The AEC environment of ``game`` with its options, e.g. ``env("erosion", players=3)``."""
-    return MeepleAEC(game, render_mode=render_mode, **options)
+def env(
+    game: str = "edges",
+    render_mode: str | None = None,
+    observation: ObservationKind = "view",
+    **options: Any,
+) -> MeepleAEC:
+    """The AEC environment of ``game`` with its options, e.g. ``env("erosion", players=3)``;
+    ``observation="designed"`` observes as the batched environment does."""
+    return MeepleAEC(game, render_mode=render_mode, observation=observation, **options)
 
 
 def parallel_env(
-    game: str = "erd", render_mode: str | None = None, **options: Any
+    game: str = "erd",
+    render_mode: str | None = None,
+    observation: ObservationKind = "view",
+    **options: Any,
 ) -> MeepleParallel:
     """The parallel environment of a game whose decisions are all simultaneous."""
     if make(game).name not in SIMULTANEOUS_GAMES:
@@ -233,7 +256,7 @@ def parallel_env(
             f"{game} has turns, not simultaneous decisions; use env(). Parallel games: "
             f"{', '.join(SIMULTANEOUS_GAMES)}"
         )
-    return MeepleParallel(game, render_mode=render_mode, **options)
+    return MeepleParallel(game, render_mode=render_mode, observation=observation, **options)
 
 
 def register_all() -> None:

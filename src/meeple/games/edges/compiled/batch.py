@@ -110,13 +110,17 @@ def _observe(
         strength = state[n + e] / 3.0 if holder >= 0 else 0.0
         out[3 * e + 1] = strength if holder >= 0 and holder % 2 == side else 0.0
         out[3 * e + 2] = strength if holder >= 0 and holder % 2 != side else 0.0
+    left = 0
     for k in range(p):
         other = (seat + k) % p
         for g in range(3):
             out[3 * n + 3 * k + g] = state[2 * n + 3 * other + g] / max(1, start[g])
+            left += state[2 * n + 3 * other + g]
     pie_now = pie and state[base] == 1 and state[base + 2] == 0
     out[3 * n + 3 * p] = 1.0 if pie_now else 0.0
-    out[3 * n + 3 * p + 1] = state[base] / total
+    # from the stashes, not the turn count: a pie take-over is a turn that places no
+    # pyramid (the first one goes back), which took the turn count past the pyramids
+    out[3 * n + 3 * p + 1] = (total - left) / total
 
 
 @batched
@@ -259,14 +263,23 @@ class EdgesBatch:
         slots += [f"stash[+{k}].{size}" for k in range(self._p) for size in SIZES]
         return [*slots, "pie", "progress"]
 
+    def observation_of_view(self, view: dict[str, Any], seat: int) -> np.ndarray:
+        """``seat``'s observation from its view of the readable rules (``state.view(seat)``):
+        what :meth:`observe` gives that seat, for the one-game adapters."""
+        return observation_of_view(self.game, view, seat)
 
-def observation_of_view(game: EdgesGame, view: dict[str, Any]) -> np.ndarray:
-    """The observation of :class:`EdgesBatch`, computed from a seat's view of the readable
-    rules (``state.view(seat)``) for the seat to act in it."""
+
+def observation_of_view(
+    game: EdgesGame, view: dict[str, Any], seat: int | None = None
+) -> np.ndarray:
+    """The observation of :class:`EdgesBatch`, computed from a view of the readable rules
+    (``state.view(seat)``, the same for every seat) from ``seat``'s side: by default the
+    seat to act (seat 0 once the game is over), as the batch observes."""
     board = game.board
     n, p = board.num_edges, game.num_players
     start = (game.stash.large, game.stash.medium, game.stash.small)
-    seat = view["to_act"][0] if view["to_act"] else 0
+    if seat is None:
+        seat = view["to_act"][0] if view["to_act"] else 0
     side = seat % 2
     out = np.zeros(3 * n + 3 * p + 2, dtype=np.float32)
     out[0 : 3 * n : 3] = 1.0
@@ -280,5 +293,7 @@ def observation_of_view(game: EdgesGame, view: dict[str, Any]) -> np.ndarray:
         for g, size in enumerate(SIZES):
             out[3 * n + 3 * k + g] = stash[size] / max(1, start[g])
     out[3 * n + 3 * p] = 1.0 if view["pie_available"] else 0.0
-    out[3 * n + 3 * p + 1] = view["turn"] / (sum(start) * p)
+    total = sum(start) * p
+    left = sum(stash[size] for stash in view["stashes"] for size in SIZES)
+    out[3 * n + 3 * p + 1] = (total - left) / total
     return out

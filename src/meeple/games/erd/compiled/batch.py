@@ -380,6 +380,11 @@ class ErdBatch:
         """The name of every slot (the module docstring says what each holds)."""
         return observation_slots()
 
+    def observation_of_view(self, view: dict[str, Any], seat: int) -> np.ndarray:
+        """``seat``'s observation from its view of the readable rules (``state.view(seat)``):
+        what :meth:`observe` gives that seat, for the one-game adapters."""
+        return observation_of_view(self.game, view, seat)
+
 
 def observation_slots() -> list[str]:
     """The name of every slot of a seat's observation, in order."""

@@ -570,6 +570,11 @@ class ErosionBatch:
         """The name of every slot (the module docstring says what each holds)."""
         return observation_slots(self.game)
 
+    def observation_of_view(self, view: dict[str, Any], seat: int) -> np.ndarray:
+        """``seat``'s observation from its view of the readable rules (``state.view(seat)``):
+        what :meth:`observe` gives that seat, for the one-game adapters."""
+        return observation_of_view(self.game, view, seat)
+
 
 def _limit_scales(game: ErosionGame) -> list[float]:
     """The largest draw limit each deck can show: both Atmosphere ends at their higher."""

@@ -740,6 +740,11 @@ class SquadCombatBatch:
         """The name of every slot (the module docstring says what each holds)."""
         return observation_slots(self.game)
 
+    def observation_of_view(self, view: dict[str, Any], seat: int) -> np.ndarray:
+        """``seat``'s observation from its view of the readable rules (``state.view(seat)``):
+        what :meth:`observe` gives that seat, for the one-game adapters."""
+        return observation_of_view(self.game, view, seat)
+
 
 def _copies(game: SquadCombatGame) -> np.ndarray:
     """``(n, K)`` the copies of each card in each seat's deck list."""
