@@ -76,3 +76,36 @@ def test_agents_play_a_whole_game_in_the_terminal(run):
     result = run("play", "triangle-clock", "--seat", "heuristic", "--seat", "random", "--seed", "1")
     assert result.exit_code == 0, result.output
     assert "Final score" in result.output
+
+
+def _rarity_script():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "triangle_clock_rarity", ROOT / "benchmarks" / "triangle_clock_rarity.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_design_reports_rarity_table_is_what_its_script_writes():
+    """docs/design/triangle-clock/rarity.toml is the script's output, byte for byte, so the
+    table the design report measures and the derivation it states cannot drift apart."""
+    out = "docs/design/triangle-clock/rarity.toml"
+    written = (ROOT / out).read_text(encoding="utf-8")
+    assert written == _rarity_script().rarity_table(None, out)
+    strengths = [spec.strength for spec in ranking(str(ROOT / out)).ranks]
+    assert strengths == sorted(strengths, reverse=True)
+    assert strengths[0] == 10 and strengths[-1] == 0
+
+
+def test_rarity_strengths_follow_the_share_at_this_rank_or_higher():
+    """A rank reached, with the ranks above it, by one round in 2**k gets k; a rank no round
+    takes keeps the strength of the one above it."""
+    script = _rarity_script()
+    table = ranking().table
+    shares = [1 / 1024, 1 / 1024, 2 / 1024] + [0.0] * (len(table.rank) - 4)
+    shares.append(1 - sum(shares))
+    assert script.rarity_strengths(table, shares)[:5] == [10, 9, 8, 8, 8]
