@@ -94,7 +94,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=60, help="games against the hand-written")
     parser.add_argument("--timing-games", type=int, default=5, help="self-play games timed")
     parser.add_argument("--only", nargs="*", help="rows: GAME or GAME:PLAYERS")
-    parser.add_argument("--spec", help="an agent to measure instead of the designer level")
+    parser.add_argument(
+        "--spec",
+        help="an agent to measure instead of the designer level (the hand-written agent "
+        "itself: its pace alone)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="the runs' seed")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes for the matches")
     parser.add_argument("--db", default="sqlite:///results/designer.db")
@@ -123,6 +127,26 @@ def main() -> None:
         # The spec written out plainly, as the lab records a seat.
         spec = str(parse_spec(args.spec or level_spec(game, DESIGNER_LEVEL)))
         hand = game.heuristic_agent or "random"
+        if spec == str(parse_spec(hand)):
+            # An agent against itself scores nothing to read: its pace alone is measured.
+            cpu, wall = pace(spec, game.name, game.options.changed(), args.timing_games)
+            table.add_row(
+                game.name,
+                str(game.num_players),
+                spec,
+                "-",
+                "0",
+                "-",
+                "-",
+                f"{cpu:.2f}",
+                f"{wall:.2f}",
+            )
+            console.print(
+                f"{row_name(game_name, players)}: {spec} is the hand-written agent: "
+                f"{cpu:.2f} s CPU, {wall:.2f} s a game",
+                soft_wrap=True,
+            )
+            continue
         seatings = pair_seatings(spec, hand, game.num_players)
         games = math.ceil(args.games / len(seatings)) * len(seatings)
         run = RunSpec(
