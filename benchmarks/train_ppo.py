@@ -43,6 +43,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.ticker import FuncFormatter
 
 import meeple
 from meeple.core.errors import MeepleError
@@ -181,6 +182,7 @@ def plot(points: list[dict[str, Any]], opponents: tuple[str, ...], path: Path, t
         ax.plot(steps, score, marker="o", ms=3, color=colour, label=f"against {opponent}")
         ax.fill_between(steps, low, high, color=colour, alpha=0.2)
     ax.axhline(0.5, color="grey", lw=0.8, ls="--")
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x / 1000:g}k" if x else "0"))
     ax.set_xlabel("learner steps")
     ax.set_ylabel("score rate (95% interval)")
     ax.set_ylim(0, 1)
@@ -191,6 +193,13 @@ def plot(points: list[dict[str, Any]], opponents: tuple[str, ...], path: Path, t
     fig.savefig(path, dpi=80, bbox_inches="tight")
 
 
+def title(game: Game, options: dict[str, Any]) -> str:
+    """The plot's title: the game and its options as trained."""
+    written = ", ".join(f"{k}={v}" for k, v in options.items())
+    shown = f" ({written})" if written else ""
+    return f"MaskablePPO on {game.title}{shown}, trained against random"
+
+
 def main() -> None:
     """Train, evaluating at checkpoints; write the curve and print the times."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -198,6 +207,9 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=None, help="seats, where it may vary")
     parser.add_argument("--steps", type=int, default=300_000, help="learner steps to train")
     parser.add_argument("--envs", type=int, default=64, help="games in the batch")
+    parser.add_argument(
+        "--rollout", type=int, default=128, help="batched steps between updates (n_steps)"
+    )
     parser.add_argument("--every", type=int, default=25_000, help="learner steps a checkpoint")
     parser.add_argument("--eval-games", type=int, default=200, help="games a checkpoint")
     parser.add_argument("--seed", type=int, default=0)
@@ -217,8 +229,8 @@ def main() -> None:
     model = MaskablePPO(
         "MlpPolicy",
         env,
-        n_steps=128,
-        batch_size=1024,
+        n_steps=args.rollout,
+        batch_size=min(1024, args.rollout * args.envs),
         n_epochs=4,
         learning_rate=3e-4,
         gamma=1.0,  # a game is a dozen moves; its one reward comes at the end
@@ -240,6 +252,7 @@ def main() -> None:
         "options": options,
         "steps": int(model.num_timesteps),
         "envs": args.envs,
+        "rollout": args.rollout,
         "seed": args.seed,
         "train_wall_s": round(train_wall, 1),
         "train_cpu_s": round(train_cpu, 1),
@@ -247,14 +260,7 @@ def main() -> None:
         "points": callback.points,
     }
     (out / f"ppo-{args.game}.json").write_text(json.dumps(result, indent=1))
-    written = ", ".join(f"{k}={v}" for k, v in options.items())
-    plot(
-        callback.points,
-        callback.opponents,
-        out / f"ppo-{args.game}.png",
-        f"MaskablePPO on batched {game.title} ({written or 'default options'}) against "
-        f"random, {args.envs} games a batch",
-    )
+    plot(callback.points, callback.opponents, out / f"ppo-{args.game}.png", title(game, options))
     print(
         f"trained {model.num_timesteps} learner steps in {train_wall:.0f} s wall-clock, "
         f"{train_cpu:.0f} s CPU (evaluation excluded: {callback.eval_wall:.0f} s); "

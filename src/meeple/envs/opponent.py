@@ -7,8 +7,8 @@ over the legal ids: ``random``) until each game is at the learner's turn again, 
 observation returned is the learner's next one. The reward is the learner's return (1 win,
 -1 loss, 0 draw) on the step its game ends, whoever moved last. The games run on
 :class:`~meeple.envs.vector.MeepleVectorEnv` (the compiled rules): a step is one batched step
-for the learner's move, then one for each opponents' move in turn, each moving only the games
-where an opponent is to act (``step(..., active=...)``) while the others wait.
+for the learner's move, then as many as the opponents need, each moving only the games where
+an opponent is to act (``step(..., active=...)``) while the others wait.
 
 Any number of seats, any order of turns: a seat may move several times running (Erosion,
 Squad Combat), the opponents' replies go on until the learner is to act. **Simultaneous
@@ -21,7 +21,9 @@ No torch and no Stable-Baselines3 here: ``reset()``, ``step(actions)`` and
 ``action_masks()`` have SB3's ``VecEnv`` meaning (``step`` returns observations, rewards,
 dones and one info dict per game, a finished game's last observation under
 ``"terminal_observation"``, the next game already started), so a subclass that adds SB3's
-``VecEnv`` base (``benchmarks/train_ppo.py``) is all a learner needs.
+``VecEnv`` base (``benchmarks/train_ppo.py``) is all a learner needs. In a game of turns that
+last observation is the last mover's, as ``MeepleVectorEnv`` reports it (SB3 reads it only
+for an episode cut short, which a finished game is not).
 
 **Seats.** Game ``k`` of ``reset`` gives the learner seat ``k % seats``, and each game a slot
 starts after it the seat after the one it had: the learner plays every seat, each as often.
