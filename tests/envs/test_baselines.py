@@ -1,6 +1,7 @@
 """The learned baseline's environment (one seat against a batched opponent, SB3's VecEnv
-meaning, no torch) checked game by game against the readable rules; and the baseline
-table's agents and scoring (benchmarks/baselines.py) on a few games."""
+meaning, no torch) checked game by game against the readable rules, on every batched game;
+the policy's evaluation on the readable rules (lab.policy); and the baseline table's agents
+and scoring (benchmarks/baselines.py) on a few games."""
 
 from __future__ import annotations
 
@@ -13,10 +14,22 @@ import numpy as np
 import pytest
 
 import meeple
+from meeple.core.agent import Observation
 from meeple.core.errors import MeepleError
 from meeple.envs.opponent import OpponentVecEnv
 from meeple.games.edges.compiled.batch import observation_of_view
+from meeple.lab.policy import PolicyAgent, evaluate_policy, observer, outcome, random_policy
 from meeple.store import ResultStore
+
+GAMES = [
+    ("edges", {"board": "3x4"}),
+    ("erd", {"best_of": 1}),
+    ("triangle-clock", {}),
+    ("squad-combat", {"players": 2}),
+    ("erosion", {"players": 2}),
+    ("erosion", {"players": 3}),
+]
+"""Each batched game, as the learned baselines train on it (and Erosion at three seats)."""
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -35,8 +48,10 @@ def test_the_learner_moves_in_turn_and_is_paid_its_own_return(options):
     env = OpponentVecEnv("edges", num_envs=batch, seed=seed, **options)
     game = meeple.make("edges", **options)
     obs = env.reset()
-    # The readable game beside each slot, at the learner's turn.
-    readable = [game.new_game(seed + k) for k in range(batch)]
+    # The readable game beside each slot, at the learner's turn: seat k % 2, the opponent
+    # opening where that seat does not.
+    readable = [_at_learners_turn(game, game.new_game(seed + k), env, k) for k in range(batch)]
+    assert env.learner.tolist() == [k % 2 for k in range(batch)]
     rng = np.random.default_rng(0)
     seats, ended = set(), 0
     while ended < 60:
@@ -67,20 +82,25 @@ def test_the_learner_moves_in_turn_and_is_paid_its_own_return(options):
                 assert rewards[k] == state.returns[seat]
                 assert infos[k]["learner_seat"] == seat
                 assert env.env._seeds[k] == before[k] + batch
+                assert env.learner[k] == 1 - seat  # the next game, the other seat
                 seats.add(seat)
                 ended += 1
-                state = game.new_game(int(env.env._seeds[k]))
-                if state.to_act != (int(env.learner[k]),):
-                    # A game the learner's move ended: the opponent has opened the next.
-                    opener = state.to_act[0]
-                    openings = [state.apply(opener, a) for a in state.legal_actions(opener)]
-                    state = _find(game, openings, env, k, None)
+                state = _at_learners_turn(game, game.new_game(int(env.env._seeds[k])), env, k)
             else:
                 assert rewards[k] == 0
                 assert "terminal_observation" not in infos[k]
             readable[k] = state
     assert seats == {0, 1}, "the learner plays both seats"
     assert env.episodes == ended
+
+
+def _at_learners_turn(game, state, env, k):
+    """A new game of slot k after the opponent's opening move where the learner does not
+    open it."""
+    if state.to_act == (int(env.learner[k]),):
+        return state
+    opener = state.to_act[0]
+    return _find(game, [state.apply(opener, a) for a in state.legal_actions(opener)], env, k, None)
 
 
 def _find(game, states, env, k, terminal):
@@ -101,15 +121,95 @@ def _find(game, states, env, k, terminal):
     return found[0]
 
 
+@pytest.mark.parametrize(
+    ("name", "options"), GAMES, ids=[f"{n}-{o.get('players', '')}" for n, o in GAMES]
+)
+def test_every_step_waits_at_the_learners_turn_in_every_game(name, options):
+    """Whatever the order of turns (a seat moving several times running, a simultaneous
+    decision, three seats), every step leaves every game at the learner's seat's decision,
+    with that seat's observation (the readable rules' designed one) and legal ids; the
+    learner plays every seat and is paid a return the rules can give."""
+    batch = 4
+    env = OpponentVecEnv(name, num_envs=batch, seed=3, **options)
+    game = meeple.make(name, **options)
+    observe = observer(game)
+    seats = game.num_players
+    obs = env.reset()
+    assert env.learner.tolist() == [k % seats for k in range(batch)]
+    rng = np.random.default_rng(1)
+    played, paid = set(), set()
+    for _ in range(40):
+        masks = env.action_masks()
+        for k, state in enumerate(env.env.states()):
+            seat = int(env.learner[k])
+            assert seat in state.to_act
+            assert np.flatnonzero(masks[k]).tolist() == sorted(state.legal_action_ids(seat))
+            np.testing.assert_allclose(obs[k], observe(state.view(seat), seat), atol=1e-6)
+        learner = env.learner.copy()
+        actions = np.array([rng.choice(np.flatnonzero(row)) for row in masks])
+        obs, rewards, dones, infos = env.step(actions)
+        assert obs.shape == (batch, *env.observation_space.shape)
+        for k in np.flatnonzero(dones):
+            assert infos[k]["learner_seat"] == learner[k]
+            assert env.learner[k] == (learner[k] + 1) % seats
+            played.add(int(learner[k]))
+            paid.add(float(rewards[k]))
+        assert not rewards[~dones].any()
+    if name in ("edges", "erd", "erosion"):  # games short enough to end within 40 steps
+        assert env.episodes > 0 and played and paid <= {-1.0, 0.0, 1.0}
+
+
 def test_refusals_name_what_is_allowed():
     with pytest.raises(MeepleError, match="choose from random"):
         OpponentVecEnv("edges", num_envs=2, opponent="greedy")
-    with pytest.raises(MeepleError, match="two-seat game of turns"):
-        OpponentVecEnv("edges", num_envs=2, double=True)
-    with pytest.raises(MeepleError, match="two-seat game of turns"):
-        OpponentVecEnv("triangle-clock", num_envs=2)
     with pytest.raises(MeepleError, match="reset"):
         OpponentVecEnv("edges", num_envs=2).step(np.zeros(2, dtype=int))
+    env = OpponentVecEnv("edges", num_envs=2)
+    env.reset()
+    with pytest.raises(MeepleError, match="step takes 2 action ids, got 3"):
+        env.step(np.zeros(3, dtype=int))
+
+
+@pytest.mark.parametrize(
+    ("name", "options"), GAMES[:5], ids=[f"{n}-{o.get('players', '')}" for n, o in GAMES[:5]]
+)
+def test_a_policy_is_evaluated_on_the_readable_rules_in_every_seat(name, options):
+    """Any callable over (observation, legal ids) plays every seat in turn against an agent
+    spec; the record adds up, its interval holds its score, and the same seeds replay."""
+    game = meeple.make(name, **options)
+    shape = OpponentVecEnv(name, 1, **options).observation_space.shape
+    seen = []
+
+    def policy(observation, legal):
+        assert observation.shape == shape
+        assert legal.shape == (game.num_actions,) and legal.any()
+        seen.append(observation)
+        return int(np.flatnonzero(legal)[0])
+
+    result = evaluate_policy(game, policy, "random", 4, seed=7)
+    assert result["wins"] + result["draws"] + result["losses"] == 4
+    assert result["low"] <= result["score"] <= result["high"]
+    assert seen and all(((x >= 0) & (x <= 1)).all() for x in seen)
+    again = evaluate_policy(game, policy, "random", 4, seed=7)
+    assert again == result
+    hand = game.heuristic_agent
+    assert evaluate_policy(game, random_policy(0), hand, 2, seed=1)["opponent"] == hand
+
+
+def test_a_policy_that_plays_an_illegal_id_is_refused_in_one_line():
+    game = meeple.make("edges", board="2x2")
+    agent = PolicyAgent(lambda x, legal: int(np.flatnonzero(~legal)[0]), game)
+    state = game.new_game(0)
+    with pytest.raises(MeepleError, match="not legal here"):
+        agent.act(Observation(state, state.to_act[0]))
+    with pytest.raises(MeepleError, match="at least 1"):
+        evaluate_policy(game, random_policy(), "random", 0, seed=0)
+
+
+def test_a_seat_scores_one_alone_on_top_a_half_sharing_it():
+    assert outcome((1, -1), 0) == 1.0 and outcome((1, -1), 1) == 0.0
+    assert outcome((0, 0), 1) == 0.5
+    assert outcome((3, 5, 5), 1) == 0.5 and outcome((3, 5, 5), 0) == 0.0
 
 
 def test_the_environment_needs_no_torch():

@@ -137,3 +137,34 @@ def test_the_observation_names_every_slot_and_stays_in_the_unit_box() -> None:
         assert ((obs >= 0) & (obs <= 1)).all()
         actions = np.array([rng.choice(np.flatnonzero(row)) for row in info["action_mask"]])
         obs, *_, info = env.step(actions)
+
+
+@pytest.mark.parametrize("name", ["edges", "triangle-clock"])
+def test_active_moves_only_the_games_it_marks(name: str) -> None:
+    """The games ``active`` leaves out keep their state, are not checked and pay nothing;
+    the others move exactly as a full step would move them."""
+    batch = 8
+    env, full = (MeepleVectorEnv(name, num_envs=batch) for _ in range(2))
+    _, info = env.reset(seed=5)
+    full.reset(seed=5)
+    rng = np.random.default_rng(2)
+    active = np.arange(batch) % 3 != 0
+    for _ in range(12):
+        mask = info["action_mask"]
+        actions = (rng.random(mask.shape) * mask).argmax(axis=-1)
+        waiting = actions.copy()
+        waiting[~active] = 10_000  # never read: not legal anywhere
+        before = env._states.copy()
+        # the full step starts from the same games
+        full._states[:], full._masks[:], full._seeds[:] = before, mask, env._seeds
+        _, reward, done, _, info = env.step(waiting, active=active)
+        full.step(actions)
+        assert np.array_equal(env._states[~active], before[~active])
+        assert np.array_equal(env._states[active], full._states[active])
+        assert not reward[~active].any() and not done[~active].any()
+        if env.simultaneous:
+            assert not info["acted"][~active].any()
+        else:
+            assert (info["acted"][~active] == -1).all()
+    with pytest.raises(MeepleError, match=f"active must be {batch} booleans"):
+        env.step(actions, active=np.ones(batch, dtype=int))

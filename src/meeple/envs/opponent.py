@@ -1,26 +1,33 @@
-"""One seat of a batched two-seat game, the other played by a fixed batched opponent.
+"""One seat of a batch of games, the other seats played by a fixed batched opponent.
 
 ``OpponentVecEnv("edges", num_envs=256, board="3x4")`` is the single-agent view a learner
 written for Stable-Baselines3's ``VecEnv`` (PPO, MaskablePPO) expects: every step, every game
-is at the learner's turn; the learner's action is played, then the opponent's reply (uniform
-over the legal ids: ``random``), and the observation returned is the learner's next one. The
-reward is the learner's return (1 win, -1 loss, 0 draw) on the step its game ends, whoever
-moved last. The games run on :class:`~meeple.envs.vector.MeepleVectorEnv` (the compiled
-rules), so a step costs two batched steps.
+is at the learner's turn; the learner's action is played, then the opponents' moves (uniform
+over the legal ids: ``random``) until each game is at the learner's turn again, and the
+observation returned is the learner's next one. The reward is the learner's return (1 win,
+-1 loss, 0 draw) on the step its game ends, whoever moved last. The games run on
+:class:`~meeple.envs.vector.MeepleVectorEnv` (the compiled rules): a step is one batched step
+for the learner's move, then as many as the opponents need, each moving only the games where
+an opponent is to act (``step(..., active=...)``) while the others wait.
+
+Any number of seats, any order of turns: a seat may move several times running (Erosion,
+Squad Combat), the opponents' replies go on until the learner is to act. **Simultaneous
+games** (Erd, The Triangle Clock) take every acting seat's action in one step: the learner's
+action is its seat's, the opponent draws the other acting seats'; where only opponents act,
+they move alone. Observations and masks are the learner's seat's, ``(B, size)`` and ``(B,
+actions)``, as for a game of turns.
 
 No torch and no Stable-Baselines3 here: ``reset()``, ``step(actions)`` and
 ``action_masks()`` have SB3's ``VecEnv`` meaning (``step`` returns observations, rewards,
 dones and one info dict per game, a finished game's last observation under
 ``"terminal_observation"``, the next game already started), so a subclass that adds SB3's
-``VecEnv`` base (``benchmarks/train_edges_ppo.py``) is all a learner needs.
+``VecEnv`` base (``benchmarks/train_ppo.py``) is all a learner needs. In a game of turns that
+last observation is the last mover's, as ``MeepleVectorEnv`` reports it (SB3 reads it only
+for an episode cut short, which a finished game is not).
 
-**Seats.** A batched step moves every game at once, so the learner and the opponent take
-turns across the whole batch: the learner moves in every game, then the opponent in every
-game. A game that starts after the learner's move gives the learner the seat that does not
-open it (the opponent opens), one that starts after the opponent's move the seat that
-opens: so the learner plays both orders (after ``reset`` it opens every game). This needs
-the seats to alternate, one move each, as Edges' two-seat games do; a game where a seat would
-move twice running is refused with the slot that did.
+**Seats.** Game ``k`` of ``reset`` gives the learner seat ``k % seats``, and each game a slot
+starts after it the seat after the one it had: the learner plays every seat, each as often.
+The opponents open the games where the learner's seat does not.
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from gymnasium import spaces
 
 from meeple.core.errors import MeepleError
 from meeple.envs.vector import MeepleVectorEnv
@@ -35,9 +43,13 @@ from meeple.envs.vector import MeepleVectorEnv
 OPPONENTS = ("random",)
 """The batched opponents offered."""
 
+MAX_REPLIES = 10_000
+"""The most batched opponent steps one learner step waits for (a guard against a game where
+the learner would never be to act again)."""
+
 
 class OpponentVecEnv:
-    """The learner's seat of a batch of two-seat games against a batched opponent."""
+    """The learner's seat of a batch of games against a batched opponent in the others."""
 
     def __init__(
         self,
@@ -52,14 +64,16 @@ class OpponentVecEnv:
                 f"opponent {opponent!r} is not batched; choose from {', '.join(OPPONENTS)}"
             )
         self.env = MeepleVectorEnv(game, num_envs=num_envs, **options)
-        if self.env.simultaneous or self.env.num_seats != 2:
+        if self.env.num_seats < 2:
             raise MeepleError(
-                f"{self.env.game.title} is not a two-seat game of turns: OpponentVecEnv plays "
-                "one seat against one opponent, a move each"
+                f"{self.env.game.title} has one seat here: OpponentVecEnv needs an opponent's"
             )
         self.num_envs = num_envs
-        self.observation_space = self.env.single_observation_space
-        self.action_space = self.env.single_action_space
+        self.num_seats = self.env.num_seats
+        self.simultaneous = self.env.simultaneous
+        size, actions = self.env.rules.observation_size, self.env.rules.num_actions
+        self.observation_space = spaces.Box(0.0, 1.0, (size,), np.float32)
+        self.action_space = spaces.Discrete(actions)
         self.opponent = opponent
         self.render_mode = None  # nothing to draw: SB3 asks
         self.seed = seed
@@ -68,18 +82,27 @@ class OpponentVecEnv:
         """The learner's seat in each game now."""
         self.episodes = 0
         """Games finished since the last reset."""
-        self._obs = np.zeros((num_envs, *self.observation_space.shape), dtype=np.float32)
-        self._mask = np.zeros((num_envs, self.action_space.n), dtype=np.bool_)
+        self.opponent_steps = 0
+        """Batched steps the opponents took since the last reset."""
+        self._rows = np.arange(num_envs)
+        self._obs = np.zeros((num_envs, size), dtype=np.float32)
+        self._mask = np.zeros((num_envs, actions), dtype=np.bool_)
+        self._info: dict[str, Any] = {}
         self._started = False
 
     def reset(self) -> np.ndarray:
-        """Start every game (seeds ``seed + k``), the learner opening each: its observations."""
+        """Start every game (seeds ``seed + k``), the learner in seat ``k % seats``, the
+        opponents opening where that seat does not: the learner's observations."""
         obs, info = self.env.reset(seed=self.seed)
-        self.learner[:] = info["to_act"]
+        self.learner[:] = self._rows % self.num_seats
         self.episodes = 0
-        self._obs, self._mask = obs, info["action_mask"]
+        self.opponent_steps = 0
+        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        dones = np.zeros(self.num_envs, dtype=np.bool_)
+        rewards = np.zeros(self.num_envs, dtype=np.float32)
+        self._reply(obs, info, rewards, dones, infos)
         self._started = True
-        return obs.copy()
+        return self._obs.copy()
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal ids in every game, ``(num_envs, num_actions)`` booleans."""
@@ -88,26 +111,64 @@ class OpponentVecEnv:
     def step(
         self, actions: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
-        """The learner's action in every game, then the opponent's reply where the game goes
-        on: (observations, rewards, dones, infos), as SB3's ``VecEnv.step``."""
+        """The learner's action in every game, then the opponents' until it is to act again:
+        (observations, rewards, dones, infos), as SB3's ``VecEnv.step``."""
         if not self._started:
             raise MeepleError("call reset() before step()")
         chosen = np.asarray(actions).reshape(-1).astype(np.int64)
+        if chosen.shape != (self.num_envs,):
+            raise MeepleError(f"step takes {self.num_envs} action ids, got {chosen.size}")
         rewards = np.zeros(self.num_envs, dtype=np.float32)
         dones = np.zeros(self.num_envs, dtype=np.bool_)
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
-        # The learner moves everywhere; games it ends start again with the opponent opening.
-        _, _, ended, _, info = self.env.step(chosen)
+        if self.simultaneous:
+            # the other acting seats move with the learner, as the rules have them
+            joint = self._opponent_moves(self._info["action_mask"])
+            joint[self._rows, self.learner] = chosen
+        else:
+            joint = chosen
+        obs, _, ended, _, info = self.env.step(joint)
         self._finish(ended, info, rewards, dones, infos)
-        self.learner[ended] = 1 - info["to_act"][ended]
-        self._check_turn(info["to_act"], opponent=True)
-        # The opponent replies everywhere; games it ends start again with the learner opening.
-        obs, _, ended, _, info = self.env.step(self._opponent_moves(info["action_mask"]))
-        self._finish(ended, info, rewards, dones, infos)
-        self.learner[ended] = info["to_act"][ended]
-        self._check_turn(info["to_act"], opponent=False)
-        self._obs, self._mask = obs, info["action_mask"]
-        return obs.copy(), rewards, dones, infos
+        self._reply(obs, info, rewards, dones, infos)
+        return self._obs.copy(), rewards, dones, infos
+
+    def _learner_acts(self, info: dict[str, Any]) -> np.ndarray:
+        """``(B,)`` True where the learner's seat is to act."""
+        if self.simultaneous:
+            return info["acting"][self._rows, self.learner]
+        return info["to_act"] == self.learner
+
+    def _reply(
+        self,
+        obs: np.ndarray,
+        info: dict[str, Any],
+        rewards: np.ndarray,
+        dones: np.ndarray,
+        infos: list[dict[str, Any]],
+    ) -> None:
+        """The opponents move where they are to act, the other games waiting, until the
+        learner is to act in every game; keep its observations and masks."""
+        for _ in range(MAX_REPLIES):
+            waiting = ~self._learner_acts(info)
+            if not waiting.any():
+                break
+            self.opponent_steps += 1
+            obs, _, ended, _, info = self.env.step(
+                self._opponent_moves(info["action_mask"]), active=waiting
+            )
+            self._finish(ended, info, rewards, dones, infos)
+        else:
+            k = int(np.flatnonzero(~self._learner_acts(info))[0])
+            raise MeepleError(
+                f"game {k}: the learner's seat {int(self.learner[k])} was not to act after "
+                f"{MAX_REPLIES} opponent moves"
+            )
+        self._info = info
+        if self.simultaneous:
+            self._obs = obs[self._rows, self.learner]
+            self._mask = info["action_mask"][self._rows, self.learner]
+        else:
+            self._obs, self._mask = obs, info["action_mask"]
 
     def _finish(
         self,
@@ -117,30 +178,24 @@ class OpponentVecEnv:
         dones: np.ndarray,
         infos: list[dict[str, Any]],
     ) -> None:
-        """Record the learner's return and last observation in every game that just ended."""
+        """Record the learner's return and last observation in every game that just ended;
+        the learner takes the next seat in the game that starts there."""
         for k in np.flatnonzero(ended):
             if dones[k]:
-                # SB3 takes one ending a step: a game over after the opponent's opening move
-                # would be a second
+                # SB3 takes one ending a step: a game the opponents ended before the learner
+                # moved in it would be a second
                 raise MeepleError(f"game {int(k)} ended twice in one step: the games are too short")
-            rewards[k] = info["rewards"][k, self.learner[k]]
+            seat = int(self.learner[k])
+            final = info["final_obs"][k]
+            rewards[k] = info["rewards"][k, seat]
             dones[k] = True
-            infos[k]["terminal_observation"] = info["final_obs"][k].copy()
-            infos[k]["learner_seat"] = int(self.learner[k])
+            infos[k]["terminal_observation"] = (final[seat] if self.simultaneous else final).copy()
+            infos[k]["learner_seat"] = seat
+            self.learner[k] = (seat + 1) % self.num_seats
         self.episodes += int(ended.sum())
 
-    def _check_turn(self, to_act: np.ndarray, opponent: bool) -> None:
-        """MeepleError naming a game whose seat to act is not the one expected."""
-        expected = 1 - self.learner if opponent else self.learner
-        wrong = np.flatnonzero(to_act != expected)
-        if wrong.size:
-            who = "the opponent" if opponent else "the learner"
-            raise MeepleError(
-                f"game {int(wrong[0])}: seat {int(to_act[wrong[0]])} is to act where {who} "
-                "was: OpponentVecEnv needs the seats to move in turn"
-            )
-
     def _opponent_moves(self, mask: np.ndarray) -> np.ndarray:
-        """A uniformly random legal id in every game."""
+        """A uniformly random legal id in every game (for every seat, in a simultaneous
+        game: ``(B, seats)``)."""
         keys = self.rng.random(mask.shape) * mask
-        return keys.argmax(axis=1)
+        return keys.argmax(axis=-1)

@@ -22,6 +22,12 @@ seat's action in one step, with PettingZoo-style per-seat data (as pgx gives rew
 (all False for a seat not to act) and ``info["acting"]`` ``(B, seats)`` says which seats
 act now, ``info["acted"]`` which acted in the step just taken.
 
+``step(actions, active=mask)`` moves only the games where ``mask`` (``(B,)`` booleans) is
+True; the others stay as they are (their actions are not read; their rewards are 0, their
+``info["acted"]`` -1, or all False for a simultaneous game): a learner against opponents
+(:mod:`meeple.envs.opponent`) lets the opponents move where they are to act while the games
+at the learner's turn wait.
+
 Game ``k`` of ``reset(seed=s)`` is the readable rules' ``new_game(s + k)``, and the games a
 slot plays after it take seeds ``s + k + B``, ``s + k + 2B``, ...: a run replays exactly. An
 action that is not legal raises :class:`~meeple.core.errors.IllegalAction` before any game
@@ -113,9 +119,10 @@ class MeepleVectorEnv(VectorEnv):
         return self._obs.copy(), info
 
     def step(
-        self, actions: Any
+        self, actions: Any, active: Any = None
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        """Play one action in every game (see the module docstring)."""
+        """Play one action in every game, or in the games ``active`` marks (see the module
+        docstring)."""
         if not self._started:
             raise MeepleError("call reset() before step()")
         chosen = np.asarray(actions)
@@ -127,10 +134,21 @@ class MeepleVectorEnv(VectorEnv):
                 f"of {chosen.dtype}"
             )
         acted = self.rules.to_act(self._states)
+        rows = None if active is None else self._active_rows(active)
+        if rows is not None:
+            waiting = np.ones(self.num_envs, dtype=np.bool_)
+            waiting[rows] = False
+            acted[waiting] = False if self.simultaneous else -1
         self._check_legal(chosen, acted)
         rewards = np.zeros((self.num_envs, self.num_seats), dtype=np.float32)
         done = np.zeros(self.num_envs, dtype=np.bool_)
-        self.rules.step(self._states, chosen, rewards, done)
+        if rows is None:
+            self.rules.step(self._states, chosen, rewards, done)
+        elif len(rows):
+            # the rows move as a batch of their own: a game's row is all its state
+            part, part_rewards, part_done = self._states[rows], rewards[rows], done[rows]
+            self.rules.step(part, chosen[rows], part_rewards, part_done)
+            self._states[rows], rewards[rows], done[rows] = part, part_rewards, part_done
         info: dict[str, Any] = {"rewards": rewards, "acted": acted}
         if done.any():
             self.rules.observe(self._states, self._obs)
@@ -139,8 +157,23 @@ class MeepleVectorEnv(VectorEnv):
             self._seeds[done] += self.num_envs
             self._states[done] = self.rules.initials(self._seeds[done])
         info.update(self._look())
-        reward = rewards if self.simultaneous else rewards[np.arange(self.num_envs), acted]
+        if self.simultaneous:
+            reward = rewards
+        else:
+            reward = np.where(acted >= 0, rewards[np.arange(self.num_envs), acted], 0.0)
+            reward = reward.astype(np.float32)
         return self._obs.copy(), reward, done, np.zeros_like(done), info
+
+    def _active_rows(self, active: Any) -> np.ndarray:
+        """The indices of the games ``active`` marks; MeepleError unless it is ``(B,)``
+        booleans."""
+        mask = np.asarray(active)
+        if mask.shape != (self.num_envs,) or mask.dtype != np.bool_:
+            raise MeepleError(
+                f"active must be {self.num_envs} booleans, one per game, got shape "
+                f"{mask.shape} of {mask.dtype}"
+            )
+        return np.flatnonzero(mask)
 
     def _check_legal(self, chosen: np.ndarray, acted: np.ndarray) -> None:
         """IllegalAction naming the first game (and seat) whose action is not legal."""
@@ -151,7 +184,9 @@ class MeepleVectorEnv(VectorEnv):
             flat = np.where(acted.reshape(-1), chosen.reshape(-1), -1)
             considered = acted.reshape(-1)
         else:
-            flat, considered = chosen, np.ones(len(chosen), dtype=np.bool_)
+            # a game that waits (``active``) may send anything: its action is not read
+            considered = acted >= 0
+            flat = np.where(considered, chosen, -1)
         in_range = (flat >= 0) & (flat < self.rules.num_actions)
         legal = ~considered
         legal[in_range] = masks[np.flatnonzero(in_range), flat[in_range]]

@@ -1,17 +1,24 @@
-"""A learned baseline: MaskablePPO (sb3-contrib, torch) on batched Edges 3x4 against random.
+"""A learned baseline: MaskablePPO (sb3-contrib, torch) on a batched game against random.
 
     pip install 'meeple[rl]'
-    .venv/bin/python benchmarks/train_edges_ppo.py --steps 300000 --every 25000 --eval-games 200
+    .venv/bin/python benchmarks/train_ppo.py --game edges --steps 300000 --every 25000 \
+        --eval-games 200
 
 The learner plays one seat of ``--envs`` games at once on the compiled rules
 (``meeple.envs.opponent.OpponentVecEnv`` over ``meeple.envs.vector.MeepleVectorEnv``), the
-other seat uniformly random, seats mixed; Stable-Baselines3 sees it through its ``VecEnv``
-interface (:class:`SB3VecEnv`), with the legal ids as ``action_masks()``. Every
-``--every`` learner steps (and before the first) the policy, playing its most probable legal
-move, meets ``random`` and ``greedy`` on the readable rules over ``--eval-games`` games each
-(the same seeds at every checkpoint, seats alternated), scored with the lab's 95% interval
-(``lab.stats.score_interval``, a draw counting half). Writes the curve as a PNG and a JSON
-(``--out``) and prints the training time (wall-clock and CPU, evaluation excluded).
+other seats uniformly random, seats rotated; Stable-Baselines3 sees it through its ``VecEnv``
+interface (:class:`SB3VecEnv`), with the legal ids as ``action_masks()``. In a simultaneous
+game (Erd, The Triangle Clock) the learner's action is its seat's, the opponent's the
+others'. Every ``--every`` learner steps (and before the first) the policy, playing its most
+probable legal move, meets ``random`` and the game's hand-written agent (``heuristic``;
+Edges' ``greedy``) on the readable rules over ``--eval-games`` games each
+(``meeple.lab.policy.evaluate_policy``: the same seeds at every checkpoint, seats rotated),
+scored with the lab's 95% interval (``lab.stats.score_interval``, a draw counting half).
+Writes the curve as a PNG and a JSON (``--out``) and prints the training time (wall-clock and
+CPU, evaluation excluded).
+
+Options: Edges plays 3x4, Erd single games (``best_of=1``, as its ladder counts them);
+``--players`` sets the seats where the game has a choice.
 
 Threads: one for torch and one for numba unless set (``OMP_WAIT_POLICY=PASSIVE`` too): on a
 machine whose cores other processes share, spinning threads cost more than they bring.
@@ -36,14 +43,13 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.ticker import FuncFormatter
 
 import meeple
-from meeple.agents import make_agent, play_game
-from meeple.core.agent import Observation
-from meeple.core.rng import derive_seed
+from meeple.core.errors import MeepleError
+from meeple.core.game import Game
 from meeple.envs.opponent import OpponentVecEnv
-from meeple.games.edges.compiled.batch import observation_of_view
-from meeple.lab.stats import score_interval
+from meeple.lab.policy import evaluate_policy
 
 try:
     import torch
@@ -55,7 +61,8 @@ except ImportError:
         "this benchmark needs the rl extra: pip install 'meeple[rl]' (sb3-contrib, torch)"
     ) from None
 
-OPTIONS = {"board": "3x4"}
+OPTIONS: dict[str, dict[str, Any]] = {"edges": {"board": "3x4"}, "erd": {"best_of": 1}}
+"""Each game's options here where they are not its defaults."""
 
 
 class SB3VecEnv(VecEnv):
@@ -110,59 +117,23 @@ class SB3VecEnv(VecEnv):
         return [False] * len(self._get_indices(indices))
 
 
-class PolicyAgent:
-    """The trained policy as a meeple agent: its most probable legal move."""
+def policy_of(model: MaskablePPO) -> Any:
+    """The model's most probable legal move, as ``lab.policy``'s policy callable."""
 
-    name = "ppo"
+    def policy(observation: np.ndarray, legal: np.ndarray) -> int:
+        action, _ = model.predict(observation, action_masks=legal, deterministic=True)
+        return int(action)
 
-    def __init__(self, model: MaskablePPO, game: Any) -> None:
-        self.model = model
-        self.game = game
-
-    def act(self, observation: Observation) -> Any:
-        """The policy's choice from the seat's view of the readable rules."""
-        x = observation_of_view(self.game, observation.view)
-        legal = {self.game.action_id(a): a for a in observation.legal_actions}
-        mask = np.zeros(self.game.num_actions, dtype=bool)
-        mask[list(legal)] = True
-        action, _ = self.model.predict(x, action_masks=mask, deterministic=True)
-        return legal[int(action)]
-
-
-def evaluate(model: MaskablePPO, opponent: str, games: int, seed: int) -> dict[str, Any]:
-    """The policy against ``opponent`` over ``games`` readable games, seats alternated,
-    ``head_to_head``'s seeds: its W / D / L and score rate with the 95% interval."""
-    game = meeple.make("edges", **OPTIONS)
-    record = [0, 0, 0]
-    for k in range(games):
-        game_seed = derive_seed(seed, "matchup", k)
-        seat = k % 2
-        agents = [
-            PolicyAgent(model, game)
-            if p == seat
-            else make_agent(opponent, game, derive_seed(game_seed, "seat", p))
-            for p in range(2)
-        ]
-        outcome = play_game(game, agents, game_seed).state.returns[seat]
-        record[0 if outcome > 0 else 2 if outcome < 0 else 1] += 1
-    wins, draws, losses = record
-    low, high = score_interval(wins, draws, losses)
-    return {
-        "wins": wins,
-        "draws": draws,
-        "losses": losses,
-        "score": (wins + draws / 2) / games,
-        "low": low,
-        "high": high,
-    }
+    return policy
 
 
 class Checkpoints(BaseCallback):
     """Evaluate every ``every`` learner steps; time training apart from evaluating."""
 
-    def __init__(self, every: int, games: int, seed: int) -> None:
+    def __init__(self, game: Game, every: int, games: int, seed: int) -> None:
         super().__init__()
-        self.every, self.games, self.seed = every, games, seed
+        self.game, self.every, self.games, self.seed = game, every, games, seed
+        self.opponents = ("random", game.heuristic_agent or "random")
         self.points: list[dict[str, Any]] = []
         self.next = 0
         self.eval_wall = 0.0
@@ -172,8 +143,10 @@ class Checkpoints(BaseCallback):
         """Evaluate now and print a line."""
         wall, cpu = time.perf_counter(), time.process_time()
         point: dict[str, Any] = {"steps": int(self.num_timesteps)}
-        for opponent in ("random", "greedy"):
-            point[opponent] = evaluate(self.model, opponent, self.games, self.seed)
+        for opponent in self.opponents:
+            point[opponent] = evaluate_policy(
+                self.game, policy_of(self.model), opponent, self.games, self.seed
+            )
         self.points.append(point)
         self.eval_wall += time.perf_counter() - wall
         self.eval_cpu += time.process_time() - cpu
@@ -183,7 +156,7 @@ class Checkpoints(BaseCallback):
                 f"vs {o} {100 * point[o]['score']:.1f}% [{100 * point[o]['low']:.1f}, "
                 f"{100 * point[o]['high']:.1f}] ({point[o]['wins']} / {point[o]['draws']} / "
                 f"{point[o]['losses']})"
-                for o in ("random", "greedy")
+                for o in self.opponents
             ),
             flush=True,
         )
@@ -198,17 +171,18 @@ class Checkpoints(BaseCallback):
         return True
 
 
-def plot(points: list[dict[str, Any]], path: Path, title: str) -> None:
+def plot(points: list[dict[str, Any]], opponents: tuple[str, ...], path: Path, title: str) -> None:
     """The score rates with their intervals against learner steps."""
     fig, ax = plt.subplots(figsize=(6, 3.4))
     steps = np.array([p["steps"] for p in points])
-    for opponent, colour in (("random", "tab:blue"), ("greedy", "tab:red")):
+    for opponent, colour in zip(opponents, ("tab:blue", "tab:red"), strict=True):
         score = np.array([p[opponent]["score"] for p in points])
         low = np.array([p[opponent]["low"] for p in points])
         high = np.array([p[opponent]["high"] for p in points])
         ax.plot(steps, score, marker="o", ms=3, color=colour, label=f"against {opponent}")
         ax.fill_between(steps, low, high, color=colour, alpha=0.2)
     ax.axhline(0.5, color="grey", lw=0.8, ls="--")
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x / 1000:g}k" if x else "0"))
     ax.set_xlabel("learner steps")
     ax.set_ylabel("score rate (95% interval)")
     ax.set_ylim(0, 1)
@@ -219,23 +193,44 @@ def plot(points: list[dict[str, Any]], path: Path, title: str) -> None:
     fig.savefig(path, dpi=80, bbox_inches="tight")
 
 
+def title(game: Game, options: dict[str, Any]) -> str:
+    """The plot's title: the game and its options as trained."""
+    written = ", ".join(f"{k}={v}" for k, v in options.items())
+    shown = f" ({written})" if written else ""
+    return f"MaskablePPO on {game.title}{shown}, trained against random"
+
+
 def main() -> None:
     """Train, evaluating at checkpoints; write the curve and print the times."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="edges", help="the game (its batched rules)")
+    parser.add_argument("--players", type=int, default=None, help="seats, where it may vary")
     parser.add_argument("--steps", type=int, default=300_000, help="learner steps to train")
     parser.add_argument("--envs", type=int, default=64, help="games in the batch")
+    parser.add_argument(
+        "--rollout", type=int, default=128, help="batched steps between updates (n_steps)"
+    )
     parser.add_argument("--every", type=int, default=25_000, help="learner steps a checkpoint")
     parser.add_argument("--eval-games", type=int, default=200, help="games a checkpoint")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", type=Path, default=Path("results/edges_ppo"))
+    parser.add_argument("--out", type=Path, default=None, help="default results/ppo/GAME")
     args = parser.parse_args()
+    options = dict(OPTIONS.get(args.game, {}))
+    if args.players is not None:
+        options["players"] = args.players
+    try:
+        game = meeple.make(args.game, **options)
+        inner = OpponentVecEnv(args.game, num_envs=args.envs, seed=args.seed, **options)
+    except MeepleError as error:
+        raise SystemExit(f"error: {error}") from None
+    out = args.out or Path("results/ppo") / args.game
     torch.set_num_threads(int(os.environ.get("TORCH_THREADS", "1")))
-    env = SB3VecEnv(OpponentVecEnv("edges", num_envs=args.envs, seed=args.seed, **OPTIONS))
+    env = SB3VecEnv(inner)
     model = MaskablePPO(
         "MlpPolicy",
         env,
-        n_steps=128,
-        batch_size=1024,
+        n_steps=args.rollout,
+        batch_size=min(1024, args.rollout * args.envs),
         n_epochs=4,
         learning_rate=3e-4,
         gamma=1.0,  # a game is a dozen moves; its one reward comes at the end
@@ -245,32 +240,31 @@ def main() -> None:
         seed=args.seed,
         verbose=0,
     )
-    callback = Checkpoints(args.every, args.eval_games, seed=10**6 + args.seed)
+    callback = Checkpoints(game, args.every, args.eval_games, seed=10**6 + args.seed)
     wall, cpu = time.perf_counter(), time.process_time()
     model.learn(total_timesteps=args.steps, callback=callback)
     callback.checkpoint()
     train_wall = time.perf_counter() - wall - callback.eval_wall
     train_cpu = time.process_time() - cpu - callback.eval_cpu
-    args.out.mkdir(parents=True, exist_ok=True)
+    out.mkdir(parents=True, exist_ok=True)
     result = {
+        "game": args.game,
+        "options": options,
         "steps": int(model.num_timesteps),
         "envs": args.envs,
+        "rollout": args.rollout,
         "seed": args.seed,
         "train_wall_s": round(train_wall, 1),
         "train_cpu_s": round(train_cpu, 1),
         "eval_games": args.eval_games,
         "points": callback.points,
     }
-    (args.out / "edges_ppo.json").write_text(json.dumps(result, indent=1))
-    plot(
-        callback.points,
-        args.out / "edges_ppo.png",
-        f"MaskablePPO on batched Edges 3x4 against random, {args.envs} games a batch",
-    )
+    (out / f"ppo-{args.game}.json").write_text(json.dumps(result, indent=1))
+    plot(callback.points, callback.opponents, out / f"ppo-{args.game}.png", title(game, options))
     print(
         f"trained {model.num_timesteps} learner steps in {train_wall:.0f} s wall-clock, "
         f"{train_cpu:.0f} s CPU (evaluation excluded: {callback.eval_wall:.0f} s); "
-        f"curve: {args.out / 'edges_ppo.png'}"
+        f"curve: {out / f'ppo-{args.game}.png'}"
     )
 
 
