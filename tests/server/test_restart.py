@@ -23,8 +23,11 @@ MATCHES = [
     ("erd", {"best_of": 3}, ["human", "human"]),
     ("edges", {"board": "2x3", "stash": "3/3/2"}, ["human", "greedy"]),
     ("squad-combat", {}, ["human", "heuristic"]),
-    # Agents only, slow enough to be in the middle of the match when the server dies.
-    ("erd", {"best_of": 9}, ["ismcts:iterations=1000", "heuristic"]),
+    # Agents only, long enough to be in the middle of the match when the server dies: what
+    # it has played by then is set by the one worker taking decisions in turn (about 10
+    # moves with a 1-iteration search), and the first of 19 games to win 10 is 20 moves
+    # at the least. A small search keeps the decisions the other matches queue behind short.
+    ("erd", {"best_of": 19}, ["ismcts:iterations=200", "heuristic"]),
 ]
 
 
