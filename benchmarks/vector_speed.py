@@ -6,7 +6,9 @@ Every measure steps random legal actions and produces, at every step, what a lea
 the batched environment (``meeple.envs.vector``) its observations, masks and rewards for
 the whole batch; OpenSpiel's C++ ``dots_and_boxes`` 3x4, stepped from Python, each state's
 legal actions and observation tensor; meeple's PettingZoo adapter (``env(game)``) each
-``last()``. Rounds are interleaved and the median of ``--repeat`` is printed with the ratio
+``last()``. The batched measures draw their random legal ids with
+``meeple.core.batch.random_legal_ids`` (compiled, as a learner's batched policy would be),
+the others with NumPy per step. Rounds are interleaved and the median of ``--repeat`` is printed with the ratio
 of the game's batched environment to each: the ratios are the figures to read on a shared
 machine. The batched environment runs its kernels on every core numba finds.
 
@@ -35,6 +37,7 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
+from meeple.core.batch import random_legal_ids
 from meeple.envs.pettingzoo import env as pettingzoo_env
 from meeple.envs.vector import MeepleVectorEnv
 
@@ -46,9 +49,7 @@ def batched_steps(seconds: float, batch: int, board: str) -> float:
     rng = np.random.default_rng(0)
     steps, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
-        # A uniformly random legal id per game: the largest random key among the legal ones.
-        keys = rng.random(info["action_mask"].shape, dtype=np.float32) * info["action_mask"]
-        _, _, _, _, info = env.step(keys.argmax(axis=1))
+        _, _, _, _, info = env.step(random_legal_ids(info["action_mask"], rng))
         steps += batch
     return steps / (time.perf_counter() - start)
 
@@ -61,20 +62,9 @@ def batched_simultaneous_steps(seconds: float, batch: int, game: str) -> float:
     rng = np.random.default_rng(0)
     steps, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
-        keys = rng.random(info["action_mask"].shape, dtype=np.float32) * info["action_mask"]
         steps += int(info["acting"].sum())
-        _, _, _, _, info = env.step(keys.argmax(axis=2))
+        _, _, _, _, info = env.step(random_legal_ids(info["action_mask"], rng))
     return steps / (time.perf_counter() - start)
-
-
-def random_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A uniformly random legal id per row of ``mask`` ``(B, A)``: the r-th legal id of the
-    row, ``r`` drawn below its count (with Erosion's 785 ids, far cheaper than a random key
-    per id; every row has a legal id, as the batched environment resets finished games)."""
-    rows, ids = np.nonzero(mask)
-    counts = np.bincount(rows, minlength=len(mask))
-    starts = np.cumsum(counts) - counts
-    return ids[starts + (rng.random(len(mask)) * counts).astype(np.int64)]
 
 
 def batched_squad_steps(seconds: float, batch: int) -> float:
@@ -84,7 +74,7 @@ def batched_squad_steps(seconds: float, batch: int) -> float:
     rng = np.random.default_rng(0)
     steps, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
-        _, _, _, _, info = env.step(random_legal(info["action_mask"], rng))
+        _, _, _, _, info = env.step(random_legal_ids(info["action_mask"], rng))
         steps += batch
     return steps / (time.perf_counter() - start)
 
@@ -96,7 +86,7 @@ def batched_erosion_steps(seconds: float, batch: int, players: int) -> float:
     rng = np.random.default_rng(0)
     steps, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
-        _, _, _, _, info = env.step(random_legal(info["action_mask"], rng))
+        _, _, _, _, info = env.step(random_legal_ids(info["action_mask"], rng))
         steps += batch
     return steps / (time.perf_counter() - start)
 

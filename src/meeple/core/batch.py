@@ -27,6 +27,9 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 import numpy as np
+from numba import prange
+
+from meeple.core.kernels import kernel
 
 
 class BatchRules(Protocol):
@@ -92,3 +95,39 @@ def seeds_in(states: np.ndarray, at: int) -> np.ndarray:
     :func:`seed_words` writes it)."""
     words = 8 // states.dtype.itemsize
     return np.ascontiguousarray(states[:, at : at + words]).view("<i8").reshape(-1)
+
+
+@kernel(nogil=True, parallel=True)
+def _pick_legal(masks: np.ndarray, draws: np.ndarray, out: np.ndarray) -> None:
+    # The r-th legal id of each row, r = floor(draw * count): two passes over a row, no
+    # temporary arrays (np.nonzero over a whole batch of wide masks cost more than a step).
+    for row in prange(masks.shape[0]):
+        count = 0
+        for a in range(masks.shape[1]):
+            if masks[row, a]:
+                count += 1
+        out[row] = 0
+        if count == 0:
+            continue
+        target = min(int(draws[row] * count), count - 1)
+        for a in range(masks.shape[1]):
+            if masks[row, a]:
+                if target == 0:
+                    out[row] = a
+                    break
+                target -= 1
+
+
+def random_legal_ids(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A uniformly random legal id for every row of ``masks`` (``(B, A)``, or ``(B, S, A)``
+    for a simultaneous game's seats), drawn from ``rng``: ``(B,)`` or ``(B, S)`` ``int64``.
+    A row with no legal id (a seat not to act) gets 0, which the environments ignore."""
+    if masks.dtype != np.bool_ or masks.ndim not in (2, 3):
+        raise ValueError(
+            f"masks must be booleans of shape (B, A) or (B, S, A), got {masks.dtype} "
+            f"of shape {masks.shape}"
+        )
+    flat = np.ascontiguousarray(masks.reshape(-1, masks.shape[-1]))
+    out = np.empty(flat.shape[0], dtype=np.int64)
+    _pick_legal(flat, rng.random(flat.shape[0]), out)
+    return out.reshape(masks.shape[:-1])

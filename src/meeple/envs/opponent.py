@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
+from meeple.core.batch import random_legal_ids
 from meeple.core.errors import MeepleError
 from meeple.envs.vector import MeepleVectorEnv
 
@@ -197,5 +198,4 @@ class OpponentVecEnv:
     def _opponent_moves(self, mask: np.ndarray) -> np.ndarray:
         """A uniformly random legal id in every game (for every seat, in a simultaneous
         game: ``(B, seats)``)."""
-        keys = self.rng.random(mask.shape) * mask
-        return keys.argmax(axis=-1)
+        return random_legal_ids(mask, self.rng)

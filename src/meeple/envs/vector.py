@@ -90,6 +90,9 @@ class MeepleVectorEnv(VectorEnv):
 
     def _look(self) -> dict[str, Any]:
         seats = self.rules.look(self._states, self._masks, self._obs)
+        # Who acts changes only when the states do (a step or a reset, both of which end
+        # here), so the next step reads it from here rather than asking the rules again.
+        self._acting = seats.copy()
         return {
             "action_mask": self._masks.copy(),
             "acting" if self.simultaneous else "to_act": seats,
@@ -133,7 +136,7 @@ class MeepleVectorEnv(VectorEnv):
                 f"step takes {wanted} integer action ids, got shape {chosen.shape} "
                 f"of {chosen.dtype}"
             )
-        acted = self.rules.to_act(self._states)
+        acted = self._acting.copy()
         rows = None if active is None else self._active_rows(active)
         if rows is not None:
             waiting = np.ones(self.num_envs, dtype=np.bool_)
