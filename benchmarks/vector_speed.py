@@ -8,9 +8,11 @@ the whole batch; OpenSpiel's C++ ``dots_and_boxes`` 3x4, stepped from Python, ea
 legal actions and observation tensor; meeple's PettingZoo adapter (``env(game)``) each
 ``last()``. The batched measures draw their random legal ids with
 ``meeple.core.batch.random_legal_ids`` (compiled, as a learner's batched policy would be),
-the others with NumPy per step. Rounds are interleaved and the median of ``--repeat`` is printed with the ratio
-of the game's batched environment to each: the ratios are the figures to read on a shared
-machine. The batched environment runs its kernels on every core numba finds.
+the others with NumPy per step. Rounds are interleaved and the median of ``--repeat`` is
+printed with the ratio of the game's batched environment to each: the ratios are the
+figures to read on a shared machine. The batched environment runs its kernels on every
+core numba finds; ``OMP_WAIT_POLICY=ACTIVE`` lets its threads spin between kernels (faster
+on a machine it has to itself).
 
 A step is one seat's action in one game: the batched environments of The Triangle Clock and
 Erd take both seats' actions in one call, so each of their calls counts the seats that
