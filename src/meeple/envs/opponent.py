@@ -37,7 +37,6 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from meeple.core.batch import random_legal_ids
 from meeple.core.errors import MeepleError
 from meeple.envs.vector import MeepleVectorEnv
 
@@ -198,4 +197,7 @@ class OpponentVecEnv:
     def _opponent_moves(self, mask: np.ndarray) -> np.ndarray:
         """A uniformly random legal id in every game (for every seat, in a simultaneous
         game: ``(B, seats)``)."""
-        return random_legal_ids(mask, self.rng)
+        # Random keys, not core.batch.random_legal_ids: the learning curves in
+        # docs/baselines.md were trained with this stream, and replay from it.
+        keys = self.rng.random(mask.shape) * mask
+        return keys.argmax(axis=-1)
