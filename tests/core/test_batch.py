@@ -22,7 +22,7 @@ def test_a_random_legal_id_is_uniform_over_the_legal_ids_of_its_row() -> None:
         chosen = random_legal_ids(np.tile(mask, (100, 1)), rng)
         assert (chosen[1::2] == 0).all()
         np.add.at(counts, chosen[0::2], 1)
-    total = draws // 2
+    total = draws  # a hundred rows of the first kind a batch
     expected = total / len(legal)
     sd = (total * (1 / len(legal)) * (1 - 1 / len(legal))) ** 0.5
     assert counts.sum() == total and counts[legal].sum() == total
