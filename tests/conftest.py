@@ -74,17 +74,10 @@ SLOW = (
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark the tests in ``SLOW`` ``slow``, so ``make check`` (``-m "not slow"``) leaves
-    them out, and run the files that hold a slow test first.
-
-    The long tests start early, so the two workers of ``make test`` finish together on
-    short ones instead of one waiting while the other runs a long test collected last. A
-    file's tests keep their order and stay together (their module fixtures start once)."""
-    slow_files = set()
+    them out."""
     for item in items:
         if item.nodeid.startswith(SLOW):
             item.add_marker(pytest.mark.slow)
-            slow_files.add(item.nodeid.split("::")[0])
-    items.sort(key=lambda item: item.nodeid.split("::")[0] not in slow_files)
 
 
 @pytest.fixture(autouse=True)
