@@ -15,7 +15,9 @@ import httpx
 from meeple.interfaces.web.client import Client
 
 WAITING = 2.0
-IDLE = 4.0
+# Well above WAITING + 1.5 s: the idle match must still be open when the waiting one is
+# checked, however long the setup between them takes on a loaded machine.
+IDLE = 8.0
 
 
 def _create(url: str, seats: list[str], game: str = "edges") -> dict:
@@ -49,6 +51,7 @@ async def _expiries(server_factory, db_url) -> None:
             f"{url}/api/matches/{idle['match']}/join", json={"token": seat["token"]}
         )
         assert joined.status_code == 200, joined.text
+    idle_joined = time.monotonic()
     watcher = await Client(url, idle["match"], None).connect()
     # A person who keeps moving (more often than IDLE) is never cut off.
     busy = _create(url, ["human", "random"], game="erd")
@@ -57,11 +60,14 @@ async def _expiries(server_factory, db_url) -> None:
 
     await asyncio.sleep(WAITING + 1.5)
     assert _summary(url, waiting)["status"] == "finished"
+    assert time.monotonic() - idle_joined < IDLE, "the setup outlasted the idle expiry"
     assert _summary(url, idle["match"])["status"] == "playing"
     rng = random.Random(3)
     while time.monotonic() - start < IDLE + 3:
         assert await player.play_random(rng, moves=1) == 1
-        await asyncio.sleep(1)
+        # a move every 2 s (far more often than IDLE), and few enough that the match of
+        # best of 9 is still being played at the end
+        await asyncio.sleep(2)
     assert _summary(url, busy["match"])["status"] == "playing"
     for match, why in ((waiting, "nobody took the open seats"), (idle["match"], "nobody moved")):
         summary = _summary(url, match)
