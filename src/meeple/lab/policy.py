@@ -3,8 +3,8 @@
 A learner trained on :class:`~meeple.envs.vector.MeepleVectorEnv` (or
 :class:`~meeple.envs.opponent.OpponentVecEnv`) maps a seat's observation and its legal ids to
 an action id. :class:`PolicyAgent` makes such a function a meeple agent: it computes the same
-observation from the seat's view of the readable rules (each game's
-``compiled.batch.observation_of_view``, proven equal to the batch's by the environments'
+observation from the seat's view of the readable rules (its batched rules'
+``observation_of_view``, proven equal to the batch's by the environments'
 tests) and plays ``game.action_from_id`` of the id chosen. :func:`evaluate_policy` plays it
 against any agent spec (``random``, the game's hand-written agent, ...) and scores it with
 the lab's interval (:func:`meeple.lab.stats.score_interval`). No torch here: a policy is any
@@ -13,8 +13,6 @@ callable.
 
 from __future__ import annotations
 
-import importlib
-import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -24,6 +22,7 @@ from meeple.agents import make_agent, play_game
 from meeple.core.agent import Observation
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game
+from meeple.core.registry import batch_rules
 from meeple.core.rng import derive_seed
 from meeple.lab.stats import score_interval
 
@@ -37,19 +36,9 @@ Observer = Callable[[dict[str, Any], int], np.ndarray]
 
 def observer(game: Game[Any, Any, Any]) -> Observer:
     """The designed observation of ``game``'s batched environment, from a seat's view of the
-    readable rules; MeepleError naming the games that have one if this one does not."""
-    package = game.name.replace("-", "_")
-    try:
-        module = importlib.import_module(f"meeple.games.{package}.compiled.batch")
-        function = module.observation_of_view
-    except (ImportError, AttributeError):
-        raise MeepleError(
-            f"{game.title} has no designed observation (compiled.batch.observation_of_view)"
-        ) from None
-    if len(inspect.signature(function).parameters) == 2:
-        # Edges' observation is the seat to act's, read from the view alone
-        return lambda view, seat: function(game, view)
-    return lambda view, seat: function(game, view, seat)
+    readable rules (its batched rules' ``observation_of_view``); MeepleError naming the games
+    that have batched rules, or the option they refuse, where this configuration has none."""
+    return batch_rules(game).observation_of_view
 
 
 class PolicyAgent:
