@@ -44,52 +44,17 @@ from meeple.envs.pettingzoo import env as pettingzoo_env
 from meeple.envs.vector import MeepleVectorEnv
 
 
-def batched_steps(seconds: float, batch: int, board: str) -> float:
-    """Steps (one action in one game) a second of the batched environment."""
-    env = MeepleVectorEnv("edges", num_envs=batch, board=board)
+def batched_steps(seconds: float, batch: int, game: str, **options: str | int) -> float:
+    """Steps a second of a batched game: one seat's action in one game, so a game whose
+    seats act at once (The Triangle Clock, Erd: every acting seat in one call) counts the
+    seats that acted."""
+    env = MeepleVectorEnv(game, num_envs=batch, **options)
     _, info = env.reset(seed=0)
     rng = np.random.default_rng(0)
     steps, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
+        steps += int(info["acting"].sum()) if env.simultaneous else batch
         _, _, _, _, info = env.step(random_legal_ids(info["action_mask"], rng))
-        steps += batch
-    return steps / (time.perf_counter() - start)
-
-
-def batched_simultaneous_steps(seconds: float, batch: int, game: str) -> float:
-    """Seat actions a second of a batched game whose seats act at once (The Triangle Clock,
-    Erd: both seats in one call)."""
-    env = MeepleVectorEnv(game, num_envs=batch)
-    _, info = env.reset(seed=0)
-    rng = np.random.default_rng(0)
-    steps, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        steps += int(info["acting"].sum())
-        _, _, _, _, info = env.step(random_legal_ids(info["action_mask"], rng))
-    return steps / (time.perf_counter() - start)
-
-
-def batched_squad_steps(seconds: float, batch: int) -> float:
-    """Steps a second of the batched Squad Combat (two players, the demo decks)."""
-    env = MeepleVectorEnv("squad-combat", num_envs=batch)
-    _, info = env.reset(seed=0)
-    rng = np.random.default_rng(0)
-    steps, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        _, _, _, _, info = env.step(random_legal_ids(info["action_mask"], rng))
-        steps += batch
-    return steps / (time.perf_counter() - start)
-
-
-def batched_erosion_steps(seconds: float, batch: int, players: int) -> float:
-    """Steps (one seat's action in one game) a second of the batched Erosion."""
-    env = MeepleVectorEnv("erosion", num_envs=batch, players=players)
-    _, info = env.reset(seed=0)
-    rng = np.random.default_rng(0)
-    steps, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        _, _, _, _, info = env.step(random_legal_ids(info["action_mask"], rng))
-        steps += batch
     return steps / (time.perf_counter() - start)
 
 
@@ -150,10 +115,12 @@ def main() -> None:
     # Per game, its measures; the first is the batched environment the others are set against.
     groups: dict[str, dict[str, Callable[[], float]]] = {}
     if "edges" in chosen:
-        batched_steps(0.2, args.batch, args.board)  # compile (or load) the kernels first
+        batched_steps(
+            0.2, args.batch, "edges", board=args.board
+        )  # compile (or load) the kernels first
         groups["edges"] = {
             f"meeple batched Edges {args.board}, {args.batch} games": lambda: batched_steps(
-                args.seconds, args.batch, args.board
+                args.seconds, args.batch, "edges", board=args.board
             ),
             "OpenSpiel dots_and_boxes 3x4 (C++, stepped from Python)": lambda: spiel_steps(
                 args.seconds
@@ -163,38 +130,38 @@ def main() -> None:
             ),
         }
     if "triangle-clock" in chosen:
-        batched_simultaneous_steps(0.2, args.batch, "triangle-clock")
+        batched_steps(0.2, args.batch, "triangle-clock")
         groups["triangle-clock"] = {
             f"meeple batched The Triangle Clock, {args.batch} games": (
-                lambda: batched_simultaneous_steps(args.seconds, args.batch, "triangle-clock")
+                lambda: batched_steps(args.seconds, args.batch, "triangle-clock")
             ),
             "meeple PettingZoo The Triangle Clock": lambda: pettingzoo_steps(
                 args.seconds, "triangle-clock"
             ),
         }
     if "erd" in chosen:
-        batched_simultaneous_steps(0.2, args.batch, "erd")
+        batched_steps(0.2, args.batch, "erd")
         groups["erd"] = {
-            f"meeple batched Erd, {args.batch} matches": lambda: batched_simultaneous_steps(
+            f"meeple batched Erd, {args.batch} matches": lambda: batched_steps(
                 args.seconds, args.batch, "erd"
             ),
             "meeple PettingZoo Erd": lambda: pettingzoo_steps(args.seconds, "erd"),
         }
     if "erosion" in chosen:
-        batched_erosion_steps(0.2, args.batch, args.players)
+        batched_steps(0.2, args.batch, "erosion", players=args.players)
         groups["erosion"] = {
             f"meeple batched Erosion ({args.players} players), {args.batch} games": lambda: (
-                batched_erosion_steps(args.seconds, args.batch, args.players)
+                batched_steps(args.seconds, args.batch, "erosion", players=args.players)
             ),
             f"meeple PettingZoo Erosion ({args.players} players)": lambda: pettingzoo_steps(
                 args.seconds, "erosion", players=args.players
             ),
         }
     if "squad-combat" in chosen:
-        batched_squad_steps(0.2, args.batch)
+        batched_steps(0.2, args.batch, "squad-combat")
         groups["squad-combat"] = {
-            f"meeple batched Squad Combat, {args.batch} games": lambda: batched_squad_steps(
-                args.seconds, args.batch
+            f"meeple batched Squad Combat, {args.batch} games": lambda: batched_steps(
+                args.seconds, args.batch, "squad-combat"
             ),
             "meeple PettingZoo Squad Combat": lambda: pettingzoo_steps(
                 args.seconds, "squad-combat"
