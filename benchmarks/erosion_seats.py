@@ -7,7 +7,7 @@ player, and the trend of the wins with the seat number, from a stored run's rows
 A shared win is split among its winners (1/k each), so a game's shares sum to 1 and a fair
 share is exactly 1/players; the whole count (a shared win a win for each winner) is given
 beside it. The trend is the least-squares slope of a game's split shares on the seat number
-(or position), averaged over the games, with its 95% t interval over the games (the seats
+(or position), averaged over the games, with its 95% normal interval over the games (the seats
 of a game are counted together, so their dependence is in the interval); the permutation
 p-value shuffles each game's seats (no seat gradient at all) and counts slopes at least as
 steep either way. Positions need the second era's start, so the rows are replayed.
@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from meeple.lab.replay import game_record
+from meeple.lab.stats import wilson_interval
 from meeple.store import DEFAULT_URL, ResultStore
 
 Z95 = 1.959964
@@ -49,17 +50,6 @@ def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
     return m, m - half, m + half
 
 
-def wilson(k: int, n: int) -> tuple[float, float]:
-    """The 95% Wilson interval of k successes in n."""
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    d = 1 + Z95**2 / n
-    c = (p + Z95**2 / (2 * n)) / d
-    h = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / d
-    return c - h, c + h
-
-
 def slope(shares: Sequence[float]) -> float:
     """Least-squares slope of shares on their index 0..n-1."""
     n = len(shares)
@@ -75,7 +65,7 @@ def table(label: str, per_game: list[list[float]], whole: list[list[int]]) -> No
     for i in range(n):
         m, lo, hi = mean_interval([g[i] for g in per_game])
         k = sum(w[i] for w in whole)
-        wlo, whi = wilson(k, games)
+        wlo, whi = wilson_interval(k, games)
         print(
             f"    {i}: split {100 * m:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
             f"  whole {100 * k / games:.1f}% [{100 * wlo:.1f}, {100 * whi:.1f}]"
