@@ -42,15 +42,22 @@ def _random_steps(name: str, games: int, **options):
             yield before, action, state
 
 
+def _counted(state):
+    """What a state's standing must be: its scores, or Squad Combat's Life left (the game
+    keeps no score; the lab follows the lead by the Life each party has left)."""
+    result = state.result
+    return result.get("scores", result.get("life_left"))
+
+
 def _check_standing(steps) -> int:
     checked, standing = 0, None
     for before, action, state in steps:
-        assert state.standing() == state.result.get("scores")
+        assert state.standing() == _counted(state)
         if before is None:
             standing = state.standing()
         else:
             standing = state.standing_after(before, action, standing)
-            assert standing == state.result.get("scores")
+            assert standing == _counted(state)
         checked += 1
     return checked
 
@@ -58,6 +65,27 @@ def _check_standing(steps) -> int:
 @pytest.mark.parametrize("name", GAMES)
 def test_standing_is_the_results_scores_at_every_state(name):
     assert _check_standing(_random_steps(name, 4)) > 20
+
+
+def test_squad_combat_follows_the_lead_by_life_left_and_the_winner_ends_ahead():
+    """Squad Combat has no score: its standing is each party's Life left, so a row tells
+    how early a game was decided and how often the lead changed, and the last party with a
+    character alive is the sole leader at the end."""
+    simulate._setting.cache_clear()
+    rows = [play_job(_job("squad-combat", k)) for k in range(4)]
+    simulate._setting.cache_clear()
+    for row in rows:
+        assert row["lead_changes"] is not None and row["decided_at"] is not None
+        assert 0 <= row["decided_at"] < 1
+        if row["winners"]:
+            game = meeple.make("squad-combat")
+            state = game.new_game(row["seed"])
+            for player, text in row["moves"]:
+                state = state.apply(player, game.parse_action(text))
+            life = state.standing()
+            assert life[row["winners"][0]] == max(life) > 0
+            assert sorted(life)[-2] == 0  # every other party is out
+    assert any(row["lead_changes"] > 0 for row in rows)
 
 
 @pytest.mark.parametrize(
@@ -268,3 +296,18 @@ def test_slow_games_come_back_one_by_one(monkeypatch):
     rows = sorted(run_jobs(jobs, "process", 2), key=lambda row: row["index"])
     assert [row["index"] for row in rows] == list(range(24))
     assert handed == [1] * 24
+
+
+def test_games_stored_before_a_game_followed_a_lead_are_read_back_with_it(tmp_path):
+    """Rows of Squad Combat stored before it had a standing carry no lead story: reading the
+    run back works it out from their moves, equal to the story of the games played now, and
+    leaves the stored rows as they were."""
+    store = ResultStore(f"sqlite:///{tmp_path / 'r.db'}")
+    spec = RunSpec(kind="simulate", game="squad-combat", seatings=[["random"] * 2], seed=4)
+    spec.record(store)
+    played = [play_job(spec.job(k)) for k in range(3)]
+    old = [{**row, "lead_changes": None, "decided_at": None} for row in played]
+    store.add_rows(spec.key, [GameRow.of(row) for row in old])
+    read = execute(spec, 3, store)
+    assert [dict(row) for row in read] == played
+    assert [dict(row) for row in store.rows(spec.key)] == old

@@ -399,10 +399,12 @@ class State(ABC, Generic[A]):
         """Game-specific outcome, JSON-safe: scores, winner, and why the game ended."""
 
     def standing(self) -> list[Any] | None:
-        """The scores as they stand, equal to ``result["scores"]`` (None without scores).
+        """The scores as they stand: ``result["scores"]``, or None in a game without them.
 
-        The lab reads it after every action to follow the lead; a game whose ``result``
-        costs more to build than a move costs to play overrides it with a direct count.
+        The lab reads it after every action to follow the lead (the seat with the highest
+        number leads). A game whose ``result`` costs more to build than a move costs to play
+        overrides it with a direct count; a game that keeps no score may give a running
+        count of who is ahead instead (Squad Combat: the Life each party has left).
         """
         scores = self.result.get("scores")
         return None if scores is None else list(scores)

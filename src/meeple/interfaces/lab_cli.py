@@ -8,7 +8,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -44,6 +44,7 @@ from meeple.lab.report import (
 )
 from meeple.lab.run import (
     RunSpec,
+    completed,
     execute,
     rotations,
     superseded,
@@ -901,6 +902,9 @@ def results_command(
             return
         found = store.find_run(run)
         rows = store.rows(found["key"])
+        with suppress(ValueError, MeepleError):
+            # A run whose spec or files this version cannot read is shown as it was stored.
+            rows = completed(RunSpec.stored(found["spec"]), rows)
     except MeepleError as exc:
         raise fail(str(exc)) from None
     _show_run(found, rows)

@@ -23,7 +23,7 @@ from pydantic import BaseModel, Field, model_validator
 from meeple.core.files import atomic_write
 from meeple.core.options import GameOptions
 from meeple.core.registry import game_class
-from meeple.lab.simulate import Backend, ContentChanged, GameJob, run_jobs
+from meeple.lab.simulate import Backend, ContentChanged, GameJob, run_jobs, with_lead_story
 from meeple.store import ResultStore
 from meeple.store.results import GameRow, row_json
 
@@ -209,6 +209,12 @@ def superseded(spec: RunSpec, store: ResultStore) -> list[str]:
     return notes
 
 
+def completed(spec: RunSpec, rows: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """Stored games of ``spec``, each with what a game played now would describe that can be
+    worked out from its moves (:func:`with_lead_story`)."""
+    return [with_lead_story(spec.job(row["index"]), row) for row in rows]
+
+
 def execute(
     spec: RunSpec,
     games: int,
@@ -235,7 +241,7 @@ def execute(
     if fresh:
         store.forget(key)
     stored: dict[int, Mapping[str, Any]] = {
-        row["index"]: row for row in store.rows(key) if row["index"] < games
+        row["index"]: row for row in completed(spec, store.rows(key)) if row["index"] < games
     }
     if on_row is not None:
         for row in stored.values():

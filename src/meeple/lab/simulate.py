@@ -11,7 +11,7 @@ import json
 import signal
 import time
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from functools import lru_cache
 from typing import Any, Literal
@@ -101,19 +101,24 @@ def _setting(game: str, options_json: str, seats: tuple[str, ...], content_json:
     return _Setting(game, json.loads(options_json), seats, json.loads(content_json))
 
 
-def play_job(job: GameJob) -> dict[str, Any]:
-    """Play one game and describe it as a JSON-safe row.
-
-    Besides the outcome, the row keeps what design metrics need: the first player, length,
-    mean branching factor, and (for games whose ``result`` carries ``scores`` during play)
-    lead changes and the moment the eventual winner took the lead for good.
-    """
-    setting = _setting(
+def _setting_of(job: GameJob) -> _Setting:
+    return _setting(
         job.game,
         json.dumps(job.options, sort_keys=True),
         tuple(job.seats),
         json.dumps(job.content, sort_keys=True),
     )
+
+
+def play_job(job: GameJob) -> dict[str, Any]:
+    """Play one game and describe it as a JSON-safe row.
+
+    Besides the outcome, the row keeps what design metrics need: the first player, length,
+    mean branching factor, and (for games with a running count of who is ahead: the scores
+    of ``result``, or a :meth:`~meeple.core.game.State.standing` of its own) lead changes and
+    the moment the eventual winner took the lead for good.
+    """
+    setting = _setting_of(job)
     game = setting.game
     seed = job.seed
     agents = [build(derive_seed(seed, "seat", p)) for p, build in enumerate(setting.builders)]
@@ -141,8 +146,10 @@ def play_job(job: GameJob) -> dict[str, Any]:
     scores = result.get("scores")
     if not tracks and scores is not None:
         # A game that shows scores only once they exist: follow them by replaying.
-        leaders = _replayed_leaders(initial, moves)
-    lead_changes, decided_at = _lead_story(leaders, _leader(scores))
+        leaders, _ = _replayed_leaders(initial, moves)
+    # A game that keeps no score but a running count (its standing) is decided by its end.
+    final = _leader(scores if scores is not None else standing)
+    lead_changes, decided_at = _lead_story(leaders, final)
     returns = list(state.returns)
     row = {
         "index": job.index,
@@ -169,12 +176,40 @@ def play_job(job: GameJob) -> dict[str, Any]:
     return row
 
 
-def _replayed_leaders(initial: State[Any], moves: list[list[Any]]) -> list[int | None]:
+def with_lead_story(job: GameJob, row: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``row``, a stored game of ``job``, with the lead story :func:`play_job` writes now.
+
+    A game may come to follow a lead after games of it were stored (Squad Combat counts
+    each party's Life left since it was given a standing): the lead changes and the decisive
+    moment of such a row are worked out from its moves, replayed on the rules without the
+    agents, so a report reads them without playing the games again. The stored row is not
+    changed; a row that has a lead story, or of a game that follows none, is returned as is.
+    """
+    if row.get("lead_changes") is not None or row.get("decided_at") is not None:
+        return row
+    setting = _setting_of(job)
+    if not setting.tracks_scores:
+        return row
+    initial = setting.game.new_game(row["seed"])
+    leaders, standing = _replayed_leaders(initial, row["moves"])
+    scores = row.get("scores")
+    lead_changes, decided_at = _lead_story(
+        leaders, _leader(scores if scores is not None else standing)
+    )
+    return {**row, "lead_changes": lead_changes, "decided_at": decided_at}
+
+
+def _replayed_leaders(
+    initial: State[Any], moves: list[list[Any]]
+) -> tuple[list[int | None], list[Any] | None]:
+    """The leader after each of ``moves`` from ``initial``, and the standing at the end."""
     game, state, leaders = initial.game, initial, []
+    standing = initial.standing()
     for player, text in moves:
         state = state.apply(player, game.parse_action(text))
-        leaders.append(_leader(state.standing()))
-    return leaders
+        standing = state.standing()
+        leaders.append(_leader(standing))
+    return leaders, standing
 
 
 def _winners(returns: list[float]) -> list[int]:

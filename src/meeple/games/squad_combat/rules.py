@@ -614,15 +614,25 @@ class SquadCombatState(Reading, State[SquadAction]):
             "winner_name": None if self.winner is None else game.seat_name(self.winner),
             "turn": self.turn,
             "characters_left": [sum(not c.removed for c in party) for party in self.parties],
-            "life_left": [
-                sum(
-                    game.characters[c.card].life - self.damage(seat, slot)
-                    for slot, c in enumerate(party)
-                    if not c.removed
-                )
-                for seat, party in enumerate(self.parties)
-            ],
+            "life_left": self.standing(),
         }
+
+    def standing(self) -> list[int]:
+        """The Life each party has left (its characters in play, less their wounds).
+
+        The rules keep no score; this is the lab's running count of who is ahead, the party
+        with the most Life left leading, so a design report can say how early a game is
+        decided and how often the lead changes. ``result`` reports it as ``life_left``.
+        """
+        characters = self.game.characters
+        return [
+            sum(
+                characters[c.card].life - self.damage(seat, slot)
+                for slot, c in enumerate(party)
+                if not c.removed
+            )
+            for seat, party in enumerate(self.parties)
+        ]
 
     # -- what a seat sees -------------------------------------------------------------------
     def view(self, player: Player | None) -> dict[str, Any]:
