@@ -6,6 +6,7 @@ labels, and Erosion's forced draw is one control whose score agrees with the boa
 from __future__ import annotations
 
 import math
+import time
 
 import pytest
 
@@ -239,3 +240,36 @@ def test_each_triangle_clock_direction_has_one_tip_pointing_its_way(server, chro
         assert off < 3, f"{title}: the tip points {bearing:.0f} degrees"
     assert seen == set(WORDS), f"the memorise step showed only {sorted(seen)}"
     tick.context.close()
+
+
+# A drawing marks whether the game's stylesheet had loaded when the picture first appeared.
+FIRST_DRAW = """
+window.drawnUnstyled = null;
+new MutationObserver(() => {
+  const drawn = document.querySelector("#board svg, #board .clickable");
+  if (window.drawnUnstyled !== null || !drawn) return;
+  const link = document.querySelector("link[data-game-style]");
+  window.drawnUnstyled = !(link && link.sheet);
+}).observe(document, { subtree: true, childList: true });
+"""
+
+
+def test_the_picture_is_first_drawn_with_its_stylesheet_loaded(server, chromium):
+    """The page learns the game from the server and links its stylesheet then: the first
+    picture waits for it, or it is laid out unstyled for a moment (on a slow machine the
+    size picker showed below the window, then moved). The stylesheet is held back a second
+    here, as a slow connection would."""
+    created = server.create("edges", {"first": 0}, ["human", "random"])
+    context = chromium.new_context(viewport={"width": 1280, "height": 800})
+    context.add_init_script(FIRST_DRAW)
+    page = context.new_page()
+
+    def late(route):
+        time.sleep(1)
+        route.continue_()
+
+    page.route("**/static/games/*.css", late)
+    page.goto(f"{server.url}/play/{created['match']}#token={created['seats'][0]['token']}")
+    page.wait_for_selector("body[data-status='playing'] #board .clickable")
+    assert page.evaluate("window.drawnUnstyled") is False
+    context.close()

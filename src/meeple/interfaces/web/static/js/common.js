@@ -1,6 +1,8 @@
 // What every page shares: building elements, calling the REST API, toasts, and the
 // words for seats, scores and results (so the game page and the replay say the same).
 
+import { gameStyle } from "./draw.js";
+
 /** A new element: el("div", {class: "x", onclick: f}, child, "text", ...). */
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -124,10 +126,14 @@ export function logItems(msg, entries) {
       ? " time ran out: the computer chose for you" : " time ran out: the computer chose") : null));
 }
 
-/** Imports a game's drawing module (static/games/<game>.js); null if there is none. */
+/** Imports a game's drawing module (static/games/<game>.js) once its stylesheet (beside
+ * it, of the same name) has loaded, so the first picture is drawn styled; null if there is
+ * no module. */
 export async function loadGame(game) {
   try {
-    return await import(`/static/games/${game}.js`);
+    const module = await import(`/static/games/${game}.js`);
+    await gameStyle(game, new URL("/static/games/", window.location.href));
+    return module;
   } catch (error) {
     console.error(`no drawing for ${game}`, error);
     return null;

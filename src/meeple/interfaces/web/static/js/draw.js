@@ -58,14 +58,26 @@ export function clickable(node, hint, { onClick = null, move = null, ui = null }
   return node;
 }
 
-/** Links a game's own stylesheet once (static/games/<name>.css). */
+const styles = new Map(); // name -> a promise settled once its stylesheet loaded or failed
+
+/**
+ * Links a game's own stylesheet once (static/games/<name>.css) and returns a promise that
+ * settles when it has loaded (or failed to): a picture drawn before its styles arrive is
+ * laid out unstyled for a moment (a control far below the window, then moving).
+ */
 export function gameStyle(name, baseUrl) {
-  if (document.querySelector(`link[data-game-style='${name}']`)) return;
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = new URL(`./${name}.css`, baseUrl).href;
-  link.dataset.gameStyle = name;
-  document.head.appendChild(link);
+  if (!styles.has(name)) {
+    const link = document.createElement("link");
+    link.rel = "stylesheet";
+    link.href = new URL(`./${name}.css`, baseUrl).href;
+    link.dataset.gameStyle = name;
+    styles.set(name, new Promise((settle) => {
+      link.addEventListener("load", settle);
+      link.addEventListener("error", settle);
+    }));
+    document.head.appendChild(link);
+  }
+  return styles.get(name);
 }
 
 const cardLists = new Map(); // game -> Map id -> card, or "fetching"
