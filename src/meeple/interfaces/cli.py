@@ -27,6 +27,7 @@ from meeple.core.registry import (
 )
 from meeple.interfaces import (
     analyse_cli,
+    compile_cli,
     content_cli,
     design_cli,
     doc_text,
@@ -191,6 +192,7 @@ app.command("history")(history.history_command)
 app.command("solve", context_settings=_EXTRA)(solve_cli.solve_command)
 app.command("analyse")(analyse_cli.analyse_command)
 app.command("serve")(serve_cli.serve_command)
+app.command("compile")(compile_cli.compile_command)
 app.add_typer(content_cli.app, name="content")
 
 
