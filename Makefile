@@ -20,15 +20,19 @@ run: $(STAMP)
 JOBS ?= auto
 PYTEST := $(BIN)/pytest -n $(JOBS) --dist worksteal
 
+# `meeple compile` first: every compiled kernel once, both cores, before the tests' many
+# processes would each compile them at their first use.
 test: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/meeple compile
 	$(PYTEST)
 
 # The quick subset for the edit-test loop: no servers, browsers or long property runs
 # (SLOW in tests/conftest.py; docs/contributing.md has its timings).
 check: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/meeple compile
 	$(PYTEST) -m "not slow" -q
 
 # The whole suite with the 40 slowest tests named (what SLOW in tests/conftest.py is from).
