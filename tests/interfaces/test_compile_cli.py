@@ -33,7 +33,7 @@ def test_the_specs_compiled_for_are_the_levels_and_every_rollout_with_small_budg
 def test_compile_plays_a_game_s_agents_and_batched_rules_and_says_what_it_did(run):
     result = run("compile", "erd", "--jobs", "1")
     assert result.exit_code == 0, result.output
-    assert "erd:" in result.output and "Compiled for 1 jobs" in result.output
+    assert "erd:" in result.output and "1 job on 1 worker" in result.output
 
 
 def test_an_unknown_game_is_refused_with_the_games_there_are(run):

@@ -144,7 +144,8 @@ def compile_command(
     for name, seconds, skipped in done:
         note = f" (not offered here: {', '.join(skipped)})" if skipped else ""
         console.print(f"{name}: {seconds:.1f} s{note}")
+    jobs_done = f"{len(done)} job{'s' if len(done) > 1 else ''}"
     console.print(
-        f"Compiled for {len(done)} jobs in {time.perf_counter() - start:.1f} s on {workers} "
+        f"Compiled in {time.perf_counter() - start:.1f} s: {jobs_done} on {workers} "
         f"worker{'s' if workers > 1 else ''}."
     )
