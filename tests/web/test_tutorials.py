@@ -14,6 +14,9 @@ from tests.web.test_accessibility import serious
 
 GAMES = ["edges", "erd", "triangle-clock", "erosion", "squad-combat"]
 
+MARKS = """els => els.map(e => [e.getAttribute('data-move'), e.getAttribute('data-hint') || '',
+  e.classList.contains('tutorial-mark')])"""
+
 
 def off_script_click(page: Any) -> str:
     """Click a (legal) move other than the expected one until the page sends it: a part
@@ -23,10 +26,11 @@ def off_script_click(page: Any) -> str:
     tried: dict[str, int] = {}
     for _ in range(40):
         others = []
-        for element in page.query_selector_all("#board .clickable"):
-            move = element.get_attribute("data-move")
-            hint = element.get_attribute("data-hint") or ""
-            marked = "tutorial-mark" in (element.get_attribute("class") or "")
+        elements = page.query_selector_all("#board .clickable")
+        # Each one's move, hint and mark in one call (a round trip each made Erd's many
+        # clickables cost seconds a step).
+        marks = page.evaluate(MARKS, elements)
+        for element, (move, hint, marked) in zip(elements, marks, strict=True):
             if not (marked or hint.startswith(("cancel", "clear", "take")) or move == expected):
                 others.append((move, hint, element))
         sending = [o for o in others if o[0]]

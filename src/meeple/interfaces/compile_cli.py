@@ -29,8 +29,8 @@ from meeple.agents.levels import DESIGNER, LEVELS
 from meeple.agents.play import play_game
 from meeple.core.batch import random_legal_ids
 from meeple.core.errors import MeepleError
+from meeple.core.registry import batch_rules, make, opponent_policies, rollout_policies
 from meeple.core.registry import games as registered_games
-from meeple.core.registry import make, opponent_policies, rollout_policies
 from meeple.interfaces.console import console, fail
 
 BUDGETS = {"iterations": "4", "worlds": "2", "min_worlds": "2"}
@@ -86,21 +86,29 @@ def warm_game(name: str) -> tuple[str, float, list[str]]:
 
 
 def _step_batched(name: str) -> None:
-    """Play a few batched games of ``name`` to their end with random legal actions."""
-    from meeple.envs.vector import MeepleVectorEnv  # the research layer, only where used
-
+    """Play a few batched games of ``name`` to their end with random legal actions, through
+    the calls the research environments make (``meeple.envs.vector``)."""
+    game = make(name)
     try:
-        env = MeepleVectorEnv(name, num_envs=4)
+        rules = batch_rules(game)
     except MeepleError:
         return  # a game without batched rules
-    rng = np.random.default_rng(0)
-    _, info = env.reset(seed=0)
-    ended = np.zeros(env.num_envs, dtype=bool)
+    batch, rng = 4, np.random.default_rng(0)
+    seats = (rules.num_players,) if getattr(rules, "simultaneous", False) else ()
+    dtype = getattr(rules, "state_dtype", np.int16)
+    states = np.zeros((batch, rules.state_size), dtype=dtype)
+    states[:] = rules.initials(np.arange(batch, dtype=np.int64))
+    masks = np.zeros((batch, *seats, rules.num_actions), dtype=np.bool_)
+    obs = np.zeros((batch, *seats, rules.observation_size), dtype=np.float32)
+    rewards = np.zeros((batch, rules.num_players), dtype=np.float32)
+    done, ended = np.zeros(batch, dtype=np.bool_), np.zeros(batch, dtype=np.bool_)
     for _ in range(10_000):
-        _, _, done, _, info = env.step(random_legal_ids(info["action_mask"], rng))
+        rules.look(states, masks, obs)
+        rules.step(states, random_legal_ids(masks, rng), rewards, done)
         ended |= done
         if ended.all():
             break
+    rules.observe(states, obs)
 
 
 def warm_solver(_: str = SOLVER) -> tuple[str, float, list[str]]:
@@ -125,8 +133,11 @@ def compile_command(
         typer.Option("--jobs", "-j", min=1, help="worker processes (default: one per core)"),
     ] = None,
 ) -> None:
-    """Compile the games' compiled rules, rollouts and batched rules now, into the cache a
-    later process reads: the first game, hint or batched step then starts at once."""
+    """Compile the games' compiled code now (rules, rollouts, batched rules) for later use.
+
+    Each kernel goes into the cache on disk that every later process reads, so the first
+    game against a searching level, hint or batched step starts at once.
+    """
     known = [info.name for info in registered_games()]
     for name in games or []:
         if name not in known:
