@@ -102,3 +102,26 @@ def test_a_move_is_made_with_the_keyboard_alone(server, chromium, game, options)
             break
     assert moves_sent(page) > 0, "no move was sent with the keyboard"
     context.close()
+
+
+# The animations that never end, still running on the page.
+ENDLESS = """() => document.getAnimations().filter((a) =>
+  a.effect.getTiming().iterations === Infinity && a.playState === "running")
+  .map((a) => `${a.animationName} on ${a.effect.target.getAttribute("class")}`)"""
+
+
+@pytest.mark.parametrize("game", ["edges", "squad-combat"])
+def test_nothing_keeps_moving_for_a_player_who_asks_for_less_motion(server, chromium, game):
+    """WCAG 2.3.3: the pulsing "your turn", Edges' marching open edges and Squad Combat's
+    blinking and glowing run for a player who has not asked otherwise, and stop for one
+    whose system asks for reduced motion (``prefers-reduced-motion: reduce``)."""
+    created = server.create(game, {"first": 0}, ["human", "random"])
+    url = f"{server.url}/play/{created['match']}#token={created['seats'][0]['token']}"
+    for motion, moving in (("no-preference", True), ("reduce", False)):
+        context = chromium.new_context(reduced_motion=motion)
+        page = context.new_page()
+        page.goto(url)
+        page.wait_for_selector("body[data-status='playing'] #board .clickable")
+        endless = page.evaluate(ENDLESS)
+        assert bool(endless) is moving, (motion, endless)
+        context.close()

@@ -348,7 +348,10 @@ function tick() {
     return `${Number(seat) === msg.seat ? "you" : seatLabel(msg, Number(seat))}: ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
   });
   const clock = $("clock");
-  clock.textContent = parts.length ? `clock  ${parts.join("  ")}` : "";
+  // Four times a second: written only when it changes, or the page lays itself out again
+  // for nothing all game long.
+  const text = parts.length ? `clock  ${parts.join("  ")}` : "";
+  if (clock.textContent !== text) clock.textContent = text;
   clock.classList.toggle("clock-low", Object.values(msg.deadlines || {}).some((s) => s - passed < 10));
 }
 
