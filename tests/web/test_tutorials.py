@@ -94,5 +94,6 @@ def test_a_tutorial_from_the_lobby_to_its_end(server, chromium, watch, page_erro
     assert not errors, errors
     assert not page_errors
     page.click("#tutorial-play")
-    page.wait_for_function(f"() => document.getElementById('game').value === '{game}'")
+    # The click navigates to the lobby: until it has loaded, the page has no game picker.
+    page.wait_for_function(f"() => document.getElementById('game')?.value === '{game}'")
     context.close()
