@@ -29,6 +29,7 @@ from meeple.agents.levels import DESIGNER, LEVELS
 from meeple.agents.play import play_game
 from meeple.core.batch import random_legal_ids
 from meeple.core.errors import MeepleError
+from meeple.core.game import Game
 from meeple.core.registry import batch_rules, make, opponent_policies, rollout_policies
 from meeple.core.registry import games as registered_games
 from meeple.interfaces.console import console, fail
@@ -58,7 +59,7 @@ def small_specs(name: str) -> list[str]:
         spec = parse_spec(text)
         if spec.params.get("solve") == "true":
             continue
-        params = {**spec.params, **{k: v for k, v in BUDGETS.items() if k in spec.params}}
+        params = dict(spec.params)
         if spec.name in ("ismcts", "mcts", "uct"):
             params["iterations"] = BUDGETS["iterations"]
         elif spec.name == "flat":
@@ -81,14 +82,13 @@ def warm_game(name: str) -> tuple[str, float, list[str]]:
             skipped.append(spec)
             continue
         play_game(game, agents, seed=0)
-    _step_batched(name)
+    _step_batched(game)
     return name, time.perf_counter() - start, skipped
 
 
-def _step_batched(name: str) -> None:
-    """Play a few batched games of ``name`` to their end with random legal actions, through
+def _step_batched(game: Game[Any, Any, Any]) -> None:
+    """Play a few batched games of ``game`` to their end with random legal actions, through
     the calls the research environments make (``meeple.envs.vector``)."""
-    game = make(name)
     try:
         rules = batch_rules(game)
     except MeepleError:
@@ -111,7 +111,7 @@ def _step_batched(name: str) -> None:
     rules.observe(states, obs)
 
 
-def warm_solver(_: str = SOLVER) -> tuple[str, float, list[str]]:
+def warm_solver() -> tuple[str, float, list[str]]:
     """Compile the Edges solver's search (by solving the smallest board)."""
     from meeple.solvers.edges_solver import warm_up
 
@@ -142,7 +142,7 @@ def compile_command(
     for name in games or []:
         if name not in known:
             raise fail(f"no game {name!r}; games: {', '.join(known)}")
-    todo: list[Any] = list(games or known)
+    todo = list(games or known)
     if not games:
         todo.append(SOLVER)
     workers = min(jobs or os.cpu_count() or 1, len(todo))

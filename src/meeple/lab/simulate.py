@@ -147,9 +147,7 @@ def play_job(job: GameJob) -> dict[str, Any]:
     if not tracks and scores is not None:
         # A game that shows scores only once they exist: follow them by replaying.
         leaders, _ = _replayed_leaders(initial, moves)
-    # A game that keeps no score but a running count (its standing) is decided by its end.
-    final = _leader(scores if scores is not None else standing)
-    lead_changes, decided_at = _lead_story(leaders, final)
+    lead_changes, decided_at = _lead_story(leaders, _final_leader(scores, standing))
     returns = list(state.returns)
     row = {
         "index": job.index,
@@ -192,10 +190,7 @@ def with_lead_story(job: GameJob, row: Mapping[str, Any]) -> Mapping[str, Any]:
         return row
     initial = setting.game.new_game(row["seed"])
     leaders, standing = _replayed_leaders(initial, row["moves"])
-    scores = row.get("scores")
-    lead_changes, decided_at = _lead_story(
-        leaders, _leader(scores if scores is not None else standing)
-    )
+    lead_changes, decided_at = _lead_story(leaders, _final_leader(row.get("scores"), standing))
     return {**row, "lead_changes": lead_changes, "decided_at": decided_at}
 
 
@@ -225,6 +220,12 @@ def _margin(scores: list[float] | None) -> float | None:
         return None
     ordered = sorted(scores, reverse=True)
     return float(ordered[0] - ordered[1])
+
+
+def _final_leader(scores: list[Any] | None, standing: list[Any] | None) -> int | None:
+    """Who led at the end: by the result's scores, or, in a game that keeps no score but a
+    running count (its standing), by that count at the end."""
+    return _leader(scores if scores is not None else standing)
 
 
 def _lead_story(leaders: list[int | None], final: int | None) -> tuple[int | None, float | None]:
