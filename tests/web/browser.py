@@ -72,9 +72,15 @@ def pick(rng: random.Random, marks: list[tuple[str | None, str]]) -> int:
     return rng.choice(range(len(marks)))
 
 
-# Every clickable's move and hint in one call: a round trip to the browser per attribute
-# made a match's worth of clicks cost seconds of both processes' time.
-MARKS = "els => els.map(e => [e.getAttribute('data-move'), e.getAttribute('data-hint') || ''])"
+# Every clickable's move, hint and tutorial mark in one call: a round trip to the browser
+# per attribute made a match's worth of clicks cost seconds of both processes' time.
+MARKS = """els => els.map(e => [e.getAttribute('data-move'), e.getAttribute('data-hint') || '',
+  e.classList.contains('tutorial-mark')])"""
+
+
+def marks(page: Any, elements: list[Any]) -> list[tuple[str | None, str, bool]]:
+    """Each element's ``(data-move, data-hint, marked by a tutorial)``, read in one call."""
+    return [(move, hint, marked) for move, hint, marked in page.evaluate(MARKS, elements)]
 
 
 def click_once(page: Any, frames: Frames, rng: random.Random) -> bool:
@@ -88,9 +94,9 @@ def click_once(page: Any, frames: Frames, rng: random.Random) -> bool:
     if not elements:
         return False
     try:
-        marks = [(move, hint) for move, hint in page.evaluate(MARKS, elements)]
-        chosen = pick(rng, marks)
-        move = marks[chosen][0]
+        read = [(move, hint) for move, hint, _ in marks(page, elements)]
+        chosen = pick(rng, read)
+        move = read[chosen][0]
         if move is not None:
             state = frames.latest_state()
             legal = {a["text"] for a in state["legal"]} if state else set()

@@ -9,13 +9,10 @@ import pytest
 
 import meeple.games  # noqa: F401  (registers the games)
 from meeple.core.tutorial import load_tutorial
-from tests.web.browser import Frames, click_expected, moves_sent
+from tests.web.browser import Frames, click_expected, marks, moves_sent
 from tests.web.test_accessibility import serious
 
 GAMES = ["edges", "erd", "triangle-clock", "erosion", "squad-combat"]
-
-MARKS = """els => els.map(e => [e.getAttribute('data-move'), e.getAttribute('data-hint') || '',
-  e.classList.contains('tutorial-mark')])"""
 
 
 def off_script_click(page: Any) -> str:
@@ -27,10 +24,7 @@ def off_script_click(page: Any) -> str:
     for _ in range(40):
         others = []
         elements = page.query_selector_all("#board .clickable")
-        # Each one's move, hint and mark in one call (a round trip each made Erd's many
-        # clickables cost seconds a step).
-        marks = page.evaluate(MARKS, elements)
-        for element, (move, hint, marked) in zip(elements, marks, strict=True):
+        for element, (move, hint, marked) in zip(elements, marks(page, elements), strict=True):
             if not (marked or hint.startswith(("cancel", "clear", "take")) or move == expected):
                 others.append((move, hint, element))
         sending = [o for o in others if o[0]]
