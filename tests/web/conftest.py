@@ -32,17 +32,57 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = kept
 
 
+class Browser:
+    """The session's Chromium as the tests use it: a context a test opens asks for reduced
+    motion unless the test says otherwise, and is closed when the test ends if the test left
+    it open.
+
+    Both are for the machine the suite shares: a game page's endless animations (the pulsing
+    "your turn", Edges' marching edges) keep Chromium drawing frames for as long as the page
+    is open, several times the CPU of a still page (``benchmarks/browser_idle.py``), and a
+    page a test leaves open would draw them until the session ends. Reduced motion stops
+    only those animations (the stylesheets' ``prefers-reduced-motion`` rules say
+    ``animation: none`` and nothing else); the accessibility test opens pages both ways.
+    """
+
+    def __init__(self, browser: Any) -> None:
+        self.browser = browser
+        self.opened: list[Any] = []
+
+    def new_context(self, **options: Any) -> Any:
+        """``Browser.new_context``, with ``reduced_motion="reduce"`` unless given."""
+        options.setdefault("reduced_motion", "reduce")
+        context = self.browser.new_context(**options)
+        self.opened.append(context)
+        return context
+
+    def close_left_open(self) -> None:
+        """Close every context opened since the last call (closing twice is harmless)."""
+        for context in self.opened:
+            context.close()
+        self.opened.clear()
+
+
 @pytest.fixture(scope="session")
-def chromium() -> Iterator[Any]:
-    """A headless Chromium for the session."""
+def chromium() -> Iterator[Browser]:
+    """A headless Chromium for the session (:class:`Browser`)."""
     if not CHROMIUM.exists():
         pytest.skip("Chromium not installed: apt-get install chromium chromium-driver")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield browser
+        yield Browser(browser)
         browser.close()
+
+
+@pytest.fixture(autouse=True)
+def _close_contexts_left_open(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After a test that used the browser, close the contexts it left open."""
+    browser = request.getfixturevalue("chromium") if "chromium" in request.fixturenames else None
+    yield
+    if browser is not None:
+        browser.close_left_open()
 
 
 class Server:

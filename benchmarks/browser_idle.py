@@ -1,0 +1,97 @@
+"""What an open game page costs Chromium while nobody touches it, with and without motion.
+
+    .venv/bin/python benchmarks/browser_idle.py --seconds 8
+
+For every game, a real ``meeple serve`` (SQLite, agents in threads) and Debian's headless
+Chromium: a page seated at a new match against ``random``, once as a player who has not
+asked for less motion and once as one whose system asks for reduced motion
+(``prefers-reduced-motion: reduce``). After the page has settled, Chromium's CPU seconds
+(every one of its processes, read from ``/proc``) are counted over ``--seconds`` of nobody
+doing anything. The table gives CPU seconds per second for both and their ratio: what the
+browser tests save by asking for reduced motion (``tests/web/conftest.py``), and what an
+idle tab costs a player's machine. Linux only (``/proc``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+from pathlib import Path
+
+import httpx
+
+from meeple.interfaces.web.client import ServerProcess
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-gpu"]
+GAMES = {
+    "edges": {"board": "3x3"},
+    "erd": {},
+    "erosion": {},
+    "squad-combat": {},
+    "triangle-clock": {},
+}
+
+
+def chromium_cpu() -> float:
+    """CPU seconds used so far by every running Chromium process."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if b"chromium" not in Path(f"/proc/{pid}/cmdline").read_bytes():
+                continue
+            stat = Path(f"/proc/{pid}/stat").read_text()
+        except OSError:  # exited while we looked
+            continue
+        fields = stat[stat.rfind(")") + 2 :].split()
+        total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
+
+
+def idle_cost(browser, url: str, game: str, motion: str, seconds: float) -> float:
+    """Chromium's CPU seconds per second with one page of ``game`` open and untouched."""
+    created = httpx.post(
+        f"{url}/api/matches",
+        json={"game": game, "options": GAMES[game], "seats": ["human", "random"]},
+        timeout=30,
+    ).json()
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, reduced_motion=motion)
+    page = context.new_page()
+    page.goto(f"{url}/play/{created['match']}#token={created['seats'][0]['token']}")
+    page.wait_for_selector("body[data-status='playing'] #board .clickable")
+    page.wait_for_timeout(1000)  # settled: fonts, the first picture
+    before = chromium_cpu()
+    page.wait_for_timeout(seconds * 1000)
+    cost = (chromium_cpu() - before) / seconds
+    context.close()
+    return cost
+
+
+def main() -> None:
+    """Print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=8.0, help="idle seconds measured")
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    folder = Path(tempfile.mkdtemp(prefix="meeple-idle-"))
+    server = ServerProcess(f"sqlite:///{folder / 'server.db'}", folder / "server.log", 0).start()
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            print("| game | CPU s per s, motion | CPU s per s, reduced motion | ratio |")
+            print("|---|---:|---:|---:|")
+            for game in GAMES:
+                moving = idle_cost(browser, server.url, game, "no-preference", args.seconds)
+                still = idle_cost(browser, server.url, game, "reduce", args.seconds)
+                ratio = moving / still if still > 0 else float("inf")
+                print(f"| {game} | {moving:.3f} | {still:.3f} | {ratio:.0f} |")
+            browser.close()
+    finally:
+        server.stop()
+
+
+if __name__ == "__main__":
+    main()
