@@ -15,7 +15,6 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from scipy.optimize import linprog, nnls
 
 # The default HiGHS tolerances (1e-7) are far looser than the 1e-9 the solution is checked to.
 _OPTIONS = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
@@ -32,6 +31,10 @@ class MatrixSolution(NamedTuple):
 def solve_rows(matrix: np.ndarray) -> MatrixSolution:
     """The row player's program: maximise v subject to x . A[:, j] >= v for every column j,
     sum x = 1, x >= 0. The column mix is read from the program's duals."""
+    # Imported here: scipy.optimize takes about 0.3 s to import, and every process that
+    # imports meeple (each server, command and worker) would pay it, solving or not.
+    from scipy.optimize import linprog
+
     a = _checked(matrix)
     rows, columns = a.shape
     objective = np.zeros(rows + 1)
@@ -147,6 +150,8 @@ def solve_on_support(
     each side's indifference equations (SciPy's NNLS, square or not: degenerate games have
     supports of unequal size) costs a small share of a linear program.
     """
+    from scipy.optimize import nnls  # imported here: see solve_rows
+
     a = _checked(matrix)
     if len(rows) == 0 or len(columns) == 0:
         return None

@@ -8,7 +8,6 @@ from collections.abc import Iterable
 
 import numpy as np
 from pydantic import BaseModel
-from scipy.optimize import minimize
 
 ELO_PER_NATURAL_UNIT = 400 / math.log(10)
 PRIOR_GAMES = 1.0
@@ -69,6 +68,9 @@ def bradley_terry(results: Iterable[tuple[str, str, float]]) -> list[Rating]:
         # pin the mean at zero: strengths are only defined up to a constant
         mean = theta.mean()
         return value + 0.5 * k * mean * mean, grad + mean
+
+    # Imported here: scipy.optimize takes about 0.3 s to import (see core.matrix_games).
+    from scipy.optimize import minimize
 
     fit = minimize(nll, np.zeros(k), jac=True, method="L-BFGS-B")
     theta = fit.x - fit.x.mean()
