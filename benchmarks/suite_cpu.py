@@ -35,16 +35,17 @@ def kind(command: str, parent: str) -> str:
         return "chromium renderer" if "--type=renderer" in command else "chromium, other"
     if "playwright" in command:
         return "playwright driver"
-    if "postgres" in command:
-        return "postgresql"
     if "execnet" in command or "-u -c" in command:
         return "pytest worker"
     if "pytest" in command.split(" ")[0] or " -m pytest" in command:
         return "pytest"
-    if "meeple serve" in command or "/meeple serve" in command:
+    if "meeple serve" in command:
         return "meeple serve"
     if "/meeple " in command or command.startswith("meeple "):
         return f"meeple {command.split('meeple ', 1)[1].split(' ')[0]}"
+    # After the commands: a server's command line may name a PostgreSQL database.
+    if "postgres" in command:
+        return "postgresql"
     if "ray" in command:
         return "ray"
     if "pip" in command:
