@@ -48,8 +48,9 @@ SLOW = (
     "tests/agents/test_compiled_rollouts.py",
     "tests/agents/test_not_exploitable.py",
     "tests/agents/test_catch_up.py",
-    # Erd's designer level solves the rules first (seconds, once per run).
+    # Erd's designer and hard levels solve the rules first (seconds, once per run).
     "tests/agents/test_designer_level.py::test_the_designer_level_plays_a_whole_game_legally[erd",
+    "tests/agents/test_levels.py::test_every_game_has_three_levels_that_build[erd",
     "tests/games/squad_combat/test_properties.py",
     "tests/games/erosion/test_properties.py",
     "tests/games/triangle_clock/test_properties.py",
