@@ -24,7 +24,7 @@ read only for a seat to act), ``masks`` ``(B, num_players, num_actions)``, ``obs
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 from numba import prange
@@ -81,6 +81,27 @@ class BatchRules(Protocol):
         (``state.view(seat)``): the numbers :meth:`observe` gives where ``seat`` is to act
         (:mod:`meeple.envs.observation` offers it to the one-game adapters)."""
         ...
+
+
+class Arrays(NamedTuple):
+    """The arrays a batch of games is stepped in (shaped as the module says)."""
+
+    states: np.ndarray
+    masks: np.ndarray
+    observations: np.ndarray
+
+
+def arrays(rules: BatchRules, batch: int) -> Arrays:
+    """Zeroed ``states``, ``masks`` and ``observations`` for ``batch`` games of ``rules``:
+    the states in the rules' ``state_dtype`` (``int16`` unless named), and a seat axis on
+    the masks and observations where the rules are ``simultaneous``."""
+    seats = (rules.num_players,) if getattr(rules, "simultaneous", False) else ()
+    dtype = getattr(rules, "state_dtype", np.int16)
+    return Arrays(
+        np.zeros((batch, rules.state_size), dtype=dtype),
+        np.zeros((batch, *seats, rules.num_actions), dtype=np.bool_),
+        np.zeros((batch, *seats, rules.observation_size), dtype=np.float32),
+    )
 
 
 def seed_words(seeds: np.ndarray, dtype: np.dtype | type) -> np.ndarray:

@@ -44,6 +44,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from meeple.core.batch import arrays
 from meeple.core.errors import IllegalAction, MeepleError
 from meeple.core.registry import batch_rules, make
 
@@ -77,11 +78,8 @@ class MeepleVectorEnv(VectorEnv):
         )
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        dtype = getattr(self.rules, "state_dtype", np.int16)  # the compiled position's
-        self._states = np.zeros((num_envs, self.rules.state_size), dtype=dtype)
+        self._states, self._masks, self._obs = arrays(self.rules, num_envs)
         self._seeds = np.zeros(num_envs, dtype=np.int64)
-        self._masks = np.zeros((num_envs, *seats, actions), dtype=np.bool_)
-        self._obs = np.zeros((num_envs, *seats, size), dtype=np.float32)
         self._started = False
 
     def observation_slots(self) -> list[str]:

@@ -27,7 +27,7 @@ import typer
 from meeple.agents import make_agent, parse_spec
 from meeple.agents.levels import DESIGNER, LEVELS
 from meeple.agents.play import play_game
-from meeple.core.batch import random_legal_ids
+from meeple.core.batch import arrays, random_legal_ids
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game
 from meeple.core.registry import batch_rules, make, opponent_policies, rollout_policies
@@ -94,12 +94,8 @@ def _step_batched(game: Game[Any, Any, Any]) -> None:
     except MeepleError:
         return  # a game without batched rules
     batch, rng = 4, np.random.default_rng(0)
-    seats = (rules.num_players,) if getattr(rules, "simultaneous", False) else ()
-    dtype = getattr(rules, "state_dtype", np.int16)
-    states = np.zeros((batch, rules.state_size), dtype=dtype)
+    states, masks, obs = arrays(rules, batch)
     states[:] = rules.initials(np.arange(batch, dtype=np.int64))
-    masks = np.zeros((batch, *seats, rules.num_actions), dtype=np.bool_)
-    obs = np.zeros((batch, *seats, rules.observation_size), dtype=np.float32)
     rewards = np.zeros((batch, rules.num_players), dtype=np.float32)
     done, ended = np.zeros(batch, dtype=np.bool_), np.zeros(batch, dtype=np.bool_)
     for _ in range(10_000):
