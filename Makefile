@@ -20,11 +20,17 @@ run: $(STAMP)
 JOBS ?= auto
 PYTEST := $(BIN)/pytest -n $(JOBS) --dist worksteal
 
+# The sources' bytecode written once: the suite starts hundreds of processes (servers,
+# their workers, commands), and where Python keeps no bytecode (PYTHONDONTWRITEBYTECODE)
+# each would compile meeple's sources again as it starts.
+BYTECODE := $(BIN)/python -m compileall -q -j 0 src
+
 # `meeple compile` first: every compiled kernel once, both cores, before the tests' many
 # processes would each compile them at their first use.
 test: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
+	$(BYTECODE)
 	$(BIN)/meeple compile
 	$(PYTEST)
 
@@ -32,6 +38,7 @@ test: $(STAMP)
 # (SLOW in tests/conftest.py; docs/contributing.md has its timings).
 check: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
+	$(BYTECODE)
 	$(BIN)/meeple compile
 	$(PYTEST) -m "not slow" -q
 
