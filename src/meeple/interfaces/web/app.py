@@ -130,8 +130,10 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        # The replays' worker, as the agents', starts at its first task (its start is not
+        # counted in the task's allowance): a process importing meeple is not spent on a
+        # server that is never sent a record.
         await hub.start()
-        replays.start()  # ready before the first upload comes, as a rule
         watcher = asyncio.create_task(stop_replays())
         try:
             yield
