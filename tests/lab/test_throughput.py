@@ -23,7 +23,7 @@ from meeple.lab import simulate
 from meeple.lab.run import RunSpec, execute, rotations, write_jsonl
 from meeple.lab.simulate import play_job, run_jobs
 from meeple.store import ResultStore
-from meeple.store.results import GameRow, _Encoded
+from meeple.store.rows import GameRow, _Encoded
 
 GAMES = [info.name for info in meeple.games()]
 

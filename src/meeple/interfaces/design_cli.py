@@ -41,7 +41,7 @@ from meeple.interfaces.options_cli import option_flags, parse_option_flags
 from meeple.lab.cards import NoCards, card_report
 from meeple.lab.design import CountRun, design_report
 from meeple.lab.metrics import summarize
-from meeple.store import DEFAULT_URL, ResultStore
+from meeple.store import DEFAULT_URL
 
 
 def player_counts(game: str, options: dict[str, Any], text: str | None) -> list[int]:
@@ -141,6 +141,8 @@ def design_command(
     interrupted report resumes; --games extends every run; --backend ray plays on Ray.
     Game options (a content folder, a ranking table) are given after the game.
     """
+    from meeple.store import ResultStore
+
     try:
         name = game_class(game).name
         options = parse_option_flags(name, list(ctx.args))

@@ -10,7 +10,7 @@ import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
@@ -63,8 +63,11 @@ from meeple.lab.tournament import (
     seating_note,
     tournament_spec,
 )
-from meeple.store import DEFAULT_URL, ResultStore, sqlite_file
-from meeple.store.results import GameRow
+from meeple.store import DEFAULT_URL
+from meeple.store.rows import GameRow
+
+if TYPE_CHECKING:
+    from meeple.store import ResultStore
 
 Games = Annotated[int, typer.Option("--games", "-n", help="number of games to play", min=1)]
 Seed = Annotated[int, typer.Option(help="seed of the run; game k gets a seed derived from it")]
@@ -146,6 +149,8 @@ def _play(
     label: str,
     jsonl: Path,
 ) -> list[dict[str, Any]]:
+    from meeple.store import ResultStore
+
     store = ResultStore(db)
     for note in superseded(spec, store):
         console.print(escape(note), soft_wrap=True)  # paths whole, to be copied
@@ -237,6 +242,8 @@ def _interrupted(store: ResultStore, spec: RunSpec, games: int, jsonl: Path) -> 
 
 def _note(db: str, keys: list[str], report: Path) -> None:
     """Remember the command and the report of finished runs, for `meeple results`."""
+    from meeple.store import ResultStore
+
     store = ResultStore(db)
     for key in keys:
         store.note_run(key, _command_line(), str(report))
@@ -886,6 +893,8 @@ def results_command(
     """List the runs stored in the results database, or show one again and export it as CSV.
 
     A run shown again prints its summary, the command that ran it and its report."""
+    from meeple.store import ResultStore, sqlite_file
+
     try:
         if run is None and csv_path is not None:
             raise LabError("--csv exports one run: meeple results RUN --csv FILE")

@@ -17,7 +17,7 @@ from meeple.core.errors import MeepleError
 from meeple.interfaces.console import console, fail
 from meeple.lab.cards import PLAYED_NOTE, card_figure, card_report, card_table
 from meeple.lab.ranks import rank_figure, rank_frequencies, rank_table
-from meeple.store import DEFAULT_URL, ResultStore, sqlite_file
+from meeple.store import DEFAULT_URL
 
 Json = Annotated[bool, typer.Option("--json", help="print the figures as JSON instead")]
 Plot = Annotated[
@@ -58,6 +58,8 @@ def cards_command(
     The run is any stored simulate run (meeple results lists them); its games are replayed
     from their moves, so nothing is played again.
     """
+    from meeple.store import ResultStore, sqlite_file
+
     try:
         if (file := sqlite_file(db)) is not None and not file.exists():
             raise MeepleError(f"no run {run!r}: there is no results database {file}")

@@ -36,7 +36,7 @@ from meeple.interfaces.legend import print_legend
 from meeple.interfaces.options_cli import with_typed_files
 from meeple.interfaces.play_cli import game_banner
 from meeple.lab.replay import find_game, game_record, replay_differences
-from meeple.store import DEFAULT_URL, ResultStore, sqlite_file
+from meeple.store import DEFAULT_URL
 
 ReadKey = Callable[[], str]
 """Wait for one key and return it (an arrow key as its escape sequence)."""
@@ -156,6 +156,8 @@ def step_through(replay: Replay, read_key: ReadKey, start: int = 0) -> int:
 def _lab_record(run: str, number: str, db: str, typed: list[str]) -> GameRecord:
     """Game ``number`` of the lab run ``run`` as a record, checked to be the game the run
     counted (its moves replay to the returns and scores the run stored)."""
+    from meeple.store import ResultStore, sqlite_file
+
     if typed:
         raise MeepleError(
             f"a lab run's game takes its options from the run; {typed[0]!r} is not needed"

@@ -17,7 +17,7 @@ import typer
 from meeple.core.errors import MeepleError
 from meeple.interfaces.console import console, fail
 from meeple.interfaces.web.limits import ServerLimits
-from meeple.store.matches import DEFAULT_MATCH_URL
+from meeple.store import DEFAULT_MATCH_URL
 
 _LIMITS = ServerLimits()
 

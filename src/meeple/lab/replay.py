@@ -9,13 +9,15 @@ spec and the game's index, playing that job again gives the same row (:func:`reg
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from meeple.core.errors import MeepleError
 from meeple.core.record import GameRecord
 from meeple.lab.run import RunSpec
 from meeple.lab.simulate import play_job
-from meeple.store import ResultStore
+
+if TYPE_CHECKING:
+    from meeple.store import ResultStore
 
 
 class GameNotFound(MeepleError):

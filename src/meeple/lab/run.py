@@ -16,7 +16,7 @@ import json
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field, model_validator
 
@@ -24,8 +24,10 @@ from meeple.core.files import atomic_write
 from meeple.core.options import GameOptions
 from meeple.core.registry import game_class
 from meeple.lab.simulate import Backend, ContentChanged, GameJob, run_jobs, with_lead_story
-from meeple.store import ResultStore
-from meeple.store.results import GameRow, row_json
+from meeple.store.rows import GameRow, row_json
+
+if TYPE_CHECKING:
+    from meeple.store import ResultStore
 
 FLUSH_SECONDS = 1.0
 """Finished games are written to the database at least this often (and at the end)."""

@@ -25,7 +25,7 @@ from meeple.core.game import State
 from meeple.core.processes import die_with_parent
 from meeple.core.registry import make
 from meeple.core.rng import derive_seed
-from meeple.store.results import GameRow
+from meeple.store.rows import GameRow
 
 Backend = Literal["serial", "process", "ray"]
 

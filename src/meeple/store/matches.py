@@ -45,12 +45,10 @@ from meeple.store.db import (
     open_engine,
     storage_failures,
 )
+from meeple.store.defaults import DEFAULT_MATCH_URL
 
 CHANNEL = "meeple_match"
 """The PostgreSQL channel on which every change to a match is announced."""
-
-DEFAULT_MATCH_URL = "sqlite:///results/server.db"
-"""Where ``meeple serve`` keeps its matches unless told otherwise."""
 
 STATUSES = ("waiting", "playing", "finished")
 """waiting: a person's seat is still open; playing; finished (with a result)."""
