@@ -15,6 +15,7 @@ import pytest
 
 import meeple
 from meeple.core.agent import Observation
+from meeple.core.batch import random_legal_ids
 from meeple.core.errors import MeepleError
 from meeple.envs.opponent import OpponentVecEnv
 from meeple.games.edges.compiled.batch import observation_of_view
@@ -65,7 +66,7 @@ def test_the_learner_moves_in_turn_and_is_paid_its_own_return(options):
             np.testing.assert_allclose(
                 obs[k], observation_of_view(game, state.view(env.learner[k]))
             )
-        actions = np.array([rng.choice(np.flatnonzero(row)) for row in masks])
+        actions = random_legal_ids(masks, rng)
         before = env.env._seeds.copy()
         learner = env.learner.copy()
         obs, rewards, dones, infos = env.step(actions)
@@ -146,7 +147,7 @@ def test_every_step_waits_at_the_learners_turn_in_every_game(name, options):
             assert np.flatnonzero(masks[k]).tolist() == sorted(state.legal_action_ids(seat))
             np.testing.assert_allclose(obs[k], observe(state.view(seat), seat), atol=1e-6)
         learner = env.learner.copy()
-        actions = np.array([rng.choice(np.flatnonzero(row)) for row in masks])
+        actions = random_legal_ids(masks, rng)
         obs, rewards, dones, infos = env.step(actions)
         assert obs.shape == (batch, *env.observation_space.shape)
         for k in np.flatnonzero(dones):

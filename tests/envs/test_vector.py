@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import meeple
+from meeple.core.batch import random_legal_ids
 from meeple.core.errors import IllegalAction, MeepleError
 from meeple.envs.vector import MeepleVectorEnv
 from meeple.games.edges.compiled.batch import observation_of_view
@@ -39,7 +40,7 @@ def play_along(options: dict[str, object], games: int, batch: int, seed: int) ->
             )
             assert np.array_equal(env._states[k], encode(state))
             np.testing.assert_allclose(obs[k], observation_of_view(game, state.view(seat)))
-        actions = np.array([rng.choice(np.flatnonzero(row)) for row in info["action_mask"]])
+        actions = random_legal_ids(info["action_mask"], rng)
         obs, reward, terminated, truncated, info = env.step(actions)
         assert not truncated.any()
         for k, state in enumerate(readable):
@@ -87,7 +88,7 @@ def test_a_run_replays_from_its_seed() -> None:
         rng = np.random.default_rng(1)
         trace = [obs]
         for _ in range(40):
-            actions = np.array([rng.choice(np.flatnonzero(row)) for row in info["action_mask"]])
+            actions = random_legal_ids(info["action_mask"], rng)
             obs, reward, _, _, info = env.step(actions)
             trace += [obs, reward]
         runs.append(trace)
@@ -135,7 +136,7 @@ def test_the_observation_names_every_slot_and_stays_in_the_unit_box() -> None:
     for _ in range(50):
         assert env.single_observation_space.contains(obs[0])
         assert ((obs >= 0) & (obs <= 1)).all()
-        actions = np.array([rng.choice(np.flatnonzero(row)) for row in info["action_mask"]])
+        actions = random_legal_ids(info["action_mask"], rng)
         obs, *_, info = env.step(actions)
 
 

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import meeple
+from meeple.core.batch import random_legal_ids
 from meeple.core.errors import IllegalAction, MeepleError
 from meeple.envs.vector import MeepleVectorEnv
 from meeple.games.erosion.compiled.batch import observation_of_view
@@ -33,9 +34,8 @@ CONFIGS: list[tuple[dict[str, Any], int]] = [
 
 
 def random_actions(info: dict[str, Any], rng: np.random.Generator) -> np.ndarray:
-    """A uniformly random legal id per game: the largest random key among the legal ones."""
-    keys = rng.random(info["action_mask"].shape) * info["action_mask"]
-    return keys.argmax(axis=1)
+    """A uniformly random legal id per game."""
+    return random_legal_ids(info["action_mask"], rng)
 
 
 def play_along(

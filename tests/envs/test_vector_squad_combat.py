@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import meeple
+from meeple.core.batch import random_legal_ids
 from meeple.core.errors import IllegalAction, MeepleError
 from meeple.envs.vector import MeepleVectorEnv
 from meeple.games.squad_combat.compiled import batch as squad_batch
@@ -37,7 +38,7 @@ CONFIGS: list[dict[str, Any]] = [
 
 def random_actions(info: dict[str, Any], rng: np.random.Generator) -> np.ndarray:
     """A uniformly random legal id per game."""
-    return np.array([rng.choice(np.flatnonzero(row)) for row in info["action_mask"]])
+    return random_legal_ids(info["action_mask"], rng)
 
 
 def play_along(
