@@ -28,9 +28,8 @@ DAMAGE = {
 def test_damaged_matches_are_set_aside_and_the_others_are_served(server_factory, db_url):
     """Each kind of damage in a match of its own, and one match left whole: one restart,
     and each damaged match is set aside for its own reason while the whole one is served."""
+    # PostgreSQL's json type cannot hold text that is not JSON: that damage is SQLite's alone.
     damages = [d for d in DAMAGE if not (d == "not JSON" and db_url.startswith("postgresql"))]
-    if db_url.startswith("postgresql"):
-        assert len(damages) == len(DAMAGE) - 1  # its json type cannot hold text that is not JSON
     server = server_factory(db_url)
     made = [
         httpx.post(

@@ -34,7 +34,7 @@ from meeple.store.db import (
     upsert,
 )
 from meeple.store.defaults import DEFAULT_URL
-from meeple.store.rows import GameRow, _Encoded, row_json  # noqa: F401  (the rows stored)
+from meeple.store.rows import GameRow
 
 
 class _Base(DeclarativeBase):
