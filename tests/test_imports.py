@@ -2,8 +2,9 @@
 
 Every server, agent worker, lab worker and command the suite (or an operator) starts imports
 meeple's command line or the server's worker module first. The database library, scipy's
-optimiser and matplotlib take a noticeable part of a second each to import, and most of
-those processes never open a results database, solve a matrix game or draw a plot.
+optimiser, matplotlib and numba (with the games' compiled twins it compiles) take a
+noticeable part of a second each to import, and most of those processes never open a
+results database, solve a matrix game, draw a plot or play a compiled rollout.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import sys
 
 import pytest
 
-LATE = ("sqlalchemy", "scipy.optimize", "matplotlib")
+LATE = ("sqlalchemy", "scipy.optimize", "matplotlib", "numba")
 """Libraries imported only where they are used."""
 
 
@@ -38,3 +39,19 @@ def test_starting_a_process_imports_none_of_the_late_libraries(module: str) -> N
 
 def test_the_check_sees_a_late_library_once_it_is_used() -> None:
     assert _imported_after("from meeple.store import ResultStore") == ["sqlalchemy"]
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "compiled_playout(meeple.make('edges'))",
+        "compiled_choice(meeple.make('triangle-clock'), 'guided')",
+        "compiled_values(meeple.make('erosion'), 'random')",
+        "batch_rules(meeple.make('erd'))",
+    ],
+)
+def test_a_compiled_twin_registered_by_name_is_imported_where_it_is_asked_for(code: str) -> None:
+    """The games register their compiled twins as ``module:name``: asking the registry for
+    one imports it (and numba) and gives what it names."""
+    setup = "import meeple\nfrom meeple.core.registry import *\n"
+    assert _imported_after(f"{setup}assert ({code}) is not None") == ["numba"]

@@ -6,6 +6,7 @@ can register through the ``meeple.games`` entry-point group.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.metadata import entry_points
@@ -92,15 +93,31 @@ def games() -> list[GameInfo]:
 
 
 _EXTRA_AGENTS: dict[str, dict[str, Any]] = {}
-_PLAYOUTS: dict[
-    tuple[str, str],
-    tuple[Callable[[Any, int], tuple[float, ...]], Callable[[Any], object] | None],
-] = {}
-_CHOICES: dict[tuple[str, str], Callable[[Any, int, int], Any]] = {}
-_VALUES: dict[tuple[str, str], Callable[[Any, int, list[Any], int], list[float]]] = {}
+
+Ref = Callable[..., Any] | str
+"""What the compiled registrations take: the object, or where it is, as
+``"package.module:name"``, imported at its first use.
+
+A game's compiled twin is numba code: importing it imports numba and builds its kernels'
+dispatchers (a fifth of a second per process, all games together). Registering it by name
+keeps that out of every process that never plays a compiled rollout or a batched step (the
+command line, a server that hands out no searching agent)."""
+
+_PLAYOUTS: dict[tuple[str, str], tuple[Ref, Ref | None]] = {}
+_CHOICES: dict[tuple[str, str], Ref] = {}
+_VALUES: dict[tuple[str, str], Ref] = {}
 
 RANDOM_ROLLOUT = "random"
 """The rollout every compiled playout offers first: uniformly random legal actions."""
+
+
+def resolve(ref: Ref) -> Any:
+    """The object a registration names: ``ref`` itself, or the ``name`` imported from
+    ``package.module`` where it is written ``"package.module:name"``."""
+    if not isinstance(ref, str):
+        return ref
+    module, _, name = ref.partition(":")
+    return getattr(importlib.import_module(module), name)
 
 
 def register_agent(game_name: str, name: str, factory: Any) -> None:
@@ -114,14 +131,18 @@ def register_agent(game_name: str, name: str, factory: Any) -> None:
 
 def register_playout(
     game_name: str,
-    playout: Callable[[Any, int], tuple[float, ...]],
-    check: Callable[[Any], object] | None = None,
+    playout: Ref,
+    check: Ref | None = None,
     policy: str = RANDOM_ROLLOUT,
-    choose: Callable[[Any, int, int], Any] | None = None,
-    values: Callable[[Any, int, list[Any], int], list[float]] | None = None,
+    choose: Ref | None = None,
+    values: Ref | None = None,
 ) -> None:
     """Offer a compiled playout for one game: ``playout(state, seed)`` plays from ``state``
     and gives each seat's return (from -1 to 1).
+
+    Each function may be given as ``"package.module:name"`` (:data:`Ref`): the built-in
+    games register their compiled twins so, and the module is imported the first time
+    search asks for it.
 
     ``policy`` names how it plays: ``"random"`` plays uniformly random legal actions to the
     end; another name (a game's ``"guided"`` rollout, say) may prefer some actions and may
@@ -168,10 +189,10 @@ def compiled_playout(
         return None
     if check is not None:
         try:
-            check(game)
+            resolve(check)(game)
         except (ValueError, MeepleError):
             return None
-    return playout
+    return resolve(playout)  # type: ignore[no-any-return]
 
 
 def opponent_policies(game_name: str) -> list[str]:
@@ -187,7 +208,9 @@ def compiled_choice(
     """The single-action form of the compiled rollout ``policy`` for ``game`` if it is
     registered and serves ``game``'s options, else None."""
     choose = _CHOICES.get((_key(game.name), policy))
-    return choose if choose is not None and compiled_playout(game, policy) is not None else None
+    if choose is None or compiled_playout(game, policy) is None:
+        return None
+    return resolve(choose)  # type: ignore[no-any-return]
 
 
 def compiled_values(
@@ -197,7 +220,9 @@ def compiled_values(
     (``register_playout``'s ``values``) if it is registered and serves ``game``'s options,
     else None."""
     values = _VALUES.get((_key(game.name), policy))
-    return values if values is not None and compiled_playout(game, policy) is not None else None
+    if values is None or compiled_playout(game, policy) is None:
+        return None
+    return resolve(values)  # type: ignore[no-any-return]
 
 
 def game_agents(game_name: str) -> dict[str, Any]:
@@ -222,13 +247,14 @@ def game_judge(game_name: str) -> Any | None:
     return _JUDGES.get(_key(game_name))
 
 
-_BATCHES: dict[str, Any] = {}
+_BATCHES: dict[str, Ref] = {}
 
 
-def register_batch(game_name: str, factory: Any) -> None:
+def register_batch(game_name: str, factory: Ref) -> None:
     """Offer batched rules for one game: ``factory(game)`` makes a
     :class:`meeple.core.batch.BatchRules` for that configuration, or raises
-    :class:`~meeple.core.errors.MeepleError` naming the options it does not serve."""
+    :class:`~meeple.core.errors.MeepleError` naming the options it does not serve. Like a
+    playout, ``factory`` may be ``"package.module:name"``, imported at its first use."""
     _BATCHES[_key(game_name)] = factory
 
 
@@ -239,4 +265,4 @@ def batch_rules(game: Game[Any, Any, Any]) -> Any:
     if factory is None:
         offered = ", ".join(sorted(_BATCHES)) or "none"
         raise MeepleError(f"{game.title} has no batched rules yet; games that have: {offered}")
-    return factory(game)
+    return resolve(factory)(game)

@@ -27,7 +27,6 @@ import typer
 from meeple.agents import make_agent, parse_spec
 from meeple.agents.levels import DESIGNER, LEVELS
 from meeple.agents.play import play_game
-from meeple.core.batch import arrays, random_legal_ids
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game
 from meeple.core.registry import batch_rules, make, opponent_policies, rollout_policies
@@ -89,6 +88,10 @@ def warm_game(name: str) -> tuple[str, float, list[str]]:
 def _step_batched(game: Game[Any, Any, Any]) -> None:
     """Play a few batched games of ``game`` to their end with random legal actions, through
     the calls the research environments make (``meeple.envs.vector``)."""
+    # Here, not at the top: meeple.core.batch is compiled code, and every command imports
+    # this module to offer ``meeple compile``.
+    from meeple.core.batch import arrays, random_legal_ids
+
     try:
         rules = batch_rules(game)
     except MeepleError:

@@ -3,7 +3,6 @@
 from meeple.core.game import register_renderer
 from meeple.core.registry import register_agent, register_batch
 from meeple.games.erd.agents import HeuristicAgent
-from meeple.games.erd.compiled.batch import ErdBatch
 from meeple.games.erd.render import render_state
 from meeple.games.erd.rules import (
     VERSIONS,
@@ -23,8 +22,9 @@ from meeple.games.erd.rules import (
 # imports neither.
 register_agent("erd", "heuristic", HeuristicAgent)
 register_renderer(ErdGame, render_state)
-# The batched rules import the rules, so they are offered from the package too.
-register_batch("erd", ErdBatch)
+# The batched rules import the rules, so they are offered from the package too, by name:
+# numba is imported where a batch is first asked for.
+register_batch("erd", f"{__name__}.compiled.batch:ErdBatch")
 
 __all__ = [
     "VERSIONS",

@@ -5,8 +5,6 @@ from meeple.core.game import register_renderer
 from meeple.core.registry import register_agent, register_batch, register_playout
 from meeple.games.erosion.agents import HeuristicAgent
 from meeple.games.erosion.cards import CardError, standard_cards, standard_legends
-from meeple.games.erosion.compiled import rules as compiled_rules
-from meeple.games.erosion.compiled.batch import ErosionBatch
 from meeple.games.erosion.render import render_state
 from meeple.games.erosion.rules import (
     Choose,
@@ -35,12 +33,12 @@ register_renderer(ErosionGame, render_state)
 
 # The compiled rules import the rules, so they are offered to search from the package; the
 # options they do not serve (the advanced game, legends, pass-over) keep the engine's rollouts.
-# ``values`` plays a flat search's candidates in a world in one call.
-register_playout(
-    "erosion", compiled_rules.playout, compiled_rules.served, values=compiled_rules.values
-)
+# ``values`` plays a flat search's candidates in a world in one call. By name: numba is
+# imported where search or a batch first asks for them.
+_RULES = f"{__name__}.compiled.rules"
+register_playout("erosion", f"{_RULES}:playout", f"{_RULES}:served", values=f"{_RULES}:values")
 # Many games at once for the research environments (meeple.envs.vector), on the same rules.
-register_batch("erosion", ErosionBatch)
+register_batch("erosion", f"{__name__}.compiled.batch:ErosionBatch")
 
 
 __all__ = [

@@ -10,9 +10,6 @@ from meeple.games.triangle_clock.cards import (
     parse_symbol,
     symbol_name,
 )
-from meeple.games.triangle_clock.compiled import guided
-from meeple.games.triangle_clock.compiled import rules as compiled_rules
-from meeple.games.triangle_clock.compiled.batch import TriangleClockBatch
 from meeple.games.triangle_clock.hands import HandValue, Ranking, RankingTable, RankingTableError
 from meeple.games.triangle_clock.render import render_state
 from meeple.games.triangle_clock.rules import (
@@ -32,30 +29,33 @@ from meeple.games.triangle_clock.rules import (
 register_agent("triangle-clock", "heuristic", HeuristicAgent)
 register_renderer(TriangleClockGame, render_state)
 
-# The compiled rules import the rules, so they are offered to search from the package.
-register_playout("triangle-clock", compiled_rules.playout, compiled_rules.tables)
+# The compiled rules import the rules, so they are offered to search from the package, by
+# name: numba is imported where search or a batch first asks for them.
+_RULES = f"{__name__}.compiled.rules"
+_GUIDED = f"{__name__}.compiled.guided"
+register_playout("triangle-clock", f"{_RULES}:playout", f"{_RULES}:tables")
 register_playout(
     "triangle-clock",
-    guided.playout,
-    compiled_rules.tables,
+    f"{_GUIDED}:playout",
+    f"{_RULES}:tables",
     policy="guided",
-    choose=guided.choose,
+    choose=f"{_GUIDED}:choose",
 )
 register_playout(
     "triangle-clock",
-    guided.playout_ahead,
-    compiled_rules.tables,
+    f"{_GUIDED}:playout_ahead",
+    f"{_RULES}:tables",
     policy="ahead",
-    choose=guided.choose,
+    choose=f"{_GUIDED}:choose",
 )
 register_playout(
     "triangle-clock",
-    guided.playout_deep,
-    compiled_rules.tables,
+    f"{_GUIDED}:playout_deep",
+    f"{_RULES}:tables",
     policy="deep",
-    choose=guided.choose,
+    choose=f"{_GUIDED}:choose",
 )
-register_batch("triangle-clock", TriangleClockBatch)
+register_batch("triangle-clock", f"{__name__}.compiled.batch:TriangleClockBatch")
 
 __all__ = [
     "CARDS",
