@@ -6,7 +6,6 @@ import inspect
 from typing import Annotated
 
 import typer
-from rich.markdown import Markdown
 from rich.markup import escape
 from rich.table import Table
 
@@ -39,7 +38,7 @@ from meeple.interfaces import (
     serve_cli,
     solve_cli,
 )
-from meeple.interfaces.console import console, fail
+from meeple.interfaces.console import console, fail, print_markdown
 from meeple.interfaces.game_help import GameOptionsCommand
 from meeple.interfaces.options_cli import parse_option_flags
 
@@ -96,7 +95,7 @@ def rules_command(
             text = make(game, **parse_option_flags(game, list(ctx.args))).player_rules()
     except MeepleError as exc:
         raise fail(str(exc)) from None
-    console.print(Markdown(text))
+    print_markdown(text)
     table = Table(title=f"{cls.title} options")
     # An option's flag is what a person types: never cut, the other columns wrap instead.
     table.add_column(

@@ -27,6 +27,15 @@ WIPE = "\x1b[2J\x1b[3J\x1b[H"
 """Clear the screen (2J), the terminal's scrollback (3J), and go to the top (H)."""
 
 
+def print_markdown(text: str) -> None:
+    """Show Markdown (a game's rules, its legend) at the terminal."""
+    # Imported here: the Markdown renderer and its highlighter are a tenth of the start of
+    # every command, and only the rules and the legend print Markdown.
+    from rich.markdown import Markdown
+
+    console.print(Markdown(text))
+
+
 def fail(message: str) -> typer.Exit:
     """Print an error for a person (unwrapped, so it can be copied) and return the exit."""
     # Messages quote what a person typed; escaped, "[/]" in it is shown instead of read

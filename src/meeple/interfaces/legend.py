@@ -6,10 +6,8 @@ The legend is written once, in the "Reading the board" section of each game's ``
 
 from __future__ import annotations
 
-from rich.markdown import Markdown
-
 from meeple.core.game import Game
-from meeple.interfaces.console import console
+from meeple.interfaces.console import console, print_markdown
 from meeple.interfaces.play_cli import Turn, prompt_command
 
 LEGEND_HEADING = "## Reading the board"
@@ -29,7 +27,7 @@ def print_legend(game: Game) -> None:
     """Show the legend at the terminal (or say that the game has none)."""
     legend = legend_markdown(game)
     if legend:
-        console.print(Markdown(legend))
+        print_markdown(legend)
     else:
         console.print(f"{game.title} has no legend: its board uses no marks to explain.")
 
