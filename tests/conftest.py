@@ -51,6 +51,9 @@ SLOW = (
     # Erd's designer and hard levels solve the rules first (seconds, once per run).
     "tests/agents/test_designer_level.py::test_the_designer_level_plays_a_whole_game_legally[erd",
     "tests/agents/test_levels.py::test_every_game_has_three_levels_that_build[erd",
+    "tests/agents/test_search.py::test_every_agent_of_every_hidden_information_game_keeps_the"
+    "_information_rule[erd-equilibrium:solve=true",
+    "tests/interfaces/test_cli_play.py::test_erds_hard_opponent_says_what_its_first_game_waits",
     "tests/games/squad_combat/test_properties.py",
     "tests/games/erosion/test_properties.py",
     "tests/games/triangle_clock/test_properties.py",
