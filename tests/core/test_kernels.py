@@ -130,3 +130,43 @@ def test_a_compiled_twin_runs_the_new_value_of_a_constant_of_its_game(tmp_path, 
     (game / "constants.py").write_text(CONSTANTS.format(increment=10))  # the twin untouched
     assert _twin(tmp_path, env) == 21
     assert len(list((game / "__pycache__").glob("numba-*"))) == 1
+
+
+WIDTHS = """
+import numpy as np
+from meeple.core.kernels import kernel
+
+@kernel(nogil=True)
+def add(x, y):
+    return x + y
+
+@kernel(nogil=True)
+def calls(row):
+    # an int16 read from a row, constants, an int32 and an int64: one signature of add
+    return add(row[0], 1) + add(np.int32(2), 3) + add(4, row[0]) + add(np.int64(5), 6)
+"""
+
+
+def test_a_kernel_is_compiled_once_for_every_width_of_signed_integer_and_constant(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Calls from another kernel with ``int16``, ``int32``, ``int64`` and constant arguments
+    compile the callee once, for ``int64`` (``one_integer_type``), and give the same sums."""
+    import importlib
+
+    import numpy as np
+    from numba.core import types
+
+    package = tmp_path / "widths"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "kernels.py").write_text(WIDTHS)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = importlib.import_module("widths.kernels")
+    assert module.calls(np.array([7], dtype=np.int16)) == 8 + 5 + 11 + 11
+    assert module.add.signatures == [(types.int64, types.int64)]
+    # The extreme values of the narrow widths come through whole.
+    assert (
+        module.calls(np.array([np.iinfo(np.int16).max], dtype=np.int16))
+        == 2 * 32767 + 1 + 4 + 5 + 11
+    )

@@ -34,6 +34,7 @@ from typing import Any, TypeVar
 
 import numba
 from numba import njit
+from numba.core import types
 
 from meeple.core.files import user_cache_home
 
@@ -107,23 +108,56 @@ def cache_folder(source_folder: Path) -> Path | None:
 
 def kernel(**options: Any) -> Callable[[Callable[..., Any]], Any]:
     """A decorator like ``njit(**options)`` whose machine code is cached on disk for the
-    present sources of the function's package (see the module docstring)."""
+    present sources of the function's package (see the module docstring), and which a
+    kernel calling it compiles once for every signed integer type (:func:`one_integer_type`)."""
 
     def decorate(function: Callable[..., Any]) -> Any:
         folder = cache_folder(sources_root(Path(inspect.getfile(function)).parent))
         if folder is None:
-            return njit(**options)(function)
+            return one_integer_type(njit(**options)(function))
         # numba reads CACHE_DIR when a function is decorated (its cache locator is chosen
         # then), so setting it around the decoration alone leaves other code's caches alone.
         with _DECORATING:
             saved = numba.config.CACHE_DIR
             numba.config.CACHE_DIR = str(folder)
             try:
-                return njit(cache=True, **options)(function)
+                return one_integer_type(njit(cache=True, **options)(function))
             finally:
                 numba.config.CACHE_DIR = saved
 
     return decorate
+
+
+def _widened(argument: types.Type) -> types.Type:
+    """A call's argument type as the callee is compiled for it: a constant as its type
+    (``Literal[int](0)`` as ``int64``), a signed integer as ``int64``."""
+    argument = types.unliteral(argument)
+    if isinstance(argument, types.Integer) and argument.signed and argument.bitwidth < 64:
+        return types.int64
+    return argument
+
+
+def one_integer_type(dispatcher: Any) -> Any:
+    """``dispatcher``, compiled for a call from another kernel with every constant and
+    signed integer argument as ``int64``.
+
+    numba compiles a kernel once per distinct signature of the calls it meets, and by
+    default a constant argument is a signature of its own (``size(s, R, 0)`` and
+    ``size(s, R, 1)`` two compiles) as is each integer width (an ``int16`` read from a row,
+    an ``int64`` loop index): the compiled twins' helpers were compiled up to 17 times
+    each, and Erosion's twin took half as long again to compile as it does now. The
+    values are the same; numba's arithmetic works in ``int64`` whatever the width it is
+    given, and a value stored into an array takes the array's type either way. Calls from
+    Python are left as numba types them.
+    """
+    resolve = dispatcher.get_call_template
+
+    def get_call_template(args: tuple[types.Type, ...], kws: dict[str, types.Type]) -> Any:
+        return resolve(tuple(map(_widened, args)), {k: _widened(v) for k, v in kws.items()})
+
+    # numba's typing of a call from compiled code asks the dispatcher object for this.
+    dispatcher.get_call_template = get_call_template
+    return dispatcher
 
 
 _G = TypeVar("_G")
