@@ -3,11 +3,14 @@ runs the new code after that module changes, where numba's own check (one file) 
 
 from __future__ import annotations
 
+import importlib
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
+from numba.core import types
 
 CALLEE = """
 from meeple.core.kernels import kernel
@@ -152,11 +155,6 @@ def test_a_kernel_is_compiled_once_for_every_width_of_signed_integer_and_constan
 ) -> None:
     """Calls from another kernel with ``int16``, ``int32``, ``int64`` and constant arguments
     compile the callee once, for ``int64`` (``one_integer_type``), and give the same sums."""
-    import importlib
-
-    import numpy as np
-    from numba.core import types
-
     package = tmp_path / "widths"
     package.mkdir()
     (package / "__init__.py").write_text("")

@@ -146,9 +146,10 @@ def one_integer_type(dispatcher: Any) -> Any:
     ``size(s, R, 1)`` two compiles) as is each integer width (an ``int16`` read from a row,
     an ``int64`` loop index): the compiled twins' helpers were compiled up to 17 times
     each, and Erosion's twin took half as long again to compile as it does now. The
-    values are the same; numba's arithmetic works in ``int64`` whatever the width it is
-    given, and a value stored into an array takes the array's type either way. Calls from
-    Python are left as numba types them.
+    values are the same: numba's arithmetic on a narrower integer gives an ``int64``
+    already (``abs`` and ``~`` keep the width, and give the same values wherever the
+    narrow width holds them), and a value stored into an array takes the array's type
+    either way. Calls from Python are left as numba types them.
     """
     resolve = dispatcher.get_call_template
 
