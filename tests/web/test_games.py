@@ -16,7 +16,7 @@ FAST = {
     "edges": ({"board": "2x2"}, "greedy"),
     "erd": ({"best_of": 1}, "random"),
     "erosion": ({}, "random"),
-    "triangle-clock": ({"memorise_seconds": 5, "choice_seconds": 0}, "random"),
+    "triangle-clock": ({"memorise_seconds": 60, "choice_seconds": 0}, "random"),
     "squad-combat": ({"turn_limit": 8}, "random"),
 }
 
