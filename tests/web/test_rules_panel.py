@@ -22,7 +22,7 @@ PHRASES = {
     "erd": ["Mercy rule", "This match is a single game."],
     "erosion": ["each rock in your delta", "one era"],
     "squad-combat": ["An attack, step by step", "after 8 turns"],
-    "triangle-clock": ["Flush 4 Set Rotate", "for 5 seconds"],
+    "triangle-clock": ["Flush 4 Set Rotate", "for 60 seconds"],
 }
 
 
