@@ -3,7 +3,7 @@ Recovery, Escalation, and the checks that end a game."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from meeple.core.game import Player
@@ -393,26 +393,30 @@ def resolve_round(
     tiebreak = game.options.rush_tiebreak
     rush, defense, broke, outcome = combat(sides, allocations, tiebreak)
     turrets = (sides[0].turrets, sides[1].turrets)
-    report = Combat(game_number, round_number, allocations, turrets, rush, defense, broke, outcome)
+    revealed = (game_number, round_number, allocations, turrets, rush, defense, broke, outcome)
+    report = Combat(*revealed)
     winner = combat_winner(rush, defense, broke, outcome, rush_sizes(allocations, tiebreak))
     if winner is not None:
-        return replace(report, ending=combat_ending(game, report, winner, round_number)), sides
+        return Combat(*revealed, ending=combat_ending(game, report, winner, round_number)), sides
 
     after, made = discard_piles(game, sides, report)
     decoys, lights = [0, 0], [0, 0]
     for p in (0, 1):
         after[p], decoys[p], lights[p] = recover(game.version, after[p])
     new_sides = (after[0], after[1])
-    report = replace(
-        report,
+    end, escalation = end_of_round(game, new_sides, round_number)
+    heavies_up, lights_up = (0, 0), (0, 0)
+    if escalation:
+        new_sides, heavies_up, lights_up = escalate(new_sides, game.options.escalation_lights)
+    # The whole report built once: the Erd solver asks this of every pair of allocations of
+    # every state (hundreds of thousands), and a copy per step of the round cost a fifth of it.
+    return Combat(
+        *revealed,
         turrets_made=(made[0], made[1]),
         decoys_back=(decoys[0], decoys[1]),
         lights_back=(lights[0], lights[1]),
-    )
-    end, escalation = end_of_round(game, new_sides, round_number)
-    if escalation:
-        new_sides, heavies, lights_up = escalate(new_sides, game.options.escalation_lights)
-        report = replace(
-            report, escalation=True, escalation_heavies=heavies, escalation_lights=lights_up
-        )
-    return replace(report, ending=end), new_sides
+        escalation=escalation,
+        escalation_heavies=heavies_up,
+        escalation_lights=lights_up,
+        ending=end,
+    ), new_sides
