@@ -93,7 +93,9 @@ def load(folder: Path, key: str) -> dict[str, Any] | None:
 def store(folder: Path, key: str, result: dict[str, Any]) -> None:
     """Write a result atomically, with its key and a check over both."""
     entry = {"format": CACHE_FORMAT, "key": key, **result, "check": _check(key, result)}
-    atomic_write(entry_path(folder, key), json.dumps(entry, indent=1))
+    # Compact: an indented entry is written by the json module's Python encoder, five times
+    # slower (Erd's solution, 28 MB compact, was 65 MB and 3.3 s to encode indented).
+    atomic_write(entry_path(folder, key), json.dumps(entry, separators=(",", ":")))
 
 
 def forget(folder: Path, key: str) -> None:
