@@ -30,7 +30,7 @@ if os.environ.get("MEEPLE_FUZZ") == "long":
 
 
 # The tests `make check` leaves out for a quick edit-test loop (`make test` runs them all):
-# real server processes and browsers, and the tests that each took over about 2.5 s on a
+# real server processes and browsers, and the tests that each took over about 1.4 s on a
 # 2-core machine (`make durations` lists them). A node id is matched by its start.
 SLOW = (
     "tests/web/",
@@ -53,7 +53,36 @@ SLOW = (
     "tests/agents/test_levels.py::test_every_game_has_three_levels_that_build[erd",
     "tests/agents/test_search.py::test_every_agent_of_every_hidden_information_game_keeps_the"
     "_information_rule[erd-equilibrium:solve=true",
+    "tests/agents/test_search.py::test_every_agent_of_every_hidden_information_game_keeps_the"
+    "_information_rule[erd-exploit:solve=true",
     "tests/interfaces/test_cli_play.py::test_erds_hard_opponent_says_what_its_first_game_waits",
+    # Between about 1.4 and 3.5 s each (`make durations`).
+    "tests/core/test_conformance.py::test_every_built_in_game_passes_check_game[triangle-clock]",
+    "tests/envs/test_envs.py::test_every_option_and_player_count_is_passable",
+    "tests/envs/test_envs.py::test_pettingzoo_s_own_tests_pass[squad-combat]",
+    "tests/envs/test_envs.py::test_pettingzoo_s_own_tests_pass[triangle-clock]",
+    "tests/envs/test_envs.py::test_an_observation_holds_only_the_seat_s_view[squad-combat]",
+    "tests/envs/test_vector_squad_combat.py::test_the_batched_squad_combat_is_the_readable_rules"
+    "[players=4",
+    "tests/envs/test_vector_squad_combat.py::test_the_batched_squad_combat_is_the_readable_rules"
+    "[content=content_rare",
+    "tests/games/edges/test_fast.py::test_compiled_rules_agree_with_the_engine_on_every_state"
+    "[default]",
+    "tests/games/edges/test_properties.py::test_random_standard_games_keep_every_invariant",
+    "tests/games/erd/test_fast.py::test_every_ending_and_outcome_is_met",
+    "tests/games/erd/test_fast.py::test_compiled_rules_agree_with_the_engine_on_every_state"
+    "[rules=original,mercy=0.02",
+    "tests/games/erd/test_render_agents_cli.py::test_heuristic_beats_random_with_seats_alternated"
+    "[original]",
+    "tests/games/test_rules_docs.py::test_every_mark_a_board_draws_is_in_its_legend[squad-combat]",
+    "tests/games/triangle_clock/test_agents.py::test_heuristic_beats_random_clearly",
+    "tests/agents/test_search.py::test_decisions_do_not_change_when_hidden_parts_change",
+    "tests/agents/test_search.py::test_every_agent_of_every_hidden_information_game_keeps_the"
+    "_information_rule[erd-flat",
+    "tests/lab/test_design.py::test_a_report_has_every_section_and_a_second_invocation_plays_no_game",
+    "tests/solvers/test_edges_solver.py::test_random_positions_match_brute_force[3]",
+    # The example game installed and run as a user would (seconds of set-up per worker).
+    "tests/test_new_game.py",
     "tests/games/squad_combat/test_properties.py",
     "tests/games/erosion/test_properties.py",
     "tests/games/triangle_clock/test_properties.py",
