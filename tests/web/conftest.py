@@ -21,7 +21,7 @@ from meeple.interfaces.web.client import ServerProcess
 CHROMIUM = Path("/usr/bin/chromium")
 # The last two spare the suite's CPU (`benchmarks/suite_cpu.py`, tests/web): one renderer
 # process per site in a context, not per page, and no spare renderer started ahead of each
-# new page (337 renderers and 239 CPU-s of Chromium before, 224 and 210 after). What a
+# new page (331 renderers and 238 CPU-s of Chromium before, 228 and 203 after). What a
 # page may see is the server's business, not the process model's: nothing tested changes.
 CHROMIUM_ARGS = [
     "--no-sandbox",
