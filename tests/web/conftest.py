@@ -102,13 +102,15 @@ class Server:
         self.process = process
         self.url = process.url
 
-    def create(self, game: str, options: dict[str, Any], seats: list[str]) -> dict[str, Any]:
-        """POST /api/matches; the reply (match id, tokens, links)."""
-        reply = httpx.post(
-            f"{self.url}/api/matches",
-            json={"game": game, "options": options, "seats": seats},
-            timeout=30,
-        )
+    def create(
+        self, game: str, options: dict[str, Any], seats: list[str], seed: int | None = None
+    ) -> dict[str, Any]:
+        """POST /api/matches; the reply (match id, tokens, links). With a ``seed`` the
+        match, and the agents seated in it, play as they did before from the same moves."""
+        body = {"game": game, "options": options, "seats": seats}
+        if seed is not None:
+            body["seed"] = seed
+        reply = httpx.post(f"{self.url}/api/matches", json=body, timeout=30)
         assert reply.status_code == 200, reply.text
         return reply.json()
 

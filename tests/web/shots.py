@@ -43,6 +43,11 @@ REVIEW_SECONDS = 300
 """How long a game's review may take here (a process started for it, a shared machine; the
 card games' search judges every decision)."""
 
+SEED = 7
+"""Every pictured match is seeded (and its agents with it), so that ``make screenshots`` run
+again pictures the same games: what differs is what is drawn at random for each match (its
+id, a commitment's hash), a few words, unless a page itself changed."""
+
 _reviewed: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {}
 
 
@@ -81,7 +86,7 @@ def ask_for_a_hint(server: Any, page: Any, game: str) -> tuple[Frames, str]:
     """A match of ``game`` against the computer (:data:`HINTS`), the Hint clicked on the
     person's turn: the frames the page received and the move suggested."""
     options, agent = HINTS[game]
-    created = server.create(game, options, ["human", agent])
+    created = server.create(game, options, ["human", agent], SEED)
     frames = Frames().attach(page)
     page.goto(f"{server.url}/play/{created['match']}#token={created['seats'][0]['token']}")
     for _ in range(5):
@@ -104,12 +109,14 @@ def ask_for_a_hint(server: Any, page: Any, game: str) -> tuple[Frames, str]:
     return frames, page.get_attribute("body", "data-hint")
 
 
-def finished_match(server: Any, game: str, agents: tuple[str, str] | None = None) -> str:
+def finished_match(
+    server: Any, game: str, agents: tuple[str, str] | None = None, seed: int | None = None
+) -> str:
     """A match of ``game`` played to its end by two agents (random against the cheap
-    opponent of :data:`REVIEWS`, or ``agents``): its id."""
+    opponent of :data:`REVIEWS`, or ``agents``), from ``seed`` if one is given: its id."""
     options, agent = REVIEWS[game]
     seats = list(agents or ("random", agent))
-    match = server.create(game, options, seats)["match"]
+    match = server.create(game, options, seats, seed)["match"]
     deadline = time.monotonic() + 120
     while server.get(f"/api/matches/{match}")["status"] != "finished":
         assert time.monotonic() < deadline, f"two agents did not finish {game} in 2 minutes"
@@ -135,8 +142,8 @@ def reviewed_match(server: Any, game: str) -> tuple[str, dict[str, Any]]:
     server, so that the desktop and phone pictures show the same match."""
     key = (server.url, game)
     if key not in _reviewed:
-        for _ in range(4):
-            match = finished_match(server, game)
+        for attempt in range(4):
+            match = finished_match(server, game, seed=SEED + attempt)
             review = review_of(server, match)
             if any(d["mark"] for d in review["decisions"]):
                 _reviewed[key] = (match, review)

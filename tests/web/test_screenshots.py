@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from tests.web.browser import Frames, click_expected, click_once, moves_sent, status
-from tests.web.shots import SIZES, finished_match, new_page, shot
+from tests.web.shots import SEED, SIZES, finished_match, new_page, shot
 from tests.web.test_games import FAST
 
 
@@ -41,6 +41,7 @@ def test_screenshots_of_every_page(shots_server, chromium, size):
             game,
             {**options, "choice_seconds": 0} if game == "triangle-clock" else options,
             ["human", agent],
+            SEED,
         )
         frames = Frames().attach(page)
         page.goto(f"{server.url}/play/{created['match']}#token={created['seats'][0]['token']}")
@@ -57,7 +58,7 @@ def test_screenshots_of_every_page(shots_server, chromium, size):
     page.wait_for_selector("#open li")
     shot(page, f"lobby-{size}")
     # A match of its own, so that the replay is pictured whichever tests ran before.
-    page.goto(f"{server.url}/replay?match={finished_match(server, 'edges')}")
+    page.goto(f"{server.url}/replay?match={finished_match(server, 'edges', seed=SEED)}")
     page.wait_for_selector("body[data-step='0']")
     page.keyboard.press("End")
     page.wait_for_timeout(300)
