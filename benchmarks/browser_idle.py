@@ -21,10 +21,8 @@ from pathlib import Path
 
 import httpx
 
-from meeple.interfaces.web.client import ServerProcess
+from meeple.interfaces.web.client import CHROMIUM, CHROMIUM_ARGS, ServerProcess
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-gpu"]
 GAMES = {
     "edges": {"board": "3x3"},
     "erd": {},
@@ -80,7 +78,9 @@ def main() -> None:
     server = ServerProcess(f"sqlite:///{folder / 'server.db'}", folder / "server.log", 0).start()
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            browser = playwright.chromium.launch(
+                executable_path=str(CHROMIUM), args=list(CHROMIUM_ARGS)
+            )
             print("| game | CPU s per s, motion | CPU s per s, reduced motion | ratio |")
             print("|---|---:|---:|---:|")
             for game in GAMES:

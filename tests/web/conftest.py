@@ -16,17 +16,16 @@ from typing import Any
 import httpx
 import pytest
 
-from meeple.interfaces.web.client import ServerProcess
+from meeple.interfaces.web.client import CHROMIUM, ServerProcess
+from meeple.interfaces.web.client import CHROMIUM_ARGS as BASE_ARGS
 
-CHROMIUM = Path("/usr/bin/chromium")
-# The last two spare the suite's CPU (`benchmarks/suite_cpu.py`, tests/web): one renderer
-# process per site in a context, not per page, and no spare renderer started ahead of each
-# new page (331 renderers and 238 CPU-s of Chromium before, 228 and 203 after). What a
-# page may see is the server's business, not the process model's: nothing tested changes.
+# Beyond how every driven Chromium starts, two flags spare the suite's CPU
+# (`benchmarks/suite_cpu.py`, tests/web): one renderer process per site in a context, not per
+# page, and no spare renderer started ahead of each new page (331 renderers and 238 CPU-s of
+# Chromium without them, 228 and 203 with). What a page may see is the server's business,
+# not the process model's: nothing tested changes.
 CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-background-networking",
-    "--disable-gpu",
+    *BASE_ARGS,
     "--process-per-site",
     "--disable-features=SpareRendererForSitePerProcess",
 ]

@@ -21,6 +21,14 @@ from typing import Any
 import httpx
 import websockets
 
+CHROMIUM = Path("/usr/bin/chromium")
+"""Debian's Chromium: the browser the page tests and benchmarks drive through Playwright
+(``executable_path``); none is downloaded."""
+
+CHROMIUM_ARGS = ("--no-sandbox", "--disable-background-networking", "--disable-gpu")
+"""How they start it: headless as root (no sandbox), making no connections of its own (a
+closed network refuses them, many at a time), drawing without a GPU."""
+
 
 class Client:
     """One seat's (or a spectator's) connection; ``messages`` holds all it was sent."""
