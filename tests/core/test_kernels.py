@@ -1,5 +1,7 @@
-"""Compiled kernels' disk cache (core/kernels.py): a kernel that calls another module's kernel
-runs the new code after that module changes, where numba's own check (one file) kept the old."""
+"""Compiled kernels' disk cache (core/kernels.py, core/kernel_cache.py): a kernel that calls
+another module's kernel runs the new code after that module changes, where numba's own check
+(one file) kept the old; a mark of what was compiled ahead holds for the sources it was made
+for only."""
 
 from __future__ import annotations
 
@@ -168,3 +170,36 @@ def test_a_kernel_is_compiled_once_for_every_width_of_signed_integer_and_constan
         module.calls(np.array([np.iinfo(np.int16).max], dtype=np.int16))
         == 2 * 32767 + 1 + 4 + 5 + 11
     )
+
+
+@pytest.fixture
+def own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """The cache folders looked up afresh under ``tmp_path`` (and again after the test)."""
+    from meeple.core import kernel_cache
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    kernel_cache.cache_folder.cache_clear()
+    yield kernel_cache
+    kernel_cache.cache_folder.cache_clear()
+
+
+def test_a_job_marked_compiled_is_compiled_until_meeple_or_numba_changes(own_cache, monkeypatch):
+    cache = own_cache
+    assert cache.needs_compiling("edges")
+    cache.mark_compiled("edges")
+    assert not cache.needs_compiling("edges")
+    assert cache.needs_compiling("erd")  # a game's mark is its own
+    # Any source of meeple: a game's agents call kernels of core as well as the game's.
+    monkeypatch.setattr(cache, "sources_hash", lambda folder: "another version")
+    cache.cache_folder.cache_clear()
+    assert cache.needs_compiling("edges")
+    cache.mark_compiled("edges")
+    monkeypatch.setattr(cache, "_numba_version", lambda: "0.0.1")
+    assert cache.needs_compiling("edges")
+
+
+def test_where_nothing_can_be_cached_nothing_needs_compiling_ahead(own_cache, monkeypatch):
+    cache = own_cache
+    monkeypatch.setattr(cache, "_writable", lambda folder: False)
+    assert not cache.needs_compiling("edges")
+    cache.mark_compiled("edges")  # nowhere to note it: no error

@@ -9,24 +9,19 @@ equal to the rules engine would be testing the old code. (Measured: a cached ``g
 
 :func:`kernel` is the decorator the compiled modules use instead of ``njit(cache=True)``.
 It keeps each function's cache in a folder named by a hash of every Python source in the
-function's package folder, sub-packages included (and of this module), so any change there
-starts a fresh cache and the stale one is removed. A game's compiled twin lives in its
-``compiled/`` sub-package and reads the game's constants (deck sizes, steps, seats), so
-kernels defined there are keyed by the whole game package (:func:`sources_root`). The
-folder is ``__pycache__/numba-<hash>`` in that package where that is writable, else under
-the user's cache folder
-(``$XDG_CACHE_HOME/meeple``, ``~/.cache/meeple``), or under ``NUMBA_CACHE_DIR`` when that
-is set; where none is writable the kernel compiles on every run and caches nothing.
+function's package folder, sub-packages included (and of the kernel modules), so any change
+there starts a fresh cache and the stale one is removed
+(:func:`meeple.core.kernel_cache.cache_folder`, which says where the folder is). A game's
+compiled twin lives in its ``compiled/`` sub-package and reads the game's constants (deck
+sizes, steps, seats), so kernels defined there are keyed by the whole game package
+(:func:`~meeple.core.kernel_cache.sources_root`). Where no folder is writable the kernel
+compiles on every run and caches nothing.
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
 import inspect
-import os
-import shutil
-import tempfile
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -36,74 +31,11 @@ import numba
 from numba import njit
 from numba.core import types
 
-from meeple.core.files import user_cache_home
+from meeple.core.kernel_cache import cache_folder, sources_root
 
-PREFIX = "numba-"
 _DECORATING = threading.Lock()
 """Held while ``numba.config.CACHE_DIR`` points at one package's folder: the server's agent
 threads may import two games' compiled modules at once."""
-
-
-COMPILED = "compiled"
-"""The name of a game's sub-package holding its compiled twin (``games/<game>/compiled/``)."""
-
-
-def sources_root(folder: Path) -> Path:
-    """The package folder whose sources a kernel defined in ``folder`` may depend on: the
-    enclosing game package for a ``compiled/`` sub-package (its kernels fold in the game's
-    constants), else ``folder`` itself."""
-    return folder.parent if folder.name == COMPILED else folder
-
-
-@functools.cache
-def sources_hash(folder: Path) -> str:
-    """A hash of every ``.py`` file under ``folder`` (paths and bytes, sub-packages
-    included) and of this module."""
-    digest = hashlib.sha256()
-    named = [(p.relative_to(folder).as_posix(), p) for p in sorted(folder.rglob("*.py"))]
-    for name, path in [*named, (Path(__file__).name, Path(__file__))]:
-        digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()[:20]
-
-
-def _writable(folder: Path) -> bool:
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        tempfile.TemporaryFile(dir=folder).close()
-    except OSError:
-        return False
-    return True
-
-
-def _bases(source_folder: Path) -> list[Path]:
-    """Where a package's caches may live, in order of preference."""
-    # Outside the source tree, one folder per checkout: two checkouts would otherwise take
-    # turns removing each other's caches.
-    tree = hashlib.sha1(str(source_folder.resolve()).encode()).hexdigest()[:12]
-    mine = f"{source_folder.name}-{tree}"
-    user = os.environ.get("NUMBA_CACHE_DIR")
-    if user:
-        return [Path(user) / "meeple" / mine]
-    return [source_folder / "__pycache__", user_cache_home() / mine]
-
-
-@functools.cache
-def cache_folder(source_folder: Path) -> Path | None:
-    """The cache folder for kernels defined in ``source_folder``, made and writable, with the
-    caches of other versions of its sources removed (``None``: nowhere writable)."""
-    name = PREFIX + sources_hash(source_folder)
-    for base in _bases(source_folder):
-        here = base / name
-        if not _writable(here):
-            continue
-        for stale in base.glob(PREFIX + "*"):
-            if stale != here:
-                shutil.rmtree(stale, ignore_errors=True)
-        # numba's own in-tree cache files from before this module (their check was one file).
-        for stale_file in [*base.glob("*.nbi"), *base.glob("*.nbc")]:
-            stale_file.unlink(missing_ok=True)
-        return here
-    return None
 
 
 def kernel(**options: Any) -> Callable[[Callable[..., Any]], Any]:
