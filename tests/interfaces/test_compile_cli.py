@@ -7,8 +7,11 @@ import pytest
 import meeple
 from meeple.agents import make_agent, parse_spec
 from meeple.agents.levels import LEVELS
+from meeple.agents.warm import BATCHED, BUDGETS, compiled_job, small_spec, small_specs
+from meeple.core import kernel_cache
+from meeple.core.kernel_cache import needs_compiling
 from meeple.core.registry import rollout_policies
-from meeple.interfaces.compile_cli import BUDGETS, small_specs
+from meeple.lab.hints import HINTS
 
 GAMES = [info.name for info in meeple.games()]
 
@@ -30,10 +33,24 @@ def test_the_specs_compiled_for_are_the_levels_and_every_rollout_with_small_budg
     assert len(specs) == len(set(specs))
 
 
-def test_compile_plays_a_game_s_agents_and_batched_rules_and_says_what_it_did(run):
+def test_a_spec_is_compiled_for_with_its_budget_cut_and_a_solving_one_is_not():
+    assert small_spec("mcts:seconds=5,c=2") == "mcts:c=2,iterations=4"
+    assert small_spec("flat:worlds=300,rollout=deep") == "flat:min_worlds=2,rollout=deep,worlds=2"
+    assert small_spec("exploit:solve=true,knows=heuristic") is None  # solved, not compiled
+
+
+def test_compile_plays_a_game_s_agents_and_batched_rules_and_says_what_it_did(
+    run, tmp_path, monkeypatch
+):
+    # Marks of its own (the kernels are the run's): what the command marks is seen here.
+    monkeypatch.setattr(kernel_cache, "_marks_folder", lambda: tmp_path)
+    jobs = [compiled_job("erd", what) for what in [*small_specs("erd"), BATCHED, HINTS]]
+    assert all(needs_compiling(job) for job in jobs)
     result = run("compile", "erd", "--jobs", "1")
     assert result.exit_code == 0, result.output
     assert "erd:" in result.output and "1 job on 1 worker" in result.output
+    # A server, or the command again, finds them compiled and compiles none again.
+    assert not any(needs_compiling(job) for job in jobs)
 
 
 def test_an_unknown_game_is_refused_with_the_games_there_are(run):

@@ -2,112 +2,32 @@
 
 The compiled rules, rollouts and batched rules are numba kernels, compiled the first time a
 process calls them and kept in a cache on disk (:mod:`meeple.core.kernels`); every later
-process reads them back in a fraction of the time. The first game against a searching
-opponent, the first batched step or the first hint on a fresh checkout or server waits for
-that compile (minutes, all games together, on a 2-core machine), and two processes that
-start at once each compile the same kernels. This command compiles them once, the games
-shared out over worker processes, so that none of that happens later: ``make test`` runs it
-before the suite, and an operator may run it before ``meeple serve``.
-
-A kernel is compiled for the types it is called with, so each game is played here by the
-agents its levels and rollouts name, with their budgets cut to a few iterations or worlds
-(the same compiled code, a hundredth of the work), and stepped in its batched rules.
-"""
+process reads them back in a fraction of the time. On a fresh checkout the first batched
+step, or the first search of a command, waits for that compile (minutes, all games
+together, on a 2-core machine), and two processes that start at once each compile the same
+kernels. This command compiles them once, the games shared out over worker processes
+(:func:`meeple.agents.warm.warm_game` and :func:`meeple.lab.hints.warm_hints` each, and
+the Edges solver's search): ``make test`` runs it before the suite. A server compiles what
+a searching agent or a hint runs before its first use, where no run of this command marked
+it compiled for the present sources; an operator may run this command before ``meeple
+serve`` so that no first game waits."""
 
 from __future__ import annotations
 
 import os
 import time
 from concurrent.futures import ProcessPoolExecutor
-from typing import Annotated, Any
+from typing import Annotated
 
-import numpy as np
 import typer
 
-from meeple.agents import make_agent, parse_spec
-from meeple.agents.levels import DESIGNER, LEVELS
-from meeple.agents.play import play_game
-from meeple.core.errors import MeepleError
-from meeple.core.game import Game
-from meeple.core.registry import batch_rules, make, opponent_policies, rollout_policies
+from meeple.agents.warm import compiled_job, warm_game
+from meeple.core.kernel_cache import mark_compiled, needs_compiling
 from meeple.core.registry import games as registered_games
 from meeple.interfaces.console import console, fail
 
-BUDGETS = {"iterations": "4", "worlds": "2", "min_worlds": "2"}
-"""What a spec's search budget is cut to: enough to reach every compiled call it makes."""
-
 SOLVER = "the Edges solver"
 """The job that compiles the exact solver's search (not a game's agents)."""
-
-
-def small_specs(name: str) -> list[str]:
-    """The agent specs whose compiled code a game's players reach: its levels' and designer
-    level's specs, search with each of its compiled rollouts, and search against and the
-    compiled policy playing each of its compiled choices, all with
-    the budgets of :data:`BUDGETS`. Specs that solve the game first are left out (solving
-    Erd is its own work, seconds of it not compile)."""
-    texts = list(LEVELS.get(name, {}).values())
-    designer = DESIGNER.get(name)
-    texts += list(designer.values()) if isinstance(designer, dict) else [designer or ""]
-    for policy in rollout_policies(name):
-        texts += [f"ismcts:rollout={policy}", f"flat:rollout={policy}"]
-    for policy in opponent_policies(name):
-        texts += [f"ismcts:opponent={policy}", f"flat:opponent={policy}", f"policy:policy={policy}"]
-    specs: dict[tuple[str, ...], str] = {}
-    for text in filter(None, texts):
-        spec = parse_spec(text)
-        if spec.params.get("solve") == "true":
-            continue
-        params = dict(spec.params)
-        if spec.name in ("ismcts", "mcts", "uct"):
-            params["iterations"] = BUDGETS["iterations"]
-        elif spec.name == "flat":
-            params.update(worlds=BUDGETS["worlds"], min_worlds=BUDGETS["min_worlds"])
-        pairs = [f"{k}={v}" for k, v in params.items()]
-        specs.setdefault((spec.name, *sorted(pairs)), f"{spec.name}:{','.join(pairs)}".rstrip(":"))
-    return list(specs.values())
-
-
-def warm_game(name: str) -> tuple[str, float, list[str]]:
-    """Compile (or read back from the cache) what playing ``name`` calls; the game, the
-    seconds it took and the specs it could not build (an agent this game does not offer)."""
-    start = time.perf_counter()
-    game = make(name)
-    skipped = []
-    for spec in small_specs(name):
-        try:
-            agents = [make_agent(spec, game, seed) for seed in range(game.num_players)]
-        except MeepleError:
-            skipped.append(spec)
-            continue
-        play_game(game, agents, seed=0)
-    _step_batched(game)
-    return name, time.perf_counter() - start, skipped
-
-
-def _step_batched(game: Game[Any, Any, Any]) -> None:
-    """Play a few batched games of ``game`` to their end with random legal actions, through
-    the calls the research environments make (``meeple.envs.vector``)."""
-    # Here, not at the top: meeple.core.batch is compiled code, and every command imports
-    # this module to offer ``meeple compile``.
-    from meeple.core.batch import arrays, random_legal_ids
-
-    try:
-        rules = batch_rules(game)
-    except MeepleError:
-        return  # a game without batched rules
-    batch, rng = 4, np.random.default_rng(0)
-    states, masks, obs = arrays(rules, batch)
-    states[:] = rules.initials(np.arange(batch, dtype=np.int64))
-    rewards = np.zeros((batch, rules.num_players), dtype=np.float32)
-    done, ended = np.zeros(batch, dtype=np.bool_), np.zeros(batch, dtype=np.bool_)
-    for _ in range(10_000):
-        rules.look(states, masks, obs)
-        rules.step(states, random_legal_ids(masks, rng), rewards, done)
-        ended |= done
-        if ended.all():
-            break
-    rules.observe(states, obs)
 
 
 def warm_solver() -> tuple[str, float, list[str]]:
@@ -120,7 +40,19 @@ def warm_solver() -> tuple[str, float, list[str]]:
 
 
 def _warm(job: str) -> tuple[str, float, list[str]]:
-    return warm_solver() if job == SOLVER else warm_game(job)
+    if job == SOLVER:
+        if not needs_compiling(SOLVER):
+            return SOLVER, 0.0, []
+        done = warm_solver()
+        mark_compiled(SOLVER)
+        return done
+    # Here, not at the top: every command imports this module, few need the hints' judges.
+    from meeple.lab.hints import HINTS, warm_hints
+
+    name, seconds, skipped = warm_game(job)
+    if needs_compiling(compiled_job(job, HINTS)):
+        seconds += warm_hints(job)
+    return name, seconds, skipped
 
 
 def compile_command(

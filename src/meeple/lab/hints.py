@@ -13,12 +13,16 @@ the why is the judge's value of the move.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from meeple.agents.warm import BUDGETS, compiled_job
 from meeple.core.errors import MeepleError
 from meeple.core.game import Player, State
+from meeple.core.kernel_cache import mark_compiled
+from meeple.core.registry import make
 from meeple.core.review import DEFAULT_SEED, Judge, Judgement, JudgeSettings
 from meeple.lab.review import make_judge
 
@@ -45,6 +49,23 @@ def hint_judge(game: Any, iterations_cap: int | None = None, max_left: int = 12)
     if iterations_cap is not None and own is not None and own > iterations_cap:
         judge = type(judge)(game, replace(settings, iterations=iterations_cap))  # type: ignore[call-arg]
     return judge
+
+
+HINTS = "hints"
+"""What a game's hints are called among its compiles (:func:`meeple.agents.warm.compiled_job`)."""
+
+
+def warm_hints(name: str) -> float:
+    """Compile (or read back from the cache) what a hint for ``name`` runs, by a hint at
+    the game's start with its judge's search cut to a few iterations, then mark it
+    compiled: the seconds it took. (The Edges solver, which judges only near the end, is
+    compiled by ``meeple compile`` or at its first hint there.)"""
+    start = time.perf_counter()
+    state = make(name).new_game(0)
+    judge = hint_judge(state.game, int(BUDGETS["iterations"]), max_left=0)
+    hint([state], [], state.to_act[0], judge)
+    mark_compiled(compiled_job(name, HINTS))
+    return time.perf_counter() - start
 
 
 def hint(
