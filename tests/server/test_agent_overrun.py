@@ -14,6 +14,13 @@ SLOW = "mcts:iterations=100000000,compiled=false"
 """Pure-Python search, 1,000 iterations a second here: a day's thinking per move."""
 
 
+def create(server, **body) -> dict:
+    """A new match on ``server`` (POST /api/matches with ``body``)."""
+    reply = httpx.post(f"{server.url}/api/matches", json=body, timeout=30)
+    assert reply.status_code == 200, reply.text
+    return reply.json()
+
+
 def test_an_agent_past_its_allowance_is_stopped_and_other_matches_go_on(tmp_path, server_factory):
     # One worker: without the stop, every other match's agents would wait for SLOW.
     server = server_factory(
@@ -23,21 +30,16 @@ def test_an_agent_past_its_allowance_is_stopped_and_other_matches_go_on(tmp_path
         *("--max-agent-iterations", "100000000"),
     )
 
-    def create(**body) -> dict:
-        reply = httpx.post(f"{server.url}/api/matches", json=body, timeout=30)
-        assert reply.status_code == 200, reply.text
-        return reply.json()
-
     def summary(match: str) -> dict:
         return httpx.get(f"{server.url}/api/matches/{match}").json()
 
     async def go() -> None:
-        slow = create(game="edges", options={"first": 1}, seats=["human", SLOW])
+        slow = create(server, game="edges", options={"first": 1}, seats=["human", SLOW])
         person = await Client(server.url, slow["match"], slow["seats"][0]["token"]).connect()
         await asyncio.sleep(1)  # SLOW is thinking in the only worker
         workers = set(children(server.proc.pid))
         start = time.monotonic()
-        fast = create(game="edges", options={"board": "2x2"}, seats=["random", "random"])
+        fast = create(server, game="edges", options={"board": "2x2"}, seats=["random", "random"])
         while summary(fast["match"])["status"] != "finished":
             assert time.monotonic() - start < 60, "a random agent waited on another match"
             await asyncio.sleep(0.1)
@@ -52,3 +54,38 @@ def test_an_agent_past_its_allowance_is_stopped_and_other_matches_go_on(tmp_path
         await person.close()
 
     asyncio.run(go())
+
+
+def test_a_fresh_install_compiles_a_searching_agent_before_its_allowance_starts(
+    tmp_path, monkeypatch, server_factory
+):
+    """Compiled in its worker, Edges' search took 5 to 11 s to its first move on a fresh
+    cache, past this allowance (1 s + 1 s): the worker was stopped and the seat handed to
+    the default agent, which was stopped in turn (the server compiles the game first)."""
+    cache = tmp_path / "numba"
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(cache))  # nothing compiled yet
+    server = server_factory(
+        f"sqlite:///{tmp_path / 'server.db'}",
+        1,
+        *("--max-agent-seconds", "1", "--agent-margin-seconds", "1", "--hint-seconds", "2"),
+    )
+    seats = ["human", "uct:iterations=1000"]
+    match = create(server, game="edges", options={"first": 1}, seats=seats)
+    token = match["seats"][0]["token"]
+
+    async def go() -> None:
+        person = await Client(server.url, match["match"], token).connect()
+        await person.wait_for(lambda: person.state["seq"] >= 1, timeout=300)
+        assert person.state["to_act"] == [0]
+        await person.close()
+
+    asyncio.run(go())
+    # A hint's judge is compiled as the agents are, before its own allowance.
+    hint = httpx.post(
+        f"{server.url}/api/matches/{match['match']}/hint", json={"token": token}, timeout=300
+    )
+    assert hint.status_code == 200, hint.text
+    log = server.log_path.read_text()
+    assert "compiled edges uct:iterations=4" in log and "compiled edges hints" in log
+    assert "was stopped" not in log
+    assert len(list(cache.rglob("*.compiled"))) == 2  # the next server compiles neither

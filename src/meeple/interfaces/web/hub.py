@@ -10,14 +10,11 @@ to everyone, each seat seeing only its own ``state.view(seat)``.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
-import multiprocessing
 import secrets
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from meeple.agents import HUMAN, available_agents, parse_spec
@@ -25,7 +22,6 @@ from meeple.agents.levels import DEFAULT_LEVEL, LEVEL_NAMES, level_spec, seat_sp
 from meeple.agents.spec import agent_builder
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game, Player, State
-from meeple.core.processes import die_with_parent
 from meeple.core.record import check_untrusted_options
 from meeple.core.registry import games, make
 from meeple.core.rng import derive_seed, make_rng
@@ -50,6 +46,7 @@ from meeple.interfaces.web.live import (
     state_message,
 )
 from meeple.interfaces.web.pool import AgentOverrun, AgentPool
+from meeple.interfaces.web.preparing import LIGHT_AGENTS, Preparer
 from meeple.interfaces.web.protocol import CreateMatch
 from meeple.interfaces.web.seeds import draw_seed, new_salt
 from meeple.store.matches import (
@@ -78,11 +75,6 @@ def _default_agent(game: Game[Any, Any, Any]) -> str:
     return level_spec(game, DEFAULT_LEVEL)
 
 
-LIGHT_AGENTS = frozenset({"random", "greedy"})
-"""Agents that do not search (the easy levels): a decision costs a replay of the match and
-little more, so it runs in the light worker and never waits behind a search."""
-
-
 class Hub:
     """Every live match of one server process."""
 
@@ -109,9 +101,10 @@ class Hub:
         self.matches: dict[str, LiveMatch] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loading = asyncio.Lock()
-        self._preparing: dict[tuple[str, str], asyncio.Future[None]] = {}
+        self.preparer = Preparer(self.limits)
+        """Makes what agents and hints need before their first decision, off the request
+        path."""
         self._hints: dict[tuple[str, int, int], dict[str, Any]] = {}
-        self._preparer: ProcessPoolExecutor | None = None
         self.set_aside: dict[str, str] = {}
         """Matches that could not be restored at start-up, and why."""
         self.stopping = False
@@ -260,11 +253,7 @@ class Hub:
         self.pool.close()
         if self.light is not None:
             self.light.close()
-        if self._preparer is not None:
-            # A solve in progress is abandoned: its process is stopped with the server.
-            for process in list(getattr(self._preparer, "_processes", {}).values()):
-                process.kill()
-            self._preparer.shutdown(wait=False, cancel_futures=True)
+        self.preparer.stop()
         for match in self.matches.values():
             if match.timer is not None:
                 match.timer.cancel()
@@ -547,49 +536,11 @@ class Hub:
                     400,
                     "not_prepared",
                 )
-            self._prepare(game, name)
+            self.preparer.prepare(game, name)
         if getattr(factory, "wait_to_make", None) is None:
             # Made once, off the event loop: every parameter value is checked as it is read.
             await asyncio.to_thread(build, 0)
-
-    def _prepare_for_judge(self, game: Game[Any, Any, Any]) -> None:
-        """Start making what the game's solved agent needs (the data its judge reads), where
-        it is missing and this server prepares the variant; the judge falls back to a
-        search otherwise."""
-        for name, factory in available_agents(game).items():
-            unprepared = getattr(factory, "unprepared", None)
-            if unprepared is None or unprepared(game) is None:
-                continue
-            if self.limits.prepare_any_variant or factory.shipped(game):
-                self._prepare(game, name)
-            return
-
-    def _prepare(self, game: Game[Any, Any, Any], agent: str) -> None:
-        """Start making what ``agent`` needs for ``game`` (once per variant at a time)."""
-        key = _variant(game)
-        if key in self._preparing:
-            return
-        if self._preparer is None:
-            self._preparer = ProcessPoolExecutor(
-                max_workers=1,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=die_with_parent,
-            )
-        loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(
-            self._preparer, prepare_agent, game.name, game.options.changed(), agent
-        )
-        log.info("preparing %s for %s %s", agent, game.name, key[1])
-        self._preparing[key] = future
-        future.add_done_callback(lambda _f: self._preparing.pop(key, None))
-
-    async def _ready(self, game: Game[Any, Any, Any]) -> None:
-        """Wait until nothing is being prepared for this variant of ``game``."""
-        key = _variant(game)
-        future = self._preparing.get(key)
-        if future is not None:
-            with contextlib.suppress(Exception):  # a failed preparation: the agent says why
-                await asyncio.shield(future)
+        self.preparer.compile_agent(game, spec)
 
     def unfinished(self, match_id: str) -> bool:
         """Whether a match this process serves is still to be played (for the per-client
@@ -854,8 +805,8 @@ class Hub:
         if found is None:
             # The game's best judge may need what its strongest agent needs (Erd's solved
             # rules): made off the request path, for the variants this server prepares.
-            self._prepare_for_judge(match.game)
-            await self._ready(match.game)
+            self.preparer.prepare_for_judge(match.game)
+            await self.preparer.ready(match.game, self.preparer.compile_hints(match.game))
             try:
                 found = await self.pool.hint(
                     stored.game,
@@ -1011,7 +962,8 @@ class Hub:
     async def _worker_move(self, match: LiveMatch, seat: Player, spec: str, seed: int) -> Any:
         """The move agent ``spec`` makes for ``seat`` now, from a worker process (once what
         it needs is prepared)."""
-        await self._ready(match.game)
+        # Asked again here: a match restored at start-up was checked by no request.
+        await self.preparer.ready(match.game, self.preparer.compile_agent(match.game, spec))
         stored = match.stored
         light = self.light is not None and parse_spec(spec).name in LIGHT_AGENTS
         pool = self.light if light and self.light is not None else self.pool
@@ -1256,18 +1208,6 @@ def _random_move(match: LiveMatch, seat: Player, base: int) -> Any:
 def _is_open(spec: str) -> bool:
     """True for a seat given as ``open``: a person's seat for anyone who joins."""
     return spec.strip().lower() == OPEN
-
-
-def _variant(game: Game[Any, Any, Any]) -> tuple[str, str]:
-    """A game and its options as a key: one preparation per variant at a time."""
-    return game.name, json.dumps(game.options.changed(), sort_keys=True, default=str)
-
-
-def prepare_agent(game: str, options: dict[str, Any], agent: str) -> None:
-    """In a process of its own: make what ``agent`` needs before it plays ``game`` with
-    ``options`` (Erd's solved game, into the cache the workers read)."""
-    made = make(game, **options)
-    available_agents(made)[agent].prepare(made)  # type: ignore[attr-defined]
 
 
 def _final_result(state: State[Any]) -> dict[str, Any]:
