@@ -7,7 +7,10 @@ import time
 
 import httpx
 
+import meeple
 from meeple.interfaces.web.client import Client
+from meeple.interfaces.web.limits import ServerLimits
+from meeple.interfaces.web.preparing import Preparer
 from tests.processes import alive, children
 
 SLOW = "mcts:iterations=100000000,compiled=false"
@@ -89,3 +92,19 @@ def test_a_fresh_install_compiles_a_searching_agent_before_its_allowance_starts(
     assert "compiled edges uct:iterations=4" in log and "compiled edges hints" in log
     assert "was stopped" not in log
     assert len(list(cache.rglob("*.compiled"))) == 2  # the next server compiles neither
+
+
+def test_only_the_agents_meeple_compile_knows_are_compiled_ahead(monkeypatch):
+    """A client's own spec would queue a compile in the one preparing process per spec
+    (and a mark on disk each): it compiles in its worker instead, as before."""
+    started: list[str] = []
+    monkeypatch.setattr(Preparer, "_compile", lambda self, job, *args: started.append(job))
+    preparer = Preparer(ServerLimits())
+    game = meeple.make("edges")
+    assert preparer.compile_agent(game, "uct:iterations=30000") == "edges uct:iterations=4"
+    assert preparer.compile_agent(game, "uct:iterations=500") == "edges uct:iterations=4"
+    assert preparer.compile_agent(game, "uct:iterations=500,c=0.123") is None
+    assert preparer.compile_agent(game, "random") is None  # never waits
+    erd = meeple.make("erd")
+    assert preparer.compile_agent(erd, "exploit:solve=true,knows=heuristic") is None  # prepared
+    assert started == ["edges uct:iterations=4", "edges uct:iterations=4"]

@@ -2,8 +2,8 @@
 process of the server's own, one thing at a time.
 
 Two kinds of thing: the data an agent reads (Erd's solved rules for a variant,
-:meth:`Preparer.prepare`), and the compiled code an agent or a hint runs where the cache on
-disk lacks it for the present sources (a fresh install, or new sources:
+:meth:`Preparer.prepare`), and the compiled code a level's agent or a hint runs where the
+cache on disk lacks it for the present sources (a fresh install, or new sources:
 :meth:`Preparer.compile_agent`, :meth:`Preparer.compile_hints`). A decision waits for what
 it needs (:meth:`Preparer.ready`) before its allowance starts. Compiled in its worker
 instead, a card game's searching agent took most of the default allowance on a 2-core
@@ -24,7 +24,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from meeple.agents import available_agents, parse_spec
-from meeple.agents.warm import compiled_job, small_spec, warm_spec
+from meeple.agents.warm import compiled_job, small_spec, small_specs, warm_spec
 from meeple.core.game import Game
 from meeple.core.kernel_cache import needs_compiling
 from meeple.core.processes import die_with_parent
@@ -49,6 +49,8 @@ class Preparer:
         """Data being made, by variant (a game and its options)."""
         self._compiling: dict[str, asyncio.Future[Any] | None] = {}
         """Compiles, by job (None: found compiled already)."""
+        self._known: dict[str, frozenset[str]] = {}
+        """Per game, the agents compiled ahead (:func:`~meeple.agents.warm.small_specs`)."""
 
     def _pool(self) -> ProcessPoolExecutor:
         if self._process is None:
@@ -98,13 +100,19 @@ class Preparer:
         self._compiling[job] = future
 
     def compile_agent(self, game: Game[Any, Any, Any], spec: str) -> str | None:
-        """Start compiling what agent ``spec`` runs for ``game``: the job to wait for, or
-        None for an agent that has nothing compiled ahead."""
+        """Start compiling what agent ``spec`` runs for ``game`` if it is one of the agents
+        ``meeple compile`` compiles (the levels', and search with each compiled rollout or
+        opponent): the job to wait for, or None. Any other spec compiles in its worker, as
+        it did: a client naming spec after spec (``c=0.1``, ``c=0.11``...) queues nothing
+        here and writes no marks."""
         if parse_spec(spec).name in LIGHT_AGENTS:
             return None
         small = small_spec(spec)
-        if small is None:
-            return None  # it solves the game first: made by prepare, not compiled here
+        known = self._known.get(game.name)
+        if known is None:
+            known = self._known[game.name] = frozenset(small_specs(game.name))
+        if small not in known:
+            return None  # one that solves the game first (None) is made by prepare
         job = compiled_job(game.name, small)
         self._compile(job, warm_spec, game.name, small)
         return job
