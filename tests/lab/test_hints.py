@@ -9,8 +9,10 @@ import pytest
 
 import meeple
 from meeple.agents.judge import SearchJudge
+from meeple.agents.warm import compiled_job
+from meeple.core import kernel_cache
 from meeple.core.errors import MeepleError
-from meeple.lab.hints import HINT_FIELDS, hint, hint_judge
+from meeple.lab.hints import HINT_FIELDS, HINTS, hint, hint_judge, warm_hints
 from meeple.solvers.edges_judge import EdgesJudge
 from meeple.solvers.edges_solver import EdgesSolver
 from meeple.solvers.erd.exploit import table
@@ -54,6 +56,25 @@ def test_an_edges_hint_near_the_end_is_the_solvers_best_and_names_the_squares():
     assert given["judge"] == "exact" and given["unit"] == "points"
     assert f"you finish {sign * solver.value(state):+d} points" in given["why"]
     assert "square" in given["why"]
+
+
+def test_warming_edges_hints_compiles_the_solver_a_hint_near_the_end_runs(
+    monkeypatch, tmp_path
+):
+    # A server warms a game's hints before the first one's allowance starts: for Edges
+    # that must reach the solver, or the first hint near the end compiles it in its time.
+    monkeypatch.setattr(kernel_cache, "_marks_folder", lambda: tmp_path)
+    solved = []
+    value = EdgesSolver.value
+
+    def counted(self, state, *rest):
+        solved.append(state)
+        return value(self, state, *rest)
+
+    monkeypatch.setattr(EdgesSolver, "value", counted)
+    warm_hints("edges")
+    assert solved
+    assert not kernel_cache.needs_compiling(compiled_job("edges", HINTS))
 
 
 def test_the_hint_judge_is_capped_by_the_servers_limits():

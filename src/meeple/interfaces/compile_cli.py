@@ -6,8 +6,8 @@ process reads them back in a fraction of the time. On a fresh checkout the first
 step, or the first search of a command, waits for that compile (minutes, all games
 together, on a 2-core machine), and two processes that start at once each compile the same
 kernels. This command compiles them once, the games shared out over worker processes
-(:func:`meeple.agents.warm.warm_game` and :func:`meeple.lab.hints.warm_hints` each, and
-the Edges solver's search): ``make test`` runs it before the suite. A server compiles what
+(:func:`meeple.agents.warm.warm_game` and :func:`meeple.lab.hints.warm_hints` each: Edges'
+hints compile its solver): ``make test`` runs it before the suite. A server compiles what
 a searching agent or a hint runs before its first use, where no run of this command marked
 it compiled for the present sources; an operator may run this command before ``meeple
 serve`` so that no first game waits."""
@@ -22,30 +22,12 @@ from typing import Annotated
 import typer
 
 from meeple.agents.warm import compiled_job, warm_game
-from meeple.core.kernel_cache import mark_compiled, needs_compiling
+from meeple.core.kernel_cache import needs_compiling
 from meeple.core.registry import games as registered_games
 from meeple.interfaces.console import console, fail
 
-SOLVER = "the Edges solver"
-"""The job that compiles the exact solver's search (not a game's agents)."""
-
-
-def warm_solver() -> tuple[str, float, list[str]]:
-    """Compile the Edges solver's search (by solving the smallest board)."""
-    from meeple.solvers.edges_solver import warm_up
-
-    start = time.perf_counter()
-    warm_up()
-    return SOLVER, time.perf_counter() - start, []
-
 
 def _warm(job: str) -> tuple[str, float, list[str]]:
-    if job == SOLVER:
-        if not needs_compiling(SOLVER):
-            return SOLVER, 0.0, []
-        done = warm_solver()
-        mark_compiled(SOLVER)
-        return done
     # Here, not at the top: every command imports this module, few need the hints' judges.
     from meeple.lab.hints import HINTS, warm_hints
 
@@ -74,8 +56,6 @@ def compile_command(
         if name not in known:
             raise fail(f"no game {name!r}; games: {', '.join(known)}")
     todo = list(games or known)
-    if not games:
-        todo.append(SOLVER)
     workers = min(jobs or os.cpu_count() or 1, len(todo))
     start = time.perf_counter()
     if workers == 1:

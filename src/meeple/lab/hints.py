@@ -51,19 +51,31 @@ def hint_judge(game: Any, iterations_cap: int | None = None, max_left: int = 12)
     return judge
 
 
+END_PYRAMIDS = 4
+"""How few pyramids are left where :func:`warm_hints` asks a solving judge: solved at once."""
 HINTS = "hints"
 """What a game's hints are called among its compiles (:func:`meeple.agents.warm.compiled_job`)."""
 
 
 def warm_hints(name: str) -> float:
-    """Compile (or read back from the cache) what a hint for ``name`` runs, by a hint at
-    the game's start with its judge's search cut to a few iterations, then mark it
-    compiled: the seconds it took. (The Edges solver, which judges only near the end, is
-    compiled by ``meeple compile`` or at its first hint there.)"""
+    """Compile (or read back from the cache) what a hint for ``name`` runs, then mark it
+    compiled: the seconds it took. A hint at the game's start compiles the judge's search
+    (cut to a few iterations); where the judge solves near the end instead (Edges'), a hint
+    at the first position it solves compiles the solver too, which a hint late in a game
+    would otherwise compile inside its allowance."""
     start = time.perf_counter()
-    state = make(name).new_game(0)
-    judge = hint_judge(state.game, int(BUDGETS["iterations"]), max_left=0)
-    hint([state], [], state.to_act[0], judge)
+    game = make(name)
+    state = game.new_game(0)
+    hint([state], [], state.to_act[0], hint_judge(game, int(BUDGETS["iterations"]), max_left=0))
+    judge = hint_judge(game, max_left=END_PYRAMIDS)
+    exact_at = getattr(judge, "exact_at", None)
+    if exact_at is not None:
+        # The first legal move each turn: a short game, and the same one every time.
+        while not state.is_over and not exact_at(state):
+            seat = state.to_act[0]
+            state = state.apply(seat, state.legal_actions(seat)[0])
+        if not state.is_over:
+            hint([state], [], state.to_act[0], judge)
     mark_compiled(compiled_job(name, HINTS))
     return time.perf_counter() - start
 
