@@ -58,9 +58,7 @@ def test_an_edges_hint_near_the_end_is_the_solvers_best_and_names_the_squares():
     assert "square" in given["why"]
 
 
-def test_warming_edges_hints_compiles_the_solver_a_hint_near_the_end_runs(
-    monkeypatch, tmp_path
-):
+def test_warming_edges_hints_compiles_the_solver_a_hint_near_the_end_runs(monkeypatch, tmp_path):
     # A server warms a game's hints before the first one's allowance starts: for Edges
     # that must reach the solver, or the first hint near the end compiles it in its time.
     monkeypatch.setattr(kernel_cache, "_marks_folder", lambda: tmp_path)

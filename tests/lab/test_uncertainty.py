@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from matplotlib.container import ErrorbarContainer
 
+from meeple.core.stats import mean_interval
 from meeple.lab.metrics import METRIC_NAMES, summarize
 from meeple.lab.report import SMALL, metric_figure, summary_rows, win_figure
-from meeple.lab.stats import mean_interval
 
 
 def row(winner, length=10, leads=1, decided=0.5, margin=2.0, first=0, branching=3.0):

@@ -11,10 +11,10 @@ from pydantic import BaseModel
 
 from meeple.core.errors import MeepleError
 from meeple.core.registry import make
+from meeple.core.stats import mean_interval
 from meeple.lab.endings import Endings, count_endings
 from meeple.lab.stats import (
     deal_score_interval,
-    mean_interval,
     score_interval,
     wilson_interval,
 )

@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from meeple.lab.stats import mean_interval
+from meeple.core.stats import mean_interval
 
 Row = Mapping[str, Any]
 

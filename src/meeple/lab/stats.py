@@ -91,27 +91,3 @@ def tally_interval(
         # Deals that all scored alike say nothing of the spread: count each as one game.
         return rate, wilson_interval(rate * len(means), len(means), z)
     return rate, _wilson(rate, rate * (1 - rate) / variance, z)
-
-
-def mean_interval(values: Sequence[float], level: float = 0.95) -> tuple[float, float]:
-    """Student's t interval of the mean of ``values`` (95% by default), for quantities that
-    are not shares of games: moves per game, a score margin, a paired difference.
-
-    With fewer than two values, or values that never vary, nothing is known of the spread:
-    the interval is the mean itself, and reports flag such a sample as small (docs/lab.md,
-    "Reading the intervals").
-    """
-    n = len(values)
-    if n == 0:
-        return (0.0, 0.0)
-    mean = sum(values) / n
-    if n < 2:
-        return (mean, mean)
-    variance = sum((v - mean) ** 2 for v in values) / (n - 1)
-    if variance <= 0:
-        return (mean, mean)
-    # Imported here: scipy.stats takes a noticeable part of a second to import.
-    from scipy.stats import t as student
-
-    half = float(student.ppf(0.5 + level / 2, n - 1)) * math.sqrt(variance / n)
-    return (mean - half, mean + half)

@@ -31,12 +31,10 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from meeple.core.agent import Agent, Observation
 from meeple.core.record import Playthrough
 from meeple.core.rng import derive_seed
-from meeple.core.stats import bootstrap_interval
+from meeple.core.stats import bootstrap_interval, mean_interval
 from meeple.games.erd.rules import Allocate, ErdGame, ErdState
 from meeple.solvers.erd.iteration import Solution
 from meeple.solvers.erd.model import StageGame, mirror
@@ -281,30 +279,22 @@ class MatchEvaluation:
 
     def raw(self) -> tuple[float, float, float]:
         """Mean result a game (+1/0/-1) and its 95% t-interval."""
-        return mean_interval([g.result for g in self.games])
+        return _mean_and_interval([g.result for g in self.games])
 
     def reduced(self) -> tuple[float, float, float]:
         """Mean estimate a game and its 95% t-interval."""
-        return mean_interval([g.estimate for g in self.games])
+        return _mean_and_interval([g.estimate for g in self.games])
 
     def reduced_bootstrap(self) -> tuple[float, float]:
         """The mean estimate's 95% percentile-bootstrap interval."""
         return bootstrap_interval([g.estimate for g in self.games])
 
 
-def mean_interval(samples: Sequence[float], level: float = 0.95) -> tuple[float, float, float]:
-    """The mean and its two-sided Student-t interval (the interval is the mean itself with
-    fewer than two samples or no spread)."""
-    from scipy.stats import t as student
-
-    data = np.asarray(samples, dtype=float)
-    mean = float(data.mean()) if data.size else math.nan
-    if data.size < 2:
-        return mean, mean, mean
-    half = float(
-        student.ppf(0.5 + level / 2, data.size - 1) * data.std(ddof=1) / math.sqrt(data.size)
-    )
-    return mean, mean - half, mean + half
+def _mean_and_interval(samples: Sequence[float]) -> tuple[float, float, float]:
+    """The mean (NaN with no samples) and its 95% Student-t interval."""
+    if not samples:
+        return math.nan, math.nan, math.nan
+    return (sum(samples) / len(samples), *mean_interval(samples))
 
 
 def points(result: float) -> float:
