@@ -32,7 +32,11 @@ def kind(command: str, parent: str) -> str:
     if "multiprocessing" in command:
         return f"worker of {kind(parent, '')}"
     if "chromium" in command:
-        return "chromium renderer" if "--type=renderer" in command else "chromium, other"
+        # Chromium's process model: the browser (no --type), renderers, the GPU process, ...
+        types = [part[len("--type=") :] for part in command.split() if part.startswith("--type=")]
+        if "crashpad" in command.split(" ")[0]:
+            types = ["crash reporter"]
+        return f"chromium {types[0] if types else 'browser'}"
     if "playwright" in command:
         return "playwright driver"
     if "execnet" in command or "-u -c" in command:
