@@ -65,11 +65,12 @@ def warm_hints(name: str) -> float:
     would otherwise compile inside its allowance."""
     start = time.perf_counter()
     game = make(name)
+    # One judge for both: its search is cut, and it solves only from a few pyramids left.
+    judge = hint_judge(game, int(BUDGETS["iterations"]), max_left=END_PYRAMIDS)
     state = game.new_game(0)
-    hint([state], [], state.to_act[0], hint_judge(game, int(BUDGETS["iterations"]), max_left=0))
-    judge = hint_judge(game, max_left=END_PYRAMIDS)
+    hint([state], [], state.to_act[0], judge)
     exact_at = getattr(judge, "exact_at", None)
-    if exact_at is not None:
+    if exact_at is not None and not exact_at(state):
         # The first legal move each turn: a short game, and the same one every time.
         while not state.is_over and not exact_at(state):
             seat = state.to_act[0]
