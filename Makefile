@@ -8,11 +8,13 @@ STAMP := $(VENV)/.installed
 
 # Re-install whenever pyproject.toml changes, so a new dependency is never missed. uv
 # installs what pip would (the same versions) in seconds where pip takes most of a minute;
-# the environment keeps its pip for installing extras by hand.
+# where uv cannot (no build of it for the platform, or a package index only pip is set up
+# to reach), pip installs. The environment keeps its pip for installing extras by hand.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet uv
-	$(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[dev]'
+	( $(BIN)/python -m pip install --quiet uv \
+	  && $(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[dev]' ) \
+	  || $(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
 run: $(STAMP)
