@@ -13,7 +13,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	( $(BIN)/python -m pip install --quiet uv \
-	  && $(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[dev]' ) \
+	  && $(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python -e '.[dev]' ) \
 	  || $(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
