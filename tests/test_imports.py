@@ -20,15 +20,19 @@ LATE = ("sqlalchemy", "scipy.optimize", "matplotlib", "numba")
 """Libraries imported only where they are used."""
 
 
-def _imported_after(code: str) -> list[str]:
-    program = (
-        f"import json, sys\n{code}\nprint(json.dumps([m for m in {LATE!r} if m in sys.modules]))"
-    )
+def _printed(program: str, env: dict[str, str] | None = None) -> list[str]:
+    """What ``program``, run in a new Python process, prints as JSON."""
     done = subprocess.run(
-        [sys.executable, "-c", program], capture_output=True, text=True, timeout=120
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=120, env=env
     )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
+
+
+def _imported_after(code: str) -> list[str]:
+    return _printed(
+        f"import json, sys\n{code}\nprint(json.dumps([m for m in {LATE!r} if m in sys.modules]))"
+    )
 
 
 @pytest.mark.parametrize(
@@ -75,11 +79,7 @@ def test_the_libraries_a_server_starts_with_are_installed_with_their_bytecode() 
     1.8 times their CPU. pip compiles at install; make's set-up asks uv to
     (``--compile-bytecode``)."""
     imports = "import meeple.interfaces.cli, meeple.interfaces.web.app, fastapi, uvicorn"
+    # Told to write none, the process cannot compile what it imports and pass by that.
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
-    done = subprocess.run(
-        [sys.executable, "-c", _UNCOMPILED.format(imports=imports)],
-        capture_output=True, text=True, timeout=120, env=env,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    missing = json.loads(done.stdout)
+    missing = _printed(_UNCOMPILED.format(imports=imports), env)
     assert not missing, f"{len(missing)} installed modules have no bytecode, e.g. {missing[:3]}"
