@@ -8,7 +8,6 @@ normal permissions.
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import re
@@ -16,7 +15,6 @@ import signal
 import stat
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -221,11 +219,12 @@ def test_files_get_the_user_s_permissions_and_keep_an_existing_mode(tmp_path):
         os.umask(old)
 
 
-@functools.cache
-def _true_checkpoint() -> tuple[str, dict[str, bool], list[str]]:
+@pytest.fixture(scope="module")
+def true_checkpoint(tmp_path_factory) -> tuple[str, dict[str, bool], list[str]]:
     """A finished checkpoint's text, its answers, and the lines of another proof (threshold
-    1) of the same position: found once, shared by every fuzz example."""
-    folder = Path(tempfile.mkdtemp(prefix="meeple-fuzz-"))
+    1) of the same position: found once, shared by every fuzz example (in pytest's own
+    temporary folder, which pytest clears, not a folder left behind in the system's)."""
+    folder = tmp_path_factory.mktemp("checkpoint")
     proof, state = _proof(folder / "t0.jsonl")
     assert proof.holds(state)
     g = meeple.make("edges", board="2x2", stash="2/2/1", pie=False, first=0)
@@ -286,8 +285,8 @@ def _corrupt(lines: list[str], edits: list[tuple[str, int, str]], foreign: list[
         max_size=6,
     )
 )
-def test_no_corruption_of_a_checkpoint_changes_an_answer(tmp_path_factory, edits):
-    text, truth, foreign = _true_checkpoint()
+def test_no_corruption_of_a_checkpoint_changes_an_answer(tmp_path_factory, true_checkpoint, edits):
+    text, truth, foreign = true_checkpoint
     point = tmp_path_factory.mktemp("fuzz") / "proof.jsonl"
     point.write_text(_corrupt(text.splitlines(), edits, foreign), encoding="utf-8")
     again, state = _proof(point)
@@ -297,10 +296,10 @@ def test_no_corruption_of_a_checkpoint_changes_an_answer(tmp_path_factory, edits
     assert all(truth[p] is h for p, h in again.done.items() if p in truth)
 
 
-@functools.cache
-def _true_cache_entry() -> tuple[str, str, dict[str, object]]:
+@pytest.fixture(scope="module")
+def true_cache_entry(tmp_path_factory) -> tuple[str, str, dict[str, object]]:
     """A real solved result's key, its file's text and its content, found once."""
-    folder = Path(tempfile.mkdtemp(prefix="meeple-fuzz-"))
+    folder = tmp_path_factory.mktemp("cache-entry")
     out = CliRunner().invoke(app, ["solve", "edges", "--board", "1x2", "--stash", "1/1/1",
                                    "--no-pie", "--cache-dir", str(folder)])  # fmt: skip
     assert out.exit_code == 0, out.output
@@ -323,8 +322,8 @@ def _true_cache_entry() -> tuple[str, str, dict[str, object]]:
         max_size=4,
     )
 )
-def test_no_corruption_of_a_cache_entry_changes_a_result(tmp_path_factory, edits):
-    key, text, truth = _true_cache_entry()
+def test_no_corruption_of_a_cache_entry_changes_a_result(tmp_path_factory, true_cache_entry, edits):
+    key, text, truth = true_cache_entry
     for kind, where, junk in edits:
         at = where % (len(text) + 1)
         if kind == "byte":
