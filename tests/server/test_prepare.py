@@ -42,7 +42,7 @@ def test_an_allowed_variant_is_solved_off_the_request_and_its_agent_then_plays(
     reply = httpx.post(f"{server.url}/api/matches", json=body, timeout=60)
     assert reply.status_code == 200, reply.text
     # The reply came before the solve (a process of its own, several seconds) wrote anything.
-    assert not cache.exists() or not any(cache.glob("erd-*.json"))
+    assert not cache.exists() or not any(cache.glob("erd-*.bin"))
     created = reply.json()
 
     async def play() -> None:
@@ -52,5 +52,5 @@ def test_an_allowed_variant_is_solved_off_the_request_and_its_agent_then_plays(
         await person.close()
 
     asyncio.run(play())
-    assert any(cache.glob("erd-*.json"))
+    assert any(cache.glob("erd-*.bin"))
     assert "Traceback" not in server.log_path.read_text()

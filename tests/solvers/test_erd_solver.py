@@ -3,6 +3,7 @@ the engine's own states, the reductions against the engine, the checks, the agen
 
 from __future__ import annotations
 
+import io
 import math
 from dataclasses import replace
 from functools import cache
@@ -27,7 +28,7 @@ from meeple.solvers.erd.analysis import (
 from meeple.solvers.erd.checks import cross_check, stage_exploitability
 from meeple.solvers.erd.iteration import Solution, value_iteration
 from meeple.solvers.erd.model import build_model, erd_game, tiny_start
-from meeple.solvers.erd.store import from_json, solution_key, to_json
+from meeple.solvers.erd.store import from_bytes, solution_key, to_bytes
 
 # -- matrix games with known answers ---------------------------------------------------------
 KNOWN = {
@@ -211,13 +212,24 @@ def test_play_statistics_add_up():
 # -- the stored solution ---------------------------------------------------------------------
 def test_a_stored_solution_reads_back_the_same():
     solution = tiny_solution(*TINY[1])
-    back = from_json(solution.model.game, to_json(solution, {"x": 1}))
+    back, summary = from_bytes(solution.model.game, to_bytes(solution, {"x": 1}))
+    assert summary == {"x": 1}
     assert back.opening_value == solution.opening_value
-    assert len(back.model.states) == len(solution.model.states)
-    for s in range(len(back.model.states)):
-        for left in (1, solution.horizon):
-            for a, b in zip(back.mixes(s, left), solution.mixes(s, left), strict=True):
-                assert a == pytest.approx(b, abs=1e-15)
+    assert back.model.start == solution.model.start and back.model.index == solution.model.index
+    for mine, theirs in zip(back.model.states, solution.model.states, strict=True):
+        assert (mine.sides, mine.rows, mine.columns) == (theirs.sides, theirs.rows, theirs.columns)
+        for name in ("successor", "sign", "payoff", "reason", "flags"):
+            a, b = getattr(mine, name), getattr(theirs, name)
+            assert a.dtype == b.dtype and np.array_equal(a, b), name
+    assert np.array_equal(back.values, solution.values)
+    for mine, theirs in zip(back.history, solution.history, strict=True):
+        assert [k for k, _, _ in mine] == [k for k, _, _ in theirs]
+        for (_, row, column), (_, row0, column0) in zip(mine, theirs, strict=True):
+            # Exactly, but for weights under 1e-15, which are stored as none.
+            assert np.array_equal(row, np.where(row0 > 1e-15, row0, 0.0))
+            assert np.array_equal(column, np.where(column0 > 1e-15, column0, 0.0))
+    facts = ("horizon", "converged", "last_change", "programs", "reused", "seconds")
+    assert [getattr(back, f) for f in facts] == [getattr(solution, f) for f in facts]
 
 
 def test_a_new_solve_removes_the_entry_of_an_earlier_format(tmp_path, monkeypatch):
@@ -231,22 +243,52 @@ def test_a_new_solve_removes_the_entry_of_an_earlier_format(tmp_path, monkeypatc
     )
     options = {"rules": "0.02", "round_limit": 3}
     play, horizon = solve_module.solved_options(options)
-    stale = tmp_path / f"{solution_key(play, horizon, 'erd-solve/1')}.json"
-    other = tmp_path / f"{solution_key({**play, 'rules': '0.01'}, horizon, 'erd-solve/1')}.json"
-    stale.write_text("{}")
-    other.write_text("{}")
+    stale = [tmp_path / f"{solution_key(play, horizon, f'erd-solve/{v}')}.json" for v in (1, 2)]
+    other = tmp_path / f"{solution_key({**play, 'rules': '0.01'}, horizon, 'erd-solve/2')}.json"
+    for path in (*stale, other):
+        path.write_text("{}")
     _, _, cached = solve_module.solve_erd(options, tmp_path)
     assert not cached
-    assert not stale.exists() and other.exists()
-    assert (tmp_path / f"{solution_key(play, horizon)}.json").exists()
+    assert not any(path.exists() for path in stale) and other.exists()
+    assert (tmp_path / f"{solution_key(play, horizon)}.bin").exists()
+    assert solve_module.solve_erd(options, tmp_path)[2]  # and read back
 
 
-def test_a_malformed_stored_solution_is_refused():
+def _edited(payload: bytes, name: str, edit) -> bytes:
+    """A stored solution's payload with one of its arrays edited."""
+    with np.load(io.BytesIO(payload)) as stored:
+        arrays = {n: stored[n] for n in stored.files}
+    arrays[name] = edit(arrays[name])
+    out = io.BytesIO()
+    np.savez_compressed(out, **arrays)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("name", "edit"),
+    [
+        ("successor", lambda a: a[:-1]),  # a table one cell short
+        ("rows_class", lambda a: a + 1_000),  # a mix over classes that are not there
+        ("rows_class", lambda a: a - 1_000),
+        ("rows_weighted", lambda a: a + 1),  # mixes that do not add up to their entries
+        ("history_per_state", lambda a: a[:-1]),
+        ("values", lambda a: a[:, :-1]),
+        ("columns_text", lambda a: np.array(["no allocation"] * len(a))),
+        ("facts", lambda a: np.frombuffer(b"[1, 2]", dtype=np.uint8)),
+    ],
+)
+def test_a_malformed_stored_solution_is_refused(name, edit):
     solution = tiny_solution(*TINY[1])
-    data = to_json(solution, {})
-    data["states"][0]["cells"][0] = [[1]]
-    with pytest.raises(ValueError, match=r"malformed|wrong shape"):
-        from_json(solution.model.game, data)
+    payload = _edited(to_bytes(solution, {}), name, edit)
+    with pytest.raises(ValueError, match=r"malformed"):
+        from_bytes(solution.model.game, payload)
+
+
+@pytest.mark.parametrize("payload", [b"", b"not an archive", b"PK\x03\x04 cut short"])
+def test_a_payload_that_is_no_stored_solution_is_refused(payload):
+    solution = tiny_solution(*TINY[1])
+    with pytest.raises(ValueError, match=r"malformed"):
+        from_bytes(solution.model.game, payload)
 
 
 # -- the agent -------------------------------------------------------------------------------

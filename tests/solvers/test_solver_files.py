@@ -158,6 +158,63 @@ def test_a_cache_entry_under_another_key_is_foreign(tmp_path):
     assert cache.read(tmp_path, "b" * 32).result is None
 
 
+FORM = "test-bytes/1"
+
+
+def test_a_bytes_entry_reads_back_only_under_its_key_and_format(tmp_path):
+    cache.store_bytes(tmp_path, "a" * 32, FORM, b"\x00payload\n\xff")
+    assert cache.read_bytes(tmp_path, "a" * 32, FORM) == (b"\x00payload\n\xff", None)
+    assert cache.read_bytes(tmp_path, "b" * 32, FORM) == (None, None)  # none stored
+    other = cache.read_bytes(tmp_path, "a" * 32, "test-bytes/2")
+    assert other.payload is None and "is not a solved result of this meeple" in other.problem
+    cache.bytes_path(tmp_path, "a" * 32).rename(cache.bytes_path(tmp_path, "b" * 32))
+    foreign = cache.read_bytes(tmp_path, "b" * 32, FORM)
+    assert foreign.payload is None and "fails its check" in foreign.problem
+    cache.forget(tmp_path, "b" * 32)
+    assert not any(tmp_path.iterdir())
+
+
+def test_a_bytes_entry_that_is_no_file_or_too_large_is_not_read(tmp_path, monkeypatch):
+    cache.bytes_path(tmp_path, "a" * 32).mkdir()
+    os.mkfifo(cache.bytes_path(tmp_path, "b" * 32))  # would block a plain open()
+    for key in ("a" * 32, "b" * 32):
+        entry = cache.read_bytes(tmp_path, key, FORM)
+        assert entry.payload is None and "cannot be read" in entry.problem
+    cache.store_bytes(tmp_path, "c" * 32, FORM, bytes(100))
+    monkeypatch.setattr(cache, "BYTES_LIMIT", 99)
+    entry = cache.read_bytes(tmp_path, "c" * 32, FORM)
+    assert entry.payload is None and "larger than" in entry.problem
+
+
+@pytest.mark.fuzz
+@settings(deadline=None)
+@given(
+    payload=st.binary(max_size=200),
+    edits=st.lists(
+        st.tuples(st.sampled_from(["flip", "cut", "insert"]), st.integers(0, 10_000),
+                  st.binary(min_size=1, max_size=4)),
+        min_size=1, max_size=3,
+    ),
+)  # fmt: skip
+def test_no_corruption_of_a_bytes_entry_changes_its_payload(tmp_path_factory, payload, edits):
+    folder = tmp_path_factory.mktemp("bytes")
+    cache.store_bytes(folder, "k" * 32, FORM, payload)
+    path = cache.bytes_path(folder, "k" * 32)
+    data = path.read_bytes()
+    for kind, where, junk in edits:
+        at = where % (len(data) + 1)
+        if kind == "flip" and at < len(data):
+            data = data[:at] + bytes([data[at] ^ junk[0]]) + data[at + 1 :]
+        elif kind == "cut":
+            data = data[:at]
+        elif kind == "insert":
+            data = data[:at] + junk + data[at:]
+    path.write_bytes(data)
+    entry = cache.read_bytes(folder, "k" * 32, FORM)
+    # Either the very payload stored, or nothing believed (and the reason given).
+    assert entry.payload == payload or (entry.payload is None and entry.problem)
+
+
 def _meeple() -> str:
     return str(Path(sys.executable).with_name("meeple"))
 

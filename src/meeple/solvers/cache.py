@@ -2,6 +2,11 @@
 
 The cache lives in the user's cache folder, never in the repository: ``$MEEPLE_CACHE_DIR``
 if set, else ``$XDG_CACHE_HOME/meeple/solver``, else ``~/.cache/meeple/solver``.
+
+An entry is JSON (:func:`read`, :func:`store`: Edges' results, a few kB) or bytes behind a
+header line (:func:`read_bytes`, :func:`store_bytes`: Erd's solutions, megabytes of arrays,
+which JSON would take seconds to read back). Either carries a check that binds it to its key
+and format, and nothing that fails it is believed.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from meeple.core.errors import MeepleError
-from meeple.core.files import atomic_write, user_cache_home
+from meeple.core.files import atomic_write, read_bytes_capped, user_cache_home
 from meeple.games.edges.rules import EdgesState
 
 CACHE_FORMAT = "edges-solve/2"
@@ -98,9 +103,67 @@ def store(folder: Path, key: str, result: dict[str, Any]) -> None:
     atomic_write(entry_path(folder, key), json.dumps(entry, separators=(",", ":")))
 
 
+BYTES_LIMIT = 1 << 30
+"""The largest bytes entry read back (Erd's solutions take tens of MB): a bound on what a
+damaged or planted file can make a reader hold in memory."""
+
+_HEADER_LIMIT = 4096
+
+
+def bytes_path(folder: Path, key: str) -> Path:
+    """The file that holds (or will hold) the bytes entry for ``key``."""
+    return folder / f"{key}.bin"
+
+
+def _bytes_check(key: str, form: str, payload: bytes) -> str:
+    digest = hashlib.sha256(f"{form}\n{key}\n".encode())
+    digest.update(payload)
+    return digest.hexdigest()
+
+
+class BytesEntry(NamedTuple):
+    """What :func:`read_bytes` found: the payload (None if there is none to believe) and, for
+    an entry that was there but is not believed, why."""
+
+    payload: bytes | None
+    problem: str | None = None
+
+
+def read_bytes(folder: Path, key: str, form: str) -> BytesEntry:
+    """The payload stored for ``key`` in format ``form``, verified before anything parses
+    it: a damaged, edited, foreign or other-format entry is treated as missing (its
+    ``problem`` says why)."""
+    path = bytes_path(folder, key)
+    try:
+        data = read_bytes_capped(path, BYTES_LIMIT)
+    except FileNotFoundError:
+        return BytesEntry(None)
+    except OSError as exc:
+        return BytesEntry(None, f"{path} cannot be read ({exc.strerror or type(exc).__name__})")
+    end = data.find(b"\n", 0, _HEADER_LIMIT)
+    try:
+        header = json.loads(data[:end]) if end >= 0 else None
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        header = None
+    if not isinstance(header, dict) or header.get("format") != form:
+        return BytesEntry(None, f"{path} is not a solved result of this meeple ({form})")
+    payload = data[end + 1 :]
+    if header.get("key") != key or header.get("check") != _bytes_check(key, form, payload):
+        return BytesEntry(None, f"{path} fails its check (edited, damaged or for another position)")
+    return BytesEntry(payload)
+
+
+def store_bytes(folder: Path, key: str, form: str, payload: bytes) -> None:
+    """Write a bytes entry atomically: a header line (format, key and a check over both and
+    the payload), then the payload."""
+    header = {"format": form, "key": key, "check": _bytes_check(key, form, payload)}
+    atomic_write(bytes_path(folder, key), json.dumps(header).encode() + b"\n" + payload)
+
+
 def forget(folder: Path, key: str) -> None:
-    """Remove the stored result for ``key``, if there is one."""
+    """Remove the stored result for ``key`` (JSON or bytes), if there is one."""
     entry_path(folder, key).unlink(missing_ok=True)
+    bytes_path(folder, key).unlink(missing_ok=True)
 
 
 class CheckedLog:

@@ -17,7 +17,7 @@ from meeple.solvers import cache
 from meeple.solvers.erd.checks import cross_check, stage_exploitability
 from meeple.solvers.erd.iteration import Solution, value_iteration
 from meeple.solvers.erd.model import build_model, erd_game
-from meeple.solvers.erd.store import SUPERSEDED, from_json, solution_key, to_json
+from meeple.solvers.erd.store import FORMAT, SUPERSEDED, from_bytes, solution_key, to_bytes
 
 PLAY_OPTIONS = ("rules", "turret_lifetime", "escalation_lights", "rush_tiebreak")
 """The options that change a game's play; ``round_limit`` is the solver's horizon, and
@@ -42,7 +42,7 @@ def is_stored(game: ErdGame, folder: Path | None = None) -> bool:
     back checks it, and solves again if it fails)."""
     play, horizon = solved_options(options_of(game))
     folder = folder or cache.default_cache_dir()
-    return cache.entry_path(folder, solution_key(play, horizon)).exists()
+    return cache.bytes_path(folder, solution_key(play, horizon)).exists()
 
 
 def game_for(options: dict[str, Any]) -> ErdGame:
@@ -97,13 +97,13 @@ def solve_erd(
     folder = folder or cache.default_cache_dir()
     key = solution_key(play, horizon)
     if use_cache:
-        entry = cache.read(folder, key)
+        entry = cache.read_bytes(folder, key, FORMAT)
         if entry.problem and note is not None:
             note(entry.problem)
-        if entry.result is not None:
+        if entry.payload is not None:
             try:
-                return from_json(game, entry.result), entry.result["summary"], True
-            except (ValueError, KeyError) as exc:
+                return (*from_bytes(game, entry.payload), True)
+            except ValueError as exc:
                 if note is not None:
                     note(str(exc))
     if not solve_if_missing:
@@ -120,7 +120,7 @@ def solve_erd(
     solution = value_iteration(model, horizon, progress=on_sweep)
     summary = {**summarise(solution), "build_seconds": built}
     if use_cache:
-        cache.store(folder, key, to_json(solution, summary))
+        cache.store_bytes(folder, key, FORMAT, to_bytes(solution, summary))
         for old in SUPERSEDED:
             cache.forget(folder, solution_key(play, horizon, old))
     return solution, summary, False
