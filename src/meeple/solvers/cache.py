@@ -11,6 +11,7 @@ and format, and nothing that fails it is believed.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -139,6 +140,10 @@ def read_bytes(folder: Path, key: str, form: str) -> BytesEntry:
     except FileNotFoundError:
         return BytesEntry(None)
     except OSError as exc:
+        if exc.errno == errno.EFBIG:
+            return BytesEntry(
+                None, f"{path} is larger than a solved result may be ({BYTES_LIMIT:,} bytes)"
+            )
         return BytesEntry(None, f"{path} cannot be read ({exc.strerror or type(exc).__name__})")
     end = data.find(b"\n", 0, _HEADER_LIMIT)
     try:
