@@ -54,3 +54,23 @@ def test_an_allowed_variant_is_solved_off_the_request_and_its_agent_then_plays(
     asyncio.run(play())
     assert any(cache.glob("erd-*.bin"))
     assert "Traceback" not in server.log_path.read_text()
+
+
+def test_a_server_stopped_while_it_prepares_says_nothing_went_wrong(
+    server_factory, tmp_path, monkeypatch
+):
+    """SIGTERM while the preparing process solves: the process is stopped with the server,
+    and the log holds no error about the preparation it abandoned (asyncio's "Future
+    exception was never retrieved" for the pool the stop broke)."""
+    monkeypatch.setenv("MEEPLE_CACHE_DIR", str(tmp_path / "cache"))
+    server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 1, "--prepare-any-variant")
+    body = {"game": "erd", "options": {"round_limit": 4, "best_of": 1}, "seats": ["human", HARD]}
+    assert httpx.post(f"{server.url}/api/matches", json=body, timeout=60).status_code == 200
+    deadline = time.monotonic() + 30
+    while "preparing" not in server.log_path.read_text() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    time.sleep(1)  # the preparing process is solving (several seconds)
+    assert server.terminate() < 10
+    log = server.log_path.read_text()
+    assert "preparing exploit for erd" in log, log
+    assert "ERROR" not in log and "never retrieved" not in log, log

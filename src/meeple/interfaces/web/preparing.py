@@ -51,6 +51,8 @@ class Preparer:
         """Compiles, by job (None: found compiled already)."""
         self._known: dict[str, frozenset[str]] = {}
         """Per game, the agents compiled ahead (:func:`~meeple.agents.warm.small_specs`)."""
+        self._stopped = False
+        """Set by :meth:`stop`: what the stop breaks off is no failure to report."""
 
     def _pool(self) -> ProcessPoolExecutor:
         if self._process is None:
@@ -71,7 +73,7 @@ class Preparer:
         )
         log.info("preparing %s for %s %s", agent, game.name, key[1])
         self._preparing[key] = future
-        future.add_done_callback(lambda _f: self._preparing.pop(key, None))
+        future.add_done_callback(functools.partial(self._prepared, key, agent))
 
     def prepare_for_judge(self, game: Game[Any, Any, Any]) -> None:
         """Start making what the game's solved agent needs (the data its judge reads), where
@@ -96,7 +98,7 @@ class Preparer:
             return
         log.info("compiling %s (a first use of these sources)", job)
         future = asyncio.get_running_loop().run_in_executor(self._pool(), warm, *args)
-        future.add_done_callback(functools.partial(_log_compiled, job))
+        future.add_done_callback(functools.partial(self._compiled, job))
         self._compiling[job] = future
 
     def compile_agent(self, game: Game[Any, Any, Any], spec: str) -> str | None:
@@ -134,8 +136,36 @@ class Preparer:
                 with contextlib.suppress(Exception):  # a failed preparation: the agent says why
                     await asyncio.shield(future)
 
+    def _failure(self, future: asyncio.Future[Any]) -> BaseException | None:
+        """How a job of the preparing process failed (None: it did not, or the server's stop
+        broke it off). Asking marks the failure seen, so asyncio does not log it as an error
+        nobody retrieved."""
+        if future.cancelled():
+            return None
+        error = future.exception()
+        return None if self._stopped else error
+
+    def _prepared(self, key: tuple[str, str], agent: str, future: asyncio.Future[Any]) -> None:
+        """Say how a preparation ended; the variant may be prepared again."""
+        self._preparing.pop(key, None)
+        error = self._failure(future)
+        if error is not None:  # its agent says why at its first decision
+            log.warning("preparing %s for %s %s failed: %s: %s", agent, *key,
+                        type(error).__name__, error)  # fmt: skip
+        elif not self._stopped and not future.cancelled():
+            log.info("prepared %s for %s %s", agent, *key)
+
+    def _compiled(self, job: str, future: asyncio.Future[Any]) -> None:
+        """Say how a compile in the preparing process ended."""
+        error = self._failure(future)
+        if error is not None:  # what it runs compiles in the workers, as without this step
+            log.warning("compiling %s failed: %s: %s", job, type(error).__name__, error)
+        elif not self._stopped and not future.cancelled():
+            log.info("compiled %s in %.1f s", job, future.result())
+
     def stop(self) -> None:
         """Stop the preparing process, abandoning what it makes. Stopping twice is fine."""
+        self._stopped = True
         if self._process is not None:
             for process in list((getattr(self._process, "_processes", None) or {}).values()):
                 process.kill()
@@ -146,17 +176,6 @@ class Preparer:
 def _variant(game: Game[Any, Any, Any]) -> tuple[str, str]:
     """A game and its options as a key: one preparation per variant at a time."""
     return game.name, json.dumps(game.options.changed(), sort_keys=True, default=str)
-
-
-def _log_compiled(job: str, future: asyncio.Future[Any]) -> None:
-    """Say how a compile in the preparing process ended."""
-    if future.cancelled():
-        return
-    error = future.exception()
-    if error is not None:  # what it runs compiles in the workers, as without this step
-        log.warning("compiling %s failed: %s: %s", job, type(error).__name__, error)
-    else:
-        log.info("compiled %s in %.1f s", job, future.result())
 
 
 def prepare_agent(game: str, options: dict[str, Any], agent: str) -> None:
