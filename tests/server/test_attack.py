@@ -99,3 +99,39 @@ def test_sigterm_stops_the_server_within_seconds_while_attacks_are_under_way(
     assert result[0].requests > 0
     log = server.log_path.read_text()
     assert "Traceback" not in log, log[-3000:]
+
+
+def test_a_client_gone_right_after_its_hello_leaves_no_traceback(server_factory, tmp_path):
+    """A page closed while it loads, a phone losing its network: the socket goes between
+    its hello (here a seat's first, which the server stores before it answers) and the
+    server's welcome. Sending that welcome then fails; it must end the socket quietly, not
+    log "Exception in ASGI application" with a traceback (it did for about half of them)."""
+    import json
+
+    import websockets
+
+    server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 0, "--max-open-matches", "20")
+
+    async def hello_then_gone(match: str, token: str, wait: float) -> None:
+        ws = await websockets.connect(f"ws://127.0.0.1:{server.port}/ws/{match}")
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        await asyncio.sleep(wait)
+        ws.transport.abort()  # no close frame: gone
+
+    async def clients() -> None:
+        for k in range(10):
+            reply = httpx.post(
+                f"{server.url}/api/matches", json={"game": "edges", "seats": ["human", "human"]}
+            )
+            assert reply.status_code == 200, reply.text
+            created = reply.json()
+            for seat in created["seats"]:
+                await hello_then_gone(created["match"], seat["token"], 0.001 * (k % 4))
+        await asyncio.sleep(0.5)
+
+    asyncio.run(clients())
+    # The server serves on.
+    assert httpx.get(f"{server.url}/api/matches", timeout=30).status_code == 200
+    server.stop()
+    log = server.log_path.read_text()
+    assert "Traceback" not in log and "Exception in ASGI application" not in log, log

@@ -396,7 +396,10 @@ def create_app(
 
     @app.websocket("/ws/{match_id}")
     async def socket(websocket: WebSocket, match_id: str) -> None:
-        await _serve_socket(hub, quotas, websocket, match_id)
+        # A client may go at any moment, between its hello and the welcome too (a page
+        # closed as it loads): a send then fails, which ends its socket and is no error.
+        with contextlib.suppress(WebSocketDisconnect):
+            await _serve_socket(hub, quotas, websocket, match_id)
 
     pages = Path(__file__).parent / "static"
     if (pages / "index.html").exists():
