@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, settings
 from typer.testing import CliRunner
 
 from meeple.interfaces.cli import app
+from tests.processes import server_tracebacks
 
 # Fuzz tests (marked ``fuzz``) run a few hundred examples in ``make test``; ``make fuzz`` sets
 # MEEPLE_FUZZ=long for a run a hundred times longer.
@@ -138,6 +139,17 @@ def _session_cache(tmp_path_factory) -> Iterator[str]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("MEEPLE_CACHE_DIR", folder)
         yield folder
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _servers_write_no_traceback(tmp_path_factory) -> Iterator[None]:
+    """At the end of the run (of each worker), every server a test started has written no
+    traceback in its log: however a test ends it (killed, stopped, crashed on purpose) and
+    whatever its clients did. A test's own checks look at the moments it names; this one
+    covers all the rest (a client gone at an unlucky moment, say)."""
+    yield
+    found = server_tracebacks(tmp_path_factory.getbasetemp())
+    assert not found, "a server wrote a traceback:\n" + "\n".join(found)
 
 
 @pytest.fixture(autouse=True)

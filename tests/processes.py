@@ -1,5 +1,6 @@
-"""Looking at real processes from tests: a process's children, whether one still runs, and
-running ``meeple`` command lines each in a process of its own."""
+"""Looking at real processes from tests: a process's children, whether one still runs, what
+a server wrote in its log, and running ``meeple`` command lines each in a process of its
+own."""
 
 from __future__ import annotations
 
@@ -76,6 +77,19 @@ for args in commands:
     results.append([None if timed_out else os.waitstatus_to_exitcode(status[1]), *texts])
 print(json.dumps(results))
 """
+
+
+def server_tracebacks(folder: Path) -> list[str]:
+    """The server logs under ``folder`` that hold a traceback, each with the lines around
+    its first: a server never writes one, whatever its clients do (docs/security.md,
+    "Logs"). A server's log is a ``*.log`` file that starts with its banner."""
+    found = []
+    for log in sorted(folder.rglob("*.log")):
+        text = log.read_text(errors="replace")
+        at = text.find("Traceback")
+        if text.startswith("meeple server on") and at >= 0:
+            found.append(f"{log}:\n{text[max(0, at - 300) : at + 2500]}")
+    return found
 
 
 def meeple_each(
