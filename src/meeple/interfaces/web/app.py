@@ -38,6 +38,7 @@ from meeple.interfaces.web.live import (
     error_code,
     state_message,
 )
+from meeple.interfaces.web.pages import STATIC, mount_pages
 from meeple.interfaces.web.pool import AgentOverrun, AgentPool
 from meeple.interfaces.web.protocol import (
     MAX_MESSAGE_BYTES,
@@ -401,11 +402,8 @@ def create_app(
         with contextlib.suppress(WebSocketDisconnect):
             await _serve_socket(hub, quotas, websocket, match_id)
 
-    pages = Path(__file__).parent / "static"
-    if (pages / "index.html").exists():
-        from meeple.interfaces.web.pages import mount_pages
-
-        mount_pages(app, pages)
+    if (STATIC / "index.html").exists():
+        mount_pages(app, STATIC)
     return app
 
 

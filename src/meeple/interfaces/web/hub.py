@@ -45,6 +45,7 @@ from meeple.interfaces.web.live import (
     seat_label,
     state_message,
 )
+from meeple.interfaces.web.pages import has_drawing
 from meeple.interfaces.web.pool import AgentOverrun, AgentPool
 from meeple.interfaces.web.preparing import LIGHT_AGENTS, Preparer
 from meeple.interfaces.web.protocol import CreateMatch
@@ -334,6 +335,7 @@ class Hub:
                     # Designer's data the operator installed: "set:<name>" in the options.
                     "content_sets": self.content.names(info.name),
                     "tutorial": has_tutorial(info.name),
+                    "drawing": has_drawing(info.name),
                 }
             )
         return out

@@ -29,6 +29,18 @@ class _Static(StaticFiles):
         return response
 
 
+STATIC = Path(__file__).parent / "static"
+"""The pages' files, shipped inside the package."""
+
+
+def has_drawing(game: str, static_dir: Path = STATIC) -> bool:
+    """Whether ``game`` has a drawing module of its own; a game without one (a game added
+    from outside meeple, docs/new-game.md) is drawn by the generic one, its view as text and
+    its legal moves as buttons. Listed in ``GET /api/games`` so that a page does not ask
+    for a module that is not there."""
+    return (static_dir / "games" / f"{game}.js").is_file()
+
+
 def mount_pages(app: FastAPI, static_dir: Path) -> None:
     """Serve ``/`` (lobby), ``/play/{match}`` (game page), ``/replay`` and ``/static/...``."""
 

@@ -129,7 +129,7 @@ export function logItems(msg, entries) {
 /** Imports a game's drawing module (static/games/<game>.js) once its stylesheet (beside
  * it, of the same name) has loaded, so the first picture is drawn styled; null if there is
  * no module. */
-export async function loadGame(game) {
+async function loadGame(game) {
   try {
     const module = await import(`/static/games/${game}.js`);
     await gameStyle(game, new URL("/static/games/", window.location.href));
@@ -138,6 +138,23 @@ export async function loadGame(game) {
     console.error(`no drawing for ${game}`, error);
     return null;
   }
+}
+
+let games = null;
+
+/** The games (GET /api/games), asked once per page; an empty list if they cannot be had. */
+export async function gameCatalogue() {
+  games = games || await api("/api/games").catch(() => null);
+  return games || [];
+}
+
+/** The drawing module for a game: its own where the catalogue says it has one ("drawing"),
+ * else the generic one (the view as text, its moves as buttons). A game without its own is
+ * not asked for, so the browser logs no missing module. */
+export async function loadDrawing(game) {
+  const entry = (await gameCatalogue()).find((g) => g.name === game);
+  const own = !entry || entry.drawing;
+  return (own && (await loadGame(game))) || (await loadGame("generic"));
 }
 
 /** Draws with a game module, falling back to the view as text if it fails. */

@@ -4,7 +4,7 @@
 // The seat's token lives in the address's fragment (#token=...), which browsers never
 // send to the server, and travels only inside the hello message.
 import {
-  api, drawEnd, drawWith, el, loadGame, logItems, playerOf, scoresOf, seatLabel, seatTitle, toast,
+  api, drawEnd, drawWith, el, loadDrawing, logItems, playerOf, scoresOf, seatLabel, seatTitle, toast,
 } from "./common.js";
 import { showHint } from "./hint.js";
 import { showTutorial, tutorialRefused } from "./tutorial.js";
@@ -152,8 +152,7 @@ async function draw() {
   if (moduleFor !== msg.game || !module) {
     // Tried again on the next state if it failed (a server restarting mid-load).
     moduleFor = msg.game;
-    // A game without its own drawing gets the generic one (the view as text, moves as buttons).
-    module = (await loadGame(msg.game)) || (await loadGame("generic"));
+    module = await loadDrawing(msg.game);
   }
   document.title = `${msg.title} — meeple`;
   $("title").textContent = msg.title + (msg.seat === null ? " (watching)" : ` — you are ${seatLabel(msg, msg.seat)}`);

@@ -1,7 +1,7 @@
 // The replay page: every state of a finished match (?match=ID) or of an uploaded record
 // file, stepped through with buttons or the arrow keys and drawn by the game's own module
 // as a spectator sees it; once the match is over, any seat's eyes can be chosen.
-import { api, drawEnd, drawWith, el, loadGame, logItems, toast } from "./common.js";
+import { api, drawEnd, drawWith, el, gameCatalogue, loadDrawing, logItems, toast } from "./common.js";
 import { showReview } from "./review.js";
 
 const $ = (id) => document.getElementById(id);
@@ -32,7 +32,7 @@ function seatInfo(game, specs, names) {
 
 async function seatNames(game, count, view) {
   if (view && Array.isArray(view.seats) && view.seats.every((s) => typeof s === "string")) return view.seats;
-  catalogue = catalogue || await api("/api/games").catch(() => []);
+  catalogue = await gameCatalogue();
   const entry = catalogue.find((g) => g.name === game);
   const names = entry ? entry.seat_names : [];
   return Array.from({ length: count }, (_, s) => names[s] || `Seat ${s}`);
@@ -54,11 +54,11 @@ async function fetchRecordText(match) {
 async function load(recordText, match = null) {
   replay = await api("/api/replay", recordText);
   record = JSON.parse(recordText);
-  module = (await loadGame(replay.game)) || (await loadGame("generic"));
+  module = await loadDrawing(replay.game);
   const last = replay.views.length - 1;
   const count = (record.seats || []).length || (replay.views[0].seats || []).length || 2;
   replay.seat_names = await seatNames(replay.game, count, replay.views[0].spectator);
-  catalogue = catalogue || await api("/api/games").catch(() => []);
+  catalogue = await gameCatalogue();
   replay.seats = seatInfo(replay.game, record.seats || [], replay.seat_names);
   $("eyes").replaceChildren(el("option", { value: "spectator" }, "a spectator"),
     ...replay.seat_names.map((name, s) => el("option", { value: String(s) }, name)));
