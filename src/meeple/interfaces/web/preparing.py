@@ -136,31 +136,37 @@ class Preparer:
                 with contextlib.suppress(Exception):  # a failed preparation: the agent says why
                     await asyncio.shield(future)
 
-    def _failure(self, future: asyncio.Future[Any]) -> BaseException | None:
-        """How a job of the preparing process failed (None: it did not, or the server's stop
-        broke it off). Asking marks the failure seen, so asyncio does not log it as an error
-        nobody retrieved."""
+    def _broken_off(self, future: asyncio.Future[Any]) -> bool:
+        """Whether a job of the preparing process ended with nothing to report: cancelled,
+        or broken off by the server's stop. A stop's failure is read all the same, so that
+        asyncio does not log it as an error nobody retrieved."""
         if future.cancelled():
-            return None
-        error = future.exception()
-        return None if self._stopped else error
+            return True
+        if self._stopped:
+            future.exception()
+            return True
+        return False
 
     def _prepared(self, key: tuple[str, str], agent: str, future: asyncio.Future[Any]) -> None:
         """Say how a preparation ended; the variant may be prepared again."""
         self._preparing.pop(key, None)
-        error = self._failure(future)
+        if self._broken_off(future):
+            return
+        error = future.exception()
         if error is not None:  # its agent says why at its first decision
             log.warning("preparing %s for %s %s failed: %s: %s", agent, *key,
                         type(error).__name__, error)  # fmt: skip
-        elif not self._stopped and not future.cancelled():
+        else:
             log.info("prepared %s for %s %s", agent, *key)
 
     def _compiled(self, job: str, future: asyncio.Future[Any]) -> None:
         """Say how a compile in the preparing process ended."""
-        error = self._failure(future)
+        if self._broken_off(future):
+            return
+        error = future.exception()
         if error is not None:  # what it runs compiles in the workers, as without this step
             log.warning("compiling %s failed: %s: %s", job, type(error).__name__, error)
-        elif not self._stopped and not future.cancelled():
+        else:
             log.info("compiled %s in %.1f s", job, future.result())
 
     def stop(self) -> None:
