@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import json
 import sys
 import threading
 import time
 from pathlib import Path
 
 import httpx
+import websockets
 
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "server_attack.py"
 
@@ -106,10 +108,6 @@ def test_a_client_gone_right_after_its_hello_leaves_no_traceback(server_factory,
     its hello (here a seat's first, which the server stores before it answers) and the
     server's welcome. Sending that welcome then fails; it must end the socket quietly, not
     log "Exception in ASGI application" with a traceback (it did for about half of them)."""
-    import json
-
-    import websockets
-
     server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 0, "--max-open-matches", "20")
 
     async def hello_then_gone(match: str, token: str, wait: float) -> None:
