@@ -35,8 +35,10 @@ from meeple.interfaces import (
     levers_cli,
     play_cli,
     replay_cli,
+    results_cli,
     serve_cli,
     solve_cli,
+    tournament_cli,
 )
 from meeple.interfaces.console import console, fail, print_markdown
 from meeple.interfaces.game_help import GameOptionsCommand
@@ -181,10 +183,10 @@ _EXTRA = {"allow_extra_args": True, "ignore_unknown_options": True}
 _LAB = {"context_settings": _EXTRA, "cls": GameOptionsCommand}
 app.command("simulate", **_LAB)(lab_cli.simulate_command)
 app.command("compare", **_LAB)(lab_cli.compare_command)
-app.command("tournament", **_LAB)(lab_cli.tournament_command)
+app.command("tournament", **_LAB)(tournament_cli.tournament_command)
 app.command("sweep", **_LAB)(lab_cli.sweep_command)
 app.command("design", **_LAB)(design_cli.design_command)
-app.command("results")(lab_cli.results_command)
+app.command("results")(results_cli.results_command)
 app.command("cards")(levers_cli.cards_command)
 app.command("ranking")(levers_cli.ranking_command)
 app.command("history")(history.history_command)

@@ -1,4 +1,6 @@
-"""The lab on the command line: ``meeple simulate``, ``compare``, ``tournament``, ``results``."""
+"""The lab on the command line: ``meeple simulate``, ``compare`` and ``sweep``, and what
+every lab command shares (its options, playing a run with progress, its tables and notes).
+``meeple tournament`` is in :mod:`.tournament_cli`, ``meeple results`` in :mod:`.results_cli`."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -25,10 +27,8 @@ from meeple.core.options import describe_options
 from meeple.core.registry import game_class, make
 from meeple.interfaces.console import console, fail
 from meeple.interfaces.options_cli import options_words, parse_option_flags
-from meeple.lab.endings import count_endings
-from meeple.lab.metrics import Summary, pairwise_results, summarize
+from meeple.lab.metrics import Summary, summarize
 from meeple.lab.paired import Pairing, paired_differences
-from meeple.lab.ratings import Rating, bradley_terry
 from meeple.lab.replay import notable_lines
 from meeple.lab.report import (
     SHARED_NOTE,
@@ -40,29 +40,16 @@ from meeple.lab.report import (
     side_by_side,
     simulation_report,
     summary_warnings,
-    tournament_report,
 )
 from meeple.lab.run import (
     RunSpec,
-    completed,
     execute,
     rotations,
     superseded,
-    write_csv,
     write_jsonl,
 )
 from meeple.lab.simulate import Backend
 from meeple.lab.sweep import field_variants, sweep_figure, sweep_table, sweep_values
-from meeple.lab.tournament import (
-    pair_lines,
-    pair_plays,
-    pair_records,
-    pair_seatings,
-    round_robin_agents,
-    score_matrix,
-    seating_note,
-    tournament_spec,
-)
 from meeple.store import DEFAULT_URL
 from meeple.store.rows import GameRow
 
@@ -747,262 +734,3 @@ def _pairings(
         )
         for label in others
     }
-
-
-def tournament_command(
-    ctx: typer.Context,
-    game: Annotated[str, typer.Argument(help="game to hold the tournament in")],
-    agent: Annotated[list[str], typer.Option(help="an agent spec; give two or more")],
-    games: Annotated[
-        int,
-        typer.Option(
-            "--games",
-            "-n",
-            min=1,
-            help="games for every pair of agents, exactly; the pair's seatings alternate, so "
-            "seats are even when this is a multiple of 2 (two seats) or of twice the seats, "
-            "and otherwise one seating gets one game more (with two seats: the agent named "
-            "first in seat 0); the output says how seats fell",
-        ),
-    ] = 100,
-    seed: Seed = 0,
-    jobs: Jobs = 1,
-    backend: BackendOpt = None,
-    address: Address = None,
-    db: Db = DEFAULT_URL,
-    out: Out = Path("results"),
-    fresh: Fresh = False,
-    duplicate: Annotated[
-        bool,
-        typer.Option(
-            "--duplicate",
-            help="every pair plays each deal (a game's seed: its shuffles and dice) once in "
-            "each of its seatings, and all pairs meet the same deals, as in duplicate "
-            "bridge; each pair's score interval is then taken over the deals (--games a "
-            "multiple of the pair's seatings: 2 with two seats)",
-        ),
-    ] = False,
-) -> None:
-    """Round robin between agents, seats rotated; Bradley-Terry ratings (Elo scale, 95% CI)."""
-    try:
-        _writable(out)
-        g = make(game, **parse_option_flags(game, list(ctx.args)))
-        options = g.options.changed()
-        _print_notes(g)
-        given: dict[str, str] = {}  # each agent's spec -> the text that first named it
-        for text in agent:
-            [spec_text, *_] = _check_seats(g.name, options, [text] * g.num_players)
-            if (first := given.get(spec_text)) is not None:
-                same = (
-                    f"{first!r} is given twice"
-                    if first == text
-                    else f"{first!r} and {text!r} are the same agent ({spec_text})"
-                )
-                raise LabError(f"{same}; each agent enters a tournament once")
-            given[spec_text] = text
-        agent = list(given)
-        named = [_agent_word(text, spec) for spec, text in given.items()]
-        console.print(escape(f"Agents: {', '.join(named)}; each pair in every seating."))
-        try:
-            spec = tournament_spec(g.name, options, list(agent), g.num_players, seed, duplicate)
-        except ValueError as exc:
-            raise LabError(str(exc)) from None
-        cycle = len(pair_seatings(agent[0], agent[1], g.num_players))
-        if duplicate and games % cycle:
-            raise LabError(
-                f"with --duplicate, --games must be a multiple of {cycle} (a pair's seatings) "
-                f"so that every deal is played in each of them; {games} is not"
-            )
-        pairs = len(agent) * (len(agent) - 1) // 2
-        rows = _play(
-            spec,
-            games * pairs,
-            db,
-            _backend(backend, jobs),
-            jobs,
-            address,
-            fresh,
-            f"tournament {spec.key}",
-            out / f"{g.name}-{spec.key}.jsonl",
-        )
-    except MeepleError as exc:
-        raise fail(str(exc)) from None
-    results = pairwise_results(rows)
-    ratings = bradley_terry(results)
-    matrix = score_matrix(results)
-    setting = f"{g.title} {options_words(options)}".rstrip()
-    console.print(_ratings_table(f"{setting}: round robin, {games} games per pair", ratings))
-    notes = [seating_note(pair_plays(rows))]
-    if duplicate:
-        per_pair = pair_lines(pair_records(rows, list(agent)))
-        notes.append(
-            "Every pair played each deal once in each of its seatings; the ratings' intervals "
-            "count games as independent, "
-            + (
-                "the pairs' intervals below count deals."
-                if per_pair
-                else "and a pair's interval over its deals is given for two seats only."
-            )
-        )
-        notes.extend(per_pair)
-    endings = count_endings(rows)
-    if endings is not None:
-        notes.append(f"How games ended: {endings.text()}.")
-    for note in notes:
-        console.print(escape(note))
-    warning = endings.warning() if endings is not None else None
-    alarms = [warning] if warning else []
-    _print_warnings(alarms)
-    with _writing(out):
-        write_jsonl(rows, out / f"{g.name}-{spec.key}.jsonl")
-        report = tournament_report(
-            f"{setting} tournament",
-            ratings,
-            matrix,
-            out / f"tournament-{g.name}-{spec.key}",
-            _command_line(),
-            notes=notes,
-            warnings=alarms,
-        )
-    _note(db, [spec.key], report)
-    console.print(f"Run {spec.key}: report {report}")
-
-
-def _ratings_table(title: str, ratings: list[Rating]) -> Table:
-    table = Table(title=title)
-    for column in ("agent", "Elo", "95% CI", "games", "score"):
-        table.add_column(column)
-    for r in ratings:
-        table.add_row(
-            r.agent, f"{r.elo:.0f}", f"{r.low:.0f} to {r.high:.0f}", str(r.games), f"{r.score:.3f}"
-        )
-    return table
-
-
-def results_command(
-    run: Annotated[
-        str | None,
-        typer.Argument(help="a run's key, or its first letters: show that run again"),
-    ] = None,
-    csv_path: Annotated[
-        Path | None,
-        typer.Option("--csv", help="with RUN: write its games to this CSV file, one line each"),
-    ] = None,
-    db: Db = DEFAULT_URL,
-) -> None:
-    """List the runs stored in the results database, or show one again and export it as CSV.
-
-    A run shown again prints its summary, the command that ran it and its report."""
-    from meeple.store import ResultStore, sqlite_file
-
-    try:
-        if run is None and csv_path is not None:
-            raise LabError("--csv exports one run: meeple results RUN --csv FILE")
-        # Looking must not leave an empty database behind where none was.
-        if (file := sqlite_file(db)) is not None and not file.exists():
-            hint = "`meeple simulate`, `compare` and `tournament` store their runs there"
-            if run is None:
-                console.print(f"No runs yet: there is no {escape(str(file))}; {hint}.")
-                return
-            raise LabError(f"no run {run!r}: there is no results database {file} yet; {hint}")
-        store = ResultStore(db)
-        if run is None:
-            _print_runs(store.runs(), db)
-            return
-        found = store.find_run(run)
-        rows = store.rows(found["key"])
-        with suppress(ValueError, MeepleError):
-            # A run whose spec or files this version cannot read is shown as it was stored.
-            rows = completed(RunSpec.stored(found["spec"]), rows)
-    except MeepleError as exc:
-        raise fail(str(exc)) from None
-    _show_run(found, rows)
-    if csv_path is not None:
-        try:
-            write_csv(rows, csv_path)
-        except OSError as exc:
-            raise fail(f"cannot write {csv_path}: {exc.strerror or exc}") from None
-        console.print(f"Wrote {len(rows)} games to {escape(str(csv_path))}.")
-
-
-def _when(run: dict[str, Any]) -> str:
-    moment = run["updated"] or run["created"]
-    return f"{moment:%Y-%m-%d %H:%M} UTC"
-
-
-def _seating_words(run: dict[str, Any]) -> str:
-    seatings = run["spec"]["seatings"]
-    if len(seatings) == 1:
-        return " vs ".join(seatings[0])
-    if run["kind"] in ("simulate", "ladder"):
-        duplicated = ", each deal in every seating" if run["spec"].get("duplicate") else ""
-        return " vs ".join(seatings[0]) + f", seats rotated ({len(seatings)} seatings){duplicated}"
-    duplicated = (
-        ", each deal played by every pair in each seating" if run["spec"].get("duplicate") else ""
-    )
-    return f"{len(seatings)} seatings{duplicated}"
-
-
-def _print_runs(runs: list[dict[str, Any]], db: str) -> None:
-    """One block per run; lines are not wrapped or cut, so a command can be copied whole."""
-    count = "1 run" if len(runs) == 1 else f"{len(runs)} runs"
-    console.print(f"{count} in {escape(db)}" + (":" if runs else ""))
-    for run in runs:
-        spec = run["spec"]
-        head = f"{run['kind']} {run['game']} {options_words(spec['options'])}".rstrip()
-        lines = [
-            f"[bold]{run['key']}[/]  {escape(head)}, seed {spec['seed']}: {run['games']} games, "
-            f"last run {_when(run)}",
-            f"    seats: {escape(_seating_words(run))}",
-            f"    command: {escape(run['command'] or '(not recorded)')}",
-            f"    report: {escape(run['report'] or '(none)')}",
-        ]
-        for line in lines:
-            console.print(line, soft_wrap=True)
-
-
-def _show_run(run: dict[str, Any], rows: list[dict[str, Any]]) -> None:
-    """What `meeple results RUN` prints: the run, its summary or ratings, its report."""
-    spec = run["spec"]
-    words = options_words(spec["options"])
-    console.print(
-        f"Run {run['key']}: {run['kind']} of {run['game']} {escape(words)}".rstrip()
-        + f", seed {spec['seed']}, {len(rows)} games stored; last run {_when(run)}"
-    )
-    console.print(f"Seats: {escape(_seating_words(run))}")
-    console.print(f"Command: {escape(run['command'] or '(not recorded)')}")
-    if rows and run["kind"] == "tournament":
-        ratings = bradley_terry(pairwise_results(rows))
-        console.print(_ratings_table(f"{run['game']}: round robin", ratings))
-        if spec.get("duplicate"):
-            agents = round_robin_agents(RunSpec.stored(spec))
-            for line in pair_lines(pair_records(rows, agents)):
-                console.print(escape(line))
-    elif rows:
-        title = f"{run['game']} {words} ({_seating_words(run)})"
-        summary = summarize(rows)
-        console.print(_summary_table(title, {"value": summary}))
-        _print_seats({"value": summary})
-        _print_notable(notable_lines(rows, run["key"]))
-    report = run["report"]
-    if report and Path(report).exists():
-        console.print(f"Report {escape(report)}")
-    elif report:
-        console.print(
-            f"The report {escape(report)} is gone; the command above writes it again "
-            "without playing the stored games."
-        )
-    elif run["kind"] == "ladder":
-        console.print(
-            "A ladder writes no report; its command prints the ladder's table again, playing "
-            "only the games still missing."
-        )
-    elif run["command"]:
-        console.print(
-            "No report was written (the run did not finish); the command above resumes it."
-        )
-    else:
-        console.print(
-            "No report was written; the command that made the run resumes it (its stored "
-            "games are kept and only the rest are played)."
-        )

@@ -1,0 +1,157 @@
+"""The lab's stored runs on the command line: ``meeple results``."""
+
+from __future__ import annotations
+
+from contextlib import suppress
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.markup import escape
+
+from meeple.core.errors import MeepleError
+from meeple.interfaces.console import console, fail
+from meeple.interfaces.lab_cli import (
+    Db,
+    LabError,
+    _print_notable,
+    _print_seats,
+    _summary_table,
+)
+from meeple.interfaces.options_cli import options_words
+from meeple.interfaces.tournament_cli import ratings_table
+from meeple.lab.metrics import pairwise_results, summarize
+from meeple.lab.ratings import bradley_terry
+from meeple.lab.replay import notable_lines
+from meeple.lab.run import RunSpec, completed, write_csv
+from meeple.lab.tournament import pair_lines, pair_records, round_robin_agents
+from meeple.store import DEFAULT_URL
+
+
+def results_command(
+    run: Annotated[
+        str | None,
+        typer.Argument(help="a run's key, or its first letters: show that run again"),
+    ] = None,
+    csv_path: Annotated[
+        Path | None,
+        typer.Option("--csv", help="with RUN: write its games to this CSV file, one line each"),
+    ] = None,
+    db: Db = DEFAULT_URL,
+) -> None:
+    """List the runs stored in the results database, or show one again and export it as CSV.
+
+    A run shown again prints its summary, the command that ran it and its report."""
+    from meeple.store import ResultStore, sqlite_file
+
+    try:
+        if run is None and csv_path is not None:
+            raise LabError("--csv exports one run: meeple results RUN --csv FILE")
+        # Looking must not leave an empty database behind where none was.
+        if (file := sqlite_file(db)) is not None and not file.exists():
+            hint = "`meeple simulate`, `compare` and `tournament` store their runs there"
+            if run is None:
+                console.print(f"No runs yet: there is no {escape(str(file))}; {hint}.")
+                return
+            raise LabError(f"no run {run!r}: there is no results database {file} yet; {hint}")
+        store = ResultStore(db)
+        if run is None:
+            _print_runs(store.runs(), db)
+            return
+        found = store.find_run(run)
+        rows = store.rows(found["key"])
+        with suppress(ValueError, MeepleError):
+            # A run whose spec or files this version cannot read is shown as it was stored.
+            rows = completed(RunSpec.stored(found["spec"]), rows)
+    except MeepleError as exc:
+        raise fail(str(exc)) from None
+    _show_run(found, rows)
+    if csv_path is not None:
+        try:
+            write_csv(rows, csv_path)
+        except OSError as exc:
+            raise fail(f"cannot write {csv_path}: {exc.strerror or exc}") from None
+        console.print(f"Wrote {len(rows)} games to {escape(str(csv_path))}.")
+
+
+def _when(run: dict[str, Any]) -> str:
+    moment = run["updated"] or run["created"]
+    return f"{moment:%Y-%m-%d %H:%M} UTC"
+
+
+def _seating_words(run: dict[str, Any]) -> str:
+    seatings = run["spec"]["seatings"]
+    if len(seatings) == 1:
+        return " vs ".join(seatings[0])
+    if run["kind"] in ("simulate", "ladder"):
+        duplicated = ", each deal in every seating" if run["spec"].get("duplicate") else ""
+        return " vs ".join(seatings[0]) + f", seats rotated ({len(seatings)} seatings){duplicated}"
+    duplicated = (
+        ", each deal played by every pair in each seating" if run["spec"].get("duplicate") else ""
+    )
+    return f"{len(seatings)} seatings{duplicated}"
+
+
+def _print_runs(runs: list[dict[str, Any]], db: str) -> None:
+    """One block per run; lines are not wrapped or cut, so a command can be copied whole."""
+    count = "1 run" if len(runs) == 1 else f"{len(runs)} runs"
+    console.print(f"{count} in {escape(db)}" + (":" if runs else ""))
+    for run in runs:
+        spec = run["spec"]
+        head = f"{run['kind']} {run['game']} {options_words(spec['options'])}".rstrip()
+        lines = [
+            f"[bold]{run['key']}[/]  {escape(head)}, seed {spec['seed']}: {run['games']} games, "
+            f"last run {_when(run)}",
+            f"    seats: {escape(_seating_words(run))}",
+            f"    command: {escape(run['command'] or '(not recorded)')}",
+            f"    report: {escape(run['report'] or '(none)')}",
+        ]
+        for line in lines:
+            console.print(line, soft_wrap=True)
+
+
+def _show_run(run: dict[str, Any], rows: list[dict[str, Any]]) -> None:
+    """What `meeple results RUN` prints: the run, its summary or ratings, its report."""
+    spec = run["spec"]
+    words = options_words(spec["options"])
+    console.print(
+        f"Run {run['key']}: {run['kind']} of {run['game']} {escape(words)}".rstrip()
+        + f", seed {spec['seed']}, {len(rows)} games stored; last run {_when(run)}"
+    )
+    console.print(f"Seats: {escape(_seating_words(run))}")
+    console.print(f"Command: {escape(run['command'] or '(not recorded)')}")
+    if rows and run["kind"] == "tournament":
+        ratings = bradley_terry(pairwise_results(rows))
+        console.print(ratings_table(f"{run['game']}: round robin", ratings))
+        if spec.get("duplicate"):
+            agents = round_robin_agents(RunSpec.stored(spec))
+            for line in pair_lines(pair_records(rows, agents)):
+                console.print(escape(line))
+    elif rows:
+        title = f"{run['game']} {words} ({_seating_words(run)})"
+        summary = summarize(rows)
+        console.print(_summary_table(title, {"value": summary}))
+        _print_seats({"value": summary})
+        _print_notable(notable_lines(rows, run["key"]))
+    report = run["report"]
+    if report and Path(report).exists():
+        console.print(f"Report {escape(report)}")
+    elif report:
+        console.print(
+            f"The report {escape(report)} is gone; the command above writes it again "
+            "without playing the stored games."
+        )
+    elif run["kind"] == "ladder":
+        console.print(
+            "A ladder writes no report; its command prints the ladder's table again, playing "
+            "only the games still missing."
+        )
+    elif run["command"]:
+        console.print(
+            "No report was written (the run did not finish); the command above resumes it."
+        )
+    else:
+        console.print(
+            "No report was written; the command that made the run resumes it (its stored "
+            "games are kept and only the rest are played)."
+        )

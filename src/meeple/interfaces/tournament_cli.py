@@ -1,0 +1,181 @@
+"""The lab's round robin on the command line: ``meeple tournament``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from meeple.core.errors import MeepleError
+from meeple.core.registry import make
+from meeple.interfaces.console import console, fail
+from meeple.interfaces.lab_cli import (
+    Address,
+    BackendOpt,
+    Db,
+    Fresh,
+    Jobs,
+    LabError,
+    Out,
+    Seed,
+    _agent_word,
+    _backend,
+    _check_seats,
+    _command_line,
+    _note,
+    _play,
+    _print_notes,
+    _print_warnings,
+    _writable,
+    _writing,
+)
+from meeple.interfaces.options_cli import options_words, parse_option_flags
+from meeple.lab.endings import count_endings
+from meeple.lab.metrics import pairwise_results
+from meeple.lab.ratings import Rating, bradley_terry
+from meeple.lab.report import tournament_report
+from meeple.lab.run import write_jsonl
+from meeple.lab.tournament import (
+    pair_lines,
+    pair_plays,
+    pair_records,
+    pair_seatings,
+    score_matrix,
+    seating_note,
+    tournament_spec,
+)
+from meeple.store import DEFAULT_URL
+
+
+def tournament_command(
+    ctx: typer.Context,
+    game: Annotated[str, typer.Argument(help="game to hold the tournament in")],
+    agent: Annotated[list[str], typer.Option(help="an agent spec; give two or more")],
+    games: Annotated[
+        int,
+        typer.Option(
+            "--games",
+            "-n",
+            min=1,
+            help="games for every pair of agents, exactly; the pair's seatings alternate, so "
+            "seats are even when this is a multiple of 2 (two seats) or of twice the seats, "
+            "and otherwise one seating gets one game more (with two seats: the agent named "
+            "first in seat 0); the output says how seats fell",
+        ),
+    ] = 100,
+    seed: Seed = 0,
+    jobs: Jobs = 1,
+    backend: BackendOpt = None,
+    address: Address = None,
+    db: Db = DEFAULT_URL,
+    out: Out = Path("results"),
+    fresh: Fresh = False,
+    duplicate: Annotated[
+        bool,
+        typer.Option(
+            "--duplicate",
+            help="every pair plays each deal (a game's seed: its shuffles and dice) once in "
+            "each of its seatings, and all pairs meet the same deals, as in duplicate "
+            "bridge; each pair's score interval is then taken over the deals (--games a "
+            "multiple of the pair's seatings: 2 with two seats)",
+        ),
+    ] = False,
+) -> None:
+    """Round robin between agents, seats rotated; Bradley-Terry ratings (Elo scale, 95% CI)."""
+    try:
+        _writable(out)
+        g = make(game, **parse_option_flags(game, list(ctx.args)))
+        options = g.options.changed()
+        _print_notes(g)
+        given: dict[str, str] = {}  # each agent's spec -> the text that first named it
+        for text in agent:
+            [spec_text, *_] = _check_seats(g.name, options, [text] * g.num_players)
+            if (first := given.get(spec_text)) is not None:
+                same = (
+                    f"{first!r} is given twice"
+                    if first == text
+                    else f"{first!r} and {text!r} are the same agent ({spec_text})"
+                )
+                raise LabError(f"{same}; each agent enters a tournament once")
+            given[spec_text] = text
+        agent = list(given)
+        named = [_agent_word(text, spec) for spec, text in given.items()]
+        console.print(escape(f"Agents: {', '.join(named)}; each pair in every seating."))
+        try:
+            spec = tournament_spec(g.name, options, list(agent), g.num_players, seed, duplicate)
+        except ValueError as exc:
+            raise LabError(str(exc)) from None
+        cycle = len(pair_seatings(agent[0], agent[1], g.num_players))
+        if duplicate and games % cycle:
+            raise LabError(
+                f"with --duplicate, --games must be a multiple of {cycle} (a pair's seatings) "
+                f"so that every deal is played in each of them; {games} is not"
+            )
+        pairs = len(agent) * (len(agent) - 1) // 2
+        rows = _play(
+            spec,
+            games * pairs,
+            db,
+            _backend(backend, jobs),
+            jobs,
+            address,
+            fresh,
+            f"tournament {spec.key}",
+            out / f"{g.name}-{spec.key}.jsonl",
+        )
+    except MeepleError as exc:
+        raise fail(str(exc)) from None
+    results = pairwise_results(rows)
+    ratings = bradley_terry(results)
+    matrix = score_matrix(results)
+    setting = f"{g.title} {options_words(options)}".rstrip()
+    console.print(ratings_table(f"{setting}: round robin, {games} games per pair", ratings))
+    notes = [seating_note(pair_plays(rows))]
+    if duplicate:
+        per_pair = pair_lines(pair_records(rows, list(agent)))
+        notes.append(
+            "Every pair played each deal once in each of its seatings; the ratings' intervals "
+            "count games as independent, "
+            + (
+                "the pairs' intervals below count deals."
+                if per_pair
+                else "and a pair's interval over its deals is given for two seats only."
+            )
+        )
+        notes.extend(per_pair)
+    endings = count_endings(rows)
+    if endings is not None:
+        notes.append(f"How games ended: {endings.text()}.")
+    for note in notes:
+        console.print(escape(note))
+    warning = endings.warning() if endings is not None else None
+    alarms = [warning] if warning else []
+    _print_warnings(alarms)
+    with _writing(out):
+        write_jsonl(rows, out / f"{g.name}-{spec.key}.jsonl")
+        report = tournament_report(
+            f"{setting} tournament",
+            ratings,
+            matrix,
+            out / f"tournament-{g.name}-{spec.key}",
+            _command_line(),
+            notes=notes,
+            warnings=alarms,
+        )
+    _note(db, [spec.key], report)
+    console.print(f"Run {spec.key}: report {report}")
+
+
+def ratings_table(title: str, ratings: list[Rating]) -> Table:
+    """The ratings of a round robin as a table: Elo, its 95% interval, games and score."""
+    table = Table(title=title)
+    for column in ("agent", "Elo", "95% CI", "games", "score"):
+        table.add_column(column)
+    for r in ratings:
+        table.add_row(
+            r.agent, f"{r.elo:.0f}", f"{r.low:.0f} to {r.high:.0f}", str(r.games), f"{r.score:.3f}"
+        )
+    return table
