@@ -323,7 +323,11 @@ def create_app(
     async def match_review(
         match_id: str,
         start: Annotated[
-            bool, Query(description="false: only a review stored or being computed (else 404)")
+            bool,
+            Query(
+                description='false: only a review stored or being computed (else {"status": '
+                '"not_reviewed"})'
+            ),
         ] = True,
     ) -> JSONResponse:
         match = await hub.get(match_id)
@@ -352,7 +356,11 @@ def create_app(
     async def replay_review(
         request: Request,
         start: Annotated[
-            bool, Query(description="false: only a review stored or being computed (else 404)")
+            bool,
+            Query(
+                description='false: only a review stored or being computed (else {"status": '
+                '"not_reviewed"})'
+            ),
         ] = True,
     ) -> JSONResponse:
         quotas.check_replay(_client(request))
@@ -473,7 +481,7 @@ def _review_job(
 
 
 def _review_reply(review: dict[str, Any]) -> JSONResponse:
-    """A review (200), or that it is being computed (202: ask again)."""
+    """A review or that there is none (200), or that it is being computed (202: ask again)."""
     return JSONResponse(review, status_code=202 if review.get("status") == "computing" else 200)
 
 

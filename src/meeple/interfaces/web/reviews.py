@@ -11,7 +11,9 @@ record and the judge's settings: asking again answers at once, and the same reco
 uploaded to the replay page shares the finished match's review.
 
 While a review is computed its requests are answered ``{"status": "computing"}`` (202): the
-page asks again. One that failed is answered with its error until the server restarts.
+page asks again. One that failed is answered with its error until the server restarts. Asked
+only for a review kept or being computed (``start`` false), where there is none, the answer
+is ``{"status": "not_reviewed"}`` (200: the page asked what there is, and was told).
 """
 
 from __future__ import annotations
@@ -114,18 +116,17 @@ class Reviews:
 
     async def answer(self, job: ReviewJob, start: bool = True) -> dict[str, Any]:
         """The stored review of ``job``, or ``{"status": "computing"}`` once it is started
-        (or already running); ServerError if it failed, if the server is busy, or (with
-        ``start`` false) if it is neither stored nor being computed (``not_reviewed``)."""
+        (or already running), or (with ``start`` false) ``{"status": "not_reviewed"}`` if it
+        is neither stored nor being computed; ServerError if it failed or the server is
+        busy."""
         key = job.key
         found = await self.lookup(key)
         if found is not None:
             return found
         if not start:
-            raise ServerError(
-                "this game has not been reviewed yet; ask without start=false to review it",
-                404,
-                "not_reviewed",
-            )
+            # Not an error: a page opening a replay asks whether a review is there, and a
+            # 404 would be logged in its reader's browser console at every such load.
+            return {"status": "not_reviewed"}
         if self._closed:
             raise ServerError("the server is stopping; ask again once it is back", 503, "stopping")
         if len(self._running) >= self.limits.max_reviews:

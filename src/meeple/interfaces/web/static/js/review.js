@@ -42,9 +42,8 @@ async function fetchReview(match, recordText, say, mine, peek) {
     if (mine !== generation) return null;
     const reply = match ? await ask(`/api/matches/${encodeURIComponent(match)}/review${query}`)
       : key ? await ask(`/api/replay/review/${key}`) : await ask(`/api/replay/review${query}`, recordText);
-    if (reply.status === 200) return reply.body;
+    if (reply.status === 200) return reply.body.status === "not_reviewed" ? NOT_REVIEWED : reply.body;
     const code = reply.body && reply.body.code;
-    if (code === "not_reviewed") return NOT_REVIEWED;
     if (reply.status === 202) {
       key = reply.body.key || key;
       say("Reviewing: judging every decision…");
