@@ -15,7 +15,10 @@ import signal
 import stat
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -188,6 +191,15 @@ def test_a_bytes_entry_that_is_no_file_or_too_large_is_not_read(tmp_path, monkey
     )
 
 
+@contextmanager
+def example_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A new empty folder for one fuzz example, removed at the example's end: with a
+    ``mktemp`` folder each, the 20,000 examples a test runs under ``make fuzz`` left 20,000
+    folders behind, 468 MB over this file's three tests, kept by pytest for three runs."""
+    with tempfile.TemporaryDirectory(dir=tmp_path_factory.getbasetemp()) as name:
+        yield Path(name)
+
+
 @pytest.mark.fuzz
 @settings(deadline=None)
 @given(
@@ -199,20 +211,20 @@ def test_a_bytes_entry_that_is_no_file_or_too_large_is_not_read(tmp_path, monkey
     ),
 )  # fmt: skip
 def test_no_corruption_of_a_bytes_entry_changes_its_payload(tmp_path_factory, payload, edits):
-    folder = tmp_path_factory.mktemp("bytes")
-    cache.store_bytes(folder, "k" * 32, FORM, payload)
-    path = cache.bytes_path(folder, "k" * 32)
-    data = path.read_bytes()
-    for kind, where, junk in edits:
-        at = where % (len(data) + 1)
-        if kind == "flip" and at < len(data):
-            data = data[:at] + bytes([data[at] ^ junk[0]]) + data[at + 1 :]
-        elif kind == "cut":
-            data = data[:at]
-        elif kind == "insert":
-            data = data[:at] + junk + data[at:]
-    path.write_bytes(data)
-    entry = cache.read_bytes(folder, "k" * 32, FORM)
+    with example_folder(tmp_path_factory) as folder:
+        cache.store_bytes(folder, "k" * 32, FORM, payload)
+        path = cache.bytes_path(folder, "k" * 32)
+        data = path.read_bytes()
+        for kind, where, junk in edits:
+            at = where % (len(data) + 1)
+            if kind == "flip" and at < len(data):
+                data = data[:at] + bytes([data[at] ^ junk[0]]) + data[at + 1 :]
+            elif kind == "cut":
+                data = data[:at]
+            elif kind == "insert":
+                data = data[:at] + junk + data[at:]
+        path.write_bytes(data)
+        entry = cache.read_bytes(folder, "k" * 32, FORM)
     # Either the very payload stored, or nothing believed (and the reason given).
     assert entry.payload == payload or (entry.payload is None and entry.problem)
 
@@ -346,13 +358,14 @@ def _corrupt(lines: list[str], edits: list[tuple[str, int, str]], foreign: list[
 )
 def test_no_corruption_of_a_checkpoint_changes_an_answer(tmp_path_factory, true_checkpoint, edits):
     text, truth, foreign = true_checkpoint
-    point = tmp_path_factory.mktemp("fuzz") / "proof.jsonl"
-    point.write_text(_corrupt(text.splitlines(), edits, foreign), encoding="utf-8")
-    again, state = _proof(point)
-    # Whatever survived its check is the truth; nothing else is believed.
-    assert all(truth.get(p) is h for p, h in again.done.items())
-    assert again.holds(state) is True
-    assert all(truth[p] is h for p, h in again.done.items() if p in truth)
+    with example_folder(tmp_path_factory) as folder:
+        point = folder / "proof.jsonl"
+        point.write_text(_corrupt(text.splitlines(), edits, foreign), encoding="utf-8")
+        again, state = _proof(point)
+        # Whatever survived its check is the truth; nothing else is believed.
+        assert all(truth.get(p) is h for p, h in again.done.items())
+        assert again.holds(state) is True  # (the proof writes its checkpoint as it goes)
+        assert all(truth[p] is h for p, h in again.done.items() if p in truth)
 
 
 @pytest.fixture(scope="module")
@@ -398,9 +411,9 @@ def test_no_corruption_of_a_cache_entry_changes_a_result(tmp_path_factory, true_
             if digits:
                 i = digits[where % len(digits)]
                 text = text[:i] + str((int(text[i]) + 1) % 10) + text[i + 1 :]
-    folder = tmp_path_factory.mktemp("fuzz")
-    (folder / f"{key}.json").write_text(text, encoding="utf-8", errors="surrogatepass")
-    entry = cache.read(folder, key)
+    with example_folder(tmp_path_factory) as folder:
+        (folder / f"{key}.json").write_text(text, encoding="utf-8", errors="surrogatepass")
+        entry = cache.read(folder, key)
     # Either verified equal to the truth, or not believed (and the reason given).
     assert entry.result == truth or (entry.result is None and entry.problem)
 
