@@ -82,6 +82,10 @@ SLOW = (
     "_information_rule[erd-flat",
     "tests/lab/test_design.py::test_a_report_has_every_section_and_a_second_invocation_plays_no_game",
     "tests/solvers/test_edges_solver.py::test_random_positions_match_brute_force[3]",
+    "tests/envs/test_envs.py::test_the_single_seat_env_passes_gymnasium_s_check[squad-combat]",
+    "tests/games/squad_combat/test_render_screen.py::test_screens_of_random_games_fit_forty_"
+    "lines_with_the_prompt[4]",
+    "tests/interfaces/test_content_cli.py::test_an_edited_card_copied_out_changes_a_simulation",
     # The example game installed and run as a user would (seconds of set-up per worker).
     "tests/test_new_game.py",
     "tests/games/squad_combat/test_properties.py",
