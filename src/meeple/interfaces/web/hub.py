@@ -435,20 +435,7 @@ class Hub:
         )
         self.matches[stored.id] = match
         self._after_change(match)
-        return {
-            "match": stored.id,
-            "game": game.name,
-            "seats": [
-                {
-                    "seat": seat,
-                    "seat_name": game.seat_name(seat),
-                    "token": token,
-                    "join_url": f"{self.base_url}/play/{stored.id}#token={token}",
-                }
-                for seat, token in tokens.items()
-            ],
-            "watch_url": f"{self.base_url}/play/{stored.id}",
-        }
+        return self._created(match, tokens)
 
     async def create_tutorial(self, game_name: str, name: str | None = None) -> dict[str, Any]:
         """Start a game's tutorial: its fixed deal, the learner's seat for a person (its
@@ -498,20 +485,26 @@ class Hub:
         match.tutorial = lesson
         self.matches[stored.id] = match
         self._after_change(match)
-        seat = lesson.learner
+        return {**self._created(match, {lesson.learner: token}), "title": lesson.title}
+
+    def _created(self, match: LiveMatch, tokens: dict[int, str]) -> dict[str, Any]:
+        """What a new match's creator is answered: its id and game, each person's seat with
+        its token and join link (the token after ``#``: a browser never sends it to a
+        server), and the link to watch it."""
+        link = f"{self.base_url}/play/{match.id}"
         return {
-            "match": stored.id,
-            "game": game.name,
-            "title": lesson.title,
+            "match": match.id,
+            "game": match.game.name,
             "seats": [
                 {
                     "seat": seat,
-                    "seat_name": game.seat_name(seat),
+                    "seat_name": match.game.seat_name(seat),
                     "token": token,
-                    "join_url": f"{self.base_url}/play/{stored.id}#token={token}",
+                    "join_url": f"{link}#token={token}",
                 }
+                for seat, token in tokens.items()
             ],
-            "watch_url": f"{self.base_url}/play/{stored.id}",
+            "watch_url": link,
         }
 
     async def _check_agent(self, game: Game[Any, Any, Any], spec: str) -> None:
