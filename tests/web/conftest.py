@@ -167,11 +167,25 @@ def page_errors() -> list[str]:
 
 
 @pytest.fixture
-def watch(page_errors: list[str]):
-    """Collect a page's uncaught errors into ``page_errors``."""
+def console_errors() -> list[str]:
+    """The errors the browser's console logged for the pages a test watches (``watch``),
+    each with where it came from: a missing resource, a failed request, a script's
+    ``console.error``. A test that provokes a refusal on purpose does not ask for it."""
+    return []
+
+
+@pytest.fixture
+def watch(page_errors: list[str], console_errors: list[str]):
+    """Collect a page's uncaught errors into ``page_errors`` and its console's errors into
+    ``console_errors``."""
+
+    def console(message: Any) -> None:
+        if message.type == "error":
+            console_errors.append(f"{message.text} {message.location}")
 
     def attach(page: Any) -> Any:
         page.on("pageerror", lambda error: page_errors.append(str(error)))
+        page.on("console", console)
         return page
 
     return attach

@@ -16,14 +16,12 @@ from tests.web.shots import (
 from tests.web.test_accessibility import serious
 
 
-def test_a_game_is_reviewed_when_asked(server, context, watch, page_errors):
+def test_a_game_is_reviewed_when_asked(server, context, watch, page_errors, console_errors):
     """Not reviewed yet: the panel offers a review (nothing is computed before), and a
     click computes it while the page waits. Asking whether a review is there is not an
     error: the browser's console logs none (a 404 for "none yet" once logged one)."""
     match = finished_match(server, "edges", ("random", "random"))
     page = watch(context.new_page())
-    console: list[str] = []
-    page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
     page.goto(f"{server.url}/replay?match={match}")
     page.wait_for_selector("#review[data-state='offered']")
     page.click("#review-start")
@@ -31,7 +29,7 @@ def test_a_game_is_reviewed_when_asked(server, context, watch, page_errors):
     assert page.locator("#review svg.review-chart").count() == 1
     assert "Judged by exact" in page.inner_text("#review")
     assert not page_errors, page_errors
-    assert not console, console
+    assert not console_errors, console_errors
 
 
 def test_the_review_marks_decisions_draws_the_chances_and_jumps_there(

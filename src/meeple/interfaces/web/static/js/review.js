@@ -30,7 +30,6 @@ async function ask(path, body = undefined) {
   }
 }
 
-const NOT_REVIEWED = { status: "not_reviewed" };
 const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Ask for a review until it is done or refused; `say` hears how it stands. ``match``: a
@@ -42,7 +41,7 @@ async function fetchReview(match, recordText, say, mine, peek) {
     if (mine !== generation) return null;
     const reply = match ? await ask(`/api/matches/${encodeURIComponent(match)}/review${query}`)
       : key ? await ask(`/api/replay/review/${key}`) : await ask(`/api/replay/review${query}`, recordText);
-    if (reply.status === 200) return reply.body.status === "not_reviewed" ? NOT_REVIEWED : reply.body;
+    if (reply.status === 200) return reply.body; // a review, or {"status": "not_reviewed"}
     const code = reply.body && reply.body.code;
     if (reply.status === 202) {
       key = reply.body.key || key;
@@ -142,7 +141,7 @@ export function showReview(box, { match = null, recordText = null, names = [], g
   // when asked for, as lichess's "request a computer analysis": it costs the server.
   const got = (review) => {
     if (!review || mine !== generation) return;
-    if (review === NOT_REVIEWED) {
+    if (review.status === "not_reviewed") {
       const button = el("button", { type: "button", id: "review-start", class: "primary" }, "Review this game");
       say("Every decision judged by the best judge the game has: seconds for a short game, a few minutes for a long one.");
       box.append(button);
