@@ -205,7 +205,7 @@ def create_app(
 
     @app.get("/api/games", summary="The games, their options and the agents each accepts")
     async def list_games() -> list[dict[str, Any]]:
-        return hub.catalogue()
+        return hub.lobby.catalogue()
 
     @app.get("/api/games/{game}/cards", summary="A game's cards, for pages that draw them")
     async def card_list(game: str) -> list[dict[str, Any]]:
@@ -253,7 +253,7 @@ def create_app(
             raise ServerError(
                 f"limit: at most {page} matches a page on this server", 422, "invalid_request"
             )
-        return await hub.listing(status, limit or page)
+        return await hub.lobby.listing(status, limit or page)
 
     @app.get("/api/matches/{match_id}", summary="One match: seats, status, result")
     async def get_match(match_id: str) -> dict[str, Any]:
@@ -305,9 +305,9 @@ def create_app(
     async def hint(match_id: str, request: SeatRequest, http: Request) -> dict[str, Any]:
         match = await hub.get(match_id)
         seat = hub.seat_of(match, request.token)
-        hub.check_hint(match, seat)  # refusals that cost nothing come before the rate
+        hub.hints.check(match, seat)  # refusals that cost nothing come before the rate
         quotas.check_hint(_client(http))
-        return await hub.hint(match, seat)
+        return await hub.hints.hint(match, seat)
 
     @app.get("/api/matches/{match_id}/record", summary="The full record, once the match is over")
     async def record(match_id: str) -> dict[str, Any]:

@@ -5,36 +5,32 @@ The hub knows no game: it talks to games only through the core API (``make``,
 through :class:`~meeple.store.matches.MatchStore`. Each match has one lock; a move is
 checked against the state, committed to the database, and only then acknowledged and sent
 to everyone, each seat seeing only its own ``state.view(seat)``.
+
+Its parts: :mod:`~meeple.interfaces.web.lobby` checks and stores a new match (the hub then
+serves it), :mod:`~meeple.interfaces.web.hints` answers hints, and
+:mod:`~meeple.interfaces.web.clocks` says whose decision has a deadline; the hub runs the
+timers.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import secrets
 import time
 from collections.abc import Callable
 from typing import Any
 
-from meeple.agents import HUMAN, available_agents, parse_spec
-from meeple.agents.levels import DEFAULT_LEVEL, LEVEL_NAMES, level_spec, seat_spec
-from meeple.agents.spec import agent_builder
+from meeple.agents import parse_spec
 from meeple.core.errors import MeepleError
-from meeple.core.game import Game, Player, State
-from meeple.core.record import check_untrusted_options
-from meeple.core.registry import games, make
+from meeple.core.game import Player, State
+from meeple.core.registry import make
 from meeple.core.rng import derive_seed, make_rng
 from meeple.core.simultaneous import hidden_from_others
-from meeple.core.tutorial import (
-    TutorialError,
-    finished,
-    has_tutorial,
-    is_expected,
-    load_tutorial,
-    script_move,
-)
+from meeple.core.tutorial import finished, is_expected, load_tutorial, script_move
+from meeple.interfaces.web.clocks import adopt_clocks, set_deadlines, stored_deadlines
 from meeple.interfaces.web.content_sets import ContentSets
+from meeple.interfaces.web.hints import Hints
 from meeple.interfaces.web.limits import ServerLimits
 from meeple.interfaces.web.live import (
     TUTOR,
@@ -42,38 +38,15 @@ from meeple.interfaces.web.live import (
     LiveMatch,
     ServerError,
     open_seats,
-    seat_label,
     state_message,
 )
-from meeple.interfaces.web.pages import has_drawing
+from meeple.interfaces.web.lobby import Lobby, default_agent, new_token, rematch_request
 from meeple.interfaces.web.pool import AgentOverrun, AgentPool
 from meeple.interfaces.web.preparing import LIGHT_AGENTS, Preparer
 from meeple.interfaces.web.protocol import CreateMatch
-from meeple.interfaces.web.seeds import draw_seed, new_salt
-from meeple.store.matches import (
-    DamagedMatch,
-    MatchStore,
-    MoveConflict,
-    StoredMatch,
-    token_hash,
-)
+from meeple.store.matches import DamagedMatch, MatchStore, MoveConflict, token_hash
 
 log = logging.getLogger("meeple.server")
-
-ONLINE_CONTENT = "online matches and replays play the content that ships with meeple"
-"""Why a client may not name a file: the advice that goes with the refusal."""
-
-OPEN = "open"
-"""A seat given as this is a person's seat with no token handed out: anyone may join it."""
-
-
-HINTS_KEPT = 256
-"""Hints kept in memory (the newest): asking twice at one decision computes it once."""
-
-
-def _default_agent(game: Game[Any, Any, Any]) -> str:
-    # The opponent meeple play gives by default: the hard level, measured on the ladder.
-    return level_spec(game, DEFAULT_LEVEL)
 
 
 class Hub:
@@ -97,7 +70,6 @@ class Hub:
         self.light = light
         """The worker of the agents that do not search (:data:`LIGHT_AGENTS`); None: they
         use ``pool`` too."""
-        self.base_url = base_url
         self.clock = clock
         self.matches: dict[str, LiveMatch] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -105,7 +77,10 @@ class Hub:
         self.preparer = Preparer(self.limits)
         """Makes what agents and hints need before their first decision, off the request
         path."""
-        self._hints: dict[tuple[str, int, int], dict[str, Any]] = {}
+        self.lobby = Lobby(store, self.content, self.limits, self.preparer, base_url)
+        """The games offered, new matches checked and stored, the listings."""
+        self.hints = Hints(self.pool, self.preparer, self.content, self.limits)
+        """Hints for a person playing the computer."""
         self.set_aside: dict[str, str] = {}
         """Matches that could not be restored at start-up, and why."""
         self.stopping = False
@@ -239,7 +214,7 @@ class Hub:
         match.state = state
         match.stored = stored
         match.clocks_saved = stored.deadlines
-        _adopt_clocks(match)  # the clocks the process that stored the move set
+        adopt_clocks(match)  # the clocks the process that stored the move set
         self._after_change(match)
 
     async def stop(self, wait: float = 0.0) -> None:
@@ -290,7 +265,7 @@ class Hub:
         if any(seat["spec"] == TUTOR for seat in stored.seats):
             match.tutorial = load_tutorial(stored.game)
         match.clocks_saved = stored.deadlines
-        _adopt_clocks(match)
+        adopt_clocks(match)
         self.matches[match_id] = match
         return match
 
@@ -302,240 +277,27 @@ class Hub:
                 match = self.matches.get(match_id) or await self._load(match_id)
         return match
 
-    # -- the lobby ----------------------------------------------------------------------------
-    def catalogue(self) -> list[dict[str, Any]]:
-        """The games, their options and the agents each accepts (for the create form)."""
-        out = []
-        for info in games():
-            game = make(info.name)
-            out.append(
-                {
-                    "name": info.name,
-                    "title": info.title,
-                    "summary": info.summary,
-                    "players": info.players,
-                    "seats": game.num_players,
-                    "seat_names": [game.seat_name(p) for p in range(game.num_players)],
-                    "perfect_information": info.perfect_information,
-                    "options": [
-                        {
-                            "name": o.name,
-                            "label": o.label,
-                            "default": o.default,
-                            "allowed": o.allowed,
-                            "help": o.help,
-                        }
-                        for o in info.options
-                    ],
-                    "agents": [HUMAN, *available_agents(game)],
-                    "levels": [
-                        {"level": level, "spec": level_spec(game, level)} for level in LEVEL_NAMES
-                    ],
-                    "best_agent": _default_agent(game),
-                    # Designer's data the operator installed: "set:<name>" in the options.
-                    "content_sets": self.content.names(info.name),
-                    "tutorial": has_tutorial(info.name),
-                    "drawing": has_drawing(info.name),
-                }
-            )
-        return out
-
+    # -- new matches ----------------------------------------------------------------------
     async def create(
         self, request: CreateMatch, rematch_of: str | None = None, owner: str | None = None
     ) -> dict[str, Any]:
-        """Make a match; returns its id, one secret token per person's seat and the links.
-        ``owner``: the address that asked, whose share of the agent workers its agents use."""
-        # Refused before the game would read (or say anything about) a server's file.
-        size = len(json.dumps(request.options).encode())
-        if size > self.limits.max_options_bytes:
-            # Options are stored and sent with every state: a client may not inflate them.
-            raise ServerError(
-                f"options take {size:,} bytes as JSON; this server takes at "
-                f"most {self.limits.max_options_bytes:,} (meeple serve --max-options-bytes)",
-                413,
-            )
-        # A set's name (set:<name>) is the only way a match reads data other than the
-        # shipped: the operator installed it; the path stays inside the server.
-        plain, sets = self.content.split(request.game, request.options)
-        check_untrusted_options(request.game, plain, "a match request", ONLINE_CONTENT)
-        paths = {k: str(v) for k, v in sets.items()}
-        game = make(request.game, **plain, **paths)  # OptionError: the CLI's own message
-        # A seat may name a level (easy, medium, hard): it plays, and is stored as, that
-        # level's agent spec, so the match replays the same whatever the levels become.
-        # 'open' is a person's seat with no token handed out: the lobby's, for anyone.
-        specs = [spec if _is_open(spec) else seat_spec(game, spec) for spec in request.seats]
-        if not request.listed and any(_is_open(spec) for spec in specs):
-            raise ServerError(
-                "an 'open' seat is taken from the lobby, so it needs a listed match; in a "
-                "private match give the seat as 'human' and send its link"
-            )
-        if len(specs) > game.num_players:
-            raise ServerError(
-                f"{game.title} with these options has {game.num_players} seats, "
-                f"but {len(specs)} were given"
-            )
-        while len(specs) < game.num_players:
-            specs.append(HUMAN if not specs else _default_agent(game))
-        for spec in specs:
-            if not _is_open(spec) and not parse_spec(spec).is_human:
-                self.limits.check_agent(spec)
-                await self._check_agent(game, spec)
-        persons = sum(1 for spec in specs if _is_open(spec) or parse_spec(spec).is_human)
-        if request.seed is not None and persons > 1:
-            # Whoever chooses the seed can deal the match offline and read every hand.
-            raise ServerError(
-                "a chosen seed is allowed only in a match with one person (the others agents): "
-                "with another person at the table, its chooser could work out their hidden "
-                "cards; leave seed out and the server draws one"
-            )
-        seed = request.seed if request.seed is not None else draw_seed()
-        tokens: dict[int, str] = {}
-        seats = []
-        for seat, spec in enumerate(specs):
-            is_open = _is_open(spec)
-            human = is_open or parse_spec(spec).is_human
-            name = request.names[seat] if seat < len(request.names) and not is_open else None
-            if human and not is_open:
-                tokens[seat] = secrets.token_urlsafe(24)  # 192 bits
-            seats.append(
-                {
-                    "spec": HUMAN if human else spec,
-                    "agent": None if human else spec,
-                    "name": name if human else spec,
-                    "token": token_hash(tokens[seat]) if seat in tokens else None,
-                    "joined": not human,
-                    # A seat whose token goes back to the creator is kept for that link (the
-                    # creator's own, a friend's): joining without a token never takes it.
-                    "reserved": seat in tokens,
-                    "resigned": False,
-                }
-            )
-        stored = StoredMatch(
-            id=secrets.token_urlsafe(9),  # 72 bits: an unlisted match's link is unguessable
-            game=game.name,
-            options={
-                **game.options.changed(),
-                **{
-                    name: value
-                    for key, value in request.options.items()
-                    if (name := str(key).replace("-", "_")) in sets
-                },
-            },
-            seed=seed,
-            seed_salt=new_salt(),
-            seats=seats,
-            listed=request.listed,
-            move_seconds=request.move_seconds,
-            status="playing" if all(d["joined"] for d in seats) else "waiting",
-            rematch_of=rematch_of,
-        )
-        await asyncio.to_thread(self.store.create, stored)
-        match = LiveMatch(
-            stored=stored, game=game, state=game.new_game(seed), hidden=[], owner=owner
-        )
-        self.matches[stored.id] = match
-        self._after_change(match)
-        return self._created(match, tokens)
+        """Make a match (:meth:`Lobby.new_match`) and serve it; returns its id, one secret
+        token per person's seat and the links. ``owner``: the address that asked, whose
+        share of the agent workers its agents use."""
+        match, tokens = await self.lobby.new_match(request, rematch_of, owner)
+        return self._serve_new(match, tokens)
 
     async def create_tutorial(self, game_name: str, name: str | None = None) -> dict[str, Any]:
-        """Start a game's tutorial: its fixed deal, the learner's seat for a person (its
-        token in the answer, as :meth:`create`'s), the other seat played by the script."""
-        try:
-            lesson = load_tutorial(game_name)
-        except TutorialError as exc:
-            raise ServerError(
-                f'{exc}; the games with one are listed by GET /api/games ("tutorial": true)',
-                404,
-                "no_tutorial",
-            ) from None
-        game = lesson.make_game()
-        token = secrets.token_urlsafe(24)
-        seats: list[dict[str, Any]] = [{} for _ in range(game.num_players)]
-        seats[lesson.learner] = {
-            "spec": HUMAN,
-            "agent": None,
-            "name": name or "Learner",
-            "token": token_hash(token),
-            "joined": True,
-            "reserved": True,
-            "resigned": False,
-        }
-        seats[lesson.scripted] = {
-            "spec": TUTOR,
-            "agent": TUTOR,
-            "name": TUTOR,
-            "token": None,
-            "joined": True,
-            "reserved": False,
-            "resigned": False,
-        }
-        stored = StoredMatch(
-            id=secrets.token_urlsafe(9),
-            game=game.name,
-            options=game.options.changed(),
-            seed=lesson.seed,
-            seed_salt=new_salt(),
-            seats=seats,
-            listed=False,
-            move_seconds=None,
-            status="playing",
-        )
-        await asyncio.to_thread(self.store.create, stored)
-        match = LiveMatch(stored=stored, game=game, state=game.new_game(lesson.seed), hidden=[])
-        match.tutorial = lesson
-        self.matches[stored.id] = match
+        """Start a game's tutorial (:meth:`Lobby.new_tutorial`): the learner's token in the
+        answer, as :meth:`create`'s, and the lesson's title."""
+        match, tokens = await self.lobby.new_tutorial(game_name, name)
+        assert match.tutorial is not None
+        return {**self._serve_new(match, tokens), "title": match.tutorial.title}
+
+    def _serve_new(self, match: LiveMatch, tokens: dict[Player, str]) -> dict[str, Any]:
+        self.matches[match.id] = match
         self._after_change(match)
-        return {**self._created(match, {lesson.learner: token}), "title": lesson.title}
-
-    def _created(self, match: LiveMatch, tokens: dict[int, str]) -> dict[str, Any]:
-        """What a new match's creator is answered: its id and game, each person's seat with
-        its token and join link (the token after ``#``: a browser never sends it to a
-        server), and the link to watch it."""
-        link = f"{self.base_url}/play/{match.id}"
-        return {
-            "match": match.id,
-            "game": match.game.name,
-            "seats": [
-                {
-                    "seat": seat,
-                    "seat_name": match.game.seat_name(seat),
-                    "token": token,
-                    "join_url": f"{link}#token={token}",
-                }
-                for seat, token in tokens.items()
-            ],
-            "watch_url": link,
-        }
-
-    async def _check_agent(self, game: Game[Any, Any, Any], spec: str) -> None:
-        """Refuse an agent spec this match cannot have (AgentSpecError names the agents and
-        their parameters), and start preparing what its agent needs first.
-
-        An agent that reads or makes large data before its first move (Erd's agents that
-        play the solved game: ``wait_to_make``) is checked by its name and parameters only;
-        it is made in the workers, never in this process. Data it lacks (``unprepared``) is
-        made in a process of its own, off the request path, for the shipped variants only
-        unless the operator allows any (``--prepare-any-variant``); its seat's first move
-        waits for it.
-        """
-        build = agent_builder(spec, game)
-        name = parse_spec(spec).name
-        factory = available_agents(game).get(name)
-        unprepared = getattr(factory, "unprepared", None)
-        reason = unprepared(game) if unprepared is not None else None
-        if reason is not None:
-            if not (self.limits.prepare_any_variant or factory.shipped(game)):
-                raise ServerError(
-                    f"{reason}, and this server solves only the shipped rules versions: choose "
-                    "another level, or a rules version with its other options as they ship",
-                    400,
-                    "not_prepared",
-                )
-            self.preparer.prepare(game, name)
-        if getattr(factory, "wait_to_make", None) is None:
-            # Made once, off the event loop: every parameter value is checked as it is read.
-            await asyncio.to_thread(build, 0)
-        self.preparer.compile_agent(game, spec)
+        return self.lobby.answer(match, tokens)
 
     def unfinished(self, match_id: str) -> bool:
         """Whether a match this process serves is still to be played (for the per-client
@@ -543,39 +305,7 @@ class Hub:
         match = self.matches.get(match_id)
         return match is not None and match.stored.status != "finished"
 
-    async def listing(self, which: str, limit: int = 50) -> list[dict[str, Any]]:
-        """Listed matches, newest first, at most ``limit``: ``open`` (a seat to take),
-        ``live`` (to watch) or ``finished``."""
-        statuses = {
-            "open": ("waiting", "playing"),
-            "live": ("waiting", "playing"),
-            "finished": ("finished",),
-        }[which]
-        # Open seats are picked from the rows read: read more, so a page is usually full.
-        rows = await asyncio.to_thread(
-            self.store.listing, statuses, limit * 4 if which == "open" else limit
-        )
-        out = []
-        for row in rows:
-            waiting = open_seats(row.seats)
-            if which == "open" and not waiting:
-                continue
-            out.append(
-                {
-                    "match": row.id,
-                    "game": row.game,
-                    "options": row.options,
-                    "status": row.status,
-                    "seq": row.moves_count,
-                    "open_seats": waiting,
-                    "players": [seat["name"] if seat["joined"] else None for seat in row.seats],
-                    "labels": [seat_label(row.game, seat) for seat in row.seats],
-                    "result": row.result,
-                    "updated": row.updated.isoformat() if row.updated else None,
-                }
-            )
-        return out[:limit]
-
+    # -- seats --------------------------------------------------------------------------------
     def seat_of(self, match: LiveMatch, token: str) -> Player:
         """The seat a token belongs to; ServerError 403 if none."""
         digest = token_hash(token)
@@ -596,7 +326,7 @@ class Hub:
                 raise ServerError("the match is over; ask for a rematch or start a new one", 409)
             if token is not None:
                 seat = self.seat_of(match, token)
-                new_token = token
+                held = token
             else:
                 if not stored.listed:
                     raise ServerError("a private match is joined with the link its creator sent")
@@ -611,15 +341,15 @@ class Hub:
                     seat = waiting[0]
                 if seat not in waiting:
                     raise ServerError(f"seat {seat} is not open; open seats: {waiting}", 409)
-                new_token = secrets.token_urlsafe(24)
+                held = new_token()
             seats = [dict(d) for d in stored.seats]
             data = seats[seat]
             data["joined"] = True
             data["name"] = name or data["name"] or match.game.seat_name(seat)
-            data["token"] = token_hash(new_token)
+            data["token"] = token_hash(held)
             await self._save_seats(match, seats)
         self._broadcast(match)
-        return {"match": match.id, "seat": seat, "token": new_token}
+        return {"match": match.id, "seat": seat, "token": held}
 
     async def leave(self, match: LiveMatch, token: str) -> dict[str, Any]:
         """Give a seat up: it is open again for someone else, and the old token is dead."""
@@ -630,9 +360,7 @@ class Hub:
                 # dead token would lose its holder the rematch.
                 raise ServerError("the match is over: a seat is left only while it is played", 409)
             seats = [dict(d) for d in match.stored.seats]
-            seats[seat].update(
-                joined=False, reserved=False, token=token_hash(secrets.token_urlsafe(24))
-            )
+            seats[seat].update(joined=False, reserved=False, token=token_hash(new_token()))
             await self._save_seats(match, seats)
             for conn in list(match.connections):
                 if conn.seat == seat:
@@ -677,7 +405,7 @@ class Hub:
                 )
                 stored.seats, stored.status, stored.result = seats, "finished", result
             else:
-                seats[seat]["spec"] = _default_agent(match.game)
+                seats[seat]["spec"] = default_agent(match.game)
                 seats[seat]["agent"] = seats[seat]["spec"]
                 await asyncio.to_thread(self.store.update, stored.id, seats=seats)
                 stored.seats = seats
@@ -726,26 +454,8 @@ class Hub:
         async with match.lock:
             if stored.rematch is not None:  # made meanwhile by the last to accept
                 raise ServerError(f"a rematch exists already: match {stored.rematch}", 409)
-            n = len(stored.seats)
-            order = [(s - 1) % n for s in range(n)]  # new seat k is played by old seat order[k]
             here = {seat} | {c.seat for c in match.connections if c.seat is not None}
-
-            def new_seat(old: Player) -> str:
-                # A person who is here is sent the new seat's token; in a listed match the
-                # seat of one who has gone is open for anyone, as it would be after a leave.
-                agent = stored.seats[old]["agent"]
-                if agent is not None:
-                    return str(agent)
-                return HUMAN if old in here or not stored.listed else OPEN
-
-            request = CreateMatch(
-                game=stored.game,
-                options=stored.options,
-                seats=[new_seat(old) for old in order],
-                names=[stored.seats[old]["name"] for old in order],
-                listed=stored.listed,
-                move_seconds=stored.move_seconds,
-            )
+            request, order = rematch_request(stored, here)
             # The same agents, on the share of the address that chose them.
             created = await self.create(request, rematch_of=stored.id, owner=match.owner)
             await asyncio.to_thread(self.store.update, stored.id, rematch=created["match"])
@@ -761,70 +471,6 @@ class Hub:
             mine = by_old[seat]
         self._broadcast(match)
         return {"match": created["match"], "seat": mine, "watch_url": created["watch_url"]}
-
-    # -- hints ------------------------------------------------------------------------------
-    def check_hint(self, match: LiveMatch, seat: Player) -> None:
-        """Refuse a hint (ServerError) unless ``match`` is played against the computer (one
-        person, every other seat an agent), is going on and waits on ``seat``'s decision."""
-        if match.tutorial is not None:
-            raise ServerError(
-                "a tutorial shows the move it teaches; hints are for games against the computer",
-                403,
-                "hints_off",
-            )
-        if len(match.people()) != 1:
-            raise ServerError(
-                "hints are for games against the computer: this match has more than one "
-                "person in it",
-                403,
-                "hints_off",
-            )
-        if match.stored.status != "playing":
-            raise ServerError("a hint is for a match being played", 409, "not_playing")
-        if seat not in match.state.to_act or not match.state.legal_actions(seat):
-            raise ServerError(
-                "a hint is for your own decision: it is not your turn", 409, "not_your_turn"
-            )
-
-    async def hint(self, match: LiveMatch, seat: Player) -> dict[str, Any]:
-        """The judge's suggestion for ``seat`` now, computed in a worker from the seat's
-        view only (:func:`meeple.lab.hints.hint`); cached per match, move and seat."""
-        self.check_hint(match, seat)
-        stored = match.stored
-        seq = match.seq
-        # From the decision's start: other seats' choices to a simultaneous decision are
-        # hidden from this seat and change nothing it may choose, so the hint never sees them.
-        base = match.decision_base
-        key = (match.id, base, seat)
-        found = self._hints.get(key)
-        if found is None:
-            # The game's best judge may need what its strongest agent needs (Erd's solved
-            # rules): made off the request path, for the variants this server prepares.
-            self.preparer.prepare_for_judge(match.game)
-            await self.preparer.ready(match.game, self.preparer.compile_hints(match.game))
-            try:
-                found = await self.pool.hint(
-                    stored.game,
-                    self.content.resolve(stored.game, stored.options),
-                    stored.seed,
-                    list(stored.moves[:base]),
-                    seat,
-                    self.limits.max_hint_iterations,
-                    self.limits.max_agent_exact,
-                    allowance=self.limits.hint_seconds,
-                    owner=match.owner,
-                )
-            except AgentOverrun:
-                raise ServerError(
-                    f"the hint took longer than this server allows ({self.limits.hint_seconds:g}"
-                    " s); try again later",
-                    503,
-                    "hint_timeout",
-                ) from None
-            self._hints[key] = found
-            while len(self._hints) > HINTS_KEPT:
-                self._hints.pop(next(iter(self._hints)))
-        return {"match": match.id, "seq": seq, **found}
 
     # -- moves --------------------------------------------------------------------------------
     async def move(
@@ -1051,7 +697,7 @@ class Hub:
                 return
             if stored.seats[seat]["spec"] != spec or stored.status != "playing":
                 return
-            default = _default_agent(match.game)
+            default = default_agent(match.game)
             if spec != default:
                 seats = [dict(d) for d in stored.seats]
                 seats[seat]["spec"] = default  # "agent" still names who was seated
@@ -1062,29 +708,11 @@ class Hub:
 
     # -- clocks -------------------------------------------------------------------------------
     def _set_clocks(self, match: LiveMatch) -> None:
-        """Deadlines for the people to act: a memorise step's seconds, or the move clock."""
+        """Set the deadlines of the people to act (:func:`.clocks.set_deadlines`) and a
+        timer for the first to run out, and store them."""
         now = self.clock()
         base = match.decision_base
-        # A seat's deadline stands while its decision is open (others submitting to the
-        # same simultaneous decision change nothing); a new decision starts a new period,
-        # as a Triangle Clock mulligan resets the round's timer.
-        keep = match.deadlines if match.deadline_base == base else {}
-        match.deadline_base = base
-        match.deadlines = {}
-        # The game's own clock (The Triangle Clock's minute per choice) is for people
-        # playing people: against the computer only the match's clock, if asked for, runs.
-        people = sum(match.seat_is_person(s) for s in range(match.game.num_players))
-        for seat in match.state.to_act:
-            if not match.seat_is_person(seat):
-                continue
-            seconds = match.game.memorise_seconds(match.state, seat)
-            if seconds is None:
-                seconds = match.stored.move_seconds or (
-                    match.game.decision_seconds(match.state, seat) if people >= 2 else None
-                )
-            if seconds is None:
-                continue
-            match.deadlines[seat] = keep.get(seat, now + seconds)
+        set_deadlines(match, now)
         if match.timer is not None:
             match.timer.cancel()
             match.timer = None
@@ -1098,11 +726,7 @@ class Hub:
     def _save_clocks(self, match: LiveMatch) -> None:
         """Store the deadlines, as absolute times, if they changed: a restarted server then
         keeps each seat's deadline instead of giving it a new full period."""
-        data = (
-            {"base": match.deadline_base, "seats": {str(s): d for s, d in match.deadlines.items()}}
-            if match.deadlines
-            else None
-        )
+        data = stored_deadlines(match)
         if data == match.clocks_saved:
             return
         match.clocks_saved = data
@@ -1144,7 +768,7 @@ class Hub:
                     seed = derive_seed(match.stored.seed, "timeout", seat, base)
                     try:
                         action = await self._worker_move(
-                            match, seat, _default_agent(match.game), seed
+                            match, seat, default_agent(match.game), seed
                         )
                     except AgentOverrun:
                         action = _random_move(match, seat, base)
@@ -1177,32 +801,10 @@ class Hub:
                 conn.send(state_message(match, conn, self.clock()))
 
 
-def _adopt_clocks(match: LiveMatch) -> None:
-    """Take the deadlines stored with the match when they are for its current decision (a
-    restarted server keeps them; stored for an earlier decision, they are stale)."""
-    data = match.stored.deadlines
-    if not data or data.get("base") != match.decision_base:
-        return
-    if match.deadline_base == match.decision_base:
-        return  # this process set the clocks of this decision already
-    try:
-        deadlines = {int(s): float(d) for s, d in data["seats"].items()}
-    except (AttributeError, KeyError, TypeError, ValueError):
-        log.warning("match %s: its stored deadlines are not readable; new ones are set", match.id)
-        return
-    match.deadline_base = match.decision_base
-    match.deadlines = deadlines
-
-
 def _random_move(match: LiveMatch, seat: Player, base: int) -> Any:
     """A legal move drawn from the match's seed: the last resort when agents overran."""
     legal = match.state.legal_actions(seat)
     return make_rng(match.stored.seed, "overrun", seat, base).choice(legal)
-
-
-def _is_open(spec: str) -> bool:
-    """True for a seat given as ``open``: a person's seat for anyone who joins."""
-    return spec.strip().lower() == OPEN
 
 
 def _final_result(state: State[Any]) -> dict[str, Any]:

@@ -2,7 +2,8 @@
 
 Every message a client sends is validated here before the server acts on it; anything
 else is answered with an ``error`` message and changes nothing. The server's own messages
-are plain dicts built in :mod:`meeple.interfaces.web.hub` and documented in docs/api.md.
+are plain dicts built in :mod:`~meeple.interfaces.web.live`, :mod:`~meeple.interfaces.web.hub`
+and :mod:`~meeple.interfaces.web.lobby`, and documented in docs/api.md.
 """
 
 from __future__ import annotations

@@ -16,8 +16,8 @@ from meeple.core.errors import MeepleError
 from meeple.core.game import State
 from meeple.core.record import GameRecord, check_untrusted_options
 from meeple.interfaces.web.content_sets import ContentSets
-from meeple.interfaces.web.hub import ONLINE_CONTENT
 from meeple.interfaces.web.live import error_code
+from meeple.interfaces.web.lobby import ONLINE_CONTENT
 
 MAX_RECORD_BYTES = 2_000_000
 """The largest record the replay endpoint reads (a long Squad Combat game is ~30 kB)."""

@@ -14,8 +14,8 @@ from markdown_it import MarkdownIt
 from meeple.core.game import Game
 from meeple.core.record import check_untrusted_options
 from meeple.core.registry import make
-from meeple.interfaces.web.hub import ONLINE_CONTENT
 from meeple.interfaces.web.live import ServerError
+from meeple.interfaces.web.lobby import ONLINE_CONTENT
 
 MAX_OPTIONS_TEXT = 4000
 """The longest ``options`` query a rules request may carry (every game's options fit in a

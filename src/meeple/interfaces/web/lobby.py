@@ -1,0 +1,372 @@
+"""Before a match is played: the games a server offers, a new match or tutorial checked and
+stored, what its creator is answered, and the lobby's listings.
+
+The :class:`~meeple.interfaces.web.hub.Hub` serves a match once it exists (its seats, moves,
+agents and clocks); nothing here holds a match's lock or talks to a connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+from typing import Any
+
+from meeple.agents import HUMAN, available_agents, parse_spec
+from meeple.agents.levels import DEFAULT_LEVEL, LEVEL_NAMES, level_spec, seat_spec
+from meeple.agents.spec import agent_builder
+from meeple.core.game import Game, Player
+from meeple.core.record import check_untrusted_options
+from meeple.core.registry import games, make
+from meeple.core.tutorial import TutorialError, has_tutorial, load_tutorial
+from meeple.interfaces.web.content_sets import ContentSets
+from meeple.interfaces.web.limits import ServerLimits
+from meeple.interfaces.web.live import (
+    TUTOR,
+    LiveMatch,
+    ServerError,
+    open_seats,
+    seat_label,
+)
+from meeple.interfaces.web.pages import has_drawing
+from meeple.interfaces.web.preparing import Preparer
+from meeple.interfaces.web.protocol import CreateMatch
+from meeple.interfaces.web.seeds import draw_seed, new_salt
+from meeple.store.matches import MatchStore, StoredMatch, token_hash
+
+ONLINE_CONTENT = "online matches and replays play the content that ships with meeple"
+"""Why a client may not name a file: the advice that goes with the refusal."""
+
+OPEN = "open"
+"""A seat given as this is a person's seat with no token handed out: anyone may join it."""
+
+
+def default_agent(game: Game[Any, Any, Any]) -> str:
+    """The opponent a server seats when none is named (and plays a resigned or timed-out
+    seat with): the hard level, measured on the ladder."""
+    return level_spec(game, DEFAULT_LEVEL)
+
+
+def is_open(spec: str) -> bool:
+    """True for a seat given as ``open``: a person's seat for anyone who joins."""
+    return spec.strip().lower() == OPEN
+
+
+def new_token() -> str:
+    """A seat's secret token: 192 bits, handed out once (the database keeps its hash)."""
+    return secrets.token_urlsafe(24)
+
+
+def new_match_id() -> str:
+    """A match's id: 72 bits, so an unlisted match's link is unguessable."""
+    return secrets.token_urlsafe(9)
+
+
+class Lobby:
+    """What a server offers before a match starts, and the making of a new match."""
+
+    def __init__(
+        self,
+        store: MatchStore,
+        content: ContentSets,
+        limits: ServerLimits,
+        preparer: Preparer,
+        base_url: str = "",
+    ) -> None:
+        self.store = store
+        self.content = content
+        self.limits = limits
+        self.preparer = preparer
+        self.base_url = base_url
+
+    def catalogue(self) -> list[dict[str, Any]]:
+        """The games, their options and the agents each accepts (for the create form)."""
+        out = []
+        for info in games():
+            game = make(info.name)
+            out.append(
+                {
+                    "name": info.name,
+                    "title": info.title,
+                    "summary": info.summary,
+                    "players": info.players,
+                    "seats": game.num_players,
+                    "seat_names": [game.seat_name(p) for p in range(game.num_players)],
+                    "perfect_information": info.perfect_information,
+                    "options": [
+                        {
+                            "name": o.name,
+                            "label": o.label,
+                            "default": o.default,
+                            "allowed": o.allowed,
+                            "help": o.help,
+                        }
+                        for o in info.options
+                    ],
+                    "agents": [HUMAN, *available_agents(game)],
+                    "levels": [
+                        {"level": level, "spec": level_spec(game, level)} for level in LEVEL_NAMES
+                    ],
+                    "best_agent": default_agent(game),
+                    # Designer's data the operator installed: "set:<name>" in the options.
+                    "content_sets": self.content.names(info.name),
+                    "tutorial": has_tutorial(info.name),
+                    "drawing": has_drawing(info.name),
+                }
+            )
+        return out
+
+    async def new_match(
+        self, request: CreateMatch, rematch_of: str | None = None, owner: str | None = None
+    ) -> tuple[LiveMatch, dict[Player, str]]:
+        """Check a match request and store the match it asks for; returns the match and the
+        secret token of each person's seat the creator is handed. ``owner``: the address
+        that asked, whose share of the agent workers its agents use."""
+        # Refused before the game would read (or say anything about) a server's file.
+        size = len(json.dumps(request.options).encode())
+        if size > self.limits.max_options_bytes:
+            # Options are stored and sent with every state: a client may not inflate them.
+            raise ServerError(
+                f"options take {size:,} bytes as JSON; this server takes at "
+                f"most {self.limits.max_options_bytes:,} (meeple serve --max-options-bytes)",
+                413,
+            )
+        # A set's name (set:<name>) is the only way a match reads data other than the
+        # shipped: the operator installed it; the path stays inside the server.
+        plain, sets = self.content.split(request.game, request.options)
+        check_untrusted_options(request.game, plain, "a match request", ONLINE_CONTENT)
+        paths = {k: str(v) for k, v in sets.items()}
+        game = make(request.game, **plain, **paths)  # OptionError: the CLI's own message
+        # A seat may name a level (easy, medium, hard): it plays, and is stored as, that
+        # level's agent spec, so the match replays the same whatever the levels become.
+        # 'open' is a person's seat with no token handed out: the lobby's, for anyone.
+        specs = [spec if is_open(spec) else seat_spec(game, spec) for spec in request.seats]
+        if not request.listed and any(is_open(spec) for spec in specs):
+            raise ServerError(
+                "an 'open' seat is taken from the lobby, so it needs a listed match; in a "
+                "private match give the seat as 'human' and send its link"
+            )
+        if len(specs) > game.num_players:
+            raise ServerError(
+                f"{game.title} with these options has {game.num_players} seats, "
+                f"but {len(specs)} were given"
+            )
+        while len(specs) < game.num_players:
+            specs.append(HUMAN if not specs else default_agent(game))
+        for spec in specs:
+            if not is_open(spec) and not parse_spec(spec).is_human:
+                self.limits.check_agent(spec)
+                await self._check_agent(game, spec)
+        persons = sum(1 for spec in specs if is_open(spec) or parse_spec(spec).is_human)
+        if request.seed is not None and persons > 1:
+            # Whoever chooses the seed can deal the match offline and read every hand.
+            raise ServerError(
+                "a chosen seed is allowed only in a match with one person (the others agents): "
+                "with another person at the table, its chooser could work out their hidden "
+                "cards; leave seed out and the server draws one"
+            )
+        seed = request.seed if request.seed is not None else draw_seed()
+        tokens: dict[Player, str] = {}
+        seats = []
+        for seat, spec in enumerate(specs):
+            anyone = is_open(spec)
+            human = anyone or parse_spec(spec).is_human
+            name = request.names[seat] if seat < len(request.names) and not anyone else None
+            if human and not anyone:
+                tokens[seat] = new_token()
+            seats.append(
+                {
+                    "spec": HUMAN if human else spec,
+                    "agent": None if human else spec,
+                    "name": name if human else spec,
+                    "token": token_hash(tokens[seat]) if seat in tokens else None,
+                    "joined": not human,
+                    # A seat whose token goes back to the creator is kept for that link (the
+                    # creator's own, a friend's): joining without a token never takes it.
+                    "reserved": seat in tokens,
+                    "resigned": False,
+                }
+            )
+        stored = StoredMatch(
+            id=new_match_id(),
+            game=game.name,
+            options={
+                **game.options.changed(),
+                **{
+                    name: value
+                    for key, value in request.options.items()
+                    if (name := str(key).replace("-", "_")) in sets
+                },
+            },
+            seed=seed,
+            seed_salt=new_salt(),
+            seats=seats,
+            listed=request.listed,
+            move_seconds=request.move_seconds,
+            status="playing" if all(d["joined"] for d in seats) else "waiting",
+            rematch_of=rematch_of,
+        )
+        await asyncio.to_thread(self.store.create, stored)
+        match = LiveMatch(
+            stored=stored, game=game, state=game.new_game(seed), hidden=[], owner=owner
+        )
+        return match, tokens
+
+    async def new_tutorial(
+        self, game_name: str, name: str | None = None
+    ) -> tuple[LiveMatch, dict[Player, str]]:
+        """Store a game's tutorial: its fixed deal, the learner's seat for a person (its
+        token returned, as :meth:`new_match`'s), the other seat played by the script."""
+        try:
+            lesson = load_tutorial(game_name)
+        except TutorialError as exc:
+            raise ServerError(
+                f'{exc}; the games with one are listed by GET /api/games ("tutorial": true)',
+                404,
+                "no_tutorial",
+            ) from None
+        game = lesson.make_game()
+        token = new_token()
+        seats: list[dict[str, Any]] = [{} for _ in range(game.num_players)]
+        seats[lesson.learner] = {
+            "spec": HUMAN,
+            "agent": None,
+            "name": name or "Learner",
+            "token": token_hash(token),
+            "joined": True,
+            "reserved": True,
+            "resigned": False,
+        }
+        seats[lesson.scripted] = {
+            "spec": TUTOR,
+            "agent": TUTOR,
+            "name": TUTOR,
+            "token": None,
+            "joined": True,
+            "reserved": False,
+            "resigned": False,
+        }
+        stored = StoredMatch(
+            id=new_match_id(),
+            game=game.name,
+            options=game.options.changed(),
+            seed=lesson.seed,
+            seed_salt=new_salt(),
+            seats=seats,
+            listed=False,
+            move_seconds=None,
+            status="playing",
+        )
+        await asyncio.to_thread(self.store.create, stored)
+        match = LiveMatch(stored=stored, game=game, state=game.new_game(lesson.seed), hidden=[])
+        match.tutorial = lesson
+        return match, {lesson.learner: token}
+
+    def answer(self, match: LiveMatch, tokens: dict[Player, str]) -> dict[str, Any]:
+        """What a new match's creator is answered: its id and game, each person's seat with
+        its token and join link (the token after ``#``: a browser never sends it to a
+        server), and the link to watch it."""
+        link = f"{self.base_url}/play/{match.id}"
+        return {
+            "match": match.id,
+            "game": match.game.name,
+            "seats": [
+                {
+                    "seat": seat,
+                    "seat_name": match.game.seat_name(seat),
+                    "token": token,
+                    "join_url": f"{link}#token={token}",
+                }
+                for seat, token in tokens.items()
+            ],
+            "watch_url": link,
+        }
+
+    async def _check_agent(self, game: Game[Any, Any, Any], spec: str) -> None:
+        """Refuse an agent spec this match cannot have (AgentSpecError names the agents and
+        their parameters), and start preparing what its agent needs first.
+
+        An agent that reads or makes large data before its first move (Erd's agents that
+        play the solved game: ``wait_to_make``) is checked by its name and parameters only;
+        it is made in the workers, never in this process. Data it lacks (``unprepared``) is
+        made in a process of its own, off the request path, for the shipped variants only
+        unless the operator allows any (``--prepare-any-variant``); its seat's first move
+        waits for it.
+        """
+        build = agent_builder(spec, game)
+        name = parse_spec(spec).name
+        factory = available_agents(game).get(name)
+        unprepared = getattr(factory, "unprepared", None)
+        reason = unprepared(game) if unprepared is not None else None
+        if reason is not None:
+            if not (self.limits.prepare_any_variant or factory.shipped(game)):
+                raise ServerError(
+                    f"{reason}, and this server solves only the shipped rules versions: choose "
+                    "another level, or a rules version with its other options as they ship",
+                    400,
+                    "not_prepared",
+                )
+            self.preparer.prepare(game, name)
+        if getattr(factory, "wait_to_make", None) is None:
+            # Made once, off the event loop: every parameter value is checked as it is read.
+            await asyncio.to_thread(build, 0)
+        self.preparer.compile_agent(game, spec)
+
+    async def listing(self, which: str, limit: int = 50) -> list[dict[str, Any]]:
+        """Listed matches, newest first, at most ``limit``: ``open`` (a seat to take),
+        ``live`` (to watch) or ``finished``."""
+        statuses = {
+            "open": ("waiting", "playing"),
+            "live": ("waiting", "playing"),
+            "finished": ("finished",),
+        }[which]
+        # Open seats are picked from the rows read: read more, so a page is usually full.
+        rows = await asyncio.to_thread(
+            self.store.listing, statuses, limit * 4 if which == "open" else limit
+        )
+        out = []
+        for row in rows:
+            waiting = open_seats(row.seats)
+            if which == "open" and not waiting:
+                continue
+            out.append(
+                {
+                    "match": row.id,
+                    "game": row.game,
+                    "options": row.options,
+                    "status": row.status,
+                    "seq": row.moves_count,
+                    "open_seats": waiting,
+                    "players": [seat["name"] if seat["joined"] else None for seat in row.seats],
+                    "labels": [seat_label(row.game, seat) for seat in row.seats],
+                    "result": row.result,
+                    "updated": row.updated.isoformat() if row.updated else None,
+                }
+            )
+        return out[:limit]
+
+
+def rematch_request(stored: StoredMatch, here: set[Player]) -> tuple[CreateMatch, list[Player]]:
+    """The request that makes a finished match's rematch: the same game, options, agents and
+    names, seats turned one place round; and ``order``, new seat k played by old seat
+    ``order[k]``. ``here``: the old seats whose person is connected, sent their new seat's
+    token; in a listed match the seat of one who has gone is open for anyone, as it would
+    be after a leave."""
+    n = len(stored.seats)
+    order = [(s - 1) % n for s in range(n)]
+
+    def new_seat(old: Player) -> str:
+        agent = stored.seats[old]["agent"]
+        if agent is not None:
+            return str(agent)
+        return HUMAN if old in here or not stored.listed else OPEN
+
+    request = CreateMatch(
+        game=stored.game,
+        options=stored.options,
+        seats=[new_seat(old) for old in order],
+        names=[stored.seats[old]["name"] for old in order],
+        listed=stored.listed,
+        move_seconds=stored.move_seconds,
+    )
+    return request, order
