@@ -32,8 +32,8 @@ BYTECODE := $(BIN)/python -m compileall -q -j 0 src
 # `meeple compile` first: every compiled kernel once, both cores, before the tests' many
 # processes would each compile them at their first use.
 test: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks examples
+	$(BIN)/ruff format --check src tests benchmarks examples
 	$(BYTECODE)
 	$(BIN)/meeple compile
 	$(PYTEST)
@@ -41,7 +41,7 @@ test: $(STAMP)
 # The quick subset for the edit-test loop: no servers, browsers or long property runs
 # (SLOW in tests/conftest.py; docs/contributing.md has its timings).
 check: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks examples
 	$(BYTECODE)
 	$(BIN)/meeple compile
 	$(PYTEST) -m "not slow" -q
@@ -59,11 +59,11 @@ screenshots: $(STAMP)
 	$(BIN)/pytest tests/web/test_screenshots.py tests/web/test_hints.py tests/web/test_review_page.py -m screenshots -q
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks examples
 
 format: $(STAMP)
-	$(BIN)/ruff format src tests benchmarks
-	$(BIN)/ruff check --fix src tests benchmarks
+	$(BIN)/ruff format src tests benchmarks examples
+	$(BIN)/ruff check --fix src tests benchmarks examples
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/edges_agents.py

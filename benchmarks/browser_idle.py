@@ -18,10 +18,14 @@ import argparse
 import os
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import httpx
 
 from meeple.interfaces.web.client import CHROMIUM, CHROMIUM_ARGS, ServerProcess
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 GAMES = {
     "edges": {"board": "3x3"},
@@ -48,7 +52,7 @@ def chromium_cpu() -> float:
     return total
 
 
-def idle_cost(browser, url: str, game: str, motion: str, seconds: float) -> float:
+def idle_cost(browser: Browser, url: str, game: str, motion: str, seconds: float) -> float:
     """Chromium's CPU seconds per second with one page of ``game`` open and untouched."""
     created = httpx.post(
         f"{url}/api/matches",

@@ -18,6 +18,7 @@ import time
 import meeple
 from meeple.agents import make_agent, play_game
 from meeple.core.errors import MeepleError
+from meeple.core.record import GameRecord
 from meeple.core.review import JudgeSettings
 from meeple.lab.review import review_record
 from meeple.solvers.edges_judge import EdgesJudge
@@ -26,7 +27,7 @@ from meeple.solvers.edges_solver import EdgesSolver, pyramids_left
 GAMES = ["edges", "erd", "erosion", "triangle-clock", "squad-combat"]
 
 
-def _record(name: str, seed: int):
+def _record(name: str, seed: int) -> GameRecord:
     game = meeple.make(name)
     agent = "greedy" if name == "edges" else "heuristic"
     agents = [make_agent(agent, game, seed=seed + s) for s in range(game.num_players)]

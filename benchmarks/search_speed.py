@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
@@ -19,9 +20,10 @@ from rich.table import Table
 import meeple
 from meeple.agents import make_agent
 from meeple.core.agent import Observation
+from meeple.core.game import State
 
 
-def playouts_per_second(state, seconds: float = 1.0) -> float:
+def playouts_per_second(state: State[Any], seconds: float = 1.0) -> float:
     """Random games played to the end from ``state`` per second."""
     rng = random.Random(0)
     done, start = 0, time.perf_counter()

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import random
+from typing import Any
 
 import numpy as np
 from rich.console import Console
@@ -103,7 +104,9 @@ def main() -> None:
     Console().print(table)
 
 
-def rollout_share(agent: FlatAgent, observation: Observation, action, args) -> float:
+def rollout_share(
+    agent: FlatAgent, observation: Observation, action: Any, args: argparse.Namespace
+) -> float:
     """Share of one move's value variance that lies within a determinization (the rollout's
     luck), from ``--rollouts`` rollouts in each of 60 worlds."""
     rng = random.Random(args.seed)

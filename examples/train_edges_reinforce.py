@@ -46,7 +46,9 @@ class LinearPolicy:
         return int(p.argmax()) if greedy else int(self.rng.choice(len(p), p=p))
 
 
-def play(env: MeepleGymEnv, policy: LinearPolicy, seed: int, greedy: bool = False):
+def play(
+    env: MeepleGymEnv, policy: LinearPolicy, seed: int, greedy: bool = False
+) -> tuple[list[tuple[np.ndarray, np.ndarray, int]], float]:
     """One game: the steps taken and the final reward."""
     x, info = env.reset(seed=seed)
     steps = []

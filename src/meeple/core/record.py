@@ -230,7 +230,7 @@ class Playthrough:
         seed: int,
         seats: list[str] | None = None,
         start: str | None = None,
-    ):
+    ) -> None:
         self.game = game
         self.seed = seed
         self.seats = list(seats or [])

@@ -316,7 +316,7 @@ class _Estimate:
     nodes of the moves solved times the moves left. Either at the speed measured in this
     run."""
 
-    def __init__(self, guess: float, earlier_nodes: int, earlier_moves: int, workers: int):
+    def __init__(self, guess: float, earlier_nodes: int, earlier_moves: int, workers: int) -> None:
         self.guess = guess
         self.nodes = earlier_nodes  # of the moves solved (by this run and earlier ones)
         self.moves = earlier_moves

@@ -3,6 +3,8 @@ move by move), and which placements another one dominates."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from meeple.solvers.edges_engine.compiled import compiled, inlined
 from meeple.solvers.edges_engine.frame import (
     S_BOUNDS_END,
@@ -26,7 +28,7 @@ from meeple.solvers.edges_engine.squares import (
 
 
 @compiled
-def standing_value(sums, open_cnt, side) -> int:
+def standing_value(sums: np.ndarray, open_cnt: np.ndarray, side: int) -> int:
     """The undecided squares scored as they stand, from ``side``'s point of view."""
     v = 0
     for s in range(sums.shape[0]):
@@ -38,7 +40,7 @@ def standing_value(sums, open_cnt, side) -> int:
 
 
 @inlined
-def count_square(fields, base: int, a: int, b: int, k: int, sign: int) -> None:
+def count_square(fields: np.ndarray, base: int, a: int, b: int, k: int, sign: int) -> None:
     """Add (``sign`` 1) or take away (-1) an undecided square's share of the search's bound
     fields -- its standing score and its steps -- at ``fields[base + S_CUR:]``."""
     fields[base + S_CUR] += sign * square_score(a, b)
@@ -50,7 +52,7 @@ def count_square(fields, base: int, a: int, b: int, k: int, sign: int) -> None:
 
 
 @inlined
-def placement_gain(sums, edge_sq, e: int, sz: int, who: int) -> int:
+def placement_gain(sums: np.ndarray, edge_sq: np.ndarray, e: int, sz: int, who: int) -> int:
     """How much ``who``'s standing score rises if ``who`` puts a pyramid of ``sz`` on ``e``."""
     delta = 0
     for j in range(2):
@@ -67,7 +69,9 @@ def placement_gain(sums, edge_sq, e: int, sz: int, who: int) -> int:
 
 
 @inlined
-def shared_edges(sums, open_cnt, mask, sq_nb, s: int) -> int:
+def shared_edges(
+    sums: np.ndarray, open_cnt: np.ndarray, mask: np.ndarray, sq_nb: np.ndarray, s: int
+) -> int:
     """The empty edges of square ``s`` whose other side is an undecided square (a bit mask).
 
     Its other empty edges are *private*: each touches only ``s`` among the undecided squares
@@ -88,9 +92,26 @@ def shared_edges(sums, open_cnt, mask, sq_nb, s: int) -> int:
 
 @inlined
 def place(
-    e, sz, side, ply, owner, sums, open_cnt, mask, stash, edge_sq, edge_bit, sq_nb, sq_nbit,
-    zsq, hashes, n_sym, st, saved, saved_h,
-) -> int:  # fmt: skip
+    e: int,
+    sz: int,
+    side: int,
+    ply: int,
+    owner: np.ndarray,
+    sums: np.ndarray,
+    open_cnt: np.ndarray,
+    mask: np.ndarray,
+    stash: np.ndarray,
+    edge_sq: np.ndarray,
+    edge_bit: np.ndarray,
+    sq_nb: np.ndarray,
+    sq_nbit: np.ndarray,
+    zsq: np.ndarray,
+    hashes: np.ndarray,
+    n_sym: int,
+    st: np.ndarray,
+    saved: np.ndarray,
+    saved_h: np.ndarray,
+) -> int:
     """Put ``side``'s pyramid of strength ``sz`` on edge ``e``: update the squares, the stash,
     the per-symmetry hashes and the bound fields of ``st`` (saved at row ``ply`` first, for
     :func:`unplace`); only the first ``n_sym`` hashes are kept. Returns the score of the
@@ -158,9 +179,23 @@ def place(
 
 @inlined
 def unplace(
-    e, sz, side, ply, owner, sums, open_cnt, mask, stash, edge_sq, edge_bit, hashes, n_sym, st,
-    saved, saved_h,
-) -> None:  # fmt: skip
+    e: int,
+    sz: int,
+    side: int,
+    ply: int,
+    owner: np.ndarray,
+    sums: np.ndarray,
+    open_cnt: np.ndarray,
+    mask: np.ndarray,
+    stash: np.ndarray,
+    edge_sq: np.ndarray,
+    edge_bit: np.ndarray,
+    hashes: np.ndarray,
+    n_sym: int,
+    st: np.ndarray,
+    saved: np.ndarray,
+    saved_h: np.ndarray,
+) -> None:
     """Take back :func:`place` (the hashes and bound fields come back from row ``ply``)."""
     for f in range(S_CUR, S_BOUNDS_END):
         st[f] = saved[ply, f - S_CUR]
@@ -178,7 +213,9 @@ def unplace(
 
 
 @inlined
-def indifferent(sums, open_cnt, stash, side: int, u: int, z: int) -> bool:
+def indifferent(
+    sums: np.ndarray, open_cnt: np.ndarray, stash: np.ndarray, side: int, u: int, z: int
+) -> bool:
     """Whether square ``u`` ends the same with ``side``'s pyramid of strength ``z`` on one of
     its empty edges as with any larger pyramid ``side`` holds (same class or same decided
     score afterwards, so the same score however its other edges are filled).
@@ -196,7 +233,16 @@ def indifferent(sums, open_cnt, stash, side: int, u: int, z: int) -> bool:
 
 
 @inlined
-def wider_edge_beats_private(sums, open_cnt, stash, side, sq_nb, sq: int, wide: int, z) -> bool:
+def wider_edge_beats_private(
+    sums: np.ndarray,
+    open_cnt: np.ndarray,
+    stash: np.ndarray,
+    side: int,
+    sq_nb: np.ndarray,
+    sq: int,
+    wide: int,
+    z: int,
+) -> bool:
     """Whether ``side``'s pyramid of ``z`` on a private edge of square ``sq`` is dominated
     (see :func:`negamax`): one of the edges ``wide`` (slot bits) that ``sq`` shares with an
     undecided neighbour leads to a neighbour :func:`indifferent` between ``z`` and
@@ -208,7 +254,16 @@ def wider_edge_beats_private(sums, open_cnt, stash, side, sq_nb, sq: int, wide: 
 
 
 @inlined
-def wider_edge_beats_dead(sums, open_cnt, stash, side, empties, n_empty, edge_sq, z) -> bool:
+def wider_edge_beats_dead(
+    sums: np.ndarray,
+    open_cnt: np.ndarray,
+    stash: np.ndarray,
+    side: int,
+    empties: np.ndarray,
+    n_empty: int,
+    edge_sq: np.ndarray,
+    z: int,
+) -> bool:
     """Whether ``side``'s pyramid of ``z`` on a dead edge is dominated (see
     :func:`negamax`): some empty edge touches undecided squares, each of them
     :func:`indifferent` between ``z`` and ``side``'s larger pyramids."""

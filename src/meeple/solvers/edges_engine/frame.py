@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import types
 from numba.core import cgutils
@@ -57,16 +59,16 @@ FRAME_ARRAYS = (
 )  # fmt: skip
 
 
-def _view_at(dtype):
+def _view_at(dtype: Any) -> Any:
     """An intrinsic ``view(address, shape)``: a C-contiguous ``dtype`` array over memory that
     someone else owns (no reference counting, which the engine runs without)."""
 
     @intrinsic
-    def view(typingctx, address, shape):
+    def view(typingctx: Any, address: Any, shape: Any) -> Any:
         ndim = len(shape)
         array_type = types.Array(dtype, ndim, "C")
 
-        def codegen(context, builder, signature, args):
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
             array = context.make_array(array_type)(context, builder)
             data = builder.inttoptr(args[0], context.get_value_type(types.CPointer(dtype)))
             dims = [
@@ -120,7 +122,7 @@ def make_frame(arrays: dict[str, np.ndarray], zside: np.uint64) -> np.ndarray:
 
 
 @inlined
-def unpack_frame(frame):
+def unpack_frame(frame: np.ndarray) -> tuple[np.ndarray, ...]:
     """Views of the search's arrays, in :data:`FRAME_ARRAYS` order, from a frame."""
     n_e = np.int64(frame[F_EDGES])
     n_s = np.int64(frame[F_SQUARES])

@@ -65,7 +65,15 @@ NEG_INF = -1000
 
 
 @compiled
-def last_placement(sums, open_cnt, stash, empties, n_empty, edge_sq, side) -> int:
+def last_placement(
+    sums: np.ndarray,
+    open_cnt: np.ndarray,
+    stash: np.ndarray,
+    empties: np.ndarray,
+    n_empty: int,
+    edge_sq: np.ndarray,
+    side: int,
+) -> int:
     """Exact value with one pyramid left: score the placement in a loop, no recursion."""
     sz = 1 if stash[side, 0] else (2 if stash[side, 1] else 3)
     best = NEG_INF
@@ -77,7 +85,18 @@ def last_placement(sums, open_cnt, stash, empties, n_empty, edge_sq, side) -> in
 
 
 @compiled
-def two_left(sums, open_cnt, stash, empties, n_empty, edge_sq, side, beta, st, by_left) -> int:
+def two_left(
+    sums: np.ndarray,
+    open_cnt: np.ndarray,
+    stash: np.ndarray,
+    empties: np.ndarray,
+    n_empty: int,
+    edge_sq: np.ndarray,
+    side: int,
+    beta: int,
+    st: np.ndarray,
+    by_left: np.ndarray,
+) -> int:
     """Exact value with two pyramids left, in loops: each first placement, then the best
     last one (by the other side, or by the mover again if the other has none left)."""
     last = 1 - side
@@ -119,7 +138,7 @@ def two_left(sums, open_cnt, stash, empties, n_empty, edge_sq, side, beta, st, b
 
 
 @compiled
-def negamax(frame, common, alpha, beta, depth):
+def negamax(frame: np.ndarray, common: np.uint64, alpha: int, beta: int, depth: int) -> int:
     """Negamax alpha-beta; the remaining value for the side to move (fail-soft).
 
     ``empties`` lists the empty edges first, in any order; its tail is unused. ``depth`` < 0

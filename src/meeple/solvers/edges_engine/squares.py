@@ -219,13 +219,13 @@ def best_changes(steps: int, count: int) -> int:
 
 
 @inlined
-def in_hand(stash, p: int) -> int:
+def in_hand(stash: np.ndarray, p: int) -> int:
     """How many pyramids player ``p`` still has to place."""
     return stash[p, 0] + stash[p, 1] + stash[p, 2]
 
 
 @inlined
-def strength_left(stash, p: int) -> int:
+def strength_left(stash: np.ndarray, p: int) -> int:
     """The strength of player ``p``'s pyramids still in its stash (Small 1 ... Large 3)."""
     return stash[p, 0] + 2 * stash[p, 1] + 3 * stash[p, 2]
 

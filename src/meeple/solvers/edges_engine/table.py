@@ -3,6 +3,8 @@ bucket (one cache line), probed without locks, replaced by work and generation."
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from llvmlite import ir
 from numba import types
@@ -17,7 +19,9 @@ NO_LOWER, NO_UPPER = -127, 127
 
 
 @compiled
-def canonical_key(hashes, common: np.uint64, n_sym: int, zempty, n_empty: int) -> np.uint64:
+def canonical_key(
+    hashes: np.ndarray, common: np.uint64, n_sym: int, zempty: np.ndarray, n_empty: int
+) -> np.uint64:
     """A position's table key: the smallest of the first ``n_sym`` per-symmetry hashes, with
     the symmetric part (stashes, side to move) and the number of empty edges."""
     best = hashes[0]
@@ -105,7 +109,7 @@ def tt_move_of(data: np.uint64) -> int:
 
 
 @intrinsic
-def prefetch_row(typingctx, table, row):
+def prefetch_row(typingctx: Any, table: Any, row: Any) -> Any:
     """Ask the processor to start fetching ``table[row]`` into its cache (LLVM's prefetch).
 
     The enhanced transposition cut-offs look up every child's entry: fetched one after the
@@ -113,7 +117,7 @@ def prefetch_row(typingctx, table, row):
     about to be searched has its bucket asked for before the call.
     """
 
-    def codegen(context, builder, signature, args):
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
         table_type = signature.args[0]
         array = context.make_array(table_type)(context, builder, args[0])
         where = cgutils.get_item_pointer2(
@@ -134,13 +138,13 @@ def prefetch_row(typingctx, table, row):
 
 
 @inlined
-def tt_bucket_of(tt, key: np.uint64) -> int:
+def tt_bucket_of(tt: np.ndarray, key: np.uint64) -> int:
     """The first row of ``key``'s bucket of four rows (one cache line)."""
     return int(key & np.uint64(tt.shape[0] // 4 - 1)) * 4
 
 
 @inlined
-def tt_find(tt, key: np.uint64) -> tuple[int, np.uint64]:
+def tt_find(tt: np.ndarray, key: np.uint64) -> tuple[int, np.uint64]:
     """The row of ``key``'s entry in its bucket of four (one cache line) and its data word,
     or (-1, 0).
 
@@ -159,7 +163,14 @@ def tt_find(tt, key: np.uint64) -> tuple[int, np.uint64]:
 
 @inlined
 def tt_store(
-    tt, key: np.uint64, lower: int, upper: int, move: int, rem: int, gen: int = 0, work: int = 0
+    tt: np.ndarray,
+    key: np.uint64,
+    lower: int,
+    upper: int,
+    move: int,
+    rem: int,
+    gen: int = 0,
+    work: int = 0,
 ) -> None:
     """Store bounds: merged with this position's own entry (the tighter of each bound, the
     larger work; the old move kept when the new result only bounds from above), else over

@@ -65,7 +65,22 @@ class Tree:
 
 
 @compiled
-def _new_node(state, n, p, pie, nf, nc, nv, ns, sa, sc, sv, sw, used, moves) -> int:
+def _new_node(
+    state: np.ndarray,
+    n: int,
+    p: int,
+    pie: bool,
+    nf: np.ndarray,
+    nc: np.ndarray,
+    nv: np.ndarray,
+    ns: np.ndarray,
+    sa: np.ndarray,
+    sc: np.ndarray,
+    sv: np.ndarray,
+    sw: np.ndarray,
+    used: np.ndarray,
+    moves: np.ndarray,
+) -> int:
     """Add a node for ``state`` with one empty slot per legal action; -1 if there is no room."""
     count = legal_actions(state, n, p, pie, moves)
     node, first = used[0], used[1]
@@ -87,7 +102,23 @@ def _new_node(state, n, p, pie, nf, nc, nv, ns, sa, sc, sv, sw, used, moves) -> 
 
 
 @compiled
-def start(root, n, p, pie, nf, nc, nv, ns, sa, sc, sv, sw, used, moves, path) -> None:
+def start(
+    root: np.ndarray,
+    n: int,
+    p: int,
+    pie: bool,
+    nf: np.ndarray,
+    nc: np.ndarray,
+    nv: np.ndarray,
+    ns: np.ndarray,
+    sa: np.ndarray,
+    sc: np.ndarray,
+    sv: np.ndarray,
+    sw: np.ndarray,
+    used: np.ndarray,
+    moves: np.ndarray,
+    path: np.ndarray,
+) -> None:
     """Empty the tree and make ``root`` its first node."""
     used[0] = 0
     used[1] = 0
@@ -95,7 +126,15 @@ def start(root, n, p, pie, nf, nc, nv, ns, sa, sc, sv, sw, used, moves, path) ->
 
 
 @compiled
-def _select(node, c, nf, nc, nv, sv, sw) -> int:
+def _select(
+    node: int,
+    c: float,
+    nf: np.ndarray,
+    nc: np.ndarray,
+    nv: np.ndarray,
+    sv: np.ndarray,
+    sw: np.ndarray,
+) -> int:
     """The child slot with the best UCB1 score; an unvisited child first (the first one in
     the engine's order, as the tree is expanded one child per visit)."""
     first, count = nf[node], nc[node]
@@ -114,9 +153,27 @@ def _select(node, c, nf, nc, nv, sv, sw) -> int:
 
 @compiled
 def iterate(
-    root, scratch, n, p, pie, square_edges, c, iterations, seed,
-    nf, nc, nv, ns, sa, sc, sv, sw, used, moves, path,
-) -> None:  # fmt: skip
+    root: np.ndarray,
+    scratch: np.ndarray,
+    n: int,
+    p: int,
+    pie: bool,
+    square_edges: np.ndarray,
+    c: float,
+    iterations: int,
+    seed: int,
+    nf: np.ndarray,
+    nc: np.ndarray,
+    nv: np.ndarray,
+    ns: np.ndarray,
+    sa: np.ndarray,
+    sc: np.ndarray,
+    sv: np.ndarray,
+    sw: np.ndarray,
+    used: np.ndarray,
+    moves: np.ndarray,
+    path: np.ndarray,
+) -> None:
     """Run ``iterations`` iterations of UCT from ``root`` on the tree (seeded)."""
     np.random.seed(seed)
     for _ in range(iterations):
@@ -150,7 +207,16 @@ def iterate(
 
 
 @compiled
-def root_statistics(nf, nc, sa, sv, sw, actions, visits, values) -> int:
+def root_statistics(
+    nf: np.ndarray,
+    nc: np.ndarray,
+    sa: np.ndarray,
+    sv: np.ndarray,
+    sw: np.ndarray,
+    actions: np.ndarray,
+    visits: np.ndarray,
+    values: np.ndarray,
+) -> int:
     """Copy the root's children (action, visits, mean value for the side to act) out;
     return how many there are."""
     first, count = nf[0], nc[0]

@@ -157,7 +157,12 @@ S_KIND, S_WINS, S_BEST_OF, S_DEFENSE = 0, 3, 4, 5
 
 @compiled
 def _observe(
-    state: np.ndarray, p: int, actions: np.ndarray, rules: np.ndarray, scale: np.ndarray, out
+    state: np.ndarray,
+    p: int,
+    actions: np.ndarray,
+    rules: np.ndarray,
+    scale: np.ndarray,
+    out: np.ndarray,
 ) -> None:
     out[:] = 0.0
     over = state[OVER] != 0
@@ -263,7 +268,7 @@ def _look_all(
 
 @batched
 def _observe_all(
-    states: np.ndarray, actions: np.ndarray, rules: np.ndarray, scale: np.ndarray, out
+    states: np.ndarray, actions: np.ndarray, rules: np.ndarray, scale: np.ndarray, out: np.ndarray
 ) -> None:
     for b in prange(states.shape[0]):
         for p in range(PLAYERS):
