@@ -277,7 +277,7 @@ class Hub:
                 match = self.matches.get(match_id) or await self._load(match_id)
         return match
 
-    # -- new matches ----------------------------------------------------------------------
+    # -- new matches --------------------------------------------------------------------------
     async def create(
         self, request: CreateMatch, rematch_of: str | None = None, owner: str | None = None
     ) -> dict[str, Any]:
