@@ -41,7 +41,7 @@ SLOW = (
     "tests/solvers/test_solver_files.py::test_no_corruption_of_a_checkpoint",
     "tests/solvers/test_edges_solver.py::test_whole_tiny_games_match_brute_force",
     "tests/solvers/test_edges_solver.py::test_exact_best_action_keeps_the_value",
-    "tests/solvers/test_edges_solver.py::test_a_proof_stopped_by_sigterm",
+    "tests/solvers/test_edges_proofs.py::test_a_proof_stopped_by_sigterm",
     "tests/solvers/test_edges_solver.py::test_a_wider_edge_dominates",
     "tests/solvers/test_erd_exploit.py::test_an_allowance_is_the_most_it_can_lose",
     "tests/solvers/test_erd_exploit.py::test_it_does_no_worse_than_the_equilibrium",

@@ -1,4 +1,5 @@
-"""The exact Edges solver against brute force, the rules engine and the known values."""
+"""The exact Edges solver against brute force, the rules engine and the known values: its
+search, keys, bounds, table, threads and command line."""
 
 from __future__ import annotations
 
@@ -9,9 +10,6 @@ import numpy as np
 import pytest
 
 import meeple
-from meeple.agents import make_agent
-from meeple.agents.spec import available_agents
-from meeple.core.agent import Observation
 from meeple.core.record import GameRecord
 from meeple.games.edges.board import parse_edge
 from meeple.games.edges.rules import EdgesState, Place, Pyramid
@@ -19,21 +17,7 @@ from meeple.solvers import edges_engine as eng
 from meeple.solvers import edges_solver
 from meeple.solvers.edges_analysis import analyse
 from meeple.solvers.edges_solver import EdgesSolver, random_position, table_bits
-
-
-def game(board: str, stash: str, pie: bool = False):
-    return meeple.make("edges", board=board, stash=stash, pie=pie, first=0)
-
-
-@cache
-def brute(state: EdgesState) -> int:
-    """Plain minimax over the rules engine (pie rule included): seat 0 minus seat 1."""
-    if state.is_over:
-        a, b = state.scores()
-        return a - b
-    mover = state.to_act[0]
-    values = [brute(state._next(mover, a)) for a in state.legal_actions(mover)]
-    return max(values) if mover == 0 else min(values)
+from tests.solvers.edges_cases import brute, game
 
 
 @pytest.mark.parametrize(
@@ -567,180 +551,6 @@ def test_moves_solved_in_threads_stop_at_a_deadline():
         solver.move_values(state, deadline=time.perf_counter() + 0.2, workers=2)
 
 
-def test_solve_command_with_workers_agrees(run, tmp_path):
-    args = ("solve", "edges", "--board", "2x2", "--stash", "2/2/1", "--no-cache")
-    one = run(*args)
-    two = run(*args, "--workers", "2")
-    assert one.exit_code == two.exit_code == 0, two.output
-    assert "value +0" in one.output and "value +0" in two.output
-    table = [line for line in two.output.splitlines() if "│" in line]
-    assert table and table == [line for line in one.output.splitlines() if "│" in line]
-
-
-# -- the perfect agent ----------------------------------------------------------------------
-def test_perfect_agent_is_registered_for_edges():
-    assert "perfect" in available_agents(game("2x2", "2/2/1"))
-    assert "perfect" not in available_agents(meeple.make("erd"))
-
-
-@pytest.mark.parametrize("seed", range(8))
-def test_perfect_agent_never_loses_a_solvable_endgame(seed):
-    rng = random.Random(seed)
-    g = game(["2x3", "3x4"][seed % 2], ["3/3/2", "5/5/5"][seed % 2])
-    state = random_position(g, 8, rng)
-    seat = state.to_act[0]
-    sign = 1 if seat == 0 else -1
-    value = EdgesSolver(g.board, tt_bits=16).value(state)
-    perfect = make_agent("perfect", g, seed=seed)
-    opponent = make_agent("random", g, seed=seed)
-    while not state.is_over:
-        mover = state.to_act[0]
-        agent = perfect if mover == seat else opponent
-        state = state.apply(mover, agent.act(Observation(state, mover)))
-    a, b = state.scores()
-    assert sign * (a - b) >= sign * value
-
-
-def test_perfect_agent_plays_a_whole_game_with_the_pie_rule():
-    g = meeple.make("edges", board="2x2", stash="2/2/1", pie=True, first=0)
-    state = g.new_game(0)
-    agents = [make_agent("perfect:exact=6,depth=1", g), make_agent("perfect", g, seed=1)]
-    while not state.is_over:
-        mover = state.to_act[0]
-        state = state.apply(mover, agents[mover].act(Observation(state, mover)))
-    a, b = state.scores()
-    assert a - b <= 0  # perfect second player holds the 0 value of 2x2 (2/2/1)
-
-
-# -- the command line -----------------------------------------------------------------------
-def test_solve_command_prints_value_and_caches(run, tmp_path):
-    args = ("solve", "edges", "--board", "1x2", "--stash", "1/1/1", "--cache-dir", str(tmp_path))
-    first = run(*args, "--no-pie")
-    assert first.exit_code == 0, first.output
-    assert "value +1" in first.output and "L v0,1" in first.output
-    assert "nodes/s" in first.output and "read back" not in first.output
-    second = run(*args, "--no-pie")
-    assert second.exit_code == 0 and "read back from the cache" in second.output
-    with_pie = run(*args)
-    assert "value -1" in with_pie.output
-    assert len(list(tmp_path.glob("*.json"))) == 2
-
-
-def test_solve_command_solves_a_saved_position(run, tmp_path):
-    record = GameRecord(
-        game="edges",
-        options={"board": "2x2", "stash": "2/2/1", "first": 1, "pie": False},
-        seed=3,
-        moves=[(1, "L h0,0"), (0, "L h2,1"), (1, "M v0,1")],
-    )
-    path = tmp_path / "game.json"
-    record.save(path)
-    out = run("solve", "edges", "--position", str(path), "--cache-dir", str(tmp_path / "c"))
-    assert out.exit_code == 0, out.output
-    state = record.replay()
-    expected = -EdgesSolver(state.game.board, tt_bits=12).value(state)  # Blue moved first
-    assert f"value {expected:+d}" in out.output
-    assert "7 pyramids to place" in out.output
-
-
-def test_solve_command_explains_bad_input(run, tmp_path):
-    bad = run("solve", "erosion", "--cache-dir", str(tmp_path))
-    assert bad.exit_code == 2 and "edges" in bad.output and "erd" in bad.output
-    bad = run("solve", "edges", "--board", "1x1", "--stash", "9/9/9", "--cache-dir", str(tmp_path))
-    assert bad.exit_code == 2 and "do not fit" in bad.output
-
-
-# -- resumable null-window proofs -----------------------------------------------------------
-@pytest.mark.parametrize("pie", [False, True])
-def test_null_window_proof_agrees_and_resumes(tmp_path, pie):
-    from meeple.solvers.edges_proof import NullWindowProof
-
-    g = game("2x2", "2/2/1", pie=pie)
-    state = g.new_game(0)
-    solver = EdgesSolver(g.board, tt_bits=16)
-    path = tmp_path / "proof.json"
-    assert NullWindowProof(solver, 0, path, split=3).holds(state)  # the value is 0
-    again = NullWindowProof(solver, 0, path, split=3)
-    assert again.holds(state) and again.leaves_searched == 0  # all from the checkpoint
-    assert not NullWindowProof(solver, 1, tmp_path / "p1.json", split=3).holds(state)
-
-
-def test_each_proof_leaf_starts_its_move_ordering_afresh_and_keeps_the_table(tmp_path):
-    # What cut off in one leaf's subtrees misleads the next leaf's search (21% more nodes on
-    # the 3x3 proof's leaves): each leaf forgets the history and killers, not the table.
-    from meeple.solvers.edges_proof import NullWindowProof
-
-    g = game("2x2", "2/2/1")
-    solver = EdgesSolver(g.board, tt_bits=14)
-    solver.search(random_position(g, 6, random.Random(1)))
-    assert solver.history.any() and (solver.killers >= 0).any()
-    filled = int(np.count_nonzero(solver.tt[:, 1]))
-    solver.fresh_ordering()
-    assert not solver.history.any() and (solver.killers == -1).all()
-    assert int(np.count_nonzero(solver.tt[:, 1])) == filled
-    calls = []
-    fresh = solver.fresh_ordering
-    solver.fresh_ordering = lambda: (calls.append(1), fresh())  # type: ignore[method-assign]
-    proof = NullWindowProof(solver, 0, tmp_path / "p.json", split=3)
-    assert proof.holds(g.new_game(0))
-    assert len(calls) == proof.leaves_searched > 0
-
-
-def test_a_proof_in_two_threads_agrees_with_one(tmp_path):
-    from meeple.solvers.edges_proof import NullWindowProof
-
-    g = game("2x2", "2/2/1")
-    state = g.new_game(0)
-    for threshold, expected in ((0, True), (1, False)):
-        one = NullWindowProof(EdgesSolver(g.board, tt_bits=14), threshold,
-                              tmp_path / f"one{threshold}", split=3)  # fmt: skip
-        two = NullWindowProof(EdgesSolver(g.board, tt_bits=14), threshold,
-                              tmp_path / f"two{threshold}", split=3, workers=2)  # fmt: skip
-        assert one.holds(state) is expected
-        assert two.holds(state) is expected
-        # Every leaf both searched got the same answer.
-        common = one.done.keys() & two.done.keys()
-        assert common and all(one.done[k] == two.done[k] for k in common)
-
-
-def test_where_a_proof_is_reads_as_replies_and_the_share_behind_it():
-    from meeple.solvers.edges_proof import ProofProgress
-
-    assert ProofProgress().where_text() == "the start"
-    p = ProofProgress(where=((3, 45), (12, 48)))
-    assert p.walked == pytest.approx((2 + 11 / 48) / 45)
-    assert p.where_text() == "3/45 > 12/48 (5.0% walked)"
-    assert ProofProgress(where=((1, 57), (1, 51))).walked == 0
-    assert ProofProgress(where=((57, 57), (51, 51))).walked == pytest.approx(1 - 1 / 57 / 51)
-
-
-def test_the_proof_checkpoint_gains_one_line_a_leaf_and_survives_a_cut_last_line(tmp_path):
-    import json
-
-    from meeple.solvers.edges_proof import NullWindowProof
-
-    g = game("2x2", "2/2/1")
-    state = g.new_game(0)
-    path = tmp_path / "proof.jsonl"
-    solver = EdgesSolver(g.board, tt_bits=14)
-    first = NullWindowProof(solver, 0, path, split=3)
-    assert first.holds(state)
-    lines = path.read_text(encoding="utf-8").splitlines()
-    assert json.loads(lines[0])["format"] == "edges-proof/3"
-    # Appended, one line per answer: the leaves, then the positions above them as they settle
-    # (the root last), so a resumed run need not walk through finished subtrees.
-    assert len(lines) == 1 + len(first.done) and len(first.done) > first.leaves_searched
-    assert json.loads(lines[-1])[1] is True
-    # A crash in the middle of a write leaves a last line cut short: that answer is dropped
-    # (found again), the rest are kept and the file is mended.
-    path.write_text("\n".join(lines[:-1]) + "\n" + lines[-1][:5], encoding="utf-8")
-    again = NullWindowProof(solver, 0, path, split=3)
-    assert len(again.done) == len(first.done) - 1
-    assert again.holds(state) and again.leaves_searched == 0
-    assert path.read_text(encoding="utf-8").endswith("\n")
-    assert len(again.done) == len(first.done)
-
-
 def test_a_torn_table_row_is_never_read_as_an_entry():
     # Threads sharing a table may read a row while another writes it: a row holds key ^ data,
     # so the key of one store paired with the data of another fails the check.
@@ -777,7 +587,7 @@ def test_searches_in_threads_sharing_one_table_agree_with_fresh_ones():
     assert values == {i: fresh.value(s) for i, s in enumerate(states)}
 
 
-# -- the pie rule by colour swap, stopping, progress ------------------------------------------
+# -- the pie rule by colour swap, stopping, progress ---------------------------------------
 def test_a_take_over_is_the_colour_swap_of_another_first_move():
     """With equal stashes, "seat 1 takes over with M on e" is the position after "seat 0
     plays M on e" with the colours exchanged: the solver reuses that value, searching
@@ -821,222 +631,6 @@ def test_progress_is_reported_while_searching():
     assert value == EdgesSolver(g.board, tt_bits=14).solve(state)
 
 
-def test_a_proof_stops_at_its_deadline_and_resumes(tmp_path):
-    import time
-
-    from meeple.core.errors import MeepleError
-    from meeple.solvers.edges_proof import NullWindowProof
-    from meeple.solvers.edges_solver import SearchStopped
-
-    g = game("2x2", "2/2/1")
-    state = g.new_game(0)
-    path = tmp_path / "proof.json"
-    solver = EdgesSolver(g.board, tt_bits=14)
-    with pytest.raises(SearchStopped):
-        NullWindowProof(solver, 0, path, split=3, deadline=time.perf_counter()).holds(state)
-    resumed = NullWindowProof(solver, 0, path, split=3)
-    assert resumed.holds(state)
-    with pytest.raises(MeepleError, match="another question"):
-        NullWindowProof(solver, 1, path, split=3)
-
-
-def test_prove_command_answers_and_resumes(run, tmp_path):
-    args = ("solve", "edges", "--board", "2x2", "--stash", "2/2/1", "--no-pie", "--split", "3")
-    point = tmp_path / "p.json"
-    yes = run(*args, "--prove", "0", "--checkpoint", str(point))
-    assert yes.exit_code == 0, yes.output
-    assert "at least +0?" in yes.output and "yes" in yes.output
-    # Without a terminal (a log file) a plain line says where the run is, at the first leaf
-    # and then every minute, and no live display leaves blank lines behind.
-    assert "leaves searched 1 (from checkpoint 0)" in yes.output
-    assert "\n\n" not in yes.output
-    again = run(*args, "--prove", "0", "--checkpoint", str(point))
-    assert "read back from" in again.output and "not searched in this run" in again.output
-    no = run(*args, "--prove", "1", "--cache-dir", str(tmp_path / "c"))
-    assert no.exit_code == 0 and "no" in no.output and "at least +1?" in no.output
-    clash = run(*args, "--prove", "1", "--checkpoint", str(point))
-    assert clash.exit_code == 2 and "another question" in clash.output
-
-
-def test_a_survey_reads_how_far_a_checkpoint_got_without_searching(tmp_path):
-    from meeple.solvers.edges_proof import NullWindowProof, ProofProgress
-    from meeple.solvers.edges_solver import SearchStopped
-
-    g = game("2x2", "2/2/1")
-    state = g.new_game(0)
-    path = tmp_path / "p.json"
-
-    def stop_after_four(p: ProofProgress) -> None:
-        if p.searched >= 4:
-            raise SearchStopped("enough")
-
-    partial = NullWindowProof(EdgesSolver(g.board, tt_bits=14), 0, path, split=3,
-                              on_leaf=stop_after_four)  # fmt: skip
-    with pytest.raises(SearchStopped):
-        partial.holds(state)
-    solver = EdgesSolver(g.board, tt_bits=14)
-    reader = NullWindowProof(solver, 0, path, split=3)
-    root, steps = reader.survey(state)
-    assert root is None and steps and solver.stats.nodes == 0  # nothing searched for it
-    assert [s.mover for s in steps] == [depth % 2 for depth in range(len(steps))]  # turns
-    first, replies = steps[0], steps[1]
-    assert first.failed == 0 and replies.hold + replies.open <= replies.replies
-    assert replies.open >= 1
-    # The counts are the checkpoint's answers for the replies a run walks through.
-    node = next(c for a, c in reader._children(state) if str(a) == first.move)
-    answers = [reader.done.get(reader._node_id(c)) for _, c in reader._children(node)]
-    assert (answers.count(True), answers.count(None)) == (replies.hold, replies.open)
-    # Once the proof is finished, the survey says so.
-    assert NullWindowProof(EdgesSolver(g.board, tt_bits=14), 0, path, split=3).holds(state)
-    assert NullWindowProof(solver, 0, path, split=3).survey(state) == (True, [])
-
-
-def test_survey_command_reports_and_explains_bad_input(run, tmp_path):
-    args = ("solve", "edges", "--board", "2x2", "--stash", "2/2/1", "--no-pie", "--split", "3")
-    point = tmp_path / "p.json"
-    missing = run(*args, "--prove", "0", "--checkpoint", str(point), "--survey")
-    assert missing.exit_code == 2 and "no checkpoint" in missing.output
-    assert run(*args, "--survey").exit_code == 2
-    assert run(*args, "--prove", "0", "--checkpoint", str(point)).exit_code == 0
-    done = run(*args, "--prove", "0", "--checkpoint", str(point), "--survey")
-    assert done.exit_code == 0, done.output
-    assert (
-        "yes: settled in the checkpoint" in done.output and "answers, 0 of them 'no'" in done.output
-    )
-
-
-@pytest.mark.parametrize("pie", [False, True])
-def test_a_finished_proof_is_confirmed_from_its_leaves_alone(tmp_path, pie):
-    from meeple.core.errors import MeepleError
-    from meeple.solvers.edges_proof import NullWindowProof
-
-    g = game("2x2", "2/2/1", pie=pie)
-    state = g.new_game(0)
-    for threshold, claim in ((0, True), (1, False)):
-        path = tmp_path / f"p{threshold}.json"
-        assert NullWindowProof(EdgesSolver(g.board, tt_bits=14), threshold, path,
-                               split=3).holds(state) is claim  # fmt: skip
-        reader = NullWindowProof(EdgesSolver(g.board, tt_bits=14), threshold, path, split=3)
-        steps: list[object] = []
-        report = reader.check(state, resample=5, on_step=steps.append)
-        assert report.claim is claim and report.confirmed and not report.unconfirmed
-        assert report.positions > 1 and report.leaves > 5 and steps
-        # Leaves drawn from the proof, searched again with other keys, agree.
-        assert report.searched == 5 and report.disagree == []
-        assert reader.solver.stats.nodes == 0  # the run's own solver searched nothing
-    with pytest.raises(MeepleError, match="other hash keys"):
-        reader.check(state, resample=1, searcher=EdgesSolver(g.board, tt_bits=12))
-
-
-def test_a_proof_check_catches_an_answer_its_leaves_do_not_imply(tmp_path):
-    import json
-
-    from meeple.core.errors import MeepleError
-    from meeple.solvers.edges_proof import NullWindowProof
-
-    g = game("2x2", "2/2/1")
-    state = g.new_game(0)
-    # "Can seat 0 reach +1?" is "no" (the value is 0). A checkpoint whose root says "yes"
-    # over the same leaves is not confirmed: the recorded root answer is not trusted.
-    path = tmp_path / "p1.json"
-    proof = NullWindowProof(EdgesSolver(g.board, tt_bits=14), 1, path, split=3)
-    assert not proof.holds(state)
-    root = proof._node_id(state)
-    lines = path.read_text().splitlines()
-    # A forged root line with its line check made right (the check guards against damage
-    # and mix-ups, not against a forger): the walk down the leaves still refuses it.
-    forged_line = proof._store._line(root, True).strip()
-    path.write_text("\n".join([*lines, forged_line]) + "\n")
-    forged = NullWindowProof(EdgesSolver(g.board, tt_bits=14), 1, path, split=3).check(state)
-    assert forged.claim and not forged.confirmed and forged.unconfirmed
-    # Without a right check the forged line is not even read.
-    path.write_text("\n".join([*lines, json.dumps([root, True])]) + "\n")
-    unread = NullWindowProof(EdgesSolver(g.board, tt_bits=14), 1, path, split=3)
-    assert unread.rejected_lines == 1 and unread.done[root] is False
-    # The answers of the "+0" proof relabelled as a "+1" proof: every line's check names the
-    # question it answers, so none of them is read for the other.
-    good = tmp_path / "p0.json"
-    assert NullWindowProof(EdgesSolver(g.board, tt_bits=14), 0, good, split=3).holds(state)
-    header, *answers = good.read_text().splitlines()
-    relabelled = tmp_path / "relabelled.json"
-    relabelled.write_text("\n".join([json.dumps({**json.loads(header), "threshold": 1}),
-                                      *answers]) + "\n")  # fmt: skip
-    wrong = NullWindowProof(EdgesSolver(g.board, tt_bits=14), 1, relabelled, split=3)
-    assert wrong.rejected_lines == len(answers) and not wrong.done
-    # Leaves searched again with other hash keys catch a wrong leaf answer that passed every
-    # check (here, made right for the "+1" question from the "+0" proof's answers).
-    for line in answers:
-        position, holds, _ = json.loads(line)
-        wrong._store.add(position, holds)
-    report = wrong.check(state, resample=10_000)
-    assert report.claim and report.confirmed
-    assert report.searched == report.leaves and report.disagree
-    unfinished = NullWindowProof(EdgesSolver(g.board, tt_bits=14), 0, tmp_path / "new", split=3)
-    with pytest.raises(MeepleError, match="not finished"):
-        unfinished.check(state)
-
-
-def test_check_command_confirms_a_proof_and_explains_bad_input(run, tmp_path):
-    args = ("solve", "edges", "--board", "2x2", "--stash", "2/2/1", "--no-pie", "--split", "3")
-    point = tmp_path / "p.json"
-    missing = run(*args, "--prove", "0", "--checkpoint", str(point), "--check", "2")
-    assert missing.exit_code == 2 and "no checkpoint" in missing.output
-    assert run(*args, "--check", "2").exit_code == 2
-    both = run(*args, "--prove", "0", "--checkpoint", str(point), "--check", "2", "--survey")
-    assert both.exit_code == 2 and "give one" in both.output
-    assert run(*args, "--prove", "0", "--checkpoint", str(point)).exit_code == 0
-    ok = run(*args, "--prove", "0", "--checkpoint", str(point), "--check", "3")
-    out = " ".join(ok.output.split())
-    assert ok.exit_code == 0, out
-    assert "\n\n" not in ok.output  # no display left behind without a terminal
-    assert "confirmed: 'yes' follows from the answers of" in out
-    assert "3 leaves drawn at random searched again with other hash keys: 3 agree" in out
-
-
-def test_a_proof_stopped_by_sigterm_says_how_far_it_got_and_keeps_its_checkpoint(tmp_path):
-    # Schedulers and `kill` stop long runs with SIGTERM: the proof reports and keeps what it
-    # has, as with Ctrl-C, even in the middle of a long compiled search.
-    import os
-    import signal
-    import subprocess
-    import sys
-
-    point = tmp_path / "p.json"
-    command = [sys.executable, "-c", "from meeple.interfaces.cli import main; main()",
-               "solve", "edges", "--board", "3x3", "--no-pie", "--prove", "0", "--split", "1",
-               "--tt-bits", "16", "--checkpoint", str(point)]  # fmt: skip
-    env = {**os.environ, "PYTHONUNBUFFERED": "1", "COLUMNS": "200"}
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
-                            text=True)  # fmt: skip
-    lines = []
-    for line in proc.stdout:  # the run has started once it names its checkpoint
-        lines.append(line)
-        if line.startswith("checkpoint"):
-            break
-    proc.send_signal(signal.SIGTERM)
-    out = " ".join(("".join(lines) + proc.stdout.read()).split())  # unwrapped
-    # Not done: a scheduler sees 128 + SIGTERM, as a shell reports a run stopped by it.
-    assert proc.wait(timeout=60) == 128 + signal.SIGTERM, out
-    assert "not finished (SIGTERM)" in out and "run the same command again" in out
-    assert "at least +0?" in out
-
-
-def test_perfect_agent_solves_within_its_time_budget_or_searches_instead():
-    g = game("3x4", "5/5/5")
-    state = random_position(g, 22, random.Random(3))
-    mover = state.to_act[0]
-    hurried = make_agent("perfect:exact=4,seconds=0.001", g)
-    action = hurried.act(Observation(state, mover))
-    assert action in state.legal_actions(mover) and hurried.solved_exactly == 0
-    small = random_position(game("2x3", "3/3/2"), 10, random.Random(3))
-    patient = make_agent("perfect:exact=4,seconds=60", small.game)
-    mover = small.to_act[0]
-    action = patient.act(Observation(small, mover))
-    assert patient.solved_exactly == 1
-    solver = EdgesSolver(small.game.board, tt_bits=16)
-    assert solver.value(small._next(mover, action)) == solver.value(small)
-
-
 def test_exact_best_action_keeps_the_value_for_both_seats():
     g = game("2x3", "3/3/2")
     for seed in range(6):
@@ -1066,18 +660,49 @@ def test_mirror_bound_and_pie_on_a_board_without_a_fixed_edge(stash):
     assert solver.value(game("2x2", stash, pie=True).new_game(0)) == max(values)
 
 
-def test_the_proof_benchmark_counts_leaves_and_shares_out_the_table():
-    import subprocess
-    import sys
-    from pathlib import Path
+# -- the command line -----------------------------------------------------------------------
+def test_solve_command_with_workers_agrees(run, tmp_path):
+    args = ("solve", "edges", "--board", "2x2", "--stash", "2/2/1", "--no-cache")
+    one = run(*args)
+    two = run(*args, "--workers", "2")
+    assert one.exit_code == two.exit_code == 0, two.output
+    assert "value +0" in one.output and "value +0" in two.output
+    table = [line for line in two.output.splitlines() if "│" in line]
+    assert table and table == [line for line in one.output.splitlines() if "│" in line]
 
-    script = Path(__file__).parents[2] / "benchmarks" / "edges_proof.py"
-    args = ["--board", "2x2", "--leaves", "6", "--every", "3", "--tt-bits", "10"]
-    out = subprocess.run(
-        [sys.executable, str(script), *args], capture_output=True, text=True, check=True
-    ).stdout
-    assert "leaves=3 nodes=" in out and "leaves=6 nodes=" in out and "leaves=9" not in out
-    shares = out.split("table rows by pyramids left: ")[1].strip()
-    assert sum(float(part.split(": ")[1].rstrip("%")) for part in shares.split(", ")) == (
-        pytest.approx(100, abs=0.5)
+
+def test_solve_command_prints_value_and_caches(run, tmp_path):
+    args = ("solve", "edges", "--board", "1x2", "--stash", "1/1/1", "--cache-dir", str(tmp_path))
+    first = run(*args, "--no-pie")
+    assert first.exit_code == 0, first.output
+    assert "value +1" in first.output and "L v0,1" in first.output
+    assert "nodes/s" in first.output and "read back" not in first.output
+    second = run(*args, "--no-pie")
+    assert second.exit_code == 0 and "read back from the cache" in second.output
+    with_pie = run(*args)
+    assert "value -1" in with_pie.output
+    assert len(list(tmp_path.glob("*.json"))) == 2
+
+
+def test_solve_command_solves_a_saved_position(run, tmp_path):
+    record = GameRecord(
+        game="edges",
+        options={"board": "2x2", "stash": "2/2/1", "first": 1, "pie": False},
+        seed=3,
+        moves=[(1, "L h0,0"), (0, "L h2,1"), (1, "M v0,1")],
     )
+    path = tmp_path / "game.json"
+    record.save(path)
+    out = run("solve", "edges", "--position", str(path), "--cache-dir", str(tmp_path / "c"))
+    assert out.exit_code == 0, out.output
+    state = record.replay()
+    expected = -EdgesSolver(state.game.board, tt_bits=12).value(state)  # Blue moved first
+    assert f"value {expected:+d}" in out.output
+    assert "7 pyramids to place" in out.output
+
+
+def test_solve_command_explains_bad_input(run, tmp_path):
+    bad = run("solve", "erosion", "--cache-dir", str(tmp_path))
+    assert bad.exit_code == 2 and "edges" in bad.output and "erd" in bad.output
+    bad = run("solve", "edges", "--board", "1x1", "--stash", "9/9/9", "--cache-dir", str(tmp_path))
+    assert bad.exit_code == 2 and "do not fit" in bad.output
