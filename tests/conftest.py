@@ -10,6 +10,7 @@ import os
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -110,6 +111,24 @@ SLOW = (
     "tests/envs/test_vector_erd.py::test_thousands_of_random_matches",
     "tests/test_readme.py",
 )
+
+
+WHOLE_SLOW = tuple(entry for entry in SLOW if "::" not in entry)
+"""The folders and files ``SLOW`` names whole."""
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """Under ``-m "not slow"`` (``make check``) a folder or file that ``SLOW`` names whole is
+    not collected at all: importing its modules (browsers, servers, their clients) costs each
+    worker seconds for tests it would only deselect."""
+    if config.getoption("markexpr", "") != "not slow" or not collection_path.is_relative_to(
+        config.rootpath
+    ):
+        return None
+    where = collection_path.relative_to(config.rootpath).as_posix()
+    if where in WHOLE_SLOW or f"{where}/" in WHOLE_SLOW:
+        return True
+    return None
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
