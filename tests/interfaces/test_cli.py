@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from importlib import metadata
 
 import pytest
 
@@ -15,6 +16,13 @@ def test_games_lists_edges_and_its_options(run):
     result = run("games")
     assert result.exit_code == 0
     assert "edges" in result.output and "--board" in result.output and "--pie" in result.output
+
+
+@pytest.mark.parametrize("flag", ["--version", "-V"])
+def test_version_prints_the_installed_version_and_nothing_else(run, flag):
+    result = run(flag)
+    assert result.exit_code == 0, result.output
+    assert result.output == f"meeple {metadata.version('meeple')}\n"
 
 
 @pytest.mark.parametrize("words", [[], ["agents"], ["play", "edges"], ["serve"], ["simulate"]])

@@ -9,6 +9,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from meeple import __version__
 from meeple.agents import (
     HUMAN,
     available_agents,
@@ -53,6 +54,29 @@ app = typer.Typer(
     # -h as well as --help: what a newcomer types first; every command inherits it.
     context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        console.print(f"meeple {__version__}", highlight=False)
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            "-V",
+            callback=_print_version,
+            is_eager=True,
+            help="Print meeple's version and exit.",
+        ),
+    ] = False,
+) -> None:
+    # The options every command shares, before the command's name: only --version so far.
+    pass
 
 
 # -- meeple games / rules / agents ----------------------------------------------------------
