@@ -11,12 +11,14 @@ import random
 import re
 import sqlite3
 import time
+from importlib import metadata
 
 import httpx
 import pytest
 
 import meeple
 from meeple.agents.levels import LEVEL_NAMES, level_spec
+from meeple.interfaces.web import app as web_app
 from meeple.interfaces.web.client import Client, ServerProcess
 from meeple.interfaces.web.seeds import verify_seed
 
@@ -220,6 +222,15 @@ def test_a_seat_of_a_finished_match_cannot_be_left(server):
             await c.close()
 
     asyncio.run(go())
+
+
+def test_the_api_description_names_the_server_s_meeple_version(server, tmp_path, monkeypatch):
+    info = httpx.get(f"{server.url}/openapi.json").json()["info"]
+    assert info["version"] == metadata.version("meeple")
+    # meeple's version, not FastAPI's default (which happens to read the same today)
+    monkeypatch.setattr(web_app, "__version__", "9.8.7")
+    made = web_app.create_app(f"sqlite:///{tmp_path / 'v.db'}", agent_workers=0)
+    assert made.openapi()["info"]["version"] == "9.8.7"
 
 
 def test_an_unknown_match_is_a_404(server):
