@@ -33,6 +33,23 @@ def test_unknown_game_lists_the_games():
         meeple.make("chess")
 
 
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [("edge", "edges"), ("Triangle", "triangle-clock"), ("squad", "squad-combat"),
+     ("eroson", "erosion")],
+)  # fmt: skip
+def test_a_near_miss_of_a_game_s_name_is_answered_with_the_name_it_meant(typed, meant):
+    with pytest.raises(UnknownGame, match=rf"'{typed}' \(did you mean '{meant}'\?\); the games"):
+        meeple.make(typed)
+
+
+def test_a_name_near_none_or_several_games_suggests_none():
+    for typed in ("chess", "e", "tic"):
+        with pytest.raises(UnknownGame) as refused:
+            meeple.make(typed)
+        assert "did you mean" not in str(refused.value)
+
+
 def test_unknown_option_is_named_with_the_allowed_ones():
     with pytest.raises(OptionError, match=r"unknown option 'colour' for edges; its options are"):
         meeple.make("edges", colour="red")
