@@ -50,6 +50,13 @@ def test_a_name_near_none_or_several_games_suggests_none():
         assert "did you mean" not in str(refused.value)
 
 
+def test_a_near_miss_of_an_option_s_name_is_answered_with_the_name_it_meant():
+    with pytest.raises(OptionError, match=r"'bord' \(did you mean 'board'\?\) for edges;"):
+        meeple.make("edges", bord="3x3")
+    with pytest.raises(OptionError, match=r"'rule' \(did you mean 'rules'\?\) for erd;"):
+        meeple.make("erd", rule="original")
+
+
 def test_unknown_option_is_named_with_the_allowed_ones():
     with pytest.raises(OptionError, match=r"unknown option 'colour' for edges; its options are"):
         meeple.make("edges", colour="red")

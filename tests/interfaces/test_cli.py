@@ -146,7 +146,7 @@ def test_end_of_input_at_a_prompt_stops_cleanly(run):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--bord", "3x3"], "unknown option 'bord' for edges"),
+        (["--bord", "3x3"], "unknown option 'bord' (did you mean 'board'?) for edges"),
         (["--board", "3by3"], "'3by3' is not a board size"),
         (["--board"], "option --board of edges needs a value"),
         (["stray"], "unexpected 'stray'"),

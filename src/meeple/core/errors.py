@@ -5,6 +5,9 @@ Every message is written for a person: it says what was wrong and what is allowe
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
+
 
 class MeepleError(Exception):
     """Base class of every error meeple raises on purpose."""
@@ -42,3 +45,12 @@ class AgentSpecError(MeepleError):
 class PositionError(MeepleError):
     """A position text (``game.from_position``) that cannot be read or is not a possible
     state; the message names the first problem."""
+
+
+def did_you_mean(word: str, names: Iterable[str]) -> str:
+    """`` (did you mean 'x'?)`` where ``word`` is a typo of one of ``names`` or the start of
+    exactly one of them (``edge``, ``triangle``); else nothing, to add to a refusal."""
+    names = sorted(names)
+    close = [name for name in names if word and name.startswith(word)]
+    close = close or difflib.get_close_matches(word, names, n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if len(close) == 1 else ""

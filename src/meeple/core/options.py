@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from meeple.core.errors import OptionError
+from meeple.core.errors import OptionError, did_you_mean
 from meeple.core.files import read_bytes_capped
 
 
@@ -53,8 +53,9 @@ class GameOptions(BaseModel):
                 normalised[name] = None  # the data shipped with the game: no file to read
         unknown = sorted(set(normalised) - set(cls.model_fields))
         if unknown:
+            near = did_you_mean(unknown[0], cls.model_fields) if len(unknown) == 1 else ""
             raise OptionError(
-                f"unknown option {', '.join(repr(u) for u in unknown)} for {game}; "
+                f"unknown option {', '.join(repr(u) for u in unknown)}{near} for {game}; "
                 f"its options are: {', '.join(option_names(cls)) or '(none)'}"
             )
         if strict:

@@ -6,14 +6,13 @@ can register through the ``meeple.games`` entry-point group.
 
 from __future__ import annotations
 
-import difflib
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import Any
 
-from meeple.core.errors import MeepleError, UnknownGame
+from meeple.core.errors import MeepleError, UnknownGame, did_you_mean
 from meeple.core.game import Game, shorten
 from meeple.core.options import OptionInfo, describe_options
 
@@ -47,19 +46,12 @@ def game_class(name: str) -> type[Game[Any, Any, Any]]:
     if cls is None:
         known = ", ".join(sorted(_GAMES)) or "(none)"
         what = (
-            f"no game called {name!r}{_did_you_mean(_key(name))}"
+            f"no game called {name!r}{did_you_mean(_key(name), _GAMES)}"
             if isinstance(name, str)
             else (f"a game is named by text, not {shorten(repr(name))}")
         )
         raise UnknownGame(f"{what}; the games are: {known}")
     return cls
-
-
-def _did_you_mean(key: str) -> str:
-    # A typo or the first word of a longer name ('edge', 'triangle', 'squad').
-    close = [name for name in sorted(_GAMES) if key and name.startswith(key)]
-    close = close or difflib.get_close_matches(key, sorted(_GAMES), n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if len(close) == 1 else ""
 
 
 def make(name: str, **options: Any) -> Game[Any, Any, Any]:

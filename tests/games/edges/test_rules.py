@@ -326,7 +326,8 @@ def test_action_ids_are_dense_and_round_trip(standard):
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"bord": "3x3"}, "unknown option 'bord' for edges; its options are: board"),
+        ({"bord": "3x3"}, r"unknown option 'bord' \(did you mean 'board'\?\) for edges;"),
+        ({"colour": "red"}, "unknown option 'colour' for edges; its options are: board"),
         ({"board": "3by3"}, "option 'board' of edges: '3by3' is not a board size"),
         ({"board": "0x4"}, "1 to 9 rows and columns"),
         ({"stash": "5/5"}, "option 'stash' of edges"),
