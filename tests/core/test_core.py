@@ -155,11 +155,24 @@ def test_submissions_stay_hidden_until_complete():
 
 
 # -- agents ---------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("spec", "says"),
+    [("hrad", "no agent called 'hrad' (did you mean 'hard'?) for edges;"),
+     ("greddy", "no agent called 'greddy' (did you mean 'greedy'?) for edges;"),
+     ("mcts:iteratons=5", "no parameter 'iteratons' (did you mean 'iterations'?);"),
+     ("perfect:exac=3", "no parameter 'exac' (did you mean 'exact'?);")],
+)  # fmt: skip
+def test_a_near_miss_of_an_agent_or_its_parameter_is_answered_with_what_it_meant(spec, says):
+    with pytest.raises(AgentSpecError) as refused:
+        make_agent(spec, meeple.make("edges"))
+    assert says in str(refused.value)
+
+
 def test_agent_specs_parse_and_check_parameters():
     game = meeple.make("edges")
     assert str(parse_spec("greedy:seed=3")) == "greedy:seed=3"
     assert make_agent("greedy:seed=3", game).name == "greedy"
-    expected = r"no agent called 'wizard'.*level \(easy, medium, hard\).*human, random, mcts"
+    expected = r"no agent called 'wizard' for edges; .*level \(easy, medium, hard\).*human, random"
     with pytest.raises(AgentSpecError, match=expected):
         make_agent("wizard", game)
     assert make_agent(" Hard", game).name == make_agent(level_spec(game, "hard"), game).name

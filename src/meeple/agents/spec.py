@@ -21,7 +21,7 @@ from meeple.agents.mcts import ISMCTSAgent, MCTSAgent
 from meeple.agents.policy import policy_agents
 from meeple.agents.random_agent import RandomAgent
 from meeple.core.agent import Agent
-from meeple.core.errors import AgentSpecError
+from meeple.core.errors import AgentSpecError, did_you_mean
 from meeple.core.game import AgentFactory, Game
 from meeple.core.registry import game_agents
 
@@ -101,8 +101,9 @@ def agent_builder(spec: str | AgentSpec, game: Game) -> Callable[[int], Agent]:
     agents = available_agents(game)
     factory = agents.get(spec.name)
     if factory is None:
+        near = did_you_mean(spec.name, [*LEVEL_NAMES, *agent_names(game)])
         raise AgentSpecError(
-            f"no agent called {spec.name!r} for {game.name}; choose a level "
+            f"no agent called {spec.name!r}{near} for {game.name}; choose a level "
             f"({', '.join(LEVEL_NAMES)}) or an agent: {', '.join(agent_names(game))}"
         )
     kwargs = coerce_params(spec, factory, {"seed": 0, **spec.params})
@@ -127,8 +128,8 @@ def coerce_params(spec: AgentSpec, factory: AgentFactory, raw: Mapping[str, Any]
     for key, value in raw.items():
         if key not in params:
             raise AgentSpecError(
-                f"agent {spec.name!r} has no parameter {key!r}; its parameters are: "
-                f"{', '.join(params) or '(none)'}"
+                f"agent {spec.name!r} has no parameter {key!r}{did_you_mean(key, params)}; "
+                f"its parameters are: {', '.join(params) or '(none)'}"
             )
         annotation = params[key].annotation
         if annotation is inspect.Parameter.empty or isinstance(annotation, str):

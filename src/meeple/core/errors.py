@@ -52,5 +52,5 @@ def did_you_mean(word: str, names: Iterable[str]) -> str:
     exactly one of them (``edge``, ``triangle``); else nothing, to add to a refusal."""
     names = sorted(names)
     close = [name for name in names if word and name.startswith(word)]
-    close = close or difflib.get_close_matches(word, names, n=1, cutoff=0.6)
+    close = close or difflib.get_close_matches(word, names, n=1, cutoff=0.75)
     return f" (did you mean {close[0]!r}?)" if len(close) == 1 else ""
