@@ -704,5 +704,7 @@ def test_solve_command_solves_a_saved_position(run, tmp_path):
 def test_solve_command_explains_bad_input(run, tmp_path):
     bad = run("solve", "erosion", "--cache-dir", str(tmp_path))
     assert bad.exit_code == 2 and "edges" in bad.output and "erd" in bad.output
+    bad = run("solve", "edge", "--cache-dir", str(tmp_path))
+    assert bad.exit_code == 2 and "'edge' (did you mean 'edges'?)" in bad.output
     bad = run("solve", "edges", "--board", "1x1", "--stash", "9/9/9", "--cache-dir", str(tmp_path))
     assert bad.exit_code == 2 and "do not fit" in bad.output

@@ -10,7 +10,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from meeple.core.errors import MeepleError
+from meeple.core.errors import MeepleError, did_you_mean
 from meeple.core.position import position_argument, position_game
 from meeple.core.record import GameRecord
 from meeple.core.registry import make
@@ -387,7 +387,10 @@ def _position(
     game: str, board: str | None, stash: str | None, pie: bool | str, position: str | None
 ) -> EdgesState:
     if game.strip().lower() != "edges":
-        raise MeepleError(f"there is no solver for {game!r}; the solvable games are: edges, erd")
+        near = did_you_mean(game.strip().lower(), ("edges", "erd"))
+        raise MeepleError(
+            f"there is no solver for {game!r}{near}; the solvable games are: edges, erd"
+        )
     if position is not None:
         if board or stash:
             raise MeepleError("--position takes the board and stash from the position")
