@@ -21,8 +21,16 @@ from meeple.core import (
     UnknownGame,
     make,
 )
+from meeple.core.about import meeple_version
 
-__version__ = "0.1.0"
+
+def __getattr__(name: str) -> str:
+    # The version is read from the installed package's metadata when asked for, not at every
+    # import of meeple: a server starts hundreds of processes in its life.
+    if name == "__version__":
+        return meeple_version()
+    raise AttributeError(f"module 'meeple' has no attribute {name!r}")
+
 
 __all__ = [
     "GameRecord",

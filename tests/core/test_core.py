@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from importlib import metadata
 
 import pytest
 
@@ -22,6 +23,11 @@ def test_games_lists_registered_games_with_their_options():
     assert "edges" in infos
     names = [o.name for o in infos["edges"].options]
     assert names == ["board", "stash", "pie", "double", "first", "double_start", "auto_steps"]
+
+
+def test_meeple_s_version_is_the_installed_package_s():
+    assert meeple.__version__ == metadata.version("meeple")
+    assert "__version__" in meeple.__all__
 
 
 def test_make_accepts_any_case_and_separator():

@@ -228,7 +228,7 @@ def test_the_api_description_names_the_server_s_meeple_version(server, tmp_path,
     info = httpx.get(f"{server.url}/openapi.json").json()["info"]
     assert info["version"] == metadata.version("meeple")
     # meeple's version, not FastAPI's default (which happens to read the same today)
-    monkeypatch.setattr(web_app, "__version__", "9.8.7")
+    monkeypatch.setattr(web_app, "meeple_version", lambda: "9.8.7")
     made = web_app.create_app(f"sqlite:///{tmp_path / 'v.db'}", agent_workers=0)
     assert made.openapi()["info"]["version"] == "9.8.7"
 

@@ -9,12 +9,12 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from meeple import __version__
 from meeple.agents import (
     HUMAN,
     available_agents,
 )
 from meeple.agents.levels import DESIGNER_LEVEL, LEVEL_NAMES, level_spec, strongest_note
+from meeple.core.about import meeple_version
 from meeple.core.errors import MeepleError
 from meeple.core.options import describe_options
 from meeple.core.registry import (
@@ -58,7 +58,7 @@ app = typer.Typer(
 
 def _print_version(value: bool) -> None:
     if value:
-        console.print(f"meeple {__version__}", highlight=False)
+        console.print(f"meeple {meeple_version()}", highlight=False)
         raise typer.Exit()
 
 

@@ -23,8 +23,8 @@ from pydantic import ValidationError
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect
 
-from meeple import __version__
 from meeple.agents import available_agents
+from meeple.core.about import meeple_version
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game
 from meeple.core.registry import make
@@ -149,7 +149,7 @@ def create_app(
         title="meeple game server",
         summary="Play meeple's five games online: a lobby API and one WebSocket per client.",
         description="The WebSocket protocol (`/ws/{match}`) is described in docs/api.md.",
-        version=__version__,
+        version=meeple_version(),
         lifespan=lifespan,
     )
     app.state.hub = hub
