@@ -101,10 +101,11 @@ def agent_builder(spec: str | AgentSpec, game: Game) -> Callable[[int], Agent]:
     agents = available_agents(game)
     factory = agents.get(spec.name)
     if factory is None:
-        near = did_you_mean(spec.name, [*LEVEL_NAMES, *agent_names(game)])
+        names = agent_names(game)
+        near = did_you_mean(spec.name, [*LEVEL_NAMES, *names])
         raise AgentSpecError(
             f"no agent called {spec.name!r}{near} for {game.name}; choose a level "
-            f"({', '.join(LEVEL_NAMES)}) or an agent: {', '.join(agent_names(game))}"
+            f"({', '.join(LEVEL_NAMES)}) or an agent: {', '.join(names)}"
         )
     kwargs = coerce_params(spec, factory, {"seed": 0, **spec.params})
     if "seed" in spec.params:

@@ -386,8 +386,9 @@ def _pie_word(args: list[str]) -> str | bool | None:
 def _position(
     game: str, board: str | None, stash: str | None, pie: bool | str, position: str | None
 ) -> EdgesState:
-    if game.strip().lower() != "edges":
-        near = did_you_mean(game.strip().lower(), ("edges", "erd"))
+    wanted = game.strip().lower()
+    if wanted != "edges":
+        near = did_you_mean(wanted, ("edges", "erd"))
         raise MeepleError(
             f"there is no solver for {game!r}{near}; the solvable games are: edges, erd"
         )
