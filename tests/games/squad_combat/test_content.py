@@ -113,10 +113,34 @@ def test_each_field_is_checked(folder, file, old, new, expected):
     assert expected in str(exc.value)
 
 
-def test_unknown_ids_suggest_the_nearest(folder):
-    edit(folder / "decks.toml", "jab = 4", "jabb = 4")
-    with pytest.raises(ContentError, match="did you mean 'jab'"):
+@pytest.mark.parametrize(
+    ("old", "new", "answer"),
+    [
+        ("jab = 4", "jabb = 4", "no card 'jabb' in cards.toml (did you mean 'jab'?)"),
+        ('"archer"', '"arch"', "no character 'arch' in characters.toml (did you mean 'archer'?)"),
+        # Nothing near: the ids, in file order, are what the designer needs next.
+        (
+            '"sage"',
+            '"wizard"',
+            "no character 'wizard' in characters.toml; the ids are: knight, archer, sage",
+        ),
+    ],
+)
+def test_unknown_ids_suggest_the_nearest_or_list_them(folder, old, new, answer):
+    """A typo (or the start of one id) is answered with the id meant, as the command line
+    answers a mistyped game or option; an id like none is answered with the list."""
+    edit(folder / "decks.toml", old, new)
+    with pytest.raises(ContentError) as exc:
         load_content(folder)
+    assert str(exc.value).endswith(answer)
+
+
+def test_an_unknown_deck_is_answered_with_the_one_meant(folder):
+    content = load_content(folder)
+    with pytest.raises(ContentError, match=r"no deck 'alpa' .* \(did you mean 'alpha'\?\)"):
+        content.deck("alpa")
+    with pytest.raises(ContentError, match="; the ids are: alpha, beta"):
+        content.deck("gamma")
 
 
 def test_broken_toml_and_missing_files_are_named(folder, tmp_path):

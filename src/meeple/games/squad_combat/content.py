@@ -19,7 +19,6 @@ the item and the field at fault.
 
 from __future__ import annotations
 
-import difflib
 import re
 import tomllib
 from collections.abc import Mapping
@@ -32,7 +31,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from meeple.core.errors import MeepleError, OptionError
+from meeple.core.errors import MeepleError, OptionError, did_you_mean
 from meeple.core.files import read_text_capped
 from meeple.core.options import content_digest
 
@@ -376,10 +375,9 @@ class Content:
 
 
 def _suggest(key: str, known: Mapping[str, int]) -> str:
-    close = difflib.get_close_matches(key, list(known), n=3)
-    if close:
-        return f" (did you mean {', '.join(repr(c) for c in close)}?)"
-    return f"; the ids are: {', '.join(known)}"
+    # A content file is edited by hand: when no id is near the typo, the list of ids (in
+    # file order) is what the designer needs next.
+    return did_you_mean(key, known) or f"; the ids are: {', '.join(known)}"
 
 
 _NOUNS = {"characters": "character", "cards": "card", "decks": "deck"}
