@@ -9,7 +9,7 @@ import pytest
 
 import meeple.games  # noqa: F401  (registers the games)
 from meeple.core.tutorial import load_tutorial
-from tests.web.browser import Frames, click_expected, marks, moves_sent
+from tests.web.browser import Frames, click_expected, click_unless_redrawn, marks, moves_sent
 from tests.web.test_accessibility import serious
 
 GAMES = ["edges", "erd", "triangle-clock", "erosion", "squad-combat"]
@@ -33,8 +33,7 @@ def off_script_click(page: Any) -> str:
             break
         move, hint, element = (sending or opening)[0]
         tried[hint] = tried.get(hint, 0) + 1
-        element.click(timeout=3000)
-        if moves_sent(page) > sent:
+        if click_unless_redrawn(element) and moves_sent(page) > sent:
             return move or ""
     raise AssertionError("no other move could be clicked")
 
