@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from meeple.core.matrix_games import MatrixSolution, guarantees, solve, solve_on_support
-from meeple.solvers.erd.model import ErdModel, StageGame
+from meeple.solvers.erd.model import ErdModel
 
 
 @dataclass
@@ -105,6 +105,9 @@ def value_iteration(
         for j in np.unique(stage.successor[stage.successor >= 0]):
             feeds[int(j)].add(i)
     due = set(range(count))
+    # Each state's stage game as its last answer solved it: the next sweep's shortcut reads
+    # that answer's best replies from it.
+    solved_with: list[np.ndarray | None] = [None] * count
     programs = reused = 0
     change = 0.0
     while due and len(values) <= horizon:
@@ -115,8 +118,9 @@ def value_iteration(
         for done, i in enumerate(order, start=1):
             matrix = model.states[i].matrix(old)
             result: MatrixSolution | None = None
-            if reuse and history[i]:
-                result = _on_last_support(model.states[i], values, history[i][-1], matrix)
+            before = solved_with[i]
+            if reuse and before is not None:
+                result = _on_last_support(before, history[i][-1], matrix)
             if result is None:
                 result = solve(matrix, prune=prune)
                 programs += 1
@@ -124,6 +128,7 @@ def value_iteration(
                 reused += 1
             new[i] = result.value
             history[i].append((sweep, result.row, result.column))
+            solved_with[i] = matrix
             if progress is not None:
                 progress(sweep, done, len(order))
         moved = np.abs(new - old)
@@ -146,14 +151,11 @@ def value_iteration(
 
 
 def _on_last_support(
-    stage: StageGame,
-    values: list[np.ndarray],
-    last: tuple[int, np.ndarray, np.ndarray],
-    matrix: np.ndarray,
+    before: np.ndarray, last: tuple[int, np.ndarray, np.ndarray], matrix: np.ndarray
 ) -> MatrixSolution | None:
-    """``matrix`` (the stage game now) solved on the support of its last answer, or None."""
-    sweep, row, column = last
-    before = stage.matrix(values[sweep - 1])
+    """``matrix`` (the stage game now) solved on the support of its ``last`` answer, which
+    solved the stage game ``before``; or None."""
+    _, row, column = last
     low, high = guarantees(before, row, column)
     return solve_on_support(
         matrix,
