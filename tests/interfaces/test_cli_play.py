@@ -222,6 +222,24 @@ def test_a_game_resumed_from_the_history_goes_on_in_its_own_file(run, tmp_path):
     assert GameRecord.load(path).replay().is_over
 
 
+def test_a_mistyped_seat_is_answered_before_another_seat_s_wait_is_announced(
+    run, tmp_path, monkeypatch
+):
+    """The other seat defaults to the hard level, which would solve Erd's rules first (half
+    a minute): the typo is answered at once, with no word of a solve that will not happen."""
+    monkeypatch.setenv("MEEPLE_CACHE_DIR", str(tmp_path / "empty"))
+    for seat, answer in [
+        ("hrad", "no agent called 'hrad' (did you mean 'hard'?)"),
+        ("mcts:iteratons=5", "agent 'mcts' has no parameter 'iteratons' (did you mean"),
+    ]:
+        result = run("play", "erd", "--seat", seat, "--quiet")
+        assert result.exit_code != 0
+        output = " ".join(result.output.split())
+        assert answer in output
+        assert "solving" not in output and "reading the solved game" not in output, output
+    assert not (tmp_path / "empty").exists() or not any((tmp_path / "empty").iterdir())
+
+
 def test_erds_hard_opponent_says_what_its_first_game_waits_for(run, tmp_path, monkeypatch):
     """Erd's hard level plays the solved game: the first game under new rules solves them
     (half a minute for 200 rounds) and says so; later ones read the solution back."""

@@ -24,8 +24,9 @@ import typer
 from rich.markup import escape
 from rich.text import Text
 
-from meeple.agents import HUMAN, make_agent, parse_spec
+from meeple.agents import HUMAN, parse_spec
 from meeple.agents.levels import DEFAULT_LEVEL, level_spec, seat_spec
+from meeple.agents.spec import agent_builder
 from meeple.core.agent import Agent, Observation, catch_up
 from meeple.core.errors import MeepleError, RecordError
 from meeple.core.game import Game, Player, State, seats_text
@@ -374,17 +375,17 @@ def build_agents(game: Game, specs: list[str], seed: int) -> list[Agent | None]:
     if len(specs) != game.num_players:
         raise MeepleError(f"{game.title} needs {game.num_players} seats, got {len(specs)}")
     parsed = [parse_spec(text) for text in specs]
+    # Every seat is checked before a wait is announced: a typo in one seat is answered at
+    # once, not after "solving Erd ... half a minute" for another seat's agent.
+    builders = [None if spec.is_human else agent_builder(spec, game) for spec in parsed]
     wait = preparing_agents(game, [s.name for s in parsed if not s.is_human])
     if wait is not None and not console.is_terminal:
         console.print(wait)  # a log gets the reason for the wait as a line
-    agents: list[Agent | None] = []
     with console.status(wait) if wait is not None else contextlib.nullcontext():
-        for player, spec in enumerate(parsed):
-            if spec.is_human:
-                agents.append(None)
-            else:
-                agents.append(make_agent(spec, game, derive_seed(seed, "seat", player)))
-    return agents
+        return [
+            None if build is None else build(derive_seed(seed, "seat", player))
+            for player, build in enumerate(builders)
+        ]
 
 
 def needs_hand_over(state: State, player: Player, humans: tuple[Player, ...]) -> bool:
