@@ -219,6 +219,16 @@ def test_lab_commands_reject_bad_input_clearly(lab, args, message):
     assert result.exit_code == 2 and message in result.output, result.output
 
 
+def test_every_seat_is_checked_before_any_agent_is_made(lab, tmp_path, monkeypatch):
+    """Making Erd's solved agent fails where its rules are not solved yet; a typo or a person
+    in another seat is answered instead, as the thing to fix first."""
+    monkeypatch.setenv("MEEPLE_CACHE_DIR", str(tmp_path / "empty"))
+    for seat, message in [("hrad", "(did you mean 'hard'?)"), ("human", "no human seats")]:
+        result = lab("simulate", "erd", "--seat", "exploit", "--seat", seat, "--games", "2")
+        assert result.exit_code == 2 and message in result.output, result.output
+        assert "not solved" not in result.output
+
+
 def test_a_level_takes_a_seat_in_the_lab_and_is_stored_as_its_spec(lab):
     """`--seat hard` works in the lab as in `meeple play`; the run records the agent it stood
     for, and a spec written with other spacing or capitals is the same agent."""

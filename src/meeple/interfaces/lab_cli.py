@@ -19,8 +19,9 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from meeple.agents import HUMAN, make_agent, parse_spec
+from meeple.agents import HUMAN, parse_spec
 from meeple.agents.levels import seat_spec
+from meeple.agents.spec import agent_builder
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game
 from meeple.core.options import describe_options
@@ -247,10 +248,13 @@ def _check_seats(game_name: str, options: dict[str, Any], seats: list[str]) -> l
     # a run's record says what played, stays true when a later version gives the level
     # another agent, and one agent written two ways is one agent.
     plain = [str(parse_spec(seat_spec(game, text))) for text in seats]
-    for spec in plain:
-        if spec == HUMAN:
-            raise LabError("a simulation has no human seats; use agents such as random")
-        make_agent(spec, game)
+    if HUMAN in plain:
+        raise LabError("a simulation has no human seats; use agents such as random")
+    # Every seat's name and parameters are checked before any agent is made: making one can
+    # take seconds or fail for its own reasons (Erd's solved agents), and a typo in another
+    # seat is the thing to answer first.
+    for build in [agent_builder(spec, game) for spec in plain]:
+        build(0)
     return plain
 
 
