@@ -32,6 +32,25 @@ def test_a_variant_that_does_not_ship_is_refused_at_once_and_nothing_is_solved(
     assert not cache.exists() or not any(cache.iterdir())
 
 
+def test_a_request_refused_for_another_seat_starts_no_solve(
+    server_factory, tmp_path, monkeypatch
+):
+    """The hard opponent of the shipped rules would be solved for (a process's half minute),
+    but the request is refused for its other seat: every seat is checked before anything is
+    prepared, so a refused request costs the server nothing more."""
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("MEEPLE_CACHE_DIR", str(cache))
+    server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 0)
+    for seats in (["hard", "hrad"], ["hard", "mcts:iteratons=5"]):
+        body = {"game": "erd", "seats": seats}
+        reply = httpx.post(f"{server.url}/api/matches", json=body, timeout=60)
+        assert reply.status_code == 400, reply.text
+        assert "did you mean" in reply.json()["error"], reply.json()
+    time.sleep(1)
+    assert "preparing" not in server.log_path.read_text()
+    assert not cache.exists() or not any(cache.iterdir())
+
+
 def test_an_allowed_variant_is_solved_off_the_request_and_its_agent_then_plays(
     server_factory, tmp_path, monkeypatch
 ):

@@ -153,11 +153,11 @@ class Lobby:
             )
         while len(specs) < game.num_players:
             specs.append(HUMAN if not specs else default_agent(game))
-        for spec in specs:
-            if not is_open(spec) and not parse_spec(spec).is_human:
-                self.limits.check_agent(spec)
-                await self._check_agent(game, spec)
-        persons = sum(1 for spec in specs if is_open(spec) or parse_spec(spec).is_human)
+        agents = [spec for spec in specs if not is_open(spec) and not parse_spec(spec).is_human]
+        for spec in agents:
+            self.limits.check_agent(spec)
+            await self._check_agent(game, spec)
+        persons = len(specs) - len(agents)
         if request.seed is not None and persons > 1:
             # Whoever chooses the seed can deal the match offline and read every hand.
             raise ServerError(
@@ -165,6 +165,10 @@ class Lobby:
                 "with another person at the table, its chooser could work out their hidden "
                 "cards; leave seed out and the server draws one"
             )
+        # Only a request that passed every check starts what its agents need (a solve is a
+        # process's half minute): a refused one costs the server nothing more.
+        for spec in agents:
+            self._prepare_agent(game, spec)
         seed = request.seed if request.seed is not None else draw_seed()
         tokens: dict[Player, str] = {}
         seats = []
@@ -284,32 +288,37 @@ class Lobby:
 
     async def _check_agent(self, game: Game[Any, Any, Any], spec: str) -> None:
         """Refuse an agent spec this match cannot have (AgentSpecError names the agents and
-        their parameters), and start preparing what its agent needs first.
+        their parameters).
 
         An agent that reads or makes large data before its first move (Erd's agents that
         play the solved game: ``wait_to_make``) is checked by its name and parameters only;
         it is made in the workers, never in this process. Data it lacks (``unprepared``) is
-        made in a process of its own, off the request path, for the shipped variants only
-        unless the operator allows any (``--prepare-any-variant``); its seat's first move
-        waits for it.
+        made for the shipped variants only unless the operator allows any
+        (``--prepare-any-variant``): another variant is refused here.
         """
         build = agent_builder(spec, game)
-        name = parse_spec(spec).name
-        factory = available_agents(game).get(name)
+        factory = available_agents(game)[parse_spec(spec).name]
         unprepared = getattr(factory, "unprepared", None)
         reason = unprepared(game) if unprepared is not None else None
-        if reason is not None:
-            if not (self.limits.prepare_any_variant or factory.shipped(game)):
-                raise ServerError(
-                    f"{reason}, and this server solves only the shipped rules versions: choose "
-                    "another level, or a rules version with its other options as they ship",
-                    400,
-                    "not_prepared",
-                )
-            self.preparer.prepare(game, name)
+        if reason is not None and not (self.limits.prepare_any_variant or factory.shipped(game)):
+            raise ServerError(
+                f"{reason}, and this server solves only the shipped rules versions: choose "
+                "another level, or a rules version with its other options as they ship",
+                400,
+                "not_prepared",
+            )
         if getattr(factory, "wait_to_make", None) is None:
             # Made once, off the event loop: every parameter value is checked as it is read.
             await asyncio.to_thread(build, 0)
+
+    def _prepare_agent(self, game: Game[Any, Any, Any], spec: str) -> None:
+        """Start what a checked agent needs before its first move: data it lacks
+        (``unprepared``) made in a process of its own, off the request path (its seat's first
+        move waits for it), and its compiled code loaded."""
+        name = parse_spec(spec).name
+        unprepared = getattr(available_agents(game)[name], "unprepared", None)
+        if unprepared is not None and unprepared(game) is not None:
+            self.preparer.prepare(game, name)
         self.preparer.compile_agent(game, spec)
 
     async def listing(self, which: str, limit: int = 50) -> list[dict[str, Any]]:
