@@ -224,9 +224,11 @@ def test_every_seat_is_checked_before_any_agent_is_made(lab, tmp_path, monkeypat
     in another seat is answered instead, as the thing to fix first."""
     monkeypatch.setenv("MEEPLE_CACHE_DIR", str(tmp_path / "empty"))
     for seat, message in [("hrad", "(did you mean 'hard'?)"), ("human", "no human seats")]:
-        result = lab("simulate", "erd", "--seat", "exploit", "--seat", seat, "--games", "2")
-        assert result.exit_code == 2 and message in result.output, result.output
-        assert "not solved" not in result.output
+        for command in ("simulate --seat exploit --seat", "tournament --agent exploit --agent"):
+            words = command.split()
+            result = lab(words[0], "erd", *words[1:], seat, "--games", "2")
+            assert result.exit_code == 2 and message in result.output, result.output
+            assert "not solved" not in result.output
 
 
 def test_a_level_takes_a_seat_in_the_lab_and_is_stored_as_its_spec(lab):

@@ -9,7 +9,7 @@ import shlex
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -244,18 +244,24 @@ def _check_seats(game_name: str, options: dict[str, Any], seats: list[str]) -> l
         seats = seats * game.num_players
     if len(seats) != game.num_players:
         raise LabError(f"{game.title} has {game.num_players} seats; {len(seats)} --seat given")
-    # Each seat is kept as its spec written out plainly (a level as the spec it stands for):
-    # a run's record says what played, stays true when a later version gives the level
-    # another agent, and one agent written two ways is one agent.
-    plain = [str(parse_spec(seat_spec(game, text))) for text in seats]
-    if HUMAN in plain:
-        raise LabError("a simulation has no human seats; use agents such as random")
-    # Every seat's name and parameters are checked before any agent is made: making one can
-    # take seconds or fail for its own reasons (Erd's solved agents), and a typo in another
-    # seat is the thing to answer first.
-    for build in [agent_builder(spec, game) for spec in plain]:
+    plain, builders = _agent_specs(game, seats)
+    for build in builders:
         build(0)
     return plain
+
+
+def _agent_specs(game: Game, given: list[str]) -> tuple[list[str], list[Callable[[int], Any]]]:
+    """Each agent ``given`` as its spec written out plainly, and its builder; LabError for a
+    person, AgentSpecError for a name or parameter no agent has. Nothing is made: making an
+    agent can take seconds or fail for its own reasons (Erd's solved agents), and a typo in
+    another seat is the thing to answer first."""
+    # The plain spec (a level as the spec it stands for) is what a run's record keeps: it
+    # says what played, stays true when a later version gives the level another agent, and
+    # one agent written two ways is one agent.
+    plain = [str(parse_spec(seat_spec(game, text))) for text in given]
+    if HUMAN in plain:
+        raise LabError("a simulation has no human seats; use agents such as random")
+    return plain, [agent_builder(spec, game) for spec in plain]
 
 
 def _agent_word(text: str, spec: str) -> str:

@@ -21,6 +21,7 @@ from meeple.interfaces.lab_cli import (
     LabError,
     Out,
     Seed,
+    _agent_specs,
     _agent_word,
     _backend,
     _check_seats,
@@ -90,6 +91,7 @@ def tournament_command(
         g = make(game, **parse_option_flags(game, list(ctx.args)))
         options = g.options.changed()
         _print_notes(g)
+        _agent_specs(g, agent)  # every agent's name and parameters before any is made
         given: dict[str, str] = {}  # each agent's spec -> the text that first named it
         for text in agent:
             [spec_text, *_] = _check_seats(g.name, options, [text] * g.num_players)
