@@ -135,6 +135,17 @@ def test_unknown_ids_suggest_the_nearest_or_list_them(folder, old, new, answer):
     assert str(exc.value).endswith(answer)
 
 
+def test_the_shipped_content_is_named_so_not_by_its_folder():
+    """The package's folder is an installation's path: a message says where a deck was
+    looked for without it (a server sends such messages to its clients)."""
+    with pytest.raises(meeple.OptionError) as exc:
+        meeple.make("squad-combat", decks="iron-lin")
+    assert str(exc.value).endswith(
+        "no deck 'iron-lin' in the shipped content (did you mean 'iron-line'?)"
+    )
+    assert "/" not in str(exc.value)
+
+
 def test_an_unknown_deck_is_answered_with_the_one_meant(folder):
     content = load_content(folder)
     with pytest.raises(ContentError, match=r"no deck 'alpa' .* \(did you mean 'alpha'\?\)"):

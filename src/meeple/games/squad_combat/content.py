@@ -316,6 +316,8 @@ class Content:
     cards: tuple[Card, ...]
     decks: tuple[Deck, ...]
     source: str
+    """Where the content was read, for messages: its folder, or ``SHIPPED`` (the package's
+    own folder is an installation's path, which a server must not tell its clients)."""
     character_index: Mapping[str, int] = field(init=False, repr=False, compare=False)
     card_index: Mapping[str, int] = field(init=False, repr=False, compare=False)
     deck_index: Mapping[str, int] = field(init=False, repr=False, compare=False)
@@ -457,9 +459,13 @@ def demo_folder() -> Traversable:
     return resources.files(__package__).joinpath("data")
 
 
+SHIPPED = "the shipped content"
+"""What messages call the demo content shipped with the game, instead of its folder."""
+
+
 @lru_cache(maxsize=1)
 def _load_demo() -> Content:
-    return _load(demo_folder())
+    return _load(demo_folder(), SHIPPED)
 
 
 @lru_cache(maxsize=32)
@@ -472,13 +478,13 @@ def _load_path(path: str, stamp: str) -> Content:
     return _load(folder)
 
 
-def _load(folder: Traversable) -> Content:
+def _load(folder: Traversable, source: str | None = None) -> Content:
     tables = {what: _read_table(folder, what) for what in FILES}
     where = {what: f"{folder}/{name}" for what, name in FILES.items()}
     characters = _build(CharacterCard, "characters", where["characters"], tables["characters"])
     cards = _build(Card, "cards", where["cards"], tables["cards"])
     decks = _build(Deck, "decks", where["decks"], tables["decks"])
-    content = Content(tuple(characters), tuple(cards), tuple(decks), str(folder))
+    content = Content(tuple(characters), tuple(cards), tuple(decks), source or str(folder))
     for deck in decks:
         prefix = f"{where['decks']}: deck {deck.key!r}"
         for c in deck.characters:
