@@ -70,6 +70,37 @@ def test_a_set_not_installed_is_refused_naming_those_that_are_and_a_path_still_i
         assert set(refused.json()) == {"error", "code"} and words in refused.json()["error"]
 
 
+def test_a_refused_option_names_the_set_or_the_shipped_content_never_a_path(
+    server_factory, tmp_path
+):
+    """A deck the content lacks is refused naming where it was looked for, as the client
+    knows it: ``set:demo``, or the shipped content; the server's folders stay its own."""
+    folder = install(tmp_path)
+    server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 0, "--content", str(folder))
+    for options, where in (
+        ({"content": "set:demo", "decks": "iron-lin"}, "no deck 'iron-lin' in set:demo (did"),
+        ({"decks": "alpa"}, "no deck 'alpa' in the shipped content; the ids are: iron-line"),
+    ):
+        body = {"game": "squad-combat", "options": options, "seats": ["human", "random"]}
+        refused = httpx.post(f"{server.url}/api/matches", json=body)
+        assert refused.status_code == 400, refused.text
+        error = refused.json()["error"]
+        assert where in error and "/" not in error, error
+
+
+def test_a_set_s_own_deck_is_checked_against_the_set(server_factory, tmp_path):
+    """A deck only the installed set has is a deck the match may ask for: the options are
+    checked against the data the game will read, not the shipped content."""
+    folder = install(tmp_path)
+    decks = folder / "squad-combat" / "demo" / "decks.toml"
+    decks.write_text(decks.read_text().replace("[iron-line", "[my-line"))
+    server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 0, "--content", str(folder))
+    options = {"content": "set:demo", "decks": "my-line"}
+    body = {"game": "squad-combat", "options": options, "seats": ["human", "random"]}
+    created = httpx.post(f"{server.url}/api/matches", json=body)
+    assert created.status_code == 200, created.text
+
+
 def test_a_broken_set_stops_the_server_from_starting_with_one_line_each(run, tmp_path):
     folder = install(tmp_path)
     cards = folder / "erosion" / "weak" / "cards.json"

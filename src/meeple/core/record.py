@@ -53,14 +53,21 @@ def refuse_file_options(
 
 
 def check_untrusted_options(
-    game: str, options: Mapping[str, Any], source: str, advice: str
+    game: str,
+    options: Mapping[str, Any],
+    source: str,
+    advice: str,
+    installed: Mapping[str, str] | None = None,
 ) -> None:
     """Check options that a stranger sent (a server's client): no option names a file
     (:func:`refuse_file_options`), and every value has its JSON type (the number 3, not
-    the text "3"). Raises FileOptionRefused, OptionError or UnknownGame."""
+    the text "3"). ``installed``: the data options the server itself gave (an installed
+    set's path for the set a client named), read with the others, so that an option
+    checked against the data (a deck) is checked against the data the game will read.
+    Raises FileOptionRefused, OptionError or UnknownGame."""
     cls = game_class(game)
     refuse_file_options(game, options, source, advice)
-    cls.Options.parse(cls.name, dict(options), strict=True)
+    cls.Options.parse(cls.name, {**options, **(installed or {})}, strict=True)
 
 
 def _unset(value: Any) -> bool:

@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from meeple.core.designer import check_data, data_games, data_paths
-from meeple.core.errors import MeepleError, OptionError
+from meeple.core.errors import FileOptionRefused, MeepleError, OptionError
+from meeple.core.record import check_untrusted_options
 from meeple.core.registry import game_class
 
 SET_PREFIX = "set:"
@@ -94,6 +95,37 @@ class ContentSets:
                 )
             paths[name] = data_paths(cls.name, folder)[name]
         return plain, paths
+
+    def check(
+        self, game: str, options: Mapping[str, Any], source: str, advice: str
+    ) -> tuple[dict[str, Any], dict[str, Path]]:
+        """Options a client sent (``source``: "a match request", ...), checked as a
+        stranger's (:func:`~meeple.core.record.check_untrusted_options`) with each set it
+        names read as installed: what :meth:`split` returns. A refusal names a set as the
+        client did, never by its path on this server."""
+        plain, sets = self.split(game, options)
+        installed = {k: str(v) for k, v in sets.items()}
+        try:
+            check_untrusted_options(game, plain, source, advice, installed)
+        except FileOptionRefused:
+            raise  # about a file the client named, none of the server's
+        except OptionError as exc:
+            raise OptionError(self.as_named(str(exc), sets)) from None
+        return plain, sets
+
+    @staticmethod
+    def as_named(message: str, paths: Mapping[str, Path]) -> str:
+        """``message`` (a game's refusal of options that read installed sets) with each set's
+        path on this server, as given or resolved, replaced by the name a client knows it by
+        (``paths``: what :meth:`split` returned)."""
+        for path in paths.values():
+            # A data option reads the set's folder itself or a file in it (data_paths); the
+            # folder's name is the set's.
+            folder = path if path.is_dir() else path.parent
+            shown = f"{SET_PREFIX}{folder.name}"
+            for text in sorted({str(folder.resolve()), str(folder)}, key=len, reverse=True):
+                message = message.replace(text, shown)
+        return message
 
     def resolve(self, game: str, options: Mapping[str, Any]) -> dict[str, Any]:
         """``options`` with each set name replaced by its installed path (for ``make``)."""

@@ -15,8 +15,8 @@ from typing import Any
 from meeple.agents import HUMAN, available_agents, parse_spec
 from meeple.agents.levels import DEFAULT_LEVEL, LEVEL_NAMES, level_spec, seat_spec
 from meeple.agents.spec import agent_builder
+from meeple.core.errors import OptionError
 from meeple.core.game import Game, Player
-from meeple.core.record import check_untrusted_options
 from meeple.core.registry import games, make
 from meeple.core.tutorial import TutorialError, has_tutorial, load_tutorial
 from meeple.interfaces.web.content_sets import ContentSets
@@ -133,10 +133,15 @@ class Lobby:
             )
         # A set's name (set:<name>) is the only way a match reads data other than the
         # shipped: the operator installed it; the path stays inside the server.
-        plain, sets = self.content.split(request.game, request.options)
-        check_untrusted_options(request.game, plain, "a match request", ONLINE_CONTENT)
+        plain, sets = self.content.check(
+            request.game, request.options, "a match request", ONLINE_CONTENT
+        )
         paths = {k: str(v) for k, v in sets.items()}
-        game = make(request.game, **plain, **paths)  # OptionError: the CLI's own message
+        try:
+            game = make(request.game, **plain, **paths)  # OptionError: the CLI's own message
+        except OptionError as exc:
+            # A set is named as the client named it, never by its path on this server.
+            raise OptionError(self.content.as_named(str(exc), sets)) from None
         # A seat may name a level (easy, medium, hard): it plays, and is stored as, that
         # level's agent spec, so the match replays the same whatever the levels become.
         # 'open' is a person's seat with no token handed out: the lobby's, for anyone.

@@ -14,7 +14,7 @@ from typing import Any
 
 from meeple.core.errors import MeepleError
 from meeple.core.game import State
-from meeple.core.record import GameRecord, check_untrusted_options
+from meeple.core.record import GameRecord
 from meeple.interfaces.web.content_sets import ContentSets
 from meeple.interfaces.web.live import error_code
 from meeple.interfaces.web.lobby import ONLINE_CONTENT
@@ -54,8 +54,7 @@ def uploaded_record(
     """An uploaded record, checked (no file options; an installed set, by name, resolved to
     its files) and replayed: the record, its states, and its options as uploaded (set names,
     never the installed paths)."""
-    plain, sets = content.split(record.game, record.options)
-    check_untrusted_options(record.game, plain, "an uploaded record", ONLINE_CONTENT)
+    _, sets = content.check(record.game, record.options, "an uploaded record", ONLINE_CONTENT)
     shown = record.options
     if sets:
         record = record.model_copy(update={"options": content.resolve(record.game, record.options)})
