@@ -42,6 +42,7 @@ test: $(STAMP)
 # (SLOW in tests/conftest.py; docs/contributing.md has its timings).
 check: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks examples
+	$(BIN)/ruff format --check src tests benchmarks examples
 	$(BYTECODE)
 	$(BIN)/meeple compile
 	$(PYTEST) -m "not slow" -q

@@ -32,9 +32,7 @@ def test_a_variant_that_does_not_ship_is_refused_at_once_and_nothing_is_solved(
     assert not cache.exists() or not any(cache.iterdir())
 
 
-def test_a_request_refused_for_another_seat_starts_no_solve(
-    server_factory, tmp_path, monkeypatch
-):
+def test_a_request_refused_for_another_seat_starts_no_solve(server_factory, tmp_path, monkeypatch):
     """The hard opponent of the shipped rules would be solved for (a process's half minute),
     but the request is refused for its other seat: every seat is checked before anything is
     prepared, so a refused request costs the server nothing more."""
