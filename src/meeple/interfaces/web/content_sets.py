@@ -123,7 +123,8 @@ class ContentSets:
             # folder's name is the set's.
             folder = path if path.is_dir() else path.parent
             shown = f"{SET_PREFIX}{folder.name}"
-            for text in sorted({str(folder.resolve()), str(folder)}, key=len, reverse=True):
+            named = {str(path), str(path.resolve()), str(folder), str(folder.resolve())}
+            for text in sorted(named, key=len, reverse=True):
                 message = message.replace(text, shown)
         return message
 

@@ -56,9 +56,13 @@ def uploaded_record(
     never the installed paths)."""
     _, sets = content.check(record.game, record.options, "an uploaded record", ONLINE_CONTENT)
     shown = record.options
-    if sets:
-        record = record.model_copy(update={"options": content.resolve(record.game, record.options)})
-    return record, record.states(), shown
+    if not sets:
+        return record, record.states(), shown
+    record = record.model_copy(update={"options": content.resolve(record.game, record.options)})
+    try:
+        return record, record.states(), shown
+    except MeepleError as exc:  # a set's files named in a refusal (its digest, say) by its name
+        raise type(exc)(content.as_named(str(exc), sets)) from None
 
 
 def replay_states(record: GameRecord, content: ContentSets) -> dict[str, Any]:
