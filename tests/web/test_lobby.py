@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import re
 
+import httpx
+
 from meeple.agents.levels import level_spec
+from meeple.core.designer import copy_data
 from meeple.core.registry import make
+from meeple.interfaces.web.client import ServerProcess
 
 
 def test_a_match_made_with_the_form_is_joined_from_the_open_list(
@@ -199,4 +203,46 @@ def test_each_option_is_named_in_a_player_s_words_with_its_api_name_on_hover(
     games = {g["name"]: g for g in server.get("/api/games")}
     labels = {o["name"]: o["label"] for o in games["edges"]["options"]}
     assert labels["pie"] == "Pie rule" and labels["board"] == "Board size"
+    assert not page_errors, page_errors
+
+
+def test_a_designer_s_data_is_offered_as_the_sets_installed_and_never_as_a_path(
+    server, chromium, watch, page_errors, tmp_path
+):
+    """A page never names a file: a data option (Squad Combat's card set, Erosion's cards,
+    the clock's ranking) is a list of the content sets the operator installed, and is not
+    offered at all where there are none."""
+    page = watch(chromium.new_context().new_page())
+    page.goto(f"{server.url}/")
+    page.wait_for_selector(".game-card")
+    page.click("#more > summary")
+    for game, data, other in (
+        ("squad-combat", "content", "decks"),
+        ("erosion", "cards", "players"),
+    ):
+        page.select_option("#game", game)
+        assert page.locator(f"#opt-{data}").count() == 0
+        assert page.locator(f"#opt-{other}").count() == 1  # the game's other options stay
+
+    folder = tmp_path / "content"
+    copy_data("squad-combat", folder / "squad-combat" / "tourney")
+    process = ServerProcess(
+        f"sqlite:///{tmp_path / 's.db'}", tmp_path / "s.log", 0, ("--content", str(folder))
+    ).start()
+    try:
+        page.goto(f"{process.url}/")
+        page.wait_for_selector(".game-card")
+        page.click("#more > summary")
+        page.select_option("#game", "squad-combat")
+        choices = page.locator("#opt-content option")
+        assert choices.all_inner_texts() == ["as shipped", "tourney (installed here)"]
+        assert "installed" in page.locator("label.option:has(#opt-content) .help").inner_text()
+        page.select_option("#opt-content", "set:tourney")
+        page.click("#create-button")
+        page.wait_for_url(re.compile(r"/play/[^#]+#token="), timeout=60_000)
+        match = re.search(r"/play/([^#]+)#token=", page.url).group(1)
+        options = httpx.get(f"{process.url}/api/matches/{match}", timeout=30).json()["options"]
+        assert options == {"content": "set:tourney"}
+    finally:
+        process.stop()
     assert not page_errors, page_errors

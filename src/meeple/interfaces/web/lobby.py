@@ -84,6 +84,7 @@ class Lobby:
         out = []
         for info in games():
             game = make(info.name)
+            data = set(type(game.options).external_options())
             out.append(
                 {
                     "name": info.name,
@@ -100,6 +101,8 @@ class Lobby:
                             "default": o.default,
                             "allowed": o.allowed,
                             "help": o.help,
+                            # Data read from files: online, only a content set by name.
+                            "data": o.name in data,
                         }
                         for o in info.options
                     ],

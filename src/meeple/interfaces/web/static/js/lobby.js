@@ -9,9 +9,15 @@ function chosenGame() {
   return catalogue.find((g) => g.name === $("game").value) || catalogue[0];
 }
 
-/** The options input for one game option: a checkbox, a list, or free text. */
-function optionInput(option) {
+/** The options input for one game option: a checkbox, a list, or free text; for a data
+ * option, the content sets the server's operator installed (a page never names a file). */
+function optionInput(option, game) {
   const id = `opt-${option.name}`;
+  if (option.data) {
+    return el("select", { id, name: option.name, dataset: { kind: "choice" } },
+      el("option", { value: "" }, "as shipped"),
+      game.content_sets.map((name) => el("option", { value: `set:${name}` }, `${name} (installed here)`)));
+  }
   if (typeof option.default === "boolean") {
     return el("input", { type: "checkbox", id, name: option.name, checked: option.default, dataset: { kind: "bool" } });
   }
@@ -113,16 +119,19 @@ function drawForm() {
   $("game-summary").textContent = game.summary;
   for (const card of document.querySelectorAll(".game-card")) card.classList.toggle("picked", card.dataset.game === game.name);
   const box = $("options");
+  // A data option is offered only where the server has content sets for the game.
+  const offered = game.options.filter((option) => !option.data || game.content_sets.length);
   box.replaceChildren(el("legend", {}, "Variants"),
-    ...game.options.map((option) => {
-      const input = optionInput(option);
+    ...offered.map((option) => {
+      const input = optionInput(option, game);
       // A checkbox or a list shows its choices itself; only typed text needs them spelled out.
       const typed = input.tagName === "INPUT" && input.type !== "checkbox";
       return el("label", { class: "option" },
         // The option in a player's words; its API name (what a script sends) on hover.
         el("span", { class: "name", title: option.name }, option.label || option.name.replaceAll("_", " ")),
         input,
-        el("span", { class: "help" }, typed ? `${option.help} (${option.allowed})` : option.help));
+        el("span", { class: "help" }, option.data ? "a designer's version this server's operator installed, or the game as shipped"
+          : typed ? `${option.help} (${option.allowed})` : option.help));
     }));
   $("seats").replaceChildren();
   drawOpponents();
