@@ -13,7 +13,8 @@ match, its frames and its record, and becomes the installed path only inside the
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -104,14 +105,24 @@ class ContentSets:
         names read as installed: what :meth:`split` returns. A refusal names a set as the
         client did, never by its path on this server."""
         plain, sets = self.split(game, options)
-        installed = {k: str(v) for k, v in sets.items()}
-        try:
+        with self.naming(sets):
+            installed = {k: str(v) for k, v in sets.items()}
             check_untrusted_options(game, plain, source, advice, installed)
+        return plain, sets
+
+    @contextmanager
+    def naming(self, sets: Mapping[str, Path]) -> Iterator[None]:
+        """Around work that reads installed ``sets`` (what :meth:`split` returned): a
+        refusal raised in it names each set as a client knows it, never by its path on this
+        server (:meth:`as_named`); the refusal keeps its kind."""
+        try:
+            yield
         except FileOptionRefused:
             raise  # about a file the client named, none of the server's
-        except OptionError as exc:
-            raise OptionError(self.as_named(str(exc), sets)) from None
-        return plain, sets
+        except MeepleError as exc:
+            if sets:
+                exc.args = (self.as_named(str(exc), sets),)
+            raise
 
     @staticmethod
     def as_named(message: str, paths: Mapping[str, Path]) -> str:

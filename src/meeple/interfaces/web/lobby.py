@@ -15,7 +15,6 @@ from typing import Any
 from meeple.agents import HUMAN, available_agents, parse_spec
 from meeple.agents.levels import DEFAULT_LEVEL, LEVEL_NAMES, level_spec, seat_spec
 from meeple.agents.spec import agent_builder
-from meeple.core.errors import OptionError
 from meeple.core.game import Game, Player
 from meeple.core.registry import games, make
 from meeple.core.tutorial import TutorialError, has_tutorial, load_tutorial
@@ -140,11 +139,8 @@ class Lobby:
             request.game, request.options, "a match request", ONLINE_CONTENT
         )
         paths = {k: str(v) for k, v in sets.items()}
-        try:
+        with self.content.naming(sets):
             game = make(request.game, **plain, **paths)  # OptionError: the CLI's own message
-        except OptionError as exc:
-            # A set is named as the client named it, never by its path on this server.
-            raise OptionError(self.content.as_named(str(exc), sets)) from None
         # A seat may name a level (easy, medium, hard): it plays, and is stored as, that
         # level's agent spec, so the match replays the same whatever the levels become.
         # 'open' is a person's seat with no token handed out: the lobby's, for anyone.

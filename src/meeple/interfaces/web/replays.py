@@ -56,13 +56,10 @@ def uploaded_record(
     never the installed paths)."""
     _, sets = content.check(record.game, record.options, "an uploaded record", ONLINE_CONTENT)
     shown = record.options
-    if not sets:
+    if sets:
+        record = record.model_copy(update={"options": content.resolve(record.game, record.options)})
+    with content.naming(sets):  # a set's files in a refusal (its digest, say) by its name
         return record, record.states(), shown
-    record = record.model_copy(update={"options": content.resolve(record.game, record.options)})
-    try:
-        return record, record.states(), shown
-    except MeepleError as exc:  # a set's files named in a refusal (its digest, say) by its name
-        raise type(exc)(content.as_named(str(exc), sets)) from None
 
 
 def replay_states(record: GameRecord, content: ContentSets) -> dict[str, Any]:
