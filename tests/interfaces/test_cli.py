@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 from importlib import metadata
+from typing import Any
 
 import pytest
 
@@ -54,6 +55,41 @@ def test_each_help_paragraph_wraps_at_the_terminal_width_only(run, command):
     for line, following in itertools.pairwise(lines):
         if line.strip() and following.strip():
             assert len(line.rstrip()) > 60, (line, following)
+
+
+def test_a_switch_that_is_off_unless_given_is_one_flag():
+    """``--fresh``, not ``--fresh / --no-fresh`` with ``[default: no-fresh]``: a ``--no-``
+    twin of a switch that is off anyway says nothing, and its column squeezed the option
+    names of ``meeple serve --help`` to ``--max-creates-per-min…`` at 80 columns."""
+    import typer.main
+
+    from meeple.interfaces.cli import app
+
+    group: Any = typer.main.get_command(app)  # Typer's own click, not the click package's
+    twins = [
+        (name, option.opts[0])
+        for name, command in group.commands.items()
+        for option in command.params
+        if option.param_type_name == "option" and option.secondary_opts and option.default is False
+    ]
+    assert twins == []
+
+
+def test_serve_s_options_are_named_in_full_at_80_columns(run):
+    """The operator's limits as they are typed: Rich shortens a name that does not fit its
+    column with an ellipsis. Every name up to 21 characters fits at 80 columns (most of
+    them were cut with the ``--no-prepare-any-variant`` column); the five of 22-24 are still
+    cut there by Rich's layout, and fit from 88 columns."""
+    import typer.main
+
+    from meeple.interfaces.cli import app
+
+    group: Any = typer.main.get_command(app)  # Typer's own click, not the click package's
+    names = [o.opts[0] for o in group.commands["serve"].params if o.param_type_name == "option"]
+    result = run("serve", "--help")
+    assert result.exit_code == 0, result.output
+    shown = {line.split()[1] for line in result.output.splitlines() if line.startswith("│ --")}
+    assert {n for n in names if len(n) <= 21} <= shown
 
 
 def test_rules_shows_how_to_play_and_the_options(run):

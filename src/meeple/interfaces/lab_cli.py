@@ -66,7 +66,9 @@ BackendOpt = Annotated[
 Address = Annotated[str | None, typer.Option(help="address of an existing Ray cluster")]
 Db = Annotated[str, typer.Option(help="SQLAlchemy URL of the results database")]
 Out = Annotated[Path, typer.Option(help="folder for the per-game JSONL file and the report")]
-Fresh = Annotated[bool, typer.Option(help="forget stored games of this run and play all again")]
+Fresh = Annotated[
+    bool, typer.Option("--fresh", help="forget stored games of this run and play all again")
+]
 RotateSeats = Annotated[
     bool,
     typer.Option(

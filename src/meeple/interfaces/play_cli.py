@@ -254,7 +254,7 @@ def play_command(
             "it (the game's options come from it)"
         ),
     ] = None,
-    quiet: Annotated[bool, typer.Option(help="show only the final position")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", help="show only the final position")] = False,
     history: Annotated[
         bool, typer.Option(help="keep the game in the history folder (meeple history)")
     ] = True,

@@ -204,7 +204,7 @@ def replay_command(
         ),
     ] = None,
     step: Annotated[
-        bool, typer.Option(help="with --all (or no terminal): the board after every move")
+        bool, typer.Option("--step", help="with --all (or no terminal): the board after every move")
     ] = False,
     seat: Annotated[
         int | None, typer.Option(help="show only what this seat saw (0 is the first seat)")

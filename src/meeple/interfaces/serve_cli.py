@@ -114,8 +114,9 @@ def serve_command(
     prepare_any_variant: Annotated[
         bool,
         typer.Option(
+            "--prepare-any-variant",
             help="let matches ask for any Erd variant, solved on first use (default: only the "
-            "shipped rules versions; a new one costs half a minute of CPU)"
+            "shipped rules versions; a new one costs half a minute of CPU)",
         ),
     ] = _LIMITS.prepare_any_variant,
     forwarded_allow_ips: Annotated[

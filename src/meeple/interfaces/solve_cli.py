@@ -111,7 +111,9 @@ def solve_command(
     seed: Annotated[int, typer.Option(help="--estimate: the probes' random seed")] = 0,
     survey: Annotated[
         bool,
-        typer.Option(help="--prove: say how far the checkpoint has got, without searching"),
+        typer.Option(
+            "--survey", help="--prove: say how far the checkpoint has got, without searching"
+        ),
     ] = False,
     check: Annotated[
         int | None,
