@@ -23,6 +23,7 @@ from meeple.core.review import (
     only_action,
     searched_root,
 )
+from meeple.core.words import counted
 
 SEARCH_ITERATIONS = 200
 """Iterations per decision by default: a typical card game reviewed in well under a
@@ -67,7 +68,8 @@ class SearchJudge:
         why = (
             f"the search's choice, {visits} of {self.iterations} tries"
             if best == action
-            else f"{mine:+.2f} in {visits} tries against {values[best] or 0.0:+.2f}"
+            else f"{mine:+.2f} in {counted(visits, 'try', 'tries')} "
+            f"against {values[best] or 0.0:+.2f}"
             if mine is not None
             else "never tried by the search"
         )

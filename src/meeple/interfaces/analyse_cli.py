@@ -19,6 +19,7 @@ from meeple.core.errors import MeepleError
 from meeple.core.game import Game
 from meeple.core.record import GameRecord
 from meeple.core.review import DEFAULT_SEED, MAX_ITERATIONS, JudgeSettings
+from meeple.core.words import counted
 from meeple.games.edges.rules import EdgesGame, EdgesState
 from meeple.interfaces.console import console, fail, solver_ready
 from meeple.interfaces.options_cli import with_typed_files
@@ -183,7 +184,7 @@ def _print_review(game: Game[Any, Any, Any], reviewed: list[ReviewedDecision], e
     if "return" in by_unit:
         scale.append(f"expected result, -1 a loss to +1 a win, for {', '.join(by_unit['return'])}")
     console.print(
-        f"{len(reviewed)} decisions judged by {used}; losses in " + "; ".join(scale),
+        f"{counted(len(reviewed), 'decision')} judged by {used}; losses in " + "; ".join(scale),
         highlight=False,
     )
     mistakes = [r for r in reviewed if r.judgement.mistake]
@@ -228,7 +229,7 @@ def _print(game: EdgesGame, analysis: GameAnalysis, every: bool) -> None:
         return
     console.print(
         f"Values: {names[0]}'s score minus {names[1]}'s at the end with best play from there; "
-        f"{len(verdicts)} moves analysed, from move {verdicts[0].number}: value "
+        f"{counted(len(verdicts), 'move')} analysed, from move {verdicts[0].number}: value "
         f"{verdicts[0].before:+d} before it, {verdicts[-1].after:+d} at the end",
         highlight=False,
     )

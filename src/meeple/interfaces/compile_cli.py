@@ -24,6 +24,7 @@ import typer
 from meeple.agents.warm import compiled_job, warm_game
 from meeple.core.kernel_cache import needs_compiling
 from meeple.core.registry import games as registered_games
+from meeple.core.words import counted
 from meeple.interfaces.console import console, fail
 
 
@@ -66,8 +67,8 @@ def compile_command(
     for name, seconds, skipped in done:
         note = f" (not offered here: {', '.join(skipped)})" if skipped else ""
         console.print(f"{name}: {seconds:.1f} s{note}")
-    jobs_done = f"{len(done)} job{'s' if len(done) > 1 else ''}"
+    jobs_done = counted(len(done), "job")
     console.print(
-        f"Compiled in {time.perf_counter() - start:.1f} s: {jobs_done} on {workers} "
-        f"worker{'s' if workers > 1 else ''}."
+        f"Compiled in {time.perf_counter() - start:.1f} s: {jobs_done} on "
+        f"{counted(workers, 'worker')}."
     )

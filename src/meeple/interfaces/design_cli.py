@@ -17,6 +17,7 @@ from rich.markup import escape
 
 from meeple.core.errors import MeepleError
 from meeple.core.registry import game_class, make
+from meeple.core.words import counted
 from meeple.interfaces.console import console, fail
 from meeple.interfaces.lab_cli import (
     Address,
@@ -203,7 +204,7 @@ def design_command(
     played = sum(run.played for run in runs)
     stored = sum(run.summary.games for run in runs) - played
     console.print(
-        f"Played {played} games, read {stored} stored ({len(runs)} runs: "
+        f"Played {counted(played, 'game')}, read {stored} stored ({counted(len(runs), 'run')}: "
         f"{', '.join(run.spec.key for run in runs)}); report {escape(str(report))}"
     )
 

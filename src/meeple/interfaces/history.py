@@ -16,6 +16,7 @@ from rich.table import Table
 
 from meeple.core.errors import MeepleError
 from meeple.core.record import GameRecord
+from meeple.core.words import counted
 from meeple.interfaces.console import console, fail
 from meeple.interfaces.options_cli import option_flags
 
@@ -64,7 +65,7 @@ def in_history(path: Path) -> bool:
 def result_text(result: dict[str, Any] | None, moves: int) -> str:
     """The outcome in a few words: who won (or a draw) and the score, if the game has one."""
     if result is None:
-        return f"unfinished ({moves} move{'' if moves == 1 else 's'})"
+        return f"unfinished ({counted(moves, 'move')})"
     winner = result.get("winner_name")
     text = f"{winner} wins" if winner else "draw"
     scores = result.get("scores") or result.get("score")
@@ -141,7 +142,7 @@ def history_command(
         return
     shown = entries[-last:] if last else entries
     table = Table(
-        title=f"meeple history ({len(shown)} of {len(entries)} games)",
+        title=f"meeple history ({len(shown)} of {counted(len(entries), 'game')})",
         box=box.SIMPLE_HEAD,
         pad_edge=False,
         collapse_padding=True,

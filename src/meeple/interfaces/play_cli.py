@@ -35,6 +35,7 @@ from meeple.core.record import GameRecord, Playthrough
 from meeple.core.registry import make
 from meeple.core.rng import derive_seed, make_rng
 from meeple.core.simultaneous import hidden_from_others
+from meeple.core.words import counted
 from meeple.interfaces import move_log
 from meeple.interfaces.console import (
     console,
@@ -155,7 +156,7 @@ def _undo(turn: Turn, rest: str) -> bool:
         console.print(f"[yellow]Cannot take back:[/] {escape(str(exc))}.", soft_wrap=True)
         return False
     replies = len(undone) - 1
-    also = f" and {replies} move{'s' if replies != 1 else ''} after it" if replies else ""
+    also = f" and {counted(replies, 'move')} after it" if replies else ""
     console.print(f"Took back your move [bold]{escape(undone[0][1])}[/]{also}.")
     return True
 
@@ -446,7 +447,7 @@ class TerminalGame:
         except (Quit, KeyboardInterrupt):
             self.keep()
             where = f"; the game so far is saved in {self.save}" if self.save else ""
-            console.print(f"Stopped after {len(self.play.moves)} moves{escape(where)}.")
+            console.print(f"Stopped after {counted(len(self.play.moves), 'move')}{escape(where)}.")
             self.say_kept()
             return False
         self.keep()

@@ -30,6 +30,7 @@ from meeple.core.errors import MeepleError
 from meeple.core.game import Game, Player, State, seats_text
 from meeple.core.record import GameRecord
 from meeple.core.simultaneous import hidden_from_others
+from meeple.core.words import counted
 from meeple.interfaces import move_log
 from meeple.interfaces.console import console, fail
 from meeple.interfaces.legend import print_legend
@@ -273,7 +274,7 @@ def replay_command(
     if rec.result is not None and final.is_over and rec.result != final.result:
         console.print("[yellow]warning:[/] the stored result differs from the replayed one")
     if not final.is_over:
-        console.print(f"The game is not over ({len(rec.moves)} moves so far).")
+        console.print(f"The game is not over ({counted(len(rec.moves), 'move')} so far).")
 
 
 __all__ = ["Replay", "print_all", "replay_command", "step_through"]

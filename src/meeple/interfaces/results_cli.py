@@ -10,6 +10,7 @@ import typer
 from rich.markup import escape
 
 from meeple.core.errors import MeepleError
+from meeple.core.words import counted
 from meeple.interfaces.console import console, fail
 from meeple.interfaces.lab_cli import (
     Db,
@@ -100,8 +101,8 @@ def _print_runs(runs: list[dict[str, Any]], db: str) -> None:
         spec = run["spec"]
         head = f"{run['kind']} {run['game']} {options_words(spec['options'])}".rstrip()
         lines = [
-            f"[bold]{run['key']}[/]  {escape(head)}, seed {spec['seed']}: {run['games']} games, "
-            f"last run {_when(run)}",
+            f"[bold]{run['key']}[/]  {escape(head)}, seed {spec['seed']}: "
+            f"{counted(run['games'], 'game')}, last run {_when(run)}",
             f"    seats: {escape(_seating_words(run))}",
             f"    command: {escape(run['command'] or '(not recorded)')}",
             f"    report: {escape(run['report'] or '(none)')}",
@@ -116,7 +117,7 @@ def _show_run(run: dict[str, Any], rows: list[dict[str, Any]]) -> None:
     words = options_words(spec["options"])
     console.print(
         f"Run {run['key']}: {run['kind']} of {run['game']} {escape(words)}".rstrip()
-        + f", seed {spec['seed']}, {len(rows)} games stored; last run {_when(run)}"
+        + f", seed {spec['seed']}, {counted(len(rows), 'game')} stored; last run {_when(run)}"
     )
     console.print(f"Seats: {escape(_seating_words(run))}")
     console.print(f"Command: {escape(run['command'] or '(not recorded)')}")

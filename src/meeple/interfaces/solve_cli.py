@@ -14,6 +14,7 @@ from meeple.core.errors import MeepleError, did_you_mean
 from meeple.core.position import position_argument, position_game
 from meeple.core.record import GameRecord
 from meeple.core.registry import make
+from meeple.core.words import counted
 from meeple.games.edges.rules import EdgesState
 from meeple.interfaces import solve_proof_cli as proofs
 from meeple.interfaces.console import console, fail, solver_ready
@@ -268,7 +269,7 @@ def _solve(
             highlight=False,
         )
     if known:
-        console.print(f"resuming: {_moves(len(known))} solved by an earlier run, from "
+        console.print(f"resuming: {counted(len(known), 'move')} solved by an earlier run, from "
                       f"{moves.path if moves else ''}", highlight=False)  # fmt: skip
     solver_ready()
     estimate = _Estimate(guess, sum(n for _, n in known.values()), len(known), workers)
@@ -345,17 +346,12 @@ class _Estimate:
         if self.moves:
             per_move = self.nodes / self.moves
             remaining = per_move * (self.total - self.moves) - max(0, count - self.run_nodes)
-            how = f"{_moves(self.moves)} solved: {per_move:,.0f} nodes each"
+            how = f"{counted(self.moves, 'move')} solved: {per_move:,.0f} nodes each"
         else:
             remaining = self.guess - count
             how = "a rough guess until a move is solved"
         left = max(remaining, 0) / (rate * self.workers)
         return f"{shown}; about {_duration(left)} left ({how})"
-
-
-def _moves(count: int) -> str:
-    """``1 move``, ``3 moves``."""
-    return f"{count} move{'' if count == 1 else 's'}"
 
 
 def _duration(seconds: float) -> str:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from meeple.core.files import atomic_write
+from meeple.core.words import counted
 from meeple.lab.metrics import METRIC_NAMES, Estimate, Rate, Spread, Summary
 from meeple.lab.paired import Pairing
 from meeple.lab.ratings import Rating
@@ -189,7 +190,8 @@ def difference_note(base: str, pairings: dict[str, Pairing]) -> str:
     counts = sorted({(p.pairs, max((d.units for d in p.differences), default=0))
                      for p in pairings.values()})  # fmt: skip
     pairs = " or ".join(
-        f"{n} games" + (f" over {u} seeds" if u and u != n else "") for n, u in counts
+        counted(n, "game") + (f" over {counted(u, 'seed')}" if u and u != n else "")
+        for n, u in counts
     )
     text = (
         f"Each variant less {base!r}, paired game by game: game k of every variant is played "

@@ -23,6 +23,7 @@ from pydantic import BaseModel, Field, model_validator
 from meeple.core.files import atomic_write
 from meeple.core.options import GameOptions
 from meeple.core.registry import game_class
+from meeple.core.words import counted
 from meeple.lab.simulate import Backend, ContentChanged, GameJob, run_jobs, with_lead_story
 from meeple.store.rows import GameRow, row_json
 
@@ -198,13 +199,13 @@ def superseded(spec: RunSpec, store: ResultStore) -> list[str]:
             continue
         what = content_changes(other.content or {}, other.files, spec.content or {}, spec.files)
         notes.append(
-            f"Run {run['key']} ({run['games']} games) is the same command on other files "
-            f"({'; '.join(what)}); its games are not counted in run {spec.key}."
+            f"Run {run['key']} ({counted(run['games'], 'game')}) is the same command on other "
+            f"files ({'; '.join(what)}); its games are not counted in run {spec.key}."
         )
     if len(notes) > SUPERSEDED_NOTES:
         more = len(notes) - SUPERSEDED_NOTES
         tail = (
-            f"{more} earlier run{'s' if more > 1 else ''} of the same command on other files "
+            f"{counted(more, 'earlier run')} of the same command on other files "
             "too (`meeple results` lists them)."
         )
         notes = [*notes[:SUPERSEDED_NOTES], tail]

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
+from meeple.core.words import counted
 from meeple.lab.metrics import AgentResult, agent_results
 from meeple.lab.run import RunSpec
 
@@ -107,7 +108,7 @@ def seating_note(plays: list[PairPlay]) -> str:
         return "No pair has played yet."
     counts = sorted({p.games for p in plays})
     games = (
-        f"Every pair played {counts[0]} game{'s' if counts[0] != 1 else ''}"
+        f"Every pair played {counted(counts[0], 'game')}"
         if len(counts) == 1
         else f"Pairs played {counts[0]} to {counts[-1]} games"
     )
@@ -152,7 +153,9 @@ def pair_lines(records: list[AgentResult]) -> list[str]:
     and what the interval is taken over."""
     out = []
     for record in records:
-        over = f"{record.deals} deals" if record.deals else f"{record.score.total} games"
+        over = (
+            counted(record.deals, "deal") if record.deals else counted(record.score.total, "game")
+        )
         out.append(
             f"{record.agent} against {record.opponent}: score rate {record.score} over {over} "
             f"({record.wins} W / {record.draws} D / {record.losses} L)."

@@ -25,6 +25,7 @@ from meeple.core.review import (
     only_action,
     searched_root,
 )
+from meeple.core.words import counted
 from meeple.games.edges.rules import EdgesGame, EdgesState
 from meeple.games.edges.uct import UCTAgent
 
@@ -129,7 +130,7 @@ class EdgesJudge:
         loss = abs(before - after)
         why = None
         if loss:
-            points = f"{loss} point{'s' if loss != 1 else ''}"
+            points = counted(loss, "point")
             why = f"{points} given away; {best} keeps {sign * before:+d}"
         return Judgement(
             seat, action, best, float(loss), values, "exact", "points", why, mistake=loss > 0,

@@ -12,6 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from meeple.core.game import Player
+from meeple.core.words import counted
 from meeple.games.erd.rules import (
     NOTATION_HELP,
     REASON_TEXT,
@@ -147,7 +148,7 @@ def render_combat(state: ErdState) -> Group | Text:
     for p in (0, 1):
         pile = combat.allocations[p].defense
         turrets = combat.turrets[p]
-        extra = f" + {turrets} Turret{'s' if turrets > 1 else ''}" if turrets else ""
+        extra = f" + {counted(turrets, 'Turret')}" if turrets else ""
         cells.append(f"{pile}{extra} = {combat.defense[p]}")
     table.add_row("Defense", *cells)
     story = Text("\n".join(describe_combat(game, combat)))
@@ -163,7 +164,7 @@ def _outcome(state: ErdState) -> str:
             return str(last["reason_text"])
         return f"{result['winner_name']} wins ({last['reason_text']})"
     a, b = sorted(result["score"], reverse=True)
-    games = f"{a} game{'s' if a != 1 else ''} to {b}"
+    games = f"{counted(a, 'game')} to {b}"
     if result["winner"] is None:
         return f"the match is drawn, {games}"
     return f"{result['winner_name']} won the match {games}"

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from meeple.core.game import Player
+from meeple.core.words import counted
 from meeple.games.erd.pieces import (
     CONVERSION_STEP,
     HEAVIES_IN_GAME,
@@ -281,7 +282,7 @@ def game_end(
         if not tied:
             compared = f"Rush + Defense {mine} against {theirs}"
         elif game.options.rush_tiebreak == "cards":
-            compared = f"Rush + Defense tied, a Rush of {mine} cards against {theirs}"
+            compared = f"Rush + Defense tied, a Rush of {counted(mine, 'card')} against {theirs}"
         else:
             compared = f"Rush + Defense tied, Rush {mine} against {theirs}"
         detail = (

@@ -38,6 +38,7 @@ from meeple.core.game import Game, Player, State
 from meeple.core.options import GameOptions
 from meeple.core.registry import register
 from meeple.core.simultaneous import Submissions
+from meeple.core.words import counted
 from meeple.games.erd.pieces import (
     KIND_NAMES,
     KIND_PLURALS,
@@ -473,9 +474,10 @@ class ErdState(State[Allocate]):
             else:
                 a, b = self.score
                 verdict = (
-                    f"{game.seat_name(winner)} won the match {_games(max(a, b))} to {min(a, b)}"
+                    f"{game.seat_name(winner)} won the match "
+                    f"{counted(max(a, b), 'game')} to {min(a, b)}"
                     if winner is not None
-                    else f"the match is drawn, {_games(a)} each"
+                    else f"the match is drawn, {counted(a, 'game')} each"
                 )
                 reason = f"{verdict}; in the last game, {_lower_first(last.detail)}"
         return {
@@ -530,10 +532,6 @@ class ErdState(State[Allocate]):
         seats = self.pending.seats
         chosen = tuple(guess if s == opponent else self.pending.of(s) for s in seats)
         return replace(self, pending=Submissions(seats, chosen))
-
-
-def _games(count: int) -> str:
-    return f"{count} game" if count == 1 else f"{count} games"
 
 
 def _lower_first(text: str) -> str:

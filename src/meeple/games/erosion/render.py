@@ -17,6 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from meeple.core.game import Player
+from meeple.core.words import counted
 from meeple.games.erosion.cards import AGE_NAMES, PROCESS_DECKS
 from meeple.games.erosion.rules import HIGH_METRES, ErosionState
 
@@ -168,11 +169,6 @@ def describe_card(state: ErosionState, card: int) -> str:
     if state.game.options.advanced and pc.architecture is not None:
         arch = f"  | {pc.architecture.text}"
     return f"{pc.id} {pc.rock} (Mohs {pc.mohs}{fossil}) | {p.name}: {does}{icon}{arch}"
-
-
-def counted(number: int, noun: str) -> str:
-    """``1 card``, ``2 cards``: a count with its noun in the right number."""
-    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 def render_status(state: ErosionState) -> Text:

@@ -3,7 +3,8 @@ steps and their resolution, and the effects of actions and edges."""
 
 from __future__ import annotations
 
-from meeple.games.squad_combat.content import DIE_FACES, Card, cards_text
+from meeple.core.words import counted
+from meeple.games.squad_combat.content import DIE_FACES, Card
 from meeple.games.squad_combat.pieces import (
     ATTACK_DIE,
     BOOST_DIE,
@@ -173,7 +174,7 @@ class Combat(Windows):
             return
         if effect == "draw":
             drawn = self.draw(perf.player, amount)
-            self.say(f"{card.name}: {self.name(perf.player)} draws {cards_text(drawn)}.")
+            self.say(f"{card.name}: {self.name(perf.player)} draws {counted(drawn, 'card')}.")
             return
         assert perf.target is not None
         seat, slot = perf.target

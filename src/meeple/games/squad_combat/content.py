@@ -34,6 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from meeple.core.errors import MeepleError, OptionError, did_you_mean
 from meeple.core.files import read_text_capped
 from meeple.core.options import content_digest
+from meeple.core.words import counted
 
 DIE_FACES = 6
 """'All dice in the game are six-sided.'"""
@@ -140,11 +141,6 @@ Trait = str
 CardKind = Literal["attack", "action", "edge"]
 Effect = Literal["heal", "boost", "energy", "draw", "defense", "attack"]
 Timing = Literal["anytime", "defending", "attacking"]
-
-
-def cards_text(count: int) -> str:
-    """``1 card``, ``2 cards``: a number of cards in words."""
-    return f"{count} card{'' if count == 1 else 's'}"
 
 
 EFFECT_HELP: dict[str, str] = {
@@ -278,7 +274,9 @@ class Card(_Traited):
         head = f"{self.kind} ({'/'.join(self.traits)}) {self.cost}"
         if self.kind == "attack":
             return f"{head}: hit {self.hit:+d}, damage {self.damage}"
-        effect = EFFECT_HELP[str(self.effect)].format(n=self.amount, cards=cards_text(self.amount))
+        effect = EFFECT_HELP[str(self.effect)].format(
+            n=self.amount, cards=counted(self.amount, "card")
+        )
         if self.kind == "edge":
             return f"{head}, {self.timing}: {effect}"
         return f"{head}: {effect}"
@@ -365,7 +363,7 @@ class Content:
         decks = [self.deck(k) for k in dict.fromkeys(keys)] if keys else list(self.decks)
         if len({deck.size for deck in decks}) < 2:
             return []
-        sizes = ", ".join(f"{deck.key} {cards_text(deck.size)}" for deck in decks)
+        sizes = ", ".join(f"{deck.key} {counted(deck.size, 'card')}" for deck in decks)
         return [
             f"the decks differ in size ({sizes}, in {self.source}); allowed, noted in case "
             "it is not meant"

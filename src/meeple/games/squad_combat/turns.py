@@ -3,7 +3,7 @@ passed, the end of the turn (spent energy, discards, draws), and the end of the 
 
 from __future__ import annotations
 
-from meeple.games.squad_combat.content import cards_text
+from meeple.core.words import counted
 from meeple.games.squad_combat.pieces import END_WINDOW, REACT, REFRESH_WINDOW
 from meeple.games.squad_combat.windows import Windows
 
@@ -73,7 +73,7 @@ class Turns(Windows):
         want = self.game.options.hand_size - len(self.hands[seat])
         if want > 0:
             drawn = self.draw(seat, want)
-            self.say(f"{self.name(seat)} draws {cards_text(drawn)}.")
+            self.say(f"{self.name(seat)} draws {counted(drawn, 'card')}.")
 
     def start_turn(self) -> None:
         """A new turn: everyone with a character in play gets action phases again."""

@@ -15,6 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from meeple.core.game import Player
+from meeple.core.words import counted
 from meeple.games.triangle_clock.cards import CARDS, SYMBOL_NAMES, Symbol, describe_symbol, glyph
 from meeple.games.triangle_clock.rules import (
     BLOCK,
@@ -174,8 +175,8 @@ def render_status(state: TriangleClockState, player: Player | None) -> Text:
     # 'You may not take written notes': the discard pile is to be remembered, not read.
     pile = "not shown" if no_notes(state) else str(len(supply.discards))
     text = Text(
-        f"Deck {len(supply.deck)} cards, discard pile {pile}, "
-        f"reshuffled {supply.reshuffles} time{'' if supply.reshuffles == 1 else 's'}.\n",
+        f"Deck {counted(len(supply.deck), 'card')}, discard pile {pile}, "
+        f"reshuffled {counted(supply.reshuffles, 'time')}.\n",
         style="dim",
     )
     if state.phase is Phase.OVER:

@@ -30,6 +30,7 @@ from typing import Any
 
 from meeple.core.errors import MeepleError
 from meeple.core.processes import die_with_parent
+from meeple.core.words import counted
 from meeple.interfaces.web.limits import ServerLimits
 from meeple.interfaces.web.live import ServerError
 from meeple.store.reviews import ReviewStore, review_key
@@ -131,8 +132,8 @@ class Reviews:
             raise ServerError("the server is stopping; ask again once it is back", 503, "stopping")
         if len(self._running) >= self.limits.max_reviews:
             busy = ServerError(
-                f"this server computes at most {self.limits.max_reviews} review"
-                f"{'s' if self.limits.max_reviews != 1 else ''} at once; try again in "
+                f"this server computes at most {counted(self.limits.max_reviews, 'review')} at "
+                f"once; try again in "
                 f"{BUSY_RETRY_SECONDS} s",
                 503,
                 "busy",

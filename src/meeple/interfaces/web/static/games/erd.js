@@ -3,7 +3,7 @@
 // cards; the match score. A seat builds its allocation by clicking Reserve cards into its
 // Rush and Defense piles; a card is offered only while some allocation in msg.legal still
 // contains the piles so far, and Confirm only for an allocation that is in msg.legal.
-import { clickable, gameStyle, html, svg } from "../js/draw.js";
+import { clickable, counted, gameStyle, html, svg } from "../js/draw.js";
 
 const KINDS = ["H", "L", "D"];
 const NAMES = { H: "Heavy", L: "Light", D: "Decoy" };
@@ -146,7 +146,7 @@ function drawScore(wrap, view, seats, me) {
     html("div", { class: "erd-seat-name" }, box, `${name}${me === s ? " (you)" : ""}`);
     html("div", { class: "erd-seat-games" }, box, String((result.score || [0, 0])[s]));
     const turrets = view.sides[s].turrets;
-    html("div", { class: "erd-seat-sub" }, box, `games won · ${turrets} Turret${turrets === 1 ? "" : "s"}`);
+    html("div", { class: "erd-seat-sub" }, box, `games won · ${counted(turrets, "Turret")}`);
   });
   html("div", { class: "erd-round" }, bar,
     `Game ${view.game_number} of best of ${result.best_of ?? "?"} · round ${view.round}` + (view.rules ? ` · rules ${view.rules}` : ""));

@@ -10,7 +10,7 @@
 // River rock, an Atmosphere card) or, failing that, as a button in the action bar. The
 // chosen steps are kept in ui.selection.path until they name exactly one legal move.
 
-import { cardList, clickable, gameStyle, html, svg } from "../js/draw.js";
+import { cardList, clickable, counted, gameStyle, html, svg } from "../js/draw.js";
 
 const ROCK_COLOURS = {
   shale: "#5f6673", limestone: "#e4dcc0", sandstone: "#e3a868", conglomerate: "#b98d69",
@@ -64,7 +64,7 @@ export function moveSteps(text, seatNames = []) {
     }
     if (t[i]) {
       const n = +t[i].slice(1);
-      steps.push({ key: t[i], place: "bar", label: `${n} rock${n === 1 ? "" : "s"}` });
+      steps.push({ key: t[i], place: "bar", label: counted(n, "rock") });
     }
   } else if (verb === "draw") {
     // One button a whole draw ("1 weathering + 1 fluvial"): a forced draw is one choice

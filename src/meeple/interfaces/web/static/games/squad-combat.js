@@ -14,7 +14,7 @@
 // Any legal move the picture has no place for still gets a button, so every move is
 // reachable by clicks.
 
-import { cardList, clickable, gameStyle, html, svg } from "../js/draw.js";
+import { cardList, clickable, counted, gameStyle, html, svg } from "../js/draw.js";
 
 const SLOTS = "abc";
 const STEP = {
@@ -35,7 +35,7 @@ const EFFECT_TEXT = {
   heal: (n) => `heal a wound of ${n} or less`,
   boost: (n) => `+${n} to one of your dice`,
   energy: (n) => `regain ${n} energy`,
-  draw: (n) => `draw ${n} card${n === 1 ? "" : "s"}`,
+  draw: (n) => `draw ${counted(n, "card")}`,
   defense: (n) => `+${n} defense`,
   attack: (n) => `+${n} attack`,
 };
@@ -221,7 +221,7 @@ function promptText(ctx, step, mine) {
     case STEP.payDie:
       return `${whose}: pay [${top.dice_due[0]}] for ${card}${mine ? ": click a die of that value or more" : ""}`;
     case STEP.payCard:
-      return `${whose}: discard ${top.cards_due} card${top.cards_due === 1 ? "" : "s"} for ${card}${mine ? ": click a card in your hand" : ""}`;
+      return `${whose}: discard ${counted(top.cards_due, "card")} for ${card}${mine ? ": click a card in your hand" : ""}`;
     case STEP.target:
       return `${whose}: choose the target of ${card}${mine ? ": click a character" : ""}`;
     case STEP.boost:
@@ -269,8 +269,8 @@ function pile(parent, label, count, cls, extra = null) {
   html("span", { class: "sc-pile-label" }, node, label);
   if (extra) {
     html("span", { class: "sc-pile-top" }, node, extra);
-    node.title = `${label}: ${count} cards, last ${extra}`;
-  } else node.title = `${label}: ${count ?? 0} cards`;
+    node.title = `${label}: ${counted(count, "card")}, last ${extra}`;
+  } else node.title = `${label}: ${counted(count, "card")}`;
 }
 
 function drawCharacter(row, ctx, s, slot, ch) {

@@ -5,7 +5,7 @@
 // read from msg.legal only: a letter (with +palette-swap / +right-angle), "mulligan" or
 // "memorised". The item tokens are toggles kept in ui.selection until a letter is clicked.
 
-import { clickable, gameStyle, html, svg } from "../js/draw.js";
+import { clickable, counted, gameStyle, html, svg } from "../js/draw.js";
 
 const DIRS = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"];
 const DIR_WORDS = ["12 o'clock", "half past 1", "3 o'clock", "half past 4", "6 o'clock",
@@ -125,7 +125,7 @@ function drawScoreboard(box, msg, view, seat) {
   const bar = html("div", { class: "tc-scoreboard" }, box);
   const round = html("div", { class: "tc-round" }, bar);
   html("div", { class: "tc-round-n" }, round, view.phase === "over"
-    ? `after ${view.rounds} rounds` : `round ${view.round} of ${view.rounds}`);
+    ? `after ${counted(view.rounds, "round")}` : `round ${view.round} of ${view.rounds}`);
   html("div", { class: "tc-phase" }, round, PHASE_TEXT[view.phase] || view.phase || "");
   const waiting = new Set((view.submissions && view.submissions.waiting) || view.to_act || []);
   (view.scores || []).forEach((score, p) => {

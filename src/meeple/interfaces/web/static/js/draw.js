@@ -3,6 +3,13 @@
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
+/** A count with its noun in the right number: counted(1, "card") is "1 card", counted(3,
+ * "card") "3 cards"; plural for a noun not made plural by an s (the server's core.words). */
+export function counted(number, noun, plural = null) {
+  const n = Number(number ?? 0);
+  return `${n.toLocaleString("en")} ${n === 1 ? noun : plural || `${noun}s`}`;
+}
+
 /** An SVG element with attributes, appended to parent; text becomes its content. */
 export function svg(tag, attrs = {}, parent = null, text = null) {
   const node = document.createElementNS(SVG_NS, tag);

@@ -2,6 +2,7 @@
 // file, stepped through with buttons or the arrow keys and drawn by the game's own module
 // as a spectator sees it; once the match is over, any seat's eyes can be chosen.
 import { api, drawEnd, drawWith, el, gameCatalogue, loadDrawing, logItems, toast } from "./common.js";
+import { counted } from "./draw.js";
 import { showReview } from "./review.js";
 
 const $ = (id) => document.getElementById(id);
@@ -67,7 +68,7 @@ async function load(recordText, match = null) {
   const wanted = Number(new URLSearchParams(location.search).get("step"));
   step = Number.isInteger(wanted) && wanted >= 0 && wanted <= last ? wanted : 0;
   document.title = `Replay: ${replay.game} — meeple`;
-  $("title").textContent = `Replay — ${replay.game} (${replay.moves.length} moves)`;
+  $("title").textContent = `Replay — ${replay.game} (${counted(replay.moves.length, "move")})`;
   review = showReview($("review"), {
     match, recordText: match ? null : recordText, names: replay.seat_names, goTo: go,
     onReady: (ready) => { review = ready; draw(); },

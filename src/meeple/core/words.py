@@ -1,0 +1,14 @@
+"""How meeple writes a count in a sentence: ``1 move``, ``2 moves``, never ``1 moves``.
+
+Counts that can be one are common in what a person reads (a game stopped after its first
+move, a run of one game, a card drawn alone); every message that counts goes through here.
+"""
+
+from __future__ import annotations
+
+
+def counted(number: int, noun: str, plural: str | None = None) -> str:
+    """``number`` with ``noun`` in the right number: ``counted(1, "card")`` is ``1 card``,
+    ``counted(3, "card")`` ``3 cards``; ``plural`` for a noun not made plural by an s
+    (``counted(2, "try", "tries")``). Thousands are grouped (``12,000 games``)."""
+    return f"{number:,} {noun if number == 1 else plural or noun + 's'}"

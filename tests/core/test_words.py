@@ -1,0 +1,22 @@
+"""A count in a sentence is written with its noun in the right number."""
+
+from __future__ import annotations
+
+import pytest
+
+from meeple.core.words import counted
+
+
+@pytest.mark.parametrize(
+    ("number", "noun", "plural", "written"),
+    [
+        (0, "move", None, "0 moves"),
+        (1, "move", None, "1 move"),
+        (2, "card", None, "2 cards"),
+        (1, "try", "tries", "1 try"),
+        (3, "try", "tries", "3 tries"),
+        (12000, "game", None, "12,000 games"),
+    ],
+)
+def test_a_count_takes_its_noun_in_the_right_number(number, noun, plural, written):
+    assert counted(number, noun, plural) == written
