@@ -53,6 +53,7 @@ from meeple.lab.simulate import Backend
 from meeple.lab.sweep import field_variants, sweep_figure, sweep_table, sweep_values
 from meeple.store import DEFAULT_URL
 from meeple.store.rows import GameRow
+from meeple.store.urls import hide_password
 
 if TYPE_CHECKING:
     from meeple.store import ResultStore
@@ -125,7 +126,8 @@ def _writing(out: Path) -> Iterator[None]:
 
 
 def _command_line() -> str:
-    return "meeple " + shlex.join(sys.argv[1:]) if sys.argv[1:] else "meeple"
+    # Written into reports and the results database: a --db URL's password stays out.
+    return hide_password("meeple " + shlex.join(sys.argv[1:]) if sys.argv[1:] else "meeple")
 
 
 def _play(
@@ -217,11 +219,11 @@ def _interrupted(store: ResultStore, spec: RunSpec, games: int, jsonl: Path) -> 
     how to go on, and end the command (exit status 130, as for any interrupted command)."""
     kept = [row for row in store.rows(spec.key) if row["index"] < games]
     store.note_run(spec.key, _command_line(), None)
-    where = f"{store.url} and {jsonl}"
+    where = f"{hide_password(store.url)} and {jsonl}"
     try:
         write_jsonl(kept, jsonl)
     except OSError as exc:
-        where = f"{store.url} (not in {jsonl}: {exc.strerror or exc})"
+        where = f"{hide_password(store.url)} (not in {jsonl}: {exc.strerror or exc})"
     console.print(
         f"Interrupted: {len(kept)} of {games} games of run {spec.key} are kept in "
         f"{escape(where)}. Run the same command again to play the other "
@@ -430,7 +432,7 @@ def simulate_command(
             notable,
         )
     _note(db, [spec.key], report)
-    console.print(f"Run {spec.key}: rows in {jsonl} and {db}; report {report}")
+    console.print(f"Run {spec.key}: rows in {jsonl} and {hide_password(db)}; report {report}")
 
 
 def _variant_example(game: str) -> tuple[str, str, str]:

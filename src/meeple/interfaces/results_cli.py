@@ -27,6 +27,7 @@ from meeple.lab.replay import notable_lines
 from meeple.lab.run import RunSpec, completed, write_csv
 from meeple.lab.tournament import pair_lines, pair_records, round_robin_agents
 from meeple.store import DEFAULT_URL
+from meeple.store.urls import hide_password
 
 
 def results_command(
@@ -95,8 +96,9 @@ def _seating_words(run: dict[str, Any]) -> str:
 
 def _print_runs(runs: list[dict[str, Any]], db: str) -> None:
     """One block per run; lines are not wrapped or cut, so a command can be copied whole."""
-    count = "1 run" if len(runs) == 1 else f"{len(runs)} runs"
-    console.print(f"{count} in {escape(db)}" + (":" if runs else ""))
+    console.print(
+        f"{counted(len(runs), 'run')} in {escape(hide_password(db))}" + (":" if runs else "")
+    )
     for run in runs:
         spec = run["spec"]
         head = f"{run['kind']} {run['game']} {options_words(spec['options'])}".rstrip()

@@ -18,6 +18,7 @@ from meeple.core.errors import MeepleError
 from meeple.interfaces.console import console, fail
 from meeple.interfaces.web.limits import ServerLimits
 from meeple.store import DEFAULT_MATCH_URL
+from meeple.store.urls import hide_password
 
 _LIMITS = ServerLimits()
 
@@ -194,7 +195,9 @@ def serve_command(
     except MeepleError as exc:
         raise fail(str(exc)) from None
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    console.print(f"meeple server on [bold]{url}[/] (matches in {db}); Ctrl-C stops it.")
+    console.print(
+        f"meeple server on [bold]{url}[/] (matches in {hide_password(db)}); Ctrl-C stops it."
+    )
     if not open_browser:
         console.print(f"Open {url} in a browser for the lobby: every game, to play or watch.")
     if open_browser:

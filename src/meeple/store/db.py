@@ -28,6 +28,7 @@ from sqlalchemy.exc import (
 from sqlalchemy.orm import Session
 
 from meeple.core.errors import MeepleError
+from meeple.store.urls import hide_password, normalized
 
 
 class StoreError(MeepleError):
@@ -108,11 +109,13 @@ def open_engine(url: str) -> Engine:
     durable once it returns, which the game server promises before it acknowledges a move.
     The busy timeout makes a second process wait for the lock instead of failing at once.
     """
+    url = normalized(url)
+    shown = hide_password(url)
     try:
         parsed = make_url(url)
     except ArgumentError:
         raise StoreError(
-            f"{url!r} is not a database URL; write sqlite:///path/to/file.db or "
+            f"{shown!r} is not a database URL; write sqlite:///path/to/file.db or "
             "postgresql+psycopg://user:password@host/dbname"
         ) from None
     connect_args: dict[str, Any] = {}
@@ -124,7 +127,7 @@ def open_engine(url: str) -> Engine:
             connect_args["timeout"] = float(wait if isinstance(wait, str) else wait[-1])
         except ValueError:
             raise StoreError(
-                f"timeout={wait!r} in {url!r} is not a number of seconds; write e.g. ?timeout=5"
+                f"timeout={wait!r} in {shown!r} is not a number of seconds; write e.g. ?timeout=5"
             ) from None
         if (file := _sqlite_path(parsed)) is not None:
             try:
@@ -146,9 +149,9 @@ def open_engine(url: str) -> Engine:
             hide_parameters=True,
         )
     except (NoSuchModuleError, ImportError) as exc:
-        raise StoreError(f"no database driver for {url!r}: {exc}") from None
+        raise StoreError(f"no database driver for {shown!r}: {exc}") from None
     except (ArgumentError, TypeError) as exc:
-        raise StoreError(f"cannot use the database URL {url!r}: {exc}") from None
+        raise StoreError(f"cannot use the database URL {shown!r}: {exc}") from None
     if sqlite:
         event.listen(engine, "connect", _sqlite_pragmas)
     return engine

@@ -46,6 +46,7 @@ from meeple.store.db import (
     storage_failures,
 )
 from meeple.store.defaults import DEFAULT_MATCH_URL
+from meeple.store.urls import hide_password
 
 CHANNEL = "meeple_match"
 """The PostgreSQL channel on which every change to a match is announced."""
@@ -223,14 +224,14 @@ class MatchStore:
                     if found != "ok":
                         first = " ".join(str(found).split())
                         raise StoreError(
-                            f"cannot read the matches in {self.url}: the file is damaged "
-                            f"(SQLite's check: {first}); restore it from a backup"
+                            f"cannot read the matches in {hide_password(self.url)}: the file is "
+                            f"damaged (SQLite's check: {first}); restore it from a backup"
                         )
                 conn.execute(select(func.count()).select_from(MatchRow)).scalar()
                 conn.execute(select(func.count()).select_from(MoveRow)).scalar()
         except SQLAlchemyError as exc:
             raise StoreError(
-                f"cannot read the matches in {self.url}: {getattr(exc, 'orig', exc)}"
+                f"cannot read the matches in {hide_password(self.url)}: {getattr(exc, 'orig', exc)}"
             ) from None
 
     @property

@@ -35,6 +35,7 @@ from meeple.store.db import (
 )
 from meeple.store.defaults import DEFAULT_URL
 from meeple.store.rows import GameRow
+from meeple.store.urls import hide_password
 
 
 class _Base(DeclarativeBase):
@@ -140,7 +141,8 @@ class ResultStore:
                         "spec": run.spec,
                         "created": run.created,
                         "games": counts.get(run.key, 0),
-                        "command": note.command if note else None,
+                        # A command noted by an older meeple may hold a --db password.
+                        "command": hide_password(note.command) if note else None,
                         "report": note.report if note else None,
                         "updated": note.updated if note else None,
                     }
@@ -157,7 +159,9 @@ class ResultStore:
         if len(found) == 1:
             return found[0]
         if not found:
-            raise StoreError(f"no run {key!r} in {self.url}; `meeple results` lists the runs")
+            raise StoreError(
+                f"no run {key!r} in {hide_password(self.url)}; `meeple results` lists the runs"
+            )
         keys = ", ".join(run["key"] for run in found[:6])
         raise StoreError(f"{key!r} could be any of {keys}; give more of the run's key")
 
