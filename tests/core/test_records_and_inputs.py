@@ -319,3 +319,35 @@ def test_fuzz_a_record_either_replays_or_is_a_record_error(text):
         record.replay()
     except RecordError:
         pass
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("{not", "not JSON: Expecting property name"),
+        ("[" * 3000, "nested too deeply to be read"),
+        ("9" * 5000, "a number has too many digits"),
+    ],
+)
+def test_json_from_outside_is_read_or_refused_saying_why(text, says):
+    from meeple.core.files import Unreadable, parse_json
+
+    assert parse_json('{"a": [1, 2]}') == {"a": [1, 2]}
+    with pytest.raises(Unreadable, match=says):
+        parse_json(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("a = ", "not TOML: Invalid value"),
+        ("a = " + "[" * 3000, "nested too deeply to be read"),
+        ("a = " + "9" * 5000, "a number has too many digits"),
+    ],
+)
+def test_toml_from_outside_is_read_or_refused_saying_why(text, says):
+    from meeple.core.files import Unreadable, parse_toml
+
+    assert parse_toml("a = [1, 2]") == {"a": [1, 2]}
+    with pytest.raises(Unreadable, match=says):
+        parse_toml(text)

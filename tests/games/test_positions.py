@@ -124,8 +124,14 @@ def test_malformed_positions_are_refused_naming_the_problem(index: int) -> None:
     other = "edges" if game.name != "edges" else "erd"
     assert f"of {other!r}" in refused(game, text.replace(game.name, other, 1))
     assert "twice" in refused(game, text + text.splitlines()[1])
-    assert "not valid JSON" in refused(
-        game, with_field(text, first_field, 0).replace(": 0", ": [1,")
+    assert "is not JSON" in refused(game, with_field(text, first_field, 0).replace(": 0", ": [1,"))
+    # Past the syntax: an integer over Python's 4,300-digit limit, nesting past its
+    # recursion limit (each was an AttributeError, and a server's 500 in an uploaded record).
+    assert "too many digits" in refused(
+        game, with_field(text, first_field, 0).replace(": 0", ": " + "9" * 5000)
+    )
+    assert "nested too deeply" in refused(
+        game, with_field(text, first_field, 0).replace(": 0", ": " + "[" * 3000)
     )
     assert f"no {first_field!r}" in refused(
         game, "\n".join(line for line in text.splitlines() if not line.startswith(first_field))

@@ -7,11 +7,13 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+from urllib.parse import quote
 
 import httpx
 import pytest
 import websockets
 
+import meeple
 from meeple.interfaces.web.client import Client, ServerProcess
 
 
@@ -126,6 +128,13 @@ def test_a_message_must_carry_json_types(server, message, says):
 
 # -- every refusal is {"error", "code"}, and never a traceback in the log ----------------------
 HUGE = "9" * 5_000  # past Python's 4,300-digit limit on reading an int
+DEEP = quote("[" * 3_000)  # past Python's recursion limit on reading nested JSON
+# A record that starts from a position whose turn has too many digits to read.
+HUGE_START = json.dumps(
+    {"game": "edges", "seed": 1, "moves": [], "options": {"board": "2x2"},
+     "start": meeple.make("edges", board="2x2").new_game(1).position().replace(
+         "turn: 0", f"turn: {HUGE}")}
+)  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -140,6 +149,8 @@ HUGE = "9" * 5_000  # past Python's 4,300-digit limit on reading an int
         ("POST", "/api/matches", '{"game": "edges", "options": {"x": 1}}', 400, "bad_option"),
         ("POST", "/api/replay", '{"game": "edges", "seed": ' + HUGE + "}", 400, "bad_record"),
         ("POST", "/api/replay", '{"game": "edges", "seed": 1}', 400, "bad_record"),
+        ("POST", "/api/replay", HUGE_START, 400, "bad_record"),
+        ("GET", f"/api/games/erd/rules?options={DEEP}", None, 400, "bad_request"),
     ],
 )
 def test_every_rest_refusal_is_an_error_with_a_code(server, method, path, body, status, code):

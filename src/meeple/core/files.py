@@ -12,11 +12,15 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import json
 import os
 import stat
 import tempfile
+import tomllib
+from collections.abc import Callable
 from importlib.resources.abc import Traversable
 from pathlib import Path
+from typing import Any
 
 MAX_DATA_FILE_BYTES = 4_000_000
 """The largest game data file read (a ranking table, a content file, a card list): the
@@ -113,3 +117,33 @@ def read_text_capped(path: Path | Traversable, limit: int = MAX_DATA_FILE_BYTES)
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise OSError(errno.EILSEQ, f"not UTF-8 text (byte {exc.start})") from None
+
+
+class Unreadable(ValueError):
+    """Text that cannot be read as JSON or TOML. The message says why and follows "is":
+    ``not JSON: Expecting value: line 1 column 1 (char 0)``, ``nested too deeply to be
+    read``, ``not readable: a number has too many digits (over 4,300)``."""
+
+
+def parse_json(text: str) -> Any:
+    """``text`` read as JSON; :class:`Unreadable` for anything else."""
+    return _parsed(json.loads, text, "JSON")
+
+
+def parse_toml(text: str) -> Any:
+    """``text`` read as TOML; :class:`Unreadable` for anything else."""
+    return _parsed(tomllib.loads, text, "TOML")
+
+
+def _parsed(parse: Callable[[str], Any], text: str, kind: str) -> Any:
+    # Past the parsers' own syntax errors, text from outside can fail them two more ways:
+    # nesting deeper than Python's recursion limit ([[[[...) and an integer past Python's
+    # 4,300-digit limit on reading one (a plain ValueError). Both are the text's fault.
+    try:
+        return parse(text)
+    except RecursionError:
+        raise Unreadable("nested too deeply to be read") from None
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise Unreadable(f"not {kind}: {exc}") from None
+    except ValueError:
+        raise Unreadable("not readable: a number has too many digits (over 4,300)") from None

@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from meeple.core.errors import MeepleError, PositionError
+from meeple.core.files import Unreadable, parse_json
 from meeple.core.registry import make
 from meeple.core.simultaneous import Submissions
 
@@ -239,11 +240,10 @@ class PositionCodec:
             if name in values:
                 raise PositionError(f"line {number}: field {name!r} is given twice")
             try:
-                values[name] = json.loads(raw)
-            except ValueError as exc:
+                values[name] = parse_json(raw)
+            except Unreadable as exc:
                 raise PositionError(
-                    f"line {number}: the value of {name!r} is not valid JSON ({exc.msg} at "
-                    f"character {exc.pos + 1}): {_quote(raw.strip())}"
+                    f"line {number}: the value of {name!r} is {exc}: {_quote(raw.strip())}"
                 ) from None
         options = values.pop("options", {})
         if options != game.options.changed():
@@ -527,8 +527,8 @@ def position_options(text: str) -> dict[str, Any]:
         name, _, raw = line.partition(":")
         if name.strip() == "options":
             try:
-                options = json.loads(raw)
-            except ValueError:
+                options = parse_json(raw)
+            except Unreadable:
                 options = None
             if not isinstance(options, dict):
                 raise PositionError(

@@ -6,7 +6,6 @@ A record replays to the identical final state, because all randomness flows from
 
 from __future__ import annotations
 
-import json
 from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any, Literal
@@ -14,7 +13,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, StrictInt, StrictStr, ValidationError
 
 from meeple.core.errors import FileOptionRefused, MeepleError, RecordError
-from meeple.core.files import atomic_write
+from meeple.core.files import Unreadable, atomic_write, parse_json
 from meeple.core.game import Action, Game, Player, State, shorten
 from meeple.core.options import UNSET_WORDS, content_digest
 from meeple.core.registry import game_class, make
@@ -201,16 +200,9 @@ class GameRecord(BaseModel):
                     f"{source} is not UTF-8 text (byte {exc.start}); a record is JSON in UTF-8"
                 ) from None
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"{source} is not JSON: {exc}") from None
-        except RecursionError:
-            raise RecordError(f"{source} is nested too deeply to be a game record") from None
-        except ValueError:
-            # Python's limit on reading an integer (4,300 digits), a plain ValueError.
-            raise RecordError(
-                f"{source} holds a number with too many digits to be a game record's"
-            ) from None
+            data = parse_json(text)
+        except Unreadable as exc:
+            raise RecordError(f"{source} is {exc}") from None
         return cls.from_data(data, source)
 
     @classmethod

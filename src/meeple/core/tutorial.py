@@ -25,12 +25,12 @@ first thing wrong; the server follows the same order (:func:`script_move`).
 from __future__ import annotations
 
 import inspect
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from meeple.core.errors import MeepleError
+from meeple.core.files import Unreadable, parse_toml
 from meeple.core.game import Game, Player, State
 from meeple.core.registry import game_class, make
 
@@ -120,9 +120,9 @@ def _moves(data: dict[str, Any], key: str, where: str) -> tuple[str, ...]:
 def parse_tutorial(game: str, text: str, where: str = FILE_NAME) -> Tutorial:
     """Read a tutorial's TOML text for ``game``; raises TutorialError naming what is wrong."""
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise TutorialError(f"{where} is not TOML: {exc}") from None
+        data = parse_toml(text)
+    except Unreadable as exc:
+        raise TutorialError(f"{where} is {exc}") from None
     known = {"title", "seed", "learner", "opening", "end", "options", "step"}
     unknown = sorted(set(data) - known)
     if unknown:

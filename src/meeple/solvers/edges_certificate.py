@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from meeple.core.errors import MeepleError
-from meeple.core.files import atomic_write
+from meeple.core.files import Unreadable, atomic_write, parse_json
 from meeple.games.edges.rules import EdgesState
 from meeple.solvers.edges_proof import CHECKPOINT_FORMAT, ENGINE, NullWindowProof, ProofCheck
 
@@ -82,8 +82,8 @@ class Certificate:
                     f"{self.path} is cut short or unpacks to over {MAX_TEXT:,} bytes: not a "
                     "certificate of this meeple"
                 )
-            data = json.loads(text)
-        except (lzma.LZMAError, UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+            data = parse_json(text.decode("utf-8"))
+        except (lzma.LZMAError, UnicodeDecodeError, Unreadable):
             raise MeepleError(f"{self.path} is not a proof certificate (xz-packed JSON)") from None
         if not isinstance(data, dict) or data.get("format") != CERTIFICATE_FORMAT:
             raise MeepleError(f"{self.path} is not a proof certificate of this meeple "

@@ -156,7 +156,11 @@ def test_an_unknown_deck_is_answered_with_the_one_meant(folder):
 
 def test_broken_toml_and_missing_files_are_named(folder, tmp_path):
     (folder / "cards.toml").write_text("[jab\nname = 1")
-    with pytest.raises(ContentError, match=r"cards\.toml: not valid TOML"):
+    with pytest.raises(ContentError, match=r"cards\.toml is not TOML"):
+        load_content(folder)
+    # A number past Python's 4,300-digit limit was a ValueError out of the loader.
+    (folder / "cards.toml").write_text("[jab]\nhit = " + "9" * 5000)
+    with pytest.raises(ContentError, match=r"cards\.toml is not readable: a number has too many"):
         load_content(folder)
     (folder / "decks.toml").unlink()
     with pytest.raises(ContentError, match="missing"):

@@ -12,8 +12,6 @@ it performs, its numbers, the rock types it lists and its elevation icon).
 
 from __future__ import annotations
 
-import json
-import tomllib
 from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
@@ -22,7 +20,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from meeple.core.errors import MeepleError, OptionError
-from meeple.core.files import read_text_capped
+from meeple.core.files import Unreadable, parse_json, parse_toml, read_text_capped
 from meeple.core.options import content_digest
 
 Deck = Literal["WX", "H", "F"]
@@ -424,9 +422,9 @@ def _where(source: str) -> str:
 def _parse_cards(text: str, fmt: Literal["json", "toml"]) -> tuple[tuple[Card, ...], list[str]]:
     """The cards and the problems found (cards valid only when there are none)."""
     try:
-        data = tomllib.loads(text) if fmt == "toml" else json.loads(text)
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
-        return (), [f"the card file is not {fmt.upper()}: {exc}"]
+        data = parse_toml(text) if fmt == "toml" else parse_json(text)
+    except Unreadable as exc:
+        return (), [f"the card file is {exc}"]
     if not isinstance(data, dict) or not isinstance(data.get("cards"), list):
         return (), [f'the card file must hold a "cards" list: {CARD_FILE_HELP}']
     cards: list[Card] = []
@@ -505,9 +503,9 @@ def _load_card_path(path: str, stamp: str) -> tuple[Card, ...]:
 def load_legends(text: str) -> tuple[tuple[LegendCard, ...], tuple[ChallengeCard, ...]]:
     """Parse and validate the Montane Legend Variant cards (legends and challenges)."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise CardError(f"the legend file is not JSON: {exc}") from None
+        data = parse_json(text)
+    except Unreadable as exc:
+        raise CardError(f"the legend file is {exc}") from None
     out: list[tuple[Any, ...]] = []
     for key, model in (("legends", LegendCard), ("challenges", ChallengeCard)):
         items = data.get(key) if isinstance(data, dict) else None

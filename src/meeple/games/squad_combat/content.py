@@ -20,7 +20,6 @@ the item and the field at fault.
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -32,7 +31,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from meeple.core.errors import MeepleError, OptionError, did_you_mean
-from meeple.core.files import read_text_capped
+from meeple.core.files import Unreadable, parse_toml, read_text_capped
 from meeple.core.options import content_digest
 from meeple.core.words import counted
 
@@ -394,9 +393,9 @@ def _read_table(folder: Traversable, what: str) -> dict[str, Any]:
     except OSError as exc:  # a device, a pipe, too large, not UTF-8, not readable
         raise ContentError(f"{where}: cannot read it: {exc.strerror or exc}") from None
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ContentError(f"{where}: not valid TOML: {exc}") from None
+        data = parse_toml(text)
+    except Unreadable as exc:
+        raise ContentError(f"{where} is {exc}") from None
     for key, value in data.items():
         if not isinstance(value, dict):
             raise ContentError(

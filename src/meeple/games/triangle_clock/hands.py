@@ -21,7 +21,6 @@ of the hands instead. Hands that are still equal tie.
 from __future__ import annotations
 
 import random
-import tomllib
 from collections.abc import Iterable, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
@@ -34,7 +33,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from meeple.core.errors import MeepleError, OptionError
-from meeple.core.files import read_text_capped
+from meeple.core.files import Unreadable, parse_toml, read_text_capped
 from meeple.core.options import content_digest
 from meeple.games.triangle_clock.cards import (
     CARDS,
@@ -114,9 +113,9 @@ def load_ranking_table(path: str | Path | None = None) -> RankingTable:
     except OSError as exc:
         raise RankingTableError(f"cannot read ranking table {source}: {exc.strerror}") from None
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise RankingTableError(f"ranking table {source} is not TOML: {exc}") from None
+        data = parse_toml(text)
+    except Unreadable as exc:
+        raise RankingTableError(f"ranking table {source} is {exc}") from None
     try:
         return RankingTable.model_validate(data)
     except ValidationError as exc:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -26,6 +25,7 @@ from starlette.requests import ClientDisconnect
 from meeple.agents import available_agents
 from meeple.core.about import meeple_version
 from meeple.core.errors import MeepleError
+from meeple.core.files import Unreadable, parse_json
 from meeple.core.game import Game
 from meeple.core.registry import make
 from meeple.interfaces.web.content_sets import ContentSets
@@ -626,15 +626,11 @@ async def _receive(websocket: WebSocket) -> Any:
     if len(text.encode()) > MAX_MESSAGE_BYTES:
         raise _BadMessage(f"message too large: at most {MAX_MESSAGE_BYTES} bytes", "too_large")
     try:
-        data = json.loads(text)
-    except RecursionError:
-        raise _BadMessage("a message nested too deeply to be one", "bad_json") from None
-    except ValueError as exc:
-        # JSONDecodeError, or an integer of more than 4,300 digits (Python's limit on
-        # reading an int, raised as a plain ValueError).
-        what = "a number with too many digits" if "digits" in str(exc) else "not JSON"
+        data = parse_json(text)
+    except Unreadable as exc:
         raise _BadMessage(
-            f'{what}: a message is one JSON object, e.g. {{"type": "ping"}}', "bad_json"
+            f'a message is one JSON object, e.g. {{"type": "ping"}}; this one is {exc}',
+            "bad_json",
         ) from None
     try:
         return client_message.validate_python(data)

@@ -5,12 +5,12 @@ be http(s) or relative (markdown-it's own check)."""
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from typing import Any
 
 from markdown_it import MarkdownIt
 
+from meeple.core.files import Unreadable, parse_json
 from meeple.core.game import Game
 from meeple.core.record import check_untrusted_options
 from meeple.core.registry import make
@@ -50,10 +50,10 @@ def game_from_query(name: str, options: str | None) -> Game[Any, Any, Any]:
         if len(options) > MAX_OPTIONS_TEXT:
             raise ServerError(f"options: at most {MAX_OPTIONS_TEXT} characters")
         try:
-            chosen = json.loads(options)
-        except json.JSONDecodeError as exc:
+            chosen = parse_json(options)
+        except Unreadable as exc:
             raise ServerError(
-                f'options must be a JSON object, e.g. {{"rules": "0.01"}}: {exc}'
+                f'options must be a JSON object, e.g. {{"rules": "0.01"}}; this is {exc}'
             ) from None
         if not isinstance(chosen, dict):
             raise ServerError('options must be a JSON object, e.g. {"rules": "0.01"}')
