@@ -203,7 +203,7 @@ def test_tournament_rates_the_agents(lab):
     ("args", "message"),
     [
         (["simulate", "edges", "--seat", "human"], "no human seats"),
-        (["simulate", "edges", "--bord", "2"], "unknown option 'bord'"),
+        (["simulate", "edges", "--bord", "2"], "unknown option '--bord' (did you mean '--board'?)"),
         (["compare", "edges", "--variant", "pie=false"], "at least two different variants"),
         (["compare", "edges", "--variant", "pie=no", "--variant", "pie=false"], "same rules"),
         (["compare", "edges", "--variant", "pie=maybe", "--variant", "pie=false"], "'maybe'"),

@@ -109,7 +109,8 @@ def test_meeple_sweep_of_a_data_field_plays_each_edited_copy(run, tmp_path):
     ("args", "words"),
     [
         (["erd", "--values", "1,3"], "give what to vary: --option NAME or --field"),
-        (["erd", "--option", "nope", "--values", "1,3"], "erd has no option 'nope'"),
+        (["erd", "--option", "nope", "--values", "1,3"], "unknown option '--nope' for erd"),
+        (["erd", "--option", "bestof", "--values", "1,3"], "(did you mean '--best-of'?)"),
         (["erd", "--option", "best-of", "--values", "1"], "two or more values"),
         (["erd", "--option", "best-of", "--values", "1,2"], "best_of"),
     ],

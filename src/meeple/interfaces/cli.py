@@ -43,7 +43,7 @@ from meeple.interfaces import (
 )
 from meeple.interfaces.console import console, fail, print_markdown
 from meeple.interfaces.game_help import GameOptionsCommand
-from meeple.interfaces.options_cli import parse_option_flags
+from meeple.interfaces.options_cli import flag, parse_option_flags
 
 app = typer.Typer(
     name="meeple",
@@ -89,7 +89,7 @@ def games_command() -> None:
     table.add_column("players")
     table.add_column("options")
     for info in games():
-        opts = " ".join(f"--{o.name.replace('_', '-')}" for o in info.options)
+        opts = " ".join(flag(o.name) for o in info.options)
         table.add_row(info.name, f"{info.title}: [dim]{info.summary}[/]", info.players, opts)
     console.print(table)
     console.print("Options and their values: meeple rules <name>.")
@@ -132,7 +132,7 @@ def rules_command(
     for column in ("default", "allowed", "meaning"):
         table.add_column(column)
     for o in describe_options(cls.Options):
-        table.add_row(f"--{o.name.replace('_', '-')}", str(o.default), o.allowed, o.help)
+        table.add_row(flag(o.name), str(o.default), o.allowed, o.help)
     console.print(table)
     if not full:
         console.print(f"The complete rules, with every interpretation: meeple rules {game} --full")

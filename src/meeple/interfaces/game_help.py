@@ -19,6 +19,7 @@ from typer.core import TyperCommand
 from meeple.core.errors import MeepleError
 from meeple.core.options import describe_options, option_text
 from meeple.core.registry import game_class, games
+from meeple.interfaces.options_cli import flag
 
 _ARGS = "meeple.command_args"
 """Where :meth:`GameOptionsCommand.parse_args` keeps the words typed, for the help."""
@@ -43,14 +44,13 @@ def game_options_epilog(words: list[str], command: str) -> str:
             "lists them with their values:"
         ]
         for info in games():
-            flags = " ".join(f"--{o.name.replace('_', '-')}" for o in info.options)
+            flags = " ".join(flag(o.name) for o in info.options)
             lines.append(f"{info.name}: {flags}")
         return "\n\n".join(escape(line) for line in lines)
     lines = [f"Options of {cls.title}, given after the game (--name value):"]
     for o in describe_options(cls.Options):
         lines.append(
-            f"--{o.name.replace('_', '-')}  (default {option_text(o.default)}; "
-            f"allowed: {o.allowed}) {o.help}"
+            f"{flag(o.name)}  (default {option_text(o.default)}; allowed: {o.allowed}) {o.help}"
         )
     return "\n\n".join(escape(line) for line in lines)
 

@@ -27,7 +27,7 @@ from meeple.core.game import Game
 from meeple.core.options import describe_options
 from meeple.core.registry import game_class, make
 from meeple.interfaces.console import console, fail
-from meeple.interfaces.options_cli import options_words, parse_option_flags
+from meeple.interfaces.options_cli import flag, options_words, parse_option_flags, unknown_flag
 from meeple.lab.metrics import Summary, summarize
 from meeple.lab.paired import Pairing, paired_differences
 from meeple.lab.replay import notable_lines
@@ -677,10 +677,7 @@ def sweep_command(
         if option is not None:
             key = option.removeprefix("--").replace("-", "_")
             if key not in game_class(name).Options.model_fields:
-                flags = ", ".join(
-                    "--" + n.replace("_", "-") for n in game_class(name).Options.model_fields
-                )
-                raise LabError(f"{name} has no option {option!r}; its options: {flags}")
+                raise unknown_flag(name, key)
             what = key.replace("_", "-")
             variants = [f"{what} {v}: {key}={v}" for v in tried]
         else:
@@ -730,7 +727,7 @@ def _without_options(game: str, args: list[str], names: set[str]) -> list[str]:
     """``args`` (option flags) less the options ``names``, which each variant gives."""
     parsed = parse_option_flags(game, args)
     kept = {k: v for k, v in parsed.items() if k not in names}
-    return [f"--{k.replace('_', '-')}={v}" for k, v in kept.items()]
+    return [f"{flag(k)}={v}" for k, v in kept.items()]
 
 
 def _pairings(

@@ -9,11 +9,28 @@ from __future__ import annotations
 
 from typing import Any
 
-from meeple.core.errors import OptionError
+from meeple.core.errors import OptionError, did_you_mean
 from meeple.core.game import Game
 from meeple.core.options import option_text
 from meeple.core.record import GameRecord, refuse_file_options
 from meeple.core.registry import game_class
+
+
+def flag(name: str) -> str:
+    """An option's name as its flag: ``best_of`` is ``--best-of``."""
+    return "--" + name.replace("_", "-")
+
+
+def unknown_flag(game: str, name: str) -> OptionError:
+    """The refusal of ``--name``, not an option of ``game``: the near flag if there is one,
+    and every flag (in flags: the option names a script sends are for ``meeple.make``)."""
+    cls = game_class(game)
+    flags = [flag(n) for n in cls.Options.model_fields]
+    near = [*flags, *(flag(f"no_{n}") for n in cls.Options.model_fields if _is_bool(cls, n))]
+    return OptionError(
+        f"unknown option {flag(name)!r}{did_you_mean(flag(name), near)} for {cls.name}; "
+        f"its options are: {', '.join(flags) or '(none)'}"
+    )
 
 
 def _is_bool(cls: type[Game], name: str) -> bool:
@@ -21,11 +38,12 @@ def _is_bool(cls: type[Game], name: str) -> bool:
     return field is not None and field.annotation is bool
 
 
-def parse_option_flags(game: str, args: list[str]) -> dict[str, Any]:
+def parse_option_flags(game: str, args: list[str], *, known: bool = True) -> dict[str, Any]:
     """Read ``--name value``, ``--name=value``, ``--flag [value]`` and ``--no-flag`` for ``game``.
 
-    Validation of names and values happens when the game is made; this only splits the
-    words, and rejects words that are not flags with a message listing the game's options.
+    Values are validated when the game is made; this splits the words, rejects words that
+    are not flags, and (``known``) flags that are not the game's, each with a message
+    listing the game's options.
     """
     cls = game_class(game)
     out: dict[str, Any] = {}
@@ -33,7 +51,7 @@ def parse_option_flags(game: str, args: list[str]) -> dict[str, Any]:
     while i < len(args):
         word = args[i]
         if not word.startswith("--") or word == "--":
-            flags = ", ".join("--" + n.replace("_", "-") for n in cls.Options.model_fields)
+            flags = ", ".join(flag(n) for n in cls.Options.model_fields)
             raise OptionError(
                 f"unexpected {word!r}; give {cls.name} options as --name value (options: {flags})"
             )
@@ -57,8 +75,13 @@ def parse_option_flags(game: str, args: list[str]) -> dict[str, Any]:
         elif key in cls.Options.model_fields:
             raise OptionError(f"option --{name} of {cls.name} needs a value")
         else:
-            out[key] = True  # an unknown name: making the game reports it with the options
+            out[key] = True
         i += 1
+    # An unknown flag is refused here, in flags (--best-of, not best_of); ``known=False``
+    # leaves it to a caller that takes fewer than the game's options (and says so).
+    for key in out if known else ():
+        if key not in cls.Options.model_fields:
+            raise unknown_flag(game, key)
     return out
 
 
@@ -71,13 +94,13 @@ def with_typed_files(record: GameRecord, args: list[str], source: str) -> GameRe
     game's other options come from the record (OptionError for any other flag).
     """
     external = game_class(record.game).Options.external_options()
-    typed = parse_option_flags(record.game, args)
-    flags = ", ".join("--" + n.replace("_", "-") for n in external) or "none for this game"
+    typed = parse_option_flags(record.game, args, known=False)
+    flags = ", ".join(flag(n) for n in external) or "none for this game"
     others = sorted(k for k in typed if k not in external)
     if others:
         raise OptionError(
             f"{source}: the game's options come from the record; only its file options may "
-            f"be typed (here: {flags}), not --{others[0].replace('_', '-')}"
+            f"be typed (here: {flags}), not {flag(others[0])}"
         )
     if typed:
         kept = {k: v for k, v in record.options.items() if k.replace("-", "_") not in typed}
@@ -87,7 +110,7 @@ def with_typed_files(record: GameRecord, args: list[str], source: str) -> GameRe
         record.options,
         source,
         "if you trust the file, name it yourself after the record, e.g. "
-        + " ".join(f"--{n.replace('_', '-')} PATH" for n in external),
+        + " ".join(f"{flag(n)} PATH" for n in external),
         typed=typed,
     )
     return record
@@ -96,7 +119,7 @@ def with_typed_files(record: GameRecord, args: list[str], source: str) -> GameRe
 def option_flags(options: dict[str, Any]) -> str:
     """Options as command-line flags that :func:`parse_option_flags` reads back:
     ``--board 3x3 --pie false`` (never Python's ``False``)."""
-    return " ".join(f"--{k.replace('_', '-')} {option_text(v)}" for k, v in options.items())
+    return " ".join(f"{flag(k)} {option_text(v)}" for k, v in options.items())
 
 
 def options_words(options: dict[str, Any]) -> str:

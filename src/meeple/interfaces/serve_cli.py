@@ -22,6 +22,13 @@ from meeple.store.urls import hide_password
 
 _LIMITS = ServerLimits()
 
+# The limits in groups, as docs/security.md tables them: an operator reads 31 options.
+AGENTS = "Computer players (per match)"
+PER_ADDRESS = "Per client address"
+SIZES = "Sizes of requests and pages"
+HINTS = "Hints and post-game reviews"
+EXPIRY = "Unfinished matches"
+
 
 def serve_command(
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
@@ -45,63 +52,126 @@ def serve_command(
         bool, typer.Option("--open", help="open the lobby in a web browser once started")
     ] = False,
     max_agent_seconds: Annotated[
-        float, typer.Option(help="most seconds= an agent of a new match may be given", min=0.001)
+        float,
+        typer.Option(
+            help="most seconds= an agent of a new match may be given",
+            min=0.001,
+            rich_help_panel=AGENTS,
+        ),
     ] = _LIMITS.max_agent_seconds,
     max_agent_iterations: Annotated[
-        int, typer.Option(help="most iterations= an agent may be given", min=1)
+        int,
+        typer.Option(help="most iterations= an agent may be given", min=1, rich_help_panel=AGENTS),
     ] = _LIMITS.max_agent_iterations,
     max_agent_worlds: Annotated[
-        int, typer.Option(help="most worlds= (min_worlds=, samples=) an agent may be given", min=1)
+        int,
+        typer.Option(
+            help="most worlds= (min_worlds=, samples=) an agent may be given",
+            min=1,
+            rich_help_panel=AGENTS,
+        ),
     ] = _LIMITS.max_agent_worlds,
     max_agent_nodes: Annotated[
-        int, typer.Option(help="most nodes= a search tree may be given", min=1)
+        int,
+        typer.Option(help="most nodes= a search tree may be given", min=1, rich_help_panel=AGENTS),
     ] = _LIMITS.max_agent_nodes,
     max_agent_depth: Annotated[
-        int, typer.Option(help="most depth= a search may be given", min=1)
+        int, typer.Option(help="most depth= a search may be given", min=1, rich_help_panel=AGENTS)
     ] = _LIMITS.max_agent_depth,
     max_agent_exact: Annotated[
-        int, typer.Option(help="most exact= Edges' perfect agent may be given", min=0)
+        int,
+        typer.Option(
+            help="most exact= Edges' perfect agent may be given", min=0, rich_help_panel=AGENTS
+        ),
     ] = _LIMITS.max_agent_exact,
     max_creates_per_minute: Annotated[
-        int, typer.Option(help="new matches one address may make in any minute", min=1)
+        int,
+        typer.Option(
+            help="new matches one address may make in any minute",
+            min=1,
+            rich_help_panel=PER_ADDRESS,
+        ),
     ] = _LIMITS.max_creates_per_minute,
     max_replays_per_minute: Annotated[
-        int, typer.Option(help="uploaded records one address may have checked a minute", min=1)
+        int,
+        typer.Option(
+            help="uploaded records one address may have checked a minute",
+            min=1,
+            rich_help_panel=PER_ADDRESS,
+        ),
     ] = _LIMITS.max_replays_per_minute,
     max_open_matches: Annotated[
-        int, typer.Option(help="unfinished matches one address may have made at once", min=1)
+        int,
+        typer.Option(
+            help="unfinished matches one address may have made at once",
+            min=1,
+            rich_help_panel=PER_ADDRESS,
+        ),
     ] = _LIMITS.max_open_matches,
     max_sockets_per_client: Annotated[
-        int, typer.Option(help="WebSockets one address may hold open at once", min=1)
+        int,
+        typer.Option(
+            help="WebSockets one address may hold open at once", min=1, rich_help_panel=PER_ADDRESS
+        ),
     ] = _LIMITS.max_sockets_per_client,
     max_sockets_per_match: Annotated[
-        int, typer.Option(help="WebSockets one match may have open at once", min=2)
+        int,
+        typer.Option(
+            help="WebSockets one match may have open at once", min=2, rich_help_panel=SIZES
+        ),
     ] = _LIMITS.max_sockets_per_match,
     max_hints_per_minute: Annotated[
-        int, typer.Option(help="hints one address may ask for a minute", min=1)
+        int,
+        typer.Option(
+            help="hints one address may ask for a minute", min=1, rich_help_panel=PER_ADDRESS
+        ),
     ] = _LIMITS.max_hints_per_minute,
     max_hint_iterations: Annotated[
-        int, typer.Option(help="most search iterations a hint is given", min=1)
+        int,
+        typer.Option(help="most search iterations a hint is given", min=1, rich_help_panel=HINTS),
     ] = _LIMITS.max_hint_iterations,
     hint_seconds: Annotated[
         float,
-        typer.Option(help="how long a hint may take before it is refused", min=0.001),
+        typer.Option(
+            help="how long a hint may take before it is refused", min=0.001, rich_help_panel=HINTS
+        ),
     ] = _LIMITS.hint_seconds,
     lobby_page_size: Annotated[
-        int, typer.Option(help="the most matches one lobby listing returns", min=1, max=1000)
+        int,
+        typer.Option(
+            help="the most matches one lobby listing returns",
+            min=1,
+            max=1000,
+            rich_help_panel=SIZES,
+        ),
     ] = _LIMITS.lobby_page_size,
     max_body_bytes: Annotated[
-        int, typer.Option(help="the largest request body (an uploaded record: 2 MB)", min=1024)
+        int,
+        typer.Option(
+            help="the largest request body (an uploaded record: 2 MB)",
+            min=1024,
+            rich_help_panel=SIZES,
+        ),
     ] = _LIMITS.max_body_bytes,
     max_options_bytes: Annotated[
-        int, typer.Option(help="the largest options of a match, as JSON", min=64)
+        int,
+        typer.Option(help="the largest options of a match, as JSON", min=64, rich_help_panel=SIZES),
     ] = _LIMITS.max_options_bytes,
     max_reviews: Annotated[
-        int, typer.Option(help="post-game reviews computed at once, each in a process", min=1)
+        int,
+        typer.Option(
+            help="post-game reviews computed at once, each in a process",
+            min=1,
+            rich_help_panel=HINTS,
+        ),
     ] = _LIMITS.max_reviews,
     max_review_seconds: Annotated[
         float,
-        typer.Option(help="stop a review past this many seconds and refuse it", min=0.001),
+        typer.Option(
+            help="stop a review past this many seconds and refuse it",
+            min=0.001,
+            rich_help_panel=HINTS,
+        ),
     ] = _LIMITS.max_review_seconds,
     review_iterations: Annotated[
         int,
@@ -110,6 +180,7 @@ def serve_command(
             "own: 200 for the card games, 20,000 for Edges' uct)",
             min=0,
             max=100_000,
+            rich_help_panel=HINTS,
         ),
     ] = _LIMITS.review_iterations,
     prepare_any_variant: Annotated[
@@ -118,6 +189,7 @@ def serve_command(
             "--prepare-any-variant",
             help="let matches ask for any Erd variant, solved on first use (default: only the "
             "shipped rules versions; a new one costs half a minute of CPU)",
+            rich_help_panel=AGENTS,
         ),
     ] = _LIMITS.prepare_any_variant,
     forwarded_allow_ips: Annotated[
@@ -133,6 +205,7 @@ def serve_command(
             help="how much longer than its time budget an agent's move may take before its "
             "worker is stopped and the seat's move is made by the default agent",
             min=0.001,
+            rich_help_panel=AGENTS,
         ),
     ] = _LIMITS.agent_margin_seconds,
     expire_waiting_seconds: Annotated[
@@ -141,6 +214,7 @@ def serve_command(
             help="close a match (result 'expired') whose people's seats nobody took within "
             "this many seconds of its creation or last join",
             min=0.001,
+            rich_help_panel=EXPIRY,
         ),
     ] = _LIMITS.expire_waiting_seconds,
     expire_idle_seconds: Annotated[
@@ -149,6 +223,7 @@ def serve_command(
             help="close an unfinished match (result 'expired') nobody has moved in or joined "
             "for this many seconds",
             min=0.001,
+            rich_help_panel=EXPIRY,
         ),
     ] = _LIMITS.expire_idle_seconds,
 ) -> None:

@@ -18,13 +18,18 @@ from meeple.core.words import counted
 from meeple.games.edges.rules import EdgesState
 from meeple.interfaces import solve_proof_cli as proofs
 from meeple.interfaces.console import console, fail, solver_ready
-from meeple.interfaces.options_cli import with_typed_files
+from meeple.interfaces.options_cli import flag, with_typed_files
 from meeple.solvers import cache
 
 if TYPE_CHECKING:
     pass
 
 CACHE_HELP = "folder of solved results (default: $MEEPLE_CACHE_DIR or ~/.cache/meeple/solver)"
+
+# The options in groups: 24 of them, most for one reading (a proof, an estimate) or one game.
+PROOFS = "Edges: proofs (--prove)"
+ESTIMATES = "Edges: a proof's size, estimated (--prove N --estimate K)"
+ERD = "Erd"
 
 
 def solve_command(
@@ -57,15 +62,24 @@ def solve_command(
         typer.Option(
             help="only answer 'can the first player reach at least T?' (null-window proof; "
             "a run stopped before the answer exits 3 for --budget, 130 for Ctrl-C, 143 for "
-            "SIGTERM, and the same command resumes it)"
+            "SIGTERM, and the same command resumes it)",
+            rich_help_panel=PROOFS,
         ),
     ] = None,
     checkpoint: Annotated[
         Path | None,
-        typer.Option(help="--prove: the resumable checkpoint file (default: in the cache)"),
+        typer.Option(
+            help="--prove: the resumable checkpoint file (default: in the cache)",
+            rich_help_panel=PROOFS,
+        ),
     ] = None,
     split: Annotated[
-        int, typer.Option(help="--prove: plies expanded above the compiled searches", min=0)
+        int,
+        typer.Option(
+            help="--prove: plies expanded above the compiled searches",
+            min=0,
+            rich_help_panel=PROOFS,
+        ),
     ] = 4,
     budget: Annotated[
         float | None,
@@ -73,6 +87,7 @@ def solve_command(
             help="--prove: stop after this many seconds (run again to resume; exit code 3 "
             "says it is not finished)",
             min=1,
+            rich_help_panel=PROOFS,
         ),
     ] = None,
     workers: Annotated[
@@ -85,11 +100,16 @@ def solve_command(
     ] = None,
     backend: Annotated[
         str,
-        typer.Option(help="--prove: where leaves are searched: threads (here) or ray"),
+        typer.Option(
+            help="--prove: where leaves are searched: threads (here) or ray", rich_help_panel=PROOFS
+        ),
     ] = "threads",
     address: Annotated[
         str | None,
-        typer.Option(help="--backend ray: the cluster's address (default: a local cluster)"),
+        typer.Option(
+            help="--backend ray: the cluster's address (default: a local cluster)",
+            rich_help_panel=PROOFS,
+        ),
     ] = None,
     estimate: Annotated[
         int | None,
@@ -97,23 +117,32 @@ def solve_command(
             help="--prove: estimate the proof's size (leaves, nodes, core-hours) by this many "
             "random probes, without running it",
             min=1,
+            rich_help_panel=ESTIMATES,
         ),
     ] = None,
     depth: Annotated[
         int | None,
         typer.Option(
-            help="--estimate: plies down to each searched position (default: --split)", min=0
+            help="--estimate: plies down to each searched position (default: --split)",
+            min=0,
+            rich_help_panel=ESTIMATES,
         ),
     ] = None,
     expect: Annotated[
         str,
-        typer.Option(help="--estimate: the answer whose proof is sized, yes or no"),
+        typer.Option(
+            help="--estimate: the answer whose proof is sized, yes or no", rich_help_panel=ESTIMATES
+        ),
     ] = "yes",
-    seed: Annotated[int, typer.Option(help="--estimate: the probes' random seed")] = 0,
+    seed: Annotated[
+        int, typer.Option(help="--estimate: the probes' random seed", rich_help_panel=ESTIMATES)
+    ] = 0,
     survey: Annotated[
         bool,
         typer.Option(
-            "--survey", help="--prove: say how far the checkpoint has got, without searching"
+            "--survey",
+            help="--prove: say how far the checkpoint has got, without searching",
+            rich_help_panel=PROOFS,
         ),
     ] = False,
     check: Annotated[
@@ -122,28 +151,39 @@ def solve_command(
             help="--prove: check a finished proof from its leaves' answers, and search this "
             "many of its leaves again with other hash keys",
             min=0,
+            rich_help_panel=PROOFS,
         ),
     ] = None,
     certificate: Annotated[
         Path | None,
         typer.Option(
             help="--check: read a proof's certificate (see --export-certificate) instead of "
-            "its checkpoint"
+            "its checkpoint",
+            rich_help_panel=PROOFS,
         ),
     ] = None,
     export_certificate: Annotated[
         Path | None,
         typer.Option(
             help="--prove: check a finished proof and write its certificate (the answers a "
-            "check needs, xz-compressed) to this file"
+            "check needs, xz-compressed) to this file",
+            rich_help_panel=PROOFS,
         ),
     ] = None,
     rules: Annotated[
-        str | None, typer.Option(help="erd: rules version (original, 0.01, 0.02; default 0.02)")
+        str | None,
+        typer.Option(
+            help="erd: rules version (original, 0.01, 0.02; default 0.02)", rich_help_panel=ERD
+        ),
     ] = None,
     option: Annotated[
         list[str] | None,
-        typer.Option("--option", "-o", help="erd: another game option as name=value (repeatable)"),
+        typer.Option(
+            "--option",
+            "-o",
+            help="erd: another game option as name=value (repeatable)",
+            rich_help_panel=ERD,
+        ),
     ] = None,
 ) -> None:
     """Solve an Edges position or an Erd rules version exactly: values, best moves, cost.
@@ -373,10 +413,10 @@ def _pie_word(args: list[str]) -> str | bool | None:
     other word is refused."""
     from meeple.interfaces.options_cli import parse_option_flags
 
-    given = parse_option_flags("edges", args)
+    given = parse_option_flags("edges", args, known=False)
     pie = given.pop("pie", None)
     if given:
-        words = ", ".join(f"--{k.replace('_', '-')}" for k in given)
+        words = ", ".join(flag(k) for k in given)
         raise MeepleError(f"meeple solve does not take {words}; see meeple solve --help")
     return pie
 
