@@ -162,6 +162,17 @@ def test_every_rest_refusal_is_an_error_with_a_code(server, method, path, body, 
     assert "Traceback" not in _log(server)
 
 
+def test_a_refusal_s_log_line_is_bounded_whatever_the_client_sends(server):
+    """A 5,000-character game name in the path wrote a 5 KB line to the server's log per
+    request (the path in full): an anonymous client could fill an operator's disk."""
+    before = len(_log(server))
+    for path in (f"/api/games/{HUGE}/cards", f"/api/matches/{HUGE}", f"/api/replay/review/{HUGE}"):
+        reply = httpx.get(server.url + path)
+        assert reply.status_code in (400, 404), reply.text
+    written = _log(server)[before:].splitlines()
+    assert len(written) == 3 and all(len(line) < 600 for line in written), written
+
+
 def _ws_url(server, match: str) -> str:
     return server.url.replace("http", "ws") + f"/ws/{match}"
 

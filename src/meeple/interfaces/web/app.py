@@ -507,7 +507,11 @@ def _refusal(
 ) -> JSONResponse:
     """A refused request: one warning line in the log (never a traceback), and the client
     is told what was wrong."""
-    log.warning("%s %s refused (%s): %s", request.method, request.url.path, code, message[:200])
+    # A path is the client's to write (up to the HTTP parser's limit): the log line is
+    # bounded whatever the client sends, as the message is.
+    path = request.url.path
+    shown = path if len(path) <= 200 else path[:200] + "..."
+    log.warning("%s %s refused (%s): %s", request.method, shown, code, message[:200])
     return JSONResponse({"error": message, "code": code}, status_code=status, headers=headers)
 
 
