@@ -19,6 +19,7 @@ from pettingzoo.test import (  # noqa: E402
     seed_test,
 )
 
+from meeple.core.errors import MeepleError  # noqa: E402
 from meeple.core.registry import make  # noqa: E402
 from meeple.envs import openspiel as mos  # noqa: E402
 from meeple.envs import pettingzoo as mpz  # noqa: E402
@@ -205,3 +206,9 @@ def test_the_single_seat_env_plays_against_its_agents():
         _, reward, done, _, info = env.step(int(legal[0]))
     assert reward in (-1.0, 0.0, 1.0)
     assert env.state.is_over
+
+
+def test_a_wrong_number_of_opponents_is_refused_counting_them():
+    """Edges has one opponent: "needs 1 opponent", never "1 opponents"."""
+    with pytest.raises(MeepleError, match=r"Edges needs 1 opponent, got 2$"):
+        MeepleGymEnv("edges", seat=0, opponents=["greedy", "greedy"])

@@ -24,6 +24,7 @@ from meeple.core.errors import IllegalAction, MeepleError
 from meeple.core.game import State
 from meeple.core.registry import make
 from meeple.core.rng import derive_seed
+from meeple.core.words import counted
 from meeple.envs.observation import ObservationKind, observation_for
 from meeple.envs.pettingzoo import text_board
 
@@ -52,7 +53,8 @@ class MeepleGymEnv(gymnasium.Env):
             others = others * (self.game.num_players - 1)
         if len(others) != self.game.num_players - 1:
             raise MeepleError(
-                f"{self.game.title} needs {self.game.num_players - 1} opponents, got {len(others)}"
+                f"{self.game.title} needs {counted(self.game.num_players - 1, 'opponent')}, "
+                f"got {len(others)}"
             )
         self.seat = seat
         self.opponent_specs = others

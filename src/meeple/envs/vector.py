@@ -47,6 +47,7 @@ from gymnasium.vector.utils import batch_space
 from meeple.core.batch import arrays
 from meeple.core.errors import IllegalAction, MeepleError
 from meeple.core.registry import batch_rules, make
+from meeple.core.words import counted
 
 MAX_ENVS = 1 << 20
 """The most games one environment steps at once (a bound on the memory it takes)."""
@@ -108,7 +109,7 @@ class MeepleVectorEnv(VectorEnv):
             seeds = self.np_random.integers(0, 2**62, self.num_envs)
         elif isinstance(seed, list):
             if len(seed) != self.num_envs:
-                raise MeepleError(f"reset needs {self.num_envs} seeds, got {len(seed)}")
+                raise MeepleError(f"reset needs {counted(self.num_envs, 'seed')}, got {len(seed)}")
             seeds = np.array(seed, dtype=np.int64)
         else:
             seeds = seed + np.arange(self.num_envs, dtype=np.int64)
