@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import random
+import stat
 from importlib import metadata
 
 import pytest
@@ -12,6 +14,7 @@ import meeple
 from meeple.agents import AgentSpecError, make_agent, parse_spec, play_game
 from meeple.agents.levels import level_spec
 from meeple.core.errors import OptionError, RecordError, UnknownGame
+from meeple.core.files import atomic_write
 from meeple.core.record import GameRecord, Playthrough
 from meeple.core.rng import derive_seed, make_rng
 from meeple.core.simultaneous import Submissions
@@ -105,6 +108,29 @@ def test_save_replaces_atomically_and_leaves_no_temp_files(tmp_path):
     play.record().save(path)
     assert [p.name for p in tmp_path.iterdir()] == ["g.json"]
     assert len(GameRecord.load(path).moves) == 1
+
+
+def test_a_write_keeps_a_link_and_never_replaces_a_device_or_a_pipe(tmp_path):
+    """``--csv /dev/full`` (as root) replaced the device with a file of CSV, and a link
+    (``/dev/stdout``, a saved game linked elsewhere) was replaced by a file: what a path
+    names is written, never swapped out."""
+    target = tmp_path / "games" / "real.json"
+    link = tmp_path / "link.json"
+    link.symlink_to(target)  # dangling: the file it names is made
+    atomic_write(link, "one")
+    atomic_write(link, "two")
+    assert link.is_symlink() and target.read_text() == "two"
+    atomic_write("/dev/null", "nothing")
+    with pytest.raises(OSError, match="No space left"):
+        atomic_write("/dev/full", "x" * 100_000)
+    assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    with pytest.raises(OSError, match="nobody is reading"):
+        atomic_write(fifo, "lost")  # at once, not a wait for a reader
+    with pytest.raises(IsADirectoryError):
+        atomic_write(tmp_path, "x")
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
 
 
 def test_resuming_a_record_continues_where_it_stopped():

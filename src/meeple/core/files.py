@@ -46,18 +46,29 @@ def atomic_write(path: str | Path, text: str | bytes, *, fsync: bool = True) -> 
     """Replace ``path`` with ``text`` (UTF-8; bytes as they are) all at once, keeping an
     existing file's mode.
 
-    The folder is created if missing. Raises OSError (e.g. the folder is not writable); the
-    old file is then left as it was and no temporary file is left behind.
+    The folder is created if missing. A symbolic link keeps pointing where it did: the file
+    it names is replaced. A path that names a stream (``/dev/stdout``, ``/dev/null``, a
+    named pipe with a reader) is written into as it is, never replaced; a folder, a disk or
+    a socket is refused. Raises OSError (e.g. the folder is not writable); the old file is
+    then left as it was and no temporary file is left behind.
     """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    data = text.encode() if isinstance(text, str) else text
     try:
-        mode = stat.S_IMODE(path.stat().st_mode)
+        found = path.stat()
     except FileNotFoundError:
-        mode = 0o666 & ~_umask()
+        found = None
+    if found is not None and not stat.S_ISREG(found.st_mode):
+        # Replacing it would put a file where a device, a pipe or a link to one was (as
+        # root, /dev/full or /dev/stdout itself).
+        _write_stream(path, found.st_mode, data)
+        return
+    if path.is_symlink():
+        path = path.resolve()  # the file the link names, made if missing
+    path.parent.mkdir(parents=True, exist_ok=True)
+    mode = 0o666 & ~_umask() if found is None else stat.S_IMODE(found.st_mode)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        data = text.encode() if isinstance(text, str) else text
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
@@ -69,6 +80,24 @@ def atomic_write(path: str | Path, text: str | bytes, *, fsync: bool = True) -> 
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def _write_stream(path: Path, mode: int, data: bytes) -> None:
+    """Write ``data`` into the character device or named pipe at ``path``; OSError for
+    anything else that is not a plain file, and for a pipe nobody reads (never a wait)."""
+    if stat.S_ISDIR(mode):
+        raise IsADirectoryError(errno.EISDIR, "is a folder, not a file", str(path))
+    if not (stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)):
+        raise OSError(errno.EINVAL, "not a file meeple can write (a disk or a socket)", str(path))
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:
+            raise OSError(errno.ENXIO, "a named pipe nobody is reading", str(path)) from None
+        raise
+    os.set_blocking(fd, True)
+    with os.fdopen(fd, "wb") as stream:
+        stream.write(data)
 
 
 def read_bytes_capped(path: Path | Traversable, limit: int = MAX_DATA_FILE_BYTES) -> bytes:
