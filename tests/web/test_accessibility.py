@@ -42,6 +42,8 @@ def test_the_lobby_the_replay_page_and_the_rules_have_no_serious_violation(serve
     page.goto(f"{server.url}/replay")
     page.wait_for_load_state("networkidle")
     assert serious(page) == []
+    page.goto(f"{server.url}/lobby")  # a mistyped address: the page saying so
+    assert serious(page) == [] and page.title() == "No such page — meeple"
     created = server.create("edges", {"board": "2x2"}, ["human", "greedy"])
     page.goto(f"{server.url}/play/{created['match']}#token={created['seats'][0]['token']}")
     page.wait_for_selector("body[data-status='playing']")

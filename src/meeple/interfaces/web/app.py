@@ -39,7 +39,7 @@ from meeple.interfaces.web.live import (
     error_code,
     state_message,
 )
-from meeple.interfaces.web.pages import STATIC, mount_pages
+from meeple.interfaces.web.pages import STATIC, mount_pages, page_not_found, wants_page
 from meeple.interfaces.web.pool import AgentOverrun, AgentPool
 from meeple.interfaces.web.protocol import (
     MAX_MESSAGE_BYTES,
@@ -181,8 +181,11 @@ def create_app(
         return _refusal(request, _validation_text(exc), "invalid_request", 422)
 
     @app.exception_handler(HTTPException)
-    async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
+    async def http_error(request: Request, exc: HTTPException) -> Response:
         status = exc.status_code
+        if status == 404 and wants_page(request):
+            _refusal(request, "no such page", "not_found", status)  # its log line
+            return page_not_found(request)
         code = STATUS_CODES.get(status, "bad_request")
         message = str(exc.detail)
         if status == 404:

@@ -7,11 +7,12 @@ only serves them. Each game's drawing is one module, ``static/games/<game>.js``.
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI
-from fastapi.responses import FileResponse, Response
+from fastapi import FastAPI, Request
+from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 # The pages change with the server; a browser keeping an old module after an upgrade
@@ -39,6 +40,44 @@ def has_drawing(game: str, static_dir: Path = STATIC) -> bool:
     its legal moves as buttons. Listed in ``GET /api/games`` so that a page does not ask
     for a module that is not there."""
     return (static_dir / "games" / f"{game}.js").is_file()
+
+
+_NOT_FOUND = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>No such page — meeple</title>
+<link rel="stylesheet" href="/static/style.css">
+</head>
+<body data-status="refused">
+<header class="top"><a class="brand" href="/">meeple</a></header>
+<main class="table">
+<section class="refused" role="alert">
+<h2>No such page</h2>
+<p>There is no page at {path}. The games are in the lobby; a match's page is the link its
+creator handed out.</p>
+<p><a class="button primary" href="/">Go to the lobby</a></p>
+</section>
+</main>
+</body>
+</html>
+"""
+
+
+def wants_page(request: Request) -> bool:
+    """Whether a refused address was a person's browser asking for a page (an address
+    outside the API that asks for HTML), to be answered with a page, not JSON."""
+    path = request.url.path
+    api = path.startswith(("/api/", "/ws/", "/static/")) or path in ("/api", "/docs")
+    return not api and "text/html" in request.headers.get("accept", "")
+
+
+def page_not_found(request: Request) -> HTMLResponse:
+    """A page saying there is nothing at this address, with the way to the lobby."""
+    path = request.url.path
+    shown = path if len(path) <= 80 else path[:77] + "..."
+    return HTMLResponse(_NOT_FOUND.format(path=html.escape(shown)), status_code=404)
 
 
 def mount_pages(app: FastAPI, static_dir: Path) -> None:
