@@ -111,6 +111,10 @@ def test_an_unverified_old_checkpoint_is_refused_with_a_reason(run, tmp_path):
         _proof(old)
     out = run(*PROVE, "--checkpoint", str(old))
     assert out.exit_code == 2 and "error:" in out.output and "Traceback" not in out.output
+    # A header with a number past Python's 4,300-digit limit was a ValueError out of it.
+    old.write_text('{"format": ' + "9" * 5_000 + "}\n")
+    with pytest.raises(MeepleError, match="is not a"):
+        _proof(old)
 
 
 def _solve(run, folder: Path):
@@ -141,6 +145,7 @@ def test_an_edited_cache_entry_is_solved_again_not_printed(run, tmp_path):
         lambda text: "",
         lambda text: "\x00\xff" + text,
         lambda text: "[" * 10_000,
+        lambda text: text.replace('"value":1', '"value":' + "9" * 5_000),  # past int's limit
         lambda text: json.dumps({"format": "edges-solve/2", "value": 3}),
     ],
 )

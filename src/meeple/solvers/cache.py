@@ -20,7 +20,13 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from meeple.core.errors import MeepleError
-from meeple.core.files import atomic_write, read_bytes_capped, user_cache_home
+from meeple.core.files import (
+    Unreadable,
+    atomic_write,
+    parse_json,
+    read_bytes_capped,
+    user_cache_home,
+)
 from meeple.games.edges.rules import EdgesState
 
 CACHE_FORMAT = "edges-solve/2"
@@ -77,10 +83,10 @@ def read(folder: Path, key: str) -> CacheEntry:
     treated as missing (its ``problem`` says why), so the position is solved again."""
     path = entry_path(folder, key)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = parse_json(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         return CacheEntry(None)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+    except (OSError, UnicodeDecodeError, Unreadable) as exc:
         return CacheEntry(None, f"{path} cannot be read ({type(exc).__name__})")
     if not isinstance(data, dict) or data.get("format") != CACHE_FORMAT:
         return CacheEntry(None, f"{path} is not a solved result of this meeple ({CACHE_FORMAT})")
@@ -147,8 +153,8 @@ def read_bytes(folder: Path, key: str, form: str) -> BytesEntry:
         return BytesEntry(None, f"{path} cannot be read ({exc.strerror or type(exc).__name__})")
     end = data.find(b"\n", 0, _HEADER_LIMIT)
     try:
-        header = json.loads(data[:end]) if end >= 0 else None
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        header = parse_json(data[:end].decode("utf-8")) if end >= 0 else None
+    except (UnicodeDecodeError, Unreadable):
         header = None
     if not isinstance(header, dict) or header.get("format") != form:
         return BytesEntry(None, f"{path} is not a solved result of this meeple ({form})")
@@ -219,8 +225,8 @@ class CheckedLog:
             raise MeepleError(f"cannot read the {self.what} {self.path}: {exc}") from None
         lines = text.split("\n")
         try:
-            first = json.loads(lines[0])
-        except (json.JSONDecodeError, RecursionError):
+            first = parse_json(lines[0])
+        except Unreadable:
             first = None
         if not isinstance(first, dict):
             raise MeepleError(f"{self.path} is not a {self.what}")
@@ -247,8 +253,8 @@ class CheckedLog:
     def _verified(self, line: str) -> tuple[str, Any] | None:
         """The (name, value) of a line that passes its check, else None."""
         try:
-            name, value, check = json.loads(line)
-        except (json.JSONDecodeError, ValueError, TypeError, RecursionError):
+            name, value, check = parse_json(line)
+        except (Unreadable, ValueError, TypeError):
             return None
         if not isinstance(name, str) or not self.valid(value):
             return None
