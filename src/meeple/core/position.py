@@ -43,6 +43,7 @@ from typing import Any
 
 from meeple.core.errors import MeepleError, PositionError
 from meeple.core.files import Unreadable, parse_json
+from meeple.core.game import shorten
 from meeple.core.registry import make
 from meeple.core.simultaneous import Submissions
 
@@ -628,4 +629,4 @@ def _dumps(value: Any) -> str:
 
 
 def _quote(text: str, limit: int = 60) -> str:
-    return repr(text if len(text) <= limit else text[: limit - 3] + "...")
+    return repr(shorten(text, limit))

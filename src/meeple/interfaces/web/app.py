@@ -26,7 +26,7 @@ from meeple.agents import available_agents
 from meeple.core.about import meeple_version
 from meeple.core.errors import MeepleError
 from meeple.core.files import Unreadable, parse_json
-from meeple.core.game import Game
+from meeple.core.game import Game, shorten
 from meeple.core.registry import make
 from meeple.interfaces.web.content_sets import ContentSets
 from meeple.interfaces.web.hub import Hub
@@ -512,9 +512,8 @@ def _refusal(
     is told what was wrong."""
     # A path is the client's to write (up to the HTTP parser's limit): the log line is
     # bounded whatever the client sends, as the message is.
-    path = request.url.path
-    shown = path if len(path) <= 200 else path[:200] + "..."
-    log.warning("%s %s refused (%s): %s", request.method, shown, code, message[:200])
+    path = shorten(request.url.path, 200)
+    log.warning("%s %s refused (%s): %s", request.method, path, code, message[:200])
     return JSONResponse({"error": message, "code": code}, status_code=status, headers=headers)
 
 

@@ -15,6 +15,8 @@ from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from meeple.core.game import shorten
+
 # The pages change with the server; a browser keeping an old module after an upgrade
 # would draw a new protocol with old code, so it is asked to check each time.
 _NO_STALE = {"Cache-Control": "no-cache"}
@@ -75,9 +77,8 @@ def wants_page(request: Request) -> bool:
 
 def page_not_found(request: Request) -> HTMLResponse:
     """A page saying there is nothing at this address, with the way to the lobby."""
-    path = request.url.path
-    shown = path if len(path) <= 80 else path[:77] + "..."
-    return HTMLResponse(_NOT_FOUND.format(path=html.escape(shown)), status_code=404)
+    shown = html.escape(shorten(request.url.path, 80))
+    return HTMLResponse(_NOT_FOUND.format(path=shown), status_code=404)
 
 
 def mount_pages(app: FastAPI, static_dir: Path) -> None:
