@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from importlib import metadata
 from typing import Any
 
@@ -73,6 +74,45 @@ def test_a_switch_that_is_off_unless_given_is_one_flag():
         if option.param_type_name == "option" and option.secondary_opts and option.default is False
     ]
     assert twins == []
+
+
+def _every_command() -> list[list[str]]:
+    """The words that name each command of ``meeple``, ``content copy`` among them."""
+    import typer.main
+
+    from meeple.interfaces.cli import app
+
+    def walk(command: Any, words: list[str]) -> list[list[str]]:
+        named = [words]
+        for name, sub in getattr(command, "commands", {}).items():
+            named += walk(sub, [*words, name])
+        return named
+
+    return walk(typer.main.get_command(app), [])
+
+
+def test_help_labels_a_value_never_a_switch_and_a_repeated_flag_by_its_one_value(run):
+    """Typer labelled each switch ``<bool>`` (``meeple play edges --quiet true`` is then
+    refused for its ``true``) and each flag given once per value ``<list[str]>`` (``--seat
+    random,human`` is refused as an agent's name): no help screen shows either beside an
+    option, and the repeated flags say to repeat them. (An argument of several words keeps
+    Typer's ``games... <list[str]>``: its name says there may be several.)"""
+    for words in _every_command():
+        result = run(*words, "--help")
+        assert result.exit_code == 0, (words, result.output)
+        # An option's row, "*" before a required one: "│ --seat" or "│ *  --variant".
+        options = [line for line in result.output.splitlines() if re.match(r"│[ *]+-", line)]
+        assert options, words
+        for line in options:
+            assert "<bool>" not in line and "<list[" not in line, (words, line)
+    play = run("play", "--help").output.splitlines()
+    quiet = next(line for line in play if line.startswith("│ --quiet"))
+    assert "<" not in quiet and "show only the final position" in quiet
+    seat = next(line for line in play if line.startswith("│ --seat"))
+    words = " ".join(run("play", "--help").output.replace("│", " ").split())
+    assert "<str>" in seat and "one --seat per seat in seat order" in words
+    seed = next(line for line in play if line.startswith("│ --seed"))
+    assert "<int>" in seed
 
 
 @pytest.mark.parametrize(

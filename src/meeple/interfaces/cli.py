@@ -43,10 +43,12 @@ from meeple.interfaces import (
 )
 from meeple.interfaces.console import console, fail, print_markdown
 from meeple.interfaces.game_help import GameOptionsCommand
+from meeple.interfaces.help_labels import Command, Group
 from meeple.interfaces.options_cli import flag, parse_option_flags
 
 app = typer.Typer(
     name="meeple",
+    cls=Group,
     help="Rules engines, AI opponents and a design lab for five tabletop games.",
     no_args_is_help=True,
     add_completion=False,
@@ -79,8 +81,12 @@ def _options(
     pass
 
 
+# Commands that take a game's options as flags after the game read them from the extra words.
+_EXTRA = {"allow_extra_args": True, "ignore_unknown_options": True}
+
+
 # -- meeple games / rules / agents ----------------------------------------------------------
-@app.command("games")
+@app.command("games", cls=Command)
 def games_command() -> None:
     """List the games with their players and options."""
     table = Table(title="meeple games")
@@ -95,7 +101,11 @@ def games_command() -> None:
     console.print("Options and their values: meeple rules <name>.")
 
 
-@app.command("rules", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+@app.command(
+    "rules",
+    cls=Command,
+    context_settings=_EXTRA,
+)
 def rules_command(
     ctx: typer.Context,
     game: Annotated[str, typer.Argument(help="game name, e.g. edges")],
@@ -138,7 +148,7 @@ def rules_command(
         console.print(f"The complete rules, with every interpretation: meeple rules {game} --full")
 
 
-@app.command("agents")
+@app.command("agents", cls=Command)
 def agents_command(
     game: Annotated[str, typer.Argument(help="game whose agents to list")] = "edges",
 ) -> None:
@@ -191,18 +201,13 @@ def agents_command(
     console.print(escape(strongest_note(g)))
 
 
-app.command("play", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})(
-    play_cli.play_command
-)
+app.command("play", cls=Command, context_settings=_EXTRA)(play_cli.play_command)
 
 
 # -- meeple replay (interfaces/replay_cli.py) -------------------------------------------
-app.command("replay", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})(
-    replay_cli.replay_command
-)
+app.command("replay", cls=Command, context_settings=_EXTRA)(replay_cli.replay_command)
 
 
-_EXTRA = {"allow_extra_args": True, "ignore_unknown_options": True}
 # The lab's commands take the game's options after the game: their --help lists them.
 _LAB = {"context_settings": _EXTRA, "cls": GameOptionsCommand}
 app.command("simulate", **_LAB)(lab_cli.simulate_command)
@@ -210,14 +215,14 @@ app.command("compare", **_LAB)(lab_cli.compare_command)
 app.command("tournament", **_LAB)(tournament_cli.tournament_command)
 app.command("sweep", **_LAB)(lab_cli.sweep_command)
 app.command("design", **_LAB)(design_cli.design_command)
-app.command("results")(results_cli.results_command)
-app.command("cards")(levers_cli.cards_command)
-app.command("ranking")(levers_cli.ranking_command)
-app.command("history")(history.history_command)
-app.command("solve", context_settings=_EXTRA)(solve_cli.solve_command)
-app.command("analyse")(analyse_cli.analyse_command)
-app.command("serve")(serve_cli.serve_command)
-app.command("compile")(compile_cli.compile_command)
+app.command("results", cls=Command)(results_cli.results_command)
+app.command("cards", cls=Command)(levers_cli.cards_command)
+app.command("ranking", cls=Command)(levers_cli.ranking_command)
+app.command("history", cls=Command)(history.history_command)
+app.command("solve", cls=Command, context_settings=_EXTRA)(solve_cli.solve_command)
+app.command("analyse", cls=Command)(analyse_cli.analyse_command)
+app.command("serve", cls=Command)(serve_cli.serve_command)
+app.command("compile", cls=Command)(compile_cli.compile_command)
 app.add_typer(content_cli.app, name="content")
 
 

@@ -12,9 +12,11 @@ from meeple.core.designer import check_data, copy_data, data_flags, data_paths
 from meeple.core.errors import MeepleError
 from meeple.core.registry import game_class
 from meeple.interfaces.console import console, fail
+from meeple.interfaces.help_labels import Command, Group
 
 app = typer.Typer(
     name="content",
+    cls=Group,
     help="Copy a game's shipped data (cards, decks, ranking table) into a folder to edit, "
     "and check an edited copy.",
     no_args_is_help=True,
@@ -27,7 +29,7 @@ GameArg = Annotated[
 FolderArg = Annotated[Path, typer.Argument(help="the designer's folder of the data")]
 
 
-@app.command("copy")
+@app.command("copy", cls=Command)
 def copy_command(game: GameArg, folder: FolderArg) -> None:
     """Write the game's shipped data files into FOLDER (made if missing), to edit.
 
@@ -59,7 +61,7 @@ def _variant(game: str, folder: Path, shipped: bool = False) -> str:
     return ",".join(f"{k}={'default' if shipped else v}" for k, v in paths)
 
 
-@app.command("check")
+@app.command("check", cls=Command)
 def check_command(game: GameArg, folder: FolderArg) -> None:
     """Check the data in FOLDER as the game would read it: one line per problem, naming the
     file, the entry and the field, and what is allowed; exit status 1 if there is any."""

@@ -109,8 +109,8 @@ def design_command(
     seat: Annotated[
         list[str] | None,
         typer.Option(
-            help="agent spec per seat, or one spec for every seat (default: the "
-            "game's hand-written agent)"
+            help="an agent spec, one --seat per seat in seat order, or given once for "
+            "every seat (default: the game's hand-written agent)"
         ),
     ] = None,
     counts: Annotated[

@@ -14,11 +14,11 @@ from typing import Any
 
 import click
 from rich.markup import escape
-from typer.core import TyperCommand
 
 from meeple.core.errors import MeepleError
 from meeple.core.options import describe_options, option_text
 from meeple.core.registry import game_class, games
+from meeple.interfaces.help_labels import Command
 from meeple.interfaces.options_cli import flag
 
 _ARGS = "meeple.command_args"
@@ -55,7 +55,7 @@ def game_options_epilog(words: list[str], command: str) -> str:
     return "\n\n".join(escape(line) for line in lines)
 
 
-class GameOptionsCommand(TyperCommand):
+class GameOptionsCommand(Command):
     """A command whose first argument is a game and whose ``--help`` ends with that
     game's options (every game's flags when no game is given)."""
 

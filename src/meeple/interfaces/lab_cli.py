@@ -61,6 +61,10 @@ if TYPE_CHECKING:
 Games = Annotated[int, typer.Option("--games", "-n", help="number of games to play", min=1)]
 Seed = Annotated[int, typer.Option(help="seed of the run; game k gets a seed derived from it")]
 Jobs = Annotated[int, typer.Option(help="worker processes (or Ray CPUs)", min=1)]
+Seats = Annotated[
+    list[str] | None,
+    typer.Option(help="an agent spec, one --seat per seat in seat order (given once: every seat)"),
+]
 BackendOpt = Annotated[
     str | None, typer.Option("--backend", help="serial | process | ray (default: by --jobs)")
 ]
@@ -375,9 +379,7 @@ def simulate_command(
     ctx: typer.Context,
     game: Annotated[str, typer.Argument(help="game to simulate")],
     games: Games = 200,
-    seat: Annotated[
-        list[str] | None, typer.Option(help="agent spec per seat (one spec: every seat)")
-    ] = None,
+    seat: Seats = None,
     seed: Seed = 0,
     jobs: Jobs = 1,
     backend: BackendOpt = None,
@@ -481,13 +483,13 @@ def compare_command(
     variant: Annotated[
         list[str],
         typer.Option(
-            help="[LABEL: ]option=value[,option=value] of one variant; give two or more. "
-            "LABEL (any text without '=', then ': ') names the variant in tables and plots, "
-            "e.g. --variant 'cheap firebolt: content=my-cards'"
+            help="[LABEL: ]option=value[,option=value] of one variant, one --variant each; "
+            "give two or more. LABEL (any text without '=', then ': ') names the variant "
+            "in tables and plots, e.g. --variant 'cheap firebolt: content=my-cards'"
         ),
     ],
     games: Games = 200,
-    seat: Annotated[list[str] | None, typer.Option(help="agent spec per seat")] = None,
+    seat: Seats = None,
     seed: Seed = 0,
     jobs: Jobs = 1,
     backend: BackendOpt = None,
@@ -649,7 +651,7 @@ def sweep_command(
         ),
     ] = None,
     games: Games = 200,
-    seat: Annotated[list[str] | None, typer.Option(help="agent spec per seat")] = None,
+    seat: Seats = None,
     seed: Seed = 0,
     jobs: Jobs = 1,
     backend: BackendOpt = None,

@@ -239,7 +239,9 @@ def play_command(
     ] = None,
     seat: Annotated[
         list[str] | None,
-        typer.Option(help="who plays each seat, in seat order: human, random, greedy, ..."),
+        typer.Option(
+            help="who plays a seat, one --seat per seat in seat order: human, random, greedy, ..."
+        ),
     ] = None,
     seed: Annotated[int | None, typer.Option(help="seed of the game (default: random)")] = None,
     save: Annotated[

@@ -181,7 +181,7 @@ def solve_command(
         typer.Option(
             "--option",
             "-o",
-            help="erd: another game option as name=value (repeatable)",
+            help="erd: another game option as name=value, one --option each",
             rich_help_panel=ERD,
         ),
     ] = None,

@@ -54,7 +54,9 @@ from meeple.store import DEFAULT_URL
 def tournament_command(
     ctx: typer.Context,
     game: Annotated[str, typer.Argument(help="game to hold the tournament in")],
-    agent: Annotated[list[str], typer.Option(help="an agent spec; give two or more")],
+    agent: Annotated[
+        list[str], typer.Option(help="an agent spec, one --agent each; give two or more")
+    ],
     games: Annotated[
         int,
         typer.Option(

@@ -1,0 +1,49 @@
+"""What ``--help`` shows beside each option: the value it takes, and nothing for a switch.
+
+Typer labels every option with its Python type. ``--quiet <bool>`` reads as a switch that
+takes a value, and ``meeple play edges --quiet true`` is then refused for its ``true``;
+``--seat <list[str]>`` reads as one flag taking a list, and ``--seat random,human`` is
+refused as an agent's name. Here a switch has no label and a flag given once per value is
+labelled with the value (``--seat <str>``); its help says to repeat it. The commands and
+groups of the ``meeple`` command are built from :class:`Command` and :class:`Group`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from typer.core import TyperCommand, TyperGroup
+
+_LIST = re.compile(r"<list\[(.+)\]>")
+
+
+def label_values(params: list[Any], ctx: Any) -> list[Any]:
+    """``params`` with each switch's label emptied and each repeatable flag's label its one
+    value, as the help shows them. A label already given (a ``metavar``) is kept."""
+    for param in params:
+        if param.param_type_name != "option" or param.metavar is not None:
+            continue
+        if param.is_flag and not param.count:
+            param.metavar = ""
+        elif param.multiple and hasattr(param, "display_type"):
+            # Typer versions before the type labels show a plain TEXT here: left as it is.
+            param.metavar = _LIST.sub(r"<\1>", param.display_type(ctx))
+    return params
+
+
+class Command(TyperCommand):
+    """A ``meeple`` command whose help labels values as :func:`label_values` does."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        """The command's parameters, the help option included, labelled for the help."""
+        return label_values(super().get_params(ctx), ctx)
+
+
+class Group(TyperGroup):
+    """A group of ``meeple`` commands (``meeple``, ``meeple content``) whose own options
+    are labelled as :func:`label_values` does."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        """The group's parameters, the help option included, labelled for the help."""
+        return label_values(super().get_params(ctx), ctx)
