@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import json
+import os
+import socket
 import sys
 import threading
 import time
@@ -133,3 +135,115 @@ def test_a_client_gone_right_after_its_hello_leaves_no_traceback(server_factory,
     server.stop()
     log = server.log_path.read_text()
     assert "Traceback" not in log and "Exception in ASGI application" not in log, log
+
+
+def _reads_nothing(port: int, match: str, syncs: int) -> socket.socket:
+    """A WebSocket client that says hello, asks for its state ``syncs`` times and reads
+    none of it: a raw socket with a small receive buffer, so what the server sends piles up
+    on the server's side."""
+    sock = socket.create_connection(("127.0.0.1", port))
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.sendall(
+        f"GET /ws/{match} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+        "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+        "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+    )
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        answer += sock.recv(1)
+    assert b" 101 " in answer, answer
+
+    def frame(text: str) -> bytes:  # a client's frame: text, masked
+        data, mask = text.encode(), os.urandom(4)
+        return (
+            bytes([0x81, 0x80 | len(data)])
+            + mask
+            + bytes(b ^ mask[i % 4] for i, b in enumerate(data))
+        )
+
+    sock.sendall(frame('{"type": "hello"}') + frame('{"type": "sync"}') * syncs)
+    return sock
+
+
+def test_a_client_that_reads_nothing_is_dropped_and_gives_its_place_back(server_factory, tmp_path):
+    """A client that asks for its state over and over and reads none of it fills its queue
+    of messages and is dropped. That drop lost its own end-of-queue mark when the queue was
+    full, so the socket's sender waited for more forever: the socket, its task and its place
+    in the address's count of sockets were held until the server stopped (a few such clients
+    and the address could connect no more), and stopping then wrote a traceback."""
+    server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 0, "--max-sockets-per-client", "2")
+    created = httpx.post(
+        f"{server.url}/api/matches",
+        json={"game": "squad-combat", "seats": ["human", "human"]},
+        timeout=30,
+    ).json()
+    for _ in range(2):  # the address's whole count of sockets
+        # Enough asks that what the server sends overflows the socket's buffers and the
+        # 256 messages the server queues for one client (a state here is about 13 KB).
+        reader = _reads_nothing(server.port, created["match"], 1000)
+        time.sleep(3)
+        reader.close()  # gone
+
+    async def welcomed() -> bool:
+        url = f"ws://127.0.0.1:{server.port}/ws/{created['match']}"
+        try:
+            async with websockets.connect(url) as ws:
+                await ws.send(json.dumps({"type": "hello"}))
+                return json.loads(await ws.recv())["type"] == "welcome"
+        except websockets.ConnectionClosed:  # refused, too_many_connections
+            return False
+
+    deadline = time.monotonic() + 30
+    while not asyncio.run(welcomed()):  # a refusal: the places are still held
+        assert time.monotonic() < deadline, "the dropped clients' sockets are still counted"
+        time.sleep(0.5)
+    server.stop()
+    log = server.log_path.read_text()
+    assert "Traceback" not in log, log[-3000:]
+
+
+def test_a_client_that_holds_its_socket_open_and_reads_nothing_is_let_go(monkeypatch):
+    """A client that keeps its connection open, sends nothing and reads nothing: a message
+    to it cannot go out (its buffers are full), nor can the close. Each is given
+    SEND_SECONDS, and once the sender has given up nothing more is read from the client:
+    its socket is over, and the server no longer holds it (it waited for the client's next
+    message for as long as the client liked)."""
+    from meeple.interfaces.web import app as web
+
+    monkeypatch.setattr(web, "SEND_SECONDS", 0.2, raising=False)
+    sent: list[dict] = []
+
+    class ReadsNothing:
+        """A WebSocket whose client takes the welcome and then nothing, and says nothing."""
+
+        async def send_json(self, message: dict) -> None:
+            if sent:
+                await asyncio.Event().wait()  # the client's buffers are full: never goes out
+            sent.append(message)
+
+        async def receive(self) -> dict:
+            await asyncio.Event().wait()  # the client never sends again
+            raise AssertionError
+
+        async def close(self, code: int = 1000) -> None:
+            await asyncio.Event().wait()  # the close frame cannot go out either
+
+    class Hub:
+        def attach(self, match, conn) -> None:
+            conn.send({"type": "state"})
+
+        def detach(self, match, conn) -> None:
+            conn.close()
+
+    class Match:
+        id = "m"
+
+    # In a thread of its own: a socket held is held for good, cancelling included.
+    serving = threading.Thread(
+        target=asyncio.run, args=(web._serve_hello(Hub(), ReadsNothing(), Match(), None),)
+    )
+    serving.daemon = True
+    serving.start()
+    serving.join(10)
+    assert not serving.is_alive(), "the socket is still held"
+    assert [m["type"] for m in sent] == ["welcome"]

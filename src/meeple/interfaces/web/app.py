@@ -71,6 +71,11 @@ log = logging.getLogger("meeple.server")
 HELLO_SECONDS = 10
 """How long a new connection may take to say who it is."""
 
+SEND_SECONDS = 30.0
+"""How long one message may take to go out to a client, and the closing of its socket: a
+client that reads nothing is dropped after this, not held for as long as it keeps its
+connection open."""
+
 
 def create_app(
     db: str,
@@ -595,8 +600,16 @@ async def _serve_hello(hub: Hub, websocket: WebSocket, match: LiveMatch, seat: i
     sender = asyncio.create_task(_send_loop(websocket, conn))
     try:
         while not conn.closed:
+            # Once the sender has stopped (the client dropped for reading too slowly, or
+            # gone), nothing more is read: a client that sends nothing more would otherwise
+            # hold the socket open for good.
+            receiving = asyncio.ensure_future(_receive(websocket))
+            await asyncio.wait((receiving, sender), return_when=asyncio.FIRST_COMPLETED)
+            if not receiving.done():
+                receiving.cancel()
+                break
             try:
-                message = await _receive(websocket)
+                message = receiving.result()
             except _BadMessage as exc:
                 log.warning("match %s: a client's message refused: %s", match.id, exc)
                 conn.send(_error(str(exc), code=exc.code))
@@ -687,13 +700,15 @@ async def _refuse(websocket: WebSocket, error: dict[str, Any], close_code: int) 
 
 
 async def _send_loop(websocket: WebSocket, conn: Connection) -> None:
+    """Send the connection's messages until it is closed, then close its socket; a message
+    that does not go out within SEND_SECONDS (the client reads nothing) ends it too."""
     try:
         while True:
             message = await conn.outbox.get()
             if message is None:
                 break
-            await websocket.send_json(message)
-    except Exception:  # the socket went away; the receive side notices too
+            await asyncio.wait_for(websocket.send_json(message), SEND_SECONDS)
+    except Exception:  # the socket went away, or its client stopped reading
         conn.close()
     finally:
         await _close(websocket, conn.close_code)
@@ -701,4 +716,4 @@ async def _send_loop(websocket: WebSocket, conn: Connection) -> None:
 
 async def _close(websocket: WebSocket, code: int) -> None:
     with contextlib.suppress(Exception):
-        await websocket.close(code=code)
+        await asyncio.wait_for(websocket.close(code=code), SEND_SECONDS)

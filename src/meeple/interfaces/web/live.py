@@ -9,7 +9,6 @@ describes them.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -115,12 +114,22 @@ class Connection:
             self.close()
 
     def close(self, code: int = 1000) -> None:
-        """Ask the connection's sender to close the socket, with ``code``."""
+        """Ask the connection's sender to close the socket, with ``code``.
+
+        The sender stops at the end of its queue; when the queue is full (a client too slow
+        for its messages is being dropped), the oldest message it still holds makes room for
+        that end. Without it the sender waited for more forever, and the socket, its task
+        and its place in its address's count of sockets were held until the server
+        stopped."""
         if not self.closed:
             self.closed = True
             self.close_code = code
-            with contextlib.suppress(asyncio.QueueFull):
-                self.outbox.put_nowait(None)
+            while True:
+                try:
+                    self.outbox.put_nowait(None)
+                    return
+                except asyncio.QueueFull:
+                    self.outbox.get_nowait()
 
 
 @dataclass(eq=False)
