@@ -140,6 +140,17 @@ def test_checking_uploaded_records_is_rate_limited_per_client():
     quotas.check_replay("d")
 
 
+def test_socket_messages_are_rate_limited_per_client():
+    quotas = ClientQuotas(ServerLimits(max_messages_per_minute=3))
+    for _ in range(3):
+        quotas.check_message("c")
+    with pytest.raises(QuotaExceeded) as refused:
+        quotas.check_message("c")
+    assert refused.value.code == "rate_limited"
+    assert "at most 3 WebSocket messages a minute from one address" in str(refused.value)
+    quotas.check_message("d")
+
+
 # -- against a real server ---------------------------------------------------------------------
 EDGES = {"game": "edges", "options": {"board": "2x2"}, "seats": ["human", "human"]}
 
@@ -239,3 +250,48 @@ def test_a_refused_create_does_not_use_up_the_rate_and_replays_are_limited(
         assert httpx.post(f"{server.url}/api/replay", json={"game": "edges"}).status_code == 400
     limited = httpx.post(f"{server.url}/api/replay", json={"game": "edges"})
     assert limited.status_code == 429 and limited.json()["code"] == "rate_limited"
+
+
+def test_a_socket_past_its_address_s_rate_of_messages_is_closed_and_new_ones_refused(
+    server_factory, tmp_path
+):
+    """A message costs a client a few bytes and can cost the server a whole state: one
+    client sending ``sync`` as fast as it could had the server send it a Squad Combat state
+    (13 KB) over 6,000 times a second, on one core. Past its address's rate (the connection
+    counts as one message) the socket is told why and closed; a new one is refused."""
+    server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 0, "--max-messages-per-minute", "10")
+    created = httpx.post(f"{server.url}/api/matches", json=EDGES).json()
+    url = server.url.replace("http://", "ws://") + f"/ws/{created['match']}"
+
+    async def next_of(ws, kinds: set[str]) -> dict:
+        """The next message of one of ``kinds`` (others, "presence" say, pass by)."""
+        while (message := json.loads(await ws.recv()))["type"] not in kinds:
+            pass
+        return message
+
+    async def go() -> None:
+        import websockets
+
+        async with websockets.connect(url) as ws:  # counted: 1
+            await ws.send(json.dumps({"type": "hello"}))  # the hello is the connection's
+            assert (await next_of(ws, {"welcome", "error"}))["type"] == "welcome"
+            for _ in range(9):  # counted: 2 .. 10
+                await ws.send(json.dumps({"type": "ping"}))
+                assert (await next_of(ws, {"pong", "error"}))["type"] == "pong"
+            await ws.send(json.dumps({"type": "ping"}))  # 11: one too many
+            refusal = await next_of(ws, {"pong", "error"})
+            assert refusal["code"] == "rate_limited", refusal
+            assert "at most 10 WebSocket messages a minute" in refusal["message"]
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                await ws.recv()
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 4429
+        async with websockets.connect(url) as again:
+            refusal = json.loads(await again.recv())
+            assert refusal["code"] == "rate_limited", refusal
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                await again.recv()
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 4429
+
+    asyncio.run(go())
+    server.stop()
+    assert "Traceback" not in server.log_path.read_text()

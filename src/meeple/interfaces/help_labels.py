@@ -4,8 +4,11 @@ Typer labels every option with its Python type. ``--quiet <bool>`` reads as a sw
 takes a value, and ``meeple play edges --quiet true`` is then refused for its ``true``;
 ``--seat <list[str]>`` reads as one flag taking a list, and ``--seat random,human`` is
 refused as an agent's name. Here a switch has no label and a flag given once per value is
-labelled with the value (``--seat <str>``); its help says to repeat it. The commands and
-groups of the ``meeple`` command are built from :class:`Command` and :class:`Group`.
+labelled with the value (``--seat <str>``); its help says to repeat it. A bounded number
+is ``<int> [x>=1]``, not ``<int range> [x>=1]``: the bounds say it, and at 80 columns the
+longer label squeezed ``--max-messages-per-minute`` and two other names of ``meeple serve
+--help`` into ``--max-messages-per-minu…``. The commands and groups of the ``meeple``
+command are built from :class:`Command` and :class:`Group`.
 """
 
 from __future__ import annotations
@@ -16,19 +19,24 @@ from typing import Any
 from typer.core import TyperCommand, TyperGroup
 
 _LIST = re.compile(r"<list\[(.+)\]>")
+_RANGE = re.compile(r"<(\w+) range>")
 
 
 def label_values(params: list[Any], ctx: Any) -> list[Any]:
-    """``params`` with each switch's label emptied and each repeatable flag's label its one
-    value, as the help shows them. A label already given (a ``metavar``) is kept."""
+    """``params`` with each switch's label emptied, each repeatable flag's label its one
+    value and each bounded number's its type, as the help shows them. A label already
+    given (a ``metavar``) is kept."""
     for param in params:
         if param.param_type_name != "option" or param.metavar is not None:
             continue
         if param.is_flag and not param.count:
             param.metavar = ""
-        elif param.multiple and hasattr(param, "display_type"):
+        elif hasattr(param, "display_type"):
             # Typer versions before the type labels show a plain TEXT here: left as it is.
-            param.metavar = _LIST.sub(r"<\1>", param.display_type(ctx))
+            shown = param.display_type(ctx)
+            label = _RANGE.sub(r"<\1>", _LIST.sub(r"<\1>", shown))
+            if label != shown:
+                param.metavar = label
     return params
 
 

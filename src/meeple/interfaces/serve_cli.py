@@ -22,7 +22,7 @@ from meeple.store.urls import hide_password
 
 _LIMITS = ServerLimits()
 
-# The limits in groups, as docs/security.md tables them: an operator reads 31 options.
+# The limits in groups, as docs/security.md tables them: an operator reads 32 options.
 AGENTS = "Computer players (per match)"
 PER_ADDRESS = "Per client address"
 SIZES = "Sizes of requests and pages"
@@ -100,6 +100,14 @@ def serve_command(
             rich_help_panel=PER_ADDRESS,
         ),
     ] = _LIMITS.max_replays_per_minute,
+    max_messages_per_minute: Annotated[
+        int,
+        typer.Option(
+            help="WebSocket messages one address may send a minute (a connection counts one)",
+            min=1,
+            rich_help_panel=PER_ADDRESS,
+        ),
+    ] = _LIMITS.max_messages_per_minute,
     max_open_matches: Annotated[
         int,
         typer.Option(
@@ -249,6 +257,7 @@ def serve_command(
             max_creates_per_minute=max_creates_per_minute,
             max_open_matches=max_open_matches,
             max_replays_per_minute=max_replays_per_minute,
+            max_messages_per_minute=max_messages_per_minute,
             max_sockets_per_client=max_sockets_per_client,
             max_sockets_per_match=max_sockets_per_match,
             max_hints_per_minute=max_hints_per_minute,

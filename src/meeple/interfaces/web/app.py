@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -541,19 +541,20 @@ async def _serve_socket(
         return
     client = websocket.client.host if websocket.client else "unknown"
     try:
+        quotas.check_message(client)  # a connection is sent its state: it counts as one
         quotas.open_socket(client)
     except QuotaExceeded as exc:
         log.warning("socket on %s refused (%s): %s", match.id, exc.code, exc)
         await _refuse(websocket, _error(str(exc), code=exc.code), 4429)
         return
     try:
-        await _serve_open_socket(hub, quotas, websocket, match)
+        await _serve_open_socket(hub, quotas, websocket, match, client)
     finally:
         quotas.close_socket(client)
 
 
 async def _serve_open_socket(
-    hub: Hub, quotas: ClientQuotas, websocket: WebSocket, match: LiveMatch
+    hub: Hub, quotas: ClientQuotas, websocket: WebSocket, match: LiveMatch, client: str
 ) -> None:
     """A socket that the quotas let in: its hello, then its messages."""
     try:
@@ -587,13 +588,21 @@ async def _serve_open_socket(
         await _refuse(websocket, _error(str(exc), code=exc.code), 4429)
         return
     try:
-        await _serve_hello(hub, websocket, match, seat)
+        await _serve_hello(hub, websocket, match, seat, lambda: quotas.check_message(client))
     finally:
         quotas.unwatch(match.id, seat)
 
 
-async def _serve_hello(hub: Hub, websocket: WebSocket, match: LiveMatch, seat: int | None) -> None:
-    """A socket whose hello was taken, as ``seat``: its messages, until it goes away."""
+async def _serve_hello(
+    hub: Hub,
+    websocket: WebSocket,
+    match: LiveMatch,
+    seat: int | None,
+    count: Callable[[], None],
+) -> None:
+    """A socket whose hello was taken, as ``seat``: its messages, until it goes away.
+    ``count`` counts each message against its client's rate (QuotaExceeded past it: the
+    socket is closed, 4429)."""
     conn = Connection(seat)
     await websocket.send_json({"type": "welcome", "match": match.id, "seat": seat})
     hub.attach(match, conn)
@@ -611,8 +620,17 @@ async def _serve_hello(hub: Hub, websocket: WebSocket, match: LiveMatch, seat: i
             try:
                 message = receiving.result()
             except _BadMessage as exc:
-                log.warning("match %s: a client's message refused: %s", match.id, exc)
+                message = exc
+            try:
+                count()  # a bad message too: it costs a line of the log
+            except QuotaExceeded as exc:
+                log.warning("socket on %s closed (%s): %s", match.id, exc.code, exc)
                 conn.send(_error(str(exc), code=exc.code))
+                conn.close(4429)
+                break
+            if isinstance(message, _BadMessage):
+                log.warning("match %s: a client's message refused: %s", match.id, message)
+                conn.send(_error(str(message), code=message.code))
                 continue
             await _handle(hub, match, conn, message)
     except WebSocketDisconnect:

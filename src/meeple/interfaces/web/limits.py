@@ -70,6 +70,12 @@ class ServerLimits(BaseModel):
         description="spectators' WebSockets one match may have open (a seat holder's are "
         "never refused for them: at most 8 per seat)",
     )
+    max_messages_per_minute: int = Field(
+        default=600,
+        ge=1,
+        description="WebSocket messages one address may send a minute, over all its sockets "
+        "(a new connection counts as one)",
+    )
     max_replays_per_minute: int = Field(
         default=20, ge=1, description="uploaded records one address may have checked a minute"
     )

@@ -49,6 +49,7 @@ class ClientQuotas:
         self._create_rate = RateLimitItemPerMinute(self.limits.max_creates_per_minute)
         self._replay_rate = RateLimitItemPerMinute(self.limits.max_replays_per_minute)
         self._hint_rate = RateLimitItemPerMinute(self.limits.max_hints_per_minute)
+        self._message_rate = RateLimitItemPerMinute(self.limits.max_messages_per_minute)
         self._creating: Counter[str] = Counter()
         self._sockets: Counter[str] = Counter()
         self._watchers: Counter[tuple[str, int | None]] = Counter()
@@ -119,6 +120,14 @@ class ClientQuotas:
                 "rate_limited",
                 retry_after=wait,
             )
+
+    # -- socket messages --------------------------------------------------------------------
+    def check_message(self, client: str) -> None:
+        """Before a WebSocket message is handled, and as a socket is opened: refused past
+        the client's rate. A message costs a client a few bytes and can cost the server a
+        whole state (``sync``; a move, a state for every socket on the match) and a line
+        of its log (one it refuses)."""
+        self._hit(self._message_rate, "message", client, "WebSocket messages")
 
     # -- sockets ----------------------------------------------------------------------------
     def open_socket(self, client: str) -> None:
