@@ -544,8 +544,7 @@ async def _serve_socket(
         quotas.check_message(client)  # a connection is sent its state: it counts as one
         quotas.open_socket(client)
     except QuotaExceeded as exc:
-        log.warning("socket on %s refused (%s): %s", match.id, exc.code, exc)
-        await _refuse(websocket, _error(str(exc), code=exc.code), 4429)
+        await _refuse(websocket, _error(str(exc), code=exc.code), 4429, match.id)
         return
     try:
         await _serve_open_socket(hub, quotas, websocket, match, client)
@@ -561,16 +560,16 @@ async def _serve_open_socket(
         hello = await asyncio.wait_for(_receive(websocket), HELLO_SECONDS)
     except TimeoutError:
         message = f"no hello within {HELLO_SECONDS} s"
-        await _refuse(websocket, _error(message, code="hello_timeout"), 4408)
+        await _refuse(websocket, _error(message, code="hello_timeout"), 4408, match.id)
         return
     except WebSocketDisconnect:
         return
     except _BadMessage as exc:  # a cut-short token, say: final, the page must not retry
-        await _refuse(websocket, _error(str(exc), code=exc.code), 4400)
+        await _refuse(websocket, _error(str(exc), code=exc.code), 4400, match.id)
         return
     if not isinstance(hello, Hello):
         text = "the first message must be hello (with a token or none)"
-        await _refuse(websocket, _error(text, code="hello_first"), 4400)
+        await _refuse(websocket, _error(text, code="hello_first"), 4400, match.id)
         return
     seat = None
     if hello.token is not None:
@@ -579,13 +578,12 @@ async def _serve_open_socket(
             if not match.stored.seats[seat]["joined"]:
                 await hub.join(match, hello.token, None, hello.name)
         except MeepleError as exc:
-            await _refuse(websocket, _error(str(exc), code=error_code(exc)), 4403)
+            await _refuse(websocket, _error(str(exc), code=error_code(exc)), 4403, match.id)
             return
     try:
         quotas.watch(match.id, seat)
     except QuotaExceeded as exc:
-        log.warning("socket on %s refused (%s): %s", match.id, exc.code, exc)
-        await _refuse(websocket, _error(str(exc), code=exc.code), 4429)
+        await _refuse(websocket, _error(str(exc), code=exc.code), 4429, match.id)
         return
     try:
         await _serve_hello(hub, websocket, match, seat, lambda: quotas.check_message(client))
@@ -708,10 +706,13 @@ def _error(message: str, seq: int | None = None, code: str = "bad_request") -> d
     return {"type": "error", "message": message, "code": code, "seq": seq}
 
 
-async def _refuse(websocket: WebSocket, error: dict[str, Any], close_code: int) -> None:
+async def _refuse(
+    websocket: WebSocket, error: dict[str, Any], close_code: int, match_id: str | None = None
+) -> None:
     """Answer a connection that cannot go on with the error, then close it with a 44xx
-    code (one warning line in the log)."""
-    log.warning("a connection refused (%s): %s", error["code"], error["message"][:200])
+    code: one warning line in the log, naming the match where there is one."""
+    where = f"socket on {match_id}" if match_id else "a connection"
+    log.warning("%s refused (%s): %s", where, error["code"], error["message"][:200])
     with contextlib.suppress(Exception):
         await websocket.send_json(error)
     await _close(websocket, close_code)
