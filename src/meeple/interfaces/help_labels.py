@@ -40,18 +40,19 @@ def label_values(params: list[Any], ctx: Any) -> list[Any]:
     return params
 
 
-class Command(TyperCommand):
+class _Labelled:
+    """Labels a command's or a group's parameters as :func:`label_values` does, the help
+    option included."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        """The parameters, labelled for the help."""
+        return label_values(super().get_params(ctx), ctx)  # type: ignore[misc]
+
+
+class Command(_Labelled, TyperCommand):
     """A ``meeple`` command whose help labels values as :func:`label_values` does."""
 
-    def get_params(self, ctx: Any) -> list[Any]:
-        """The command's parameters, the help option included, labelled for the help."""
-        return label_values(super().get_params(ctx), ctx)
 
-
-class Group(TyperGroup):
+class Group(_Labelled, TyperGroup):
     """A group of ``meeple`` commands (``meeple``, ``meeple content``) whose own options
     are labelled as :func:`label_values` does."""
-
-    def get_params(self, ctx: Any) -> list[Any]:
-        """The group's parameters, the help option included, labelled for the help."""
-        return label_values(super().get_params(ctx), ctx)

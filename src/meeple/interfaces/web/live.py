@@ -124,12 +124,9 @@ class Connection:
         if not self.closed:
             self.closed = True
             self.close_code = code
-            while True:
-                try:
-                    self.outbox.put_nowait(None)
-                    return
-                except asyncio.QueueFull:
-                    self.outbox.get_nowait()
+            if self.outbox.full():
+                self.outbox.get_nowait()
+            self.outbox.put_nowait(None)
 
 
 @dataclass(eq=False)
