@@ -173,6 +173,32 @@ def test_a_refusal_s_log_line_is_bounded_whatever_the_client_sends(server):
     assert len(written) == 3 and all(len(line) < 600 for line in written), written
 
 
+def test_a_query_parameter_a_route_does_not_take_is_refused_not_ignored(server):
+    """``/api/matches?stauts=open`` listed the live matches as if nothing were misspelt:
+    FastAPI ignores a query parameter no route declares. Now it is refused, naming what the
+    route takes; each name quoted (a line break in it cannot forge a log line) and at most
+    five of them, however many were sent. Pages keep what a link adds to their address."""
+    reply = httpx.get(f"{server.url}/api/matches", params={"stauts": "open"})
+    assert reply.status_code == 422, reply.text
+    assert reply.json() == {
+        "error": "query: /api/matches has no parameter 'stauts'; it takes limit, status",
+        "code": "invalid_request",
+    }
+    reply = httpx.get(f"{server.url}/api/games/edges/rules", params={"board": "3x3"})
+    assert reply.status_code == 422 and "it takes options" in reply.json()["error"]
+    reply = httpx.post(f"{server.url}/api/tutorials/edges", params={"level": "easy"})
+    assert reply.status_code == 422 and "it takes none" in reply.json()["error"], reply.text
+    assert httpx.get(f"{server.url}/api/matches", params={"status": "open"}).status_code == 200
+    assert httpx.get(f"{server.url}/replay", params={"utm_source": "x"}).status_code == 200
+
+    before = len(_log(server))
+    forged = {"a\nERROR meeple.server: forged": "1"} | {f"p{i}": "1" for i in range(1_000)}
+    reply = httpx.get(f"{server.url}/api/games", params=forged)
+    assert reply.status_code == 422 and "and 996 more" in reply.json()["error"], reply.text
+    written = _log(server)[before:].splitlines()
+    assert len(written) == 1 and "'a\\nERROR meeple.server: forged'" in written[0], written
+
+
 def _ws_url(server, match: str) -> str:
     return server.url.replace("http", "ws") + f"/ws/{match}"
 

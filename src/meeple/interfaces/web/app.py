@@ -15,12 +15,14 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.dependencies.models import Dependant
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from fastapi.routing import APIRoute
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException
-from starlette.requests import ClientDisconnect
+from starlette.requests import ClientDisconnect, HTTPConnection
 
 from meeple.agents import available_agents
 from meeple.core.about import meeple_version
@@ -156,6 +158,7 @@ def create_app(
         description="The WebSocket protocol (`/ws/{match}`) is described in docs/api.md.",
         version=meeple_version(),
         lifespan=lifespan,
+        dependencies=[Depends(_declared_query_only)],
     )
     app.state.hub = hub
     app.state.reviews = reviews
@@ -520,6 +523,41 @@ def _refusal(
     path = shorten(request.url.path, 200)
     log.warning("%s %s refused (%s): %s", request.method, path, code, message[:200])
     return JSONResponse({"error": message, "code": code}, status_code=status, headers=headers)
+
+
+def _declared_query_only(connection: HTTPConnection) -> None:
+    """Refuse a query parameter that an API route does not take. Ignored, a misspelt one
+    (``/api/matches?stauts=open``) would be answered as if it were not there."""
+    route = connection.scope.get("route")
+    if not connection.url.path.startswith("/api/") or not isinstance(route, APIRoute):
+        return  # pages keep whatever a link adds to their address
+    known = sorted(_query_names(route.dependant))
+    unknown = sorted(set(connection.query_params) - set(known))
+    if unknown:
+        takes = f"it takes {', '.join(known)}" if known else "it takes none"
+        path = shorten(connection.url.path, 200)
+        # Names are the client's to write: quoted (a line break stays two characters in the
+        # log) and at most five of them, however many were sent.
+        named = ", ".join(shorten(repr(name), 40) for name in unknown[:5])
+        if len(unknown) > 5:
+            named += f" and {len(unknown) - 5} more"
+        raise RequestValidationError(
+            [
+                {
+                    "type": "extra_forbidden",
+                    "loc": ("query",),
+                    "msg": f"{path} has no parameter {named}; {takes}",
+                }
+            ]
+        )
+
+
+def _query_names(dependant: Dependant) -> set[str]:
+    """The query parameters a route (or dependency) declares, its dependencies' included."""
+    names = {param.alias for param in dependant.query_params}
+    for dependency in dependant.dependencies:
+        names |= _query_names(dependency)
+    return names
 
 
 def _validation_text(exc: ValidationError | RequestValidationError) -> str:
