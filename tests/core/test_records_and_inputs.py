@@ -172,6 +172,40 @@ def test_a_record_nested_too_deeply_is_refused():
         GameRecord.from_json('{"game": "edges", "seed": 1, "moves": [], "options": ' + deep + "}")
 
 
+@pytest.mark.parametrize(
+    ("seat", "says"),
+    [
+        ("\x1b[31mred\x1b]0;title\x07", "U\\+001B is a control character"),
+        ("bob\nScore: Red 99", "U\\+000A is a control character"),
+        ("\u202eevil", "U\\+202E is a control of the text's direction"),
+        ("x" * 201, "at most 200 characters"),
+    ],
+)
+def test_a_record_s_seats_are_printable_text(seat, says):
+    """`meeple replay` shows a record's seats as they are: an escape in one coloured the
+    terminal or set its title, and a line break in one forged a line of the replay's
+    output. A record from a server carries the names its players chose."""
+    with pytest.raises(RecordError, match=f"seats.0: .*{says}"):
+        GameRecord.from_json(json.dumps(_record_dict(seats=[seat, "random"])))
+    kept = ["Zoë 👨‍👩‍👧", "محمد"]  # a joined emoji and text written right to left are text
+    assert GameRecord.from_json(json.dumps(_record_dict(seats=kept))).seats == kept
+
+
+def test_a_record_s_content_digests_are_digests():
+    data = _record_dict(content={"ranking": "\x1b[2J"})
+    with pytest.raises(RecordError, match=r"content\.ranking: String should match pattern"):
+        GameRecord.from_json(json.dumps(data))
+
+
+def test_a_record_with_a_lone_surrogate_is_refused_not_a_crash_when_printed():
+    """``"\\ud800"`` is valid JSON and no character: `meeple replay` printed a traceback
+    (UnicodeEncodeError) writing the seat it was in."""
+    text = json.dumps(_record_dict(seats=["\ud800", "random"]))
+    assert "\\ud800" in text
+    with pytest.raises(RecordError, match=r"U\+D800 is a lone surrogate"):
+        GameRecord.from_json(text)
+
+
 def test_a_record_over_the_size_cap_is_refused(tmp_path):
     path = tmp_path / "game.json"
     path.write_text('{"game": "edges", "pad": "' + "x" * MAX_RECORD_BYTES + '"}')
@@ -327,12 +361,16 @@ def test_fuzz_a_record_either_replays_or_is_a_record_error(text):
         ("{not", "not JSON: Expecting property name"),
         ("[" * 3000, "nested too deeply to be read"),
         ("9" * 5000, "a number has too many digits"),
+        ('["\\ud800"]', r"U\+D800 is a lone surrogate"),
+        ('{"\\udfff": 1}', r"U\+DFFF is a lone surrogate"),
+        ('["\\ude00\\ud83d"]', r"U\+DE00 is a lone surrogate"),
     ],
 )
 def test_json_from_outside_is_read_or_refused_saying_why(text, says):
     from meeple.core.files import Unreadable, parse_json
 
     assert parse_json('{"a": [1, 2]}') == {"a": [1, 2]}
+    assert parse_json('["\\ud83d\\ude00", "\\\\ud800"]') == ["\U0001f600", "\\ud800"]
     with pytest.raises(Unreadable, match=says):
         parse_json(text)
 

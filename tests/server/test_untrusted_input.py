@@ -90,6 +90,27 @@ def test_typed_values_are_accepted(server):
     assert join.status_code == 422 and "seat" in join.json()["error"]
 
 
+@pytest.mark.parametrize(
+    ("name", "says"),
+    [
+        ("\x1b[31mred", "U+001B is a control character"),
+        ("Ann\nBob joined", "U+000A is a control character"),
+        ("\u202eevil", "U+202E is a control of the text's direction"),
+    ],
+)
+def test_a_person_s_name_is_printable_text(server, name, says):
+    """A name is shown to the other players, on their pages and in the match's record that
+    `meeple replay` prints: a terminal escape, a line break or a direction override in one
+    was taken as it was."""
+    seats = ["human", "open"]
+    reply = httpx.post(f"{server.url}/api/matches", json={"game": "edges", "names": [name]})
+    assert reply.status_code == 422 and says in reply.json()["error"], reply.text
+    body = {"game": "edges", "seats": seats, "names": ["Zoë 👨‍👩‍👧"]}
+    match = httpx.post(f"{server.url}/api/matches", json=body).json()["match"]
+    join = httpx.post(f"{server.url}/api/matches/{match}/join", json={"seat": 1, "name": name})
+    assert join.status_code == 422 and says in join.json()["error"], join.text
+
+
 def test_a_replayed_record_must_carry_json_types(server):
     for record in (
         _record("erosion", players="3"),

@@ -14,6 +14,7 @@ import contextlib
 import errno
 import json
 import os
+import re
 import stat
 import tempfile
 import tomllib
@@ -155,8 +156,26 @@ class Unreadable(ValueError):
 
 
 def parse_json(text: str) -> Any:
-    """``text`` read as JSON; :class:`Unreadable` for anything else."""
-    return _parsed(json.loads, text, "JSON")
+    """``text`` read as JSON; :class:`Unreadable` for anything else, a lone surrogate
+    included: JSON may escape one (``"\\ud800"``), but it is no character, and printing
+    or storing the text it is in fails later, far from where it came in."""
+    value = _parsed(json.loads, text, "JSON")
+    if _SURROGATE_ESCAPE.search(text):  # rare: only then is the value checked through
+        try:
+            json.dumps(value, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError as exc:
+            char = exc.object[exc.start]
+            raise Unreadable(
+                f"not readable: U+{ord(char):04X} is a lone surrogate (half of a pair, alone)"
+            ) from None
+        except RecursionError:
+            raise Unreadable("nested too deeply to be read") from None
+    return value
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+"""The start of a JSON escape of a surrogate (U+D800 to U+DFFF): one half of a pair, or
+alone."""
 
 
 def parse_toml(text: str) -> Any:

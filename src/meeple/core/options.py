@@ -128,6 +128,11 @@ class GameOptions(BaseModel):
         }
 
 
+DIGEST_PATTERN = r"^sha256:[0-9a-f]{64}$"
+"""What :func:`content_digest` returns, as a regular expression (for checking a digest read
+back from a file)."""
+
+
 def content_digest(files: list[Path]) -> str:
     """``sha256:...`` of the files' names and bytes, in the order given, so that any edit
     changes it; a missing file counts as absent. OptionError if one cannot be read."""

@@ -8,15 +8,24 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, StrictInt, StrictStr, ValidationError
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    Field,
+    StrictInt,
+    StrictStr,
+    StringConstraints,
+    ValidationError,
+)
 
 from meeple.core.errors import FileOptionRefused, MeepleError, RecordError
 from meeple.core.files import Unreadable, atomic_write, parse_json
 from meeple.core.game import Action, Game, Player, State, shorten
-from meeple.core.options import UNSET_WORDS, content_digest
+from meeple.core.options import DIGEST_PATTERN, UNSET_WORDS, content_digest
 from meeple.core.registry import game_class, make
+from meeple.core.text import printable
 
 RECORD_FORMAT = "meeple-record/1"
 
@@ -80,13 +89,17 @@ class GameRecord(BaseModel):
     game: StrictStr
     options: dict[str, Any] = Field(default_factory=dict)
     seed: StrictInt
-    seats: list[StrictStr] = Field(
-        default_factory=list, description="who played each seat (agent specs), for reference"
+    seats: list[
+        Annotated[StrictStr, StringConstraints(max_length=200), AfterValidator(printable)]
+    ] = Field(
+        default_factory=list,
+        description="who played each seat (agent specs, or a person's name), for reference: "
+        "shown as it is, so printable text only",
     )
     moves: list[tuple[StrictInt, StrictStr]] = Field(
         description="every (seat, action notation) in the order played"
     )
-    content: dict[str, str] = Field(
+    content: dict[str, Annotated[StrictStr, StringConstraints(pattern=DIGEST_PATTERN)]] = Field(
         default_factory=dict,
         description="digest of each external file or folder an option names (the content a "
         "game read), by option name: replay refuses content that has changed since",

@@ -28,6 +28,7 @@ from meeple.core.errors import (
 from meeple.core.game import ActionIdError, Game, Player, State
 from meeple.core.record import GameRecord
 from meeple.core.simultaneous import hidden_from_others
+from meeple.core.text import unprintable
 from meeple.core.tutorial import Tutorial, finished
 from meeple.interfaces.web.seeds import seed_commitment
 from meeple.store.db import StorageUnavailable
@@ -288,10 +289,15 @@ class LiveMatch:
             game=stored.game,
             options=stored.options,
             seed=stored.seed,
-            seats=[d["agent"] or d["name"] or HUMAN for d in stored.seats],
+            # A name stored before names had to be printable is left out, not refused.
+            seats=[d["agent"] or _printable_or_none(d["name"]) or HUMAN for d in stored.seats],
             moves=list(stored.moves),
             result=stored.result,
         )
+
+
+def _printable_or_none(name: str | None) -> str | None:
+    return name if name is None or unprintable(name) is None else None
 
 
 def state_message(match: LiveMatch, conn: Connection, now: float) -> dict[str, Any]:

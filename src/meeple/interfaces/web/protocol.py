@@ -10,7 +10,16 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    TypeAdapter,
+)
+
+from meeple.core.text import printable
 
 MAX_MESSAGE_BYTES = 16_384
 """The largest client message the server reads; a move is a few dozen bytes."""
@@ -18,7 +27,11 @@ MAX_MESSAGE_BYTES = 16_384
 MAX_ACTION_CHARS = 200
 """The longest move text accepted (every game's notation is far shorter)."""
 
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
+Name = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=40),
+    AfterValidator(printable),  # shown to the others, on their pages and in records
+]
 Token = Annotated[str, StringConstraints(min_length=16, max_length=100)]
 
 

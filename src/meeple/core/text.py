@@ -1,0 +1,55 @@
+"""Text from outside that a person will read: a name a player chose, a seat in a record.
+
+Such text reaches terminals and pages. A control character in it can do more than be
+shown: ``ESC [`` starts a terminal command (colours, the window's title, a cleared
+screen), a line break forges a line of output or of a log, and a bidirectional override
+(U+202E) reverses the text that follows it on a page. A lone surrogate (``"\\ud800"`` in
+JSON) is no character at all: printing it fails. So such text is refused where it comes
+in, naming the character, rather than cleaned where it goes out.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Annotated
+
+from pydantic import AfterValidator
+
+BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+"""The characters that change the direction of the text around them (Unicode's explicit
+directional formatting characters and marks)."""
+
+_REFUSED_CATEGORIES = {
+    "Cc": "a control character",
+    "Cs": "a lone surrogate, not a character",
+    "Zl": "a line separator",
+    "Zp": "a paragraph separator",
+}
+
+
+def unprintable(text: str) -> str | None:
+    """What is wrong with ``text`` as a line a person reads (its first character that is
+    a control character, a lone surrogate, a line or paragraph separator or a direction
+    control, named with its code point), or None if nothing is."""
+    for char in text:
+        what = _REFUSED_CATEGORIES.get(unicodedata.category(char))
+        if what is None and char in BIDI_CONTROLS:
+            what = "a control of the text's direction"
+        if what is not None:
+            return f"U+{ord(char):04X} is {what}"
+    return None
+
+
+def printable(text: str) -> str:
+    """``text`` itself if a person may read it as it is; else ValueError saying which
+    character is not allowed (a pydantic validator: see :data:`PlainText`)."""
+    problem = unprintable(text)
+    if problem is not None:
+        raise ValueError(f"{problem}; only printable text is allowed on one line")
+    return text
+
+
+PlainText = Annotated[str, AfterValidator(printable)]
+"""A str field that refuses what :func:`unprintable` finds."""
