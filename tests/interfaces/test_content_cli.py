@@ -85,6 +85,34 @@ def test_check_names_the_squad_file_the_item_and_the_field(tmp_path):
     ), problem
 
 
+def test_a_designer_s_text_is_printable_and_its_error_shows_what_it_quotes(tmp_path):
+    """A card's name is shown in tables and on pages: an escape in a copied-out card file
+    (one sent by someone else) coloured the terminal of `meeple cards` and was printed as
+    it was in `content check`'s error for a bad id."""
+    copy_data("erosion", tmp_path)
+    path = tmp_path / "cards.json"
+    data = json.loads(path.read_text())
+    data["cards"][0]["process"]["name"] = "Frost\x1b]0;title\x07"
+    data["cards"][1]["id"] = "WX\x1b[2J02"
+    path.write_text(json.dumps(data))
+    code, out = _run("content", "check", "erosion", str(tmp_path))
+    assert code == 1 and "\x1b" not in out, out
+    assert "card WX01, field process.name: Value error, U+001B is a control character" in out
+    assert "card WX\\x1b[2J02, field id" in out
+
+    copy_data("squad-combat", tmp_path / "squad")
+    cards = tmp_path / "squad" / "cards.toml"
+    cards.write_text(cards.read_text().replace('name = "', 'name = "\\u202e', 1))
+    (problem,) = check_data("squad-combat", tmp_path / "squad")
+    assert "field 'name': U+202E is a control of the text's direction" in problem, problem
+
+    copy_data("triangle-clock", tmp_path / "clock")
+    table = tmp_path / "clock" / "ranking.toml"
+    table.write_text(table.read_text().replace('name = "4 of a Kind"', 'name = "4\\nof"'))
+    (problem,) = check_data("triangle-clock", tmp_path / "clock")
+    assert "rank 1 ('4\\nof').name: U+000A is a control character" in problem, problem
+
+
 def test_check_names_the_ranking_table_the_rank_and_the_field(tmp_path):
     copy_data("triangle-clock", tmp_path)
     table = tmp_path / "ranking.toml"

@@ -11,9 +11,9 @@ in, naming the character, rather than cleaned where it goes out.
 from __future__ import annotations
 
 import unicodedata
-from typing import Annotated
+from typing import Any
 
-from pydantic import AfterValidator
+from pydantic import BaseModel, field_validator
 
 BIDI_CONTROLS = frozenset(
     "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
@@ -34,22 +34,63 @@ def unprintable(text: str) -> str | None:
     a control character, a lone surrogate, a line or paragraph separator or a direction
     control, named with its code point), or None if nothing is."""
     for char in text:
-        what = _REFUSED_CATEGORIES.get(unicodedata.category(char))
-        if what is None and char in BIDI_CONTROLS:
-            what = "a control of the text's direction"
+        what = _refused(char)
         if what is not None:
             return f"U+{ord(char):04X} is {what}"
     return None
 
 
+def _refused(char: str) -> str | None:
+    what = _REFUSED_CATEGORIES.get(unicodedata.category(char))
+    if what is None and char in BIDI_CONTROLS:
+        what = "a control of the text's direction"
+    return what
+
+
 def printable(text: str) -> str:
     """``text`` itself if a person may read it as it is; else ValueError saying which
-    character is not allowed (a pydantic validator: see :data:`PlainText`)."""
+    character is not allowed (a pydantic validator: ``AfterValidator(printable)``)."""
     problem = unprintable(text)
     if problem is not None:
         raise ValueError(f"{problem}; only printable text is allowed on one line")
     return text
 
 
-PlainText = Annotated[str, AfterValidator(printable)]
-"""A str field that refuses what :func:`unprintable` finds."""
+def printable_within(value: Any) -> Any:
+    """``value`` itself if every text in it (in lists, tuples and dicts too) is
+    :func:`printable`; else its ValueError. A validator for every field of a model whose
+    text is all shown (``field_validator("*")``)."""
+    if isinstance(value, str):
+        printable(value)
+    elif isinstance(value, list | tuple | frozenset | set):
+        for item in value:
+            printable_within(item)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            printable_within(key)
+            printable_within(item)
+    return value
+
+
+def visible(text: str) -> str:
+    """``text`` with every character :func:`unprintable` refuses, line breaks aside,
+    written as its escape (``\\x1b``, ``\\u202e``): a message that quotes what came from
+    outside shows it, and the terminal does not act on it."""
+    return "".join(
+        char if char == "\n" or _refused(char) is None else _escape(char) for char in text
+    )
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+class ShownText(BaseModel):
+    """A model whose text is all shown to people (a card's name and its words, read from a
+    designer's file): every text field, in lists and tuples too, must be printable."""
+
+    @field_validator("*")
+    @classmethod
+    def _printable(cls, value: Any) -> Any:
+        return printable_within(value)

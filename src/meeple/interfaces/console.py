@@ -20,6 +20,7 @@ from rich.text import Text
 
 from meeple.agents import available_agents
 from meeple.core.game import Game
+from meeple.core.text import visible
 
 console = Console(highlight=False)
 
@@ -36,11 +37,17 @@ def print_markdown(text: str) -> None:
     console.print(Markdown(text))
 
 
+def print_error(message: str) -> None:
+    """Print an error for a person, unwrapped, so it can be copied."""
+    # Messages quote what a person typed, or a file sent to them: escaped, "[/]" in it is
+    # shown instead of read as Rich markup (which would raise instead of reporting), and a
+    # terminal escape is shown instead of acted on.
+    console.print(f"[bold red]error:[/] {escape(visible(message))}", soft_wrap=True)
+
+
 def fail(message: str) -> typer.Exit:
-    """Print an error for a person (unwrapped, so it can be copied) and return the exit."""
-    # Messages quote what a person typed; escaped, "[/]" in it is shown instead of read
-    # as Rich markup (which would raise instead of reporting).
-    console.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)
+    """Print an error (:func:`print_error`) and return the exit that ends the command."""
+    print_error(message)
     return typer.Exit(code=2)
 
 

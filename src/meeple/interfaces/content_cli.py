@@ -11,7 +11,7 @@ from rich.markup import escape
 from meeple.core.designer import check_data, copy_data, data_flags, data_paths
 from meeple.core.errors import MeepleError
 from meeple.core.registry import game_class
-from meeple.interfaces.console import console, fail
+from meeple.interfaces.console import console, fail, print_error
 from meeple.interfaces.help_labels import Command, Group
 
 app = typer.Typer(
@@ -72,7 +72,7 @@ def check_command(game: GameArg, folder: FolderArg) -> None:
         raise fail(str(exc)) from None
     if problems:
         for line in problems:
-            console.print(f"[bold red]error:[/] {escape(line)}", soft_wrap=True)
+            print_error(line)
         raise typer.Exit(1)
     console.print(
         f"{escape(str(folder))}: {name} plays with it ({escape(data_flags(name, folder))}).",

@@ -17,11 +17,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import ConfigDict, Field, TypeAdapter, ValidationError
 
 from meeple.core.errors import MeepleError, OptionError
 from meeple.core.files import Unreadable, parse_json, parse_toml, read_text_capped
 from meeple.core.options import content_digest
+from meeple.core.text import ShownText
 
 Deck = Literal["WX", "H", "F"]
 """The three process decks: Weathering, Hillslope and Fluvial."""
@@ -80,7 +81,7 @@ class CardError(MeepleError):
     """A card file that does not describe valid Erosion cards; names the card and field."""
 
 
-class _Model(BaseModel):
+class _Model(ShownText):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 

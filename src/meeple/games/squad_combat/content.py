@@ -33,6 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from meeple.core.errors import MeepleError, OptionError, did_you_mean
 from meeple.core.files import Unreadable, parse_toml, read_text_capped
 from meeple.core.options import content_digest
+from meeple.core.text import ShownText
 from meeple.core.words import counted
 
 DIE_FACES = 6
@@ -154,7 +155,7 @@ TARGETED_EFFECTS = frozenset({"heal", "boost", "energy"})
 """Effects that act on one of the performing player's characters, chosen as a target."""
 
 
-class _Item(BaseModel):
+class _Item(ShownText):
     """What every item has: its id (the table name), a name and an optional text."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True)

@@ -34,7 +34,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from meeple.core.errors import MeepleError, OptionError
 from meeple.core.files import Unreadable, parse_toml, read_text_capped
+from meeple.core.game import shorten
 from meeple.core.options import content_digest
+from meeple.core.text import ShownText, unprintable
 from meeple.games.triangle_clock.cards import (
     CARDS,
     NUM_CARDS,
@@ -53,7 +55,7 @@ class RankingTableError(MeepleError):
     """A ranking table file that cannot be read or does not describe a ranking."""
 
 
-class RankSpec(BaseModel):
+class RankSpec(ShownText):
     """One row of the ranking table."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -127,7 +129,9 @@ def load_ranking_table(path: str | Path | None = None) -> RankingTable:
                 rows = data.get("rank", [])
                 row = rows[loc[1]] if loc[1] < len(rows) else {}
                 label = row.get("name") if isinstance(row, dict) else None
-                where = f"rank {loc[1] + 1}" + (f" ({label})" if label else "")
+                if label and not (isinstance(label, str) and unprintable(label) is None):
+                    label = repr(label)  # quoted as it is: a line break in it stays \n
+                where = f"rank {loc[1] + 1}" + (f" ({shorten(label)})" if label else "")
                 where += "".join(f".{p}" for p in loc[2:])
             problems.append(f"{where}: {err['msg'].removeprefix('Value error, ')}")
         raise RankingTableError(
