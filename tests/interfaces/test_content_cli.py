@@ -122,9 +122,36 @@ def test_check_names_the_ranking_table_the_rank_and_the_field(tmp_path):
     assert ".size: Input should be less than or equal to 4" in problem
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "says"),
+    [
+        ("size = 4", 'size = "4"', ".size: Input should be a valid integer"),
+        ("flush = false", "flush = 0", ".flush: Input should be a valid boolean"),
+        ("strength = 10", "strength = 1000001", ".strength: Input should be less"),
+    ],
+)
+def test_a_ranking_table_s_numbers_are_numbers_and_bounded(tmp_path, old, new, says):
+    """Strengths are summed into scores that the compiled rules count in 64 bits."""
+    copy_data("triangle-clock", tmp_path)
+    table = tmp_path / "ranking.toml"
+    table.write_text(table.read_text().replace(old, new, 1))
+    (problem,) = check_data("triangle-clock", tmp_path)
+    assert "rank 1 (4 of a Kind)" + says in problem, problem
+
+
 def test_check_of_a_missing_folder_says_how_to_make_it(tmp_path):
     code, out = _run("content", "check", "erosion", str(tmp_path / "nope"))
     assert code == 1 and "meeple content copy erosion" in out
+
+
+def test_check_of_the_card_file_itself_names_its_folder(tmp_path):
+    """--cards takes the file, so a designer gives check the file too: it was told 'no such
+    folder' and to copy the data over the file, which copy then refused."""
+    copy_data("erosion", tmp_path)
+    code, out = _run("content", "check", "erosion", str(tmp_path / "cards.json"))
+    assert code == 1, out
+    said = "is a file; content check takes the folder that holds the data: "
+    assert said + f"meeple content check erosion {tmp_path}" in out, out
 
 
 def test_an_edited_card_copied_out_changes_a_simulation(tmp_path):

@@ -104,6 +104,11 @@ def check_data(game: str, folder: Path) -> list[str]:
     """Every problem of the data in ``folder`` for ``game``, one line each naming the file,
     the entry and the field (empty: the game plays with it)."""
     cls, _ = _data_of(game)
+    if folder.is_file():
+        return [
+            f"{folder} is a file; content check takes the folder that holds the data: "
+            f"meeple content check {cls.name} {folder.parent}"
+        ]
     if not folder.is_dir():
         return [
             f"{folder}: no such folder; meeple content copy {cls.name} {folder} writes the "

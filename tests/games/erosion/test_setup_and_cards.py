@@ -79,6 +79,15 @@ def test_f73_glacier_text_keeps_its_comma():
 
 
 # -- the card file is validated on load -----------------------------------------------------
+def _resisting(cards: list[dict]) -> dict:
+    """The first effect that makes a rock resist all but one process."""
+    return next(
+        c["architecture"]["effect"]
+        for c in cards
+        if (c.get("architecture") or {}).get("effect", {}).get("kind") == "resists_except"
+    )
+
+
 def _broken(edit) -> str:
     data = json.loads(CARD_TEXT)
     edit(data["cards"])
@@ -102,6 +111,31 @@ def _broken(edit) -> str:
         (lambda cs: cs[1].update(id="WX01"), "card WX01, field id: two cards share"),
         (lambda cs: cs[90].update(under="X"), "card ATM1, field under"),
         (lambda cs: cs[4].pop("rock"), "card WX05, field rock"),
+        # Strict types: a designer's "3" or true is not read as a number.
+        (lambda cs: cs[0]["process"].update(n=True), "card WX01, field process.n: Input should"),
+        (lambda cs: cs[0]["process"].update(n="3"), "card WX01, field process.n: Input should"),
+        (lambda cs: cs[0].update(mohs=3.0), "card WX01, field mohs: Input should"),
+        # Bounds: an effect of 10**9 rocks listed 10**9 moves (MemoryError in a simulation).
+        (
+            lambda cs: cs[52]["architecture"]["effect"].update(rocks=10**9),
+            "card H53, field architecture.effect.rocks: Input should be less than or equal to 6",
+        ),
+        (
+            lambda cs: cs[72]["architecture"]["effect"].update(rocks=10**9),
+            "card F73, field architecture.effect.rocks: Input should be less than or equal to 6",
+        ),
+        (
+            lambda cs: cs[50]["architecture"].update(
+                effect={"kind": "score_bonus", "points": 10**30}
+            ),
+            "card H51, field architecture.effect.points: Input should be less than or equal to 20",
+        ),
+        # A misspelt process is no process: the rock would resist every card.
+        (
+            lambda cs: _resisting(cs).update(process="Frost Wedgin"),
+            "field architecture.effect.process: no card's process is called 'Frost Wedgin' "
+            "(did you mean 'Frost Wedging'",
+        ),
     ],
 )
 def test_a_bad_card_file_fails_with_the_card_id_and_the_field(edit, message):

@@ -104,6 +104,17 @@ def test_errors_name_the_file_the_card_and_the_field(folder):
         ("decks.toml", '"knight", "archer"', '"knight", "archr"', "no character 'archr'"),
         ("decks.toml", "jab = 4", "jab = 0", "deck 'alpha', field 'cards'"),
         ("decks.toml", '"knight", "archer", "sage"', '"knight", "archer"', "characters"),
+        # A deck of 100,000,000 copies passed the check and hung a simulation.
+        ("decks.toml", "jab = 4", "jab = 100000000", "has 100,000,000 copies; a deck holds at"),
+        # Strict types: a designer's "6" or true is not read as a number.
+        ("characters.toml", "life = 6", 'life = "6"', "character 'knight', field 'life'"),
+        ("characters.toml", "life = 6", "life = true", "character 'knight', field 'life'"),
+        (
+            "cards.toml",
+            "hit = 0\ndamage = 2",
+            "hit = 0\ndamage = 2.0",
+            "card 'jab', field 'damage'",
+        ),
     ],
 )
 def test_each_field_is_checked(folder, file, old, new, expected):

@@ -15,11 +15,11 @@ from __future__ import annotations
 from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import ConfigDict, Field, TypeAdapter, ValidationError
 
-from meeple.core.errors import MeepleError, OptionError
+from meeple.core.errors import MeepleError, OptionError, did_you_mean
 from meeple.core.files import Unreadable, parse_json, parse_toml, read_text_capped
 from meeple.core.options import content_digest
 from meeple.core.text import ShownText
@@ -77,12 +77,24 @@ Age = Literal["hypoxic", "ice", "arid"]
 AGE_NAMES: dict[str, str] = {"hypoxic": "Hypoxic Age", "ice": "Ice Age", "arid": "Arid Age"}
 
 
+MAX_ROCKS = 6
+"""The most rocks one effect moves or adds: a process moves at most 6 (process.n)."""
+MAX_POINTS = 20
+"""The most points one card scores (the shipped ones score 1 to 4)."""
+MAX_METRES = 20_000
+"""The highest mountain a condition may ask for."""
+MAX_COUNTED = 90
+"""The most rocks a challenge may ask a player to have: the 90 process cards."""
+
+
 class CardError(MeepleError):
     """A card file that does not describe valid Erosion cards; names the card and field."""
 
 
 class _Model(ShownText):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Strict: a designer's 3 is the number 3, never the text "3" or true; a file that
+    # means something else is told so. Lists read as tuples (strict=False on those).
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 # -- architecture (the rock portion's text, Advanced Rules) ---------------------------------
@@ -90,21 +102,21 @@ class UpliftTrigger(_Model):
     """Upon uplift: trigger one Atmosphere card of each listed age (``any``: any card)."""
 
     kind: Literal["uplift_trigger"]
-    ages: tuple[Literal["hypoxic", "ice", "arid", "any"], ...] = Field(min_length=1)
+    ages: tuple[Literal["hypoxic", "ice", "arid", "any"], ...] = Field(min_length=1, strict=False)
 
 
 class UpliftHillslope(_Model):
     """Upon uplift: hillslope this many weathered rocks from any one mountain."""
 
     kind: Literal["uplift_hillslope"]
-    rocks: int = Field(ge=1)
+    rocks: int = Field(ge=1, le=MAX_ROCKS)
 
 
 class ScoreBonus(_Model):
     """While unweathered: extra points at each era's scoring."""
 
     kind: Literal["score_bonus"]
-    points: int = Field(ge=1)
+    points: int = Field(ge=1, le=MAX_POINTS)
 
 
 class DrawLimitBonus(_Model):
@@ -112,7 +124,7 @@ class DrawLimitBonus(_Model):
 
     kind: Literal["draw_limit_bonus"]
     deck: Deck
-    cards: int = Field(ge=1)
+    cards: int = Field(ge=1, le=6)  # as a draw limit
 
 
 class ResistsIcon(_Model):
@@ -133,7 +145,7 @@ class WeatherBonus(_Model):
     """While unweathered: the owner's numeric WX cards weather more rocks."""
 
     kind: Literal["weather_bonus"]
-    rocks: int = Field(ge=1)
+    rocks: int = Field(ge=1, le=MAX_ROCKS)
 
 
 class CountsAsHigh(_Model):
@@ -147,7 +159,7 @@ class TransportBonusIfHigh(_Model):
     more rocks."""
 
     kind: Literal["transport_bonus_if_high"]
-    rocks: int = Field(ge=1)
+    rocks: int = Field(ge=1, le=MAX_ROCKS)
 
 
 Effect = Annotated[
@@ -195,7 +207,7 @@ class Process(_Model):
     kind: Literal["weather_n", "weather_types", "hillslope_n", "transport_n"]
     n: int = Field(default=0, ge=0, le=6)
     max_hardness: int | None = Field(default=None, ge=1, le=10)
-    types: tuple[Rock, ...] = ()
+    types: tuple[Rock, ...] = Field(default=(), strict=False)
     elevation: Literal["hill", "mountain"] | None = None
 
 
@@ -237,8 +249,8 @@ Card = ProcessCard | AtmosphereCard
 class LegendCondition(_Model):
     """A montane legend's claim condition: a height and capstone rock types."""
 
-    min_height_m: int = Field(ge=500, multiple_of=500)
-    rocks: tuple[Rock, Rock]
+    min_height_m: int = Field(ge=500, le=MAX_METRES, multiple_of=500)
+    rocks: tuple[Rock, Rock] = Field(strict=False)
 
 
 class LegendCard(_Model):
@@ -248,28 +260,28 @@ class LegendCard(_Model):
     name: str = Field(min_length=1)
     text: str = Field(min_length=1)
     condition: LegendCondition
-    points: int = Field(ge=1)
+    points: int = Field(ge=1, le=MAX_POINTS)
 
 
 class HeightAtLeast(_Model):
     """Your mountain is at least this high."""
 
     kind: Literal["height_at_least"]
-    metres: int = Field(ge=500, multiple_of=500)
+    metres: int = Field(ge=500, le=MAX_METRES, multiple_of=500)
 
 
 class DeltaAtLeast(_Model):
     """At least this many rocks in your delta."""
 
     kind: Literal["delta_at_least"]
-    rocks: int = Field(ge=1)
+    rocks: int = Field(ge=1, le=MAX_COUNTED)
 
 
 class WeatheredFossilsAtLeast(_Model):
     """At least this many weathered fossil rocks in your mountain."""
 
     kind: Literal["weathered_fossils_at_least"]
-    rocks: int = Field(ge=1)
+    rocks: int = Field(ge=1, le=MAX_COUNTED)
 
 
 class ClassInMountainAtLeast(_Model):
@@ -278,14 +290,14 @@ class ClassInMountainAtLeast(_Model):
 
     kind: Literal["class_in_mountain_at_least"]
     rock_class: Literal["sedimentary", "igneous", "metamorphic"]
-    rocks: int = Field(ge=1)
+    rocks: int = Field(ge=1, le=MAX_COUNTED)
 
 
 class UnweatheredAtLeast(_Model):
     """At least this many unweathered rocks in your mountain."""
 
     kind: Literal["unweathered_at_least"]
-    rocks: int = Field(ge=1)
+    rocks: int = Field(ge=1, le=MAX_COUNTED)
 
 
 class CapstoneUnweathered(_Model):
@@ -312,16 +324,25 @@ class ChallengeCard(_Model):
     name: str = Field(min_length=1)
     text: str = Field(min_length=1)
     condition: Challenge
-    points: int = Field(ge=1)
+    points: int = Field(ge=1, le=MAX_POINTS)
 
 
 # -- loading --------------------------------------------------------------------------------
 _CARD = TypeAdapter(Annotated[ProcessCard | AtmosphereCard, Field(discriminator="deck")])
 
 
+_KINDS = frozenset(
+    get_args(model.model_fields["kind"].annotation)[0]
+    for union in (Effect, Challenge)
+    for model in get_args(get_args(union)[0])
+)
+"""The ``kind`` of every effect and challenge: pydantic's tag of the union member."""
+
+
 def _field(loc: tuple[Any, ...]) -> str:
-    # pydantic puts the union tag in the location ('ProcessCard', 'process', 'n'); drop it.
-    parts = [str(p) for p in loc if not (isinstance(p, str) and p[:1].isupper())]
+    # pydantic puts the union's tag in the location ('ProcessCard', 'process', 'n';
+    # 'architecture', 'effect', 'weather_bonus', 'rocks'): no field of the file; dropped.
+    parts = [str(p) for p in loc if not (isinstance(p, str) and (p[:1].isupper() or p in _KINDS))]
     return ".".join(parts) or "card"
 
 
@@ -461,6 +482,21 @@ def _check_deck(cards: tuple[Card, ...]) -> None:
         raise CardError("each process deck lies on a pair of Atmosphere cards (field under)")
     if sorted(set(ages)) != sorted(AGE_NAMES):
         raise CardError("the Atmosphere cards show the Hypoxic, Ice and Arid Ages (field age)")
+    processes = {c.process.name for c in cards if isinstance(c, ProcessCard)}
+    for card in cards:
+        effect = (
+            card.architecture.effect
+            if isinstance(card, ProcessCard) and card.architecture
+            else None
+        )
+        if isinstance(effect, ResistsExcept) and effect.process not in processes:
+            # A misspelt name is no process at all: the rock would resist every card.
+            raise _fail(
+                card.id,
+                "architecture.effect.process",
+                f"no card's process is called {effect.process!r}"
+                f"{did_you_mean(effect.process, sorted(processes))}",
+            )
     # Process cards first, in deck order, then the Atmospheres: card indices follow the file.
     order = {"WX": 0, "H": 1, "F": 2, "ATM": 3}
     if [order[c.deck] for c in cards] != sorted(order[c.deck] for c in cards):

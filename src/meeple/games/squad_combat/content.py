@@ -42,6 +42,8 @@ PARTY_SIZE = 3
 """'Each player has a party of 3 characters.'"""
 MIN_DECK = 10
 """A deck must at least deal a hand and refill it; the demo decks hold 30 cards."""
+MAX_DECK = 200
+"""The most cards a deck holds: a game deals from it, and the agents count what is left."""
 
 FILES = {"characters": "characters.toml", "cards": "cards.toml", "decks": "decks.toml"}
 _KEY_RE = re.compile(r"[a-z0-9][a-z0-9-]*")
@@ -158,7 +160,11 @@ TARGETED_EFFECTS = frozenset({"heal", "boost", "energy"})
 class _Item(ShownText):
     """What every item has: its id (the table name), a name and an optional text."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True)
+    # Strict: a designer's 2 is the number 2, never the text "2" or true (a list still
+    # reads as a tuple where strict=False says so).
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, arbitrary_types_allowed=True, strict=True
+    )
 
     key: str
     name: str = Field(min_length=1)
@@ -285,7 +291,7 @@ class Card(_Traited):
 class Deck(_Item):
     """A player's deck: the party of three characters (left to right) and the cards."""
 
-    characters: tuple[str, str, str]
+    characters: tuple[str, str, str] = Field(strict=False)
     cards: dict[str, int]
 
     @field_validator("cards")
@@ -294,9 +300,13 @@ class Deck(_Item):
         for key, count in value.items():
             if count < 1:
                 raise ValueError(f"card {key!r} has {count} copies; list at least 1 or drop it")
+            if count > MAX_DECK:
+                raise ValueError(
+                    f"card {key!r} has {count:,} copies; a deck holds at most {MAX_DECK} cards"
+                )
         total = sum(value.values())
-        if total < MIN_DECK:
-            raise ValueError(f"a deck holds at least {MIN_DECK} cards, this one {total}")
+        if not MIN_DECK <= total <= MAX_DECK:
+            raise ValueError(f"a deck holds {MIN_DECK} to {MAX_DECK} cards, this one {total:,}")
         return value
 
     @property

@@ -55,10 +55,16 @@ class RankingTableError(MeepleError):
     """A ranking table file that cannot be read or does not describe a ranking."""
 
 
+MAX_STRENGTH = 1_000_000
+"""The most points a rank may score (the shipped table's strongest scores 10): a game's
+scores are sums of these, and the compiled rules count them in 64 bits."""
+
+
 class RankSpec(ShownText):
     """One row of the ranking table."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Strict: size 3 is the number 3, never the text "3"; flush is true or false, never 1.
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
     name: str = Field(min_length=1, description="what the rank is called")
     pattern: Literal["kind", "rotate", "nothing"] = Field(
@@ -66,7 +72,9 @@ class RankSpec(ShownText):
     )
     size: int = Field(default=0, ge=0, le=4, description="symbols the rank uses")
     flush: bool = Field(default=False, description="every symbol the rank uses has one colour")
-    strength: int = Field(ge=0, description="points the winner scores when this hand loses")
+    strength: int = Field(
+        ge=0, le=MAX_STRENGTH, description="points the winner scores when this hand loses"
+    )
 
     @model_validator(mode="after")
     def _shape(self) -> RankSpec:
@@ -83,7 +91,7 @@ class RankingTable(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    rank: tuple[RankSpec, ...] = Field(min_length=1)
+    rank: tuple[RankSpec, ...] = Field(min_length=1, strict=False)
 
     @model_validator(mode="after")
     def _complete(self) -> RankingTable:
