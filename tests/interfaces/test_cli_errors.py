@@ -55,6 +55,24 @@ def test_a_search_budget_out_of_range_is_refused(run, spec):
     _clean_error(run(*EDGES, "--seat", spec), "must be")
 
 
+@pytest.mark.parametrize(
+    "words",
+    [
+        ("simulate", "edges", "--games", "1000000000000"),
+        ("compare", "edges", "--variant", "pie=true", "--games", "1000000001"),
+        ("tournament", "edges", "--agent", "random", "--agent", "greedy", "-n", "2000000"),
+        ("design", "edges", "--games", "1000001"),
+        ("ranking", "--deals", "1000000000000"),
+    ],
+)
+def test_a_count_of_games_past_the_bound_is_refused_before_anything_is_played(run, words):
+    """--games 1000000000000 built a list of every game before playing one: 2.8 GB and a
+    MemoryError traceback after 35 s; --deals of as many ran with nothing shown."""
+    result = run(*words)
+    assert result.exit_code == 2, result.output
+    assert "less than or equal to 1000000" in " ".join(result.output.replace("│", " ").split())
+
+
 def _edges_record(tmp_path, **changes):
     path = tmp_path / "game.json"
     data = {"game": "edges", "options": {"board": "3x3"}, "seed": 1, "moves": []}

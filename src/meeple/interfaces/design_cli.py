@@ -42,6 +42,7 @@ from meeple.interfaces.options_cli import option_flags, parse_option_flags
 from meeple.lab.cards import NoCards, card_report
 from meeple.lab.design import CountRun, design_report
 from meeple.lab.metrics import summarize
+from meeple.lab.run import MAX_GAMES
 from meeple.store import DEFAULT_URL
 
 
@@ -104,6 +105,7 @@ def design_command(
             help="games per player count (more games, tighter intervals); the games already "
             "stored for a run are read back, not played again",
             min=1,
+            max=MAX_GAMES,
         ),
     ] = 200,
     seat: Annotated[

@@ -43,6 +43,7 @@ from meeple.lab.report import (
     summary_warnings,
 )
 from meeple.lab.run import (
+    MAX_GAMES,
     RunSpec,
     execute,
     rotations,
@@ -58,7 +59,9 @@ from meeple.store.urls import hide_password
 if TYPE_CHECKING:
     from meeple.store import ResultStore
 
-Games = Annotated[int, typer.Option("--games", "-n", help="number of games to play", min=1)]
+Games = Annotated[
+    int, typer.Option("--games", "-n", help="number of games to play", min=1, max=MAX_GAMES)
+]
 Seed = Annotated[int, typer.Option(help="seed of the run; game k gets a seed derived from it")]
 Jobs = Annotated[int, typer.Option(help="worker processes (or Ray CPUs)", min=1)]
 Seats = Annotated[

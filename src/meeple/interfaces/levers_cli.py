@@ -16,7 +16,7 @@ from rich.table import Table
 from meeple.core.errors import MeepleError
 from meeple.interfaces.console import console, fail
 from meeple.lab.cards import PLAYED_NOTE, card_figure, card_report, card_table
-from meeple.lab.ranks import rank_figure, rank_frequencies, rank_table
+from meeple.lab.ranks import MAX_DEALS, rank_figure, rank_frequencies, rank_table
 from meeple.store import DEFAULT_URL
 
 Json = Annotated[bool, typer.Option("--json", help="print the figures as JSON instead")]
@@ -91,7 +91,8 @@ def ranking_command(
         str, typer.Option(help="rank-first or whole-hand, as the game's --tie-break")
     ] = "rank-first",
     deals: Annotated[
-        int, typer.Option(help="deals sampled for the best-of-deal column", min=100)
+        int,
+        typer.Option(help="deals sampled for the best-of-deal column", min=100, max=MAX_DEALS),
     ] = 20_000,
     seed: Annotated[int, typer.Option(help="seed of the sampled deals")] = 0,
     as_json: Json = False,

@@ -38,7 +38,7 @@ from meeple.lab.endings import count_endings
 from meeple.lab.metrics import pairwise_results
 from meeple.lab.ratings import Rating, bradley_terry
 from meeple.lab.report import tournament_report
-from meeple.lab.run import write_jsonl
+from meeple.lab.run import MAX_GAMES, write_jsonl
 from meeple.lab.tournament import (
     pair_lines,
     pair_plays,
@@ -63,6 +63,7 @@ def tournament_command(
             "--games",
             "-n",
             min=1,
+            max=MAX_GAMES,
             help="games for every pair of agents, exactly; the pair's seatings alternate, so "
             "seats are even when this is a multiple of 2 (two seats) or of twice the seats, "
             "and otherwise one seating gets one game more (with two seats: the agent named "

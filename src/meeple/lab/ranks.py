@@ -21,6 +21,9 @@ from meeple.games.triangle_clock.hands import (
 )
 from meeple.lab.metrics import Rate
 
+MAX_DEALS = 1_000_000
+"""The most deals sampled: about 15 s here, and an interval of a tenth of a percent."""
+
 
 class RankFrequency(BaseModel):
     """One rank of a ranking table and how often it comes up."""

@@ -33,6 +33,10 @@ if TYPE_CHECKING:
 FLUSH_SECONDS = 1.0
 """Finished games are written to the database at least this often (and at the end)."""
 
+MAX_GAMES = 1_000_000
+"""The most games one run plays: every game's row is held for the summary, and a million
+games of the quickest game take minutes (a typo of a few zeros more filled memory)."""
+
 FLUSH_ROWS = 2000
 """...or as soon as this many are waiting: a commit per game (or per 25) cost more than the
 games themselves, since SQLite makes each commit durable on disk before it returns."""
