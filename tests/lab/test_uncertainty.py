@@ -56,6 +56,17 @@ def test_every_metric_and_the_margin_has_its_interval():
     assert shown["score margin"].startswith("mean 2 [1.8")
 
 
+def test_an_interval_of_a_count_does_not_reach_below_zero():
+    """Eight games with lead changes 0 but two printed 'lead changes per game 0.25
+    [-0.137, 0.637]': a mean of counts cannot be below 0, so its interval is not."""
+    few = [row(0, leads=0, margin=0.0)] * 6 + [row(1, leads=1, margin=4.0)] * 2
+    summary = summarize(few)
+    for field in ("lead_changes", "margin"):
+        estimate = summary.intervals[field]
+        assert estimate.low == 0.0 < estimate.value < estimate.high, (field, estimate)
+    assert summary.intervals["decisiveness"].low >= 0.0
+
+
 def test_fifteen_games_are_flagged_as_a_small_sample_in_the_table():
     shown = dict(summary_rows(summarize(games(15))))
     for label in (*METRIC_NAMES.values(), "draws", "first player's score rate", "score margin"):

@@ -90,12 +90,6 @@ class CardReport(BaseModel):
     never_played: list[str]
 
 
-def _count_mean(values: list[float]) -> Estimate:
-    """The mean of counts, its interval kept from 0 (a t interval may reach below it)."""
-    e = Estimate.mean(values or [0.0])
-    return e.model_copy(update={"low": max(0.0, e.low)})
-
-
 def _seat_label(game: Any, player: int) -> str:
     role = game.seat_role(player)
     name = game.seat_name(player)
@@ -159,7 +153,7 @@ def card_report(rows: Sequence[Mapping[str, Any]]) -> CardReport:
                 card=card,
                 plays=sum(plays[card]),
                 games=Rate.of(in_game[card], n),
-                per_game=_count_mean(per_game[card]),
+                per_game=Estimate.mean(per_game[card] or [0.0], count=True),
                 by_seat=plays[card],
                 won_when_played=played,
                 won_when_not=not_played,

@@ -77,11 +77,15 @@ class Estimate(BaseModel):
         return is_small(self.n, self.low, self.high, self.rate)
 
     @classmethod
-    def mean(cls, values: list[float], rate: bool = False) -> Estimate:
-        """The mean of ``values`` with its t interval (kept inside [0, 1] for a share)."""
+    def mean(cls, values: list[float], rate: bool = False, count: bool = False) -> Estimate:
+        """The mean of ``values`` with its t interval, kept inside [0, 1] for a share and
+        from 0 up for a ``count`` (moves, lead changes, points apart: a mean that cannot
+        be below 0 is not said to be)."""
         low, high = mean_interval(values)
         if rate:
             low, high = max(0.0, low), min(1.0, high)
+        elif count:
+            low = max(0.0, low)
         return cls(value=statistics.fmean(values), low=low, high=high, n=len(values), rate=rate)
 
     @classmethod
@@ -277,17 +281,17 @@ def summarize(rows: list[dict[str, Any]]) -> Summary:
     intervals = {
         "balance": _balance(points),
         "drawishness": Estimate.of_rate(draws),
-        "duration": Estimate.mean(lengths),
-        "branching_factor": Estimate.mean(branching),
+        "duration": Estimate.mean(lengths, count=True),
+        "branching_factor": Estimate.mean(branching, count=True),
     }
     if decided:
         intervals["decisiveness"] = Estimate.mean(decided, rate=True)
     if leads:
-        intervals["lead_changes"] = Estimate.mean([float(x) for x in leads])
+        intervals["lead_changes"] = Estimate.mean([float(x) for x in leads], count=True)
     if first:
         intervals["first_player_advantage"] = Estimate.of_rate(first, -1 / players)
     if margins:
-        intervals["margin"] = Estimate.mean([float(x) for x in margins])
+        intervals["margin"] = Estimate.mean([float(x) for x in margins], count=True)
     return Summary(
         games=n,
         seats=seats,
@@ -305,7 +309,7 @@ def summarize(rows: list[dict[str, Any]]) -> Summary:
         lead_changes=statistics.fmean(leads) if leads else None,
         branching_factor=statistics.fmean(r["branching"] for r in rows),
         endings=count_endings(rows),
-        score_spread=Estimate.mean(spreads) if spreads else None,
+        score_spread=Estimate.mean(spreads, count=True) if spreads else None,
         units=_units(rows),
         intervals=intervals,
     )
