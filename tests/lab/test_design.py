@@ -53,6 +53,10 @@ def test_the_player_counts_are_the_games_own_unless_given():
         player_counts("squad-combat", {}, "2,5")
     with pytest.raises(LabError, match="2 players only"):
         player_counts("triangle-clock", {}, "3")
+    # --players 3 --counts 2 reported the 2-player run, the --players silently dropped.
+    assert player_counts("squad-combat", {"players": 3}, "3") == [3]
+    with pytest.raises(LabError, match="--players 3 and --counts 2 name different"):
+        player_counts("squad-combat", {"players": 3}, "2")
 
 
 def test_a_bad_player_count_is_one_line(tmp_path):

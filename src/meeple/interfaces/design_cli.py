@@ -72,6 +72,12 @@ def player_counts(game: str, options: dict[str, Any], text: str | None) -> list[
             f"--counts is a list of player counts from {low} to {high} separated by commas "
             f"(such as {low},{high}), not {text!r}"
         )
+    if "players" in options and counts != [int(options["players"])]:
+        # Both name the counts: which one was meant cannot be guessed.
+        raise LabError(
+            f"--players {options['players']} and --counts {text} name different player "
+            "counts; give one of them"
+        )
     return list(dict.fromkeys(counts))
 
 
