@@ -22,6 +22,9 @@ from meeple.lab.report import length_figure, metric_figure, short_label, win_fig
         ("content=a: b", "content=a: b", "content=a: b"),  # '=' before ': ': no label
         ("v2:board=3x3", "v2:board=3x3", "v2:board=3x3"),  # no space after the colon
         ("big board: board=3x3, pie=false", "big board", "board=3x3, pie=false"),
+        # --variant "" printed 'Differences from ' with nothing after it.
+        ("", "defaults", ""),
+        ("  ", "defaults", "  "),
     ],
 )
 def test_a_label_comes_before_a_colon_and_a_space(text, label, options):

@@ -453,10 +453,12 @@ def _variant_example(game: str) -> tuple[str, str, str]:
 def variant_label(text: str) -> tuple[str, str]:
     """A ``--variant`` text as (its label, its option=value pairs): ``cheap firebolt:
     content=cards`` is labelled ``cheap firebolt``; a text with no ``: `` after a label (a
-    label is any text without ``=`` before the first ``: ``) is its own label."""
+    label is any text without ``=`` before the first ``: ``) is its own label, and an empty
+    one (the game as the other flags make it) is labelled ``defaults``."""
     head, colon, rest = text.partition(": ")
     if not colon or "=" in head:
-        return text.strip(), text
+        # An empty variant is the game as the other flags make it: named, not left blank.
+        return text.strip() or "defaults", text
     if not head.strip():
         raise LabError(
             f"variant {text!r}: the label before ': ' is empty; write LABEL: option=value, "
