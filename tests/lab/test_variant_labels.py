@@ -97,3 +97,30 @@ def test_compare_names_labelled_variants_by_their_labels(tmp_path):
         "--db", db, "--out", str(out),
     ])  # fmt: skip
     assert twice.exit_code == 2 and "two variants are labelled 'x'" in twice.output
+
+
+def test_a_label_is_text_in_tables_progress_and_plots_and_is_never_cut(tmp_path):
+    """A label is a person's words: '[/]x' ended compare in a MarkupError traceback (the
+    tables and the progress bar read it as Rich markup), '$\\frac{x$' in a matplotlib
+    ParseSyntaxException (the plots read it as TeX), and at 80 columns two long labels
+    that differ at their end were both cut to the same 'a long label that…'."""
+    out = tmp_path / "out"
+    db = f"sqlite:///{tmp_path / 'r.db'}"
+    long = "a long label that differs only at its very end,"
+    result = CliRunner().invoke(app, [
+        "compare", "edges", "--board", "2x2", "--variant", "[/]x: pie=true",
+        "--variant", "$\\frac{x$: pie=false", "--variant", f"{long} one: pie=false,first=0",
+        "--variant", f"{long} two: pie=false,first=1", "--games", "2", "--db", db,
+        "--out", str(out),
+    ], env={"COLUMNS": "80"})  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert result.exception is None
+    assert "Differences from [/]x" in result.output and "…" not in result.output
+    text = "".join(result.output.replace("│", "").split())
+    for label in (long + " one", long + " two", "$\\frac{x$"):
+        assert "".join(label.split()) in text, label
+    assert {p.name for p in next(out.glob("compare-edges-*")).iterdir()} >= {
+        "wins.png",
+        "metrics.png",
+        "length.png",
+    }

@@ -16,6 +16,7 @@ from rich.console import Console, ConsoleOptions, RenderResult
 from rich.live import Live
 from rich.markup import escape
 from rich.spinner import Spinner
+from rich.table import Table
 from rich.text import Text
 
 from meeple.agents import available_agents
@@ -35,6 +36,19 @@ def print_markdown(text: str) -> None:
     from rich.markdown import Markdown
 
     console.print(Markdown(text))
+
+
+def text_table(title: str, headers: list[str], rows: list[list[str]], whole: int = 0) -> Table:
+    """A table of plain text (a person's labels, a game's words: never read as Rich
+    markup). The first ``whole`` columns are never broken; in the others a cell too wide
+    for the terminal folds onto more lines instead of being cut to an ellipsis, so two
+    long labels that differ at their end still differ on the screen."""
+    table = Table(title=escape(title))
+    for k, header in enumerate(headers):
+        table.add_column(escape(header), no_wrap=k < whole, overflow="fold")
+    for row in rows:
+        table.add_row(*(escape(cell) for cell in row))
+    return table
 
 
 def print_error(message: str) -> None:

@@ -26,7 +26,7 @@ from meeple.core.errors import MeepleError
 from meeple.core.game import Game
 from meeple.core.options import describe_options
 from meeple.core.registry import game_class, make
-from meeple.interfaces.console import console, fail
+from meeple.interfaces.console import console, fail, text_table
 from meeple.interfaces.options_cli import flag, options_words, parse_option_flags, unknown_flag
 from meeple.lab.metrics import Summary, summarize
 from meeple.lab.paired import Pairing, paired_differences
@@ -160,7 +160,7 @@ def _play(
         TimeRemainingColumn(),
     )
     with Progress(*columns, console=console, transient=True) as progress:
-        task = progress.add_task(label, total=games)
+        task = progress.add_task(escape(label), total=games)  # a person's label: text
         said: list[bool] = []
         started = time.monotonic()
 
@@ -337,24 +337,13 @@ def _rotated(spec: RunSpec) -> str:
 
 
 def _summary_table(title: str, summaries: dict[str, Summary]) -> Table:
-    table = Table(title=title)
-    table.add_column("measure")
-    for label in summaries:
-        table.add_column(label)
-    for row in side_by_side(summaries):
-        table.add_row(*(escape(cell) for cell in row))  # game words are text, not markup
-    return table
+    return text_table(title, ["measure", *summaries], side_by_side(summaries))
 
 
 def _print_seats(summaries: dict[str, Summary]) -> None:
     """The seat table, and the line under it on how shared wins count."""
     headers, rows = seat_table(summaries)
-    table = Table(title="Seats")
-    for header in headers:
-        table.add_column(header)
-    for row in rows:
-        table.add_row(*(escape(cell) for cell in row))
-    console.print(table)
+    console.print(text_table("Seats", headers, rows))
     console.print(escape(SHARED_NOTE))
 
 
@@ -606,13 +595,8 @@ def _compare(
     _print_seats(summaries)
     pairings = _pairings(rows, summaries)
     base = next(iter(rows))
-    table = Table(title=f"Differences from {base}")
-    table.add_column("measure")
-    for label in pairings:
-        table.add_column(f"{label} - {base}")
-    for line in difference_table(base, pairings):
-        table.add_row(*(escape(cell) for cell in line))
-    console.print(table)
+    headers = ["measure", *(f"{label} - {base}" for label in pairings)]
+    console.print(text_table(f"Differences from {base}", headers, difference_table(base, pairings)))
     console.print(escape(difference_note(base, pairings)))
     _print_warnings(summary_warnings(summaries))
     notable = [
@@ -712,11 +696,7 @@ def sweep_command(
         for s in first.seats
     ]
     headers, rows = sweep_table(what, tried, in_order, seats)
-    table = Table(title=f"{name}: {what} swept")
-    for k, header in enumerate(headers):
-        table.add_column(escape(header), no_wrap=k == 0)  # the value: never cut
-    for row in rows:
-        table.add_row(*(escape(cell) for cell in row))
+    table = text_table(f"{name}: {what} swept", headers, rows, whole=1)  # the value: whole
     console.print(table)
     with _writing(out):
         figure = sweep_figure(what, tried, in_order, seats)

@@ -14,7 +14,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from meeple.core.errors import MeepleError
-from meeple.interfaces.console import console, fail
+from meeple.interfaces.console import console, fail, text_table
 from meeple.lab.cards import PLAYED_NOTE, card_figure, card_report, card_table
 from meeple.lab.ranks import MAX_DEALS, rank_figure, rank_frequencies, rank_table
 from meeple.store import DEFAULT_URL
@@ -26,13 +26,8 @@ Plot = Annotated[
 
 
 def _table(title: str, headers: list[str], rows: list[list[str]], names: int = 1) -> Table:
-    table = Table(title=title)
-    for k, header in enumerate(headers):
-        # The first ``names`` columns name the card or rank: never cut, the figures wrap.
-        table.add_column(escape(header), no_wrap=k < names)
-    for row in rows:
-        table.add_row(*(escape(cell) for cell in row))
-    return table
+    # The first ``names`` columns name the card or rank: whole; the figures fold.
+    return text_table(title, headers, rows, whole=names)
 
 
 def _plot(fig: Any, path: Path) -> None:

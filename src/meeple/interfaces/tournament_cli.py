@@ -11,7 +11,7 @@ from rich.table import Table
 
 from meeple.core.errors import MeepleError
 from meeple.core.registry import make
-from meeple.interfaces.console import console, fail
+from meeple.interfaces.console import console, fail, text_table
 from meeple.interfaces.lab_cli import (
     Address,
     BackendOpt,
@@ -176,11 +176,8 @@ def tournament_command(
 
 def ratings_table(title: str, ratings: list[Rating]) -> Table:
     """The ratings of a round robin as a table: Elo, its 95% interval, games and score."""
-    table = Table(title=title)
-    for column in ("agent", "Elo", "95% CI", "games", "score"):
-        table.add_column(column)
-    for r in ratings:
-        table.add_row(
-            r.agent, f"{r.elo:.0f}", f"{r.low:.0f} to {r.high:.0f}", str(r.games), f"{r.score:.3f}"
-        )
-    return table
+    rows = [
+        [r.agent, f"{r.elo:.0f}", f"{r.low:.0f} to {r.high:.0f}", str(r.games), f"{r.score:.3f}"]
+        for r in ratings
+    ]
+    return text_table(title, ["agent", "Elo", "95% CI", "games", "score"], rows)

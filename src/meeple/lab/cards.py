@@ -17,6 +17,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from meeple.core.errors import MeepleError
+from meeple.lab.figures import new_figure
 from meeple.lab.metrics import SMALL_SAMPLE_GAMES, Estimate, Rate
 from meeple.lab.replay import game_record
 
@@ -206,10 +207,8 @@ def card_table(report: CardReport) -> tuple[list[str], list[list[str]]]:
 def card_figure(report: CardReport) -> Any:
     """A plot of each card's plays per game, with 95% error bars (the axis from 0), and of
     the win rates when played and when not, with theirs."""
-    from matplotlib.figure import Figure
-
     cards = [s.card for s in report.cards][::-1]
-    fig = Figure(figsize=(10, 1 + 0.35 * len(cards)))
+    fig = new_figure(10, 1 + 0.35 * len(cards))
     left, right = fig.subplots(1, 2, sharey=True)
     y = list(range(len(cards)))
     stats = report.cards[::-1]

@@ -19,6 +19,7 @@ from meeple.games.triangle_clock.hands import (
     random_play_frequencies,
     ranking,
 )
+from meeple.lab.figures import new_figure
 from meeple.lab.metrics import Rate
 
 MAX_DEALS = 1_000_000
@@ -84,9 +85,8 @@ def rank_table(ranks: list[RankFrequency]) -> tuple[list[str], list[list[str]]]:
 def rank_figure(ranks: list[RankFrequency], title: str) -> Any:
     """Each rank's share under random play and as the best of a deal (with its 95% error
     bar), on an axis from 0, and its strength beside it."""
-    from matplotlib.figure import Figure
 
-    fig = Figure(figsize=(10, 1.2 + 0.4 * len(ranks)))
+    fig = new_figure(10, 1.2 + 0.4 * len(ranks))
     left, right = fig.subplots(1, 2, sharey=True, width_ratios=[3, 1])
     y = list(range(len(ranks)))[::-1]
     left.barh([k + 0.2 for k in y], [r.random_play for r in ranks], height=0.4,

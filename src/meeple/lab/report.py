@@ -11,24 +11,13 @@ from typing import TYPE_CHECKING, Any
 
 from meeple.core.files import atomic_write
 from meeple.core.words import counted
+from meeple.lab.figures import new_figure
 from meeple.lab.metrics import METRIC_NAMES, Estimate, Rate, Spread, Summary
 from meeple.lab.paired import Pairing
 from meeple.lab.ratings import Rating
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
-
-
-def _new_figure(width: float, height: float) -> Figure:
-    """A matplotlib figure of this size in inches.
-
-    The object API (Figure, not pyplot) draws straight to files: no window, no global
-    state. Imported here: matplotlib takes about 0.3 s to import, and every ``meeple``
-    command imports this module, plotting or not.
-    """
-    from matplotlib.figure import Figure
-
-    return Figure(figsize=(width, height))
 
 
 def _fmt(value: float | None, digits: int = 3) -> str:
@@ -280,7 +269,7 @@ def _seat_label(summaries: dict[str, Summary], seat: int) -> str:
 def win_figure(summaries: dict[str, Summary]) -> Figure:
     """Each seat's win rate and the draws, per run, with 95% intervals."""
     # Wide enough for each run's label, wrapped, under its group of bars.
-    fig = _new_figure(max(8.0, 3.0 + 1.6 * len(summaries)), 3.8)
+    fig = new_figure(max(8.0, 3.0 + 1.6 * len(summaries)), 3.8)
     ax = fig.subplots()
     labels = list(summaries)
     players = max(len(s.seats) for s in summaries.values())
@@ -334,7 +323,7 @@ def _length_bins(values: list[float]) -> tuple[float, float]:
 def length_figure(lengths: dict[str, list[float]], unit: str = "moves") -> Figure:
     """Histograms of game length, one series per run, side by side in shared bins, in
     ``unit`` (moves, or the game's own: rounds, turns)."""
-    fig = _new_figure(8, 3.6)
+    fig = new_figure(8, 3.6)
     ax = fig.subplots()
     series = {label: v for label, v in lengths.items() if v}
     if series:
@@ -381,7 +370,7 @@ def metric_figure(summaries: dict[str, Summary]) -> Figure:
     # Each bar's label is wrapped and stood on end, and a panel widens with the runs, so
     # that labels never print over each other.
     panel = max(2.3, 0.9 + 0.45 * len(summaries))
-    fig = _new_figure(panel * max(1, len(fields)), 4.4)
+    fig = new_figure(panel * max(1, len(fields)), 4.4)
     axes = fig.subplots(1, max(1, len(fields)), squeeze=False)[0]
     for ax, field in zip(axes, fields, strict=False):
         top = 0.0
@@ -525,7 +514,7 @@ def tournament_report(
     ``notes`` are sentences shown under the command (how seats fell, how games ended),
     ``warnings`` what the reader must not miss (a safety limit ended games)."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    fig = _new_figure(7, 0.5 + 0.5 * len(ratings))
+    fig = new_figure(7, 0.5 + 0.5 * len(ratings))
     ax = fig.subplots()
     names = [r.agent for r in ratings][::-1]
     elos = [r.elo for r in ratings][::-1]

@@ -17,6 +17,7 @@ from typing import Any
 
 from meeple.core.errors import MeepleError
 from meeple.core.options import GameOptions
+from meeple.lab.figures import new_figure
 from meeple.lab.metrics import Estimate, Rate, Summary
 
 
@@ -137,11 +138,10 @@ def sweep_table(
 def sweep_figure(what: str, values: list[str], summaries: list[Summary], seats: list[str]) -> Any:
     """Each seat's win rate by value, and the mean length by value, with 95% error bars;
     axes from 0."""
-    from matplotlib.figure import Figure
 
     labels = values
     x = list(range(len(labels)))
-    fig = Figure(figsize=(10, 4))
+    fig = new_figure(10, 4)
     wins, length = fig.subplots(1, 2)
     for p, seat in enumerate(seats):
         rates = [s.seats[p].win_rate for s in summaries]
