@@ -73,6 +73,18 @@ def test_a_count_of_games_past_the_bound_is_refused_before_anything_is_played(ru
     assert "less than or equal to 1000000" in " ".join(result.output.replace("│", " ").split())
 
 
+@pytest.mark.parametrize("command", ["simulate", "compare"])
+def test_a_folder_named_like_markup_is_printed_not_interpreted(run, tmp_path, command):
+    """--out '[/]x' ended simulate and compare in a MarkupError traceback after every game
+    had been played: the line naming the rows and the report read the path as markup."""
+    out = tmp_path / "[/]x"
+    variants = ["--variant", "pie=true", "--variant", "pie=false"] if command == "compare" else []
+    result = run(command, "edges", "--board", "2x2", *variants, "--games", "2", "--out", str(out),
+                 "--db", f"sqlite:///{tmp_path / 'r.db'}")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "[/]x" in result.output and "report" in result.output.lower()
+
+
 def _edges_record(tmp_path, **changes):
     path = tmp_path / "game.json"
     data = {"game": "edges", "options": {"board": "3x3"}, "seed": 1, "moves": []}

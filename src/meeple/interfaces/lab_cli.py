@@ -426,7 +426,10 @@ def simulate_command(
             notable,
         )
     _note(db, [spec.key], report)
-    console.print(f"Run {spec.key}: rows in {jsonl} and {hide_password(db)}; report {report}")
+    # Paths are the person's to name ('[/]x' too): printed as text, not read as markup.
+    console.print(
+        escape(f"Run {spec.key}: rows in {jsonl} and {hide_password(db)}; report {report}")
+    )
 
 
 def _variant_example(game: str) -> tuple[str, str, str]:
@@ -619,7 +622,7 @@ def _compare(
             notable,
         )
     _note(db, [s.key for s in specs.values()], report)
-    console.print(f"Report {report}")
+    console.print(escape(f"Report {report}"))
     return summaries, report
 
 
@@ -707,7 +710,7 @@ def sweep_command(
         parts = report.read_text(encoding="utf-8").split("\n\n")
         swept = [f"## {what} swept", markdown_table(headers, rows), "![sweep](sweep.png)"]
         report.write_text("\n\n".join([*parts[:2], *swept, *parts[2:]]), encoding="utf-8")
-    console.print(f"Sweep plot {plot}")
+    console.print(escape(f"Sweep plot {plot}"))
 
 
 def _without_options(game: str, args: list[str], names: set[str]) -> list[str]:

@@ -235,8 +235,8 @@ def survey(state: EdgesState, threshold: int, checkpoint: Path, split: int, ques
     names = ("first player", "second player")[::sign]
     answers = proof.done
     noes = sum(1 for holds in answers.values() if not holds)
-    console.print(f"checkpoint {checkpoint}: {len(answers):,} answers, {noes:,} of them 'no'",
-                  highlight=False)  # fmt: skip
+    console.print(escape(f"checkpoint {checkpoint}: {len(answers):,} answers, {noes:,} of "
+                         "them 'no'"), highlight=False)  # fmt: skip
     root, steps = proof.survey(state)
     if root is not None:
         answer = _answer(root, sign)
@@ -312,7 +312,7 @@ def check(
             console.print("stopped; nothing was changed")
             raise typer.Exit(code=130) from None
         except MeepleError as exc:
-            console.print(f"{exc}; --survey says how far it got")
+            console.print(escape(f"{exc}; --survey says how far it got"))
             raise typer.Exit(code=1) from None
     answer = _answer(report.claim, sign)
     if not report.confirmed:

@@ -171,7 +171,7 @@ def tournament_command(
             warnings=alarms,
         )
     _note(db, [spec.key], report)
-    console.print(f"Run {spec.key}: report {report}")
+    console.print(escape(f"Run {spec.key}: report {report}"))
 
 
 def ratings_table(title: str, ratings: list[Rating]) -> Table:
