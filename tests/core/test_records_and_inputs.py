@@ -364,6 +364,8 @@ def test_fuzz_a_record_either_replays_or_is_a_record_error(text):
         ('["\\ud800"]', r"U\+D800 is a lone surrogate"),
         ('{"\\udfff": 1}', r"U\+DFFF is a lone surrogate"),
         ('["\\ude00\\ud83d"]', r"U\+DE00 is a lone surrogate"),
+        ('{"n": 3, "n": 5}', "the key 'n' is given twice in one object"),
+        ('[{"a": {"x": 1, "y": 2, "x": 1}}]', "the key 'x' is given twice in one object"),
     ],
 )
 def test_json_from_outside_is_read_or_refused_saying_why(text, says):

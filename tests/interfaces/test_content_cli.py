@@ -73,6 +73,17 @@ def test_check_names_the_file_the_card_and_the_field_one_line_each(tmp_path):
     ]
 
 
+def test_a_field_given_twice_is_a_problem_not_the_last_one_kept(tmp_path):
+    """JSON allows '"n": 3, "n": 5' and json.loads keeps 5: a designer's file said two
+    things and meeple played one of them without a word."""
+    copy_data("erosion", tmp_path)
+    path = tmp_path / "cards.json"
+    path.write_text(path.read_text().replace('"n": 3,', '"n": 3, "n": 5,', 1))
+    assert check_data("erosion", tmp_path) == [
+        f"{path}: the card file is not readable: the key 'n' is given twice in one object"
+    ]
+
+
 def test_check_names_the_squad_file_the_item_and_the_field(tmp_path):
     copy_data("squad-combat", tmp_path)
     cards = tmp_path / "cards.toml"

@@ -156,10 +156,17 @@ class Unreadable(ValueError):
 
 
 def parse_json(text: str) -> Any:
-    """``text`` read as JSON; :class:`Unreadable` for anything else, a lone surrogate
-    included: JSON may escape one (``"\\ud800"``), but it is no character, and printing
-    or storing the text it is in fails later, far from where it came in."""
-    value = _parsed(json.loads, text, "JSON")
+    """``text`` read as JSON; :class:`Unreadable` for anything else. That includes a key
+    given twice in one object (which one was meant?) and a lone surrogate: JSON may
+    escape one (``"\\ud800"``), but it is no character, and printing or storing the text
+    it is in fails later, far from where it came in."""
+    try:
+        value = _parsed(_UNIQUE_KEYS.decode, text, "JSON")
+    except _RepeatedKey as exc:
+        key = str(exc.args[0])
+        raise Unreadable(
+            f"not readable: the key {key[:60]!r} is given twice in one object"
+        ) from None
     if _SURROGATE_ESCAPE.search(text):  # rare: only then is the value checked through
         try:
             json.dumps(value, ensure_ascii=False).encode("utf-8")
@@ -171,6 +178,27 @@ def parse_json(text: str) -> Any:
         except RecursionError:
             raise Unreadable("nested too deeply to be read") from None
     return value
+
+
+class _RepeatedKey(Exception):
+    """A key given twice in one JSON object (not a ValueError: _parsed reads those as a
+    number too long)."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    # JSON allows a repeated key and json.loads keeps the last: a designer's "n": 3 then
+    # "n": 5 was read as 5 without a word. TOML refuses it; so does meeple's JSON.
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        seen: set[str] = set()
+        key = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
+        raise _RepeatedKey(key)
+    return found
+
+
+_UNIQUE_KEYS = json.JSONDecoder(object_pairs_hook=_unique_keys)
+"""Made once: json.loads given a hook builds a decoder per call (a solver's cache reads
+one line at a time)."""
 
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
