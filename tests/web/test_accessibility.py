@@ -87,7 +87,8 @@ def _tab_to_clickable(page, limit: int = 80) -> bool:
 @pytest.mark.parametrize(("game", "options"), [PAGES[0], PAGES[1]], ids=["edges", "erd"])
 def test_a_move_is_made_with_the_keyboard_alone(server, chromium, game, options):
     """Tab to a clickable part of the picture, Enter (again for each step of a card game's
-    choice) until a move is sent; the focused part shows a visible outline or stroke."""
+    choice) until a move is sent; the focused part shows a visible outline or stroke. The
+    focus then stays on the picture, and is on a part of it at the player's next turn."""
     context, page = at_the_table(chromium, server, game, options, (1280, 800))
     page.wait_for_function("document.querySelector('#board .clickable') !== null")
     assert _tab_to_clickable(page), "Tab never reached the picture's clickable parts"
@@ -103,6 +104,16 @@ def test_a_move_is_made_with_the_keyboard_alone(server, chromium, game, options)
         if moves_sent(page) > 0:
             break
     assert moves_sent(page) > 0, "no move was sent with the keyboard"
+    # The focus stays on the picture while the others move, and at the player's next turn
+    # is on a part of it again: a keyboard player never starts again from the logo.
+    assert page.evaluate("document.querySelector('#board').contains(document.activeElement)")
+    page.wait_for_function(
+        "document.activeElement && document.activeElement.matches('#board .clickable')"
+        " && Number(document.body.dataset.seq) > 0",
+        timeout=20_000,
+    )
+    page.keyboard.press("Enter")  # the next move's first step, with no Tab first
+    assert page.evaluate("document.querySelector('#board').contains(document.activeElement)")
     context.close()
 
 
