@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+import httpx
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
@@ -57,6 +58,25 @@ def test_the_lobby_the_replay_page_and_the_rules_have_no_serious_violation(serve
 def test_each_game_page_in_play_has_no_serious_violation(server, chromium, game, options):
     context, page = at_the_table(chromium, server, game, options, (1280, 800))
     page.wait_for_timeout(300)
+    assert serious(page) == []
+    context.close()
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+def test_squad_combat_with_a_seat_that_has_passed_has_no_serious_violation(server, chromium, size):
+    """The "passed" chip on a seat that passed its action phase (white on grey failed
+    contrast, 3.9:1), seen while the other seat still acts."""
+    created = server.create("squad-combat", {"first": 0}, ["human", "human"])
+    red, blue = (seat["token"] for seat in created["seats"])
+    match = created["match"]
+    httpx.post(f"{server.url}/api/matches/{match}/join", json={"token": blue}).raise_for_status()
+    context = chromium.new_context(viewport={"width": size[0], "height": size[1]})
+    page = context.new_page()
+    page.goto(f"{server.url}/play/{match}#token={red}")
+    page.wait_for_selector("body[data-status='playing'] #board .clickable")
+    page.fill("#notation", "pass")
+    page.press("#notation", "Enter")
+    page.wait_for_selector("#board .sc-chip.sc-passed")
     assert serious(page) == []
     context.close()
 
