@@ -61,6 +61,16 @@ export function seatLabel(msg, seat) {
   return (msg.seats[seat] || {}).kind === "agent" ? `${name} · ${who}` : `${name} (${who})`;
 }
 
+/** A seat's label where it may be the reader's own: "you" said once, inside the one pair
+ * of brackets ("Red (Ann, you)", "Red (you)"), never "Red (Ann) (you)". */
+export function seatLabelYou(msg, seat) {
+  if (seat !== msg.seat) return seatLabel(msg, seat);
+  const name = (msg.seat_names || [])[seat] ?? `seat ${seat}`;
+  const who = playerOf(msg, seat);
+  if (!who || who === name || (msg.seats[seat] || {}).kind === "agent") return `${seatLabel(msg, seat)} (you)`;
+  return `${name} (${who}, you)`;
+}
+
 /** The hover text of a seat: the agent's spec for a computer seat, else its label. */
 export function seatTitle(msg, seat) {
   const info = (msg.seats || [])[seat];
