@@ -22,6 +22,9 @@ def test_a_finished_match_is_stepped_through(server, context, watch, page_errors
     page = watch(context.new_page())
     page.goto(f"{server.url}/replay?match={match}")
     page.wait_for_selector("body[data-step='0']")
+    # The game by its title, as the lobby names it, not its id ("edges").
+    assert page.inner_text("#title") == f"Replay — Edges ({moves} moves)"
+    assert page.title() == "Replay: Edges — meeple"
     assert page.inner_text("#position") == f"start (0 / {moves})"
     assert page.locator("#board svg").count() > 0  # drawn by games/edges.js
     assert page.locator("#board .clickable").count() == 0  # a replay offers no moves
