@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+import httpx
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
@@ -61,6 +62,25 @@ def test_each_game_page_in_play_has_no_serious_violation(server, chromium, game,
     context.close()
 
 
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+def test_squad_combat_with_a_seat_that_has_passed_has_no_serious_violation(server, chromium, size):
+    """The "passed" chip on a seat that passed its action phase (white on grey failed
+    contrast, 3.9:1), seen while the other seat still acts."""
+    created = server.create("squad-combat", {"first": 0}, ["human", "human"])
+    red, blue = (seat["token"] for seat in created["seats"])
+    match = created["match"]
+    httpx.post(f"{server.url}/api/matches/{match}/join", json={"token": blue}).raise_for_status()
+    context = chromium.new_context(viewport={"width": size[0], "height": size[1]})
+    page = context.new_page()
+    page.goto(f"{server.url}/play/{match}#token={red}")
+    page.wait_for_selector("body[data-status='playing'] #board .clickable")
+    page.fill("#notation", "pass")
+    page.press("#notation", "Enter")
+    page.wait_for_selector("#board .sc-chip.sc-passed")
+    assert serious(page) == []
+    context.close()
+
+
 SKIP = re.compile(BACKWARD.pattern[:-1] + r"|put the next cards)", re.IGNORECASE)
 """Clickables a player going forward passes over: steps back, and Erd's switch between
 filling Rush and Defense (pressing it again and again would never finish a choice)."""
@@ -87,7 +107,8 @@ def _tab_to_clickable(page, limit: int = 80) -> bool:
 @pytest.mark.parametrize(("game", "options"), [PAGES[0], PAGES[1]], ids=["edges", "erd"])
 def test_a_move_is_made_with_the_keyboard_alone(server, chromium, game, options):
     """Tab to a clickable part of the picture, Enter (again for each step of a card game's
-    choice) until a move is sent; the focused part shows a visible outline or stroke."""
+    choice) until a move is sent; the focused part shows a visible outline or stroke. The
+    focus then stays on the picture, and is on a part of it at the player's next turn."""
     context, page = at_the_table(chromium, server, game, options, (1280, 800))
     page.wait_for_function("document.querySelector('#board .clickable') !== null")
     assert _tab_to_clickable(page), "Tab never reached the picture's clickable parts"
@@ -103,6 +124,16 @@ def test_a_move_is_made_with_the_keyboard_alone(server, chromium, game, options)
         if moves_sent(page) > 0:
             break
     assert moves_sent(page) > 0, "no move was sent with the keyboard"
+    # The focus stays on the picture while the others move, and at the player's next turn
+    # is on a part of it again: a keyboard player never starts again from the logo.
+    assert page.evaluate("document.querySelector('#board').contains(document.activeElement)")
+    page.wait_for_function(
+        "document.activeElement && document.activeElement.matches('#board .clickable')"
+        " && Number(document.body.dataset.seq) > 0",
+        timeout=20_000,
+    )
+    page.keyboard.press("Enter")  # the next move's first step, with no Tab first
+    assert page.evaluate("document.querySelector('#board').contains(document.activeElement)")
     context.close()
 
 

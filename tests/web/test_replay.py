@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import time
 
+import pytest
+
 
 def _finished_match(server) -> str:
     created = server.create("edges", {"board": "2x2"}, ["random", "greedy"])
@@ -22,6 +24,9 @@ def test_a_finished_match_is_stepped_through(server, context, watch, page_errors
     page = watch(context.new_page())
     page.goto(f"{server.url}/replay?match={match}")
     page.wait_for_selector("body[data-step='0']")
+    # The game by its title, as the lobby names it, not its id ("edges").
+    assert page.inner_text("#title") == f"Replay — Edges ({moves} moves)"
+    assert page.title() == "Replay: Edges — meeple"
     assert page.inner_text("#position") == f"start (0 / {moves})"
     assert page.locator("#board svg").count() > 0  # drawn by games/edges.js
     assert page.locator("#board .clickable").count() == 0  # a replay offers no moves
@@ -85,3 +90,28 @@ def test_a_match_dealt_from_a_128_bit_seed_replays_from_the_lobby(
     page.keyboard.press("End")
     page.wait_for_selector(f"body[data-step='{moves}']")
     assert not page_errors, page_errors
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+def test_the_file_chooser_is_not_cut(server, chromium, size):
+    """At 220 px the chooser's own text read "No fil…osen": it has the width it needs."""
+    context = chromium.new_context(viewport={"width": size[0], "height": size[1]})
+    page = context.new_page()
+    page.goto(f"{server.url}/replay")
+    page.wait_for_selector("#file")
+    shown, needed, right = page.evaluate(
+        """() => {
+          const input = document.querySelector('#file');
+          const free = input.cloneNode();
+          free.removeAttribute('id');
+          free.style.cssText = 'position: absolute; max-width: none; width: auto';
+          document.body.append(free);
+          const needed = free.getBoundingClientRect().width;
+          free.remove();
+          const rect = input.getBoundingClientRect();
+          return [rect.width, needed, rect.right];
+        }"""
+    )
+    assert shown >= needed - 0.5, (shown, needed)
+    assert right <= size[0], right
+    context.close()

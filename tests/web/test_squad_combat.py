@@ -11,6 +11,8 @@ from __future__ import annotations
 import random
 import time
 
+import pytest
+
 from tests.web.browser import Frames, click_once, click_unless_redrawn, no_server_errors, status
 
 SECONDS = 120
@@ -129,3 +131,64 @@ def test_a_seat_sees_both_squads_its_hand_with_costs_and_the_other_hand_as_a_cou
         assert not page_errors, page_errors
     finally:
         phone.close()
+
+
+# Each card's and character's words that run past its border, or are cut by an ellipsis:
+# the extent of the text itself (a Range), against the box inside the border.
+STICKING_OUT = r"""() => {
+  const out = [];
+  for (const box of document.querySelectorAll('#board .sc-card, #board .sc-char')) {
+    const r = box.getBoundingClientRect();
+    const right = r.right - box.clientLeft + 0.5;
+    for (const e of box.querySelectorAll('*')) {
+      const own = [...e.childNodes].filter((n) => n.nodeType === 3);
+      const text = own.map((n) => n.data).join('').trim();
+      if (!text) continue;
+      const range = document.createRange();
+      range.selectNodeContents(e);
+      if (range.getBoundingClientRect().right > right) out.push(`${text}: past the border`);
+      if (e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).textOverflow === 'ellipsis') {
+        out.push(`${text}: cut`);
+      }
+      if (e.classList.contains('sc-card-name')) {  // no word broken in two
+        for (const word of text.split(/\s+/)) {
+          const probe = document.createElement('span');
+          probe.style.whiteSpace = 'nowrap';
+          probe.textContent = word;
+          e.append(probe);
+          const wide = probe.getBoundingClientRect().width;
+          if (wide > e.clientWidth + 0.5) out.push(`${word}: broken`);
+          probe.remove();
+        }
+      }
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+def test_long_names_stay_inside_their_cards(server, chromium, page_errors, watch, size):
+    # At 390 px "Coordinated Strike" ran past its hand card's border and a wound's card name
+    # was cut to "Backst…": every word of a card or character is inside it, uncut and
+    # unbroken, at every state of a match played by clicks (this seed: "Coordinated Strike"
+    # in the first hand, a wound by move 24).
+    phone = chromium.new_context(viewport={"width": size[0], "height": size[1]})
+    created = server.create("squad-combat", {"first": 0}, ["human", "heuristic"], seed=11)
+    page = watch(phone.new_page())
+    frames = Frames().attach(page)
+    page.goto(created["seats"][0]["join_url"])
+    page.wait_for_selector(".sc-hand .sc-card-name")
+    rng = random.Random(3)
+    seen: set[str] = set()
+    deadline = time.monotonic() + SECONDS
+    while status(page) != "finished" and len(seen) < 40:
+        assert time.monotonic() < deadline, f"no end within {SECONDS} s"
+        seq = page.get_attribute("body", "data-seq")
+        if seq not in seen:
+            seen.add(seq)
+            assert page.evaluate(STICKING_OUT) == [], f"at move {seq}"
+        if not click_once(page, frames, rng):
+            page.wait_for_timeout(40)
+    assert not page_errors, page_errors
+    phone.close()

@@ -90,3 +90,20 @@ def test_a_tutorial_from_the_lobby_to_its_end(server, chromium, watch, page_erro
     # The click navigates to the lobby: until it has loaded, the page has no game picker.
     page.wait_for_function(f"() => document.getElementById('game')?.value === '{game}'")
     context.close()
+
+
+def test_the_learner_s_seat_is_named_with_one_pair_of_brackets(server, chromium, watch):
+    """The seat list said "Red (Learner) (you)"; a named person's seat "Red (Ann) (you)"."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 800})
+    page = watch(context.new_page())
+    page.goto(f"{server.url}/")
+    page.click("#learn-edges")
+    page.wait_for_selector("body[data-tutorial='0']")
+    assert page.inner_text("#seats .me .seat-name") == "Red (Learner, you)"
+    page.evaluate("localStorage.setItem('meeple-name', 'Ann')")
+    created = server.create("edges", {"board": "2x2"}, ["human", "random"])
+    page.goto(f"{server.url}/play/{created['match']}#token={created['seats'][0]['token']}")
+    page.wait_for_selector("body[data-status='playing']")
+    assert page.inner_text("#seats .me .seat-name") == "Red (Ann, you)"
+    assert page.inner_text("#seats .seat-1 .seat-name") == "Blue · Computer (random)"
+    context.close()

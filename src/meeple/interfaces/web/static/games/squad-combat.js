@@ -175,6 +175,25 @@ export function draw(root, msg, ui) {
   if (view.hand) drawHand(box, ctx);
   drawActions(box, ctx);
   drawLog(box, ctx);
+  fitCardNames(root);
+}
+
+const measuring = document.createElement("canvas").getContext("2d");
+
+/** A card's name whose longest word is wider than the card ("Coordinated" on a phone's
+ * hand card, "Backstab" on the small card in the fight) is set smaller until it fits, not
+ * broken in two nor run past the border. All read first, then all written: one layout. */
+function fitCardNames(root) {
+  const names = [...root.querySelectorAll(".sc-card-name")];
+  const sizes = names.map((name) => {
+    const style = getComputedStyle(name);
+    measuring.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const widest = Math.max(0, ...name.textContent.split(/\s+/).map((w) => measuring.measureText(w).width));
+    const room = name.clientWidth - 1;
+    const size = parseFloat(style.fontSize);
+    return room > 0 && widest > room ? Math.max(0.6 * size, Math.floor((10 * size * room) / widest) / 10) : null;
+  });
+  names.forEach((name, i) => { if (sizes[i]) name.style.fontSize = `${sizes[i]}px`; });
 }
 
 function drawHeader(box, ctx) {
@@ -434,7 +453,7 @@ function drawCardFace(parent, info, cls = "") {
   const top = html("div", { class: "sc-card-top" }, card);
   costChips(info.cost, top);
   html("span", { class: "sc-card-kind" }, top, info.kind === "edge" ? `Edge · ${info.timing}` : KIND_TEXT[info.kind] || "");
-  html("div", { class: "sc-card-name" }, card, info.name);
+  html("div", { class: "sc-card-name" }, card, info.name); // made to fit: fitCardNames
   const traits = html("div", { class: "sc-traits" }, card);
   for (const t of info.traits || []) html("span", { class: `sc-trait sc-trait-${t.toLowerCase()}` }, traits, t);
   const body = html("div", { class: "sc-card-body" }, card);

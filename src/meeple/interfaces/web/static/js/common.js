@@ -61,6 +61,16 @@ export function seatLabel(msg, seat) {
   return (msg.seats[seat] || {}).kind === "agent" ? `${name} · ${who}` : `${name} (${who})`;
 }
 
+/** A seat's label where it may be the reader's own: "you" said once, inside the one pair
+ * of brackets ("Red (Ann, you)", "Red (you)"), never "Red (Ann) (you)". */
+export function seatLabelYou(msg, seat) {
+  if (seat !== msg.seat) return seatLabel(msg, seat);
+  const name = (msg.seat_names || [])[seat] ?? `seat ${seat}`;
+  const who = playerOf(msg, seat);
+  if (!who || who === name || (msg.seats[seat] || {}).kind === "agent") return `${seatLabel(msg, seat)} (you)`;
+  return `${name} (${who}, you)`;
+}
+
 /** The hover text of a seat: the agent's spec for a computer seat, else its label. */
 export function seatTitle(msg, seat) {
   const info = (msg.seats || [])[seat];
@@ -177,21 +187,42 @@ export function drawWith(module, root, msg, ui) {
 }
 
 /** What the keyboard had focused in the picture before a redraw: its hint, and the hints
- * of every clickable then (null when the focus was elsewhere). */
+ * of every clickable then (null when the focus was elsewhere). The picture itself holds
+ * the focus between a move and the player's next turn (nothing to click meanwhile): then
+ * the hint is that of the part the player last used. */
 function keyboardFocus(root) {
   const active = document.activeElement;
+  if (active && active === root && root.dataset.usedHint !== undefined) {
+    return { hint: root.dataset.usedHint, hints: new Set(), waiting: true };
+  }
   if (!active || !root.contains(active) || !active.classList.contains("clickable")) return null;
   const hints = new Set([...root.querySelectorAll(".clickable")].map((e) => e.getAttribute("data-hint")));
   return { hint: active.getAttribute("data-hint"), hints };
 }
 
+// Whether the player last used the keyboard (not a pointer): the focus that comes back at
+// their turn scrolls into sight for them, and never moves the page under a finger.
+let keyboardUsed = false;
+document.addEventListener("keydown", () => { keyboardUsed = true; }, true);
+document.addEventListener("pointerdown", () => { keyboardUsed = false; }, true);
+
 /** A redraw replaces the picture's elements, which would drop a keyboard player's focus to
  * the page: the focus goes to the first clickable the step opened (a size picker, the next
- * card), else back to the same part, else to the first clickable. */
+ * card), else back to the same part, else to the first clickable. A move sent leaves
+ * nothing to click: the picture itself keeps the focus until the player's next turn, when
+ * it goes to the part they used, or the first clickable if that one is gone. */
 function restoreFocus(root, before) {
   if (!before) return;
   const now = [...root.querySelectorAll(".clickable")];
-  const target = now.find((e) => !before.hints.has(e.getAttribute("data-hint")))
-    || now.find((e) => e.getAttribute("data-hint") === before.hint) || now[0];
-  if (target) target.focus({ preventScroll: false });
+  const same = now.find((e) => e.getAttribute("data-hint") === before.hint);
+  const target = before.waiting ? same || now[0]
+    : now.find((e) => !before.hints.has(e.getAttribute("data-hint"))) || same || now[0];
+  if (target) {
+    delete root.dataset.usedHint;
+    target.focus({ preventScroll: before.waiting && !keyboardUsed });
+    return;
+  }
+  root.dataset.usedHint = before.hint || "";
+  if (!root.hasAttribute("tabindex")) root.setAttribute("tabindex", "-1");
+  if (document.activeElement !== root) root.focus({ preventScroll: true });
 }

@@ -1,6 +1,7 @@
 // The lobby: the games, a form to create a match (options, seats, listed, clock), the
 // links to hand out after creating one, and the open, live and finished matches.
 import { api, el, toast } from "./common.js";
+import { forgetSeat, heldSeat, rememberSeat, seatUrl } from "./seats.js";
 
 const $ = (id) => document.getElementById(id);
 let catalogue = [];
@@ -163,6 +164,8 @@ async function create(event) {
     // taking it at once shows the creator's name to whoever joins an open seat.
     const mine = created.seats[0];
     if (mine) await api(`/api/matches/${encodeURIComponent(created.match)}/join`, { token: mine.token, ...(name ? { name } : {}) });
+    // Kept in this browser: the lobby offers "Resume" for it, and /play/<match> takes it back.
+    if (mine) rememberSeat(created.match, mine.token, mine.seat);
     if (mine && created.seats.length === 1) {
       // Nobody else to invite (the other seats are the computer): straight to the table.
       location.href = mine.join_url;
@@ -236,7 +239,8 @@ async function join(row) {
   try {
     const name = localStorage.getItem("meeple-name");
     const reply = await api(`/api/matches/${encodeURIComponent(row.match)}/join`, name ? { name } : {});
-    location.href = `/play/${encodeURIComponent(row.match)}#token=${reply.token}`;
+    rememberSeat(row.match, reply.token, reply.seat);
+    location.href = seatUrl(row.match, reply.token);
   } catch (error) {
     toast(error.message, "error");
   }
@@ -251,9 +255,20 @@ async function refresh() {
   try {
     const [open, live, finished] = await Promise.all(
       ["open", "live", "finished"].map((s) => api(`/api/matches?status=${s}`)));
-    fill($("open"), open, (row) => el("button", { type: "button", class: "primary join", onclick: () => join(row) }, "Join"));
-    fill($("live"), live.filter((row) => row.status === "playing"), (row) =>
-      el("a", { class: "button watch", href: `/play/${encodeURIComponent(row.match)}` }, `Watch (move ${row.seq})`));
+    // A match this browser holds a seat in is resumed (its seat's link), never joined
+    // again or only watched.
+    const resume = (row, held) => el("a", { class: "button primary resume", href: seatUrl(row.match, held.token) },
+      row.status === "playing" ? `Resume (move ${row.seq})` : "Resume");
+    fill($("open"), open, (row) => {
+      const held = heldSeat(row.match);
+      return held ? resume(row, held) : el("button", { type: "button", class: "primary join", onclick: () => join(row) }, "Join");
+    });
+    fill($("live"), live.filter((row) => row.status === "playing"), (row) => {
+      const held = heldSeat(row.match);
+      return held ? resume(row, held)
+        : el("a", { class: "button watch", href: `/play/${encodeURIComponent(row.match)}` }, `Watch (move ${row.seq})`);
+    });
+    for (const row of finished) forgetSeat(row.match); // over: nothing to resume
     fill($("finished"), finished.slice(0, 20), (row) =>
       el("a", { class: "button replay", href: `/replay?match=${encodeURIComponent(row.match)}` }, "Replay"));
   } catch (error) {

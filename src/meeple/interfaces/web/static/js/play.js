@@ -2,15 +2,30 @@
 // whose turn it is, the seats, the clocks, the move log, typed moves, resign and the end.
 //
 // The seat's token lives in the address's fragment (#token=...), which browsers never
-// send to the server, and travels only inside the hello message.
+// send to the server, and travels only inside the hello message. This browser also keeps
+// it (js/seats.js) until the match is over, so that /play/<match> without a token takes
+// the seat back.
 import {
-  api, drawEnd, drawWith, el, loadDrawing, logItems, playerOf, scoresOf, seatLabel, seatTitle, toast,
+  api, drawEnd, drawWith, el, loadDrawing, logItems, playerOf, scoresOf, seatLabel, seatLabelYou, seatTitle, toast,
 } from "./common.js";
 import { showHint } from "./hint.js";
+import { forgetSeat, heldSeat, rememberSeat } from "./seats.js";
 import { showTutorial, tutorialRefused } from "./tutorial.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
-const token = new URLSearchParams(location.hash.slice(1)).get("token");
+let token = new URLSearchParams(location.hash.slice(1)).get("token");
+// No token in the address, but this browser holds a seat in the match: take it back (as
+// lichess does), the token going into the fragment as if the seat's link had been opened.
+// Should the server not know it any more, the page forgets it and watches instead.
+let resumed = false;
+if (!token && matchId) {
+  const held = heldSeat(matchId);
+  if (held) {
+    token = held.token;
+    resumed = true;
+    history.replaceState(null, "", `${location.pathname}${location.search}#token=${token}`);
+  }
+}
 const $ = (id) => document.getElementById(id);
 
 let socket = null;
@@ -62,6 +77,17 @@ function connect() {
     // A 44xx close or an error before welcome is the server's final word (no such match,
     // a bad or cut-short token): retrying would only ask again. 4408 (hello too late) is not.
     const refused = (event.code >= 4400 && event.code < 4500 && event.code !== 4408) || refusal !== null;
+    // A token the server does not know (4403, 4400) is no seat to keep; a seat this
+    // browser took back on its own becomes a spectator's page rather than a refusal.
+    if (refused && token) forgetSeat(matchId, token);
+    if (refused && !stopped && resumed && event.code !== 4404) {
+      token = null;
+      resumed = false;
+      refusal = null;
+      history.replaceState(null, "", `${location.pathname}${location.search}`);
+      setTimeout(connect, 0);
+      return;
+    }
     if (refused && !stopped) showRefusal(event.code, refusal);
     if (refused || stopped) {
       stopped = true;
@@ -88,6 +114,11 @@ function receive(message) {
       retries = 0;
       welcomed = true;
       setConn(message.seat === null ? "watching" : "connected", "on");
+      if (message.seat !== null && token) {
+        rememberSeat(matchId, token, message.seat);
+        if (resumed) toast("back in your seat: this browser kept it", "info");
+        resumed = false;
+      }
       break;
     case "state":
       if (!msg || msg.seq !== message.seq) selection = {};
@@ -99,6 +130,8 @@ function receive(message) {
         toast("time ran out: the computer chose for you", "error");
       }
       msg = message;
+      // Over: nothing left to resume (the page keeps its token for the rematch).
+      if (message.status === "finished") forgetSeat(matchId);
       deadlinesAt = performance.now();
       draw();
       break;
@@ -123,6 +156,7 @@ function receive(message) {
       break;
     case "left":
       stopped = true;
+      forgetSeat(matchId, token);
       toast("this seat was given up; the link no longer plays it", "error");
       break;
     default:
@@ -216,7 +250,7 @@ function drawSide() {
     class: `seat seat-${s.seat} ${m.to_act.includes(s.seat) ? "to-act" : ""} ${s.seat === m.seat ? "me" : ""}`,
   },
   el("span", { class: `dot ${s.connected ? "dot-on" : "dot-off"}`, title: s.connected ? "connected" : "disconnected" }),
-  el("span", { class: "seat-name", title: seatTitle(m, s.seat) }, seatLabel(m, s.seat), s.seat === m.seat ? " (you)" : ""),
+  el("span", { class: "seat-name", title: seatTitle(m, s.seat) }, seatLabelYou(m, s.seat)),
   el("span", { class: "seat-kind", title: s.agent ? `agent ${s.agent}` : null },
     s.agent === "tutorial" ? "script" : s.kind === "agent" ? "computer" : s.joined ? "person" : "open seat", s.resigned ? ", resigned" : ""),
   m.chosen.includes(s.seat) ? el("span", { class: "has-chosen" }, "has chosen") : null,

@@ -67,8 +67,10 @@ async function load(recordText, match = null) {
   eyes = "spectator";
   const wanted = Number(new URLSearchParams(location.search).get("step"));
   step = Number.isInteger(wanted) && wanted >= 0 && wanted <= last ? wanted : 0;
-  document.title = `Replay: ${replay.game} — meeple`;
-  $("title").textContent = `Replay — ${replay.game} (${counted(replay.moves.length, "move")})`;
+  // The game's title ("Erosion"), as the lobby and the game page name it, not its id.
+  const title = (catalogue.find((g) => g.name === replay.game) || {}).title || replay.game;
+  document.title = `Replay: ${title} — meeple`;
+  $("title").textContent = `Replay — ${title} (${counted(replay.moves.length, "move")})`;
   review = showReview($("review"), {
     match, recordText: match ? null : recordText, names: replay.seat_names, goTo: go,
     onReady: (ready) => { review = ready; draw(); },

@@ -1,0 +1,53 @@
+// The seats this browser holds: each match's seat token, kept in localStorage (as
+// boardgame.io's lobby and lichess do), so that a player who leaves the game page (the
+// logo, a closed tab) finds "Resume" in the lobby and gets the seat back at /play/ID.
+//
+// A token stays in this browser: it is read from the address's fragment or a REST reply
+// and goes only into the game page's fragment and its WebSocket hello, never into a query
+// string. At most KEPT matches, the newest; a match is forgotten once it is over, or when
+// the server says the token is not a seat of it.
+
+const KEY = "meeple-seats";
+export const KEPT = 50;
+
+/** The kept seats, oldest first: `[{match, token, seat}]`. */
+function load() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(KEY) || "[]");
+    return Array.isArray(kept) ? kept.filter((s) => s && typeof s.match === "string" && typeof s.token === "string") : [];
+  } catch {
+    return []; // no storage (a private window may refuse it), or something else's text
+  }
+}
+
+function save(kept) {
+  try {
+    localStorage.setItem(KEY, JSON.stringify(kept.slice(-KEPT)));
+  } catch {
+    // Storage full or refused: the seat is still in the page's address.
+  }
+}
+
+/** Keep a seat's token for a match, as the newest (the newest KEPT matches are kept). */
+export function rememberSeat(match, token, seat) {
+  if (!match || !token) return;
+  save([...load().filter((s) => s.match !== match), { match, token, seat }]);
+}
+
+/** The seat this browser holds in a match, `{match, token, seat}`, or null. */
+export function heldSeat(match) {
+  return load().find((s) => s.match === match) || null;
+}
+
+/** Forget a match's seat (it is over, or its token is no seat any more). With a token,
+ * only if that is the token kept. */
+export function forgetSeat(match, token = null) {
+  const kept = load();
+  const left = kept.filter((s) => s.match !== match || (token !== null && s.token !== token));
+  if (left.length !== kept.length) save(left);
+}
+
+/** The game page's address for a seat (the token in the fragment, never sent). */
+export function seatUrl(match, token) {
+  return `/play/${encodeURIComponent(match)}#token=${token}`;
+}

@@ -1,0 +1,89 @@
+"""The seats a browser holds: a player who leaves the game page gets the seat back.
+
+The lobby and the game page keep each match's seat token in localStorage (``js/seats.js``),
+as boardgame.io's lobby and lichess do: the lobby offers "Resume" (the seat's link) for a
+match the browser holds a seat in, /play/<match> without a token takes the seat back, and
+a match is forgotten once it is over or its token is unknown to the server.
+"""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+
+SEATS = """() => Object.fromEntries(JSON.parse(localStorage.getItem('meeple-seats') || '[]')
+  .map((s) => [s.match, s]))"""
+
+
+def test_a_player_who_leaves_the_game_page_resumes_from_the_lobby(
+    server, context, watch, page_errors
+):
+    page = watch(context.new_page())
+    page.goto(f"{server.url}/?game=edges")
+    page.wait_for_selector(".game-card")
+    page.click("#more > summary")
+    page.fill("#opt-board", "2x2")
+    page.click("#create-button")  # against the computer (hard): straight to the table
+    page.wait_for_url(re.compile(r"/play/[^#]+#token="), timeout=60_000)
+    match, token = re.search(r"/play/([^#]+)#token=(.+)$", page.url).groups()
+    page.wait_for_selector("body[data-status='playing']")
+    assert "you are Red" in page.inner_text("#title")
+    assert page.evaluate(SEATS)[match]["token"] == token
+
+    page.click("a.brand")  # the logo: back to the lobby, the address's token gone
+    resume = page.wait_for_selector(f"#live li[data-match='{match}'] a.resume")
+    assert resume.get_attribute("href") == f"/play/{match}#token={token}"
+    assert page.locator(f"#live li[data-match='{match}'] a.watch").count() == 0
+    resume.click()
+    page.wait_for_selector("body[data-status='playing']")
+    assert "you are Red" in page.inner_text("#title")
+
+    # The address without its token, typed or from the Live list of another tab: the
+    # browser's seat is taken back, not watched.
+    page.goto(f"{server.url}/play/{match}")
+    page.wait_for_selector("body[data-status='playing']")
+    assert "you are Red" in page.inner_text("#title")
+    assert page.url.endswith(f"#token={token}")
+
+    # Over: nothing to resume any more.
+    httpx.post(f"{server.url}/api/matches/{match}/resign", json={"token": token}).raise_for_status()
+    page.wait_for_selector("body[data-status='finished']")
+    assert match not in page.evaluate(SEATS)
+    assert not page_errors, page_errors
+
+
+def test_a_token_the_server_does_not_know_is_forgotten_and_the_page_watches(
+    server, context, watch, page_errors
+):
+    created = server.create("edges", {"board": "2x2"}, ["human", "random"])
+    match = created["match"]
+    page = watch(context.new_page())
+    page.goto(f"{server.url}/")
+    page.evaluate(
+        "([m]) => localStorage.setItem('meeple-seats',"
+        " JSON.stringify([{match: m, token: 'not-a-token-of-it', seat: 0}]))",
+        [match],
+    )
+    page.goto(f"{server.url}/play/{match}")
+    page.wait_for_selector("body[data-status='waiting']")  # the seat's person is not there
+    assert page.inner_text("#conn") == "watching"
+    assert "(watching)" in page.inner_text("#title")
+    assert "#token" not in page.url
+    assert match not in page.evaluate(SEATS)
+    assert not page_errors, page_errors
+
+
+def test_the_browser_keeps_the_fifty_newest_seats(server, context, watch, page_errors):
+    page = watch(context.new_page())
+    page.goto(f"{server.url}/")
+    kept = page.evaluate(
+        """async () => {
+          const seats = await import('/static/js/seats.js');
+          for (let i = 0; i < 60; i += 1) seats.rememberSeat(`m${i}`, `t${i}`, 0);
+          seats.rememberSeat('m10', 't10', 0);  // taken again: the newest
+          return JSON.parse(localStorage.getItem('meeple-seats')).map((s) => s.match);
+        }"""
+    )
+    assert kept == [f"m{i}" for i in range(11, 60)] + ["m10"]
+    assert not page_errors, page_errors
