@@ -18,6 +18,7 @@ from pettingzoo.test import (  # noqa: E402
     render_test,
     seed_test,
 )
+from pettingzoo.utils.conversions import aec_to_parallel  # noqa: E402
 
 from meeple.core.errors import MeepleError  # noqa: E402
 from meeple.core.registry import make  # noqa: E402
@@ -40,6 +41,26 @@ def test_pettingzoo_s_own_tests_pass(game):
 @pytest.mark.parametrize("game", mpz.SIMULTANEOUS_GAMES)
 def test_the_simultaneous_games_pass_the_parallel_api_test(game):
     parallel_api_test(mpz.parallel_env(game), num_cycles=200)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_an_aec_env_that_says_it_is_parallelizable_is(game):
+    """PettingZoo's own aec_to_parallel plays whole games of every game that declares it (The
+    Triangle Clock did, and its conversion failed at a Mulligan: one seat chooses alone)."""
+    if not mpz.env(game, observation="designed").metadata["is_parallelizable"]:
+        assert game not in mpz.PARALLELIZABLE_GAMES
+        return
+    parallel_api_test(aec_to_parallel(mpz.env(game)), num_cycles=100)
+    for seed in range(4):
+        parallel = aec_to_parallel(mpz.env(game))
+        observations, _ = parallel.reset(seed=seed)
+        rng = random.Random(seed)
+        while parallel.agents:
+            actions = {
+                agent: rng.choice(np.flatnonzero(seen["action_mask"]).tolist() or [0])
+                for agent, seen in observations.items()
+            }
+            observations, *_ = parallel.step(actions)
 
 
 def test_every_option_and_player_count_is_passable():
