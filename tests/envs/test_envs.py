@@ -126,6 +126,29 @@ def test_every_slot_has_a_name():
 
 
 # -- OpenSpiel ------------------------------------------------------------------------------
+def test_the_registered_game_types_hold_for_every_player_count():
+    """Erosion, Squad Combat and Edges were registered with two players only, and zero-sum."""
+    registered = {t.short_name: t for t in pyspiel.registered_games()}
+    general, zero = pyspiel.GameType.Utility.GENERAL_SUM, pyspiel.GameType.Utility.ZERO_SUM
+    seats = {"edges": (2, 4), "erd": (2, 2), "erosion": (2, 5), "squad-combat": (2, 4)}
+    seats["triangle-clock"] = (2, 2)
+    for game, (fewest, most) in seats.items():
+        kind = registered[mos.short_name(game)]
+        assert (kind.min_num_players, kind.max_num_players) == (fewest, most)
+        assert kind.utility == (zero if most == 2 else general)
+    for game_string, players in [
+        ("python_meeple_erosion(players=5,observation=designed)", 5),
+        ("python_meeple_squad_combat(players=4,observation=designed)", 4),
+        ("python_meeple_edges(board=5x5,double=True,observation=designed)", 4),
+        ("python_meeple_erosion(observation=designed)", 2),
+    ]:
+        loaded = pyspiel.load_game(game_string)
+        kind = loaded.get_type()
+        assert loaded.num_players() == players
+        assert kind.min_num_players <= players <= kind.max_num_players
+        assert kind.utility == (zero if players == 2 else general)
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_openspiel_random_sim_test_with_serialisation_and_pickling(game):
     # OpenSpiel rebuilds every state of the game from its history to check serialisation,
