@@ -126,6 +126,23 @@ def test_every_slot_has_a_name():
 
 
 # -- OpenSpiel ------------------------------------------------------------------------------
+def test_a_resampled_state_s_information_states_end_with_its_observations():
+    """The resampled state kept the original's last state: seat 1's information state ended
+    with its real view, its observation string was the sampled world's."""
+    loaded = pyspiel.load_game("python_meeple_erosion(observation=designed)")
+    state = loaded.new_initial_state()
+    state.apply_action(5)
+    rng = random.Random(0)
+    for _ in range(6):
+        state.apply_action(rng.choice(state.legal_actions()))
+    sampled = state.resample_from_infostate(0, np.random.RandomState(1).rand)
+    assert sampled.observation_string(1) != state.observation_string(1)  # the test bites
+    assert sampled.information_state_string(0) == state.information_state_string(0)
+    for seat in (0, 1):
+        last = sampled.information_state_string(seat).split("\n")[-1]
+        assert last == sampled.observation_string(seat)
+
+
 def test_the_registered_game_types_hold_for_every_player_count():
     """Erosion, Squad Combat and Edges were registered with two players only, and zero-sum."""
     registered = {t.short_name: t for t in pyspiel.registered_games()}

@@ -217,8 +217,8 @@ class MeepleSpielState(pyspiel.State):
         first): information states are written from them when asked for, since writing
         every seat's view at every move cost searches (OpenSpiel's MCTSBot) about two
         thirds of their time. They are the states actually passed through, so a state
-        resampled for a search keeps the history it was resampled from, as it did when
-        the views were written at once."""
+        resampled for a search keeps the history it was resampled from, its last state the
+        sampled one (:meth:`resample_from_infostate`)."""
 
     @property
     def meeple_game(self) -> Game[Any, Any, Any]:
@@ -295,11 +295,18 @@ class MeepleSpielState(pyspiel.State):
         return str(self.meeple_game.action_from_id(int(action)))
 
     def resample_from_infostate(self, player: int, probability_sampler: Any) -> MeepleSpielState:
-        """A state ``player`` cannot tell from this one, hidden parts sampled (IS-MCTS)."""
+        """A state ``player`` cannot tell from this one, hidden parts sampled (IS-MCTS).
+
+        meeple samples the present only (``State.determinize``), not a past that leads to it:
+        the kept history is this state's, its last state replaced by the sampled one, so every
+        seat's information state ends with its view of the sampled world (its observation),
+        and ``player``'s is this state's."""
         clone = self.clone()
         if self.inner is not None:
             seed = int(probability_sampler() * 2**31)
             clone.inner = self.inner.determinize(player, random.Random(seed))
+            *kept, (step, _) = self._trail.value
+            clone._trail = _Shared((*kept, (step, clone.inner)))
         return clone
 
     # -- the end --------------------------------------------------------------------------------
