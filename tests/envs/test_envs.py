@@ -18,6 +18,7 @@ from pettingzoo.test import (  # noqa: E402
     render_test,
     seed_test,
 )
+from pettingzoo.utils.conversions import aec_to_parallel  # noqa: E402
 
 from meeple.core.errors import MeepleError  # noqa: E402
 from meeple.core.registry import make  # noqa: E402
@@ -40,6 +41,26 @@ def test_pettingzoo_s_own_tests_pass(game):
 @pytest.mark.parametrize("game", mpz.SIMULTANEOUS_GAMES)
 def test_the_simultaneous_games_pass_the_parallel_api_test(game):
     parallel_api_test(mpz.parallel_env(game), num_cycles=200)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_an_aec_env_that_says_it_is_parallelizable_is(game):
+    """PettingZoo's own aec_to_parallel plays whole games of every game that declares it (The
+    Triangle Clock did, and its conversion failed at a Mulligan: one seat chooses alone)."""
+    if not mpz.env(game, observation="designed").metadata["is_parallelizable"]:
+        assert game not in mpz.PARALLELIZABLE_GAMES
+        return
+    parallel_api_test(aec_to_parallel(mpz.env(game)), num_cycles=100)
+    for seed in range(4):
+        parallel = aec_to_parallel(mpz.env(game))
+        observations, _ = parallel.reset(seed=seed)
+        rng = random.Random(seed)
+        while parallel.agents:
+            actions = {
+                agent: rng.choice(np.flatnonzero(seen["action_mask"]).tolist() or [0])
+                for agent, seen in observations.items()
+            }
+            observations, *_ = parallel.step(actions)
 
 
 def test_every_option_and_player_count_is_passable():
@@ -105,6 +126,46 @@ def test_every_slot_has_a_name():
 
 
 # -- OpenSpiel ------------------------------------------------------------------------------
+def test_a_resampled_state_s_information_states_end_with_its_observations():
+    """The resampled state kept the original's last state: seat 1's information state ended
+    with its real view, its observation string was the sampled world's."""
+    loaded = pyspiel.load_game("python_meeple_erosion(observation=designed)")
+    state = loaded.new_initial_state()
+    state.apply_action(5)
+    rng = random.Random(0)
+    for _ in range(6):
+        state.apply_action(rng.choice(state.legal_actions()))
+    sampled = state.resample_from_infostate(0, np.random.RandomState(1).rand)
+    assert sampled.observation_string(1) != state.observation_string(1)  # the test bites
+    assert sampled.information_state_string(0) == state.information_state_string(0)
+    for seat in (0, 1):
+        last = sampled.information_state_string(seat).split("\n")[-1]
+        assert last == sampled.observation_string(seat)
+
+
+def test_the_registered_game_types_hold_for_every_player_count():
+    """Erosion, Squad Combat and Edges were registered with two players only, and zero-sum."""
+    registered = {t.short_name: t for t in pyspiel.registered_games()}
+    general, zero = pyspiel.GameType.Utility.GENERAL_SUM, pyspiel.GameType.Utility.ZERO_SUM
+    seats = {"edges": (2, 4), "erd": (2, 2), "erosion": (2, 5), "squad-combat": (2, 4)}
+    seats["triangle-clock"] = (2, 2)
+    for game, (fewest, most) in seats.items():
+        kind = registered[mos.short_name(game)]
+        assert (kind.min_num_players, kind.max_num_players) == (fewest, most)
+        assert kind.utility == (zero if most == 2 else general)
+    for game_string, players in [
+        ("python_meeple_erosion(players=5,observation=designed)", 5),
+        ("python_meeple_squad_combat(players=4,observation=designed)", 4),
+        ("python_meeple_edges(board=5x5,double=True,observation=designed)", 4),
+        ("python_meeple_erosion(observation=designed)", 2),
+    ]:
+        loaded = pyspiel.load_game(game_string)
+        kind = loaded.get_type()
+        assert loaded.num_players() == players
+        assert kind.min_num_players <= players <= kind.max_num_players
+        assert kind.utility == (zero if players == 2 else general)
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_openspiel_random_sim_test_with_serialisation_and_pickling(game):
     # OpenSpiel rebuilds every state of the game from its history to check serialisation,

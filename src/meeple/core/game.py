@@ -233,6 +233,15 @@ class Game(ABC, Generic[O, S, A]):
         naming cards by id (the browser); empty for a game whose views say it all."""
         return []
 
+    def view_words(self) -> dict[str, tuple[str, ...] | None]:
+        """Every word a string of ``state.view`` can be at a path the research encoder
+        (``meeple.envs.encoding``) cannot tell from card ids, seat names, part names or action
+        notations alone: ``{"phase": ("turn", ..., "over")}`` for a rare phase that random
+        games may not show, ``None`` for free text (a sentence that says what the view holds
+        elsewhere), which the encoder leaves out. Paths are named with list positions as
+        ``[*]`` (``result.games[*].detail``); none by default."""
+        return {}
+
     def notation_help(self) -> str:
         """A line telling a person how to write an action."""
         return "write an action in this game's notation"

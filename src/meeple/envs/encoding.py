@@ -6,9 +6,11 @@ shape of a game's views once, from seeded random games, and then lays every view
 it:
 
 - a number or a boolean at a path (``sides[1].reserve.H``) is one slot, its value;
-- a string at a path is a one-hot group over the strings seen there (``hand[2]=slash``),
-  when that path takes at most :data:`MAX_VOCABULARY` values; free text (a log line)
-  takes more and is left out;
+- a string at a path is a one-hot group over the words the game can show there
+  (``hand[2]=slash``): every card id, seat name, part name or action notation where the
+  words seen are such (:func:`_vocabularies`), the game's own list where
+  :meth:`~meeple.core.game.Game.view_words` names the path, else the words seen, when at
+  most :data:`MAX_VOCABULARY`; free text (a log line, a path the game marks so) is left out;
 - each path also has a presence slot (``...?``: 1 if the value is there and not null), and
   each list a length slot (``...#``), so "empty" and "zero" differ.
 
@@ -108,17 +110,19 @@ class ViewEncoder:
 
 
 def learn_encoder(game: Game[Any, Any, Any], games: int = SAMPLE_GAMES) -> ViewEncoder:
-    """The encoder for ``game``, from the views of ``games`` seeded random games."""
+    """The encoder for ``game``: its paths from the views of ``games`` seeded random games,
+    each string path's words from what the game can show there (:func:`_vocabularies`)."""
     numbers: set[Path] = set()
     strings: dict[Path, set[str]] = {}
     paths_of_strings: set[Path] = set()
+    dicts: dict[Path, _DictShape] = {}
     for index in range(games):
         seed = derive_seed(0, "encoder", game.name, index)
         rng = random.Random(seed)
         state = game.new_game(seed)
         while True:
             for seat in range(game.num_players):
-                for path, value in leaves(state.view(seat)):
+                for path, value in _walk(state.view(seat), (), dicts):
                     if isinstance(value, bool | int | float):
                         numbers.add(path)
                     elif isinstance(value, str):
@@ -128,20 +132,118 @@ def learn_encoder(game: Game[Any, Any, Any], games: int = SAMPLE_GAMES) -> ViewE
                 break
             player = state.to_act[0]
             state = state.apply(player, rng.choice(state.legal_actions(player)))
+    vocabularies = _vocabularies(game, strings, dicts)
     keys: list[tuple[Path, Any]] = []
     for path in sorted(numbers | paths_of_strings, key=_sort_key):
         keys.append((path, "?"))
         if path in numbers:
             keys.append((path, None))
         if path in paths_of_strings:
-            vocabulary = strings[_general(path)]
-            if len(vocabulary) <= MAX_VOCABULARY:
-                keys.extend((path, word) for word in sorted(vocabulary))
+            keys.extend((path, word) for word in vocabularies.get(_general(path), ()))
     names = []
     for path, token in keys:
         name = path_name(path)
         names.append(f"{name}?" if token == "?" else name if token is None else f"{name}={token}")
     return ViewEncoder({key: k for k, key in enumerate(keys)}, tuple(names))
+
+
+@dataclass
+class _DictShape:
+    """What the sample views held in the dicts at one general path."""
+
+    keys: set[str]
+    value_keys: set[frozenset[str]]
+    only_dicts: bool = True
+
+    def is_table(self) -> bool:
+        """Like parts under names (Edges' ``edges``: every edge a dict of the same fields):
+        at least two names, every value a dict, all with the same fields."""
+        return self.only_dicts and len(self.keys) >= 2 and len(self.value_keys) == 1
+
+
+def _walk(value: Any, path: Path, dicts: dict[Path, _DictShape]) -> Iterator[tuple[Path, Any]]:
+    """:func:`leaves`, noting the shape of every dict on the way in ``dicts``."""
+    if isinstance(value, dict):
+        shape = dicts.setdefault(_general(path), _DictShape(set(), set()))
+        for key, item in value.items():
+            shape.keys.add(str(key))
+            if isinstance(item, dict):
+                shape.value_keys.add(frozenset(map(str, item)))
+            else:
+                shape.only_dicts = False
+            yield from _walk(item, (*path, str(key)), dicts)
+    elif isinstance(value, list):
+        yield (*path, "#"), len(value)
+        for k, item in enumerate(value):
+            yield from _walk(item, (*path, k), dicts)
+    else:
+        yield path, value
+
+
+def general_name(path: Path) -> str:
+    """``result.games[*].detail``: how :meth:`Game.view_words` names a general path."""
+    out = ""
+    for part in _general(path):
+        out += "[*]" if part == "*" else ("." if out else "") + str(part)
+    return out
+
+
+def _vocabularies(
+    game: Game[Any, Any, Any], strings: dict[Path, set[str]], dicts: dict[Path, _DictShape]
+) -> dict[Path, tuple[str, ...]]:
+    """The one-hot words of every general string path: what the game can show there.
+
+    - the game's own word list where :meth:`Game.view_words` names the path (None there:
+      free text, no words);
+    - paths that differ only in the name of one of many like parts (Edges'
+      ``edges.h0,0.pyramid`` and ``edges.v3,5.pyramid``) share their words;
+    - where every word seen is a card id (:meth:`Game.card_list`; of one kind of card, the
+      cards with the same fields, where the words are), a seat's name, the name of one of many
+      like parts (Edges' ``first_edge``, an edge) or an action's notation (Erd's allocation),
+      all of those (the smallest such set);
+    - otherwise the words seen, at most :data:`MAX_VOCABULARY` (more: free text, none).
+    """
+    declared = game.view_words()
+    tables = {path for path, shape in dicts.items() if shape.is_table()}
+
+    def pooled(path: Path) -> Path:
+        return tuple("*" if k and path[:k] in tables else part for k, part in enumerate(path))
+
+    seen: dict[Path, set[str]] = {}
+    for path, words in strings.items():
+        seen.setdefault(pooled(path), set()).update(words)
+    kinds: dict[frozenset[str], set[str]] = {}  # cards of one kind share their fields
+    for card in game.card_list():
+        if "id" in card:
+            kinds.setdefault(frozenset(card), set()).add(str(card["id"]))
+    domains = sorted(
+        [
+            *kinds.values(),
+            set().union(*kinds.values()),
+            {game.seat_name(p) for p in range(game.num_players)},
+            *(dicts[path].keys for path in tables),
+        ],
+        key=len,
+    )
+    actions: set[str] | None = None
+    out: dict[Path, tuple[str, ...]] = {}
+    for path in strings:
+        name = general_name(path)
+        if name in declared:
+            words = declared[name]
+            out[path] = () if words is None else tuple(sorted({*words, *strings[path]}))
+            continue
+        words = seen[pooled(path)]
+        domain = next((d for d in domains if words <= d), None)
+        if domain is None:
+            if actions is None:
+                actions = {str(game.action_from_id(k)) for k in range(game.num_actions)}
+            domain = actions if words <= actions else None
+        if domain is not None:
+            out[path] = tuple(sorted(domain))
+        elif len(words) <= MAX_VOCABULARY:
+            out[path] = tuple(sorted(words))
+    return out
 
 
 def _sort_key(path: Path) -> tuple[tuple[int, str | int], ...]:

@@ -1,7 +1,7 @@
 """The observations the one-game adapters offer: ``"view"`` or ``"designed"``.
 
 - ``"view"`` (the default): the seat's JSON view laid out by the generic encoder
-  (:mod:`meeple.envs.encoding`); serves every game and option, and is large (10,609 numbers
+  (:mod:`meeple.envs.encoding`); serves every game and option, and is large (11,697 numbers
   for Erosion).
 - ``"designed"``: the fixed-size observation of the game's batched rules
   (:mod:`meeple.envs.vector`, docs/batched.md), every slot in [0, 1], computed from the

@@ -21,7 +21,9 @@ Importing this module registers every game with ``pyspiel.register_game`` under
   string (perfect recall) is the seat's views so far with its own moves between them.
   Both hold only ``state.view(seat)``.
 - **Utility.** The game's returns at the end (1 win, -1 loss, 0 draw); zero-sum with two
-  seats, general-sum with more.
+  seats, general-sum with more. The registered type (``pyspiel.registered_games()``) holds
+  for every configuration: the game's fewest and most seats (Erosion 2-5, Squad Combat 2-4,
+  Edges 2-4: 2, or 4 in Double Edges), general-sum where more than two are possible.
 - **Serialisation** is OpenSpiel's own (the history of actions, the seed's first).
 """
 
@@ -29,6 +31,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from typing import Any
 
 import numpy as np
@@ -92,8 +95,20 @@ def _options(name: str, params: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _game_type(name: str, num_players: int) -> pyspiel.GameType:
+def player_range(name: str) -> tuple[int, int]:
+    """The fewest and most seats any configuration of the game has, from the numbers of its
+    ``players`` (``"2-5"``; ``"2 (4 in Double Edges)"``: 2 and 4, no game of 3)."""
+    counts = [int(n) for n in re.findall(r"\d+", game_class(name).players)]
+    return min(counts), max(counts)
+
+
+def _game_type(name: str, num_players: int | None = None) -> pyspiel.GameType:
+    """The game's type: registered (``num_players`` None) it holds for every player count
+    (general-sum where a game takes more than two seats: one winner's 1 against the others'
+    -1 does not sum to zero); a loaded game's is zero-sum with two seats."""
     cls = game_class(name)
+    fewest, most = player_range(name)
+    two_seats = (num_players or most) == 2
     return pyspiel.GameType(
         short_name=short_name(name),
         long_name=f"meeple {cls.title}",
@@ -109,13 +124,11 @@ def _game_type(name: str, num_players: int) -> pyspiel.GameType:
             else pyspiel.GameType.Information.IMPERFECT_INFORMATION
         ),
         utility=(
-            pyspiel.GameType.Utility.ZERO_SUM
-            if num_players == 2
-            else pyspiel.GameType.Utility.GENERAL_SUM
+            pyspiel.GameType.Utility.ZERO_SUM if two_seats else pyspiel.GameType.Utility.GENERAL_SUM
         ),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=num_players,
-        min_num_players=num_players,
+        max_num_players=most,
+        min_num_players=fewest,
         provides_information_state_string=True,
         provides_information_state_tensor=False,
         provides_observation_string=True,
@@ -204,8 +217,8 @@ class MeepleSpielState(pyspiel.State):
         first): information states are written from them when asked for, since writing
         every seat's view at every move cost searches (OpenSpiel's MCTSBot) about two
         thirds of their time. They are the states actually passed through, so a state
-        resampled for a search keeps the history it was resampled from, as it did when
-        the views were written at once."""
+        resampled for a search keeps the history it was resampled from, its last state the
+        sampled one (:meth:`resample_from_infostate`)."""
 
     @property
     def meeple_game(self) -> Game[Any, Any, Any]:
@@ -282,11 +295,18 @@ class MeepleSpielState(pyspiel.State):
         return str(self.meeple_game.action_from_id(int(action)))
 
     def resample_from_infostate(self, player: int, probability_sampler: Any) -> MeepleSpielState:
-        """A state ``player`` cannot tell from this one, hidden parts sampled (IS-MCTS)."""
+        """A state ``player`` cannot tell from this one, hidden parts sampled (IS-MCTS).
+
+        meeple samples the present only (``State.determinize``), not a past that leads to it:
+        the kept history is this state's, its last state replaced by the sampled one, so every
+        seat's information state ends with its view of the sampled world (its observation),
+        and ``player``'s is this state's."""
         clone = self.clone()
         if self.inner is not None:
             seed = int(probability_sampler() * 2**31)
             clone.inner = self.inner.determinize(player, random.Random(seed))
+            *kept, (step, _) = self._trail.value
+            clone._trail = _Shared((*kept, (step, clone.inner)))
         return clone
 
     # -- the end --------------------------------------------------------------------------------
@@ -341,7 +361,7 @@ def _register() -> None:
         )
         cls.__module__ = __name__
         globals()[cls.__name__] = cls  # so that pickle finds the class
-        pyspiel.register_game(_game_type(info.name, make(info.name).num_players), cls)
+        pyspiel.register_game(_game_type(info.name), cls)
 
 
 _register()

@@ -29,7 +29,12 @@ from meeple.core.registry import games, make
 from meeple.envs.observation import ObservationKind, observation_for
 
 SIMULTANEOUS_GAMES = ("erd", "triangle-clock")
-"""Games whose every decision is taken by all seats at once: they get a parallel env."""
+"""Games whose decisions are taken by the seats at once: they get a parallel env."""
+
+PARALLELIZABLE_GAMES = ("erd",)
+"""Games whose every decision is taken by every seat: their AEC env is ``is_parallelizable``
+(PettingZoo's ``aec_to_parallel`` steps each agent once a cycle). Not The Triangle Clock: a
+seat that takes a Mulligan then chooses again alone (``parallel_env`` serves it)."""
 
 
 def agent_name(player: int) -> str:
@@ -133,7 +138,7 @@ class MeepleAEC(_MeepleSpaces, AECEnv):
         self.metadata = {
             **self.metadata,
             "name": f"meeple_{self.game.name.replace('-', '_')}_v0",
-            "is_parallelizable": self.game.name in SIMULTANEOUS_GAMES,
+            "is_parallelizable": self.game.name in PARALLELIZABLE_GAMES,
         }
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:

@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from dataclasses import dataclass, replace
 from itertools import product
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, get_args
 
 from pydantic import Field, field_validator
 
@@ -55,7 +55,9 @@ from meeple.games.erd.pieces import (
 from meeple.games.erd.rounds import (
     REASON_TEXT,
     Combat,
+    EndReason,
     GameEnd,
+    Outcome,
     mercy_losers,
     other,
     resolve_round,
@@ -235,6 +237,20 @@ class ErdGame(Game[ErdOptions, "ErdState", Allocate]):
     def seat_name(self, player: Player) -> str:
         """Red (seat 0) and Blue (seat 1)."""
         return SEATS[player]
+
+    def view_words(self) -> dict[str, tuple[str, ...] | None]:
+        """How a combat and a game can end; the sentences that tell a game's end (its
+        numbers are in the view beside them) are free text."""
+        endings = get_args(EndReason)
+        return {
+            "last_combat.outcome": get_args(Outcome),
+            "last_combat.ending": None,
+            "result.ending": endings,
+            "result.reason": None,
+            "result.games[*].reason": endings,
+            "result.games[*].reason_text": tuple(REASON_TEXT.values()),
+            "result.games[*].detail": None,
+        }
 
     def length_units(self, state: ErdState) -> dict[str, int]:
         """The games of the match (when it is more than one game) and their rounds, all

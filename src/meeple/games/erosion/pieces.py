@@ -239,10 +239,14 @@ class Step(NamedTuple):
     age: str = ""
 
 
+TiePurpose = Literal["start", "win"]
+"""What a tie is broken for: who starts the next era, or the win."""
+
+
 class Tie(NamedTuple):
     """A tie being broken: for the lowest score (who starts the next era) or the win."""
 
-    purpose: Literal["start", "win"]
+    purpose: TiePurpose
     seats: tuple[int, ...]
     cards: tuple[int, ...]
     """The card each tied seat drew at random from its own hand (-1: an empty hand)."""

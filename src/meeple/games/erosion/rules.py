@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, get_args
 
 from pydantic import Field, field_validator, model_validator
 
@@ -45,6 +45,7 @@ from meeple.core.registry import register
 from meeple.core.rng import make_rng
 from meeple.games.erosion.cards import (
     PROCESS_DECKS,
+    Age,
     CardError,
     ChallengeCard,
     LegendCard,
@@ -80,7 +81,9 @@ from meeple.games.erosion.pieces import (
     Phase,
     Redraw,
     Step,
+    StepKind,
     Tie,
+    TiePurpose,
     Transport,
     Trigger,
     Uplift,
@@ -259,6 +262,19 @@ class ErosionGame(Notation, Game[ErosionOptions, "ErosionState", ErosionAction])
     def length_units(self, state: ErosionState) -> dict[str, int]:
         """Eras played and turns taken (the last of each, in which the game ended, included)."""
         return {"eras": state.era, "turns": state.turn}
+
+    def view_words(self) -> dict[str, tuple[str, ...] | None]:
+        """Every phase, step, Age and tie-break purpose (an era's tie-break is rare in random
+        play)."""
+        ages = get_args(Age)
+        return {
+            "phase": get_args(Phase),
+            "step.kind": get_args(StepKind),
+            "step.age": ages,
+            "atmosphere[*].age": ages,
+            "atmosphere[*].showing": ("age", "normal"),
+            "tiebreak.purpose": get_args(TiePurpose),
+        }
 
     def card_names(self) -> tuple[str, ...]:
         """The processes of the card list (Braided, Salt Crystallization, ...), in file

@@ -339,6 +339,10 @@ class SquadCombatGame(Game[SquadCombatOptions, "SquadCombatState", SquadAction])
         """Turns, the last one (in which the game ended) included."""
         return {"turns": state.turn}
 
+    def view_words(self) -> dict[str, tuple[str, ...] | None]:
+        """Every kind of step; the log is free text (what it tells is in the view)."""
+        return {"step.kind": STEP_KINDS, "log[*]": None}
+
     def card_names(self) -> tuple[str, ...]:
         """The cards of the decks at the table, in file order."""
         held = {k for deck in self.decklists for k in deck}

@@ -1,0 +1,105 @@
+"""The sizes of the one-game adapters' observations: the size table of docs/envs.md.
+
+    .venv/bin/python benchmarks/observation_sizes.py
+    .venv/bin/python benchmarks/observation_sizes.py --fresh 5
+
+Prints a Markdown row per configuration of the table: the ``"view"`` encoding's size (every
+player count of a game in one cell) and the ``"designed"`` one's. With ``--fresh N`` it also
+plays N seeded random games the encoder did not learn from (seeds from 900,000) and counts the
+string leaves of every seat's view without their one-hot slot: free text (left out on
+purpose), entries of a list longer than any seen while learning, and the rest (lost words).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from typing import Any
+
+from meeple.core.registry import make
+from meeple.envs.encoding import encoder_for, leaves
+from meeple.envs.observation import observation_for
+
+ROWS: list[tuple[str, list[tuple[str, dict[str, Any]]]]] = [
+    (
+        "Edges (3x4; 2x3; 5x5 double)",
+        [
+            ("edges", {}),
+            ("edges", {"board": "2x3"}),
+            ("edges", {"board": "5x5", "double": True}),
+        ],
+    ),
+    ("Erd", [("erd", {})]),
+    (
+        "Erosion (2; 3; 4; 5 players)",
+        [("erosion", {"players": n} if n > 2 else {}) for n in (2, 3, 4, 5)],
+    ),
+    ("The Triangle Clock", [("triangle-clock", {})]),
+    (
+        "Squad Combat (2; 3; 4 players)",
+        [("squad-combat", {"players": n} if n > 2 else {}) for n in (2, 3, 4)],
+    ),
+]
+
+
+def missing(game: Any, games: int) -> tuple[int, int, int, int]:
+    """String leaves of fresh games: all, free text, past a list's learned end, lost."""
+    encoder = encoder_for(game)
+    words = {path for path, token in encoder.slots if token not in ("?", None)}
+    total = free = past = lost = 0
+    for index in range(games):
+        seed = 900_000 + index
+        rng = random.Random(seed)
+        state = game.new_game(seed)
+        while True:
+            for seat in range(game.num_players):
+                for path, value in leaves(state.view(seat)):
+                    if not isinstance(value, str):
+                        continue
+                    total += 1
+                    if (path, value) in encoder.slots:
+                        continue
+                    if (path, "?") not in encoder.slots:
+                        past += 1
+                    elif path not in words:
+                        free += 1
+                    else:
+                        lost += 1
+            if state.is_over:
+                break
+            player = state.to_act[0]
+            state = state.apply(player, rng.choice(state.legal_actions(player)))
+    return total, free, past, lost
+
+
+def main() -> None:
+    """Print the size table's rows, and with --fresh what fresh games' views lose."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--fresh", type=int, default=0, help="fresh games a configuration")
+    args = parser.parse_args()
+    print('| game (options) | `"view"` | `"designed"` |')
+    print("| --- | --- | --- |")
+    report = []
+    for title, configs in ROWS:
+        view, designed = [], []
+        for name, options in configs:
+            game = make(name, **options)
+            start = time.perf_counter()
+            view.append(f"{observation_for(game, 'view').size:,}")
+            learned = time.perf_counter() - start
+            designed.append(f"{observation_for(game, 'designed').size:,}")
+            if args.fresh:
+                total, free, past, lost = missing(game, args.fresh)
+                report.append(
+                    f"{name} {options or ''}: learned in {learned:.1f} s; {total:,} string "
+                    f"leaves in {args.fresh} fresh games: {free:,} free text, {past:,} past "
+                    f"a list's learned end, {lost:,} lost"
+                )
+        print(f"| {title} | {'; '.join(view)} | {'; '.join(designed)} |", flush=True)
+    for line in report:
+        print(line)
+
+
+if __name__ == "__main__":
+    main()
