@@ -88,7 +88,7 @@ def test_a_refused_option_names_the_set_or_the_shipped_content_never_a_path(
         assert where in error and "/" not in error, error
     # An uploaded record whose set's files do not match its digest is refused naming the set.
     record = {"game": "erosion", "options": {"cards": "set:weak"}, "seed": 1, "moves": [],
-              "content": {"cards": "0" * 64}}  # fmt: skip
+              "content": {"cards": "sha256:" + "0" * 64}}  # fmt: skip
     refused = httpx.post(f"{server.url}/api/replay", json=record, timeout=60)
     assert refused.status_code == 400, refused.text
     error = refused.json()["error"]
