@@ -13,12 +13,11 @@ purpose), entries of a list longer than any seen while learning, and the rest (l
 from __future__ import annotations
 
 import argparse
-import random
 import time
 from typing import Any
 
 from meeple.core.registry import make
-from meeple.envs.encoding import encoder_for, leaves
+from meeple.envs.encoding import encoder_for, leaves, random_views
 from meeple.envs.observation import observation_for
 
 ROWS: list[tuple[str, list[tuple[str, dict[str, Any]]]]] = [
@@ -48,28 +47,19 @@ def missing(game: Any, games: int) -> tuple[int, int, int, int]:
     encoder = encoder_for(game)
     words = {path for path, token in encoder.slots if token not in ("?", None)}
     total = free = past = lost = 0
-    for index in range(games):
-        seed = 900_000 + index
-        rng = random.Random(seed)
-        state = game.new_game(seed)
-        while True:
-            for seat in range(game.num_players):
-                for path, value in leaves(state.view(seat)):
-                    if not isinstance(value, str):
-                        continue
-                    total += 1
-                    if (path, value) in encoder.slots:
-                        continue
-                    if (path, "?") not in encoder.slots:
-                        past += 1
-                    elif path not in words:
-                        free += 1
-                    else:
-                        lost += 1
-            if state.is_over:
-                break
-            player = state.to_act[0]
-            state = state.apply(player, rng.choice(state.legal_actions(player)))
+    for view in random_views(game, range(900_000, 900_000 + games)):
+        for path, value in leaves(view):
+            if not isinstance(value, str):
+                continue
+            total += 1
+            if (path, value) in encoder.slots:
+                continue
+            if (path, "?") not in encoder.slots:
+                past += 1
+            elif path not in words:
+                free += 1
+            else:
+                lost += 1
     return total, free, past, lost
 
 

@@ -3,13 +3,11 @@ free text has its one-hot slot, also in games the encoder did not learn from."""
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
 import pytest
 
 from meeple.core.registry import make
-from meeple.envs.encoding import encoder_for, learn_encoder, leaves
+from meeple.envs.encoding import encoder_for, learn_encoder, leaves, random_views
 
 # (game, options, fresh games, the paths left out as free text). Fresh games start at seed
 # 900,000: the encoder learns from its own seeds (derive_seed(0, "encoder", ...)).
@@ -58,25 +56,16 @@ def test_every_identifier_a_seat_sees_has_its_slot(game, options, games, free_te
     assert _free_text(encoder) == free_text
     learned = {general_name(path) for path, _ in encoder.slots}
     lost, past_the_end = [], 0
-    for index in range(games):
-        seed = 900_000 + index
-        rng = random.Random(seed)
-        state = g.new_game(seed)
-        while True:
-            for seat in range(g.num_players):
-                for path, value in leaves(state.view(seat)):
-                    if not isinstance(value, str) or general_name(path) in free_text:
-                        continue
-                    if (path, value) in encoder.slots:
-                        continue
-                    if (path, "?") not in encoder.slots and general_name(path) in learned:
-                        past_the_end += 1  # a list longer than any learned: documented
-                        continue
-                    lost.append(f"{general_name(path)}={value}")
-            if state.is_over:
-                break
-            player = state.to_act[0]
-            state = state.apply(player, rng.choice(state.legal_actions(player)))
+    for view in random_views(g, range(900_000, 900_000 + games)):
+        for path, value in leaves(view):
+            if not isinstance(value, str) or general_name(path) in free_text:
+                continue
+            if (path, value) in encoder.slots:
+                continue
+            if (path, "?") not in encoder.slots and general_name(path) in learned:
+                past_the_end += 1  # a list longer than any learned: documented
+                continue
+            lost.append(f"{general_name(path)}={value}")
     assert not lost, sorted(set(lost))[:10]
 
 

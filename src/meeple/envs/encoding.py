@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -109,6 +109,22 @@ class ViewEncoder:
         return list(self.names)
 
 
+def random_views(game: Game[Any, Any, Any], seeds: Iterable[int]) -> Iterator[dict[str, Any]]:
+    """Every seat's view at every state of random games, one game per seed (the move
+    chosen by ``random.Random(seed)``): what the encoder learns from, and what a check of
+    it plays afresh."""
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = game.new_game(seed)
+        while True:
+            for seat in range(game.num_players):
+                yield state.view(seat)
+            if state.is_over:
+                break
+            player = state.to_act[0]
+            state = state.apply(player, rng.choice(state.legal_actions(player)))
+
+
 def learn_encoder(game: Game[Any, Any, Any], games: int = SAMPLE_GAMES) -> ViewEncoder:
     """The encoder for ``game``: its paths from the views of ``games`` seeded random games,
     each string path's words from what the game can show there (:func:`_vocabularies`)."""
@@ -116,22 +132,14 @@ def learn_encoder(game: Game[Any, Any, Any], games: int = SAMPLE_GAMES) -> ViewE
     strings: dict[Path, set[str]] = {}
     paths_of_strings: set[Path] = set()
     dicts: dict[Path, _DictShape] = {}
-    for index in range(games):
-        seed = derive_seed(0, "encoder", game.name, index)
-        rng = random.Random(seed)
-        state = game.new_game(seed)
-        while True:
-            for seat in range(game.num_players):
-                for path, value in _walk(state.view(seat), (), dicts):
-                    if isinstance(value, bool | int | float):
-                        numbers.add(path)
-                    elif isinstance(value, str):
-                        strings.setdefault(_general(path), set()).add(value)
-                        paths_of_strings.add(path)
-            if state.is_over:
-                break
-            player = state.to_act[0]
-            state = state.apply(player, rng.choice(state.legal_actions(player)))
+    seeds = (derive_seed(0, "encoder", game.name, index) for index in range(games))
+    for view in random_views(game, seeds):
+        for path, value in _walk(view, (), dicts):
+            if isinstance(value, bool | int | float):
+                numbers.add(path)
+            elif isinstance(value, str):
+                strings.setdefault(_general(path), set()).add(value)
+                paths_of_strings.add(path)
     vocabularies = _vocabularies(game, strings, dicts)
     keys: list[tuple[Path, Any]] = []
     for path in sorted(numbers | paths_of_strings, key=_sort_key):
