@@ -212,12 +212,33 @@ def test_a_query_parameter_a_route_does_not_take_is_refused_not_ignored(server):
     assert httpx.get(f"{server.url}/api/matches", params={"status": "open"}).status_code == 200
     assert httpx.get(f"{server.url}/replay", params={"utm_source": "x"}).status_code == 200
 
+    reply = httpx.get(f"{server.url}/api/matches?status=open&status=live")
+    assert reply.status_code == 422, reply.text
+    assert reply.json()["error"] == "query.status: given more than once; give it once"
+
     before = len(_log(server))
     forged = {"a\nERROR meeple.server: forged": "1"} | {f"p{i}": "1" for i in range(1_000)}
     reply = httpx.get(f"{server.url}/api/games", params=forged)
     assert reply.status_code == 422 and "and 996 more" in reply.json()["error"], reply.text
     written = _log(server)[before:].splitlines()
     assert len(written) == 1 and "'a\\nERROR meeple.server: forged'" in written[0], written
+
+
+def test_api_routes_take_single_values(server):
+    """The server refuses a query parameter given twice, which is right only while no route
+    takes a list: a route that does must be excepted there (app._declared_query_only)."""
+    spec = httpx.get(f"{server.url}/openapi.json").json()
+    queries = [
+        (path, parameter["name"], parameter["schema"])
+        for path, operations in spec["paths"].items()
+        for operation in operations.values()
+        for parameter in operation.get("parameters", [])
+        if parameter["in"] == "query"
+    ]
+    assert queries, "the API has query parameters (limit, status, options, start)"
+    for path, name, schema in queries:
+        kinds = {schema.get("type")} | {s.get("type") for s in schema.get("anyOf", [])}
+        assert "array" not in kinds, (path, name)
 
 
 def _ws_url(server, match: str) -> str:
