@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from meeple.core.registry import make
-from meeple.envs.encoding import encoder_for, learn_encoder, leaves, random_views
+from meeple.envs.encoding import encoder_for, general_name, learn_encoder, leaves, random_views
 
 # (game, options, fresh games, the paths left out as free text). Fresh games start at seed
 # 900,000: the encoder learns from its own seeds (derive_seed(0, "encoder", ...)).
@@ -28,14 +28,6 @@ CASES = [
     ("squad-combat", {}, 1, {"log[*]"}),
     ("squad-combat", {"turn_limit": 8}, 2, {"log[*]"}),
 ]
-
-
-def general_name(path):
-    """``result.games[*].detail``: a path with its list positions blanked."""
-    out = ""
-    for part in path:
-        out += "[*]" if isinstance(part, int) else ("." if out else "") + part
-    return out
 
 
 def _free_text(encoder):

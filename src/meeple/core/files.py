@@ -188,11 +188,11 @@ class _RepeatedKey(Exception):
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     # JSON allows a repeated key and json.loads keeps the last: a designer's "n": 3 then
     # "n": 5 was read as 5 without a word. TOML refuses it; so does meeple's JSON.
-    found = dict(pairs)
-    if len(found) != len(pairs):
-        seen: set[str] = set()
-        key = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
-        raise _RepeatedKey(key)
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            raise _RepeatedKey(key)
+        found[key] = value
     return found
 
 

@@ -62,10 +62,11 @@ def _general(path: Path) -> Path:
 
 
 def path_name(path: Path) -> str:
-    """``sides[1].reserve.H`` for ("sides", 1, "reserve", "H")."""
+    """``sides[1].reserve.H`` for ("sides", 1, "reserve", "H"); a list position blanked by
+    :func:`_general` is ``[*]``."""
     out = ""
     for part in path:
-        if isinstance(part, int):
+        if isinstance(part, int) or part == "*":
             out += f"[{part}]"
         else:
             out += ("." if out else "") + part
@@ -190,10 +191,7 @@ def _walk(value: Any, path: Path, dicts: dict[Path, _DictShape]) -> Iterator[tup
 
 def general_name(path: Path) -> str:
     """``result.games[*].detail``: how :meth:`Game.view_words` names a general path."""
-    out = ""
-    for part in _general(path):
-        out += "[*]" if part == "*" else ("." if out else "") + str(part)
-    return out
+    return path_name(_general(path))
 
 
 def _vocabularies(

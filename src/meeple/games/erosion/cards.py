@@ -495,7 +495,7 @@ def _check_deck(cards: tuple[Card, ...]) -> None:
                 card.id,
                 "architecture.effect.process",
                 f"no card's process is called {effect.process!r}"
-                f"{did_you_mean(effect.process, sorted(processes))}",
+                f"{did_you_mean(effect.process, processes)}",
             )
     # Process cards first, in deck order, then the Atmospheres: card indices follow the file.
     order = {"WX": 0, "H": 1, "F": 2, "ATM": 3}

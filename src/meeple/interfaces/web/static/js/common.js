@@ -53,22 +53,16 @@ export function playerOf(msg, seat) {
   return info.label ?? info.name ?? null;
 }
 
-/** "Red (Ann)", "Blue · Computer (hard)" for a seat from the state message's seats. */
-export function seatLabel(msg, seat) {
+/** "Red (Ann)", "Blue · Computer (hard)" for a seat from the state message's seats. With
+ * ``you``, the reader's own seat says so once, inside the one pair of brackets where there
+ * is one ("Red (Ann, you)", "Red (you)"), never "Red (Ann) (you)". */
+export function seatLabel(msg, seat, you = false) {
   const name = (msg.seat_names || [])[seat] ?? `seat ${seat}`;
   const who = playerOf(msg, seat);
-  if (!who || who === name) return name;
-  return (msg.seats[seat] || {}).kind === "agent" ? `${name} · ${who}` : `${name} (${who})`;
-}
-
-/** A seat's label where it may be the reader's own: "you" said once, inside the one pair
- * of brackets ("Red (Ann, you)", "Red (you)"), never "Red (Ann) (you)". */
-export function seatLabelYou(msg, seat) {
-  if (seat !== msg.seat) return seatLabel(msg, seat);
-  const name = (msg.seat_names || [])[seat] ?? `seat ${seat}`;
-  const who = playerOf(msg, seat);
-  if (!who || who === name || (msg.seats[seat] || {}).kind === "agent") return `${seatLabel(msg, seat)} (you)`;
-  return `${name} (${who}, you)`;
+  const mine = you && seat === msg.seat ? " (you)" : "";
+  if (!who || who === name) return name + mine;
+  if ((msg.seats[seat] || {}).kind === "agent") return `${name} · ${who}${mine}`;
+  return mine ? `${name} (${who}, you)` : `${name} (${who})`;
 }
 
 /** The hover text of a seat: the agent's spec for a computer seat, else its label. */

@@ -6,7 +6,7 @@
 // it (js/seats.js) until the match is over, so that /play/<match> without a token takes
 // the seat back.
 import {
-  api, drawEnd, drawWith, el, loadDrawing, logItems, playerOf, scoresOf, seatLabel, seatLabelYou, seatTitle, toast,
+  api, drawEnd, drawWith, el, loadDrawing, logItems, playerOf, scoresOf, seatLabel, seatTitle, toast,
 } from "./common.js";
 import { showHint } from "./hint.js";
 import { forgetSeat, heldSeat, rememberSeat } from "./seats.js";
@@ -250,7 +250,7 @@ function drawSide() {
     class: `seat seat-${s.seat} ${m.to_act.includes(s.seat) ? "to-act" : ""} ${s.seat === m.seat ? "me" : ""}`,
   },
   el("span", { class: `dot ${s.connected ? "dot-on" : "dot-off"}`, title: s.connected ? "connected" : "disconnected" }),
-  el("span", { class: "seat-name", title: seatTitle(m, s.seat) }, seatLabelYou(m, s.seat)),
+  el("span", { class: "seat-name", title: seatTitle(m, s.seat) }, seatLabel(m, s.seat, true)),
   el("span", { class: "seat-kind", title: s.agent ? `agent ${s.agent}` : null },
     s.agent === "tutorial" ? "script" : s.kind === "agent" ? "computer" : s.joined ? "person" : "open seat", s.resigned ? ", resigned" : ""),
   m.chosen.includes(s.seat) ? el("span", { class: "has-chosen" }, "has chosen") : null,
