@@ -59,3 +59,11 @@ def test_a_bad_sqlite_busy_wait_is_explained(run, tmp_path):
     assert result.exit_code == 2
     assert "timeout='soon'" in result.output and "not a number of seconds" in result.output
     assert "Traceback" not in result.output
+
+
+def test_an_ipv6_prefix_past_128_bits_is_explained(run):
+    result = run("serve", "--ipv6-prefix", "129")
+    assert result.exit_code == 2
+    assert "error: --ipv6-prefix 129: an IPv6 address has 128 bits; give 32 to 128" in (
+        result.output
+    )

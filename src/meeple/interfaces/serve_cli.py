@@ -22,12 +22,13 @@ from meeple.store.urls import hide_password
 
 _LIMITS = ServerLimits()
 
-# The limits in groups, as docs/security.md tables them: an operator reads 32 options.
+# The limits in groups, as docs/security.md tables them: an operator reads three dozen options.
 AGENTS = "Computer players (per match)"
 PER_ADDRESS = "Per client address"
 SIZES = "Sizes of requests and pages"
 HINTS = "Hints and post-game reviews"
 EXPIRY = "Unfinished matches"
+WHOLE = "The whole server (every address together)"
 
 
 def serve_command(
@@ -116,6 +117,33 @@ def serve_command(
             rich_help_panel=PER_ADDRESS,
         ),
     ] = _LIMITS.max_open_matches,
+    ipv6_prefix: Annotated[
+        int,
+        typer.Option(
+            help="count an IPv6 client by its network of this many bits, at most 128 (one "
+            "home or host has a /64 of addresses)",
+            # No max= here: its label, [32<=x<=128], would cut this panel's names at 80
+            # columns; 128 is checked below.
+            min=32,
+            rich_help_panel=PER_ADDRESS,
+        ),
+    ] = _LIMITS.ipv6_prefix,
+    max_unfinished_matches: Annotated[
+        int,
+        typer.Option(
+            help="unfinished matches the server holds at once, each in memory",
+            min=1,
+            rich_help_panel=WHOLE,
+        ),
+    ] = _LIMITS.max_unfinished_matches,
+    max_connections: Annotated[
+        int,
+        typer.Option(
+            help="HTTP connections and WebSockets open at once; past it a request gets 503",
+            min=16,
+            rich_help_panel=WHOLE,
+        ),
+    ] = _LIMITS.max_connections,
     max_sockets_per_client: Annotated[
         int,
         typer.Option(
@@ -243,6 +271,8 @@ def serve_command(
 
     from meeple.interfaces.web.app import create_app
 
+    if ipv6_prefix > 128:
+        raise fail(f"--ipv6-prefix {ipv6_prefix}: an IPv6 address has 128 bits; give 32 to 128")
     url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
     _check_free(host, port)
     try:
@@ -256,6 +286,9 @@ def serve_command(
             agent_margin_seconds=agent_margin_seconds,
             max_creates_per_minute=max_creates_per_minute,
             max_open_matches=max_open_matches,
+            ipv6_prefix=ipv6_prefix,
+            max_unfinished_matches=max_unfinished_matches,
+            max_connections=max_connections,
             max_replays_per_minute=max_replays_per_minute,
             max_messages_per_minute=max_messages_per_minute,
             max_sockets_per_client=max_sockets_per_client,
@@ -273,6 +306,7 @@ def serve_command(
             expire_waiting_seconds=expire_waiting_seconds,
             expire_idle_seconds=expire_idle_seconds,
         )
+        _fit_open_files(limits.max_connections)
         app = create_app(
             db, agent_workers=agent_workers, base_url=url, limits=limits, content=content
         )
@@ -292,6 +326,9 @@ def serve_command(
         port=port,
         log_level="warning",
         ws_max_size=1 << 16,
+        # Past this many connections (WebSockets included) a new request is answered 503,
+        # before the process runs out of open files and stops accepting any.
+        limit_concurrency=limits.max_connections,
         # An HTTP request still running past this is cancelled: SIGTERM stops the server
         # within seconds whatever it is doing.
         timeout_graceful_shutdown=SHUTDOWN_SECONDS,
@@ -307,6 +344,33 @@ def serve_command(
         raise fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     if not server.started:
         raise fail(f"the server did not start on {host}:{port} (the log above says why)")
+
+
+OTHER_FILES = 256
+"""Open files a server needs besides its connections: the database, the agent workers'
+pipes, the static files being sent, the log."""
+
+
+def _fit_open_files(connections: int) -> None:
+    """Raise this process's limit on open files (``ulimit -n``, often 1,024) to fit
+    ``connections`` and :data:`OTHER_FILES`, as far as the system's hard limit allows;
+    MeepleError where it does not, so the operator lowers ``--max-connections`` or raises
+    the limit rather than meet a server that stops accepting under load."""
+    try:
+        import resource
+    except ImportError:  # not on this system (Windows): nothing to fit
+        return
+    need = connections + OTHER_FILES
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY or soft >= need:
+        return
+    if hard != resource.RLIM_INFINITY and hard < need:
+        raise MeepleError(
+            f"--max-connections {connections} needs about {need} open files, and this "
+            f"system lets the server open {hard} at most (ulimit -Hn); give "
+            f"--max-connections {max(16, hard - OTHER_FILES)} or less, or raise the limit"
+        )
+    resource.setrlimit(resource.RLIMIT_NOFILE, (need, hard))
 
 
 SHUTDOWN_SECONDS = 2

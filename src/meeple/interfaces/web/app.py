@@ -102,7 +102,7 @@ def create_app(
         content=sets,
         light=light,
     )
-    quotas = ClientQuotas(hub.limits)
+    quotas = ClientQuotas(hub.limits, held=hub.held)
     # Uploaded records are checked in a process of their own (threads where agents run in
     # threads): one worker, so uploads wait their turn instead of taking every core.
     replays = AgentPool(
@@ -177,7 +177,7 @@ def create_app(
         status = exc.status if isinstance(exc, ServerError) else 400
         if isinstance(exc, StorageUnavailable):
             status = 503
-        wait = getattr(exc, "retry_after", None)
+        wait = exc.retry_after if isinstance(exc, ServerError) else None
         headers = {"Retry-After": str(wait)} if wait else None
         return _refusal(request, str(exc), error_code(exc), status, headers)
 
@@ -237,7 +237,7 @@ def create_app(
 
     @app.post("/api/matches", summary="Create a match; returns a secret token per person's seat")
     async def create_match(request: CreateMatch, http: Request) -> dict[str, Any]:
-        client = _client(http)
+        client = quotas.client(http)
         async with quotas.creating(client, hub.unfinished) as made:
             created = await hub.create(request, owner=client)
             made["match"] = created["match"]
@@ -248,7 +248,7 @@ def create_app(
         summary="Start a game's guided first game against its scripted opponent",
     )
     async def create_tutorial(game: str, http: Request) -> dict[str, Any]:
-        async with quotas.creating(_client(http), hub.unfinished) as made:
+        async with quotas.creating(quotas.client(http), hub.unfinished) as made:
             created = await hub.create_tutorial(game)
             made["match"] = created["match"]
         return created
@@ -300,7 +300,7 @@ def create_app(
     async def rematch(match_id: str, request: SeatRequest, http: Request) -> dict[str, Any]:
         match = await hub.get(match_id)
         seat = hub.seat_of(match, request.token)
-        async with quotas.creating(_client(http), hub.unfinished) as made:
+        async with quotas.creating(quotas.client(http), hub.unfinished) as made:
             rematched = await hub.rematch(match, seat)
             if rematched["match"] is not None:
                 made["match"] = rematched["match"]
@@ -319,7 +319,7 @@ def create_app(
         match = await hub.get(match_id)
         seat = hub.seat_of(match, request.token)
         hub.hints.check(match, seat)  # refusals that cost nothing come before the rate
-        quotas.check_hint(_client(http))
+        quotas.check_hint(quotas.client(http))
         return await hub.hints.hint(match, seat)
 
     @app.get("/api/matches/{match_id}/record", summary="The full record, once the match is over")
@@ -376,7 +376,7 @@ def create_app(
             ),
         ] = True,
     ) -> JSONResponse:
-        quotas.check_replay(_client(request))
+        quotas.check_replay(quotas.client(request))
         body = await _read_limited(request, MAX_RECORD_BYTES)
         name, options, seed, moves = await check_upload("review_upload", body)
         job = _review_job(make(name, **options), options, seed, moves, hub)
@@ -412,7 +412,7 @@ def create_app(
         # The body is not declared as a parameter: FastAPI would parse up to 2 MB of JSON on
         # the event loop, stalling every match; it is read here, and parsed, checked and
         # replayed in a worker process (replays.py).
-        quotas.check_replay(_client(request))
+        quotas.check_replay(quotas.client(request))
         body = await _read_limited(request, MAX_RECORD_BYTES)
         return Response(await check_upload("replay", body), media_type="application/json")
 
@@ -503,12 +503,6 @@ def _is_key(text: str) -> bool:
     return len(text) == 64 and all(c in "0123456789abcdef" for c in text)
 
 
-def _client(request: Request) -> str:
-    """Who asks, for the per-client limits: the address the request came from (behind a
-    trusted proxy, uvicorn has put the proxy's X-Forwarded-For there)."""
-    return request.client.host if request.client else "unknown"
-
-
 def _refusal(
     request: Request,
     message: str,
@@ -590,7 +584,7 @@ async def _serve_socket(
     except ServerError as exc:
         await _refuse(websocket, _error(str(exc), code=exc.code), 4404)
         return
-    client = websocket.client.host if websocket.client else "unknown"
+    client = quotas.client(websocket)
     try:
         quotas.check_message(client)  # a connection is sent its state: it counts as one
         quotas.open_socket(client)

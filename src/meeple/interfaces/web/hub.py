@@ -299,6 +299,10 @@ class Hub:
         self._after_change(match)
         return self.lobby.answer(match, tokens)
 
+    def held(self) -> int:
+        """How many unfinished matches this process holds (in memory, every one)."""
+        return sum(m.stored.status != "finished" for m in self.matches.values())
+
     def unfinished(self, match_id: str) -> bool:
         """Whether a match this process serves is still to be played (for the per-client
         count of open matches; one no longer in memory is over)."""

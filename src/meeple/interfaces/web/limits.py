@@ -61,6 +61,25 @@ class ServerLimits(BaseModel):
     max_open_matches: int = Field(
         default=10, ge=1, description="unfinished matches one address may have made at once"
     )
+    ipv6_prefix: int = Field(
+        default=64,
+        ge=32,
+        le=128,
+        description="an IPv6 client is counted by this many leading bits of its address: one "
+        "home or host is handed a /64 network, and would be a crowd counted by address",
+    )
+    max_unfinished_matches: int = Field(
+        default=1_000,
+        ge=1,
+        description="unfinished matches the server holds at once, every address together "
+        "(each is kept in memory)",
+    )
+    max_connections: int = Field(
+        default=1_000,
+        ge=16,
+        description="HTTP connections and WebSockets open at once, every address together "
+        "(each holds an open file)",
+    )
     max_sockets_per_client: int = Field(
         default=20, ge=1, description="WebSockets one address may hold open at once"
     )

@@ -59,12 +59,20 @@ STATUS_CODES = {
 
 class ServerError(MeepleError):
     """A request the server refuses; ``status`` is the HTTP status that goes with it, and
-    ``code`` the stable snake_case name a client program tests (docs/api.md lists them)."""
+    ``code`` the stable snake_case name a client program tests (docs/api.md lists them),
+    and ``retry_after`` the seconds to wait before asking again, where waiting helps."""
 
-    def __init__(self, message: str, status: int = 400, code: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        status: int = 400,
+        code: str | None = None,
+        retry_after: int | None = None,
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code or STATUS_CODES.get(status, "bad_request")
+        self.retry_after = retry_after
 
 
 def open_seats(seats: list[dict[str, Any]]) -> list[Player]:

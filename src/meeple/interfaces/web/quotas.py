@@ -1,7 +1,8 @@
 """What one client may hold of the server at once, and how fast it may ask for more.
 
 A client is its network address as the server sees it (behind a reverse proxy, the address
-the proxy reports: see docs/security.md). Rates use the ``limits`` package's moving window;
+the proxy reports: see docs/security.md), and an IPv6 client its network (:func:`client_key`).
+Rates use the ``limits`` package's moving window;
 counts of what a client holds now (open sockets, matches it made that are not over) are
 kept here, in this process, and start from nothing after a restart (a restart frees them).
 
@@ -13,6 +14,7 @@ to wait for.
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import json
 import time
 from collections import Counter
@@ -22,6 +24,7 @@ from typing import Any
 from limits import RateLimitItemPerMinute
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
+from starlette.requests import HTTPConnection
 
 from meeple.interfaces.web.limits import ServerLimits
 from meeple.interfaces.web.live import ServerError
@@ -31,20 +34,47 @@ class QuotaExceeded(ServerError):
     """A client asked for more than its share; ``code`` names which share."""
 
     def __init__(self, message: str, code: str, retry_after: int | None = None) -> None:
-        super().__init__(message, 429, code)
-        self.retry_after = retry_after
+        super().__init__(message, 429, code, retry_after)
 
 
 SEAT_SOCKETS = 8
 """The most WebSockets one seat's token may hold on its match (tabs, devices)."""
+
+FULL_RETRY_SECONDS = 60
+"""The Retry-After of a match refused because the server holds all it takes: matches end
+and expire by the minute (the expiry sweep's pace)."""
+
+
+def client_key(host: str | None, ipv6_prefix: int = 64) -> str:
+    """Whom the per-client limits count for a request from ``host``: an IPv4 address as it
+    is (an IPv4 address written as IPv6, ``::ffff:a.b.c.d``, too), and an IPv6 address's
+    network of ``ipv6_prefix`` bits. A provider hands one home or host a whole /64 of
+    addresses, so counted one by one, a single machine would hold a crowd's share."""
+    if not host:
+        return "unknown"
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:  # not an address (a test client's name): counted as it is
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        # The zone (fe80::1%eth0) names an interface, not a network: it is left out.
+        bare = ipaddress.IPv6Address(int(address))
+        return str(ipaddress.IPv6Network((bare, ipv6_prefix), strict=False))
+    return str(address)
 
 
 class ClientQuotas:
     """Counts what each client holds and asks for, and refuses past the operator's
     :class:`~meeple.interfaces.web.limits.ServerLimits`."""
 
-    def __init__(self, limits: ServerLimits | None = None) -> None:
+    def __init__(
+        self, limits: ServerLimits | None = None, held: Callable[[], int] = lambda: 0
+    ) -> None:
         self.limits = limits or ServerLimits()
+        self._held = held
+        """How many unfinished matches the server holds now, every client's together."""
         self._limiter = MovingWindowRateLimiter(MemoryStorage())
         self._create_rate = RateLimitItemPerMinute(self.limits.max_creates_per_minute)
         self._replay_rate = RateLimitItemPerMinute(self.limits.max_replays_per_minute)
@@ -55,6 +85,13 @@ class ClientQuotas:
         self._watchers: Counter[tuple[str, int | None]] = Counter()
         self._open: dict[str, set[str]] = {}
 
+    def client(self, connection: HTTPConnection) -> str:
+        """The client a request or a WebSocket counts as: its address (behind a trusted
+        proxy, uvicorn has put the proxy's X-Forwarded-For there) as :func:`client_key`
+        counts it."""
+        host = connection.client.host if connection.client else None
+        return client_key(host, self.limits.ipv6_prefix)
+
     def _wait(self, item: RateLimitItemPerMinute, key: str, client: str) -> int:
         stats = self._limiter.get_window_stats(item, key, client)
         return max(1, int(stats.reset_time - time.time()) + 1)
@@ -63,7 +100,8 @@ class ClientQuotas:
     @contextlib.asynccontextmanager
     async def creating(self, client: str, unfinished: Callable[[str], bool]) -> Any:
         """Around a client's creation of a match: refused past its rate or its open
-        matches (``unfinished`` tells whether a match it made is still to be played). Only
+        matches (``unfinished`` tells whether a match it made is still to be played), or
+        when the server holds all the unfinished matches it takes (503). Only
         a match made counts against the rate: a refused request (bad options, say) does
         not, and requests still being made count as made until they end, so a burst
         cannot pass the rate."""
@@ -75,6 +113,15 @@ class ClientQuotas:
                 f"you have {len(held)} unfinished matches, the most one address may hold "
                 "here; finish or resign one first",
                 "too_many_open_matches",
+            )
+        cap = self.limits.max_unfinished_matches
+        if self._held() + sum(self._creating.values()) >= cap:
+            raise ServerError(
+                f"this server holds {cap} unfinished matches, the most it takes; try again "
+                "in a minute, or join an open match",
+                503,
+                "server_full",
+                retry_after=FULL_RETRY_SECONDS,
             )
         rate = self._create_rate
         stats = self._limiter.get_window_stats(rate, "create", client)

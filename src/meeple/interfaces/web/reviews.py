@@ -131,15 +131,13 @@ class Reviews:
         if self._closed:
             raise ServerError("the server is stopping; ask again once it is back", 503, "stopping")
         if len(self._running) >= self.limits.max_reviews:
-            busy = ServerError(
+            raise ServerError(
                 f"this server computes at most {counted(self.limits.max_reviews, 'review')} at "
-                f"once; try again in "
-                f"{BUSY_RETRY_SECONDS} s",
+                f"once; try again in {BUSY_RETRY_SECONDS} s",
                 503,
                 "busy",
+                retry_after=BUSY_RETRY_SECONDS,
             )
-            busy.retry_after = BUSY_RETRY_SECONDS  # type: ignore[attr-defined]
-            raise busy
         task = asyncio.get_running_loop().create_task(self._compute(key, job))
         self._running[key] = task
         task.add_done_callback(lambda _t: self._running.pop(key, None))

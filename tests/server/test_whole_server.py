@@ -1,0 +1,160 @@
+"""Limits of the whole server, against a real server process: an IPv6 client is counted by
+its network (one host holds a /64 of addresses), the unfinished matches every address
+holds together are capped (each is in memory), and so are the connections open at once
+(each is an open file)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+import websockets
+
+from meeple.interfaces.web.client import ServerProcess, free_port
+from meeple.interfaces.web.quotas import client_key
+
+MATCH = {"game": "edges", "options": {"board": "2x2"}, "seats": ["human", "random"]}
+
+
+def _create(server: ServerProcess, address: str) -> httpx.Response:
+    return httpx.post(f"{server.url}/api/matches", json=MATCH, headers={"X-Forwarded-For": address})
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        ("2001:db8:1:2::1", "2001:db8:1:2:ffff:ffff:ffff:ffff", True),
+        ("2001:db8:1:2::1", "2001:db8:1:3::1", False),
+        ("::ffff:10.0.0.1", "10.0.0.1", True),
+        ("10.0.0.1", "10.0.0.2", False),
+        ("fe80::1%eth0", "fe80::2", True),
+        ("testclient", "testclient", True),
+    ],
+)
+def test_a_client_is_its_ipv4_address_or_its_ipv6_network(a, b, same):
+    assert (client_key(a) == client_key(b)) is same
+    # With a /128 every IPv6 address counts alone.
+    if ":" in a and ":" in b and not a.startswith("::ffff"):
+        assert client_key(a, 128) != client_key(b, 128)
+
+
+def test_one_ipv6_network_shares_one_share_and_every_address_together_meets_the_cap(tmp_path):
+    server = ServerProcess(
+        f"sqlite:///{tmp_path / 'server.db'}",
+        tmp_path / "server.log",
+        1,
+        ("--forwarded-allow-ips", "127.0.0.1", "--max-open-matches", "2",
+         "--max-unfinished-matches", "5"),
+    ).start()  # fmt: skip
+    try:
+        # One host's /64: its third address is the same client, with its two matches.
+        assert _create(server, "2001:db8:1:2::1").status_code == 200
+        first = _create(server, "2001:db8:1:2::2")
+        assert first.status_code == 200
+        refused = _create(server, "2001:db8:1:2:ffff::3")
+        assert refused.status_code == 429, refused.text
+        assert refused.json()["code"] == "too_many_open_matches"
+        assert _create(server, "2001:db8:1:3::1").status_code == 200  # another network
+        # An IPv4 address written as IPv6 is that IPv4 address.
+        assert _create(server, "10.0.0.1").status_code == 200
+        assert _create(server, "::ffff:10.0.0.1").status_code == 200
+        assert _create(server, "10.0.0.1").json()["code"] == "too_many_open_matches"
+        # Five unfinished matches: a newcomer is told the server is full, and when to retry.
+        full = _create(server, "10.0.0.2")
+        assert full.status_code == 503, full.text
+        assert full.json()["code"] == "server_full"
+        assert "5 unfinished matches" in full.json()["error"]
+        assert full.headers["Retry-After"] == "60"
+        # A match over frees its place.
+        token = first.json()["seats"][0]["token"]
+        gone = httpx.post(f"{server.url}/api/matches/{first.json()['match']}/resign",
+                          json={"token": token})  # fmt: skip
+        assert gone.status_code == 200, gone.text
+        assert _create(server, "10.0.0.2").status_code == 200
+        assert "Traceback" not in server.log_path.read_text()
+    finally:
+        server.kill()
+
+
+def test_past_the_connections_cap_a_request_is_answered_503_until_one_closes(tmp_path):
+    server = ServerProcess(
+        f"sqlite:///{tmp_path / 'server.db'}",
+        tmp_path / "server.log",
+        1,
+        ("--max-connections", "16"),
+    ).start()
+    match = httpx.post(f"{server.url}/api/matches", json=MATCH).json()["match"]
+    socket_url = f"ws://127.0.0.1:{server.port}/ws/{match}"
+
+    async def crowd() -> tuple[int, int]:
+        sockets = [await websockets.connect(socket_url) for _ in range(16)]
+        async with httpx.AsyncClient() as client:
+            full = (await client.get(f"{server.url}/api/games")).status_code
+            for socket in sockets:
+                await socket.close()
+            await asyncio.sleep(0.5)
+            return full, (await client.get(f"{server.url}/api/games")).status_code
+
+    try:
+        assert asyncio.run(crowd()) == (503, 200)
+    finally:
+        server.kill()
+
+
+def _serve_under(limit: int, tmp_path: Path, *flags: str) -> subprocess.Popen[str]:
+    """``meeple serve`` under ``ulimit -n`` of ``limit`` (soft; the hard limit as it is)."""
+    meeple = Path(sys.executable).with_name("meeple")
+    command = (
+        f"ulimit -Sn {limit} && exec {meeple} serve --port {free_port()} "
+        f"--db sqlite:///{tmp_path / 'server.db'} --agent-workers 0 {' '.join(flags)}"
+    )
+    return subprocess.Popen(
+        ["bash", "-c", command], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+
+
+def _hard_limit() -> int:
+    import resource
+
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="open-file limits are POSIX")
+def test_the_server_raises_its_open_files_limit_to_fit_its_connections(tmp_path):
+    if _hard_limit() < 1_500:
+        pytest.skip("this system's hard limit on open files is below what the test needs")
+    server = _serve_under(300, tmp_path, "--max-connections", "1000")
+    try:
+        deadline = time.monotonic() + 60
+        seen = 0
+        while server.poll() is None and time.monotonic() < deadline and seen != 1_256:
+            # `exec`: the shell's process becomes the server once its limit is lowered.
+            if b"serve" in Path(f"/proc/{server.pid}/cmdline").read_bytes():
+                seen = _soft_files(Path(f"/proc/{server.pid}/limits").read_text())
+            time.sleep(0.1)
+        assert seen == 1_256, f"open files limit {seen}"
+    finally:
+        server.kill()
+        server.communicate()
+
+
+def _soft_files(limits: str) -> int:
+    found = re.search(r"Max open files\s+(\d+)", limits)
+    return int(found.group(1)) if found else 0
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="open-file limits are POSIX")
+def test_connections_past_the_systems_hard_limit_are_refused_before_serving(tmp_path):
+    hard = _hard_limit()
+    server = _serve_under(300, tmp_path, "--max-connections", str(hard))
+    output, _ = server.communicate(timeout=60)
+    assert server.returncode != 0
+    assert f"--max-connections {hard} needs about {hard + 256} open files" in output
+    assert f"--max-connections {hard - 256} or less" in output
+    assert "Traceback" not in output
