@@ -298,3 +298,17 @@ def test_a_socket_past_its_address_s_rate_of_messages_is_closed_and_new_ones_ref
     assert "Traceback" not in log
     # One line each: the socket closed, the connection refused (it was two for a refusal).
     assert log.count("(rate_limited)") == 2, log
+
+
+def test_sockets_past_the_servers_connections_are_refused_whatever_the_address():
+    from meeple.interfaces.web.live import ServerError
+
+    quotas = ClientQuotas(ServerLimits(max_connections=16))
+    for k in range(16):
+        quotas.open_socket(f"10.0.0.{k}")
+    with pytest.raises(ServerError) as refused:
+        quotas.open_socket("10.0.1.1")
+    assert not isinstance(refused.value, QuotaExceeded)  # not the address's fault: 1013
+    assert refused.value.status == 503 and refused.value.code == "server_full"
+    quotas.close_socket("10.0.0.3")
+    quotas.open_socket("10.0.1.1")

@@ -6,6 +6,8 @@ holds together are capped (each is in memory), and so are the connections open a
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import re
 import subprocess
 import sys
@@ -158,3 +160,80 @@ def test_connections_past_the_systems_hard_limit_are_refused_before_serving(tmp_
     assert f"--max-connections {hard} needs about {hard + 256} open files" in output
     assert f"--max-connections {hard - 256} or less" in output
     assert "Traceback" not in output
+
+
+def test_a_connection_that_does_not_finish_its_request_head_in_time_is_closed(tmp_path):
+    server = ServerProcess(
+        f"sqlite:///{tmp_path / 'server.db'}",
+        tmp_path / "server.log",
+        1,
+        ("--request-head-seconds", "1", "--request-body-seconds", "1"),
+    ).start()
+    match = httpx.post(f"{server.url}/api/matches", json=MATCH).json()["match"]
+
+    async def closed_after(*parts: bytes, gap: float = 0.3) -> float:
+        """Send ``parts`` with ``gap`` seconds between them, then wait: the seconds until
+        the server closed the connection (inf: still open after 5 s)."""
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        started = time.monotonic()
+        try:
+            for part in parts:
+                if reader.at_eof():
+                    break
+                writer.write(part)
+                await asyncio.sleep(gap)
+            deadline = started + 5
+            while time.monotonic() < deadline:
+                try:
+                    got = await asyncio.wait_for(reader.read(65536), deadline - time.monotonic())
+                except TimeoutError:
+                    break
+                except ConnectionError:
+                    return time.monotonic() - started
+                if not got:
+                    return time.monotonic() - started
+            return float("inf")
+        finally:
+            writer.close()
+
+    async def answers_after_a_pause() -> int:
+        """Two requests on one connection, 2.5 s apart: how many answers came."""
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        got = b""
+        try:
+            for _ in range(2):
+                writer.write(head)
+                await asyncio.sleep(2.5)
+            with contextlib.suppress(TimeoutError):
+                while chunk := await asyncio.wait_for(reader.read(65536), 1):
+                    got += chunk
+        finally:
+            writer.close()
+        return got.count(b"HTTP/1.1 200")
+
+    async def socket_stays_open() -> bool:
+        async with websockets.connect(f"ws://127.0.0.1:{server.port}/ws/{match}") as socket:
+            await socket.send(json.dumps({"type": "hello"}))
+            await asyncio.sleep(2.5)  # past both deadlines
+            await socket.send(json.dumps({"type": "sync"}))
+            while True:
+                if json.loads(await socket.recv())["type"] == "state":
+                    return True
+
+    head = b"GET /api/games HTTP/1.1\r\nHost: x\r\n\r\n"
+    try:
+        assert 0.9 < asyncio.run(closed_after()) < 3  # says nothing
+        trickled = [head[k : k + 1] for k in range(12)]  # one byte every 0.3 s
+        assert asyncio.run(closed_after(*trickled)) < 4
+        body = b"POST /api/replay HTTP/1.1\r\nHost: x\r\nContent-Length: 50\r\n\r\n{"
+        assert asyncio.run(closed_after(body)) < 3  # the body never comes
+        # A whole request is answered, and the kept-alive connection is then left to
+        # uvicorn's own keep-alive timer (5 s): the deadline does not close it.
+        assert asyncio.run(answers_after_a_pause()) == 2
+        assert asyncio.run(socket_stays_open())
+        log = server.log_path.read_text()
+        assert "request's head did not arrive within 1 s" in log
+        assert "request's body did not arrive within 1 s" in log
+        assert "Traceback" not in log
+    finally:
+        server.kill()

@@ -144,6 +144,23 @@ def serve_command(
             rich_help_panel=WHOLE,
         ),
     ] = _LIMITS.max_connections,
+    request_head_seconds: Annotated[
+        float,
+        typer.Option(
+            help="close a connection whose request head has not arrived within this long",
+            min=0.001,
+            rich_help_panel=WHOLE,
+        ),
+    ] = _LIMITS.request_head_seconds,
+    request_body_seconds: Annotated[
+        float,
+        typer.Option(
+            help="close a connection whose request body has not arrived within this long of "
+            "its head",
+            min=0.001,
+            rich_help_panel=WHOLE,
+        ),
+    ] = _LIMITS.request_body_seconds,
     max_sockets_per_client: Annotated[
         int,
         typer.Option(
@@ -270,6 +287,7 @@ def serve_command(
     import uvicorn
 
     from meeple.interfaces.web.app import create_app
+    from meeple.interfaces.web.connections import deadline_protocol
 
     if ipv6_prefix > 128:
         raise fail(f"--ipv6-prefix {ipv6_prefix}: an IPv6 address has 128 bits; give 32 to 128")
@@ -289,6 +307,8 @@ def serve_command(
             ipv6_prefix=ipv6_prefix,
             max_unfinished_matches=max_unfinished_matches,
             max_connections=max_connections,
+            request_head_seconds=request_head_seconds,
+            request_body_seconds=request_body_seconds,
             max_replays_per_minute=max_replays_per_minute,
             max_messages_per_minute=max_messages_per_minute,
             max_sockets_per_client=max_sockets_per_client,
@@ -329,6 +349,9 @@ def serve_command(
         # Past this many connections (WebSockets included) a new request is answered 503,
         # before the process runs out of open files and stops accepting any.
         limit_concurrency=limits.max_connections,
+        # uvicorn times no request's arrival: a client sending its head a byte at a time
+        # would hold its connection for ever.
+        http=deadline_protocol(limits),
         # An HTTP request still running past this is cancelled: SIGTERM stops the server
         # within seconds whatever it is doing.
         timeout_graceful_shutdown=SHUTDOWN_SECONDS,

@@ -588,8 +588,10 @@ async def _serve_socket(
     try:
         quotas.check_message(client)  # a connection is sent its state: it counts as one
         quotas.open_socket(client)
-    except QuotaExceeded as exc:
-        await _refuse(websocket, _error(str(exc), code=exc.code), 4429, match.id)
+    except ServerError as exc:
+        # 1013, "try again later": the server is full, not this client over its share.
+        close = 4429 if isinstance(exc, QuotaExceeded) else 1013
+        await _refuse(websocket, _error(str(exc), code=exc.code), close, match.id)
         return
     try:
         await _serve_open_socket(hub, quotas, websocket, match, client)

@@ -80,6 +80,18 @@ class ServerLimits(BaseModel):
         description="HTTP connections and WebSockets open at once, every address together "
         "(each holds an open file)",
     )
+    request_head_seconds: float = Field(
+        default=10.0,
+        gt=0,
+        description="a request's head (its line and headers) must arrive within this long of "
+        "the connection's opening, or of its first byte, or the connection is closed",
+    )
+    request_body_seconds: float = Field(
+        default=60.0,
+        gt=0,
+        description="a request's body must arrive within this long of its head, or the "
+        "connection is closed",
+    )
     max_sockets_per_client: int = Field(
         default=20, ge=1, description="WebSockets one address may hold open at once"
     )

@@ -178,7 +178,16 @@ class ClientQuotas:
 
     # -- sockets ----------------------------------------------------------------------------
     def open_socket(self, client: str) -> None:
-        """A client opens a WebSocket: refused past its own limit."""
+        """A client opens a WebSocket: refused past its own limit, or past the server's
+        connections (uvicorn refuses an HTTP request past them, but lets a WebSocket in)."""
+        if sum(self._sockets.values()) >= self.limits.max_connections:
+            raise ServerError(
+                f"this server holds {self.limits.max_connections} connections, the most it "
+                "takes; try again in a minute",
+                503,
+                "server_full",
+                retry_after=FULL_RETRY_SECONDS,
+            )
         if self._sockets[client] >= self.limits.max_sockets_per_client:
             raise QuotaExceeded(
                 f"at most {self.limits.max_sockets_per_client} connections from one address; "

@@ -1,0 +1,95 @@
+"""A connection's time to say what it wants, before any request reaches meeple.
+
+uvicorn (its h11 protocol) sets no timer on a connection until a first response has gone
+out, and forgets its keep-alive timer at the first byte of the next request. So a client
+that connects and sends nothing, or sends a request head a byte at a time (slowloris),
+holds its connection for ever, and a few hundred such clients hold every connection the
+server takes (``--max-connections``): the server answers nobody else. meeple's own limits
+cannot help, since they see a request only once its head is complete.
+
+:func:`deadline_protocol` is uvicorn's protocol with a deadline: a request's head must be
+complete within ``limits.request_head_seconds`` of the connection's opening (or of the
+request's first byte, on a kept-alive connection), and its body within
+``limits.request_body_seconds`` of its head; past either the connection is closed, with one
+warning line. A WebSocket has its own limits once upgraded (the hello's, then the socket
+quotas'), and a request the application is answering is not timed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import h11
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from meeple.interfaces.web.limits import ServerLimits
+
+log = logging.getLogger("meeple.web")
+
+
+def deadline_protocol(limits: ServerLimits) -> type[H11Protocol]:
+    """uvicorn's HTTP protocol (``uvicorn.Config(http=...)``) closing a connection whose
+    request head, or body, does not arrive within ``limits``' seconds."""
+
+    class Deadline(H11Protocol):
+        """An h11 connection with the deadline of the request being received."""
+
+        _timer: asyncio.TimerHandle | None = None
+        _waiting_for: str = ""
+
+        def connection_made(self, transport: Any) -> None:
+            """uvicorn's, and the head is awaited from now."""
+            super().connection_made(transport)
+            self._arm("head", limits.request_head_seconds)
+
+        def data_received(self, data: bytes) -> None:
+            """uvicorn's, then the deadline of what is still to come: the head, the body,
+            or none (the request is in, or the connection is a WebSocket now)."""
+            super().data_received(data)
+            if self.transport.get_protocol() is not self:  # upgraded to a WebSocket
+                self._disarm()
+                return
+            state = self.conn.their_state
+            if state is h11.IDLE:
+                # Bytes of a head not yet complete; none (between requests) is left to
+                # uvicorn's keep-alive timer, armed when the last response went out.
+                if self.conn.trailing_data[0] and self._waiting_for != "head":
+                    self._arm("head", limits.request_head_seconds)
+            elif state is h11.SEND_BODY:
+                if self._waiting_for != "body":
+                    self._arm("body", limits.request_body_seconds)
+            else:  # the request is in (DONE), or the connection is ending
+                self._disarm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            """uvicorn's, the deadline dropped."""
+            self._disarm()
+            super().connection_lost(exc)
+
+        def _arm(self, part: str, seconds: float) -> None:
+            self._disarm()
+            self._waiting_for = part
+            self._timer = self.loop.call_later(seconds, self._expire, part, seconds)
+
+        def _disarm(self) -> None:
+            if self._timer is not None:
+                self._timer.cancel()
+            self._timer = None
+            self._waiting_for = ""
+
+        def _expire(self, part: str, seconds: float) -> None:
+            self._timer = None
+            if self.transport.is_closing():
+                return
+            who = self.client[0] if self.client else "a client"
+            log.warning(
+                "connection from %s closed: its request's %s did not arrive within %g s",
+                who,
+                part,
+                seconds,
+            )
+            self.transport.close()
+
+    return Deadline
