@@ -12,6 +12,9 @@ import re
 
 import httpx
 
+from meeple.interfaces.web.client import ServerProcess
+from tests.web.conftest import Server
+
 SEATS = """() => Object.fromEntries(JSON.parse(localStorage.getItem('meeple-seats') || '[]')
   .map((s) => [s.match, s]))"""
 
@@ -87,3 +90,38 @@ def test_the_browser_keeps_the_fifty_newest_seats(server, context, watch, page_e
     )
     assert kept == [f"m{i}" for i in range(11, 60)] + ["m10"]
     assert not page_errors, page_errors
+
+
+def test_a_seat_refused_for_now_is_kept_and_taken_when_there_is_room(
+    tmp_path, context, watch, page_errors
+):
+    """4429 (past the address's share) is "later", not "never": before, the second tab of
+    a seat, one socket over the address's limit, showed "This link does not open the
+    match" and forgot the browser's seat."""
+    process = ServerProcess(
+        f"sqlite:///{tmp_path / 'server.db'}",
+        tmp_path / "server.log",
+        0,
+        ("--max-sockets-per-client", "1"),
+    ).start()
+    try:
+        created = Server(process).create("edges", {"board": "2x2"}, ["human", "random"])
+        match, token = created["match"], created["seats"][0]["token"]
+        first = watch(context.new_page())
+        first.goto(f"{process.url}/play/{match}#token={token}")
+        first.wait_for_selector("body[data-status='playing']")
+        second = watch(context.new_page())
+        second.goto(f"{process.url}/play/{match}#token={token}")
+        second.wait_for_function(
+            "document.querySelector('#conn').textContent.includes('close a tab first')"
+        )
+        assert "reconnecting in" in second.inner_text("#conn")
+        assert second.locator("#refused").count() == 0
+        assert second.evaluate(SEATS)[match]["token"] == token
+        first.close()  # room again: the second tab takes the seat
+        second.wait_for_selector("body[data-status='playing']", timeout=30_000)
+        second.wait_for_function("document.querySelector('#conn').textContent === 'connected'")
+        assert "you are Red" in second.inner_text("#title")
+        assert not page_errors, page_errors
+    finally:
+        process.kill()

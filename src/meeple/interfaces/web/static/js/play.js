@@ -74,9 +74,16 @@ function connect() {
   };
   socket.onmessage = (event) => receive(JSON.parse(event.data));
   socket.onclose = (event) => {
-    // A 44xx close or an error before welcome is the server's final word (no such match,
-    // a bad or cut-short token): retrying would only ask again. 4408 (hello too late) is not.
-    const refused = (event.code >= 4400 && event.code < 4500 && event.code !== 4408) || refusal !== null;
+    // 4429 (this address's share: too many tabs or messages) and 1013 (the server is full)
+    // say "later", not "never": the seat is kept, the page says why and tries again.
+    const later = event.code === 4429 || event.code === 1013;
+    const why = later ? refusal : null;
+    if (later) refusal = null;
+    // Any other 44xx close or an error before welcome is the server's final word (no such
+    // match, a bad or cut-short token): retrying would only ask again. 4408 (hello too
+    // late) is not.
+    const refused =
+      !later && ((event.code >= 4400 && event.code < 4500 && event.code !== 4408) || refusal !== null);
     // A token the server does not know (4403, 4400) is no seat to keep; a seat this
     // browser took back on its own becomes a spectator's page rather than a refusal.
     if (refused && token) forgetSeat(matchId, token);
@@ -97,7 +104,8 @@ function connect() {
     // Back off (0.5 s, 1 s, 2 s ... up to 15 s) so a restarting server is not stormed.
     const delay = Math.min(15000, 500 * 2 ** retries) * (0.75 + Math.random() / 2);
     retries += 1;
-    setConn(`reconnecting in ${Math.round(delay / 1000)} s…`, "wait");
+    const again = `reconnecting in ${Math.ceil(delay / 1000)} s…`;
+    setConn(why ? `${why} (${again})` : again, "wait");
     setTimeout(connect, delay);
   };
 }
