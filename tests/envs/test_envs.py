@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import pickle
 import random
+import warnings
 
 import numpy as np
 import pytest
@@ -12,6 +13,7 @@ import pytest
 pettingzoo = pytest.importorskip("pettingzoo")
 pyspiel = pytest.importorskip("pyspiel")
 
+from gymnasium.envs.registration import EnvSpec  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import (  # noqa: E402
     api_test,
@@ -339,8 +341,14 @@ def test_erd_runs_as_a_turn_based_conversion():
 # -- Gymnasium ------------------------------------------------------------------------------
 @pytest.mark.parametrize("game", GAMES)
 def test_the_single_seat_env_passes_gymnasium_s_check(game):
-    env = MeepleGymEnv(game, seat=0, opponents=["random"])
-    check_env(env, skip_render_check=True)
+    """Rendering included, made from a spec as ``gymnasium.make`` makes it so that every
+    render mode is checked, without a warning (one was: no ``render_fps``)."""
+    spec = EnvSpec(f"meeple/{game}-v0", entry_point=MeepleGymEnv, kwargs={"game": game})
+    env = MeepleGymEnv(game, seat=0, opponents=["random"], render_mode="ansi")
+    env.spec = spec
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        check_env(env)
 
 
 def test_the_single_seat_env_plays_against_its_agents():
