@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import pickle
 import random
+import warnings
 
 import numpy as np
 import pytest
@@ -11,6 +13,7 @@ import pytest
 pettingzoo = pytest.importorskip("pettingzoo")
 pyspiel = pytest.importorskip("pyspiel")
 
+from gymnasium.envs.registration import EnvSpec  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import (  # noqa: E402
     api_test,
@@ -143,6 +146,92 @@ def test_a_resampled_state_s_information_states_end_with_its_observations():
         assert last == sampled.observation_string(seat)
 
 
+def _random_move(state: pyspiel.State, rng: random.Random) -> None:
+    """A random legal move (every acting seat's at a simultaneous node)."""
+    if state.current_player() == pyspiel.PlayerId.SIMULTANEOUS:
+        seats = range(state.num_players())
+        state.apply_actions([rng.choice(state.legal_actions(seat) or [0]) for seat in seats])
+    else:
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
+def _recall_from_scratch(state: mos.MeepleSpielState, seat: int) -> str:
+    """The information state by its definition, written afresh from every state passed
+    through: the seat's views (each change once) with its own moves between them."""
+    lines: list[str] = []
+    for step, passed, *_ in state._trail.value:
+        if step is not None and step[0] == seat:
+            lines.append(f"> {step[1]}")
+        text = json.dumps(passed.view(seat), sort_keys=True)
+        if not lines or lines[-1] != text:
+            lines.append(text)
+    return "\n".join(lines)
+
+
+def _play_asking(state: pyspiel.State, rng: random.Random) -> list[pyspiel.State]:
+    """Plays ``state`` to its end at random, asking random seats' information states at
+    random moments and every seat's at the end (of the state or of its pickle, which leaves
+    out what was written), each checked against the one written from scratch. Returns a
+    clone of the state after every move."""
+    seats = range(state.num_players())
+    passed = []
+    while not state.is_terminal():
+        _random_move(state, rng)
+        passed.append(state.clone())
+        if rng.random() < 0.05:
+            seat = rng.choice(seats)
+            assert state.information_state_string(seat) == _recall_from_scratch(state, seat)
+    if rng.random() < 0.5:
+        state = pickle.loads(pickle.dumps(state))
+    for seat in seats:
+        assert state.information_state_string(seat) == _recall_from_scratch(state, seat)
+    return passed
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_information_states_are_those_written_from_scratch(game):
+    """Random games, and games branching from them at a clone and at a resample (which share
+    what the first wrote), asked their information states: each is the one written from the
+    states passed through."""
+    # The observation is the designed one, which needs no encoder learnt, and Squad Combat's
+    # games are cut at turn 4: the strings written from scratch cost the square of a game.
+    short = ",turn_limit=4" if game == "squad-combat" else ""
+    loaded = pyspiel.load_game(f"{mos.short_name(game)}(observation=designed{short})")
+    for seed in range(3):
+        rng = random.Random(seed)
+        state = loaded.new_initial_state()
+        state.apply_action(seed)
+        passed = _play_asking(state, rng)
+        _play_asking(rng.choice(passed), rng)
+        seat = rng.randrange(loaded.num_players())
+        _play_asking(rng.choice(passed).resample_from_infostate(seat, rng.random), rng)
+
+
+def test_a_walk_asking_every_information_state_writes_each_view_once(monkeypatch):
+    """Asked every seat's information state after every move, of the state and of a clone,
+    a game wrote each seat's view of each state once: information states were written
+    afresh at each ask, every view so far again, so a walk cost the square of its length."""
+    loaded = pyspiel.load_game("python_meeple_erosion")
+    state = loaded.new_initial_state()
+    state.apply_action(3)
+    views = 0
+    view = type(state.inner).view
+
+    def counted_view(inner, seat):
+        nonlocal views
+        views += 1
+        return view(inner, seat)
+
+    monkeypatch.setattr(type(state.inner), "view", counted_view)
+    rng = random.Random(3)
+    for _ in range(40):
+        for copy in (state, state.clone()):
+            for seat in range(2):
+                copy.information_state_string(seat)
+        _random_move(state, rng)
+    assert views == 2 * 40
+
+
 def test_the_registered_game_types_hold_for_every_player_count():
     """Erosion, Squad Combat and Edges were registered with two players only, and zero-sum."""
     registered = {t.short_name: t for t in pyspiel.registered_games()}
@@ -252,8 +341,14 @@ def test_erd_runs_as_a_turn_based_conversion():
 # -- Gymnasium ------------------------------------------------------------------------------
 @pytest.mark.parametrize("game", GAMES)
 def test_the_single_seat_env_passes_gymnasium_s_check(game):
-    env = MeepleGymEnv(game, seat=0, opponents=["random"])
-    check_env(env, skip_render_check=True)
+    """Rendering included, made from a spec as ``gymnasium.make`` makes it so that every
+    render mode is checked, without a warning (one was: no ``render_fps``)."""
+    spec = EnvSpec(f"meeple/{game}-v0", entry_point=MeepleGymEnv, kwargs={"game": game})
+    env = MeepleGymEnv(game, seat=0, opponents=["random"], render_mode="ansi")
+    env.spec = spec
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        check_env(env)
 
 
 def test_the_single_seat_env_plays_against_its_agents():

@@ -32,7 +32,9 @@ from meeple.envs.pettingzoo import text_board
 class MeepleGymEnv(gymnasium.Env):
     """One seat of a game against built-in agents."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"]}
+    # Gymnasium's checker asks every rendering env for a frame rate; a turn-based board has
+    # none of its own, so this is the 4 of Gymnasium's own text games (Blackjack, Taxi).
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 4}
 
     def __init__(
         self,

@@ -32,7 +32,7 @@ from __future__ import annotations
 import json
 import random
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pyspiel
@@ -204,6 +204,32 @@ class _Shared:
         return self
 
 
+class _Line(NamedTuple):
+    """One line of a seat's information state and the lines before it."""
+
+    text: str
+    before: _Line | None
+
+
+class _Lines(dict[int, _Line]):
+    """Each seat's information state up to one state of a trail, by seat, written when
+    first asked for. It depends on the trail up to that state alone, so the clones sharing
+    the trail share it; a pickle leaves it out (its chains are as deep as the game is long,
+    past pickle's recursion limit) and it is written again when asked for."""
+
+    def __reduce__(self) -> tuple[type[_Lines], tuple[()]]:
+        return _Lines, ()
+
+
+class _Passed(NamedTuple):
+    """A state passed through, the (seat, move) that led to it (None for the first), and
+    the information states up to it as far as they were asked for."""
+
+    step: tuple[int, Any] | None
+    state: State[Any]
+    lines: _Lines
+
+
 class MeepleSpielState(pyspiel.State):
     """A meeple state behind OpenSpiel's State API (the seed first, then the moves)."""
 
@@ -213,12 +239,13 @@ class MeepleSpielState(pyspiel.State):
         self._inner = _Shared(None)
         self.seeds = game.seeds
         self._trail = _Shared(())
-        """The states so far, each with the (seat, move) that led to it (None for the
-        first): information states are written from them when asked for, since writing
-        every seat's view at every move cost searches (OpenSpiel's MCTSBot) about two
-        thirds of their time. They are the states actually passed through, so a state
-        resampled for a search keeps the history it was resampled from, its last state the
-        sampled one (:meth:`resample_from_infostate`)."""
+        """The states passed through (:class:`_Passed`): information states are written
+        from them when asked for, since writing every seat's view at every move cost
+        searches (OpenSpiel's MCTSBot) about two thirds of their time, and each state keeps
+        what was written up to it, since writing every view again at each ask made walking
+        a game cost the square of its length. A state resampled for a search keeps the
+        history it was resampled from, its last state the sampled one
+        (:meth:`resample_from_infostate`)."""
 
     @property
     def meeple_game(self) -> Game[Any, Any, Any]:
@@ -260,7 +287,7 @@ class MeepleSpielState(pyspiel.State):
     def _apply_action(self, action: int) -> None:
         if self.inner is None:
             self.inner = self.meeple_game.new_game(int(action))
-            self._trail = _Shared(((None, self.inner),))
+            self._trail = _Shared((_Passed(None, self.inner, _Lines()),))
             return
         player = self.inner.to_act[0]
         self._play(player, action)
@@ -275,19 +302,28 @@ class MeepleSpielState(pyspiel.State):
         move = self.meeple_game.action_from_id(int(action))
         self.inner = self.inner.apply(player, move)
         # A new tuple, not an append: clones share the old one.
-        self._trail = _Shared((*self._trail.value, ((player, move), self.inner)))
+        self._trail = _Shared((*self._trail.value, _Passed((player, move), self.inner, _Lines())))
 
     def recall(self, seat: int) -> list[str]:
         """``seat``'s views so far (as JSON, each change once), with its own moves between
         them: its information state with perfect recall."""
-        seen: list[str] = []
-        for step, state in self._trail.value:
-            if step is not None and step[0] == seat:
-                seen.append(f"> {step[1]}")
-            text = json.dumps(state.view(seat), sort_keys=True)
-            if not seen or seen[-1] != text:
-                seen.append(text)
-        return seen
+        trail = self._trail.value
+        known = len(trail)
+        while known and seat not in trail[known - 1].lines:
+            known -= 1
+        line = trail[known - 1].lines[seat] if known else None
+        for passed in trail[known:]:
+            if passed.step is not None and passed.step[0] == seat:
+                line = _Line(f"> {passed.step[1]}", line)
+            text = json.dumps(passed.state.view(seat), sort_keys=True)
+            if line is None or line.text != text:
+                line = _Line(text, line)
+            passed.lines[seat] = line
+        seen = []
+        while line is not None:
+            seen.append(line.text)
+            line = line.before
+        return seen[::-1]
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -305,8 +341,8 @@ class MeepleSpielState(pyspiel.State):
         if self.inner is not None:
             seed = int(probability_sampler() * 2**31)
             clone.inner = self.inner.determinize(player, random.Random(seed))
-            *kept, (step, _) = self._trail.value
-            clone._trail = _Shared((*kept, (step, clone.inner)))
+            *kept, last = self._trail.value
+            clone._trail = _Shared((*kept, _Passed(last.step, clone.inner, _Lines())))
         return clone
 
     # -- the end --------------------------------------------------------------------------------
