@@ -4,6 +4,7 @@ every lab command shares (its options, playing a run with progress, its tables a
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import sys
@@ -44,6 +45,7 @@ from meeple.lab.report import (
 )
 from meeple.lab.run import (
     MAX_GAMES,
+    MAX_JOBS,
     RunSpec,
     execute,
     rotations,
@@ -63,7 +65,23 @@ Games = Annotated[
     int, typer.Option("--games", "-n", help="number of games to play", min=1, max=MAX_GAMES)
 ]
 Seed = Annotated[int, typer.Option(help="seed of the run; game k gets a seed derived from it")]
-Jobs = Annotated[int, typer.Option(help="worker processes (or Ray CPUs)", min=1)]
+
+
+def _jobs_in_range(jobs: int) -> int:
+    """``--jobs`` as given, when a run may start that many workers; refused before anything
+    is played otherwise, saying what was given and what is allowed."""
+    if not 1 <= jobs <= MAX_JOBS:
+        raise typer.BadParameter(
+            f"{jobs} given; a run starts 1 to {MAX_JOBS} workers (this machine has "
+            f"{os.cpu_count() or 1} cores, and workers past them only share them)"
+        )
+    return jobs
+
+
+Jobs = Annotated[
+    int,
+    typer.Option(help=f"worker processes (or Ray CPUs), 1 to {MAX_JOBS}", callback=_jobs_in_range),
+]
 Seats = Annotated[
     list[str] | None,
     typer.Option(help="an agent spec, one --seat per seat in seat order (given once: every seat)"),

@@ -37,6 +37,12 @@ MAX_GAMES = 1_000_000
 """The most games one run plays: every game's row is held for the summary, and a million
 games of the quickest game take minutes (a typo of a few zeros more filled memory)."""
 
+MAX_JOBS = 256
+"""The most workers one run starts (``--jobs``): the process pool forks every worker as it
+starts, each with memory of its own (about 11 MB), so --jobs 100000 asked for 100,000
+processes. The same bound on every machine, so that a command accepted on one is accepted
+on another; it leaves room for a Ray cluster's CPUs."""
+
 FLUSH_ROWS = 2000
 """...or as soon as this many are waiting: a commit per game (or per 25) cost more than the
 games themselves, since SQLite makes each commit durable on disk before it returns."""
