@@ -43,10 +43,10 @@ def test_the_bounds_themselves_are_allowed(run, tmp_path, monkeypatch, jobs):
     workers = []
     serial = lab_run.run_jobs
 
-    def played(games, backend, count, address):
+    def played(games, backend, count, address, *rest):
         # The count asked for is noted; the two games are played here, not on 256 processes.
         workers.append(count)
-        return serial(games, "serial")
+        return serial(games, "serial", 1, None, *rest)
 
     monkeypatch.setattr(lab_run, "run_jobs", played)
     where = ["--db", f"sqlite:///{tmp_path / 'lab.db'}", "--out", str(tmp_path)]

@@ -9,7 +9,6 @@ import re
 import shlex
 import sys
 import tempfile
-import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -55,7 +54,6 @@ from meeple.lab.run import (
 from meeple.lab.simulate import Backend
 from meeple.lab.sweep import field_variants, sweep_figure, sweep_table, sweep_values
 from meeple.store import DEFAULT_URL
-from meeple.store.rows import GameRow
 from meeple.store.urls import hide_password
 
 if TYPE_CHECKING:
@@ -180,18 +178,24 @@ def _play(
     with Progress(*columns, console=console, transient=True) as progress:
         task = progress.add_task(escape(label), total=games)  # a person's label: text
         said: list[bool] = []
-        started = time.monotonic()
+        first: list[float] = []
+
+        def on_played(count: int, seconds: float) -> None:
+            # The game's own time, as its worker measured it: reading stored games back,
+            # making the list of games to play (6 s for a million) and starting the workers
+            # come before the first game and happen once, so they do not time the rest.
+            if not first:
+                first.append(seconds / count)
 
         def on_row(row: Mapping[str, Any]) -> None:
             progress.advance(task)
-            # The first game played now (a stored game is a dict, not a GameRow) times the
+            # The first game played now (stored games come before any is played) times the
             # rest: said once, above the bar, when the run will take a while.
-            if said or not isinstance(row, GameRow):
+            if said or not first:
                 return
             said.append(True)
-            first = time.monotonic() - started
             left = games - int(progress.tasks[0].completed)
-            line = estimate_line(first, left, jobs)
+            line = estimate_line(first[0], left, jobs)
             if line:
                 progress.console.print(line)
 
@@ -205,6 +209,7 @@ def _play(
                 address=address,
                 fresh=fresh,
                 on_row=on_row,
+                on_played=on_played,
             )
         except KeyboardInterrupt:
             progress.stop()

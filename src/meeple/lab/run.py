@@ -24,7 +24,14 @@ from meeple.core.files import atomic_write
 from meeple.core.options import GameOptions
 from meeple.core.registry import game_class
 from meeple.core.words import counted
-from meeple.lab.simulate import Backend, ContentChanged, GameJob, run_jobs, with_lead_story
+from meeple.lab.simulate import (
+    Backend,
+    ContentChanged,
+    GameJob,
+    Played,
+    run_jobs,
+    with_lead_story,
+)
 from meeple.store.rows import GameRow, row_json
 
 if TYPE_CHECKING:
@@ -237,11 +244,14 @@ def execute(
     address: str | None = None,
     fresh: bool = False,
     on_row: Callable[[Mapping[str, Any]], None] | None = None,
+    on_played: Played | None = None,
 ) -> list[Mapping[str, Any]]:
     """Play the games of ``spec`` not yet stored and return all ``games`` rows by index.
 
     Rows played now are :class:`GameRow`s, encoded where they were played; rows stored
     before are dicts. Both read alike, and equal when they describe the same game.
+    ``on_played`` is told of each batch played now (:data:`~meeple.lab.simulate.Played`),
+    before ``on_row`` of its rows.
 
     ContentChanged, before any game is played or forgotten, when the files ``spec``'s
     options name are not what they were when ``spec`` was made; also when they change
@@ -262,7 +272,7 @@ def execute(
     missing = [spec.job(k) for k in range(games) if k not in stored]
     buffer: list[GameRow] = []
     last_flush = time.monotonic()
-    rows = run_jobs(missing, backend, workers, address)
+    rows = run_jobs(missing, backend, workers, address, on_played)
     try:
         try:
             for row in rows:
