@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import time
+
+import pytest
+
 from meeple.interfaces import lab_cli
 from meeple.interfaces.lab_cli import estimate_line
+from meeple.lab.run import RunSpec
 
 
 def test_the_estimate_is_the_first_games_time_for_the_games_left_over_the_workers():
@@ -32,3 +37,24 @@ def test_simulate_says_it_once_and_not_for_stored_games(run, tmp_path, monkeypat
     assert "The first game took" not in again.output
     more = run(*args, "-n", "8")
     assert "for the 2 still to play" in more.output
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_the_first_games_time_is_the_game_alone(run, tmp_path, monkeypatch, jobs):
+    """Making the list of games to play (6 s for a million of Edges) came before the first
+    game and was counted in its time, so the estimate multiplied it by every game left."""
+    firsts = []
+    monkeypatch.setattr(lab_cli, "estimate_line", lambda first, left, jobs: firsts.append(first))
+    job = RunSpec.job
+
+    def slow(spec, index):
+        time.sleep(0.05)  # 20 games: a second of making jobs before any is played
+        return job(spec, index)
+
+    monkeypatch.setattr(RunSpec, "job", slow)
+    args = ["simulate", "edges", "--board", "2x2", "--seat", "random", "-n", "20", "--jobs",
+            jobs, "--db", f"sqlite:///{tmp_path / 'lab.db'}", "--out", str(tmp_path)]  # fmt: skip
+    result = run(*args)
+    assert result.exit_code == 0, result.output
+    assert len(firsts) == 1
+    assert firsts[0] < 0.5  # a game of Edges on 2x2 takes milliseconds

@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 
 from meeple.interfaces.cli import app
 from meeple.lab.paired import NO_DIFFERENCE, paired_differences
+from meeple.lab.report import SMALL, difference_table
 from meeple.lab.run import RunSpec
 from meeple.lab.simulate import play_job
 
@@ -68,6 +69,28 @@ def test_a_seat_favoured_by_a_variant_is_named_with_its_points():
     )
     assert differences["seat 1 score rate"].verdict.startswith("seat 1 favoured by 40 points less")
     assert differences["game length"].verdict == "no difference shown (+0, +0 to +0)"
+
+
+def test_a_difference_from_few_games_is_flagged_as_a_small_sample_in_the_table():
+    """Two games each, every one alike: the length differs by exactly 6 moves in both, an
+    interval of width 0 that says nothing; the table flags it as the other tables would."""
+    base = [game(k, True) for k in range(2)]
+    other = [{**row, "length": 16} for row in base]
+    rows = difference_table("base", {"other": paired_differences(base, other)})
+    cells = dict(rows)
+    assert cells["game length"] == f"games 6.0 moves longer, 6.0 to 6.0  ({SMALL})"
+    assert all(cell.endswith(f"({SMALL})") for _, cell in rows)
+
+
+def test_a_difference_is_flagged_as_a_figure_of_as_many_games_would_be():
+    """Sixty games: the length's difference (a mean) is not flagged; seat 0's, 40 points
+    more, 23 to 57, is (a difference of shares whose interval is over 30 points wide, as a
+    rate's would be)."""
+    base = [game(k, k % 2 == 0) for k in range(60)]
+    other = [{**game(k, k % 10 != 0), "length": 10 + k % 3} for k in range(60)]
+    rows = dict(difference_table("base", {"other": paired_differences(base, other)}))
+    assert rows["game length"] == "games 1.0 moves longer, 0.8 to 1.2"
+    assert rows["seat 0 score rate"] == f"seat 0 favoured by 40 points more, 23 to 57  ({SMALL})"
 
 
 def test_only_games_played_from_the_same_seed_are_paired():

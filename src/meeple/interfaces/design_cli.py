@@ -34,6 +34,7 @@ from meeple.interfaces.lab_cli import (
     _note,
     _play,
     _print_notes,
+    _report_folder,
     _simulation,
     _writable,
     _writing,
@@ -206,9 +207,11 @@ def design_command(
     flags = option_flags(options)
     if flags:
         title += f" ({flags})"
+    keys = [run.spec.key for run in runs]
+    folder, past = _report_folder(folder, db, keys, games)
     with _writing(folder):
         report = design_report(title, agents, runs, folder, _command_line())
-    _note(db, [run.spec.key for run in runs], report)
+    _note(db, keys, report, past)
     played = sum(run.played for run in runs)
     stored = sum(run.summary.games for run in runs) - played
     console.print(

@@ -4,12 +4,12 @@ every lab command shares (its options, playing a run with progress, its tables a
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import sys
 import tempfile
-import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -26,6 +26,7 @@ from meeple.core.errors import MeepleError
 from meeple.core.game import Game
 from meeple.core.options import describe_options
 from meeple.core.registry import game_class, make
+from meeple.core.words import counted
 from meeple.interfaces.console import console, fail, text_table
 from meeple.interfaces.options_cli import flag, options_words, parse_option_flags, unknown_flag
 from meeple.lab.metrics import Summary, summarize
@@ -44,6 +45,7 @@ from meeple.lab.report import (
 )
 from meeple.lab.run import (
     MAX_GAMES,
+    MAX_JOBS,
     RunSpec,
     execute,
     rotations,
@@ -53,7 +55,6 @@ from meeple.lab.run import (
 from meeple.lab.simulate import Backend
 from meeple.lab.sweep import field_variants, sweep_figure, sweep_table, sweep_values
 from meeple.store import DEFAULT_URL
-from meeple.store.rows import GameRow
 from meeple.store.urls import hide_password
 
 if TYPE_CHECKING:
@@ -63,7 +64,23 @@ Games = Annotated[
     int, typer.Option("--games", "-n", help="number of games to play", min=1, max=MAX_GAMES)
 ]
 Seed = Annotated[int, typer.Option(help="seed of the run; game k gets a seed derived from it")]
-Jobs = Annotated[int, typer.Option(help="worker processes (or Ray CPUs)", min=1)]
+
+
+def _jobs_in_range(jobs: int) -> int:
+    """``--jobs`` as given, when a run may start that many workers; refused before anything
+    is played otherwise, saying what was given and what is allowed."""
+    if not 1 <= jobs <= MAX_JOBS:
+        raise typer.BadParameter(
+            f"{jobs} given; a run starts 1 to {MAX_JOBS} workers (this machine has "
+            f"{os.cpu_count() or 1} cores, and workers past them only share them)"
+        )
+    return jobs
+
+
+Jobs = Annotated[
+    int,
+    typer.Option(help=f"worker processes (or Ray CPUs), 1 to {MAX_JOBS}", callback=_jobs_in_range),
+]
 Seats = Annotated[
     list[str] | None,
     typer.Option(help="an agent spec, one --seat per seat in seat order (given once: every seat)"),
@@ -162,18 +179,24 @@ def _play(
     with Progress(*columns, console=console, transient=True) as progress:
         task = progress.add_task(escape(label), total=games)  # a person's label: text
         said: list[bool] = []
-        started = time.monotonic()
+        first: list[float] = []
+
+        def on_played(count: int, seconds: float) -> None:
+            # The game's own time, as its worker measured it: reading stored games back,
+            # making the list of games to play (6 s for a million) and starting the workers
+            # come before the first game and happen once, so they do not time the rest.
+            if not first:
+                first.append(seconds / count)
 
         def on_row(row: Mapping[str, Any]) -> None:
             progress.advance(task)
-            # The first game played now (a stored game is a dict, not a GameRow) times the
+            # The first game played now (stored games come before any is played) times the
             # rest: said once, above the bar, when the run will take a while.
-            if said or not isinstance(row, GameRow):
+            if said or not first:
                 return
             said.append(True)
-            first = time.monotonic() - started
             left = games - int(progress.tasks[0].completed)
-            line = estimate_line(first, left, jobs)
+            line = estimate_line(first[0], left, jobs)
             if line:
                 progress.console.print(line)
 
@@ -187,12 +210,56 @@ def _play(
                 address=address,
                 fresh=fresh,
                 on_row=on_row,
+                on_played=on_played,
             )
         except KeyboardInterrupt:
             progress.stop()
             _interrupted(store, spec, games, jsonl)
-    store.note_run(spec.key, _command_line(), None)
+    if not _held_past(store, [spec.key], games):
+        # A run that holds more games keeps the command and the report of all of them.
+        store.note_run(spec.key, _command_line(), None)
     return rows
+
+
+def _held_past(store: ResultStore, keys: Iterable[str], games: int) -> dict[str, int]:
+    """The runs of ``keys`` that hold more than the ``games`` a command reads of each, with
+    how many they hold: that command's tables are of fewer games than such a run."""
+    return {key: held for key in keys if (held := store.count(key)) > games}
+
+
+def _report_folder(folder: Path, db: str, keys: list[str], games: int) -> tuple[Path, set[str]]:
+    """Where the report of a command that read ``games`` games of each run of ``keys`` goes,
+    and the runs that hold more. A run's report describes every game it holds, so a report
+    of fewer goes to a folder of its own, named with the count (``edges-KEY-first-20``) and
+    said in a line, and the run's report is never replaced by it."""
+    from meeple.store import ResultStore
+
+    past = _held_past(ResultStore(db), keys, games)
+    if not past:
+        return folder, set()
+    apart = folder.with_name(f"{folder.name}-first-{games}")
+    held = "; ".join(f"run {key} holds {counted(n, 'game')}" for key, n in past.items())
+    console.print(
+        escape(
+            f"{held[0].upper()}{held[1:]}, more than the {games} read now: the report of those "
+            f"{games} goes to {apart}, and no run's own report is replaced (`meeple results "
+            "RUN` shows every game a run holds)."
+        ),
+        soft_wrap=True,  # paths whole, to be copied
+    )
+    return apart, set(past)
+
+
+def _run_rows(
+    db: str, key: str, rows: Sequence[Mapping[str, Any]], past: set[str]
+) -> Sequence[Mapping[str, Any]]:
+    """What run ``key``'s JSONL file holds: every game of the run, also when the command
+    read fewer (``past``, the runs that hold more)."""
+    if key not in past:
+        return rows
+    from meeple.store import ResultStore
+
+    return ResultStore(db).rows(key)
 
 
 ESTIMATE_FROM_SECONDS = 5.0
@@ -224,11 +291,13 @@ def estimate_line(first: float, left: int, jobs: int) -> str | None:
 def _interrupted(store: ResultStore, spec: RunSpec, games: int, jsonl: Path) -> None:
     """After Ctrl-C: write the finished games to the JSONL file too, say what was kept and
     how to go on, and end the command (exit status 130, as for any interrupted command)."""
-    kept = [row for row in store.rows(spec.key) if row["index"] < games]
-    store.note_run(spec.key, _command_line(), None)
+    held = store.rows(spec.key)
+    kept = [row for row in held if row["index"] < games]
+    if not _held_past(store, [spec.key], games):
+        store.note_run(spec.key, _command_line(), None)
     where = f"{hide_password(store.url)} and {jsonl}"
     try:
-        write_jsonl(kept, jsonl)
+        write_jsonl(held, jsonl)  # the run's file: every game it holds
     except OSError as exc:
         where = f"{hide_password(store.url)} (not in {jsonl}: {exc.strerror or exc})"
     console.print(
@@ -239,13 +308,15 @@ def _interrupted(store: ResultStore, spec: RunSpec, games: int, jsonl: Path) -> 
     raise typer.Exit(130)
 
 
-def _note(db: str, keys: list[str], report: Path) -> None:
-    """Remember the command and the report of finished runs, for `meeple results`."""
+def _note(db: str, keys: list[str], report: Path, past: set[str]) -> None:
+    """Remember the command and the report of finished runs, for `meeple results`; not for
+    the runs ``past`` (they hold more games than the report describes)."""
     from meeple.store import ResultStore
 
     store = ResultStore(db)
     for key in keys:
-        store.note_run(key, _command_line(), str(report))
+        if key not in past:
+            store.note_run(key, _command_line(), str(report))
 
 
 def _check_seats(game_name: str, options: dict[str, Any], seats: list[str]) -> list[str]:
@@ -415,17 +486,18 @@ def simulate_command(
     _print_warnings(summary_warnings({title: summary}))
     notable = notable_lines(rows, spec.key)
     _print_notable(notable)
+    folder, past = _report_folder(out / f"{name}-{spec.key}", db, [spec.key], games)
     with _writing(out):
-        write_jsonl(rows, jsonl)
+        write_jsonl(_run_rows(db, spec.key, rows, past), jsonl)
         report = simulation_report(
             title,
             summary,
             [float(r["length"]) for r in rows],
-            out / f"{name}-{spec.key}",
+            folder,
             _command_line(),
             notable,
         )
-    _note(db, [spec.key], report)
+    _note(db, [spec.key], report, past)
     # Paths are the person's to name ('[/]x' too): printed as text, not read as markup.
     console.print(
         escape(f"Run {spec.key}: rows in {jsonl} and {hide_password(db)}; report {report}")
@@ -609,19 +681,21 @@ def _compare(
     ]
     _print_notable(notable)
     key = "-".join(s.key[:6] for s in specs.values())
+    keys = [s.key for s in specs.values()]
+    folder, past = _report_folder(out / f"{prefix}-{name}-{key}", db, keys, games)
     with _writing(out):
         for label, s in specs.items():
-            write_jsonl(rows[label], out / f"{name}-{s.key}.jsonl")
+            write_jsonl(_run_rows(db, s.key, rows[label], past), out / f"{name}-{s.key}.jsonl")
         report = comparison_report(
             title,
             summaries,
             {label: [float(x["length"]) for x in r] for label, r in rows.items()},
-            out / f"{prefix}-{name}-{key}",
+            folder,
             _command_line(),
             pairings,
             notable,
         )
-    _note(db, [s.key for s in specs.values()], report)
+    _note(db, keys, report, past)
     console.print(escape(f"Report {report}"))
     return summaries, report
 

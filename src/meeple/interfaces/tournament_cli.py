@@ -30,6 +30,8 @@ from meeple.interfaces.lab_cli import (
     _play,
     _print_notes,
     _print_warnings,
+    _report_folder,
+    _run_rows,
     _writable,
     _writing,
 )
@@ -159,18 +161,20 @@ def tournament_command(
     warning = endings.warning() if endings is not None else None
     alarms = [warning] if warning else []
     _print_warnings(alarms)
+    named = out / f"tournament-{g.name}-{spec.key}"
+    folder, past = _report_folder(named, db, [spec.key], games * pairs)
     with _writing(out):
-        write_jsonl(rows, out / f"{g.name}-{spec.key}.jsonl")
+        write_jsonl(_run_rows(db, spec.key, rows, past), out / f"{g.name}-{spec.key}.jsonl")
         report = tournament_report(
             f"{setting} tournament",
             ratings,
             matrix,
-            out / f"tournament-{g.name}-{spec.key}",
+            folder,
             _command_line(),
             notes=notes,
             warnings=alarms,
         )
-    _note(db, [spec.key], report)
+    _note(db, [spec.key], report, past)
     console.print(escape(f"Run {spec.key}: report {report}"))
 
 

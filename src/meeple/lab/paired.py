@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from meeple.core.stats import mean_interval
+from meeple.lab.metrics import is_small
 
 Row = Mapping[str, Any]
 
@@ -35,12 +36,21 @@ class Difference(BaseModel):
     """Games paired (game k of each, played from the same seed)."""
     units: int
     """Independent units the interval counts: the seeds (deals) among the pairs."""
+    rate: bool = False
+    """A difference of shares (in points): judged by its interval's width too."""
     verdict: str
 
     @property
     def shown(self) -> bool:
         """Whether the interval leaves out 0: a difference the games show."""
         return not self.low <= 0 <= self.high
+
+    @property
+    def small(self) -> bool:
+        """Too few seeds, or too wide an interval, to say much, as for any figure of the lab
+        (:func:`~meeple.lab.metrics.is_small`): two identical games give an interval of
+        width 0 that says nothing."""
+        return is_small(self.units, self.low, self.high, self.rate)
 
 
 class Pairing(BaseModel):
@@ -161,6 +171,7 @@ def paired_differences(base: Sequence[Row], other: Sequence[Row], leads: bool = 
                 high=high,
                 pairs=sum(len(d) for d in deals.values()),
                 units=len(deals),
+                rate=scale == 100,  # in points: a difference of two shares
                 verdict=_words(value, low, high, scale, more, less),
             )
         )

@@ -13,7 +13,7 @@ from meeple.core.files import atomic_write
 from meeple.core.words import counted
 from meeple.lab.figures import new_figure
 from meeple.lab.metrics import METRIC_NAMES, Estimate, Rate, Spread, Summary
-from meeple.lab.paired import Pairing
+from meeple.lab.paired import Difference, Pairing
 from meeple.lab.ratings import Rating
 
 if TYPE_CHECKING:
@@ -36,7 +36,7 @@ SMALL = "small sample"
 """The flag of a figure resting on too few games to say much (metrics.is_small)."""
 
 
-def _flag(figure: Rate | Estimate | None) -> str:
+def _flag(figure: Rate | Estimate | Difference | None) -> str:
     return f"  ({SMALL})" if figure is not None and figure.small else ""
 
 
@@ -169,7 +169,7 @@ def side_by_side(summaries: dict[str, Summary]) -> list[list[str]]:
 def difference_table(base: str, pairings: dict[str, Pairing]) -> list[list[str]]:
     """The paired differences of each variant from ``base`` as rows ``[measure, verdict of
     each variant]`` (a measure one variant lacks is blank there)."""
-    columns = [{d.measure: d.verdict for d in p.differences} for p in pairings.values()]
+    columns = [{d.measure: d.verdict + _flag(d) for d in p.differences} for p in pairings.values()]
     measures = list(dict.fromkeys(d.measure for p in pairings.values() for d in p.differences))
     return [[m, *(column.get(m, "") for column in columns)] for m in measures]
 

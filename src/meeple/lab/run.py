@@ -24,7 +24,14 @@ from meeple.core.files import atomic_write
 from meeple.core.options import GameOptions
 from meeple.core.registry import game_class
 from meeple.core.words import counted
-from meeple.lab.simulate import Backend, ContentChanged, GameJob, run_jobs, with_lead_story
+from meeple.lab.simulate import (
+    Backend,
+    ContentChanged,
+    GameJob,
+    Played,
+    run_jobs,
+    with_lead_story,
+)
 from meeple.store.rows import GameRow, row_json
 
 if TYPE_CHECKING:
@@ -36,6 +43,12 @@ FLUSH_SECONDS = 1.0
 MAX_GAMES = 1_000_000
 """The most games one run plays: every game's row is held for the summary, and a million
 games of the quickest game take minutes (a typo of a few zeros more filled memory)."""
+
+MAX_JOBS = 256
+"""The most workers one run starts (``--jobs``): the process pool forks every worker as it
+starts, each with memory of its own (about 11 MB), so --jobs 100000 asked for 100,000
+processes. The same bound on every machine, so that a command accepted on one is accepted
+on another; it leaves room for a Ray cluster's CPUs."""
 
 FLUSH_ROWS = 2000
 """...or as soon as this many are waiting: a commit per game (or per 25) cost more than the
@@ -231,11 +244,14 @@ def execute(
     address: str | None = None,
     fresh: bool = False,
     on_row: Callable[[Mapping[str, Any]], None] | None = None,
+    on_played: Played | None = None,
 ) -> list[Mapping[str, Any]]:
     """Play the games of ``spec`` not yet stored and return all ``games`` rows by index.
 
     Rows played now are :class:`GameRow`s, encoded where they were played; rows stored
     before are dicts. Both read alike, and equal when they describe the same game.
+    ``on_played`` is told of each batch played now (:data:`~meeple.lab.simulate.Played`),
+    before ``on_row`` of its rows.
 
     ContentChanged, before any game is played or forgotten, when the files ``spec``'s
     options name are not what they were when ``spec`` was made; also when they change
@@ -256,7 +272,7 @@ def execute(
     missing = [spec.job(k) for k in range(games) if k not in stored]
     buffer: list[GameRow] = []
     last_flush = time.monotonic()
-    rows = run_jobs(missing, backend, workers, address)
+    rows = run_jobs(missing, backend, workers, address, on_played)
     try:
         try:
             for row in rows:

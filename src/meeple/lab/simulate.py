@@ -11,7 +11,7 @@ import json
 import signal
 import time
 from collections import deque
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from functools import lru_cache
 from typing import Any, Literal
@@ -276,23 +276,33 @@ def _batches(jobs: list[GameJob], workers: int) -> list[list[GameJob]]:
     return out
 
 
+Played = Callable[[int, float], None]
+"""Told of each batch of games as it is played: how many, and the seconds its worker spent
+playing them (nothing else: not the list of jobs, starting the workers or handing them out)."""
+
+
 def run_jobs(
     jobs: Iterable[GameJob],
     backend: Backend = "serial",
     workers: int = 1,
     address: str | None = None,
+    on_played: Played | None = None,
 ) -> Iterator[GameRow]:
-    """Play every job and yield rows as games finish (in no particular order)."""
+    """Play every job and yield rows as games finish (in no particular order); each batch's
+    games and seconds go to ``on_played`` before its rows are yielded."""
     jobs = list(jobs)
     if not jobs:
         return
     if backend == "serial" or (backend == "process" and workers <= 1):
         for job in jobs:
-            yield GameRow.of(play_job(job))
+            rows, seconds = _play_timed([job])
+            if on_played is not None:
+                on_played(len(rows), seconds)
+            yield from rows
     elif backend == "process":
-        yield from _run_processes(jobs, workers)
+        yield from _run_processes(jobs, workers, on_played)
     elif backend == "ray":
-        yield from _run_ray(jobs, workers, address)
+        yield from _run_ray(jobs, workers, address, on_played)
     else:
         raise ValueError(f"unknown backend {backend!r}; use serial, process or ray")
 
@@ -333,17 +343,20 @@ class _Batcher:
     """Hands out the batches of :func:`_batches`, each cut to about
     :data:`BATCH_SECONDS` of play at the pace the workers measured so far (one game before
     anything is measured): quick games keep their batches of up to 50, slow games go one at
-    a time."""
+    a time. What the workers measured goes on to ``on_played``."""
 
-    def __init__(self, jobs: list[GameJob], workers: int) -> None:
+    def __init__(self, jobs: list[GameJob], workers: int, on_played: Played | None = None) -> None:
         self.queue = deque(_batches(jobs, workers))
         self.games = 0
         self.seconds = 0.0
+        self.on_played = on_played
 
     def done(self, games: int, seconds: float) -> None:
         """Count ``games`` more as played, in ``seconds`` of a worker's time."""
         self.games += games
         self.seconds += seconds
+        if self.on_played is not None:
+            self.on_played(games, seconds)
 
     def next(self) -> list[GameJob] | None:
         """The next batch, or None when every job has been handed out."""
@@ -360,9 +373,11 @@ class _Batcher:
         return batch
 
 
-def _run_processes(jobs: list[GameJob], workers: int) -> Iterator[GameRow]:
+def _run_processes(
+    jobs: list[GameJob], workers: int, on_played: Played | None
+) -> Iterator[GameRow]:
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker)
-    batcher = _Batcher(jobs, workers)
+    batcher = _Batcher(jobs, workers, on_played)
     pending: set[Future[tuple[list[GameRow], float]]] = set()
     ready: deque[GameRow] = deque()  # rows of finished batches, not yet handed over
     completed = False
@@ -402,7 +417,9 @@ def _run_processes(jobs: list[GameJob], workers: int) -> Iterator[GameRow]:
                 process.terminate()
 
 
-def _run_ray(jobs: list[GameJob], workers: int, address: str | None) -> Iterator[GameRow]:
+def _run_ray(
+    jobs: list[GameJob], workers: int, address: str | None, on_played: Played | None
+) -> Iterator[GameRow]:
     try:
         import ray
     except ImportError:
@@ -416,7 +433,7 @@ def _run_ray(jobs: list[GameJob], workers: int, address: str | None) -> Iterator
     try:
         remote = ray.remote(_play_timed)
         workers = max(1, workers)
-        batcher = _Batcher(jobs, workers)
+        batcher = _Batcher(jobs, workers, on_played)
         pending: list[Any] = []
         while True:
             while len(pending) < IN_FLIGHT * workers and (batch := batcher.next()):

@@ -120,6 +120,12 @@ class ResultStore:
             )
             return list(found)
 
+    def count(self, key: str) -> int:
+        """How many games of run ``key`` are stored."""
+        with Session(self.engine) as session:
+            counting = select(func.count()).where(GameRecordRow.run_key == key)
+            return session.scalar(counting) or 0
+
     def runs(self) -> list[dict[str, Any]]:
         """Every run, oldest first: key, kind, game, spec, created, how many games are stored,
         and the command, date and report of its last run (None if never noted)."""
