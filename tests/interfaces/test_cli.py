@@ -379,3 +379,25 @@ def test_the_launchers_first_choice_serves_the_lobby_and_prints_its_address(tmp_
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=20)
     assert (tmp_path / "results" / "server.db").exists()
+
+
+def test_no_help_cuts_a_word_short_at_80_columns(run):
+    """Rich cuts a word wider than its column with an ellipsis: a default database URL
+    (``sqlite:///results/meeple.…``), compare's ``--variant`` syntax and sweep's ``--field``
+    example were cut so in their help, and no test looked past the options' names."""
+    import typer.main
+
+    from meeple.interfaces.cli import app
+
+    group: Any = typer.main.get_command(app)
+    commands = [[name] for name in group.commands]
+    for name, command in group.commands.items():
+        commands += [[name, sub] for sub in getattr(command, "commands", {})]
+    cut = {}
+    for words in commands:
+        result = run(*words, "--help")
+        assert result.exit_code == 0, (words, result.output)
+        lines = [line for line in result.output.splitlines() if "…" in line]
+        if lines:
+            cut[" ".join(words)] = lines
+    assert not cut, cut

@@ -55,7 +55,7 @@ from meeple.lab.run import (
 from meeple.lab.simulate import Backend
 from meeple.lab.sweep import field_variants, sweep_figure, sweep_table, sweep_values
 from meeple.store import DEFAULT_URL
-from meeple.store.urls import hide_password
+from meeple.store.urls import hide_password, in_words
 
 if TYPE_CHECKING:
     from meeple.store import ResultStore
@@ -89,7 +89,13 @@ BackendOpt = Annotated[
     str | None, typer.Option("--backend", help="serial | process | ray (default: by --jobs)")
 ]
 Address = Annotated[str | None, typer.Option(help="address of an existing Ray cluster")]
-Db = Annotated[str, typer.Option(help="SQLAlchemy URL of the results database")]
+Db = Annotated[
+    str,
+    typer.Option(
+        help=f"SQLAlchemy URL of the results database (default: {in_words(DEFAULT_URL)})",
+        show_default=False,
+    ),
+]
 Out = Annotated[Path, typer.Option(help="folder for the per-game JSONL file and the report")]
 Fresh = Annotated[
     bool, typer.Option("--fresh", help="forget stored games of this run and play all again")
@@ -552,9 +558,11 @@ def compare_command(
     variant: Annotated[
         list[str],
         typer.Option(
-            help="[LABEL: ]option=value[,option=value] of one variant, one --variant each; "
-            "give two or more. LABEL (any text without '=', then ': ') names the variant "
-            "in tables and plots, e.g. --variant 'cheap firebolt: content=my-cards'"
+            # In words that wrap: the syntax written as one token, [LABEL: ]option=value
+            # [,option=value], was cut short in the help's column at 80 columns.
+            help="one variant: option=value, several joined by commas, and an optional "
+            "'LABEL: ' in front (any text without '=') naming it in tables and plots; one "
+            "--variant each, two or more, e.g. --variant 'cheap firebolt: content=my-cards'"
         ),
     ],
     games: Games = 200,
@@ -712,8 +720,9 @@ def sweep_command(
     field: Annotated[
         str | None,
         typer.Option(
-            help="instead, a field of the game's data, FILE:TABLE.KEY (cards.toml:quick-shot."
-            "damage), in the copy that the data option names (--content my-cards)"
+            help="instead, a field of the game's data, FILE:TABLE.KEY (e.g. Slash's damage: "
+            "cards.toml:slash.damage), in the copy that the data option names (--content "
+            "my-cards)"
         ),
     ] = None,
     games: Games = 200,

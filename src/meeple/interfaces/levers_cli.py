@@ -15,6 +15,7 @@ from rich.table import Table
 
 from meeple.core.errors import MeepleError
 from meeple.interfaces.console import console, fail, text_table
+from meeple.interfaces.lab_cli import Db
 from meeple.lab.cards import PLAYED_NOTE, card_figure, card_report, card_table
 from meeple.lab.ranks import MAX_DEALS, rank_figure, rank_frequencies, rank_table
 from meeple.store import DEFAULT_URL
@@ -43,7 +44,7 @@ def cards_command(
     run: Annotated[str, typer.Argument(help="a stored run's key, or its first letters")],
     as_json: Json = False,
     plot: Plot = None,
-    db: Annotated[str, typer.Option(help="SQLAlchemy URL of the results database")] = DEFAULT_URL,
+    db: Db = DEFAULT_URL,
 ) -> None:
     """Per-card statistics of a stored run: each card's plays, by seat, won when played.
 

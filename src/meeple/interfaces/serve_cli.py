@@ -18,7 +18,7 @@ from meeple.core.errors import MeepleError
 from meeple.interfaces.console import console, fail
 from meeple.interfaces.web.limits import ServerLimits
 from meeple.store import DEFAULT_MATCH_URL
-from meeple.store.urls import hide_password
+from meeple.store.urls import hide_password, in_words
 
 _LIMITS = ServerLimits()
 
@@ -36,7 +36,11 @@ def serve_command(
     port: Annotated[int, typer.Option(help="port to listen on", min=1, max=65535)] = 8000,
     db: Annotated[
         str,
-        typer.Option(help="SQLAlchemy URL of the matches database, e.g. postgresql+psycopg://..."),
+        typer.Option(
+            help="SQLAlchemy URL of the matches database, e.g. postgresql+psycopg://... "
+            f"(default: {in_words(DEFAULT_MATCH_URL)})",
+            show_default=False,
+        ),
     ] = DEFAULT_MATCH_URL,
     content: Annotated[
         Path | None,

@@ -19,6 +19,15 @@ def hide_password(text: str) -> str:
     return _PASSWORD.sub(lambda m: f"{m['head']}***@", text)
 
 
+def in_words(url: str) -> str:
+    """``url`` as a ``--help`` says it: an SQLite file by its path (``SQLite, the file
+    results/meeple.db``), any other URL as it is. A URL is one long word, which Rich cuts
+    short (``sqlite:///results/meeple.…``) in a narrow help column; a path in words wraps."""
+    if url.startswith("sqlite:///"):
+        return f"SQLite, the file {url.removeprefix('sqlite:///')}"
+    return url
+
+
 def normalized(url: str) -> str:
     """``url`` as SQLAlchemy reads it: ``postgres://`` (what Heroku, Render, Fly and libpq
     hand out, and SQLAlchemy no longer accepts) is PostgreSQL, ``postgresql://``."""
