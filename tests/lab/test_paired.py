@@ -125,3 +125,15 @@ def test_compare_plays_every_variant_from_the_same_seeds_and_prints_the_differen
     assert len(seeds) == 2 and seeds[0] == seeds[1] and len(set(seeds[0])) == 30
     report = next(out.glob("compare-edges-*/report.md")).read_text()
     assert "## Differences from board=2x3" in report and "| board=3x3 - board=2x3 |" in report
+
+
+def test_a_difference_of_shares_stays_within_100_points_either_way():
+    """Two games: seat 0 lost both of the base's and won one of the variant's. The t interval
+    of two values is many times wider than the difference of two shares can be."""
+    base = [game(k, False) for k in range(2)]
+    other = [game(0, True), game(1, False)]
+    differences = by_measure(paired_differences(base, other))
+    for measure in ("seat 0 score rate", "seat 1 score rate", "first player's score rate"):
+        seat = differences[measure]
+        assert (seat.low, seat.high) == (-1.0, 1.0), seat  # the t interval: about ±6.4
+    assert differences["seat 0 score rate"].verdict == "no difference shown (+50, -100 to +100)"

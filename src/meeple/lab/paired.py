@@ -163,6 +163,10 @@ def paired_differences(base: Sequence[Row], other: Sequence[Row], leads: bool = 
         means = [statistics.fmean(d) for d in deals.values()]
         value = statistics.fmean(means)
         low, high = mean_interval(means)
+        if scale == 100:
+            # A difference of two shares is at most 100 points either way: from two games
+            # the t interval alone read "-685 to +585".
+            low, high = max(-1.0, low), min(1.0, high)
         out.append(
             Difference(
                 measure=measure,
