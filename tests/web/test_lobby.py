@@ -246,3 +246,55 @@ def test_a_designer_s_data_is_offered_as_the_sets_installed_and_never_as_a_path(
     finally:
         process.stop()
     assert not page_errors, page_errors
+
+
+def test_the_finished_list_says_who_won_and_why(server, chromium, watch, page_errors):
+    """Each finished match says its outcome in the game's seat names, on a desktop and on a
+    phone, as text a screen reader reads with the row: a resignation, a draw, a team's win."""
+    created = server.create("edges", {"board": "2x2"}, ["human", "human"])
+    match = created["match"]
+    tokens = [seat["token"] for seat in created["seats"]]
+    for token, name in zip(tokens, ("Ann", "Bob"), strict=True):
+        reply = httpx.post(
+            f"{server.url}/api/matches/{match}/join", json={"token": token, "name": name}
+        )
+        assert reply.status_code == 200, reply.text
+    reply = httpx.post(f"{server.url}/api/matches/{match}/resign", json={"token": tokens[0]})
+    assert reply.status_code == 200, reply.text
+    # A draw and a team's win take long to play: the rows of real matches, as the server
+    # lists them, given those results (Double Edges' seats are A1, B1, A2 and B2).
+    double = server.create("edges", {"double": True}, ["human"] * 4)["match"]
+    team = next(row for row in server.get("/api/matches?status=live") if row["match"] == double)
+    resigned = next(
+        row for row in server.get("/api/matches?status=finished") if row["match"] == match
+    )
+    made = [
+        {**resigned, "match": "drawn", "result": {"over": True, "winners": []}},
+        {
+            **team,
+            "match": "team",
+            "status": "finished",
+            "result": {"over": True, "winners": [0, 2]},
+        },
+    ]
+
+    def with_made_rows(route):
+        route.fulfill(json=[*made, *route.fetch().json()])
+
+    expected = {
+        match: "Blue (Bob) won: Red (Ann) resigned",
+        "drawn": "A draw",
+        "team": "A1 and A2 won",
+    }
+    for width, height in ((1280, 800), (390, 844)):
+        page = watch(chromium.new_context(viewport={"width": width, "height": height}).new_page())
+        page.route(re.compile(r"/api/matches\?status=finished"), with_made_rows)
+        page.goto(f"{server.url}/")
+        for row, words in expected.items():
+            item = page.locator(f"#finished li[data-match='{row}']")
+            assert item.locator(".outcome").inner_text(timeout=15_000) == words
+            assert words in item.inner_text()  # read with the row, in its order
+            item.scroll_into_view_if_needed()
+            box = item.locator(".outcome").bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= width, (width, box)
+    assert not page_errors, page_errors
