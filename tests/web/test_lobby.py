@@ -298,3 +298,37 @@ def test_the_finished_list_says_who_won_and_why(server, chromium, watch, page_er
             box = item.locator(".outcome").bounding_box()
             assert box["x"] >= 0 and box["x"] + box["width"] <= width, (width, box)
     assert not page_errors, page_errors
+
+
+# Per label under "More options": whether its control is beside the label's first words
+# (the control's box overlaps, top to bottom, the lines those words take).
+LABEL_BESIDE_CONTROL = """() => [...document.querySelectorAll('#more label')].map((label) => {
+  const control = label.querySelector('input, select');
+  const walk = document.createTreeWalker(label, NodeFilter.SHOW_TEXT);
+  let node = walk.nextNode();
+  while (node && !node.textContent.trim()) node = walk.nextNode();
+  const range = document.createRange();
+  range.selectNodeContents(node);
+  const lines = [...range.getClientRects()];
+  const box = control.getBoundingClientRect();
+  return [node.textContent.trim(), box.top < lines.at(-1).bottom && box.bottom > lines[0].top,
+    box.right <= document.documentElement.clientWidth];
+})"""
+
+
+def test_on_a_phone_each_more_option_s_label_is_on_its_control_s_line(
+    server, chromium, watch, page_errors
+):
+    """At 390x844 a wrapping row put the name box, a seat's list and the listed checkbox on
+    a line apart from their words; each stays beside them, inside the window."""
+    page = watch(chromium.new_context(viewport={"width": 390, "height": 844}).new_page())
+    page.goto(f"{server.url}/")
+    page.wait_for_selector(".game-card")
+    page.click("#more > summary")
+    for game in [g["name"] for g in server.get("/api/games")]:
+        page.select_option("#game", game)
+        labels = page.evaluate(LABEL_BESIDE_CONTROL)
+        assert len(labels) > 4, labels
+        apart = [(game, words) for words, beside, inside in labels if not (beside and inside)]
+        assert not apart, apart
+    assert not page_errors, page_errors
