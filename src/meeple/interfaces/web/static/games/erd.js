@@ -114,7 +114,7 @@ export function draw(root, msg, ui) {
   drawCombat(table, L, view, seats, top, bottom);
   drawSide(table, L, view, bottom, seats, L.bottomY, msg, inHand(view, me, legal, sel));
   const bar = legal.length ? drawBuilder(wrap, legal, sel, ui, view, bottom, msg.tutorial && msg.tutorial.expected) : null;
-  if (!L.narrow && me !== null) fitTable(table, bar);
+  if (!L.narrow && me !== null && msg.status === "playing") fitTable(table, bar);
 }
 
 let barHeight = 0; // the builder's height when last drawn: its room is kept between turns
@@ -122,9 +122,10 @@ let barHeight = 0; // the builder's height when last drawn: its room is kept bet
 /** On a laptop the builder, sticky at the window's bottom, covered this seat's Reserve
  * whenever the table reached below the window: a seated player's table is made short enough
  * for it and the builder to fit the window together, and keeps that size between turns (no
- * jump at each Confirm). Never below half the window: with much above it (a tutorial's
- * words) the page scrolls instead, and the builder stops at the table's end. A phone's
- * narrow table scrolls under its compact builder as it did. */
+ * jump at each Confirm); once the match is over it has the window again. Never below half
+ * the window: with much above it (a tutorial's words) the page scrolls instead, and the
+ * builder stops at the table's end. A phone's narrow table scrolls under its compact
+ * builder as it did. */
 function fitTable(table, bar) {
   if (bar) barHeight = bar.offsetHeight;
   if (!barHeight) return;
