@@ -221,9 +221,9 @@ export function tieStory(result, log, names) {
   const winners = (result.winners || []).map((w) => names[w]).join(" and ");
   const start = `Tied at ${best}, ${tied.join(" and ")} went to the tie-breaker`;
   if (!choice) {
-    const why = guesses.length ? `${guesses.join(", ")}: equally close, so the tie stands`
-      : "neither had a card in hand to draw, so the tie stands";
-    return `${start}: ${why}, and ${winners} share the win.`;
+    const why = guesses.length ? `${guesses.join(", ")}, and no single guess came closest`
+      : "neither had a card in hand to draw";
+    return `${start}: ${why}, so the tie stands and ${winners} share the win.`;
   }
   const chooser = names[choice.seat];
   const how = guesses.length
