@@ -268,3 +268,65 @@ def test_the_page_shows_the_deal_committed_and_checks_the_seed_at_the_end(server
     page.wait_for_function("document.getElementById('deal-summary').textContent.includes('✓')")
     text = page.inner_text("#deal-text")
     assert "equals the fingerprint published at the start" in text and "sha256sum" in text
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+def test_erosion_warns_before_a_pass_that_ends_the_game_and_tells_the_tie_break(
+    server, chromium, size
+):
+    """Two players, one era: the second pass in a row ends the game at the deal's points;
+    the pass says so before the click, and the result says how the tie-breaker settled a
+    tie (the guesses, who came closest, whom they chose). Most deals tie (82 of the first
+    200 seeds), and a seed may not be chosen with two people at the table: a deal that
+    does not is dealt again."""
+    for _ in range(10):
+        created = server.create("erosion", {"first": 0}, ["human", "human"])
+        pages = [_seat_page(chromium, server, created, seat, size) for seat in (0, 1)]
+        first = pages[0].locator(".er-bar .er-button[data-move='pass']")
+        first.wait_for()
+        points = pages[0].locator(".er-score-n").all_inner_texts()
+        if points[0] == points[1]:
+            break
+        for page in pages:
+            page.context.close()
+    assert points[0] == points[1], "ten deals and no tie"
+    assert first.inner_text() == "pass"  # Andes may still play on
+    assert pages[0].locator(".er-warning").count() == 0
+    _type(pages[0], "pass")
+
+    # Locators, not element handles: the picture is drawn again when the card list arrives.
+    button = pages[1].locator(".er-bar .er-button[data-move='pass']")
+    button.wait_for()
+    assert button.inner_text() == "pass (ends the game)"
+    warning = pages[1].locator(".er-warning")
+    assert button.get_attribute("aria-describedby") == warning.get_attribute("id")
+    text = warning.inner_text()
+    assert "ends the game" in text and f"Alps {points[0]}, Andes {points[1]}" in text, text
+    assert "a tie between Alps and Andes" in text and "guesses its hardness" in text, text
+    _fits(pages[1], ".er-warning", size[0])
+    button.click()
+
+    # The tied seats guess in seat order; the closest guess then chooses, unless both were
+    # as close (the drawn cards decide which: the tie then stands).
+    for page, move in zip(pages, ("guess 3", "guess 7"), strict=True):
+        page.click(f".er-button[data-move='{move}']")
+    choose, story = ".er-button[data-move='choose 1']", ".er-result .er-tie"
+    deadline = time.monotonic() + 15
+    while not any(page.locator(choose).count() or page.locator(story).count() for page in pages):
+        assert time.monotonic() < deadline, "nobody was asked to choose, and no end"
+        pages[0].wait_for_timeout(100)
+    chooser = next((seat for seat, page in enumerate(pages) if page.locator(choose).count()), None)
+    if chooser is not None:
+        pages[chooser].click(choose)
+    for page in pages:
+        told = page.locator(story).inner_text()
+        assert f"Tied at {points[0]}" in told, told
+        assert "Alps guessed 3, Andes guessed 7" in told, told
+        if chooser is None:
+            assert (
+                "no single guess came closest, so the tie stands and Alps and Andes share" in told
+            ), told
+        else:
+            assert f"{('Alps', 'Andes')[chooser]} came closest, and chose Andes to take" in told
+        _fits(page, ".er-result", size[0])
+        page.context.close()

@@ -153,3 +153,64 @@ def test_a_rematch_between_people_is_offered_and_accepted_or_declined(
         page.wait_for_url(re.compile(r"/play/(?!" + created["match"] + r")[^#]+#token="))
     new = server.get(f"/api/matches/{created['match']}")["rematch"]
     assert new in ann.url and new in bob.url
+
+
+def test_erds_piles_being_built_outlive_a_reload_until_sent_or_overtaken(
+    server, chromium, watch, page_errors
+):
+    """A reload, or a visit to the lobby and back, lost the piles a player had built; they
+    are kept for the match's seq in this tab, and gone once sent or once the seq moves on."""
+    created = server.create("erd", {}, ["human", "human"])
+    match, tokens = created["match"], [s["token"] for s in created["seats"]]
+    reply = httpx.post(f"{server.url}/api/matches/{match}/join", json={"token": tokens[1]})
+    assert reply.status_code == 200, reply.text
+    context = chromium.new_context(viewport={"width": 1280, "height": 800})
+    page = watch(context.new_page())
+    url = f"{server.url}/play/{match}#token={tokens[0]}"
+    building = "#board .erd-builder .building"
+
+    def at_the_table() -> str:
+        page.wait_for_selector(".erd-builder .erd-pick.clickable")
+        return page.inner_text(building)
+
+    page.goto(url)
+    assert at_the_table().startswith("rush=- defense=-")
+    picks = page.locator(".erd-builder .erd-pick.clickable")
+    picks.nth(0).click()
+    page.wait_for_selector(f"{building}:has-text('rush=H ')")
+    picks.nth(1).click()
+    built = page.inner_text(building)
+    assert built.startswith("rush=HL defense=-"), built
+    page.reload()
+    assert at_the_table() == built
+    page.goto(f"{server.url}/")
+    page.wait_for_selector(".game-card")
+    page.goto(url)
+    assert at_the_table() == built
+
+    # The other seat allocates: a new seq, built for afresh.
+    other = watch(context.new_page())
+    other.goto(f"{server.url}/play/{match}#token={tokens[1]}")
+    other.wait_for_selector("#legal .legal-move", state="attached")
+    move = other.locator("#legal .legal-move").first.text_content()
+    other.fill("#notation", move)
+    other.press("#notation", "Enter")
+    page.wait_for_selector("body[data-seq='1']")
+    assert at_the_table().startswith("rush=- defense=-")
+    page.reload()
+    assert at_the_table().startswith("rush=- defense=-")
+
+    # Built again and sent: nothing of it is kept once the move has gone (the next round's
+    # empty piles may be).
+    kept = f"JSON.parse(sessionStorage.getItem('meeple-building:{match}'))"
+    page.locator(".erd-builder .erd-pick.clickable").first.click()
+    page.wait_for_function(f"({kept} || {{}}).selection?.rush === 'H'")
+    assert page.evaluate(kept)["seq"] == 1
+    page.locator("#legal-box summary").click()
+    page.locator("#legal .legal-move").first.click()
+    page.press("#notation", "Enter")
+    page.wait_for_selector("body[data-seq='2']")
+    after = page.evaluate(kept)
+    assert after is None or (after["seq"] == 2 and after["selection"]["rush"] == ""), after
+    assert not page_errors, page_errors
+    context.close()

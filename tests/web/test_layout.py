@@ -97,3 +97,41 @@ def test_an_edges_square_s_words_are_drawn_over_the_pyramids(server, chromium):
     )
     assert order["words"] and min(order["words"]) > order["last"], order
     page.context.close()
+
+
+# The builder's box, this seat's side of the table (drawn at the bottom) and the table's
+# width against the board's, as the window shows them now.
+ERD_BOXES = """() => {
+  const box = (e) => { const r = e.getBoundingClientRect(); return [r.top, r.bottom, r.width]; };
+  return { bar: box(document.querySelector('.erd-builder')),
+    mine: box([...document.querySelectorAll('.erd-side')].at(-1)),
+    table: box(document.querySelector('.erd-table')),
+    board: box(document.querySelector('#board')) };
+}"""
+
+
+def test_erds_builder_leaves_the_seat_s_reserve_in_sight(server, chromium):
+    """At 1280x800 the allocation builder, sticky at the window's bottom, covered the
+    seat's own Reserve as the page opened; the table is shortened only while the match is
+    played. The phone's narrow table keeps the board's width and scrolls under its compact
+    builder as before."""
+    for size in ((1280, 800), (390, 844)):
+        context, page = at_the_table(chromium, server, "erd", {}, size)
+        page.wait_for_selector(".erd-builder .erd-pick.clickable")
+        boxes = page.evaluate(ERD_BOXES)
+        if size[0] > 600:
+            assert boxes["mine"][1] <= boxes["bar"][0], f"the builder covers the Reserve: {boxes}"
+        else:
+            assert boxes["table"][2] >= 0.9 * boxes["board"][2], boxes
+        # Picking cards and clearing them redraws: the table keeps its size.
+        page.locator(".erd-builder .erd-pick.clickable").first.click()
+        page.wait_for_selector(".erd-clear")
+        assert page.evaluate(ERD_BOXES)["table"] == boxes["table"]
+        if size[0] > 600:
+            # Over (resigned: the button asks twice), the table has the window again.
+            page.click("#resign")
+            page.click("#resign")
+            page.wait_for_selector("body[data-status='finished']")
+            table = page.locator(".erd-table").bounding_box()
+            assert table["height"] > boxes["table"][1] - boxes["table"][0] + 50, table
+        context.close()

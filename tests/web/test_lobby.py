@@ -246,3 +246,89 @@ def test_a_designer_s_data_is_offered_as_the_sets_installed_and_never_as_a_path(
     finally:
         process.stop()
     assert not page_errors, page_errors
+
+
+def test_the_finished_list_says_who_won_and_why(server, chromium, watch, page_errors):
+    """Each finished match says its outcome in the game's seat names, on a desktop and on a
+    phone, as text a screen reader reads with the row: a resignation, a draw, a team's win."""
+    created = server.create("edges", {"board": "2x2"}, ["human", "human"])
+    match = created["match"]
+    tokens = [seat["token"] for seat in created["seats"]]
+    for token, name in zip(tokens, ("Ann", "Bob"), strict=True):
+        reply = httpx.post(
+            f"{server.url}/api/matches/{match}/join", json={"token": token, "name": name}
+        )
+        assert reply.status_code == 200, reply.text
+    reply = httpx.post(f"{server.url}/api/matches/{match}/resign", json={"token": tokens[0]})
+    assert reply.status_code == 200, reply.text
+    # A draw and a team's win take long to play: the rows of real matches, as the server
+    # lists them, given those results (Double Edges' seats are A1, B1, A2 and B2).
+    double = server.create("edges", {"double": True}, ["human"] * 4)["match"]
+    team = next(row for row in server.get("/api/matches?status=live") if row["match"] == double)
+    resigned = next(
+        row for row in server.get("/api/matches?status=finished") if row["match"] == match
+    )
+    made = [
+        {**resigned, "match": "drawn", "result": {"over": True, "winners": []}},
+        {
+            **team,
+            "match": "team",
+            "status": "finished",
+            "result": {"over": True, "winners": [0, 2]},
+        },
+    ]
+
+    def with_made_rows(route):
+        route.fulfill(json=[*made, *route.fetch().json()])
+
+    expected = {
+        match: "Blue (Bob) won: Red (Ann) resigned",
+        "drawn": "A draw",
+        "team": "A1 and A2 won",
+    }
+    for width, height in ((1280, 800), (390, 844)):
+        page = watch(chromium.new_context(viewport={"width": width, "height": height}).new_page())
+        page.route(re.compile(r"/api/matches\?status=finished"), with_made_rows)
+        page.goto(f"{server.url}/")
+        for row, words in expected.items():
+            item = page.locator(f"#finished li[data-match='{row}']")
+            assert item.locator(".outcome").inner_text(timeout=15_000) == words
+            assert words in item.inner_text()  # read with the row, in its order
+            item.scroll_into_view_if_needed()
+            box = item.locator(".outcome").bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= width, (width, box)
+    assert not page_errors, page_errors
+
+
+# Per label under "More options": whether its control is beside the label's first words
+# (the control's box overlaps, top to bottom, the lines those words take).
+LABEL_BESIDE_CONTROL = """() => [...document.querySelectorAll('#more label')].map((label) => {
+  const control = label.querySelector('input, select');
+  const walk = document.createTreeWalker(label, NodeFilter.SHOW_TEXT);
+  let node = walk.nextNode();
+  while (node && !node.textContent.trim()) node = walk.nextNode();
+  const range = document.createRange();
+  range.selectNodeContents(node);
+  const lines = [...range.getClientRects()];
+  const box = control.getBoundingClientRect();
+  return [node.textContent.trim(), box.top < lines.at(-1).bottom && box.bottom > lines[0].top,
+    box.right <= document.documentElement.clientWidth];
+})"""
+
+
+def test_on_a_phone_each_more_option_s_label_is_on_its_control_s_line(
+    server, chromium, watch, page_errors
+):
+    """At 390x844 a wrapping row put the name box, a seat's list and the listed checkbox on
+    a line apart from their words; each stays beside them, inside the window."""
+    page = watch(chromium.new_context(viewport={"width": 390, "height": 844}).new_page())
+    page.goto(f"{server.url}/")
+    page.wait_for_selector(".game-card")
+    page.click("#more > summary")
+    for game in [g["name"] for g in server.get("/api/games")]:
+        page.select_option("#game", game)
+        labels = page.evaluate(LABEL_BESIDE_CONTROL)
+        assert len(labels) > 4, labels
+        apart = [(game, words) for words, beside, inside in labels if not (beside and inside)]
+        assert not apart, apart
+    assert not page_errors, page_errors

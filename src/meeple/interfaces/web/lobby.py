@@ -10,11 +10,13 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
+from functools import lru_cache
 from typing import Any
 
 from meeple.agents import HUMAN, available_agents, parse_spec
 from meeple.agents.levels import DEFAULT_LEVEL, LEVEL_NAMES, level_spec, seat_spec
 from meeple.agents.spec import agent_builder
+from meeple.core.errors import MeepleError
 from meeple.core.game import Game, Player
 from meeple.core.registry import games, make
 from meeple.core.tutorial import TutorialError, has_tutorial, load_tutorial
@@ -338,6 +340,9 @@ class Lobby:
             self.store.listing, statuses, limit * 4 if which == "open" else limit
         )
         out = []
+        names = await asyncio.to_thread(
+            lambda: {row.id: self.seat_names(row.game, row.options) for row in rows}
+        )
         for row in rows:
             waiting = open_seats(row.seats)
             if which == "open" and not waiting:
@@ -352,11 +357,34 @@ class Lobby:
                     "open_seats": waiting,
                     "players": [seat["name"] if seat["joined"] else None for seat in row.seats],
                     "labels": [seat_label(row.game, seat) for seat in row.seats],
+                    "seat_names": names[row.id],
                     "result": row.result,
                     "updated": row.updated.isoformat() if row.updated else None,
                 }
             )
         return out[:limit]
+
+    def seat_names(self, game: str, options: dict[str, Any]) -> list[str] | None:
+        """How the game with these options calls its seats (Edges' are Red and Blue, or A1
+        to B2 in Double Edges); None if it can no longer be made (a content set removed
+        since). The lobby asks every few seconds for each listed match: known ones are
+        kept."""
+        try:
+            resolved = self.content.resolve(game, options)
+        except MeepleError:
+            return None
+        names = _seat_names(game, json.dumps(resolved, sort_keys=True))
+        return None if names is None else list(names)
+
+
+@lru_cache(maxsize=256)
+def _seat_names(game_name: str, options: str) -> tuple[str, ...] | None:
+    """:meth:`Lobby.seat_names` for options as JSON text (a key the cache can hold)."""
+    try:
+        game = make(game_name, **json.loads(options))
+    except MeepleError:
+        return None
+    return tuple(game.seat_name(p) for p in range(game.num_players))
 
 
 def rematch_request(stored: StoredMatch, here: set[Player]) -> tuple[CreateMatch, list[Player]]:

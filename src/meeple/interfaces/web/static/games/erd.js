@@ -113,7 +113,25 @@ export function draw(root, msg, ui) {
   drawPending(table, L, view, top, bottom, me, legal, sel, ui, msg.to_act || []);
   drawCombat(table, L, view, seats, top, bottom);
   drawSide(table, L, view, bottom, seats, L.bottomY, msg, inHand(view, me, legal, sel));
-  if (legal.length) drawBuilder(wrap, legal, sel, ui, view, bottom, msg.tutorial && msg.tutorial.expected);
+  const bar = legal.length ? drawBuilder(wrap, legal, sel, ui, view, bottom, msg.tutorial && msg.tutorial.expected) : null;
+  if (!L.narrow && me !== null && msg.status === "playing") fitTable(table, bar);
+}
+
+let barHeight = 0; // the builder's height when last drawn: its room is kept between turns
+
+/** On a laptop the builder, sticky at the window's bottom, covered this seat's Reserve
+ * whenever the table reached below the window: a seated player's table is made short enough
+ * for it and the builder to fit the window together, and keeps that size between turns (no
+ * jump at each Confirm); once the match is over it has the window again. Never below half
+ * the window: with much above it (a tutorial's words) the page scrolls instead, and the
+ * builder stops at the table's end. A phone's narrow table scrolls under its compact
+ * builder as it did. */
+function fitTable(table, bar) {
+  if (bar) barHeight = bar.offsetHeight;
+  if (!barHeight) return;
+  const top = table.getBoundingClientRect().top + window.scrollY;
+  const room = window.innerHeight - top - barHeight - 24; // the gap, and the bar's 4 px lift
+  table.style.maxHeight = `${Math.round(Math.min(0.74 * window.innerHeight, Math.max(room, window.innerHeight / 2)))}px`;
 }
 
 /** Where everything goes on the table: wide (a desktop) or narrow (a phone). */
@@ -372,4 +390,5 @@ function drawBuilder(wrap, legal, sel, ui, view, seat, expected = null) {
       onClick: () => { sel.rush = ""; sel.defense = ""; sel.target = "rush"; ui.redraw(); },
     });
   }
+  return bar;
 }

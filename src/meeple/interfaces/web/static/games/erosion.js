@@ -130,6 +130,9 @@ export function draw(root, msg, ui) {
     path = [];
     open = offers(moves, path);
   }
+  for (const o of open) {
+    if (o.move === "pass" && passEndsEra(view, seat)) Object.assign(o, passWarning(view, names));
+  }
   const placed = new Map();
   for (const o of open) if (o.place !== "bar" && !placed.has(o.place)) placed.set(o.place, o);
   const used = new Set();
@@ -171,6 +174,64 @@ export function draw(root, msg, ui) {
     lesson && !onTrack ? expected : null);
 }
 
+/** Whether this seat's pass now ends the era, as the rules decide it (eras.py, _pass):
+ * every seat has then passed in a row, or it is the seat's second pass since a deck ran out. */
+export function passEndsEra(view, seat) {
+  if (view.passes_in_row + 1 >= (view.seats || []).length) return true;
+  return !!view.runout_passes && view.runout_passes[seat] + 1 >= 2;
+}
+
+const TIE_BREAKER = "each tied player draws a card at random from their own hand and guesses "
+  + "its hardness (1 to 10); the closest guess chooses who takes the tie";
+
+/** The pass button's words when passing ends the era: {label, warning}. What the scores
+ * come to is said where the page can know it: not while a challenge card is still hidden. */
+export function passWarning(view, names) {
+  const r = view.result || {};
+  const final = view.era >= view.eras;
+  const label = final ? "pass (ends the game)" : `pass (ends era ${view.era})`;
+  const scored = final ? `Passing now ends the game: the era is scored and the highest total wins`
+    : `Passing now ends era ${view.era}: it is scored, and the lowest total starts era ${view.era + 1}`;
+  const hidden = (view.challenges || []).some((c) => c === null);
+  const now = (r.points_now || []).map((points, p) => (r.scores || [])[p] + points);
+  if (hidden || now.length !== names.length) return { label, warning: `${scored}; a tie is broken by the tie-breaker: ${TIE_BREAKER}.` };
+  const target = final ? Math.max(...now) : Math.min(...now);
+  const tied = names.filter((_, p) => now[p] === target);
+  const standing = names.map((name, p) => `${name} ${now[p]}`).join(", ");
+  const outcome = tied.length > 1
+    ? `that is a tie between ${tied.join(" and ")}, so the tie-breaker decides: ${TIE_BREAKER}`
+    : `${tied[0]} ${final ? "wins" : "starts the next era"}`;
+  return { label, warning: `${scored}. As the points stand (${standing}), ${outcome}.` };
+}
+
+/** How the tie-breaker settled a tie for the win, in words, from the move log (the drawn
+ * cards are back in their hands by then and the view no longer shows them); null where
+ * the totals were not tied. */
+export function tieStory(result, log, names) {
+  const scores = result.scores || [];
+  const best = Math.max(...scores);
+  const tied = names.filter((_, p) => scores[p] === best);
+  if (tied.length < 2) return null;
+  // The tie-breaker's moves are the match's last: the guesses, then the closest's choice.
+  const moves = [];
+  for (let i = log.length - 1; i >= 0 && /^(guess|choose) /.test(log[i].text || ""); i -= 1) moves.unshift(log[i]);
+  const guesses = moves.filter((m) => m.text.startsWith("guess "))
+    .map((m) => `${names[m.seat]} guessed ${m.text.slice(6)}`);
+  const choice = moves.find((m) => m.text.startsWith("choose "));
+  const winners = (result.winners || []).map((w) => names[w]).join(" and ");
+  const start = `Tied at ${best}, ${tied.join(" and ")} went to the tie-breaker`;
+  if (!choice) {
+    const why = guesses.length ? `${guesses.join(", ")}, and no single guess came closest`
+      : "neither had a card in hand to draw";
+    return `${start}: ${why}, so the tie stands and ${winners} share the win.`;
+  }
+  const chooser = names[choice.seat];
+  const how = guesses.length
+    ? `each guessed the hardness of a card drawn from their hand (${guesses.join(", ")}); ${chooser} came closest`
+    : `${chooser} alone had a card in hand to draw`;
+  return `${start}: ${how}, and chose ${winners} to take the tie.`;
+}
+
 function drawHeader(box, msg, view, names, seat) {
   const head = html("div", { class: "er-head" }, box);
   const title = html("div", { class: "er-title" }, head);
@@ -196,7 +257,9 @@ function drawHeader(box, msg, view, names, seat) {
   });
   if (r.over) {
     const who = (r.winners || []).map((w) => names[w]).join(" and ");
-    html("div", { class: "er-result" }, box, `${who || "Nobody"} win${(r.winners || []).length === 1 ? "s" : ""} · ${r.reason || ""}`);
+    const result = html("div", { class: "er-result" }, box, `${who || "Nobody"} win${(r.winners || []).length === 1 ? "s" : ""} · ${r.reason || ""}`);
+    const story = tieStory(r, msg.log || [], names);
+    if (story) html("p", { class: "er-tie" }, result, story);
   }
 }
 
@@ -398,6 +461,11 @@ function drawBar(bar, view, path, rest, choose, ui, canMove, mark = () => {}, of
     const b = html("button", { class: "er-button" }, buttons, o.label);
     mark(b, o);
     clickable(b, o.label, { onClick: () => choose(o), move: o.move });
+    if (o.warning) {
+      // Said beside the button and read with it: what the click ends.
+      const warning = html("p", { class: "er-warning", id: "er-pass-warning" }, bar, o.warning);
+      b.setAttribute("aria-describedby", warning.id);
+    }
   }
   if (path.length) {
     const back = html("button", { class: "er-button er-back" }, buttons, "back");

@@ -93,6 +93,15 @@ export function winnersOf(result) {
   return [];
 }
 
+/** Who won msg.result, in words: "You won!" (the reader's seat), "Red (Ann) won", "A1
+ * and A2 won", "A draw". */
+export function outcomeOf(msg) {
+  const winners = winnersOf(msg.result);
+  if (winners.length === 0) return "A draw";
+  if (winners.includes(msg.seat)) return "You won!";
+  return `${winners.map((s) => seatLabel(msg, s)).join(" and ")} won`;
+}
+
 /** Fills an end-of-match box: who won, why, the scores. */
 export function drawEnd(box, msg, extra = []) {
   const result = msg.result;
@@ -100,10 +109,7 @@ export function drawEnd(box, msg, extra = []) {
   box.hidden = !result;
   if (!result) return;
   const winners = winnersOf(result);
-  const headline = winners.length === 0 ? "A draw"
-    : winners.includes(msg.seat) ? "You won!"
-    : `${winners.map((s) => seatLabel(msg, s)).join(" and ")} won`;
-  box.append(el("h2", { class: "end-title" }, headline));
+  box.append(el("h2", { class: "end-title" }, outcomeOf(msg)));
   if (result.reason) box.append(el("p", { class: "end-reason" }, result.reason));
   const scores = scoresOf(msg);
   if (scores) {

@@ -1,6 +1,6 @@
 // The lobby: the games, a form to create a match (options, seats, listed, clock), the
 // links to hand out after creating one, and the open, live and finished matches.
-import { api, el, toast } from "./common.js";
+import { api, el, outcomeOf, seatLabel, toast } from "./common.js";
 import { forgetSeat, heldSeat, rememberSeat, seatUrl } from "./seats.js";
 
 const $ = (id) => document.getElementById(id);
@@ -232,7 +232,25 @@ function describe(row) {
     .map((p, s) => p || (open.includes(s) ? "open" : "invited")).join(" vs ");
   const specs = (row.players || []).filter((p, i) => p && row.labels && row.labels[i] !== p);
   return el("span", { class: "what", title: specs.length ? specs.join(" vs ") : null },
-    el("strong", {}, titleOf(row.game)), options ? ` (${options})` : "", el("br"), players);
+    el("strong", {}, titleOf(row.game)), options ? ` (${options})` : "", el("br"), players,
+    row.result ? [el("br"), el("span", { class: "outcome" }, outcome(row))] : null);
+}
+
+/** A finished match's outcome in the game page's words ("Blue (Bob) won", "A draw"), and
+ * why where it ended outside the rules: a resignation, or nobody playing on. */
+function outcome(row) {
+  const result = row.result;
+  // An expired match has no winner, but nobody drew it either.
+  if (result.expired) return "Expired: nobody won";
+  // The row read as a state message's seats are: a computer's label ("Computer (hard)") is
+  // never its spec, a person's is their name.
+  const msg = {
+    result,
+    seat_names: row.seat_names || [],
+    seats: (row.labels || []).map((label, i) => ({ label, kind: label !== (row.players || [])[i] ? "agent" : "person" })),
+  };
+  const resigned = (result.resigned || []).map((s) => `${seatLabel(msg, s)} resigned`);
+  return [outcomeOf(msg), ...resigned].join(": ");
 }
 
 async function join(row) {

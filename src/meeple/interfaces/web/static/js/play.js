@@ -42,12 +42,35 @@ let refusal = null; // the server's error before welcome, shown if it then close
 let deadlinesAt = 0; // when the deadlines in msg were measured (performance.now())
 let resignArmed = false;
 
+// The move being built (ui.selection: Erd's piles, Erosion's steps so far) outlives a
+// reload, or a visit to another page and back, in this tab: it is kept in sessionStorage
+// for this match, seat and seq, and dropped once sent or once the seq moves on (it was
+// built for a state that is gone).
+const BUILDING = `meeple-building:${matchId}`;
+
+function builtBefore(message) {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(BUILDING));
+    if (kept && kept.seq === message.seq && kept.seat === message.seat) return kept.selection;
+    sessionStorage.removeItem(BUILDING);
+  } catch { /* no storage here, or not ours: start afresh */ }
+  return {};
+}
+
+function keepBuilding() {
+  if (!ui.canMove || !Object.keys(selection).length) return;
+  try {
+    sessionStorage.setItem(BUILDING, JSON.stringify({ seq: msg.seq, seat: msg.seat, selection }));
+  } catch { /* storage full or refused: the move is built as before, only not kept */ }
+}
+
 const ui = {
   move(text) {
     if (!msg || !socket || socket.readyState !== WebSocket.OPEN) {
       toast("not connected: the move was not sent", "error");
       return;
     }
+    try { sessionStorage.removeItem(BUILDING); } catch { /* no storage here */ }
     pendingSeq = msg.seq;
     socket.send(JSON.stringify({ type: "move", seq: msg.seq, action: text }));
     document.body.dataset.sent = String(Number(document.body.dataset.sent || 0) + 1);
@@ -129,7 +152,7 @@ function receive(message) {
       }
       break;
     case "state":
-      if (!msg || msg.seq !== message.seq) selection = {};
+      if (!msg || msg.seq !== message.seq) selection = builtBefore(message);
       if (pendingSeq !== null && pendingSeq !== message.seq) pendingSeq = null;
       // A new connection or a sync is sent the log from 0 again: splice, never append.
       log = log.slice(0, message.log_start).concat(message.log);
@@ -200,6 +223,7 @@ async function draw() {
   $("title").textContent = msg.title + (msg.seat === null ? " (watching)" : ` — you are ${seatLabel(msg, msg.seat)}`);
   const view = { ...msg, log };
   drawWith(module, $("board"), view, ui);
+  keepBuilding(); // after drawing: a click changes the selection, then asks for a redraw
   drawSide();
   showHint(msg);
   showTutorial(msg);
