@@ -335,6 +335,9 @@ def state_message(match: LiveMatch, conn: Connection, now: float) -> dict[str, A
         "type": "state",
         "match": stored.id,
         "seq": match.seq,
+        # A move quoting any seq from here on stands (hub.move): a page keeps the move it
+        # is building while others' choices in a simultaneous decision come in.
+        "decision": match.decision_base,
         "seat": seat,
         "status": stored.status,
         "game": stored.game,

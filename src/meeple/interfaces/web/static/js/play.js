@@ -44,14 +44,15 @@ let resignArmed = false;
 
 // The move being built (ui.selection: Erd's piles, Erosion's steps so far) outlives a
 // reload, or a visit to another page and back, in this tab: it is kept in sessionStorage
-// for this match, seat and seq, and dropped once sent or once the seq moves on (it was
-// built for a state that is gone).
+// for this match, seat and decision, and dropped once sent or once a new decision begins
+// (it was built for a state that is gone). Others' choices in the same simultaneous
+// decision change nothing the seat may choose, and the server still takes its move.
 const BUILDING = `meeple-building:${matchId}`;
 
 function builtBefore(message) {
   try {
     const kept = JSON.parse(sessionStorage.getItem(BUILDING));
-    if (kept && kept.seq === message.seq && kept.seat === message.seat) return kept.selection;
+    if (kept && kept.decision === message.decision && kept.seat === message.seat) return kept.selection;
     sessionStorage.removeItem(BUILDING);
   } catch { /* no storage here, or not ours: start afresh */ }
   return {};
@@ -60,7 +61,8 @@ function builtBefore(message) {
 function keepBuilding() {
   if (!ui.canMove || !Object.keys(selection).length) return;
   try {
-    sessionStorage.setItem(BUILDING, JSON.stringify({ seq: msg.seq, seat: msg.seat, selection }));
+    const kept = { decision: msg.decision, seat: msg.seat, selection };
+    sessionStorage.setItem(BUILDING, JSON.stringify(kept));
   } catch { /* storage full or refused: the move is built as before, only not kept */ }
 }
 
@@ -152,7 +154,9 @@ function receive(message) {
       }
       break;
     case "state":
-      if (!msg || msg.seq !== message.seq) selection = builtBefore(message);
+      if (!msg || msg.decision !== message.decision || msg.seat !== message.seat) {
+        selection = builtBefore(message);
+      }
       if (pendingSeq !== null && pendingSeq !== message.seq) pendingSeq = null;
       // A new connection or a sync is sent the log from 0 again: splice, never append.
       log = log.slice(0, message.log_start).concat(message.log);
