@@ -299,7 +299,7 @@ def _interrupted(store: ResultStore, spec: RunSpec, games: int, jsonl: Path) -> 
     how to go on, and end the command (exit status 130, as for any interrupted command)."""
     held = store.rows(spec.key)
     kept = [row for row in held if row["index"] < games]
-    if not _held_past(store, [spec.key], games):
+    if len(held) <= games:  # a run holding more keeps the command of all it holds
         store.note_run(spec.key, _command_line(), None)
     where = f"{hide_password(store.url)} and {jsonl}"
     try:

@@ -45,6 +45,17 @@ FULL_RETRY_SECONDS = 60
 and expire by the minute (the expiry sweep's pace)."""
 
 
+def _server_full(held: str, more: str = "") -> ServerError:
+    """The refusal (503 ``server_full``) when the server holds ``held``, the most it takes,
+    every address together: not this client's fault, so worth asking again later."""
+    return ServerError(
+        f"this server holds {held}, the most it takes; try again in a minute{more}",
+        503,
+        "server_full",
+        retry_after=FULL_RETRY_SECONDS,
+    )
+
+
 def client_key(host: str | None, ipv6_prefix: int = 64) -> str:
     """Whom the per-client limits count for a request from ``host``: an IPv4 address as it
     is (an IPv4 address written as IPv6, ``::ffff:a.b.c.d``, too), and an IPv6 address's
@@ -116,13 +127,7 @@ class ClientQuotas:
             )
         cap = self.limits.max_unfinished_matches
         if self._held() + sum(self._creating.values()) >= cap:
-            raise ServerError(
-                f"this server holds {cap} unfinished matches, the most it takes; try again "
-                "in a minute, or join an open match",
-                503,
-                "server_full",
-                retry_after=FULL_RETRY_SECONDS,
-            )
+            raise _server_full(f"{cap} unfinished matches", ", or join an open match")
         rate = self._create_rate
         stats = self._limiter.get_window_stats(rate, "create", client)
         if stats.remaining <= self._creating[client]:
@@ -181,13 +186,7 @@ class ClientQuotas:
         """A client opens a WebSocket: refused past its own limit, or past the server's
         connections (uvicorn refuses an HTTP request past them, but lets a WebSocket in)."""
         if sum(self._sockets.values()) >= self.limits.max_connections:
-            raise ServerError(
-                f"this server holds {self.limits.max_connections} connections, the most it "
-                "takes; try again in a minute",
-                503,
-                "server_full",
-                retry_after=FULL_RETRY_SECONDS,
-            )
+            raise _server_full(f"{self.limits.max_connections} connections")
         if self._sockets[client] >= self.limits.max_sockets_per_client:
             raise QuotaExceeded(
                 f"at most {self.limits.max_sockets_per_client} connections from one address; "
