@@ -4,6 +4,8 @@ rematch, and reconnecting after the server went away."""
 from __future__ import annotations
 
 import re
+import time
+from typing import Any
 
 import httpx
 import pytest
@@ -212,5 +214,73 @@ def test_erds_piles_being_built_outlive_a_reload_until_sent_or_overtaken(
     page.wait_for_selector("body[data-seq='2']")
     after = page.evaluate(kept)
     assert after is None or (after["decision"] >= 2 and not after["selection"].get("rush")), after
+    assert not page_errors, page_errors
+    context.close()
+
+
+def test_a_move_overtaken_by_the_other_seat_says_so_in_a_player_s_words(
+    server, chromium, watch, page_errors
+):
+    """The race a real table meets: Tock takes a Mulligan while Tick clicks, and Tick's move,
+    chosen before the Mulligan reached the page, is refused as stale. The page says what
+    happened in a player's words (not the server's "stale move ... move 2") and plays on."""
+    created = server.create(
+        "triangle-clock", {"memorise_seconds": 60, "choice_seconds": 0}, ["human", "human"]
+    )
+    match, tokens = created["match"], [s["token"] for s in created["seats"]]
+    reply = httpx.post(f"{server.url}/api/matches/{match}/join", json={"token": tokens[1]})
+    assert reply.status_code == 200, reply.text
+    context = chromium.new_context(viewport={"width": 1280, "height": 800})
+    held: list[str] = []
+    relays: list[Any] = []
+    hold = False
+
+    def relay(route: Any) -> None:
+        # Tick's socket through a relay that can hold back what the server says to it.
+        upstream = route.connect_to_server()
+        route.on_message(upstream.send)
+        upstream.on_message(lambda message: held.append(message) if hold else route.send(message))
+        relays.append(route)
+
+    def typed(page: Any, move: str, seq: int | None = None) -> None:
+        page.fill("#notation", move)
+        page.press("#notation", "Enter")
+        if seq is not None:
+            page.wait_for_selector(f"body[data-seq='{seq}']")
+
+    def held_back(text: str) -> None:
+        deadline = time.monotonic() + 20
+        while not any(text in str(message) for message in held):
+            assert time.monotonic() < deadline, f"{text} never came: {held}"
+            tick.wait_for_timeout(50)
+
+    tick = watch(context.new_page())
+    tick.route_web_socket(re.compile(r".*/ws/.*"), relay)
+    tock = watch(context.new_page())
+    tick.goto(f"{server.url}/play/{match}#token={tokens[0]}")
+    tock.goto(f"{server.url}/play/{match}#token={tokens[1]}")
+    for page in (tick, tock):
+        page.wait_for_selector("body[data-status='playing']")
+    typed(tick, "memorised", 1)
+    typed(tock, "memorised", 2)
+    tick.wait_for_selector("body[data-seq='2']")
+
+    hold = True
+    typed(tock, "mulligan", 3)
+    held_back('"seq":3,')  # the Mulligan's state, not yet on Tick's page
+    pick = tick.locator("#legal .legal-move").first.text_content()
+    typed(tick, pick)  # chosen at move 2
+    held_back('"code":"stale_move"')
+    hold = False
+    for message in held:
+        relays[-1].send(message)
+
+    toast = tick.locator("#toasts .toast-error")
+    toast.wait_for()
+    assert toast.inner_text() == (
+        "The match moved on before your move arrived: look again and choose."
+    )
+    tick.wait_for_selector("body[data-seq='3']")
+    typed(tick, tick.locator("#legal .legal-move").first.text_content(), 4)
     assert not page_errors, page_errors
     context.close()

@@ -183,7 +183,10 @@ function receive(message) {
       }
       pendingSeq = null;
       // A tutorial's refusal of another move is its lesson's why, said in the lesson's box.
-      if (!tutorialRefused(message)) toast(message.message, "error");
+      // A move overtaken by another seat's (an opponent's Mulligan as this seat clicked) is
+      // a race, not a mistake: say so in a player's words; the state comes again with it.
+      if (message.code === "stale_move") toast("The match moved on before your move arrived: look again and choose.", "error");
+      else if (!tutorialRefused(message)) toast(message.message, "error");
       if (msg) draw();
       break;
     case "rematch":

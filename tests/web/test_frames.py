@@ -1,0 +1,77 @@
+"""The browser tests' reading of a refused move (:meth:`tests.web.browser.Frames.overtaken`):
+a stale move is excused only where another seat's move reached the server first."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.web.browser import Frames, no_server_errors
+
+
+def state(seq: int, seat: int, log: list[tuple[int, int]]) -> dict[str, Any]:
+    """A state message at ``seq`` for ``seat`` whose log holds ``(n, seat)`` entries."""
+    entries = [{"n": n, "seat": s, "text": None} for n, s in log]
+    return {"type": "state", "seq": seq, "seat": seat, "log": entries}
+
+
+def stale(quoted: int, now: int) -> dict[str, Any]:
+    """The server's refusal of a move quoting ``quoted`` while the match is at ``now``."""
+    message = f"stale move: it was chosen at move {quoted}, the match is at move {now}"
+    return {"type": "error", "code": "stale_move", "seq": now, "message": message}
+
+
+def frames(*exchange: tuple[str, dict[str, Any]]) -> Frames:
+    """Frames holding this exchange, in order."""
+    seen = Frames()
+    for way, message in exchange:
+        seen.exchange.append((way, message))
+        if way == "received":
+            seen.messages.append(message)
+    return seen
+
+
+def move(seq: int) -> tuple[str, dict[str, Any]]:
+    return ("sent", {"type": "move", "seq": seq, "action": "mulligan"})
+
+
+def test_a_move_overtaken_by_the_other_seat_is_excused() -> None:
+    """Sent for the newest state the page had; the other seat's move came first."""
+    error = stale(3, 4)
+    seen = frames(
+        ("received", state(3, 0, [(1, 0), (2, 1), (3, 0)])),
+        move(3),
+        ("received", error),
+        ("received", state(4, 0, [(4, 1)])),
+    )
+    assert seen.overtaken(error)
+    no_server_errors(seen)
+
+
+def test_a_move_quoting_an_older_state_than_the_page_had_is_not() -> None:
+    error = stale(3, 4)
+    seen = frames(
+        ("received", state(3, 0, [(3, 0)])),
+        ("received", state(4, 0, [(4, 1)])),
+        move(3),
+        ("received", error),
+    )
+    assert not seen.overtaken(error)
+
+
+def test_a_move_overtaken_by_the_page_s_own_seat_is_not() -> None:
+    """The page moved twice for one state: its own first move made the second stale."""
+    error = stale(3, 4)
+    seen = frames(
+        ("received", state(3, 0, [(3, 1)])),
+        move(3),
+        move(3),
+        ("received", state(4, 0, [(4, 0)])),
+        ("received", error),
+    )
+    assert not seen.overtaken(error)
+
+
+def test_other_refusals_are_never_excused() -> None:
+    error = {"type": "error", "code": "illegal_move", "seq": 3, "message": "not legal"}
+    seen = frames(("received", state(3, 0, [])), move(3), ("received", error))
+    assert not seen.overtaken(error)
