@@ -196,7 +196,6 @@ class MCTSAgent(SeededSearch):
         tree: dict[tuple[int, Hashable], _Node] = {}
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
-        root_key: Hashable = None
         self._root_actions = None
         if self._propose is not None:
             # Search only what the rollout policy would play in some of a few samples.
@@ -213,7 +212,6 @@ class MCTSAgent(SeededSearch):
             # the root one by one as its visits grow, in an order drawn once per decision.
             self._extras = [a for a in legal if a not in self._root_actions]
             propose_rng.shuffle(self._extras)
-        simultaneous = False
         while True:
             if deadline is None:
                 if done >= self.iterations:
@@ -223,13 +221,14 @@ class MCTSAgent(SeededSearch):
             # Every seat of a simultaneous decision searches from its start, whatever the
             # others have (secretly) submitted already.
             start = self._sample(observation, sample_rng)
-            root_key = (player, start.information_key(player))
-            simultaneous = len(start.to_act) > 1
             self._root_visits = done
             self._iterate(start, tree, rng)
             done += 1
         self.last_iterations = done
-        return tree.get(root_key), simultaneous, rng
+        # Every sample shares the seat's information set, so the last one names the root
+        # (asked once: a key costs as much as a step of the search).
+        root_key = (player, start.information_key(player))
+        return tree.get(root_key), len(start.to_act) > 1, rng
 
     def _iterate(
         self, state: State[Any], tree: dict[tuple[int, Hashable], _Node], rng: random.Random

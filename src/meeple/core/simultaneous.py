@@ -8,7 +8,7 @@ the decision is complete, when the game resolves (reveals) all of them at once.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 Player = int
@@ -25,6 +25,14 @@ class Submissions(Generic[A]):
     """Every seat that takes part in the decision."""
     chosen: tuple[A | None, ...]
     """Each taking-part seat's choice, in the order of ``seats``; None until it submits."""
+    waiting: tuple[Player, ...] = field(init=False, repr=False, compare=False)
+    """Seats that have not yet submitted."""
+
+    def __post_init__(self) -> None:
+        # A game's ``to_act`` is these seats, and search asks for it at every step: work
+        # them out once, as the value is frozen.
+        waiting = tuple(s for s, c in zip(self.seats, self.chosen, strict=True) if c is None)
+        object.__setattr__(self, "waiting", waiting)
 
     @classmethod
     def open(cls, seats: Iterable[Player]) -> Submissions[A]:
@@ -33,14 +41,9 @@ class Submissions(Generic[A]):
         return cls(seats, (None,) * len(seats))
 
     @property
-    def waiting(self) -> tuple[Player, ...]:
-        """Seats that have not yet submitted."""
-        return tuple(s for s, c in zip(self.seats, self.chosen, strict=True) if c is None)
-
-    @property
     def complete(self) -> bool:
         """Every seat has submitted: time to reveal."""
-        return all(c is not None for c in self.chosen)
+        return not self.waiting
 
     def submit(self, seat: Player, choice: A) -> Submissions[A]:
         """The decision with ``seat``'s choice added; ValueError if it is not waiting for it."""

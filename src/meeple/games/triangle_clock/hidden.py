@@ -68,25 +68,31 @@ class Hidden:
             for slot, card, s, p in zip(slots, played, printed, theirs.picks, strict=True)
         )
         new_theirs = Seat(tuple(hand), picks, theirs.uses, theirs.score)
+        seats = with_seat(self.seats, other, new_theirs)
         pending = self.pending
         if self.phase is not Phase.MEMORISE and pending.of(other) is not None:
             # the opponent has submitted, but what stays hidden: any allowed choice
-            probe = replace(self, seats=with_seat(self.seats, other, new_theirs))
-            options = [
-                a
-                for a in replace(probe, pending=Submissions.open((other,))).legal_actions(other)
-                if isinstance(a, Pick)
-            ]
+            probe = replace(self, seats=seats, pending=Submissions.open((other,)))
+            options = [a for a in probe.legal_actions(other) if isinstance(a, Pick)]
             pending = Submissions.open(SEATS).submit(other, rng.choice(options))
         orders = self._resampled_orders(rng)
         return replace(
             self,
             seed=rng.getrandbits(63),
-            seats=with_seat(self.seats, other, new_theirs),
+            seats=seats,
             supply=Supply(tuple(rest), self.supply.discards, self.supply.reshuffles),
             orders=orders,
             pending=pending,
         )
+
+    def decision_start(self) -> TriangleClockState:
+        """This state with the open decision's hidden submissions taken back: the
+        ``State`` default for the one field that holds them (``pending``), without looking
+        through every field for it at each sample of a search."""
+        pending = self.pending
+        if pending.waiting == pending.seats:
+            return self
+        return replace(self, pending=pending.rewound())
 
     @property
     def revealed_in_block(self) -> int:
@@ -141,7 +147,11 @@ class Hidden:
 
 
 def _shuffled(items: list[int], rng: random.Random) -> list[int]:
-    """``items`` in a random order; one ``random()`` per item is quicker than
-    ``random.shuffle``, and determinization shuffles the whole deck every time."""
+    """``items``, given in ascending order, in a random order; one ``random()`` per item is
+    quicker than ``random.shuffle``, and determinization shuffles the whole deck every time.
+
+    The positions are sorted by their draws (quicker than sorting pairs of draw and item);
+    the sort is stable, so two equal draws keep ascending order, as pairs would."""
     draw = rng.random
-    return [x for _, x in sorted(zip([draw() for _ in items], items, strict=True))]
+    keys = [draw() for _ in items]
+    return [items[k] for k in sorted(range(len(items)), key=keys.__getitem__)]

@@ -314,9 +314,11 @@ class RoundResult:
     winner: Player | None
     points: int
     _names: tuple[Any, ...] = field(init=False, compare=False, hash=False, repr=False)
+    _public_key: tuple[Any, ...] = field(init=False, compare=False, hash=False, repr=False)
 
     def __post_init__(self) -> None:
-        # Every later view shows this round: name its cards and symbols once.
+        # Every later view shows this round, and search keys every later state by it:
+        # name its cards and symbols, and make its key, once.
         names = tuple(
             (
                 tuple(CARD_NAMES[c] for c in s.cards),
@@ -326,19 +328,21 @@ class RoundResult:
             for s in self.seats
         )
         object.__setattr__(self, "_names", names)
-
-    def public_key(self) -> tuple[Any, ...]:
-        """What :meth:`view` shows, as plain tuples (for search's information keys)."""
-        return (
+        public_key = (
             self.round,
             self.shared,
             self.winner,
             self.points,
             tuple(
-                (s.cards, s.hand[1:], names[2], s.rank, s.strength)
-                for s, names in zip(self.seats, self._names, strict=True)
+                (s.cards, s.hand[1:], labels, s.rank, s.strength)
+                for s, (_, _, labels) in zip(self.seats, names, strict=True)
             ),
         )
+        object.__setattr__(self, "_public_key", public_key)
+
+    def public_key(self) -> tuple[Any, ...]:
+        """What :meth:`view` shows, as plain tuples (for search's information keys)."""
+        return self._public_key
 
     def view(self) -> dict[str, Any]:
         """The round as everybody saw it: the cards each seat played, the symbols it

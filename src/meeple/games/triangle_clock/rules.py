@@ -756,13 +756,14 @@ class TriangleClockState(Hidden, State[TriangleClockAction]):
     def information_key(self, player: Player) -> Hashable:
         """The seat's view (:meth:`view`) as plain tuples: the same information, built
         without the JSON (search asks for a key at every node; this is most of its time)."""
-        seats, pending, own = self.seats, self.pending, self.pending.of(player)
+        seats, supply, pending, own = self.seats, self.supply, self.pending, self.pending.of(player)
+        order = self.orders[self.block]
         return (
             min(self.round, ROUNDS),
             self.phase,
             self.to_act,
             self.shared,
-            self.orders[self.block] if self.phase is Phase.MEMORISE else None,
+            order if self.phase is Phase.MEMORISE else None,
             self.scores,
             tuple(tuple(s.uses[i] for i in self.game.held[p]) for p, s in enumerate(seats)),
             tuple(
@@ -773,10 +774,10 @@ class TriangleClockState(Hidden, State[TriangleClockAction]):
             None if own is None else str(own),
             tuple(CARDS[c] for c in seats[player].hand),
             tuple(x.letter for x in seats[player].picks),
-            len(self.supply.deck),
-            self.supply.discards,
-            self.supply.reshuffles,
-            self.orders[self.block][: self.revealed_in_block],
+            len(supply.deck),
+            supply.discards,
+            supply.reshuffles,
+            order[: self.revealed_in_block],
             self.history[-1].public_key() if self.history else None,
             self.phase is Phase.OVER and json.dumps(self.result, sort_keys=True),
         )

@@ -184,13 +184,32 @@ def encode(state: TriangleClockState) -> np.ndarray:
     for card in supply.discards:
         flags[card] = 1
     values += flags
-    for result in state.history:
-        values += _record(result)
-    values += _NONE[: RECORD * (ROUNDS - len(state.history))]
-    return np.array(values, dtype=np.int16)
+    return np.concatenate((np.array(values, dtype=np.int16), _history(state.history)))
 
 
 _NONE = [-1] * RECORD * ROUNDS
+
+
+_HISTORIES: dict[int, tuple[tuple[RoundResult, ...], np.ndarray]] = {}
+
+
+def _history(history: tuple[RoundResult, ...]) -> np.ndarray:
+    """The finished rounds' values, padded to 32 rounds: the end of a state's array. The
+    samples of a search share their history, and it is more than half of the array, so
+    it is kept by identity as :func:`_record` keeps a record's (read-only, as it is shared)."""
+    found = _HISTORIES.get(id(history))
+    if found is not None and found[0] is history:
+        return found[1]
+    values: list[int] = []
+    for result in history:
+        values += _record(result)
+    values += _NONE[: RECORD * (ROUNDS - len(history))]
+    array = np.array(values, dtype=np.int16)
+    array.flags.writeable = False
+    if len(_HISTORIES) >= 1024:
+        _HISTORIES.clear()
+    _HISTORIES[id(history)] = (history, array)  # the history is held, so its id stays its own
+    return array
 
 
 _RECORDS: dict[int, tuple[RoundResult, tuple[int, ...]]] = {}
