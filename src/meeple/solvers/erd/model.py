@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -85,8 +86,30 @@ class StageGame:
 
     def matrix(self, values: np.ndarray) -> np.ndarray:
         """The stage game's payoffs to Red, the game going on valued by ``values``."""
+        ends, lookup = self._lookup
+        # One gather: value iteration asks this of every state in every sweep. Indexing
+        # keeps the lookup's memory order, which is the cells' (column-major once
+        # _merge_alike has picked columns): BLAS sums a product with the matrix in an order
+        # that depends on it, so another order would move the solution by round-off.
+        return np.concatenate((ends, values, np.negative(values[::-1])))[lookup]
+
+    @cached_property
+    def _lookup(self) -> tuple[np.ndarray, np.ndarray]:
+        """The payoffs of the cells that end the game (each distinct one once), and per cell
+        where :meth:`matrix` reads its payoff in the table of those payoffs followed by the
+        values and then the values negated in reverse order: a cell going on in state s reads
+        s's value, or its negation at index -1 - s (from the end, so the lookup is the same
+        however many states there are). The cells never change once the model is built."""
         going_on = self.successor >= 0
-        return np.where(going_on, self.sign * values[np.maximum(self.successor, 0)], self.payoff)
+        successor = self.successor[going_on].astype(np.intp)
+        sign = self.sign[going_on]
+        if not np.isin(sign, (1, -1)).all():
+            raise ValueError("a cell going on is signed +1 or -1")
+        ends, at = np.unique(self.payoff[~going_on], return_inverse=True)
+        lookup = np.empty_like(self.successor, dtype=np.intp)
+        lookup[~going_on] = at
+        lookup[going_on] = np.where(sign > 0, len(ends) + successor, -1 - successor)
+        return ends, lookup
 
 
 @dataclass
