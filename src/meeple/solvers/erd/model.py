@@ -188,7 +188,7 @@ COMBAT_ENDINGS = frozenset({"rush", "both_rushes"})
 """The engine's reasons for a game that combat itself ends. Combat reads nothing of the table
 but the Turrets standing (:func:`meeple.games.erd.rounds.combat`), and such a game ends
 before the table changes, so the engine's answer for a pair of allocations and the Turrets
-holds in every state with those Turrets: about 8,000 answers stand for 190,000 pairs."""
+holds in every state with those Turrets (0.02: 8,184 answers for 187,688 such pairs)."""
 
 Cell = tuple[int, int, float, int, int]
 """One pair of allocations in a stage game: successor, sign, payoff, reason and flags (the
