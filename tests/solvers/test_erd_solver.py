@@ -27,7 +27,15 @@ from meeple.solvers.erd.analysis import (
 )
 from meeple.solvers.erd.checks import cross_check, stage_exploitability
 from meeple.solvers.erd.iteration import Solution, value_iteration
-from meeple.solvers.erd.model import build_model, erd_game, tiny_start
+from meeple.solvers.erd.model import (
+    ESCALATION,
+    REASON_CODE,
+    TURRET_MADE,
+    TURRET_STOOD,
+    build_model,
+    erd_game,
+    tiny_start,
+)
 from meeple.solvers.erd.store import from_bytes, solution_key, to_bytes
 
 # -- matrix games with known answers ---------------------------------------------------------
@@ -130,23 +138,34 @@ def test_uneven_tiny_variants_are_not_all_draws():
 @pytest.mark.parametrize("case", TINY)
 def test_every_transition_matches_the_engine(case):
     """Every legal pair of allocations (not only the classes' representatives) leads where
-    the model says, in the engine: the reductions are exact."""
+    the model says, in the engine, with the reason and what happened in the round: the
+    reductions are exact, and so is an answer of combat reused from a state with the same
+    Turrets."""
     solution = tiny_solution(*case)
     model = solution.model
     for stage in model.states:
+        stood = TURRET_STOOD if stage.sides[0].turrets or stage.sides[1].turrets else 0
         for i, row in enumerate(stage.rows):
             for j, column in enumerate(stage.columns):
                 for a in row:
                     for b in column:
                         report, after = resolve_round(model.game, stage.sides, (a, b), 1)
+                        flags = (
+                            stood
+                            | (ESCALATION if report.escalation else 0)
+                            | (TURRET_MADE if any(report.turrets_made) else 0)
+                        )
+                        assert stage.flags[i, j] == flags
                         if report.ending is None:
                             index, sign = model.locate(after)
                             assert (index, sign) == (stage.successor[i, j], stage.sign[i, j])
+                            assert stage.reason[i, j] == REASON_CODE["continue"]
                         else:
                             assert stage.successor[i, j] == -1
                             winner = report.ending.winner
                             expected = 0 if winner is None else 1 if winner == 0 else -1
                             assert stage.payoff[i, j] == expected
+                            assert stage.reason[i, j] == REASON_CODE[report.ending.reason]
 
 
 @pytest.mark.parametrize("case", TINY)

@@ -155,10 +155,13 @@ def solve_on_support(
     a = _checked(matrix)
     if len(rows) == 0 or len(columns) == 0:
         return None
-    tight_rows = rows if tight_rows is None else tight_rows
+    rows, columns = np.asarray(rows), np.asarray(columns)
+    tight_rows = rows if tight_rows is None else np.asarray(tight_rows)
     tight_columns = columns if tight_columns is None else tight_columns
     mixes = []
-    for payoff in (a[np.ix_(rows, tight_columns)].T, a[np.ix_(tight_rows, columns)]):
+    # Index arrays as a column against a row (what np.ix_ makes, without its cost: value
+    # iteration calls this for almost every state in every sweep).
+    for payoff in (a[rows[:, None], tight_columns].T, a[tight_rows[:, None], columns]):
         # Unknowns: the mix (>= 0) and the value as the difference of two nonnegatives.
         # Equations: payoff @ mix - value = 0 for each line of the other support; sum = 1.
         lines, size = payoff.shape
@@ -171,9 +174,10 @@ def solve_on_support(
         target[-1] = 1.0
         solution, residual = nnls(system, target)
         mix = solution[:size]
-        if not np.isfinite(residual) or residual > SUPPORT_GAP or mix.sum() <= 0:
+        total = mix.sum()
+        if not np.isfinite(residual) or residual > SUPPORT_GAP or total <= 0:
             return None
-        mixes.append(mix / mix.sum())
+        mixes.append(mix / total)
     row = np.zeros(a.shape[0])
     row[rows] = mixes[0]
     column = np.zeros(a.shape[1])

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from meeple.core.matrix_games import MatrixSolution, guarantees, solve, solve_on_support
+from meeple.core.matrix_games import MatrixSolution, solve, solve_on_support
 from meeple.solvers.erd.model import ErdModel
 
 
@@ -156,13 +156,17 @@ def _on_last_support(
     """``matrix`` (the stage game now) solved on the support of its ``last`` answer, which
     solved the stage game ``before``; or None."""
     _, row, column = last
-    low, high = guarantees(before, row, column)
+    # What each line earned against the last answer, computed once: the extremes are what
+    # the answer guaranteed (matrix_games.guarantees) and the lines at them its best replies.
+    rows_earn = before @ column
+    columns_earn = row @ before
+    low, high = float(columns_earn.min()), float(rows_earn.max())
     return solve_on_support(
         matrix,
         # Round-off a program leaves on unplayed lines is not support.
-        np.flatnonzero(row > 1e-12),
-        np.flatnonzero(column > 1e-12),
+        (row > 1e-12).nonzero()[0],
+        (column > 1e-12).nonzero()[0],
         # The last answer's best replies: in a degenerate game more lines than were played.
-        np.flatnonzero(before @ column >= high - 1e-9),
-        np.flatnonzero(row @ before <= low + 1e-9),
+        (rows_earn >= high - 1e-9).nonzero()[0],
+        (columns_earn <= low + 1e-9).nonzero()[0],
     )

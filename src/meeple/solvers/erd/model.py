@@ -18,6 +18,9 @@ Two reductions keep it small, both exact:
   (all come back, worth 0), so the engine agents' :func:`essential` reduction is applied before
   the engine is asked, which saves most of the work there; a test checks that it is exact.
 
+A pair that combat itself ends is asked of the engine once for the Turrets standing, not once
+per state (:data:`COMBAT_ENDINGS`): the same answer, with 40% fewer calls in 0.02.
+
 The round limit is not part of a state: the value iteration in :mod:`.iteration` counts the
 rounds left instead (its sweep k is the game with k rounds to go).
 """
@@ -26,13 +29,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
 
 from meeple.core.registry import make
 from meeple.games.erd.agents import essential
-from meeple.games.erd.rules import Allocate, Cards, ErdGame, Side, resolve_round
+from meeple.games.erd.rules import Allocate, Cards, Combat, ErdGame, Side, resolve_round
 
 Sides = tuple[Side, Side]
 
@@ -85,8 +89,30 @@ class StageGame:
 
     def matrix(self, values: np.ndarray) -> np.ndarray:
         """The stage game's payoffs to Red, the game going on valued by ``values``."""
+        ends, lookup = self._lookup
+        # One gather: value iteration asks this of every state in every sweep. Indexing
+        # keeps the lookup's memory order, which is the cells' (column-major once
+        # _merge_alike has picked columns): BLAS sums a product with the matrix in an order
+        # that depends on it, so another order would move the solution by round-off.
+        return np.concatenate((ends, values, np.negative(values[::-1])))[lookup]
+
+    @cached_property
+    def _lookup(self) -> tuple[np.ndarray, np.ndarray]:
+        """The payoffs of the cells that end the game (each distinct one once), and per cell
+        where :meth:`matrix` reads its payoff in the table of those payoffs followed by the
+        values and then the values negated in reverse order: a cell going on in state s reads
+        s's value, or its negation at index -1 - s (from the end, so the lookup is the same
+        however many states there are). The cells never change once the model is built."""
         going_on = self.successor >= 0
-        return np.where(going_on, self.sign * values[np.maximum(self.successor, 0)], self.payoff)
+        successor = self.successor[going_on].astype(np.intp)
+        sign = self.sign[going_on]
+        if not np.isin(sign, (1, -1)).all():
+            raise ValueError("a cell going on is signed +1 or -1")
+        ends, at = np.unique(self.payoff[~going_on], return_inverse=True)
+        lookup = np.empty_like(self.successor, dtype=np.intp)
+        lookup[~going_on] = at
+        lookup[going_on] = np.where(sign > 0, len(ends) + successor, -1 - successor)
+        return ends, lookup
 
 
 @dataclass
@@ -149,50 +175,81 @@ def build_model(
     first, _ = canonical(model.start)
     model.index[first] = 0
     queue: list[Sides] = [first]
+    combat_endings: dict[CombatKey, Cell] = {}
     while len(model.states) < len(queue):
         sides = queue[len(model.states)]
-        model.states.append(_stage_game(model, sides, queue))
+        model.states.append(_stage_game(model, sides, queue, combat_endings))
         if progress is not None:
             progress(len(model.states), len(queue))
     return model
 
 
-def _stage_game(model: ErdModel, sides: Sides, queue: list[Sides]) -> StageGame:
-    """Ask the engine about every pair of (essential) allocations of one state."""
+COMBAT_ENDINGS = frozenset({"rush", "both_rushes"})
+"""The engine's reasons for a game that combat itself ends. Combat reads nothing of the table
+but the Turrets standing (:func:`meeple.games.erd.rounds.combat`), and such a game ends
+before the table changes, so the engine's answer for a pair of allocations and the Turrets
+holds in every state with those Turrets (0.02: 8,184 answers for 187,688 such pairs)."""
+
+Cell = tuple[int, int, float, int, int]
+"""One pair of allocations in a stage game: successor, sign, payoff, reason and flags (the
+arrays of :class:`StageGame`)."""
+
+CombatKey = tuple[tuple[int, int], tuple[Allocate, Allocate]]
+"""Turrets standing on each side, and the pair of allocations."""
+
+_CELL_TYPES = (np.int32, np.int8, np.float64, np.int8, np.int8)
+"""The arrays' types, field by field of a :data:`Cell`."""
+
+
+def _stage_game(
+    model: ErdModel, sides: Sides, queue: list[Sides], combat_endings: dict[CombatKey, Cell]
+) -> StageGame:
+    """Ask the engine about every pair of (essential) allocations of one state, except a
+    pair that combat ends whose answer ``combat_endings`` already holds (and gets here)."""
     game = model.game
     mine, theirs = (game.allocations(s.reserve) for s in sides)
     model.allocation_pairs += len(mine) * len(theirs)
     rows = _classes(game, mine)
     columns = _classes(game, theirs)
-    shape = (len(rows), len(columns))
-    successor = np.full(shape, -1, dtype=np.int32)
-    sign = np.ones(shape, dtype=np.int8)
-    payoff = np.zeros(shape)
-    reason = np.zeros(shape, dtype=np.int8)
-    flags = np.zeros(shape, dtype=np.int8)
-    stood = TURRET_STOOD if sides[0].turrets or sides[1].turrets else 0
-    for i, row in enumerate(rows):
-        for j, column in enumerate(columns):
-            report, after = resolve_round(game, sides, (row[0], column[0]), 1)
-            model.engine_calls += 1
-            flags[i, j] = (
-                stood
-                | (ESCALATION if report.escalation else 0)
-                | (TURRET_MADE if any(report.turrets_made) else 0)
-            )
-            if report.ending is not None:
-                winner = report.ending.winner
-                payoff[i, j] = 0.0 if winner is None else 1.0 if winner == 0 else -1.0
-                reason[i, j] = REASON_CODE[report.ending.reason]
-                continue
-            kept, sign[i, j] = canonical(after)
-            found = model.index.get(kept)
-            if found is None:
-                found = model.index[kept] = len(queue)
-                queue.append(kept)
-            successor[i, j] = found
-    stage = StageGame(sides, rows, columns, successor, sign, payoff, reason, flags)
-    return _merge_alike(stage)
+    turrets = (sides[0].turrets, sides[1].turrets)
+    stood = TURRET_STOOD if any(turrets) else 0
+    cells: list[Cell] = []
+    for row in rows:
+        for column in columns:
+            pair = (row[0], column[0])
+            cell = combat_endings.get((turrets, pair))
+            if cell is None:
+                report, after = resolve_round(game, sides, pair, 1)
+                model.engine_calls += 1
+                cell = _cell(model, report, after, stood, queue)
+                if report.ending is not None and report.ending.reason in COMBAT_ENDINGS:
+                    combat_endings[turrets, pair] = cell
+            cells.append(cell)
+    # Filled cell by cell as Python tuples, made arrays once (a NumPy store per cell costs
+    # more than the tuple).
+    table = np.array(cells, dtype=np.float64).reshape(len(rows), len(columns), len(_CELL_TYPES))
+    arrays = (table[..., k].astype(kind) for k, kind in enumerate(_CELL_TYPES))
+    return _merge_alike(StageGame(sides, rows, columns, *arrays))
+
+
+def _cell(model: ErdModel, report: Combat, after: Sides, stood: int, queue: list[Sides]) -> Cell:
+    """The engine's answer for one pair as a :data:`Cell`; a state it goes on in that is new
+    gets the next index and joins the ``queue`` to build."""
+    flags = (
+        stood
+        | (ESCALATION if report.escalation else 0)
+        | (TURRET_MADE if any(report.turrets_made) else 0)
+    )
+    if report.ending is not None:
+        winner = report.ending.winner
+        payoff = 0.0 if winner is None else 1.0 if winner == 0 else -1.0
+        return -1, 1, payoff, REASON_CODE[report.ending.reason], flags
+    kept, sign = canonical(after)
+    found = model.index.get(kept)
+    if found is None:
+        found = model.index[kept] = len(queue)
+        queue.append(kept)
+    return found, sign, 0.0, 0, flags
 
 
 def _classes(game: ErdGame, allocations: tuple[Allocate, ...]) -> list[list[Allocate]]:

@@ -84,15 +84,28 @@ def to_bytes(solution: Solution, summary: dict[str, Any]) -> bytes:
     for name, kind in _CELLS:
         arrays[name] = np.concatenate([getattr(st, name).ravel() for st in states]).astype(kind)
     # Per entry of each state's history: the sweep, then each mix's weighted classes.
-    entries = [entry for history in solution.history for entry in history]
     arrays["history_per_state"] = np.array([len(h) for h in solution.history], dtype=_COUNT)
-    arrays["history_sweep"] = np.array([k for k, _, _ in entries], dtype=_COUNT)
+    arrays["history_sweep"] = np.array(
+        [k for history in solution.history for k, _, _ in history], dtype=_COUNT
+    )
     for side, name in enumerate(_SIDES):
-        weighted = [np.flatnonzero(entry[1 + side] > _KEEP) for entry in entries]
-        arrays[f"{name}_weighted"] = np.array([len(w) for w in weighted], dtype=_COUNT)
-        arrays[f"{name}_class"] = np.concatenate([*weighted, np.zeros(0, _COUNT)]).astype(_COUNT)
+        # A state's mixes as one table (an entry a row), read row by row: one NumPy call per
+        # state rather than one per entry (80,000 of them).
+        tables = [
+            np.array([entry[1 + side] for entry in history]).reshape(
+                len(history), len(getattr(stage, name))
+            )
+            for stage, history in zip(states, solution.history, strict=True)
+        ]
+        kept = [table > _KEEP for table in tables]
+        arrays[f"{name}_weighted"] = np.concatenate(
+            [*(k.sum(axis=1) for k in kept), np.zeros(0, _COUNT)]
+        ).astype(_COUNT)
+        arrays[f"{name}_class"] = np.concatenate(
+            [*(k.nonzero()[1] for k in kept), np.zeros(0, _COUNT)]
+        ).astype(_COUNT)
         arrays[f"{name}_p"] = np.concatenate(
-            [*(e[1 + side][w] for e, w in zip(entries, weighted, strict=True)), np.zeros(0)]
+            [*(t[k] for t, k in zip(tables, kept, strict=True)), np.zeros(0)]
         )
     facts = {
         "horizon": solution.horizon,
