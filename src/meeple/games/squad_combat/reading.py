@@ -179,9 +179,9 @@ class Reading:
             if card.effect in TARGETED_EFFECTS and not self.effect_targets(seat, card):
                 continue
             plays = game.play[k]
-            out += [
-                plays[s] for s in range(PARTY_SIZE) if self.can_perform(seat, s, k, len(hand) - 1)
-            ]
+            for slot in range(PARTY_SIZE):
+                if self.can_perform(seat, slot, k, len(hand) - 1):
+                    out.append(plays[slot])
         return out
 
     def window_timings(self, seat: int) -> tuple[str, ...]:
