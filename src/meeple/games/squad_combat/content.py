@@ -19,6 +19,7 @@ the item and the field at fault.
 
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -78,6 +79,8 @@ class Cost:
     """Die costs, highest first: each needs its own die of at least that value."""
     cards: int = field(init=False, compare=False, repr=False)
     """Cards the controller discards from hand."""
+    text: str = field(init=False, compare=False, repr=False)
+    """The cost as written (``<3>[1]``, ``-``)."""
 
     def __post_init__(self) -> None:
         # Paying a cost is checked in every legal-move generation: sum the parts once.
@@ -86,6 +89,10 @@ class Cost:
         object.__setattr__(self, "energy", energy)
         object.__setattr__(self, "dice", dice)
         object.__setattr__(self, "cards", sum(1 for kind, _ in self.parts if kind == "card"))
+        # Every card played is logged with its cost: write it once.
+        marks = {"energy": "<{}>", "die": "[{}]", "card": "C"}
+        text = "".join(marks[kind].format(v) for kind, v in self.parts) or "-"
+        object.__setattr__(self, "text", text)
 
     @classmethod
     def parse(cls, text: str) -> Cost:
@@ -120,10 +127,7 @@ class Cost:
         return cls(tuple(parts))
 
     def __str__(self) -> str:
-        if not self.parts:
-            return "-"
-        marks = {"energy": "<{}>", "die": "[{}]", "card": "C"}
-        return "".join(marks[kind].format(v) for kind, v in self.parts)
+        return self.text
 
 
 def dice_cover(dice: tuple[int, ...], needs: tuple[int, ...]) -> bool:
@@ -134,8 +138,9 @@ def dice_cover(dice: tuple[int, ...], needs: tuple[int, ...]) -> bool:
     """
     if len(needs) > len(dice):
         return False
-    top = dice[::-1]
-    return all(d >= n for d, n in zip(top, needs, strict=False))
+    # map, not a generator: this runs for every card and character in every legal-move
+    # generation, and a generator costs as much as the comparisons.
+    return all(map(operator.ge, reversed(dice), needs))
 
 
 # -- the three kinds of item ----------------------------------------------------------------

@@ -179,9 +179,9 @@ class Reading:
             if card.effect in TARGETED_EFFECTS and not self.effect_targets(seat, card):
                 continue
             plays = game.play[k]
-            out += [
-                plays[s] for s in range(PARTY_SIZE) if self.can_perform(seat, s, k, len(hand) - 1)
-            ]
+            for slot in range(PARTY_SIZE):
+                if self.can_perform(seat, slot, k, len(hand) - 1):
+                    out.append(plays[slot])
         return out
 
     def window_timings(self, seat: int) -> tuple[str, ...]:
@@ -199,9 +199,13 @@ class Reading:
 
     def legal(self, player: Player) -> list[SquadAction]:
         """Every action ``player`` may take now."""
-        kind, seat = self.step
-        if player != seat:
-            return []
+        step = self.step
+        return self.choices(step) if player == step.seat else []
+
+    def choices(self, step: Step) -> list[SquadAction]:
+        """Every action open to the seat deciding ``step``, the step pending now (a transition
+        that has just worked it out passes it in rather than working it out again)."""
+        kind, seat = step
         game = self.game
         if kind == PHASE:
             actions: list[SquadAction] = list(self.playable(seat, ("action", "anytime")))

@@ -594,9 +594,9 @@ class SquadCombatState(Reading, State[SquadAction]):
 
     def _next(self, player: Player, action: SquadAction) -> SquadCombatState:
         table = _Table(self)
-        table.act(player, action)
-        table.settle()
-        return table.freeze()
+        table.act(player, action, self.step.kind)
+        step, choices = table.settle()
+        return table.freeze(step, choices)
 
     # -- outcome ----------------------------------------------------------------------------
     @property
@@ -690,27 +690,25 @@ _read_fields = attrgetter(*_FIELDS)
 class _Table(Turns, Combat):
     """A working copy of a state that one transition changes, then freezes into a state."""
 
-    __slots__ = ("game", "known", *_FIELDS)
+    __slots__ = ("game", *_FIELDS)
 
     def __init__(self, state: SquadCombatState) -> None:
         self.game = state.game
-        self.known: tuple[Step, list[SquadAction]] | None = None
         for name, value in zip(_FIELDS, _read_fields(state), strict=True):
             setattr(self, name, value)
 
-    def freeze(self) -> SquadCombatState:
-        """The new state (with the legal actions settle worked out, if it did)."""
+    def freeze(self, step: Step, choices: list[SquadAction]) -> SquadCombatState:
+        """The new state, knowing already the step and the choices :meth:`settle` found."""
         state = SquadCombatState(self.game, *_read_fields(self))
-        if self.known is not None:
-            step, legal = self.known
-            if step == state.step:
-                state._cache[step.seat] = legal
+        # Settle worked them out from these very fields, unchanged since.
+        state._cache["step"] = step
+        if step.seat >= 0:  # nobody decides once the game is over
+            state._cache[step.seat] = choices
         return state
 
     # -- one action -------------------------------------------------------------------------
-    def act(self, player: int, action: SquadAction) -> None:
-        """Apply a legal action of ``player`` at the pending step."""
-        kind = self.step.kind
+    def act(self, player: int, action: SquadAction, kind: str) -> None:
+        """Apply a legal action of ``player`` at the pending step, of this ``kind``."""
         game = self.game
         if isinstance(action, Play):
             self.announce(player, game.content.card_index[action.card], action.slot)
@@ -754,17 +752,19 @@ class _Table(Turns, Combat):
                 self.finish_discards(player)
 
     # -- automatic steps --------------------------------------------------------------------
-    def settle(self) -> None:
+    def settle(self) -> tuple[Step, list[SquadAction]]:
         """Carry the game on until someone has a real decision: resolve what is complete,
-        make forced single choices, and skip windows and discards with nothing to decide."""
+        make forced single choices, and skip windows and discards with nothing to decide.
+        Returns that decision's step and the choices open to its seat."""
         # Under 'playable' prompts a seat is asked only when it has a choice to make.
         ask_only_choices = self.game.options.reaction_prompts == "playable"
         # Under auto_steps=false a single possible choice is asked too (scripts, tutorials).
         take_single = self.game.options.auto_steps
         while True:
-            kind, seat = self.step
+            step = self.step
+            kind, seat = step
             if kind == OVER:
-                return
+                return step, []
             if kind == RESOLVE:
                 if not self.stack:
                     self.roll_refresh()
@@ -774,27 +774,21 @@ class _Table(Turns, Combat):
             if kind == END_DISCARD and not self.hands[seat]:
                 self.finish_discards(seat)
                 continue
-            if (
-                kind in WINDOWS
-                and ask_only_choices
-                and not self.playable(seat, self.window_timings(seat))
-            ):
-                self.close_window(kind)
+            choices = self.choices(step)
+            if kind in WINDOWS and ask_only_choices and choices == [DONE]:
+                self.close_window(kind)  # nothing to play
                 continue
-            if kind in FORCED:
-                legal = self.legal(seat)
-                if not legal:
-                    self.fizzle()
-                    continue
-                if len(legal) == 1 and take_single:
-                    self.act(seat, legal[0])
-                    continue
-                self.known = (Step(kind, seat), legal)
-            elif kind in (ATTACK_DIE, DEFENSE_DIE) or (kind == PHASE and ask_only_choices):
-                # No die to spend (public), or nothing to do but pass (says the hand is dead).
-                legal = self.legal(seat)
-                if len(legal) == 1 and take_single:
-                    self.act(seat, legal[0])
-                    continue
-                self.known = (Step(kind, seat), legal)
-            return
+            if kind in FORCED and not choices:
+                self.fizzle()
+                continue
+            # A single choice is made for the seat at a forced step, and where it has no die
+            # to spend (public) or nothing to do but pass (says the hand is dead).
+            made_for_the_seat = (
+                kind in FORCED
+                or kind in (ATTACK_DIE, DEFENSE_DIE)
+                or (kind == PHASE and ask_only_choices)
+            )
+            if made_for_the_seat and take_single and len(choices) == 1:
+                self.act(seat, choices[0], kind)
+                continue
+            return step, choices
