@@ -100,23 +100,33 @@ PER_GAME_LIMIT = 64
 """How many games' tables :func:`per_game` keeps before it starts afresh."""
 
 
+def by_identity(limit: int) -> Callable[[Callable[[_G], _T]], Callable[[_G], _T]]:
+    """A decorator keeping ``make(x)`` per object ``x`` by identity (``x`` held, so its id
+    stays its own), for a value asked again and again of the same object where hashing the
+    object would cost more than making the value; at most ``limit`` are kept before it
+    starts afresh (``.cache_clear()`` forgets them). Errors ``make`` raises are not kept."""
+
+    def decorate(make: Callable[[_G], _T]) -> Callable[[_G], _T]:
+        kept: dict[int, tuple[Any, Any]] = {}
+
+        @functools.wraps(make)
+        def made_for(x: _G) -> _T:
+            found = kept.get(id(x))
+            if found is not None and found[0] is x:
+                return found[1]
+            if len(kept) >= limit:
+                kept.clear()
+            made = make(x)
+            kept[id(x)] = (x, made)
+            return made
+
+        made_for.cache_clear = kept.clear  # type: ignore[attr-defined]
+        return made_for
+
+    return decorate
+
+
 def per_game(make: Callable[[_G], _T]) -> Callable[[_G], _T]:
-    """``make(game)`` kept per game object (by identity, the game held so its id stays its
-    own), since a search asks for a game's compiled tables at every rollout; at most
-    :data:`PER_GAME_LIMIT` games are kept (``.cache_clear()`` forgets them). Errors ``make``
-    raises are not kept."""
-    kept: dict[int, tuple[Any, Any]] = {}
-
-    @functools.wraps(make)
-    def tables(game: _G) -> _T:
-        found = kept.get(id(game))
-        if found is not None and found[0] is game:
-            return found[1]
-        if len(kept) >= PER_GAME_LIMIT:
-            kept.clear()
-        made = make(game)
-        kept[id(game)] = (game, made)
-        return made
-
-    tables.cache_clear = kept.clear  # type: ignore[attr-defined]
-    return tables
+    """``make(game)`` kept per game object (:func:`by_identity`), since a search asks for a
+    game's compiled tables at every rollout; at most :data:`PER_GAME_LIMIT` games are kept."""
+    return by_identity(PER_GAME_LIMIT)(make)

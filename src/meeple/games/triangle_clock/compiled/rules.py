@@ -52,7 +52,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from meeple.core.kernels import kernel, per_game
+from meeple.core.kernels import by_identity, kernel, per_game
 from meeple.core.rng import make_rng
 from meeple.core.simultaneous import Submissions
 from meeple.games.triangle_clock.cards import CARDS, NUM_CARDS, NUM_SYMBOLS
@@ -190,45 +190,29 @@ def encode(state: TriangleClockState) -> np.ndarray:
 _NONE = [-1] * RECORD * ROUNDS
 
 
-_HISTORIES: dict[int, tuple[tuple[RoundResult, ...], np.ndarray]] = {}
-
-
+@by_identity(1024)
 def _history(history: tuple[RoundResult, ...]) -> np.ndarray:
     """The finished rounds' values, padded to 32 rounds: the end of a state's array. The
     samples of a search share their history, and it is more than half of the array, so
     it is kept by identity as :func:`_record` keeps a record's (read-only, as it is shared)."""
-    found = _HISTORIES.get(id(history))
-    if found is not None and found[0] is history:
-        return found[1]
     values: list[int] = []
     for result in history:
         values += _record(result)
     values += _NONE[: RECORD * (ROUNDS - len(history))]
     array = np.array(values, dtype=np.int16)
     array.flags.writeable = False
-    if len(_HISTORIES) >= 1024:
-        _HISTORIES.clear()
-    _HISTORIES[id(history)] = (history, array)  # the history is held, so its id stays its own
     return array
 
 
-_RECORDS: dict[int, tuple[RoundResult, tuple[int, ...]]] = {}
-
-
+@by_identity(4096)
 def _record(result: RoundResult) -> tuple[int, ...]:
     """A finished round's values. A game's records are encoded again at every step, so
     they are kept by identity (hashing a record costs more than encoding it)."""
-    found = _RECORDS.get(id(result))
-    if found is not None and found[0] is result:
-        return found[1]
     values = [-1 if result.winner is None else result.winner, result.points]
     for play in result.seats:
         values += play.cards
         values += [_PICK_IDS[pick] for pick in play.picks]
-    if len(_RECORDS) >= 4096:
-        _RECORDS.clear()
-    _RECORDS[id(result)] = (result, tuple(values))  # the record is held, so its id stays its own
-    return _RECORDS[id(result)][1]
+    return tuple(values)
 
 
 def decode(game: TriangleClockGame, array: np.ndarray, seed: int = 0) -> TriangleClockState:
