@@ -26,27 +26,26 @@ class Frames:
     """Every WebSocket message one page received, decoded, in order; and, in the same order,
     what the page sent (``exchange``), so a refusal can be told from a race."""
 
-    messages: list[dict[str, Any]] = field(default_factory=list)
     exchange: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     """``("received" | "sent", message)`` in the order the page met them."""
+
+    @property
+    def messages(self) -> list[dict[str, Any]]:
+        """What the page received, in order."""
+        return [m for way, m in self.exchange if way == "received"]
 
     def attach(self, page: Any) -> Frames:
         """Record the frames of every socket the page opens (reconnections too)."""
 
         def on_socket(ws: Any) -> None:
-            ws.on("framereceived", lambda payload: self._add(payload))
-            ws.on("framesent", lambda payload: self._sent(payload))
+            ws.on(
+                "framereceived",
+                lambda payload: self.exchange.append(("received", _decoded(payload))),
+            )
+            ws.on("framesent", lambda payload: self.exchange.append(("sent", _decoded(payload))))
 
         page.on("websocket", on_socket)
         return self
-
-    def _add(self, payload: Any) -> None:
-        message = _decoded(payload)
-        self.messages.append(message)
-        self.exchange.append(("received", message))
-
-    def _sent(self, payload: Any) -> None:
-        self.exchange.append(("sent", _decoded(payload)))
 
     def of_type(self, kind: str) -> list[dict[str, Any]]:
         """The messages of one type ("state", "error", ...)."""
@@ -66,23 +65,21 @@ class Frames:
         than the one it had, or lost track of its own moves, is not excused."""
         if error.get("code") != "stale_move":
             return False
-        at = next(i for i, (_, m) in enumerate(self.exchange) if m is error)
-        sent = [m for way, m in self.exchange[:at] if way == "sent" and m.get("type") == "move"]
-        if not sent:
+        move = had = newest = None  # the last move sent before the error, the state it had
+        for way, message in self.exchange:
+            if message is error:
+                break
+            if way == "received" and message.get("type") == "state":
+                newest = message
+            elif way == "sent" and message.get("type") == "move":
+                move, had = message, newest
+        if move is None or had is None or had["seq"] != move["seq"]:
             return False
-        move = sent[-1]
-        sent_at = max(i for i, (_, m) in enumerate(self.exchange[:at]) if m is move)
-        had = [
-            m
-            for way, m in self.exchange[:sent_at]
-            if way == "received" and m.get("type") == "state"
-        ]
-        if not had or had[-1]["seq"] != move["seq"] or not error["seq"] > move["seq"]:
+        if not error["seq"] > move["seq"]:
             return False
-        seat = had[-1]["seat"]
         by = {e["n"]: e["seat"] for m in self.of_type("state") for e in m.get("log", [])}
         taken = range(move["seq"] + 1, error["seq"] + 1)
-        return all(n in by and by[n] != seat for n in taken)
+        return all(n in by and by[n] != had["seat"] for n in taken)
 
 
 def _decoded(payload: Any) -> dict[str, Any]:

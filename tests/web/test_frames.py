@@ -22,12 +22,7 @@ def stale(quoted: int, now: int) -> dict[str, Any]:
 
 def frames(*exchange: tuple[str, dict[str, Any]]) -> Frames:
     """Frames holding this exchange, in order."""
-    seen = Frames()
-    for way, message in exchange:
-        seen.exchange.append((way, message))
-        if way == "received":
-            seen.messages.append(message)
-    return seen
+    return Frames(list(exchange))
 
 
 def move(seq: int) -> tuple[str, dict[str, Any]]:
