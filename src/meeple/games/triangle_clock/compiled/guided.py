@@ -53,10 +53,12 @@ from meeple.games.triangle_clock.compiled.rules import (
     DECK_LEN,
     FIRST,
     HAND,
+    HAND_SIZE,
     HISTORY,
     MAX_ACTIONS,
     MULL,
     MULLIGAN_ID,
+    NUM_CARDS,
     ORDERS,
     OVER,
     PALETTE,
@@ -308,15 +310,27 @@ def deal_unseen(state: np.ndarray, seat: int, out: np.ndarray) -> None:
     A rollout's state is a determinization from the searching seat's view, which holds
     that seat's true hand: a policy that read the other hand from it would play each seat
     as if it saw the other's cards, the searcher's real ones among them."""
+    pool = np.empty(state[DECK_LEN] + HAND_SIZE, dtype=np.int64)
+    slots = np.empty(HAND_SIZE, dtype=np.int64)
+    drawn = np.empty(HAND_SIZE, dtype=np.int64)
+    hidden = _unseen(state, seat, out, pool, slots)
+    _redeal(out, seat, pool, slots, drawn, hidden)
+
+
+@compiled
+def _unseen(
+    state: np.ndarray, seat: int, out: np.ndarray, pool: np.ndarray, slots: np.ndarray
+) -> int:
+    """What :func:`deal_unseen` deals from, gathered once for any number of deals:
+    ``out`` := ``state``, ``pool`` := the deck then the other seat's hidden cards,
+    ``slots`` := those cards' slots; returns how many are hidden."""
     out[:] = state
     other = SEATS_AT + (1 - seat) * SEAT_SIZE
     phase = state[PHASE]
     done = phase - 1 if FIRST <= phase <= THIRD else 0
     size = state[DECK_LEN]
-    pool = np.empty(size + 4, dtype=np.int64)
     for i in range(size):
         pool[i] = state[DECK + i]
-    slots = np.empty(4, dtype=np.int64)
     hidden = 0
     for slot in range(4):
         if state[other + HAND + slot] < 0:
@@ -329,11 +343,56 @@ def deal_unseen(state: np.ndarray, seat: int, out: np.ndarray) -> None:
             slots[hidden] = slot
             pool[size + hidden] = state[other + HAND + slot]
             hidden += 1
-    n = size + hidden
+    return hidden
+
+
+@compiled
+def _redeal(
+    out: np.ndarray,
+    seat: int,
+    pool: np.ndarray,
+    slots: np.ndarray,
+    drawn: np.ndarray,
+    hidden: int,
+) -> None:
+    """One deal of :func:`deal_unseen` into ``out``, from what :func:`_unseen` gathered
+    (``drawn`` is scratch). The pool is put back in order afterwards, so that the next
+    deal draws from it as a fresh one would: a state copy and a pool per deal cost as much
+    as planning the hand dealt."""
+    other = SEATS_AT + (1 - seat) * SEAT_SIZE
+    n = out[DECK_LEN] + hidden
     for j in range(hidden):  # a partial Fisher-Yates shuffle of the pool
         i = j + np.random.randint(0, n - j)
+        drawn[j] = i
         pool[j], pool[i] = pool[i], pool[j]
         out[other + HAND + slots[j]] = pool[j]
+    for j in range(hidden - 1, -1, -1):  # the swaps undone, last first
+        i = drawn[j]
+        pool[j], pool[i] = pool[i], pool[j]
+
+
+@compiled
+def _rows(params: np.ndarray) -> int:
+    """Opponent hands a planned pick is judged against (:data:`SAMPLES`; 0 without
+    :data:`REPLY`, 1 for the hand in the state itself)."""
+    if params[_REPLY]:
+        return max(int(params[_SAMPLES]), 1)
+    return 0
+
+
+@compiled
+def _scratch(state: np.ndarray, params: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The arrays :func:`_choose` works in, made once per rollout rather than per pick:
+    the redealt state, the pool, slots and draws of :func:`_redeal`, the opponent hands
+    and the plan."""
+    return (
+        np.empty_like(state),
+        np.empty(NUM_CARDS + HAND_SIZE, dtype=np.int64),
+        np.empty(HAND_SIZE, dtype=np.int64),
+        np.empty(HAND_SIZE, dtype=np.int64),
+        np.empty((_rows(params), 2), dtype=np.int64),
+        np.empty(2, dtype=np.int64),
+    )
 
 
 @compiled
@@ -345,9 +404,11 @@ def _choose(
     strength: np.ndarray,
     moves: np.ndarray,
     params: np.ndarray,
+    scratch: tuple[np.ndarray, ...],
 ) -> int:
     """The rollout's action for ``seat``: the planned pick, or with chance ``EPSILON`` (or
-    where no plan is legal) a uniformly random legal action other than a Mulligan."""
+    where no plan is legal) a uniformly random legal action other than a Mulligan.
+    ``scratch`` is :func:`_scratch`'s."""
     count = legal_actions(state, seat, moves)
     if count == 1:
         return moves[0]
@@ -355,21 +416,20 @@ def _choose(
     if moves[count - 1] == MULLIGAN_ID:
         plain -= 1
     if np.random.random() >= params[_EPSILON]:
+        dealt, pool, slots, drawn, against, plan = scratch
         item_cost = params[_ITEM_COST]
         keep = params[_KEEP]
-        plan = np.empty(2, dtype=np.int64)
         samples = int(params[_SAMPLES])
-        rows = 0
-        if params[_REPLY]:  # the opponent's strongest hands first, then the best answer
-            rows = max(samples, 1)
-        against = np.empty((rows, 2), dtype=np.int64)
-        dealt = np.empty_like(state)
-        none = np.empty((0, 2), dtype=np.int64)
-        for r in range(rows):
-            view = state
+        none = against[:0]
+        # the opponent's strongest hands first, then the best answer
+        view = state
+        hidden = 0
+        if samples > 0:
+            hidden = _unseen(state, seat, dealt, pool, slots)
+            view = dealt
+        for r in range(against.shape[0]):
             if samples > 0:
-                deal_unseen(state, seat, dealt)
-                view = dealt
+                _redeal(dealt, seat, pool, slots, drawn, hidden)
             planned_pick(
                 view, 1 - seat, cards, power, strength, _ORDERS, item_cost, keep, none, plan
             )
@@ -451,9 +511,10 @@ def guided_rollout(
     # Writable, as a caller from Python passes it (the global NO_CHANCE is read-only inside
     # a kernel): ``apply`` is compiled once for both.
     no_chance = np.zeros((2, 0), dtype=np.int64)
+    scratch = _scratch(state, params)
     seat = to_act(state)
     while seat >= 0 and state[ROUND] <= last:
-        action = np.int64(_choose(state, seat, cards, power, strength, moves, params))
+        action = np.int64(_choose(state, seat, cards, power, strength, moves, params, scratch))
         apply(state, seat, action, cards, power, strength, rules, no_chance)
         seat = to_act(state)
 
@@ -568,7 +629,8 @@ def _policy_action(
 ) -> int:
     np.random.seed(seed)
     moves = np.empty(MAX_ACTIONS, dtype=np.int16)
-    return _choose(start, seat, cards, power, strength, moves, params)
+    scratch = _scratch(start, params)
+    return _choose(start, seat, cards, power, strength, moves, params, scratch)
 
 
 def choose(state: TriangleClockState, seat: int, seed: int) -> object:
