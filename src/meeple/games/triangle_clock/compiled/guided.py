@@ -42,7 +42,7 @@ planned round says much more per microsecond.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -53,10 +53,12 @@ from meeple.games.triangle_clock.compiled.rules import (
     DECK_LEN,
     FIRST,
     HAND,
+    HAND_SIZE,
     HISTORY,
     MAX_ACTIONS,
     MULL,
     MULLIGAN_ID,
+    NUM_CARDS,
     ORDERS,
     OVER,
     PALETTE,
@@ -161,6 +163,43 @@ def _shown(symbol: int, palette: bool, right: bool) -> int:
 
 
 @compiled
+def _first_order(
+    state: np.ndarray, base: int, done: int, letters: tuple[int, int, int], orders: np.ndarray
+) -> int:
+    """The first of ``orders`` in which a plan of ``letters`` reveals the ``done`` picks
+    the seat at ``base`` has revealed, or -1 if none does."""
+    for o in range(orders.shape[0]):
+        ok = True
+        for k in range(done):
+            if letters[orders[o, k]] != state[base + PICKS + k] >> 2:
+                ok = False
+        if ok:
+            return o
+    return -1
+
+
+@compiled
+def _revealed_at(state: np.ndarray, base: int, done: int, letter: int) -> int:
+    """The pick (an action id) among the ``done`` revealed by the seat at ``base`` that
+    shows ``letter``, or -1."""
+    found = -1
+    for k in range(done):
+        if state[base + PICKS + k] >> 2 == letter:
+            found = state[base + PICKS + k]
+    return found
+
+
+@compiled
+def _symbol(state: np.ndarray, base: int, cards: np.ndarray, letter: int, pick: int) -> int:
+    """The symbol ``letter`` of the seat at ``base`` shows: as ``pick`` revealed it, or as
+    printed where ``pick`` is -1."""
+    printed = cards[state[base + HAND + (letter >> 1)], letter & 1]
+    if pick < 0:
+        return printed
+    return _shown(printed, pick & 1 == 1, pick & 2 == 2)
+
+
+@compiled
 def planned_pick(
     state: np.ndarray,
     seat: int,
@@ -183,11 +222,47 @@ def planned_pick(
     less the items: a hand that will lose is best kept weak, as the heuristic agent plays.
     Each plan also gains ``keep_weight`` times :func:`kept_strength` of the two cards it
     keeps."""
+    ranked, gains = _ranked(against)
+    kept = np.empty(16)
+    return _plan(
+        state,
+        seat,
+        cards,
+        power,
+        strength,
+        orders,
+        item_cost,
+        keep_weight,
+        ranked,
+        gains,
+        plan,
+        kept,
+    )
+
+
+@compiled
+def _plan(
+    state: np.ndarray,
+    seat: int,
+    cards: np.ndarray,
+    power: np.ndarray,
+    strength: np.ndarray,
+    orders: np.ndarray,
+    item_cost: float,
+    keep_weight: float,
+    ranked: np.ndarray,
+    gains: np.ndarray,
+    plan: np.ndarray,
+    kept: np.ndarray,
+) -> int:
+    """:func:`planned_pick` with the opponent hands as :func:`_ranked` gives them and
+    ``kept`` (16 values) as scratch: a rollout plans some twenty times a pick, and an
+    allocation costs as much as a tenth of a plan."""
     plan[0], plan[1] = -1, 0
     phase = state[PHASE]
     if phase < FIRST or phase == OVER:
         return -1
-    rows = against.shape[0]
+    rows = ranked.shape[0]
     base = SEATS_AT + seat * SEAT_SIZE
     done = phase - 1
     shared = state[ORDERS + state[ROUND] - 1]
@@ -198,42 +273,41 @@ def planned_pick(
             may_swap = False
         if state[base + PICKS + k] & 2:
             may_turn = False
-    letters = np.empty(3, dtype=np.int64)
-    printed = np.empty(3, dtype=np.int64)
-    fixed = np.empty(3, dtype=np.int64)  # the pick revealed at that letter, -1 if free
     best_value, best_power, best_strength, best_pick = -1e9, -1, 0, -1
-    kept = np.zeros(16)  # by the mask of the two slots played: what the other two make
-    if keep_weight > 0:
-        for c in range(4):
-            for d in range(c + 1, 4):
-                value = keep_weight * kept_strength(state, seat, c, d, cards, power, strength)
-                kept[15 ^ (1 << c | 1 << d)] = value
+    # By the mask of the two slots played: what the other two make. Each is worked out when
+    # a plan first plays those slots, as most plans are ruled out once a pick is revealed.
+    known = 0  # the masks whose ``kept`` is worked out
     for full in range(4):
         for other in range(4):
             if other == full:
                 continue
             for side in range(2):
-                letters[0] = 2 * full
-                letters[1] = 2 * full + 1
-                letters[2] = 2 * other + side
-                order = -1  # the first order consistent with the picks revealed
-                for o in range(4):
-                    ok = True
-                    for k in range(done):
-                        if letters[orders[o, k]] != state[base + PICKS + k] >> 2:
-                            ok = False
-                    if ok:
-                        order = o
-                        break
+                # tuples rather than arrays: a plan is made some twenty times a pick, and
+                # an array is an allocation
+                letters = (2 * full, 2 * full + 1, 2 * other + side)
+                order = _first_order(state, base, done, letters, orders)
                 if order < 0:
                     continue
-                for j in range(3):
-                    x = letters[j]
-                    printed[j] = cards[state[base + HAND + (x >> 1)], x & 1]
-                    fixed[j] = -1
-                    for k in range(done):
-                        if state[base + PICKS + k] >> 2 == x:
-                            fixed[j] = state[base + PICKS + k]
+                played = 1 << full | 1 << other
+                if not known >> played & 1:
+                    kept[played] = 0.0
+                    if keep_weight > 0:
+                        kept[played] = keep_weight * _kept_by(
+                            state, seat, played, cards, power, strength
+                        )
+                    known |= 1 << played
+                # the pick revealed at each letter, -1 if free
+                fixed = (
+                    _revealed_at(state, base, done, letters[0]),
+                    _revealed_at(state, base, done, letters[1]),
+                    _revealed_at(state, base, done, letters[2]),
+                )
+                # each letter's symbol, final where revealed, as printed where free
+                symbols = (
+                    _symbol(state, base, cards, letters[0], fixed[0]),
+                    _symbol(state, base, cards, letters[1], fixed[1]),
+                    _symbol(state, base, cards, letters[2], fixed[2]),
+                )
                 nxt = orders[order, done]
                 # -1: no item; 0-2: the item goes on that letter (a free one)
                 for swap in range(-1, 3 if may_swap else 0):
@@ -244,31 +318,88 @@ def planned_pick(
                             continue
                         code = shared
                         for j in range(3):
-                            if fixed[j] >= 0:
-                                s = _shown(printed[j], fixed[j] & 1 == 1, fixed[j] & 2 == 2)
-                            else:
-                                s = _shown(printed[j], swap == j, turn == j)
-                            code = code << 4 | s
+                            shown = symbols[j]
+                            if fixed[j] < 0:
+                                shown = _shown(shown, swap == j, turn == j)
+                            code = code << 4 | shown
                         spent = (swap >= 0) + (turn >= 0)
-                        mine = power[code]
                         if rows == 0:
                             value = float(strength[code])
                         else:
-                            total = 0
-                            for r in range(rows):
-                                if mine > against[r, 0]:
-                                    total += against[r, 1]
-                                elif mine < against[r, 0]:
-                                    total -= strength[code]
-                            value = total / rows
-                        value += kept[1 << full | 1 << other] - item_cost * spent
-                        if value > best_value or (value == best_value and mine > best_power):
+                            value = _against(power[code], strength[code], ranked, gains)
+                        value += kept[played] - item_cost * spent
+                        if value < best_value:
+                            continue  # the power only breaks a tie: not read (a cache miss)
+                        mine = power[code]
+                        if value > best_value or mine > best_power:
                             best_value, best_power = value, mine
                             best_strength = strength[code]
                             best_pick = 4 * letters[nxt] + (swap == nxt) + 2 * (turn == nxt)
     plan[0] = best_power
     plan[1] = best_strength
     return best_pick
+
+
+@compiled
+def _ranked(against: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The opponent hands' powers, ascending, and the running sums of their strengths in
+    that order (from 0): what :func:`_against` reads."""
+    ranked = np.empty(against.shape[0], dtype=np.int64)
+    gains = np.empty(against.shape[0] + 1, dtype=np.int64)
+    _rank(against, ranked, gains)
+    return ranked, gains
+
+
+@compiled
+def _rank(against: np.ndarray, ranked: np.ndarray, gains: np.ndarray) -> None:
+    """:func:`_ranked` into ``ranked`` and ``gains``."""
+    gains[0] = 0
+    for r in range(against.shape[0]):  # an insertion sort by power, strengths carried along
+        power, gain = against[r, 0], against[r, 1]
+        i = r
+        while i > 0 and ranked[i - 1] > power:
+            ranked[i] = ranked[i - 1]
+            gains[i + 1] = gains[i]
+            i -= 1
+        ranked[i] = power
+        gains[i + 1] = gain
+    for r in range(against.shape[0]):
+        gains[r + 1] += gains[r]
+
+
+@compiled
+def _against(mine: int, own: int, ranked: np.ndarray, gains: np.ndarray) -> float:
+    """What a hand of power ``mine`` and strength ``own`` scores on average against the
+    opponent hands of :func:`_ranked`: their strength where it ranks higher, minus its own
+    where it ranks lower. It counts the hands below and above rather than branching on
+    each (every comparison a coin toss for the branch predictor), and the running sums
+    give the strength of those below."""
+    rows = ranked.shape[0]
+    below = above = 0
+    for r in range(rows):
+        below += ranked[r] < mine
+        above += ranked[r] > mine
+    return (gains[below] - above * own) / rows
+
+
+@compiled
+def _kept_by(
+    state: np.ndarray,
+    seat: int,
+    played: int,
+    cards: np.ndarray,
+    power: np.ndarray,
+    strength: np.ndarray,
+) -> float:
+    """:func:`kept_strength` of the two slots not in the mask ``played``, lower first."""
+    low = high = -1
+    for slot in range(4):
+        if not played >> slot & 1:
+            if low < 0:
+                low = slot
+            else:
+                high = slot
+    return kept_strength(state, seat, low, high, cards, power, strength)
 
 
 @compiled
@@ -308,15 +439,27 @@ def deal_unseen(state: np.ndarray, seat: int, out: np.ndarray) -> None:
     A rollout's state is a determinization from the searching seat's view, which holds
     that seat's true hand: a policy that read the other hand from it would play each seat
     as if it saw the other's cards, the searcher's real ones among them."""
+    pool = np.empty(state[DECK_LEN] + HAND_SIZE, dtype=np.int64)
+    slots = np.empty(HAND_SIZE, dtype=np.int64)
+    drawn = np.empty(HAND_SIZE, dtype=np.int64)
+    hidden = _unseen(state, seat, out, pool, slots)
+    _redeal(out, seat, pool, slots, drawn, hidden)
+
+
+@compiled
+def _unseen(
+    state: np.ndarray, seat: int, out: np.ndarray, pool: np.ndarray, slots: np.ndarray
+) -> int:
+    """What :func:`deal_unseen` deals from, gathered once for any number of deals:
+    ``out`` := ``state``, ``pool`` := the deck then the other seat's hidden cards,
+    ``slots`` := those cards' slots; returns how many are hidden."""
     out[:] = state
     other = SEATS_AT + (1 - seat) * SEAT_SIZE
     phase = state[PHASE]
     done = phase - 1 if FIRST <= phase <= THIRD else 0
     size = state[DECK_LEN]
-    pool = np.empty(size + 4, dtype=np.int64)
     for i in range(size):
         pool[i] = state[DECK + i]
-    slots = np.empty(4, dtype=np.int64)
     hidden = 0
     for slot in range(4):
         if state[other + HAND + slot] < 0:
@@ -329,11 +472,82 @@ def deal_unseen(state: np.ndarray, seat: int, out: np.ndarray) -> None:
             slots[hidden] = slot
             pool[size + hidden] = state[other + HAND + slot]
             hidden += 1
-    n = size + hidden
+    return hidden
+
+
+@compiled
+def _redeal(
+    out: np.ndarray,
+    seat: int,
+    pool: np.ndarray,
+    slots: np.ndarray,
+    drawn: np.ndarray,
+    hidden: int,
+) -> None:
+    """One deal of :func:`deal_unseen` into ``out``, from what :func:`_unseen` gathered
+    (``drawn`` is scratch). The pool is put back in order afterwards, so that the next
+    deal draws from it as a fresh one would: a state copy and a pool per deal cost as much
+    as planning the hand dealt."""
+    other = SEATS_AT + (1 - seat) * SEAT_SIZE
+    n = out[DECK_LEN] + hidden
     for j in range(hidden):  # a partial Fisher-Yates shuffle of the pool
         i = j + np.random.randint(0, n - j)
+        drawn[j] = i
         pool[j], pool[i] = pool[i], pool[j]
         out[other + HAND + slots[j]] = pool[j]
+    for j in range(hidden - 1, -1, -1):  # the swaps undone, last first
+        i = drawn[j]
+        pool[j], pool[i] = pool[i], pool[j]
+
+
+@compiled
+def _rows(params: np.ndarray) -> int:
+    """Opponent hands a planned pick is judged against (:data:`SAMPLES`; 0 without
+    :data:`REPLY`, 1 for the hand in the state itself)."""
+    if params[_REPLY]:
+        return max(int(params[_SAMPLES]), 1)
+    return 0
+
+
+class _Scratch(NamedTuple):
+    """The arrays :func:`_choose` works in, made once per rollout rather than per pick
+    (:func:`_scratch`)."""
+
+    dealt: np.ndarray
+    """The state with the opponent's hidden cards dealt again (:func:`_redeal`)."""
+    pool: np.ndarray
+    """What they are dealt from (:func:`_unseen`)."""
+    slots: np.ndarray
+    """Their slots."""
+    drawn: np.ndarray
+    """The pool's swaps of one deal."""
+    against: np.ndarray
+    """The opponent hands a pick is planned against, a row (power, strength) each."""
+    ranked: np.ndarray
+    """Their powers, ascending (:func:`_ranked`)."""
+    gains: np.ndarray
+    """The running sums of their strengths in that order."""
+    plan: np.ndarray
+    """A plan's power and strength."""
+    kept: np.ndarray
+    """What each pair of slots kept makes (:func:`_plan`)."""
+
+
+@compiled
+def _scratch(state: np.ndarray, params: np.ndarray) -> _Scratch:
+    """A rollout's :class:`_Scratch` for ``state``'s array and ``params``' opponent hands."""
+    rows = _rows(params)
+    return _Scratch(
+        np.empty_like(state),
+        np.empty(NUM_CARDS + HAND_SIZE, dtype=np.int64),
+        np.empty(HAND_SIZE, dtype=np.int64),
+        np.empty(HAND_SIZE, dtype=np.int64),
+        np.empty((rows, 2), dtype=np.int64),
+        np.empty(rows, dtype=np.int64),
+        np.empty(rows + 1, dtype=np.int64),
+        np.empty(2, dtype=np.int64),
+        np.empty(16),
+    )
 
 
 @compiled
@@ -345,9 +559,11 @@ def _choose(
     strength: np.ndarray,
     moves: np.ndarray,
     params: np.ndarray,
+    scratch: _Scratch,
 ) -> int:
     """The rollout's action for ``seat``: the planned pick, or with chance ``EPSILON`` (or
-    where no plan is legal) a uniformly random legal action other than a Mulligan."""
+    where no plan is legal) a uniformly random legal action other than a Mulligan.
+    ``scratch`` is :func:`_scratch`'s."""
     count = legal_actions(state, seat, moves)
     if count == 1:
         return moves[0]
@@ -357,25 +573,48 @@ def _choose(
     if np.random.random() >= params[_EPSILON]:
         item_cost = params[_ITEM_COST]
         keep = params[_KEEP]
-        plan = np.empty(2, dtype=np.int64)
         samples = int(params[_SAMPLES])
-        rows = 0
-        if params[_REPLY]:  # the opponent's strongest hands first, then the best answer
-            rows = max(samples, 1)
-        against = np.empty((rows, 2), dtype=np.int64)
-        dealt = np.empty_like(state)
-        none = np.empty((0, 2), dtype=np.int64)
-        for r in range(rows):
-            view = state
+        dealt, plan, kept = scratch.dealt, scratch.plan, scratch.kept
+        # the opponent's strongest hands first, then the best answer
+        view = state
+        hidden = 0
+        if samples > 0:
+            hidden = _unseen(state, seat, dealt, scratch.pool, scratch.slots)
+            view = dealt
+        none, no_gains = scratch.ranked[:0], scratch.gains[:1]
+        no_gains[0] = 0
+        for r in range(scratch.against.shape[0]):
             if samples > 0:
-                deal_unseen(state, seat, dealt)
-                view = dealt
-            planned_pick(
-                view, 1 - seat, cards, power, strength, _ORDERS, item_cost, keep, none, plan
+                _redeal(dealt, seat, scratch.pool, scratch.slots, scratch.drawn, hidden)
+            _plan(
+                view,
+                1 - seat,
+                cards,
+                power,
+                strength,
+                _ORDERS,
+                item_cost,
+                keep,
+                none,
+                no_gains,
+                plan,
+                kept,
             )
-            against[r, 0], against[r, 1] = plan[0], plan[1]
-        pick = planned_pick(
-            state, seat, cards, power, strength, _ORDERS, item_cost, keep, against, plan
+            scratch.against[r, 0], scratch.against[r, 1] = plan[0], plan[1]
+        _rank(scratch.against, scratch.ranked, scratch.gains)
+        pick = _plan(
+            state,
+            seat,
+            cards,
+            power,
+            strength,
+            _ORDERS,
+            item_cost,
+            keep,
+            scratch.ranked,
+            scratch.gains,
+            plan,
+            kept,
         )
         for i in range(plain):
             if moves[i] == pick:
@@ -451,9 +690,10 @@ def guided_rollout(
     # Writable, as a caller from Python passes it (the global NO_CHANCE is read-only inside
     # a kernel): ``apply`` is compiled once for both.
     no_chance = np.zeros((2, 0), dtype=np.int64)
+    scratch = _scratch(state, params)
     seat = to_act(state)
     while seat >= 0 and state[ROUND] <= last:
-        action = np.int64(_choose(state, seat, cards, power, strength, moves, params))
+        action = np.int64(_choose(state, seat, cards, power, strength, moves, params, scratch))
         apply(state, seat, action, cards, power, strength, rules, no_chance)
         seat = to_act(state)
 
@@ -568,7 +808,8 @@ def _policy_action(
 ) -> int:
     np.random.seed(seed)
     moves = np.empty(MAX_ACTIONS, dtype=np.int16)
-    return _choose(start, seat, cards, power, strength, moves, params)
+    scratch = _scratch(start, params)
+    return _choose(start, seat, cards, power, strength, moves, params, scratch)
 
 
 def choose(state: TriangleClockState, seat: int, seed: int) -> object:
