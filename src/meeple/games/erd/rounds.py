@@ -345,9 +345,9 @@ def discard_piles(
     allocations: tuple[Allocate, Allocate],
     made: tuple[int, int],
 ) -> tuple[Side, Side]:
-    """After a combat that did not end the game: the Heavies ``made`` Turrets stand in their
-    owner's discard, and every other card of the piles goes to its owner's discard. Returns
-    the sides."""
+    """After a combat that did not end the game: the Heavies that became Turrets (``made``,
+    per player) stand as Turrets, and every other card of the piles goes to its owner's
+    discard. Returns the sides."""
     after = []
     for side, alloc, turrets in zip(sides, allocations, made, strict=True):
         piles = alloc.cards
