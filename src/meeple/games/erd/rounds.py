@@ -184,11 +184,11 @@ def recover(version: RulesVersion, side: Side) -> tuple[Side, int, int]:
         decoys = discard.decoy
     else:
         decoys = min(discard.decoy, max(0, version.decoy_refill - reserve.total))
-    reserve = reserve.plus(Cards(decoy=decoys))
+    # The Decoys back leave the Heavies in Reserve as they were, so the Lights they call
+    # back are counted first and both kinds move from discard to Reserve in one step.
     lights = min(reserve.heavy, discard.light)
-    reserve = reserve.plus(Cards(light=lights))
-    discard = discard.minus(Cards(light=lights, decoy=decoys))
-    return Side(reserve, discard, side.turrets), decoys, lights
+    back = Cards(0, lights, decoys)
+    return Side(reserve.plus(back), discard.minus(back), side.turrets), decoys, lights
 
 
 def escalation_due(sides: tuple[Side, Side]) -> bool:
@@ -323,28 +323,44 @@ def combat_ending(game: ErdGame, report: Combat, winner: Player, round_number: i
     return game_end(game, "both_rushes", winner, round_number, numbers)
 
 
+def turrets_made(
+    allocations: tuple[Allocate, Allocate],
+    rush: tuple[int, int],
+    defense: tuple[int, int],
+    outcome: Outcome,
+) -> tuple[int, int]:
+    """Turrets each player makes in a combat that did not end the game: only when both
+    Defenses held (:func:`turrets_converted`), none otherwise."""
+    if outcome != "held":
+        return (0, 0)
+    return (
+        turrets_converted(defense[0], rush[1], allocations[0].defense.heavy),
+        turrets_converted(defense[1], rush[0], allocations[1].defense.heavy),
+    )
+
+
 def discard_piles(
-    game: ErdGame, sides: tuple[Side, Side], report: Combat
-) -> tuple[list[Side], list[int]]:
-    """After a combat that did not end the game: Turrets (only when both Defenses held), then
-    every other card of the piles to its owner's discard. Returns the sides and the Turrets
-    made."""
-    made = [0, 0]
+    game: ErdGame,
+    sides: tuple[Side, Side],
+    allocations: tuple[Allocate, Allocate],
+    made: tuple[int, int],
+) -> tuple[Side, Side]:
+    """After a combat that did not end the game: the Heavies that became Turrets (``made``,
+    per player) stand as Turrets, and every other card of the piles goes to its owner's
+    discard. Returns the sides."""
     after = []
-    for p in (0, 1):
-        side, alloc = sides[p], report.allocations[p]
-        if report.outcome == "held":
-            made[p] = turrets_converted(
-                report.defense[p], report.rush[other(p)], alloc.defense.heavy
-            )
-        discard = side.discard.plus(alloc.cards).minus(Cards(heavy=made[p]))
+    for side, alloc, turrets in zip(sides, allocations, made, strict=True):
+        piles = alloc.cards
+        discarded = piles.minus(Cards(heavy=turrets)) if turrets else piles
         standing = side.turrets
         if game.options.turret_lifetime == "one_combat":
             # 'All other cards ..., including Turrets, are discarded': read as a Turret that
             # served in this combat going back to being a plain discarded Heavy.
-            discard, standing = discard.plus(Cards(heavy=standing)), 0
-        after.append(Side(side.reserve.minus(alloc.cards), discard, standing + made[p]))
-    return after, made
+            discarded, standing = discarded.plus(Cards(heavy=standing)), 0
+        after.append(
+            Side(side.reserve.minus(piles), side.discard.plus(discarded), standing + turrets)
+        )
+    return after[0], after[1]
 
 
 def end_of_round(
@@ -395,27 +411,30 @@ def resolve_round(
     rush, defense, broke, outcome = combat(sides, allocations, tiebreak)
     turrets = (sides[0].turrets, sides[1].turrets)
     revealed = (game_number, round_number, allocations, turrets, rush, defense, broke, outcome)
-    report = Combat(*revealed)
-    winner = combat_winner(rush, defense, broke, outcome, rush_sizes(allocations, tiebreak))
+    # The Rush piles' sizes decide only a tie of Rush + Defense (outcome "both_rush").
+    sizes = rush_sizes(allocations, tiebreak) if outcome == "both_rush" else None
+    winner = combat_winner(rush, defense, broke, outcome, sizes)
     if winner is not None:
-        return Combat(*revealed, ending=combat_ending(game, report, winner, round_number)), sides
+        ending = combat_ending(game, Combat(*revealed), winner, round_number)
+        return Combat(*revealed, ending=ending), sides
 
-    after, made = discard_piles(game, sides, report)
-    decoys, lights = [0, 0], [0, 0]
-    for p in (0, 1):
-        after[p], decoys[p], lights[p] = recover(game.version, after[p])
-    new_sides = (after[0], after[1])
+    made = turrets_made(allocations, rush, defense, outcome)
+    discarded = discard_piles(game, sides, allocations, made)
+    red, red_decoys, red_lights = recover(game.version, discarded[0])
+    blue, blue_decoys, blue_lights = recover(game.version, discarded[1])
+    new_sides = (red, blue)
     end, escalation = end_of_round(game, new_sides, round_number)
     heavies_up, lights_up = (0, 0), (0, 0)
     if escalation:
         new_sides, heavies_up, lights_up = escalate(new_sides, game.options.escalation_lights)
-    # The whole report built once: the Erd solver asks this of every pair of allocations of
-    # every state (hundreds of thousands), and a copy per step of the round cost a fifth of it.
+    # The whole report built once, and only then (combat's figures are passed on as they
+    # are): the Erd solver asks this of every pair of allocations of every state (hundreds
+    # of thousands), and a copy per step of the round cost a fifth of it.
     return Combat(
         *revealed,
-        turrets_made=(made[0], made[1]),
-        decoys_back=(decoys[0], decoys[1]),
-        lights_back=(lights[0], lights[1]),
+        turrets_made=made,
+        decoys_back=(red_decoys, blue_decoys),
+        lights_back=(red_lights, blue_lights),
         escalation=escalation,
         escalation_heavies=heavies_up,
         escalation_lights=lights_up,

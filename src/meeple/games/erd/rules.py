@@ -382,10 +382,9 @@ class ErdState(State[Allocate]):
     @property
     def score(self) -> tuple[int, int]:
         """Games won by each seat in this match."""
-        return (
-            sum(1 for g in self.games if g.winner == 0),
-            sum(1 for g in self.games if g.winner == 1),
-        )
+        # One pass over the games: every to_act and is_over asks for the score (match_over).
+        winners = [g.winner for g in self.games]
+        return (winners.count(0), winners.count(1))
 
     @property
     def games_counted(self) -> int:
