@@ -26,7 +26,7 @@ reaction windows, the dice kept after a refresh, the end-of-turn discards.
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields, make_dataclass, replace
 from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
@@ -499,7 +499,7 @@ class SquadCombatGame(Game[SquadCombatOptions, "SquadCombatState", SquadAction])
             for card in self.cards
         ]
 
-    def who(self, seat: int, slot: int, state: _Table | SquadCombatState) -> str:
+    def who(self, seat: int, slot: int, state: Reading) -> str:
         """``Red Vanguard (0a)``: a character as logs name it."""
         card = self.characters[state.parties[seat][slot].card]
         return f"{SEAT_NAMES[seat]} {card.name} ({seat}{SLOTS[slot]})"
@@ -593,7 +593,7 @@ class SquadCombatState(Reading, State[SquadAction]):
         return explain(self, player, action)
 
     def _next(self, player: Player, action: SquadAction) -> SquadCombatState:
-        table = _Table(self)
+        table = _Table(*_read_fields(self))
         table.act(player, action, self.step.kind)
         step, choices = table.settle()
         return table.freeze(step, choices)
@@ -682,24 +682,19 @@ def _shuffled(cards: tuple[int, ...], rng: random.Random) -> tuple[int, ...]:
 
 
 # -- transitions ----------------------------------------------------------------------------
-_FIELDS = tuple(f.name for f in fields(SquadCombatState) if f.init and f.name != "game")
-"""The fields a transition may change, in the order the state's constructor takes them."""
+_FIELDS = tuple(f.name for f in fields(SquadCombatState) if f.init)
+"""The fields a state is made of, in the order its constructor takes them."""
 _read_fields = attrgetter(*_FIELDS)
 
 
-class _Table(Turns, Combat):
-    """A working copy of a state that one transition changes, then freezes into a state."""
+class _Transition(Turns, Combat):
+    """One transition, worked on a copy of a state's fields (:class:`_Table`), then frozen."""
 
-    __slots__ = ("game", *_FIELDS)
-
-    def __init__(self, state: SquadCombatState) -> None:
-        self.game = state.game
-        for name, value in zip(_FIELDS, _read_fields(state), strict=True):
-            setattr(self, name, value)
+    __slots__ = ()
 
     def freeze(self, step: Step, choices: list[SquadAction]) -> SquadCombatState:
         """The new state, knowing already the step and the choices :meth:`settle` found."""
-        state = SquadCombatState(self.game, *_read_fields(self))
+        state = SquadCombatState(*_read_fields(self))
         # Settle worked them out from these very fields, unchanged since.
         state._cache["step"] = step
         if step.seat >= 0:  # nobody decides once the game is over
@@ -792,3 +787,20 @@ class _Table(Turns, Combat):
                 self.act(seat, choices[0], kind)
                 continue
             return step, choices
+
+
+# The working copy has the state's own fields, made from them so that the two never differ,
+# and it is a dataclass so that copying a state in is one generated ``__init__`` of plain
+# attribute stores, not a ``setattr`` call per field (which cost a tenth of an apply).
+_Table = make_dataclass(
+    "_Table",
+    [(f.name, f.type) for f in fields(SquadCombatState) if f.init],
+    bases=(_Transition,),
+    namespace={
+        "__doc__": "A working copy of a state that one transition changes, then freezes.",
+        "__module__": __name__,
+    },
+    slots=True,
+    eq=False,
+    match_args=False,
+)
