@@ -85,6 +85,8 @@ def test_one_ipv6_network_shares_one_share_and_every_address_together_meets_the_
 
 
 def test_past_the_connections_cap_a_request_is_answered_503_until_one_closes(tmp_path):
+    """Refused as every refusal is, in JSON with its code and when to ask again (uvicorn's
+    own answer past its cap is plain text), until a connection closes."""
     server = ServerProcess(
         f"sqlite:///{tmp_path / 'server.db'}",
         tmp_path / "server.log",
@@ -94,17 +96,24 @@ def test_past_the_connections_cap_a_request_is_answered_503_until_one_closes(tmp
     match = httpx.post(f"{server.url}/api/matches", json=MATCH).json()["match"]
     socket_url = f"ws://127.0.0.1:{server.port}/ws/{match}"
 
-    async def crowd() -> tuple[int, int]:
+    async def crowd() -> tuple[httpx.Response, int]:
         sockets = [await websockets.connect(socket_url) for _ in range(16)]
         async with httpx.AsyncClient() as client:
-            full = (await client.get(f"{server.url}/api/games")).status_code
+            full = await client.get(f"{server.url}/api/games")
             for socket in sockets:
                 await socket.close()
             await asyncio.sleep(0.5)
             return full, (await client.get(f"{server.url}/api/games")).status_code
 
     try:
-        assert asyncio.run(crowd()) == (503, 200)
+        full, later = asyncio.run(crowd())
+        assert (full.status_code, later) == (503, 200), full.text
+        assert full.json() == {
+            "error": "this server holds 16 connections, the most it takes; try again in a minute",
+            "code": "server_full",
+        }
+        assert full.headers["Retry-After"] == "60" and full.headers["Connection"] == "close"
+        assert "Traceback" not in server.log_path.read_text()
     finally:
         server.kill()
 

@@ -13,6 +13,11 @@ request's first byte, on a kept-alive connection), and its body within
 ``limits.request_body_seconds`` of its head; past either the connection is closed, with one
 warning line. A WebSocket has its own limits once upgraded (the hello's, then the socket
 quotas'), and a request the application is answering is not timed.
+
+It also answers a request past the server's connections (``limits.max_connections``) as
+every other refusal is answered, ``{"error", "code": "server_full"}`` with a Retry-After
+(docs/api.md): uvicorn's own answer to the same check is a plain-text 503 that a client of
+the API cannot read as one.
 """
 
 from __future__ import annotations
@@ -22,9 +27,12 @@ import logging
 from typing import Any
 
 import h11
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from meeple.interfaces.web.limits import ServerLimits
+from meeple.interfaces.web.quotas import server_full
 
 log = logging.getLogger("meeple.web")
 
@@ -38,6 +46,14 @@ def deadline_protocol(limits: ServerLimits) -> type[H11Protocol]:
 
         _timer: asyncio.TimerHandle | None = None
         _waiting_for: str = ""
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            """uvicorn's, with its check of the connections cap made in front of the
+            application instead (:func:`capped`)."""
+            super().__init__(*args, **kwargs)
+            if self.limit_concurrency is not None:
+                self.app = capped(self.app, self.limit_concurrency, self.connections, self.tasks)
+                self.limit_concurrency = None
 
         def connection_made(self, transport: Any) -> None:
             """uvicorn's, and the head is awaited from now."""
@@ -93,3 +109,25 @@ def deadline_protocol(limits: ServerLimits) -> type[H11Protocol]:
             self.transport.close()
 
     return Deadline
+
+
+def capped(app: ASGIApp, cap: int, connections: set[Any], tasks: set[Any]) -> ASGIApp:
+    """``app``, except that an HTTP request arriving while ``cap`` connections are open (every
+    connection of the server, WebSockets included: uvicorn's ``connections``), or while
+    ``cap`` other requests are being answered (its ``tasks``), is refused: 503
+    ``server_full`` with a Retry-After, and the connection is closed, which gives its open
+    file back."""
+
+    async def refuse_past_the_cap(scope: Scope, receive: Receive, send: Send) -> None:
+        # By now this request's own task is among ``tasks`` (uvicorn counts them before it
+        # adds one), so ``cap`` others are ``cap + 1`` in all.
+        if scope["type"] == "http" and (len(connections) >= cap or len(tasks) > cap):
+            refusal = server_full(f"{cap} connections")
+            log.warning("a request refused (%s): %s", refusal.code, refusal)
+            headers = {"Retry-After": str(refusal.retry_after), "Connection": "close"}
+            body = {"error": str(refusal), "code": refusal.code}
+            await JSONResponse(body, refusal.status, headers)(scope, receive, send)
+            return
+        await app(scope, receive, send)
+
+    return refuse_past_the_cap

@@ -45,7 +45,7 @@ FULL_RETRY_SECONDS = 60
 and expire by the minute (the expiry sweep's pace)."""
 
 
-def _server_full(held: str, more: str = "") -> ServerError:
+def server_full(held: str, more: str = "") -> ServerError:
     """The refusal (503 ``server_full``) when the server holds ``held``, the most it takes,
     every address together: not this client's fault, so worth asking again later."""
     return ServerError(
@@ -127,7 +127,7 @@ class ClientQuotas:
             )
         cap = self.limits.max_unfinished_matches
         if self._held() + sum(self._creating.values()) >= cap:
-            raise _server_full(f"{cap} unfinished matches", ", or join an open match")
+            raise server_full(f"{cap} unfinished matches", ", or join an open match")
         rate = self._create_rate
         stats = self._limiter.get_window_stats(rate, "create", client)
         if stats.remaining <= self._creating[client]:
@@ -184,9 +184,10 @@ class ClientQuotas:
     # -- sockets ----------------------------------------------------------------------------
     def open_socket(self, client: str) -> None:
         """A client opens a WebSocket: refused past its own limit, or past the server's
-        connections (uvicorn refuses an HTTP request past them, but lets a WebSocket in)."""
+        connections (the HTTP protocol refuses an HTTP request past them, connections.py, but
+        lets a WebSocket in)."""
         if sum(self._sockets.values()) >= self.limits.max_connections:
-            raise _server_full(f"{self.limits.max_connections} connections")
+            raise server_full(f"{self.limits.max_connections} connections")
         if self._sockets[client] >= self.limits.max_sockets_per_client:
             raise QuotaExceeded(
                 f"at most {self.limits.max_sockets_per_client} connections from one address; "
