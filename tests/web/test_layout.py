@@ -1,12 +1,36 @@
 """Layout defects a player met, measured against the viewport (issue's sizes 1280x800 and
-390x844): a control a click opens is in view, and no card name is cut off."""
+390x844): a control a click opens is in view, and no card name is cut off; and no mark
+that needs an emoji font."""
 
 from __future__ import annotations
+
+import re
+from pathlib import Path
 
 import httpx
 import pytest
 
+import meeple.interfaces.web
 from tests.web.browser import at_the_table
+
+STATIC = Path(meeple.interfaces.web.__file__).parent / "static"
+PICTOGRAPHS = re.compile("[\U0001f000-\U0001faff]")
+"""Emoji and other pictographs: drawn only where an emoji font is installed."""
+
+
+def test_the_pages_draw_no_mark_with_an_emoji():
+    """Squad Combat's target mark was an emoji (a direct hit), and a machine without an
+    emoji font showed an empty box in its place: the pages draw their marks, or use signs
+    that ordinary text fonts have (a check mark, a heart)."""
+    found = [
+        f"{path.relative_to(STATIC)}:{number}: {sign}"
+        for path in sorted(STATIC.rglob("*"))
+        if path.suffix in {".js", ".css", ".html"}
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        for sign in PICTOGRAPHS.findall(line)
+    ]
+    assert not found, found
+
 
 OPENERS = [
     ("edges", {"first": 0}),
