@@ -174,12 +174,7 @@ def create_app(
     # Every refusal, whatever raised it, is {"error": ..., "code": ...} (docs/api.md).
     @app.exception_handler(MeepleError)
     async def meeple_error(request: Request, exc: MeepleError) -> JSONResponse:
-        status = exc.status if isinstance(exc, ServerError) else 400
-        if isinstance(exc, StorageUnavailable):
-            status = 503
-        wait = exc.retry_after if isinstance(exc, ServerError) else None
-        headers = {"Retry-After": str(wait)} if wait else None
-        return _refusal(request, str(exc), error_code(exc), status, headers)
+        return refusal(request, exc)
 
     @app.exception_handler(ValidationError)
     @app.exception_handler(RequestValidationError)
@@ -501,6 +496,22 @@ def _review_reply(review: dict[str, Any]) -> JSONResponse:
 def _is_key(text: str) -> bool:
     """Whether ``text`` looks like a review's key (64 hex digits)."""
     return len(text) == 64 and all(c in "0123456789abcdef" for c in text)
+
+
+def refusal(
+    request: Request, exc: MeepleError, headers: dict[str, str] | None = None
+) -> JSONResponse:
+    """The answer to a request that ``exc`` refuses, as every refusal is answered
+    (docs/api.md): its status (400 unless it says otherwise, 503 where the database
+    failed), ``{"error", "code"}``, a Retry-After where it says when to ask again, and
+    ``headers`` besides."""
+    status = exc.status if isinstance(exc, ServerError) else 400
+    if isinstance(exc, StorageUnavailable):
+        status = 503
+    wait = exc.retry_after if isinstance(exc, ServerError) else None
+    answer_headers = {"Retry-After": str(wait)} if wait else {}
+    answer_headers.update(headers or {})
+    return _refusal(request, str(exc), error_code(exc), status, answer_headers or None)
 
 
 def _refusal(

@@ -27,10 +27,11 @@ import logging
 from typing import Any
 
 import h11
-from starlette.responses import JSONResponse
+from starlette.requests import Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from meeple.interfaces.web.app import refusal
 from meeple.interfaces.web.limits import ServerLimits
 from meeple.interfaces.web.quotas import server_full
 
@@ -114,19 +115,18 @@ def deadline_protocol(limits: ServerLimits) -> type[H11Protocol]:
 def capped(app: ASGIApp, cap: int, connections: set[Any], tasks: set[Any]) -> ASGIApp:
     """``app``, except that an HTTP request arriving while ``cap`` connections are open (every
     connection of the server, WebSockets included: uvicorn's ``connections``), or while
-    ``cap`` other requests are being answered (its ``tasks``), is refused: 503
-    ``server_full`` with a Retry-After, and the connection is closed, which gives its open
-    file back."""
+    ``cap`` other requests are being answered (its ``tasks``), is refused as the application
+    refuses (:func:`~meeple.interfaces.web.app.refusal`: 503 ``server_full`` with a
+    Retry-After, one log line), and the connection is closed, which gives its open file
+    back."""
 
     async def refuse_past_the_cap(scope: Scope, receive: Receive, send: Send) -> None:
         # By now this request's own task is among ``tasks`` (uvicorn counts them before it
         # adds one), so ``cap`` others are ``cap + 1`` in all.
         if scope["type"] == "http" and (len(connections) >= cap or len(tasks) > cap):
-            refusal = server_full(f"{cap} connections")
-            log.warning("a request refused (%s): %s", refusal.code, refusal)
-            headers = {"Retry-After": str(refusal.retry_after), "Connection": "close"}
-            body = {"error": str(refusal), "code": refusal.code}
-            await JSONResponse(body, refusal.status, headers)(scope, receive, send)
+            full = server_full(f"{cap} connections")
+            answer = refusal(Request(scope), full, {"Connection": "close"})
+            await answer(scope, receive, send)
             return
         await app(scope, receive, send)
 
