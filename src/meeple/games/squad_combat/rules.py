@@ -682,9 +682,9 @@ def _shuffled(cards: tuple[int, ...], rng: random.Random) -> tuple[int, ...]:
 
 
 # -- transitions ----------------------------------------------------------------------------
-_FIELDS = tuple(f.name for f in fields(SquadCombatState) if f.init)
+_STATE_FIELDS = tuple(f for f in fields(SquadCombatState) if f.init)
 """The fields a state is made of, in the order its constructor takes them."""
-_read_fields = attrgetter(*_FIELDS)
+_read_fields = attrgetter(*(f.name for f in _STATE_FIELDS))
 
 
 class _Transition(Turns, Combat):
@@ -794,7 +794,7 @@ class _Transition(Turns, Combat):
 # attribute stores, not a ``setattr`` call per field (which cost a tenth of an apply).
 _Table = make_dataclass(
     "_Table",
-    [(f.name, f.type) for f in fields(SquadCombatState) if f.init],
+    [(f.name, f.type) for f in _STATE_FIELDS],
     bases=(_Transition,),
     namespace={
         "__doc__": "A working copy of a state that one transition changes, then freezes.",
