@@ -148,7 +148,7 @@ def settings() -> np.ndarray:
 # second pick must come from the other card than the first.
 _ORDERS = np.array([[2, 0, 1], [2, 1, 0], [0, 2, 1], [1, 2, 0]], dtype=np.int64)
 # Read-only, as a kernel sees a global array: a caller from Python passes the same type, and
-# ``planned_pick`` is compiled once.
+# ``planned_pick`` and the ``_plan`` it shares with the rollout are compiled once.
 _ORDERS.flags.writeable = False
 
 
