@@ -4,11 +4,14 @@
     .venv/bin/python benchmarks/agent_ladder.py --levels --games 100 --only edges
     .venv/bin/python benchmarks/agent_ladder.py --games 100 --jobs 1 --only erosion \
         --rung ismcts:seconds=1 heuristic --rung ismcts:seconds=1 ismcts:seconds=0.25
+    .venv/bin/python benchmarks/agent_ladder.py --levels --games 40 --only erosion \
+        --option advanced=true
 
 With ``--levels`` the rungs are the opponents ``meeple play --level`` offers
 (``meeple.agents.levels``): medium against easy, hard against medium, and the hardest
 against the game's hand-written agent and against itself at a quarter of its budget. With
-``--rung UPPER LOWER`` (repeatable) the rungs are exactly those pairs, in every game named.
+``--rung UPPER LOWER`` (repeatable) the rungs are exactly those pairs, in every game named;
+with ``--option NAME=VALUE`` (repeatable) they are played in that variant.
 
 Each rung plays the agent above it against the one below, seats rotated, through the lab
 (so games run on --jobs processes and every game is stored and resumable). Prints win rate
@@ -130,6 +133,15 @@ def main() -> None:
         help="with --duplicate: an earlier batch's tally (MEAN:DEALS,..., as printed) to pool "
         "with this run's (repeatable)",
     )
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        type=parse_option,
+        metavar="NAME=VALUE",
+        help="a game option for every game measured (repeatable), e.g. advanced=true: the "
+        "rungs in a variant",
+    )
     args = parser.parse_args()
     if args.pool_with and not args.duplicate:
         parser.error("--pool-with pools deals: give --duplicate too")
@@ -144,8 +156,10 @@ def main() -> None:
     for info in meeple.games():
         if args.only and info.name not in args.only:
             continue
-        options = LADDER_OPTIONS.get(info.name, {})
+        options = {**LADDER_OPTIONS.get(info.name, {}), **dict(args.option)}
         game = meeple.make(info.name, **options)
+        # As the game read them ("true" is True), so a rung's stored run has one key.
+        options = {name: getattr(game.options, name) for name in options}
         if args.rung:
             rungs = [(lower, upper) for upper, lower in args.rung]
         elif args.levels:
@@ -219,6 +233,15 @@ def main() -> None:
         console.print("deals by the upper agent's mean score (MEAN:DEALS):")
         for line in tallies:
             console.print(line, soft_wrap=True)
+
+
+def parse_option(text: str) -> tuple[str, str]:
+    """``advanced=true`` as (option, value), the option's dashes read as underscores (as
+    ``meeple play``'s flags are); the game checks the value."""
+    name, sep, value = text.partition("=")
+    if not sep or not name:
+        raise argparse.ArgumentTypeError(f"{text!r} is not NAME=VALUE, e.g. advanced=true")
+    return name.replace("-", "_"), value
 
 
 def format_tally(tally: list[tuple[float, int]]) -> str:
