@@ -602,6 +602,28 @@ def test_the_erosion_card_list_is_served_for_the_pages_to_draw_cards(server):
     assert cards["ATM3"]["under"] == "H"
 
 
+def test_the_card_list_is_the_one_of_the_options_given(server):
+    # Erosion's Montane Legend Variant adds legend and challenge cards, which the views name
+    # by id only ("L1"): a page asks for the cards of its match's options.
+    plain = {c["id"] for c in httpx.get(f"{server.url}/api/games/erosion/cards").json()}
+    reply = httpx.get(
+        f"{server.url}/api/games/erosion/cards", params={"options": '{"legend": "basic"}'}
+    )
+    assert reply.status_code == 200, reply.text
+    cards = {card["id"]: card for card in reply.json()}
+    assert not plain & {"L1", "C1"} and set(cards) - plain == {f"L{i}" for i in range(1, 5)} | {
+        f"C{i}" for i in range(1, 8)
+    }
+    assert cards["L1"]["name"] == "Everest" and cards["L1"]["points"] == 4
+    assert "5000 m" in cards["L1"]["text"]
+    for options, words in (
+        ('{"legend": "sometimes"}', "option 'legend' of erosion"),
+        ('["legend"]', "options must be a JSON object"),
+    ):
+        refused = httpx.get(f"{server.url}/api/games/erosion/cards", params={"options": options})
+        assert refused.status_code == 400 and words in refused.json()["error"], refused.text
+
+
 def test_a_game_without_a_card_list_serves_an_empty_one(server):
     reply = httpx.get(f"{server.url}/api/games/edges/cards")
     assert reply.status_code == 200 and reply.json() == []

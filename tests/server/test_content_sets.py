@@ -96,6 +96,36 @@ def test_a_refused_option_names_the_set_or_the_shipped_content_never_a_path(
     assert str(folder) not in error and str(folder.resolve()) not in error, error
 
 
+def test_the_cards_and_rules_of_a_match_s_set_are_the_set_s_own(server_factory, tmp_path):
+    """A page draws a match's cards from ``/api/games/{game}/cards?options=`` with the
+    match's options: the weakened card is shown as the set has it (the page drew the shipped
+    card, which the match does not play), and the Rules panel of an uploaded record naming
+    the set is answered instead of refused as a file."""
+    folder = install(tmp_path)
+    server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 0, "--content", str(folder))
+
+    def get(path: str, options: dict | None = None) -> httpx.Response:
+        query = {"options": json.dumps(options)} if options is not None else None
+        return httpx.get(f"{server.url}{path}", params=query, timeout=30)
+
+    shipped = get("/api/games/erosion/cards").json()
+    weak = get("/api/games/erosion/cards", {"cards": "set:weak"})
+    assert weak.status_code == 200, weak.text
+    assert shipped[0]["id"] == weak.json()[0]["id"]
+    assert shipped[0]["process"]["n"] > 1 and weak.json()[0]["process"]["n"] == 1
+    rules = get("/api/games/erosion/rules", {"cards": "set:weak"})
+    assert rules.status_code == 200 and rules.json()["game"] == "erosion", rules.text
+    for path in ("/api/games/erosion/cards", "/api/games/erosion/rules"):
+        for options, words in (
+            ({"cards": "set:strong"}, "no content set 'strong' is installed on this server"),
+            ({"cards": str(folder / "erosion" / "weak" / "cards.json")}, "names a file"),
+        ):
+            refused = get(path, options)
+            assert refused.status_code == 400, refused.text
+            assert words in refused.json()["error"], refused.text
+        assert str(folder) not in get(path, {"cards": "set:weak"}).text
+
+
 def test_a_set_s_own_deck_is_checked_against_the_set(server_factory, tmp_path):
     """A deck only the installed set has is a deck the match may ask for: the options are
     checked against the data the game will read, not the shipped content."""

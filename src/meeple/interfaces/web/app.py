@@ -216,9 +216,18 @@ def create_app(
         return hub.lobby.catalogue()
 
     @app.get("/api/games/{game}/cards", summary="A game's cards, for pages that draw them")
-    async def card_list(game: str) -> list[dict[str, Any]]:
-        # Views name cards by id; a drawing needs what each one shows (Game.card_list).
-        return make(game).card_list()
+    async def card_list(
+        game: str,
+        options: Annotated[
+            str | None,
+            Query(description='the options as a JSON object, e.g. {"cards": "set:mine"}'),
+        ] = None,
+    ) -> list[dict[str, Any]]:
+        # Views name cards by id; a drawing needs what each one shows (Game.card_list), and
+        # a match's options choose its cards (a content set, Erosion's legend cards).
+        return await asyncio.to_thread(
+            lambda: game_from_query(game, options, hub.content, "the cards request").card_list()
+        )
 
     @app.get("/api/games/{game}/rules", summary="How to play, for the options given (JSON)")
     async def game_rules(
@@ -228,7 +237,9 @@ def create_app(
         ] = None,
     ) -> dict[str, Any]:
         # Rules for players (Game.player_rules), as Markdown and as HTML made here.
-        return await asyncio.to_thread(lambda: rules_reply(game_from_query(game, options)))
+        return await asyncio.to_thread(
+            lambda: rules_reply(game_from_query(game, options, hub.content, "the rules request"))
+        )
 
     @app.post("/api/matches", summary="Create a match; returns a secret token per person's seat")
     async def create_match(request: CreateMatch, http: Request) -> dict[str, Any]:

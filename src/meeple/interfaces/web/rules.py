@@ -12,8 +12,8 @@ from markdown_it import MarkdownIt
 
 from meeple.core.files import Unreadable, parse_json
 from meeple.core.game import Game
-from meeple.core.record import check_untrusted_options
 from meeple.core.registry import make
+from meeple.interfaces.web.content_sets import ContentSets
 from meeple.interfaces.web.live import ServerError
 from meeple.interfaces.web.lobby import ONLINE_CONTENT
 
@@ -39,8 +39,12 @@ def rules_reply(game: Game[Any, Any, Any]) -> dict[str, Any]:
     }
 
 
-def game_from_query(name: str, options: str | None) -> Game[Any, Any, Any]:
-    """The game ``name`` with the options of a query's JSON object (none: the defaults).
+def game_from_query(
+    name: str, options: str | None, content: ContentSets, source: str
+) -> Game[Any, Any, Any]:
+    """The game ``name`` with the options of a query's JSON object (none: the defaults),
+    an installed content set named as a match names it (``"set:<name>"``) read from its
+    folder. ``source`` names the request in a refusal ("the rules request").
 
     Refused with a one-line error: text that is not a JSON object, and options that name
     files on the server (as a new match refuses them); bad options get the game's own
@@ -57,6 +61,8 @@ def game_from_query(name: str, options: str | None) -> Game[Any, Any, Any]:
             ) from None
         if not isinstance(chosen, dict):
             raise ServerError('options must be a JSON object, e.g. {"rules": "0.01"}')
-    # As a new match does: no option may name a file, and each value has its JSON type.
-    check_untrusted_options(name, chosen, "the rules request", ONLINE_CONTENT)
-    return make(name, **chosen)
+    # As a new match does: no option may name a file, each value has its JSON type, and a
+    # set is one the operator installed (a page of a match played with one asks for it).
+    _, sets = content.check(name, chosen, source, ONLINE_CONTENT)
+    with content.naming(sets):
+        return make(name, **content.resolve(name, chosen))

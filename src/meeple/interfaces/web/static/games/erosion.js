@@ -38,8 +38,8 @@ const METRES_PER_ROCK = 500;
 
 let catalogue = null; // Map id -> card, once fetched
 
-function loadCatalogue(ui) {
-  catalogue = cardList("erosion", ui);
+function loadCatalogue(ui, options) {
+  catalogue = cardList("erosion", ui, options);
 }
 
 function card(id) {
@@ -116,7 +116,7 @@ export function offers(moves, path) {
 // -- drawing -------------------------------------------------------------------------------
 export function draw(root, msg, ui) {
   gameStyle("erosion", import.meta.url);
-  loadCatalogue(ui);
+  loadCatalogue(ui, msg.options);
   root.replaceChildren();
   const view = msg.view || {};
   const names = msg.seat_names || view.seats || [];

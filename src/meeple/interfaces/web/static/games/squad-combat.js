@@ -51,8 +51,8 @@ const LOG_SHOWN = 6;
 
 let catalogue = null; // Map id -> card, once fetched
 
-function loadCatalogue(ui) {
-  catalogue = cardList("squad-combat", ui);
+function loadCatalogue(ui, options) {
+  catalogue = cardList("squad-combat", ui, options);
 }
 
 function cardInfo(id) {
@@ -151,7 +151,7 @@ function diceChoice(view, legal) {
 // -- the drawing ---------------------------------------------------------------------------
 export function draw(root, msg, ui) {
   gameStyle("squad-combat", import.meta.url);
-  loadCatalogue(ui);
+  loadCatalogue(ui, msg.options);
   root.replaceChildren();
   const view = msg.view || {};
   const seat = msg.seat ?? null;

@@ -87,24 +87,29 @@ export function gameStyle(name, baseUrl) {
   return styles.get(name);
 }
 
-const cardLists = new Map(); // game -> Map id -> card, or "fetching"
+const cardLists = new Map(); // game and options -> Map id -> card, or "fetching"
 
 /**
- * A game's cards (GET /api/games/<game>/cards: views name cards by id) as a Map from id to
- * card, fetched once per page. Null until it has arrived; then `ui.redraw()` draws again
- * with it. A failed fetch is tried again on a later call.
+ * A game's cards for a match's options (GET /api/games/<game>/cards?options=: views name
+ * cards by id, and the options choose the cards: an installed content set, Erosion's legend
+ * cards) as a Map from id to card, fetched once per page and options. Null until it has
+ * arrived; then `ui.redraw()` draws again with it. A failed fetch is tried again on a later
+ * call.
  */
-export function cardList(game, ui) {
-  const known = cardLists.get(game);
+export function cardList(game, ui, options = {}) {
+  const chosen = JSON.stringify(options || {});
+  const key = `${game} ${chosen}`;
+  const known = cardLists.get(key);
   if (known instanceof Map) return known;
   if (known === "fetching") return null;
-  cardLists.set(game, "fetching");
-  fetch(`/api/games/${game}/cards`)
+  cardLists.set(key, "fetching");
+  const query = chosen === "{}" ? "" : `?options=${encodeURIComponent(chosen)}`;
+  fetch(`/api/games/${encodeURIComponent(game)}/cards${query}`)
     .then((r) => (r.ok ? r.json() : Promise.reject(new Error(r.statusText))))
     .then((list) => {
-      cardLists.set(game, new Map(list.map((c) => [c.id, c])));
+      cardLists.set(key, new Map(list.map((c) => [c.id, c])));
       ui.redraw();
     })
-    .catch(() => cardLists.delete(game));
+    .catch(() => cardLists.delete(key));
   return null;
 }
