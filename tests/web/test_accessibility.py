@@ -16,7 +16,8 @@ AXE = Axe()
 PAGES = [
     ("edges", {"board": "2x2", "first": 0}),
     ("erd", {}),
-    ("erosion", {"first": 0}),
+    # The richest Erosion page: the legends, the challenge and the mountains' architecture.
+    ("erosion", {"first": 0, "advanced": True, "legend": "basic"}),
     ("triangle-clock", {"choice_seconds": 0, "memorise_seconds": 1}),
     ("squad-combat", {"first": 0}),
 ]

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import time
 
 import httpx
 import pytest
+from playwright.sync_api import expect
 
 
 @pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
@@ -268,6 +270,43 @@ def test_the_page_shows_the_deal_committed_and_checks_the_seed_at_the_end(server
     page.wait_for_function("document.getElementById('deal-summary').textContent.includes('✓')")
     text = page.inner_text("#deal-text")
     assert "equals the fingerprint published at the start" in text and "sha256sum" in text
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+def test_erosion_s_legends_challenge_and_architecture_are_told_in_words(server, chromium, size):
+    """The view names the Montane Legend Variant's cards by id ("L1", "C7"), which a player
+    who never saw the printed cards cannot read: the page says each legend's name, condition,
+    points and owner, the seat's own challenge, and (advanced rules) the architecture of the
+    unweathered rocks of each mountain, in words a phone shows too (no tooltip needed)."""
+    options = {"advanced": True, "legend": "basic", "first": 0}
+    cards = {
+        c["id"]: c
+        for c in httpx.get(
+            f"{server.url}/api/games/erosion/cards", params={"options": json.dumps(options)}
+        ).json()
+    }
+    architecture = {c["architecture"]["name"] for c in cards.values() if c.get("architecture")}
+    # Seed 9 deals both mountains a rock with architecture under their weathered top rock.
+    created = server.create("erosion", options, ["human", "random"], seed=9)
+    page = _seat_page(chromium, server, created, 0, size)
+    legends = page.locator(".er-legend-list li")
+    expect(legends).to_have_count(4)
+    expect(legends.first).to_contain_text("Everest")  # once the card list has come
+    for i, text in enumerate(legends.all_inner_texts(), start=1):
+        legend = cards[f"L{i}"]
+        assert legend["name"] in text and legend["text"] in text, text
+        assert f"{legend['points']} points · open" in text, text
+    challenge = page.locator(".er-challenge").inner_text()
+    mine = next(c for c in cards.values() if c["id"].startswith("C") and c["id"] in challenge)
+    assert challenge.startswith("Your challenge") and mine["text"] in challenge, challenge
+    assert f"{mine['points']} bonus points at each scoring" in challenge, challenge
+    lines = page.locator(".er-arch-line").all_inner_texts()
+    assert len(lines) == 2, lines
+    for line in lines:
+        names = line.removeprefix("architecture: ").split(", ")
+        assert line.startswith("architecture: ") and set(names) <= architecture, line
+    _fits(page, ".er-legends", size[0])
+    page.context.close()
 
 
 @pytest.mark.parametrize("size", [(1280, 800), (390, 844)])

@@ -271,7 +271,7 @@ export function seatScores(msg) {
   return (recorded ? r.scores : r.points_now || r.scores) || [];
 }
 
-function rockRect(g, id, x, y, w, h, weathered) {
+function rockRect(g, id, x, y, w, h, weathered, advanced = false) {
   const c = card(id);
   const colour = ROCK_COLOURS[c.rock] || "#999";
   svg("rect", { x, y, width: w, height: h, rx: 4, fill: colour, class: `er-rock${weathered ? " er-weathered" : ""}` }, g);
@@ -283,7 +283,16 @@ function rockRect(g, id, x, y, w, h, weathered) {
   const label = c.rock ? `${id} ${ROCK_SHORT[c.rock] || c.rock} ${c.mohs}` : id;
   svg("text", { x: x + 8, y: y + h / 2 + 5, fill: ink, class: "er-rock-text" }, g, label);
   if (c.fossil) fossilIcon(g, c.fossil, x + w - 14, y + h / 2);
-  svg("title", {}, g, describeRock(c, weathered));
+  const arch = advanced && c.architecture;
+  if (arch) {
+    // Red, as the seed prints architecture; faded once the rock is weathered, when it no
+    // longer applies.
+    const mark = svg("g", { transform: `translate(${x + w - (c.fossil ? 34 : 14)},${y + h / 2})`, class: `er-arch-mark${weathered ? " er-arch-off" : ""}` }, g);
+    svg("circle", { r: 8 }, mark);
+    svg("text", { y: 4, "text-anchor": "middle" }, mark, "A");
+  }
+  const words = describeRock(c, weathered);
+  svg("title", {}, g, arch ? `${words}\n${c.architecture.text}${weathered ? " (weathered: no longer applies)" : ""}` : words);
 }
 
 /** A small drawing of a fossil (snail, leaf or fish) centred at (x, y). */
@@ -333,7 +342,7 @@ function drawMountains(box, view, names, seat, offerAt) {
     m.rocks.forEach((id, i) => {
       const y = base - (m.rocks.length - i) * RH;
       const weathered = i < m.weathered;
-      rockRect(g, id, weathered ? 2 : 2 + SHIFT, y + 1, W - 4, RH - 2, weathered);
+      rockRect(g, id, weathered ? 2 : 2 + SHIFT, y + 1, W - 4, RH - 2, weathered, view.advanced);
     });
     offerAt(col, `mountain:${p}`);
     const info = html("div", { class: "er-mountain-info" }, col);
@@ -354,6 +363,15 @@ function drawMountains(box, view, names, seat, offerAt) {
     }
     const pile = (view.discards || [])[p] || [];
     html("div", {}, info, `discards ${pile.length}${pile.length ? `, last ${pile[pile.length - 1]}` : ""}`);
+    // Said in words as well as marked: a phone shows no rock's tooltip.
+    const standing = view.advanced ? m.rocks.filter((id, i) => i >= m.weathered && card(id).architecture) : [];
+    if (standing.length) {
+      const line = html("div", { class: "er-arch-line" }, info, "architecture: ");
+      standing.forEach((id, i) => {
+        const name = html("span", { title: card(id).architecture.text }, line, card(id).architecture.name);
+        if (i < standing.length - 1) name.after(", ");
+      });
+    }
   });
 }
 
@@ -430,20 +448,47 @@ function drawHand(box, view, seat, offerAt, path) {
 }
 
 function drawExtras(box, view, names, seat) {
-  const bits = [];
-  if ((view.legends || []).length) {
-    bits.push("Legends: " + view.legends.map((l) => `${l.card} ${l.owner === null ? "unclaimed" : `claimed by ${names[l.owner]}`}`).join(" · "));
-  }
-  const challenges = (view.challenges || []).map((c, p) => (c ? `${names[p]}: ${c}` : null)).filter(Boolean);
-  if (challenges.length) bits.push("Challenges: " + challenges.join(" · "));
+  drawLegends(box, view, names, seat);
   const tb = view.tiebreak;
-  if (tb) {
-    bits.push(`Tie-breaker (${tb.purpose}): ` + tb.seats.map((p, i) =>
-      `${names[p]} card ${tb.cards[i] ?? "?"}, guess ${tb.guesses[i] ?? "–"}`).join(" · "));
-  }
-  if (!bits.length) return;
+  if (!tb) return;
   const panel = html("div", { class: "er-extras" }, box);
-  for (const b of bits) html("div", {}, panel, b);
+  html("div", {}, panel, `Tie-breaker (${tb.purpose}): ` + tb.seats.map((p, i) =>
+    `${names[p]} card ${tb.cards[i] ?? "?"}, guess ${tb.guesses[i] ?? "–"}`).join(" · "));
+}
+
+/** The Montane Legend Variant's cards in words: each legend's condition, points and owner,
+ * and each challenge a seat may see (its own; everyone's once they are shown). The view names
+ * them by id only, and a player who has never seen the printed cards cannot read "L1". */
+function drawLegends(box, view, names, seat) {
+  const legends = view.legends || [];
+  const challenges = (view.challenges || []).map((id, p) => ({ id, p })).filter((c) => c.id);
+  if (!legends.length && !challenges.length) return;
+  const panel = html("div", { class: "er-extras er-legends" }, box);
+  if (legends.length) {
+    // Advanced claims read the printed "capped by X or Y" as both types on the mountaintop.
+    const how = view.legend === "advanced"
+      ? "claimed by the first mountain whose top two rocks are both of its types, at its height"
+      : "claimed by the first mountain to reach its height with a capstone of its type";
+    html("div", { class: "er-label" }, panel, "Montane legends");
+    html("div", { class: "er-legend-how" }, panel, `Each is ${how}; its points count at every scoring.`);
+    const list = html("ul", { class: "er-legend-list" }, panel);
+    for (const l of legends) {
+      const c = card(l.card);
+      const owner = l.owner === null ? "open" : `claimed by ${names[l.owner] ?? l.owner}${l.owner === seat ? " (you)" : ""}`;
+      const item = html("li", { class: l.owner === null ? null : "er-claimed" }, list);
+      html("b", {}, item, `${l.card}${c.name ? ` ${c.name}` : ""}`);
+      item.append(` · ${c.points ?? "?"} points · ${owner}`);
+      if (c.text) html("div", { class: "er-legend-text" }, item, c.text);
+    }
+  }
+  for (const { id, p } of challenges) {
+    const c = card(id);
+    const whose = p === seat && !view.challenges.every(Boolean)
+      ? "Your challenge (the others see it once an era is scored)" : `${p === seat ? "Your" : `${names[p] ?? p}'s`} challenge`;
+    const line = html("div", { class: "er-challenge" }, panel);
+    html("b", {}, line, `${whose}: ${id}${c.name ? ` ${c.name}` : ""}`);
+    line.append(` · ${c.points ?? "?"} bonus points at each scoring if: ${c.text || "its condition is met"}`);
+  }
 }
 
 function drawBar(bar, view, path, rest, choose, ui, canMove, mark = () => {}, offTrack = null) {
