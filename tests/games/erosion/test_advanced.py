@@ -3,6 +3,9 @@ Variant (seed 003_56c9e64755493b11.txt; architecture effects as proposed in card
 
 from __future__ import annotations
 
+import json
+from importlib import resources
+
 from meeple.games.erosion.rules import WX, F, H
 
 from .conftest import cards, legal, make, play, position
@@ -57,6 +60,23 @@ def test_exfoliation_dome_numeric_wx_cards_weather_one_more_rock():
         weathered={0: 1},
     )
     assert "weather WX12 on 1 x3" not in legal(weathered), "a weathered Dome gives nothing"
+
+
+def test_two_exfoliation_domes_in_force_add_both_and_every_such_move_has_an_id(tmp_path):
+    """A designer's card file may print a second Exfoliation Dome; both standing in one
+    mountain add both bonuses, and the game's list of every action (its ids: what the
+    server, the environments and the search read) holds those moves too. It held one
+    Dome's bonus, so the legal move had no id."""
+    data = json.loads(resources.files("meeple.games.erosion").joinpath("cards.json").read_text())
+    dome = next(c for c in data["cards"] if c["id"] == "H53")["architecture"]
+    next(c for c in data["cards"] if c["id"] == "H60")["architecture"] = dome
+    path = tmp_path / "cards.json"
+    path.write_text(json.dumps(data))
+    game = make(advanced=True, cards=str(path))
+    state = position(game, hands={0: ["WX12"]}, mountains={0: ["H53", "H60"], 1: SHALES[:5]})
+    assert "weather WX12 on 1 x4" in legal(state) and "weather WX12 on 1 x5" not in legal(state)
+    for action in state.legal_actions(0):
+        assert game.action_from_id(game.action_id(action)) == action
 
 
 def test_caldera_counts_as_4000_m_for_elevation_icons():

@@ -289,10 +289,10 @@ class Catalog:
             c.architecture.effect if c.architecture else None for c in process
         )
         self.effect_kind: tuple[str, ...] = tuple(e.kind if e else "" for e in self.effect)
-        self.weather_bonus = max(
-            (e.rocks for e in self.effect if e and e.kind == "weather_bonus"), default=0
-        )
-        """The largest Exfoliation Dome bonus: numeric WX cards may weather this many more."""
+        self.weather_bonus = sum(e.rocks for e in self.effect if e and e.kind == "weather_bonus")
+        """Every Exfoliation Dome's bonus together: numeric WX cards may weather at most this
+        many more, since the Domes in force in a mountain add up (a designer's card file may
+        print several) and they may all stand in one."""
         self.transport_bonus = max(
             (e.rocks for e in self.effect if e and e.kind == "transport_bonus_if_high"), default=0
         )
