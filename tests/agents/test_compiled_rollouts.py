@@ -96,8 +96,9 @@ def test_compiled_playouts_score_like_the_engines_random_games(name: str) -> Non
 
 def test_options_the_compiled_rules_do_not_serve_keep_the_engines_rollouts() -> None:
     assert compiled_playout(meeple.make("erosion")) is not None
-    assert compiled_playout(meeple.make("erosion", advanced=True)) is None
-    assert MCTSAgent(meeple.make("erosion", advanced=True))._playout is None
+    unserved = {"typed_weathering": "pass-over"}
+    assert compiled_playout(meeple.make("erosion", **unserved)) is None
+    assert MCTSAgent(meeple.make("erosion", **unserved))._playout is None
 
 
 def test_the_search_uses_compiled_rollouts_unless_told_not_to() -> None:

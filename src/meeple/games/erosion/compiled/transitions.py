@@ -10,9 +10,20 @@ from __future__ import annotations
 
 import numpy as np
 
+from meeple.games.erosion.compiled.architecture import (
+    clear_triggered,
+    counts_as_high,
+    fault_actions,
+    in_force,
+    trigger,
+    trigger_actions,
+    uplifted,
+    weatherable_by,
+)
 from meeple.games.erosion.compiled.state import (
     A_CHOOSE,
     A_DRAW,
+    A_FAULT,
     A_FLUVIAL,
     A_GUESS,
     A_HILLSLOPE,
@@ -20,27 +31,35 @@ from meeple.games.erosion.compiled.state import (
     A_PAY,
     A_REDRAW,
     A_TRANSPORT,
+    A_TRIGGER,
     A_UPLIFT,
     A_WEATHER,
     CHANCE_NEW_ERA,
     CHANCE_TIE_START,
     CHANCE_TIE_WIN,
+    E_DRAW_LIMIT_BONUS,
+    E_SCORE_BONUS,
+    E_TRANSPORT_BONUS,
+    E_WEATHER_BONUS,
     ICON_MOUNTAIN,
     ICON_NONE,
     K_CHOOSE,
     K_DRAW,
     K_END,
+    K_FAULT,
     K_GUESS,
     K_PAY,
     K_REFILL,
     K_SETTLE_TIE,
     K_TRANSPORT,
+    K_TRIGGER,
     K_UPLIFT,
     KIND_HILLSLOPE,
     KIND_WEATHER_N,
     KIND_WEATHER_TYPES,
     PURPOSE_START,
     PURPOSE_WIN,
+    R_ADVANCED,
     R_AGE,
     R_AGED,
     R_AGENDA,
@@ -70,8 +89,7 @@ from meeple.games.erosion.compiled.state import (
     R_RUNOUT,
     R_SCALARS,
     R_SCORES,
-    R_TABLE,
-    R_TABLE_X,
+    R_TABLE_Y,
     R_TIE_CARDS,
     R_TIE_GUESSES,
     R_TIE_SEATS,
@@ -93,6 +111,7 @@ from meeple.games.erosion.compiled.state import (
     S_TIE_PURPOSE,
     S_TURN,
     S_WINNERS_N,
+    action_id,
     agenda_clear,
     agenda_front,
     agenda_pop,
@@ -128,24 +147,26 @@ def to_act(s: np.ndarray, R: np.ndarray) -> int:
 
 @compiled
 def elevation_allows(s: np.ndarray, R: np.ndarray, card: int, m: int) -> bool:
-    """A card's elevation icon against a mountain's height (hill: under 4000 m)."""
+    """A card's elevation icon against a mountain's height (hill: under 4000 m; a Caldera
+    counts as 4000 m or more)."""
     icon = R[R[R_ICON] + card]
     if icon == ICON_NONE:
         return True
-    high = size(s, R, mountain(R, m)) >= R[R_HIGH]
-    return (icon == ICON_MOUNTAIN) == high
+    return (icon == ICON_MOUNTAIN) == counts_as_high(s, R, m)
 
 
 @compiled
-def weather_reach(s: np.ndarray, R: np.ndarray, card: int, m: int) -> int:
-    """How many rocks a WX card could weather on a mountain (``weather_reach``): from the
-    top down past the weathered rocks, stopping at the first it cannot weather."""
+def weather_reach(s: np.ndarray, R: np.ndarray, p: int, card: int, m: int) -> int:
+    """How many rocks seat ``p``'s WX card could weather on a mountain (``weather_reach``):
+    from the top down past the weathered rocks, stopping at the first it cannot weather
+    (an Exfoliation Dome of ``p``'s lets a numeric card weather more)."""
     if not elevation_allows(s, R, card, m):
         return 0
     pile = base(R, mountain(R, m))
     rocks = s[pile]
     numeric = R[R[R_KIND] + card] == KIND_WEATHER_N
-    limit = R[R[R_N] + card] if numeric else rocks
+    limit = R[R[R_N] + card] + in_force(s, R, p, E_WEATHER_BONUS, 0) if numeric else rocks
+    advanced = R[R_ADVANCED] != 0
     hardness = R[R[R_HARD] + card]
     types = R[R[R_TYPES] + card]
     count = 0
@@ -157,6 +178,8 @@ def weather_reach(s: np.ndarray, R: np.ndarray, card: int, m: int) -> int:
             if R[R[R_MOHS] + rock] > hardness:
                 break
         elif not (types >> R[R[R_ROCK] + rock]) & 1:
+            break
+        if advanced and not weatherable_by(R, rock, card):
             break
         count += 1
     return count
@@ -183,9 +206,10 @@ def matchable(s: np.ndarray, R: np.ndarray, p: int, skip: int) -> int:
 
 
 @compiled
-def caps(s: np.ndarray, R: np.ndarray, d: int) -> int:
-    """How many cards a deck allows in one draw: its draw limit, and the cards left."""
-    limit = 0
+def caps(s: np.ndarray, R: np.ndarray, p: int, d: int) -> int:
+    """How many cards a deck allows seat ``p`` in one draw: its draw limit (with ``p``'s
+    Aquifer), and the cards left (``draw_caps``)."""
+    limit = in_force(s, R, p, E_DRAW_LIMIT_BONUS, d)
     for i in range(R[R_ATMS]):
         if R[R[R_UNDER] + i] == d:
             limit += R[R[R_AGE] + i] if s[R[R_AGED] + i] else R[R[R_NORMAL] + i]
@@ -193,17 +217,19 @@ def caps(s: np.ndarray, R: np.ndarray, d: int) -> int:
 
 
 @compiled
-def action_id(R: np.ndarray, kind: int, x: int, y: int, z: int) -> int:
-    """The engine's id of an action from its parts."""
-    return R[R[R_TABLE] + ((kind * R[R_TABLE_X] + x) * 7 + y) * 7 + z]
-
-
-@compiled
 def draw_options(
-    s: np.ndarray, R: np.ndarray, kind: int, wanted: int, one: bool, out: np.ndarray, count: int
+    s: np.ndarray,
+    R: np.ndarray,
+    p: int,
+    kind: int,
+    wanted: int,
+    one: bool,
+    out: np.ndarray,
+    count: int,
 ) -> int:
-    """Append every way to draw ``wanted`` cards (``draw_options``); return the new count."""
-    c0, c1, c2 = caps(s, R, 0), caps(s, R, 1), caps(s, R, 2)
+    """Append every way for seat ``p`` to draw ``wanted`` cards (``draw_options``); return
+    the new count."""
+    c0, c1, c2 = caps(s, R, p, 0), caps(s, R, p, 1), caps(s, R, p, 2)
     if one:
         if wanted > 0:
             if c0:
@@ -241,12 +267,12 @@ def turn_actions(s: np.ndarray, R: np.ndarray, p: int, out: np.ndarray) -> int:
         kind = R[R[R_KIND] + c]
         if kind == KIND_WEATHER_N:
             for m in range(n):
-                for k in range(1, weather_reach(s, R, c, m) + 1):
+                for k in range(1, weather_reach(s, R, p, c, m) + 1):
                     out[count] = action_id(R, A_WEATHER, c, m, k)
                     count += 1
         elif kind == KIND_WEATHER_TYPES:
             for m in range(n):
-                if weather_reach(s, R, c, m):
+                if weather_reach(s, R, p, c, m):
                     out[count] = action_id(R, A_WEATHER, c, m, 0)
                     count += 1
         elif kind == KIND_HILLSLOPE:
@@ -257,16 +283,20 @@ def turn_actions(s: np.ndarray, R: np.ndarray, p: int, out: np.ndarray) -> int:
                         out[count] = action_id(R, A_HILLSLOPE, c, m, k)
                         count += 1
         else:
+            # its number, or as many more as a Glacier in force allows (``fluvial_counts``)
             rocks = R[R[R_N] + c]
-            if rocks <= matchable(s, R, p, c):
-                out[count] = action_id(R, A_FLUVIAL, c, rocks, 0)
-                count += 1
+            possible = matchable(s, R, p, c)
+            high = size(s, R, mountain(R, p)) >= R[R_HIGH]
+            for k in range(rocks, min(possible, R[R_TABLE_Y] - 1) + 1):
+                if k == rocks or (high and in_force(s, R, p, E_TRANSPORT_BONUS, k - rocks)):
+                    out[count] = action_id(R, A_FLUVIAL, c, k, 0)
+                    count += 1
     one = R[R_DRAW_ONE] != 0
     full = R[R_HAND]
     if cards < full:
-        count = draw_options(s, R, A_DRAW, full - cards, one, out, count)
+        count = draw_options(s, R, p, A_DRAW, full - cards, one, out, count)
     if cards:
-        count = draw_options(s, R, A_REDRAW, full, one, out, count)
+        count = draw_options(s, R, p, A_REDRAW, full, one, out, count)
     out[count] = 0  # pass
     return count + 1
 
@@ -278,7 +308,11 @@ def step_actions(s: np.ndarray, R: np.ndarray, out: np.ndarray) -> int:
     kind, seat, number, card = s[a], s[a + 1], s[a + 2], s[a + 3]
     count = 0
     if kind == K_DRAW:
-        return draw_options(s, R, A_DRAW, number, False, out, 0)
+        return draw_options(s, R, seat, A_DRAW, number, False, out, 0)
+    if kind == K_TRIGGER:
+        return trigger_actions(s, R, out)
+    if kind == K_FAULT:
+        return fault_actions(s, R, out)
     rock = R[R_ROCK]
     b = base(R, hand(R, seat))
     if kind == K_UPLIFT:
@@ -366,13 +400,13 @@ def erode(s: np.ndarray, R: np.ndarray, m: int, rocks: int) -> None:
 @compiled
 def points(s: np.ndarray, R: np.ndarray, p: int) -> int:
     """What the seat scores now: 1 per unweathered rock, 2 per delta rock, 3 per weathered
-    fossil (``points``, basic rules)."""
+    fossil, and its Reefs' points (``points``)."""
     b = base(R, mountain(R, p))
     weathered = s[R[R_WEATHERED] + p]
     total = s[b] - weathered + 2 * size(s, R, delta(R, p))
     for i in range(weathered):
         total += 3 * R[R[R_FOSSIL] + s[b + 1 + i]]
-    return total
+    return total + in_force(s, R, p, E_SCORE_BONUS, 0)
 
 
 @compiled
@@ -478,7 +512,7 @@ def play_card(s: np.ndarray, R: np.ndarray, p: int, kind: int, c: int, y: int, z
         agenda_push(s, R, K_END, p, 0, -1)
         return
     if kind == A_WEATHER:
-        rocks = z if z else weather_reach(s, R, c, y)
+        rocks = z if z else weather_reach(s, R, p, c, y)
         s[R[R_WEATHERED] + y] += rocks
     else:
         rocks = z
@@ -529,6 +563,12 @@ def act(s: np.ndarray, R: np.ndarray, p: int, action: int) -> None:
     elif kind == A_UPLIFT:
         remove(s, R, hand(R, p), x)
         push(s, R, mountain(R, p), x)
+        uplifted(s, R, p, x)
+    elif kind == A_TRIGGER:
+        trigger(s, R, x)
+    elif kind == A_FAULT:
+        agenda_pop(s, R)
+        erode(s, R, x, 1)
     elif kind == A_TRANSPORT:
         a = R[R_AGENDA]
         agenda_front(s, R, K_PAY, p, s[a + 2], x)
@@ -568,6 +608,7 @@ def settle(s: np.ndarray, R: np.ndarray, out: np.ndarray) -> None:
             agenda_pop(s, R)
             s[sc + S_CURRENT] = (s[sc + S_CURRENT] + 1) % R[R_PLAYERS]
             s[sc + S_TURN] += 1
+            clear_triggered(s, R)
         elif kind == K_REFILL:
             if size(s, R, hand(R, seat)):
                 agenda_pop(s, R)
@@ -654,6 +695,7 @@ def resolve_new_era(
     s[sc + S_RUNOUT_ON] = 0
     s[R[R_RUNOUT] : R[R_RUNOUT] + n] = 0
     s[sc + S_TURN] += 1
+    clear_triggered(s, R)
     clear_chance(s, R)
     note_runout(s, R)
     settle(s, R, out)
