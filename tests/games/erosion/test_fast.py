@@ -51,6 +51,10 @@ VARIANTS = [
     ({"advanced": True, "players": 5}, 10),
     ({"advanced": True, "uplift_architecture": "once"}, 30),
     ({"advanced": True, "uplift_architecture": "once", "players": 4}, 10),
+    ({"legend": "basic"}, 40),
+    ({"legend": "advanced"}, 40),
+    ({"legend": "basic", "players": 5}, 10),
+    ({"advanced": True, "legend": "advanced", "uplift_architecture": "once", "players": 4}, 10),
 ]
 RED_ARCHITECTURE = (
     "score_bonus",
@@ -63,11 +67,13 @@ RED_ARCHITECTURE = (
 """The architecture every advanced variant's random games meet (as :func:`note_rules`
 counts it); the rarer kinds have seeds of their own (:data:`RARE_SEEDS`)."""
 RARE_SEEDS = {
-    "fault": ({"advanced": True}, 13),
-    "transport_bonus_if_high": ({"advanced": True}, 166),
+    "fault": ("fault", {"advanced": True}, 13),
+    "glacier": ("transport_bonus_if_high", {"advanced": True}, 166),
+    "advanced claims": ("legend claimed", {"legend": "advanced"}, 89),
 }
 """Random games (as :func:`play_both` plays them) that reach a rule rarer than the
-variants' games do, found by playing seeds 0-299."""
+variants' games do (what :func:`play_both` counts, the options, the seed), found by playing
+seeds 0-299."""
 START_AMONG_SEEDS = {4: (13, 19), 5: (4, 48)}
 """Random games (as :func:`play_both` plays them) whose era ends in a tie still tied after
 the tie-breaker, found by playing seeds 0-149."""
@@ -187,11 +193,15 @@ def test_compiled_rules_agree_with_the_engine_on_every_state(options: dict, game
     if game.options.advanced:
         for rule in ("trigger", *RED_ARCHITECTURE):
             assert seen[rule], rule
+    if game.options.legend != "off":
+        assert seen["challenge scored"]
+        # advanced claims (the top two rocks) are rarer: RARE_SEEDS
+        assert seen["legend claimed"] or game.options.legend == "advanced"
 
 
-@pytest.mark.parametrize("rule", sorted(RARE_SEEDS))
-def test_rare_architecture_agrees_too(rule: str) -> None:
-    options, seed = RARE_SEEDS[rule]
+@pytest.mark.parametrize("name", sorted(RARE_SEEDS))
+def test_rare_rules_agree_too(name: str) -> None:
+    rule, options, seed = RARE_SEEDS[name]
     seen: Counter = Counter()
     play_both(meeple.make("erosion", **options), seed, seen)
     assert seen[rule], rule
@@ -235,10 +245,40 @@ def test_a_tie_for_the_next_era_left_to_chance_agrees_too(monkeypatch) -> None:
     assert sum(calls.values()) >= 4
 
 
+def test_a_designers_architecture_plays_the_same_through_both(tmp_path) -> None:
+    """The architecture tables are built from the game's own cards too: architecture moved
+    to other cards, with other numbers, plays the same through both."""
+    path = tmp_path / "cards.json"
+    data = json.loads(
+        resources.files("meeple.games.erosion").joinpath("cards.json").read_text("utf-8")
+    )
+    by_id = {card["id"]: card for card in data["cards"]}
+    effects = {
+        "WX01": {"kind": "uplift_trigger", "ages": ["arid", "any", "ice"]},
+        **{f"WX{k:02}": {"kind": "uplift_hillslope", "rocks": 2} for k in range(8, 12)},
+        "WX03": {"kind": "score_bonus", "points": 3},
+        "WX06": {"kind": "draw_limit_bonus", "deck": "WX", "cards": 2},
+        "H41": {"kind": "resists_icon", "icon": "mountain"},
+        "H42": {"kind": "resists_except", "process": by_id["WX12"]["process"]["name"]},
+        "H43": {"kind": "weather_bonus", "rocks": 3},
+        "WX07": {"kind": "counts_as_high"},
+        "F74": {"kind": "transport_bonus_if_high", "rocks": 2},
+    }
+    for card_id, effect in effects.items():
+        by_id[card_id]["architecture"] = {"name": "Designed", "text": "designed", "effect": effect}
+    path.write_text(json.dumps(data))
+    seen: Counter = Counter()
+    for options in ({"players": 2}, {"players": 5, "uplift_architecture": "once"}):
+        game = meeple.make("erosion", advanced=True, cards=str(path), **options)
+        for seed in range(20 * LONG):
+            play_both(game, seed, seen)
+    for rule in ("trigger", "fault", *RED_ARCHITECTURE):
+        assert seen[rule], rule
+
+
 @pytest.mark.parametrize(
     ("options", "name"),
     [
-        ({"legend": "basic"}, "legend"),
         ({"typed_weathering": "pass-over"}, "typed_weathering"),
         ({"auto_steps": False}, "auto_steps"),
     ],

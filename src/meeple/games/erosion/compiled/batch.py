@@ -52,6 +52,7 @@ from meeple.core.errors import MeepleError
 from meeple.core.kernels import kernel
 from meeple.core.mt import START, STREAM, randbelow, seed_stream, shuffle
 from meeple.core.rng import derive_seed
+from meeple.games.erosion.compiled.eras import new_era_decks, points
 from meeple.games.erosion.compiled.rules import SERVED, decode, encode, layout, refuse_unserved
 from meeple.games.erosion.compiled.state import (
     CHANCE_NEW_ERA,
@@ -109,8 +110,6 @@ from meeple.games.erosion.compiled.state import (
 from meeple.games.erosion.compiled.transitions import (
     apply,
     legal_actions,
-    new_era_decks,
-    points,
     resolve_new_era,
     resolve_tie_draws,
     to_act,

@@ -3,14 +3,16 @@
 :mod:`meeple.games.erosion.rules` (with its :mod:`~meeple.games.erosion.transitions`,
 :mod:`~meeple.games.erosion.legal` and :mod:`~meeple.games.erosion.eras`) is the reference;
 this module is a second writing of the same rules that numba compiles
-(:mod:`.transitions` beside it, with the Advanced Rules in :mod:`.architecture`), so that a search can play thousands of random games a
+(:mod:`.transitions` beside it, with the Advanced Rules in :mod:`.architecture` and the
+Legend variant in :mod:`.legends`), so that a search can play thousands of random games a
 second. A differential test plays thousands of random games through both and compares every
 state, every list of legal actions and every outcome
 (``tests/games/erosion/test_fast.py``).
 
 What it serves: 2 to 5 players, the basic rules and the Advanced Rules (``advanced``:
 Montane Architecture and the Atmospheric Triggers, under either ``uplift_architecture``
-reading), ``legend=off``, ``typed_weathering=shield``, either ``empty_hand`` and either
+reading), the Montane Legend Variant (``legend``: basic or advanced claims, in
+:mod:`.legends`), ``typed_weathering=shield``, either ``empty_hand`` and either
 ``draw_from`` reading, any ``first``, ``auto_steps=true``, and any ``cards`` file (the card
 and architecture tables are built from the game's own catalogue, so a designer's cards play
 the same here as in the engine). :func:`layout` refuses any other option with one line
@@ -121,7 +123,6 @@ designer's card file edited in place is a new catalogue)."""
 
 
 SERVED: tuple[tuple[str, object], ...] = (
-    ("legend", "off"),
     ("typed_weathering", "shield"),
     ("auto_steps", True),
 )
