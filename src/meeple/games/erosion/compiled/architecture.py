@@ -74,7 +74,9 @@ def in_force(s: np.ndarray, R: np.ndarray, p: int, kind: int, a: int) -> int:
 @compiled
 def counts_as_high(s: np.ndarray, R: np.ndarray, m: int) -> bool:
     """4000 m or more for elevation icons, or a Caldera in force (``counts_as_high``)."""
-    return size(s, R, mountain(R, m)) >= R[R_HIGH] or in_force(s, R, m, E_COUNTS_AS_HIGH, 0) > 0
+    if size(s, R, mountain(R, m)) >= R[R_HIGH]:
+        return True
+    return in_force(s, R, m, E_COUNTS_AS_HIGH, 0) > 0
 
 
 @compiled
@@ -161,5 +163,6 @@ def trigger(s: np.ndarray, R: np.ndarray, atm: int) -> None:
 def clear_triggered(s: np.ndarray, R: np.ndarray) -> None:
     """A new turn (or era): no Atmosphere triggered yet."""
     k = R[R_SCALARS] + S_TRIGGERED_N
-    s[R[R_TRIGGERED] : R[R_TRIGGERED] + s[k]] = -1
+    for i in range(s[k]):
+        s[R[R_TRIGGERED] + i] = -1
     s[k] = 0

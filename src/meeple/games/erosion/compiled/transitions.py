@@ -64,6 +64,7 @@ from meeple.games.erosion.compiled.state import (
     KIND_HILLSLOPE,
     KIND_WEATHER_N,
     KIND_WEATHER_TYPES,
+    LEGEND_OFF,
     PURPOSE_START,
     PURPOSE_WIN,
     R_ADVANCED,
@@ -79,6 +80,7 @@ from meeple.games.erosion.compiled.state import (
     R_HIGH,
     R_ICON,
     R_KIND,
+    R_LEGEND,
     R_MIX,
     R_MOHS,
     R_N,
@@ -145,27 +147,39 @@ def to_act(s: np.ndarray, R: np.ndarray) -> int:
 
 
 @compiled
-def elevation_allows(s: np.ndarray, R: np.ndarray, card: int, m: int) -> bool:
-    """A card's elevation icon against a mountain's height (hill: under 4000 m; a Caldera
-    counts as 4000 m or more)."""
-    icon = R[R[R_ICON] + card]
-    if icon == ICON_NONE:
-        return True
-    return (icon == ICON_MOUNTAIN) == counts_as_high(s, R, m)
+def high_mountains(s: np.ndarray, R: np.ndarray) -> int:
+    """The mountains that count as 4000 m or more for elevation icons, one bit each
+    (``counts_as_high`` of each): what a card's icon is checked against."""
+    highs = 0
+    for m in range(R[R_PLAYERS]):
+        if counts_as_high(s, R, m):
+            highs |= 1 << m
+    return highs
 
 
 @compiled
-def weather_reach(s: np.ndarray, R: np.ndarray, p: int, card: int, m: int) -> int:
-    """How many rocks seat ``p``'s WX card could weather on a mountain (``weather_reach``):
-    from the top down past the weathered rocks, stopping at the first it cannot weather
-    (an Exfoliation Dome of ``p``'s lets a numeric card weather more)."""
-    if not elevation_allows(s, R, card, m):
+def elevation_allows(R: np.ndarray, card: int, highs: int, m: int) -> bool:
+    """A card's elevation icon against a mountain's height (hill: under 4000 m), ``highs``
+    from :func:`high_mountains`."""
+    icon = R[R[R_ICON] + card]
+    if icon == ICON_NONE:
+        return True
+    return (icon == ICON_MOUNTAIN) == ((highs >> m) & 1 == 1)
+
+
+@compiled
+def weather_reach(s: np.ndarray, R: np.ndarray, card: int, m: int, highs: int, bonus: int) -> int:
+    """How many rocks a WX card could weather on a mountain (``weather_reach``): from the
+    top down past the weathered rocks, stopping at the first it cannot weather. ``highs``:
+    :func:`high_mountains`; ``bonus``: the rocks more a numeric card of the player's
+    weathers (its Exfoliation Domes)."""
+    if not elevation_allows(R, card, highs, m):
         return 0
     pile = base(R, mountain(R, m))
     rocks = s[pile]
     numeric = R[R[R_KIND] + card] == KIND_WEATHER_N
-    limit = R[R[R_N] + card] + in_force(s, R, p, E_WEATHER_BONUS, 0) if numeric else rocks
     advanced = R[R_ADVANCED] != 0
+    limit = R[R[R_N] + card] + bonus if numeric else rocks
     hardness = R[R[R_HARD] + card]
     types = R[R[R_TYPES] + card]
     count = 0
@@ -208,7 +222,8 @@ def matchable(s: np.ndarray, R: np.ndarray, p: int, skip: int) -> int:
 def caps(s: np.ndarray, R: np.ndarray, p: int, d: int) -> int:
     """How many cards a deck allows seat ``p`` in one draw: its draw limit (with ``p``'s
     Aquifer), and the cards left (``draw_caps``)."""
-    limit = in_force(s, R, p, E_DRAW_LIMIT_BONUS, d)
+    # the basic game skips the call: draw limits are read at every turn and draw
+    limit = in_force(s, R, p, E_DRAW_LIMIT_BONUS, d) if R[R_ADVANCED] else 0
     for i in range(R[R_ATMS]):
         if R[R[R_UNDER] + i] == d:
             limit += R[R[R_AGE] + i] if s[R[R_AGED] + i] else R[R[R_NORMAL] + i]
@@ -261,22 +276,25 @@ def turn_actions(s: np.ndarray, R: np.ndarray, p: int, out: np.ndarray) -> int:
     count = 0
     b = base(R, hand(R, p))
     cards = s[b]
+    # once a turn, not per card and mountain
+    highs = high_mountains(s, R)
+    bonus = in_force(s, R, p, E_WEATHER_BONUS, 0)
     for i in range(cards):
         c = s[b + 1 + i]
         kind = R[R[R_KIND] + c]
         if kind == KIND_WEATHER_N:
             for m in range(n):
-                for k in range(1, weather_reach(s, R, p, c, m) + 1):
+                for k in range(1, weather_reach(s, R, c, m, highs, bonus) + 1):
                     out[count] = action_id(R, A_WEATHER, c, m, k)
                     count += 1
         elif kind == KIND_WEATHER_TYPES:
             for m in range(n):
-                if weather_reach(s, R, p, c, m):
+                if weather_reach(s, R, c, m, highs, bonus):
                     out[count] = action_id(R, A_WEATHER, c, m, 0)
                     count += 1
         elif kind == KIND_HILLSLOPE:
             for m in range(n):
-                if elevation_allows(s, R, c, m):
+                if elevation_allows(R, c, highs, m):
                     reach = min(R[R[R_N] + c], s[R[R_WEATHERED] + m])
                     for k in range(1, reach + 1):
                         out[count] = action_id(R, A_HILLSLOPE, c, m, k)
@@ -409,7 +427,8 @@ def play_card(s: np.ndarray, R: np.ndarray, p: int, kind: int, c: int, y: int, z
         agenda_push(s, R, K_END, p, 0, -1)
         return
     if kind == A_WEATHER:
-        rocks = z if z else weather_reach(s, R, p, c, y)
+        bonus = in_force(s, R, p, E_WEATHER_BONUS, 0)
+        rocks = z if z else weather_reach(s, R, c, y, high_mountains(s, R), bonus)
         s[R[R_WEATHERED] + y] += rocks
     else:
         rocks = z
@@ -525,7 +544,8 @@ def settle(s: np.ndarray, R: np.ndarray, out: np.ndarray) -> None:
                 act(s, R, seat, out[0])
             else:
                 agenda_pop(s, R)
-    claim_legends(s, R)
+    if R[R_LEGEND] != LEGEND_OFF:  # the call skipped where it has nothing to do: every step
+        claim_legends(s, R)
 
 
 @compiled
