@@ -54,6 +54,8 @@ VARIANTS = [
     ({"legend": "basic"}, 40),
     ({"legend": "advanced"}, 40),
     ({"legend": "basic", "players": 5}, 10),
+    ({"auto_steps": False}, 20),
+    ({"auto_steps": False, "advanced": True, "legend": "basic", "players": 4}, 12),
     ({"advanced": True, "legend": "advanced", "uplift_architecture": "once", "players": 4}, 10),
 ]
 RED_ARCHITECTURE = (
@@ -106,6 +108,8 @@ def play_both(
         if not legal:
             break
         seen[state.phase] += 1
+        if len(legal) == 1 and state.phase != "turn":
+            seen["one choice asked"] += 1
         note_rules(state, seat, legal, seen)
         pick = rng.randrange(len(legal))
         action = game.action_from_id(legal[pick])
@@ -190,6 +194,8 @@ def test_compiled_rules_agree_with_the_engine_on_every_state(options: dict, game
         assert seen[step], step
     if game.num_players >= 4:
         assert seen["era 2"] and seen["guess"] and seen["choose"] and seen["chance"]
+    if not game.options.auto_steps:
+        assert seen["one choice asked"]
     if game.options.advanced:
         for rule in ("trigger", *RED_ARCHITECTURE):
             assert seen[rule], rule
@@ -281,7 +287,6 @@ def test_a_designers_architecture_plays_the_same_through_both(tmp_path) -> None:
     ("options", "name"),
     [
         ({"typed_weathering": "pass-over"}, "typed_weathering"),
-        ({"auto_steps": False}, "auto_steps"),
     ],
 )
 def test_options_it_does_not_serve_are_refused_in_one_line(options: dict, name: str) -> None:

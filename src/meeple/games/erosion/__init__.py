@@ -32,7 +32,7 @@ register_agent("erosion", "heuristic", HeuristicAgent)
 register_renderer(ErosionGame, render_state)
 
 # The compiled rules import the rules, so they are offered to search from the package; the
-# options they do not serve (pass-over, auto_steps=false) keep the engine's rollouts.
+# option they do not serve (typed_weathering=pass-over) keeps the engine's rollouts.
 # ``values`` plays a flat search's candidates in a world in one call. By name: numba is
 # imported where search or a batch first asks for them.
 _RULES = f"{__name__}.compiled.rules"

@@ -123,6 +123,7 @@ batched = kernel(nogil=True, parallel=True)
 BATCH_SERVED = (
     ("advanced", False),
     ("legend", "off"),
+    ("auto_steps", True),
     *((name, value) for name, value in SERVED if name not in ("advanced", "legend")),
 )
 """The options the batched rules serve at one value only: the basic game without the

@@ -13,7 +13,7 @@ What it serves: 2 to 5 players, the basic rules and the Advanced Rules (``advanc
 Montane Architecture and the Atmospheric Triggers, under either ``uplift_architecture``
 reading), the Montane Legend Variant (``legend``: basic or advanced claims, in
 :mod:`.legends`), ``typed_weathering=shield``, either ``empty_hand`` and either
-``draw_from`` reading, any ``first``, ``auto_steps=true``, and any ``cards`` file (the card
+``draw_from`` reading, any ``first``, either ``auto_steps``, and any ``cards`` file (the card
 and architecture tables are built from the game's own catalogue, so a designer's cards play
 the same here as in the engine). :func:`layout` refuses any other option with one line
 (:func:`served`).
@@ -112,6 +112,7 @@ _ANY_VALUE = (
     "first",
     "empty_hand",
     "draw_from",
+    "auto_steps",
     "cards",
 )
 """The options that a compiled reading may serve at every value, in the order a refusal
@@ -122,10 +123,7 @@ _cache: dict[str, np.ndarray] = {}
 designer's card file edited in place is a new catalogue)."""
 
 
-SERVED: tuple[tuple[str, object], ...] = (
-    ("typed_weathering", "shield"),
-    ("auto_steps", True),
-)
+SERVED: tuple[tuple[str, object], ...] = (("typed_weathering", "shield"),)
 """The options the compiled rules serve at one value only (every other option at any)."""
 
 
@@ -181,6 +179,7 @@ def layout(game: ErosionGame) -> np.ndarray:
     head[fs.R_ONCE] = advanced and game.options.uplift_architecture == "once"
     head[fs.R_LEGEND] = _LEGEND[game.options.legend]
     head[fs.R_LEGENDS_N] = len(game.legend_cards)
+    head[fs.R_MANUAL] = not game.options.auto_steps
     effects = _effect_tables(game, rocks)
     # The agenda holds a turn's steps and the most an uplifted card's architecture adds
     # before them (three more than the steps it adds: the uplift, refill and end).

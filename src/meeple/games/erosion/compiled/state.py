@@ -43,7 +43,9 @@ R_CHALLENGE_KIND, R_CHALLENGE_N, R_CHALLENGE_CLASS, R_CHALLENGE_POINTS = range(5
 R_TABLE_Y = 63
 """The action table's size in an action's last two numbers (counts: 7, more where a card's
 count and an architecture bonus together pass 6)."""
-R_HEADER = 64
+R_MANUAL = 64
+"""1 under ``auto_steps=false``: a step with a single possible choice is asked too."""
+R_HEADER = 65
 R_TABLES = (
     R_DECK,
     R_ROCK,

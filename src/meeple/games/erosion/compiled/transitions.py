@@ -81,6 +81,7 @@ from meeple.games.erosion.compiled.state import (
     R_ICON,
     R_KIND,
     R_LEGEND,
+    R_MANUAL,
     R_MIX,
     R_MOHS,
     R_N,
@@ -538,7 +539,7 @@ def settle(s: np.ndarray, R: np.ndarray, out: np.ndarray) -> None:
             settle_tie(s, R)
         else:
             count = step_actions(s, R, out)
-            if count > 1:
+            if count > 1 or (count == 1 and R[R_MANUAL]):
                 break
             if count == 1:
                 act(s, R, seat, out[0])
