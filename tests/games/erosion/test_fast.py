@@ -20,7 +20,7 @@ import pytest
 
 import meeple
 from meeple.core.errors import OptionError
-from meeple.core.registry import compiled_values
+from meeple.core.registry import compiled_playout, compiled_values
 from meeple.games.erosion.compiled import rules as fast
 from meeple.games.erosion.compiled import state as fs
 from meeple.games.erosion.compiled import transitions as fr
@@ -55,6 +55,8 @@ VARIANTS = [
     ({"legend": "advanced"}, 40),
     ({"legend": "basic", "players": 5}, 10),
     ({"auto_steps": False}, 20),
+    ({"typed_weathering": "pass-over"}, 30),
+    ({"typed_weathering": "pass-over", "advanced": True, "legend": "advanced", "players": 5}, 8),
     ({"auto_steps": False, "advanced": True, "legend": "basic", "players": 4}, 12),
     ({"advanced": True, "legend": "advanced", "uplift_architecture": "once", "players": 4}, 10),
 ]
@@ -117,6 +119,12 @@ def play_both(
             seen["fired again"] += 1
         before = state
         state = state.apply(seat, action)
+        flagged = (sum(map(len, s.weathered_below)) for s in (before, state))
+        below_before, below_now = next(flagged), next(flagged)
+        if below_now > below_before:
+            seen["weathered below"] += 1
+        elif below_now < below_before:
+            seen["joined the run"] += 1
         if state.legends != before.legends:
             seen["legend claimed"] += 1
         if len(state.era_scores) > len(before.era_scores):
@@ -196,6 +204,8 @@ def test_compiled_rules_agree_with_the_engine_on_every_state(options: dict, game
         assert seen["era 2"] and seen["guess"] and seen["choose"] and seen["chance"]
     if not game.options.auto_steps:
         assert seen["one choice asked"]
+    if game.options.typed_weathering == "pass-over":
+        assert seen["weathered below"] and seen["joined the run"]
     if game.options.advanced:
         for rule in ("trigger", *RED_ARCHITECTURE):
             assert seen[rule], rule
@@ -283,16 +293,23 @@ def test_a_designers_architecture_plays_the_same_through_both(tmp_path) -> None:
         assert seen[rule], rule
 
 
-@pytest.mark.parametrize(
-    ("options", "name"),
-    [
-        ({"typed_weathering": "pass-over"}, "typed_weathering"),
-    ],
-)
-def test_options_it_does_not_serve_are_refused_in_one_line(options: dict, name: str) -> None:
+def test_every_option_is_served_and_a_refusal_would_be_one_line() -> None:
+    # The compiled rules refuse nothing now (SERVED is empty); the batched rules refuse
+    # through the same function (tests/envs/test_vector_erosion.py), in one line.
+    assert fast.SERVED == ()
+    options = {
+        "advanced": True,
+        "uplift_architecture": "once",
+        "legend": "advanced",
+        "typed_weathering": "pass-over",
+        "auto_steps": False,
+        "players": 5,
+    }
     game = meeple.make("erosion", **options)
-    with pytest.raises(OptionError, match=f"do not serve {name}=") as error:
-        fast.playouts(game.new_game(0), 10)
+    fast.served(game)
+    assert compiled_playout(game) is not None
+    with pytest.raises(OptionError, match="do not serve typed_weathering='pass-over' ") as error:
+        fast.refuse_unserved(game, "compiled Erosion rules", (("typed_weathering", "shield"),))
     assert "\n" not in str(error.value)
 
 

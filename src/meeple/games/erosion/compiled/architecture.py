@@ -30,6 +30,7 @@ from meeple.games.erosion.compiled.state import (
     R_AGENDA,
     R_ATM_AGE,
     R_ATMS,
+    R_BELOW,
     R_EFFECT,
     R_EFFECT_A,
     R_EFFECT_B,
@@ -66,6 +67,8 @@ def in_force(s: np.ndarray, R: np.ndarray, p: int, kind: int, a: int) -> int:
     total = 0
     for i in range(s[R[R_WEATHERED] + p], s[b]):
         rock = s[b + 1 + i]
+        if s[R[R_BELOW] + rock] == 1:
+            continue  # weathered below an unweathered rock (pass-over)
         if R[R[R_EFFECT] + rock] == kind and R[R[R_EFFECT_A] + rock] == a:
             total += R[R[R_EFFECT_B] + rock]
     return total

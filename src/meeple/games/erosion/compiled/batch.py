@@ -123,8 +123,9 @@ batched = kernel(nogil=True, parallel=True)
 BATCH_SERVED = (
     ("advanced", False),
     ("legend", "off"),
+    ("typed_weathering", "shield"),
     ("auto_steps", True),
-    *((name, value) for name, value in SERVED if name not in ("advanced", "legend")),
+    *SERVED,
 )
 """The options the batched rules serve at one value only: the basic game without the
 Legend variant, and what the compiled rules serve at one value only."""

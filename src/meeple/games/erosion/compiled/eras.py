@@ -23,7 +23,6 @@ from meeple.games.erosion.compiled.state import (
     R_DECK,
     R_ERA_SCORES,
     R_ERAS,
-    R_FOSSIL,
     R_LEGEND,
     R_MOHS,
     R_PLAYERS,
@@ -32,7 +31,6 @@ from meeple.games.erosion.compiled.state import (
     R_TIE_CARDS,
     R_TIE_GUESSES,
     R_TIE_SEATS,
-    R_WEATHERED,
     R_WINNERS,
     S_CHANCE,
     S_CHANCE_N,
@@ -53,6 +51,7 @@ from meeple.games.erosion.compiled.state import (
     insert,
     mountain,
     size,
+    weathered_rocks,
 )
 
 
@@ -60,11 +59,8 @@ from meeple.games.erosion.compiled.state import (
 def points(s: np.ndarray, R: np.ndarray, p: int) -> int:
     """What the seat scores now: 1 per unweathered rock, 2 per delta rock, 3 per weathered
     fossil, its Reefs' points, and its legends and met challenge (``points``)."""
-    b = base(R, mountain(R, p))
-    weathered = s[R[R_WEATHERED] + p]
-    total = s[b] - weathered + 2 * size(s, R, delta(R, p))
-    for i in range(weathered):
-        total += 3 * R[R[R_FOSSIL] + s[b + 1 + i]]
+    weathered, fossils = weathered_rocks(s, R, p)
+    total = size(s, R, mountain(R, p)) - weathered + 2 * size(s, R, delta(R, p)) + 3 * fossils
     return total + in_force(s, R, p, E_SCORE_BONUS, 0) + legend_points(s, R, p)
 
 

@@ -28,7 +28,6 @@ from meeple.games.erosion.compiled.state import (
     R_CHALLENGE_POINTS,
     R_CHALLENGES,
     R_CLASS,
-    R_FOSSIL,
     R_LEGEND,
     R_LEGEND_HEIGHT,
     R_LEGEND_POINTS,
@@ -39,7 +38,6 @@ from meeple.games.erosion.compiled.state import (
     R_PLAYERS,
     R_ROCK,
     R_SCALARS,
-    R_WEATHERED,
     S_CURRENT,
     S_OVER,
     base,
@@ -47,6 +45,7 @@ from meeple.games.erosion.compiled.state import (
     delta,
     mountain,
     size,
+    weathered_rocks,
 )
 
 
@@ -95,15 +94,13 @@ def challenge_met(s: np.ndarray, R: np.ndarray, seat: int) -> bool:
     card = s[R[R_CHALLENGES] + seat]
     kind, wanted = R[R[R_CHALLENGE_KIND] + card], R[R[R_CHALLENGE_N] + card]
     b = base(R, mountain(R, seat))
-    rocks, weathered = s[b], s[R[R_WEATHERED] + seat]
+    rocks = s[b]
+    weathered, fossils = weathered_rocks(s, R, seat)
     if kind == C_HEIGHT:
         return rocks >= wanted
     if kind == C_DELTA:
         return size(s, R, delta(R, seat)) >= wanted
     if kind == C_FOSSILS:
-        fossils = 0
-        for i in range(weathered):
-            fossils += R[R[R_FOSSIL] + s[b + 1 + i]]
         return fossils >= wanted
     if kind == C_CLASS:
         found = 0

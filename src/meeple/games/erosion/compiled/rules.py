@@ -12,11 +12,12 @@ state, every list of legal actions and every outcome
 What it serves: 2 to 5 players, the basic rules and the Advanced Rules (``advanced``:
 Montane Architecture and the Atmospheric Triggers, under either ``uplift_architecture``
 reading), the Montane Legend Variant (``legend``: basic or advanced claims, in
-:mod:`.legends`), ``typed_weathering=shield``, either ``empty_hand`` and either
-``draw_from`` reading, any ``first``, either ``auto_steps``, and any ``cards`` file (the card
-and architecture tables are built from the game's own catalogue, so a designer's cards play
-the same here as in the engine). :func:`layout` refuses any other option with one line
-(:func:`served`).
+:mod:`.legends`), either ``typed_weathering`` reading (``pass-over``'s weathered rocks below
+an unweathered one flagged in the position), either ``empty_hand`` and either ``draw_from``
+reading, any ``first``, either ``auto_steps``, and any ``cards`` file (the card and
+architecture tables are built from the game's own catalogue, so a designer's cards play the
+same here as in the engine): every option. :func:`served` (which :func:`layout` asks) would
+refuse, in one line, an option listed in :data:`SERVED`, which is empty.
 
 The state is the TRUE state (every hand, delta and deck order known): search calls it on a
 determinized state. The decks are already shuffled in the state, as in the reference, so
@@ -109,6 +110,7 @@ _ANY_VALUE = (
     "advanced",
     "uplift_architecture",
     "legend",
+    "typed_weathering",
     "first",
     "empty_hand",
     "draw_from",
@@ -123,8 +125,9 @@ _cache: dict[str, np.ndarray] = {}
 designer's card file edited in place is a new catalogue)."""
 
 
-SERVED: tuple[tuple[str, object], ...] = (("typed_weathering", "shield"),)
-"""The options the compiled rules serve at one value only (every other option at any)."""
+SERVED: tuple[tuple[str, object], ...] = ()
+"""The options the compiled rules serve at one value only: none now (each option at every
+value); :func:`served` refuses what is listed here."""
 
 
 def served(game: ErosionGame) -> None:
@@ -180,6 +183,7 @@ def layout(game: ErosionGame) -> np.ndarray:
     head[fs.R_LEGEND] = _LEGEND[game.options.legend]
     head[fs.R_LEGENDS_N] = len(game.legend_cards)
     head[fs.R_MANUAL] = not game.options.auto_steps
+    head[fs.R_PASS_OVER] = game.options.typed_weathering == "pass-over"
     effects = _effect_tables(game, rocks)
     # The agenda holds a turn's steps and the most an uplifted card's architecture adds
     # before them (three more than the steps it adds: the uplift, refill and end).
@@ -206,6 +210,7 @@ def layout(game: ErosionGame) -> np.ndarray:
         (fs.R_TRIGGERED, atms),
         (fs.R_LEGENDS, len(game.legend_cards)),
         (fs.R_CHALLENGES, n),
+        (fs.R_BELOW, cards),
         (fs.R_AGENDA, slots * 4),
     ):
         head[where] = at
@@ -414,6 +419,11 @@ def encode(state: ErosionState) -> np.ndarray:
     put(fs.R_TRIGGERED, state.triggered)
     put(fs.R_LEGENDS, state.legends)
     put(fs.R_CHALLENGES, state.challenges)
+    below = [0] * cards
+    for pile in state.weathered_below:
+        for card in pile:
+            below[card] = 1
+    put(fs.R_BELOW, below)
     if state.tie is not None:
         out[s + fs.S_TIE_PURPOSE] = 1 if state.tie.purpose == "start" else 2
         out[s + fs.S_TIE_N] = len(state.tie.seats)
@@ -471,6 +481,9 @@ def decode(game: ErosionGame, array: np.ndarray, seed: int) -> ErosionState:
         for i in range(0, len(flat), 4)
     )
     scores_flat = field(fs.R_ERA_SCORES, n * sc[fs.S_ERAS_SCORED])
+    mountains = tuple(pile(3 + n + p) for p in range(n))
+    flags = field(fs.R_BELOW, cards)
+    below = tuple(tuple(sorted(c for c in rocks if flags[c])) for rocks in mountains)
     return ErosionState(
         game=game,
         seed=seed,
@@ -478,7 +491,7 @@ def decode(game: ErosionGame, array: np.ndarray, seed: int) -> ErosionState:
         current=sc[fs.S_CURRENT],
         decks=(pile(WX), pile(H), pile(F)),
         hands=tuple(pile(3 + p) for p in range(n)),
-        mountains=tuple(pile(3 + n + p) for p in range(n)),
+        mountains=mountains,
         weathered=field(fs.R_WEATHERED, n),
         deltas=tuple(pile(3 + 2 * n + p) for p in range(n)),
         discards=tuple(pile(3 + 3 * n + p) for p in range(n)),
@@ -499,6 +512,7 @@ def decode(game: ErosionGame, array: np.ndarray, seed: int) -> ErosionState:
         turn=sc[fs.S_TURN],
         end_reason=_reason_text(game, sc[fs.S_REASON]),
         fired=pile(4 + 4 * n),
+        weathered_below=below if any(below) else (),
     )
 
 

@@ -45,7 +45,10 @@ R_TABLE_Y = 63
 count and an architecture bonus together pass 6)."""
 R_MANUAL = 64
 """1 under ``auto_steps=false``: a step with a single possible choice is asked too."""
-R_HEADER = 65
+R_PASS_OVER, R_BELOW = 65, 66
+"""1 under ``typed_weathering=pass-over``; where each card's flag lies: 1 for a weathered
+rock below an unweathered one (``weathered_below``; only pass-over leaves any)."""
+R_HEADER = 67
 R_TABLES = (
     R_DECK,
     R_ROCK,
@@ -191,6 +194,21 @@ def river(R: np.ndarray) -> int:
 def fired(R: np.ndarray) -> int:
     """The pile number of the cards whose 'upon uplift' architecture has fired."""
     return 4 + 4 * R[R_PLAYERS]
+
+
+@compiled
+def weathered_rocks(s: np.ndarray, R: np.ndarray, p: int) -> tuple[int, int]:
+    """How many rocks of the seat's mountain are weathered, the run at the top and those
+    below an unweathered rock, and how many of them bear a fossil (``weathered_rocks``)."""
+    b = base(R, mountain(R, p))
+    top = s[R[R_WEATHERED] + p]
+    count, fossils = 0, 0
+    for i in range(s[b]):
+        rock = s[b + 1 + i]
+        if i < top or s[R[R_BELOW] + rock] == 1:
+            count += 1
+            fossils += R[R[R_FOSSIL] + rock]
+    return count, fossils
 
 
 @compiled

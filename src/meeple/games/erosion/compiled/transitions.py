@@ -73,6 +73,8 @@ from meeple.games.erosion.compiled.state import (
     R_AGENDA,
     R_ATMS,
     R_BEFORE_UPLIFT,
+    R_BELOW,
+    R_CARDS,
     R_CHANCE_SEATS,
     R_DRAW_ONE,
     R_HAND,
@@ -88,6 +90,7 @@ from meeple.games.erosion.compiled.state import (
     R_NORMAL,
     R_NUM_ACTIONS,
     R_PARTS,
+    R_PASS_OVER,
     R_PLAYERS,
     R_ROCK,
     R_ROCK_TYPES,
@@ -169,17 +172,23 @@ def elevation_allows(R: np.ndarray, card: int, highs: int, m: int) -> bool:
 
 
 @compiled
-def weather_reach(s: np.ndarray, R: np.ndarray, card: int, m: int, highs: int, bonus: int) -> int:
+def weather_reach(
+    s: np.ndarray, R: np.ndarray, card: int, m: int, highs: int, bonus: int, mark: int
+) -> int:
     """How many rocks a WX card could weather on a mountain (``weather_reach``): from the
-    top down past the weathered rocks, stopping at the first it cannot weather. ``highs``:
+    top down past the weathered rocks, stopping at the first it cannot weather (under
+    pass-over a typed card passes over the types it does not list). ``highs``:
     :func:`high_mountains`; ``bonus``: the rocks more a numeric card of the player's
-    weathers (its Exfoliation Domes)."""
+    weathers (its Exfoliation Domes); the first ``mark`` of them are flagged weathered
+    (``R_BELOW``, which :func:`join_run` then settles: ``_weather``), 0 to only count."""
     if not elevation_allows(R, card, highs, m):
         return 0
     pile = base(R, mountain(R, m))
     rocks = s[pile]
     numeric = R[R[R_KIND] + card] == KIND_WEATHER_N
     advanced = R[R_ADVANCED] != 0
+    passing = R[R_PASS_OVER] != 0
+    below = R[R_BELOW]
     limit = R[R[R_N] + card] + bonus if numeric else rocks
     hardness = R[R[R_HARD] + card]
     types = R[R[R_TYPES] + card]
@@ -188,15 +197,34 @@ def weather_reach(s: np.ndarray, R: np.ndarray, card: int, m: int, highs: int, b
         if count >= limit:
             break
         rock = s[pile + 1 + i]
+        if passing and s[below + rock] == 1:
+            continue  # 'Each rock may only be weathered once'
         if numeric:
             if R[R[R_MOHS] + rock] > hardness:
                 break
         elif not (types >> R[R[R_ROCK] + rock]) & 1:
+            if passing:
+                continue
             break
         if advanced and not weatherable_by(R, rock, card):
             break
+        if count < mark:
+            s[below + rock] = 1
         count += 1
     return count
+
+
+@compiled
+def join_run(s: np.ndarray, R: np.ndarray, m: int) -> None:
+    """Flagged rocks that now lie just under the weathered run at the top join it, and
+    count in ``R_WEATHERED`` (``_weather``: the others stay flagged, below an unweathered
+    rock)."""
+    b = base(R, mountain(R, m))
+    top = s[R[R_WEATHERED] + m]
+    while top < s[b] and s[R[R_BELOW] + s[b + 1 + top]] == 1:
+        s[R[R_BELOW] + s[b + 1 + top]] = 0
+        top += 1
+    s[R[R_WEATHERED] + m] = top
 
 
 @compiled
@@ -285,12 +313,12 @@ def turn_actions(s: np.ndarray, R: np.ndarray, p: int, out: np.ndarray) -> int:
         kind = R[R[R_KIND] + c]
         if kind == KIND_WEATHER_N:
             for m in range(n):
-                for k in range(1, weather_reach(s, R, c, m, highs, bonus) + 1):
+                for k in range(1, weather_reach(s, R, c, m, highs, bonus, 0) + 1):
                     out[count] = action_id(R, A_WEATHER, c, m, k)
                     count += 1
         elif kind == KIND_WEATHER_TYPES:
             for m in range(n):
-                if weather_reach(s, R, c, m, highs, bonus):
+                if weather_reach(s, R, c, m, highs, bonus, 0):
                     out[count] = action_id(R, A_WEATHER, c, m, 0)
                     count += 1
         elif kind == KIND_HILLSLOPE:
@@ -402,7 +430,7 @@ def draw(s: np.ndarray, R: np.ndarray, p: int, a: int, b: int, c: int) -> None:
 
 @compiled
 def erode(s: np.ndarray, R: np.ndarray, m: int, rocks: int) -> None:
-    """Move a mountain's top ``rocks`` rocks to the River (``_erode``)."""
+    """Move a mountain's top ``rocks`` (weathered) rocks to the River (``_erode``)."""
     b = base(R, mountain(R, m))
     r = river(R)
     k = s[b]
@@ -413,6 +441,7 @@ def erode(s: np.ndarray, R: np.ndarray, m: int, rocks: int) -> None:
     s[b + 1 + k - rocks : b + 1 + k] = -1
     s[b] = k - rocks
     s[R[R_WEATHERED] + m] -= rocks
+    join_run(s, R, m)  # rocks weathered below may now be on top
 
 
 @compiled
@@ -428,9 +457,11 @@ def play_card(s: np.ndarray, R: np.ndarray, p: int, kind: int, c: int, y: int, z
         agenda_push(s, R, K_END, p, 0, -1)
         return
     if kind == A_WEATHER:
+        # a typed card (z 0) weathers every rock it reaches; a numeric one the first z
         bonus = in_force(s, R, p, E_WEATHER_BONUS, 0)
-        rocks = z if z else weather_reach(s, R, c, y, high_mountains(s, R), bonus)
-        s[R[R_WEATHERED] + y] += rocks
+        found = weather_reach(s, R, c, y, high_mountains(s, R), bonus, z if z else R[R_CARDS])
+        rocks = z if z else found
+        join_run(s, R, y)
     else:
         rocks = z
         erode(s, R, y, rocks)
