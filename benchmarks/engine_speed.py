@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/engine_speed.py --seconds 2 --repeat 3
     .venv/bin/python benchmarks/engine_speed.py --only erosion
+    .venv/bin/python benchmarks/engine_speed.py --only erosion --advanced true --players 5
 
 For every game, from a new game (seed 0 and up), it times uniformly random games played to
 the end through the public API (``meeple.make``, ``new_game``, ``legal_actions``, ``apply``):
@@ -10,7 +11,8 @@ the *reference*. Where a game has a compiled copy of its rules (a module
 ``games`` uniformly random games from ``state`` to the end and is proven equal to the rules
 engine by a differential test), the same run times that too, and the table shows the ratio.
 The two are timed alternately ``--repeat`` times and the median ratio is shown with its
-range, since on a shared machine the ratio is steadier than either rate.
+range, since on a shared machine the ratio is steadier than either rate. With ``--only``,
+any other ``--name value`` is a game option (as ``meeple simulate`` takes them).
 """
 
 from __future__ import annotations
@@ -62,21 +64,36 @@ def compiled_playouts(name: str) -> Callable | None:
         return None
 
 
+def game_options(words: list[str]) -> dict[str, str]:
+    """``--name value`` pairs as game options (``--draw-from one``: ``draw_from="one"``)."""
+    if len(words) % 2 or not all(w.startswith("--") for w in words[::2]):
+        raise SystemExit(f"game options come as --name value pairs, not {' '.join(words)}")
+    pairs = zip(words[::2], words[1::2], strict=True)
+    return {name[2:].replace("-", "_"): value for name, value in pairs}
+
+
 def main() -> None:
     """Measure every registered game (or ``--only`` one) and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="per measurement")
     parser.add_argument("--repeat", type=int, default=3, help="alternating repetitions")
     parser.add_argument("--only", help="one game's name")
-    args = parser.parse_args()
+    args, rest = parser.parse_known_args()
+    options = game_options(rest) if args.only else {}
+    if rest and not args.only:
+        parser.error("game options (--name value) need --only GAME")
     console = Console()
-    table = Table(title="Random games per second, public API vs compiled rules")
+    shown = " ".join(f"{k}={v}" for k, v in options.items())
+    title = "Random games per second, public API vs compiled rules" + (
+        f" ({shown})" if shown else ""
+    )
+    table = Table(title=title)
     for column in ("game", "rules engine games/s", "compiled games/s", "compiled / engine"):
         table.add_column(column, justify="right" if column != "game" else "left")
     for info in meeple.games():
         if args.only and info.name != args.only:
             continue
-        game = meeple.make(info.name)
+        game = meeple.make(info.name, **options)
         playouts = compiled_playouts(info.name)
         if playouts is not None:
             playouts(game.new_game(0), 2, seed=0)  # compile (or load numba's cache) first

@@ -19,6 +19,7 @@ from meeple.agents.play import play_game
 from meeple.core.agent import Observation
 from meeple.core.conformance import random_playthrough
 from meeple.core.registry import RANDOM_ROLLOUT, compiled_playout, rollout_policies
+from meeple.games.erosion.compiled import rules as erosion_rules
 
 GAMES = [info.name for info in meeple.games() if compiled_playout(meeple.make(info.name))]
 
@@ -94,10 +95,15 @@ def test_compiled_playouts_score_like_the_engines_random_games(name: str) -> Non
     assert abs(mean_e - mean_c) <= 5 * spread * (2 / 3000) ** 0.5 + 1e-9
 
 
-def test_options_the_compiled_rules_do_not_serve_keep_the_engines_rollouts() -> None:
+def test_options_the_compiled_rules_do_not_serve_keep_the_engines_rollouts(monkeypatch) -> None:
+    # Erosion's compiled rules serve every option now: one is taken back from them here, as
+    # its check (compiled.rules.served) reads it, to see the search fall back.
+    unserved = {"typed_weathering": "pass-over"}
+    assert compiled_playout(meeple.make("erosion", **unserved)) is not None
+    monkeypatch.setattr(erosion_rules, "SERVED", (("typed_weathering", "shield"),))
     assert compiled_playout(meeple.make("erosion")) is not None
-    assert compiled_playout(meeple.make("erosion", advanced=True)) is None
-    assert MCTSAgent(meeple.make("erosion", advanced=True))._playout is None
+    assert compiled_playout(meeple.make("erosion", **unserved)) is None
+    assert MCTSAgent(meeple.make("erosion", **unserved))._playout is None
 
 
 def test_the_search_uses_compiled_rollouts_unless_told_not_to() -> None:

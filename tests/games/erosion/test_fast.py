@@ -20,11 +20,20 @@ import pytest
 
 import meeple
 from meeple.core.errors import OptionError
-from meeple.core.registry import compiled_values
+from meeple.core.registry import compiled_playout, compiled_values
 from meeple.games.erosion.compiled import rules as fast
 from meeple.games.erosion.compiled import state as fs
 from meeple.games.erosion.compiled import transitions as fr
-from meeple.games.erosion.rules import ErosionGame, ErosionState
+from meeple.games.erosion.rules import (
+    HIGH_METRES,
+    ErosionGame,
+    ErosionState,
+    Fluvial,
+    Uplift,
+    Weather,
+)
+
+from .conftest import cards, play, position
 
 LONG = 20 if os.environ.get("MEEPLE_FUZZ") == "long" else 1
 
@@ -38,7 +47,37 @@ VARIANTS = [
     ({"empty_hand": "before-uplift"}, 20),
     ({"draw_from": "one"}, 20),
     ({"players": 4, "draw_from": "one", "empty_hand": "before-uplift", "first": 2}, 12),
+    ({"advanced": True}, 40),
+    ({"advanced": True, "players": 5}, 10),
+    ({"advanced": True, "uplift_architecture": "once"}, 30),
+    ({"advanced": True, "uplift_architecture": "once", "players": 4}, 10),
+    ({"legend": "basic"}, 40),
+    ({"legend": "advanced"}, 40),
+    ({"legend": "basic", "players": 5}, 10),
+    ({"auto_steps": False}, 20),
+    ({"typed_weathering": "pass-over"}, 30),
+    ({"typed_weathering": "pass-over", "advanced": True, "legend": "advanced", "players": 5}, 8),
+    ({"auto_steps": False, "advanced": True, "legend": "basic", "players": 4}, 12),
+    ({"advanced": True, "legend": "advanced", "uplift_architecture": "once", "players": 4}, 10),
 ]
+RED_ARCHITECTURE = (
+    "score_bonus",
+    "draw_limit_bonus",
+    "resists_icon",
+    "resists_except",
+    "weather_bonus",
+    "counts_as_high",
+)
+"""The architecture every advanced variant's random games meet (as :func:`note_rules`
+counts it); the rarer kinds have seeds of their own (:data:`RARE_SEEDS`)."""
+RARE_SEEDS = {
+    "fault": ("fault", {"advanced": True}, 13),
+    "glacier": ("transport_bonus_if_high", {"advanced": True}, 166),
+    "advanced claims": ("legend claimed", {"legend": "advanced"}, 89),
+}
+"""Random games (as :func:`play_both` plays them) that reach a rule rarer than the
+variants' games do (what :func:`play_both` counts, the options, the seed), found by playing
+seeds 0-299."""
 START_AMONG_SEEDS = {4: (13, 19), 5: (4, 48)}
 """Random games (as :func:`play_both` plays them) whose era ends in a tie still tied after
 the tie-breaker, found by playing seeds 0-149."""
@@ -48,13 +87,18 @@ def _buffer(game: ErosionGame) -> np.ndarray:
     return np.empty(game.num_actions, dtype=np.int16)
 
 
-def play_both(game: ErosionGame, seed: int, seen: Counter) -> None:
-    """One random game (``seed``: its deal and its moves) through both rules, comparing
-    everything after every action; what happened in it is counted in ``seen``."""
+def play_both(
+    game: ErosionGame, seed: int, seen: Counter, start: ErosionState | None = None
+) -> None:
+    """One random game (``seed``: its deal and its moves; or its moves from ``start``)
+    through both rules, comparing everything after every action; what happened in it is
+    counted in ``seen``."""
     rng = random.Random(seed)
     rules = fast.layout(game)
     moves = _buffer(game)
-    state = game.new_game(seed)
+    n = game.num_players
+    state = start or game.new_game(seed)
+    seed = state.seed  # the era's chance follows the state's own seed
     array = fast.encode(state)
     assert fast.decode(game, array, seed) == state
     while True:
@@ -66,8 +110,26 @@ def play_both(game: ErosionGame, seed: int, seen: Counter) -> None:
         if not legal:
             break
         seen[state.phase] += 1
+        if len(legal) == 1 and state.phase != "turn":
+            seen["one choice asked"] += 1
+        note_rules(state, seat, legal, seen)
         pick = rng.randrange(len(legal))
-        state = state.apply(seat, game.action_from_id(legal[pick]))
+        action = game.action_from_id(legal[pick])
+        if isinstance(action, Uplift) and game.catalog.index[action.card] in state.fired:
+            seen["fired again"] += 1
+        before = state
+        state = state.apply(seat, action)
+        flagged = (sum(map(len, s.weathered_below)) for s in (before, state))
+        below_before, below_now = next(flagged), next(flagged)
+        if below_now > below_before:
+            seen["weathered below"] += 1
+        elif below_now < below_before:
+            seen["joined the run"] += 1
+        if state.legends != before.legends:
+            seen["legend claimed"] += 1
+        if len(state.era_scores) > len(before.era_scores):
+            # a pass ends the era: the mountains and deltas scored are the ones before it
+            seen["challenge scored"] += sum(before.challenge_met(p) for p in range(n))
         # The action as the compiled playouts pass it, an entry of the legal-action buffer:
         # the machine code checked here is the one they run (a Python int would compile,
         # and check, another).
@@ -83,6 +145,44 @@ def play_both(game: ErosionGame, seed: int, seen: Counter) -> None:
     fr.returns(array, rules, totals)
     assert tuple(totals) == state.returns
     seen["shared win" if len(state.winners) > 1 else "one winner"] += 1
+
+
+def note_rules(state: ErosionState, seat: int, legal: list[int], seen: Counter) -> None:
+    """Count each piece of red architecture where it changes what the seat to act may do or
+    scores (its kind), as the reference's own methods say."""
+    game = state.game
+    if not game.options.advanced:
+        return
+    cat = game.catalog
+    n = game.num_players
+    for p in range(n):
+        if state._architecture(p, "score_bonus"):
+            seen["score_bonus"] += 1
+        if state.counts_as_high(p) and state.height_m(p) < HIGH_METRES:
+            seen["counts_as_high"] += 1
+    if any(state.draw_limit(d, seat) != state.draw_limit(d) for d in range(3)):
+        seen["draw_limit_bonus"] += 1
+    for action in map(game.action_from_id, legal):
+        c = cat.index.get(getattr(action, "card", ""), -1)
+        if isinstance(action, Weather) and cat.kind[c] == "weather_n" and action.rocks > cat.n[c]:
+            seen["weather_bonus"] += 1
+        if isinstance(action, Fluvial) and action.rocks > cat.n[c]:
+            seen["transport_bonus_if_high"] += 1
+    if state.phase != "turn":
+        return
+    for c in state.hands[seat]:
+        if cat.kind[c] not in ("weather_n", "weather_types"):
+            continue
+        for m in range(n):
+            # the rock below the ones the card reaches stops it only by its architecture
+            stop = state.weathered[m] + len(state.weather_targets(seat, c, m))
+            rocks = state.mountains[m]
+            if stop < len(rocks) and not state._weatherable_by(rocks[stop], c):
+                rock = rocks[stop]
+                numeric = cat.kind[c] == "weather_n"
+                basic = cat.mohs[rock] <= cat.max_hardness[c] if numeric else True
+                if basic and (numeric or cat.rock[rock] in cat.types[c]):
+                    seen[cat.effect_kind[rock]] += 1
 
 
 @pytest.mark.parametrize(
@@ -102,6 +202,45 @@ def test_compiled_rules_agree_with_the_engine_on_every_state(options: dict, game
         assert seen[step], step
     if game.num_players >= 4:
         assert seen["era 2"] and seen["guess"] and seen["choose"] and seen["chance"]
+    if not game.options.auto_steps:
+        assert seen["one choice asked"]
+    if game.options.typed_weathering == "pass-over":
+        assert seen["weathered below"] and seen["joined the run"]
+    if game.options.advanced:
+        for rule in ("trigger", *RED_ARCHITECTURE):
+            assert seen[rule], rule
+    if game.options.legend != "off":
+        assert seen["challenge scored"]
+        # advanced claims (the top two rocks) are rarer: RARE_SEEDS
+        assert seen["legend claimed"] or game.options.legend == "advanced"
+
+
+@pytest.mark.parametrize("name", sorted(RARE_SEEDS))
+def test_rare_rules_agree_too(name: str) -> None:
+    rule, options, seed = RARE_SEEDS[name]
+    seen: Counter = Counter()
+    play_both(meeple.make("erosion", **options), seed, seen)
+    assert seen[rule], rule
+
+
+def test_upon_uplift_architecture_that_has_fired_agrees_too() -> None:
+    # Under uplift_architecture=once a card uplifted a second time fires no more: random
+    # games never uplift a card twice (it must be eroded, carried to a new era's decks and
+    # drawn again), so these games start where a fired Black Shale (WX05) is in the hand
+    # at an uplift, with one that has not fired (Flood Basalt, H39) beside it.
+    game = meeple.make("erosion", advanced=True, uplift_architecture="once")
+    state = position(
+        game,
+        hands={0: ["WX08", "WX05", "H39", "F85", "F86", "F87"]},
+        mountains={1: ["WX06", "WX07", "WX09", "WX10", "WX11", "WX03", "WX02", "WX01"]},
+        deck_tops={0: ["WX30", "WX29"], 1: ["H48"]},
+        fired=cards(game, ["WX05"]),
+    )
+    state = play(state, "weather WX08 on 1 x3", "draw WX1 H1 F1")
+    seen: Counter = Counter()
+    for seed in range(8):
+        play_both(game, seed, seen, start=state)
+    assert seen["fired again"] and seen["trigger"]
 
 
 def test_a_tie_for_the_next_era_left_to_chance_agrees_too(monkeypatch) -> None:
@@ -122,19 +261,55 @@ def test_a_tie_for_the_next_era_left_to_chance_agrees_too(monkeypatch) -> None:
     assert sum(calls.values()) >= 4
 
 
-@pytest.mark.parametrize(
-    ("options", "name"),
-    [
-        ({"advanced": True}, "advanced"),
-        ({"legend": "basic"}, "legend"),
-        ({"typed_weathering": "pass-over"}, "typed_weathering"),
-        ({"auto_steps": False}, "auto_steps"),
-    ],
-)
-def test_options_it_does_not_serve_are_refused_in_one_line(options: dict, name: str) -> None:
+def test_a_designers_architecture_plays_the_same_through_both(tmp_path) -> None:
+    """The architecture tables are built from the game's own cards too: architecture moved
+    to other cards, with other numbers, plays the same through both."""
+    path = tmp_path / "cards.json"
+    data = json.loads(
+        resources.files("meeple.games.erosion").joinpath("cards.json").read_text("utf-8")
+    )
+    by_id = {card["id"]: card for card in data["cards"]}
+    effects = {
+        "WX01": {"kind": "uplift_trigger", "ages": ["arid", "any", "ice"]},
+        **{f"WX{k:02}": {"kind": "uplift_hillslope", "rocks": 2} for k in range(8, 12)},
+        "WX03": {"kind": "score_bonus", "points": 3},
+        "WX06": {"kind": "draw_limit_bonus", "deck": "WX", "cards": 2},
+        "H41": {"kind": "resists_icon", "icon": "mountain"},
+        "H42": {"kind": "resists_except", "process": by_id["WX12"]["process"]["name"]},
+        # the one Exfoliation Dome, a larger one (the engine's actions allow one's bonus)
+        "H53": {"kind": "weather_bonus", "rocks": 3},
+        "WX07": {"kind": "counts_as_high"},
+        "F74": {"kind": "transport_bonus_if_high", "rocks": 2},
+    }
+    for card_id, effect in effects.items():
+        by_id[card_id]["architecture"] = {"name": "Designed", "text": "designed", "effect": effect}
+    path.write_text(json.dumps(data))
+    seen: Counter = Counter()
+    for options in ({"players": 2}, {"players": 5, "uplift_architecture": "once"}):
+        game = meeple.make("erosion", advanced=True, cards=str(path), **options)
+        for seed in range(20 * LONG):
+            play_both(game, seed, seen)
+    for rule in ("trigger", "fault", *RED_ARCHITECTURE):
+        assert seen[rule], rule
+
+
+def test_every_option_is_served_and_a_refusal_would_be_one_line() -> None:
+    # The compiled rules refuse nothing now (SERVED is empty); the batched rules refuse
+    # through the same function (tests/envs/test_vector_erosion.py), in one line.
+    assert fast.SERVED == ()
+    options = {
+        "advanced": True,
+        "uplift_architecture": "once",
+        "legend": "advanced",
+        "typed_weathering": "pass-over",
+        "auto_steps": False,
+        "players": 5,
+    }
     game = meeple.make("erosion", **options)
-    with pytest.raises(OptionError, match=f"do not serve {name}=") as error:
-        fast.playouts(game.new_game(0), 10)
+    fast.served(game)
+    assert compiled_playout(game) is not None
+    with pytest.raises(OptionError, match="do not serve typed_weathering='pass-over' ") as error:
+        fast.refuse_unserved(game, "compiled Erosion rules", (("typed_weathering", "shield"),))
     assert "\n" not in str(error.value)
 
 

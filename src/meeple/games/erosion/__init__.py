@@ -31,8 +31,8 @@ from meeple.games.erosion.rules import (
 register_agent("erosion", "heuristic", HeuristicAgent)
 register_renderer(ErosionGame, render_state)
 
-# The compiled rules import the rules, so they are offered to search from the package; the
-# options they do not serve (the advanced game, legends, pass-over) keep the engine's rollouts.
+# The compiled rules import the rules, so they are offered to search from the package; they
+# serve every option (an option their check refused would keep the engine's rollouts).
 # ``values`` plays a flat search's candidates in a world in one call. By name: numba is
 # imported where search or a batch first asks for them.
 _RULES = f"{__name__}.compiled.rules"

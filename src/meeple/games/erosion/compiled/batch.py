@@ -52,7 +52,8 @@ from meeple.core.errors import MeepleError
 from meeple.core.kernels import kernel
 from meeple.core.mt import START, STREAM, randbelow, seed_stream, shuffle
 from meeple.core.rng import derive_seed
-from meeple.games.erosion.compiled.rules import decode, encode, layout
+from meeple.games.erosion.compiled.eras import new_era_decks, points
+from meeple.games.erosion.compiled.rules import SERVED, decode, encode, layout, refuse_unserved
 from meeple.games.erosion.compiled.state import (
     CHANCE_NEW_ERA,
     K_CHOOSE,
@@ -109,8 +110,6 @@ from meeple.games.erosion.compiled.state import (
 from meeple.games.erosion.compiled.transitions import (
     apply,
     legal_actions,
-    new_era_decks,
-    points,
     resolve_new_era,
     resolve_tie_draws,
     to_act,
@@ -120,6 +119,16 @@ from meeple.games.erosion.rules import ErosionGame, ErosionState
 
 compiled = kernel(nogil=True)
 batched = kernel(nogil=True, parallel=True)
+
+BATCH_SERVED = (
+    ("advanced", False),
+    ("legend", "off"),
+    ("typed_weathering", "shield"),
+    ("auto_steps", True),
+    *SERVED,
+)
+"""The options the batched rules serve at one value only: the basic game without the
+Legend variant, and what the compiled rules serve at one value only."""
 
 TOP = 8
 """Rocks of each mountain shown, from the top (mountains rarely pass 10 rocks)."""
@@ -448,12 +457,17 @@ def _words(seeds: np.ndarray) -> np.ndarray:
 
 class ErosionBatch:
     """:class:`meeple.core.batch.BatchRules` for one Erosion configuration: every option the
-    compiled rules serve (the module says what each array holds)."""
+    compiled rules serve in the basic game without the Legend variant (the module says what
+    each array holds)."""
 
     def __init__(self, game: ErosionGame) -> None:
         if not isinstance(game, ErosionGame):
             raise MeepleError(f"ErosionBatch takes Erosion, not {game.title}")
-        self._R = layout(game)  # refuses, in one line, an option the compiled rules lack
+        # Its observation has no place for architecture, Atmospheres triggered, legends or
+        # challenges: it refuses the advanced game and the variant (in one line), where its
+        # observations would leave them out, and what the compiled rules refuse.
+        refuse_unserved(game, "batched Erosion rules", BATCH_SERVED)
+        self._R = layout(game)
         self.game = game
         cat = game.catalog
         n, cards = game.num_players, cat.num_process

@@ -3,16 +3,21 @@
 :mod:`meeple.games.erosion.rules` (with its :mod:`~meeple.games.erosion.transitions`,
 :mod:`~meeple.games.erosion.legal` and :mod:`~meeple.games.erosion.eras`) is the reference;
 this module is a second writing of the same rules that numba compiles
-(:mod:`.transitions` beside it), so that a search can play thousands of random games a
+(:mod:`.transitions` beside it, with the Advanced Rules in :mod:`.architecture` and the
+Legend variant in :mod:`.legends`), so that a search can play thousands of random games a
 second. A differential test plays thousands of random games through both and compares every
 state, every list of legal actions and every outcome
 (``tests/games/erosion/test_fast.py``).
 
-What it serves: 2 to 5 players, the basic rules (``advanced=false``, ``legend=off``),
-``typed_weathering=shield``, either ``empty_hand`` and either ``draw_from`` reading, any
-``first``, ``auto_steps=true``, and any ``cards`` file (the card tables are built from the
-game's own catalogue, so a designer's cards play the same here as in the engine).
-:func:`layout` refuses any other option with one line.
+What it serves: 2 to 5 players, the basic rules and the Advanced Rules (``advanced``:
+Montane Architecture and the Atmospheric Triggers, under either ``uplift_architecture``
+reading), the Montane Legend Variant (``legend``: basic or advanced claims, in
+:mod:`.legends`), either ``typed_weathering`` reading (``pass-over``'s weathered rocks below
+an unweathered one flagged in the position), either ``empty_hand`` and either ``draw_from``
+reading, any ``first``, either ``auto_steps``, and any ``cards`` file (the card and
+architecture tables are built from the game's own catalogue, so a designer's cards play the
+same here as in the engine): every option. :func:`served` (which :func:`layout` asks) would
+refuse, in one line, an option listed in :data:`SERVED`, which is empty.
 
 The state is the TRUE state (every hand, delta and deck order known): search calls it on a
 determinized state. The decks are already shuffled in the state, as in the reference, so
@@ -40,6 +45,7 @@ from __future__ import annotations
 import numpy as np
 
 from meeple.core.errors import OptionError
+from meeple.games.erosion.cards import PROCESS_DECKS, ROCK_CLASS
 from meeple.games.erosion.compiled import state as fs
 from meeple.games.erosion.compiled import transitions as fr
 from meeple.games.erosion.pieces import (
@@ -79,6 +85,8 @@ __all__ = [
 ]
 
 _KINDS = ("weather_n", "weather_types", "hillslope_n", "transport_n")
+_CLASSES = ("sedimentary", "igneous", "metamorphic")
+_LEGEND = {"off": fs.LEGEND_OFF, "basic": fs.LEGEND_BASIC, "advanced": fs.LEGEND_ADVANCED}
 _ICONS = (None, "hill", "mountain")
 _STEPS = fs.STEP_NAMES
 _ACTION_KIND = {
@@ -97,32 +105,51 @@ _ACTION_KIND = {
     Choose: fs.A_CHOOSE,
 }
 
+_ANY_VALUE = (
+    "players",
+    "advanced",
+    "uplift_architecture",
+    "legend",
+    "typed_weathering",
+    "first",
+    "empty_hand",
+    "draw_from",
+    "auto_steps",
+    "cards",
+)
+"""The options that a compiled reading may serve at every value, in the order a refusal
+names them."""
+
 _cache: dict[str, np.ndarray] = {}
 """Each served options' table, by the options as JSON and the card list's stamp (a
 designer's card file edited in place is a new catalogue)."""
 
 
+SERVED: tuple[tuple[str, object], ...] = ()
+"""The options the compiled rules serve at one value only: none now (each option at every
+value); :func:`served` refuses what is listed here."""
+
+
 def served(game: ErosionGame) -> None:
     """Raise :class:`OptionError` (one line) if the compiled rules do not serve ``game``'s
     options."""
-    o = game.options
-    wrong = [
-        (name, value, allowed)
-        for name, value, allowed in (
-            ("advanced", o.advanced, False),
-            ("legend", o.legend, "off"),
-            ("typed_weathering", o.typed_weathering, "shield"),
-            ("auto_steps", o.auto_steps, True),
-        )
-        if value != allowed
-    ]
-    if wrong:
-        name, value, _ = wrong[0]
-        raise OptionError(
-            f"the compiled Erosion rules do not serve {name}={value!r} (they serve "
-            "advanced=false, legend=off, typed_weathering=shield, auto_steps=true, and any "
-            "players, first, empty_hand, draw_from and cards)"
-        )
+    refuse_unserved(game, "compiled Erosion rules", SERVED)
+
+
+def refuse_unserved(game: ErosionGame, what: str, only: tuple[tuple[str, object], ...]) -> None:
+    """Raise :class:`OptionError` (one line) naming the first option of ``game`` that is
+    not at the one value ``only`` allows it, and what ``what`` serves."""
+    options = game.options
+    for name, allowed in only:
+        value = getattr(options, name)
+        if value != allowed:
+            # as an option is typed: advanced=false, legend=off
+            kept = ", ".join(f"{n}={str(a).lower() if a in (True, False) else a}" for n, a in only)
+            others = [n for n in _ANY_VALUE if n not in dict(only)]
+            raise OptionError(
+                f"the {what} do not serve {name}={value!r} (they serve {kept}, and any "
+                f"{', '.join(others[:-1])} and {others[-1]})"
+            )
 
 
 def layout(game: ErosionGame) -> np.ndarray:
@@ -150,9 +177,24 @@ def layout(game: ErosionGame) -> np.ndarray:
     head[fs.R_HAND] = HAND_SIZE
     head[fs.R_MIX : fs.R_MIX + 3] = STARTING_MIX
     head[fs.R_ROCK_TYPES] = len(rocks)
+    advanced = game.options.advanced
+    head[fs.R_ADVANCED] = advanced
+    head[fs.R_ONCE] = advanced and game.options.uplift_architecture == "once"
+    head[fs.R_LEGEND] = _LEGEND[game.options.legend]
+    head[fs.R_LEGENDS_N] = len(game.legend_cards)
+    head[fs.R_MANUAL] = not game.options.auto_steps
+    head[fs.R_PASS_OVER] = game.options.typed_weathering == "pass-over"
+    effects = _effect_tables(game, rocks)
+    # The agenda holds a turn's steps and the most an uplifted card's architecture adds
+    # before them (three more than the steps it adds: the uplift, refill and end).
+    upon_uplift = (fs.E_UPLIFT_TRIGGER, fs.E_UPLIFT_HILLSLOPE)
+    added = max(
+        b if kind in upon_uplift else 0 for kind, b in zip(effects[0], effects[2], strict=True)
+    )
+    slots = max(fs.AGENDA_SLOTS, 3 + added) if advanced else fs.AGENDA_SLOTS
     # The position's fields, after the piles (decks, hands, mountains, deltas, discards,
-    # River), each pile a count then ``cards`` slots.
-    at = (4 * n + 4) * (cards + 1)
+    # River, fired), each pile a count then ``cards`` slots.
+    at = (4 * n + 5) * (cards + 1)
     for where, size in (
         (fs.R_SCALARS, fs.SCALARS),
         (fs.R_WEATHERED, n),
@@ -165,7 +207,11 @@ def layout(game: ErosionGame) -> np.ndarray:
         (fs.R_CHANCE_SEATS, n),
         (fs.R_AGED, atms),
         (fs.R_ERA_SCORES, game.eras * n),
-        (fs.R_AGENDA, fs.AGENDA_SLOTS * 4),
+        (fs.R_TRIGGERED, atms),
+        (fs.R_LEGENDS, len(game.legend_cards)),
+        (fs.R_CHALLENGES, n),
+        (fs.R_BELOW, cards),
+        (fs.R_AGENDA, slots * 4),
     ):
         head[where] = at
         at += size
@@ -184,15 +230,20 @@ def layout(game: ErosionGame) -> np.ndarray:
         cat.under,
         cat.normal_limit,
         cat.age_limit,
+        *effects,
+        [fs.AGE_NAMES.index(a.age) for a in cat.atmospheres],
+        *_legend_tables(game, rocks),
     ]
-    parts = np.zeros((game.num_actions, 4), dtype=np.int64)
+    parts = np.array(
+        [(_ACTION_KIND[type(a)], *_action_fields(game, a)) for a in game._actions], dtype=np.int64
+    )
     width = max(cards, 11, n)  # a card, a guess (1 to 10) or a seat
-    head[fs.R_TABLE_X] = width
-    table = np.full((fs.A_KINDS, width, 7, 7), -1, dtype=np.int64)
-    for i, action in enumerate(game._actions):
-        part = (_ACTION_KIND[type(action)], *_action_fields(game, action))
-        parts[i] = part
-        table[part] = i
+    # counts: up to 6 cards drawn, or a card's rocks with an architecture's bonus
+    depth = max(7, int(parts[:, 2:].max()) + 1)
+    head[fs.R_TABLE_X], head[fs.R_TABLE_Y] = width, depth
+    table = np.full((fs.A_KINDS, width, depth, depth), -1, dtype=np.int64)
+    for i, part in enumerate(parts):
+        table[tuple(part)] = i
     body = [head]
     at = fs.R_HEADER
     for where, values in zip(fs.R_TABLES, tables, strict=True):
@@ -207,6 +258,73 @@ def layout(game: ErosionGame) -> np.ndarray:
     rules = np.concatenate(body).astype(np.int32)
     _cache[key] = rules
     return rules
+
+
+def _effect_tables(game: ErosionGame, rocks: list[str]) -> list[list[int]]:
+    """Each card's architecture as the compiled rules read it (:mod:`.architecture`): its
+    kind, its first and second numbers, and its process's name as a number; each card's
+    rock class; then the ages that 'upon uplift' triggers list, one after the other."""
+    cat = game.catalog
+    names = sorted(set(cat.process_name))
+    kinds, first, second, ages = [], [], [], []
+    for effect in cat.effect:
+        kind = effect.kind if effect is not None else ""
+        a, b = 0, 1
+        if kind == "uplift_trigger":
+            a, b = len(ages), len(effect.ages)
+            ages += [fs.AGE_NAMES.index(age) for age in effect.ages]
+        elif kind in ("uplift_hillslope", "weather_bonus"):
+            b = effect.rocks
+        elif kind == "transport_bonus_if_high":
+            a = effect.rocks  # the extra rocks select: each Glacier allows its own count
+        elif kind == "score_bonus":
+            b = effect.points
+        elif kind == "draw_limit_bonus":
+            a, b = PROCESS_DECKS.index(effect.deck), effect.cards
+        elif kind == "resists_icon":
+            a = _ICONS.index(effect.icon)
+        elif kind == "resists_except":
+            a = names.index(effect.process)
+        kinds.append(fs.EFFECT_NAMES.index(kind))
+        first.append(a)
+        second.append(b)
+    return [
+        kinds,
+        first,
+        second,
+        [names.index(name) for name in cat.process_name],
+        [_CLASSES.index(ROCK_CLASS[rock]) for rock in cat.rock],
+        ages,
+    ]
+
+
+def _legend_tables(game: ErosionGame, rocks: list[str]) -> list[list[int]]:
+    """The legend cards' heights (in rocks), rock types (-1: a type no card has) and points;
+    the challenge cards' kinds, numbers (rocks), rock classes and points."""
+
+    def rock(name: str) -> int:
+        return rocks.index(name) if name in rocks else -1
+
+    legends = game.legend_cards
+    challenges = [card.condition for card in game.challenge_cards]
+    return [
+        [card.condition.min_height_m // ROCK_METRES for card in legends],
+        [rock(card.condition.rocks[0]) for card in legends],
+        [rock(card.condition.rocks[1]) for card in legends],
+        [card.points for card in legends],
+        [fs.CHALLENGE_NAMES.index(c.kind) for c in challenges],
+        [_challenge_number(c) for c in challenges],
+        [_CLASSES.index(getattr(c, "rock_class", "sedimentary")) for c in challenges],
+        [card.points for card in game.challenge_cards],
+    ]
+
+
+def _challenge_number(condition: object) -> int:
+    """A challenge's number in rocks (its height in rocks of 500 m; 0: none)."""
+    metres = getattr(condition, "metres", None)
+    if metres is not None:
+        return metres // ROCK_METRES
+    return getattr(condition, "rocks", 0)
 
 
 def _action_fields(game: ErosionGame, action: object) -> tuple[int, int, int]:
@@ -240,6 +358,7 @@ def _piles(state: ErosionState) -> list[tuple[int, ...]]:
         *state.deltas,
         *state.discards,
         state.river,
+        state.fired,
     ]
 
 
@@ -265,8 +384,6 @@ def encode(state: ErosionState) -> np.ndarray:
     draw later chance from numba's generator; :func:`decode` takes it back)."""
     game = state.game
     rules = layout(game)
-    if state.weathered_below or state.challenges or state.legends or state.triggered:
-        raise OptionError("the compiled Erosion rules serve only the basic rules' states")
     cards = int(rules[fs.R_CARDS])
     out = np.full(int(rules[fs.R_SIZE]), -1, dtype=np.int16)
     for k, pile in enumerate(_piles(state)):
@@ -285,6 +402,8 @@ def encode(state: ErosionState) -> np.ndarray:
     out[s + fs.S_WINNERS_N] = len(state.winners)
     out[s + fs.S_ERAS_SCORED] = len(state.era_scores)
     out[s + fs.S_AGENDA_N] = len(state.agenda)
+    out[s + fs.S_TRIGGERED_N] = len(state.triggered)
+    out[s + fs.S_SHOWN] = state.challenges_shown
     n = game.num_players
 
     def put(key: int, values: tuple[int, ...] | list[int]) -> None:
@@ -297,6 +416,14 @@ def encode(state: ErosionState) -> np.ndarray:
     put(fs.R_AGED, [int(a) for a in state.aged])
     put(fs.R_WINNERS, state.winners)
     put(fs.R_ERA_SCORES, [v for era in state.era_scores for v in era])
+    put(fs.R_TRIGGERED, state.triggered)
+    put(fs.R_LEGENDS, state.legends)
+    put(fs.R_CHALLENGES, state.challenges)
+    below = [0] * cards
+    for pile in state.weathered_below:
+        for card in pile:
+            below[card] = 1
+    put(fs.R_BELOW, below)
     if state.tie is not None:
         out[s + fs.S_TIE_PURPOSE] = 1 if state.tie.purpose == "start" else 2
         out[s + fs.S_TIE_N] = len(state.tie.seats)
@@ -305,9 +432,21 @@ def encode(state: ErosionState) -> np.ndarray:
         put(fs.R_TIE_GUESSES, state.tie.guesses)
     put(
         fs.R_AGENDA,
-        [v for st in state.agenda for v in (_STEPS.index(st.kind), st.seat, st.number, st.card)],
+        [v for st in state.agenda for v in (_STEPS.index(st.kind), st.seat, st.number, _card(st))],
     )
     return out
+
+
+def _card(step: Step) -> int:
+    """A step's last number in the array: its card, or a trigger's age (it has no card)."""
+    return fs.AGE_NAMES.index(step.age) if step.kind == "trigger" else step.card
+
+
+def _step(kind: str, seat: int, number: int, card: int) -> Step:
+    """The step of an agenda entry (the inverse of :func:`_card`)."""
+    if kind == "trigger":
+        return Step(kind, seat, number, -1, fs.AGE_NAMES[card])
+    return Step(kind, seat, number, card)
 
 
 def decode(game: ErosionGame, array: np.ndarray, seed: int) -> ErosionState:
@@ -338,9 +477,13 @@ def decode(game: ErosionGame, array: np.ndarray, seed: int) -> ErosionState:
         )
     flat = field(fs.R_AGENDA, 4 * sc[fs.S_AGENDA_N])
     agenda = tuple(
-        Step(_STEPS[flat[i]], flat[i + 1], flat[i + 2], flat[i + 3]) for i in range(0, len(flat), 4)
+        _step(_STEPS[flat[i]], flat[i + 1], flat[i + 2], flat[i + 3])
+        for i in range(0, len(flat), 4)
     )
     scores_flat = field(fs.R_ERA_SCORES, n * sc[fs.S_ERAS_SCORED])
+    mountains = tuple(pile(3 + n + p) for p in range(n))
+    flags = field(fs.R_BELOW, cards)
+    below = tuple(tuple(sorted(c for c in rocks if flags[c])) for rocks in mountains)
     return ErosionState(
         game=game,
         seed=seed,
@@ -348,26 +491,28 @@ def decode(game: ErosionGame, array: np.ndarray, seed: int) -> ErosionState:
         current=sc[fs.S_CURRENT],
         decks=(pile(WX), pile(H), pile(F)),
         hands=tuple(pile(3 + p) for p in range(n)),
-        mountains=tuple(pile(3 + n + p) for p in range(n)),
+        mountains=mountains,
         weathered=field(fs.R_WEATHERED, n),
         deltas=tuple(pile(3 + 2 * n + p) for p in range(n)),
         discards=tuple(pile(3 + 3 * n + p) for p in range(n)),
         river=pile(3 + 4 * n),
         aged=tuple(bool(a) for a in field(fs.R_AGED, len(game.catalog.atmospheres))),
         agenda=agenda,
-        triggered=(),
+        triggered=field(fs.R_TRIGGERED, sc[fs.S_TRIGGERED_N]),
         passes_in_row=sc[fs.S_PASSES],
         runout_passes=field(fs.R_RUNOUT, n) if sc[fs.S_RUNOUT_ON] else None,
         scores=field(fs.R_SCORES, n),
         era_scores=tuple(scores_flat[i : i + n] for i in range(0, len(scores_flat), n)),
-        challenges=(),
-        challenges_shown=False,
-        legends=(),
+        challenges=field(fs.R_CHALLENGES, n) if game.challenge_cards else (),
+        challenges_shown=bool(sc[fs.S_SHOWN]),
+        legends=field(fs.R_LEGENDS, len(game.legend_cards)),
         tie=tie,
         winners=field(fs.R_WINNERS, sc[fs.S_WINNERS_N]),
         over=bool(sc[fs.S_OVER]),
         turn=sc[fs.S_TURN],
         end_reason=_reason_text(game, sc[fs.S_REASON]),
+        fired=pile(4 + 4 * n),
+        weathered_below=below if any(below) else (),
     )
 
 

@@ -1,14 +1,17 @@
 """Erosion's compiled position: where everything lies in its array, and the moves of cards
 between piles and of steps in the agenda (numba; the rules are in :mod:`.transitions`).
 
-A position ``s`` is one ``int16`` array: ``4n + 4`` card piles first (the WX, H and F
+A position ``s`` is one ``int16`` array: ``4n + 5`` card piles first (the WX, H and F
 decks, top card last; each seat's hand, sorted; each mountain, top rock first; each delta,
-sorted; each discard pile; the River), each a count then one slot per process card (unused
-slots -1); then the scalars (``S_*``, from ``R[R_SCALARS]``) and the per-seat fields
-(``R[R_WEATHERED]`` ...), then the agenda: up to :data:`AGENDA_SLOTS` steps of (kind, seat,
-number, card), front first. ``R`` is the game's ``int32`` table (:func:`.rules.layout`):
-its header (``R_*``) says where each part lies and holds the options, then the card
-catalogue and the action ids.
+sorted; each discard pile; the River; the cards whose 'upon uplift' architecture has fired,
+sorted, kept only under ``uplift_architecture=once``), each a count then one slot per
+process card (unused slots -1); then the scalars (``S_*``, from ``R[R_SCALARS]``) and the
+other fields (``R[R_WEATHERED]`` ...: per seat, per Atmosphere, per legend card), then the
+agenda: up to :data:`AGENDA_SLOTS` steps (more where a card's 'upon uplift' architecture
+adds more, see :func:`.rules.layout`) of (kind, seat, number, card), front first; a
+``trigger`` step, which has no card, holds its age's code (:data:`AGE_ANY` ...) there.
+``R`` is the game's ``int32`` table (:func:`.rules.layout`): its header (``R_*``) says where
+each part lies and holds the options, then the card catalogue and the action ids.
 """
 
 from __future__ import annotations
@@ -28,7 +31,24 @@ R_AGED, R_ERA_SCORES, R_AGENDA, R_SIZE, R_NUM_ACTIONS = range(18, 23)
 # types as a bit mask, elevation icon), then per-Atmosphere tables
 R_DECK, R_ROCK, R_MOHS, R_FOSSIL, R_KIND, R_N, R_HARD, R_TYPES, R_ICON = range(23, 32)
 R_UNDER, R_NORMAL, R_AGE, R_PARTS, R_TABLE, R_TABLE_X, R_MIX = range(32, 39)
-R_HEADER = R_MIX + 3  # R_MIX holds three numbers: the WX, H and F cards of a new hand
+# Advanced Rules and the Montane Legend Variant: options, fields, then tables (each card's
+# architecture: kind, two numbers and its process's name as a number; each card's rock
+# class; the ages 'upon uplift' triggers list; each Atmosphere's age; each legend card's
+# height in rocks, two rock types and points; each challenge card's kind, number, rock
+# class and points)
+R_ADVANCED, R_ONCE, R_LEGEND, R_LEGENDS_N, R_TRIGGERED, R_LEGENDS, R_CHALLENGES = range(41, 48)
+R_EFFECT, R_EFFECT_A, R_EFFECT_B, R_PROCESS, R_CLASS, R_ATM_AGE, R_AGE_LIST = range(48, 55)
+R_LEGEND_HEIGHT, R_LEGEND_ROCK_A, R_LEGEND_ROCK_B, R_LEGEND_POINTS = range(55, 59)
+R_CHALLENGE_KIND, R_CHALLENGE_N, R_CHALLENGE_CLASS, R_CHALLENGE_POINTS = range(59, 63)
+R_TABLE_Y = 63
+"""The action table's size in an action's last two numbers (counts: 7, more where a card's
+count and an architecture bonus together pass 6)."""
+R_MANUAL = 64
+"""1 under ``auto_steps=false``: a step with a single possible choice is asked too."""
+R_PASS_OVER, R_BELOW = 65, 66
+"""1 under ``typed_weathering=pass-over``; where each card's flag lies: 1 for a weathered
+rock below an unweathered one (``weathered_below``; only pass-over leaves any)."""
+R_HEADER = 67
 R_TABLES = (
     R_DECK,
     R_ROCK,
@@ -42,14 +62,31 @@ R_TABLES = (
     R_UNDER,
     R_NORMAL,
     R_AGE,
+    R_EFFECT,
+    R_EFFECT_A,
+    R_EFFECT_B,
+    R_PROCESS,
+    R_CLASS,
+    R_AGE_LIST,
+    R_ATM_AGE,
+    R_LEGEND_HEIGHT,
+    R_LEGEND_ROCK_A,
+    R_LEGEND_ROCK_B,
+    R_LEGEND_POINTS,
+    R_CHALLENGE_KIND,
+    R_CHALLENGE_N,
+    R_CHALLENGE_CLASS,
+    R_CHALLENGE_POINTS,
 )
 
 # -- a position's scalars, from R[R_SCALARS] -------------------------------------------------
 S_ERA, S_CURRENT, S_PASSES, S_RUNOUT_ON, S_OVER, S_TURN, S_REASON = range(7)
 S_TIE_PURPOSE, S_TIE_N, S_WINNERS_N, S_ERAS_SCORED, S_AGENDA_N, S_CHANCE, S_CHANCE_N = range(7, 14)
-SCALARS = 14
+S_TRIGGERED_N, S_SHOWN = range(14, 16)
+SCALARS = 16
 AGENDA_SLOTS = 8
-"""At most: a guess per seat and the tie's settling; a turn needs four."""
+"""At most: a guess per seat and the tie's settling; a turn needs four (and three, with
+the steps one uplifted card's 'upon uplift' architecture adds)."""
 
 CHANCE_TIE_START, CHANCE_TIE_WIN, CHANCE_NEW_ERA = 1, 2, 3
 """The chance a position waits for: the tie-breaker's draws (for the start or the win), or
@@ -75,6 +112,39 @@ K_REFILL, K_END, K_GUESS, K_CHOOSE, K_SETTLE_TIE = range(7, 12)
 
 KIND_WEATHER_N, KIND_WEATHER_TYPES, KIND_HILLSLOPE, KIND_TRANSPORT = range(4)
 ICON_NONE, ICON_HILL, ICON_MOUNTAIN = range(3)
+
+EFFECT_NAMES = (
+    "",
+    "uplift_trigger",
+    "uplift_hillslope",
+    "score_bonus",
+    "draw_limit_bonus",
+    "resists_icon",
+    "resists_except",
+    "weather_bonus",
+    "counts_as_high",
+    "transport_bonus_if_high",
+)
+"""Architecture kinds by code (:data:`~meeple.games.erosion.cards.Effect`); 0: none."""
+E_NONE, E_UPLIFT_TRIGGER, E_UPLIFT_HILLSLOPE, E_SCORE_BONUS, E_DRAW_LIMIT_BONUS = range(5)
+E_RESISTS_ICON, E_RESISTS_EXCEPT, E_WEATHER_BONUS, E_COUNTS_AS_HIGH, E_TRANSPORT_BONUS = range(
+    5, 10
+)
+AGE_NAMES = ("any", "hypoxic", "ice", "arid")
+"""A trigger's age by code (:data:`~meeple.games.erosion.cards.Age`, and ``any``)."""
+AGE_ANY = 0
+LEGEND_OFF, LEGEND_BASIC, LEGEND_ADVANCED = range(3)
+
+CHALLENGE_NAMES = (
+    "height_at_least",
+    "delta_at_least",
+    "weathered_fossils_at_least",
+    "class_in_mountain_at_least",
+    "unweathered_at_least",
+    "capstone_unweathered",
+)
+"""Challenge conditions by code (:data:`~meeple.games.erosion.cards.Challenge`)."""
+C_HEIGHT, C_DELTA, C_FOSSILS, C_CLASS, C_UNWEATHERED, C_CAPSTONE = range(6)
 
 A_PASS, A_WEATHER, A_HILLSLOPE, A_FLUVIAL, A_DRAW, A_REDRAW, A_UPLIFT = range(7)
 A_TRANSPORT, A_PAY, A_TRIGGER, A_FAULT, A_GUESS, A_CHOOSE = range(7, 13)
@@ -121,6 +191,27 @@ def river(R: np.ndarray) -> int:
 
 
 @compiled
+def fired(R: np.ndarray) -> int:
+    """The pile number of the cards whose 'upon uplift' architecture has fired."""
+    return 4 + 4 * R[R_PLAYERS]
+
+
+@compiled
+def weathered_rocks(s: np.ndarray, R: np.ndarray, p: int) -> tuple[int, int]:
+    """How many rocks of the seat's mountain are weathered, the run at the top and those
+    below an unweathered rock, and how many of them bear a fossil (``weathered_rocks``)."""
+    b = base(R, mountain(R, p))
+    top = s[R[R_WEATHERED] + p]
+    count, fossils = 0, 0
+    for i in range(s[b]):
+        rock = s[b + 1 + i]
+        if i < top or s[R[R_BELOW] + rock] == 1:
+            count += 1
+            fossils += R[R[R_FOSSIL] + rock]
+    return count, fossils
+
+
+@compiled
 def size(s: np.ndarray, R: np.ndarray, pile: int) -> int:
     """How many cards a pile holds."""
     return s[base(R, pile)]
@@ -143,6 +234,16 @@ def pop(s: np.ndarray, R: np.ndarray, pile: int) -> int:
     s[b + k] = -1
     s[b] = k - 1
     return card
+
+
+@compiled
+def holds(s: np.ndarray, R: np.ndarray, pile: int, card: int) -> bool:
+    """Whether a pile holds a card."""
+    b = base(R, pile)
+    for i in range(s[b]):  # noqa: SIM110 -- numba compiles no generator
+        if s[b + 1 + i] == card:
+            return True
+    return False
 
 
 @compiled
@@ -178,6 +279,14 @@ def clear(s: np.ndarray, R: np.ndarray, pile: int) -> None:
     b = base(R, pile)
     s[b + 1 : b + 1 + s[b]] = -1
     s[b] = 0
+
+
+# -- actions --------------------------------------------------------------------------------
+@compiled
+def action_id(R: np.ndarray, kind: int, x: int, y: int, z: int) -> int:
+    """The engine's id of an action from its parts (-1 for none)."""
+    depth = R[R_TABLE_Y]
+    return R[R[R_TABLE] + ((kind * R[R_TABLE_X] + x) * depth + y) * depth + z]
 
 
 # -- the agenda -----------------------------------------------------------------------------

@@ -3,16 +3,36 @@
 Each function here is the compiled twin of a method of the reference (named in its
 docstring); they work in place on a position array ``s`` (``int16``, laid out as
 :mod:`.state` says) and read the game's table ``R`` (``int32``, built by
-:func:`.rules.layout`).
+:func:`.rules.layout`). The era's end is in :mod:`.eras`, the Advanced Rules in
+:mod:`.architecture` and the Legend variant in :mod:`.legends`, beside this module.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from meeple.games.erosion.compiled.architecture import (
+    clear_triggered,
+    counts_as_high,
+    fault_actions,
+    in_force,
+    trigger,
+    trigger_actions,
+    uplifted,
+    weatherable_by,
+)
+from meeple.games.erosion.compiled.eras import (
+    clear_chance,
+    decided,
+    end_era,
+    new_era_decks,
+    settle_tie,
+)
+from meeple.games.erosion.compiled.legends import claim_legends
 from meeple.games.erosion.compiled.state import (
     A_CHOOSE,
     A_DRAW,
+    A_FAULT,
     A_FLUVIAL,
     A_GUESS,
     A_HILLSLOPE,
@@ -20,58 +40,63 @@ from meeple.games.erosion.compiled.state import (
     A_PAY,
     A_REDRAW,
     A_TRANSPORT,
+    A_TRIGGER,
     A_UPLIFT,
     A_WEATHER,
     CHANCE_NEW_ERA,
     CHANCE_TIE_START,
-    CHANCE_TIE_WIN,
+    E_DRAW_LIMIT_BONUS,
+    E_TRANSPORT_BONUS,
+    E_WEATHER_BONUS,
     ICON_MOUNTAIN,
     ICON_NONE,
     K_CHOOSE,
     K_DRAW,
     K_END,
+    K_FAULT,
     K_GUESS,
     K_PAY,
     K_REFILL,
     K_SETTLE_TIE,
     K_TRANSPORT,
+    K_TRIGGER,
     K_UPLIFT,
     KIND_HILLSLOPE,
     KIND_WEATHER_N,
     KIND_WEATHER_TYPES,
+    LEGEND_OFF,
     PURPOSE_START,
     PURPOSE_WIN,
+    R_ADVANCED,
     R_AGE,
     R_AGED,
     R_AGENDA,
     R_ATMS,
     R_BEFORE_UPLIFT,
+    R_BELOW,
     R_CARDS,
     R_CHANCE_SEATS,
-    R_DECK,
     R_DRAW_ONE,
-    R_ERA_SCORES,
-    R_ERAS,
-    R_FOSSIL,
     R_HAND,
     R_HARD,
     R_HIGH,
     R_ICON,
     R_KIND,
+    R_LEGEND,
+    R_MANUAL,
     R_MIX,
     R_MOHS,
     R_N,
     R_NORMAL,
     R_NUM_ACTIONS,
     R_PARTS,
+    R_PASS_OVER,
     R_PLAYERS,
     R_ROCK,
     R_ROCK_TYPES,
     R_RUNOUT,
     R_SCALARS,
-    R_SCORES,
-    R_TABLE,
-    R_TABLE_X,
+    R_TABLE_Y,
     R_TIE_CARDS,
     R_TIE_GUESSES,
     R_TIE_SEATS,
@@ -84,15 +109,14 @@ from meeple.games.erosion.compiled.state import (
     S_CHANCE_N,
     S_CURRENT,
     S_ERA,
-    S_ERAS_SCORED,
     S_OVER,
     S_PASSES,
-    S_REASON,
     S_RUNOUT_ON,
     S_TIE_N,
     S_TIE_PURPOSE,
     S_TURN,
     S_WINNERS_N,
+    action_id,
     agenda_clear,
     agenda_front,
     agenda_pop,
@@ -127,25 +151,45 @@ def to_act(s: np.ndarray, R: np.ndarray) -> int:
 
 
 @compiled
-def elevation_allows(s: np.ndarray, R: np.ndarray, card: int, m: int) -> bool:
-    """A card's elevation icon against a mountain's height (hill: under 4000 m)."""
-    icon = R[R[R_ICON] + card]
-    if icon == ICON_NONE:
-        return True
-    high = size(s, R, mountain(R, m)) >= R[R_HIGH]
-    return (icon == ICON_MOUNTAIN) == high
+def high_mountains(s: np.ndarray, R: np.ndarray) -> int:
+    """The mountains that count as 4000 m or more for elevation icons, one bit each
+    (``counts_as_high`` of each): what a card's icon is checked against."""
+    highs = 0
+    for m in range(R[R_PLAYERS]):
+        if counts_as_high(s, R, m):
+            highs |= 1 << m
+    return highs
 
 
 @compiled
-def weather_reach(s: np.ndarray, R: np.ndarray, card: int, m: int) -> int:
+def elevation_allows(R: np.ndarray, card: int, highs: int, m: int) -> bool:
+    """A card's elevation icon against a mountain's height (hill: under 4000 m), ``highs``
+    from :func:`high_mountains`."""
+    icon = R[R[R_ICON] + card]
+    if icon == ICON_NONE:
+        return True
+    return (icon == ICON_MOUNTAIN) == ((highs >> m) & 1 == 1)
+
+
+@compiled
+def weather_reach(
+    s: np.ndarray, R: np.ndarray, card: int, m: int, highs: int, bonus: int, mark: int
+) -> int:
     """How many rocks a WX card could weather on a mountain (``weather_reach``): from the
-    top down past the weathered rocks, stopping at the first it cannot weather."""
-    if not elevation_allows(s, R, card, m):
+    top down past the weathered rocks, stopping at the first it cannot weather (under
+    pass-over a typed card passes over the types it does not list). ``highs``:
+    :func:`high_mountains`; ``bonus``: the rocks more a numeric card of the player's
+    weathers (its Exfoliation Domes); the first ``mark`` of them are flagged weathered
+    (``R_BELOW``, which :func:`join_run` then settles: ``_weather``), 0 to only count."""
+    if not elevation_allows(R, card, highs, m):
         return 0
     pile = base(R, mountain(R, m))
     rocks = s[pile]
     numeric = R[R[R_KIND] + card] == KIND_WEATHER_N
-    limit = R[R[R_N] + card] if numeric else rocks
+    advanced = R[R_ADVANCED] != 0
+    passing = R[R_PASS_OVER] != 0
+    below = R[R_BELOW]
+    limit = R[R[R_N] + card] + bonus if numeric else rocks
     hardness = R[R[R_HARD] + card]
     types = R[R[R_TYPES] + card]
     count = 0
@@ -153,13 +197,34 @@ def weather_reach(s: np.ndarray, R: np.ndarray, card: int, m: int) -> int:
         if count >= limit:
             break
         rock = s[pile + 1 + i]
+        if passing and s[below + rock] == 1:
+            continue  # 'Each rock may only be weathered once'
         if numeric:
             if R[R[R_MOHS] + rock] > hardness:
                 break
         elif not (types >> R[R[R_ROCK] + rock]) & 1:
+            if passing:
+                continue
             break
+        if advanced and not weatherable_by(R, rock, card):
+            break
+        if count < mark:
+            s[below + rock] = 1
         count += 1
     return count
+
+
+@compiled
+def join_run(s: np.ndarray, R: np.ndarray, m: int) -> None:
+    """Flagged rocks that now lie just under the weathered run at the top join it, and
+    count in ``R_WEATHERED`` (``_weather``: the others stay flagged, below an unweathered
+    rock)."""
+    b = base(R, mountain(R, m))
+    top = s[R[R_WEATHERED] + m]
+    while top < s[b] and s[R[R_BELOW] + s[b + 1 + top]] == 1:
+        s[R[R_BELOW] + s[b + 1 + top]] = 0
+        top += 1
+    s[R[R_WEATHERED] + m] = top
 
 
 @compiled
@@ -183,9 +248,11 @@ def matchable(s: np.ndarray, R: np.ndarray, p: int, skip: int) -> int:
 
 
 @compiled
-def caps(s: np.ndarray, R: np.ndarray, d: int) -> int:
-    """How many cards a deck allows in one draw: its draw limit, and the cards left."""
-    limit = 0
+def caps(s: np.ndarray, R: np.ndarray, p: int, d: int) -> int:
+    """How many cards a deck allows seat ``p`` in one draw: its draw limit (with ``p``'s
+    Aquifer), and the cards left (``draw_caps``)."""
+    # the basic game skips the call: draw limits are read at every turn and draw
+    limit = in_force(s, R, p, E_DRAW_LIMIT_BONUS, d) if R[R_ADVANCED] else 0
     for i in range(R[R_ATMS]):
         if R[R[R_UNDER] + i] == d:
             limit += R[R[R_AGE] + i] if s[R[R_AGED] + i] else R[R[R_NORMAL] + i]
@@ -193,17 +260,19 @@ def caps(s: np.ndarray, R: np.ndarray, d: int) -> int:
 
 
 @compiled
-def action_id(R: np.ndarray, kind: int, x: int, y: int, z: int) -> int:
-    """The engine's id of an action from its parts."""
-    return R[R[R_TABLE] + ((kind * R[R_TABLE_X] + x) * 7 + y) * 7 + z]
-
-
-@compiled
 def draw_options(
-    s: np.ndarray, R: np.ndarray, kind: int, wanted: int, one: bool, out: np.ndarray, count: int
+    s: np.ndarray,
+    R: np.ndarray,
+    p: int,
+    kind: int,
+    wanted: int,
+    one: bool,
+    out: np.ndarray,
+    count: int,
 ) -> int:
-    """Append every way to draw ``wanted`` cards (``draw_options``); return the new count."""
-    c0, c1, c2 = caps(s, R, 0), caps(s, R, 1), caps(s, R, 2)
+    """Append every way for seat ``p`` to draw ``wanted`` cards (``draw_options``); return
+    the new count."""
+    c0, c1, c2 = caps(s, R, p, 0), caps(s, R, p, 1), caps(s, R, p, 2)
     if one:
         if wanted > 0:
             if c0:
@@ -236,37 +305,44 @@ def turn_actions(s: np.ndarray, R: np.ndarray, p: int, out: np.ndarray) -> int:
     count = 0
     b = base(R, hand(R, p))
     cards = s[b]
+    # once a turn, not per card and mountain
+    highs = high_mountains(s, R)
+    bonus = in_force(s, R, p, E_WEATHER_BONUS, 0)
     for i in range(cards):
         c = s[b + 1 + i]
         kind = R[R[R_KIND] + c]
         if kind == KIND_WEATHER_N:
             for m in range(n):
-                for k in range(1, weather_reach(s, R, c, m) + 1):
+                for k in range(1, weather_reach(s, R, c, m, highs, bonus, 0) + 1):
                     out[count] = action_id(R, A_WEATHER, c, m, k)
                     count += 1
         elif kind == KIND_WEATHER_TYPES:
             for m in range(n):
-                if weather_reach(s, R, c, m):
+                if weather_reach(s, R, c, m, highs, bonus, 0):
                     out[count] = action_id(R, A_WEATHER, c, m, 0)
                     count += 1
         elif kind == KIND_HILLSLOPE:
             for m in range(n):
-                if elevation_allows(s, R, c, m):
+                if elevation_allows(R, c, highs, m):
                     reach = min(R[R[R_N] + c], s[R[R_WEATHERED] + m])
                     for k in range(1, reach + 1):
                         out[count] = action_id(R, A_HILLSLOPE, c, m, k)
                         count += 1
         else:
+            # its number, or as many more as a Glacier in force allows (``fluvial_counts``)
             rocks = R[R[R_N] + c]
-            if rocks <= matchable(s, R, p, c):
-                out[count] = action_id(R, A_FLUVIAL, c, rocks, 0)
-                count += 1
+            possible = matchable(s, R, p, c)
+            high = size(s, R, mountain(R, p)) >= R[R_HIGH]
+            for k in range(rocks, min(possible, R[R_TABLE_Y] - 1) + 1):
+                if k == rocks or (high and in_force(s, R, p, E_TRANSPORT_BONUS, k - rocks)):
+                    out[count] = action_id(R, A_FLUVIAL, c, k, 0)
+                    count += 1
     one = R[R_DRAW_ONE] != 0
     full = R[R_HAND]
     if cards < full:
-        count = draw_options(s, R, A_DRAW, full - cards, one, out, count)
+        count = draw_options(s, R, p, A_DRAW, full - cards, one, out, count)
     if cards:
-        count = draw_options(s, R, A_REDRAW, full, one, out, count)
+        count = draw_options(s, R, p, A_REDRAW, full, one, out, count)
     out[count] = 0  # pass
     return count + 1
 
@@ -278,7 +354,11 @@ def step_actions(s: np.ndarray, R: np.ndarray, out: np.ndarray) -> int:
     kind, seat, number, card = s[a], s[a + 1], s[a + 2], s[a + 3]
     count = 0
     if kind == K_DRAW:
-        return draw_options(s, R, A_DRAW, number, False, out, 0)
+        return draw_options(s, R, seat, A_DRAW, number, False, out, 0)
+    if kind == K_TRIGGER:
+        return trigger_actions(s, R, out)
+    if kind == K_FAULT:
+        return fault_actions(s, R, out)
     rock = R[R_ROCK]
     b = base(R, hand(R, seat))
     if kind == K_UPLIFT:
@@ -350,7 +430,7 @@ def draw(s: np.ndarray, R: np.ndarray, p: int, a: int, b: int, c: int) -> None:
 
 @compiled
 def erode(s: np.ndarray, R: np.ndarray, m: int, rocks: int) -> None:
-    """Move a mountain's top ``rocks`` rocks to the River (``_erode``)."""
+    """Move a mountain's top ``rocks`` (weathered) rocks to the River (``_erode``)."""
     b = base(R, mountain(R, m))
     r = river(R)
     k = s[b]
@@ -361,108 +441,7 @@ def erode(s: np.ndarray, R: np.ndarray, m: int, rocks: int) -> None:
     s[b + 1 + k - rocks : b + 1 + k] = -1
     s[b] = k - rocks
     s[R[R_WEATHERED] + m] -= rocks
-
-
-@compiled
-def points(s: np.ndarray, R: np.ndarray, p: int) -> int:
-    """What the seat scores now: 1 per unweathered rock, 2 per delta rock, 3 per weathered
-    fossil (``points``, basic rules)."""
-    b = base(R, mountain(R, p))
-    weathered = s[R[R_WEATHERED] + p]
-    total = s[b] - weathered + 2 * size(s, R, delta(R, p))
-    for i in range(weathered):
-        total += 3 * R[R[R_FOSSIL] + s[b + 1 + i]]
-    return total
-
-
-@compiled
-def end_era(s: np.ndarray, R: np.ndarray, reason: int) -> None:
-    """Score the era; then the tie-breaker's draws (chance) or the tie decided (``_end_era``)."""
-    n, sc = R[R_PLAYERS], R[R_SCALARS]
-    scored = s[sc + S_ERAS_SCORED]
-    for p in range(n):
-        era = points(s, R, p)
-        s[R[R_SCORES] + p] += era
-        s[R[R_ERA_SCORES] + scored * n + p] = era
-    s[sc + S_ERAS_SCORED] = scored + 1
-    agenda_clear(s, R)
-    s[sc + S_REASON] = reason
-    final = s[sc + S_ERA] >= R[R_ERAS]
-    target = s[R[R_SCORES]]
-    for p in range(1, n):
-        v = s[R[R_SCORES] + p]
-        if (final and v > target) or (not final and v < target):
-            target = v
-    tied = 0
-    for p in range(n):
-        if s[R[R_SCORES] + p] == target:
-            s[R[R_CHANCE_SEATS] + tied] = p
-            tied += 1
-    s[sc + S_CHANCE_N] = tied
-    if tied == 1:
-        decided(s, R, PURPOSE_WIN if final else PURPOSE_START)
-    else:
-        s[sc + S_CHANCE] = CHANCE_TIE_WIN if final else CHANCE_TIE_START
-
-
-@compiled
-def decided(s: np.ndarray, R: np.ndarray, purpose: int) -> None:
-    """The tie goes to the seats in ``CHANCE_SEATS`` (``_tie_decided``): the tie's cards go
-    back, then the game ends or the next era waits for its chance."""
-    sc = R[R_SCALARS]
-    for i in range(s[sc + S_TIE_N]):
-        card = s[R[R_TIE_CARDS] + i]
-        if card >= 0:
-            insert(s, R, hand(R, s[R[R_TIE_SEATS] + i]), card)
-    for key in (R_TIE_SEATS, R_TIE_CARDS, R_TIE_GUESSES):
-        s[R[key] : R[key] + R[R_PLAYERS]] = -1
-    s[sc + S_TIE_PURPOSE] = 0
-    s[sc + S_TIE_N] = 0
-    k = s[sc + S_CHANCE_N]
-    if purpose == PURPOSE_WIN:
-        s[R[R_WINNERS] : R[R_WINNERS] + k] = s[R[R_CHANCE_SEATS] : R[R_CHANCE_SEATS] + k]
-        s[sc + S_WINNERS_N] = k
-        s[sc + S_OVER] = 1
-        agenda_clear(s, R)
-        clear_chance(s, R)
-    else:
-        s[sc + S_CHANCE] = CHANCE_NEW_ERA
-
-
-@compiled
-def clear_chance(s: np.ndarray, R: np.ndarray) -> None:
-    """No chance pending."""
-    sc = R[R_SCALARS]
-    s[sc + S_CHANCE] = 0
-    s[sc + S_CHANCE_N] = 0
-    s[R[R_CHANCE_SEATS] : R[R_CHANCE_SEATS] + R[R_PLAYERS]] = -1
-
-
-@compiled
-def settle_tie(s: np.ndarray, R: np.ndarray) -> None:
-    """The closest guesser chooses; equally close ones stay tied (``_settle_tie``)."""
-    sc = R[R_SCALARS]
-    k = s[sc + S_TIE_N]
-    seats, cards, guesses = R[R_TIE_SEATS], R[R_TIE_CARDS], R[R_TIE_GUESSES]
-    closest = 99
-    for i in range(k):
-        if s[cards + i] >= 0:
-            closest = min(closest, abs(s[guesses + i] - R[R[R_MOHS] + s[cards + i]]))
-    best = 0
-    for i in range(k):
-        card = s[cards + i]
-        # no holder at all: every tied seat stays tied
-        if closest == 99 or (card >= 0 and abs(s[guesses + i] - R[R[R_MOHS] + card]) == closest):
-            s[R[R_CHANCE_SEATS] + best] = s[seats + i]
-            best += 1
-    s[sc + S_CHANCE_N] = best
-    if best > 1 or closest == 99:
-        decided(s, R, s[sc + S_TIE_PURPOSE])
-    else:
-        chooser = s[R[R_CHANCE_SEATS]]
-        clear_chance(s, R)
-        agenda_clear(s, R)
-        agenda_push(s, R, K_CHOOSE, chooser, 0, -1)
+    join_run(s, R, m)  # rocks weathered below may now be on top
 
 
 @compiled
@@ -478,8 +457,11 @@ def play_card(s: np.ndarray, R: np.ndarray, p: int, kind: int, c: int, y: int, z
         agenda_push(s, R, K_END, p, 0, -1)
         return
     if kind == A_WEATHER:
-        rocks = z if z else weather_reach(s, R, c, y)
-        s[R[R_WEATHERED] + y] += rocks
+        # a typed card (z 0) weathers every rock it reaches; a numeric one the first z
+        bonus = in_force(s, R, p, E_WEATHER_BONUS, 0)
+        found = weather_reach(s, R, c, y, high_mountains(s, R), bonus, z if z else R[R_CARDS])
+        rocks = z if z else found
+        join_run(s, R, y)
     else:
         rocks = z
         erode(s, R, y, rocks)
@@ -529,6 +511,12 @@ def act(s: np.ndarray, R: np.ndarray, p: int, action: int) -> None:
     elif kind == A_UPLIFT:
         remove(s, R, hand(R, p), x)
         push(s, R, mountain(R, p), x)
+        uplifted(s, R, p, x)
+    elif kind == A_TRIGGER:
+        trigger(s, R, x)
+    elif kind == A_FAULT:
+        agenda_pop(s, R)
+        erode(s, R, x, 1)
     elif kind == A_TRANSPORT:
         a = R[R_AGENDA]
         agenda_front(s, R, K_PAY, p, s[a + 2], x)
@@ -559,7 +547,8 @@ def act(s: np.ndarray, R: np.ndarray, p: int, action: int) -> None:
 @compiled
 def settle(s: np.ndarray, R: np.ndarray, out: np.ndarray) -> None:
     """Carry out every step that needs no decision; stop at the next real choice, at the
-    end, or at chance (``_settle``). ``out``: scratch for a step's choices."""
+    end, or at chance; then the legends' claims (``_settle``). ``out``: scratch for a step's
+    choices."""
     sc = R[R_SCALARS]
     a = R[R_AGENDA]
     while not s[sc + S_OVER] and not s[sc + S_CHANCE] and s[sc + S_AGENDA_N]:
@@ -568,6 +557,7 @@ def settle(s: np.ndarray, R: np.ndarray, out: np.ndarray) -> None:
             agenda_pop(s, R)
             s[sc + S_CURRENT] = (s[sc + S_CURRENT] + 1) % R[R_PLAYERS]
             s[sc + S_TURN] += 1
+            clear_triggered(s, R)
         elif kind == K_REFILL:
             if size(s, R, hand(R, seat)):
                 agenda_pop(s, R)
@@ -580,12 +570,14 @@ def settle(s: np.ndarray, R: np.ndarray, out: np.ndarray) -> None:
             settle_tie(s, R)
         else:
             count = step_actions(s, R, out)
-            if count > 1:
+            if count > 1 or (count == 1 and R[R_MANUAL]):
                 break
             if count == 1:
                 act(s, R, seat, out[0])
             else:
                 agenda_pop(s, R)
+    if R[R_LEGEND] != LEGEND_OFF:  # the call skipped where it has nothing to do: every step
+        claim_legends(s, R)
 
 
 @compiled
@@ -654,6 +646,7 @@ def resolve_new_era(
     s[sc + S_RUNOUT_ON] = 0
     s[R[R_RUNOUT] : R[R_RUNOUT] + n] = 0
     s[sc + S_TURN] += 1
+    clear_triggered(s, R)
     clear_chance(s, R)
     note_runout(s, R)
     settle(s, R, out)
@@ -676,29 +669,6 @@ def random_tie_draws(s: np.ndarray, R: np.ndarray) -> np.ndarray:
         b = base(R, hand(R, s[R[R_CHANCE_SEATS] + i]))
         draws[i] = s[b + 1 + np.random.randint(s[b])] if s[b] else -1
     return draws
-
-
-@compiled
-def new_era_decks(s: np.ndarray, R: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The next era's decks before their shuffle: every card but the mountains', deck by
-    deck in card order; each deck's size, and the cards (deck ``d`` after decks ``< d``)."""
-    cards = R[R_CARDS]
-    in_mountain = np.zeros(cards, dtype=np.bool_)
-    for p in range(R[R_PLAYERS]):
-        b = base(R, mountain(R, p))
-        for i in range(s[b]):
-            in_mountain[s[b + 1 + i]] = True
-    sizes = np.zeros(3, dtype=np.int16)
-    order = np.empty(cards, dtype=np.int16)
-    at = 0
-    for d in range(3):
-        first = at
-        for c in range(cards):
-            if not in_mountain[c] and R[R[R_DECK] + c] == d:
-                order[at] = c
-                at += 1
-        sizes[d] = at - first
-    return sizes, order[:at]
 
 
 @compiled
