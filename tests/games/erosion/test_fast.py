@@ -276,8 +276,8 @@ def test_a_designers_architecture_plays_the_same_through_both(tmp_path) -> None:
         "WX06": {"kind": "draw_limit_bonus", "deck": "WX", "cards": 2},
         "H41": {"kind": "resists_icon", "icon": "mountain"},
         "H42": {"kind": "resists_except", "process": by_id["WX12"]["process"]["name"]},
-        # the one Exfoliation Dome, a larger one (the engine's actions allow one's bonus)
-        "H53": {"kind": "weather_bonus", "rocks": 3},
+        # a second Exfoliation Dome beside H53's: two in force add up
+        "H43": {"kind": "weather_bonus", "rocks": 3},
         "WX07": {"kind": "counts_as_high"},
         "F74": {"kind": "transport_bonus_if_high", "rocks": 2},
     }
