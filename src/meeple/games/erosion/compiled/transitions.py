@@ -252,11 +252,10 @@ def matchable(s: np.ndarray, R: np.ndarray, p: int, skip: int) -> int:
 
 
 @compiled
-def caps(s: np.ndarray, R: np.ndarray, p: int, d: int) -> int:
-    """How many cards a deck allows seat ``p`` in one draw: its draw limit (with ``p``'s
-    Aquifer), and the cards left (``draw_caps``)."""
-    # the basic game skips the call: draw limits are read at every turn and draw
-    limit = in_force(s, R, p, E_DRAW_LIMIT_BONUS, d) if R[R_ADVANCED] else 0
+def caps(s: np.ndarray, R: np.ndarray, d: int, bonus: int) -> int:
+    """How many cards a deck allows in one draw: its draw limit (with ``bonus``, the
+    drawing seat's Aquifers' for this deck), and the cards left (``draw_caps``)."""
+    limit = bonus
     for i in range(R[R_ATMS]):
         if R[R[R_UNDER] + i] == d:
             limit += R[R[R_AGE] + i] if s[R[R_AGED] + i] else R[R[R_NORMAL] + i]
@@ -276,7 +275,17 @@ def draw_options(
 ) -> int:
     """Append every way for seat ``p`` to draw ``wanted`` cards (``draw_options``); return
     the new count."""
-    c0, c1, c2 = caps(s, R, p, 0), caps(s, R, p, 1), caps(s, R, p, 2)
+    # The Aquifers are read here, and only under the Advanced Rules: a kernel that calls
+    # another pays its arrays' reference counts at every call, and caps is asked six times
+    # a turn
+    bonus = (0, 0, 0)
+    if R[R_ADVANCED]:
+        bonus = (
+            in_force(s, R, p, E_DRAW_LIMIT_BONUS, 0),
+            in_force(s, R, p, E_DRAW_LIMIT_BONUS, 1),
+            in_force(s, R, p, E_DRAW_LIMIT_BONUS, 2),
+        )
+    c0, c1, c2 = caps(s, R, 0, bonus[0]), caps(s, R, 1, bonus[1]), caps(s, R, 2, bonus[2])
     if one:
         if wanted > 0:
             if c0:
