@@ -100,8 +100,10 @@ def uplifted(s: np.ndarray, R: np.ndarray, p: int, card: int) -> None:
     once (the end of ``ErosionState._uplift``): a trigger step per listed age, or a fault
     step per rock, before what is left of the turn; under ``uplift_architecture=once`` only
     the first time in the game (the ``fired`` pile)."""
+    if not R[R_ADVANCED]:
+        return
     kind = R[R[R_EFFECT] + card]
-    if not R[R_ADVANCED] or (kind != E_UPLIFT_TRIGGER and kind != E_UPLIFT_HILLSLOPE):
+    if kind != E_UPLIFT_TRIGGER and kind != E_UPLIFT_HILLSLOPE:
         return
     if R[R_ONCE]:
         if holds(s, R, fired(R), card):

@@ -155,8 +155,11 @@ def high_mountains(s: np.ndarray, R: np.ndarray) -> int:
     """The mountains that count as 4000 m or more for elevation icons, one bit each
     (``counts_as_high`` of each): what a card's icon is checked against."""
     highs = 0
+    advanced = R[R_ADVANCED] != 0
     for m in range(R[R_PLAYERS]):
-        if counts_as_high(s, R, m):
+        # the basic game has no Caldera: its height alone, without a call per mountain
+        high = counts_as_high(s, R, m) if advanced else size(s, R, mountain(R, m)) >= R[R_HIGH]
+        if high:
             highs |= 1 << m
     return highs
 
@@ -188,7 +191,8 @@ def weather_reach(
     numeric = R[R[R_KIND] + card] == KIND_WEATHER_N
     advanced = R[R_ADVANCED] != 0
     passing = R[R_PASS_OVER] != 0
-    below = R[R_BELOW]
+    # read before the loop: its store to ``s`` would make the compiler reread ``R`` per rock
+    below, mohs, rock_type = R[R_BELOW], R[R_MOHS], R[R_ROCK]
     limit = R[R[R_N] + card] + bonus if numeric else rocks
     hardness = R[R[R_HARD] + card]
     types = R[R[R_TYPES] + card]
@@ -200,9 +204,9 @@ def weather_reach(
         if passing and s[below + rock] == 1:
             continue  # 'Each rock may only be weathered once'
         if numeric:
-            if R[R[R_MOHS] + rock] > hardness:
+            if R[mohs + rock] > hardness:
                 break
-        elif not (types >> R[R[R_ROCK] + rock]) & 1:
+        elif not (types >> R[rock_type + rock]) & 1:
             if passing:
                 continue
             break
@@ -248,11 +252,10 @@ def matchable(s: np.ndarray, R: np.ndarray, p: int, skip: int) -> int:
 
 
 @compiled
-def caps(s: np.ndarray, R: np.ndarray, p: int, d: int) -> int:
-    """How many cards a deck allows seat ``p`` in one draw: its draw limit (with ``p``'s
-    Aquifer), and the cards left (``draw_caps``)."""
-    # the basic game skips the call: draw limits are read at every turn and draw
-    limit = in_force(s, R, p, E_DRAW_LIMIT_BONUS, d) if R[R_ADVANCED] else 0
+def caps(s: np.ndarray, R: np.ndarray, d: int, bonus: int) -> int:
+    """How many cards a deck allows in one draw: its draw limit (with ``bonus``, the
+    drawing seat's Aquifers' for this deck), and the cards left (``draw_caps``)."""
+    limit = bonus
     for i in range(R[R_ATMS]):
         if R[R[R_UNDER] + i] == d:
             limit += R[R[R_AGE] + i] if s[R[R_AGED] + i] else R[R[R_NORMAL] + i]
@@ -272,7 +275,17 @@ def draw_options(
 ) -> int:
     """Append every way for seat ``p`` to draw ``wanted`` cards (``draw_options``); return
     the new count."""
-    c0, c1, c2 = caps(s, R, p, 0), caps(s, R, p, 1), caps(s, R, p, 2)
+    # The Aquifers are read here, and only under the Advanced Rules: a kernel that calls
+    # another pays its arrays' reference counts at every call, and caps is asked six times
+    # a turn
+    bonus = (0, 0, 0)
+    if R[R_ADVANCED]:
+        bonus = (
+            in_force(s, R, p, E_DRAW_LIMIT_BONUS, 0),
+            in_force(s, R, p, E_DRAW_LIMIT_BONUS, 1),
+            in_force(s, R, p, E_DRAW_LIMIT_BONUS, 2),
+        )
+    c0, c1, c2 = caps(s, R, 0, bonus[0]), caps(s, R, 1, bonus[1]), caps(s, R, 2, bonus[2])
     if one:
         if wanted > 0:
             if c0:
@@ -307,7 +320,7 @@ def turn_actions(s: np.ndarray, R: np.ndarray, p: int, out: np.ndarray) -> int:
     cards = s[b]
     # once a turn, not per card and mountain
     highs = high_mountains(s, R)
-    bonus = in_force(s, R, p, E_WEATHER_BONUS, 0)
+    bonus = in_force(s, R, p, E_WEATHER_BONUS, 0) if R[R_ADVANCED] else 0
     for i in range(cards):
         c = s[b + 1 + i]
         kind = R[R[R_KIND] + c]
@@ -332,8 +345,10 @@ def turn_actions(s: np.ndarray, R: np.ndarray, p: int, out: np.ndarray) -> int:
             # its number, or as many more as a Glacier in force allows (``fluvial_counts``)
             rocks = R[R[R_N] + c]
             possible = matchable(s, R, p, c)
-            high = size(s, R, mountain(R, p)) >= R[R_HIGH]
-            for k in range(rocks, min(possible, R[R_TABLE_Y] - 1) + 1):
+            # a Glacier needs the Advanced Rules and a high mountain: else its number alone
+            high = R[R_ADVANCED] != 0 and size(s, R, mountain(R, p)) >= R[R_HIGH]
+            most = min(possible, R[R_TABLE_Y] - 1) if high else min(possible, rocks)
+            for k in range(rocks, most + 1):
                 if k == rocks or (high and in_force(s, R, p, E_TRANSPORT_BONUS, k - rocks)):
                     out[count] = action_id(R, A_FLUVIAL, c, k, 0)
                     count += 1
@@ -441,7 +456,8 @@ def erode(s: np.ndarray, R: np.ndarray, m: int, rocks: int) -> None:
     s[b + 1 + k - rocks : b + 1 + k] = -1
     s[b] = k - rocks
     s[R[R_WEATHERED] + m] -= rocks
-    join_run(s, R, m)  # rocks weathered below may now be on top
+    if R[R_PASS_OVER]:
+        join_run(s, R, m)  # rocks weathered below may now be on top
 
 
 @compiled
@@ -458,10 +474,16 @@ def play_card(s: np.ndarray, R: np.ndarray, p: int, kind: int, c: int, y: int, z
         return
     if kind == A_WEATHER:
         # a typed card (z 0) weathers every rock it reaches; a numeric one the first z
-        bonus = in_force(s, R, p, E_WEATHER_BONUS, 0)
-        found = weather_reach(s, R, c, y, high_mountains(s, R), bonus, z if z else R[R_CARDS])
+        # only pass-over weathers below an unweathered rock: elsewhere the run just grows
+        passing = R[R_PASS_OVER] != 0
+        mark = (z if z else R[R_CARDS]) if passing else 0
+        bonus = in_force(s, R, p, E_WEATHER_BONUS, 0) if R[R_ADVANCED] else 0
+        found = weather_reach(s, R, c, y, high_mountains(s, R), bonus, mark)
         rocks = z if z else found
-        join_run(s, R, y)
+        if passing:
+            join_run(s, R, y)
+        else:
+            s[R[R_WEATHERED] + y] += rocks
     else:
         rocks = z
         erode(s, R, y, rocks)
@@ -511,7 +533,8 @@ def act(s: np.ndarray, R: np.ndarray, p: int, action: int) -> None:
     elif kind == A_UPLIFT:
         remove(s, R, hand(R, p), x)
         push(s, R, mountain(R, p), x)
-        uplifted(s, R, p, x)
+        if R[R_ADVANCED]:  # no call at every uplift of the basic game
+            uplifted(s, R, p, x)
     elif kind == A_TRIGGER:
         trigger(s, R, x)
     elif kind == A_FAULT:
@@ -557,7 +580,8 @@ def settle(s: np.ndarray, R: np.ndarray, out: np.ndarray) -> None:
             agenda_pop(s, R)
             s[sc + S_CURRENT] = (s[sc + S_CURRENT] + 1) % R[R_PLAYERS]
             s[sc + S_TURN] += 1
-            clear_triggered(s, R)
+            if R[R_ADVANCED]:  # no call at every turn's end of the basic game
+                clear_triggered(s, R)
         elif kind == K_REFILL:
             if size(s, R, hand(R, seat)):
                 agenda_pop(s, R)
