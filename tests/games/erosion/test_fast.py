@@ -243,6 +243,41 @@ def test_upon_uplift_architecture_that_has_fired_agrees_too() -> None:
     assert seen["fired again"] and seen["trigger"]
 
 
+def test_two_seats_meeting_one_legend_at_once_agree_on_who_claims_it() -> None:
+    # A legend both mountains meet at one settle goes to the first of them from the seat
+    # whose turn it is (_claim_legends): random games never bring two seats to one legend
+    # at once, so this position does (both 4,500 m, capped by basalt: Kilimanjaro, L2), and
+    # every first move is played through both rules from it. A pass or a draw ends seat 0's
+    # turn before the claim (seat 1 is asked first), a card played claims on seat 0's turn:
+    # both orders are met. (Claiming from seat 0 always fails here, on a draw.)
+    game = meeple.make("erosion", legend="basic")
+    rest = ["F71", "F72", "F73", "F74", "F75", "F76", "F77", "F78"]
+    start = position(
+        game,
+        hands={0: ["WX08", "H45", "F85"], 1: ["WX12", "H46", "F86"]},
+        mountains={
+            0: ["H41", *rest[:4], "WX30", "WX29", "WX28", "WX27"],
+            1: ["H42", *rest[4:], "WX26", "WX25", "WX23", "WX22"],
+        },
+    )
+    legend = next(i for i, card in enumerate(game.legend_cards) if card.id == "L2")
+    assert start.legend_met(legend, 0) and start.legend_met(legend, 1)
+    assert start.legends[legend] == -1
+    rules = fast.layout(game)
+    moves = _buffer(game)
+    array = fast.encode(start)
+    count = fr.legal_actions(array, rules, moves)
+    assert [int(a) for a in moves[:count]] == [game.action_id(a) for a in start.legal_actions(0)]
+    owners = set()
+    for action in moves[:count].copy():
+        after = array.copy()
+        fr.apply(after, rules, action, moves)
+        state = start.apply(0, game.action_from_id(int(action)))
+        assert np.array_equal(after, fast.encode(state)), game.action_from_id(int(action))
+        owners.add(state.legends[legend])
+    assert owners == {0, 1}
+
+
 def test_a_tie_for_the_next_era_left_to_chance_agrees_too(monkeypatch) -> None:
     # Equal guesses leave the start to be drawn among the tied seats (start_among): rare in
     # random games, so these seeds were found by search, and are checked to still reach it.
