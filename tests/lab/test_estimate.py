@@ -42,13 +42,21 @@ def test_simulate_says_it_once_and_not_for_stored_games(run, tmp_path, monkeypat
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_the_first_games_time_is_the_game_alone(run, tmp_path, monkeypatch, jobs):
     """Making the list of games to play (6 s for a million of Edges) came before the first
-    game and was counted in its time, so the estimate multiplied it by every game left."""
+    game and was counted in its time, so the estimate multiplied it by every game left.
+
+    The clock the run reads moves only while the jobs are made (an hour each), never while a
+    game plays: the first game's time is 0 when it is the game alone, and at least an hour
+    when anything before the game is counted in it. (A forked worker keeps this clock; a
+    worker started otherwise reads the real one, seconds at most.) No real time is compared."""
     firsts = []
     monkeypatch.setattr(lab_cli, "estimate_line", lambda first, left, jobs: firsts.append(first))
+    hour = 3600.0
+    now = [time.perf_counter()]
+    monkeypatch.setattr(time, "perf_counter", lambda: now[0])
     job = RunSpec.job
 
     def slow(spec, index):
-        time.sleep(0.05)  # 20 games: a second of making jobs before any is played
+        now[0] += hour
         return job(spec, index)
 
     monkeypatch.setattr(RunSpec, "job", slow)
@@ -57,4 +65,4 @@ def test_the_first_games_time_is_the_game_alone(run, tmp_path, monkeypatch, jobs
     result = run(*args)
     assert result.exit_code == 0, result.output
     assert len(firsts) == 1
-    assert firsts[0] < 0.5  # a game of Edges on 2x2 takes milliseconds
+    assert firsts[0] < hour

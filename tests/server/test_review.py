@@ -73,10 +73,9 @@ def test_a_finished_match_is_reviewed_once_and_kept(server_factory, tmp_path):
     assert all(p["chance"] in (-1.0, 0.0, 1.0) for p in points)  # exact: won, level, lost
     assert set(review["turning"]) <= {d["n"] for d in review["decisions"] if d["mark"]}
 
-    # Kept: asked again it is answered at once, the same.
-    asked = time.perf_counter()
+    # Kept: asked again it is answered at once, the same (a review computed again would be
+    # answered 202 "computing" first; the clock is not read, as the machine is noisy).
     again = httpx.get(f"{server.url}{path}", timeout=10)
-    assert time.perf_counter() - asked < 1.0
     assert again.status_code == 200 and again.json() == review
     assert httpx.get(f"{server.url}{path}?start=false", timeout=10).json() == review
 
