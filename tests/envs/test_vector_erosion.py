@@ -212,10 +212,12 @@ def test_thousands_of_random_games_end_as_the_readable_rules_say(
 
 
 @pytest.mark.parametrize(
-    "options", [{}, {"players": 3}, {"players": 4, "first": 3}, {"players": 5}]
+    "options",
+    [{}, {"players": 3}, {"players": 4, "first": 3}, {"players": 5}, {"legend": "basic"}],
 )
 def test_each_seed_is_dealt_as_the_readable_rules_deal_it(options: dict[str, Any]) -> None:
-    """Game ``k`` of ``reset(seed=s)`` is ``new_game(s + k)``: 300 deals compared."""
+    """Game ``k`` of ``reset(seed=s)`` is ``new_game(s + k)``: 300 deals compared (under the
+    Legend variant its challenge cards too)."""
     env = MeepleVectorEnv("erosion", num_envs=300, **options)
     env.reset(seed=40)
     for k, state in enumerate(env.states()):
