@@ -34,6 +34,17 @@ ROWS: list[tuple[str, list[tuple[str, dict[str, Any]]]]] = [
         "Erosion (2; 3; 4; 5 players)",
         [("erosion", {"players": n} if n > 2 else {}) for n in (2, 3, 4, 5)],
     ),
+    *(
+        (
+            f"Erosion, `{word}` (2; 3; 4; 5 players)",
+            [("erosion", {"players": n, **options}) for n in (2, 3, 4, 5)],
+        )
+        for word, options in (
+            ("advanced=true", {"advanced": True}),
+            ("legend=basic", {"legend": "basic"}),
+            ("typed_weathering=pass-over", {"typed_weathering": "pass-over"}),
+        )
+    ),
     ("The Triangle Clock", [("triangle-clock", {})]),
     (
         "Squad Combat (2; 3; 4 players)",

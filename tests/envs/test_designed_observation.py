@@ -1,7 +1,7 @@
 """The one-game adapters' designed observation (``observation="designed"``) against the
 batched environment: the same seeds and random legal actions through both, every
-observation compared number for number; the frameworks' own checks with it; no leak; the
-refusal of a configuration the batched rules do not serve."""
+observation compared number for number; the frameworks' own checks with it; no leak; a
+configuration the batched rules would not serve refused in one line."""
 
 from __future__ import annotations
 
@@ -24,8 +24,9 @@ from meeple.core.registry import make  # noqa: E402
 from meeple.envs import openspiel as mos  # noqa: E402
 from meeple.envs import pettingzoo as mpz  # noqa: E402
 from meeple.envs.gym import MeepleGymEnv  # noqa: E402
-from meeple.envs.observation import designed_observation, observation_for  # noqa: E402
+from meeple.envs.observation import _designed, designed_observation, observation_for  # noqa: E402
 from meeple.envs.vector import MeepleVectorEnv  # noqa: E402
+from meeple.games.erosion.compiled import batch as erosion_batch  # noqa: E402
 
 GAMES = ["edges", "erd", "erosion", "triangle-clock", "squad-combat"]
 
@@ -41,6 +42,7 @@ CONFIGS: list[tuple[str, dict[str, Any], int]] = [
     ("erosion", {"players": 3}, 1),
     ("erosion", {"players": 4, "draw_from": "one"}, 1),
     ("erosion", {"players": 5}, 1),
+    ("erosion", {"players": 3, "advanced": True, "legend": "advanced"}, 1),
     ("triangle-clock", {}, 1),
     ("triangle-clock", {"items": "all/all"}, 1),
     ("squad-combat", {"turn_limit": 10}, 1),
@@ -227,6 +229,7 @@ def test_an_openspiel_observer_parameter_chooses_the_observation():
         ("erd", {}),
         ("erosion", {}),
         ("erosion", {"players": 4}),
+        ("erosion", {"players": 3, "advanced": True, "legend": "basic"}),
         ("triangle-clock", {}),
         ("squad-combat", {}),
         ("squad-combat", {"players": 3}),
@@ -251,25 +254,40 @@ def test_states_a_seat_cannot_tell_apart_give_it_the_same_designed_observation(g
 
 
 # -- refusals ------------------------------------------------------------------------------
-@pytest.mark.parametrize(
-    ("options", "named"),
-    [({"advanced": True}, "advanced=True"), ({"legend": "basic"}, "legend='basic'")],
-)
-def test_an_option_the_batched_rules_refuse_is_named(options, named):
-    for make_env in (
-        lambda: mpz.env("erosion", observation="designed", **options),
-        lambda: MeepleGymEnv("erosion", observation="designed", **options),
-        lambda: pyspiel.load_game("python_meeple_erosion", {**options, "observation": "designed"}),
-    ):
-        with pytest.raises(MeepleError) as caught:
-            make_env()
-        message = str(caught.value)
-        assert "\n" not in message
-        assert message.startswith('observation="designed" is not offered')
-        assert named in message and 'observation="view" serves every option' in message
-    env = mpz.env("erosion", **options)  # the view still serves it
+def test_erosion_serves_every_option_and_a_refused_one_is_named(monkeypatch):
+    """The designed observation serves the Advanced Rules and the Legend variant (slots of
+    their own); were the batched rules to refuse an option, every adapter would name it in
+    one line and point to the view."""
+    options = {"advanced": True, "legend": "basic"}
+    env = mpz.env("erosion", observation="designed", **options)
     env.reset(seed=1)
-    assert env.observe(env.agent_selection)["observation"].size == observation_for(env.game).size
+    size = designed_observation(env.game).size
+    assert env.observe(env.agent_selection)["observation"].shape == (size,)
+    assert size > designed_observation(make("erosion")).size
+    monkeypatch.setattr(erosion_batch, "BATCH_SERVED", (("legend", "off"),))
+    _designed.cache_clear()
+    try:
+        for make_env in (
+            lambda: mpz.env("erosion", observation="designed", **options),
+            lambda: MeepleGymEnv("erosion", observation="designed", **options),
+            lambda: pyspiel.load_game(
+                "python_meeple_erosion", {**options, "observation": "designed"}
+            ),
+        ):
+            with pytest.raises(MeepleError) as caught:
+                make_env()
+            message = str(caught.value)
+            assert "\n" not in message
+            assert message.startswith('observation="designed" is not offered')
+            assert (
+                "legend='basic'" in message and 'observation="view" serves every option' in message
+            )
+        env = mpz.env("erosion", **options)  # the view serves it
+        env.reset(seed=1)
+        observation = env.observe(env.agent_selection)["observation"]
+        assert observation.size == observation_for(env.game).size
+    finally:
+        _designed.cache_clear()
 
 
 def test_an_unknown_observation_is_refused_naming_the_allowed_ones():

@@ -1,6 +1,8 @@
 """The batched Erosion against its readable rules: deals, states, masks, seats,
-observations, rewards and ends, step by step over random games at 2 to 5 players; the
-observation's no-leak check; the options the compiled rules do not serve."""
+observations, rewards and ends, step by step over random games at 2 to 5 players and under
+every option (the Advanced Rules, the Legend variant, ``typed_weathering=pass-over``,
+``auto_steps=false``); the observation's no-leak check, hidden challenge cards included;
+a refusal in one line."""
 
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ import meeple
 from meeple.core.batch import random_legal_ids
 from meeple.core.errors import IllegalAction, MeepleError
 from meeple.envs.vector import MeepleVectorEnv
+from meeple.games.erosion.compiled import batch as erosion_batch
 from meeple.games.erosion.compiled.batch import observation_of_view
 from meeple.games.erosion.compiled.rules import encode
 from meeple.games.erosion.rules import ErosionState
@@ -38,15 +41,33 @@ def random_actions(info: dict[str, Any], rng: np.random.Generator) -> np.ndarray
     return random_legal_ids(info["action_mask"], rng)
 
 
+FACTS = {
+    "architecture": lambda s: ".arch." in s and not s.endswith(".on"),
+    "architecture on": lambda s: s.endswith(".arch.on"),
+    "aged": lambda s: s.startswith("atmosphere.") and s.endswith(".aged"),
+    "fired": lambda s: s.startswith("fired."),
+    "claimed": lambda s: s.startswith("legend.") and ".owner[" in s,
+    "shown": lambda s: s == "challenges.shown",
+    "challenge met": lambda s: s.startswith("challenge[") and s.endswith("].points"),
+    "below": lambda s: s.startswith("below["),
+}
+"""What an observation may show under an option: the slots whose being non-zero counts it."""
+
+
 def play_along(
     options: dict[str, Any], games: int, batch: int, seed: int, observe: bool = True
 ) -> Counter[str]:
     """Step ``batch`` games with random legal actions until ``games`` have ended, playing the
     same actions on the readable rules beside them and comparing everything at every step
-    (observations and whole states only when ``observe``). Counts what the games met."""
+    (observations and whole states only when ``observe``). Counts what the games met: each
+    phase, steps asked with a single choice, eras, ends, and the :data:`FACTS` observed."""
     env = MeepleVectorEnv("erosion", num_envs=batch, **options)
     game = env.game
     size = len(encode(game.new_game(0)))
+    slots = env.observation_slots()
+    facts = {
+        fact: [i for i, slot in enumerate(slots) if named(slot)] for fact, named in FACTS.items()
+    }
     obs, info = env.reset(seed=seed)
     readable = [game.new_game(seed + k) for k in range(batch)]
     rng = np.random.default_rng(seed)
@@ -58,11 +79,14 @@ def play_along(
             legal = state.legal_action_ids(seat)
             assert np.flatnonzero(info["action_mask"][k]).tolist() == sorted(legal)
             seen[state.phase] += 1
+            seen["asked alone"] += state.phase != "turn" and len(legal) == 1
             if observe:
                 np.testing.assert_array_equal(
                     obs[k], observation_of_view(game, state.view(seat), seat)
                 )
                 assert np.array_equal(env._states[k, :size], encode(state))
+                for fact, where in facts.items():
+                    seen[fact] += bool(where) and bool(obs[k, where].any())
         actions = random_actions(info, rng)
         obs, reward, terminated, truncated, info = env.step(actions)
         assert not truncated.any()
@@ -122,6 +146,47 @@ def test_the_batched_erosion_is_the_readable_rules(
         assert seen["new era"]
 
 
+OPTIONS: list[tuple[dict[str, Any], int, int, tuple[str, ...]]] = [
+    ({"advanced": True}, 3, 11, ("architecture", "architecture on")),
+    ({"advanced": True, "players": 4}, 2, 11, ("architecture", "aged", "trigger", "new era")),
+    ({"legend": "basic"}, 3, 11, ("claimed", "challenge met", "shown")),
+    ({"legend": "advanced", "players": 3}, 2, 8, ("claimed", "challenge met")),
+    ({"typed_weathering": "pass-over"}, 3, 11, ("below",)),
+    ({"auto_steps": False}, 2, 11, ("asked alone", "transport", "pay")),
+    (
+        {
+            "players": 4,
+            "advanced": True,
+            "uplift_architecture": "once",
+            "legend": "advanced",
+            "typed_weathering": "pass-over",
+            "auto_steps": False,
+        },
+        2,
+        11,
+        ("architecture", "fired", "aged", "fault", "challenge met", "shown", "below"),
+    ),
+]
+"""Each option (and all at once), the games to finish, the seed, and what the games must
+meet: what the option adds to the table, seen in the observation, or a phase it adds."""
+
+
+@pytest.mark.parametrize(
+    ("options", "games", "seed", "met"),
+    OPTIONS,
+    ids=[",".join(f"{k}={x}" for k, x in o.items()) for o, *_ in OPTIONS],
+)
+def test_the_batched_erosion_serves_every_option_as_the_readable_rules(
+    options: dict[str, Any], games: int, seed: int, met: tuple[str, ...]
+) -> None:
+    """The Advanced Rules, the Legend variant, pass-over and asked single choices through
+    both, every state and observation compared; the games meet what the option adds."""
+    seen = play_along(options, games=games, batch=3, seed=seed)
+    assert seen["ended"] >= games
+    for fact in met:
+        assert seen[fact], fact
+
+
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_thousands_of_random_games_end_as_the_readable_rules_say(
     players: int, monkeypatch: pytest.MonkeyPatch
@@ -147,10 +212,12 @@ def test_thousands_of_random_games_end_as_the_readable_rules_say(
 
 
 @pytest.mark.parametrize(
-    "options", [{}, {"players": 3}, {"players": 4, "first": 3}, {"players": 5}]
+    "options",
+    [{}, {"players": 3}, {"players": 4, "first": 3}, {"players": 5}, {"legend": "basic"}],
 )
 def test_each_seed_is_dealt_as_the_readable_rules_deal_it(options: dict[str, Any]) -> None:
-    """Game ``k`` of ``reset(seed=s)`` is ``new_game(s + k)``: 300 deals compared."""
+    """Game ``k`` of ``reset(seed=s)`` is ``new_game(s + k)``: 300 deals compared (under the
+    Legend variant its challenge cards too)."""
     env = MeepleVectorEnv("erosion", num_envs=300, **options)
     env.reset(seed=40)
     for k, state in enumerate(env.states()):
@@ -170,17 +237,25 @@ def positions(game: Any, games: int, seed: int) -> list[Any]:
     return found
 
 
-@pytest.mark.parametrize("players", [2, 4])
-def test_what_a_seat_cannot_see_never_changes_its_observation(players: int) -> None:
+@pytest.mark.parametrize(
+    ("players", "options"),
+    [(2, {}), (4, {}), (3, {"legend": "basic", "advanced": True, "typed_weathering": "pass-over"})],
+    ids=["2", "4", "3-legend,advanced,pass-over"],
+)
+def test_what_a_seat_cannot_see_never_changes_its_observation(
+    players: int, options: dict[str, Any]
+) -> None:
     """No leak: re-dealing what the seat to act cannot know (the other hands and deltas, the
-    decks' order and contents, the seed of later chance: ``determinize``) leaves its
-    observation as it was, from the batched kernel and from the view alike; from the view,
-    every other seat's too."""
-    game = meeple.make("erosion", players=players)
-    rules = MeepleVectorEnv("erosion", num_envs=1, players=players).rules
+    decks' order and contents, the seed of later chance, the other challenge cards while
+    hidden: ``determinize``) leaves its observation as it was, from the batched kernel and
+    from the view alike; from the view, every other seat's too. Under the Legend variant a
+    re-dealt hidden challenge card was met where the true one was not, or the other way."""
+    game = meeple.make("erosion", players=players, **options)
+    rules = MeepleVectorEnv("erosion", num_envs=1, players=players, **options).rules
     size = len(encode(game.new_game(0)))
     rng = random.Random(0)
     rows, samples = [], []
+    hidden_met = 0
     for state in positions(game, 2, seed=40)[::2]:
         seat = state.to_act[0]
         sample = state.determinize(seat, rng)
@@ -192,6 +267,12 @@ def test_what_a_seat_cannot_see_never_changes_its_observation(players: int) -> N
             observation_of_view(game, state.view(other), other),
             observation_of_view(game, state.determinize(other, rng).view(other), other),
         )
+        if state.challenges and not state.challenges_shown:
+            hidden_met += any(
+                state.challenge_met(q) != sample.challenge_met(q)
+                for q in range(players)
+                if q != seat
+            )
     observed = np.empty((len(rows), rules.observation_size), dtype=np.float32)
     rules.observe(np.stack(rows), observed)
     changed = 0
@@ -202,6 +283,7 @@ def test_what_a_seat_cannot_see_never_changes_its_observation(players: int) -> N
             observation_of_view(game, sample.view(seat), seat), observed[2 * n]
         )
     assert changed > 0.9 * len(samples)  # the samples did re-deal
+    assert hidden_met or "legend" not in options
 
 
 def test_a_run_replays_from_its_seed() -> None:
@@ -237,34 +319,64 @@ def test_an_illegal_action_is_refused_before_any_game_moves() -> None:
     assert illegal.tolist() == [False, False, True]
 
 
-@pytest.mark.parametrize(
-    ("options", "name"),
-    [
-        ({"advanced": True}, "advanced=True"),
-        ({"legend": "basic"}, "legend='basic'"),
-        ({"typed_weathering": "pass-over"}, "typed_weathering='pass-over'"),
-        ({"auto_steps": False}, "auto_steps=False"),
-    ],
-)
-def test_an_option_the_compiled_rules_do_not_serve_is_refused_by_name(
-    options: dict[str, Any], name: str
+def test_every_option_is_served_and_a_refusal_would_be_one_line(
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """One line naming the option and what the compiled rules serve."""
-    with pytest.raises(MeepleError, match=f"do not serve {name} \\(they serve ") as error:
-        MeepleVectorEnv("erosion", num_envs=2, **options)
+    """Each option that adds to the table adds slots (none where it adds nothing); an option
+    the batched rules served at one value only would be refused in one line naming it."""
+    assert erosion_batch.BATCH_SERVED == ()
+    basic = MeepleVectorEnv("erosion", num_envs=2).rules.observation_size
+    for options, more in (
+        ({"advanced": True}, True),
+        ({"legend": "basic"}, True),
+        ({"legend": "advanced"}, True),
+        ({"typed_weathering": "pass-over"}, True),
+        ({"auto_steps": False}, False),
+    ):
+        env = MeepleVectorEnv("erosion", num_envs=2, **options)
+        assert (env.rules.observation_size > basic) == more, options
+    monkeypatch.setattr(erosion_batch, "BATCH_SERVED", (("legend", "off"),))
+    with pytest.raises(MeepleError, match="do not serve legend='basic' \\(they serve ") as error:
+        MeepleVectorEnv("erosion", num_envs=2, legend="basic")
     assert "\n" not in str(error.value)
 
 
-@pytest.mark.parametrize(("players", "size"), [(2, 441), (3, 552), (4, 663), (5, 774)])
+EVERY_OPTION = {
+    "advanced": True,
+    "uplift_architecture": "once",
+    "legend": "advanced",
+    "typed_weathering": "pass-over",
+    "auto_steps": False,
+}
+
+
+@pytest.mark.parametrize(
+    ("players", "options", "size"),
+    [
+        (2, {}, 441),
+        (3, {}, 552),
+        (4, {}, 663),
+        (5, {}, 774),
+        (2, {"advanced": True}, 622),
+        (4, {"advanced": True}, 1004),
+        (2, {"legend": "basic"}, 472),
+        (2, {"typed_weathering": "pass-over"}, 459),
+        (3, EVERY_OPTION, 891),
+    ],
+    ids=["2", "3", "4", "5", "2-advanced", "4-advanced", "2-legend", "2-pass-over", "3-every"],
+)
 def test_the_observation_names_every_slot_and_stays_in_the_unit_box(
-    players: int, size: int
+    players: int, options: dict[str, Any], size: int
 ) -> None:
-    """Every slot named once, every value in [0, 1], in the declared spaces."""
-    env = MeepleVectorEnv("erosion", num_envs=16, players=players)
+    """Every slot named once, every value in [0, 1], in the declared spaces; an option's
+    slots come after the basic game's, which stay as they are."""
+    env = MeepleVectorEnv("erosion", num_envs=16, players=players, **options)
     obs, info = env.reset(seed=2)
     slots = env.observation_slots()
     assert len(slots) == len(set(slots)) == obs.shape[1] == size
-    assert slots[:3] == ["era", "turn", "phase.turn"] and slots[-1] == "river.welded tuff"
+    basic = MeepleVectorEnv("erosion", num_envs=1, players=players).observation_slots()
+    assert slots[: len(basic)] == basic
+    assert basic[:3] == ["era", "turn", "phase.turn"] and basic[-1] == "river.welded tuff"
     assert "mountain[+1][7].weathered" in slots and "tie[+0].guess" in slots
     rng = np.random.default_rng(0)
     for _ in range(200):
