@@ -27,6 +27,7 @@ from meeple.core.registry import (
 )
 from meeple.interfaces import (
     analyse_cli,
+    compare_cli,
     compile_cli,
     content_cli,
     design_cli,
@@ -211,9 +212,9 @@ app.command("replay", cls=Command, context_settings=_EXTRA)(replay_cli.replay_co
 # The lab's commands take the game's options after the game: their --help lists them.
 _LAB = {"context_settings": _EXTRA, "cls": GameOptionsCommand}
 app.command("simulate", **_LAB)(lab_cli.simulate_command)
-app.command("compare", **_LAB)(lab_cli.compare_command)
+app.command("compare", **_LAB)(compare_cli.compare_command)
 app.command("tournament", **_LAB)(tournament_cli.tournament_command)
-app.command("sweep", **_LAB)(lab_cli.sweep_command)
+app.command("sweep", **_LAB)(compare_cli.sweep_command)
 app.command("design", **_LAB)(design_cli.design_command)
 app.command("results", cls=Command)(results_cli.results_command)
 app.command("cards", cls=Command)(levers_cli.cards_command)

@@ -1,4 +1,5 @@
-"""The Triangle Clock's guided rollout (:mod:`meeple.games.triangle_clock.compiled.guided`).
+"""The Triangle Clock's guided rollout (:mod:`meeple.games.triangle_clock.compiled.guided`)
+and the plans it makes (:mod:`~meeple.games.triangle_clock.compiled.plans`).
 
 The policy chooses among the compiled rules' legal actions; these tests hold its planned
 picks to the engine's legal actions, its evaluation to the scores, its returns to [-1, 1],
@@ -21,6 +22,7 @@ from meeple.core.conformance import random_playthrough
 from meeple.core.registry import compiled_playout
 from meeple.games.triangle_clock.cards import parse_card, parse_symbol
 from meeple.games.triangle_clock.compiled import guided as fg
+from meeple.games.triangle_clock.compiled import plans
 from meeple.games.triangle_clock.compiled import rules as fast
 from meeple.games.triangle_clock.rules import Phase
 
@@ -53,12 +55,12 @@ def _plan(game, state, seat: int, reply: bool) -> int:
     plan = np.empty(2, dtype=np.int64)
     against = np.empty((0, 2), dtype=np.int64)
     if reply:
-        fg.planned_pick(
-            s, 1 - seat, t.cards, t.power, t.strength, fg._ORDERS, 1.0, 0.0, against, plan
+        plans.planned_pick(
+            s, 1 - seat, t.cards, t.power, t.strength, plans.PICK_ORDERS, 1.0, 0.0, against, plan
         )
         against = plan.reshape(1, 2).copy()
-    return fg.planned_pick(
-        s, seat, t.cards, t.power, t.strength, fg._ORDERS, 1.0, 0.0, against, plan
+    return plans.planned_pick(
+        s, seat, t.cards, t.power, t.strength, plans.PICK_ORDERS, 1.0, 0.0, against, plan
     )
 
 
@@ -123,7 +125,9 @@ def test_the_plan_takes_the_strongest_hand_with_the_shared_symbol() -> None:
     t = fast.tables(game)
     plan = np.empty(2, dtype=np.int64)
     none = np.empty((0, 2), dtype=np.int64)
-    pick = fg.planned_pick(s, 0, t.cards, t.power, t.strength, fg._ORDERS, 1.0, 0.0, none, plan)
+    pick = plans.planned_pick(
+        s, 0, t.cards, t.power, t.strength, plans.PICK_ORDERS, 1.0, 0.0, none, plan
+    )
     assert pick >> 2 in (0, 1, 4)  # Ns or Nc of the first card, or Nc of the third
     assert plan[1] == 10  # a 4 of a Kind's strength
 

@@ -1,7 +1,7 @@
 """The clocks of a server's matches: whose decision has a deadline and when, and the
 deadlines as the database keeps them, so a restarted server keeps each seat's deadline
-instead of giving it a new full period. The :class:`~meeple.interfaces.web.hub.Hub` runs
-the timers and writes them."""
+instead of giving it a new full period. The hub's
+:class:`~meeple.interfaces.web.referee.Referee` runs the timers and writes them."""
 
 from __future__ import annotations
 

@@ -2,14 +2,15 @@
 
 The hub knows no game: it talks to games only through the core API (``make``,
 ``new_game``, ``apply``, ``view``, ``legal_actions``, records) and to the database only
-through :class:`~meeple.store.matches.MatchStore`. Each match has one lock; a move is
-checked against the state, committed to the database, and only then acknowledged and sent
-to everyone, each seat seeing only its own ``state.view(seat)``.
+through :class:`~meeple.store.matches.MatchStore`. Each match has one lock, held while a
+request changes it.
 
-Its parts: :mod:`~meeple.interfaces.web.lobby` checks and stores a new match (the hub then
+Its parts: :mod:`~meeple.interfaces.web.referee` plays the matches (a move committed and
+sent to everyone, the agents' and timed-out seats' moves, the timers; the hub's base
+class), :mod:`~meeple.interfaces.web.lobby` checks and stores a new match (the hub then
 serves it), :mod:`~meeple.interfaces.web.hints` answers hints, and
-:mod:`~meeple.interfaces.web.clocks` says whose decision has a deadline; the hub runs the
-timers.
+:mod:`~meeple.interfaces.web.clocks` says whose decision has a deadline. The hub holds the
+matches, restores and expires them, and answers the requests that change them.
 """
 
 from __future__ import annotations
@@ -21,14 +22,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from meeple.agents import parse_spec
 from meeple.core.errors import MeepleError
-from meeple.core.game import Player, State
+from meeple.core.game import Player
 from meeple.core.registry import make
-from meeple.core.rng import derive_seed, make_rng
 from meeple.core.simultaneous import hidden_from_others
-from meeple.core.tutorial import finished, is_expected, load_tutorial, script_move
-from meeple.interfaces.web.clocks import adopt_clocks, set_deadlines, stored_deadlines
+from meeple.core.tutorial import is_expected, load_tutorial
+from meeple.interfaces.web.clocks import adopt_clocks
 from meeple.interfaces.web.content_sets import ContentSets
 from meeple.interfaces.web.hints import Hints
 from meeple.interfaces.web.limits import ServerLimits
@@ -41,15 +40,15 @@ from meeple.interfaces.web.live import (
     state_message,
 )
 from meeple.interfaces.web.lobby import Lobby, default_agent, new_token, rematch_request
-from meeple.interfaces.web.pool import AgentOverrun, AgentPool
-from meeple.interfaces.web.preparing import LIGHT_AGENTS, Preparer
+from meeple.interfaces.web.pool import AgentPool
 from meeple.interfaces.web.protocol import CreateMatch
-from meeple.store.matches import DamagedMatch, MatchStore, MoveConflict, token_hash
+from meeple.interfaces.web.referee import Referee
+from meeple.store.matches import DamagedMatch, MatchStore, token_hash
 
 log = logging.getLogger("meeple.server")
 
 
-class Hub:
+class Hub(Referee):
     """Every live match of one server process."""
 
     def __init__(
@@ -62,29 +61,15 @@ class Hub:
         content: ContentSets | None = None,
         light: AgentPool | None = None,
     ) -> None:
-        self.store = store
-        self.content = content or ContentSets()
-        """The designer's data the operator installed, chosen by name in a match."""
-        self.limits = limits or ServerLimits()
-        self.pool = pool or AgentPool()
-        self.light = light
-        """The worker of the agents that do not search (:data:`LIGHT_AGENTS`); None: they
-        use ``pool`` too."""
-        self.clock = clock
+        super().__init__(store, pool, clock, limits, content, light)
         self.matches: dict[str, LiveMatch] = {}
-        self._tasks: set[asyncio.Task[Any]] = set()
         self._loading = asyncio.Lock()
-        self.preparer = Preparer(self.limits)
-        """Makes what agents and hints need before their first decision, off the request
-        path."""
         self.lobby = Lobby(store, self.content, self.limits, self.preparer, base_url)
         """The games offered, new matches checked and stored, the listings."""
         self.hints = Hints(self.pool, self.preparer, self.content, self.limits)
         """Hints for a person playing the computer."""
         self.set_aside: dict[str, str] = {}
         """Matches that could not be restored at start-up, and why."""
-        self.stopping = False
-        """True once :meth:`stop` began: nothing new is started."""
         self.stopped = asyncio.Event()
         """Set when :meth:`stop` begins: a request still reading its body stops waiting."""
 
@@ -199,23 +184,6 @@ class Hub:
         """Catch up with what another process stored for this match."""
         async with match.lock:
             await self._reload(match)
-
-    async def _reload(self, match: LiveMatch) -> None:
-        """Read the match again and play the moves this process has not seen (caller holds
-        the lock)."""
-        stored = await asyncio.to_thread(self.store.get, match.id)
-        if stored is None:
-            return
-        state = match.state
-        for player, text in stored.moves[match.seq :]:
-            action = match.game.parse_action(text)
-            match.note_move(state, player, action)
-            state = state.apply(player, action)
-        match.state = state
-        match.stored = stored
-        match.clocks_saved = stored.deadlines
-        adopt_clocks(match)  # the clocks the process that stored the move set
-        self._after_change(match)
 
     async def stop(self, wait: float = 0.0) -> None:
         """Stop everything: the clocks and agents (their worker processes are killed) and
@@ -532,254 +500,6 @@ class Hub:
         if not is_expected(match.game, current, action):
             raise ServerError(current.why, 409, "off_script")
 
-    async def _commit(
-        self,
-        match: LiveMatch,
-        seat: Player,
-        action: Any,
-        ack: Connection | None = None,
-        timed_out: bool = False,
-    ) -> None:
-        """Apply, store, then (only then) update the match in memory. Caller holds the lock."""
-        before = match.state
-        after = before.apply(seat, action)  # IllegalAction: nothing has changed
-        seq = match.seq + 1
-        stored = match.stored
-        status = "finished" if after.is_over else None
-        result = _final_result(after) if after.is_over else None
-        try:
-            await asyncio.to_thread(
-                self.store.add_move, stored.id, seq, seat, str(action), status=status, result=result
-            )
-        except MoveConflict:
-            # Another server process stored this move number first: catch up, and the
-            # mover is sent the position as it now is.
-            await self._reload(match)
-            raise ServerError(
-                f"stale move: another server stored move {seq} first; the match is at move "
-                f"{match.seq} (the state has been sent again)",
-                409,
-                "stale_move",
-            ) from None
-        match.note_move(before, seat, action)
-        stored.moves.append((seat, str(action)))
-        if timed_out:
-            match.timed_out.add(seq)
-        match.state = after
-        if status is not None:
-            stored.status, stored.result = status, result
-        if ack is not None:
-            ack.send({"type": "ack", "seq": seq, "action": str(action)})
-        self._after_change(match)
-
-    def _after_change(self, match: LiveMatch) -> None:
-        """After any change: set the clocks, send everyone the new state, start agents."""
-        if match.stored.status != "playing":
-            match.deadlines.clear()
-            if match.timer is not None:
-                match.timer.cancel()
-                match.timer = None
-            self._save_clocks(match)
-            self._broadcast(match)
-            return
-        if match.tutorial is not None and finished(match.tutorial, match.state, match.stored.moves):
-            self._spawn(self._end_tutorial(match))
-        self._set_clocks(match)
-        self._broadcast(match)
-        for seat in match.state.to_act:
-            if match.stored.seats[seat]["spec"] == TUTOR:
-                if seat not in match.thinking:
-                    match.thinking.add(seat)
-                    self._spawn(self._script_turn(match, seat, match.decision_base))
-                continue
-            if not match.seat_is_person(seat) and seat not in match.thinking:
-                match.thinking.add(seat)
-                self._spawn(self._agent_turn(match, seat, match.decision_base))
-
-    def _spawn(self, coro: Any) -> None:
-        if self.stopping:  # a move stored during the stop starts no agent or clock
-            coro.close()
-            return
-        task = asyncio.get_running_loop().create_task(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def _worker_move(self, match: LiveMatch, seat: Player, spec: str, seed: int) -> Any:
-        """The move agent ``spec`` makes for ``seat`` now, from a worker process (once what
-        it needs is prepared)."""
-        # Asked again here: a match restored at start-up was checked by no request.
-        await self.preparer.ready(match.game, self.preparer.compile_agent(match.game, spec))
-        stored = match.stored
-        light = self.light is not None and parse_spec(spec).name in LIGHT_AGENTS
-        pool = self.light if light and self.light is not None else self.pool
-        text = await pool.move(
-            stored.game,
-            self.content.resolve(stored.game, stored.options),
-            stored.seed,
-            list(stored.moves),
-            seat,
-            spec,
-            seed,
-            allowance=self.limits.allowance(spec),
-            owner=match.owner,
-        )
-        return match.game.parse_action(text)
-
-    async def _agent_turn(self, match: LiveMatch, seat: Player, base: int) -> None:
-        """Ask a worker for an agent's move and play it if the decision is still open."""
-        stored = match.stored
-        spec = stored.seats[seat]["spec"]
-        try:
-            action = await self._worker_move(
-                match, seat, spec, derive_seed(stored.seed, "seat", seat, "agent")
-            )
-            async with match.lock:
-                if match.decision_base == base and seat in match.state.to_act:
-                    await self._commit(match, seat, action)
-        except asyncio.CancelledError:
-            raise
-        except AgentOverrun as exc:
-            log.warning("agent %s of match %s (seat %d): %s", spec, match.id, seat, exc)
-            await self._overran(match, seat, spec, base)
-        except MeepleError as exc:  # the database failed (logged already): one line
-            log.warning("agent %s of match %s could not move: %s", spec, match.id, exc)
-        except Exception:
-            log.exception("agent %s of match %s failed", spec, match.id)
-        finally:
-            match.thinking.discard(seat)
-        if match.stored.status == "playing" and seat in match.state.to_act:
-            self._after_change(match)  # the decision moved on while it thought: think again
-
-    async def _script_turn(self, match: LiveMatch, seat: Player, base: int) -> None:
-        """A tutorial's scripted seat plays its next released move, if it has one (else it
-        waits for the learner's next step)."""
-        try:
-            async with match.lock:
-                lesson = match.tutorial
-                if lesson is None or match.decision_base != base:
-                    return
-                # Several in a row where the seat acts again (The Triangle Clock's mulligan,
-                # then its choice): _commit's own _after_change sees the seat still thinking.
-                while match.stored.status == "playing":
-                    text = script_move(lesson, match.state, match.stored.moves)
-                    if text is None:
-                        return
-                    await self._commit(match, seat, match.game.parse_action(text))
-        except asyncio.CancelledError:
-            raise
-        except MeepleError as exc:  # a tutorial file that no longer replays, or the database
-            log.warning("the script of tutorial match %s could not move: %s", match.id, exc)
-        finally:
-            match.thinking.discard(seat)
-
-    async def _end_tutorial(self, match: LiveMatch) -> None:
-        """The lesson's last step is played: the match ends (as the game, if it is over)."""
-        async with match.lock:
-            stored = match.stored
-            if stored.status != "playing":
-                return
-            if match.state.is_over:
-                return  # _commit finished it
-            result = {
-                "over": True,
-                "reason": "the lesson is over",
-                "returns": [0.0] * match.game.num_players,
-                "winners": [],
-            }
-            await asyncio.to_thread(self.store.update, stored.id, status="finished", result=result)
-            stored.status, stored.result = "finished", result
-        self._after_change(match)
-
-    async def _overran(self, match: LiveMatch, seat: Player, spec: str, base: int) -> None:
-        """An agent ran past its allowance and its worker was stopped: the seat moves as a
-        timed-out person's does, by the game's default agent, which plays it from now on
-        (an agent that overran once would hold up a worker at every move). If the default
-        agent itself overran, a random legal move is played."""
-        async with match.lock:
-            stored = match.stored
-            if match.decision_base != base or seat not in match.state.to_act:
-                return
-            if stored.seats[seat]["spec"] != spec or stored.status != "playing":
-                return
-            default = default_agent(match.game)
-            if spec != default:
-                seats = [dict(d) for d in stored.seats]
-                seats[seat]["spec"] = default  # "agent" still names who was seated
-                await asyncio.to_thread(self.store.update, stored.id, seats=seats)
-                stored.seats = seats
-                return  # _agent_turn then asks the default agent for this decision
-            await self._commit(match, seat, _random_move(match, seat, base))
-
-    # -- clocks -------------------------------------------------------------------------------
-    def _set_clocks(self, match: LiveMatch) -> None:
-        """Set the deadlines of the people to act (:func:`.clocks.set_deadlines`) and a
-        timer for the first to run out, and store them."""
-        now = self.clock()
-        base = match.decision_base
-        set_deadlines(match, now)
-        if match.timer is not None:
-            match.timer.cancel()
-            match.timer = None
-        if match.deadlines:
-            # A deadline that passed while the server was down fires at once.
-            delay = max(0.0, min(match.deadlines.values()) - now)
-            loop = asyncio.get_running_loop()
-            match.timer = loop.call_later(delay, lambda: self._spawn(self._time_out(match, base)))
-        self._save_clocks(match)
-
-    def _save_clocks(self, match: LiveMatch) -> None:
-        """Store the deadlines, as absolute times, if they changed: a restarted server then
-        keeps each seat's deadline instead of giving it a new full period."""
-        data = stored_deadlines(match)
-        if data == match.clocks_saved:
-            return
-        match.clocks_saved = data
-        if not match.clocks_writing:
-            match.clocks_writing = True
-            self._spawn(self._write_clocks(match))
-
-    async def _write_clocks(self, match: LiveMatch) -> None:
-        """Write the match's latest deadlines, one write at a time (so an older write never
-        lands after a newer one)."""
-        written: object = object()
-        try:
-            while match.clocks_saved is not written:
-                written = data = match.clocks_saved
-                try:
-                    await asyncio.to_thread(self.store.set_deadlines, match.id, data)
-                except MeepleError as exc:  # the clocks run on in memory
-                    log.warning("match %s: its deadlines could not be stored: %s", match.id, exc)
-                    return
-        finally:
-            match.clocks_writing = False
-
-    async def _time_out(self, match: LiveMatch, base: int) -> None:
-        """A person's time is up: the game's agent moves for them (a memorise step ends)."""
-        async with match.lock:
-            if match.decision_base != base or match.stored.status != "playing":
-                return
-            now = self.clock()
-            late = [s for s, d in match.deadlines.items() if d <= now + 0.01]
-            for seat in late:
-                if seat not in match.state.to_act:
-                    continue
-                legal = match.state.legal_actions(seat)
-                if len(legal) == 1:
-                    action = legal[0]
-                else:
-                    # In a worker, as every computer move: the default agent may search for
-                    # a second or read a solved game, and other matches must not wait on it.
-                    seed = derive_seed(match.stored.seed, "timeout", seat, base)
-                    try:
-                        action = await self._worker_move(
-                            match, seat, default_agent(match.game), seed
-                        )
-                    except AgentOverrun:
-                        action = _random_move(match, seat, base)
-                await self._commit(match, seat, action, timed_out=True)
-                return  # _commit reset the clocks for whoever is still to act
-        self._after_change(match)
-
     # -- connections --------------------------------------------------------------------------
     def attach(self, match: LiveMatch, conn: Connection) -> None:
         """A client connected: send it everything, and tell the others it is here."""
@@ -796,27 +516,3 @@ class Hub:
         self._broadcast(match, presence_only=True)
         if match.stored.status == "finished" and not match.connections:
             self.matches.pop(match.id, None)
-
-    def _broadcast(self, match: LiveMatch, presence_only: bool = False) -> None:
-        for conn in list(match.connections):
-            if presence_only:
-                conn.send({"type": "presence", "seats": match.seats_public()})
-            else:
-                conn.send(state_message(match, conn, self.clock()))
-
-
-def _random_move(match: LiveMatch, seat: Player, base: int) -> Any:
-    """A legal move drawn from the match's seed: the last resort when agents overran."""
-    legal = match.state.legal_actions(seat)
-    return make_rng(match.stored.seed, "overrun", seat, base).choice(legal)
-
-
-def _final_result(state: State[Any]) -> dict[str, Any]:
-    returns = list(state.returns)
-    best = max(returns) if returns else 0
-    winners = (
-        []
-        if not returns or min(returns) == best
-        else [p for p, r in enumerate(returns) if r == best]
-    )
-    return {**state.result, "returns": returns, "winners": winners}
