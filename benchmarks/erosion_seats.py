@@ -1,6 +1,8 @@
 """Who wins an Erosion run by seat number and by turn position: each seat's wins, the same
 counted by position after the first era's first player and after the second era's start
-player, and the trend of the wins with the seat number, from a stored run's rows.
+player, the trend of the wins with the seat number, and how many games every player ended
+by passing in a row where the first of those passes was the seat's undoing (it finished
+below the best: the others passed after it and ended the game), from a stored run's rows.
 
     .venv/bin/python benchmarks/erosion_seats.py RUN [RUN ...] [--db URL] [--permutations N]
 
@@ -41,6 +43,31 @@ def second_era_start(row: dict[str, Any]) -> int | None:
         if getattr(state, "era", 1) == 2:
             return int(state.current)
     return None
+
+
+ALL_PASSED = "all players passed in a row"
+"""The ``reason`` of a game that ended with every player passing in a row."""
+
+
+def passed_into_a_loss(rows: Sequence[dict[str, Any]]) -> tuple[int, int]:
+    """Games ended by every player passing in a row, and of those the games whose first
+    pass of that run was by a seat that finished below the best (a tie-breaker's guesses and
+    choices after the passes are skipped)."""
+    ended = lost = 0
+    for row in rows:
+        if row["reason"] != ALL_PASSED:
+            continue
+        ended += 1
+        moves = row["moves"]
+        k = len(moves) - 1
+        while k >= 0 and str(moves[k][1]).split()[0] in ("guess", "choose"):
+            k -= 1
+        while k >= 0 and str(moves[k][1]) == "pass":
+            k -= 1
+        returns = row["returns"]
+        if k + 1 < len(moves) and returns[moves[k + 1][0]] < max(returns):
+            lost += 1
+    return ended, lost
 
 
 def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
@@ -117,6 +144,11 @@ def main() -> None:
         whole = [[1 if s in r["winners"] else 0 for s in range(n)] for r in rows]
         shared = sum(1 for r in rows if len(r["winners"]) > 1)
         print(f"run {found['key']}, {len(rows)} games, {n} players, {shared} shared wins")
+        ended, lost = passed_into_a_loss(rows)
+        print(
+            f"  ended by every player passing in a row: {ended}; the first of those passes "
+            f"by a seat that finished below the best: {lost}"
+        )
         table("seat", by_seat, whole)
         print(f"    permutation p (seat trend): {permutation_p(by_seat, args.permutations):.3f}")
         firsts = [int(r["first_player"]) for r in rows]
