@@ -3,9 +3,10 @@
 ``OpponentVecEnv("edges", num_envs=256, board="3x4")`` is the single-agent view a learner
 written for Stable-Baselines3's ``VecEnv`` (PPO, MaskablePPO) expects: every step, every game
 is at the learner's turn; the learner's action is played, then the opponents' moves (uniform
-over the legal ids: ``random``) until each game is at the learner's turn again, and the
-observation returned is the learner's next one. The reward is the learner's return (1 win,
--1 loss, 0 draw) on the step its game ends, whoever moved last. The games run on
+over the legal ids: ``random``, in every game; a game's batched rules may offer more, as The
+Triangle Clock's ``policy``: :func:`opponents`) until each game is at the learner's turn
+again, and the observation returned is the learner's next one. The reward is the learner's
+return (1 win, -1 loss, 0 draw) on the step its game ends, whoever moved last. The games run on
 :class:`~meeple.envs.vector.MeepleVectorEnv` (the compiled rules): a step is one batched step
 for the learner's move, then as many as the opponents need, each moving only the games where
 an opponent is to act (``step(..., active=...)``) while the others wait.
