@@ -117,6 +117,11 @@ def _step_batched(game: Game[Any, Any, Any]) -> None:
     batch, rng = 4, np.random.default_rng(0)
     states, masks, obs = arrays(rules, batch)
     states[:] = rules.initials(np.arange(batch, dtype=np.int64))
+    for opponent in getattr(rules, "opponents", ()):  # the game's batched opponents
+        acting = rules.to_act(states)
+        seats = np.zeros(batch, dtype=np.int64) if acting.ndim == 2 else acting
+        acting = acting[:, 0] if acting.ndim == 2 else acting >= 0
+        rules.opponent_actions(opponent, states, seats, acting, np.arange(batch))
     rewards = np.zeros((batch, rules.num_players), dtype=np.float32)
     done, ended = np.zeros(batch, dtype=np.bool_), np.zeros(batch, dtype=np.bool_)
     for _ in range(10_000):

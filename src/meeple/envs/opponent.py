@@ -3,9 +3,10 @@
 ``OpponentVecEnv("edges", num_envs=256, board="3x4")`` is the single-agent view a learner
 written for Stable-Baselines3's ``VecEnv`` (PPO, MaskablePPO) expects: every step, every game
 is at the learner's turn; the learner's action is played, then the opponents' moves (uniform
-over the legal ids: ``random``) until each game is at the learner's turn again, and the
-observation returned is the learner's next one. The reward is the learner's return (1 win,
--1 loss, 0 draw) on the step its game ends, whoever moved last. The games run on
+over the legal ids: ``random``, in every game; a game's batched rules may offer more, as The
+Triangle Clock's ``policy``: :func:`opponents`) until each game is at the learner's turn
+again, and the observation returned is the learner's next one. The reward is the learner's
+return (1 win, -1 loss, 0 draw) on the step its game ends, whoever moved last. The games run on
 :class:`~meeple.envs.vector.MeepleVectorEnv` (the compiled rules): a step is one batched step
 for the learner's move, then as many as the opponents need, each moving only the games where
 an opponent is to act (``step(..., active=...)``) while the others wait.
@@ -41,7 +42,16 @@ from meeple.core.errors import MeepleError
 from meeple.envs.vector import MeepleVectorEnv
 
 OPPONENTS = ("random",)
-"""The batched opponents offered."""
+"""The batched opponents every game offers; a game's batched rules may offer more (their
+``opponents``: :func:`opponents`)."""
+
+
+def opponents(rules: Any) -> tuple[str, ...]:
+    """The batched opponents a game's batched rules offer: :data:`OPPONENTS`, then the
+    game's own (``rules.opponents``, each played by ``rules.opponent_actions(name, states,
+    seats, acting, seeds)``: the Triangle Clock's ``policy``)."""
+    return (*OPPONENTS, *getattr(rules, "opponents", ()))
+
 
 MAX_REPLIES = 10_000
 """The most batched opponent steps one learner step waits for (a guard against a game where
@@ -59,11 +69,13 @@ class OpponentVecEnv:
         seed: int = 0,
         **options: Any,
     ) -> None:
-        if opponent not in OPPONENTS:
-            raise MeepleError(
-                f"opponent {opponent!r} is not batched; choose from {', '.join(OPPONENTS)}"
-            )
         self.env = MeepleVectorEnv(game, num_envs=num_envs, **options)
+        offered = opponents(self.env.rules)
+        if opponent not in offered:
+            raise MeepleError(
+                f"{self.env.game.title} has no batched opponent {opponent!r}; it offers "
+                f"{', '.join(offered)}"
+            )
         if self.env.num_seats < 2:
             raise MeepleError(
                 f"{self.env.game.title} has one seat here: OpponentVecEnv needs an opponent's"
@@ -123,7 +135,7 @@ class OpponentVecEnv:
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         if self.simultaneous:
             # the other acting seats move with the learner, as the rules have them
-            joint = self._opponent_moves(self._info["action_mask"])
+            joint = self._opponent_moves(self._info)
             joint[self._rows, self.learner] = chosen
         else:
             joint = chosen
@@ -153,9 +165,7 @@ class OpponentVecEnv:
             if not waiting.any():
                 break
             self.opponent_steps += 1
-            obs, _, ended, _, info = self.env.step(
-                self._opponent_moves(info["action_mask"]), active=waiting
-            )
+            obs, _, ended, _, info = self.env.step(self._opponent_moves(info), active=waiting)
             self._finish(ended, info, rewards, dones, infos)
         else:
             k = int(np.flatnonzero(~self._learner_acts(info))[0])
@@ -194,10 +204,29 @@ class OpponentVecEnv:
             self.learner[k] = (seat + 1) % self.num_seats
         self.episodes += int(ended.sum())
 
-    def _opponent_moves(self, mask: np.ndarray) -> np.ndarray:
-        """A uniformly random legal id in every game (for every seat, in a simultaneous
-        game: ``(B, seats)``)."""
-        # Random keys, not core.batch.random_legal_ids: the learning curves in
-        # docs/baselines.md were trained with this stream, and replay from it.
-        keys = self.rng.random(mask.shape) * mask
-        return keys.argmax(axis=-1)
+    def _opponent_moves(self, info: dict[str, Any]) -> np.ndarray:
+        """The opponent's action in every game (for every seat, in a simultaneous game:
+        ``(B, seats)``; the learner's seat's and a seat not to act's are ignored)."""
+        mask = info["action_mask"]
+        if self.opponent == "random":
+            # A uniformly random legal id. Random keys, not core.batch.random_legal_ids:
+            # the learning curves in docs/baselines.md were trained with this stream, and
+            # replay from it.
+            keys = self.rng.random(mask.shape) * mask
+            return keys.argmax(axis=-1)
+        # the game's own opponent, each game seeded from the env's stream at every step
+        rules, rows = self.env.rules, self.env.rows
+        if not self.simultaneous:
+            seats = info["to_act"]
+            acting = (seats >= 0) & (seats != self.learner)
+            seeds = self.rng.integers(0, 2**32, self.num_envs)
+            return rules.opponent_actions(self.opponent, rows, seats, acting, seeds)
+        joint = np.zeros(mask.shape[:2], dtype=np.int64)
+        for offset in range(1, self.num_seats):
+            seats = (self.learner + offset) % self.num_seats
+            acting = info["acting"][self._rows, seats]
+            seeds = self.rng.integers(0, 2**32, self.num_envs)
+            joint[self._rows, seats] = rules.opponent_actions(
+                self.opponent, rows, seats, acting, seeds
+            )
+        return joint

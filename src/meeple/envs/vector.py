@@ -203,6 +203,12 @@ class MeepleVectorEnv(VectorEnv):
             f"{np.flatnonzero(masks[k]).tolist()}"
         )
 
+    @property
+    def rows(self) -> np.ndarray:
+        """Every game's row now, ``(B, state_size)`` (the batched rules' own arrays, not a
+        copy: read it, never write it)."""
+        return self._states
+
     def states(self) -> list[Any]:
         """The readable rules' state of every game now (for checking and display; slow)."""
         decode = getattr(self.rules, "decode", None)

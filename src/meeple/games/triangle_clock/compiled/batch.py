@@ -64,6 +64,7 @@ from meeple.games.triangle_clock.cards import (
     NUM_SYMBOLS,
     SYMBOL_NAMES,
 )
+from meeple.games.triangle_clock.compiled.opponent import policy_actions
 from meeple.games.triangle_clock.compiled.rules import (
     DECK,
     DECK_LEN,
@@ -325,6 +326,10 @@ class TriangleClockBatch:
     option the compiled rules serve (the module says what each array holds)."""
 
     simultaneous = True
+    opponents = ("policy",)
+    """The batched opponents this game offers besides ``random``
+    (:class:`~meeple.envs.opponent.OpponentVecEnv`): ``policy``, the compiled guided policy
+    choosing from its own seat's determinization (:mod:`.opponent`)."""
 
     def __init__(self, game: TriangleClockGame) -> None:
         if not isinstance(game, TriangleClockGame):
@@ -442,6 +447,25 @@ class TriangleClockBatch:
             acting,
         )
         return acting
+
+    def opponent_actions(
+        self,
+        name: str,
+        states: np.ndarray,
+        seats: np.ndarray,
+        acting: np.ndarray,
+        seeds: np.ndarray,
+    ) -> np.ndarray:
+        """``(B,)``: opponent ``name``'s action for ``seats[b]`` in each game where
+        ``acting`` (0 elsewhere), each game seeded by ``seeds[b]`` (below ``2**32``): one of
+        :attr:`opponents`, as :func:`.opponent.policy_actions` plays it."""
+        if name not in self.opponents:
+            raise MeepleError(
+                f"The Triangle Clock offers no batched opponent {name!r}; "
+                f"it offers {', '.join(self.opponents)}"
+            )
+        t = self._tables
+        return policy_actions(states, seats, acting, seeds, (t.cards, t.power, t.strength))
 
     def observation_slots(self) -> list[str]:
         """The name of every slot (the module docstring says what each holds)."""
