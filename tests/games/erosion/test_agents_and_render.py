@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from rich.console import Console
 from typer.testing import CliRunner
@@ -71,6 +73,25 @@ def test_the_heuristic_weathers_a_rival_rather_than_its_own_unfossiled_rocks():
     )
     action = make_agent("heuristic", game, 0).act(Observation(state, 0))
     assert str(action) == "weather WX12 on 1 x2"
+
+
+BEHIND_AT_TURN_31 = Path(__file__).with_name("behind-at-turn-31.position")
+"""Two heuristics' game of seed 0 at turn 31: Andes (seat 1) to act, 9 points to 15."""
+
+
+def test_the_wary_heuristic_does_not_pass_behind_where_the_leader_s_pass_ends_the_game():
+    """The era ends when every player passes in a row: at two players, a pass while behind
+    lets the leader end the game with one pass. The plain heuristic values a pass by the
+    table it leaves and passes here; ``wary=true`` values it by that reply and plays on."""
+    game = meeple.make("erosion")
+    state = game.from_position(BEHIND_AT_TURN_31.read_text())
+    assert [state.scores[p] + state.points(p) for p in (0, 1)] == [15, 9]
+    ended = play(play(state, "pass"), "pass")  # Andes passes, then Alps
+    assert ended.is_over and ended.returns == (1.0, -1.0)
+    plain = make_agent("heuristic", game, 1).act(Observation(state, 1))
+    wary = make_agent("heuristic:wary=true", game, 1).act(Observation(state, 1))
+    assert str(plain) == "pass"
+    assert str(wary) != "pass"
 
 
 # -- rendering ------------------------------------------------------------------------------

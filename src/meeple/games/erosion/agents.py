@@ -11,6 +11,7 @@ from meeple.games.erosion.rules import (
     ErosionAction,
     ErosionState,
     Guess,
+    Pass,
     matchable,
 )
 
@@ -32,13 +33,20 @@ class HeuristicAgent:
     its points minus its rivals' (the leader weighted most), plus a little for every card in
     hand and every River rock its hand could pay for. A finished game counts as a win or a
     loss. In the tie-breaker it guesses the true Mohs hardness and chooses itself.
+
+    ``wary=true`` also values a pass by the reply it invites: when the rivals still to act
+    can end the era by passing after it, and each of them is no worse off at that end than
+    now, the pass is worth the era's end (at two players, a pass while behind is a lost
+    game). Without it the agent passes behind and hands the leader the game: at two players
+    most of its games end so (``benchmarks/erosion_seats.py``).
     """
 
     name = "heuristic"
 
-    def __init__(self, game: Game, seed: int = 0) -> None:
+    def __init__(self, game: Game, seed: int = 0, wary: bool = False) -> None:
         self.game = game
         self.rng = make_rng(seed, "erosion-heuristic")
+        self.wary = wary
 
     def act(self, observation: Observation) -> ErosionAction:
         """The best action by the position at the end of this turn."""
@@ -58,7 +66,10 @@ class HeuristicAgent:
         best: list[ErosionAction] = []
         best_value = float("-inf")
         for action in legal:
-            value = self._value(self._finish_turn(state._next(me, action), me), me)
+            after = self._finish_turn(state._next(me, action), me)
+            value = self._value(after, me)
+            if self.wary and isinstance(action, Pass):
+                value = self._answered(after, me, value)
             if value > best_value + 1e-9:
                 best, best_value = [action], value
             elif abs(value - best_value) <= 1e-9:
@@ -75,6 +86,26 @@ class HeuristicAgent:
                 return state
             state = max((state._next(me, a) for a in options), key=lambda s: self._value(s, me))
         return state
+
+    def _answered(self, state: ErosionState, me: Player, value: float) -> float:
+        """The value of this seat's pass once the rivals after it have answered: the era's
+        end if each of them can pass in turn until it ends and none is worse off there than
+        before its pass; otherwise ``value``, the position the pass leaves."""
+        era = state.era
+        content: list[tuple[Player, float]] = []
+        for _ in range(state.game.num_players):
+            if state.over or state.era != era:
+                break
+            (seat,) = state.to_act
+            if seat == me or not any(isinstance(a, Pass) for a in state.legal_actions(seat)):
+                return value
+            content.append((seat, self._value(state, seat)))
+            state = self._finish_turn(state._next(seat, Pass()), seat)
+        if not (state.over or state.era != era):
+            return value
+        if all(self._value(state, seat) >= before - 1e-9 for seat, before in content):
+            return self._value(state, me)
+        return value
 
     def _value(self, state: ErosionState, me: Player) -> float:
         """Points ahead of the rivals, plus what the hand promises."""
