@@ -50,6 +50,28 @@ def _shuffle_tail(values: np.ndarray, start: int, stop: int) -> None:
 
 
 @compiled
+def _holds(cards: np.ndarray, card: int, symbol: int) -> bool:
+    """Whether ``card`` has ``symbol`` on either side."""
+    return cards[card, 0] == symbol or cards[card, 1] == symbol
+
+
+@compiled
+def _draw_holding(unseen: np.ndarray, cards: np.ndarray, symbol: int, besides: int) -> int:
+    """An unseen card holding ``symbol`` other than ``besides``, each as likely."""
+    count = 0
+    for c in range(NUM_CARDS):
+        if unseen[c] and c != besides and _holds(cards, c, symbol):
+            count += 1
+    r = np.random.randint(0, count)
+    for c in range(NUM_CARDS):
+        if unseen[c] and c != besides and _holds(cards, c, symbol):
+            if r == 0:
+                return c
+            r -= 1
+    return -1
+
+
+@compiled
 def determinize(state: np.ndarray, seat: int, cards: np.ndarray, out: np.ndarray) -> None:
     """``out`` := ``state`` (a position, :data:`.rules.SIZE` values) with everything
     ``seat`` cannot see dealt again from canonical orders (the module says what)."""
@@ -78,50 +100,26 @@ def determinize(state: np.ndarray, seat: int, cards: np.ndarray, out: np.ndarray
             shown += 1
     played = np.full(3, -1, dtype=np.int64)
     if shown == 1:
-        count = 0
-        for c in range(NUM_CARDS):
-            if unseen[c] and (cards[c, 0] == printed[0] or cards[c, 1] == printed[0]):
-                count += 1
-        r = np.random.randint(0, count)
-        for c in range(NUM_CARDS):
-            if unseen[c] and (cards[c, 0] == printed[0] or cards[c, 1] == printed[0]):
-                if r == 0:
-                    played[0] = c
-                    break
-                r -= 1
+        played[0] = _draw_holding(unseen, cards, printed[0], -1)
     elif shown >= 2:
         # a first card as likely as the number of second cards that can go with it
         second = 0
         for c in range(NUM_CARDS):
-            if unseen[c] and (cards[c, 0] == printed[1] or cards[c, 1] == printed[1]):
+            if unseen[c] and _holds(cards, c, printed[1]):
                 second += 1
         total = 0
         for c in range(NUM_CARDS):
-            if unseen[c] and (cards[c, 0] == printed[0] or cards[c, 1] == printed[0]):
-                both = cards[c, 0] == printed[1] or cards[c, 1] == printed[1]
-                total += second - (1 if both else 0)
+            if unseen[c] and _holds(cards, c, printed[0]):
+                total += second - (1 if _holds(cards, c, printed[1]) else 0)
         r = np.random.randint(0, total)
         for c in range(NUM_CARDS):
-            if unseen[c] and (cards[c, 0] == printed[0] or cards[c, 1] == printed[0]):
-                both = cards[c, 0] == printed[1] or cards[c, 1] == printed[1]
-                weight = second - (1 if both else 0)
+            if unseen[c] and _holds(cards, c, printed[0]):
+                weight = second - (1 if _holds(cards, c, printed[1]) else 0)
                 if r < weight:
                     played[0] = c
                     break
                 r -= weight
-        count = 0
-        for c in range(NUM_CARDS):
-            holds = cards[c, 0] == printed[1] or cards[c, 1] == printed[1]
-            if unseen[c] and c != played[0] and holds:
-                count += 1
-        r = np.random.randint(0, count)
-        for c in range(NUM_CARDS):
-            holds = cards[c, 0] == printed[1] or cards[c, 1] == printed[1]
-            if unseen[c] and c != played[0] and holds:
-                if r == 0:
-                    played[1] = c
-                    break
-                r -= 1
+        played[1] = _draw_holding(unseen, cards, printed[1], played[0])
     # the played cards in slots drawn at random, their picks rewritten to match
     for k in range(min(shown, 2)):
         j = k + np.random.randint(0, held - k)
