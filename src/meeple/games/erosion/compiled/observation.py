@@ -78,7 +78,6 @@ from meeple.games.erosion.compiled.state import (
     K_UPLIFT,
     LEGEND_OFF,
     R_ADVANCED,
-    R_AGE,
     R_AGED,
     R_AGENDA,
     R_ATMS,
@@ -95,7 +94,6 @@ from meeple.games.erosion.compiled.state import (
     R_LEGENDS,
     R_LEGENDS_N,
     R_MOHS,
-    R_NORMAL,
     R_ONCE,
     R_PLAYERS,
     R_ROCK,
@@ -106,7 +104,6 @@ from meeple.games.erosion.compiled.state import (
     R_TIE_CARDS,
     R_TIE_GUESSES,
     R_TIE_SEATS,
-    R_UNDER,
     R_WEATHERED,
     S_AGENDA_N,
     S_CURRENT,
@@ -128,7 +125,7 @@ from meeple.games.erosion.compiled.state import (
     river,
     size,
 )
-from meeple.games.erosion.compiled.transitions import to_act
+from meeple.games.erosion.compiled.transitions import draw_limit, to_act
 from meeple.games.erosion.pieces import HAND_SIZE, PROCESS_DECKS, ROCK_METRES
 from meeple.games.erosion.rules import ErosionGame
 
@@ -295,11 +292,7 @@ def observe(
             out[G_ROCK + R[rock + s[a + 3]]] = 1.0
     for d in range(3):
         out[off[X_EMPTY] + d] = 1.0 if size(s, R, d) == 0 else 0.0
-        limit = 0
-        for i in range(R[R_ATMS]):
-            if R[R[R_UNDER] + i] == d:
-                limit += R[R[R_AGE] + i] if s[R[R_AGED] + i] else R[R[R_NORMAL] + i]
-        out[off[X_LIMIT] + d] = min(limit / scales[Z_LIMIT + d], 1.0)
+        out[off[X_LIMIT] + d] = min(draw_limit(s, R, d) / scales[Z_LIMIT + d], 1.0)
     out[off[X_PASSES]] = min(s[sc + S_PASSES] / n, 1.0)
     runout = s[sc + S_RUNOUT_ON]
     out[off[X_RUNOUT]] = runout
@@ -377,10 +370,7 @@ def _observe_advanced(
         elif s[a] == K_FAULT:
             out[off[X_STEPS] + 1] = 1.0
     for d in range(3):
-        limit = in_force(s, R, p, E_DRAW_LIMIT_BONUS, d)
-        for i in range(R[R_ATMS]):
-            if R[R[R_UNDER] + i] == d:
-                limit += R[R[R_AGE] + i] if s[R[R_AGED] + i] else R[R[R_NORMAL] + i]
+        limit = draw_limit(s, R, d) + in_force(s, R, p, E_DRAW_LIMIT_BONUS, d)
         out[off[X_OWN_LIMIT] + d] = min(limit / scales[Z_OWN_LIMIT + d], 1.0)
     for i in range(R[R_ATMS]):
         out[off[X_ATMOSPHERES] + 2 * i] = s[R[R_AGED] + i]

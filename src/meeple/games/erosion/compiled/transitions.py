@@ -252,14 +252,20 @@ def matchable(s: np.ndarray, R: np.ndarray, p: int, skip: int) -> int:
 
 
 @compiled
-def caps(s: np.ndarray, R: np.ndarray, d: int, bonus: int) -> int:
-    """How many cards a deck allows in one draw: its draw limit (with ``bonus``, the
-    drawing seat's Aquifers' for this deck), and the cards left (``draw_caps``)."""
-    limit = bonus
+def draw_limit(s: np.ndarray, R: np.ndarray, d: int) -> int:
+    """Deck ``d``'s draw limit: the visible ends of the Atmospheres under it."""
+    limit = 0
     for i in range(R[R_ATMS]):
         if R[R[R_UNDER] + i] == d:
             limit += R[R[R_AGE] + i] if s[R[R_AGED] + i] else R[R[R_NORMAL] + i]
-    return min(limit, size(s, R, d))
+    return limit
+
+
+@compiled
+def caps(s: np.ndarray, R: np.ndarray, d: int, bonus: int) -> int:
+    """How many cards a deck allows in one draw: its draw limit (with ``bonus``, the
+    drawing seat's Aquifers' for this deck), and the cards left (``draw_caps``)."""
+    return min(draw_limit(s, R, d) + bonus, size(s, R, d))
 
 
 @compiled
