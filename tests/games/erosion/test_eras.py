@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from dataclasses import replace
 
 import pytest
 
 from meeple.core.errors import IllegalAction
-from meeple.games.erosion.rules import WX, F, H
+from meeple.games.erosion.rules import WX, F, H, Pass
 
 from .conftest import cards, legal, make, play, position
 
@@ -195,3 +196,27 @@ def test_tie_for_the_lowest_score_decides_who_starts_the_next_era():
     assert state.tie is not None and state.tie.purpose == "start" and state.tie.seats == (0, 1)
     state = play(state, "guess 3", "guess 7", "choose 1")
     assert state.era == 2 and state.current == 1
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_the_view_says_whether_a_pass_ends_the_era_as_the_rules_decide_it(players):
+    """The page warns before a pass that ends the era from the view's ``pass_ends_era``:
+    over random games it is true exactly when the seat's pass scores the era."""
+    rng = random.Random(players)
+    checked = Counter()
+    for seed in range(12):
+        state = make(players, **({"advanced": True} if seed % 2 else {})).new_game(seed)
+        while not state.is_over:
+            seat = state.to_act[0]
+            actions = state.legal_actions(seat)
+            passes = [a for a in actions if isinstance(a, Pass)]
+            for a in passes:
+                ends = len(state._next(seat, a).era_scores) > len(state.era_scores)
+                assert state.view(seat)["pass_ends_era"] is ends
+                checked[ends] += 1
+            # Pass often enough that eras end by passing, not only by the decks.
+            state = state._next(
+                seat, passes[0] if passes and rng.random() < 0.3 else rng.choice(actions)
+            )
+    assert checked[True] and checked[False], checked
+    assert make(players).new_game(0).view(None)["pass_ends_era"] is None

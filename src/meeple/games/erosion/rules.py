@@ -674,6 +674,8 @@ class ErosionState(LegalActions, Transitions, Eras, Hidden, State[ErosionAction]
             ],
             "passes_in_row": self.passes_in_row,
             "runout_passes": None if self.runout_passes is None else list(self.runout_passes),
+            # The page warns before a pass that ends the era from the rules' own answer.
+            "pass_ends_era": None if player is None else self.pass_ends_era(player),
             "legends": [
                 {"card": card.id, "owner": None if o < 0 else o}
                 for card, o in zip(game.legend_cards, self.legends, strict=True)

@@ -217,18 +217,23 @@ class Transitions:
             agenda=rest,
         )
 
+    def pass_ends_era(self, player: Player) -> bool:
+        """Whether ``player`` passing now ends the era: every player has then passed in a
+        row, or it is ``player``'s second pass since a deck ran out."""
+        if self.passes_in_row + 1 >= self.game.num_players:
+            return True
+        return self.runout_passes is not None and self.runout_passes[player] + 1 >= 2
+
     def _pass(self, player: Player) -> ErosionState:
         """A pass; the era ends when all players pass in a row, or when a seat passes the
-        second time after a deck ran out."""
-        n = self.game.num_players
-        passes = self.passes_in_row + 1
+        second time after a deck ran out (:meth:`pass_ends_era`)."""
         runout = self.runout_passes
         if runout is not None:
             runout = put(runout, player, runout[player] + 1)
-        state = replace(self, passes_in_row=passes, runout_passes=runout)
-        if passes >= n:
-            return state._end_era(ALL_PASSED)
-        if runout is not None and runout[player] >= 2:
+        state = replace(self, passes_in_row=self.passes_in_row + 1, runout_passes=runout)
+        if self.pass_ends_era(player):
+            if state.passes_in_row >= self.game.num_players:
+                return state._end_era(ALL_PASSED)
             return state._end_era(second_pass(self.game.seat_name(player)))
         return replace(state, agenda=(Step("end", player),))
 

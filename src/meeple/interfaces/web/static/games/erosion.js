@@ -131,7 +131,7 @@ export function draw(root, msg, ui) {
     open = offers(moves, path);
   }
   for (const o of open) {
-    if (o.move === "pass" && passEndsEra(view, seat)) Object.assign(o, passWarning(view, names));
+    if (o.move === "pass" && view.pass_ends_era) Object.assign(o, passWarning(view, names));
   }
   const placed = new Map();
   for (const o of open) if (o.place !== "bar" && !placed.has(o.place)) placed.set(o.place, o);
@@ -172,13 +172,6 @@ export function draw(root, msg, ui) {
   drawExtras(box, view, names, seat);
   drawBar(bar, view, path, open.filter((o) => !used.has(o)), choose, ui, moves.length > 0, mark,
     lesson && !onTrack ? expected : null);
-}
-
-/** Whether this seat's pass now ends the era, as the rules decide it (eras.py, _pass):
- * every seat has then passed in a row, or it is the seat's second pass since a deck ran out. */
-export function passEndsEra(view, seat) {
-  if (view.passes_in_row + 1 >= (view.seats || []).length) return true;
-  return !!view.runout_passes && view.runout_passes[seat] + 1 >= 2;
 }
 
 const TIE_BREAKER = "each tied player draws a card at random from their own hand and guesses "
