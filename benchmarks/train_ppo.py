@@ -1,4 +1,4 @@
-"""A learned baseline: MaskablePPO (sb3-contrib, torch) on a batched game against random.
+"""A learned baseline: MaskablePPO (sb3-contrib, torch) on a batched game, a fixed opponent.
 
     pip install 'meeple[rl]'
     .venv/bin/python benchmarks/train_ppo.py --game edges --steps 300000 --every 25000 \
@@ -6,19 +6,23 @@
 
 The learner plays one seat of ``--envs`` games at once on the compiled rules
 (``meeple.envs.opponent.OpponentVecEnv`` over ``meeple.envs.vector.MeepleVectorEnv``), the
-other seats uniformly random, seats rotated; Stable-Baselines3 sees it through its ``VecEnv``
-interface (:class:`SB3VecEnv`), with the legal ids as ``action_masks()``. In a simultaneous
-game (Erd, The Triangle Clock) the learner's action is its seat's, the opponent's the
-others'. Every ``--every`` learner steps (and before the first) the policy, playing its most
-probable legal move, meets ``random`` and the game's hand-written agent (``heuristic``;
-Edges' ``greedy``) on the readable rules over ``--eval-games`` games each
-(``meeple.lab.policy.evaluate_policy``: the same seeds at every checkpoint, seats rotated),
-scored with the lab's 95% interval (``lab.stats.score_interval``, a draw counting half).
-Writes the curve as a PNG and a JSON (``--out``) and prints the training time (wall-clock and
-CPU, evaluation excluded).
+other seats played by the batched opponent ``--opponent`` (``random``, uniform over the legal
+ids, unless the game offers another: The Triangle Clock's ``policy``), seats rotated;
+Stable-Baselines3 sees it through its ``VecEnv`` interface (:class:`SB3VecEnv`), with the
+legal ids as ``action_masks()``. In a simultaneous game (Erd, The Triangle Clock) the
+learner's action is its seat's, the opponent's the others'. Every ``--every`` learner steps
+(and before the first) the policy, playing its most probable legal move, meets ``random`` and
+the game's hand-written agent (``heuristic``; Edges' ``greedy``) on the readable rules over
+``--eval-games`` games each (``meeple.lab.policy.evaluate_policy``: the same seeds at every
+checkpoint, seats rotated), scored with the lab's 95% interval (``lab.stats.score_interval``,
+a draw counting half). Writes the curve as a PNG and a JSON (``--out``) and prints the
+training time (wall-clock and CPU, evaluation excluded).
 
 Options: Edges plays 3x4, Erd single games (``best_of=1``, as its ladder counts them);
-``--players`` sets the seats where the game has a choice.
+``--players`` sets the seats where the game has a choice. An opponent the game does not offer
+is refused in one line naming those it does, before anything is trained (and before the rl
+extra is looked for). A run against another opponent than ``random`` names it in its files
+(``ppo-GAME-vs-OPPONENT.png`` and ``.json``) and its plot's title.
 
 Threads: one for torch and one for numba unless set (``OMP_WAIT_POLICY=PASSIVE`` too): on a
 machine whose cores other processes share, spinning threads cost more than they bring.
@@ -56,10 +60,11 @@ try:
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.vec_env import VecEnv
-except ImportError:
-    raise SystemExit(
-        "this benchmark needs the rl extra: pip install 'meeple[rl]' (sb3-contrib, torch)"
-    ) from None
+except ImportError:  # main() says so, once its arguments are checked
+    torch = None
+    BaseCallback = VecEnv = object  # type: ignore[assignment,misc]
+
+NO_RL = "this benchmark needs the rl extra: pip install 'meeple[rl]' (sb3-contrib, torch)"
 
 OPTIONS: dict[str, dict[str, Any]] = {"edges": {"board": "3x4"}, "erd": {"best_of": 1}}
 """Each game's options here where they are not its defaults."""
@@ -193,11 +198,31 @@ def plot(points: list[dict[str, Any]], opponents: tuple[str, ...], path: Path, t
     fig.savefig(path, dpi=80, bbox_inches="tight")
 
 
-def title(game: Game, options: dict[str, Any]) -> str:
-    """The plot's title: the game and its options as trained."""
+def title(game: Game, options: dict[str, Any], opponent: str = "random") -> str:
+    """The plot's title: the game and its options as trained, and the opponent."""
     written = ", ".join(f"{k}={v}" for k, v in options.items())
     shown = f" ({written})" if written else ""
-    return f"MaskablePPO on {game.title}{shown}, trained against random"
+    return f"MaskablePPO on {game.title}{shown}, trained against {opponent}"
+
+
+def stem(game: str, opponent: str = "random") -> str:
+    """The output files' name without suffix: ``ppo-GAME``, and ``-vs-OPPONENT`` when the
+    opponent is not ``random``, so runs against different opponents keep their own files."""
+    return f"ppo-{game}" if opponent == "random" else f"ppo-{game}-vs-{opponent}"
+
+
+def setup(
+    game_name: str, options: dict[str, Any], envs: int, opponent: str, seed: int
+) -> tuple[Game, OpponentVecEnv]:
+    """The readable game and the learner's batched env against ``opponent``; an opponent the
+    game does not offer (or a bad option) is refused in one line, ``error: ...`` (the env's
+    own message, which names the opponents it offers)."""
+    try:
+        game = meeple.make(game_name, **options)
+        inner = OpponentVecEnv(game_name, num_envs=envs, opponent=opponent, seed=seed, **options)
+    except MeepleError as error:
+        raise SystemExit(f"error: {error}") from None
+    return game, inner
 
 
 def main() -> None:
@@ -205,6 +230,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="edges", help="the game (its batched rules)")
     parser.add_argument("--players", type=int, default=None, help="seats, where it may vary")
+    parser.add_argument(
+        "--opponent",
+        default="random",
+        help="the batched opponent to train against (one the game does not offer is refused)",
+    )
     parser.add_argument("--steps", type=int, default=300_000, help="learner steps to train")
     parser.add_argument("--envs", type=int, default=64, help="games in the batch")
     parser.add_argument(
@@ -218,12 +248,11 @@ def main() -> None:
     options = dict(OPTIONS.get(args.game, {}))
     if args.players is not None:
         options["players"] = args.players
-    try:
-        game = meeple.make(args.game, **options)
-        inner = OpponentVecEnv(args.game, num_envs=args.envs, seed=args.seed, **options)
-    except MeepleError as error:
-        raise SystemExit(f"error: {error}") from None
+    game, inner = setup(args.game, options, args.envs, args.opponent, args.seed)
+    if torch is None:
+        raise SystemExit(NO_RL)
     out = args.out or Path("results/ppo") / args.game
+    name = stem(args.game, args.opponent)
     torch.set_num_threads(int(os.environ.get("TORCH_THREADS", "1")))
     env = SB3VecEnv(inner)
     model = MaskablePPO(
@@ -250,6 +279,7 @@ def main() -> None:
     result = {
         "game": args.game,
         "options": options,
+        "opponent": args.opponent,
         "steps": int(model.num_timesteps),
         "envs": args.envs,
         "rollout": args.rollout,
@@ -259,12 +289,17 @@ def main() -> None:
         "eval_games": args.eval_games,
         "points": callback.points,
     }
-    (out / f"ppo-{args.game}.json").write_text(json.dumps(result, indent=1))
-    plot(callback.points, callback.opponents, out / f"ppo-{args.game}.png", title(game, options))
+    (out / f"{name}.json").write_text(json.dumps(result, indent=1))
+    plot(
+        callback.points,
+        callback.opponents,
+        out / f"{name}.png",
+        title(game, options, args.opponent),
+    )
     print(
         f"trained {model.num_timesteps} learner steps in {train_wall:.0f} s wall-clock, "
         f"{train_cpu:.0f} s CPU (evaluation excluded: {callback.eval_wall:.0f} s); "
-        f"curve: {out / f'ppo-{args.game}.png'}"
+        f"curve: {out / f'{name}.png'}"
     )
 
 

@@ -312,6 +312,40 @@ def test_the_environment_needs_no_torch():
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
 
 
+def test_train_ppo_refuses_an_opponent_the_game_lacks_before_it_trains():
+    """benchmarks/train_ppo.py checks ``--opponent`` through the env's own refusal before it
+    looks for the rl extra, so this runs with torch or without."""
+    run = subprocess.run(
+        [sys.executable, "benchmarks/train_ppo.py", "--game", "edges", "--opponent", "policy"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 1
+    assert run.stderr == "error: Edges has no batched opponent 'policy'; it offers random\n"
+
+
+def test_train_ppo_names_its_files_and_title_after_an_opponent_other_than_random():
+    """Imported without torch: a run against ``policy`` does not overwrite the random one's."""
+    code = (
+        "import importlib.util, meeple; "
+        "spec = importlib.util.spec_from_file_location('t', 'benchmarks/train_ppo.py'); "
+        "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m); "
+        "g = meeple.make('triangle-clock'); "
+        "print(m.stem('triangle-clock'), m.stem('triangle-clock', 'policy'), sep='|'); "
+        "print(m.title(g, {}), m.title(g, {}, 'policy'), sep='|')"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert run.stdout.splitlines() == [
+        "ppo-triangle-clock|ppo-triangle-clock-vs-policy",
+        "MaskablePPO on The Triangle Clock, trained against random"
+        "|MaskablePPO on The Triangle Clock, trained against policy",
+    ]
+
+
 def test_baselines_merge_equal_specs_and_name_every_role():
     bench = _bench()
     erd = [b.label for b in bench.baselines(meeple.make("erd", best_of=1))]
