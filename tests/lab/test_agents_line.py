@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from meeple.agents.levels import DESIGNER
 from meeple.interfaces.cli import app
-from meeple.interfaces.lab_cli import agents_line
+from meeple.interfaces.lab_common import agents_line
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from meeple.interfaces.cli import app
 from meeple.interfaces.design_cli import player_counts
-from meeple.interfaces.lab_cli import LabError
+from meeple.interfaces.lab_common import LabError
 from meeple.lab.design import SECTIONS
 from meeple.store import ResultStore
 

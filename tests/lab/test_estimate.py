@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from meeple.interfaces import lab_cli
-from meeple.interfaces.lab_cli import estimate_line
+from meeple.interfaces import lab_common
+from meeple.interfaces.lab_common import estimate_line
 from meeple.lab.run import RunSpec
 
 
@@ -26,7 +26,7 @@ def test_the_estimate_is_the_first_games_time_for_the_games_left_over_the_worker
 
 
 def test_simulate_says_it_once_and_not_for_stored_games(run, tmp_path, monkeypatch):
-    monkeypatch.setattr(lab_cli, "ESTIMATE_FROM_SECONDS", 0.0)
+    monkeypatch.setattr(lab_common, "ESTIMATE_FROM_SECONDS", 0.0)
     args = ["simulate", "edges", "--board", "2x2", "--seat", "random", "--db",
             f"sqlite:///{tmp_path / 'lab.db'}", "--out", str(tmp_path)]  # fmt: skip
     first = run(*args, "-n", "5")
@@ -49,7 +49,7 @@ def test_the_first_games_time_is_the_game_alone(run, tmp_path, monkeypatch, jobs
     when anything before the game is counted in it. (A forked worker keeps this clock; a
     worker started otherwise reads the real one, seconds at most.) No real time is compared."""
     firsts = []
-    monkeypatch.setattr(lab_cli, "estimate_line", lambda first, left, jobs: firsts.append(first))
+    monkeypatch.setattr(lab_common, "estimate_line", lambda first, left, jobs: firsts.append(first))
     hour = 3600.0
     now = [time.perf_counter()]
     monkeypatch.setattr(time, "perf_counter", lambda: now[0])

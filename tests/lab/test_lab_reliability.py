@@ -246,7 +246,7 @@ def test_an_unwritable_results_folder_is_refused_before_playing(run, tmp_path):
 )  # fmt: skip
 def test_ctrl_c_in_compare_and_tournament_says_what_was_kept(run, tmp_path, monkeypatch, args,
                                                              games):  # fmt: skip
-    from meeple.interfaces import lab_cli
+    from meeple.interfaces import lab_common
     from meeple.lab.run import execute
 
     def interrupted_after_3(spec, n, store, **kwargs):
@@ -259,7 +259,7 @@ def test_ctrl_c_in_compare_and_tournament_says_what_was_kept(run, tmp_path, monk
 
         return execute(spec, n, store, **{**kwargs, "on_row": stop})
 
-    monkeypatch.setattr(lab_cli, "execute", interrupted_after_3)
+    monkeypatch.setattr(lab_common, "execute", interrupted_after_3)
     out = run(*args, "--db", f"sqlite:///{tmp_path / 'r.db'}", "--out", str(tmp_path / "o"))
     assert out.exit_code == 130, out.output
     assert f"Interrupted: 3 of {games} games" in out.output and "Traceback" not in out.output

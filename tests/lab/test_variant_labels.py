@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from meeple.interfaces.cli import app
 from meeple.interfaces.compare_cli import variant_label
-from meeple.interfaces.lab_cli import LabError
+from meeple.interfaces.lab_common import LabError
 from meeple.lab.metrics import summarize
 from meeple.lab.report import length_figure, metric_figure, short_label, win_figure
 

@@ -208,7 +208,7 @@ def test_a_client_that_holds_its_socket_open_and_reads_nothing_is_let_go(monkeyp
     SEND_SECONDS, and once the sender has given up nothing more is read from the client:
     its socket is over, and the server no longer holds it (it waited for the client's next
     message for as long as the client liked)."""
-    from meeple.interfaces.web import app as web
+    from meeple.interfaces.web import sockets as web
 
     monkeypatch.setattr(web, "SEND_SECONDS", 0.2, raising=False)
     sent: list[dict] = []

@@ -226,7 +226,7 @@ def test_a_query_parameter_a_route_does_not_take_is_refused_not_ignored(server):
 
 def test_api_routes_take_single_values(server):
     """The server refuses a query parameter given twice, which is right only while no route
-    takes a list: a route that does must be excepted there (app._declared_query_only)."""
+    takes a list: a route that does must be excepted there (refusals.declared_query_only)."""
     spec = httpx.get(f"{server.url}/openapi.json").json()
     queries = [
         (path, parameter["name"], parameter["schema"])

@@ -2,7 +2,7 @@
 shown side by side, with the paired differences from the first; a sweep is a comparison of
 one option's or one data field's values, plotted by value.
 
-They play and report through what every lab command shares (:mod:`.lab_cli`).
+They play and report through what every lab command shares (:mod:`.lab_common`).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from meeple.core.errors import MeepleError
 from meeple.core.options import describe_options
 from meeple.core.registry import game_class, make
 from meeple.interfaces.console import console, fail, text_table
-from meeple.interfaces.lab_cli import (
+from meeple.interfaces.lab_common import (
     Address,
     BackendOpt,
     Db,
@@ -31,24 +31,24 @@ from meeple.interfaces.lab_cli import (
     RotateSeats,
     Seats,
     Seed,
-    _backend,
-    _check_seats,
-    _command_line,
-    _given_seats,
-    _note,
-    _play,
-    _print_notable,
-    _print_notes,
-    _print_seats,
-    _print_warnings,
-    _report_folder,
-    _rotated,
-    _run_rows,
-    _simulation,
-    _summary_table,
-    _writable,
-    _writing,
     agents_line,
+    check_seats,
+    check_writable,
+    chosen_backend,
+    command_line,
+    given_seats,
+    note_runs,
+    play_run,
+    print_notable,
+    print_notes,
+    print_seats,
+    print_warnings,
+    report_folder,
+    run_rows,
+    seating_words,
+    simulation_spec,
+    summary_table,
+    writing_report,
 )
 from meeple.interfaces.options_cli import flag, options_words, parse_option_flags, unknown_flag
 from meeple.lab.metrics import Summary, summarize
@@ -173,7 +173,7 @@ def _compare(
     paired differences, write the report (in a folder named from ``prefix``); returns each
     variant's summary, by label, and the report's path."""
     try:
-        _writable(out)
+        check_writable(out)
         base = parse_option_flags(game, args)
         name = game_class(game).name
         specs = {}
@@ -189,8 +189,8 @@ def _compare(
                 )
             variant_game = make(name, **{**base, **_parse_variant(name, text)})
             options = variant_game.options.changed()
-            seats = _check_seats(name, options, seat)
-            spec = _simulation(name, options, seats, games, seed, rotate_seats, duplicate)
+            seats = check_seats(name, options, seat)
+            spec = simulation_spec(name, options, seats, games, seed, rotate_seats, duplicate)
             if spec.key in seen and seen[spec.key] != given:
                 raise LabError(
                     f"variants {seen[spec.key]!r} and {given!r} are the same rules"
@@ -199,19 +199,19 @@ def _compare(
             seen[spec.key] = given
             if not specs:
                 # The seats are the same in every variant: said once.
-                said = agents_line(_given_seats(seat, seats), seats, rotate_seats)
+                said = agents_line(given_seats(seat, seats), seats, rotate_seats)
                 console.print(escape(said))
             specs[label] = spec
-            _print_notes(variant_game, f"variant {label}: ")
+            print_notes(variant_game, f"variant {label}: ")
         if len(specs) < 2:
             option, one, other = _variant_example(name)
             raise LabError(
                 "compare needs at least two different variants: give --variant more than "
                 f"once, e.g. --variant {option}={one} --variant {option}={other}"
             )
-        chosen = _backend(backend, jobs)
+        chosen = chosen_backend(backend, jobs)
         rows = {
-            label: _play(
+            label: play_run(
                 s,
                 games,
                 db,
@@ -229,37 +229,37 @@ def _compare(
     summaries = {label: summarize(r) for label, r in rows.items()}
     # The options every variant shares belong in the title: the labels give only the rest.
     title = f"{name} {options_words(base)}".rstrip() + ": variants compared"
-    title += _rotated(next(iter(specs.values())))
-    console.print(_summary_table(title, summaries))
-    _print_seats(summaries)
+    title += seating_words(next(iter(specs.values())))
+    console.print(summary_table(title, summaries))
+    print_seats(summaries)
     pairings = _pairings(rows, summaries)
     base = next(iter(rows))
     headers = ["measure", *(f"{label} - {base}" for label in pairings)]
     console.print(text_table(f"Differences from {base}", headers, difference_table(base, pairings)))
     console.print(escape(difference_note(base, pairings)))
-    _print_warnings(summary_warnings(summaries))
+    print_warnings(summary_warnings(summaries))
     notable = [
         f"{label}, {line}"
         for label, s in specs.items()
         for line in notable_lines(rows[label], s.key)
     ]
-    _print_notable(notable)
+    print_notable(notable)
     key = "-".join(s.key[:6] for s in specs.values())
     keys = [s.key for s in specs.values()]
-    folder, past = _report_folder(out / f"{prefix}-{name}-{key}", db, keys, games)
-    with _writing(out):
+    folder, past = report_folder(out / f"{prefix}-{name}-{key}", db, keys, games)
+    with writing_report(out):
         for label, s in specs.items():
-            write_jsonl(_run_rows(db, s.key, rows[label], past), out / f"{name}-{s.key}.jsonl")
+            write_jsonl(run_rows(db, s.key, rows[label], past), out / f"{name}-{s.key}.jsonl")
         report = comparison_report(
             title,
             summaries,
             {label: [float(x["length"]) for x in r] for label, r in rows.items()},
             folder,
-            _command_line(),
+            command_line(),
             pairings,
             notable,
         )
-    _note(db, keys, report, past)
+    note_runs(db, keys, report, past)
     console.print(escape(f"Report {report}"))
     return summaries, report
 
@@ -340,7 +340,7 @@ def sweep_command(
     headers, rows = sweep_table(what, tried, in_order, seats)
     table = text_table(f"{name}: {what} swept", headers, rows, whole=1)  # the value: whole
     console.print(table)
-    with _writing(out):
+    with writing_report(out):
         figure = sweep_figure(what, tried, in_order, seats)
         plot = report.parent / "sweep.png"
         figure.savefig(plot, dpi=110)

@@ -19,7 +19,7 @@ from meeple.core.errors import MeepleError
 from meeple.core.registry import game_class, make
 from meeple.core.words import counted
 from meeple.interfaces.console import console, fail
-from meeple.interfaces.lab_cli import (
+from meeple.interfaces.lab_common import (
     Address,
     BackendOpt,
     Db,
@@ -28,16 +28,16 @@ from meeple.interfaces.lab_cli import (
     LabError,
     RotateSeats,
     Seed,
-    _backend,
-    _check_seats,
-    _command_line,
-    _note,
-    _play,
-    _print_notes,
-    _report_folder,
-    _simulation,
-    _writable,
-    _writing,
+    check_seats,
+    check_writable,
+    chosen_backend,
+    command_line,
+    note_runs,
+    play_run,
+    print_notes,
+    report_folder,
+    simulation_spec,
+    writing_report,
 )
 from meeple.interfaces.options_cli import option_flags, parse_option_flags
 from meeple.lab.cards import NoCards, card_report
@@ -157,23 +157,23 @@ def design_command(
         name = game_class(game).name
         options = parse_option_flags(name, list(ctx.args))
         folder = out or Path("results") / f"design-{name}"
-        _writable(folder)
-        chosen = _backend(backend, jobs)
+        check_writable(folder)
+        chosen = chosen_backend(backend, jobs)
         plans = []
         for players in player_counts(name, options, counts):
             has_count = "players" in game_class(name).Options.model_fields
             count_game = make(name, **({**options, "players": players} if has_count else options))
             chosen_options = count_game.options.changed()
             default = count_game.heuristic_agent or "random"
-            seats = _check_seats(name, chosen_options, seat or [default])
-            spec = _simulation(name, chosen_options, seats, games, seed, rotate_seats, False)
-            _print_notes(count_game, f"{players} players: ")
+            seats = check_seats(name, chosen_options, seat or [default])
+            spec = simulation_spec(name, chosen_options, seats, games, seed, rotate_seats, False)
+            print_notes(count_game, f"{players} players: ")
             plans.append((players, seats, spec))
         store = ResultStore(db)
         runs = []
         for players, seats, spec in plans:
             kept = 0 if fresh else sum(1 for r in store.rows(spec.key) if r["index"] < games)
-            rows = _play(
+            rows = play_run(
                 spec,
                 games,
                 db,
@@ -208,10 +208,10 @@ def design_command(
     if flags:
         title += f" ({flags})"
     keys = [run.spec.key for run in runs]
-    folder, past = _report_folder(folder, db, keys, games)
-    with _writing(folder):
-        report = design_report(title, agents, runs, folder, _command_line())
-    _note(db, keys, report, past)
+    folder, past = report_folder(folder, db, keys, games)
+    with writing_report(folder):
+        report = design_report(title, agents, runs, folder, command_line())
+    note_runs(db, keys, report, past)
     played = sum(run.played for run in runs)
     stored = sum(run.summary.games for run in runs) - played
     console.print(

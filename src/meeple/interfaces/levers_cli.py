@@ -15,7 +15,7 @@ from rich.table import Table
 
 from meeple.core.errors import MeepleError
 from meeple.interfaces.console import console, fail, text_table
-from meeple.interfaces.lab_cli import Db
+from meeple.interfaces.lab_common import Db
 from meeple.lab.cards import PLAYED_NOTE, card_figure, card_report, card_table
 from meeple.lab.ranks import MAX_DEALS, rank_figure, rank_frequencies, rank_table
 from meeple.store import DEFAULT_URL

@@ -12,12 +12,12 @@ from rich.markup import escape
 from meeple.core.errors import MeepleError
 from meeple.core.words import counted
 from meeple.interfaces.console import console, fail
-from meeple.interfaces.lab_cli import (
+from meeple.interfaces.lab_common import (
     Db,
     LabError,
-    _print_notable,
-    _print_seats,
-    _summary_table,
+    print_notable,
+    print_seats,
+    summary_table,
 )
 from meeple.interfaces.options_cli import options_words
 from meeple.interfaces.tournament_cli import ratings_table
@@ -133,9 +133,9 @@ def _show_run(run: dict[str, Any], rows: list[dict[str, Any]]) -> None:
     elif rows:
         title = f"{run['game']} {words} ({_seating_words(run)})"
         summary = summarize(rows)
-        console.print(_summary_table(title, {"value": summary}))
-        _print_seats({"value": summary})
-        _print_notable(notable_lines(rows, run["key"]))
+        console.print(summary_table(title, {"value": summary}))
+        print_seats({"value": summary})
+        print_notable(notable_lines(rows, run["key"]))
     report = run["report"]
     if report and Path(report).exists():
         console.print(f"Report {escape(report)}")

@@ -12,7 +12,7 @@ from rich.table import Table
 from meeple.core.errors import MeepleError
 from meeple.core.registry import make
 from meeple.interfaces.console import console, fail, text_table
-from meeple.interfaces.lab_cli import (
+from meeple.interfaces.lab_common import (
     Address,
     BackendOpt,
     Db,
@@ -21,19 +21,19 @@ from meeple.interfaces.lab_cli import (
     LabError,
     Out,
     Seed,
-    _agent_specs,
-    _agent_word,
-    _backend,
-    _check_seats,
-    _command_line,
-    _note,
-    _play,
-    _print_notes,
-    _print_warnings,
-    _report_folder,
-    _run_rows,
-    _writable,
-    _writing,
+    agent_specs,
+    agent_word,
+    check_seats,
+    check_writable,
+    chosen_backend,
+    command_line,
+    note_runs,
+    play_run,
+    print_notes,
+    print_warnings,
+    report_folder,
+    run_rows,
+    writing_report,
 )
 from meeple.interfaces.options_cli import options_words, parse_option_flags
 from meeple.lab.endings import count_endings
@@ -92,14 +92,14 @@ def tournament_command(
 ) -> None:
     """Round robin between agents, seats rotated; Bradley-Terry ratings (Elo scale, 95% CI)."""
     try:
-        _writable(out)
+        check_writable(out)
         g = make(game, **parse_option_flags(game, list(ctx.args)))
         options = g.options.changed()
-        _print_notes(g)
-        _agent_specs(g, agent)  # every agent's name and parameters before any is made
+        print_notes(g)
+        agent_specs(g, agent)  # every agent's name and parameters before any is made
         given: dict[str, str] = {}  # each agent's spec -> the text that first named it
         for text in agent:
-            [spec_text, *_] = _check_seats(g.name, options, [text] * g.num_players)
+            [spec_text, *_] = check_seats(g.name, options, [text] * g.num_players)
             if (first := given.get(spec_text)) is not None:
                 same = (
                     f"{first!r} is given twice"
@@ -109,7 +109,7 @@ def tournament_command(
                 raise LabError(f"{same}; each agent enters a tournament once")
             given[spec_text] = text
         agent = list(given)
-        named = [_agent_word(text, spec) for spec, text in given.items()]
+        named = [agent_word(text, spec) for spec, text in given.items()]
         console.print(escape(f"Agents: {', '.join(named)}; each pair in every seating."))
         try:
             spec = tournament_spec(g.name, options, list(agent), g.num_players, seed, duplicate)
@@ -122,11 +122,11 @@ def tournament_command(
                 f"so that every deal is played in each of them; {games} is not"
             )
         pairs = len(agent) * (len(agent) - 1) // 2
-        rows = _play(
+        rows = play_run(
             spec,
             games * pairs,
             db,
-            _backend(backend, jobs),
+            chosen_backend(backend, jobs),
             jobs,
             address,
             fresh,
@@ -160,21 +160,21 @@ def tournament_command(
         console.print(escape(note))
     warning = endings.warning() if endings is not None else None
     alarms = [warning] if warning else []
-    _print_warnings(alarms)
+    print_warnings(alarms)
     named = out / f"tournament-{g.name}-{spec.key}"
-    folder, past = _report_folder(named, db, [spec.key], games * pairs)
-    with _writing(out):
-        write_jsonl(_run_rows(db, spec.key, rows, past), out / f"{g.name}-{spec.key}.jsonl")
+    folder, past = report_folder(named, db, [spec.key], games * pairs)
+    with writing_report(out):
+        write_jsonl(run_rows(db, spec.key, rows, past), out / f"{g.name}-{spec.key}.jsonl")
         report = tournament_report(
             f"{setting} tournament",
             ratings,
             matrix,
             folder,
-            _command_line(),
+            command_line(),
             notes=notes,
             warnings=alarms,
         )
-    _note(db, [spec.key], report, past)
+    note_runs(db, [spec.key], report, past)
     console.print(escape(f"Run {spec.key}: report {report}"))
 
 

@@ -26,12 +26,10 @@ reaction windows, the dice kept after a refresh, the end-of-turn discards.
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass, field, fields, make_dataclass, replace
+from dataclasses import dataclass, field, fields, make_dataclass
 from operator import attrgetter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
-
-from pydantic import Field, model_validator
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from meeple.core.errors import NotationError
 from meeple.core.game import Game, Player, State
@@ -64,7 +62,6 @@ from meeple.games.squad_combat.actions import (
 from meeple.games.squad_combat.combat import Combat
 from meeple.games.squad_combat.content import (
     DIE_FACES,
-    FILES,
     PARTY_SIZE,
     Card,
     CharacterCard,
@@ -74,6 +71,7 @@ from meeple.games.squad_combat.content import (
 )
 from meeple.games.squad_combat.explain import explain
 from meeple.games.squad_combat.guide import guide_values
+from meeple.games.squad_combat.options import SquadCombatOptions, resolve_decks
 from meeple.games.squad_combat.pieces import (
     ATTACK_DIE,
     BOOST_DIE,
@@ -152,97 +150,6 @@ __all__ = [
     "Wound",
     "slug",
 ]
-
-
-# -- options --------------------------------------------------------------------------------
-class SquadCombatOptions(GameOptions):
-    """Options of Squad Combat."""
-
-    players: int = Field(title="Players", default=2, ge=2, le=4, description="number of players")
-    decks: str | None = Field(
-        title="Decks",
-        default=None,
-        description="deck ids for the seats in order, comma-separated; a shorter list repeats; "
-        "default: the content's decks in file order, alternating",
-        json_schema_extra={"allowed": "deck ids, e.g. iron-line,shadow-circle"},
-    )
-    content: str | None = Field(
-        title="Card set (a folder on the server)",
-        default=None,
-        description="folder holding characters.toml, cards.toml and decks.toml; "
-        "default (or the word default): the demo content shipped with the game",
-        json_schema_extra={
-            "allowed": "default | a folder path (./default for a folder called default)",
-            "external": list(FILES.values()),
-            "shipped": "data",
-        },
-    )
-    hand_size: int = Field(
-        title="Hand size", default=5, ge=1, le=12, description="cards drawn up to (seed: 5)"
-    )
-    first: int | Literal["random"] = Field(
-        title="Who starts",
-        default="random",
-        description="seat that takes the first turn; random draws it from the seed",
-        json_schema_extra={"allowed": "random | a seat number"},
-    )
-    lead: Literal["fixed", "rotate"] = Field(
-        title="Who opens each turn",
-        default="fixed",
-        description="who opens each turn: fixed = the first player every turn (as written); "
-        "rotate = the next player to the left each turn",
-    )
-    reactions: Literal["defender-first", "attacker-first"] = Field(
-        title="Who reacts first to an attack",
-        default="defender-first",
-        description="order of the reaction windows of an attack, after the dice are chosen",
-    )
-    reaction_prompts: Literal["playable", "always"] = Field(
-        title="Ask for reactions",
-        default="playable",
-        description="playable: a reaction window opens, and an action phase asks, only when "
-        "the player has something to play; always: every time (hides what a hand holds)",
-    )
-    edge_windows: Literal["anytime", "own"] = Field(
-        title="When edges may be played",
-        default="anytime",
-        description="anytime: an unrestricted edge may be played before any action resolves, "
-        "by every seat after an attack's dice, and at the end of a turn (the seed: 'it may be "
-        "played at anytime'); own: only in its owner's action phase and when its owner's "
-        "character attacks or is attacked",
-    )
-    end_draws: Literal["seat-by-seat", "all-at-once"] = Field(
-        title="End-of-turn draws",
-        default="seat-by-seat",
-        description="end of turn: each player discards then draws before the next (seat-by-"
-        "seat), or every player discards first and then every player draws (all-at-once)",
-    )
-    turn_limit: int = Field(
-        title="Turns before the game is drawn",
-        default=100,
-        ge=1,
-        le=100_000,
-        description="safeguard: after this many turns the game ends as a draw, and says so",
-    )
-
-    @model_validator(mode="after")
-    def _fits(self) -> SquadCombatOptions:
-        if self.first != "random" and not 0 <= self.first < self.players:
-            raise ValueError(
-                f"first must be random or a seat from 0 to {self.players - 1}, not {self.first}"
-            )
-        try:
-            content = load_content(self.content)
-            resolve_decks(self, content)
-        except ContentError as exc:
-            raise ValueError(str(exc)) from None
-        return self
-
-
-def resolve_decks(options: SquadCombatOptions, content: Content) -> tuple[str, ...]:
-    """The deck id of every seat: the ``decks`` list (repeated), else the content's decks."""
-    keys = content.deck_ids(options.decks)
-    return tuple(keys[p % len(keys)] for p in range(options.players))
 
 
 # -- the game -------------------------------------------------------------------------------
@@ -649,36 +556,14 @@ class SquadCombatState(Reading, State[SquadAction]):
         return sight.information_key(self, player)
 
     def determinize(self, player: Player, rng: random.Random) -> SquadCombatState:
-        """Resample what ``player`` cannot know: the other hands (from the cards their
-        owners have not shown: hand and deck together), the order of every deck, and the
-        seed of the dice still to be rolled."""
-        hands = list(self.hands)
-        decks = list(self.decks)
-        for seat in range(self.game.num_players):
-            if seat == player:
-                decks[seat] = _shuffled(decks[seat], rng)
-                continue
-            pool = _shuffled(hands[seat] + decks[seat], rng)
-            size = len(hands[seat])
-            hands[seat] = tuple(sorted(pool[:size]))
-            decks[seat] = pool[size:]
-        state = replace(self, hands=tuple(hands), decks=tuple(decks), seed=rng.getrandbits(62))
-        # The step is public and the seat's own legal actions depend on nothing resampled.
-        for key in ("step", player):
-            if key in self._cache:
-                state._cache[key] = self._cache[key]
-        return state
+        """Resample what ``player`` cannot know: the other hands, the order of every deck and
+        the seed of the dice to come (:func:`~meeple.games.squad_combat.sight.determinize`)."""
+        return sight.determinize(self, player, rng)
 
     @property
     def top(self) -> Performance | None:
         """The card being performed now (the topmost, when an edge answers an attack)."""
         return self.stack[-1] if self.stack else None
-
-
-def _shuffled(cards: tuple[int, ...], rng: random.Random) -> tuple[int, ...]:
-    """The cards in a random order drawn from ``rng`` alone: starting from the sorted cards,
-    so the order they were in cannot shine through (keyed sorting is a fast shuffle)."""
-    return tuple(sorted(sorted(cards), key=lambda _: rng.random()))
 
 
 # -- transitions ----------------------------------------------------------------------------

@@ -3,11 +3,13 @@
 :func:`view` is the seat's view as JSON; :func:`information_key` is the same information as
 plain tuples, which search asks for at every node (building the JSON was most of its time).
 Cards are named by their keys in both, so copies of one card in a deck look alike.
+:func:`determinize` deals a seat one of the positions it cannot tell apart from the true one.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from meeple.core.game import Player
@@ -15,6 +17,8 @@ from meeple.games.squad_combat.content import PARTY_SIZE
 from meeple.games.squad_combat.pieces import SLOTS, Performance
 
 if TYPE_CHECKING:
+    import random
+
     from meeple.games.squad_combat.rules import SquadCombatGame, SquadCombatState
 
 
@@ -100,6 +104,34 @@ def information_key(state: SquadCombatState, player: Player) -> Hashable:
         state.winner,
         state.ended,
     )
+
+
+def determinize(state: SquadCombatState, player: Player, rng: random.Random) -> SquadCombatState:
+    """Resample what ``player`` cannot know: the other hands (from the cards their owners
+    have not shown: hand and deck together), the order of every deck, and the seed of the
+    dice still to be rolled."""
+    hands = list(state.hands)
+    decks = list(state.decks)
+    for seat in range(state.game.num_players):
+        if seat == player:
+            decks[seat] = _shuffled(decks[seat], rng)
+            continue
+        pool = _shuffled(hands[seat] + decks[seat], rng)
+        size = len(hands[seat])
+        hands[seat] = tuple(sorted(pool[:size]))
+        decks[seat] = pool[size:]
+    sampled = replace(state, hands=tuple(hands), decks=tuple(decks), seed=rng.getrandbits(62))
+    # The step is public and the seat's own legal actions depend on nothing resampled.
+    for key in ("step", player):
+        if key in state._cache:
+            sampled._cache[key] = state._cache[key]
+    return sampled
+
+
+def _shuffled(cards: tuple[int, ...], rng: random.Random) -> tuple[int, ...]:
+    """The cards in a random order drawn from ``rng`` alone: starting from the sorted cards,
+    so the order they were in cannot shine through (keyed sorting is a fast shuffle)."""
+    return tuple(sorted(sorted(cards), key=lambda _: rng.random()))
 
 
 def _character_view(state: SquadCombatState, seat: int, slot: int) -> dict[str, Any]:

@@ -2,60 +2,41 @@
 
 ``create_app`` builds a FastAPI application around a :class:`~meeple.interfaces.web.hub.Hub`;
 ``meeple serve`` runs it on uvicorn. The protocol is documented in docs/api.md and, for
-the REST part, on the OpenAPI page FastAPI serves at ``/docs``.
+the REST part, on the OpenAPI page FastAPI serves at ``/docs``. Each socket is served by
+:mod:`~meeple.interfaces.web.sockets`; every refusal is answered by
+:mod:`~meeple.interfaces.web.refusals`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
-from fastapi.dependencies.models import Dependant
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
-from fastapi.routing import APIRoute
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException
-from starlette.requests import ClientDisconnect, HTTPConnection
+from starlette.requests import ClientDisconnect
 
 from meeple.agents import available_agents
 from meeple.core.about import meeple_version
 from meeple.core.errors import MeepleError
-from meeple.core.files import Unreadable, parse_json
-from meeple.core.game import Game, shorten
+from meeple.core.game import Game
 from meeple.core.registry import make
 from meeple.interfaces.web.content_sets import ContentSets
 from meeple.interfaces.web.hub import Hub
 from meeple.interfaces.web.limits import ServerLimits
-from meeple.interfaces.web.live import (
-    STATUS_CODES,
-    Connection,
-    LiveMatch,
-    ServerError,
-    error_code,
-    state_message,
-)
+from meeple.interfaces.web.live import STATUS_CODES, ServerError
 from meeple.interfaces.web.pages import STATIC, mount_pages, page_not_found, wants_page
 from meeple.interfaces.web.pool import AgentOverrun, AgentPool
-from meeple.interfaces.web.protocol import (
-    MAX_MESSAGE_BYTES,
-    CreateMatch,
-    Hello,
-    JoinRequest,
-    Move,
-    Ping,
-    Resign,
-    SeatRequest,
-    Sync,
-    client_message,
-)
-from meeple.interfaces.web.quotas import BodyLimit, ClientQuotas, QuotaExceeded
+from meeple.interfaces.web.protocol import CreateMatch, JoinRequest, SeatRequest
+from meeple.interfaces.web.quotas import BodyLimit, ClientQuotas
+from meeple.interfaces.web.refusals import declared_query_only, refusal, refused, validation_text
 from meeple.interfaces.web.replays import (
     MAX_RECORD_BYTES,
     REPLAY_SECONDS,
@@ -64,19 +45,9 @@ from meeple.interfaces.web.replays import (
 )
 from meeple.interfaces.web.reviews import ReviewJob, Reviews
 from meeple.interfaces.web.rules import game_from_query, rules_reply
-from meeple.store.db import StorageUnavailable
+from meeple.interfaces.web.sockets import serve_socket
 from meeple.store.matches import MatchStore
 from meeple.store.reviews import ReviewStore
-
-log = logging.getLogger("meeple.server")
-
-HELLO_SECONDS = 10
-"""How long a new connection may take to say who it is."""
-
-SEND_SECONDS = 30.0
-"""How long one message may take to go out to a client, and the closing of its socket: a
-client that reads nothing is dropped after this, not held for as long as it keeps its
-connection open."""
 
 
 def create_app(
@@ -158,7 +129,7 @@ def create_app(
         description="The WebSocket protocol (`/ws/{match}`) is described in docs/api.md.",
         version=meeple_version(),
         lifespan=lifespan,
-        dependencies=[Depends(_declared_query_only)],
+        dependencies=[Depends(declared_query_only)],
     )
     app.state.hub = hub
     app.state.reviews = reviews
@@ -181,13 +152,13 @@ def create_app(
     async def bad_body(
         request: Request, exc: ValidationError | RequestValidationError
     ) -> JSONResponse:
-        return _refusal(request, _validation_text(exc), "invalid_request", 422)
+        return refused(request, validation_text(exc), "invalid_request", 422)
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> Response:
         status = exc.status_code
         if status == 404 and wants_page(request):
-            _refusal(request, "no such page", "not_found", status)  # its log line
+            refused(request, "no such page", "not_found", status)  # its log line
             return page_not_found(request)
         code = STATUS_CODES.get(status, "bad_request")
         message = str(exc.detail)
@@ -200,7 +171,7 @@ def create_app(
             # number of more than 4,300 digits (Python's limit on reading an int).
             message = "the body is not JSON that can be read (a number has too many digits?)"
             code = "bad_json"
-        return _refusal(request, message, code, status, getattr(exc, "headers", None))
+        return refused(request, message, code, status, getattr(exc, "headers", None))
 
     @app.exception_handler(Exception)
     async def server_fault(_request: Request, _exc: Exception) -> JSONResponse:
@@ -427,7 +398,7 @@ def create_app(
         # A client may go at any moment, between its hello and the welcome too (a page
         # closed as it loads): a send then fails, which ends its socket and is no error.
         with contextlib.suppress(WebSocketDisconnect):
-            await _serve_socket(hub, quotas, websocket, match_id)
+            await serve_socket(hub, quotas, websocket, match_id)
 
     if (STATIC / "index.html").exists():
         mount_pages(app, STATIC)
@@ -507,301 +478,3 @@ def _review_reply(review: dict[str, Any]) -> JSONResponse:
 def _is_key(text: str) -> bool:
     """Whether ``text`` looks like a review's key (64 hex digits)."""
     return len(text) == 64 and all(c in "0123456789abcdef" for c in text)
-
-
-def refusal(
-    request: Request, exc: MeepleError, headers: dict[str, str] | None = None
-) -> JSONResponse:
-    """The answer to a request that ``exc`` refuses, as every refusal is answered
-    (docs/api.md): its status (400 unless it says otherwise, 503 where the database
-    failed), ``{"error", "code"}``, a Retry-After where it says when to ask again, and
-    ``headers`` besides."""
-    status = exc.status if isinstance(exc, ServerError) else 400
-    if isinstance(exc, StorageUnavailable):
-        status = 503
-    wait = exc.retry_after if isinstance(exc, ServerError) else None
-    answer_headers = {"Retry-After": str(wait)} if wait else {}
-    answer_headers.update(headers or {})
-    return _refusal(request, str(exc), error_code(exc), status, answer_headers or None)
-
-
-def _refusal(
-    request: Request,
-    message: str,
-    code: str,
-    status: int,
-    headers: dict[str, str] | None = None,
-) -> JSONResponse:
-    """A refused request: one warning line in the log (never a traceback), and the client
-    is told what was wrong."""
-    # A path is the client's to write (up to the HTTP parser's limit): the log line is
-    # bounded whatever the client sends, as the message is.
-    path = shorten(request.url.path, 200)
-    log.warning("%s %s refused (%s): %s", request.method, path, code, message[:200])
-    return JSONResponse({"error": message, "code": code}, status_code=status, headers=headers)
-
-
-def _declared_query_only(connection: HTTPConnection) -> None:
-    """Refuse a query parameter that an API route does not take. Ignored, a misspelt one
-    (``/api/matches?stauts=open``) would be answered as if it were not there."""
-    route = connection.scope.get("route")
-    if not connection.url.path.startswith("/api/") or not isinstance(route, APIRoute):
-        return  # pages keep whatever a link adds to their address
-    known = sorted(_query_names(route.dependant))
-    unknown = sorted(set(connection.query_params) - set(known))
-    if unknown:
-        takes = f"it takes {', '.join(known)}" if known else "it takes none"
-        path = shorten(connection.url.path, 200)
-        # Names are the client's to write: quoted (a line break stays two characters in the
-        # log) and at most five of them, however many were sent.
-        named = ", ".join(shorten(repr(name), 40) for name in unknown[:5])
-        if len(unknown) > 5:
-            named += f" and {len(unknown) - 5} more"
-        raise RequestValidationError(
-            [
-                {
-                    "type": "extra_forbidden",
-                    "loc": ("query",),
-                    "msg": f"{path} has no parameter {named}; {takes}",
-                }
-            ]
-        )
-    # Every query parameter of the API takes one value (test_api_routes_take_single_values):
-    # given twice, ?status=open&status=live would be answered for the last one alone.
-    twice = sorted({name for name in known if len(connection.query_params.getlist(name)) > 1})
-    if twice:
-        raise RequestValidationError(
-            [
-                {
-                    "type": "too_long",
-                    "loc": ("query", twice[0]),
-                    "msg": "given more than once; give it once",
-                }
-            ]
-        )
-
-
-def _query_names(dependant: Dependant) -> set[str]:
-    """The query parameters a route (or dependency) declares, its dependencies' included."""
-    names = {param.alias for param in dependant.query_params}
-    for dependency in dependant.dependencies:
-        names |= _query_names(dependency)
-    return names
-
-
-def _validation_text(exc: ValidationError | RequestValidationError) -> str:
-    """Pydantic's errors as one line: where, and what was wrong."""
-    return "; ".join(
-        f"{'.'.join(str(p) for p in e['loc']) or 'message'}: {e['msg']}" for e in exc.errors()
-    )
-
-
-async def _serve_socket(
-    hub: Hub, quotas: ClientQuotas, websocket: WebSocket, match_id: str
-) -> None:
-    """One client: a hello naming its seat, then moves, until it goes away."""
-    await websocket.accept()
-    try:
-        match = await hub.get(match_id)
-    except ServerError as exc:
-        await _refuse(websocket, _error(str(exc), code=exc.code), 4404)
-        return
-    client = quotas.client(websocket)
-    try:
-        quotas.check_message(client)  # a connection is sent its state: it counts as one
-        quotas.open_socket(client)
-    except ServerError as exc:
-        # 1013, "try again later": the server is full, not this client over its share.
-        close = 4429 if isinstance(exc, QuotaExceeded) else 1013
-        await _refuse(websocket, _error(str(exc), code=exc.code), close, match.id)
-        return
-    try:
-        await _serve_open_socket(hub, quotas, websocket, match, client)
-    finally:
-        quotas.close_socket(client)
-
-
-async def _serve_open_socket(
-    hub: Hub, quotas: ClientQuotas, websocket: WebSocket, match: LiveMatch, client: str
-) -> None:
-    """A socket that the quotas let in: its hello, then its messages."""
-    try:
-        hello = await asyncio.wait_for(_receive(websocket), HELLO_SECONDS)
-    except TimeoutError:
-        message = f"no hello within {HELLO_SECONDS} s"
-        await _refuse(websocket, _error(message, code="hello_timeout"), 4408, match.id)
-        return
-    except WebSocketDisconnect:
-        return
-    except _BadMessage as exc:  # a cut-short token, say: final, the page must not retry
-        await _refuse(websocket, _error(str(exc), code=exc.code), 4400, match.id)
-        return
-    if not isinstance(hello, Hello):
-        text = "the first message must be hello (with a token or none)"
-        await _refuse(websocket, _error(text, code="hello_first"), 4400, match.id)
-        return
-    seat = None
-    if hello.token is not None:
-        try:
-            seat = hub.seat_of(match, hello.token)
-            if not match.stored.seats[seat]["joined"]:
-                await hub.join(match, hello.token, None, hello.name)
-        except MeepleError as exc:
-            await _refuse(websocket, _error(str(exc), code=error_code(exc)), 4403, match.id)
-            return
-    try:
-        quotas.watch(match.id, seat)
-    except QuotaExceeded as exc:
-        await _refuse(websocket, _error(str(exc), code=exc.code), 4429, match.id)
-        return
-    try:
-        await _serve_hello(hub, websocket, match, seat, lambda: quotas.check_message(client))
-    finally:
-        quotas.unwatch(match.id, seat)
-
-
-async def _serve_hello(
-    hub: Hub,
-    websocket: WebSocket,
-    match: LiveMatch,
-    seat: int | None,
-    count: Callable[[], None],
-) -> None:
-    """A socket whose hello was taken, as ``seat``: its messages, until it goes away.
-    ``count`` counts each message against its client's rate (QuotaExceeded past it: the
-    socket is closed, 4429)."""
-    conn = Connection(seat)
-    await websocket.send_json({"type": "welcome", "match": match.id, "seat": seat})
-    hub.attach(match, conn)
-    sender = asyncio.create_task(_send_loop(websocket, conn))
-    try:
-        while not conn.closed:
-            # Once the sender has stopped (the client dropped for reading too slowly, or
-            # gone), nothing more is read: a client that sends nothing more would otherwise
-            # hold the socket open for good.
-            receiving = asyncio.ensure_future(_receive(websocket))
-            await asyncio.wait((receiving, sender), return_when=asyncio.FIRST_COMPLETED)
-            if not receiving.done():
-                receiving.cancel()
-                break
-            try:
-                message = receiving.result()
-            except _BadMessage as exc:
-                message = exc
-            try:
-                count()  # a bad message too: it costs a line of the log
-            except QuotaExceeded as exc:
-                log.warning("socket on %s closed (%s): %s", match.id, exc.code, exc)
-                conn.send(_error(str(exc), code=exc.code))
-                conn.close(4429)
-                break
-            if isinstance(message, _BadMessage):
-                log.warning("match %s: a client's message refused: %s", match.id, message)
-                conn.send(_error(str(message), code=message.code))
-                continue
-            await _handle(hub, match, conn, message)
-    except WebSocketDisconnect:
-        pass
-    finally:
-        hub.detach(match, conn)
-        with contextlib.suppress(Exception):
-            await sender
-
-
-class _BadMessage(Exception):
-    """A client message that is not one the protocol allows; ``code`` names why."""
-
-    def __init__(self, message: str, code: str) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-async def _receive(websocket: WebSocket) -> Any:
-    """The next client message, validated; _BadMessage if it is none the protocol allows,
-    WebSocketDisconnect once the client has gone."""
-    frame = await websocket.receive()
-    if frame["type"] == "websocket.disconnect":
-        raise WebSocketDisconnect(frame.get("code", 1000), frame.get("reason"))
-    text = frame.get("text")
-    if text is None:
-        raise _BadMessage(
-            'a message is JSON text, not a binary frame, e.g. {"type": "ping"}', "binary_frame"
-        )
-    if len(text.encode()) > MAX_MESSAGE_BYTES:
-        raise _BadMessage(f"message too large: at most {MAX_MESSAGE_BYTES} bytes", "too_large")
-    try:
-        data = parse_json(text)
-    except Unreadable as exc:
-        raise _BadMessage(
-            f'a message is one JSON object, e.g. {{"type": "ping"}}; this one is {exc}',
-            "bad_json",
-        ) from None
-    try:
-        return client_message.validate_python(data)
-    except ValidationError as exc:
-        raise _BadMessage(
-            "bad message: " + _validation_text(exc) + "; types: hello, move, resign, sync, ping",
-            "bad_message",
-        ) from None
-
-
-async def _handle(hub: Hub, match: LiveMatch, conn: Connection, message: Any) -> None:
-    if isinstance(message, Ping):
-        conn.send({"type": "pong"})
-    elif isinstance(message, Sync):
-        conn.log_sent = 0
-        conn.send(state_message(match, conn, hub.clock()))
-    elif isinstance(message, Hello):
-        conn.send(_error("already said hello on this connection", code="hello_twice"))
-    elif isinstance(message, Resign):
-        if conn.seat is None:
-            text = "spectators watch; a seat's token is needed to resign"
-            conn.send(_error(text, code="spectator"))
-            return
-        try:
-            await hub.resign(match, conn.seat)
-        except MeepleError as exc:
-            conn.send(_error(str(exc), code=error_code(exc)))
-    elif isinstance(message, Move):
-        try:
-            await hub.move(match, conn, message.seq, message.action, message.action_id)
-        except MeepleError as exc:
-            conn.send(_error(str(exc), seq=match.seq, code=error_code(exc)))
-            if message.seq != match.seq:
-                conn.send(state_message(match, conn, hub.clock()))
-
-
-def _error(message: str, seq: int | None = None, code: str = "bad_request") -> dict[str, Any]:
-    return {"type": "error", "message": message, "code": code, "seq": seq}
-
-
-async def _refuse(
-    websocket: WebSocket, error: dict[str, Any], close_code: int, match_id: str | None = None
-) -> None:
-    """Answer a connection that cannot go on with the error, then close it with a 44xx
-    code: one warning line in the log, naming the match where there is one."""
-    where = f"socket on {match_id}" if match_id else "a connection"
-    log.warning("%s refused (%s): %s", where, error["code"], error["message"][:200])
-    with contextlib.suppress(Exception):
-        await websocket.send_json(error)
-    await _close(websocket, close_code)
-
-
-async def _send_loop(websocket: WebSocket, conn: Connection) -> None:
-    """Send the connection's messages until it is closed, then close its socket; a message
-    that does not go out within SEND_SECONDS (the client reads nothing) ends it too."""
-    try:
-        while True:
-            message = await conn.outbox.get()
-            if message is None:
-                break
-            await asyncio.wait_for(websocket.send_json(message), SEND_SECONDS)
-    except Exception:  # the socket went away, or its client stopped reading
-        conn.close()
-    finally:
-        await _close(websocket, conn.close_code)
-
-
-async def _close(websocket: WebSocket, code: int) -> None:
-    with contextlib.suppress(Exception):
-        await asyncio.wait_for(websocket.close(code=code), SEND_SECONDS)

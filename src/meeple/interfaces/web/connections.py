@@ -31,9 +31,9 @@ from starlette.requests import Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from meeple.interfaces.web.app import refusal
 from meeple.interfaces.web.limits import ServerLimits
 from meeple.interfaces.web.quotas import server_full
+from meeple.interfaces.web.refusals import refusal
 
 log = logging.getLogger("meeple.web")
 
@@ -116,7 +116,7 @@ def capped(app: ASGIApp, cap: int, connections: set[Any], tasks: set[Any]) -> AS
     """``app``, except that an HTTP request arriving while ``cap`` connections are open (every
     connection of the server, WebSockets included: uvicorn's ``connections``), or while
     ``cap`` other requests are being answered (its ``tasks``), is refused as the application
-    refuses (:func:`~meeple.interfaces.web.app.refusal`: 503 ``server_full`` with a
+    refuses (:func:`~meeple.interfaces.web.refusals.refusal`: 503 ``server_full`` with a
     Retry-After, one log line), and the connection is closed, which gives its open file
     back."""
 

@@ -1,0 +1,256 @@
+"""The game server's WebSocket, one per client (docs/api.md): a hello naming its seat
+within HELLO_SECONDS, then its messages (moves, resigning, sync, ping) until it goes away,
+with a sender of its own that drops a client reading nothing after SEND_SECONDS."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import WebSocket, WebSocketDisconnect
+from pydantic import ValidationError
+
+from meeple.core.errors import MeepleError
+from meeple.core.files import Unreadable, parse_json
+from meeple.interfaces.web.hub import Hub
+from meeple.interfaces.web.live import (
+    Connection,
+    LiveMatch,
+    ServerError,
+    error_code,
+    state_message,
+)
+from meeple.interfaces.web.protocol import (
+    MAX_MESSAGE_BYTES,
+    Hello,
+    Move,
+    Ping,
+    Resign,
+    Sync,
+    client_message,
+)
+from meeple.interfaces.web.quotas import ClientQuotas, QuotaExceeded
+from meeple.interfaces.web.refusals import validation_text
+
+# The server's own logger, as app.py's: a socket's lines read as they did there.
+log = logging.getLogger("meeple.server")
+
+HELLO_SECONDS = 10
+"""How long a new connection may take to say who it is."""
+
+SEND_SECONDS = 30.0
+"""How long one message may take to go out to a client, and the closing of its socket: a
+client that reads nothing is dropped after this, not held for as long as it keeps its
+connection open."""
+
+
+async def serve_socket(hub: Hub, quotas: ClientQuotas, websocket: WebSocket, match_id: str) -> None:
+    """One client: a hello naming its seat, then moves, until it goes away."""
+    await websocket.accept()
+    try:
+        match = await hub.get(match_id)
+    except ServerError as exc:
+        await _refuse(websocket, _error(str(exc), code=exc.code), 4404)
+        return
+    client = quotas.client(websocket)
+    try:
+        quotas.check_message(client)  # a connection is sent its state: it counts as one
+        quotas.open_socket(client)
+    except ServerError as exc:
+        # 1013, "try again later": the server is full, not this client over its share.
+        close = 4429 if isinstance(exc, QuotaExceeded) else 1013
+        await _refuse(websocket, _error(str(exc), code=exc.code), close, match.id)
+        return
+    try:
+        await _serve_open_socket(hub, quotas, websocket, match, client)
+    finally:
+        quotas.close_socket(client)
+
+
+async def _serve_open_socket(
+    hub: Hub, quotas: ClientQuotas, websocket: WebSocket, match: LiveMatch, client: str
+) -> None:
+    """A socket that the quotas let in: its hello, then its messages."""
+    try:
+        hello = await asyncio.wait_for(_receive(websocket), HELLO_SECONDS)
+    except TimeoutError:
+        message = f"no hello within {HELLO_SECONDS} s"
+        await _refuse(websocket, _error(message, code="hello_timeout"), 4408, match.id)
+        return
+    except WebSocketDisconnect:
+        return
+    except _BadMessage as exc:  # a cut-short token, say: final, the page must not retry
+        await _refuse(websocket, _error(str(exc), code=exc.code), 4400, match.id)
+        return
+    if not isinstance(hello, Hello):
+        text = "the first message must be hello (with a token or none)"
+        await _refuse(websocket, _error(text, code="hello_first"), 4400, match.id)
+        return
+    seat = None
+    if hello.token is not None:
+        try:
+            seat = hub.seat_of(match, hello.token)
+            if not match.stored.seats[seat]["joined"]:
+                await hub.join(match, hello.token, None, hello.name)
+        except MeepleError as exc:
+            await _refuse(websocket, _error(str(exc), code=error_code(exc)), 4403, match.id)
+            return
+    try:
+        quotas.watch(match.id, seat)
+    except QuotaExceeded as exc:
+        await _refuse(websocket, _error(str(exc), code=exc.code), 4429, match.id)
+        return
+    try:
+        await _serve_hello(hub, websocket, match, seat, lambda: quotas.check_message(client))
+    finally:
+        quotas.unwatch(match.id, seat)
+
+
+async def _serve_hello(
+    hub: Hub,
+    websocket: WebSocket,
+    match: LiveMatch,
+    seat: int | None,
+    count: Callable[[], None],
+) -> None:
+    """A socket whose hello was taken, as ``seat``: its messages, until it goes away.
+    ``count`` counts each message against its client's rate (QuotaExceeded past it: the
+    socket is closed, 4429)."""
+    conn = Connection(seat)
+    await websocket.send_json({"type": "welcome", "match": match.id, "seat": seat})
+    hub.attach(match, conn)
+    sender = asyncio.create_task(_send_loop(websocket, conn))
+    try:
+        while not conn.closed:
+            # Once the sender has stopped (the client dropped for reading too slowly, or
+            # gone), nothing more is read: a client that sends nothing more would otherwise
+            # hold the socket open for good.
+            receiving = asyncio.ensure_future(_receive(websocket))
+            await asyncio.wait((receiving, sender), return_when=asyncio.FIRST_COMPLETED)
+            if not receiving.done():
+                receiving.cancel()
+                break
+            try:
+                message = receiving.result()
+            except _BadMessage as exc:
+                message = exc
+            try:
+                count()  # a bad message too: it costs a line of the log
+            except QuotaExceeded as exc:
+                log.warning("socket on %s closed (%s): %s", match.id, exc.code, exc)
+                conn.send(_error(str(exc), code=exc.code))
+                conn.close(4429)
+                break
+            if isinstance(message, _BadMessage):
+                log.warning("match %s: a client's message refused: %s", match.id, message)
+                conn.send(_error(str(message), code=message.code))
+                continue
+            await _handle(hub, match, conn, message)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        hub.detach(match, conn)
+        with contextlib.suppress(Exception):
+            await sender
+
+
+class _BadMessage(Exception):
+    """A client message that is not one the protocol allows; ``code`` names why."""
+
+    def __init__(self, message: str, code: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+async def _receive(websocket: WebSocket) -> Any:
+    """The next client message, validated; _BadMessage if it is none the protocol allows,
+    WebSocketDisconnect once the client has gone."""
+    frame = await websocket.receive()
+    if frame["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(frame.get("code", 1000), frame.get("reason"))
+    text = frame.get("text")
+    if text is None:
+        raise _BadMessage(
+            'a message is JSON text, not a binary frame, e.g. {"type": "ping"}', "binary_frame"
+        )
+    if len(text.encode()) > MAX_MESSAGE_BYTES:
+        raise _BadMessage(f"message too large: at most {MAX_MESSAGE_BYTES} bytes", "too_large")
+    try:
+        data = parse_json(text)
+    except Unreadable as exc:
+        raise _BadMessage(
+            f'a message is one JSON object, e.g. {{"type": "ping"}}; this one is {exc}',
+            "bad_json",
+        ) from None
+    try:
+        return client_message.validate_python(data)
+    except ValidationError as exc:
+        raise _BadMessage(
+            "bad message: " + validation_text(exc) + "; types: hello, move, resign, sync, ping",
+            "bad_message",
+        ) from None
+
+
+async def _handle(hub: Hub, match: LiveMatch, conn: Connection, message: Any) -> None:
+    if isinstance(message, Ping):
+        conn.send({"type": "pong"})
+    elif isinstance(message, Sync):
+        conn.log_sent = 0
+        conn.send(state_message(match, conn, hub.clock()))
+    elif isinstance(message, Hello):
+        conn.send(_error("already said hello on this connection", code="hello_twice"))
+    elif isinstance(message, Resign):
+        if conn.seat is None:
+            text = "spectators watch; a seat's token is needed to resign"
+            conn.send(_error(text, code="spectator"))
+            return
+        try:
+            await hub.resign(match, conn.seat)
+        except MeepleError as exc:
+            conn.send(_error(str(exc), code=error_code(exc)))
+    elif isinstance(message, Move):
+        try:
+            await hub.move(match, conn, message.seq, message.action, message.action_id)
+        except MeepleError as exc:
+            conn.send(_error(str(exc), seq=match.seq, code=error_code(exc)))
+            if message.seq != match.seq:
+                conn.send(state_message(match, conn, hub.clock()))
+
+
+def _error(message: str, seq: int | None = None, code: str = "bad_request") -> dict[str, Any]:
+    return {"type": "error", "message": message, "code": code, "seq": seq}
+
+
+async def _refuse(
+    websocket: WebSocket, error: dict[str, Any], close_code: int, match_id: str | None = None
+) -> None:
+    """Answer a connection that cannot go on with the error, then close it with a 44xx
+    code: one warning line in the log, naming the match where there is one."""
+    where = f"socket on {match_id}" if match_id else "a connection"
+    log.warning("%s refused (%s): %s", where, error["code"], error["message"][:200])
+    with contextlib.suppress(Exception):
+        await websocket.send_json(error)
+    await _close(websocket, close_code)
+
+
+async def _send_loop(websocket: WebSocket, conn: Connection) -> None:
+    """Send the connection's messages until it is closed, then close its socket; a message
+    that does not go out within SEND_SECONDS (the client reads nothing) ends it too."""
+    try:
+        while True:
+            message = await conn.outbox.get()
+            if message is None:
+                break
+            await asyncio.wait_for(websocket.send_json(message), SEND_SECONDS)
+    except Exception:  # the socket went away, or its client stopped reading
+        conn.close()
+    finally:
+        await _close(websocket, conn.close_code)
+
+
+async def _close(websocket: WebSocket, code: int) -> None:
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(websocket.close(code=code), SEND_SECONDS)
