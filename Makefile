@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test check durations fuzz lint format bench clean screenshots
+.PHONY: run test check durations fuzz lint format typecheck bench clean screenshots
 
 # Re-install whenever pyproject.toml changes, so a new dependency is never missed. uv
 # installs what pip would (the same versions) in seconds where pip takes most of a minute;
@@ -62,6 +62,11 @@ screenshots: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks examples
 
+# mypy's default checks over src/meeple ([tool.mypy] in pyproject.toml); not part of `make
+# test` or CI yet.
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
 format: $(STAMP)
 	$(BIN)/ruff format src tests benchmarks examples
 	$(BIN)/ruff check --fix src tests benchmarks examples
@@ -71,4 +76,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/lab_throughput.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis .mypy_cache

@@ -50,12 +50,13 @@ def kernel(**options: Any) -> Callable[[Callable[..., Any]], Any]:
         # numba reads CACHE_DIR when a function is decorated (its cache locator is chosen
         # then), so setting it around the decoration alone leaves other code's caches alone.
         with _DECORATING:
-            saved = numba.config.CACHE_DIR
-            numba.config.CACHE_DIR = str(folder)
+            # numba.config sets its settings from the environment at import: none is declared.
+            saved = numba.config.CACHE_DIR  # type: ignore[attr-defined]
+            numba.config.CACHE_DIR = str(folder)  # type: ignore[attr-defined]
             try:
                 return one_integer_type(njit(cache=True, **options)(function))
             finally:
-                numba.config.CACHE_DIR = saved
+                numba.config.CACHE_DIR = saved  # type: ignore[attr-defined]
 
     return decorate
 
@@ -64,7 +65,8 @@ def _widened(argument: types.Type) -> types.Type:
     """A call's argument type as the callee is compiled for it: a constant as its type
     (``Literal[int](0)`` as ``int64``), a signed integer as ``int64``."""
     argument = types.unliteral(argument)
-    if isinstance(argument, types.Integer) and argument.signed and argument.bitwidth < 64:
+    # numba's Integer sets signed and bitwidth in __init__, from its name, undeclared.
+    if isinstance(argument, types.Integer) and argument.signed and argument.bitwidth < 64:  # type: ignore[attr-defined]
         return types.int64
     return argument
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 # The default HiGHS tolerances (1e-7) are far looser than the 1e-9 the solution is checked to.
 _OPTIONS = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
@@ -106,7 +107,7 @@ def undominated(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return rows, cols
 
 
-def solve(matrix: np.ndarray, prune: bool = True) -> MatrixSolution:
+def solve(matrix: ArrayLike, prune: bool = True) -> MatrixSolution:
     """Value and optimal mixes of a matrix game, pruning strictly dominated strategies first
     when ``prune`` (the mixes are returned over every row and column)."""
     a = _checked(matrix)
@@ -188,7 +189,7 @@ def solve_on_support(
     return MatrixSolution((low + high) / 2, row, column)
 
 
-def _checked(matrix: np.ndarray) -> np.ndarray:
+def _checked(matrix: ArrayLike) -> np.ndarray:
     a = np.asarray(matrix, dtype=float)
     if a.ndim != 2 or 0 in a.shape:
         raise ValueError(f"a matrix game needs a non-empty 2-D payoff table, got {a.shape}")

@@ -14,7 +14,7 @@ import types
 import typing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -37,7 +37,7 @@ class GameOptions(BaseModel):
     nothing playable under Squad Combat's ``reaction_prompts``) is still passed over."""
 
     @classmethod
-    def parse(cls, game: str, options: dict[str, Any], strict: bool = False) -> GameOptions:
+    def parse(cls, game: str, options: dict[str, Any], strict: bool = False) -> Self:
         """Validate ``options`` (names may use ``-`` or ``_``) or raise a readable OptionError.
 
         ``strict``: the values are JSON from a client and must have their JSON types (the

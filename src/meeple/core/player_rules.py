@@ -50,7 +50,11 @@ def fill(template: str, values: dict[str, str], source: str = "player_rules.md")
                 open_blocks.append((start, not kept))
             continue
         if all(kept for _, kept in open_blocks):
-            out.append(_FIELD.sub(lambda m, n=number: _value(values, m.group(1), source, n), line))
+
+            def field(m: re.Match[str], n: int = number) -> str:
+                return _value(values, m.group(1), source, n)
+
+            out.append(_FIELD.sub(field, line))
     if open_blocks:
         raise PlayerRulesError(f"{source} line {open_blocks[-1][0]}: the if has no end")
     text = "\n".join(out)

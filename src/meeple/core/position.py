@@ -96,14 +96,14 @@ class PositionCodec:
 
     def __init__(
         self,
-        state_class: type[Any],
+        state_class: type,
         *,
         forms: Mapping[str, FieldForm] | None = None,
         joined: Mapping[str, JoinedForm] | None = None,
         type_forms: Mapping[type[Any], FieldForm] | None = None,
         path_forms: Mapping[str, FieldForm] | None = None,
         check: Callable[[Any], str | None] | None = None,
-        hidden: Callable[[Any, int], Mapping[str, Any]] | None = None,
+        hidden: Callable[[Any, int | None], Mapping[str, Any]] | None = None,
     ) -> None:
         self.state_class = state_class
         self.forms = dict(forms or {})
@@ -268,7 +268,7 @@ class PositionCodec:
         missing = [n for n, _ in self.fields if n not in values]
         if missing:
             raise PositionError(f"the position gives no {missing[0]!r} (a {game.title} field)")
-        fields = {}
+        fields: dict[str, Any] = {}
         for name, hint in self.fields:
             if name in self.joined:
                 members = self.joined[name].fields
@@ -401,7 +401,7 @@ class PositionCodec:
         except (ValueError, MeepleError) as exc:
             raise ValueError(f"{where}: {exc}") from None
 
-    def _decode_record(self, game: Any, raw: Any, hint: type[Any], where: str, path: str) -> Any:
+    def _decode_record(self, game: Any, raw: Any, hint: type, where: str, path: str) -> Any:
         if not isinstance(raw, dict):
             raise ValueError(f"{where}: expected an object {{...}}, got {_dumps(raw)}")
         record_hints = _type_hints(hint)
@@ -433,7 +433,7 @@ class PositionCodec:
             raise ValueError(f"{where}.chosen: expected one entry (an action or null) per seat")
         if len(set(seats)) != len(seats) or any(not 0 <= s < game.num_players for s in seats):
             raise ValueError(f"{where}.seats: {_dumps(raw['seats'])} are not distinct seats")
-        chosen = []
+        chosen: list[Any] = []
         for seat, item in zip(seats, chosen_raw, strict=True):
             if item is None:
                 chosen.append(None)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import (
     AfterValidator,
@@ -27,7 +27,7 @@ from meeple.core.options import DIGEST_PATTERN, UNSET_WORDS, content_digest
 from meeple.core.registry import game_class, make
 from meeple.core.text import printable
 
-RECORD_FORMAT = "meeple-record/1"
+RECORD_FORMAT: Final = "meeple-record/1"
 
 MAX_RECORD_BYTES = 10_000_000
 """Largest record file read: a long game's record is well under 1 MB."""

@@ -236,8 +236,8 @@ def _vocabularies(
     for path in strings:
         name = general_name(path)
         if name in declared:
-            words = declared[name]
-            out[path] = () if words is None else tuple(sorted({*words, *strings[path]}))
+            listed = declared[name]
+            out[path] = () if listed is None else tuple(sorted({*listed, *strings[path]}))
             continue
         words = seen[pooled(path)]
         domain = next((d for d in domains if words <= d), None)

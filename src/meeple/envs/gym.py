@@ -34,7 +34,8 @@ class MeepleGymEnv(gymnasium.Env):
 
     # Gymnasium's checker asks every rendering env for a frame rate; a turn-based board has
     # none of its own, so this is the 4 of Gymnasium's own text games (Blackjack, Taxi).
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 4}
+    # gymnasium annotates metadata as an instance variable, though Env sets it on the class.
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 4}  # type: ignore[misc]
 
     def __init__(
         self,

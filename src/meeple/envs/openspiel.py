@@ -286,8 +286,9 @@ class MeepleSpielState(pyspiel.State):
     # -- moves ----------------------------------------------------------------------------------
     def _apply_action(self, action: int) -> None:
         if self.inner is None:
-            self.inner = self.meeple_game.new_game(int(action))
-            self._trail = _Shared((_Passed(None, self.inner, _Lines()),))
+            first = self.meeple_game.new_game(int(action))
+            self.inner = first
+            self._trail = _Shared((_Passed(None, first, _Lines()),))
             return
         player = self.inner.to_act[0]
         self._play(player, action)

@@ -16,7 +16,8 @@ Registered as ``meeple/<game>-v0`` in PettingZoo's registry (``pettingzoo.make``
 from __future__ import annotations
 
 import secrets
-from typing import Any, ClassVar
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -53,6 +54,8 @@ def text_board(state: State[Any], player: int | None = None) -> str:
 class _MeepleSpaces:
     """What every meeple environment shares: the game, its spaces and its observation."""
 
+    render_mode: str | None
+
     def _setup(
         self, game: str | Game[Any, Any, Any], observation: str, options: dict[str, Any]
     ) -> None:
@@ -60,7 +63,7 @@ class _MeepleSpaces:
         self.observer = observation_for(self.game, observation)
         self.possible_agents = [agent_name(p) for p in range(self.game.num_players)]
         self._index = {a: p for p, a in enumerate(self.possible_agents)}
-        observation = spaces.Dict(
+        space = spaces.Dict(
             {
                 "observation": spaces.Box(
                     self.observer.low, self.observer.high, (self.observer.size,), np.float32
@@ -68,7 +71,7 @@ class _MeepleSpaces:
                 "action_mask": spaces.Box(0, 1, (self.game.num_actions,), np.int8),
             }
         )
-        self.observation_spaces = {a: observation for a in self.possible_agents}
+        self.observation_spaces = {a: space for a in self.possible_agents}
         self.action_spaces = {
             a: spaces.Discrete(self.game.num_actions) for a in self.possible_agents
         }
@@ -119,7 +122,8 @@ class _MeepleSpaces:
 class MeepleAEC(_MeepleSpaces, AECEnv):
     """Any meeple game as a PettingZoo AEC environment."""
 
-    metadata: ClassVar[dict[str, Any]] = {
+    # Each instance names its own game: metadata is replaced, never changed in place.
+    metadata: Mapping[str, Any] = {
         "render_modes": ["ansi"],
         "name": "meeple_v0",
         "is_parallelizable": False,
@@ -150,7 +154,9 @@ class MeepleAEC(_MeepleSpaces, AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = agent_name(self.state.to_act[0])
+        state = self.state
+        assert state is not None
+        self.agent_selection = agent_name(state.to_act[0])
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The agent's view, encoded, and the mask of its legal action ids."""
@@ -186,7 +192,8 @@ class MeepleAEC(_MeepleSpaces, AECEnv):
 class MeepleParallel(_MeepleSpaces, ParallelEnv):
     """A game whose decisions are simultaneous, every seat to act moving in one step."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "meeple_parallel_v0"}
+    # Each instance names its own game: metadata is replaced, never changed in place.
+    metadata: Mapping[str, Any] = {"render_modes": ["ansi"], "name": "meeple_parallel_v0"}
 
     def __init__(
         self,
@@ -218,6 +225,7 @@ class MeepleParallel(_MeepleSpaces, ParallelEnv):
         for player in state.to_act:
             self._apply(player, actions[agent_name(player)])
         state = self.state
+        assert state is not None
         over = state.is_over
         rewards = {
             a: float(r) if over else 0.0 for a, r in zip(self.agents, state.returns, strict=True)

@@ -56,7 +56,8 @@ MAX_ENVS = 1 << 20
 class MeepleVectorEnv(VectorEnv):
     """A batch of games of one configuration (see the module docstring)."""
 
-    metadata: ClassVar[dict[str, Any]] = {"autoreset_mode": AutoresetMode.SAME_STEP}
+    # gymnasium annotates metadata as an instance variable, though VectorEnv sets it on the class.
+    metadata: ClassVar[dict[str, Any]] = {"autoreset_mode": AutoresetMode.SAME_STEP}  # type: ignore[misc]
 
     def __init__(self, game: str = "edges", num_envs: int = 64, **options: Any) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int):
@@ -128,7 +129,9 @@ class MeepleVectorEnv(VectorEnv):
         if not self._started:
             raise MeepleError("call reset() before step()")
         chosen = np.asarray(actions)
-        shape = (self.num_envs, self.num_seats) if self.simultaneous else (self.num_envs,)
+        shape: tuple[int, ...] = (
+            (self.num_envs, self.num_seats) if self.simultaneous else (self.num_envs,)
+        )
         if chosen.shape != shape or not np.issubdtype(chosen.dtype, np.integer):
             wanted = f"{shape[0]} x {shape[1]}" if self.simultaneous else str(shape[0])
             raise MeepleError(

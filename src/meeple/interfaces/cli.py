@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import inspect
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
@@ -210,7 +210,7 @@ app.command("replay", cls=Command, context_settings=_EXTRA)(replay_cli.replay_co
 
 
 # The lab's commands take the game's options after the game: their --help lists them.
-_LAB = {"context_settings": _EXTRA, "cls": GameOptionsCommand}
+_LAB: dict[str, Any] = {"context_settings": _EXTRA, "cls": GameOptionsCommand}
 app.command("simulate", **_LAB)(lab_cli.simulate_command)
 app.command("compare", **_LAB)(compare_cli.compare_command)
 app.command("tournament", **_LAB)(tournament_cli.tournament_command)

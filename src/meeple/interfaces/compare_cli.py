@@ -8,6 +8,7 @@ They play and report through what every lab command shares (:mod:`.lab_common`).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -61,7 +62,7 @@ from meeple.lab.report import (
     markdown_table,
     summary_warnings,
 )
-from meeple.lab.run import write_jsonl
+from meeple.lab.run import RunSpec, write_jsonl
 from meeple.lab.sweep import field_variants, sweep_figure, sweep_table, sweep_values
 from meeple.store import DEFAULT_URL
 
@@ -176,7 +177,7 @@ def _compare(
         check_writable(out)
         base = parse_option_flags(game, args)
         name = game_class(game).name
-        specs = {}
+        specs: dict[str, RunSpec] = {}
         # Each variant is checked before their number, so a malformed one is named as such.
         seen: dict[str, str] = {}
         labels: dict[str, str] = {}  # each label -> the --variant text that gave it
@@ -233,10 +234,12 @@ def _compare(
     console.print(summary_table(title, summaries))
     print_seats(summaries)
     pairings = _pairings(rows, summaries)
-    base = next(iter(rows))
-    headers = ["measure", *(f"{label} - {base}" for label in pairings)]
-    console.print(text_table(f"Differences from {base}", headers, difference_table(base, pairings)))
-    console.print(escape(difference_note(base, pairings)))
+    first = next(iter(rows))
+    headers = ["measure", *(f"{label} - {first}" for label in pairings)]
+    console.print(
+        text_table(f"Differences from {first}", headers, difference_table(first, pairings))
+    )
+    console.print(escape(difference_note(first, pairings)))
     print_warnings(summary_warnings(summaries))
     notable = [
         f"{label}, {line}"
@@ -360,7 +363,7 @@ def _without_options(game: str, args: list[str], names: set[str]) -> list[str]:
 
 
 def _pairings(
-    rows: dict[str, list[dict[str, Any]]], summaries: dict[str, Summary]
+    rows: dict[str, list[Mapping[str, Any]]], summaries: dict[str, Summary]
 ) -> dict[str, Pairing]:
     """Each variant after the first, paired game by game with the first (same seeds)."""
     [base, *others] = list(rows)

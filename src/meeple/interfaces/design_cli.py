@@ -60,6 +60,7 @@ def player_counts(game: str, options: dict[str, Any], text: str | None) -> list[
         return [fixed]
     low = next((m.ge for m in field.metadata if hasattr(m, "ge")), None)
     high = next((m.le for m in field.metadata if hasattr(m, "le")), None)
+    assert low is not None and high is not None, "a players option is bounded (ge, le)"
     if text is None:
         if "players" in options:
             return [int(options["players"])]

@@ -10,9 +10,8 @@ every game's option flags.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import click
 from rich.markup import escape
 
 from meeple.core.errors import MeepleError
@@ -20,6 +19,10 @@ from meeple.core.options import describe_options, option_text
 from meeple.core.registry import game_class, games
 from meeple.interfaces.help_labels import Command
 from meeple.interfaces.options_cli import flag
+
+if TYPE_CHECKING:
+    # typer bundles its own click (typer._click): its commands are handed that click's Context.
+    from typer._click.core import Context
 
 _ARGS = "meeple.command_args"
 """Where :meth:`GameOptionsCommand.parse_args` keeps the words typed, for the help."""
@@ -59,13 +62,13 @@ class GameOptionsCommand(Command):
     """A command whose first argument is a game and whose ``--help`` ends with that
     game's options (every game's flags when no game is given)."""
 
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
         """Keep the words typed: ``--help`` is answered while they are parsed, before the
         game argument is read."""
         ctx.meta[_ARGS] = list(args)
         return super().parse_args(ctx, args)
 
-    def format_help(self, ctx: click.Context, formatter: Any) -> None:
+    def format_help(self, ctx: Context, formatter: Any) -> None:
         """The command's help, then the game's options."""
         self.epilog = game_options_epilog(ctx.meta.get(_ARGS, []), self.name or "simulate")
         super().format_help(ctx, formatter)

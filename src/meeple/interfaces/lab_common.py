@@ -158,7 +158,7 @@ def play_run(
     fresh: bool,
     label: str,
     jsonl: Path,
-) -> list[dict[str, Any]]:
+) -> list[Mapping[str, Any]]:
     """Play the games of ``spec`` not yet stored under a progress bar, saying how long the
     rest will take once the first game has, and return its ``games`` rows by index; after
     Ctrl-C, say what was kept and exit (130)."""

@@ -66,7 +66,7 @@ def launcher(read: Callable[[str], str]) -> tuple[str, dict[str, Any], list[str]
     for p in range(g.num_players):
         default = HUMAN if p == 0 else DEFAULT_LEVEL
 
-        def check(t: str) -> str:
+        def check_seat(t: str) -> str:
             spec = seat_spec(g, t)
             name = parse_spec(spec).name
             if name != HUMAN:
@@ -78,7 +78,7 @@ def launcher(read: Callable[[str], str]) -> tuple[str, dict[str, Any], list[str]
             return spec
 
         question = f"{g.seat_name(p)} (seat {p}): {' / '.join(choices)}"
-        specs.append(ask(read, question, default, check))
+        specs.append(ask(read, question, default, check_seat))
     seed_text = ask(read, "Seed (blank for a random one)", default="", check=lambda t: str(int(t)))
     seed = int(seed_text) if seed_text else secrets.randbelow(2**31)
     return name, options, specs, seed

@@ -339,11 +339,11 @@ def play_command(
             kept_in = None
             if not session.run() or all(a is not None for a in agents):
                 return
-            specs = session.end_menu()
-            if specs is None:
+            next_specs = session.end_menu()
+            if next_specs is None:
                 return
-            play = Playthrough(play.game, secrets.randbelow(2**31), specs)
-            agents = build_agents(play.game, specs, play.seed)
+            play = Playthrough(play.game, secrets.randbelow(2**31), next_specs)
+            agents = build_agents(play.game, next_specs, play.seed)
             save = None  # --save named the first game's file; later ones go to the history
     except RecordError as exc:
         raise fail(str(exc)) from None

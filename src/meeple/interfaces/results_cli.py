@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from contextlib import suppress
 from pathlib import Path
 from typing import Annotated, Any
@@ -61,7 +62,7 @@ def results_command(
             _print_runs(store.runs(), db)
             return
         found = store.find_run(run)
-        rows = store.rows(found["key"])
+        rows: Sequence[Mapping[str, Any]] = store.rows(found["key"])
         with suppress(ValueError, MeepleError):
             # A run whose spec or files this version cannot read is shown as it was stored.
             rows = completed(RunSpec.stored(found["spec"]), rows)
@@ -113,7 +114,7 @@ def _print_runs(runs: list[dict[str, Any]], db: str) -> None:
             console.print(line, soft_wrap=True)
 
 
-def _show_run(run: dict[str, Any], rows: list[dict[str, Any]]) -> None:
+def _show_run(run: dict[str, Any], rows: Sequence[Mapping[str, Any]]) -> None:
     """What `meeple results RUN` prints: the run, its summary or ratings, its report."""
     spec = run["spec"]
     words = options_words(spec["options"])

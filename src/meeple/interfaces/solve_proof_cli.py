@@ -356,7 +356,7 @@ class _ProgressLine:
 NOT_FINISHED = 3
 """Exit code of a ``--prove`` run whose ``--budget`` ran out before the answer."""
 
-_STOPPED_BY = [signal.SIGINT]
+_STOPPED_BY: list[int] = [signal.SIGINT]
 
 
 def _interrupt(signum: int, frame: object) -> None:

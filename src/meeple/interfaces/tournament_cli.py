@@ -161,8 +161,8 @@ def tournament_command(
     warning = endings.warning() if endings is not None else None
     alarms = [warning] if warning else []
     print_warnings(alarms)
-    named = out / f"tournament-{g.name}-{spec.key}"
-    folder, past = report_folder(named, db, [spec.key], games * pairs)
+    report_name = out / f"tournament-{g.name}-{spec.key}"
+    folder, past = report_folder(report_name, db, [spec.key], games * pairs)
     with writing_report(out):
         write_jsonl(run_rows(db, spec.key, rows, past), out / f"{g.name}-{spec.key}.jsonl")
         report = tournament_report(

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pydantic import BaseModel
@@ -105,7 +106,7 @@ def match_endings(result: dict[str, Any]) -> list[str] | None:
     return None
 
 
-def _replayed_result(game: Game, row: dict[str, Any]) -> dict[str, Any] | None:
+def _replayed_result(game: Game, row: Mapping[str, Any]) -> dict[str, Any] | None:
     try:
         state = game.new_game(int(row["seed"]))
         for player, text in row["moves"]:
@@ -118,7 +119,7 @@ def _replayed_result(game: Game, row: dict[str, Any]) -> dict[str, Any] | None:
 class _Setting:
     """The game of a group of rows and whether its results are matches (found once)."""
 
-    def __init__(self, row: dict[str, Any]) -> None:
+    def __init__(self, row: Mapping[str, Any]) -> None:
         try:
             self.game: Game | None = make(row["game"], **row.get("options", {}))
         except (MeepleError, KeyError, TypeError):
@@ -126,7 +127,7 @@ class _Setting:
         self.matches: bool | None = None  # unknown until a row of the group is replayed
 
 
-def count_endings(rows: list[dict[str, Any]]) -> Endings | None:
+def count_endings(rows: Sequence[Mapping[str, Any]]) -> Endings | None:
     """Count how the games of ``rows`` ended; None when no row says."""
     if not any("reason" in r or "endings" in r for r in rows):
         return None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pydantic import BaseModel
@@ -216,7 +217,7 @@ class Summary(BaseModel):
     t for means; balance by the per-game score gap between its best and worst seat."""
 
 
-def summarize(rows: list[dict[str, Any]]) -> Summary:
+def summarize(rows: Sequence[Mapping[str, Any]]) -> Summary:
     """Compute the summary and design metrics of a list of game rows."""
     if not rows:
         raise ValueError("no games to summarize")
@@ -277,10 +278,10 @@ def summarize(rows: list[dict[str, Any]]) -> Summary:
         for r in rows
         if r.get("scores") and len(r["scores"]) > 1
     ]
-    draws = Rate.of(draw_count, n)
+    draw_rate = Rate.of(draw_count, n)
     intervals = {
         "balance": _balance(points),
-        "drawishness": Estimate.of_rate(draws),
+        "drawishness": Estimate.of_rate(draw_rate),
         "duration": Estimate.mean(lengths, count=True),
         "branching_factor": Estimate.mean(branching, count=True),
     }
@@ -297,7 +298,7 @@ def summarize(rows: list[dict[str, Any]]) -> Summary:
         seats=seats,
         # Only where the agents changed seats: otherwise each seat's line is one agent's.
         agents=agent_results(rows) if len({tuple(r["seats"]) for r in rows}) > 1 else [],
-        draws=draws,
+        draws=draw_rate,
         first_player=first,
         first_player_advantage=(first.rate - 1 / players) if first else None,
         length=Spread.of(lengths),
@@ -315,7 +316,7 @@ def summarize(rows: list[dict[str, Any]]) -> Summary:
     )
 
 
-def _units(rows: list[dict[str, Any]]) -> dict[str, Estimate]:
+def _units(rows: Sequence[Mapping[str, Any]]) -> dict[str, Estimate]:
     counted: dict[str, list[float]] = {}
     for row in rows:
         for unit, value in (row.get("units") or {}).items():
@@ -323,7 +324,7 @@ def _units(rows: list[dict[str, Any]]) -> dict[str, Estimate]:
     return {unit: Estimate.mean(values) for unit, values in counted.items()}
 
 
-def seat_roles(row: dict[str, Any], players: int) -> list[str]:
+def seat_roles(row: Mapping[str, Any], players: int) -> list[str]:
     """Each seat's name and role (``Red (iron-line)``) in the game of ``row``, where the game
     gives seats roles; empty texts otherwise, or when the row's game cannot be made (a run's
     rows share their game and options, so one row speaks for all)."""
@@ -335,7 +336,7 @@ def seat_roles(row: dict[str, Any], players: int) -> list[str]:
     return [f"{game.seat_name(p)} ({r})" if r else "" for p, r in enumerate(roles)]
 
 
-def _seat_points(row: dict[str, Any], seat: int, players: int) -> float:
+def _seat_points(row: Mapping[str, Any], seat: int, players: int) -> float:
     """What a game scored for ``seat`` in a seat's score rate: 1 for a win (shared or not),
     1/players for a draw, 0 for a loss."""
     if not row["winners"]:
@@ -360,7 +361,7 @@ def _balance(points: list[list[float]]) -> Estimate:
     )
 
 
-def agent_results(rows: list[dict[str, Any]]) -> list[AgentResult]:
+def agent_results(rows: Sequence[Mapping[str, Any]]) -> list[AgentResult]:
     """Each agent's wins, draws and losses over the games, whichever seat it held, for
     two-player games between the same two agents; empty for anything else.
 
@@ -390,7 +391,9 @@ def agent_results(rows: list[dict[str, Any]]) -> list[AgentResult]:
             low, high = score_interval(wins, draws, losses)
             tally = None
         points = wins + draws / 2
-        score = Rate(count=points, total=len(scores), rate=points / len(scores), low=low, high=high)
+        score_rate = Rate(
+            count=points, total=len(scores), rate=points / len(scores), low=low, high=high
+        )
         out.append(
             AgentResult(
                 agent=name,
@@ -398,7 +401,7 @@ def agent_results(rows: list[dict[str, Any]]) -> list[AgentResult]:
                 wins=wins,
                 draws=draws,
                 losses=losses,
-                score=score,
+                score=score_rate,
                 deals=len(set(seeds)) if shared else None,
                 deal_tally=sorted(tally.items(), reverse=True) if tally else None,
             )
@@ -406,7 +409,7 @@ def agent_results(rows: list[dict[str, Any]]) -> list[AgentResult]:
     return out
 
 
-def pairwise_results(rows: list[dict[str, Any]]) -> list[tuple[str, str, float]]:
+def pairwise_results(rows: Sequence[Mapping[str, Any]]) -> list[tuple[str, str, float]]:
     """Each game between exactly two agents as (agent A, agent B, A's score): 1 if only A's
     seats are among the winners, 0 if only B's, 1/2 for a draw or a shared win; games with
     other than two agents are left out. A is the agent that holds fewer seats (with two
@@ -428,7 +431,7 @@ def pairwise_results(rows: list[dict[str, Any]]) -> list[tuple[str, str, float]]
     return out
 
 
-def _led_before_the_end(row: dict[str, Any]) -> bool:
+def _led_before_the_end(row: Mapping[str, Any]) -> bool:
     """Whether some seat led on its own before the game's last action: the lead changed,
     or the eventual winner led for good from before the last action."""
     if row.get("lead_changes"):

@@ -9,6 +9,7 @@ separate intervals side by side, and the right one to read a difference from.
 
 from __future__ import annotations
 
+import functools
 import statistics
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -99,7 +100,7 @@ def _measures(players: int, leads: bool) -> list[tuple[str, Callable[[Row], Any]
     out: list[tuple[str, Callable[[Row], Any], float, str, str]] = [
         (
             f"seat {p} score rate",
-            lambda r, p=p: _seat_points(r, p),
+            functools.partial(_seat_points, seat=p),
             100,
             f"seat {p} favoured by {{}} points more",
             f"seat {p} favoured by {{}} points less",

@@ -56,7 +56,7 @@ def rank_frequencies(
             rank=k + 1,
             name=spec.name,
             strength=spec.strength,
-            example=hand_text(examples[k]) if examples[k] else None,
+            example=hand_text(example) if (example := examples[k]) else None,
             random_play=played[k],
             best_of_deal=Rate.of(round(best[k] * deals), deals),
         )

@@ -229,7 +229,7 @@ def superseded(spec: RunSpec, store: ResultStore) -> list[str]:
     return notes
 
 
-def completed(spec: RunSpec, rows: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+def completed(spec: RunSpec, rows: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     """Stored games of ``spec``, each with what a game played now would describe that can be
     worked out from its moves (:func:`with_lead_story`)."""
     return [with_lead_story(spec.job(row["index"]), row) for row in rows]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
@@ -84,7 +85,7 @@ class PairPlay:
         return all(len(set(counts)) == 1 for counts in self.seats.values())
 
 
-def pair_plays(rows: list[dict[str, Any]]) -> list[PairPlay]:
+def pair_plays(rows: Sequence[Mapping[str, Any]]) -> list[PairPlay]:
     """Games and seats of each pair, read from the rows actually played."""
     plays: dict[tuple[str, str], PairPlay] = {}
     for row in rows:
@@ -127,16 +128,16 @@ def seating_note(plays: list[PairPlay]) -> str:
     )
 
 
-def pair_records(rows: list[dict[str, Any]], agents: list[str]) -> list[AgentResult]:
+def pair_records(rows: Sequence[Mapping[str, Any]], agents: list[str]) -> list[AgentResult]:
     """For each pair of ``agents`` that played, in round-robin order, the record of the
     agent listed first: its score rate against the other, with the interval over its games,
     or over the deals where the pair shared deals (``--duplicate``)."""
-    by_pair: dict[frozenset[str], list[dict[str, Any]]] = {}
+    by_pair: dict[frozenset[str], list[Mapping[str, Any]]] = {}
     for row in rows:
         names = frozenset(row["seats"])
         if len(names) == 2:
             by_pair.setdefault(names, []).append(row)
-    out = []
+    out: list[AgentResult] = []
     for a, b in combinations(agents, 2):
         records = agent_results(by_pair.get(frozenset((a, b)), []))
         out.extend(record for record in records if record.agent == a)

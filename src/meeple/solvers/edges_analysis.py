@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import cast
 
 from meeple.core.errors import MeepleError
 from meeple.core.record import GameRecord
@@ -151,10 +152,11 @@ def analyse_game(
     ``max_left`` pyramids left (earlier moves are counted in ``skipped``). ``on_position``
     hears (positions solved, positions to solve). :class:`MeepleError` (a RecordError for
     a record that does not replay) for a game the solver cannot judge."""
-    states = record.states()
-    first = states[0]
+    played = record.states()
+    first = played[0]
     if not isinstance(first, EdgesState):
         raise MeepleError(f"the record is a game of {record.game}; analyse reads games of Edges")
+    states = cast(list[EdgesState], played)  # a record's states are all of its first's game
     solver = _solver(first)
     moves = record.moves
     start = next((i for i, s in enumerate(states[:-1]) if pyramids_left(s) <= max_left), None)

@@ -26,7 +26,7 @@ from meeple.core.review import (
     searched_root,
 )
 from meeple.core.words import counted
-from meeple.games.edges.rules import EdgesGame, EdgesState
+from meeple.games.edges.rules import EdgesGame, EdgesState, Place, TakeOver
 from meeple.games.edges.uct import UCTAgent
 
 if TYPE_CHECKING:
@@ -84,9 +84,12 @@ class EdgesJudge:
         """A hint's why: the squares ``best`` wins or makes the seat's side take for more
         (rows and columns from 0, as the edges' names count them), and its value."""
         assert isinstance(state, EdgesState)
+        assert isinstance(best, Place | TakeOver)
         mine = seat % 2
         before = state.square_scores()
-        after = state.apply(seat, best).square_scores()
+        played = state.apply(seat, best)
+        assert isinstance(played, EdgesState)
+        after = played.square_scores()
         cols = self.game.board.cols
         won = [
             f"({k // cols},{k % cols})"
@@ -116,6 +119,7 @@ class EdgesJudge:
         solver = self._solver
         assert solver is not None
         sign = 1 if seat % 2 == 0 else -1
+        assert isinstance(chosen, Place | TakeOver)
         before = solver.value(state)
         after = solver.value(state._next(seat, chosen))
         action = str(chosen)

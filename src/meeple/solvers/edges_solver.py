@@ -12,7 +12,7 @@ import queue
 import random
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import closing
 from dataclasses import dataclass, field
@@ -330,8 +330,8 @@ class EdgesSolver:
         sums = np.zeros((b.num_squares, 2), dtype=np.int64)
         open_cnt = np.zeros(b.num_squares, dtype=np.int64)
         mask = np.zeros(b.num_squares, dtype=np.int64)
-        for sq, bounds in enumerate(b.square_edges):
-            for slot, i in enumerate(bounds):
+        for sq, edges in enumerate(b.square_edges):
+            for slot, i in enumerate(edges):
                 if owner[i] >= 0:
                     sums[sq, owner[i]] += size[i]
                 else:
@@ -714,7 +714,7 @@ class EdgesSolver:
 
 def in_threads(
     solvers: list[EdgesSolver], items: list[T], search: Callable[[EdgesSolver, T], R]
-) -> Iterator[tuple[int, R]]:
+) -> Generator[tuple[int, R]]:
     """``search(solver, item)`` for every item, as many at once as there are solvers (each
     search on a free one, in a thread: the compiled search releases the GIL), yielding
     ``(index of the item, result)`` as each finishes.

@@ -14,10 +14,10 @@ import sqlite3
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from sqlalchemy import MetaData, Table, create_engine, event, inspect
-from sqlalchemy.engine import URL, Engine, make_url
+from sqlalchemy.engine import URL, CursorResult, Engine, make_url
 from sqlalchemy.exc import (
     ArgumentError,
     IntegrityError,
@@ -293,7 +293,9 @@ def upsert(session: Session, table: Table, row: dict[str, Any]) -> None:
         session.execute(statement.on_conflict_do_update(index_elements=keys, set_=changes))
         return
     where = [table.c[name] == row[name] for name in keys]  # other databases: update or insert
-    if session.execute(table.update().where(*where).values(**row)).rowcount == 0:
+    # An UPDATE's result is a CursorResult (Session.execute is typed for any Result).
+    updated = cast(CursorResult[Any], session.execute(table.update().where(*where).values(**row)))
+    if updated.rowcount == 0:
         session.execute(table.insert().values(**row))
 
 
@@ -302,11 +304,11 @@ def _upserting_insert(session: Session) -> Callable[[Table], Any] | None:
     databases, which take the row-by-row path."""
     dialect = session.get_bind().dialect.name
     if dialect == "sqlite":
-        from sqlalchemy.dialects.sqlite import insert
+        from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
-        return insert
+        return sqlite_insert
     if dialect == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert
+        from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 
-        return insert
+        return postgresql_insert
     return None

@@ -17,7 +17,7 @@ import hashlib
 import secrets
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import (
     JSON,
@@ -34,6 +34,7 @@ from sqlalchemy import (
     text,
     update,
 )
+from sqlalchemy.engine import CursorResult
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
@@ -401,15 +402,20 @@ class MatchStore:
         meanwhile wins); True if it was finished."""
         now = _now()
         with Session(self.engine) as session, session.begin():
-            changed = session.execute(
-                update(MatchRow)
-                .where(
-                    MatchRow.id == match_id,
-                    MatchRow.status == status,
-                    MatchRow.updated < now - dt.timedelta(seconds=seconds),
-                )
-                .values(status="finished", result=result, deadlines=None, updated=now)
-            ).rowcount
+            # An UPDATE's result is a CursorResult (Session.execute is typed for any Result).
+            done = cast(
+                CursorResult[Any],
+                session.execute(
+                    update(MatchRow)
+                    .where(
+                        MatchRow.id == match_id,
+                        MatchRow.status == status,
+                        MatchRow.updated < now - dt.timedelta(seconds=seconds),
+                    )
+                    .values(status="finished", result=result, deadlines=None, updated=now)
+                ),
+            )
+            changed = done.rowcount
             if changed:
                 self._announce(session, match_id)
         return bool(changed)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from sqlalchemy import (
     JSON,
@@ -18,6 +18,7 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
+    Table,
     Text,
     delete,
     func,
@@ -39,7 +40,8 @@ from meeple.store.urls import hide_password
 
 
 class _Base(DeclarativeBase):
-    pass
+    # Every class here is declared on a Table (DeclarativeBase types it as any FromClause).
+    __table__: ClassVar[Table]
 
 
 class RunRecord(_Base):

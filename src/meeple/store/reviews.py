@@ -12,9 +12,9 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
-from typing import Any
+from typing import Any, ClassVar
 
-from sqlalchemy import JSON, DateTime, String, select
+from sqlalchemy import JSON, DateTime, String, Table, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
@@ -40,7 +40,8 @@ def review_key(
 
 
 class _Base(DeclarativeBase):
-    pass
+    # Every class here is declared on a Table (DeclarativeBase types it as any FromClause).
+    __table__: ClassVar[Table]
 
 
 class ReviewRow(_Base):

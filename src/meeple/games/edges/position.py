@@ -76,7 +76,7 @@ def _read_stash(raw: Any, game: EdgesGame) -> Stash:
 def _orders(game: EdgesGame) -> list[tuple[int, ...]]:
     """Every turn order the rules allow: the seed's order from each possible first seat."""
     firsts = range(game.num_players) if game.options.first == "random" else [game.options.first]
-    out = []
+    out: list[tuple[int, ...]] = []
     for first in firsts:
         if game.num_players == 2:
             out.append((first, 1 - first))
@@ -107,17 +107,17 @@ def check(state: EdgesState) -> str | None:
     if state.order not in _orders(game):
         allowed = "; ".join(", ".join(game.seat_name(p) for p in o) for o in _orders(game))
         return f"the turn order {list(state.order)} is not one the rules allow ({allowed})"
-    placed = sum(1 for o in state.owner if o >= 0)
+    on_board = sum(1 for o in state.owner if o >= 0)
     if state.took_over and not game.options.pie:
         return "took_over is true but the pie rule is off in this game"
-    expected = placed + (1 if state.took_over else 0)
+    expected = on_board + (1 if state.took_over else 0)
     if state.turn != expected:
-        return f"turn is {state.turn}, but {placed} pyramids placed make it {expected}"
-    if (state.first_edge < 0) != (placed == 0):
+        return f"turn is {state.turn}, but {on_board} pyramids placed make it {expected}"
+    if (state.first_edge < 0) != (on_board == 0):
         return "first_edge must be null exactly when no pyramid is placed"
     if state.took_over and state.turn < 2:
         return "the pie rule is used on the second move, so turn is at least 2"
-    if placed and not state.took_over and state.turn >= 1:
+    if on_board and not state.took_over and state.turn >= 1:
         first_seat = state.owner[state.first_edge]
         if first_seat != state.order[0]:
             return (

@@ -238,10 +238,9 @@ def log_chapter(before: ErdState | None, after: ErdState) -> str | None:
     """A heading when a replay reaches a new game of the match or a new round (else None)."""
     if after.match_over:
         return None
-    new_game = before is None or after.game_number != before.game_number
-    if new_game and after.game.options.best_of > 1:
-        return f"Game {after.game_number}, round {after.round}"
-    if new_game:
+    if before is None or after.game_number != before.game_number:  # a new game
+        if after.game.options.best_of > 1:
+            return f"Game {after.game_number}, round {after.round}"
         return f"Round {after.round}"
     if after.round != before.round:
         return f"Round {after.round}"

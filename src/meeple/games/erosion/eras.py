@@ -31,7 +31,7 @@ class Eras:
 
     __slots__ = ()
 
-    def points(self, seat: int, hidden: bool = True) -> int:
+    def points(self: ErosionState, seat: int, hidden: bool = True) -> int:
         """What the seat would score if the era ended now: 1 per unweathered rock, 2 per
         delta rock, 3 per weathered fossil rock (plus Reefs, legends and the challenge).
         ``hidden=False`` leaves out a challenge card not yet shown to everyone."""
@@ -54,7 +54,7 @@ class Eras:
             total += self.game.challenge_cards[self.challenges[seat]].points
         return total
 
-    def _end_era(self, reason: str) -> ErosionState:
+    def _end_era(self: ErosionState, reason: str) -> ErosionState:
         """Score the era; then break a tie for the next era's start, or for the win."""
         n = self.game.num_players
         era = tuple(self.points(p) for p in range(n))
@@ -85,17 +85,17 @@ class Eras:
 
     # -- the era's chance, from the seed (each a method of its own so that the compiled
     # rules' differential test can follow the same draws: meeple.games.erosion.compiled) ------
-    def tiebreak_draws(self, tied: tuple[int, ...]) -> tuple[int, ...]:
+    def tiebreak_draws(self: ErosionState, tied: tuple[int, ...]) -> tuple[int, ...]:
         """The card each tied seat draws at random from its own hand, -1 for an empty hand
         ('have the competing players draw a card at random from their own hands')."""
         rng = make_rng(self.seed, "erosion", "tiebreak", self.era)
         return tuple(rng.choice(self.hands[p]) if self.hands[p] else -1 for p in tied)
 
-    def start_among(self, seats: tuple[int, ...]) -> int:
+    def start_among(self: ErosionState, seats: tuple[int, ...]) -> int:
         """The next era's start player drawn among seats still tied after the tie-breaker."""
         return make_rng(self.seed, "erosion", "start", self.era).choice(seats)
 
-    def era_decks(self) -> tuple[list[int], list[int], list[int]]:
+    def era_decks(self: ErosionState) -> tuple[list[int], list[int], list[int]]:
         """The next era's WX, H and F decks, top card last: every card but the mountains'
         (hands, discards, deltas, River, decks) by class, shuffled."""
         cat = self.game.catalog
@@ -109,13 +109,13 @@ class Eras:
             make_rng(self.seed, "erosion", "era", era, "deck", d).shuffle(decks[d])
         return decks
 
-    def _guess(self, player: Player, hardness: int) -> ErosionState:
+    def _guess(self: ErosionState, player: Player, hardness: int) -> ErosionState:
         assert self.tie is not None
         i = self.tie.seats.index(player)
         tie = self.tie._replace(guesses=put(self.tie.guesses, i, hardness))
         return replace(self._pop(), tie=tie)
 
-    def _settle_tie(self) -> ErosionState:
+    def _settle_tie(self: ErosionState) -> ErosionState:
         """'The player guessing the closest chooses the tie'; equally close guessers stay
         tied (a seat with no card to draw cannot win the tie-breaker)."""
         tie = self.tie
@@ -136,7 +136,7 @@ class Eras:
         return replace(self, agenda=(Step("choose", chooser),))
 
     def _tie_decided(
-        self, seats: tuple[int, ...], purpose: Literal["start", "win"] | None = None
+        self: ErosionState, seats: tuple[int, ...], purpose: Literal["start", "win"] | None = None
     ) -> ErosionState:
         """The tie is settled in favour of ``seats`` (one seat, or several still tied)."""
         purpose = purpose or (self.tie.purpose if self.tie else "win")
@@ -149,7 +149,7 @@ class Eras:
             seats = (self.start_among(seats),)
         return state._new_era(seats[0])
 
-    def _return_tie_cards(self) -> ErosionState:
+    def _return_tie_cards(self: ErosionState) -> ErosionState:
         if self.tie is None:
             return self
         hands = list(self.hands)
@@ -158,7 +158,7 @@ class Eras:
                 hands[p] = tuple(sorted((*hands[p], c)))
         return replace(self, hands=tuple(hands), tie=None)
 
-    def _new_era(self, start: int) -> ErosionState:
+    def _new_era(self: ErosionState, start: int) -> ErosionState:
         """'All cards except the Atmospheres and mountains ... are separated into 3 process
         decks and shuffled/arranged as in Set Up'; new hands of 3 WX, 2 H and 1 F are dealt
         one card at a time from the starting player; the lowest scorer starts."""
@@ -189,7 +189,7 @@ class Eras:
         return state._note_runout()
 
     @property
-    def returns(self) -> tuple[float, ...]:
+    def returns(self: ErosionState) -> tuple[float, ...]:
         """+1 for the winner and -1 for the others; several seats still tied after the
         tie-breaker share first place with 0."""
         n = self.game.num_players
@@ -200,7 +200,7 @@ class Eras:
         return tuple(0.0 if p in self.winners else -1.0 for p in range(n))
 
     @property
-    def result(self) -> dict[str, Any]:
+    def result(self: ErosionState) -> dict[str, Any]:
         """Scores per era and in total, the winner(s), and why the last era ended."""
         game = self.game
         n = game.num_players

@@ -27,7 +27,7 @@ class Hidden:
 
     __slots__ = ()
 
-    def determinize(self, player: Player, rng: random.Random) -> ErosionState:
+    def determinize(self: ErosionState, player: Player, rng: random.Random) -> ErosionState:
         """Resample what ``player`` cannot see: the other hands (keeping how many cards of
         each deck they hold), the decks' order and contents (keeping their sizes and decks),
         the other deltas (keeping their sizes), the other challenge cards while hidden, and
@@ -66,7 +66,9 @@ class Hidden:
             challenges=challenges,
         )
 
-    def _payment_sample(self, step: Step, pool: list[list[int]], rng: random.Random) -> list[int]:
+    def _payment_sample(
+        self: ErosionState, step: Step, pool: list[list[int]], rng: random.Random
+    ) -> list[int]:
         """Cards a seat in the middle of a Fluvial play must hold to pay for what is left.
 
         Rock types nest in classes (decks), so picking River rocks greedily in a random
@@ -105,7 +107,7 @@ class Hidden:
         return out
 
     def _deal_unknown(
-        self,
+        self: ErosionState,
         pool: list[list[int]],
         others: list[int],
         rng: random.Random,
@@ -151,7 +153,7 @@ class Hidden:
                 at += k
         return tuple(hands), (decks[0], decks[1], decks[2]), tuple(deltas)
 
-    def can_pay(self, seat: int, hand: tuple[int, ...]) -> bool:
+    def can_pay(self: ErosionState, seat: int, hand: tuple[int, ...]) -> bool:
         """Whether ``hand`` can pay for the rest of the seat's Fluvial play."""
         step = self.agenda[0]
         rock = self.game.catalog.rock

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from meeple.core.game import Player
 from meeple.games.erosion.cards import (
     AGE_NAMES,
@@ -26,13 +28,16 @@ from meeple.games.erosion.pieces import (
     without,
 )
 
+if TYPE_CHECKING:
+    from meeple.games.erosion.rules import ErosionState
+
 
 class LegalActions:
     """The legal actions of a state (mixed into :class:`ErosionState`)."""
 
     __slots__ = ()
 
-    def legal_actions(self, player: Player) -> list[ErosionAction]:
+    def legal_actions(self: ErosionState, player: Player) -> list[ErosionAction]:
         """Every action ``player`` may take now (empty if the seat is not to act)."""
         if player not in self.to_act:
             return []
@@ -40,7 +45,7 @@ class LegalActions:
             return self._turn_actions(player)
         return self._step_actions(self.agenda[0])
 
-    def _turn_actions(self, player: Player) -> list[ErosionAction]:
+    def _turn_actions(self: ErosionState, player: Player) -> list[ErosionAction]:
         game = self.game
         cat = game.catalog
         table = game._ids
@@ -76,7 +81,7 @@ class LegalActions:
         out.append(acts[0])
         return out
 
-    def _step_actions(self, step: Step) -> list[ErosionAction]:
+    def _step_actions(self: ErosionState, step: Step) -> list[ErosionAction]:
         game = self.game
         cat = game.catalog
         acts, table = game._actions, game._ids
@@ -104,7 +109,7 @@ class LegalActions:
             return [acts[table[Choose(s)]] for s in self.tie.seats]
         return []
 
-    def _triggerable(self, step: Step) -> list[int]:
+    def _triggerable(self: ErosionState, step: Step) -> list[int]:
         cat = self.game.catalog
         return [
             i
@@ -112,14 +117,14 @@ class LegalActions:
             if (step.age == "any" or atm.age == step.age) and i not in self.triggered
         ]
 
-    def why_illegal(self, player: Player, action: ErosionAction) -> str | None:
+    def why_illegal(self: ErosionState, player: Player, action: ErosionAction) -> str | None:
         """None for a legal action; otherwise the rule it breaks, as specifically as we can."""
         legal = self.legal_actions(player)
         if action in legal:
             return None
         return self._reason(player, action) or f"{action} is not possible now"
 
-    def _reason(self, player: Player, action: ErosionAction) -> str | None:
+    def _reason(self: ErosionState, player: Player, action: ErosionAction) -> str | None:
         game = self.game
         cat = game.catalog
         phase = self.phase
@@ -201,11 +206,11 @@ class LegalActions:
                 return f"{action.card} can hillslope 1 to {self.hillslope_reach(c, m)} rocks"
         if isinstance(action, (Draw, Redraw)):
             hand = len(self.hands[player])
-            wanted = HAND_SIZE - hand if isinstance(action, Draw) else HAND_SIZE
+            up_to = HAND_SIZE - hand if isinstance(action, Draw) else HAND_SIZE
             if isinstance(action, Draw) and hand >= HAND_SIZE:
                 return "your hand is full (6 cards)"
             caps = self.draw_caps(player)
-            total = min(wanted, sum(caps))
+            total = min(up_to, sum(caps))
             if total == 0:
                 return "the draw limits (or empty decks) allow no card to be drawn"
             return (

@@ -3,6 +3,8 @@ and how a player writes one (``weather WX12 on 1 x2``)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from meeple.core.errors import NotationError
 from meeple.games.erosion.cards import PROCESS_DECKS
 from meeple.games.erosion.pieces import (
@@ -39,7 +41,11 @@ class Notation:
     which builds the list once per game: its length depends on the seats and the cards)."""
 
     catalog: Catalog
-    num_players: int
+    if TYPE_CHECKING:
+        # The game's seats (a read-only property of the game that mixes this in).
+        @property
+        def num_players(self) -> int: ...
+
     _actions: tuple[ErosionAction, ...]
     _ids: dict[ErosionAction, int]
 
@@ -133,13 +139,15 @@ class Notation:
                     raise NotationError(f"{text!r}: there is no Atmosphere card {card} ({atms})")
                 return self._known(Trigger(card), text)
             card = self._card_id(m.group(2), None)
-            cls2 = {"uplift": Uplift, "transport": Transport, "pay": Pay}[verb]
-            return self._known(cls2(card), text)
+            by_card: dict[str, type[Uplift | Transport | Pay]]
+            by_card = {"uplift": Uplift, "transport": Transport, "pay": Pay}
+            return self._known(by_card[verb](card), text)
         m = _NUMBER_RE.match(text)
         if m:
             verb, number = m.group(1).lower(), int(m.group(2))
-            cls3 = {"guess": Guess, "choose": Choose, "fault": Fault}[verb]
-            return self._known(cls3(number), text)
+            by_number: dict[str, type[Guess | Choose | Fault]]
+            by_number = {"guess": Guess, "choose": Choose, "fault": Fault}
+            return self._known(by_number[verb](number), text)
         raise NotationError(f"{text!r} is not an Erosion action; {self.notation_help()}")
 
     def _card_id(self, text: str, deck: str | None) -> str:
@@ -158,10 +166,9 @@ class Notation:
             return self._actions[found]
         cat = self.catalog
         n = self.num_players
-        if getattr(action, "mountain", 0) >= n:
-            raise NotationError(
-                f"{text!r}: there is no mountain {action.mountain} (seats 0-{n - 1})"
-            )
+        mountain = getattr(action, "mountain", 0)
+        if mountain >= n:
+            raise NotationError(f"{text!r}: there is no mountain {mountain} (seats 0-{n - 1})")
         if isinstance(action, Weather):
             c = cat.index[action.card]
             if cat.kind[c] == "weather_types":

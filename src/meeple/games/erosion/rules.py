@@ -607,7 +607,7 @@ class ErosionState(LegalActions, Transitions, Eras, Hidden, State[ErosionAction]
         ids = cat.ids
         n = game.num_players
         step = self.agenda[0] if self.agenda else None
-        view = {
+        view: dict[str, Any] = {
             "game": game.name,
             "seat": player,
             "seats": [game.seat_name(p) for p in range(n)],

@@ -50,11 +50,11 @@ class Transitions:
 
     __slots__ = ()
 
-    def _next(self, player: Player, action: ErosionAction) -> ErosionState:
+    def _next(self: ErosionState, player: Player, action: ErosionAction) -> ErosionState:
         state = self._act(player, action)
         return state._settle()
 
-    def _act(self, player: Player, action: ErosionAction) -> ErosionState:
+    def _act(self: ErosionState, player: Player, action: ErosionAction) -> ErosionState:
         cat = self.game.catalog
         if isinstance(action, Pass):
             return self._pass(player)
@@ -102,10 +102,12 @@ class Transitions:
             return self._pop()._tie_decided((action.seat,))
         raise TypeError(f"not an Erosion action: {action!r}")
 
-    def _pop(self) -> ErosionState:
+    def _pop(self: ErosionState) -> ErosionState:
         return replace(self, agenda=self.agenda[1:])
 
-    def _process(self, player: Player, card: int, action: ErosionAction) -> ErosionState:
+    def _process(
+        self: ErosionState, player: Player, card: int, action: ErosionAction
+    ) -> ErosionState:
         """Resolve a WX, H or F play: its rocks, then what follows in the turn."""
         tail = (Step("refill", player), Step("end", player))
         if isinstance(action, Fluvial):
@@ -128,7 +130,7 @@ class Transitions:
             return replace(state, agenda=(tail[0], *uplift, tail[1]))
         return replace(state, agenda=(*uplift, *tail))
 
-    def _erode(self, mountain: int, rocks: int) -> ErosionState:
+    def _erode(self: ErosionState, mountain: int, rocks: int) -> ErosionState:
         """Move the top ``rocks`` (weathered) rocks of a mountain to the River."""
         top = self.mountains[mountain][:rocks]
         state = replace(
@@ -139,7 +141,7 @@ class Transitions:
         )
         return state._weather(mountain, []) if self.below(mountain) else state
 
-    def _weather(self, mountain: int, rocks: list[int]) -> ErosionState:
+    def _weather(self: ErosionState, mountain: int, rocks: list[int]) -> ErosionState:
         """Mark rocks of a mountain weathered: those that join the weathered run at the top
         count in :attr:`weathered`, the others (pass-over only) in :attr:`weathered_below`."""
         pile = self.mountains[mountain]
@@ -156,7 +158,7 @@ class Transitions:
             state = replace(state, weathered_below=lists if any(lists) else ())
         return state
 
-    def _draw(self, player: Player, counts: tuple[int, int, int]) -> ErosionState:
+    def _draw(self: ErosionState, player: Player, counts: tuple[int, int, int]) -> ErosionState:
         """Draw from the tops of the decks (all chosen before looking)."""
         decks = list(self.decks)
         drawn: list[int] = []
@@ -170,14 +172,14 @@ class Transitions:
         )
         return state._note_runout()
 
-    def _note_runout(self) -> ErosionState:
+    def _note_runout(self: ErosionState) -> ErosionState:
         """Start counting passes once a deck has run out ('after the last card has been
         drawn from any deck')."""
         if self.runout_passes is None and not all(self.decks):
             return replace(self, runout_passes=(0,) * self.game.num_players)
         return self
 
-    def _uplift(self, player: Player, card: int) -> ErosionState:
+    def _uplift(self: ErosionState, player: Player, card: int) -> ErosionState:
         """A card from the hand goes to the base of the mountain; 'upon uplift' architecture
         resolves at once (Advanced Rules)."""
         cat = self.game.catalog
@@ -201,7 +203,7 @@ class Transitions:
             extra = tuple(Step("fault", player) for _ in range(effect.rocks))
         return replace(state, agenda=extra + state.agenda)
 
-    def _pay(self, player: Player, card: int) -> ErosionState:
+    def _pay(self: ErosionState, player: Player, card: int) -> ErosionState:
         """The paid rock goes to the discards and the River rock to the delta."""
         step = self.agenda[0]
         river_rock = step.card
@@ -217,14 +219,14 @@ class Transitions:
             agenda=rest,
         )
 
-    def pass_ends_era(self, player: Player) -> bool:
+    def pass_ends_era(self: ErosionState, player: Player) -> bool:
         """Whether ``player`` passing now ends the era: every player has then passed in a
         row, or it is ``player``'s second pass since a deck ran out."""
         if self.passes_in_row + 1 >= self.game.num_players:
             return True
         return self.runout_passes is not None and self.runout_passes[player] + 1 >= 2
 
-    def _pass(self, player: Player) -> ErosionState:
+    def _pass(self: ErosionState, player: Player) -> ErosionState:
         """A pass; the era ends when all players pass in a row, or when a seat passes the
         second time after a deck ran out (:meth:`pass_ends_era`)."""
         runout = self.runout_passes
@@ -237,7 +239,7 @@ class Transitions:
             return state._end_era(second_pass(self.game.seat_name(player)))
         return replace(state, agenda=(Step("end", player),))
 
-    def _end_turn(self) -> ErosionState:
+    def _end_turn(self: ErosionState) -> ErosionState:
         n = self.game.num_players
         return replace(
             self,
@@ -248,7 +250,7 @@ class Transitions:
         )
 
     def automatic_steps(
-        self, player: Player, action: ErosionAction
+        self: ErosionState, player: Player, action: ErosionAction
     ) -> list[tuple[Player, ErosionAction]]:
         """The steps with a single possible choice that the engine takes itself once
         ``player`` has played ``action`` here (a forced draw, uplift or payment), in order:
@@ -257,7 +259,9 @@ class Transitions:
         self._act(player, action)._settle(taken)
         return taken
 
-    def _settle(self, taken: list[tuple[Player, ErosionAction]] | None = None) -> ErosionState:
+    def _settle(
+        self: ErosionState, taken: list[tuple[Player, ErosionAction]] | None = None
+    ) -> ErosionState:
         """Carry out every step that needs no decision; stop at the next real choice.
         ``taken``: a list that the single-choice actions taken are added to."""
         state = self
@@ -287,7 +291,7 @@ class Transitions:
         return state._claim_legends()
 
     # -- legends (variant) ------------------------------------------------------------------
-    def legend_met(self, legend: int, seat: int) -> bool:
+    def legend_met(self: ErosionState, legend: int, seat: int) -> bool:
         """A legend's condition: the height, and the capstone rock type (basic claims), or
         both listed types as the top two rocks in any order (advanced claims)."""
         card = self.game.legend_cards[legend]
@@ -300,7 +304,7 @@ class Transitions:
             return len(rocks) >= 2 and sorted(cat.rock[r] for r in rocks[:2]) == sorted(wanted)
         return cat.rock[rocks[0]] in wanted
 
-    def _claim_legends(self) -> ErosionState:
+    def _claim_legends(self: ErosionState) -> ErosionState:
         if not self.game.legend_cards or self.over:
             return self
         n = self.game.num_players
@@ -316,7 +320,7 @@ class Transitions:
         owned = tuple(owners)
         return self if owned == self.legends else replace(self, legends=owned)
 
-    def challenge_met(self, seat: int) -> bool:
+    def challenge_met(self: ErosionState, seat: int) -> bool:
         """Whether the seat meets its challenge card's condition now."""
         if not self.challenges:
             return False

@@ -3,6 +3,8 @@ steps and their resolution, and the effects of actions and edges."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from meeple.core.words import counted
 from meeple.games.squad_combat.content import DIE_FACES, Card
 from meeple.games.squad_combat.pieces import (
@@ -15,13 +17,16 @@ from meeple.games.squad_combat.pieces import (
 )
 from meeple.games.squad_combat.windows import Windows
 
+if TYPE_CHECKING:
+    from meeple.games.squad_combat.rules import _Transition
+
 
 class Combat(Windows):
     """The transitions of a card being performed (mixed into the working copy)."""
 
     __slots__ = ()
 
-    def announce(self, seat: int, card: int, slot: int) -> None:
+    def announce(self: _Transition, seat: int, card: int, slot: int) -> None:
         """'Announce you are playing the card. Pay for any costs': the card leaves the hand,
         energy is spent at once; dice and card costs follow as decisions."""
         spec = self.game.cards[card]
@@ -35,7 +40,7 @@ class Combat(Windows):
         )
         self.say(f"{self.who(seat, slot)} plays {spec.name} ({spec.cost}).")
 
-    def refresh_dice(self, seat: int, slot: int) -> None:
+    def refresh_dice(self: _Transition, seat: int, slot: int) -> None:
         """'Pay the character's dice refresh energy cost to roll a number of dice equal to
         the character's dice pool value and add them to the character.' The energy is paid
         now; under ``edge_windows=anytime`` every seat may play an unrestricted edge before
@@ -51,7 +56,7 @@ class Combat(Windows):
         else:
             self.roll_refresh()
 
-    def roll_refresh(self) -> None:
+    def roll_refresh(self: _Transition) -> None:
         """The refresh announced in this action phase rolls its dice."""
         seat, slot = self.phase, self.refreshing
         self.refreshing = -1
@@ -70,7 +75,7 @@ class Combat(Windows):
         else:
             self.advance_phase(seat)
 
-    def drop_die(self, seat: int, value: int) -> None:
+    def drop_die(self: _Transition, seat: int, value: int) -> None:
         """'Remove dice from the character until they no longer have more dice on them than
         their dice pool value', the player choosing which."""
         slot = self.dropping
@@ -81,7 +86,7 @@ class Combat(Windows):
             self.say(f"{self.who(seat, slot)} keeps {dice_text(ch.dice)}.")
             self.advance_phase(seat)
 
-    def choose_die(self, seat: int, kind: str, value: int) -> None:
+    def choose_die(self: _Transition, seat: int, kind: str, value: int) -> None:
         """The boost die, or attack step 3: the attack die, then the defense die (0 when
         declined). Once both are chosen the reaction windows open."""
         perf = self.stack[-1]
@@ -105,7 +110,7 @@ class Combat(Windows):
             self.say(f"{self.who(owner, slot)} declines the {role} die (counts as 0).")
 
     # -- resolving --------------------------------------------------------------------------
-    def resolve(self) -> None:
+    def resolve(self: _Transition) -> None:
         """Resolve the top card, discard it (or attach it as a wound), and move on."""
         perf = self.stack[-1]
         self.stack = self.stack[:-1]
@@ -121,7 +126,7 @@ class Combat(Windows):
             # An action or attack was the player's action; an edge takes no action phase.
             self.advance_phase(perf.player)
 
-    def resolve_attack(self, perf: Performance, card: Card) -> bool:
+    def resolve_attack(self: _Transition, perf: Performance, card: Card) -> bool:
         """Attack steps 4 and 5: ratings with modifiers; a hit puts the card under the
         defender as a wound. Returns whether the card was attached."""
         assert perf.target is not None and perf.attack_die is not None
@@ -146,7 +151,7 @@ class Combat(Windows):
             self.remove_character(seat, slot)
         return True
 
-    def remove_character(self, seat: int, slot: int) -> None:
+    def remove_character(self: _Transition, seat: int, slot: int) -> None:
         """'If a character ever has a wound value ... greater than or equal to its life,
         remove it from the game.' Its wound cards go to their owners' discard piles."""
         ch = self.parties[seat][slot]
@@ -161,7 +166,7 @@ class Combat(Windows):
             if len(alive) == 1:
                 self.end(alive[0], "last player with a character alive")
 
-    def resolve_effect(self, perf: Performance, card: Card) -> None:
+    def resolve_effect(self: _Transition, perf: Performance, card: Card) -> None:
         """An action's or edge's effect (see ``content.EFFECT_HELP``)."""
         amount = card.amount or 0
         effect = card.effect
@@ -210,7 +215,7 @@ class Combat(Windows):
             self.set_character(seat, slot, ch._replace(spent=max(0, ch.spent - amount)))
             self.say(f"{card.name} restores energy to {self.who(seat, slot)}.")
 
-    def fizzle(self) -> None:
+    def fizzle(self: _Transition) -> None:
         """A card whose last target vanished while its costs were paid has no effect."""
         perf = self.stack[-1]
         card = self.game.cards[perf.card]

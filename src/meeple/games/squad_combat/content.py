@@ -285,6 +285,7 @@ class Card(_Traited):
         head = f"{self.kind} ({'/'.join(self.traits)}) {self.cost}"
         if self.kind == "attack":
             return f"{head}: hit {self.hit:+d}, damage {self.damage}"
+        assert self.amount is not None  # an action or edge has one (checked on load)
         effect = EFFECT_HELP[str(self.effect)].format(
             n=self.amount, cards=counted(self.amount, "card")
         )

@@ -4,7 +4,7 @@ state: the log, characters, hands, discards, dice, draws and the card being perf
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from meeple.core.rng import make_rng
 from meeple.games.squad_combat.pieces import LOG_LINES, Character, put
@@ -22,6 +22,11 @@ class Edits(Reading):
     discarded: int
     winner: int | None
     log: tuple[str, ...]
+
+    if TYPE_CHECKING:
+        # The fields are the slots of the working copy, rules._Table, which
+        # dataclasses.make_dataclass builds from the state's fields (unseen by mypy).
+        def __setattr__(self, name: str, value: Any) -> None: ...
 
     def say(self, line: str) -> None:
         """Add a line to the log."""

@@ -219,7 +219,7 @@ class Reading:
         if kind in WINDOWS:
             return [*self.playable(seat, self.window_timings(seat)), DONE]
         if kind == END_DISCARD:
-            return [game.discard[k] for k in sorted(set(self.hands[seat]))] + [DONE]
+            return [*[game.discard[k] for k in sorted(set(self.hands[seat]))], DONE]
         if kind == DROP:
             dice = self.parties[seat][self.dropping].dice
             return [game.drop[v] for v in sorted(set(dice))]
@@ -239,5 +239,5 @@ class Reading:
         if kind in (ATTACK_DIE, DEFENSE_DIE):
             assert perf.target is not None
             owner, slot = (seat, perf.slot) if kind == ATTACK_DIE else perf.target
-            return [NO_DIE] + [game.die[v] for v in sorted(set(self.parties[owner][slot].dice))]
+            return [NO_DIE, *[game.die[v] for v in sorted(set(self.parties[owner][slot].dice))]]
         return []

@@ -36,7 +36,7 @@ SQUAD_COLUMNS = ("", "character", "life", "wounds", "energy", "dice", "pool", "t
 def _squad_rows(state: SquadCombatState, seat: int) -> list[tuple[Text, ...]]:
     """The cells of one squad's rows, in the order of :data:`SQUAD_COLUMNS`."""
     game = state.game
-    rows = []
+    rows: list[tuple[Text, ...]] = []
     for slot in range(PARTY_SIZE):
         ch = state.parties[seat][slot]
         card = game.characters[ch.card]

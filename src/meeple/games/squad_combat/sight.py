@@ -93,7 +93,7 @@ def information_key(state: SquadCombatState, player: Player) -> Hashable:
         tuple(len(h) for h in state.hands),
         tuple(len(d) for d in state.decks),
         tuple(tuple(keys[k] for k in pile) for pile in state.discards),
-        tuple(p._replace(card=keys[p.card]) for p in state.stack),
+        tuple((p.player, keys[p.card], *p[2:]) for p in state.stack),
         state.dropping,
         state.discarding,
         state.discarded,

@@ -11,7 +11,7 @@ spent. Before its first symbol it takes a Mulligan when its best plan looks bad 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from meeple.core.agent import Observation
 from meeple.core.game import Game
@@ -34,6 +34,7 @@ from meeple.games.triangle_clock.rules import (
     Pick,
     Seat,
     TriangleClockAction,
+    TriangleClockGame,
     TriangleClockState,
 )
 
@@ -63,7 +64,8 @@ class HeuristicAgent:
         keep_weight: float = 0.3,
         mulligan_below: float = -1.2,
     ) -> None:
-        self.game = game
+        # The registry builds it for its own game.
+        self.game = cast(TriangleClockGame, game)
         self.rng = make_rng(seed, "triangle-clock-heuristic")
         self.samples = samples
         self.recall = recall
@@ -112,7 +114,9 @@ class HeuristicAgent:
         if len(legal) == 1:
             return legal[0]
         me = observation.player
-        samples = [observation.determinize(self.rng) for _ in range(self.samples)]
+        samples = [
+            cast(TriangleClockState, observation.determinize(self.rng)) for _ in range(self.samples)
+        ]
         state = samples[0]
         assert isinstance(state, TriangleClockState)
         ranking: Ranking = state.game.ranking

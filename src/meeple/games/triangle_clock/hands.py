@@ -288,7 +288,7 @@ def _ranking(path: str | None, tie_break: TieBreak, stamp: str | None) -> Rankin
 def possible_hands(shared: Symbol, cards: Sequence[Card]) -> list[tuple[Symbol, ...]]:
     """Every hand a round can make from ``cards`` (no items): the shared symbol, both symbols
     of one card and one symbol of another."""
-    hands = []
+    hands: list[tuple[Symbol, ...]] = []
     for full in cards:
         a, b = CARDS[full]
         for other in cards:

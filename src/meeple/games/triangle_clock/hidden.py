@@ -25,7 +25,7 @@ from meeple.games.triangle_clock.pieces import (
 )
 
 if TYPE_CHECKING:
-    from meeple.games.triangle_clock.rules import TriangleClockState
+    from meeple.games.triangle_clock.rules import TriangleClockAction, TriangleClockState
 
 
 class Hidden:
@@ -33,7 +33,9 @@ class Hidden:
 
     __slots__ = ()
 
-    def determinize(self, player: Player, rng: random.Random) -> TriangleClockState:
+    def determinize(
+        self: TriangleClockState, player: Player, rng: random.Random
+    ) -> TriangleClockState:
         """A state consistent with what ``player`` knows, the rest resampled.
 
         Known, and kept: everything in the seat's view (its hand and pending choice, every
@@ -74,7 +76,8 @@ class Hidden:
             # the opponent has submitted, but what stays hidden: any allowed choice
             probe = replace(self, seats=seats, pending=Submissions.open((other,)))
             options = [a for a in probe.legal_actions(other) if isinstance(a, Pick)]
-            pending = Submissions.open(SEATS).submit(other, rng.choice(options))
+            opened: Submissions[TriangleClockAction] = Submissions.open(SEATS)
+            pending = opened.submit(other, rng.choice(options))
         orders = self._resampled_orders(rng)
         return replace(
             self,
@@ -85,7 +88,7 @@ class Hidden:
             pending=pending,
         )
 
-    def decision_start(self) -> TriangleClockState:
+    def decision_start(self: TriangleClockState) -> TriangleClockState:
         """This state with the open decision's hidden submissions taken back: the
         ``State`` default for the one field that holds them (``pending``), without looking
         through every field for it at each sample of a search."""
@@ -95,13 +98,15 @@ class Hidden:
         return replace(self, pending=pending.rewound())
 
     @property
-    def revealed_in_block(self) -> int:
+    def revealed_in_block(self: TriangleClockState) -> int:
         """How many shared symbols of the current order have been revealed."""
         if self.phase is Phase.OVER:
             return BLOCK
         return (self.round - 1) % BLOCK + (0 if self.phase is Phase.MEMORISE else 1)
 
-    def _resampled_orders(self, rng: random.Random) -> tuple[tuple[Symbol, ...], ...]:
+    def _resampled_orders(
+        self: TriangleClockState, rng: random.Random
+    ) -> tuple[tuple[Symbol, ...], ...]:
         """Shared orders with every symbol not yet revealed (and not shown now) reshuffled."""
         orders = []
         for block, order in enumerate(self.orders):
@@ -114,14 +119,14 @@ class Hidden:
             orders.append((*order[:known], *future))
         return tuple(orders)
 
-    def memory(self, player: Player) -> Hashable | None:
+    def memory(self: TriangleClockState, player: Player) -> Hashable | None:
         """During a memorise step, the order shown (with its block): what a player with
         perfect memory keeps once it is hidden again. Nothing at other steps."""
         if self.phase is not Phase.MEMORISE:
             return None
         return (self.block, self.orders[self.block])
 
-    def recalling(self, memories: Sequence[Hashable]) -> TriangleClockState:
+    def recalling(self: TriangleClockState, memories: Sequence[Hashable]) -> TriangleClockState:
         """This sample with the current block's order put back as remembered (the latest
         memory of this block; one that contradicts the symbols revealed is ignored)."""
         state = self
@@ -131,7 +136,7 @@ class Hidden:
                     state = self.remembering(memory[1])
         return state
 
-    def remembering(self, order: tuple[Symbol, ...]) -> TriangleClockState:
+    def remembering(self: TriangleClockState, order: tuple[Symbol, ...]) -> TriangleClockState:
         """This state with the current block's order of shared symbols replaced by ``order``:
         how an agent that remembers the memorise step puts its memory into a sample.
 

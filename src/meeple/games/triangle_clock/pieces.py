@@ -91,7 +91,7 @@ def parse_items(text: str) -> tuple[frozenset[Item], frozenset[Item]]:
             f"{text!r} is not an allocation; write seat 0's items / seat 1's items, "
             f"e.g. {SEED_ITEMS} (or none)"
         )
-    out = []
+    out: list[frozenset[Item]] = []
     for half in halves:
         words = [w.strip() for w in half.split("+")]
         if words in (["none"], [""]):

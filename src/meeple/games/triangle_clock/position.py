@@ -113,9 +113,9 @@ def check(state: TriangleClockState) -> str | None:
         return f"there are {ROUNDS // BLOCK} orders of shared symbols"
     if state.phase is not Phase.OVER and state.pending.seats != (0, 1):
         return "both seats take part in the open decision"
-    for seat, chosen in zip(state.pending.seats, state.pending.chosen, strict=True):
-        if chosen is not None and state.why_illegal(seat, chosen) is not None:
-            return f"{game.seat_name(seat)}'s pending choice: {state.why_illegal(seat, chosen)}"
+    for p, chosen in zip(state.pending.seats, state.pending.chosen, strict=True):
+        if chosen is not None and state.why_illegal(p, chosen) is not None:
+            return f"{game.seat_name(p)}'s pending choice: {state.why_illegal(p, chosen)}"
     return None
 
 

@@ -463,7 +463,7 @@ def _review_job(
     """A review of these moves, under the server's limits: its search budget, and whether
     the judge may solve the rules first (the variants the server prepares for its agents)."""
     solve = hub.limits.prepare_any_variant or any(
-        getattr(factory, "shipped", None) is not None and factory.shipped(game)
+        (shipped := getattr(factory, "shipped", None)) is not None and shipped(game)
         for factory in available_agents(game).values()
     )
     iterations = hub.limits.review_iterations or None

@@ -103,10 +103,17 @@ class Client:
         """Play random legal moves until the match ends (or ``moves`` were played)."""
         played = 0
         while moves is None or played < moves:
-            await self.wait_for(lambda: self.my_turn() or self.state["status"] == "finished", 120)
-            if self.state["status"] == "finished":
-                break
+            await self.wait_for(
+                lambda: (
+                    self.my_turn()
+                    or (self.state is not None and self.state["status"] == "finished")
+                ),
+                120,
+            )
             state = self.state
+            assert state is not None  # the wait ends on a state
+            if state["status"] == "finished":
+                break
             move = rng.choice(state["legal"])
             acks = len(self.acks)
             errors = len(self.errors)
@@ -118,7 +125,9 @@ class Client:
                 await self.wait_for(lambda s=state: self.state is not s)
                 continue
             played += 1
-            await self.wait_for(lambda a=acks: self.state["seq"] >= self.acks[a])
+            await self.wait_for(
+                lambda a=acks: self.state is not None and self.state["seq"] >= self.acks[a]
+            )
         return played
 
     async def close(self) -> None:

@@ -479,7 +479,11 @@ class Hub(Referee):
                 raise ServerError("a move needs exactly one of action (its notation) or action_id")
             game = match.game
             # Both raise a MeepleError naming what is allowed (ActionIdError: the id range).
-            action = game.parse_action(text) if text is not None else game.action_from_id(action_id)
+            if text is not None:
+                action = game.parse_action(text)
+            else:
+                assert action_id is not None  # exactly one of the two was given
+                action = game.action_from_id(action_id)
             if match.tutorial is not None:
                 self._check_script(match, seat, action)
             await self._commit(match, seat, action, ack=conn)

@@ -318,7 +318,7 @@ def state_message(match: LiveMatch, conn: Connection, now: float) -> dict[str, A
     revealed = conn.concealed is not None and (over or conn.concealed < match.decision_base)
     if conn.log_sent > match.seq:
         start = 0
-    elif revealed:
+    elif revealed and conn.concealed is not None:  # (revealed: it is not None)
         start = conn.concealed
     else:
         start = conn.log_sent
@@ -329,7 +329,7 @@ def state_message(match: LiveMatch, conn: Connection, now: float) -> dict[str, A
         conn.concealed = still[0] if still else None
     to_act = list(state.to_act) if stored.status == "playing" else []
     can_move = seat is not None and seat in to_act and match.seat_is_person(seat)
-    legal = state.legal_actions(seat) if can_move else []
+    legal = state.legal_actions(seat) if can_move and seat is not None else []
     decision = state.decision_start().to_act
     return {
         "type": "state",

@@ -303,7 +303,8 @@ class Lobby:
         (``--prepare-any-variant``): another variant is refused here.
         """
         build = agent_builder(spec, game)
-        factory = available_agents(game)[parse_spec(spec).name]
+        # A factory with data to prepare also says which variants are shipped.
+        factory: Any = available_agents(game)[parse_spec(spec).name]
         unprepared = getattr(factory, "unprepared", None)
         reason = unprepared(game) if unprepared is not None else None
         if reason is not None and not (self.limits.prepare_any_variant or factory.shipped(game)):

@@ -79,6 +79,7 @@ class Preparer:
         """Start making what the game's solved agent needs (the data its judge reads), where
         it is missing and this server prepares the variant; the judge falls back to a
         search otherwise."""
+        factory: Any  # a factory with data to prepare also says which variants are shipped
         for name, factory in available_agents(game).items():
             unprepared = getattr(factory, "unprepared", None)
             if unprepared is None or unprepared(game) is None:

@@ -30,7 +30,7 @@ _LOADING = threading.Lock()
 class StageAt(NamedTuple):
     """Where a state lies in a solution: its stage game, and how a seat plays it."""
 
-    index: int
+    index: int  # type: ignore[assignment]  # a field by this name hides tuple.index
     """The stage game's index in the solution's model."""
     stage: StageGame
     left: int

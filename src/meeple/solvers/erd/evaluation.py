@@ -314,6 +314,7 @@ def play_recorded(
     while not state.is_over:
         player = state.to_act[0]
         action = agents[player].act(Observation(state, player))
+        assert isinstance(action, Allocate)
         after = state.apply(player, action)
         assert isinstance(after, ErdState)
         state = after

@@ -135,8 +135,8 @@ def value_iteration(
         change = float(moved.max()) if count else 0.0
         values.append(new)
         due = set()
-        for i in np.flatnonzero(moved > tolerance):
-            due |= feeds[int(i)]
+        for changed in np.flatnonzero(moved > tolerance):
+            due |= feeds[int(changed)]
     return Solution(
         model,
         horizon,

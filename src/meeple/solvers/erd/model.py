@@ -267,7 +267,13 @@ def _classes(game: ErdGame, allocations: tuple[Allocate, ...]) -> list[list[Allo
 
 def _merge_alike(stage: StageGame) -> StageGame:
     """Merge rows (and columns) whose cells are identical against every reply."""
-    cells = (stage.successor, stage.sign, stage.payoff, stage.reason, stage.flags)
+    cells: tuple[np.ndarray, ...] = (
+        stage.successor,
+        stage.sign,
+        stage.payoff,
+        stage.reason,
+        stage.flags,
+    )
     keep_rows = _alike(stage.rows, list(cells))
     rows = [[a for i in group for a in stage.rows[i]] for group in keep_rows]
     lead_rows = [g[0] for g in keep_rows]

@@ -56,7 +56,7 @@ def summarise(solution: Solution, cross_sample: int = 50) -> dict[str, Any]:
     start = model.start_index
     row, _ = solution.mixes(start, solution.horizon)
     stage = model.states[start]
-    mix = sorted(
+    mix: list[list[Any]] = sorted(
         ([str(stage.rows[i][0]), len(stage.rows[i]), float(row[i])] for i in range(len(row))),
         key=lambda e: -e[2],
     )

@@ -51,7 +51,7 @@ from meeple.games.erd.pieces import (
     Cards,
     Side,
 )
-from meeple.games.erd.rounds import Combat, GameEnd, game_end
+from meeple.games.erd.rounds import Combat, EndReason, GameEnd, Outcome, game_end
 from meeple.games.erd.rules import ErdGame, ErdState
 
 compiled = kernel(nogil=True)
@@ -79,9 +79,16 @@ RECORD = 6
 """Values per game over: winner, reason, round, three numbers."""
 R_WINNER, R_REASON, R_ROUND, R_NUMBERS = 0, 1, 2, 3
 
-OUTCOMES = ("one_rush", "both_total", "both_rush", "exact_tie", "held")
+OUTCOMES: tuple[Outcome, ...] = ("one_rush", "both_total", "both_rush", "exact_tie", "held")
 ONE_RUSH, BOTH_TOTAL, BOTH_RUSH, EXACT_TIE, HELD = range(5)
-REASONS = ("rush", "both_rushes", "pre_escalation", "mercy", "mercy_draw", "round_limit")
+REASONS: tuple[EndReason, ...] = (
+    "rush",
+    "both_rushes",
+    "pre_escalation",
+    "mercy",
+    "mercy_draw",
+    "round_limit",
+)
 RUSH, BOTH_RUSHES, PRE_ESCALATION, MERCY, MERCY_DRAW, ROUND_LIMIT = range(6)
 MERCY_RULES = (None, "0.01", "0.02", "empty")
 

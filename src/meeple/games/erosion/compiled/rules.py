@@ -42,6 +42,8 @@ and a later process loaded the cache in 0.3 s of CPU.
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 
 from meeple.core.errors import OptionError
@@ -56,6 +58,7 @@ from meeple.games.erosion.pieces import (
     WX,
     Choose,
     Draw,
+    ErosionAction,
     F,
     Fault,
     Fluvial,
@@ -66,6 +69,7 @@ from meeple.games.erosion.pieces import (
     Pay,
     Redraw,
     Step,
+    StepKind,
     Tie,
     Transport,
     Trigger,
@@ -266,7 +270,10 @@ def _effect_tables(game: ErosionGame, rocks: list[str]) -> list[list[int]]:
     rock class; then the ages that 'upon uplift' triggers list, one after the other."""
     cat = game.catalog
     names = sorted(set(cat.process_name))
-    kinds, first, second, ages = [], [], [], []
+    kinds: list[int] = []
+    first: list[int] = []
+    second: list[int] = []
+    ages: list[int] = []
     for effect in cat.effect:
         kind = effect.kind if effect is not None else ""
         a, b = 0, 1
@@ -444,9 +451,10 @@ def _card(step: Step) -> int:
 
 def _step(kind: str, seat: int, number: int, card: int) -> Step:
     """The step of an agenda entry (the inverse of :func:`_card`)."""
-    if kind == "trigger":
-        return Step(kind, seat, number, -1, fs.AGE_NAMES[card])
-    return Step(kind, seat, number, card)
+    step_kind = cast("StepKind", kind)  # a name of fs.STEP_NAMES other than its unused ""
+    if step_kind == "trigger":
+        return Step(step_kind, seat, number, -1, fs.AGE_NAMES[card])
+    return Step(step_kind, seat, number, card)
 
 
 def decode(game: ErosionGame, array: np.ndarray, seed: int) -> ErosionState:
@@ -557,7 +565,7 @@ def playout(state: ErosionState, seed: int) -> tuple[float, ...]:
     return playouts(state, 1, seed)
 
 
-def values(state: ErosionState, seat: int, actions: list[object], seed: int) -> list[float]:
+def values(state: ErosionState, seat: int, actions: list[ErosionAction], seed: int) -> list[float]:
     """``seat``'s return after each of its ``actions`` in ``state`` (a determinization where
     only ``seat`` acts), each then played out as :func:`playout` plays from the state after
     it with ``seed``, in one compiled call: flat search's candidates in a world, sparing the

@@ -32,6 +32,7 @@ from meeple.games.squad_combat.compiled import rules, transitions
 from meeple.games.squad_combat.compiled.reading import compiled
 
 if TYPE_CHECKING:
+    from meeple.games.squad_combat.actions import SquadAction
     from meeple.games.squad_combat.rules import SquadCombatState
 
 EPSILON = 0.1
@@ -535,7 +536,7 @@ def _field_values(
 
 
 def values_field(
-    state: SquadCombatState, player: int, actions: list[object], seed: int
+    state: SquadCombatState, player: int, actions: list[SquadAction], seed: int
 ) -> list[float]:
     """``player``'s return after each of its legal ``actions`` in ``state`` (a
     determinization where only ``player`` acts) and then the field rollout with ``seed``,

@@ -69,6 +69,7 @@ from meeple.games.triangle_clock.pieces import (
     Seat,
     SeatRound,
     Supply,
+    TriangleClockAction,
 )
 from meeple.games.triangle_clock.rules import TriangleClockGame, TriangleClockState
 
@@ -228,7 +229,7 @@ def decode(game: TriangleClockGame, array: np.ndarray, seed: int = 0) -> Triangl
         picks = tuple(_pick(game, a) for a in v[base + PICKS : base + PICKS + 3] if a >= 0)
         seats.append(Seat(hand, picks, tuple(v[base + USES : base + USES + 3]), v[base + SCORE]))
     waiting: tuple[int, ...] = ()
-    chosen: tuple[object, ...] = ()
+    chosen: tuple[TriangleClockAction | None, ...] = ()
     if phase is not Phase.OVER:
         waiting = (0, 1)
         chosen = tuple(
