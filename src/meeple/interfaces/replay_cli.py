@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
-import click
 import typer
 from rich.console import Group, RenderableType
 from rich.markup import escape
@@ -266,7 +265,7 @@ def replay_command(
         console.print(f"Saved the record to {escape(str(save))}.")
     replay = Replay(rec, states, seat)
     if not all_moves and console.is_terminal and sys.stdin.isatty():
-        step_through(replay, click.getchar)
+        step_through(replay, typer.getchar)
     else:
         console.print(game_banner(game, rec.seed, rec.seats))
         print_all(replay, step)
