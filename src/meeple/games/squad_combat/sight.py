@@ -93,7 +93,11 @@ def information_key(state: SquadCombatState, player: Player) -> Hashable:
         tuple(len(h) for h in state.hands),
         tuple(len(d) for d in state.decks),
         tuple(tuple(keys[k] for k in pile) for pile in state.discards),
-        tuple((p.player, keys[p.card], *p[2:]) for p in state.stack),
+        # A performance as its card's key and its other fields, whatever fields it gains.
+        tuple(
+            (keys[p.card], *(v for f, v in zip(p._fields, p, strict=True) if f != "card"))
+            for p in state.stack
+        ),
         state.dropping,
         state.discarding,
         state.discarded,
