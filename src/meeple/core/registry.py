@@ -192,7 +192,7 @@ def compiled_playout(
             resolve(check)(game)
         except (ValueError, MeepleError):
             return None
-    return resolve(playout)  # type: ignore[no-any-return]
+    return resolve(playout)
 
 
 def opponent_policies(game_name: str) -> list[str]:
@@ -210,7 +210,7 @@ def compiled_choice(
     choose = _CHOICES.get((_key(game.name), policy))
     if choose is None or compiled_playout(game, policy) is None:
         return None
-    return resolve(choose)  # type: ignore[no-any-return]
+    return resolve(choose)
 
 
 def compiled_values(
@@ -222,7 +222,7 @@ def compiled_values(
     values = _VALUES.get((_key(game.name), policy))
     if values is None or compiled_playout(game, policy) is None:
         return None
-    return resolve(values)  # type: ignore[no-any-return]
+    return resolve(values)
 
 
 def game_agents(game_name: str) -> dict[str, Any]:

@@ -95,7 +95,7 @@ def pair_plays(rows: Sequence[Mapping[str, Any]]) -> list[PairPlay]:
             continue
         play = plays.setdefault(
             names,
-            PairPlay(names, seats={n: [0] * len(seats) for n in names}),  # type: ignore[arg-type]
+            PairPlay(names, seats={n: [0] * len(seats) for n in names}),
         )
         play.games += 1
         for p, name in enumerate(seats):

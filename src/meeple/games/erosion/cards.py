@@ -560,7 +560,7 @@ def load_legends(text: str) -> tuple[tuple[LegendCard, ...], tuple[ChallengeCard
     legends, challenges = out
     if len(challenges) < 5:
         raise CardError("the variant deals one challenge card to each of up to 5 players")
-    return legends, challenges  # type: ignore[return-value]
+    return legends, challenges
 
 
 @cache
