@@ -5,8 +5,10 @@ from __future__ import annotations
 import re
 
 import pytest
+from pydantic import BaseModel
 from typer.testing import CliRunner
 
+import meeple.interfaces.design_cli as design_cli
 from meeple.interfaces.cli import app
 from meeple.interfaces.design_cli import player_counts
 from meeple.interfaces.lab_common import LabError
@@ -57,6 +59,21 @@ def test_the_player_counts_are_the_games_own_unless_given():
     assert player_counts("squad-combat", {"players": 3}, "3") == [3]
     with pytest.raises(LabError, match="--players 3 and --counts 2 name different"):
         player_counts("squad-combat", {"players": 3}, "2")
+
+
+def test_an_added_game_whose_players_option_has_no_bounds_is_told_so(monkeypatch):
+    """A game from outside (the ``meeple.games`` entry point) may declare ``players``
+    without ``ge``/``le``: a clear refusal, not a crash on the missing bound."""
+
+    class Unbounded:
+        title = "Unbounded"
+
+        class Options(BaseModel):
+            players: int = 2
+
+    monkeypatch.setattr(design_cli, "game_class", lambda name: Unbounded)
+    with pytest.raises(LabError, match="Unbounded's players option gives no lowest and highest"):
+        player_counts("unbounded", {}, None)
 
 
 def test_a_bad_player_count_is_one_line(tmp_path):

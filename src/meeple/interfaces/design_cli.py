@@ -60,7 +60,12 @@ def player_counts(game: str, options: dict[str, Any], text: str | None) -> list[
         return [fixed]
     low = next((m.ge for m in field.metadata if hasattr(m, "ge")), None)
     high = next((m.le for m in field.metadata if hasattr(m, "le")), None)
-    assert low is not None and high is not None, "a players option is bounded (ge, le)"
+    if low is None or high is None:
+        # An added game's option may leave them out; the counts to play cannot be listed.
+        raise LabError(
+            f"{cls.title}'s players option gives no lowest and highest count (ge and le), "
+            "so meeple design cannot list its player counts"
+        )
     if text is None:
         if "players" in options:
             return [int(options["players"])]
