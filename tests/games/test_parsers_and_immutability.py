@@ -5,6 +5,7 @@ state hands out a mutable object that aliases the state's insides."""
 from __future__ import annotations
 
 import contextlib
+import math
 import random
 import time
 from collections.abc import Callable
@@ -142,12 +143,18 @@ def test_each_game_parser_is_linear_without_the_cap(name: str) -> None:
     game's own parser takes about 20x as long on 20x the text, not 400x."""
     game = game_of(name)
     for small, large in zip(hostile_texts(name, 1_000), hostile_texts(name, 20_000), strict=True):
-        t_small = best_time(lambda t=small: game._parse_action(t), number=10)
-        # Few runs of the large text, so a quadratic parser fails in seconds, not minutes.
-        t_large = best_time(lambda t=large: game._parse_action(t), repeat=5, number=1)
         # Linear gives 20; quadratic 400. The bound leaves a busy machine 6x of noise either
-        # way; the floor keeps timer noise on tiny times out.
-        ratio = t_large / max(t_small, 2e-5)
+        # way; the floor keeps timer noise on tiny times out. A burst of load on a shared
+        # machine can stretch one measurement past it, never three in a row by 400x: a
+        # quadratic parser fails all three, a linear one passes the first where it is quiet.
+        ratio = math.inf
+        for _ in range(3):
+            t_small = best_time(lambda t=small: game._parse_action(t), number=10)
+            # Few runs of the large text, so a quadratic parser fails in seconds, not minutes.
+            t_large = best_time(lambda t=large: game._parse_action(t), repeat=5, number=1)
+            ratio = min(ratio, t_large / max(t_small, 2e-5))
+            if ratio < 120:
+                break
         assert ratio < 120, f"{name}: {large[:30]!r}... grows {ratio:.0f}x for 20x the text"
 
 
