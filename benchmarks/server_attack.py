@@ -458,6 +458,8 @@ class Attacker:
             '{"type": "move", "seq": 0, "action": "a1"}',
             '{"type": "hello", "token": null}',
             '{"type": "resign"}',
+            '{"type": "claim", "seat": 0}',
+            '{"type": "claim", "seat": "0"}',
             "y" * 20_000,
         ]
         self.tally.requests += 2 + len(frames)

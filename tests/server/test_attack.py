@@ -209,6 +209,7 @@ def test_a_client_that_holds_its_socket_open_and_reads_nothing_is_let_go(monkeyp
     its socket is over, and the server no longer holds it (it waited for the client's next
     message for as long as the client liked)."""
     from meeple.interfaces.web import sockets as web
+    from meeple.interfaces.web.limits import ServerLimits
 
     monkeypatch.setattr(web, "SEND_SECONDS", 0.2, raising=False)
     sent: list[dict] = []
@@ -229,6 +230,8 @@ def test_a_client_that_holds_its_socket_open_and_reads_nothing_is_let_go(monkeyp
             await asyncio.Event().wait()  # the close frame cannot go out either
 
     class Hub:
+        limits = ServerLimits()
+
         def attach(self, match, conn) -> None:
             conn.send({"type": "state"})
 

@@ -265,6 +265,16 @@ def serve_command(
             rich_help_panel=AGENTS,
         ),
     ] = _LIMITS.agent_margin_seconds,
+    claim_seconds: Annotated[
+        float,
+        typer.Option(
+            help="a person whose page has been closed for this many seconds while the match "
+            "waits on them may be claimed from by another person of the match: the win with "
+            "two seats, their seat for the computer with more",
+            min=0.001,
+            rich_help_panel=EXPIRY,
+        ),
+    ] = _LIMITS.claim_seconds,
     expire_waiting_seconds: Annotated[
         float,
         typer.Option(
@@ -327,6 +337,7 @@ def serve_command(
             max_review_seconds=max_review_seconds,
             review_iterations=review_iterations,
             prepare_any_variant=prepare_any_variant,
+            claim_seconds=claim_seconds,
             expire_waiting_seconds=expire_waiting_seconds,
             expire_idle_seconds=expire_idle_seconds,
         )

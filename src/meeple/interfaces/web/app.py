@@ -34,7 +34,7 @@ from meeple.interfaces.web.limits import ServerLimits
 from meeple.interfaces.web.live import STATUS_CODES, ServerError
 from meeple.interfaces.web.pages import STATIC, mount_pages, page_not_found, wants_page
 from meeple.interfaces.web.pool import AgentOverrun, AgentPool
-from meeple.interfaces.web.protocol import CreateMatch, JoinRequest, SeatRequest
+from meeple.interfaces.web.protocol import ClaimRequest, CreateMatch, JoinRequest, SeatRequest
 from meeple.interfaces.web.quotas import BodyLimit, ClientQuotas
 from meeple.interfaces.web.refusals import declared_query_only, refusal, refused, validation_text
 from meeple.interfaces.web.replays import (
@@ -247,7 +247,7 @@ def create_app(
 
     @app.get("/api/matches/{match_id}", summary="One match: seats, status, result")
     async def get_match(match_id: str) -> dict[str, Any]:
-        return (await hub.get(match_id)).summary()
+        return (await hub.get(match_id)).summary(hub.clock())
 
     @app.get("/api/matches/{match_id}/rules", summary="How to play, for this match's options")
     async def match_rules(match_id: str) -> dict[str, Any]:
@@ -269,7 +269,16 @@ def create_app(
     async def resign(match_id: str, request: SeatRequest) -> dict[str, Any]:
         match = await hub.get(match_id)
         await hub.resign(match, hub.seat_of(match, request.token))
-        return match.summary()
+        return match.summary(hub.clock())
+
+    @app.post(
+        "/api/matches/{match_id}/claim",
+        summary="Claim from a person who left while the match waits on them",
+    )
+    async def claim(match_id: str, request: ClaimRequest) -> dict[str, Any]:
+        match = await hub.get(match_id)
+        await hub.claim(match, hub.seat_of(match, request.token), request.seat)
+        return match.summary(hub.clock())
 
     @app.post(
         "/api/matches/{match_id}/rematch", summary="A new match of the same game, seats rotated"

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import secrets
 import time
 from collections.abc import Callable
@@ -234,6 +235,7 @@ class Hub(Referee):
             match.tutorial = load_tutorial(stored.game)
         match.clocks_saved = stored.deadlines
         adopt_clocks(match)
+        match.loaded_at = self.clock()
         self.matches[match_id] = match
         return match
 
@@ -263,6 +265,7 @@ class Hub(Referee):
         return {**self._serve_new(match, tokens), "title": match.tutorial.title}
 
     def _serve_new(self, match: LiveMatch, tokens: dict[Player, str]) -> dict[str, Any]:
+        match.loaded_at = self.clock()
         self.matches[match.id] = match
         self._after_change(match)
         return self.lobby.answer(match, tokens)
@@ -355,33 +358,85 @@ class Hub(Referee):
     async def resign(self, match: LiveMatch, seat: Player) -> None:
         """A seat gives up. With two seats the other wins; with more, the game's agent plays
         the resigned seat to the end (so the others can finish), and it counts as a loss."""
+        who = f"{match.game.seat_name(seat)} (seat {seat})"
         async with match.lock:
-            stored = match.stored
-            if stored.status == "finished":
-                raise ServerError("the match is over already", 409)
-            seats = [dict(d) for d in stored.seats]
-            seats[seat]["resigned"] = True
-            who = f"{match.game.seat_name(seat)} (seat {seat})"
-            if match.game.num_players == 2:
-                returns = [1.0, 1.0]
-                returns[seat] = -1.0
-                result = {
-                    "over": True,
-                    "reason": f"{who} resigned",
-                    "resigned": [seat],
-                    "returns": returns,
-                    "winners": [1 - seat],
-                }
-                await asyncio.to_thread(
-                    self.store.update, stored.id, seats=seats, status="finished", result=result
-                )
-                stored.seats, stored.status, stored.result = seats, "finished", result
-            else:
-                seats[seat]["spec"] = default_agent(match.game)
-                seats[seat]["agent"] = seats[seat]["spec"]
-                await asyncio.to_thread(self.store.update, stored.id, seats=seats)
-                stored.seats = seats
+            await self._give_up(match, seat, f"{who} resigned", "resigned")
         self._after_change(match)
+
+    async def claim(self, match: LiveMatch, claimant: Player, seat: Player) -> None:
+        """``claimant`` claims from the person of ``seat``, whose page has been closed for
+        ``limits.claim_seconds`` while the match waits on them: with two seats the claimant
+        wins (the absent seat loses, as by resigning); with more, the game's agent takes
+        the absent seat, as for a resigned one. Refused (409 ``not_claimable``, saying why)
+        in any other case, so a person who only stepped away, or whom nobody waits for,
+        keeps their seat."""
+        async with match.lock:
+            self._check_claim(match, claimant, seat)
+            who = f"{match.game.seat_name(seat)} (seat {seat})"
+            by = f"{match.game.seat_name(claimant)} (seat {claimant})"
+            await self._give_up(
+                match, seat, f"{who} left the match and {by} claimed the win", "abandoned"
+            )
+        log.info("match %s: seat %d claimed from seat %d", match.id, claimant, seat)
+        self._after_change(match)
+
+    def _check_claim(self, match: LiveMatch, claimant: Player, seat: Player) -> None:
+        def refuse(why: str) -> ServerError:
+            return ServerError(why, 409, "not_claimable")
+
+        if match.tutorial is not None:
+            raise refuse("a tutorial has nobody to claim from")
+        if match.stored.status != "playing":
+            raise refuse("only a match being played can be claimed from")
+        if not match.seat_is_person(claimant):
+            raise refuse("only a person playing the match may claim")
+        if not 0 <= seat < match.game.num_players or seat == claimant:
+            raise refuse(f"seat {seat} is not another seat of this match")
+        name = match.game.seat_name(seat)
+        if not match.seat_is_person(seat):
+            raise refuse(f"{name} is played by the computer, which does not leave")
+        away = match.away(seat, self.clock())
+        if away is None:
+            raise refuse(f"{name} is here (their page is open): wait for their move")
+        if seat not in match.state.to_act:
+            raise refuse(f"the match is not waiting on {name}: play on")
+        left = self.limits.claim_seconds - away
+        if left > 0:
+            raise refuse(
+                f"{name} has been away {away:.0f} s; they may be claimed from after "
+                f"{self.limits.claim_seconds:g} s away, in {math.ceil(left)} s"
+            )
+
+    async def _give_up(self, match: LiveMatch, seat: Player, reason: str, why: str) -> None:
+        """``seat`` loses (``why``: "resigned" or "abandoned", the seat's flag and the
+        result's list): with two seats the match ends and the other seat wins; with more the
+        game's agent takes the seat. The caller holds the match's lock."""
+        stored = match.stored
+        if stored.status == "finished":
+            raise ServerError("the match is over already", 409)
+        seats = [dict(d) for d in stored.seats]
+        seats[seat]["resigned"] = True
+        if why == "abandoned":
+            seats[seat]["abandoned"] = True
+        if match.game.num_players == 2:
+            returns = [1.0, 1.0]
+            returns[seat] = -1.0
+            result = {
+                "over": True,
+                "reason": reason,
+                why: [seat],
+                "returns": returns,
+                "winners": [1 - seat],
+            }
+            await asyncio.to_thread(
+                self.store.update, stored.id, seats=seats, status="finished", result=result
+            )
+            stored.seats, stored.status, stored.result = seats, "finished", result
+        else:
+            seats[seat]["spec"] = default_agent(match.game)
+            seats[seat]["agent"] = seats[seat]["spec"]
+            await asyncio.to_thread(self.store.update, stored.id, seats=seats)
+            stored.seats = seats
 
     async def decline_rematch(self, match: LiveMatch, seat: Player) -> dict[str, Any]:
         """``seat`` declines the rematch offered (or any to come): everyone is told."""
@@ -517,6 +572,8 @@ class Hub(Referee):
         """A client went away; a finished match nobody watches leaves memory (it is stored)."""
         conn.close()
         match.connections.discard(conn)
+        if conn.seat is not None and not match.connected(conn.seat):
+            match.absent_since[conn.seat] = self.clock()
         self._broadcast(match, presence_only=True)
         if match.stored.status == "finished" and not match.connections:
             self.matches.pop(match.id, None)

@@ -161,6 +161,13 @@ class ServerLimits(BaseModel):
         "take this much longer (starting its worker, replaying the match) before it is stopped",
     )
 
+    claim_seconds: float = Field(
+        default=120.0,
+        gt=0,
+        description="a person whose page has been closed this long while the match waits on "
+        "them may be claimed from: the win with two seats, the seat for the computer with more",
+    )
+
     expire_waiting_seconds: float = Field(
         default=3600.0,
         gt=0,

@@ -173,6 +173,11 @@ class LiveMatch:
     in memory only: after a restart the log no longer marks them)."""
     tutorial: Tutorial | None = None
     """The lesson a tutorial match follows (its scripted seat's spec is ``TUTOR``)."""
+    loaded_at: float = 0.0
+    """When this process took the match into memory (clock time): a person seat no client
+    has held since counts as away from then, so a restart gives everyone time to return."""
+    absent_since: dict[Player, float] = field(default_factory=dict)
+    """Seat -> when its last client went away (clock time)."""
 
     @property
     def id(self) -> str:
@@ -220,8 +225,17 @@ class LiveMatch:
         """True while a client of this seat is connected."""
         return any(c.seat == seat and not c.closed for c in self.connections)
 
-    def summary(self) -> dict[str, Any]:
-        """What the lobby shows of a match: public to anyone with its id."""
+    def away(self, seat: Player, now: float) -> float | None:
+        """How long (seconds) a person's seat has been without a client; None for a seat
+        that has one, an agent's, or one nobody has taken yet."""
+        data = self.stored.seats[seat]
+        if data["agent"] is not None or not data["joined"] or self.connected(seat):
+            return None
+        return max(0.0, now - self.absent_since.get(seat, self.loaded_at))
+
+    def summary(self, now: float) -> dict[str, Any]:
+        """What the lobby shows of a match (at clock time ``now``): public to anyone with
+        its id."""
         stored = self.stored
         return {
             "match": stored.id,
@@ -232,7 +246,7 @@ class LiveMatch:
             "listed": stored.listed,
             "seq": self.seq,
             "move_seconds": stored.move_seconds,
-            "seats": self.seats_public(),
+            "seats": self.seats_public(now),
             "open_seats": open_seats(stored.seats),
             "result": stored.result,
             "rematch": stored.rematch,
@@ -254,8 +268,9 @@ class LiveMatch:
             out.update(seed=str(stored.seed), seed_salt=salt)
         return out
 
-    def seats_public(self) -> list[dict[str, Any]]:
-        """The seats as everyone may see them: names, person or agent, connected."""
+    def seats_public(self, now: float) -> list[dict[str, Any]]:
+        """The seats as everyone may see them: names, person or agent, connected, and how
+        long a person's seat has been without a client (``away``, at clock time ``now``)."""
         return [
             {
                 "seat": seat,
@@ -267,6 +282,8 @@ class LiveMatch:
                 "joined": data["joined"],
                 "resigned": data["resigned"],
                 "connected": self.connected(seat) if data["agent"] is None else True,
+                "away": self.away(seat, now),
+                "abandoned": data.get("abandoned", False),
             }
             for seat, data in enumerate(self.stored.seats)
         ]
@@ -355,7 +372,7 @@ def state_message(match: LiveMatch, conn: Connection, now: float) -> dict[str, A
         "deadlines": {str(s): max(0.0, d - now) for s, d in match.deadlines.items()},
         "log_start": start,
         "log": entries,
-        "seats": match.seats_public(),
+        "seats": match.seats_public(now),
         "result": stored.result,
         "rematch": stored.rematch,
         "rematch_offer": match.rematch_offer(),

@@ -66,6 +66,13 @@ class Resign(_Message):
     type: Literal["resign"]
 
 
+class Claim(_Message):
+    """Claim from a person who went away while the match waits on them (docs/api.md)."""
+
+    type: Literal["claim"]
+    seat: int = Field(ge=0, le=7, description="the absent person's seat")
+
+
 class Sync(_Message):
     """Ask for the whole state again (after a client lost track)."""
 
@@ -78,7 +85,7 @@ class Ping(_Message):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Hello | Move | Resign | Sync | Ping, Field(discriminator="type")]
+ClientMessage = Annotated[Hello | Move | Resign | Claim | Sync | Ping, Field(discriminator="type")]
 client_message = TypeAdapter(ClientMessage)
 """Validates one decoded client message."""
 
@@ -117,6 +124,13 @@ class SeatRequest(_Message):
     """A seat's token, to leave, resign or ask for a rematch."""
 
     token: Token
+
+
+class ClaimRequest(_Message):
+    """A seat's token, and the seat of the absent person it claims from."""
+
+    token: Token
+    seat: int = Field(ge=0, le=7, description="the absent person's seat")
 
 
 class JoinRequest(_Message):

@@ -334,7 +334,7 @@ class Referee:
     def _broadcast(self, match: LiveMatch, presence_only: bool = False) -> None:
         for conn in list(match.connections):
             if presence_only:
-                conn.send({"type": "presence", "seats": match.seats_public()})
+                conn.send({"type": "presence", "seats": match.seats_public(self.clock())})
             else:
                 conn.send(state_message(match, conn, self.clock()))
 

@@ -1,5 +1,5 @@
 """The game server's WebSocket, one per client (docs/api.md): a hello naming its seat
-within HELLO_SECONDS, then its messages (moves, resigning, sync, ping) until it goes away,
+within HELLO_SECONDS, then its messages (moves, resigning, claims, sync, ping) until it goes away,
 with a sender of its own that drops a client reading nothing after SEND_SECONDS."""
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from meeple.interfaces.web.live import (
 )
 from meeple.interfaces.web.protocol import (
     MAX_MESSAGE_BYTES,
+    Claim,
     Hello,
     Move,
     Ping,
@@ -120,7 +121,15 @@ async def _serve_hello(
     ``count`` counts each message against its client's rate (QuotaExceeded past it: the
     socket is closed, 4429)."""
     conn = Connection(seat)
-    await websocket.send_json({"type": "welcome", "match": match.id, "seat": seat})
+    # The claim seconds let a page count down to when an absent person may be claimed from.
+    await websocket.send_json(
+        {
+            "type": "welcome",
+            "match": match.id,
+            "seat": seat,
+            "claim_seconds": hub.limits.claim_seconds,
+        }
+    )
     hub.attach(match, conn)
     sender = asyncio.create_task(_send_loop(websocket, conn))
     try:
@@ -189,7 +198,9 @@ async def _receive(websocket: WebSocket) -> Any:
         return client_message.validate_python(data)
     except ValidationError as exc:
         raise _BadMessage(
-            "bad message: " + validation_text(exc) + "; types: hello, move, resign, sync, ping",
+            "bad message: "
+            + validation_text(exc)
+            + "; types: hello, move, resign, claim, sync, ping",
             "bad_message",
         ) from None
 
@@ -202,13 +213,16 @@ async def _handle(hub: Hub, match: LiveMatch, conn: Connection, message: Any) ->
         conn.send(state_message(match, conn, hub.clock()))
     elif isinstance(message, Hello):
         conn.send(_error("already said hello on this connection", code="hello_twice"))
-    elif isinstance(message, Resign):
+    elif isinstance(message, Resign | Claim):
         if conn.seat is None:
-            text = "spectators watch; a seat's token is needed to resign"
+            text = f"spectators watch; a seat's token is needed to {message.type}"
             conn.send(_error(text, code="spectator"))
             return
         try:
-            await hub.resign(match, conn.seat)
+            if isinstance(message, Resign):
+                await hub.resign(match, conn.seat)
+            else:
+                await hub.claim(match, conn.seat, message.seat)
         except MeepleError as exc:
             conn.send(_error(str(exc), code=error_code(exc)))
     elif isinstance(message, Move):

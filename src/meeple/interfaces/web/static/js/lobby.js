@@ -237,7 +237,8 @@ function describe(row) {
 }
 
 /** A finished match's outcome in the game page's words ("Blue (Bob) won", "A draw"), and
- * why where it ended outside the rules: a resignation, or nobody playing on. */
+ * why where it ended outside the rules: a resignation, a person who left and was claimed
+ * from, or nobody playing on. */
 function outcome(row) {
   const result = row.result;
   // An expired match has no winner, but nobody drew it either.
@@ -250,7 +251,8 @@ function outcome(row) {
     seats: (row.labels || []).map((label, i) => ({ label, kind: label !== (row.players || [])[i] ? "agent" : "person" })),
   };
   const resigned = (result.resigned || []).map((s) => `${seatLabel(msg, s)} resigned`);
-  return [outcomeOf(msg), ...resigned].join(": ");
+  const left = (result.abandoned || []).map((s) => `${seatLabel(msg, s)} left`);
+  return [outcomeOf(msg), ...resigned, ...left].join(": ");
 }
 
 async function join(row) {

@@ -40,6 +40,9 @@ let stopped = false; // the server refused us for good (bad token, no such match
 let welcomed = false; // this connection was welcomed: an error before it is final
 let refusal = null; // the server's error before welcome, shown if it then closes
 let deadlinesAt = 0; // when the deadlines in msg were measured (performance.now())
+let seatsAt = 0; // when the seats' "away" seconds in msg were measured (performance.now())
+let claimSeconds = null; // how long a person must be away to be claimed from (the welcome's)
+let claimShown = ""; // what the claim box shows now, so a tick redraws it only on a change
 let resignArmed = false;
 
 // The move being built (ui.selection: Erd's piles, Erosion's steps so far) outlives a
@@ -146,6 +149,7 @@ function receive(message) {
     case "welcome":
       retries = 0;
       welcomed = true;
+      claimSeconds = typeof message.claim_seconds === "number" ? message.claim_seconds : null;
       setConn(message.seat === null ? "watching" : "connected", "on");
       if (message.seat !== null && token) {
         rememberSeat(matchId, token, message.seat);
@@ -168,11 +172,13 @@ function receive(message) {
       // Over: nothing left to resume (the page keeps its token for the rematch).
       if (message.status === "finished") forgetSeat(matchId);
       deadlinesAt = performance.now();
+      seatsAt = deadlinesAt;
       draw();
       break;
     case "presence":
       if (msg) {
         msg.seats = message.seats;
+        seatsAt = performance.now();
         drawSide();
       }
       break;
@@ -269,6 +275,13 @@ function thinkers(m) {
   return m.to_act.filter((s) => !m.chosen.includes(s) && (m.seats[s] || {}).kind === "agent"
     && (m.seats[s] || {}).agent !== "tutorial")
     .map((s) => {
+      // A seat the computer took from a person (resigned, or claimed from) keeps the
+      // person's name, but it is the computer that thinks.
+      const seat = m.seats[s] || {};
+      if (seat.resigned) {
+        const name = (m.seat_names || [])[s] ?? `seat ${s}`;
+        return seat.label && seat.label !== name ? `${name} (the computer, for ${seat.label})` : `${name} (the computer)`;
+      }
       const label = playerOf(m, s) || seatLabel(m, s);
       // Two computers (or a seat colour the label lacks) need the seat's name to tell apart.
       return m.seats.filter((x) => x.kind === "agent").length > 1 ? seatLabel(m, s) : label;
@@ -291,7 +304,8 @@ function drawSide() {
   el("span", { class: `dot ${s.connected ? "dot-on" : "dot-off"}`, title: s.connected ? "connected" : "disconnected" }),
   el("span", { class: "seat-name", title: seatTitle(m, s.seat) }, seatLabel(m, s.seat, true)),
   el("span", { class: "seat-kind", title: s.agent ? `agent ${s.agent}` : null },
-    s.agent === "tutorial" ? "script" : s.kind === "agent" ? "computer" : s.joined ? "person" : "open seat", s.resigned ? ", resigned" : ""),
+    s.agent === "tutorial" ? "script" : s.kind === "agent" ? "computer" : s.joined ? "person" : "open seat",
+    s.abandoned ? ", left" : s.resigned ? ", resigned" : s.away !== null && s.away !== undefined ? ", away" : ""),
   m.chosen.includes(s.seat) ? el("span", { class: "has-chosen" }, "has chosen") : null,
   m.status === "playing" && s.kind === "agent" && s.agent !== "tutorial" && m.to_act.includes(s.seat)
     && !m.chosen.includes(s.seat) ? el("span", { class: "thinking" }, "thinking…") : null,
@@ -308,6 +322,49 @@ function drawSide() {
   drawEndBox();
   drawDeal();
   tick();
+}
+
+/** The people this seat may claim from, or soon may: each closed their page while the
+ * match waits on them (the server says how long ago: `away`). */
+function claimable(m) {
+  const me = m.seat === null ? null : m.seats[m.seat];
+  if (!me || me.kind !== "person" || me.resigned || m.status !== "playing" || m.tutorial) return [];
+  return m.seats.filter((s) => s.seat !== m.seat && s.kind === "person" && !s.resigned
+    && s.away !== null && s.away !== undefined && m.to_act.includes(s.seat));
+}
+
+/** Someone left while the match waits on them: the box says so and counts down to when
+ * this seat may claim from them (the win with two seats, their seat for the computer with
+ * more), then offers it, so that nobody waits on a page closed for good. */
+function drawClaim() {
+  const box = $("claim");
+  const gone = msg && claimSeconds !== null ? claimable(msg) : [];
+  const passed = (performance.now() - seatsAt) / 1000;
+  const rows = gone.map((s) => ({ seat: s.seat, left: Math.max(0, Math.ceil(claimSeconds - s.away - passed)) }));
+  const shown = JSON.stringify(rows);
+  if (shown === claimShown) return;
+  claimShown = shown;
+  box.hidden = !rows.length;
+  const two = msg && msg.seats.length === 2;
+  box.replaceChildren(...rows.map(({ seat, left }) => {
+    const who = seatLabel(msg, seat);
+    const offer = two ? "claim the win" : `let the computer play ${who}`;
+    if (left > 0) {
+      const wait = left >= 60 ? `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` : `${left} s`;
+      return el("p", {}, `${who} has gone (their page is closed) and the match waits on them. If they are not back in ${wait}, you may ${offer}.`);
+    }
+    return el("p", {}, `${who} has gone and not come back. `,
+      el("button", { type: "button", class: "primary", onclick: () => claim(seat) },
+        two ? "Claim the win" : `Let the computer play ${who}`));
+  }));
+}
+
+function claim(seat) {
+  if (socket && socket.readyState === WebSocket.OPEN) {
+    socket.send(JSON.stringify({ type: "claim", seat }));
+  } else {
+    toast("not connected: the claim was not sent", "error");
+  }
 }
 
 /** The seed's commitment from the start, and once the match is over the seed, its salt and
@@ -425,6 +482,7 @@ function tick() {
   const text = parts.length ? `clock  ${parts.join("  ")}` : "";
   if (clock.textContent !== text) clock.textContent = text;
   clock.classList.toggle("clock-low", Object.values(msg.deadlines || {}).some((s) => s - passed < 10));
+  drawClaim();
 }
 
 function setUp() {

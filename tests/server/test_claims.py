@@ -1,0 +1,197 @@
+"""Claiming from a person who went away (docs/api.md, "Presence, clocks, resigning"),
+against real server processes.
+
+A person whose page has been closed for ``--claim-seconds`` while the match waits on them
+may be claimed from by another person of the match: with two seats the claimant wins, with
+more the computer takes the absent seat. A person who is here, whom nobody waits for, or
+who left only a moment ago keeps their seat; a spectator, the computer or a tutorial
+claims nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import httpx
+import pytest
+
+from meeple.interfaces.web.client import Client, ServerProcess
+
+
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory):
+    """A server where half a second away is long enough to be claimed from."""
+    folder = tmp_path_factory.mktemp("claims-quick")
+    server = ServerProcess(
+        f"sqlite:///{folder / 'server.db'}", folder / "server.log", 0, ("--claim-seconds", "0.5")
+    )
+    yield server.start()
+    server.stop()
+    assert "Traceback" not in server.log_path.read_text()
+
+
+@pytest.fixture(scope="module")
+def patient(tmp_path_factory):
+    """A server where ten minutes away are needed: every claim in a test is too soon."""
+    folder = tmp_path_factory.mktemp("claims-patient")
+    server = ServerProcess(
+        f"sqlite:///{folder / 'server.db'}", folder / "server.log", 0, ("--claim-seconds", "600")
+    )
+    yield server.start()
+    server.stop()
+
+
+def _create(server: ServerProcess, **body) -> dict:
+    reply = httpx.post(f"{server.url}/api/matches", json=body, timeout=30)
+    assert reply.status_code == 200, reply.text
+    return reply.json()
+
+
+def _summary(server: ServerProcess, match: str) -> dict:
+    return httpx.get(f"{server.url}/api/matches/{match}", timeout=30).json()
+
+
+def _claim(server: ServerProcess, match: str, token: str, seat: int) -> httpx.Response:
+    body = {"token": token, "seat": seat}
+    return httpx.post(f"{server.url}/api/matches/{match}/claim", json=body, timeout=30)
+
+
+def _refused(reply: httpx.Response, says: str) -> None:
+    assert reply.status_code == 409, reply.text
+    assert reply.json()["code"] == "not_claimable", reply.text
+    assert says in reply.json()["error"], reply.text
+
+
+def _seats(client: Client) -> list[dict]:
+    """The seats as ``client`` last heard of them (a state or a presence message)."""
+    return [m for m in client.messages if m["type"] in ("state", "presence")][-1]["seats"]
+
+
+async def _seated(server: ServerProcess, created: dict) -> list[Client]:
+    return [
+        await Client(server.url, created["match"], s["token"]).connect() for s in created["seats"]
+    ]
+
+
+def test_the_claimant_wins_a_two_seat_match_the_absent_person_does_not_come_back_to(quick):
+    async def go() -> str:
+        # Erd's choices are simultaneous: both seats are to act, so the match waits on both.
+        created = _create(quick, game="erd", seats=["human", "human"])
+        a, b = await _seated(quick, created)
+        await a.wait_for(lambda: [s["away"] for s in _seats(a)] == [None, None])
+        await b.close()
+        await a.wait_for(lambda: _seats(a)[1]["connected"] is False)
+        assert 0 <= _seats(a)[1]["away"] < 0.5  # the page counts from here
+        await asyncio.sleep(0.7)
+        await a.send({"type": "claim", "seat": 1})
+        await a.wait_for(lambda: a.state["status"] == "finished")
+        result = a.state["result"]
+        assert result["winners"] == [0] and result["abandoned"] == [1]
+        assert result["returns"] == [1.0, -1.0]
+        assert "left the match" in result["reason"] and "claimed the win" in result["reason"]
+        assert a.state["seats"][1]["abandoned"] and a.state["seats"][1]["resigned"]
+        await a.close()
+
+        return created["match"]
+
+    match = asyncio.run(go())
+    assert _summary(quick, match)["result"]["abandoned"] == [1]  # as stored
+
+
+def test_with_three_seats_the_computer_takes_the_absent_seat_and_the_match_goes_on(quick):
+    async def go() -> None:
+        created = _create(quick, game="erosion", options={"players": 3}, seats=["human"] * 3)
+        match = created["match"]
+        tokens = [s["token"] for s in created["seats"]]
+        clients = await _seated(quick, created)
+        waiting_on = clients[0].state["to_act"]
+        assert len(waiting_on) == 1
+        gone = waiting_on[0]
+        claimant = (gone + 1) % 3
+        await clients[gone].close()
+        await clients[claimant].wait_for(
+            lambda: _seats(clients[claimant])[gone]["connected"] is False
+        )
+        await asyncio.sleep(0.7)
+        reply = _claim(quick, match, tokens[claimant], gone)
+        assert reply.status_code == 200, reply.text
+        seat = reply.json()["seats"][gone]
+        assert seat["kind"] == "agent" and seat["abandoned"] and seat["resigned"]
+        # the computer plays the seat: the match moves on past it
+        await clients[claimant].wait_for(lambda: clients[claimant].state["seq"] > 0)
+        assert _summary(quick, match)["status"] == "playing"
+        for c in clients:
+            await c.close()
+
+    asyncio.run(go())
+
+
+def test_a_person_who_is_here_or_not_waited_on_keeps_their_seat(quick):
+    async def go() -> None:
+        created = _create(quick, game="edges", options={"board": "2x2"}, seats=["human", "human"])
+        match = created["match"]
+        a, b = await _seated(quick, created)
+        first = a.state["to_act"][0]
+        other = 1 - first
+        clients = {0: a, 1: b}
+        tokens = [s["token"] for s in created["seats"]]
+        # here: the page of the seat to act is open
+        await asyncio.sleep(0.7)
+        _refused(_claim(quick, match, tokens[other], first), "is here")
+        # not waited on: the seat that went away is not the one to act
+        await clients[other].close()
+        await asyncio.sleep(0.7)
+        _refused(_claim(quick, match, tokens[first], other), "not waiting on")
+        # nor oneself, nor a seat the match does not have
+        _refused(_claim(quick, match, tokens[first], first), "not another seat")
+        _refused(_claim(quick, match, tokens[first], 5), "not another seat")
+        # a spectator claims nothing
+        watcher = await Client(quick.url, match, None).connect()
+        await watcher.send({"type": "claim", "seat": other})
+        await watcher.wait_for(lambda: watcher.errors)
+        assert "token is needed to claim" in watcher.errors[-1]
+        assert _summary(quick, match)["status"] == "playing"
+        for c in (a, watcher):
+            await c.close()
+
+    asyncio.run(go())
+
+
+def test_the_computer_and_a_finished_match_are_not_claimed_from(quick):
+    created = _create(quick, game="edges", seats=["human", "easy"])
+    token = created["seats"][0]["token"]
+    _refused(_claim(quick, created["match"], token, 1), "being played")  # not yet joined
+    assert httpx.post(
+        f"{quick.url}/api/matches/{created['match']}/join", json={"token": token}, timeout=30
+    ).is_success
+    _refused(_claim(quick, created["match"], token, 1), "played by the computer")
+    assert httpx.post(
+        f"{quick.url}/api/matches/{created['match']}/resign", json={"token": token}, timeout=30
+    ).is_success
+    _refused(_claim(quick, created["match"], token, 1), "being played")
+
+
+def test_a_tutorial_has_nobody_to_claim_from(quick):
+    made = httpx.post(f"{quick.url}/api/tutorials/edges", json={}, timeout=30)
+    assert made.status_code == 200, made.text
+    token = made.json()["seats"][0]["token"]
+    seat = made.json()["seats"][0]["seat"]
+    _refused(_claim(quick, made.json()["match"], token, 1 - seat), "tutorial")
+
+
+def test_a_person_away_less_than_the_claim_seconds_keeps_their_seat(patient):
+    created = _create(patient, game="erd", seats=["human", "human"])
+    match = created["match"]
+    tokens = [s["token"] for s in created["seats"]]
+    for token in tokens:  # taken, and no page open: away since the server took the match
+        assert httpx.post(
+            f"{patient.url}/api/matches/{match}/join", json={"token": token}, timeout=30
+        ).is_success
+    started = time.monotonic()
+    reply = _claim(patient, match, tokens[0], 1)
+    _refused(reply, "after 600 s away")
+    left = int(reply.json()["error"].rsplit("in ", 1)[1].split()[0])
+    assert 600 - (time.monotonic() - started) - 2 <= left <= 600
+    away = _summary(patient, match)["seats"][1]["away"]
+    assert 0 <= away < 60
