@@ -103,14 +103,18 @@ def test_a_seat_may_name_a_level_stored_as_its_agent_and_missing_seats_get_hard(
     assert agents == [None, level_spec(game, "hard")] and agents[1] != "heuristic"
 
 
-def test_a_body_that_is_not_json_is_refused(server):
-    reply = httpx.post(
-        f"{server.url}/api/matches",
-        content=b"{not json",
-        headers={"content-type": "application/json"},
-    )
-    assert reply.status_code == 422
-    assert "error" in reply.json()
+def test_a_body_that_is_not_json_is_refused_as_bad_json(server):
+    """docs/api.md's table: a body that is not JSON is ``bad_json``, as a socket's text is;
+    FastAPI's own answer was 422 ``invalid_request``, "body.1: JSON decode error"."""
+    for path in ("/api/matches", "/api/matches/nothing-here/join"):
+        reply = httpx.post(
+            f"{server.url}{path}",
+            content=b"{not json",
+            headers={"content-type": "application/json"},
+        )
+        assert reply.status_code == 400, reply.text
+        assert reply.json()["code"] == "bad_json", reply.text
+        assert reply.json()["error"].startswith("the body is not JSON: Expecting"), reply.text
 
 
 def test_tokens_are_secret_long_and_stored_only_as_hashes(server):
