@@ -290,6 +290,31 @@ def test_malformed_messages_are_answered_and_change_nothing(server):
     asyncio.run(go())
 
 
+def test_a_move_without_exactly_one_action_is_a_bad_message(server):
+    """docs/api.md: a move carries ``action`` or ``action_id``; one with neither or both is
+    no protocol message (``bad_message``), as a move with a missing or extra field is; it
+    was ``bad_request``."""
+    import websockets
+
+    created = create(server, game="edges", options={"first": 0}, seats=["human", "easy"])
+    url = server.url.replace("http", "ws") + f"/ws/{created['match']}"
+
+    async def go() -> None:
+        async with websockets.connect(url) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": created["seats"][0]["token"]}))
+            for move in (
+                {"type": "move", "seq": 0},
+                {"type": "move", "seq": 0, "action": "L h0,0", "action_id": 1},
+            ):
+                await ws.send(json.dumps(move))
+                while (reply := json.loads(await ws.recv()))["type"] != "error":
+                    pass
+                assert reply["code"] == "bad_message", reply
+                assert "exactly one of action" in reply["message"], reply
+
+    asyncio.run(go())
+
+
 def test_a_double_click_makes_one_move(server):
     async def go() -> None:
         created = create(
