@@ -255,7 +255,8 @@ BAD_MESSAGES = [
     (json.dumps({"type": "move", "seq": 0}), "exactly one of"),
     (json.dumps({"type": "move", "seq": 0, "action": "[/] [bold]"}), ""),
     (json.dumps({"type": "move", "seq": 0, "action": "L h9,9"}), "no edge h9,9"),
-    (json.dumps({"type": "move", "seq": 5, "action": "L h0,0"}), "stale move"),
+    # A seq from the future is refused as stale (the state is sent again), in words that fit.
+    (json.dumps({"type": "move", "seq": 5, "action": "L h0,0"}), "move 5, which the match has not"),
     ("{" * 50_000, "too large"),
 ]
 
