@@ -103,14 +103,18 @@ def test_a_seat_may_name_a_level_stored_as_its_agent_and_missing_seats_get_hard(
     assert agents == [None, level_spec(game, "hard")] and agents[1] != "heuristic"
 
 
-def test_a_body_that_is_not_json_is_refused(server):
-    reply = httpx.post(
-        f"{server.url}/api/matches",
-        content=b"{not json",
-        headers={"content-type": "application/json"},
-    )
-    assert reply.status_code == 422
-    assert "error" in reply.json()
+def test_a_body_that_is_not_json_is_refused_as_bad_json(server):
+    """docs/api.md's table: a body that is not JSON is ``bad_json``, as a socket's text is;
+    FastAPI's own answer was 422 ``invalid_request``, "body.1: JSON decode error"."""
+    for path in ("/api/matches", "/api/matches/nothing-here/join"):
+        reply = httpx.post(
+            f"{server.url}{path}",
+            content=b"{not json",
+            headers={"content-type": "application/json"},
+        )
+        assert reply.status_code == 400, reply.text
+        assert reply.json()["code"] == "bad_json", reply.text
+        assert reply.json()["error"].startswith("the body is not JSON: Expecting"), reply.text
 
 
 def test_tokens_are_secret_long_and_stored_only_as_hashes(server):
@@ -251,7 +255,8 @@ BAD_MESSAGES = [
     (json.dumps({"type": "move", "seq": 0}), "exactly one of"),
     (json.dumps({"type": "move", "seq": 0, "action": "[/] [bold]"}), ""),
     (json.dumps({"type": "move", "seq": 0, "action": "L h9,9"}), "no edge h9,9"),
-    (json.dumps({"type": "move", "seq": 5, "action": "L h0,0"}), "stale move"),
+    # A seq from the future is refused as stale (the state is sent again), in words that fit.
+    (json.dumps({"type": "move", "seq": 5, "action": "L h0,0"}), "move 5, which the match has not"),
     ("{" * 50_000, "too large"),
 ]
 
@@ -282,6 +287,31 @@ def test_malformed_messages_are_answered_and_change_nothing(server):
         await a.wait_for(lambda: a.acks == [1])
         await a.close()
         await b.close()
+
+    asyncio.run(go())
+
+
+def test_a_move_without_exactly_one_action_is_a_bad_message(server):
+    """docs/api.md: a move carries ``action`` or ``action_id``; one with neither or both is
+    no protocol message (``bad_message``), as a move with a missing or extra field is; it
+    was ``bad_request``."""
+    import websockets
+
+    created = create(server, game="edges", options={"first": 0}, seats=["human", "easy"])
+    url = server.url.replace("http", "ws") + f"/ws/{created['match']}"
+
+    async def go() -> None:
+        async with websockets.connect(url) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": created["seats"][0]["token"]}))
+            for move in (
+                {"type": "move", "seq": 0},
+                {"type": "move", "seq": 0, "action": "L h0,0", "action_id": 1},
+            ):
+                await ws.send(json.dumps(move))
+                while (reply := json.loads(await ws.recv()))["type"] != "error":
+                    pass
+                assert reply["code"] == "bad_message", reply
+                assert "exactly one of action" in reply["message"], reply
 
     asyncio.run(go())
 

@@ -165,7 +165,7 @@ HUGE_START = json.dumps(
         ("GET", "/api/matches/nothing-here", None, 404, "unknown_match"),
         ("DELETE", "/api/games", None, 405, "method_not_allowed"),
         ("POST", "/api/matches", '{"game": "edges", "seed": ' + HUGE + "}", 400, "bad_json"),
-        ("POST", "/api/matches", "{not json", 422, "invalid_request"),
+        ("POST", "/api/matches", "{not json", 400, "bad_json"),
         ("POST", "/api/matches", '{"game": "chess"}', 400, "unknown_game"),
         ("POST", "/api/matches", '{"game": "edges", "options": {"x": 1}}', 400, "bad_option"),
         ("POST", "/api/replay", '{"game": "edges", "seed": ' + HUGE + "}", 400, "bad_record"),

@@ -26,7 +26,7 @@ from starlette.requests import ClientDisconnect
 from meeple.agents import available_agents
 from meeple.core.about import meeple_version
 from meeple.core.errors import MeepleError
-from meeple.core.game import Game
+from meeple.core.game import Game, shorten
 from meeple.core.registry import make
 from meeple.interfaces.web.content_sets import ContentSets
 from meeple.interfaces.web.hub import Hub
@@ -152,6 +152,13 @@ def create_app(
     async def bad_body(
         request: Request, exc: ValidationError | RequestValidationError
     ) -> JSONResponse:
+        # A body that is not JSON at all is FastAPI's json_invalid: the same bad_json (400)
+        # as a body json.loads cannot read for its digits, and as a socket's text.
+        syntax = [e for e in exc.errors() if e.get("type") == "json_invalid"]
+        if syntax:
+            why = str((syntax[0].get("ctx") or {}).get("error", "")).strip()
+            message = "the body is not JSON" + (f": {why}" if why else "")
+            return refused(request, shorten(message, 200), "bad_json", 400)
         return refused(request, validation_text(exc), "invalid_request", 422)
 
     @app.exception_handler(HTTPException)

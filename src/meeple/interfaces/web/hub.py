@@ -523,8 +523,13 @@ class Hub(Referee):
             # Others' submissions to the same simultaneous decision change nothing this seat
             # may choose, so a move chosen since the decision began still stands.
             if not match.decision_base <= seq <= match.seq:
+                chosen = (
+                    f"it quotes move {seq}, which the match has not reached"
+                    if seq > match.seq
+                    else f"it was chosen at move {seq}"
+                )
                 raise ServerError(
-                    f"stale move: it was chosen at move {seq}, the match is at move {match.seq}"
+                    f"stale move: {chosen}, the match is at move {match.seq}"
                     " (the state has been sent again)",
                     code="stale_move",
                 )

@@ -17,6 +17,7 @@ from pydantic import (
     Field,
     StringConstraints,
     TypeAdapter,
+    model_validator,
 )
 
 from meeple.core.text import printable
@@ -58,6 +59,13 @@ class Move(_Message):
         None
     )
     action_id: int | None = Field(default=None, ge=0, le=10**9)
+
+    @model_validator(mode="after")
+    def _one_action(self) -> Move:
+        # Neither or both is no move of the protocol (bad_message), whatever its seq.
+        if (self.action is None) == (self.action_id is None):
+            raise ValueError("a move needs exactly one of action (its notation) or action_id")
+        return self
 
 
 class Resign(_Message):
