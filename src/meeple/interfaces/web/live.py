@@ -21,7 +21,6 @@ from meeple.core.errors import (
     MeepleError,
     NotationError,
     OptionError,
-    PositionError,
     RecordError,
     UnknownGame,
 )
@@ -423,7 +422,6 @@ _CODES: tuple[tuple[type[Exception], str], ...] = (
     (IllegalAction, "illegal_move"),
     (NotationError, "bad_notation"),
     (ActionIdError, "bad_action_id"),
-    (PositionError, "bad_position"),
     (StorageUnavailable, "storage_unavailable"),
 )
 
