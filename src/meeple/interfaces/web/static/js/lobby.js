@@ -312,8 +312,9 @@ async function setUp() {
   catalogue = await api("/api/games");
   const choose = (g) => { $("game").value = g.name; drawForm(); $("create-panel").scrollIntoView({ behavior: "smooth" }); };
   // A card is a button for the keyboard too: Tab reaches it, Enter or Space chooses it.
-  // Beside each card (not inside it: a button in a button), "Learn <game>" for the games
-  // with a tutorial.
+  // Beside each card (not inside it: a button in a button), "Learn to play" for the games
+  // with a tutorial: the same few words under every card (a game's whole title would wrap
+  // under some cards and not others), the game named in its accessible name.
   $("games").replaceChildren(...catalogue.map((g) => el("div", { class: "game-slot" }, el("div", {
     class: "game-card", dataset: { game: g.name }, tabindex: "0", role: "button",
     "aria-label": `${g.title}: ${g.summary} (${g.players} players)`,
@@ -325,8 +326,9 @@ async function setUp() {
     },
   }, el("h3", {}, g.title), el("p", {}, g.summary), el("p", { class: "players" }, `${g.players} players`)),
   ...(g.tutorial ? [el("button", {
-    type: "button", class: "learn", id: `learn-${g.name}`, onclick: (event) => learn(g, event.target),
-  }, `Learn ${g.title}`)] : []))));
+    type: "button", class: "learn", id: `learn-${g.name}`, "aria-label": `Learn to play ${g.title}`,
+    onclick: (event) => learn(g, event.target),
+  }, "Learn to play")] : []))));
   $("game").replaceChildren(...catalogue.map((g) => el("option", { value: g.name }, g.title)));
   // A tutorial's last link (/?game=edges) comes back with its game chosen.
   const asked = new URLSearchParams(location.search).get("game");
