@@ -395,6 +395,21 @@ def test_resign_with_two_seats_ends_the_match(server):
     asyncio.run(go())
 
 
+def test_resigning_before_every_seat_is_taken_calls_the_match_off(server):
+    created = create(server, game="erd", seats=["human", "human"])
+    match = created["match"]
+    token = created["seats"][0]["token"]
+    httpx.post(f"{server.url}/api/matches/{match}/join", json={"token": token})
+    assert summary(server, match)["status"] == "waiting"  # seat 1 is nobody's yet
+    reply = httpx.post(f"{server.url}/api/matches/{match}/resign", json={"token": token})
+    assert reply.status_code == 200, reply.text
+    result = summary(server, match)["result"]
+    # nobody played: the seat nobody took does not win
+    assert result["aborted"] and result["winners"] == [] and result["returns"] == [0.0, 0.0]
+    assert "called the match off before it began" in result["reason"]
+    assert summary(server, match)["status"] == "finished"
+
+
 def test_resign_with_three_seats_hands_the_seat_to_an_agent(server):
     created = create(server, game="erosion", options={"players": 3}, seats=["human"] * 3)
     match = created["match"]

@@ -270,6 +270,8 @@ def test_the_finished_list_says_who_won_and_why(server, chromium, watch, page_er
     )
     made = [
         {**resigned, "match": "drawn", "result": {"over": True, "winners": []}},
+        {**resigned, "match": "left", "result": {"over": True, "winners": [0], "abandoned": [1]}},
+        {**resigned, "match": "off", "result": {"over": True, "winners": [], "aborted": True}},
         {
             **team,
             "match": "team",
@@ -284,6 +286,8 @@ def test_the_finished_list_says_who_won_and_why(server, chromium, watch, page_er
     expected = {
         match: "Blue (Bob) won: Red (Ann) resigned",
         "drawn": "A draw",
+        "left": "Red (Ann) won: Blue (Bob) left",
+        "off": "Called off: nobody won",
         "team": "A1 and A2 won",
     }
     for width, height in ((1280, 800), (390, 844)):

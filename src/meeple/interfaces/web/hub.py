@@ -414,6 +414,9 @@ class Hub(Referee):
         stored = match.stored
         if stored.status == "finished":
             raise ServerError("the match is over already", 409)
+        if stored.status == "waiting":
+            await self._call_off(match, seat)
+            return
         seats = [dict(d) for d in stored.seats]
         seats[seat]["resigned"] = True
         if why == "abandoned":
@@ -437,6 +440,22 @@ class Hub(Referee):
             seats[seat]["agent"] = seats[seat]["spec"]
             await asyncio.to_thread(self.store.update, stored.id, seats=seats)
             stored.seats = seats
+
+    async def _call_off(self, match: LiveMatch, seat: Player) -> None:
+        """Resigning before every seat is taken calls the match off, as aborting a game
+        before it begins does on lichess: nobody played, so nobody wins (``aborted``)."""
+        stored = match.stored
+        who = f"{match.game.seat_name(seat)} (seat {seat})"
+        n = match.game.num_players
+        result = {
+            "over": True,
+            "reason": f"{who} called the match off before it began",
+            "aborted": True,
+            "returns": [0.0] * n,
+            "winners": [],
+        }
+        await asyncio.to_thread(self.store.update, stored.id, status="finished", result=result)
+        stored.status, stored.result = "finished", result
 
     async def decline_rematch(self, match: LiveMatch, seat: Player) -> dict[str, Any]:
         """``seat`` declines the rematch offered (or any to come): everyone is told."""

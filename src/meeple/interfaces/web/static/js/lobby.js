@@ -241,8 +241,9 @@ function describe(row) {
  * from, or nobody playing on. */
 function outcome(row) {
   const result = row.result;
-  // An expired match has no winner, but nobody drew it either.
+  // An expired match, or one called off, has no winner, but nobody drew it either.
   if (result.expired) return "Expired: nobody won";
+  if (result.aborted) return "Called off: nobody won";
   // The row read as a state message's seats are: a computer's label ("Computer (hard)") is
   // never its spec, a person's is their name.
   const msg = {
