@@ -89,6 +89,24 @@ def test_resigning_asks_twice_and_the_rematch_opens_your_new_seat(server, contex
     assert new and new in page.url
 
 
+def test_a_match_waiting_for_its_people_is_called_off_and_nobody_wins(
+    server, context, watch, page_errors
+):
+    created = server.create("erd", {}, ["human", "human"])
+    page = watch(context.new_page())
+    page.goto(f"{server.url}/play/{created['match']}#token={created['seats'][0]['token']}")
+    page.wait_for_selector("body[data-status='waiting']")  # Blue's link is not opened
+    assert page.inner_text("#resign") == "Call off"
+    page.click("#resign")
+    assert page.inner_text("#resign") == "Really call off? Click again"
+    page.click("#resign")
+    page.wait_for_selector("#end:not([hidden]) .end-title")
+    assert page.inner_text("#end .end-title") == "Nobody won"
+    assert "called the match off before it began" in page.inner_text("#end")
+    assert server.get(f"/api/matches/{created['match']}")["result"]["winners"] == []
+    assert not page_errors, page_errors
+
+
 def test_the_page_reconnects_and_resyncs_after_the_server_restarts(
     context, watch, page_errors, tmp_path
 ):

@@ -138,6 +138,12 @@ function connect() {
   };
 }
 
+/** The resign button's word: "Call off" while the match waits for its people (resigning
+ * then calls it off, and nobody wins), else "Resign". */
+function resignWord() {
+  return msg && msg.status === "waiting" ? "Call off" : "Resign";
+}
+
 function setConn(text, kind) {
   const node = $("conn");
   node.textContent = text;
@@ -315,7 +321,9 @@ function drawSide() {
     el("button", { type: "button", class: "legal-move", onclick: () => { $("notation").value = a.text; $("notation").focus(); } }, a.text))));
   $("legal-box").hidden = !m.legal.length;
   $("typed").hidden = m.seat === null || m.status !== "playing";
-  $("resign").hidden = m.seat === null || m.status !== "playing";
+  // Before every seat is taken the same button calls the match off: nobody wins.
+  $("resign").hidden = m.seat === null || m.status === "finished";
+  if (!resignArmed) $("resign").textContent = resignWord();
   const list = $("log");
   list.replaceChildren(...logItems(m, log));
   list.scrollTop = list.scrollHeight;
@@ -503,12 +511,12 @@ function setUp() {
     const button = $("resign");
     if (!resignArmed) {
       resignArmed = true;
-      button.textContent = "Really resign? Click again";
-      setTimeout(() => { resignArmed = false; button.textContent = "Resign"; }, 4000);
+      button.textContent = `Really ${resignWord().toLowerCase()}? Click again`;
+      setTimeout(() => { resignArmed = false; button.textContent = resignWord(); }, 4000);
       return;
     }
     resignArmed = false;
-    button.textContent = "Resign";
+    button.textContent = resignWord();
     socket.send(JSON.stringify({ type: "resign" }));
   });
   // A drawing may lay itself out for the width it has (a phone turned round): draw again.
