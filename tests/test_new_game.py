@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 
+import meeple
 from meeple.core.conformance import check_game, check_immutable, check_state
 from tests.processes import meeple_each
 
@@ -204,3 +205,66 @@ def test_check_game_passes_the_example_and_its_checks_fail_broken_variants(ticta
     type(game)._parse_action = lambda self, text: rules.Mark(0, int(text))
     with pytest.raises(ValueError):
         check_game(game, range(1), positions=False)
+
+
+# -- a game package that does not load is refused in one line naming it ---------------------
+def install_package(target: Path, module: str, code: str) -> dict[str, str]:
+    """A one-module package ``module`` (its text ``code``) installed in ``target`` with a
+    ``meeple.games`` entry point; the environment of a process that has it installed."""
+    (target / f"{module}.py").write_text(textwrap.dedent(code), encoding="utf-8")
+    info = target / f"{module}-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {module}\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(f"[meeple.games]\n{module} = {module}\n")
+    path = [str(target), os.environ.get("PYTHONPATH", "")]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in path if p)}
+
+
+@pytest.mark.parametrize(
+    ("code", "why"),
+    [
+        ("import not_a_module\n", "ModuleNotFoundError: No module named 'not_a_module'"),
+        (
+            """
+            from meeple.core.registry import register
+            from meeple.games.erd.rules import ErdGame
+
+            @register
+            class Imposter(ErdGame):
+                pass
+            """,
+            "the game name 'erd' is taken by meeple.games.erd.rules.ErdGame; "
+            "broken_game.Imposter needs a name of its own",
+        ),
+    ],
+    ids=["does-not-import", "takes-a-built-in-name"],
+)
+def test_a_game_package_that_does_not_load_is_one_line_naming_it(
+    tmp_path: Path, code: str, why: str
+) -> None:
+    env = install_package(tmp_path, "broken_game", code)
+    for args in (["games"], ["rules", "erd"]):
+        done = subprocess.run(
+            [str(MEEPLE), *args], env=env, capture_output=True, text=True, cwd=tmp_path
+        )
+        out = done.stdout + done.stderr
+        assert done.returncode == 2, out
+        assert "Traceback" not in out, out
+        assert "the game package 'broken_game' (entry point 'broken_game' of meeple.games)" in out
+        assert why in " ".join(out.split()), out
+
+
+def test_a_game_class_imported_again_keeps_its_name() -> None:
+    from meeple.core.registry import register
+    from meeple.games.erd.rules import ErdGame
+
+    assert register(ErdGame) is ErdGame
+    twin = type("ErdGame", (ErdGame,), {"__module__": ErdGame.__module__})
+    try:
+        assert register(twin) is twin  # the same module's class, imported again
+    finally:
+        register(ErdGame)
+    imposter = type("Imposter", (ErdGame,), {"__module__": "elsewhere"})
+    with pytest.raises(ValueError, match="the game name 'erd' is taken"):
+        register(imposter)
+    assert meeple.make("erd").__class__ is ErdGame

@@ -34,6 +34,12 @@ class UnknownGame(MeepleError):
     """A game name that is not registered; the message lists the registered games."""
 
 
+class GamePackageError(MeepleError):
+    """An installed game package (a ``meeple.games`` entry point) that does not load: it
+    fails to import, or registers a name another game already has; the message names the
+    package and why."""
+
+
 class RecordError(MeepleError):
     """A saved game record that cannot be read or does not replay."""
 
