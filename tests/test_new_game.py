@@ -209,9 +209,11 @@ def test_check_game_passes_the_example_and_its_checks_fail_broken_variants(ticta
 
 # -- a game package that does not load is refused in one line naming it ---------------------
 def install_package(target: Path, module: str, code: str) -> dict[str, str]:
-    """A one-module package ``module`` (its text ``code``) installed in ``target`` with a
-    ``meeple.games`` entry point; the environment of a process that has it installed."""
-    (target / f"{module}.py").write_text(textwrap.dedent(code), encoding="utf-8")
+    """A package ``module`` (its ``__init__.py`` the text ``code``, and no other file)
+    installed in ``target`` with a ``meeple.games`` entry point; the environment of a process
+    that has it installed."""
+    (target / module).mkdir()
+    (target / module / "__init__.py").write_text(textwrap.dedent(code), encoding="utf-8")
     info = target / f"{module}-0.1.dist-info"
     info.mkdir()
     (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {module}\nVersion: 0.1\n")
@@ -268,3 +270,43 @@ def test_a_game_class_imported_again_keeps_its_name() -> None:
     with pytest.raises(ValueError, match="the game name 'erd' is taken"):
         register(imposter)
     assert meeple.make("erd").__class__ is ErdGame
+
+
+LACKING = """
+from meeple.core.registry import register
+from meeple.games.edges.rules import EdgesGame
+
+@register
+class Lacking(EdgesGame):
+    name = "lacking"
+    title = "Lacking"
+"""
+
+
+@pytest.mark.parametrize(
+    ("args", "missing"),
+    [(["rules", "lacking", "--full"], "rules.md"), (["rules", "lacking"], "player_rules.md")],
+)
+def test_a_game_without_its_rules_files_is_one_line_naming_the_file(
+    tmp_path: Path, args: list[str], missing: str
+) -> None:
+    env = install_package(tmp_path, "lacking_game", LACKING)
+    done = subprocess.run([str(MEEPLE), *args], env=env, capture_output=True, text=True)
+    out = " ".join((done.stdout + done.stderr).split())
+    assert done.returncode == 2, out
+    assert "Traceback" not in out, out
+    assert f"error: Lacking ships no {missing}: a game's package holds rules.md and" in out
+    assert "beside its rules module, here in lacking_game" in out
+
+
+def test_the_server_answers_a_game_lacking_a_file_as_its_own_fault() -> None:
+    """500 ``internal_error`` (a code of docs/api.md's table), the message naming the file."""
+    from starlette.requests import Request
+
+    from meeple.core.errors import GamePackageError
+    from meeple.interfaces.web.refusals import refusal
+
+    scope = {"type": "http", "method": "GET", "path": "/api/games/x/rules", "headers": []}
+    answer = refusal(Request(scope), GamePackageError("Lacking ships no player_rules.md"))
+    assert answer.status_code == 500
+    assert answer.body == b'{"error":"Lacking ships no player_rules.md","code":"internal_error"}'

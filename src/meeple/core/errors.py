@@ -35,9 +35,9 @@ class UnknownGame(MeepleError):
 
 
 class GamePackageError(MeepleError):
-    """An installed game package (a ``meeple.games`` entry point) that does not load: it
-    fails to import, or registers a name another game already has; the message names the
-    package and why."""
+    """A game package that does not load or is incomplete: it fails to import, registers a
+    name another game already has, or lacks a file every game ships (``rules.md``,
+    ``player_rules.md``); the message names the package and why."""
 
 
 class RecordError(MeepleError):

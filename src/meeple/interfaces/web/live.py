@@ -17,6 +17,7 @@ from meeple.agents.levels import agent_label
 from meeple.core.errors import (
     AgentSpecError,
     FileOptionRefused,
+    GamePackageError,
     IllegalAction,
     MeepleError,
     NotationError,
@@ -408,6 +409,7 @@ _CODES: tuple[tuple[type[Exception], str], ...] = (
     (ActionIdError, "bad_action_id"),
     (PositionError, "bad_position"),
     (StorageUnavailable, "storage_unavailable"),
+    (GamePackageError, "internal_error"),
 )
 
 
