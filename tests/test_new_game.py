@@ -203,8 +203,37 @@ def test_check_game_passes_the_example_and_its_checks_fail_broken_variants(ticta
         check_state(tuples, random.Random(0))
     game = broken(rules)
     type(game)._parse_action = lambda self, text: rules.Mark(0, int(text))
-    with pytest.raises(ValueError):
+    with pytest.raises(AssertionError, match=r"raised ValueError: .* must raise NotationError"):
         check_game(game, range(1), positions=False)
+
+
+@pytest.mark.parametrize(
+    ("methods", "contract"),
+    [
+        ({"view": lambda self, player: {"board": set(self.board)}}, "view.0. is not JSON-safe"),
+        ({"result": property(lambda self: {})}, "result must be a dict with 'winner' and"),
+        ({"returns": property(lambda self: (0.0,))}, "returns must give one number per seat"),
+    ],
+    ids=["view-not-json", "result-without-winner", "returns-short"],
+)
+def test_check_game_names_the_contract_a_state_breaks(
+    tictactoe: Any, methods: dict[str, Any], contract: str
+) -> None:
+    with pytest.raises(AssertionError, match=contract):
+        check_state(broken(tictactoe, **methods).new_game(0), random.Random(0))
+
+
+def test_check_game_names_notation_that_does_not_read_back(tictactoe: Any) -> None:
+    rules = tictactoe
+    mark = type("Mark", (rules.Mark,), {"__str__": lambda self: f"{'abc'[self.col]}{self.row}"})
+    game = broken(
+        rules,
+        legal_actions=lambda self, player: [
+            mark(a.row, a.col) for a in rules.TicTacToeState.legal_actions(self, player)
+        ],
+    )
+    with pytest.raises(AssertionError, match=r"does not replay: .*str\(\) must parse back"):
+        check_game(game, range(3), positions=False)
 
 
 # -- a game package that does not load is refused in one line naming it ---------------------
