@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 
+import meeple
 from meeple.core.conformance import check_game, check_immutable, check_state
 from tests.processes import meeple_each
 
@@ -202,5 +203,139 @@ def test_check_game_passes_the_example_and_its_checks_fail_broken_variants(ticta
         check_state(tuples, random.Random(0))
     game = broken(rules)
     type(game)._parse_action = lambda self, text: rules.Mark(0, int(text))
-    with pytest.raises(ValueError):
+    with pytest.raises(AssertionError, match=r"raised ValueError: .* must raise NotationError"):
         check_game(game, range(1), positions=False)
+
+
+@pytest.mark.parametrize(
+    ("methods", "contract"),
+    [
+        ({"view": lambda self, player: {"board": set(self.board)}}, "view.0. is not JSON-safe"),
+        ({"result": property(lambda self: {})}, "result must be a dict with 'winner' and"),
+        ({"returns": property(lambda self: (0.0,))}, "returns must give one number per seat"),
+    ],
+    ids=["view-not-json", "result-without-winner", "returns-short"],
+)
+def test_check_game_names_the_contract_a_state_breaks(
+    tictactoe: Any, methods: dict[str, Any], contract: str
+) -> None:
+    with pytest.raises(AssertionError, match=contract):
+        check_state(broken(tictactoe, **methods).new_game(0), random.Random(0))
+
+
+def test_check_game_names_notation_that_does_not_read_back(tictactoe: Any) -> None:
+    rules = tictactoe
+    mark = type("Mark", (rules.Mark,), {"__str__": lambda self: f"{'abc'[self.col]}{self.row}"})
+    game = broken(
+        rules,
+        legal_actions=lambda self, player: [
+            mark(a.row, a.col) for a in rules.TicTacToeState.legal_actions(self, player)
+        ],
+    )
+    with pytest.raises(AssertionError, match=r"does not replay: .*str\(\) must parse back"):
+        check_game(game, range(3), positions=False)
+
+
+# -- a game package that does not load is refused in one line naming it ---------------------
+def install_package(target: Path, module: str, code: str) -> dict[str, str]:
+    """A package ``module`` (its ``__init__.py`` the text ``code``, and no other file)
+    installed in ``target`` with a ``meeple.games`` entry point; the environment of a process
+    that has it installed."""
+    (target / module).mkdir()
+    (target / module / "__init__.py").write_text(textwrap.dedent(code), encoding="utf-8")
+    info = target / f"{module}-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {module}\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(f"[meeple.games]\n{module} = {module}\n")
+    path = [str(target), os.environ.get("PYTHONPATH", "")]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in path if p)}
+
+
+@pytest.mark.parametrize(
+    ("code", "why"),
+    [
+        ("import not_a_module\n", "ModuleNotFoundError: No module named 'not_a_module'"),
+        (
+            """
+            from meeple.core.registry import register
+            from meeple.games.erd.rules import ErdGame
+
+            @register
+            class Imposter(ErdGame):
+                pass
+            """,
+            "the game name 'erd' is taken by meeple.games.erd.rules.ErdGame; "
+            "broken_game.Imposter needs a name of its own",
+        ),
+    ],
+    ids=["does-not-import", "takes-a-built-in-name"],
+)
+def test_a_game_package_that_does_not_load_is_one_line_naming_it(
+    tmp_path: Path, code: str, why: str
+) -> None:
+    env = install_package(tmp_path, "broken_game", code)
+    for args in (["games"], ["rules", "erd"]):
+        done = subprocess.run(
+            [str(MEEPLE), *args], env=env, capture_output=True, text=True, cwd=tmp_path
+        )
+        out = done.stdout + done.stderr
+        assert done.returncode == 2, out
+        assert "Traceback" not in out, out
+        assert "the game package 'broken_game' (entry point 'broken_game' of meeple.games)" in out
+        assert why in " ".join(out.split()), out
+
+
+def test_a_game_class_imported_again_keeps_its_name() -> None:
+    from meeple.core.registry import register
+    from meeple.games.erd.rules import ErdGame
+
+    assert register(ErdGame) is ErdGame
+    twin = type("ErdGame", (ErdGame,), {"__module__": ErdGame.__module__})
+    try:
+        assert register(twin) is twin  # the same module's class, imported again
+    finally:
+        register(ErdGame)
+    imposter = type("Imposter", (ErdGame,), {"__module__": "elsewhere"})
+    with pytest.raises(ValueError, match="the game name 'erd' is taken"):
+        register(imposter)
+    assert meeple.make("erd").__class__ is ErdGame
+
+
+LACKING = """
+from meeple.core.registry import register
+from meeple.games.edges.rules import EdgesGame
+
+@register
+class Lacking(EdgesGame):
+    name = "lacking"
+    title = "Lacking"
+"""
+
+
+@pytest.mark.parametrize(
+    ("args", "missing"),
+    [(["rules", "lacking", "--full"], "rules.md"), (["rules", "lacking"], "player_rules.md")],
+)
+def test_a_game_without_its_rules_files_is_one_line_naming_the_file(
+    tmp_path: Path, args: list[str], missing: str
+) -> None:
+    env = install_package(tmp_path, "lacking_game", LACKING)
+    done = subprocess.run([str(MEEPLE), *args], env=env, capture_output=True, text=True)
+    out = " ".join((done.stdout + done.stderr).split())
+    assert done.returncode == 2, out
+    assert "Traceback" not in out, out
+    assert f"error: Lacking ships no {missing}: a game's package holds rules.md and" in out
+    assert "beside its rules module, here in lacking_game" in out
+
+
+def test_the_server_answers_a_game_lacking_a_file_as_its_own_fault() -> None:
+    """500 ``internal_error`` (a code of docs/api.md's table), the message naming the file."""
+    from starlette.requests import Request
+
+    from meeple.core.errors import GamePackageError
+    from meeple.interfaces.web.refusals import refusal
+
+    scope = {"type": "http", "method": "GET", "path": "/api/games/x/rules", "headers": []}
+    answer = refusal(Request(scope), GamePackageError("Lacking ships no player_rules.md"))
+    assert answer.status_code == 500
+    assert answer.body == b'{"error":"Lacking ships no player_rules.md","code":"internal_error"}'

@@ -23,7 +23,7 @@ import json
 import random
 from typing import Any
 
-from meeple.core.errors import IllegalAction, NotationError, PositionError
+from meeple.core.errors import IllegalAction, MeepleError, NotationError, PositionError
 from meeple.core.game import MAX_ACTION_TEXT, Game, State
 from meeple.core.position import position_options
 from meeple.core.record import GameRecord, Playthrough
@@ -49,7 +49,7 @@ def check_state(state: State[Any], rng: random.Random) -> None:
     assert state.is_over == (not to_act), "is_over must mean nobody is to act"
     for player in range(game.num_players):
         view = state.view(player)
-        assert json.loads(json.dumps(view)) == view, f"view({player}) is not JSON-safe"
+        assert _json_safe(view, f"view({player})") == view, f"view({player}) is not JSON-safe"
         if not game.perfect_information:
             sample = state.determinize(player, rng)
             assert sample.view(player) == view, (
@@ -92,10 +92,23 @@ def check_state(state: State[Any], rng: random.Random) -> None:
             else:
                 raise AssertionError(f"{action} is not in legal_actions but was accepted")
             assert state.view(player) == before, "a refused action changed the state"
-    json.dumps(state.view(None))
-    if state.is_over:
-        json.dumps(state.result)
-        assert len(state.returns) == game.num_players
+    _json_safe(state.view(None), "view(None)")
+    result = _json_safe(state.result, "result")
+    assert isinstance(result, dict) and {"winner", "reason"} <= result.keys(), (
+        f"result must be a dict with 'winner' and 'reason' (None while the game goes on); "
+        f"got {result!r:.200}"
+    )
+    assert len(state.returns) == game.num_players, (
+        f"returns must give one number per seat ({game.num_players}); got {state.returns!r:.200}"
+    )
+
+
+def _json_safe(value: Any, what: str) -> Any:
+    """``value`` read back from its JSON; AssertionError naming ``what`` if it is not JSON."""
+    try:
+        return json.loads(json.dumps(value))
+    except (TypeError, ValueError) as exc:
+        raise AssertionError(f"{what} is not JSON-safe: {exc}") from None
 
 
 def check_playthrough(game: Game, seed: int) -> Playthrough:
@@ -103,7 +116,13 @@ def check_playthrough(game: Game, seed: int) -> Playthrough:
     rng = random.Random(seed ^ 0x5EED)
     play = random_playthrough(game, seed)
     record = GameRecord.from_json(play.record().model_dump_json())
-    states = record.states()
+    try:
+        states = record.states()
+    except MeepleError as exc:
+        raise AssertionError(
+            f"the record of seed {seed} does not replay: {exc} (each action's str() must parse "
+            "back to that action, and play must follow from the seed alone)"
+        ) from None
     assert states[-1] == play.state, "the record does not replay to the identical final state"
     for state in states:
         check_state(state, rng)
@@ -246,6 +265,11 @@ def parses_or_refuses(game: Game, text: Any) -> Any:
         message = str(e)
         assert message and "\n" not in message, f"unclear error for {text!r}: {message!r}"
         return None
+    except Exception as e:
+        raise AssertionError(
+            f"parse_action({text!r:.80}) raised {type(e).__name__}: {e}; text that is no action "
+            "must raise NotationError"
+        ) from e
     assert game.parse_action(str(action)) == action, f"{text!r} -> {action} does not round-trip"
     return action
 

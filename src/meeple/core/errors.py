@@ -34,6 +34,12 @@ class UnknownGame(MeepleError):
     """A game name that is not registered; the message lists the registered games."""
 
 
+class GamePackageError(MeepleError):
+    """A game package that does not load or is incomplete: it fails to import, registers a
+    name another game already has, or lacks a file every game ships (``rules.md``,
+    ``player_rules.md``); the message names the package and why."""
+
+
 class RecordError(MeepleError):
     """A saved game record that cannot be read or does not replay."""
 

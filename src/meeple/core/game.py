@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from meeple.core.errors import (
+    GamePackageError,
     IllegalAction,
     MeepleError,
     NotationError,
@@ -55,6 +56,20 @@ so longer text is a mistake or an attack and is refused before a game parser see
 
 AgentFactory = Callable[..., "Agent"]
 """Builds an agent; called with the game, a seed and the agent's own keyword parameters."""
+
+
+def _shipped_text(cls: type, filename: str) -> str:
+    """The text of ``filename`` that ships beside the module of the game class ``cls``
+    (``rules.md``, ``player_rules.md``): GamePackageError, naming the file, if it is not
+    there."""
+    package = cls.__module__.rsplit(".", 1)[0]
+    try:
+        return resources.files(package).joinpath(filename).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise GamePackageError(
+            f"{getattr(cls, 'title', cls.__name__)} ships no {filename}: a game's package holds "
+            f"rules.md and player_rules.md beside its rules module, here in {package}"
+        ) from None
 
 
 class Game(ABC, Generic[O, S, A]):
@@ -257,7 +272,10 @@ class Game(ABC, Generic[O, S, A]):
         except ModuleNotFoundError as exc:
             if exc.name != f"{package}.position":
                 raise
-            raise PositionError(f"{self.title} has no position notation") from None
+            raise PositionError(
+                f"{self.title} has no position notation (a module {package}.position "
+                "beside its rules, holding a PositionCodec named codec)"
+            ) from None
         return module.codec
 
     def from_position(self, text: str) -> S:
@@ -282,15 +300,14 @@ class Game(ABC, Generic[O, S, A]):
     @classmethod
     def rules_markdown(cls) -> str:
         """The rules as implemented (the ``rules.md`` that ships beside the game's module)."""
-        package = cls.__module__.rsplit(".", 1)[0]
-        return resources.files(package).joinpath("rules.md").read_text(encoding="utf-8")
+        return _shipped_text(cls, "rules.md")
 
     def player_rules(self) -> str:
         """The rules a player needs at hand, as Markdown, for this game's options: the
         ``player_rules.md`` beside the game's module filled with :meth:`player_rules_values`
         (see :mod:`meeple.core.player_rules`). Short, unlike :meth:`rules_markdown`."""
         package = type(self).__module__.rsplit(".", 1)[0]
-        template = resources.files(package).joinpath("player_rules.md").read_text(encoding="utf-8")
+        template = _shipped_text(type(self), "player_rules.md")
         return fill_player_rules(template, self.player_rules_values(), f"{package}/player_rules.md")
 
     def player_rules_values(self) -> dict[str, str]:

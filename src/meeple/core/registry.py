@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import Any
 
-from meeple.core.errors import MeepleError, UnknownGame, did_you_mean
+from meeple.core.errors import GamePackageError, MeepleError, UnknownGame, did_you_mean
 from meeple.core.game import Game, shorten
 from meeple.core.options import OptionInfo, describe_options
 
@@ -21,9 +21,22 @@ _plugins_loaded = False
 
 
 def register(cls: type[Game[Any, Any, Any]]) -> type[Game[Any, Any, Any]]:
-    """Class decorator: make a game available to :func:`make` under ``cls.name``."""
+    """Class decorator: make a game available to :func:`make` under ``cls.name``.
+
+    A name is one game's: registering another class under a name already taken raises
+    ``ValueError`` naming both (the same class imported again keeps its name)."""
+    taken = _GAMES.get(cls.name)
+    if taken is not None and _where(taken) != _where(cls):
+        raise ValueError(
+            f"the game name {cls.name!r} is taken by {_where(taken)}; "
+            f"{_where(cls)} needs a name of its own"
+        )
     _GAMES[cls.name] = cls
     return cls
+
+
+def _where(cls: type) -> str:
+    return f"{cls.__module__}.{cls.__qualname__}"
 
 
 def _key(name: str) -> str:
@@ -31,12 +44,24 @@ def _key(name: str) -> str:
 
 
 def _load_plugins() -> None:
+    """Import every module of the ``meeple.games`` entry points, once. A package that does
+    not load is GamePackageError, in one line naming it and why; the next lookup tries
+    again."""
     global _plugins_loaded
     if _plugins_loaded:
         return
     _plugins_loaded = True
     for ep in entry_points(group="meeple.games"):
-        ep.load()
+        try:
+            ep.load()
+        except Exception as exc:
+            _plugins_loaded = False
+            module = ep.value.partition(":")[0]
+            raise GamePackageError(
+                f"the game package {module!r} (entry point {ep.name!r} of meeple.games) does "
+                f"not load: {type(exc).__name__}: {exc}; fix it (python -c 'import {module}' "
+                "shows where) or uninstall it"
+            ) from exc
 
 
 def game_class(name: str) -> type[Game[Any, Any, Any]]:

@@ -42,7 +42,7 @@ from meeple.interfaces import (
     solve_cli,
     tournament_cli,
 )
-from meeple.interfaces.console import console, fail, print_markdown
+from meeple.interfaces.console import console, fail, print_error, print_markdown
 from meeple.interfaces.game_help import GameOptionsCommand
 from meeple.interfaces.help_labels import Command, Group
 from meeple.interfaces.options_cli import flag, parse_option_flags
@@ -243,8 +243,14 @@ _one_line_paragraphs(app.registered_commands)
 
 
 def main() -> None:
-    """Entry point of the ``meeple`` command."""
-    app()
+    """Entry point of the ``meeple`` command. A MeepleError no command refused itself (an
+    installed game package that does not load, met while the command is set up) is printed
+    in one line, as the commands print theirs."""
+    try:
+        app()
+    except MeepleError as exc:
+        print_error(str(exc))
+        raise SystemExit(2) from None
 
 
 __all__ = ["app", "main"]

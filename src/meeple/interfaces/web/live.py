@@ -17,6 +17,7 @@ from meeple.agents.levels import agent_label
 from meeple.core.errors import (
     AgentSpecError,
     FileOptionRefused,
+    GamePackageError,
     IllegalAction,
     MeepleError,
     NotationError,
@@ -423,6 +424,7 @@ _CODES: tuple[tuple[type[Exception], str], ...] = (
     (NotationError, "bad_notation"),
     (ActionIdError, "bad_action_id"),
     (StorageUnavailable, "storage_unavailable"),
+    (GamePackageError, "internal_error"),
 )
 
 

@@ -14,7 +14,7 @@ from fastapi.routing import APIRoute
 from pydantic import ValidationError
 from starlette.requests import HTTPConnection, Request
 
-from meeple.core.errors import MeepleError
+from meeple.core.errors import GamePackageError, MeepleError
 from meeple.core.game import shorten
 from meeple.interfaces.web.live import ServerError, error_code
 from meeple.store.db import StorageUnavailable
@@ -33,6 +33,8 @@ def refusal(
     status = exc.status if isinstance(exc, ServerError) else 400
     if isinstance(exc, StorageUnavailable):
         status = 503
+    if isinstance(exc, GamePackageError):  # an installed game lacks a file: no client's fault
+        status = 500
     wait = exc.retry_after if isinstance(exc, ServerError) else None
     answer_headers = {"Retry-After": str(wait)} if wait else {}
     answer_headers.update(headers or {})
