@@ -27,6 +27,18 @@ def test_version_prints_the_installed_version_and_nothing_else(run, flag):
     assert result.output == f"meeple {metadata.version('meeple')}\n"
 
 
+def test_python_dash_m_meeple_is_the_meeple_command():
+    """For an environment whose scripts folder is not on the PATH."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "meeple", "--version"], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"meeple {metadata.version('meeple')}\n"
+
+
 @pytest.mark.parametrize("words", [[], ["agents"], ["play", "edges"], ["serve"], ["simulate"]])
 def test_dash_h_is_help_as_dash_dash_help_is(run, words):
     short, long = run(*words, "-h"), run(*words, "--help")
