@@ -53,6 +53,9 @@ def test_a_page_counts_down_to_the_claim_then_claims_the_win(
     assert box.locator("button").count() == 0
     button = box.get_by_role("button", name="Claim the win")
     button.wait_for(timeout=(CLAIM_SECONDS + 10) * 1000)
+    # told once in the page's live region (the count-down itself is not read out each second)
+    assert "you may claim the win" in ann.locator("#toasts").inner_text()
+    assert ann.locator("#claim[role], #claim [aria-live]").count() == 0
     # the box stays inside the page at either size
     width = ann.evaluate("document.documentElement.clientWidth")
     right = ann.evaluate("document.getElementById('claim').getBoundingClientRect().right")

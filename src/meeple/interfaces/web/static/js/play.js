@@ -43,6 +43,7 @@ let deadlinesAt = 0; // when the deadlines in msg were measured (performance.now
 let seatsAt = 0; // when the seats' "away" seconds in msg were measured (performance.now())
 let claimSeconds = null; // how long a person must be away to be claimed from (the welcome's)
 let claimShown = ""; // what the claim box shows now, so a tick redraws it only on a change
+const claimTold = new Set(); // seats whose claim a screen reader was told of (once each)
 let resignArmed = false;
 
 // The move being built (ui.selection: Erd's piles, Erosion's steps so far) outlives a
@@ -357,7 +358,14 @@ function drawClaim() {
   box.replaceChildren(...rows.map(({ seat, left }) => {
     const who = seatLabel(msg, seat);
     const offer = two ? "claim the win" : `let the computer play ${who}`;
+    // The count-down is no live region (a screen reader would read it every second): the
+    // moment the claim is open is told once, as the page tells its news, in a toast.
+    if (left <= 0 && !claimTold.has(seat)) {
+      claimTold.add(seat);
+      toast(`${who} has gone and not come back: you may ${offer}.`, "info");
+    }
     if (left > 0) {
+      claimTold.delete(seat);
       const wait = left >= 60 ? `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` : `${left} s`;
       return el("p", {}, `${who} has gone (their page is closed) and the match waits on them. If they are not back in ${wait}, you may ${offer}.`);
     }
