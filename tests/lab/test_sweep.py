@@ -44,6 +44,13 @@ def test_a_field_is_changed_in_its_own_table_only_and_keeps_its_comment():
         edit_field(CARDS, "nope", "damage", "1", "cards.toml")
     with pytest.raises(SweepError, match=r"table \[slash\] has no field 'cost'"):
         edit_field(CARDS, "slash", "cost", "1", "cards.toml")
+    # A list of tables (The Triangle Clock's ranks) or a JSON file (Erosion's cards) has no
+    # named table for --field to name: said so, not "has no table".
+    ranks = '[[rank]]\nname = "Pair"\nstrength = 1\n'
+    with pytest.raises(SweepError, match=r"\[\[rank\]\] is a list of tables; vary it in edited"):
+        edit_field(ranks, "rank", "strength", "2", "ranking.toml")
+    with pytest.raises(SweepError, match=r"cards\.json: .* it is not a TOML file"):
+        edit_field('{"cards": []}', "WX01", "n", "2", "cards.json")
 
 
 def test_field_variants_copy_the_data_with_one_line_changed(tmp_path):

@@ -54,6 +54,13 @@ def edit_field(text: str, table: str, key: str, value: str, source: str) -> str:
     header = f"[{table}]"
     start = next((k for k, line in enumerate(lines) if line.strip() == header), None)
     if start is None:
+        listed = any(line.strip() == f"[[{table}]]" for line in lines)
+        if not source.endswith(".toml") or listed:
+            what = f"[[{table}]] is a list of tables" if listed else "it is not a TOML file"
+            raise SweepError(
+                f"{source}: --field varies a key of a named TOML table ([{table}]), and {what}; "
+                "vary it in edited copies compared with meeple compare"
+            )
         raise SweepError(f"{source} has no table {header}")
     pattern = re.compile(rf"^(\s*{re.escape(key)}\s*=\s*)([^#\n]*?)(\s*(#.*)?\n?)$")
     for k in range(start + 1, len(lines)):
