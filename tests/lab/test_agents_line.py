@@ -71,3 +71,14 @@ def test_compare_says_its_agents_once_for_every_variant(lab) -> None:
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     assert result.output.count("Agents: seat 0 designer") == 1
+
+
+def test_design_says_its_agents_at_each_count_before_the_report(lab) -> None:
+    result = lab(
+        "design", "edges", "--board", "2x2", "--seat", "designer", "--seat", "greedy",
+        "--games", "2",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    said = f"Agents at 2 players: seat 0 designer ({DESIGNER['edges']}), seat 1 greedy."
+    assert said in " ".join(result.output.split())
+    assert result.output.index("Agents at") < result.output.index("Played 2 games")

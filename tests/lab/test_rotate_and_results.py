@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from meeple.interfaces import lab_cli
 from meeple.interfaces.cli import app
 from meeple.lab.metrics import agent_results, summarize
+from meeple.lab.report import summary_rows
 from meeple.lab.run import RunSpec, execute, rotations
 from meeple.lab.stats import score_interval
 from meeple.store import ResultStore
@@ -317,3 +318,11 @@ def test_compare_can_rotate_seats_and_duplicate_deals(lab):
         assert [r["seats"] for r in rows[:2]] == [["greedy", "random"], ["random", "greedy"]]
         [greedy] = [r for r in agent_results(rows) if r.agent == "greedy"]
         assert greedy.deals == 3 and greedy.opponent == "random"
+
+
+def test_an_agents_line_of_few_games_is_flagged_as_a_small_sample(lab):
+    # As every figure of the lab is (docs/lab.md, Trusting a result): 10 games, under 30.
+    assert lab(*SIM, "--games", "10", "--rotate-seats").exit_code == 0
+    rows = dict(summary_rows(summarize(_jsonl_rows(lab))))
+    line = rows["greedy, either seat: score rate"]
+    assert line.endswith("(small sample)"), line

@@ -44,6 +44,13 @@ def test_a_field_is_changed_in_its_own_table_only_and_keeps_its_comment():
         edit_field(CARDS, "nope", "damage", "1", "cards.toml")
     with pytest.raises(SweepError, match=r"table \[slash\] has no field 'cost'"):
         edit_field(CARDS, "slash", "cost", "1", "cards.toml")
+    # A list of tables (The Triangle Clock's ranks) or a JSON file (Erosion's cards) has no
+    # named table for --field to name: said so, not "has no table".
+    ranks = '[[rank]]\nname = "Pair"\nstrength = 1\n'
+    with pytest.raises(SweepError, match=r"\[\[rank\]\] is a list of tables; vary it in edited"):
+        edit_field(ranks, "rank", "strength", "2", "ranking.toml")
+    with pytest.raises(SweepError, match=r"cards\.json: .* it is not a TOML file"):
+        edit_field('{"cards": []}', "WX01", "n", "2", "cards.json")
 
 
 def test_field_variants_copy_the_data_with_one_line_changed(tmp_path):
@@ -64,6 +71,10 @@ def test_field_variants_copy_the_data_with_one_line_changed(tmp_path):
     with pytest.raises(SweepError, match=r"no option given names a file cards\.toml"):
         field_variants(make("squad-combat").options, "cards.toml:quick-shot.damage", ["1", "2"],
                        tmp_path / "t")  # fmt: skip
+    # A misspelt file of the data given is named as such, with the files it has.
+    given = r"\(--content .*my-cards names characters\.toml, cards\.toml, decks\.toml\)"
+    with pytest.raises(SweepError, match=r"no file cardz\.toml in the data given " + given):
+        field_variants(options, "cardz.toml:quick-shot.damage", ["1", "2"], tmp_path / "t")
     with pytest.raises(SweepError, match=r"write FILE:TABLE\.KEY"):
         field_variants(options, "quick-shot.damage", ["1", "2"], tmp_path / "t")
 
@@ -120,3 +131,18 @@ def test_sweep_errors_are_one_line(run, tmp_path, args, words):
                  "--db", f"sqlite:///{tmp_path / 'lab.db'}")  # fmt: skip
     assert result.exit_code != 0
     assert words in result.output and "Traceback" not in result.output
+
+
+def test_the_sweep_table_flags_a_small_sample_as_every_lab_table_does():
+    from meeple.lab.metrics import summarize
+    from meeple.lab.sweep import sweep_table
+
+    def rows(n):
+        return [{"index": k, "seed": k, "seats": ["random", "random"], "returns": [1.0, -1.0],
+                 "winners": [k % 2], "length": 10 + k % 3, "branching": 2.0,
+                 "first_player": 0} for k in range(n)]  # fmt: skip
+
+    few, many = summarize(rows(10)), summarize(rows(400))
+    _, table = sweep_table("x", ["1", "2"], [few, many], ["seat 0", "seat 1"])
+    assert all(cell.endswith("(small sample)") for cell in table[0][1:5]), table[0]
+    assert not any("small sample" in cell for cell in table[1]), table[1]

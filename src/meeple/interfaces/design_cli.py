@@ -28,10 +28,12 @@ from meeple.interfaces.lab_common import (
     LabError,
     RotateSeats,
     Seed,
+    agents_line,
     check_seats,
     check_writable,
     chosen_backend,
     command_line,
+    given_seats,
     note_runs,
     play_run,
     print_notes,
@@ -175,6 +177,9 @@ def design_command(
             spec = simulation_spec(name, chosen_options, seats, games, seed, rotate_seats, False)
             print_notes(count_game, f"{players} players: ")
             plans.append((players, seats, spec))
+        for players, seats, _ in plans:  # before any game, as every lab command says them
+            said = agents_line(given_seats(seat or [], seats), seats, rotate_seats)
+            console.print(escape(said.replace("Agents:", f"Agents at {players} players:", 1)))
         store = ResultStore(db)
         runs = []
         for players, seats, spec in plans:

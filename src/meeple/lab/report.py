@@ -69,6 +69,7 @@ def summary_rows(summary: Summary, agents_in_label: bool = True) -> list[tuple[s
             record += f"; {result.deals} deals, its mean score in a deal: {tally})"
         else:
             record += f"; {result.deals} deals)" if result.deals else ")"
+        record += _flag(result.score)
         rows.append((f"{result.agent}, either seat: score rate", record))
     rows.append(("draws", f"{summary.draws}{_flag(summary.draws)}"))
     if summary.first_player is not None:

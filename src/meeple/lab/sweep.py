@@ -19,6 +19,7 @@ from meeple.core.errors import MeepleError
 from meeple.core.options import GameOptions
 from meeple.lab.figures import new_figure
 from meeple.lab.metrics import Estimate, Rate, Summary
+from meeple.lab.report import SMALL
 
 
 class SweepError(MeepleError):
@@ -53,6 +54,13 @@ def edit_field(text: str, table: str, key: str, value: str, source: str) -> str:
     header = f"[{table}]"
     start = next((k for k, line in enumerate(lines) if line.strip() == header), None)
     if start is None:
+        listed = any(line.strip() == f"[[{table}]]" for line in lines)
+        if not source.endswith(".toml") or listed:
+            what = f"[[{table}]] is a list of tables" if listed else "it is not a TOML file"
+            raise SweepError(
+                f"{source}: --field varies a key of a named TOML table ([{table}]), and {what}; "
+                "vary it in edited copies compared with meeple compare"
+            )
         raise SweepError(f"{source} has no table {header}")
     pattern = re.compile(rf"^(\s*{re.escape(key)}\s*=\s*)([^#\n]*?)(\s*(#.*)?\n?)$")
     for k in range(start + 1, len(lines)):
@@ -80,6 +88,12 @@ def field_variants(
     name, table, key = match.groups()
     named = options.external_files()
     found = [(o, files) for o, files in named.items() if any(f.name == name for f in files)]
+    if not found and named:
+        given = "; ".join(
+            f"--{o.replace('_', '-')} {getattr(options, o)} names {', '.join(f.name for f in fs)}"
+            for o, fs in named.items()
+        )
+        raise SweepError(f"--field {field!r}: no file {name} in the data given ({given})")
     if not found:
         external = ", ".join("--" + o.replace("_", "-") for o in type(options).external_options())
         raise SweepError(
@@ -106,12 +120,16 @@ def field_variants(
     return out
 
 
+def _small(figure: Rate | Estimate) -> str:
+    return f"  ({SMALL})" if figure.small else ""
+
+
 def _rate(rate: Rate) -> str:
-    return f"{100 * rate.rate:.1f}% [{100 * rate.low:.1f}, {100 * rate.high:.1f}]"
+    return f"{100 * rate.rate:.1f}% [{100 * rate.low:.1f}, {100 * rate.high:.1f}]{_small(rate)}"
 
 
 def _mean(e: Estimate | None) -> str:
-    return "n/a" if e is None else f"{e.value:.3g} [{e.low:.3g}, {e.high:.3g}]"
+    return "n/a" if e is None else f"{e.value:.3g} [{e.low:.3g}, {e.high:.3g}]{_small(e)}"
 
 
 def sweep_table(
@@ -119,7 +137,7 @@ def sweep_table(
 ) -> tuple[list[str], list[list[str]]]:
     """Headers and rows, one per value of ``what`` (the title says which): each seat's win
     rate (won or shared), the draws, the mean length and score margin, each with its 95%
-    interval."""
+    interval and the small-sample flag where it applies (``metrics.is_small``)."""
     headers = ["value", *(f"{s} won" for s in seats), "draws", "length (actions)", "score margin"]
     rows = []
     for value, summary in zip(values, summaries, strict=True):

@@ -178,6 +178,9 @@ def test_broken_toml_and_missing_files_are_named(folder, tmp_path):
         load_content(folder)
     with pytest.raises(ContentError, match="no such content folder"):
         load_content(tmp_path / "nowhere")
+    # One of its files given for the folder: said so, with the folder to give.
+    with pytest.raises(ContentError, match=r"cards\.toml: a file, not a content folder; .*--cont"):
+        load_content(folder / "cards.toml")
 
 
 def test_a_bad_content_option_is_an_option_error(folder):

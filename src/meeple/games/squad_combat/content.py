@@ -485,6 +485,11 @@ def _load_demo() -> Content:
 @lru_cache(maxsize=32)
 def _load_path(path: str, stamp: str) -> Content:
     folder = Path(path)
+    if folder.is_file():
+        raise ContentError(
+            f"{folder}: a file, not a content folder; name the folder that holds "
+            f"{', '.join(FILES.values())} (--content {folder.parent})"
+        )
     if not folder.is_dir():
         raise ContentError(
             f"{folder}: no such content folder (it holds {', '.join(FILES.values())})"
