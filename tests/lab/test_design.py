@@ -46,6 +46,22 @@ def test_a_report_has_every_section_and_a_second_invocation_plays_no_game(tmp_pa
     assert [r["games"] for r in ResultStore(db).runs()] == [4]
 
 
+def test_without_out_each_set_of_runs_has_its_own_report_folder(tmp_path, monkeypatch):
+    """Two design commands of one game with other seats wrote the same results/design-GAME,
+    the second report over the first."""
+    monkeypatch.chdir(tmp_path)
+    db = f"sqlite:///{tmp_path / 'lab.db'}"
+    args = ["design", "triangle-clock", "--games", "2", "--db", db]
+    made = CliRunner().invoke(app, args)
+    assert made.exit_code == 0, made.output
+    [run] = ResultStore(db).runs()
+    folder = design_cli.default_folder("triangle-clock", [run["key"]])
+    assert (tmp_path / folder / "report.md").is_file()
+    assert folder.name.startswith("design-triangle-clock-")
+    assert folder == design_cli.default_folder("triangle-clock", [run["key"]])  # found again
+    assert folder != design_cli.default_folder("triangle-clock", [run["key"], "other"])
+
+
 def test_the_player_counts_are_the_games_own_unless_given():
     assert player_counts("squad-combat", {}, None) == [2, 3, 4]
     assert player_counts("squad-combat", {"players": 3}, None) == [3]

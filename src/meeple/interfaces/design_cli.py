@@ -8,6 +8,7 @@ flags plays. The report is written by :func:`meeple.lab.design.design_report`.
 
 from __future__ import annotations
 
+import hashlib
 import shlex
 from pathlib import Path
 from typing import Annotated, Any
@@ -139,7 +140,10 @@ def design_command(
     ] = None,
     out: Annotated[
         Path | None,
-        typer.Option(help="folder of the report and its plots (default: results/design-GAME)"),
+        typer.Option(
+            help="folder of the report and its plots (default: results/design-GAME-KEY, KEY "
+            "a digest of its runs)"
+        ),
     ] = None,
     seed: Seed = 0,
     jobs: Jobs = 1,
@@ -164,8 +168,6 @@ def design_command(
     try:
         name = game_class(game).name
         options = parse_option_flags(name, list(ctx.args))
-        folder = out or Path("results") / f"design-{name}"
-        check_writable(folder)
         chosen = chosen_backend(backend, jobs)
         plans = []
         for players in player_counts(name, options, counts):
@@ -177,6 +179,8 @@ def design_command(
             spec = simulation_spec(name, chosen_options, seats, games, seed, rotate_seats, False)
             print_notes(count_game, f"{players} players: ")
             plans.append((players, seats, spec))
+        folder = out or default_folder(name, [spec.key for _, _, spec in plans])
+        check_writable(folder)
         for players, seats, _ in plans:  # before any game, as every lab command says them
             said = agents_line(given_seats(seat or [], seats), seats, rotate_seats)
             console.print(escape(said.replace("Agents:", f"Agents at {players} players:", 1)))
@@ -231,4 +235,12 @@ def design_command(
     )
 
 
-__all__ = ["design_command", "player_counts"]
+def default_folder(game: str, keys: list[str]) -> Path:
+    """``results/design-GAME-KEY``, KEY a digest of its runs' keys: a design command with
+    other seats, options or counts writes a report of its own, never over another's, and
+    the same command finds its own folder again."""
+    digest = hashlib.sha256("-".join(keys).encode()).hexdigest()[:12]
+    return Path("results") / f"design-{game}-{digest}"
+
+
+__all__ = ["default_folder", "design_command", "player_counts"]
