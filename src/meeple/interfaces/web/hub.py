@@ -178,7 +178,9 @@ class Hub(Referee):
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # the listening connection broke: listen again
-                log.warning("listening for other servers' changes failed: %s", exc)
+                # One line: psycopg's reason may add a hint on a line of its own.
+                reason = str(exc).strip().splitlines()[0] if str(exc).strip() else repr(exc)
+                log.warning("listening for other servers' changes failed: %s", reason)
             await asyncio.sleep(1)
 
     async def refresh(self, match: LiveMatch) -> None:
