@@ -1,6 +1,7 @@
 """The links a new match's answer gives (``join_url``, ``watch_url``) point where the client
 reached the server: behind a reverse proxy, the public address the proxy was asked for, not
-the loopback address ``meeple serve`` listens on (docs/security.md, On the internet)."""
+the loopback address ``meeple serve`` listens on (docs/security.md, On the internet). The
+address the server prints at its start is one line of its log, as the README quotes it."""
 
 from __future__ import annotations
 
@@ -51,3 +52,9 @@ def test_a_match_made_directly_links_to_the_address_asked(server):
     assert reply.status_code == 200, reply.text
     links = _links(reply.json())
     assert all(link.startswith(f"{server.url}/play/") for link in links), links
+
+
+def test_the_start_line_is_one_line_in_a_log_file(server):
+    # The log is a file, not a terminal: the line must not be wrapped at 80 columns.
+    log = server.log_path.read_text()
+    assert f"meeple server on {server.url} (matches in {server.db}); Ctrl-C stops it.\n" in log
