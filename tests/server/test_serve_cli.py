@@ -19,6 +19,9 @@ def test_an_unreachable_database_is_explained(run):
         result = run("serve", "--db", f"postgresql+psycopg://nobody@127.0.0.1:{port}/x")
     assert result.exit_code == 2
     assert "error: cannot open postgresql+psycopg://nobody@127.0.0.1" in result.output
+    # psycopg's hint is on a line of its own after a tab: joined, not shown as an escape.
+    assert "Connection refused Is the server running" in result.output, result.output
+    assert "\\x09" not in result.output, result.output
 
 
 def test_a_port_in_use_is_explained(run, tmp_path):
