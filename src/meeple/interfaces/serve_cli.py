@@ -174,7 +174,10 @@ def serve_command(
     max_sockets_per_match: Annotated[
         int,
         typer.Option(
-            help="WebSockets one match may have open at once", min=2, rich_help_panel=SIZES
+            help="spectators' WebSockets one match may have open at once (its players' are "
+            "never refused for them)",
+            min=2,
+            rich_help_panel=SIZES,
         ),
     ] = _LIMITS.max_sockets_per_match,
     max_hints_per_minute: Annotated[
