@@ -4,11 +4,25 @@ from __future__ import annotations
 
 import socket
 
+import pytest
+
 
 def test_a_bad_database_url_is_explained(run, tmp_path):
     result = run("serve", "--db", "nonsense")
     assert result.exit_code == 2
     assert "error: 'nonsense' is not a database URL; write sqlite:///" in result.output
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("url", ["sqlite://", "sqlite:///", "sqlite:///:memory:"])
+def test_an_in_memory_database_is_refused(run, url):
+    # Each connection would see its own empty database: the server failed its start-up.
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # free once closed
+    result = run("serve", "--db", url, "--port", str(port))
+    assert result.exit_code == 2, result.output
+    assert "error: an in-memory SQLite database keeps no match" in result.output
     assert "Traceback" not in result.output
 
 
@@ -19,6 +33,9 @@ def test_an_unreachable_database_is_explained(run):
         result = run("serve", "--db", f"postgresql+psycopg://nobody@127.0.0.1:{port}/x")
     assert result.exit_code == 2
     assert "error: cannot open postgresql+psycopg://nobody@127.0.0.1" in result.output
+    # psycopg's hint is on a line of its own after a tab: joined, not shown as an escape.
+    assert "Connection refused Is the server running" in result.output, result.output
+    assert "\\x09" not in result.output, result.output
 
 
 def test_a_port_in_use_is_explained(run, tmp_path):

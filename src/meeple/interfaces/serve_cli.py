@@ -174,7 +174,10 @@ def serve_command(
     max_sockets_per_match: Annotated[
         int,
         typer.Option(
-            help="WebSockets one match may have open at once", min=2, rich_help_panel=SIZES
+            help="spectators' WebSockets one match may have open at once (its players' are "
+            "never refused for them)",
+            min=2,
+            rich_help_panel=SIZES,
         ),
     ] = _LIMITS.max_sockets_per_match,
     max_hints_per_minute: Annotated[
@@ -348,11 +351,16 @@ def serve_command(
     except MeepleError as exc:
         raise fail(str(exc)) from None
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    # soft_wrap: each is one line in a log file too (rich wraps at 80 columns off a terminal).
     console.print(
-        f"meeple server on [bold]{url}[/] (matches in {hide_password(db)}); Ctrl-C stops it."
+        f"meeple server on [bold]{url}[/] (matches in {hide_password(db)}); Ctrl-C stops it.",
+        soft_wrap=True,
     )
     if not open_browser:
-        console.print(f"Open {url} in a browser for the lobby: every game, to play or watch.")
+        console.print(
+            f"Open {url} in a browser for the lobby: every game, to play or watch.",
+            soft_wrap=True,
+        )
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
     config = uvicorn.Config(

@@ -211,9 +211,15 @@ def create_tables(engine: Engine, metadata: MetaData) -> None:
         except SQLAlchemyError:
             missing = {"(all)"}
         if missing:
-            raise StoreError(f"cannot open {_safe(engine)}: {exc.orig}") from None
+            raise StoreError(f"cannot open {_safe(engine)}: {_one_line(exc.orig)}") from None
     except SQLAlchemyError as exc:
-        raise StoreError(f"cannot open {_safe(engine)}: {getattr(exc, 'orig', exc)}") from None
+        raise StoreError(f"cannot open {_safe(engine)}: {_one_line(exc)}") from None
+
+
+def _one_line(exc: BaseException) -> str:
+    """The driver's reason on one line: psycopg's puts a hint on a line of its own, indented
+    with a tab (an error line shows it as a visible escape, ``\\x09``)."""
+    return " ".join(str(getattr(exc, "orig", None) or exc).split())
 
 
 def add_missing_columns(engine: Engine, table: Table) -> None:
@@ -226,7 +232,7 @@ def add_missing_columns(engine: Engine, table: Table) -> None:
     try:
         present = {c["name"] for c in inspect(engine).get_columns(table.name)}
     except SQLAlchemyError as exc:
-        raise StoreError(f"cannot open {_safe(engine)}: {getattr(exc, 'orig', exc)}") from None
+        raise StoreError(f"cannot open {_safe(engine)}: {_one_line(exc)}") from None
     for column in table.columns:
         if column.name in present:
             continue

@@ -209,6 +209,16 @@ class MatchStore:
     def __init__(self, url: str = DEFAULT_MATCH_URL) -> None:
         self.url = url
         self.engine = open_engine(url)
+        if self.engine.url.get_backend_name() == "sqlite" and self.engine.url.database in (
+            None,
+            "",
+            ":memory:",
+        ):
+            # Each connection of the pool would see an empty database of its own.
+            raise StoreError(
+                f"an in-memory SQLite database keeps no match ({url!r}); give a file: "
+                "sqlite:///path/to/server.db"
+            )
         create_tables(self.engine, _Base.metadata)
         add_missing_columns(self.engine, _Base.metadata.tables["matches"])  # an older meeple's
         self.writer = secrets.token_hex(8)

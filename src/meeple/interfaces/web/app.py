@@ -223,7 +223,7 @@ def create_app(
     async def create_match(request: CreateMatch, http: Request) -> dict[str, Any]:
         client = quotas.client(http)
         async with quotas.creating(client, hub.unfinished) as made:
-            created = await hub.create(request, owner=client)
+            created = await hub.create(request, owner=client, base_url=_base_url(http))
             made["match"] = created["match"]
         return created
 
@@ -233,7 +233,7 @@ def create_app(
     )
     async def create_tutorial(game: str, http: Request) -> dict[str, Any]:
         async with quotas.creating(quotas.client(http), hub.unfinished) as made:
-            created = await hub.create_tutorial(game)
+            created = await hub.create_tutorial(game, base_url=_base_url(http))
             made["match"] = created["match"]
         return created
 
@@ -294,7 +294,7 @@ def create_app(
         match = await hub.get(match_id)
         seat = hub.seat_of(match, request.token)
         async with quotas.creating(quotas.client(http), hub.unfinished) as made:
-            rematched = await hub.rematch(match, seat)
+            rematched = await hub.rematch(match, seat, _base_url(http))
             if rematched["match"] is not None:
                 made["match"] = rematched["match"]
         return rematched
@@ -494,3 +494,11 @@ def _review_reply(review: dict[str, Any]) -> JSONResponse:
 def _is_key(text: str) -> bool:
     """Whether ``text`` looks like a review's key (64 hex digits)."""
     return len(text) == 64 and all(c in "0123456789abcdef" for c in text)
+
+
+def _base_url(request: Request) -> str:
+    """Where the client reached the server, for the links of a new match: the request's
+    ``Host`` and scheme (behind a proxy named by ``--forwarded-allow-ips``, the scheme of its
+    ``X-Forwarded-Proto``), so that a link works for whoever it is sent to, not only on the
+    server's own loopback address."""
+    return str(request.base_url).rstrip("/")

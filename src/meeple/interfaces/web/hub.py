@@ -178,7 +178,9 @@ class Hub(Referee):
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # the listening connection broke: listen again
-                log.warning("listening for other servers' changes failed: %s", exc)
+                # One line: psycopg's reason may add a hint on a line of its own.
+                reason = str(exc).strip().splitlines()[0] if str(exc).strip() else repr(exc)
+                log.warning("listening for other servers' changes failed: %s", reason)
             await asyncio.sleep(1)
 
     async def refresh(self, match: LiveMatch) -> None:
@@ -249,26 +251,35 @@ class Hub(Referee):
 
     # -- new matches --------------------------------------------------------------------------
     async def create(
-        self, request: CreateMatch, rematch_of: str | None = None, owner: str | None = None
+        self,
+        request: CreateMatch,
+        rematch_of: str | None = None,
+        owner: str | None = None,
+        base_url: str | None = None,
     ) -> dict[str, Any]:
         """Make a match (:meth:`Lobby.new_match`) and serve it; returns its id, one secret
-        token per person's seat and the links. ``owner``: the address that asked, whose
-        share of the agent workers its agents use."""
+        token per person's seat and the links (under ``base_url``, the address the request
+        reached: :meth:`Lobby.answer`). ``owner``: the address that asked, whose share of
+        the agent workers its agents use."""
         match, tokens = await self.lobby.new_match(request, rematch_of, owner)
-        return self._serve_new(match, tokens)
+        return self._serve_new(match, tokens, base_url)
 
-    async def create_tutorial(self, game_name: str, name: str | None = None) -> dict[str, Any]:
+    async def create_tutorial(
+        self, game_name: str, name: str | None = None, base_url: str | None = None
+    ) -> dict[str, Any]:
         """Start a game's tutorial (:meth:`Lobby.new_tutorial`): the learner's token in the
         answer, as :meth:`create`'s, and the lesson's title."""
         match, tokens = await self.lobby.new_tutorial(game_name, name)
         assert match.tutorial is not None
-        return {**self._serve_new(match, tokens), "title": match.tutorial.title}
+        return {**self._serve_new(match, tokens, base_url), "title": match.tutorial.title}
 
-    def _serve_new(self, match: LiveMatch, tokens: dict[Player, str]) -> dict[str, Any]:
+    def _serve_new(
+        self, match: LiveMatch, tokens: dict[Player, str], base_url: str | None = None
+    ) -> dict[str, Any]:
         match.loaded_at = self.clock()
         self.matches[match.id] = match
         self._after_change(match)
-        return self.lobby.answer(match, tokens)
+        return self.lobby.answer(match, tokens, base_url)
 
     def held(self) -> int:
         """How many unfinished matches this process holds (in memory, every one)."""
@@ -468,7 +479,9 @@ class Hub(Referee):
         self._broadcast(match)
         return {"match": None, "offer": match.rematch_offer()}
 
-    async def rematch(self, match: LiveMatch, seat: Player) -> dict[str, Any]:
+    async def rematch(
+        self, match: LiveMatch, seat: Player, base_url: str | None = None
+    ) -> dict[str, Any]:
         """Ask for (or accept) a rematch: once every person of the match has, a new match of
         the same game and options, seats turned one place round, new seed (the computer
         always accepts, so against it the first ask starts it).
@@ -476,7 +489,7 @@ class Hub(Referee):
         Until then the answer is ``{"match": None, "offer": ...}`` and every page is shown
         the offer to accept or decline. Once made, every person of the old match is told
         the new match and the token of their new seat on their own connection; the asker
-        gets theirs in the reply.
+        gets theirs in the reply; its links are under ``base_url`` (:meth:`create`).
         """
         if match.tutorial is not None:
             raise ServerError(
@@ -503,7 +516,9 @@ class Hub(Referee):
             here = {seat} | {c.seat for c in match.connections if c.seat is not None}
             request, order = rematch_request(stored, here)
             # The same agents, on the share of the address that chose them.
-            created = await self.create(request, rematch_of=stored.id, owner=match.owner)
+            created = await self.create(
+                request, rematch_of=stored.id, owner=match.owner, base_url=base_url
+            )
             await asyncio.to_thread(self.store.update, stored.id, rematch=created["match"])
             stored.rematch = created["match"]
         mine = None

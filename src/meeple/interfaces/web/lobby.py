@@ -272,11 +272,14 @@ class Lobby:
         match.tutorial = lesson
         return match, {lesson.learner: token}
 
-    def answer(self, match: LiveMatch, tokens: dict[Player, str]) -> dict[str, Any]:
+    def answer(
+        self, match: LiveMatch, tokens: dict[Player, str], base_url: str | None = None
+    ) -> dict[str, Any]:
         """What a new match's creator is answered: its id and game, each person's seat with
         its token and join link (the token after ``#``: a browser never sends it to a
-        server), and the link to watch it."""
-        link = f"{self.base_url}/play/{match.id}"
+        server), and the link to watch it. ``base_url``: where the request reached the
+        server (behind a proxy, the public address), else the address it listens on."""
+        link = f"{self.base_url if base_url is None else base_url}/play/{match.id}"
         return {
             "match": match.id,
             "game": match.game.name,

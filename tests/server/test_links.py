@@ -1,0 +1,60 @@
+"""The links a new match's answer gives (``join_url``, ``watch_url``) point where the client
+reached the server: behind a reverse proxy, the public address the proxy was asked for, not
+the loopback address ``meeple serve`` listens on (docs/security.md, On the internet). The
+address the server prints at its start is one line of its log, as the README quotes it."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from meeple.interfaces.web.client import ServerProcess
+
+PROXIED = {
+    "host": "play.example.org",
+    "x-forwarded-proto": "https",
+    "x-forwarded-for": "203.0.113.7",
+}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("links")
+    args = ("--forwarded-allow-ips", "127.0.0.1")
+    server = ServerProcess(f"sqlite:///{folder / 'server.db'}", folder / "server.log", 0, args)
+    server.start()
+    yield server
+    server.kill()
+
+
+def _links(answer: dict) -> list[str]:
+    return [answer["watch_url"], *(seat["join_url"] for seat in answer["seats"])]
+
+
+def test_a_match_made_through_the_proxy_links_to_the_public_address(server):
+    body = {"game": "edges", "seats": ["human", "human"]}
+    reply = httpx.post(f"{server.url}/api/matches", json=body, headers=PROXIED)
+    assert reply.status_code == 200, reply.text
+    links = _links(reply.json())
+    assert all(link.startswith("https://play.example.org/play/") for link in links), links
+
+
+def test_a_tutorial_made_through_the_proxy_links_to_the_public_address(server):
+    reply = httpx.post(f"{server.url}/api/tutorials/edges", json={}, headers=PROXIED)
+    assert reply.status_code == 200, reply.text
+    links = _links(reply.json())
+    assert all(link.startswith("https://play.example.org/play/") for link in links), links
+
+
+def test_a_match_made_directly_links_to_the_address_asked(server):
+    body = {"game": "edges", "seats": ["human", "random"]}
+    reply = httpx.post(f"{server.url}/api/matches", json=body)
+    assert reply.status_code == 200, reply.text
+    links = _links(reply.json())
+    assert all(link.startswith(f"{server.url}/play/") for link in links), links
+
+
+def test_the_start_line_is_one_line_in_a_log_file(server):
+    # The log is a file, not a terminal: the line must not be wrapped at 80 columns.
+    log = server.log_path.read_text()
+    assert f"meeple server on {server.url} (matches in {server.db}); Ctrl-C stops it.\n" in log
