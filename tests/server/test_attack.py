@@ -208,6 +208,8 @@ def test_a_client_that_holds_its_socket_open_and_reads_nothing_is_let_go(monkeyp
     SEND_SECONDS, and once the sender has given up nothing more is read from the client:
     its socket is over, and the server no longer holds it (it waited for the client's next
     message for as long as the client liked)."""
+    from starlette.datastructures import URL
+
     from meeple.interfaces.web import sockets as web
     from meeple.interfaces.web.limits import ServerLimits
 
@@ -216,6 +218,8 @@ def test_a_client_that_holds_its_socket_open_and_reads_nothing_is_let_go(monkeyp
 
     class ReadsNothing:
         """A WebSocket whose client takes the welcome and then nothing, and says nothing."""
+
+        base_url = URL("ws://127.0.0.1:8000/")
 
         async def send_json(self, message: dict) -> None:
             if sent:

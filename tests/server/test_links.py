@@ -58,3 +58,35 @@ def test_the_start_line_is_one_line_in_a_log_file(server):
     # The log is a file, not a terminal: the line must not be wrapped at 80 columns.
     log = server.log_path.read_text()
     assert f"meeple server on {server.url} (matches in {server.db}); Ctrl-C stops it.\n" in log
+
+
+def test_a_rematch_s_links_are_on_each_client_s_own_address(server):
+    """The last to accept a rematch makes it with their request's Host: the other seat's link
+    in its ``rematch`` message is on the address its own socket reached, never on one the
+    asker wrote (which could lead its token elsewhere)."""
+    import asyncio
+
+    from meeple.interfaces.web.client import Client
+
+    body = {"game": "erd", "seats": ["human", "human"]}
+    created = httpx.post(f"{server.url}/api/matches", json=body).json()
+    match = created["match"]
+    tokens = [s["token"] for s in created["seats"]]
+
+    async def go() -> None:
+        a, b = [await Client(server.url, match, t).connect() for t in tokens]
+        await a.send({"type": "resign"})
+        await b.wait_for(lambda: b.state["status"] == "finished")
+        url = f"{server.url}/api/matches/{match}/rematch"
+        offered = httpx.post(url, json={"token": tokens[1]})
+        assert offered.status_code == 200 and offered.json()["match"] is None, offered.text
+        elsewhere = {"host": "evil.example", "x-forwarded-proto": "https"}
+        made = httpx.post(url, json={"token": tokens[0]}, headers=elsewhere)
+        assert made.status_code == 200, made.text
+        await b.wait_for(lambda: any(m["type"] == "rematch" for m in b.messages))
+        [told] = [m for m in b.messages if m["type"] == "rematch"]
+        assert told["join_url"].startswith(f"{server.url}/play/{told['match']}#token="), told
+        for c in (a, b):
+            await c.close()
+
+    asyncio.run(go())

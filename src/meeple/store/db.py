@@ -211,7 +211,7 @@ def create_tables(engine: Engine, metadata: MetaData) -> None:
         except SQLAlchemyError:
             missing = {"(all)"}
         if missing:
-            raise StoreError(f"cannot open {_safe(engine)}: {_one_line(exc.orig)}") from None
+            raise StoreError(f"cannot open {_safe(engine)}: {_one_line(exc.orig or exc)}") from None
     except SQLAlchemyError as exc:
         raise StoreError(f"cannot open {_safe(engine)}: {_one_line(exc)}") from None
 

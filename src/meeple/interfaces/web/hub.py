@@ -525,7 +525,12 @@ class Hub(Referee):
         by_old = {order[s["seat"]]: s for s in created["seats"]}
         for conn in list(match.connections):
             if conn.seat is not None and conn.seat in by_old:
-                conn.send({"type": "rematch", "match": created["match"], **by_old[conn.seat]})
+                # Each seat's link on the address its own client used, never the asker's
+                # (whose Host header is the asker's to write).
+                new = by_old[conn.seat]
+                link = self.lobby.watch_url(created["match"], conn.base_url)
+                theirs = {**new, "join_url": f"{link}#token={new['token']}"}
+                conn.send({"type": "rematch", "match": created["match"], **theirs})
             elif conn.seat is None:
                 conn.send({"type": "rematch", "match": created["match"]})
         if seat in by_old:

@@ -109,6 +109,9 @@ class Connection:
     """How many log entries this client holds (only new ones are sent)."""
     concealed: int | None = None
     """The first log entry this client holds as "has chosen" (sent again once revealed)."""
+    base_url: str | None = None
+    """Where this client reached the server (``http(s)://host``), for links sent to it
+    alone; None: the server's own address."""
     closed: bool = False
     close_code: int = 1000
     """The WebSocket close code its sender closes the socket with (1001: server going away)."""

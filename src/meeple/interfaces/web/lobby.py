@@ -279,7 +279,7 @@ class Lobby:
         its token and join link (the token after ``#``: a browser never sends it to a
         server), and the link to watch it. ``base_url``: where the request reached the
         server (behind a proxy, the public address), else the address it listens on."""
-        link = f"{self.base_url if base_url is None else base_url}/play/{match.id}"
+        link = self.watch_url(match.id, base_url)
         return {
             "match": match.id,
             "game": match.game.name,
@@ -294,6 +294,11 @@ class Lobby:
             ],
             "watch_url": link,
         }
+
+    def watch_url(self, match_id: str, base_url: str | None = None) -> str:
+        """A match's page under ``base_url`` (else the address the server listens on); a
+        seat's link adds ``#token=...``."""
+        return f"{self.base_url if base_url is None else base_url}/play/{match_id}"
 
     async def _check_agent(self, game: Game[Any, Any, Any], spec: str) -> None:
         """Refuse an agent spec this match cannot have (AgentSpecError names the agents and

@@ -120,7 +120,10 @@ async def _serve_hello(
     """A socket whose hello was taken, as ``seat``: its messages, until it goes away.
     ``count`` counts each message against its client's rate (QuotaExceeded past it: the
     socket is closed, 4429)."""
-    conn = Connection(seat)
+    # Links sent to this client alone (a rematch's seat) are on the address it used.
+    reached = websocket.base_url
+    scheme = "https" if reached.scheme == "wss" else "http"
+    conn = Connection(seat, base_url=str(reached.replace(scheme=scheme)).rstrip("/"))
     # The claim seconds let a page count down to when an absent person may be claimed from.
     await websocket.send_json(
         {
