@@ -41,6 +41,21 @@ def test_pettingzoo_s_own_tests_pass(game):
     render_test(lambda render_mode="ansi": mpz.env(game, render_mode=render_mode))
 
 
+def test_ansi_rendering_returns_the_board_as_text():
+    """render_mode="ansi" gives the game's terminal board (render_test only checks the type:
+    every render was an empty string, rich's capture leaving nothing to export)."""
+    aec = mpz.env("edges", board="2x3", render_mode="ansi")
+    aec.reset(seed=0)
+    parallel = mpz.parallel_env("erd", render_mode="ansi")
+    parallel.reset(seed=0)
+    gym_env = MeepleGymEnv("edges", board="2x3", render_mode="ansi")
+    gym_env.reset(seed=0)
+    assert "h0" in aec.render()
+    assert "Reserve" in parallel.render()
+    assert "h0" in (gym_env.render() or "")
+    assert mpz.env("edges").render() == ""
+
+
 @pytest.mark.parametrize("game", mpz.SIMULTANEOUS_GAMES)
 def test_the_simultaneous_games_pass_the_parallel_api_test(game):
     parallel_api_test(mpz.parallel_env(game), num_cycles=200)

@@ -45,10 +45,10 @@ def agent_name(player: int) -> str:
 
 def text_board(state: State[Any], player: int | None = None) -> str:
     """The game's terminal drawing of the state, as plain text."""
-    console = Console(record=True, width=100, color_system=None, force_terminal=False)
-    with console.capture():
+    console = Console(width=100, color_system=None, force_terminal=False)
+    with console.capture() as capture:
         console.print(state.game.render(state, player))
-    return console.export_text()
+    return capture.get()
 
 
 class _MeepleSpaces:
