@@ -366,6 +366,12 @@ def test_the_single_seat_env_passes_gymnasium_s_check(game):
         check_env(env)
 
 
+def test_the_single_seat_env_refuses_an_unknown_illegal_action_rule():
+    """A misspelt ``illegal_action`` was taken as "lose" without a word."""
+    with pytest.raises(MeepleError, match="illegal_action must be one of 'lose', 'raise'"):
+        MeepleGymEnv("edges", board="2x3", illegal_action="ignore")
+
+
 def test_the_single_seat_env_plays_against_its_agents():
     env = MeepleGymEnv("edges", seat=1, opponents=["greedy"], board="2x3", stash="3/3/2")
     observation, info = env.reset(seed=4)
