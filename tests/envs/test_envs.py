@@ -285,6 +285,18 @@ def test_openspiel_random_sim_test_with_serialisation_and_pickling(game):
     assert pickle.loads(pickle.dumps(loaded)).get_type().short_name == mos.short_name(game)
 
 
+def test_openspiel_refuses_a_seed_outside_the_chance_outcomes():
+    """The chance node's outcomes are 0 to seeds - 1: seeds=0 left it with none, and an
+    outcome past them was played as a seed no algorithm could reach."""
+    with pytest.raises(MeepleError, match="seeds must be a whole number from 1 up, not 0"):
+        pyspiel.load_game("python_meeple_edges(seeds=0)")
+    state = pyspiel.load_game("python_meeple_edges(board=2x3,seeds=10)").new_initial_state()
+    with pytest.raises(MeepleError, match="chance outcome 10 is not a seed of this game"):
+        state.apply_action(10)
+    state.apply_action(9)
+    assert not state.is_chance_node()
+
+
 def test_openspiel_game_types():
     erd = pyspiel.load_game("python_meeple_erd").get_type()
     assert erd.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
