@@ -23,7 +23,7 @@ from pettingzoo.test import (  # noqa: E402
 )
 from pettingzoo.utils.conversions import aec_to_parallel  # noqa: E402
 
-from meeple.core.errors import MeepleError  # noqa: E402
+from meeple.core.errors import IllegalAction, MeepleError  # noqa: E402
 from meeple.core.registry import make  # noqa: E402
 from meeple.envs import openspiel as mos  # noqa: E402
 from meeple.envs import pettingzoo as mpz  # noqa: E402
@@ -59,6 +59,16 @@ def test_ansi_rendering_returns_the_board_as_text():
 @pytest.mark.parametrize("game", mpz.SIMULTANEOUS_GAMES)
 def test_the_simultaneous_games_pass_the_parallel_api_test(game):
     parallel_api_test(mpz.parallel_env(game), num_cycles=200)
+
+
+def test_a_refused_parallel_step_moves_no_seat():
+    """An illegal id of the second seat was refused after the first seat's had been played."""
+    parallel = mpz.parallel_env("erd")
+    observations, _ = parallel.reset(seed=0)
+    legal = int(np.flatnonzero(observations["player_0"]["action_mask"])[0])
+    with pytest.raises(IllegalAction, match="not legal for player_1"):
+        parallel.step({"player_0": legal, "player_1": 10**6})
+    assert parallel.state.to_act == (0, 1)
 
 
 @pytest.mark.parametrize("game", GAMES)
