@@ -307,6 +307,18 @@ def test_openspiel_refuses_a_seed_outside_the_chance_outcomes():
     assert not state.is_chance_node()
 
 
+def test_asking_for_an_information_state_tensor_is_refused():
+    """The type says there is none; the perfect-recall observer handed out the observation
+    tensor (the present view, no recall) under that name."""
+    game = pyspiel.load_game("python_meeple_edges(board=2x3)")
+    state = game.new_initial_state()
+    state.apply_action(0)
+    assert not game.get_type().provides_information_state_tensor
+    with pytest.raises(pyspiel.SpielError, match="no information state tensor"):
+        state.information_state_tensor(0)
+    assert state.information_state_string(0)
+
+
 def test_openspiel_game_types():
     erd = pyspiel.load_game("python_meeple_erd").get_type()
     assert erd.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS

@@ -383,6 +383,12 @@ class MeepleObserver:
 
     def set_from(self, state: MeepleSpielState, player: int) -> None:
         """Fill the tensor with ``player``'s observation of ``state``."""
+        if self.perfect_recall:
+            raise pyspiel.SpielError(
+                "meeple's games have no information state tensor (a perfect-recall tensor of "
+                "fixed size needs a bound on game length); use information_state_string or "
+                "observation_tensor"
+            )
         if state.inner is None:
             self.tensor.fill(0)
         else:
