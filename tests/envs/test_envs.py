@@ -406,6 +406,16 @@ def test_the_single_seat_env_refuses_an_unknown_illegal_action_rule():
         MeepleGymEnv("edges", board="2x3", illegal_action="ignore")
 
 
+def test_a_human_opponent_is_refused_in_words_that_fit():
+    """'human' was refused as "no agent called 'human' (did you mean 'human'?)", then listed
+    among the agents to choose."""
+    with pytest.raises(MeepleError) as refused:
+        MeepleGymEnv("edges", board="2x3", opponents=["human"])
+    message = str(refused.value)
+    assert message.startswith("'human' is a person at a prompt, not an agent")
+    assert "human" not in message.split("or an agent:")[1]
+
+
 def test_the_single_seat_env_plays_against_its_agents():
     env = MeepleGymEnv("edges", seat=1, opponents=["greedy"], board="2x3", stash="3/3/2")
     observation, info = env.reset(seed=4)
