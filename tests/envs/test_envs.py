@@ -23,7 +23,7 @@ from pettingzoo.test import (  # noqa: E402
 )
 from pettingzoo.utils.conversions import aec_to_parallel  # noqa: E402
 
-from meeple.core.errors import MeepleError  # noqa: E402
+from meeple.core.errors import IllegalAction, MeepleError  # noqa: E402
 from meeple.core.registry import make  # noqa: E402
 from meeple.envs import openspiel as mos  # noqa: E402
 from meeple.envs import pettingzoo as mpz  # noqa: E402
@@ -41,9 +41,34 @@ def test_pettingzoo_s_own_tests_pass(game):
     render_test(lambda render_mode="ansi": mpz.env(game, render_mode=render_mode))
 
 
+def test_ansi_rendering_returns_the_board_as_text():
+    """render_mode="ansi" gives the game's terminal board (render_test only checks the type:
+    every render was an empty string, rich's capture leaving nothing to export)."""
+    aec = mpz.env("edges", board="2x3", render_mode="ansi")
+    aec.reset(seed=0)
+    parallel = mpz.parallel_env("erd", render_mode="ansi")
+    parallel.reset(seed=0)
+    gym_env = MeepleGymEnv("edges", board="2x3", render_mode="ansi")
+    gym_env.reset(seed=0)
+    assert "h0" in aec.render()
+    assert "Reserve" in parallel.render()
+    assert "h0" in (gym_env.render() or "")
+    assert mpz.env("edges").render() == ""
+
+
 @pytest.mark.parametrize("game", mpz.SIMULTANEOUS_GAMES)
 def test_the_simultaneous_games_pass_the_parallel_api_test(game):
     parallel_api_test(mpz.parallel_env(game), num_cycles=200)
+
+
+def test_a_refused_parallel_step_moves_no_seat():
+    """An illegal id of the second seat was refused after the first seat's had been played."""
+    parallel = mpz.parallel_env("erd")
+    observations, _ = parallel.reset(seed=0)
+    legal = int(np.flatnonzero(observations["player_0"]["action_mask"])[0])
+    with pytest.raises(IllegalAction, match="not legal for player_1"):
+        parallel.step({"player_0": legal, "player_1": 10**6})
+    assert parallel.state.to_act == (0, 1)
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -270,6 +295,30 @@ def test_openspiel_random_sim_test_with_serialisation_and_pickling(game):
     assert pickle.loads(pickle.dumps(loaded)).get_type().short_name == mos.short_name(game)
 
 
+def test_openspiel_refuses_a_seed_outside_the_chance_outcomes():
+    """The chance node's outcomes are 0 to seeds - 1: seeds=0 left it with none, and an
+    outcome past them was played as a seed no algorithm could reach."""
+    with pytest.raises(MeepleError, match="seeds must be a whole number from 1 up, not 0"):
+        pyspiel.load_game("python_meeple_edges(seeds=0)")
+    state = pyspiel.load_game("python_meeple_edges(board=2x3,seeds=10)").new_initial_state()
+    with pytest.raises(MeepleError, match="chance outcome 10 is not a seed of this game"):
+        state.apply_action(10)
+    state.apply_action(9)
+    assert not state.is_chance_node()
+
+
+def test_asking_for_an_information_state_tensor_is_refused():
+    """The type says there is none; the perfect-recall observer handed out the observation
+    tensor (the present view, no recall) under that name."""
+    game = pyspiel.load_game("python_meeple_edges(board=2x3)")
+    state = game.new_initial_state()
+    state.apply_action(0)
+    assert not game.get_type().provides_information_state_tensor
+    with pytest.raises(pyspiel.SpielError, match="no information state tensor"):
+        state.information_state_tensor(0)
+    assert state.information_state_string(0)
+
+
 def test_openspiel_game_types():
     erd = pyspiel.load_game("python_meeple_erd").get_type()
     assert erd.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
@@ -349,6 +398,22 @@ def test_the_single_seat_env_passes_gymnasium_s_check(game):
     with warnings.catch_warnings():
         warnings.simplefilter("error", UserWarning)
         check_env(env)
+
+
+def test_the_single_seat_env_refuses_an_unknown_illegal_action_rule():
+    """A misspelt ``illegal_action`` was taken as "lose" without a word."""
+    with pytest.raises(MeepleError, match="illegal_action must be one of 'lose', 'raise'"):
+        MeepleGymEnv("edges", board="2x3", illegal_action="ignore")
+
+
+def test_a_human_opponent_is_refused_in_words_that_fit():
+    """'human' was refused as "no agent called 'human' (did you mean 'human'?)", then listed
+    among the agents to choose."""
+    with pytest.raises(MeepleError) as refused:
+        MeepleGymEnv("edges", board="2x3", opponents=["human"])
+    message = str(refused.value)
+    assert message.startswith("'human' is a person at a prompt, not an agent")
+    assert "human" not in message.split("or an agent:")[1]
 
 
 def test_the_single_seat_env_plays_against_its_agents():

@@ -100,6 +100,11 @@ def agent_builder(spec: str | AgentSpec, game: Game) -> Callable[[int], Agent]:
     spec = parse_spec(seat_spec(game, spec)) if isinstance(spec, str) else spec
     agents = available_agents(game)
     factory = agents.get(spec.name)
+    if factory is None and spec.is_human:
+        raise AgentSpecError(
+            f"{HUMAN!r} is a person at a prompt, not an agent that plays by itself; choose a "
+            f"level ({', '.join(LEVEL_NAMES)}) or an agent: {', '.join(agents)}"
+        )
     if factory is None:
         names = agent_names(game)
         near = did_you_mean(spec.name, [*LEVEL_NAMES, *names])

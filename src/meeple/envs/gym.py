@@ -48,6 +48,10 @@ class MeepleGymEnv(gymnasium.Env):
         **options: Any,
     ) -> None:
         self.game = make(game, **options)
+        if illegal_action not in ("lose", "raise"):
+            raise MeepleError(
+                f"illegal_action must be one of 'lose', 'raise', not {illegal_action!r}"
+            )
         self.illegal_action = illegal_action
         if not 0 <= seat < self.game.num_players:
             raise MeepleError(f"seat must be 0 to {self.game.num_players - 1}, not {seat}")

@@ -37,6 +37,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pyspiel
 
+from meeple.core.errors import IllegalAction, MeepleError
 from meeple.core.game import Game, State
 from meeple.core.options import describe_options
 from meeple.core.registry import game_class, games, make
@@ -146,6 +147,8 @@ class MeepleSpielGame(pyspiel.Game):
         params = {**_parameters(self.game_name), **(params or {})}
         self.meeple: Game[Any, Any, Any] = make(self.game_name, **_options(self.game_name, params))
         self.seeds = int(params["seeds"])
+        if self.seeds < 1:
+            raise MeepleError(f"seeds must be a whole number from 1 up, not {self.seeds}")
         self.observation = str(params["observation"])
         observation_for(self.meeple, self.observation)  # refused here, in one line, not later
         n = self.meeple.num_players
@@ -286,6 +289,11 @@ class MeepleSpielState(pyspiel.State):
     # -- moves ----------------------------------------------------------------------------------
     def _apply_action(self, action: int) -> None:
         if self.inner is None:
+            if not 0 <= action < self.seeds:
+                raise IllegalAction(
+                    f"chance outcome {action} is not a seed of this game; "
+                    f"the outcomes are 0 to {self.seeds - 1}"
+                )
             first = self.meeple_game.new_game(int(action))
             self.inner = first
             self._trail = _Shared((_Passed(None, first, _Lines()),))
@@ -375,6 +383,12 @@ class MeepleObserver:
 
     def set_from(self, state: MeepleSpielState, player: int) -> None:
         """Fill the tensor with ``player``'s observation of ``state``."""
+        if self.perfect_recall:
+            raise pyspiel.SpielError(
+                "meeple's games have no information state tensor (a perfect-recall tensor of "
+                "fixed size needs a bound on game length); use information_state_string or "
+                "observation_tensor"
+            )
         if state.inner is None:
             self.tensor.fill(0)
         else:

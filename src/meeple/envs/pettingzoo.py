@@ -45,10 +45,10 @@ def agent_name(player: int) -> str:
 
 def text_board(state: State[Any], player: int | None = None) -> str:
     """The game's terminal drawing of the state, as plain text."""
-    console = Console(record=True, width=100, color_system=None, force_terminal=False)
-    with console.capture():
+    console = Console(width=100, color_system=None, force_terminal=False)
+    with console.capture() as capture:
         console.print(state.game.render(state, player))
-    return console.export_text()
+    return capture.get()
 
 
 class _MeepleSpaces:
@@ -100,6 +100,13 @@ class _MeepleSpaces:
     def _apply(self, player: int, action: Any) -> None:
         state = self.state
         assert state is not None
+        action_id = self._checked(player, action)
+        self.state = state.apply(player, self.game.action_from_id(action_id))
+
+    def _checked(self, player: int, action: Any) -> int:
+        """``action`` as an id legal for ``player`` now, or ``IllegalAction`` naming those."""
+        state = self.state
+        assert state is not None
         try:
             action_id = int(action)
         except (TypeError, ValueError):
@@ -110,7 +117,7 @@ class _MeepleSpaces:
                 f"action {action_id} is not legal for {agent_name(player)} now; "
                 f"legal ids: {legal[:20]}{' ...' if len(legal) > 20 else ''}"
             )
-        self.state = state.apply(player, self.game.action_from_id(action_id))
+        return action_id
 
     def _render(self) -> str:
         if self.render_mode is None:
@@ -222,6 +229,7 @@ class MeepleParallel(_MeepleSpaces, ParallelEnv):
             agent = agent_name(player)
             if agent not in actions:
                 raise IllegalAction(f"{agent} is to act and gave no action")
+            self._checked(player, actions[agent])  # every seat's, before any seat moves
         for player in state.to_act:
             self._apply(player, actions[agent_name(player)])
         state = self.state
