@@ -138,7 +138,7 @@ def _help(turn: Turn, rest: str) -> bool:
 @prompt_command("moves", help="list the legal moves")
 def _moves(turn: Turn, rest: str) -> bool:
     moves = [str(a) for a in turn.play.state.legal_actions(turn.player)]
-    console.print(escape(describe_moves(moves)))
+    console.print(escape(describe_moves(moves, console.width)))
     return False
 
 
@@ -637,18 +637,34 @@ def game_banner(game: Game, seed: int, seats: list[str]) -> str:
     return f"[bold]{escape(game.title)}[/] {escape(options)}  seed {seed}  {escape(players)}"
 
 
-def describe_moves(moves: list[str]) -> str:
-    """Legal moves for a person: grouped by their first word when that makes a short list."""
+def describe_moves(moves: list[str], width: int = 80) -> str:
+    """Legal moves for a person: grouped by their first word when that makes a short list;
+    lines fit in ``width`` columns and break between moves, never inside one."""
     groups: dict[str, list[str]] = {}
     for move in moves:
         head, _, rest = move.partition(" ")
         groups.setdefault(head, []).append(rest)
     rests = [rest for g in groups.values() for rest in g]
+    title = f"{counted(len(moves), 'legal move')}:"
     if len(groups) * 2 > len(moves) or any(not rest or " " in rest for rest in rests):
-        return f"{len(moves)} legal moves: " + ", ".join(moves)
-    lines = [f"{len(moves)} legal moves:"]
-    lines += [f"  {head} {' '.join(rests)}" for head, rests in groups.items()]
+        items = [f"{move}," for move in moves[:-1]] + moves[-1:]
+        return "\n".join(_fill(title, items, width, "  "))
+    lines = [f"{title[:-1]} (each line: its first word, then one of the others):"]
+    for head, group in groups.items():
+        lines += _fill(f"  {head}", group, width, "    ")
     return "\n".join(lines)
+
+
+def _fill(first: str, items: list[str], width: int, indent: str) -> list[str]:
+    """``first`` then ``items`` separated by spaces, in lines of at most ``width`` columns
+    (an item longer than a line has one to itself); lines after the first are indented."""
+    lines = [first]
+    for item in items:
+        if len(lines[-1]) + 1 + len(item) > width and lines[-1].strip():
+            lines.append(indent + item)
+        else:
+            lines[-1] += f" {item}"
+    return lines
 
 
 __all__ = [
