@@ -231,6 +231,7 @@ def test_quitting_keeps_the_saved_game_and_resume_continues_it(run, tmp_path):
         "--seat", "random", "--seed", "2", "--save", str(path), input="L h0,0\nquit\n",
     )  # fmt: skip
     assert first.exit_code == 0 and "saved in" in first.output
+    assert f"go on with: meeple play --resume {path}" in " ".join(first.output.split())
     saved = json.loads(path.read_text())
     assert saved["moves"][0] == [0, "L h0,0"] and saved["result"] is None
     resumed = run("play", "--resume", str(path), "--seat", "random", "--seat", "random")

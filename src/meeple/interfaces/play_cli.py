@@ -448,7 +448,12 @@ class TerminalGame:
                 self.keep(history=bool(self.humans))
         except (Quit, KeyboardInterrupt):
             self.keep()
-            where = f"; the game so far is saved in {self.save}" if self.save else ""
+            where = (
+                f"; the game so far is saved in {self.save} (go on with: meeple play --resume "
+                f"{self.save})"
+                if self.save
+                else ""
+            )
             console.print(f"Stopped after {counted(len(self.play.moves), 'move')}{escape(where)}.")
             self.say_kept()
             return False
