@@ -275,6 +275,7 @@ def test_launcher_shows_defaults_and_asks_again_only_the_bad_answer(run):
     and only that question is asked again."""
     answers = [
         "chess",  # not a game: asked again
+        "9",  # no game of that number: asked again
         "edges",
         "3by3",  # board: bad, so the board alone is asked again
         "3x3", *[""] * (len(game_class("edges").Options.model_fields) - 1),
@@ -288,6 +289,9 @@ def test_launcher_shows_defaults_and_asks_again_only_the_bad_answer(run):
     assert result.exit_code == 0, result.output
     out = result.output
     assert "no game called 'chess'" in out
+    assert "no game number 9; type 0 to 5 or a game's name" in out
+    assert "'five' is not a seed; type a whole number" in out
+    assert "list index" not in out and "invalid literal" not in out
     assert "'3by3' is not a board size" in out
     assert "no agent called 'wizard'" in out
     assert "seed 5" in out and "Game over" in out and "--board 3x3" in out
