@@ -32,7 +32,7 @@ from meeple.core.errors import MeepleError, RecordError
 from meeple.core.game import Game, Player, State, seats_text
 from meeple.core.position import position_argument, position_game
 from meeple.core.record import GameRecord, Playthrough
-from meeple.core.registry import make
+from meeple.core.registry import game_class, make
 from meeple.core.rng import derive_seed, make_rng
 from meeple.core.simultaneous import hidden_from_others
 from meeple.core.words import counted
@@ -287,6 +287,13 @@ def play_command(
             typed = [game, *ctx.args] if game is not None and game.startswith("--") else ctx.args
             source = f"the record {resume}"
             record = with_typed_files(GameRecord.load(resume), list(typed), source)
+            if game is not None and not game.startswith("--"):
+                named = game_class(game).name
+                if named != record.game:
+                    raise MeepleError(
+                        f"{resume} holds a game of {record.game}, not {named}; to go on with "
+                        f"it: meeple play --resume {resume}"
+                    )
             states = record.states()  # once: the agents catch up on them below
             play = Playthrough.from_record(record, states)
             specs = complete_seats(play.game, list(seat) if seat else list(record.seats), level)
