@@ -279,3 +279,15 @@ def test_the_legal_moves_fit_80_columns_and_break_between_moves():
         else:  # a plain list: every move whole on one line
             assert all(any(m in line for line in text.splitlines()) for m in moves), text
     assert describe_moves(["pass"]) == "1 legal move: pass"
+
+
+def test_a_person_is_told_once_how_to_use_the_prompt(run):
+    """Edges' first screen showed the board and a bare prompt: nothing said what to type."""
+    result = run(
+        "play", "edges", "--board", "2x2", "--first", "0", "--seat", "human",
+        "--seat", "random", "--seed", "1", input="L h0,0\nquit\n",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    guide = "Type a move, or help (how to write one), moves (the legal ones), quit."
+    assert result.output.count(guide) == 1
+    assert result.output.index(guide) < result.output.index("Red (seat 0) > ")

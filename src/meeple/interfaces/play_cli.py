@@ -422,6 +422,8 @@ class TerminalGame:
     at_screen: Player | None = None
     """The person who last saw the screen (for hand-overs between people)."""
     history_path: Path | None = None
+    told_how: bool = False
+    """Whether the one-line guide to the prompt was shown (before a person's first move)."""
 
     def __post_init__(self) -> None:
         if self.history and self.history_path is None:
@@ -575,6 +577,9 @@ class TerminalGame:
         # the person (a move typed as "[/]") is escaped, so it is shown, never interpreted.
         name = escape(seats_text(game, [player]))
         commands = {n: c for c in prompt_commands(game) for n in c.names}
+        if not self.told_how:
+            self.told_how = True
+            console.print("Type a move, or help (how to write one), moves (the legal ones), quit.")
         while True:
             try:
                 text = self.read(f"{name} > ").strip()
