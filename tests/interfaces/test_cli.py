@@ -242,6 +242,7 @@ def test_quitting_keeps_the_saved_game_and_resume_continues_it(run, tmp_path):
 def test_end_of_input_at_a_prompt_stops_cleanly(run):
     result = run("play", "edges", "--seat", "human", "--seat", "random", "--seed", "1", input="")
     assert result.exit_code == 0 and "Stopped after" in result.output
+    assert "> Stopped" not in result.output  # on a line of its own, not after the prompt
 
 
 @pytest.mark.parametrize(

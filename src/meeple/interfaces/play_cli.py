@@ -530,6 +530,7 @@ class TerminalGame:
             try:
                 self.read("")
             except (EOFError, KeyboardInterrupt):
+                console.print()  # the input ended on the prompt's line: what follows, below
                 raise Quit from None
         self.at_screen = player
 
@@ -554,6 +555,7 @@ class TerminalGame:
             try:
                 typed = self.read_within("memorised? > ", left)
             except (EOFError, KeyboardInterrupt):
+                console.print()  # the input ended on the prompt's line: what follows, below
                 raise Quit from None
             if typed is None:
                 console.print("Time is up.")
@@ -584,6 +586,7 @@ class TerminalGame:
             try:
                 text = self.read(f"{name} > ").strip()
             except (EOFError, KeyboardInterrupt):
+                console.print()  # the input ended on the prompt's line: what follows, below
                 raise Quit from None
             if not text:
                 continue
