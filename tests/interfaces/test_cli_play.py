@@ -291,3 +291,18 @@ def test_a_person_is_told_once_how_to_use_the_prompt(run):
     guide = "Type a move, or help (how to write one), moves (the legal ones), quit."
     assert result.output.count(guide) == 1
     assert result.output.index(guide) < result.output.index("Red (seat 0) > ")
+
+
+def test_the_banner_names_the_level_a_seat_was_given_as(run):
+    """'--level easy' showed 'Blue: greedy', and the default 'Blue: uct:iterations=30000':
+    a person did not see the level they chose."""
+    easy = run(
+        "play", "edges", "--board", "2x2", "--seat", "human", "--seat", "easy", "--seed", "1",
+        "--no-history", input="quit\n",
+    )  # fmt: skip
+    assert "Red: human  Blue: easy (greedy)" in easy.output, easy.output
+    agent = run(
+        "play", "edges", "--board", "2x2", "--seat", "human", "--seat", "random", "--seed", "1",
+        "--no-history", input="quit\n",
+    )  # fmt: skip
+    assert "Red: human  Blue: random" in agent.output and "(random)" not in agent.output

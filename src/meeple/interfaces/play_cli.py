@@ -25,7 +25,7 @@ from rich.markup import escape
 from rich.text import Text
 
 from meeple.agents import HUMAN, parse_spec
-from meeple.agents.levels import DEFAULT_LEVEL, level_spec, seat_spec
+from meeple.agents.levels import DEFAULT_LEVEL, LEVELS, level_spec, seat_spec
 from meeple.agents.spec import agent_builder
 from meeple.core.agent import Agent, Observation, catch_up
 from meeple.core.errors import MeepleError, RecordError
@@ -653,7 +653,11 @@ class TerminalGame:
 def game_banner(game: Game, seed: int, seats: list[str]) -> str:
     """One line: the game, its non-default options, the seed and who plays each seat."""
     options = option_flags(game.options.changed())
-    players = "  ".join(f"{game.seat_name(p)}: {s}" for p, s in enumerate(seats))
+    levels = {spec: level for level, spec in reversed(LEVELS.get(game.name, {}).items())}
+    players = "  ".join(
+        f"{game.seat_name(p)}: {f'{levels[s]} ({s})' if s in levels else s}"
+        for p, s in enumerate(seats)
+    )
     return f"[bold]{escape(game.title)}[/] {escape(options)}  seed {seed}  {escape(players)}"
 
 
