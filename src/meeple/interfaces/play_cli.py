@@ -275,8 +275,8 @@ def play_command(
 
     Example: meeple play erd --level medium   (you against the medium opponent)
 
-    At the prompt: a move, or help, moves, board, undo, quit. Every game is kept in the
-    history folder (meeple history lists them).
+    At the prompt: a move, or help, moves, board, legend, undo, hint (Edges), quit. Every
+    game is kept in the history folder (meeple history lists them).
     """
     try:
         if resume is not None and position is not None:
