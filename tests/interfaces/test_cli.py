@@ -231,6 +231,7 @@ def test_quitting_keeps_the_saved_game_and_resume_continues_it(run, tmp_path):
         "--seat", "random", "--seed", "2", "--save", str(path), input="L h0,0\nquit\n",
     )  # fmt: skip
     assert first.exit_code == 0 and "saved in" in first.output
+    assert f"go on with: meeple play --resume {path}" in " ".join(first.output.split())
     saved = json.loads(path.read_text())
     assert saved["moves"][0] == [0, "L h0,0"] and saved["result"] is None
     resumed = run("play", "--resume", str(path), "--seat", "random", "--seat", "random")
@@ -241,6 +242,7 @@ def test_quitting_keeps_the_saved_game_and_resume_continues_it(run, tmp_path):
 def test_end_of_input_at_a_prompt_stops_cleanly(run):
     result = run("play", "edges", "--seat", "human", "--seat", "random", "--seed", "1", input="")
     assert result.exit_code == 0 and "Stopped after" in result.output
+    assert "> Stopped" not in result.output  # on a line of its own, not after the prompt
 
 
 @pytest.mark.parametrize(
@@ -274,6 +276,7 @@ def test_launcher_shows_defaults_and_asks_again_only_the_bad_answer(run):
     and only that question is asked again."""
     answers = [
         "chess",  # not a game: asked again
+        "9",  # no game of that number: asked again
         "edges",
         "3by3",  # board: bad, so the board alone is asked again
         "3x3", *[""] * (len(game_class("edges").Options.model_fields) - 1),
@@ -287,6 +290,9 @@ def test_launcher_shows_defaults_and_asks_again_only_the_bad_answer(run):
     assert result.exit_code == 0, result.output
     out = result.output
     assert "no game called 'chess'" in out
+    assert "no game number 9; type 0 to 5 or a game's name" in out
+    assert "'five' is not a seed; type a whole number" in out
+    assert "list index" not in out and "invalid literal" not in out
     assert "'3by3' is not a board size" in out
     assert "no agent called 'wizard'" in out
     assert "seed 5" in out and "Game over" in out and "--board 3x3" in out

@@ -173,3 +173,16 @@ def test_the_terminal_never_shows_an_agent_s_secret_choice(run):
     shown = [line for line in out.output.splitlines() if "(seat " in line and "):" in line]
     assert "has chosen (hidden until all have)" in out.output
     assert not [line for line in shown if line.split("):", 1)[1].strip()[:1] in "ABCDEFGH"]
+
+
+def test_resuming_a_record_of_another_game_than_the_one_named_is_refused(run, tmp_path):
+    """'meeple play edges --resume erd.json' went on with the Erd game, silently."""
+    path = tmp_path / "erd.json"
+    first = run(
+        "play", "erd", "--best-of", "1", "--seat", "human", "--seat", "random", "--seed", "1",
+        "--save", str(path), input="quit\n",
+    )  # fmt: skip
+    assert first.exit_code == 0, first.output
+    _clean_error(run("play", "edges", "--resume", str(path)), "holds a game of erd, not edges")
+    same = run("play", "erd", "--resume", str(path), input="quit\n")
+    assert same.exit_code == 0 and "Stopped after 0 moves" in same.output, same.output

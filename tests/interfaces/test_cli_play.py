@@ -259,3 +259,50 @@ def test_erds_hard_opponent_says_what_its_first_game_waits_for(run, tmp_path, mo
     assert again.exit_code == 0, again.output
     assert "reading the solved game" in again.output and "solving" not in again.output
     assert "exploit:allowance=0.1" in again.output
+
+
+# -- the list of legal moves ----------------------------------------------------------------------
+def test_the_legal_moves_fit_80_columns_and_break_between_moves():
+    """Erd's 70 allocations and Erosion's choices were printed as lines longer than a
+    terminal, broken by it in the middle of a move; one move read '1 legal moves'."""
+    from meeple.core.registry import make
+    from meeple.interfaces.play_cli import describe_moves
+
+    for name in ("erd", "edges", "squad-combat", "erosion"):
+        state = make(name).new_game(1)
+        moves = [str(a) for a in state.legal_actions(state.to_act[0])]
+        text = describe_moves(moves)
+        assert all(len(line) <= 80 for line in text.splitlines()), text
+        listed = " ".join(line.strip() for line in text.splitlines()[1:])
+        if text.splitlines()[0].endswith("):"):  # grouped: a first word, then one of the rest
+            assert all(move.split(" ", 1)[1] in listed.split() for move in moves), text
+        else:  # a plain list: every move whole on one line
+            assert all(any(m in line for line in text.splitlines()) for m in moves), text
+    assert describe_moves(["pass"]) == "1 legal move: pass"
+
+
+def test_a_person_is_told_once_how_to_use_the_prompt(run):
+    """Edges' first screen showed the board and a bare prompt: nothing said what to type."""
+    result = run(
+        "play", "edges", "--board", "2x2", "--first", "0", "--seat", "human",
+        "--seat", "random", "--seed", "1", input="L h0,0\nquit\n",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    guide = "Type a move, or help (how to write one), moves (the legal ones), quit."
+    assert result.output.count(guide) == 1
+    assert result.output.index(guide) < result.output.index("Red (seat 0) > ")
+
+
+def test_the_banner_names_the_level_a_seat_was_given_as(run):
+    """'--level easy' showed 'Blue: greedy', and the default 'Blue: uct:iterations=30000':
+    a person did not see the level they chose."""
+    easy = run(
+        "play", "edges", "--board", "2x2", "--seat", "human", "--seat", "easy", "--seed", "1",
+        "--no-history", input="quit\n",
+    )  # fmt: skip
+    assert "Red: human  Blue: easy (greedy)" in easy.output, easy.output
+    agent = run(
+        "play", "edges", "--board", "2x2", "--seat", "human", "--seat", "random", "--seed", "1",
+        "--no-history", input="quit\n",
+    )  # fmt: skip
+    assert "Red: human  Blue: random" in agent.output and "(random)" not in agent.output

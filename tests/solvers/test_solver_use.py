@@ -49,7 +49,10 @@ def test_the_compile_notice_shows_only_while_the_solver_is_not_loaded(monkeypatc
     console.solver_ready()
     assert calls == [1]
     # Without a terminal (tests, logs) the wait gets a plain line saying why.
-    assert "compiling the solver (first use" in capsys.readouterr().out
+    notice = capsys.readouterr().out
+    assert "compiling the solver (first use" in notice
+    # With the spinner before it, the notice keeps to one line of an 80-column terminal.
+    assert len(notice.strip().splitlines()) == 1 and len(notice.strip()) <= 76, notice
     monkeypatch.setattr(edges_solver, "compiled_state", lambda: "cached")
     console.solver_ready()
     assert calls == [1, 1] and "compiling" not in capsys.readouterr().out

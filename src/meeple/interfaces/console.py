@@ -174,7 +174,7 @@ def solver_ready() -> None:
     if state == "cached":
         text = "loading the solver..."
     else:
-        text = "compiling the solver (first use, about 20 s; up to a minute on a busy machine)..."
+        text = "compiling the solver (first use: 20 s, a minute on a busy machine)..."
         if state == "cold" and not console.is_terminal:
             console.print(text)  # a log gets the reason for the wait as a line
     with console.status(text):

@@ -54,7 +54,11 @@ def launcher(read: Callable[[str], str]) -> tuple[str, dict[str, Any], list[str]
     def check(text: str) -> str:
         if text.lower() in ("0", BROWSER):
             return BROWSER
-        return infos[int(text) - 1].name if text.isdigit() else game_class(text).name
+        if not text.isdigit():
+            return game_class(text).name
+        if not 1 <= int(text) <= len(infos):
+            raise MeepleError(f"no game number {text}; type 0 to {len(infos)} or a game's name")
+        return infos[int(text) - 1].name
 
     name = ask(read, "Game (number or name)", default=BROWSER, check=check)
     if name == BROWSER:
@@ -79,9 +83,17 @@ def launcher(read: Callable[[str], str]) -> tuple[str, dict[str, Any], list[str]
 
         question = f"{g.seat_name(p)} (seat {p}): {' / '.join(choices)}"
         specs.append(ask(read, question, default, check_seat))
-    seed_text = ask(read, "Seed (blank for a random one)", default="", check=lambda t: str(int(t)))
+    seed_text = ask(read, "Seed (blank for a random one)", default="", check=check_seed)
     seed = int(seed_text) if seed_text else secrets.randbelow(2**31)
     return name, options, specs, seed
+
+
+def check_seed(text: str) -> str:
+    """A seed as typed: a whole number, or a one-line reason."""
+    try:
+        return str(int(text))
+    except ValueError:
+        raise MeepleError(f"{text!r} is not a seed; type a whole number, e.g. 7") from None
 
 
 def ask_options(read: Callable[[str], str], name: str) -> dict[str, Any]:

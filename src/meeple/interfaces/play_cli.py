@@ -25,14 +25,14 @@ from rich.markup import escape
 from rich.text import Text
 
 from meeple.agents import HUMAN, parse_spec
-from meeple.agents.levels import DEFAULT_LEVEL, level_spec, seat_spec
+from meeple.agents.levels import DEFAULT_LEVEL, LEVELS, level_spec, seat_spec
 from meeple.agents.spec import agent_builder
 from meeple.core.agent import Agent, Observation, catch_up
 from meeple.core.errors import MeepleError, RecordError
 from meeple.core.game import Game, Player, State, seats_text
 from meeple.core.position import position_argument, position_game
 from meeple.core.record import GameRecord, Playthrough
-from meeple.core.registry import make
+from meeple.core.registry import game_class, make
 from meeple.core.rng import derive_seed, make_rng
 from meeple.core.simultaneous import hidden_from_others
 from meeple.core.words import counted
@@ -138,7 +138,7 @@ def _help(turn: Turn, rest: str) -> bool:
 @prompt_command("moves", help="list the legal moves")
 def _moves(turn: Turn, rest: str) -> bool:
     moves = [str(a) for a in turn.play.state.legal_actions(turn.player)]
-    console.print(escape(describe_moves(moves)))
+    console.print(escape(describe_moves(moves, console.width)))
     return False
 
 
@@ -275,8 +275,8 @@ def play_command(
 
     Example: meeple play erd --level medium   (you against the medium opponent)
 
-    At the prompt: a move, or help, moves, board, undo, quit. Every game is kept in the
-    history folder (meeple history lists them).
+    At the prompt: a move, or help, moves, board, legend, undo, hint (Edges), quit. Every
+    game is kept in the history folder (meeple history lists them).
     """
     try:
         if resume is not None and position is not None:
@@ -287,6 +287,13 @@ def play_command(
             typed = [game, *ctx.args] if game is not None and game.startswith("--") else ctx.args
             source = f"the record {resume}"
             record = with_typed_files(GameRecord.load(resume), list(typed), source)
+            if game is not None and not game.startswith("--"):
+                named = game_class(game).name
+                if named != record.game:
+                    raise MeepleError(
+                        f"{resume} holds a game of {record.game}, not {named}; to go on with "
+                        f"it: meeple play --resume {resume}"
+                    )
             states = record.states()  # once: the agents catch up on them below
             play = Playthrough.from_record(record, states)
             specs = complete_seats(play.game, list(seat) if seat else list(record.seats), level)
@@ -415,6 +422,8 @@ class TerminalGame:
     at_screen: Player | None = None
     """The person who last saw the screen (for hand-overs between people)."""
     history_path: Path | None = None
+    told_how: bool = False
+    """Whether the one-line guide to the prompt was shown (before a person's first move)."""
 
     def __post_init__(self) -> None:
         if self.history and self.history_path is None:
@@ -448,7 +457,12 @@ class TerminalGame:
                 self.keep(history=bool(self.humans))
         except (Quit, KeyboardInterrupt):
             self.keep()
-            where = f"; the game so far is saved in {self.save}" if self.save else ""
+            where = (
+                f"; the game so far is saved in {self.save} (go on with: meeple play --resume "
+                f"{self.save})"
+                if self.save
+                else ""
+            )
             console.print(f"Stopped after {counted(len(self.play.moves), 'move')}{escape(where)}.")
             self.say_kept()
             return False
@@ -516,6 +530,7 @@ class TerminalGame:
             try:
                 self.read("")
             except (EOFError, KeyboardInterrupt):
+                console.print()  # the input ended on the prompt's line: what follows, below
                 raise Quit from None
         self.at_screen = player
 
@@ -540,6 +555,7 @@ class TerminalGame:
             try:
                 typed = self.read_within("memorised? > ", left)
             except (EOFError, KeyboardInterrupt):
+                console.print()  # the input ended on the prompt's line: what follows, below
                 raise Quit from None
             if typed is None:
                 console.print("Time is up.")
@@ -563,10 +579,14 @@ class TerminalGame:
         # the person (a move typed as "[/]") is escaped, so it is shown, never interpreted.
         name = escape(seats_text(game, [player]))
         commands = {n: c for c in prompt_commands(game) for n in c.names}
+        if not self.told_how:
+            self.told_how = True
+            console.print("Type a move, or help (how to write one), moves (the legal ones), quit.")
         while True:
             try:
                 text = self.read(f"{name} > ").strip()
             except (EOFError, KeyboardInterrupt):
+                console.print()  # the input ended on the prompt's line: what follows, below
                 raise Quit from None
             if not text:
                 continue
@@ -633,22 +653,42 @@ class TerminalGame:
 def game_banner(game: Game, seed: int, seats: list[str]) -> str:
     """One line: the game, its non-default options, the seed and who plays each seat."""
     options = option_flags(game.options.changed())
-    players = "  ".join(f"{game.seat_name(p)}: {s}" for p, s in enumerate(seats))
+    levels = {spec: level for level, spec in reversed(LEVELS.get(game.name, {}).items())}
+    players = "  ".join(
+        f"{game.seat_name(p)}: {f'{levels[s]} ({s})' if s in levels else s}"
+        for p, s in enumerate(seats)
+    )
     return f"[bold]{escape(game.title)}[/] {escape(options)}  seed {seed}  {escape(players)}"
 
 
-def describe_moves(moves: list[str]) -> str:
-    """Legal moves for a person: grouped by their first word when that makes a short list."""
+def describe_moves(moves: list[str], width: int = 80) -> str:
+    """Legal moves for a person: grouped by their first word when that makes a short list;
+    lines fit in ``width`` columns and break between moves, never inside one."""
     groups: dict[str, list[str]] = {}
     for move in moves:
         head, _, rest = move.partition(" ")
         groups.setdefault(head, []).append(rest)
     rests = [rest for g in groups.values() for rest in g]
+    title = f"{counted(len(moves), 'legal move')}:"
     if len(groups) * 2 > len(moves) or any(not rest or " " in rest for rest in rests):
-        return f"{len(moves)} legal moves: " + ", ".join(moves)
-    lines = [f"{len(moves)} legal moves:"]
-    lines += [f"  {head} {' '.join(rests)}" for head, rests in groups.items()]
+        items = [f"{move}," for move in moves[:-1]] + moves[-1:]
+        return "\n".join(_fill(title, items, width, "  "))
+    lines = [f"{title[:-1]} (each line: its first word, then one of the others):"]
+    for head, group in groups.items():
+        lines += _fill(f"  {head}", group, width, "    ")
     return "\n".join(lines)
+
+
+def _fill(first: str, items: list[str], width: int, indent: str) -> list[str]:
+    """``first`` then ``items`` separated by spaces, in lines of at most ``width`` columns
+    (an item longer than a line has one to itself); lines after the first are indented."""
+    lines = [first]
+    for item in items:
+        if len(lines[-1]) + 1 + len(item) > width and lines[-1].strip():
+            lines.append(indent + item)
+        else:
+            lines[-1] += f" {item}"
+    return lines
 
 
 __all__ = [

@@ -36,6 +36,10 @@ def test_one_card_to_draw_and_one_rock_to_transport_are_singular():
     transport = _reach(game, 0, 48)
     assert transport.agenda[0].kind == "transport" and transport.agenda[0].number == 1
     assert "transports 1 more rock from the River" in _screen(game, transport)
+    # A step inside a turn shows how it is typed, with one of its legal choices.
+    example = str(transport.legal_actions(transport.to_act[0])[0])
+    assert f"from the River (e.g. '{example}')" in _screen(game, transport)
+    assert example.startswith("transport ")
 
 
 def test_the_automatic_steps_are_those_a_game_asking_every_step_would_ask():

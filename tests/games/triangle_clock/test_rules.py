@@ -305,6 +305,14 @@ def test_notation_round_trips_and_ids_are_dense(game):
     assert game.parse_action(" c +RA +ps") == game.parse_action("C +palette-swap +right-angle")
     assert str(game.parse_action("c rotate")) == "C +right-angle"
     assert game.parse_action("Memorized") is MEMORISED and game.parse_action("mulligan") is MULLIGAN
+    assert str(game.parse_action("c+right-angle")) == "C +right-angle"
+
+
+def test_a_word_that_starts_with_a_letter_is_not_that_letter(game):
+    """'hint' was read as H with an item 'int', and answered "'int' is not an item"."""
+    for text in ("hint", "Board", "help me"):
+        with pytest.raises(NotationError, match="is not a Triangle Clock move; write the letter"):
+            game.parse_action(text)
 
 
 @pytest.mark.parametrize("text", ["I", "A +hat", "A +mulligan", "play A", ""])

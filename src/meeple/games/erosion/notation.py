@@ -199,8 +199,9 @@ class Notation:
     def notation_help(self) -> str:
         """How to write an action."""
         return (
-            "write 'weather WX12 on 1 x2' (typed cards without x: 'weather WX04 on 1'), "
-            "'hillslope H45 on 0 x1', 'fluvial F74 x2', 'draw WX2 H1 F0', "
+            "write 'weather WX12 on 1 x2' (card WX12 on the mountain of seat 1, 2 rocks; a "
+            "card listing rock types takes no x: 'weather WX04 on 1'), "
+            "'hillslope H45 on 0 x1', 'fluvial F74 x2', 'draw WX2 H1 F0' (cards from each deck), "
             "'redraw WX2 H2 F2', 'pass'; during a turn: 'uplift WX12', 'transport F81', "
             "'pay F85', 'trigger ATM3', 'fault on 2'; tie-breaker: 'guess 7', 'choose 1'"
         )

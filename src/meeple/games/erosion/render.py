@@ -204,6 +204,8 @@ def render_status(state: ErosionState) -> Text:
         "choose": "chooses which tied seat takes the tie",
     }
     text.append(" " + asks.get(step.kind if step else None, "acts"))
+    if step is not None and step.kind != "draw" and (legal := state.legal_actions(seat)):
+        text.append(f" (e.g. '{legal[0]}')")  # how a step inside a turn is typed
     if state.runout_passes is not None:
         text.append("  (a deck has run out: a second pass by one player ends the era)")
     if state.tie is not None:

@@ -178,7 +178,7 @@ MEMORISED = Memorised()
 
 # Possessive quantifiers: the nested repetition must never backtrack, or a typo of a few dozen
 # characters takes exponential time to reject.
-_PICK_RE = re.compile(r"^\s*+([A-Ha-h])\s*+((?:\+?\s*+[A-Za-z-]++\s*+)*+)$")
+_PICK_RE = re.compile(r"^\s*+([A-Ha-h])(?=$|[\s+])\s*+((?:\+?\s*+[A-Za-z-]++\s*+)*+)$")
 
 
 # -- phases, seats, rounds ------------------------------------------------------------------
