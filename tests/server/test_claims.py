@@ -19,12 +19,13 @@ import pytest
 from meeple.interfaces.web.client import Client, ServerProcess
 
 
-@pytest.fixture(scope="module")
-def quick(tmp_path_factory):
-    """A server where half a second away is long enough to be claimed from."""
-    folder = tmp_path_factory.mktemp("claims-quick")
+def _serving(tmp_path_factory, claim_seconds: str):
+    folder = tmp_path_factory.mktemp(f"claims-{claim_seconds}")
     server = ServerProcess(
-        f"sqlite:///{folder / 'server.db'}", folder / "server.log", 0, ("--claim-seconds", "0.5")
+        f"sqlite:///{folder / 'server.db'}",
+        folder / "server.log",
+        0,
+        ("--claim-seconds", claim_seconds),
     )
     yield server.start()
     server.stop()
@@ -32,14 +33,15 @@ def quick(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
+def quick(tmp_path_factory):
+    """A server where half a second away is long enough to be claimed from."""
+    yield from _serving(tmp_path_factory, "0.5")
+
+
+@pytest.fixture(scope="module")
 def patient(tmp_path_factory):
     """A server where ten minutes away are needed: every claim in a test is too soon."""
-    folder = tmp_path_factory.mktemp("claims-patient")
-    server = ServerProcess(
-        f"sqlite:///{folder / 'server.db'}", folder / "server.log", 0, ("--claim-seconds", "600")
-    )
-    yield server.start()
-    server.stop()
+    yield from _serving(tmp_path_factory, "600")
 
 
 def _create(server: ServerProcess, **body) -> dict:
