@@ -54,6 +54,8 @@ def test_damaged_matches_are_set_aside_and_the_others_are_served(server_factory,
         reply = httpx.get(f"{server.url}/api/matches/{match}")
         assert reply.status_code == 500
         assert "cannot be served" in reply.json()["error"]
+        # said once ("cannot be served: this match cannot be served: match ..." said it twice)
+        assert reply.json()["error"].count("cannot be served") == 1, reply.json()["error"]
     reply = httpx.get(f"{server.url}/api/matches/{good}")
     assert reply.status_code == 200, reply.text
     listed = [m["match"] for m in httpx.get(f"{server.url}/api/matches?status=open").json()]

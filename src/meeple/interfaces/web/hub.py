@@ -70,7 +70,8 @@ class Hub(Referee):
         self.hints = Hints(self.pool, self.preparer, self.content, self.limits)
         """Hints for a person playing the computer."""
         self.set_aside: dict[str, str] = {}
-        """Matches that could not be restored at start-up, and why."""
+        """Matches that could not be restored at start-up, and the refusal a request for one
+        is answered with (why it cannot be served)."""
         self.stopped = asyncio.Event()
         """Set when :meth:`stop` begins: a request still reading its body stops waiting."""
 
@@ -84,8 +85,11 @@ class Hub(Referee):
                 match = await self._load(match_id)
             except Exception as exc:
                 # Whatever is wrong with one stored match (a hand-edited row, a move that no
-                # longer replays), every other match is still served; this one says why.
+                # longer replays), every other match is still served; this one says why, in
+                # the words a client asking for it is answered with.
                 reason = str(exc) if isinstance(exc, MeepleError) else type(exc).__name__
+                if not isinstance(exc, ServerError):  # a ServerError says so already
+                    reason = f"match {match_id} cannot be served: {reason}"
                 self.set_aside[match_id] = reason
                 log.error("match %s set aside, it cannot be restored: %s", match_id, reason)
                 continue
@@ -213,7 +217,7 @@ class Hub(Referee):
 
     async def _load(self, match_id: str) -> LiveMatch:
         if match_id in self.set_aside:
-            raise ServerError(f"match {match_id} cannot be served: {self.set_aside[match_id]}", 500)
+            raise ServerError(self.set_aside[match_id], 500)
         try:
             stored = await asyncio.to_thread(self.store.get, match_id)
         except DamagedMatch as exc:
