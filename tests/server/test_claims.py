@@ -44,6 +44,12 @@ def patient(tmp_path_factory):
     yield from _serving(tmp_path_factory, "600")
 
 
+@pytest.fixture(scope="module")
+def never(tmp_path_factory):
+    """A server where nobody may be claimed from (several processes, unrouted)."""
+    yield from _serving(tmp_path_factory, "0")
+
+
 def _create(server: ServerProcess, **body) -> dict:
     reply = httpx.post(f"{server.url}/api/matches", json=body, timeout=30)
     assert reply.status_code == 200, reply.text
@@ -197,3 +203,19 @@ def test_a_person_away_less_than_the_claim_seconds_keeps_their_seat(patient):
     assert 600 - (time.monotonic() - started) - 2 <= left <= 600
     away = _summary(patient, match)["seats"][1]["away"]
     assert 0 <= away < 60
+
+
+def test_a_server_with_claims_off_refuses_them_and_its_pages_count_down_to_none(never):
+    async def go() -> None:
+        created = _create(never, game="erd", seats=["human", "human"])
+        a, b = await _seated(never, created)
+        assert next(m for m in a.messages if m["type"] == "welcome")["claim_seconds"] is None
+        await b.close()
+        await a.wait_for(lambda: _seats(a)[1]["connected"] is False)
+        await a.send({"type": "claim", "seat": 1})
+        await a.wait_for(lambda: a.errors)
+        assert "--claim-seconds 0" in a.errors[-1]
+        assert a.state["status"] == "playing"
+        await a.close()
+
+    asyncio.run(go())

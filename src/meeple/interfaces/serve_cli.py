@@ -273,8 +273,9 @@ def serve_command(
         typer.Option(
             help="a person whose page has been closed for this many seconds while the match "
             "waits on them may be claimed from by another person of the match: the win with "
-            "two seats, their seat for the computer with more",
-            min=0.001,
+            "two seats, their seat for the computer with more; 0: never (for several "
+            "processes serving one match without routing it to one)",
+            min=0,
             rich_help_panel=EXPIRY,
         ),
     ] = _LIMITS.claim_seconds,

@@ -399,6 +399,8 @@ class Hub(Referee):
         def refuse(why: str) -> ServerError:
             return ServerError(why, 409, "not_claimable")
 
+        if not self.limits.claim_seconds:
+            raise refuse("this server lets nobody be claimed from (meeple serve --claim-seconds 0)")
         if match.tutorial is not None:
             raise refuse("a tutorial has nobody to claim from")
         if match.stored.status != "playing":

@@ -163,9 +163,11 @@ class ServerLimits(BaseModel):
 
     claim_seconds: float = Field(
         default=120.0,
-        gt=0,
+        ge=0,
         description="a person whose page has been closed this long while the match waits on "
-        "them may be claimed from: the win with two seats, the seat for the computer with more",
+        "them may be claimed from: the win with two seats, the seat for the computer with "
+        "more; 0: nobody may be (several processes serving one match each see only their "
+        "own connections)",
     )
 
     expire_waiting_seconds: float = Field(

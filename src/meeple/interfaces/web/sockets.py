@@ -130,7 +130,7 @@ async def _serve_hello(
             "type": "welcome",
             "match": match.id,
             "seat": seat,
-            "claim_seconds": hub.limits.claim_seconds,
+            "claim_seconds": hub.limits.claim_seconds or None,  # None: no claims here
         }
     )
     hub.attach(match, conn)
