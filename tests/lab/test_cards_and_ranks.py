@@ -103,7 +103,7 @@ def test_newcombes_interval_of_a_difference_of_rates():
 
 def test_meeple_cards_prints_a_table_json_and_a_plot(run, tmp_path):
     spec, rows, url = _run(tmp_path, "triangle-clock")
-    plot = tmp_path / "cards.png"
+    plot = tmp_path / "figures" / "cards.png"  # its folder made, as results --csv makes one
     shown = run("cards", spec.key[:5], "--db", url, "--plot", str(plot))
     assert shown.exit_code == 0, shown.output
     assert "palette-swap" in shown.output and "Never played:" in shown.output

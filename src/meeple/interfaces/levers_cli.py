@@ -35,6 +35,7 @@ def _plot(fig: Any, path: Path) -> None:
     if path.suffix.lower() != ".png":
         raise MeepleError(f"--plot {path}: the picture is a PNG file; name it FILE.png")
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)  # as results --csv makes its folder
         fig.savefig(path, dpi=110)
     except OSError as exc:
         raise MeepleError(f"cannot write {path}: {exc.strerror or exc}") from None
