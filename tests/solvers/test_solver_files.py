@@ -64,6 +64,23 @@ def test_an_edited_checkpoint_line_is_searched_again_not_believed(run, tmp_path)
     assert "yes: read back from" in third.output and "not searched in this run" in third.output
 
 
+def test_a_damaged_leaf_line_is_searched_again_so_the_proof_checks(run, tmp_path):
+    # The first answer line is the first leaf searched; with it dropped, the root's settled
+    # answer must not be believed in its place: the run walks down and searches that leaf
+    # again, so that --check (which reads only the leaves) confirms the proof afterwards.
+    point = tmp_path / "proof.jsonl"
+    assert run(*PROVE, "--checkpoint", str(point)).exit_code == 0
+    lines = point.read_text(encoding="utf-8").splitlines()
+    position, holds, check = json.loads(lines[1])
+    lines[1] = json.dumps([position, not holds, check])
+    point.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    again = run(*PROVE, "--checkpoint", str(point))
+    assert again.exit_code == 0 and "1 lines failed their check" in again.output, again.output
+    assert "yes: proved with 1 leaves searched in this run" in again.output, again.output
+    checked = run(*PROVE, "--checkpoint", str(point), "--check", "1")
+    assert checked.exit_code == 0 and "confirmed: 'yes'" in checked.output, checked.output
+
+
 @pytest.mark.parametrize(
     "mangle",
     [

@@ -297,13 +297,17 @@ class NullWindowProof:
             return self._all_hold([state])
         node = self._node_id(state)
         known = self.done.get(node)
-        if known is not None:
+        # With lines of the checkpoint dropped (failed their check), a settled answer above
+        # them is not taken in their place: the walk goes down to search what was dropped,
+        # reading the leaves' answers still there, so the leaves alone imply the root again.
+        if known is not None and not self.rejected_lines:
             self.progress.reused += 1
             return known
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise SearchStopped("the proof's time budget ran out")
         answer = self._expand(state, depth)
-        self._store.add(node, answer)
+        if answer is not known:
+            self._store.add(node, answer)
         return answer
 
     def _node_id(self, state: EdgesState) -> str:
