@@ -149,8 +149,9 @@ class ProofCheckpoint(CheckedLog):
 
     what = "proof checkpoint"
 
-    def __init__(self, path: Path, header: dict[str, object]) -> None:
-        super().__init__(path, {"format": CHECKPOINT_FORMAT, "engine": ENGINE, **header})
+    def __init__(self, path: Path, header: dict[str, object], read_only: bool = False) -> None:
+        header = {"format": CHECKPOINT_FORMAT, "engine": ENGINE, **header}
+        super().__init__(path, header, read_only)
 
     def valid(self, value: object) -> bool:
         """A JSON ``true`` or ``false``."""
