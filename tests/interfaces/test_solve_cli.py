@@ -89,3 +89,26 @@ def test_the_solvers_agent_and_analysis_refuse_a_board_too_large_with_one_line(r
     reviewed = json.loads(result.output)
     assert reviewed and {d["judge"] for d in reviewed} == {"uct 20"}
     assert all(TOO_LARGE in d["why"] for d in reviewed if d["why"] != "the only legal action")
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        ["--board", "3x3"],
+        ["--prove", "0"],
+        ["--split", "6"],
+        ["--survey"],
+        ["--certificate", "x.cert"],
+        ["--workers", "2"],
+        ["--tt-bits", "20"],
+    ],
+)
+def test_solve_erd_refuses_the_options_of_edges_with_one_line(run, words, monkeypatch):
+    # Nothing may be solved: an option erd does not read is refused before any work.
+    import meeple.interfaces.solve_erd_cli as erd_cli
+
+    monkeypatch.setattr(erd_cli, "solve_erd", lambda *a: pytest.fail("solved anyway"))
+    result = run("solve", "erd", "--rules", "0.02", *words)
+    assert result.exit_code == 2, result.output
+    assert f"{words[0]} is an option of edges; erd takes --rules, --option" in result.output
+    assert "Traceback" not in result.output

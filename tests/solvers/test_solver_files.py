@@ -64,6 +64,41 @@ def test_an_edited_checkpoint_line_is_searched_again_not_believed(run, tmp_path)
     assert "yes: read back from" in third.output and "not searched in this run" in third.output
 
 
+def test_a_damaged_leaf_line_is_searched_again_so_the_proof_checks(run, tmp_path):
+    # The first answer line is the first leaf searched; with it dropped, the root's settled
+    # answer must not be believed in its place: the run walks down and searches that leaf
+    # again, so that --check (which reads only the leaves) confirms the proof afterwards.
+    point = tmp_path / "proof.jsonl"
+    assert run(*PROVE, "--checkpoint", str(point)).exit_code == 0
+    lines = point.read_text(encoding="utf-8").splitlines()
+    position, holds, check = json.loads(lines[1])
+    lines[1] = json.dumps([position, not holds, check])
+    point.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    again = run(*PROVE, "--checkpoint", str(point))
+    assert again.exit_code == 0 and "1 lines failed their check" in again.output, again.output
+    assert "yes: proved with 1 leaves searched in this run" in again.output, again.output
+    checked = run(*PROVE, "--checkpoint", str(point), "--check", "1")
+    assert checked.exit_code == 0 and "confirmed: 'yes'" in checked.output, checked.output
+
+
+@pytest.mark.parametrize("reading", [["--survey"], ["--check", "0"]])
+def test_reading_a_damaged_checkpoint_says_so_and_leaves_it_for_the_run(run, tmp_path, reading):
+    # --survey and --check only read: they name the lines that failed and leave the file as
+    # it is, so the run after them still knows what to search again.
+    point = tmp_path / "proof.jsonl"
+    assert run(*PROVE, "--checkpoint", str(point)).exit_code == 0
+    lines = point.read_text(encoding="utf-8").splitlines()
+    position, holds, check = json.loads(lines[1])
+    lines[1] = json.dumps([position, not holds, check])
+    damaged = "\n".join(lines) + "\n"
+    point.write_text(damaged, encoding="utf-8")
+    read = run(*PROVE, "--checkpoint", str(point), *reading)
+    assert "1 lines failed their check" in read.output, read.output
+    assert point.read_text(encoding="utf-8") == damaged
+    again = run(*PROVE, "--checkpoint", str(point))
+    assert "yes: proved with 1 leaves searched in this run" in again.output, again.output
+
+
 @pytest.mark.parametrize(
     "mangle",
     [

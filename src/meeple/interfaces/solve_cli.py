@@ -32,6 +32,10 @@ ESTIMATES = "Edges: a proof's size, estimated (--prove N --estimate K)"
 ERD = "Erd"
 
 
+# The options `meeple solve erd` reads; any other given with erd is refused, not ignored.
+ERD_READS = frozenset({"game", "rules", "option", "top", "cache_dir", "use_cache"})
+
+
 def solve_command(
     ctx: typer.Context,
     game: Annotated[str, typer.Argument(help="the game to solve (edges, erd)")],
@@ -196,8 +200,18 @@ def solve_command(
     except MeepleError as exc:
         raise fail(str(exc)) from None
     if game.strip().lower() == "erd":
+        erd_takes = "erd takes --rules, --option, --top, --cache-dir and --no-cache"
         if pie is not None:
-            raise fail("--pie is an option of edges; erd takes --rules and --option")
+            raise fail(f"--pie is an option of edges; {erd_takes}")
+        # By the source's name: typer's Context may be its own copy of click's.
+        given = [
+            name
+            for name in ctx.params
+            if name not in ERD_READS
+            and getattr(ctx.get_parameter_source(name), "name", "DEFAULT") != "DEFAULT"
+        ]
+        if given:
+            raise fail(f"{flag(given[0])} is an option of edges; {erd_takes}")
         from meeple.interfaces.solve_erd_cli import solve_erd
 
         solve_erd(rules, option or [], cache_dir, use_cache, top)

@@ -150,13 +150,14 @@ def _open_proof(
     question: str,
     solver: EdgesSolver,
     certificate: Path | None = None,
+    read_only: bool = False,
     **options: Any,
 ) -> tuple[NullWindowProof, int]:
     """The proof of "can the first player reach at least ``threshold``?" on its checkpoint
     (or on a ``certificate``, to check it), and the sign that turns its answers (about seat
     0) into the first player's; says which question it is."""
     from meeple.solvers import edges_certificate
-    from meeple.solvers.edges_proof import NullWindowProof
+    from meeple.solvers.edges_proof import NullWindowProof, ProofCheckpoint
 
     if state.is_over:
         raise fail("the game is over: there is nothing to prove")
@@ -167,6 +168,9 @@ def _open_proof(
         if certificate is not None:
             options["store"] = edges_certificate.read(certificate, question, seat_threshold,
                                                       split)  # fmt: skip
+        elif read_only:
+            header = {"question": question, "threshold": seat_threshold, "split": split}
+            options["store"] = ProofCheckpoint(checkpoint, header, read_only=True)
         proof = NullWindowProof(solver, seat_threshold, checkpoint, split, question, **options)
     except MeepleError as exc:
         raise fail(str(exc)) from None
@@ -201,7 +205,17 @@ def _read_proof(
         raise fail(f"there is no checkpoint {checkpoint} yet: run the same command without "
                    f"{how} to start the proof")  # fmt: skip
     solver = EdgesSolver(state.game.board, tt_bits=12)  # for the positions' keys: no search
-    return _open_proof(state, threshold, checkpoint, split, question, solver, certificate)
+    proof, sign = _open_proof(
+        state, threshold, checkpoint, split, question, solver, certificate, read_only=True
+    )
+    if proof.rejected_lines:
+        console.print(
+            f"[yellow]note:[/] {proof.rejected_lines:,} lines failed their check and are not "
+            f"used ({checkpoint} is left as it is); the same command without {how} searches "
+            "them again",
+            highlight=False,
+        )
+    return proof, sign
 
 
 def export(

@@ -191,12 +191,15 @@ class CheckedLog:
 
     what = "answer log"
 
-    def __init__(self, path: Path, header: dict[str, object]) -> None:
+    def __init__(self, path: Path, header: dict[str, object], read_only: bool = False) -> None:
         self.path = path
         self.header = header
         self.key = json.dumps(self.header, sort_keys=True)
         self.answers: dict[str, Any] = {}
         self.rejected = 0
+        # Read only: the file is not rewritten clean, so a later run still meets the lines
+        # that failed and searches them again.
+        self.read_only = read_only
         self._lock = threading.Lock()  # answers may come from several search threads
         if path.exists():
             self._read()
@@ -247,7 +250,7 @@ class CheckedLog:
                 clean = False
                 continue
             self.answers[answer[0]] = answer[1]
-        if not clean:
+        if not clean and not self.read_only:
             self._rewrite()
 
     def _verified(self, line: str) -> tuple[str, Any] | None:

@@ -149,8 +149,9 @@ class ProofCheckpoint(CheckedLog):
 
     what = "proof checkpoint"
 
-    def __init__(self, path: Path, header: dict[str, object]) -> None:
-        super().__init__(path, {"format": CHECKPOINT_FORMAT, "engine": ENGINE, **header})
+    def __init__(self, path: Path, header: dict[str, object], read_only: bool = False) -> None:
+        header = {"format": CHECKPOINT_FORMAT, "engine": ENGINE, **header}
+        super().__init__(path, header, read_only)
 
     def valid(self, value: object) -> bool:
         """A JSON ``true`` or ``false``."""
@@ -297,13 +298,17 @@ class NullWindowProof:
             return self._all_hold([state])
         node = self._node_id(state)
         known = self.done.get(node)
-        if known is not None:
+        # With lines of the checkpoint dropped (failed their check), a settled answer above
+        # them is not taken in their place: the walk goes down to search what was dropped,
+        # reading the leaves' answers still there, so the leaves alone imply the root again.
+        if known is not None and not self.rejected_lines:
             self.progress.reused += 1
             return known
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise SearchStopped("the proof's time budget ran out")
         answer = self._expand(state, depth)
-        self._store.add(node, answer)
+        if answer is not known:
+            self._store.add(node, answer)
         return answer
 
     def _node_id(self, state: EdgesState) -> str:
