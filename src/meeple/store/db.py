@@ -64,8 +64,9 @@ def storage_failures(method: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def failure_reason(exc: SQLAlchemyError) -> str:
-    """The driver's reason, first line only (PostgreSQL's DETAIL line quotes values)."""
+def failure_reason(exc: BaseException) -> str:
+    """The driver's reason, first line only (PostgreSQL's DETAIL line quotes values, and
+    psycopg's connection errors add a hint on a line of its own), after its type's name."""
     orig = getattr(exc, "orig", None) or exc
     first = str(orig).strip().splitlines()[0] if str(orig).strip() else ""
     return f"{type(orig).__name__}: {first[:200]}" if first else type(orig).__name__

@@ -32,7 +32,13 @@ from meeple.interfaces.web.content_sets import ContentSets
 from meeple.interfaces.web.hub import Hub
 from meeple.interfaces.web.limits import ServerLimits
 from meeple.interfaces.web.live import STATUS_CODES, ServerError
-from meeple.interfaces.web.pages import STATIC, mount_pages, page_not_found, wants_page
+from meeple.interfaces.web.pages import (
+    STATIC,
+    mount_pages,
+    page_not_found,
+    pages_base,
+    wants_page,
+)
 from meeple.interfaces.web.pool import AgentOverrun, AgentPool
 from meeple.interfaces.web.protocol import ClaimRequest, CreateMatch, JoinRequest, SeatRequest
 from meeple.interfaces.web.quotas import BodyLimit, ClientQuotas
@@ -223,7 +229,7 @@ def create_app(
     async def create_match(request: CreateMatch, http: Request) -> dict[str, Any]:
         client = quotas.client(http)
         async with quotas.creating(client, hub.unfinished) as made:
-            created = await hub.create(request, owner=client, base_url=_base_url(http))
+            created = await hub.create(request, owner=client, base_url=pages_base(http))
             made["match"] = created["match"]
         return created
 
@@ -233,7 +239,7 @@ def create_app(
     )
     async def create_tutorial(game: str, http: Request) -> dict[str, Any]:
         async with quotas.creating(quotas.client(http), hub.unfinished) as made:
-            created = await hub.create_tutorial(game, base_url=_base_url(http))
+            created = await hub.create_tutorial(game, base_url=pages_base(http))
             made["match"] = created["match"]
         return created
 
@@ -294,7 +300,7 @@ def create_app(
         match = await hub.get(match_id)
         seat = hub.seat_of(match, request.token)
         async with quotas.creating(quotas.client(http), hub.unfinished) as made:
-            rematched = await hub.rematch(match, seat, _base_url(http))
+            rematched = await hub.rematch(match, seat, pages_base(http))
             if rematched["match"] is not None:
                 made["match"] = rematched["match"]
         return rematched
@@ -494,11 +500,3 @@ def _review_reply(review: dict[str, Any]) -> JSONResponse:
 def _is_key(text: str) -> bool:
     """Whether ``text`` looks like a review's key (64 hex digits)."""
     return len(text) == 64 and all(c in "0123456789abcdef" for c in text)
-
-
-def _base_url(request: Request) -> str:
-    """Where the client reached the server, for the links of a new match: the request's
-    ``Host`` and scheme (behind a proxy named by ``--forwarded-allow-ips``, the scheme of its
-    ``X-Forwarded-Proto``), so that a link works for whoever it is sent to, not only on the
-    server's own loopback address."""
-    return str(request.base_url).rstrip("/")

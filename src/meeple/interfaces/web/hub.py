@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 from meeple.core.errors import MeepleError
-from meeple.core.game import Player
+from meeple.core.game import Player, seats_text
 from meeple.core.registry import make
 from meeple.core.simultaneous import hidden_from_others
 from meeple.core.tutorial import is_expected, load_tutorial
@@ -44,6 +44,7 @@ from meeple.interfaces.web.lobby import Lobby, default_agent, new_token, rematch
 from meeple.interfaces.web.pool import AgentPool
 from meeple.interfaces.web.protocol import CreateMatch
 from meeple.interfaces.web.referee import Referee
+from meeple.store.db import failure_reason
 from meeple.store.matches import DamagedMatch, MatchStore, token_hash
 
 log = logging.getLogger("meeple.server")
@@ -183,8 +184,7 @@ class Hub(Referee):
                 raise
             except Exception as exc:  # the listening connection broke: listen again
                 # One line: psycopg's reason may add a hint on a line of its own.
-                reason = str(exc).strip().splitlines()[0] if str(exc).strip() else repr(exc)
-                log.warning("listening for other servers' changes failed: %s", reason)
+                log.warning("listening for other servers' changes failed: %s", failure_reason(exc))
             await asyncio.sleep(1)
 
     async def refresh(self, match: LiveMatch) -> None:
@@ -372,10 +372,14 @@ class Hub(Referee):
 
     async def resign(self, match: LiveMatch, seat: Player) -> None:
         """A seat gives up. With two seats the other wins; with more, the game's agent plays
-        the resigned seat to the end (so the others can finish), and it counts as a loss."""
-        who = f"{match.game.seat_name(seat)} (seat {seat})"
+        the resigned seat to the end (so the others can finish), and it counts as a loss.
+        Before every seat is taken, it calls the match off."""
         async with match.lock:
-            await self._give_up(match, seat, f"{who} resigned", "resigned")
+            if match.stored.status == "waiting":
+                await self._call_off(match, seat)
+            else:
+                reason = f"{seats_text(match.game, [seat])} resigned"
+                await self._give_up(match, seat, reason, "resigned")
         self._after_change(match)
 
     async def claim(self, match: LiveMatch, claimant: Player, seat: Player) -> None:
@@ -387,8 +391,7 @@ class Hub(Referee):
         keeps their seat."""
         async with match.lock:
             self._check_claim(match, claimant, seat)
-            who = f"{match.game.seat_name(seat)} (seat {seat})"
-            by = f"{match.game.seat_name(claimant)} (seat {claimant})"
+            who, by = seats_text(match.game, [seat]), seats_text(match.game, [claimant])
             await self._give_up(
                 match, seat, f"{who} left the match and {by} claimed the win", "abandoned"
             )
@@ -431,9 +434,6 @@ class Hub(Referee):
         stored = match.stored
         if stored.status == "finished":
             raise ServerError("the match is over already", 409)
-        if stored.status == "waiting":
-            await self._call_off(match, seat)
-            return
         seats = [dict(d) for d in stored.seats]
         seats[seat]["resigned"] = True
         if why == "abandoned":
@@ -460,13 +460,13 @@ class Hub(Referee):
 
     async def _call_off(self, match: LiveMatch, seat: Player) -> None:
         """Resigning before every seat is taken calls the match off, as aborting a game
-        before it begins does on lichess: nobody played, so nobody wins (``aborted``)."""
+        before it begins does on lichess: nobody played, so nobody wins (``aborted``). The
+        caller holds the match's lock."""
         stored = match.stored
-        who = f"{match.game.seat_name(seat)} (seat {seat})"
         n = match.game.num_players
         result = {
             "over": True,
-            "reason": f"{who} called the match off before it began",
+            "reason": f"{seats_text(match.game, [seat])} called the match off before it began",
             "aborted": True,
             "returns": [0.0] * n,
             "winners": [],
@@ -534,9 +534,8 @@ class Hub(Referee):
                 # Each seat's link on the address its own client used, never the asker's
                 # (whose Host header is the asker's to write).
                 new = by_old[conn.seat]
-                link = self.lobby.watch_url(created["match"], conn.base_url)
-                theirs = {**new, "join_url": f"{link}#token={new['token']}"}
-                conn.send({"type": "rematch", "match": created["match"], **theirs})
+                link = self.lobby.join_url(created["match"], new["token"], conn.base_url)
+                conn.send({"type": "rematch", "match": created["match"], **new, "join_url": link})
             elif conn.seat is None:
                 conn.send({"type": "rematch", "match": created["match"]})
         if seat in by_old:

@@ -288,7 +288,7 @@ class Lobby:
                     "seat": seat,
                     "seat_name": match.game.seat_name(seat),
                     "token": token,
-                    "join_url": f"{link}#token={token}",
+                    "join_url": self.join_url(match.id, token, base_url),
                 }
                 for seat, token in tokens.items()
             ],
@@ -296,9 +296,12 @@ class Lobby:
         }
 
     def watch_url(self, match_id: str, base_url: str | None = None) -> str:
-        """A match's page under ``base_url`` (else the address the server listens on); a
-        seat's link adds ``#token=...``."""
+        """A match's page under ``base_url`` (else the address the server listens on)."""
         return f"{self.base_url if base_url is None else base_url}/play/{match_id}"
+
+    def join_url(self, match_id: str, token: str, base_url: str | None = None) -> str:
+        """A seat's link: the match's page with the token after ``#``."""
+        return f"{self.watch_url(match_id, base_url)}#token={token}"
 
     async def _check_agent(self, game: Game[Any, Any, Any], spec: str) -> None:
         """Refuse an agent spec this match cannot have (AgentSpecError names the agents and

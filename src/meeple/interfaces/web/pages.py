@@ -14,6 +14,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.requests import HTTPConnection
 
 from meeple.core.game import shorten
 
@@ -101,3 +102,14 @@ def mount_pages(app: FastAPI, static_dir: Path) -> None:
         return page("replay.html")
 
     app.mount("/static", _Static(directory=static_dir), name="static")
+
+
+def pages_base(conn: HTTPConnection) -> str:
+    """Where a client reached the server, as the base of the pages' links
+    (``http(s)://host``): the request's or socket's ``Host`` and scheme (behind a proxy named
+    by ``--forwarded-allow-ips``, the scheme of its ``X-Forwarded-Proto``; a socket's
+    ``ws``/``wss`` as ``http``/``https``), so that a link works for whoever it is sent to,
+    not only on the server's own loopback address."""
+    reached = conn.base_url
+    scheme = {"ws": "http", "wss": "https"}.get(reached.scheme, reached.scheme)
+    return str(reached.replace(scheme=scheme)).rstrip("/")

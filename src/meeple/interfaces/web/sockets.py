@@ -23,6 +23,7 @@ from meeple.interfaces.web.live import (
     error_code,
     state_message,
 )
+from meeple.interfaces.web.pages import pages_base
 from meeple.interfaces.web.protocol import (
     MAX_MESSAGE_BYTES,
     Claim,
@@ -121,9 +122,7 @@ async def _serve_hello(
     ``count`` counts each message against its client's rate (QuotaExceeded past it: the
     socket is closed, 4429)."""
     # Links sent to this client alone (a rematch's seat) are on the address it used.
-    reached = websocket.base_url
-    scheme = "https" if reached.scheme == "wss" else "http"
-    conn = Connection(seat, base_url=str(reached.replace(scheme=scheme)).rstrip("/"))
+    conn = Connection(seat, base_url=pages_base(websocket))
     # The claim seconds let a page count down to when an absent person may be claimed from.
     await websocket.send_json(
         {
