@@ -274,6 +274,20 @@ def test_double_edges_pie_rule_applies_to_the_first_move_only():
     assert not any(isinstance(a, TakeOver) for a in state.legal_actions(state.to_act[0]))
 
 
+@pytest.mark.parametrize(
+    ("options", "next_text", "next_seat"),
+    [({}, "Then the first player moves again.", 0),
+     ({"double": True}, "the third player moves next.", 2)],
+)  # fmt: skip
+def test_player_rules_name_who_moves_after_a_take_over(options, next_text, next_seat):
+    """After the pie rule's take-over the turn order goes on: the first player in a game of
+    two, the third seat of the order in Double Edges; the player rules say which."""
+    game = meeple.make("edges", first=0, **options)
+    state = play(game.new_game(0), "L h2,2", "pie M")
+    assert state.to_act == (next_seat,)
+    assert next_text in " ".join(game.player_rules().split())
+
+
 def test_double_edges_returns_go_to_both_teammates():
     game = meeple.make("edges", double=True, first=0, pie=False)
     state = game.new_game(0)

@@ -12,7 +12,7 @@ from meeple.games.erd.rounds import mercy_losers
 from meeple.lab.run import RunSpec
 from meeple.lab.simulate import play_job
 
-from .conftest import side
+from .conftest import play_round, position, side
 
 
 def test_a_starting_reserve_is_given_in_letters():
@@ -64,3 +64,17 @@ def _reasons(options: dict) -> list[str]:
 def test_without_a_mercy_rule_no_game_ends_by_it():
     assert any("mercy" in r for r in _reasons({"best_of": 1}))
     assert not any("mercy" in r for r in _reasons({"best_of": 1, "mercy": "none"}))
+
+
+@pytest.mark.parametrize("reserve", ["HHHHLLLDDDDDD", "HHLLLDDDDDD"])
+def test_escalation_comes_when_every_heavy_of_another_starting_reserve_is_discarded(reserve):
+    """'if all six Heavies are in the discard piles': with a ``reserve`` of four or two Heavies
+    each, an Escalation comes when all of them are discarded, not at a count of six."""
+    game = meeple.make("erd", best_of=1, reserve=reserve)
+    heavies = Cards.parse(reserve).heavy
+    discard = "H" * (heavies - 1)
+    state = position(game, side("HLLLDDDDDD", discard), side("HLLLDDDDDD", discard))
+    after = play_round(state, "rush=LLL defense=HDD", "rush=LLL defense=HDD")
+    assert after.last is not None and after.last.escalation
+    assert all(s.reserve.heavy == 1 for s in after.sides)
+    assert f"When all {2 * heavies} Heavies" in game.player_rules()

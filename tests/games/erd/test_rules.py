@@ -221,6 +221,18 @@ def test_combat_turrets_only_from_heavies_in_the_defense_pile():
     assert after.last.turrets_made == (0, 0)
 
 
+@pytest.mark.parametrize(("turrets", "made"), [(1, 1), (0, 0)])
+def test_conversion_counts_the_defense_with_its_turrets(turrets, made):
+    """'For every 3 points each player's Defense exceeds their opponent's Rush by' (gaps.md:
+    the Defense with Turrets): HDD and a Turret make 4 against a Rush of 1, one Turret more;
+    without the Turret 3 - 1 = 2 makes none."""
+    state = position(erd(), side("HHHLLLDDDDDD", turrets=turrets), side(FULL_12))
+    after = play_round(state, "rush=DDD defense=HDD", "rush=LDD defense=DDD")
+    assert after.last is not None and after.last.outcome == "held"
+    assert after.last.turrets_made == (made, 0)
+    assert after.sides[0].turrets == turrets + made
+
+
 @pytest.mark.parametrize(("turrets", "winner"), [(1, None), (0, 1)])
 def test_turret_adds_one_to_its_owners_defense(turrets, winner):
     """Heavy: '1 as a Turret' (gaps.md: a Turret adds 1 to its owner's Defense)."""
@@ -416,6 +428,16 @@ def test_mercy_rule_patch_002_needs_the_opponent_to_hold_a_heavy():
     assert mercy_losers(version_02, sides) == ()
     assert mercy_losers(version_01, sides) == (0,)
     assert mercy_losers(version_01, (side("LDDD"), side("DDD"))) == (0, 1)
+
+
+def test_mercy_rule_patch_001_both_players_caught_is_a_draw():
+    """gaps.md: 'if both players meet it the game is a draw' (a Reserve without Heavies, from
+    the ``reserve`` option, so that no Escalation comes first)."""
+    state = position(erd(rules="0.01", reserve="LLDDDDDD"), side("LLDDDDDD"), side("LLDDDDDD"))
+    after = play_round(state, "rush=LDD defense=DDD", "rush=LDD defense=DDD")
+    assert all(s.reserve == Cards(0, 1, 6) for s in after.sides)
+    assert after.is_over and after.result["winner"] is None
+    assert after.result["ending"] == "mercy_draw" and after.returns == (0.0, 0.0)
 
 
 def test_mercy_rule_not_checked_when_an_escalation_happens():

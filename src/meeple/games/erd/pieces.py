@@ -19,8 +19,6 @@ PILE_SIZE = 3
 """'up to three cards' / 'exactly 3 face-down cards' in each of Rush and Defense."""
 CONVERSION_STEP = 3
 """'For every 3 points each player's Defense exceeds their opponent's Rush by'."""
-HEAVIES_IN_GAME = 6
-"""'if all six Heavies are in the discard piles'."""
 LETTERS = ("H", "L", "D")
 KIND_NAMES = ("Heavy", "Light", "Decoy")
 KIND_PLURALS = ("Heavies", "Lights", "Decoys")

@@ -10,7 +10,6 @@ from meeple.core.game import Player
 from meeple.core.words import counted
 from meeple.games.erd.pieces import (
     CONVERSION_STEP,
-    HEAVIES_IN_GAME,
     TURRET_VALUE,
     Allocate,
     Cards,
@@ -192,8 +191,15 @@ def recover(version: RulesVersion, side: Side) -> tuple[Side, int, int]:
 
 
 def escalation_due(sides: tuple[Side, Side]) -> bool:
-    """'if all six Heavies are in the discard piles' (Turrets lie in the discard)."""
-    return sides[0].heavies_discarded + sides[1].heavies_discarded == HEAVIES_IN_GAME
+    """'if all six Heavies are in the discard piles' (Turrets lie in the discard).
+
+    Asked after the piles are discarded, when every Heavy lies in a Reserve or a discard
+    pile: all of them are discarded when no Reserve holds one. Counting against the seed's
+    six would miss it for a ``reserve`` option with another number of Heavies (and a game
+    without Heavies has none to escalate with).
+    """
+    in_reserve = sides[0].reserve.heavy + sides[1].reserve.heavy
+    return in_reserve == 0 and sides[0].heavies_discarded + sides[1].heavies_discarded > 0
 
 
 def escalate(
@@ -382,8 +388,9 @@ def end_of_round(
             escalation = True
     else:
         caught = mercy_losers(version, sides)
-        # Both caught needs both without Heavies in Reserve, so all six discarded and an
-        # Escalation first: it cannot arise in play, but gaps.md's draw covers it.
+        # Both caught needs both without Heavies in Reserve, so all of them discarded and an
+        # Escalation first: only a ``reserve`` without Heavies gets here, but gaps.md's draw
+        # covers it.
         if len(caught) == 2:
             end = game_end(game, "mercy_draw", None, round_number)
         elif caught:

@@ -260,7 +260,8 @@ class ErdGame(Game[ErdOptions, "ErdState", Allocate]):
 
     def player_rules_values(self) -> dict[str, str]:
         """The options, the starting Reserve (``cards``, ``heavies``, ``lights``,
-        ``decoys``) and the mercy rule in force (``mercy_rule``), for ``player_rules.md``."""
+        ``decoys``), both players' Heavies and Lights (``all_heavies``, ``all_lights``) and
+        the mercy rule in force (``mercy_rule``), for ``player_rules.md``."""
         start = self.version.starting_reserve
         return {
             **super().player_rules_values(),
@@ -268,6 +269,8 @@ class ErdGame(Game[ErdOptions, "ErdState", Allocate]):
             "heavies": str(start.heavy),
             "lights": str(start.light),
             "decoys": str(start.decoy),
+            "all_heavies": str(2 * start.heavy),
+            "all_lights": str(2 * start.light),
             "mercy_rule": self.version.mercy or "none",
         }
 

@@ -45,7 +45,6 @@ from meeple.core.kernels import kernel, per_game
 from meeple.core.simultaneous import Submissions
 from meeple.games.erd.pieces import (
     CONVERSION_STEP,
-    HEAVIES_IN_GAME,
     PILE_SIZE,
     Allocate,
     Cards,
@@ -503,9 +502,11 @@ def _resolve(state: np.ndarray, actions: np.ndarray, rules: np.ndarray) -> None:
     winner = -1
     escalation = False
     s0, s1 = SEATS_AT, SEATS_AT + SEAT_SIZE
+    # Every Heavy lies in a Reserve or a discard pile here, so 'all Heavies discarded' is
+    # no Heavy in either Reserve (whatever number the ``reserve`` option starts with).
     discarded = state[s0 + DISCARD] + state[s0 + TURRETS]
     discarded += state[s1 + DISCARD] + state[s1 + TURRETS]
-    if discarded == HEAVIES_IN_GAME:
+    if state[s0 + RESERVE] + state[s1 + RESERVE] == 0 and discarded > 0:
         holds0 = state[s0 + RESERVE] + state[s0 + RESERVE + 1] > 0
         holds1 = state[s1 + RESERVE] + state[s1 + RESERVE + 1] > 0
         if rules[G_PRE] and holds0 != holds1:
