@@ -5,6 +5,7 @@ into the quick subset unnoticed, nor leaves a dead entry behind."""
 from __future__ import annotations
 
 import ast
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -84,3 +85,21 @@ def test_every_test_that_plays_longer_under_make_fuzz_is_marked_fuzz(path: Path)
         and not any(_marked_fuzz(d) for d in node.decorator_list)
     ]
     assert not unmarked, f"{path.relative_to(ROOT)}: not marked fuzz: {', '.join(unmarked)}"
+
+
+def test_make_screenshots_runs_every_screenshot_test() -> None:
+    """``make screenshots`` names its test files; a picture taken in a file it does not name
+    would never be taken again (the mark alone leaves it out of every other run)."""
+    done = subprocess.run(
+        ["make", "-n", "screenshots"], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    named = {word for word in done.stdout.split() if word.startswith("tests/")}
+    marked = {
+        path.relative_to(ROOT).as_posix()
+        for path in (ROOT / "tests").rglob("test_*.py")
+        if path != Path(__file__).resolve()
+        and "pytest.mark.screenshots" in path.read_text(encoding="utf-8")
+    }
+    assert marked, "no test is marked screenshots"
+    missed = {m for m in marked if not any(m == n or m.startswith(f"{n}/") for n in named)}
+    assert not missed, f"make screenshots does not run {sorted(missed)}"
