@@ -103,3 +103,18 @@ def test_make_screenshots_runs_every_screenshot_test() -> None:
     assert marked, "no test is marked screenshots"
     missed = {m for m in marked if not any(m == n or m.startswith(f"{n}/") for n in named)}
     assert not missed, f"make screenshots does not run {sorted(missed)}"
+
+
+@pytest.mark.parametrize("target", ["test", "check", "durations", "fuzz"])
+def test_every_target_that_runs_the_suite_compiles_the_kernels_first(target: str) -> None:
+    """Two workers that start on a cold kernel cache each compile the same kernels (tens of
+    seconds a game) inside whatever test asks first: ``meeple compile`` runs before pytest,
+    so a run's times are the tests' own (docs/contributing.md)."""
+    done = subprocess.run(
+        ["make", "-n", target], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    steps = done.stdout
+    assert "meeple compile" in steps, f"make {target} runs no meeple compile"
+    assert steps.index("meeple compile") < steps.index("pytest "), (
+        f"make {target} runs pytest before meeple compile"
+    )
