@@ -34,19 +34,33 @@ def meeple_imports(path: Path) -> set[str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             names.update(a.name for a in node.names if a.name.startswith("meeple"))
-        elif (
-            isinstance(node, ast.ImportFrom)
-            and node.module
-            and node.level == 0
-            and node.module.startswith("meeple")
-        ):
+        elif isinstance(node, ast.ImportFrom):
+            module = _imported_from(node, path)
+            if not module.startswith("meeple"):
+                continue
             names.update(
-                f"{node.module}.{a.name}"
-                if node.module in ("meeple", "meeple.games")
-                else node.module
+                f"{module}.{a.name}" if module in ("meeple", "meeple.games") else module
                 for a in node.names
             )
     return names
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(SRC.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imported_from(node: ast.ImportFrom, path: Path) -> str:
+    """The absolute name of the module a ``from ... import`` names: a relative import
+    (``from ..erd import rules``) is resolved against the file's own package, so it is held
+    to the same layers as an absolute one."""
+    if not node.level:
+        return node.module or ""
+    package = _module_name(path).split(".")
+    if path.name != "__init__.py":
+        package = package[:-1]
+    base = package[: len(package) - (node.level - 1)]
+    return ".".join([*base, node.module] if node.module else base)
 
 
 MODULES = sorted(p for p in SRC.rglob("*.py") if p.parent != SRC)
@@ -81,6 +95,21 @@ def test_the_check_sees_imports():
     assert "meeple.core.game" in found and "meeple.games.edges.board" in found
 
 
+def test_the_check_sees_relative_imports(tmp_path, monkeypatch):
+    """A relative import is held to the layers too: ``from ..erd import rules`` in Edges is
+    an import of another game, ``from .board import x`` one of Edges' own modules."""
+    edges = tmp_path / "meeple" / "games" / "edges"
+    edges.mkdir(parents=True)
+    module = edges / "scratch.py"
+    module.write_text("from ..erd import rules\nfrom .board import board\nfrom ... import core\n")
+    monkeypatch.setattr(f"{__name__}.SRC", tmp_path / "meeple")
+    assert meeple_imports(module) == {
+        "meeple.games.erd",
+        "meeple.games.edges.board",
+        "meeple.core",
+    }
+
+
 def test_the_game_server_knows_no_game():
     """The server talks to games only through the core API (docs/server.md)."""
     web = SRC / "interfaces" / "web"
@@ -91,11 +120,6 @@ def test_the_game_server_knows_no_game():
             assert not name.startswith(("meeple.games", "meeple.solvers")), (
                 f"{path.relative_to(SRC)} imports {name}"
             )
-
-
-def _module_name(path: Path) -> str:
-    parts = path.relative_to(SRC.parent).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
 def runtime_imports(path: Path, modules: set[str]) -> set[str]:
@@ -115,10 +139,10 @@ def runtime_imports(path: Path, modules: set[str]) -> set[str]:
             continue
         if isinstance(node, ast.Import):
             found.update(a.name for a in node.names if a.name in modules)
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in modules:
+        elif isinstance(node, ast.ImportFrom) and (module := _imported_from(node, path)) in modules:
             for a in node.names:
-                child = f"{node.module}.{a.name}"
-                found.add(child if child in modules else node.module)
+                child = f"{module}.{a.name}"
+                found.add(child if child in modules else module)
     return found
 
 

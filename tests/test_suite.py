@@ -5,6 +5,7 @@ into the quick subset unnoticed, nor leaves a dead entry behind."""
 from __future__ import annotations
 
 import ast
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -26,3 +27,94 @@ def test_every_slow_entry_names_tests_that_exist(entry: str) -> None:
     tree = ast.parse(target.read_text(encoding="utf-8"))
     tests = [node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)]
     assert any(test.startswith(name) for test in tests), f"{entry}: no test in {path} is {name}"
+
+
+def _longer_under_make_fuzz(tree: ast.Module) -> set[str]:
+    """The module-level names (constants, helpers) whose value or body reads ``MEEPLE_FUZZ``,
+    directly or through another such name."""
+    found: set[str] = set()
+    while True:
+        before = len(found)
+        for node in tree.body:
+            if isinstance(node, ast.Assign | ast.AnnAssign):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                names = [t.id for t in targets if isinstance(t, ast.Name)]
+            elif isinstance(node, ast.FunctionDef) and not node.name.startswith("test"):
+                names = [node.name]
+            else:
+                continue
+            text = ast.unparse(node)
+            used = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+            if "MEEPLE_FUZZ" in text or used & found:
+                found.update(names)
+        if len(found) == before:
+            return found
+
+
+def _marked_fuzz(node: ast.AST) -> bool:
+    return "pytest.mark.fuzz" in ast.unparse(node)
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted(
+        p
+        for p in (ROOT / "tests").rglob("test_*.py")
+        if p != Path(__file__).resolve() and "MEEPLE_FUZZ" in p.read_text(encoding="utf-8")
+    ),
+    ids=lambda p: str(p.relative_to(ROOT)),
+)
+def test_every_test_that_plays_longer_under_make_fuzz_is_marked_fuzz(path: Path) -> None:
+    """``make fuzz`` runs only the tests marked ``fuzz`` (``-m fuzz``): a test that plays more
+    under ``MEEPLE_FUZZ=long`` but lacks the mark never plays more at all."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    if any(
+        isinstance(node, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id == "pytestmark" for t in node.targets)
+        and _marked_fuzz(node.value)
+        for node in tree.body
+    ):
+        return
+    longer = _longer_under_make_fuzz(tree)
+    unmarked = [
+        node.name
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef)
+        and node.name.startswith("test")
+        and {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} & longer
+        and not any(_marked_fuzz(d) for d in node.decorator_list)
+    ]
+    assert not unmarked, f"{path.relative_to(ROOT)}: not marked fuzz: {', '.join(unmarked)}"
+
+
+def test_make_screenshots_runs_every_screenshot_test() -> None:
+    """``make screenshots`` names its test files; a picture taken in a file it does not name
+    would never be taken again (the mark alone leaves it out of every other run)."""
+    done = subprocess.run(
+        ["make", "-n", "screenshots"], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    named = {word for word in done.stdout.split() if word.startswith("tests/")}
+    marked = {
+        path.relative_to(ROOT).as_posix()
+        for path in (ROOT / "tests").rglob("test_*.py")
+        if path != Path(__file__).resolve()
+        and "pytest.mark.screenshots" in path.read_text(encoding="utf-8")
+    }
+    assert marked, "no test is marked screenshots"
+    missed = {m for m in marked if not any(m == n or m.startswith(f"{n}/") for n in named)}
+    assert not missed, f"make screenshots does not run {sorted(missed)}"
+
+
+@pytest.mark.parametrize("target", ["test", "check", "durations", "fuzz"])
+def test_every_target_that_runs_the_suite_compiles_the_kernels_first(target: str) -> None:
+    """Two workers that start on a cold kernel cache each compile the same kernels (tens of
+    seconds a game) inside whatever test asks first: ``meeple compile`` runs before pytest,
+    so a run's times are the tests' own (docs/contributing.md)."""
+    done = subprocess.run(
+        ["make", "-n", target], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    steps = done.stdout
+    assert "meeple compile" in steps, f"make {target} runs no meeple compile"
+    assert steps.index("meeple compile") < steps.index("pytest "), (
+        f"make {target} runs pytest before meeple compile"
+    )

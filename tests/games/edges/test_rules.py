@@ -154,6 +154,16 @@ def test_clause_pie_rule_second_player_may_take_over(standard):
     assert after.took_over
 
 
+def test_clause_pie_rule_takes_over_only_with_a_size_still_in_the_stash():
+    """rules.md, Play 3: 'a pyramid of their own, of any size they still have'."""
+    game = meeple.make("edges", board="1x2", stash="1/0/1", first=0)
+    state = play(game.new_game(0), "L v0,0")
+    assert TakeOver(Pyramid.MEDIUM) not in state.legal_actions(1)
+    with pytest.raises(IllegalAction, match="no medium pyramid left"):
+        state.apply(1, TakeOver(Pyramid.MEDIUM))
+    assert state.apply(1, TakeOver(Pyramid.LARGE)).stashes[1] == Stash(0, 0, 1)
+
+
 def test_clause_pie_rule_only_on_the_second_move(standard):
     state = play(standard.new_game(0), "L v1,2", "M h0,0")
     assert not any(isinstance(a, TakeOver) for a in state.legal_actions(0))

@@ -83,6 +83,7 @@ def play_along(game: ErdGame, matches: int, seed: int) -> Counter[str]:
     return seen
 
 
+@pytest.mark.fuzz
 @pytest.mark.parametrize(("options", "matches"), VARIANTS, ids=_ids)
 def test_compiled_rules_agree_with_the_engine_on_every_state(
     options: dict[str, Any], matches: int

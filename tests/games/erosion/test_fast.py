@@ -185,6 +185,7 @@ def note_rules(state: ErosionState, seat: int, legal: list[int], seen: Counter) 
                     seen[cat.effect_kind[rock]] += 1
 
 
+@pytest.mark.fuzz
 @pytest.mark.parametrize(
     ("options", "games"),
     VARIANTS,
@@ -296,6 +297,7 @@ def test_a_tie_for_the_next_era_left_to_chance_agrees_too(monkeypatch) -> None:
     assert sum(calls.values()) >= 4
 
 
+@pytest.mark.fuzz
 def test_a_designers_architecture_plays_the_same_through_both(tmp_path) -> None:
     """The architecture tables are built from the game's own cards too: architecture moved
     to other cards, with other numbers, plays the same through both."""
@@ -433,6 +435,7 @@ def test_one_playout_is_a_search_rollout_with_the_engines_returns() -> None:
     assert fast.playout(state, 5) == fast.playouts(state, 1, seed=5)
 
 
+@pytest.mark.fuzz
 def test_a_designers_cards_play_the_same_through_both(tmp_path) -> None:
     """The compiled tables are built from the game's own cards (the ``cards`` option): an
     edited card file plays the same through both, and an edit in place is a new table."""

@@ -86,6 +86,7 @@ def _step(
     return state
 
 
+@pytest.mark.fuzz
 @pytest.mark.parametrize(
     ("options", "games"),
     VARIANTS,
