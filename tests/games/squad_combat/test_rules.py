@@ -571,6 +571,14 @@ def test_clause_actions_are_discarded_after_resolution(game):
     assert state.step == (PHASE, 1), "the action was seat 0's action phase"
 
 
+def test_the_player_rules_say_played_cards_are_discarded(game):
+    """The player rules carry 'Unless specifically stated, actions and edges are discarded
+    after resolution' and its one exception, the attack that hits."""
+    text = " ".join(game.player_rules().split())
+    assert "goes to its owner's discard pile once it has resolved" in text
+    assert "except an attack that hits, which stays under the defender as a wound" in text
+
+
 def test_heal_needs_a_wound_it_can_treat(game):
     """A card that acts on one of your characters needs one it would change."""
     state = position(game, hands={0: "mend salve"})
