@@ -127,6 +127,20 @@ def test_clause_elevation_limits_hill_icon_below_4000_m_mountain_icon_at_4000_m(
         state.apply(0, game.parse_action(f"weather {card}"))
 
 
+def test_clause_weathered_rock_counts_toward_height_not_toward_victory():
+    """'Weathered rock counts toward the height of a mountain, but does not count toward
+    victory.' Eight shales, seven of them weathered, stand 4000 m: the mountain icon applies
+    and the hill icon does not; the six weathered shales without a fossil score nothing
+    (WX03's fossil 3, the unweathered WX02 1)."""
+    game = make()
+    state = position(game, hands={0: ["WX12", "WX08"]}, mountains={1: SHALES}, weathered={1: 7})
+    assert state.height_m(1) == 4000
+    moves = legal(state)
+    assert "weather WX08 on 1 x1" in moves
+    assert not any(a.startswith("weather WX12 on 1") for a in moves)
+    assert state.points(1) == 3 + 1
+
+
 def test_elevation_icons_apply_to_hillslope_cards_too():
     """The H deck carries hill and mountain icons as well (cards.json): Sheetwash (hill)
     cannot hillslope a 4000 m mountain, Landslide (mountain) can."""

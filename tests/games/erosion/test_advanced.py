@@ -261,6 +261,15 @@ def test_clause_challenge_card_bonus_at_each_scoring():
     assert over.view(1)["challenges"] == ["C2", "C1"], "shown at the scoring"
 
 
+def test_clause_the_four_legend_cards_lie_face_up():
+    """'Place all four montane legend cards face up near the Process Decks': every seat (and
+    an onlooker) sees the four legend cards, unclaimed at the start."""
+    state = make(3, legend="basic").new_game(3)
+    face_up = [{"card": f"L{i}", "owner": None} for i in range(1, 5)]
+    for seat in (None, 0, 1, 2):
+        assert state.view(seat)["legends"] == face_up
+
+
 def test_legend_variant_deals_one_challenge_per_player():
     """'Each player is dealt one montane challenge card.'"""
     state = make(5, legend="basic").new_game(4)

@@ -47,6 +47,15 @@ def test_draw_cards_from_several_decks_or_from_one(source):
         assert redraws == {"redraw WX2 H2 F2"}
 
 
+def test_the_player_rules_say_a_redraw_is_drawn_as_a_draw_is():
+    """'Alternatively, you may discard all of your cards, and draw a new hand': under
+    draw_from=one the new hand comes from one deck too (2 cards at the starting draw
+    limits), so the player rules do not promise six."""
+    text = make(draw_from="one").player_rules()
+    assert "from **one** deck" in text
+    assert "draw a new one the same way" in text and "draw 6 anew" not in text
+
+
 @pytest.mark.parametrize(("reading", "triggers"), [("every", True), ("once", False)])
 def test_upon_uplift_architecture_fires_every_time_or_only_the_first(reading, triggers):
     """'Rules that say "upon uplift" apply only when the card is first uplifted.' Black

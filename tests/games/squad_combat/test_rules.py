@@ -236,6 +236,15 @@ def test_clause_all_pass_ends_the_turn_and_clears_spent_energy(game):
     assert state.passed == (False, False)
 
 
+def test_clause_dice_values_are_stored_until_spent(game):
+    """'When you roll a die, the value it rolls is stored until spent or otherwise altered':
+    the end of a turn clears spent energy, not dice."""
+    state = position(game, hands={0: "jab", 1: "jab"}, dice={"0a": (1, 2), "1b": (6,)})
+    state = play(state, "pass", "pass", "done", "done")
+    assert state.turn == 2
+    assert character(state, "0a").dice == (1, 2) and character(state, "1b").dice == (6,)
+
+
 def test_clause_end_of_turn_discard_up_to_two_then_draw(game):
     """'Each player may then discard up to two cards from their hand, then draw up to their
     hand size (default 5.)'"""
@@ -437,6 +446,26 @@ def test_defending_edge_is_not_playable_in_your_own_phase(game):
         state.apply_text(0, "play block by a")
 
 
+def test_clause_edges_have_the_same_stats_as_actions(game):
+    """'Edges have the same stats as actions': an edge needs a character of its player that
+    shares its trait and can pay its cost. Block (Melee, [1]) answers an attack on the Sage
+    (1a) through the Knight (1b) only, and not at all once the Knight has no die."""
+    state = position(
+        game, hands={0: "jab", 1: "block"}, dice={"0a": (), "1a": (), "1b": (2,), "1c": (6,)}
+    )
+    state = play(state, "play jab by a", "target 1a")
+    assert state.step == (REACT, 1)
+    assert [str(a) for a in state.legal_actions(1)] == ["play block by b", "done"]
+    with pytest.raises(IllegalAction, match="Archer shares no trait with Block"):
+        state.apply_text(1, "play block by c")
+    dieless = position(
+        game, hands={0: "jab", 1: "block"}, dice={"0a": (), "1a": (), "1b": (), "1c": (6,)}
+    )
+    dieless = play(dieless, "play jab by a", "target 1a")
+    assert dieless.step == (PHASE, 1), "no window: nobody can pay Block's [1]"
+    assert len(character(dieless, "1a").wounds) == 1
+
+
 def test_anytime_edge_in_your_phase_does_not_use_your_action(game):
     """An edge 'may be played at anytime' and is not an action: the phase goes on."""
     state = position(game, hands={0: "salve jab"}, wounds={"0a": "jab"})
@@ -529,6 +558,25 @@ def test_draw_effect_draws_cards(game):
     state = position(game, hands={0: "study"}, decks={0: "hex jab aim"})
     state = play(state, "play study by c")
     assert sorted(keys(state, 0)) == ["aim", "jab"]
+
+
+def test_clause_actions_are_discarded_after_resolution(game):
+    """'After actions and attacks are performed, they are discarded'; 'Unless specifically
+    stated, actions and edges are discarded after resolution': Study goes to its owner's
+    discard pile once it has drawn."""
+    state = position(game, hands={0: "study", 1: "jab"}, decks={0: "hex jab aim"})
+    state = play(state, "play study by c")
+    assert state.discards[0] == cards(game, "study")
+    assert sorted(keys(state, 0)) == ["aim", "jab"]
+    assert state.step == (PHASE, 1), "the action was seat 0's action phase"
+
+
+def test_the_player_rules_say_played_cards_are_discarded(game):
+    """The player rules carry 'Unless specifically stated, actions and edges are discarded
+    after resolution' and its one exception, the attack that hits."""
+    text = " ".join(game.player_rules().split())
+    assert "goes to its owner's discard pile once it has resolved" in text
+    assert "except an attack that hits, which stays under the defender as a wound" in text
 
 
 def test_heal_needs_a_wound_it_can_treat(game):
