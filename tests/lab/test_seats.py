@@ -7,6 +7,7 @@ import pytest
 from typer.testing import CliRunner
 
 from meeple.interfaces.cli import app
+from meeple.lab.design import _balance_words
 from meeple.lab.metrics import summarize
 from meeple.lab.report import SHARED_NOTE, seat_table, summary_rows, win_figure
 
@@ -90,3 +91,23 @@ def test_simulate_prints_the_seat_table_and_the_note(tmp_path):
     assert " ".join(SHARED_NOTE.split()) in text
     report = next((tmp_path / "out").glob("edges-*/report.md")).read_text()
     assert "| won alone | shared wins |" in report and SHARED_NOTE in report
+
+
+def five_seats(wins):
+    """Games of five seats, seat p winning alone in ``wins[p]`` of them."""
+    return [{"winners": [p], "first_player": 0, "length": 10, "branching": 2.0,
+             "returns": [1.0 if q == p else 0.0 for q in range(5)], "seats": ["a"] * 5}
+            for p, count in enumerate(wins) for _ in range(count)]  # fmt: skip
+
+
+def test_the_best_and_worst_of_five_seats_are_tested_as_one_of_ten_pairs():
+    # 30 to 50 wins of 200: the gap's own 95% interval clears 0, which five seats that
+    # score alike give in about 29% of runs; the design report said "the seats differ".
+    chance = summarize(five_seats([30, 35, 40, 45, 50]))
+    assert chance.intervals["balance"].high < 1.0
+    assert not chance.seats_differ
+    assert (
+        "no difference between the seats is shown (the best and the worst tested as one of "
+        "the 10 pairs of seats)" in _balance_words(chance)
+    )
+    assert summarize(five_seats([20, 45, 45, 45, 45])).seats_differ

@@ -125,3 +125,22 @@ def test_a_label_is_text_in_tables_progress_and_plots_and_is_never_cut(tmp_path)
         "metrics.png",
         "length.png",
     }
+
+
+def test_a_long_legend_leaves_the_run_labels_room():
+    # Seat roles and a designer spec make the legend beside the bars wider than the plot
+    # was sized for: the labels under the bars then printed over each other.
+    spec = "flat:worlds=16,min_worlds=4,z=1,rollout=field"
+
+    def three(winner):
+        returns = [-1.0, -1.0, -1.0]
+        returns[winner] = 1.0
+        return {"game": "squad-combat", "options": {"players": 3}, "winners": [winner],
+                "first_player": 0, "length": 10, "returns": returns, "seats": [spec] * 3,
+                "branching": 3.0, "decided_at": 0.5, "lead_changes": 0, "margin": 1.0}  # fmt: skip
+
+    labels = ["shipped", "shadow life +2", "shadow life +3", "shadow life +4"]
+    summaries = {label: summarize([three(k % 3) for k in range(60)]) for label in labels}
+    legend = win_figure(summaries).axes[0].get_legend().texts[0].get_text()
+    assert legend.startswith("seat 0 Red (iron-line): flat:")
+    assert _overlaps(win_figure(summaries)) == []

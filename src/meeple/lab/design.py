@@ -99,12 +99,14 @@ def _balance_words(summary: Summary) -> str:
     def name(seat: Any) -> str:
         return f"seat {seat.seat} {seat.role}".rstrip()
 
-    shown = balance.high < 1.0
     verdict = (
         f"the seats differ: {name(best)} is favoured"
-        if shown
+        if summary.seats_differ
         else "no difference between the seats is shown"
     )
+    if len(seats) > 2:
+        pairs = len(seats) * (len(seats) - 1) // 2
+        verdict += f" (the best and the worst tested as one of the {pairs} pairs of seats)"
     return (
         f"Balance {_estimate(balance.value, balance)} (1 = every seat scores alike): "
         f"best {name(best)} score rate {best.score}, worst {name(worst)} {worst.score}; "

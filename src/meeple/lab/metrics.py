@@ -211,6 +211,8 @@ class Summary(BaseModel):
     units: dict[str, Estimate] = {}
     """The length in the game's own units (``Game.length_units``: rounds, turns, eras), each
     a mean per game with its t interval, over the games whose rows carry it."""
+    seats_differ: bool = False
+    """Whether the games show the best seat ahead of the worst (:func:`seats_differ`)."""
     intervals: dict[str, Estimate] = {}
     """Each design metric of :data:`METRIC_NAMES` that means something here, and ``margin``
     (the mean score margin), with its 95% interval: Wilson's for shares of games, Student's
@@ -304,6 +306,7 @@ def summarize(rows: Sequence[Mapping[str, Any]]) -> Summary:
         length=Spread.of(lengths),
         margin=Spread.of(margins),
         balance=1.0 - (max(score_rates) - min(score_rates)),
+        seats_differ=seats_differ(points),
         drawishness=draw_count / n,
         decisiveness=statistics.fmean(decided) if decided else None,
         duration=statistics.fmean(lengths),
@@ -348,17 +351,35 @@ def _balance(points: list[list[float]]) -> Estimate:
     """Balance, 1 - (best seat's score rate - worst seat's), with the interval of that gap
     taken over the games' own gaps between those two seats (they played the same games, so
     the gap is paired game by game)."""
+    gaps = _best_worst_gaps(points)
+    low, high = mean_interval(gaps)
+    value = 1.0 - statistics.fmean(gaps)
+    return Estimate(
+        value=value, low=max(0.0, 1.0 - high), high=min(1.0, 1.0 - low), n=len(gaps), rate=True
+    )
+
+
+def _best_worst_gaps(points: list[list[float]]) -> list[float]:
+    """The best seat's score less the worst seat's, game by game."""
     rates = [statistics.fmean(seat) for seat in points]
     # Two different seats even when all score alike: the gap of a seat with itself is 0 in
     # every game, an interval of no width that would claim perfect balance for certain.
     order = sorted(range(len(rates)), key=rates.__getitem__)
     worst, best = order[0], order[-1]
-    gaps = [b - w for b, w in zip(points[best], points[worst], strict=True)]
-    low, high = mean_interval(gaps)
-    value = 1.0 - (rates[best] - rates[worst])
-    return Estimate(
-        value=value, low=max(0.0, 1.0 - high), high=min(1.0, 1.0 - low), n=len(gaps), rate=True
-    )
+    return [b - w for b, w in zip(points[best], points[worst], strict=True)]
+
+
+def seats_differ(points: list[list[float]]) -> bool:
+    """Whether the games show the best seat ahead of the worst, at 95% for the whole table.
+
+    The best and the worst seat are picked after the games, from every pair of seats: their
+    gap's own 95% interval clears 0 in about 29% of 200-game runs of five seats that score
+    alike (12% with three). The gap is tested as one of the P(P-1)/2 pairs it was picked
+    from (Bonferroni), which leaves two seats' test as it is.
+    """
+    pairs = len(points) * (len(points) - 1) // 2
+    low, _ = mean_interval(_best_worst_gaps(points), level=1 - 0.05 / max(1, pairs))
+    return low > 0
 
 
 def agent_results(rows: Sequence[Mapping[str, Any]]) -> list[AgentResult]:

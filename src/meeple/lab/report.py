@@ -310,7 +310,22 @@ def win_figure(summaries: dict[str, Summary]) -> Figure:
     ax.set_ylabel("share of games (95% CI)")
     _legend_beside(ax)
     ax.set_title("Wins per seat, and draws")
+    _room_for_legend(fig, ax, 1.0 + 1.6 * len(labels))
     return fig
+
+
+def _room_for_legend(fig: Figure, ax: Any, axes_inches: float) -> None:
+    """Widen ``fig`` so that ``axes_inches`` are left to the axes beside its legend.
+
+    tight_layout fits a legend drawn beside the axes inside the figure: a long one (seat
+    roles and agent specs, ``seat 0 Red (iron-line): flat:worlds=16,...``) squeezed the axes
+    until the runs' labels under their bars printed over each other.
+    """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    legend = ax.get_legend()
+    inches = legend.get_window_extent(FigureCanvasAgg(fig).get_renderer()).width / fig.dpi
+    fig.set_size_inches(max(fig.get_figwidth(), axes_inches + inches), fig.get_figheight())
 
 
 def _length_bins(values: list[float]) -> tuple[float, float]:
