@@ -40,6 +40,11 @@ def main() -> None:
     name, first, second = args.game, args.first, args.second
     options = dict(word.split("=", 1) for word in args.options)
     game = meeple.make(name, **options)
+    if game.num_players != 2:
+        parser.error(
+            f"{name} with these options has {game.num_players} seats; this script plays "
+            "two-player games (meeple tournament plays more)"
+        )
     wins = draws = losses = 0
     start = time.perf_counter()
     games = args.games

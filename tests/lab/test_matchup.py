@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 import meeple
@@ -27,3 +32,21 @@ def test_greedy_beats_random_on_the_standard_board():
     this smaller sample guards against a regression without the full cost."""
     result = head_to_head(meeple.make("edges"), "greedy", "random", 80, seed=1)
     assert result.win_rate >= 0.85, result.summary()
+
+
+def test_the_head_to_head_script_refuses_a_game_of_more_seats_in_one_line():
+    """benchmarks/head_to_head.py seats two agents; a three-player Erosion stopped in
+    play_game with a ValueError traceback. It says what it plays and what to use instead."""
+    root = Path(__file__).resolve().parents[2]
+    script = root / "benchmarks" / "head_to_head.py"
+    run = subprocess.run(
+        [sys.executable, str(script), "erosion", "heuristic", "random", "1", "players=3"],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root / "src")},
+    )
+    assert run.returncode == 2
+    assert "Traceback" not in run.stderr
+    assert "erosion with these options has 3 seats" in run.stderr
+    assert "two-player games" in run.stderr

@@ -34,7 +34,7 @@ LEVELS: dict[str, dict[str, str]] = {
     # Compiled UCT beats the generic search, which beats the script.
     "edges": {"easy": "greedy", "medium": "mcts:iterations=1000", "hard": "uct:iterations=30000"},
     # Erd's strongest agent plays the solved game, tilted towards what the opponent reveals
-    # (at most 0.1 a game exploitable): it won 77.3% of 1,000 matches against the heuristic,
+    # (at most 0.1 a game exploitable): it won 77.2% of 1,000 matches against the heuristic,
     # which won 25 of 30 against random. It needs the rules solved once (``solve=true``:
     # 19-31 s on the 2-core machine, then read from the cache in a few seconds).
     "erd": {

@@ -38,7 +38,9 @@ def test_beats_greedy_on_a_small_board() -> None:
     assert score >= 6
 
 
-@pytest.mark.parametrize("spec", ["uct:iterations=0", "uct:seconds=0", "uct:nodes=-1"])
+@pytest.mark.parametrize(
+    "spec", ["uct:iterations=0", "uct:seconds=0", "uct:nodes=-1", "uct:c=-1", "uct:c=inf"]
+)
 def test_bad_budgets_are_refused(spec: str) -> None:
     with pytest.raises(AgentSpecError):
         make_agent(spec, meeple.make("edges"))

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 import meeple
 from meeple.agents import make_agent, play_game
 from meeple.core.agent import Observation
+from meeple.core.errors import AgentSpecError
 from meeple.games.triangle_clock import TriangleClockGame
 from meeple.games.triangle_clock.agents import HeuristicAgent
 from meeple.games.triangle_clock.rules import MEMORISED, MULLIGAN, Phase
@@ -16,6 +19,14 @@ def test_the_game_offers_its_heuristic_agent(game):
     assert game.heuristic_agent == "heuristic"
     assert isinstance(make_agent("heuristic", game, 1), HeuristicAgent)
     assert isinstance(make_agent("heuristic:recall=false,samples=4", game), HeuristicAgent)
+
+
+@pytest.mark.parametrize("samples", ["0", "-3"])
+def test_a_heuristic_without_samples_is_refused_when_made(game, samples):
+    """With no sampled hand to plan against it stopped at its first decision, mid-run,
+    with an IndexError; the spec is refused before any game, saying what it takes."""
+    with pytest.raises(AgentSpecError, match="samples must be a whole number of at least 1"):
+        make_agent(f"heuristic:samples={samples}", game)
 
 
 def test_heuristic_beats_random_clearly(game):

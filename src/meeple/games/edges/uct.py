@@ -49,6 +49,8 @@ class UCTAgent:
             raise AgentSpecError("uct: this agent plays Edges only")
         check_budget(self.name, "iterations", iterations, low=1, allowed="a whole number >= 1")
         check_budget(self.name, "nodes", nodes, low=1, allowed="a whole number >= 1")
+        # As mcts: a negative constant would steer the search away from the moves it knows least.
+        check_budget(self.name, "c", c, low=0, allowed="a number of at least 0")
         if seconds is not None:
             check_budget(self.name, "seconds", seconds, low=0, allowed="a number above 0")
             if seconds <= 0:

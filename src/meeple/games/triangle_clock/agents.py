@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from meeple.core.agent import Observation
+from meeple.core.agent import Observation, check_budget
 from meeple.core.game import Game
 from meeple.core.rng import make_rng
 from meeple.games.triangle_clock.cards import (
@@ -64,6 +64,8 @@ class HeuristicAgent:
         keep_weight: float = 0.3,
         mulligan_below: float = -1.2,
     ) -> None:
+        # Every plan is weighed against the sampled hands: with none there is nothing to plan.
+        check_budget(self.name, "samples", samples, low=1, allowed="a whole number of at least 1")
         # The registry builds it for its own game.
         self.game = cast(TriangleClockGame, game)
         self.rng = make_rng(seed, "triangle-clock-heuristic")
