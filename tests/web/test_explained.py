@@ -369,3 +369,23 @@ def test_erosion_warns_before_a_pass_that_ends_the_game_and_tells_the_tie_break(
             assert f"{('Alps', 'Andes')[chooser]} came closest, and chose Andes to take" in told
         _fits(page, ".er-result", size[0])
         page.context.close()
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+def test_edges_rings_the_computer_s_last_pyramid_and_says_it(server, chromium, size):
+    """The computer's move showed only in the log, as "S h1,2": a newcomer could not see
+    where it had played."""
+    created = server.create("edges", {"board": "2x2"}, ["greedy", "human"])
+    context = chromium.new_context(viewport={"width": size[0], "height": size[1]})
+    page = context.new_page()
+    token = next(s["token"] for s in created["seats"] if s["seat"] == 1)
+    page.goto(f"{server.url}/play/{created['match']}#token={token}")
+    page.wait_for_selector("#board .clickable")
+    page.wait_for_selector("#board circle.edges-last", state="attached")
+    words = page.inner_text("#board .edges-last-words")
+    assert words.startswith("last move: Red placed a "), words
+    edge = words.split(" on ")[1].split(" ")[0]
+    assert page.inner_text("#log li:last-child").endswith(edge)
+    bounds = page.locator("#board circle.edges-last").bounding_box()
+    assert bounds and bounds["x"] >= 0 and bounds["x"] + bounds["width"] <= size[0]
+    context.close()

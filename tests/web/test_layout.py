@@ -159,3 +159,22 @@ def test_erds_builder_leaves_the_seat_s_reserve_in_sight(server, chromium):
             table = page.locator(".erd-table").bounding_box()
             assert table["height"] > boxes["table"][1] - boxes["table"][0] + 50, table
         context.close()
+
+
+def test_the_title_names_the_player_s_side_uncut_on_a_phone(server, chromium):
+    """At 390 px the header cut "Erd: The Grim Triangle — you are Red (Learner)" to
+    "... you are Red (Lea…": the side a newcomer plays was the part lost."""
+    context = chromium.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(f"{server.url}/")
+    page.click("#learn-erd")
+    page.wait_for_selector("body[data-tutorial='0']")
+    title = page.locator("#title")
+    assert title.inner_text() == "Erd: The Grim Triangle — you are Red (Learner)"
+    cut = title.evaluate(
+        "e => e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1"
+    )
+    assert not cut, "the title is cut"
+    bounds = title.bounding_box()
+    assert bounds and bounds["x"] + bounds["width"] <= 390
+    context.close()

@@ -336,3 +336,22 @@ def test_on_a_phone_each_more_option_s_label_is_on_its_control_s_line(
         apart = [(game, words) for words, beside, inside in labels if not (beside and inside)]
         assert not apart, apart
     assert not page_errors, page_errors
+
+
+def test_a_match_with_a_friend_names_the_seats_by_colour_not_number(
+    server, chromium, watch, page_errors
+):
+    """The links read "Play seat 0 (Red) yourself" and "Send to the player of seat 1
+    (Blue)": seats counted from 0, a number no player knows them by."""
+    page = watch(chromium.new_context(viewport={"width": 390, "height": 844}).new_page())
+    page.goto(f"{server.url}/")
+    page.wait_for_selector(".game-card")
+    page.select_option("#game", "edges")
+    page.select_option("#opponent", "human")
+    page.click("#create-button")
+    mine = page.wait_for_selector("#play-mine")
+    assert mine.inner_text() == "Play Red yourself"
+    created = page.inner_text(".created")
+    assert "Send to the player of Blue:" in created
+    assert "seat 0" not in created and "seat 1" not in created
+    assert not page_errors, page_errors

@@ -107,3 +107,27 @@ def test_the_learner_s_seat_is_named_with_one_pair_of_brackets(server, chromium,
     assert page.inner_text("#seats .me .seat-name") == "Red (Ann, you)"
     assert page.inner_text("#seats .seat-1 .seat-name") == "Blue · Computer (random)"
     context.close()
+
+
+def test_a_lesson_that_stops_before_its_game_ends_is_complete_not_a_draw(
+    server, chromium, watch, page_errors
+):
+    """Squad Combat's lesson stops after one turn with no winner: the end box said "A
+    draw", as if the learner had drawn a game."""
+    context = chromium.new_context(viewport={"width": 390, "height": 844})
+    page = watch(context.new_page())
+    page.goto(f"{server.url}/")
+    page.click("#learn-squad-combat")
+    page.wait_for_selector("body[data-tutorial='0']")
+    while (step := page.get_attribute("body", "data-tutorial")) != "done":
+        if not page.get_attribute("body", "data-expected"):
+            page.wait_for_timeout(50)
+            continue
+        click_expected(page)
+        page.wait_for_function(
+            "([step]) => document.body.dataset.tutorial !== step", arg=[step], timeout=15000
+        )
+    page.wait_for_selector("body[data-status='finished']")
+    assert page.inner_text("#end .end-title") == "Lesson complete"
+    assert not page_errors
+    context.close()

@@ -235,6 +235,8 @@ class Referee:
                 "reason": "the lesson is over",
                 "returns": [0.0] * match.game.num_players,
                 "winners": [],
+                # No winner, yet nobody drew: the pages say the lesson is complete.
+                "lesson": True,
             }
             await asyncio.to_thread(self.store.update, stored.id, status="finished", result=result)
             stored.status, stored.result = "finished", result

@@ -71,6 +71,23 @@ function pyramid(parent, x, y, size, seat, extra = {}) {
   return group;
 }
 
+/** The log's last move in words and the edge it filled ("Blue placed a Small pyramid
+ * on h1,2 (ringed)"), or null where the page has no log (the replay page) or no move yet. */
+function lastMove(msg, view) {
+  const entry = (msg.log || []).at(-1);
+  if (!entry || !entry.text) return null;
+  const who = (view.seats || msg.seat_names || [])[entry.seat] ?? `seat ${entry.seat}`;
+  const placing = /^([LMS])\s+([hv]\d+,\d+)$/.exec(entry.text.trim());
+  if (placing) {
+    const [, size, edge] = placing;
+    return { edge, words: `last move: ${who} placed a ${SIZE_NAMES[size]} pyramid on ${edge} (ringed)` };
+  }
+  if (/^pie\b/.test(entry.text.trim())) {
+    return { edge: view.first_edge, words: `last move: ${who} took over the first pyramid (pie rule, ringed)` };
+  }
+  return null;
+}
+
 export function draw(root, msg, ui) {
   gameStyle("edges", import.meta.url);
   root.replaceChildren();
@@ -116,6 +133,7 @@ export function draw(root, msg, ui) {
   }
 
   const placed = view.edges || {};
+  const last = lastMove(msg, view);
   for (const name of allEdges(rows, cols)) {
     const [p, q] = edgeEnds(name).map(at);
     const taken = placed[name];
@@ -127,6 +145,8 @@ export function draw(root, msg, ui) {
     }, board);
     const mid = [(p[0] + q[0]) / 2, (p[1] + q[1]) / 2];
     if (taken) {
+      // The last move's pyramid is ringed, so the opponent's move is seen, not looked for.
+      if (last && last.edge === name) svg("circle", { cx: mid[0], cy: mid[1], r: 32, class: "edges-last" }, board);
       const group = pyramid(board, mid[0], mid[1], taken.pyramid, taken.seat);
       if (canPie) {
         svg("circle", { cx: mid[0], cy: mid[1], r: 34, class: "edges-pie-ring" }, board);
@@ -176,6 +196,8 @@ function drawScores(wrap, view, seats, msg, double) {
     html("div", { class: "edges-side-score" }, box, String((result.scores || [])[side] ?? 0));
   });
   const info = html("div", { class: "edges-info" }, bar);
+  const last = lastMove(msg, view);
+  if (last) html("div", { class: "edges-last-words" }, info, last.words);
   if (view.took_over) html("div", {}, info, "the pie rule was used");
   if (view.pie_available && msg.legal.some((a) => a.text.startsWith("pie"))) {
     html("div", { class: "edges-pie-offer" }, info, "Pie rule: you may take over the first pyramid (click it)");

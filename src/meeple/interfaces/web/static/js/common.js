@@ -94,11 +94,13 @@ export function winnersOf(result) {
 }
 
 /** Who won msg.result, in words: "You won!" (the reader's seat), "Red (Ann) won", "A1
- * and A2 won", "A draw". */
+ * and A2 won", "A draw", "Lesson complete" (a tutorial that stopped before its game's end). */
 export function outcomeOf(msg) {
   // A match that expired, or was called off before it began, has no winner, but nobody
   // drew it either.
   if (msg.result && (msg.result.expired || msg.result.aborted)) return "Nobody won";
+  // A lesson that stops before its game's end has no winner either: the learner did not draw.
+  if (msg.result && msg.result.lesson) return "Lesson complete";
   const winners = winnersOf(msg.result);
   if (winners.length === 0) return "A draw";
   if (winners.includes(msg.seat)) return "You won!";

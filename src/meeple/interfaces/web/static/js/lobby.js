@@ -205,11 +205,12 @@ function showCreated(created) {
   const [mine, ...others] = created.seats;
   box.replaceChildren(el("h3", {}, "Match created"));
   if (mine) {
-    box.append(el("p", {}, el("a", { class: "button primary", id: "play-mine", href: mine.join_url }, `Play seat ${mine.seat} (${mine.seat_name}) yourself`)));
+    // Seats by the game's names only: "seat 0" counted from 0 is a programmer's number.
+    box.append(el("p", {}, el("a", { class: "button primary", id: "play-mine", href: mine.join_url }, `Play ${mine.seat_name} yourself`)));
   }
   for (const seat of others) {
     const url = absolute(seat.join_url);
-    box.append(el("div", { class: "link" }, `Send to the player of seat ${seat.seat} (${seat.seat_name}): `,
+    box.append(el("div", { class: "link" }, `Send to the player of ${seat.seat_name}: `,
       el("code", { class: "join-link" }, url),
       el("button", { type: "button", onclick: () => copy(url) }, "Copy")));
   }
