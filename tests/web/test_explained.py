@@ -375,7 +375,8 @@ def test_erosion_warns_before_a_pass_that_ends_the_game_and_tells_the_tie_break(
 def test_edges_rings_the_computer_s_last_pyramid_and_says_it(server, chromium, size):
     """The computer's move showed only in the log, as "S h1,2": a newcomer could not see
     where it had played."""
-    created = server.create("edges", {"board": "2x2"}, ["greedy", "human"])
+    # Red (the computer) starts: the first player is otherwise drawn from the seed.
+    created = server.create("edges", {"board": "2x2", "first": 0}, ["greedy", "human"])
     context = chromium.new_context(viewport={"width": size[0], "height": size[1]})
     page = context.new_page()
     token = next(s["token"] for s in created["seats"] if s["seat"] == 1)
