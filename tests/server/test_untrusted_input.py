@@ -328,6 +328,10 @@ def test_a_database_failure_is_a_retry_message_and_one_log_line(server_factory, 
         assert error["code"] == "storage_unavailable" and "try again" in error["message"]
         assert reply.status_code == 503, reply.text
         assert reply.json()["code"] == "storage_unavailable" and reply.json()["error"]
+        # The driver's reason (here "database is locked"; with PostgreSQL the database's host,
+        # port and user) is the operator's, in the log: a client is told only to try again.
+        for told in (error["message"], reply.json()["error"]):
+            assert told == "the database failed; nothing was changed: try again", told
         assert not a.acks and a.state["seq"] == 0
         # Once the database is back, the same move is played.
         await a.send({"type": "move", "seq": 0, "action": move})
@@ -339,5 +343,6 @@ def test_a_database_failure_is_a_retry_message_and_one_log_line(server_factory, 
     log = _log(server)
     failures = [line for line in log.splitlines() if "database failure" in line]
     assert len(failures) == 2, log[-3000:]
+    assert all("database is locked" in line for line in failures), failures
     assert "Traceback" not in log and "parameters" not in log.lower()
     assert "123456789" not in log and "INSERT" not in log

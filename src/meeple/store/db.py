@@ -37,7 +37,13 @@ class StoreError(MeepleError):
 
 class StorageUnavailable(StoreError):
     """The database failed a read or a commit (locked, read-only, gone): nothing was
-    changed, and the same request may succeed if tried again."""
+    changed, and the same request may succeed if tried again. The message names the
+    driver's reason, for whoever runs meeple; :attr:`PUBLIC` is what others are told."""
+
+    PUBLIC = "the database failed; nothing was changed: try again"
+    """The failure as a server tells a client: the driver's reason may name the database's
+    host, port, user or file, which are the operator's to read (in the log), not a
+    stranger's."""
 
 
 log = logging.getLogger("meeple.store")

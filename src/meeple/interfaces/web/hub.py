@@ -38,6 +38,7 @@ from meeple.interfaces.web.live import (
     LiveMatch,
     ServerError,
     open_seats,
+    public_message,
     state_message,
 )
 from meeple.interfaces.web.lobby import Lobby, default_agent, new_token, rematch_request
@@ -89,9 +90,11 @@ class Hub(Referee):
                 # longer replays), every other match is still served; this one says why, in
                 # the words a client asking for it is answered with.
                 reason = str(exc) if isinstance(exc, MeepleError) else type(exc).__name__
+                told = public_message(exc) if isinstance(exc, MeepleError) else reason
                 if not isinstance(exc, ServerError):  # a ServerError says so already
                     reason = f"match {match_id} cannot be served: {reason}"
-                self.set_aside[match_id] = reason
+                    told = f"match {match_id} cannot be served: {told}"
+                self.set_aside[match_id] = told
                 log.error("match %s set aside, it cannot be restored: %s", match_id, reason)
                 continue
             restored += 1

@@ -431,6 +431,12 @@ _CODES: tuple[tuple[type[Exception], str], ...] = (
 )
 
 
+def public_message(exc: MeepleError) -> str:
+    """What a client is told of ``exc``: its message, except a database failure's, whose
+    driver's reason (the database's host, port, user or file) only the log holds."""
+    return StorageUnavailable.PUBLIC if isinstance(exc, StorageUnavailable) else str(exc)
+
+
 def error_code(exc: MeepleError) -> str:
     """The stable ``code`` of a refusal (docs/api.md's table): a ServerError's own, else
     the kind of mistake the error class names, else ``refused``."""

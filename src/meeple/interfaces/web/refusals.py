@@ -16,7 +16,7 @@ from starlette.requests import HTTPConnection, Request
 
 from meeple.core.errors import GamePackageError, MeepleError
 from meeple.core.game import shorten
-from meeple.interfaces.web.live import ServerError, error_code
+from meeple.interfaces.web.live import ServerError, error_code, public_message
 from meeple.store.db import StorageUnavailable
 
 # The server's own logger, as app.py's: a refusal's line reads as it did there.
@@ -38,7 +38,7 @@ def refusal(
     wait = exc.retry_after if isinstance(exc, ServerError) else None
     answer_headers = {"Retry-After": str(wait)} if wait else {}
     answer_headers.update(headers or {})
-    return refused(request, str(exc), error_code(exc), status, answer_headers or None)
+    return refused(request, public_message(exc), error_code(exc), status, answer_headers or None)
 
 
 def refused(

@@ -16,7 +16,7 @@ from meeple.core.errors import MeepleError
 from meeple.core.game import State
 from meeple.core.record import GameRecord
 from meeple.interfaces.web.content_sets import ContentSets
-from meeple.interfaces.web.live import error_code
+from meeple.interfaces.web.live import error_code, public_message
 from meeple.interfaces.web.lobby import ONLINE_CONTENT
 
 MAX_RECORD_BYTES = 2_000_000
@@ -33,7 +33,7 @@ def replay_answer(body: bytes, content: ContentSets) -> tuple[str, Any, str]:
     try:
         answer = replay_states(GameRecord.from_json(body, "the record"), content)
     except MeepleError as exc:
-        return ("refused", str(exc), error_code(exc))
+        return ("refused", public_message(exc), error_code(exc))
     return ("ok", json.dumps(answer, separators=(",", ":")).encode(), "")
 
 
@@ -44,7 +44,7 @@ def review_upload(body: bytes, content: ContentSets) -> tuple[str, Any, str]:
     try:
         record, _states, _shown = uploaded_record(GameRecord.from_json(body, "the record"), content)
     except MeepleError as exc:
-        return ("refused", str(exc), error_code(exc))
+        return ("refused", public_message(exc), error_code(exc))
     return ("ok", (record.game, record.options, record.seed, list(record.moves)), "")
 
 

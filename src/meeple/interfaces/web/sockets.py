@@ -21,6 +21,7 @@ from meeple.interfaces.web.live import (
     LiveMatch,
     ServerError,
     error_code,
+    public_message,
     state_message,
 )
 from meeple.interfaces.web.pages import pages_base
@@ -98,7 +99,9 @@ async def _serve_open_socket(
             if not match.stored.seats[seat]["joined"]:
                 await hub.join(match, hello.token, None, hello.name)
         except MeepleError as exc:
-            await _refuse(websocket, _error(str(exc), code=error_code(exc)), 4403, match.id)
+            await _refuse(
+                websocket, _error(public_message(exc), code=error_code(exc)), 4403, match.id
+            )
             return
     try:
         quotas.watch(match.id, seat)
@@ -226,12 +229,12 @@ async def _handle(hub: Hub, match: LiveMatch, conn: Connection, message: Any) ->
             else:
                 await hub.claim(match, conn.seat, message.seat)
         except MeepleError as exc:
-            conn.send(_error(str(exc), code=error_code(exc)))
+            conn.send(_error(public_message(exc), code=error_code(exc)))
     elif isinstance(message, Move):
         try:
             await hub.move(match, conn, message.seq, message.action, message.action_id)
         except MeepleError as exc:
-            conn.send(_error(str(exc), seq=match.seq, code=error_code(exc)))
+            conn.send(_error(public_message(exc), seq=match.seq, code=error_code(exc)))
             if message.seq != match.seq:
                 conn.send(state_message(match, conn, hub.clock()))
 
