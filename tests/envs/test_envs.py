@@ -56,6 +56,17 @@ def test_ansi_rendering_returns_the_board_as_text():
     assert mpz.env("edges").render() == ""
 
 
+@pytest.mark.parametrize("mode", ["human", "rgb_array", "ANSI"])
+def test_a_render_mode_the_environments_do_not_draw_is_refused_when_made(mode):
+    """A "human" environment rendered nothing at every render() (an empty string), silently:
+    it is refused when made, saying what is offered."""
+    for make_env in (mpz.env, mpz.parallel_env, MeepleGymEnv):
+        with pytest.raises(
+            MeepleError, match=f"render_mode '{mode}' is not offered; allowed: 'ansi'"
+        ):
+            make_env("erd", render_mode=mode)
+
+
 @pytest.mark.parametrize("game", mpz.SIMULTANEOUS_GAMES)
 def test_the_simultaneous_games_pass_the_parallel_api_test(game):
     parallel_api_test(mpz.parallel_env(game), num_cycles=200)

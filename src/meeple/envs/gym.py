@@ -26,7 +26,7 @@ from meeple.core.registry import make
 from meeple.core.rng import derive_seed
 from meeple.core.words import counted
 from meeple.envs.observation import ObservationKind, observation_for
-from meeple.envs.pettingzoo import text_board
+from meeple.envs.pettingzoo import RENDER_MODES, check_render_mode, text_board
 
 
 class MeepleGymEnv(gymnasium.Env):
@@ -35,7 +35,7 @@ class MeepleGymEnv(gymnasium.Env):
     # Gymnasium's checker asks every rendering env for a frame rate; a turn-based board has
     # none of its own, so this is the 4 of Gymnasium's own text games (Blackjack, Taxi).
     # gymnasium annotates metadata as an instance variable, though Env sets it on the class.
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 4}  # type: ignore[misc]
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": list(RENDER_MODES), "render_fps": 4}  # type: ignore[misc]
 
     def __init__(
         self,
@@ -67,7 +67,7 @@ class MeepleGymEnv(gymnasium.Env):
         self.opponent_specs = others
         for spec in others:
             make_agent(spec, self.game)  # a bad spec fails here, not in the middle of play
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode)
         self.observer = observation_for(self.game, observation)
         self.observation_space = spaces.Box(
             self.observer.low, self.observer.high, (self.observer.size,), np.float32

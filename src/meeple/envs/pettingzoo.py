@@ -24,7 +24,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 from rich.console import Console
 
-from meeple.core.errors import IllegalAction
+from meeple.core.errors import IllegalAction, MeepleError
 from meeple.core.game import Game, State
 from meeple.core.registry import games, make
 from meeple.envs.observation import ObservationKind, observation_for
@@ -41,6 +41,23 @@ seat that takes a Mulligan then chooses again alone (``parallel_env`` serves it)
 def agent_name(player: int) -> str:
     """``player_0`` for seat 0."""
     return f"player_{player}"
+
+
+RENDER_MODES = ("ansi",)
+"""What the environments draw: the game's text board. No window (``"human"``), no picture
+(``"rgb_array"``)."""
+
+
+def check_render_mode(render_mode: str | None) -> str | None:
+    """``render_mode`` where the environments offer it (None draws nothing): a mode they do
+    not offer is refused when the environment is made, not answered with nothing at every
+    ``render()``."""
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise MeepleError(
+            f"render_mode {render_mode!r} is not offered; allowed: 'ansi' (the game's text "
+            "board, which render() returns) or None"
+        )
+    return render_mode
 
 
 def text_board(state: State[Any], player: int | None = None) -> str:
@@ -131,7 +148,7 @@ class MeepleAEC(_MeepleSpaces, AECEnv):
 
     # Each instance names its own game: metadata is replaced, never changed in place.
     metadata: Mapping[str, Any] = {
-        "render_modes": ["ansi"],
+        "render_modes": list(RENDER_MODES),
         "name": "meeple_v0",
         "is_parallelizable": False,
     }
@@ -145,7 +162,7 @@ class MeepleAEC(_MeepleSpaces, AECEnv):
     ) -> None:
         super().__init__()
         self._setup(game, observation, options)
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode)
         self.metadata = {
             **self.metadata,
             "name": f"meeple_{self.game.name.replace('-', '_')}_v0",
@@ -200,7 +217,7 @@ class MeepleParallel(_MeepleSpaces, ParallelEnv):
     """A game whose decisions are simultaneous, every seat to act moving in one step."""
 
     # Each instance names its own game: metadata is replaced, never changed in place.
-    metadata: Mapping[str, Any] = {"render_modes": ["ansi"], "name": "meeple_parallel_v0"}
+    metadata: Mapping[str, Any] = {"render_modes": list(RENDER_MODES), "name": "meeple_parallel_v0"}
 
     def __init__(
         self,
@@ -210,7 +227,7 @@ class MeepleParallel(_MeepleSpaces, ParallelEnv):
         **options: Any,
     ) -> None:
         self._setup(game, observation, options)
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode)
         self.metadata = {**self.metadata, "name": f"meeple_{self.game.name}_parallel_v0"}
 
     def reset(
