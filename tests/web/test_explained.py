@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 
 import httpx
@@ -390,3 +391,21 @@ def test_edges_rings_the_computer_s_last_pyramid_and_says_it(server, chromium, s
     bounds = page.locator("#board circle.edges-last").bounding_box()
     assert bounds and bounds["x"] >= 0 and bounds["x"] + bounds["width"] <= size[0]
     context.close()
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+def test_erosion_says_the_computer_s_last_turn_in_words(server, chromium, size):
+    """The computer's move showed only as notation ("hillslope H46 on 0 x1", "draw WX2 H1
+    F0"): the page says what it did, under the scores and in the log."""
+    # Andes (the computer) starts: the first player is otherwise drawn from the seed.
+    created = server.create("erosion", {"first": 1}, ["human", "random"], seed=4)
+    page = _seat_page(chromium, server, created, 0, size)
+    page.wait_for_selector("#turn.turn-mine")
+    last = page.locator(".er .er-last")
+    expect(last).to_contain_text("last turn: Andes ")
+    text = last.inner_text()
+    log = page.locator("#log li .log-words").all_inner_texts()
+    assert log and log[-1].strip() in text, (log, text)
+    assert re.search(r"\b(weathered|moved|played|drew|discarded|passed)\b", text), text
+    _fits(page, ".er-last", size[0])
+    page.context.close()
