@@ -409,3 +409,26 @@ def test_erosion_says_the_computer_s_last_turn_in_words(server, chromium, size):
     assert re.search(r"\b(weathered|moved|played|drew|discarded|passed)\b", text), text
     _fits(page, ".er-last", size[0])
     page.context.close()
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+def test_the_triangle_clock_says_a_tie_on_points_was_won_by_the_items(server, chromium, size):
+    """The end box said "You won!" at 27-27 with the reason "32 rounds have passed"; only
+    the board said "(decided by items)"."""
+    # Seed 1: the two computer seats, seeded by it, end level on points.
+    created = server.create("triangle-clock", {}, ["random", "random"], seed=1)
+    deadline = time.monotonic() + 60
+    while (summary := server.get(f"/api/matches/{created['match']}"))["status"] != "finished":
+        assert time.monotonic() < deadline, "two agents did not finish in 60 s"
+        time.sleep(0.3)
+    scores = summary["result"]["scores"]
+    assert scores[0] == scores[1], f"seed 1 no longer ends in a tie: {scores}"
+    context = chromium.new_context(viewport={"width": size[0], "height": size[1]})
+    page = context.new_page()
+    page.goto(f"{server.url}/play/{created['match']}")
+    reason = page.wait_for_selector("#end:not([hidden]) .end-reason").inner_text()
+    assert "the points are tied: Tick wins the tie by holding more Final Match items" in reason
+    banner = page.inner_text("#board .tc-result")
+    assert "points are tied" in banner and "decided by" not in banner, banner
+    _fits(page, "#end, #board .tc-result", size[0])
+    context.close()
