@@ -432,3 +432,37 @@ def test_the_triangle_clock_says_a_tie_on_points_was_won_by_the_items(server, ch
     assert "points are tied" in banner and "decided by" not in banner, banner
     _fits(page, "#end, #board .tc-result", size[0])
     context.close()
+
+
+@pytest.mark.parametrize(
+    ("options", "seats"),
+    [
+        ({"first": 0}, ["human", "greedy"]),
+        ({"double": True}, ["human", "random", "random", "random"]),
+    ],
+)
+def test_edges_s_edges_are_a_finger_wide_on_a_phone(server, chromium, options, seats):
+    """An edge's tap area was 23 px across at 390 px wide, under the usual 24 px minimum;
+    on the 5x5 board of Double Edges, 19 px."""
+    created = server.create("edges", options, seats, seed=3)
+    page = _seat_page(chromium, server, created, 0, (390, 844))
+    page.wait_for_selector("#board .edges-hit")
+    boxes = page.locator("#board .edges-hit").evaluate_all(
+        "l => l.map(e => { const r = e.getBoundingClientRect(); return [r.width, r.height]; })"
+    )
+    assert boxes and min(min(box) for box in boxes) >= 24, boxes
+    page.context.close()
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+def test_erd_s_header_says_where_the_match_stands_not_the_rules_version(server, chromium, size):
+    """The header read "Game 1 of best of 3 · round 1 · rules 0.02": a designer's word for
+    the rules version, which the rules panel (and the lobby's options) say instead."""
+    created = server.create("erd", {"best_of": 3}, ["human", "random"])
+    page = _seat_page(chromium, server, created, 0, size)
+    header = page.wait_for_selector(".erd-round").inner_text()
+    assert header == "Game 1 of best of 3 · round 1", header
+    page.click("#rules-button")
+    page.wait_for_selector("#rules-panel[open] .rules-body h2")
+    assert "Rules version 0.02" in page.inner_text(".rules-body")
+    page.context.close()
