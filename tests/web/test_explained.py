@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 
 import httpx
@@ -390,3 +391,78 @@ def test_edges_rings_the_computer_s_last_pyramid_and_says_it(server, chromium, s
     bounds = page.locator("#board circle.edges-last").bounding_box()
     assert bounds and bounds["x"] >= 0 and bounds["x"] + bounds["width"] <= size[0]
     context.close()
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+def test_erosion_says_the_computer_s_last_turn_in_words(server, chromium, size):
+    """The computer's move showed only as notation ("hillslope H46 on 0 x1", "draw WX2 H1
+    F0"): the page says what it did, under the scores and in the log."""
+    # Andes (the computer) starts: the first player is otherwise drawn from the seed.
+    created = server.create("erosion", {"first": 1}, ["human", "random"], seed=4)
+    page = _seat_page(chromium, server, created, 0, size)
+    page.wait_for_selector("#turn.turn-mine")
+    last = page.locator(".er .er-last")
+    expect(last).to_contain_text("last turn: Andes ")
+    text = last.inner_text()
+    log = page.locator("#log li .log-words").all_inner_texts()
+    assert log and log[-1].strip() in text, (log, text)
+    assert re.search(r"\b(weathered|moved|played|drew|discarded|passed)\b", text), text
+    _fits(page, ".er-last", size[0])
+    page.context.close()
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+def test_the_triangle_clock_says_a_tie_on_points_was_won_by_the_items(server, chromium, size):
+    """The end box said "You won!" at 27-27 with the reason "32 rounds have passed"; only
+    the board said "(decided by items)"."""
+    # Seed 1: the two computer seats, seeded by it, end level on points.
+    created = server.create("triangle-clock", {}, ["random", "random"], seed=1)
+    deadline = time.monotonic() + 60
+    while (summary := server.get(f"/api/matches/{created['match']}"))["status"] != "finished":
+        assert time.monotonic() < deadline, "two agents did not finish in 60 s"
+        time.sleep(0.3)
+    scores = summary["result"]["scores"]
+    assert scores[0] == scores[1], f"seed 1 no longer ends in a tie: {scores}"
+    context = chromium.new_context(viewport={"width": size[0], "height": size[1]})
+    page = context.new_page()
+    page.goto(f"{server.url}/play/{created['match']}")
+    reason = page.wait_for_selector("#end:not([hidden]) .end-reason").inner_text()
+    assert "the points are tied: Tick wins the tie by holding more Final Match items" in reason
+    banner = page.inner_text("#board .tc-result")
+    assert "points are tied" in banner and "decided by" not in banner, banner
+    _fits(page, "#end, #board .tc-result", size[0])
+    context.close()
+
+
+@pytest.mark.parametrize(
+    ("options", "seats"),
+    [
+        ({"first": 0}, ["human", "greedy"]),
+        ({"double": True}, ["human", "random", "random", "random"]),
+    ],
+)
+def test_edges_s_edges_are_a_finger_wide_on_a_phone(server, chromium, options, seats):
+    """An edge's tap area was 23 px across at 390 px wide, under the usual 24 px minimum;
+    on the 5x5 board of Double Edges, 19 px."""
+    created = server.create("edges", options, seats, seed=3)
+    page = _seat_page(chromium, server, created, 0, (390, 844))
+    page.wait_for_selector("#board .edges-hit")
+    boxes = page.locator("#board .edges-hit").evaluate_all(
+        "l => l.map(e => { const r = e.getBoundingClientRect(); return [r.width, r.height]; })"
+    )
+    assert boxes and min(min(box) for box in boxes) >= 24, boxes
+    page.context.close()
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+def test_erd_s_header_says_where_the_match_stands_not_the_rules_version(server, chromium, size):
+    """The header read "Game 1 of best of 3 · round 1 · rules 0.02": a designer's word for
+    the rules version, which the rules panel (and the lobby's options) say instead."""
+    created = server.create("erd", {"best_of": 3}, ["human", "random"])
+    page = _seat_page(chromium, server, created, 0, size)
+    header = page.wait_for_selector(".erd-round").inner_text()
+    assert header == "Game 1 of best of 3 · round 1", header
+    page.click("#rules-button")
+    page.wait_for_selector("#rules-panel[open] .rules-body h2")
+    assert "Rules version 0.02" in page.inner_text(".rules-body")
+    page.context.close()

@@ -223,6 +223,22 @@ def test_clause_tied_score_goes_to_the_holder_of_two_items():
         tied = replace(final, seats=tuple(replace(s, score=12) for s in final.seats))
         assert tied.returns == expected, items
         assert tied.result["decided_by"] == ("draw" if expected == (0.0, 0.0) else "items")
+        # Every interface shows the reason: a tie won by items must not read as a plain win.
+        reason = tied.result["reason"]
+        assert reason.startswith("32 rounds have passed and the points are tied: "), reason
+        if expected == (0.0, 0.0):
+            assert reason.endswith(" each), so it is a draw"), reason
+        else:
+            winner = "Tick" if expected == (1.0, -1.0) else "Tock"
+            assert f"{winner} wins the tie by holding more Final Match items (2 to 1)" in reason
+    assert ended_by_score(meeple.make("triangle-clock")) == "32 rounds have passed"
+
+
+def ended_by_score(game) -> str:
+    """The reason of a finished game whose scores differ."""
+    final = random_playthrough(game, 4).state
+    seats = (replace(final.seats[0], score=5), replace(final.seats[1], score=9))
+    return replace(final, seats=seats).result["reason"]
 
 
 def test_returns_are_zero_until_the_end(game):

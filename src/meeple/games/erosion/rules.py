@@ -93,6 +93,7 @@ from meeple.games.erosion.pieces import (
     without,
 )
 from meeple.games.erosion.transitions import Transitions
+from meeple.games.erosion.words import move_words
 
 if TYPE_CHECKING:
     pass
@@ -280,6 +281,12 @@ class ErosionGame(Notation, Game[ErosionOptions, "ErosionState", ErosionAction])
         """The processes of the card list (Braided, Salt Crystallization, ...), in file
         order: a designer counts a process, which several cards share, not a card's id."""
         return tuple(dict.fromkeys(self.catalog.process_name))
+
+    def log_words(self, state: ErosionState, player: Player, action: ErosionAction) -> str:
+        """Every move in words (the notation names cards by id and seats by number), with
+        the forced steps the engine took after it; only what the whole table sees
+        (:mod:`meeple.games.erosion.words`)."""
+        return move_words(state, player, action)
 
     def cards_played(
         self, state: ErosionState, player: Player, action: ErosionAction

@@ -255,15 +255,24 @@ class Transitions:
         """The steps with a single possible choice that the engine takes itself once
         ``player`` has played ``action`` here (a forced draw, uplift or payment), in order:
         what a move log shows after the move, since the record holds only the move."""
-        taken: list[tuple[Player, ErosionAction]] = []
+        return [(seat, step) for seat, step, _ in self.forced_steps(player, action)]
+
+    def forced_steps(
+        self: ErosionState, player: Player, action: ErosionAction
+    ) -> list[tuple[Player, ErosionAction, ErosionState]]:
+        """:meth:`automatic_steps`, each with the state it was taken from (to say it in
+        words)."""
+        taken: list[tuple[Player, ErosionAction, ErosionState]] = []
         self._act(player, action)._settle(taken)
         return taken
 
     def _settle(
-        self: ErosionState, taken: list[tuple[Player, ErosionAction]] | None = None
+        self: ErosionState,
+        taken: list[tuple[Player, ErosionAction, ErosionState]] | None = None,
     ) -> ErosionState:
         """Carry out every step that needs no decision; stop at the next real choice.
-        ``taken``: a list that the single-choice actions taken are added to."""
+        ``taken``: a list that the single-choice actions taken are added to, each with the
+        state it was taken from."""
         state = self
         while not state.over and state.agenda:
             step = state.agenda[0]
@@ -286,7 +295,7 @@ class Transitions:
                 if len(options) > 1 or (options and not state.game.options.auto_steps):
                     break
                 if options and taken is not None:
-                    taken.append((step.seat, options[0]))
+                    taken.append((step.seat, options[0], state))
                 state = state._act(step.seat, options[0]) if options else state._pop()
         return state._claim_legends()
 

@@ -669,12 +669,28 @@ class TriangleClockState(Hidden, State[TriangleClockAction]):
         over = self.phase is Phase.OVER
         winner = self.winner
         a, b = self.scores
-        decided_by = None
+        decided_by = reason = None
         if over:
             decided_by = "score" if a != b else ("items" if winner is not None else "draw")
+            reason = f"{ROUNDS} rounds have passed"
+            held = [len(items) for items in self.game.holdings]
+            # A tie on points is decided by the items held, which a reader of the scores
+            # alone cannot see: every interface shows this reason, so it says so. No scores
+            # in it: a designer's run counts its games by reason.
+            if decided_by == "items":
+                assert winner is not None
+                reason += (
+                    f" and the points are tied: {SEAT_NAMES[winner]} wins the tie by holding "
+                    f"more Final Match items ({held[winner]} to {held[1 - winner]})"
+                )
+            elif decided_by == "draw":
+                reason += (
+                    " and the points are tied: both hold as many Final Match items "
+                    f"({held[0]} each), so it is a draw"
+                )
         return {
             "over": over,
-            "reason": f"{ROUNDS} rounds have passed" if over else None,
+            "reason": reason,
             "seats": list(SEAT_NAMES),
             "scores": [a, b],
             "winner": winner,

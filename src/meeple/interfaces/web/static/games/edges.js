@@ -13,6 +13,7 @@ const SEAT_COLOURS = ["#e0483e", "#3f7fe0", "#f08a5d", "#6fb6ff"];
 const SIDE_COLOURS = ["#e0483e", "#3f7fe0"];
 const CELL = 110;
 const PAD = 40;
+const HIT = 48; // an open edge's tap band, across (viewBox units)
 
 /** "3x4" -> [3, 4]. */
 function boardSize(board) {
@@ -156,11 +157,14 @@ export function draw(root, msg, ui) {
         board.appendChild(group);
       }
     } else if (canPlace) {
-      // A wide invisible band over the line, so a finger can hit the edge on a phone.
+      // A wide invisible band over the line, so a finger can hit the edge on a phone: HIT
+      // units across, at least 24 px at 390 px wide up to Double Edges' 5x5 board; it stops
+      // HIT/2 short of each post, so that the bands of two edges meeting there never overlap.
       const horizontal = p[1] === q[1];
+      const across = -HIT / 2, along = HIT / 2;
       const hit = svg("rect", {
-        x: Math.min(p[0], q[0]) - (horizontal ? -10 : 17), y: Math.min(p[1], q[1]) - (horizontal ? 17 : -10),
-        width: horizontal ? CELL - 20 : 34, height: horizontal ? 34 : CELL - 20, rx: 12, class: "edges-hit",
+        x: Math.min(p[0], q[0]) + (horizontal ? along : across), y: Math.min(p[1], q[1]) + (horizontal ? across : along),
+        width: horizontal ? CELL - HIT : HIT, height: horizontal ? HIT : CELL - HIT, rx: 12, class: "edges-hit",
       }, board);
       clickable(hit, `edge ${name}`, {
         onClick: () => { ui.selection.edge = name; ui.selection.pie = false; ui.redraw(); },

@@ -166,8 +166,10 @@ function drawScore(wrap, view, seats, me) {
     const turrets = view.sides[s].turrets;
     html("div", { class: "erd-seat-sub" }, box, `games won · ${counted(turrets, "Turret")}`);
   });
+  // The rules version ("0.02") is a designer's word: the lobby's options and the rules
+  // panel say it; the header keeps to where the match stands.
   html("div", { class: "erd-round" }, bar,
-    `Game ${view.game_number} of best of ${result.best_of ?? "?"} · round ${view.round}` + (view.rules ? ` · rules ${view.rules}` : ""));
+    `Game ${view.game_number} of best of ${result.best_of ?? "?"} · round ${view.round}`);
 }
 
 /** How each finished game of the match ended, in words (mercy rule, Escalation, a Rush that

@@ -225,6 +225,21 @@ export function tieStory(result, log, names) {
   return `${start}: ${how}, and chose ${winners} to take the tie.`;
 }
 
+/** The last turn in words: the log's trailing moves of one seat, as the server words them
+ * ("Andes weathered 2 rocks (shale, basalt) of Alps' mountain with WX12 ...; then drew 2
+ * cards ..."), so the computer's move is read, not guessed from notation; null before
+ * the first move. */
+export function lastTurn(log, names, seat) {
+  const entries = [];
+  for (let i = log.length - 1; i >= 0 && log[i].seat === log.at(-1).seat; i -= 1) {
+    if (log[i].text !== null && log[i].words) entries.unshift(log[i].words);
+  }
+  if (!entries.length) return null;
+  const who = log.at(-1).seat;
+  const name = `${names[who] ?? `seat ${who}`}${who === seat ? " (you)" : ""}`;
+  return `last turn: ${name} ${entries.join("; then ")}`;
+}
+
 function drawHeader(box, msg, view, names, seat) {
   const head = html("div", { class: "er-head" }, box);
   const title = html("div", { class: "er-title" }, head);
@@ -248,6 +263,8 @@ function drawHeader(box, msg, view, names, seat) {
     html("div", { class: "er-score-note" }, chip, r.era_scores && r.era_scores.length
       ? `recorded${now !== undefined && !r.over ? `, ${now} now` : ""}` : "points now");
   });
+  const last = lastTurn(msg.log || [], names, seat);
+  if (last) html("p", { class: "er-last" }, box, last);
   if (r.over) {
     const who = (r.winners || []).map((w) => names[w]).join(" and ");
     const result = html("div", { class: "er-result" }, box, `${who || "Nobody"} win${(r.winners || []).length === 1 ? "s" : ""} · ${r.reason || ""}`);

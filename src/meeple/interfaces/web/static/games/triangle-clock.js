@@ -356,5 +356,6 @@ function drawResult(box, view) {
   const banner = html("div", { class: "tc-result" }, box);
   const who = r.winner === null || r.winner === undefined ? "A draw" : `${r.winner_name} wins`;
   html("div", { class: "tc-result-head" }, banner, `${who}: ${(r.scores || []).join(" – ")}`);
-  html("div", {}, banner, `${r.reason || ""}${r.decided_by && r.decided_by !== "score" ? ` (decided by ${r.decided_by})` : ""}`);
+  // The reason says how a tie on points was decided (by the items held), in words.
+  html("div", {}, banner, r.reason || "");
 }

@@ -1,0 +1,104 @@
+"""Each move in words for the move log (``Game.log_words``), naming nothing a seat may not
+see: every seat and spectator is shown the same words."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import pytest
+
+import meeple
+from meeple.games.erosion.words import action_words
+
+from .conftest import make, play, position
+
+CARD_ID = re.compile(r"\b(?:WX|H|F)\d+\b")
+
+
+def test_a_weathering_says_how_many_rocks_of_whose_mountain_with_which_card():
+    game = make()
+    state = position(
+        game,
+        current=1,
+        hands={1: ["WX12", "H42"]},
+        mountains={0: ["WX01", "WX13", "H41"], 1: ["WX02"]},
+    )
+    assert game.log_words(state, 1, game.parse_action("weather WX12 on 0 x2")) == (
+        "weathered 2 rocks (shale, limestone) of Alps' mountain with WX12 (Salt Crystallization)"
+    )
+    assert game.log_words(state, 1, game.parse_action("weather WX12 on 1 x1")) == (
+        "weathered 1 rock (shale) of their own mountain with WX12 (Salt Crystallization)"
+    )
+
+
+def test_a_draw_names_the_decks_and_counts_never_the_cards_drawn():
+    game = make()
+    state = position(game, hands={0: ["WX12", "H42", "F76"]}, mountains={0: ["WX01"]})
+    draw = game.parse_action("draw WX2 H1 F0")
+    words = game.log_words(state, 0, draw)
+    assert words == (
+        "drew 3 cards (2 weathering, 1 hillslope) instead of playing a card (Draw Cards)"
+    )
+    after = state.apply(0, draw)
+    drawn = set(after.hands[0]) - set(state.hands[0])
+    assert drawn and not {game.catalog.ids[c] for c in drawn} & set(CARD_ID.findall(words))
+    assert game.log_words(state, 0, game.parse_action("draw WX1 H0 F0")) == (
+        "drew 1 weathering card instead of playing a card (Draw Cards)"
+    )
+    redraw = game.log_words(state, 0, game.parse_action("redraw WX2 H2 F2"))
+    assert redraw == (
+        "discarded their whole hand of 3 cards and drew 6 cards "
+        "(2 weathering, 2 hillslope, 2 fluvial)"
+    )
+
+
+def test_the_steps_the_engine_takes_alone_are_told_after_the_move():
+    """A Fluvial play with two River rocks to choose from, each with a single payment: the
+    log holds only the transport chosen, so its words tell the payment the engine made."""
+    game = make()
+    state = position(
+        game,
+        hands={0: ["F71", "WX01", "H42"]},
+        mountains={0: ["WX02"], 1: ["WX03"]},
+        river=["WX08", "H46"],
+    )
+    state = play(state, "fluvial F71 x1")
+    words = game.log_words(state, 0, game.parse_action("transport WX08"))
+    assert words == (
+        "chose WX08 (shale) in the River for their delta; then, the only choice: paid for "
+        "WX08 with WX01 (shale) from their hand"
+    )
+
+
+@pytest.mark.parametrize(
+    "options", [{}, {"players": 3, "advanced": True}, {"legend": "basic", "auto_steps": False}]
+)
+def test_the_words_say_only_what_every_seat_sees(options):
+    """A seat that cannot tell the true state from a resampled one (``determinize``) reads
+    the same words for a move of another seat; and every card the words name is in the
+    move's notation or in what a spectator sees before or after it."""
+    game = meeple.make("erosion", **options)
+    rng = random.Random(5)
+    moves = 0
+    for seed in range(3):
+        state = game.new_game(seed)
+        while not state.is_over and moves < 400 * (seed + 1):
+            player = state.to_act[0]
+            action = rng.choice(state.legal_actions(player))
+            words = game.log_words(state, player, action)
+            assert words
+            after = state.apply(player, action)
+            public = str(action) + json.dumps([state.view(None), after.view(None)])
+            for card in CARD_ID.findall(words):
+                assert card in public, f"{words!r} names {card}, which only a seat saw"
+            for other in range(game.num_players):
+                if other != player:
+                    twin = state.determinize(other, rng)
+                    assert action_words(twin, player, action) == action_words(
+                        state, player, action
+                    ), (str(action), other)
+            state = after
+            moves += 1
+    assert moves > 100
