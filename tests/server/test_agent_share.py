@@ -151,3 +151,17 @@ def test_agents_that_do_not_search_never_wait_behind_a_search(tmp_path, server_f
         assert time.monotonic() - start < BOUND, "random agents waited behind a search"
         time.sleep(0.1)
     assert httpx.get(f"{server.url}/api/matches/{slow}", timeout=30).json()["seq"] == 0
+
+
+def test_a_worker_whose_server_is_gone_ends_without_a_traceback(monkeypatch):
+    """A worker still starting when its server stopped (or was killed) found the pipe
+    closed at its first word, "ready", and wrote a BrokenPipeError traceback in the server's
+    log: it ends quietly, as it does when the pipe closes between tasks."""
+    from multiprocessing import Pipe
+
+    from meeple.interfaces.web import pool
+
+    monkeypatch.setattr(pool, "die_with_parent", lambda: None)  # not this test process
+    worker_end, server_end = Pipe()
+    server_end.close()
+    pool._serve(worker_end, pool.AGENT_TASKS)  # returns: nobody is left to answer

@@ -87,17 +87,22 @@ def _serve(conn: Connection, tasks: dict[str, Callable[..., Any]]) -> None:
     """A worker process: answer each task (a name in ``tasks`` and its arguments) with
     ``("ok", answer)`` or ``("error", message)`` until the server closes the pipe."""
     die_with_parent()  # no orphans after a kill -9 of the server
-    conn.send(("ready", ""))  # imported: the allowance of its first task counts from here
-    while True:
-        try:
-            kind, args = conn.recv()
-        except (EOFError, OSError):
-            return
-        try:
-            reply: tuple[str, Any] = ("ok", tasks[kind](*args))
-        except Exception as exc:  # the server logs it; the worker serves on
-            reply = ("error", f"{type(exc).__name__}: {exc}")
-        conn.send(reply)
+    try:
+        conn.send(("ready", ""))  # imported: the allowance of its first task counts from here
+        while True:
+            try:
+                kind, args = conn.recv()
+            except (EOFError, OSError):
+                return
+            try:
+                reply: tuple[str, Any] = ("ok", tasks[kind](*args))
+            except Exception as exc:  # the server logs it; the worker serves on
+                reply = ("error", f"{type(exc).__name__}: {exc}")
+            conn.send(reply)
+    except OSError:
+        # The server closed its end (it stopped, or was killed, while this worker started
+        # or thought): nobody is left to answer, and a traceback would say nothing more.
+        return
 
 
 class _Worker:

@@ -100,7 +100,10 @@ def _serve(conn: Connection, job: ReviewJob) -> None:
         reply = ("error", str(exc))
     except Exception as exc:  # the server logs it; the page says the review failed
         reply = ("error", f"{type(exc).__name__}: {exc}")
-    conn.send(reply)
+    # A server that stopped while this review was computed has closed its end: nobody is
+    # left to answer, and a traceback would say nothing more.
+    with contextlib.suppress(OSError):
+        conn.send(reply)
     conn.close()
 
 
