@@ -49,10 +49,16 @@ def test_the_bar_shows_the_time_left_once_a_game_without_set_up_is_in():
     assert time_left(pace, 6, 3) == "about 27 s left"
 
 
+def test_the_line_waits_for_five_games_past_the_set_up_or_thirty_seconds_of_them():
+    assert not lab_common._settled(_pace((1, 3600.0, True), (4, 4.0, False)))
+    assert lab_common._settled(_pace((1, 3600.0, True), (5, 5.0, False)))
+    assert lab_common._settled(_pace((1, 3600.0, True), (1, 30.0, False)))  # slow games
+
+
 def test_a_slow_first_game_does_not_time_the_rest(run, tmp_path, monkeypatch):
     """`meeple simulate erd --seat hard ...` said "about 70 min" from its first game, which
     read the solved rules, for a run that took 24. Here the first game takes an hour of the
-    clock the run reads and every later one ten seconds; no real time is compared."""
+    clock the run reads and every later one a second; no real time is compared."""
     simulate._setting.cache_clear()  # a command in a fresh process builds the run's setting
     now = [time.perf_counter()]
     monkeypatch.setattr(time, "perf_counter", lambda: now[0])
@@ -60,7 +66,7 @@ def test_a_slow_first_game_does_not_time_the_rest(run, tmp_path, monkeypatch):
     played: list[int] = []
 
     def timed(jobs):
-        now[0] += 10.0 if played else 3600.0
+        now[0] += 1.0 if played else 3600.0
         played.append(len(jobs))
         return play_jobs(jobs)
 
@@ -69,9 +75,10 @@ def test_a_slow_first_game_does_not_time_the_rest(run, tmp_path, monkeypatch):
             "--db", f"sqlite:///{tmp_path / 'lab.db'}", "--out", str(tmp_path)]  # fmt: skip
     result = run(*args)
     assert result.exit_code == 0, result.output
+    # Said once five games past the set-up are in.
     assert (
-        "Games take 10.0 s each (the first game, set-up included, 3600.0 s): about 3 min for "
-        "the 18 still to play." in " ".join(result.output.split())
+        "Games take 1.0 s each (the first game, set-up included, 3600.0 s): about 14 s for "
+        "the 14 still to play." in " ".join(result.output.split())
     )
 
 
@@ -80,16 +87,18 @@ def test_simulate_says_it_once_and_not_for_stored_games(run, tmp_path, monkeypat
     simulate._setting.cache_clear()
     args = ["simulate", "edges", "--board", "2x2", "--seat", "random", "--db",
             f"sqlite:///{tmp_path / 'lab.db'}", "--out", str(tmp_path)]  # fmt: skip
-    first = run(*args, "-n", "5")
+    first = run(*args, "-n", "10")
     assert first.exit_code == 0, first.output
     assert first.output.count("Games take") == 1
-    # Said after the first game past the set-up.
-    assert "for the 3 still to play" in " ".join(first.output.split())
-    again = run(*args, "-n", "5")  # every game stored: nothing to play, nothing to say
+    # Said once five games past the set-up (the first) are in.
+    assert "for the 4 still to play" in " ".join(first.output.split())
+    again = run(*args, "-n", "10")  # every game stored: nothing to play, nothing to say
     assert "Games take" not in again.output
-    # This process set the run up already: the first game played is timed as it is.
-    more = run(*args, "-n", "8")
-    assert "for the 2 still to play" in " ".join(more.output.split())
+    # This process set the run up already: every game played is timed as it is.
+    more = run(*args, "-n", "16")
+    assert "for the 1 still to play" in " ".join(more.output.split())
+    fewer = run(*args, "-n", "20")  # four games past the set-up: too few to time the rest by
+    assert "Games take" not in fewer.output
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])

@@ -191,7 +191,7 @@ def play_run(
                 return
             left = games - int(progress.tasks[0].completed)
             progress.update(task, left=time_left(pace, left, jobs))
-            if said or not pace.measured:
+            if said or not _settled(pace):
                 return
             said.append(True)
             line = estimate_line(pace, left, jobs)
@@ -262,6 +262,17 @@ def run_rows(
 
 ESTIMATE_FROM_SECONDS = 5.0
 """A run expected to take less than this is not announced: it is over before it matters."""
+
+SETTLED_GAMES = 5
+"""Games past the set-up that the line above the bar waits for: Erd's matches run from 6
+moves to 800, and the pace of the first one alone said 4 min for a run of 2."""
+
+SETTLED_SECONDS = 30.0
+"""Or this many seconds of them, for games slower than that."""
+
+
+def _settled(pace: Pace) -> bool:
+    return pace.games[False] >= SETTLED_GAMES or pace.seconds[False] >= SETTLED_SECONDS
 
 
 def _duration(seconds: float) -> str:
