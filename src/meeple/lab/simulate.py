@@ -305,11 +305,6 @@ class Pace:
         return self.seconds[set_up] / games if games else None
 
     @property
-    def measured(self) -> bool:
-        """Whether a batch without set-up is in: the pace is then of games alone."""
-        return self.games[False] > 0
-
-    @property
     def per_game(self) -> float | None:
         """Seconds a game: of the batches without set-up once there is one, else of those
         with it; None before any batch."""
