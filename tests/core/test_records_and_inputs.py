@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import shutil
 from pathlib import Path
 
@@ -309,6 +310,40 @@ def test_saving_over_the_same_game_as_it_goes_on_is_allowed(tmp_path):
 def test_search_budgets_out_of_range_are_refused(agent, param):
     with pytest.raises(AgentSpecError, match=r"must be (a|above|from)"):
         make_agent(f"{agent}:{param}", meeple.make("edges"))
+
+
+@pytest.mark.parametrize(
+    ("game", "spec", "allowed"),
+    [
+        # A negative depth is the Edges solver's "no limit": a whole-game solve every move.
+        ("edges", "perfect:depth=-2", "a whole number of at least 1"),
+        ("edges", "perfect:depth=0", "a whole number of at least 1"),
+        ("edges", "perfect:exact=-1", "a whole number of at least 0"),
+        ("edges", "perfect:seconds=-1", "a number of seconds, 0 (off) or more"),
+        ("erd", "heuristic:heavy=-0.1", "a number of at least 0"),
+        ("erd", "heuristic:light=-1", "a number of at least 0"),
+        ("erd", "heuristic:turret=-1", "a number of at least 0"),
+        ("triangle_clock", "heuristic:item_cost=-1", "a number of at least 0"),
+        ("triangle_clock", "heuristic:keep_weight=-1", "a number of at least 0"),
+    ],
+)
+def test_agent_parameters_out_of_range_are_refused(game, spec, allowed):
+    agent, param = spec.split(":")
+    said = f"{agent}: {param.split('=')[0]} must be {allowed}, not"
+    with pytest.raises(AgentSpecError, match=f"^{re.escape(said)}"):
+        make_agent(spec, meeple.make(game))
+
+
+@pytest.mark.parametrize(
+    ("game", "spec"),
+    [
+        ("edges", "perfect:exact=0,depth=1,seconds=0"),
+        ("erd", "heuristic:heavy=0,light=0,turret=0"),
+        ("triangle_clock", "heuristic:item_cost=0,keep_weight=0,mulligan_below=-3"),
+    ],
+)
+def test_the_edge_of_each_range_is_accepted(game, spec):
+    make_agent(spec, meeple.make(game))
 
 
 def test_a_sensible_budget_is_accepted():

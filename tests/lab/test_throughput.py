@@ -272,7 +272,7 @@ def test_a_batch_holds_about_a_second_of_play(monkeypatch, seconds, largest):
         sizes.append(len(batch))
         handed.extend(batch)
         rows, spent = play(batch)
-        batcher.done(len(rows), spent)
+        batcher.done(len(rows), spent, not handed[: -len(batch)])
     assert handed == jobs, "every job once, in order"
     assert sizes[0] == 1, "nothing measured yet"
     # Quick games: the batches the run would have had anyway (25 here, at most 50), the

@@ -52,6 +52,10 @@ def test_a_server_refuses_agents_over_its_limits_when_a_match_is_created(tmp_pat
     assert create("edges", ["human", "mcts:seconds=0.5"]).status_code == 200
     reply = create("edges", ["human", "mcts:iterations=1000000000000"])
     assert reply.status_code == 400 and "--max-agent-iterations" in reply.json()["error"]
+    # Under the depth cap, but the Edges solver's "no limit": a whole-game solve every move.
+    reply = create("edges", ["human", "perfect:depth=-2"])
+    assert reply.status_code == 400
+    assert "perfect: depth must be a whole number of at least 1" in reply.json()["error"]
     reply = create("erd", ["human", "equilibrium:cache_dir=/tmp"])
     assert reply.status_code == 400 and "names files on the server" in reply.json()["error"]
     for level in LEVEL_NAMES:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
 from meeple.agents import HUMAN, parse_spec
@@ -38,7 +38,7 @@ from meeple.lab.run import (
     superseded,
     write_jsonl,
 )
-from meeple.lab.simulate import Backend
+from meeple.lab.simulate import Backend, Pace
 from meeple.store import DEFAULT_URL
 from meeple.store.urls import hide_password, in_words
 
@@ -159,9 +159,11 @@ def play_run(
     label: str,
     jsonl: Path,
 ) -> list[Mapping[str, Any]]:
-    """Play the games of ``spec`` not yet stored under a progress bar, saying how long the
-    rest will take once the first game has, and return its ``games`` rows by index; after
-    Ctrl-C, say what was kept and exit (130)."""
+    """Play the games of ``spec`` not yet stored under a progress bar that shows how long
+    the rest will take, at the pace of the games played so far (:class:`Pace`: a worker's
+    first game, which sets the run up, does not time the rest once a later one is in); say
+    it once above the bar when the run will take a while; return its ``games`` rows by
+    index; after Ctrl-C, say what was kept and exit (130)."""
     from meeple.store import ResultStore
 
     store = ResultStore(db)
@@ -171,29 +173,28 @@ def play_run(
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
-        TimeRemainingColumn(),
+        TextColumn("{task.fields[left]}"),
     )
     with Progress(*columns, console=console, transient=True) as progress:
-        task = progress.add_task(escape(label), total=games)  # a person's label: text
+        # A person's label: text. Rich's own time left is of the last 30 s of wall time,
+        # empty for games slower than that and led astray by the set-up.
+        task = progress.add_task(escape(label), total=games, left="")
         said: list[bool] = []
-        first: list[float] = []
-
-        def on_played(count: int, seconds: float) -> None:
-            # The game's own time, as its worker measured it: reading stored games back,
-            # making the list of games to play (6 s for a million) and starting the workers
-            # come before the first game and happen once, so they do not time the rest.
-            if not first:
-                first.append(seconds / count)
+        # The games' own times, as their workers measured them: reading stored games back,
+        # making the list of games to play (6 s for a million) and starting the workers
+        # happen once, in this process, and do not time the rest.
+        pace = Pace()
 
         def on_row(row: Mapping[str, Any]) -> None:
             progress.advance(task)
-            # The first game played now (stored games come before any is played) times the
-            # rest: said once, above the bar, when the run will take a while.
-            if said or not first:
+            if pace.per_game is None:  # a stored game: nothing played yet
+                return
+            left = games - int(progress.tasks[0].completed)
+            progress.update(task, left=time_left(pace, left, jobs))
+            if said or not _settled(pace):
                 return
             said.append(True)
-            left = games - int(progress.tasks[0].completed)
-            line = estimate_line(first[0], left, jobs)
+            line = estimate_line(pace, left, jobs)
             if line:
                 progress.console.print(line)
 
@@ -207,7 +208,7 @@ def play_run(
                 address=address,
                 fresh=fresh,
                 on_row=on_row,
-                on_played=on_played,
+                on_played=pace.add,
             )
         except KeyboardInterrupt:
             progress.stop()
@@ -262,6 +263,17 @@ def run_rows(
 ESTIMATE_FROM_SECONDS = 5.0
 """A run expected to take less than this is not announced: it is over before it matters."""
 
+SETTLED_GAMES = 5
+"""Games past the set-up that the line above the bar waits for: Erd's matches run from 6
+moves to 800, and the pace of the first one alone said 4 min for a run of 2."""
+
+SETTLED_SECONDS = 30.0
+"""Or this many seconds of them, for games slower than that."""
+
+
+def _settled(pace: Pace) -> bool:
+    return pace.games[False] >= SETTLED_GAMES or pace.seconds[False] >= SETTLED_SECONDS
+
 
 def _duration(seconds: float) -> str:
     if seconds < 90:
@@ -271,17 +283,37 @@ def _duration(seconds: float) -> str:
     return f"{seconds / 3600:.1f} h"
 
 
-def estimate_line(first: float, left: int, jobs: int) -> str | None:
-    """How long the rest of a run will take, from the first game's ``first`` seconds, when
-    ``left`` games are still to play on ``jobs`` workers; None for a run over in a few
-    seconds."""
-    estimate = first * left / max(1, jobs)
+def _each(seconds: float) -> str:
+    # Edges' quick games take a millisecond or less: "0.0 s" would say nothing.
+    return f"{seconds:.1f} s" if seconds >= 0.1 else f"{seconds * 1000:.1f} ms"
+
+
+def time_left(pace: Pace, left: int, jobs: int) -> str:
+    """The progress bar's time left for ``left`` games on ``jobs`` workers at ``pace``;
+    until a game without set-up is in, only that the games are being timed."""
+    per_game = pace.of(False)
+    if per_game is None:
+        return "timing the games"
+    return f"about {_duration(per_game * left / max(1, jobs))} left"
+
+
+def estimate_line(pace: Pace, left: int, jobs: int) -> str | None:
+    """How long the rest of a run will take at ``pace`` (once a game without set-up is in),
+    when ``left`` games are still to play on ``jobs`` workers; None for a run over in a few
+    seconds, or before such a game."""
+    per_game = pace.of(False)
+    if per_game is None:
+        return None
+    estimate = per_game * left / max(1, jobs)
     if left <= 0 or estimate < ESTIMATE_FROM_SECONDS:
         return None
     workers = f" on {jobs} workers" if jobs > 1 else ""
+    first = pace.of(True)
+    whose = "a worker's first game" if jobs > 1 else "the first game"
+    set_up = f" ({whose}, set-up included, {_each(first)})" if first is not None else ""
     return (
-        f"The first game took {first:.1f} s: about {_duration(estimate)} for the {left} "
-        f"still to play{workers}."
+        f"Games take {_each(per_game)} each{set_up}: about {_duration(estimate)} for the "
+        f"{left} still to play{workers}."
     )
 
 

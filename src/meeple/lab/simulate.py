@@ -276,9 +276,40 @@ def _batches(jobs: list[GameJob], workers: int) -> list[list[GameJob]]:
     return out
 
 
-Played = Callable[[int, float], None]
-"""Told of each batch of games as it is played: how many, and the seconds its worker spent
-playing them (nothing else: not the list of jobs, starting the workers or handing them out)."""
+Played = Callable[[int, float, bool], None]
+"""Told of each batch of games as it is played: how many, the seconds its worker spent
+playing them (nothing else: not the list of jobs, starting the workers or handing them out),
+and whether those seconds include the worker's set-up for the run (see :class:`Pace`)."""
+
+
+class Pace:
+    """How long a game takes, from the batches played so far.
+
+    A worker's first batch of a run sets the run up in that worker: it builds the game and
+    the agents, and what they load once per process (Erd's solved rules, compiled code) is
+    loaded within its first game. That batch can take many times as long as any later one,
+    so once a batch without set-up is in, the pace is of those alone."""
+
+    def __init__(self) -> None:
+        self.games = {True: 0, False: 0}
+        self.seconds = {True: 0.0, False: 0.0}
+
+    def add(self, games: int, seconds: float, set_up: bool) -> None:
+        """Count ``games`` more played in ``seconds``, ``set_up`` when those include set-up."""
+        self.games[set_up] += games
+        self.seconds[set_up] += seconds
+
+    def of(self, set_up: bool) -> float | None:
+        """Seconds a game of the batches with (or without) set-up; None before any."""
+        games = self.games[set_up]
+        return self.seconds[set_up] / games if games else None
+
+    @property
+    def per_game(self) -> float | None:
+        """Seconds a game: of the batches without set-up once there is one, else of those
+        with it; None before any batch."""
+        warm = self.of(False)
+        return warm if warm is not None else self.of(True)
 
 
 def run_jobs(
@@ -295,9 +326,9 @@ def run_jobs(
         return
     if backend == "serial" or (backend == "process" and workers <= 1):
         for job in jobs:
-            rows, seconds = _play_timed([job])
+            rows, seconds, set_up = _play_timed([job])
             if on_played is not None:
-                on_played(len(rows), seconds)
+                on_played(len(rows), seconds, set_up)
             yield from rows
     elif backend == "process":
         yield from _run_processes(jobs, workers, on_played)
@@ -332,11 +363,13 @@ second a move: minutes a game) held finished games back for many minutes, and an
 lost them; a batch this short is finished within the interrupt's grace period."""
 
 
-def _play_timed(jobs: list[GameJob]) -> tuple[list[GameRow], float]:
-    """:func:`play_jobs`, with the seconds the worker spent playing them."""
+def _play_timed(jobs: list[GameJob]) -> tuple[list[GameRow], float, bool]:
+    """:func:`play_jobs`, with the seconds the worker spent playing them and whether it set
+    the run up in this process meanwhile (built the game and agents of :func:`_setting`)."""
+    built = _setting.cache_info().misses
     start = time.perf_counter()
     rows = play_jobs(jobs)
-    return rows, time.perf_counter() - start
+    return rows, time.perf_counter() - start, _setting.cache_info().misses > built
 
 
 class _Batcher:
@@ -347,16 +380,15 @@ class _Batcher:
 
     def __init__(self, jobs: list[GameJob], workers: int, on_played: Played | None = None) -> None:
         self.queue = deque(_batches(jobs, workers))
-        self.games = 0
-        self.seconds = 0.0
+        self.pace = Pace()
         self.on_played = on_played
 
-    def done(self, games: int, seconds: float) -> None:
-        """Count ``games`` more as played, in ``seconds`` of a worker's time."""
-        self.games += games
-        self.seconds += seconds
+    def done(self, games: int, seconds: float, set_up: bool) -> None:
+        """Count ``games`` more as played, in ``seconds`` of a worker's time, ``set_up`` when
+        that time includes the worker's set-up for the run."""
+        self.pace.add(games, seconds, set_up)
         if self.on_played is not None:
-            self.on_played(games, seconds)
+            self.on_played(games, seconds, set_up)
 
     def next(self) -> list[GameJob] | None:
         """The next batch, or None when every job has been handed out."""
@@ -364,8 +396,8 @@ class _Batcher:
             return None
         batch = self.queue.popleft()
         most = 1
-        if self.games:
-            per_game = self.seconds / self.games
+        per_game = self.pace.per_game
+        if per_game is not None:
             most = max(1, int(BATCH_SECONDS / per_game)) if per_game > 0 else len(batch)
         if len(batch) > most:
             self.queue.appendleft(batch[most:])
@@ -378,7 +410,7 @@ def _run_processes(
 ) -> Iterator[GameRow]:
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker)
     batcher = _Batcher(jobs, workers, on_played)
-    pending: set[Future[tuple[list[GameRow], float]]] = set()
+    pending: set[Future[tuple[list[GameRow], float, bool]]] = set()
     ready: deque[GameRow] = deque()  # rows of finished batches, not yet handed over
     completed = False
     try:
@@ -392,8 +424,8 @@ def _run_processes(
             if not ready:
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for future in done:
-                    rows, seconds = future.result()
-                    batcher.done(len(rows), seconds)
+                    rows, seconds, set_up = future.result()
+                    batcher.done(len(rows), seconds, set_up)
                     ready.extend(rows)
             yield ready.popleft()
         completed = True
@@ -442,8 +474,8 @@ def _run_ray(
                 break
             done, pending = ray.wait(pending, num_returns=1)
             for ref in done:
-                rows, seconds = ray.get(ref)
-                batcher.done(len(rows), seconds)
+                rows, seconds, set_up = ray.get(ref)
+                batcher.done(len(rows), seconds, set_up)
                 yield from rows
     finally:
         if started_here:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
-from meeple.core.agent import Observation
+from meeple.core.agent import Observation, check_budget
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game
 from meeple.core.rng import make_rng
@@ -37,8 +37,12 @@ class PerfectAgent:
     ) -> None:
         if not isinstance(game, EdgesGame) or game.num_players != 2:
             raise MeepleError("the perfect agent plays two-player Edges only")
-        if seconds < 0:
-            raise MeepleError(f"seconds must be 0 (off) or more, not {seconds}")
+        # A negative depth is the solver's "no limit": a whole-game exact solve every move.
+        check_budget(self.name, "exact", exact, low=0, allowed="a whole number of at least 0")
+        check_budget(self.name, "depth", depth, low=1, allowed="a whole number of at least 1")
+        check_budget(
+            self.name, "seconds", seconds, low=0, allowed="a number of seconds, 0 (off) or more"
+        )
         from meeple.solvers.edges_solver import EdgesSolver
 
         self.game = game

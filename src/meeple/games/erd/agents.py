@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from types import MappingProxyType
 
-from meeple.core.agent import Observation
+from meeple.core.agent import Observation, check_budget
 from meeple.core.game import Game, Player
 from meeple.core.matrix_games import solve_matrix_game
 from meeple.core.rng import make_rng
@@ -39,6 +39,9 @@ class HeuristicAgent:
     ) -> None:
         """``heavy``, ``light``, ``turret``: what a Heavy or a Light in Reserve and a standing
         Turret are worth while a game goes on (a won game is 1)."""
+        # A card in Reserve or a standing Turret is never worth less than none.
+        for name, value in (("heavy", heavy), ("light", light), ("turret", turret)):
+            check_budget(self.name, name, value, low=0, allowed="a number of at least 0")
         assert isinstance(game, ErdGame)
         self.game: ErdGame = game
         self.rng = make_rng(seed, "erd-heuristic")

@@ -66,6 +66,10 @@ class HeuristicAgent:
     ) -> None:
         # Every plan is weighed against the sampled hands: with none there is nothing to plan.
         check_budget(self.name, "samples", samples, low=1, allowed="a whole number of at least 1")
+        # Negative, a plan would be rewarded for spending an item at a loss, or for keeping
+        # cards worth nothing; mulligan_below is a threshold of plan values, any sign.
+        for name, value in (("item_cost", item_cost), ("keep_weight", keep_weight)):
+            check_budget(self.name, name, value, low=0, allowed="a number of at least 0")
         # The registry builds it for its own game.
         self.game = cast(TriangleClockGame, game)
         self.rng = make_rng(seed, "triangle-clock-heuristic")
