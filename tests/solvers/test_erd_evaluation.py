@@ -27,10 +27,12 @@ from meeple.solvers.erd.evaluation import (
 from meeple.solvers.erd.iteration import Solution, value_iteration
 from meeple.solvers.erd.model import build_model, erd_game, tiny_start
 
-# (rules, Red's start, Blue's start, round limit, Turrets): uneven tiny games with real mixing.
+# (rules, Red's start, Blue's start, round limit, Turrets): uneven tiny games with real mixing,
+# where the heuristic gives something away. (With one Heavy each, discarding both brings an
+# Escalation, and there the heuristic plays as the equilibrium does.)
 CASES = [
-    ("original", (1, 1, 1), (1, 2, 1), 3, "until_recovered"),
-    ("original", (1, 2, 0), (1, 1, 1), 3, "one_combat"),
+    ("original", (2, 1, 1), (2, 1, 0), 3, "until_recovered"),
+    ("original", (2, 1, 1), (2, 1, 0), 3, "one_combat"),
 ]
 
 
@@ -106,8 +108,9 @@ def test_the_estimate_is_exactly_unbiased_over_every_outcome(case, eq_seat):
 
 def test_terms_are_priced_on_the_opponents_actual_allocation():
     # In the opening, replace the heuristic's allocation by each of Blue's classes in turn:
-    # the term is the equilibrium's mix against that column, less the state's value.
-    case = CASES[0]
+    # the term is the equilibrium's mix against that column, less the state's value. A game
+    # whose opening has Red as the row player of its stage game.
+    case = ("original", (1, 1, 1), (1, 2, 1), 3, "until_recovered")
     solution, _, first = _tiny(case)
     evaluator = Evaluator(solution)
     model = solution.model

@@ -179,7 +179,12 @@ def test_checks_pass_on_tiny_variants(case):
     assert worst <= min(solution.opening_value, -solution.opening_value) + 1e-9
 
 
-@pytest.mark.parametrize("case", TINY[:4])
+# A 0.02 game that lasts past its first Escalation (in TINY's, the player left holding a Heavy
+# or a Light wins at it, and no state's support repeats for the shortcut to reuse).
+REUSED = [*TINY[:3], ("0.02", (2, 2, 3), (2, 3, 3), 3)]
+
+
+@pytest.mark.parametrize("case", REUSED)
 def test_solving_again_on_the_last_support_gives_the_programs_values(case):
     """Value iteration's shortcut (``reuse``) against a program for every state and sweep:
     the same values, mixes as optimal, fewer programs."""
@@ -450,7 +455,9 @@ def test_exact_outcome_against_the_heuristic_agrees_with_brute_force(case):
 def test_exact_outcome_agrees_with_a_sampled_match():
     from meeple.solvers.erd.analysis import heuristic_strategy, outcome
 
-    eq, heuristic, first = _agents(TINY[0])
+    # Two Heavies each: with one each (TINY[0]) both are soon discarded and the Escalation
+    # leaves the heuristic no worse than the equilibrium.
+    eq, heuristic, first = _agents(("original", (2, 1, 1), (2, 1, 0), 4))
     exact = outcome(
         eq.solution, equilibrium_strategy(eq.solution), heuristic_strategy(eq.solution, heuristic)
     )
