@@ -53,17 +53,30 @@ def test_ansi_rendering_returns_the_board_as_text():
     assert "h0" in aec.render()
     assert "Reserve" in parallel.render()
     assert "h0" in (gym_env.render() or "")
-    assert mpz.env("edges").render() == ""
+    assert mpz.env("edges").render() is None  # no mode: nothing drawn
 
 
-@pytest.mark.parametrize("mode", ["human", "rgb_array", "ANSI"])
+def test_human_rendering_prints_the_board_and_returns_none(capsys):
+    """render_mode="human" rendered an empty string, silently: it prints the board (and
+    returns None, as PettingZoo's render_test and Gymnasium expect of it)."""
+    for make_env, game, seen in (
+        (mpz.env, "edges", "h0"),
+        (mpz.parallel_env, "erd", "Reserve"),
+        (MeepleGymEnv, "edges", "h0"),
+    ):
+        env = make_env(game, render_mode="human")
+        env.reset(seed=0)
+        assert env.render() is None
+        assert seen in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("mode", ["rgb_array", "ANSI"])
 def test_a_render_mode_the_environments_do_not_draw_is_refused_when_made(mode):
-    """A "human" environment rendered nothing at every render() (an empty string), silently:
-    it is refused when made, saying what is offered."""
+    """A mode the environments do not draw is refused when made, saying what is offered, not
+    answered with nothing at every render()."""
+    expected = f"render_mode '{mode}' is not offered; allowed: 'human'"
     for make_env in (mpz.env, mpz.parallel_env, MeepleGymEnv):
-        with pytest.raises(
-            MeepleError, match=f"render_mode '{mode}' is not offered; allowed: 'ansi'"
-        ):
+        with pytest.raises(MeepleError, match=expected):
             make_env("erd", render_mode=mode)
 
 

@@ -26,7 +26,7 @@ from meeple.core.registry import make
 from meeple.core.rng import derive_seed
 from meeple.core.words import counted
 from meeple.envs.observation import ObservationKind, observation_for
-from meeple.envs.pettingzoo import RENDER_MODES, check_render_mode, text_board
+from meeple.envs.pettingzoo import RENDER_MODES, check_render_mode, render_board
 
 
 class MeepleGymEnv(gymnasium.Env):
@@ -134,7 +134,6 @@ class MeepleGymEnv(gymnasium.Env):
         return observation, reward, over, False, info
 
     def render(self) -> str | None:
-        """The game's text board (``render_mode="ansi"``)."""
-        if self.render_mode != "ansi" or self.state is None:
-            return None
-        return text_board(self.state, self.seat)
+        """The game's text board from the agent's seat: returned (``render_mode="ansi"``) or
+        printed (``"human"``, returning None)."""
+        return render_board(self.render_mode, self.state, self.seat)

@@ -43,9 +43,9 @@ def agent_name(player: int) -> str:
     return f"player_{player}"
 
 
-RENDER_MODES = ("ansi",)
-"""What the environments draw: the game's text board. No window (``"human"``), no picture
-(``"rgb_array"``)."""
+RENDER_MODES = ("human", "ansi")
+"""What the environments draw: the game's text board, printed (``"human"``) or returned
+(``"ansi"``). No picture (``"rgb_array"``)."""
 
 
 def check_render_mode(render_mode: str | None) -> str | None:
@@ -54,10 +54,25 @@ def check_render_mode(render_mode: str | None) -> str | None:
     ``render()``."""
     if render_mode is not None and render_mode not in RENDER_MODES:
         raise MeepleError(
-            f"render_mode {render_mode!r} is not offered; allowed: 'ansi' (the game's text "
-            "board, which render() returns) or None"
+            f"render_mode {render_mode!r} is not offered; allowed: 'human' (render() prints "
+            "the game's text board), 'ansi' (render() returns it) or None"
         )
     return render_mode
+
+
+def render_board(
+    render_mode: str | None, state: State[Any] | None, player: int | None = None
+) -> str | None:
+    """What ``render()`` gives in ``render_mode``: the text board for ``"ansi"``; for
+    ``"human"`` the board printed and None (PettingZoo's and Gymnasium's convention); None
+    with no mode or before the first reset."""
+    if render_mode is None or state is None:
+        return None
+    board = text_board(state, player)
+    if render_mode == "human":
+        print(board, end="")
+        return None
+    return board
 
 
 def text_board(state: State[Any], player: int | None = None) -> str:
@@ -136,11 +151,8 @@ class _MeepleSpaces:
             )
         return action_id
 
-    def _render(self) -> str:
-        if self.render_mode is None:
-            return ""
-        assert self.state is not None
-        return text_board(self.state)
+    def _render(self) -> str | None:
+        return render_board(self.render_mode, self.state)
 
 
 class MeepleAEC(_MeepleSpaces, AECEnv):
@@ -205,8 +217,9 @@ class MeepleAEC(_MeepleSpaces, AECEnv):
             self.agent_selection = agent_name(state.to_act[0])
         self._accumulate_rewards()
 
-    def render(self) -> str:
-        """The game's text board (``render_mode="ansi"``)."""
+    def render(self) -> str | None:
+        """The game's text board: returned (``render_mode="ansi"``) or printed
+        (``"human"``, returning None)."""
         return self._render()
 
     def close(self) -> None:
@@ -263,8 +276,9 @@ class MeepleParallel(_MeepleSpaces, ParallelEnv):
             self.agents = []
         return observations, rewards, terminations, truncations, infos
 
-    def render(self) -> str:
-        """The game's text board (``render_mode="ansi"``)."""
+    def render(self) -> str | None:
+        """The game's text board: returned (``render_mode="ansi"``) or printed
+        (``"human"``, returning None)."""
         return self._render()
 
     def close(self) -> None:
