@@ -36,19 +36,28 @@ function allEdges(rows, cols) {
   return out;
 }
 
+/** A move's notation read: a placement ("L h2,3": its size and edge), a pie take-over
+ * ("pie M": its size, pie true), or null for anything else. */
+function readMove(text) {
+  const placing = /^([LMS])\s+([hv]\d+,\d+)$/.exec(text.trim());
+  if (placing) return { size: placing[1], edge: placing[2], pie: false };
+  const taking = /^pie\s+([LMS])$/.exec(text.trim());
+  return taking ? { size: taking[1], edge: null, pie: true } : null;
+}
+
 /** The legal moves read as placements per edge and pie take-overs by size. */
 export function parseLegal(legal) {
   const place = new Map();
   const pie = [];
   for (const { text } of legal) {
-    let match = /^([LMS]) ([hv]\d+,\d+)$/.exec(text);
-    if (match) {
-      if (!place.has(match[2])) place.set(match[2], []);
-      place.get(match[2]).push(match[1]);
-      continue;
+    const move = readMove(text);
+    if (!move) continue;
+    if (move.pie) {
+      pie.push(move.size);
+    } else {
+      if (!place.has(move.edge)) place.set(move.edge, []);
+      place.get(move.edge).push(move.size);
     }
-    match = /^pie ([LMS])$/.exec(text);
-    if (match) pie.push(match[1]);
   }
   return { place, pie };
 }
@@ -77,16 +86,13 @@ function pyramid(parent, x, y, size, seat, extra = {}) {
 function lastMove(msg, view) {
   const entry = (msg.log || []).at(-1);
   if (!entry || !entry.text) return null;
+  const move = readMove(entry.text);
+  if (!move) return null;
   const who = (view.seats || msg.seat_names || [])[entry.seat] ?? `seat ${entry.seat}`;
-  const placing = /^([LMS])\s+([hv]\d+,\d+)$/.exec(entry.text.trim());
-  if (placing) {
-    const [, size, edge] = placing;
-    return { edge, words: `last move: ${who} placed a ${SIZE_NAMES[size]} pyramid on ${edge} (ringed)` };
-  }
-  if (/^pie\b/.test(entry.text.trim())) {
+  if (move.pie) {
     return { edge: view.first_edge, words: `last move: ${who} took over the first pyramid (pie rule, ringed)` };
   }
-  return null;
+  return { edge: move.edge, words: `last move: ${who} placed a ${SIZE_NAMES[move.size]} pyramid on ${move.edge} (ringed)` };
 }
 
 export function draw(root, msg, ui) {
