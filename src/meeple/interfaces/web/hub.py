@@ -91,11 +91,10 @@ class Hub(Referee):
                 # the words a client asking for it is answered with.
                 reason = str(exc) if isinstance(exc, MeepleError) else type(exc).__name__
                 told = public_message(exc) if isinstance(exc, MeepleError) else reason
-                if not isinstance(exc, ServerError):  # a ServerError says so already
-                    reason = f"match {match_id} cannot be served: {reason}"
-                    told = f"match {match_id} cannot be served: {told}"
-                self.set_aside[match_id] = told
-                log.error("match %s set aside, it cannot be restored: %s", match_id, reason)
+                # A ServerError says that the match cannot be served already.
+                why = "" if isinstance(exc, ServerError) else f"match {match_id} cannot be served: "
+                self.set_aside[match_id] = why + told
+                log.error("match %s set aside, it cannot be restored: %s", match_id, why + reason)
                 continue
             restored += 1
             self._after_change(match)

@@ -90,18 +90,15 @@ def _serve(conn: Connection, tasks: dict[str, Callable[..., Any]]) -> None:
     try:
         conn.send(("ready", ""))  # imported: the allowance of its first task counts from here
         while True:
-            try:
-                kind, args = conn.recv()
-            except (EOFError, OSError):
-                return
+            kind, args = conn.recv()
             try:
                 reply: tuple[str, Any] = ("ok", tasks[kind](*args))
             except Exception as exc:  # the server logs it; the worker serves on
                 reply = ("error", f"{type(exc).__name__}: {exc}")
             conn.send(reply)
-    except OSError:
-        # The server closed its end (it stopped, or was killed, while this worker started
-        # or thought): nobody is left to answer, and a traceback would say nothing more.
+    except (EOFError, OSError):
+        # The server closed its end (it stopped, or was killed, while this worker started,
+        # waited or thought): nobody is left to answer, and a traceback would say nothing.
         return
 
 
