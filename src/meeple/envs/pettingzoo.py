@@ -151,9 +151,6 @@ class _MeepleSpaces:
             )
         return action_id
 
-    def _render(self) -> str | None:
-        return render_board(self.render_mode, self.state)
-
 
 class MeepleAEC(_MeepleSpaces, AECEnv):
     """Any meeple game as a PettingZoo AEC environment."""
@@ -220,7 +217,7 @@ class MeepleAEC(_MeepleSpaces, AECEnv):
     def render(self) -> str | None:
         """The game's text board: returned (``render_mode="ansi"``) or printed
         (``"human"``, returning None)."""
-        return self._render()
+        return render_board(self.render_mode, self.state)
 
     def close(self) -> None:
         """Nothing to release."""
@@ -279,7 +276,7 @@ class MeepleParallel(_MeepleSpaces, ParallelEnv):
     def render(self) -> str | None:
         """The game's text board: returned (``render_mode="ansi"``) or printed
         (``"human"``, returning None)."""
-        return self._render()
+        return render_board(self.render_mode, self.state)
 
     def close(self) -> None:
         """Nothing to release."""
