@@ -157,7 +157,7 @@ def _open_proof(
     (or on a ``certificate``, to check it), and the sign that turns its answers (about seat
     0) into the first player's; says which question it is."""
     from meeple.solvers import edges_certificate
-    from meeple.solvers.edges_proof import NullWindowProof, ProofCheckpoint
+    from meeple.solvers.edges_proof import NullWindowProof
 
     if state.is_over:
         raise fail("the game is over: there is nothing to prove")
@@ -168,10 +168,9 @@ def _open_proof(
         if certificate is not None:
             options["store"] = edges_certificate.read(certificate, question, seat_threshold,
                                                       split)  # fmt: skip
-        elif read_only:
-            header = {"question": question, "threshold": seat_threshold, "split": split}
-            options["store"] = ProofCheckpoint(checkpoint, header, read_only=True)
-        proof = NullWindowProof(solver, seat_threshold, checkpoint, split, question, **options)
+        proof = NullWindowProof(
+            solver, seat_threshold, checkpoint, split, question, read_only=read_only, **options
+        )
     except MeepleError as exc:
         raise fail(str(exc)) from None
     console.print(

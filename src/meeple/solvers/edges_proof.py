@@ -205,7 +205,8 @@ class NullWindowProof:
     :class:`SearchStopped`; every leaf finished so far is in the checkpoint. ``workers``
     threads search the leaves below one of seat 1's moves at once (see the module's doc);
     a ``runner`` searches them elsewhere instead (a Ray cluster: :mod:`.edges_ray`), and only
-    this object writes the answers it returns.
+    this object writes the answers it returns. ``read_only`` leaves a checkpoint with lines
+    that fail their check as it is, for a later run to search them again.
     """
 
     def __init__(
@@ -220,6 +221,7 @@ class NullWindowProof:
         workers: int = 1,
         store: AnswerStore | None = None,
         runner: LeafRunner | None = None,
+        read_only: bool = False,
     ) -> None:
         if workers < 1:
             raise MeepleError(f"a proof needs at least one worker, not {workers}")
@@ -236,7 +238,8 @@ class NullWindowProof:
         self._guide = EdgesSolver(solver.board, tt_bits=16)  # shallow searches for ordering
         header = {"question": question, "threshold": threshold, "split": split}
         # Another store (a certificate) must be for this very question.
-        self._store = store or ProofCheckpoint(checkpoint, header)
+        # Read only (a survey, a check, an export): a damaged checkpoint is left as it is.
+        self._store = store or ProofCheckpoint(checkpoint, header, read_only)
         self._solvers = [solver] + [solver.sharing_table() for _ in range(workers - 1)]
         self._where: list[tuple[int, int]] = []
         self._level: tuple[int, int] | None = None
