@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.web.browser import at_the_table
 from tests.web.shots import HINTS, SIZES, ask_for_a_hint, hint_shot
 
 
@@ -48,3 +49,17 @@ def test_screenshot_of_a_hint(shots_server, chromium, game, size):
     """docs/web/hint-<game>-<size>.png: a hint asked against the computer, shown with its
     why and marked in the picture (``make screenshots``)."""
     hint_shot(shots_server, chromium, game, size)
+
+
+def test_the_hint_asked_by_keyboard_keeps_the_focus(server, chromium):
+    """Enter on Hint: the focus stays on the button while the server thinks and after it
+    answers (a button disabled under the focus would drop it to the page)."""
+    context, page = at_the_table(
+        chromium, server, "edges", {"board": "2x2", "first": 0}, (1280, 800)
+    )
+    page.wait_for_selector("#hint:not([disabled])")
+    page.focus("#hint")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#hint-text:not([hidden])", timeout=30_000)
+    assert page.evaluate("document.activeElement.id") == "hint"
+    context.close()

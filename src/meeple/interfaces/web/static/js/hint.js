@@ -67,7 +67,10 @@ export function showHint(m) {
   if (node.hidden) return;
   if (hint && hint.seq !== m.seq) hint = null;
   const button = document.getElementById("hint");
-  button.disabled = asking || !m.legal.length;
+  // Not disabled while the server thinks (ask() asks once): a button disabled under the
+  // keyboard's focus drops that focus to the page, and the player starts again from the top.
+  button.disabled = !m.legal.length;
+  button.setAttribute("aria-busy", String(asking));
   button.textContent = asking ? "Thinking…" : "Hint";
   const text = document.getElementById("hint-text");
   text.replaceChildren(...(hint ? [el("strong", {}, `Try ${hint.best}`), `: ${hint.why}`] : []));
