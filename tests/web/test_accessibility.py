@@ -159,3 +159,34 @@ def test_nothing_keeps_moving_for_a_player_who_asks_for_less_motion(server, chro
         endless = page.evaluate(ENDLESS)
         assert bool(endless) is moving, (motion, endless)
         context.close()
+
+
+ANNOUNCED = "document.getElementById('announce').textContent"
+
+
+def test_a_screen_reader_is_told_the_opponents_move_its_turn_and_the_result(server, chromium):
+    """The page's live region (``#announce``, a polite status) says in words what the
+    picture only shows: the computer's move as the log writes it and that it is the
+    player's move again; at the end who won and why. Resigning with the keyboard leaves
+    the focus on the end box's heading, not on the page (Resign is gone)."""
+    context, page = at_the_table(
+        chromium, server, "edges", {"board": "2x2", "first": 0}, (1280, 800)
+    )
+    page.wait_for_selector("#board .clickable")
+    assert page.text_content("#announce") == ""  # the first state: the player reads the page
+    page.fill("#notation", page.text_content("#legal .legal-move"))
+    page.press("#notation", "Enter")
+    page.wait_for_function(f"{ANNOUNCED}.endsWith('Your move')", timeout=20_000)
+    said = page.text_content("#announce")
+    blue = page.text_content("#log li:last-child").strip()
+    assert said == f"{blue}. Your move" and blue.startswith("Blue"), said
+    page.focus("#resign")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")  # the button asks once more
+    page.wait_for_function(f"{ANNOUNCED}.startsWith('Game over')", timeout=20_000)
+    said = page.text_content("#announce")
+    assert "won" in said and "resign" in said and said.endswith("."), said
+    assert page.evaluate("document.activeElement.matches('#end .end-title')")
+    page.keyboard.press("Tab")  # on from the end box: its Rematch button
+    assert page.evaluate("document.activeElement.id") == "rematch"
+    context.close()

@@ -6,7 +6,7 @@
 // it (js/seats.js) until the match is over, so that /play/<match> without a token takes
 // the seat back.
 import {
-  api, drawEnd, drawWith, el, loadDrawing, logItems, playerOf, scoresOf, seatLabel, seatTitle, toast,
+  api, drawEnd, drawWith, el, endWords, loadDrawing, logItems, playerOf, scoresOf, seatLabel, seatTitle, toast,
 } from "./common.js";
 import { showHint } from "./hint.js";
 import { forgetSeat, heldSeat, rememberSeat } from "./seats.js";
@@ -169,6 +169,7 @@ function receive(message) {
         selection = builtBefore(message);
       }
       if (pendingSeq !== null && pendingSeq !== message.seq) pendingSeq = null;
+      const before = { msg, log };
       // A new connection or a sync is sent the log from 0 again: splice, never append.
       log = log.slice(0, message.log_start).concat(message.log);
       // Only a new entry (not a resent log) is news worth a toast.
@@ -181,6 +182,7 @@ function receive(message) {
       deadlinesAt = performance.now();
       seatsAt = deadlinesAt;
       draw();
+      announce(news(before.msg, before.log));
       break;
     case "presence":
       if (msg) {
@@ -213,6 +215,30 @@ function receive(message) {
     default:
       break; // ack, pong: nothing to show
   }
+}
+
+/** What a screen reader is told of the state just received, which the picture shows but
+ * does not say: the moves of others since the last state (and the choices a simultaneous
+ * decision reveals), in the log's words; that it is this seat's turn; how the match ended.
+ * Nothing for the first state of a page (the player reads the page) or the seat's own move. */
+function news(was, wasLog) {
+  if (!was) return "";
+  const known = new Map(wasLog.map((e) => [e.n, e.text]));
+  const told = log.filter((e) => e.seat !== msg.seat
+    && (e.n > was.seq || (known.get(e.n) === null && e.text !== null)));
+  const parts = told.map((e) => logItems(msg, [e])[0].textContent.trim());
+  if (msg.status === "finished" && was.status !== "finished") parts.push(endWords(msg));
+  else if (msg.legal.length && (!was.legal.length || was.decision !== msg.decision)) parts.push(turnText());
+  return parts.join(". ");
+}
+
+/** Says text in the page's live region (#announce), emptied first so that the same words
+ * twice ("Your move") are said twice. */
+function announce(text) {
+  if (!text) return;
+  const region = $("announce");
+  region.textContent = "";
+  setTimeout(() => { region.textContent = text; }, 50);
 }
 
 // The seat that asks for the rematch hears of it twice (the reply, and the server's message
@@ -296,6 +322,29 @@ function thinkers(m) {
 }
 
 function drawSide() {
+  const had = document.activeElement;
+  const fromSide = had && document.querySelector(".side").contains(had);
+  drawSideParts();
+  if (fromSide) keepSideFocus(had);
+}
+
+/** A control of the side the keyboard was on, taken away by the state just drawn (Resign
+ * and the move box at the match's end; a legal move's or the rematch's button, drawn anew)
+ * must not drop the focus to the page, where a keyboard player starts again from the top
+ * and a screen reader falls silent: it goes to the same control drawn anew, else to the end
+ * box's heading, else to the picture. */
+function keepSideFocus(had) {
+  const now = document.activeElement;
+  if (now && now !== document.body && now.offsetParent !== null) return;
+  const same = (had.id && $(had.id)) || [...document.querySelectorAll(".side .legal-move")]
+    .find((b) => had.classList.contains("legal-move") && b.textContent === had.textContent);
+  const heading = $("end").hidden ? null : $("end").querySelector(".end-title");
+  const target = same && same.offsetParent !== null ? same : heading || $("board");
+  if (!target.hasAttribute("tabindex") && !target.matches("button, a, input, select")) target.setAttribute("tabindex", "-1");
+  target.focus();
+}
+
+function drawSideParts() {
   const m = msg;
   const turn = $("turn");
   turn.textContent = turnText();
