@@ -51,6 +51,31 @@ def test_a_finished_match_is_stepped_through(server, context, watch, page_errors
     assert not page_errors, page_errors
 
 
+def test_the_replay_is_stepped_by_keyboard_and_said_to_a_screen_reader(server, context):
+    """Tab to ▶ and press Enter to the end: each step is said in the live region
+    (``#announce``) with the move that led there, and the focus, when ▶ is disabled at the
+    last move, goes to ◀, not to the page; ◀◀ hands it to ▶ the same way."""
+    match = _finished_match(server)
+    moves = len(server.get(f"/api/matches/{match}/record")["moves"])
+    page = context.new_page()
+    page.goto(f"{server.url}/replay?match={match}")
+    page.wait_for_selector("body[data-step='0']")
+    while page.evaluate("document.activeElement.id") != "next":
+        page.keyboard.press("Tab")
+    for step in range(1, moves + 1):
+        page.keyboard.press("Enter")
+        page.wait_for_selector(f"body[data-step='{step}']")
+        said = f"move {step} / {moves}: {page.text_content('#log li:last-child').strip()}"
+        page.wait_for_function(
+            "(s) => document.getElementById('announce').textContent === s", arg=said
+        )
+    assert page.evaluate("document.activeElement.id") == "prev"
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Enter")  # ◀◀
+    page.wait_for_selector("body[data-step='0']")
+    assert page.evaluate("document.activeElement.id") == "next"
+
+
 def test_an_uploaded_record_is_replayed(server, context, watch, page_errors, tmp_path):
     match = _finished_match(server)
     record = server.get(f"/api/matches/{match}/record")

@@ -45,6 +45,15 @@ export function toast(text, kind = "info") {
   setTimeout(() => item.remove(), kind === "error" ? 6000 : 3500);
 }
 
+/** Says text in the page's live region (#announce, read by screen readers, not shown),
+ * emptied first so that the same words twice ("Your move") are said twice. */
+export function announce(text) {
+  const region = document.getElementById("announce");
+  if (!text || !region) return;
+  region.textContent = "";
+  setTimeout(() => { region.textContent = text; }, 50);
+}
+
 /** Who plays a seat in plain words: "Ann", "Computer (hard)" (the server's label; never
  * an agent's raw spec, which goes on hover: see seatTitle); null for an open seat. */
 export function playerOf(msg, seat) {

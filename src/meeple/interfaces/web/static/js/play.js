@@ -6,7 +6,7 @@
 // it (js/seats.js) until the match is over, so that /play/<match> without a token takes
 // the seat back.
 import {
-  api, drawEnd, drawWith, el, endWords, loadDrawing, logItems, playerOf, scoresOf, seatLabel, seatTitle, toast,
+  announce, api, drawEnd, drawWith, el, endWords, loadDrawing, logItems, playerOf, scoresOf, seatLabel, seatTitle, toast,
 } from "./common.js";
 import { showHint } from "./hint.js";
 import { forgetSeat, heldSeat, rememberSeat } from "./seats.js";
@@ -230,15 +230,6 @@ function news(was, wasLog) {
   if (msg.status === "finished" && was.status !== "finished") parts.push(endWords(msg));
   else if (msg.legal.length && (!was.legal.length || was.decision !== msg.decision)) parts.push(turnText());
   return parts.join(". ");
-}
-
-/** Says text in the page's live region (#announce), emptied first so that the same words
- * twice ("Your move") are said twice. */
-function announce(text) {
-  if (!text) return;
-  const region = $("announce");
-  region.textContent = "";
-  setTimeout(() => { region.textContent = text; }, 50);
 }
 
 // The seat that asks for the rematch hears of it twice (the reply, and the server's message

@@ -1,7 +1,7 @@
 // The replay page: every state of a finished match (?match=ID) or of an uploaded record
 // file, stepped through with buttons or the arrow keys and drawn by the game's own module
 // as a spectator sees it; once the match is over, any seat's eyes can be chosen.
-import { api, drawEnd, drawWith, el, gameCatalogue, loadDrawing, logItems, toast } from "./common.js";
+import { announce, api, drawEnd, drawWith, el, gameCatalogue, loadDrawing, logItems, toast } from "./common.js";
 import { counted } from "./draw.js";
 import { showReview } from "./review.js";
 
@@ -113,8 +113,12 @@ function draw() {
   const total = replay.views.length - 1;
   $("position").textContent = step === 0 ? `start (0 / ${total})` : `move ${step} / ${total}`;
   document.body.dataset.step = String(step);
+  // A button disabled under the keyboard's focus (▶ at the last move) would drop the focus
+  // to the page: it goes to the enabled button that leads the other way.
+  const had = document.activeElement;
   $("first").disabled = $("prev").disabled = step === 0;
   $("next").disabled = $("last").disabled = step === total;
+  if (had && had.disabled) $(["first", "prev"].includes(had.id) ? "next" : "prev").focus();
   $("log").replaceChildren(...logItems(msg, msg.log).map((li, i) => {
     const mark = review.marks.get(i + 1);
     if (mark) li.append(el("span", { class: "review-mark", title: "the review's mark" }, ` ${mark}`));
@@ -133,6 +137,11 @@ function go(to) {
   url.searchParams.set("step", String(step));
   history.replaceState(null, "", url);
   draw();
+  // A screen reader hears where the replay is and the move that led there, in the log's
+  // words (the picture shows it, the position alone says only a number).
+  const last = $("log").lastElementChild;
+  const where = $("position").textContent;
+  announce(step && last ? `${where}: ${last.textContent.trim()}` : where);
 }
 
 function setUp() {
