@@ -190,3 +190,19 @@ def test_a_screen_reader_is_told_the_opponents_move_its_turn_and_the_result(serv
     page.keyboard.press("Tab")  # on from the end box: its Rematch button
     assert page.evaluate("document.activeElement.id") == "rematch"
     context.close()
+
+
+def test_an_edge_in_edges_is_named_by_where_it_is(server, chromium):
+    """A screen reader hears each open edge by its notation and where it lies, in the
+    squares' words the hints use ("h1,0" alone says nothing to one who cannot see it)."""
+    game, options = PAGES[0]
+    context, page = at_the_table(chromium, server, game, options, (1280, 800))
+    page.wait_for_selector("#board .clickable")
+    for name in (
+        "edge h1,0, between squares (0,0) and (1,0)",
+        "edge v1,1, between squares (1,0) and (1,1)",
+        "edge h0,1, the top of square (0,1)",
+        "edge v1,2, the right of square (1,1)",
+    ):
+        assert page.get_by_role("button", name=name, exact=True).count() == 1, name
+    context.close()

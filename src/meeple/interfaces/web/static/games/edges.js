@@ -29,6 +29,18 @@ function edgeEnds(name) {
   return match[1] === "h" ? [[c, r], [c + 1, r]] : [[c, r], [c, r + 1]];
 }
 
+/** Where an edge is, in the squares' words the hints and results use (square (r, c) is
+ * row r, column c, from 0): "between squares (0,1) and (1,1)", "the top of square (0,1)".
+ * A screen reader says it after the notation, which names the edge but not where it is. */
+function edgePlace(name, rows, cols) {
+  const [kind, r, c] = [name[0], ...name.slice(1).split(",").map(Number)];
+  const [a, b] = kind === "h" ? [[r - 1, c], [r, c]] : [[r, c - 1], [r, c]];
+  const inside = ([y, x]) => y >= 0 && x >= 0 && y < rows && x < cols;
+  if (inside(a) && inside(b)) return `between squares (${a}) and (${b})`;
+  const [side, square] = inside(b) ? [kind === "h" ? "top" : "left", b] : [kind === "h" ? "bottom" : "right", a];
+  return `the ${side} of square (${square})`;
+}
+
 function allEdges(rows, cols) {
   const out = [];
   for (let r = 0; r <= rows; r += 1) for (let c = 0; c < cols; c += 1) out.push(`h${r},${c}`);
@@ -158,6 +170,7 @@ export function draw(root, msg, ui) {
       if (canPie) {
         svg("circle", { cx: mid[0], cy: mid[1], r: 34, class: "edges-pie-ring" }, board);
         clickable(group, `take over the pyramid on ${name} (pie rule)`, {
+          label: `take over the pyramid on ${name}, ${edgePlace(name, rows, cols)} (pie rule)`,
           onClick: () => { ui.selection.edge = name; ui.selection.pie = true; ui.redraw(); },
         });
         board.appendChild(group);
@@ -173,6 +186,7 @@ export function draw(root, msg, ui) {
         width: horizontal ? CELL - HIT : HIT, height: horizontal ? HIT : CELL - HIT, rx: 12, class: "edges-hit",
       }, board);
       clickable(hit, `edge ${name}`, {
+        label: `edge ${name}, ${edgePlace(name, rows, cols)}`,
         onClick: () => { ui.selection.edge = name; ui.selection.pie = false; ui.redraw(); },
       });
       if (sel.edge === name) line.classList.add("chosen-edge");

@@ -34,8 +34,10 @@ export function html(tag, attrs = {}, parent = null, text = null) {
   return node;
 }
 
-/** Makes a node clickable: a step of a move (onClick), or a whole move (move: its notation). */
-export function clickable(node, hint, { onClick = null, move = null, ui = null } = {}) {
+/** Makes a node clickable: a step of a move (onClick), or a whole move (move: its notation).
+ * What a screen reader says of it is the hint, or `label` where the hint is notation that
+ * needs more words. */
+export function clickable(node, hint, { onClick = null, move = null, ui = null, label = null } = {}) {
   node.classList.add("clickable");
   node.setAttribute("data-hint", hint);
   if (move !== null) node.setAttribute("data-move", move);
@@ -50,7 +52,7 @@ export function clickable(node, hint, { onClick = null, move = null, ui = null }
   if (!(node instanceof HTMLButtonElement)) {
     node.setAttribute("role", "button");
     node.setAttribute("tabindex", "0");
-    node.setAttribute("aria-label", hint);
+    node.setAttribute("aria-label", label || hint);
     node.addEventListener("keydown", (event) => {
       if (event.key === "Enter" || event.key === " ") {
         event.preventDefault();
