@@ -185,7 +185,7 @@ def test_a_screen_reader_is_told_the_opponents_move_its_turn_and_the_result(serv
     page.keyboard.press("Enter")  # the button asks once more
     page.wait_for_function(f"{ANNOUNCED}.startsWith('Game over')", timeout=20_000)
     said = page.text_content("#announce")
-    assert "won" in said and "resign" in said and said.endswith("."), said
+    assert said.startswith("Game over: Blue") and " resigned). Red " in said, said
     assert page.evaluate("document.activeElement.matches('#end .end-title')")
     page.keyboard.press("Tab")  # on from the end box: its Rematch button
     assert page.evaluate("document.activeElement.id") == "rematch"

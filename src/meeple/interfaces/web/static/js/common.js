@@ -116,10 +116,10 @@ export function outcomeOf(msg) {
   return `${winners.map((s) => seatLabel(msg, s)).join(" and ")} won`;
 }
 
-/** How the match ended in one sentence a screen reader reads: "You won! all pyramids are
- * placed. Red 2, Blue · Computer (hard) 8." (what the end box shows, as words). */
+/** How the match ended in words a screen reader reads, what the end box shows: "Game
+ * over: You won! (all pyramids are placed). Red 8, Blue · Computer (hard) 2." */
 export function endWords(msg) {
-  const reason = msg.result && msg.result.reason ? ` ${msg.result.reason}.` : "";
+  const reason = msg.result && msg.result.reason ? ` (${msg.result.reason}).` : ".";
   const scores = scoresOf(msg);
   const bySeat = scores && scores.length === (msg.seat_names || []).length;
   const listed = bySeat ? ` ${scores.map((score, i) => `${seatLabel(msg, i)} ${score}`).join(", ")}.` : "";
