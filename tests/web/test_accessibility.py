@@ -206,3 +206,29 @@ def test_an_edge_in_edges_is_named_by_where_it_is(server, chromium):
     ):
         assert page.get_by_role("button", name=name, exact=True).count() == 1, name
     context.close()
+
+
+@pytest.mark.parametrize("key", ["Enter", " "])
+def test_a_game_card_chosen_by_keyboard_takes_the_focus_to_the_form(server, chromium, key):
+    """Enter or Space on a game card chooses it (``aria-pressed`` says which card is
+    chosen) and moves the focus, with the page, to the form's game, then Tab to the
+    opponent and Play: at phone width the card is scrolled out of sight."""
+    context = chromium.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(f"{server.url}/")
+    page.wait_for_selector(".game-card")
+    while page.evaluate("document.activeElement.dataset.game") != "erd":
+        page.keyboard.press("Tab")
+    page.keyboard.press(key)
+    assert page.evaluate("[document.activeElement.id, document.activeElement.value]") == [
+        "game",
+        "erd",
+    ]
+    pressed = page.eval_on_selector_all(
+        ".game-card", "cards => cards.map(c => [c.dataset.game, c.getAttribute('aria-pressed')])"
+    )
+    assert [game for game, on in pressed if on == "true"] == ["erd"], pressed
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "create-button"
+    context.close()

@@ -118,7 +118,10 @@ function drawSeats() {
 function drawForm() {
   const game = chosenGame();
   $("game-summary").textContent = game.summary;
-  for (const card of document.querySelectorAll(".game-card")) card.classList.toggle("picked", card.dataset.game === game.name);
+  for (const card of document.querySelectorAll(".game-card")) {
+    card.classList.toggle("picked", card.dataset.game === game.name);
+    card.setAttribute("aria-pressed", String(card.dataset.game === game.name));
+  }
   const box = $("options");
   // A data option is offered only where the server has content sets for the game.
   const offered = game.options.filter((option) => !option.data || game.content_sets.length);
@@ -312,7 +315,15 @@ async function learn(game, button) {
 
 async function setUp() {
   catalogue = await api("/api/games");
-  const choose = (g) => { $("game").value = g.name; drawForm(); $("create-panel").scrollIntoView({ behavior: "smooth" }); };
+  // The page scrolls to the form, and the focus goes with it, to the game now chosen (a
+  // screen reader says which; Tab goes on to the opponent and Play): left on the card, it
+  // would be out of sight, and the player would Tab past every other card to reach Play.
+  const choose = (g) => {
+    $("game").value = g.name;
+    drawForm();
+    $("game").focus({ preventScroll: true });
+    $("create-panel").scrollIntoView({ behavior: "smooth" });
+  };
   // A card is a button for the keyboard too: Tab reaches it, Enter or Space chooses it.
   // Beside each card (not inside it: a button in a button), "Learn to play" for the games
   // with a tutorial: the same few words under every card (a game's whole title would wrap
