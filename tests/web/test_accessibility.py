@@ -161,7 +161,8 @@ def test_nothing_keeps_moving_for_a_player_who_asks_for_less_motion(server, chro
         context.close()
 
 
-ANNOUNCED = "document.getElementById('announce').textContent"
+ANNOUNCED = "(document.querySelector('#announce p:last-child')?.textContent ?? '')"
+"""What the live region said last (each announcement is a paragraph of its own)."""
 
 
 def test_a_screen_reader_is_told_the_opponents_move_its_turn_and_the_result(server, chromium):
@@ -176,15 +177,15 @@ def test_a_screen_reader_is_told_the_opponents_move_its_turn_and_the_result(serv
     assert page.text_content("#announce") == ""  # the first state: the player reads the page
     page.fill("#notation", page.text_content("#legal .legal-move"))
     page.press("#notation", "Enter")
-    page.wait_for_function(f"{ANNOUNCED}.endsWith('Your move')", timeout=20_000)
-    said = page.text_content("#announce")
+    page.wait_for_function(f"{ANNOUNCED}.endsWith('Your move.')", timeout=20_000)
+    said = page.evaluate(ANNOUNCED)
     blue = page.text_content("#log li:last-child").strip()
-    assert said == f"{blue}. Your move" and blue.startswith("Blue"), said
+    assert said == f"{blue}. Your move." and blue.startswith("Blue"), said
     page.focus("#resign")
     page.keyboard.press("Enter")
     page.keyboard.press("Enter")  # the button asks once more
     page.wait_for_function(f"{ANNOUNCED}.startsWith('Game over')", timeout=20_000)
-    said = page.text_content("#announce")
+    said = page.evaluate(ANNOUNCED)
     assert said.startswith("Game over: Blue") and " resigned). Red " in said, said
     assert page.evaluate("document.activeElement.matches('#end .end-title')")
     page.keyboard.press("Tab")  # on from the end box: its Rematch button
@@ -231,4 +232,17 @@ def test_a_game_card_chosen_by_keyboard_takes_the_focus_to_the_form(server, chro
     page.keyboard.press("Tab")
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.id") == "create-button"
+    context.close()
+
+
+def test_a_screen_reader_is_told_erds_combat(server, chromium):
+    """Erd's combat is drawn, not logged: the live region says its outcome after the
+    computer's allocation, once both have chosen (the computer's next choice may follow)."""
+    context, page = at_the_table(chromium, server, "erd", {}, (1280, 800))
+    page.wait_for_selector("#board .clickable")
+    page.fill("#notation", page.text_content("#legal .legal-move"))
+    page.press("#notation", "Enter")
+    combat = "#announce p:has-text('Combat in game 1, round 1: ')"
+    said = page.wait_for_selector(combat, state="attached", timeout=20_000).text_content()
+    assert said.startswith("Blue · ") and said.endswith("(both choose at once)."), said
     context.close()

@@ -65,9 +65,9 @@ def test_the_replay_is_stepped_by_keyboard_and_said_to_a_screen_reader(server, c
     for step in range(1, moves + 1):
         page.keyboard.press("Enter")
         page.wait_for_selector(f"body[data-step='{step}']")
-        said = f"move {step} / {moves}: {page.text_content('#log li:last-child').strip()}"
+        said = f"move {step} / {moves}: {page.text_content('#log li:last-child').strip()}."
         page.wait_for_function(
-            "(s) => document.getElementById('announce').textContent === s", arg=said
+            "(s) => document.querySelector('#announce p:last-child')?.textContent === s", arg=said
         )
     assert page.evaluate("document.activeElement.id") == "prev"
     page.keyboard.press("Shift+Tab")

@@ -3,7 +3,7 @@
 // cards; the match score. A seat builds its allocation by clicking Reserve cards into its
 // Rush and Defense piles; a card is offered only while some allocation in msg.legal still
 // contains the piles so far, and Confirm only for an allocation that is in msg.legal.
-import { clickable, counted, gameStyle, html, svg } from "../js/draw.js";
+import { clickable, counted, gameStyle, html, sentence, svg } from "../js/draw.js";
 
 const KINDS = ["H", "L", "D"];
 const NAMES = { H: "Heavy", L: "Light", D: "Decoy" };
@@ -183,7 +183,9 @@ function drawEndings(wrap, view) {
   const last = games[games.length - 1];
   if (c && c.ending && c.game === last.game) {
     const next = result.over ? "" : ` Game ${view.game_number} starts from full Reserves.`;
-    html("p", { class: "erd-ending", role: "status" }, box, `Game ${last.game} is over: ${c.ending}.${next}`);
+    // No live region of its own (drawn anew at every redraw, it would be said again and
+    // again): the page's live region says the combat that ended the game (news()).
+    html("p", { class: "erd-ending" }, box, `Game ${last.game} is over: ${c.ending}.${next}`);
   }
   if (games.length > 1 || !(c && c.ending)) {
     const list = html("ol", { class: "erd-games" }, box);
@@ -283,6 +285,17 @@ function combatNotes(view, seats, top, bottom, narrow) {
   const ended = ((view.result || {}).games || []).find((g) => g.game === c.game && c.ending);
   return [outcome, ...(narrow ? broke : []), ...(c.escalation ? ["Escalation!"] : []),
     ...(ended ? [`game ${c.game} over: ${ended.reason_text}`] : [])];
+}
+
+/** What a screen reader is told of a new state beside the log's lines (the game page's
+ * live region): a combat just fought, its outcome and a game it ended, which the picture
+ * draws but the log does not write. */
+export function news(before, now) {
+  const c = now.view.last_combat;
+  const was = before.view.last_combat;
+  if (!c || (was && was.game === c.game && was.round === c.round)) return "";
+  const notes = combatNotes(now.view, now.view.seats || now.seat_names, 1, 0, true);
+  return `Combat in game ${c.game}, round ${c.round}: ${notes.map(sentence).join(" ")}`;
 }
 
 /** The notes as lines that fit inside the combat band: notes joined by " · " while they

@@ -1,7 +1,7 @@
 // What every page shares: building elements, calling the REST API, toasts, and the
 // words for seats, scores and results (so the game page and the replay say the same).
 
-import { gameStyle } from "./draw.js";
+import { gameStyle, sentence } from "./draw.js";
 
 /** A new element: el("div", {class: "x", onclick: f}, child, "text", ...). */
 export function el(tag, attrs = {}, ...children) {
@@ -45,13 +45,16 @@ export function toast(text, kind = "info") {
   setTimeout(() => item.remove(), kind === "error" ? 6000 : 3500);
 }
 
-/** Says text in the page's live region (#announce, read by screen readers, not shown),
- * emptied first so that the same words twice ("Your move") are said twice. */
-export function announce(text) {
+/** Says sentences in the page's live region (#announce, read by screen readers, not
+ * shown), each call a paragraph of its own: added, not put in place of the last, so that two
+ * states a moment apart are both said, and the same words twice ("Your move.") twice. The
+ * last few are kept. */
+export function announce(...parts) {
   const region = document.getElementById("announce");
+  const text = parts.filter(Boolean).map(sentence).join(" ");
   if (!text || !region) return;
-  region.textContent = "";
-  setTimeout(() => { region.textContent = text; }, 50);
+  region.append(el("p", {}, text));
+  while (region.childElementCount > 3) region.firstElementChild.remove();
 }
 
 /** Who plays a seat in plain words: "Ann", "Computer (hard)" (the server's label; never

@@ -10,6 +10,12 @@ export function counted(number, noun, plural = null) {
   return `${n.toLocaleString("en")} ${n === 1 ? noun : plural || `${noun}s`}`;
 }
 
+/** Text as a sentence, for a screen reader to pause after: a full stop added unless it
+ * ends with one (or "!" or "?"). */
+export function sentence(text) {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
 /** An SVG element with attributes, appended to parent; text becomes its content. */
 export function svg(tag, attrs = {}, parent = null, text = null) {
   const node = document.createElementNS(SVG_NS, tag);

@@ -182,7 +182,7 @@ function receive(message) {
       deadlinesAt = performance.now();
       seatsAt = deadlinesAt;
       draw();
-      announce(news(before.msg, before.log));
+      announce(...news(before.msg, before.log));
       break;
     case "presence":
       if (msg) {
@@ -217,19 +217,22 @@ function receive(message) {
   }
 }
 
-/** What a screen reader is told of the state just received, which the picture shows but
- * does not say: the moves of others since the last state (and the choices a simultaneous
- * decision reveals), in the log's words; that it is this seat's turn; how the match ended.
- * Nothing for the first state of a page (the player reads the page) or the seat's own move. */
+/** The sentences a screen reader is told of the state just received, which the picture
+ * shows but does not say: the moves of others since the last state (and the choices a
+ * simultaneous decision reveals), in the log's words; what the game's module adds (its
+ * news()); that it is this seat's turn; how the match ended. None for the first state of a
+ * page (the player reads the page) or for the seat's own move. */
 function news(was, wasLog) {
-  if (!was) return "";
+  if (!was) return [];
   const known = new Map(wasLog.map((e) => [e.n, e.text]));
   const told = log.filter((e) => e.seat !== msg.seat
     && (e.n > was.seq || (known.get(e.n) === null && e.text !== null)));
   const parts = told.map((e) => logItems(msg, [e])[0].textContent.trim());
+  // What the game's picture draws of the new state but the log does not write (Erd's combat).
+  if (module && typeof module.news === "function") parts.push(module.news(was, msg));
   if (msg.status === "finished" && was.status !== "finished") parts.push(endWords(msg));
   else if (msg.legal.length && (!was.legal.length || was.decision !== msg.decision)) parts.push(turnText());
-  return parts.join(". ");
+  return parts;
 }
 
 // The seat that asks for the rematch hears of it twice (the reply, and the server's message
