@@ -15,6 +15,7 @@ Registered as ``meeple/<game>-v0`` in PettingZoo's registry (``pettingzoo.make``
 
 from __future__ import annotations
 
+import random
 import secrets
 from collections.abc import Mapping
 from typing import Any
@@ -108,6 +109,7 @@ class _MeepleSpaces:
             a: spaces.Discrete(self.game.num_actions) for a in self.possible_agents
         }
         self.state: State[Any] | None = None
+        self._seeds: random.Random | None = None
 
     def observation_space(self, agent: str) -> spaces.Space:
         """The same Dict space for every agent (cached)."""
@@ -118,7 +120,16 @@ class _MeepleSpaces:
         return self.action_spaces[agent]
 
     def _new_state(self, seed: int | None) -> None:
-        self.seed_used = seed if seed is not None else secrets.randbelow(2**31)
+        """A new game from ``seed``; without one, from the stream the last seeded reset
+        started (Gymnasium's and PettingZoo's convention: ``reset(seed=s)`` then ``reset()``
+        replays the same games), or a fresh seed if no reset was ever seeded."""
+        if seed is not None:
+            self._seeds = random.Random(int(seed))
+            self.seed_used = seed
+        elif self._seeds is not None:
+            self.seed_used = self._seeds.randrange(2**31)
+        else:
+            self.seed_used = secrets.randbelow(2**31)
         self.state = self.game.new_game(self.seed_used)
 
     def _observe(self, player: int) -> dict[str, np.ndarray]:
