@@ -456,6 +456,24 @@ def test_the_single_seat_env_passes_gymnasium_s_check(game):
         check_env(env)
 
 
+def test_the_games_are_in_gymnasium_s_registry():
+    """``gymnasium.make`` and ``make_vec`` make every game by its id, with its options, and
+    the checker ``make`` adds finds nothing to warn of."""
+    import gymnasium
+
+    for game in GAMES:
+        assert gymnasium.spec(f"meeple/{game}-v0").kwargs == {"game": game}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        env = gymnasium.make("meeple/edges-v0", board="2x3", opponents=["greedy"])
+        _, info = env.reset(seed=1)
+        env.step(int(info["action_mask"].argmax()))
+    assert env.unwrapped.game.options.board == "2x3"
+    vector = gymnasium.make_vec("meeple/edges-v0", num_envs=2, board="2x3")
+    observations, info = vector.reset(seed=0)
+    assert observations.shape == (2, 273) and info["action_mask"].shape == (2, 54)
+
+
 def test_the_single_seat_env_refuses_an_unknown_illegal_action_rule():
     """A misspelt ``illegal_action`` was taken as "lose" without a word."""
     with pytest.raises(MeepleError, match="illegal_action must be one of 'lose', 'raise'"):

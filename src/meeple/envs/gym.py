@@ -7,7 +7,8 @@ batched environment's designed observation (``"designed"``; :mod:`meeple.envs.ob
 the action an integer action id, and ``info["action_mask"]`` (also ``action_masks()``, as
 masked PPO expects) says which ids are legal; an illegal id loses the game (reward -1), or raises
 with ``illegal_action="raise"``. The reward is the game's return for the learner at the
-end (1 win, -1 loss, 0 draw), 0 before.
+end (1 win, -1 loss, 0 draw), 0 before. Importing the module registers every game with
+Gymnasium as ``meeple/<game>-v0`` (``gymnasium.make``).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from meeple.agents import make_agent
 from meeple.core.agent import Agent, Observation
 from meeple.core.errors import IllegalAction, MeepleError
 from meeple.core.game import State
-from meeple.core.registry import make
+from meeple.core.registry import games, make
 from meeple.core.rng import derive_seed
 from meeple.core.words import counted
 from meeple.envs.observation import ObservationKind, observation_for
@@ -137,3 +138,13 @@ class MeepleGymEnv(gymnasium.Env):
         """The game's text board from the agent's seat: returned (``render_mode="ansi"``) or
         printed (``"human"``, returning None)."""
         return render_board(self.render_mode, self.state, self.seat)
+
+
+def register_all() -> None:
+    """Put every game in Gymnasium's registry as ``meeple/<game>-v0``, so that
+    ``gymnasium.make("meeple/edges-v0", board="2x3")`` and ``gymnasium.make_vec`` make it."""
+    for info in games():
+        gymnasium.register(f"meeple/{info.name}-v0", MeepleGymEnv, kwargs={"game": info.name})
+
+
+register_all()
