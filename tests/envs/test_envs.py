@@ -42,12 +42,12 @@ def test_pettingzoo_s_own_tests_pass(game):
 
 
 def _first_legal_games(env, seeds):
-    """The agents and actions of a game per entry of ``seeds`` (None: ``reset()``
-    unseeded), each seat playing its last legal id."""
+    """The seed and the agents and actions of a game per entry of ``seeds`` (None:
+    ``reset()`` unseeded), each seat playing its last legal id."""
     games = []
     for seed in seeds:
         env.reset(seed=seed)
-        moves = []
+        moves = [env.unwrapped.seed_used]
         for agent in env.agent_iter():
             observation, _, terminated, truncated, _ = env.last()
             legal = observation["action_mask"].nonzero()[0]
@@ -65,7 +65,11 @@ def test_an_unseeded_reset_after_a_seeded_one_replays():
     first = _first_legal_games(mpz.env("edges", board="2x3"), seeds)
     again = _first_legal_games(mpz.env("edges", board="2x3"), seeds)
     assert first == again
-    assert first[1] != first[2]  # each unseeded reset is a new game of the stream
+    assert first[1][0] != first[2][0]  # each unseeded reset is a new game of the stream
+    # a seed the games take (text too) starts a stream as well, NumPy's integers as ints
+    words = mpz.env("edges", board="2x3")
+    assert _first_legal_games(words, ["x", None]) == _first_legal_games(words, ["x", None])
+    assert _first_legal_games(words, [np.int64(3), None])[1] == first[1]
     parallel = [mpz.parallel_env("triangle-clock") for _ in range(2)]
     for p in parallel:
         p.reset(seed=5)
