@@ -77,6 +77,23 @@ def test_an_unseeded_reset_after_a_seeded_one_replays():
     assert np.array_equal(first_obs, again_obs)
 
 
+def test_playing_before_a_reset_or_as_no_agent_is_refused_in_one_line():
+    """Before ``reset()`` step and last raised AttributeError (no ``agent_selection``), the
+    parallel step a bare AssertionError; an unknown agent a KeyError; the single-seat env's
+    action None a TypeError."""
+    aec, parallel = mpz.env("edges", board="2x3"), mpz.parallel_env("erd")
+    gym = MeepleGymEnv("edges", board="2x3")
+    for call in (lambda: aec.step(0), aec.last, lambda: parallel.step({}), lambda: gym.step(0)):
+        with pytest.raises(MeepleError, match=r"^there is no game yet: call reset\(\) before"):
+            call()
+    aec.reset(seed=1)
+    with pytest.raises(MeepleError, match=r"^there is no agent 'bob'; agents: player_0, player_1$"):
+        aec.observe("bob")
+    gym.reset(seed=1)
+    with pytest.raises(IllegalAction, match=r"^an action is an integer id, not None$"):
+        gym.step(None)
+
+
 def test_ansi_rendering_returns_the_board_as_text():
     """render_mode="ansi" gives the game's terminal board (render_test only checks the type:
     every render was an empty string, rich's capture leaving nothing to export)."""

@@ -27,7 +27,13 @@ from meeple.core.registry import games, make
 from meeple.core.rng import derive_seed
 from meeple.core.words import counted
 from meeple.envs.observation import ObservationKind, observation_for
-from meeple.envs.pettingzoo import RENDER_MODES, check_render_mode, render_board
+from meeple.envs.pettingzoo import (
+    RENDER_MODES,
+    action_id_of,
+    check_render_mode,
+    render_board,
+    started,
+)
 
 
 class MeepleGymEnv(gymnasium.Env):
@@ -116,16 +122,16 @@ class MeepleGymEnv(gymnasium.Env):
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """The learner plays ``action``; the others answer until it is its turn again."""
-        state = self.state
-        assert state is not None, "call reset() first"
+        state = started(self.state)
+        action = action_id_of(action)
         legal = state.legal_action_ids(self.seat)
-        if int(action) not in legal:
+        if action not in legal:
             if self.illegal_action == "raise":
                 raise IllegalAction(f"action {action} is not legal now; legal ids: {legal[:20]}")
             # The usual convention for learners that ignore the mask: the game is lost.
             observation, info = self._observation()
-            return observation, -1.0, True, False, {**info, "illegal_action": int(action)}
-        self.state = state.apply(self.seat, self.game.action_from_id(int(action)))
+            return observation, -1.0, True, False, {**info, "illegal_action": action}
+        self.state = state.apply(self.seat, self.game.action_from_id(action))
         self._others_play()
         over = self.state.is_over
         reward = float(self.state.returns[self.seat]) if over else 0.0
