@@ -384,6 +384,16 @@ def test_openspiel_refuses_a_seed_outside_the_chance_outcomes():
     assert not state.is_chance_node()
 
 
+def test_chance_outcomes_are_refused_past_the_chance_node():
+    """As OpenSpiel's own games do (``CHECK_TRUE(IsChanceNode())``): every seed was listed
+    at every node, so an algorithm testing for chance by its outcomes saw chance everywhere."""
+    state = pyspiel.load_game("python_meeple_edges(board=2x3,seeds=10)").new_initial_state()
+    assert len(state.chance_outcomes()) == 10
+    state.apply_action(3)
+    with pytest.raises(pyspiel.SpielError, match=r"^chance_outcomes\(\) is asked at a chance"):
+        state.chance_outcomes()
+
+
 def test_asking_for_an_information_state_tensor_is_refused():
     """The type says there is none; the perfect-recall observer handed out the observation
     tensor (the present view, no recall) under that name."""
