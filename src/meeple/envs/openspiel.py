@@ -283,7 +283,7 @@ class MeepleSpielState(pyspiel.State):
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """Every seed, equally likely; SpielError past the start, as OpenSpiel's own games
-        refuse it at a node that is not a chance node (every seed was returned there)."""
+        refuse it off a chance node (an algorithm may test for chance by its outcomes)."""
         if self.inner is not None:
             raise pyspiel.SpielError(
                 "chance_outcomes() is asked at a chance node only: this game's one chance "

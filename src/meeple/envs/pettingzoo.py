@@ -86,8 +86,8 @@ def text_board(state: State[Any], player: int | None = None) -> str:
 
 
 def started(state: State[Any] | None) -> State[Any]:
-    """The game being played, or MeepleError before the first ``reset()`` (an attribute or
-    assertion error said nothing of what to do)."""
+    """The game being played; before the first ``reset()`` a MeepleError saying what to
+    call, where PettingZoo's own code would fail on an attribute not yet set."""
     if state is None:
         raise MeepleError("there is no game yet: call reset() before step(), last() or observe()")
     return state
