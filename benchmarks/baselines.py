@@ -46,6 +46,7 @@ from rich.table import Table
 import meeple
 from meeple.agents.levels import DESIGNER_LEVEL, LEVEL_NAMES, level_spec
 from meeple.agents.spec import parse_spec
+from meeple.core.errors import MeepleError
 from meeple.core.game import Game
 from meeple.lab.metrics import pairwise_results
 from meeple.lab.run import RunSpec, execute
@@ -261,7 +262,10 @@ def main() -> None:
             sys.exit(f"{name!r} is not a game; choose from {', '.join(names)}")
     if args.games < 1 or args.hard_games < 1:
         parser.error("--games and --hard-games take a whole number of at least 1")
-    store = ResultStore(args.db)
+    try:
+        store = ResultStore(args.db)
+    except MeepleError as error:  # a bad URL or an unreachable server: one line, no traceback
+        sys.exit(f"--db: {error}")
     command = shlex.join([os.path.relpath(sys.executable), *sys.argv])
     console = Console()
     scores: list[PairScore] = []

@@ -379,3 +379,16 @@ def test_a_pair_is_scored_from_the_first_agents_side_and_resumes(tmp_path):
     assert (again.wins, again.draws, again.losses) == (score.wins, score.draws, score.losses)
     rows = bench.markdown_rows([score])
     assert rows[2].startswith("| edges | `easy = greedy` | `random` | 4 | ")
+
+
+def test_a_database_path_that_is_not_a_url_is_refused_in_one_line():
+    """``--db results.db`` (a path, not ``sqlite:///...``) ended in a StoreError traceback."""
+    run = subprocess.run(
+        [sys.executable, "benchmarks/baselines.py", "--only", "edges", "--db", "x.db"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 1
+    assert run.stderr.startswith("--db: 'x.db' is not a database URL; write sqlite:///")
+    assert len(run.stderr.splitlines()) == 1

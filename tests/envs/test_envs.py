@@ -41,6 +41,59 @@ def test_pettingzoo_s_own_tests_pass(game):
     render_test(lambda render_mode="ansi": mpz.env(game, render_mode=render_mode))
 
 
+def _first_legal_games(env, seeds):
+    """The seed and the agents and actions of a game per entry of ``seeds`` (None:
+    ``reset()`` unseeded), each seat playing its last legal id."""
+    games = []
+    for seed in seeds:
+        env.reset(seed=seed)
+        moves = [env.unwrapped.seed_used]
+        for agent in env.agent_iter():
+            observation, _, terminated, truncated, _ = env.last()
+            legal = observation["action_mask"].nonzero()[0]
+            action = None if terminated or truncated else int(legal[-1])
+            moves.append((agent, action))
+            env.step(action)
+        games.append(moves)
+    return games
+
+
+def test_an_unseeded_reset_after_a_seeded_one_replays():
+    """``reset(seed=s)`` then ``reset()`` replays the same games, as in Gymnasium and
+    PettingZoo (the unseeded reset drew a fresh seed from the system)."""
+    seeds = [3, None, None]
+    first = _first_legal_games(mpz.env("edges", board="2x3"), seeds)
+    again = _first_legal_games(mpz.env("edges", board="2x3"), seeds)
+    assert first == again
+    assert first[1][0] != first[2][0]  # each unseeded reset is a new game of the stream
+    # a seed the games take (text too) starts a stream as well, NumPy's integers as ints
+    words = mpz.env("edges", board="2x3")
+    assert _first_legal_games(words, ["x", None]) == _first_legal_games(words, ["x", None])
+    assert _first_legal_games(words, [np.int64(3), None])[1] == first[1]
+    parallel = [mpz.parallel_env("triangle-clock") for _ in range(2)]
+    for p in parallel:
+        p.reset(seed=5)
+    first_obs, again_obs = (p.reset()[0]["player_0"]["observation"] for p in parallel)
+    assert np.array_equal(first_obs, again_obs)
+
+
+def test_playing_before_a_reset_or_as_no_agent_is_refused_in_one_line():
+    """Before ``reset()`` step and last raised AttributeError (no ``agent_selection``), the
+    parallel step a bare AssertionError; an unknown agent a KeyError; the single-seat env's
+    action None a TypeError."""
+    aec, parallel = mpz.env("edges", board="2x3"), mpz.parallel_env("erd")
+    gym = MeepleGymEnv("edges", board="2x3")
+    for call in (lambda: aec.step(0), aec.last, lambda: parallel.step({}), lambda: gym.step(0)):
+        with pytest.raises(MeepleError, match=r"^there is no game yet: call reset\(\) before"):
+            call()
+    aec.reset(seed=1)
+    with pytest.raises(MeepleError, match=r"^there is no agent 'bob'; agents: player_0, player_1$"):
+        aec.observe("bob")
+    gym.reset(seed=1)
+    with pytest.raises(IllegalAction, match=r"^an action is an integer id, not None$"):
+        gym.step(None)
+
+
 def test_ansi_rendering_returns_the_board_as_text():
     """render_mode="ansi" gives the game's terminal board (render_test only checks the type:
     every render was an empty string, rich's capture leaving nothing to export)."""
@@ -331,6 +384,16 @@ def test_openspiel_refuses_a_seed_outside_the_chance_outcomes():
     assert not state.is_chance_node()
 
 
+def test_chance_outcomes_are_refused_past_the_chance_node():
+    """As OpenSpiel's own games do (``CHECK_TRUE(IsChanceNode())``): every seed was listed
+    at every node, so an algorithm testing for chance by its outcomes saw chance everywhere."""
+    state = pyspiel.load_game("python_meeple_edges(board=2x3,seeds=10)").new_initial_state()
+    assert len(state.chance_outcomes()) == 10
+    state.apply_action(3)
+    with pytest.raises(pyspiel.SpielError, match=r"^chance_outcomes\(\) is asked at a chance"):
+        state.chance_outcomes()
+
+
 def test_asking_for_an_information_state_tensor_is_refused():
     """The type says there is none; the perfect-recall observer handed out the observation
     tensor (the present view, no recall) under that name."""
@@ -422,6 +485,24 @@ def test_the_single_seat_env_passes_gymnasium_s_check(game):
     with warnings.catch_warnings():
         warnings.simplefilter("error", UserWarning)
         check_env(env)
+
+
+def test_the_games_are_in_gymnasium_s_registry():
+    """``gymnasium.make`` and ``make_vec`` make every game by its id, with its options, and
+    the checker ``make`` adds finds nothing to warn of."""
+    import gymnasium
+
+    for game in GAMES:
+        assert gymnasium.spec(f"meeple/{game}-v0").kwargs == {"game": game}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        env = gymnasium.make("meeple/edges-v0", board="2x3", opponents=["greedy"])
+        _, info = env.reset(seed=1)
+        env.step(int(info["action_mask"].argmax()))
+    assert env.unwrapped.game.options.board == "2x3"
+    vector = gymnasium.make_vec("meeple/edges-v0", num_envs=2, board="2x3")
+    observations, info = vector.reset(seed=0)
+    assert observations.shape == (2, 273) and info["action_mask"].shape == (2, 54)
 
 
 def test_the_single_seat_env_refuses_an_unknown_illegal_action_rule():

@@ -96,6 +96,21 @@ def test_a_run_replays_from_its_seed() -> None:
         assert np.array_equal(a, b)
 
 
+def test_a_reset_takes_a_seed_per_game_as_gymnasium_s_vector_envs_do() -> None:
+    """A list, tuple or array of seeds seeds game by game (an array was read as one seed
+    and added to ``k``), None in it is drawn (it raised a TypeError), and a seed that is not
+    a whole number is refused in one line."""
+    env = MeepleVectorEnv("edges", num_envs=3, board="2x3")
+    for seeds in ([4, 9, 2], (4, 9, 2), np.array([4, 9, 2])):
+        assert env.reset(seed=seeds)[1]["seed"].tolist() == [4, 9, 2]
+    assert env.reset(seed=np.int64(4))[1]["seed"].tolist() == [4, 5, 6]
+    drawn = env.reset(seed=[4, None, 2])[1]["seed"]
+    assert drawn[0] == 4 and drawn[2] == 2
+    for wrong in (1.5, [4, 9.5, 2], "4"):
+        with pytest.raises(MeepleError, match="seed must be a whole number, or a list of 3 seeds"):
+            env.reset(seed=wrong)
+
+
 def test_an_illegal_action_is_refused_before_any_game_moves() -> None:
     """One illegal id among legal ones: IllegalAction naming the game, nothing changed."""
     env = MeepleVectorEnv("edges", num_envs=4, board="2x2")

@@ -7,7 +7,8 @@ batched environment's designed observation (``"designed"``; :mod:`meeple.envs.ob
 the action an integer action id, and ``info["action_mask"]`` (also ``action_masks()``, as
 masked PPO expects) says which ids are legal; an illegal id loses the game (reward -1), or raises
 with ``illegal_action="raise"``. The reward is the game's return for the learner at the
-end (1 win, -1 loss, 0 draw), 0 before.
+end (1 win, -1 loss, 0 draw), 0 before. Importing the module registers every game with
+Gymnasium as ``meeple/<game>-v0`` (``gymnasium.make``).
 """
 
 from __future__ import annotations
@@ -22,11 +23,17 @@ from meeple.agents import make_agent
 from meeple.core.agent import Agent, Observation
 from meeple.core.errors import IllegalAction, MeepleError
 from meeple.core.game import State
-from meeple.core.registry import make
+from meeple.core.registry import games, make
 from meeple.core.rng import derive_seed
 from meeple.core.words import counted
 from meeple.envs.observation import ObservationKind, observation_for
-from meeple.envs.pettingzoo import RENDER_MODES, check_render_mode, render_board
+from meeple.envs.pettingzoo import (
+    RENDER_MODES,
+    action_id_of,
+    check_render_mode,
+    render_board,
+    started,
+)
 
 
 class MeepleGymEnv(gymnasium.Env):
@@ -115,16 +122,16 @@ class MeepleGymEnv(gymnasium.Env):
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """The learner plays ``action``; the others answer until it is its turn again."""
-        state = self.state
-        assert state is not None, "call reset() first"
+        state = started(self.state)
+        action = action_id_of(action)
         legal = state.legal_action_ids(self.seat)
-        if int(action) not in legal:
+        if action not in legal:
             if self.illegal_action == "raise":
                 raise IllegalAction(f"action {action} is not legal now; legal ids: {legal[:20]}")
             # The usual convention for learners that ignore the mask: the game is lost.
             observation, info = self._observation()
-            return observation, -1.0, True, False, {**info, "illegal_action": int(action)}
-        self.state = state.apply(self.seat, self.game.action_from_id(int(action)))
+            return observation, -1.0, True, False, {**info, "illegal_action": action}
+        self.state = state.apply(self.seat, self.game.action_from_id(action))
         self._others_play()
         over = self.state.is_over
         reward = float(self.state.returns[self.seat]) if over else 0.0
@@ -137,3 +144,13 @@ class MeepleGymEnv(gymnasium.Env):
         """The game's text board from the agent's seat: returned (``render_mode="ansi"``) or
         printed (``"human"``, returning None)."""
         return render_board(self.render_mode, self.state, self.seat)
+
+
+def register_all() -> None:
+    """Put every game in Gymnasium's registry as ``meeple/<game>-v0``, so that
+    ``gymnasium.make("meeple/edges-v0", board="2x3")`` and ``gymnasium.make_vec`` make it."""
+    for info in games():
+        gymnasium.register(f"meeple/{info.name}-v0", MeepleGymEnv, kwargs={"game": info.name})
+
+
+register_all()

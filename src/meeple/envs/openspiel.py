@@ -282,7 +282,13 @@ class MeepleSpielState(pyspiel.State):
         return sorted(self.inner.legal_action_ids(player))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """Every seed, equally likely."""
+        """Every seed, equally likely; SpielError past the start, as OpenSpiel's own games
+        refuse it off a chance node (an algorithm may test for chance by its outcomes)."""
+        if self.inner is not None:
+            raise pyspiel.SpielError(
+                "chance_outcomes() is asked at a chance node only: this game's one chance "
+                "node is its start, which draws the seed"
+            )
         p = 1.0 / self.seeds
         return [(k, p) for k in range(self.seeds)]
 

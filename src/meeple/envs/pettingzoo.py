@@ -15,6 +15,7 @@ Registered as ``meeple/<game>-v0`` in PettingZoo's registry (``pettingzoo.make``
 
 from __future__ import annotations
 
+import random
 import secrets
 from collections.abc import Mapping
 from typing import Any
@@ -27,6 +28,7 @@ from rich.console import Console
 from meeple.core.errors import IllegalAction, MeepleError
 from meeple.core.game import Game, State
 from meeple.core.registry import games, make
+from meeple.core.rng import make_rng
 from meeple.envs.observation import ObservationKind, observation_for
 
 SIMULTANEOUS_GAMES = ("erd", "triangle-clock")
@@ -83,6 +85,22 @@ def text_board(state: State[Any], player: int | None = None) -> str:
     return capture.get()
 
 
+def started(state: State[Any] | None) -> State[Any]:
+    """The game being played; before the first ``reset()`` a MeepleError saying what to
+    call, where PettingZoo's own code would fail on an attribute not yet set."""
+    if state is None:
+        raise MeepleError("there is no game yet: call reset() before step(), last() or observe()")
+    return state
+
+
+def action_id_of(action: Any) -> int:
+    """``action`` as an integer id, or ``IllegalAction`` saying what an action is."""
+    try:
+        return int(action)
+    except (TypeError, ValueError):
+        raise IllegalAction(f"an action is an integer id, not {action!r}") from None
+
+
 class _MeepleSpaces:
     """What every meeple environment shares: the game, its spaces and its observation."""
 
@@ -108,6 +126,15 @@ class _MeepleSpaces:
             a: spaces.Discrete(self.game.num_actions) for a in self.possible_agents
         }
         self.state: State[Any] | None = None
+        self._seeds: random.Random | None = None
+
+    def _player(self, agent: str) -> int:
+        """The seat of ``agent``, or MeepleError naming the agents."""
+        if agent not in self._index:
+            raise MeepleError(
+                f"there is no agent {agent!r}; agents: {', '.join(self.possible_agents)}"
+            )
+        return self._index[agent]
 
     def observation_space(self, agent: str) -> spaces.Space:
         """The same Dict space for every agent (cached)."""
@@ -118,12 +145,20 @@ class _MeepleSpaces:
         return self.action_spaces[agent]
 
     def _new_state(self, seed: int | None) -> None:
-        self.seed_used = seed if seed is not None else secrets.randbelow(2**31)
+        """A new game from ``seed``; without one, from the stream the last seeded reset
+        started (Gymnasium's and PettingZoo's convention: ``reset(seed=s)`` then ``reset()``
+        replays the same games), or a fresh seed if no reset was ever seeded."""
+        if seed is not None:
+            self._seeds = make_rng(seed, "resets")
+            self.seed_used = seed
+        elif self._seeds is not None:
+            self.seed_used = self._seeds.randrange(2**31)
+        else:
+            self.seed_used = secrets.randbelow(2**31)
         self.state = self.game.new_game(self.seed_used)
 
     def _observe(self, player: int) -> dict[str, np.ndarray]:
-        state = self.state
-        assert state is not None, "call reset() first"
+        state = started(self.state)
         mask = np.zeros(self.game.num_actions, dtype=np.int8)
         if player in state.to_act:
             mask[state.legal_action_ids(player)] = 1
@@ -139,10 +174,7 @@ class _MeepleSpaces:
         """``action`` as an id legal for ``player`` now, or ``IllegalAction`` naming those."""
         state = self.state
         assert state is not None
-        try:
-            action_id = int(action)
-        except (TypeError, ValueError):
-            raise IllegalAction(f"an action is an integer id, not {action!r}") from None
+        action_id = action_id_of(action)
         legal = state.legal_action_ids(player)
         if action_id not in legal:
             raise IllegalAction(
@@ -193,10 +225,11 @@ class MeepleAEC(_MeepleSpaces, AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The agent's view, encoded, and the mask of its legal action ids."""
-        return self._observe(self._index[agent])
+        return self._observe(self._player(agent))
 
     def step(self, action: Any) -> None:
         """The selected agent takes ``action`` (an action id)."""
+        started(self.state)
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -213,6 +246,11 @@ class MeepleAEC(_MeepleSpaces, AECEnv):
         else:
             self.agent_selection = agent_name(state.to_act[0])
         self._accumulate_rewards()
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The selected agent's observation, reward, ends and info (PettingZoo's ``last``)."""
+        started(self.state)
+        return super().last(observe)
 
     def render(self) -> str | None:
         """The game's text board: returned (``render_mode="ansi"``) or printed
@@ -250,8 +288,7 @@ class MeepleParallel(_MeepleSpaces, ParallelEnv):
 
     def step(self, actions: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
         """Every seat to act moves (others' entries are ignored; their masks are empty)."""
-        state = self.state
-        assert state is not None
+        state = started(self.state)
         for player in state.to_act:
             agent = agent_name(player)
             if agent not in actions:
@@ -259,8 +296,7 @@ class MeepleParallel(_MeepleSpaces, ParallelEnv):
             self._checked(player, actions[agent])  # every seat's, before any seat moves
         for player in state.to_act:
             self._apply(player, actions[agent_name(player)])
-        state = self.state
-        assert state is not None
+        state = started(self.state)
         over = state.is_over
         rewards = {
             a: float(r) if over else 0.0 for a, r in zip(self.agents, state.returns, strict=True)

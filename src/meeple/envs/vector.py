@@ -37,6 +37,7 @@ moves. Only games whose compiled twin can step a batch are offered
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -51,6 +52,13 @@ from meeple.core.words import counted
 
 MAX_ENVS = 1 << 20
 """The most games one environment steps at once (a bound on the memory it takes)."""
+
+
+def _whole_number(value: object) -> int | None:
+    """``value`` as an int where it is a whole number (a NumPy one too, not a bool)."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        return None
+    return int(value)
 
 
 class MeepleVectorEnv(VectorEnv):
@@ -99,27 +107,49 @@ class MeepleVectorEnv(VectorEnv):
         }
 
     def reset(
-        self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
+        self,
+        *,
+        seed: int | Sequence[int | None] | np.ndarray | None = None,
+        options: dict[str, Any] | None = None,
     ) -> tuple[np.ndarray, dict[str, Any]]:
-        """Start every game: seeds ``seed + k`` (or one per game from a list; drawn when
-        None). Returns the observations and the info described in the module."""
-        super().reset(seed=seed if isinstance(seed, int) else None)
+        """Start every game: seeds ``seed + k``, or one per game from a list (or array) of
+        ``num_envs`` seeds, where None is drawn as Gymnasium's vector environments draw it;
+        drawn when None. Returns the observations and the info described in the module."""
+        start = _whole_number(seed)
+        super().reset(seed=start)
         if options:
             raise MeepleError("reset takes no options: a game's options are given when it is made")
         if seed is None:
             seeds = self.np_random.integers(0, 2**62, self.num_envs)
-        elif isinstance(seed, list):
-            if len(seed) != self.num_envs:
-                raise MeepleError(f"reset needs {counted(self.num_envs, 'seed')}, got {len(seed)}")
-            seeds = np.array(seed, dtype=np.int64)
+        elif start is not None:
+            seeds = start + np.arange(self.num_envs, dtype=np.int64)
         else:
-            seeds = seed + np.arange(self.num_envs, dtype=np.int64)
+            seeds = self._listed_seeds(seed)
         self._seeds[:] = seeds
         self._states[:] = self.rules.initials(self._seeds)
         self._started = True
         info = self._look()
         info["seed"] = self._seeds.copy()
         return self._obs.copy(), info
+
+    def _listed_seeds(self, seed: Any) -> np.ndarray:
+        """One seed per game from a list, tuple or array of whole numbers (None: drawn);
+        MeepleError saying what a seed may be otherwise."""
+        allowed = f"a whole number, or a list of {counted(self.num_envs, 'seed')} (None: drawn)"
+        if isinstance(seed, np.ndarray):
+            seed = seed.tolist()
+        if not isinstance(seed, list | tuple):
+            raise MeepleError(f"seed must be {allowed}, not {seed!r}")
+        if len(seed) != self.num_envs:
+            raise MeepleError(f"reset needs {counted(self.num_envs, 'seed')}, got {len(seed)}")
+        wrong = [s for s in seed if s is not None and _whole_number(s) is None]
+        if wrong:
+            raise MeepleError(f"seed must be {allowed}; {wrong[0]!r} is not a whole number")
+        drawn = self.np_random.integers(0, 2**62, self.num_envs)
+        return np.array(
+            [int(s) if s is not None else int(d) for s, d in zip(seed, drawn, strict=True)],
+            dtype=np.int64,
+        )
 
     def step(
         self, actions: Any, active: Any = None
