@@ -152,3 +152,25 @@ def test_a_broken_set_stops_the_server_from_starting_with_one_line_each(run, tmp
     assert "card WX02, field rock" in result.output
     assert "chess: not a game with data" in result.output
     assert "Traceback" not in result.output
+
+
+def test_a_content_folder_that_is_a_file_or_unreadable_is_one_line(run, tmp_path, monkeypatch):
+    from pathlib import Path
+
+    file = tmp_path / "cards.json"
+    file.write_text("{}")
+    db = f"sqlite:///{tmp_path / 's.db'}"
+    result = run("serve", "--content", str(file), "--db", db)
+    assert result.exit_code == 2, result.output
+    assert f"--content {file}: a file, not a folder" in result.output
+    folder = install(tmp_path)
+
+    def refused(self):
+        # What listing a folder of mode 0700 that another user owns raises (root reads all).
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "iterdir", refused)
+    result = run("serve", "--content", str(folder), "--db", db)
+    assert result.exit_code == 2, result.output
+    assert f"--content {folder}: cannot read {folder}: Permission denied" in result.output
+    assert "Traceback" not in result.output

@@ -298,6 +298,9 @@ def test_a_socket_past_its_address_s_rate_of_messages_is_closed_and_new_ones_ref
     assert "Traceback" not in log
     # One line each: the socket closed, the connection refused (it was two for a refusal).
     assert log.count("(rate_limited)") == 2, log
+    # Each names the address refused: whom an operator would block.
+    assert f"socket on {created['match']} from 127.0.0.1 closed (rate_limited)" in log, log
+    assert f"socket on {created['match']} from 127.0.0.1 refused (rate_limited)" in log, log
 
 
 def test_sockets_past_the_servers_connections_are_refused_whatever_the_address():

@@ -84,3 +84,41 @@ def test_an_ipv6_prefix_past_128_bits_is_explained(run):
     assert "error: --ipv6-prefix 129: an IPv6 address has 128 bits; give 32 to 128" in (
         result.output
     )
+
+
+@pytest.mark.parametrize("entry", ["127.0.0.l", "10.0.0.1/8", "proxy.internal"])
+def test_a_proxy_that_is_no_address_is_explained(run, entry):
+    # uvicorn keeps such an entry as a name no client's address equals: every client would
+    # be counted as the proxy, one share of the limits for everyone, with nothing said.
+    result = run("serve", "--forwarded-allow-ips", f"127.0.0.1, {entry}")
+    assert result.exit_code == 2, result.output
+    assert f"error: --forwarded-allow-ips: {entry!r} is not an IP address or network" in (
+        result.output
+    )
+    assert "Traceback" not in result.output
+
+
+def test_trusting_every_address_as_a_proxy_is_refused(run):
+    result = run("serve", "--forwarded-allow-ips", "*")
+    assert result.exit_code == 2, result.output
+    assert "would let any client name its own address" in result.output
+
+
+@pytest.mark.parametrize(
+    "flag", ["--max-agent-seconds", "--agent-margin-seconds", "--expire-idle-seconds"]
+)
+def test_an_infinite_time_limit_is_refused(run, flag):
+    # inf passes every lower bound, and a limit of inf is none: an agent thinking for ever.
+    result = run("serve", flag, "inf")
+    assert result.exit_code == 2, result.output
+    assert f"error: {flag} inf: input should be a finite number" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_negative_number_of_agent_workers_is_refused(run):
+    result = run("serve", "--agent-workers", "-1")
+    assert result.exit_code == 2, result.output
+    said = " ".join(result.output.replace("│", " ").split())  # typer boxes the error
+    assert "Invalid value for '--agent-workers': Input should be greater than or equal to 0" in (
+        said
+    )

@@ -62,6 +62,9 @@ def test_one_ipv6_network_shares_one_share_and_every_address_together_meets_the_
         refused = _create(server, "2001:db8:1:2:ffff::3")
         assert refused.status_code == 429, refused.text
         assert refused.json()["code"] == "too_many_open_matches"
+        # The log names the client the proxy forwarded, not the proxy.
+        refusal = "POST /api/matches from 2001:db8:1:2:ffff::3 refused (too_many_open_matches)"
+        assert refusal in server.log_path.read_text()
         assert _create(server, "2001:db8:1:3::1").status_code == 200  # another network
         # An IPv4 address written as IPv6 is that IPv4 address.
         assert _create(server, "10.0.0.1").status_code == 200

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import ipaddress
 import logging
 import os
 import socket
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from pydantic import ValidationError
 
 from meeple.core.errors import MeepleError
 from meeple.interfaces.console import console, fail
@@ -51,7 +53,9 @@ def serve_command(
     ] = None,
     agent_workers: Annotated[
         int | None,
-        typer.Option(help="processes that run agents' moves (default: one per core; 0: threads)"),
+        typer.Option(
+            help="processes that run agents' moves (default: one per core; 0: threads)", min=0
+        ),
     ] = None,
     open_browser: Annotated[
         bool, typer.Option("--open", help="open the lobby in a web browser once started")
@@ -309,8 +313,9 @@ def serve_command(
 
     if ipv6_prefix > 128:
         raise fail(f"--ipv6-prefix {ipv6_prefix}: an IPv6 address has 128 bits; give 32 to 128")
+    if forwarded_allow_ips is not None:
+        _check_proxies(forwarded_allow_ips)
     url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
-    _check_free(host, port)
     try:
         limits = ServerLimits(
             max_agent_seconds=max_agent_seconds,
@@ -345,6 +350,10 @@ def serve_command(
             expire_waiting_seconds=expire_waiting_seconds,
             expire_idle_seconds=expire_idle_seconds,
         )
+    except ValidationError as exc:
+        raise fail(_flag_problem(exc)) from None
+    _check_free(host, port)
+    try:
         _fit_open_files(limits.max_connections)
         app = create_app(
             db, agent_workers=agent_workers, base_url=url, limits=limits, content=content
@@ -391,6 +400,36 @@ def serve_command(
         raise fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     if not server.started:
         raise fail(f"the server did not start on {host}:{port} (the log above says why)")
+
+
+def _flag_problem(exc: ValidationError) -> str:
+    """A limit ServerLimits refuses (typer checks each flag's bounds first, so what is left
+    is an infinite time, which would lift the limit it sets) as one line naming its flag."""
+    error = exc.errors()[0]
+    flag = "--" + str(error["loc"][0]).replace("_", "-")
+    bounds = "give a number within its bounds (meeple serve --help)"
+    return f"{flag} {error['input']}: {error['msg'].lower()}; {bounds}"
+
+
+def _check_proxies(proxies: str) -> None:
+    """Fail unless every comma-separated entry of ``--forwarded-allow-ips`` is an IP address
+    or network. uvicorn keeps an entry it cannot read as a literal name that no client's
+    address ever equals: a typo would leave every client counted as the proxy, one address
+    sharing one share of the limits, with nothing said."""
+    for entry in (part.strip() for part in proxies.split(",")):
+        if entry == "*":
+            raise fail(
+                "--forwarded-allow-ips '*' would let any client name its own address and "
+                "escape the per-address limits; give the proxy's address or network "
+                "(127.0.0.1, 10.0.0.0/8)"
+            )
+        try:
+            ipaddress.ip_network(entry)  # an address is a network of one
+        except ValueError:
+            raise fail(
+                f"--forwarded-allow-ips: {entry!r} is not an IP address or network; give the "
+                "proxy's, comma-separated (127.0.0.1, 10.0.0.0/8, ::1)"
+            ) from None
 
 
 OTHER_FILES = 256

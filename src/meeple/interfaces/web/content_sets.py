@@ -39,7 +39,22 @@ class ContentSets:
         if folder is None:
             return
         if not folder.is_dir():
-            raise MeepleError(f"--content {folder}: no such folder")
+            what = "a file, not a folder" if folder.exists() else "no such folder"
+            raise MeepleError(f"--content {folder}: {what}; give the folder of <game>/<set>/")
+        try:
+            problems = self._install(folder)
+        except OSError as exc:  # a folder the server's user may not list
+            raise MeepleError(
+                f"--content {folder}: cannot read {exc.filename or folder}: {exc.strerror}; "
+                "give folders the server's user can read"
+            ) from None
+        if problems:
+            raise MeepleError(
+                "the content sets cannot be served:\n" + "\n".join(f"  {p}" for p in problems)
+            )
+
+    def _install(self, folder: Path) -> list[str]:
+        """Check and record every set under ``folder``; the problems found, one line each."""
         problems: list[str] = []
         for game_dir in sorted(p for p in folder.iterdir() if p.is_dir()):
             if game_dir.name not in data_games():
@@ -58,10 +73,7 @@ class ContentSets:
                 problems += found
                 if not found:
                     self.sets.setdefault(game_dir.name, {})[set_dir.name] = set_dir
-        if problems:
-            raise MeepleError(
-                "the content sets cannot be served:\n" + "\n".join(f"  {p}" for p in problems)
-            )
+        return problems
 
     def names(self, game: str) -> list[str]:
         """The sets installed for ``game``."""

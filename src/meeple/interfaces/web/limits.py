@@ -34,7 +34,8 @@ class ServerLimits(BaseModel):
     """The operator's limits; every field is a ``meeple serve`` flag (``--max-agent-...``,
     ``--expire-...``)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # An infinite limit is no limit: "inf" parses as a float, and would pass every bound.
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
     max_agent_seconds: float = Field(
         default=5.0, gt=0, description="an agent's time budget per move (seconds=)"

@@ -5,6 +5,7 @@ one given twice)."""
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 
 from fastapi.dependencies.models import Dependant
@@ -53,8 +54,23 @@ def refused(
     # A path is the client's to write (up to the HTTP parser's limit): the log line is
     # bounded whatever the client sends, as the message is.
     path = shorten(request.url.path, 200)
-    log.warning("%s %s refused (%s): %s", request.method, path, code, message[:200])
+    log.warning(
+        "%s %s from %s refused (%s): %s", request.method, path, who(request), code, message[:200]
+    )
     return JSONResponse({"error": message, "code": code}, status_code=status, headers=headers)
+
+
+def who(connection: HTTPConnection) -> str:
+    """The client's address for a log line: whom an operator would block or ask about a
+    refusal (behind a proxy named by ``--forwarded-allow-ips``, the address it forwarded).
+    A proxy may pass on what its client wrote: anything but an address is quoted and cut."""
+    host = connection.client.host if connection.client else None
+    if not host:
+        return "an unknown address"
+    try:
+        return str(ipaddress.ip_address(host))
+    except ValueError:
+        return shorten(repr(host), 60)
 
 
 def declared_query_only(connection: HTTPConnection) -> None:

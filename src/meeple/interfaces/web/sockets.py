@@ -36,7 +36,7 @@ from meeple.interfaces.web.protocol import (
     client_message,
 )
 from meeple.interfaces.web.quotas import ClientQuotas, QuotaExceeded
-from meeple.interfaces.web.refusals import validation_text
+from meeple.interfaces.web.refusals import validation_text, who
 
 # The server's own logger, as app.py's: a socket's lines read as they did there.
 log = logging.getLogger("meeple.server")
@@ -154,12 +154,16 @@ async def _serve_hello(
             try:
                 count()  # a bad message too: it costs a line of the log
             except QuotaExceeded as exc:
-                log.warning("socket on %s closed (%s): %s", match.id, exc.code, exc)
+                log.warning(
+                    "socket on %s from %s closed (%s): %s", match.id, who(websocket), exc.code, exc
+                )
                 conn.send(_error(str(exc), code=exc.code))
                 conn.close(4429)
                 break
             if isinstance(message, _BadMessage):
-                log.warning("match %s: a client's message refused: %s", match.id, message)
+                log.warning(
+                    "match %s: a message from %s refused: %s", match.id, who(websocket), message
+                )
                 conn.send(_error(str(message), code=message.code))
                 continue
             await _handle(hub, match, conn, message)
@@ -249,7 +253,9 @@ async def _refuse(
     """Answer a connection that cannot go on with the error, then close it with a 44xx
     code: one warning line in the log, naming the match where there is one."""
     where = f"socket on {match_id}" if match_id else "a connection"
-    log.warning("%s refused (%s): %s", where, error["code"], error["message"][:200])
+    log.warning(
+        "%s from %s refused (%s): %s", where, who(websocket), error["code"], error["message"][:200]
+    )
     with contextlib.suppress(Exception):
         await websocket.send_json(error)
     await _close(websocket, close_code)
