@@ -65,6 +65,16 @@ def test_read_within_waits_on_a_terminal_and_gives_up_in_time():
     os.close(master)
 
 
+@pytest.mark.parametrize("seconds", [1e308, float("inf")])
+def test_read_within_takes_a_wait_longer_than_select_allows(seconds):
+    """--memorise-seconds 1e308 is a valid option: the prompt waits, never a traceback."""
+    master, slave = os.openpty()
+    with os.fdopen(slave, "r") as stream:
+        os.write(master, b"memorised\n")
+        assert read_within("? ", seconds, stream) == "memorised"
+    os.close(master)
+
+
 # -- 32.3 hand-over between people ------------------------------------------------------------
 def test_two_people_hand_over_before_each_secret_allocation(run):
     allocation = "rush=HHL defense=LDD"
