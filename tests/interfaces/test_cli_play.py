@@ -235,6 +235,20 @@ def test_a_game_resumed_from_the_history_goes_on_in_its_own_file(run, tmp_path):
     assert GameRecord.load(path).replay().is_over
 
 
+def test_a_game_is_replayed_and_resumed_by_the_name_the_history_lists(run, tmp_path):
+    """meeple history lists file names and says to replay or resume one by them: the name
+    alone is found in the history folder, from any working directory."""
+    run("play", "edges", "--board", "2x2", "--seat", "human", "--seed", "6", input="quit\n")
+    (path,) = (tmp_path / "history").glob("*.json")
+    replayed = run("replay", path.name, "--all")
+    assert replayed.exit_code == 0, replayed.output
+    assert "seed 6" in replayed.output
+    resumed = run("play", "--resume", path.name, "--seat", "random", "--seat", "random")
+    assert resumed.exit_code == 0, resumed.output
+    assert list((tmp_path / "history").glob("*.json")) == [path]
+    assert GameRecord.load(path).replay().is_over
+
+
 def test_a_mistyped_seat_is_answered_before_another_seat_s_wait_is_announced(
     run, tmp_path, monkeypatch
 ):
