@@ -182,7 +182,11 @@ def render_status(state: ErosionState) -> Text:
         if result["winner"] is not None:
             verdict = f"{result['winner_name']} wins"
         else:
-            verdict = "shared win: " + ", ".join(game.seat_name(p) for p in result["winners"])
+            winners = result["winners"]
+            names = [game.seat_name(p) for p in winners]
+            verdict = f"{', '.join(names[:-1])} and {names[-1]} share the win"
+            if len({result["scores"][p] for p in winners}) == 1:
+                verdict += f" with {result['scores'][winners[0]]} each"
         text.append(f"Game over ({result['reason']}). {scores}. {verdict}.", style="bold")
         return text
     seat = state.to_act[0]
