@@ -76,6 +76,25 @@ def test_read_within_takes_a_wait_longer_than_select_allows(seconds):
 
 
 # -- 32.3 hand-over between people ------------------------------------------------------------
+def test_after_a_hand_over_a_person_is_told_the_moves_the_clearing_took_away(run, monkeypatch):
+    """Erosion between two people and the computer: the screen is cleared before Alps's turn,
+    taking Andes's and the computer's moves with it; Alps is told them after Enter."""
+    monkeypatch.setattr(console_module.console, "width", 1000)  # a move a line
+    typed = "\nweather WX05 on 2 x1\ndraw WX1 H0 F0\n\nquit\n"
+    result = run(
+        "play", "erosion", "--players", "3", "--seat", "human", "--seat", "human",
+        "--seat", "random", "--seed", "2", "--first", "1", input=typed,
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    out = result.output
+    to_alps = out.index("Pass to Alps (seat 0); press Enter when ready.")
+    assert out.rindex(WIPE, 0, to_alps) > out.index("Andes (seat 1) > ")
+    after = out[to_alps:]
+    assert "Since your last turn:" in after
+    assert "  Andes (seat 1): weather WX05 on 2 x1 — weathered 1 rock (sandstone)" in after
+    assert "  Rockies (seat 2): " in after
+
+
 def test_two_people_hand_over_before_each_secret_allocation(run):
     allocation = "rush=HHL defense=LDD"
     typed = f"\n{allocation}\n\n{allocation}\n\nquit\n"
