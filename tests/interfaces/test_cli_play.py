@@ -65,7 +65,36 @@ def test_read_within_waits_on_a_terminal_and_gives_up_in_time():
     os.close(master)
 
 
+@pytest.mark.parametrize("seconds", [1e308, float("inf")])
+def test_read_within_takes_a_wait_longer_than_select_allows(seconds):
+    """--memorise-seconds 1e308 is a valid option: the prompt waits, never a traceback."""
+    master, slave = os.openpty()
+    with os.fdopen(slave, "r") as stream:
+        os.write(master, b"memorised\n")
+        assert read_within("? ", seconds, stream) == "memorised"
+    os.close(master)
+
+
 # -- 32.3 hand-over between people ------------------------------------------------------------
+def test_after_a_hand_over_a_person_is_told_the_moves_the_clearing_took_away(run, monkeypatch):
+    """Erosion between two people and the computer: the screen is cleared before Alps's turn,
+    taking Andes's and the computer's moves with it; Alps is told them after Enter."""
+    monkeypatch.setattr(console_module.console, "width", 1000)  # a move a line
+    typed = "\nweather WX05 on 2 x1\ndraw WX1 H0 F0\n\nquit\n"
+    result = run(
+        "play", "erosion", "--players", "3", "--seat", "human", "--seat", "human",
+        "--seat", "random", "--seed", "2", "--first", "1", input=typed,
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    out = result.output
+    to_alps = out.index("Pass to Alps (seat 0); press Enter when ready.")
+    assert out.rindex(WIPE, 0, to_alps) > out.index("Andes (seat 1) > ")
+    after = out[to_alps:]
+    assert "Since your last turn:" in after
+    assert "  Andes (seat 1): weather WX05 on 2 x1 — weathered 1 rock (sandstone)" in after
+    assert "  Rockies (seat 2): " in after
+
+
 def test_two_people_hand_over_before_each_secret_allocation(run):
     allocation = "rush=HHL defense=LDD"
     typed = f"\n{allocation}\n\n{allocation}\n\nquit\n"
@@ -220,6 +249,20 @@ def test_a_game_resumed_from_the_history_goes_on_in_its_own_file(run, tmp_path):
     run("play", "edges", "--board", "2x2", "--seat", "human", "--seed", "6", input="quit\n")
     (path,) = (tmp_path / "history").glob("*.json")
     resumed = run("play", "--resume", str(path), "--seat", "random", "--seat", "random")
+    assert resumed.exit_code == 0, resumed.output
+    assert list((tmp_path / "history").glob("*.json")) == [path]
+    assert GameRecord.load(path).replay().is_over
+
+
+def test_a_game_is_replayed_and_resumed_by_the_name_the_history_lists(run, tmp_path):
+    """meeple history lists file names and says to replay or resume one by them: the name
+    alone is found in the history folder, from any working directory."""
+    run("play", "edges", "--board", "2x2", "--seat", "human", "--seed", "6", input="quit\n")
+    (path,) = (tmp_path / "history").glob("*.json")
+    replayed = run("replay", path.name, "--all")
+    assert replayed.exit_code == 0, replayed.output
+    assert "seed 6" in replayed.output
+    resumed = run("play", "--resume", path.name, "--seat", "random", "--seat", "random")
     assert resumed.exit_code == 0, resumed.output
     assert list((tmp_path / "history").glob("*.json")) == [path]
     assert GameRecord.load(path).replay().is_over

@@ -176,11 +176,45 @@ def test_plays_log_shows_the_steps_the_engine_took_after_a_move(run, tmp_path, m
     expected = []
     for (player, text), before in zip(record.moves, states[:-1], strict=True):
         for seat, step in before.automatic_steps(player, before.game.parse_action(text)):
-            expected.append(f"{text}  (then the only choice: {before.game.seat_name(seat)}: {step}")
+            expected.append((text, f"(then the only choice: {before.game.seat_name(seat)}: {step}"))
             break
     assert expected
-    for line in expected:
-        assert line in result.output, line
+    lines = result.output.splitlines()
+    for text, then in expected:
+        assert any(f": {text} — " in line and then in line for line in lines), (text, then)
+
+
+def test_plays_log_says_an_erosion_move_in_words(run, tmp_path, monkeypatch):
+    """A computer's move names a card from a hand nobody else saw (weather WX19 on 3 x1):
+    the log says what it did, in the words the browser's log uses."""
+    from meeple.games.erosion.words import action_words
+
+    monkeypatch.setattr(console, "width", 1000)
+    path = tmp_path / "g.json"
+    seats = ["--seat", "random"] * 3
+    result = run(
+        "play",
+        "erosion",
+        "--players",
+        "3",
+        *seats,
+        "--seed",
+        "3",
+        "--save",
+        str(path),
+        "--no-history",
+    )
+    assert result.exit_code == 0, result.output
+    record = GameRecord.load(path)
+    states = record.states()
+    played = [
+        (text, action_words(before, player, before.game.parse_action(text)))
+        for (player, text), before in zip(record.moves, states[:-1], strict=True)
+        if text.startswith(("weather", "hillslope"))
+    ]
+    assert played
+    for text, words in played:
+        assert f"{text} — {words}" in result.output, (text, words)
 
 
 def test_a_single_erd_game_is_marked_by_rounds_alone(run, tmp_path):

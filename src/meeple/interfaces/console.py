@@ -87,6 +87,10 @@ def _terminal_fd(stream: IO[str]) -> int | None:
     return fd if os.isatty(fd) else None
 
 
+_LONGEST_SELECT = 86400.0
+"""The longest single wait handed to select() (a day): every platform's time_t holds it."""
+
+
 def read_within(prompt: str, seconds: float, stream: IO[str] | None = None) -> str | None:
     """A line typed within ``seconds`` (without its newline), or None when time runs out.
 
@@ -99,7 +103,14 @@ def read_within(prompt: str, seconds: float, stream: IO[str] | None = None) -> s
     if fd is None:
         return console.input(prompt)
     console.print(prompt, end="")
-    ready, _, _ = select.select([fd], [], [], max(seconds, 0.0))
+    deadline = time.monotonic() + max(seconds, 0.0)
+    while True:
+        # select() refuses a timeout past the platform's time_t (an option of 1e308 seconds
+        # is a valid "no hurry"): a long wait is waited in slices.
+        left = min(deadline - time.monotonic(), _LONGEST_SELECT)
+        ready, _, _ = select.select([fd], [], [], max(left, 0.0))
+        if ready or deadline - time.monotonic() <= 0:
+            break
     if not ready:
         console.print()
         discard_typed_ahead(stream)

@@ -54,6 +54,18 @@ def new_history_path(game: str, now: dt.datetime | None = None) -> Path:
     return path
 
 
+def history_file(path: str | Path) -> Path:
+    """``path``, or the history's file of that name when ``path`` is a bare name that is not
+    a file here: ``meeple history`` lists its games by name, and those names are what a
+    person types to replay or resume one."""
+    path = Path(path)
+    if not path.exists() and path.name == str(path):
+        kept = history_dir() / path
+        if kept.is_file():
+            return kept
+    return path
+
+
 def in_history(path: Path) -> bool:
     """Whether ``path`` is a file of the history folder."""
     try:

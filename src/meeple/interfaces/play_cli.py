@@ -47,7 +47,7 @@ from meeple.interfaces.console import (
     wipe,
 )
 from meeple.interfaces.console import read_within as terminal_read_within
-from meeple.interfaces.history import in_history, new_history_path
+from meeple.interfaces.history import history_file, in_history, new_history_path
 from meeple.interfaces.launcher import QUIT_WORDS, Quit, launcher
 from meeple.interfaces.options_cli import option_flags, parse_option_flags, with_typed_files
 
@@ -282,6 +282,7 @@ def play_command(
         if resume is not None and position is not None:
             raise MeepleError("--resume continues a saved game; --position starts a new one")
         if resume is not None:
+            resume = history_file(resume)
             # File options come only from this command line, never from the record.
             # Click hands the first unknown flag to GAME when no game is named.
             typed = [game, *ctx.args] if game is not None and game.startswith("--") else ctx.args
@@ -421,6 +422,13 @@ class TerminalGame:
     read_within: ReadWithin = field(default=terminal_read_within)
     at_screen: Player | None = None
     """The person who last saw the screen (for hand-overs between people)."""
+    said: dict[int, tuple[State, Player, str]] = field(default_factory=dict)
+    """Each move made at this terminal, by its number from 0: the state before it, the seat
+    and the move, to tell a person after a hand-over what happened while they were away."""
+    seen: dict[Player, int] = field(default_factory=dict)
+    """For each person, how many moves had been made when their screen was last cleared."""
+    on_screen: set[Player] = field(default_factory=set)
+    """The people who have had the screen since it was last cleared."""
     history_path: Path | None = None
     told_how: bool = False
     """Whether the one-line guide to the prompt was shown (before a person's first move)."""
@@ -442,6 +450,7 @@ class TerminalGame:
             while not self.play.state.is_over:
                 player = self.play.state.to_act[0]
                 agent = self.agents[player]
+                made, before = len(self.play.moves), self.play.state
                 if agent is None:
                     self.hand_over(player)
                     seconds = game.memorise_seconds(self.play.state, player)
@@ -452,6 +461,8 @@ class TerminalGame:
                         self.ask_human(player)
                 else:
                     self.agent_moves(player, agent)
+                if len(self.play.moves) == made + 1:
+                    self.said[made] = (before, *self.play.moves[made])
                 # With a person playing, every move is kept at once; a game among agents
                 # only at its end (a file written per move would slow it for nothing).
                 self.keep(history=bool(self.humans))
@@ -524,6 +535,9 @@ class TerminalGame:
         if len(humans) < 2 or self.at_screen == player:
             return
         if needs_hand_over(self.play.state, player, humans):
+            for person in self.on_screen:
+                self.seen[person] = len(self.play.moves)
+            self.on_screen = set()
             wipe()
             name = escape(seats_text(self.play.game, [player]))
             console.print(f"[bold]Pass to {name}[/]; press Enter when ready.")
@@ -532,7 +546,30 @@ class TerminalGame:
             except (EOFError, KeyboardInterrupt):
                 console.print()  # the input ended on the prompt's line: what follows, below
                 raise Quit from None
+            self.recap(player)
+        self.on_screen.add(player)
         self.at_screen = player
+
+    def recap(self, player: Player) -> None:
+        """After a hand-over, the moves made since ``player``'s screen was last cleared (the
+        clearing took them off the screen), as they were shown then; secret choices are left
+        out, the board shows what they revealed."""
+        if self.quiet:
+            return
+        game = self.play.game
+        lines = [
+            Text(f"  {seats_text(game, [seat])}: ").append_text(
+                move_log.move_words(before, seat, text)
+            )
+            for k in range(self.seen.get(player, 0), len(self.play.moves))
+            if k in self.said
+            for before, seat, text in [self.said[k]]
+            if not hidden_from_others(before)
+        ]
+        if lines:
+            console.print("Since your last turn:")
+            for line in lines:
+                console.print(line)
 
     def memorise(self, player: Player, seconds: float) -> None:
         """A memorise step: show what to memorise until the person types 'memorised' (or

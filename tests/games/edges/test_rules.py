@@ -356,6 +356,12 @@ def test_action_ids_are_dense_and_round_trip(standard):
         ({"board": "0x4"}, "1 to 9 rows and columns"),
         ({"stash": "5/5"}, "option 'stash' of edges"),
         ({"stash": "9/9/9"}, "do not fit the 31 edges"),
+        # Double Edges keeps its 5/5/5 on any board: the message names a stash that fits
+        (
+            {"double": "true", "board": "2x2"},
+            r"4 stashes of 15 pyramids \(5/5/5\) do not fit the 12 edges of a 2x2 board; a "
+            r"stash of at most 3 pyramids fits, such as 1/1/1",
+        ),
         ({"first": 2}, "first must be random or a seat from 0 to 1"),
         ({"first": "later"}, "option 'first' of edges"),
         ({"pie": "maybe"}, "option 'pie' of edges"),

@@ -107,3 +107,16 @@ def test_rock_types_are_written_in_full_and_never_wrapped_or_clipped(players, wi
             for rock in rocks:
                 assert cat.rock[rock] in column
         assert all(len(line.rstrip()) <= width for line in lines)
+
+
+def test_the_end_of_a_shared_win_says_who_shares_it_in_a_sentence():
+    from meeple.agents import make_agent, play_game
+
+    game = make("erosion", players=4)
+    play = play_game(game, [make_agent("random", game, seat) for seat in range(4)], seed=0)
+    assert play.state.result["winners"] == [0, 1]  # Alps and Andes, 15 points each
+    end = " ".join(_screen(game, play.state).split())
+    assert (
+        "Alps 15, Andes 15, Rockies 10, Himalaya 8. Alps and Andes share the win with 15 each."
+        in end
+    )

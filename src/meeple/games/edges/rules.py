@@ -144,7 +144,8 @@ class EdgesOptions(GameOptions):
         title="Pyramids per player",
         default=None,
         description="each player's pyramids as large/medium/small; default: the seed's stash "
-        "for the board (custom boards: an even split of edges/players)",
+        "for the board (custom boards: an even split of edges/players; Double Edges: 5/5/5 on "
+        "any board)",
         json_schema_extra={"allowed": "L/M/S counts, e.g. 5/5/5"},
     )
     pie: bool = Field(
@@ -212,7 +213,8 @@ class EdgesOptions(GameOptions):
         if stash.total * players > edges:
             raise ValueError(
                 f"{players} stashes of {stash.total} pyramids ({stash}) do not fit the "
-                f"{edges} edges of a {rows}x{cols} board"
+                f"{edges} edges of a {rows}x{cols} board; a stash of at most "
+                f"{edges // players} pyramids fits, such as {even_stash(edges // players)}"
             )
         return self
 

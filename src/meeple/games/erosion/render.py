@@ -20,6 +20,7 @@ from meeple.core.game import Player
 from meeple.core.words import counted
 from meeple.games.erosion.cards import AGE_NAMES, PROCESS_DECKS
 from meeple.games.erosion.rules import HIGH_METRES, ErosionState
+from meeple.games.erosion.words import action_words
 
 SEAT_STYLES = ("bold red", "bold blue", "bold green", "bold magenta", "bold cyan")
 FOSSIL_MARK = "*"
@@ -181,7 +182,11 @@ def render_status(state: ErosionState) -> Text:
         if result["winner"] is not None:
             verdict = f"{result['winner_name']} wins"
         else:
-            verdict = "shared win: " + ", ".join(game.seat_name(p) for p in result["winners"])
+            winners = result["winners"]
+            names = [game.seat_name(p) for p in winners]
+            verdict = f"{', '.join(names[:-1])} and {names[-1]} share the win"
+            if len({result["scores"][p] for p in winners}) == 1:
+                verdict += f" with {result['scores'][winners[0]]} each"
         text.append(f"Game over ({result['reason']}). {scores}. {verdict}.", style="bold")
         return text
     seat = state.to_act[0]
@@ -225,17 +230,21 @@ def render_state(state: ErosionState, player: Player | None = None) -> Group:
 
 
 # -- replays --------------------------------------------------------------------------------
-def log_move(before: ErosionState, player: Player, text: str) -> Text | None:
-    """A move as a replay's log shows it: the move, then the steps with a single possible
-    choice that the engine took after it (a forced draw or uplift), which the record does
-    not hold as moves. None when there were none (the move as written)."""
+def log_move(before: ErosionState, player: Player, text: str) -> Text:
+    """A move as the terminal's log and a replay show it: the notation, what it did in words
+    (a card id in the notation names a card the others never saw in that hand), then the
+    steps with a single possible choice that the engine took after it (a forced draw or
+    uplift), which the record does not hold as moves."""
     game = before.game
-    steps = before.automatic_steps(player, game.parse_action(text))
-    if not steps:
-        return None
+    action = game.parse_action(text)
     shown = Text(text, style="bold")
-    taken = "; ".join(f"{game.seat_name(seat)}: {action}" for seat, action in steps)
-    shown.append(f"  (then the only choice: {taken})", style="dim")
+    words = action_words(before, player, action)
+    if words != "passed":  # "pass: passed" would say nothing more
+        shown.append(f" — {words}")
+    steps = before.automatic_steps(player, action)
+    if steps:
+        taken = "; ".join(f"{game.seat_name(seat)}: {step}" for seat, step in steps)
+        shown.append(f"  (then the only choice: {taken})", style="dim")
     return shown
 
 
