@@ -122,6 +122,9 @@ def test_meeple_sweep_of_a_data_field_plays_each_edited_copy(run, tmp_path):
         (["erd", "--values", "1,3"], "give what to vary: --option NAME or --field"),
         (["erd", "--option", "nope", "--values", "1,3"], "unknown option '--nope' for erd"),
         (["erd", "--option", "bestof", "--values", "1,3"], "(did you mean '--best-of'?)"),
+        # A named option takes no --no- form: none is offered, least of all the name given.
+        (["edges", "--option", "no-pie", "--values", "1,3"], "(did you mean '--pie'?)"),
+        (["edges", "--option", "nope", "--values", "1,3"], "unknown option '--nope' for edges"),
         (["erd", "--option", "best-of", "--values", "1"], "two or more values"),
         (["erd", "--option", "best-of", "--values", "1,2"], "best_of"),
     ],

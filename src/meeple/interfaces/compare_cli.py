@@ -313,7 +313,7 @@ def sweep_command(
         if option is not None:
             key = option.removeprefix("--").replace("-", "_")
             if key not in game_class(name).Options.model_fields:
-                raise unknown_flag(name, key)
+                raise unknown_flag(name, key, negations=False)
             what = key.replace("_", "-")
             variants = [f"{what} {v}: {key}={v}" for v in tried]
         else:
