@@ -150,6 +150,7 @@ def test_meeple_ranking_json_plot_and_errors(run, tmp_path):
         (("nothere.toml",), "cannot read ranking table nothere.toml"),
         (("--tie-break", "x"), "--tie-break is rank-first or whole-hand"),
         (("--plot", str(tmp_path / "r.svg")), "the picture is a PNG file"),
+        (("--seed", "-1"), "'--seed'"),
     ]:
         bad = run("ranking", "--deals", "200", *args)
         assert bad.exit_code != 0

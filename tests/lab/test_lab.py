@@ -212,6 +212,8 @@ def test_tournament_rates_the_agents(lab):
         (["compare", "edges", "--variant", "x", "--variant", "y"], "option=value pairs"),
         (["tournament", "edges", "--agent", "random", "--agent", "random"], "once"),
         (["simulate", "edges", "--backend", "gpu"], "unknown backend 'gpu'"),
+        (["simulate", "edges", "--seed", "-1"], "'--seed'"),
+        (["tournament", "edges", "--agent", "random", "--agent", "greedy", "--seed", "-3"], "seed"),
     ],
 )
 def test_lab_commands_reject_bad_input_clearly(lab, args, message):

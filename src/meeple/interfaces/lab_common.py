@@ -48,7 +48,11 @@ if TYPE_CHECKING:
 Games = Annotated[
     int, typer.Option("--games", "-n", help="number of games to play", min=1, max=MAX_GAMES)
 ]
-Seed = Annotated[int, typer.Option(help="seed of the run; game k gets a seed derived from it")]
+# A seed is 0 or more, as everywhere else it is taken (a game's, the server's): one run is
+# not spelt two ways across commands and machines.
+Seed = Annotated[
+    int, typer.Option(help="seed of the run, 0 or more; game k gets a seed derived from it", min=0)
+]
 
 
 def _jobs_in_range(jobs: int) -> int:

@@ -91,7 +91,7 @@ def ranking_command(
         int,
         typer.Option(help="deals sampled for the best-of-deal column", min=100, max=MAX_DEALS),
     ] = 20_000,
-    seed: Annotated[int, typer.Option(help="seed of the sampled deals")] = 0,
+    seed: Annotated[int, typer.Option(help="seed of the sampled deals, 0 or more", min=0)] = 0,
     as_json: Json = False,
     plot: Plot = None,
 ) -> None:
