@@ -70,7 +70,7 @@ def cards_command(
     if as_json:
         print(json.dumps({"run": found["key"], **report.model_dump(mode="json")}, indent=2))
         return
-    title = f"cards of run {found['key']} ({found['game']}, {report.games} games)"
+    title = f"cards of run {found['key']} ({found['game']}, {report.games} games; {report.agents})"
     console.print(_table(title, *card_table(report)))
     never = ", ".join(report.never_played) or "none"
     console.print(f"Never played: {escape(never)}.")
