@@ -190,6 +190,13 @@ def difference_note(base: str, pairings: dict[str, Pairing]) -> str:
         'seeds), and "no difference shown" means it contains 0: the games cannot tell the '
         "variants apart on that measure, whatever the bars look like."
     )
+    for label, p in pairings.items():
+        if p.pairs and p.same_moves == p.pairs:
+            text += (
+                f" Every paired game of {label!r} went move for move as in {base!r}: these "
+                "agents played both alike, so a difference of 0 says they never used what it "
+                "changes, not that the change is worth nothing."
+            )
     unpaired = {label: p.unpaired for label, p in pairings.items() if p.unpaired}
     if unpaired:
         text += (
