@@ -217,8 +217,11 @@ def play_run(
         except KeyboardInterrupt:
             progress.stop()
             _interrupted(store, spec, games, jsonl)
-    if not _held_past(store, [spec.key], games):
-        # A run that holds more games keeps the command and the report of all of them.
+    # A run that holds more games keeps the command and the report of all of them; one that
+    # played none here keeps the command and the report that last read all it holds, until
+    # this command writes its own (it may yet stop before: a closed pipe, Ctrl-C).
+    played = sum(pace.games.values())
+    if played and not _held_past(store, [spec.key], games):
         store.note_run(spec.key, command_line(), None)
     return rows
 
