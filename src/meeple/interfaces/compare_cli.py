@@ -60,6 +60,7 @@ from meeple.lab.report import (
     difference_note,
     difference_table,
     markdown_table,
+    seat_label,
     summary_warnings,
 )
 from meeple.lab.run import RunSpec, write_jsonl
@@ -335,11 +336,8 @@ def sweep_command(
     except MeepleError as exc:
         raise fail(str(exc)) from None
     in_order = list(summaries.values())
-    first = in_order[0]
-    seats = [
-        f"seat {s.seat} {s.role}".rstrip() + f" ({', '.join(dict.fromkeys(s.agents))})"
-        for s in first.seats
-    ]
+    # A seat's role only where every value gives it the same (a swept --items moves them).
+    seats = [seat_label(summaries, p) for p in range(len(in_order[0].seats))]
     headers, rows = sweep_table(what, tried, in_order, seats)
     table = text_table(f"{name}: {what} swept", headers, rows, whole=1)  # the value: whole
     console.print(table)

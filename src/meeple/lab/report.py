@@ -265,7 +265,7 @@ def _legend_beside(ax: Any) -> None:
     ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
 
 
-def _seat_label(summaries: dict[str, Summary], seat: int) -> str:
+def seat_label(summaries: dict[str, Summary], seat: int) -> str:
     """``seat 0: greedy`` when the seat had the same agents in every summary, else ``seat 0``;
     with its role where it had one in every summary (``seat 0 Red (iron-line): greedy``)."""
     agents = {tuple(s.seats[seat].agents) for s in summaries.values() if seat < len(s.seats)}
@@ -301,7 +301,7 @@ def win_figure(summaries: dict[str, Summary]) -> Figure:
             if rate.small:
                 small.add(i)
         wins = " wins (alone or shared)" if shared else " wins"
-        name = _seat_label(summaries, b) + wins if b < players else "draws"
+        name = seat_label(summaries, b) + wins if b < players else "draws"
         color = f"C{b}" if b < players else "0.6"
         drawn = ax.bar(xs, ys, width, yerr=[lo, hi], capsize=3, label=name, color=color)
         for patch, hatch in zip(drawn.patches, hatches, strict=True):
