@@ -209,6 +209,7 @@ def test_tournament_rates_the_agents(lab):
         (["compare", "edges", "--variant", "pie=maybe", "--variant", "pie=false"], "'maybe'"),
         (["compare", "edges", "--variant", "pie=1", "--variant", "pie=1"], "two different"),
         (["compare", "edges", "--variant", "x"], "option=value pairs"),
+        (["compare", "edges", "--variant", "a:pie=1", "--variant", "b: pie=0"], "'a: pie=1'"),
         (["compare", "edges", "--variant", "x", "--variant", "y"], "option=value pairs"),
         (["tournament", "edges", "--agent", "random", "--agent", "random"], "once"),
         (["simulate", "edges", "--backend", "gpu"], "unknown backend 'gpu'"),

@@ -106,6 +106,12 @@ def _parse_variant(game: str, text: str) -> dict[str, str]:
                 f"variant {text!r}: write option=value pairs joined by commas, "
                 f"e.g. {option}={value}"
             )
+        if ":" in key:
+            # A label written without the space after its colon: no option has a colon.
+            raise LabError(
+                f"variant {text!r}: a label ends with ': ', a colon and a space: "
+                f"{text.replace(':', ': ', 1)!r}"
+            )
         out[key.strip().replace("-", "_")] = value.strip()
     return out
 
