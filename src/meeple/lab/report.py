@@ -424,7 +424,12 @@ def metric_figure(summaries: dict[str, Summary]) -> Figure:
             ax.set_ylim(-top, top)  # about zero, the fair value, whichever way it leans
             ax.set_ylabel("0 = fair (95% CI)", fontsize="x-small")
         else:
-            ax.set_ylim(0, min(top, 1.0) if field in RATE_METRICS else top)
+            limit = min(top, 1.0) if field in RATE_METRICS else top
+            if flagged and limit == 1.0:
+                # A share reaches 1 at most: its flag goes above that, as the wins plot's
+                # does, not down over the bar and its error bar.
+                limit = 1.16
+            ax.set_ylim(0, limit)
             ax.set_ylabel("from 0 (95% CI)", fontsize="x-small")
         for i in flagged:
             _small_mark(ax, i, ax.get_ylim()[1], narrow=True)
