@@ -9,11 +9,12 @@ import shutil
 from pathlib import Path
 
 import pytest
+from matplotlib.colors import to_hex
 
 from meeple.core.registry import make
 from meeple.games.triangle_clock.__main__ import main
 from meeple.games.triangle_clock.hands import random_play_frequencies, ranking
-from meeple.lab.cards import Difference, card_report
+from meeple.lab.cards import Difference, card_figure, card_report
 from meeple.lab.metrics import Rate
 from meeple.lab.ranks import rank_frequencies
 from meeple.lab.run import RunSpec, execute
@@ -107,10 +108,32 @@ def test_meeple_cards_prints_a_table_json_and_a_plot(run, tmp_path):
     shown = run("cards", spec.key[:5], "--db", url, "--plot", str(plot))
     assert shown.exit_code == 0, shown.output
     assert "palette-swap" in shown.output and "Never played:" in shown.output
+    assert "random in every seat" in " ".join(shown.output.split())  # whose figures they are
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     data = json.loads(run("cards", spec.key, "--db", url, "--json").output)
     assert data["run"] == spec.key and data["games"] == len(rows)
     assert {c["card"] for c in data["cards"]} == {"palette-swap", "right-angle", "mulligan"}
+
+
+def test_the_card_plot_names_its_agents_and_colours_its_legend_as_its_bars(tmp_path):
+    _, rows, _ = _run(tmp_path, "triangle-clock")
+    report = card_report(rows)
+    for card in report.cards:  # every card played in every game: no "not played" bars
+        card.won_when_not = Rate.of(0, 0)
+    fig = card_figure(report)
+    assert fig._suptitle.get_text().endswith(": random in every seat")
+    legend = fig.axes[1].get_legend()
+    colours = [to_hex(h.get_facecolor()) for h in legend.legend_handles]
+    assert colours == [to_hex("tab:green"), to_hex("tab:grey")]
+
+
+def test_card_report_names_each_seats_agents_where_they_differ(tmp_path):
+    url = f"sqlite:///{tmp_path / 'lab.db'}"
+    spec = RunSpec(
+        kind="simulate", game="triangle-clock", seatings=[["random", "heuristic"]], seed=2
+    )
+    rows = [dict(r) for r in execute(spec, 2, ResultStore(url))]
+    assert card_report(rows).agents == "seat 0 random, seat 1 heuristic"
 
 
 def test_meeple_cards_errors_are_one_line(run, tmp_path):
@@ -150,6 +173,7 @@ def test_meeple_ranking_json_plot_and_errors(run, tmp_path):
         (("nothere.toml",), "cannot read ranking table nothere.toml"),
         (("--tie-break", "x"), "--tie-break is rank-first or whole-hand"),
         (("--plot", str(tmp_path / "r.svg")), "the picture is a PNG file"),
+        (("--seed", "-1"), "'--seed'"),
     ]:
         bad = run("ranking", "--deals", "200", *args)
         assert bad.exit_code != 0

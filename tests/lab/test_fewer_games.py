@@ -72,3 +72,27 @@ def test_more_games_extend_the_run_and_its_report(lab, tmp_path):
     [stored] = ResultStore(f"sqlite:///{tmp_path / 'lab.db'}").runs()
     assert "| games | 4 |" in Path(stored["report"]).read_text(encoding="utf-8")
     assert not list(tmp_path.rglob("*-first-*"))
+
+
+def test_a_run_read_back_keeps_its_report_when_the_command_stops_before_its_own(
+    lab, tmp_path, monkeypatch
+):
+    """Every game read back, nothing played: the run's report still describes it, and
+    `meeple results` names it, if the command stops before writing its own (Ctrl-C)."""
+    run = ("simulate", "edges", "--board", "2x2", "-n", "4")
+    lab(*run)
+    [before] = ResultStore(f"sqlite:///{tmp_path / 'lab.db'}").runs()
+
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("meeple.interfaces.lab_cli.simulation_report", stopped)
+    where = ["--db", f"sqlite:///{tmp_path / 'lab.db'}", "--out", str(tmp_path / "out")]
+    CliRunner().invoke(app, [*run, *where])
+    [after] = ResultStore(f"sqlite:///{tmp_path / 'lab.db'}").runs()
+    assert after["report"] == before["report"] and Path(after["report"]).exists()
+    # A run whose every game was played, stopped before its report, is not said unfinished.
+    CliRunner().invoke(app, ["simulate", "edges", "--board", "2x3", "-n", "4", *where])
+    key = next(r["key"] for r in ResultStore(where[1]).runs() if r["key"] != before["key"])
+    shown = " ".join(CliRunner().invoke(app, ["results", key, "--db", where[1]]).output.split())
+    assert "No report was written (the command stopped before it)" in shown

@@ -209,9 +209,12 @@ def test_tournament_rates_the_agents(lab):
         (["compare", "edges", "--variant", "pie=maybe", "--variant", "pie=false"], "'maybe'"),
         (["compare", "edges", "--variant", "pie=1", "--variant", "pie=1"], "two different"),
         (["compare", "edges", "--variant", "x"], "option=value pairs"),
+        (["compare", "edges", "--variant", "a:pie=1", "--variant", "b: pie=0"], "'a: pie=1'"),
         (["compare", "edges", "--variant", "x", "--variant", "y"], "option=value pairs"),
         (["tournament", "edges", "--agent", "random", "--agent", "random"], "once"),
         (["simulate", "edges", "--backend", "gpu"], "unknown backend 'gpu'"),
+        (["simulate", "edges", "--seed", "-1"], "'--seed'"),
+        (["tournament", "edges", "--agent", "random", "--agent", "greedy", "--seed", "-3"], "seed"),
     ],
 )
 def test_lab_commands_reject_bad_input_clearly(lab, args, message):

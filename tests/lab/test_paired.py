@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from meeple.interfaces.cli import app
 from meeple.lab.paired import NO_DIFFERENCE, paired_differences
-from meeple.lab.report import SMALL, difference_table
+from meeple.lab.report import SMALL, difference_note, difference_table
 from meeple.lab.run import RunSpec
 from meeple.lab.simulate import play_job
 
@@ -49,6 +49,15 @@ def test_identical_variants_show_no_difference():
     assert pairing.pairs == 40 and len(pairing.differences) >= 8
     for difference in pairing.differences:
         assert difference.verdict.startswith(NO_DIFFERENCE), difference
+
+
+def test_variants_whose_games_went_move_for_move_alike_are_said_to_be_untested():
+    one, again, other = (rows_of({"board": b}, 10) for b in ("2x2", "2x2", "2x3"))
+    same, changed = paired_differences(one, again), paired_differences(one, other)
+    assert same.same_moves == same.pairs == 10 and changed.same_moves == 0
+    note = " ".join(difference_note("a", {"b": same, "c": changed}).split())
+    assert "Every paired game of 'b' went move for move as in 'a'" in note
+    assert "'c' went" not in note
 
 
 def game(k, seat0_wins):

@@ -110,7 +110,14 @@ def test_notable_games_are_the_shortest_longest_and_widest_gap_lowest_number_fir
         ("most lopsided", 1, "scores 9, 1, 5 by seat, a gap of 8"),
     ]
     # Without scores there is no lopsided game to name.
-    assert [what for what, _, _ in notable_games([_row(0, 3, None)])] == ["shortest", "longest"]
+    assert [what for what, _, _ in notable_games([_row(0, 3, None), _row(1, 5, None)])] == [
+        "shortest",
+        "longest",
+    ]
+    # Games all as long: one game named once, and that every game is as long.
+    assert notable_games([_row(0, 41, None), _row(1, 41, None)]) == [
+        ("shortest and longest", 0, "every game 41 actions")
+    ]
     assert notable_games([]) == []
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from meeple.lab.metrics import summarize
-from meeple.lab.report import _seat_label, seat_table
+from meeple.lab.report import seat_label, seat_table
 from meeple.lab.simulate import GameJob, play_job
 
 
@@ -18,14 +18,14 @@ def test_squad_combat_seats_are_named_by_colour_and_deck():
     assert [s.role for s in summary.seats] == ["Red (shadow-circle)", "Blue (iron-line)"]
     _, rows = seat_table({"x": summary})
     assert [row[0] for row in rows] == ["0 Red (shadow-circle)", "1 Blue (iron-line)"]
-    assert _seat_label({"x": summary}, 1) == "seat 1 Blue (iron-line): random"
+    assert seat_label({"x": summary}, 1) == "seat 1 Blue (iron-line): random"
 
 
 def test_a_game_without_roles_keeps_its_seat_numbers():
     summary = summarize(_rows("edges", {"board": "2x2"}))
     assert [s.role for s in summary.seats] == ["", ""]
     assert [row[0] for row in seat_table({"x": summary})[1]] == ["0", "1"]
-    assert _seat_label({"x": summary}, 0) == "seat 0: random"
+    assert seat_label({"x": summary}, 0) == "seat 0: random"
 
 
 def test_triangle_clock_seats_are_named_by_the_items_they_hold():

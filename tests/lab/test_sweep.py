@@ -11,7 +11,7 @@ import pytest
 
 from meeple.core.options import content_digest
 from meeple.core.registry import make
-from meeple.lab.sweep import SweepError, edit_field, field_variants, sweep_values
+from meeple.lab.sweep import SweepError, edit_field, field_variants, sweep_figure, sweep_values
 
 DATA = Path(__file__).resolve().parents[2] / "src/meeple/games/squad_combat/data"
 
@@ -122,6 +122,9 @@ def test_meeple_sweep_of_a_data_field_plays_each_edited_copy(run, tmp_path):
         (["erd", "--values", "1,3"], "give what to vary: --option NAME or --field"),
         (["erd", "--option", "nope", "--values", "1,3"], "unknown option '--nope' for erd"),
         (["erd", "--option", "bestof", "--values", "1,3"], "(did you mean '--best-of'?)"),
+        # A named option takes no --no- form: none is offered, least of all the name given.
+        (["edges", "--option", "no-pie", "--values", "1,3"], "(did you mean '--pie'?)"),
+        (["edges", "--option", "nope", "--values", "1,3"], "unknown option '--nope' for edges"),
         (["erd", "--option", "best-of", "--values", "1"], "two or more values"),
         (["erd", "--option", "best-of", "--values", "1,2"], "best_of"),
     ],
@@ -146,3 +149,24 @@ def test_the_sweep_table_flags_a_small_sample_as_every_lab_table_does():
     _, table = sweep_table("x", ["1", "2"], [few, many], ["seat 0", "seat 1"])
     assert all(cell.endswith("(small sample)") for cell in table[0][1:5]), table[0]
     assert not any("small sample" in cell for cell in table[1]), table[1]
+
+
+def test_a_swept_value_that_moves_a_seats_role_is_not_named_by_the_first_values_role(
+    run, tmp_path, monkeypatch
+):
+    """Swept --items give Tock the Mulligan, then nothing: its column is not 'Tock
+    (mulligan)' for both; the plot's long values are wrapped, not run into each other."""
+    out = tmp_path / "out"
+    figures = []
+    drawn = lambda *args: figures.append(sweep_figure(*args)) or figures[-1]  # noqa: E731
+    monkeypatch.setattr("meeple.interfaces.compare_cli.sweep_figure", drawn)
+    values = "palette-swap+right-angle/mulligan,palette-swap+right-angle/none"
+    result = run("sweep", "triangle-clock", "--option", "items", "--values", values, "-n", "2",
+                 "--db", f"sqlite:///{tmp_path / 'lab.db'}", "--out", str(out))  # fmt: skip
+    assert result.exit_code == 0, result.output
+    body = next(out.glob("sweep-triangle-clock-*/report.md")).read_text()
+    header = next(line for line in body.splitlines() if line.startswith("| value |"))
+    assert "seat 0 Tick (palette-swap+right-angle): random won" in header
+    assert "seat 1: random won" in header and "mulligan" not in header
+    ticks = [t.get_text() for t in figures[0].axes[0].get_xticklabels()]
+    assert all(len(line) <= 17 for t in ticks for line in t.splitlines()), ticks

@@ -107,3 +107,12 @@ def test_the_win_plot_flags_a_small_sample():
     fig = win_figure({"many": summarize(games(300)), "few": summarize(games(15))})
     texts = [t for t in fig.axes[0].texts if t.get_text() == SMALL]
     assert [t.get_position()[0] for t in texts] == [1]
+
+
+def test_a_small_sample_flag_over_a_share_near_1_has_room_above_the_bar():
+    # Seats that score alike in few games: balance near 1, its interval up to 1, flagged.
+    fig = metric_figure({"few": summarize([row(k % 2, first=k % 2) for k in range(10)])})
+    [ax] = [a for a in fig.axes if a.get_title() == "balance"]
+    [flag] = [t for t in ax.texts if t.get_text().replace("\n", " ") == SMALL]
+    # The flag hangs from the axis' top: above a share's highest value, not over its bar.
+    assert flag.get_position()[1] == ax.get_ylim()[1] > 1.1

@@ -60,6 +60,7 @@ from meeple.lab.report import (
     difference_note,
     difference_table,
     markdown_table,
+    seat_label,
     summary_warnings,
 )
 from meeple.lab.run import RunSpec, write_jsonl
@@ -104,6 +105,12 @@ def _parse_variant(game: str, text: str) -> dict[str, str]:
             raise LabError(
                 f"variant {text!r}: write option=value pairs joined by commas, "
                 f"e.g. {option}={value}"
+            )
+        if ":" in key:
+            # A label written without the space after its colon: no option has a colon.
+            raise LabError(
+                f"variant {text!r}: a label ends with ': ', a colon and a space: "
+                f"{text.replace(':', ': ', 1)!r}"
             )
         out[key.strip().replace("-", "_")] = value.strip()
     return out
@@ -313,7 +320,7 @@ def sweep_command(
         if option is not None:
             key = option.removeprefix("--").replace("-", "_")
             if key not in game_class(name).Options.model_fields:
-                raise unknown_flag(name, key)
+                raise unknown_flag(name, key, negations=False)
             what = key.replace("_", "-")
             variants = [f"{what} {v}: {key}={v}" for v in tried]
         else:
@@ -335,11 +342,8 @@ def sweep_command(
     except MeepleError as exc:
         raise fail(str(exc)) from None
     in_order = list(summaries.values())
-    first = in_order[0]
-    seats = [
-        f"seat {s.seat} {s.role}".rstrip() + f" ({', '.join(dict.fromkeys(s.agents))})"
-        for s in first.seats
-    ]
+    # A seat's role only where every value gives it the same (a swept --items moves them).
+    seats = [seat_label(summaries, p) for p in range(len(in_order[0].seats))]
     headers, rows = sweep_table(what, tried, in_order, seats)
     table = text_table(f"{name}: {what} swept", headers, rows, whole=1)  # the value: whole
     console.print(table)

@@ -48,7 +48,11 @@ if TYPE_CHECKING:
 Games = Annotated[
     int, typer.Option("--games", "-n", help="number of games to play", min=1, max=MAX_GAMES)
 ]
-Seed = Annotated[int, typer.Option(help="seed of the run; game k gets a seed derived from it")]
+# A seed is 0 or more, as everywhere else it is taken (a game's, the server's): one run is
+# not spelt two ways across commands and machines.
+Seed = Annotated[
+    int, typer.Option(help="seed of the run, 0 or more; game k gets a seed derived from it", min=0)
+]
 
 
 def _jobs_in_range(jobs: int) -> int:
@@ -213,8 +217,11 @@ def play_run(
         except KeyboardInterrupt:
             progress.stop()
             _interrupted(store, spec, games, jsonl)
-    if not _held_past(store, [spec.key], games):
-        # A run that holds more games keeps the command and the report of all of them.
+    # A run that holds more games keeps the command and the report of all of them; one that
+    # played none here keeps the command and the report that last read all it holds, until
+    # this command writes its own (it may yet stop before: a closed pipe, Ctrl-C).
+    played = sum(pace.games.values())
+    if played and not _held_past(store, [spec.key], games):
         store.note_run(spec.key, command_line(), None)
     return rows
 

@@ -70,7 +70,7 @@ def cards_command(
     if as_json:
         print(json.dumps({"run": found["key"], **report.model_dump(mode="json")}, indent=2))
         return
-    title = f"cards of run {found['key']} ({found['game']}, {report.games} games)"
+    title = f"cards of run {found['key']} ({found['game']}, {report.games} games; {report.agents})"
     console.print(_table(title, *card_table(report)))
     never = ", ".join(report.never_played) or "none"
     console.print(f"Never played: {escape(never)}.")
@@ -91,7 +91,7 @@ def ranking_command(
         int,
         typer.Option(help="deals sampled for the best-of-deal column", min=100, max=MAX_DEALS),
     ] = 20_000,
-    seed: Annotated[int, typer.Option(help="seed of the sampled deals")] = 0,
+    seed: Annotated[int, typer.Option(help="seed of the sampled deals, 0 or more", min=0)] = 0,
     as_json: Json = False,
     plot: Plot = None,
 ) -> None:

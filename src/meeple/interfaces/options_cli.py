@@ -21,12 +21,16 @@ def flag(name: str) -> str:
     return "--" + name.replace("_", "-")
 
 
-def unknown_flag(game: str, name: str) -> OptionError:
+def unknown_flag(game: str, name: str, negations: bool = True) -> OptionError:
     """The refusal of ``--name``, not an option of ``game``: the near flag if there is one,
-    and every flag (in flags: the option names a script sends are for ``meeple.make``)."""
+    and every flag (in flags: the option names a script sends are for ``meeple.make``).
+
+    ``negations``: ``--no-FLAG`` is a near flag too, as on a command line of flags; not
+    where an option is named (``sweep --option``), which takes no negation."""
     cls = game_class(game)
     flags = [flag(n) for n in cls.Options.model_fields]
-    near = [*flags, *(flag(f"no_{n}") for n in cls.Options.model_fields if _is_bool(cls, n))]
+    negated = [flag(f"no_{n}") for n in cls.Options.model_fields if _is_bool(cls, n)]
+    near = [*flags, *(negated if negations else [])]
     return OptionError(
         f"unknown option {flag(name)!r}{did_you_mean(flag(name), near)} for {cls.name}; "
         f"its options are: {', '.join(flags) or '(none)'}"

@@ -152,7 +152,9 @@ def _show_run(run: dict[str, Any], rows: Sequence[Mapping[str, Any]]) -> None:
         )
     elif run["command"]:
         console.print(
-            "No report was written (the run did not finish); the command above resumes it."
+            # Stopped while playing, or after its last game and before its report.
+            "No report was written (the command stopped before it); the command above "
+            "writes it, playing only the games still missing."
         )
     else:
         console.print(

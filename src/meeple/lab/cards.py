@@ -87,6 +87,8 @@ class CardReport(BaseModel):
 
     games: int
     seats: list[str]
+    agents: str
+    """The agents that played, in words (``policy in every seat``): the figures are theirs."""
     cards: list[CardStat]
     never_played: list[str]
 
@@ -95,6 +97,18 @@ def _seat_label(game: Any, player: int) -> str:
     role = game.seat_role(player)
     name = game.seat_name(player)
     return f"{name} ({role})" if role else name
+
+
+def _agents_words(rows: Sequence[Mapping[str, Any]]) -> str:
+    # Each seat's agents over the run (several where the seats rotated), in seat order.
+    seats = max(len(row["seats"]) for row in rows)
+    held = [
+        " / ".join(dict.fromkeys(r["seats"][p] for r in rows if p < len(r["seats"])))
+        for p in range(seats)
+    ]
+    if len(set(held)) == 1 and seats > 1:
+        return f"{held[0]} in every seat"
+    return ", ".join(f"seat {p} {agents}" for p, agents in enumerate(held))
 
 
 def card_report(rows: Sequence[Mapping[str, Any]]) -> CardReport:
@@ -165,6 +179,7 @@ def card_report(rows: Sequence[Mapping[str, Any]]) -> CardReport:
     return CardReport(
         games=n,
         seats=[_seat_label(first, p) for p in range(seats)],
+        agents=_agents_words(rows),
         cards=stats,
         never_played=[s.card for s in stats if s.plays == 0],
     )
@@ -207,6 +222,8 @@ def card_table(report: CardReport) -> tuple[list[str], list[list[str]]]:
 def card_figure(report: CardReport) -> Any:
     """A plot of each card's plays per game, with 95% error bars (the axis from 0), and of
     the win rates when played and when not, with theirs."""
+    from matplotlib.patches import Patch  # imported here: see figures.new_figure
+
     cards = [s.card for s in report.cards][::-1]
     fig = new_figure(10, 1 + 0.35 * len(cards))
     left, right = fig.subplots(1, 2, sharey=True)
@@ -223,10 +240,11 @@ def card_figure(report: CardReport) -> Any:
     left.set_yticks(y, cards)
     left.set_xlim(left=0)
     left.set_xlabel("plays per game (95% CI, from 0)")
-    for offset, attr, label, colour in (
+    series = (
         (-0.2, "won_when_played", "won when played", "tab:green"),
         (0.2, "won_when_not", "won when not played", "tab:grey"),
-    ):
+    )
+    for offset, attr, _, colour in series:
         shown = [(k, getattr(s, attr)) for k, s in zip(y, stats, strict=True)]
         shown = [(k, r) for k, r in shown if r.total]  # no such games: no bar, not 0 to 100%
         right.barh(
@@ -236,13 +254,17 @@ def card_figure(report: CardReport) -> Any:
             xerr=[[r.rate - r.low for _, r in shown], [r.high - r.rate for _, r in shown]],
             capsize=2,
             color=colour,
-            label=label,
         )
     right.set_xlim(0, 1)
     right.set_xlabel("share of the seat's games won (95% CI, from 0)")
-    right.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncols=2, fontsize="small")
+    # Drawn from the series, not the bars: a series with no bars (no card ever left
+    # unplayed) would take the axes' first colour, the plays' blue, in the legend.
+    handles = [Patch(color=colour, label=label) for _, _, label, colour in series]
+    right.legend(
+        handles=handles, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncols=2, fontsize="small"
+    )
     small = " (small sample)" if report.games < SMALL_SAMPLE_GAMES else ""
-    fig.suptitle(f"cards over {report.games} games{small}")
+    fig.suptitle(f"cards over {report.games} games{small}: {report.agents}")
     fig.tight_layout()
     return fig
 

@@ -60,6 +60,9 @@ class Pairing(BaseModel):
     pairs: int
     unpaired: int
     """Games of either variant with no game of the same index, seed and seating in the other."""
+    same_moves: int = 0
+    """Pairs whose two games went move for move alike: where that is every pair, the agents
+    never used what the variant changes, and a difference of 0 says nothing of its worth."""
     differences: list[Difference]
 
 
@@ -180,4 +183,5 @@ def paired_differences(base: Sequence[Row], other: Sequence[Row], leads: bool = 
                 verdict=_words(value, low, high, scale, more, less),
             )
         )
-    return Pairing(pairs=len(pairs), unpaired=unpaired, differences=out)
+    same = sum(1 for a, b in pairs if a.get("moves") is not None and a["moves"] == b.get("moves"))
+    return Pairing(pairs=len(pairs), unpaired=unpaired, same_moves=same, differences=out)

@@ -82,16 +82,21 @@ def regenerate(spec: RunSpec, index: int) -> dict[str, Any]:
 def notable_games(rows: Sequence[Mapping[str, Any]]) -> list[tuple[str, int, str]]:
     """The games a designer looks at first, as (what, game number, why): the shortest and
     the longest (in actions), and the most lopsided (widest gap between the best and the
-    worst score, where games have scores). Ties go to the lowest number."""
+    worst score, where games have scores). Ties go to the lowest number; where every game
+    is as long, one game stands for both, said so."""
     if not rows:
         return []
     ordered = sorted(rows, key=lambda r: r["index"])
     short = min(ordered, key=lambda r: r["length"])
     long = max(ordered, key=lambda r: r["length"])
-    out = [
-        ("shortest", short["index"], f"{short['length']} actions"),
-        ("longest", long["index"], f"{long['length']} actions"),
-    ]
+    if short["length"] == long["length"]:
+        # The same game twice, as shortest and as longest, reads as two games to look at.
+        out = [("shortest and longest", short["index"], f"every game {short['length']} actions")]
+    else:
+        out = [
+            ("shortest", short["index"], f"{short['length']} actions"),
+            ("longest", long["index"], f"{long['length']} actions"),
+        ]
     scored = [r for r in ordered if r.get("scores") and len(r["scores"]) > 1]
     if scored:
         wide = max(scored, key=lambda r: max(r["scores"]) - min(r["scores"]))

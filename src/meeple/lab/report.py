@@ -190,6 +190,13 @@ def difference_note(base: str, pairings: dict[str, Pairing]) -> str:
         'seeds), and "no difference shown" means it contains 0: the games cannot tell the '
         "variants apart on that measure, whatever the bars look like."
     )
+    for label, p in pairings.items():
+        if p.pairs and p.same_moves == p.pairs:
+            text += (
+                f" Every paired game of {label!r} went move for move as in {base!r}: these "
+                "agents played both alike, so a difference of 0 says they never used what it "
+                "changes, not that the change is worth nothing."
+            )
     unpaired = {label: p.unpaired for label, p in pairings.items() if p.unpaired}
     if unpaired:
         text += (
@@ -258,7 +265,7 @@ def _legend_beside(ax: Any) -> None:
     ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
 
 
-def _seat_label(summaries: dict[str, Summary], seat: int) -> str:
+def seat_label(summaries: dict[str, Summary], seat: int) -> str:
     """``seat 0: greedy`` when the seat had the same agents in every summary, else ``seat 0``;
     with its role where it had one in every summary (``seat 0 Red (iron-line): greedy``)."""
     agents = {tuple(s.seats[seat].agents) for s in summaries.values() if seat < len(s.seats)}
@@ -294,7 +301,7 @@ def win_figure(summaries: dict[str, Summary]) -> Figure:
             if rate.small:
                 small.add(i)
         wins = " wins (alone or shared)" if shared else " wins"
-        name = _seat_label(summaries, b) + wins if b < players else "draws"
+        name = seat_label(summaries, b) + wins if b < players else "draws"
         color = f"C{b}" if b < players else "0.6"
         drawn = ax.bar(xs, ys, width, yerr=[lo, hi], capsize=3, label=name, color=color)
         for patch, hatch in zip(drawn.patches, hatches, strict=True):
@@ -417,7 +424,12 @@ def metric_figure(summaries: dict[str, Summary]) -> Figure:
             ax.set_ylim(-top, top)  # about zero, the fair value, whichever way it leans
             ax.set_ylabel("0 = fair (95% CI)", fontsize="x-small")
         else:
-            ax.set_ylim(0, min(top, 1.0) if field in RATE_METRICS else top)
+            limit = min(top, 1.0) if field in RATE_METRICS else top
+            if flagged and limit == 1.0:
+                # A share reaches 1 at most: its flag goes above that, as the wins plot's
+                # does, not down over the bar and its error bar.
+                limit = 1.16
+            ax.set_ylim(0, limit)
             ax.set_ylabel("from 0 (95% CI)", fontsize="x-small")
         for i in flagged:
             _small_mark(ax, i, ax.get_ylim()[1], narrow=True)

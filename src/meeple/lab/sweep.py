@@ -19,7 +19,7 @@ from meeple.core.errors import MeepleError
 from meeple.core.options import GameOptions
 from meeple.lab.figures import new_figure
 from meeple.lab.metrics import Estimate, Rate, Summary
-from meeple.lab.report import SMALL
+from meeple.lab.report import SMALL, short_label
 
 
 class SweepError(MeepleError):
@@ -189,7 +189,8 @@ def sweep_figure(what: str, values: list[str], summaries: list[Summary], seats: 
     length.set_ylabel("actions per game (95% CI, from 0)")
     games = min(s.games for s in summaries)
     for ax in (wins, length):
-        ax.set_xticks(x, labels)
+        # Wrapped as compare's plots wrap a label: a long value ran into its neighbours.
+        ax.set_xticks(x, [short_label(label) for label in labels])
         ax.set_xlabel(what)
     small = " (small sample)" if games < 30 else ""
     fig.suptitle(f"{what}: {games} games a value{small}")
