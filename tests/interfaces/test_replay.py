@@ -47,7 +47,8 @@ def test_triangle_clock_moves_show_the_symbol_revealed_not_the_hand_letter(run, 
     assert picks >= 32 * 6  # three choices a seat a round
 
 
-def test_erd_games_and_rounds_are_marked_after_the_move_that_opens_them(run, tmp_path):
+def test_erd_games_and_rounds_are_marked_after_the_move_that_opens_them(run, tmp_path, monkeypatch):
+    monkeypatch.setattr(console, "width", 1000)  # a move a line, its words included
     path, record = _record(tmp_path, "erd", agents="heuristic", seed=2, rules="0.01", best_of=3)
     states = record.states()
     result = run("replay", str(path), "--all")
@@ -187,8 +188,6 @@ def test_plays_log_shows_the_steps_the_engine_took_after_a_move(run, tmp_path, m
 def test_plays_log_says_an_erosion_move_in_words(run, tmp_path, monkeypatch):
     """A computer's move names a card from a hand nobody else saw (weather WX19 on 3 x1):
     the log says what it did, in the words the browser's log uses."""
-    from meeple.games.erosion.words import action_words
-
     monkeypatch.setattr(console, "width", 1000)
     path = tmp_path / "g.json"
     seats = ["--seat", "random"] * 3
@@ -208,13 +207,33 @@ def test_plays_log_says_an_erosion_move_in_words(run, tmp_path, monkeypatch):
     record = GameRecord.load(path)
     states = record.states()
     played = [
-        (text, action_words(before, player, before.game.parse_action(text)))
+        (text, before.game.log_words(before, player, before.game.parse_action(text)))
         for (player, text), before in zip(record.moves, states[:-1], strict=True)
         if text.startswith(("weather", "hillslope"))
     ]
     assert played
     for text, words in played:
         assert f"{text} — {words}" in result.output, (text, words)
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [("edges", {"board": "2x3"}), ("erd", {"best_of": 1}), ("squad-combat", {})],
+)
+def test_a_replay_says_every_move_in_the_games_words_beside_its_notation(
+    run, tmp_path, monkeypatch, name, options
+):
+    """The terminal says the same words as the browser's log (``Game.log_words``), one
+    route for every game."""
+    monkeypatch.setattr(console, "width", 1000)  # a move a line
+    path, record = _record(tmp_path, name, **options)
+    result = run("replay", str(path), "--all")
+    assert result.exit_code == 0, result.output
+    lines = [line for line in _lines(result) if line[:3].strip().isdigit()]
+    states = record.states()
+    for (player, text), before, line in zip(record.moves, states, lines, strict=False):
+        words = before.game.log_words(before, player, before.game.parse_action(text))
+        assert words and line.endswith(f": {text} — {words}"), line
 
 
 def test_a_single_erd_game_is_marked_by_rounds_alone(run, tmp_path):

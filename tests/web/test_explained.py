@@ -387,7 +387,11 @@ def test_edges_rings_the_computer_s_last_pyramid_and_says_it(server, chromium, s
     words = page.inner_text("#board .edges-last-words")
     assert words.startswith("last move: Red placed a "), words
     edge = words.split(" on ")[1].split(" ")[0]
-    assert page.inner_text("#log li:last-child").endswith(edge)
+    assert page.inner_text("#log li:last-child code").endswith(edge)
+    # The log says the move in the game's words too: the pyramid and the squares it bounds.
+    said = page.inner_text("#log li:last-child .log-words")
+    assert re.fullmatch(r" ?placed a (Large|Medium|Small) pyramid \(strength \d\) on the .*", said)
+    assert "square (" in said or "squares (" in said, said
     bounds = page.locator("#board circle.edges-last").bounding_box()
     assert bounds and bounds["x"] >= 0 and bounds["x"] + bounds["width"] <= size[0]
     context.close()

@@ -12,3 +12,8 @@ def counted(number: int, noun: str, plural: str | None = None) -> str:
     ``counted(3, "card")`` ``3 cards``; ``plural`` for a noun not made plural by an s
     (``counted(2, "try", "tries")``). Thousands are grouped (``12,000 games``)."""
     return f"{number:,} {noun if number == 1 else plural or noun + 's'}"
+
+
+def possessive(name: str) -> str:
+    """A name that owns something in a sentence: ``Red's``, ``A1's``, ``Andes'``."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"

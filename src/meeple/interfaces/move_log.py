@@ -1,9 +1,12 @@
 """How a move reads in a log (``meeple play``'s and ``meeple replay``'s), in a game's words.
 
-A game may shape it in its ``render`` module: ``log_move(before, player, text)`` returns the
-text to show for a move (None: as written; The Triangle Clock shows the symbol a pick
-revealed, not the hand letter; Erosion adds the single-choice steps the engine then took),
-and ``log_chapter(before, after)`` a heading when a new part of the game starts (Erd's games
+A move reads as its notation, then what it did in the game's words (``Game.log_words``, the
+words the browser's log shows beside the same notation). A game's ``render`` module may add
+what is the terminal's own: ``log_move(before, player, text)`` returns the notation as the
+terminal shows it (None: as written; The Triangle Clock shows the symbol a pick revealed,
+not the hand letter), ``log_steps(before, player, text)`` what follows the words (None:
+nothing; Erosion's single-choice steps the engine then took, in notation), and
+``log_chapter(before, after)`` a heading when a new part of the game starts (Erd's games
 and rounds, a new round, turn or era).
 """
 
@@ -33,12 +36,29 @@ def _hook(state: State[Any], name: str) -> Any:
 
 
 def move_words(before: State[Any], player: Player, text: str) -> Text:
-    """The move ``text`` that ``player`` made in ``before``, as a log shows it."""
+    """The move ``text`` that ``player`` made in ``before``, as a log shows it: its
+    notation, then the game's words for it."""
     hook = _hook(before, "log_move")
     shown = hook(before, player, text) if hook is not None else None
     if shown is None:
-        return Text(text, style="bold")
-    return shown if isinstance(shown, Text) else Text(str(shown))
+        line = Text(text, style="bold")
+    else:
+        line = shown if isinstance(shown, Text) else Text(str(shown))
+    game = before.game
+    words = game.log_words(before, player, game.parse_action(text))
+    if words and not echoes(text, words):
+        line.append(f" — {words}")
+    steps = _hook(before, "log_steps")
+    more = steps(before, player, text) if steps is not None else None
+    if more:
+        line.append_text(more if isinstance(more, Text) else Text(str(more)))
+    return line
+
+
+def echoes(text: str, words: str) -> bool:
+    """True where the words only say the notation again (``pass``: ``passed``), so that a
+    log does not print the same move twice."""
+    return words in (text, f"{text}ed", f"{text}d")
 
 
 def chapter(before: State[Any] | None, after: State[Any]) -> str | None:

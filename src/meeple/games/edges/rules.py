@@ -333,6 +333,14 @@ class EdgesGame(Game[EdgesOptions, "EdgesState", EdgesAction]):
         names = DOUBLE_SEATS if self.options.double else TWO_PLAYER_SEATS
         return names[player]
 
+    def log_words(self, state: EdgesState, player: Player, action: EdgesAction) -> str:
+        """A placement or a take-over in words: the pyramid's size and strength, the squares
+        its edge bounds (:mod:`meeple.games.edges.words`)."""
+        # The words module reads this one's pieces: imported when first said, not at load.
+        from meeple.games.edges.words import move_words
+
+        return move_words(state, player, action)
+
     def player_rules_values(self) -> dict[str, str]:
         """The options, and the board and stash they resolve to, for ``player_rules.md``."""
         first = self.options.first

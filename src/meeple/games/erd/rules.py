@@ -63,6 +63,7 @@ from meeple.games.erd.rounds import (
     resolve_round,
     turrets_converted,
 )
+from meeple.games.erd.words import move_words
 
 if TYPE_CHECKING:
     import random
@@ -237,6 +238,11 @@ class ErdGame(Game[ErdOptions, "ErdState", Allocate]):
     def seat_name(self, player: Player) -> str:
         """Red (seat 0) and Blue (seat 1)."""
         return SEATS[player]
+
+    def log_words(self, state: ErdState, player: Player, action: Allocate) -> str:
+        """An allocation in words: each pile's cards and value. A log shows another seat's
+        only once the round is revealed (:mod:`meeple.games.erd.words`)."""
+        return move_words(state, player, action)
 
     def view_words(self) -> dict[str, tuple[str, ...] | None]:
         """How a combat and a game can end; the sentences that tell a game's end (its

@@ -20,7 +20,6 @@ from meeple.core.game import Player
 from meeple.core.words import counted
 from meeple.games.erosion.cards import AGE_NAMES, PROCESS_DECKS
 from meeple.games.erosion.rules import HIGH_METRES, ErosionState
-from meeple.games.erosion.words import action_words
 
 SEAT_STYLES = ("bold red", "bold blue", "bold green", "bold magenta", "bold cyan")
 FOSSIL_MARK = "*"
@@ -230,22 +229,15 @@ def render_state(state: ErosionState, player: Player | None = None) -> Group:
 
 
 # -- replays --------------------------------------------------------------------------------
-def log_move(before: ErosionState, player: Player, text: str) -> Text:
-    """A move as the terminal's log and a replay show it: the notation, what it did in words
-    (a card id in the notation names a card the others never saw in that hand), then the
-    steps with a single possible choice that the engine took after it (a forced draw or
-    uplift), which the record does not hold as moves."""
-    game = before.game
-    action = game.parse_action(text)
-    shown = Text(text, style="bold")
-    words = action_words(before, player, action)
-    if words != "passed":  # "pass: passed" would say nothing more
-        shown.append(f" — {words}")
-    steps = before.automatic_steps(player, action)
-    if steps:
-        taken = "; ".join(f"{game.seat_name(seat)}: {step}" for seat, step in steps)
-        shown.append(f"  (then the only choice: {taken})", style="dim")
-    return shown
+def log_steps(before: ErosionState, player: Player, text: str) -> Text | None:
+    """What the terminal's log and a replay add after a move's words: the steps with a
+    single possible choice that the engine took after it (a forced draw or uplift), in
+    notation, since the record does not hold them as moves. None when there were none."""
+    steps = before.automatic_steps(player, before.game.parse_action(text))
+    if not steps:
+        return None
+    taken = "; ".join(f"{before.game.seat_name(seat)}: {step}" for seat, step in steps)
+    return Text(f"  (then the only choice: {taken})", style="dim")
 
 
 def log_chapter(before: ErosionState | None, after: ErosionState) -> str | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from meeple.core.game import Player
-from meeple.core.words import counted
+from meeple.core.words import counted, possessive
 from meeple.games.erosion.cards import AGE_NAMES
 from meeple.games.erosion.pieces import (
     Choose,
@@ -36,11 +36,6 @@ if TYPE_CHECKING:
 
 DECK_WORDS = ("weathering", "hillslope", "fluvial")
 """The decks (WX, H, F) as a player says them."""
-
-
-def possessive(name: str) -> str:
-    """``Andes'``, ``Himalaya's``."""
-    return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
 def move_words(state: ErosionState, player: Player, action: ErosionAction) -> str:

@@ -102,6 +102,7 @@ from meeple.games.squad_combat.pieces import (
 )
 from meeple.games.squad_combat.reading import WINDOWS, Reading
 from meeple.games.squad_combat.turns import Turns
+from meeple.games.squad_combat.words import move_words
 
 if TYPE_CHECKING:
     import random
@@ -237,6 +238,11 @@ class SquadCombatGame(Game[SquadCombatOptions, "SquadCombatState", SquadAction])
     def seat_name(self, player: Player) -> str:
         """Red, Blue, Green, Gold."""
         return SEAT_NAMES[player]
+
+    def log_words(self, state: SquadCombatState, player: Player, action: SquadAction) -> str:
+        """Every move in words (the notation's ``drop 6`` or ``target 1b`` says little):
+        which character, card or die, and what for (:mod:`meeple.games.squad_combat.words`)."""
+        return move_words(state, player, action)
 
     def seat_role(self, player: Player) -> str | None:
         """The deck the seat plays."""
