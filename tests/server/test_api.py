@@ -788,3 +788,57 @@ def test_a_hidden_choice_is_told_in_the_log_once_the_rules_reveal_it_never_befor
             await c.close()
 
     asyncio.run(go())
+
+
+def test_the_board_as_text_comes_to_a_client_that_asks_drawn_for_its_seat(server):
+    """docs/api.md: a ``board_text`` message turns the terminal's board for the client's own
+    seat (a spectator's: a spectator's) on in its state messages, and off; nobody else's
+    messages carry it, and a malformed one is a ``bad_message`` that changes nothing."""
+    from meeple.core.registry import make
+
+    options = {"board": "2x2", "first": 0}
+    created = create(server, game="edges", options=options, seats=["human", "human"])
+    game = make("edges", **options)
+
+    def drawn(client: Client, seat: int | None) -> str:
+        state = game.new_game(0)
+        for entry in client.log:
+            state = state.apply_text(entry["seat"], entry["text"])
+        return game.render_text(state, seat)
+
+    async def go() -> None:
+        a, b = await seated(server, created)
+        watcher = await Client(server.url, created["match"], None).connect()
+        assert a.state["board_text"] is None  # not asked for: old clients see no change
+        for client in (a, watcher):
+            await client.send({"type": "board_text", "show": True})
+            await client.wait_for(lambda c=client: c.state["board_text"] is not None)
+        assert a.state["board_text"] == drawn(a, 0)
+        assert "Turn 1: Red (seat 0) to place a pyramid." in a.state["board_text"]
+        assert watcher.state["board_text"] == drawn(watcher, None)
+        # Each new state while it is on carries the board as it is now.
+        await a.send({"type": "move", "seq": 0, "action": a.state["legal"][0]["text"]})
+        await watcher.wait_for(lambda: watcher.state["seq"] == 1)
+        assert watcher.state["board_text"] == drawn(watcher, None)
+        assert "Turn 2" in watcher.state["board_text"]
+        await b.wait_for(lambda: b.state["seq"] == 1)
+        assert b.state["board_text"] is None
+        for bad in (
+            {"type": "board_text"},
+            {"type": "board_text", "show": "yes"},
+            {"type": "board_text", "show": 1},
+            {"type": "board_text", "show": True, "seat": 1},
+        ):
+            errors = len(b.errors)
+            await b.send(bad)
+            await b.wait_for(lambda e=errors: len(b.errors) > e)
+            refusal = [m for m in b.messages if m["type"] == "error"][-1]
+            assert refusal["code"] == "bad_message", (bad, refusal)
+            assert "board_text" in refusal["message"]
+        assert b.state["board_text"] is None
+        await watcher.send({"type": "board_text", "show": False})
+        await watcher.wait_for(lambda: watcher.state["board_text"] is None)
+        for client in (a, b, watcher):
+            await client.close()
+
+    asyncio.run(go())

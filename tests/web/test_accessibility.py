@@ -246,3 +246,41 @@ def test_a_screen_reader_is_told_erds_combat(server, chromium):
     said = page.wait_for_selector(combat, state="attached", timeout=20_000).text_content()
     assert said.startswith("Blue · ") and said.endswith("(both choose at once)."), said
     context.close()
+
+
+def test_the_board_as_text_opens_by_keyboard_and_follows_the_game(server, chromium):
+    """A player who cannot see the picture opens "Board as text" with Tab and Enter: the
+    terminal's board for their seat, named by a caption saying whose board it is, in plain
+    text (no box-drawing characters), drawn again with each state; axe finds nothing."""
+    context, page = at_the_table(
+        chromium, server, "edges", {"board": "2x2", "first": 0}, (1280, 800)
+    )
+    page.wait_for_selector("#board .clickable")
+    for _ in range(80):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.matches('#board-text-box > summary')"):
+            break
+    else:
+        pytest.fail("Tab never reached Board as text")
+    page.keyboard.press("Enter")
+    board = "#board-text"
+    page.wait_for_function(f"document.querySelector('{board}').textContent.includes('Turn 1')")
+    caption = page.text_content("#board-text-caption")
+    assert caption.startswith("Edges") and "the board as Red" in caption, caption
+    name = page.evaluate(
+        "(() => { const pre = document.querySelector('#board-text');"
+        " const by = document.getElementById(pre.getAttribute('aria-labelledby'));"
+        " return by.textContent; })()"
+    )
+    assert name == caption
+    text = page.text_content(board)
+    assert "Red (seat 0) to place a pyramid" in text and "h0" in text, text
+    assert not re.search("[\u2500-\u257f]", text), text
+    assert serious(page) == []
+    page.fill("#notation", page.text_content("#legal .legal-move"))
+    page.press("#notation", "Enter")
+    # The computer answers: the text follows each state while the box is open.
+    page.wait_for_function(
+        f"document.querySelector('{board}').textContent.includes('Turn 3')", timeout=20_000
+    )
+    context.close()

@@ -14,6 +14,7 @@ import importlib
 import json
 import operator
 import random
+import unicodedata
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Sequence
 from importlib import resources
@@ -219,6 +220,36 @@ class Game(ABC, Generic[O, S, A]):
         drawing registered with :func:`register_renderer`, else the view as text."""
         draw = _RENDERERS.get(type(self))
         return draw(state, player) if draw is not None else str(state.view(player))
+
+    def render_text(self, state: S, player: Player | None = None, width: int = 160) -> str:
+        """:meth:`render` as plain text, for a reader who cannot see a drawing (the game
+        page's "Board as text"): no colours or styles, box-drawing lines as ASCII (a screen
+        reader names each box character aloud), lines that only draw dropped, no
+        trailing spaces. Only what :meth:`render` shows ``player``, so only what it sees."""
+        # Imported here: Rich's console is a cost only the pages that ask for text pay.
+        from io import StringIO
+
+        from rich.console import Console
+
+        buffer = StringIO()
+        out = Console(
+            file=buffer,
+            width=width,
+            color_system=None,
+            force_terminal=False,
+            force_jupyter=False,
+            highlight=False,
+            emoji=False,
+            markup=False,
+        )
+        out.print(self.render(state, player))
+        lines = (line.translate(_BOX_TO_ASCII).rstrip() for line in buffer.getvalue().split("\n"))
+        # A rule between parts says nothing a reader needs; a blank line still separates.
+        kept = ["" if not any(c.isalnum() for c in line) else line for line in lines]
+        text = "\n".join(kept)
+        while "\n\n\n" in text:
+            text = text.replace("\n\n\n", "\n\n")
+        return text.strip("\n")
 
     def memorise_seconds(self, state: S, player: Player) -> float | None:
         """Seconds a person may look at this state before the screen is cleared.
@@ -574,6 +605,26 @@ def seats_text(game: Game[Any, Any, Any], players: Sequence[Player]) -> str:
 
 
 _RENDERERS: dict[type[Any], Callable[[Any, Player | None], RenderableType]] = {}
+
+
+def _box_to_ascii() -> dict[int, str]:
+    """Unicode's box-drawing characters (U+2500 to U+257F) as the ASCII a terminal of old
+    drew them with: a horizontal line ``-``, a double one ``=``, a vertical one ``|``, a
+    corner or a crossing ``+``."""
+    table: dict[int, str] = {}
+    for code in range(0x2500, 0x2580):
+        name = unicodedata.name(chr(code), "")
+        horizontal, vertical = "HORIZONTAL" in name, "VERTICAL" in name
+        if horizontal == vertical:  # a corner, a crossing, a diagonal
+            table[code] = "+"
+        elif horizontal:
+            table[code] = "=" if "DOUBLE" in name else "-"
+        else:
+            table[code] = "|"
+    return table
+
+
+_BOX_TO_ASCII = _box_to_ascii()
 
 
 def register_renderer(

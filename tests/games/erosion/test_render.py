@@ -36,9 +36,13 @@ def test_one_card_to_draw_and_one_rock_to_transport_are_singular():
     transport = _reach(game, 0, 48)
     assert transport.agenda[0].kind == "transport" and transport.agenda[0].number == 1
     assert "transports 1 more rock from the River" in _screen(game, transport)
-    # A step inside a turn shows how it is typed, with one of its legal choices.
-    example = str(transport.legal_actions(transport.to_act[0])[0])
-    assert f"from the River (e.g. '{example}')" in _screen(game, transport)
+    # A step inside a turn shows how it is typed, with one of its legal choices, to the seat
+    # that types it: to the others an example could name a card of its hand.
+    seat = transport.to_act[0]
+    example = str(transport.legal_actions(seat)[0])
+    assert f"from the River (e.g. '{example}')" in _screen(game, transport, seat)
+    for other in (None, 1 - seat):
+        assert "e.g." not in _screen(game, transport, other)
     assert example.startswith("transport ")
 
 

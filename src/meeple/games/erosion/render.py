@@ -171,8 +171,8 @@ def describe_card(state: ErosionState, card: int) -> str:
     return f"{pc.id} {pc.rock} (Mohs {pc.mohs}{fossil}) | {p.name}: {does}{icon}{arch}"
 
 
-def render_status(state: ErosionState) -> Text:
-    """Whose step it is and what it asks for, or the result."""
+def render_status(state: ErosionState, player: Player | None) -> Text:
+    """Whose step it is and what it asks for, or the result, as ``player`` may see them."""
     game = state.game
     text = Text()
     if state.over:
@@ -208,8 +208,15 @@ def render_status(state: ErosionState) -> Text:
         "choose": "chooses which tied seat takes the tie",
     }
     text.append(" " + asks.get(step.kind if step else None, "acts"))
-    if step is not None and step.kind != "draw" and (legal := state.legal_actions(seat)):
-        text.append(f" (e.g. '{legal[0]}')")  # how a step inside a turn is typed
+    # How a step inside a turn is typed, to the seat that types it only: an example may
+    # name a card of its hand (a payment's rock), which no other seat may see.
+    if (
+        player == seat
+        and step is not None
+        and step.kind != "draw"
+        and (legal := state.legal_actions(seat))
+    ):
+        text.append(f" (e.g. '{legal[0]}')")
     if state.runout_passes is not None:
         text.append("  (a deck has run out: a second pass by one player ends the era)")
     if state.tie is not None:
@@ -225,7 +232,7 @@ def render_status(state: ErosionState) -> Text:
 
 def render_state(state: ErosionState, player: Player | None = None) -> Group:
     """Mountains, piles and status together, as ``player`` may see them."""
-    return Group(Mountains(state), render_piles(state, player), render_status(state))
+    return Group(Mountains(state), render_piles(state, player), render_status(state, player))
 
 
 # -- replays --------------------------------------------------------------------------------

@@ -109,6 +109,8 @@ class Connection:
     """How many log entries this client holds (only new ones are sent)."""
     concealed: int | None = None
     """The first log entry this client holds as "has chosen" (sent again once revealed)."""
+    board_text: bool = False
+    """Whether this client asked for the board as text in its state messages (``board_text``)."""
     base_url: str | None = None
     """Where this client reached the server (``http(s)://host``), for links sent to it
     alone; None: the server's own address."""
@@ -181,6 +183,8 @@ class LiveMatch:
     has held since counts as away from then, so a restart gives everyone time to return."""
     absent_since: dict[Player, float] = field(default_factory=dict)
     """Seat -> when its last client went away (clock time)."""
+    board_texts: dict[Player | None, tuple[State[Any], str]] = field(default_factory=dict)
+    """Seat (None: a spectator) -> the state its board text was drawn for, and the text."""
 
     @property
     def id(self) -> str:
@@ -192,6 +196,16 @@ class LiveMatch:
         that it was made (until its decision is complete), and the game's words for it."""
         self.hidden.append(hidden_from_others(before))
         self.words.append(self.game.log_words(before, player, action))
+
+    def board_text(self, seat: Player | None) -> str:
+        """The board as text for ``seat`` (None: a spectator): ``Game.render_text`` of the
+        state as that seat sees it. Drawn once per state and seat, however many of the
+        match's clients asked for it, so its cost is bounded by the moves, not the sockets."""
+        kept = self.board_texts.get(seat)
+        if kept is None or kept[0] is not self.state:
+            kept = (self.state, self.game.render_text(self.state, seat))
+            self.board_texts[seat] = kept
+        return kept[1]
 
     def people(self) -> list[Player]:
         """The seats people play (not agents), joined or not."""
@@ -381,6 +395,8 @@ def state_message(match: LiveMatch, conn: Connection, now: float) -> dict[str, A
         "rematch_offer": match.rematch_offer(),
         "record": _browser_record(match) if over else None,
         "tutorial": tutorial_message(match, seat),
+        # Only to a client that asked (a "board_text" message): drawing costs milliseconds.
+        "board_text": match.board_text(seat) if conn.board_text else None,
         **match.seed_fields(),
     }
 

@@ -87,13 +87,23 @@ class Sync(_Message):
     type: Literal["sync"]
 
 
+class BoardText(_Message):
+    """Start (``show``: true) or stop sending this connection the board as text: the
+    terminal's drawing for its seat (``Game.render_text``) in each state message."""
+
+    type: Literal["board_text"]
+    show: bool
+
+
 class Ping(_Message):
     """Keep-alive; answered with ``pong``."""
 
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Hello | Move | Resign | Claim | Sync | Ping, Field(discriminator="type")]
+ClientMessage = Annotated[
+    Hello | Move | Resign | Claim | Sync | BoardText | Ping, Field(discriminator="type")
+]
 client_message = TypeAdapter(ClientMessage)
 """Validates one decoded client message."""
 

@@ -1,6 +1,7 @@
 """The game server's WebSocket, one per client (docs/api.md): a hello naming its seat
-within HELLO_SECONDS, then its messages (moves, resigning, claims, sync, ping) until it goes away,
-with a sender of its own that drops a client reading nothing after SEND_SECONDS."""
+within HELLO_SECONDS, then its messages (moves, resigning, claims, sync, the board as text,
+ping) until it goes away, with a sender of its own that drops a client reading nothing
+after SEND_SECONDS."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from meeple.interfaces.web.live import (
 from meeple.interfaces.web.pages import pages_base
 from meeple.interfaces.web.protocol import (
     MAX_MESSAGE_BYTES,
+    BoardText,
     Claim,
     Hello,
     Move,
@@ -209,7 +211,7 @@ async def _receive(websocket: WebSocket) -> Any:
         raise _BadMessage(
             "bad message: "
             + validation_text(exc)
-            + "; types: hello, move, resign, claim, sync, ping",
+            + "; types: hello, move, resign, claim, sync, board_text, ping",
             "bad_message",
         ) from None
 
@@ -219,6 +221,11 @@ async def _handle(hub: Hub, match: LiveMatch, conn: Connection, message: Any) ->
         conn.send({"type": "pong"})
     elif isinstance(message, Sync):
         conn.log_sent = 0
+        conn.send(state_message(match, conn, hub.clock()))
+    elif isinstance(message, BoardText):
+        # Answered with the state, as a sync is (its log only what is new): the text is
+        # drawn for this connection's seat, so a spectator's is a spectator's.
+        conn.board_text = message.show
         conn.send(state_message(match, conn, hub.clock()))
     elif isinstance(message, Hello):
         conn.send(_error("already said hello on this connection", code="hello_twice"))

@@ -158,6 +158,7 @@ function receive(message) {
       welcomed = true;
       claimSeconds = typeof message.claim_seconds === "number" ? message.claim_seconds : null;
       setConn(message.seat === null ? "watching" : "connected", "on");
+      if ($("board-text-box").open) askBoardText(true); // a new connection starts without it
       if (message.seat !== null && token) {
         rememberSeat(matchId, token, message.seat);
         if (resumed) toast("back in your seat: this browser kept it", "info");
@@ -265,12 +266,30 @@ async function draw() {
   drawWith(module, $("board"), view, ui);
   keepBuilding(); // after drawing: a click changes the selection, then asks for a redraw
   drawSide();
+  drawBoardText();
   showHint(msg);
   showTutorial(msg);
   // Set once the page shows this state, so that whoever waits on them (the browser tests)
   // sees the drawn picture, not the one before.
   document.body.dataset.seq = String(msg.seq);
   document.body.dataset.status = msg.status;
+}
+
+/** "Board as text": while the box is open the server sends, with each state, the board
+ * as the terminal draws it for this page's seat (a spectator's: a spectator's), for a
+ * reader who cannot see the picture. Asked for only while open: drawing it costs the
+ * server. */
+function askBoardText(show) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "board_text", show }));
+}
+
+function drawBoardText() {
+  const m = msg;
+  if (!m || !$("board-text-box").open) return;
+  const who = m.seat === null ? "a spectator" : seatLabel(m, m.seat);
+  $("board-text-caption").textContent = `${m.title}: the board as ${who} sees it, after move ${m.seq}`;
+  const text = typeof m.board_text === "string" ? m.board_text : "Asking the server for the board…";
+  if ($("board-text").textContent !== text) $("board-text").textContent = text;
 }
 
 function turnText() {
@@ -551,6 +570,10 @@ function setUp() {
     if (!text) return;
     ui.move(text);
     $("notation").value = "";
+  });
+  $("board-text-box").addEventListener("toggle", () => {
+    askBoardText($("board-text-box").open);
+    drawBoardText();
   });
   $("sync").addEventListener("click", () => {
     if (socket && socket.readyState === WebSocket.OPEN) {
