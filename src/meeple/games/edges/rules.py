@@ -20,9 +20,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from enum import IntEnum
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, NamedTuple
+from typing import Any, ClassVar, Literal, NamedTuple
 
 from pydantic import Field, field_validator, model_validator
 
@@ -31,38 +30,15 @@ from meeple.core.game import Game, Player, State
 from meeple.core.options import GameOptions, option_text
 from meeple.core.registry import register
 from meeple.core.rng import make_rng
-from meeple.games.edges.board import Board, Edge, board, parse_edge
+from meeple.games.edges.board import Board, board, parse_edge
+
+# The pieces and moves live in their own module (words.py reads them too); every module
+# that imports them from here still finds them.
+from meeple.games.edges.pieces import LARGE_FIRST, EdgesAction, Place, Pyramid, TakeOver
+from meeple.games.edges.words import move_words
 
 FIRST_STREAM = ("edges", "first")
 """The random stream under a game's seed that draws the first seat."""
-
-if TYPE_CHECKING:
-    pass
-
-
-class Pyramid(IntEnum):
-    """A pyramid size; its value is its strength in points."""
-
-    SMALL = 1
-    MEDIUM = 2
-    LARGE = 3
-
-    @property
-    def letter(self) -> str:
-        """``L``, ``M`` or ``S``."""
-        return self.name[0]
-
-    @classmethod
-    def from_letter(cls, letter: str) -> Pyramid:
-        """The pyramid for ``L``/``M``/``S`` (any case)."""
-        try:
-            return _BY_LETTER[letter.upper()]
-        except KeyError:
-            raise NotationError(f"{letter!r} is not a pyramid size; use L, M or S") from None
-
-
-_BY_LETTER = {p.letter: p for p in Pyramid}
-LARGE_FIRST = (Pyramid.LARGE, Pyramid.MEDIUM, Pyramid.SMALL)
 
 
 class Stash(NamedTuple):
@@ -235,29 +211,6 @@ def resolve_stash(options: EdgesOptions, rows: int, cols: int) -> Stash:
     return SEED_STASHES.get((rows, cols)) or even_stash(board(rows, cols).num_edges // 2)
 
 
-@dataclass(frozen=True, slots=True)
-class Place:
-    """Place a pyramid from your stash on an empty edge: ``L h2,3``."""
-
-    pyramid: Pyramid
-    edge: Edge
-
-    def __str__(self) -> str:
-        return f"{self.pyramid.letter} {self.edge}"
-
-
-@dataclass(frozen=True, slots=True)
-class TakeOver:
-    """The pie rule: return the first pyramid to its owner, put yours there: ``pie M``."""
-
-    pyramid: Pyramid
-
-    def __str__(self) -> str:
-        return f"pie {self.pyramid.letter}"
-
-
-EdgesAction = Place | TakeOver
-
 _PLACE_RE = re.compile(r"^\s*([LMSlms])\s*([hvHV].*)$")
 _PIE_RE = re.compile(r"^\s*pie\s+([LMSlms])\s*$", re.IGNORECASE)
 
@@ -336,9 +289,6 @@ class EdgesGame(Game[EdgesOptions, "EdgesState", EdgesAction]):
     def log_words(self, state: EdgesState, player: Player, action: EdgesAction) -> str:
         """A placement or a take-over in words: the pyramid's size and strength, the squares
         its edge bounds (:mod:`meeple.games.edges.words`)."""
-        # The words module reads this one's pieces: imported when first said, not at load.
-        from meeple.games.edges.words import move_words
-
         return move_words(state, player, action)
 
     def player_rules_values(self) -> dict[str, str]:

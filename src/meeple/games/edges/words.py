@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from meeple.core.game import Player
 from meeple.core.words import possessive
 from meeple.games.edges.board import Edge
-from meeple.games.edges.rules import EdgesAction, Place, Pyramid, TakeOver
+from meeple.games.edges.pieces import EdgesAction, Place, Pyramid, TakeOver
 
 if TYPE_CHECKING:
     from meeple.games.edges.rules import EdgesState
