@@ -12,6 +12,7 @@ import json
 import math
 import types
 import typing
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Self
@@ -184,6 +185,22 @@ def describe_options(cls: type[GameOptions]) -> list[OptionInfo]:
             )
         )
     return infos
+
+
+def unserved_refusal(options: GameOptions, served: Collection[str], what: str) -> str | None:
+    """The one-line refusal of a second writing of a game's rules (a compiled twin, named
+    ``what``) for options it was not written for, or None when it knows every one.
+
+    A twin lists the options it plays (``served``); an option added to the game's model
+    later is refused by name until the twin plays it too, rather than played by the old
+    rule without a word."""
+    unknown = sorted(set(type(options).model_fields) - set(served))
+    if not unknown:
+        return None
+    return (
+        f"the {what} do not serve option {', '.join(unknown)}; "
+        f"they serve {', '.join(sorted(served))}"
+    )
 
 
 def field_allowed(field: Any) -> str:

@@ -22,6 +22,7 @@ VARIANTS = [
     {"board": "2x3", "stash": "3/3/2"},
     {"board": "1x1", "stash": "1/1/0"},
     {"double": True},
+    {"double": True, "double_start": "a1"},
     {"board": "4x4", "first": 1},
 ]
 

@@ -38,7 +38,7 @@ LONG = 20 if os.environ.get("MEEPLE_FUZZ") == "long" else 1
 VARIANTS: list[tuple[dict, int]] = [
     ({}, 12),
     ({"players": 3}, 6),
-    ({"players": 4, "lead": "rotate"}, 4),
+    ({"players": 4, "lead": "rotate", "first": 2}, 4),
     ({"content": str(CONTENT)}, 10),
     ({"content": str(CONTENT), "players": 3, "end_draws": "all-at-once"}, 4),
     ({"content": str(CONTENT), "players": 4, "reactions": "attacker-first"}, 3),

@@ -27,7 +27,9 @@ from typing import NamedTuple
 
 import numpy as np
 
+from meeple.core.errors import OptionError
 from meeple.core.kernels import kernel
+from meeple.core.options import unserved_refusal
 from meeple.games.edges.rules import EdgesGame, EdgesState, Stash
 
 compiled = kernel(nogil=True)
@@ -43,8 +45,17 @@ class Layout(NamedTuple):
     size: int  # length of a position's array
 
 
+SERVED = frozenset({"board", "stash", "pie", "double", "double_start", "first", "auto_steps"})
+"""The options these rules are written for (``auto_steps``: no Edges step has a single
+choice); :func:`layout` refuses a game with any other."""
+
+
 def layout(game: EdgesGame) -> Layout:
-    """The array layout of ``game``'s positions."""
+    """The array layout of ``game``'s positions; OptionError (one line) for an option these
+    rules are not written for (:data:`SERVED`)."""
+    refusal = unserved_refusal(game.options, SERVED, "compiled Edges rules")
+    if refusal is not None:
+        raise OptionError(refusal)
     n, p = game.board.num_edges, game.num_players
     squares = np.array(game.board.square_edges, dtype=np.int16).reshape(-1, 4)
     return Layout(n, p, bool(game.options.pie), squares, 2 * n + 4 * p + 3)

@@ -42,6 +42,7 @@ from typing import NamedTuple
 import numpy as np
 
 from meeple.core.kernels import kernel, per_game
+from meeple.core.options import unserved_refusal
 from meeple.core.simultaneous import Submissions
 from meeple.games.erd.pieces import (
     CONVERSION_STEP,
@@ -131,12 +132,9 @@ def tables(game: ErdGame) -> Tables:
     """The arrays of ``game``'s rules; ValueError naming an option this module does not
     serve. Kept per game (:func:`meeple.core.kernels.per_game`), since a search asks at
     every rollout."""
-    unknown = sorted(set(type(game.options).model_fields) - _SERVED)
-    if unknown:
-        raise ValueError(
-            f"the compiled Erd rules do not serve option {', '.join(unknown)}; "
-            f"they serve {', '.join(sorted(_SERVED))}"
-        )
+    refusal = unserved_refusal(game.options, _SERVED, "compiled Erd rules")
+    if refusal is not None:
+        raise ValueError(refusal)
     options, version = game.options, game.version
     if options.round_limit > MAX_ROUND:
         raise ValueError(

@@ -16,8 +16,9 @@ reading), the Montane Legend Variant (``legend``: basic or advanced claims, in
 an unweathered one flagged in the position), either ``empty_hand`` and either ``draw_from``
 reading, any ``first``, either ``auto_steps``, and any ``cards`` file (the card and
 architecture tables are built from the game's own catalogue, so a designer's cards play the
-same here as in the engine): every option. :func:`served` (which :func:`layout` asks) would
-refuse, in one line, an option listed in :data:`SERVED`, which is empty.
+same here as in the engine): every option. :func:`served` (which :func:`layout` asks)
+refuses, in one line, an option these rules are not written for (not in ``_ANY_VALUE``),
+and one listed in :data:`SERVED` at another value (none is).
 
 The state is the TRUE state (every hand, delta and deck order known): search calls it on a
 determinized state. The decks are already shuffled in the state, as in the reference, so
@@ -47,6 +48,7 @@ from typing import cast
 import numpy as np
 
 from meeple.core.errors import OptionError
+from meeple.core.options import unserved_refusal
 from meeple.games.erosion.cards import PROCESS_DECKS, ROCK_CLASS
 from meeple.games.erosion.compiled import state as fs
 from meeple.games.erosion.compiled import transitions as fr
@@ -136,7 +138,11 @@ value); :func:`served` refuses what is listed here."""
 
 def served(game: ErosionGame) -> None:
     """Raise :class:`OptionError` (one line) if the compiled rules do not serve ``game``'s
-    options."""
+    options: one they are not written for, or one of :data:`SERVED` at another value."""
+    written_for = {*_ANY_VALUE, *(name for name, _ in SERVED)}
+    refusal = unserved_refusal(game.options, written_for, "compiled Erosion rules")
+    if refusal is not None:
+        raise OptionError(refusal)
     refuse_unserved(game, "compiled Erosion rules", SERVED)
 
 

@@ -16,7 +16,8 @@ Two arrays, both ``int32``:
   seed and the log (the :mod:`.reading` docstring lists where each lies). Copying it
   is one ``memcpy`` of about 5 kB.
 
-Every option is served. Content must fit the arrays' fixed sizes (:data:`LIMITS`); content
+Every option is served (:data:`SERVED`; a game with another is refused in one line, not
+played by rules that ignore it). Content must fit the arrays' fixed sizes (:data:`LIMITS`); content
 that does not is refused with a one-line :class:`ValueError` naming the limit.
 
 Chance (dice refreshes and reshuffles) comes from numba's own seeded generator in
@@ -40,12 +41,31 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from meeple.core.options import unserved_refusal
 from meeple.games.squad_combat.compiled import reading as fr
 from meeple.games.squad_combat.compiled import transitions
 from meeple.games.squad_combat.pieces import Character, Performance, Wound
 
 if TYPE_CHECKING:
     from meeple.games.squad_combat.rules import SquadCombatGame, SquadCombatState
+
+SERVED = frozenset(
+    {
+        "players",
+        "decks",
+        "content",
+        "hand_size",
+        "first",
+        "lead",
+        "reactions",
+        "reaction_prompts",
+        "edge_windows",
+        "end_draws",
+        "turn_limit",
+        "auto_steps",
+    }
+)
+"""The options these rules are written for: :func:`game_array` refuses a game with another."""
 
 LIMITS = {
     "kinds of card in the content": fr.MAX_KINDS,
@@ -106,11 +126,15 @@ def _limit_problem(game: SquadCombatGame) -> str | None:
 def game_array(game: SquadCombatGame) -> np.ndarray:
     """The options and content tables the compiled rules read (see :mod:`.transitions`).
 
-    Raises ValueError (one line) for content beyond :data:`LIMITS`; every option is served.
+    Raises ValueError (one line) for content beyond :data:`LIMITS`, and for an option these
+    rules are not written for (:data:`SERVED`).
     """
     cached = _GAME_ARRAYS.get(game)
     if cached is not None:
         return cached
+    refusal = unserved_refusal(game.options, SERVED, "compiled Squad Combat rules")
+    if refusal is not None:
+        raise ValueError(refusal)
     problem = _limit_problem(game)
     if problem is not None:
         raise ValueError(f"squad-combat fast rules: {problem}")

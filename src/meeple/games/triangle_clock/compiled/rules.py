@@ -53,6 +53,7 @@ from typing import NamedTuple
 import numpy as np
 
 from meeple.core.kernels import by_identity, kernel, per_game
+from meeple.core.options import unserved_refusal
 from meeple.core.rng import make_rng
 from meeple.core.simultaneous import Submissions
 from meeple.games.triangle_clock.cards import CARDS, NUM_CARDS, NUM_SYMBOLS
@@ -134,12 +135,9 @@ def tables(game: TriangleClockGame) -> Tables:
     """The arrays of ``game``'s rules; ValueError naming an option this module does not
     serve. Kept per game (:func:`meeple.core.kernels.per_game`), since a search asks at
     every rollout."""
-    unknown = sorted(set(type(game.options).model_fields) - _SERVED)
-    if unknown:
-        raise ValueError(
-            f"the compiled Triangle Clock rules do not serve option {', '.join(unknown)}; "
-            f"they serve {', '.join(sorted(_SERVED))}"
-        )
+    refusal = unserved_refusal(game.options, _SERVED, "compiled Triangle Clock rules")
+    if refusal is not None:
+        raise ValueError(refusal)
     power, strength = _hand_tables(game.ranking)
     literal = game.options.mulligan_order == "literal"
     rules = np.array([literal, len(game.holdings[0]), len(game.holdings[1])], dtype=np.int16)
