@@ -103,7 +103,20 @@ def test_errors_name_the_file_the_card_and_the_field(folder):
         ("decks.toml", "jab = 4", "jabb = 4", "deck 'alpha', field 'cards': no card 'jabb'"),
         ("decks.toml", '"knight", "archer"', '"knight", "archr"', "no character 'archr'"),
         ("decks.toml", "jab = 4", "jab = 0", "deck 'alpha', field 'cards'"),
-        ("decks.toml", '"knight", "archer", "sage"', '"knight", "archer"', "characters"),
+        # A party of another size than three is said so, not "missing" once per place.
+        (
+            "decks.toml",
+            '"knight", "archer", "sage"',
+            '"knight"',
+            "deck 'alpha', field 'characters': a party is 3 character ids, left to right; "
+            "this one has 1 (got ['knight'])",
+        ),
+        (
+            "decks.toml",
+            '"knight", "archer", "sage"',
+            '"knight", "archer", "sage", "knight"',
+            "field 'characters': a party is 3 character ids, left to right; this one has 4",
+        ),
         # A deck of 100,000,000 copies passed the check and hung a simulation.
         ("decks.toml", "jab = 4", "jab = 100000000", "has 100,000,000 copies; a deck holds at"),
         # Strict types: a designer's "6" or true is not read as a number.

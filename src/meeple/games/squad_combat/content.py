@@ -300,6 +300,17 @@ class Deck(_Item):
     characters: tuple[str, str, str] = Field(strict=False)
     cards: dict[str, int]
 
+    @field_validator("characters", mode="before")
+    @classmethod
+    def _party(cls, value: object) -> object:
+        # Checked before the tuple's own check, whose errors for a party of two name the
+        # field "missing" once per absent place, and for four speak of "items".
+        if isinstance(value, list | tuple) and len(value) != PARTY_SIZE:
+            raise ValueError(
+                f"a party is {PARTY_SIZE} character ids, left to right; this one has {len(value)}"
+            )
+        return value
+
     @field_validator("cards")
     @classmethod
     def _counts(cls, value: dict[str, int]) -> dict[str, int]:
