@@ -62,7 +62,10 @@ def test_a_set_not_installed_is_refused_naming_those_that_are_and_a_path_still_i
     for value, words in (
         ("set:strong", "no content set 'strong' is installed on this server; installed for "
          "erosion: set:weak"),
+        # A path is refused naming what may be asked for instead.
         (str(folder / "erosion" / "weak" / "cards.json"), "names a file"),
+        ("/etc/passwd", "play the content that ships with meeple, or a set installed on "
+         "this server, by name: set:weak"),
     ):  # fmt: skip
         body = {"game": "erosion", "options": {"cards": value}, "seats": ["human", "random"]}
         refused = httpx.post(f"{server.url}/api/matches", json=body)

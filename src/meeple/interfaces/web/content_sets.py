@@ -117,6 +117,11 @@ class ContentSets:
         names read as installed: what :meth:`split` returns. A refusal names a set as the
         client did, never by its path on this server."""
         plain, sets = self.split(game, options)
+        offered = self.names(game)
+        if offered:
+            # A client refused for naming a file is told what it may ask for instead.
+            named = ", ".join(f"{SET_PREFIX}{n}" for n in offered)
+            advice += f", or a set installed on this server, by name: {named}"
         with self.naming(sets):
             installed = {k: str(v) for k, v in sets.items()}
             check_untrusted_options(game, plain, source, advice, installed)
