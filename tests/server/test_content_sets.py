@@ -9,7 +9,9 @@ import random
 import httpx
 
 from meeple.core.designer import copy_data
+from meeple.core.registry import make
 from meeple.interfaces.web.client import Client
+from meeple.interfaces.web.content_sets import ContentSets
 
 
 def install(tmp_path):
@@ -177,3 +179,17 @@ def test_a_content_folder_that_is_a_file_or_unreadable_is_one_line(run, tmp_path
     assert result.exit_code == 2, result.output
     assert f"--content {folder}: cannot read {folder}: Permission denied" in result.output
     assert "Traceback" not in result.output
+
+
+def test_a_set_edited_while_the_server_runs_changes_nothing_until_it_starts_again(tmp_path):
+    """A match, its page's cards and its agents' workers read the set as the server started
+    with it: an edit mid-match would otherwise give the page and the agents other numbers
+    than the match plays."""
+    folder = install(tmp_path)
+    sets = ContentSets(folder)
+    cards = folder / "erosion" / "weak" / "cards.json"
+    data = json.loads(cards.read_text())
+    data["cards"][0]["process"]["n"] = 5
+    cards.write_text(json.dumps(data))
+    game = make("erosion", **sets.resolve("erosion", {"cards": "set:weak"}))
+    assert game.catalog.cards[0].process.n == 1
