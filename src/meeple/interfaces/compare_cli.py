@@ -268,6 +268,7 @@ def _compare(
             command_line(),
             pairings,
             notable,
+            runs={label: (s.key, s.content or {}) for label, s in specs.items()},
         )
     note_runs(db, keys, report, past)
     console.print(escape(f"Report {report}"))
