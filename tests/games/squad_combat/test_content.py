@@ -119,6 +119,19 @@ def test_errors_name_the_file_the_card_and_the_field(folder):
         ),
         # A deck of 100,000,000 copies passed the check and hung a simulation.
         ("decks.toml", "jab = 4", "jab = 100000000", "has 100,000,000 copies; a deck holds at"),
+        # A free draw card that refills the hand it is played from kept a turn going forever.
+        (
+            "cards.toml",
+            'cost = "<1>"\neffect = "draw"',
+            'cost = "-"\neffect = "draw"',
+            "card 'study', field 'amount': a draw card that costs no energy or die draws fewer",
+        ),
+        (
+            "cards.toml",
+            'cost = "<1>"\neffect = "draw"',
+            'cost = "C"\neffect = "draw"',
+            "draw at most 1, or give it an energy or die cost",
+        ),
         # Strict types: a designer's "6" or true is not read as a number.
         ("characters.toml", "life = 6", 'life = "6"', "character 'knight', field 'life'"),
         ("characters.toml", "life = 6", "life = true", "character 'knight', field 'life'"),

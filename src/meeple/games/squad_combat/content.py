@@ -258,6 +258,17 @@ class Card(_Traited):
                     f"field {name!r}: an {self.kind} needs an effect "
                     f"({', '.join(EFFECT_HELP)}) and an amount"
                 )
+        spent = 1 + self.cost.cards  # the card itself and each C discarded
+        free = not self.cost.energy and not self.cost.dice
+        if self.effect == "draw" and free and self.amount is not None and self.amount >= spent:
+            # Such a card refills the hand it is played from: a player may play it again and
+            # again, and the turn (so the game) never ends.
+            fix = f"draw at most {spent - 1}, or " if spent > 1 else ""
+            raise ValueError(
+                f"field 'amount': a draw card that costs no energy or die draws fewer cards "
+                f"than it spends (itself and each C), or it is played forever in one turn; "
+                f"{fix}give it an energy or die cost"
+            )
         if self.kind == "action":
             if self.timing is not None:
                 raise ValueError(
