@@ -193,3 +193,16 @@ def test_a_set_edited_while_the_server_runs_changes_nothing_until_it_starts_agai
     cards.write_text(json.dumps(data))
     game = make("erosion", **sets.resolve("erosion", {"cards": "set:weak"}))
     assert game.catalog.cards[0].process.n == 1
+    sets.close()
+
+
+def test_a_server_stopped_leaves_no_copy_of_its_sets(server_factory, tmp_path, monkeypatch):
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(temp))  # the server's copies go here
+    server = server_factory(
+        f"sqlite:///{tmp_path / 's.db'}", 0, "--content", str(install(tmp_path))
+    )
+    assert list(temp.glob("meeple-sets-*"))
+    assert server.stop() is not None
+    assert not list(temp.glob("meeple-sets-*"))

@@ -41,9 +41,18 @@ class ContentSets:
     def __init__(self, folder: Path | None = None) -> None:
         self.folder = folder
         self.sets: dict[str, dict[str, Path]] = {}
+        self._copies: tempfile.TemporaryDirectory[str] | None = None
         if folder is None:
             return
         self._copies = tempfile.TemporaryDirectory(prefix="meeple-sets-")
+        try:
+            self._check(folder)
+        except BaseException:
+            self.close()  # a server that does not start leaves no copies behind
+            raise
+
+    def _check(self, folder: Path) -> None:
+        """Install every set under ``folder``; MeepleError listing the problems, if any."""
         if not folder.is_dir():
             what = "a file, not a folder" if folder.exists() else "no such folder"
             raise MeepleError(f"--content {folder}: {what}; give the folder of <game>/<set>/")
@@ -76,12 +85,19 @@ class ContentSets:
                     )
                     continue
                 found = check_data(game_dir.name, set_dir)
+                assert self._copies is not None  # made before any set is installed
                 copy = Path(self._copies.name, game_dir.name, set_dir.name)
                 found = found or self._copy(game_dir.name, set_dir, copy)
                 problems += found
                 if not found:
                     self.sets.setdefault(game_dir.name, {})[set_dir.name] = copy
         return problems
+
+    def close(self) -> None:
+        """Remove the copies the server played (a server stopped by a signal runs no
+        finalizer, so its shutdown calls this)."""
+        if self._copies is not None:
+            self._copies.cleanup()
 
     @staticmethod
     def _copy(game: str, folder: Path, copy: Path) -> list[str]:
