@@ -10,6 +10,7 @@ import pytest
 import meeple
 from meeple.games.squad_combat import ContentError, Cost, load_content
 from meeple.games.squad_combat.content import demo_folder
+from meeple.games.squad_combat.rules import SquadCombatGame
 
 from .conftest import CONTENT
 
@@ -298,3 +299,15 @@ def test_the_rules_document_lists_the_demo_content():
         assert f"**{deck.name}** (`{deck.key}`)" in rules
         for key, copies in deck.cards.items():
             assert f"{content.cards[content.card_index[key]].name} {copies}" in rules
+
+
+def test_the_check_lists_each_item_s_problem_one_line_each(folder):
+    edit(folder / "characters.toml", "life = 6", "life = 0")
+    edit(folder / "cards.toml", 'kind = "attack"', 'kind = "spell"')
+    edit(folder / "cards.toml", 'cost = "<3>[1]"', 'cost = "<3>[9]"')
+    problems = SquadCombatGame.data_problems("content", folder)
+    assert [p.split(": ")[1].split(", field")[0] for p in problems] == [
+        "character 'knight'",
+        "card 'jab'",
+        "card 'lunge'",
+    ], problems

@@ -490,6 +490,30 @@ def load_content(folder: str | Path | Traversable | None = None) -> Content:
     return _load(path)
 
 
+def content_problems(folder: Path) -> list[str]:
+    """Every problem of a content folder, one line each: each character's, card's and deck's
+    first (naming the file, the item and the field); where every item reads, the first
+    problem across the files (a deck naming a card there is not). Empty when it loads."""
+    try:
+        load_content(folder)
+    except ContentError as exc:
+        first = str(exc)
+    else:
+        return []
+    try:
+        tables = {what: _read_table(folder, what) for what in FILES}
+    except ContentError:
+        return [first]  # a file that does not read is the folder's one problem
+    problems = []
+    for what, model in (("characters", CharacterCard), ("cards", Card), ("decks", Deck)):
+        for key, fields in tables[what].items():
+            try:
+                _build(model, what, f"{folder}/{FILES[what]}", {key: fields})
+            except ContentError as exc:
+                problems.append(str(exc))
+    return problems or [first]
+
+
 def demo_folder() -> Traversable:
     """The folder of the demo content inside the installed package."""
     return resources.files(__package__).joinpath("data")
