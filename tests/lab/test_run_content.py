@@ -174,6 +174,9 @@ def test_the_word_default_names_the_shipped_data_so_a_variant_can_use_it(tmp_pat
                                  "--variant", f"content={content}", *common])  # fmt: skip
     assert result.exit_code == 0, result.output
     assert "content=default" in result.output
+    [report] = tmp_path.glob("compare-squad-combat-*/report.md")
+    assert "content=default: run `" in report.read_text()
+    assert f"content={content}: run `" in report.read_text()
     same = runner.invoke(app, ["compare", "squad-combat", "--variant", "content=default",
                                "--variant", "content=none", *common])  # fmt: skip
     assert same.exit_code != 0 and "are the same rules" in same.output
@@ -190,3 +193,22 @@ def test_the_lab_notes_decks_of_different_sizes_before_it_plays(tmp_path, conten
         result.output
     )
     assert "Run " in result.output  # a note, not an error: the games are played
+
+
+def test_two_reports_of_one_folder_edited_between_them_name_their_files_apart(tmp_path, content):
+    """Both reports are titled with the folder's name; the files' digest tells them apart."""
+    out = tmp_path / "out"
+    command = ["simulate", "squad-combat", "--content", str(content), "-n", "2", "--seat",
+               "random", "--db", f"sqlite:///{tmp_path / 'lab.db'}", "--out", str(out)]  # fmt: skip
+    reports = []
+    for damage in ("2", "3"):
+        cards = content / "cards.toml"
+        cards.write_text(re.sub(r"damage = \d", f"damage = {damage}", cards.read_text(), count=1))
+        result = CliRunner().invoke(app, command)
+        assert result.exit_code == 0, result.output
+        [key] = _runs(result.output)
+        digest = content_digest([content / name for name in FILES.values()])
+        report = (out / f"squad-combat-{key}" / "report.md").read_text()
+        assert f"Run `{key}`; files read, by digest: content {digest[7:19]}" in report
+        reports.append(report)
+    assert reports[0] != reports[1]

@@ -170,3 +170,24 @@ def test_a_swept_value_that_moves_a_seats_role_is_not_named_by_the_first_values_
     assert "seat 1: random won" in header and "mulligan" not in header
     ticks = [t.get_text() for t in figures[0].axes[0].get_xticklabels()]
     assert all(len(line) <= 17 for t in ticks for line in t.splitlines()), ticks
+
+
+def test_a_deck_s_card_count_is_swept_and_a_refused_value_is_named_as_given(tmp_path):
+    mine = tmp_path / "my-cards"
+    shutil.copytree(DATA, mine)
+    game = make("squad-combat", content=str(mine))
+    # The table's own name has a dot: [shadow-circle.cards].
+    (_, opts), _ = field_variants(
+        game.options, "decks.toml:shadow-circle.cards.quick-shot", ["7", "8"], tmp_path / "s"
+    )
+    deck = make("squad-combat", content=opts["content"]).content.deck("shadow-circle")
+    assert deck.cards["quick-shot"] == 7
+    message = (
+        "--field cards.toml:quick-shot.damage --values 100: "
+        f"{mine}/cards.toml: card 'quick-shot', field 'damage': Input should be less than"
+    )
+    with pytest.raises(SweepError, match=re.escape(message)):
+        field_variants(
+            game.options, "cards.toml:quick-shot.damage", ["2", "100"], tmp_path / "t",
+            game.data_problems,
+        )  # fmt: skip

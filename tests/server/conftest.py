@@ -126,10 +126,13 @@ def db_url(request, tmp_path, postgres) -> str:
 
 
 @pytest.fixture
-def server_factory(tmp_path) -> Iterator:
+def server_factory(tmp_path, monkeypatch) -> Iterator:
     """Start real servers (``factory(db_url)``, ``factory(db_url, workers, *serve_flags)``);
     all are stopped at the end of the test."""
     started: list[ServerProcess] = []
+    # Killed at the end, a server leaves its temporary files (a content set's copy): in the
+    # test's folder, not the machine's.
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
 
     def factory(db: str, agent_workers: int = 1, *args: str) -> ServerProcess:
         log = tmp_path / f"server{len(started)}.log"

@@ -9,7 +9,9 @@ import random
 import httpx
 
 from meeple.core.designer import copy_data
+from meeple.core.registry import make
 from meeple.interfaces.web.client import Client
+from meeple.interfaces.web.content_sets import ContentSets
 
 
 def install(tmp_path):
@@ -62,7 +64,10 @@ def test_a_set_not_installed_is_refused_naming_those_that_are_and_a_path_still_i
     for value, words in (
         ("set:strong", "no content set 'strong' is installed on this server; installed for "
          "erosion: set:weak"),
+        # A path is refused naming what may be asked for instead.
         (str(folder / "erosion" / "weak" / "cards.json"), "names a file"),
+        ("/etc/passwd", "play the content that ships with meeple, or a set installed on "
+         "this server, by name: set:weak"),
     ):  # fmt: skip
         body = {"game": "erosion", "options": {"cards": value}, "seats": ["human", "random"]}
         refused = httpx.post(f"{server.url}/api/matches", json=body)
@@ -174,3 +179,30 @@ def test_a_content_folder_that_is_a_file_or_unreadable_is_one_line(run, tmp_path
     assert result.exit_code == 2, result.output
     assert f"--content {folder}: cannot read {folder}: Permission denied" in result.output
     assert "Traceback" not in result.output
+
+
+def test_a_set_edited_while_the_server_runs_changes_nothing_until_it_starts_again(tmp_path):
+    """A match, its page's cards and its agents' workers read the set as the server started
+    with it: an edit mid-match would otherwise give the page and the agents other numbers
+    than the match plays."""
+    folder = install(tmp_path)
+    sets = ContentSets(folder)
+    cards = folder / "erosion" / "weak" / "cards.json"
+    data = json.loads(cards.read_text())
+    data["cards"][0]["process"]["n"] = 5
+    cards.write_text(json.dumps(data))
+    game = make("erosion", **sets.resolve("erosion", {"cards": "set:weak"}))
+    assert game.catalog.cards[0].process.n == 1
+    sets.close()
+
+
+def test_a_server_stopped_leaves_no_copy_of_its_sets(server_factory, tmp_path, monkeypatch):
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(temp))  # the server's copies go here
+    server = server_factory(
+        f"sqlite:///{tmp_path / 's.db'}", 0, "--content", str(install(tmp_path))
+    )
+    assert list(temp.glob("meeple-sets-*"))
+    assert server.stop() is not None
+    assert not list(temp.glob("meeple-sets-*"))

@@ -67,6 +67,13 @@ def data_paths(game: str, folder: Path) -> dict[str, Path]:
     }
 
 
+def data_files(game: str, folder: Path) -> list[Path]:
+    """The files in ``folder`` that ``game`` reads its data from (as ``copy_data`` writes
+    them)."""
+    _, data = _data_of(game)
+    return [folder / name for source, files in data.values() for name in files or [source.name]]
+
+
 def data_flags(game: str, folder: Path) -> str:
     """The command-line flags that play ``game`` with the data in ``folder``."""
     return " ".join(

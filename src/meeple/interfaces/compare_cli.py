@@ -268,6 +268,7 @@ def _compare(
             command_line(),
             pairings,
             notable,
+            runs={label: (s.key, s.content or {}) for label, s in specs.items()},
         )
     note_runs(db, keys, report, past)
     console.print(escape(f"Report {report}"))
@@ -327,7 +328,7 @@ def sweep_command(
             assert field is not None
             chosen = make(name, **parse_option_flags(name, args))
             copies = out / f"sweep-{name}-data" / re.sub(r"[^\w.=+-]", "_", field)
-            edited = field_variants(chosen.options, field, tried, copies)
+            edited = field_variants(chosen.options, field, tried, copies, chosen.data_problems)
             what = field.split(":", 1)[1]
             variants = [
                 f"{label}: " + ",".join(f"{o}={v}" for o, v in opts.items())

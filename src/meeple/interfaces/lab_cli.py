@@ -113,6 +113,7 @@ def simulate_command(
             folder,
             command_line(),
             notable,
+            run=(spec.key, spec.content or {}),
         )
     note_runs(db, [spec.key], report, past)
     # Paths are the person's to name ('[/]x' too): printed as text, not read as markup.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -451,6 +451,21 @@ def _notable_section(notable: Sequence[str]) -> list[str]:
     return ["## Games to look at", "\n".join(f"- {line}" for line in notable)]
 
 
+def run_lines(runs: Mapping[str, tuple[str, Mapping[str, str]]]) -> list[str]:
+    """One line per run a report is of (``runs``: by label, the run's key and the digest of
+    the files each option names, ``RunSpec.content``): two reports of a content folder
+    edited between them name the same folder, and are told apart by these."""
+    lines = []
+    for label, (key, digests) in runs.items():
+        files = ", ".join(
+            f"{option} {digest.removeprefix('sha256:')[:12]}"
+            for option, digest in sorted(digests.items())
+        )
+        read = f"; files read, by digest: {files}" if files else ""
+        lines.append(f"{label}: run `{key}`{read}" if label else f"Run `{key}`{read}")
+    return lines
+
+
 def simulation_report(
     title: str,
     summary: Summary,
@@ -458,17 +473,19 @@ def simulation_report(
     out_dir: Path,
     command: str,
     notable: Sequence[str] = (),
+    run: tuple[str, Mapping[str, str]] | None = None,
 ) -> Path:
     """Write ``report.md`` and its plots for one simulation; returns the report's path.
 
     ``notable`` are lines naming games to look at and how to replay them
-    (``lab.replay.notable_lines``)."""
+    (``lab.replay.notable_lines``); ``run``: the run's key and file digests (:func:`run_lines`)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     wins = _save(win_figure({title: summary}), out_dir / "wins.png")
     length = _save(length_figure({title: lengths}), out_dir / "length.png")
     body = [
         f"# {title}",
         f"Command: `{command}`",
+        *(run_lines({"": run}) if run else []),
         *_warning_lines(summary_warnings({title: summary})),
         markdown_table(["measure", "value"], [list(r) for r in summary_rows(summary)]),
         markdown_table(*seat_table({title: summary})),
@@ -491,10 +508,11 @@ def comparison_report(
     command: str,
     pairings: dict[str, Pairing] | None = None,
     notable: Sequence[str] = (),
+    runs: Mapping[str, tuple[str, Mapping[str, str]]] | None = None,
 ) -> Path:
     """Write the side-by-side report of several variants, with each variant's paired
-    differences from the first where ``pairings`` gives them, and the ``notable`` games'
-    lines; returns its path."""
+    differences from the first where ``pairings`` gives them, the ``notable`` games' lines
+    and each variant's run (``runs``, :func:`run_lines`); returns its path."""
     out_dir.mkdir(parents=True, exist_ok=True)
     labels = list(summaries)
     table_rows = side_by_side(summaries)
@@ -512,6 +530,7 @@ def comparison_report(
     body = [
         f"# {title}",
         f"Command: `{command}`",
+        *run_lines(runs or {}),
         *_warning_lines(summary_warnings(summaries)),
         markdown_table(["measure", *labels], table_rows),
         markdown_table(*seat_table(summaries)),

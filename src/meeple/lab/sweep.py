@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -74,13 +75,20 @@ def edit_field(text: str, table: str, key: str, value: str, source: str) -> str:
 
 
 def field_variants(
-    options: GameOptions, field: str, values: list[str], folder: Path
+    options: GameOptions,
+    field: str,
+    values: list[str],
+    folder: Path,
+    problems: Callable[[str, Path], list[str]] | None = None,
 ) -> list[tuple[str, dict[str, str]]]:
     """For each value, a label (``quick-shot.damage=3``) and the option that names the
     edited copy of the data, for the field ``FILE:TABLE.KEY``; the copies go under
     ``folder``. SweepError when the field is malformed, or no option given names ``FILE``
-    (the shipped data must be copied first: a sweep varies a designer's copy)."""
-    match = re.fullmatch(r"([^:]+):([^.]+)\.(.+)", field)
+    (the shipped data must be copied first: a sweep varies a designer's copy), or
+    ``problems`` (the game's ``data_problems``) finds one in a copy."""
+    # Split at the last dot: a table's name may hold dots itself ([iron-line.cards], a
+    # deck's card counts), a key does not.
+    match = re.fullmatch(r"([^:]+):(.+)\.([^.]+)", field)
     if not match:
         raise SweepError(
             f"--field {field!r}: write FILE:TABLE.KEY, e.g. cards.toml:quick-shot.damage"
@@ -116,6 +124,10 @@ def field_variants(
                 text = edit_field(text, table, key, value, str(file))
             (target / file.name).write_text(text, encoding="utf-8")
         where = target if folder_option else target / name
+        # A value the game refuses is named as the designer wrote it, not by the copy's path.
+        for problem in problems(option, where) if problems else []:
+            problem = problem.replace(str(where if folder_option else target), str(file.parent))
+            raise SweepError(f"--field {field} --values {value}: {problem}")
         out.append((label, {option: str(where)}))
     return out
 

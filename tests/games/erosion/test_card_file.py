@@ -91,7 +91,19 @@ def test_a_toml_card_file_reads_as_the_json_one(tmp_path):
     [
         (lambda cs: cs[0]["process"].update(n=0), r"card WX01, field process\.n: must be at"),
         (lambda cs: cs[50].update(rock="granit"), r"card H51, field rock: .*'granite'.*granit"),
-        (lambda cs: cs.pop(0), "the seed has 38 WX cards; the card file has 37"),
+        (
+            lambda cs: cs.pop(0),
+            "the card file has 37 WX cards; a card file holds the seed's 38: change cards",
+        ),
+        # An unknown field lists the fields of the object it was given in.
+        (
+            lambda cs: cs[0].update(dammage=2),
+            r"card WX01, field dammage: unknown field; the fields are: id, deck, rock, mohs,",
+        ),
+        (
+            lambda cs: cs[0]["process"].update(count=2),
+            r"card WX01, field process\.count: unknown field; the fields are: name, kind, n,",
+        ),
     ],
 )
 def test_a_broken_card_file_names_the_file_the_card_and_the_field(tmp_path, edit, message):

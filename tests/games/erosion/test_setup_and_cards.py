@@ -144,7 +144,9 @@ def test_a_bad_card_file_fails_with_the_card_id_and_the_field(edit, message):
 
 
 def test_a_card_file_with_the_wrong_counts_fails():
-    with pytest.raises(CardError, match="the seed has 38 WX cards"):
+    with pytest.raises(
+        CardError, match="the card file has 37 WX cards; a card file holds the seed's 38"
+    ):
         load_cards(_broken(lambda cs: cs.pop(0)))
 
 

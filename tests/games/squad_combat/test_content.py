@@ -10,6 +10,7 @@ import pytest
 import meeple
 from meeple.games.squad_combat import ContentError, Cost, load_content
 from meeple.games.squad_combat.content import demo_folder
+from meeple.games.squad_combat.rules import SquadCombatGame
 
 from .conftest import CONTENT
 
@@ -103,9 +104,35 @@ def test_errors_name_the_file_the_card_and_the_field(folder):
         ("decks.toml", "jab = 4", "jabb = 4", "deck 'alpha', field 'cards': no card 'jabb'"),
         ("decks.toml", '"knight", "archer"', '"knight", "archr"', "no character 'archr'"),
         ("decks.toml", "jab = 4", "jab = 0", "deck 'alpha', field 'cards'"),
-        ("decks.toml", '"knight", "archer", "sage"', '"knight", "archer"', "characters"),
+        # A party of another size than three is said so, not "missing" once per place.
+        (
+            "decks.toml",
+            '"knight", "archer", "sage"',
+            '"knight"',
+            "deck 'alpha', field 'characters': a party is 3 character ids, left to right; "
+            "this one has 1 (got ['knight'])",
+        ),
+        (
+            "decks.toml",
+            '"knight", "archer", "sage"',
+            '"knight", "archer", "sage", "knight"',
+            "field 'characters': a party is 3 character ids, left to right; this one has 4",
+        ),
         # A deck of 100,000,000 copies passed the check and hung a simulation.
         ("decks.toml", "jab = 4", "jab = 100000000", "has 100,000,000 copies; a deck holds at"),
+        # A free draw card that refills the hand it is played from kept a turn going forever.
+        (
+            "cards.toml",
+            'cost = "<1>"\neffect = "draw"',
+            'cost = "-"\neffect = "draw"',
+            "card 'study', field 'amount': a draw card that costs no energy or die draws fewer",
+        ),
+        (
+            "cards.toml",
+            'cost = "<1>"\neffect = "draw"',
+            'cost = "C"\neffect = "draw"',
+            "draw at most 1, or give it an energy or die cost",
+        ),
         # Strict types: a designer's "6" or true is not read as a number.
         ("characters.toml", "life = 6", 'life = "6"', "character 'knight', field 'life'"),
         ("characters.toml", "life = 6", "life = true", "character 'knight', field 'life'"),
@@ -272,3 +299,15 @@ def test_the_rules_document_lists_the_demo_content():
         assert f"**{deck.name}** (`{deck.key}`)" in rules
         for key, copies in deck.cards.items():
             assert f"{content.cards[content.card_index[key]].name} {copies}" in rules
+
+
+def test_the_check_lists_each_item_s_problem_one_line_each(folder):
+    edit(folder / "characters.toml", "life = 6", "life = 0")
+    edit(folder / "cards.toml", 'kind = "attack"', 'kind = "spell"')
+    edit(folder / "cards.toml", 'cost = "<3>[1]"', 'cost = "<3>[9]"')
+    problems = SquadCombatGame.data_problems("content", folder)
+    assert [p.split(": ")[1].split(", field")[0] for p in problems] == [
+        "character 'knight'",
+        "card 'jab'",
+        "card 'lunge'",
+    ], problems

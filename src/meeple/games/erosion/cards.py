@@ -17,7 +17,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Literal, get_args
 
-from pydantic import ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from meeple.core.errors import MeepleError, OptionError, did_you_mean
 from meeple.core.files import Unreadable, parse_json, parse_toml, read_text_capped
@@ -346,6 +346,24 @@ def _field(loc: tuple[Any, ...]) -> str:
     return ".".join(parts) or "card"
 
 
+def _fields_of(deck: object, field: str) -> list[str] | None:
+    """The fields allowed beside ``field`` (a dotted path in a card of ``deck``), or None
+    where the object holding it is one of several kinds (an architecture's effect)."""
+    model: type[BaseModel] = AtmosphereCard if deck == "ATM" else ProcessCard
+    for part in field.split(".")[:-1]:
+        info = model.model_fields.get(part)
+        annotation = info.annotation if info else None
+        inner = [
+            a
+            for a in (get_args(annotation) or (annotation,))
+            if isinstance(a, type) and issubclass(a, BaseModel)
+        ]
+        if len(inner) != 1:
+            return None
+        model = inner[0]
+    return list(model.model_fields)
+
+
 def _fail(card_id: str, field: str, message: str) -> CardError:
     return CardError(f"card {card_id}, field {field}: {message}")
 
@@ -363,11 +381,16 @@ def parse_card(raw: Any, position: int) -> Card:
     except ValidationError as exc:
         err = exc.errors()[0]
         got = err.get("input")
+        field = _field(err["loc"])
+        if err["type"] == "extra_forbidden":
+            known = _fields_of(raw["deck"], field)
+            listed = f"; the fields are: {', '.join(known)}" if known else ""
+            raise _fail(name, field, f"unknown field{listed}") from None
         # The value typed, beside what is allowed; not a whole object or a missing one.
         shown = (
             "" if err["type"] == "missing" or isinstance(got, dict | list) else f" (got {got!r})"
         )
-        raise _fail(name, _field(err["loc"]), err["msg"] + shown) from None
+        raise _fail(name, field, err["msg"] + shown) from None
     if isinstance(card, ProcessCard):
         _check_process_card(card)
     return card
@@ -475,7 +498,10 @@ def _check_deck(cards: tuple[Card, ...]) -> None:
     for deck, count in SEED_COUNTS.items():
         found = sum(1 for c in cards if c.deck == deck)
         if found != count:
-            raise CardError(f"the seed has {count} {deck} cards; the card file has {found}")
+            raise CardError(
+                f"the card file has {found} {deck} cards; a card file holds the seed's "
+                f"{count}: change cards rather than add or remove them"
+            )
     ages = [c.age for c in cards if isinstance(c, AtmosphereCard)]
     unders = sorted(c.under for c in cards if isinstance(c, AtmosphereCard))
     if unders != sorted([*PROCESS_DECKS, *PROCESS_DECKS]):

@@ -258,6 +258,17 @@ class Card(_Traited):
                     f"field {name!r}: an {self.kind} needs an effect "
                     f"({', '.join(EFFECT_HELP)}) and an amount"
                 )
+        spent = 1 + self.cost.cards  # the card itself and each C discarded
+        free = not self.cost.energy and not self.cost.dice
+        if self.effect == "draw" and free and self.amount is not None and self.amount >= spent:
+            # Such a card refills the hand it is played from: a player may play it again and
+            # again, and the turn (so the game) never ends.
+            fix = f"draw at most {spent - 1}, or " if spent > 1 else ""
+            raise ValueError(
+                f"field 'amount': a draw card that costs no energy or die draws fewer cards "
+                f"than it spends (itself and each C), or it is played forever in one turn; "
+                f"{fix}give it an energy or die cost"
+            )
         if self.kind == "action":
             if self.timing is not None:
                 raise ValueError(
@@ -299,6 +310,17 @@ class Deck(_Item):
 
     characters: tuple[str, str, str] = Field(strict=False)
     cards: dict[str, int]
+
+    @field_validator("characters", mode="before")
+    @classmethod
+    def _party(cls, value: object) -> object:
+        # Checked before the tuple's own check, whose errors for a party of two name the
+        # field "missing" once per absent place, and for four speak of "items".
+        if isinstance(value, list | tuple) and len(value) != PARTY_SIZE:
+            raise ValueError(
+                f"a party is {PARTY_SIZE} character ids, left to right; this one has {len(value)}"
+            )
+        return value
 
     @field_validator("cards")
     @classmethod
@@ -466,6 +488,30 @@ def load_content(folder: str | Path | Traversable | None = None) -> Content:
             raise ContentError(str(exc)) from None
         return _load_path(str(path.resolve()), stamp)
     return _load(path)
+
+
+def content_problems(folder: Path) -> list[str]:
+    """Every problem of a content folder, one line each: each character's, card's and deck's
+    first (naming the file, the item and the field); where every item reads, the first
+    problem across the files (a deck naming a card there is not). Empty when it loads."""
+    try:
+        load_content(folder)
+    except ContentError as exc:
+        first = str(exc)
+    else:
+        return []
+    try:
+        tables = {what: _read_table(folder, what) for what in FILES}
+    except ContentError:
+        return [first]  # a file that does not read is the folder's one problem
+    problems = []
+    for what, model in (("characters", CharacterCard), ("cards", Card), ("decks", Deck)):
+        for key, fields in tables[what].items():
+            try:
+                _build(model, what, f"{folder}/{FILES[what]}", {key: fields})
+            except ContentError as exc:
+                problems.append(str(exc))
+    return problems or [first]
 
 
 def demo_folder() -> Traversable:

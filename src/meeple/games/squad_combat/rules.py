@@ -66,7 +66,7 @@ from meeple.games.squad_combat.content import (
     Card,
     CharacterCard,
     Content,
-    ContentError,
+    content_problems,
     load_content,
 )
 from meeple.games.squad_combat.explain import explain
@@ -171,14 +171,10 @@ class SquadCombatGame(Game[SquadCombatOptions, "SquadCombatState", SquadAction])
 
     @classmethod
     def data_problems(cls, option: str, path: Path) -> list[str]:
-        """A content folder's first problem, naming the file, the item and the field."""
+        """Every problem of a content folder, one line each (``content_problems``)."""
         if option != "content":
             return super().data_problems(option, path)
-        try:
-            load_content(path)
-        except ContentError as exc:
-            return [str(exc)]
-        return []
+        return content_problems(path)
 
     def __init__(self, options: SquadCombatOptions) -> None:
         super().__init__(options)

@@ -128,6 +128,7 @@ def create_app(
             await hub.stop()
             await watcher
             store.close()
+            sets.close()
 
     app = FastAPI(
         title="meeple game server",

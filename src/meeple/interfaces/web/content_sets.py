@@ -4,7 +4,10 @@ A client never names a file (docs/security.md). An operator who wants matches pl
 a designer's cards or tables starts the server with ``meeple serve --content DIR``, where
 ``DIR/<game>/<set>/`` holds the files ``meeple content copy GAME FOLDER`` writes (edited).
 Every set is checked when the server starts (:func:`meeple.core.designer.check_data`); a
-set with problems stops the start, each problem in one line. A match then asks for a set by
+set with problems stops the start, each problem in one line. The server plays a copy of each
+set taken then: a file edited while it runs changes no match, no page and no agent until the
+server starts again (a match under way, and the cards its page draws, keep the numbers it
+was created with). A match then asks for a set by
 name, as the value ``set:<name>`` of the game's data options (Squad Combat's ``content``,
 The Triangle Clock's ``ranking``, Erosion's ``cards``): the value stays ``set:<name>`` in the
 match, its frames and its record, and becomes the installed path only inside the server.
@@ -13,13 +16,15 @@ match, its frames and its record, and becomes the installed path only inside the
 from __future__ import annotations
 
 import re
+import tempfile
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from meeple.core.designer import check_data, data_games, data_paths
+from meeple.core.designer import check_data, data_files, data_games, data_paths
 from meeple.core.errors import FileOptionRefused, MeepleError, OptionError
+from meeple.core.files import atomic_write, read_bytes_capped
 from meeple.core.record import check_untrusted_options
 from meeple.core.registry import game_class
 
@@ -36,8 +41,18 @@ class ContentSets:
     def __init__(self, folder: Path | None = None) -> None:
         self.folder = folder
         self.sets: dict[str, dict[str, Path]] = {}
+        self._copies: tempfile.TemporaryDirectory[str] | None = None
         if folder is None:
             return
+        self._copies = tempfile.TemporaryDirectory(prefix="meeple-sets-")
+        try:
+            self._check(folder)
+        except BaseException:
+            self.close()  # a server that does not start leaves no copies behind
+            raise
+
+    def _check(self, folder: Path) -> None:
+        """Install every set under ``folder``; MeepleError listing the problems, if any."""
         if not folder.is_dir():
             what = "a file, not a folder" if folder.exists() else "no such folder"
             raise MeepleError(f"--content {folder}: {what}; give the folder of <game>/<set>/")
@@ -70,10 +85,28 @@ class ContentSets:
                     )
                     continue
                 found = check_data(game_dir.name, set_dir)
+                assert self._copies is not None  # made before any set is installed
+                copy = Path(self._copies.name, game_dir.name, set_dir.name)
+                found = found or self._copy(game_dir.name, set_dir, copy)
                 problems += found
                 if not found:
-                    self.sets.setdefault(game_dir.name, {})[set_dir.name] = set_dir
+                    self.sets.setdefault(game_dir.name, {})[set_dir.name] = copy
         return problems
+
+    def close(self) -> None:
+        """Remove the copies the server played (a server stopped by a signal runs no
+        finalizer, so its shutdown calls this)."""
+        if self._copies is not None:
+            self._copies.cleanup()
+
+    @staticmethod
+    def _copy(game: str, folder: Path, copy: Path) -> list[str]:
+        """Copy the checked set in ``folder`` to ``copy``, which the server plays; the
+        problems of the copy (a file edited while it was copied), named as in ``folder``."""
+        copy.mkdir(parents=True)
+        for source, target in zip(data_files(game, folder), data_files(game, copy), strict=True):
+            atomic_write(target, read_bytes_capped(source), fsync=False)
+        return [p.replace(str(copy), str(folder)) for p in check_data(game, copy)]
 
     def names(self, game: str) -> list[str]:
         """The sets installed for ``game``."""
@@ -117,6 +150,11 @@ class ContentSets:
         names read as installed: what :meth:`split` returns. A refusal names a set as the
         client did, never by its path on this server."""
         plain, sets = self.split(game, options)
+        offered = self.names(game)
+        if offered:
+            # A client refused for naming a file is told what it may ask for instead.
+            named = ", ".join(f"{SET_PREFIX}{n}" for n in offered)
+            advice += f", or a set installed on this server, by name: {named}"
         with self.naming(sets):
             installed = {k: str(v) for k, v in sets.items()}
             check_untrusted_options(game, plain, source, advice, installed)
