@@ -392,6 +392,8 @@ def test_edges_rings_the_computer_s_last_pyramid_and_says_it(server, chromium, s
     said = page.inner_text("#log li:last-child .log-words")
     assert re.fullmatch(r" ?placed a (Large|Medium|Small) pyramid \(strength \d\) on the .*", said)
     assert "square (" in said or "squares (" in said, said
+    # after a dash, as the terminal writes it: run on, the notation read as the words' start
+    assert f"{edge} — placed a " in page.inner_text("#log li:last-child"), said
     bounds = page.locator("#board circle.edges-last").bounding_box()
     assert bounds and bounds["x"] >= 0 and bounds["x"] + bounds["width"] <= size[0]
     context.close()

@@ -157,8 +157,9 @@ export function logItems(msg, entries) {
     el("span", { class: `seat-dot seat-${entry.seat}` }),
     `${seatLabel(msg, entry.seat)}: `,
     entry.text === null ? el("em", {}, "has chosen") : el("code", {}, entry.text),
-    // The game's words where the notation says little (a slot letter): "revealed solid N".
-    entry.words ? el("span", { class: "log-words" }, ` ${entry.words}`) : null,
+    // The game's words for the move, after a dash as the terminal's log writes them (run
+    // straight on, "rush=HLD defense=LLD put 1 Heavy" read as one phrase).
+    ...(entry.words ? [" — ", el("span", { class: "log-words" }, entry.words)] : []),
     entry.timeout ? el("em", { class: "timed-out" }, entry.seat === msg.seat
       ? " time ran out: the computer chose for you" : " time ran out: the computer chose") : null));
 }
