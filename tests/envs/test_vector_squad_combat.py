@@ -211,7 +211,7 @@ def test_an_option_the_batched_rules_do_not_serve_is_refused_by_name(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """An option the batched rules do not know: one line naming it and the ones they serve."""
-    monkeypatch.setattr(squad_batch, "_SERVED", squad_batch._SERVED - {"end_draws"})
+    monkeypatch.setattr(squad_batch, "SERVED", squad_batch.SERVED - {"end_draws"})
     with pytest.raises(MeepleError, match="do not serve option end_draws; they serve auto_steps"):
         MeepleVectorEnv("squad-combat", num_envs=2)
 

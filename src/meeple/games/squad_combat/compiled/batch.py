@@ -33,6 +33,7 @@ from meeple.core.batch import seed_words, seeds_in
 from meeple.core.errors import MeepleError
 from meeple.core.kernels import kernel
 from meeple.core.mt import START, first_words
+from meeple.core.options import unserved_refusal
 from meeple.core.rng import derive_seed
 from meeple.games.squad_combat.compiled import reading as fr
 from meeple.games.squad_combat.compiled.observation import (
@@ -75,7 +76,7 @@ from meeple.games.squad_combat.compiled.reading import (
     find_step,
     legal_for,
 )
-from meeple.games.squad_combat.compiled.rules import decode, encode, game_array
+from meeple.games.squad_combat.compiled.rules import SERVED, decode, encode, game_array
 from meeple.games.squad_combat.compiled.transitions import act, settle
 from meeple.games.squad_combat.content import DIE_FACES, PARTY_SIZE
 from meeple.games.squad_combat.pieces import STEP_KINDS
@@ -94,24 +95,6 @@ ROW = WINDOW_AT + T_WORDS - T_BASE
 STEPS = len(STEP_KINDS)
 SPARE = 4
 """A window with fewer random events left than this is widened before a step."""
-
-_SERVED = frozenset(
-    {
-        "players",
-        "decks",
-        "content",
-        "hand_size",
-        "first",
-        "lead",
-        "reactions",
-        "reaction_prompts",
-        "edge_windows",
-        "end_draws",
-        "turn_limit",
-        "auto_steps",
-    }
-)
-"""The options the batched rules play (all of Squad Combat's today); others are refused."""
 
 
 @compiled
@@ -304,12 +287,10 @@ class SquadCombatBatch:
     def __init__(self, game: SquadCombatGame) -> None:
         if not isinstance(game, SquadCombatGame):
             raise MeepleError(f"SquadCombatBatch takes Squad Combat, not {game.title}")
-        unknown = sorted(set(type(game.options).model_fields) - _SERVED)
-        if unknown:
-            raise MeepleError(
-                f"the batched Squad Combat rules do not serve option {', '.join(unknown)}; "
-                f"they serve {', '.join(sorted(_SERVED))}"
-            )
+        # The batched rules step the compiled rules' positions: the options they serve.
+        refusal = unserved_refusal(game.options, SERVED, "batched Squad Combat rules")
+        if refusal is not None:
+            raise MeepleError(refusal)
         try:
             self._g = game_array(game)
         except ValueError as exc:
