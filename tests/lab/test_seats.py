@@ -10,6 +10,7 @@ from meeple.interfaces.cli import app
 from meeple.lab.design import _balance_words
 from meeple.lab.metrics import summarize
 from meeple.lab.report import SHARED_NOTE, seat_table, summary_rows, win_figure
+from meeple.lab.simulate import GameJob, play_job
 
 
 def game(winners, scores):
@@ -111,3 +112,19 @@ def test_the_best_and_worst_of_five_seats_are_tested_as_one_of_ten_pairs():
         "the 10 pairs of seats)" in _balance_words(chance)
     )
     assert summarize(five_seats([20, 45, 45, 45, 45])).seats_differ
+
+
+def test_a_seat_of_double_edges_has_its_team_s_mean_score():
+    """Double Edges scores two teams, not four seats: seats 2 and 3 read their team's score
+    (they had none: "n/a"), equal to their teammates'."""
+    rows = [
+        play_job(GameJob(game="edges", options={"double": True}, seats=["random"] * 4,
+                         run_seed=5, index=k))
+        for k in range(3)
+    ]  # fmt: skip
+    seats = summarize(rows).seats
+    assert all(len(r["scores"]) == 2 for r in rows)
+    assert [s.mean_score is not None for s in seats] == [True] * 4
+    assert seats[2].mean_score.value == seats[0].mean_score.value
+    assert seats[3].mean_score.value == seats[1].mean_score.value
+    assert seats[0].mean_score.value == sum(r["scores"][0] for r in rows) / 3

@@ -152,6 +152,12 @@ class Game(ABC, Generic[O, S, A]):
         None where seats differ only by their order (the default)."""
         return None
 
+    def score_index(self, player: Player) -> int:
+        """Where the score ``player`` plays for stands in ``result["scores"]``: its own by
+        default; its team's where teams score (Double Edges), which the lab's mean score of
+        a seat reads."""
+        return player
+
     def card_names(self) -> tuple[str, ...]:
         """Every card (and item) this configuration lets a seat play, by the names the game's
         data gives them, so the lab can say which were never played; none by default (a game

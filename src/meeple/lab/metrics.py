@@ -228,11 +228,13 @@ def summarize(rows: Sequence[Mapping[str, Any]]) -> Summary:
     seats = []
     points = [[_seat_points(r, p, players) for r in rows] for p in range(players)]
     roles = seat_roles(rows[0], players)
+    scored = _score_indexes(rows[0], players)
     for p in range(players):
         wins = sum(1 for r in rows if p in r["winners"])
         alone = sum(1 for r in rows if r["winners"] == [p])
         draws = sum(1 for r in rows if not r["winners"])
-        scores = [float(r["scores"][p]) for r in rows if len(r.get("scores") or ()) > p]
+        at = scored[p]
+        scores = [float(r["scores"][at]) for r in rows if len(r.get("scores") or ()) > at]
         losses = n - wins - draws
         low, high = deal_score_interval([[x] for x in points[p]])
         rate = (wins + draws / players) / n
@@ -337,6 +339,16 @@ def seat_roles(row: Mapping[str, Any], players: int) -> list[str]:
         return [""] * players
     roles = [game.seat_role(p) if p < game.num_players else None for p in range(players)]
     return [f"{game.seat_name(p)} ({r})" if r else "" for p, r in enumerate(roles)]
+
+
+def _score_indexes(row: Mapping[str, Any], players: int) -> list[int]:
+    """Where each seat's score stands in the rows' ``scores`` (``Game.score_index``: a team's
+    in Double Edges, where two seats share one), each its own when the game cannot be made."""
+    try:
+        game = make(row["game"], **(row.get("options") or {}))
+    except (MeepleError, KeyError):
+        return list(range(players))
+    return [game.score_index(p) if p < game.num_players else p for p in range(players)]
 
 
 def _seat_points(row: Mapping[str, Any], seat: int, players: int) -> float:

@@ -316,6 +316,10 @@ class EdgesGame(Game[EdgesOptions, "EdgesState", EdgesAction]):
         (seats 0 and 2 are team A, 1 and 3 team B)."""
         return player % 2
 
+    def score_index(self, player: Player) -> int:
+        """Its side's score: a team's in Double Edges (``result["scores"]`` has one per side)."""
+        return self.side_of(player)
+
     def side_name(self, side: int) -> str:
         """``Red``/``Blue``, or ``Team A``/``Team B`` in Double Edges."""
         return f"Team {'AB'[side]}" if self.options.double else TWO_PLAYER_SEATS[side]
