@@ -472,3 +472,24 @@ def test_erd_s_header_says_where_the_match_stands_not_the_rules_version(server, 
     page.wait_for_selector("#rules-panel[open] .rules-body h2")
     assert "Rules version 0.02" in page.inner_text(".rules-body")
     page.context.close()
+
+
+def test_a_log_line_leaves_off_words_that_only_repeat_the_notation(server, context):
+    """Erosion's "pass" is said "passed": the terminal's log prints the notation alone
+    (``move_log.echoes``), and the page's log did print "pass — passed"; the words of any
+    other move stay after their dash."""
+    page = context.new_page()
+    page.goto(server.url + "/")
+    lines = page.evaluate(
+        """async () => {
+          const { logItems } = await import("/static/js/common.js");
+          const msg = { seat: 0, seat_names: ["Alps", "Andes"], seats: [{}, {}] };
+          const entries = [
+            { n: 1, seat: 1, text: "pass", words: "passed" },
+            { n: 2, seat: 0, text: "draw WX0 H1 F0", words: "drew 1 hillslope card" },
+          ];
+          return logItems(msg, entries).map((li) => li.textContent);
+        }"""
+    )
+    assert lines == ["Andes: pass", "Alps: draw WX0 H1 F0 — drew 1 hillslope card"]
+    page.close()

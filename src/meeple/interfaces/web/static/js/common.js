@@ -151,6 +151,13 @@ export function drawEnd(box, msg, extra = []) {
   box.append(...extra);
 }
 
+/** Words that only say the notation again ("pass": "passed"), left off a log line as the
+ * terminal's log leaves them (meeple.interfaces.move_log.echoes: the same three forms).
+ * Erosion's picture still says "last turn: Andes passed" from them. */
+export function echoes(text, words) {
+  return words === text || words === `${text}ed` || words === `${text}d`;
+}
+
 /** The move log as list items: hidden choices of others say only "has chosen". */
 export function logItems(msg, entries) {
   return entries.map((entry) => el("li", { value: entry.n, class: entry.seat === msg.seat ? "mine" : null, title: seatTitle(msg, entry.seat) },
@@ -159,7 +166,7 @@ export function logItems(msg, entries) {
     entry.text === null ? el("em", {}, "has chosen") : el("code", {}, entry.text),
     // The game's words for the move, after a dash as the terminal's log writes them (run
     // straight on, "rush=HLD defense=LLD put 1 Heavy" read as one phrase).
-    ...(entry.words ? [" — ", el("span", { class: "log-words" }, entry.words)] : []),
+    ...(entry.words && !echoes(entry.text, entry.words) ? [" — ", el("span", { class: "log-words" }, entry.words)] : []),
     entry.timeout ? el("em", { class: "timed-out" }, entry.seat === msg.seat
       ? " time ran out: the computer chose for you" : " time ran out: the computer chose") : null));
 }
