@@ -156,7 +156,11 @@ def open_engine(url: str) -> Engine:
             hide_parameters=True,
         )
     except (NoSuchModuleError, ImportError) as exc:
-        raise StoreError(f"no database driver for {shown!r}: {exc}") from None
+        raise StoreError(
+            f"no database driver for {shown!r}: {exc}; meeple comes with SQLite's "
+            "(sqlite:///FILE) and PostgreSQL's (postgresql://USER@HOST/DATABASE), and another "
+            "database needs its SQLAlchemy driver installed beside meeple"
+        ) from None
     except (ArgumentError, TypeError) as exc:
         raise StoreError(f"cannot use the database URL {shown!r}: {exc}") from None
     if sqlite:
