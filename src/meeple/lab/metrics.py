@@ -11,6 +11,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from meeple.core.errors import MeepleError
+from meeple.core.game import Game
 from meeple.core.registry import make
 from meeple.core.stats import mean_interval
 from meeple.lab.endings import Endings, count_endings
@@ -227,8 +228,10 @@ def summarize(rows: Sequence[Mapping[str, Any]]) -> Summary:
     players = len(rows[0]["returns"])
     seats = []
     points = [[_seat_points(r, p, players) for r in rows] for p in range(players)]
-    roles = seat_roles(rows[0], players)
-    scored = _score_indexes(rows[0], players)
+    # A run's rows share their game and options: one row speaks for all.
+    game = _game_of(rows[0])
+    roles = seat_roles(game, players)
+    scored = _score_indexes(game, players)
     for p in range(players):
         wins = sum(1 for r in rows if p in r["winners"])
         alone = sum(1 for r in rows if r["winners"] == [p])
@@ -329,24 +332,27 @@ def _units(rows: Sequence[Mapping[str, Any]]) -> dict[str, Estimate]:
     return {unit: Estimate.mean(values) for unit, values in counted.items()}
 
 
-def seat_roles(row: Mapping[str, Any], players: int) -> list[str]:
-    """Each seat's name and role (``Red (iron-line)``) in the game of ``row``, where the game
-    gives seats roles; empty texts otherwise, or when the row's game cannot be made (a run's
-    rows share their game and options, so one row speaks for all)."""
+def _game_of(row: Mapping[str, Any]) -> Game[Any, Any, Any] | None:
+    """The game of ``row`` (its name and options), or None when it cannot be made."""
     try:
-        game = make(row["game"], **(row.get("options") or {}))
+        return make(row["game"], **(row.get("options") or {}))
     except (MeepleError, KeyError):
+        return None
+
+
+def seat_roles(game: Game[Any, Any, Any] | None, players: int) -> list[str]:
+    """Each seat's name and role (``Red (iron-line)``) in ``game``, where the game gives
+    seats roles; empty texts otherwise, or without a game (``_game_of`` could not make it)."""
+    if game is None:
         return [""] * players
     roles = [game.seat_role(p) if p < game.num_players else None for p in range(players)]
     return [f"{game.seat_name(p)} ({r})" if r else "" for p, r in enumerate(roles)]
 
 
-def _score_indexes(row: Mapping[str, Any], players: int) -> list[int]:
+def _score_indexes(game: Game[Any, Any, Any] | None, players: int) -> list[int]:
     """Where each seat's score stands in the rows' ``scores`` (``Game.score_index``: a team's
-    in Double Edges, where two seats share one), each its own when the game cannot be made."""
-    try:
-        game = make(row["game"], **(row.get("options") or {}))
-    except (MeepleError, KeyError):
+    in Double Edges, where two seats share one), each its own without a game."""
+    if game is None:
         return list(range(players))
     return [game.score_index(p) if p < game.num_players else p for p in range(players)]
 
