@@ -493,3 +493,35 @@ def test_a_log_line_leaves_off_words_that_only_repeat_the_notation(server, conte
     )
     assert lines == ["Andes: pass", "Alps: draw WX0 H1 F0 — drew 1 hillslope card"]
     page.close()
+
+
+def test_double_edges_end_is_said_and_shown_with_each_team_s_score(server, context):
+    """Double Edges scores its two teams, not its four seats: the end box listed the teams'
+    scores, but what a screen reader heard at the end (``endWords``) left the scores out,
+    and the winning team's row was not marked as the winning seat's is."""
+    created = server.create("edges", {"double": True}, ["random"] * 4, seed=5)
+    deadline = time.monotonic() + 60
+    while (summary := server.get(f"/api/matches/{created['match']}"))["status"] != "finished":
+        assert time.monotonic() < deadline, "four agents did not finish in 60 s"
+        time.sleep(0.3)
+    result = summary["result"]
+    page = context.new_page()
+    page.goto(server.url + "/")
+    said, rows = page.evaluate(
+        """async (result) => {
+          const { drawEnd, endWords } = await import("/static/js/common.js");
+          const msg = { seat: 0, seat_names: ["A1", "B1", "A2", "B2"], seats: [{}, {}, {}, {}],
+                        result };
+          const box = document.createElement("div");
+          drawEnd(box, msg);
+          const rows = [...box.querySelectorAll(".end-scores tr")].map(
+            (tr) => [tr.textContent, tr.classList.contains("won")]);
+          return [endWords(msg), rows];
+        }""",
+        result,
+    )
+    a, b = result["scores"]
+    assert a != b, f"seed 5 no longer ends with a winning team: {result}"
+    assert said.endswith(f" Team A {a}, Team B {b}."), said
+    assert rows == [[f"Team A{a}", a > b], [f"Team B{b}", b > a]], rows
+    page.close()

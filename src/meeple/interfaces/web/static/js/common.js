@@ -123,10 +123,25 @@ export function outcomeOf(msg) {
  * over: You won! (all pyramids are placed). Red 8, Blue · Computer (hard) 2." */
 export function endWords(msg) {
   const reason = msg.result && msg.result.reason ? ` (${msg.result.reason}).` : ".";
-  const scores = scoresOf(msg);
-  const bySeat = scores && scores.length === (msg.seat_names || []).length;
-  const listed = bySeat ? ` ${scores.map((score, i) => `${seatLabel(msg, i)} ${score}`).join(", ")}.` : "";
+  const rows = scoreRows(msg);
+  const listed = rows ? ` ${rows.map((row) => `${row.who} ${row.score}`).join(", ")}.` : "";
   return `Game over: ${outcomeOf(msg)}${reason}${listed}`;
+}
+
+/** The scores at the end as the end box lists them and a screen reader hears them: one row
+ * per seat, or per side where a team game scores its sides (Double Edges), each with who,
+ * the score, whether it won and its hover text; null in a game without scores. */
+export function scoreRows(msg) {
+  const scores = scoresOf(msg);
+  if (!scores) return null;
+  if (scores.length === (msg.seat_names || []).length) {
+    const winners = winnersOf(msg.result);
+    return scores.map((score, i) => ({ who: seatLabel(msg, i), score, won: winners.includes(i), title: seatTitle(msg, i) }));
+  }
+  // The game's own result names its sides and the winning one (a side's number).
+  const own = msg.result && msg.result.sides ? msg.result : (msg.view && msg.view.result) || {};
+  const sides = own.sides || [];
+  return scores.map((score, i) => ({ who: sides[i] || `side ${i + 1}`, score, won: own.winner === i, title: null }));
 }
 
 /** Fills an end-of-match box: who won, why, the scores. */
@@ -135,18 +150,14 @@ export function drawEnd(box, msg, extra = []) {
   box.replaceChildren();
   box.hidden = !result;
   if (!result) return;
-  const winners = winnersOf(result);
   box.append(el("h2", { class: "end-title" }, outcomeOf(msg)));
   if (result.reason) box.append(el("p", { class: "end-reason" }, result.reason));
-  const scores = scoresOf(msg);
-  if (scores) {
-    // Team games (Double Edges) score per side, not per seat.
-    const bySeat = scores.length === (msg.seat_names || []).length;
-    const sides = result.sides || (msg.view && msg.view.result && msg.view.result.sides) || [];
+  const rows = scoreRows(msg);
+  if (rows) {
     box.append(el("table", { class: "end-scores" },
-      scores.map((score, i) => el("tr", { class: bySeat && winners.includes(i) ? "won" : null },
-        el("td", { class: "end-who", title: bySeat ? seatTitle(msg, i) : null }, bySeat ? seatLabel(msg, i) : sides[i] || `side ${i + 1}`),
-        el("td", { class: "end-score" }, String(score))))));
+      rows.map((row) => el("tr", { class: row.won ? "won" : null },
+        el("td", { class: "end-who", title: row.title }, row.who),
+        el("td", { class: "end-score" }, String(row.score))))));
   }
   box.append(...extra);
 }
