@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import pickle
 import random
 import warnings
@@ -467,6 +468,39 @@ def test_openspiel_s_bots_play_our_games():
         )
         state.apply_action(action)
     assert state.move_number() >= 2
+
+
+@pytest.mark.parametrize("game", mpz.SIMULTANEOUS_GAMES)
+def test_a_simultaneous_node_takes_flat_joint_actions_as_openspiel_s_own_games(game):
+    """``legal_actions()`` with no seat at a simultaneous node gave [] (OpenSpiel's C++
+    games give the flat joint actions), and ``apply_action`` there played the number as the
+    first seat's action alone, leaving the others to act: a generic algorithm walking a game
+    by ``legal_actions()`` and ``apply_action`` could not play it, or played it wrong."""
+    state = pyspiel.load_game(mos.short_name(game)).new_initial_state()
+    state.apply_action(3)
+    rng = random.Random(5)
+    joint_nodes = 0
+    while not state.is_terminal():
+        if state.current_player() == pyspiel.PlayerId.SIMULTANEOUS:
+            seats = [state.legal_actions(p) for p in range(state.num_players())]
+            count = math.prod(len(moves) for moves in seats if moves)
+            assert state.legal_actions() == list(range(count))
+            flat = rng.randrange(count)
+            # OpenSpiel's decoding (ApplyFlatJointAction): the first seat is the lowest digit.
+            each, rest = [], flat
+            for moves in seats:
+                rest, digit = divmod(rest, len(moves)) if moves else (rest, -1)
+                each.append(moves[digit] if moves else -1)
+            twin = state.clone()
+            twin.apply_actions(each)
+            with pytest.raises(IllegalAction, match=f"from 0 to {count - 1}"):
+                state.clone().apply_action(count)
+            state.apply_action(flat)
+            assert str(state) == str(twin)
+            joint_nodes += 1
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert joint_nodes >= 3
 
 
 def test_erd_runs_as_a_turn_based_conversion():

@@ -277,9 +277,38 @@ class MeepleSpielState(pyspiel.State):
         return to_act[0]
 
     def _legal_actions(self, player: int) -> list[int]:
-        if self.inner is None or player not in self.inner.to_act:
+        if self.inner is None:
+            return []
+        if player == pyspiel.PlayerId.SIMULTANEOUS and len(self.inner.to_act) > 1:
+            # legal_actions() with no seat at a simultaneous node: OpenSpiel's flat joint
+            # actions, as its C++ games give them (0 to the product of the seats' counts).
+            return list(range(int(np.prod([len(moves) for moves in self._seat_moves()]))))
+        if player not in self.inner.to_act:
             return []
         return sorted(self.inner.legal_action_ids(player))
+
+    def _seat_moves(self) -> list[list[int]]:
+        """Each seat's legal actions, in seat order (empty for a seat not to act)."""
+        return [self._legal_actions(p) for p in range(self.meeple_game.num_players)]
+
+    def _joint(self, flat: int) -> list[int]:
+        """The seats' actions a flat joint action stands for, decoded as OpenSpiel's
+        ``ApplyFlatJointAction`` does: the first seat's choice is the lowest digit."""
+        moves = self._seat_moves()
+        count = int(np.prod([len(m) for m in moves if m]))
+        if not 0 <= flat < count:
+            raise IllegalAction(
+                f"joint action {flat} is not one of this simultaneous node's: it takes a flat "
+                f"joint action from 0 to {count - 1}, or apply_actions with each seat's action"
+            )
+        actions = []
+        for legal in moves:
+            if legal:
+                flat, digit = divmod(flat, len(legal))
+                actions.append(legal[digit])
+            else:
+                actions.append(-1)  # OpenSpiel's kInvalidAction: the seat is not to act
+        return actions
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """Every seed, equally likely; SpielError past the start, as OpenSpiel's own games
@@ -303,6 +332,11 @@ class MeepleSpielState(pyspiel.State):
             first = self.meeple_game.new_game(int(action))
             self.inner = first
             self._trail = _Shared((_Passed(None, first, _Lines()),))
+            return
+        if len(self.inner.to_act) > 1:
+            # One action at a simultaneous node is a flat joint action (OpenSpiel's
+            # convention); played as the first seat's alone, the others were left to act.
+            self._apply_actions(self._joint(int(action)))
             return
         player = self.inner.to_act[0]
         self._play(player, action)
