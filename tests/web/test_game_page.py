@@ -173,6 +173,12 @@ def test_a_rematch_between_people_is_offered_and_accepted_or_declined(
         page.wait_for_url(re.compile(r"/play/(?!" + created["match"] + r")[^#]+#token="))
     new = server.get(f"/api/matches/{created['match']}")["rematch"]
     assert new in ann.url and new in bob.url
+    for page in pages:
+        page.wait_for_selector("body[data-status='playing']")
+    # Neither gave a name, so each was called by their seat: in the rematch, by the new
+    # seat's name, never "Red (Blue)" for the one who played Blue before.
+    assert [s["label"] for s in server.get(f"/api/matches/{new}")["seats"]] == ["Red", "Blue"]
+    assert "(Blue)" not in ann.inner_text("#seats") + ann.inner_text("#turn")
 
 
 def test_erds_piles_being_built_outlive_a_reload_until_sent_or_overtaken(
