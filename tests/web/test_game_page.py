@@ -181,6 +181,30 @@ def test_a_rematch_between_people_is_offered_and_accepted_or_declined(
     assert "(Blue)" not in ann.inner_text("#seats") + ann.inner_text("#turn")
 
 
+def test_a_rematch_offered_to_someone_who_has_gone_says_so(server, chromium, watch, page_errors):
+    """The offer waits for every person; one whose page closed is named as gone, so the one
+    who offered is not left waiting without knowing why."""
+    created = server.create("edges", {"board": "2x2"}, ["human", "human"])
+    pages = []
+    for seat in (0, 1):
+        page = watch(chromium.new_context(viewport={"width": 390, "height": 844}).new_page())
+        page.goto(f"{server.url}/play/{created['match']}#token={created['seats'][seat]['token']}")
+        pages.append(page)
+    for page in pages:
+        page.wait_for_selector("body[data-status='playing']")
+    ann, bob = pages
+    ann.click("#resign")
+    ann.click("#resign")
+    ann.wait_for_selector("#end:not([hidden]) .end-title")
+    ann.click("#rematch")
+    ann.wait_for_selector("#rematch[disabled]")
+    assert ann.locator("#rematch-gone").count() == 0  # Bob is still there
+    bob.context.close()
+    gone = ann.wait_for_selector("#rematch-gone")
+    assert gone.inner_text().startswith("Blue has gone (their page is closed)")
+    assert not page_errors, page_errors
+
+
 def test_erds_piles_being_built_outlive_a_reload_until_sent_or_overtaken(
     server, chromium, watch, page_errors
 ):

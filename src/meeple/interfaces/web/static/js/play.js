@@ -494,6 +494,17 @@ function drawEndBox() {
         // Asked: the others answer on their own pages (the computer always accepts).
         links.append(el("button", { type: "button", id: "rematch", disabled: true },
           `Rematch offered: waiting for ${names(offer.waiting) || "the others"}`));
+        // Waiting on someone whose page is closed may be waiting for ever: say so, as the
+        // claim box does during play, so the one who offered knows why nothing happens.
+        const gone = offer.waiting.filter((seat) => {
+          const s = m.seats.find((x) => x.seat === seat);
+          return s && s.away !== null && s.away !== undefined;
+        });
+        if (gone.length) {
+          extra.push(el("p", { class: "rematch-gone", id: "rematch-gone", role: "status" },
+            `${names(gone)} ${gone.length > 1 ? "have" : "has"} gone (their page is closed): `
+            + "the rematch starts if they come back and accept."));
+        }
       } else if (offer && others(offer.accepted).length && !offer.declined.includes(m.seat)) {
         extra.push(el("p", { class: "rematch-offer", id: "rematch-offer", role: "status" },
           `${names(others(offer.accepted))} ${others(offer.accepted).length > 1 ? "offer" : "offers"} a rematch.`));
