@@ -181,6 +181,31 @@ def test_a_rematch_between_people_is_offered_and_accepted_or_declined(
     assert "(Blue)" not in ann.inner_text("#seats") + ann.inner_text("#turn")
 
 
+def test_a_match_resigned_mid_decision_shows_nobody_as_having_chosen(
+    server, chromium, watch, page_errors
+):
+    """Once over, nobody is choosing: the seat list drops the "has chosen" of the decision
+    the resign cut short."""
+    created = server.create("erd", {}, ["human", "human"])
+    pages = []
+    for seat in (0, 1):
+        page = watch(chromium.new_context(viewport={"width": 1280, "height": 800}).new_page())
+        page.goto(f"{server.url}/play/{created['match']}#token={created['seats'][seat]['token']}")
+        pages.append(page)
+    for page in pages:
+        page.wait_for_selector("body[data-status='playing']")
+    ann, bob = pages
+    ann.fill("#notation", "rush=DDD defense=HHH")
+    ann.press("#notation", "Enter")
+    bob.wait_for_selector("#seats .seat-0 .has-chosen")
+    ann.click("#resign")
+    ann.click("#resign")
+    for page in pages:
+        page.wait_for_selector("#end:not([hidden]) .end-title")
+        assert page.locator("#seats .has-chosen").count() == 0
+    assert not page_errors, page_errors
+
+
 def test_a_rematch_offered_to_someone_who_has_gone_says_so(server, chromium, watch, page_errors):
     """The offer waits for every person; one whose page closed is named as gone, so the one
     who offered is not left waiting without knowing why."""
