@@ -72,6 +72,23 @@ def test_a_move_is_typed_the_clock_counts_and_a_spectator_only_watches(
     assert not page_errors, page_errors
 
 
+def test_a_spectator_waiting_for_the_players_is_not_asked_to_share_a_link(
+    server, chromium, watch, page_errors
+):
+    """The seat's link is its player's to send: the spectator only hears whom the match
+    awaits, the player also what to do about it."""
+    created = server.create("edges", {"board": "2x2"}, ["human", "human"])
+    player = watch(chromium.new_context().new_page())
+    player.goto(f"{server.url}/play/{created['match']}#token={created['seats'][0]['token']}")
+    watcher = watch(chromium.new_context().new_page())
+    watcher.goto(f"{server.url}/play/{created['match']}")
+    for page in (player, watcher):
+        page.wait_for_selector("body[data-status='waiting']")
+    assert player.inner_text("#turn") == "Waiting for Blue to join — share the link"
+    assert watcher.inner_text("#turn") == "Waiting for Blue to join"
+    assert not page_errors, page_errors
+
+
 def test_resigning_asks_twice_and_the_rematch_opens_your_new_seat(server, context, watch):
     created = server.create("edges", {"board": "2x2"}, ["human", "greedy"])
     page, _ = _open(context, server, created)

@@ -297,7 +297,8 @@ function turnText() {
   if (m.status === "finished") return "Game over";
   if (m.status === "waiting") {
     const open = m.seats.filter((s) => s.kind === "person" && !s.joined).map((s) => seatLabel(m, s.seat));
-    return `Waiting for ${open.join(", ")} to join — share the link`;
+    // Only a player holds the links to send; a spectator is told only whom the match awaits.
+    return `Waiting for ${open.join(", ")} to join${m.seat === null ? "" : " — share the link"}`;
   }
   const mine = m.seat !== null && m.to_act.includes(m.seat);
   if (mine && pendingSeq === m.seq) return "Move sent…";
