@@ -176,6 +176,8 @@ def test_a_rematch_between_people_is_offered_and_accepted_or_declined(
     assert "waiting for" in ann.inner_text("#rematch")
     bob.wait_for_selector("#rematch-offer")
     assert "offers a rematch" in bob.inner_text("#rematch-offer")
+    # told where Bob is looking too (on a phone the box is below the picture), once
+    assert bob.locator("#toasts").inner_text().count("offers a rematch") == 1
     assert server.get(f"/api/matches/{created['match']}")["rematch"] is None
     if answer == "decline":
         bob.click("#decline-rematch")

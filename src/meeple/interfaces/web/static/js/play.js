@@ -44,6 +44,7 @@ let seatsAt = 0; // when the seats' "away" seconds in msg were measured (perform
 let claimSeconds = null; // how long a person must be away to be claimed from (the welcome's)
 let claimShown = ""; // what the claim box shows now, so a tick redraws it only on a change
 const claimTold = new Set(); // seats whose claim a screen reader was told of (once each)
+const offerTold = new Set(); // seats whose rematch offer a toast told of (once each)
 let resignArmed = false;
 
 // The move being built (ui.selection: Erd's piles, Erosion's steps so far) outlives a
@@ -507,6 +508,11 @@ function drawEndBox() {
             + "the rematch starts if they come back and accept."));
         }
       } else if (offer && others(offer.accepted).length && !offer.declined.includes(m.seat)) {
+        // The box may be out of sight (a phone's player is at the picture, far above it):
+        // an offer is told once in a toast too, as a claim that opens is.
+        const fresh = others(offer.accepted).filter((s) => !offerTold.has(s));
+        fresh.forEach((s) => offerTold.add(s));
+        if (fresh.length) toast(`${names(fresh)} ${fresh.length > 1 ? "offer" : "offers"} a rematch: Accept or Decline it where the result is shown.`, "info");
         extra.push(el("p", { class: "rematch-offer", id: "rematch-offer", role: "status" },
           `${names(others(offer.accepted))} ${others(offer.accepted).length > 1 ? "offer" : "offers"} a rematch.`));
         links.append(el("button", { type: "button", class: "primary", id: "rematch", onclick: askRematch }, "Accept"),
