@@ -98,7 +98,8 @@ def test_resigning_asks_twice_and_the_rematch_opens_your_new_seat(server, contex
     assert server.get(f"/api/matches/{created['match']}")["status"] == "playing"
     page.click("#resign")
     page.wait_for_selector("#end:not([hidden]) .end-title")
-    assert "resigned" in page.inner_text("#end")
+    # the seat as the page names it, not the server's "Red (seat 0)"
+    assert page.inner_text("#end .end-reason") == "Red resigned"
     page.click("#rematch")
     page.wait_for_url(re.compile(r"/play/(?!" + created["match"] + r")[^#]+#token="))
     page.wait_for_selector("body[data-status='playing']")
