@@ -72,6 +72,23 @@ def test_a_move_is_typed_the_clock_counts_and_a_spectator_only_watches(
     assert not page_errors, page_errors
 
 
+def test_a_spectator_waiting_for_the_players_is_not_asked_to_share_a_link(
+    server, chromium, watch, page_errors
+):
+    """The seat's link is its player's to send: the spectator only hears whom the match
+    awaits, the player also what to do about it."""
+    created = server.create("edges", {"board": "2x2"}, ["human", "human"])
+    player = watch(chromium.new_context().new_page())
+    player.goto(f"{server.url}/play/{created['match']}#token={created['seats'][0]['token']}")
+    watcher = watch(chromium.new_context().new_page())
+    watcher.goto(f"{server.url}/play/{created['match']}")
+    for page in (player, watcher):
+        page.wait_for_selector("body[data-status='waiting']")
+    assert player.inner_text("#turn") == "Waiting for Blue to join — share the link"
+    assert watcher.inner_text("#turn") == "Waiting for Blue to join"
+    assert not page_errors, page_errors
+
+
 def test_resigning_asks_twice_and_the_rematch_opens_your_new_seat(server, context, watch):
     created = server.create("edges", {"board": "2x2"}, ["human", "greedy"])
     page, _ = _open(context, server, created)
@@ -81,7 +98,8 @@ def test_resigning_asks_twice_and_the_rematch_opens_your_new_seat(server, contex
     assert server.get(f"/api/matches/{created['match']}")["status"] == "playing"
     page.click("#resign")
     page.wait_for_selector("#end:not([hidden]) .end-title")
-    assert "resigned" in page.inner_text("#end")
+    # the seat as the page names it, not the server's "Red (seat 0)"
+    assert page.inner_text("#end .end-reason") == "Red resigned"
     page.click("#rematch")
     page.wait_for_url(re.compile(r"/play/(?!" + created["match"] + r")[^#]+#token="))
     page.wait_for_selector("body[data-status='playing']")
@@ -159,6 +177,8 @@ def test_a_rematch_between_people_is_offered_and_accepted_or_declined(
     assert "waiting for" in ann.inner_text("#rematch")
     bob.wait_for_selector("#rematch-offer")
     assert "offers a rematch" in bob.inner_text("#rematch-offer")
+    # told where Bob is looking too (on a phone the box is below the picture), once
+    assert bob.locator("#toasts").inner_text().count("offers a rematch") == 1
     assert server.get(f"/api/matches/{created['match']}")["rematch"] is None
     if answer == "decline":
         bob.click("#decline-rematch")
@@ -173,6 +193,61 @@ def test_a_rematch_between_people_is_offered_and_accepted_or_declined(
         page.wait_for_url(re.compile(r"/play/(?!" + created["match"] + r")[^#]+#token="))
     new = server.get(f"/api/matches/{created['match']}")["rematch"]
     assert new in ann.url and new in bob.url
+    for page in pages:
+        page.wait_for_selector("body[data-status='playing']")
+    # Neither gave a name, so each was called by their seat: in the rematch, by the new
+    # seat's name, never "Red (Blue)" for the one who played Blue before.
+    assert [s["label"] for s in server.get(f"/api/matches/{new}")["seats"]] == ["Red", "Blue"]
+    assert "(Blue)" not in ann.inner_text("#seats") + ann.inner_text("#turn")
+
+
+def test_a_match_resigned_mid_decision_shows_nobody_as_having_chosen(
+    server, chromium, watch, page_errors
+):
+    """Once over, nobody is choosing: the seat list drops the "has chosen" of the decision
+    the resign cut short."""
+    created = server.create("erd", {}, ["human", "human"])
+    pages = []
+    for seat in (0, 1):
+        page = watch(chromium.new_context(viewport={"width": 1280, "height": 800}).new_page())
+        page.goto(f"{server.url}/play/{created['match']}#token={created['seats'][seat]['token']}")
+        pages.append(page)
+    for page in pages:
+        page.wait_for_selector("body[data-status='playing']")
+    ann, bob = pages
+    ann.fill("#notation", "rush=DDD defense=HHH")
+    ann.press("#notation", "Enter")
+    bob.wait_for_selector("#seats .seat-0 .has-chosen")
+    ann.click("#resign")
+    ann.click("#resign")
+    for page in pages:
+        page.wait_for_selector("#end:not([hidden]) .end-title")
+        assert page.locator("#seats .has-chosen").count() == 0
+    assert not page_errors, page_errors
+
+
+def test_a_rematch_offered_to_someone_who_has_gone_says_so(server, chromium, watch, page_errors):
+    """The offer waits for every person; one whose page closed is named as gone, so the one
+    who offered is not left waiting without knowing why."""
+    created = server.create("edges", {"board": "2x2"}, ["human", "human"])
+    pages = []
+    for seat in (0, 1):
+        page = watch(chromium.new_context(viewport={"width": 390, "height": 844}).new_page())
+        page.goto(f"{server.url}/play/{created['match']}#token={created['seats'][seat]['token']}")
+        pages.append(page)
+    for page in pages:
+        page.wait_for_selector("body[data-status='playing']")
+    ann, bob = pages
+    ann.click("#resign")
+    ann.click("#resign")
+    ann.wait_for_selector("#end:not([hidden]) .end-title")
+    ann.click("#rematch")
+    ann.wait_for_selector("#rematch[disabled]")
+    assert ann.locator("#rematch-gone").count() == 0  # Bob is still there
+    bob.context.close()
+    gone = ann.wait_for_selector("#rematch-gone")
+    assert gone.inner_text().startswith("Blue has gone (their page is closed)")
+    assert not page_errors, page_errors
 
 
 def test_erds_piles_being_built_outlive_a_reload_until_sent_or_overtaken(

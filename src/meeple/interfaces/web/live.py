@@ -381,7 +381,12 @@ def state_message(match: LiveMatch, conn: Connection, now: float) -> dict[str, A
         # A page is a person's screen: a seat's or a spectator's (a player's second tab).
         "view": match.game.person_view(state, seat),
         "to_act": to_act,
-        "chosen": [p for p in decision if p not in state.to_act] if len(decision) > 1 else [],
+        # Over, nobody is choosing: a resign or claim mid-decision leaves no "has chosen".
+        "chosen": (
+            [p for p in decision if p not in state.to_act]
+            if len(decision) > 1 and stored.status == "playing"
+            else []
+        ),
         "legal": [{"text": str(a), "id": match.game.action_id(a)} for a in legal],
         "memorise": (
             match.game.memorise_seconds(state, seat) if can_move and seat is not None else None

@@ -399,14 +399,22 @@ def _seat_names(game_name: str, options: str) -> tuple[str, ...] | None:
     return tuple(game.seat_name(p) for p in range(game.num_players))
 
 
-def rematch_request(stored: StoredMatch, here: set[Player]) -> tuple[CreateMatch, list[Player]]:
+def rematch_request(
+    stored: StoredMatch, here: set[Player], seat_names: list[str]
+) -> tuple[CreateMatch, list[Player]]:
     """The request that makes a finished match's rematch: the same game, options, agents and
     names, seats turned one place round; and ``order``, new seat k played by old seat
     ``order[k]``. ``here``: the old seats whose person is connected, sent their new seat's
     token; in a listed match the seat of one who has gone is open for anyone, as it would
-    be after a leave."""
+    be after a leave. ``seat_names``: the game's names of the seats (Red, Blue)."""
     n = len(stored.seats)
     order = [(s - 1) % n for s in range(n)]
+
+    def name(old: Player) -> str | None:
+        # A person who joined without a name was given their seat's ("Blue"): carried round
+        # to the other seat it would read "Red (Blue)", so they take the new seat's instead.
+        given = stored.seats[old]["name"]
+        return None if given == seat_names[old] else given
 
     def new_seat(old: Player) -> str:
         agent = stored.seats[old]["agent"]
@@ -418,7 +426,7 @@ def rematch_request(stored: StoredMatch, here: set[Player]) -> tuple[CreateMatch
         game=stored.game,
         options=stored.options,
         seats=[new_seat(old) for old in order],
-        names=[stored.seats[old]["name"] for old in order],
+        names=[name(old) for old in order],
         listed=stored.listed,
         move_seconds=stored.move_seconds,
     )

@@ -119,10 +119,21 @@ export function outcomeOf(msg) {
   return `${winners.map((s) => seatLabel(msg, s)).join(" and ")} won`;
 }
 
+/** The result's reason with each seat as the page names it: the server writes "Red (seat
+ * 0) resigned" for every reader, a seat's number counted from 0 being a programmer's, and a
+ * person reads "Red (Ann) resigned" beside the scores that name Red so. */
+export function reasonOf(msg) {
+  let text = (msg.result && msg.result.reason) || "";
+  (msg.seat_names || []).forEach((name, seat) => {
+    text = text.split(`${name} (seat ${seat})`).join(seatLabel(msg, seat));
+  });
+  return text;
+}
+
 /** How the match ended in words a screen reader reads, what the end box shows: "Game
  * over: You won! (all pyramids are placed). Red 8, Blue · Computer (hard) 2." */
 export function endWords(msg) {
-  const reason = msg.result && msg.result.reason ? ` (${msg.result.reason}).` : ".";
+  const reason = reasonOf(msg) ? ` (${reasonOf(msg)}).` : ".";
   const rows = scoreRows(msg);
   const listed = rows ? ` ${rows.map((row) => `${row.who} ${row.score}`).join(", ")}.` : "";
   return `Game over: ${outcomeOf(msg)}${reason}${listed}`;
@@ -151,7 +162,7 @@ export function drawEnd(box, msg, extra = []) {
   box.hidden = !result;
   if (!result) return;
   box.append(el("h2", { class: "end-title" }, outcomeOf(msg)));
-  if (result.reason) box.append(el("p", { class: "end-reason" }, result.reason));
+  if (result.reason) box.append(el("p", { class: "end-reason" }, reasonOf(msg)));
   const rows = scoreRows(msg);
   if (rows) {
     box.append(el("table", { class: "end-scores" },

@@ -44,6 +44,7 @@ let seatsAt = 0; // when the seats' "away" seconds in msg were measured (perform
 let claimSeconds = null; // how long a person must be away to be claimed from (the welcome's)
 let claimShown = ""; // what the claim box shows now, so a tick redraws it only on a change
 const claimTold = new Set(); // seats whose claim a screen reader was told of (once each)
+const offerTold = new Set(); // seats whose rematch offer a toast told of (once each)
 let resignArmed = false;
 
 // The move being built (ui.selection: Erd's piles, Erosion's steps so far) outlives a
@@ -297,7 +298,8 @@ function turnText() {
   if (m.status === "finished") return "Game over";
   if (m.status === "waiting") {
     const open = m.seats.filter((s) => s.kind === "person" && !s.joined).map((s) => seatLabel(m, s.seat));
-    return `Waiting for ${open.join(", ")} to join — share the link`;
+    // Only a player holds the links to send; a spectator is told only whom the match awaits.
+    return `Waiting for ${open.join(", ")} to join${m.seat === null ? "" : " — share the link"}`;
   }
   const mine = m.seat !== null && m.to_act.includes(m.seat);
   if (mine && pendingSeq === m.seq) return "Move sent…";
@@ -494,7 +496,23 @@ function drawEndBox() {
         // Asked: the others answer on their own pages (the computer always accepts).
         links.append(el("button", { type: "button", id: "rematch", disabled: true },
           `Rematch offered: waiting for ${names(offer.waiting) || "the others"}`));
+        // Waiting on someone whose page is closed may be waiting for ever: say so, as the
+        // claim box does during play, so the one who offered knows why nothing happens.
+        const gone = offer.waiting.filter((seat) => {
+          const s = m.seats.find((x) => x.seat === seat);
+          return s && s.away !== null && s.away !== undefined;
+        });
+        if (gone.length) {
+          extra.push(el("p", { class: "rematch-gone", id: "rematch-gone", role: "status" },
+            `${names(gone)} ${gone.length > 1 ? "have" : "has"} gone (their page is closed): `
+            + "the rematch starts if they come back and accept."));
+        }
       } else if (offer && others(offer.accepted).length && !offer.declined.includes(m.seat)) {
+        // The box may be out of sight (a phone's player is at the picture, far above it):
+        // an offer is told once in a toast too, as a claim that opens is.
+        const fresh = others(offer.accepted).filter((s) => !offerTold.has(s));
+        fresh.forEach((s) => offerTold.add(s));
+        if (fresh.length) toast(`${names(fresh)} ${fresh.length > 1 ? "offer" : "offers"} a rematch: Accept or Decline it where the result is shown.`, "info");
         extra.push(el("p", { class: "rematch-offer", id: "rematch-offer", role: "status" },
           `${names(others(offer.accepted))} ${others(offer.accepted).length > 1 ? "offer" : "offers"} a rematch.`));
         links.append(el("button", { type: "button", class: "primary", id: "rematch", onclick: askRematch }, "Accept"),
