@@ -1,0 +1,59 @@
+"""A player on a phone, by touch alone (390x844, a touch screen, no mouse): every control is
+big enough for a finger and every move's words fit a tap."""
+
+from __future__ import annotations
+
+from typing import Any
+
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "has_touch": True,
+    "is_mobile": True,
+}
+
+# The page's controls shown now, outside the game's picture (whose parts each module sizes),
+# that are under 44 CSS px either way: [what, width, height]. A checkbox is measured by its
+# label, which takes the tap with it.
+SMALL_CONTROLS = """() => [...document.querySelectorAll(
+    'button, a.button, select, input, summary, .top a')]
+  .filter((e) => !e.closest('#board') && e.getClientRects().length
+    && !e.closest('details:not([open]) > :not(summary)'))
+  .map((e) => [e, e.type === 'checkbox' ? e.closest('label') || e : e])
+  .map(([e, t]) => [e.id || e.textContent.trim().slice(0, 30) || e.outerHTML.slice(0, 60),
+    Math.round(t.getBoundingClientRect().width), Math.round(t.getBoundingClientRect().height)])
+  .filter(([, w, h]) => w < 44 || h < 44)"""
+
+
+def phone_page(chromium: Any) -> Any:
+    """A new page in a phone's context: a touch screen at 390x844."""
+    return chromium.new_context(**PHONE).new_page()
+
+
+def test_every_control_of_the_lobby_is_a_finger_s_size(server, chromium):
+    """The lobby's lists, buttons and boxes were 31 px tall and its links 19 px: under the
+    44 px a tap needs (WCAG 2.5.5)."""
+    page = phone_page(chromium)
+    page.goto(f"{server.url}/")
+    page.wait_for_selector("#learn-edges")
+    page.locator("#more > summary").tap()
+    page.wait_for_selector("#seat-1")
+    assert page.evaluate(SMALL_CONTROLS) == []
+
+
+def test_every_control_of_the_game_page_is_a_finger_s_size(server, chromium):
+    """The game page's "Board as text", "legal moves" and "Fair deal" were 16 to 19 px tall,
+    under even WCAG 2.5.8's least (24 px), its buttons 31 px; the Rules panel's close 36 px;
+    the end box's Rematch, Replay and Lobby 31 px."""
+    page = phone_page(chromium)
+    created = server.create("edges", {"first": 0}, ["human", "random"])
+    page.goto(f"{server.url}/play/{created['match']}#token={created['seats'][0]['token']}")
+    page.wait_for_selector("body[data-status='playing'] #board .clickable")
+    assert page.evaluate(SMALL_CONTROLS) == []
+    page.locator("#rules-button").tap()
+    page.wait_for_selector(".rules-close")
+    assert page.evaluate(SMALL_CONTROLS) == []
+    page.locator(".rules-close").tap()
+    page.locator("#resign").tap()
+    page.locator("#resign").tap()
+    page.wait_for_selector("body[data-status='finished'] #rematch")
+    assert page.evaluate(SMALL_CONTROLS) == []
