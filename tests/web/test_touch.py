@@ -57,3 +57,16 @@ def test_every_control_of_the_game_page_is_a_finger_s_size(server, chromium):
     page.locator("#resign").tap()
     page.wait_for_selector("body[data-status='finished'] #rematch")
     assert page.evaluate(SMALL_CONTROLS) == []
+
+
+def test_the_pages_say_tap_to_a_touch_screen(server, chromium):
+    """A phone has no clicks: Edges said "click an edge to place a pyramid on it" and the
+    Resign button "Really resign? Click again" to a player who taps (a mouse's page still
+    says click, tests/web/test_game_page.py)."""
+    page = phone_page(chromium)
+    created = server.create("edges", {"first": 0}, ["human", "random"])
+    page.goto(f"{server.url}/play/{created['match']}#token={created['seats'][0]['token']}")
+    page.wait_for_selector("body[data-status='playing'] #board .building")
+    assert page.inner_text("#board .building") == "tap an edge to place a pyramid on it"
+    page.locator("#resign").tap()
+    assert page.inner_text("#resign") == "Really resign? Tap again"

@@ -8,6 +8,7 @@
 import {
   announce, api, drawEnd, drawWith, el, endWords, loadDrawing, logItems, playerOf, scoresOf, seatLabel, seatTitle, toast,
 } from "./common.js";
+import { CLICK } from "./draw.js";
 import { showHint } from "./hint.js";
 import { forgetSeat, heldSeat, rememberSeat } from "./seats.js";
 import { showTutorial, tutorialRefused } from "./tutorial.js";
@@ -585,7 +586,7 @@ function setUp() {
     const button = $("resign");
     if (!resignArmed) {
       resignArmed = true;
-      button.textContent = `Really ${resignWord().toLowerCase()}? Click again`;
+      button.textContent = `Really ${resignWord().toLowerCase()}? ${CLICK[0].toUpperCase()}${CLICK.slice(1)} again`;
       setTimeout(() => { resignArmed = false; button.textContent = resignWord(); }, 4000);
       return;
     }
