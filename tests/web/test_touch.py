@@ -70,3 +70,17 @@ def test_the_pages_say_tap_to_a_touch_screen(server, chromium):
     assert page.inner_text("#board .building") == "tap an edge to place a pyramid on it"
     page.locator("#resign").tap()
     assert page.inner_text("#resign") == "Really resign? Tap again"
+
+
+def test_erds_table_keeps_its_width_on_a_phone_turned_round(server, chromium):
+    """At 844x390 Erd's table was fitted into the short window above its builder: a strip a
+    quarter of the window wide, the Reserve's words 5 px high. It takes the board's width
+    and scrolls under the builder, as it does on a phone held upright."""
+    page = chromium.new_context(**{**PHONE, "viewport": {"width": 844, "height": 390}}).new_page()
+    created = server.create("erd", {}, ["human", "random"])
+    page.goto(f"{server.url}/play/{created['match']}#token={created['seats'][0]['token']}")
+    page.wait_for_selector("body[data-status='playing'] .erd-builder .erd-pick.clickable")
+    # The table's scale on the screen: its drawing's width against its own units.
+    scale = page.evaluate("document.querySelector('.erd-table').getScreenCTM().a")
+    label = page.locator(".erd-label").first.bounding_box()
+    assert scale >= 0.5 and label and label["height"] >= 12, (scale, label)
