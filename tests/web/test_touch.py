@@ -84,3 +84,16 @@ def test_erds_table_keeps_its_width_on_a_phone_turned_round(server, chromium):
     scale = page.evaluate("document.querySelector('.erd-table').getScreenCTM().a")
     label = page.locator(".erd-label").first.bounding_box()
     assert scale >= 0.5 and label and label["height"] >= 12, (scale, label)
+
+
+def test_the_review_s_marked_decisions_are_a_finger_s_size(server, chromium):
+    """The replay's Review listed each marked decision as a 20 px tall button, one under
+    the other: the one beside was as easy to tap as the one meant."""
+    from tests.web.shots import REVIEW_SECONDS, reviewed_match
+
+    match, _ = reviewed_match(server, "edges")
+    page = phone_page(chromium)
+    page.goto(f"{server.url}/replay?match={match}")
+    page.wait_for_selector("#review[data-state='done']", timeout=REVIEW_SECONDS * 1000)
+    assert page.locator("#review .review-move").count()
+    assert page.evaluate(SMALL_CONTROLS) == []
