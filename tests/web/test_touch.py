@@ -97,3 +97,16 @@ def test_the_review_s_marked_decisions_are_a_finger_s_size(server, chromium):
     page.wait_for_selector("#review[data-state='done']", timeout=REVIEW_SECONDS * 1000)
     assert page.locator("#review .review-move").count()
     assert page.evaluate(SMALL_CONTROLS) == []
+
+
+def test_a_tap_shows_what_a_mouse_sees_on_hover(server, chromium):
+    """The computer seat's agent, an Erd game's full ending, an Erosion rock's kind: said
+    in a ``title`` only, which a finger cannot hover. A tap on it shows it as a toast."""
+    page = phone_page(chromium)
+    created = server.create("edges", {"first": 0}, ["human", "random"])
+    page.goto(f"{server.url}/play/{created['match']}#token={created['seats'][0]['token']}")
+    page.wait_for_selector("body[data-status='playing'] #board .clickable")
+    computer = page.locator("#seats .seat-name[title$='agent random']")
+    computer.tap()
+    page.wait_for_selector("#toasts .toast")
+    assert page.inner_text("#toasts") == computer.get_attribute("title")

@@ -6,7 +6,7 @@
 // it (js/seats.js) until the match is over, so that /play/<match> without a token takes
 // the seat back.
 import {
-  announce, api, drawEnd, drawWith, el, endWords, loadDrawing, logItems, playerOf, scoresOf, seatLabel, seatTitle, toast,
+  announce, api, drawEnd, drawWith, el, endWords, loadDrawing, logItems, playerOf, scoresOf, seatLabel, seatTitle, titlesOnTap, toast,
 } from "./common.js";
 import { CLICK } from "./draw.js";
 import { showHint } from "./hint.js";
@@ -611,4 +611,5 @@ function setUp() {
   connect();
 }
 
+titlesOnTap();
 setUp();
