@@ -3,6 +3,7 @@ big enough for a finger and every move's words fit a tap."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 PHONE = {
@@ -110,3 +111,20 @@ def test_a_tap_shows_what_a_mouse_sees_on_hover(server, chromium):
     computer.tap()
     page.wait_for_selector("#toasts .toast")
     assert page.inner_text("#toasts") == computer.get_attribute("title")
+
+
+def test_no_tutorial_tells_a_finger_to_click():
+    """A tutorial's words are read on a phone too: "Click the glowing pyramid" asked a
+    player with no mouse to click. They say choose, right for a finger and a mouse alike."""
+    from pathlib import Path
+
+    import meeple.games
+
+    games = Path(meeple.games.__file__).parent
+    said = [
+        f"{path.parent.name}: {line.strip()}"
+        for path in sorted(games.glob("*/tutorial.toml"))
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if re.search(r"\b(click|hover|press|right-click|double-click)", line, re.IGNORECASE)
+    ]
+    assert said == []
