@@ -3,7 +3,7 @@
 // the side that takes it, and each seat's stash. A move is built in two clicks, both read
 // from msg.legal only: an edge, then a pyramid size ("L h2,3"); or, on the second move,
 // the first edge again to take it over with the pie rule ("pie M").
-import { clickable, gameStyle, html, svg } from "../js/draw.js";
+import { CLICK, clickable, gameStyle, html, svg } from "../js/draw.js";
 
 const SIZES = ["L", "M", "S"];
 const SIZE_NAMES = { L: "Large", M: "Medium", S: "Small" };
@@ -224,7 +224,7 @@ function drawScores(wrap, view, seats, msg, double) {
   if (last) html("div", { class: "edges-last-words" }, info, last.words);
   if (view.took_over) html("div", {}, info, "the pie rule was used");
   if (view.pie_available && msg.legal.some((a) => a.text.startsWith("pie"))) {
-    html("div", { class: "edges-pie-offer" }, info, "Pie rule: you may take over the first pyramid (click it)");
+    html("div", { class: "edges-pie-offer" }, info, `Pie rule: you may take over the first pyramid (${CLICK} it)`);
   }
 }
 
@@ -232,7 +232,7 @@ function drawChoice(wrap, view, sel, place, pie, msg, ui) {
   if (!ui.canMove) return;
   const bar = html("div", { class: "edges-choice" }, wrap);
   if (!sel.edge) {
-    html("span", { class: "building" }, bar, pie.length ? "click an edge, or the first pyramid to take it over" : "click an edge to place a pyramid on it");
+    html("span", { class: "building" }, bar, pie.length ? `${CLICK} an edge, or the first pyramid to take it over` : `${CLICK} an edge to place a pyramid on it`);
     return;
   }
   const sizes = sel.pie ? pie : place.get(sel.edge) || [];

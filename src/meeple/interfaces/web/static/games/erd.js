@@ -117,6 +117,12 @@ export function draw(root, msg, ui) {
   if (!L.narrow && me !== null && msg.status === "playing") fitTable(table, bar);
 }
 
+/** A window too short to hold the table readably (a phone turned round, 390 px tall): fitted
+ * into it, the table was a quarter of the window's width and its words 5 px high; it takes
+ * the window's width instead and scrolls under the builder, as on a phone held upright
+ * (erd.css says the same for the table's height). */
+const SHORT_WINDOW = window.matchMedia("(max-height: 500px)");
+
 let barHeight = 0; // the builder's height when last drawn: its room is kept between turns
 
 /** On a laptop the builder, sticky at the window's bottom, covered this seat's Reserve
@@ -128,7 +134,7 @@ let barHeight = 0; // the builder's height when last drawn: its room is kept bet
  * builder as it did. */
 function fitTable(table, bar) {
   if (bar) barHeight = bar.offsetHeight;
-  if (!barHeight) return;
+  if (!barHeight || SHORT_WINDOW.matches) return;
   const top = table.getBoundingClientRect().top + window.scrollY;
   const room = window.innerHeight - top - barHeight - 24; // the gap, and the bar's 4 px lift
   table.style.maxHeight = `${Math.round(Math.min(0.74 * window.innerHeight, Math.max(room, window.innerHeight / 2)))}px`;

@@ -14,7 +14,7 @@
 // Any legal move the picture has no place for still gets a button, so every move is
 // reachable by clicks.
 
-import { cardList, clickable, counted, gameStyle, html, svg } from "../js/draw.js";
+import { CLICK, cardList, clickable, counted, gameStyle, html, svg } from "../js/draw.js";
 
 const SLOTS = "abc";
 const STEP = {
@@ -238,21 +238,21 @@ function promptText(ctx, step, mine) {
       return mine ? "Your action phase: play a card from your hand, refresh a character's dice, or pass"
         : `${whose}: action phase`;
     case STEP.payDie:
-      return `${whose}: pay [${top.dice_due[0]}] for ${card}${mine ? ": click a die of that value or more" : ""}`;
+      return `${whose}: pay [${top.dice_due[0]}] for ${card}${mine ? `: ${CLICK} a die of that value or more` : ""}`;
     case STEP.payCard:
-      return `${whose}: discard ${counted(top.cards_due, "card")} for ${card}${mine ? ": click a card in your hand" : ""}`;
+      return `${whose}: discard ${counted(top.cards_due, "card")} for ${card}${mine ? `: ${CLICK} a card in your hand` : ""}`;
     case STEP.target:
-      return `${whose}: choose the target of ${card}${mine ? ": click a character" : ""}`;
+      return `${whose}: choose the target of ${card}${mine ? `: ${CLICK} a character` : ""}`;
     case STEP.boost:
-      return `${whose}: choose the die ${card} raises${mine ? ": click it" : ""}`;
+      return `${whose}: choose the die ${card} raises${mine ? `: ${CLICK} it` : ""}`;
     case STEP.attackDie:
-      return `${whose}: choose the attack die for ${card}${mine ? " (click one of the attacker's dice) or no die" : ""}`;
+      return `${whose}: choose the attack die for ${card}${mine ? ` (${CLICK} one of the attacker's dice) or no die` : ""}`;
     case STEP.defenseDie:
-      return `${whose}: choose the defense die against ${card}${mine ? " (click one of the defender's dice) or no die" : ""}`;
+      return `${whose}: choose the defense die against ${card}${mine ? ` (${CLICK} one of the defender's dice) or no die` : ""}`;
     case STEP.react:
       return `${whose}: reaction window${mine ? ": play an edge from your hand, or done" : " (edges)"}`;
     case STEP.drop:
-      return `${whose}: too many dice after the refresh${mine ? ": click a die to drop" : ""}`;
+      return `${whose}: too many dice after the refresh${mine ? `: ${CLICK} a die to drop` : ""}`;
     case STEP.discard:
       return `${whose}: end of turn, discard up to 2 cards (${view.discarded} so far)${mine ? ", then done" : ""}`;
     default:
@@ -517,7 +517,7 @@ function drawActions(box, ctx) {
   const { legal, ui, sel, placed } = ctx;
   const bar = html("div", { class: "sc-actions" }, box);
   if (sel.card) {
-    html("span", { class: "sc-hint" }, bar, `choose who performs ${cardInfo(sel.card).name}: click one of your lit characters`);
+    html("span", { class: "sc-hint" }, bar, `choose who performs ${cardInfo(sel.card).name}: ${CLICK} one of your lit characters`);
     const expected = ctx.msg.tutorial && ctx.msg.tutorial.expected;
     const chosen = [...(legal.plays.get(sel.card) || new Map()).values()];
     const cancel = button(bar, "cancel", "cancel: choose another move", {

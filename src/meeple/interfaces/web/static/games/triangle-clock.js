@@ -5,7 +5,7 @@
 // read from msg.legal only: a letter (with +palette-swap / +right-angle), "mulligan" or
 // "memorised". The item tokens are toggles kept in ui.selection until a letter is clicked.
 
-import { clickable, counted, gameStyle, html, svg } from "../js/draw.js";
+import { CLICK, clickable, counted, gameStyle, html, svg } from "../js/draw.js";
 
 const DIRS = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"];
 const DIR_WORDS = ["12 o'clock", "half past 1", "3 o'clock", "half past 4", "6 o'clock",
@@ -275,7 +275,7 @@ function drawHand(box, msg, view, seat, legal, items, ui) {
   const anyPick = legal.picks.size > 0;
   if (anyPick || legal.mulligan) {
     const suffix = items.map((i) => ` +${i}`).join("");
-    building.textContent = `move: ${anyPick ? "?" : ""}${suffix}` + (anyPick ? " — click a symbol" : "");
+    building.textContent = `move: ${anyPick ? "?" : ""}${suffix}` + (anyPick ? ` — ${CLICK} a symbol` : "");
   } else if (view.submissions && view.submissions.mine) {
     building.textContent = `submitted: ${view.submissions.mine} (hidden until both have chosen)`;
   } else if (view.phase !== "over" && view.phase !== "memorise") {

@@ -45,6 +45,27 @@ export function toast(text, kind = "info") {
   setTimeout(() => item.remove(), kind === "error" ? 6000 : 3500);
 }
 
+/** On a touch screen nothing hovers: a tap on a part of the page that explains itself only
+ * on hover (a `title`, or an SVG `<title>`: a computer seat's agent, an Erd game's full
+ * ending, an Erosion rock's kind and hardness, what a Squad Combat cost means) shows that
+ * explanation as a toast. A tap on a control does what the control does, and no more.
+ * Each page calls it once. */
+export function titlesOnTap() {
+  if (!window.matchMedia("(pointer: coarse)").matches) return;
+  document.addEventListener("click", (event) => {
+    // Inside a control (a card that plays, a cost on it) the tap is the control's alone.
+    if (event.target.closest?.("button, a, input, select, summary, label, dialog, .clickable")) return;
+    for (let node = event.target; node && node !== document.body; node = node.parentNode) {
+      const said = node.getAttribute?.("title")
+        || [...(node.children || [])].find((child) => child.tagName === "title")?.textContent;
+      if (said) {
+        toast(said);
+        return;
+      }
+    }
+  });
+}
+
 /** Says sentences in the page's live region (#announce, read by screen readers, not
  * shown), each call a paragraph of its own: added, not put in place of the last, so that two
  * states a moment apart are both said, and the same words twice ("Your move.") twice. The

@@ -16,6 +16,11 @@ export function sentence(text) {
   return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 
+/** The word for pressing a part of the page with what this device points with: "tap" on a
+ * touch screen, "click" with a mouse; the pages' instructions say it, a phone having no
+ * clicks. Capitalised at a sentence's start with `CLICK[0].toUpperCase()`. */
+export const CLICK = globalThis.matchMedia?.("(pointer: coarse)").matches ? "tap" : "click";
+
 /** An SVG element with attributes, appended to parent; text becomes its content. */
 export function svg(tag, attrs = {}, parent = null, text = null) {
   const node = document.createElementNS(SVG_NS, tag);

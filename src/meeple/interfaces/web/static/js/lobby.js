@@ -1,6 +1,6 @@
 // The lobby: the games, a form to create a match (options, seats, listed, clock), the
 // links to hand out after creating one, and the open, live and finished matches.
-import { api, el, outcomeOf, seatLabel, toast } from "./common.js";
+import { api, el, outcomeOf, seatLabel, titlesOnTap, toast } from "./common.js";
 import { forgetSeat, heldSeat, rememberSeat, seatUrl } from "./seats.js";
 
 const $ = (id) => document.getElementById(id);
@@ -363,4 +363,5 @@ async function setUp() {
   setInterval(refresh, 4000);
 }
 
+titlesOnTap();
 setUp().catch((error) => toast(error.message, "error"));

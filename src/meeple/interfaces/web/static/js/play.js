@@ -6,8 +6,9 @@
 // it (js/seats.js) until the match is over, so that /play/<match> without a token takes
 // the seat back.
 import {
-  announce, api, drawEnd, drawWith, el, endWords, loadDrawing, logItems, playerOf, scoresOf, seatLabel, seatTitle, toast,
+  announce, api, drawEnd, drawWith, el, endWords, loadDrawing, logItems, playerOf, scoresOf, seatLabel, seatTitle, titlesOnTap, toast,
 } from "./common.js";
+import { CLICK } from "./draw.js";
 import { showHint } from "./hint.js";
 import { forgetSeat, heldSeat, rememberSeat } from "./seats.js";
 import { showTutorial, tutorialRefused } from "./tutorial.js";
@@ -603,7 +604,7 @@ function setUp() {
     const button = $("resign");
     if (!resignArmed) {
       resignArmed = true;
-      button.textContent = `Really ${resignWord().toLowerCase()}? Click again`;
+      button.textContent = `Really ${resignWord().toLowerCase()}? ${CLICK[0].toUpperCase()}${CLICK.slice(1)} again`;
       setTimeout(() => { resignArmed = false; button.textContent = resignWord(); }, 4000);
       return;
     }
@@ -628,4 +629,5 @@ function setUp() {
   connect();
 }
 
+titlesOnTap();
 setUp();

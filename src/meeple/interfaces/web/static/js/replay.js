@@ -1,7 +1,7 @@
 // The replay page: every state of a finished match (?match=ID) or of an uploaded record
 // file, stepped through with buttons or the arrow keys and drawn by the game's own module
 // as a spectator sees it; once the match is over, any seat's eyes can be chosen.
-import { announce, api, drawEnd, drawWith, el, gameCatalogue, loadDrawing, logItems, toast } from "./common.js";
+import { announce, api, drawEnd, drawWith, el, gameCatalogue, loadDrawing, logItems, titlesOnTap, toast } from "./common.js";
 import { counted } from "./draw.js";
 import { showReview } from "./review.js";
 
@@ -175,4 +175,5 @@ function setUp() {
   }
 }
 
+titlesOnTap();
 setUp();
