@@ -267,8 +267,25 @@ def install_package(target: Path, module: str, code: str) -> dict[str, str]:
             "the game name 'erd' is taken by meeple.games.erd.rules.ErdGame; "
             "broken_game.Imposter needs a name of its own",
         ),
+        ("MOVES = 3\n", "cannot be played: it registers no game (decorate its Game class with"),
+        (
+            """
+            from meeple.core.game import Game, State
+            from meeple.core.registry import register
+            from meeple.games.erd.rules import Allocate, ErdGame, ErdOptions
+
+            class HalfState(State[Allocate]):
+                pass
+
+            @register
+            class Half(ErdGame, Game[ErdOptions, "HalfState", Allocate]):
+                name = "half"
+            """,
+            "cannot be played: broken_game.HalfState lacks _next, legal_actions, result, "
+            "returns, to_act, view, which every State defines",
+        ),
     ],
-    ids=["does-not-import", "takes-a-built-in-name"],
+    ids=["does-not-import", "takes-a-built-in-name", "registers-no-game", "state-lacks-methods"],
 )
 def test_a_game_package_that_does_not_load_is_one_line_naming_it(
     tmp_path: Path, code: str, why: str
