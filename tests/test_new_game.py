@@ -356,3 +356,25 @@ def test_the_server_answers_a_game_lacking_a_file_as_its_own_fault() -> None:
     answer = refusal(Request(scope), GamePackageError("Lacking ships no player_rules.md"))
     assert answer.status_code == 500
     assert answer.body == b'{"error":"Lacking ships no player_rules.md","code":"internal_error"}'
+
+
+def test_a_position_module_without_its_codec_is_one_line_naming_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """meeple finds the codec by its name: one named otherwise is not an AttributeError."""
+    from meeple.core.errors import GamePackageError
+    from meeple.games.erd.rules import ErdGame, ErdOptions
+
+    (tmp_path / "nocodec").mkdir()
+    (tmp_path / "nocodec" / "__init__.py").write_text("")
+    (tmp_path / "nocodec" / "position.py").write_text("CODEC = None\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    game = type("Erd", (ErdGame,), {"__module__": "nocodec.rules"})(ErdOptions())
+    try:
+        with pytest.raises(
+            GamePackageError, match=r"^nocodec\.position holds no PositionCodec named"
+        ):
+            game.from_position("meeple erd position")
+    finally:
+        for name in [m for m in sys.modules if m.startswith("nocodec")]:
+            del sys.modules[name]
