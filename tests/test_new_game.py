@@ -211,10 +211,15 @@ def test_check_game_passes_the_example_and_its_checks_fail_broken_variants(ticta
     ("methods", "contract"),
     [
         ({"view": lambda self, player: {"board": set(self.board)}}, "view.0. is not JSON-safe"),
+        (
+            {"view": lambda self, player: {"board": self.board}},
+            r"view.0. is not JSON-safe: view\(0\)\['board'\] is a tuple, which JSON reads back "
+            "as a list: use a list",
+        ),
         ({"result": property(lambda self: {})}, "result must be a dict with 'winner' and"),
         ({"returns": property(lambda self: (0.0,))}, "returns must give one number per seat"),
     ],
-    ids=["view-not-json", "result-without-winner", "returns-short"],
+    ids=["view-not-json", "view-with-a-tuple", "result-without-winner", "returns-short"],
 )
 def test_check_game_names_the_contract_a_state_breaks(
     tictactoe: Any, methods: dict[str, Any], contract: str

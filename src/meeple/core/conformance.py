@@ -49,7 +49,8 @@ def check_state(state: State[Any], rng: random.Random) -> None:
     assert state.is_over == (not to_act), "is_over must mean nobody is to act"
     for player in range(game.num_players):
         view = state.view(player)
-        assert _json_safe(view, f"view({player})") == view, f"view({player}) is not JSON-safe"
+        changed = _changed_by_json(view, _json_safe(view, f"view({player})"), f"view({player})")
+        assert changed is None, f"view({player}) is not JSON-safe: {changed}"
         if not game.perfect_information:
             sample = state.determinize(player, rng)
             assert sample.view(player) == view, (
@@ -109,6 +110,32 @@ def _json_safe(value: Any, what: str) -> Any:
         return json.loads(json.dumps(value))
     except (TypeError, ValueError) as exc:
         raise AssertionError(f"{what} is not JSON-safe: {exc}") from None
+
+
+def _changed_by_json(value: Any, back: Any, path: str) -> str | None:
+    """Where ``value`` and its JSON reading ``back`` first differ, said for a person (a tuple
+    reads back as a list, a number key as text), or None where they are equal."""
+    if value == back:
+        return None
+    if type(value) is not type(back):
+        return (
+            f"{path} is a {type(value).__name__}, which JSON reads back as a "
+            f"{type(back).__name__}: use a {type(back).__name__}"
+        )
+    if isinstance(value, dict):
+        for (key, item), (back_key, back_item) in zip(value.items(), back.items(), strict=False):
+            if key != back_key:
+                return f"{path} has the key {key!r}, which JSON reads back as {back_key!r}"
+            changed = _changed_by_json(item, back_item, f"{path}[{key!r}]")
+            if changed is not None:
+                return changed
+    elif isinstance(value, list):
+        for k, (item, back_item) in enumerate(zip(value, back, strict=False)):
+            changed = _changed_by_json(item, back_item, f"{path}[{k}]")
+            if changed is not None:
+                return changed
+    # What is left: NaN, or keys that JSON merges into one (1 and "1").
+    return f"{path} is {value!r:.60}, which does not read back equal from JSON ({back!r:.60})"
 
 
 def check_playthrough(game: Game, seed: int) -> Playthrough:
