@@ -383,3 +383,16 @@ def test_a_position_module_without_its_codec_is_one_line_naming_it(
     finally:
         for name in [m for m in sys.modules if m.startswith("nocodec")]:
             del sys.modules[name]
+
+
+def test_a_view_position_that_shows_the_unknown_points_to_the_codec_s_hidden(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A hidden-information game's codec without ``hidden`` (Erd's, taken away) is named."""
+    from meeple.core.conformance import check_position, playout
+
+    game = meeple.make("erd")
+    monkeypatch.setattr(game.position_codec(), "hidden", None)
+    with pytest.raises(AssertionError, match="the position codec's hidden gives what a seat"):
+        for state in playout(game.new_game(0), random.Random(0)):
+            check_position(state)

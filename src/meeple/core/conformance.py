@@ -213,7 +213,8 @@ def check_position(state: State[Any]) -> None:
         for k in range(2):
             sample = state.determinize(seat, random.Random(k))
             assert sample.view_position(seat) == view, (
-                f"seat {seat}'s view position shows something the seat cannot know"
+                f"seat {seat}'s view position shows something the seat cannot know (the "
+                "position codec's hidden gives what a seat's view writes instead of it)"
             )
 
 
