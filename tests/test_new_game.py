@@ -289,8 +289,27 @@ def install_package(target: Path, module: str, code: str) -> dict[str, str]:
             "cannot be played: broken_game.HalfState lacks _next, legal_actions, result, "
             "returns, to_act, view, which every State defines",
         ),
+        (
+            """
+            from meeple.core.registry import register
+            from meeple.games.edges.rules import EdgesGame
+
+            @register
+            class Secret(EdgesGame):
+                name = "secret"
+                perfect_information = False
+            """,
+            "broken_game.Secret hides information (perfect_information = False), yet "
+            "meeple.games.edges.rules.EdgesState lacks determinize",
+        ),
     ],
-    ids=["does-not-import", "takes-a-built-in-name", "registers-no-game", "state-lacks-methods"],
+    ids=[
+        "does-not-import",
+        "takes-a-built-in-name",
+        "registers-no-game",
+        "state-lacks-methods",
+        "hides-without-determinize",
+    ],
 )
 def test_a_game_package_that_does_not_load_is_one_line_naming_it(
     tmp_path: Path, code: str, why: str

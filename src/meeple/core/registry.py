@@ -15,7 +15,7 @@ from importlib.metadata import entry_points
 from typing import Any
 
 from meeple.core.errors import GamePackageError, MeepleError, UnknownGame, did_you_mean
-from meeple.core.game import Game, shorten
+from meeple.core.game import Game, State, shorten
 from meeple.core.options import OptionInfo, describe_options
 
 _GAMES: dict[str, type[Game[Any, Any, Any]]] = {}
@@ -86,13 +86,20 @@ def _incomplete(module: str, new: set[type[Game[Any, Any, Any]]]) -> str | None:
     if not mine:
         return "it registers no game (decorate its Game class with meeple.core.registry.register)"
     for cls in sorted(mine, key=_where):
-        for kind, klass in (("Game", cls), ("State", _state_class(cls))):
+        state = _state_class(cls)
+        for kind, klass in (("Game", cls), ("State", state)):
             missing = sorted(getattr(klass, "__abstractmethods__", ()))
             if klass is not None and missing:
                 return (
                     f"{_where(klass)} lacks {', '.join(missing)}, which every {kind} defines "
                     "(docs/new-game.md)"
                 )
+        inherited = getattr(state, "determinize", None) is State.determinize
+        if state is not None and not cls.perfect_information and inherited:
+            return (
+                f"{_where(cls)} hides information (perfect_information = False), yet "
+                f"{_where(state)} lacks determinize (docs/new-game.md)"
+            )
     return None
 
 
