@@ -415,3 +415,13 @@ def test_a_view_position_that_shows_the_unknown_points_to_the_codec_s_hidden(
     with pytest.raises(AssertionError, match="the position codec's hidden gives what a seat"):
         for state in playout(game.new_game(0), random.Random(0)):
             check_position(state)
+
+
+def test_a_game_that_names_no_seats_calls_them_seat_n_once() -> None:
+    """The default ``seat_name`` is ``seat 0``: the prompt says that, not ``seat 0 (seat 0)``."""
+    from meeple.core.game import Game, seats_text
+    from meeple.games.erd.rules import ErdGame, ErdOptions
+
+    plain = type("Plain", (ErdGame,), {"seat_name": Game.seat_name, "__module__": "elsewhere"})
+    assert seats_text(plain(ErdOptions()), [0, 1]) == "seat 0, seat 1"
+    assert seats_text(meeple.make("erd"), [0]) == "Red (seat 0)"

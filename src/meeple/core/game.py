@@ -612,9 +612,16 @@ def _checked_action_id(method: Callable[[Any, Any], int]) -> Callable[[Any, obje
     return action_id
 
 
+def seat_text(game: Game[Any, Any, Any], player: Player) -> str:
+    """``Red (seat 0)``: a seat as a person reads it; ``seat 0`` where the game names its
+    seats no other way (the default ``seat_name``), not ``seat 0 (seat 0)``."""
+    name = game.seat_name(player)
+    return name if name == f"seat {player}" else f"{name} (seat {player})"
+
+
 def seats_text(game: Game[Any, Any, Any], players: Sequence[Player]) -> str:
     """``Red (seat 0), Blue (seat 1)``: seats as a person reads them."""
-    return ", ".join(f"{game.seat_name(p)} (seat {p})" for p in players)
+    return ", ".join(seat_text(game, p) for p in players)
 
 
 _RENDERERS: dict[type[Any], Callable[[Any, Player | None], RenderableType]] = {}
