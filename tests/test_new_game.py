@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 
 import meeple
-from meeple.core.conformance import check_game, check_immutable, check_state
+from meeple.core.conformance import check_game, check_immutable, check_rules_example, check_state
 from tests.processes import meeple_each
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -425,3 +425,24 @@ def test_a_game_that_names_no_seats_calls_them_seat_n_once() -> None:
     plain = type("Plain", (ErdGame,), {"seat_name": Game.seat_name, "__module__": "elsewhere"})
     assert seats_text(plain(ErdOptions()), [0, 1]) == "seat 0, seat 1"
     assert seats_text(meeple.make("erd"), [0]) == "Red (seat 0)"
+
+
+@pytest.mark.parametrize(
+    ("section", "says"),
+    [
+        (
+            '```text\nmeeple tic-tac-toe position\nboard: ["XX.", "...", "..."]\n```\n',
+            r"^the example position of rules.md \('## Position notation'\) does not read: .*"
+            "X moves first",
+        ),
+        ("A board, its rows from the top.\n\n## Steps\n\n```text\nX\n```\n", "has no ```text"),
+    ],
+    ids=["example-refused", "no-example"],
+)
+def test_check_game_names_the_rules_example_it_cannot_read(
+    tictactoe: Any, section: str, says: str
+) -> None:
+    game = broken(tictactoe)
+    type(game).rules_markdown = lambda self: f"# Tic-tac-toe\n\n## Position notation\n\n{section}"
+    with pytest.raises(AssertionError, match=says):
+        check_rules_example(game)

@@ -244,10 +244,19 @@ def check_rules_example(game: Game) -> None:
     """The position the game's rules.md shows under "## Position notation" reads."""
     rules = game.rules_markdown()
     assert "## Position notation" in rules, "rules.md has no '## Position notation' section"
-    block = rules.split("## Position notation", 1)[1].split("```text\n", 1)[1]
-    example = block.split("```", 1)[0]
-    example_game = type(game)(game.Options.parse(game.name, position_options(example)))
-    state = example_game.from_position(example)
+    section = rules.split("## Position notation", 1)[1].split("\n## ", 1)[0]
+    assert "```text\n" in section, (
+        "rules.md's '## Position notation' section has no ```text block with an example position"
+    )
+    example = section.split("```text\n", 1)[1].split("```", 1)[0]
+    try:
+        example_game = type(game)(game.Options.parse(game.name, position_options(example)))
+        state = example_game.from_position(example)
+    except MeepleError as exc:
+        # The game's own error names the problem but not that it is in rules.md's example.
+        raise AssertionError(
+            f"the example position of rules.md ('## Position notation') does not read: {exc}"
+        ) from exc
     assert example_game.from_position(state.position()) == state
 
 
