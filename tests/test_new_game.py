@@ -302,6 +302,23 @@ def install_package(target: Path, module: str, code: str) -> dict[str, str]:
             "broken_game.Secret hides information (perfect_information = False), yet "
             "meeple.games.edges.rules.EdgesState lacks determinize",
         ),
+        (
+            """
+            from pydantic import Field
+
+            from meeple.core.registry import register
+            from meeple.games.erd.rules import ErdGame, ErdOptions
+
+            class Options(ErdOptions):
+                bonus: int = Field(ge=0)
+
+            @register
+            class Bonus(ErdGame):
+                name = "bonus"
+                Options = Options
+            """,
+            "option 'bonus' of broken_game.Options has no default; every option needs one",
+        ),
     ],
     ids=[
         "does-not-import",
@@ -309,6 +326,7 @@ def install_package(target: Path, module: str, code: str) -> dict[str, str]:
         "registers-no-game",
         "state-lacks-methods",
         "hides-without-determinize",
+        "option-without-default",
     ],
 )
 def test_a_game_package_that_does_not_load_is_one_line_naming_it(

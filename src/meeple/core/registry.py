@@ -76,7 +76,8 @@ def _load_plugins() -> None:
 def _incomplete(module: str, new: set[type[Game[Any, Any, Any]]]) -> str | None:
     """Why the games the package of ``module`` registered (``new`` while it loaded, or any
     from its top-level package, which may have been imported before) cannot be played:
-    none registered, or a game or state class lacking a method every one defines; or None."""
+    none registered, an option without a default, or a game or state class lacking a method
+    every one defines; or None."""
     package = module.split(".")[0]
     mine = new | {
         cls
@@ -86,6 +87,13 @@ def _incomplete(module: str, new: set[type[Game[Any, Any, Any]]]) -> str | None:
     if not mine:
         return "it registers no game (decorate its Game class with meeple.core.registry.register)"
     for cls in sorted(mine, key=_where):
+        required = [name for name, field in cls.Options.model_fields.items() if field.is_required()]
+        if required:
+            # A game is made with no options at all (meeple play <game>, the lobby's form).
+            return (
+                f"option {required[0]!r} of {_where(cls.Options)} has no default; every option "
+                "needs one (Field(default=...))"
+            )
         state = _state_class(cls)
         for kind, klass in (("Game", cls), ("State", state)):
             missing = sorted(getattr(klass, "__abstractmethods__", ()))
