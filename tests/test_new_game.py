@@ -464,3 +464,24 @@ def test_check_game_names_the_rules_example_it_cannot_read(
     type(game).rules_markdown = lambda self: f"# Tic-tac-toe\n\n## Position notation\n\n{section}"
     with pytest.raises(AssertionError, match=says):
         check_rules_example(game)
+
+
+def test_check_game_names_a_spectator_view_that_shows_what_is_hidden(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Erd's view(None) given the whole position: a watcher would see both allocations."""
+    from meeple.core.conformance import playout
+    from meeple.games.erd.rules import ErdState
+
+    seats_view = ErdState.view
+    monkeypatch.setattr(
+        ErdState,
+        "view",
+        lambda self, player: (
+            {"all": self.position()} if player is None else seats_view(self, player)
+        ),
+    )
+    rng = random.Random(0)
+    with pytest.raises(AssertionError, match=r"determinize\(\d\) changed what a spectator sees"):
+        for state in playout(meeple.make("erd").new_game(0), rng):
+            check_state(state, rng)

@@ -6,8 +6,8 @@ tests do over many more seeds:
 
 - :func:`check_playthrough` plays a random game and checks at every step that legal actions
   apply, illegal ones raise and change nothing, notation and integer ids round-trip, views
-  are JSON-safe and depend only on what the seat may know, and the record replays to the
-  identical final state;
+  are JSON-safe and depend only on what the seat (or a spectator) may know, and the record
+  replays to the identical final state;
 - :func:`check_position` and :func:`check_plays_on`: a position reads back to an equal state
   that plays on identically, and a seat's view position leaks nothing;
 - :func:`parses_or_refuses` over :data:`BAD_TEXTS`: any text is an action that round-trips
@@ -56,6 +56,11 @@ def check_state(state: State[Any], rng: random.Random) -> None:
             assert sample.view(player) == view, (
                 f"determinize({player}) changed what seat {player} sees: the view depends on "
                 "something the seat does not know, or determinize forgot something it does"
+            )
+            # A spectator (the server's watchers) knows only what every seat knows.
+            assert sample.view(None) == state.view(None), (
+                f"determinize({player}) changed what a spectator sees: view(None) shows "
+                "something hidden from a seat"
             )
             # Agents see only what a player sees: two states that look the same to a seat
             # must give the same samples for the same random stream.
