@@ -12,6 +12,7 @@ so the games this test session sees stay the built-in five.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 import re
@@ -485,3 +486,16 @@ def test_check_game_names_a_spectator_view_that_shows_what_is_hidden(
     with pytest.raises(AssertionError, match=r"determinize\(\d\) changed what a spectator sees"):
         for state in playout(meeple.make("erd").new_game(0), rng):
             check_state(state, rng)
+
+
+def test_check_game_names_an_action_that_is_not_hashable(tictactoe: Any) -> None:
+    """Search keys its statistics by action: a mutable dataclass fails there, not here."""
+    loose = dataclasses.dataclass(type("Mark", (), {"__annotations__": {"row": int, "col": int}}))
+    game = broken(
+        tictactoe,
+        legal_actions=lambda self, player: [
+            loose(a.row, a.col) for a in tictactoe.TicTacToeState.legal_actions(self, player)
+        ],
+    )
+    with pytest.raises(AssertionError, match=r"^Mark is not hashable: an action is frozen data"):
+        check_state(game.new_game(0), random.Random(0))

@@ -76,6 +76,14 @@ def check_state(state: State[Any], rng: random.Random) -> None:
             assert not legal, f"seat {player} is not to act but has legal actions"
             continue
         assert legal, f"seat {player} is to act but has no legal action"
+        try:
+            hash(legal[0])
+        except TypeError:
+            # Search keys its statistics by action (MCTS's children), so it would fail there.
+            raise AssertionError(
+                f"{type(legal[0]).__name__} is not hashable: an action is frozen data, such "
+                "as a @dataclass(frozen=True)"
+            ) from None
         ids = [game.action_id(a) for a in legal]
         assert len(set(ids)) == len(ids), "two legal actions share an integer id"
         for action, action_id in zip(legal, ids, strict=True):
