@@ -12,6 +12,7 @@ so the games this test session sees stay the built-in five.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 import re
@@ -26,7 +27,7 @@ from typing import Any
 import pytest
 
 import meeple
-from meeple.core.conformance import check_game, check_immutable, check_state
+from meeple.core.conformance import check_game, check_immutable, check_rules_example, check_state
 from tests.processes import meeple_each
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -211,10 +212,15 @@ def test_check_game_passes_the_example_and_its_checks_fail_broken_variants(ticta
     ("methods", "contract"),
     [
         ({"view": lambda self, player: {"board": set(self.board)}}, "view.0. is not JSON-safe"),
+        (
+            {"view": lambda self, player: {"board": self.board}},
+            r"view.0. is not JSON-safe: view\(0\)\['board'\] is a tuple, which JSON reads back "
+            "as a list: use a list",
+        ),
         ({"result": property(lambda self: {})}, "result must be a dict with 'winner' and"),
         ({"returns": property(lambda self: (0.0,))}, "returns must give one number per seat"),
     ],
-    ids=["view-not-json", "result-without-winner", "returns-short"],
+    ids=["view-not-json", "view-with-a-tuple", "result-without-winner", "returns-short"],
 )
 def test_check_game_names_the_contract_a_state_breaks(
     tictactoe: Any, methods: dict[str, Any], contract: str
@@ -267,8 +273,62 @@ def install_package(target: Path, module: str, code: str) -> dict[str, str]:
             "the game name 'erd' is taken by meeple.games.erd.rules.ErdGame; "
             "broken_game.Imposter needs a name of its own",
         ),
+        ("MOVES = 3\n", "cannot be played: it registers no game (decorate its Game class with"),
+        (
+            """
+            from meeple.core.game import Game, State
+            from meeple.core.registry import register
+            from meeple.games.erd.rules import Allocate, ErdGame, ErdOptions
+
+            class HalfState(State[Allocate]):
+                pass
+
+            @register
+            class Half(ErdGame, Game[ErdOptions, "HalfState", Allocate]):
+                name = "half"
+            """,
+            "cannot be played: broken_game.HalfState lacks _next, legal_actions, result, "
+            "returns, to_act, view, which every State defines",
+        ),
+        (
+            """
+            from meeple.core.registry import register
+            from meeple.games.edges.rules import EdgesGame
+
+            @register
+            class Secret(EdgesGame):
+                name = "secret"
+                perfect_information = False
+            """,
+            "broken_game.Secret hides information (perfect_information = False), yet "
+            "meeple.games.edges.rules.EdgesState lacks determinize",
+        ),
+        (
+            """
+            from pydantic import Field
+
+            from meeple.core.registry import register
+            from meeple.games.erd.rules import ErdGame, ErdOptions
+
+            class Options(ErdOptions):
+                bonus: int = Field(ge=0)
+
+            @register
+            class Bonus(ErdGame):
+                name = "bonus"
+                Options = Options
+            """,
+            "option 'bonus' of broken_game.Options has no default; every option needs one",
+        ),
     ],
-    ids=["does-not-import", "takes-a-built-in-name"],
+    ids=[
+        "does-not-import",
+        "takes-a-built-in-name",
+        "registers-no-game",
+        "state-lacks-methods",
+        "hides-without-determinize",
+        "option-without-default",
+    ],
 )
 def test_a_game_package_that_does_not_load_is_one_line_naming_it(
     tmp_path: Path, code: str, why: str
@@ -339,3 +399,103 @@ def test_the_server_answers_a_game_lacking_a_file_as_its_own_fault() -> None:
     answer = refusal(Request(scope), GamePackageError("Lacking ships no player_rules.md"))
     assert answer.status_code == 500
     assert answer.body == b'{"error":"Lacking ships no player_rules.md","code":"internal_error"}'
+
+
+def test_a_position_module_without_its_codec_is_one_line_naming_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """meeple finds the codec by its name: one named otherwise is not an AttributeError."""
+    from meeple.core.errors import GamePackageError
+    from meeple.games.erd.rules import ErdGame, ErdOptions
+
+    (tmp_path / "nocodec").mkdir()
+    (tmp_path / "nocodec" / "__init__.py").write_text("")
+    (tmp_path / "nocodec" / "position.py").write_text("CODEC = None\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    game = type("Erd", (ErdGame,), {"__module__": "nocodec.rules"})(ErdOptions())
+    try:
+        with pytest.raises(
+            GamePackageError, match=r"^nocodec\.position holds no PositionCodec named"
+        ):
+            game.from_position("meeple erd position")
+    finally:
+        for name in [m for m in sys.modules if m.startswith("nocodec")]:
+            del sys.modules[name]
+
+
+def test_a_view_position_that_shows_the_unknown_points_to_the_codec_s_hidden(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A hidden-information game's codec without ``hidden`` (Erd's, taken away) is named."""
+    from meeple.core.conformance import check_position, playout
+
+    game = meeple.make("erd")
+    monkeypatch.setattr(game.position_codec(), "hidden", None)
+    with pytest.raises(AssertionError, match="the position codec's hidden gives what a seat"):
+        for state in playout(game.new_game(0), random.Random(0)):
+            check_position(state)
+
+
+def test_a_game_that_names_no_seats_calls_them_seat_n_once() -> None:
+    """The default ``seat_name`` is ``seat 0``: the prompt says that, not ``seat 0 (seat 0)``."""
+    from meeple.core.game import Game, seats_text
+    from meeple.games.erd.rules import ErdGame, ErdOptions
+
+    plain = type("Plain", (ErdGame,), {"seat_name": Game.seat_name, "__module__": "elsewhere"})
+    assert seats_text(plain(ErdOptions()), [0, 1]) == "seat 0, seat 1"
+    assert seats_text(meeple.make("erd"), [0]) == "Red (seat 0)"
+
+
+@pytest.mark.parametrize(
+    ("section", "says"),
+    [
+        (
+            '```text\nmeeple tic-tac-toe position\nboard: ["XX.", "...", "..."]\n```\n',
+            r"^the example position of rules.md \('## Position notation'\) does not read: .*"
+            "X moves first",
+        ),
+        ("A board, its rows from the top.\n\n## Steps\n\n```text\nX\n```\n", "has no ```text"),
+    ],
+    ids=["example-refused", "no-example"],
+)
+def test_check_game_names_the_rules_example_it_cannot_read(
+    tictactoe: Any, section: str, says: str
+) -> None:
+    game = broken(tictactoe)
+    type(game).rules_markdown = lambda self: f"# Tic-tac-toe\n\n## Position notation\n\n{section}"
+    with pytest.raises(AssertionError, match=says):
+        check_rules_example(game)
+
+
+def test_check_game_names_a_spectator_view_that_shows_what_is_hidden(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Erd's view(None) given the whole position: a watcher would see both allocations."""
+    from meeple.core.conformance import playout
+    from meeple.games.erd.rules import ErdState
+
+    seats_view = ErdState.view
+    monkeypatch.setattr(
+        ErdState,
+        "view",
+        lambda self, player: (
+            {"all": self.position()} if player is None else seats_view(self, player)
+        ),
+    )
+    rng = random.Random(0)
+    with pytest.raises(AssertionError, match=r"determinize\(\d\) changed what a spectator sees"):
+        for state in playout(meeple.make("erd").new_game(0), rng):
+            check_state(state, rng)
+
+
+def test_check_game_names_an_action_that_is_not_hashable(tictactoe: Any) -> None:
+    """Search keys its statistics by action: a mutable dataclass fails there, not here."""
+    loose = dataclasses.dataclass(type("Mark", (), {"__annotations__": {"row": int, "col": int}}))
+    game = broken(
+        tictactoe,
+        legal_actions=lambda self, player: [
+            loose(a.row, a.col) for a in tictactoe.TicTacToeState.legal_actions(self, player)
+        ],
+    )
+    with pytest.raises(AssertionError, match=r"^Mark is not hashable: an action is frozen data"):
+        check_state(game.new_game(0), random.Random(0))

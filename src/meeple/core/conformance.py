@@ -6,8 +6,8 @@ tests do over many more seeds:
 
 - :func:`check_playthrough` plays a random game and checks at every step that legal actions
   apply, illegal ones raise and change nothing, notation and integer ids round-trip, views
-  are JSON-safe and depend only on what the seat may know, and the record replays to the
-  identical final state;
+  are JSON-safe and depend only on what the seat (or a spectator) may know, and the record
+  replays to the identical final state;
 - :func:`check_position` and :func:`check_plays_on`: a position reads back to an equal state
   that plays on identically, and a seat's view position leaks nothing;
 - :func:`parses_or_refuses` over :data:`BAD_TEXTS`: any text is an action that round-trips
@@ -49,12 +49,18 @@ def check_state(state: State[Any], rng: random.Random) -> None:
     assert state.is_over == (not to_act), "is_over must mean nobody is to act"
     for player in range(game.num_players):
         view = state.view(player)
-        assert _json_safe(view, f"view({player})") == view, f"view({player}) is not JSON-safe"
+        changed = _changed_by_json(view, _json_safe(view, f"view({player})"), f"view({player})")
+        assert changed is None, f"view({player}) is not JSON-safe: {changed}"
         if not game.perfect_information:
             sample = state.determinize(player, rng)
             assert sample.view(player) == view, (
                 f"determinize({player}) changed what seat {player} sees: the view depends on "
                 "something the seat does not know, or determinize forgot something it does"
+            )
+            # A spectator (the server's watchers) knows only what every seat knows.
+            assert sample.view(None) == state.view(None), (
+                f"determinize({player}) changed what a spectator sees: view(None) shows "
+                "something hidden from a seat"
             )
             # Agents see only what a player sees: two states that look the same to a seat
             # must give the same samples for the same random stream.
@@ -70,6 +76,14 @@ def check_state(state: State[Any], rng: random.Random) -> None:
             assert not legal, f"seat {player} is not to act but has legal actions"
             continue
         assert legal, f"seat {player} is to act but has no legal action"
+        try:
+            hash(legal[0])
+        except TypeError:
+            # Search keys its statistics by action (MCTS's children), so it would fail there.
+            raise AssertionError(
+                f"{type(legal[0]).__name__} is not hashable: an action is frozen data, such "
+                "as a @dataclass(frozen=True)"
+            ) from None
         ids = [game.action_id(a) for a in legal]
         assert len(set(ids)) == len(ids), "two legal actions share an integer id"
         for action, action_id in zip(legal, ids, strict=True):
@@ -109,6 +123,32 @@ def _json_safe(value: Any, what: str) -> Any:
         return json.loads(json.dumps(value))
     except (TypeError, ValueError) as exc:
         raise AssertionError(f"{what} is not JSON-safe: {exc}") from None
+
+
+def _changed_by_json(value: Any, back: Any, path: str) -> str | None:
+    """Where ``value`` and its JSON reading ``back`` first differ, said for a person (a tuple
+    reads back as a list, a number key as text), or None where they are equal."""
+    if value == back:
+        return None
+    if type(value) is not type(back):
+        return (
+            f"{path} is a {type(value).__name__}, which JSON reads back as a "
+            f"{type(back).__name__}: use a {type(back).__name__}"
+        )
+    if isinstance(value, dict):
+        for (key, item), (back_key, back_item) in zip(value.items(), back.items(), strict=False):
+            if key != back_key:
+                return f"{path} has the key {key!r}, which JSON reads back as {back_key!r}"
+            changed = _changed_by_json(item, back_item, f"{path}[{key!r}]")
+            if changed is not None:
+                return changed
+    elif isinstance(value, list):
+        for k, (item, back_item) in enumerate(zip(value, back, strict=False)):
+            changed = _changed_by_json(item, back_item, f"{path}[{k}]")
+            if changed is not None:
+                return changed
+    # What is left: NaN, or keys that JSON merges into one (1 and "1").
+    return f"{path} is {value!r:.60}, which does not read back equal from JSON ({back!r:.60})"
 
 
 def check_playthrough(game: Game, seed: int) -> Playthrough:
@@ -186,7 +226,8 @@ def check_position(state: State[Any]) -> None:
         for k in range(2):
             sample = state.determinize(seat, random.Random(k))
             assert sample.view_position(seat) == view, (
-                f"seat {seat}'s view position shows something the seat cannot know"
+                f"seat {seat}'s view position shows something the seat cannot know (the "
+                "position codec's hidden gives what a seat's view writes instead of it)"
             )
 
 
@@ -216,10 +257,19 @@ def check_rules_example(game: Game) -> None:
     """The position the game's rules.md shows under "## Position notation" reads."""
     rules = game.rules_markdown()
     assert "## Position notation" in rules, "rules.md has no '## Position notation' section"
-    block = rules.split("## Position notation", 1)[1].split("```text\n", 1)[1]
-    example = block.split("```", 1)[0]
-    example_game = type(game)(game.Options.parse(game.name, position_options(example)))
-    state = example_game.from_position(example)
+    section = rules.split("## Position notation", 1)[1].split("\n## ", 1)[0]
+    assert "```text\n" in section, (
+        "rules.md's '## Position notation' section has no ```text block with an example position"
+    )
+    example = section.split("```text\n", 1)[1].split("```", 1)[0]
+    try:
+        example_game = type(game)(game.Options.parse(game.name, position_options(example)))
+        state = example_game.from_position(example)
+    except MeepleError as exc:
+        # The game's own error names the problem but not that it is in rules.md's example.
+        raise AssertionError(
+            f"the example position of rules.md ('## Position notation') does not read: {exc}"
+        ) from exc
     assert example_game.from_position(state.position()) == state
 
 

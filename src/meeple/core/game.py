@@ -302,7 +302,8 @@ class Game(ABC, Generic[O, S, A]):
     def position_codec(self) -> Any:
         """The game's :class:`~meeple.core.position.PositionCodec`: the ``codec`` of a
         ``position`` module beside the game's rules, imported on first use (so the rules
-        never import it); PositionError if the game has none."""
+        never import it); PositionError if the game has none, GamePackageError if its
+        ``position`` module has no ``codec``."""
         package = type(self).__module__.rsplit(".", 1)[0]
         try:
             module = importlib.import_module(f"{package}.position")
@@ -313,7 +314,13 @@ class Game(ABC, Generic[O, S, A]):
                 f"{self.title} has no position notation (a module {package}.position "
                 "beside its rules, holding a PositionCodec named codec)"
             ) from None
-        return module.codec
+        codec = getattr(module, "codec", None)
+        if codec is None:
+            raise GamePackageError(
+                f"{package}.position holds no PositionCodec named codec, the name meeple "
+                f"finds {self.title}'s positions by"
+            )
+        return codec
 
     def from_position(self, text: str) -> S:
         """The state a position text describes (see :mod:`meeple.core.position`), checked:
@@ -605,9 +612,16 @@ def _checked_action_id(method: Callable[[Any, Any], int]) -> Callable[[Any, obje
     return action_id
 
 
+def seat_text(game: Game[Any, Any, Any], player: Player) -> str:
+    """``Red (seat 0)``: a seat as a person reads it; ``seat 0`` where the game names its
+    seats no other way (the default ``seat_name``), not ``seat 0 (seat 0)``."""
+    name = game.seat_name(player)
+    return name if name == f"seat {player}" else f"{name} (seat {player})"
+
+
 def seats_text(game: Game[Any, Any, Any], players: Sequence[Player]) -> str:
     """``Red (seat 0), Blue (seat 1)``: seats as a person reads them."""
-    return ", ".join(f"{game.seat_name(p)} (seat {p})" for p in players)
+    return ", ".join(seat_text(game, p) for p in players)
 
 
 _RENDERERS: dict[type[Any], Callable[[Any, Player | None], RenderableType]] = {}

@@ -7,13 +7,15 @@ can register through the ``meeple.games`` entry-point group.
 from __future__ import annotations
 
 import importlib
+import sys
+import typing
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import Any
 
 from meeple.core.errors import GamePackageError, MeepleError, UnknownGame, did_you_mean
-from meeple.core.game import Game, shorten
+from meeple.core.game import Game, State, shorten
 from meeple.core.options import OptionInfo, describe_options
 
 _GAMES: dict[str, type[Game[Any, Any, Any]]] = {}
@@ -52,16 +54,78 @@ def _load_plugins() -> None:
         return
     _plugins_loaded = True
     for ep in entry_points(group="meeple.games"):
+        module = ep.value.partition(":")[0]
+        where = f"the game package {module!r} (entry point {ep.name!r} of meeple.games)"
+        before = set(_GAMES.values())
         try:
             ep.load()
         except Exception as exc:
             _plugins_loaded = False
-            module = ep.value.partition(":")[0]
             raise GamePackageError(
-                f"the game package {module!r} (entry point {ep.name!r} of meeple.games) does "
-                f"not load: {type(exc).__name__}: {exc}; fix it (python -c 'import {module}' "
-                "shows where) or uninstall it"
+                f"{where} does not load: {type(exc).__name__}: {exc}; fix it (python -c "
+                f"'import {module}' shows where) or uninstall it"
             ) from exc
+        # Checked here, not at the first move: a class missing a method would otherwise be
+        # a TypeError traceback from deep inside whichever command first made a state.
+        why = _incomplete(module, set(_GAMES.values()) - before)
+        if why is not None:
+            _plugins_loaded = False
+            raise GamePackageError(f"{where} cannot be played: {why}; fix it or uninstall it")
+
+
+def _incomplete(module: str, new: set[type[Game[Any, Any, Any]]]) -> str | None:
+    """Why the games the package of ``module`` registered (``new`` while it loaded, or any
+    from its top-level package, which may have been imported before) cannot be played:
+    none registered, an option without a default, or a game or state class lacking a method
+    every one defines; or None."""
+    package = module.split(".")[0]
+    mine = new | {
+        cls
+        for cls in _GAMES.values()
+        if cls.__module__ == package or cls.__module__.startswith(f"{package}.")
+    }
+    if not mine:
+        return "it registers no game (decorate its Game class with meeple.core.registry.register)"
+    for cls in sorted(mine, key=_where):
+        required = [name for name, field in cls.Options.model_fields.items() if field.is_required()]
+        if required:
+            # A game is made with no options at all (meeple play <game>, the lobby's form).
+            return (
+                f"option {required[0]!r} of {_where(cls.Options)} has no default; every option "
+                "needs one (Field(default=...))"
+            )
+        state = _state_class(cls)
+        for kind, klass in (("Game", cls), ("State", state)):
+            missing = sorted(getattr(klass, "__abstractmethods__", ()))
+            if klass is not None and missing:
+                return (
+                    f"{_where(klass)} lacks {', '.join(missing)}, which every {kind} defines "
+                    "(docs/new-game.md)"
+                )
+        inherited = getattr(state, "determinize", None) is State.determinize
+        if state is not None and not cls.perfect_information and inherited:
+            return (
+                f"{_where(cls)} hides information (perfect_information = False), yet "
+                f"{_where(state)} lacks determinize (docs/new-game.md)"
+            )
+    return None
+
+
+def _state_class(cls: type[Game[Any, Any, Any]]) -> type | None:
+    """The state class a game names in its ``Game[Options, State, Action]`` base (a name
+    in quotes is looked up in the module that wrote it), or None where it names none."""
+    for klass in cls.__mro__:
+        # From the class's own namespace: one inherited would name a state of another module.
+        for base in klass.__dict__.get("__orig_bases__", ()):
+            if typing.get_origin(base) is not Game:
+                continue
+            state = typing.get_args(base)[1]
+            if isinstance(state, typing.ForwardRef):
+                state = state.__forward_arg__
+            if isinstance(state, str):
+                state = getattr(sys.modules.get(klass.__module__), state, None)
+            return state if isinstance(state, type) else None
+    return None
 
 
 def game_class(name: str) -> type[Game[Any, Any, Any]]:

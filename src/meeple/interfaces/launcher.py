@@ -13,6 +13,7 @@ from rich.markup import escape
 from meeple.agents import HUMAN, agent_names, make_agent, parse_spec
 from meeple.agents.levels import DEFAULT_LEVEL, LEVEL_NAMES, seat_spec
 from meeple.core.errors import MeepleError
+from meeple.core.game import seat_text
 from meeple.core.options import describe_options
 from meeple.core.registry import game_class, games, make
 from meeple.interfaces.console import console, preparing_agents
@@ -81,7 +82,7 @@ def launcher(read: Callable[[str], str]) -> tuple[str, dict[str, Any], list[str]
                     make_agent(spec, g)
             return spec
 
-        question = f"{g.seat_name(p)} (seat {p}): {' / '.join(choices)}"
+        question = f"{seat_text(g, p)}: {' / '.join(choices)}"
         specs.append(ask(read, question, default, check_seat))
     seed_text = ask(read, "Seed (blank for a random one)", default="", check=check_seed)
     seed = int(seed_text) if seed_text else secrets.randbelow(2**31)
