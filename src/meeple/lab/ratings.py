@@ -82,8 +82,11 @@ def bradley_terry(results: Iterable[tuple[str, str, float]]) -> list[Rating]:
         hessian[j, j] += w
         hessian[i, j] -= w
         hessian[j, i] -= w
-    hessian += np.full((k, k), 1.0 / k)  # the same mean-zero constraint
-    cov = np.linalg.inv(hessian)
+    # Strengths are defined up to a constant, so the information has the all-ones direction
+    # as its null space; its pseudo-inverse is the covariance with the mean held at zero.
+    # (Inverting it with a penalty on the mean added, as the fit does, leaves that penalty's
+    # variance in every rating: intervals of +-241 points that no number of games narrowed.)
+    cov = np.linalg.pinv(hessian)
     played: dict[str, list[float]] = defaultdict(lambda: [0.0, 0])
     for (a, b), (score, games) in pairs.items():
         played[a][0] += score
