@@ -21,9 +21,9 @@ from meeple.interfaces.lab_common import (
     summary_table,
 )
 from meeple.interfaces.options_cli import options_words
-from meeple.interfaces.tournament_cli import ratings_table
+from meeple.interfaces.tournament_cli import ratings_table, seat_notes
 from meeple.lab.metrics import pairwise_results, summarize
-from meeple.lab.ratings import bradley_terry
+from meeple.lab.ratings import bradley_terry, ratings_note
 from meeple.lab.replay import notable_lines
 from meeple.lab.run import RunSpec, completed, write_csv
 from meeple.lab.tournament import pair_lines, pair_records, round_robin_agents
@@ -127,10 +127,13 @@ def _show_run(run: dict[str, Any], rows: Sequence[Mapping[str, Any]]) -> None:
     if rows and run["kind"] == "tournament":
         ratings = bradley_terry(pairwise_results(rows))
         console.print(ratings_table(f"{run['game']}: round robin", ratings))
+        for note in seat_notes(rows):
+            console.print(escape(note))
         if spec.get("duplicate"):
             agents = round_robin_agents(RunSpec.stored(spec))
             for line in pair_lines(pair_records(rows, agents)):
                 console.print(escape(line))
+        console.print(escape(ratings_note()))
     elif rows:
         title = f"{run['game']} {words} ({_seating_words(run)})"
         summary = summarize(rows)

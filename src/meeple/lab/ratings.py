@@ -15,6 +15,27 @@ PRIOR_GAMES = 1.0
 finite when one agent wins every game (the plain maximum-likelihood estimate diverges)."""
 
 
+def expected_score(elo_gap: float) -> float:
+    """The score an agent ``elo_gap`` points above another is expected to make against it."""
+    return 1 / (1 + 10 ** (-elo_gap / 400))
+
+
+def ratings_note() -> str:
+    """How to read a ratings table, for a reader who has not met Elo: what 1500 and a gap
+    of points mean, what the interval is, and how games narrow it."""
+    near, far = (100 * expected_score(gap) for gap in (100, 200))
+    return (
+        "Elo: 1500 is the mean of these agents, so a rating compares only with the others in "
+        f"this table; an agent 100 points above another is expected to score {near:.0f}% in "
+        f"their games, 200 points above {far:.0f}% (score: the share of its games an agent "
+        "won, a draw or a shared win counting half). 95% CI: where a rating would likely fall "
+        "if the tournament were played again with other seeds; two agents whose intervals do "
+        "not overlap are shown to differ. At the same scores, four times the games about halve "
+        "the intervals; a pair in which one agent wins almost every game tells less, and "
+        "keeps them wide."
+    )
+
+
 class Rating(BaseModel):
     """An agent's rating and its 95% interval (Elo scale, mean of the field = 1500)."""
 
