@@ -84,3 +84,21 @@ def test_one_agent_is_refused_before_any_agents_line(tmp_path):
     assert result.output.strip().splitlines() == [
         "error: a tournament needs two or more agents, one --agent each; 1 given"
     ]
+
+
+def test_a_csv_export_to_a_folder_is_refused_before_the_run_is_shown(tmp_path):
+    db = f"sqlite:///{tmp_path / 'r.db'}"
+    played = CliRunner().invoke(
+        app,
+        ["tournament", "edges", "--board", "2x2", "--agent", "random", "--agent", "greedy",
+         "--games", "2", "--db", db, "--out", str(tmp_path / "out")],
+    )  # fmt: skip
+    assert played.exit_code == 0, played.output
+    [jsonl] = (tmp_path / "out").glob("edges-*.jsonl")
+    result = CliRunner().invoke(
+        app, ["results", jsonl.stem.split("-")[-1], "--db", db, "--csv", str(tmp_path)]
+    )
+    assert result.exit_code != 0
+    said = flat(result.output)  # a long folder's name may wrap: one error, nothing else
+    assert said.startswith("error: cannot write") and said.endswith("such as games.csv")
+    assert said.count("error:") == 1

@@ -50,6 +50,12 @@ def results_command(
     try:
         if run is None and csv_path is not None:
             raise LabError("--csv exports one run: meeple results RUN --csv FILE")
+        if csv_path is not None and csv_path.is_dir():
+            # said before the run is shown, so that the refusal is the only thing printed
+            raise LabError(
+                f"cannot write {csv_path}: is a folder, not a file; give --csv a file name, "
+                "such as games.csv"
+            )
         # Looking must not leave an empty database behind where none was.
         if (file := sqlite_file(db)) is not None and not file.exists():
             hint = "`meeple simulate`, `compare` and `tournament` store their runs there"
