@@ -64,8 +64,10 @@ def pair_outcomes(
 def bradley_terry(results: Iterable[tuple[str, str, float]]) -> list[Rating]:
     """Fit Bradley-Terry strengths to pairwise results (draws count half a win each).
 
-    The intervals are +-1.96 standard errors from the inverse of the observed information
-    (the Hessian of the negative log-likelihood), with the ratings' mean fixed.
+    The intervals are +-1.96 standard errors from the pseudo-inverse of the observed
+    information (the Hessian of the negative log-likelihood), with the ratings' mean fixed.
+    Two agents whose intervals do not overlap differ at 95% or more: the gap's standard error
+    is at most the sum of theirs, whatever their correlation.
     """
     pairs = pair_outcomes(results)
     agents = sorted({a for pair in pairs for a in pair})
