@@ -186,3 +186,13 @@ def test_resuming_a_record_of_another_game_than_the_one_named_is_refused(run, tm
     _clean_error(run("play", "edges", "--resume", str(path)), "holds a game of erd, not edges")
     same = run("play", "erd", "--resume", str(path), input="quit\n")
     assert same.exit_code == 0 and "Stopped after 0 moves" in same.output, same.output
+
+
+@pytest.mark.parametrize(
+    "spec", ["mcts:iterations=10,iterations=20", "mcts:rollout-limit=5,rollout_limit=6"]
+)
+def test_a_parameter_given_twice_in_an_agent_spec_is_refused(run, spec):
+    _clean_error(
+        run("tournament", "edges", "--board", "2x2", "--agent", "random", "--agent", spec),
+        "is given twice in agent spec",
+    )

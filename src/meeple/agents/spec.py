@@ -70,7 +70,13 @@ def parse_spec(text: str) -> AgentSpec:
             raise AgentSpecError(
                 f"{part!r} in agent spec {text!r} is not key=value (e.g. {name}:seed=3)"
             )
-        params[key.strip().replace("-", "_")] = value.strip()
+        key = key.strip().replace("-", "_")
+        if key in params:
+            # the later value would silently win, and a run's record keep only it
+            raise AgentSpecError(
+                f"{key!r} is given twice in agent spec {text!r}; give each parameter once"
+            )
+        params[key] = value.strip()
     return AgentSpec(name, params)
 
 

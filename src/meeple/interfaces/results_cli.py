@@ -21,9 +21,9 @@ from meeple.interfaces.lab_common import (
     summary_table,
 )
 from meeple.interfaces.options_cli import options_words
-from meeple.interfaces.tournament_cli import ratings_table
+from meeple.interfaces.tournament_cli import ratings_table, seat_notes
 from meeple.lab.metrics import pairwise_results, summarize
-from meeple.lab.ratings import bradley_terry
+from meeple.lab.ratings import bradley_terry, ratings_note
 from meeple.lab.replay import notable_lines
 from meeple.lab.run import RunSpec, completed, write_csv
 from meeple.lab.tournament import pair_lines, pair_records, round_robin_agents
@@ -50,6 +50,12 @@ def results_command(
     try:
         if run is None and csv_path is not None:
             raise LabError("--csv exports one run: meeple results RUN --csv FILE")
+        if csv_path is not None and csv_path.is_dir():
+            # said before the run is shown, so that the refusal is the only thing printed
+            raise LabError(
+                f"cannot write {csv_path}: is a folder, not a file; give --csv a file name, "
+                "such as games.csv"
+            )
         # Looking must not leave an empty database behind where none was.
         if (file := sqlite_file(db)) is not None and not file.exists():
             hint = "`meeple simulate`, `compare` and `tournament` store their runs there"
@@ -127,10 +133,13 @@ def _show_run(run: dict[str, Any], rows: Sequence[Mapping[str, Any]]) -> None:
     if rows and run["kind"] == "tournament":
         ratings = bradley_terry(pairwise_results(rows))
         console.print(ratings_table(f"{run['game']}: round robin", ratings))
+        for note in seat_notes(rows):
+            console.print(escape(note))
         if spec.get("duplicate"):
             agents = round_robin_agents(RunSpec.stored(spec))
             for line in pair_lines(pair_records(rows, agents)):
                 console.print(escape(line))
+        console.print(escape(ratings_note()))
     elif rows:
         title = f"{run['game']} {words} ({_seating_words(run)})"
         summary = summarize(rows)

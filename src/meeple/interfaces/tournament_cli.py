@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
@@ -38,10 +39,11 @@ from meeple.interfaces.lab_common import (
 from meeple.interfaces.options_cli import options_words, parse_option_flags
 from meeple.lab.endings import count_endings
 from meeple.lab.metrics import pairwise_results
-from meeple.lab.ratings import Rating, bradley_terry
+from meeple.lab.ratings import Rating, bradley_terry, ratings_note
 from meeple.lab.report import tournament_report
 from meeple.lab.run import MAX_GAMES, write_jsonl
 from meeple.lab.tournament import (
+    first_mover_note,
     pair_lines,
     pair_plays,
     pair_records,
@@ -109,6 +111,10 @@ def tournament_command(
                 raise LabError(f"{same}; each agent enters a tournament once")
             given[spec_text] = text
         agent = list(given)
+        if len(agent) < 2:
+            raise LabError(
+                f"a tournament needs two or more agents, one --agent each; {len(agent)} given"
+            )
         named = [agent_word(text, spec) for spec, text in given.items()]
         console.print(escape(f"Agents: {', '.join(named)}; each pair in every seating."))
         try:
@@ -140,7 +146,7 @@ def tournament_command(
     matrix = score_matrix(results)
     setting = f"{g.title} {options_words(options)}".rstrip()
     console.print(ratings_table(f"{setting}: round robin, {games} games per pair", ratings))
-    notes = [seating_note(pair_plays(rows))]
+    notes = seat_notes(rows)
     if duplicate:
         per_pair = pair_lines(pair_records(rows, list(agent)))
         notes.append(
@@ -158,6 +164,7 @@ def tournament_command(
         notes.append(f"How games ended: {endings.text()}.")
     for note in notes:
         console.print(escape(note))
+    console.print(escape(ratings_note()))
     warning = endings.warning() if endings is not None else None
     alarms = [warning] if warning else []
     print_warnings(alarms)
@@ -171,7 +178,7 @@ def tournament_command(
             matrix,
             folder,
             command_line(),
-            notes=notes,
+            notes=[*notes, ratings_note()],
             warnings=alarms,
         )
     note_runs(db, [spec.key], report, past)
@@ -185,3 +192,10 @@ def ratings_table(title: str, ratings: list[Rating]) -> Table:
         for r in ratings
     ]
     return text_table(title, ["agent", "Elo", "95% CI", "games", "score"], rows)
+
+
+def seat_notes(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """What a tournament's table and `meeple results RUN` say under the ratings about the
+    games played: games per pair, how seats fell and who moved first."""
+    first = first_mover_note(rows)
+    return [seating_note(pair_plays(rows)), *([first] if first else [])]

@@ -15,6 +15,27 @@ PRIOR_GAMES = 1.0
 finite when one agent wins every game (the plain maximum-likelihood estimate diverges)."""
 
 
+def expected_score(elo_gap: float) -> float:
+    """The score an agent ``elo_gap`` points above another is expected to make against it."""
+    return 1 / (1 + 10 ** (-elo_gap / 400))
+
+
+def ratings_note() -> str:
+    """How to read a ratings table, for a reader who has not met Elo: what 1500 and a gap
+    of points mean, what the interval is, and how games narrow it."""
+    near, far = (100 * expected_score(gap) for gap in (100, 200))
+    return (
+        "Elo: 1500 is the mean of these agents, so a rating compares only with the others in "
+        f"this table; an agent 100 points above another is expected to score {near:.0f}% in "
+        f"their games, 200 points above {far:.0f}% (score: the share of its games an agent "
+        "won, a draw or a shared win counting half). 95% CI: where a rating would likely fall "
+        "if the tournament were played again with other seeds; two agents whose intervals do "
+        "not overlap are shown to differ. At the same scores, four times the games about halve "
+        "the intervals; a pair in which one agent wins almost every game tells less, and "
+        "keeps them wide."
+    )
+
+
 class Rating(BaseModel):
     """An agent's rating and its 95% interval (Elo scale, mean of the field = 1500)."""
 
@@ -43,8 +64,10 @@ def pair_outcomes(
 def bradley_terry(results: Iterable[tuple[str, str, float]]) -> list[Rating]:
     """Fit Bradley-Terry strengths to pairwise results (draws count half a win each).
 
-    The intervals are +-1.96 standard errors from the inverse of the observed information
-    (the Hessian of the negative log-likelihood), with the ratings' mean fixed.
+    The intervals are +-1.96 standard errors from the pseudo-inverse of the observed
+    information (the Hessian of the negative log-likelihood), with the ratings' mean fixed.
+    Two agents whose intervals do not overlap differ at 95% or more: the gap's standard error
+    is at most the sum of theirs, whatever their correlation.
     """
     pairs = pair_outcomes(results)
     agents = sorted({a for pair in pairs for a in pair})
@@ -82,8 +105,11 @@ def bradley_terry(results: Iterable[tuple[str, str, float]]) -> list[Rating]:
         hessian[j, j] += w
         hessian[i, j] -= w
         hessian[j, i] -= w
-    hessian += np.full((k, k), 1.0 / k)  # the same mean-zero constraint
-    cov = np.linalg.inv(hessian)
+    # Strengths are defined up to a constant, so the information has the all-ones direction
+    # as its null space; its pseudo-inverse is the covariance with the mean held at zero.
+    # (Inverting it with a penalty on the mean added, as the fit does, leaves that penalty's
+    # variance in every rating: intervals of +-241 points that no number of games narrowed.)
+    cov = np.linalg.pinv(hessian)
     played: dict[str, list[float]] = defaultdict(lambda: [0.0, 0])
     for (a, b), (score, games) in pairs.items():
         played[a][0] += score

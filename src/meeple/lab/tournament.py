@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -125,6 +125,43 @@ def seating_note(plays: list[PairPlay]) -> str:
         "times"
         + (" (the agent named first takes seat 0 in the extra game)" if cycle == 2 else "")
         + "."
+    )
+
+
+def first_mover_note(rows: Sequence[Mapping[str, Any]]) -> str | None:
+    """One sentence on how often each agent of a pair moved first, from the rows played;
+    None for a game in which nobody moves first (simultaneous choices).
+
+    Rotating the seats evens the first move only where a fixed seat starts: a game that
+    draws its first player from the deal gives a pair's agents the first move unevenly,
+    which ``--duplicate`` (each deal in every seating) evens."""
+    firsts: dict[tuple[str, str], Counter[str]] = {}
+    for row in rows:
+        seats, first = row["seats"], row.get("first_player")
+        names = tuple(sorted(set(seats)))
+        if len(names) != 2 or first is None:
+            continue
+        count = firsts.setdefault((names[0], names[1]), Counter({n: 0 for n in names}))
+        count[seats[first]] += 1
+    if not firsts:
+        return None
+    uneven = {pair: count for pair, count in firsts.items() if len(set(count.values())) > 1}
+    if not uneven:
+        return "In every pair each agent moved first equally often."
+    why = (
+        "where the game draws the first player, rotating the seats does not even it; "
+        "--duplicate, which plays each deal in every seating, does"
+    )
+    if len(firsts) == 1:
+        [(pair, count)] = firsts.items()
+        return (
+            f"Moved first: {pair[0]} in {count[pair[0]]} and {pair[1]} in {count[pair[1]]} of "
+            f"their {counted(sum(count.values()), 'game')} ({why})."
+        )
+    gap = max(abs(count[a] - count[b]) for (a, b), count in uneven.items())
+    return (
+        f"Moved first: in {len(uneven)} of {len(firsts)} pairs one agent more often than the "
+        f"other, by up to {counted(gap, 'game')} ({why})."
     )
 
 
