@@ -505,12 +505,19 @@ def _print(state: EdgesState, result: dict[str, Any], cached: bool, top: int) ->
     )
     moves = result["moves"]
     if moves:
+        second = game.seat_name(state.order[1])
+        mover = game.seat_name(state.to_act[0])
+        # The values stay the first player's; when the second player is to move its best is
+        # the lowest, so say whose move it is and which way the column reads.
         console.print(
-            f"{len(moves)} different moves (up to symmetry and equivalent edges); the best first:"
+            f"{mover} to move: {len(moves)} different moves (up to symmetry and equivalent "
+            f"edges), {mover}'s best first; each value is {first}'s score minus {second}'s "
+            "after the move, perfect play:",
+            highlight=False,
         )
         table = Table()
         table.add_column("move")
-        table.add_column("value", justify="right")
+        table.add_column(f"{first} - {second}", justify="right")
         for text, value in moves[:top]:
             table.add_row(text, f"{value:+d}")
         console.print(table)
