@@ -112,3 +112,20 @@ def test_solve_erd_refuses_the_options_of_edges_with_one_line(run, words, monkey
     assert result.exit_code == 2, result.output
     assert f"{words[0]} is an option of edges; erd takes --rules, --option" in result.output
     assert "Traceback" not in result.output
+
+
+def test_the_move_table_names_the_mover_and_whose_score_its_values_are(run, tmp_path):
+    # Blue to move after Red's L h0,0: the values stay Red's minus Blue's, so Blue's best
+    # (listed first) is the lowest, and the table must say both.
+    import meeple
+
+    state = meeple.make("edges", board="1x2", stash="1/1/1", pie=False, first=0).new_game(0)
+    (move,) = [a for a in state.legal_actions(0) if str(a) == "L h0,0"]
+    state = state.apply(0, move)
+    position = tmp_path / "position.txt"
+    position.write_text(state.position())
+    result = run("solve", "edges", "--position", str(position), "--no-cache")
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert "Blue to move" in text and "Blue's best first" in text
+    assert "each value is Red's score minus Blue's" in text and "Red - Blue" in text

@@ -489,3 +489,43 @@ def test_an_interrupted_search_waits_for_its_worker_thread(monkeypatch):
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
     assert returned, "the interrupted search's worker was still running"
+
+
+def _unwritable(tmp_path: Path) -> Path:
+    """A cache folder that cannot be made: its parent is a file (as root too, where a
+    folder's mode would not stop a write)."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    return blocker / "cache"
+
+
+def test_a_solve_whose_cache_folder_cannot_be_written_answers_and_keeps_nothing(run, tmp_path):
+    result = _solve(run, _unwritable(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert "value +1" in result.output
+    assert "cannot write to the cache folder" in result.output
+    assert "nothing is kept" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_proof_whose_checkpoint_cannot_be_written_is_refused_before_it_starts(run, tmp_path):
+    result = run(*PROVE, "--checkpoint", str(_unwritable(tmp_path) / "proof.jsonl"))
+    assert result.exit_code == 2, result.output
+    assert "cannot write the checkpoint" in result.output
+    assert "leaves searched" not in result.output
+    assert "Traceback" not in result.output
+
+
+def test_an_erd_solution_that_cannot_be_kept_is_still_given(tmp_path, monkeypatch):
+    import meeple.solvers.erd.solve as solve_module
+    from meeple.solvers.erd.model import build_model, tiny_start
+
+    tiny = (tiny_start(1, 1, 1), tiny_start(1, 1, 1))
+    monkeypatch.setattr(
+        solve_module, "build_model", lambda game, progress=None: build_model(game, tiny)
+    )
+    notes: list[str] = []
+    options = {"rules": "0.02", "round_limit": 3}
+    solution, _, cached = solve_module.solve_erd(options, _unwritable(tmp_path), note=notes.append)
+    assert not cached and solution.horizon == 3
+    assert "cannot keep the solution" in notes[-1]

@@ -75,5 +75,5 @@ class SearchJudge:
         )
         return Judgement(
             seat, action, best, loss, values, self.label, "return", why,
-            mistake=loss is not None and loss > NOISE,
+            mistake=loss is not None and loss > NOISE, noise=NOISE,
         )  # fmt: skip

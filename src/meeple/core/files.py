@@ -36,6 +36,14 @@ def user_cache_home() -> Path:
     return (Path(xdg) if xdg else Path.home() / ".cache") / "meeple"
 
 
+def ensure_writable_folder(folder: Path) -> None:
+    """Create ``folder`` if missing and write (and remove) a scratch file in it, so that a
+    long run finds out before it starts, not when it first saves; OSError if it cannot."""
+    folder.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryFile(dir=folder):
+        pass
+
+
 def _umask() -> int:
     # os.umask can only be read by setting it; set it back at once.
     mask = os.umask(0o022)

@@ -56,6 +56,9 @@ class Judgement:
     why: str | None = None
     mistake: bool = False
     """Whether the loss is beyond the judge's noise (exact judges: above 0)."""
+    noise: float = 0.0
+    """The largest loss the judge cannot tell from none: 0 for an exact judge (a rounding
+    tolerance for a solved game's values), a search's margin for a search."""
     details: dict[str, Any] = field(default_factory=dict)
     """Judge-specific extras (Edges: the position's value before and after, seat 0's view)."""
 

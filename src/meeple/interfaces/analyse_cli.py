@@ -165,6 +165,20 @@ def _loss_text(loss: float | None, unit: str) -> str:
     return f"{loss:g}" if unit == "points" else f"{loss:.2f}"
 
 
+# Below this a judge's noise is rounding: its values are exact.
+EXACT_NOISE = 1e-3
+
+
+def _how_sure(judge: str, noise: float) -> str:
+    """How far a reader can trust ``judge``'s losses, from the noise its judgements carry."""
+    if noise <= EXACT_NOISE:
+        return f"{judge} is exact (values of the solved game, not a search): any loss is a mistake"
+    return (
+        f"{judge} is a seeded search, so its values are estimates: a loss up to {noise:g} is "
+        "within its noise and not called a mistake, and 'why' gives the tries a value rests on"
+    )
+
+
 def _print_review(game: Game[Any, Any, Any], reviewed: list[ReviewedDecision], every: bool) -> None:
     """The mistakes (or every decision) with the judge of each, and a count per seat."""
     if not reviewed:
@@ -187,6 +201,9 @@ def _print_review(game: Game[Any, Any, Any], reviewed: list[ReviewedDecision], e
         f"{counted(len(reviewed), 'decision')} judged by {used}; losses in " + "; ".join(scale),
         highlight=False,
     )
+    for name in judges:
+        noise = max(r.judgement.noise for r in reviewed if r.judgement.judge == name)
+        console.print(_how_sure(name, noise), highlight=False)
     mistakes = [r for r in reviewed if r.judgement.mistake]
     shown = reviewed if every else mistakes
     if not shown:
@@ -228,7 +245,8 @@ def _print(game: EdgesGame, analysis: GameAnalysis, every: bool) -> None:
         console.print("No move to analyse.")
         return
     console.print(
-        f"Values: {names[0]}'s score minus {names[1]}'s at the end with best play from there; "
+        f"Values, exact by the solver: {names[0]}'s score minus {names[1]}'s at the end with "
+        "best play from there; "
         f"{counted(len(verdicts), 'move')} analysed, from move {verdicts[0].number}: value "
         f"{verdicts[0].before:+d} before it, {verdicts[-1].after:+d} at the end",
         highlight=False,

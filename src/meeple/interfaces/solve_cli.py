@@ -11,6 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from meeple.core.errors import MeepleError, did_you_mean
+from meeple.core.files import ensure_writable_folder
 from meeple.core.position import position_argument, position_game
 from meeple.core.record import GameRecord
 from meeple.core.registry import make
@@ -266,6 +267,14 @@ def solve_command(
             solver_ready()
             proofs.export(state, prove, point, split, key, export_certificate)
         else:
+            try:
+                ensure_writable_folder(point.parent)
+            except OSError as exc:
+                # A proof runs for hours and is only worth its checkpoint: refuse it now.
+                raise fail(
+                    f"cannot write the checkpoint {point} ({exc.strerror or exc}); give "
+                    "--checkpoint FILE (or --cache-dir) in a folder you can write"
+                ) from None
             proofs.prove_threshold(
                 state, prove, point, split, budget, tt_bits, key, workers, backend, address
             )
@@ -277,6 +286,18 @@ def solve_command(
             console.print(f"[yellow]note:[/] {entry.problem}; solving again", highlight=False)
         result = entry.result
     cached = result is not None
+    if result is None and use_cache:
+        try:
+            ensure_writable_folder(folder)
+        except OSError as exc:
+            # The answer does not need the cache: solve, and say that nothing is kept.
+            console.print(
+                f"[yellow]note:[/] cannot write to the cache folder {folder} "
+                f"({exc.strerror or exc}): nothing is kept, and Ctrl-C keeps no move "
+                "(--cache-dir names a folder you can write)",
+                highlight=False,
+            )
+            use_cache = False
     if result is None:
         try:
             moves = cache.SolvedMoves(folder, key) if use_cache else None
@@ -312,7 +333,7 @@ def _solve(
         keep = (
             "Ctrl-C keeps the moves solved so far and the same command resumes"
             if moves is not None
-            else "with --no-cache, Ctrl-C keeps nothing"
+            else "with no cache to keep them in, Ctrl-C keeps nothing"
         )
         console.print(
             f"[yellow]warning:[/] solving every move of this position ({left} pyramids to "
@@ -355,7 +376,7 @@ def _solve(
                            workers=workers, known=known, on_move=solved)  # fmt: skip
         except KeyboardInterrupt:
             if moves is None:
-                console.print("stopped; nothing was stored (--no-cache)")
+                console.print("stopped; nothing was stored (no cache)")
             elif not moves.answers:
                 console.print("stopped before the first move was solved; nothing to keep")
             else:
@@ -484,12 +505,19 @@ def _print(state: EdgesState, result: dict[str, Any], cached: bool, top: int) ->
     )
     moves = result["moves"]
     if moves:
+        second = game.seat_name(state.order[1])
+        mover = game.seat_name(state.to_act[0])
+        # The values stay the first player's; when the second player is to move its best is
+        # the lowest, so say whose move it is and which way the column reads.
         console.print(
-            f"{len(moves)} different moves (up to symmetry and equivalent edges); the best first:"
+            f"{mover} to move: {len(moves)} different moves (up to symmetry and equivalent "
+            f"edges), {mover}'s best first; each value is {first}'s score minus {second}'s "
+            "after the move, perfect play:",
+            highlight=False,
         )
         table = Table()
         table.add_column("move")
-        table.add_column("value", justify="right")
+        table.add_column(f"{first} - {second}", justify="right")
         for text, value in moves[:top]:
             table.add_row(text, f"{value:+d}")
         console.print(table)

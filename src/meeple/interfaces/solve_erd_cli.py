@@ -63,7 +63,7 @@ def solve_erd(
                 )
 
             def note(text: str) -> None:
-                console.print(f"[yellow]note:[/] {text}; solving again", highlight=False)
+                console.print(f"[yellow]note:[/] {text}", highlight=False)
 
             _, summary, cached = solve(options, cache_dir, use_cache, on_build, on_sweep, note)
     except MeepleError as exc:

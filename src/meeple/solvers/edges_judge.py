@@ -162,5 +162,5 @@ class EdgesJudge:
         reason = self.no_solver or f"more than {self.settings.max_left} pyramids left"
         return Judgement(
             seat, action, best, loss, values, label, "return", f"searched: {reason}",
-            mistake=loss is not None and loss > NOISE,
+            mistake=loss is not None and loss > NOISE, noise=NOISE,
         )  # fmt: skip

@@ -106,8 +106,12 @@ class ErdJudge:
         likeliest = sorted(range(len(tab.ours)), key=lambda k: -tab.optimal[k])[:3]
         mix = ", ".join(f"{tab.ours[k][0]} {tab.optimal[k]:.0%}" for k in likeliest)
         more = ", ..." if len(tab.ours) > 3 and tab.optimal[likeliest[-1]] < 1 else ""
-        why = f"value {tab.value:+.3f} with best play; the equilibrium plays {mix}{more}"
+        # + 0.0: a value that rounds to zero reads +0.000, not -0.000.
+        why = (
+            f"the table is worth {round(tab.value, 3) + 0.0:+.3f} to this seat with best play; "
+            f"the equilibrium plays {mix}{more}"
+        )
         return Judgement(
             seat, action, best, loss, values, "equilibrium", "return", why,
-            mistake=loss is not None and loss > TOLERANCE,
+            mistake=loss is not None and loss > TOLERANCE, noise=TOLERANCE,
         )  # fmt: skip

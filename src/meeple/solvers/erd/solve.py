@@ -89,7 +89,8 @@ def solve_erd(
     solve_if_missing: bool = True,
 ) -> tuple[Solution, dict[str, Any], bool]:
     """The solution for these options (validated), its summary, and whether it came from the
-    cache. ``note`` hears why a cache entry was not believed. With ``solve_if_missing``
+    cache. ``note`` hears why a cache entry was not believed, or why a new solution could
+    not be kept (it is returned all the same). With ``solve_if_missing``
     false, a solution not in the cache is a MeepleError naming the command that solves it
     (which takes a minute or so) instead of a solve."""
     play, horizon = solved_options(options)
@@ -99,13 +100,13 @@ def solve_erd(
     if use_cache:
         entry = cache.read_bytes(folder, key, FORMAT)
         if entry.problem and note is not None:
-            note(entry.problem)
+            note(f"{entry.problem}; solving again")
         if entry.payload is not None:
             try:
                 return (*from_bytes(game, entry.payload), True)
             except ValueError as exc:
                 if note is not None:
-                    note(str(exc))
+                    note(f"{exc}; solving again")
     if not solve_if_missing:
         flags = " ".join(f"-o {k}={v}" for k, v in sorted(play.items()) if k != "rules")
         raise MeepleError(
@@ -120,7 +121,17 @@ def solve_erd(
     solution = value_iteration(model, horizon, progress=on_sweep)
     summary = {**summarise(solution), "build_seconds": built}
     if use_cache:
-        cache.store_bytes(folder, key, FORMAT, to_bytes(solution, summary))
+        try:
+            cache.store_bytes(folder, key, FORMAT, to_bytes(solution, summary))
+        except OSError as exc:
+            # The solution is good without the cache: play and answers go on, only the next
+            # run solves it again.
+            if note is not None:
+                note(
+                    f"cannot keep the solution in {folder} ({exc.strerror or exc}); the next "
+                    "run solves it again (--cache-dir names a folder to keep it in)"
+                )
+            return solution, summary, False
         for old in SUPERSEDED:
             cache.forget(folder, solution_key(play, horizon, old))
     return solution, summary, False

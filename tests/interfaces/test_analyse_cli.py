@@ -1,0 +1,34 @@
+"""``meeple analyse``: what each judge's losses are measured against and how sure it is."""
+
+from __future__ import annotations
+
+import meeple
+from meeple.agents import make_agent, play_game
+from tests.lab.test_review import _tiny_erd
+
+
+def test_a_search_judges_review_says_its_values_are_estimates_within_a_noise(run, tmp_path):
+    game = meeple.make("erosion")
+    agents = [make_agent("heuristic", game, seed=s) for s in range(game.num_players)]
+    path = tmp_path / "erosion.json"
+    play_game(game, agents, seed=3).record().save(path)
+    out = run("analyse", str(path), "--iterations", "30")
+    assert out.exit_code == 0, out.output
+    text = " ".join(out.output.split())
+    assert "ismcts 30 is a seeded search, so its values are estimates" in text
+    assert "a loss up to 0.1 is within its noise" in text
+
+
+def test_an_exact_judge_is_said_to_be_exact():
+    from meeple.interfaces.analyse_cli import _how_sure
+
+    assert "is exact" in _how_sure("equilibrium", 1e-6)
+    assert "estimates" not in _how_sure("exact", 0.0)
+
+
+def test_the_erd_judges_why_says_whose_value_it_gives():
+    judge, state = _tiny_erd()
+    for seat in (0, 1):
+        found = judge.judge([state], [], seat, state.legal_actions(seat)[0])
+        assert "to this seat with best play" in (found.why or "")
+        assert found.noise > 0 and "-0.000" not in (found.why or "")
