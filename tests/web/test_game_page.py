@@ -24,6 +24,20 @@ def _open(context, server, created, seat: int = 0):
     return page, frames
 
 
+def _both_seats(chromium, server, created, watch, size: tuple[int, int]):
+    """Each seat's page of a two-person match, in a browser of its own (another person), once
+    both have joined and the match is being played."""
+    pages = []
+    for seat in (0, 1):
+        context = chromium.new_context(viewport={"width": size[0], "height": size[1]})
+        page = watch(context.new_page())
+        page.goto(f"{server.url}/play/{created['match']}#token={created['seats'][seat]['token']}")
+        pages.append(page)
+    for page in pages:  # playing once both have joined
+        page.wait_for_selector("body[data-status='playing']")
+    return pages
+
+
 def test_the_pie_rule_is_taken_by_clicking_the_first_pyramid(server, context, watch):
     created = server.create("edges", {"board": "2x2", "first": 1}, ["human", "greedy"])
     page, frames = _open(context, server, created)
@@ -160,13 +174,7 @@ def test_a_rematch_between_people_is_offered_and_accepted_or_declined(
     """One person offers; the other's page asks "Accept / Decline"; nobody is moved into a
     match they did not accept."""
     created = server.create("edges", {"board": "2x2"}, ["human", "human"])
-    pages = []
-    for seat in (0, 1):
-        page = watch(chromium.new_context(viewport={"width": 390, "height": 844}).new_page())
-        page.goto(f"{server.url}/play/{created['match']}#token={created['seats'][seat]['token']}")
-        pages.append(page)
-    for page in pages:  # playing once both have joined
-        page.wait_for_selector("body[data-status='playing']")
+    pages = _both_seats(chromium, server, created, watch, (390, 844))
     ann, bob = pages
     ann.click("#resign")
     ann.click("#resign")
@@ -207,13 +215,7 @@ def test_a_match_resigned_mid_decision_shows_nobody_as_having_chosen(
     """Once over, nobody is choosing: the seat list drops the "has chosen" of the decision
     the resign cut short."""
     created = server.create("erd", {}, ["human", "human"])
-    pages = []
-    for seat in (0, 1):
-        page = watch(chromium.new_context(viewport={"width": 1280, "height": 800}).new_page())
-        page.goto(f"{server.url}/play/{created['match']}#token={created['seats'][seat]['token']}")
-        pages.append(page)
-    for page in pages:
-        page.wait_for_selector("body[data-status='playing']")
+    pages = _both_seats(chromium, server, created, watch, (1280, 800))
     ann, bob = pages
     ann.fill("#notation", "rush=DDD defense=HHH")
     ann.press("#notation", "Enter")
@@ -230,13 +232,7 @@ def test_a_rematch_offered_to_someone_who_has_gone_says_so(server, chromium, wat
     """The offer waits for every person; one whose page closed is named as gone, so the one
     who offered is not left waiting without knowing why."""
     created = server.create("edges", {"board": "2x2"}, ["human", "human"])
-    pages = []
-    for seat in (0, 1):
-        page = watch(chromium.new_context(viewport={"width": 390, "height": 844}).new_page())
-        page.goto(f"{server.url}/play/{created['match']}#token={created['seats'][seat]['token']}")
-        pages.append(page)
-    for page in pages:
-        page.wait_for_selector("body[data-status='playing']")
+    pages = _both_seats(chromium, server, created, watch, (390, 844))
     ann, bob = pages
     ann.click("#resign")
     ann.click("#resign")
