@@ -58,7 +58,7 @@ def test_an_edited_checkpoint_line_is_searched_again_not_believed(run, tmp_path)
     again = run(*PROVE, "--checkpoint", str(point))
     assert again.exit_code == 0, again.output
     assert "yes" in again.output and "no:" not in again.output
-    assert "1 lines failed their check" in again.output
+    assert "1 line failed its check and is searched again" in again.output
     # Reading the file back again (now mended), the answer is read, not searched, and says so.
     third = run(*PROVE, "--checkpoint", str(point))
     assert "yes: read back from" in third.output and "not searched in this run" in third.output
@@ -75,7 +75,9 @@ def test_a_damaged_leaf_line_is_searched_again_so_the_proof_checks(run, tmp_path
     lines[1] = json.dumps([position, not holds, check])
     point.write_text("\n".join(lines) + "\n", encoding="utf-8")
     again = run(*PROVE, "--checkpoint", str(point))
-    assert again.exit_code == 0 and "1 lines failed their check" in again.output, again.output
+    assert (
+        again.exit_code == 0 and "1 line failed its check and is searched again" in again.output
+    ), again.output
     assert "yes: proved with 1 leaves searched in this run" in again.output, again.output
     checked = run(*PROVE, "--checkpoint", str(point), "--check", "1")
     assert checked.exit_code == 0 and "confirmed: 'yes'" in checked.output, checked.output
@@ -93,7 +95,7 @@ def test_reading_a_damaged_checkpoint_says_so_and_leaves_it_for_the_run(run, tmp
     damaged = "\n".join(lines) + "\n"
     point.write_text(damaged, encoding="utf-8")
     read = run(*PROVE, "--checkpoint", str(point), *reading)
-    assert "1 lines failed their check" in read.output, read.output
+    assert "1 line failed its check and is not used" in read.output, read.output
     assert point.read_text(encoding="utf-8") == damaged
     again = run(*PROVE, "--checkpoint", str(point))
     assert "yes: proved with 1 leaves searched in this run" in again.output, again.output

@@ -14,6 +14,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from meeple.core.errors import MeepleError
+from meeple.core.words import counted
 from meeple.games.edges.rules import EdgesState
 from meeple.interfaces.console import console, fail, solver_ready
 
@@ -99,8 +100,7 @@ def prove_threshold(
         rejected = proof.rejected_lines
         console.print(
             f"checkpoint {checkpoint} ({len(proof.done):,} verified answers in it"
-            + (f"; {rejected:,} lines failed their check and are searched again" if rejected
-               else "")
+            + (f"; {_failed(rejected)} searched again" if rejected else "")
             + "); Ctrl-C or SIGTERM stops the run, the same command resumes it",
             highlight=False,
         )  # fmt: skip
@@ -209,12 +209,19 @@ def _read_proof(
     )
     if proof.rejected_lines:
         console.print(
-            f"[yellow]note:[/] {proof.rejected_lines:,} lines failed their check and are not "
-            f"used ({checkpoint} is left as it is); the same command without {how} searches "
-            "them again",
+            f"[yellow]note:[/] {_failed(proof.rejected_lines)} not used ({checkpoint} is left "
+            f"as it is); the same command without {how} searches "
+            + ("it" if proof.rejected_lines == 1 else "them")
+            + " again",
             highlight=False,
         )
     return proof, sign
+
+
+def _failed(lines: int) -> str:
+    """``1 line failed its check and is``, ``3 lines failed their check and are``."""
+    its, verb = ("its", "is") if lines == 1 else ("their", "are")
+    return f"{counted(lines, 'line')} failed {its} check and {verb}"
 
 
 def export(
