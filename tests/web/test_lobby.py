@@ -61,6 +61,23 @@ def test_a_bad_option_is_told_in_one_line(server, chromium, watch, page_errors):
     assert not page_errors, page_errors
 
 
+def test_a_game_named_in_the_address_is_found_however_it_is_spelt_or_told_missing(
+    server, chromium, watch, page_errors
+):
+    """``/?game=triangle_clock`` (the code's spelling) opened the lobby with Edges chosen,
+    without a word; so did a game that does not exist."""
+    page = watch(chromium.new_context().new_page())
+    for asked in ("triangle_clock", "The Triangle Clock", "triangle-clock"):
+        page.goto(f"{server.url}/?game={asked}")
+        page.wait_for_selector(".game-card")
+        assert page.input_value("#game") == "triangle-clock", asked
+        assert page.locator(".toast-error").count() == 0
+    page.goto(f"{server.url}/?game=chess")
+    toast = page.wait_for_selector(".toast-error")
+    assert 'No game "chess" here; the games are edges, ' in toast.inner_text()
+    assert not page_errors, page_errors
+
+
 def test_each_option_says_once_what_it_takes(server, chromium, watch, page_errors):
     """Typed text is told what it may be; a list or a checkbox shows its choices itself."""
     page = watch(chromium.new_context().new_page())

@@ -344,8 +344,15 @@ async function setUp() {
   }, "Learn to play")] : []))));
   $("game").replaceChildren(...catalogue.map((g) => el("option", { value: g.name }, g.title)));
   // A tutorial's last link (/?game=edges) comes back with its game chosen.
+  // A name typed by hand may be spelt as the code spells it (triangle_clock) or as its
+  // title: it finds its game; one that finds none says so, not Edges chosen without a word.
   const asked = new URLSearchParams(location.search).get("game");
-  if (catalogue.some((g) => g.name === asked)) $("game").value = asked;
+  if (asked) {
+    const key = (text) => text.toLowerCase().replace(/^the /, "").replace(/[^a-z0-9]+/g, "-");
+    const found = catalogue.find((g) => key(g.name) === key(asked) || key(g.title) === key(asked));
+    if (found) $("game").value = found.name;
+    else toast(`No game "${asked}" here; the games are ${catalogue.map((g) => g.name).join(", ")}.`, "error");
+  }
   $("game").addEventListener("change", drawForm);
   $("create").addEventListener("submit", create);
   $("options").addEventListener("change", () => { drawSeats(); opponentChosen(); });
