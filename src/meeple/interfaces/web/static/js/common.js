@@ -1,7 +1,7 @@
 // What every page shares: building elements, calling the REST API, toasts, and the
 // words for seats, scores and results (so the game page and the replay say the same).
 
-import { gameStyle, sentence } from "./draw.js";
+import { TOUCH, gameStyle, sentence } from "./draw.js";
 
 /** A new element: el("div", {class: "x", onclick: f}, child, "text", ...). */
 export function el(tag, attrs = {}, ...children) {
@@ -51,7 +51,7 @@ export function toast(text, kind = "info") {
  * explanation as a toast. A tap on a control does what the control does, and no more.
  * Each page calls it once. */
 export function titlesOnTap() {
-  if (!window.matchMedia("(pointer: coarse)").matches) return;
+  if (!TOUCH) return;
   document.addEventListener("click", (event) => {
     // Inside a control (a card that plays, a cost on it) the tap is the control's alone.
     if (event.target.closest?.("button, a, input, select, summary, label, dialog, .clickable")) return;
@@ -154,7 +154,8 @@ export function reasonOf(msg) {
 /** How the match ended in words a screen reader reads, what the end box shows: "Game
  * over: You won! (all pyramids are placed). Red 8, Blue · Computer (hard) 2." */
 export function endWords(msg) {
-  const reason = reasonOf(msg) ? ` (${reasonOf(msg)}).` : ".";
+  const why = reasonOf(msg);
+  const reason = why ? ` (${why}).` : ".";
   const rows = scoreRows(msg);
   const listed = rows ? ` ${rows.map((row) => `${row.who} ${row.score}`).join(", ")}.` : "";
   return `Game over: ${outcomeOf(msg)}${reason}${listed}`;

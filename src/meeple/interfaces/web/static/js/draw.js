@@ -16,10 +16,14 @@ export function sentence(text) {
   return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 
+/** Whether this device points with a finger (a phone, a tablet): nothing hovers, and a
+ * press is a tap. */
+export const TOUCH = Boolean(globalThis.matchMedia?.("(pointer: coarse)").matches);
+
 /** The word for pressing a part of the page with what this device points with: "tap" on a
  * touch screen, "click" with a mouse; the pages' instructions say it, a phone having no
  * clicks. Capitalised at a sentence's start with `CLICK[0].toUpperCase()`. */
-export const CLICK = globalThis.matchMedia?.("(pointer: coarse)").matches ? "tap" : "click";
+export const CLICK = TOUCH ? "tap" : "click";
 
 /** An SVG element with attributes, appended to parent; text becomes its content. */
 export function svg(tag, attrs = {}, parent = null, text = null) {

@@ -349,7 +349,8 @@ async function setUp() {
   const asked = new URLSearchParams(location.search).get("game");
   if (asked) {
     const key = (text) => text.toLowerCase().replace(/^the /, "").replace(/[^a-z0-9]+/g, "-");
-    const found = catalogue.find((g) => key(g.name) === key(asked) || key(g.title) === key(asked));
+    const wanted = key(asked);
+    const found = catalogue.find((g) => key(g.name) === wanted || key(g.title) === wanted);
     if (found) $("game").value = found.name;
     else toast(`No game "${asked}" here; the games are ${catalogue.map((g) => g.name).join(", ")}.`, "error");
   }

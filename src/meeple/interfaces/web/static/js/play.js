@@ -48,6 +48,9 @@ const claimTold = new Set(); // seats whose claim a screen reader was told of (o
 const offerTold = new Set(); // seats whose rematch offer a toast told of (once each)
 let resignArmed = false;
 
+/** Whether a seat's person has no page open (the server says for how long: `away`). */
+const isAway = (s) => s.away !== null && s.away !== undefined;
+
 // The move being built (ui.selection: Erd's piles, Erosion's steps so far) outlives a
 // reload, or a visit to another page and back, in this tab: it is kept in sessionStorage
 // for this match, seat and decision, and dropped once sent or once a new decision begins
@@ -377,7 +380,7 @@ function drawSideParts() {
   el("span", { class: "seat-name", title: seatTitle(m, s.seat) }, seatLabel(m, s.seat, true)),
   el("span", { class: "seat-kind", title: s.agent ? `agent ${s.agent}` : null },
     s.agent === "tutorial" ? "script" : s.kind === "agent" ? "computer" : s.joined ? "person" : "open seat",
-    s.abandoned ? ", left" : s.resigned ? ", resigned" : s.away !== null && s.away !== undefined ? ", away" : ""),
+    s.abandoned ? ", left" : s.resigned ? ", resigned" : isAway(s) ? ", away" : ""),
   m.chosen.includes(s.seat) ? el("span", { class: "has-chosen" }, "has chosen") : null,
   m.status === "playing" && s.kind === "agent" && s.agent !== "tutorial" && m.to_act.includes(s.seat)
     && !m.chosen.includes(s.seat) ? el("span", { class: "thinking" }, "thinking…") : null,
@@ -404,7 +407,7 @@ function claimable(m) {
   const me = m.seat === null ? null : m.seats[m.seat];
   if (!me || me.kind !== "person" || me.resigned || m.status !== "playing" || m.tutorial) return [];
   return m.seats.filter((s) => s.seat !== m.seat && s.kind === "person" && !s.resigned
-    && s.away !== null && s.away !== undefined && m.to_act.includes(s.seat));
+    && isAway(s) && m.to_act.includes(s.seat));
 }
 
 /** Someone left while the match waits on them: the box says so and counts down to when
@@ -501,7 +504,7 @@ function drawEndBox() {
         // claim box does during play, so the one who offered knows why nothing happens.
         const gone = offer.waiting.filter((seat) => {
           const s = m.seats.find((x) => x.seat === seat);
-          return s && s.away !== null && s.away !== undefined;
+          return s && isAway(s);
         });
         if (gone.length) {
           extra.push(el("p", { class: "rematch-gone", id: "rematch-gone", role: "status" },
@@ -511,11 +514,12 @@ function drawEndBox() {
       } else if (offer && others(offer.accepted).length && !offer.declined.includes(m.seat)) {
         // The box may be out of sight (a phone's player is at the picture, far above it):
         // an offer is told once in a toast too, as a claim that opens is.
+        const offers = (seats) => `${names(seats)} ${seats.length > 1 ? "offer" : "offers"} a rematch`;
         const fresh = others(offer.accepted).filter((s) => !offerTold.has(s));
         fresh.forEach((s) => offerTold.add(s));
-        if (fresh.length) toast(`${names(fresh)} ${fresh.length > 1 ? "offer" : "offers"} a rematch: Accept or Decline it where the result is shown.`, "info");
+        if (fresh.length) toast(`${offers(fresh)}: Accept or Decline it where the result is shown.`, "info");
         extra.push(el("p", { class: "rematch-offer", id: "rematch-offer", role: "status" },
-          `${names(others(offer.accepted))} ${others(offer.accepted).length > 1 ? "offer" : "offers"} a rematch.`));
+          `${offers(others(offer.accepted))}.`));
         links.append(el("button", { type: "button", class: "primary", id: "rematch", onclick: askRematch }, "Accept"),
           el("button", { type: "button", id: "decline-rematch", onclick: declineRematch }, "Decline"));
       } else if (!offer || !offer.declined.includes(m.seat)) {
