@@ -12,9 +12,9 @@ import pytest
 
 import meeple
 from meeple.agents import make_agent, play_game
-from meeple.agents.judge import NOISE, SearchJudge
+from meeple.agents.judge import SearchJudge
 from meeple.core.record import GameRecord
-from meeple.core.review import Judgement, JudgeSettings
+from meeple.core.review import SEARCH_NOISE, Judgement, JudgeSettings
 from meeple.games.erd.rules import ErdGame
 from meeple.lab.review import REVIEW_FIELDS, make_judge, review_record
 from meeple.solvers.edges_judge import EdgesJudge
@@ -81,7 +81,7 @@ def test_the_edges_judge_searches_with_uct_beyond_max_left():
     judge = EdgesJudge(history[0].game, JudgeSettings(max_left=1, iterations=4000))
     bad = judge.judge(history, moves, seat, worst)
     assert bad.judge == "uct 4000" and bad.unit == "return"
-    assert bad.loss is not None and bad.loss > NOISE and bad.mistake
+    assert bad.loss is not None and bad.loss > SEARCH_NOISE and bad.mistake
     chosen = history[-1].game.parse_action(bad.best)
     good = judge.judge(history, moves, seat, chosen)
     assert good.loss == 0 and good.best == bad.best and not good.mistake

@@ -5,7 +5,7 @@ parts from the seat's own view (``Observation.determinize``) with what it was sh
 put back (``catch_up``), never from the cards it could not see. A fixed iteration budget and
 a seed make a review reproducible. An action's value is its mean return to the seat at the
 root (from -1 to +1); the best is the action the search would play (most visited), and a
-loss below :data:`NOISE` is within what the budget can tell apart.
+loss below :data:`~meeple.core.review.SEARCH_NOISE` is within what the budget can tell apart.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import Any
 from meeple.agents.mcts import ISMCTSAgent
 from meeple.core.game import Action, Game, State
 from meeple.core.review import (
+    SEARCH_NOISE,
     Judgement,
     JudgeSettings,
     loss_of,
@@ -28,8 +29,6 @@ from meeple.core.words import counted
 SEARCH_ITERATIONS = 200
 """Iterations per decision by default: a typical card game reviewed in well under a
 minute on a shared 2-core machine (docs/solving.md, "Reviews")."""
-NOISE = 0.1
-"""A loss (in returns, from -1 to +1) the search's budget cannot tell from none."""
 
 
 class SearchJudge:
@@ -75,5 +74,5 @@ class SearchJudge:
         )
         return Judgement(
             seat, action, best, loss, values, self.label, "return", why,
-            mistake=loss is not None and loss > NOISE, noise=NOISE,
+            mistake=loss is not None and loss > SEARCH_NOISE, noise=SEARCH_NOISE,
         )  # fmt: skip

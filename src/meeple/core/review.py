@@ -40,6 +40,11 @@ class JudgeSettings:
     solve: bool = False
 
 
+SEARCH_NOISE = 0.1
+"""A loss (in returns, from -1 to +1) a judge's search cannot tell from none at its budget:
+the search judges' threshold for calling a decision a mistake."""
+
+
 @dataclass(frozen=True)
 class Judgement:
     """One decision judged: ``values`` by action notation (None: not searched), the best

@@ -233,6 +233,12 @@ class _Passed(NamedTuple):
     lines: _Lines
 
 
+def _joint_count(moves: list[list[int]]) -> int:
+    """How many flat joint actions the seats' legal actions make: the product of the counts
+    of the seats that act (one not to act has none, and adds no digit)."""
+    return int(np.prod([len(m) for m in moves if m]))
+
+
 class MeepleSpielState(pyspiel.State):
     """A meeple state behind OpenSpiel's State API (the seed first, then the moves)."""
 
@@ -282,7 +288,7 @@ class MeepleSpielState(pyspiel.State):
         if player == pyspiel.PlayerId.SIMULTANEOUS and len(self.inner.to_act) > 1:
             # legal_actions() with no seat at a simultaneous node: OpenSpiel's flat joint
             # actions, as its C++ games give them (0 to the product of the seats' counts).
-            return list(range(int(np.prod([len(moves) for moves in self._seat_moves()]))))
+            return list(range(_joint_count(self._seat_moves())))
         if player not in self.inner.to_act:
             return []
         return sorted(self.inner.legal_action_ids(player))
@@ -295,7 +301,7 @@ class MeepleSpielState(pyspiel.State):
         """The seats' actions a flat joint action stands for, decoded as OpenSpiel's
         ``ApplyFlatJointAction`` does: the first seat's choice is the lowest digit."""
         moves = self._seat_moves()
-        count = int(np.prod([len(m) for m in moves if m]))
+        count = _joint_count(moves)
         if not 0 <= flat < count:
             raise IllegalAction(
                 f"joint action {flat} is not one of this simultaneous node's: it takes a flat "

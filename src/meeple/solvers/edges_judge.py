@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from meeple.core.errors import MeepleError
 from meeple.core.game import Action, Game, State
 from meeple.core.review import (
+    SEARCH_NOISE,
     Judgement,
     JudgeSettings,
     loss_of,
@@ -34,8 +35,6 @@ if TYPE_CHECKING:
 
 UCT_ITERATIONS = 20_000
 """The compiled search's iterations per decision by default (the ``uct`` agent's own)."""
-NOISE = 0.1
-"""A loss in returns (-1 to +1) the search cannot tell from none."""
 
 
 class EdgesJudge:
@@ -162,5 +161,5 @@ class EdgesJudge:
         reason = self.no_solver or f"more than {self.settings.max_left} pyramids left"
         return Judgement(
             seat, action, best, loss, values, label, "return", f"searched: {reason}",
-            mistake=loss is not None and loss > NOISE, noise=NOISE,
+            mistake=loss is not None and loss > SEARCH_NOISE, noise=SEARCH_NOISE,
         )  # fmt: skip
