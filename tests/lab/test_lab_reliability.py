@@ -152,10 +152,67 @@ def test_ctrl_c_keeps_the_finished_games_says_so_and_a_rerun_resumes(tmp_path, j
     lines = [json.loads(line) for line in jsonl.read_text().splitlines()]
     assert sorted(row["index"] for row in lines) == sorted(index for _, index in stored)
     assert not [w for w in workers if alive(w)], "workers outlived the interrupted command"
-    again = subprocess.run([*args[:3], "--games", str(len(stored) + 3), *args[5:]],
+    games = len(stored) + 3
+    again = subprocess.run([*args[:3], "--games", str(games), *args[5:]],
                            capture_output=True, text=True, timeout=300)  # fmt: skip
     assert again.returncode == 0, again.stdout + again.stderr
-    assert len(_rows(db)) == len(stored) + 3
+    # The rerun plays the games missing below its count, and only those: the kept games
+    # need not be the first ones (batches end in any order, some cut short by Ctrl-C).
+    kept = {index for _, index in stored}
+    assert {index for _, index in _rows(db)} == kept | set(range(games))
+
+
+@pytest.mark.parametrize("whom", ["group", "command"])
+def test_ctrl_c_does_not_wait_for_the_games_under_way(tmp_path, whom):
+    """A search a few seconds a move plays a game in minutes. Ctrl-C ended the command's
+    work at once and said so, and then the command waited for its workers to finish those
+    games before it exited (about four minutes here), and kept none of them. The workers stop
+    too, whether Ctrl-C reached the whole process group (a terminal) or only the command
+    (kill -INT)."""
+    seats = ["--seat", "mcts:seconds=5", "--seat", "mcts:seconds=5"]
+    db = f"sqlite:///{tmp_path / 'c.db'}"
+    args = [_meeple(), "simulate", "edges", "--board", "3x3", *seats, "--games", "4",
+            "--jobs", "2", "--db", db, "--out", str(tmp_path)]  # fmt: skip
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True, preexec_fn=_as_at_a_terminal)  # fmt: skip
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and len(children(proc.pid)) < 2:
+        time.sleep(0.1)
+    workers = children(proc.pid)
+    time.sleep(2)  # the workers are searching their first moves
+    (os.killpg if whom == "group" else os.kill)(proc.pid, signal.SIGINT)
+    output, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 130, output
+    assert "Traceback" not in output and "Interrupted: 0 of 4 games" in " ".join(output.split())
+    assert len(workers) >= 2 and not [w for w in workers if alive(w)]
+
+
+def test_a_worker_told_of_ctrl_c_keeps_the_games_its_batch_finished(monkeypatch):
+    from meeple.lab import simulate
+    from meeple.lab.run import RunSpec
+
+    spec = RunSpec(kind="simulate", game="edges", options={"board": "2x2"},
+                   seatings=[["random", "random"]], seed=3)  # fmt: skip
+    jobs = [spec.job(k) for k in range(5)]
+    play_job = simulate.play_job
+    played: list[int] = []
+
+    def third_interrupted(job):
+        if len(played) == 2:
+            simulate._on_interrupt(signal.SIGINT, None)  # what a worker's handler does
+        played.append(job.index)
+        return play_job(job)
+
+    monkeypatch.setattr(simulate, "play_job", third_interrupted)
+    monkeypatch.setattr(simulate, "_stopped", False)
+    rows = simulate.play_jobs(jobs)
+    assert [row["index"] for row in rows] == [0, 1]
+    assert simulate.play_jobs(jobs) == []  # batches handed over later are not played
+    # Outside a worker, Ctrl-C is the command's: it is not swallowed.
+    monkeypatch.setattr(simulate, "_stopped", False)
+    monkeypatch.setattr(simulate, "play_job", lambda job: (_ for _ in ()).throw(KeyboardInterrupt))
+    with pytest.raises(KeyboardInterrupt):
+        simulate.play_jobs(jobs)
 
 
 def test_an_interrupt_keeps_the_games_the_workers_were_finishing(tmp_path):
@@ -180,6 +237,38 @@ def test_an_interrupt_keeps_the_games_the_workers_were_finishing(tmp_path):
     # and each kept game is the game a serial run plays.
     assert len(kept) > len(seen) and set(seen) <= {row["index"] for row in kept}
     assert all(row == play_job(spec.job(row["index"])) for row in kept[:40])
+
+
+def test_ctrl_c_during_a_commit_neither_splits_it_nor_locks_the_database(tmp_path, monkeypatch):
+    """Ctrl-C inside the database driver, between a write and its commit, left that write's
+    transaction open on a connection only the garbage collector closes: the next write, the
+    one keeping the finished games, waited the busy timeout for the lock and failed, so that
+    `meeple simulate` hung after Ctrl-C and lost what it said it kept."""
+    from sqlalchemy import event
+
+    from meeple.lab import run as lab_run
+    from meeple.lab.run import RunSpec, execute
+    from meeple.store import ResultStore
+
+    monkeypatch.setattr(lab_run, "FLUSH_ROWS", 5)
+    store = ResultStore(f"sqlite:///{tmp_path / 'r.db'}?timeout=1")
+    spec = RunSpec(kind="simulate", game="edges", options={"board": "2x2"},
+                   seatings=[["random", "random"]], seed=5)  # fmt: skip
+    sent: list[bool] = []
+
+    def ctrl_c_mid_write(_conn, _cursor, statement, *_rest):
+        if "INSERT INTO games" in statement and not sent:
+            sent.append(True)
+            os.kill(os.getpid(), signal.SIGINT)
+
+    event.listen(store.engine, "after_cursor_execute", ctrl_c_mid_write)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)  # as at a terminal
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            execute(spec, 50, store)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert sent and len(store.rows(spec.key)) == 5
 
 
 @pytest.mark.parametrize("n", [1, 11, 22, 27, 44, 6, 21, 31, 200])

@@ -22,6 +22,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from meeple.core.files import atomic_write
 from meeple.core.options import GameOptions
+from meeple.core.processes import ctrl_c_deferred
 from meeple.core.registry import game_class
 from meeple.core.words import counted
 from meeple.lab.simulate import (
@@ -281,7 +282,8 @@ def execute(
                 if on_row is not None:
                     on_row(row)
                 if len(buffer) >= FLUSH_ROWS or time.monotonic() - last_flush > FLUSH_SECONDS:
-                    store.add_rows(key, buffer)
+                    with ctrl_c_deferred():  # a commit is never cut in two
+                        store.add_rows(key, buffer)
                     buffer, last_flush = [], time.monotonic()
         except KeyboardInterrupt:
             # Games the workers were finishing when Ctrl-C came are kept too.
@@ -293,8 +295,9 @@ def execute(
                 refusal(spec, spec.changes() or ["a file was edited while the run played"])
             ) from None
     finally:
-        # Whatever finished is kept, even when the run is interrupted.
-        store.add_rows(key, buffer)
+        # Whatever finished is kept, even when the run is interrupted (and again).
+        with ctrl_c_deferred():
+            store.add_rows(key, buffer)
     return [stored[k] for k in sorted(stored)]
 
 

@@ -7,7 +7,10 @@ backends give identical rows, and a run can be resumed by playing only missing i
 
 from __future__ import annotations
 
+import contextlib
 import json
+import multiprocessing
+import os
 import signal
 import time
 from collections import deque
@@ -247,13 +250,35 @@ def _lead_story(leaders: list[int | None], final: int | None) -> tuple[int | Non
     return changes, decided_at
 
 
+_stopped = False
+"""In a pool's worker: Ctrl-C came, and the worker plays no more games."""
+_playing = False
+"""In a pool's worker: a batch is being played, so Ctrl-C ends the game under way."""
+
+
 def play_jobs(jobs: list[GameJob]) -> list[GameRow]:
     """Play a batch of jobs (the unit of work sent to a worker process or Ray task).
 
     Each row is encoded here, once, in the process that played it: the process that stores
     the rows writes their text as it is, and two workers share the encoding.
+
+    In a pool's worker told of Ctrl-C (:func:`_start_worker`) the game under way is dropped
+    and the batch ends with the games finished before it, which the command keeps.
     """
-    return [GameRow.of(play_job(job)) for job in jobs]
+    global _playing
+    rows: list[GameRow] = []
+    try:
+        _playing = True
+        for job in jobs:
+            if _stopped:
+                break
+            rows.append(GameRow.of(play_job(job)))
+    except KeyboardInterrupt:
+        if not _stopped:  # Ctrl-C in the command's own process: it stops the command
+            raise
+    finally:
+        _playing = False
+    return rows
 
 
 def _batches(jobs: list[GameJob], workers: int) -> list[list[GameJob]]:
@@ -345,22 +370,32 @@ in flight left Erd's workers idle during commits: `--jobs 2` 1.54x `--jobs 1` ag
 with six, benchmarks/lab_throughput.py --seconds 6, quiet machine)."""
 
 SALVAGE_SECONDS = 3.0
-"""After Ctrl-C, how long the games that workers are playing may take to finish and be kept."""
+"""After Ctrl-C, how long the workers may take to hand over the games they had finished."""
 
 
 def _start_worker() -> None:
     # Workers die with the command: a kill -9 of `meeple simulate` leaves no orphans.
     die_with_parent()
-    # Ctrl-C at a terminal reaches the whole process group. The command decides what
-    # happens (it keeps what is finished); a worker must not die with a traceback of its own.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, _on_interrupt)
+
+
+def _on_interrupt(_signum: int, _frame: Any) -> None:
+    """A worker's Ctrl-C (a terminal sends it to the whole process group; the command
+    passes on one sent to it alone). The worker stops at once, so that the command ends
+    when it says so: it does not wait for the games under way, which with a slow agent
+    take minutes. Waiting for work or handing rows over, a worker must not die with a
+    traceback of its own; playing, it ends its batch (:func:`play_jobs`)."""
+    global _stopped
+    _stopped = True
+    if _playing:
+        raise KeyboardInterrupt
 
 
 BATCH_SECONDS = 1.0
 """About how long a batch handed to a worker may take to play. A worker returns its rows
 when the whole batch is done, so a batch of slow games (The Triangle Clock's search at a
-second a move: minutes a game) held finished games back for many minutes, and an interrupt
-lost them; a batch this short is finished within the interrupt's grace period."""
+second a move: minutes a game) held finished games back from the progress bar and the
+database for many minutes."""
 
 
 def _play_timed(jobs: list[GameJob]) -> tuple[list[GameRow], float, bool]:
@@ -408,6 +443,7 @@ class _Batcher:
 def _run_processes(
     jobs: list[GameJob], workers: int, on_played: Played | None
 ) -> Iterator[GameRow]:
+    others = set(multiprocessing.active_children())
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker)
     batcher = _Batcher(jobs, workers, on_played)
     pending: set[Future[tuple[list[GameRow], float, bool]]] = set()
@@ -430,8 +466,14 @@ def _run_processes(
             yield ready.popleft()
         completed = True
     except KeyboardInterrupt:
-        # Keep every game that is finished: the rows received, and the batches the workers
-        # are playing if they end soon. Batches not started are dropped.
+        # Keep every game that is finished: the rows received, and those of the batches
+        # under way, which the workers cut short. Batches not started are dropped. Ctrl-C at
+        # a terminal reaches the workers already; an interrupt of this process alone (kill
+        # -INT, or raised by the caller) is passed on to them.
+        for worker in set(multiprocessing.active_children()) - others:
+            if worker.pid is not None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(worker.pid, signal.SIGINT)
         for future in pending:
             future.cancel()
         done, _ = wait(pending, timeout=SALVAGE_SECONDS)
@@ -443,10 +485,6 @@ def _run_processes(
         raise
     finally:
         pool.shutdown(wait=completed, cancel_futures=True)
-        if not completed:
-            # shutdown cannot stop a batch under way; the interpreter would wait for it at exit.
-            for process in list((getattr(pool, "_processes", None) or {}).values()):
-                process.terminate()
 
 
 def _run_ray(
