@@ -100,3 +100,35 @@ def test_a_database_that_cannot_be_read_is_one_line_and_a_non_zero_exit(tmp_path
     assert "Traceback" not in output
     assert len(output.splitlines()) == 1, output
     assert "cannot" in output and "matches.db" in output
+
+
+def test_a_database_that_takes_no_writes_is_one_line_and_a_non_zero_exit(tmp_path, db_url):
+    """A read-only database (a file opened read-only, a read-only PostgreSQL database) is
+    refused before the server listens: served, it would restore every match and then refuse
+    every move with storage_unavailable."""
+    MatchStore(db_url).close()  # the tables, as a server that ran on it left them
+    if db_url.startswith("sqlite"):
+        # Root writes a file whatever its mode: SQLite's own read-only mode stands in for a
+        # read-only file or disk.
+        read_only = f"sqlite:///file:{db_url.removeprefix('sqlite:///')}?mode=ro&uri=true"
+    else:
+        name = db_url.rsplit("/", 1)[1]
+        engine = create_engine(db_url, isolation_level="AUTOCOMMIT")
+        with engine.connect() as conn:
+            conn.execute(text(f"ALTER DATABASE {name} SET default_transaction_read_only = on"))
+        engine.dispose()
+        read_only = db_url
+    meeple = Path(sys.executable).with_name("meeple")
+    done = subprocess.run(
+        [str(meeple), "serve", "--port", str(free_port()), "--db", read_only],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+    )
+    output = (done.stdout + done.stderr).strip()
+    assert done.returncode == 2, output
+    assert "Traceback" not in output
+    assert len(output.splitlines()) == 1, output
+    assert output.startswith("error: cannot write the matches in"), output
+    assert "read-only" in output or "readonly" in output, output

@@ -29,7 +29,9 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    false,
     func,
+    insert,
     select,
     text,
     update,
@@ -43,6 +45,7 @@ from meeple.store.db import (
     StoreError,
     add_missing_columns,
     create_tables,
+    failure_reason,
     open_engine,
     storage_failures,
 )
@@ -243,6 +246,36 @@ class MatchStore:
         except SQLAlchemyError as exc:
             raise StoreError(
                 f"cannot read the matches in {hide_password(self.url)}: {getattr(exc, 'orig', exc)}"
+            ) from None
+        self._check_writable()
+
+    def _check_writable(self) -> None:
+        """StoreError in one line if the database takes no writes (a read-only file, disk or
+        transaction; a role without UPDATE on the tables): a server started on it would
+        restore every match and then refuse every move. An UPDATE and an INSERT of no row
+        ask for the write lock and the privileges a move needs, and change nothing."""
+        try:
+            with self.engine.connect() as conn, conn.begin() as transaction:
+                conn.execute(update(MatchRow).where(false()).values(status=MatchRow.status))
+                columns = [
+                    MoveRow.match_id,
+                    MoveRow.seq,
+                    MoveRow.player,
+                    MoveRow.action,
+                    MoveRow.at,
+                ]
+                conn.execute(
+                    insert(MoveRow).from_select(
+                        [c.name for c in columns], select(*columns).where(false())
+                    )
+                )
+                transaction.rollback()
+        except SQLAlchemyError as exc:
+            raise StoreError(
+                f"cannot write the matches in {hide_password(self.url)}: "
+                f"{failure_reason(exc)}; the server needs a database it can write (not a "
+                "read-only file, disk or transaction; a role with INSERT and UPDATE on its "
+                "tables)"
             ) from None
 
     @property
