@@ -8,14 +8,17 @@ be read at all is one error line and a non-zero exit.
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import httpx
+import pytest
 from sqlalchemy import create_engine, text
 
 from meeple.interfaces.web.client import free_port
+from meeple.store.db import StoreError
 from meeple.store.matches import MatchStore, StoredMatch
 
 DAMAGE = {
@@ -132,3 +135,35 @@ def test_a_database_that_takes_no_writes_is_one_line_and_a_non_zero_exit(tmp_pat
     assert len(output.splitlines()) == 1, output
     assert output.startswith("error: cannot write the matches in"), output
     assert "read-only" in output or "readonly" in output, output
+
+
+def test_a_copy_taken_without_its_log_is_refused_not_served_empty(tmp_path: Path):
+    """A running server's SQLite file copied alone (cp, not sqlite3 .backup) holds no tables:
+    every change is still in server.db-wal. Served, it would be an empty server with no word
+    said; it is refused, saying how to copy a running server's database."""
+    db = tmp_path / "server.db"
+    running = MatchStore(f"sqlite:///{db}")  # its open connection keeps the log
+    running.create(
+        StoredMatch(
+            id="m0",
+            game="edges",
+            options={},
+            seed=1,
+            seats=[{"spec": "human", "agent": None, "name": None, "token": None,
+                    "joined": False, "resigned": False}] * 2,
+            listed=True,
+            move_seconds=None,
+            status="waiting",
+        )
+    )  # fmt: skip
+    copy = tmp_path / "copy.db"
+    shutil.copyfile(db, copy)
+    with pytest.raises(StoreError, match=r"copy.db holds no tables.*\.backup"):
+        MatchStore(f"sqlite:///{copy}")
+    running.close()
+    # A file the server stopped with, its log written back into it, opens with its matches.
+    stopped = MatchStore(f"sqlite:///{db}")
+    assert stopped.ids() == ["m0"]
+    stopped.close()
+    # And a file that does not exist yet is a new, empty database.
+    assert MatchStore(f"sqlite:///{tmp_path / 'new.db'}").ids() == []
