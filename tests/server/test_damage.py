@@ -8,14 +8,17 @@ be read at all is one error line and a non-zero exit.
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import httpx
+import pytest
 from sqlalchemy import create_engine, text
 
 from meeple.interfaces.web.client import free_port
+from meeple.store.db import StoreError
 from meeple.store.matches import MatchStore, StoredMatch
 
 DAMAGE = {
@@ -100,3 +103,67 @@ def test_a_database_that_cannot_be_read_is_one_line_and_a_non_zero_exit(tmp_path
     assert "Traceback" not in output
     assert len(output.splitlines()) == 1, output
     assert "cannot" in output and "matches.db" in output
+
+
+def test_a_database_that_takes_no_writes_is_one_line_and_a_non_zero_exit(tmp_path, db_url):
+    """A read-only database (a file opened read-only, a read-only PostgreSQL database) is
+    refused before the server listens: served, it would restore every match and then refuse
+    every move with storage_unavailable."""
+    MatchStore(db_url).close()  # the tables, as a server that ran on it left them
+    if db_url.startswith("sqlite"):
+        # Root writes a file whatever its mode: SQLite's own read-only mode stands in for a
+        # read-only file or disk.
+        read_only = f"sqlite:///file:{db_url.removeprefix('sqlite:///')}?mode=ro&uri=true"
+    else:
+        name = db_url.rsplit("/", 1)[1]
+        engine = create_engine(db_url, isolation_level="AUTOCOMMIT")
+        with engine.connect() as conn:
+            conn.execute(text(f"ALTER DATABASE {name} SET default_transaction_read_only = on"))
+        engine.dispose()
+        read_only = db_url
+    meeple = Path(sys.executable).with_name("meeple")
+    done = subprocess.run(
+        [str(meeple), "serve", "--port", str(free_port()), "--db", read_only],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+    )
+    output = (done.stdout + done.stderr).strip()
+    assert done.returncode == 2, output
+    assert "Traceback" not in output
+    assert len(output.splitlines()) == 1, output
+    assert output.startswith("error: cannot write the matches in"), output
+    assert "read-only" in output or "readonly" in output, output
+
+
+def test_a_copy_taken_without_its_log_is_refused_not_served_empty(tmp_path: Path):
+    """A running server's SQLite file copied alone (cp, not sqlite3 .backup) holds no tables:
+    every change is still in server.db-wal. Served, it would be an empty server with no word
+    said; it is refused, saying how to copy a running server's database."""
+    db = tmp_path / "server.db"
+    running = MatchStore(f"sqlite:///{db}")  # its open connection keeps the log
+    running.create(
+        StoredMatch(
+            id="m0",
+            game="edges",
+            options={},
+            seed=1,
+            seats=[{"spec": "human", "agent": None, "name": None, "token": None,
+                    "joined": False, "resigned": False}] * 2,
+            listed=True,
+            move_seconds=None,
+            status="waiting",
+        )
+    )  # fmt: skip
+    copy = tmp_path / "copy.db"
+    shutil.copyfile(db, copy)
+    with pytest.raises(StoreError, match=r"copy.db holds no tables.*\.backup"):
+        MatchStore(f"sqlite:///{copy}")
+    running.close()
+    # A file the server stopped with, its log written back into it, opens with its matches.
+    stopped = MatchStore(f"sqlite:///{db}")
+    assert stopped.ids() == ["m0"]
+    stopped.close()
+    # And a file that does not exist yet is a new, empty database.
+    assert MatchStore(f"sqlite:///{tmp_path / 'new.db'}").ids() == []

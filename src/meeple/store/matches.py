@@ -17,6 +17,7 @@ import hashlib
 import secrets
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, cast
 
 from sqlalchemy import (
@@ -29,7 +30,10 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    false,
     func,
+    insert,
+    inspect,
     select,
     text,
     update,
@@ -43,7 +47,9 @@ from meeple.store.db import (
     StoreError,
     add_missing_columns,
     create_tables,
+    failure_reason,
     open_engine,
+    sqlite_file,
     storage_failures,
 )
 from meeple.store.defaults import DEFAULT_MATCH_URL
@@ -199,6 +205,21 @@ class StoredMatch:
         )
 
 
+def _copied_without_its_log(file: Path | None) -> Path | None:
+    """``file`` if it is a SQLite file in WAL mode with no ``-wal`` log beside it (then the
+    caller checks it has no tables: a copy of a running server's file, whose changes were all
+    still in the log); None otherwise."""
+    if file is None or not file.is_file() or Path(f"{file}-wal").exists():
+        return None
+    try:
+        with file.open("rb") as opened:
+            header = opened.read(20)
+    except OSError:
+        return None  # opening the database says what is wrong with it
+    # The header's write and read versions (bytes 18 and 19) are 2 in WAL mode.
+    return file if header.startswith(b"SQLite format 3\0") and header[18:20] == b"\2\2" else None
+
+
 def _now() -> dt.datetime:
     return dt.datetime.now(dt.UTC).replace(tzinfo=None)
 
@@ -208,7 +229,18 @@ class MatchStore:
 
     def __init__(self, url: str = DEFAULT_MATCH_URL) -> None:
         self.url = url
+        # Looked at before the engine opens the file, which starts a log of its own.
+        without_log = _copied_without_its_log(sqlite_file(url))
         self.engine = open_engine(url)
+        if without_log and not inspect(self.engine).get_table_names():
+            self.engine.dispose()
+            raise StoreError(
+                f"{without_log} holds no tables, though a server has used it (it is in WAL "
+                f"mode) and its log {without_log.name}-wal is not beside it: a copy of a "
+                "running server's database taken without that log, which held every match; "
+                f'copy a running server\'s database with sqlite3 FILE ".backup COPY", or give '
+                "a file that does not exist to start with no matches"
+            )
         if self.engine.url.get_backend_name() == "sqlite" and self.engine.url.database in (
             None,
             "",
@@ -243,6 +275,36 @@ class MatchStore:
         except SQLAlchemyError as exc:
             raise StoreError(
                 f"cannot read the matches in {hide_password(self.url)}: {getattr(exc, 'orig', exc)}"
+            ) from None
+        self._check_writable()
+
+    def _check_writable(self) -> None:
+        """StoreError in one line if the database takes no writes (a read-only file, disk or
+        transaction; a role without UPDATE on the tables): a server started on it would
+        restore every match and then refuse every move. An UPDATE and an INSERT of no row
+        ask for the write lock and the privileges a move needs, and change nothing."""
+        try:
+            with self.engine.connect() as conn, conn.begin() as transaction:
+                conn.execute(update(MatchRow).where(false()).values(status=MatchRow.status))
+                columns = [
+                    MoveRow.match_id,
+                    MoveRow.seq,
+                    MoveRow.player,
+                    MoveRow.action,
+                    MoveRow.at,
+                ]
+                conn.execute(
+                    insert(MoveRow).from_select(
+                        [c.name for c in columns], select(*columns).where(false())
+                    )
+                )
+                transaction.rollback()
+        except SQLAlchemyError as exc:
+            raise StoreError(
+                f"cannot write the matches in {hide_password(self.url)}: "
+                f"{failure_reason(exc)}; the server needs a database it can write (not a "
+                "read-only file, disk or transaction; a role with INSERT and UPDATE on its "
+                "tables)"
             ) from None
 
     @property
