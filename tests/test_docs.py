@@ -63,7 +63,9 @@ one of the source (their paths from the repository's root, `src/` or `src/meeple
 DOTTED = re.compile(
     r"`(?:meeple\.)?((?:core|agents|lab|store|solvers|games|interfaces|envs)(?:\.\w+)+)`"
 )
-SOURCE_FILE = re.compile(r"`((?:[\w.-]+/)+[\w.-]+\.(?:py|md|toml|json))`")
+SOURCE_FILE = re.compile(
+    r"`((?:[\w.-]+/)+[\w.-]+\.(?:py|md|toml|json)|[A-Z][A-Z0-9_-]*\.md)`"
+)  # a path, or a file of the repository's root named in capitals (README.md)
 
 
 def _named_in_contributor_pages(pattern: re.Pattern[str]) -> list[str]:
@@ -71,7 +73,7 @@ def _named_in_contributor_pages(pattern: re.Pattern[str]) -> list[str]:
     for page in CONTRIBUTOR_PAGES:
         for match in pattern.finditer((ROOT / page).read_text(encoding="utf-8")):
             name = match.group(1)
-            if not name.endswith((".py", ".md", ".toml", ".json")) or "/" in name:
+            if not name.endswith((".py", ".md", ".toml", ".json")) or pattern is SOURCE_FILE:
                 found.append(f"{page} -> {name}")
     return sorted(set(found))
 
