@@ -20,7 +20,7 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/meeple play
 
-# Both cores (pytest-xdist): `make test JOBS=1` runs the suite in one process.
+# Every core (pytest-xdist): `make test JOBS=1` runs the suite in one process.
 JOBS ?= auto
 PYTEST := $(BIN)/pytest -n $(JOBS) --dist worksteal
 
@@ -29,7 +29,7 @@ PYTEST := $(BIN)/pytest -n $(JOBS) --dist worksteal
 # each would compile meeple's sources again as it starts.
 BYTECODE := $(BIN)/python -m compileall -q -j 0 src
 
-# Every compiled kernel once, both cores, before the tests' many processes would each
+# Every compiled kernel once, every core, before the tests' many processes would each
 # compile them at their first use (inside whichever test asked first).
 COMPILE := $(BYTECODE) && $(BIN)/meeple compile
 

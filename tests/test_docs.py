@@ -47,6 +47,84 @@ def test_readme_shows_every_command_with_an_example_and_stays_short():
         assert words in readme, f"README does not show `{words}`"
 
 
+def test_the_readme_says_where_the_history_lists_the_last_game():
+    """`meeple history` puts the game played last at the bottom (read_history's order,
+    tests/interfaces/test_cli_play.py): the README's comment on it says so."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    command = "$ .venv/bin/meeple history"
+    (line,) = [line for line in readme.splitlines() if line.startswith(command)]
+    assert "last at the bottom" in line.split("#", 1)[1], line
+
+
+CONTRIBUTOR_PAGES = ("docs/architecture.md", "docs/lab-internals.md")
+"""The pages that map the source for a contributor: each module, name and file they give is
+one of the source (their paths from the repository's root, `src/` or `src/meeple/`)."""
+
+DOTTED = re.compile(
+    r"`(?:meeple\.)?((?:core|agents|lab|store|solvers|games|interfaces|envs)(?:\.\w+)+)`"
+)
+SOURCE_FILE = re.compile(
+    r"`((?:[\w.-]+/)+[\w.-]+\.(?:py|md|toml|json)|[A-Z][A-Z0-9_-]*\.md)`"
+)  # a path, or a file of the repository's root named in capitals (README.md)
+
+
+def _named_in_contributor_pages(pattern: re.Pattern[str]) -> list[str]:
+    found = []
+    for page in CONTRIBUTOR_PAGES:
+        for match in pattern.finditer((ROOT / page).read_text(encoding="utf-8")):
+            name = match.group(1)
+            if not name.endswith((".py", ".md", ".toml", ".json")) or pattern is SOURCE_FILE:
+                found.append(f"{page} -> {name}")
+    return sorted(set(found))
+
+
+@pytest.mark.parametrize("link", _named_in_contributor_pages(DOTTED))
+def test_a_name_a_contributor_page_gives_is_defined_where_it_says(link):
+    """`store.rows.GameRow`: the module exists, and a class or function named in a module
+    (not a package, whose `__init__` offers its public names) is defined there, not only
+    imported, so a reader who opens that file finds it."""
+    import importlib
+
+    name = link.split(" -> ")[1]
+    parts = f"meeple.{name}".split(".")
+    for cut in range(len(parts), 1, -1):
+        try:
+            target = importlib.import_module(".".join(parts[:cut]))
+        except ModuleNotFoundError:
+            continue
+        module = target.__name__
+        for attribute in parts[cut:]:
+            assert hasattr(target, attribute), f"{link}: {module} has no {attribute}"
+            target = getattr(target, attribute)
+        defined = getattr(target, "__module__", None)
+        package = hasattr(importlib.import_module(module), "__path__")
+        if cut == len(parts) - 1 and isinstance(defined, str) and not package:
+            assert defined == module, f"{link}: defined in {defined}, not {module}"
+        return
+    pytest.fail(f"{link}: no such module")
+
+
+@pytest.mark.parametrize("link", _named_in_contributor_pages(SOURCE_FILE))
+def test_a_file_a_contributor_page_names_exists(link):
+    """`core/files.py`, `tests/lab/test_lab.py`: a path of the repository, `<game>` standing
+    for each game's package."""
+    path = link.split(" -> ")[1]
+    games = [info.name.replace("-", "_") for info in meeple.games()]
+    for candidate in {path.replace("<game>", game) for game in games}:
+        roots = (ROOT, ROOT / "src", ROOT / "src" / "meeple")
+        assert any((root / candidate).exists() for root in roots), link
+
+
+def test_the_readme_says_on_how_many_cores_make_test_runs():
+    """`make test` runs pytest-xdist with `-n $(JOBS)`, `auto` by default: one worker per
+    core of the machine at hand, which the README says (not a count of one machine's)."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert re.search(r"^JOBS \?= auto$", makefile, flags=re.M)
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    (line,) = [line for line in readme.splitlines() if line.startswith("$ make test")]
+    assert "every core" in line, line
+
+
 def test_architecture_doc_exists():
     assert (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8").startswith("# meeple")
 

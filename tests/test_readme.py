@@ -43,6 +43,39 @@ def _commands() -> list[str]:
     ]
 
 
+def _shown() -> dict[str, list[str]]:
+    """Each command of the console blocks with the lines the README shows it printing: those
+    between it and the next ``$`` line or the block's end."""
+    shown: dict[str, list[str]] = {}
+    for block in _blocks("console"):
+        command = None
+        for line in block.splitlines():
+            if line.startswith("$ "):
+                command = line[2:].strip()
+                shown[command] = []
+            elif command is not None and line.strip():
+                shown[command].append(line)
+    return shown
+
+
+SHOWN = _shown()
+
+
+def _normal(line: str) -> str:
+    # A duration is the machine's, not the command's: "edges: 1.4 s" stands for any time.
+    line = re.sub(r"\b\d+(?:\.\d+)? s\b", "N s", line)
+    return " ".join(line.split())
+
+
+def _check_shown(command: str, output: str) -> None:
+    """Every line the README shows a command printing is a whole line of what it printed
+    (spacing and durations aside), so a figure or a sentence the README quotes is the
+    command's own."""
+    printed = {_normal(line) for line in output.splitlines()}
+    for line in SHOWN.get(command, []):
+        assert _normal(line) in printed, (command, line, output[-3000:])
+
+
 def _local(command: str) -> str:
     # The README names the venv's programs as a newcomer types them from the checkout.
     return command.replace(".venv/bin/", f"{BIN}/").replace(" examples/", f" {ROOT}/examples/")
@@ -51,6 +84,7 @@ def _local(command: str) -> str:
 def _env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     env["BROWSER"] = "true"  # --open asks the browser; here it is a program that does nothing
+    env["COLUMNS"] = "200"  # tables and sentences on one line each, as the README shows them
     return env
 
 
@@ -111,6 +145,21 @@ def test_the_readme_shows_its_commands_and_each_is_in_one_chain():
     for chain in CHAINS:  # each in the README's order
         assert [commands.index(c) for c in chain] == sorted(commands.index(c) for c in chain)
     assert len(CHAINS) > 1
+    assert len(SHOWN) == len(commands), "a command is shown twice: which output is whose?"
+    assert any(SHOWN.values()), "the README shows no command's output"
+
+
+@pytest.mark.parametrize(
+    ("line", "same"),
+    [
+        ("edges: 1.4 s", "edges: 0.0 s"),
+        ("│    3 │ Tick │", "│ 3 │ Tick │"),
+        ("value +0 (first player", "value  +0  (first player"),
+    ],
+)
+def test_a_shown_line_stands_for_the_same_line_spaced_or_timed_otherwise(line, same):
+    assert _normal(line) == _normal(same)
+    assert _normal("a loss to +1 a win") != _normal("a loss to +1 a win, for ismcts 200")
 
 
 @pytest.mark.parametrize("chain", CHAINS, ids=[_chain_id(c) for c in CHAINS])
@@ -137,6 +186,7 @@ def _run_command(command: str, folder: Path) -> None:
     assert done.returncode == 0, (command, output[-2000:])
     assert "Traceback" not in output, (command, output[-2000:])
     assert time.monotonic() - started < 300
+    _check_shown(command, output)
 
 
 def _serve_and_visit(command: str, folder: Path) -> None:
@@ -161,6 +211,9 @@ def _serve_and_visit(command: str, folder: Path) -> None:
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=30)
+    # The README shows the default port; this server had a free one.
+    output = proc.stdout.read() if proc.stdout else ""
+    _check_shown(command, output.replace(f":{port} ", ":8000 "))
 
 
 def test_every_readme_python_block_runs(tmp_path):

@@ -72,8 +72,9 @@ def test_seconds_budget_runs_at_least_one_iteration(spec):
 
 @pytest.mark.parametrize("spec", ["ismcts:iterations=150", "mcts:iterations=150"])
 def test_decisions_do_not_change_when_hidden_parts_change(spec):
-    """The information rule (DESIGN.md): Erd's opponent has submitted a hidden allocation;
-    swap it for another one the seat cannot tell apart, and the decision stays the same."""
+    """The information rule (a seat decides on what it may know): Erd's opponent has
+    submitted a hidden allocation; swap it for another one the seat cannot tell apart, and
+    the decision stays the same."""
     game = meeple.make("erd")
     rng = random.Random(5)
     checked = 0

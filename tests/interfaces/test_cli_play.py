@@ -178,6 +178,23 @@ def test_every_game_is_kept_in_the_history_and_listed(run, tmp_path, monkeypatch
     assert "human, random" in rows[5] and "unfinished (" in rows[5]
 
 
+def test_the_history_lists_the_game_played_last_at_the_bottom(run, tmp_path, monkeypatch):
+    """The README's promise: `meeple history` lists the games in the order they were played,
+    the last one at the bottom (next to the prompt), and --last N keeps the N last."""
+    monkeypatch.setattr(console_module.console, "width", 300)  # one line a game
+    for seed in (4, 5, 6):
+        run(*ONE_BY_ONE, "--seat", "random", "--seat", "random", "--seed", str(seed))
+    files = {GameRecord.load(f).seed: f for f in (tmp_path / "history").glob("*.json")}
+    # Played a minute apart, seed 6 first and seed 4 last (the files' names aside).
+    for minutes, seed in enumerate((6, 5, 4)):
+        os.utime(files[seed], (time.time() - 600 + 60 * minutes,) * 2)
+    rows = [line for line in run("history").output.splitlines() if ".json" in line]
+    assert [next(s for s, f in files.items() if f.name in r) for r in rows] == [6, 5, 4]
+    listed = run("history", "--last", "1").output.splitlines()
+    (last,) = [line for line in listed if ".json" in line]
+    assert files[4].name in last
+
+
 def test_the_history_does_not_believe_a_file_edited_by_hand(run, tmp_path, monkeypatch):
     monkeypatch.setattr(console_module.console, "width", 300)
     run(*ONE_BY_ONE, "--seat", "random", "--seat", "random", "--seed", "4")

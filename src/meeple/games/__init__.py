@@ -1,7 +1,7 @@
 """The built-in games; importing this package registers each of them.
 
-The package is also callable: ``meeple.games()`` lists the registered games. DESIGN.md asks
-for both a ``games/`` package and a ``meeple.games()`` function; a callable module gives both
+The package is also callable: ``meeple.games()`` lists the registered games. The public API
+has both a ``games/`` package and a ``meeple.games()`` function; a callable module gives both
 without rebinding the name, so ``import meeple.games.edges as edges`` keeps working.
 """
 
