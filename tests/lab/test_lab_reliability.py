@@ -166,9 +166,9 @@ def test_ctrl_c_keeps_the_finished_games_says_so_and_a_rerun_resumes(tmp_path, j
 def test_ctrl_c_does_not_wait_for_the_games_under_way(tmp_path, whom):
     """A search a few seconds a move plays a game in minutes. Ctrl-C ended the command's
     work at once and said so, and then the command waited for its workers to finish those
-    games before it exited (about four minutes here), and kept none of them. The workers stop
-    too, whether Ctrl-C reached the whole process group (a terminal) or only the command
-    (kill -INT)."""
+    games before it exited (about four minutes here), and kept none of them. They get a grace
+    of seconds and are dropped, whether Ctrl-C reached the whole process group (a terminal)
+    or only the command (kill -INT)."""
     seats = ["--seat", "mcts:seconds=5", "--seat", "mcts:seconds=5"]
     db = f"sqlite:///{tmp_path / 'c.db'}"
     args = [_meeple(), "simulate", "edges", "--board", "3x3", *seats, "--games", "4",
@@ -187,7 +187,9 @@ def test_ctrl_c_does_not_wait_for_the_games_under_way(tmp_path, whom):
     assert len(workers) >= 2 and not [w for w in workers if alive(w)]
 
 
-def test_a_worker_told_of_ctrl_c_keeps_the_games_its_batch_finished(monkeypatch):
+def test_a_worker_told_to_drop_its_game_keeps_the_games_its_batch_finished(monkeypatch):
+    """The grace after Ctrl-C is over during a batch's third game: the worker drops it and
+    hands over the two finished before, and plays no batch handed to it later."""
     from meeple.lab import simulate
     from meeple.lab.run import RunSpec
 
@@ -197,22 +199,16 @@ def test_a_worker_told_of_ctrl_c_keeps_the_games_its_batch_finished(monkeypatch)
     play_job = simulate.play_job
     played: list[int] = []
 
-    def third_interrupted(job):
-        if len(played) == 2:
-            simulate._on_interrupt(signal.SIGINT, None)  # what a worker's handler does
+    def third_dropped(job):
         played.append(job.index)
+        if len(played) == 3:
+            simulate._drop_the_game(simulate._DROP, None)  # what the worker's handler does
         return play_job(job)
 
-    monkeypatch.setattr(simulate, "play_job", third_interrupted)
+    monkeypatch.setattr(simulate, "play_job", third_dropped)
     monkeypatch.setattr(simulate, "_stopped", False)
-    rows = simulate.play_jobs(jobs)
-    assert [row["index"] for row in rows] == [0, 1]
-    assert simulate.play_jobs(jobs) == []  # batches handed over later are not played
-    # Outside a worker, Ctrl-C is the command's: it is not swallowed.
-    monkeypatch.setattr(simulate, "_stopped", False)
-    monkeypatch.setattr(simulate, "play_job", lambda job: (_ for _ in ()).throw(KeyboardInterrupt))
-    with pytest.raises(KeyboardInterrupt):
-        simulate.play_jobs(jobs)
+    assert [row["index"] for row in simulate.play_jobs(jobs)] == [0, 1]
+    assert simulate.play_jobs(jobs) == []
 
 
 def test_an_interrupt_keeps_the_games_the_workers_were_finishing(tmp_path):

@@ -250,10 +250,15 @@ def _lead_story(leaders: list[int | None], final: int | None) -> tuple[int | Non
     return changes, decided_at
 
 
+class _Dropped(BaseException):
+    """Raised in a worker's game when the command stops it (a BaseException, so that no
+    agent's ``except Exception`` takes it for a failure of its own)."""
+
+
 _stopped = False
-"""In a pool's worker: Ctrl-C came, and the worker plays no more games."""
+"""In a pool's worker: the command is stopping, and the worker plays no more games."""
 _playing = False
-"""In a pool's worker: a batch is being played, so Ctrl-C ends the game under way."""
+"""In a pool's worker: a batch is being played, so the game under way can be dropped."""
 
 
 def play_jobs(jobs: list[GameJob]) -> list[GameRow]:
@@ -262,8 +267,8 @@ def play_jobs(jobs: list[GameJob]) -> list[GameRow]:
     Each row is encoded here, once, in the process that played it: the process that stores
     the rows writes their text as it is, and two workers share the encoding.
 
-    In a pool's worker told of Ctrl-C (:func:`_start_worker`) the game under way is dropped
-    and the batch ends with the games finished before it, which the command keeps.
+    In a pool's worker the command can stop the batch (:func:`_drop_the_game`): the rows are
+    then those of the games finished before, which the command keeps.
     """
     global _playing
     rows: list[GameRow] = []
@@ -273,9 +278,8 @@ def play_jobs(jobs: list[GameJob]) -> list[GameRow]:
             if _stopped:
                 break
             rows.append(GameRow.of(play_job(job)))
-    except KeyboardInterrupt:
-        if not _stopped:  # Ctrl-C in the command's own process: it stops the command
-            raise
+    except _Dropped:
+        pass
     finally:
         _playing = False
     return rows
@@ -370,25 +374,31 @@ in flight left Erd's workers idle during commits: `--jobs 2` 1.54x `--jobs 1` ag
 with six, benchmarks/lab_throughput.py --seconds 6, quiet machine)."""
 
 SALVAGE_SECONDS = 3.0
-"""After Ctrl-C, how long the workers may take to hand over the games they had finished."""
+"""After Ctrl-C, how long the games the workers are playing may take to finish and be kept;
+then they are dropped, and the games finished before them kept."""
 
 
 def _start_worker() -> None:
     # Workers die with the command: a kill -9 of `meeple simulate` leaves no orphans.
     die_with_parent()
-    signal.signal(signal.SIGINT, _on_interrupt)
+    # Ctrl-C at a terminal reaches the whole process group. The command decides what
+    # happens (it keeps what is finished); a worker must not die with a traceback of its own.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(_DROP, _drop_the_game)
 
 
-def _on_interrupt(_signum: int, _frame: Any) -> None:
-    """A worker's Ctrl-C (a terminal sends it to the whole process group; the command
-    passes on one sent to it alone). The worker stops at once, so that the command ends
-    when it says so: it does not wait for the games under way, which with a slow agent
-    take minutes. Waiting for work or handing rows over, a worker must not die with a
-    traceback of its own; playing, it ends its batch (:func:`play_jobs`)."""
+_DROP = signal.SIGUSR1
+"""The signal by which the command tells a worker to drop the game under way."""
+
+
+def _drop_the_game(_signum: int, _frame: Any) -> None:
+    """The command was interrupted and the grace for the games under way is over: drop the
+    game being played and start no other, so that the command exits when it says it does,
+    however slow the agents."""
     global _stopped
     _stopped = True
     if _playing:
-        raise KeyboardInterrupt
+        raise _Dropped
 
 
 BATCH_SECONDS = 1.0
@@ -466,19 +476,19 @@ def _run_processes(
             yield ready.popleft()
         completed = True
     except KeyboardInterrupt:
-        # Keep every game that is finished: the rows received, and those of the batches
-        # under way, which the workers cut short. Batches not started are dropped. Ctrl-C at
-        # a terminal reaches the workers already; an interrupt of this process alone (kill
-        # -INT, or raised by the caller) is passed on to them.
-        for worker in set(multiprocessing.active_children()) - others:
-            if worker.pid is not None:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(worker.pid, signal.SIGINT)
+        # Keep every finished game: the rows received, and those of the batches under way if
+        # they end within the grace. Then the workers drop the games they are playing, and
+        # hand over those of their batches finished before. Batches not started are dropped.
+        workers_now = [w.pid for w in set(multiprocessing.active_children()) - others if w.pid]
         for future in pending:
             future.cancel()
-        done, _ = wait(pending, timeout=SALVAGE_SECONDS)
-        for future in done:
-            if not future.cancelled() and future.exception() is None:
+        if wait(pending, timeout=SALVAGE_SECONDS).not_done:
+            for pid in workers_now:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, _DROP)
+            wait(pending, timeout=SALVAGE_SECONDS)
+        for future in pending:
+            if future.done() and not future.cancelled() and future.exception() is None:
                 ready.extend(future.result()[0])
         while ready:
             yield ready.popleft()
