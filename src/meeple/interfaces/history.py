@@ -115,9 +115,11 @@ def read_history(folder: Path | None = None) -> list[HistoryEntry]:
     """Every game in the history folder, the one last played at the end (an absent
     folder has none)."""
     folder = folder or history_dir()
-    if not folder.is_dir():
+    if not folder.exists():
         return []
-    return [read_entry(p) for p in sorted(folder.glob("*.json"), key=_last_written)]
+    # iterdir, not glob: glob takes a folder it may not read for an empty one.
+    files = [p for p in folder.iterdir() if p.suffix == ".json"]
+    return [read_entry(p) for p in sorted(files, key=_last_written)]
 
 
 def _last_written(path: Path) -> tuple[int, str]:
@@ -148,7 +150,10 @@ def history_command(
     try:
         entries = read_history(folder)
     except OSError as exc:
-        raise fail(f"cannot read the history folder {folder}: {exc.strerror or exc}") from None
+        raise fail(
+            f"cannot read the history folder {folder}: {exc.strerror or exc}; set {HISTORY_ENV} "
+            "to a folder you can read"
+        ) from None
     if not entries:
         console.print(f"No games yet in {escape(str(folder))}. Play one with: meeple play")
         return
@@ -159,11 +164,13 @@ def history_command(
         pad_edge=False,
         collapse_padding=True,
     )
-    # Widths that keep a date, a game's name and a short result whole at 80 columns.
-    for column, width in (("date", 10), ("game", 10), ("seats", 10), ("result", 10)):
+    # Widths that keep a date whole at 80 columns and leave the file name room beside it.
+    for column, width in (("date", 10), ("game", 9), ("seats", 8), ("result", 9)):
         table.add_column(column, min_width=width, overflow="fold")
-    # The file is what a person copies to replay or resume a game: on one line.
-    table.add_column("file", no_wrap=True)
+    # The file is what a person copies to replay or resume a game: on one line and whole,
+    # the other columns folding to make room for it.
+    widest = max(len(entry.path.name) for entry in shown)
+    table.add_column("file", no_wrap=True, min_width=widest)
     for entry in shown:
         rec = entry.record
         if rec is None:
