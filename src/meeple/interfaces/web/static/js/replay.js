@@ -78,6 +78,15 @@ async function load(recordText, match = null) {
   draw();
 }
 
+/** The moves up to a step as a seat saw them then: another seat's choice in a decision
+ * not yet revealed says only "has chosen", as on the game page (a spectator after the
+ * match, null, sees every move, as `meeple replay` shows them). */
+function movesSeen(index, seat) {
+  const concealed = new Set(seat === null ? [] : replay.views[index].concealed || []);
+  return replay.moves.slice(0, index).map((move) => (
+    concealed.has(move.n) && move.seat !== seat ? { n: move.n, seat: move.seat, text: null } : move));
+}
+
 /** A state-message-like object for one step, as the drawing contract wants it. */
 function messageAt(index) {
   const views = replay.views[index];
@@ -98,7 +107,7 @@ function messageAt(index) {
     chosen: [],
     status: over ? "finished" : "playing",
     seats: replay.seats,
-    log: replay.moves.slice(0, index),
+    log: movesSeen(index, seat),
     result: over ? replay.result : null,
     deadlines: {},
     replay: true,
