@@ -384,3 +384,18 @@ def test_the_banner_names_the_level_a_seat_was_given_as(run):
         "--no-history", input="quit\n",
     )  # fmt: skip
     assert "Red: human  Blue: random" in agent.output and "(random)" not in agent.output
+
+
+def test_a_game_of_the_history_is_found_without_json_and_a_missing_one_is_said(run, tmp_path):
+    """The name `meeple history` lists, with or without its .json; a name that is no game
+    is told with where to look, by replay and resume alike."""
+    run(*ONE_BY_ONE, "--seat", "random", "--seat", "random", "--seed", "4")
+    (path,) = (tmp_path / "history").glob("*.json")
+    replayed = run("replay", path.stem, "--all")
+    assert replayed.exit_code == 0 and "seed 4" in replayed.output, replayed.output
+    said = (
+        "no file yesterday.json, here or in the history folder (`meeple history` lists its games)"
+    )
+    for missing in (run("replay", "yesterday.json"), run("play", "--resume", "yesterday.json")):
+        assert missing.exit_code != 0
+        assert said in " ".join(missing.output.split()), missing.output

@@ -55,15 +55,20 @@ def new_history_path(game: str, now: dt.datetime | None = None) -> Path:
 
 
 def history_file(path: str | Path) -> Path:
-    """``path``, or the history's file of that name when ``path`` is a bare name that is not
-    a file here: ``meeple history`` lists its games by name, and those names are what a
-    person types to replay or resume one."""
+    """``path``, or the history's file of that name (``.json`` may be left off) when ``path``
+    is a bare name that is not a file here: ``meeple history`` lists its games by name, and
+    those names are what a person types to replay or resume one."""
     path = Path(path)
     if not path.exists() and path.name == str(path):
-        kept = history_dir() / path
-        if kept.is_file():
-            return kept
+        for kept in (history_dir() / path, history_dir() / f"{path}.json"):
+            if kept.is_file():
+                return kept
     return path
+
+
+def no_such_game(path: str | Path) -> str:
+    """What to say of a record ``path`` that is neither a file nor a game of the history."""
+    return f"no file {path}, here or in the history folder (`meeple history` lists its games)"
 
 
 def in_history(path: Path) -> bool:
