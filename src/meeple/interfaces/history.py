@@ -15,7 +15,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from meeple.core.errors import MeepleError
-from meeple.core.record import GameRecord
+from meeple.core.record import GameRecord, result_agrees
 from meeple.core.words import counted
 from meeple.interfaces.console import console, fail
 from meeple.interfaces.options_cli import option_flags
@@ -110,8 +110,7 @@ def read_entry(path: Path) -> HistoryEntry:
         final = record.replay()
     except MeepleError as exc:
         return HistoryEntry(path, None, str(exc))
-    replayed = final.result if final.is_over else None
-    if record.result != replayed:
+    if not result_agrees(record.result, final):
         return HistoryEntry(path, None, "its stored result is not the one its moves reach")
     return HistoryEntry(path, record, None)
 

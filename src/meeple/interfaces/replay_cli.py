@@ -27,7 +27,7 @@ from rich.text import Text
 
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game, Player, State, seats_text
-from meeple.core.record import GameRecord
+from meeple.core.record import GameRecord, result_agrees
 from meeple.core.simultaneous import hidden_from_others
 from meeple.core.words import counted
 from meeple.interfaces import move_log
@@ -272,7 +272,7 @@ def replay_command(
         console.print(game_banner(game, rec.seed, rec.seats))
         print_all(replay, step)
     final = states[-1]
-    if rec.result is not None and final.is_over and rec.result != final.result:
+    if rec.result is not None and final.is_over and not result_agrees(rec.result, final):
         console.print("[yellow]warning:[/] the stored result differs from the replayed one")
     if not final.is_over:
         console.print(f"The game is not over ({counted(len(rec.moves), 'move')} so far).")
