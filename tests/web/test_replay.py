@@ -166,3 +166,15 @@ def test_through_a_seats_eyes_a_choice_not_yet_revealed_says_only_has_chosen(
     page.wait_for_selector("body[data-step='2']")
     assert first[1] in page.inner_text("#log li:first-child")  # revealed with the decision
     assert not page_errors, page_errors
+
+
+def test_a_link_to_a_step_past_the_end_opens_at_the_end(server, context, watch, page_errors):
+    match = _finished_match(server)
+    moves = len(server.get(f"/api/matches/{match}/record")["moves"])
+    page = watch(context.new_page())
+    page.goto(f"{server.url}/replay?match={match}&step={moves + 50}")
+    page.wait_for_selector(f"body[data-step='{moves}']")
+    assert page.is_visible("#end .end-title")
+    page.goto(f"{server.url}/replay?match={match}&step=-3")
+    page.wait_for_selector("body[data-step='0']")
+    assert not page_errors, page_errors

@@ -66,7 +66,8 @@ async function load(recordText, match = null) {
   $("eyes-box").hidden = !replay.views[last].seats;
   eyes = "spectator";
   const wanted = Number(new URLSearchParams(location.search).get("step"));
-  step = Number.isInteger(wanted) && wanted >= 0 && wanted <= last ? wanted : 0;
+  // A step past the end (a link to a longer game, a number mistyped) opens at the end.
+  step = Number.isInteger(wanted) && wanted >= 0 ? Math.min(wanted, last) : 0;
   // The game's title ("Erosion"), as the lobby and the game page name it, not its id.
   const title = (catalogue.find((g) => g.name === replay.game) || {}).title || replay.game;
   document.title = `Replay: ${title} — meeple`;
