@@ -209,6 +209,41 @@ def test_the_history_does_not_believe_a_file_edited_by_hand(run, tmp_path, monke
     assert "is not JSON" in listing.output
 
 
+def test_the_history_shows_each_file_name_whole_at_80_columns(run, tmp_path, monkeypatch):
+    """The file column is what a person copies to replay a game: never cropped."""
+    monkeypatch.setattr(console_module.console, "width", 80)
+    run(*ONE_BY_ONE, "--seat", "random", "--seat", "random", "--seed", "4")
+    (path,) = (tmp_path / "history").glob("*.json")
+    longest = path.with_name("261202-062932-triangle-clock.json")  # the longest game's name
+    path.rename(longest)
+    listing = run("history")
+    assert listing.exit_code == 0, listing.output
+    assert longest.name in listing.output
+
+
+def test_a_history_folder_that_cannot_be_read_is_said(run, tmp_path, monkeypatch):
+    """Not "No games yet": a file where the folder should be, or a folder it may not read,
+    is named with what to do."""
+    monkeypatch.setenv("MEEPLE_HISTORY", str(tmp_path / "a-file"))
+    (tmp_path / "a-file").write_text("")
+    listing = run("history")
+    assert listing.exit_code != 0 and "No games yet" not in listing.output
+    assert "cannot read the history folder" in listing.output
+    assert "Not a directory; set MEEPLE_HISTORY to a folder you can read" in listing.output
+    (tmp_path / "locked").mkdir()
+    monkeypatch.setenv("MEEPLE_HISTORY", str(tmp_path / "locked"))
+
+    def refused(self):
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(type(tmp_path), "iterdir", refused)  # as chmod 000 does, even for root
+    listing = run("history")
+    assert listing.exit_code != 0, listing.output
+    assert " ".join(listing.output.split()).endswith(
+        "Permission denied; set MEEPLE_HISTORY to a folder you can read"
+    )
+
+
 def test_no_history_keeps_nothing(run, tmp_path):
     run(*ONE_BY_ONE, "--seat", "random", "--seat", "random", "--no-history")
     assert not (tmp_path / "history").exists()
@@ -366,3 +401,18 @@ def test_the_banner_names_the_level_a_seat_was_given_as(run):
         "--no-history", input="quit\n",
     )  # fmt: skip
     assert "Red: human  Blue: random" in agent.output and "(random)" not in agent.output
+
+
+def test_a_game_of_the_history_is_found_without_json_and_a_missing_one_is_said(run, tmp_path):
+    """The name `meeple history` lists, with or without its .json; a name that is no game
+    is told with where to look, by replay and resume alike."""
+    run(*ONE_BY_ONE, "--seat", "random", "--seat", "random", "--seed", "4")
+    (path,) = (tmp_path / "history").glob("*.json")
+    replayed = run("replay", path.stem, "--all")
+    assert replayed.exit_code == 0 and "seed 4" in replayed.output, replayed.output
+    said = (
+        "no file yesterday.json, here or in the history folder (`meeple history` lists its games)"
+    )
+    for missing in (run("replay", "yesterday.json"), run("play", "--resume", "yesterday.json")):
+        assert missing.exit_code != 0
+        assert said in " ".join(missing.output.split()), missing.output

@@ -7,12 +7,13 @@ import pytest
 
 import meeple
 from meeple.agents import make_agent, play_game
-from meeple.core.record import GameRecord
+from meeple.core.record import GameRecord, final_result
 from meeple.core.simultaneous import hidden_from_others
 from meeple.games.triangle_clock.cards import SYMBOL_NAMES, glyph
 from meeple.games.triangle_clock.rules import Pick
 from meeple.interfaces import replay_cli
 from meeple.interfaces.console import console
+from meeple.interfaces.history import read_entry
 
 
 def _record(tmp_path, name: str, agents: str = "random", seed: int = 4, **options):
@@ -242,3 +243,20 @@ def test_a_single_erd_game_is_marked_by_rounds_alone(run, tmp_path):
     headings = [line for line in out if line.startswith("── ")]
     last = record.states()[-2].round
     assert headings == [f"── Round {r} ──" for r in range(1, last + 1)]
+
+
+def test_a_record_downloaded_from_the_server_replays_without_a_warning(run, tmp_path):
+    """The server keeps a match's result with each seat's return and the winners
+    (/api/matches/{id}/record): the terminal's replay and history believe it, and still
+    warn of a result the moves do not reach."""
+    path, record = _record(tmp_path, "edges", board="2x2")
+    served = record.model_copy(update={"result": final_result(record.replay())})
+    assert set(served.result) - set(record.result) == {"returns", "winners"}
+    served.save(path)
+    result = run("replay", str(path), "--all")
+    assert result.exit_code == 0 and "warning" not in result.output, result.output
+    assert read_entry(path).problem is None
+    forged = {**served.result, "winners": [1 - served.result["winners"][0]]}
+    served.model_copy(update={"result": forged}).save(path)
+    assert "the stored result differs" in run("replay", str(path), "--all").output
+    assert read_entry(path).problem == "its stored result is not the one its moves reach"

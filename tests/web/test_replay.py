@@ -140,3 +140,41 @@ def test_the_file_chooser_is_not_cut(server, chromium, size):
     assert shown >= needed - 0.5, (shown, needed)
     assert right <= size[0], right
     context.close()
+
+
+def test_through_a_seats_eyes_a_choice_not_yet_revealed_says_only_has_chosen(
+    server, context, watch, page_errors
+):
+    """As ``meeple replay --seat`` and the game page do: after Red's secret allocation and
+    before Blue's, Blue's eyes see in the move list that Red has chosen, not what; the
+    choice shows once the decision is complete. A spectator after the match sees it all."""
+    created = server.create("erd", {}, ["random", "random"], seed=5)
+    match = created["match"]
+    deadline = time.monotonic() + 60
+    while server.get(f"/api/matches/{match}")["status"] != "finished":
+        assert time.monotonic() < deadline, "two random agents did not finish Erd in 60 s"
+        time.sleep(0.2)
+    first = server.get(f"/api/matches/{match}/record")["moves"][0]
+    page = watch(context.new_page())
+    page.goto(f"{server.url}/replay?match={match}&step=1")
+    page.wait_for_selector("body[data-step='1']")
+    assert first[1] in page.inner_text("#log")  # the spectator, after the match
+    page.select_option("#eyes", str(1 - first[0]))
+    entry = page.inner_text("#log li:last-child")
+    assert entry.endswith("has chosen") and first[1] not in entry, entry
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector("body[data-step='2']")
+    assert first[1] in page.inner_text("#log li:first-child")  # revealed with the decision
+    assert not page_errors, page_errors
+
+
+def test_a_link_to_a_step_past_the_end_opens_at_the_end(server, context, watch, page_errors):
+    match = _finished_match(server)
+    moves = len(server.get(f"/api/matches/{match}/record")["moves"])
+    page = watch(context.new_page())
+    page.goto(f"{server.url}/replay?match={match}&step={moves + 50}")
+    page.wait_for_selector(f"body[data-step='{moves}']")
+    assert page.is_visible("#end .end-title")
+    page.goto(f"{server.url}/replay?match={match}&step=-3")
+    page.wait_for_selector("body[data-step='0']")
+    assert not page_errors, page_errors

@@ -326,3 +326,25 @@ class Playthrough:
             result=self.state.result if self.state.is_over else None,
             start=self.start,
         )
+
+
+def final_result(state: State[Any]) -> dict[str, Any]:
+    """A finished game's result as the server keeps it with a match: the game's own, with
+    each seat's return and the seats that won (none in a draw)."""
+    returns = list(state.returns)
+    best = max(returns) if returns else 0
+    winners = (
+        []
+        if not returns or min(returns) == best
+        else [p for p, r in enumerate(returns) if r == best]
+    )
+    return {**state.result, "returns": returns, "winners": winners}
+
+
+def result_agrees(stored: Mapping[str, Any] | None, state: State[Any]) -> bool:
+    """Whether a record's stored result is the one its moves reach in ``state``: as a game
+    states it (``meeple play``) or as the server keeps it (:func:`final_result`)."""
+    replayed = state.result if state.is_over else None
+    if stored is None or replayed is None:
+        return stored == replayed
+    return dict(stored) in (replayed, final_result(state))

@@ -15,7 +15,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from meeple.core.errors import MeepleError
-from meeple.core.record import GameRecord
+from meeple.core.record import GameRecord, result_agrees
 from meeple.core.words import counted
 from meeple.interfaces.console import console, fail
 from meeple.interfaces.options_cli import option_flags
@@ -55,15 +55,20 @@ def new_history_path(game: str, now: dt.datetime | None = None) -> Path:
 
 
 def history_file(path: str | Path) -> Path:
-    """``path``, or the history's file of that name when ``path`` is a bare name that is not
-    a file here: ``meeple history`` lists its games by name, and those names are what a
-    person types to replay or resume one."""
+    """``path``, or the history's file of that name (``.json`` may be left off) when ``path``
+    is a bare name that is not a file here: ``meeple history`` lists its games by name, and
+    those names are what a person types to replay or resume one."""
     path = Path(path)
     if not path.exists() and path.name == str(path):
-        kept = history_dir() / path
-        if kept.is_file():
-            return kept
+        for kept in (history_dir() / path, history_dir() / f"{path}.json"):
+            if kept.is_file():
+                return kept
     return path
+
+
+def no_such_game(path: str | Path) -> str:
+    """What to say of a record ``path`` that is neither a file nor a game of the history."""
+    return f"no file {path}, here or in the history folder (`meeple history` lists its games)"
 
 
 def in_history(path: Path) -> bool:
@@ -105,8 +110,7 @@ def read_entry(path: Path) -> HistoryEntry:
         final = record.replay()
     except MeepleError as exc:
         return HistoryEntry(path, None, str(exc))
-    replayed = final.result if final.is_over else None
-    if record.result != replayed:
+    if not result_agrees(record.result, final):
         return HistoryEntry(path, None, "its stored result is not the one its moves reach")
     return HistoryEntry(path, record, None)
 
@@ -115,9 +119,11 @@ def read_history(folder: Path | None = None) -> list[HistoryEntry]:
     """Every game in the history folder, the one last played at the end (an absent
     folder has none)."""
     folder = folder or history_dir()
-    if not folder.is_dir():
+    if not folder.exists():
         return []
-    return [read_entry(p) for p in sorted(folder.glob("*.json"), key=_last_written)]
+    # iterdir, not glob: glob takes a folder it may not read for an empty one.
+    files = [p for p in folder.iterdir() if p.suffix == ".json"]
+    return [read_entry(p) for p in sorted(files, key=_last_written)]
 
 
 def _last_written(path: Path) -> tuple[int, str]:
@@ -148,7 +154,10 @@ def history_command(
     try:
         entries = read_history(folder)
     except OSError as exc:
-        raise fail(f"cannot read the history folder {folder}: {exc.strerror or exc}") from None
+        raise fail(
+            f"cannot read the history folder {folder}: {exc.strerror or exc}; set {HISTORY_ENV} "
+            "to a folder you can read"
+        ) from None
     if not entries:
         console.print(f"No games yet in {escape(str(folder))}. Play one with: meeple play")
         return
@@ -159,11 +168,13 @@ def history_command(
         pad_edge=False,
         collapse_padding=True,
     )
-    # Widths that keep a date, a game's name and a short result whole at 80 columns.
-    for column, width in (("date", 10), ("game", 10), ("seats", 10), ("result", 10)):
+    # Widths that keep a date whole at 80 columns and leave the file name room beside it.
+    for column, width in (("date", 10), ("game", 9), ("seats", 8), ("result", 9)):
         table.add_column(column, min_width=width, overflow="fold")
-    # The file is what a person copies to replay or resume a game: on one line.
-    table.add_column("file", no_wrap=True)
+    # The file is what a person copies to replay or resume a game: on one line and whole,
+    # the other columns folding to make room for it.
+    widest = max(len(entry.path.name) for entry in shown)
+    table.add_column("file", no_wrap=True, min_width=widest)
     for entry in shown:
         rec = entry.record
         if rec is None:

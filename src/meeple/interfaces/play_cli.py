@@ -47,7 +47,7 @@ from meeple.interfaces.console import (
     wipe,
 )
 from meeple.interfaces.console import read_within as terminal_read_within
-from meeple.interfaces.history import history_file, in_history, new_history_path
+from meeple.interfaces.history import history_file, in_history, new_history_path, no_such_game
 from meeple.interfaces.launcher import QUIT_WORDS, Quit, launcher
 from meeple.interfaces.options_cli import option_flags, parse_option_flags, with_typed_files
 
@@ -283,6 +283,8 @@ def play_command(
             raise MeepleError("--resume continues a saved game; --position starts a new one")
         if resume is not None:
             resume = history_file(resume)
+            if not resume.exists():
+                raise MeepleError(no_such_game(resume))
             # File options come only from this command line, never from the record.
             # Click hands the first unknown flag to GAME when no game is named.
             typed = [game, *ctx.args] if game is not None and game.startswith("--") else ctx.args

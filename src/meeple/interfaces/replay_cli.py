@@ -27,12 +27,12 @@ from rich.text import Text
 
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game, Player, State, seats_text
-from meeple.core.record import GameRecord
+from meeple.core.record import GameRecord, result_agrees
 from meeple.core.simultaneous import hidden_from_others
 from meeple.core.words import counted
 from meeple.interfaces import move_log
 from meeple.interfaces.console import console, fail
-from meeple.interfaces.history import history_file
+from meeple.interfaces.history import history_file, no_such_game
 from meeple.interfaces.legend import print_legend
 from meeple.interfaces.options_cli import with_typed_files
 from meeple.interfaces.play_cli import game_banner
@@ -247,8 +247,8 @@ def replay_command(
             record = str(history_file(record))
             if not Path(record).exists():
                 raise MeepleError(
-                    f"no file {record}; to replay game K of a lab run give the run's key and "
-                    "the game's number: meeple replay RUN --game K"
+                    f"{no_such_game(record)}; to replay game K of a lab run give the run's key "
+                    "and the game's number: meeple replay RUN --game K"
                 )
             rec = with_typed_files(GameRecord.load(record), list(ctx.args), source)
         states = rec.states()
@@ -272,7 +272,7 @@ def replay_command(
         console.print(game_banner(game, rec.seed, rec.seats))
         print_all(replay, step)
     final = states[-1]
-    if rec.result is not None and final.is_over and rec.result != final.result:
+    if rec.result is not None and final.is_over and not result_agrees(rec.result, final):
         console.print("[yellow]warning:[/] the stored result differs from the replayed one")
     if not final.is_over:
         console.print(f"The game is not over ({counted(len(rec.moves), 'move')} so far).")

@@ -19,7 +19,8 @@ from typing import Any
 
 from meeple.agents import parse_spec
 from meeple.core.errors import MeepleError
-from meeple.core.game import Player, State
+from meeple.core.game import Player
+from meeple.core.record import final_result
 from meeple.core.rng import derive_seed, make_rng
 from meeple.core.tutorial import finished, script_move
 from meeple.interfaces.web.clocks import adopt_clocks, set_deadlines, stored_deadlines
@@ -78,7 +79,7 @@ class Referee:
         seq = match.seq + 1
         stored = match.stored
         status = "finished" if after.is_over else None
-        result = _final_result(after) if after.is_over else None
+        result = final_result(after) if after.is_over else None
         try:
             await asyncio.to_thread(
                 self.store.add_move, stored.id, seq, seat, str(action), status=status, result=result
@@ -345,14 +346,3 @@ def _random_move(match: LiveMatch, seat: Player, base: int) -> Any:
     """A legal move drawn from the match's seed: the last resort when agents overran."""
     legal = match.state.legal_actions(seat)
     return make_rng(match.stored.seed, "overrun", seat, base).choice(legal)
-
-
-def _final_result(state: State[Any]) -> dict[str, Any]:
-    returns = list(state.returns)
-    best = max(returns) if returns else 0
-    winners = (
-        []
-        if not returns or min(returns) == best
-        else [p for p, r in enumerate(returns) if r == best]
-    )
-    return {**state.result, "returns": returns, "winners": winners}

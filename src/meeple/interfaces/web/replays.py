@@ -15,6 +15,7 @@ from typing import Any
 from meeple.core.errors import MeepleError
 from meeple.core.game import State
 from meeple.core.record import GameRecord
+from meeple.core.simultaneous import hidden_from_others
 from meeple.interfaces.web.content_sets import ContentSets
 from meeple.interfaces.web.live import error_code, public_message
 from meeple.interfaces.web.lobby import ONLINE_CONTENT
@@ -87,8 +88,18 @@ def replay_states(record: GameRecord, content: ContentSets) -> dict[str, Any]:
             {
                 "spectator": s.view(None),
                 "seats": [s.view(p) for p in range(s.game.num_players)] if over else None,
+                "concealed": concealed_moves(states, k),
             }
-            for s in states
+            for k, s in enumerate(states)
         ],
         "result": (record.result if ended else states[-1].result) if over else None,
     }
+
+
+def concealed_moves(states: list[State[Any]], k: int) -> list[int]:
+    """The moves (numbered from 1) that, after move ``k``, only their own seat had seen: the
+    choices made so far in a simultaneous decision the rules have not yet revealed. The
+    replay page shows them to another seat's eyes as "has chosen", as the game page did."""
+    state = states[k]
+    made = len(state.decision_start().to_act) - len(state.to_act)
+    return [n for n in range(k - made + 1, k + 1) if hidden_from_others(states[n - 1])]

@@ -66,7 +66,8 @@ async function load(recordText, match = null) {
   $("eyes-box").hidden = !replay.views[last].seats;
   eyes = "spectator";
   const wanted = Number(new URLSearchParams(location.search).get("step"));
-  step = Number.isInteger(wanted) && wanted >= 0 && wanted <= last ? wanted : 0;
+  // A step past the end (a link to a longer game, a number mistyped) opens at the end.
+  step = Number.isInteger(wanted) && wanted >= 0 ? Math.min(wanted, last) : 0;
   // The game's title ("Erosion"), as the lobby and the game page name it, not its id.
   const title = (catalogue.find((g) => g.name === replay.game) || {}).title || replay.game;
   document.title = `Replay: ${title} — meeple`;
@@ -76,6 +77,15 @@ async function load(recordText, match = null) {
     onReady: (ready) => { review = ready; draw(); },
   });
   draw();
+}
+
+/** The moves up to a step as a seat saw them then: another seat's choice in a decision
+ * not yet revealed says only "has chosen", as on the game page (a spectator after the
+ * match, null, sees every move, as `meeple replay` shows them). */
+function movesSeen(index, seat) {
+  const concealed = new Set(seat === null ? [] : replay.views[index].concealed || []);
+  return replay.moves.slice(0, index).map((move) => (
+    concealed.has(move.n) && move.seat !== seat ? { n: move.n, seat: move.seat, text: null } : move));
 }
 
 /** A state-message-like object for one step, as the drawing contract wants it. */
@@ -98,7 +108,7 @@ function messageAt(index) {
     chosen: [],
     status: over ? "finished" : "playing",
     seats: replay.seats,
-    log: replay.moves.slice(0, index),
+    log: movesSeen(index, seat),
     result: over ? replay.result : null,
     deadlines: {},
     replay: true,
