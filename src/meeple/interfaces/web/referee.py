@@ -19,7 +19,7 @@ from typing import Any
 
 from meeple.agents import parse_spec
 from meeple.core.errors import MeepleError
-from meeple.core.game import Player, State
+from meeple.core.game import Game, Player, State, seats_text
 from meeple.core.rng import derive_seed, make_rng
 from meeple.core.tutorial import finished, script_move
 from meeple.interfaces.web.clocks import adopt_clocks, set_deadlines, stored_deadlines
@@ -78,7 +78,7 @@ class Referee:
         seq = match.seq + 1
         stored = match.stored
         status = "finished" if after.is_over else None
-        result = _final_result(after) if after.is_over else None
+        result = final_result(match.game, after, stored.seats) if after.is_over else None
         try:
             await asyncio.to_thread(
                 self.store.add_move, stored.id, seq, seat, str(action), status=status, result=result
@@ -347,12 +347,33 @@ def _random_move(match: LiveMatch, seat: Player, base: int) -> Any:
     return make_rng(match.stored.seed, "overrun", seat, base).choice(legal)
 
 
-def _final_result(state: State[Any]) -> dict[str, Any]:
+def final_result(
+    game: Game[Any, Any, Any], state: State[Any], seats: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """The result of a match whose game reached its end. A seat whose person resigned or
+    left (the computer played it on, in a match of three or more) has lost whatever the
+    computer made of it: the winners are the best of the others, and the reason names it."""
     returns = list(state.returns)
-    best = max(returns) if returns else 0
-    winners = (
-        []
-        if not returns or min(returns) == best
-        else [p for p, r in enumerate(returns) if r == best]
-    )
-    return {**state.result, "returns": returns, "winners": winners}
+    gave_up = [p for p, seat in enumerate(seats) if seat.get("resigned")]
+    left = [p for p in gave_up if seats[p].get("abandoned")]
+    resigned = [p for p in gave_up if p not in left]
+    rest = [p for p in range(len(returns)) if p not in gave_up]
+    best = max((returns[p] for p in rest), default=0)
+    # With everyone still playing, equal returns are a draw; a seat given up loses to all.
+    tied = not gave_up and min(returns, default=best) == best
+    winners = [] if tied else [p for p in rest if returns[p] == best]
+    result = {**state.result, "returns": returns, "winners": winners}
+    if not gave_up:
+        return result
+    # The game's own winner may be a seat given up: only ``winners`` speaks for the match.
+    result.pop("winner", None)
+    result.pop("winner_name", None)
+    words = [str(state.result.get("reason") or "the game is over")]
+    if resigned:
+        words.append(f"{seats_text(game, resigned)} resigned")
+        result["resigned"] = resigned
+    if left:
+        words.append(f"{seats_text(game, left)} left the match")
+        result["abandoned"] = left
+    result["reason"] = "; ".join(words)
+    return result
