@@ -401,3 +401,19 @@ def test_a_person_who_resigned_a_three_seat_match_watches_the_computer_play_thei
     assert page.locator("#board .clickable").count() == 0
     no_server_errors(frames)
     assert not page_errors
+
+
+def test_erosion_s_action_bar_names_the_mountain_the_table_waits_for(server, chromium, watch):
+    created = server.create(
+        "erosion", {"players": 5, "first": 0}, ["human", "human", *["random"] * 3]
+    )
+    httpx.post(
+        f"{server.url}/api/matches/{created['match']}/join",
+        json={"token": created["seats"][0]["token"]},
+        timeout=30,
+    ).raise_for_status()
+    context = chromium.new_context(viewport={"width": 390, "height": 844})
+    page, _ = _open(context, server, created, seat=1)
+    watch(page)
+    # Not "the others": four of them wait too, and one mountain is to move.
+    assert page.inner_text("#board .er-building") == "waiting for Alps…"
