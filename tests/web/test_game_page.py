@@ -417,3 +417,17 @@ def test_erosion_s_action_bar_names_the_mountain_the_table_waits_for(server, chr
     watch(page)
     # Not "the others": four of them wait too, and one mountain is to move.
     assert page.inner_text("#board .er-building") == "waiting for Alps…"
+
+
+def test_five_seats_have_five_colours_in_the_seat_list_and_the_log(server, chromium, watch):
+    created = server.create("erosion", {"players": 5, "first": 4}, ["human", *["random"] * 4])
+    context = chromium.new_context(viewport={"width": 390, "height": 844})
+    page, _ = _open(context, server, created)
+    watch(page)
+    page.wait_for_selector("#log .seat-dot.seat-4")
+    edges = page.eval_on_selector_all(
+        "#seats .seat", "els => els.map(e => getComputedStyle(e).borderLeftColor)"
+    )
+    assert len(set(edges)) == 5, edges  # the fifth seat is not drawn in the first's red
+    dot = page.eval_on_selector("#log .seat-dot.seat-4", "e => getComputedStyle(e).backgroundColor")
+    assert dot == edges[4] != edges[0]
