@@ -373,3 +373,61 @@ def test_a_move_overtaken_by_the_other_seat_says_so_in_a_player_s_words(
     typed(tick, tick.locator("#legal .legal-move").first.text_content(), 4)
     assert not page_errors, page_errors
     context.close()
+
+
+def test_a_person_who_resigned_a_three_seat_match_watches_the_computer_play_their_seat(
+    server, chromium, watch, page_errors
+):
+    # Ann starts; once she resigns, the computer plays her seat and the others play on.
+    created = server.create("erosion", {"players": 3, "first": 0}, ["human", "human", "random"])
+    httpx.post(
+        f"{server.url}/api/matches/{created['match']}/join",
+        json={"token": created["seats"][1]["token"]},
+        timeout=30,
+    ).raise_for_status()
+    context = chromium.new_context(viewport={"width": 390, "height": 844})
+    page, frames = _open(context, server, created)
+    watch(page)
+    assert page.inner_text("#turn") == "Your move"
+    page.click("#resign")
+    page.click("#resign")
+    page.wait_for_function(
+        "document.querySelector('#seats .seat-0').textContent.includes('resigned')"
+    )
+    # Not "Your move": the seat is the computer's now, and the page says so.
+    turn = page.inner_text("#turn")
+    assert turn.startswith("You resigned:") and "the computer" in turn, turn
+    assert page.locator("#resign").is_hidden() and page.locator("#typed").is_hidden()
+    assert page.locator("#board .clickable").count() == 0
+    no_server_errors(frames)
+    assert not page_errors
+
+
+def test_erosion_s_action_bar_names_the_mountain_the_table_waits_for(server, chromium, watch):
+    created = server.create(
+        "erosion", {"players": 5, "first": 0}, ["human", "human", *["random"] * 3]
+    )
+    httpx.post(
+        f"{server.url}/api/matches/{created['match']}/join",
+        json={"token": created["seats"][0]["token"]},
+        timeout=30,
+    ).raise_for_status()
+    context = chromium.new_context(viewport={"width": 390, "height": 844})
+    page, _ = _open(context, server, created, seat=1)
+    watch(page)
+    # Not "the others": four of them wait too, and one mountain is to move.
+    assert page.inner_text("#board .er-building") == "waiting for Alps…"
+
+
+def test_five_seats_have_five_colours_in_the_seat_list_and_the_log(server, chromium, watch):
+    created = server.create("erosion", {"players": 5, "first": 4}, ["human", *["random"] * 4])
+    context = chromium.new_context(viewport={"width": 390, "height": 844})
+    page, _ = _open(context, server, created)
+    watch(page)
+    page.wait_for_selector("#log .seat-dot.seat-4")
+    edges = page.eval_on_selector_all(
+        "#seats .seat", "els => els.map(e => getComputedStyle(e).borderLeftColor)"
+    )
+    assert len(set(edges)) == 5, edges  # the fifth seat is not drawn in the first's red
+    dot = page.eval_on_selector("#log .seat-dot.seat-4", "e => getComputedStyle(e).backgroundColor")
+    assert dot == edges[4] != edges[0]

@@ -22,7 +22,7 @@ from pydantic import (
 
 from meeple.core.errors import FileOptionRefused, MeepleError, RecordError
 from meeple.core.files import Unreadable, atomic_write, parse_json
-from meeple.core.game import Action, Game, Player, State, shorten
+from meeple.core.game import Action, Game, Player, State, seats_text, shorten
 from meeple.core.options import DIGEST_PATTERN, UNSET_WORDS, content_digest
 from meeple.core.registry import game_class, make
 from meeple.core.text import printable
@@ -328,23 +328,46 @@ class Playthrough:
         )
 
 
-def final_result(state: State[Any]) -> dict[str, Any]:
+def final_result(
+    state: State[Any], resigned: Collection[Player] = (), left: Collection[Player] = ()
+) -> dict[str, Any]:
     """A finished game's result as the server keeps it with a match: the game's own, with
-    each seat's return and the seats that won (none in a draw)."""
+    each seat's return and the seats that won (none in a draw).
+
+    A seat whose person ``resigned`` or ``left`` (the computer played it on, in a match of
+    three or more) has lost whatever the computer made of it: the winners are the best of
+    the others, the game's own winner is dropped (it may be such a seat), and the reason
+    names them.
+    """
     returns = list(state.returns)
-    best = max(returns) if returns else 0
-    winners = (
-        []
-        if not returns or min(returns) == best
-        else [p for p, r in enumerate(returns) if r == best]
-    )
-    return {**state.result, "returns": returns, "winners": winners}
+    gave_up = {*resigned, *left}
+    rest = [p for p in range(len(returns)) if p not in gave_up]
+    best = max((returns[p] for p in rest), default=0)
+    # With everyone still playing, equal returns are a draw; a seat given up loses to all.
+    tied = not gave_up and min(returns, default=best) == best
+    winners = [] if tied else [p for p in rest if returns[p] == best]
+    result = {**state.result, "returns": returns, "winners": winners}
+    if not gave_up:
+        return result
+    result.pop("winner", None)
+    result.pop("winner_name", None)
+    words = [str(state.result.get("reason") or "the game is over")]
+    if resigned:
+        words.append(f"{seats_text(state.game, sorted(resigned))} resigned")
+        result["resigned"] = sorted(resigned)
+    if left:
+        words.append(f"{seats_text(state.game, sorted(left))} left the match")
+        result["abandoned"] = sorted(left)
+    result["reason"] = "; ".join(words)
+    return result
 
 
 def result_agrees(stored: Mapping[str, Any] | None, state: State[Any]) -> bool:
     """Whether a record's stored result is the one its moves reach in ``state``: as a game
-    states it (``meeple play``) or as the server keeps it (:func:`final_result`)."""
+    states it (``meeple play``) or as the server keeps it (:func:`final_result`, with the
+    seats the record says were given up)."""
     replayed = state.result if state.is_over else None
     if stored is None or replayed is None:
         return stored == replayed
-    return dict(stored) in (replayed, final_result(state))
+    kept = final_result(state, stored.get("resigned", ()), stored.get("abandoned", ()))
+    return dict(stored) in (replayed, kept)

@@ -79,7 +79,7 @@ class Referee:
         seq = match.seq + 1
         stored = match.stored
         status = "finished" if after.is_over else None
-        result = final_result(after) if after.is_over else None
+        result = final_result(after, *_given_up(stored.seats)) if after.is_over else None
         try:
             await asyncio.to_thread(
                 self.store.add_move, stored.id, seq, seat, str(action), status=status, result=result
@@ -346,3 +346,11 @@ def _random_move(match: LiveMatch, seat: Player, base: int) -> Any:
     """A legal move drawn from the match's seed: the last resort when agents overran."""
     legal = match.state.legal_actions(seat)
     return make_rng(match.stored.seed, "overrun", seat, base).choice(legal)
+
+
+def _given_up(seats: list[dict[str, Any]]) -> tuple[list[Player], list[Player]]:
+    """The seats whose person resigned, and those whose person left and was claimed: in a
+    match of three or more the computer played them on (see :func:`final_result`)."""
+    gave_up = [p for p, seat in enumerate(seats) if seat.get("resigned")]
+    left = [p for p in gave_up if seats[p].get("abandoned")]
+    return [p for p in gave_up if p not in left], left

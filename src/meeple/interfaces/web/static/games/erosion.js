@@ -171,7 +171,7 @@ export function draw(root, msg, ui) {
   drawHand(box, view, seat, offerAt, path);
   drawExtras(box, view, names, seat);
   drawBar(bar, view, path, open.filter((o) => !used.has(o)), choose, ui, moves.length > 0, mark,
-    lesson && !onTrack ? expected : null);
+    lesson && !onTrack ? expected : null, names);
 }
 
 const TIE_BREAKER = "each tied player draws a card at random from their own hand and guesses "
@@ -501,11 +501,13 @@ function drawLegends(box, view, names, seat) {
   }
 }
 
-function drawBar(bar, view, path, rest, choose, ui, canMove, mark = () => {}, offTrack = null) {
+function drawBar(bar, view, path, rest, choose, ui, canMove, mark = () => {}, offTrack = null, names = []) {
   const building = html("div", { class: "er-building" }, bar);
   if (!canMove) {
+    // One mountain moves at a time: with up to five at the table, name whose it is.
+    const movers = (view.to_act || []).map((p) => names[p] || `seat ${p}`);
     if (view.result && view.result.over) bar.remove();
-    else building.textContent = "waiting for the others…";
+    else building.textContent = movers.length ? `waiting for ${movers.join(" and ")}…` : "waiting…";
     return;
   }
   const drawing = !path.length && rest.length && rest.every((o) => /^draw /.test(o.move || ""));

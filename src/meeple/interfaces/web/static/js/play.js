@@ -305,6 +305,8 @@ function turnText() {
     // Only a player holds the links to send; a spectator is told only whom the match awaits.
     return `Waiting for ${open.join(", ")} to join${m.seat === null ? "" : " — share the link"}`;
   }
+  // A person who resigned a match of three or more watches the computer play their seat.
+  if (resignedHere(m)) return `You resigned: ${watchedTurn(m)}`;
   const mine = m.seat !== null && m.to_act.includes(m.seat);
   if (mine && pendingSeq === m.seq) return "Move sent…";
   const thinking = thinkers(m);
@@ -313,11 +315,23 @@ function turnText() {
       : "You have chosen: waiting for the other player";
   }
   if (mine) return m.chosen.length || m.to_act.length > 1 ? "Your choice (both choose at once)" : "Your move";
-  if (!mine && thinking.length && thinking.length === m.to_act.filter((s) => !m.chosen.includes(s)).length) {
+  return watchedTurn(m);
+}
+
+/** Whose turn it is to a page that is not to act: the computer thinking, or who moves. */
+function watchedTurn(m) {
+  const thinking = thinkers(m);
+  if (thinking.length && thinking.length === m.to_act.filter((s) => !m.chosen.includes(s)).length) {
     return `${thinking.join(" and ")} ${thinking.length > 1 ? "are" : "is"} thinking…`;
   }
   const others = m.to_act.map((s) => seatLabel(m, s)).join(" and ");
   return m.to_act.length > 1 ? `${others} are choosing` : `${others} to move`;
+}
+
+/** True on the page of a person who resigned (the computer plays their seat to the end):
+ * they have nothing left to move or resign. */
+function resignedHere(m) {
+  return m.seat !== null && Boolean((m.seats[m.seat] || {}).resigned);
 }
 
 /** The computer seats still to act ("Computer (hard)"): the server is choosing their move. */
@@ -389,9 +403,9 @@ function drawSideParts() {
   legal.replaceChildren(...m.legal.map((a) => el("li", {},
     el("button", { type: "button", class: "legal-move", onclick: () => { $("notation").value = a.text; $("notation").focus(); } }, a.text))));
   $("legal-box").hidden = !m.legal.length;
-  $("typed").hidden = m.seat === null || m.status !== "playing";
+  $("typed").hidden = m.seat === null || m.status !== "playing" || resignedHere(m);
   // Before every seat is taken the same button calls the match off: nobody wins.
-  $("resign").hidden = m.seat === null || m.status === "finished";
+  $("resign").hidden = m.seat === null || m.status === "finished" || resignedHere(m);
   if (!resignArmed) $("resign").textContent = resignWord();
   const list = $("log");
   list.replaceChildren(...logItems(m, log));
