@@ -34,6 +34,9 @@ def test_a_seat_claimed_from_is_named_as_having_left():
     assert state.returns[0] == max(state.returns)
     result = final_result(state, left=[0])
     assert 0 not in result["winners"] and result["abandoned"] == [0]
+    # The others both lost to Alps (-1 each): the one with more points wins.
+    scores = state.result["scores"]
+    assert result["winners"] == [max((1, 2), key=lambda p: scores[p])] and scores[1] != scores[2]
     assert "Alps (seat 0) left the match" in result["reason"]
 
 

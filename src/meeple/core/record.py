@@ -342,10 +342,16 @@ def final_result(
     returns = list(state.returns)
     gave_up = {*resigned, *left}
     rest = [p for p in range(len(returns)) if p not in gave_up]
-    best = max((returns[p] for p in rest), default=0)
+    scores = state.result.get("scores")
+    if not gave_up or not isinstance(scores, list) or len(scores) != len(returns):
+        scores = [0] * len(returns)
+    # Among the others, their returns and then their scores where the game keeps them: a
+    # game won by a seat given up leaves the rest level at a loss (Erosion's -1), and the
+    # points they made tell them apart.
+    best = max(((returns[p], scores[p]) for p in rest), default=(0, 0))
     # With everyone still playing, equal returns are a draw; a seat given up loses to all.
-    tied = not gave_up and min(returns, default=best) == best
-    winners = [] if tied else [p for p in rest if returns[p] == best]
+    tied = not gave_up and min(returns, default=best[0]) == best[0]
+    winners = [] if tied else [p for p in rest if (returns[p], scores[p]) == best]
     result = {**state.result, "returns": returns, "winners": winners}
     if not gave_up:
         return result
