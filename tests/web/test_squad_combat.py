@@ -110,7 +110,8 @@ def test_a_seat_sees_both_squads_its_hand_with_costs_and_the_other_hand_as_a_cou
     try:
         page = watch(phone.new_page())
         page.goto(created["seats"][0]["join_url"])
-        # Until the card list arrives a card shows its id; then its name and its cost.
+        # Until the card list arrives a card shows a name made from its id; then its name
+        # and its cost.
         page.wait_for_function(
             "names => { const ns = [...document.querySelectorAll('.sc-hand .sc-card-name')];"
             " return ns.length > 0 && ns.every(n => names.includes(n.textContent)); }",
@@ -165,6 +166,29 @@ STICKING_OUT = r"""() => {
   }
   return out;
 }"""
+
+
+def test_before_the_card_list_comes_a_card_is_named_not_shown_by_its_id(
+    server, chromium, page_errors, watch
+):
+    # On a slow connection the hand was drawn before the card list came, each card by its
+    # id: "coordinated-strike", one word too wide for a phone's card. A name made from the id
+    # stands in (every built-in card's name is its id so written).
+    created = server.create("squad-combat", {"first": 0}, ["human", "heuristic"], seed=11)
+    phone = chromium.new_context(viewport={"width": 390, "height": 844})
+    try:
+        page = watch(phone.new_page())
+        page.route("**/api/games/squad-combat/cards*", lambda route: route.abort())
+        page.goto(created["seats"][0]["join_url"])
+        page.wait_for_selector(".sc-hand .sc-card-name")
+        shown = page.eval_on_selector_all(
+            ".sc-hand .sc-card-name", "ns => ns.map(n => n.textContent)"
+        )
+        assert "Coordinated Strike" in shown, shown
+        assert all("-" not in name and name[0].isupper() for name in shown), shown
+        assert page.evaluate(STICKING_OUT) == []
+    finally:
+        phone.close()
 
 
 @pytest.mark.parametrize("size", [(1280, 800), (390, 844)])

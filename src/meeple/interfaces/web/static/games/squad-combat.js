@@ -55,9 +55,13 @@ function loadCatalogue(ui, options) {
   catalogue = cardList("squad-combat", ui, options);
 }
 
+/** A card by its id; until the card list has come, a stand-in named from the id
+ * ("coordinated-strike": "Coordinated Strike", as every built-in card is named), so that a
+ * slow connection never shows a player the id's unbroken word. */
 function cardInfo(id) {
   if (catalogue && catalogue.has(id)) return catalogue.get(id);
-  return { id, name: id, kind: "unknown", traits: [], cost: "?", text: id };
+  const name = id.split("-").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" ");
+  return { id, name, kind: "unknown", traits: [], cost: "?", text: name };
 }
 
 /** A button on the table: `how` is what clickable() takes ({ ui, move } or { onClick }). */
