@@ -117,6 +117,28 @@ def test_a_body_that_is_not_json_is_refused_as_bad_json(server):
         assert reply.json()["error"].startswith("the body is not JSON: Expecting"), reply.text
 
 
+def test_a_rest_body_is_read_as_every_json_from_outside_is(server):
+    """docs/security.md: a key given twice, or nesting deeper than Python follows, is
+    refused in words by the one reader. FastAPI's own json.loads kept the last of two keys
+    (a match of the second game asked for was made) and called deep nesting "a number has
+    too many digits?"."""
+    bodies = {
+        b'{"game": "edges", "game": "erd"}': "the key 'game' is given twice in one object",
+        b'{"game": "edges", "options": {"board": "3x3", "board": "9x9"}}': "'board' is given twice",
+        b'{"game": "edges", "options": ' + b"[" * 5000 + b"]" * 5000 + b"}": "nested too deeply",
+    }
+    for body, why in bodies.items():
+        reply = httpx.post(
+            f"{server.url}/api/matches",
+            content=body,
+            headers={"content-type": "application/json"},
+        )
+        assert reply.status_code == 400, reply.text
+        assert reply.json()["code"] == "bad_json", reply.text
+        assert reply.json()["error"].startswith("the body is "), reply.text
+        assert why in reply.json()["error"], reply.text
+
+
 def test_tokens_are_secret_long_and_stored_only_as_hashes(server):
     created = create(server, game="erd", seats=["human", "human"])
     tokens = [s["token"] for s in created["seats"]]

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+import json
+from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -19,6 +20,7 @@ from typing import Annotated, Any, Literal
 from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from fastapi.routing import APIRoute
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect
@@ -26,6 +28,7 @@ from starlette.requests import ClientDisconnect
 from meeple.agents import available_agents
 from meeple.core.about import meeple_version
 from meeple.core.errors import MeepleError
+from meeple.core.files import Unreadable, parse_json
 from meeple.core.game import Game, shorten
 from meeple.core.registry import make
 from meeple.interfaces.web.content_sets import ContentSets
@@ -138,6 +141,8 @@ def create_app(
         lifespan=lifespan,
         dependencies=[Depends(declared_query_only)],
     )
+    # Before any route is declared: each reads its JSON body through core/files.py.
+    app.router.route_class = _OneReaderRoute
     app.state.hub = hub
     app.state.reviews = reviews
     # Bodies are counted as they arrive: a client cannot make the server hold more than
@@ -163,8 +168,10 @@ def create_app(
         # as a body json.loads cannot read for its digits, and as a socket's text.
         syntax = [e for e in exc.errors() if e.get("type") == "json_invalid"]
         if syntax:
+            # The reader's words (Unreadable) follow "is": "not JSON: Expecting value ...",
+            # "nested too deeply to be read", "not readable: the key 'x' is given twice ...".
             why = str((syntax[0].get("ctx") or {}).get("error", "")).strip()
-            message = "the body is not JSON" + (f": {why}" if why else "")
+            message = f"the body is {why or 'not JSON'}"
             return refused(request, shorten(message, 200), "bad_json", 400)
         return refused(request, validation_text(exc), "invalid_request", 422)
 
@@ -426,6 +433,36 @@ def create_app(
     if (STATIC / "index.html").exists():
         mount_pages(app, STATIC)
     return app
+
+
+class _OneReaderRequest(Request):
+    """A request whose JSON body is read as all JSON from outside is (``parse_json``): a key
+    given twice or nesting too deep is refused in words. FastAPI's json.loads kept the last
+    of two keys, and called deep nesting a number with too many digits."""
+
+    async def json(self) -> Any:
+        if not hasattr(self, "_json"):
+            body = await self.body()
+            try:
+                self._json = parse_json(body.decode("utf-8"))
+            except UnicodeDecodeError as exc:
+                raise json.JSONDecodeError(f"not UTF-8 text (byte {exc.start})", "", 0) from None
+            except Unreadable as exc:
+                # FastAPI answers a JSONDecodeError as json_invalid, its msg kept: bad_body.
+                raise json.JSONDecodeError(str(exc), "", 0) from None
+        return self._json
+
+
+class _OneReaderRoute(APIRoute):
+    """An API route whose handler is given an :class:`_OneReaderRequest`."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def one_reader(request: Request) -> Response:
+            return await handler(_OneReaderRequest(request.scope, request.receive))
+
+        return one_reader
 
 
 class _StopReading:
