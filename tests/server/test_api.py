@@ -377,6 +377,28 @@ def test_the_first_message_must_be_hello_and_a_wrong_token_is_refused(server):
     asyncio.run(go())
 
 
+def test_a_move_after_the_end_is_refused_as_the_match_over(server):
+    """docs/api.md: a match that is over is ``conflict`` (409), as a resignation after the
+    end is; a move after a resignation was ``bad_request``, "the match is over", not saying
+    what is left to do."""
+
+    async def go() -> None:
+        created = create(server, game="edges", options={"first": 0}, seats=["human", "human"])
+        a, b = await seated(server, created)
+        legal = a.state["legal"][0]["text"]
+        await b.send({"type": "resign"})
+        await a.wait_for(lambda: a.state["status"] == "finished")
+        await a.send({"type": "move", "seq": a.state["seq"], "action": legal})
+        await a.wait_for(lambda: a.errors)
+        refused = next(m for m in a.messages if m["type"] == "error")
+        assert refused["code"] == "conflict", refused
+        assert "rematch" in refused["message"], refused
+        for c in (a, b):
+            await c.close()
+
+    asyncio.run(go())
+
+
 def test_spectators_watch_but_cannot_play_and_presence_is_shown(server):
     async def go() -> None:
         created = create(server, game="edges", options={"first": 0}, seats=["human", "human"])
@@ -386,6 +408,10 @@ def test_spectators_watch_but_cannot_play_and_presence_is_shown(server):
         await watcher.send({"type": "move", "seq": 0, "action": "L h0,0"})
         await watcher.wait_for(lambda: watcher.errors)
         assert "spectators" in watcher.errors[0]
+        # docs/api.md's code for a spectator who acts, a move as a resignation (the move's
+        # was bad_request, the resignation's spectator).
+        refused = [m for m in watcher.messages if m["type"] == "error"]
+        assert refused[0]["code"] == "spectator", refused
 
         def connected(client: Client) -> list[bool]:
             last = [m for m in client.messages if m["type"] in ("state", "presence")][-1]
