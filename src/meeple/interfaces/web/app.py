@@ -342,6 +342,7 @@ def create_app(
     )
     async def match_review(
         match_id: str,
+        http: Request,
         start: Annotated[
             bool,
             Query(
@@ -360,7 +361,7 @@ def create_app(
         stored = match.stored
         options = hub.content.resolve(stored.game, stored.options)
         job = _review_job(match.game, options, stored.seed, list(stored.moves), hub)
-        return _review_reply(await reviews.answer(job, start))
+        return _review_reply(await reviews.answer(job, start, quotas.client(http)))
 
     @app.post(
         "/api/replay/review",
@@ -387,7 +388,7 @@ def create_app(
         body = await _read_limited(request, MAX_RECORD_BYTES)
         name, options, seed, moves = await check_upload("review_upload", body)
         job = _review_job(make(name, **options), options, seed, moves, hub)
-        return _review_reply(await reviews.answer(job, start))
+        return _review_reply(await reviews.answer(job, start, quotas.client(request)))
 
     @app.get(
         "/api/replay/review/{key}",
