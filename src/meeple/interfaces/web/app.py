@@ -218,7 +218,9 @@ def create_app(
         # Views name cards by id; a drawing needs what each one shows (Game.card_list), and
         # a match's options choose its cards (a content set, Erosion's legend cards).
         return await asyncio.to_thread(
-            lambda: game_from_query(game, options, hub.content, "the cards request").card_list()
+            lambda: game_from_query(
+                game, options, hub.content, "the cards request", hub.limits
+            ).card_list()
         )
 
     @app.get("/api/games/{game}/rules", summary="How to play, for the options given (JSON)")
@@ -230,7 +232,9 @@ def create_app(
     ) -> dict[str, Any]:
         # Rules for players (Game.player_rules), as Markdown and as HTML made here.
         return await asyncio.to_thread(
-            lambda: rules_reply(game_from_query(game, options, hub.content, "the rules request"))
+            lambda: rules_reply(
+                game_from_query(game, options, hub.content, "the rules request", hub.limits)
+            )
         )
 
     @app.post("/api/matches", summary="Create a match; returns a secret token per person's seat")
