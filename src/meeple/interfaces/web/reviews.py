@@ -30,6 +30,7 @@ from typing import Any
 
 from meeple.core.errors import MeepleError
 from meeple.core.processes import die_with_parent
+from meeple.core.text import one_line
 from meeple.core.words import counted
 from meeple.interfaces.web.limits import ServerLimits
 from meeple.interfaces.web.live import ServerError
@@ -193,7 +194,7 @@ class Reviews:
             self._fail(key, ServerError(f"the review failed: {exc!r}", 500, "review_failed"))
 
     def _fail(self, key: str, error: ServerError) -> None:
-        log.warning("a review refused (%s): %s", error.code, str(error)[:200])
+        log.warning("a review refused (%s): %s", error.code, one_line(str(error))[:200])
         self._failed[key] = error
         while len(self._failed) > FAILURES_KEPT:
             self._failed.popitem(last=False)
