@@ -282,16 +282,19 @@ def create_app(
     @app.post(
         "/api/matches/{match_id}/join", summary="Take a seat (with its token, or an open one)"
     )
-    async def join(match_id: str, request: JoinRequest) -> dict[str, Any]:
+    async def join(match_id: str, request: JoinRequest, http: Request) -> dict[str, Any]:
+        quotas.check_seat_request(quotas.client(http))
         match = await hub.get(match_id)
         return await hub.join(match, request.token, request.seat, request.name)
 
     @app.post("/api/matches/{match_id}/leave", summary="Give a seat up for someone else")
-    async def leave(match_id: str, request: SeatRequest) -> dict[str, Any]:
+    async def leave(match_id: str, request: SeatRequest, http: Request) -> dict[str, Any]:
+        quotas.check_seat_request(quotas.client(http))
         return await hub.leave(await hub.get(match_id), request.token)
 
     @app.post("/api/matches/{match_id}/resign", summary="Resign a seat")
-    async def resign(match_id: str, request: SeatRequest) -> dict[str, Any]:
+    async def resign(match_id: str, request: SeatRequest, http: Request) -> dict[str, Any]:
+        quotas.check_seat_request(quotas.client(http))
         match = await hub.get(match_id)
         await hub.resign(match, hub.seat_of(match, request.token))
         return match.summary(hub.clock())
@@ -300,7 +303,8 @@ def create_app(
         "/api/matches/{match_id}/claim",
         summary="Claim from a person who left while the match waits on them",
     )
-    async def claim(match_id: str, request: ClaimRequest) -> dict[str, Any]:
+    async def claim(match_id: str, request: ClaimRequest, http: Request) -> dict[str, Any]:
+        quotas.check_seat_request(quotas.client(http))
         match = await hub.get(match_id)
         await hub.claim(match, hub.seat_of(match, request.token), request.seat)
         return match.summary(hub.clock())
@@ -309,6 +313,7 @@ def create_app(
         "/api/matches/{match_id}/rematch", summary="A new match of the same game, seats rotated"
     )
     async def rematch(match_id: str, request: SeatRequest, http: Request) -> dict[str, Any]:
+        quotas.check_seat_request(quotas.client(http))
         match = await hub.get(match_id)
         seat = hub.seat_of(match, request.token)
         async with quotas.creating(quotas.client(http), hub.unfinished) as made:
@@ -318,7 +323,8 @@ def create_app(
         return rematched
 
     @app.post("/api/matches/{match_id}/rematch/decline", summary="Decline the rematch offered")
-    async def decline_rematch(match_id: str, request: SeatRequest) -> dict[str, Any]:
+    async def decline_rematch(match_id: str, request: SeatRequest, http: Request) -> dict[str, Any]:
+        quotas.check_seat_request(quotas.client(http))
         match = await hub.get(match_id)
         return await hub.decline_rematch(match, hub.seat_of(match, request.token))
 
