@@ -117,6 +117,28 @@ def test_a_body_that_is_not_json_is_refused_as_bad_json(server):
         assert reply.json()["error"].startswith("the body is not JSON: Expecting"), reply.text
 
 
+def test_a_rest_body_is_read_as_every_json_from_outside_is(server):
+    """docs/security.md: a key given twice, or nesting deeper than Python follows, is
+    refused in words by the one reader. FastAPI's own json.loads kept the last of two keys
+    (a match of the second game asked for was made) and called deep nesting "a number has
+    too many digits?"."""
+    bodies = {
+        b'{"game": "edges", "game": "erd"}': "the key 'game' is given twice in one object",
+        b'{"game": "edges", "options": {"board": "3x3", "board": "9x9"}}': "'board' is given twice",
+        b'{"game": "edges", "options": ' + b"[" * 5000 + b"]" * 5000 + b"}": "nested too deeply",
+    }
+    for body, why in bodies.items():
+        reply = httpx.post(
+            f"{server.url}/api/matches",
+            content=body,
+            headers={"content-type": "application/json"},
+        )
+        assert reply.status_code == 400, reply.text
+        assert reply.json()["code"] == "bad_json", reply.text
+        assert reply.json()["error"].startswith("the body is "), reply.text
+        assert why in reply.json()["error"], reply.text
+
+
 def test_tokens_are_secret_long_and_stored_only_as_hashes(server):
     created = create(server, game="erd", seats=["human", "human"])
     tokens = [s["token"] for s in created["seats"]]
@@ -355,6 +377,28 @@ def test_the_first_message_must_be_hello_and_a_wrong_token_is_refused(server):
     asyncio.run(go())
 
 
+def test_a_move_after_the_end_is_refused_as_the_match_over(server):
+    """docs/api.md: a match that is over is ``conflict`` (409), as a resignation after the
+    end is; a move after a resignation was ``bad_request``, "the match is over", not saying
+    what is left to do."""
+
+    async def go() -> None:
+        created = create(server, game="edges", options={"first": 0}, seats=["human", "human"])
+        a, b = await seated(server, created)
+        legal = a.state["legal"][0]["text"]
+        await b.send({"type": "resign"})
+        await a.wait_for(lambda: a.state["status"] == "finished")
+        await a.send({"type": "move", "seq": a.state["seq"], "action": legal})
+        await a.wait_for(lambda: a.errors)
+        refused = next(m for m in a.messages if m["type"] == "error")
+        assert refused["code"] == "conflict", refused
+        assert "rematch" in refused["message"], refused
+        for c in (a, b):
+            await c.close()
+
+    asyncio.run(go())
+
+
 def test_spectators_watch_but_cannot_play_and_presence_is_shown(server):
     async def go() -> None:
         created = create(server, game="edges", options={"first": 0}, seats=["human", "human"])
@@ -364,6 +408,10 @@ def test_spectators_watch_but_cannot_play_and_presence_is_shown(server):
         await watcher.send({"type": "move", "seq": 0, "action": "L h0,0"})
         await watcher.wait_for(lambda: watcher.errors)
         assert "spectators" in watcher.errors[0]
+        # docs/api.md's code for a spectator who acts, a move as a resignation (the move's
+        # was bad_request, the resignation's spectator).
+        refused = [m for m in watcher.messages if m["type"] == "error"]
+        assert refused[0]["code"] == "spectator", refused
 
         def connected(client: Client) -> list[bool]:
             last = [m for m in client.messages if m["type"] in ("state", "presence")][-1]

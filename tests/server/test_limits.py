@@ -24,6 +24,9 @@ def test_every_level_of_every_game_is_within_the_default_limits(game):
         ("mcts:seconds=86400", "seconds=86400 is over this server's limit of 5"),
         ("mcts:iterations=1000000000000", "--max-agent-iterations"),
         ("uct:iterations=30000,nodes=100000000", "--max-agent-nodes"),
+        # A cap is written as docs/security.md writes it (it read "1e+06", and "100000").
+        ("uct:nodes=1e7", "limit of 1,000,000 (meeple serve --max-agent-nodes); ask for 1,000,000"),
+        ("mcts:iterations=100001", "limit of 100,000 (meeple"),
         ("flat:worlds=1000000", "--max-agent-worlds"),
         ("flat:min_worlds=5000", "--max-agent-worlds"),
         ("flat:seconds=inf", "--max-agent-seconds"),

@@ -153,3 +153,29 @@ def test_the_reviews_table_keeps_and_replaces_a_review(db_url):
         assert ReviewStore(matches.engine).get(key) is not None  # the table is there once
     finally:
         matches.close()
+
+
+def test_one_address_never_takes_the_last_place_for_a_review(server_factory, tmp_path):
+    """docs/security.md: an address computing a review never takes the last free place,
+    which is kept for an address computing none. Without it one address, reviewing the
+    agents-only matches it makes, held every place, and every other reader was refused."""
+    server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 0, "--max-reviews", "2")
+    first, second, third = (_finished(server.url) for _ in range(3))
+    other = httpx.Client(
+        base_url=server.url,
+        timeout=10,
+        transport=httpx.HTTPTransport(local_address="127.0.0.2"),
+    )
+    started = other.get(f"/api/matches/{first}/review")
+    assert started.status_code == 202, started.text
+    kept = other.get(f"/api/matches/{second}/review")
+    assert kept.status_code == 503, kept.text
+    assert kept.json()["code"] == "busy" and int(kept.headers["retry-after"]) > 0
+    assert "kept for" in kept.json()["error"], kept.text
+    # The same review asked again is answered as computing, not refused.
+    assert other.get(f"/api/matches/{first}/review").status_code == 202
+    # Another address takes the last place.
+    mine = httpx.get(f"{server.url}/api/matches/{third}/review", timeout=10)
+    assert mine.status_code == 202, mine.text
+    for match in (first, third):
+        assert _wait(server.url, f"/api/matches/{match}/review").status_code == 200

@@ -63,3 +63,19 @@ def test_designer_text_is_escaped_not_passed_through():
 
     html = _renderer().render("A <script>alert(1)</script> [x](javascript:alert(1))\n")
     assert "<script>" not in html and "&lt;script&gt;" in html and 'href="javascript' not in html
+
+
+@pytest.mark.parametrize("path", ["/api/games/edges/rules", "/api/games/edges/cards"])
+def test_options_past_the_servers_limit_are_refused_as_a_matchs_are(server, path):
+    """docs/security.md's ``--max-options-bytes`` (1,024 by default) bounds the options of a
+    rules or cards request as a match's: these took 4,000 characters whatever the flag,
+    refused as a bad request naming no flag."""
+    options = json.dumps({"board": "3x3", "pad": "x" * 1100})
+    reply = get(server, path, options=options)
+    assert reply.status_code == 413, reply.text
+    assert reply.json()["code"] == "too_large"
+    assert "at most 1,024 (meeple serve --max-options-bytes)" in reply.json()["error"]
+    match = httpx.post(
+        f"{server.url}/api/matches", json={"game": "edges", "options": json.loads(options)}
+    )
+    assert match.status_code == 413 and match.json()["error"] == reply.json()["error"]

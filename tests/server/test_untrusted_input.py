@@ -149,7 +149,7 @@ def test_a_message_must_carry_json_types(server, message, says):
 
 # -- every refusal is {"error", "code"}, and never a traceback in the log ----------------------
 HUGE = "9" * 5_000  # past Python's 4,300-digit limit on reading an int
-DEEP = quote("[" * 3_000)  # past Python's recursion limit on reading nested JSON
+DEEP = quote("[" * 1_020)  # past Python's recursion limit on reading nested JSON, in 1,024 bytes
 # A record that starts from a position whose turn has too many digits to read.
 HUGE_START = json.dumps(
     {"game": "edges", "seed": 1, "moves": [], "options": {"board": "2x2"},
@@ -172,6 +172,7 @@ HUGE_START = json.dumps(
         ("POST", "/api/replay", '{"game": "edges", "seed": 1}', 400, "bad_record"),
         ("POST", "/api/replay", HUGE_START, 400, "bad_record"),
         ("GET", f"/api/games/erd/rules?options={DEEP}", None, 400, "bad_request"),
+        ("GET", f"/api/games/erd/rules?options={quote('[' * 3_000)}", None, 413, "too_large"),
     ],
 )
 def test_every_rest_refusal_is_an_error_with_a_code(server, method, path, body, status, code):
@@ -192,6 +193,31 @@ def test_a_refusal_s_log_line_is_bounded_whatever_the_client_sends(server):
         assert reply.status_code in (400, 404), reply.text
     written = _log(server)[before:].splitlines()
     assert len(written) == 3 and all(len(line) < 600 for line in written), written
+
+
+def test_a_refusal_s_log_line_shows_the_client_s_control_characters_escaped(server):
+    """docs/security.md: text from outside cannot write into an operator's terminal. A
+    path, a field's name or a socket message's written as the client sent them put ESC [2J
+    (clear the screen) and backspaces (rub out the line's start) into the log as they were."""
+    escape = "\x1b[2J\x08\x08"
+    before = len(_log(server))
+    assert httpx.get(f"{server.url}/api/matches/x%1b%5b2J%08%08").status_code == 404
+    reply = httpx.post(f"{server.url}/api/matches", json={"game": "edges", escape: 1})
+    assert reply.status_code == 422, reply.text
+    created = httpx.post(f"{server.url}/api/matches", json={"game": "edges"}).json()
+
+    async def go() -> None:
+        async with websockets.connect(_ws_url(server, created["match"])) as ws:
+            await ws.send(json.dumps({"type": "hello"}))
+            await ws.send(json.dumps({"type": "ping", escape: 1}))
+            while json.loads(await ws.recv())["type"] != "error":
+                pass
+
+    asyncio.run(go())
+    written = _log(server)[before:]
+    assert "\x1b" not in written and "\x08" not in written, written
+    refused = [line for line in written.splitlines() if "refused" in line]
+    assert len(refused) == 3 and all("\\x1b[2J\\x08\\x08" in line for line in refused)
 
 
 def test_a_query_parameter_a_route_does_not_take_is_refused_not_ignored(server):

@@ -81,6 +81,12 @@ def visible(text: str) -> str:
     )
 
 
+def one_line(text: str) -> str:
+    """:func:`visible`, line breaks escaped too: text from outside quoted in one line of a
+    log, which an operator may read in a terminal."""
+    return visible(text).replace("\n", "\\n")
+
+
 def _escape(char: str) -> str:
     code = ord(char)
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"

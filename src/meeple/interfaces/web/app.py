@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+import json
+from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -19,6 +20,7 @@ from typing import Annotated, Any, Literal
 from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from fastapi.routing import APIRoute
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect
@@ -26,6 +28,7 @@ from starlette.requests import ClientDisconnect
 from meeple.agents import available_agents
 from meeple.core.about import meeple_version
 from meeple.core.errors import MeepleError
+from meeple.core.files import Unreadable, parse_json
 from meeple.core.game import Game, shorten
 from meeple.core.registry import make
 from meeple.interfaces.web.content_sets import ContentSets
@@ -138,6 +141,8 @@ def create_app(
         lifespan=lifespan,
         dependencies=[Depends(declared_query_only)],
     )
+    # Before any route is declared: each reads its JSON body through core/files.py.
+    app.router.route_class = _OneReaderRoute
     app.state.hub = hub
     app.state.reviews = reviews
     # Bodies are counted as they arrive: a client cannot make the server hold more than
@@ -163,8 +168,10 @@ def create_app(
         # as a body json.loads cannot read for its digits, and as a socket's text.
         syntax = [e for e in exc.errors() if e.get("type") == "json_invalid"]
         if syntax:
+            # The reader's words (Unreadable) follow "is": "not JSON: Expecting value ...",
+            # "nested too deeply to be read", "not readable: the key 'x' is given twice ...".
             why = str((syntax[0].get("ctx") or {}).get("error", "")).strip()
-            message = "the body is not JSON" + (f": {why}" if why else "")
+            message = f"the body is {why or 'not JSON'}"
             return refused(request, shorten(message, 200), "bad_json", 400)
         return refused(request, validation_text(exc), "invalid_request", 422)
 
@@ -211,7 +218,9 @@ def create_app(
         # Views name cards by id; a drawing needs what each one shows (Game.card_list), and
         # a match's options choose its cards (a content set, Erosion's legend cards).
         return await asyncio.to_thread(
-            lambda: game_from_query(game, options, hub.content, "the cards request").card_list()
+            lambda: game_from_query(
+                game, options, hub.content, "the cards request", hub.limits
+            ).card_list()
         )
 
     @app.get("/api/games/{game}/rules", summary="How to play, for the options given (JSON)")
@@ -223,7 +232,9 @@ def create_app(
     ) -> dict[str, Any]:
         # Rules for players (Game.player_rules), as Markdown and as HTML made here.
         return await asyncio.to_thread(
-            lambda: rules_reply(game_from_query(game, options, hub.content, "the rules request"))
+            lambda: rules_reply(
+                game_from_query(game, options, hub.content, "the rules request", hub.limits)
+            )
         )
 
     @app.post("/api/matches", summary="Create a match; returns a secret token per person's seat")
@@ -271,16 +282,19 @@ def create_app(
     @app.post(
         "/api/matches/{match_id}/join", summary="Take a seat (with its token, or an open one)"
     )
-    async def join(match_id: str, request: JoinRequest) -> dict[str, Any]:
+    async def join(match_id: str, request: JoinRequest, http: Request) -> dict[str, Any]:
+        quotas.check_seat_request(quotas.client(http))
         match = await hub.get(match_id)
         return await hub.join(match, request.token, request.seat, request.name)
 
     @app.post("/api/matches/{match_id}/leave", summary="Give a seat up for someone else")
-    async def leave(match_id: str, request: SeatRequest) -> dict[str, Any]:
+    async def leave(match_id: str, request: SeatRequest, http: Request) -> dict[str, Any]:
+        quotas.check_seat_request(quotas.client(http))
         return await hub.leave(await hub.get(match_id), request.token)
 
     @app.post("/api/matches/{match_id}/resign", summary="Resign a seat")
-    async def resign(match_id: str, request: SeatRequest) -> dict[str, Any]:
+    async def resign(match_id: str, request: SeatRequest, http: Request) -> dict[str, Any]:
+        quotas.check_seat_request(quotas.client(http))
         match = await hub.get(match_id)
         await hub.resign(match, hub.seat_of(match, request.token))
         return match.summary(hub.clock())
@@ -289,7 +303,8 @@ def create_app(
         "/api/matches/{match_id}/claim",
         summary="Claim from a person who left while the match waits on them",
     )
-    async def claim(match_id: str, request: ClaimRequest) -> dict[str, Any]:
+    async def claim(match_id: str, request: ClaimRequest, http: Request) -> dict[str, Any]:
+        quotas.check_seat_request(quotas.client(http))
         match = await hub.get(match_id)
         await hub.claim(match, hub.seat_of(match, request.token), request.seat)
         return match.summary(hub.clock())
@@ -298,6 +313,7 @@ def create_app(
         "/api/matches/{match_id}/rematch", summary="A new match of the same game, seats rotated"
     )
     async def rematch(match_id: str, request: SeatRequest, http: Request) -> dict[str, Any]:
+        quotas.check_seat_request(quotas.client(http))
         match = await hub.get(match_id)
         seat = hub.seat_of(match, request.token)
         async with quotas.creating(quotas.client(http), hub.unfinished) as made:
@@ -307,7 +323,8 @@ def create_app(
         return rematched
 
     @app.post("/api/matches/{match_id}/rematch/decline", summary="Decline the rematch offered")
-    async def decline_rematch(match_id: str, request: SeatRequest) -> dict[str, Any]:
+    async def decline_rematch(match_id: str, request: SeatRequest, http: Request) -> dict[str, Any]:
+        quotas.check_seat_request(quotas.client(http))
         match = await hub.get(match_id)
         return await hub.decline_rematch(match, hub.seat_of(match, request.token))
 
@@ -335,6 +352,7 @@ def create_app(
     )
     async def match_review(
         match_id: str,
+        http: Request,
         start: Annotated[
             bool,
             Query(
@@ -353,7 +371,7 @@ def create_app(
         stored = match.stored
         options = hub.content.resolve(stored.game, stored.options)
         job = _review_job(match.game, options, stored.seed, list(stored.moves), hub)
-        return _review_reply(await reviews.answer(job, start))
+        return _review_reply(await reviews.answer(job, start, quotas.client(http)))
 
     @app.post(
         "/api/replay/review",
@@ -380,7 +398,7 @@ def create_app(
         body = await _read_limited(request, MAX_RECORD_BYTES)
         name, options, seed, moves = await check_upload("review_upload", body)
         job = _review_job(make(name, **options), options, seed, moves, hub)
-        return _review_reply(await reviews.answer(job, start))
+        return _review_reply(await reviews.answer(job, start, quotas.client(request)))
 
     @app.get(
         "/api/replay/review/{key}",
@@ -426,6 +444,36 @@ def create_app(
     if (STATIC / "index.html").exists():
         mount_pages(app, STATIC)
     return app
+
+
+class _OneReaderRequest(Request):
+    """A request whose JSON body is read as all JSON from outside is (``parse_json``): a key
+    given twice or nesting too deep is refused in words. FastAPI's json.loads kept the last
+    of two keys, and called deep nesting a number with too many digits."""
+
+    async def json(self) -> Any:
+        if not hasattr(self, "_json"):
+            body = await self.body()
+            try:
+                self._json = parse_json(body.decode("utf-8"))
+            except UnicodeDecodeError as exc:
+                raise json.JSONDecodeError(f"not UTF-8 text (byte {exc.start})", "", 0) from None
+            except Unreadable as exc:
+                # FastAPI answers a JSONDecodeError as json_invalid, its msg kept: bad_body.
+                raise json.JSONDecodeError(str(exc), "", 0) from None
+        return self._json
+
+
+class _OneReaderRoute(APIRoute):
+    """An API route whose handler is given an :class:`_OneReaderRequest`."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def one_reader(request: Request) -> Response:
+            return await handler(_OneReaderRequest(request.scope, request.receive))
+
+        return one_reader
 
 
 class _StopReading:

@@ -559,14 +559,14 @@ class Hub(Referee):
         stored, before anyone is sent the new state. Raises MeepleError, changing nothing."""
         seat = conn.seat
         if seat is None:
-            raise ServerError("spectators watch; a seat's token is needed to play")
+            raise ServerError(
+                "spectators watch; a seat's token is needed to play", 403, "spectator"
+            )
         async with match.lock:
+            if match.stored.status == "finished":
+                raise ServerError("the match is over; ask for a rematch or start a new one", 409)
             if match.stored.status != "playing":
-                raise ServerError(
-                    "the match is over"
-                    if match.stored.status == "finished"
-                    else "the match starts when every seat is taken"
-                )
+                raise ServerError("the match starts when every seat is taken")
             # Others' submissions to the same simultaneous decision change nothing this seat
             # may choose, so a move chosen since the decision began still stands.
             if not match.decision_base <= seq <= match.seq:

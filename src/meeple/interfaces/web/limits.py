@@ -219,9 +219,10 @@ class ServerLimits(BaseModel):
             number = _number(value)
             cap = getattr(self, limit)
             if number is not None and number > cap:
+                shown = f"{cap:,}" if isinstance(cap, int) else f"{cap:g}"
                 raise ServerError(
-                    f"agent {spec!r}: {key}={value} is over this server's limit of {cap:g} "
-                    f"(meeple serve --{limit.replace('_', '-')}); ask for {cap:g} or less"
+                    f"agent {spec!r}: {key}={value} is over this server's limit of {shown} "
+                    f"(meeple serve --{limit.replace('_', '-')}); ask for {shown} or less"
                 )
 
 

@@ -127,14 +127,8 @@ class Lobby:
         secret token of each person's seat the creator is handed. ``owner``: the address
         that asked, whose share of the agent workers its agents use."""
         # Refused before the game would read (or say anything about) a server's file.
-        size = len(json.dumps(request.options).encode())
-        if size > self.limits.max_options_bytes:
-            # Options are stored and sent with every state: a client may not inflate them.
-            raise ServerError(
-                f"options take {size:,} bytes as JSON; this server takes at "
-                f"most {self.limits.max_options_bytes:,} (meeple serve --max-options-bytes)",
-                413,
-            )
+        # Options are stored and sent with every state: a client may not inflate them.
+        check_options_size(len(json.dumps(request.options).encode()), self.limits)
         # A set's name (set:<name>) is the only way a match reads data other than the
         # shipped: the operator installed it; the path stays inside the server.
         plain, sets = self.content.check(
@@ -431,3 +425,14 @@ def rematch_request(
         move_seconds=stored.move_seconds,
     )
     return request, order
+
+
+def check_options_size(size: int, limits: ServerLimits) -> None:
+    """Refuse (413 ``too_large``) options that take ``size`` bytes as JSON, past the
+    operator's ``--max-options-bytes``: a match's, or a rules or cards request's."""
+    if size > limits.max_options_bytes:
+        raise ServerError(
+            f"options take {size:,} bytes as JSON; this server takes at "
+            f"most {limits.max_options_bytes:,} (meeple serve --max-options-bytes)",
+            413,
+        )

@@ -181,6 +181,13 @@ class ClientQuotas:
         of its log (one it refuses)."""
         self._hit(self._message_rate, "message", client, "WebSocket messages")
 
+    def check_seat_request(self, client: str) -> None:
+        """Before a REST request that changes a match for a seat (join, leave, resign,
+        claim, a rematch's offer or answer): counted against the same rate as a socket's
+        messages, since each, as a move, is a write to the database and a state sent to
+        every connection of the match."""
+        self._hit(self._message_rate, "message", client, "seat requests and WebSocket messages")
+
     # -- sockets ----------------------------------------------------------------------------
     def open_socket(self, client: str) -> None:
         """A client opens a WebSocket: refused past its own limit, or past the server's

@@ -17,6 +17,7 @@ from starlette.requests import HTTPConnection, Request
 
 from meeple.core.errors import GamePackageError, MeepleError
 from meeple.core.game import shorten
+from meeple.core.text import one_line
 from meeple.interfaces.web.live import ServerError, error_code, public_message
 from meeple.store.db import StorageUnavailable
 
@@ -53,9 +54,16 @@ def refused(
     is told what was wrong."""
     # A path is the client's to write (up to the HTTP parser's limit): the log line is
     # bounded whatever the client sends, as the message is.
-    path = shorten(request.url.path, 200)
+    # Both may quote what the client wrote (a field's name): its control characters are
+    # escaped, so that a line cannot clear or rewrite the terminal an operator reads it in.
+    path = shorten(one_line(request.url.path), 200)
     log.warning(
-        "%s %s from %s refused (%s): %s", request.method, path, who(request), code, message[:200]
+        "%s %s from %s refused (%s): %s",
+        request.method,
+        path,
+        who(request),
+        code,
+        one_line(message)[:200],
     )
     return JSONResponse({"error": message, "code": code}, status_code=status, headers=headers)
 

@@ -30,6 +30,7 @@ from typing import Any
 
 from meeple.core.errors import MeepleError
 from meeple.core.processes import die_with_parent
+from meeple.core.text import one_line
 from meeple.core.words import counted
 from meeple.interfaces.web.limits import ServerLimits
 from meeple.interfaces.web.live import ServerError
@@ -114,15 +115,21 @@ class Reviews:
         self.store = store
         self.limits = limits
         self._running: dict[str, asyncio.Task[None]] = {}
+        self._owners: dict[str, str | None] = {}
+        """Key of a review being computed -> the address that started it."""
         self._processes: set[Any] = set()
         self._failed: OrderedDict[str, ServerError] = OrderedDict()
         self._closed = False
 
-    async def answer(self, job: ReviewJob, start: bool = True) -> dict[str, Any]:
+    async def answer(
+        self, job: ReviewJob, start: bool = True, client: str | None = None
+    ) -> dict[str, Any]:
         """The stored review of ``job``, or ``{"status": "computing"}`` once it is started
         (or already running), or (with ``start`` false) ``{"status": "not_reviewed"}`` if it
         is neither stored nor being computed; ServerError if it failed or the server is
-        busy."""
+        busy. ``client`` (the asking address) computing one review already never takes
+        the last free place: it is kept for an address computing none, as an agent
+        worker is (pool.py)."""
         key = job.key
         found = await self.lookup(key)
         if found is not None:
@@ -141,10 +148,24 @@ class Reviews:
                 "busy",
                 retry_after=BUSY_RETRY_SECONDS,
             )
+        holding = sum(owner == client for owner in self._owners.values())
+        if client is not None and holding and len(self._running) + 1 >= self.limits.max_reviews:
+            raise ServerError(
+                f"your address is computing {counted(holding, 'review')}; the last place is "
+                f"kept for others; try again in {BUSY_RETRY_SECONDS} s",
+                503,
+                "busy",
+                retry_after=BUSY_RETRY_SECONDS,
+            )
         task = asyncio.get_running_loop().create_task(self._compute(key, job))
         self._running[key] = task
-        task.add_done_callback(lambda _t: self._running.pop(key, None))
+        self._owners[key] = client
+        task.add_done_callback(lambda _t: self._done(key))
         return {"status": "computing", "key": key}
+
+    def _done(self, key: str) -> None:
+        self._running.pop(key, None)
+        self._owners.pop(key, None)
 
     async def lookup(self, key: str) -> dict[str, Any] | None:
         """The review stored under ``key``; ``{"status": "computing"}`` while it is being
@@ -173,7 +194,7 @@ class Reviews:
             self._fail(key, ServerError(f"the review failed: {exc!r}", 500, "review_failed"))
 
     def _fail(self, key: str, error: ServerError) -> None:
-        log.warning("a review refused (%s): %s", error.code, str(error)[:200])
+        log.warning("a review refused (%s): %s", error.code, one_line(str(error))[:200])
         self._failed[key] = error
         while len(self._failed) > FAILURES_KEPT:
             self._failed.popitem(last=False)

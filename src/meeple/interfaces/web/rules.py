@@ -14,12 +14,9 @@ from meeple.core.files import Unreadable, parse_json
 from meeple.core.game import Game
 from meeple.core.registry import make
 from meeple.interfaces.web.content_sets import ContentSets
+from meeple.interfaces.web.limits import ServerLimits
 from meeple.interfaces.web.live import ServerError
-from meeple.interfaces.web.lobby import ONLINE_CONTENT
-
-MAX_OPTIONS_TEXT = 4000
-"""The longest ``options`` query a rules request may carry (every game's options fit in a
-few hundred characters)."""
+from meeple.interfaces.web.lobby import ONLINE_CONTENT, check_options_size
 
 
 @lru_cache(maxsize=1)
@@ -40,7 +37,7 @@ def rules_reply(game: Game[Any, Any, Any]) -> dict[str, Any]:
 
 
 def game_from_query(
-    name: str, options: str | None, content: ContentSets, source: str
+    name: str, options: str | None, content: ContentSets, source: str, limits: ServerLimits
 ) -> Game[Any, Any, Any]:
     """The game ``name`` with the options of a query's JSON object (none: the defaults),
     an installed content set named as a match names it (``"set:<name>"``) read from its
@@ -51,8 +48,9 @@ def game_from_query(
     message."""
     chosen: dict[str, Any] = {}
     if options is not None and options.strip():
-        if len(options) > MAX_OPTIONS_TEXT:
-            raise ServerError(f"options: at most {MAX_OPTIONS_TEXT} characters")
+        # As a match's options are (a match's fit: its page asks for its rules), counted
+        # before they are read: written compactly they are no longer than this text.
+        check_options_size(len(options.encode()), limits)
         try:
             chosen = parse_json(options)
         except Unreadable as exc:

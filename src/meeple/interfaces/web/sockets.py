@@ -16,6 +16,7 @@ from pydantic import ValidationError
 
 from meeple.core.errors import MeepleError
 from meeple.core.files import Unreadable, parse_json
+from meeple.core.text import one_line
 from meeple.interfaces.web.hub import Hub
 from meeple.interfaces.web.live import (
     Connection,
@@ -164,7 +165,10 @@ async def _serve_hello(
                 break
             if isinstance(message, _BadMessage):
                 log.warning(
-                    "match %s: a message from %s refused: %s", match.id, who(websocket), message
+                    "match %s: a message from %s refused: %s",
+                    match.id,
+                    who(websocket),
+                    one_line(str(message))[:200],
                 )
                 conn.send(_error(str(message), code=message.code))
                 continue
@@ -261,7 +265,11 @@ async def _refuse(
     code: one warning line in the log, naming the match where there is one."""
     where = f"socket on {match_id}" if match_id else "a connection"
     log.warning(
-        "%s from %s refused (%s): %s", where, who(websocket), error["code"], error["message"][:200]
+        "%s from %s refused (%s): %s",
+        where,
+        who(websocket),
+        error["code"],
+        one_line(error["message"])[:200],
     )
     with contextlib.suppress(Exception):
         await websocket.send_json(error)
