@@ -126,8 +126,10 @@ def test_with_three_seats_the_computer_takes_the_absent_seat_and_the_match_goes_
         assert reply.status_code == 200, reply.text
         seat = reply.json()["seats"][gone]
         assert seat["kind"] == "agent" and seat["abandoned"] and seat["resigned"]
-        # the computer plays the seat: the match moves on past it
-        await clients[claimant].wait_for(lambda: clients[claimant].state["seq"] > 0)
+        # the computer plays the seat: the match moves on past it. Its first move on this
+        # server starts an agent worker (a process importing meeple and loading the game's
+        # compiled kernels): on a loaded machine that took past the usual 30 s.
+        await clients[claimant].wait_for(lambda: clients[claimant].state["seq"] > 0, timeout=120)
         assert _summary(quick, match)["status"] == "playing"
         for c in clients:
             await c.close()
