@@ -388,12 +388,21 @@ def test_a_person_who_resigned_a_three_seat_match_watches_the_computer_play_thei
     context = chromium.new_context(viewport={"width": 390, "height": 844})
     page, frames = _open(context, server, created)
     watch(page)
+    # Bob, in a browser of his own, is told once as it happens (the seat list alone changed).
+    bob, _ = _open(
+        chromium.new_context(viewport={"width": 1280, "height": 800}), server, created, 1
+    )
+    watch(bob)
     assert page.inner_text("#turn") == "Your move"
     page.click("#resign")
     page.click("#resign")
     page.wait_for_function(
         "document.querySelector('#seats .seat-0').textContent.includes('resigned')"
     )
+    bob.wait_for_function(
+        "document.querySelector('#toasts').textContent.includes('resigned: the computer plays')"
+    )
+    assert bob.locator("#toasts").inner_text().count("Alps") == 1
     # Not "Your move": the seat is the computer's now, and the page says so.
     turn = page.inner_text("#turn")
     assert turn.startswith("You resigned:") and "the computer" in turn, turn

@@ -182,6 +182,7 @@ function receive(message) {
       if (msg && message.log.some((e) => e.timeout && e.seat === message.seat && e.n > msg.seq)) {
         toast("time ran out: the computer chose for you", "error");
       }
+      tellGivenUp(before.msg, message);
       msg = message;
       // Over: nothing left to resume (the page keeps its token for the rematch).
       if (message.status === "finished") forgetSeat(matchId);
@@ -192,6 +193,7 @@ function receive(message) {
       break;
     case "presence":
       if (msg) {
+        tellGivenUp(msg, { ...msg, seats: message.seats });
         msg.seats = message.seats;
         seatsAt = performance.now();
         drawSide();
@@ -239,6 +241,25 @@ function news(was, wasLog) {
   if (msg.status === "finished" && was.status !== "finished") parts.push(endWords(msg));
   else if (msg.legal.length && (!was.legal.length || was.decision !== msg.decision)) parts.push(turnText());
   return parts;
+}
+
+let givenUpTold = null; // the seats given up that the page knows of, each told once
+
+/** In a match of three or more a person may resign, or be claimed from, while the others
+ * play on: the others are told once, as it happens (the seat list alone changed, without a
+ * word). Seats given up before the page opened are not news. */
+function tellGivenUp(was, now) {
+  const given = now.seats.flatMap((s, seat) => (s && s.resigned ? [seat] : []));
+  if (givenUpTold === null) {
+    givenUpTold = new Set(given);
+    return;
+  }
+  for (const seat of given.filter((s) => !givenUpTold.has(s))) {
+    givenUpTold.add(seat);
+    if (seat === now.seat || now.status !== "playing") continue;
+    const how = now.seats[seat].abandoned ? "left the match" : "resigned";
+    toast(`${seatLabel(was || now, seat)} ${how}: the computer plays their seat.`, "info");
+  }
 }
 
 // The seat that asks for the rematch hears of it twice (the reply, and the server's message
