@@ -113,6 +113,16 @@ class Server:
         assert reply.status_code == 200, reply.text
         return reply.json()
 
+    def join(self, created: dict[str, Any], seat: int) -> None:
+        """Take ``seat`` of a match ``create`` made, with its token (a person whose page is
+        not open: the match waits for no one to join)."""
+        reply = httpx.post(
+            f"{self.url}/api/matches/{created['match']}/join",
+            json={"token": created["seats"][seat]["token"]},
+            timeout=30,
+        )
+        assert reply.status_code == 200, reply.text
+
     def get(self, path: str) -> Any:
         """GET an API path; its JSON."""
         reply = httpx.get(f"{self.url}{path}", timeout=30)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 
-import httpx
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
@@ -68,9 +67,9 @@ def test_squad_combat_with_a_seat_that_has_passed_has_no_serious_violation(serve
     """The "passed" chip on a seat that passed its action phase (white on grey failed
     contrast, 3.9:1), seen while the other seat still acts."""
     created = server.create("squad-combat", {"first": 0}, ["human", "human"])
-    red, blue = (seat["token"] for seat in created["seats"])
+    red = created["seats"][0]["token"]
     match = created["match"]
-    httpx.post(f"{server.url}/api/matches/{match}/join", json={"token": blue}).raise_for_status()
+    server.join(created, 1)
     context = chromium.new_context(viewport={"width": size[0], "height": size[1]})
     page = context.new_page()
     page.goto(f"{server.url}/play/{match}#token={red}")

@@ -254,8 +254,7 @@ def test_erds_piles_being_built_outlive_a_reload_until_sent_or_overtaken(
     tab, and gone once sent."""
     created = server.create("erd", {}, ["human", "human"])
     match, tokens = created["match"], [s["token"] for s in created["seats"]]
-    reply = httpx.post(f"{server.url}/api/matches/{match}/join", json={"token": tokens[1]})
-    assert reply.status_code == 200, reply.text
+    server.join(created, 1)
     context = chromium.new_context(viewport={"width": 1280, "height": 800})
     page = watch(context.new_page())
     url = f"{server.url}/play/{match}#token={tokens[0]}"
@@ -317,8 +316,7 @@ def test_a_move_overtaken_by_the_other_seat_says_so_in_a_player_s_words(
         "triangle-clock", {"memorise_seconds": 60, "choice_seconds": 0}, ["human", "human"]
     )
     match, tokens = created["match"], [s["token"] for s in created["seats"]]
-    reply = httpx.post(f"{server.url}/api/matches/{match}/join", json={"token": tokens[1]})
-    assert reply.status_code == 200, reply.text
+    server.join(created, 1)
     context = chromium.new_context(viewport={"width": 1280, "height": 800})
     held: list[str] = []
     relays: list[Any] = []
@@ -380,11 +378,7 @@ def test_a_person_who_resigned_a_three_seat_match_watches_the_computer_play_thei
 ):
     # Ann starts; once she resigns, the computer plays her seat and the others play on.
     created = server.create("erosion", {"players": 3, "first": 0}, ["human", "human", "random"])
-    httpx.post(
-        f"{server.url}/api/matches/{created['match']}/join",
-        json={"token": created["seats"][1]["token"]},
-        timeout=30,
-    ).raise_for_status()
+    server.join(created, 1)
     context = chromium.new_context(viewport={"width": 390, "height": 844})
     page, frames = _open(context, server, created)
     watch(page)
@@ -416,11 +410,7 @@ def test_erosion_s_action_bar_names_the_mountain_the_table_waits_for(server, chr
     created = server.create(
         "erosion", {"players": 5, "first": 0}, ["human", "human", *["random"] * 3]
     )
-    httpx.post(
-        f"{server.url}/api/matches/{created['match']}/join",
-        json={"token": created["seats"][0]["token"]},
-        timeout=30,
-    ).raise_for_status()
+    server.join(created, 0)
     context = chromium.new_context(viewport={"width": 390, "height": 844})
     page, _ = _open(context, server, created, seat=1)
     watch(page)
