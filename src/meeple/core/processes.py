@@ -39,10 +39,11 @@ def ctrl_c_deferred() -> Iterator[None]:
     """Hold a Ctrl-C that comes during the block until the block is done, then raise it.
 
     For a database write: a KeyboardInterrupt raised inside the driver, between a statement
-    and its commit, left the write's transaction open on a connection that only the garbage
-    collector closes, so that the command's next write (the one keeping the games finished
-    before Ctrl-C) waited for the database's lock and failed. Signals reach only the main
-    thread; elsewhere, or where another Ctrl-C handler is installed, the block runs as it is.
+    and its commit, leaves the write's transaction open on a connection that only the
+    garbage collector closes, so that the command's next write (the one keeping the games
+    finished before Ctrl-C) waits for the database's lock and fails. Signals reach only the
+    main thread; elsewhere, or where another Ctrl-C handler is installed, the block runs as
+    it is.
     """
     if (
         threading.current_thread() is not threading.main_thread()
