@@ -139,6 +139,26 @@ def test_prove_command_answers_and_resumes(run, tmp_path):
     assert clash.exit_code == 2 and "another question" in clash.output
 
 
+def test_a_threshold_past_the_board_is_answered_without_a_search(run, tmp_path):
+    # A square scores at most 2 for either side: on 1x1 the first player's margin is within
+    # [-2, +2], so "+99?" is no and "-2?" yes before any leaf, and no checkpoint is written.
+    args = ("solve", "edges", "--board", "1x1", "--cache-dir", str(tmp_path))
+    high = run(*args, "--prove", "99")
+    said = " ".join(high.output.split())
+    assert high.exit_code == 0, said
+    assert "can the first player reach at least +99?" in said
+    assert ("no: the first player can win by at most 2 on a 1x1 board (at most 2 points a "
+            "square), never by 99; nothing searched, no checkpoint written") in said  # fmt: skip
+    low = " ".join(run(*args, "--prove", "-2").output.split())
+    assert "yes: the first player can lose by at most 2 on a 1x1 board" in low
+    assert "always reaches at least -2" in low
+    survey = run(*args, "--prove", "99", "--survey")
+    assert survey.exit_code == 0 and "never by 99" in " ".join(survey.output.split())
+    assert not list(tmp_path.iterdir())
+    inside = run(*args, "--prove", "2")  # the board's most itself is searched
+    assert inside.exit_code == 0 and "leaves searched" in inside.output
+
+
 def test_a_survey_reads_how_far_a_checkpoint_got_without_searching(tmp_path):
     from meeple.solvers.edges_proof import NullWindowProof, ProofProgress
     from meeple.solvers.edges_solver import SearchStopped

@@ -159,6 +159,60 @@ def test_an_unverified_old_checkpoint_is_refused_with_a_reason(run, tmp_path):
         _proof(old)
 
 
+@pytest.mark.parametrize("text", ["", "\n"])
+def test_an_empty_checkpoint_is_taken_as_a_new_one(run, tmp_path, text):
+    # Zero bytes (touched, or a crash before the header line) hold no answers: nothing to
+    # refuse, and the run writes the header before its first answer.
+    point = tmp_path / "empty.json"
+    point.write_text(text)
+    out = run(*PROVE, "--checkpoint", str(point))
+    said = _said(out)
+    assert out.exit_code == 0, out.output
+    assert f"{point} is empty (no header line, no answers): it is taken as a new checkpoint" in said
+    assert "yes: proved" in said
+    assert json.loads(point.read_text().splitlines()[0])["format"] == "edges-proof/3"
+    again = run(*PROVE, "--checkpoint", str(point))
+    assert again.exit_code == 0 and "not searched in this run" in _said(again)
+    assert "is empty" not in _said(again)
+    # Content that is no checkpoint is still refused.
+    point.write_text("a line of something else\n")
+    bad = run(*PROVE, "--checkpoint", str(point))
+    assert bad.exit_code == 2 and f"{point} is not a proof checkpoint" in _said(bad)
+
+
+def test_an_empty_answer_log_starts_afresh_with_its_header(tmp_path):
+    folder, key = tmp_path, "k" * 32
+    (folder / f"moves-{key}.jsonl").touch()
+    moves = cache.SolvedMoves(folder, key)
+    assert moves.started_empty and not moves.answers
+    moves.add("a", [1, 5])
+    reread = cache.SolvedMoves(folder, key)
+    assert reread.answers == {"a": [1, 5]} and not reread.started_empty and not reread.rejected
+
+
+def test_a_checkpoint_of_another_question_is_refused_in_words(run, tmp_path):
+    point = tmp_path / "p.json"
+    assert run(*PROVE, "--checkpoint", str(point)).exit_code == 0
+    words = "Edges 2x2, pie rule off: can the first player reach at least"
+    threshold = run(*PROVE[:-3], "1", *PROVE[-2:], "--checkpoint", str(point))
+    said = _said(threshold)
+    assert threshold.exit_code == 2, said
+    assert (f'{point} is a proof checkpoint of another question, "{words} +0?" (--split 3), '
+            f'not of "{words} +1?" (--split 3)') in said  # fmt: skip
+    assert "{" not in said  # no raw header
+    split = run(*PROVE[:-1], "2", "--checkpoint", str(point))
+    assert f'"{words} +0?" (--split 3), not of "{words} +0?" (--split 2)' in _said(split)
+    stash = run(*PROVE, "--stash", "2/2/0", "--checkpoint", str(point))
+    said = _said(stash)
+    assert stash.exit_code == 2 and "{" not in said
+    assert (
+        f"{point} is a proof checkpoint of another question, about another position (its "
+        f'board, stash, pie rule or moves played differ), not of "{words} +0?"'
+    ) in said
+    with pytest.raises(cache.OtherQuestion, match=r"threshold 0, not 1"):
+        NullWindowProof(EdgesSolver(meeple.make("edges", board="2x2").board), 1, point, split=3)
+
+
 def _solve(run, folder: Path):
     return run("solve", "edges", "--board", "1x2", "--stash", "1/1/1", "--no-pie",
                "--cache-dir", str(folder))  # fmt: skip

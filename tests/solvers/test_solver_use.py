@@ -160,6 +160,8 @@ def test_a_proof_certificate_is_exported_checked_and_verified(run, tmp_path):
     assert short.exit_code == 1 and "not confirmed" in short.output
     other = run(*SMALL, "--split", "3", "--prove", "1", "--check", "0", "--certificate", str(cert))
     assert other.exit_code == 2 and "another question" in other.output
+    assert "can the first player reach at least +0?" in " ".join(other.output.split())
+    assert "{" not in other.output  # the questions in words, not their headers
     assert run(*SMALL, "--certificate", str(cert)).exit_code == 2  # needs --prove and --check
 
 

@@ -17,6 +17,7 @@ from meeple.core.errors import MeepleError
 from meeple.core.words import counted
 from meeple.games.edges.rules import EdgesState
 from meeple.interfaces.console import console, fail, solver_ready
+from meeple.solvers.cache import OtherQuestion
 
 if TYPE_CHECKING:
     from meeple.solvers.edges_proof import NullWindowProof, ProofProgress
@@ -41,6 +42,8 @@ def prove_threshold(
     """Run (or resume) a null-window proof and say how far it got."""
     from meeple.solvers.edges_solver import EdgesSolver, SearchStopped
 
+    if _past_the_board(state, threshold):
+        return
     solver = EdgesSolver(state.game.board, tt_bits=tt_bits)
     deadline = None if budget is None else time.perf_counter() + budget
     threads = 1 if backend == "ray" else workers or 1
@@ -171,13 +174,70 @@ def _open_proof(
         proof = NullWindowProof(
             solver, seat_threshold, checkpoint, split, question, read_only=read_only, **options
         )
+    except OtherQuestion as exc:
+        raise fail(_other_question(exc, state, threshold, split, sign)) from None
     except MeepleError as exc:
         raise fail(str(exc)) from None
-    console.print(
+    console.print(_question(state, threshold))
+    if proof.started_empty:
+        then = "it has none yet" if read_only else "it is taken as a new checkpoint"
+        console.print(f"[yellow]note:[/] {escape(str(checkpoint))} is empty (no header line, "
+                      f"no answers): {then}", highlight=False)  # fmt: skip
+    return proof, sign
+
+
+def _question(state: EdgesState, threshold: int) -> str:
+    """The question a proof answers, in words: ``Edges 2x2, pie rule on: can the first
+    player reach at least +0?``."""
+    return (
         f"Edges {state.game.board}, pie rule {'on' if state.game.options.pie else 'off'}: "
         f"can the first player reach at least {threshold:+d}?"
     )
-    return proof, sign
+
+
+def _other_question(
+    exc: OtherQuestion, state: EdgesState, threshold: int, split: int, sign: int
+) -> str:
+    """The refusal of a checkpoint or certificate of another question, both questions in
+    words (the file's header holds its position only as a key, so another position is
+    named as such)."""
+    theirs, ours = exc.theirs, exc.ours
+    option = "--certificate" if "certificate" in exc.what else "--checkpoint"
+    this = f'"{_question(state, threshold)}" (--split {split})'
+    for name in ("format", "engine"):
+        if theirs.get(name) != ours[name]:
+            return (f"{exc.path} is a {exc.what} of another {name} ({theirs.get(name)}, not "
+                    f"this meeple's {ours[name]}); give another {option}")  # fmt: skip
+    seat, their_split = theirs.get("threshold"), theirs.get("split")
+    if theirs.get("question") != ours["question"] or type(seat) is not int:
+        return (f"{exc.path} is a {exc.what} of another question, about another position "
+                f"(its board, stash, pie rule or moves played differ), not of {this}; give "
+                f"another {option}")  # fmt: skip
+    # The header holds seat 0's threshold; the same position has the same first player.
+    their_threshold = seat if sign > 0 else 1 - seat
+    return (f'{exc.path} is a {exc.what} of another question, "'
+            f'{_question(state, their_threshold)}" (--split {their_split}), not of {this}; '
+            f"give another {option}, or that question's --prove and --split")  # fmt: skip
+
+
+def _past_the_board(state: EdgesState, threshold: int) -> bool:
+    """Answer, without a search, a threshold past what the board allows either way (a
+    square scores at most 2 for either side): say the question and why, and return True;
+    else False."""
+    most = 2 * state.game.board.num_squares
+    on = f"on a {state.game.board} board (at most 2 points a square)"
+    done = "nothing searched, no checkpoint written"
+    if threshold > most:
+        answer = (f"[bold]no[/]: the first player can win by at most {most} {on}, never by "
+                  f"{threshold}; {done}")  # fmt: skip
+    elif threshold <= -most:
+        answer = (f"[bold]yes[/]: the first player can lose by at most {most} {on}, so it "
+                  f"always reaches at least {threshold:+d}; {done}")  # fmt: skip
+    else:
+        return False
+    console.print(_question(state, threshold))
+    console.print(answer, highlight=False)
+    return True
 
 
 def _answer(seat0_holds: bool, sign: int) -> str:
@@ -200,6 +260,8 @@ def _read_proof(
     the option)."""
     from meeple.solvers.edges_solver import EdgesSolver
 
+    if _past_the_board(state, threshold):  # no run writes a checkpoint for it: none to read
+        raise typer.Exit(code=0)
     if certificate is None and not checkpoint.exists():
         raise fail(f"there is no checkpoint {checkpoint} yet: run the same command without "
                    f"{how} to start the proof")  # fmt: skip

@@ -177,6 +177,30 @@ def forget(folder: Path, key: str) -> None:
     bytes_path(folder, key).unlink(missing_ok=True)
 
 
+class OtherQuestion(MeepleError):
+    """A checked file (answer log, certificate) whose header names another question, engine
+    or format than the reader's: ``theirs`` and ``ours`` are the two headers, so that a
+    command can say both questions in words (its message names only what differs)."""
+
+    def __init__(
+        self, path: Path, what: str, theirs: dict[str, object], ours: dict[str, object]
+    ) -> None:
+        self.path, self.what, self.theirs, self.ours = path, what, theirs, ours
+        differ = [
+            f"{_FIELD_WORDS.get(k, k)} {theirs.get(k)}, not {ours[k]}"
+            for k in ours
+            if theirs.get(k) != ours[k]
+        ]
+        super().__init__(
+            f"{path} is a {what} for another question or engine ({'; '.join(differ)}); "
+            "give another file"
+        )
+
+
+# How a header's fields read in a refusal: a question is a position's key (a hash).
+_FIELD_WORDS = {"question": "position key", "format": "format", "engine": "engine"}
+
+
 class CheckedLog:
     """Answers on disk that survive a crash: a header line naming what they answer, then one
     ``[name, value, check]`` JSON line per answer, appended and flushed as each comes (so a
@@ -185,8 +209,10 @@ class CheckedLog:
     Nothing in the file is believed unchecked: a line whose value is not one this log holds
     (:meth:`valid`), or whose check does not match its name, value and this header (an
     edited, torn or foreign line), is dropped; ``rejected`` counts them and the file is
-    rewritten clean. A file whose header is for another question is refused with a
-    :class:`MeepleError`. ``what`` names the file in messages.
+    rewritten clean. A file whose header is for another question is refused with
+    :class:`OtherQuestion`. An empty file (``touch``ed, or cut before its header) holds no
+    answers and is taken as a new log (``started_empty`` says so). ``what`` names the file
+    in messages.
     """
 
     what = "answer log"
@@ -197,6 +223,7 @@ class CheckedLog:
         self.key = json.dumps(self.header, sort_keys=True)
         self.answers: dict[str, Any] = {}
         self.rejected = 0
+        self.started_empty = False
         # Read only: the file is not rewritten clean, so a later run still meets the lines
         # that failed and searches them again.
         self.read_only = read_only
@@ -226,6 +253,11 @@ class CheckedLog:
             text = self.path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise MeepleError(f"cannot read the {self.what} {self.path}: {exc}") from None
+        if not text.strip():
+            self.started_empty = True
+            if not self.read_only:
+                self._rewrite()  # the header first: answers are appended after it
+            return
         lines = text.split("\n")
         try:
             first = parse_json(lines[0])
@@ -236,10 +268,7 @@ class CheckedLog:
         self.refuse(first)
         theirs = {k: first.get(k) for k in self.header}
         if theirs != self.header:
-            raise MeepleError(
-                f"{self.path} is a {self.what} for another question or engine ({theirs}), not "
-                f"{self.header}; give another file"
-            )
+            raise OtherQuestion(self.path, self.what, theirs, self.header)
         clean = text.endswith("\n")
         for line in lines[1:]:
             if not line:

@@ -26,6 +26,7 @@ from typing import Any
 from meeple.core.errors import MeepleError
 from meeple.core.files import Unreadable, atomic_write, parse_json
 from meeple.games.edges.rules import EdgesState
+from meeple.solvers.cache import OtherQuestion
 from meeple.solvers.edges_proof import CHECKPOINT_FORMAT, ENGINE, NullWindowProof, ProofCheck
 
 CERTIFICATE_FORMAT = "edges-certificate/1"
@@ -67,6 +68,7 @@ class Certificate:
         self.path = path
         self.header = header
         self.rejected = 0
+        self.started_empty = False  # an empty file is refused: it holds no answer
         self.answers: dict[str, bool] = self._read()
 
     def _read(self) -> dict[str, bool]:
@@ -88,11 +90,10 @@ class Certificate:
         if not isinstance(data, dict) or data.get("format") != CERTIFICATE_FORMAT:
             raise MeepleError(f"{self.path} is not a proof certificate of this meeple "
                               f"({CERTIFICATE_FORMAT})")  # fmt: skip
-        if data.get("proof") != self.header:
-            raise MeepleError(
-                f"{self.path} is the certificate of another question or engine "
-                f"({data.get('proof')}), not {self.header}"
-            )
+        theirs = data.get("proof")
+        if theirs != self.header:
+            theirs = theirs if isinstance(theirs, dict) else {}
+            raise OtherQuestion(self.path, "proof certificate", theirs, self.header)
         check = data.pop("check", None)
         if check != _digest(data):
             raise MeepleError(f"{self.path} fails its check (edited or damaged)")

@@ -131,6 +131,7 @@ class AnswerStore(Protocol):
     header: dict[str, object]
     answers: dict[str, bool]
     rejected: int
+    started_empty: bool
 
     def add(self, position: str, holds: bool) -> None:
         """Record one answer."""
@@ -256,6 +257,11 @@ class NullWindowProof:
         """Every answer known (leaves and the positions above them): from the checkpoint and
         from this run."""
         return self._store.answers
+
+    @property
+    def started_empty(self) -> bool:
+        """Whether the checkpoint was an empty file (no header line), taken as a new one."""
+        return self._store.started_empty
 
     @property
     def rejected_lines(self) -> int:
