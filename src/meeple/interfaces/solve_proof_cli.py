@@ -181,8 +181,9 @@ def _open_proof(
     console.print(_question(state, threshold))
     if proof.started_empty:
         then = "it has none yet" if read_only else "it is taken as a new checkpoint"
+        # The path whole on its line, to be copied (soft_wrap), as the command's other notes.
         console.print(f"[yellow]note:[/] {escape(str(checkpoint))} is empty (no header line, "
-                      f"no answers): {then}", highlight=False)  # fmt: skip
+                      f"no answers): {then}", highlight=False, soft_wrap=True)  # fmt: skip
     return proof, sign
 
 
