@@ -472,6 +472,34 @@ def test_resign_with_three_seats_hands_the_seat_to_an_agent(server):
     assert summary(server, match)["status"] == "playing"
 
 
+def test_a_seat_that_resigned_cannot_resign_again(server):
+    """docs/api.md (``conflict``): with three seats, a second resignation of a seat the
+    computer plays already is refused, by REST and by socket, and changes nothing."""
+
+    async def go() -> None:
+        created = create(server, game="erosion", options={"players": 3}, seats=["human"] * 3)
+        match, token = created["match"], created["seats"][2]["token"]
+        clients = await seated(server, created)
+        first = httpx.post(f"{server.url}/api/matches/{match}/resign", json={"token": token})
+        assert first.status_code == 200, first.text
+        before = summary(server, match)
+        again = httpx.post(f"{server.url}/api/matches/{match}/resign", json={"token": token})
+        assert again.status_code == 409, again.text
+        name = before["seats"][2]["seat_name"]
+        assert again.json() == {"error": f"{name} has resigned already", "code": "conflict"}
+        gone = clients[2]
+        await gone.send({"type": "resign"})
+        await gone.wait_for(lambda: gone.errors)
+        refused = next(m for m in gone.messages if m["type"] == "error")
+        assert refused["code"] == "conflict" and "resigned already" in refused["message"]
+        after = summary(server, match)
+        assert after["seats"] == before["seats"] and after["status"] == "playing"
+        for c in clients:
+            await c.close()
+
+    asyncio.run(go())
+
+
 def test_a_rematch_turns_the_seats_round_and_tells_each_person_their_new_seat(server):
     async def go() -> None:
         created = create(server, game="erd", seats=["human", "human"], names=["Ann", "Bob"])

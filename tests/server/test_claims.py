@@ -126,6 +126,12 @@ def test_with_three_seats_the_computer_takes_the_absent_seat_and_the_match_goes_
         assert reply.status_code == 200, reply.text
         seat = reply.json()["seats"][gone]
         assert seat["kind"] == "agent" and seat["abandoned"] and seat["resigned"]
+        # The absent person, back, cannot give the seat up a second time.
+        again = httpx.post(
+            f"{quick.url}/api/matches/{match}/resign", json={"token": tokens[gone]}, timeout=30
+        )
+        assert again.status_code == 409 and again.json()["code"] == "conflict", again.text
+        assert "has left the match already" in again.json()["error"]
         # the computer plays the seat: the match moves on past it. Its first move on this
         # server starts an agent worker (a process importing meeple and loading the game's
         # compiled kernels): on a loaded machine that took past the usual 30 s.

@@ -6,9 +6,11 @@ from __future__ import annotations
 import os
 import socket
 import sys
+from pathlib import Path
 
 import pytest
 
+from meeple.store.db import open_engine, sqlite_file
 from meeple.store.urls import hide_password, normalized
 
 SECRET = "s3cret-Pa55"
@@ -85,3 +87,26 @@ def test_no_password_reaches_a_report_the_results_or_a_server_s_log(
     assert "matches in postgres://postgres:***@127.0.0.1" in " ".join(log.split())
     for text in (simulated.output, listed.output, log, *written):
         assert SECRET not in text
+
+
+def test_a_sqlite_uri_filename_makes_no_folder_named_file(run, tmp_path, monkeypatch):
+    """``sqlite:///file:...?uri=true`` is SQLite's URI filename: the folder made for the
+    database is its path's, and a read-only one (``mode=ro``) gets none. The URL's
+    database was read as a plain path: a folder named ``file:`` appeared where meeple ran."""
+    monkeypatch.chdir(tmp_path)
+    missing = tmp_path / "missing" / "x.db"
+    served = run("serve", "--db", f"sqlite:///file:{missing}?mode=ro&uri=true")
+    assert served.exit_code != 0 and "unable to open database file" in served.output
+    assert "Traceback" not in served.output
+    assert not (tmp_path / "missing").exists()
+    relative = "sqlite:///file:sub/x.db?uri=true"
+    assert sqlite_file(relative) == Path("sub/x.db")
+    assert sqlite_file("sqlite:///file::memory:?uri=true") is None
+    assert sqlite_file("sqlite:///file:x.db?mode=memory&uri=true") is None
+    with open_engine(relative).begin() as connection:
+        connection.exec_driver_sql("create table t (x integer)")
+    assert (tmp_path / "sub" / "x.db").is_file()
+    # A plain path keeps its folder made.
+    open_engine("sqlite:///plain/x.db").dispose()
+    assert (tmp_path / "plain").is_dir()
+    assert not list(tmp_path.glob("file:*"))

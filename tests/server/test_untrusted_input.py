@@ -96,12 +96,16 @@ def test_typed_values_are_accepted(server):
         ("\x1b[31mred", "U+001B is a control character"),
         ("Ann\nBob joined", "U+000A is a control character"),
         ("\u202eevil", "U+202E is a control of the text's direction"),
+        ("\u200b", "(U+200B is a format character, not drawn); a name needs at least one"),
+        ("\u200c\u200d\u2060\ufeff", "(U+200C is a format character, not drawn)"),
+        ("\u0301\u0308", "(U+0301 is a combining mark, drawn only on a character before it)"),
     ],
 )
 def test_a_person_s_name_is_printable_text(server, name, says):
     """A name is shown to the other players, on their pages and in the match's record that
     `meeple replay` prints: a terminal escape, a line break or a direction override in one
-    was taken as it was."""
+    was taken as it was, and one of zero-width characters or combining marks only showed
+    as a blank seat."""
     seats = ["human", "open"]
     reply = httpx.post(f"{server.url}/api/matches", json={"game": "edges", "names": [name]})
     assert reply.status_code == 422 and says in reply.json()["error"], reply.text

@@ -56,6 +56,39 @@ def printable(text: str) -> str:
     return text
 
 
+_UNSEEN_CATEGORIES = {
+    "Cf": "a format character, not drawn",
+    "Mn": "a combining mark, drawn only on a character before it",
+    "Mc": "a combining mark, drawn only on a character before it",
+    "Me": "an enclosing mark, drawn only around a character before it",
+    "Zs": "a space",
+}
+
+BLANK_CHARACTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+"""Letters and a symbol that fonts draw as empty space: the Hangul fillers and the blank
+Braille pattern."""
+
+
+def shows(text: str) -> str:
+    """``text`` itself if a person sees something of it; else ValueError saying what a name
+    must have. A name of zero-width or combining characters only passes
+    :func:`printable` yet shows as blank in a list of seats (a pydantic validator, after
+    ``printable``)."""
+    unseen = [_unseen(char) for char in text]
+    if text and all(unseen):
+        raise ValueError(
+            f"nothing of it shows (U+{ord(text[0]):04X} is {unseen[0]}); a name needs at "
+            "least one visible character: a letter, digit, punctuation mark or symbol"
+        )
+    return text
+
+
+def _unseen(char: str) -> str | None:
+    if char in BLANK_CHARACTERS:
+        return "drawn as empty space"
+    return _UNSEEN_CATEGORIES.get(unicodedata.category(char))
+
+
 def printable_within(value: Any) -> Any:
     """``value`` itself if every text in it (in lists, tuples and dicts too) is
     :func:`printable`; else its ValueError. A validator for every field of a model whose

@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar, cast
+from urllib.parse import unquote, urlsplit
 
 from sqlalchemy import MetaData, Table, create_engine, event, inspect
 from sqlalchemy.engine import URL, CursorResult, Engine, make_url
@@ -26,6 +27,7 @@ from sqlalchemy.exc import (
     SQLAlchemyError,
 )
 from sqlalchemy.orm import Session
+from sqlalchemy.util import asbool
 
 from meeple.core.errors import MeepleError
 from meeple.store.urls import hide_password, normalized
@@ -105,7 +107,25 @@ def _sqlite_path(parsed: URL) -> Path | None:
     """The file of a parsed SQLite URL; None for another database or an in-memory one."""
     if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
         return None
+    if _is_uri(parsed) and parsed.database.startswith("file:"):
+        # SQLite's own URI filename (``sqlite:///file:data/x.db?mode=ro&uri=true``): the
+        # driver hands it to SQLite as a URI, so its file is the URI's path, not "file:...".
+        path = unquote(urlsplit(parsed.database).path)
+        if path in ("", ":memory:") or _query_value(parsed, "mode") == "memory":
+            return None
+        return Path(path)
     return Path(parsed.database)
+
+
+def _is_uri(parsed: URL) -> bool:
+    """Whether SQLAlchemy's SQLite driver passes the URL's database to SQLite as a URI."""
+    value = _query_value(parsed, "uri")
+    return value is not None and asbool(value)
+
+
+def _query_value(parsed: URL, key: str) -> str | None:
+    value = parsed.query.get(key)
+    return value if value is None or isinstance(value, str) else value[-1]
 
 
 def open_engine(url: str) -> Engine:
@@ -129,14 +149,17 @@ def open_engine(url: str) -> Engine:
     sqlite = parsed.get_backend_name() == "sqlite"
     if sqlite:
         # The busy wait: 30 s unless the URL sets it (``sqlite:///file.db?timeout=5``).
-        wait = parsed.query.get("timeout", "30")
+        wait = _query_value(parsed, "timeout")
+        wait = "30" if wait is None else wait
         try:
-            connect_args["timeout"] = float(wait if isinstance(wait, str) else wait[-1])
+            connect_args["timeout"] = float(wait)
         except ValueError:
             raise StoreError(
                 f"timeout={wait!r} in {shown!r} is not a number of seconds; write e.g. ?timeout=5"
             ) from None
-        if (file := _sqlite_path(parsed)) is not None:
+        # SQLite's URI modes ro and rw open only a file that exists: no folder is made.
+        creates = not _is_uri(parsed) or _query_value(parsed, "mode") not in ("ro", "rw")
+        if creates and (file := _sqlite_path(parsed)) is not None:
             try:
                 file.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:

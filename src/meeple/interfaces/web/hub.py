@@ -436,6 +436,11 @@ class Hub(Referee):
         stored = match.stored
         if stored.status == "finished":
             raise ServerError("the match is over already", 409)
+        if stored.seats[seat].get("resigned"):
+            # The computer plays the seat already: giving it up again would change nothing
+            # but the seat's agent, and the result's reason.
+            how = "left the match" if stored.seats[seat].get("abandoned") else "resigned"
+            raise ServerError(f"{match.game.seat_name(seat)} has {how} already", 409)
         seats = [dict(d) for d in stored.seats]
         seats[seat]["resigned"] = True
         if why == "abandoned":

@@ -20,7 +20,7 @@ from pydantic import (
     model_validator,
 )
 
-from meeple.core.text import printable
+from meeple.core.text import printable, shows
 
 MAX_MESSAGE_BYTES = 16_384
 """The largest client message the server reads; a move is a few dozen bytes."""
@@ -32,6 +32,7 @@ Name = Annotated[
     str,
     StringConstraints(strip_whitespace=True, min_length=1, max_length=40),
     AfterValidator(printable),  # shown to the others, on their pages and in records
+    AfterValidator(shows),
 ]
 Token = Annotated[str, StringConstraints(min_length=16, max_length=100)]
 
