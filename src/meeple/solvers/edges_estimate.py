@@ -192,6 +192,7 @@ class _NoStore:
         self.header: dict[str, object] = {}
         self.answers: dict[str, bool] = {}
         self.rejected = 0
+        self.started_empty = False
 
     def add(self, position: str, holds: bool) -> None:
         """Keep nothing: a probe never settles a position."""
