@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 
 # numba's OpenMP threads spin while they wait for work; where other processes share the
 # cores, a batched environment's step waited on them (measured: 18 ms a step of 4 Squad
@@ -11,6 +12,7 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -212,3 +214,30 @@ def _asyncio_run_beside_playwright(monkeypatch):
             return pool.submit(original, main, **kwargs).result()
 
     monkeypatch.setattr(asyncio, "run", run)
+
+
+TICTACTOE = Path(__file__).parents[1] / "examples" / "tic_tac_toe" / "src"
+"""Where the example game's package lies (docs/new-game.md)."""
+
+
+@pytest.fixture
+def tictactoe() -> Iterator[Any]:
+    """The example game's rules module (examples/tic_tac_toe), imported in this process for
+    the length of one test: its registration is undone afterwards, so that every other test
+    of the worker meets the built-in five games only."""
+    from meeple.core import game as core_game
+    from meeple.core import registry
+
+    sys.path.insert(0, str(TICTACTOE))
+    try:
+        import meeple_tictactoe.rules as rules
+
+        yield rules
+    finally:
+        sys.path.remove(str(TICTACTOE))
+        registry._GAMES.pop("tic-tac-toe", None)
+        registry._EXTRA_AGENTS.pop("tic-tac-toe", None)
+        for name in [m for m in sys.modules if m.startswith("meeple_tictactoe")]:
+            cls = getattr(sys.modules[name], "TicTacToeGame", None)
+            core_game._RENDERERS.pop(cls, None)
+            del sys.modules[name]

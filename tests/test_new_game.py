@@ -20,7 +20,6 @@ import subprocess
 import sys
 import textwrap
 import tomllib
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -154,28 +153,6 @@ def test_the_research_adapters_load_it(installed: dict[str, str]) -> None:
 
 
 # -- the conformance suite finds broken games (run here on variants of the example) ---------
-@pytest.fixture
-def tictactoe() -> Iterator[Any]:
-    """The example's rules module, imported in this process for the length of one test (its
-    registration undone afterwards, so the session's games stay the built-in five)."""
-    from meeple.core import game as core_game
-    from meeple.core import registry
-
-    sys.path.insert(0, str(EXAMPLE / "src"))
-    try:
-        import meeple_tictactoe.rules as rules
-
-        yield rules
-    finally:
-        sys.path.remove(str(EXAMPLE / "src"))
-        registry._GAMES.pop("tic-tac-toe", None)
-        registry._EXTRA_AGENTS.pop("tic-tac-toe", None)
-        for name in [m for m in sys.modules if m.startswith("meeple_tictactoe")]:
-            cls = getattr(sys.modules[name], "TicTacToeGame", None)
-            core_game._RENDERERS.pop(cls, None)
-            del sys.modules[name]
-
-
 def broken(rules: Any, **methods: Any) -> Any:
     """Tic-tac-toe with some methods of its state replaced."""
     state_class = type(
