@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
 from meeple.core.record import final_result, result_agrees
 from meeple.core.registry import make
 
@@ -55,3 +57,12 @@ def test_a_record_of_a_match_with_a_seat_given_up_replays_to_its_stored_result()
     assert result_agrees(stored, state)
     assert not result_agrees({**stored, "winners": [0]}, state)
     assert not result_agrees({**stored, "resigned": [1]}, state)
+
+
+@pytest.mark.parametrize("given_up", [5, None, ["x"], [7], [0, "a"], [-1]])
+def test_a_record_s_list_of_seats_given_up_that_names_no_seats_agrees_with_nothing(given_up):
+    """A record is a file from outside: a list that is no list of the game's seats makes its
+    result disagree (`meeple replay` warns, `meeple history` calls it unreadable), never a
+    TypeError or IndexError."""
+    state = _played_out("squad_combat", 0)
+    assert not result_agrees({**final_result(state, resigned=[0]), "resigned": given_up}, state)

@@ -375,5 +375,16 @@ def result_agrees(stored: Mapping[str, Any] | None, state: State[Any]) -> bool:
     replayed = state.result if state.is_over else None
     if stored is None or replayed is None:
         return stored == replayed
-    kept = final_result(state, stored.get("resigned", ()), stored.get("abandoned", ()))
-    return dict(stored) in (replayed, kept)
+    resigned, left = (_seats_given_up(stored.get(k, []), state) for k in ("resigned", "abandoned"))
+    if resigned is None or left is None:  # a file's lists that name no seats agree with nothing
+        return dict(stored) == replayed
+    return dict(stored) in (replayed, final_result(state, resigned, left))
+
+
+def _seats_given_up(value: Any, state: State[Any]) -> list[Player] | None:
+    """A record's list of seats given up, if it is one: seat numbers of its game (a record
+    is a file from outside), else None."""
+    seats = range(state.game.num_players)
+    if isinstance(value, list) and all(type(p) is int and p in seats for p in value):
+        return value
+    return None
