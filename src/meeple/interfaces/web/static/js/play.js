@@ -188,7 +188,7 @@ function receive(message) {
       if (message.status === "finished") forgetSeat(matchId);
       deadlinesAt = performance.now();
       seatsAt = deadlinesAt;
-      draw();
+      drawSoon();
       announce(...news(before.msg, before.log));
       break;
     case "presence":
@@ -277,6 +277,14 @@ function followRematch(message) {
   rematchTarget = target;
   clearTimeout(rematchTimer);
   rematchTimer = setTimeout(() => { location.href = rematchTarget; }, 600);
+}
+
+let frameAsked = false;
+
+function drawSoon() {
+  if (frameAsked) return;
+  frameAsked = true;
+  requestAnimationFrame(() => { frameAsked = false; draw(); });
 }
 
 async function draw() {
@@ -398,6 +406,27 @@ function keepSideFocus(had) {
   target.focus();
 }
 
+let legalDrawn = null; // the legal moves the side lists: drawn anew only for a new state
+let logDrawn = { entries: [], labels: "" }; // the log entries drawn, and the seats' names then
+
+/** The move log, drawn anew from its first entry that changed (a new state adds a few at its
+ * end; a revealed choice rewrites the last ones): a long match's whole log, drawn anew at
+ * every state, had the browser restyle hundreds of entries for each move. All of it is
+ * drawn anew when a seat's name or label changes. */
+function drawLog(m) {
+  const list = $("log");
+  const labels = JSON.stringify([m.seat, ...m.seats.map((s) => [seatLabel(m, s.seat), seatTitle(m, s.seat)])]);
+  let same = 0;
+  if (labels === logDrawn.labels) {
+    while (same < log.length && same < logDrawn.entries.length && log[same] === logDrawn.entries[same]) same += 1;
+  }
+  if (same === log.length && same === logDrawn.entries.length) return;
+  while (list.children.length > same) list.lastElementChild.remove();
+  list.append(...logItems(m, log.slice(same)));
+  logDrawn = { entries: log, labels };
+  list.scrollTop = list.scrollHeight;
+}
+
 function drawSideParts() {
   const m = msg;
   const turn = $("turn");
@@ -421,16 +450,15 @@ function drawSideParts() {
     && !m.chosen.includes(s.seat) ? el("span", { class: "thinking" }, "thinking…") : null,
   scores ? el("span", { class: "seat-score" }, String(scores[s.seat])) : null)));
   const legal = $("legal");
-  legal.replaceChildren(...m.legal.map((a) => el("li", {},
+  if (legalDrawn !== m.legal) legal.replaceChildren(...m.legal.map((a) => el("li", {},
     el("button", { type: "button", class: "legal-move", onclick: () => { $("notation").value = a.text; $("notation").focus(); } }, a.text))));
+  legalDrawn = m.legal;
   $("legal-box").hidden = !m.legal.length;
   $("typed").hidden = m.seat === null || m.status !== "playing" || resignedHere(m);
   // Before every seat is taken the same button calls the match off: nobody wins.
   $("resign").hidden = m.seat === null || m.status === "finished" || resignedHere(m);
   if (!resignArmed) $("resign").textContent = resignWord();
-  const list = $("log");
-  list.replaceChildren(...logItems(m, log));
-  list.scrollTop = list.scrollHeight;
+  drawLog(m);
   drawEndBox();
   drawDeal();
   tick();
