@@ -279,8 +279,12 @@ function followRematch(message) {
   rematchTimer = setTimeout(() => { location.href = rematchTarget; }, 600);
 }
 
-let frameAsked = false;
+let frameAsked = false; // a draw is asked for the next frame
 
+/** A state from the server is drawn in the next frame, once however many came before it:
+ * a computer answers at once, and each state of a burst drawn on its own laid the page out
+ * again for a picture nobody saw. (A tab out of sight draws when it is shown again.) A
+ * click's own redraw stays at once: the player's next click meets the new picture. */
 function drawSoon() {
   if (frameAsked) return;
   frameAsked = true;
