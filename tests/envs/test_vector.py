@@ -111,6 +111,17 @@ def test_a_reset_takes_a_seed_per_game_as_gymnasium_s_vector_envs_do() -> None:
             env.reset(seed=wrong)
 
 
+def test_a_seed_past_64_bits_is_refused_in_one_line() -> None:
+    """Games start from 64-bit seeds: one that does not fit (alone, or with the games' k
+    added) is refused saying what fits; it was an OverflowError from NumPy."""
+    env = MeepleVectorEnv("edges", num_envs=3, board="2x3")
+    for wrong in (2**64, 2**63 - 2, [4, 2**63, 2], [-(2**63) - 1, 9, 2]):
+        with pytest.raises(MeepleError, match="seed must be a 64-bit integer, -2\\*\\*63 to"):
+            env.reset(seed=wrong)
+    assert env.reset(seed=2**63 - 3)[1]["seed"].tolist() == [2**63 - 3, 2**63 - 2, 2**63 - 1]
+    assert env.reset(seed=[2**63 - 1, -(2**63), 2])[1]["seed"].tolist()[:2] == [2**63 - 1, -(2**63)]
+
+
 def test_an_illegal_action_is_refused_before_any_game_moves() -> None:
     """One illegal id among legal ones: IllegalAction naming the game, nothing changed."""
     env = MeepleVectorEnv("edges", num_envs=4, board="2x2")

@@ -36,6 +36,12 @@ def test_solve_reads_the_pie_rule_as_play_does(run, words, value):
         (["--prove", "0", "--estimate", "5", "--expect", "perhaps"], "--expect takes yes or no"),
         (["--prove", "0", "--backend", "mpi"], "--backend takes threads or ray, not 'mpi'"),
         (["--backend", "ray"], "--backend ray and --address farm out a proof's leaves"),
+        (["--address", "auto"], "--backend ray and --address farm out a proof's leaves"),
+        (
+            ["--prove", "0", "--backend", "threads", "--address", "auto"],
+            "--address names a Ray cluster, which --backend threads does not use",
+        ),
+        (["--prove", "0", "--address", "nonsense"], "--address takes HOST:PORT"),
     ],
 )
 def test_solve_refuses_bad_words_with_one_line(run, words, says):

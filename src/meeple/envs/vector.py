@@ -61,6 +61,20 @@ def _whole_number(value: object) -> int | None:
     return int(value)
 
 
+SEED_BELOW = 2**63
+"""Games' seeds are 64-bit integers: ``seed + k`` of a reset must stay below this."""
+
+
+def _fitting(seed: int, last: int) -> None:
+    """MeepleError where a reset's seeds (``last`` the largest: ``seed + k``) would not fit
+    the 64-bit seeds the games are started from."""
+    if seed < -SEED_BELOW or last >= SEED_BELOW:
+        raise MeepleError(
+            f"seed must be a 64-bit integer, -2**63 to 2**63 - 1 with the games' k added, "
+            f"not {seed}"
+        )
+
+
 class MeepleVectorEnv(VectorEnv):
     """A batch of games of one configuration (see the module docstring)."""
 
@@ -116,6 +130,8 @@ class MeepleVectorEnv(VectorEnv):
         ``num_envs`` seeds, where None is drawn as Gymnasium's vector environments draw it;
         drawn when None. Returns the observations and the info described in the module."""
         start = _whole_number(seed)
+        if start is not None:
+            _fitting(start, start + self.num_envs - 1)
         super().reset(seed=start)
         if options:
             raise MeepleError("reset takes no options: a game's options are given when it is made")
@@ -145,6 +161,9 @@ class MeepleVectorEnv(VectorEnv):
         wrong = [s for s in seed if s is not None and _whole_number(s) is None]
         if wrong:
             raise MeepleError(f"seed must be {allowed}; {wrong[0]!r} is not a whole number")
+        for s in seed:
+            if s is not None:
+                _fitting(int(s), int(s))
         drawn = self.np_random.integers(0, 2**62, self.num_envs)
         return np.array(
             [int(s) if s is not None else int(d) for s, d in zip(seed, drawn, strict=True)],

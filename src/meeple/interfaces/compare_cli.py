@@ -217,7 +217,7 @@ def _compare(
                 "compare needs at least two different variants: give --variant more than "
                 f"once, e.g. --variant {option}={one} --variant {option}={other}"
             )
-        chosen = chosen_backend(backend, jobs)
+        chosen = chosen_backend(backend, jobs, address)
         rows = {
             label: play_run(
                 s,

@@ -168,7 +168,7 @@ def design_command(
     try:
         name = game_class(game).name
         options = parse_option_flags(name, list(ctx.args))
-        chosen = chosen_backend(backend, jobs)
+        chosen = chosen_backend(backend, jobs, address)
         plans = []
         for players in player_counts(name, options, counts):
             has_count = "players" in game_class(name).Options.model_fields

@@ -87,7 +87,7 @@ def simulate_command(
             spec,
             games,
             db,
-            chosen_backend(backend, jobs),
+            chosen_backend(backend, jobs, address),
             jobs,
             address,
             fresh,

@@ -77,7 +77,12 @@ Seats = Annotated[
 BackendOpt = Annotated[
     str | None, typer.Option("--backend", help="serial | process | ray (default: by --jobs)")
 ]
-Address = Annotated[str | None, typer.Option(help="address of an existing Ray cluster")]
+Address = Annotated[
+    str | None,
+    typer.Option(
+        help="address of an existing Ray cluster (HOST:PORT or auto); implies --backend ray"
+    ),
+]
 Db = Annotated[
     str,
     typer.Option(
@@ -112,12 +117,19 @@ class LabError(MeepleError):
     """A lab command that cannot run as asked."""
 
 
-def chosen_backend(backend: str | None, jobs: int) -> Backend:
-    """The backend ``--backend`` names, else processes for more than one job, else serial;
-    LabError for a name that is none of them."""
-    chosen = backend or ("process" if jobs > 1 else "serial")
+def chosen_backend(backend: str | None, jobs: int, address: str | None = None) -> Backend:
+    """The backend ``--backend`` names, else Ray where ``--address`` names a cluster, else
+    processes for more than one job, else serial; LabError for a name that is none of
+    them, and for an address given to a backend that would not use it."""
+    chosen = backend or ("ray" if address else "process" if jobs > 1 else "serial")
     if chosen not in ("serial", "process", "ray"):
         raise LabError(f"unknown backend {chosen!r}; use serial, process or ray")
+    if address and chosen != "ray":
+        # Played here instead, the run would say nothing of the cluster it was sent to.
+        raise LabError(
+            f"--address names a Ray cluster, which --backend {chosen} does not use; give "
+            "--backend ray, or leave --address out"
+        )
     return chosen  # type: ignore[return-value]
 
 

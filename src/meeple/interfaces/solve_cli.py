@@ -104,15 +104,18 @@ def solve_command(
         ),
     ] = None,
     backend: Annotated[
-        str,
+        str | None,
         typer.Option(
-            help="--prove: where leaves are searched: threads (here) or ray", rich_help_panel=PROOFS
+            help="--prove: where leaves are searched: threads (here; the default) or ray",
+            rich_help_panel=PROOFS,
+            show_default=False,
         ),
-    ] = "threads",
+    ] = None,
     address: Annotated[
         str | None,
         typer.Option(
-            help="--backend ray: the cluster's address (default: a local cluster)",
+            help="--backend ray: the cluster's address, HOST:PORT or auto (default: a local "
+            "cluster); implies --backend ray",
             rich_help_panel=PROOFS,
         ),
     ] = None,
@@ -245,8 +248,12 @@ def solve_command(
         tt_bits = table_bits(pyramids_left(state))
     readings = [name for name, given in (("--survey", survey), ("--check", check is not None),
                 ("--export-certificate", export_certificate is not None)) if given]  # fmt: skip
-    if backend not in ("threads", "ray"):
+    if backend not in (None, "threads", "ray"):
         raise fail(f"--backend takes threads or ray, not {backend!r}")
+    if address is not None and backend == "threads":
+        # Searched here instead, the proof would say nothing of the cluster it was sent to.
+        raise fail("--address names a Ray cluster, which --backend threads does not use")
+    backend = backend or ("ray" if address is not None else "threads")
     if (backend == "ray" or address is not None) and (prove is None or readings):
         raise fail("--backend ray and --address farm out a proof's leaves: give --prove T")
     if readings and prove is None:

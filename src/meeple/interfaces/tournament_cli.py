@@ -132,7 +132,7 @@ def tournament_command(
             spec,
             games * pairs,
             db,
-            chosen_backend(backend, jobs),
+            chosen_backend(backend, jobs, address),
             jobs,
             address,
             fresh,

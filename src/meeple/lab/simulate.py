@@ -26,6 +26,7 @@ from meeple.core.agent import Observation
 from meeple.core.errors import MeepleError
 from meeple.core.game import State
 from meeple.core.processes import die_with_parent
+from meeple.core.ray_cluster import connect
 from meeple.core.registry import make
 from meeple.core.rng import derive_seed
 from meeple.store.rows import GameRow
@@ -500,16 +501,7 @@ def _run_processes(
 def _run_ray(
     jobs: list[GameJob], workers: int, address: str | None, on_played: Played | None
 ) -> Iterator[GameRow]:
-    try:
-        import ray
-    except ImportError:
-        raise RuntimeError("the ray backend needs Ray: pip install 'meeple[distributed]'") from None
-    started_here = not ray.is_initialized()
-    if started_here:
-        if address:
-            ray.init(address=address, log_to_driver=False)
-        else:
-            ray.init(num_cpus=max(1, workers), include_dashboard=False, log_to_driver=False)
+    ray, started_here = connect(address, workers)
     try:
         remote = ray.remote(_play_timed)
         workers = max(1, workers)

@@ -20,12 +20,11 @@ from contextlib import suppress
 from typing import Any
 
 from meeple.core.errors import MeepleError
+from meeple.core.ray_cluster import connect
 from meeple.games.edges.board import Board
 from meeple.games.edges.rules import EdgesState
 from meeple.solvers.edges_proof import LeafAnswer, search_leaf
 from meeple.solvers.edges_solver import EdgesSolver, SearchStopped
-
-INSTALL = "the ray backend needs Ray: pip install 'meeple[distributed]'"
 
 
 class LeafWorker:
@@ -42,15 +41,6 @@ class LeafWorker:
         self.solver.generation = generation
         deadline = None if seconds is None else time.perf_counter() + seconds
         return search_leaf(self.solver, leaf, threshold, deadline)
-
-
-def ray_module() -> Any:
-    """Ray, or a :class:`MeepleError` that says how to install it."""
-    try:
-        import ray
-    except ImportError:
-        raise MeepleError(INSTALL) from None
-    return ray
 
 
 class RayLeaves:
@@ -73,17 +63,10 @@ class RayLeaves:
         retries: int = 3,
         worker_class: type[LeafWorker] = LeafWorker,
     ) -> None:
-        ray = ray_module()
+        ray, self.started_here = connect(address, workers or os.cpu_count() or 1)
         self.ray = ray
         self.threshold = threshold
         self.retries = retries
-        self.started_here = not ray.is_initialized()
-        if self.started_here:
-            if address:
-                ray.init(address=address, log_to_driver=False)
-            else:
-                ray.init(num_cpus=workers or os.cpu_count() or 1, include_dashboard=False,
-                         log_to_driver=False)  # fmt: skip
         count = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
         self._remote = ray.remote(num_cpus=1)(worker_class)
         self._make = lambda: self._remote.remote(board, tt_bits, seed)
