@@ -139,7 +139,9 @@ def _turrets_told(who: str, combat: Combat, p: Player) -> str | None:
     worth = f"worth {counted(earned, 'Turret')}"
     if made == 0:
         return f"{exceeded}, {worth}, but its Defense pile held no Heavy to become one."
-    held = "1 Heavy, which becomes a Turret" if made == 1 else f"{made} Heavies, which become Turrets"
+    held = (
+        "1 Heavy, which becomes a Turret" if made == 1 else f"{made} Heavies, which become Turrets"
+    )
     return f"{exceeded}, {worth}, but its Defense pile held only {held}."
 
 
