@@ -147,3 +147,13 @@ def test_docs_rules_erd_is_a_link_to_the_shipped_rules():
     assert doc.is_symlink()
     assert doc.resolve() == (ROOT / "src" / "meeple" / "games" / "erd" / "rules.md").resolve()
     assert doc.read_text(encoding="utf-8") == erd().rules_markdown()
+
+
+def test_how_to_write_an_allocation_offers_an_empty_pile_only_where_the_rules_allow_one():
+    """Under 0.01 and 0.02 every pile takes three cards: neither the prompt nor the help
+    offers '-' for an empty pile there; the original rules' do."""
+    for rules, empty in (("original", True), ("0.01", False), ("0.02", False)):
+        game = erd(rules=rules)
+        prompt = " ".join(rendered(game.new_game(0), 0).split())
+        assert ("- for an empty pile" in prompt) is empty, prompt
+        assert ("- for an empty pile" in game.notation_help()) is empty, game.notation_help()

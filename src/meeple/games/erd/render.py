@@ -14,6 +14,7 @@ from rich.text import Text
 from meeple.core.game import Player
 from meeple.core.words import counted
 from meeple.games.erd.rules import (
+    EMPTY_PILE,
     NOTATION_HELP,
     REASON_TEXT,
     Cards,
@@ -219,13 +220,15 @@ def render_status(state: ErdState, viewer: Player | None) -> Text:
         text.append(f" to allocate for round {state.round}: {NOTATION_HELP}")
         rule = game.cards_to_place(state.sides[viewer].reserve)
         if rule is None:
-            text.append(" (up to three cards per pile).")
+            text.append(f" (up to three cards per pile; {EMPTY_PILE}).")
         else:
             per_pile, total = rule
             if total == 2 * per_pile:
                 text.append(" (exactly three cards per pile).")
             else:
-                text.append(f" (all {total} cards of your Reserve, at most three per pile).")
+                # A Reserve of at most three cards leaves one pile empty.
+                empty = f"; {EMPTY_PILE}" if total <= per_pile else ""
+                text.append(f" (all {total} cards of your Reserve, at most three per pile{empty}).")
     else:
         text.append("Waiting for ")
         for k, p in enumerate(waiting):
