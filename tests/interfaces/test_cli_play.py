@@ -12,6 +12,7 @@ import pytest
 from rich.console import Console
 
 import meeple
+from meeple.agents import parse_spec
 from meeple.core.record import GameRecord, Playthrough
 from meeple.interfaces import console as console_module
 from meeple.interfaces.console import WIPE, preparing_agents, read_within, thinking
@@ -344,8 +345,9 @@ def test_erds_hard_opponent_says_what_its_first_game_waits_for(run, tmp_path, mo
     game = meeple.make("erd", round_limit=4)
     shared = os.environ["MEEPLE_CACHE_DIR"]  # the test run's, where other tests solve it too
     monkeypatch.setenv("MEEPLE_CACHE_DIR", str(tmp_path / "empty"))
-    assert "solving Erd under these rules" in preparing_agents(game, ["exploit"])
-    assert preparing_agents(game, ["heuristic"]) is None
+    solving = preparing_agents(game, [parse_spec("exploit:solve=true")])
+    assert solving is not None and "solving Erd under these rules" in solving
+    assert preparing_agents(game, [parse_spec("heuristic")]) is None
     monkeypatch.setenv("MEEPLE_CACHE_DIR", shared)
     args = ("play", "erd", "--seat", "random", "--round-limit", "4", "--best-of", "1")
     first = run(*args, "--seed", "3", "--quiet")
@@ -416,3 +418,16 @@ def test_a_game_of_the_history_is_found_without_json_and_a_missing_one_is_said(r
     for missing in (run("replay", "yesterday.json"), run("play", "--resume", "yesterday.json")):
         assert missing.exit_code != 0
         assert said in " ".join(missing.output.split()), missing.output
+
+
+def test_an_erd_agent_that_may_not_solve_announces_no_solve(run, tmp_path, monkeypatch):
+    """``equilibrium`` without ``solve=true`` stops at once where its rules are not solved,
+    naming the command that solves them: it never says it is solving them first."""
+    monkeypatch.setenv("MEEPLE_CACHE_DIR", str(tmp_path / "empty"))
+    game = meeple.make("erd", round_limit=4)
+    assert preparing_agents(game, [parse_spec("equilibrium")]) is None
+    result = run("play", "erd", "--seat", "random", "--seat", "equilibrium", "--round-limit", "4")
+    output = " ".join(result.output.split())
+    assert result.exit_code != 0
+    assert "solve it first" in output and "meeple solve erd" in output
+    assert "solving Erd" not in output, output

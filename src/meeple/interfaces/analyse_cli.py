@@ -153,7 +153,7 @@ def _erd_wait(game: Game[Any, Any, Any]) -> str | None:
     """What judging ``game`` first waits for (Erd's rules solved or read back), or None."""
     from meeple.solvers.erd.agent import wait_to_make
 
-    found = wait_to_make(game)
+    found = wait_to_make(game, solve=True)  # the judge solves rules it does not find
     return found.replace("for the computer player", "for the judge") if found else None
 
 

@@ -19,7 +19,8 @@ from rich.spinner import Spinner
 from rich.table import Table
 from rich.text import Text
 
-from meeple.agents import available_agents
+from meeple.agents import AgentSpec, available_agents
+from meeple.agents.spec import coerce_params
 from meeple.core.game import Game
 from meeple.core.text import visible
 
@@ -161,14 +162,19 @@ def thinking(who: str, out: Console | None = None) -> Iterator[Any]:
         yield indicator
 
 
-def preparing_agents(game: Game[Any, Any, Any], agents: list[str]) -> str | None:
-    """What making these agents (by name) waits for, where it is more than a moment: an
-    agent class says so with ``wait_to_make(game)`` (Erd's agents that play the solved game:
-    reading it back, or solving the rules first)."""
+def preparing_agents(game: Game[Any, Any, Any], specs: list[AgentSpec]) -> str | None:
+    """What making these agents waits for, where it is more than a moment: an agent class
+    says so with ``wait_to_make(game, **parameters)``, given each spec's parameters (Erd's
+    agents that play the solved game: reading it back, or solving the rules first where the
+    spec lets them solve)."""
     factories = available_agents(game)
-    for name in agents:
-        wait_to_make = getattr(factories.get(name), "wait_to_make", None)
-        if wait_to_make is not None and (text := wait_to_make(game)) is not None:
+    for spec in specs:
+        factory = factories.get(spec.name)
+        wait_to_make = getattr(factory, "wait_to_make", None)
+        if factory is None or wait_to_make is None:
+            continue
+        parameters = coerce_params(spec, factory, spec.params)
+        if (text := wait_to_make(game, **parameters)) is not None:
             return str(text)
     return None
 

@@ -73,11 +73,11 @@ def launcher(read: Callable[[str], str]) -> tuple[str, dict[str, Any], list[str]
 
         def check_seat(t: str) -> str:
             spec = seat_spec(g, t)
-            name = parse_spec(spec).name
-            if name != HUMAN:
+            parsed = parse_spec(spec)
+            if parsed.name != HUMAN:
                 # Made now, so a bad spec is asked again at once (Erd's solved agents may
                 # solve the rules first: the wait is announced).
-                wait = preparing_agents(g, [name])
+                wait = preparing_agents(g, [parsed])
                 with console.status(wait) if wait is not None else contextlib.nullcontext():
                     make_agent(spec, g)
             return spec

@@ -391,7 +391,7 @@ def build_agents(game: Game, specs: list[str], seed: int) -> list[Agent | None]:
     # Every seat is checked before a wait is announced: a typo in one seat is answered at
     # once, not after "solving Erd ... half a minute" for another seat's agent.
     builders = [None if spec.is_human else agent_builder(spec, game) for spec in parsed]
-    wait = preparing_agents(game, [s.name for s in parsed if not s.is_human])
+    wait = preparing_agents(game, [s for s in parsed if not s.is_human])
     if wait is not None and not console.is_terminal:
         console.print(wait)  # a log gets the reason for the wait as a line
     with console.status(wait) if wait is not None else contextlib.nullcontext():

@@ -37,6 +37,24 @@ def test_render_shows_reserves_discards_turrets_round_and_the_last_combat_in_wor
     assert "Blue (seat 1) to allocate for round 2" in text
 
 
+def test_render_says_why_a_held_defense_made_fewer_turrets_than_it_earned():
+    """Each full 3 points earns a Turret, but only a Heavy of the Defense pile can become
+    one: the screen says so, and says "every card" is discarded where no Turret stands."""
+    none = rendered(play_round(erd().new_game(0), "rush=DDD defense=LLL", "rush=DDD defense=LDD"))
+    assert (
+        "Red's Defense exceeded the Rush by 3, worth 1 Turret, but its Defense pile held no "
+        "Heavy to become one." in none
+    )
+    assert "Every card in the piles is discarded." in none and "Every other" not in none
+    state = position(erd(), side("HHLLLDDDDDD", turrets=1), side("HHHLLLDDDDDD"))
+    fewer = rendered(play_round(state, "rush=DDD defense=HLL", "rush=DDD defense=LDD"))
+    assert (
+        "Red's Defense exceeded the Rush by 6, worth 2 Turrets, but its Defense pile held only "
+        "1 Heavy, which becomes a Turret." in fewer
+    )
+    assert "Every other card in the piles is discarded." in fewer
+
+
 def test_render_tells_an_escalation():
     state = play_round(erd().new_game(0), "rush=LLL defense=HHH", "rush=LLL defense=HHH")
     assert "All six Heavies were discarded: Escalation! Red takes back 1 Heavy, 3 Lights" in (
@@ -129,3 +147,13 @@ def test_docs_rules_erd_is_a_link_to_the_shipped_rules():
     assert doc.is_symlink()
     assert doc.resolve() == (ROOT / "src" / "meeple" / "games" / "erd" / "rules.md").resolve()
     assert doc.read_text(encoding="utf-8") == erd().rules_markdown()
+
+
+def test_how_to_write_an_allocation_offers_an_empty_pile_only_where_the_rules_allow_one():
+    """Under 0.01 and 0.02 every pile takes three cards: neither the prompt nor the help
+    offers '-' for an empty pile there; the original rules' do."""
+    for rules, empty in (("original", True), ("0.01", False), ("0.02", False)):
+        game = erd(rules=rules)
+        prompt = " ".join(rendered(game.new_game(0), 0).split())
+        assert ("- for an empty pile" in prompt) is empty, prompt
+        assert ("- for an empty pile" in game.notation_help()) is empty, game.notation_help()

@@ -43,3 +43,23 @@ def test_a_match_ends_with_the_match_score_and_the_last_game_told_once():
     assert screen.count(detail) == 1
     a, b = sorted(state.result["score"], reverse=True)
     assert f"Match over: {state.result['winner_name']} won the match {a} games to {b}." in screen
+
+
+def test_a_mercy_ending_names_the_rule_in_force():
+    """A player who loses by the mercy rule is told the rule, not only their Reserve: the
+    version's own, or the one an option sets."""
+    for rules, mercy, words in (
+        ("0.01", "rules", "(no Heavy and at most one Light in Reserve)"),
+        ("0.02", "rules", "(no Heavy and at most two Lights in Reserve, while "),
+        ("0.02", "empty", "(no Heavy and no Light in Reserve)"),
+    ):
+        game = make("erd", rules=rules, best_of=1, mercy=mercy)
+        ended = [
+            state
+            for seed in range(40)
+            if (state := _play_until(game, seed)).result["ending"] == "mercy"
+        ]
+        assert ended, (rules, mercy)
+        detail = ended[0].result["games"][-1]["detail"]
+        assert "loses by the mercy rule " + words in detail, detail
+        assert words in _screen(game, ended[0])

@@ -165,8 +165,11 @@ class Allocate:
 
 NOTATION_HELP = (
     "write both piles as rush=<cards> defense=<cards> with H (Heavy), L (Light), D (Decoy), "
-    "and - for an empty pile, e.g. 'rush=HHL defense=LDD'"
+    "e.g. 'rush=HHL defense=LDD'"
 )
+"""How to write an allocation in any rules; where a pile may be empty, the rules' own help
+adds ``EMPTY_PILE`` (no pile is empty under 0.01 and 0.02)."""
+EMPTY_PILE = "- for an empty pile"
 
 
 # A pile never swallows the next key: in 'rush= defense=-' the Rush pile is empty.

@@ -14,6 +14,7 @@ from rich.text import Text
 from meeple.core.game import Player
 from meeple.core.words import counted
 from meeple.games.erd.rules import (
+    EMPTY_PILE,
     NOTATION_HELP,
     REASON_TEXT,
     Cards,
@@ -99,16 +100,11 @@ def describe_combat(game: ErdGame, combat: Combat) -> list[str]:
         )
     elif outcome == "held":
         lines.append("Both Defenses held.")
-        for p in (0, 1):
-            made = combat.turrets_made[p]
-            if made:
-                excess = combat.defense[p] - combat.rush[other(p)]
-                heavies = "Heavy becomes a Turret" if made == 1 else "Heavies become Turrets"
-                lines.append(
-                    f"{name(p)}'s Defense exceeded the Rush by {excess}: {made} defending "
-                    f"{heavies}."
-                )
-        lines.append("Every other card in the piles is discarded.")
+        lines.extend(
+            line for p in (0, 1) if (line := _turrets_told(name(p), combat, p)) is not None
+        )
+        others = "Every other card" if any(combat.turrets_made) else "Every card"
+        lines.append(f"{others} in the piles is discarded.")
     if combat.ending is not None and outcome not in ("exact_tie", "held"):
         lines.append(combat.ending.detail + ".")
         return lines
@@ -128,6 +124,26 @@ def describe_combat(game: ErdGame, combat: Combat) -> list[str]:
     if combat.ending is not None:
         lines.append(combat.ending.detail + ".")
     return lines
+
+
+def _turrets_told(who: str, combat: Combat, p: Player) -> str | None:
+    """The Turrets a held Defense made, and why it made fewer than its full 3 points earned
+    (only the Heavies of its Defense pile can become Turrets); None where it earned none."""
+    excess = combat.defense[p] - combat.rush[other(p)]
+    earned, made = excess // 3, combat.turrets_made[p]
+    if earned <= 0:
+        return None
+    exceeded = f"{who}'s Defense exceeded the Rush by {excess}"
+    if made == earned:
+        heavies = "Heavy becomes a Turret" if made == 1 else "Heavies become Turrets"
+        return f"{exceeded}: {made} defending {heavies}."
+    worth = f"worth {counted(earned, 'Turret')}"
+    if made == 0:
+        return f"{exceeded}, {worth}, but its Defense pile held no Heavy to become one."
+    held = (
+        "1 Heavy, which becomes a Turret" if made == 1 else f"{made} Heavies, which become Turrets"
+    )
+    return f"{exceeded}, {worth}, but its Defense pile held only {held}."
 
 
 def render_combat(state: ErdState) -> Group | Text:
@@ -204,13 +220,15 @@ def render_status(state: ErdState, viewer: Player | None) -> Text:
         text.append(f" to allocate for round {state.round}: {NOTATION_HELP}")
         rule = game.cards_to_place(state.sides[viewer].reserve)
         if rule is None:
-            text.append(" (up to three cards per pile).")
+            text.append(f" (up to three cards per pile; {EMPTY_PILE}).")
         else:
             per_pile, total = rule
             if total == 2 * per_pile:
                 text.append(" (exactly three cards per pile).")
             else:
-                text.append(f" (all {total} cards of your Reserve, at most three per pile).")
+                # A Reserve of at most three cards leaves one pile empty.
+                empty = f"; {EMPTY_PILE}" if total <= per_pile else ""
+                text.append(f" (all {total} cards of your Reserve, at most three per pile{empty}).")
     else:
         text.append("Waiting for ")
         for k, p in enumerate(waiting):

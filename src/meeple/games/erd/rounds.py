@@ -235,6 +235,14 @@ def escalate(
     return (out[0], out[1]), (heavies[0], heavies[1]), (lights[0], lights[1])
 
 
+MERCY_WORDS = {
+    "0.01": "no Heavy and at most one Light in Reserve",
+    "0.02": "no Heavy and at most two Lights in Reserve, while {other} has a Heavy",
+    "empty": "no Heavy and no Light in Reserve",
+}
+"""Each mercy rule (:func:`mercy_losers`) in the words that tell a losing player why."""
+
+
 def mercy_losers(version: RulesVersion, sides: tuple[Side, Side]) -> tuple[Player, ...]:
     """Seats the mercy rule catches at the end of a round without an Escalation.
 
@@ -303,9 +311,12 @@ def game_end(
     elif reason == "mercy":
         assert winner is not None
         reserve = Cards(*numbers)
+        mercy = game.version.mercy
+        assert mercy is not None  # only a mercy rule in force ends a game by mercy
+        rule = MERCY_WORDS[mercy].format(other=names(winner))
         detail = (
             f"{names(other(winner))} ended round {round_number} with "
-            f"{reserve.words()} in Reserve and loses by the mercy rule"
+            f"{reserve.words()} in Reserve and loses by the mercy rule ({rule})"
         )
     elif reason == "mercy_draw":
         detail = f"Both players ended round {round_number} within the mercy rule: a draw"

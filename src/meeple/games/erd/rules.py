@@ -40,6 +40,7 @@ from meeple.core.registry import register
 from meeple.core.simultaneous import Submissions
 from meeple.core.words import counted
 from meeple.games.erd.pieces import (
+    EMPTY_PILE,
     KIND_NAMES,
     KIND_PLURALS,
     NO_CARDS,
@@ -70,6 +71,7 @@ if TYPE_CHECKING:
 
 
 __all__ = [
+    "EMPTY_PILE",
     "KIND_NAMES",
     "KIND_PLURALS",
     "NOTATION_HELP",
@@ -354,7 +356,10 @@ class ErdGame(Game[ErdOptions, "ErdState", Allocate]):
         """How to write an allocation."""
         if self.version.exactly_three:
             return NOTATION_HELP + "; in these rules each pile takes exactly three cards"
-        return NOTATION_HELP + "; in the original rules each pile takes up to three cards"
+        return (
+            NOTATION_HELP + f"; in the original rules each pile takes up to three cards "
+            f"({EMPTY_PILE})"
+        )
 
     @property
     def num_actions(self) -> int:

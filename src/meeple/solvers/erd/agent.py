@@ -49,15 +49,23 @@ def stage_at(solution: Solution, state: ErdState, player: int) -> StageAt:
     return StageAt(index, solution.model.states[index], left, as_row)
 
 
-def wait_to_make(game: Game) -> str | None:
+def wait_to_make(
+    game: Game, *, solve: bool = False, cache_dir: str | None = None, **_other: object
+) -> str | None:
     """What making an agent that plays the solved game waits for, for a person to read
-    while it lasts: the solution read back (seconds), or the rules solved first."""
+    while it lasts: the solution read back (seconds), or the rules solved first where the
+    agent may solve them (``solve``); None where it has nothing to read and may not solve,
+    since it then stops at once with the command that solves the rules. Takes the agent's
+    parameters as a spec gives them (``cache_dir`` is where it looks; the others change
+    nothing here)."""
     from meeple.solvers.erd.solve import is_stored
 
     if not isinstance(game, ErdGame):
         return None
-    if is_stored(game):
+    if is_stored(game, Path(cache_dir) if cache_dir else None):
         return "reading the solved game for the computer player (a few seconds)..."
+    if not solve:
+        return None
     return (
         "solving Erd under these rules for the computer player: once, about half a minute; "
         "later games read the solution back in a few seconds..."
@@ -130,16 +138,19 @@ class EquilibriumAgent:
         self.game = game
         self.rng = make_rng(seed, "erd-equilibrium")
         if solution is None:
+            from meeple.solvers import cache
             from meeple.solvers.erd.solve import options_of, solve_erd
 
             options = options_of(game)
+            folder = Path(cache_dir) if cache_dir else cache.default_cache_dir()
             # A lab run makes an agent per game: read the (large) solution once per process;
             # a server's threads making agents at once wait for one solve, not one each.
-            key = (cache_dir, tuple(sorted(options.items())))
+            # Keyed by the folder itself, so that a default folder moved by the environment
+            # is read anew, not answered from another folder's solution.
+            key = (folder, tuple(sorted(options.items())))
             with _LOADING:
                 solution = _LOADED.get(key)
                 if solution is None:
-                    folder = Path(cache_dir) if cache_dir else None
                     found = solve_erd(options, folder, solve_if_missing=solve)[0]
                     solution = _LOADED[key] = found
         self.solution: Solution = solution
