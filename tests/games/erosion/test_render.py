@@ -124,3 +124,24 @@ def test_the_end_of_a_shared_win_says_who_shares_it_in_a_sentence():
         "Alps 15, Andes 15, Rockies 10, Himalaya 8. Alps and Andes share the win with 15 each."
         in end
     )
+
+
+@pytest.mark.parametrize(
+    ("players", "seed", "end"),
+    [
+        (2, 21, "Alps 8, Andes 8. Alps wins on the tie-breaker, level with Andes on 8."),
+        (
+            3,
+            2,
+            "Alps 7, Andes 5, Rockies 7. Rockies wins on the tie-breaker, level with Alps on 7.",
+        ),
+    ],
+)
+def test_a_win_on_the_tie_breaker_says_so(players, seed, end):
+    """'Ties are broken by guessing the hardness': a winner level on points with another
+    won by the tie-breaker, and the end says it, where it read as a plain win."""
+    from meeple.agents import make_agent, play_game
+
+    game = make("erosion", players=players)
+    play = play_game(game, [make_agent("random", game, s) for s in range(players)], seed=seed)
+    assert end in " ".join(_screen(game, play.state).split())
