@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rich.console import Console
+
+import meeple
+from meeple.core.conformance import random_playthrough
 
 from meeple.games.triangle_clock.render import CLEAR_STYLE, SOLID_STYLE, symbol_text
 from meeple.games.triangle_clock.rules import MEMORISED
@@ -54,3 +59,21 @@ def test_memorise_screen_lists_the_order_with_round_numbers(game):
     assert "memorised" in shown
     after = state.apply(0, MEMORISED).apply(1, MEMORISED)
     assert "Shared symbols for rounds" not in text(game, after, 0)
+
+
+def test_clause_a_tie_on_points_names_who_holds_more_items_on_screen():
+    """'If the scores are tied, whichever player has 2/3 of the Final Items for this game
+    wins': the final screen says why the tie went as it did in every allocation, never 'the
+    holder of two items' for a seat that holds three."""
+    for items, said in (
+        ("all/none", "Tick wins the tie by holding more Final Match items (3 to 0)"),
+        ("none/mulligan", "Tock wins the tie by holding more Final Match items (1 to 0)"),
+        ("palette-swap/mulligan", "both hold as many Final Match items (1 each)"),
+    ):
+        game = meeple.make("triangle-clock", items=items)
+        final = random_playthrough(game, 4).state
+        tied = replace(final, seats=tuple(replace(s, score=7) for s in final.seats))
+        shown = " ".join(text(game, tied, 0).split())
+        assert "Final score Tick 7, Tock 7" in shown, shown
+        assert said in shown, shown
+        assert "two items" not in shown, shown

@@ -183,15 +183,12 @@ def render_status(state: TriangleClockState, player: Player | None) -> Text:
         result = state.result
         a, b = result["scores"]
         text.append(f"Final score {SEAT_NAMES[0]} {a}, {SEAT_NAMES[1]} {b}: ", style="bold")
-        if result["winner"] is None:
-            text.append("a draw.", style="bold")
-        else:
-            how = (
-                " (tie on points: the holder of two items wins)"
-                if result["decided_by"] == "items"
-                else ""
-            )
-            text.append(f"{result['winner_name']} wins{how}.", style="bold")
+        verdict = "a draw" if result["winner"] is None else f"{result['winner_name']} wins"
+        text.append(f"{verdict}.", style="bold")
+        if result["decided_by"] != "score":
+            # A tie on points is settled by the items held, which the scores do not show:
+            # the result's reason says how, in the same words for every allocation.
+            text.append(f"\n{result['reason'][0].upper()}{result['reason'][1:]}.")
         return text
     if player is not None and player in state.to_act:
         if state.phase is Phase.MEMORISE:

@@ -15,8 +15,8 @@ The rules as the seed states them, in order (gaps filled as in ``rules.md``):
 * Items (the seed's Final Match): Palette Swap and Right Angle change a symbol you are about
   to reveal (3 uses each, once a round); Mulligan replaces your four cards before your first
   symbol of a round (2 uses).
-* After 32 rounds the higher score wins; a tie goes to the player holding two of the three
-  items.
+* After 32 rounds the higher score wins; a tie goes to the player holding more of the
+  items (the seed's final: two of the three).
 
 Every choice is simultaneous: both seats submit, the submissions stay hidden in the state
 (:class:`~meeple.core.simultaneous.Submissions`) until both are in, and then are revealed.
