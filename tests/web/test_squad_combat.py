@@ -13,6 +13,7 @@ import time
 
 import pytest
 
+import meeple
 from tests.web.browser import Frames, click_once, click_unless_redrawn, no_server_errors, status
 
 SECONDS = 120
@@ -216,3 +217,44 @@ def test_long_names_stay_inside_their_cards(server, chromium, page_errors, watch
             page.wait_for_timeout(40)
     assert not page_errors, page_errors
     phone.close()
+
+
+def test_every_window_for_edges_tells_its_seat_to_play_an_edge_or_say_done(server, context):
+    """The end-of-turn window and the window before a refresh's dice are windows for edges
+    as the reaction window is ('If it does not have a restriction on it, it may be played at
+    anytime'): the page's prompt said only "You: end-of-turn window", never what to do."""
+    game = meeple.make("squad-combat", reaction_prompts="always")
+    state, rng = game.new_game(1), random.Random(0)
+    views: dict[str, dict] = {}
+    while len(views) < 2 and not state.is_over:
+        kind, seat = state.step
+        if kind in ("end-of-turn window", "window before a refresh") and kind not in views:
+            views[kind] = {"seat": seat, "view": state.view(seat)}
+        seat = state.to_act[0]
+        state = state.apply(seat, rng.choice(state.legal_actions(seat)))
+    assert len(views) == 2, "seed 1 no longer reaches both windows"
+    page = context.new_page()
+    page.goto(server.url + "/")
+    prompts = page.evaluate(
+        """async (views) => {
+          const { draw } = await import("/static/games/squad-combat.js");
+          const out = {};
+          for (const [kind, { seat, view }] of Object.entries(views)) {
+            const root = document.createElement("div");
+            document.body.appendChild(root);
+            const msg = { seat, view, options: {}, legal: [{ text: "done" }] };
+            draw(root, msg, { canMove: true, selection: {}, redraw() {} });
+            out[kind] = root.querySelector(".sc-prompt").textContent;
+            root.remove();
+          }
+          return out;
+        }""",
+        views,
+    )
+    assert prompts == {
+        "end-of-turn window": "You: end of the turn, before spent energy clears: "
+        "play an edge from your hand, or done",
+        "window before a refresh": "You: before the refreshed dice are rolled: "
+        "play an edge from your hand, or done",
+    }, prompts
+    page.close()

@@ -26,6 +26,8 @@ const STEP = {
   attackDie: "attack die choice",
   defenseDie: "defense die choice",
   react: "reaction window",
+  endWindow: "end-of-turn window",
+  refreshWindow: "window before a refresh",
   drop: "dice trim after a refresh",
   discard: "end-of-turn discard",
   over: "game over",
@@ -232,6 +234,10 @@ function drawHeader(box, ctx) {
   });
 }
 
+// Every window for edges asks the same of its seat; only the moment differs.
+const EDGE_OR_DONE = "play an edge from your hand, or done";
+const WINDOWS = new Set([STEP.react, STEP.endWindow, STEP.refreshWindow]);
+
 function promptText(ctx, step, mine) {
   const { msg, view } = ctx;
   const whose = mine ? "You" : seatName(msg, step.seat);
@@ -254,7 +260,11 @@ function promptText(ctx, step, mine) {
     case STEP.defenseDie:
       return `${whose}: choose the defense die against ${card}${mine ? ` (${CLICK} one of the defender's dice) or no die` : ""}`;
     case STEP.react:
-      return `${whose}: reaction window${mine ? ": play an edge from your hand, or done" : " (edges)"}`;
+      return `${whose}: reaction window${mine ? `: ${EDGE_OR_DONE}` : " (edges)"}`;
+    case STEP.endWindow:
+      return `${whose}: end of the turn, before spent energy clears${mine ? `: ${EDGE_OR_DONE}` : " (edges)"}`;
+    case STEP.refreshWindow:
+      return `${whose}: before the refreshed dice are rolled${mine ? `: ${EDGE_OR_DONE}` : " (edges)"}`;
     case STEP.drop:
       return `${whose}: too many dice after the refresh${mine ? `: ${CLICK} a die to drop` : ""}`;
     case STEP.discard:
@@ -509,7 +519,7 @@ function drawHand(box, ctx) {
         });
       }
       card.classList.add("sc-playable");
-    } else if (legal.texts.size && (kind === STEP.phase || kind === STEP.react)) {
+    } else if (legal.texts.size && (kind === STEP.phase || WINDOWS.has(kind))) {
       card.classList.add("sc-unplayable");
       card.setAttribute("aria-disabled", "true");
     }
