@@ -8,7 +8,6 @@ from rich.console import Console
 
 import meeple
 from meeple.core.conformance import random_playthrough
-
 from meeple.games.triangle_clock.render import CLEAR_STYLE, SOLID_STYLE, symbol_text
 from meeple.games.triangle_clock.rules import MEMORISED
 
