@@ -44,6 +44,10 @@ def test_agents_shows_the_levels_and_names_the_strongest(run, monkeypatch, game)
     g = make(game)
     for level in LEVEL_NAMES:
         assert f"{level_spec(g, level)}" in result.output
+    # The default level is marked in its own cell, not in a column without a heading.
+    header = next(line for line in result.output.splitlines() if "┃ level" in line)
+    assert header.count("┃") == 3, header
+    assert "│ hard (the default) │" in result.output
     assert f"The strongest agent meeple offers here is {strongest(g)}" in result.output or (
         f"hard ({strongest(g)})" in result.output
     )

@@ -111,11 +111,13 @@ def test_a_seat_sees_both_squads_its_hand_with_costs_and_the_other_hand_as_a_cou
     try:
         page = watch(phone.new_page())
         page.goto(created["seats"][0]["join_url"])
-        # Until the card list arrives a card shows a name made from its id; then its name
-        # and its cost.
+        # Until the card list arrives a card shows a name made from its id (for the
+        # built-in cards, their very names) and the cost "?"; then its name and its cost.
         page.wait_for_function(
             "names => { const ns = [...document.querySelectorAll('.sc-hand .sc-card-name')];"
-            " return ns.length > 0 && ns.every(n => names.includes(n.textContent)); }",
+            " const cs = [...document.querySelectorAll('.sc-hand .sc-card-cost')];"
+            " return ns.length > 0 && ns.every(n => names.includes(n.textContent))"
+            " && cs.every(c => c.textContent !== '?'); }",
             arg=list(names),
         )
         assert len(page.query_selector_all(".sc-char")) == 6

@@ -186,10 +186,9 @@ def agents_command(
     levels = Table(title=f"opponents by level in {g.title} (meeple play --level)")
     levels.add_column("level", style="bold")
     levels.add_column("agent", overflow="fold")
-    levels.add_column("")
     for level in LEVEL_NAMES:
-        default = "the default" if level == "hard" else ""
-        levels.add_row(level, escape(level_spec(g, level)), default)
+        named = f"{level} (the default)" if level == "hard" else level
+        levels.add_row(named, escape(level_spec(g, level)))
     console.print(levels)
     console.print("Each level beats the one below it on the ladder (docs/agents.md).")
     console.print(
