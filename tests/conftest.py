@@ -91,6 +91,12 @@ SLOW = (
     "tests/interfaces/test_content_cli.py::test_an_edited_card_copied_out_changes_a_simulation",
     # The example game installed and run as a user would (seconds of set-up per worker).
     "tests/test_new_game.py",
+    # The example agent installed and run as a user would; the in-process tests stay quick.
+    "tests/test_new_agent.py::test_the_agent_is_listed_with_its_parameters",
+    "tests/test_new_agent.py::test_it_plays_in_the_terminal_and_the_lab",
+    "tests/test_new_agent.py::test_its_refusals_are_one_line",
+    "tests/test_new_agent.py::test_the_example_s_own_tests_and_a_research_adapter",
+    "tests/test_new_agent.py::test_a_broken_agent_package_is_refused_in_one_line",
     "tests/games/squad_combat/test_properties.py",
     "tests/games/erosion/test_properties.py",
     "tests/games/triangle_clock/test_properties.py",

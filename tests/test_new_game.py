@@ -34,10 +34,11 @@ EXAMPLE = ROOT / "examples" / "tic_tac_toe"
 MEEPLE = Path(sys.executable).with_name("meeple")
 
 
-def install_example(target: Path) -> dict[str, str]:
-    """Write the example's dist-info (name, version, entry points from its pyproject.toml)
-    into ``target``; the environment of a process that has the example installed."""
-    project = tomllib.loads((EXAMPLE / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+def install_example(target: Path, example: Path = EXAMPLE) -> dict[str, str]:
+    """Write an example package's dist-info (name, version, entry points from its
+    pyproject.toml; tic-tac-toe's unless ``example`` names another) into ``target``; the
+    environment of a process that has it installed."""
+    project = tomllib.loads((example / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     info = target / f"{project['name'].replace('-', '_')}-{project['version']}.dist-info"
     info.mkdir(parents=True)
     (info / "METADATA").write_text(
@@ -49,7 +50,7 @@ def install_example(target: Path) -> dict[str, str]:
         for group, points in project["entry-points"].items()
     ]
     (info / "entry_points.txt").write_text("\n".join(groups), encoding="utf-8")
-    path = [str(EXAMPLE / "src"), str(target), os.environ.get("PYTHONPATH", "")]
+    path = [str(example / "src"), str(target), os.environ.get("PYTHONPATH", "")]
     return {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in path if p)}
 
 

@@ -16,14 +16,14 @@ from typing import Any
 from pydantic import ConfigDict, TypeAdapter, ValidationError
 
 from meeple.agents.flat import FlatAgent
-from meeple.agents.levels import LEVEL_NAMES, seat_spec
+from meeple.agents.levels import LEVEL_NAMES, SEAT_WORDS, seat_spec
 from meeple.agents.mcts import ISMCTSAgent, MCTSAgent
-from meeple.agents.policy import policy_agents
+from meeple.agents.policy import PolicyAgent, policy_agents
 from meeple.agents.random_agent import RandomAgent
 from meeple.core.agent import Agent
-from meeple.core.errors import AgentSpecError, did_you_mean
+from meeple.core.errors import AgentPackageError, AgentSpecError, did_you_mean
 from meeple.core.game import AgentFactory, Game
-from meeple.core.registry import game_agents
+from meeple.core.registry import defined_at, game_agents
 
 HUMAN = "human"
 
@@ -84,8 +84,20 @@ def available_agents(game: Game) -> dict[str, AgentFactory]:
     """Every agent that can play ``game``: the generic ones (``policy`` where the game has a
     compiled policy to play), then those registered for it with
     :func:`meeple.core.registry.register_agent`: the game's own (from its package) and other
-    packages' (solvers)."""
-    return {**GENERIC_AGENTS, **policy_agents(game), **game_agents(game.name)}
+    packages' (solvers, installed agent packages).
+
+    A registered name that is meeple's own (a generic agent, ``policy``, ``human``, a level)
+    is AgentPackageError: it would otherwise replace meeple's agent in silence, or never be
+    reached (a level's word is read as the level before any agent)."""
+    registered = game_agents(game.name)
+    ours = {HUMAN, *SEAT_WORDS, *GENERIC_AGENTS, PolicyAgent.name}
+    for name in sorted(registered.keys() & ours):
+        raise AgentPackageError(
+            f"the agent {name!r} registered for {game.name} by {defined_at(registered[name])} "
+            f"takes a name meeple gives its own agents and levels ({', '.join(sorted(ours))}); "
+            "register it under another name"
+        )
+    return {**GENERIC_AGENTS, **policy_agents(game), **registered}
 
 
 def agent_names(game: Game) -> list[str]:

@@ -40,6 +40,13 @@ class GamePackageError(MeepleError):
     ``player_rules.md``); the message names the package and why."""
 
 
+class AgentPackageError(GamePackageError):
+    """An installed package of agents (a ``meeple.agents`` entry point) that does not load
+    or registers no agent; the message names the package and why. A kind of
+    GamePackageError: like a broken game package, it is the installation's fault, not the
+    user's request's."""
+
+
 class RecordError(MeepleError):
     """A saved game record that cannot be read or does not replay."""
 

@@ -14,7 +14,13 @@ from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import Any
 
-from meeple.core.errors import GamePackageError, MeepleError, UnknownGame, did_you_mean
+from meeple.core.errors import (
+    AgentPackageError,
+    GamePackageError,
+    MeepleError,
+    UnknownGame,
+    did_you_mean,
+)
 from meeple.core.game import Game, State, shorten
 from meeple.core.options import OptionInfo, describe_options
 
@@ -28,17 +34,19 @@ def register(cls: type[Game[Any, Any, Any]]) -> type[Game[Any, Any, Any]]:
     A name is one game's: registering another class under a name already taken raises
     ``ValueError`` naming both (the same class imported again keeps its name)."""
     taken = _GAMES.get(cls.name)
-    if taken is not None and _where(taken) != _where(cls):
+    if taken is not None and defined_at(taken) != defined_at(cls):
         raise ValueError(
-            f"the game name {cls.name!r} is taken by {_where(taken)}; "
-            f"{_where(cls)} needs a name of its own"
+            f"the game name {cls.name!r} is taken by {defined_at(taken)}; "
+            f"{defined_at(cls)} needs a name of its own"
         )
     _GAMES[cls.name] = cls
     return cls
 
 
-def _where(cls: type) -> str:
-    return f"{cls.__module__}.{cls.__qualname__}"
+def defined_at(cls: Any) -> str:
+    """Where a class or an agent's factory is defined (a factory without a name, a
+    ``functools.partial`` say, by its repr)."""
+    return f"{getattr(cls, '__module__', '?')}.{getattr(cls, '__qualname__', repr(cls))}"
 
 
 def _key(name: str) -> str:
@@ -47,30 +55,52 @@ def _key(name: str) -> str:
 
 def _load_plugins() -> None:
     """Import every module of the ``meeple.games`` entry points, once. A package that does
-    not load is GamePackageError, in one line naming it and why; the next lookup tries
-    again."""
+    not load, or loads incomplete, is GamePackageError, in one line naming it and why; the
+    next lookup tries again."""
     global _plugins_loaded
     if _plugins_loaded:
         return
     _plugins_loaded = True
-    for ep in entry_points(group="meeple.games"):
+    try:
+        _load_group("meeple.games", "game", GamePackageError, _registered_games, _incomplete)
+    except GamePackageError:
+        _plugins_loaded = False
+        raise
+
+
+def _load_group(
+    group: str,
+    kind: str,
+    error: type[GamePackageError],
+    registered: Callable[[], set[Any]],
+    incomplete: Callable[[str, set[Any]], str | None],
+    unusable: str = "cannot be played",
+) -> None:
+    """Import the module of every entry point in ``group``. What each added to
+    ``registered()`` (what a registry holds) is checked by ``incomplete(module, new)``,
+    which says why the package cannot be used, or None. A package that does not load, or
+    that ``incomplete`` faults, is ``error`` in one line naming it and why (``unusable``
+    says what such a package is: "cannot be played" for a game)."""
+    for ep in entry_points(group=group):
         module = ep.value.partition(":")[0]
-        where = f"the game package {module!r} (entry point {ep.name!r} of meeple.games)"
-        before = set(_GAMES.values())
+        where = f"the {kind} package {module!r} (entry point {ep.name!r} of {group})"
+        before = registered()
         try:
             ep.load()
         except Exception as exc:
-            _plugins_loaded = False
-            raise GamePackageError(
+            raise error(
                 f"{where} does not load: {type(exc).__name__}: {exc}; fix it (python -c "
                 f"'import {module}' shows where) or uninstall it"
             ) from exc
-        # Checked here, not at the first move: a class missing a method would otherwise be
-        # a TypeError traceback from deep inside whichever command first made a state.
-        why = _incomplete(module, set(_GAMES.values()) - before)
+        # Checked here, not at the first use: a class missing a method would otherwise be a
+        # TypeError traceback from deep inside whichever command first made a state.
+        why = incomplete(module, registered() - before)
         if why is not None:
-            _plugins_loaded = False
-            raise GamePackageError(f"{where} cannot be played: {why}; fix it or uninstall it")
+            raise error(f"{where} {unusable}: {why}; fix it or uninstall it")
+
+
+def _registered_games() -> set[Any]:
+    return set(_GAMES.values())
 
 
 def _incomplete(module: str, new: set[type[Game[Any, Any, Any]]]) -> str | None:
@@ -86,12 +116,12 @@ def _incomplete(module: str, new: set[type[Game[Any, Any, Any]]]) -> str | None:
     }
     if not mine:
         return "it registers no game (decorate its Game class with meeple.core.registry.register)"
-    for cls in sorted(mine, key=_where):
+    for cls in sorted(mine, key=defined_at):
         required = [name for name, field in cls.Options.model_fields.items() if field.is_required()]
         if required:
             # A game is made with no options at all (meeple play <game>, the lobby's form).
             return (
-                f"option {required[0]!r} of {_where(cls.Options)} has no default; every option "
+                f"option {required[0]!r} of {defined_at(cls.Options)} has no default; every option "
                 "needs one (Field(default=...))"
             )
         state = _state_class(cls)
@@ -99,14 +129,14 @@ def _incomplete(module: str, new: set[type[Game[Any, Any, Any]]]) -> str | None:
             missing = sorted(getattr(klass, "__abstractmethods__", ()))
             if klass is not None and missing:
                 return (
-                    f"{_where(klass)} lacks {', '.join(missing)}, which every {kind} defines "
+                    f"{defined_at(klass)} lacks {', '.join(missing)}, which every {kind} defines "
                     "(docs/new-game.md)"
                 )
         inherited = getattr(state, "determinize", None) is State.determinize
         if state is not None and not cls.perfect_information and inherited:
             return (
-                f"{_where(cls)} hides information (perfect_information = False), yet "
-                f"{_where(state)} lacks determinize (docs/new-game.md)"
+                f"{defined_at(cls)} hides information (perfect_information = False), yet "
+                f"{defined_at(state)} lacks determinize (docs/new-game.md)"
             )
     return None
 
@@ -210,12 +240,23 @@ def resolve(ref: Ref) -> Any:
 
 
 def register_agent(game_name: str, name: str, factory: Any) -> None:
-    """Offer an agent for one game from outside the game's package (e.g. a solver's agent).
+    """Offer an agent for one game from outside :mod:`meeple.agents`: a game's own agents
+    from its package, a solver's, or a package of agents of its own (found through the
+    ``meeple.agents`` entry points, docs/agents.md "Adding an agent").
 
     Layers above the games (solvers) contribute agents here, so that neither games nor
-    :mod:`meeple.agents` need to import them.
+    :mod:`meeple.agents` need to import them. A name is one agent's per game: registering
+    another factory under a name the game already has raises ``ValueError`` naming both
+    (the same factory imported again keeps its name).
     """
-    _EXTRA_AGENTS.setdefault(_key(game_name), {})[name] = factory
+    agents = _EXTRA_AGENTS.setdefault(_key(game_name), {})
+    taken = agents.get(name)
+    if taken is not None and defined_at(taken) != defined_at(factory):
+        raise ValueError(
+            f"the agent name {name!r} of {game_name} is taken by {defined_at(taken)}; "
+            f"{defined_at(factory)} needs a name of its own"
+        )
+    agents[name] = factory
 
 
 def register_playout(
@@ -315,8 +356,50 @@ def compiled_values(
 
 
 def game_agents(game_name: str) -> dict[str, Any]:
-    """Agents registered for ``game_name`` with :func:`register_agent`, by name."""
+    """Agents registered for ``game_name`` with :func:`register_agent`, by name, those of
+    the installed agent packages (the ``meeple.agents`` entry points) included."""
+    _load_agent_plugins()
     return dict(_EXTRA_AGENTS.get(_key(game_name), {}))
+
+
+_agent_plugins_loaded = False
+
+
+def _load_agent_plugins() -> None:
+    """Import every module of the ``meeple.agents`` entry points, once: each registers its
+    agents with :func:`register_agent` as it is imported. A package that does not load, or
+    registers no agent, is AgentPackageError in one line naming it and why; the next lookup
+    tries again."""
+    global _agent_plugins_loaded
+    if _agent_plugins_loaded:
+        return
+    _agent_plugins_loaded = True
+    try:
+        _load_group(
+            "meeple.agents",
+            "agent",
+            AgentPackageError,
+            _registered_agents,
+            _no_agent,
+            "is of no use",
+        )
+    except AgentPackageError:
+        _agent_plugins_loaded = False
+        raise
+
+
+def _registered_agents() -> set[Any]:
+    return {(game, name) for game, agents in _EXTRA_AGENTS.items() for name in agents}
+
+
+def _no_agent(module: str, new: set[Any]) -> str | None:
+    """Why an agent package registered nothing, or None where it registered an agent."""
+    if new:
+        return None
+    return (
+        "it registers no agent (call meeple.core.registry.register_agent(game, name, "
+        "factory) when it is imported)"
+    )
 
 
 _JUDGES: dict[str, Any] = {}
