@@ -186,7 +186,9 @@ class HeuristicAgent:
         assert perf is not None and perf.target is not None
         card = state.game.cards[perf.card]
         defender = state.parties[perf.target[0]][perf.target[1]]
-        need = max(defender.dice, default=0) - (card.hit or 0) - perf.attack_bonus
+        # The die to find: what the rest of the rating leaves to beat the best defense die.
+        rest = perf._replace(attack_die=None).attack_rating(card.hit)
+        need = max(defender.dice, default=0) - rest
         if need <= 0:
             return NO_DIE
         dice = sorted(_value(a) for a in legal if isinstance(a, Die))
@@ -203,7 +205,7 @@ class HeuristicAgent:
         perf = state.top
         assert perf is not None
         card = state.game.cards[perf.card]
-        attack = (perf.attack_die or 0) + (card.hit or 0) + perf.attack_bonus
+        attack = perf.attack_rating(card.hit)
         extra = _edge_bonus(state, seat, "defending")
         for v in sorted(_value(a) for a in legal if isinstance(a, Die)):
             if v > attack - extra:
@@ -223,8 +225,8 @@ class HeuristicAgent:
         card = game.cards[perf.card]
         if card.kind != "attack" or perf.target is None:
             return DONE
-        attack = (perf.attack_die or 0) + (card.hit or 0) + perf.attack_bonus
-        defense = (perf.defense_die or 0) + perf.defense_bonus
+        attack = perf.attack_rating(card.hit)
+        defense = perf.defense_rating()
         defending = seat == perf.target[0]
         useful = []
         for action in legal:

@@ -132,8 +132,7 @@ class Combat(Windows):
         assert perf.target is not None and perf.attack_die is not None
         assert perf.defense_die is not None
         seat, slot = perf.target
-        attack = perf.attack_die + (card.hit or 0) + perf.attack_bonus
-        defense = perf.defense_die + perf.defense_bonus
+        attack, defense = perf.attack_rating(card.hit), perf.defense_rating()
         defender = self.who(seat, slot)
         if attack < defense:
             self.say(f"{card.name} misses {defender}: attack {attack} < defense {defense}.")

@@ -107,6 +107,16 @@ class Performance(NamedTuple):
     """Seats still to be offered a reaction window; None until the windows open (after both
     dice of an attack; once an action is paid and aimed), () once every seat has closed."""
 
+    def attack_rating(self, hit: int | None) -> int:
+        """Attack step 4: the attack die (0 when declined or not yet chosen) plus the card's
+        hit modifier ``hit`` and what edges added."""
+        return (self.attack_die or 0) + (hit or 0) + self.attack_bonus
+
+    def defense_rating(self) -> int:
+        """Attack step 4: the defense die (0 when declined or not yet chosen) plus what
+        edges added."""
+        return (self.defense_die or 0) + self.defense_bonus
+
 
 def dice_text(dice: Any) -> str:
     """Dice values as a log writes them: ``2 5``, or ``no dice``."""

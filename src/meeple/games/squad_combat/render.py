@@ -135,11 +135,10 @@ def render_stack(state: SquadCombatState) -> Text:
         if perf.target is not None:
             text.append(f" -> {game.who(perf.target[0], perf.target[1], state)}")
         if perf.attack_die is not None:
-            rating = perf.attack_die + (card.hit or 0) + perf.attack_bonus
+            rating = perf.attack_rating(card.hit)
             text.append(f"; attack die {perf.attack_die} (rating {rating})")
         if perf.defense_die is not None:
-            rating = perf.defense_die + perf.defense_bonus
-            text.append(f"; defense die {perf.defense_die} (rating {rating})")
+            text.append(f"; defense die {perf.defense_die} (rating {perf.defense_rating()})")
         text.append("\n")
     return text
 
