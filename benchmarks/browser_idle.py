@@ -17,6 +17,8 @@ from __future__ import annotations
 import argparse
 import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -71,30 +73,39 @@ def idle_cost(browser: Browser, url: str, game: str, motion: str, seconds: float
     return cost
 
 
-def main() -> None:
-    """Print the table."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--seconds", type=float, default=8.0, help="idle seconds measured")
-    args = parser.parse_args()
+@contextmanager
+def served_chromium(prefix: str) -> Iterator[tuple[str, Browser]]:
+    """A real ``meeple serve`` (a new SQLite database in a folder named from ``prefix``,
+    agents in threads) and a headless Chromium as the browser tests start it: the server's
+    address and the browser; both stopped after."""
     from playwright.sync_api import sync_playwright
 
-    folder = Path(tempfile.mkdtemp(prefix="meeple-idle-"))
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
     server = ServerProcess(f"sqlite:///{folder / 'server.db'}", folder / "server.log", 0).start()
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(
                 executable_path=str(CHROMIUM), args=list(CHROMIUM_ARGS)
             )
-            print("| game | CPU s per s, motion | CPU s per s, reduced motion | ratio |")
-            print("|---|---:|---:|---:|")
-            for game in GAMES:
-                moving = idle_cost(browser, server.url, game, "no-preference", args.seconds)
-                still = idle_cost(browser, server.url, game, "reduce", args.seconds)
-                ratio = moving / still if still > 0 else float("inf")
-                print(f"| {game} | {moving:.3f} | {still:.3f} | {ratio:.0f} |")
+            yield server.url, browser
             browser.close()
     finally:
         server.stop()
+
+
+def main() -> None:
+    """Print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=8.0, help="idle seconds measured")
+    args = parser.parse_args()
+    with served_chromium("meeple-idle-") as (url, browser):
+        print("| game | CPU s per s, motion | CPU s per s, reduced motion | ratio |")
+        print("|---|---:|---:|---:|")
+        for game in GAMES:
+            moving = idle_cost(browser, url, game, "no-preference", args.seconds)
+            still = idle_cost(browser, url, game, "reduce", args.seconds)
+            ratio = moving / still if still > 0 else float("inf")
+            print(f"| {game} | {moving:.3f} | {still:.3f} | {ratio:.0f} |")
 
 
 if __name__ == "__main__":

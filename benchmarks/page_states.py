@@ -19,13 +19,10 @@ from __future__ import annotations
 
 import argparse
 import random
-import tempfile
-from pathlib import Path
 from typing import Any
 
 import httpx
-
-from meeple.interfaces.web.client import CHROMIUM, CHROMIUM_ARGS, ServerProcess
+from browser_idle import served_chromium  # benchmarks/ is the script's folder
 
 GAMES = {
     "edges": {"board": "4x4"},
@@ -103,38 +100,27 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1, help="the match's and the moves' seed")
     parser.add_argument("--game", action="append", choices=list(GAMES), help="default: all")
     args = parser.parse_args()
-    from playwright.sync_api import sync_playwright
+    with served_chromium("meeple-page-states-") as (url, browser):
+        print(
+            "| game | moves typed | states, first half / second | task ms per state, "
+            "first / second | style ms | layout ms | second / first (task) |"
+        )
+        print("|---|---:|---:|---:|---:|---:|---:|")
+        for game in args.game or GAMES:
+            got = measure(browser, url, game, args.moves, args.seed)
+            (n1, c1), (n2, c2) = got["early"], got["late"]
 
-    folder = Path(tempfile.mkdtemp(prefix="meeple-page-states-"))
-    server = ServerProcess(f"sqlite:///{folder / 'server.db'}", folder / "server.log", 0).start()
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(
-                executable_path=str(CHROMIUM), args=list(CHROMIUM_ARGS)
-            )
+            def per(c: dict[str, float], n: int, key: str) -> float:
+                return 1000 * c[key] / max(n, 1)
+
+            task1, task2 = per(c1, n1, "TaskDuration"), per(c2, n2, "TaskDuration")
             print(
-                "| game | moves typed | states, first half / second | task ms per state, "
-                "first / second | style ms | layout ms | second / first (task) |"
+                f"| {game} | {got['moves']} | {n1} / {n2} | {task1:.1f} / {task2:.1f} | "
+                f"{per(c1, n1, 'RecalcStyleDuration'):.1f} / "
+                f"{per(c2, n2, 'RecalcStyleDuration'):.1f} | "
+                f"{per(c1, n1, 'LayoutDuration'):.1f} / {per(c2, n2, 'LayoutDuration'):.1f} | "
+                f"{task2 / task1 if task1 else float('nan'):.2f} |"
             )
-            print("|---|---:|---:|---:|---:|---:|---:|")
-            for game in args.game or GAMES:
-                got = measure(browser, server.url, game, args.moves, args.seed)
-                (n1, c1), (n2, c2) = got["early"], got["late"]
-
-                def per(c: dict[str, float], n: int, key: str) -> float:
-                    return 1000 * c[key] / max(n, 1)
-
-                task1, task2 = per(c1, n1, "TaskDuration"), per(c2, n2, "TaskDuration")
-                print(
-                    f"| {game} | {got['moves']} | {n1} / {n2} | {task1:.1f} / {task2:.1f} | "
-                    f"{per(c1, n1, 'RecalcStyleDuration'):.1f} / "
-                    f"{per(c2, n2, 'RecalcStyleDuration'):.1f} | "
-                    f"{per(c1, n1, 'LayoutDuration'):.1f} / {per(c2, n2, 'LayoutDuration'):.1f} | "
-                    f"{task2 / task1 if task1 else float('nan'):.2f} |"
-                )
-            browser.close()
-    finally:
-        server.stop()
 
 
 if __name__ == "__main__":
