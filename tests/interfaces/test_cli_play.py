@@ -431,3 +431,13 @@ def test_an_erd_agent_that_may_not_solve_announces_no_solve(run, tmp_path, monke
     assert result.exit_code != 0
     assert "solve it first" in output and "meeple solve erd" in output
     assert "solving Erd" not in output, output
+
+
+@pytest.mark.parametrize("game", ["erd", "erosion"])
+def test_a_command_of_another_game_is_refused_saying_where_it_is_one(run, game):
+    """'hint' at Erd's prompt was refused as a bad allocation, as if hints were a move to
+    write differently: the refusal says it is a command in Edges only."""
+    result = run("play", game, "--seat", "human", "--seat", "random", "--seed", "1",
+                 input="hint\nquit\n")  # fmt: skip
+    said = " ".join(result.output.split())
+    assert "; hint is a command in Edges only. Type help for how to write a move." in said, said

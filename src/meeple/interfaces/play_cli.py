@@ -124,6 +124,19 @@ def prompt_commands(game: Game) -> list[PromptCommand]:
     return [c for c in _COMMANDS if c.applies(game)]
 
 
+def offered_elsewhere(word: str, game: Game) -> str:
+    """Where a word typed at ``game``'s prompt is a command of other games only ('hint' is
+    Edges'), a clause saying so for the refusal, which alone would read as if the word were
+    a bad move; "" otherwise."""
+    games = sorted(
+        {g for c in _COMMANDS if word in c.names and not c.applies(game) for g in c.games}
+    )
+    if not games:
+        return ""
+    titles = " and ".join(game_class(g).title for g in games)
+    return f"; {word} is a command in {titles} only"
+
+
 @prompt_command("help", "?", help="how to write a move, and these commands")
 def _help(turn: Turn, rest: str) -> bool:
     game = turn.play.game
@@ -645,8 +658,10 @@ class TerminalGame:
                     console.print(Text(f"{seats_text(game, [player])}: ").append_text(words))
                 return
             except MeepleError as exc:
+                elsewhere = offered_elsewhere(word.lower(), game) if not rest else ""
                 console.print(
-                    f"[red]Not allowed:[/] {escape(str(exc))}. Type help for how to write a move.",
+                    f"[red]Not allowed:[/] {escape(str(exc) + elsewhere)}. Type help for how to "
+                    "write a move.",
                     soft_wrap=True,
                 )
 
