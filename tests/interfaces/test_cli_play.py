@@ -441,3 +441,14 @@ def test_a_command_of_another_game_is_refused_saying_where_it_is_one(run, game):
                  input="hint\nquit\n")  # fmt: skip
     said = " ".join(result.output.split())
     assert "; hint is a command in Edges only. Type help for how to write a move." in said, said
+
+
+def test_what_is_typed_at_a_hand_over_is_answered_not_swallowed(run):
+    """Text typed at "Pass to ...; press Enter when ready" vanished without a word (quit
+    too): a move is not taken there, and the screen says what is; quit stops."""
+    allocation = "rush=HHL defense=LDD"
+    result = run("play", "erd", "--seat", "human", "--seat", "human", "--seed", "1",
+                 input=f"{allocation}\n\n{allocation}\nquit\n")  # fmt: skip
+    out = " ".join(result.output.split())
+    assert "Only Enter here (or quit): then Red (seat 0) sees the board and moves." in out, out
+    assert "Stopped after 1 move" in out, out

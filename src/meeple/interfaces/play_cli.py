@@ -556,11 +556,18 @@ class TerminalGame:
             wipe()
             name = escape(seats_text(self.play.game, [player]))
             console.print(f"[bold]Pass to {name}[/]; press Enter when ready.")
-            try:
-                self.read("")
-            except (EOFError, KeyboardInterrupt):
-                console.print()  # the input ended on the prompt's line: what follows, below
-                raise Quit from None
+            while True:
+                try:
+                    typed = self.read("").strip().lower()
+                except (EOFError, KeyboardInterrupt):
+                    console.print()  # the input ended on the prompt's line: what follows, below
+                    raise Quit from None
+                if typed in QUIT_WORDS:
+                    raise Quit
+                if not typed:
+                    break
+                # A move typed here is not taken: its player has not seen the board yet.
+                console.print(f"Only Enter here (or quit): then {name} sees the board and moves.")
             self.recap(player)
         self.on_screen.add(player)
         self.at_screen = player
