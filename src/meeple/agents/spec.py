@@ -91,7 +91,8 @@ def available_agents(game: Game) -> dict[str, AgentFactory]:
     reached (a level's word is read as the level before any agent)."""
     registered = game_agents(game.name)
     ours = {HUMAN, *SEAT_WORDS, *GENERIC_AGENTS, PolicyAgent.name}
-    for name in sorted(registered.keys() & ours):
+    if clash := sorted(registered.keys() & ours):
+        name = clash[0]
         raise AgentPackageError(
             f"the agent {name!r} registered for {game.name} by {defined_at(registered[name])} "
             f"takes a name meeple gives its own agents and levels ({', '.join(sorted(ours))}); "

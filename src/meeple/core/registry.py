@@ -25,7 +25,6 @@ from meeple.core.game import Game, State, shorten
 from meeple.core.options import OptionInfo, describe_options
 
 _GAMES: dict[str, type[Game[Any, Any, Any]]] = {}
-_plugins_loaded = False
 
 
 def register(cls: type[Game[Any, Any, Any]]) -> type[Game[Any, Any, Any]]:
@@ -57,15 +56,12 @@ def _load_plugins() -> None:
     """Import every module of the ``meeple.games`` entry points, once. A package that does
     not load, or loads incomplete, is GamePackageError, in one line naming it and why; the
     next lookup tries again."""
-    global _plugins_loaded
-    if _plugins_loaded:
-        return
-    _plugins_loaded = True
-    try:
-        _load_group("meeple.games", "game", GamePackageError, _registered_games, _incomplete)
-    except GamePackageError:
-        _plugins_loaded = False
-        raise
+    _load_group("meeple.games", "game", GamePackageError, _registered_games, _incomplete)
+
+
+_LOADED_GROUPS: set[str] = set()
+"""The entry-point groups imported, or being imported: a package that looks up games or
+agents as it loads does not start its group again."""
 
 
 def _load_group(
@@ -76,11 +72,15 @@ def _load_group(
     incomplete: Callable[[str, set[Any]], str | None],
     unusable: str = "cannot be played",
 ) -> None:
-    """Import the module of every entry point in ``group``. What each added to
-    ``registered()`` (what a registry holds) is checked by ``incomplete(module, new)``,
-    which says why the package cannot be used, or None. A package that does not load, or
-    that ``incomplete`` faults, is ``error`` in one line naming it and why (``unusable``
-    says what such a package is: "cannot be played" for a game)."""
+    """Import the module of every entry point in ``group``, once (after an ``error`` the
+    next lookup tries again). What each added to ``registered()`` (what a registry holds)
+    is checked by ``incomplete(module, new)``, which says why the package cannot be used, or
+    None. A package that does not load, or that ``incomplete`` faults, is ``error`` in one
+    line naming it and why (``unusable`` says what such a package is: "cannot be played"
+    for a game)."""
+    if group in _LOADED_GROUPS:
+        return
+    _LOADED_GROUPS.add(group)
     for ep in entry_points(group=group):
         module = ep.value.partition(":")[0]
         where = f"the {kind} package {module!r} (entry point {ep.name!r} of {group})"
@@ -88,6 +88,7 @@ def _load_group(
         try:
             ep.load()
         except Exception as exc:
+            _LOADED_GROUPS.discard(group)
             raise error(
                 f"{where} does not load: {type(exc).__name__}: {exc}; fix it (python -c "
                 f"'import {module}' shows where) or uninstall it"
@@ -96,6 +97,7 @@ def _load_group(
         # TypeError traceback from deep inside whichever command first made a state.
         why = incomplete(module, registered() - before)
         if why is not None:
+            _LOADED_GROUPS.discard(group)
             raise error(f"{where} {unusable}: {why}; fix it or uninstall it")
 
 
@@ -362,30 +364,14 @@ def game_agents(game_name: str) -> dict[str, Any]:
     return dict(_EXTRA_AGENTS.get(_key(game_name), {}))
 
 
-_agent_plugins_loaded = False
-
-
 def _load_agent_plugins() -> None:
     """Import every module of the ``meeple.agents`` entry points, once: each registers its
     agents with :func:`register_agent` as it is imported. A package that does not load, or
     registers no agent, is AgentPackageError in one line naming it and why; the next lookup
     tries again."""
-    global _agent_plugins_loaded
-    if _agent_plugins_loaded:
-        return
-    _agent_plugins_loaded = True
-    try:
-        _load_group(
-            "meeple.agents",
-            "agent",
-            AgentPackageError,
-            _registered_agents,
-            _no_agent,
-            "is of no use",
-        )
-    except AgentPackageError:
-        _agent_plugins_loaded = False
-        raise
+    _load_group(
+        "meeple.agents", "agent", AgentPackageError, _registered_agents, _no_agent, "is of no use"
+    )
 
 
 def _registered_agents() -> set[Any]:
