@@ -15,7 +15,7 @@ import contextlib
 import random
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated
@@ -117,6 +117,17 @@ def prompt_command(
         return run
 
     return register
+
+
+@contextlib.contextmanager
+def input_end_quits() -> Iterator[None]:
+    """Around a prompt's read: the end of the input (EOF) or Ctrl-C there quits the game,
+    what follows printed below the prompt's line."""
+    try:
+        yield
+    except (EOFError, KeyboardInterrupt):
+        console.print()  # the input ended on the prompt's line: what follows, below
+        raise Quit from None
 
 
 def prompt_commands(game: Game) -> list[PromptCommand]:
@@ -557,11 +568,8 @@ class TerminalGame:
             name = escape(seats_text(self.play.game, [player]))
             console.print(f"[bold]Pass to {name}[/]; press Enter when ready.")
             while True:
-                try:
+                with input_end_quits():
                     typed = self.read("").strip().lower()
-                except (EOFError, KeyboardInterrupt):
-                    console.print()  # the input ended on the prompt's line: what follows, below
-                    raise Quit from None
                 if typed in QUIT_WORDS:
                     raise Quit
                 if not typed:
@@ -611,11 +619,8 @@ class TerminalGame:
             left = deadline - time.monotonic()
             if left <= 0:
                 break
-            try:
+            with input_end_quits():
                 typed = self.read_within("memorised? > ", left)
-            except (EOFError, KeyboardInterrupt):
-                console.print()  # the input ended on the prompt's line: what follows, below
-                raise Quit from None
             if typed is None:
                 console.print("Time is up.")
                 break
@@ -642,11 +647,8 @@ class TerminalGame:
             self.told_how = True
             console.print("Type a move, or help (how to write one), moves (the legal ones), quit.")
         while True:
-            try:
+            with input_end_quits():
                 text = self.read(f"{name} > ").strip()
-            except (EOFError, KeyboardInterrupt):
-                console.print()  # the input ended on the prompt's line: what follows, below
-                raise Quit from None
             if not text:
                 continue
             word, _, rest = text.partition(" ")
