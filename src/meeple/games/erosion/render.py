@@ -182,11 +182,15 @@ def render_status(state: ErosionState, player: Player | None) -> Text:
             verdict = f"{result['winner_name']} wins"
             # Level on points, the win came from the tie-breaker's guess: say so, or the
             # screen reads as if the rules had picked a winner among equals at random.
-            best = result["scores"][result["winner"]]
-            level = [game.seat_name(p) for p, s in enumerate(result["scores"]) if s == best]
-            if len(level) > 1:
-                others = [name for name in level if name != result["winner_name"]]
-                verdict += f" on the tie-breaker, level with {' and '.join(others)} on {best}"
+            winner = result["winner"]
+            best = result["scores"][winner]
+            level = [
+                game.seat_name(p)
+                for p, s in enumerate(result["scores"])
+                if s == best and p != winner
+            ]
+            if level:
+                verdict += f" on the tie-breaker, level with {' and '.join(level)} on {best}"
         else:
             winners = result["winners"]
             names = [game.seat_name(p) for p in winners]
