@@ -57,9 +57,39 @@ def test_render_says_why_a_held_defense_made_fewer_turrets_than_it_earned():
 
 def test_render_tells_an_escalation():
     state = play_round(erd().new_game(0), "rush=LLL defense=HHH", "rush=LLL defense=HHH")
-    assert "All six Heavies were discarded: Escalation! Red takes back 1 Heavy, 3 Lights" in (
+    assert "All 6 Heavies were discarded: Escalation! Red takes back 1 Heavy, 3 Lights" in (
         rendered(state)
     )
+
+
+def test_render_counts_the_heavies_of_an_escalation_under_another_reserve():
+    """'if all six Heavies are in the discard piles': with a ``reserve`` of two Heavies each
+    the screen says all 4 were discarded, as the player's rules do, not six."""
+    game = erd(reserve="HHLLLDDDDDD")
+    state = play_round(game.new_game(0), "rush=LLL defense=HHD", "rush=LLL defense=HHD")
+    assert state.last is not None and state.last.escalation
+    assert "All 4 Heavies were discarded: Escalation!" in rendered(state)
+
+
+def test_render_says_what_was_equal_in_an_exact_tie_by_cards():
+    """'If that's tied, whoever has the larger Rush pile wins. On an exact tie there ...':
+    under ``rush_tiebreak=cards`` Rushes of 4 and 3 tie on three cards each, and the screen
+    says so instead of calling Rushes of 4 and 3 equal."""
+    state = play_round(
+        erd(rush_tiebreak="cards").new_game(0), "rush=HHD defense=DDD", "rush=HLD defense=LDD"
+    )
+    assert state.last is not None and state.last.outcome == "exact_tie"
+    text = rendered(state)
+    assert "Red's Rush (4) beats Blue's Defense (1)." in text
+    assert "Blue's Rush (3) beats Red's Defense (0)." in text
+    assert "equal Rush + Defense and Rush piles of the same size (3 cards each): an exact" in (
+        text.replace("\n", " ")
+    )
+    assert "and equal Rush:" not in text
+    by_value = rendered(
+        play_round(erd().new_game(0), "rush=HLD defense=LDD", "rush=HLD defense=LDD")
+    )
+    assert "equal Rush + Defense and equal Rush: an exact tie." in by_value.replace("\n", " ")
 
 
 def test_render_tells_when_one_combat_turrets_are_discarded():

@@ -13,6 +13,7 @@ from rich.text import Text
 
 from meeple.core.game import Player
 from meeple.core.words import counted
+from meeple.games.erd.pieces import CONVERSION_STEP
 from meeple.games.erd.rules import (
     EMPTY_PILE,
     NOTATION_HELP,
@@ -95,8 +96,8 @@ def describe_combat(game: ErdGame, combat: Combat) -> list[str]:
     outcome = combat.outcome
     if outcome == "exact_tie":
         lines.append(
-            "Both Rushes broke through with equal Rush + Defense and equal Rush: an exact tie. "
-            "All Rush and Defense cards are discarded and the game goes on."
+            f"Both Rushes broke through with equal Rush + Defense and {_equal_rushes(game, combat)}"
+            ": an exact tie. All Rush and Defense cards are discarded and the game goes on."
         )
     elif outcome == "held":
         lines.append("Both Defenses held.")
@@ -120,17 +121,28 @@ def describe_combat(game: ErdGame, combat: Combat) -> list[str]:
         for p in (0, 1):
             got = Cards(heavy=combat.escalation_heavies[p], light=combat.escalation_lights[p])
             parts.append(f"{name(p)} takes back {got.words()}")
-        lines.append("All six Heavies were discarded: Escalation! " + "; ".join(parts) + ".")
+        # Both players' Heavies: six in the rules, another number under the reserve option.
+        heavies = 2 * game.version.heavies
+        lines.append(f"All {heavies} Heavies were discarded: Escalation! " + "; ".join(parts) + ".")
     if combat.ending is not None:
         lines.append(combat.ending.detail + ".")
     return lines
+
+
+def _equal_rushes(game: ErdGame, combat: Combat) -> str:
+    """What was equal about the Rushes of an exact tie: their values, or (option
+    ``rush_tiebreak=cards``) their numbers of cards, whose values may differ."""
+    if game.options.rush_tiebreak == "cards":
+        cards = combat.allocations[0].rush.total
+        return f"Rush piles of the same size ({counted(cards, 'card')} each)"
+    return "equal Rush"
 
 
 def _turrets_told(who: str, combat: Combat, p: Player) -> str | None:
     """The Turrets a held Defense made, and why it made fewer than its full 3 points earned
     (only the Heavies of its Defense pile can become Turrets); None where it earned none."""
     excess = combat.defense[p] - combat.rush[other(p)]
-    earned, made = excess // 3, combat.turrets_made[p]
+    earned, made = excess // CONVERSION_STEP, combat.turrets_made[p]
     if earned <= 0:
         return None
     exceeded = f"{who}'s Defense exceeded the Rush by {excess}"
