@@ -362,6 +362,18 @@ def test_escalation_lights_option_own_reading():
     assert after.sides[1] == side("HLLLDDDDDD", discard="-", turrets=2)
 
 
+@pytest.mark.parametrize("rules", ["original", "0.01", "0.02"])
+def test_after_checking_for_an_escalation_the_next_round_begins(rules):
+    """'After checking for an Escalation, the next round begins.': round 2 is allocated from
+    the Reserves the Escalation refilled (three Heavies back each here)."""
+    after = play_round(start(rules), "rush=DDD defense=HHH", "rush=DDD defense=HHH")
+    assert after.last is not None and after.last.escalation and not after.is_over
+    assert after.round == 2 and after.to_act == (0, 1)
+    assert all(s.reserve.heavy == 3 and s.turrets == 0 for s in after.sides)
+    again = play_round(after, "rush=HHH defense=LLL", "rush=DDD defense=HHH")
+    assert again.last is not None and again.last.round == 2
+
+
 def test_escalation_needs_all_six_heavies_discarded():
     """'if all six Heavies are in the discard piles': five are not enough."""
     after = play_round(start("0.01"), "rush=LDD defense=HHH", "rush=LLL defense=HHD")
@@ -369,11 +381,13 @@ def test_escalation_needs_all_six_heavies_discarded():
     assert sum(s.heavies_discarded for s in after.sides) == 5
 
 
-def test_patch_002_only_player_with_non_decoys_wins_before_escalation():
+@pytest.mark.parametrize("winner", [0, 1])
+def test_patch_002_only_player_with_non_decoys_wins_before_escalation(winner):
     """Patch 0.02: 'If, right before an Escalation, only one player has non-Decoys in Reserve,
-    that player wins before Escalation.'"""
-    after = play_round(start("0.02"), *MIXED)
-    assert after.is_over and after.result["winner"] == 0
+    that player wins before Escalation.' (either seat)"""
+    red, blue = MIXED if winner == 0 else MIXED[::-1]
+    after = play_round(start("0.02"), red, blue)
+    assert after.is_over and after.result["winner"] == winner
     assert after.result["ending"] == "pre_escalation"
     assert "pre-Escalation win" in after.result["reason"]
     assert after.last is not None and not after.last.escalation
