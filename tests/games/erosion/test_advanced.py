@@ -27,6 +27,23 @@ def test_clause_architecture_is_ignored_unless_playing_advanced_rules():
         assert ("weather WX12 on 1 x1" in legal(state)) is playable
 
 
+def test_clause_upon_uplift_architecture_never_fires_for_a_starting_mountain():
+    """'Rules that say "upon uplift" apply only when the card is first uplifted': a starting
+    mountain is dealt, not uplifted, so its Black Shale, Flood Basalt or Earthquake Fault
+    does nothing; the first turn starts with every Atmosphere at its normal end."""
+    game = make(4, advanced=True)
+    seen = 0
+    for seed in range(20):
+        state = game.new_game(seed)
+        architectures = [
+            game.catalog.process_cards[r].architecture for m in state.mountains for r in m
+        ]
+        seen += sum(a is not None and a.upon_uplift for a in architectures)
+        assert not any(state.aged) and state.agenda == () and state.river == ()
+        assert state.phase == "turn"
+    assert seen, "some starting mountain holds an 'upon uplift' card"
+
+
 def test_batholith_cannot_be_weathered_by_hill_icon_cards_and_shields_beneath():
     """H51 Batholith (red): 'cannot be weathered by cards with a hill icon'; like any rock
     that cannot be weathered, it shields the rocks beneath."""
