@@ -109,7 +109,7 @@ def test_the_player_rules_tell_of_a_second_era_only_where_there_is_one(players, 
     text = " ".join(make(players).player_rules().split())
     assert ("The game lasts 2 eras." in text) is second_era
     assert ("In the second era everything but the mountains" in text) is second_era
-    assert ("lowest scorer so far starts" in text) is second_era
+    assert ("lowest scorer" in text) is second_era
 
 
 # -- a two-era game -------------------------------------------------------------------------
