@@ -6,6 +6,9 @@ from __future__ import annotations
 import json
 from importlib import resources
 
+import pytest
+from rich.console import Console
+
 from meeple.games.erosion.rules import WX, F, H
 
 from .conftest import cards, legal, make, play, position
@@ -259,6 +262,26 @@ def test_clause_advanced_legend_claim_needs_both_rock_types_on_top():
     assert play(one, "pass").legends[0] == -1
     both = position(game, mountains={1: ["WX06", "WX13", "H41", *SHALES[1:]]})
     assert play(both, "pass").legends[0] == 1
+
+
+@pytest.mark.parametrize(
+    ("claims", "everest"),
+    [("basic", "capped by limestone or shale"),
+     ("advanced", "5000 m or more, the top two rocks limestone and shale in any order")],
+)  # fmt: skip
+def test_the_legend_conditions_a_player_reads_follow_the_claims(claims, everest):
+    """'Advanced Legend Claim: ... you need both listed rock types on your mountaintop,
+    instead of just one': with advanced claims the player rules' table and the board's
+    legends line gave the printed 'capped by limestone or shale', a claim that is not
+    enough."""
+    game = make(legend=claims)
+    words = " ".join(game.player_rules().split())
+    console = Console(width=400, record=True, color_system=None)
+    console.print(game.render(game.new_game(0), 0))
+    board = console.export_text()
+    for text in (words, board):
+        assert everest in text
+        assert ("capped by limestone or shale" in text) is (claims == "basic")
 
 
 def test_clause_challenge_card_bonus_at_each_scoring():

@@ -153,7 +153,7 @@ def render_piles(state: ErosionState, player: Player | None) -> Text:
         text.append("Legends: ", style="bold")
         for card, owner in zip(game.legend_cards, state.legends, strict=True):
             who = "unclaimed" if owner < 0 else game.seat_name(owner)
-            text.append(f"{card.name} ({card.text}; {card.points} pts) {who}. ")
+            text.append(f"{card.name} ({game.legend_condition(card)}; {card.points} pts) {who}. ")
         text.append("\n")
         if player is not None and state.challenges:
             mine = game.challenge_cards[state.challenges[player]]
