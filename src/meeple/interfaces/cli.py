@@ -201,7 +201,9 @@ def agents_command(
     console.print(escape(strongest_note(g)))
 
 
-app.command("play", cls=Command, context_settings=_EXTRA)(play_cli.play_command)
+# Its --help ends with the game's options, as the lab's commands' do: the variants a seed
+# names (Double Edges, Erosion's Advanced Rules) are flags of meeple play GAME.
+app.command("play", cls=GameOptionsCommand, context_settings=_EXTRA)(play_cli.play_command)
 
 
 # -- meeple replay (interfaces/replay_cli.py) -------------------------------------------

@@ -1,11 +1,11 @@
 """``--help`` that lists a game's options, for commands whose first argument is a game.
 
-The lab commands take the game's options as flags after the game (``meeple simulate
-squad-combat --content my-squad``), which click cannot list among the command's own: they
-depend on the game. :class:`GameOptionsCommand` ends the help with them, read from the
-game's option schema: ``meeple simulate squad-combat --help`` lists Squad Combat's options,
-each with its default, what it allows and what it means; ``meeple simulate --help`` lists
-every game's option flags.
+``meeple play`` and the lab commands take the game's options as flags after the game
+(``meeple simulate squad-combat --content my-squad``), which click cannot list among the
+command's own: they depend on the game. :class:`GameOptionsCommand` ends the help with
+them, read from the game's option schema: ``meeple simulate squad-combat --help`` lists
+Squad Combat's options, each with its default, what it allows and what it means; ``meeple
+simulate --help`` lists every game's option flags.
 """
 
 from __future__ import annotations
@@ -42,9 +42,10 @@ def game_options_epilog(words: list[str], command: str) -> str:
             except MeepleError:
                 continue
     if cls is None:
+        like_play = "" if command == "play" else ", as for meeple play"
         lines = [
-            f"Game options follow the game, as for meeple play; meeple {command} GAME --help "
-            "lists them with their values:"
+            f"Game options follow the game{like_play}; meeple {command} GAME --help lists "
+            "them with their values:"
         ]
         for info in games():
             flags = " ".join(flag(o.name) for o in info.options)

@@ -141,10 +141,14 @@ def test_clause_first_player_plays_any_pyramid_on_any_edge(standard):
 
 
 def test_clause_pie_rule_second_player_may_take_over(standard):
-    """'they may ... remove the first player's pyramid (returning it to the first player),
-    and place one of their own pyramids on the edge on which the first player's pyramid had
-    been played'."""
+    """'The second player then has a choice: they may either play a pyramid onto any empty
+    edge on the board, or they may remove the first player's pyramid (returning it to the
+    first player), and place one of their own pyramids on the edge on which the first
+    player's pyramid had been played'."""
     state = play(standard.new_game(0), "L v1,2")
+    # 'The second player then has a choice': any pyramid on any of the 30 empty edges, or a
+    # take-over with any size
+    assert len(state.legal_actions(1)) == 3 * 30 + 3
     assert TakeOver(Pyramid.SMALL) in state.legal_actions(1)
     after = state.apply(1, TakeOver(Pyramid.SMALL))
     i = standard.board.index[Edge("v", 1, 2)]

@@ -255,6 +255,18 @@ def test_clause_uplift_draw_respects_draw_limits():
     assert all(" H0 " in move for move in legal(state))
 
 
+def test_clause_uplift_occurs_only_with_the_play_of_wx_or_h_cards():
+    """'Uplift occurs only with the play of WX or H cards': a Fluvial play draws no card for
+    the rock it transports (the architecture half of the clause: test_advanced's Earthquake
+    Fault)."""
+    game = make()
+    state = position(game, hands={0: ["F85", "WX11", "H41", "H42"]}, river=["WX09"])
+    after = play(state, "fluvial F85 x1")
+    assert ids(after, after.deltas[0]) == ["WX09"]
+    assert ids(after, after.hands[0]) == ["H41", "H42"], "the F card and its payment, no draw"
+    assert after.phase == "turn" and after.to_act == (1,)
+
+
 # -- fluvial --------------------------------------------------------------------------------
 def test_clause_fluvial_transport_exactly_n_rocks_each_paid_with_the_same_rock_type():
     """'transport from the River to your delta exactly the number of rocks specified on the F

@@ -6,6 +6,9 @@ from __future__ import annotations
 import json
 from importlib import resources
 
+import pytest
+from rich.console import Console
+
 from meeple.games.erosion.rules import WX, F, H
 
 from .conftest import cards, legal, make, play, position
@@ -25,6 +28,23 @@ def test_clause_architecture_is_ignored_unless_playing_advanced_rules():
         game = make(advanced=advanced)
         state = position(game, hands={0: ["WX12"]}, mountains={1: ["H51"]})
         assert ("weather WX12 on 1 x1" in legal(state)) is playable
+
+
+def test_clause_upon_uplift_architecture_never_fires_for_a_starting_mountain():
+    """'Rules that say "upon uplift" apply only when the card is first uplifted': a starting
+    mountain is dealt, not uplifted, so its Black Shale, Flood Basalt or Earthquake Fault
+    does nothing; the first turn starts with every Atmosphere at its normal end."""
+    game = make(4, advanced=True)
+    seen = 0
+    for seed in range(20):
+        state = game.new_game(seed)
+        architectures = [
+            game.catalog.process_cards[r].architecture for m in state.mountains for r in m
+        ]
+        seen += sum(a is not None and a.upon_uplift for a in architectures)
+        assert not any(state.aged) and state.agenda == () and state.river == ()
+        assert state.phase == "turn"
+    assert seen, "some starting mountain holds an 'upon uplift' card"
 
 
 def test_batholith_cannot_be_weathered_by_hill_icon_cards_and_shields_beneath():
@@ -242,6 +262,26 @@ def test_clause_advanced_legend_claim_needs_both_rock_types_on_top():
     assert play(one, "pass").legends[0] == -1
     both = position(game, mountains={1: ["WX06", "WX13", "H41", *SHALES[1:]]})
     assert play(both, "pass").legends[0] == 1
+
+
+@pytest.mark.parametrize(
+    ("claims", "everest"),
+    [("basic", "capped by limestone or shale"),
+     ("advanced", "5000 m or more, the top two rocks limestone and shale in any order")],
+)  # fmt: skip
+def test_the_legend_conditions_a_player_reads_follow_the_claims(claims, everest):
+    """'Advanced Legend Claim: ... you need both listed rock types on your mountaintop,
+    instead of just one': with advanced claims the player rules' table and the board's
+    legends line gave the printed 'capped by limestone or shale', a claim that is not
+    enough."""
+    game = make(legend=claims)
+    words = " ".join(game.player_rules().split())
+    console = Console(width=400, record=True, color_system=None)
+    console.print(game.render(game.new_game(0), 0))
+    board = console.export_text()
+    for text in (words, board):
+        assert everest in text
+        assert ("capped by limestone or shale" in text) is (claims == "basic")
 
 
 def test_clause_challenge_card_bonus_at_each_scoring():

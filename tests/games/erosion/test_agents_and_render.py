@@ -122,6 +122,20 @@ def test_render_shows_mountains_as_columns_heights_river_deltas_and_draw_limits(
     assert "delta 2" in spectator and "F86" not in spectator
 
 
+def test_the_architecture_mark_is_on_rocks_whose_red_architecture_applies():
+    """'Other architectures (in red) apply as long as the rock remains unweathered'; 'Rules
+    that say "upon uplift" apply only when the card is first uplifted'. The board's ``!``
+    says the architecture is in force ("Reading the board"): a weathered Exfoliation Dome,
+    a Flood Basalt in a mountain and a Batholith in the River were marked as well."""
+    piles = {"mountains": {0: ["H53", "WX24", "H39"]}, "weathered": {0: 1}, "river": ["H51"]}
+    text = rendered(position(make(advanced=True), **piles), 0)
+    assert "<H53 granite " in text and "H53 granite!" not in text, "weathered: not in force"
+    assert "WX24 sandstone!" in text, "the unweathered Aquifer is in force"
+    assert "H39 basalt " in text and "H39 basalt!" not in text, "upon uplift: not lasting"
+    assert "River: H51 granite\n" in text
+    assert "!" not in rendered(position(make(), **piles), 0), "basic rules: no architecture"
+
+
 def test_render_the_end_of_the_game():
     game = make()
     state = play(position(game, mountains={0: ["H41"]}), "pass", "pass")

@@ -102,6 +102,16 @@ def test_clause_two_or_three_players_play_one_era():
     assert state.over and state.era == 1 and len(state.era_scores) == 1
 
 
+@pytest.mark.parametrize(("players", "second_era"), [(2, False), (3, False), (4, True), (5, True)])
+def test_the_player_rules_tell_of_a_second_era_only_where_there_is_one(players, second_era):
+    """'The two or three-player game lasts one era; and the four- or five-player game lasts
+    two eras': the rules a player reads spoke of a new era's set-up in every game."""
+    text = " ".join(make(players).player_rules().split())
+    assert ("The game lasts 2 eras." in text) is second_era
+    assert ("In the second era everything but the mountains" in text) is second_era
+    assert ("lowest scorer" in text) is second_era
+
+
 # -- a two-era game -------------------------------------------------------------------------
 def test_clause_four_players_play_two_eras_with_a_new_era_set_up():
     """'the four- or five-player game lasts two eras.' 'After each player has recorded his

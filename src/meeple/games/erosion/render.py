@@ -27,15 +27,23 @@ ARCHITECTURE_MARK = "!"
 WEATHERED_MARK = "<"
 
 
-def rock_label(state: ErosionState, card: int, with_id: bool = True) -> str:
+def rock_label(state: ErosionState, card: int, with_id: bool = True, in_force: bool = False) -> str:
     """``WX12 limestone*``: card id (unless not ``with_id``), rock type, ``*`` for a fossil,
-    ``!`` for architecture in play (Advanced Rules)."""
+    ``!`` when ``in_force``: its red architecture applies now (:func:`architecture_in_force`)."""
     cat = state.game.catalog
     mark = FOSSIL_MARK if cat.fossil[card] else ""
-    if state.game.options.advanced and cat.effect[card] is not None:
+    if in_force:
         mark += ARCHITECTURE_MARK
     rock = f"{cat.rock[card]}{mark}"
     return f"{cat.ids[card]} {rock}" if with_id else rock
+
+
+def architecture_in_force(state: ErosionState, card: int) -> bool:
+    """Whether an unweathered rock of a mountain has red architecture, which applies 'as long
+    as the rock remains unweathered' (Advanced Rules). 'Upon uplift' architecture happened,
+    if at all, when the card was uplifted: it is not in force in the mountain."""
+    architecture = state.game.catalog.process_cards[card].architecture
+    return state.game.options.advanced and architecture is not None and not architecture.upon_uplift
 
 
 class Mountains:
@@ -80,10 +88,16 @@ def render_mountains(state: ErosionState, with_ids: bool = True, indent: int = 2
                 label = rock_label(state, rocks[i], with_ids)
                 cells.append(Text(WEATHERED_MARK + label, style="yellow"))
             else:
-                cells.append(Text(" " * indent + rock_label(state, rocks[i], with_ids)))
+                in_force = architecture_in_force(state, rocks[i])
+                label = rock_label(state, rocks[i], with_ids, in_force)
+                cells.append(Text(" " * indent + label))
         table.add_row(*cells)
     base = max(
-        (len(rock_label(state, r, with_ids)) + indent for m in state.mountains for r in m),
+        (
+            len(rock_label(state, r, with_ids, architecture_in_force(state, r))) + indent
+            for m in state.mountains
+            for r in m
+        ),
         default=len("base"),
     )
     table.add_row(*[Text("═" * base, style="dim") for _ in range(n)])
@@ -139,7 +153,7 @@ def render_piles(state: ErosionState, player: Player | None) -> Text:
         text.append("Legends: ", style="bold")
         for card, owner in zip(game.legend_cards, state.legends, strict=True):
             who = "unclaimed" if owner < 0 else game.seat_name(owner)
-            text.append(f"{card.name} ({card.text}; {card.points} pts) {who}. ")
+            text.append(f"{card.name} ({game.legend_condition(card)}; {card.points} pts) {who}. ")
         text.append("\n")
         if player is not None and state.challenges:
             mine = game.challenge_cards[state.challenges[player]]

@@ -296,12 +296,26 @@ class ErosionGame(Notation, Game[ErosionOptions, "ErosionState", ErosionAction])
             return (self.catalog.process_name[self.catalog.process_card(action.card)],)
         return ()
 
+    def legend_condition(self, card: LegendCard) -> str:
+        """A legend's claim condition in words: the printed text ('capped by X or Y') with
+        basic claims; with advanced claims, which want 'both listed rock types on your
+        mountaintop, instead of just one', the height and the two top rocks it asks for."""
+        if self.options.legend != "advanced":
+            return card.text
+        first, second = card.condition.rocks
+        return (
+            f"{card.condition.min_height_m} m or more, the top two rocks {first} and {second} "
+            "in any order"
+        )
+
     def player_rules_values(self) -> dict[str, str]:
         """The options, the seats, the eras and the legend and challenge cards in play, for
         ``player_rules.md``."""
         first = self.options.first
         rows = ["| legend | condition | points |", "|---|---|---|"]
-        rows += [f"| {c.name} | {c.text} | {c.points} |" for c in self.legend_cards]
+        rows += [
+            f"| {c.name} | {self.legend_condition(c)} | {c.points} |" for c in self.legend_cards
+        ]
         rows += ["", "| challenge | condition | bonus |", "|---|---|---|"]
         rows += [f"| {c.name} | {c.text} | {c.points} |" for c in self.challenge_cards]
         return {
