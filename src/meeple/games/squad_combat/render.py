@@ -68,7 +68,8 @@ def render_squad_title(state: SquadCombatState, seat: int) -> Text:
     game = state.game
     deck = game.content.deck(game.deck_keys[seat])
     flags = []
-    if state.passed[seat] and state.alive(seat):
+    # Passing is a state of the turn: once the game is over nobody is "passed".
+    if state.passed[seat] and state.alive(seat) and state.ended is None:
         flags.append("passed")
     if not state.alive(seat):
         flags.append("out")
