@@ -14,7 +14,12 @@ READINGS = [
     ("erd", {"rules": "original", "rush_tiebreak": "cards", "match_draws": "replay"}),
     (
         "triangle-clock",
-        {"mulligan_order": "literal", "notes": "forbidden", "items": "mulligan/mulligan"},
+        {
+            "mulligan_order": "literal",
+            "tie_break": "whole-hand",
+            "notes": "forbidden",
+            "items": "mulligan/mulligan",
+        },
     ),
     ("edges", {"double": True, "double_start": "a1", "board": "3x3", "stash": "2/2/0"}),
     (

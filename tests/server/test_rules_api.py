@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 import httpx
 import pytest
@@ -79,3 +80,49 @@ def test_options_past_the_servers_limit_are_refused_as_a_matchs_are(server, path
         f"{server.url}/api/matches", json={"game": "edges", "options": json.loads(options)}
     )
     assert match.status_code == 413 and match.json()["error"] == reply.json()["error"]
+
+
+def test_the_triangle_clock_s_readings_are_offered_kept_and_replayed(server):
+    """Options tie_break and mulligan_order online: listed with their values, refused with
+    them when mistyped, kept by a match, in its rules for players, and in its record, which
+    replays to the end the server reached."""
+    from meeple.core.record import GameRecord
+
+    listed = {
+        o["name"]: o["allowed"]
+        for g in get(server, "/api/games").json()
+        if g["name"] == "triangle-clock"
+        for o in g["options"]
+    }
+    assert listed["tie_break"] == "rank-first | whole-hand"
+    assert listed["mulligan_order"] == "new-first | literal"
+    bad = httpx.post(
+        f"{server.url}/api/matches",
+        json={"game": "triangle-clock", "options": {"tie_break": "whole"}},
+        timeout=30,
+    )
+    assert bad.status_code == 400 and "allowed: rank-first | whole-hand" in bad.json()["error"]
+    readings = {"tie_break": "whole-hand", "mulligan_order": "literal"}
+    reply = httpx.post(
+        f"{server.url}/api/matches",
+        json={
+            "game": "triangle-clock",
+            "options": {**readings, "memorise_seconds": 0, "choice_seconds": 0},
+            "seats": ["random", "random"],
+            "seed": 4,
+        },
+        timeout=30,
+    )
+    assert reply.status_code == 200, reply.text
+    match = reply.json()["match"]
+    rules = get(server, f"/api/matches/{match}/rules").json()["markdown"]
+    assert "Compare all four symbols of each hand" in rules
+    assert "an old card can come back" in rules
+    deadline = time.monotonic() + 60
+    while (summary := get(server, f"/api/matches/{match}").json())["status"] != "finished":
+        assert time.monotonic() < deadline, summary
+        time.sleep(0.2)
+    assert summary["options"].items() >= readings.items()
+    record = GameRecord.model_validate(get(server, f"/api/matches/{match}/record").json())
+    assert record.options.items() >= readings.items()
+    assert record.replay().result["scores"] == summary["result"]["scores"]

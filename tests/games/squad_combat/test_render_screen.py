@@ -69,3 +69,16 @@ def test_card_counts_read_as_words_one_card_two_cards():
     assert draws and any(text.startswith("edge") or "draw" in text for text in texts)
     for line in lines + texts:
         assert "(s)" not in line and "1 cards" not in line, line
+
+
+def test_the_final_board_marks_the_seats_out_not_passed():
+    """At a turn limit's draw the last turn's passes are still in the state: the end board
+    says the game is over, and no squad carries the turn's [passed] any more."""
+    game = meeple.make("squad-combat", players=4, turn_limit=1)
+    state, rng = game.new_game(2), random.Random(2)
+    while not state.is_over:
+        player = state.to_act[0]
+        state = state.apply(player, rng.choice(state.legal_actions(player)))
+    assert any(state.passed)
+    text = "\n".join(_lines(game, state, None, 100))
+    assert "Game over after turn 1" in text and "[passed" not in text

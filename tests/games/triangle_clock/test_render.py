@@ -11,7 +11,7 @@ from meeple.core.conformance import random_playthrough
 from meeple.games.triangle_clock.render import CLEAR_STYLE, SOLID_STYLE, symbol_text
 from meeple.games.triangle_clock.rules import MEMORISED
 
-from .conftest import arrange, both, symbols
+from .conftest import arrange, both, play_round, symbols
 
 HANDS = (
     "Es+Ss Ws+NWc SWs+SWc Ec+Wc",
@@ -76,3 +76,60 @@ def test_clause_a_tie_on_points_names_who_holds_more_items_on_screen():
         assert "Final score Tick 7, Tock 7" in shown, shown
         assert said in shown, shown
         assert "two items" not in shown, shown
+
+
+# Two Flush Pairs over the shared Ss: Tick's of Ss (its hand holds Ns), Tock's of NEc.
+# rank-first reads the pairs first (NEc before Ss: Tock); whole-hand reads Ns first (Tick).
+EQUAL_RANKS = ("Ns+Ss NEc+Ec Wc+NWc SWs+SWc", "NEc+Sc Nc+NEc Ws+NWs SEs+SEc")
+
+
+def equal_ranks_round(tie_break: str) -> str:
+    """The screen after a round of two Flush Pairs, under ``tie_break``."""
+    game = meeple.make("triangle-clock", tie_break=tie_break)
+    state = play_round(arrange(game, EQUAL_RANKS, shared="Ss"), ("A", "C", "B"), ("A", "D", "B"))
+    last = state.history[-1]
+    assert last.seats[0].rank == last.seats[1].rank == "Flush Pair"
+    return " ".join(text(game, state, None).split())
+
+
+def test_a_round_of_equal_ranks_says_which_tie_break_decided_and_at_which_symbols():
+    """'If 2 hands are of the same rank, the one which contains the symbol closest to
+    12oClock Clockwise is ranked higher': the round's result says the ranks were equal, the
+    tie-break the game plays (option tie_break) and the symbols it separated the hands by."""
+    rank_first = equal_ranks_round("rank-first")
+    assert (
+        "Equal ranks, tie-break rank-first (the rank's symbols, best first): Tock's ◹NEc beats "
+        "Tick's ▼Ss (closer to 12 o'clock clockwise). Tock (seat 1) ranks higher"
+    ) in rank_first
+    whole_hand = equal_ranks_round("whole-hand")
+    assert (
+        "Equal ranks, tie-break whole-hand (all four symbols, best first): Tick's ▲Ns beats "
+        "Tock's ◹NEc (closer to 12 o'clock clockwise). Tick (seat 0) ranks higher"
+    ) in whole_hand
+
+
+def test_the_tie_break_reaching_the_other_symbols_says_so():
+    """Rank-first: a Pair of Ns Nc in both hands, so the other symbols decide; NEs and NEc
+    differ only by colour."""
+    game = meeple.make("triangle-clock")
+    hands = ("Ns+Nc NEs+Ws Es+Ec SEs+SEc", "Ns+NEc Nc+Wc Sc+SWc NWs+NWc")
+    state = play_round(arrange(game, hands, shared="Ss"), ("A", "C", "B"), ("A", "C", "B"))
+    assert state.history[-1].seats[0].rank == state.history[-1].seats[1].rank == "Pair"
+    shown = " ".join(text(game, state, None).split())
+    assert (
+        "tie-break rank-first (the rank's symbols are the same; then the others, best first): "
+        "Tick's ◥NEs beats Tock's ◹NEc (solid before clear)."
+    ) in shown
+
+
+def test_a_round_decided_by_rank_or_tied_names_no_tie_break():
+    game = meeple.make("triangle-clock")
+    tied = play_round(
+        arrange(game, ("Ns+Es Ss+Ws SWs+SWc Ec+Wc", "Ns+Es Ss+Ws SEs+SEc NEc+Wc"), shared="Nc"),
+        ("A", "C", "B"),
+        ("A", "C", "B"),
+    )
+    assert "Equal hands: nobody scores." in text(game, tied, None)
+    assert "tie-break" not in text(game, tied, None)
+    # Different ranks: the rank decided, and the tie-break has nothing to say.
+    assert game.ranking.decider(symbols("Ns Nc Ns Ec"), symbols("Es Ws Ss SWc")) is None

@@ -507,6 +507,20 @@ class SquadCombatState(Reading, State[SquadAction]):
         step, choices = table.settle()
         return table.freeze(step, choices)
 
+    def aftermath(self, player: Player, action: SquadAction) -> tuple[str, ...]:
+        """The log lines that ``player``'s legal ``action`` here is followed by, past the
+        move's own: what the engine then did by itself until the next decision (dice paid
+        and rolled, a card resolving, a hit or a miss, a character removed, the turn's end,
+        the draws, the game's end). A move log tells them with the move: the state's log
+        keeps only its last lines, and several players' moves can push a result out of them
+        before its player sees the screen again."""
+        table = _Table(*_read_fields(self))
+        table.act(player, action, self.step.kind)
+        # The working copy is thrown away: its log is emptied to collect the new lines.
+        table.log = ()
+        table.settle()
+        return table.log
+
     # -- outcome ----------------------------------------------------------------------------
     @property
     def returns(self) -> tuple[float, ...]:

@@ -189,6 +189,19 @@ class HandValue:
         return self.key < other.key
 
 
+@dataclass(frozen=True, slots=True)
+class TieDecider:
+    """Where the tie-break separated two hands of the same rank: the first place, reading
+    the symbols as the tie-break does, at which they differ."""
+
+    part: Literal["rank", "others", "hand"]
+    """Which symbols the tie-break was reading there: those that make the rank, the rest of
+    the hands (``rank-first``), or the whole hands (``whole-hand``)."""
+    higher: Symbol
+    """The higher hand's symbol there (closer to 12 o'clock clockwise, or solid)."""
+    lower: Symbol
+
+
 class Ranking:
     """A ranking table ready for play: ranks hands and compares them."""
 
@@ -224,6 +237,20 @@ class Ranking:
                 read = hand if self.tie_break == "whole-hand" else used + others
                 return HandValue(rank, spec.name, spec.strength, used, others, (rank, *read))
         raise AssertionError("the last rank of a validated table matches every hand")
+
+    def decider(self, a: Iterable[Symbol], b: Iterable[Symbol]) -> TieDecider | None:
+        """What decided between hands ``a`` and ``b`` of the same rank; None where the
+        ranks differ (the rank decided) or the hands tie."""
+        va, vb = self.evaluate(a), self.evaluate(b)
+        if va.rank != vb.rank:
+            return None
+        for place, (x, y) in enumerate(zip(va.key[1:], vb.key[1:], strict=True)):
+            if x != y:
+                part: Literal["rank", "others", "hand"] = "hand"
+                if self.tie_break == "rank-first":
+                    part = "rank" if place < len(va.used) else "others"
+                return TieDecider(part, min(x, y), max(x, y))
+        return None
 
     def compare(self, a: Iterable[Symbol], b: Iterable[Symbol]) -> int:
         """1 if hand ``a`` ranks higher, -1 if ``b`` does, 0 if they tie."""

@@ -17,6 +17,7 @@ from rich.text import Text
 from meeple.core.game import Player
 from meeple.core.words import counted
 from meeple.games.triangle_clock.cards import CARDS, SYMBOL_NAMES, Symbol, describe_symbol, glyph
+from meeple.games.triangle_clock.hands import Ranking, TieDecider
 from meeple.games.triangle_clock.rules import (
     BLOCK,
     ITEM_USES,
@@ -149,8 +150,18 @@ def render_hand(state: TriangleClockState, player: Player) -> Text:
     return text
 
 
-def render_round(result: RoundResult) -> Text:
-    """One finished round: each seat's hand, rank and strength, and who scored."""
+TIE_BREAK_READS = {
+    "rank": "the rank's symbols, best first",
+    "others": "the rank's symbols are the same; then the others, best first",
+    "hand": "all four symbols, best first",
+}
+"""What the tie-break was reading where it separated two hands (:class:`.TieDecider`)."""
+
+
+def render_round(result: RoundResult, ranking: Ranking) -> Text:
+    """One finished round: each seat's hand, rank and strength, and who scored; where the
+    ranks were equal, which tie-break separated the hands and at which symbols (the ranks
+    alone would not say why one of two equal ranks scored)."""
     text = Text(f"Round {result.round}: shared ")
     text.append_text(symbol_text(result.shared))
     text.append("\n")
@@ -163,9 +174,26 @@ def render_round(result: RoundResult) -> Text:
     if result.winner is None:
         text.append("  Equal hands: nobody scores.\n")
     else:
+        decider = ranking.decider(result.seats[0].hand, result.seats[1].hand)
+        if decider is not None:
+            text.append_text(tie_break_text(decider, result.winner, ranking.tie_break))
         text.append("  ")
         text.append_text(seat_text(result.winner))
         text.append(f" ranks higher and scores {result.points} (the strength of the other hand).\n")
+    return text
+
+
+def tie_break_text(decider: TieDecider, winner: Player, tie_break: str) -> Text:
+    """``Equal ranks, tie-break rank-first (...): Tock's △Nc beats Tick's ◸NWc (closer to
+    12 o'clock clockwise).``"""
+    text = Text(f"  Equal ranks, tie-break {tie_break} ({TIE_BREAK_READS[decider.part]}): ")
+    text.append(f"{SEAT_NAMES[winner]}'s ")
+    text.append_text(symbol_text(decider.higher))
+    text.append(f" beats {SEAT_NAMES[1 - winner]}'s ")
+    text.append_text(symbol_text(decider.lower))
+    # Same direction: only the colour differs, and solid comes first.
+    same_way = decider.higher >> 1 == decider.lower >> 1
+    text.append(" (solid before clear).\n" if same_way else " (closer to 12 o'clock clockwise).\n")
     return text
 
 
@@ -223,7 +251,7 @@ def render_state(state: TriangleClockState, player: Player | None = None) -> Ren
     # Without notes the last round's reveals stay on screen only until the next round's
     # first symbols are submitted.
     if state.history and not (no_notes(state) and state.phase in (Phase.SECOND, Phase.THIRD)):
-        parts.append(render_round(state.history[-1]))
+        parts.append(render_round(state.history[-1], state.game.ranking))
     if player is not None and state.phase is not Phase.OVER:
         parts.append(render_hand(state, player))
     parts.append(render_status(state, player))
