@@ -60,6 +60,8 @@ def test_erd_games_and_rounds_are_marked_after_the_move_that_opens_them(run, tmp
     for number in range(1, len(states) - 1):
         before, after = states[number - 1], states[number]
         k = next(i for i, line in enumerate(out) if line.startswith(f"{number:3}. "))
+        while out[k + 1].startswith("    "):  # the combat the move's reveal set off
+            k += 1
         if after.game_number != before.game_number:
             assert out[k + 1] == f"── Game {after.game_number}, round 1 ──"
             games += 1

@@ -5,9 +5,11 @@ words the browser's log shows beside the same notation). A game's ``render`` mod
 what is the terminal's own: ``log_move(before, player, text)`` returns the notation as the
 terminal shows it (None: as written; The Triangle Clock shows the symbol a pick revealed,
 not the hand letter), ``log_steps(before, player, text)`` what follows the words (None:
-nothing; Erosion's single-choice steps the engine then took, in notation), and
-``log_chapter(before, after)`` a heading when a new part of the game starts (Erd's games
-and rounds, a new round, turn or era).
+nothing; a text goes on the move's line, as Erosion's single-choice steps the engine then
+took, in notation; a list of lines goes below it, indented, as what Squad Combat's engine
+then did, Erd's combat after the second allocation of a round, a Triangle Clock round's
+result after its last choice), and ``log_chapter(before, after)`` a heading when a new
+part of the game starts (Erd's games and rounds, a new round, turn or era).
 """
 
 from __future__ import annotations
@@ -50,7 +52,11 @@ def move_words(before: State[Any], player: Player, text: str) -> Text:
         line.append(f" — {words}")
     steps = _hook(before, "log_steps")
     more = steps(before, player, text) if steps is not None else None
-    if more:
+    if isinstance(more, list):
+        for said in more:
+            line.append("\n    ")
+            line.append_text(said if isinstance(said, Text) else Text(said, style="dim"))
+    elif more:
         line.append_text(more if isinstance(more, Text) else Text(str(more)))
     return line
 

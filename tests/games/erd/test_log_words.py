@@ -60,3 +60,25 @@ def test_the_log_tells_the_other_seat_the_words_only_once_the_round_is_revealed(
     for seat in (0, 1, None):
         entries = match.log_entries(seat)
         assert [e["words"][:12] for e in entries] == ["put 2 Heavie", "put 1 Light,"]
+
+
+def test_the_allocation_that_completes_a_round_is_followed_in_a_log_by_its_combat():
+    """A log (the terminal's in a game among agents, a replay's) shows no board between the
+    rounds: the second allocation of a round is followed by the combat the reveal started,
+    in the board's sentences; the first allocation by nothing."""
+    from meeple.interfaces.move_log import move_words
+
+    game = meeple.make("erd")
+    state = game.new_game(1)
+    assert "\n" not in move_words(state, 0, "rush=DDD defense=HHD").plain
+    state = state.apply_text(0, "rush=DDD defense=HHD")
+    lines = move_words(state, 1, "rush=LDD defense=LLD").plain.split("\n")
+    assert lines[1:] == [
+        "    Combat of game 1, round 1:",
+        "    Red's Rush (0) does not beat Blue's Defense (2).",
+        "    Blue's Rush (1) does not beat Red's Defense (6).",
+        "    Both Defenses held.",
+        "    Red's Defense exceeded the Rush by 5: 1 defending Heavy becomes a Turret.",
+        "    Every other card in the piles is discarded.",
+        "    Recovery: Red takes back 3 Decoys; Blue takes back 3 Lights, 3 Decoys.",
+    ]

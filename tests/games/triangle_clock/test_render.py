@@ -133,3 +133,28 @@ def test_a_round_decided_by_rank_or_tied_names_no_tie_break():
     assert "tie-break" not in text(game, tied, None)
     # Different ranks: the rank decided, and the tie-break has nothing to say.
     assert game.ranking.decider(symbols("Ns Nc Ns Ec"), symbols("Es Ws Ss SWc")) is None
+
+
+def test_the_choice_that_ends_a_round_is_followed_in_a_log_by_the_round_s_result():
+    """A log (the terminal's in a game among agents, a replay's) shows no board between the
+    rounds: the last choice of a round is followed by its result as the board tells it, the
+    other choices by nothing."""
+    from meeple.interfaces.move_log import move_words
+
+    game = meeple.make("triangle-clock", tie_break="rank-first")
+    state = arrange(game, EQUAL_RANKS, shared="Ss")
+    for tick, tock in (("A", "A"), ("C", "D")):
+        assert "\n" not in move_words(state, 0, tick).plain
+        state = state.apply_text(0, tick)
+        assert "\n" not in move_words(state, 1, tock).plain
+        state = state.apply_text(1, tock)
+    state = state.apply_text(0, "B")
+    lines = move_words(state, 1, "B").plain.split("\n")
+    assert lines[1:] == [
+        "    Round 1: shared ▼Ss",
+        "      Tick (seat 0)  ▼Ss ▲Ns ◹NEc ▼Ss  Flush Pair (strength 3)",
+        "      Tock (seat 1)  ▼Ss ◹NEc ◹NEc ▽Sc  Flush Pair (strength 3)",
+        "      Equal ranks, tie-break rank-first (the rank's symbols, best first): Tock's ◹NEc "
+        "beats Tick's ▼Ss (closer to 12 o'clock clockwise).",
+        "      Tock (seat 1) ranks higher and scores 3 (the strength of the other hand).",
+    ]

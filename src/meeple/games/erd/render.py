@@ -164,7 +164,7 @@ def render_combat(state: ErdState) -> Group | Text:
     if combat is None:
         return Text("No combat yet: both players allocate for round 1.", style="dim")
     game = state.game
-    title = Text(f"Last combat: game {combat.game_number}, round {combat.round}", style="bold")
+    title = Text(f"Last combat: {_when(combat)}", style="bold")
     table = Table(box=None, pad_edge=False, show_header=True, header_style="bold")
     table.add_column("")
     for p in (0, 1):
@@ -181,6 +181,10 @@ def render_combat(state: ErdState) -> Group | Text:
     table.add_row("Defense", *cells)
     story = Text("\n".join(describe_combat(game, combat)))
     return Group(title, table, story)
+
+
+def _when(combat: Combat) -> str:
+    return f"game {combat.game_number}, round {combat.round}"
 
 
 def _outcome(state: ErdState) -> str:
@@ -264,6 +268,18 @@ def render_state(state: ErdState, viewer: Player | None = None) -> Group:
 
 
 # -- replays --------------------------------------------------------------------------------
+def log_steps(before: ErdState, player: Player, text: str) -> list[str]:
+    """What the terminal's log and a replay add below the allocation that completes a round:
+    the combat the reveal started and what followed, in the board's sentences (a log shows
+    no board between the rounds); nothing below the first allocation of a round."""
+    after = before.apply_text(player, text)
+    assert isinstance(after, ErdState)
+    combat = after.last
+    if combat is None or combat == before.last:
+        return []
+    return [f"Combat of {_when(combat)}:", *describe_combat(before.game, combat)]
+
+
 def log_chapter(before: ErdState | None, after: ErdState) -> str | None:
     """A heading when a replay reaches a new game of the match or a new round (else None)."""
     if after.match_over:

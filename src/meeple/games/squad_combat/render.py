@@ -210,14 +210,11 @@ def render_state(state: SquadCombatState, player: Player | None = None) -> Rende
 
 
 # -- replays --------------------------------------------------------------------------------
-def log_steps(before: SquadCombatState, player: Player, text: str) -> Text | None:
-    """What the terminal's log and a replay add after a move's words: the lines the engine
+def log_steps(before: SquadCombatState, player: Player, text: str) -> list[str]:
+    """What the terminal's log and a replay add below a move's words: the lines the engine
     logged after the move until the next decision (:meth:`.SquadCombatState.aftermath`),
-    one a line; None when there were none."""
-    lines = before.aftermath(player, before.game.parse_action(text))
-    if not lines:
-        return None
-    return Text("".join(f"\n    {line}" for line in lines), style="dim")
+    one a line; none when there were none."""
+    return list(before.aftermath(player, before.game.parse_action(text)))
 
 
 def log_chapter(before: SquadCombatState | None, after: SquadCombatState) -> str | None:

@@ -272,6 +272,18 @@ def log_move(before: TriangleClockState, player: Player, text: str) -> Text | No
     return shown
 
 
+def log_steps(before: TriangleClockState, player: Player, text: str) -> list[Text]:
+    """What the terminal's log and a replay add below the choice that completes a round:
+    the round's result as the board shows it (a log shows no board between the rounds);
+    nothing below the other choices."""
+    after = before.apply_text(player, text)
+    assert isinstance(after, TriangleClockState)
+    if len(after.history) == len(before.history):
+        return []
+    result = render_round(after.history[-1], before.game.ranking)
+    return list(result.split("\n", allow_blank=False))
+
+
 def log_chapter(before: TriangleClockState | None, after: TriangleClockState) -> str | None:
     """A heading when a replay reaches a new round (None within a round)."""
     if after.phase is Phase.OVER:
