@@ -186,6 +186,26 @@ def test_submissions_stay_hidden_until_complete():
     assert sub.complete and sub.revealed() == {0: "open", 1: "secret"}
 
 
+def test_a_decision_reveals_at_the_choice_that_completes_it_only():
+    """``reveals``: the second allocation of an Erd round reveals both (so does the last one
+    of the game); the first reveals nothing, nor a Triangle Clock mulligan, which changes
+    what a seat will choose without choosing."""
+    from meeple.core.simultaneous import reveals
+
+    erd = meeple.make("erd", best_of=1, rules="original", round_limit=1)
+    start = erd.new_game(1)
+    first = start.apply_text(0, "rush=L defense=-")
+    assert not reveals(start, first)
+    last = first.apply_text(1, "rush=L defense=-")
+    assert last.is_over and reveals(first, last)
+    clock = meeple.make("triangle-clock").new_game(1)
+    clock = clock.apply_text(0, "memorised").apply_text(1, "memorised")
+    mulligan = clock.apply_text(1, "mulligan")
+    assert mulligan.to_act == (0, 1) and not reveals(clock, mulligan)
+    pick = mulligan.apply_text(0, "A")
+    assert not reveals(mulligan, pick) and reveals(pick, pick.apply_text(1, "A"))
+
+
 # -- agents ---------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("spec", "says"),

@@ -13,9 +13,12 @@ from rich.console import Console
 
 import meeple
 from meeple.agents import parse_spec
+from meeple.core.game import seats_text
 from meeple.core.record import GameRecord, Playthrough
+from meeple.core.simultaneous import reveals
 from meeple.interfaces import console as console_module
 from meeple.interfaces.console import WIPE, preparing_agents, read_within, thinking
+from meeple.interfaces.move_log import move_words
 from meeple.interfaces.play_cli import TerminalGame, UndoRefused, take_back, why_no_take_back
 
 CLOCK = ("play", "triangle-clock", "--seed", "1")
@@ -122,6 +125,52 @@ def test_no_hand_over_when_nothing_is_hidden_or_one_person_plays(run):
     assert "Stopped after 2 moves" in both.output and "Pass to" not in both.output
     alone = run("play", "erd", "--seat", "human", "--seat", "random", "--seed", "1", input="quit\n")
     assert "Pass to" not in alone.output and WIPE not in alone.output
+
+
+# -- a game among agents ----------------------------------------------------------------------
+def _flat(text: str) -> str:
+    """Text as one line of words (the terminal wraps at its width), without thinking times."""
+    return " ".join(re.sub(r" \(\d+\.\d s\)", "", text).split())
+
+
+@pytest.mark.parametrize(
+    ("game", "told"),
+    [("erd", "Combat of game 1, round 1:"), ("triangle-clock", "Round 1: shared")],
+)
+def test_a_game_among_agents_shows_each_reveal_as_it_happens(run, tmp_path, game, told):
+    """With no person seated, every choice of a simultaneous decision is shown as soon as the
+    rules reveal it, with what followed (a combat, a round's result), as a person seated
+    sees it on the board before their next choice: not "has chosen" alone until the final
+    board. ``--quiet`` shows the final board only, and a person seated the board."""
+    saved = tmp_path / "game.json"
+    args = ("play", game, "--seat", "random", "--seat", "random", "--seed", "1", "--no-history")
+    out = _flat(run(*args, "--save", str(saved)).output)
+    record = GameRecord.load(saved)
+    states = record.states()
+    blocks, choices = [], []
+    for k, (seat, text) in enumerate(record.moves):
+        choices.append(f"{game_seat(states[k], seat)}: {move_words(states[k], seat, text).plain}")
+        if reveals(states[k], states[k + 1]):
+            name = game_seat(states[k], seat)
+            blocks.append(f"{name} has chosen; every choice revealed: {_flat(' '.join(choices))}")
+            choices = []
+    assert len(blocks) > 3 and any(told in block for block in blocks)
+    at = 0
+    after = (" Red (seat 0) has chosen", " Tick (seat 0) has chosen", f" {states[0].game.title}")
+    for block in blocks:  # each reveal in turn, before the next choice (or the final board)
+        at = out.index(block, at) + len(block)
+        assert out[at:].startswith(after), out[at : at + 80]
+    assert out.count("every choice revealed") == len(blocks)
+    quiet = run(*args, "--quiet").output
+    assert "has chosen" not in quiet and "revealed:" not in quiet
+    seated = ("play", game, "--seat", "human", "--seat", "random", "--seed", "1", "--no-history")
+    typed, made = ("rush=LDD defense=LDD\n", 2) if game == "erd" else ("memorised\nA\n", 4)
+    person = _flat(run(*seated, input=f"{typed}quit\n").output)
+    assert f"Stopped after {made} moves" in person and "revealed:" not in person
+
+
+def game_seat(state, seat: int) -> str:
+    return seats_text(state.game, [seat])
 
 
 # -- 32.12 the thinking indicator ------------------------------------------------------------

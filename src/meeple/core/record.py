@@ -25,6 +25,7 @@ from meeple.core.files import Unreadable, atomic_write, parse_json
 from meeple.core.game import Action, Game, Player, State, seats_text, shorten
 from meeple.core.options import DIGEST_PATTERN, UNSET_WORDS, content_digest
 from meeple.core.registry import game_class, make
+from meeple.core.simultaneous import submitted
 from meeple.core.text import printable
 
 RECORD_FORMAT: Final = "meeple-record/1"
@@ -274,9 +275,7 @@ class Playthrough:
         Every move since such a decision opened is one of its submissions, so they are the
         trailing ones; :meth:`State.decision_start` gives back the seats that made them.
         """
-        if self.state.is_over:
-            return 0
-        return len(self.state.decision_start().to_act) - len(self.state.to_act)
+        return submitted(self.state)
 
     def check_save_target(self, path: str | Path) -> None:
         """Refuse to overwrite ``path`` unless it is missing or holds this very game so far

@@ -86,3 +86,22 @@ def hidden_from_others(state: Any) -> bool:
     the current decision, including those that have already submitted.
     """
     return len(state.decision_start().to_act) > 1
+
+
+def submitted(state: Any) -> int:
+    """How many choices the simultaneous decision under way in ``state`` holds, made and not
+    yet revealed (0 when none is under way, or the game is over)."""
+    if state.is_over:
+        return 0
+    return len(state.decision_start().to_act) - len(state.to_act)
+
+
+def reveals(before: Any, after: Any) -> bool:
+    """True when the move from ``before`` to ``after`` completed a simultaneous decision:
+    the rules now reveal every choice made in it.
+
+    A move that only changes what its seat will choose (a Triangle Clock mulligan) leaves
+    the choices made as many as before; a submission that completes the decision leaves
+    none (the next decision has none yet), though at least one was made before it.
+    """
+    return hidden_from_others(before) and submitted(after) < submitted(before)

@@ -34,7 +34,7 @@ from meeple.core.position import position_argument, position_game
 from meeple.core.record import GameRecord, Playthrough
 from meeple.core.registry import game_class, make
 from meeple.core.rng import derive_seed, make_rng
-from meeple.core.simultaneous import hidden_from_others
+from meeple.core.simultaneous import hidden_from_others, reveals
 from meeple.core.words import counted
 from meeple.interfaces import move_log
 from meeple.interfaces.console import (
@@ -458,6 +458,9 @@ class TerminalGame:
     history_path: Path | None = None
     told_how: bool = False
     """Whether the one-line guide to the prompt was shown (before a person's first move)."""
+    unrevealed: list[tuple[State, Player, str]] = field(default_factory=list)
+    """In a game among agents, the choices made in the simultaneous decision under way (the
+    state before each, the seat, the move), shown when the rules reveal them."""
 
     def __post_init__(self) -> None:
         if self.history and self.history_path is None:
@@ -548,11 +551,29 @@ class TerminalGame:
             return
         took = f" [dim]({seconds:.1f} s)[/]" if seconds >= 0.1 else ""
         if hidden:
-            console.print(f"{escape(name)} has chosen (hidden until all have){took}")
+            self.tell_hidden(before, player, str(action), took)
         else:
             # In the game's words (the steps the engine then took itself, too).
             words = move_log.move_words(before, player, str(action))
             console.print(Text(f"{name}: ").append_text(words), Text.from_markup(took), sep="")
+
+    def tell_hidden(self, before: State, player: Player, text: str, took: str) -> None:
+        """An agent's choice in a simultaneous decision: that it was made; in a game among
+        agents, once it completes the decision, every choice the rules then reveal, in the
+        log's words (with what followed: a combat, a round's result). A watcher would
+        otherwise see only "has chosen" until the final board; a person seated sees the
+        reveal on the board before their next choice."""
+        name = escape(seats_text(self.play.game, [player]))
+        if self.humans or not reveals(before, self.play.state):
+            if not self.humans:
+                self.unrevealed.append((before, player, text))
+            console.print(f"{name} has chosen (hidden until all have){took}")
+            return
+        console.print(f"{name} has chosen{took}; every choice revealed:")
+        for seen, seat, move in [*self.unrevealed, (before, player, text)]:
+            words = move_log.move_words(seen, seat, move)
+            console.print(Text(f"  {seats_text(seen.game, [seat])}: ").append_text(words))
+        self.unrevealed.clear()
 
     def hand_over(self, player: Player) -> None:
         """Between two people at one terminal, before a secret decision: clear the screen
