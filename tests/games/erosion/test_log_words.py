@@ -54,6 +54,31 @@ def test_a_draw_names_the_decks_and_counts_never_the_cards_drawn():
     )
 
 
+@pytest.mark.parametrize(
+    ("himalaya", "starts"),
+    [
+        (["WX07", "WX08"], "Andes, the lowest scorer, starts era 2"),
+        (
+            ["WX07"],
+            "Andes and Himalaya tie for the lowest score (1): a tie-breaker decides which of "
+            "them starts era 2",
+        ),
+    ],
+)
+def test_the_pass_that_ends_an_era_gives_its_scores_and_who_starts_the_next(himalaya, starts):
+    """'Scoring at the end of each era ... The lowest-scoring player starts' the new era
+    (four or five players play two), ties going to the tie-breaker: the log says so with the
+    pass that ends the era, not only that it ends it."""
+    game = make(players=4)
+    mountains = {0: ["WX01", "WX02"], 1: ["WX03"], 2: ["WX04", "WX05", "WX06"], 3: himalaya}
+    state = position(game, mountains=mountains, current=3, passes_in_row=3, hands={3: ["H42"]})
+    scores = f"Alps 2, Andes 1, Rockies 3, Himalaya {len(himalaya)}"
+    assert game.log_words(state, 3, game.parse_action("pass")) == (
+        f"passed, which ends era 1 of 2: it scored {scores}; {starts}"
+    )
+    assert state.apply_text(3, "pass").era_scores == ((2, 1, 3, len(himalaya)),)
+
+
 def test_the_steps_the_engine_takes_alone_are_told_after_the_move():
     """A Fluvial play with two River rocks to choose from, each with a single payment: the
     log holds only the transport chosen, so its words tell the payment the engine made."""
@@ -73,15 +98,22 @@ def test_the_steps_the_engine_takes_alone_are_told_after_the_move():
 
 
 @pytest.mark.parametrize(
-    "options", [{}, {"players": 3, "advanced": True}, {"legend": "basic", "auto_steps": False}]
+    "options",
+    [
+        {},
+        {"players": 3, "advanced": True},
+        {"legend": "basic", "auto_steps": False},
+        {"players": 4, "legend": "basic"},
+    ],
 )
 def test_the_words_say_only_what_every_seat_sees(options):
     """A seat that cannot tell the true state from a resampled one (``determinize``) reads
-    the same words for a move of another seat; and every card the words name is in the
-    move's notation or in what a spectator sees before or after it."""
+    the same words for a move of another seat, but for the end of an era, which shows
+    every seat what it did not know; and every card the words name is in the move's
+    notation or in what a spectator sees before or after it."""
     game = meeple.make("erosion", **options)
     rng = random.Random(5)
-    moves = 0
+    moves = eras = 0
     for seed in range(3):
         state = game.new_game(seed)
         while not state.is_over and moves < 400 * (seed + 1):
@@ -93,8 +125,16 @@ def test_the_words_say_only_what_every_seat_sees(options):
             public = str(action) + json.dumps([state.view(None), after.view(None)])
             for card in CARD_ID.findall(words):
                 assert card in public, f"{words!r} names {card}, which only a seat saw"
+            told = "it scored" in words
+            if told:
+                # An era's end shows every challenge card (a seat could not tell them
+                # before): its words name the era's scores as every seat sees them after it.
+                era = after.view(None)["result"]["era_scores"][-1]
+                named = ", ".join(f"{game.seat_name(p)} {x}" for p, x in enumerate(era))
+                assert f"it scored {named};" in words
+                eras += 1
             for other in range(game.num_players):
-                if other != player:
+                if other != player and not told:
                     twin = state.determinize(other, rng)
                     assert action_words(twin, player, action) == action_words(
                         state, player, action
@@ -102,3 +142,4 @@ def test_the_words_say_only_what_every_seat_sees(options):
             state = after
             moves += 1
     assert moves > 100
+    assert eras or game.eras == 1

@@ -9,7 +9,7 @@ the cards of a hand thrown away by a redraw.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from meeple.core.game import Player
 from meeple.core.words import counted, possessive
@@ -90,7 +90,10 @@ def _play_words(
     if isinstance(action, Pass):
         if not state.pass_ends_era(player):
             return "passed"
-        return "passed, which ends the " + ("game" if state.era >= game.eras else "era")
+        if state.era >= game.eras:
+            return "passed, which ends the game"
+        after = cast("ErosionState", state.apply(player, action))
+        return f"passed, which {_era_end(after, state.era)}"
     if isinstance(action, Weather):
         card = cat.index[action.card]
         targets = state.weather_targets(player, card, action.mountain)
@@ -127,6 +130,26 @@ def _play_words(
         f"turned Atmosphere card {action.card} to {side} (Atmospheric Trigger): the "
         f"{DECK_WORDS[cat.under[a]]} deck's draw limit is {limit}"
     )
+
+
+def _era_end(after: ErosionState, era: int) -> str:
+    """How era ``era`` ended, ``after`` the pass that ended it, before the last: its scores
+    (the era's end shows every challenge card, so every seat may read them) and who starts
+    the next era, 'the lowest-scoring player' by total score, or that a tie-breaker decides."""
+    game = after.game
+    name = game.seat_name
+    scored = ", ".join(f"{name(p)} {points}" for p, points in enumerate(after.era_scores[-1]))
+    lowest = min(after.scores)
+    starters = [name(p) for p, total in enumerate(after.scores) if total == lowest]
+    if len(starters) == 1:
+        starts = f"{starters[0]}, the lowest scorer, starts era {era + 1}"
+    else:
+        tied = f"{', '.join(starters[:-1])} and {starters[-1]}"
+        starts = (
+            f"{tied} tie for the lowest score ({lowest}): a tie-breaker decides which of them "
+            f"starts era {era + 1}"
+        )
+    return f"ends era {era} of {game.eras}: it scored {scored}; {starts}"
 
 
 def _draw_words(state: ErosionState, player: Player, action: Draw | Redraw) -> str:
