@@ -92,6 +92,32 @@ def test_render_says_what_was_equal_in_an_exact_tie_by_cards():
     assert "equal Rush + Defense and equal Rush: an exact tie." in by_value.replace("\n", " ")
 
 
+@pytest.mark.parametrize(
+    ("rules", "red", "ending"),
+    [
+        # Red keeps no Heavy and ends with no Light: the 0.01 mercy rule, Blue holding three.
+        ("0.01", side("LDDDDD", discard="HHHLL"), "loses by the mercy rule"),
+        ("original", None, "The game reached the round limit of 1: a draw by round limit."),
+    ],
+)
+def test_an_exact_tie_in_a_round_that_ends_the_game_does_not_say_the_game_goes_on(
+    rules, red, ending
+):
+    """'On an exact tie there, discard all Rush and Defense cards and the game continues' at
+    step 4, whose checks may still end the game in the same round (the mercy rule, the round
+    limit): the screen then tells that ending, and not that the game goes on."""
+    game = erd(rules=rules, round_limit=1)
+    start = game.new_game(0) if red is None else position(game, red, side("HHHLLLDDDDDD"))
+    piles = "rush=LDD defense=DDD" if rules == "0.01" else "rush=L defense=-"
+    state = play_round(start, piles, piles)
+    assert state.last is not None and state.last.outcome == "exact_tie" and state.is_over
+    text = " ".join(rendered(state).split())
+    assert "an exact tie. All Rush and Defense cards are discarded. Recovery:" in text
+    assert "goes on" not in text and ending in text
+    going_on = play_round(erd(rules=rules).new_game(0), piles, piles)
+    assert "are discarded and the game goes on." in " ".join(rendered(going_on).split())
+
+
 def test_render_tells_when_one_combat_turrets_are_discarded():
     game = erd(turret_lifetime="one_combat")
     state = position(game, side("HHLLLDDDDDD", turrets=1), side("HHHLLLDDDDDD"))

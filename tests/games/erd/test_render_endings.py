@@ -9,6 +9,8 @@ from rich.console import Console
 
 from meeple.core.registry import make
 
+from .conftest import erd, play_round, position, side
+
 
 def _play_until(game, seed: int):
     state = game.new_game(seed)
@@ -63,3 +65,20 @@ def test_a_mercy_ending_names_the_rule_in_force():
         detail = ended[0].result["games"][-1]["detail"]
         assert "loses by the mercy rule " + words in detail, detail
         assert words in _screen(game, ended[0])
+
+
+def test_a_mercy_draw_names_the_rule_that_caught_both_players():
+    """gaps.md: 'if both players meet it the game is a draw'; the sentence names the mercy
+    rule in force, as a mercy loss does (a Reserve without Heavies, so that no Escalation
+    comes first)."""
+    for rules, mercy, words in (
+        ("0.01", "rules", "(no Heavy and at most one Light in Reserve)"),
+        ("0.02", "empty", "(no Heavy and no Light in Reserve)"),
+    ):
+        game = erd(rules=rules, mercy=mercy, reserve="LDDDDDDD")
+        state = position(game, side("LDDDDDDD"), side("LDDDDDDD"))
+        state = play_round(state, "rush=LDD defense=DDD", "rush=LDD defense=DDD")
+        assert state.result["ending"] == "mercy_draw", (rules, mercy)
+        detail = state.result["games"][-1]["detail"]
+        assert detail == f"Both players ended round 1 within the mercy rule {words}: a draw"
+        assert detail in " ".join(_screen(game, state).split())

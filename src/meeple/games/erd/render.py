@@ -95,9 +95,11 @@ def describe_combat(game: ErdGame, combat: Combat) -> list[str]:
         )
     outcome = combat.outcome
     if outcome == "exact_tie":
+        # The round's end may still end the game (the mercy rule, the round limit): told below.
+        goes_on = "" if combat.ending is not None else " and the game goes on"
         lines.append(
             f"Both Rushes broke through with equal Rush + Defense and {_equal_rushes(game, combat)}"
-            ": an exact tie. All Rush and Defense cards are discarded and the game goes on."
+            f": an exact tie. All Rush and Defense cards are discarded{goes_on}."
         )
     elif outcome == "held":
         lines.append("Both Defenses held.")

@@ -319,7 +319,10 @@ def game_end(
             f"{reserve.words()} in Reserve and loses by the mercy rule ({rule})"
         )
     elif reason == "mercy_draw":
-        detail = f"Both players ended round {round_number} within the mercy rule: a draw"
+        mercy = game.version.mercy
+        assert mercy is not None  # only a mercy rule in force catches both players
+        rule = MERCY_WORDS[mercy].format(other="the other")
+        detail = f"Both players ended round {round_number} within the mercy rule ({rule}): a draw"
     else:
         limit = game.options.round_limit
         detail = f"The game reached the round limit of {limit}: a draw by round limit"
