@@ -78,3 +78,16 @@ def test_escalation_comes_when_every_heavy_of_another_starting_reserve_is_discar
     assert after.last is not None and after.last.escalation
     assert all(s.reserve.heavy == 1 for s in after.sides)
     assert f"When all {2 * heavies} Heavies" in game.player_rules()
+
+
+def test_the_escalation_lights_option_names_no_count_a_reserve_changes():
+    """``--escalation-lights`` reads 'all Lights' of both players or each player's own: with
+    ``--reserve`` those are other numbers than the rules' six and three, and the option's
+    description (in ``meeple rules`` and ``--help``, whatever the Reserve) names none."""
+    from meeple.core.options import describe_options
+    from meeple.games.erd.rules import ErdOptions
+
+    (info,) = [o for o in describe_options(ErdOptions) if o.name == "escalation_lights"]
+    assert "all the Lights of both players, or each player's own Lights" in info.help
+    numbers = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+    assert not [w for w in info.help.replace(",", " ").split() if w in numbers or w.isdigit()]

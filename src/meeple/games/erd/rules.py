@@ -121,8 +121,8 @@ class ErdOptions(GameOptions):
     escalation_lights: Literal["all", "own"] = Field(
         title="Escalation counts the Lights of",
         default="all",
-        description="Escalation's 'if all Lights are in the discard': all six Lights of both "
-        "players, or each player's own three",
+        description="Escalation's 'if all Lights are in the discard': all the Lights of both "
+        "players, or each player's own Lights",
     )
     rush_tiebreak: Literal["value", "cards"] = Field(
         title="Tied Rush: the larger pile counts by",
