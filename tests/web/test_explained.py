@@ -486,6 +486,43 @@ def test_the_triangle_clock_says_a_tie_on_points_was_won_by_the_items(server, ch
     context.close()
 
 
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+def test_the_triangle_clock_says_why_one_of_two_equal_ranks_scored(server, chromium, size):
+    """A round won on equal ranks said "Last round (5): shared ▼Ss — Tock scores 3" and the
+    two ranks, equal: nothing said why Tock's hand was higher. The page now says it in the
+    terminal's words (the view's ``last_round.tie_break``), on a phone too."""
+    created = server.create("triangle-clock", {}, ["random", "random"], seed=1)
+    deadline = time.monotonic() + 60
+    while server.get(f"/api/matches/{created['match']}")["status"] != "finished":
+        assert time.monotonic() < deadline, "two agents did not finish in 60 s"
+        time.sleep(0.3)
+    record = httpx.get(f"{server.url}/api/matches/{created['match']}/record", timeout=30).text
+    replayed = httpx.post(f"{server.url}/api/replay", content=record, timeout=60).json()
+    told = [
+        (step, last["tie_break"])
+        for step, views in enumerate(replayed["views"])
+        if (last := views["spectator"]["last_round"]) and last["tie_break"]
+    ]
+    assert told, "32 rounds and never a round won on equal ranks"
+    step, reason = told[0]
+    assert reason.startswith("Equal ranks, tie-break rank-first (") and " beats " in reason
+    context = chromium.new_context(viewport={"width": size[0], "height": size[1]})
+    page = context.new_page()
+    page.goto(f"{server.url}/replay?match={created['match']}&step={step}")
+    expect(page.locator("#board .tc-tie-break")).to_have_text(reason)
+    _fits(page, "#board .tc-tie-break", size[0])
+    # A round the ranks decided says nothing of a tie-break.
+    plain = next(
+        k
+        for k, views in enumerate(replayed["views"])
+        if (last := views["spectator"]["last_round"]) and not last["tie_break"]
+    )
+    page.goto(f"{server.url}/replay?match={created['match']}&step={plain}")
+    page.wait_for_selector(f"body[data-step='{plain}'] #board .tc-panel-title")
+    assert page.locator("#board .tc-tie-break").count() == 0
+    context.close()
+
+
 @pytest.mark.parametrize(
     ("options", "seats"),
     [
