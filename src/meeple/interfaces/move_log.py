@@ -1,13 +1,14 @@
 """How a move reads in a log (``meeple play``'s and ``meeple replay``'s), in a game's words.
 
 A move reads as its notation, then what it did in the game's words (``Game.log_words``, the
-words the browser's log shows beside the same notation). A game's ``render`` module may add
-what is the terminal's own: ``log_move(before, player, text)`` returns the notation as the
-terminal shows it (None: as written; The Triangle Clock shows the symbol a pick revealed,
-not the hand letter), ``log_steps(before, player, text)`` what follows the words (None:
-nothing; Erosion's single-choice steps the engine then took, in notation), and
-``log_chapter(before, after)`` a heading when a new part of the game starts (Erd's games
-and rounds, a new round, turn or era).
+words the browser's log shows beside the same notation), then under it what the game then
+did by itself (``Game.log_after``, which the browser's log shows too: Squad Combat's dice
+and results). A game's ``render`` module may add what is the terminal's own:
+``log_move(before, player, text)`` returns the notation as the terminal shows it (None: as
+written; The Triangle Clock shows the symbol a pick revealed, not the hand letter),
+``log_steps(before, player, text)`` what follows (None: nothing; Erosion's single-choice
+steps the engine then took, in notation), and ``log_chapter(before, after)`` a heading when
+a new part of the game starts (Erd's games and rounds, a new round, turn or era).
 """
 
 from __future__ import annotations
@@ -45,9 +46,15 @@ def move_words(before: State[Any], player: Player, text: str) -> Text:
     else:
         line = shown if isinstance(shown, Text) else Text(str(shown))
     game = before.game
-    words = game.log_words(before, player, game.parse_action(text))
+    action = game.parse_action(text)
+    words = game.log_words(before, player, action)
     if words and not echoes(text, words):
         line.append(f" — {words}")
+    # What the game then did by itself, a line each under the move (the browser's log
+    # shows the same lines).
+    after = game.log_after(before, player, action)
+    if after:
+        line.append("".join(f"\n    {told}" for told in after), style="dim")
     steps = _hook(before, "log_steps")
     more = steps(before, player, text) if steps is not None else None
     if more:
