@@ -10,6 +10,8 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
+from meeple.games.erosion.cards import UPON_UPLIFT
+
 
 @pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
 def test_a_made_up_match_says_so_and_links_to_the_lobby(server, chromium, size):
@@ -286,9 +288,15 @@ def test_erosion_s_legends_challenge_and_architecture_are_told_in_words(server, 
             f"{server.url}/api/games/erosion/cards", params={"options": json.dumps(options)}
         ).json()
     }
-    architecture = {c["architecture"]["name"] for c in cards.values() if c.get("architecture")}
-    # Seed 9 deals both mountains a rock with architecture under their weathered top rock.
-    created = server.create("erosion", options, ["human", "random"], seed=9)
+    # Red architecture only: 'upon uplift' architecture never stands in a mountain.
+    architecture = {
+        c["architecture"]["name"]
+        for c in cards.values()
+        if c.get("architecture") and c["architecture"]["effect"]["kind"] not in UPON_UPLIFT
+    }
+    # Seed 23 deals both mountains a rock with red architecture under their weathered top
+    # rock, and one of them a Flood Basalt (upon uplift), unweathered.
+    created = server.create("erosion", options, ["human", "random"], seed=23)
     page = _seat_page(chromium, server, created, 0, size)
     legends = page.locator(".er-legend-list li")
     expect(legends).to_have_count(4)
@@ -307,6 +315,44 @@ def test_erosion_s_legends_challenge_and_architecture_are_told_in_words(server, 
         names = line.removeprefix("architecture: ").split(", ")
         assert line.startswith("architecture: ") and set(names) <= architecture, line
     _fits(page, ".er-legends", size[0])
+    page.context.close()
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+def test_erosion_draws_rocks_weathered_below_and_lists_only_architecture_in_force(
+    server, chromium, size, watch, console_errors
+):
+    """Under ``typed_weathering=pass-over`` a weathered rock may lie below unweathered ones:
+    the page drew it unweathered, its architecture marked as applying, because only the
+    run at the top counted. And the "architecture:" line listed 'upon uplift' cards (a
+    starting mountain's Flood Basalt), which never stand. The page draws what the view says
+    the rules apply (each mountain's ``architecture_in_force``), as the terminal marks it."""
+    options = {"advanced": True, "typed_weathering": "pass-over", "first": 0}
+    # Seed 23: Andes' mountain is Resistant Caprock (F71), Flood Basalt (H40), WX04, H59,
+    # WX15, Aquifer (WX24) from the top; WX25 weathers past the unlisted rocks to the Aquifer
+    # (and the Caprock at the top). Alps' mountain stands on an unweathered Caprock (F72).
+    created = server.create("erosion", options, ["human", "random"], seed=23)
+    page = watch(chromium.new_context(viewport={"width": size[0], "height": size[1]}).new_page())
+    page.goto(f"{server.url}/play/{created['match']}#token={created['seats'][0]['token']}")
+    _type(page, "weather WX25 on 1")
+    andes, alps = page.locator(".er-mountain").nth(1), page.locator(".er-mountain").nth(0)
+    # The draw that follows is Alps' own step: nothing moves until the page draws a card.
+    expect(andes.locator("rect.er-rock[data-card='WX24']")).to_have_class(
+        re.compile("er-weathered")
+    )
+    expect(andes.locator(".er-arch-mark[data-card='WX24']")).to_have_class(
+        re.compile("er-arch-off")
+    )
+    expect(andes.locator(".er-arch-mark[data-card='H40']")).to_have_class(re.compile("er-arch-off"))
+    unweathered = andes.locator("rect.er-rock:not(.er-weathered)")
+    assert sorted(unweathered.evaluate_all("l => l.map(e => e.dataset.card)")) == [
+        "H40", "H59", "WX04", "WX15"
+    ]  # fmt: skip
+    assert andes.locator(".er-arch-line").count() == 0  # nothing of Andes' is in force
+    expect(alps.locator(".er-arch-line")).to_have_text("architecture: Resistant Caprock")
+    expect(alps.locator(".er-arch-mark[data-card='F72']")).not_to_have_class(re.compile("off"))
+    # Drawn before the card list comes too (the names wait for it, the marks do not).
+    assert not console_errors, console_errors
     page.context.close()
 
 
@@ -437,6 +483,43 @@ def test_the_triangle_clock_says_a_tie_on_points_was_won_by_the_items(server, ch
     banner = page.inner_text("#board .tc-result")
     assert "points are tied" in banner and "decided by" not in banner, banner
     _fits(page, "#end, #board .tc-result", size[0])
+    context.close()
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+def test_the_triangle_clock_says_why_one_of_two_equal_ranks_scored(server, chromium, size):
+    """A round won on equal ranks said "Last round (5): shared ▼Ss — Tock scores 3" and the
+    two ranks, equal: nothing said why Tock's hand was higher. The page now says it in the
+    terminal's words (the view's ``last_round.tie_break``), on a phone too."""
+    created = server.create("triangle-clock", {}, ["random", "random"], seed=1)
+    deadline = time.monotonic() + 60
+    while server.get(f"/api/matches/{created['match']}")["status"] != "finished":
+        assert time.monotonic() < deadline, "two agents did not finish in 60 s"
+        time.sleep(0.3)
+    record = httpx.get(f"{server.url}/api/matches/{created['match']}/record", timeout=30).text
+    replayed = httpx.post(f"{server.url}/api/replay", content=record, timeout=60).json()
+    told = [
+        (step, last["tie_break"])
+        for step, views in enumerate(replayed["views"])
+        if (last := views["spectator"]["last_round"]) and last["tie_break"]
+    ]
+    assert told, "32 rounds and never a round won on equal ranks"
+    step, reason = told[0]
+    assert reason.startswith("Equal ranks, tie-break rank-first (") and " beats " in reason
+    context = chromium.new_context(viewport={"width": size[0], "height": size[1]})
+    page = context.new_page()
+    page.goto(f"{server.url}/replay?match={created['match']}&step={step}")
+    expect(page.locator("#board .tc-tie-break")).to_have_text(reason)
+    _fits(page, "#board .tc-tie-break", size[0])
+    # A round the ranks decided says nothing of a tie-break.
+    plain = next(
+        k
+        for k, views in enumerate(replayed["views"])
+        if (last := views["spectator"]["last_round"]) and not last["tie_break"]
+    )
+    page.goto(f"{server.url}/replay?match={created['match']}&step={plain}")
+    page.wait_for_selector(f"body[data-step='{plain}'] #board .tc-panel-title")
+    assert page.locator("#board .tc-tie-break").count() == 0
     context.close()
 
 

@@ -10,11 +10,22 @@ from __future__ import annotations
 
 import random
 import time
+from itertools import pairwise
 
+import httpx
 import pytest
 
 import meeple
-from tests.web.browser import Frames, click_once, click_unless_redrawn, no_server_errors, status
+from meeple.core.record import GameRecord
+from tests.games.squad_combat.test_move_log import new_lines
+from tests.web.browser import (
+    Frames,
+    click_once,
+    click_unless_redrawn,
+    no_server_errors,
+    play_by_clicks,
+    status,
+)
 
 SECONDS = 120
 
@@ -260,3 +271,47 @@ def test_every_window_for_edges_tells_its_seat_to_play_an_edge_or_say_done(serve
         "play an edge from your hand, or done",
     }, prompts
     page.close()
+
+
+def test_with_four_players_the_move_log_tells_every_hit_and_miss_under_its_move(
+    server, chromium, watch, page_errors
+):
+    """With four players the board's log ("On the table") shows its last six lines, and
+    the three agents' moves between two of a person's decisions pushed results out of it
+    before the person saw them (23 of 36 hits and misses in a game like this one, one of the
+    person's own among them); the move log said what each move was, never how it ended.
+    Each move's entry now tells, under it, what the engine then did, as the terminal's log
+    does. The game's results are read from the record, each state's log against the last."""
+    seats = ["human", "heuristic", "heuristic", "heuristic"]
+    created = server.create("squad-combat", {"players": 4, "turn_limit": 4}, seats, seed=5)
+    context = chromium.new_context(viewport={"width": 1280, "height": 800})
+    page = watch(context.new_page())
+    frames = Frames().attach(page)
+    page.goto(created["seats"][0]["join_url"])
+    page.wait_for_selector(".sc-char")
+    play_by_clicks(page, frames, 5, SECONDS)
+    no_server_errors(frames)
+    text = httpx.get(f"{server.url}/api/matches/{created['match']}/record", timeout=30).text
+    record = GameRecord.from_json(text)
+    states = record.states()
+    results = {
+        n: [
+            line
+            for line in new_lines(before.log, after.log)
+            if " hits " in line or " misses " in line
+        ]
+        for n, (before, after) in enumerate(pairwise(states), start=1)
+    }
+    assert sum(map(len, results.values())) > 10, "a game of few attacks tells little"
+    page.wait_for_function(f"document.querySelectorAll('#log li').length === {len(record.moves)}")
+    shown = dict(page.locator("#log li").evaluate_all("l => l.map(e => [e.value, e.textContent])"))
+    untold = [(n, line) for n, lines in results.items() for line in lines if line not in shown[n]]
+    assert untold == [], untold
+    # The replay page's log is the same.
+    replayed = httpx.post(f"{server.url}/api/replay", content=text, timeout=60).json()
+    after = {move["n"]: move.get("after", []) for move in replayed["moves"]}
+    untold = [(n, line) for n, lines in results.items() for line in lines if line not in after[n]]
+    assert untold == [], untold
+    assert page.locator("#log li .log-after").first.is_visible()
+    assert not page_errors, page_errors
+    context.close()

@@ -146,6 +146,13 @@ class Game(ABC, Generic[O, S, A]):
         Shown to other seats only once the rules reveal the move."""
         return None
 
+    def log_after(self, state: S, player: Player, action: A) -> tuple[str, ...]:
+        """What the game did by itself after ``player``'s ``action`` from ``state``, until
+        the next decision, a line each, for a move log to tell under the move (Squad
+        Combat's dice rolled, hits and misses): a result a later move could push out of
+        what the board shows. Every line is public. () by default."""
+        return ()
+
     # -- what a designer counts (the lab's per-card statistics) -----------------------------
     def seat_role(self, player: Player) -> str | None:
         """What the seat plays with that a designer names it by (its deck, its faction), or

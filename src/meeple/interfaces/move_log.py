@@ -1,15 +1,17 @@
 """How a move reads in a log (``meeple play``'s and ``meeple replay``'s), in a game's words.
 
 A move reads as its notation, then what it did in the game's words (``Game.log_words``, the
-words the browser's log shows beside the same notation). A game's ``render`` module may add
-what is the terminal's own: ``log_move(before, player, text)`` returns the notation as the
-terminal shows it (None: as written; The Triangle Clock shows the symbol a pick revealed,
-not the hand letter), ``log_steps(before, player, text)`` what follows the words (None:
-nothing; a text goes on the move's line, as Erosion's single-choice steps the engine then
-took, in notation; a list of lines goes below it, indented, as what Squad Combat's engine
-then did, Erd's combat after the second allocation of a round, a Triangle Clock round's
-result after its last choice), and ``log_chapter(before, after)`` a heading when a new
-part of the game starts (Erd's games and rounds, a new round, turn or era).
+words the browser's log shows beside the same notation), then under it, a line each, what the
+game then did by itself (``Game.log_after``, which the browser's log shows too: Squad
+Combat's dice and results). A game's ``render`` module may add what is the terminal's own:
+``log_move(before, player, text)`` returns the notation as the terminal shows it (None: as
+written; The Triangle Clock shows the symbol a pick revealed, not the hand letter),
+``log_steps(before, player, text)`` what follows the words (None: nothing; a text goes on
+the move's line, as Erosion's single-choice steps the engine then took, in notation; a list
+of lines goes below it, as Erd's combat after the second allocation of a round and a
+Triangle Clock round's result after its last choice, which the page draws on its board),
+and ``log_chapter(before, after)`` a heading when a new part of the game starts (Erd's games
+and rounds, a new round, turn or era).
 """
 
 from __future__ import annotations
@@ -47,17 +49,22 @@ def move_words(before: State[Any], player: Player, text: str) -> Text:
     else:
         line = shown if isinstance(shown, Text) else Text(str(shown))
     game = before.game
-    words = game.log_words(before, player, game.parse_action(text))
+    action = game.parse_action(text)
+    words = game.log_words(before, player, action)
     if words and not echoes(text, words):
         line.append(f" — {words}")
     steps = _hook(before, "log_steps")
     more = steps(before, player, text) if steps is not None else None
+    # Below the move, a line each: what the game then did by itself (the browser's log
+    # shows the same lines), then what the terminal's own hook tells.
+    below: list[Text | str] = list(game.log_after(before, player, action))
     if isinstance(more, list):
-        for said in more:
-            line.append("\n    ")
-            line.append_text(said if isinstance(said, Text) else Text(said, style="dim"))
+        below += more
     elif more:
         line.append_text(more if isinstance(more, Text) else Text(str(more)))
+    for said in below:
+        line.append("\n    ")
+        line.append_text(said if isinstance(said, Text) else Text(said, style="dim"))
     return line
 
 

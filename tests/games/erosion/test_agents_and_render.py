@@ -16,7 +16,7 @@ from meeple.core.registry import game_agents
 from meeple.interfaces.cli import app
 from meeple.lab import head_to_head
 
-from .conftest import make, play, position
+from .conftest import cards, make, play, position
 
 
 def rendered(state, player) -> str:
@@ -134,6 +134,26 @@ def test_the_architecture_mark_is_on_rocks_whose_red_architecture_applies():
     assert "H39 basalt " in text and "H39 basalt!" not in text, "upon uplift: not lasting"
     assert "River: H51 granite\n" in text
     assert "!" not in rendered(position(make(), **piles), 0), "basic rules: no architecture"
+
+
+def test_the_view_names_the_rocks_whose_red_architecture_applies_as_the_board_marks_them():
+    """The same rule as the board's ``!``, in each mountain's view for a page to draw:
+    'Other architectures (in red) apply as long as the rock remains unweathered', and
+    'upon uplift' applies only when the card is uplifted. Under ``typed_weathering=
+    pass-over`` a weathered Aquifer (WX24) lying below an unweathered rock is off; the Flood
+    Basalt (H39, upon uplift) above it is never listed; the Exfoliation Dome (H53) is."""
+    game = make(advanced=True, typed_weathering="pass-over")
+    mountains = {0: ["H53"], 1: ["H39", "WX24", "H42"]}
+    state = position(game, mountains=mountains, weathered_below=((), cards(game, ["WX24"])))
+    views = [state.view(seat) for seat in (None, 0, 1)]
+    for view in views:
+        assert view["mountains"][0]["architecture_in_force"] == ["H53"]
+        assert view["mountains"][1]["architecture_in_force"] == []
+        assert view["mountains"][1]["weathered_below"] == ["WX24"]
+    text = rendered(state, 0)
+    assert "H53 granite!" in text and "<WX24 sandstone" in text and "WX24 sandstone!" not in text
+    basic = position(make(), mountains=mountains).view(0)
+    assert "architecture_in_force" not in basic["mountains"][0], "no architecture in basic rules"
 
 
 def test_render_the_end_of_the_game():

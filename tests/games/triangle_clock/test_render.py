@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from rich.console import Console
 
 import meeple
@@ -106,6 +107,21 @@ def test_a_round_of_equal_ranks_says_which_tie_break_decided_and_at_which_symbol
         "Equal ranks, tie-break whole-hand (all four symbols, best first): Tick's ▲Ns beats "
         "Tock's ◹NEc (closer to 12 o'clock clockwise). Tick (seat 0) ranks higher"
     ) in whole_hand
+
+
+@pytest.mark.parametrize("tie_break", ["rank-first", "whole-hand"])
+def test_the_view_of_a_round_of_equal_ranks_says_the_screen_s_reason(tie_break):
+    """A page draws the view, not the screen: the last round in every view carries the
+    sentence the screen prints, word for word, and a round the ranks decided carries none."""
+    game = meeple.make("triangle-clock", tie_break=tie_break)
+    state = play_round(arrange(game, EQUAL_RANKS, shared="Ss"), ("A", "C", "B"), ("A", "D", "B"))
+    shown = " ".join(text(game, state, None).split())
+    for seat in (None, 0, 1):
+        reason = state.view(seat)["last_round"]["tie_break"]
+        assert reason.startswith(f"Equal ranks, tie-break {tie_break} (") and reason in shown
+    ranked = play_round(arrange(game, HANDS, shared="Ns"), ("A", "C", "B"), ("A", "C", "B"))
+    last = ranked.view(0)["last_round"]
+    assert last["winner"] is not None and last["tie_break"] is None
 
 
 def test_the_tie_break_reaching_the_other_symbols_says_so():

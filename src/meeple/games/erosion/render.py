@@ -29,21 +29,14 @@ WEATHERED_MARK = "<"
 
 def rock_label(state: ErosionState, card: int, with_id: bool = True, in_force: bool = False) -> str:
     """``WX12 limestone*``: card id (unless not ``with_id``), rock type, ``*`` for a fossil,
-    ``!`` when ``in_force``: its red architecture applies now (:func:`architecture_in_force`)."""
+    ``!`` when ``in_force``: its red architecture applies now
+    (:meth:`.ErosionState.architecture_in_force`)."""
     cat = state.game.catalog
     mark = FOSSIL_MARK if cat.fossil[card] else ""
     if in_force:
         mark += ARCHITECTURE_MARK
     rock = f"{cat.rock[card]}{mark}"
     return f"{cat.ids[card]} {rock}" if with_id else rock
-
-
-def architecture_in_force(state: ErosionState, card: int) -> bool:
-    """Whether an unweathered rock of a mountain has red architecture, which applies 'as long
-    as the rock remains unweathered' (Advanced Rules). 'Upon uplift' architecture happened,
-    if at all, when the card was uplifted: it is not in force in the mountain."""
-    architecture = state.game.catalog.process_cards[card].architecture
-    return state.game.options.advanced and architecture is not None and not architecture.upon_uplift
 
 
 class Mountains:
@@ -77,6 +70,7 @@ def render_mountains(state: ErosionState, with_ids: bool = True, indent: int = 2
             Text(f"{p} {game.seat_name(p)}{marker}", style=SEAT_STYLES[p]), overflow="fold"
         )
     tallest = max((len(m) for m in state.mountains), default=0)
+    in_force = [set(state.architecture_in_force(p)) for p in range(n)]
     for row in range(tallest):
         cells = []
         for p in range(n):
@@ -88,14 +82,13 @@ def render_mountains(state: ErosionState, with_ids: bool = True, indent: int = 2
                 label = rock_label(state, rocks[i], with_ids)
                 cells.append(Text(WEATHERED_MARK + label, style="yellow"))
             else:
-                in_force = architecture_in_force(state, rocks[i])
-                label = rock_label(state, rocks[i], with_ids, in_force)
+                label = rock_label(state, rocks[i], with_ids, rocks[i] in in_force[p])
                 cells.append(Text(" " * indent + label))
         table.add_row(*cells)
     base = max(
         (
-            len(rock_label(state, r, with_ids, architecture_in_force(state, r))) + indent
-            for m in state.mountains
+            len(rock_label(state, r, with_ids, r in in_force[p])) + indent
+            for p, m in enumerate(state.mountains)
             for r in m
         ),
         default=len("base"),

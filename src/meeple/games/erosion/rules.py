@@ -45,6 +45,7 @@ from meeple.core.registry import register
 from meeple.core.rng import make_rng
 from meeple.games.erosion.cards import (
     PROCESS_DECKS,
+    UPON_UPLIFT,
     Age,
     CardError,
     ChallengeCard,
@@ -481,12 +482,22 @@ class ErosionState(LegalActions, Transitions, Eras, Hidden, State[ErosionAction]
         """The height of a seat's mountain: 500 m per rock, weathered or not."""
         return ROCK_METRES * len(self.mountains[seat])
 
-    def _architecture(self, seat: int, kind: str) -> list[Any]:
-        """Red architecture in force on a mountain: effects of its unweathered rocks."""
+    def architecture_in_force(self, seat: int) -> list[int]:
+        """The rocks of the seat's mountain whose red architecture is in force, top first:
+        with the Advanced Rules, its unweathered rocks (wherever they lie: weathered rocks
+        below them do not count) that have architecture, which applies 'as long as the rock
+        remains unweathered'. 'Upon uplift' architecture happened, if at all, when the card
+        was uplifted: it is not in force in the mountain."""
         if not self.game.options.advanced:
             return []
+        kinds = self.game.catalog.effect_kind
+        return [r for r in self.unweathered_rocks(seat) if kinds[r] and kinds[r] not in UPON_UPLIFT]
+
+    def _architecture(self, seat: int, kind: str) -> list[Any]:
+        """Red architecture in force on a mountain: effects of one kind."""
         cat = self.game.catalog
-        return [cat.effect[r] for r in self.unweathered_rocks(seat) if cat.effect_kind[r] == kind]
+        rocks = self.architecture_in_force(seat)
+        return [cat.effect[r] for r in rocks if cat.effect_kind[r] == kind]
 
     def below(self, seat: int) -> tuple[int, ...]:
         """Weathered rocks of the seat's mountain lying below an unweathered rock."""
@@ -717,6 +728,10 @@ class ErosionState(LegalActions, Transitions, Eras, Hidden, State[ErosionAction]
         }
         # Public facts that only some readings have (absent by default, so views stay as
         # they were for every other game).
+        if game.options.advanced:
+            # What the rules apply, so that a page need not work it out from card texts.
+            for p, mountain in enumerate(view["mountains"]):
+                mountain["architecture_in_force"] = [ids[c] for c in self.architecture_in_force(p)]
         if game.options.typed_weathering == "pass-over":
             for p, mountain in enumerate(view["mountains"]):
                 mountain["weathered_below"] = [ids[c] for c in self.below(p)]

@@ -210,13 +210,6 @@ def render_state(state: SquadCombatState, player: Player | None = None) -> Rende
 
 
 # -- replays --------------------------------------------------------------------------------
-def log_steps(before: SquadCombatState, player: Player, text: str) -> list[str]:
-    """What the terminal's log and a replay add below a move's words: the lines the engine
-    logged after the move until the next decision (:meth:`.SquadCombatState.aftermath`),
-    one a line; none when there were none."""
-    return list(before.aftermath(player, before.game.parse_action(text)))
-
-
 def log_chapter(before: SquadCombatState | None, after: SquadCombatState) -> str | None:
     """A heading when a replay reaches a new turn (None within a turn)."""
     if after.ended is None and (before is None or after.turn != before.turn):

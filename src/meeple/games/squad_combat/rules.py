@@ -240,6 +240,14 @@ class SquadCombatGame(Game[SquadCombatOptions, "SquadCombatState", SquadAction])
         which character, card or die, and what for (:mod:`meeple.games.squad_combat.words`)."""
         return move_words(state, player, action)
 
+    def log_after(
+        self, state: SquadCombatState, player: Player, action: SquadAction
+    ) -> tuple[str, ...]:
+        """The engine's lines after the move until the next decision (dice paid and
+        rolled, a hit or a miss, a character removed, the turn's end and draws:
+        :meth:`SquadCombatState.aftermath`)."""
+        return state.aftermath(player, action)
+
     def seat_role(self, player: Player) -> str | None:
         """The deck the seat plays."""
         return self.deck_keys[player]

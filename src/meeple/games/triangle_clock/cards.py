@@ -75,6 +75,11 @@ def glyph(s: Symbol) -> str:
     return (_SOLID_GLYPHS if s & 1 == SOLID else _CLEAR_GLYPHS)[s >> 1]
 
 
+def symbol_label(s: Symbol) -> str:
+    """A symbol as glyph and notation: ``▲Ns``, ``△Nc``."""
+    return f"{glyph(s)}{symbol_name(s)}"
+
+
 _SYMBOL_RE = re.compile(r"^\s*(NE|NW|SE|SW|N|E|S|W)\s*([SC])\s*$", re.IGNORECASE)
 _BY_DIRECTION = {name: i for i, name in enumerate(DIRECTIONS)}
 

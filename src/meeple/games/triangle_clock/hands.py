@@ -43,8 +43,7 @@ from meeple.games.triangle_clock.cards import (
     NUM_SYMBOLS,
     Card,
     Symbol,
-    glyph,
-    symbol_name,
+    symbol_label,
 )
 
 TieBreak = Literal["rank-first", "whole-hand"]
@@ -200,6 +199,14 @@ class TieDecider:
     higher: Symbol
     """The higher hand's symbol there (closer to 12 o'clock clockwise, or solid)."""
     lower: Symbol
+
+
+TIE_BREAK_READS = {
+    "rank": "the rank's symbols, best first",
+    "others": "the rank's symbols are the same; then the others, best first",
+    "hand": "all four symbols, best first",
+}
+"""What the tie-break was reading where it separated two hands (:attr:`TieDecider.part`)."""
 
 
 class Ranking:
@@ -385,7 +392,7 @@ def best_of_deal_frequencies(ranking: Ranking, deals: int, seed: int = 0) -> lis
 
 def hand_text(hand: Sequence[Symbol]) -> str:
     """Symbols as glyph and notation: ``▲Ns △Nc``."""
-    return " ".join(f"{glyph(s)}{symbol_name(s)}" for s in hand)
+    return " ".join(symbol_label(s) for s in hand)
 
 
 BEST_OF_DEAL_DEALS = 20_000

@@ -8,7 +8,7 @@ import random
 import re
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from meeple.core.game import Player
 from meeple.core.rng import make_rng
@@ -20,10 +20,9 @@ from meeple.games.triangle_clock.cards import (
     Symbol,
     palette_swap,
     right_angle,
+    symbol_label,
 )
-
-if TYPE_CHECKING:
-    pass
+from meeple.games.triangle_clock.hands import TIE_BREAK_READS, Ranking
 
 ROUNDS = 32
 """'The game continues until 32 rounds have passed.'"""
@@ -344,14 +343,41 @@ class RoundResult:
         """What :meth:`view` shows, as plain tuples (for search's information keys)."""
         return self._public_key
 
-    def view(self) -> dict[str, Any]:
+    def tie_break(self, ranking: Ranking) -> tuple[str | Symbol, ...] | None:
+        """Why one of two equal ranks scored, as words and symbols (each reader writes a
+        symbol its own way): ``("Equal ranks, tie-break rank-first (the rank's symbols,
+        best first): Tock's ", ◹NEc, " beats Tick's ", ▼Ss, " (closer to 12 o'clock
+        clockwise).")``. None where the ranks differ (the rank decided) or nobody scored."""
+        if self.winner is None:
+            return None
+        decider = ranking.decider(self.seats[0].hand, self.seats[1].hand)
+        if decider is None:
+            return None
+        # Same direction: only the colour differs, and solid comes first.
+        same_way = decider.higher >> 1 == decider.lower >> 1
+        return (
+            f"Equal ranks, tie-break {ranking.tie_break} ({TIE_BREAK_READS[decider.part]}): "
+            f"{SEAT_NAMES[self.winner]}'s ",
+            decider.higher,
+            f" beats {SEAT_NAMES[1 - self.winner]}'s ",
+            decider.lower,
+            " (solid before clear)." if same_way else " (closer to 12 o'clock clockwise).",
+        )
+
+    def view(self, ranking: Ranking) -> dict[str, Any]:
         """The round as everybody saw it: the cards each seat played, the symbols it
-        revealed and the items used on them, the ranks, who won and the points."""
+        revealed and the items used on them, the ranks, who won and the points, and where
+        the ranks were equal why the winner's hand was higher (:meth:`tie_break`, symbols
+        written as glyph and notation)."""
+        reason = self.tie_break(ranking)
         return {
             "round": self.round,
             "shared": SYMBOL_NAMES[self.shared],
             "winner": self.winner,
             "points": self.points,
+            "tie_break": None
+            if reason is None
+            else "".join(part if isinstance(part, str) else symbol_label(part) for part in reason),
             "seats": [
                 {
                     "cards": list(cards),

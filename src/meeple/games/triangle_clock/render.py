@@ -16,8 +16,14 @@ from rich.text import Text
 
 from meeple.core.game import Player
 from meeple.core.words import counted
-from meeple.games.triangle_clock.cards import CARDS, SYMBOL_NAMES, Symbol, describe_symbol, glyph
-from meeple.games.triangle_clock.hands import Ranking, TieDecider
+from meeple.games.triangle_clock.cards import (
+    CARDS,
+    SYMBOL_NAMES,
+    Symbol,
+    describe_symbol,
+    symbol_label,
+)
+from meeple.games.triangle_clock.hands import Ranking
 from meeple.games.triangle_clock.rules import (
     BLOCK,
     ITEM_USES,
@@ -44,7 +50,7 @@ STEP_TEXT = {
 
 def symbol_text(s: Symbol) -> Text:
     """A symbol as glyph and notation, styled by colour: ``▲Ns`` or ``△Nc``."""
-    return Text(f"{glyph(s)}{SYMBOL_NAMES[s]}", style=SOLID_STYLE if s & 1 == 0 else CLEAR_STYLE)
+    return Text(symbol_label(s), style=SOLID_STYLE if s & 1 == 0 else CLEAR_STYLE)
 
 
 def symbols_text(symbols: tuple[Symbol, ...] | list[Symbol], sep: str = " ") -> Text:
@@ -150,14 +156,6 @@ def render_hand(state: TriangleClockState, player: Player) -> Text:
     return text
 
 
-TIE_BREAK_READS = {
-    "rank": "the rank's symbols, best first",
-    "others": "the rank's symbols are the same; then the others, best first",
-    "hand": "all four symbols, best first",
-}
-"""What the tie-break was reading where it separated two hands (:class:`.TieDecider`)."""
-
-
 def render_round(result: RoundResult, ranking: Ranking) -> Text:
     """One finished round: each seat's hand, rank and strength, and who scored; where the
     ranks were equal, which tie-break separated the hands and at which symbols (the ranks
@@ -174,26 +172,15 @@ def render_round(result: RoundResult, ranking: Ranking) -> Text:
     if result.winner is None:
         text.append("  Equal hands: nobody scores.\n")
     else:
-        decider = ranking.decider(result.seats[0].hand, result.seats[1].hand)
-        if decider is not None:
-            text.append_text(tie_break_text(decider, result.winner, ranking.tie_break))
+        reason = result.tie_break(ranking)
+        if reason is not None:
+            text.append("  ")
+            for part in reason:
+                text.append_text(Text(part) if isinstance(part, str) else symbol_text(part))
+            text.append("\n")
         text.append("  ")
         text.append_text(seat_text(result.winner))
         text.append(f" ranks higher and scores {result.points} (the strength of the other hand).\n")
-    return text
-
-
-def tie_break_text(decider: TieDecider, winner: Player, tie_break: str) -> Text:
-    """``Equal ranks, tie-break rank-first (...): Tock's △Nc beats Tick's ◸NWc (closer to
-    12 o'clock clockwise).``"""
-    text = Text(f"  Equal ranks, tie-break {tie_break} ({TIE_BREAK_READS[decider.part]}): ")
-    text.append(f"{SEAT_NAMES[winner]}'s ")
-    text.append_text(symbol_text(decider.higher))
-    text.append(f" beats {SEAT_NAMES[1 - winner]}'s ")
-    text.append_text(symbol_text(decider.lower))
-    # Same direction: only the colour differs, and solid comes first.
-    same_way = decider.higher >> 1 == decider.lower >> 1
-    text.append(" (solid before clear).\n" if same_way else " (closer to 12 o'clock clockwise).\n")
     return text
 
 

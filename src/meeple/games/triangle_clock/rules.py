@@ -750,7 +750,7 @@ class TriangleClockState(Hidden, State[TriangleClockAction]):
             "shared_revealed": [
                 SYMBOL_NAMES[s] for s in self.orders[self.block][: self.revealed_in_block]
             ],
-            "last_round": self.history[-1].view() if self.history else None,
+            "last_round": self.history[-1].view(game.ranking) if self.history else None,
             "result": self.result if self.phase is Phase.OVER else None,
         }
 

@@ -36,7 +36,9 @@ from meeple.interfaces.web.live import (
     TUTOR,
     Connection,
     LiveMatch,
+    Notes,
     ServerError,
+    move_notes,
     open_seats,
     public_message,
     state_message,
@@ -229,16 +231,16 @@ class Hub(Referee):
         game = make(stored.game, **self.content.resolve(stored.game, stored.options))
         state = game.new_game(stored.seed)
         hidden = []
-        words: list[str | None] = []
+        notes: list[Notes] = []
         for number, (player, text) in enumerate(stored.moves, start=1):
             hidden.append(hidden_from_others(state))
             try:
                 action = game.parse_action(text)
-                words.append(game.log_words(state, player, action))
+                notes.append(move_notes(game, state, player, action))
                 state = state.apply(player, action)
             except MeepleError as exc:
                 raise MeepleError(f"move {number} ({text!r}) does not replay: {exc}") from None
-        match = LiveMatch(stored=stored, game=game, state=state, hidden=hidden, words=words)
+        match = LiveMatch(stored=stored, game=game, state=state, hidden=hidden, notes=notes)
         if any(seat["spec"] == TUTOR for seat in stored.seats):
             match.tutorial = load_tutorial(stored.game)
         match.clocks_saved = stored.deadlines

@@ -87,6 +87,10 @@ def open_seats(seats: list[dict[str, Any]]) -> list[Player]:
     ]
 
 
+Notes = dict[str, Any]
+"""A move's :func:`move_notes`: ``words`` and ``after``, each present only when not empty."""
+
+
 def seat_label(game_name: str, data: dict[str, Any]) -> str | None:
     """The seat's player in plain words: "Computer (hard)" for a seat made for an agent
     (never its raw spec), the person's name, or None for a seat nobody has taken."""
@@ -95,6 +99,21 @@ def seat_label(game_name: str, data: dict[str, Any]) -> str | None:
     if data["token"] is None and data["agent"] is not None:  # created for the computer
         return agent_label(game_name, data["agent"])
     return data["name"] if data["joined"] else None
+
+
+def move_notes(game: Game[Any, Any, Any], before: State[Any], player: Player, action: Any) -> Notes:
+    """What a log entry says of a move besides its notation, each only where the game has
+    something to say: ``words``, the move in words (``Game.log_words``), and ``after``, what
+    the game then did by itself, a line each (``Game.log_after``: Squad Combat's dice, hits
+    and misses, which later moves may push out of the board's own short log)."""
+    notes: Notes = {}
+    words = game.log_words(before, player, action)
+    if words:
+        notes["words"] = words
+    after = game.log_after(before, player, action)
+    if after:
+        notes["after"] = list(after)
+    return notes
 
 
 @dataclass(eq=False)
@@ -153,8 +172,9 @@ class LiveMatch:
     hidden: list[bool]
     """Per move: made in a simultaneous decision, so others see only "has chosen" until the
     decision is complete (the rules then reveal it) or the match is over."""
-    words: list[str | None] = field(default_factory=list)
-    """Per move: the game's words for it (``Game.log_words``), shown with it once shown."""
+    notes: list[Notes] = field(default_factory=list)
+    """Per move: what the log says of it besides its notation (:func:`move_notes`), shown
+    with it once shown."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Connection] = field(default_factory=set)
     deadlines: dict[Player, float] = field(default_factory=dict)
@@ -193,9 +213,9 @@ class LiveMatch:
 
     def note_move(self, before: State[Any], player: Player, action: Any) -> None:
         """Keep what the log needs of a move made from ``before``: whether others see only
-        that it was made (until its decision is complete), and the game's words for it."""
+        that it was made (until its decision is complete), and what the log says of it."""
         self.hidden.append(hidden_from_others(before))
-        self.words.append(self.game.log_words(before, player, action))
+        self.notes.append(move_notes(self.game, before, player, action))
 
     def board_text(self, seat: Player | None) -> str:
         """The board as text for ``seat`` (None: a spectator): ``Game.render_text`` of the
@@ -315,10 +335,9 @@ class LiveMatch:
         for n in range(start, self.seq):
             player, text = self.stored.moves[n]
             shown = over or player == seat or not self.hidden[n] or n < open_from
-            words = self.words[n] if n < len(self.words) else None
             entry: dict[str, Any] = {"n": n + 1, "seat": player, "text": text if shown else None}
-            if shown and words:
-                entry["words"] = words
+            if shown and n < len(self.notes):
+                entry.update(self.notes[n])
             if n + 1 in self.timed_out:
                 entry["timeout"] = True
             out.append(entry)

@@ -17,7 +17,7 @@ from meeple.core.game import State
 from meeple.core.record import GameRecord
 from meeple.core.simultaneous import hidden_from_others
 from meeple.interfaces.web.content_sets import ContentSets
-from meeple.interfaces.web.live import error_code, public_message
+from meeple.interfaces.web.live import error_code, move_notes, public_message
 from meeple.interfaces.web.lobby import ONLINE_CONTENT
 
 MAX_RECORD_BYTES = 2_000_000
@@ -80,7 +80,7 @@ def replay_states(record: GameRecord, content: ContentSets) -> dict[str, Any]:
                 "n": n,
                 "seat": p,
                 "text": t,
-                "words": game.log_words(states[n - 1], p, game.parse_action(t)),
+                **move_notes(game, states[n - 1], p, game.parse_action(t)),
             }
             for n, (p, t) in enumerate(record.moves, 1)
         ],

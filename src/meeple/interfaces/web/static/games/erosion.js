@@ -281,10 +281,13 @@ export function seatScores(msg) {
   return (recorded ? r.scores : r.points_now || r.scores) || [];
 }
 
-function rockRect(g, id, x, y, w, h, weathered, advanced = false) {
+/** A rock card. `inForce`: whether its red architecture applies now (the view's
+ * `architecture_in_force`, the rules' own answer); null where the rock is not in a mountain
+ * (the River), whose architecture is not drawn. */
+function rockRect(g, id, x, y, w, h, weathered, inForce = null) {
   const c = card(id);
   const colour = ROCK_COLOURS[c.rock] || "#999";
-  svg("rect", { x, y, width: w, height: h, rx: 4, fill: colour, class: `er-rock${weathered ? " er-weathered" : ""}` }, g);
+  svg("rect", { x, y, width: w, height: h, rx: 4, fill: colour, class: `er-rock${weathered ? " er-weathered" : ""}`, "data-card": id }, g);
   if (weathered) {
     // Cracks: weathered rock lies loose, ready to be hillsloped.
     svg("path", { d: `M${x + w * 0.2},${y} l6,${h / 2} l-4,${h / 2} M${x + w * 0.7},${y} l-5,${h * 0.6}`, class: "er-crack" }, g);
@@ -293,16 +296,17 @@ function rockRect(g, id, x, y, w, h, weathered, advanced = false) {
   const label = c.rock ? `${id} ${ROCK_SHORT[c.rock] || c.rock} ${c.mohs}` : id;
   svg("text", { x: x + 8, y: y + h / 2 + 5, fill: ink, class: "er-rock-text" }, g, label);
   if (c.fossil) fossilIcon(g, c.fossil, x + w - 14, y + h / 2);
-  const arch = advanced && c.architecture;
+  const arch = inForce !== null && c.architecture;
   if (arch) {
-    // Red, as the seed prints architecture; faded once the rock is weathered, when it no
-    // longer applies.
-    const mark = svg("g", { transform: `translate(${x + w - (c.fossil ? 34 : 14)},${y + h / 2})`, class: `er-arch-mark${weathered ? " er-arch-off" : ""}` }, g);
+    // Red, as the seed prints architecture; faded where it does not apply: the rock is
+    // weathered, or its architecture applied 'upon uplift', once, and is not standing.
+    const mark = svg("g", { transform: `translate(${x + w - (c.fossil ? 34 : 14)},${y + h / 2})`, class: `er-arch-mark${inForce ? "" : " er-arch-off"}`, "data-card": id }, g);
     svg("circle", { r: 8 }, mark);
     svg("text", { y: 4, "text-anchor": "middle" }, mark, "A");
   }
   const words = describeRock(c, weathered);
-  svg("title", {}, g, arch ? `${words}\n${c.architecture.text}${weathered ? " (weathered: no longer applies)" : ""}` : words);
+  const off = weathered ? " (weathered: no longer applies)" : " (applies upon uplift only, not while in the mountain)";
+  svg("title", {}, g, arch ? `${words}\n${c.architecture.text}${inForce ? "" : off}` : words);
 }
 
 /** A small drawing of a fossil (snail, leaf or fish) centred at (x, y). */
@@ -349,10 +353,13 @@ function drawMountains(box, view, names, seat, offerAt) {
     }
     const base = height - 18;
     svg("rect", { x: 0, y: base, width: full, height: 18, class: "er-ground" }, g);
+    // Under typed_weathering=pass-over weathered rocks may also lie below unweathered ones.
+    const below = new Set(m.weathered_below || []);
+    const inForce = new Set(m.architecture_in_force || []);
     m.rocks.forEach((id, i) => {
       const y = base - (m.rocks.length - i) * RH;
-      const weathered = i < m.weathered;
-      rockRect(g, id, weathered ? 2 : 2 + SHIFT, y + 1, W - 4, RH - 2, weathered, view.advanced);
+      const weathered = i < m.weathered || below.has(id);
+      rockRect(g, id, weathered ? 2 : 2 + SHIFT, y + 1, W - 4, RH - 2, weathered, view.advanced ? inForce.has(id) : null);
     });
     offerAt(col, `mountain:${p}`);
     const info = html("div", { class: "er-mountain-info" }, col);
@@ -374,7 +381,8 @@ function drawMountains(box, view, names, seat, offerAt) {
     const pile = (view.discards || [])[p] || [];
     html("div", {}, info, `discards ${pile.length}${pile.length ? `, last ${pile[pile.length - 1]}` : ""}`);
     // Said in words as well as marked: a phone shows no rock's tooltip.
-    const standing = view.advanced ? m.rocks.filter((id, i) => i >= m.weathered && card(id).architecture) : [];
+    // Named once the card list has come (until then a card is its id alone).
+    const standing = m.rocks.filter((id) => inForce.has(id) && card(id).architecture);
     if (standing.length) {
       const line = html("div", { class: "er-arch-line" }, info, "architecture: ");
       standing.forEach((id, i) => {

@@ -248,6 +248,8 @@ function drawLastRound(side, msg, view) {
   html("div", { class: "tc-panel-title" }, panel,
     `Last round (${last.round}): shared ${last.shared} — ` + (last.winner === null || last.winner === undefined
       ? "equal hands, nobody scores" : `${seatLabel(msg, last.winner)} scores ${last.points}`));
+  // Equal ranks: the ranks alone do not say why one of them scored (the rules' own words).
+  if (last.tie_break) html("p", { class: "tc-tie-break" }, panel, last.tie_break);
   const s = svg("svg", { viewBox: "0 0 400 150", class: "tc-last" }, panel);
   last.seats.forEach((st, p) => {
     const y = 30 + p * 70;

@@ -212,7 +212,12 @@ export function logItems(msg, entries) {
     // straight on, "rush=HLD defense=LLD put 1 Heavy" read as one phrase).
     ...(entry.words && !echoes(entry.text, entry.words) ? [" — ", el("span", { class: "log-words" }, entry.words)] : []),
     entry.timeout ? el("em", { class: "timed-out" }, entry.seat === msg.seat
-      ? " time ran out: the computer chose for you" : " time ran out: the computer chose") : null));
+      ? " time ran out: the computer chose for you" : " time ran out: the computer chose") : null,
+    // Under the move, a line each, what the game then did by itself (Squad Combat's dice,
+    // hits and misses): the board's own log shows only its last lines. The hidden stops
+    // keep the lines apart where the item is read as one text (a screen reader's news).
+    ...(entry.after || []).map((line, i) => el("span", { class: "log-after" },
+      el("span", { class: "sr-only" }, i ? " " : ". "), line))));
 }
 
 /** Imports a game's drawing module (static/games/<game>.js) once its stylesheet (beside
