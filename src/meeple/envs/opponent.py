@@ -39,6 +39,7 @@ import numpy as np
 from gymnasium import spaces
 
 from meeple.core.errors import MeepleError
+from meeple.envs.inputs import action_ids, batch_seed, generator_seed
 from meeple.envs.vector import MeepleVectorEnv
 
 OPPONENTS = ("random",)
@@ -70,6 +71,8 @@ class OpponentVecEnv:
         **options: Any,
     ) -> None:
         self.env = MeepleVectorEnv(game, num_envs=num_envs, **options)
+        num_envs = self.env.num_envs
+        seed = batch_seed(seed, num_envs)
         offered = opponents(self.env.rules)
         if opponent not in offered:
             raise MeepleError(
@@ -89,7 +92,7 @@ class OpponentVecEnv:
         self.opponent = opponent
         self.render_mode = None  # nothing to draw: SB3 asks
         self.seed = seed
-        self.rng = np.random.default_rng(seed)
+        self.rng = np.random.default_rng(generator_seed(seed))
         self.learner = np.zeros(num_envs, dtype=np.int64)
         """The learner's seat in each game now."""
         self.episodes = 0
@@ -127,9 +130,7 @@ class OpponentVecEnv:
         (observations, rewards, dones, infos), as SB3's ``VecEnv.step``."""
         if not self._started:
             raise MeepleError("call reset() before step()")
-        chosen = np.asarray(actions).reshape(-1).astype(np.int64)
-        if chosen.shape != (self.num_envs,):
-            raise MeepleError(f"step takes {self.num_envs} action ids, got {chosen.size}")
+        chosen = action_ids(actions, (self.num_envs,))
         rewards = np.zeros(self.num_envs, dtype=np.float32)
         dones = np.zeros(self.num_envs, dtype=np.bool_)
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
