@@ -242,3 +242,21 @@ def test_active_moves_only_the_games_it_marks(name: str) -> None:
             assert (info["acted"][~active] == -1).all()
     with pytest.raises(MeepleError, match=f"active must be {batch} booleans"):
         env.step(actions, active=np.ones(batch, dtype=int))
+
+
+def test_gymnasium_s_episode_statistics_count_each_game_of_turns() -> None:
+    """Gymnasium's ``RecordEpisodeStatistics`` reads the same-step autoreset from the env's
+    metadata: each finished game is one episode, as long as its steps."""
+    from gymnasium.wrappers.vector import RecordEpisodeStatistics
+
+    env = RecordEpisodeStatistics(MeepleVectorEnv("edges", num_envs=4, board="2x2"))
+    _, info = env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    lengths, steps = [], np.zeros(4, dtype=int)
+    while len(lengths) < 8:
+        *_, terminated, _, info = env.step(random_legal_ids(info["action_mask"], rng))
+        steps += 1
+        lengths += steps[terminated].tolist()
+        steps[terminated] = 0
+    assert list(env.length_queue) == lengths[: len(env.length_queue)]
+    assert set(env.return_queue) <= {-1.0, 0.0, 1.0}

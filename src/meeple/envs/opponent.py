@@ -23,8 +23,9 @@ No torch and no Stable-Baselines3 here: ``reset()``, ``step(actions)`` and
 dones and one info dict per game, a finished game's last observation under
 ``"terminal_observation"``, the next game already started), so a subclass that adds SB3's
 ``VecEnv`` base (``benchmarks/train_ppo.py``) is all a learner needs. In a game of turns that
-last observation is the last mover's, as ``MeepleVectorEnv`` reports it (SB3 reads it only
-for an episode cut short, which a finished game is not).
+last observation is the one ``MeepleVectorEnv`` reports, seat 0's in Edges and Erosion and
+the last mover's in Squad Combat, not always the learner's (SB3 reads it only for an
+episode cut short, which a finished game is not).
 
 **Seats.** Game ``k`` of ``reset`` gives the learner seat ``k % seats``, and each game a slot
 starts after it the seat after the one it had: the learner plays every seat, each as often.
