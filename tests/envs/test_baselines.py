@@ -174,8 +174,40 @@ def test_refusals_name_what_is_allowed():
         OpponentVecEnv("edges", num_envs=2).step(np.zeros(2, dtype=int))
     env = OpponentVecEnv("edges", num_envs=2)
     env.reset()
-    with pytest.raises(MeepleError, match="step takes 2 action ids, got 3"):
+    with pytest.raises(MeepleError, match=r"step takes 2 integer action ids, got shape \(3,\)"):
         env.step(np.zeros(3, dtype=int))
+
+
+def test_a_learner_s_action_that_is_no_id_is_refused_before_any_game_moves():
+    """The learner's actions were cast to integers: 0.7 played id 0, NaN became an id of
+    -2**63, True id 1, "1" id 1, and 2 x 2 ids were read as 4 games' actions."""
+    env = OpponentVecEnv("edges", num_envs=4, board="2x3")
+    env.reset()
+    before = env.env.rows.copy()
+    legal = env.action_masks().argmax(axis=1)
+    for wrong in (legal + 0.7, np.full(4, np.nan), legal > 0, legal.astype(str)):
+        with pytest.raises(MeepleError, match=r"^step takes 4 integer action ids, got shape"):
+            env.step(wrong)
+    with pytest.raises(MeepleError, match=r"got shape \(2, 2\) of int64$"):
+        env.step(legal.reshape(2, 2))
+    assert np.array_equal(env.env.rows, before)
+
+
+def test_the_learner_s_seed_is_any_64_bit_seed_and_nothing_else():
+    """A negative seed starts the games as the batched env does (NumPy's generator refused
+    it: "expected non-negative integer"), and replays; a seed that is not a whole number, or
+    whose games would pass 64 bits, is refused in one line when the env is made."""
+    runs = []
+    for _ in range(2):
+        env = OpponentVecEnv("edges", num_envs=4, seed=-7, board="2x3")
+        obs = env.reset()
+        assert env.env._seeds.tolist() == [-7, -6, -5, -4]
+        obs, *_ = env.step(random_legal_ids(env.action_masks(), np.random.default_rng(0)))
+        runs.append(obs)
+    assert np.array_equal(*runs)
+    for wrong, refusal in ((1.5, "seed must be a whole number, not 1.5"), (2**63 - 2, "64-bit")):
+        with pytest.raises(MeepleError, match=refusal):
+            OpponentVecEnv("edges", num_envs=4, seed=wrong)
 
 
 def _opponent_acts(env):

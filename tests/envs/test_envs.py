@@ -95,6 +95,39 @@ def test_playing_before_a_reset_or_as_no_agent_is_refused_in_one_line():
         gym.step(None)
 
 
+def test_an_action_that_is_no_whole_number_is_refused_not_rounded():
+    """PettingZoo's and the single-seat env's steps took ``int(action)``: 3.7 played id 3,
+    True id 1, "3" id 3, and infinity raised OverflowError. A NumPy integer, 0-d array too,
+    is an id."""
+    aec, parallel = mpz.env("edges", board="2x3"), mpz.parallel_env("erd")
+    gym = MeepleGymEnv("edges", board="2x3", illegal_action="raise")
+    observations, _ = parallel.reset(seed=0)
+    erd = int(np.flatnonzero(observations["player_0"]["action_mask"])[0])
+    steps = (
+        aec.step,
+        gym.step,
+        lambda action: parallel.step({"player_0": action, "player_1": erd}),
+    )
+    for step in steps:
+        aec.reset(seed=1)
+        gym.reset(seed=1)
+        for wrong in (3.7, 3.0, True, "3", math.inf, np.float64(3)):
+            with pytest.raises(IllegalAction, match=r"^an action is an integer id, not "):
+                step(wrong)
+    assert parallel.state.to_act == (0, 1)  # nothing was played
+    for env, step, legal in (
+        (aec, aec.step, aec.state.legal_action_ids(aec.state.to_act[0])[0]),
+        (gym, gym.step, gym.state.legal_action_ids(gym.seat)[0]),
+    ):
+        before = env.state
+        step(np.int64(legal))
+        assert env.state is not before
+    gym.reset(seed=1)
+    before = gym.state
+    gym.step(np.array(gym.state.legal_action_ids(gym.seat)[0]))
+    assert gym.state is not before
+
+
 def test_ansi_rendering_returns_the_board_as_text():
     """render_mode="ansi" gives the game's terminal board (render_test only checks the type:
     every render was an empty string, rich's capture leaving nothing to export)."""

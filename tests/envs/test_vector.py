@@ -122,6 +122,48 @@ def test_a_seed_past_64_bits_is_refused_in_one_line() -> None:
     assert env.reset(seed=[2**63 - 1, -(2**63), 2])[1]["seed"].tolist()[:2] == [2**63 - 1, -(2**63)]
 
 
+def test_a_negative_seed_starts_the_readable_rules_games_and_replays() -> None:
+    """A negative seed is a 64-bit seed like another (a list of seeds took one already):
+    game k is ``new_game(seed + k)``, and an unseeded reset after it replays. A whole seed
+    below 0 was refused by Gymnasium's "Seed must be greater or equal to zero"."""
+    game = meeple.make("edges", board="2x3")
+    env = MeepleVectorEnv("edges", num_envs=3, board="2x3")
+    _, info = env.reset(seed=-5)
+    assert info["seed"].tolist() == [-5, -4, -3]
+    for k in range(3):
+        assert np.array_equal(env._states[k], encode(game.new_game(-5 + k)))
+    drawn = env.reset()[1]["seed"]
+    env.reset(seed=-5)
+    assert np.array_equal(env.reset()[1]["seed"], drawn)
+    assert env.reset(seed=-(2**63))[1]["seed"].tolist() == [-(2**63), 1 - 2**63, 2 - 2**63]
+
+
+def test_a_slot_s_seeds_wrap_round_past_64_bits() -> None:
+    """Slot k plays seeds s + k, s + k + B, ...: past 2**63 - 1 they wrap round to -2**63
+    (the rows keep 64-bit seeds), and the game started there is that seed's."""
+    game = meeple.make("edges", board="2x2")
+    env = MeepleVectorEnv("edges", num_envs=3, board="2x2")
+    _, info = env.reset(seed=2**63 - 3)
+    rng = np.random.default_rng(0)
+    ended = np.zeros(3, dtype=np.bool_)
+    while not ended.all():
+        *_, terminated, _, info = env.step(random_legal_ids(info["action_mask"], rng))
+        ended |= terminated
+        for k in np.flatnonzero(terminated):
+            wrapped = -(2**63) + int(k)  # (2**63 - 3 + k) + 3 - 2**64
+            assert env._seeds[k] == wrapped
+            assert np.array_equal(env._states[k], encode(game.new_game(wrapped)))
+
+
+def test_a_batch_size_may_be_a_numpy_integer() -> None:
+    """``num_envs=np.int64(4)`` (a size worked out with NumPy) was refused as "not a whole
+    number"."""
+    assert MeepleVectorEnv("edges", num_envs=np.int64(4), board="2x2").num_envs == 4
+    for wrong in (True, 4.0, "4"):
+        with pytest.raises(MeepleError, match="num_envs must be a whole number, not"):
+            MeepleVectorEnv("edges", num_envs=wrong, board="2x2")
+
+
 def test_an_illegal_action_is_refused_before_any_game_moves() -> None:
     """One illegal id among legal ones: IllegalAction naming the game, nothing changed."""
     env = MeepleVectorEnv("edges", num_envs=4, board="2x2")
@@ -134,6 +176,11 @@ def test_an_illegal_action_is_refused_before_any_game_moves() -> None:
     assert np.array_equal(env._states, before)
     with pytest.raises(MeepleError, match="4 integer action ids"):
         env.step(np.zeros(3, dtype=np.int64))
+    # a float, NaN or bool action is refused, never rounded into another id
+    for wrong in (actions + 0.5, np.full(4, np.nan), actions > 0):
+        with pytest.raises(MeepleError, match=r"^step takes 4 integer action ids, got shape"):
+            env.step(wrong)
+    assert np.array_equal(env._states, before)
     with pytest.raises(MeepleError, match="num_envs must be 1 to"):
         MeepleVectorEnv("edges", num_envs=0)
 
@@ -195,3 +242,21 @@ def test_active_moves_only_the_games_it_marks(name: str) -> None:
             assert (info["acted"][~active] == -1).all()
     with pytest.raises(MeepleError, match=f"active must be {batch} booleans"):
         env.step(actions, active=np.ones(batch, dtype=int))
+
+
+def test_gymnasium_s_episode_statistics_count_each_game_of_turns() -> None:
+    """Gymnasium's ``RecordEpisodeStatistics`` reads the same-step autoreset from the env's
+    metadata: each finished game is one episode, as long as its steps."""
+    from gymnasium.wrappers.vector import RecordEpisodeStatistics
+
+    env = RecordEpisodeStatistics(MeepleVectorEnv("edges", num_envs=4, board="2x2"))
+    _, info = env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    lengths, steps = [], np.zeros(4, dtype=int)
+    while len(lengths) < 8:
+        *_, terminated, _, info = env.step(random_legal_ids(info["action_mask"], rng))
+        steps += 1
+        lengths += steps[terminated].tolist()
+        steps[terminated] = 0
+    assert list(env.length_queue) == lengths[: len(env.length_queue)]
+    assert set(env.return_queue) <= {-1.0, 0.0, 1.0}

@@ -26,10 +26,10 @@ from meeple.core.game import State
 from meeple.core.registry import games, make
 from meeple.core.rng import derive_seed
 from meeple.core.words import counted
+from meeple.envs.inputs import action_id_of
 from meeple.envs.observation import ObservationKind, observation_for
 from meeple.envs.pettingzoo import (
     RENDER_MODES,
-    action_id_of,
     check_render_mode,
     render_board,
     started,

@@ -23,8 +23,9 @@ No torch and no Stable-Baselines3 here: ``reset()``, ``step(actions)`` and
 dones and one info dict per game, a finished game's last observation under
 ``"terminal_observation"``, the next game already started), so a subclass that adds SB3's
 ``VecEnv`` base (``benchmarks/train_ppo.py``) is all a learner needs. In a game of turns that
-last observation is the last mover's, as ``MeepleVectorEnv`` reports it (SB3 reads it only
-for an episode cut short, which a finished game is not).
+last observation is the one ``MeepleVectorEnv`` reports, seat 0's in Edges and Erosion and
+the last mover's in Squad Combat, not always the learner's (SB3 reads it only for an
+episode cut short, which a finished game is not).
 
 **Seats.** Game ``k`` of ``reset`` gives the learner seat ``k % seats``, and each game a slot
 starts after it the seat after the one it had: the learner plays every seat, each as often.
@@ -39,6 +40,7 @@ import numpy as np
 from gymnasium import spaces
 
 from meeple.core.errors import MeepleError
+from meeple.envs.inputs import action_ids, batch_seed, generator_seed
 from meeple.envs.vector import MeepleVectorEnv
 
 OPPONENTS = ("random",)
@@ -70,6 +72,8 @@ class OpponentVecEnv:
         **options: Any,
     ) -> None:
         self.env = MeepleVectorEnv(game, num_envs=num_envs, **options)
+        num_envs = self.env.num_envs
+        seed = batch_seed(seed, num_envs)
         offered = opponents(self.env.rules)
         if opponent not in offered:
             raise MeepleError(
@@ -89,7 +93,7 @@ class OpponentVecEnv:
         self.opponent = opponent
         self.render_mode = None  # nothing to draw: SB3 asks
         self.seed = seed
-        self.rng = np.random.default_rng(seed)
+        self.rng = np.random.default_rng(generator_seed(seed))
         self.learner = np.zeros(num_envs, dtype=np.int64)
         """The learner's seat in each game now."""
         self.episodes = 0
@@ -127,9 +131,7 @@ class OpponentVecEnv:
         (observations, rewards, dones, infos), as SB3's ``VecEnv.step``."""
         if not self._started:
             raise MeepleError("call reset() before step()")
-        chosen = np.asarray(actions).reshape(-1).astype(np.int64)
-        if chosen.shape != (self.num_envs,):
-            raise MeepleError(f"step takes {self.num_envs} action ids, got {chosen.size}")
+        chosen = action_ids(actions, (self.num_envs,))
         rewards = np.zeros(self.num_envs, dtype=np.float32)
         dones = np.zeros(self.num_envs, dtype=np.bool_)
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]

@@ -29,6 +29,7 @@ from meeple.core.errors import IllegalAction, MeepleError
 from meeple.core.game import Game, State
 from meeple.core.registry import games, make
 from meeple.core.rng import make_rng
+from meeple.envs.inputs import action_id_of
 from meeple.envs.observation import ObservationKind, observation_for
 
 SIMULTANEOUS_GAMES = ("erd", "triangle-clock")
@@ -91,14 +92,6 @@ def started(state: State[Any] | None) -> State[Any]:
     if state is None:
         raise MeepleError("there is no game yet: call reset() before step(), last() or observe()")
     return state
-
-
-def action_id_of(action: Any) -> int:
-    """``action`` as an integer id, or ``IllegalAction`` saying what an action is."""
-    try:
-        return int(action)
-    except (TypeError, ValueError):
-        raise IllegalAction(f"an action is an integer id, not {action!r}") from None
 
 
 class _MeepleSpaces:

@@ -29,7 +29,8 @@ True; the others stay as they are (their actions are not read; their rewards are
 at the learner's turn wait.
 
 Game ``k`` of ``reset(seed=s)`` is the readable rules' ``new_game(s + k)``, and the games a
-slot plays after it take seeds ``s + k + B``, ``s + k + 2B``, ...: a run replays exactly. An
+slot plays after it take seeds ``s + k + B``, ``s + k + 2B``, ... (64-bit integers: past
+``2**63 - 1`` they wrap round to ``-2**63``): a run replays exactly. A seed may be negative. An
 action that is not legal raises :class:`~meeple.core.errors.IllegalAction` before any game
 moves. Only games whose compiled twin can step a batch are offered
 (:func:`meeple.core.registry.batch_rules` names them).
@@ -49,30 +50,15 @@ from meeple.core.batch import arrays
 from meeple.core.errors import IllegalAction, MeepleError
 from meeple.core.registry import batch_rules, make
 from meeple.core.words import counted
+from meeple.envs.inputs import (
+    action_ids,
+    check_seeds_fit,
+    generator_seed,
+    whole_number,
+)
 
 MAX_ENVS = 1 << 20
 """The most games one environment steps at once (a bound on the memory it takes)."""
-
-
-def _whole_number(value: object) -> int | None:
-    """``value`` as an int where it is a whole number (a NumPy one too, not a bool)."""
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        return None
-    return int(value)
-
-
-SEED_BELOW = 2**63
-"""Games' seeds are 64-bit integers: ``seed + k`` of a reset must stay below this."""
-
-
-def _fitting(seed: int, last: int) -> None:
-    """MeepleError where a reset's seeds (``last`` the largest: ``seed + k``) would not fit
-    the 64-bit seeds the games are started from."""
-    if seed < -SEED_BELOW or last >= SEED_BELOW:
-        raise MeepleError(
-            f"seed must be a 64-bit integer, -2**63 to 2**63 - 1 with the games' k added, "
-            f"not {seed}"
-        )
 
 
 class MeepleVectorEnv(VectorEnv):
@@ -82,8 +68,10 @@ class MeepleVectorEnv(VectorEnv):
     metadata: ClassVar[dict[str, Any]] = {"autoreset_mode": AutoresetMode.SAME_STEP}  # type: ignore[misc]
 
     def __init__(self, game: str = "edges", num_envs: int = 64, **options: Any) -> None:
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int):
+        count = whole_number(num_envs)
+        if count is None:
             raise MeepleError(f"num_envs must be a whole number, not {num_envs!r}")
+        num_envs = count
         if not 1 <= num_envs <= MAX_ENVS:
             raise MeepleError(f"num_envs must be 1 to {MAX_ENVS}, not {num_envs}")
         self.game = make(game, **options)
@@ -129,10 +117,12 @@ class MeepleVectorEnv(VectorEnv):
         """Start every game: seeds ``seed + k``, or one per game from a list (or array) of
         ``num_envs`` seeds, where None is drawn as Gymnasium's vector environments draw it;
         drawn when None. Returns the observations and the info described in the module."""
-        start = _whole_number(seed)
+        start = whole_number(seed)
         if start is not None:
-            _fitting(start, start + self.num_envs - 1)
-        super().reset(seed=start)
+            check_seeds_fit(start, start + self.num_envs - 1)
+        # Gymnasium seeds its generator (the one that draws seeds after an unseeded reset)
+        # only from non-negative ints; a negative game seed gives it its 64-bit pattern.
+        super().reset(seed=None if start is None else generator_seed(start))
         if options:
             raise MeepleError("reset takes no options: a game's options are given when it is made")
         if seed is None:
@@ -158,12 +148,12 @@ class MeepleVectorEnv(VectorEnv):
             raise MeepleError(f"seed must be {allowed}, not {seed!r}")
         if len(seed) != self.num_envs:
             raise MeepleError(f"reset needs {counted(self.num_envs, 'seed')}, got {len(seed)}")
-        wrong = [s for s in seed if s is not None and _whole_number(s) is None]
+        wrong = [s for s in seed if s is not None and whole_number(s) is None]
         if wrong:
             raise MeepleError(f"seed must be {allowed}; {wrong[0]!r} is not a whole number")
         for s in seed:
             if s is not None:
-                _fitting(int(s), int(s))
+                check_seeds_fit(int(s), int(s))
         drawn = self.np_random.integers(0, 2**62, self.num_envs)
         return np.array(
             [int(s) if s is not None else int(d) for s, d in zip(seed, drawn, strict=True)],
@@ -177,16 +167,8 @@ class MeepleVectorEnv(VectorEnv):
         docstring)."""
         if not self._started:
             raise MeepleError("call reset() before step()")
-        chosen = np.asarray(actions)
-        shape: tuple[int, ...] = (
-            (self.num_envs, self.num_seats) if self.simultaneous else (self.num_envs,)
-        )
-        if chosen.shape != shape or not np.issubdtype(chosen.dtype, np.integer):
-            wanted = f"{shape[0]} x {shape[1]}" if self.simultaneous else str(shape[0])
-            raise MeepleError(
-                f"step takes {wanted} integer action ids, got shape {chosen.shape} "
-                f"of {chosen.dtype}"
-            )
+        shape = (self.num_envs, self.num_seats) if self.simultaneous else (self.num_envs,)
+        chosen = action_ids(actions, shape)
         acted = self._acting.copy()
         rows = None if active is None else self._active_rows(active)
         if rows is not None:
@@ -208,6 +190,8 @@ class MeepleVectorEnv(VectorEnv):
             self.rules.observe(self._states, self._obs)
             info["final_obs"] = self._obs.copy()
             info["_final_obs"] = done.copy()
+            # int64, as the rows keep seeds: past 2**63 - 1 a slot's seeds wrap round to
+            # -2**63 (documented), where Python's ints would leave the 64 bits
             self._seeds[done] += self.num_envs
             self._states[done] = self.rules.initials(self._seeds[done])
         info.update(self._look())
