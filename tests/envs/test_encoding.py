@@ -23,8 +23,8 @@ CASES = [
     ),
     ("erosion", {}, 2, set()),
     ("erosion", {"players": 3}, 1, set()),
-    ("triangle-clock", {}, 1, set()),
-    ("triangle-clock", {"items": "all/all"}, 1, set()),
+    ("triangle-clock", {}, 1, {"last_round.tie_break"}),
+    ("triangle-clock", {"items": "all/all"}, 1, {"last_round.tie_break"}),
     ("squad-combat", {}, 1, {"log[*]"}),
     ("squad-combat", {"turn_limit": 8}, 2, {"log[*]"}),
 ]

@@ -261,6 +261,11 @@ class TriangleClockGame(Game[TriangleClockOptions, "TriangleClockState", Triangl
         """Rounds played (32 in a finished game: ``round`` is 33 once it is over)."""
         return {"rounds": min(state.round, 33) - 1}
 
+    def view_words(self) -> dict[str, tuple[str, ...] | None]:
+        """The sentence that says why one of two equal ranks scored is free text: the hands
+        it reads are in the view beside it."""
+        return {"last_round.tie_break": None}
+
     def card_names(self) -> tuple[str, ...]:
         """The items either seat holds (the cards are dealt, not chosen: not counted)."""
         return tuple(i.label for i in Item if any(i in h for h in self.holdings))
