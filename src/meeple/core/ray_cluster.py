@@ -5,7 +5,8 @@ Ray itself answers a malformed ``--address`` with a traceback, an address where 
 listens by retrying for ever while it logs warnings, and a port where something else
 answers (the dashboard's, a web server's) by retrying for a quarter of an hour. So an
 address is read and its port tried here first (a few seconds at most), the connection is
-given :data:`CONNECT_SECONDS`, and what Ray raises is said in one line.
+given :data:`CONNECT_SECONDS`, and what Ray raises is said in one line; so is Ray losing
+work mid-run (:func:`lost_work`).
 """
 
 from __future__ import annotations
@@ -41,7 +42,8 @@ TOKEN_HINT = (
 
 
 class RayUnavailable(MeepleError):
-    """Ray is not installed, or the cluster asked for cannot be reached."""
+    """Ray is not installed, the cluster asked for cannot be reached, or it lost the work
+    handed to it."""
 
 
 class _TooLong(BaseException):
@@ -159,3 +161,19 @@ def connect(address: str | None, num_cpus: int) -> tuple[Any, bool]:
         where = f"the Ray cluster at {address}" if address else "Ray"
         raise RayUnavailable(f"cannot reach {where}: {exc}") from None
     return ray, True
+
+
+@contextlib.contextmanager
+def lost_work(what: str, resume: str) -> Iterator[None]:
+    """Ray losing ``what`` was handed to it for good (a worker that died on each of Ray's
+    retries, a node or the whole cluster gone) said in one line that ends with ``resume``,
+    where Ray would raise a traceback. An error of the work's own code (Ray's RayTaskError,
+    which is also an instance of that error's class) passes as it is."""
+    ray = ray_module()
+    try:
+        yield
+    except ray.exceptions.RayTaskError:
+        raise
+    except ray.exceptions.RayError as exc:
+        why = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise RayUnavailable(f"Ray lost {what}: {why} {resume}") from None
