@@ -1,14 +1,18 @@
 """The lab's Ray backend from the command line: Ray missing, an address malformed or
 unreachable, and an address given to a backend that would not use it are each refused in
-one line (exit status 2), never with a traceback or by playing somewhere else."""
+one line (exit status 2), never with a traceback or by playing somewhere else; so is a run
+whose games Ray lost for good, which keeps the games finished and resumes."""
 
 from __future__ import annotations
 
+import os
 import sys
 
 import pytest
 
 from meeple.lab import run as lab_run
+from meeple.lab import simulate
+from meeple.store import ResultStore
 
 SIMULATE = ("simulate", "edges", "--board", "2x2", "--seat", "greedy", "--seat", "random")
 
@@ -67,3 +71,40 @@ def test_an_address_alone_means_the_ray_backend(run, tmp_path, monkeypatch):
     result = run(*SIMULATE, "-n", "2", "--address", "10.0.0.5:6379", *_where(tmp_path))
     assert result.exit_code == 0, result.output
     assert asked == [("ray", "10.0.0.5:6379")]
+
+
+def test_a_batch_ray_lost_for_good_ends_the_run_in_one_line_and_the_run_resumes(
+    run, tmp_path, monkeypatch
+):
+    pytest.importorskip("ray")
+    played = simulate._play_timed
+
+    def dies_from_game_6(jobs):
+        # The worker's process ends, as a machine lost or a process killed: Ray plays the
+        # batch again 3 times, each time on a new worker that dies as well.
+        if any(job.index >= 6 for job in jobs):
+            os._exit(1)
+        return played(jobs)
+
+    command = (*SIMULATE, "-n", "12", "--backend", "ray", "--jobs", "2", *_where(tmp_path))
+    monkeypatch.setattr(simulate, "_play_timed", dies_from_game_6)
+    lost = run(*command)
+    assert lost.exit_code == 2, lost.output
+    said = _said(lost.output)
+    assert "error: Ray lost a batch of games: " in said
+    assert said.endswith(simulate.LOST_BATCH)
+    assert "Traceback" not in lost.output
+    store = ResultStore(f"sqlite:///{tmp_path / 'lab.db'}")
+    [key] = [r["key"] for r in store.runs()]
+    assert {row["index"] for row in store.rows(key)} <= set(range(6))  # kept: played whole
+
+    monkeypatch.setattr(simulate, "_play_timed", played)
+    resumed = run(*command)
+    assert resumed.exit_code == 0, resumed.output
+    serial = run(*SIMULATE, "-n", "12", "--db", f"sqlite:///{tmp_path / 's.db'}",
+                 "--out", str(tmp_path / "s"))  # fmt: skip
+    assert serial.exit_code == 0, serial.output
+    on_ray = (tmp_path / "out").glob("edges-*.jsonl")
+    assert [p.read_text() for p in on_ray] == [
+        p.read_text() for p in (tmp_path / "s").glob("edges-*.jsonl")
+    ]

@@ -1,14 +1,21 @@
 """Connecting to Ray, for everything meeple runs on it (the lab's ``--backend ray``, a proof's
 leaves): one way to start or join a cluster, and one set of one-line errors when that fails.
 
-Ray itself answers a malformed ``--address`` with a traceback, and an address where nothing
-listens by retrying for ever while it logs warnings. So an address is read and its port
-tried here first (a few seconds at most), and what Ray raises is said in one line.
+Ray itself answers a malformed ``--address`` with a traceback, an address where nothing
+listens by retrying for ever while it logs warnings, and a port where something else
+answers (the dashboard's, a web server's) by retrying for a quarter of an hour. So an
+address is read and its port tried here first (a few seconds at most), the connection is
+given :data:`CONNECT_SECONDS`, and what Ray raises is said in one line; so is Ray losing
+work mid-run (:func:`lost_work`).
 """
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import socket
+import threading
+from collections.abc import Iterator
 from typing import Any
 
 from meeple.core.errors import MeepleError
@@ -22,8 +29,26 @@ PROBE_SECONDS = 5.0
 unreachable."""
 
 
+CONNECT_SECONDS = 30.0
+"""How long joining a cluster whose port accepts connections may take before the address
+counts as not a Ray cluster's. Ray's own attempts run their course first (up to 40 s each
+where the port does not speak Ray's protocol), so the refusal comes within about 40 s."""
+
+TOKEN_HINT = (
+    "set RAY_AUTH_MODE=token, with the cluster's token in ~/.ray/auth_token, in the file "
+    "RAY_AUTH_TOKEN_PATH names or in RAY_AUTH_TOKEN (on the head machine, --address auto "
+    "finds it)"
+)
+
+
 class RayUnavailable(MeepleError):
-    """Ray is not installed, or the cluster asked for cannot be reached."""
+    """Ray is not installed, the cluster asked for cannot be reached, or it lost the work
+    handed to it."""
+
+
+class _TooLong(BaseException):
+    """Joining took past :data:`CONNECT_SECONDS`. A BaseException: Ray's retries catch every
+    Exception, and would go on."""
 
 
 def ray_module() -> Any:
@@ -65,6 +90,41 @@ def _reachable(address: str) -> None:
         ) from None
 
 
+@contextlib.contextmanager
+def _time_limit(seconds: float) -> Iterator[None]:
+    """Raise :class:`_TooLong` in the block once ``seconds`` have passed (by SIGALRM: Ray
+    waits in its compiled code, which only a signal's handler leaves; so only in the main
+    thread of a system that has it, elsewhere without a limit)."""
+    if (
+        not hasattr(signal, "setitimer")
+        or threading.current_thread() is not threading.main_thread()
+    ):
+        yield
+        return
+
+    def too_long(_signum: int, _frame: Any) -> None:
+        raise _TooLong
+
+    before = signal.signal(signal.SIGALRM, too_long)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, before)
+
+
+def _wants_token(exc: BaseException) -> bool:
+    """Whether Ray's error, or one it was raised from, is the cluster refusing a connection
+    without its token."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if "InvalidAuthToken" in str(seen) or "Unauthenticated" in str(seen):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
 def connect(address: str | None, num_cpus: int) -> tuple[Any, bool]:
     """Ray, connected: to the cluster at ``address``, else to a new local instance of
     ``num_cpus`` CPUs started here; and whether this call started the connection (its
@@ -75,14 +135,45 @@ def connect(address: str | None, num_cpus: int) -> tuple[Any, bool]:
     try:
         if address:
             _reachable(address)
-            ray.init(address=address, log_to_driver=False)
+            with _time_limit(CONNECT_SECONDS):
+                ray.init(address=address, log_to_driver=False)
         else:
             # "local": a new instance of its own, also where `ray start` left one running
             # on this machine (which a bare ray.init would join, refusing num_cpus).
             ray.init(address="local", num_cpus=max(1, num_cpus), include_dashboard=False,
                      log_to_driver=False)  # fmt: skip
+    except _TooLong:
+        with contextlib.suppress(Exception):
+            ray.shutdown()  # whatever of the connection Ray had set up
+        raise RayUnavailable(
+            f"no Ray cluster answered at {address} within {CONNECT_SECONDS:g} s, though its "
+            "port is open: give the address `ray start --head` printed (its GCS port, 6379 "
+            "unless --port said otherwise), not the dashboard's"
+        ) from None
     except (ConnectionError, ValueError) as exc:
         # No cluster for "auto", or one Ray refuses to join (its token, its version).
+        if address and _wants_token(exc):
+            # Ray sends its token only where asked to: to "auto", or with RAY_AUTH_MODE=token.
+            raise RayUnavailable(
+                f"the Ray cluster at {address} refused this command: it asks for its token; "
+                + TOKEN_HINT
+            ) from None
         where = f"the Ray cluster at {address}" if address else "Ray"
         raise RayUnavailable(f"cannot reach {where}: {exc}") from None
     return ray, True
+
+
+@contextlib.contextmanager
+def lost_work(what: str, resume: str) -> Iterator[None]:
+    """Ray losing ``what`` was handed to it for good (a worker that died on each of Ray's
+    retries, a node or the whole cluster gone) said in one line that ends with ``resume``,
+    where Ray would raise a traceback. An error of the work's own code (Ray's RayTaskError,
+    which is also an instance of that error's class) passes as it is."""
+    ray = ray_module()
+    try:
+        yield
+    except ray.exceptions.RayTaskError:
+        raise
+    except ray.exceptions.RayError as exc:
+        why = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise RayUnavailable(f"Ray lost {what}: {why} {resume}") from None

@@ -26,7 +26,7 @@ from meeple.core.agent import Observation
 from meeple.core.errors import MeepleError
 from meeple.core.game import State
 from meeple.core.processes import die_with_parent
-from meeple.core.ray_cluster import connect
+from meeple.core.ray_cluster import connect, lost_work
 from meeple.core.registry import make
 from meeple.core.rng import derive_seed
 from meeple.store.rows import GameRow
@@ -498,6 +498,10 @@ def _run_processes(
         pool.shutdown(wait=completed, cancel_futures=True)
 
 
+LOST_BATCH = "The games finished are kept: run the same command again to play the rest."
+"""What a run on Ray that lost a batch for good says after Ray's reason."""
+
+
 def _run_ray(
     jobs: list[GameJob], workers: int, address: str | None, on_played: Played | None
 ) -> Iterator[GameRow]:
@@ -507,16 +511,19 @@ def _run_ray(
         workers = max(1, workers)
         batcher = _Batcher(jobs, workers, on_played)
         pending: list[Any] = []
-        while True:
-            while len(pending) < IN_FLIGHT * workers and (batch := batcher.next()):
-                pending.append(remote.remote(batch))
-            if not pending:
-                break
-            done, pending = ray.wait(pending, num_returns=1)
-            for ref in done:
-                rows, seconds, set_up = ray.get(ref)
-                batcher.done(len(rows), seconds, set_up)
-                yield from rows
+        # Ray plays a batch whose worker died again (3 times); past that, or with the
+        # cluster gone, the run ends in one line, the rows handed over before kept.
+        with lost_work("a batch of games", LOST_BATCH):
+            while True:
+                while len(pending) < IN_FLIGHT * workers and (batch := batcher.next()):
+                    pending.append(remote.remote(batch))
+                if not pending:
+                    break
+                done, pending = ray.wait(pending, num_returns=1)
+                for ref in done:
+                    rows, seconds, set_up = ray.get(ref)
+                    batcher.done(len(rows), seconds, set_up)
+                    yield from rows
     finally:
         if started_here:
             ray.shutdown()
