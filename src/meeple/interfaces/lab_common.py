@@ -24,6 +24,7 @@ from meeple.agents.levels import seat_spec
 from meeple.agents.spec import agent_builder
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game
+from meeple.core.ray_cluster import ADDRESSES
 from meeple.core.registry import make
 from meeple.core.words import counted
 from meeple.interfaces.console import console, fail, text_table
@@ -79,9 +80,7 @@ BackendOpt = Annotated[
 ]
 Address = Annotated[
     str | None,
-    typer.Option(
-        help="address of an existing Ray cluster (HOST:PORT or auto); implies --backend ray"
-    ),
+    typer.Option(help=f"address of an existing Ray cluster: {ADDRESSES}; implies --backend ray"),
 ]
 Db = Annotated[
     str,

@@ -13,6 +13,7 @@ from rich.table import Table
 from meeple.core.errors import MeepleError, did_you_mean
 from meeple.core.files import ensure_writable_folder
 from meeple.core.position import position_argument, position_game
+from meeple.core.ray_cluster import ADDRESSES
 from meeple.core.record import GameRecord
 from meeple.core.registry import make
 from meeple.core.words import counted
@@ -114,7 +115,7 @@ def solve_command(
     address: Annotated[
         str | None,
         typer.Option(
-            help="--backend ray: the cluster's address, HOST:PORT or auto (default: a local "
+            help=f"--backend ray: the cluster's address, {ADDRESSES} (default: a local "
             "cluster); implies --backend ray",
             rich_help_panel=PROOFS,
         ),
