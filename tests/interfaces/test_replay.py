@@ -8,10 +8,10 @@ import pytest
 import meeple
 from meeple.agents import make_agent, play_game
 from meeple.core.record import GameRecord, final_result
-from meeple.core.simultaneous import hidden_from_others
+from meeple.core.simultaneous import hidden_from_others, reveals
 from meeple.games.triangle_clock.cards import SYMBOL_NAMES, glyph
 from meeple.games.triangle_clock.rules import Pick
-from meeple.interfaces import replay_cli
+from meeple.interfaces import move_log, replay_cli
 from meeple.interfaces.console import console
 from meeple.interfaces.history import read_entry
 
@@ -73,16 +73,64 @@ def test_erd_games_and_rounds_are_marked_after_the_move_that_opens_them(run, tmp
     assert games >= 1 and rounds >= 1, (games, rounds)  # the record shows both kinds
 
 
-def test_a_seat_sees_its_own_choices_and_only_that_the_others_chose(run, tmp_path):
-    path, record = _record(tmp_path, "erd")
+def _move_blocks(output: str, moves: int) -> dict[int, list[str]]:
+    """Each move's lines in a replay's output: its own, then those under it."""
+    blocks: dict[int, list[str]] = {}
+    number = 0
+    for line in output.splitlines():
+        if line[:3].strip().isdigit() and line[3:5] == ". ":
+            number = int(line[:3])
+            blocks[number] = [line]
+        elif number and line.startswith("     "):
+            blocks[number].append(line)
+        else:
+            number = 0
+    assert sorted(blocks) == list(range(1, moves + 1))
+    return blocks
+
+
+# In these records the second seat's choice completes every decision: seat 0 sees the other
+# complete it, seat 1 completes it itself.
+@pytest.mark.parametrize(
+    ("name", "seat"), [("erd", 0), ("erd", 1), ("triangle-clock", 0), ("triangle-clock", 1)]
+)
+def test_a_seat_sees_others_choices_only_once_a_move_completes_the_decision(
+    run, tmp_path, monkeypatch, name, seat
+):
+    """Another seat's choice reads "has chosen" at its own move; the move that completes the
+    decision (whoever made it) tells every choice of it, as the rules then reveal them, and
+    what followed: Erd's combat, a Triangle Clock round's result."""
+    monkeypatch.setattr(console, "width", 1000)  # a move a line, its words included
+    path, record = _record(tmp_path, name)
     states = record.states()
-    result = run("replay", str(path), "--all", "--seat", "0")
+    result = run("replay", str(path), "--all", "--seat", str(seat))
     assert result.exit_code == 0, result.output
+    blocks = _move_blocks(result.output, len(record.moves))
+    pending: list[tuple[int, str]] = []  # the decision's choices so far, in their words
+    completed = results = 0
     for number, (player, text) in enumerate(record.moves, start=1):
-        line = next(x for x in _lines(result) if x.startswith(f"{number:3}. "))
-        hidden = player != 0 and hidden_from_others(states[number - 1])
-        assert (text in line) is not hidden, line
-        assert ("has chosen" in line) is hidden, line
+        before, after = states[number - 1], states[number]
+        line, *under = blocks[number]
+        words = move_log.move_words(before, player, text).plain.split("\n")[0]
+        if not hidden_from_others(before):
+            assert words in line and not under, blocks[number]
+            continue
+        pending.append((player, words))
+        if not reveals(before, after):
+            assert (words in line) is (player == seat), line
+            assert ("has chosen" in line) is (player != seat), line
+            continue
+        assert line.endswith("has chosen; every choice revealed:"), line
+        told = [x.strip() for x in under]
+        for k, (who, said) in enumerate(pending):
+            assert f"{before.game.seat_name(who)} (seat {who}): {said}" == told[k], told
+        followed = told[len(pending) :]
+        if name == "erd":
+            assert followed[0].startswith("Combat of game"), told
+        results += bool(followed) and followed[0].startswith(("Combat of game", "Round "))
+        completed += 1
+        pending = []
+    assert completed >= 3 and results >= 3, (completed, results)
     assert "as Red" not in result.output  # --all: the lines, not the stepping screen
 
 
@@ -262,3 +310,26 @@ def test_a_record_downloaded_from_the_server_replays_without_a_warning(run, tmp_
     served.model_copy(update={"result": forged}).save(path)
     assert "the stored result differs" in run("replay", str(path), "--all").output
     assert read_entry(path).problem == "its stored result is not the one its moves reach"
+
+
+def test_a_mulligan_in_a_decision_is_told_with_its_choices_when_the_decision_completes():
+    """Tick picks, Tock takes a Mulligan, then picks: to Tick's eyes the Mulligan and Tock's
+    pick read "has chosen" until that pick completes the decision, whose line then tells all
+    three (the Mulligan changed no submission, so counting submissions alone would lose one)."""
+    from meeple.core.record import Playthrough
+    from meeple.games.triangle_clock.rules import MULLIGAN
+
+    game = meeple.make("triangle-clock")
+    play = Playthrough(game, 0)
+    while len(play.moves) < 2:  # both memorise the first hand
+        play.play(play.state.to_act[0], play.state.legal_actions(play.state.to_act[0])[0])
+    play.play(0, play.state.legal_actions(0)[0])
+    play.play(1, MULLIGAN)
+    play.play(1, play.state.legal_actions(1)[0])
+    record = play.record(pending=True)
+    replay = replay_cli.Replay(record, record.states(), seat=0)
+    assert "has chosen (hidden" in replay.move_text(4).plain
+    line, *told = replay.move_text(5).plain.splitlines()
+    assert line.endswith("has chosen; every choice revealed:")
+    assert [x.split(":")[0].strip() for x in told[:3]] == ["Tick (seat 0)", *["Tock (seat 1)"] * 2]
+    assert "mulligan" in told[1]

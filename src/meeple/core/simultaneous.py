@@ -7,7 +7,7 @@ the decision is complete, when the game resolves (reveals) all of them at once.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -105,3 +105,21 @@ def reveals(before: Any, after: Any) -> bool:
     none (the next decision has none yet), though at least one was made before it.
     """
     return hidden_from_others(before) and submitted(after) < submitted(before)
+
+
+def decision_moves(states: Sequence[Any], number: int) -> range:
+    """The moves (numbered from 1) of the simultaneous decision that move ``number`` is
+    part of, from its first up to ``number`` itself: those a log tells, in full, once the
+    move that completes the decision reveals them.
+
+    ``states[k]`` is the state after move ``k`` (``states[0]`` the start). A decision's
+    moves are the hidden ones since the last move that was not (or that completed the
+    decision before); a Triangle Clock mulligan made in it is one of them.
+    """
+    first = number
+    while first > 1:
+        before, after = states[first - 2], states[first - 1]
+        if not hidden_from_others(before) or reveals(before, after):
+            break
+        first -= 1
+    return range(first, number + 1)

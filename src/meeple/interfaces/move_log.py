@@ -17,13 +17,20 @@ and rounds, a new round, turn or era).
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterable
 from functools import cache
 from types import ModuleType
 from typing import Any
 
 from rich.text import Text
 
-from meeple.core.game import Game, Player, State
+from meeple.core.game import Game, Player, State, seats_text
+
+HIDDEN_CHOICE = "has chosen (hidden until all have)"
+"""Another seat's choice in a simultaneous decision the rules have not yet revealed."""
+
+ALL_REVEALED = "every choice revealed:"
+"""What the move that completes a simultaneous decision tells, above :func:`revealed`."""
 
 
 @cache
@@ -66,6 +73,19 @@ def move_words(before: State[Any], player: Player, text: str) -> Text:
         line.append("\n    ")
         line.append_text(said if isinstance(said, Text) else Text(said, style="dim"))
     return line
+
+
+def revealed(choices: Iterable[tuple[State[Any], Player, str]], margin: str = "") -> list[Text]:
+    """The choices of a simultaneous decision, each ``(before, seat, move)``, the last the
+    one that completed it: a line each, the seat and its move in the log's words, as the
+    rules reveal them then, the last with what followed (a combat, a round's result).
+    ``margin`` goes before every line, those under a move too."""
+    lines = []
+    for before, seat, text in choices:
+        line = Text(f"{margin}  {seats_text(before.game, [seat])}: ")
+        said = line.append_text(move_words(before, seat, text))
+        lines.append(Text("\n" + margin).join(said.split("\n")) if margin else said)
+    return lines
 
 
 def echoes(text: str, words: str) -> bool:

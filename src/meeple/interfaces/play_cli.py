@@ -567,12 +567,11 @@ class TerminalGame:
         if self.humans or not reveals(before, self.play.state):
             if not self.humans:
                 self.unrevealed.append((before, player, text))
-            console.print(f"{name} has chosen (hidden until all have){took}")
+            console.print(f"{name} {move_log.HIDDEN_CHOICE}{took}")
             return
-        console.print(f"{name} has chosen{took}; every choice revealed:")
-        for seen, seat, move in [*self.unrevealed, (before, player, text)]:
-            words = move_log.move_words(seen, seat, move)
-            console.print(Text(f"  {seats_text(seen.game, [seat])}: ").append_text(words))
+        console.print(f"{name} has chosen{took}; {move_log.ALL_REVEALED}")
+        for line in move_log.revealed([*self.unrevealed, (before, player, text)]):
+            console.print(line)
         self.unrevealed.clear()
 
     def hand_over(self, player: Player) -> None:

@@ -6,7 +6,9 @@ the board's legend; ``q``: quit) and shows the board at every move. Elsewhere (a
 pipe, ``--all``) it prints every move, with ``--step`` the board after each.
 
 ``--seat N`` shows only what that seat saw: the boards drawn for it, and another seat's
-choice in a simultaneous decision only as "has chosen" (its content shows in the reveal).
+choice in a simultaneous decision only as "has chosen" until the move that completes the
+decision, which tells every choice of it and what followed (a combat, a round's result), as
+the rules reveal them then and as ``meeple play`` among agents tells them.
 
 How moves and the parts of a game (Erd's games and rounds, ...) read is the game's, as in
 ``meeple play``'s log (:mod:`meeple.interfaces.move_log`).
@@ -28,7 +30,7 @@ from rich.text import Text
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game, Player, State, seats_text
 from meeple.core.record import GameRecord, result_agrees
-from meeple.core.simultaneous import hidden_from_others
+from meeple.core.simultaneous import decision_moves, hidden_from_others, reveals
 from meeple.core.words import counted
 from meeple.interfaces import move_log
 from meeple.interfaces.console import console, fail
@@ -70,8 +72,19 @@ class Replay:
         player, text = self.record.moves[number - 1]
         before = self.states[number - 1]
         line = Text(f"{number:3}. {seats_text(self.game, [player])}: ")
-        if self.seat is not None and player != self.seat and hidden_from_others(before):
-            return line.append("has chosen (hidden until all have)", style="italic")
+        if self.seat is None or not hidden_from_others(before):
+            return line.append_text(move_log.move_words(before, player, text))
+        if reveals(before, self.states[number]):
+            line.append(f"has chosen; {move_log.ALL_REVEALED}")
+            choices = [
+                (self.states[k - 1], *self.record.moves[k - 1])
+                for k in decision_moves(self.states, number)
+            ]
+            for said in move_log.revealed(choices, margin="   "):
+                line.append("\n").append_text(said)
+            return line
+        if player != self.seat:
+            return line.append(move_log.HIDDEN_CHOICE, style="italic")
         return line.append_text(move_log.move_words(before, player, text))
 
     def chapter(self, number: int) -> str | None:

@@ -27,7 +27,7 @@ from meeple.core.errors import (
 )
 from meeple.core.game import ActionIdError, Game, Player, State
 from meeple.core.record import GameRecord
-from meeple.core.simultaneous import hidden_from_others
+from meeple.core.simultaneous import hidden_from_others, submitted
 from meeple.core.text import unprintable
 from meeple.core.tutorial import Tutorial, finished
 from meeple.interfaces.web.seeds import seed_commitment
@@ -251,8 +251,7 @@ class LiveMatch:
     @property
     def decision_base(self) -> int:
         """The seq at which the current decision began (a simultaneous one spans moves)."""
-        start = self.state.decision_start()
-        return self.seq - (len(start.to_act) - len(self.state.to_act))
+        return self.seq - submitted(self.state)
 
     def seat_is_person(self, seat: Player) -> bool:
         """True for a seat a person plays (not an agent, not resigned to one)."""

@@ -15,7 +15,7 @@ from typing import Any
 from meeple.core.errors import MeepleError
 from meeple.core.game import State
 from meeple.core.record import GameRecord
-from meeple.core.simultaneous import hidden_from_others
+from meeple.core.simultaneous import hidden_from_others, submitted
 from meeple.interfaces.web.content_sets import ContentSets
 from meeple.interfaces.web.live import error_code, move_notes, public_message
 from meeple.interfaces.web.lobby import ONLINE_CONTENT
@@ -101,5 +101,5 @@ def concealed_moves(states: list[State[Any]], k: int) -> list[int]:
     choices made so far in a simultaneous decision the rules have not yet revealed. The
     replay page shows them to another seat's eyes as "has chosen", as the game page did."""
     state = states[k]
-    made = len(state.decision_start().to_act) - len(state.to_act)
+    made = submitted(state)
     return [n for n in range(k - made + 1, k + 1) if hidden_from_others(states[n - 1])]
