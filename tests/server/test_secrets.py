@@ -21,7 +21,7 @@ import httpx
 import pytest
 
 from meeple.core.record import GameRecord
-from meeple.core.simultaneous import hidden_from_others
+from meeple.core.simultaneous import decision_moves, hidden_from_others, reveals
 from meeple.interfaces.web.client import Client
 
 # Short configurations, so that whole games fit in the suite's time.
@@ -36,11 +36,16 @@ GAMES = {
 PER_SEAT_FIELDS = {"view", "legal", "log", "log_start", "seat", "memorise"}
 
 
-def open_from(state, seq: int) -> int:
-    """The first move of the decision still open at ``state`` (move ``seq``): the moves of
-    every earlier decision have been revealed by the rules."""
-    start = state.decision_start()
-    return seq - (len(start.to_act) - len(state.to_act))
+def still_secret(states, seq: int) -> range:
+    """The moves (numbered from 0) of the simultaneous decision still open after move
+    ``seq``, whose choices the rules have not revealed: every earlier decision's have been.
+    A Triangle Clock Mulligan made in it is one of them, though it is no submission."""
+    if seq == 0 or not hidden_from_others(states[seq - 1]):
+        return range(0)
+    if reveals(states[seq - 1], states[seq]):
+        return range(0)
+    moves = decision_moves(states, seq)
+    return range(moves.start - 1, moves.stop - 1)
 
 
 @pytest.fixture(scope="module")
@@ -127,12 +132,7 @@ def test_no_message_tells_a_seat_what_it_may_not_see(server, game):
             for n, entry in enumerate(log):
                 player, text = record.moves[n]
                 assert entry["seat"] == player
-                secret = (
-                    hidden_from_others(states[n])
-                    and player != seat
-                    and not over
-                    and n >= open_from(state, seq)
-                )
+                secret = player != seat and not over and n in still_secret(states, seq)
                 if secret:
                     hidden_moves += 1
                     assert entry["text"] is None, f"seat {seat} saw {player}'s hidden {text!r}"
@@ -188,3 +188,46 @@ async def _play_without_notes(url: str) -> None:
     assert any(v["last_round"] for v in views)  # shown at the first choice after a round
     for c in (*seats, watcher):
         await c.close()
+
+
+def test_a_mulligan_keeps_the_other_seat_s_pick_hidden(server):
+    """Tick picks, then Tock takes a Mulligan (a new hand, no choice made): Tick's pick is
+    still hidden from Tock, whose decision is still open; Tock's pick reveals both."""
+
+    async def play() -> list[dict]:
+        created = httpx.post(
+            f"{server.url}/api/matches",
+            json={"game": "triangle-clock", "options": {}, "seats": ["human", "human"]},
+        ).json()
+        tick, tock = [
+            await Client(server.url, created["match"], s["token"]).connect()
+            for s in created["seats"]
+        ]
+
+        async def move(client: Client, text: str | None = None) -> None:
+            await client.wait_for(client.my_turn)
+            legal = [m["text"] for m in client.state["legal"]]
+            chosen = text if text is not None else next(m for m in legal if m != "mulligan")
+            assert chosen in legal, legal
+            acks = len(client.acks)
+            await client.send({"type": "move", "seq": client.state["seq"], "action": chosen})
+            await client.wait_for(lambda: len(client.acks) > acks)
+
+        for client in (tick, tock):
+            await move(client, "memorised")
+        await move(tick)
+        await move(tock, "mulligan")
+        await tock.wait_for(lambda: tock.state["seq"] == 4)
+        after_mulligan = [dict(e) for e in tock.log]  # as the page has put it together
+        await move(tock)
+        await tock.wait_for(lambda: tock.state["seq"] == 5)
+        revealed = [dict(e) for e in tock.log]
+        for client in (tick, tock):
+            await client.close()
+        return [after_mulligan, revealed]
+
+    after_mulligan, revealed = asyncio.run(play())
+    entries = {e["n"]: e for e in after_mulligan}
+    assert entries[3]["seat"] == 0 and entries[3]["text"] is None, entries[3]
+    assert "words" not in entries[3]
+    assert [e["text"] is not None for e in revealed[2:5]] == [True, True, True]

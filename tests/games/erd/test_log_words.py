@@ -41,8 +41,9 @@ def _live_match(game_name: str) -> LiveMatch:
 
 def _move(match: LiveMatch, seat: int, text: str) -> None:
     action = match.game.parse_action(text)
-    match.note_move(match.state, seat, action)
-    match.state = match.state.apply(seat, action)
+    after = match.state.apply(seat, action)
+    match.note_move(match.state, seat, action, after)
+    match.state = after
     match.stored.moves.append((seat, text))
 
 

@@ -26,7 +26,6 @@ from typing import Any
 from meeple.core.errors import MeepleError
 from meeple.core.game import Player, seats_text
 from meeple.core.registry import make
-from meeple.core.simultaneous import hidden_from_others
 from meeple.core.tutorial import is_expected, load_tutorial
 from meeple.interfaces.web.clocks import adopt_clocks
 from meeple.interfaces.web.content_sets import ContentSets
@@ -36,9 +35,7 @@ from meeple.interfaces.web.live import (
     TUTOR,
     Connection,
     LiveMatch,
-    Notes,
     ServerError,
-    move_notes,
     open_seats,
     public_message,
     state_message,
@@ -230,17 +227,16 @@ class Hub(Referee):
             raise ServerError(f"there is no match {match_id!r}", 404, "unknown_match")
         game = make(stored.game, **self.content.resolve(stored.game, stored.options))
         state = game.new_game(stored.seed)
-        hidden = []
-        notes: list[Notes] = []
+        match = LiveMatch(stored=stored, game=game, state=state, hidden=[])
         for number, (player, text) in enumerate(stored.moves, start=1):
-            hidden.append(hidden_from_others(state))
             try:
                 action = game.parse_action(text)
-                notes.append(move_notes(game, state, player, action))
-                state = state.apply(player, action)
+                after = state.apply(player, action)
             except MeepleError as exc:
                 raise MeepleError(f"move {number} ({text!r}) does not replay: {exc}") from None
-        match = LiveMatch(stored=stored, game=game, state=state, hidden=hidden, notes=notes)
+            match.note_move(state, player, action, after)
+            state = after
+        match.state = state
         if any(seat["spec"] == TUTOR for seat in stored.seats):
             match.tutorial = load_tutorial(stored.game)
         match.clocks_saved = stored.deadlines

@@ -27,7 +27,7 @@ from meeple.core.errors import (
 )
 from meeple.core.game import ActionIdError, Game, Player, State
 from meeple.core.record import GameRecord
-from meeple.core.simultaneous import hidden_from_others, submitted
+from meeple.core.simultaneous import hidden_from_others, reveals, submitted
 from meeple.core.text import unprintable
 from meeple.core.tutorial import Tutorial, finished
 from meeple.interfaces.web.seeds import seed_commitment
@@ -172,6 +172,11 @@ class LiveMatch:
     hidden: list[bool]
     """Per move: made in a simultaneous decision, so others see only "has chosen" until the
     decision is complete (the rules then reveal it) or the match is over."""
+    revealed_before: int = 0
+    """Moves numbered below this (from 0) are revealed to every seat: all up to the last one
+    that was not part of a simultaneous decision or that completed one. Not
+    :attr:`decision_base`, which a Triangle Clock Mulligan moves on (its seat's decision
+    starts again with a new hand) while the other seat's pick stays hidden."""
     notes: list[Notes] = field(default_factory=list)
     """Per move: what the log says of it besides its notation (:func:`move_notes`), shown
     with it once shown."""
@@ -211,11 +216,15 @@ class LiveMatch:
         """The match's id (also its spectator link)."""
         return self.stored.id
 
-    def note_move(self, before: State[Any], player: Player, action: Any) -> None:
-        """Keep what the log needs of a move made from ``before``: whether others see only
-        that it was made (until its decision is complete), and what the log says of it."""
-        self.hidden.append(hidden_from_others(before))
+    def note_move(self, before: State[Any], player: Player, action: Any, after: State[Any]) -> None:
+        """Keep what the log needs of a move made from ``before`` (to ``after``): whether
+        others see only that it was made (until its decision is complete), what the log says
+        of it, and how far the rules have revealed the moves."""
+        hidden = hidden_from_others(before)
+        self.hidden.append(hidden)
         self.notes.append(move_notes(self.game, before, player, action))
+        if not hidden or reveals(before, after):
+            self.revealed_before = len(self.hidden)
 
     def board_text(self, seat: Player | None) -> str:
         """The board as text for ``seat`` (None: a spectator): ``Game.render_text`` of the
@@ -329,7 +338,7 @@ class LiveMatch:
         simultaneous decision shows only that it was made, until the decision is complete
         (the rules reveal the choices then) or the match is over."""
         over = self.stored.status == "finished"
-        open_from = self.decision_base
+        open_from = self.revealed_before
         out = []
         for n in range(start, self.seq):
             player, text = self.stored.moves[n]
@@ -367,7 +376,7 @@ def state_message(match: LiveMatch, conn: Connection, now: float) -> dict[str, A
     stored = match.stored
     over = stored.status == "finished"
     # Entries sent as "has chosen" are sent again once the rules have revealed them.
-    revealed = conn.concealed is not None and (over or conn.concealed < match.decision_base)
+    revealed = conn.concealed is not None and (over or conn.concealed < match.revealed_before)
     if conn.log_sent > match.seq:
         start = 0
     elif revealed and conn.concealed is not None:  # (revealed: it is not None)

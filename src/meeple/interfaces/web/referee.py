@@ -94,7 +94,7 @@ class Referee:
                 409,
                 "stale_move",
             ) from None
-        match.note_move(before, seat, action)
+        match.note_move(before, seat, action, after)
         stored.moves.append((seat, str(action)))
         if timed_out:
             match.timed_out.add(seq)
@@ -146,8 +146,9 @@ class Referee:
         state = match.state
         for player, text in stored.moves[match.seq :]:
             action = match.game.parse_action(text)
-            match.note_move(state, player, action)
-            state = state.apply(player, action)
+            after = state.apply(player, action)
+            match.note_move(state, player, action, after)
+            state = after
         match.state = state
         match.stored = stored
         match.clocks_saved = stored.deadlines
