@@ -333,3 +333,23 @@ def test_a_mulligan_in_a_decision_is_told_with_its_choices_when_the_decision_com
     assert line.endswith("has chosen; every choice revealed:")
     assert [x.split(":")[0].strip() for x in told[:3]] == ["Tick (seat 0)", *["Tock (seat 1)"] * 2]
     assert "mulligan" in told[1]
+
+
+def test_the_replay_page_conceals_a_mulligan_and_the_pick_before_it_until_the_reveal():
+    """The replay page's answer (/api/replay) lists, after each move, the choices another
+    seat's eyes see only as "has chosen": after Tick's pick and Tock's Mulligan both (the
+    Mulligan is no submission: counting submissions alone showed Tick's pick early), none
+    once Tock's pick reveals them."""
+    from meeple.core.record import Playthrough
+    from meeple.games.triangle_clock.rules import MULLIGAN
+    from meeple.interfaces.web.replays import concealed_moves
+
+    game = meeple.make("triangle-clock")
+    play = Playthrough(game, 0)
+    while len(play.moves) < 2:  # both memorise the first hand
+        play.play(play.state.to_act[0], play.state.legal_actions(play.state.to_act[0])[0])
+    play.play(0, play.state.legal_actions(0)[0])
+    play.play(1, MULLIGAN)
+    play.play(1, play.state.legal_actions(1)[0])
+    states = play.record(pending=True).states()
+    assert [concealed_moves(states, k) for k in range(6)] == [[], [1], [], [3], [3, 4], []]

@@ -15,7 +15,7 @@ from typing import Any
 from meeple.core.errors import MeepleError
 from meeple.core.game import State
 from meeple.core.record import GameRecord
-from meeple.core.simultaneous import hidden_from_others, submitted
+from meeple.core.simultaneous import decision_moves, hidden_from_others, reveals
 from meeple.interfaces.web.content_sets import ContentSets
 from meeple.interfaces.web.live import error_code, move_notes, public_message
 from meeple.interfaces.web.lobby import ONLINE_CONTENT
@@ -98,8 +98,9 @@ def replay_states(record: GameRecord, content: ContentSets) -> dict[str, Any]:
 
 def concealed_moves(states: list[State[Any]], k: int) -> list[int]:
     """The moves (numbered from 1) that, after move ``k``, only their own seat had seen: the
-    choices made so far in a simultaneous decision the rules have not yet revealed. The
-    replay page shows them to another seat's eyes as "has chosen", as the game page did."""
-    state = states[k]
-    made = submitted(state)
-    return [n for n in range(k - made + 1, k + 1) if hidden_from_others(states[n - 1])]
+    choices made so far in a simultaneous decision the rules have not yet revealed (a
+    Triangle Clock Mulligan made in it too, which changes no submission). The replay page
+    shows them to another seat's eyes as "has chosen", as the game page did."""
+    if k == 0 or not hidden_from_others(states[k - 1]) or reveals(states[k - 1], states[k]):
+        return []
+    return list(decision_moves(states, k))
