@@ -315,3 +315,57 @@ def test_with_four_players_the_move_log_tells_every_hit_and_miss_under_its_move(
     assert page.locator("#log li .log-after").first.is_visible()
     assert not page_errors, page_errors
     context.close()
+
+
+# Every paragraph the live region is given, kept in order on the page (the region itself
+# keeps only its last few).
+HEAR = """() => { window.heard = [];
+  new MutationObserver((changes) => changes.forEach((c) => c.addedNodes.forEach(
+    (p) => window.heard.push(p.textContent)))).observe(document.getElementById("announce"),
+    { childList: true }); }"""
+
+# Of each of the seat's own moves in the log: the move as its log item begins ("Red: die 1")
+# and the lines the game then logged by itself, each a sentence as the live region says it.
+OWN = """ls => ls.map((li) => { const code = li.querySelector("code").textContent;
+  return [li.textContent.slice(0, li.textContent.indexOf(code) + code.length),
+    [...li.querySelectorAll(".log-after")].map((a) => a.lastChild.textContent)
+      .map((t) => (/[.!?]$/.test(t) ? t : `${t}.`)).join(" ")]; })"""
+
+
+def test_a_screen_reader_hears_the_result_of_the_persons_own_attack(
+    server, chromium, watch, page_errors
+):
+    """The live region says the moves of others with what followed them; of the person's
+    own move it said nothing, so the hit or miss of their own attack (the lines under the
+    move in the log) was shown and never read out. Now each own move's lines are said once,
+    as the state with the move arrives, and the move itself is not said back."""
+    created = server.create("squad-combat", {"first": 0, "turn_limit": 3}, ["human", "random"], 5)
+    context = chromium.new_context(viewport={"width": 1280, "height": 800})
+    page = watch(context.new_page())
+    frames = Frames().attach(page)
+    page.goto(created["seats"][0]["join_url"])
+    page.wait_for_selector(".sc-char")
+    page.evaluate(HEAR)
+    play_by_clicks(page, frames, 5, SECONDS)
+    no_server_errors(frames)
+    page.wait_for_function("window.heard.some((p) => p.includes('Game over: '))")
+    heard = page.evaluate("window.heard")
+    own = page.locator("#log li.mine").evaluate_all(OWN)
+    results = [lines for _, lines in own if lines]
+    attacks = [r for r in results if " hits Blue " in r or " misses Blue " in r]
+    assert attacks, f"none of Red's attacks ended on Red's own move: {results}"
+    unheard = [r for r in results if not any(r in said for said in heard)]
+    assert unheard == [], (unheard, heard)
+    # Said as often as the log holds it: once for the move, more only where another seat's
+    # move (its log item, said whole) tells the same line.
+    logged = page.locator("#log li:not(.mine)").evaluate_all("ls => ls.map(l => l.textContent)")
+    miscounted = [
+        r
+        for r in set(results)
+        if sum(s.count(r) for s in heard) != sum(t.count(r) for t in results + logged)
+    ]
+    assert miscounted == [], miscounted
+    echoed = [move for move, _ in own if any(move in said for said in heard)]
+    assert echoed == [], echoed
+    assert not page_errors, page_errors
+    context.close()

@@ -226,16 +226,19 @@ function receive(message) {
 }
 
 /** The sentences a screen reader is told of the state just received, which the picture
- * shows but does not say: the moves of others since the last state (and the choices a
- * simultaneous decision reveals), in the log's words; what the game's module adds (its
- * news()); that it is this seat's turn; how the match ended. None for the first state of a
- * page (the player reads the page) or for the seat's own move. */
+ * shows but does not say, in the log's order and words: the moves of others since the last
+ * state (and the choices a simultaneous decision reveals), each with what the game then did
+ * by itself; of the seat's own new moves only that (its attack's hit or miss: the player
+ * knows the move); what the game's module adds (its news()); that it is this seat's turn;
+ * how the match ended. None for the first state of a page (the player reads the page). */
 function news(was, wasLog) {
   if (!was) return [];
   const known = new Map(wasLog.map((e) => [e.n, e.text]));
-  const told = log.filter((e) => e.seat !== msg.seat
-    && (e.n > was.seq || (known.get(e.n) === null && e.text !== null)));
-  const parts = told.map((e) => logItems(msg, [e])[0].textContent.trim());
+  const parts = log.flatMap((e) => {
+    if (e.seat === msg.seat) return e.n > was.seq ? e.after || [] : [];
+    const told = e.n > was.seq || (known.get(e.n) === null && e.text !== null);
+    return told ? [logItems(msg, [e])[0].textContent.trim()] : [];
+  });
   // What the game's picture draws of the new state but the log does not write (Erd's combat).
   if (module && typeof module.news === "function") parts.push(module.news(was, msg));
   if (msg.status === "finished" && was.status !== "finished") parts.push(endWords(msg));
