@@ -367,5 +367,12 @@ def test_a_screen_reader_hears_the_result_of_the_persons_own_attack(
     assert miscounted == [], miscounted
     echoed = [move for move, _ in own if any(move in said for said in heard)]
     assert echoed == [], echoed
+    # The log's hidden separators (for the screen reader) stay inside its scroll box: placed
+    # at their unscrolled positions they stretched the page by thousands of empty pixels.
+    extra = page.evaluate(
+        "document.documentElement.scrollHeight"
+        " - (document.querySelector('main').getBoundingClientRect().bottom + scrollY)"
+    )
+    assert extra < 100, f"the page runs {extra} px past its content"
     assert not page_errors, page_errors
     context.close()
