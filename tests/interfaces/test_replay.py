@@ -312,21 +312,26 @@ def test_a_record_downloaded_from_the_server_replays_without_a_warning(run, tmp_
     assert read_entry(path).problem == "its stored result is not the one its moves reach"
 
 
-def test_a_mulligan_in_a_decision_is_told_with_its_choices_when_the_decision_completes():
-    """Tick picks, Tock takes a Mulligan, then picks: to Tick's eyes the Mulligan and Tock's
-    pick read "has chosen" until that pick completes the decision, whose line then tells all
-    three (the Mulligan changed no submission, so counting submissions alone would lose one)."""
+def _pick_mulligan_pick():
+    """A Triangle Clock record up to its first decision's reveal: both memorise (moves 1 and
+    2), Tick picks (3), Tock takes a Mulligan (4), then picks (5)."""
     from meeple.core.record import Playthrough
     from meeple.games.triangle_clock.rules import MULLIGAN
 
-    game = meeple.make("triangle-clock")
-    play = Playthrough(game, 0)
+    play = Playthrough(meeple.make("triangle-clock"), 0)
     while len(play.moves) < 2:  # both memorise the first hand
         play.play(play.state.to_act[0], play.state.legal_actions(play.state.to_act[0])[0])
     play.play(0, play.state.legal_actions(0)[0])
     play.play(1, MULLIGAN)
     play.play(1, play.state.legal_actions(1)[0])
-    record = play.record(pending=True)
+    return play.record(pending=True)
+
+
+def test_a_mulligan_in_a_decision_is_told_with_its_choices_when_the_decision_completes():
+    """Tick picks, Tock takes a Mulligan, then picks: to Tick's eyes the Mulligan and Tock's
+    pick read "has chosen" until that pick completes the decision, whose line then tells all
+    three (the Mulligan changed no submission, so counting submissions alone would lose one)."""
+    record = _pick_mulligan_pick()
     replay = replay_cli.Replay(record, record.states(), seat=0)
     assert "has chosen (hidden" in replay.move_text(4).plain
     line, *told = replay.move_text(5).plain.splitlines()
@@ -340,16 +345,7 @@ def test_the_replay_page_conceals_a_mulligan_and_the_pick_before_it_until_the_re
     seat's eyes see only as "has chosen": after Tick's pick and Tock's Mulligan both (the
     Mulligan is no submission: counting submissions alone showed Tick's pick early), none
     once Tock's pick reveals them."""
-    from meeple.core.record import Playthrough
-    from meeple.games.triangle_clock.rules import MULLIGAN
     from meeple.interfaces.web.replays import concealed_moves
 
-    game = meeple.make("triangle-clock")
-    play = Playthrough(game, 0)
-    while len(play.moves) < 2:  # both memorise the first hand
-        play.play(play.state.to_act[0], play.state.legal_actions(play.state.to_act[0])[0])
-    play.play(0, play.state.legal_actions(0)[0])
-    play.play(1, MULLIGAN)
-    play.play(1, play.state.legal_actions(1)[0])
-    states = play.record(pending=True).states()
+    states = _pick_mulligan_pick().states()
     assert [concealed_moves(states, k) for k in range(6)] == [[], [1], [], [3], [3, 4], []]
