@@ -24,6 +24,7 @@ from meeple.core.errors import AgentSpecError, IllegalAction, MeepleError, Optio
 from meeple.core.record import MAX_RECORD_BYTES, GameRecord, Playthrough
 from meeple.core.registry import games
 from meeple.games.squad_combat.content import demo_folder
+from tests.mulligan import mulligan_after_a_pick
 
 GAMES = [info.name for info in games()]
 
@@ -263,6 +264,19 @@ def test_a_complete_simultaneous_decision_is_recorded_whole():
     for _ in range(2):
         player = play.state.to_act[0]
         play.play(player, play.state.legal_actions(player)[0])
+    assert play.pending() == 0 and play.record().moves == play.moves
+
+
+def test_a_record_leaves_out_a_choice_a_mulligan_followed_in_the_same_decision():
+    """Tick picks, then Tock takes a Mulligan (no submission): both stay off a saved record,
+    whose file must not hold Tick's secret pick while Tock still chooses; so does a game
+    resumed from the whole record, or taken back to that point."""
+    play = mulligan_after_a_pick()
+    assert play.pending() == 2
+    assert play.record().moves == play.moves[:2]
+    resumed = Playthrough.from_record(play.record(pending=True))
+    assert resumed.pending() == 2 and resumed.record().moves == play.moves[:2]
+    play.play(1, play.state.legal_actions(1)[0])
     assert play.pending() == 0 and play.record().moves == play.moves
 
 

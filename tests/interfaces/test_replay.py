@@ -14,6 +14,7 @@ from meeple.games.triangle_clock.rules import Pick
 from meeple.interfaces import move_log, replay_cli
 from meeple.interfaces.console import console
 from meeple.interfaces.history import read_entry
+from tests.mulligan import mulligan_after_a_pick
 
 
 def _record(tmp_path, name: str, agents: str = "random", seed: int = 4, **options):
@@ -315,14 +316,7 @@ def test_a_record_downloaded_from_the_server_replays_without_a_warning(run, tmp_
 def _pick_mulligan_pick():
     """A Triangle Clock record up to its first decision's reveal: both memorise (moves 1 and
     2), Tick picks (3), Tock takes a Mulligan (4), then picks (5)."""
-    from meeple.core.record import Playthrough
-    from meeple.games.triangle_clock.rules import MULLIGAN
-
-    play = Playthrough(meeple.make("triangle-clock"), 0)
-    while len(play.moves) < 2:  # both memorise the first hand
-        play.play(play.state.to_act[0], play.state.legal_actions(play.state.to_act[0])[0])
-    play.play(0, play.state.legal_actions(0)[0])
-    play.play(1, MULLIGAN)
+    play = mulligan_after_a_pick()
     play.play(1, play.state.legal_actions(1)[0])
     return play.record(pending=True)
 

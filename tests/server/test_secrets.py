@@ -21,7 +21,7 @@ import httpx
 import pytest
 
 from meeple.core.record import GameRecord
-from meeple.core.simultaneous import decision_moves, hidden_from_others, reveals
+from meeple.core.simultaneous import secret_moves
 from meeple.interfaces.web.client import Client
 
 # Short configurations, so that whole games fit in the suite's time.
@@ -40,11 +40,7 @@ def still_secret(states, seq: int) -> range:
     """The moves (numbered from 0) of the simultaneous decision still open after move
     ``seq``, whose choices the rules have not revealed: every earlier decision's have been.
     A Triangle Clock Mulligan made in it is one of them, though it is no submission."""
-    if seq == 0 or not hidden_from_others(states[seq - 1]):
-        return range(0)
-    if reveals(states[seq - 1], states[seq]):
-        return range(0)
-    moves = decision_moves(states, seq)
+    moves = secret_moves(states[: seq + 1])
     return range(moves.start - 1, moves.stop - 1)
 
 

@@ -25,7 +25,7 @@ from meeple.core.files import Unreadable, atomic_write, parse_json
 from meeple.core.game import Action, Game, Player, State, seats_text, shorten
 from meeple.core.options import DIGEST_PATTERN, UNSET_WORDS, content_digest
 from meeple.core.registry import game_class, make
-from meeple.core.simultaneous import submitted
+from meeple.core.simultaneous import secret_moves, settles
 from meeple.core.text import printable
 
 RECORD_FORMAT: Final = "meeple-record/1"
@@ -252,6 +252,9 @@ class Playthrough:
         for the seed's setup."""
         self.state: State[Any] = game.new_game(seed) if start is None else game.from_position(start)
         self.moves: list[tuple[Player, str]] = []
+        self.secret_from = 0
+        """The first move (numbered from 0) of the simultaneous decision under way, whose
+        moves are still secret; ``len(moves)`` when none is."""
         # Pinned as the game starts: the content the game read is what the record vouches for.
         try:
             self.content = game.options.content_digests()
@@ -266,16 +269,14 @@ class Playthrough:
         play = cls(states[0].game, record.seed, record.seats, start=record.start)
         play.state = states[-1]
         play.moves = list(record.moves)
+        play.secret_from = secret_moves(states).start - 1
         return play
 
     def pending(self) -> int:
-        """How many of the last moves are hidden submissions of a simultaneous decision
-        that is not complete yet (0 when none is under way).
-
-        Every move since such a decision opened is one of its submissions, so they are the
-        trailing ones; :meth:`State.decision_start` gives back the seats that made them.
-        """
-        return submitted(self.state)
+        """How many of the last moves are the still secret moves of a simultaneous decision
+        that is not complete yet (0 when none is under way): its submissions, and a
+        Triangle Clock mulligan made in it (:func:`~meeple.core.simultaneous.settles`)."""
+        return len(self.moves) - self.secret_from
 
     def check_save_target(self, path: str | Path) -> None:
         """Refuse to overwrite ``path`` unless it is missing or holds this very game so far
@@ -302,8 +303,11 @@ class Playthrough:
 
     def play(self, player: Player, action: Action) -> State[Any]:
         """Apply an action and record it; an illegal one raises and changes nothing."""
-        self.state = self.state.apply(player, action)
+        before = self.state
+        self.state = before.apply(player, action)
         self.moves.append((player, str(action)))
+        if settles(before, self.state):
+            self.secret_from = len(self.moves)
         return self.state
 
     def record(self, pending: bool = False) -> GameRecord:

@@ -107,6 +107,25 @@ def reveals(before: Any, after: Any) -> bool:
     return hidden_from_others(before) and submitted(after) < submitted(before)
 
 
+def settles(before: Any, after: Any) -> bool:
+    """True when, after the move from ``before`` to ``after``, every move so far is in the
+    open: the move was made outside a simultaneous decision, or it completed one. Until
+    then the moves since the last such move are secret from the seats that did not make
+    them (a Triangle Clock mulligan made in the decision too, though it is no submission:
+    counting submissions alone would let the choice before it out)."""
+    return not hidden_from_others(before) or reveals(before, after)
+
+
+def secret_moves(states: Sequence[Any]) -> range:
+    """The moves (numbered from 1) of ``states``' game still secret after its last state
+    (``states[k]`` the state after move ``k``): those of the simultaneous decision under
+    way, none where the last move :func:`settles` it."""
+    last = len(states) - 1
+    if last == 0 or settles(states[-2], states[-1]):
+        return range(last + 1, last + 1)
+    return decision_moves(states, last)
+
+
 def decision_moves(states: Sequence[Any], number: int) -> range:
     """The moves (numbered from 1) of the simultaneous decision that move ``number`` is
     part of, from its first up to ``number`` itself: those a log tells, in full, once the
@@ -118,8 +137,7 @@ def decision_moves(states: Sequence[Any], number: int) -> range:
     """
     first = number
     while first > 1:
-        before, after = states[first - 2], states[first - 1]
-        if not hidden_from_others(before) or reveals(before, after):
+        if settles(states[first - 2], states[first - 1]):
             break
         first -= 1
     return range(first, number + 1)

@@ -251,7 +251,7 @@ def take_back(
     if reason:
         raise UndoRefused(reason)
     rebuilt = Playthrough.from_record(record.model_copy(update={"moves": play.moves[:first]}))
-    play.state, play.moves = rebuilt.state, rebuilt.moves
+    play.state, play.moves, play.secret_from = rebuilt.state, rebuilt.moves, rebuilt.secret_from
     return undone
 
 

@@ -27,7 +27,7 @@ from meeple.core.errors import (
 )
 from meeple.core.game import ActionIdError, Game, Player, State
 from meeple.core.record import GameRecord
-from meeple.core.simultaneous import hidden_from_others, reveals, submitted
+from meeple.core.simultaneous import hidden_from_others, settles, submitted
 from meeple.core.text import unprintable
 from meeple.core.tutorial import Tutorial, finished
 from meeple.interfaces.web.seeds import seed_commitment
@@ -220,10 +220,9 @@ class LiveMatch:
         """Keep what the log needs of a move made from ``before`` (to ``after``): whether
         others see only that it was made (until its decision is complete), what the log says
         of it, and how far the rules have revealed the moves."""
-        hidden = hidden_from_others(before)
-        self.hidden.append(hidden)
+        self.hidden.append(hidden_from_others(before))
         self.notes.append(move_notes(self.game, before, player, action))
-        if not hidden or reveals(before, after):
+        if settles(before, after):
             self.revealed_before = len(self.hidden)
 
     def board_text(self, seat: Player | None) -> str:

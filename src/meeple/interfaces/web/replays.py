@@ -15,7 +15,7 @@ from typing import Any
 from meeple.core.errors import MeepleError
 from meeple.core.game import State
 from meeple.core.record import GameRecord
-from meeple.core.simultaneous import decision_moves, hidden_from_others, reveals
+from meeple.core.simultaneous import secret_moves
 from meeple.interfaces.web.content_sets import ContentSets
 from meeple.interfaces.web.live import error_code, move_notes, public_message
 from meeple.interfaces.web.lobby import ONLINE_CONTENT
@@ -101,6 +101,4 @@ def concealed_moves(states: list[State[Any]], k: int) -> list[int]:
     choices made so far in a simultaneous decision the rules have not yet revealed (a
     Triangle Clock Mulligan made in it too, which changes no submission). The replay page
     shows them to another seat's eyes as "has chosen", as the game page did."""
-    if k == 0 or not hidden_from_others(states[k - 1]) or reveals(states[k - 1], states[k]):
-        return []
-    return list(decision_moves(states, k))
+    return list(secret_moves(states[: k + 1]))
