@@ -6,6 +6,7 @@ import json
 import math
 import pickle
 import random
+import re
 import warnings
 
 import numpy as np
@@ -67,15 +68,42 @@ def test_an_unseeded_reset_after_a_seeded_one_replays():
     again = _first_legal_games(mpz.env("edges", board="2x3"), seeds)
     assert first == again
     assert first[1][0] != first[2][0]  # each unseeded reset is a new game of the stream
-    # a seed the games take (text too) starts a stream as well, NumPy's integers as ints
-    words = mpz.env("edges", board="2x3")
-    assert _first_legal_games(words, ["x", None]) == _first_legal_games(words, ["x", None])
-    assert _first_legal_games(words, [np.int64(3), None])[1] == first[1]
+    # NumPy's integers seed as the ints they are, negative ones too
+    numpy_seeded = mpz.env("edges", board="2x3")
+    assert _first_legal_games(numpy_seeded, [np.int64(3), None])[1] == first[1]
+    assert _first_legal_games(numpy_seeded, [-3, None]) == _first_legal_games(
+        mpz.env("edges", board="2x3"), [np.int64(-3), None]
+    )
     parallel = [mpz.parallel_env("triangle-clock") for _ in range(2)]
     for p in parallel:
         p.reset(seed=5)
     first_obs, again_obs = (p.reset()[0]["player_0"]["observation"] for p in parallel)
     assert np.array_equal(first_obs, again_obs)
+
+
+@pytest.mark.parametrize(
+    ("seed", "refusal"),
+    [
+        (1.5, "seed must be a whole number, not 1.5"),
+        (np.float64(3.0), "seed must be a whole number, not np.float64(3.0)"),
+        (True, "seed must be a whole number, not True"),
+        ("3", "seed must be a whole number, not '3'"),
+        (2**63, "seed must be a 64-bit integer, -2**63 to 2**63 - 1, not 9223372036854775808"),
+    ],
+)
+def test_a_reset_seed_is_a_64_bit_whole_number_in_every_adapter(seed, refusal):
+    """A seed is what a record holds and the batched games take: the one-game adapters
+    started a game from any value's text (3.0 a game other than 3's, True other than 1's),
+    and the single-seat env refused a negative or NumPy seed in Gymnasium's words."""
+    envs = [mpz.env("edges", board="2x3"), mpz.parallel_env("erd"), MeepleGymEnv("edges")]
+    for env in envs:
+        with pytest.raises(MeepleError, match=f"^{re.escape(refusal)}$"):
+            env.reset(seed=seed)
+    gym = MeepleGymEnv("edges", board="2x3")
+    for accepted in (-5, np.int64(-5), -(2**63), 2**63 - 1):
+        assert np.array_equal(gym.reset(seed=accepted)[0], gym.reset(seed=int(accepted))[0])
+    gym.reset(seed=-5)
+    assert gym.state == make("edges", board="2x3").new_game(-5)
 
 
 def test_playing_before_a_reset_or_as_no_agent_is_refused_in_one_line():

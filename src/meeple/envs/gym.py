@@ -26,7 +26,7 @@ from meeple.core.game import State
 from meeple.core.registry import games, make
 from meeple.core.rng import derive_seed
 from meeple.core.words import counted
-from meeple.envs.inputs import action_id_of
+from meeple.envs.inputs import action_id_of, game_seed, generator_seed
 from meeple.envs.observation import ObservationKind, observation_for
 from meeple.envs.pettingzoo import (
     RENDER_MODES,
@@ -109,12 +109,16 @@ class MeepleGymEnv(gymnasium.Env):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """A new game (``seed`` fixes it and the opponents' choices)."""
-        super().reset(seed=seed)
-        game_seed = seed if seed is not None else int(self.np_random.integers(2**31))
-        self.state = self.game.new_game(game_seed)
+        if seed is None:
+            super().reset()
+            seed = int(self.np_random.integers(2**31))
+        else:
+            seed = game_seed(seed)
+            super().reset(seed=generator_seed(seed))
+        self.state = self.game.new_game(seed)
         others = [p for p in range(self.game.num_players) if p != self.seat]
         self.opponents = {
-            p: make_agent(spec, self.game, derive_seed(game_seed, "seat", p))
+            p: make_agent(spec, self.game, derive_seed(seed, "seat", p))
             for p, spec in zip(others, self.opponent_specs, strict=True)
         }
         self._others_play()

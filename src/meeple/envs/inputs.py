@@ -54,10 +54,8 @@ def check_seeds_fit(seed: int, last: int) -> None:
     """MeepleError where a reset's seeds (``last`` the largest: ``seed + k``) would not fit
     the 64-bit seeds the games are started from."""
     if seed < -SEED_BELOW or last >= SEED_BELOW:
-        raise MeepleError(
-            f"seed must be a 64-bit integer, -2**63 to 2**63 - 1 with the games' k added, "
-            f"not {seed}"
-        )
+        added = " with the games' k added" if last != seed else ""
+        raise MeepleError(f"seed must be a 64-bit integer, -2**63 to 2**63 - 1{added}, not {seed}")
 
 
 def batch_seed(seed: object, games: int) -> int:
@@ -68,6 +66,14 @@ def batch_seed(seed: object, games: int) -> int:
         raise MeepleError(f"seed must be a whole number, not {seed!r}")
     check_seeds_fit(start, start + games - 1)
     return start
+
+
+def game_seed(seed: object) -> int:
+    """The seed of one game's reset as an int, the same domain a batch's seeds have, so a
+    seed one adapter takes every adapter takes and plays alike: the readable rules would
+    start a game from any value's text (1.5, True and "1.5" each a game of its own), which
+    the batched twin cannot."""
+    return batch_seed(seed, 1)
 
 
 def generator_seed(seed: int) -> int:

@@ -29,7 +29,7 @@ from meeple.core.errors import IllegalAction, MeepleError
 from meeple.core.game import Game, State
 from meeple.core.registry import games, make
 from meeple.core.rng import make_rng
-from meeple.envs.inputs import action_id_of
+from meeple.envs.inputs import action_id_of, game_seed
 from meeple.envs.observation import ObservationKind, observation_for
 
 SIMULTANEOUS_GAMES = ("erd", "triangle-clock")
@@ -142,8 +142,8 @@ class _MeepleSpaces:
         started (Gymnasium's and PettingZoo's convention: ``reset(seed=s)`` then ``reset()``
         replays the same games), or a fresh seed if no reset was ever seeded."""
         if seed is not None:
-            self._seeds = make_rng(seed, "resets")
-            self.seed_used = seed
+            self.seed_used = game_seed(seed)
+            self._seeds = make_rng(self.seed_used, "resets")
         elif self._seeds is not None:
             self.seed_used = self._seeds.randrange(2**31)
         else:
