@@ -376,11 +376,24 @@ def test_the_heuristic_agents_mix_is_exploitable_but_a_mix():
 
 
 def test_the_agent_names_the_solve_it_needs_instead_of_solving_for_minutes(tmp_path):
+    """The command named solves into the agent's cache folder (it named none: the solve went
+    to the default folder, where the agent did not look) with a flag for each option not at
+    its default, and no flag for those that are."""
     from meeple.agents.spec import make_agent
 
-    game = meeple.make("erd", rules="0.01")
-    with pytest.raises(MeepleError, match=r"meeple solve erd --rules 0\.01 .*-o round_limit=200"):
-        make_agent(f"equilibrium:cache_dir={tmp_path}", game)
+    folder = tmp_path / "a folder"
+    cases = [
+        ({"rules": "0.01"}, "meeple solve erd --rules 0.01"),
+        (
+            {"rush_tiebreak": "cards", "round_limit": 6},
+            "meeple solve erd -o rush_tiebreak=cards -o round_limit=6",
+        ),
+    ]
+    for options, command in cases:
+        game = meeple.make("erd", **options)
+        with pytest.raises(MeepleError) as refusal:
+            make_agent(f"equilibrium:cache_dir={folder}", game)
+        assert str(refusal.value).endswith(f"with: {command} --cache-dir '{folder}'")
 
 
 # -- exact policy evaluation: equilibrium against heuristic -----------------------------------

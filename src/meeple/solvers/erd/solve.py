@@ -6,6 +6,7 @@ Reserves, so a match is a sequence of the same game (docs/erd-solved.md argues t
 
 from __future__ import annotations
 
+import shlex
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -108,12 +109,10 @@ def solve_erd(
                 if note is not None:
                     note(f"{exc}; solving again")
     if not solve_if_missing:
-        flags = " ".join(f"-o {k}={v}" for k, v in sorted(play.items()) if k != "rules")
         raise MeepleError(
             f"Erd under these options ({solve_command_words(play, horizon)}) is not solved "
             f"in {folder} yet; solve it first (under a minute for 200 rounds of 0.02 on a "
-            f"2-core machine) with: meeple solve erd --rules {play['rules']} {flags} "
-            f"-o round_limit={horizon}".replace("  ", " ")
+            f"2-core machine) with: {solve_command(play, horizon, folder)}"
         )
     started = time.perf_counter()
     model = build_model(game, progress=on_build)
@@ -137,6 +136,30 @@ def solve_erd(
     return solution, summary, False
 
 
+def _changed(play: dict[str, Any], horizon: int) -> dict[str, Any]:
+    """The options of a solve that differ from the defaults, the rules version always: a
+    message naming every default too read as if each had been asked for."""
+    defaults, default_horizon = solved_options({})
+    changed = {k: v for k, v in play.items() if k == "rules" or v != defaults[k]}
+    if horizon != default_horizon:
+        changed["round_limit"] = horizon
+    return changed
+
+
 def solve_command_words(play: dict[str, Any], horizon: int) -> str:
-    """The options of a solve as ``name=value`` words, for messages."""
-    return ", ".join([*(f"{k}={v}" for k, v in sorted(play.items())), f"round_limit={horizon}"])
+    """The options of a solve as ``name=value`` words (the rules version, those not at
+    their defaults, and the round limit), for messages."""
+    words = {**_changed(play, horizon), "round_limit": horizon}
+    return ", ".join(f"{k}={v}" for k, v in words.items())
+
+
+def solve_command(play: dict[str, Any], horizon: int, folder: Path) -> str:
+    """The ``meeple solve erd`` command that solves these options into ``folder``, with no
+    flag for an option at its default (nor for the default folder)."""
+    changed = _changed(play, horizon)
+    rules = changed.pop("rules")
+    flags = [] if rules == solved_options({})[0]["rules"] else [f"--rules {rules}"]
+    flags += [f"-o {k}={v}" for k, v in changed.items()]
+    if folder != cache.default_cache_dir():
+        flags.append(f"--cache-dir {shlex.quote(str(folder))}")
+    return " ".join(["meeple solve erd", *flags])
