@@ -6,7 +6,8 @@
 // it (js/seats.js) until the match is over, so that /play/<match> without a token takes
 // the seat back.
 import {
-  announce, api, drawEnd, drawWith, el, endWords, loadDrawing, logItems, playerOf, scoresOf, seatLabel, seatTitle, titlesOnTap, toast,
+  announce, api, drawEnd, drawWith, el, endWords, loadDrawing, logItems, playerOf, scoresOf, seatLabel, seatTitle,
+  showBoardText, titlesOnTap, toast,
 } from "./common.js";
 import { CLICK } from "./draw.js";
 import { showHint } from "./hint.js";
@@ -325,12 +326,7 @@ function askBoardText(show) {
 }
 
 function drawBoardText() {
-  const m = msg;
-  if (!m || !$("board-text-box").open) return;
-  const who = m.seat === null ? "a spectator" : seatLabel(m, m.seat);
-  $("board-text-caption").textContent = `${m.title}: the board as ${who} sees it, after move ${m.seq}`;
-  const text = typeof m.board_text === "string" ? m.board_text : "Asking the server for the board…";
-  if ($("board-text").textContent !== text) $("board-text").textContent = text;
+  if (msg && $("board-text-box").open) showBoardText(msg, msg.board_text);
 }
 
 function turnText() {
