@@ -7,6 +7,8 @@ import time
 
 import pytest
 
+from meeple.core.record import GameRecord
+
 
 def _finished_match(server) -> str:
     created = server.create("edges", {"board": "2x2"}, ["random", "greedy"])
@@ -177,4 +179,62 @@ def test_a_link_to_a_step_past_the_end_opens_at_the_end(server, context, watch, 
     assert page.is_visible("#end .end-title")
     page.goto(f"{server.url}/replay?match={match}&step=-3")
     page.wait_for_selector("body[data-step='0']")
+    assert not page_errors, page_errors
+
+
+def test_the_board_as_text_follows_the_step_and_the_eyes(server, context, watch, page_errors):
+    """The game page's "Board as text", in the same place (after the result, before the
+    moves), by keyboard: the terminal's board at the step shown, as the eyes chosen see it,
+    asked of the server only for the step the reader stops at; in the text, End scrolls it
+    and does not jump to the last move."""
+    match = _finished_match(server)
+    record = GameRecord.model_validate(server.get(f"/api/matches/{match}/record"))
+    states = record.states()
+    game = states[0].game
+    asked = []
+    page = watch(context.new_page())
+    page.on("request", lambda r: "/api/replay/board-text" in r.url and asked.append(r.url))
+    page.goto(f"{server.url}/replay?match={match}&step=1")
+    page.wait_for_selector("body[data-step='1']")
+    assert page.evaluate("document.querySelector('#board-text-box + h3').textContent") == "Moves"
+    for _ in range(30):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.matches('#board-text-box > summary')"):
+            break
+    else:
+        pytest.fail("Tab never reached Board as text")
+    page.keyboard.press("Enter")
+
+    def shows(step: int, seat: int | None) -> None:
+        text = game.render_text(states[step], seat)
+        page.wait_for_function(
+            "(t) => document.querySelector('#board-text').textContent === t", arg=text
+        )
+
+    shows(1, None)
+    assert page.text_content("#board-text-caption") == (
+        "Edges: the board as a spectator sees it, after move 1"
+    )
+    assert len(asked) == 1
+    # Stepping on by key: only the step the reader stops at is asked for.
+    page.click("#next")
+    for _ in range(4):
+        page.keyboard.press("ArrowRight")
+    page.wait_for_selector("body[data-step='6']")
+    shows(6, None)
+    assert len(asked) == 2, asked
+    page.select_option("#eyes", "1")
+    shows(6, 1)
+    caption = page.text_content("#board-text-caption")
+    assert caption.startswith("Edges: the board as Blue · Computer (") and caption.endswith(
+        "sees it, after move 6"
+    ), caption
+    page.focus("#board-text")
+    page.keyboard.press("End")
+    page.keyboard.press("ArrowLeft")  # the arrows still step the replay
+    page.wait_for_selector("body[data-step='5']")
+    shows(5, 1)
+    page.keyboard.press("ArrowRight")  # a step seen before: kept, not asked again
+    shows(6, 1)
+    assert len(asked) == 4, asked
     assert not page_errors, page_errors

@@ -338,7 +338,9 @@ def test_a_screen_reader_hears_the_result_of_the_persons_own_attack(
     """The live region says the moves of others with what followed them; of the person's
     own move it said nothing, so the hit or miss of their own attack (the lines under the
     move in the log) was shown and never read out. Now each own move's lines are said once,
-    as the state with the move arrives, and the move itself is not said back."""
+    as the state with the move arrives, and the move itself is not said back. A seat whose
+    own move leads to its next decision hears what the game asks now (its prompt), never a
+    bare "Your move." again: that came a dozen times a match, with nothing between."""
     created = server.create("squad-combat", {"first": 0, "turn_limit": 3}, ["human", "random"], 5)
     context = chromium.new_context(viewport={"width": 1280, "height": 800})
     page = watch(context.new_page())
@@ -367,6 +369,9 @@ def test_a_screen_reader_hears_the_result_of_the_persons_own_attack(
     assert miscounted == [], miscounted
     echoed = [move for move, _ in own if any(move in said for said in heard)]
     assert echoed == [], echoed
+    assert "Your move." not in heard, heard
+    assert any(said.startswith("You: ") for said in heard), heard  # the prompt, said
+    assert any(said.endswith("Your move.") for said in heard), heard  # after the others' moves
     # The log's hidden separators (for the screen reader) stay inside its scroll box: placed
     # at their unscrolled positions they stretched the page by thousands of empty pixels.
     extra = page.evaluate(

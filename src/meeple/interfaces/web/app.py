@@ -49,6 +49,7 @@ from meeple.interfaces.web.refusals import declared_query_only, refusal, refused
 from meeple.interfaces.web.replays import (
     MAX_RECORD_BYTES,
     REPLAY_SECONDS,
+    board_text_answer,
     replay_answer,
     review_upload,
 )
@@ -87,14 +88,19 @@ def create_app(
     # threads): one worker, so uploads wait their turn instead of taking every core.
     replays = AgentPool(
         0 if agent_workers == 0 else 1,
-        tasks={"replay": replay_answer, "review_upload": review_upload},
+        tasks={
+            "replay": replay_answer,
+            "review_upload": review_upload,
+            "board_text": board_text_answer,
+        },
     )
 
-    async def check_upload(task: str, body: bytes) -> Any:
+    async def check_upload(task: str, body: bytes, *more: Any) -> Any:
         """An uploaded record checked by the replays' worker (``task``: a name in
-        ``replays.tasks``): its answer, or the refusal as a ServerError."""
+        ``replays.tasks``, given the body, the content sets and ``more``): its answer, or
+        the refusal as a ServerError."""
         try:
-            kind, answer, code = await replays.run(task, (body, sets), REPLAY_SECONDS)
+            kind, answer, code = await replays.run(task, (body, sets, *more), REPLAY_SECONDS)
         except AgentOverrun:
             raise ServerError(
                 f"the record took more than {REPLAY_SECONDS:g} s to check; upload a shorter one",
@@ -108,7 +114,7 @@ def create_app(
                 "unavailable",
             ) from None
         if kind != "ok":
-            raise ServerError(answer, 400, code)
+            raise ServerError(answer, _STATUS_OF.get(code, 400), code)
         return answer
 
     async def stop_replays() -> None:
@@ -150,7 +156,10 @@ def create_app(
     app.add_middleware(
         BodyLimit,
         limit=hub.limits.max_body_bytes,
-        larger={"/api/replay": MAX_RECORD_BYTES, "/api/replay/review": MAX_RECORD_BYTES},
+        larger={
+            path: MAX_RECORD_BYTES
+            for path in ("/api/replay", "/api/replay/review", "/api/replay/board-text")
+        },
     )
     app.add_middleware(_StopReading, stopped=hub.stopped)
 
@@ -376,13 +385,7 @@ def create_app(
     @app.post(
         "/api/replay/review",
         summary="Review an uploaded record (202 while computed; then ask by its key)",
-        openapi_extra={
-            "requestBody": {
-                "required": True,
-                "description": "a game record, as `meeple play --save` writes it",
-                "content": {"application/json": {"schema": {"type": "object"}}},
-            }
-        },
+        openapi_extra=_RECORD_BODY,
     )
     async def replay_review(
         request: Request,
@@ -418,13 +421,7 @@ def create_app(
     @app.post(
         "/api/replay",
         summary="Check an uploaded record and return every state to step through",
-        openapi_extra={
-            "requestBody": {
-                "required": True,
-                "description": "a game record, as `meeple play --save` writes it",
-                "content": {"application/json": {"schema": {"type": "object"}}},
-            }
-        },
+        openapi_extra=_RECORD_BODY,
     )
     async def replay(request: Request) -> Response:
         # The body is not declared as a parameter: FastAPI would parse up to 2 MB of JSON on
@@ -433,6 +430,27 @@ def create_app(
         quotas.check_replay(quotas.client(request))
         body = await _read_limited(request, MAX_RECORD_BYTES)
         return Response(await check_upload("replay", body), media_type="application/json")
+
+    @app.post(
+        "/api/replay/board-text",
+        summary="A record's board as text at one step, as a seat (once over) or a spectator saw it",
+        openapi_extra=_RECORD_BODY,
+    )
+    async def replay_board_text(
+        request: Request,
+        step: Annotated[
+            int, Query(ge=0, description="the moves made: 0 is the start, the last the end")
+        ],
+        seat: Annotated[
+            int | None,
+            Query(ge=0, description="whose eyes, once the match is over; left out: a spectator's"),
+        ] = None,
+    ) -> Response:
+        # The replay page's "Board as text": drawing a state's text costs up to tens of ms,
+        # so it is asked one step at a time, the record replayed in the uploads' worker.
+        quotas.check_board_text(quotas.client(request))
+        body = await _read_limited(request, MAX_RECORD_BYTES)
+        return JSONResponse(await check_upload("board_text", body, step, seat))
 
     @app.websocket("/ws/{match_id}")
     async def socket(websocket: WebSocket, match_id: str) -> None:
@@ -444,6 +462,20 @@ def create_app(
     if (STATIC / "index.html").exists():
         mount_pages(app, STATIC)
     return app
+
+
+_RECORD_BODY: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        "description": "a game record, as `meeple play --save` writes it",
+        "content": {"application/json": {"schema": {"type": "object"}}},
+    }
+}
+"""The OpenAPI description of a body that is a record (read by the route, not declared)."""
+
+_STATUS_OF = {"invalid_request": 422, "forbidden": 403}
+"""The refusals of a record's worker that are not the record's fault, with their status: a
+step past its end, a seat's eyes before it is over (every other is a 400)."""
 
 
 class _OneReaderRequest(Request):

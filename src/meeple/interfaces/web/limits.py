@@ -111,6 +111,12 @@ class ServerLimits(BaseModel):
     max_replays_per_minute: int = Field(
         default=20, ge=1, description="uploaded records one address may have checked a minute"
     )
+    max_board_texts_per_minute: int = Field(
+        default=120,
+        ge=1,
+        description="boards as text one address may ask of a record a minute (the replay "
+        "page's Board as text, one step each: the record replayed and its board drawn)",
+    )
     lobby_page_size: int = Field(
         default=50, ge=1, le=1000, description="the most matches one lobby listing returns"
     )

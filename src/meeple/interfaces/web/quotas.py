@@ -89,6 +89,7 @@ class ClientQuotas:
         self._limiter = MovingWindowRateLimiter(MemoryStorage())
         self._create_rate = RateLimitItemPerMinute(self.limits.max_creates_per_minute)
         self._replay_rate = RateLimitItemPerMinute(self.limits.max_replays_per_minute)
+        self._board_text_rate = RateLimitItemPerMinute(self.limits.max_board_texts_per_minute)
         self._hint_rate = RateLimitItemPerMinute(self.limits.max_hints_per_minute)
         self._message_rate = RateLimitItemPerMinute(self.limits.max_messages_per_minute)
         self._creating: Counter[str] = Counter()
@@ -155,6 +156,12 @@ class ClientQuotas:
         """Before an uploaded record is checked (reading and replaying it is the costliest
         thing a client can ask for): refused past the client's rate."""
         self._hit(self._replay_rate, "replay", client, "uploaded records")
+
+    def check_board_text(self, client: str) -> None:
+        """Before a record's board is drawn as text at one step (the record replayed in the
+        uploads' worker): refused past the client's rate, its own, since the replay page
+        asks once per step a reader stops at."""
+        self._hit(self._board_text_rate, "board_text", client, "boards as text")
 
     # -- hints ------------------------------------------------------------------------------
     def check_hint(self, client: str) -> None:

@@ -17,7 +17,7 @@ from meeple.core.game import State
 from meeple.core.record import GameRecord
 from meeple.core.simultaneous import secret_moves
 from meeple.interfaces.web.content_sets import ContentSets
-from meeple.interfaces.web.live import error_code, move_notes, public_message
+from meeple.interfaces.web.live import ServerError, error_code, move_notes, public_message
 from meeple.interfaces.web.lobby import ONLINE_CONTENT
 
 MAX_RECORD_BYTES = 2_000_000
@@ -49,6 +49,62 @@ def review_upload(body: bytes, content: ContentSets) -> tuple[str, Any, str]:
     return ("ok", (record.game, record.options, record.seed, list(record.moves)), "")
 
 
+def board_text_answer(
+    body: bytes, content: ContentSets, step: int, seat: int | None
+) -> tuple[str, Any, str]:
+    """Runs in a worker: ``("ok", answer, "")``, the board as text after move ``step`` of an
+    uploaded record as ``seat`` saw it then (None: a spectator), or ``("refused", message,
+    code)``. One step a request: drawing every state's text would cost tens of ms each."""
+    try:
+        record, states, _shown = uploaded_record(GameRecord.from_json(body, "the record"), content)
+        text = board_text_at(record, states, step, seat)
+    except MeepleError as exc:
+        return ("refused", public_message(exc), error_code(exc))
+    return ("ok", {"step": step, "seat": seat, "text": text}, "")
+
+
+def board_text_at(record: GameRecord, states: list[State[Any]], step: int, seat: int | None) -> str:
+    """``Game.render_text`` of a record's state after move ``step``, as ``seat`` saw it (None:
+    a spectator), as the game page's "Board as text" drew it then. A seat's board is shown
+    once the match is over, as :func:`replay_states` shows its views: only then is the record
+    public (``GET /api/matches/{id}/record``)."""
+    last = len(states) - 1
+    if step > last:
+        raise ServerError(
+            f"step: this record has {last} moves; a step is 0 (the start) to {last}",
+            422,
+            "invalid_request",
+        )
+    game = states[0].game
+    if seat is not None:
+        if seat >= game.num_players:
+            raise ServerError(
+                f"seat: this game has seats 0 to {game.num_players - 1}; leave seat out for a "
+                "spectator's board",
+                422,
+                "invalid_request",
+            )
+        if not is_over(record, states):
+            raise ServerError(
+                "seat: a seat's board is shown once the match is over; leave seat out for a "
+                "spectator's board",
+                403,
+                "forbidden",
+            )
+    return game.render_text(states[step], seat)
+
+
+def is_over(record: GameRecord, states: list[State[Any]]) -> bool:
+    """Whether a record's match is over: its game is, or its ``result`` says the match ended
+    before the game did (a resign). Every seat's view is then shown to anyone."""
+    return states[-1].is_over or ended_early(record)
+
+
+def ended_early(record: GameRecord) -> bool:
+    """Whether the record's result says its match is over (its game may not be: a resign)."""
+    return bool(record.result and record.result.get("over"))
+
+
 def uploaded_record(
     record: GameRecord, content: ContentSets
 ) -> tuple[GameRecord, list[State[Any]], dict[str, Any]]:
@@ -70,8 +126,8 @@ def replay_states(record: GameRecord, content: ContentSets) -> dict[str, Any]:
     game = states[0].game
     # A match can end before its game does (a resign): the record's result says so, and the
     # record holds every move and the seed, so every seat's view hides nothing it lacks.
-    ended = bool(record.result and record.result.get("over"))
-    over = states[-1].is_over or ended
+    ended = ended_early(record)
+    over = is_over(record, states)
     return {
         "game": record.game,
         "options": shown,

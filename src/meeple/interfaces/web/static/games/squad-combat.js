@@ -234,6 +234,14 @@ function drawHeader(box, ctx) {
   });
 }
 
+/** What the seat to act is asked now, in the prompt's words ("You: choose the defense die
+ * against Slash ..."): the game page says it when the seat's own move leads to its next
+ * decision, where "Your move" alone would say nothing new. */
+export function prompt(msg) {
+  const view = msg.view || {};
+  return promptText({ msg, view }, view.step || {}, true);
+}
+
 // Every window for edges asks the same of its seat; only the moment differs.
 const EDGE_OR_DONE = "play an edge from your hand, or done";
 const WINDOWS = new Set([STEP.react, STEP.endWindow, STEP.refreshWindow]);

@@ -78,6 +78,18 @@ export function announce(...parts) {
   while (region.childElementCount > 3) region.firstElementChild.remove();
 }
 
+/** "Board as text", on the game page and the replay page alike: its caption says whose
+ * board it is and after which move (``msg``: a state message, or the replay's step), and
+ * labels the text, the server's (null while it is asked for). */
+export function showBoardText(msg, text) {
+  const who = msg.seat === null ? "a spectator" : seatLabel(msg, msg.seat);
+  const caption = `${msg.title}: the board as ${who} sees it, after move ${msg.seq}`;
+  document.getElementById("board-text-caption").textContent = caption;
+  const shown = typeof text === "string" ? text : "Asking the server for the board…";
+  const pre = document.getElementById("board-text");
+  if (pre.textContent !== shown) pre.textContent = shown;
+}
+
 /** Who plays a seat in plain words: "Ann", "Computer (hard)" (the server's label; never
  * an agent's raw spec, which goes on hover: see seatTitle); null for an open seat. */
 export function playerOf(msg, seat) {

@@ -6,7 +6,8 @@
 // it (js/seats.js) until the match is over, so that /play/<match> without a token takes
 // the seat back.
 import {
-  announce, api, drawEnd, drawWith, el, endWords, loadDrawing, logItems, playerOf, scoresOf, seatLabel, seatTitle, titlesOnTap, toast,
+  announce, api, drawEnd, drawWith, el, endWords, loadDrawing, logItems, playerOf, scoresOf, seatLabel, seatTitle,
+  showBoardText, titlesOnTap, toast,
 } from "./common.js";
 import { CLICK } from "./draw.js";
 import { showHint } from "./hint.js";
@@ -229,8 +230,9 @@ function receive(message) {
  * shows but does not say, in the log's order and words: the moves of others since the last
  * state (and the choices a simultaneous decision reveals), each with what the game then did
  * by itself; of the seat's own new moves only that (its attack's hit or miss: the player
- * knows the move); what the game's module adds (its news()); that it is this seat's turn;
- * how the match ended. None for the first state of a page (the player reads the page). */
+ * knows the move); what the game's module adds (its news()); that it is this seat's turn
+ * (or, where the seat's own move leads to its next decision, what the game's prompt() asks
+ * now); how the match ended. None for the first state of a page (the player reads the page). */
 function news(was, wasLog) {
   if (!was) return [];
   const known = new Map(wasLog.map((e) => [e.n, e.text]));
@@ -242,7 +244,13 @@ function news(was, wasLog) {
   // What the game's picture draws of the new state but the log does not write (Erd's combat).
   if (module && typeof module.news === "function") parts.push(module.news(was, msg));
   if (msg.status === "finished" && was.status !== "finished") parts.push(endWords(msg));
-  else if (msg.legal.length && (!was.legal.length || was.decision !== msg.decision)) parts.push(turnText());
+  else if (msg.legal.length && (!was.legal.length || was.decision !== msg.decision)) {
+    // The seat's own move led straight to its next decision (Squad Combat's defense die, then
+    // its reaction window): the game's prompt says what is asked now, where "Your move." said
+    // alone again and again (a dozen times a Squad Combat match) told nothing new.
+    const again = was.legal.length && !parts.some(Boolean) && module && typeof module.prompt === "function";
+    parts.push(again ? module.prompt(msg) : turnText());
+  }
   return parts;
 }
 
@@ -325,12 +333,7 @@ function askBoardText(show) {
 }
 
 function drawBoardText() {
-  const m = msg;
-  if (!m || !$("board-text-box").open) return;
-  const who = m.seat === null ? "a spectator" : seatLabel(m, m.seat);
-  $("board-text-caption").textContent = `${m.title}: the board as ${who} sees it, after move ${m.seq}`;
-  const text = typeof m.board_text === "string" ? m.board_text : "Asking the server for the board…";
-  if ($("board-text").textContent !== text) $("board-text").textContent = text;
+  if (msg && $("board-text-box").open) showBoardText(msg, msg.board_text);
 }
 
 function turnText() {

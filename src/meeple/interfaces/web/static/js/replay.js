@@ -1,7 +1,9 @@
 // The replay page: every state of a finished match (?match=ID) or of an uploaded record
 // file, stepped through with buttons or the arrow keys and drawn by the game's own module
 // as a spectator sees it; once the match is over, any seat's eyes can be chosen.
-import { announce, api, drawEnd, drawWith, el, gameCatalogue, loadDrawing, logItems, titlesOnTap, toast } from "./common.js";
+import {
+  announce, api, drawEnd, drawWith, el, gameCatalogue, loadDrawing, logItems, showBoardText, titlesOnTap, toast,
+} from "./common.js";
 import { counted } from "./draw.js";
 import { showReview } from "./review.js";
 
@@ -13,6 +15,11 @@ let step = 0;
 let eyes = "spectator";
 let catalogue = null;
 let review = { step() {}, marks: new Map() }; // the Review panel (js/review.js)
+let recordText = null; // the record as the server is sent it (its seed exact)
+let boardTexts = new Map(); // "step:seat" -> the board as text the server drew for it
+let boardAsked = null; // the "step:seat" being asked for now
+let boardFailed = null; // { key, text }: why the server did not send a board
+let boardTimer = null;
 
 const ui = { move() {}, canMove: false, selection: {}, redraw: () => draw() };
 
@@ -52,9 +59,12 @@ async function fetchRecordText(match) {
   return text;
 }
 
-async function load(recordText, match = null) {
-  replay = await api("/api/replay", recordText);
-  record = JSON.parse(recordText);
+async function load(text, match = null) {
+  replay = await api("/api/replay", text);
+  recordText = text;
+  record = JSON.parse(text);
+  boardTexts = new Map();
+  boardFailed = null;
   module = await loadDrawing(replay.game);
   const last = replay.views.length - 1;
   const count = (record.seats || []).length || (replay.views[0].seats || []).length || 2;
@@ -70,10 +80,11 @@ async function load(recordText, match = null) {
   step = Number.isInteger(wanted) && wanted >= 0 ? Math.min(wanted, last) : 0;
   // The game's title ("Erosion"), as the lobby and the game page name it, not its id.
   const title = (catalogue.find((g) => g.name === replay.game) || {}).title || replay.game;
+  replay.title = title;
   document.title = `Replay: ${title} — meeple`;
   $("title").textContent = `Replay — ${title} (${counted(replay.moves.length, "move")})`;
   review = showReview($("review"), {
-    match, recordText: match ? null : recordText, names: replay.seat_names, goTo: go,
+    match, recordText: match ? null : text, names: replay.seat_names, goTo: go,
     onReady: (ready) => { review = ready; draw(); },
   });
   draw();
@@ -88,16 +99,23 @@ function movesSeen(index, seat) {
     concealed.has(move.n) && move.seat !== seat ? { n: move.n, seat: move.seat, text: null } : move));
 }
 
+/** Whose eyes the replay is seen through at a step: a seat's number, or null (a spectator,
+ * and everyone before the match is over, where no seat's views are sent). */
+function eyesAt(index) {
+  return eyes === "spectator" || !replay.views[index].seats ? null : Number(eyes);
+}
+
 /** A state-message-like object for one step, as the drawing contract wants it. */
 function messageAt(index) {
   const views = replay.views[index];
-  const seat = eyes === "spectator" || !views.seats ? null : Number(eyes);
+  const seat = eyesAt(index);
   const view = seat === null ? views.spectator : views.seats[seat];
   const last = index === replay.views.length - 1;
   const over = last && replay.result !== null;
   return {
     type: "state",
     game: replay.game,
+    title: replay.title,
     options: replay.options,
     seq: index,
     seat,
@@ -138,6 +156,47 @@ function draw() {
   const current = $("log").lastElementChild;
   if (current) current.scrollIntoView({ block: "nearest" });
   drawEnd($("end"), msg);
+  drawBoardText();
+}
+
+// The board as text is drawn by the server (Game.render_text), one step a request, and only
+// while the box is open: drawing every step's text would cost the server tens of ms each. A
+// reader stepping on asks for where they stop (the step held this long), one request at
+// a time, and each text is kept for the record, so stepping back asks nothing.
+const BOARD_REST_MS = 250;
+
+function boardKey() {
+  const seat = eyesAt(step);
+  return `${step}:${seat === null ? "" : seat}`;
+}
+
+function drawBoardText() {
+  if (!replay || !$("board-text-box").open) return;
+  const key = boardKey();
+  if (boardFailed && boardFailed.key !== key) boardFailed = null; // asked again on coming back
+  const failed = boardFailed ? boardFailed.text : null;
+  showBoardText(messageAt(step), boardTexts.get(key) ?? failed);
+  if (!boardTexts.has(key) && !failed) {
+    clearTimeout(boardTimer);
+    boardTimer = setTimeout(askBoardText, BOARD_REST_MS);
+  }
+}
+
+async function askBoardText() {
+  const key = boardKey();
+  if (boardAsked || boardTexts.has(key) || !$("board-text-box").open) return;
+  boardAsked = key;
+  const seat = eyesAt(step);
+  const asked = recordText;
+  const query = `step=${step}${seat === null ? "" : `&seat=${seat}`}`;
+  try {
+    const reply = await api(`/api/replay/board-text?${query}`, asked);
+    if (asked === recordText) boardTexts.set(key, reply.text);
+  } catch (error) {
+    boardFailed = { key, text: `The server did not send the board: ${error.message}` };
+  }
+  boardAsked = null;
+  drawBoardText(); // the step it was asked for, or the one the reader has moved on to
 }
 
 function go(to) {
@@ -160,8 +219,11 @@ function setUp() {
   $("next").addEventListener("click", () => go(step + 1));
   $("last").addEventListener("click", () => go(Infinity));
   $("eyes").addEventListener("change", () => { eyes = $("eyes").value; draw(); });
+  $("board-text-box").addEventListener("toggle", () => { boardFailed = null; drawBoardText(); });
   document.addEventListener("keydown", (event) => {
     if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
+    // In the board as text, Home and End scroll it (the arrows still step the replay).
+    if (["Home", "End"].includes(event.key) && event.target.closest && event.target.closest("#board-text")) return;
     const moves = { ArrowLeft: step - 1, ArrowRight: step + 1, Home: 0, End: Infinity };
     if (event.key in moves) {
       event.preventDefault();
