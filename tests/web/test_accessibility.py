@@ -10,6 +10,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from tests.web.browser import BACKWARD, at_the_table, moves_sent
+from tests.web.shots import finished_match
 
 AXE = Axe()
 PAGES = [
@@ -51,6 +52,29 @@ def test_the_lobby_the_replay_page_and_the_rules_have_no_serious_violation(serve
     page.click("#rules-button")
     page.wait_for_selector(".rules-body")
     assert serious(page) == []
+    context.close()
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+def test_a_replay_stepped_with_its_board_as_text_has_no_serious_violation(server, chromium, size):
+    """The replay page of a finished match, not only the empty page: at a step, through a
+    seat's eyes, the board as text open. Its move log is reached by Tab and named "moves",
+    as the game page's is (it was neither: a keyboard could not scroll a long one)."""
+    match = finished_match(server, "erd")
+    context = chromium.new_context(viewport={"width": size[0], "height": size[1]})
+    page = context.new_page()
+    page.goto(f"{server.url}/replay?match={match}&step=1")
+    page.wait_for_selector("body[data-step='1']")
+    page.select_option("#eyes", "1")
+    page.click("#board-text-box > summary")
+    page.wait_for_function(
+        "document.getElementById('board-text').textContent.includes('Blue')", timeout=30_000
+    )
+    assert serious(page) == []
+    page.focus("#board-text")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "log"
+    assert page.get_attribute("#log", "aria-label") == "moves"
     context.close()
 
 
