@@ -128,9 +128,7 @@ def test_a_record_may_be_as_large_as_an_upload_and_no_larger(client):
 
 def test_boards_as_text_are_rate_limited_per_address(server_factory, tmp_path):
     record = _played("edges", 3).model_dump_json()
-    server = server_factory(
-        f"sqlite:///{tmp_path / 's.db'}", 0, "--max-board-texts-per-minute", "2"
-    )
+    server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 0, "--max-boards-per-minute", "2")
     with httpx.Client(base_url=server.url, timeout=60) as client:
         for step in (0, 1):
             assert client.post(ROUTE, params={"step": step}, content=record).status_code == 200

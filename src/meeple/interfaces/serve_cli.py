@@ -109,14 +109,14 @@ def serve_command(
             rich_help_panel=PER_ADDRESS,
         ),
     ] = _LIMITS.max_replays_per_minute,
-    max_board_texts_per_minute: Annotated[
+    max_boards_per_minute: Annotated[
         int,
         typer.Option(
-            help="boards as text one address may ask of a replayed record a minute (one a step)",
+            help="boards as text (the replay page's, one a step) one address may ask a minute",
             min=1,
             rich_help_panel=PER_ADDRESS,
         ),
-    ] = _LIMITS.max_board_texts_per_minute,
+    ] = _LIMITS.max_boards_per_minute,
     max_messages_per_minute: Annotated[
         int,
         typer.Option(
@@ -341,7 +341,7 @@ def serve_command(
             request_head_seconds=request_head_seconds,
             request_body_seconds=request_body_seconds,
             max_replays_per_minute=max_replays_per_minute,
-            max_board_texts_per_minute=max_board_texts_per_minute,
+            max_boards_per_minute=max_boards_per_minute,
             max_messages_per_minute=max_messages_per_minute,
             max_sockets_per_client=max_sockets_per_client,
             max_sockets_per_match=max_sockets_per_match,

@@ -111,7 +111,7 @@ class ServerLimits(BaseModel):
     max_replays_per_minute: int = Field(
         default=20, ge=1, description="uploaded records one address may have checked a minute"
     )
-    max_board_texts_per_minute: int = Field(
+    max_boards_per_minute: int = Field(
         default=120,
         ge=1,
         description="boards as text one address may ask of a record a minute (the replay "

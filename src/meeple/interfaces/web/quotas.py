@@ -89,7 +89,7 @@ class ClientQuotas:
         self._limiter = MovingWindowRateLimiter(MemoryStorage())
         self._create_rate = RateLimitItemPerMinute(self.limits.max_creates_per_minute)
         self._replay_rate = RateLimitItemPerMinute(self.limits.max_replays_per_minute)
-        self._board_text_rate = RateLimitItemPerMinute(self.limits.max_board_texts_per_minute)
+        self._board_text_rate = RateLimitItemPerMinute(self.limits.max_boards_per_minute)
         self._hint_rate = RateLimitItemPerMinute(self.limits.max_hints_per_minute)
         self._message_rate = RateLimitItemPerMinute(self.limits.max_messages_per_minute)
         self._creating: Counter[str] = Counter()
