@@ -52,6 +52,8 @@ SLOW = (
     "tests/agents/test_compiled_rollouts.py",
     "tests/agents/test_not_exploitable.py",
     "tests/agents/test_catch_up.py",
+    # The built wheel unpacked and its commands run, each a process (about 4 s).
+    "tests/test_wheel.py::test_the_unpacked_wheel_runs_from_another_folder",
     # Erd's designer and hard levels solve the rules first (seconds, once per run).
     "tests/agents/test_designer_level.py::test_the_designer_level_plays_a_whole_game_legally[erd",
     "tests/agents/test_levels.py::test_every_game_has_three_levels_that_build[erd",

@@ -58,3 +58,15 @@ def test_an_unknown_game_is_refused_with_the_games_there_are(run):
     assert result.exit_code != 0
     assert "no game 'chess'" in result.output and "edges" in result.output
     assert "Traceback" not in result.output
+
+
+def test_compile_where_nothing_can_be_kept_says_so_rather_than_compiled(run, monkeypatch, tmp_path):
+    # A package installed read-only for a user whose cache folder cannot be written: the
+    # command used to compile nothing and print "Compiled in 0.0 s".
+    monkeypatch.setattr(kernel_cache, "_marks_folder", lambda: None)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "read-only"))
+    result = run("compile", "erd")
+    assert result.exit_code != 0
+    assert "nothing compiled" in result.output and "Compiled in" not in result.output
+    assert str(tmp_path / "read-only" / "meeple") in result.output.replace("\n", "")
+    assert "NUMBA_CACHE_DIR" in result.output and "Traceback" not in result.output

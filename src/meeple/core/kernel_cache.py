@@ -103,6 +103,21 @@ def _numba_version() -> str:
     return metadata.version("numba")
 
 
+def keeps_compiled() -> bool:
+    """Whether compiled code can be kept on disk here for later processes (a cache folder
+    of meeple's is writable: :func:`cache_folder`); where not, every process compiles what
+    it calls."""
+    return _marks_folder() is not None
+
+
+def cache_places() -> str:
+    """Where :func:`cache_folder` may keep compiled code, in words, for a message."""
+    user = os.environ.get("NUMBA_CACHE_DIR")
+    if user:
+        return f"{Path(user) / 'meeple'} (NUMBA_CACHE_DIR)"
+    return f"meeple's own __pycache__ folders, or {user_cache_home()}"
+
+
 def _marks_folder() -> Path | None:
     # Keyed by every source of meeple, not one package's: a game's agents reach kernels of
     # core and of the game, and of any package a later change may add.

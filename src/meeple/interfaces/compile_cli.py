@@ -22,7 +22,7 @@ from typing import Annotated
 import typer
 
 from meeple.agents.warm import compiled_job, warm_game
-from meeple.core.kernel_cache import needs_compiling
+from meeple.core.kernel_cache import cache_places, keeps_compiled, needs_compiling
 from meeple.core.registry import games as registered_games
 from meeple.core.words import counted
 from meeple.interfaces.console import console, fail
@@ -56,6 +56,13 @@ def compile_command(
     for name in games or []:
         if name not in known:
             raise fail(f"no game {name!r}; games: {', '.join(known)}")
+    if not keeps_compiled():
+        # Compiled here, nothing would outlive this command: saying "compiled" would mislead.
+        raise fail(
+            f"nothing compiled: there is no folder to keep compiled code in that you can "
+            f"write ({cache_places()}); set NUMBA_CACHE_DIR to one you can write, or each "
+            "command compiles what it uses when it starts"
+        )
     todo = list(games or known)
     workers = min(jobs or os.cpu_count() or 1, len(todo))
     start = time.perf_counter()
