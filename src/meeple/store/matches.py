@@ -321,9 +321,13 @@ class MatchStore:
                 {"channel": CHANNEL, "payload": f"{match_id} {self.writer}"},
             )
 
-    async def changes(self) -> AsyncIterator[str]:
+    async def changes(self) -> AsyncIterator[str | None]:
         """The ids of matches that another process changed, as they commit (PostgreSQL
-        LISTEN); ends at once for a database only this process writes."""
+        LISTEN); ends at once for a database only this process writes.
+
+        The first item is None, once listening has begun: a change committed before then
+        (while the database was restarting, or before this process listened at all) was
+        announced to nobody, so whoever listens must read again what it holds."""
         if not self.shared:
             return
         import psycopg
@@ -332,6 +336,7 @@ class MatchStore:
         dsn = url.render_as_string(hide_password=False)
         async with await psycopg.AsyncConnection.connect(dsn, autocommit=True) as conn:
             await conn.execute(f"LISTEN {CHANNEL}")
+            yield None
             async for notice in conn.notifies():
                 match_id, _, writer = notice.payload.partition(" ")
                 if writer != self.writer:

@@ -16,6 +16,7 @@ matches, restores and expires them, and answers the requests that change them.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import math
 import secrets
@@ -44,7 +45,7 @@ from meeple.interfaces.web.lobby import Lobby, default_agent, new_token, rematch
 from meeple.interfaces.web.pool import AgentPool
 from meeple.interfaces.web.protocol import CreateMatch
 from meeple.interfaces.web.referee import Referee
-from meeple.store.db import failure_reason
+from meeple.store.db import StorageUnavailable, failure_reason
 from meeple.store.matches import DamagedMatch, MatchStore, token_hash
 
 log = logging.getLogger("meeple.server")
@@ -174,24 +175,43 @@ class Hub(Referee):
 
     async def _listen(self) -> None:
         """Hear the moves other server processes commit to the same database, and send
-        them on to this process's clients (PostgreSQL LISTEN/NOTIFY)."""
+        them on to this process's clients (PostgreSQL LISTEN/NOTIFY).
+
+        Each time listening begins, every match held here is read again: what another
+        process committed while this one was not listening (the database restarting, or
+        this process starting up) was announced to nobody, and the seat waiting for that
+        move would wait for good."""
+        broken = False
         while True:
             try:
                 async for match_id in self.store.changes():
-                    match = self.matches.get(match_id)
-                    if match is not None:
+                    if match_id is None:  # listening (again): catch up with every match
+                        if broken:
+                            log.info(
+                                "listening for other servers' changes again; reading the %d "
+                                "matches held here again",
+                                len(self.matches),
+                            )
+                            broken = False
+                        for held in list(self.matches.values()):
+                            self._spawn(self.refresh(held))
+                    elif (match := self.matches.get(match_id)) is not None:
                         self._spawn(self.refresh(match))
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # the listening connection broke: listen again
+                broken = True
                 # One line: psycopg's reason may add a hint on a line of its own.
                 log.warning("listening for other servers' changes failed: %s", failure_reason(exc))
             await asyncio.sleep(1)
 
     async def refresh(self, match: LiveMatch) -> None:
-        """Catch up with what another process stored for this match."""
+        """Catch up with what another process stored for this match. A database failure
+        (logged already, one line) leaves the match as it was: the next notice, or the
+        next time listening begins, reads it again."""
         async with match.lock:
-            await self._reload(match)
+            with contextlib.suppress(StorageUnavailable):
+                await self._reload(match)
 
     async def stop(self, wait: float = 0.0) -> None:
         """Stop everything: the clocks and agents (their worker processes are killed) and
