@@ -15,9 +15,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Literal
 
-import gymnasium
 import numpy as np
-from gymnasium import spaces
 
 from meeple.agents import make_agent
 from meeple.core.agent import Agent, Observation
@@ -26,6 +24,7 @@ from meeple.core.game import State
 from meeple.core.registry import games, make
 from meeple.core.rng import derive_seed
 from meeple.core.words import counted
+from meeple.envs import framework_missing
 from meeple.envs.inputs import action_id_of, game_seed, generator_seed
 from meeple.envs.observation import ObservationKind, observation_for
 from meeple.envs.pettingzoo import (
@@ -34,6 +33,12 @@ from meeple.envs.pettingzoo import (
     render_board,
     started,
 )
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+except ModuleNotFoundError as missing:  # the envs extra is not installed
+    raise framework_missing(missing) from None
 
 
 class MeepleGymEnv(gymnasium.Env):

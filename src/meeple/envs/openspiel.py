@@ -35,13 +35,18 @@ import re
 from typing import Any, NamedTuple
 
 import numpy as np
-import pyspiel
 
 from meeple.core.errors import IllegalAction, MeepleError
 from meeple.core.game import Game, State
 from meeple.core.options import describe_options
 from meeple.core.registry import game_class, games, make
+from meeple.envs import framework_missing
 from meeple.envs.observation import OBSERVATIONS, SeatObservation, observation_for
+
+try:
+    import pyspiel
+except ModuleNotFoundError as missing:  # the envs extra is not installed
+    raise framework_missing(missing) from None
 
 SIMULTANEOUS_GAMES = ("erd", "triangle-clock")
 DEFAULT_SEEDS = 1000

@@ -37,11 +37,16 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
 
 from meeple.core.errors import MeepleError
+from meeple.envs import framework_missing
 from meeple.envs.inputs import action_ids, batch_seed, generator_seed
 from meeple.envs.vector import MeepleVectorEnv
+
+try:
+    from gymnasium import spaces
+except ModuleNotFoundError as missing:  # the envs extra is not installed
+    raise framework_missing(missing) from None
 
 OPPONENTS = ("random",)
 """The batched opponents every game offers; a game's batched rules may offer more (their

@@ -21,16 +21,21 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv, ParallelEnv
 from rich.console import Console
 
 from meeple.core.errors import IllegalAction, MeepleError
 from meeple.core.game import Game, State
 from meeple.core.registry import games, make
 from meeple.core.rng import make_rng
+from meeple.envs import framework_missing
 from meeple.envs.inputs import action_id_of, game_seed
 from meeple.envs.observation import ObservationKind, observation_for
+
+try:
+    from gymnasium import spaces
+    from pettingzoo import AECEnv, ParallelEnv
+except ModuleNotFoundError as missing:  # the envs extra is not installed
+    raise framework_missing(missing) from None
 
 SIMULTANEOUS_GAMES = ("erd", "triangle-clock")
 """Games whose decisions are taken by the seats at once: they get a parallel env."""

@@ -42,20 +42,25 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
-from gymnasium import spaces
-from gymnasium.vector import AutoresetMode, VectorEnv
-from gymnasium.vector.utils import batch_space
 
 from meeple.core.batch import arrays
 from meeple.core.errors import IllegalAction, MeepleError
 from meeple.core.registry import batch_rules, make
 from meeple.core.words import counted
+from meeple.envs import framework_missing
 from meeple.envs.inputs import (
     action_ids,
     check_seeds_fit,
     generator_seed,
     whole_number,
 )
+
+try:
+    from gymnasium import spaces
+    from gymnasium.vector import AutoresetMode, VectorEnv
+    from gymnasium.vector.utils import batch_space
+except ModuleNotFoundError as missing:  # the envs extra is not installed
+    raise framework_missing(missing) from None
 
 MAX_ENVS = 1 << 20
 """The most games one environment steps at once (a bound on the memory it takes)."""
