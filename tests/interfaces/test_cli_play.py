@@ -294,6 +294,24 @@ def test_a_history_folder_that_cannot_be_read_is_said(run, tmp_path, monkeypatch
     )
 
 
+def test_a_history_that_cannot_be_written_says_how_to_choose_another(run, tmp_path, monkeypatch):
+    """The game goes on, and the warning says what the person can change: they never chose
+    the history's file, so "choose a file in a folder you can write to" told them nothing."""
+    (tmp_path / "a-file").write_text("")
+    monkeypatch.setenv("MEEPLE_HISTORY", str(tmp_path / "a-file" / "history"))
+    played = run(*ONE_BY_ONE, "--seat", "random", "--seat", "random")
+    said = " ".join(played.output.split())
+    assert played.exit_code == 0 and "Game over" in said, played.output
+    assert "warning: not kept in the history: cannot save the record to" in said
+    assert (
+        said.count(
+            "Not a directory; set MEEPLE_HISTORY to a folder you can write to, or play with "
+            "--no-history"
+        )
+        == 1
+    ), said
+
+
 def test_no_history_keeps_nothing(run, tmp_path):
     run(*ONE_BY_ONE, "--seat", "random", "--seat", "random", "--no-history")
     assert not (tmp_path / "history").exists()

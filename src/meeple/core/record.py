@@ -173,17 +173,19 @@ class GameRecord(BaseModel):
         """The final state of the record."""
         return self.states()[-1]
 
-    def save(self, path: str | Path) -> None:
+    def save(
+        self, path: str | Path, remedy: str = "choose a file in a folder you can write to"
+    ) -> None:
         """Write the record as JSON atomically: an old file is replaced only once all is written.
 
-        RecordError if it cannot be written (the folder is a file, or not writable).
+        RecordError if it cannot be written (the folder is a file, or not writable), ending
+        with ``remedy``: what the person can do, who may not have chosen ``path``.
         """
         try:
             atomic_write(path, self.model_dump_json(indent=2) + "\n")
         except OSError as exc:
             raise RecordError(
-                f"cannot save the record to {path}: {exc.strerror or exc}; "
-                "choose a file in a folder you can write to"
+                f"cannot save the record to {path}: {exc.strerror or exc}; {remedy}"
             ) from None
 
     @classmethod

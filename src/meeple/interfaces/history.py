@@ -23,6 +23,9 @@ from meeple.interfaces.options_cli import option_flags
 HISTORY_ENV = "MEEPLE_HISTORY"
 """Environment variable naming the history folder (tests point it at a temporary one)."""
 
+HISTORY_REMEDY = f"set {HISTORY_ENV} to a folder you can write to, or play with --no-history"
+"""What a person can do when the history cannot be written (they never chose its file)."""
+
 HOME_ENV = "MEEPLE_HOME"
 """Environment variable naming meeple's own folder; the history is its ``history`` folder."""
 

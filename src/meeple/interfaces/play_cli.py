@@ -47,7 +47,13 @@ from meeple.interfaces.console import (
     wipe,
 )
 from meeple.interfaces.console import read_within as terminal_read_within
-from meeple.interfaces.history import history_file, in_history, new_history_path, no_such_game
+from meeple.interfaces.history import (
+    HISTORY_REMEDY,
+    history_file,
+    in_history,
+    new_history_path,
+    no_such_game,
+)
 from meeple.interfaces.launcher import QUIT_WORDS, Quit, launcher
 from meeple.interfaces.options_cli import option_flags, parse_option_flags, with_typed_files
 
@@ -521,7 +527,8 @@ class TerminalGame:
             record.save(self.save)
         if history and self.history_path is not None:
             try:
-                record.save(self.history_path)
+                # The person never chose this file: say how to choose another, or none.
+                record.save(self.history_path, HISTORY_REMEDY)
             except RecordError as exc:
                 console.print(f"[yellow]warning:[/] not kept in the history: {escape(str(exc))}")
                 self.history_path = None
