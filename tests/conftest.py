@@ -107,6 +107,7 @@ SLOW = (
     "tests/games/triangle_clock/test_fast.py::test_compiled",
     "tests/lab/test_lab.py::test_same_rows_on_a_local_ray_instance",
     "tests/lab/test_ray_backend.py::test_a_batch_ray_lost_for_good_ends_the_run_in_one_line",
+    "tests/lab/test_ray_backend.py::test_a_comparison_starts_one_local_ray_for_all_its_variants",
     "tests/lab/test_lab_reliability.py",
     "tests/envs/test_envs.py::test_openspiel_random_sim_test",
     "tests/envs/test_designed_observation.py::test_openspiel_random_sim_test",

@@ -164,6 +164,19 @@ def connect(address: str | None, num_cpus: int) -> tuple[Any, bool]:
 
 
 @contextlib.contextmanager
+def held(address: str | None, num_cpus: int) -> Iterator[None]:
+    """Ray connected for the length of the block (:func:`connect`): every connect within it
+    keeps this connection, so a command of several runs starts a local instance once, not
+    once a run (a few seconds each); shut down after it where this started it."""
+    ray, started_here = connect(address, num_cpus)
+    try:
+        yield
+    finally:
+        if started_here:
+            ray.shutdown()
+
+
+@contextlib.contextmanager
 def lost_work(what: str, resume: str) -> Iterator[None]:
     """Ray losing ``what`` was handed to it for good (a worker that died on each of Ray's
     retries, a node or the whole cluster gone) said in one line that ends with ``resume``,

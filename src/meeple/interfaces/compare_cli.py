@@ -39,6 +39,7 @@ from meeple.interfaces.lab_common import (
     command_line,
     given_seats,
     note_runs,
+    one_backend,
     play_run,
     print_notable,
     print_notes,
@@ -218,20 +219,21 @@ def _compare(
                 f"once, e.g. --variant {option}={one} --variant {option}={other}"
             )
         chosen = chosen_backend(backend, jobs, address)
-        rows = {
-            label: play_run(
-                s,
-                games,
-                db,
-                chosen,
-                jobs,
-                address,
-                fresh,
-                f"{label} {s.key}",
-                out / f"{name}-{s.key}.jsonl",
-            )
-            for label, s in specs.items()
-        }
+        with one_backend(chosen, jobs, address):
+            rows = {
+                label: play_run(
+                    s,
+                    games,
+                    db,
+                    chosen,
+                    jobs,
+                    address,
+                    fresh,
+                    f"{label} {s.key}",
+                    out / f"{name}-{s.key}.jsonl",
+                )
+                for label, s in specs.items()
+            }
     except MeepleError as exc:
         raise fail(str(exc)) from None
     summaries = {label: summarize(r) for label, r in rows.items()}

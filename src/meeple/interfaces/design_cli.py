@@ -36,6 +36,7 @@ from meeple.interfaces.lab_common import (
     command_line,
     given_seats,
     note_runs,
+    one_backend,
     play_run,
     print_notes,
     report_folder,
@@ -186,35 +187,36 @@ def design_command(
             console.print(escape(said.replace("Agents:", f"Agents at {players} players:", 1)))
         store = ResultStore(db)
         runs = []
-        for players, seats, spec in plans:
-            kept = 0 if fresh else sum(1 for r in store.rows(spec.key) if r["index"] < games)
-            rows = play_run(
-                spec,
-                games,
-                db,
-                chosen,
-                jobs,
-                address,
-                fresh,
-                f"{name}, {players} players {spec.key}",
-                folder / f"{name}-{spec.key}.jsonl",
-            )
-            try:
-                cards = card_report(rows)
-            except NoCards:
-                cards = None
-            command = _simulate_command(name, seats, games, seed, rotate_seats, spec.options)
-            runs.append(
-                CountRun(
-                    players=players,
-                    spec=spec,
-                    rows=rows,
-                    summary=summarize(rows),
-                    command=command,
-                    cards=cards,
-                    played=games - kept,
+        with one_backend(chosen, jobs, address):
+            for players, seats, spec in plans:
+                kept = 0 if fresh else sum(1 for r in store.rows(spec.key) if r["index"] < games)
+                rows = play_run(
+                    spec,
+                    games,
+                    db,
+                    chosen,
+                    jobs,
+                    address,
+                    fresh,
+                    f"{name}, {players} players {spec.key}",
+                    folder / f"{name}-{spec.key}.jsonl",
                 )
-            )
+                try:
+                    cards = card_report(rows)
+                except NoCards:
+                    cards = None
+                command = _simulate_command(name, seats, games, seed, rotate_seats, spec.options)
+                runs.append(
+                    CountRun(
+                        players=players,
+                        spec=spec,
+                        rows=rows,
+                        summary=summarize(rows),
+                        command=command,
+                        cards=cards,
+                        played=games - kept,
+                    )
+                )
     except MeepleError as exc:
         raise fail(str(exc)) from None
     agents = "; ".join(f"{run.label}: {_agents_words(run.spec.seatings[0])}" for run in runs)

@@ -10,7 +10,7 @@ import shlex
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -24,7 +24,7 @@ from meeple.agents.levels import seat_spec
 from meeple.agents.spec import agent_builder
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game
-from meeple.core.ray_cluster import ADDRESSES
+from meeple.core.ray_cluster import ADDRESSES, held
 from meeple.core.registry import make
 from meeple.core.words import counted
 from meeple.interfaces.console import console, fail, text_table
@@ -161,6 +161,22 @@ def command_line() -> str:
     """The command being run, as typed (``meeple simulate edges ...``)."""
     # Written into reports and the results database: a --db URL's password stays out.
     return hide_password("meeple " + shlex.join(sys.argv[1:]) if sys.argv[1:] else "meeple")
+
+
+@contextmanager
+def one_backend(backend: Backend, jobs: int, address: str | None) -> Iterator[None]:
+    """The block's runs (a comparison's variants, a design report's player counts) share
+    one Ray connection where they play on Ray: each run started a local Ray of its own and
+    stopped it, four seconds a run; nothing for another backend. Ctrl-C while Ray starts
+    ends the command as one during a run does (exit status 130), nothing played yet."""
+    with ExitStack() as connection:
+        if backend == "ray":
+            try:
+                connection.enter_context(held(address, jobs))
+            except KeyboardInterrupt:
+                console.print("Interrupted while Ray started: no game was played.")
+                raise typer.Exit(130) from None
+        yield
 
 
 def play_run(
