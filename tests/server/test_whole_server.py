@@ -87,6 +87,30 @@ def test_one_ipv6_network_shares_one_share_and_every_address_together_meets_the_
         server.kill()
 
 
+def test_an_address_a_client_writes_itself_does_not_make_it_another_client(tmp_path):
+    """nginx's ``$proxy_add_x_forwarded_for`` appends the address it saw to the
+    ``X-Forwarded-For`` the client sent: the server counts the last address that is not a
+    named proxy, so a client writing addresses of its own is still the one client, and a
+    proxy's own address in the list is passed over (docs/security.md, On the internet)."""
+    server = ServerProcess(
+        f"sqlite:///{tmp_path / 'server.db'}",
+        tmp_path / "server.log",
+        1,
+        ("--forwarded-allow-ips", "127.0.0.1,10.0.0.0/8", "--max-creates-per-minute", "2"),
+    ).start()
+    try:
+        assert _create(server, "203.0.113.1, 198.51.100.7").status_code == 200
+        assert _create(server, "203.0.113.2, 198.51.100.7, 10.0.0.5").status_code == 200
+        refused = _create(server, "203.0.113.3, 198.51.100.7")
+        assert refused.status_code == 429, refused.text
+        assert "POST /api/matches from 198.51.100.7 refused (rate_limited)" in (
+            server.log_path.read_text()
+        )
+        assert _create(server, "203.0.113.3, 198.51.100.8").status_code == 200
+    finally:
+        server.kill()
+
+
 def test_past_the_connections_cap_a_request_is_answered_503_until_one_closes(tmp_path):
     """Refused as every refusal is, in JSON with its code and when to ask again (uvicorn's
     own answer past its cap is plain text), until a connection closes."""

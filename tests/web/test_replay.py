@@ -238,3 +238,39 @@ def test_the_board_as_text_follows_the_step_and_the_eyes(server, context, watch,
     shows(6, 1)
     assert len(asked) == 4, asked
     assert not page_errors, page_errors
+
+
+# nginx's own answer to a body past its client_max_body_size: HTML, which the page cannot
+# read as the server's {"error": ...}.
+NGINX_413 = """<html>
+<head><title>413 Request Entity Too Large</title></head>
+<body>
+<center><h1>413 Request Entity Too Large</h1></center>
+<hr><center>nginx/1.22.1</center>
+</body>
+</html>
+"""
+
+
+def test_a_proxys_own_refusal_is_said_in_words(server, context, watch, page_errors, tmp_path):
+    """A reverse proxy in front of the server answers some requests itself, with an HTML page
+    (nginx's 413 for a record past its ``client_max_body_size``, its 502 while the server
+    restarts) and, over HTTP/2, no status text: the page says what the status means, not
+    "413 " (docs/security.md, On the internet)."""
+    page = watch(context.new_page())
+    page.route(
+        "**/api/replay",
+        lambda route: route.fulfill(status=413, content_type="text/html", body=NGINX_413),
+    )
+    page.goto(f"{server.url}/replay")
+    record = tmp_path / "game.json"
+    record.write_text('{"game": "edges", "moves": []}')
+    page.set_input_files("#file", str(record))
+    said = page.wait_for_selector(".toast-error").inner_text()
+    assert said == "that record could not be replayed: larger than this site accepts (HTTP 413)"
+
+    page.route("**/api/matches/*/record", lambda route: route.fulfill(status=502, body=""))
+    page.goto(f"{server.url}/replay?match=abc")
+    said = page.wait_for_selector(".toast-error").inner_text()
+    assert said == "the game server is not answering; try again in a moment (HTTP 502)"
+    assert not page_errors, page_errors

@@ -388,6 +388,9 @@ def serve_command(
         port=port,
         log_level="warning",
         ws_max_size=1 << 16,
+        # uvicorn's default, kept below the 60 s after which nginx closes a quiet
+        # connection (proxy_read_timeout): an idle page's socket stays open behind it.
+        ws_ping_interval=20.0,
         # Past this many connections (WebSockets included) a new request is answered 503,
         # before the process runs out of open files and stops accepting any.
         limit_concurrency=limits.max_connections,

@@ -30,11 +30,29 @@ export async function api(path, body = undefined) {
   const response = await fetch(path, init);
   let data = null;
   try { data = await response.json(); } catch { /* an empty or non-JSON body */ }
-  if (!response.ok) {
-    throw new Error((data && data.error) || `${response.status} ${response.statusText}`);
-  }
+  if (!response.ok) throw new Error(refusalText(response, data));
   return data;
 }
+
+/** What a refused request says: the server's one-line message, or, for an answer that is
+ * not the server's (a reverse proxy in front of it answers with an HTML page of its own, and
+ * over HTTP/2 with no status text at all), what its status means. `data`: the body, parsed,
+ * or null where it is not JSON. */
+export function refusalText(response, data) {
+  if (data && typeof data.error === "string") return data.error;
+  const words = PROXY_WORDS[response.status] || response.statusText || "refused";
+  return `${words} (HTTP ${response.status})`;
+}
+
+// The answers of a proxy that a player meets: a body past its size limit (nginx's is 1 MB
+// unless raised, docs/security.md), the game server stopped or restarting behind it, and
+// the proxy's own time limit.
+const PROXY_WORDS = {
+  413: "larger than this site accepts",
+  502: "the game server is not answering; try again in a moment",
+  503: "the site is not available; try again in a moment",
+  504: "the game server took too long to answer; try again",
+};
 
 /** Shows a short message for a few seconds (errors stay a little longer). */
 export function toast(text, kind = "info") {

@@ -2,7 +2,7 @@
 // file, stepped through with buttons or the arrow keys and drawn by the game's own module
 // as a spectator sees it; once the match is over, any seat's eyes can be chosen.
 import {
-  announce, api, drawEnd, drawWith, el, gameCatalogue, loadDrawing, logItems, showBoardText, titlesOnTap, toast,
+  announce, api, drawEnd, drawWith, el, gameCatalogue, loadDrawing, logItems, refusalText, showBoardText, titlesOnTap, toast,
 } from "./common.js";
 import { counted } from "./draw.js";
 import { showReview } from "./review.js";
@@ -52,9 +52,9 @@ async function fetchRecordText(match) {
   const response = await fetch(`/api/matches/${encodeURIComponent(match)}/record`);
   const text = await response.text();
   if (!response.ok) {
-    let message = `${response.status} ${response.statusText}`;
-    try { message = JSON.parse(text).error || message; } catch { /* not JSON */ }
-    throw new Error(message);
+    let data = null;
+    try { data = JSON.parse(text); } catch { /* a proxy's page, not the server's JSON */ }
+    throw new Error(refusalText(response, data));
   }
   return text;
 }

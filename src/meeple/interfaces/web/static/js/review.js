@@ -2,7 +2,7 @@
 // record (GET /api/matches/{id}/review, POST /api/replay/review), asked for again while it
 // is computed, drawn as a graph of the winning chances and a list of the marked decisions.
 // Marks, chances and turning points come from the server (lab/review_marks.py; docs/web.md).
-import { el } from "./common.js";
+import { el, refusalText } from "./common.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const POLL_MS = 1500;
@@ -17,14 +17,16 @@ function svg(tag, attrs = {}, ...children) {
   return node;
 }
 
-/** A review's status as the server answered: {status, body, retry} (never throws). */
+/** A review's status as the server answered: {status, body, retry, refused: what a refusal
+ * says} (never throws). */
 async function ask(path, body = undefined) {
   const init = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body };
   try {
     const response = await fetch(path, init);
     let data = null;
     try { data = await response.json(); } catch { /* not JSON */ }
-    return { status: response.status, body: data, retry: Number(response.headers.get("Retry-After")) || 0 };
+    const retry = Number(response.headers.get("Retry-After")) || 0;
+    return { status: response.status, body: data, retry, refused: response.ok ? null : refusalText(response, data) };
   } catch (error) {
     return { status: 0, body: { error: `the server could not be reached (${error.message})` }, retry: 5 };
   }
@@ -53,7 +55,7 @@ async function fetchReview(match, recordText, say, mine, peek) {
     } else if (code === "unknown_review") {
       key = null; // the server restarted meanwhile: upload it again
     } else {
-      throw new Error((reply.body && reply.body.error) || `${reply.status}`);
+      throw new Error(reply.refused || `HTTP ${reply.status}`);
     }
   }
 }
