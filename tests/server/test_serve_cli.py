@@ -6,9 +6,14 @@ import socket
 
 import pytest
 
+from meeple.interfaces.web.client import free_port
+
+# Each command names a free port: the default one (8000) may be another program's, and
+# the port is tried before the database, so the refusal would be the port's.
+
 
 def test_a_bad_database_url_is_explained(run, tmp_path):
-    result = run("serve", "--db", "nonsense")
+    result = run("serve", "--db", "nonsense", "--port", str(free_port()))
     assert result.exit_code == 2
     assert "error: 'nonsense' is not a database URL; write sqlite:///" in result.output
     assert "Traceback" not in result.output
@@ -17,10 +22,7 @@ def test_a_bad_database_url_is_explained(run, tmp_path):
 @pytest.mark.parametrize("url", ["sqlite://", "sqlite:///", "sqlite:///:memory:"])
 def test_an_in_memory_database_is_refused(run, url):
     # Each connection would see its own empty database: the server failed its start-up.
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]  # free once closed
-    result = run("serve", "--db", url, "--port", str(port))
+    result = run("serve", "--db", url, "--port", str(free_port()))
     assert result.exit_code == 2, result.output
     assert "error: an in-memory SQLite database keeps no match" in result.output
     assert "Traceback" not in result.output
@@ -30,7 +32,13 @@ def test_an_unreachable_database_is_explained(run):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]  # bound, not listening: connections are refused
-        result = run("serve", "--db", f"postgresql+psycopg://nobody@127.0.0.1:{port}/x")
+        result = run(
+            "serve",
+            "--db",
+            f"postgresql+psycopg://nobody@127.0.0.1:{port}/x",
+            "--port",
+            str(free_port()),
+        )
     assert result.exit_code == 2
     assert "error: cannot open postgresql+psycopg://nobody@127.0.0.1" in result.output
     # psycopg's hint is on a line of its own after a tab: joined, not shown as an escape.
@@ -72,7 +80,9 @@ def test_a_sqlite_busy_wait_is_read_from_the_url(tmp_path):
 
 
 def test_a_bad_sqlite_busy_wait_is_explained(run, tmp_path):
-    result = run("serve", "--db", f"sqlite:///{tmp_path / 's.db'}?timeout=soon")
+    result = run(
+        "serve", "--db", f"sqlite:///{tmp_path / 's.db'}?timeout=soon", "--port", str(free_port())
+    )
     assert result.exit_code == 2
     assert "timeout='soon'" in result.output and "not a number of seconds" in result.output
     assert "Traceback" not in result.output
