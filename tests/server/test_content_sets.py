@@ -10,7 +10,7 @@ import httpx
 
 from meeple.core.designer import copy_data
 from meeple.core.registry import make
-from meeple.interfaces.web.client import Client
+from meeple.interfaces.web.client import Client, free_port
 from meeple.interfaces.web.content_sets import ContentSets
 
 
@@ -151,7 +151,10 @@ def test_a_broken_set_stops_the_server_from_starting_with_one_line_each(run, tmp
     data["cards"][1]["rock"] = "granit"
     cards.write_text(json.dumps(data))
     (folder / "chess").mkdir()
-    result = run("serve", "--content", str(folder), "--db", f"sqlite:///{tmp_path / 's.db'}")
+    result = run(
+        "serve", "--content", str(folder), "--db", f"sqlite:///{tmp_path / 's.db'}",
+        "--port", str(free_port()),
+    )  # fmt: skip
     assert result.exit_code == 2
     assert "the content sets cannot be served" in result.output
     assert "card WX02, field rock" in result.output
@@ -165,7 +168,7 @@ def test_a_content_folder_that_is_a_file_or_unreadable_is_one_line(run, tmp_path
     file = tmp_path / "cards.json"
     file.write_text("{}")
     db = f"sqlite:///{tmp_path / 's.db'}"
-    result = run("serve", "--content", str(file), "--db", db)
+    result = run("serve", "--content", str(file), "--db", db, "--port", str(free_port()))
     assert result.exit_code == 2, result.output
     assert f"--content {file}: a file, not a folder" in result.output
     folder = install(tmp_path)
@@ -175,7 +178,7 @@ def test_a_content_folder_that_is_a_file_or_unreadable_is_one_line(run, tmp_path
         raise PermissionError(13, "Permission denied", str(self))
 
     monkeypatch.setattr(Path, "iterdir", refused)
-    result = run("serve", "--content", str(folder), "--db", db)
+    result = run("serve", "--content", str(folder), "--db", db, "--port", str(free_port()))
     assert result.exit_code == 2, result.output
     assert f"--content {folder}: cannot read {folder}: Permission denied" in result.output
     assert "Traceback" not in result.output

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from meeple.interfaces.web.client import free_port
 from meeple.store.db import open_engine, sqlite_file
 from meeple.store.urls import hide_password, normalized
 
@@ -46,7 +47,8 @@ def test_a_hosts_url_is_opened_as_postgresql_and_the_refusal_hides_its_password(
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]  # bound, not listening: connections are refused
         url = f"postgres://meeple:{SECRET}@127.0.0.1:{port}/x"
-        served, simulated = run("serve", "--db", url), run("results", "--db", url)
+        served = run("serve", "--db", url, "--port", str(free_port()))
+        simulated = run("results", "--db", url)
     for result in (served, simulated):
         assert result.exit_code != 0
         assert f"cannot open postgresql://meeple:***@127.0.0.1:{port}/x" in result.output
@@ -95,7 +97,9 @@ def test_a_sqlite_uri_filename_makes_no_folder_named_file(run, tmp_path, monkeyp
     database was read as a plain path: a folder named ``file:`` appeared where meeple ran."""
     monkeypatch.chdir(tmp_path)
     missing = tmp_path / "missing" / "x.db"
-    served = run("serve", "--db", f"sqlite:///file:{missing}?mode=ro&uri=true")
+    served = run(
+        "serve", "--db", f"sqlite:///file:{missing}?mode=ro&uri=true", "--port", str(free_port())
+    )
     assert served.exit_code != 0 and "unable to open database file" in served.output
     assert "Traceback" not in served.output
     assert not (tmp_path / "missing").exists()
