@@ -32,6 +32,31 @@ def test_a_game_is_reviewed_when_asked(server, context, watch, page_errors, cons
     assert not console_errors, console_errors
 
 
+def test_a_review_asked_through_a_proxy_while_the_server_restarts_is_asked_again(
+    server, context, watch, page_errors
+):
+    """A reverse proxy answers 502 (an HTML page, no code of the server's) while the
+    server behind it restarts: the panel says so and asks again, where it gave up."""
+    match = finished_match(server, "edges", ("random", "random"))
+    page = watch(context.new_page())
+    refused = []
+
+    def proxy_down_once(route):
+        if not refused:
+            refused.append(route.request.url)
+            route.fulfill(status=502, content_type="text/html", body="<html>502</html>",
+                          headers={"Retry-After": "1"})  # fmt: skip
+        else:
+            route.continue_()
+
+    page.route("**/api/matches/*/review?*", proxy_down_once)
+    page.goto(f"{server.url}/replay?match={match}")
+    said = page.wait_for_selector("#review .review-status:has-text('not answering')").inner_text()
+    assert said == "The server is not answering; trying again in 1 s."
+    page.wait_for_selector("#review[data-state='offered']")
+    assert len(refused) == 1 and not page_errors, page_errors
+
+
 def test_the_review_marks_decisions_draws_the_chances_and_jumps_there(
     server, context, watch, page_errors
 ):

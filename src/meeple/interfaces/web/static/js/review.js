@@ -34,6 +34,10 @@ async function ask(path, body = undefined) {
 
 const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+// A proxy's own answers while the server behind it is down or restarting (502, 503) or
+// slow (504): the review is asked for again, as when the server cannot be reached.
+const PROXY_RETRIES = new Set([502, 503, 504]);
+
 /** Ask for a review until it is done or refused; `say` hears how it stands. ``match``: a
  * finished match's id; else ``recordText`` is uploaded once and then asked for by key. */
 async function fetchReview(match, recordText, say, mine, peek) {
@@ -49,8 +53,12 @@ async function fetchReview(match, recordText, say, mine, peek) {
       key = reply.body.key || key;
       say("Reviewing: judging every decision…");
       await wait(POLL_MS);
-    } else if (code === "busy" || code === "stopping" || reply.status === 0) {
+    } else if (code === "busy" || code === "stopping") {
       say(`The server is busy reviewing other games; trying again in ${reply.retry || 10} s.`);
+      await wait(1000 * (reply.retry || 10));
+    } else if (reply.status === 0 || (!code && PROXY_RETRIES.has(reply.status))) {
+      // Not reached, or a reverse proxy answering for it while it restarts: asked again.
+      say(`The server is not answering; trying again in ${reply.retry || 10} s.`);
       await wait(1000 * (reply.retry || 10));
     } else if (code === "unknown_review") {
       key = null; // the server restarted meanwhile: upload it again
