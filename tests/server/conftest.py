@@ -9,9 +9,11 @@ mocked.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pwd
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -30,6 +32,22 @@ def _pg_bin() -> Path | None:
         return PG_BIN
     found = shutil.which("initdb")
     return Path(found).parent if found else None
+
+
+def _children(parent: int) -> list[int]:
+    """The processes whose parent is ``parent`` (from /proc: Linux)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue  # ended meanwhile
+        # "pid (name) state ppid ...": the name may hold spaces, so split after its ")".
+        if int(stat.rpartition(")")[2].split()[1]) == parent:
+            found.append(int(entry.name))
+    return found
 
 
 class PostgresCluster:
@@ -79,6 +97,24 @@ class PostgresCluster:
             str(self._bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.folder / "log"),
             "-m", "fast", "-w", "restart",
         )  # fmt: skip
+
+    @contextlib.contextmanager
+    def frozen(self) -> Iterator[None]:
+        """The server frozen (SIGSTOP to the postmaster, then to each of its processes),
+        as a hung machine or a partition leaves it: its connections stay open and nothing
+        answers. Resumed (SIGCONT) on leaving, whatever happened."""
+        postmaster = int((self.data / "postmaster.pid").read_text().split()[0])
+        stopped = [postmaster]
+        try:
+            os.kill(postmaster, signal.SIGSTOP)  # first: it starts no process meanwhile
+            for pid in _children(postmaster):
+                os.kill(pid, signal.SIGSTOP)
+                stopped.append(pid)
+            yield
+        finally:
+            for pid in stopped:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGCONT)
 
     def new_database(self) -> str:
         """A fresh empty database; its SQLAlchemy URL."""

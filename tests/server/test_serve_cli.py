@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import socket
+from pathlib import Path
 
 import pytest
 
@@ -132,3 +134,36 @@ def test_a_negative_number_of_agent_workers_is_refused(run):
     assert "Invalid value for '--agent-workers': Input should be greater than or equal to 0" in (
         said
     )
+
+
+@pytest.fixture
+def folder_taking_no_file(tmp_path) -> Path:
+    """A folder in which no new file can be made: one without write permission, or (for
+    root, whom permissions do not stop) /sys, where the system makes every file itself."""
+    if os.geteuid() != 0:
+        folder = tmp_path / "locked"
+        folder.mkdir(mode=0o555)
+        return folder
+    if not Path("/sys").is_dir():
+        pytest.skip("needs a folder root cannot write: /sys (Linux)")
+    return Path("/sys")
+
+
+@pytest.mark.parametrize("command", ["serve", "simulate"])
+def test_a_new_sqlite_file_in_a_folder_taking_no_file_names_the_folder_and_why(
+    run, folder_taking_no_file, command, tmp_path
+):
+    """SQLite says only "unable to open database file"; the system says why."""
+    file = folder_taking_no_file / "meeple-new.db"
+    more = {
+        "serve": ("--port", str(free_port())),
+        "simulate": ("edges", "--board", "2x2", "--seat", "random", "--seat", "random",
+                     "--games", "1", "--out", str(tmp_path / "out")),
+    }[command]  # fmt: skip
+    result = run(command, *more, "--db", f"sqlite:///{file}")
+    assert result.exit_code == 2, result.output
+    assert (
+        f"error: cannot open sqlite:///{file}: cannot make a file in the folder "
+        f"{folder_taking_no_file}: Permission denied"
+    ) in result.output, result.output
+    assert "Traceback" not in result.output and not file.exists()

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import asyncio
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import httpx
 import pytest
 
 from meeple.core.record import GameRecord
-from meeple.interfaces.web.client import Client
+from meeple.interfaces.web.client import Client, free_port
 
 
 @pytest.mark.parametrize("game", ["edges", "erd"])
@@ -96,3 +99,32 @@ def test_a_move_made_while_the_other_server_was_not_listening_reaches_it(server_
     log = two.log_path.read_text()
     assert "listening for other servers' changes again" in log, log[-2000:]
     assert "Traceback" not in log
+
+
+def test_a_second_server_on_one_sqlite_file_is_refused_and_the_lab_is_not(
+    server_factory, tmp_path, run
+):
+    """SQLite carries no notices between servers: a match played across two stalled. The
+    second server is refused in one line; the lab still shares the file with the first."""
+    db = tmp_path / "one.db"
+    first = server_factory(f"sqlite:///{db}", 0)
+    (tmp_path / "alias").symlink_to(tmp_path)  # the same file by another name
+    other_name = tmp_path / "alias" / "one.db"
+    second = subprocess.run(
+        [str(Path(sys.executable).with_name("meeple")), "serve", "--port", str(free_port()),
+         "--db", f"sqlite:///{other_name}", "--agent-workers", "0"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert second.returncode == 2, second.stdout + second.stderr
+    said = [line for line in second.stdout.splitlines() if line.strip()]
+    assert len(said) == 1 and said[0].startswith("error: "), said
+    assert f"another meeple server (pid {first.proc.pid}) serves {other_name} already" in (said[0])
+    assert "PostgreSQL" in said[0] and "Traceback" not in second.stderr
+    simulated = run(
+        "simulate", "edges", "--board", "2x2", "--seat", "random", "--seat", "random",
+        "--games", "1", "--db", f"sqlite:///{db}", "--out", str(tmp_path / "out"),
+    )  # fmt: skip
+    assert simulated.exit_code == 0, simulated.output
+    # The first server gone (killed: the system releases its lock), another may serve.
+    first.kill()
+    server_factory(f"sqlite:///{db}", 0)

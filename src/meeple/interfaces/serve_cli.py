@@ -318,6 +318,7 @@ def serve_command(
 
     from meeple.interfaces.web.app import create_app
     from meeple.interfaces.web.connections import deadline_protocol
+    from meeple.store.serving import lock_for_server
 
     if ipv6_prefix > 128:
         raise fail(f"--ipv6-prefix {ipv6_prefix}: an IPv6 address has 128 bits; give 32 to 128")
@@ -367,6 +368,8 @@ def serve_command(
         app = create_app(
             db, agent_workers=agent_workers, base_url=url, limits=limits, content=content
         )
+        # Held until the process ends: a second server on this SQLite file is refused.
+        lock = lock_for_server(db)
     except MeepleError as exc:
         raise fail(str(exc)) from None
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
@@ -410,6 +413,9 @@ def serve_command(
         server.run()
     except OSError as exc:
         raise fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    finally:
+        if lock is not None:
+            lock.release()
     if not server.started:
         raise fail(f"the server did not start on {host}:{port} (the log above says why)")
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import os
 import sqlite3
 import time
 from collections.abc import Callable
@@ -117,6 +118,15 @@ def _sqlite_path(parsed: URL) -> Path | None:
     return Path(parsed.database)
 
 
+def _new_file(parsed: URL) -> Path | None:
+    """The file of a SQLite URL that makes its file if it is missing; None for another
+    database, an in-memory one, or SQLite's URI modes ro and rw (which open only a file
+    that exists, and make no folder)."""
+    if _is_uri(parsed) and _query_value(parsed, "mode") in ("ro", "rw"):
+        return None
+    return _sqlite_path(parsed)
+
+
 def _is_uri(parsed: URL) -> bool:
     """Whether SQLAlchemy's SQLite driver passes the URL's database to SQLite as a URI."""
     value = _query_value(parsed, "uri")
@@ -130,7 +140,9 @@ def _query_value(parsed: URL, key: str) -> str | None:
 
 def open_engine(url: str) -> Engine:
     """An engine for ``url``; SQLite files get their folder created, WAL and a busy timeout
-    (30 s, or the URL's ``?timeout=SECONDS``).
+    (30 s, or the URL's ``?timeout=SECONDS``); PostgreSQL connections are bounded in time
+    (:mod:`meeple.store.postgres`: 10 s of silence from the server, or the URL's
+    ``?timeout=SECONDS``).
 
     WAL lets readers go on while one writer commits; ``synchronous=FULL`` makes a commit
     durable once it returns, which the game server promises before it acknowledges a move.
@@ -147,30 +159,30 @@ def open_engine(url: str) -> Engine:
         ) from None
     connect_args: dict[str, Any] = {}
     sqlite = parsed.get_backend_name() == "sqlite"
+    postgresql = parsed.get_backend_name() == "postgresql"
+    answer_seconds = 0.0
     if sqlite:
         # The busy wait: 30 s unless the URL sets it (``sqlite:///file.db?timeout=5``).
-        wait = _query_value(parsed, "timeout")
-        wait = "30" if wait is None else wait
-        try:
-            connect_args["timeout"] = float(wait)
-        except ValueError:
-            raise StoreError(
-                f"timeout={wait!r} in {shown!r} is not a number of seconds; write e.g. ?timeout=5"
-            ) from None
-        # SQLite's URI modes ro and rw open only a file that exists: no folder is made.
-        creates = not _is_uri(parsed) or _query_value(parsed, "mode") not in ("ro", "rw")
-        if creates and (file := _sqlite_path(parsed)) is not None:
+        connect_args["timeout"] = _seconds(parsed, shown, 30.0, above_zero=False)
+        if (file := _new_file(parsed)) is not None:
             try:
                 file.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 raise StoreError(
                     f"cannot create the folder of {file}: {exc.strerror or exc}"
                 ) from None
+    elif postgresql:
+        from meeple.store.postgres import ANSWER_SECONDS, libpq_defaults
+
+        # ``timeout`` is meeple's, not libpq's (which would refuse it).
+        answer_seconds = _seconds(parsed, shown, ANSWER_SECONDS, above_zero=True)
+        parsed = parsed.difference_update_query(["timeout"])
+        connect_args.update(libpq_defaults(parsed.query))
     else:
         connect_args["connect_timeout"] = 10
     try:
         engine = create_engine(
-            url,
+            parsed,
             connect_args=connect_args,
             pool_pre_ping=True,
             json_serializer=_to_json,
@@ -188,7 +200,30 @@ def open_engine(url: str) -> Engine:
         raise StoreError(f"cannot use the database URL {shown!r}: {exc}") from None
     if sqlite:
         event.listen(engine, "connect", _sqlite_pragmas)
+    elif postgresql and engine.dialect.driver == "psycopg":
+        from meeple.store.postgres import bound_answers
+
+        bound_answers(engine, answer_seconds)
     return engine
+
+
+def _seconds(parsed: URL, shown: str, default: float, *, above_zero: bool) -> float:
+    """The URL's ``?timeout=SECONDS``, or ``default``; StoreError in one line if it is not
+    a number of seconds (above 0 where ``above_zero``)."""
+    given = _query_value(parsed, "timeout")
+    if given is None:
+        return default
+    try:
+        seconds = float(given)
+    except ValueError:
+        seconds = float("nan")
+    least = "above 0" if above_zero else "0 or more"
+    if not (seconds > 0 if above_zero else seconds >= 0) or seconds == float("inf"):
+        raise StoreError(
+            f"timeout={given!r} in {shown!r} is not a number of seconds {least}; "
+            "write e.g. ?timeout=5"
+        )
+    return seconds
 
 
 LOCK_WAIT_SECONDS = 30.0
@@ -245,9 +280,26 @@ def create_tables(engine: Engine, metadata: MetaData) -> None:
         except SQLAlchemyError:
             missing = {"(all)"}
         if missing:
-            raise StoreError(f"cannot open {_safe(engine)}: {_one_line(exc.orig or exc)}") from None
+            raise StoreError(f"cannot open {_safe(engine)}: {_open_failure(engine, exc)}") from None
     except SQLAlchemyError as exc:
-        raise StoreError(f"cannot open {_safe(engine)}: {_one_line(exc)}") from None
+        raise StoreError(f"cannot open {_safe(engine)}: {_open_failure(engine, exc)}") from None
+
+
+def _open_failure(engine: Engine, exc: BaseException) -> str:
+    """Why the database could not be opened, on one line. SQLite says only "unable to open
+    database file" of a new file it could not make; the system says why (a read-only disk,
+    a folder this user may not write), so a new file is made here to ask it."""
+    file = _new_file(engine.url)
+    if file is not None and file.parent.is_dir() and not file.exists():
+        try:
+            # Not removed if it is made: another process may be opening it by now, and an
+            # empty file is a new database to SQLite.
+            os.close(os.open(file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+        except FileExistsError:
+            pass
+        except OSError as err:
+            return f"cannot make a file in the folder {file.parent}: {err.strerror or err}"
+    return _one_line(exc)
 
 
 def _one_line(exc: BaseException) -> str:

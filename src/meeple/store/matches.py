@@ -332,7 +332,12 @@ class MatchStore:
             return
         import psycopg
 
+        from meeple.store.postgres import libpq_defaults
+
         url = self.engine.url.set(drivername="postgresql")
+        # The engine's connect timeout and keepalives: a listening connection to a server
+        # cut off by the network is found dead, and made again, like any other.
+        url = url.update_query_dict(libpq_defaults(url.query))
         dsn = url.render_as_string(hide_password=False)
         async with await psycopg.AsyncConnection.connect(dsn, autocommit=True) as conn:
             await conn.execute(f"LISTEN {CHANNEL}")
