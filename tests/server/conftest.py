@@ -73,6 +73,7 @@ class PostgresCluster:
             subprocess.run(command, check=True, capture_output=True, timeout=120)
 
         run(str(bin_dir / "initdb"), "-D", str(self.data), "-A", "trust", "-U", self.user)
+        self._options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=on"
         run(
             str(bin_dir / "pg_ctl"),
             "-D",
@@ -80,7 +81,7 @@ class PostgresCluster:
             "-l",
             str(self.folder / "log"),
             "-o",
-            f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=on",
+            self._options,
             "-w",
             "start",
         )
@@ -115,6 +116,19 @@ class PostgresCluster:
             for pid in stopped:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGCONT)
+
+    @contextlib.contextmanager
+    def stopped(self) -> Iterator[None]:
+        """The server stopped (``pg_ctl stop -m fast``), as an operator's maintenance or a
+        crash leaves it: connections are refused at once. Started again on leaving."""
+        self._run(str(self._bin / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
+        try:
+            yield
+        finally:
+            self._run(
+                str(self._bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.folder / "log"),
+                "-o", self._options, "-w", "start",
+            )  # fmt: skip
 
     def new_database(self) -> str:
         """A fresh empty database; its SQLAlchemy URL."""

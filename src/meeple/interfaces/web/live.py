@@ -192,6 +192,9 @@ class LiveMatch:
     """True while a task writes the deadlines (it writes the latest before it ends)."""
     thinking: set[Player] = field(default_factory=set)
     timer: asyncio.TimerHandle | None = None
+    storage_failures: int = 0
+    """Moves of the computer (or of a person's clock) the database failed to store since the
+    last one it stored: each waits longer before it is tried again."""
     rematch_votes: dict[Player, bool] = field(default_factory=dict)
     """Once over: the people who asked for or accepted a rematch (True) or declined it
     (False). Kept in memory: a restarted server asks again."""

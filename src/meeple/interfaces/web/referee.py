@@ -30,9 +30,14 @@ from meeple.interfaces.web.live import TUTOR, Connection, LiveMatch, ServerError
 from meeple.interfaces.web.lobby import default_agent
 from meeple.interfaces.web.pool import AgentOverrun, AgentPool
 from meeple.interfaces.web.preparing import LIGHT_AGENTS, Preparer
+from meeple.store.db import StorageUnavailable
 from meeple.store.matches import MatchStore, MoveConflict
 
 log = logging.getLogger("meeple.server")
+
+STORAGE_RETRY_SECONDS = (0.5, 10.0)
+"""How long a move the database failed to store waits before it is tried again, the first
+time; doubled at each failure in a row, up to the second."""
 
 
 class Referee:
@@ -94,6 +99,7 @@ class Referee:
                 409,
                 "stale_move",
             ) from None
+        match.storage_failures = 0
         match.note_move(before, seat, action, after)
         stored.moves.append((seat, str(action)))
         if timed_out:
@@ -193,7 +199,10 @@ class Referee:
         except AgentOverrun as exc:
             log.warning("agent %s of match %s (seat %d): %s", spec, match.id, seat, exc)
             await self._overran(match, seat, spec, base)
-        except MeepleError as exc:  # the database failed (logged already): one line
+        except StorageUnavailable as exc:
+            log.warning("agent %s of match %s could not move: %s", spec, match.id, exc)
+            await self._storage_pause(match)
+        except MeepleError as exc:
             log.warning("agent %s of match %s could not move: %s", spec, match.id, exc)
         except Exception:
             log.exception("agent %s of match %s failed", spec, match.id)
@@ -309,6 +318,7 @@ class Referee:
 
     async def _time_out(self, match: LiveMatch, base: int) -> None:
         """A person's time is up: the game's agent moves for them (a memorise step ends)."""
+        unstored = False
         async with match.lock:
             if match.decision_base != base or match.stored.status != "playing":
                 return
@@ -330,9 +340,28 @@ class Referee:
                         )
                     except AgentOverrun:
                         action = _random_move(match, seat, base)
-                await self._commit(match, seat, action, timed_out=True)
+                try:
+                    await self._commit(match, seat, action, timed_out=True)
+                except StorageUnavailable as exc:
+                    log.warning("match %s: seat %d's move, out of time: %s", match.id, seat, exc)
+                    unstored = True
+                    break
                 return  # _commit reset the clocks for whoever is still to act
+        if unstored:  # tried again once the lock is let go, later at each failure
+            await self._storage_pause(match)
+            self._spawn(self._time_out(match, base))
+            return
         self._after_change(match)
+
+    async def _storage_pause(self, match: LiveMatch) -> None:
+        """Wait before a move the database failed to store is tried again: a computer that
+        moves in a millisecond, tried again at once, spun on a database that was down
+        (thousands of tries and log lines a second per match). The wait doubles with each
+        failure in a row (:data:`STORAGE_RETRY_SECONDS`)."""
+        first, most = STORAGE_RETRY_SECONDS
+        wait = min(most, first * 2**match.storage_failures)
+        match.storage_failures += 1
+        await asyncio.sleep(wait)
 
     # -- connections --------------------------------------------------------------------------
     def _broadcast(self, match: LiveMatch, presence_only: bool = False) -> None:
