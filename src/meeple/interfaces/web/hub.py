@@ -44,7 +44,7 @@ from meeple.interfaces.web.live import (
 from meeple.interfaces.web.lobby import Lobby, default_agent, new_token, rematch_request
 from meeple.interfaces.web.pool import AgentPool
 from meeple.interfaces.web.protocol import CreateMatch
-from meeple.interfaces.web.referee import Referee
+from meeple.interfaces.web.referee import Referee, retry_wait
 from meeple.store.db import StorageUnavailable, failure_reason
 from meeple.store.matches import DamagedMatch, MatchStore, token_hash
 
@@ -181,18 +181,18 @@ class Hub(Referee):
         process committed while this one was not listening (the database restarting, or
         this process starting up) was announced to nobody, and the seat waiting for that
         move would wait for good."""
-        broken = False
+        failures = 0  # in a row: the next try waits longer (it was once a second)
         while True:
             try:
                 async for match_id in self.store.changes():
                     if match_id is None:  # listening (again): catch up with every match
-                        if broken:
+                        if failures:
                             log.info(
                                 "listening for other servers' changes again; reading the %d "
                                 "matches held here again",
                                 len(self.matches),
                             )
-                            broken = False
+                            failures = 0
                         for held in list(self.matches.values()):
                             self._spawn(self.refresh(held))
                     elif (match := self.matches.get(match_id)) is not None:
@@ -200,10 +200,10 @@ class Hub(Referee):
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # the listening connection broke: listen again
-                broken = True
+                failures += 1
                 # One line: psycopg's reason may add a hint on a line of its own.
                 log.warning("listening for other servers' changes failed: %s", failure_reason(exc))
-            await asyncio.sleep(1)
+            await asyncio.sleep(retry_wait(failures) if failures else 1)
 
     async def refresh(self, match: LiveMatch) -> None:
         """Catch up with what another process stored for this match. A database failure

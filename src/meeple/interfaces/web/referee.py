@@ -36,8 +36,17 @@ from meeple.store.matches import MatchStore, MoveConflict
 log = logging.getLogger("meeple.server")
 
 STORAGE_RETRY_SECONDS = (0.5, 10.0)
-"""How long a move the database failed to store waits before it is tried again, the first
-time; doubled at each failure in a row, up to the second."""
+"""How long to wait before the database is tried again after a failure, the first time;
+doubled at each failure in a row, up to the second (:func:`retry_wait`)."""
+
+
+def retry_wait(failures: int) -> float:
+    """Seconds to wait before the database is tried again after ``failures`` (1 or more)
+    failures in a row: tried again at once, a quick caller spins on a database that is down,
+    thousands of tries and log lines a second; waiting longer each time, its work goes on
+    within the longest wait of the database's return."""
+    first, most = STORAGE_RETRY_SECONDS
+    return min(most, first * 2 ** (failures - 1))
 
 
 class Referee:
@@ -354,14 +363,10 @@ class Referee:
         self._after_change(match)
 
     async def _storage_pause(self, match: LiveMatch) -> None:
-        """Wait before a move the database failed to store is tried again: a computer that
-        moves in a millisecond, tried again at once, spun on a database that was down
-        (thousands of tries and log lines a second per match). The wait doubles with each
-        failure in a row (:data:`STORAGE_RETRY_SECONDS`)."""
-        first, most = STORAGE_RETRY_SECONDS
-        wait = min(most, first * 2**match.storage_failures)
+        """Wait before a move the database failed to store is tried again (a computer
+        moves in a millisecond): longer at each failure in a row (:func:`retry_wait`)."""
         match.storage_failures += 1
-        await asyncio.sleep(wait)
+        await asyncio.sleep(retry_wait(match.storage_failures))
 
     # -- connections --------------------------------------------------------------------------
     def _broadcast(self, match: LiveMatch, presence_only: bool = False) -> None:
