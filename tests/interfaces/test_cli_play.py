@@ -18,7 +18,7 @@ from meeple.core.record import GameRecord, Playthrough
 from meeple.core.simultaneous import reveals
 from meeple.interfaces import console as console_module
 from meeple.interfaces.console import WIPE, preparing_agents, read_within, thinking
-from meeple.interfaces.move_log import move_words
+from meeple.interfaces.move_log import heading, move_words, secret
 from meeple.interfaces.play_cli import TerminalGame, UndoRefused, take_back, why_no_take_back
 
 CLOCK = ("play", "triangle-clock", "--seed", "1")
@@ -149,17 +149,23 @@ def test_a_game_among_agents_shows_each_reveal_as_it_happens(run, tmp_path, game
     states = record.states()
     blocks, choices = [], []
     for k, (seat, text) in enumerate(record.moves):
+        if not secret(states[k], seat):  # a memorise step's: no choice to reveal
+            continue
         choices.append(f"{game_seat(states[k], seat)}: {move_words(states[k], seat, text).plain}")
         if reveals(states[k], states[k + 1]):
             name = game_seat(states[k], seat)
-            blocks.append(f"{name} has chosen; every choice revealed: {_flat(' '.join(choices))}")
+            block = f"{name} has chosen; every choice revealed: {_flat(' '.join(choices))}"
+            opened = heading(states[k], states[k + 1])  # the round the reveal ended opens
+            blocks.append((block, "" if opened is None else f" {opened.plain}"))
             choices = []
-    assert len(blocks) > 3 and any(told in block for block in blocks)
+    assert len(blocks) > 3 and any(told in block for block, _ in blocks)
     at = 0
-    after = (" Red (seat 0) has chosen", " Tick (seat 0) has chosen", f" {states[0].game.title}")
-    for block in blocks:  # each reveal in turn, before the next choice (or the final board)
+    after = (" Red (seat 0) has chosen", " Tick (seat 0)", f" {states[0].game.title}")
+    for block, opened in blocks:  # each reveal in turn, before the next choice (or the board)
         at = out.index(block, at) + len(block)
-        assert out[at:].startswith(after), out[at : at + 80]
+        assert out[at:].startswith(opened) and out[at + len(opened) :].startswith(after), out[
+            at : at + 80
+        ]
     assert out.count("every choice revealed") == len(blocks)
     quiet = run(*args, "--quiet").output
     assert "has chosen" not in quiet and "revealed:" not in quiet
@@ -171,6 +177,78 @@ def test_a_game_among_agents_shows_each_reveal_as_it_happens(run, tmp_path, game
 
 def game_seat(state, seat: int) -> str:
     return seats_text(state.game, [seat])
+
+
+PLAYED_MOVE = re.compile(r"^\S[^:]* \(seat \d\)(:| has chosen)")
+"""A move's first line in ``meeple play``'s log among agents (what followed it is indented)."""
+
+
+def _moves_and_headings(output: str, is_move, moves: int) -> list[str]:
+    """A log's headings in order, each move between them as "move", up to the last move."""
+    order: list[str] = []
+    for line in output.splitlines():
+        if order.count("move") == moves:
+            break
+        if is_move(line):
+            order.append("move")
+        elif line.startswith("── "):
+            order.append(line)
+    return order
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "players"),
+    [
+        ("erd", ("--best-of", "3"), 2),
+        ("triangle-clock", (), 2),
+        ("erosion", ("--players", "4"), 4),
+        ("squad-combat", ("--players", "3"), 3),
+    ],
+)
+def test_among_agents_play_heads_each_part_of_the_game_where_its_replay_does(
+    run, tmp_path, monkeypatch, game, options, players
+):
+    """A watcher of agents sees where the match is (Erd's games and rounds, the Triangle
+    Clock's rounds, Erosion's eras, Squad Combat's turns): the headings ``meeple replay``
+    shows, between the same moves."""
+    monkeypatch.setattr(console_module.console, "width", 1000)  # a move a line
+    saved = str(tmp_path / "game.json")
+    seats = ("--seat", "random") * players
+    played = run("play", game, *options, *seats, "--seed", "2", "--no-history", "--save", saved)
+    assert played.exit_code == 0, played.output
+    moves = len(GameRecord.load(saved).moves)
+    replayed = run("replay", saved, "--all")
+    numbered = re.compile(r"^ *\d+\. ")
+    heard = _moves_and_headings(played.output, PLAYED_MOVE.match, moves)
+    assert heard == _moves_and_headings(replayed.output, numbered.match, moves)
+    assert heard.count("move") == moves and len(heard) - moves >= 2, heard[:5]
+
+
+def test_a_person_seated_sees_where_the_match_is_on_the_board_not_in_headings(run):
+    """The board a person moves on says the game and round; a heading would say it twice."""
+    seated = ("play", "erd", "--best-of", "3", "--seat", "human", "--seat", "random")
+    result = run(*seated, "--seed", "1", "--no-history", input="rush=LDD defense=LDD\nquit\n")
+    assert "game 1 of best of 3" in result.output and "round 1" in result.output
+    assert not re.search(r"^── .* ──$", result.output, re.MULTILINE), result.output
+
+
+def test_among_agents_the_memorise_step_reads_as_what_the_seats_did_not_as_a_reveal(
+    run, tmp_path, monkeypatch
+):
+    """Both seats of The Triangle Clock memorise the order of shared symbols: a step with one
+    move, nothing hidden in it to reveal, in play's log and in a seat's replay alike."""
+    monkeypatch.setattr(console_module.console, "width", 1000)
+    saved = tmp_path / "game.json"
+    args = ("--seat", "random", "--seat", "random", "--no-history", "--save", str(saved))
+    played = run(*CLOCK, *args).output.splitlines()
+    replayed = run("replay", str(saved), "--all", "--seat", "0").output.splitlines()
+    for first, last in ((1, 16), (17, 32)):
+        for seat in ("Tick (seat 0)", "Tock (seat 1)"):
+            said = f"{seat}: memorised the order of shared symbols for rounds {first} to {last}"
+            assert said in played
+            assert any(re.fullmatch(rf" *\d+\. {re.escape(said)}", line) for line in replayed)
+    for log in (played, replayed):  # those four lines only: not a choice, nor a reveal
+        assert sum("memorised" in line for line in log) == 4, [x for x in log if "memoris" in x]
 
 
 # -- 32.12 the thinking indicator ------------------------------------------------------------

@@ -11,7 +11,7 @@ the move's line, as Erosion's single-choice steps the engine then took, in notat
 of lines goes below it, as Erd's combat after the second allocation of a round and a
 Triangle Clock round's result after its last choice, which the page draws on its board),
 and ``log_chapter(before, after)`` a heading when a new part of the game starts (Erd's games
-and rounds, a new round, turn or era).
+and rounds, a new round, turn or era), which :func:`heading` draws as a line.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from typing import Any
 from rich.text import Text
 
 from meeple.core.game import Game, Player, State, seats_text
+from meeple.core.simultaneous import hidden_from_others
 
 HIDDEN_CHOICE = "has chosen (hidden until all have)"
 """Another seat's choice in a simultaneous decision the rules have not yet revealed."""
@@ -75,6 +76,13 @@ def move_words(before: State[Any], player: Player, text: str) -> Text:
     return line
 
 
+def secret(before: State[Any], player: Player) -> bool:
+    """Whether ``player``'s move from ``before`` is a choice the other seats learn only when
+    the rules reveal it: a move in a simultaneous decision, but not a memorise step's (its
+    one move tells nothing but that the seat has looked, which everyone knows)."""
+    return hidden_from_others(before) and before.game.memorise_seconds(before, player) is None
+
+
 def revealed(choices: Iterable[tuple[State[Any], Player, str]], margin: str = "") -> list[Text]:
     """The choices of a simultaneous decision, each ``(before, seat, move)``, the last the
     one that completed it: a line each, the seat and its move in the log's words, as the
@@ -99,3 +107,9 @@ def chapter(before: State[Any] | None, after: State[Any]) -> str | None:
     hook = _hook(after, "log_chapter")
     result: str | None = hook(before, after) if hook is not None else None
     return result
+
+
+def heading(before: State[Any] | None, after: State[Any]) -> Text | None:
+    """The :func:`chapter` that ``after`` opens as a log's line between the moves, if any."""
+    title = chapter(before, after)
+    return None if title is None else Text(f"── {title} ──", style="bold cyan")

@@ -481,6 +481,7 @@ class TerminalGame:
         """Play to the end, saving after every move; False if a person quit."""
         game = self.play.game
         console.print(game_banner(game, self.play.seed, self.play.seats))
+        self.tell_heading(None)
         try:
             while not self.play.state.is_over:
                 player = self.play.state.to_act[0]
@@ -498,6 +499,7 @@ class TerminalGame:
                     self.agent_moves(player, agent)
                 if len(self.play.moves) == made + 1:
                     self.said[made] = (before, *self.play.moves[made])
+                self.tell_heading(before)
                 # With a person playing, every move is kept at once; a game among agents
                 # only at its end (a file written per move would slow it for nothing).
                 self.keep(history=bool(self.humans))
@@ -544,7 +546,7 @@ class TerminalGame:
         name = seats_text(game, [player])
         # A choice in a simultaneous decision stays secret, the last seat's too (its text
         # can carry what only it may know: a Triangle Clock hand letter).
-        hidden = hidden_from_others(self.play.state)
+        hidden = move_log.secret(self.play.state, player)
         start = time.monotonic()
         if self.quiet:
             action = agent.act(Observation(self.play.state, player))
@@ -563,6 +565,13 @@ class TerminalGame:
             # In the game's words (the steps the engine then took itself, too).
             words = move_log.move_words(before, player, str(action))
             console.print(Text(f"{name}: ").append_text(words), Text.from_markup(took), sep="")
+
+    def tell_heading(self, before: State | None) -> None:
+        """Among agents, the part of the game (a round, an era) the move from ``before`` began
+        (None: the start); with a person seated, the board they move on says it."""
+        heading = move_log.heading(before, self.play.state)
+        if heading is not None and not self.humans and not self.quiet:
+            console.print(heading)
 
     def tell_hidden(self, before: State, player: Player, text: str, took: str) -> None:
         """An agent's choice in a simultaneous decision: that it was made; in a game among

@@ -30,7 +30,7 @@ from rich.text import Text
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game, Player, State, seats_text
 from meeple.core.record import GameRecord, result_agrees
-from meeple.core.simultaneous import decision_moves, hidden_from_others, reveals
+from meeple.core.simultaneous import decision_moves, reveals
 from meeple.core.words import counted
 from meeple.interfaces import move_log
 from meeple.interfaces.console import console, fail
@@ -72,7 +72,7 @@ class Replay:
         player, text = self.record.moves[number - 1]
         before = self.states[number - 1]
         line = Text(f"{number:3}. {seats_text(self.game, [player])}: ")
-        if self.seat is None or not hidden_from_others(before):
+        if self.seat is None or not move_log.secret(before, player):
             return line.append_text(move_log.move_words(before, player, text))
         if reveals(before, self.states[number]):
             line.append(f"has chosen; {move_log.ALL_REVEALED}")
@@ -87,10 +87,10 @@ class Replay:
             return line.append(move_log.HIDDEN_CHOICE, style="italic")
         return line.append_text(move_log.move_words(before, player, text))
 
-    def chapter(self, number: int) -> str | None:
-        """The heading that position ``number`` (0: the start) opens, if any."""
+    def heading(self, number: int) -> Text | None:
+        """The heading line that position ``number`` (0: the start) opens, if any."""
         before = self.states[number - 1] if number > 0 else None
-        return move_log.chapter(before, self.states[number])
+        return move_log.heading(before, self.states[number])
 
     def board(self, number: int) -> RenderableType:
         """The board after move ``number`` as ``seat`` saw it (a spectator's if None)."""
@@ -103,9 +103,9 @@ class Replay:
         where = "the start" if number == 0 else f"after move {number} of {total}"
         who = "" if self.seat is None else f", as {seats_text(self.game, [self.seat])} saw it"
         parts.append(Text(f"Replay: {where}{who}", style="bold"))
-        heading = self.chapter(number)
-        if heading:
-            parts.append(Text(f"── {heading} ──", style="bold cyan"))
+        heading = self.heading(number)
+        if heading is not None:
+            parts.append(heading)
         if number > 0:
             parts.append(self.move_text(number))
         parts.append(self.board(number))
@@ -119,9 +119,9 @@ def print_all(replay: Replay, step: bool) -> None:
             console.print(replay.move_text(number))
             if step:
                 console.print(replay.board(number))
-        heading = replay.chapter(number)  # what the moves after this one belong to
-        if heading:
-            console.print(Text(f"── {heading} ──", style="bold cyan"))
+        heading = replay.heading(number)  # what the moves after this one belong to
+        if heading is not None:
+            console.print(heading)
     console.print(replay.board(len(replay.states) - 1))
 
 
