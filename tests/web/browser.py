@@ -185,22 +185,27 @@ def at_the_table(
     return context, page
 
 
-def click_unless_redrawn(element: Any) -> bool:
-    """Click ``element`` of the picture; False where the page redrew the picture first (a
-    click's own redraw waits for the next frame, so elements listed just after a click may
-    already be gone), and the caller lists the elements again."""
+def click_unless_redrawn(element: Any, tap: bool = False) -> bool:
+    """Click ``element`` of the picture (``tap``: tap it, on a touch screen's page); False
+    where the page redrew the picture first (a click's own redraw waits for the next frame,
+    so elements listed just after a click may already be gone), and the caller lists the
+    elements again."""
     from playwright.sync_api import Error as PlaywrightError
 
     try:
-        element.click(timeout=3000)
+        if tap:
+            element.tap(timeout=3000)
+        else:
+            element.click(timeout=3000)
     except PlaywrightError:  # detached, or not clickable within the time: redrawn
         return False
     return True
 
 
-def click_expected(page: Any, seconds: float = 20) -> None:
-    """Make the tutorial step's expected move by clicking what the page marks for it (a
-    marked part that opens a choice, then the marked choice), until the move is sent."""
+def click_expected(page: Any, seconds: float = 20, tap: bool = False) -> None:
+    """Make the tutorial step's expected move by clicking (``tap``: tapping) what the page
+    marks for it (a marked part that opens a choice, then the marked choice), until the move
+    is sent."""
     sent = moves_sent(page)
     deadline = time.monotonic() + seconds
     while moves_sent(page) == sent:
@@ -212,5 +217,5 @@ def click_expected(page: Any, seconds: float = 20) -> None:
         if target is None:
             page.wait_for_timeout(50)
             continue
-        if not click_unless_redrawn(target):
+        if not click_unless_redrawn(target, tap):
             page.wait_for_timeout(50)

@@ -11,13 +11,15 @@ import meeple.games  # noqa: F401  (registers the games)
 from meeple.core.tutorial import load_tutorial
 from tests.web.browser import Frames, click_expected, click_unless_redrawn, marks, moves_sent
 from tests.web.test_accessibility import serious
+from tests.web.test_touch import PHONE
 
 GAMES = ["edges", "erd", "triangle-clock", "erosion", "squad-combat"]
 
 
-def off_script_click(page: Any) -> str:
-    """Click a (legal) move other than the expected one until the page sends it: a part
-    of the picture not marked for the lesson, then a choice it opens. Returns the move."""
+def off_script_click(page: Any, tap: bool = False) -> str:
+    """Click (``tap``: tap) a (legal) move other than the expected one until the page sends
+    it: a part of the picture not marked for the lesson, then a choice it opens. Returns the
+    move."""
     expected = page.get_attribute("body", "data-expected")
     sent = moves_sent(page)
     tried: dict[str, int] = {}
@@ -33,7 +35,7 @@ def off_script_click(page: Any) -> str:
             break
         move, hint, element = (sending or opening)[0]
         tried[hint] = tried.get(hint, 0) + 1
-        if click_unless_redrawn(element) and moves_sent(page) > sent:
+        if click_unless_redrawn(element, tap) and moves_sent(page) > sent:
             return move or ""
     raise AssertionError("no other move could be clicked")
 
@@ -131,3 +133,70 @@ def test_a_lesson_that_stops_before_its_game_ends_is_complete_not_a_draw(
     assert page.inner_text("#end .end-title") == "Lesson complete"
     assert not page_errors
     context.close()
+
+
+# Whether the element lies wholly inside the window as it is scrolled now.
+IN_SIGHT = """(selector) => { const r = document.querySelector(selector).getBoundingClientRect();
+  return r.top >= -1 && r.bottom <= innerHeight + 1; }"""
+
+
+def test_a_phone_keeps_the_lesson_s_words_in_sight(server, chromium, watch, page_errors):
+    """On a phone the learner scrolls down to the marked part and taps it; the next step's
+    words, a refusal's why and the closing words then came into the box above, out of sight
+    (The Triangle Clock's hand is a screen and more below the box), and nothing on screen
+    said that the lesson had moved on. The box comes into sight whenever it says something
+    new."""
+    page = watch(chromium.new_context(**PHONE).new_page())
+    page.goto(f"{server.url}/")
+    page.locator("#learn-triangle-clock").tap()
+    page.wait_for_selector("body[data-tutorial='0']")
+    refused = False
+    while (step := page.get_attribute("body", "data-tutorial")) != "done":
+        if not page.get_attribute("body", "data-expected"):
+            page.wait_for_timeout(50)
+            continue
+        assert page.evaluate(IN_SIGHT, "#tutorial-prompt"), f"step {step}'s words are out of sight"
+        if step == "1" and not refused:  # the first step whose marked part is a screen below
+            off_script_click(page, tap=True)
+            page.wait_for_selector("#tutorial-why:not([hidden])")
+            assert page.evaluate(IN_SIGHT, "#tutorial-why"), "the refusal's why is out of sight"
+            refused = True
+        click_expected(page, tap=True)
+        page.wait_for_function(
+            "([step]) => document.body.dataset.tutorial !== step", arg=[step], timeout=15000
+        )
+    assert page.evaluate(IN_SIGHT, "#tutorial-end")
+    assert page.evaluate(IN_SIGHT, "#tutorial-play"), "the way to a real game is out of sight"
+    assert not page_errors
+
+
+# The text of each marked group (a pyramid, a card's half) whose colours the mark changes.
+MARK_REACHES_TEXT = """() => [...document.querySelectorAll('#board g.tutorial-mark')]
+ .flatMap((g) => {
+  const texts = [...g.querySelectorAll('text')];
+  const looks = () => texts.map((t) => {
+    const s = getComputedStyle(t); return `${s.fill} ${s.stroke} ${s.strokeWidth}`; });
+  const marked = looks();
+  g.classList.remove('tutorial-mark');
+  const plain = looks();
+  g.classList.add('tutorial-mark');
+  return texts.filter((t, i) => marked[i] !== plain[i]).map((t) => t.textContent); })"""
+
+
+@pytest.mark.parametrize(("game", "step"), [("edges", 0), ("triangle-clock", 1)])
+def test_a_marked_group_s_words_stay_readable(server, chromium, watch, game, step):
+    """The mark's gold fill and 3-unit dark stroke, set on a group, reached the words inside
+    it: The Triangle Clock's marked symbol read as black smudges where its letter "G" and its
+    name "Ec" were (the hint's mark did the same), Edges' pie pyramid its "L"."""
+    page = watch(chromium.new_context(viewport={"width": 1280, "height": 800}).new_page())
+    page.goto(f"{server.url}/")
+    page.click(f"#learn-{game}")
+    for number in range(step + 1):
+        page.wait_for_function(
+            "([n]) => document.body.dataset.tutorial === n && document.body.dataset.expected",
+            arg=[str(number)],
+        )
+        if number < step:
+            click_expected(page)
+    assert page.query_selector_all("#board g.tutorial-mark text"), "no marked group with words"
+    assert page.evaluate(MARK_REACHES_TEXT) == []

@@ -7,6 +7,7 @@ import { el } from "./common.js";
 
 let latest = null; // the state message last shown
 let why = null; // { seq, text } of the last off-script refusal
+let shown = null; // what the box last said that the learner must read: a step, a why, the end
 
 function box() {
   let node = document.getElementById("tutorial-box");
@@ -82,4 +83,18 @@ export function showTutorial(m) {
   ] : []));
   end.hidden = !done;
   mark(lesson.expected);
+  bringIntoSight(node, done ? "end" : why ? `why ${why.seq}` : lesson.expected ? `step ${lesson.step}` : null);
+}
+
+/** On a phone (and beside a tall board on a laptop) the learner scrolls down to the marked
+ * part and taps it; the next step's words, a refusal's why or the closing words then came
+ * into the box above, out of sight, and nothing on screen said the lesson had moved on. So
+ * the box is scrolled into sight whenever it says something new and is not wholly shown. */
+function bringIntoSight(node, what) {
+  if (!what || what === shown) return;
+  shown = what;
+  const r = node.getBoundingClientRect();
+  if (r.top >= 0 && r.bottom <= window.innerHeight) return;
+  const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  node.scrollIntoView({ block: "nearest", behavior: still ? "auto" : "smooth" });
 }
