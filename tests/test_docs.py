@@ -6,6 +6,7 @@ import functools
 import re
 import shlex
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -380,3 +381,27 @@ def test_a_design_reports_command_runs_as_written(command, tmp_path, monkeypatch
     args += ["--out", str(tmp_path / "out"), "--db", f"sqlite:///{tmp_path / 'runs.db'}"]
     result = CliRunner().invoke(app, args)
     assert isinstance(result.exception, _Reached), f"{command}\n{result.output}"
+
+
+@pytest.mark.parametrize(
+    "script",
+    sorted(
+        {
+            name
+            for page in (ROOT / "docs" / "design").glob("*.md")
+            for name in re.findall(r"benchmarks/\w+\.py", page.read_text(encoding="utf-8"))
+        }
+    ),
+)
+def test_a_benchmark_a_design_report_runs_starts(script):
+    """A script a design report gives for its figures (`benchmarks/erosion_seats.py RUN`)
+    starts and shows its usage: its imports are meeple's as it is now."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / script), "--help"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, f"{script}:\n{done.stderr[-2000:]}"
+    assert "usage:" in done.stdout, done.stdout
