@@ -18,8 +18,9 @@ from collections import Counter
 from typing import Any
 
 import meeple.games.squad_combat.edits as edits
+from meeple.core.stats import mean_interval
 from meeple.lab.replay import game_record
-from meeple.lab.stats import mean_interval, wilson_interval
+from meeple.lab.stats import wilson_interval
 from meeple.store import ResultStore
 
 PLAY = re.compile(r"\((\d)[abc]\) plays ([A-Z][\w ]+?) \(")

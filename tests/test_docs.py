@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import functools
 import re
+import shlex
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -329,3 +331,77 @@ def test_heading_anchors_follow_the_forges_rule():
         "3x3-444",
         "the-issues-rungs",
     }
+
+
+LAB_COMMAND = re.compile(
+    r"^ {4}(?:\.venv/bin/)?(meeple (?:simulate|compare|design) .*)$"  # a command block's line
+    r"|`(?:\.venv/bin/)?(meeple (?:simulate|compare|design) [^`]*)`",  # one in the text
+    flags=re.M,
+)
+
+
+def _design_report_commands() -> list[str]:
+    """Every `meeple simulate`, `compare` and `design` command the design reports give for
+    their figures, as 'page: command' (an inline one wrapped over lines joined again; a
+    sketch with '...' left out)."""
+    found = []
+    for page in sorted((ROOT / "docs" / "design").glob("*.md")):
+        for match in LAB_COMMAND.finditer(page.read_text(encoding="utf-8")):
+            command = " ".join((match.group(1) or match.group(2)).split())
+            if "..." not in command:
+                found.append(f"{page.relative_to(ROOT).as_posix()}: {command}")
+    return sorted(set(found))
+
+
+class _Reached(Exception):
+    """Raised where a lab command would start playing: its run is set up."""
+
+
+@pytest.mark.parametrize("command", _design_report_commands())
+def test_a_design_reports_command_runs_as_written(command, tmp_path, monkeypatch):
+    """A designer who copies a report's command gets its run, not a refused flag: every lab
+    command in docs/design/*.md parses and sets up its runs (seats, options, variants) up to
+    the point of playing, which is stopped there (its folders and database sent to tmp_path).
+    `--players N` stands for each count; 2 is tried."""
+    from typer.testing import CliRunner
+
+    from meeple.interfaces import compare_cli, design_cli, lab_cli
+    from meeple.interfaces.cli import app
+
+    def reached(spec, *args, **kwargs):
+        raise _Reached(spec.key)
+
+    for module in (lab_cli, compare_cli, design_cli):
+        monkeypatch.setattr(module, "play_run", reached)
+    args = shlex.split(command.split(": ", 1)[1])[1:]
+    args = ["2" if arg == "N" else arg for arg in args]
+    if "--out" in args:
+        at = args.index("--out")
+        del args[at : at + 2]
+    args += ["--out", str(tmp_path / "out"), "--db", f"sqlite:///{tmp_path / 'runs.db'}"]
+    result = CliRunner().invoke(app, args)
+    assert isinstance(result.exception, _Reached), f"{command}\n{result.output}"
+
+
+@pytest.mark.parametrize(
+    "script",
+    sorted(
+        {
+            name
+            for page in (ROOT / "docs" / "design").glob("*.md")
+            for name in re.findall(r"benchmarks/\w+\.py", page.read_text(encoding="utf-8"))
+        }
+    ),
+)
+def test_a_benchmark_a_design_report_runs_starts(script):
+    """A script a design report gives for its figures (`benchmarks/erosion_seats.py RUN`)
+    starts and shows its usage: its imports are meeple's as it is now."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / script), "--help"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, f"{script}:\n{done.stderr[-2000:]}"
+    assert "usage:" in done.stdout, done.stdout
