@@ -40,6 +40,7 @@ SLOW = (
     "tests/web/",
     "tests/server/",
     "tests/solvers/test_edges_ray.py",
+    "tests/solvers/test_edges_ray_lost.py",
     "tests/solvers/test_solver_files.py::test_a_proof_stopped_by_a_signal",
     "tests/solvers/test_solver_files.py::test_no_corruption_of_a_checkpoint",
     "tests/solvers/test_edges_solver.py::test_whole_tiny_games_match_brute_force",

@@ -6,7 +6,8 @@ listens by retrying for ever while it logs warnings, and a port where something 
 answers (the dashboard's, a web server's) by retrying for a quarter of an hour. So an
 address is read and its port tried here first (a few seconds at most), the connection is
 given :data:`CONNECT_SECONDS`, and what Ray raises is said in one line; so is Ray losing
-work mid-run (:func:`lost_work`).
+work mid-run (:func:`lost_work`), also where the cluster itself goes away, which Ray does not
+raise (:class:`ClusterWatch`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import contextlib
 import signal
 import socket
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -41,9 +43,23 @@ TOKEN_HINT = (
 )
 
 
+LOST_SECONDS = 5.0
+"""How long the cluster's head (its GCS) or this process's Ray node may go without answering
+while work waits before the cluster counts as gone (:class:`ClusterWatch`)."""
+
+POLL_SECONDS = 1.0
+"""How long :class:`ClusterWatch` waits for work before it looks whether the cluster
+answers."""
+
+
 class RayUnavailable(MeepleError):
     """Ray is not installed, the cluster asked for cannot be reached, or it lost the work
     handed to it."""
+
+
+class _Gone(Exception):
+    """The cluster stopped answering while work waited on it (:class:`ClusterWatch`); said in
+    one line by :func:`lost_work`."""
 
 
 class _TooLong(BaseException):
@@ -74,16 +90,23 @@ def host_port(address: str) -> tuple[str, int] | None:
     return host, int(port)
 
 
+def _unanswered(target: tuple[str, int], seconds: float) -> str | None:
+    """Why nothing accepts a connection at ``target`` within ``seconds``; None where
+    something does."""
+    try:
+        with socket.create_connection(target, timeout=seconds):
+            return None
+    except OSError as exc:
+        return exc.strerror or str(exc) or type(exc).__name__
+
+
 def _reachable(address: str) -> None:
     """Fail in one line, within :data:`PROBE_SECONDS`, where nothing listens at ``address``."""
     target = host_port(address)
     if target is None:
         return
-    try:
-        with socket.create_connection(target, timeout=PROBE_SECONDS):
-            pass
-    except OSError as exc:
-        why = exc.strerror or str(exc) or type(exc).__name__
+    why = _unanswered(target, PROBE_SECONDS)
+    if why is not None:
         raise RayUnavailable(
             f"cannot reach the Ray cluster at {address}: {why}; start one there with "
             "`ray start --head`, or give the address it printed"
@@ -187,6 +210,64 @@ def lost_work(what: str, resume: str) -> Iterator[None]:
         yield
     except ray.exceptions.RayTaskError:
         raise
-    except ray.exceptions.RayError as exc:
+    except (ray.exceptions.RayError, _Gone) as exc:
         why = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise RayUnavailable(f"Ray lost {what}: {why} {resume}") from None
+
+
+class ClusterWatch:
+    """Waits on a run's work on Ray, and notices the cluster going away, which Ray does not
+    raise: it waits a minute for a head that is gone (``ray stop``, its machine lost), then
+    ends the process with a log line of its own, and for ever on a node of this machine that
+    is gone (its raylet killed), whose work never starts again. One for a run: the silence
+    counts across its waits, however many ends of work (a worker's death) come between."""
+
+    def __init__(self) -> None:
+        self.silent_since: float | None = None
+
+    def wait_first(self, refs: list[Any], timeout: float | None = None) -> list[Any]:
+        """``ray.wait`` for the first of ``refs`` to finish: a list of it, or an empty list
+        where ``timeout`` seconds passed first; :class:`_Gone` (said in one line by
+        :func:`lost_work`) where the cluster's head or this machine's node has not answered
+        for :data:`LOST_SECONDS`."""
+        ray = ray_module()
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            step = POLL_SECONDS if left is None else min(POLL_SECONDS, left)
+            done, _ = ray.wait(refs, num_returns=1, timeout=step)
+            if done or (left is not None and left <= step):
+                return list(done)
+            silent = _not_answering(ray)
+            if silent is None:
+                self.silent_since = None
+                continue
+            now = time.monotonic()
+            self.silent_since = self.silent_since or now
+            if now - self.silent_since >= LOST_SECONDS:
+                what, why = silent
+                raise _Gone(f"{what} has not answered for {LOST_SECONDS:g} s ({why}).")
+
+
+def _not_answering(ray: Any) -> tuple[str, str] | None:
+    """What of the cluster this process is connected to does not answer (its head, or this
+    machine's node), and why; None where both answer. Nothing is asked through Ray's client
+    (``ray://``), whose cluster may be reachable only through it, nor of the node while the
+    head is silent (Ray's own calls would wait on it)."""
+    from ray.util.client import ray as client
+
+    if client.is_connected():
+        return None
+    context = ray.get_runtime_context()
+    head = host_port(context.gcs_address)
+    if head is not None and (why := _unanswered(head, POLL_SECONDS)) is not None:
+        return f"the cluster's head at {context.gcs_address}", why
+    mine = context.get_node_id()
+    for node in ray.nodes():
+        if node["NodeID"] == mine:
+            where = (node["NodeManagerAddress"], int(node["NodeManagerPort"]))
+            if not node["Alive"]:
+                return "this machine's Ray node", "Ray marked it dead"
+            if (why := _unanswered(where, POLL_SECONDS)) is not None:
+                return "this machine's Ray node", why
+    return None
