@@ -219,3 +219,13 @@ def click_expected(page: Any, seconds: float = 20, tap: bool = False) -> None:
             continue
         if not click_unless_redrawn(target, tap):
             page.wait_for_timeout(50)
+
+
+def tab_to(page: Any, selector: str, presses: int = 80) -> None:
+    """Press Tab until the focus is on ``selector``, as a keyboard user reaches it; the test
+    fails where ``presses`` never get there."""
+    for _ in range(presses):
+        page.keyboard.press("Tab")
+        if page.evaluate("(s) => document.activeElement.matches(s)", selector):
+            return
+    raise AssertionError(f"Tab never reached {selector} in {presses} presses")

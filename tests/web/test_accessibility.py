@@ -9,7 +9,7 @@ import re
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from tests.web.browser import BACKWARD, at_the_table, moves_sent
+from tests.web.browser import BACKWARD, at_the_table, moves_sent, tab_to
 from tests.web.shots import finished_match
 
 AXE = Axe()
@@ -279,12 +279,7 @@ def test_the_board_as_text_opens_by_keyboard_and_follows_the_game(server, chromi
         chromium, server, "edges", {"board": "2x2", "first": 0}, (1280, 800)
     )
     page.wait_for_selector("#board .clickable")
-    for _ in range(80):
-        page.keyboard.press("Tab")
-        if page.evaluate("document.activeElement.matches('#board-text-box > summary')"):
-            break
-    else:
-        pytest.fail("Tab never reached Board as text")
+    tab_to(page, "#board-text-box > summary")
     page.keyboard.press("Enter")
     board = "#board-text"
     page.wait_for_function(f"document.querySelector('{board}').textContent.includes('Turn 1')")

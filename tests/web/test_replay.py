@@ -8,6 +8,7 @@ import time
 import pytest
 
 from meeple.core.record import GameRecord
+from tests.web.browser import tab_to
 
 
 def _finished_match(server) -> str:
@@ -197,12 +198,7 @@ def test_the_board_as_text_follows_the_step_and_the_eyes(server, context, watch,
     page.goto(f"{server.url}/replay?match={match}&step=1")
     page.wait_for_selector("body[data-step='1']")
     assert page.evaluate("document.querySelector('#board-text-box + h3').textContent") == "Moves"
-    for _ in range(30):
-        page.keyboard.press("Tab")
-        if page.evaluate("document.activeElement.matches('#board-text-box > summary')"):
-            break
-    else:
-        pytest.fail("Tab never reached Board as text")
+    tab_to(page, "#board-text-box > summary", presses=30)
     page.keyboard.press("Enter")
 
     def shows(step: int, seat: int | None) -> None:
