@@ -19,7 +19,8 @@ from meeple.core.simultaneous import reveals
 from meeple.interfaces import console as console_module
 from meeple.interfaces.console import WIPE, preparing_agents, read_within, thinking
 from meeple.interfaces.move_log import heading, move_words, secret
-from meeple.interfaces.play_cli import TerminalGame, UndoRefused, take_back, why_no_take_back
+from meeple.interfaces.play_cli import TerminalGame
+from meeple.interfaces.prompt_words import UndoRefused, take_back, why_no_take_back
 
 CLOCK = ("play", "triangle-clock", "--seed", "1")
 ORDER = "Shared symbols for rounds 1 to 16"
@@ -508,7 +509,7 @@ def test_the_legal_moves_fit_80_columns_and_break_between_moves():
     """Erd's 70 allocations and Erosion's choices were printed as lines longer than a
     terminal, broken by it in the middle of a move; one move read '1 legal moves'."""
     from meeple.core.registry import make
-    from meeple.interfaces.play_cli import describe_moves
+    from meeple.interfaces.prompt_words import describe_moves
 
     for name in ("erd", "edges", "squad-combat", "erosion"):
         state = make(name).new_game(1)

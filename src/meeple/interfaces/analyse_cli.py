@@ -23,7 +23,7 @@ from meeple.core.words import counted
 from meeple.games.edges.rules import EdgesGame, EdgesState
 from meeple.interfaces.console import console, fail, solver_ready
 from meeple.interfaces.options_cli import with_typed_files
-from meeple.interfaces.play_cli import Turn, prompt_command
+from meeple.interfaces.prompt_words import Turn, prompt_command
 
 if TYPE_CHECKING:
     from meeple.lab.review import ReviewedDecision

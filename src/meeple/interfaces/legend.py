@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from meeple.core.game import Game
 from meeple.interfaces.console import console, print_markdown
-from meeple.interfaces.play_cli import Turn, prompt_command
+from meeple.interfaces.prompt_words import Turn, prompt_command
 
 LEGEND_HEADING = "## Reading the board"
 
