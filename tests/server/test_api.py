@@ -296,6 +296,10 @@ def test_malformed_messages_are_answered_and_change_nothing(server):
             await a.send(text)
             await a.wait_for(lambda e=errors: len(a.errors) > e)
             assert says in a.errors[-1], (text[:40], a.errors[-1])
+        # A move's refusal names the move it refuses (move_seq) beside the match's seq: a
+        # page that sent its next move on a newer state must not take it for that one's.
+        [future] = [m for m in a.messages if m["type"] == "error" and "move 5" in m["message"]]
+        assert (future["seq"], future["move_seq"]) == (0, 5)
         # Out of turn: seat 1 is not to act.
         await b.send({"type": "move", "seq": 0, "action": "L h0,0"})
         await b.wait_for(lambda: b.errors)

@@ -249,7 +249,10 @@ async def _handle(hub: Hub, match: LiveMatch, conn: Connection, message: Any) ->
         try:
             await hub.move(match, conn, message.seq, message.action, message.action_id)
         except MeepleError as exc:
-            conn.send(_error(public_message(exc), seq=match.seq, code=error_code(exc)))
+            # ``move_seq``: which move this refuses. A page that sent its next move on a newer
+            # state must not take the refusal of an older one for its own (and send twice).
+            refusal = _error(public_message(exc), seq=match.seq, code=error_code(exc))
+            conn.send({**refusal, "move_seq": message.seq})
             if message.seq != match.seq:
                 conn.send(state_message(match, conn, hub.clock()))
 

@@ -205,7 +205,10 @@ function receive(message) {
         refusal = message.message;
         break;
       }
-      pendingSeq = null;
+      // The refusal of an older move (overtaken by another seat's) can arrive after this
+      // page sent its next one on the newer state: that one is still on its way, and
+      // clearing it here let a second click send the same decision twice.
+      if (message.move_seq === undefined || message.move_seq === pendingSeq) pendingSeq = null;
       // A tutorial's refusal of another move is its lesson's why, said in the lesson's box.
       // A move overtaken by another seat's (an opponent's Mulligan as this seat clicked) is
       // a race, not a mistake: say so in a player's words; the state comes again with it.
