@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -33,6 +34,16 @@ def alive(pid: int) -> bool:
             return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
+
+
+def as_at_a_terminal() -> None:
+    """Give a command the default Ctrl-C handling a terminal gives it (a ``preexec_fn``).
+
+    A suite started in the background (``make test &``, nohup) ignores SIGINT, and an
+    ignored signal stays ignored across exec: the command would rightly keep ignoring it,
+    as background jobs should, and the test would not be testing Ctrl-C at all.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 # Started once with ``python -c``: imports the command's code, then forks one child per

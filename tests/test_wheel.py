@@ -40,9 +40,14 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _shipped_sources() -> set[str]:
-    """The package's files as the repository tracks them, named as in the wheel."""
+    """The package's files and the command's entry module beside it, as the repository
+    tracks them, named as in the wheel."""
     listed = subprocess.run(
-        ["git", "ls-files", "src/meeple"], cwd=ROOT, capture_output=True, text=True, check=True
+        ["git", "ls-files", "src/meeple", "src/_meeple_entry.py"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     return {line.removeprefix("src/") for line in listed.stdout.splitlines()}
 
@@ -69,7 +74,8 @@ def test_the_wheel_holds_every_file_of_the_package_and_the_command(wheel):
     assert not missing, f"not in the wheel: {sorted(missing)}"
     package = {n for n in names if not n.startswith("meeple-")}
     assert package == tracked, f"in the wheel, not tracked: {sorted(package - tracked)}"
-    assert "meeple = meeple.interfaces.cli:main" in scripts
+    assert "_meeple_entry.py" in tracked
+    assert "meeple = _meeple_entry:main" in scripts
 
 
 def test_the_unpacked_wheel_runs_from_another_folder(wheel, tmp_path):

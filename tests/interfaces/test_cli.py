@@ -39,6 +39,46 @@ def test_python_dash_m_meeple_is_the_meeple_command():
     assert done.stdout == f"meeple {metadata.version('meeple')}\n"
 
 
+def test_ctrl_c_while_the_command_still_loads_ends_it_in_one_line():
+    """A Ctrl-C in the command's first second, while its imports run, ends it as a later one
+    does (exit status 130), with one line instead of the traceback of the import it cut.
+    The command starts as its installed script does, from the entry point pyproject names."""
+    import signal
+    import subprocess
+    import sys
+    import tomllib
+    from pathlib import Path
+
+    from tests.processes import as_at_a_terminal
+
+    pyproject = Path(__file__).parents[2] / "pyproject.toml"
+    entry = tomllib.loads(pyproject.read_text())["project"]["scripts"]["meeple"]
+    module, name = entry.split(":")
+    script = f"import sys; from {module} import {name}; sys.exit({name}())"
+    proc = subprocess.Popen(
+        [sys.executable, "-X", "importtime", "-c", script, "play", "erd"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=as_at_a_terminal,
+    )
+    assert proc.stderr is not None
+    # -X importtime writes a line as each import ends: the first of meeple's own modules
+    # has loaded, and the command's code is most of a second away.
+    for line in proc.stderr:
+        if " meeple." in line:
+            break
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    said = [line for line in err.splitlines() if not line.startswith("import time:")]
+    assert (proc.returncode, out, said) == (
+        130,
+        "",
+        ["Interrupted while meeple started: nothing was done."],
+    ), err[-2000:]
+
+
 @pytest.mark.parametrize("words", [[], ["agents"], ["play", "edges"], ["serve"], ["simulate"]])
 def test_dash_h_is_help_as_dash_dash_help_is(run, words):
     short, long = run(*words, "-h"), run(*words, "--help")

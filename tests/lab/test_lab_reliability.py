@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from meeple.lab.stats import wilson_interval
-from tests.processes import alive, children
+from tests.processes import alive, as_at_a_terminal, children
 
 SIM = ["simulate", "edges", "--board", "2x2", "--seat", "random", "--seat", "random"]
 
@@ -39,16 +39,6 @@ def _rows_yet(db: Path) -> bool:
         return db.exists() and bool(_rows(db))
     except sqlite3.OperationalError:
         return False
-
-
-def _as_at_a_terminal() -> None:
-    """Give the command the default Ctrl-C handling a terminal gives it.
-
-    A suite started in the background (``make test &``, nohup) ignores SIGINT, and an
-    ignored signal stays ignored across exec: the command would rightly keep ignoring it,
-    as background jobs should, and the test would not be testing Ctrl-C at all.
-    """
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _both(tmp_path: Path, db: Path, first: list[str], second: list[str]) -> None:
@@ -135,7 +125,7 @@ def test_ctrl_c_keeps_the_finished_games_says_so_and_a_rerun_resumes(tmp_path, j
     args = [_meeple(), "simulate", "erosion", "--games", "4000", "--jobs", str(jobs),
             "--db", f"sqlite:///{db}", "--out", str(out)]  # fmt: skip
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            start_new_session=True, preexec_fn=_as_at_a_terminal)  # fmt: skip
+                            start_new_session=True, preexec_fn=as_at_a_terminal)  # fmt: skip
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not _rows_yet(db):
         time.sleep(0.1)
@@ -174,7 +164,7 @@ def test_ctrl_c_does_not_wait_for_the_games_under_way(tmp_path, whom):
     args = [_meeple(), "simulate", "edges", "--board", "3x3", *seats, "--games", "4",
             "--jobs", "2", "--db", db, "--out", str(tmp_path)]  # fmt: skip
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            start_new_session=True, preexec_fn=_as_at_a_terminal)  # fmt: skip
+                            start_new_session=True, preexec_fn=as_at_a_terminal)  # fmt: skip
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and len(children(proc.pid)) < 2:
         time.sleep(0.1)

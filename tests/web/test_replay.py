@@ -22,11 +22,28 @@ def _finished_match(server) -> str:
 
 
 def test_a_finished_match_is_stepped_through(server, context, watch, page_errors):
+    """Opened while a reverse proxy answers for the restarting server (its own 502, an HTML
+    page), the page says the server is not answering and asks for the record again, as the
+    Review panel does, instead of stopping with an error; then the match is stepped through."""
     match = _finished_match(server)
     moves = len(server.get(f"/api/matches/{match}/record")["moves"])
     page = watch(context.new_page())
+    refused = []
+
+    def proxy_down_once(route):
+        if refused:
+            route.continue_()
+            return
+        refused.append(route.request.url)
+        route.fulfill(status=502, content_type="text/html", body="<html>502</html>",
+                      headers={"Retry-After": "1"})  # fmt: skip
+
+    page.route("**/api/matches/*/record", proxy_down_once)
     page.goto(f"{server.url}/replay?match={match}")
+    said = page.wait_for_selector("#board [role=status]:has-text('not answering')").inner_text()
+    assert said == "The server is not answering; trying again in 1 s."
     page.wait_for_selector("body[data-step='0']")
+    assert len(refused) == 1
     # The game by its title, as the lobby names it, not its id ("edges").
     assert page.inner_text("#title") == f"Replay — Edges ({moves} moves)"
     assert page.title() == "Replay: Edges — meeple"
@@ -250,9 +267,10 @@ NGINX_413 = """<html>
 
 def test_a_proxys_own_refusal_is_said_in_words(server, context, watch, page_errors, tmp_path):
     """A reverse proxy in front of the server answers some requests itself, with an HTML page
-    (nginx's 413 for a record past its ``client_max_body_size``, its 502 while the server
-    restarts) and, over HTTP/2, no status text: the page says what the status means, not
-    "413 " (docs/security.md, On the internet)."""
+    (nginx's 413 for a record past its ``client_max_body_size``) and, over HTTP/2, no status
+    text: the page says what the status means, not "413 " (docs/security.md, On the
+    internet). Its 502 while the server restarts is asked again: see
+    test_a_finished_match_is_stepped_through."""
     page = watch(context.new_page())
     page.route(
         "**/api/replay",
@@ -264,9 +282,4 @@ def test_a_proxys_own_refusal_is_said_in_words(server, context, watch, page_erro
     page.set_input_files("#file", str(record))
     said = page.wait_for_selector(".toast-error").inner_text()
     assert said == "that record could not be replayed: larger than this site accepts (HTTP 413)"
-
-    page.route("**/api/matches/*/record", lambda route: route.fulfill(status=502, body=""))
-    page.goto(f"{server.url}/replay?match=abc")
-    said = page.wait_for_selector(".toast-error").inner_text()
-    assert said == "the game server is not answering; try again in a moment (HTTP 502)"
     assert not page_errors, page_errors

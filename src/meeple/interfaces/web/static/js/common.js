@@ -22,16 +22,57 @@ export function el(tag, attrs = {}, ...children) {
 
 /** Calls the REST API; a refusal throws an Error with the server's one-line message. */
 export async function api(path, body = undefined) {
+  const reply = await ask(path, body);
+  if (reply.refused) throw new Error(reply.refused);
+  return reply.body;
+}
+
+/** A request's answer, never thrown: {status (0 where the server could not be reached),
+ * text (the body as it came), body (parsed as JSON; null where it is not JSON), retry (the
+ * Retry-After, in seconds; 0 where none), refused (what a refusal says; null for a success)}.
+ * `body`: a POST's body, a string as it is or anything else as JSON. */
+export async function ask(path, body = undefined) {
   const init = body === undefined ? {} : {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: typeof body === "string" ? body : JSON.stringify(body),
   };
-  const response = await fetch(path, init);
-  let data = null;
-  try { data = await response.json(); } catch { /* an empty or non-JSON body */ }
-  if (!response.ok) throw new Error(refusalText(response, data));
-  return data;
+  try {
+    const response = await fetch(path, init);
+    const text = await response.text();
+    let data = null;
+    try { data = JSON.parse(text); } catch { /* an empty or non-JSON body */ }
+    const retry = Number(response.headers.get("Retry-After")) || 0;
+    return { status: response.status, text, body: data, retry, refused: response.ok ? null : refusalText(response, data) };
+  } catch (error) {
+    const said = `the server could not be reached (${error.message})`;
+    return { status: 0, text: "", body: { error: said }, retry: 5, refused: said };
+  }
+}
+
+/** A promise that resolves after `ms` milliseconds. */
+export const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// A proxy's own answers while the server behind it is down or restarting (502, 503) or
+// slow (504): asked again, as when the server cannot be reached. The server's own 503
+// (a review's "busy") carries its code, and is its caller's to read.
+const PROXY_RETRIES = new Set([502, 503, 504]);
+
+/** Asks with `request` (a function giving `ask`'s promise) until the server answers: while
+ * it cannot be reached, or a reverse proxy answers in its place, `say` hears so and the
+ * request is made again after the Retry-After, or 10 s. `wanted()`: whether the answer is
+ * still wanted (a newer load of the page's record stops asking for an older one's); the
+ * reply in hand is given back once it is not. */
+export async function askUntilAnswered(request, say, wanted = () => true) {
+  for (;;) {
+    const reply = await request();
+    const code = reply.body && reply.body.code;
+    const answered = reply.status !== 0 && (code || !PROXY_RETRIES.has(reply.status));
+    if (answered || !wanted()) return reply;
+    const seconds = reply.retry || 10;
+    say(`The server is not answering; trying again in ${seconds} s.`);
+    await wait(1000 * seconds);
+  }
 }
 
 /** What a refused request says: the server's one-line message, or, for an answer that is

@@ -2,7 +2,8 @@
 // file, stepped through with buttons or the arrow keys and drawn by the game's own module
 // as a spectator sees it; once the match is over, any seat's eyes can be chosen.
 import {
-  announce, api, drawEnd, drawWith, el, gameCatalogue, loadDrawing, logItems, refusalText, showBoardText, titlesOnTap, toast,
+  announce, api, ask, askUntilAnswered, drawEnd, drawWith, el, gameCatalogue, loadDrawing, logItems, showBoardText, titlesOnTap,
+  toast,
 } from "./common.js";
 import { counted } from "./draw.js";
 import { showReview } from "./review.js";
@@ -20,6 +21,7 @@ let boardTexts = new Map(); // "step:seat" -> the board as text the server drew 
 let boardAsked = null; // the "step:seat" being asked for now
 let boardFailed = null; // { key, text }: why the server did not send a board
 let boardTimer = null;
+let uploaded = false; // a record file was chosen: a match's record still asked for is not wanted
 
 const ui = { move() {}, canMove: false, selection: {}, redraw: () => draw() };
 
@@ -47,16 +49,20 @@ async function seatNames(game, count, view) {
 }
 
 /** A finished match's record as the server wrote it: kept as text, because parsing it
- * would round its seed (a 128-bit JSON number) to a double and the replay would differ. */
+ * would round its seed (a 128-bit JSON number) to a double and the replay would differ.
+ * While the server is not answering (restarting behind a proxy), the board says so and it
+ * is asked for again; null once a record file is chosen instead. */
 async function fetchRecordText(match) {
-  const response = await fetch(`/api/matches/${encodeURIComponent(match)}/record`);
-  const text = await response.text();
-  if (!response.ok) {
-    let data = null;
-    try { data = JSON.parse(text); } catch { /* a proxy's page, not the server's JSON */ }
-    throw new Error(refusalText(response, data));
-  }
-  return text;
+  const path = `/api/matches/${encodeURIComponent(match)}/record`;
+  const reply = await askUntilAnswered(() => ask(path), boardSays, () => !uploaded);
+  if (uploaded) return null;
+  if (reply.refused) throw new Error(reply.refused);
+  return reply.text;
+}
+
+/** A line in place of the picture, before there is one to draw. */
+function boardSays(text) {
+  $("board").replaceChildren(el("p", { class: "no-drawing", role: "status" }, text));
 }
 
 async function load(text, match = null) {
@@ -233,6 +239,7 @@ function setUp() {
   $("file").addEventListener("change", async () => {
     const file = $("file").files[0];
     if (!file) return;
+    uploaded = true;
     try {
       await load(await file.text());
     } catch (error) {
@@ -241,7 +248,7 @@ function setUp() {
   });
   const match = new URLSearchParams(location.search).get("match");
   if (match) {
-    fetchRecordText(match).then((text) => load(text, match)).catch((error) => toast(error.message, "error"));
+    fetchRecordText(match).then((text) => text !== null && load(text, match)).catch((error) => toast(error.message, "error"));
   } else {
     $("board").replaceChildren(el("p", { class: "no-drawing" }, "Choose a record file (as `meeple play --save` writes it), or open a finished match from the lobby."));
   }

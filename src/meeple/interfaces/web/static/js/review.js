@@ -2,7 +2,7 @@
 // record (GET /api/matches/{id}/review, POST /api/replay/review), asked for again while it
 // is computed, drawn as a graph of the winning chances and a list of the marked decisions.
 // Marks, chances and turning points come from the server (lab/review_marks.py; docs/web.md).
-import { el, refusalText } from "./common.js";
+import { ask, askUntilAnswered, el, wait } from "./common.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const POLL_MS = 1500;
@@ -17,36 +17,18 @@ function svg(tag, attrs = {}, ...children) {
   return node;
 }
 
-/** A review's status as the server answered: {status, body, retry, refused: what a refusal
- * says} (never throws). */
-async function ask(path, body = undefined) {
-  const init = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body };
-  try {
-    const response = await fetch(path, init);
-    let data = null;
-    try { data = await response.json(); } catch { /* not JSON */ }
-    const retry = Number(response.headers.get("Retry-After")) || 0;
-    return { status: response.status, body: data, retry, refused: response.ok ? null : refusalText(response, data) };
-  } catch (error) {
-    return { status: 0, body: { error: `the server could not be reached (${error.message})` }, retry: 5 };
-  }
-}
-
-const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-// A proxy's own answers while the server behind it is down or restarting (502, 503) or
-// slow (504): the review is asked for again, as when the server cannot be reached.
-const PROXY_RETRIES = new Set([502, 503, 504]);
-
 /** Ask for a review until it is done or refused; `say` hears how it stands. ``match``: a
  * finished match's id; else ``recordText`` is uploaded once and then asked for by key. */
 async function fetchReview(match, recordText, say, mine, peek) {
   let key = null;
   const query = peek ? "?start=false" : "";
+  const wanted = () => mine === generation;
   for (;;) {
-    if (mine !== generation) return null;
-    const reply = match ? await ask(`/api/matches/${encodeURIComponent(match)}/review${query}`)
-      : key ? await ask(`/api/replay/review/${key}`) : await ask(`/api/replay/review${query}`, recordText);
+    if (!wanted()) return null;
+    // Not reached, or a reverse proxy answering for it while it restarts: asked again there.
+    const reply = await askUntilAnswered(() => (match ? ask(`/api/matches/${encodeURIComponent(match)}/review${query}`)
+      : key ? ask(`/api/replay/review/${key}`) : ask(`/api/replay/review${query}`, recordText)), say, wanted);
+    if (!wanted()) return null;
     if (reply.status === 200) return reply.body; // a review, or {"status": "not_reviewed"}
     const code = reply.body && reply.body.code;
     if (reply.status === 202) {
@@ -55,10 +37,6 @@ async function fetchReview(match, recordText, say, mine, peek) {
       await wait(POLL_MS);
     } else if (code === "busy" || code === "stopping") {
       say(`The server is busy reviewing other games; trying again in ${reply.retry || 10} s.`);
-      await wait(1000 * (reply.retry || 10));
-    } else if (reply.status === 0 || (!code && PROXY_RETRIES.has(reply.status))) {
-      // Not reached, or a reverse proxy answering for it while it restarts: asked again.
-      say(`The server is not answering; trying again in ${reply.retry || 10} s.`);
       await wait(1000 * (reply.retry || 10));
     } else if (code === "unknown_review") {
       key = null; // the server restarted meanwhile: upload it again
