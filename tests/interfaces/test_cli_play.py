@@ -15,10 +15,10 @@ import meeple
 from meeple.agents import parse_spec
 from meeple.core.game import seats_text
 from meeple.core.record import GameRecord, Playthrough
-from meeple.core.simultaneous import reveals
+from meeple.core.simultaneous import reveals, secret
 from meeple.interfaces import console as console_module
 from meeple.interfaces.console import WIPE, preparing_agents, read_within, thinking
-from meeple.interfaces.move_log import heading, move_words, secret
+from meeple.interfaces.move_log import heading, move_words
 from meeple.interfaces.play_cli import TerminalGame
 from meeple.interfaces.prompt_words import UndoRefused, take_back, why_no_take_back
 

@@ -8,7 +8,7 @@ import pytest
 import meeple
 from meeple.agents import make_agent, play_game
 from meeple.core.record import GameRecord, final_result
-from meeple.core.simultaneous import reveals
+from meeple.core.simultaneous import reveals, secret
 from meeple.games.triangle_clock.cards import SYMBOL_NAMES, glyph
 from meeple.games.triangle_clock.rules import Pick
 from meeple.interfaces import move_log, replay_cli
@@ -113,7 +113,7 @@ def test_a_seat_sees_others_choices_only_once_a_move_completes_the_decision(
         before, after = states[number - 1], states[number]
         line, *under = blocks[number]
         words = move_log.move_words(before, player, text).plain.split("\n")[0]
-        if not move_log.secret(before, player):  # a memorise step's move hides nothing
+        if not secret(before, player):  # a memorise step's move hides nothing
             assert words in line and not under, blocks[number]
             continue
         pending.append((player, words))
@@ -338,8 +338,10 @@ def test_the_replay_page_conceals_a_mulligan_and_the_pick_before_it_until_the_re
     """The replay page's answer (/api/replay) lists, after each move, the choices another
     seat's eyes see only as "has chosen": after Tick's pick and Tock's Mulligan both (the
     Mulligan is no submission: counting submissions alone showed Tick's pick early), none
-    once Tock's pick reveals them."""
+    once Tock's pick reveals them; never a memorise step's move, which hides nothing."""
     from meeple.interfaces.web.replays import concealed_moves
 
-    states = _pick_mulligan_pick().states()
-    assert [concealed_moves(states, k) for k in range(6)] == [[], [1], [], [3], [3, 4], []]
+    record = _pick_mulligan_pick()
+    states = record.states()
+    concealed = [concealed_moves(states, record.moves, k) for k in range(6)]
+    assert concealed == [[], [], [], [3], [3, 4], []]

@@ -844,16 +844,25 @@ def test_a_client_cannot_make_the_server_read_its_files(server, game, options):
 
 def test_a_hidden_choice_is_told_in_the_log_once_the_rules_reveal_it_never_before(server):
     """The Triangle Clock: a pick is "has chosen" to the other seat while the step is open,
-    then its letter and the game's words ("revealed solid N")."""
+    then its letter and the game's words ("revealed solid N"). A memorise step's move hides
+    nothing and chooses nothing: it is told at once, in the words the terminal uses, and its
+    seat is not one that "has chosen"."""
 
     async def go() -> None:
         created = create(
             server,
             game="triangle-clock",
-            options={"memorise_seconds": 0.2, "choice_seconds": 0},
+            options={"memorise_seconds": 60, "choice_seconds": 0},
             seats=["human", "human"],
         )
         a, b = await seated(server, created)
+        await a.wait_for(lambda: a.my_turn())
+        await a.send({"type": "move", "seq": 0, "action": "memorised"})
+        await b.wait_for(lambda: len(b.log) >= 1)
+        shown = "memorised the order of shared symbols for rounds 1 to 16"
+        assert b.log[0] == {"n": 1, "seat": 0, "text": "memorised", "words": shown}, b.log
+        assert b.state["chosen"] == [], b.state["chosen"]
+        await b.send({"type": "move", "seq": 1, "action": "memorised"})
         await a.wait_for(lambda: a.state["seq"] >= 2 and a.my_turn())
         pick = a.state["legal"][0]["text"]
         await a.send({"type": "move", "seq": a.state["seq"], "action": pick})

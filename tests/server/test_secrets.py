@@ -21,7 +21,7 @@ import httpx
 import pytest
 
 from meeple.core.record import GameRecord
-from meeple.core.simultaneous import secret_moves
+from meeple.core.simultaneous import secret, secret_moves
 from meeple.interfaces.web.client import Client
 
 # Short configurations, so that whole games fit in the suite's time.
@@ -36,12 +36,14 @@ GAMES = {
 PER_SEAT_FIELDS = {"view", "legal", "log", "log_start", "seat", "memorise"}
 
 
-def still_secret(states, seq: int) -> range:
+def still_secret(states, moves, seq: int) -> list[int]:
     """The moves (numbered from 0) of the simultaneous decision still open after move
     ``seq``, whose choices the rules have not revealed: every earlier decision's have been.
-    A Triangle Clock Mulligan made in it is one of them, though it is no submission."""
-    moves = secret_moves(states[: seq + 1])
-    return range(moves.start - 1, moves.stop - 1)
+    A Triangle Clock Mulligan made in it is one of them, though it is no submission; a
+    memorise step's move is not (it hides nothing)."""
+    return [
+        n - 1 for n in secret_moves(states[: seq + 1]) if secret(states[n - 1], moves[n - 1][0])
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -128,7 +130,9 @@ def test_no_message_tells_a_seat_what_it_may_not_see(server, game):
             for n, entry in enumerate(log):
                 player, text = record.moves[n]
                 assert entry["seat"] == player
-                secret = player != seat and not over and n in still_secret(states, seq)
+                secret = (
+                    player != seat and not over and n in still_secret(states, record.moves, seq)
+                )
                 if secret:
                     hidden_moves += 1
                     assert entry["text"] is None, f"seat {seat} saw {player}'s hidden {text!r}"

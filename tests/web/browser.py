@@ -165,6 +165,19 @@ def play_by_clicks(page: Any, frames: Frames, seed: int, seconds: float) -> int:
     return clicks
 
 
+HEAR = """() => { window.heard = [];
+  new MutationObserver((changes) => changes.forEach((c) => c.addedNodes.forEach(
+    (p) => window.heard.push(p.textContent)))).observe(document.getElementById("announce"),
+    { childList: true }); }"""
+"""For ``page.evaluate``: every paragraph the game page's live region is given from then on,
+kept in order in ``window.heard`` (the region itself keeps only its last few)."""
+
+BARE_TURN = {"Your move.", "Your choice (both choose at once)."}
+"""What the live region says of the seat's turn alone. Where the seat's own move led to its
+next decision, the game's ``prompt()`` says what is asked instead: said bare again, these
+told nothing new."""
+
+
 def no_server_errors(frames: Frames) -> None:
     """Asserts that the server refused nothing the page sent, except a move another seat's
     move overtook on its way (:meth:`Frames.overtaken`)."""

@@ -559,8 +559,10 @@ def test_erd_s_header_says_where_the_match_stands_not_the_rules_version(server, 
 
 def test_a_log_line_leaves_off_words_that_only_repeat_the_notation(server, context):
     """Erosion's "pass" is said "passed": the terminal's log prints the notation alone
-    (``move_log.echoes``), and the page's log did print "pass — passed"; the words of any
-    other move stay after their dash."""
+    (``move_log.echoes``), and the page's log did print "pass — passed"; words that go on
+    from the notation (The Triangle Clock's "memorised the order of shared symbols ...")
+    read on from it, as the terminal's do, not "memorised — memorised the order ..."; the
+    words of any other move stay after their dash."""
     page = context.new_page()
     page.goto(server.url + "/")
     lines = page.evaluate(
@@ -570,11 +572,16 @@ def test_a_log_line_leaves_off_words_that_only_repeat_the_notation(server, conte
           const entries = [
             { n: 1, seat: 1, text: "pass", words: "passed" },
             { n: 2, seat: 0, text: "draw WX0 H1 F0", words: "drew 1 hillslope card" },
+            { n: 3, seat: 1, text: "memorised", words: "memorised the order of shared symbols" },
           ];
           return logItems(msg, entries).map((li) => li.textContent);
         }"""
     )
-    assert lines == ["Andes: pass", "Alps: draw WX0 H1 F0 — drew 1 hillslope card"]
+    assert lines == [
+        "Andes: pass",
+        "Alps: draw WX0 H1 F0 — drew 1 hillslope card",
+        "Andes: memorised the order of shared symbols",
+    ]
     page.close()
 
 

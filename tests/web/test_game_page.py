@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from meeple.interfaces.web.client import ServerProcess
-from tests.web.browser import Frames, no_server_errors
+from tests.web.browser import BARE_TURN, HEAR, Frames, no_server_errors
 from tests.web.conftest import Server
 
 
@@ -311,7 +311,11 @@ def test_a_move_overtaken_by_the_other_seat_says_so_in_a_player_s_words(
 ):
     """The race a real table meets: Tock takes a Mulligan while Tick clicks, and Tick's move,
     chosen before the Mulligan reached the page, is refused as stale. The page says what
-    happened in a player's words (not the server's "stale move ... move 2") and plays on."""
+    happened in a player's words (not the server's "stale move ... move 2") and plays on.
+
+    Before it, the memorise step: Tick's "memorised" reveals and decides nothing, and Tock's
+    page says what it was, as the terminal does, never "has chosen"; Tock's own memorising,
+    then its Mulligan, each lead to its next decision, which the game's prompt names."""
     created = server.create(
         "triangle-clock", {"memorise_seconds": 60, "choice_seconds": 0}, ["human", "human"]
     )
@@ -348,12 +352,22 @@ def test_a_move_overtaken_by_the_other_seat_says_so_in_a_player_s_words(
     tock.goto(f"{server.url}/play/{match}#token={tokens[1]}")
     for page in (tick, tock):
         page.wait_for_selector("body[data-status='playing']")
+    tock.evaluate(HEAR)
     typed(tick, "memorised", 1)
+    tock.wait_for_selector("body[data-seq='1']")
+    memorised = "Tick: memorised the order of shared symbols for rounds 1 to 16"
+    assert tock.inner_text("#log li:last-child") == memorised
+    assert tock.locator("#seats .has-chosen").count() == 0
+    assert tock.inner_text(".tc-seat-0 .tc-wait") == "memorised ✓"
+    assert tock.inner_text("#turn") == "Your move"  # no choice is asked of it
     typed(tock, "memorised", 2)
     tick.wait_for_selector("body[data-seq='2']")
 
     hold = True
     typed(tock, "mulligan", 3)
+    heard = tock.evaluate("window.heard")
+    asked = "You: first choice: a symbol from a card (round 1 of 32)."
+    assert heard == [f"{memorised}.", asked, asked] and not BARE_TURN & set(heard), heard
     held_back('"seq":3,')  # the Mulligan's state, not yet on Tick's page
     pick = tick.locator("#legal .legal-move").first.text_content()
     typed(tick, pick)  # chosen at move 2
@@ -388,6 +402,7 @@ def test_a_person_who_resigned_a_three_seat_match_watches_the_computer_play_thei
     )
     watch(bob)
     assert page.inner_text("#turn") == "Your move"
+    assert page.inner_text("#board .er-era") == "Turn 1"  # one era: no "Era 1 of 1"
     page.click("#resign")
     page.click("#resign")
     page.wait_for_function(
@@ -416,6 +431,7 @@ def test_erosion_s_action_bar_names_the_mountain_the_table_waits_for(server, chr
     watch(page)
     # Not "the others": four of them wait too, and one mountain is to move.
     assert page.inner_text("#board .er-building") == "waiting for Alps…"
+    assert page.inner_text("#board .er-era") == "Era 1 of 2 · turn 1"
 
 
 def test_five_seats_have_five_colours_in_the_seat_list_and_the_log(server, chromium, watch):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.browser import Frames, no_server_errors, play_by_clicks
+from tests.web.browser import BARE_TURN, HEAR, Frames, no_server_errors, play_by_clicks
 
 FAST = {
     "edges": ({"board": "2x2"}, "greedy"),
@@ -35,11 +35,20 @@ def test_a_whole_match_is_played_by_clicking_the_picture(server, context, watch,
     page.goto(f"{server.url}/play/{created['match']}#token={token}")
     page.wait_for_selector("body[data-status]")
     assert page.query_selector(".no-drawing") is None, f"{game} was not drawn: {console}"
+    page.evaluate(HEAR)
 
     play_by_clicks(page, frames, seed=7, seconds=90)
 
     no_server_errors(frames)
     assert not page_errors, page_errors
+    # Where the seat's own move led to its next decision (Erosion's steps of a turn, The
+    # Triangle Clock's first choice after its memorising), the game's prompt says what is
+    # asked: "Your move." said again, alone, told nothing.
+    heard = page.evaluate("window.heard")
+    assert not BARE_TURN & set(heard), heard
+    if game == "triangle-clock":  # the computer memorises at once, then the person
+        prompt = "You: first choice: a symbol from a card (round "
+        assert any(said.startswith(prompt) for said in heard), heard
     page.wait_for_selector("#end:not([hidden]) .end-title")
     assert server.get(f"/api/matches/{created['match']}")["status"] == "finished"
     assert page.query_selector("#end #replay-link") is not None

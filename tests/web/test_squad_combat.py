@@ -19,6 +19,7 @@ import meeple
 from meeple.core.record import GameRecord
 from tests.games.squad_combat.test_move_log import new_lines
 from tests.web.browser import (
+    HEAR,
     Frames,
     click_once,
     click_unless_redrawn,
@@ -316,13 +317,6 @@ def test_with_four_players_the_move_log_tells_every_hit_and_miss_under_its_move(
     assert not page_errors, page_errors
     context.close()
 
-
-# Every paragraph the live region is given, kept in order on the page (the region itself
-# keeps only its last few).
-HEAR = """() => { window.heard = [];
-  new MutationObserver((changes) => changes.forEach((c) => c.addedNodes.forEach(
-    (p) => window.heard.push(p.textContent)))).observe(document.getElementById("announce"),
-    { childList: true }); }"""
 
 # Of each of the seat's own moves in the log: the move as its log item begins ("Red: die 1")
 # and the lines the game then logged by itself, each a sentence as the live region says it.

@@ -88,6 +88,13 @@ def hidden_from_others(state: Any) -> bool:
     return len(state.decision_start().to_act) > 1
 
 
+def secret(state: Any, player: Player) -> bool:
+    """Whether ``player``'s move from ``state`` is a choice the other seats learn only when
+    the rules reveal it: a move in a simultaneous decision, but not a memorise step's (its
+    one move tells nothing but that the seat has looked, which everyone knows)."""
+    return hidden_from_others(state) and state.game.memorise_seconds(state, player) is None
+
+
 def submitted(state: Any) -> int:
     """How many choices the simultaneous decision under way in ``state`` holds, made and not
     yet revealed (0 when none is under way, or the game is over)."""

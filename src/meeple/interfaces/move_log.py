@@ -1,17 +1,18 @@
 """How a move reads in a log (``meeple play``'s and ``meeple replay``'s), in a game's words.
 
 A move reads as its notation, then what it did in the game's words (``Game.log_words``, the
-words the browser's log shows beside the same notation), then under it, a line each, what the
-game then did by itself (``Game.log_after``, which the browser's log shows too: Squad
-Combat's dice and results). A game's ``render`` module may add what is the terminal's own:
-``log_move(before, player, text)`` returns the notation as the terminal shows it (None: as
-written; The Triangle Clock shows the symbol a pick revealed, not the hand letter),
-``log_steps(before, player, text)`` what follows the words (None: nothing; a text goes on
-the move's line, as Erosion's single-choice steps the engine then took, in notation; a list
-of lines goes below it, as Erd's combat after the second allocation of a round and a
-Triangle Clock round's result after its last choice, which the page draws on its board),
-and ``log_chapter(before, after)`` a heading when a new part of the game starts (Erd's games
-and rounds, a new round, turn or era), which :func:`heading` draws as a line.
+words the browser's log shows beside the same notation, joined to it as
+:func:`after_notation` says), then under it, a line each, what the game then did by itself
+(``Game.log_after``, which the browser's log shows too: Squad Combat's dice and results). A
+game's ``render`` module may add what is the terminal's own: ``log_move(before, player,
+text)`` returns the notation as the terminal shows it (None: as written; The Triangle Clock
+shows the symbol a pick revealed, not the hand letter), ``log_steps(before, player, text)``
+what follows the words (None: nothing; a text goes on the move's line, as Erosion's
+single-choice steps the engine then took, in notation; a list of lines goes below it, as
+Erd's combat after the second allocation of a round and a Triangle Clock round's result
+after its last choice, which the page draws on its board), and ``log_chapter(before,
+after)`` a heading when a new part of the game starts (Erd's games and rounds, a new round,
+turn or era), which :func:`heading` draws as a line.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ from typing import Any
 from rich.text import Text
 
 from meeple.core.game import Game, Player, State, seats_text
-from meeple.core.simultaneous import hidden_from_others
 
 HIDDEN_CHOICE = "has chosen (hidden until all have)"
 """Another seat's choice in a simultaneous decision the rules have not yet revealed."""
@@ -58,9 +58,7 @@ def move_words(before: State[Any], player: Player, text: str) -> Text:
         line = shown if isinstance(shown, Text) else Text(str(shown))
     game = before.game
     action = game.parse_action(text)
-    words = game.log_words(before, player, action)
-    if words and not echoes(text, words):
-        line.append(f" — {words}")
+    line.append(after_notation(text, game.log_words(before, player, action)))
     steps = _hook(before, "log_steps")
     more = steps(before, player, text) if steps is not None else None
     # Below the move, a line each: what the game then did by itself (the browser's log
@@ -74,13 +72,6 @@ def move_words(before: State[Any], player: Player, text: str) -> Text:
         line.append("\n    ")
         line.append_text(said if isinstance(said, Text) else Text(said, style="dim"))
     return line
-
-
-def secret(before: State[Any], player: Player) -> bool:
-    """Whether ``player``'s move from ``before`` is a choice the other seats learn only when
-    the rules reveal it: a move in a simultaneous decision, but not a memorise step's (its
-    one move tells nothing but that the seat has looked, which everyone knows)."""
-    return hidden_from_others(before) and before.game.memorise_seconds(before, player) is None
 
 
 def revealed(choices: Iterable[tuple[State[Any], Player, str]], margin: str = "") -> list[Text]:
@@ -100,6 +91,18 @@ def echoes(text: str, words: str) -> bool:
     """True where the words only say the notation again (``pass``: ``passed``), so that a
     log does not print the same move twice."""
     return words in (text, f"{text}ed", f"{text}d")
+
+
+def after_notation(text: str, words: str | None) -> str:
+    """What a log writes after the notation ``text`` of the game's ``words`` for the move:
+    nothing where they only say it again (:func:`echoes`); the rest where they begin with it,
+    so that the line reads on ("memorised" then " the order of shared symbols for rounds 1
+    to 16"); else the words after a dash. The browser's log joins them the same way."""
+    if not words or echoes(text, words):
+        return ""
+    if words.startswith(f"{text} "):
+        return words[len(text) :]
+    return f" — {words}"
 
 
 def chapter(before: State[Any] | None, after: State[Any]) -> str | None:

@@ -33,7 +33,7 @@ from meeple.core.position import position_argument, position_game
 from meeple.core.record import GameRecord, Playthrough
 from meeple.core.registry import game_class, make
 from meeple.core.rng import derive_seed
-from meeple.core.simultaneous import hidden_from_others, reveals
+from meeple.core.simultaneous import hidden_from_others, reveals, secret
 from meeple.core.words import counted
 from meeple.interfaces import move_log
 from meeple.interfaces.console import (
@@ -353,7 +353,7 @@ class TerminalGame:
         name = seats_text(game, [player])
         # A choice in a simultaneous decision stays secret, the last seat's too (its text
         # can carry what only it may know: a Triangle Clock hand letter).
-        hidden = move_log.secret(self.play.state, player)
+        hidden = secret(self.play.state, player)
         start = time.monotonic()
         if self.quiet:
             action = agent.act(Observation(self.play.state, player))

@@ -30,7 +30,7 @@ from rich.text import Text
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game, Player, State, seats_text
 from meeple.core.record import GameRecord, result_agrees
-from meeple.core.simultaneous import decision_moves, reveals
+from meeple.core.simultaneous import decision_moves, reveals, secret
 from meeple.core.words import counted
 from meeple.interfaces import move_log
 from meeple.interfaces.console import console, fail
@@ -72,7 +72,7 @@ class Replay:
         player, text = self.record.moves[number - 1]
         before = self.states[number - 1]
         line = Text(f"{number:3}. {seats_text(self.game, [player])}: ")
-        if self.seat is None or not move_log.secret(before, player):
+        if self.seat is None or not secret(before, player):
             return line.append_text(move_log.move_words(before, player, text))
         if reveals(before, self.states[number]):
             line.append(f"has chosen; {move_log.ALL_REVEALED}")

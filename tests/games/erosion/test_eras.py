@@ -112,6 +112,24 @@ def test_the_player_rules_tell_of_a_second_era_only_where_there_is_one(players, 
     assert ("lowest scorer" in text) is second_era
 
 
+@pytest.mark.parametrize(
+    ("players", "status", "heading"),
+    [
+        (3, "Turn 1: ", None),
+        (4, "Era 1/2, turn 1: ", "Era 1 of 2"),
+    ],
+)
+def test_the_era_is_named_only_where_there_is_a_second(players, status, heading):
+    """A game of one era said "Era 1/1" on its board and "Era 1 of 1" as its log's heading:
+    the seed speaks of "the era" of a two or three-player game, which has no other."""
+    from meeple.interfaces.move_log import chapter
+
+    game = make(players)
+    state = game.new_game(1)
+    assert game.render_text(state, 0).splitlines()[-1].startswith(status)
+    assert chapter(None, state) == heading
+
+
 # -- a two-era game -------------------------------------------------------------------------
 def test_clause_four_players_play_two_eras_with_a_new_era_set_up():
     """'the four- or five-player game lasts two eras.' 'After each player has recorded his

@@ -207,7 +207,9 @@ def render_status(state: ErosionState, player: Player | None) -> Text:
         text.append(f"Game over ({result['reason']}). {scores}. {verdict}.", style="bold")
         return text
     seat = state.to_act[0]
-    text.append(f"Era {state.era}/{game.eras}, turn {state.turn}: ")
+    # A game of one era (two or three players) names no era: "Era 1/1" said nothing.
+    era = f"Era {state.era}/{game.eras}, turn" if game.eras > 1 else "Turn"
+    text.append(f"{era} {state.turn}: ")
     text.append(f"{game.seat_name(seat)} (seat {seat})", style=SEAT_STYLES[seat])
     step = state.agenda[0] if state.agenda else None
     cat = game.catalog
@@ -266,7 +268,8 @@ def log_steps(before: ErosionState, player: Player, text: str) -> Text | None:
 
 
 def log_chapter(before: ErosionState | None, after: ErosionState) -> str | None:
-    """A heading when a replay reaches a new era (None within an era)."""
-    if not after.over and (before is None or after.era != before.era):
+    """A heading when a replay reaches a new era (None within an era, and in a game of one
+    era, whose only heading would be "Era 1 of 1")."""
+    if after.game.eras > 1 and not after.over and (before is None or after.era != before.era):
         return f"Era {after.era} of {after.game.eras}"
     return None

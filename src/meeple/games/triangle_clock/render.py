@@ -25,13 +25,11 @@ from meeple.games.triangle_clock.cards import (
 )
 from meeple.games.triangle_clock.hands import Ranking
 from meeple.games.triangle_clock.rules import (
-    BLOCK,
     ITEM_USES,
     LETTERS,
     ROUNDS,
     SEAT_NAMES,
     Item,
-    Memorised,
     Phase,
     Pick,
     RoundResult,
@@ -80,15 +78,9 @@ def render_header(state: TriangleClockState) -> Text:
     return text
 
 
-def block_rounds(state: TriangleClockState) -> tuple[int, int]:
-    """The first and last rounds of the order of shared symbols ``state`` is in."""
-    first = state.block * BLOCK + 1
-    return first, first + BLOCK - 1
-
-
 def render_order(state: TriangleClockState) -> Text:
     """The order of shared symbols shown in a memorise step, round by round."""
-    first, last = block_rounds(state)
+    first, last = state.block_rounds
     text = Text(f"Shared symbols for rounds {first} to {last}:\n", style="bold")
     for k, s in enumerate(state.orders[state.block]):
         text.append(f"{first + k:>2} ", style="dim")
@@ -255,14 +247,9 @@ def render_state(state: TriangleClockState, player: Player | None = None) -> Ren
 # -- replays --------------------------------------------------------------------------------
 def log_move(before: TriangleClockState, player: Player, text: str) -> Text | None:
     """A move as a replay shows it: a pick as the symbol it revealed (``C +palette-swap`` is
-    ``◁Wc +palette-swap``), not the hand letter, which means nothing once the hand is gone;
-    ``memorised`` with what the seat was shown (``memorised the order of shared symbols for
-    rounds 1 to 16``). None: the text as written (``mulligan``)."""
+    ``◁Wc +palette-swap``), not the hand letter, which means nothing once the hand is gone.
+    None: the text as written (``mulligan``, ``memorised``: its words say what was shown)."""
     action = before.game.parse_action(text)
-    if isinstance(action, Memorised):
-        first, last = block_rounds(before)
-        shown = Text(text, style="bold")
-        return shown.append(f" the order of shared symbols for rounds {first} to {last}")
     if not isinstance(action, Pick):
         return None
     shown = symbol_text(before.seats[player].revealed(action))

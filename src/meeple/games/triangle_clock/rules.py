@@ -408,7 +408,12 @@ class TriangleClockGame(Game[TriangleClockOptions, "TriangleClockState", Triangl
     ) -> str | None:
         """A pick in words: the symbol revealed (the letter names only a slot of a hand the
         others never saw). None under ``notes=forbidden``: a log of earlier reveals would be
-        the written note the rule forbids."""
+        the written note the rule forbids. ``memorised`` with what the seat was shown
+        ("memorised the order of shared symbols for rounds 1 to 16"), which every seat was
+        shown alike: the step reveals nothing and decides nothing."""
+        if isinstance(action, Memorised):
+            first, last = state.block_rounds
+            return f"memorised the order of shared symbols for rounds {first} to {last}"
         if not isinstance(action, Pick) or self.options.notes == "forbidden":
             return None
         printed = state.seats[player].symbol_at(action.letter)
@@ -479,6 +484,12 @@ class TriangleClockState(Hidden, State[TriangleClockAction]):
     def block(self) -> int:
         """0 for rounds 1-16, 1 for rounds 17-32."""
         return (min(self.round, ROUNDS) - 1) // BLOCK
+
+    @property
+    def block_rounds(self) -> tuple[int, int]:
+        """The first and last rounds of the order of shared symbols this state is in."""
+        first = self.block * BLOCK + 1
+        return first, first + BLOCK - 1
 
     @property
     def shared(self) -> Symbol | None:
@@ -718,9 +729,8 @@ class TriangleClockState(Hidden, State[TriangleClockAction]):
         shared = self.shared
         memorise = None
         if self.phase is Phase.MEMORISE:
-            first = (self.round - 1) // BLOCK * BLOCK + 1
             memorise = {
-                "rounds": [first, first + BLOCK - 1],
+                "rounds": list(self.block_rounds),
                 "order": [SYMBOL_NAMES[s] for s in self.orders[self.block]],
             }
         return {

@@ -27,7 +27,7 @@ from meeple.core.errors import (
 )
 from meeple.core.game import ActionIdError, Game, Player, State
 from meeple.core.record import GameRecord
-from meeple.core.simultaneous import hidden_from_others, settles, submitted
+from meeple.core.simultaneous import secret, settles, submitted
 from meeple.core.text import unprintable
 from meeple.core.tutorial import Tutorial, finished
 from meeple.interfaces.web.seeds import seed_commitment
@@ -170,8 +170,9 @@ class LiveMatch:
     game: Game[Any, Any, Any]
     state: State[Any]
     hidden: list[bool]
-    """Per move: made in a simultaneous decision, so others see only "has chosen" until the
-    decision is complete (the rules then reveal it) or the match is over."""
+    """Per move: a secret choice in a simultaneous decision (``core.simultaneous.secret``:
+    not a memorise step's), so others see only "has chosen" until the decision is complete
+    (the rules then reveal it) or the match is over."""
     revealed_before: int = 0
     """Moves numbered below this (from 0) are revealed to every seat: all up to the last one
     that was not part of a simultaneous decision or that completed one. Not
@@ -223,7 +224,7 @@ class LiveMatch:
         """Keep what the log needs of a move made from ``before`` (to ``after``): whether
         others see only that it was made (until its decision is complete), what the log says
         of it, and how far the rules have revealed the moves."""
-        self.hidden.append(hidden_from_others(before))
+        self.hidden.append(secret(before, player))
         self.notes.append(move_notes(self.game, before, player, action))
         if settles(before, after):
             self.revealed_before = len(self.hidden)
@@ -393,7 +394,8 @@ def state_message(match: LiveMatch, conn: Connection, now: float) -> dict[str, A
     to_act = list(state.to_act) if stored.status == "playing" else []
     can_move = seat is not None and seat in to_act and match.seat_is_person(seat)
     legal = state.legal_actions(seat) if can_move and seat is not None else []
-    decision = state.decision_start().to_act
+    opened = state.decision_start()
+    decision = opened.to_act
     return {
         "type": "state",
         "match": stored.id,
@@ -411,8 +413,9 @@ def state_message(match: LiveMatch, conn: Connection, now: float) -> dict[str, A
         "view": match.game.person_view(state, seat),
         "to_act": to_act,
         # Over, nobody is choosing: a resign or claim mid-decision leaves no "has chosen".
+        # A seat done with a memorise step made no choice: its move is in the log, open.
         "chosen": (
-            [p for p in decision if p not in state.to_act]
+            [p for p in decision if p not in state.to_act and secret(opened, p)]
             if len(decision) > 1 and stored.status == "playing"
             else []
         ),

@@ -13,9 +13,9 @@ import json
 from typing import Any
 
 from meeple.core.errors import MeepleError
-from meeple.core.game import State
+from meeple.core.game import Player, State
 from meeple.core.record import GameRecord
-from meeple.core.simultaneous import secret_moves
+from meeple.core.simultaneous import secret, secret_moves
 from meeple.interfaces.web.content_sets import ContentSets
 from meeple.interfaces.web.live import ServerError, error_code, move_notes, public_message
 from meeple.interfaces.web.lobby import ONLINE_CONTENT
@@ -144,7 +144,7 @@ def replay_states(record: GameRecord, content: ContentSets) -> dict[str, Any]:
             {
                 "spectator": s.view(None),
                 "seats": [s.view(p) for p in range(s.game.num_players)] if over else None,
-                "concealed": concealed_moves(states, k),
+                "concealed": concealed_moves(states, record.moves, k),
             }
             for k, s in enumerate(states)
         ],
@@ -152,9 +152,10 @@ def replay_states(record: GameRecord, content: ContentSets) -> dict[str, Any]:
     }
 
 
-def concealed_moves(states: list[State[Any]], k: int) -> list[int]:
+def concealed_moves(states: list[State[Any]], moves: list[tuple[Player, str]], k: int) -> list[int]:
     """The moves (numbered from 1) that, after move ``k``, only their own seat had seen: the
     choices made so far in a simultaneous decision the rules have not yet revealed (a
-    Triangle Clock Mulligan made in it too, which changes no submission). The replay page
-    shows them to another seat's eyes as "has chosen", as the game page did."""
-    return list(secret_moves(states[: k + 1]))
+    Triangle Clock Mulligan made in it too, which changes no submission), not a memorise
+    step's, which hides nothing. The replay page shows them to another seat's eyes as "has
+    chosen", as the game page does."""
+    return [n for n in secret_moves(states[: k + 1]) if secret(states[n - 1], moves[n - 1][0])]

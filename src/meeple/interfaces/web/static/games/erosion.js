@@ -240,18 +240,36 @@ export function lastTurn(log, names, seat) {
   return `last turn: ${name} ${entries.join("; then ")}`;
 }
 
+/** The step of a turn under way in words, after who takes it ("Alps: uplift: you hold more
+ * than 6 cards; ..."); null between steps (a turn's first choice). */
+function stepLine(view, who) {
+  const step = view.step;
+  if (!step || !STEP_TEXT[step.kind]) return null;
+  return `${who}: ${STEP_TEXT[step.kind]}${step.card ? ` (for ${step.card})` : ""}`;
+}
+
+const YOUR_TURN = "your turn: choose an action";
+
+/** What the seat is asked now, in the header's words ("You: draw: choose how many cards to
+ * take from each deck"): the game page says it when the seat's own move leads to its next
+ * decision (a turn's steps, an era it starts), where "Your move" alone again would say
+ * nothing new. */
+export function prompt(msg) {
+  return stepLine(msg.view || {}, "You") || YOUR_TURN;
+}
+
 function drawHeader(box, msg, view, names, seat) {
   const head = html("div", { class: "er-head" }, box);
   const title = html("div", { class: "er-title" }, head);
-  html("div", { class: "er-era" }, title, `Era ${view.era} of ${view.eras} · turn ${view.turn}`);
+  // A game of one era (two or three players, as the seed has it) names no era: "Era 1 of
+  // 1" said nothing.
+  html("div", { class: "er-era" }, title, view.eras > 1 ? `Era ${view.era} of ${view.eras} · turn ${view.turn}` : `Turn ${view.turn}`);
   const current = view.current;
+  const step = stepLine(view, names[(view.step || {}).seat] ?? "");
   let line = "";
   if (view.result && view.result.over) line = "game over";
-  else if (view.step && STEP_TEXT[view.step.kind]) {
-    const about = view.step.card ? ` (for ${view.step.card})` : "";
-    line = `${names[view.step.seat] ?? ""}: ${STEP_TEXT[view.step.kind]}${about}`;
-  }
-  else if (current !== null && current !== undefined) line = current === seat ? "your turn: choose an action" : `${names[current]}'s turn`;
+  else if (step) line = step;
+  else if (current !== null && current !== undefined) line = current === seat ? YOUR_TURN : `${names[current]}'s turn`;
   html("div", { class: "er-step" }, title, line);
   const scores = html("div", { class: "er-scores" }, head);
   const r = view.result || {};

@@ -98,6 +98,15 @@ function seatLabel(msg, p) {
   return names[p] ?? `seat ${p}`;
 }
 
+/** What the seat is asked now, in the scoreboard's words ("You: second choice: a symbol
+ * from another card (round 3 of 32)"): the game page says it when the seat's own move leads
+ * to its next decision (its memorising done, a Mulligan's new hand), where "Your choice"
+ * alone again would say nothing new. */
+export function prompt(msg) {
+  const view = msg.view || {};
+  return `You: ${PHASE_TEXT[view.phase] || view.phase} (round ${view.round} of ${view.rounds})`;
+}
+
 export function draw(root, msg, ui) {
   gameStyle("triangle-clock", import.meta.url);
   if (countdown.timer) clearInterval(countdown.timer);
@@ -136,7 +145,9 @@ function drawScoreboard(box, msg, view, seat) {
     const line = Object.entries(uses).map(([k, n]) => `${ITEM_TITLES[k] || k} ×${n}`).join(" · ");
     html("div", { class: "tc-items-left" }, card, line || "no items");
     if (view.phase !== "over" && msg.status !== "finished") {
-      html("div", { class: "tc-wait" }, card, waiting.has(p) ? "choosing…" : "submitted ✓");
+      // A memorise step hides no choice: a seat has only looked, and says so.
+      const [busy, done] = view.phase === "memorise" ? ["memorising…", "memorised ✓"] : ["choosing…", "submitted ✓"];
+      html("div", { class: "tc-wait" }, card, waiting.has(p) ? busy : done);
     }
   });
   const piles = html("div", { class: "tc-piles" }, bar);
@@ -172,7 +183,8 @@ function drawTable(main, msg, view, seat) {
   // The viewer's own seat sits at the bottom; a spectator sees Tick at the bottom.
   const bottom = seat ?? 0;
   const rows = [[1 - bottom, 48], [bottom, 422]];
-  const mine = view.submissions && view.submissions.mine;
+  // A seat's "memorised" is no hidden pick to hold a slot for.
+  const mine = view.phase !== "memorise" && view.submissions && view.submissions.mine;
   for (const [p, y] of rows) {
     const labelY = y < cy ? y + 10 : y - 38; // beside the top slots, above the bottom ones
     svg("text", { x: 14, y: labelY, class: `tc-row-label tc-c${p}` }, s,
@@ -278,7 +290,7 @@ function drawHand(box, msg, view, seat, legal, items, ui) {
   if (anyPick || legal.mulligan) {
     const suffix = items.map((i) => ` +${i}`).join("");
     building.textContent = `move: ${anyPick ? "?" : ""}${suffix}` + (anyPick ? ` — ${CLICK} a symbol` : "");
-  } else if (view.submissions && view.submissions.mine) {
+  } else if (view.submissions && view.submissions.mine && view.phase !== "memorise") {
     building.textContent = `submitted: ${view.submissions.mine} (hidden until both have chosen)`;
   } else if (view.phase !== "over" && view.phase !== "memorise") {
     building.textContent = "waiting for the opponent…";

@@ -273,15 +273,24 @@ export function echoes(text, words) {
   return words === text || words === `${text}ed` || words === `${text}d`;
 }
 
+/** The game's words as the log writes them after the notation, as the terminal's log joins
+ * them (meeple.interfaces.move_log.after_notation): none that only say it again; the rest
+ * of words that begin with it, so the line reads on ("memorised" then "the order of shared
+ * symbols for rounds 1 to 16"); else after a dash (run straight on, "rush=HLD defense=LLD
+ * put 1 Heavy" read as one phrase). */
+function afterNotation(text, words) {
+  if (!words || echoes(text, words)) return [];
+  if (words.startsWith(`${text} `)) return [" ", el("span", { class: "log-words" }, words.slice(text.length + 1))];
+  return [" — ", el("span", { class: "log-words" }, words)];
+}
+
 /** The move log as list items: hidden choices of others say only "has chosen". */
 export function logItems(msg, entries) {
   return entries.map((entry) => el("li", { value: entry.n, class: entry.seat === msg.seat ? "mine" : null, title: seatTitle(msg, entry.seat) },
     el("span", { class: `seat-dot seat-${entry.seat}` }),
     `${seatLabel(msg, entry.seat)}: `,
     entry.text === null ? el("em", {}, "has chosen") : el("code", {}, entry.text),
-    // The game's words for the move, after a dash as the terminal's log writes them (run
-    // straight on, "rush=HLD defense=LLD put 1 Heavy" read as one phrase).
-    ...(entry.words && !echoes(entry.text, entry.words) ? [" — ", el("span", { class: "log-words" }, entry.words)] : []),
+    ...afterNotation(entry.text, entry.words),
     entry.timeout ? el("em", { class: "timed-out" }, entry.seat === msg.seat
       ? " time ran out: the computer chose for you" : " time ran out: the computer chose") : null,
     // Under the move, a line each, what the game then did by itself (Squad Combat's dice,

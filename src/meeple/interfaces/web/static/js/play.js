@@ -356,7 +356,10 @@ function turnText() {
     return thinking.length ? `You have chosen: ${thinking.join(" and ")} ${thinking.length > 1 ? "are" : "is"} thinking…`
       : "You have chosen: waiting for the other player";
   }
-  if (mine) return m.chosen.length || m.to_act.length > 1 ? "Your choice (both choose at once)" : "Your move";
+  // A memorise step (msg.memorise: its seconds) asks every seat at once, but no choice:
+  // each only says it has looked.
+  const choosing = typeof m.memorise !== "number" && (m.chosen.length || m.to_act.length > 1);
+  if (mine) return choosing ? "Your choice (both choose at once)" : "Your move";
   return watchedTurn(m);
 }
 
