@@ -51,8 +51,14 @@ class HeuristicAgent:
         """An allocation drawn from the one-round game's optimal mix."""
         state = observation.determinize(self.rng)
         assert isinstance(state, ErdState)
+        # Of the round's number only whether it has reached the round limit changes what a
+        # round is worth (the number itself is only in the words): every round before the
+        # limit asks as round 1, so the cache answers a position that comes back, as in a
+        # long game of repeated allocations, instead of solving it again each round.
+        limit = self.game.options.round_limit
+        round_number = state.round if state.round >= limit else 1
         mix = one_round_strategy(
-            self.game, self.weights, state.sides, observation.player, state.round
+            self.game, self.weights, state.sides, observation.player, round_number
         )
         essences, weights = zip(*mix.items(), strict=True)
         chosen = self.rng.choices(essences, weights=weights)[0]
