@@ -112,7 +112,7 @@ export function draw(root, msg, ui) {
   if (countdown.timer) clearInterval(countdown.timer);
   countdown.timer = null;
   root.replaceChildren();
-  const view = msg.view || {};
+  const view = stoppedView(msg, msg.view || {});
   const seat = msg.seat ?? null;
   const legal = parseLegal(ui.canMove ? msg.legal : []);
   const items = chosenItems(ui);
@@ -130,12 +130,39 @@ export function draw(root, msg, ui) {
   if (view.hand) drawHand(box, msg, view, seat, legal, items, ui);
 }
 
+/** The view of a match stopped before its game's end (a lesson's last step, a resignation,
+ * a seat out of time), as the table is left: `stopped` set, and no order to memorise
+ * any more. Stopped between two rounds, the rules had dealt the next round and shown its
+ * shared symbol, a round nobody will play: the lesson's board said "round 3 of 32, first
+ * choice" beside words saying two rounds were played. The table shows the round last
+ * played instead (`between` set), and the shared symbols so far end with its own. */
+function stoppedView(msg, view) {
+  if (msg.status !== "finished" || view.phase === "over") return view;
+  const out = { ...view, stopped: true, memorise: null };
+  const last = view.last_round;
+  const begun = (view.revealed || []).some((r) => r.length)
+    || ((view.submissions && view.submissions.submitted) || []).length > 0;
+  if (view.phase !== "first" || begun || !last) return out;
+  return {
+    ...out,
+    between: true,
+    round: last.round,
+    shared: last.shared,
+    revealed: last.seats.map((st) => st.revealed.map((symbol, k) => ({ symbol, items: st.items[k] || [] }))),
+    submissions: null,
+    shared_revealed: view.shared_revealed && view.shared_revealed.slice(0, -1),
+  };
+}
+
 function drawScoreboard(box, msg, view, seat) {
   const bar = html("div", { class: "tc-scoreboard" }, box);
   const round = html("div", { class: "tc-round" }, bar);
   html("div", { class: "tc-round-n" }, round, view.phase === "over"
-    ? `after ${counted(view.rounds, "round")}` : `round ${view.round} of ${view.rounds}`);
-  html("div", { class: "tc-phase" }, round, PHASE_TEXT[view.phase] || view.phase || "");
+    ? `after ${counted(view.rounds, "round")}`
+    : view.between ? `after ${counted(view.round, "round")} of ${view.rounds}`
+      : `${view.stopped ? "stopped in " : ""}round ${view.round} of ${view.rounds}`);
+  html("div", { class: "tc-phase" }, round,
+    view.stopped ? PHASE_TEXT.over : PHASE_TEXT[view.phase] || view.phase || "");
   const waiting = new Set((view.submissions && view.submissions.waiting) || view.to_act || []);
   (view.scores || []).forEach((score, p) => {
     const card = html("div", { class: `tc-seat tc-seat-${p}${p === seat ? " tc-me" : ""}` }, bar);
@@ -287,7 +314,9 @@ function drawHand(box, msg, view, seat, legal, items, ui) {
   const itemKey = [...items].sort().join("+");
   const pickFor = (letter) => (legal.picks.get(letter) || new Map()).get(itemKey) || null;
   const anyPick = legal.picks.size > 0;
-  if (anyPick || legal.mulligan) {
+  if (view.stopped) {
+    // Nothing more will be chosen, nor waited for.
+  } else if (anyPick || legal.mulligan) {
     const suffix = items.map((i) => ` +${i}`).join("");
     building.textContent = `move: ${anyPick ? "?" : ""}${suffix}` + (anyPick ? ` — ${CLICK} a symbol` : "");
   } else if (view.submissions && view.submissions.mine && view.phase !== "memorise") {
