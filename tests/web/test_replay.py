@@ -44,6 +44,19 @@ def test_a_finished_match_is_stepped_through(server, context, watch, page_errors
     assert said == "The server is not answering; trying again in 1 s."
     page.wait_for_selector("body[data-step='0']")
     assert len(refused) == 1
+
+    # A proxy's Retry-After is waited at most a minute; a date (not seconds) or a negative
+    # number leaves the caller's own wait (0).
+    def proxy_says(header: str):
+        return lambda route: route.fulfill(
+            status=503, content_type="text/html", body="busy", headers={"Retry-After": header}
+        )
+
+    asked = "async () => (await import('/static/js/common.js')).ask('/api/proxy-said')"
+    for header, waited in (("3600", 60), ("Wed, 21 Oct 2026 07:28:00 GMT", 0), ("-5", 0)):
+        page.route("**/api/proxy-said", proxy_says(header))
+        assert page.evaluate(asked)["retry"] == waited, header
+        page.unroute("**/api/proxy-said")
     # The game by its title, as the lobby names it, not its id ("edges").
     assert page.inner_text("#title") == f"Replay — Edges ({moves} moves)"
     assert page.title() == "Replay: Edges — meeple"

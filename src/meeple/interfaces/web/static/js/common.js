@@ -42,7 +42,9 @@ export async function ask(path, body = undefined) {
     const text = await response.text();
     let data = null;
     try { data = JSON.parse(text); } catch { /* an empty or non-JSON body */ }
-    const retry = Number(response.headers.get("Retry-After")) || 0;
+    // Seconds, at most a minute: a proxy's "Retry-After: 3600" (or a date, read as 0: the
+    // caller's own wait) must not leave a page silent for an hour.
+    const retry = Math.min(Math.max(Number(response.headers.get("Retry-After")) || 0, 0), 60);
     return { status: response.status, text, body: data, retry, refused: response.ok ? null : refusalText(response, data) };
   } catch (error) {
     const said = `the server could not be reached (${error.message})`;
