@@ -4,8 +4,8 @@ It lies outside the ``meeple`` package so that it runs before the package is imp
 Ctrl-C in the command's first second, while the package and its libraries load, cut an
 import and printed the traceback of whichever module it cut. Once the command line is
 parsed, Typer ends a command that a Ctrl-C reaches with status 130; one while it loads now
-does too, with one line saying nothing was done. Only what the interpreter has loaded already is imported here:
-this runs at every start.
+does too, with one line saying nothing was done. Only what the interpreter has loaded
+already is imported here: this runs at every start.
 """
 
 import sys
