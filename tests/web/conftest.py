@@ -12,6 +12,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
@@ -43,33 +44,139 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 class Browser:
     """The session's Chromium as the tests use it: a context a test opens asks for reduced
-    motion unless the test says otherwise, and is closed when the test ends if the test left
-    it open.
+    motion unless the test says otherwise, is lent from a pool of contexts opened with the
+    same options, and goes back to it, emptied, when the test closes it or ends.
 
-    Both are for the machine the suite shares: a game page's endless animations (the pulsing
-    "your turn", Edges' marching edges) keep Chromium drawing frames for as long as the page
-    is open, several times the CPU of a still page (``benchmarks/browser_idle.py``), and a
-    page a test leaves open would draw them until the session ends. Reduced motion stops
-    only those animations (the stylesheets' ``prefers-reduced-motion`` rules say
-    ``animation: none`` and nothing else); the accessibility test opens pages both ways.
+    Reduced motion is for the machine the suite shares: a game page's endless animations
+    (the pulsing "your turn", Edges' marching edges) keep Chromium drawing frames for as
+    long as the page is open, several times the CPU of a still page
+    (``benchmarks/browser_idle.py``). It stops only those animations (the stylesheets'
+    ``prefers-reduced-motion`` rules say ``animation: none`` and nothing else); the
+    accessibility test opens pages both ways.
+
+    The pool is for the same reason: a page in a new context starts its own renderer
+    process, and a new context with its page costs Chromium more than half as much again as
+    one lent from the pool (``benchmarks/browser_contexts.py``); the suite opens hundreds.
+    A context comes back as a new one would be to the test: no page open, no cookie, no
+    permission, and the local storage of every origin its pages visited cleared
+    (:class:`LentContext`). What stays is the HTTP cache (every page and file of the server
+    says ``no-cache``, and a page a test routes has no cache) and one idle page at
+    ``about:blank``, which the test never sees, that keeps the renderer process alive for
+    the next test's pages. A context the test used beyond opening pages (an init script, a
+    route, a listener: nothing that can be taken back) is closed instead of kept.
     """
 
     def __init__(self, browser: Any) -> None:
         self.browser = browser
-        self.opened: list[Any] = []
+        self.opened: list[LentContext] = []
+        self.free: dict[str, list[tuple[Any, Any]]] = {}
+        """Emptied contexts by their options (:meth:`new_context`'s key), each with its idle
+        page (:class:`LentContext`) or None."""
 
-    def new_context(self, **options: Any) -> Any:
-        """``Browser.new_context``, with ``reduced_motion="reduce"`` unless given."""
+    def new_context(self, **options: Any) -> LentContext:
+        """A context as ``Browser.new_context(**options)`` opens it, with
+        ``reduced_motion="reduce"`` unless given: one from the pool where one was opened
+        with the same options."""
         options.setdefault("reduced_motion", "reduce")
-        context = self.browser.new_context(**options)
-        self.opened.append(context)
-        return context
+        key = repr(sorted(options.items()))
+        free = self.free.setdefault(key, [])
+        context, idle = free.pop() if free else (self.browser.new_context(**options), None)
+        lent = LentContext(context, idle, lambda idle: free.append((context, idle)))
+        self.opened.append(lent)
+        return lent
 
     def close_left_open(self) -> None:
-        """Close every context opened since the last call (closing twice is harmless)."""
+        """Give back every context lent since the last call (giving back twice is harmless)."""
         for context in self.opened:
             context.close()
         self.opened.clear()
+
+
+class LentContext:
+    """A Playwright browser context lent for one test: ``new_page``, ``pages`` and ``close``
+    as Playwright's own, where ``close`` empties it and gives it back (``kept``, with the
+    page left idle). Any other attribute is the context's own, and asking for one means the
+    test changed the context in a way that cannot be undone: ``close`` then closes it for
+    good. So does a context the test closed through one of its pages
+    (``page.context.close()``).
+
+    Emptying it, the last page the test left open (or a new one) is kept, idle, and the
+    pages before it and the page kept idle by the last test are closed."""
+
+    def __init__(self, context: Any, idle: Any, kept: Any) -> None:
+        self._context = context
+        self._idle = idle
+        self._kept = kept
+        self._changed = False
+        self._done = False
+        self._origins: set[str] = set()
+        context.on("page", self._on_page)
+
+    def _on_page(self, page: Any) -> None:
+        page.on("framenavigated", self._on_navigated)
+
+    def _on_navigated(self, frame: Any) -> None:
+        parts = urlsplit(frame.url)
+        if parts.scheme in ("http", "https"):
+            self._origins.add(f"{parts.scheme}://{parts.netloc}")
+
+    def new_page(self) -> Any:
+        """A new page in the context."""
+        return self._context.new_page()
+
+    @property
+    def pages(self) -> list[Any]:
+        """The context's open pages."""
+        return [page for page in self._context.pages if page is not self._idle]
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):  # Playwright looks for its own marks on a bound listener
+            raise AttributeError(name)
+        self._changed = True
+        return getattr(self._context, name)
+
+    def close(self) -> None:
+        """Empty the context and give it back, or close it where it cannot be emptied."""
+        if self._done:
+            return
+        self._done = True
+        context = self._context
+        context.remove_listener("page", self._on_page)
+        if context not in context.browser.contexts:  # closed through one of its pages
+            return
+        if self._changed:
+            context.close()
+            return
+        pages = self.pages
+        if self._origins:
+            kept = pages.pop() if pages else context.new_page()
+            for page in pages:
+                page.close()
+            _clear_storage(kept, self._origins)
+            if self._idle is not None:
+                self._idle.close()
+            self._idle = kept
+            pages = []
+        for page in pages:
+            page.close()
+        context.clear_cookies()
+        context.clear_permissions()
+        self._kept(self._idle)
+
+
+def _clear_storage(page: Any, origins: set[str]) -> None:
+    """Clear the local storage of ``origins`` in the context of ``page``, its one page left
+    (session storage is a page's own, gone with it). The page is sent to ``about:blank``
+    first, so no script of the test's is left to write after the clear; Chromium clears
+    (DevTools' ``Storage.clearDataForOrigin``, for the page's context), no origin is loaded.
+    """
+    page.goto("about:blank")
+    session = page.context.new_cdp_session(page)
+    for origin in sorted(origins):
+        session.send(
+            "Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "local_storage"}
+        )
+    session.detach()
 
 
 @pytest.fixture(scope="session")
@@ -87,7 +194,7 @@ def chromium() -> Iterator[Browser]:
 
 @pytest.fixture(autouse=True)
 def _close_contexts_left_open(request: pytest.FixtureRequest) -> Iterator[None]:
-    """After a test that used the browser, close the contexts it left open."""
+    """After a test that used the browser, give back the contexts it left open."""
     browser = request.getfixturevalue("chromium") if "chromium" in request.fixturenames else None
     yield
     if browser is not None:

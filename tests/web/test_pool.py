@@ -1,0 +1,63 @@
+"""The browser tests' pool of contexts (``Browser`` in tests/web/conftest.py): a context
+given back is lent again only as a new one would be, so no test sees another's storage."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.web.conftest import Browser
+
+SIZE = {"viewport": {"width": 700, "height": 500}}
+"""Options no other test opens a context with: the pool's contexts for them are this file's."""
+
+
+def _visit(context: Any, url: str) -> Any:
+    page = context.new_page()
+    page.goto(f"{url}/")
+    page.wait_for_selector(".game-card")
+    return page
+
+
+def test_a_context_given_back_is_lent_again_with_nothing_of_the_last_test(server, chromium):
+    """Its pages closed, its cookies and local storage gone: the lobby reads no name."""
+    first = chromium.new_context(**SIZE)
+    page = _visit(first, server.url)
+    page.evaluate("localStorage.setItem('meeple-name', 'Ann'); document.cookie = 'seen=1'")
+    page.reload()
+    assert page.evaluate("localStorage.getItem('meeple-name')") == "Ann"
+    first.close()
+    again = chromium.new_context(**SIZE)
+    assert again._context is first._context  # the same Chromium context, lent again
+    assert again.pages == []
+    page = _visit(again, server.url)
+    assert page.evaluate("localStorage.getItem('meeple-name')") is None
+    assert page.evaluate("document.cookie") == ""
+    again.close()
+
+
+def test_a_context_changed_beyond_its_pages_is_closed_not_lent_again(server, chromium):
+    """An init script cannot be taken back: such a context is closed when given back, and so
+    is one closed through its page."""
+    changed = chromium.new_context(**SIZE)
+    changed.add_init_script("window.changed = true")
+    _visit(changed, server.url)
+    changed.close()
+    assert changed._context not in chromium.browser.contexts
+    fresh = chromium.new_context(**SIZE)
+    assert fresh._context is not changed._context
+    page = _visit(fresh, server.url)
+    assert page.evaluate("window.changed") is None
+    page.context.close()
+    fresh.close()  # giving back what its page closed is harmless
+    assert chromium.new_context(**SIZE)._context is not fresh._context
+
+
+def test_contexts_with_other_options_are_not_lent_for_each_other(chromium):
+    """A phone-sized context is never lent to a test asking for another size."""
+    assert isinstance(chromium, Browser)
+    phone = chromium.new_context(viewport={"width": 390, "height": 844})
+    raw = phone._context
+    phone.close()
+    other = chromium.new_context(**SIZE)
+    assert other._context is not raw
+    other.close()
