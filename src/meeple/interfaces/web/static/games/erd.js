@@ -173,9 +173,11 @@ function drawScore(wrap, view, seats, me) {
     html("div", { class: "erd-seat-sub" }, box, `games won · ${counted(turrets, "Turret")}`);
   });
   // The rules version ("0.02") is a designer's word: the lobby's options and the rules
-  // panel say it; the header keeps to where the match stands.
-  html("div", { class: "erd-round" }, bar,
-    `Game ${view.game_number} of best of ${result.best_of ?? "?"} · round ${view.round}`);
+  // panel say it; the header keeps to where the match stands, and a single game has no
+  // game number to say (as the terminal's header).
+  html("div", { class: "erd-round" }, bar, result.best_of > 1
+    ? `Game ${view.game_number} of best of ${result.best_of} · round ${view.round}`
+    : `Round ${view.round}`);
 }
 
 /** How each finished game of the match ended, in words (mercy rule, Escalation, a Rush that
