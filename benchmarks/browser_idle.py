@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -74,19 +74,19 @@ def idle_cost(browser: Browser, url: str, game: str, motion: str, seconds: float
 
 
 @contextmanager
-def served_chromium(prefix: str) -> Iterator[tuple[str, Browser]]:
+def served_chromium(
+    prefix: str, args: Sequence[str] = CHROMIUM_ARGS
+) -> Iterator[tuple[str, Browser]]:
     """A real ``meeple serve`` (a new SQLite database in a folder named from ``prefix``,
-    agents in threads) and a headless Chromium as the browser tests start it: the server's
-    address and the browser; both stopped after."""
+    agents in threads) and a headless Chromium started with ``args`` (by default as meeple
+    starts it): the server's address and the browser; both stopped after."""
     from playwright.sync_api import sync_playwright
 
     folder = Path(tempfile.mkdtemp(prefix=prefix))
     server = ServerProcess(f"sqlite:///{folder / 'server.db'}", folder / "server.log", 0).start()
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(
-                executable_path=str(CHROMIUM), args=list(CHROMIUM_ARGS)
-            )
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=list(args))
             yield server.url, browser
             browser.close()
     finally:

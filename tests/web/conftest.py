@@ -54,9 +54,11 @@ class Browser:
     ``prefers-reduced-motion`` rules say ``animation: none`` and nothing else); the
     accessibility test opens pages both ways.
 
-    The pool is for the same reason: a page in a new context starts its own renderer
-    process, and a new context with its page costs Chromium more than half as much again as
-    one lent from the pool (``benchmarks/browser_contexts.py``); the suite opens hundreds.
+    The pool is for the same reason: a page in a new context waits for a renderer process
+    of its own to start, and the suite opens hundreds. A lobby loaded in a context lent from
+    the pool takes two thirds of the time it takes in a new one
+    (``benchmarks/browser_contexts.py``), and the browser tests start about 40% fewer
+    renderers (``benchmarks/suite_cpu.py``).
     A context comes back as a new one would be to the test: no page open, no cookie, no
     permission, and the local storage of every origin its pages visited cleared
     (:class:`LentContext`). What stays is the HTTP cache (every page and file of the server
