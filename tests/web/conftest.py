@@ -149,6 +149,15 @@ class LentContext:
         if self._changed:
             context.close()
             return
+        try:
+            self._empty()
+        except Exception:  # a page that crashed or hangs: what it left cannot be cleared
+            context.close()
+            return
+        self._kept(self._idle)
+
+    def _empty(self) -> None:
+        context = self._context
         pages = self.pages
         if self._origins:
             kept = pages.pop() if pages else context.new_page()
@@ -163,7 +172,6 @@ class LentContext:
             page.close()
         context.clear_cookies()
         context.clear_permissions()
-        self._kept(self._idle)
 
 
 def _clear_storage(page: Any, origins: set[str]) -> None:
