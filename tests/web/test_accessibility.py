@@ -202,6 +202,8 @@ def test_a_screen_reader_is_told_the_opponents_move_its_turn_and_the_result(serv
     page.press("#notation", "Enter")
     page.wait_for_function(f"{ANNOUNCED}.endsWith('Your move.')", timeout=20_000)
     said = page.evaluate(ANNOUNCED)
+    # The region is told on the state's arrival; the log is drawn on the next frame.
+    page.wait_for_function("document.body.dataset.seq === '2'")  # Red's move, Blue's
     blue = page.text_content("#log li:last-child").strip()
     assert said == f"{blue}. Your move." and blue.startswith("Blue"), said
     page.focus("#resign")

@@ -241,6 +241,9 @@ def test_a_phone_keeps_the_lesson_s_words_in_sight(server, chromium, watch, page
         page.wait_for_function(
             "([step]) => document.body.dataset.tutorial !== step", arg=[step], timeout=15000
         )
+    # The lesson's end is drawn with its last move's state; the match's end (the table's
+    # "game over") comes with the next state, a store's write later.
+    page.wait_for_selector("body[data-status='finished']")
     assert page.evaluate(IN_SIGHT, "#tutorial-end")
     assert page.evaluate(IN_SIGHT, "#tutorial-play"), "the way to a real game is out of sight"
     assert page.evaluate(TRIANGLE_CLOCK_TABLE) == {
