@@ -544,19 +544,27 @@ def test_edges_s_edges_are_a_finger_wide_on_a_phone(server, chromium, options, s
 
 
 @pytest.mark.parametrize(
-    ("size", "best_of", "said"),
-    [((1280, 800), 3, "Game 1 of best of 3 · round 1"), ((390, 844), 1, "Round 1")],
+    ("size", "best_of", "said", "seat"),
+    [
+        ((1280, 800), 3, "Game 1 of best of 3 · round 1", "0 games won · 0 Turrets"),
+        ((390, 844), 1, "Round 1", "0 Turrets"),
+    ],
 )
 def test_erd_s_header_says_where_the_match_stands_not_the_rules_version(
-    server, chromium, size, best_of, said
+    server, chromium, size, best_of, said, seat
 ):
     """The header read "Game 1 of best of 3 · round 1 · rules 0.02": a designer's word for
     the rules version, which the rules panel (and the lobby's options) say instead. A single
-    game read "Game 1 of best of 1": it says the round alone, as the terminal does."""
+    game read "Game 1 of best of 1": it says the round alone, as the terminal does, and its
+    seats' boxes count Turrets, not the games won of a match of one game."""
     created = server.create("erd", {"best_of": best_of}, ["human", "random"])
     page = _seat_page(chromium, server, created, 0, size)
     header = page.wait_for_selector(".erd-round").inner_text()
     assert header == said, header
+    boxes = page.eval_on_selector_all(
+        ".erd-seat", "l => l.map(b => [...b.children].slice(1).map(c => c.textContent).join(' '))"
+    )
+    assert boxes == [seat, seat], boxes
     page.click("#rules-button")
     page.wait_for_selector("#rules-panel[open] .rules-body h2")
     assert "Rules version 0.02" in page.inner_text(".rules-body")
