@@ -315,7 +315,8 @@ def test_a_move_overtaken_by_the_other_seat_says_so_in_a_player_s_words(
 
     Before it, the memorise step: Tick's "memorised" reveals and decides nothing, and Tock's
     page says what it was, as the terminal does, never "has chosen"; Tock's own memorising,
-    then its Mulligan, each lead to its next decision, which the game's prompt names."""
+    then its Mulligan, each lead to its next decision, which the game's prompt names. Tick,
+    waiting, reads that Tock is memorising, not "Tock to move"."""
     created = server.create(
         "triangle-clock", {"memorise_seconds": 60, "choice_seconds": 0}, ["human", "human"]
     )
@@ -360,6 +361,7 @@ def test_a_move_overtaken_by_the_other_seat_says_so_in_a_player_s_words(
     assert tock.locator("#seats .has-chosen").count() == 0
     assert tock.inner_text(".tc-seat-0 .tc-wait") == "memorised ✓"
     assert tock.inner_text("#turn") == "Your move"  # no choice is asked of it
+    assert tick.inner_text("#turn") == "Tock is memorising the order…"  # not "Tock to move"
     typed(tock, "memorised", 2)
     tick.wait_for_selector("body[data-seq='2']")
 

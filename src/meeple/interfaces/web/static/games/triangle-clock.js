@@ -107,6 +107,12 @@ export function prompt(msg) {
   return `You: ${PHASE_TEXT[view.phase] || view.phase} (round ${view.round} of ${view.rounds})`;
 }
 
+/** What the seats to act are doing while this page waits on them, where the page would say
+ * "Tock to move": in the memorise step they look at an order, they choose nothing. */
+export function busyWords(msg) {
+  return (msg.view || {}).phase === "memorise" ? "memorising the order…" : null;
+}
+
 export function draw(root, msg, ui) {
   gameStyle("triangle-clock", import.meta.url);
   if (countdown.timer) clearInterval(countdown.timer);

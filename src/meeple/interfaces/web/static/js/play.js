@@ -370,6 +370,10 @@ function watchedTurn(m) {
     return `${thinking.join(" and ")} ${thinking.length > 1 ? "are" : "is"} thinking…`;
   }
   const others = m.to_act.map((s) => seatLabel(m, s)).join(" and ");
+  // A step that asks no move of them says what they are doing (The Triangle Clock's seats
+  // memorising an order), where "Tock to move" or "are choosing" would be wrong.
+  const doing = module && typeof module.busyWords === "function" ? module.busyWords(m) : null;
+  if (doing) return `${others} ${m.to_act.length > 1 ? "are" : "is"} ${doing}`;
   return m.to_act.length > 1 ? `${others} are choosing` : `${others} to move`;
 }
 
