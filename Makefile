@@ -48,17 +48,18 @@ test: $(STAMP)
 	$(PYTEST)
 
 # The quick subset for the edit-test loop: no servers, browsers or long property runs
-# (SLOW in tests/conftest.py; docs/contributing.md has its timings).
+# (SLOW in tests/conftest.py), nor the tests measured slow (tests/measured_slow.txt).
 check: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks examples
 	$(BIN)/ruff format --check src tests benchmarks examples
 	$(TYPECHECK_AND_COMPILE)
 	$(PYTEST) -m "not slow" -q
 
-# The whole suite with the 40 slowest tests named (what SLOW in tests/conftest.py is from).
+# The quick subset with the tests measured slow included, its 40 slowest named: writes
+# tests/measured_slow.txt again, what `make check` leaves out besides SLOW.
 durations: $(STAMP)
 	$(COMPILE)
-	$(PYTEST) -q --durations=40
+	$(PYTEST) -m "not slow" -q --measure-slow --durations=40
 
 # The fuzzing suite at length (about a hundred times the examples `make test` runs).
 fuzz: $(STAMP)

@@ -21,6 +21,9 @@ from typer.testing import CliRunner
 from meeple.interfaces.cli import app
 from tests.processes import server_tracebacks
 
+# Registered (and its asserts rewritten) before any module imports it.
+pytest_plugins = ["tests.quick_subset"]
+
 # Fuzz tests (marked ``fuzz``) run a few hundred examples in ``make test``; ``make fuzz`` sets
 # MEEPLE_FUZZ=long for a run a hundred times longer.
 settings.register_profile(
@@ -33,65 +36,28 @@ if os.environ.get("MEEPLE_FUZZ") == "long":
     settings.load_profile("long")
 
 
-# The tests `make check` leaves out for a quick edit-test loop (`make test` runs them all):
-# real server processes and browsers, and the tests that each took over about 1.4 s on a
-# 2-core machine (`make durations` lists them). A node id is matched by its start.
+# The tests `make check` leaves out for a quick edit-test loop (`make test` runs them all),
+# by kind, each group with its reason. The others it leaves out are measured: `make
+# durations` writes tests/measured_slow.txt (tests/quick_subset.py). A node id is matched by
+# its start.
 SLOW = (
+    # Real server processes and browsers.
     "tests/web/",
     "tests/server/",
+    "tests/interfaces/test_cli.py::test_the_launchers_first_choice_serves_the_lobby",
+    # Ray: a local cluster started, lost and joined again.
     "tests/solvers/test_edges_ray.py",
     "tests/solvers/test_edges_ray_lost.py",
+    "tests/lab/test_lab.py::test_same_rows_on_a_local_ray_instance",
+    "tests/lab/test_ray_backend.py::test_a_batch_ray_lost_for_good_ends_the_run_in_one_line",
+    "tests/lab/test_ray_backend.py::test_a_comparison_starts_one_local_ray_for_all_its_variants",
+    "tests/lab/test_lab_reliability.py",
+    # Processes stopped by signals, or started to see what a fresh process reads back.
     "tests/solvers/test_solver_files.py::test_a_proof_stopped_by_a_signal",
-    "tests/solvers/test_solver_files.py::test_no_corruption_of_a_checkpoint",
-    "tests/solvers/test_edges_solver.py::test_whole_tiny_games_match_brute_force",
-    "tests/solvers/test_edges_solver.py::test_exact_best_action_keeps_the_value",
     "tests/solvers/test_edges_proofs.py::test_a_proof_stopped_by_sigterm",
-    "tests/solvers/test_edges_solver.py::test_a_wider_edge_dominates",
-    "tests/solvers/test_erd_exploit.py::test_an_allowance_is_the_most_it_can_lose",
-    "tests/solvers/test_erd_exploit.py::test_it_does_no_worse_than_the_equilibrium",
-    "tests/interfaces/test_position_flags.py::test_solve_takes_a_position",
-    "tests/agents/test_compiled_rollouts.py",
-    "tests/agents/test_not_exploitable.py",
-    "tests/agents/test_catch_up.py",
+    "tests/core/test_kernels.py",
     # The built wheel unpacked and its commands run, each a process (about 4 s).
     "tests/test_wheel.py::test_the_unpacked_wheel_runs_from_another_folder",
-    # Erd's designer and hard levels solve the rules first (seconds, once per run).
-    "tests/agents/test_designer_level.py::test_the_designer_level_plays_a_whole_game_legally[erd",
-    "tests/agents/test_levels.py::test_every_game_has_three_levels_that_build[erd",
-    "tests/agents/test_search.py::test_every_agent_of_every_hidden_information_game_keeps_the"
-    "_information_rule[erd-equilibrium:solve=true",
-    "tests/agents/test_search.py::test_every_agent_of_every_hidden_information_game_keeps_the"
-    "_information_rule[erd-exploit:solve=true",
-    "tests/interfaces/test_cli_play.py::test_erds_hard_opponent_says_what_its_first_game_waits",
-    # Between about 1.4 and 3.5 s each (`make durations`).
-    "tests/core/test_conformance.py::test_every_built_in_game_passes_check_game[triangle-clock]",
-    "tests/envs/test_envs.py::test_every_option_and_player_count_is_passable",
-    "tests/envs/test_envs.py::test_pettingzoo_s_own_tests_pass[squad-combat]",
-    "tests/envs/test_envs.py::test_pettingzoo_s_own_tests_pass[triangle-clock]",
-    "tests/envs/test_envs.py::test_an_observation_holds_only_the_seat_s_view[squad-combat]",
-    "tests/envs/test_vector_squad_combat.py::test_the_batched_squad_combat_is_the_readable_rules"
-    "[players=4",
-    "tests/envs/test_vector_squad_combat.py::test_the_batched_squad_combat_is_the_readable_rules"
-    "[content=content_rare",
-    "tests/games/edges/test_fast.py::test_compiled_rules_agree_with_the_engine_on_every_state"
-    "[default]",
-    "tests/games/edges/test_properties.py::test_random_standard_games_keep_every_invariant",
-    "tests/games/erd/test_fast.py::test_every_ending_and_outcome_is_met",
-    "tests/games/erd/test_fast.py::test_compiled_rules_agree_with_the_engine_on_every_state"
-    "[rules=original,mercy=0.02",
-    "tests/games/erd/test_render_agents_cli.py::test_heuristic_beats_random_with_seats_alternated"
-    "[original]",
-    "tests/games/test_rules_docs.py::test_every_mark_a_board_draws_is_in_its_legend[squad-combat]",
-    "tests/games/triangle_clock/test_agents.py::test_heuristic_beats_random_clearly",
-    "tests/agents/test_search.py::test_decisions_do_not_change_when_hidden_parts_change",
-    "tests/agents/test_search.py::test_every_agent_of_every_hidden_information_game_keeps_the"
-    "_information_rule[erd-flat",
-    "tests/lab/test_design.py::test_a_report_has_every_section_and_a_second_invocation_plays_no_game",
-    "tests/solvers/test_edges_solver.py::test_random_positions_match_brute_force[3]",
-    "tests/envs/test_envs.py::test_the_single_seat_env_passes_gymnasium_s_check[squad-combat]",
-    "tests/games/squad_combat/test_render_screen.py::test_screens_of_random_games_fit_forty_"
-    "lines_with_the_prompt[4]",
-    "tests/interfaces/test_content_cli.py::test_an_edited_card_copied_out_changes_a_simulation",
     # The example game installed and run as a user would (seconds of set-up per worker).
     "tests/test_new_game.py",
     # The example agent installed and run as a user would; the in-process tests stay quick.
@@ -100,28 +66,34 @@ SLOW = (
     "tests/test_new_agent.py::test_its_refusals_are_one_line",
     "tests/test_new_agent.py::test_the_example_s_own_tests_and_a_research_adapter",
     "tests/test_new_agent.py::test_a_broken_agent_package_is_refused_in_one_line",
+    # Erd's designer and hard levels solve the rules first (seconds, once per run).
+    "tests/agents/test_designer_level.py::test_the_designer_level_plays_a_whole_game_legally[erd",
+    "tests/agents/test_levels.py::test_every_game_has_three_levels_that_build[erd",
+    "tests/agents/test_search.py::test_every_agent_of_every_hidden_information_game_keeps_the"
+    "_information_rule[erd-equilibrium:solve=true",
+    "tests/agents/test_search.py::test_every_agent_of_every_hidden_information_game_keeps_the"
+    "_information_rule[erd-exploit:solve=true",
+    "tests/interfaces/test_cli_play.py::test_erds_hard_opponent_says_what_its_first_game_waits",
+    # Agents' strength and consistency, over many games each.
+    "tests/agents/test_compiled_rollouts.py",
+    "tests/agents/test_not_exploitable.py",
+    "tests/agents/test_catch_up.py",
+    # Thousands of random games: the property tests, and the readable rules played along the
+    # compiled twins (the other tests there play tens).
     "tests/games/squad_combat/test_properties.py",
     "tests/games/erosion/test_properties.py",
     "tests/games/triangle_clock/test_properties.py",
     "tests/games/erd/test_properties.py",
     "tests/games/erosion/test_fast.py::test_compiled_rules_agree_with_the_engine",
     "tests/games/triangle_clock/test_fast.py::test_compiled",
-    "tests/lab/test_lab.py::test_same_rows_on_a_local_ray_instance",
-    "tests/lab/test_ray_backend.py::test_a_batch_ray_lost_for_good_ends_the_run_in_one_line",
-    "tests/lab/test_ray_backend.py::test_a_comparison_starts_one_local_ray_for_all_its_variants",
-    "tests/lab/test_lab_reliability.py",
     "tests/envs/test_envs.py::test_openspiel_random_sim_test",
     "tests/envs/test_designed_observation.py::test_openspiel_random_sim_test",
-    # Processes of their own that compile kernels, to see what a fresh process reads back.
-    "tests/core/test_kernels.py",
-    # A real server process (`meeple play`, Enter: the lobby).
-    "tests/interfaces/test_cli.py::test_the_launchers_first_choice_serves_the_lobby",
-    # Thousands of games played along the readable rules (the other tests there play 60).
     "tests/envs/test_vector.py::test_thousands_of_random_games",
     "tests/envs/test_vector_erosion.py::test_thousands_of_random_games",
     "tests/envs/test_vector_squad_combat.py::test_thousands_of_random_games",
     "tests/envs/test_vector_triangle_clock.py::test_thousands_of_random_games",
     "tests/envs/test_vector_erd.py::test_thousands_of_random_matches",
+    # The README's commands, each a process, as chains.
     "tests/test_readme.py",
 )
 
@@ -145,10 +117,14 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark the tests in ``SLOW`` ``slow``, so ``make check`` (``-m "not slow"``) leaves
-    them out."""
+    """Mark the tests in ``SLOW`` and those ``make durations`` measured slow
+    (``tests/measured_slow.txt``) ``slow``, so ``make check`` (``-m "not slow"``) leaves
+    them out; a measuring run (``--measure-slow``) runs the measured ones again."""
+    from tests.quick_subset import measured_slow
+
+    measured = frozenset() if config.getoption("measure_slow") else measured_slow()
     for item in items:
-        if item.nodeid.startswith(SLOW):
+        if item.nodeid.startswith(SLOW) or item.nodeid in measured:
             item.add_marker(pytest.mark.slow)
 
 

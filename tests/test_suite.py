@@ -5,28 +5,64 @@ into the quick subset unnoticed, nor leaves a dead entry behind."""
 from __future__ import annotations
 
 import ast
+import functools
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import SLOW
+from tests.quick_subset import MEASURED, OVER, measured_slow, remeasured
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.mark.parametrize("entry", SLOW)
-def test_every_slow_entry_names_tests_that_exist(entry: str) -> None:
+@functools.cache
+def _test_names(path: Path) -> tuple[str, ...]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return tuple(node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef))
+
+
+def _missing(entry: str, whole: bool) -> str | None:
+    """Why ``entry`` names no test that exists (None where it does): a file or folder, or
+    (``whole``: a complete node id) a test in a file, parametrized or not."""
     path, _, name = entry.partition("::")
     target = ROOT / path
-    assert target.exists(), f"{entry}: {path} does not exist"
+    if not target.exists():
+        return f"{entry}: {path} does not exist"
     if not name:
-        return
-    assert target.is_file(), f"{entry}: {path} is not a test file"
-    name = name.split("[")[0]  # a parametrized case: the test's own name comes first
-    tree = ast.parse(target.read_text(encoding="utf-8"))
-    tests = [node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)]
-    assert any(test.startswith(name) for test in tests), f"{entry}: no test in {path} is {name}"
+        return None
+    if not target.is_file():
+        return f"{entry}: {path} is not a test file"
+    # A parametrized case: the test's own name comes first; a class's test: last.
+    name = name.split("[")[0].split("::")[-1]
+    names = _test_names(target)
+    found = name in names if whole else any(test.startswith(name) for test in names)
+    return None if found else f"{entry}: no test in {path} is {name}"
+
+
+@pytest.mark.parametrize("entry", SLOW)
+def test_every_slow_entry_names_tests_that_exist(entry: str) -> None:
+    missing = _missing(entry, whole=False)
+    assert missing is None, missing
+
+
+def test_every_measured_slow_test_exists_and_none_is_in_slow_already() -> None:
+    """The measured list (``make durations``) names whole node ids of tests that exist;
+    a test renamed since is measured again by the next ``make durations``."""
+    listed = measured_slow()
+    assert listed, f"{MEASURED.name} lists no test"
+    missing = [why for entry in sorted(listed) if (why := _missing(entry, whole=True))]
+    assert not missing, f"run make durations: {missing[:5]}"
+    assert not [entry for entry in listed if entry.startswith(SLOW)]
+
+
+def test_a_measuring_run_lists_what_it_measured_over_the_bound_and_keeps_what_it_did_not_run():
+    listed = frozenset({"a.py::kept", "a.py::quick_now", "a.py::gone"})
+    took = {"a.py::quick_now": OVER / 2, "a.py::slow_now": OVER * 2, "a.py::at": OVER}
+    assert remeasured(listed, took, whole=True) == ["a.py::at", "a.py::slow_now"]
+    partial = remeasured(listed, took, whole=False)
+    assert partial == ["a.py::at", "a.py::gone", "a.py::kept", "a.py::slow_now"]
 
 
 def _longer_under_make_fuzz(tree: ast.Module) -> set[str]:
