@@ -212,6 +212,7 @@ def test_a_screen_reader_is_told_the_opponents_move_its_turn_and_the_result(serv
     page.wait_for_function(f"{ANNOUNCED}.startsWith('Game over')", timeout=20_000)
     said = page.evaluate(ANNOUNCED)
     assert said.startswith("Game over: Blue") and " resigned). Red " in said, said
+    page.wait_for_selector("body[data-status='finished']")  # the end box: the next frame
     assert page.evaluate("document.activeElement.matches('#end .end-title')")
     page.keyboard.press("Tab")  # on from the end box: its Rematch button
     assert page.evaluate("document.activeElement.id") == "rematch"
