@@ -74,8 +74,13 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         return
     if exitstatus not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED) or not _took:
         return
-    whole = config.args_source == pytest.Config.ArgsSource.TESTPATHS and not config.getoption(
-        "keyword"
+    # Only a whole quick subset that ran to its end may drop entries: a run of some files, of
+    # other marks, or stopped at a failure (-x) keeps the entries of the tests it did not run.
+    whole = (
+        exitstatus == pytest.ExitCode.OK
+        and config.args_source == pytest.Config.ArgsSource.TESTPATHS
+        and not config.getoption("keyword")
+        and config.getoption("markexpr") == "not slow"
     )
     listed = remeasured(measured_slow(), dict(_took), whole)
     MEASURED.write_text(HEADER + "".join(f"{test}\n" for test in listed), encoding="utf-8")
