@@ -81,6 +81,23 @@ class Frames:
         taken = range(move["seq"] + 1, error["seq"] + 1)
         return all(n in by and by[n] != had["seat"] for n in taken)
 
+    def told(self, error: dict[str, Any]) -> str:
+        """A refusal with what led to it, for a failing test's message: the moves the page
+        sent and the states it received just before, and (a stale move) who made each move
+        the server took since, as the logs of later states say ("timeout": the server's)."""
+        before = []
+        for way, message in self.exchange:
+            if message is error:
+                break
+            if message.get("type") in ("state", "move"):
+                before.append(f"{way} {message['type']} seq {message.get('seq')}")
+        by = {e["n"]: e for m in self.of_type("state") for e in m.get("log", [])}
+        since = [
+            {k: by.get(n, {}).get(k) for k in ("n", "seat", "timeout")}
+            for n in range(error.get("move_seq", error.get("seq", 0)) + 1, error.get("seq", 0) + 1)
+        ]
+        return f"{error.get('message')} (after: {before[-4:]}; moves since: {since})"
+
 
 def _decoded(payload: Any) -> dict[str, Any]:
     return json.loads(payload if isinstance(payload, str) else payload.decode())
@@ -181,8 +198,8 @@ told nothing new."""
 def no_server_errors(frames: Frames) -> None:
     """Asserts that the server refused nothing the page sent, except a move another seat's
     move overtook on its way (:meth:`Frames.overtaken`)."""
-    errors = [m["message"] for m in frames.of_type("error") if not frames.overtaken(m)]
-    assert not errors, f"the server refused what the page sent: {errors}"
+    errors = [m for m in frames.of_type("error") if not frames.overtaken(m)]
+    assert not errors, f"the server refused what the page sent: {[frames.told(m) for m in errors]}"
 
 
 def at_the_table(
