@@ -58,22 +58,25 @@ class Frames:
 
     def overtaken(self, error: dict[str, Any]) -> bool:
         """True if ``error`` refused a move as stale only because another seat's move
-        reached the server first: the page sent it for the newest state it had received,
-        and every move the server took since that state is another seat's. A real player
-        meets that race too (an opponent's Mulligan, say, while they click); the server
-        refuses and sends the state again, as documented. A page that quoted an older state
-        than the one it had, or lost track of its own moves, is not excused."""
+        reached the server first: the page sent it for a state it had received, and every
+        move the server took since that state is another seat's. A real player meets that
+        race too (an opponent's Mulligan, say, while they click); the server refuses and
+        sends the state again, as documented. The state quoted need not be the newest the
+        browser had received: Playwright hears a frame as it arrives, and the page's script
+        may not have read it yet when the click is handled. A page that quoted a state it
+        never received, or lost track of its own moves, is not excused."""
         if error.get("code") != "stale_move":
             return False
-        move = had = newest = None  # the last move sent before the error, the state it had
+        move = had = None  # the last move sent before the error, the states received by then
+        received: dict[int, dict[str, Any]] = {}
         for way, message in self.exchange:
             if message is error:
                 break
             if way == "received" and message.get("type") == "state":
-                newest = message
+                received[message["seq"]] = message
             elif way == "sent" and message.get("type") == "move":
-                move, had = message, newest
-        if move is None or had is None or had["seq"] != move["seq"]:
+                move, had = message, received.get(message["seq"])
+        if move is None or had is None:
             return False
         if not error["seq"] > move["seq"]:
             return False
