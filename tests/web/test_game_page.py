@@ -454,3 +454,60 @@ def test_five_seats_have_five_colours_in_the_seat_list_and_the_log(server, chrom
     assert len(set(edges)) == 5, edges  # the fifth seat is not drawn in the first's red
     dot = page.eval_on_selector("#log .seat-dot.seat-4", "e => getComputedStyle(e).backgroundColor")
     assert dot == edges[4] != edges[0]
+
+
+def test_a_choice_on_its_way_is_not_offered_again_when_the_other_seat_s_arrives_first(
+    server, chromium, watch, page_errors
+):
+    """In a simultaneous decision the other seat's choice can reach the server just before
+    this page's, and its state reach the page before the state with the page's own choice.
+    The page forgot its move on its way at any newer state and offered the decision again:
+    a second choice was refused as stale, though the first had been taken."""
+    created = server.create("erd", {"best_of": 3}, ["human", "human"])
+    match, tokens = created["match"], [s["token"] for s in created["seats"]]
+    server.join(created, 1)
+    context = chromium.new_context(viewport={"width": 1280, "height": 800})
+    held: list[str] = []
+    relays: list[Any] = []
+
+    def relay(route: Any) -> None:
+        # Red's socket through a relay that holds back everything the server says to it.
+        upstream = route.connect_to_server()
+        route.on_message(upstream.send)
+        upstream.on_message(lambda message: held.append(message))
+        relays.append(route)
+
+    def release() -> None:
+        for message in held:
+            relays[-1].send(message)
+        held.clear()
+
+    red, blue = watch(context.new_page()), watch(context.new_page())
+    red.route_web_socket(re.compile(r".*/ws/.*"), relay)
+    red.goto(f"{server.url}/play/{match}#token={tokens[0]}")
+    blue.goto(f"{server.url}/play/{match}#token={tokens[1]}")
+    blue.wait_for_selector("body[data-status='playing']")
+    deadline = time.monotonic() + 20
+    while red.get_attribute("body", "data-seq") != "0":
+        assert time.monotonic() < deadline, "Red's page never drew the match"
+        release()
+        red.wait_for_timeout(50)
+    blue.fill("#notation", "rush=HLD defense=HLD")
+    blue.press("#notation", "Enter")
+    blue.wait_for_selector("body[data-seq='1']")  # Blue's choice is move 1
+    red.fill("#notation", "rush=HLD defense=HLD")
+    red.press("#notation", "Enter")  # quoting move 0: taken as move 2
+    while not any('"type":"ack"' in m.replace(" ", "") for m in held):
+        assert time.monotonic() < deadline, "Red's move was never acknowledged"
+        red.wait_for_timeout(50)
+    first = next(m for m in held if '"seq":1,' in m.replace(" ", "") and '"state"' in m)
+    relays[-1].send(first)  # Blue's choice reaches Red's page; Red's own is still held
+    red.wait_for_selector("body[data-seq='1']")
+    assert red.inner_text("#turn") == "Move sent…"
+    assert red.locator("#board .clickable").count() == 0
+    for message in held:
+        relays[-1].send(message)
+    red.wait_for_selector("body[data-seq='2']")
+    assert not red.locator("#toasts .toast-error").count()
+    assert not page_errors, page_errors
+    context.close()

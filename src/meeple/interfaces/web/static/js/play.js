@@ -37,6 +37,7 @@ let module = null;
 let moduleFor = null;
 let selection = {};
 let pendingSeq = null; // a move is on its way for this seq: nothing more to click
+let pendingDecision = null; // the decision that move answers
 let retries = 0;
 let stopped = false; // the server refused us for good (bad token, no such match)
 let welcomed = false; // this connection was welcomed: an error before it is final
@@ -84,12 +85,13 @@ const ui = {
     }
     try { sessionStorage.removeItem(BUILDING); } catch { /* no storage here */ }
     pendingSeq = msg.seq;
+    pendingDecision = msg.decision;
     socket.send(JSON.stringify({ type: "move", seq: msg.seq, action: text }));
     document.body.dataset.sent = String(Number(document.body.dataset.sent || 0) + 1);
     draw();
   },
   get canMove() {
-    return !!msg && msg.status === "playing" && msg.legal.length > 0 && pendingSeq !== msg.seq;
+    return !!msg && msg.status === "playing" && msg.legal.length > 0 && pendingSeq === null;
   },
   get selection() { return selection; },
   set selection(value) { selection = value; },
@@ -162,6 +164,7 @@ function receive(message) {
     case "welcome":
       retries = 0;
       welcomed = true;
+      pendingSeq = null; // a move sent on the last connection was taken or lost: the state says
       claimSeconds = typeof message.claim_seconds === "number" ? message.claim_seconds : null;
       setConn(message.seat === null ? "watching" : "connected", "on");
       if ($("board-text-box").open) askBoardText(true); // a new connection starts without it
@@ -175,7 +178,13 @@ function receive(message) {
       if (!msg || msg.decision !== message.decision || msg.seat !== message.seat) {
         selection = builtBefore(message);
       }
-      if (pendingSeq !== null && pendingSeq !== message.seq) pendingSeq = null;
+      // A move on its way stays so until the state shows it (an entry of this seat's after
+      // the state it was sent for), the decision it answered is over, or it is refused.
+      // Another seat's choice arriving first in a simultaneous decision leaves it on its
+      // way: clearing it then offered the same decision again, and a second click was
+      // refused as stale though the first had been taken.
+      if (pendingSeq !== null && (message.decision !== pendingDecision
+        || message.log.some((e) => e.n > pendingSeq && e.seat === message.seat))) pendingSeq = null;
       const before = { msg, log };
       // A new connection or a sync is sent the log from 0 again: splice, never append.
       log = log.slice(0, message.log_start).concat(message.log);
@@ -350,7 +359,7 @@ function turnText() {
   // A person who resigned a match of three or more watches the computer play their seat.
   if (resignedHere(m)) return `You resigned: ${watchedTurn(m)}`;
   const mine = m.seat !== null && m.to_act.includes(m.seat);
-  if (mine && pendingSeq === m.seq) return "Move sent…";
+  if (mine && pendingSeq !== null) return "Move sent…";
   const thinking = thinkers(m);
   if (m.seat !== null && m.chosen.includes(m.seat)) {
     return thinking.length ? `You have chosen: ${thinking.join(" and ")} ${thinking.length > 1 ? "are" : "is"} thinking…`
@@ -451,7 +460,7 @@ function drawSideParts() {
   const m = msg;
   const turn = $("turn");
   turn.textContent = turnText();
-  turn.className = `turn ${m.seat !== null && m.legal.length && pendingSeq !== m.seq ? "turn-mine" : ""}`
+  turn.className = `turn ${m.seat !== null && m.legal.length && pendingSeq === null ? "turn-mine" : ""}`
     + (thinkers(m).length && !(m.seat !== null && m.legal.length) ? " turn-thinking" : "");
   // A game that counts points during play says which number its board shows (Erosion's
   // points now, before an era is scored), so that the seat list shows the same.
