@@ -56,6 +56,17 @@ class Frames:
         states = self.of_type("state")
         return states[-1] if states else None
 
+    def before(self, message: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+        """The exchange up to ``message`` (a received one), in order."""
+        for k, (_, seen) in enumerate(self.exchange):
+            if seen is message:
+                return self.exchange[:k]
+        return list(self.exchange)
+
+    def logged(self) -> dict[int, dict[str, Any]]:
+        """Every move log entry the states told, by its number."""
+        return {e["n"]: e for m in self.of_type("state") for e in m.get("log", [])}
+
     def overtaken(self, error: dict[str, Any]) -> bool:
         """True if ``error`` refused a move as stale only because another seat's move
         reached the server first: the page sent it for a state it had received, and every
@@ -69,9 +80,7 @@ class Frames:
             return False
         move = had = None  # the last move sent before the error, the states received by then
         received: dict[int, dict[str, Any]] = {}
-        for way, message in self.exchange:
-            if message is error:
-                break
+        for way, message in self.before(error):
             if way == "received" and message.get("type") == "state":
                 received[message["seq"]] = message
             elif way == "sent" and message.get("type") == "move":
@@ -80,21 +89,20 @@ class Frames:
             return False
         if not error["seq"] > move["seq"]:
             return False
-        by = {e["n"]: e["seat"] for m in self.of_type("state") for e in m.get("log", [])}
+        by = self.logged()
         taken = range(move["seq"] + 1, error["seq"] + 1)
-        return all(n in by and by[n] != had["seat"] for n in taken)
+        return all(n in by and by[n]["seat"] != had["seat"] for n in taken)
 
     def told(self, error: dict[str, Any]) -> str:
         """A refusal with what led to it, for a failing test's message: the moves the page
         sent and the states it received just before, and (a stale move) who made each move
         the server took since, as the logs of later states say ("timeout": the server's)."""
-        before = []
-        for way, message in self.exchange:
-            if message is error:
-                break
-            if message.get("type") in ("state", "move"):
-                before.append(f"{way} {message['type']} seq {message.get('seq')}")
-        by = {e["n"]: e for m in self.of_type("state") for e in m.get("log", [])}
+        before = [
+            f"{way} {message['type']} seq {message.get('seq')}"
+            for way, message in self.before(error)
+            if message.get("type") in ("state", "move")
+        ]
+        by = self.logged()
         since = [
             {k: by.get(n, {}).get(k) for k in ("n", "seat", "timeout")}
             for n in range(error.get("move_seq", error.get("seq", 0)) + 1, error.get("seq", 0) + 1)
