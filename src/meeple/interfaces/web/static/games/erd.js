@@ -169,14 +169,11 @@ function drawScore(wrap, view, seats, me) {
     box.style.borderColor = SEAT_COLOURS[s];
     html("div", { class: "erd-seat-name" }, box, `${name}${me === s ? " (you)" : ""}`);
     const turrets = view.sides[s].turrets;
-    if (result.best_of > 1) {
-      html("div", { class: "erd-seat-games" }, box, String((result.score || [0, 0])[s]));
-      html("div", { class: "erd-seat-sub" }, box, `games won · ${counted(turrets, "Turret")}`);
-    } else {
-      // A single game has no games won to count: its big figure is the seat's Turrets.
-      html("div", { class: "erd-seat-games" }, box, String(turrets));
-      html("div", { class: "erd-seat-sub" }, box, turrets === 1 ? "Turret" : "Turrets");
-    }
+    // A single game has no games won to count: its big figure is the seat's Turrets.
+    const match = result.best_of > 1;
+    html("div", { class: "erd-seat-games" }, box, String(match ? (result.score || [0, 0])[s] : turrets));
+    html("div", { class: "erd-seat-sub" }, box,
+      match ? `games won · ${counted(turrets, "Turret")}` : turrets === 1 ? "Turret" : "Turrets");
   });
   // The rules version ("0.02") is a designer's word: the lobby's options and the rules
   // panel say it; the header keeps to where the match stands, and a single game has no
