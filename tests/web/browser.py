@@ -119,6 +119,17 @@ def status(page: Any) -> str | None:
     return page.get_attribute("body", "data-status")
 
 
+def each(page: Any, selector: str, function: str) -> list[Any]:
+    """``function`` (JavaScript, of one element) over every element ``selector`` finds, in one
+    evaluation. Playwright's ``evaluate_all`` and ``eval_on_selector_all`` find the elements
+    and call the function in two steps; a page that redraws between them (another seat's
+    move) hands the function detached elements, whose computed styles are "" and whose boxes
+    are all zero, so a measurement could fail, or pass, on nothing."""
+    return page.evaluate(
+        f"selector => [...document.querySelectorAll(selector)].map({function})", selector
+    )
+
+
 def moves_sent(page: Any) -> int:
     """How many moves the game page has sent."""
     return int(page.get_attribute("body", "data-sent") or 0)

@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from meeple.games.erosion.cards import UPON_UPLIFT
+from tests.web.browser import each
 
 
 @pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
@@ -43,8 +44,8 @@ def test_a_bad_or_cut_short_token_shows_the_error_and_stops_retrying(server, con
 
 
 def _fits(page, selector: str, width: int) -> None:
-    for box in page.locator(selector).evaluate_all(
-        "l => l.map(e => { const r = e.getBoundingClientRect(); return [r.left, r.right]; })"
+    for box in each(
+        page, selector, "e => { const r = e.getBoundingClientRect(); return [r.left, r.right]; }"
     ):
         assert box[0] >= -1 and box[1] <= width + 1, f"{selector} spills out: {box} at {width} px"
 
@@ -192,7 +193,8 @@ def test_the_triangle_clock_s_end_box_keeps_each_score_on_one_line(server, chrom
     cells = page.locator("#end .end-scores td:last-child")
     assert cells.all_inner_texts() == [str(s) for s in summary["result"]["scores"]]
     size_px = page.evaluate("parseFloat(getComputedStyle(document.querySelector('#end')).fontSize)")
-    for height in cells.evaluate_all("l => l.map(e => e.getBoundingClientRect().height)"):
+    heights = each(page, "#end .end-scores td:last-child", "e => e.getBoundingClientRect().height")
+    for height in heights:
         assert height < 2.4 * size_px, f"a score wraps: {height} px high at {size_px} px"
     _fits(page, "#end, #end .end-scores td", size[0])
     context.close()
@@ -536,8 +538,10 @@ def test_edges_s_edges_are_a_finger_wide_on_a_phone(server, chromium, options, s
     created = server.create("edges", options, seats, seed=3)
     page = _seat_page(chromium, server, created, 0, (390, 844))
     page.wait_for_selector("#board .edges-hit")
-    boxes = page.locator("#board .edges-hit").evaluate_all(
-        "l => l.map(e => { const r = e.getBoundingClientRect(); return [r.width, r.height]; })"
+    boxes = each(
+        page,
+        "#board .edges-hit",
+        "e => { const r = e.getBoundingClientRect(); return [r.width, r.height]; }",
     )
     assert boxes and min(min(box) for box in boxes) >= 24, boxes
     page.context.close()

@@ -11,7 +11,7 @@ import time
 import pytest
 
 from meeple.core.registry import make
-from tests.web.browser import moves_sent
+from tests.web.browser import each, moves_sent
 
 SIZES = [(1280, 800), (390, 844)]
 
@@ -33,9 +33,10 @@ def _type(page, move: str) -> None:
 
 def _in_window(page, selector: str, size) -> None:
     """Every element matching ``selector`` lies wholly inside the window as it is now."""
-    boxes = page.locator(selector).evaluate_all(
-        "l => l.map(e => { const r = e.getBoundingClientRect();"
-        " return [r.left, r.top, r.right, r.bottom]; })"
+    boxes = each(
+        page,
+        selector,
+        "e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }",
     )
     assert boxes, f"nothing matches {selector}"
     for left, top, right, bottom in boxes:
