@@ -1,12 +1,13 @@
-"""The browser tests' reading of a refused move (:meth:`tests.web.browser.Frames.overtaken`):
-a stale move is excused only where another seat's move reached the server first, for a
-state the page had received."""
+"""The browser tests' own helpers: their reading of a refused move
+(:meth:`tests.web.browser.Frames.overtaken`: a stale move is excused only where another
+seat's move reached the server first, for a state the page had received), and their
+measuring of elements on a page that redraws (:func:`tests.web.browser.each`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from tests.web.browser import Frames, no_server_errors
+from tests.web.browser import Frames, each, no_server_errors
 
 
 def state(seq: int, seat: int, log: list[tuple[int, int]]) -> dict[str, Any]:
@@ -85,3 +86,26 @@ def test_other_refusals_are_never_excused() -> None:
     error = {"type": "error", "code": "illegal_move", "seq": 3, "message": "not legal"}
     seen = frames(("received", state(3, 0, [])), move(3), ("received", error))
     assert not seen.overtaken(error)
+
+
+REDRAWN = """<div id="seats"></div><style>.seat { border-left: 4px solid rgb(1, 2, 3) }</style>
+<script>
+function draw() {
+  document.getElementById('seats').innerHTML = '<p class="seat">a</p><p class="seat">b</p>';
+  requestAnimationFrame(draw);
+}
+draw();
+</script>"""
+
+
+def test_each_measures_elements_a_page_redraws_every_frame(chromium) -> None:
+    """The elements :func:`each` measures are the page's at that moment, never detached by a
+    redraw between finding them and reading them (as with Playwright's ``evaluate_all``)."""
+    context = chromium.new_context()
+    page = context.new_page()
+    page.set_content(REDRAWN)
+    read = [
+        each(page, "#seats .seat", "e => getComputedStyle(e).borderLeftColor") for _ in range(200)
+    ]
+    assert all(colours == ["rgb(1, 2, 3)"] * 2 for colours in read), read
+    context.close()
