@@ -12,12 +12,21 @@ command), so run it on an otherwise idle machine. The table sums the CPU seconds
 of process (the test workers, ``meeple serve`` and its agent workers, Chromium,
 PostgreSQL, other ``meeple`` commands, ...), with the whole machine's busy CPU seconds
 (``/proc/stat``) over the same time, and the wall time. Linux only.
+
+The speed of a shared machine changes from minute to minute (a fixed workload's CPU time
+has varied by half on this project's machine within a minute), so a figure from another
+run says little about the command alone. Every ``--probe`` seconds the monitor times a
+fixed pure-Python workload that no source of meeple changes (about 0.1 s of CPU, CPU time
+so waiting for a core does not count), and the table's last line gives the run's probes
+and its busy CPU and wall time in units of their median: compare runs by those.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import random
+import statistics
 import subprocess
 import sys
 import time
@@ -25,6 +34,19 @@ from collections import defaultdict
 from pathlib import Path
 
 TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def probe() -> float:
+    """The CPU seconds a fixed workload takes now: dictionaries, strings, random numbers and
+    a loop, as the tests' readable rules use them."""
+    start = time.process_time()
+    rng = random.Random(0)
+    table: dict[str, int] = {}
+    for i in range(60_000):
+        key = str(rng.randrange(5000))
+        table[key] = table.get(key, 0) + i % 7
+    sorted(table.items())
+    return time.process_time() - start
 
 
 def kind(command: str, parent: str) -> str:
@@ -91,15 +113,21 @@ def main() -> None:
     """Run the command and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--every", type=float, default=0.5, help="seconds between looks")
+    parser.add_argument("--probe", type=float, default=20, help="seconds between probes")
     parser.add_argument("command", nargs=argparse.REMAINDER, help="the command, after --")
     args = parser.parse_args()
     command = [c for c in args.command if c != "--"] or ["make", "test"]
     # CPU already spent by the processes running now, which the table leaves out.
     before = {key: cpu for key, cpu in _running()}
     seen: dict[tuple[str, str], list] = {}
+    probes = [probe()]
     started, busy = time.monotonic(), _busy()
     proc = subprocess.Popen(command)
+    probed = started
     while proc.poll() is None:
+        if time.monotonic() - probed >= args.probe:
+            probes.append(probe())
+            probed = time.monotonic()
         for key, cpu in _running():
             if key in seen:
                 seen[key][1] = cpu
@@ -112,6 +140,7 @@ def main() -> None:
             seen[key] = [kind(line, parent_line), cpu, before.get(key, 0.0)]
         time.sleep(args.every)
     wall, busy = time.monotonic() - started, _busy() - busy
+    probes.append(probe())
     totals: dict[str, list[float]] = defaultdict(lambda: [0.0, 0])
     for what, cpu, base in seen.values():
         totals[what][0] += cpu - base
@@ -119,6 +148,11 @@ def main() -> None:
     cores = f"{busy / wall:.2f} cores of {os.cpu_count()}"
     print(f"\n`{' '.join(command)}`: exit {proc.returncode}, {wall:.0f} s wall")
     print(f"machine busy {busy:.0f} CPU-s ({cores})")
+    unit = statistics.median(probes)
+    print(
+        f"{len(probes)} probes, median {unit * 1000:.0f} ms (from {min(probes) * 1000:.0f} to"
+        f" {max(probes) * 1000:.0f}): busy {busy / unit:,.0f} probes, wall {wall / unit:,.0f}"
+    )
     print("| kind of process | processes | CPU s |")
     print("| --- | ---: | ---: |")
     for what, (cpu, count) in sorted(totals.items(), key=lambda item: -item[1][0]):
