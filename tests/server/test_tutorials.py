@@ -5,6 +5,7 @@ plays the file's replies, the learner's other moves are refused with the step's 
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 
 import httpx
 import pytest
@@ -67,6 +68,12 @@ def test_a_tutorial_plays_its_script_to_the_end(server, game):
     client = asyncio.run(follow(server, created, game))
     state = client.state
     assert state["tutorial"]["end"] == lesson.end and state["tutorial"]["expected"] is None
+    # The lesson ends the match with its last move, in one state: none says the lesson is
+    # over while the match still offers a move (they came a store's write apart).
+    ended = [m for m in client.messages if m["type"] == "state" and m["tutorial"]["end"]]
+    assert ended and all(m["status"] == "finished" and not m["legal"] for m in ended), [
+        (m["seq"], m["status"], len(m["legal"])) for m in ended
+    ]
     # Only the off-script move was refused.
     assert client.errors == [lesson.steps[client.refused_at].why]
     record = httpx.get(f"{server.url}/api/matches/{created['match']}/record").json()
@@ -131,3 +138,27 @@ def test_a_tutorial_goes_on_after_a_restart_and_a_spectator_sees_no_lesson(
     assert state["tutorial"]["step"] == 1
     assert state["tutorial"]["prompt"] == lesson.steps[1].prompt
     assert asyncio.run(watch(second))["tutorial"] is None
+
+
+def test_a_lesson_left_playing_by_an_older_server_ends_after_a_restart(tmp_path, server_factory):
+    """An older server ended a lesson a store's write after its last move; stopped between
+    the two, it left the match playing with the lesson over. A server started on that
+    database ends it as the lesson it was."""
+    db_file = tmp_path / "older.db"
+    first = server_factory(f"sqlite:///{db_file}", 0)
+    created = start(first, "triangle-clock")
+    client = asyncio.run(follow(first, created, "triangle-clock"))
+    assert client.state["result"]["lesson"] is True  # the lesson ends before the game
+    first.terminate()
+    with sqlite3.connect(db_file) as db:
+        db.execute("UPDATE matches SET status = 'playing', result = NULL")
+    second = server_factory(f"sqlite:///{db_file}", 0)
+
+    async def watch() -> dict:
+        client = await Client(second.url, created["match"], None).connect()
+        await client.wait_for(lambda: client.state["status"] == "finished")
+        await client.close()
+        return client.state
+
+    state = asyncio.run(watch())
+    assert state["result"]["lesson"] is True and state["result"]["reason"] == "the lesson is over"

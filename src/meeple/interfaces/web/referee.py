@@ -94,6 +94,15 @@ class Referee:
         stored = match.stored
         status = "finished" if after.is_over else None
         result = final_result(after, *_given_up(stored.seats)) if after.is_over else None
+        lesson = match.tutorial
+        if (
+            status is None
+            and lesson
+            and finished(lesson, after, [*stored.moves, (seat, str(action))])
+        ):
+            # The lesson's last step ends the match in the same write: a page told the lesson
+            # is over must not still be offered the next move.
+            status, result = "finished", _lesson_over(match)
         try:
             await asyncio.to_thread(
                 self.store.add_move, stored.id, seq, seat, str(action), status=status, result=result
@@ -243,21 +252,13 @@ class Referee:
             match.thinking.discard(seat)
 
     async def _end_tutorial(self, match: LiveMatch) -> None:
-        """The lesson's last step is played: the match ends (as the game, if it is over)."""
+        """A match whose lesson was over but still playing (stored so by an older server,
+        whose lesson ended a write after its last move): the match ends."""
         async with match.lock:
             stored = match.stored
-            if stored.status != "playing":
+            if stored.status != "playing" or match.state.is_over:
                 return
-            if match.state.is_over:
-                return  # _commit finished it
-            result = {
-                "over": True,
-                "reason": "the lesson is over",
-                "returns": [0.0] * match.game.num_players,
-                "winners": [],
-                # No winner, yet nobody drew: the pages say the lesson is complete.
-                "lesson": True,
-            }
+            result = _lesson_over(match)
             await asyncio.to_thread(self.store.update, stored.id, status="finished", result=result)
             stored.status, stored.result = "finished", result
         self._after_change(match)
@@ -381,6 +382,18 @@ def _random_move(match: LiveMatch, seat: Player, base: int) -> Any:
     """A legal move drawn from the match's seed: the last resort when agents overran."""
     legal = match.state.legal_actions(seat)
     return make_rng(match.stored.seed, "overrun", seat, base).choice(legal)
+
+
+def _lesson_over(match: LiveMatch) -> dict[str, Any]:
+    """The result of a lesson played to its end before the game was over."""
+    return {
+        "over": True,
+        "reason": "the lesson is over",
+        "returns": [0.0] * match.game.num_players,
+        "winners": [],
+        # No winner, yet nobody drew: the pages say the lesson is complete.
+        "lesson": True,
+    }
 
 
 def _given_up(seats: list[dict[str, Any]]) -> tuple[list[Player], list[Player]]:
