@@ -390,7 +390,12 @@ def test_erosion_warns_before_a_pass_that_ends_the_game_and_tells_the_tie_break(
     assert button.get_attribute("aria-describedby") == warning.get_attribute("id")
     text = warning.inner_text()
     assert "ends the game" in text and f"Alps {points[0]}, Andes {points[1]}" in text, text
-    assert "a tie between Alps and Andes" in text and "guesses its hardness" in text, text
+    assert "a tie between Alps and Andes, so the tie-breaker decides" in text, text
+    # The tie-breaker's rule is told on request: in full, the warning filled a phone's screen.
+    rule = pages[1].locator(".er-warning .er-rule p")
+    assert not rule.is_visible()
+    pages[1].click(".er-warning .er-rule summary")
+    assert "guesses its hardness" in rule.inner_text(), rule.inner_text()
     _fits(pages[1], ".er-warning", size[0])
     button.click()
 

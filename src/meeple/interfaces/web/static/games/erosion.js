@@ -174,11 +174,13 @@ export function draw(root, msg, ui) {
     lesson && !onTrack ? expected : null, names);
 }
 
-const TIE_BREAKER = "each tied player draws a card at random from their own hand and guesses "
-  + "its hardness (1 to 10); the closest guess chooses who takes the tie";
+const TIE_BREAKER = "Each tied player draws a card at random from their own hand and guesses "
+  + "its hardness (1 to 10); the closest guess chooses who takes the tie.";
 
-/** The pass button's words when passing ends the era: {label, warning}. What the scores
- * come to is said where the page can know it: not while a challenge card is still hidden. */
+/** The pass button's words when passing ends the era: {label, warning, rule}. What the
+ * scores come to is said where the page can know it: not while a challenge card is still
+ * hidden. Where a tie can decide, ``rule`` is the tie-breaker's, which the bar tells on
+ * request: said in full, the warning took most of a phone's first screen. */
 export function passWarning(view, names) {
   const r = view.result || {};
   const final = view.era >= view.eras;
@@ -187,14 +189,16 @@ export function passWarning(view, names) {
     : `Passing now ends era ${view.era}: it is scored, and the lowest total starts era ${view.era + 1}`;
   const hidden = (view.challenges || []).some((c) => c === null);
   const now = (r.points_now || []).map((points, p) => (r.scores || [])[p] + points);
-  if (hidden || now.length !== names.length) return { label, warning: `${scored}; a tie is broken by the tie-breaker: ${TIE_BREAKER}.` };
+  if (hidden || now.length !== names.length) {
+    return { label, warning: `${scored}; a tie is broken by the tie-breaker.`, rule: TIE_BREAKER };
+  }
   const target = final ? Math.max(...now) : Math.min(...now);
   const tied = names.filter((_, p) => now[p] === target);
   const standing = names.map((name, p) => `${name} ${now[p]}`).join(", ");
   const outcome = tied.length > 1
-    ? `that is a tie between ${tied.join(" and ")}, so the tie-breaker decides: ${TIE_BREAKER}`
+    ? `that is a tie between ${tied.join(" and ")}, so the tie-breaker decides`
     : `${tied[0]} ${final ? "wins" : "starts the next era"}`;
-  return { label, warning: `${scored}. As the points stand (${standing}), ${outcome}.` };
+  return { label, warning: `${scored}. As the points stand (${standing}), ${outcome}.`, rule: tied.length > 1 ? TIE_BREAKER : null };
 }
 
 /** How the tie-breaker settled a tie for the win, in words, from the move log (the drawn
@@ -546,7 +550,16 @@ function drawBar(bar, view, path, rest, choose, ui, canMove, mark = () => {}, of
     clickable(b, o.label, { onClick: () => choose(o), move: o.move });
     if (o.warning) {
       // Said beside the button and read with it: what the click ends.
-      const warning = html("p", { class: "er-warning", id: "er-pass-warning" }, bar, o.warning);
+      const warning = html("div", { class: "er-warning", id: "er-pass-warning" }, bar);
+      html("p", {}, warning, o.warning);
+      if (o.rule) {
+        // Kept open across redraws (a state or the card list arriving) once opened.
+        const more = html("details", { class: "er-rule" }, warning);
+        more.open = !!ui.tieRuleOpen;
+        more.addEventListener("toggle", () => { ui.tieRuleOpen = more.open; });
+        html("summary", {}, more, "How the tie-breaker works");
+        html("p", {}, more, o.rule);
+      }
       b.setAttribute("aria-describedby", warning.id);
     }
   }
