@@ -179,7 +179,7 @@ const TIE_BREAKER = "Each tied player draws a card at random from their own hand
 
 /** The pass button's words when passing ends the era: {label, warning, rule}. What the
  * scores come to is said where the page can know it: not while a challenge card is still
- * hidden. Where a tie can decide, ``rule`` is the tie-breaker's, which the bar tells on
+ * hidden. Where a tie can decide, `rule` is the tie-breaker's, which the bar tells on
  * request: said in full, the warning took most of a phone's first screen. */
 export function passWarning(view, names) {
   const r = view.result || {};
