@@ -16,9 +16,10 @@ PostgreSQL, other ``meeple`` commands, ...), with the whole machine's busy CPU s
 The speed of a shared machine changes from minute to minute (a fixed workload's CPU time
 has varied by half on this project's machine within a minute), so a figure from another
 run says little about the command alone. Every ``--probe`` seconds the monitor times a
-fixed pure-Python workload that no source of meeple changes (about 0.1 s of CPU, CPU time
-so waiting for a core does not count), and the table's last line gives the run's probes
-and its busy CPU and wall time in units of their median: compare runs by those.
+fixed pure-Python workload that no source of meeple changes (about 0.06 s of CPU on an
+idle machine; CPU time, so waiting for a core does not count), and the table's last line
+gives the run's probes and its busy CPU and wall time in units of their median: compare
+runs by those.
 """
 
 from __future__ import annotations

@@ -190,11 +190,10 @@ def test_the_triangle_clock_s_end_box_keeps_each_score_on_one_line(server, chrom
     page = context.new_page()
     page.goto(f"{server.url}/play/{created['match']}")
     page.wait_for_selector("#end:not([hidden]) .end-scores")
-    cells = page.locator("#end .end-scores td:last-child")
-    assert cells.all_inner_texts() == [str(s) for s in summary["result"]["scores"]]
+    scores = "#end .end-scores td:last-child"
+    assert page.locator(scores).all_inner_texts() == [str(s) for s in summary["result"]["scores"]]
     size_px = page.evaluate("parseFloat(getComputedStyle(document.querySelector('#end')).fontSize)")
-    heights = each(page, "#end .end-scores td:last-child", "e => e.getBoundingClientRect().height")
-    for height in heights:
+    for height in each(page, scores, "e => e.getBoundingClientRect().height"):
         assert height < 2.4 * size_px, f"a score wraps: {height} px high at {size_px} px"
     _fits(page, "#end, #end .end-scores td", size[0])
     context.close()
