@@ -555,11 +555,17 @@ async def attack(
     flood: bool = False,
     source: str = HOSTILE_ADDRESS,
     skip: frozenset[str] = frozenset(),
+    enough: Callable[[Tally], bool] = lambda tally: False,
 ) -> Tally:
-    """Run ``workers`` hostile clients against ``url`` until ``stop()`` or ``seconds``."""
+    """Run ``workers`` hostile clients against ``url`` until ``stop()``, until the tally is
+    ``enough`` (a test's answers all met, however loaded the machine), or ``seconds``."""
     deadline = time.monotonic() + seconds
     attacker = Attacker(url, source, flood, skip)
-    return await attacker.run(workers, pause, lambda: stop() or time.monotonic() > deadline)
+
+    def done() -> bool:
+        return stop() or enough(attacker.tally) or time.monotonic() > deadline
+
+    return await attacker.run(workers, pause, done)
 
 
 # -- the hostile process --------------------------------------------------------------------
