@@ -46,7 +46,11 @@ card games' search judges every decision)."""
 SEED = 7
 """Every pictured match is seeded (and its agents with it), so that ``make screenshots`` run
 again pictures the same games: what differs is what is drawn at random for each match (its
-id, a commitment's hash), a few words, unless a page itself changed."""
+id, a commitment's hash), a few words, unless a page itself changed. One thing more: where
+both seats choose at once (The Triangle Clock), the computer seats think in threads beside
+each other and their picks are stored in whichever order they come, which a seat's view
+shows ("submitted"): the reviews judge that, so The Triangle Clock's review can differ
+between runs in a few marks."""
 
 _reviewed: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {}
 
