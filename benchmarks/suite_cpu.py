@@ -18,8 +18,10 @@ has varied by half on this project's machine within a minute), so a figure from 
 run says little about the command alone. Every ``--probe`` seconds the monitor times a
 fixed pure-Python workload that no source of meeple changes (about 0.06 s of CPU on an
 idle machine; CPU time, so waiting for a core does not count), and the table's last line
-gives the run's probes and its busy CPU and wall time in units of their median: compare
-runs by those.
+gives the run's probes and its busy CPU and wall time in units of their median. The median
+says how fast the machine ran; the units do not make two runs comparable (clean clones of
+nearly the same suite: 47,129 and 62,000 probes of CPU on two days, 57,684 and 62,000 on
+one day where their CPU seconds were 3% apart): compare runs made close together.
 """
 
 from __future__ import annotations
