@@ -1,8 +1,10 @@
-"""The Triangle Clock's hidden information: what a seat cannot see, resampled for search, and
-the order of shared symbols a seat with perfect memory keeps from a memorise step."""
+"""The Triangle Clock's hidden information: what a seat knows, as the key search files it
+under; what it cannot see, resampled for search; and the order of shared symbols a seat
+with perfect memory keeps from a memorise step."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Hashable, Sequence
 from contextlib import suppress
@@ -14,6 +16,7 @@ from meeple.core.simultaneous import Submissions
 from meeple.games.triangle_clock.cards import CARDS, NUM_CARDS, NUM_SYMBOLS, sample_cards_holding
 from meeple.games.triangle_clock.pieces import (
     BLOCK,
+    ROUNDS,
     SEATS,
     Card,
     Phase,
@@ -29,9 +32,39 @@ if TYPE_CHECKING:
 
 
 class Hidden:
-    """Determinization and memory (mixed into :class:`TriangleClockState`)."""
+    """What a seat knows as search keys it, determinization and memory (mixed into
+    :class:`TriangleClockState`)."""
 
     __slots__ = ()
+
+    def information_key(self: TriangleClockState, player: Player) -> Hashable:
+        """The seat's view (:meth:`view`) as plain tuples: the same information, built
+        without the JSON (search asks for a key at every node; this is most of its time)."""
+        seats, supply, pending, own = self.seats, self.supply, self.pending, self.pending.of(player)
+        order = self.orders[self.block]
+        return (
+            min(self.round, ROUNDS),
+            self.phase,
+            self.to_act,
+            self.shared,
+            order if self.phase is Phase.MEMORISE else None,
+            self.scores,
+            tuple(tuple(s.uses[i] for i in self.game.held[p]) for p, s in enumerate(seats)),
+            tuple(
+                tuple((s.revealed(x), x.palette_swap, x.right_angle) for x in s.picks)
+                for s in seats
+            ),
+            pending.waiting,
+            None if own is None else str(own),
+            tuple(CARDS[c] for c in seats[player].hand),
+            tuple(x.letter for x in seats[player].picks),
+            len(supply.deck),
+            supply.discards,
+            supply.reshuffles,
+            order[: self.revealed_in_block],
+            self.history[-1].public_key() if self.history else None,
+            self.phase is Phase.OVER and json.dumps(self.result, sort_keys=True),
+        )
 
     def determinize(
         self: TriangleClockState, player: Player, rng: random.Random

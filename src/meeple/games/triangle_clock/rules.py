@@ -24,9 +24,7 @@ Every choice is simultaneous: both seats submit, the submissions stay hidden in 
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Hashable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
@@ -783,32 +781,3 @@ class TriangleClockState(Hidden, State[TriangleClockAction]):
                 }
             )
         return out
-
-    def information_key(self, player: Player) -> Hashable:
-        """The seat's view (:meth:`view`) as plain tuples: the same information, built
-        without the JSON (search asks for a key at every node; this is most of its time)."""
-        seats, supply, pending, own = self.seats, self.supply, self.pending, self.pending.of(player)
-        order = self.orders[self.block]
-        return (
-            min(self.round, ROUNDS),
-            self.phase,
-            self.to_act,
-            self.shared,
-            order if self.phase is Phase.MEMORISE else None,
-            self.scores,
-            tuple(tuple(s.uses[i] for i in self.game.held[p]) for p, s in enumerate(seats)),
-            tuple(
-                tuple((s.revealed(x), x.palette_swap, x.right_angle) for x in s.picks)
-                for s in seats
-            ),
-            pending.waiting,
-            None if own is None else str(own),
-            tuple(CARDS[c] for c in seats[player].hand),
-            tuple(x.letter for x in seats[player].picks),
-            len(supply.deck),
-            supply.discards,
-            supply.reshuffles,
-            order[: self.revealed_in_block],
-            self.history[-1].public_key() if self.history else None,
-            self.phase is Phase.OVER and json.dumps(self.result, sort_keys=True),
-        )
