@@ -202,3 +202,18 @@ def test_every_public_name_has_a_docstring():
         if (names := _undocumented(ast.parse(path.read_text(encoding="utf-8"))))
     }
     assert not missing, missing
+
+
+MOST_LINES = 850
+"""About 800 lines a module, with some slack: past it, a module is split where its own parts
+divide it (a game's where the rulebook does)."""
+
+
+def test_no_module_is_much_past_800_lines():
+    long = {
+        str(path.relative_to(SRC)): lines
+        for pattern in ("*.py", "*.js")
+        for path in sorted(SRC.rglob(pattern))
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MOST_LINES
+    }
+    assert not long, f"split these where their own parts divide them: {long}"
