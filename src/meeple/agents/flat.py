@@ -3,7 +3,7 @@
 A tree search values each action from its own iterations, each on a fresh determinization
 with a fresh rollout, so two actions are compared across different deals and different luck
 in the rollouts. In The Triangle Clock a good part of a value's spread is the rollout's own
-luck, not the determinization (``benchmarks/shared_worlds.py``, docs/agents.md). Here every
+luck, not the determinization (``benchmarks/shared_worlds.py``, docs/search-agents.md). Here every
 candidate is played in the same *world*: one determinization of what the seat knows, the
 other seats' choices at a simultaneous decision (made once per world, by a model or at
 random), and one rollout seed. The candidates' difference in a world is then more what the

@@ -483,7 +483,8 @@ def playout_deep(state: TriangleClockState, seed: int) -> tuple[float, ...]:
     A round more than ``ahead`` is still noisy for a tree search, whose moves are compared
     across different rollouts; a search that plays its moves in the same worlds (``flat``)
     cancels most of that luck and keeps what the longer horizon sees: the cards kept, the
-    items left, whether a lead will hold (docs/agents.md, "Flat search over shared worlds")."""
+    items left, whether a lead will hold (docs/search-agents.md, "Flat search over shared
+    worlds")."""
     return _playout(state, seed, through_settings(DEEP_ROUNDS))
 
 
