@@ -1,4 +1,4 @@
-// Erosion, drawn for the browser (the drawing contract of issue 27).
+// Erosion, drawn for the browser (the drawing contract, docs/web-drawing.md).
 //
 // Mountains are stacks of rock cards standing on one base line, top rock first; weathered
 // rocks are shifted sideways as on the seed's table, fossils are marked. The view names

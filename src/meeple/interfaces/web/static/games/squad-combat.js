@@ -1,4 +1,4 @@
-// Squad Combat, drawn for the browser (the drawing contract of issue 27).
+// Squad Combat, drawn for the browser (the drawing contract, docs/web-drawing.md).
 //
 // Each squad is a row of character cards (Life bar, wounds, energy diamonds, dice drawn as
 // dice faces, traits); the seat's own squad sits at the bottom with its hand below it, the

@@ -1,4 +1,4 @@
-// The Triangle Clock, drawn for the browser (issue 27's drawing contract).
+// The Triangle Clock, drawn for the browser (the drawing contract, docs/web-drawing.md).
 //
 // A symbol is a triangle pointing one of eight ways; solid ones are filled yellow, clear
 // ones outlined cyan, so the two differ in shape and colour as well as in text. Moves are
