@@ -184,6 +184,43 @@ def test_a_page_holds_no_machine_path_or_numbered_session(page):
     assert not found, f"{page}:\n" + "\n".join(found)
 
 
+PAGE_LINES = 520
+"""The most lines a page may have: the issue's "about 500", with room for a table's new row."""
+
+LONG_PAGES = {
+    "docs/lab.md": "the designer's one reference of the lab: every command and what its "
+    "figures mean, which the reports the lab writes send the reader to (docs/lab.md, Metrics)",
+    "docs/design/squad-combat.md": "a design report is one argument for its designer: each "
+    "finding beside the experiments stated before they were run and the commands behind them",
+    "docs/design/erosion.md": "a design report is one argument for its designer: each "
+    "finding beside the experiments stated before they were run and the commands behind them",
+}
+"""The pages allowed past PAGE_LINES, each with the reason its reader would accept."""
+
+
+def _lines(page: str) -> int:
+    """How many lines `page` (relative to the repository) has."""
+    return len((ROOT / page).read_text(encoding="utf-8").splitlines())
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_a_page_is_short_enough_to_be_read(page):
+    """A page has at most about 500 lines unless LONG_PAGES gives the reason its reader would
+    accept; a page that outgrows that is split by its readers' questions."""
+    if page not in LONG_PAGES:
+        assert _lines(page) <= PAGE_LINES, (
+            f"{page} has {_lines(page)} lines, more than {PAGE_LINES}: split it where its "
+            "readers' questions divide it, or name it in LONG_PAGES with the reason"
+        )
+
+
+@pytest.mark.parametrize("page", sorted(LONG_PAGES))
+def test_a_page_allowed_to_be_long_is_long(page):
+    """Each page LONG_PAGES names exists and needs its leave, so the list cannot go stale."""
+    assert page in PAGES, f"{page} is no page of the docs"
+    assert _lines(page) > PAGE_LINES, f"{page} is {_lines(page)} lines: drop it from LONG_PAGES"
+
+
 @pytest.mark.parametrize(
     "text",
     [
