@@ -161,27 +161,40 @@ def test_a_move_is_made_with_the_keyboard_alone(server, chromium, game, options)
     context.close()
 
 
-# The animations that never end, still running on the page.
-ENDLESS = """() => document.getAnimations().filter((a) =>
-  a.effect.getTiming().iterations === Infinity && a.playState === "running")
-  .map((a) => `${a.animationName} on ${a.effect.target.getAttribute("class")}`)"""
+# Each animation running on the page: its name, and when it ends (ms; -1: never).
+MOVING = """() => document.getAnimations().filter((a) => a.playState === "running")
+  .map((a) => { const end = a.effect.getComputedTiming().endTime;
+                return [a.animationName, end === Infinity ? -1 : end]; })"""
+
+DRAWS_THE_EYE = {"edges": "edges-march", "squad-combat": "sc-blink"}
+"""The game's own animation beside the "your turn" pulse, at the seat's first decision."""
 
 
-@pytest.mark.parametrize("game", ["edges", "squad-combat"])
-def test_nothing_keeps_moving_for_a_player_who_asks_for_less_motion(server, chromium, game):
-    """WCAG 2.3.3: the pulsing "your turn", Edges' marching open edges and Squad Combat's
-    blinking and glowing run for a player who has not asked otherwise, and stop for one
-    whose system asks for reduced motion (``prefers-reduced-motion: reduce``)."""
-    created = server.create(game, {"first": 0}, ["human", "random"])
+@pytest.mark.parametrize(("game", "options"), PAGES, ids=[g for g, _ in PAGES])
+def test_what_moves_on_its_own_rests_within_five_seconds_and_not_at_all_if_asked(
+    server, chromium, game, options
+):
+    """WCAG 2.2.2 and 2.3.3 on every game's page: the pulsing "your turn" (and Edges'
+    marching open edges, Squad Combat's blinking "deciding") run for a player who has not asked
+    otherwise, and end within five seconds (only the spinner of a computer thinking turns
+    on); for a player whose system asks for reduced motion (``prefers-reduced-motion:
+    reduce``) nothing moves at all. (An animation that never ended was painted again at
+    every frame for as long as the page stayed open.)"""
+    created = server.create(game, options, ["human", "random"])
     url = f"{server.url}/play/{created['match']}#token={created['seats'][0]['token']}"
-    for motion, moving in (("no-preference", True), ("reduce", False)):
+    for motion in ("no-preference", "reduce"):
         context = chromium.new_context(reduced_motion=motion)
         page = context.new_page()
         page.goto(url)
         page.wait_for_selector("body[data-status='playing'] #board .clickable")
-        endless = page.evaluate(ENDLESS)
-        assert bool(endless) is moving, (motion, endless)
+        moving = page.evaluate(MOVING)
         context.close()
+        if motion == "reduce":
+            assert moving == [], moving
+            continue
+        assert {"pulse", DRAWS_THE_EYE.get(game, "pulse")} <= {n for n, _ in moving}, moving
+        for name, end in moving:
+            assert name == "spin" or 0 <= end <= 5000, (name, end)
 
 
 ANNOUNCED = "(document.querySelector('#announce p:last-child')?.textContent ?? '')"
