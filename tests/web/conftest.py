@@ -47,12 +47,12 @@ class Browser:
     motion unless the test says otherwise, is lent from a pool of contexts opened with the
     same options, and goes back to it, emptied, when the test closes it or ends.
 
-    Reduced motion is for the machine the suite shares: a game page's endless animations
-    (the pulsing "your turn", Edges' marching edges) keep Chromium drawing frames for as
-    long as the page is open, several times the CPU of a still page
-    (``benchmarks/browser_idle.py``). It stops only those animations (the stylesheets'
-    ``prefers-reduced-motion`` rules say ``animation: none`` and nothing else); the
-    accessibility test opens pages both ways.
+    Reduced motion is for the machine the suite shares: a game page's animations (the
+    pulsing "your turn", Edges' marching edges) run for up to five seconds after each new
+    state, which a test's pages meet every second or so, and while they run Chromium draws
+    frames at several times the CPU of a still page (``benchmarks/browser_idle.py``). It
+    stops only those animations (the stylesheets' ``prefers-reduced-motion`` rules say
+    ``animation: none`` and nothing else); the accessibility test opens pages both ways.
 
     The pool is for the same reason: a page in a new context waits for a renderer process
     of its own to start, and the suite opens hundreds. A lobby loaded in a context lent from
