@@ -90,12 +90,42 @@ def test_a_bad_sqlite_busy_wait_is_explained(run, tmp_path):
     assert "Traceback" not in result.output
 
 
-def test_an_ipv6_prefix_past_128_bits_is_explained(run):
-    result = run("serve", "--ipv6-prefix", "129")
+@pytest.mark.parametrize(
+    ("flag", "value", "most"),
+    [("--ipv6-prefix", "129", 128), ("--lobby-page-size", "1001", 1000),
+     ("--review-iterations", "100001", 100_000)],
+)  # fmt: skip
+def test_a_limit_past_its_upper_bound_is_refused_naming_it(run, flag, value, most):
+    result = run("serve", flag, value)
     assert result.exit_code == 2
-    assert "error: --ipv6-prefix 129: an IPv6 address has 128 bits; give 32 to 128" in (
-        result.output
-    )
+    said = f"error: {flag} {value}: input should be less than or equal to {most}"
+    assert said in result.output and "Traceback" not in result.output
+
+
+def test_every_server_limit_is_a_flag_made_from_its_field():
+    """One place says each limit: a field of ServerLimits is the flag of the same name, with
+    the field's description as its help, its default and lower bound, in its group's part
+    of the help; a field GROUPS does not name stops the command being made."""
+    import typer.main
+
+    from meeple.interfaces import serve_cli
+    from meeple.interfaces.cli import app
+    from meeple.interfaces.web.limits import GROUPS, ServerLimits
+
+    group = typer.main.get_command(app)
+    options = {o.name: o for o in group.commands["serve"].params}  # type: ignore[attr-defined]
+    for name, field in ServerLimits.model_fields.items():
+        option = options[name]
+        assert option.opts == [f"--{name.replace('_', '-')}"], option.opts
+        assert option.help == field.description and option.default == field.default
+        assert option.rich_help_panel in GROUPS and name in GROUPS[option.rich_help_panel]
+        lower = [rule.ge for rule in field.metadata if hasattr(rule, "ge")]
+        assert option.min == (lower[0] if lower else None), name
+    fewer = {group: names[1:] for group, names in GROUPS.items()}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(serve_cli, "GROUPS", fewer)
+        with pytest.raises(RuntimeError, match="GROUPS must name each field of ServerLimits"):
+            serve_cli._with_limit_flags(lambda **serve_limits: None)
 
 
 @pytest.mark.parametrize("entry", ["127.0.0.l", "10.0.0.1/8", "proxy.internal"])

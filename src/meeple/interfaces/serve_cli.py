@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import inspect
 import ipaddress
 import logging
 import os
@@ -10,27 +11,19 @@ import socket
 import sys
 import threading
 import webbrowser
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from pydantic import ValidationError
+from pydantic.fields import FieldInfo
 
 from meeple.core.errors import MeepleError
 from meeple.interfaces.console import console, fail
-from meeple.interfaces.web.limits import ServerLimits
+from meeple.interfaces.web.limits import GROUPS, ServerLimits
 from meeple.store import DEFAULT_MATCH_URL
 from meeple.store.urls import hide_password, in_words
-
-_LIMITS = ServerLimits()
-
-# The limits in groups, as docs/security.md tables them: an operator reads three dozen options.
-AGENTS = "Computer players (per match)"
-PER_ADDRESS = "Per client address"
-SIZES = "Sizes of requests and pages"
-HINTS = "Hints and post-game reviews"
-EXPIRY = "Unfinished matches"
-WHOLE = "The whole server (every address together)"
 
 
 def serve_command(
@@ -60,210 +53,6 @@ def serve_command(
     open_browser: Annotated[
         bool, typer.Option("--open", help="open the lobby in a web browser once started")
     ] = False,
-    max_agent_seconds: Annotated[
-        float,
-        typer.Option(
-            help="most seconds= an agent of a new match may be given",
-            min=0.001,
-            rich_help_panel=AGENTS,
-        ),
-    ] = _LIMITS.max_agent_seconds,
-    max_agent_iterations: Annotated[
-        int,
-        typer.Option(help="most iterations= an agent may be given", min=1, rich_help_panel=AGENTS),
-    ] = _LIMITS.max_agent_iterations,
-    max_agent_worlds: Annotated[
-        int,
-        typer.Option(
-            help="most worlds= (min_worlds=, samples=) an agent may be given",
-            min=1,
-            rich_help_panel=AGENTS,
-        ),
-    ] = _LIMITS.max_agent_worlds,
-    max_agent_nodes: Annotated[
-        int,
-        typer.Option(help="most nodes= a search tree may be given", min=1, rich_help_panel=AGENTS),
-    ] = _LIMITS.max_agent_nodes,
-    max_agent_depth: Annotated[
-        int, typer.Option(help="most depth= a search may be given", min=1, rich_help_panel=AGENTS)
-    ] = _LIMITS.max_agent_depth,
-    max_agent_exact: Annotated[
-        int,
-        typer.Option(
-            help="most exact= Edges' perfect agent may be given", min=0, rich_help_panel=AGENTS
-        ),
-    ] = _LIMITS.max_agent_exact,
-    max_creates_per_minute: Annotated[
-        int,
-        typer.Option(
-            help="new matches one address may make in any minute",
-            min=1,
-            rich_help_panel=PER_ADDRESS,
-        ),
-    ] = _LIMITS.max_creates_per_minute,
-    max_replays_per_minute: Annotated[
-        int,
-        typer.Option(
-            help="uploaded records one address may have checked a minute",
-            min=1,
-            rich_help_panel=PER_ADDRESS,
-        ),
-    ] = _LIMITS.max_replays_per_minute,
-    max_boards_per_minute: Annotated[
-        int,
-        typer.Option(
-            help="boards as text (the replay page's, one a step) one address may ask a minute",
-            min=1,
-            rich_help_panel=PER_ADDRESS,
-        ),
-    ] = _LIMITS.max_boards_per_minute,
-    max_messages_per_minute: Annotated[
-        int,
-        typer.Option(
-            help="WebSocket messages one address may send a minute (a connection counts one)",
-            min=1,
-            rich_help_panel=PER_ADDRESS,
-        ),
-    ] = _LIMITS.max_messages_per_minute,
-    max_open_matches: Annotated[
-        int,
-        typer.Option(
-            help="unfinished matches one address may have made at once",
-            min=1,
-            rich_help_panel=PER_ADDRESS,
-        ),
-    ] = _LIMITS.max_open_matches,
-    ipv6_prefix: Annotated[
-        int,
-        typer.Option(
-            help="count an IPv6 client by its network of this many bits, at most 128 (one "
-            "home or host has a /64 of addresses)",
-            # No max= here: its label, [32<=x<=128], would cut this panel's names at 80
-            # columns; 128 is checked below.
-            min=32,
-            rich_help_panel=PER_ADDRESS,
-        ),
-    ] = _LIMITS.ipv6_prefix,
-    max_unfinished_matches: Annotated[
-        int,
-        typer.Option(
-            help="unfinished matches the server holds at once, each in memory",
-            min=1,
-            rich_help_panel=WHOLE,
-        ),
-    ] = _LIMITS.max_unfinished_matches,
-    max_connections: Annotated[
-        int,
-        typer.Option(
-            help="HTTP connections and WebSockets open at once; past it a request gets 503",
-            min=16,
-            rich_help_panel=WHOLE,
-        ),
-    ] = _LIMITS.max_connections,
-    request_head_seconds: Annotated[
-        float,
-        typer.Option(
-            help="close a connection whose request head has not arrived within this long",
-            min=0.001,
-            rich_help_panel=WHOLE,
-        ),
-    ] = _LIMITS.request_head_seconds,
-    request_body_seconds: Annotated[
-        float,
-        typer.Option(
-            help="close a connection whose request body has not arrived within this long of "
-            "its head",
-            min=0.001,
-            rich_help_panel=WHOLE,
-        ),
-    ] = _LIMITS.request_body_seconds,
-    max_sockets_per_client: Annotated[
-        int,
-        typer.Option(
-            help="WebSockets one address may hold open at once", min=1, rich_help_panel=PER_ADDRESS
-        ),
-    ] = _LIMITS.max_sockets_per_client,
-    max_sockets_per_match: Annotated[
-        int,
-        typer.Option(
-            help="spectators' WebSockets one match may have open at once (its players' are "
-            "never refused for them)",
-            min=2,
-            rich_help_panel=SIZES,
-        ),
-    ] = _LIMITS.max_sockets_per_match,
-    max_hints_per_minute: Annotated[
-        int,
-        typer.Option(
-            help="hints one address may ask for a minute", min=1, rich_help_panel=PER_ADDRESS
-        ),
-    ] = _LIMITS.max_hints_per_minute,
-    max_hint_iterations: Annotated[
-        int,
-        typer.Option(help="most search iterations a hint is given", min=1, rich_help_panel=HINTS),
-    ] = _LIMITS.max_hint_iterations,
-    hint_seconds: Annotated[
-        float,
-        typer.Option(
-            help="how long a hint may take before it is refused", min=0.001, rich_help_panel=HINTS
-        ),
-    ] = _LIMITS.hint_seconds,
-    lobby_page_size: Annotated[
-        int,
-        typer.Option(
-            help="the most matches one lobby listing returns",
-            min=1,
-            max=1000,
-            rich_help_panel=SIZES,
-        ),
-    ] = _LIMITS.lobby_page_size,
-    max_body_bytes: Annotated[
-        int,
-        typer.Option(
-            help="the largest request body (an uploaded record: 2 MB)",
-            min=1024,
-            rich_help_panel=SIZES,
-        ),
-    ] = _LIMITS.max_body_bytes,
-    max_options_bytes: Annotated[
-        int,
-        typer.Option(help="the largest options of a match, as JSON", min=64, rich_help_panel=SIZES),
-    ] = _LIMITS.max_options_bytes,
-    max_reviews: Annotated[
-        int,
-        typer.Option(
-            help="post-game reviews computed at once, each in a process",
-            min=1,
-            rich_help_panel=HINTS,
-        ),
-    ] = _LIMITS.max_reviews,
-    max_review_seconds: Annotated[
-        float,
-        typer.Option(
-            help="stop a review past this many seconds and refuse it",
-            min=0.001,
-            rich_help_panel=HINTS,
-        ),
-    ] = _LIMITS.max_review_seconds,
-    review_iterations: Annotated[
-        int,
-        typer.Option(
-            help="search iterations a review gives each searched decision (0: the judge's "
-            "own: 200 for the card games, 20,000 for Edges' uct)",
-            min=0,
-            max=100_000,
-            rich_help_panel=HINTS,
-        ),
-    ] = _LIMITS.review_iterations,
-    prepare_any_variant: Annotated[
-        bool,
-        typer.Option(
-            "--prepare-any-variant",
-            help="let matches ask for any Erd variant, solved on first use (default: only the "
-            "shipped rules versions; a new one costs half a minute of CPU)",
-            rich_help_panel=AGENTS,
-        ),
-    ] = _LIMITS.prepare_any_variant,
     forwarded_allow_ips: Annotated[
         str | None,
         typer.Option(
@@ -271,95 +60,24 @@ def serve_command(
             "each client (for the per-address limits); trust no one else's"
         ),
     ] = None,
-    agent_margin_seconds: Annotated[
-        float,
-        typer.Option(
-            help="how much longer than its time budget an agent's move may take before its "
-            "worker is stopped and the seat's move is made by the default agent",
-            min=0.001,
-            rich_help_panel=AGENTS,
-        ),
-    ] = _LIMITS.agent_margin_seconds,
-    claim_seconds: Annotated[
-        float,
-        typer.Option(
-            help="a person whose page has been closed for this many seconds while the match "
-            "waits on them may be claimed from by another person of the match: the win with "
-            "two seats, their seat for the computer with more; 0: never (for several "
-            "processes serving one match without routing it to one)",
-            min=0,
-            rich_help_panel=EXPIRY,
-        ),
-    ] = _LIMITS.claim_seconds,
-    expire_waiting_seconds: Annotated[
-        float,
-        typer.Option(
-            help="close a match (result 'expired') whose people's seats nobody took within "
-            "this many seconds of its creation or last join",
-            min=0.001,
-            rich_help_panel=EXPIRY,
-        ),
-    ] = _LIMITS.expire_waiting_seconds,
-    expire_idle_seconds: Annotated[
-        float,
-        typer.Option(
-            help="close an unfinished match (result 'expired') nobody has moved in or joined "
-            "for this many seconds",
-            min=0.001,
-            rich_help_panel=EXPIRY,
-        ),
-    ] = _LIMITS.expire_idle_seconds,
+    **serve_limits: Any,
 ) -> None:
     """Run the game server: a lobby and live matches, kept in a database.
 
     Example: meeple serve --port 8000 --db sqlite:///results/server.db
     """
+    # serve_limits: a flag for each field of ServerLimits (_with_limit_flags, below).
     import uvicorn
 
     from meeple.interfaces.web.app import create_app
     from meeple.interfaces.web.connections import deadline_protocol
     from meeple.store.serving import lock_for_server
 
-    if ipv6_prefix > 128:
-        raise fail(f"--ipv6-prefix {ipv6_prefix}: an IPv6 address has 128 bits; give 32 to 128")
     if forwarded_allow_ips is not None:
         _check_proxies(forwarded_allow_ips)
     url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
     try:
-        limits = ServerLimits(
-            max_agent_seconds=max_agent_seconds,
-            max_agent_iterations=max_agent_iterations,
-            max_agent_worlds=max_agent_worlds,
-            max_agent_nodes=max_agent_nodes,
-            max_agent_depth=max_agent_depth,
-            max_agent_exact=max_agent_exact,
-            agent_margin_seconds=agent_margin_seconds,
-            max_creates_per_minute=max_creates_per_minute,
-            max_open_matches=max_open_matches,
-            ipv6_prefix=ipv6_prefix,
-            max_unfinished_matches=max_unfinished_matches,
-            max_connections=max_connections,
-            request_head_seconds=request_head_seconds,
-            request_body_seconds=request_body_seconds,
-            max_replays_per_minute=max_replays_per_minute,
-            max_boards_per_minute=max_boards_per_minute,
-            max_messages_per_minute=max_messages_per_minute,
-            max_sockets_per_client=max_sockets_per_client,
-            max_sockets_per_match=max_sockets_per_match,
-            max_hints_per_minute=max_hints_per_minute,
-            max_hint_iterations=max_hint_iterations,
-            hint_seconds=hint_seconds,
-            lobby_page_size=lobby_page_size,
-            max_body_bytes=max_body_bytes,
-            max_options_bytes=max_options_bytes,
-            max_reviews=max_reviews,
-            max_review_seconds=max_review_seconds,
-            review_iterations=review_iterations,
-            prepare_any_variant=prepare_any_variant,
-            claim_seconds=claim_seconds,
-            expire_waiting_seconds=expire_waiting_seconds,
-            expire_idle_seconds=expire_idle_seconds,
-        )
+        limits = ServerLimits(**serve_limits)
     except ValidationError as exc:
         raise fail(_flag_problem(exc)) from None
     _check_free(host, port)
@@ -420,9 +138,47 @@ def serve_command(
         raise fail(f"the server did not start on {host}:{port} (the log above says why)")
 
 
+def _limit_flag(name: str, field: FieldInfo, group: str) -> inspect.Parameter:
+    """The ``meeple serve`` flag of one field of ServerLimits: the field's description as its
+    help, its default and its lower bound (click's label, ``[x>=1]``), in ``group``'s part of
+    the help. An upper bound is left to ServerLimits (:func:`_flag_problem` names the flag):
+    a label such as ``[32<=x<=128]`` would cut its group's flag names at 80 columns."""
+    lower = [rule.ge for rule in field.metadata if hasattr(rule, "ge")]  # pydantic's ge=
+    # A switch that is off unless given is one flag, with no --no- twin.
+    names = (f"--{name.replace('_', '-')}",) if field.annotation is bool else ()
+    option = typer.Option(
+        *names, help=field.description, rich_help_panel=group, min=lower[0] if lower else None
+    )
+    return inspect.Parameter(
+        name,
+        inspect.Parameter.KEYWORD_ONLY,
+        default=field.default,
+        annotation=Annotated[field.annotation, option],
+    )
+
+
+def _with_limit_flags(command: Callable[..., None]) -> None:
+    """Give ``command`` (its ``**serve_limits``) a flag for every field of ServerLimits, in
+    the order of :data:`GROUPS`, for Typer, which reads a command's flags from its signature."""
+    fields = ServerLimits.model_fields
+    grouped = [name for names in GROUPS.values() for name in names]
+    if sorted(grouped) != sorted(fields):
+        raise RuntimeError(f"GROUPS must name each field of ServerLimits once: {grouped}")
+    signature = inspect.signature(command, eval_str=True)
+    own = [p for p in signature.parameters.values() if p.kind is not p.VAR_KEYWORD]
+    flags = [
+        _limit_flag(name, fields[name], group) for group, names in GROUPS.items() for name in names
+    ]
+    command.__signature__ = signature.replace(parameters=[*own, *flags])  # type: ignore[attr-defined]
+
+
+_with_limit_flags(serve_command)
+
+
 def _flag_problem(exc: ValidationError) -> str:
-    """A limit ServerLimits refuses (typer checks each flag's bounds first, so what is left
-    is an infinite time, which would lift the limit it sets) as one line naming its flag."""
+    """A limit ServerLimits refuses (typer checks each flag's lower bound first, so what is
+    left is an upper bound, or an infinite time, which would lift the limit it sets) as one
+    line naming its flag."""
     error = exc.errors()[0]
     flag = "--" + str(error["loc"][0]).replace("_", "-")
     bounds = "give a number within its bounds (meeple serve --help)"

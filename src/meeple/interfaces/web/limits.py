@@ -30,34 +30,94 @@ FILE_PARAMETERS = frozenset({"cache_dir", "solution"})
 agents): a client may not point the server at its files, as with a game's file options."""
 
 
+AGENTS = "Computer players (per match)"
+PER_ADDRESS = "Per client address"
+WHOLE = "The whole server (every address together)"
+SIZES = "Sizes of requests and pages"
+HINTS = "Hints and post-game reviews"
+EXPIRY = "Unfinished matches"
+
+GROUPS: dict[str, tuple[str, ...]] = {
+    AGENTS: (
+        "max_agent_seconds",
+        "max_agent_iterations",
+        "max_agent_worlds",
+        "max_agent_nodes",
+        "max_agent_depth",
+        "max_agent_exact",
+        "prepare_any_variant",
+        "agent_margin_seconds",
+    ),
+    PER_ADDRESS: (
+        "max_creates_per_minute",
+        "max_replays_per_minute",
+        "max_boards_per_minute",
+        "max_messages_per_minute",
+        "max_open_matches",
+        "ipv6_prefix",
+        "max_sockets_per_client",
+        "max_hints_per_minute",
+    ),
+    WHOLE: (
+        "max_unfinished_matches",
+        "max_connections",
+        "request_head_seconds",
+        "request_body_seconds",
+    ),
+    SIZES: ("max_sockets_per_match", "lobby_page_size", "max_body_bytes", "max_options_bytes"),
+    HINTS: (
+        "max_hint_iterations",
+        "hint_seconds",
+        "max_reviews",
+        "max_review_seconds",
+        "review_iterations",
+    ),
+    EXPIRY: ("claim_seconds", "expire_waiting_seconds", "expire_idle_seconds"),
+}
+"""The limits in groups, as docs/security.md tables them, each group a part of ``meeple serve
+--help``: an operator reads three dozen flags."""
+
+
 class ServerLimits(BaseModel):
-    """The operator's limits; every field is a ``meeple serve`` flag (``--max-agent-...``,
-    ``--expire-...``)."""
+    """The operator's limits. Every field is a ``meeple serve`` flag (``max_agent_seconds``:
+    ``--max-agent-seconds``) made from the field alone: its description is the flag's help,
+    its default and lower bound the flag's, and :data:`GROUPS` the part of the help it is
+    listed in; an upper bound is the description's to say."""
 
     # An infinite limit is no limit: "inf" parses as a float, and would pass every bound.
     model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
     max_agent_seconds: float = Field(
-        default=5.0, gt=0, description="an agent's time budget per move (seconds=)"
+        default=5.0,
+        ge=0.001,
+        description="most seconds= an agent of a new match may be given: its time per move",
     )
     max_agent_iterations: int = Field(
-        default=100_000, ge=1, description="a search's iterations per move (iterations=)"
+        default=100_000, ge=1, description="most iterations= a search may be given per move"
     )
     max_agent_worlds: int = Field(
         default=1_000,
         ge=1,
-        description="sampled worlds per move (worlds=, min_worlds=, samples=)",
+        description="most worlds= (min_worlds=, samples=) an agent may be given: sampled "
+        "worlds per move",
     )
     max_agent_nodes: int = Field(
-        default=1_000_000, ge=1, description="a search tree's nodes, its memory (nodes=)"
+        default=1_000_000, ge=1, description="most nodes= a search tree may be given: its memory"
     )
-    max_agent_depth: int = Field(default=4, ge=1, description="a search's plies (depth=)")
+    max_agent_depth: int = Field(
+        default=4, ge=1, description="most depth= a search may be given: its plies"
+    )
     max_agent_exact: int = Field(
-        default=12, ge=0, description="pieces left when Edges' perfect agent solves (exact=)"
+        default=12,
+        ge=0,
+        description="most exact= Edges' perfect agent may be given: the pieces left when it "
+        "starts to solve",
     )
 
     max_creates_per_minute: int = Field(
-        default=10, ge=1, description="new matches (and rematches) one address may make a minute"
+        default=10,
+        ge=1,
+        description="new matches (and rematches) one address may make in any minute",
     )
     max_open_matches: int = Field(
         default=10, ge=1, description="unfinished matches one address may have made at once"
@@ -66,8 +126,8 @@ class ServerLimits(BaseModel):
         default=64,
         ge=32,
         le=128,
-        description="an IPv6 client is counted by this many leading bits of its address: one "
-        "home or host is handed a /64 network, and would be a crowd counted by address",
+        description="count an IPv6 client by its network of this many leading bits, at most "
+        "128 (one home or host is handed a /64, a crowd if counted address by address)",
     )
     max_unfinished_matches: int = Field(
         default=1_000,
@@ -79,19 +139,19 @@ class ServerLimits(BaseModel):
         default=1_000,
         ge=16,
         description="HTTP connections and WebSockets open at once, every address together "
-        "(each holds an open file)",
+        "(each holds an open file); past it a request gets 503",
     )
     request_head_seconds: float = Field(
         default=10.0,
-        gt=0,
-        description="a request's head (its line and headers) must arrive within this long of "
-        "the connection's opening, or of its first byte, or the connection is closed",
+        ge=0.001,
+        description="close a connection whose request head (its line and headers) has not "
+        "arrived within this long of the connection's opening, or of its first byte",
     )
     request_body_seconds: float = Field(
         default=60.0,
-        gt=0,
-        description="a request's body must arrive within this long of its head, or the "
-        "connection is closed",
+        ge=0.001,
+        description="close a connection whose request body has not arrived within this long "
+        "of its head",
     )
     max_sockets_per_client: int = Field(
         default=20, ge=1, description="WebSockets one address may hold open at once"
@@ -99,8 +159,8 @@ class ServerLimits(BaseModel):
     max_sockets_per_match: int = Field(
         default=64,
         ge=2,
-        description="spectators' WebSockets one match may have open (a seat holder's are "
-        "never refused for them: at most 8 per seat)",
+        description="spectators' WebSockets one match may have open at once (its players' are "
+        "never refused for them: at most 8 a seat)",
     )
     max_messages_per_minute: int = Field(
         default=600,
@@ -115,16 +175,21 @@ class ServerLimits(BaseModel):
         default=120,
         ge=1,
         description="boards as text one address may ask of a record a minute (the replay "
-        "page's Board as text, one step each: the record replayed and its board drawn)",
+        "page's Board as text, one a step: the record replayed and its board drawn)",
     )
     lobby_page_size: int = Field(
-        default=50, ge=1, le=1000, description="the most matches one lobby listing returns"
+        default=50,
+        ge=1,
+        le=1000,
+        description="the most matches one lobby listing returns, at most 1,000",
     )
     max_body_bytes: int = Field(
-        default=65_536, ge=1024, description="the largest REST body but an uploaded record"
+        default=65_536,
+        ge=1024,
+        description="the largest request body but an uploaded record (which may be 2 MB)",
     )
     max_options_bytes: int = Field(
-        default=1_024, ge=64, description="a match's options, written as JSON"
+        default=1_024, ge=64, description="the largest options of a match, written as JSON"
     )
 
     max_hints_per_minute: int = Field(
@@ -133,59 +198,64 @@ class ServerLimits(BaseModel):
     max_hint_iterations: int = Field(
         default=20_000,
         ge=1,
-        description="a hint's search iterations (the judge's own default where lower)",
+        description="most search iterations a hint is given (the judge's own default where lower)",
     )
     hint_seconds: float = Field(
         default=30.0,
-        gt=0,
+        ge=0.001,
         description="how long a hint may take (starting its worker, replaying the match, the "
         "search) before its worker is stopped and the hint refused",
     )
     max_reviews: int = Field(
-        default=2, ge=1, description="post-game reviews computed at once (each in a process)"
+        default=2, ge=1, description="post-game reviews computed at once, each in a process"
     )
     max_review_seconds: float = Field(
-        default=300.0, gt=0, description="a review's time, past which it is stopped and refused"
+        default=300.0, ge=0.001, description="stop a review past this many seconds and refuse it"
     )
     review_iterations: int = Field(
         default=0,
         ge=0,
         le=100_000,
-        description="a review's search iterations per searched decision (0: each judge's "
-        "own: 200 for the card games, 20,000 for Edges' uct)",
+        description="search iterations a review gives each searched decision, at most 100,000 "
+        "(0: the judge's own: 200 for the card games, 20,000 for Edges' uct)",
     )
 
     prepare_any_variant: bool = Field(
         default=False,
-        description="solve any Erd variant a match asks for (default: the shipped rules "
-        "versions only; a new variant costs half a minute of CPU and tens of MB on disk)",
+        description="let matches ask for any Erd variant, solved on first use (default: only "
+        "the shipped rules versions; a new one costs half a minute of CPU and tens of MB on "
+        "disk)",
     )
 
     agent_margin_seconds: float = Field(
         default=30.0,
-        gt=0,
-        description="past its time budget (seconds=, else the time cap), an agent's move may "
-        "take this much longer (starting its worker, replaying the match) before it is stopped",
+        ge=0.001,
+        description="how much longer than its time budget (seconds=, else the time cap) an "
+        "agent's move may take (starting its worker, replaying the match) before its worker "
+        "is stopped and the seat's move is made by the default agent",
     )
 
     claim_seconds: float = Field(
         default=120.0,
         ge=0,
-        description="a person whose page has been closed this long while the match waits on "
-        "them may be claimed from: the win with two seats, the seat for the computer with "
-        "more; 0: nobody may be (several processes serving one match each see only their "
+        description="a person whose page has been closed for this many seconds while the "
+        "match waits on them may be claimed from by another person of the match: the win "
+        "with two seats, their seat for the computer with more; 0: never (for several "
+        "processes serving one match without routing it to one, each of which sees only its "
         "own connections)",
     )
 
     expire_waiting_seconds: float = Field(
         default=3600.0,
-        gt=0,
-        description="a match whose people's seats nobody took for this long is closed",
+        ge=0.001,
+        description="close a match (result 'expired') whose people's seats nobody took within "
+        "this many seconds of its creation or last join",
     )
     expire_idle_seconds: float = Field(
         default=86400.0,
-        gt=0,
-        description="an unfinished match nobody moved in or joined for this long is closed",
+        ge=0.001,
+        description="close an unfinished match (result 'expired') nobody has moved in or "
+        "joined for this many seconds",
     )
 
     @property
