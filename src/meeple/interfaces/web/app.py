@@ -362,13 +362,7 @@ def create_app(
     async def match_review(
         match_id: str,
         http: Request,
-        start: Annotated[
-            bool,
-            Query(
-                description='false: only a review stored or being computed (else {"status": '
-                '"not_reviewed"})'
-            ),
-        ] = True,
+        start: _StartReview = True,
     ) -> JSONResponse:
         match = await hub.get(match_id)
         if match.stored.status != "finished":
@@ -389,13 +383,7 @@ def create_app(
     )
     async def replay_review(
         request: Request,
-        start: Annotated[
-            bool,
-            Query(
-                description='false: only a review stored or being computed (else {"status": '
-                '"not_reviewed"})'
-            ),
-        ] = True,
+        start: _StartReview = True,
     ) -> JSONResponse:
         quotas.check_replay(quotas.client(request))
         body = await _read_limited(request, MAX_RECORD_BYTES)
@@ -463,6 +451,16 @@ def create_app(
         mount_pages(app, STATIC)
     return app
 
+
+_StartReview = Annotated[
+    bool,
+    Query(
+        description='false: only a review stored or being computed (else {"status": '
+        '"not_reviewed"})'
+    ),
+]
+"""The ``start`` query of both review routes: true (the default) starts a review not yet
+made."""
 
 _RECORD_BODY: dict[str, Any] = {
     "requestBody": {
