@@ -288,6 +288,9 @@ def test_a_marked_group_s_words_stay_readable(server, chromium, watch, game, ste
     page = watch(chromium.new_context(viewport={"width": 1280, "height": 800}).new_page())
     page.goto(f"{server.url}/")
     page.click(f"#learn-{game}")
+    # The lesson's page, loaded: a function waited for while the click's navigation is under
+    # way may run in a document with no body yet, and fails at once instead of waiting.
+    page.wait_for_selector("body[data-tutorial]")
     for number in range(step + 1):
         page.wait_for_function(
             "([n]) => document.body.dataset.tutorial === n && document.body.dataset.expected",
