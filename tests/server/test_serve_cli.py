@@ -105,7 +105,8 @@ def test_a_limit_past_its_upper_bound_is_refused_naming_it(run, flag, value, mos
 def test_every_server_limit_is_a_flag_made_from_its_field():
     """One place says each limit: a field of ServerLimits is the flag of the same name, with
     the field's description as its help, its default and lower bound, in its group's part
-    of the help; a field GROUPS does not name stops the command being made."""
+    of the help, an upper bound said in the help's words; a field GROUPS does not name stops
+    the command being made."""
     import typer.main
 
     from meeple.interfaces import serve_cli
@@ -121,6 +122,10 @@ def test_every_server_limit_is_a_flag_made_from_its_field():
         assert option.rich_help_panel in GROUPS and name in GROUPS[option.rich_help_panel]
         lower = [rule.ge for rule in field.metadata if hasattr(rule, "ge")]
         assert option.min == (lower[0] if lower else None), name
+        # An upper bound has no label of click's: the help's words say it, and must say
+        # the field's own.
+        for most in [rule.le for rule in field.metadata if hasattr(rule, "le")]:
+            assert f"at most {most:,}" in option.help, (name, option.help)
     fewer = {group: names[1:] for group, names in GROUPS.items()}
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(serve_cli, "GROUPS", fewer)
