@@ -217,6 +217,27 @@ def _opponent_acts(env):
     return seats, env._info["acting"][np.arange(env.num_envs), seats]
 
 
+def test_the_triangle_clocks_policy_compiles_once_for_meeple_compile_and_the_environment():
+    """`meeple compile` plays the batched opponent on a column of the acting seats
+    (``agents.warm``), the research environment on a row it gathered: one compiled version
+    for both, or the environment's first step compiles the policy again after `meeple
+    compile` (as it did: the column's layout is another type to numba)."""
+    from meeple.agents.warm import _step_batched
+    from meeple.games.triangle_clock.compiled.opponent import _policy_actions
+
+    _step_batched(meeple.make("triangle-clock"))
+    env = OpponentVecEnv("triangle-clock", num_envs=4, opponent="policy", seed=2)
+    env.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(12):
+        env.step(random_legal_ids(env.action_masks(), rng))
+    # loaded from numba's cache, a call brings machine code compiled in another process:
+    # the cache's index lists every version compiled for these sources
+    cache_file = getattr(_policy_actions._cache, "_cache_file", None)
+    cached = [key[0] for key in cache_file._load_index()] if cache_file else []
+    assert len(set(_policy_actions.signatures) | set(cached)) == 1
+
+
 def test_the_triangle_clocks_policy_opponent_plays_legal_actions_for_its_seat():
     env = OpponentVecEnv("triangle-clock", num_envs=16, opponent="policy", seed=2)
     env.reset()

@@ -197,11 +197,15 @@ def policy_actions(
     params = settings()
     params[_EPSILON] = 0.0  # a model of play, as guided.choose: never a random pick
     out = np.zeros(len(states), dtype=np.int64)
+    # Contiguous whatever the caller's layout: a kernel is compiled once per argument type,
+    # and a column sliced out of the acting seats (``acting[:, 0]``, as `meeple compile`
+    # played it) is another type than the research environment's gathered row, so the
+    # environment's first step compiled the policy again (seconds) after `meeple compile`.
     _policy_actions(
-        states,
-        np.asarray(seats, dtype=np.int64),
-        np.asarray(acting, dtype=np.bool_),
-        np.asarray(seeds, dtype=np.int64),
+        np.ascontiguousarray(states),
+        np.ascontiguousarray(seats, dtype=np.int64),
+        np.ascontiguousarray(acting, dtype=np.bool_),
+        np.ascontiguousarray(seeds, dtype=np.int64),
         cards,
         power,
         strength,
