@@ -24,6 +24,7 @@ from meeple.games.edges.compiled.batch import observation_of_view
 from meeple.games.triangle_clock.compiled.rules import SIZE, encode
 from meeple.lab.policy import PolicyAgent, evaluate_policy, observer, outcome, random_policy
 from meeple.store import ResultStore
+from tests.compiled_versions import compiled_versions
 
 GAMES = [
     ("edges", {"board": "3x4"}),
@@ -231,11 +232,7 @@ def test_the_triangle_clocks_policy_compiles_once_for_meeple_compile_and_the_env
     rng = np.random.default_rng(0)
     for _ in range(12):
         env.step(random_legal_ids(env.action_masks(), rng))
-    # loaded from numba's cache, a call brings machine code compiled in another process:
-    # the cache's index lists every version compiled for these sources
-    cache_file = getattr(_policy_actions._cache, "_cache_file", None)
-    cached = [key[0] for key in cache_file._load_index()] if cache_file else []
-    assert len(set(_policy_actions.signatures) | set(cached)) == 1
+    assert len(compiled_versions(_policy_actions)) == 1
 
 
 def test_the_triangle_clocks_policy_opponent_plays_legal_actions_for_its_seat():
