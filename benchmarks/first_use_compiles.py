@@ -69,8 +69,9 @@ def after(tree: Path) -> None:
     )
     print(f"{len(late)} kernels compiled after the last mark of `meeple compile`:")
     for index in late:
-        where = index.relative_to(source).parts[0:2]
-        print(f"- {'/'.join(where)} {index.name.split('.py')[0]}")
+        parts = index.relative_to(source).parts
+        package = "/".join(parts[: parts.index("__pycache__")])
+        print(f"- {package} {index.name.split('.py')[0]}")
         for version in _versions(index):
             print(f"    {version}")
 

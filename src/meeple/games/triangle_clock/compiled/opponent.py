@@ -199,8 +199,8 @@ def policy_actions(
     out = np.zeros(len(states), dtype=np.int64)
     # Contiguous whatever the caller's layout: a kernel is compiled once per argument type,
     # and a column sliced out of the acting seats (``acting[:, 0]``, as `meeple compile`
-    # played it) is another type than the research environment's gathered row, so the
-    # environment's first step compiled the policy again (seconds) after `meeple compile`.
+    # plays it) is another type than the research environment's gathered row; one type
+    # keeps the environment's first step from compiling the policy again (seconds).
     _policy_actions(
         np.ascontiguousarray(states),
         np.ascontiguousarray(seats, dtype=np.int64),
