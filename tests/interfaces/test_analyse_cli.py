@@ -32,3 +32,33 @@ def test_the_erd_judges_why_says_whose_value_it_gives():
         found = judge.judge([state], [], seat, state.legal_actions(seat)[0])
         assert "to this seat with best play" in (found.why or "")
         assert found.noise > 0 and "-0.000" not in (found.why or "")
+
+
+def _header(output: str) -> list[str]:
+    """The review table's column names, from its header row."""
+    row = next(line for line in output.splitlines() if "┃ move" in line)
+    return [cell.strip() for cell in row.strip("┃ ").split("┃")]
+
+
+def test_the_judge_is_a_column_only_where_more_than_one_judged_the_record(run, tmp_path):
+    """One judge for a whole record is named once, above the table (a column repeating it on
+    every row would take an 80-column terminal's width from the actions); Edges judged by the
+    search early and the solver late names each decision's judge."""
+    erosion = meeple.make("erosion")
+    agents = [make_agent("heuristic", erosion, seed=s) for s in range(erosion.num_players)]
+    one = tmp_path / "erosion.json"
+    play_game(erosion, agents, seed=3).record().save(one)
+    out = run("analyse", str(one), "--iterations", "30", "--all")
+    assert out.exit_code == 0, out.output
+    assert _header(out.output) == ["move", "seat", "played", "loss", "best", "why"]
+    assert " decisions judged by ismcts 30;" in " ".join(out.output.split())
+
+    edges = meeple.make("edges", board="2x3")
+    agents = [make_agent("random", edges, seed=s) for s in range(2)]
+    two = tmp_path / "edges.json"
+    play_game(edges, agents, seed=1).record().save(two)
+    out = run("analyse", str(two), "--max-left", "4", "--iterations", "50", "--all")
+    assert out.exit_code == 0, out.output
+    assert _header(out.output) == ["move", "seat", "played", "judge", "loss", "best", "why"]
+    text = " ".join(out.output.split())
+    assert "judged by uct 50 (" in text and "), exact (" in text

@@ -180,14 +180,18 @@ def _how_sure(judge: str, noise: float) -> str:
 
 
 def _print_review(game: Game[Any, Any, Any], reviewed: list[ReviewedDecision], every: bool) -> None:
-    """The mistakes (or every decision) with the judge of each, and a count per seat."""
+    """The mistakes (or every decision), with the judge of each where the record had more
+    than one, and a count per seat."""
     if not reviewed:
         console.print("No move to analyse.")
         return
     judges: dict[str, int] = {}
     for r in reviewed:
         judges[r.judgement.judge] = judges.get(r.judgement.judge, 0) + 1
-    used = ", ".join(f"{name} ({count})" for name, count in judges.items())
+    # One judge for the whole record is named once, above the table, not on every row: an
+    # 80-column terminal needs that column's width for the played and best actions and why.
+    several = len(judges) > 1
+    used = ", ".join(f"{name} ({count})" if several else name for name, count in judges.items())
     by_unit: dict[str, list[str]] = {}
     for name in judges:
         unit = next(r.judgement.unit for r in reviewed if r.judgement.judge == name)
@@ -210,18 +214,20 @@ def _print_review(game: Game[Any, Any, Any], reviewed: list[ReviewedDecision], e
         console.print("[bold]No mistakes[/]: no decision gave away more than its judge can tell.")
         return
     table = Table(title=None if every else "Decisions that gave something away")
-    for name, justify in (("move", "right"), ("seat", "left"), ("played", "left"),
-                          ("judge", "left"), ("loss", "right"), ("best", "left"),
-                          ("why", "left")):  # fmt: skip
+    columns = [("move", "right"), ("seat", "left"), ("played", "left"), ("judge", "left"),
+               ("loss", "right"), ("best", "left"), ("why", "left")]  # fmt: skip
+    if not several:
+        columns.remove(("judge", "left"))
+    for name, justify in columns:
         table.add_column(name, justify=justify)  # type: ignore[arg-type]
     for r in shown:
         j = r.judgement
         better = j.best != j.action and (j.loss is None or j.loss > 0)
-        table.add_row(
-            str(r.n), game.seat_name(j.seat), escape(j.action), j.judge,
-            _loss_text(j.loss, j.unit), escape(j.best) if better else "",
-            escape(j.why or "") if j.mistake or every else "",
-        )  # fmt: skip
+        cells = [str(r.n), game.seat_name(j.seat), escape(j.action)]
+        cells += [j.judge] if several else []
+        cells += [_loss_text(j.loss, j.unit), escape(j.best) if better else "",
+                  escape(j.why or "") if j.mistake or every else ""]  # fmt: skip
+        table.add_row(*cells)
     console.print(table)
     counts = ", ".join(
         f"{game.seat_name(p)} {sum(1 for r in mistakes if r.judgement.seat == p)}"
