@@ -20,6 +20,35 @@ def test_games_lists_edges_and_its_options(run):
     assert "edges" in result.output and "--board" in result.output and "--pie" in result.output
 
 
+@pytest.mark.parametrize("width", [80, 200])
+def test_games_shows_every_option_flag_whole_in_a_terminal_of_80_columns_or_more(
+    run, monkeypatch, width
+):
+    """A flag is typed as it is shown: the table wraps the summaries, never cuts a flag."""
+    from meeple.core.registry import games
+    from meeple.interfaces.options_cli import flag
+
+    monkeypatch.setenv("COLUMNS", str(width))  # read by the console at each print
+    result = run("games")
+    assert result.exit_code == 0, result.output
+    shown = set(re.findall(r"--[a-z-]+(?![a-z-])", result.output))
+    for info in games():
+        for option in info.options:
+            assert flag(option.name) in shown, (flag(option.name), result.output)
+    assert all(len(line) <= width for line in result.output.splitlines())
+
+
+@pytest.mark.parametrize("game", ["edges", "erd", "erosion", "squad-combat", "triangle-clock"])
+def test_rules_cut_no_option_value_short_in_a_terminal_of_80_columns(run, monkeypatch, game):
+    """A long default or allowed value (The Triangle Clock's items, Squad Combat's decks) is
+    folded onto the next line, never ended with an ellipsis."""
+    monkeypatch.setenv("COLUMNS", "80")
+    result = run("rules", game)
+    assert result.exit_code == 0, result.output
+    assert "…" not in result.output, result.output
+    assert all(len(line) <= 80 for line in result.output.splitlines())
+
+
 @pytest.mark.parametrize("flag", ["--version", "-V"])
 def test_version_prints_the_installed_version_and_nothing_else(run, flag):
     result = run(flag)

@@ -90,14 +90,19 @@ _EXTRA = {"allow_extra_args": True, "ignore_unknown_options": True}
 @app.command("games", cls=Command)
 def games_command() -> None:
     """List the games with their players and options."""
+    listed = games()
+    flags = [[flag(o.name) for o in info.options] for info in listed]
     table = Table(title="meeple games")
     table.add_column("name", style="bold")
     table.add_column("game")
-    table.add_column("players")
-    table.add_column("options")
-    for info in games():
-        opts = " ".join(flag(o.name) for o in info.options)
-        table.add_row(info.name, f"{info.title}: [dim]{info.summary}[/]", info.players, opts)
+    table.add_column("players", max_width=9)
+    # As wide as the longest flag: a narrow terminal (80 columns) wraps the summaries and
+    # the players' notes, never cuts a flag a person would type.
+    table.add_column("options", min_width=max(len(f) for names in flags for f in names))
+    for info, names in zip(listed, flags, strict=True):
+        table.add_row(
+            info.name, f"{info.title}: [dim]{info.summary}[/]", info.players, " ".join(names)
+        )
     console.print(table)
     console.print("Options and their values: meeple rules <name>.")
 
@@ -140,8 +145,10 @@ def rules_command(
         no_wrap=True,
         min_width=max(len(o.name) + 2 for o in describe_options(cls.Options)),
     )
+    # A value with no space to wrap at (a default such as palette-swap+right-angle) is folded
+    # onto the next line in a narrow terminal, not cut short with an ellipsis.
     for column in ("default", "allowed", "meaning"):
-        table.add_column(column)
+        table.add_column(column, overflow="fold")
     for o in describe_options(cls.Options):
         table.add_row(flag(o.name), str(o.default), o.allowed, o.help)
     console.print(table)
