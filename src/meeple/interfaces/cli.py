@@ -98,7 +98,8 @@ def games_command() -> None:
     table.add_column("players", max_width=9)
     # As wide as the longest flag: a narrow terminal (80 columns) wraps the summaries and
     # the players' notes, never cuts a flag a person would type.
-    table.add_column("options", min_width=max(len(f) for names in flags for f in names))
+    longest = max((len(f) for names in flags for f in names), default=0)
+    table.add_column("options", min_width=longest)
     for info, names in zip(listed, flags, strict=True):
         table.add_row(
             info.name, f"{info.title}: [dim]{info.summary}[/]", info.players, " ".join(names)
