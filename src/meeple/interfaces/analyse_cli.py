@@ -214,20 +214,19 @@ def _print_review(game: Game[Any, Any, Any], reviewed: list[ReviewedDecision], e
         console.print("[bold]No mistakes[/]: no decision gave away more than its judge can tell.")
         return
     table = Table(title=None if every else "Decisions that gave something away")
-    columns = [("move", "right"), ("seat", "left"), ("played", "left"), ("judge", "left"),
-               ("loss", "right"), ("best", "left"), ("why", "left")]  # fmt: skip
-    if not several:
-        columns.remove(("judge", "left"))
-    for name, justify in columns:
+    judge_column = [("judge", "left")] if several else []
+    for name, justify in (("move", "right"), ("seat", "left"), ("played", "left"),
+                          *judge_column, ("loss", "right"), ("best", "left"),
+                          ("why", "left")):  # fmt: skip
         table.add_column(name, justify=justify)  # type: ignore[arg-type]
     for r in shown:
         j = r.judgement
         better = j.best != j.action and (j.loss is None or j.loss > 0)
-        cells = [str(r.n), game.seat_name(j.seat), escape(j.action)]
-        cells += [j.judge] if several else []
-        cells += [_loss_text(j.loss, j.unit), escape(j.best) if better else "",
-                  escape(j.why or "") if j.mistake or every else ""]  # fmt: skip
-        table.add_row(*cells)
+        table.add_row(
+            str(r.n), game.seat_name(j.seat), escape(j.action), *([j.judge] if several else []),
+            _loss_text(j.loss, j.unit), escape(j.best) if better else "",
+            escape(j.why or "") if j.mistake or every else "",
+        )  # fmt: skip
     console.print(table)
     counts = ", ".join(
         f"{game.seat_name(p)} {sum(1 for r in mistakes if r.judgement.seat == p)}"
