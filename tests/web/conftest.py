@@ -17,8 +17,8 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
-from meeple.interfaces.web.client import CHROMIUM, ServerProcess
 from meeple.interfaces.web.client import CHROMIUM_ARGS as BASE_ARGS
+from meeple.interfaces.web.client import ServerProcess, driven_chromium
 
 # Beyond how every driven Chromium starts, two flags spare the suite's CPU
 # (`benchmarks/suite_cpu.py`, tests/web): one renderer process per site in a context, not per
@@ -191,13 +191,15 @@ def _clear_storage(page: Any, origins: set[str]) -> None:
 
 @pytest.fixture(scope="session")
 def chromium() -> Iterator[Browser]:
-    """A headless Chromium for the session (:class:`Browser`)."""
-    if not CHROMIUM.exists():
-        pytest.skip("Chromium not installed: apt-get install chromium chromium-driver")
+    """A headless Chromium for the session (:class:`Browser`): Debian's headless shell
+    where installed, else its whole browser (``driven_chromium``)."""
+    executable = driven_chromium()
+    if not executable.exists():
+        pytest.skip("Chromium not installed: apt-get install chromium-headless-shell (or chromium)")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(executable_path=str(executable), args=CHROMIUM_ARGS)
         yield Browser(browser)
         browser.close()
 

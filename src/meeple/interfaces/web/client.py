@@ -22,8 +22,23 @@ import httpx
 import websockets
 
 CHROMIUM = Path("/usr/bin/chromium")
-"""Debian's Chromium: the browser the page tests and benchmarks drive through Playwright
-(``executable_path``); none is downloaded."""
+"""Debian's Chromium: the browser the benchmarks drive through Playwright
+(``executable_path``), and the page tests where its headless shell is not installed; none is
+downloaded."""
+
+HEADLESS_SHELL = Path("/usr/bin/chromium-headless-shell")
+"""The same Chromium built for headless use alone (Debian's ``chromium-headless-shell``, of
+the same source and version): the build Playwright itself drives for headless runs. It
+draws pages as Chromium does with less of a browser around them, and the page tests drive
+it where it is installed: two thirds of the CPU of ``CHROMIUM``'s processes over the same
+tests (``benchmarks/suite_cpu.py``, docs/contributing.md)."""
+
+
+def driven_chromium() -> Path:
+    """The Chromium the page tests drive: :data:`HEADLESS_SHELL` where installed, else
+    :data:`CHROMIUM` (which may be missing too: the tests then skip)."""
+    return HEADLESS_SHELL if HEADLESS_SHELL.exists() else CHROMIUM
+
 
 CHROMIUM_ARGS = ("--no-sandbox", "--disable-background-networking", "--disable-gpu")
 """How they start it: headless as root (no sandbox), making no connections of its own (a
