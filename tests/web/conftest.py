@@ -22,9 +22,10 @@ from meeple.interfaces.web.client import ServerProcess, driven_chromium
 
 # Beyond how every driven Chromium starts, two flags spare the suite's CPU
 # (`benchmarks/suite_cpu.py`, tests/web): one renderer process per site in a context, not per
-# page, and no spare renderer started ahead of each new page (331 renderers and 238 CPU-s of
-# Chromium without them, 228 and 203 with). What a page may see is the server's business,
-# not the process model's: nothing tested changes.
+# page, and no spare renderer started ahead of each new page (the whole browser: 331
+# renderers and 238 CPU-s of Chromium without them, 228 and 203 with; the headless shell:
+# half the renderers, and a few percent of the run's CPU). What a page may see is the
+# server's business, not the process model's: nothing tested changes.
 CHROMIUM_ARGS = [
     *BASE_ARGS,
     "--process-per-site",
