@@ -3,14 +3,15 @@ the browser tests' pool and emptied after (``tests/web/conftest.py``'s ``Browser
 
     .venv/bin/python benchmarks/browser_contexts.py --loads 10 --rounds 3
 
-A real ``meeple serve`` (SQLite, agents in threads) and Debian's headless Chromium started
-as the browser tests start them, their flags too. Each load is what most browser tests
-begin with: a context at 1280x800, a page in it, the lobby opened until its game cards
-show, a name kept in local storage, and the context closed (given back, for the pool, which
-then empties it). The two ways take turns, ``--loads`` loads each per round, so that a
-change in the machine's speed falls on both. The table gives Chromium's CPU seconds (every
-one of its processes, read from ``/proc``) and the wall-clock seconds per load, and the
-pool's share of each. Linux only (``/proc``).
+A real ``meeple serve`` (SQLite, agents in threads) and the Chromium the browser tests
+drive (``driven_chromium``: the headless shell where installed), started as they start it,
+their flags too. Each load is what most browser tests begin with: a context at 1280x800, a
+page in it, the lobby opened until its game cards show, a name kept in local storage, and
+the context closed (given back, for the pool, which then empties it). The two ways take
+turns, ``--loads`` loads each per round, so that a change in the machine's speed falls on
+both. The table gives Chromium's CPU seconds (every one of its processes, read from
+``/proc``) and the wall-clock seconds per load, and the pool's share of each. Linux only
+(``/proc``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from browser_idle import chromium_cpu, served_chromium
 from tests.web.conftest import CHROMIUM_ARGS, Browser
+
+from meeple.interfaces.web.client import driven_chromium
 
 
 class Fresh:
@@ -55,7 +58,7 @@ def main() -> None:
     parser.add_argument("--loads", type=int, default=10, help="loads of each way per round")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of both ways")
     args = parser.parse_args()
-    with served_chromium("meeple-contexts-", CHROMIUM_ARGS) as (url, browser):
+    with served_chromium("meeple-contexts-", CHROMIUM_ARGS, driven_chromium()) as (url, browser):
         ways = {
             "a new context each time": Fresh(browser),
             "a pooled context": Browser(browser),

@@ -89,18 +89,19 @@ def idle_cost(
 
 @contextmanager
 def served_chromium(
-    prefix: str, args: Sequence[str] = CHROMIUM_ARGS
+    prefix: str, args: Sequence[str] = CHROMIUM_ARGS, executable: Path = CHROMIUM
 ) -> Iterator[tuple[str, Browser]]:
     """A real ``meeple serve`` (a new SQLite database in a folder named from ``prefix``,
-    agents in threads) and a headless Chromium started with ``args`` (by default as meeple
-    starts it): the server's address and the browser; both stopped after."""
+    agents in threads) and a headless Chromium, ``executable`` (by default the whole
+    browser, as a player's), started with ``args`` (by default as meeple starts it): the
+    server's address and the browser; both stopped after."""
     from playwright.sync_api import sync_playwright
 
     folder = Path(tempfile.mkdtemp(prefix=prefix))
     server = ServerProcess(f"sqlite:///{folder / 'server.db'}", folder / "server.log", 0).start()
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=list(args))
+            browser = playwright.chromium.launch(executable_path=str(executable), args=list(args))
             yield server.url, browser
             browser.close()
     finally:
