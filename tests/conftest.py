@@ -154,6 +154,37 @@ def _session_cache(tmp_path_factory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session", autouse=True)
+def _servers_forked() -> Iterator[None]:
+    """The servers the tests start are forked from one Python per worker that has imported
+    the server already (tests/forked_servers.py): a start costs a fifth of the CPU of a
+    fresh ``meeple serve``'s, and the suite starts about a hundred."""
+    from meeple.interfaces.web.client import ServerProcess
+    from tests.forked_servers import Forker
+
+    forker = Forker()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ServerProcess, "launch", forker.popen)
+        yield
+    forker.close()
+
+
+@pytest.fixture(autouse=True)
+def _started_by_exec(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A test marked ``started_by_exec`` starts its servers as a person does: the installed
+    ``meeple`` script, in a new Python."""
+    if request.node.get_closest_marker("started_by_exec") is None:
+        yield
+        return
+    import subprocess
+
+    from meeple.interfaces.web.client import ServerProcess
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ServerProcess, "launch", subprocess.Popen)
+        yield
+
+
+@pytest.fixture(scope="session", autouse=True)
 def _servers_write_no_traceback(tmp_path_factory) -> Iterator[None]:
     """At the end of the run (of each worker), every server a test started has written no
     traceback in its log: however a test ends it (killed, stopped, crashed on purpose) and

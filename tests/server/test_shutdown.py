@@ -3,6 +3,10 @@
 A real server with open sockets and agents in the middle of their moves: it exits within
 5 s, every socket is closed with 1001 (going away), no worker process is left, and the
 log holds no traceback. The moves it had stored are there after a restart.
+
+Its servers start as a person starts one (``started_by_exec``), not forked as the other
+tests' are: the installed script in a new Python, whose agent workers, spawned, import
+that script again, and whose signals are the interpreter's from its start.
 """
 
 from __future__ import annotations
@@ -14,11 +18,13 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 from meeple.interfaces.web.client import Client
 from tests.processes import alive, children
 
 
+@pytest.mark.started_by_exec
 def test_sigterm_stops_the_server_within_seconds(server_factory, db_url):
     asyncio.run(_terminate(server_factory, db_url))
 

@@ -15,8 +15,9 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import httpx
 import websockets
@@ -174,6 +175,13 @@ class ServerProcess:
     :data:`ONE_ADDRESS`, unless ``args`` set them; ``agent_workers`` None: the server's
     default, one per core)."""
 
+    launch: ClassVar[Callable[..., Any]] = subprocess.Popen
+    """What starts the server, called as ``subprocess.Popen`` is (the ``meeple serve``
+    command line, ``stdout=``, ``stderr=``, ``start_new_session=``) and returning what it
+    returns, or as much of it as a server's user needs (``pid``, ``poll``, ``wait``,
+    ``send_signal``, ``returncode``). The test suite forks its servers from a Python that
+    has imported the server already (tests/forked_servers.py)."""
+
     def __init__(
         self, db: str, log: Path, agent_workers: int | None = 1, args: tuple[str, ...] = ()
     ) -> None:
@@ -184,18 +192,20 @@ class ServerProcess:
         """More ``meeple serve`` flags (``--max-agent-seconds 1``)."""
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.proc: subprocess.Popen[bytes] | None = None
+        self.proc: Any = None
+        """The process: a ``subprocess.Popen``, or what :attr:`launch` returned."""
 
     def start(self) -> ServerProcess:
         """Start it and wait until it answers."""
         meeple = Path(sys.executable).with_name("meeple")
         log = self.log_path.open("ab")
         workers = () if self.agent_workers is None else ("--agent-workers", str(self.agent_workers))
-        self.proc = subprocess.Popen(
-            [str(meeple), "serve", "--port", str(self.port), "--db", self.db,
-             *workers, *ONE_ADDRESS, *self.args],
-            stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-        )  # fmt: skip
+        with log:  # the server holds its own copy
+            self.proc = self.launch(
+                [str(meeple), "serve", "--port", str(self.port), "--db", self.db,
+                 *workers, *ONE_ADDRESS, *self.args],
+                stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+            )  # fmt: skip
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
