@@ -9,7 +9,7 @@ The screenshot test (marker ``screenshots``) runs only when asked: ``make screen
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 from meeple.interfaces.web.client import CHROMIUM_ARGS as BASE_ARGS
-from meeple.interfaces.web.client import ServerProcess, driven_chromium
+from meeple.interfaces.web.client import HEADLESS_SHELL, ServerProcess, driven_chromium
 
 # Beyond how every driven Chromium starts, two flags spare the suite's CPU
 # (`benchmarks/suite_cpu.py`, tests/web): one renderer process per site in a context, not per
@@ -45,8 +45,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 class Browser:
     """The session's Chromium as the tests use it: a context a test opens asks for reduced
-    motion unless the test says otherwise, is lent from a pool of contexts opened with the
-    same options, and goes back to it, emptied, when the test closes it or ends.
+    motion unless the test says otherwise and, with the whole browser (``pooled``), is lent
+    from a pool of contexts opened with the same options, and goes back to it, emptied,
+    when the test closes it or ends (with the headless shell, it is closed then).
 
     Reduced motion is for the machine the suite shares: a game page's animations (the
     pulsing "your turn", Edges' marching edges) run for up to five seconds after each new
@@ -55,11 +56,15 @@ class Browser:
     stops only those animations (the stylesheets' ``prefers-reduced-motion`` rules say
     ``animation: none`` and nothing else); the accessibility test opens pages both ways.
 
-    The pool is for the same reason: a page in a new context waits for a renderer process
-    of its own to start, and the suite opens hundreds. A lobby loaded in a context lent from
-    the pool takes two thirds of the time it takes in a new one
-    (``benchmarks/browser_contexts.py``), and the browser tests start about 40% fewer
-    renderers (``benchmarks/suite_cpu.py``).
+    The pool is for the same reason, where the tests drive the whole browser (``pooled``):
+    there a page in a new context waits for a renderer process of its own to start, and the
+    suite opens hundreds. A lobby loaded in a context lent from the pool takes two thirds of
+    the time it takes in a new one (``benchmarks/browser_contexts.py``), and the browser
+    tests start about 40% fewer renderers (``benchmarks/suite_cpu.py``). The headless shell
+    starts a new context so cheaply that emptying a lent one costs more: a lobby load in a
+    lent context takes about twice the Chromium CPU of one in a new context
+    (``benchmarks/browser_contexts.py``), so with the shell every context is new, and closed
+    when given back.
     A context comes back as a new one would be to the test: no page open, no cookie, no
     permission, and the local storage of every origin its pages visited cleared
     (:class:`LentContext`). What stays is the HTTP cache (every page and file of the server
@@ -69,8 +74,10 @@ class Browser:
     route, a listener: nothing that can be taken back) is closed instead of kept.
     """
 
-    def __init__(self, browser: Any) -> None:
+    def __init__(self, browser: Any, pooled: bool = True) -> None:
         self.browser = browser
+        self.pooled = pooled
+        """Whether a context given back is kept to be lent again (else it is closed)."""
         self.opened: list[LentContext] = []
         self.free: dict[str, list[tuple[Any, Any]]] = {}
         """Emptied contexts by their options (:meth:`new_context`'s key), each with its idle
@@ -79,8 +86,12 @@ class Browser:
     def new_context(self, **options: Any) -> LentContext:
         """A context as ``Browser.new_context(**options)`` opens it, with
         ``reduced_motion="reduce"`` unless given: one from the pool where one was opened
-        with the same options."""
+        with the same options, if :attr:`pooled`."""
         options.setdefault("reduced_motion", "reduce")
+        if not self.pooled:
+            lent = LentContext(self.browser.new_context(**options), None, None)
+            self.opened.append(lent)
+            return lent
         key = repr(sorted(options.items()))
         free = self.free.setdefault(key, [])
         context, idle = free.pop() if free else (self.browser.new_context(**options), None)
@@ -98,15 +109,15 @@ class Browser:
 class LentContext:
     """A Playwright browser context lent for one test: ``new_page``, ``pages`` and ``close``
     as Playwright's own, where ``close`` empties it and gives it back (``kept``, with the
-    page left idle). Any other attribute is the context's own, and asking for one means the
-    test changed the context in a way that cannot be undone: ``close`` then closes it for
-    good. So does a context the test closed through one of its pages
-    (``page.context.close()``).
+    page left idle), or closes it where no pool keeps it (``kept`` None). Any other
+    attribute is the context's own, and asking for one means the test changed the context
+    in a way that cannot be undone: ``close`` then closes it for good. So does a context
+    the test closed through one of its pages (``page.context.close()``).
 
     Emptying it, the last page the test left open (or a new one) is kept, idle, and the
     pages before it and the page kept idle by the last test are closed."""
 
-    def __init__(self, context: Any, idle: Any, kept: Any) -> None:
+    def __init__(self, context: Any, idle: Any, kept: Callable[[Any], None] | None) -> None:
         self._context = context
         self._idle = idle
         self._kept = kept
@@ -147,7 +158,7 @@ class LentContext:
         context.remove_listener("page", self._on_page)
         if context not in context.browser.contexts:  # closed through one of its pages
             return
-        if self._changed:
+        if self._changed or self._kept is None:
             context.close()
             return
         try:
@@ -201,7 +212,7 @@ def chromium() -> Iterator[Browser]:
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(executable), args=CHROMIUM_ARGS)
-        yield Browser(browser)
+        yield Browser(browser, pooled=executable != HEADLESS_SHELL)
         browser.close()
 
 
