@@ -17,7 +17,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 import httpx
 import websockets
@@ -170,17 +170,32 @@ ONE_ADDRESS = (
 Flags given after these (``args``) take their place."""
 
 
+class Started(Protocol):
+    """What :class:`ServerProcess` needs of a started process (``subprocess.Popen`` has it)."""
+
+    pid: int
+    returncode: int | None
+
+    def poll(self) -> int | None:
+        """The exit status once it has ended, else None."""
+
+    def wait(self, timeout: float | None = None) -> int:
+        """Wait for it to end (``subprocess.TimeoutExpired`` past ``timeout``)."""
+
+    def send_signal(self, sig: int) -> None:
+        """Send it a signal."""
+
+
 class ServerProcess:
     """``meeple serve`` in a real process on a free port (its per-address limits lifted,
     :data:`ONE_ADDRESS`, unless ``args`` set them; ``agent_workers`` None: the server's
     default, one per core)."""
 
-    launch: ClassVar[Callable[..., Any]] = subprocess.Popen
+    launch: ClassVar[Callable[..., Started]] = subprocess.Popen
     """What starts the server, called as ``subprocess.Popen`` is (the ``meeple serve``
-    command line, ``stdout=``, ``stderr=``, ``start_new_session=``) and returning what it
-    returns, or as much of it as a server's user needs (``pid``, ``poll``, ``wait``,
-    ``send_signal``, ``returncode``). The test suite forks its servers from a Python that
-    has imported the server already (tests/forked_servers.py)."""
+    command line, ``stdout=``, ``stderr=``, ``start_new_session=``). The test suite forks
+    its servers from a Python that has imported the server already
+    (tests/forked_servers.py)."""
 
     def __init__(
         self, db: str, log: Path, agent_workers: int | None = 1, args: tuple[str, ...] = ()
@@ -192,8 +207,8 @@ class ServerProcess:
         """More ``meeple serve`` flags (``--max-agent-seconds 1``)."""
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.proc: Any = None
-        """The process: a ``subprocess.Popen``, or what :attr:`launch` returned."""
+        self.proc: Started | None = None
+        """The process :attr:`launch` started."""
 
     def start(self) -> ServerProcess:
         """Start it and wait until it answers."""
