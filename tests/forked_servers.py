@@ -9,9 +9,8 @@ the server's code once (:data:`_SERVING`) and then forks a child per server, whi
 and stderr, the test's working folder and environment.
 
 A test needs only a server started this way to look like one ``subprocess.Popen`` started
-(:class:`Forked`): its pid, ``poll``, ``wait``, ``send_signal``, ``kill`` and
-``returncode``. The child's exit status goes to its parent, the forking Python, which says
-it when asked.
+(:class:`Forked`): its pid, ``poll``, ``wait``, ``send_signal`` and ``returncode``. The
+child's exit status goes to its parent, the forking Python, which says it when asked.
 
 What is read only when a Python starts or imports cannot be given to a forked child: the
 environment but for :data:`READ_WHEN_USED` (``PYTHONPATH``, ``NUMBA_CACHE_DIR``, ...) and an
@@ -23,7 +22,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -207,7 +205,3 @@ class Forked:
         """Send it ``sig``, unless it has ended (its pid may then be another's)."""
         if self.poll() is None:
             os.kill(self.pid, sig)
-
-    def kill(self) -> None:
-        """SIGKILL it."""
-        self.send_signal(signal.SIGKILL)

@@ -12,16 +12,27 @@ import sys
 from pathlib import Path
 
 
+def _stat(pid: int | str) -> list[str]:
+    """The fields of ``/proc/PID/stat`` after the command's name (state, parent, ...): the
+    name may hold spaces and parentheses, so they are split after its last ")"."""
+    with open(f"/proc/{pid}/stat") as fh:
+        return fh.read().rsplit(")", 1)[1].split()
+
+
+def parent(pid: int) -> int:
+    """The pid of ``pid``'s parent (read from /proc)."""
+    return int(_stat(pid)[1])
+
+
 def children(pid: int) -> list[int]:
     """Every process whose parent is ``pid`` (read from /proc)."""
     out = []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
-                with open(f"/proc/{entry}/stat") as fh:
-                    fields = fh.read().rsplit(")", 1)[1].split()
+                fields = _stat(entry)
             except OSError:
-                continue
+                continue  # ended meanwhile
             if int(fields[1]) == pid:
                 out.append(int(entry))
     return out
@@ -30,8 +41,7 @@ def children(pid: int) -> list[int]:
 def alive(pid: int) -> bool:
     """True while ``pid`` runs (a zombie, dead but not yet reaped, counts as gone)."""
     try:
-        with open(f"/proc/{pid}/stat") as fh:
-            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
+        return _stat(pid)[0] != "Z"
     except OSError:
         return False
 

@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from meeple.interfaces.web.client import ServerProcess, free_port
+from tests.processes import children
 
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
 
@@ -32,22 +33,6 @@ def _pg_bin() -> Path | None:
         return PG_BIN
     found = shutil.which("initdb")
     return Path(found).parent if found else None
-
-
-def _children(parent: int) -> list[int]:
-    """The processes whose parent is ``parent`` (from /proc: Linux)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue  # ended meanwhile
-        # "pid (name) state ppid ...": the name may hold spaces, so split after its ")".
-        if int(stat.rpartition(")")[2].split()[1]) == parent:
-            found.append(int(entry.name))
-    return found
 
 
 class PostgresCluster:
@@ -108,7 +93,7 @@ class PostgresCluster:
         stopped = [postmaster]
         try:
             os.kill(postmaster, signal.SIGSTOP)  # first: it starts no process meanwhile
-            for pid in _children(postmaster):
+            for pid in children(postmaster):
                 os.kill(pid, signal.SIGSTOP)
                 stopped.append(pid)
             yield

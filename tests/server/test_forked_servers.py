@@ -11,14 +11,12 @@ from pathlib import Path
 import httpx
 import pytest
 
-
-def _parent(pid: int) -> int:
-    return int(Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[1])
+from tests.processes import parent
 
 
 def test_a_server_is_forked_and_answers_stops_and_says_how_it_ended(server_factory, tmp_path):
     server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 0)
-    forker = _parent(server.proc.pid)
+    forker = parent(server.proc.pid)
     assert forker != os.getpid()
     assert "meeple serve" in Path(f"/proc/{forker}/cmdline").read_text().replace("\0", " ")
     assert os.getpgid(server.proc.pid) == server.proc.pid  # a session of its own
@@ -35,12 +33,12 @@ def test_a_server_is_forked_and_answers_stops_and_says_how_it_ended(server_facto
 def test_an_environment_read_at_start_gets_a_new_python(server_factory, tmp_path, monkeypatch):
     monkeypatch.setenv("PYTHONWARNINGS", "default")  # read as the interpreter starts
     server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 0)
-    assert _parent(server.proc.pid) == os.getpid()
+    assert parent(server.proc.pid) == os.getpid()
 
 
 @pytest.mark.started_by_exec
 def test_a_marked_test_s_server_is_the_installed_script_in_a_new_python(server_factory, tmp_path):
     server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 0)
-    assert _parent(server.proc.pid) == os.getpid()
+    assert parent(server.proc.pid) == os.getpid()
     command = Path(f"/proc/{server.proc.pid}/cmdline").read_text().split("\0")
     assert command[1].endswith("/meeple") and command[2] == "serve"
