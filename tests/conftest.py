@@ -156,8 +156,8 @@ def _session_cache(tmp_path_factory) -> Iterator[str]:
 @pytest.fixture(scope="session", autouse=True)
 def _servers_forked() -> Iterator[None]:
     """The servers the tests start are forked from one Python per worker that has imported
-    the server already (tests/forked_servers.py): a start costs a fifth of the CPU of a
-    fresh ``meeple serve``'s, and the suite starts about a hundred."""
+    the server already (tests/forked_servers.py): a fresh ``meeple serve`` spends about a
+    CPU-second on its imports before it answers, and the suite starts about a hundred."""
     from meeple.interfaces.web.client import ServerProcess
     from tests.forked_servers import Forker
 
