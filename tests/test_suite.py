@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import SLOW
+from tests.conftest import SCHEDULE, SLOW
 from tests.quick_subset import MEASURED, OVER, measured_slow, remeasured
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -153,4 +153,18 @@ def test_every_target_that_runs_the_suite_compiles_the_kernels_first(target: str
     assert "meeple compile" in steps, f"make {target} runs no meeple compile"
     assert steps.index("meeple compile") < steps.index("pytest "), (
         f"make {target} runs pytest before meeple compile"
+    )
+
+
+def test_every_test_folder_has_its_place_in_the_schedule() -> None:
+    """A new folder of tests would run at the end, after the half of the run it was meant
+    for; every folder that holds tests is named in ``SCHEDULE``, and each entry exists."""
+    folders = {
+        f"tests/{path.parent.relative_to(ROOT / 'tests').parts[0]}/"
+        for path in (ROOT / "tests").rglob("test_*.py")
+        if path.parent != ROOT / "tests"
+    }
+    assert folders == set(SCHEDULE), (
+        f"not scheduled: {sorted(folders - set(SCHEDULE))}; "
+        f"no such folder: {sorted(set(SCHEDULE) - folders)}"
     )
