@@ -467,12 +467,21 @@ def test_a_choice_on_its_way_is_not_offered_again_when_the_other_seat_s_arrives_
     context = chromium.new_context(viewport={"width": 1280, "height": 800})
     held: list[str] = []
     relays: list[Any] = []
+    holding = [True]
 
     def relay(route: Any) -> None:
-        # Red's socket through a relay that holds back everything the server says to it.
+        # Red's socket through a relay that holds back everything the server says to it
+        # until the test lets it through; then what was held goes first, in order.
         upstream = route.connect_to_server()
         route.on_message(upstream.send)
-        upstream.on_message(lambda message: held.append(message))
+
+        def from_server(message: str) -> None:
+            if holding[0] or held:
+                held.append(message)
+            else:
+                route.send(message)
+
+        upstream.on_message(from_server)
         relays.append(route)
 
     def release() -> None:
@@ -503,8 +512,11 @@ def test_a_choice_on_its_way_is_not_offered_again_when_the_other_seat_s_arrives_
     red.wait_for_selector("body[data-seq='1']")
     assert red.inner_text("#turn") == "Move sent…"
     assert red.locator("#board .clickable").count() == 0
-    for message in held:
-        relays[-1].send(message)
+    # Everything else, Red's own state among it: the server may send that state a moment
+    # after the ack, so the relay stops holding rather than hand over only what it has.
+    holding[0] = False
+    while held:
+        relays[-1].send(held.pop(0))
     red.wait_for_selector("body[data-seq='2']")
     assert not red.locator("#toasts .toast-error").count()
     assert not page_errors, page_errors
