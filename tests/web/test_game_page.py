@@ -485,9 +485,9 @@ def test_a_choice_on_its_way_is_not_offered_again_when_the_other_seat_s_arrives_
         relays.append(route)
 
     def release() -> None:
-        for message in held:
-            relays[-1].send(message)
-        held.clear()
+        # What arrives while it sends is held behind the rest, and sent in its turn.
+        while held:
+            relays[-1].send(held.pop(0))
 
     red, blue = watch(context.new_page()), watch(context.new_page())
     red.route_web_socket(re.compile(r".*/ws/.*"), relay)
@@ -515,8 +515,7 @@ def test_a_choice_on_its_way_is_not_offered_again_when_the_other_seat_s_arrives_
     # Everything else, Red's own state among it: the server may send that state a moment
     # after the ack, so the relay stops holding rather than hand over only what it has.
     holding[0] = False
-    while held:
-        relays[-1].send(held.pop(0))
+    release()
     red.wait_for_selector("body[data-seq='2']")
     assert not red.locator("#toasts .toast-error").count()
     assert not page_errors, page_errors
