@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import SCHEDULE, SLOW
+from tests.conftest import FUZZ_FIRST, SCHEDULE, SLOW
 from tests.quick_subset import MEASURED, OVER, measured_slow, remeasured
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,6 +45,16 @@ def _missing(entry: str, whole: bool) -> str | None:
 def test_every_slow_entry_names_tests_that_exist(entry: str) -> None:
     missing = _missing(entry, whole=False)
     assert missing is None, missing
+
+
+@pytest.mark.parametrize("entry", FUZZ_FIRST)
+def test_a_test_make_fuzz_starts_first_exists_and_is_marked_fuzz(entry: str) -> None:
+    missing = _missing(entry, whole=True)
+    assert missing is None, missing
+    path, _, name = entry.partition("::")
+    tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
+    [test] = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name]
+    assert any(_marked_fuzz(d) for d in test.decorator_list), f"{entry}: not marked fuzz"
 
 
 def test_every_measured_slow_test_exists_and_none_is_in_slow_already() -> None:
