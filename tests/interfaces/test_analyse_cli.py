@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import io
+
+from rich.console import Console
+
 import meeple
 from meeple.agents import make_agent, play_game
+from meeple.core.review import Judgement
+from meeple.interfaces import analyse_cli
+from meeple.lab.review import ReviewedDecision
 from tests.lab.test_review import _tiny_erd
 
 
@@ -62,3 +69,52 @@ def test_the_judge_is_a_column_only_where_more_than_one_judged_the_record(run, t
     assert _header(out.output) == ["move", "seat", "played", "judge", "loss", "best", "why"]
     text = " ".join(out.output.split())
     assert "judged by uct 50 (" in text and "), exact (" in text
+
+
+def _review_at(width: int, game, rows, monkeypatch) -> str:
+    """The review table of ``rows`` as a terminal ``width`` columns wide shows it."""
+    out = io.StringIO()
+    monkeypatch.setattr(analyse_cli, "console", Console(file=out, width=width, color_system=None))
+    analyse_cli._print_review(game, rows, every=False)
+    return out.getvalue()
+
+
+def _decision(n: int, played: str, best: str, why: str) -> ReviewedDecision:
+    judged = Judgement(0, played, best, 0.5, {}, "ismcts 200", why=why, mistake=True, noise=0.1)
+    return ReviewedDecision(n, judged)
+
+
+def test_no_move_is_cut_whatever_the_terminal_s_width(monkeypatch):
+    """A Squad Combat review at 80 columns showed 'play coordinated-str…': a move is now
+    whole there, its longest word on one line; narrower, folded but never cut, and no line
+    is wider than the terminal."""
+    game = meeple.make("squad-combat", players=4)
+    rows = [
+        _decision(5, "play coordinated-strike by a", "play heavy-blow by b", "-0.33 in 12 "
+                  "tries against +0.17"),
+        _decision(14, "target 2b", "play coordinated-strike by c", "-0.21 in 33 tries "
+                  "against -0.10"),
+    ]  # fmt: skip
+    for width in (80, 120, 60, 40):
+        text = _review_at(width, game, rows, monkeypatch)
+        assert "…" not in text, width
+        assert max(map(len, text.splitlines())) <= width
+        if width >= 80:
+            assert text.count("coordinated-strike") == 2, text
+
+
+def test_the_explanation_takes_the_width_the_moves_give_up(monkeypatch):
+    """Erd's moves are two short words and its 'why' a sentence: at 80 columns the moves'
+    columns are narrowed to their words and the sentence has the room (a decision took 12
+    lines when the three shared the width alike, 7 now)."""
+    why = (
+        "the table is worth +0.000 to this seat with best play; the equilibrium plays rush=DDD "
+        "defense=HHL 25%, rush=DDD defense=LLL 18%, rush=HHH defense=LLL 18%, ..."
+    )
+    rows = [_decision(1, "rush=HHD defense=HLL", "rush=DDD defense=HHL", why)]
+    text = _review_at(80, meeple.make("erd"), rows, monkeypatch)
+    header = next(line for line in text.splitlines() if "┃ move" in line)
+    widths = dict(zip(_header(text), map(len, header.strip("┃").split("┃")), strict=True))
+    assert widths["why"] > widths["played"] + 10 and widths["why"] > widths["best"] + 10
+    assert "rush=HHD" in text and "defense=HLL" in text and "defense=HHL" in text
+    assert len([line for line in text.splitlines() if line.startswith("│")]) <= 8

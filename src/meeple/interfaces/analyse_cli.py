@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from rich.console import JustifyMethod
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
@@ -179,6 +180,49 @@ def _how_sure(judge: str, noise: float) -> str:
     )
 
 
+# How narrow the played and best moves' columns go when the table is wider than the
+# terminal (never below the longest word in them while the table still fits): of the widths
+# tried on records of the three searched games and Erd at 80 and 100 columns, 12 gave the
+# fewest lines, the explanation column taking what the moves gave up.
+NARROW_MOVES = 12
+
+
+def _review_table(
+    game: Game[Any, Any, Any], shown: list[ReviewedDecision], several: bool, every: bool
+) -> Table:
+    """The decisions as a table no wider than the terminal: the moves' columns as wide as
+    their moves where the table fits so, else narrowed to :data:`NARROW_MOVES` (or their
+    longest word); a word too wide for its column goes on folded, never cut."""
+    words = [w for r in shown for move in (r.judgement.action, r.judgement.best)
+             for w in move.split()]  # fmt: skip
+    longest = max(map(len, words), default=0)
+    unbounded = console.options.update(width=10**4)  # Rich clamps a measure to the terminal
+    narrow = max(longest, NARROW_MOVES)
+    ways: list[tuple[int | None, int | None]] = [(longest, None), (longest, narrow), (None, narrow)]
+    for n, (least, most) in enumerate(ways):
+        table = Table(title=None if every else "Decisions that gave something away")
+        judge = ["judge"] if several else []
+        for name in ("move", "seat", "played", *judge, "loss", "best", "why"):
+            justify: JustifyMethod = "right" if name in ("move", "loss") else "left"
+            move = name in ("played", "best")
+            table.add_column(
+                name, justify=justify, overflow="fold", min_width=least if move else None,
+                max_width=most if move else None,
+            )  # fmt: skip
+        for r in shown:
+            j = r.judgement
+            better = j.best != j.action and (j.loss is None or j.loss > 0)
+            table.add_row(
+                str(r.n), game.seat_name(j.seat), escape(j.action),
+                *([j.judge] if several else []), _loss_text(j.loss, j.unit),
+                escape(j.best) if better else "", escape(j.why or "") if j.mistake or every else "",
+            )  # fmt: skip
+        measured = console.measure(table, options=unbounded)
+        if (measured.maximum if n == 0 else measured.minimum) <= console.width:
+            break
+    return table
+
+
 def _print_review(game: Game[Any, Any, Any], reviewed: list[ReviewedDecision], every: bool) -> None:
     """The mistakes (or every decision), with the judge of each where the record had more
     than one, and a count per seat."""
@@ -213,20 +257,7 @@ def _print_review(game: Game[Any, Any, Any], reviewed: list[ReviewedDecision], e
     if not shown:
         console.print("[bold]No mistakes[/]: no decision gave away more than its judge can tell.")
         return
-    table = Table(title=None if every else "Decisions that gave something away")
-    judge_column = [("judge", "left")] if several else []
-    for name, justify in (("move", "right"), ("seat", "left"), ("played", "left"),
-                          *judge_column, ("loss", "right"), ("best", "left"),
-                          ("why", "left")):  # fmt: skip
-        table.add_column(name, justify=justify)  # type: ignore[arg-type]
-    for r in shown:
-        j = r.judgement
-        better = j.best != j.action and (j.loss is None or j.loss > 0)
-        table.add_row(
-            str(r.n), game.seat_name(j.seat), escape(j.action), *([j.judge] if several else []),
-            _loss_text(j.loss, j.unit), escape(j.best) if better else "",
-            escape(j.why or "") if j.mistake or every else "",
-        )  # fmt: skip
+    table = _review_table(game, shown, several, every)
     console.print(table)
     counts = ", ".join(
         f"{game.seat_name(p)} {sum(1 for r in mistakes if r.judgement.seat == p)}"
