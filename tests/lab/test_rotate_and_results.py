@@ -10,6 +10,7 @@ from collections import Counter
 import pytest
 from typer.testing import CliRunner
 
+from meeple.interfaces import console as console_module
 from meeple.interfaces import lab_cli
 from meeple.interfaces.cli import app
 from meeple.lab.metrics import agent_results, summarize
@@ -326,3 +327,20 @@ def test_an_agents_line_of_few_games_is_flagged_as_a_small_sample(lab):
     rows = dict(summary_rows(summarize(_jsonl_rows(lab))))
     line = rows["greedy, either seat: score rate"]
     assert line.endswith("(small sample)"), line
+
+
+def test_a_run_of_few_games_says_so_once_under_each_table_at_the_terminal(lab, monkeypatch):
+    """Under 30 games every figure is a small sample: at the terminal each table says it
+    once, under it, not in every cell (at 80 columns the flag took a line of each); the
+    report file still flags each figure, and from 30 games each figure is flagged alone."""
+    monkeypatch.setattr(console_module.console, "width", 80)
+    few = lab(*SIM, "--games", "10")
+    assert few.exit_code == 0, few.output
+    assert few.output.count("10 games, under 30: every figure is a small sample") == 2
+    assert "(small sample)" not in few.output
+    [report] = (lab.tmp / "out").glob("edges-*/report.md")
+    rows = [line for line in report.read_text().splitlines() if line.startswith("| ")]
+    assert sum("(small sample)" in row for row in rows) > 5
+    more = lab(*SIM, "--games", "30")
+    assert more.exit_code == 0, more.output
+    assert "under 30" not in more.output and "(small sample)" in more.output

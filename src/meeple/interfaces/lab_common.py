@@ -28,8 +28,8 @@ from meeple.core.ray_cluster import ADDRESSES, held
 from meeple.core.registry import make
 from meeple.core.words import counted
 from meeple.interfaces.console import console, fail, text_table
-from meeple.lab.metrics import Summary
-from meeple.lab.report import SHARED_NOTE, seat_table, side_by_side
+from meeple.lab.metrics import SMALL_SAMPLE_GAMES, Summary
+from meeple.lab.report import SHARED_NOTE, SMALL, SMALL_FLAG, seat_table, side_by_side
 from meeple.lab.run import (
     MAX_GAMES,
     MAX_JOBS,
@@ -472,15 +472,31 @@ def seating_words(spec: RunSpec) -> str:
     return rotated + (", deals duplicated" if spec.duplicate else "")
 
 
+def _figures_table(title: str, headers: list[str], rows: list[list[str]],
+                   summaries: dict[str, Summary]) -> Table:  # fmt: skip
+    """A table of the figures of ``summaries``. Where every run has fewer games than a
+    figure needs to say much, each of its figures would carry the small-sample flag, which
+    at 80 columns takes a line of its cell: the table says it once, under it, instead (a
+    report file still flags each figure)."""
+    games = sorted({summary.games for summary in summaries.values()})
+    if not games or games[-1] >= SMALL_SAMPLE_GAMES:
+        return text_table(title, headers, rows)
+    table = text_table(title, headers, [[cell.replace(SMALL_FLAG, "") for cell in row]
+                                        for row in rows])  # fmt: skip
+    runs = " and ".join(map(str, games))
+    table.caption = escape(f"{runs} games, under {SMALL_SAMPLE_GAMES}: every figure is a {SMALL}")
+    return table
+
+
 def summary_table(title: str, summaries: dict[str, Summary]) -> Table:
     """The metrics of each run (or arm) of ``summaries`` side by side, a column each."""
-    return text_table(title, ["measure", *summaries], side_by_side(summaries))
+    return _figures_table(title, ["measure", *summaries], side_by_side(summaries), summaries)
 
 
 def print_seats(summaries: dict[str, Summary]) -> None:
     """The seat table, and the line under it on how shared wins count."""
     headers, rows = seat_table(summaries)
-    console.print(text_table("Seats", headers, rows))
+    console.print(_figures_table("Seats", headers, rows, summaries))
     console.print(escape(SHARED_NOTE))
 
 

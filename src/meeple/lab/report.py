@@ -36,8 +36,12 @@ SMALL = "small sample"
 """The flag of a figure resting on too few games to say much (metrics.is_small)."""
 
 
+SMALL_FLAG = f"  ({SMALL})"
+"""What follows a flagged figure in a table's cell."""
+
+
 def _flag(figure: Rate | Estimate | Difference | None) -> str:
-    return f"  ({SMALL})" if figure is not None and figure.small else ""
+    return SMALL_FLAG if figure is not None and figure.small else ""
 
 
 def _estimate(value: float | None, estimate: Estimate | None) -> str:
