@@ -192,31 +192,35 @@ def _review_table(
 ) -> Table:
     """The decisions as a table no wider than the terminal: the moves' columns as wide as
     their moves where the table fits so, else narrowed to :data:`NARROW_MOVES` (or their
-    longest word); a word too wide for its column goes on folded, never cut."""
+    longest word); a word too wide for its column goes on folded, never cut. The cells are
+    made once, whichever of the widths is kept."""
     words = [w for r in shown for move in (r.judgement.action, r.judgement.best)
              for w in move.split()]  # fmt: skip
     longest = max(map(len, words), default=0)
     unbounded = console.options.update(width=10**4)  # Rich clamps a measure to the terminal
     narrow = max(longest, NARROW_MOVES)
+    names = ("move", "seat", "played", *(["judge"] if several else []), "loss", "best", "why")
+    rows = []
+    for r in shown:
+        j = r.judgement
+        better = j.best != j.action and (j.loss is None or j.loss > 0)
+        rows.append((
+            str(r.n), game.seat_name(j.seat), escape(j.action), *([j.judge] if several else []),
+            _loss_text(j.loss, j.unit), escape(j.best) if better else "",
+            escape(j.why or "") if j.mistake or every else "",
+        ))  # fmt: skip
     ways: list[tuple[int | None, int | None]] = [(longest, None), (longest, narrow), (None, narrow)]
     for n, (least, most) in enumerate(ways):
         table = Table(title=None if every else "Decisions that gave something away")
-        judge = ["judge"] if several else []
-        for name in ("move", "seat", "played", *judge, "loss", "best", "why"):
+        for name in names:
             justify: JustifyMethod = "right" if name in ("move", "loss") else "left"
             move = name in ("played", "best")
             table.add_column(
                 name, justify=justify, overflow="fold", min_width=least if move else None,
                 max_width=most if move else None,
             )  # fmt: skip
-        for r in shown:
-            j = r.judgement
-            better = j.best != j.action and (j.loss is None or j.loss > 0)
-            table.add_row(
-                str(r.n), game.seat_name(j.seat), escape(j.action),
-                *([j.judge] if several else []), _loss_text(j.loss, j.unit),
-                escape(j.best) if better else "", escape(j.why or "") if j.mistake or every else "",
-            )  # fmt: skip
+        for row in rows:
+            table.add_row(*row)
         measured = console.measure(table, options=unbounded)
         if (measured.maximum if n == 0 else measured.minimum) <= console.width:
             break
