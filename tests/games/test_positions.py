@@ -16,7 +16,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import meeple
-from meeple.core.conformance import check_plays_on, check_position, check_rules_example, playout
+from meeple.core.conformance import (
+    changed_position,
+    check_changed_position,
+    check_plays_on,
+    check_position,
+    check_rules_example,
+    playout,
+)
 from meeple.core.errors import PositionError, RecordError
 from meeple.core.game import Game, State
 from meeple.core.position import (
@@ -73,6 +80,30 @@ def test_a_position_reads_back_to_an_equal_state(index: int, seed: int) -> None:
     whole position says (conformance.check_position)."""
     for state in random_states(index, seed, 20):
         check_position(state)
+
+
+CHANGES = 40
+"""Positions changed by hand per example of the test below."""
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(seed=st.integers(0, 2**31))
+@pytest.mark.fuzz
+@pytest.mark.parametrize("index", range(len(CONFIGS)), ids=IDS)
+def test_a_position_changed_by_hand_is_refused_or_plays_on(index: int, seed: int) -> None:
+    """A position is outside input (a file, an uploaded record's start): changed anywhere
+    (a seat or a count out of range, a value of another kind, a card dropped or repeated, a
+    line dropped), it is refused with a one-line PositionError, or it is a state that every
+    seat and a spectator can be shown and that plays on, never one that fails later
+    (conformance.check_changed_position)."""
+    game = game_of(index)
+    rng = random.Random(seed)
+    read = 0
+    for state in random_states(index, seed, 4):
+        for _ in range(CHANGES // 4):
+            text = changed_position(state.position(), rng, game.num_players)
+            read += check_changed_position(game, text, rng)
+    assert read < CHANGES  # most changes are caught: the test would notice the reading lax
 
 
 @pytest.mark.parametrize("index", range(len(CONFIGS)), ids=IDS)

@@ -274,6 +274,117 @@ def check_rules_example(game: Game) -> None:
     assert example_game.from_position(state.position()) == state
 
 
+# -- positions changed by hand ------------------------------------------------------------------
+CHANGES_PER_STATE = 3
+"""Positions changed by hand that :func:`check_game` reads for every fourth state."""
+
+
+def changed_position(text: str, rng: random.Random, players: int) -> str:
+    """``text`` (a position) with one or two of its values changed as a hand edit or an
+    attacker might: a number out of range (a seat of ``players`` or past it, a huge one), a
+    value of another kind, an item of a list dropped, repeated or moved, a key of an
+    object dropped, a line dropped or given another line's value."""
+    head, *lines = text.rstrip("\n").split("\n")
+    fields = [[name, json.loads(raw)] for name, _, raw in (line.partition(": ") for line in lines)]
+    words = sorted({v for _, value in fields for _, v in _places(value) if isinstance(v, str)})
+    for _ in range(1 + (rng.random() < 0.3)):
+        if not fields:
+            break
+        k = rng.randrange(len(fields))
+        roll = rng.random()
+        if roll < 0.05:
+            del fields[k]
+        elif roll < 0.1:
+            other = fields[rng.randrange(len(fields))]
+            fields[k][1], other[1] = other[1], fields[k][1]
+        else:
+            fields[k][1] = _changed_value(fields[k][1], rng, players, words)
+    return "\n".join([head] + [f"{name}: {json.dumps(value)}" for name, value in fields]) + "\n"
+
+
+def _places(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[tuple[Any, ...], Any]]:
+    """Every place inside a JSON value (its path of keys and indices) and what is there."""
+    found = [(path, value)]
+    items: list[tuple[Any, Any]] = []
+    if isinstance(value, dict):
+        items = list(value.items())
+    elif isinstance(value, list):
+        items = list(enumerate(value))
+    for key, item in items:
+        found += _places(item, (*path, key))
+    return found
+
+
+def _changed_value(value: Any, rng: random.Random, players: int, words: list[str]) -> Any:
+    """``value`` with what is at one of its places changed (:func:`changed_position`)."""
+    path, old = rng.choice(_places(value))
+    new: Any
+    if isinstance(old, bool):
+        new = rng.choice([not old, 0, None])
+    elif isinstance(old, int):
+        near = [players, players + 1, old + 1, old - 1, 2 * old + 7]
+        new = rng.choice([*near, -1, 0, 1, 10**6, 2**31, 2**63, "1", None, 1.5])
+    elif isinstance(old, str):
+        new = rng.choice([rng.choice(words or [""]), "", "x", old + old, old[:-1], 0, None])
+    elif isinstance(old, list):
+        new = list(old)
+        change = rng.randrange(4) if new else 3
+        if change == 0:
+            del new[rng.randrange(len(new))]
+        elif change == 1:
+            new.insert(rng.randrange(len(new) + 1), rng.choice(new))
+        elif change == 2:
+            new.insert(rng.randrange(len(new)), new.pop(rng.randrange(len(new))))
+        else:
+            new = rng.choice([[], {}, None])
+    elif isinstance(old, dict):
+        new = dict(old)
+        if new and rng.random() < 0.6:
+            del new[rng.choice(list(new))]
+        else:
+            new[rng.choice(list(new) or ["x"])] = None
+    else:
+        new = rng.choice([0, -1, "x", [], {}, players])
+    if not path:
+        return new
+    inner = value
+    for key in path[:-1]:
+        inner = inner[key]
+    inner[path[-1]] = new
+    return value
+
+
+def check_changed_position(game: Game, text: str, rng: random.Random, moves: int = 40) -> bool:
+    """A position from outside (``text``, say one :func:`changed_position` made) is refused
+    with a one-line PositionError, or is a state the engine can show and play on: every
+    seat's and a spectator's view as JSON, the result, up to ``moves`` random moves, and the
+    position at the end reading back equal. Returns whether ``text`` was read."""
+    try:
+        state = game.from_position(text)
+    except PositionError as exc:
+        assert str(exc) and "\n" not in str(exc), f"a PositionError is one line: {exc}"
+        return False
+    try:
+        for _ in range(moves):
+            seats = (None, *range(game.num_players))
+            json.dumps([[state.view(p) for p in seats], state.result, state.returns])
+            if state.is_over:
+                break
+            seat = rng.choice(state.to_act)
+            legal = state.legal_actions(seat)
+            assert legal, f"seat {seat} is to act but has no legal action"
+            if not game.perfect_information:
+                state.determinize(seat, rng)
+            state = state.apply(seat, rng.choice(legal))
+        assert game.from_position(state.position()) == state, "its position does not read back"
+    except Exception as exc:
+        raise AssertionError(
+            f"a position was read that the engine cannot show or play on ({type(exc).__name__}: "
+            f"{exc}); it was:\n{text}"
+        ) from exc
+    return True
+
+
 # -- notation --------------------------------------------------------------------------------
 BAD_TEXTS = [
     "",
@@ -401,7 +512,8 @@ def check_immutable(state: State[Any]) -> None:
 def check_game(game: Game, seeds: range = range(20), positions: bool = True) -> int:
     """Every contract above on ``game``: a random game per seed checked at every state, its
     positions and immutability at every state, bad text refused, the rules for players
-    filled, and (``positions``) the rules' example position read. Returns the states checked.
+    filled, and (``positions``) the rules' example position read and positions changed by
+    hand refused or played on. Returns the states checked.
 
     Raises AssertionError (or the game's own error) naming the first broken contract.
     """
@@ -423,6 +535,11 @@ def check_game(game: Game, seeds: range = range(20), positions: bool = True) -> 
             checked += 1
         if positions:
             check_plays_on(game, seed)
+            rng = random.Random(seed)
+            for state in play.record().states()[::4]:
+                for _ in range(CHANGES_PER_STATE):
+                    text = changed_position(state.position(), rng, game.num_players)
+                    check_changed_position(game, text, rng)
     if positions:
         try:
             game.from_position("meeple " + game.name + " position\nno such line")

@@ -37,7 +37,7 @@ import sys
 import types
 import typing
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -278,7 +278,7 @@ class PositionCodec:
                 fields[name] = self._decode_field(game, name, values[name], hint)
         try:
             state = self.state_class(game=game, **fields)
-        except (ValueError, TypeError, IndexError, KeyError) as exc:
+        except _UNREADABLE as exc:
             raise PositionError(f"the position does not make a {game.title} state: {exc}") from None
         problem = self._check(state)
         if problem is not None:
@@ -315,7 +315,7 @@ class PositionCodec:
             return self.decode(game, raw, hint, name, name)
         except PositionError:
             raise
-        except (ValueError, MeepleError) as exc:
+        except (MeepleError, *_UNREADABLE) as exc:
             raise PositionError(f"field {name!r}: {exc}") from None
 
     def decode(self, game: Any, raw: Any, hint: Any, where: str, path: str) -> Any:
@@ -445,7 +445,8 @@ class PositionCodec:
 
     def _check(self, state: Any) -> str | None:
         """The game's check, then the generic one: the seats to act and their moves can be
-        worked out (a state the engine cannot even ask is no position)."""
+        worked out, and what every seat and a spectator are shown can be (a state the engine
+        cannot even ask, or show, is no position)."""
         try:
             if self.check is not None:
                 problem = self.check(state)
@@ -456,9 +457,22 @@ class PositionCodec:
             for seat in state.to_act:
                 if not state.legal_actions(seat):
                     return f"seat {seat} is to act but has no legal action"
-        except (ValueError, TypeError, IndexError, KeyError, AttributeError) as exc:
+            # What a server sends and a record replays: a game's check may miss a value
+            # that only the drawing of a view reads (a winner's name).
+            views = [state.view(seat) for seat in (None, *range(state.game.num_players))]
+            json.dumps([views, state.result, state.returns])
+        except _UNREADABLE as exc:
             return f"the engine cannot play on from it ({type(exc).__name__}: {exc})"
         return None
+
+
+def seats_problem(name: str, seats: Sequence[int], players: int) -> str | None:
+    """Whether ``seats`` (the seats of a queue, a tie, the winners) are distinct seats of a
+    game of ``players``, in words for a PositionError (``name`` says what they are); None
+    when they are."""
+    if len(set(seats)) != len(seats) or any(not 0 <= s < players for s in seats):
+        return f"{name} {list(seats)} are not distinct seats 0 to {players - 1}"
+    return None
 
 
 def count_problem(
@@ -538,6 +552,9 @@ def position_options(text: str) -> dict[str, Any]:
             return options
     return {}
 
+
+_UNREADABLE = (ValueError, TypeError, IndexError, KeyError, AttributeError, OverflowError)
+"""What a game's code raises on values its checks let through: a refusal, never a crash."""
 
 _NO_DEFAULT = object()
 _KIND_WORDS = {bool: "true or false", int: "a whole number", str: "text in double quotes"}

@@ -92,6 +92,8 @@ def check(state: EdgesState) -> str | None:
     """Every pyramid exactly once (placed or in its owner's stash), the turn count matching
     the pyramids placed, a possible turn order and first edge."""
     game = state.game
+    if len(state.stashes) != game.num_players:
+        return f"there are {len(state.stashes)} stashes for {game.num_players} seats"
     for seat in range(game.num_players):
         placed = [state.pyramid[i] for i, o in enumerate(state.owner) if o == seat]
         stash = state.stashes[seat]
@@ -102,8 +104,6 @@ def check(state: EdgesState) -> str | None:
                     f"{game.seat_name(seat)} has {have} {size.name.lower()} pyramids placed and "
                     f"in stash, but a stash in this game holds {game.stash.count(size)}"
                 )
-    if len(state.stashes) != game.num_players:
-        return f"there are {len(state.stashes)} stashes for {game.num_players} seats"
     if state.order not in _orders(game):
         allowed = "; ".join(", ".join(game.seat_name(p) for p in o) for o in _orders(game))
         return f"the turn order {list(state.order)} is not one the rules allow ({allowed})"

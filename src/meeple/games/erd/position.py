@@ -40,6 +40,8 @@ def check(state: ErdState) -> str | None:
         name = game.seat_name(seat)
         if min(side.reserve) < 0 or min(side.discard) < 0 or side.turrets < 0:
             return f"{name} has a negative count of cards"
+        if side.turrets > start.heavy:  # a Turret is a Heavy: more cannot be owned
+            return f"{name} has {side.turrets} Turrets, more than the {start.heavy} Heavies owned"
         if side.all_cards != start:
             return (
                 f"{name} owns {side.all_cards} (Reserve {side.reserve}, discard "
@@ -66,6 +68,13 @@ def check(state: ErdState) -> str | None:
             return f"the match was decided after game {k}, but more games follow"
     if state.match_over and state.pending.chosen != (None, None):
         return "the match is over, so no allocation is open"
+    ends = [*state.games, *([state.last.ending] if state.last and state.last.ending else [])]
+    for end in ends:
+        if end.winner not in (None, 0, 1) or not 1 <= end.round <= game.options.round_limit:
+            return (
+                f"a game ended in round {end.round} won by seat {end.winner}; a game is won "
+                f"by seat 0, seat 1 or nobody, in rounds 1 to {game.options.round_limit}"
+            )
     if state.last is not None and state.last.game_number not in (
         len(state.games),
         len(state.games) + 1,

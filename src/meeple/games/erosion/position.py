@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from meeple.core.position import UNKNOWN, FieldForm, PositionCodec, count_problem
+from meeple.core.position import UNKNOWN, FieldForm, PositionCodec, count_problem, seats_problem
 from meeple.games.erosion.cards import PROCESS_DECKS
 from meeple.games.erosion.rules import ErosionGame, ErosionState
 
@@ -80,8 +80,86 @@ def check(state: ErosionState) -> str | None:
     if not 1 <= state.era <= game.eras:
         return f"era {state.era} is outside 1..{game.eras}"
     for step in state.agenda:
-        if not -1 <= step.seat < n:
-            return f"a step of the agenda names seat {step.seat}"
+        if not 0 <= step.seat < n and (step.seat, step.kind) != (-1, "settle_tie"):
+            return f"a {step.kind} step names seat {step.seat} (-1 only settling a tie)"
+        if step.number < 0 or not -1 <= step.card < len(cat.cards):
+            return f"a step of the agenda owes {step.number} of card {step.card}"
+    return _counts_problem(state) or _legends_problem(state) or _end_problem(state)
+
+
+TIE_STEPS = frozenset({"guess", "choose", "settle_tie"})
+"""The agenda's steps of a tie being broken at the end of an era."""
+
+
+def _counts_problem(state: ErosionState) -> str | None:
+    """The turn's and the era's counts: passes, Atmosphere cards triggered, era scores."""
+    game: ErosionGame = state.game
+    cat = game.catalog
+    n = game.num_players
+    if state.turn < 1 or not 0 <= state.passes_in_row <= n:
+        return f"turn is at least 1 and passes_in_row 0 to {n}"
+    runout = state.runout_passes
+    if runout is not None and (len(runout) != n or any(not 0 <= p <= 2 for p in runout)):
+        return f"runout_passes is null or a count of 0 to 2 for each of the {n} seats"
+    # An era ends on the pass that makes every seat's in a row, or a second pass after a
+    # deck ran out: the game is then over, or a tie is being broken (nothing else follows).
+    ending = state.passes_in_row == n or (runout is not None and max(runout) == 2)
+    kinds = {step.kind for step in state.agenda}
+    breaking_tie = bool(kinds) and kinds <= TIE_STEPS
+    if breaking_tie != (state.tie is not None) or (breaking_tie and not ending):
+        return "a tie is broken (guess, choose) as the passes end an era, and only then"
+    if ending and not (state.over or breaking_tie):
+        return "the passes end the era, but the game is not over nor a tie being broken"
+    if state.passes_in_row and kinds and not breaking_tie:
+        return "passes_in_row counts passes in a row, but a turn's steps are under way"
+    scored = state.era - 1 + (state.over or breaking_tie)
+    if len(state.era_scores) != scored:
+        return f"era_scores holds a row for each era scored: {scored} in era {state.era}"
+    if any(not 0 <= a < len(cat.atmospheres) for a in state.triggered):
+        return f"triggered names Atmosphere cards 0 to {len(cat.atmospheres) - 1}"
+    if any(len(era) != n for era in state.era_scores):
+        return f"each row of era_scores holds a score for each of the {n} seats"
+    if state.weathered_below and len(state.weathered_below) != n:
+        return f"weathered_below is empty or one list of rocks for each of the {n} seats"
+    if any(not 0 <= c < len(cat.cards) for c in state.fired):
+        return "fired names cards of the game"
+    return None
+
+
+def _legends_problem(state: ErosionState) -> str | None:
+    """The Legend variant's challenge cards and claimed legends."""
+    game: ErosionGame = state.game
+    n = game.num_players
+    dealt = n if game.challenge_cards else 0
+    if len(state.challenges) != dealt or any(
+        not 0 <= c < len(game.challenge_cards) for c in state.challenges
+    ):
+        return f"challenges holds {dealt} challenge cards, one per seat"
+    if len(state.legends) != len(game.legend_cards) or any(not -1 <= s < n for s in state.legends):
+        return (
+            f"legends holds the seat that claimed each of the {len(game.legend_cards)} "
+            "legend cards, -1 while unclaimed"
+        )
+    return None
+
+
+def _end_problem(state: ErosionState) -> str | None:
+    """A tie being broken, and the winners of a game that is over."""
+    n = state.game.num_players
+    tie = state.tie
+    if tie is not None:
+        problem = seats_problem("the tie's seats", tie.seats, n)
+        if problem is not None:
+            return problem
+        if not len(tie.seats) == len(tie.cards) == len(tie.guesses):
+            return "a tie holds a card and a guess for each tied seat"
+        if any(not 0 <= g <= 10 for g in tie.guesses):
+            return "a tie's guesses are Mohs hardnesses 1 to 10, 0 until made"
+    problem = seats_problem("the winners", state.winners, n)
+    if problem is not None:
+        return problem
+    if state.over != bool(state.winners):
+        return "a game that is over has its winners, and only such a game"
     return None
 
 

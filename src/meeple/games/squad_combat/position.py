@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from meeple.core.position import UNKNOWN, FieldForm, PositionCodec, count_problem
+from meeple.core.position import UNKNOWN, FieldForm, PositionCodec, count_problem, seats_problem
+from meeple.games.squad_combat.content import DIE_FACES
 from meeple.games.squad_combat.rules import SquadCombatGame, SquadCombatState
 
 
@@ -82,6 +83,68 @@ def check(state: SquadCombatState) -> str | None:
             for wound in character.wounds:
                 if not 0 <= wound.owner < n:
                     return f"a wound names seat {wound.owner}; the seats are 0 to {n - 1}"
+    return _turn_problem(state) or _stack_problem(state)
+
+
+def _turn_problem(state: SquadCombatState) -> str | None:
+    """The end of turn's queues, the character choosing dice or refreshing, the winner."""
+    n = state.game.num_players
+    slots = len(state.parties[state.phase])
+    for label, slot in (("dropping", state.dropping), ("refreshing", state.refreshing)):
+        if not -1 <= slot < slots:
+            return f"{label} is a slot of the phase player's party (0 to {slots - 1}) or -1"
+    for label, seats in (
+        ("discarding", state.discarding),
+        ("closing", state.closing),
+        ("refresh_windows", state.refresh_windows),
+    ):
+        problem = seats_problem(label, seats, n)
+        if problem is not None:
+            return problem
+    if state.discarded < 0 or (state.discarded and not state.discarding):
+        return "discarded counts the end-of-turn discards made so far, while they are made"
+    # What is under way, as the rules reach it: the end-of-turn discards and the choice of
+    # dice to keep come alone; a refresh waits on its windows, and only an action's.
+    under_way = {
+        "discarding": bool(state.discarding),
+        "dropping": state.dropping >= 0,
+        "stack": bool(state.stack),
+        "closing": bool(state.closing),
+        "refreshing": state.refreshing >= 0,
+    }
+    if state.ended is not None and any(under_way.values()):
+        return "in a game that has ended nothing is under way (discarding, dropping, stack ...)"
+    for alone in ("discarding", "dropping"):
+        if under_way[alone] and sum(under_way.values()) > 1:
+            others = ", ".join(k for k, v in under_way.items() if v and k != alone)
+            return f"{alone} comes alone, but {others} is under way too"
+    if under_way["refreshing"] != bool(state.refresh_windows):
+        return "refreshing names a character exactly while refresh_windows has seats to offer"
+    if under_way["refreshing"] and under_way["closing"]:
+        return "a refresh is not under way in the end-of-turn window (closing)"
+    if state.winner is not None and not (0 <= state.winner < n and state.ended is not None):
+        return f"the winner is a seat 0 to {n - 1} of a game that has ended, or null"
+    return None
+
+
+def _stack_problem(state: SquadCombatState) -> str | None:
+    """The cards being performed: each by a character on the table, aimed at one, its dice
+    those of a die and its queue of reaction windows seats."""
+    n = state.game.num_players
+    for perf in state.stack:
+        card = state.game.card_keys[perf.card]
+        seats = [(perf.player, perf.slot)] + ([perf.target] if perf.target is not None else [])
+        for seat, slot in seats:
+            if not 0 <= seat < n or not 0 <= slot < len(state.parties[seat]):
+                return (
+                    f"{card} is performed by or aimed at seat {seat} slot {slot}, not on the table"
+                )
+        dice = [*perf.dice_due, perf.boost_die, perf.attack_die, perf.defense_die]
+        if perf.cards_due < 0 or any(d is not None and not 0 <= d <= DIE_FACES for d in dice):
+            return f"{card}'s dice are 1 to 6 (0: declined) and its card cost 0 or more"
+        problem = seats_problem(f"{card}'s reaction windows", perf.windows or (), n)
+        if problem is not None:
+            return problem
     return None
 
 

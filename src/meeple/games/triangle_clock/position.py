@@ -38,18 +38,18 @@ _SYMBOL_INDEX = {name: symbol for symbol, name in enumerate(SYMBOL_NAMES)}
 
 
 def _read_card(raw: Any, game: TriangleClockGame) -> int:
-    if raw in _CARD_INDEX:  # as written; anything else goes through the forgiving parser
-        return _CARD_INDEX[raw]
     if not isinstance(raw, str):
         raise ValueError(f"a card is written by its two symbols like 'Ns+SEc', not {raw!r}")
+    if raw in _CARD_INDEX:  # as written; anything else goes through the forgiving parser
+        return _CARD_INDEX[raw]
     return parse_card(raw)
 
 
 def _read_symbol(raw: Any, game: TriangleClockGame) -> int:
-    if raw in _SYMBOL_INDEX:
-        return _SYMBOL_INDEX[raw]
     if not isinstance(raw, str):
         raise ValueError(f"a symbol is written like 'Ns' or 'SWc', not {raw!r}")
+    if raw in _SYMBOL_INDEX:
+        return _SYMBOL_INDEX[raw]
     return parse_symbol(raw)
 
 
@@ -104,8 +104,15 @@ def check(state: TriangleClockState) -> str | None:
             if pick.letter not in seat.letters_open((Phase.FIRST, Phase.SECOND)[k]):
                 return f"{name}'s pick {pick} does not fit its hand"
         start = game.initial_uses(p)
+        if len(seat.uses) != len(start):
+            return f"{name}'s item uses are {len(start)} numbers, one per item"
         if any(not 0 <= u <= s for u, s in zip(seat.uses, start, strict=True)):
             return f"{name}'s item uses {list(seat.uses)} are outside 0..{list(start)}"
+    for number, past in enumerate(state.history, start=1):
+        if past.round != number:
+            return f"the history's round {number} is written as round {past.round}"
+        if past.winner not in (None, 0, 1) or past.points < 0:
+            return f"round {number} was won by seat 0, seat 1 or nobody, for 0 points or more"
     for order in state.orders:
         if sorted(order) != list(range(NUM_SYMBOLS)):
             return "each order of shared symbols holds all sixteen symbols once"
