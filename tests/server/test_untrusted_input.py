@@ -61,6 +61,21 @@ def test_a_replayed_record_cannot_make_the_server_read_its_files(server, game, o
     assert reply.status_code == 400 and "names a file" in reply.json()["error"]
 
 
+def test_a_record_starting_from_an_impossible_position_is_refused_naming_it(server):
+    """An uploaded record's start position is outside input: one whose Erd match names a
+    third seat as a game's winner (read, it would fail as a view named that winner) is
+    refused, naming the problem, by each route that reads a record."""
+    start = meeple.make("erd").new_game(1).position()
+    game = '{"winner": 7, "reason": "rush", "round": 1, "detail": "?"}'
+    record = {**_record("erd"), "start": start.replace("games: []", f"games: [{game}]")}
+    for route in ("/api/replay", "/api/replay/board-text?step=0", "/api/replay/review"):
+        reply = httpx.post(f"{server.url}{route}", json=record)
+        assert reply.status_code == 400 and reply.json()["code"] == "bad_record", reply.text
+        error = reply.json()["error"]
+        assert "start position" in error and "won by seat 7" in error, error
+        assert "Error" not in error  # a sentence for a person, not a Python exception
+
+
 # -- strict types ------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("body", "says"),

@@ -42,10 +42,16 @@ from meeple.interfaces.web.pages import (
     pages_base,
     wants_page,
 )
-from meeple.interfaces.web.pool import AgentOverrun, AgentPool
+from meeple.interfaces.web.pool import AgentOverrun, AgentPool, TaskFailed
 from meeple.interfaces.web.protocol import ClaimRequest, CreateMatch, JoinRequest, SeatRequest
 from meeple.interfaces.web.quotas import BodyLimit, ClientQuotas
-from meeple.interfaces.web.refusals import declared_query_only, refusal, refused, validation_text
+from meeple.interfaces.web.refusals import (
+    declared_query_only,
+    log,
+    refusal,
+    refused,
+    validation_text,
+)
 from meeple.interfaces.web.replays import (
     MAX_RECORD_BYTES,
     REPLAY_SECONDS,
@@ -107,6 +113,10 @@ def create_app(
                 413,
                 "too_large",
             ) from None
+        except TaskFailed as exc:
+            # Not the record's fault, and asking again fails the same way: the log says why.
+            log.error("checking an uploaded record (%s) failed: %s", task, exc)
+            raise ServerError("the server failed on this record", 500, "internal_error") from None
         except MeepleError as exc:  # its worker stopped: the server is stopping, or it died
             raise ServerError(
                 f"the record could not be checked now ({exc}); try again in a moment",

@@ -83,6 +83,11 @@ class AgentOverrun(MeepleError):
     """An agent's decision ran past its allowance; its worker was stopped."""
 
 
+class TaskFailed(MeepleError):
+    """A task raised in its worker (a fault of the server's code, named in the message);
+    the worker serves on."""
+
+
 def _serve(conn: Connection, tasks: dict[str, Callable[..., Any]]) -> None:
     """A worker process: answer each task (a name in ``tasks`` and its arguments) with
     ``("ok", answer)`` or ``("error", message)`` until the server closes the pipe."""
@@ -258,7 +263,7 @@ class AgentPool:
                 worker.kill()
             self._release(owner, worker if finished else None)
         if status != "ok":
-            raise MeepleError(text)
+            raise TaskFailed(text)
         return text
 
     async def _next_worker(self, owner: Hashable) -> _Worker:
