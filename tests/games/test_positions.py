@@ -5,6 +5,7 @@ position hides exactly what the seat may not know."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import random
@@ -104,6 +105,32 @@ def test_a_position_changed_by_hand_is_refused_or_plays_on(index: int, seed: int
             text = changed_position(state.position(), rng, game.num_players)
             read += check_changed_position(game, text, rng)
     assert read < CHANGES  # most changes are caught: the test would notice the reading lax
+
+
+ERD_GAME = '{"winner": 0, "reason": "rush", "round": 1, "detail": "?"}'
+
+
+@pytest.mark.parametrize(
+    ("name", "line", "changed"),
+    [
+        ("erosion", "turn: 1\n", "turn: 40000\n"),  # the compiled rules hold int16
+        ("squad-combat", "rolls: 0\n", "rolls: 2147483648\n"),  # int32
+        ("triangle-clock", '"score": 0}', '"score": 40000}'),
+        ("erd", "games: []", f"games: [{ERD_GAME}]"),  # no figures in the sentence
+    ],
+)
+def test_a_position_past_what_the_compiled_rules_hold_is_refused_by_them(
+    name: str, line: str, changed: str
+) -> None:
+    """A position the rules read but the compiled twin cannot hold (a count past its
+    integer width, a sentence it takes figures from) is refused by the twin's ``encode``
+    with a PositionError saying so, as a searching agent given the position meets it (one
+    line at the terminal), never numpy's OverflowError."""
+    game = meeple.make(name)
+    state = game.from_position(game.new_game(0).position().replace(line, changed, 1))
+    rules = importlib.import_module(f"meeple.games.{name.replace('-', '_')}.compiled.rules")
+    with pytest.raises(PositionError, match="compiled rules cannot hold this position"):
+        rules.encode(state)
 
 
 @pytest.mark.parametrize("index", range(len(CONFIGS)), ids=IDS)

@@ -31,6 +31,7 @@ import numba
 from numba import njit
 from numba.core import types
 
+from meeple.core.errors import PositionError
 from meeple.core.kernel_cache import cache_folder, sources_root
 
 _DECORATING = threading.Lock()
@@ -132,3 +133,24 @@ def per_game(make: Callable[[_G], _T]) -> Callable[[_G], _T]:
     """``make(game)`` kept per game object (:func:`by_identity`), since a search asks for a
     game's compiled tables at every rollout; at most :data:`PER_GAME_LIMIT` games are kept."""
     return by_identity(PER_GAME_LIMIT)(make)
+
+
+def encoder(encode: Callable[[_G], _T]) -> Callable[[_G], _T]:
+    """A compiled twin's ``encode`` (a rules-engine state to the twin's array), refusing a
+    state the array cannot hold with a PositionError that says so: a position read from
+    outside may hold a count past the array's integer width, or a text (an ending) the twin
+    has no code for, which numpy and the twin's tables would answer with an OverflowError,
+    a ValueError or an IndexError. A state the rules reach is always held."""
+
+    @functools.wraps(encode)
+    def checked(state: _G) -> _T:
+        try:
+            return encode(state)
+        except (OverflowError, ValueError, IndexError, KeyError) as exc:
+            title = state.game.title  # type: ignore[attr-defined]
+            raise PositionError(
+                f"{title}'s compiled rules cannot hold this position ({exc}): its counts are "
+                "past what a game reaches, or a text is not one the rules write"
+            ) from None
+
+    return checked

@@ -14,6 +14,7 @@ from typing import Any
 from meeple.core.position import UNKNOWN, FieldForm, PositionCodec, count_problem, seats_problem
 from meeple.games.erosion.cards import PROCESS_DECKS
 from meeple.games.erosion.rules import ErosionGame, ErosionState
+from meeple.games.erosion.transitions import ALL_PASSED, second_pass
 
 
 def _write_card(card: int, game: ErosionGame) -> str:
@@ -160,6 +161,9 @@ def _end_problem(state: ErosionState) -> str | None:
         return problem
     if state.over != bool(state.winners):
         return "a game that is over has its winners, and only such a game"
+    reasons = ("", ALL_PASSED, *(second_pass(state.game.seat_name(p)) for p in range(n)))
+    if state.end_reason not in reasons:
+        return "end_reason is empty or why the last era ended: " + "; ".join(reasons[1:])
     return None
 
 

@@ -10,6 +10,7 @@ from meeple.games.squad_combat.content import DIE_FACES, Card
 from meeple.games.squad_combat.pieces import (
     ATTACK_DIE,
     BOOST_DIE,
+    LAST_STANDING,
     Performance,
     Wound,
     dice_text,
@@ -163,7 +164,7 @@ class Combat(Windows):
             self.say(f"{self.name(seat)} has no character left.")
             alive = [s for s in range(self.game.num_players) if self.alive(s)]
             if len(alive) == 1:
-                self.end(alive[0], "last player with a character alive")
+                self.end(alive[0], LAST_STANDING)
 
     def resolve_effect(self: _Transition, perf: Performance, card: Card) -> None:
         """An action's or edge's effect (see ``content.EFFECT_HELP``)."""

@@ -52,6 +52,18 @@ STEP_KINDS: tuple[str, ...] = (
 )
 """Every kind of step, the one enumeration of them (``rules.md``: "Steps and phases")."""
 
+# -- how a game ends ---------------------------------------------------------------------
+LAST_STANDING = "last player with a character alive"
+"""Why a game ends with a winner: every other party is gone."""
+STALEMATE = "no character left can ever wound another (stalemate)"
+"""Why a game ends drawn before its turn limit."""
+
+
+def turn_limit_reached(limit: int) -> str:
+    """Why a game ends drawn at the safeguard of ``limit`` turns."""
+    return f"turn limit of {limit} reached (safeguard)"
+
+
 FORCED = frozenset({PAY_DIE, PAY_CARD, TARGET, BOOST_DIE, DROP})
 """Steps where a single legal choice is made for the player: only optional decisions ask."""
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from meeple.core.position import UNKNOWN, FieldForm, PositionCodec, count_problem, seats_problem
 from meeple.games.squad_combat.content import DIE_FACES
+from meeple.games.squad_combat.pieces import LAST_STANDING, STALEMATE, turn_limit_reached
 from meeple.games.squad_combat.rules import SquadCombatGame, SquadCombatState
 
 
@@ -76,8 +77,12 @@ def check(state: SquadCombatState) -> str | None:
             names = ", ".join(game.characters[c].key for c in game.parties[seat])
             return f"{game.seat_name(seat)}'s party is {names}, in that order"
         for character in state.parties[seat]:
-            if character.spent < 0 or any(not 1 <= d <= 6 for d in character.dice):
-                return f"{game.seat_name(seat)} has a negative spent energy or a die off 1..6"
+            energy = game.characters[character.card].energy
+            if not 0 <= character.spent <= energy or any(not 1 <= d <= 6 for d in character.dice):
+                return (
+                    f"{game.seat_name(seat)} has spent energy outside 0 to {energy} (what its "
+                    "character has) or a die off 1..6"
+                )
             if tuple(sorted(character.dice)) != character.dice:
                 return f"{game.seat_name(seat)}'s dice on a character are listed lowest first"
             for wound in character.wounds:
@@ -122,8 +127,16 @@ def _turn_problem(state: SquadCombatState) -> str | None:
         return "refreshing names a character exactly while refresh_windows has seats to offer"
     if under_way["refreshing"] and under_way["closing"]:
         return "a refresh is not under way in the end-of-turn window (closing)"
-    if state.winner is not None and not (0 <= state.winner < n and state.ended is not None):
-        return f"the winner is a seat 0 to {n - 1} of a game that has ended, or null"
+    limit = state.game.options.turn_limit
+    endings = (LAST_STANDING, STALEMATE, turn_limit_reached(limit))
+    if state.ended is not None and state.ended not in endings:
+        return "ended is null or why the game ended: " + "; ".join(endings)
+    if (state.winner is not None) != (state.ended == LAST_STANDING):
+        return f"a game has a winner exactly when it ended with the {LAST_STANDING}"
+    if state.winner is not None and not 0 <= state.winner < n:
+        return f"the winner is seat {state.winner}; the seats are 0 to {n - 1}"
+    if state.turn > limit:
+        return f"turn {state.turn} is past the turn limit of {limit}"
     return None
 
 

@@ -4,7 +4,13 @@ passed, the end of the turn (spent energy, discards, draws), and the end of the 
 from __future__ import annotations
 
 from meeple.core.words import counted
-from meeple.games.squad_combat.pieces import END_WINDOW, REACT, REFRESH_WINDOW
+from meeple.games.squad_combat.pieces import (
+    END_WINDOW,
+    REACT,
+    REFRESH_WINDOW,
+    STALEMATE,
+    turn_limit_reached,
+)
 from meeple.games.squad_combat.windows import Windows
 
 
@@ -79,10 +85,10 @@ class Turns(Windows):
         """A new turn: everyone with a character in play gets action phases again."""
         game = self.game
         if not self.can_still_wound():
-            self.end(None, "no character left can ever wound another (stalemate)")
+            self.end(None, STALEMATE)
             return
         if self.turn >= game.options.turn_limit:
-            self.end(None, f"turn limit of {game.options.turn_limit} reached (safeguard)")
+            self.end(None, turn_limit_reached(game.options.turn_limit))
             return
         self.turn += 1
         alive = [s for s in self.order if self.alive(s)]

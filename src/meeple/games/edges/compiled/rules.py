@@ -28,7 +28,7 @@ from typing import NamedTuple
 import numpy as np
 
 from meeple.core.errors import OptionError
-from meeple.core.kernels import kernel
+from meeple.core.kernels import encoder, kernel
 from meeple.core.options import unserved_refusal
 from meeple.games.edges.rules import EdgesGame, EdgesState, Stash
 
@@ -61,6 +61,7 @@ def layout(game: EdgesGame) -> Layout:
     return Layout(n, p, bool(game.options.pie), squares, 2 * n + 4 * p + 3)
 
 
+@encoder
 def encode(state: EdgesState) -> np.ndarray:
     """The array of a rules-engine state."""
     n, p = len(state.owner), len(state.stashes)

@@ -41,7 +41,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from meeple.core.kernels import kernel, per_game
+from meeple.core.kernels import encoder, kernel, per_game
 from meeple.core.options import unserved_refusal
 from meeple.core.simultaneous import Submissions
 from meeple.games.erd.pieces import (
@@ -184,6 +184,7 @@ def size(game: ErdGame) -> int:
 
 
 # -- between the engine's states and arrays -------------------------------------------------
+@encoder
 def encode(state: ErdState) -> np.ndarray:
     """The array of a rules-engine state."""
     game = state.game

@@ -48,6 +48,7 @@ from typing import cast
 import numpy as np
 
 from meeple.core.errors import OptionError
+from meeple.core.kernels import encoder
 from meeple.core.options import unserved_refusal
 from meeple.games.erosion.cards import PROCESS_DECKS, ROCK_CLASS
 from meeple.games.erosion.compiled import state as fs
@@ -392,6 +393,7 @@ def _reason_text(game: ErosionGame, code: int) -> str:
     return ALL_PASSED if code == 1 else second_pass(game.seat_name(code - 2))
 
 
+@encoder
 def encode(state: ErosionState) -> np.ndarray:
     """The ``int16`` array of a rules-engine state (the seed is left out: the compiled rules
     draw later chance from numba's generator; :func:`decode` takes it back)."""

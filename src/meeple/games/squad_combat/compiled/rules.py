@@ -41,10 +41,18 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from meeple.core.kernels import encoder
 from meeple.core.options import unserved_refusal
 from meeple.games.squad_combat.compiled import reading as fr
 from meeple.games.squad_combat.compiled import transitions
-from meeple.games.squad_combat.pieces import Character, Performance, Wound
+from meeple.games.squad_combat.pieces import (
+    LAST_STANDING,
+    STALEMATE,
+    Character,
+    Performance,
+    Wound,
+    turn_limit_reached,
+)
 
 if TYPE_CHECKING:
     from meeple.games.squad_combat.rules import SquadCombatGame, SquadCombatState
@@ -184,7 +192,15 @@ def _ending(reason: str | None) -> int:
 
 
 def encode(state: SquadCombatState) -> np.ndarray:
-    """The position array of a rules-engine state (every field but the seed and the log)."""
+    """The position array of a rules-engine state (every field but the seed and the log):
+    ValueError for options or content the compiled rules do not serve, PositionError for a
+    state they cannot hold."""
+    game_array(state.game)  # the configuration's refusal, before the state's
+    return _held(state)
+
+
+@encoder
+def _held(state: SquadCombatState) -> np.ndarray:
     return np.array(encode_list(state), dtype=np.int32)
 
 
@@ -313,9 +329,9 @@ def decode(game: SquadCombatGame, s: np.ndarray, seed: int = 0) -> SquadCombatSt
 
     ended = {
         fr.END_NONE: None,
-        fr.END_LAST: "last player with a character alive",
-        fr.END_STALEMATE: "no character left can ever wound another (stalemate)",
-        fr.END_LIMIT: f"turn limit of {game.options.turn_limit} reached (safeguard)",
+        fr.END_LAST: LAST_STANDING,
+        fr.END_STALEMATE: STALEMATE,
+        fr.END_LIMIT: turn_limit_reached(game.options.turn_limit),
     }[v[fr.S_ENDED]]
     return SquadCombatState(
         game=game,

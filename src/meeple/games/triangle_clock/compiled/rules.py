@@ -52,7 +52,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from meeple.core.kernels import by_identity, kernel, per_game
+from meeple.core.kernels import by_identity, encoder, kernel, per_game
 from meeple.core.options import unserved_refusal
 from meeple.core.rng import make_rng
 from meeple.core.simultaneous import Submissions
@@ -162,6 +162,7 @@ def _hand_tables(ranking: Ranking) -> tuple[np.ndarray, np.ndarray]:
 
 
 # -- between the engine's states and arrays -------------------------------------------------
+@encoder
 def encode(state: TriangleClockState) -> np.ndarray:
     """The array of a rules-engine state (everything but the seed)."""
     ids = state.game.action_id
