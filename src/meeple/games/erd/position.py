@@ -71,9 +71,10 @@ def check(state: ErdState) -> str | None:
     ends = [*state.games, *([state.last.ending] if state.last and state.last.ending else [])]
     for end in ends:
         if end.winner not in (None, 0, 1) or not 1 <= end.round <= game.options.round_limit:
+            winner = "nobody" if end.winner is None else f"seat {end.winner}"
             return (
-                f"a game ended in round {end.round} won by seat {end.winner}; a game is won "
-                f"by seat 0, seat 1 or nobody, in rounds 1 to {game.options.round_limit}"
+                f"a game ended in round {end.round} won by {winner}; a game is won by seat "
+                f"0, seat 1 or nobody, in rounds 1 to {game.options.round_limit}"
             )
     if state.last is not None and state.last.game_number not in (
         len(state.games),

@@ -141,8 +141,8 @@ def _turn_problem(state: SquadCombatState) -> str | None:
 
 
 def _stack_problem(state: SquadCombatState) -> str | None:
-    """The cards being performed: each by a character on the table, aimed at one, its dice
-    those of a die and its queue of reaction windows seats."""
+    """The cards being performed: each by a character on the table and aimed at one, its
+    dice faces of a die, the seats still to be offered its reaction window distinct."""
     n = state.game.num_players
     for perf in state.stack:
         card = state.game.card_keys[perf.card]
@@ -154,7 +154,7 @@ def _stack_problem(state: SquadCombatState) -> str | None:
                 )
         dice = [*perf.dice_due, perf.boost_die, perf.attack_die, perf.defense_die]
         if perf.cards_due < 0 or any(d is not None and not 0 <= d <= DIE_FACES for d in dice):
-            return f"{card}'s dice are 1 to 6 (0: declined) and its card cost 0 or more"
+            return f"{card}'s dice are 1 to {DIE_FACES} (0: declined), its card cost 0 or more"
         problem = seats_problem(f"{card}'s reaction windows", perf.windows or (), n)
         if problem is not None:
             return problem
