@@ -4,6 +4,7 @@ clearly behind leave the race, and a fixed seed and world budget replay exactly.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -162,3 +163,25 @@ def test_ties_first_keeps_the_first_of_equal_moves_and_a_bad_word_is_refused(mon
     assert agent.act(observation) == observation.legal_actions[0]
     with pytest.raises(AgentSpecError, match="ties='middle'; choose one of random, first"):
         make_agent("flat:ties=middle", game, 0)
+
+
+def test_a_compiled_policy_the_content_is_too_large_for_is_refused_saying_why(tmp_path):
+    """A designer's Squad Combat content with a deck past what the compiled rules hold: a
+    searcher asking for a compiled rollout or opponent is told why (the compiled rules'
+    own words) and offered only what works, never the policy it was just refused."""
+    content = Path(__file__).parents[1] / "games" / "squad_combat" / "content"
+    for name in ("characters.toml", "cards.toml"):
+        (tmp_path / name).write_text((content / name).read_text())
+    (tmp_path / "decks.toml").write_text(
+        '[big]\nname = "Big"\ncharacters = ["knight", "archer", "sage"]\n[big.cards]\njab = 70\n'
+    )
+    game = meeple.make("squad-combat", content=str(tmp_path))
+    for spec, refused in (
+        ("ismcts:rollout=guided", "rollout 'guided'"),
+        ("flat:rollout=random,opponent=guided", "opponent 'guided'"),
+    ):
+        with pytest.raises(AgentSpecError) as caught:
+            make_agent(spec, game, 0)
+        message = str(caught.value)
+        assert refused in message and "at most 64" in message, message
+        assert message.endswith("choose from: random"), message

@@ -18,6 +18,7 @@ from meeple.core.registry import (
     RANDOM_ROLLOUT,
     compiled_choice,
     compiled_playout,
+    compiled_refusal,
     opponent_policies,
     rollout_policies,
 )
@@ -60,7 +61,11 @@ def rollout_playout(
         elif not compiled or rollout_limit < ENGINE_ROLLOUT_LIMIT:
             why = "needs compiled=true and the default rollout_limit"
         else:
-            why = f"is not offered for {game.name} with these options"
+            why = (
+                "needs the compiled rules, which do not serve these options "
+                f"({compiled_refusal(game, rollout)})"
+            )
+            policies = [p for p in policies if compiled_playout(game, p) is not None]
         offered = sorted({RANDOM_ROLLOUT, *policies})
         raise AgentSpecError(
             f"{agent}: rollout {rollout!r} {why}; choose from: {', '.join(offered)}"
@@ -74,10 +79,13 @@ def opponent_model(agent: str, game: Game, opponent: str, compiled: bool, search
     when there is none such."""
     choose = compiled_choice(game, opponent) if compiled else None
     if choose is None:
-        offered = sorted({searched, *opponent_policies(game.name)})
+        policies = [p for p in opponent_policies(game.name) if compiled_choice(game, p)]
+        offered = sorted({searched, *(policies if compiled else opponent_policies(game.name))})
+        refusal = compiled_refusal(game, opponent) if compiled else None
+        why = f" (the compiled rules do not serve them: {refusal})" if refusal else ""
         raise AgentSpecError(
             f"{agent}: opponent {opponent!r} is not a policy offered for "
-            f"{game.name} with these options; choose from: {', '.join(offered)}"
+            f"{game.name} with these options{why}; choose from: {', '.join(offered)}"
         )
     return choose
 

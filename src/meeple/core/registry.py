@@ -316,15 +316,24 @@ def compiled_playout(
 ) -> Callable[[Any, int], tuple[float, ...]] | None:
     """The compiled playout ``policy`` registered for ``game``'s name if it serves
     ``game``'s options, else None."""
-    playout, check = _PLAYOUTS.get((_key(game.name), policy), (None, None))
-    if playout is None:
+    playout, _check = _PLAYOUTS.get((_key(game.name), policy), (None, None))
+    if playout is None or compiled_refusal(game, policy) is not None:
         return None
-    if check is not None:
-        try:
-            resolve(check)(game)
-        except (ValueError, MeepleError):
-            return None
     return resolve(playout)
+
+
+def compiled_refusal(game: Game[Any, Any, Any], policy: str = RANDOM_ROLLOUT) -> str | None:
+    """Why the compiled playout ``policy`` registered for ``game``'s name does not serve
+    ``game``'s options, in its own words (a deck past what its arrays hold, an option it
+    does not serve); None where it does, or where none is registered."""
+    _playout, check = _PLAYOUTS.get((_key(game.name), policy), (None, None))
+    if check is None:
+        return None
+    try:
+        resolve(check)(game)
+    except (ValueError, MeepleError) as exc:
+        return str(exc)
+    return None
 
 
 def opponent_policies(game_name: str) -> list[str]:
