@@ -3,9 +3,14 @@ bounded by the server's limits (docs/api.md, "Reviews")."""
 
 from __future__ import annotations
 
+import logging
 import time
 
 import httpx
+import pytest
+
+from meeple.interfaces.web.live import ServerError
+from meeple.interfaces.web.reviews import ReviewJob, review_answer
 
 TIMEOUT = 120
 """Seconds a review of a 2x2 game may take here (a new process imports meeple, and the
@@ -179,3 +184,21 @@ def test_one_address_never_takes_the_last_place_for_a_review(server_factory, tmp
     assert mine.status_code == 202, mine.text
     for match in (first, third):
         assert _wait(server.url, f"/api/matches/{match}/review").status_code == 200
+
+
+def test_a_fault_in_a_review_is_the_server_s_500_its_words_logged_not_sent(caplog):
+    """A review's process answers a fault of the server's code apart from the judge's
+    refusal: the client is told the review failed (500) without the Python error, which
+    goes to the log; the judge's refusal keeps its words (422)."""
+    job = ReviewJob("edges", {}, 1, [], 10, False)
+    with (
+        caplog.at_level(logging.ERROR, logger="meeple.server"),
+        pytest.raises(ServerError) as fault,
+    ):
+        review_answer(job, "fault", "IndexError: tuple index out of range")
+    assert fault.value.status == 500 and "IndexError" not in str(fault.value)
+    assert "IndexError: tuple index out of range" in caplog.text
+    with pytest.raises(ServerError) as refusal:
+        review_answer(job, "error", "this Erd variant is not solved here")
+    assert refusal.value.status == 422 and "not solved here" in str(refusal.value)
+    assert review_answer(job, "ok", {"moves": 0}) == {"moves": 0}

@@ -93,19 +93,37 @@ def compute_review(job: ReviewJob) -> dict[str, Any]:
 
 
 def _serve(conn: Connection, job: ReviewJob) -> None:
-    """A review's process: compute it and send ``("ok", review)`` or ``("error", text)``."""
+    """A review's process: compute it and send ``("ok", review)``, ``("error", text)`` for
+    the judge's refusal or ``("fault", text)`` for a fault of the server's code."""
     die_with_parent()
     try:
         reply: tuple[str, Any] = ("ok", compute_review(job))
     except MeepleError as exc:
         reply = ("error", str(exc))
     except Exception as exc:  # the server logs it; the page says the review failed
-        reply = ("error", f"{type(exc).__name__}: {exc}")
+        reply = ("fault", f"{type(exc).__name__}: {exc}")
     # A server that stopped while this review was computed has closed its end: nobody is
     # left to answer, and a traceback would say nothing more.
     with contextlib.suppress(OSError):
         conn.send(reply)
     conn.close()
+
+
+FAULT = "the review failed: the server failed on this record"
+"""What a client is told of a fault of the server's code (the log says which)."""
+
+
+def review_answer(job: ReviewJob, status: str, payload: Any) -> dict[str, Any]:
+    """The review a review's process sent (``status`` ``ok``), or the ServerError its
+    other answers stand for: the judge's refusal of the record (422, its words), or a fault
+    of the server's code (500, its words in the log, not sent)."""
+    if status == "fault":
+        log.error("a review of %s failed: %s", job.game, payload)
+        raise ServerError(FAULT, 500, "review_failed")
+    if status != "ok":
+        raise ServerError(f"the review failed: {payload}", 422, "review_failed")
+    review: dict[str, Any] = payload
+    return review
 
 
 class Reviews:
@@ -189,9 +207,9 @@ class Reviews:
             self._fail(key, exc)
         except MeepleError as exc:
             self._fail(key, ServerError(f"the review failed: {exc}", 500, "review_failed"))
-        except Exception as exc:  # a fault of the server's: its traceback goes to the log
+        except Exception:  # a fault of the server's: its traceback goes to the log
             log.exception("a review of %s failed", job.game)
-            self._fail(key, ServerError(f"the review failed: {exc!r}", 500, "review_failed"))
+            self._fail(key, ServerError(FAULT, 500, "review_failed"))
 
     def _fail(self, key: str, error: ServerError) -> None:
         log.warning("a review refused (%s): %s", error.code, one_line(str(error))[:200])
@@ -228,10 +246,7 @@ class Reviews:
                 process.join(5)
             self._processes.discard(process)
             parent.close()
-        if status != "ok":
-            raise ServerError(f"the review failed: {payload}", 422, "review_failed")
-        result: dict[str, Any] = payload
-        return result
+        return review_answer(job, status, payload)
 
     def close(self) -> None:
         """Stop every review in progress (their processes are killed)."""
