@@ -118,10 +118,9 @@ def create_app(
             log.error("checking an uploaded record (%s) failed: %s", task, exc)
             raise ServerError("the server failed on this record", 500, "internal_error") from None
         except MeepleError as exc:  # its worker stopped: the server is stopping, or it died
+            log.warning("checking an uploaded record (%s) stopped: %s", task, exc)
             raise ServerError(
-                f"the record could not be checked now ({exc}); try again in a moment",
-                503,
-                "unavailable",
+                "the record could not be checked now; try again in a moment", 503, "unavailable"
             ) from None
         if kind != "ok":
             raise ServerError(answer, _STATUS_OF.get(code, 400), code)
