@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+import meeple
 from meeple.core.errors import NotationError
 from meeple.games.triangle_clock.cards import (
     CARDS,
@@ -19,7 +20,9 @@ from meeple.games.triangle_clock.cards import (
     parse_symbol,
     right_angle,
 )
+from meeple.games.triangle_clock.compiled import rules as fast
 from meeple.games.triangle_clock.hands import (
+    MAX_STRENGTH,
     Ranking,
     RankingTableError,
     is_rotate,
@@ -266,6 +269,10 @@ def test_a_designer_table_changes_the_ranks(tmp_path):
             '[[rank]]\nname = "P"\npattern = "kind"\nsize = 2\nstrength = -1\n' + RANK_NOTHING,
             r"rank 1 \(P\)\.strength",
         ),
+        (
+            '[[rank]]\nname = "P"\npattern = "kind"\nsize = 2\nstrength = 1001\n' + RANK_NOTHING,
+            r"rank 1 \(P\)\.strength.*1000",
+        ),
         (RANK_NOTHING + RANK_NOTHING, "repeated: Nothing"),
     ],
 )
@@ -277,3 +284,16 @@ def test_a_bad_table_is_refused_with_a_clear_error(tmp_path, text, message):
 def test_a_missing_table_file_is_named():
     with pytest.raises(RankingTableError, match=r"cannot read ranking table nowhere\.toml"):
         load_ranking_table("nowhere.toml")
+
+
+def test_the_strongest_table_allowed_plays_in_the_compiled_rules(tmp_path):
+    """Strengths up to MAX_STRENGTH: 32 rounds of the largest still fit the compiled rules'
+    16-bit scores, so a search's compiled playouts take the table (a larger strength is
+    refused above, by the table)."""
+    path = write(
+        tmp_path,
+        f'[[rank]]\nname = "Pair"\npattern = "kind"\nsize = 2\nstrength = {MAX_STRENGTH}\n'
+        + RANK_NOTHING.replace("strength = 0", f"strength = {MAX_STRENGTH}"),
+    )
+    game = meeple.make("triangle-clock", ranking=str(path))
+    assert sum(fast.playouts(game.new_game(0), 20)) == 20  # every game counted

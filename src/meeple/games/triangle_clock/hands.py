@@ -54,9 +54,10 @@ class RankingTableError(MeepleError):
     """A ranking table file that cannot be read or does not describe a ranking."""
 
 
-MAX_STRENGTH = 1_000_000
-"""The most points a rank may score (the shipped table's strongest scores 10): a game's
-scores are sums of these, and the compiled rules count them in 64 bits."""
+MAX_STRENGTH = 1_000
+"""The most points a rank may score (the shipped table's strongest scores 10): a seat's
+score is a sum of at most 32 rounds' strengths, which the compiled rules hold in 16 bits
+(32 x 1,000 = 32,000 fits)."""
 
 
 class RankSpec(ShownText):
