@@ -10,6 +10,7 @@ from meeple.games.erosion.cards import (
 )
 from meeple.games.erosion.pieces import (
     HAND_SIZE,
+    HARDNESSES,
     Choose,
     Draw,
     ErosionAction,
@@ -103,7 +104,7 @@ class LegalActions:
             n = game.num_players
             return [acts[table[Fault(m)]] for m in range(n) if self.weathered[m]]
         if kind == "guess":
-            return [acts[table[Guess(g)]] for g in range(1, 11)]
+            return [acts[table[Guess(g)]] for g in HARDNESSES]
         if kind == "choose":
             assert self.tie is not None
             return [acts[table[Choose(s)]] for s in self.tie.seats]

@@ -15,6 +15,7 @@ from meeple.games.erosion.pieces import (
     _NUMBER_RE,
     _WEATHER_RE,
     HAND_SIZE,
+    HARDNESSES,
     WX,
     Catalog,
     Choose,
@@ -86,7 +87,7 @@ class Notation:
         actions += [Pay(i) for i in ids]
         actions += [Trigger(a.id) for a in cat.atmospheres]
         actions += [Fault(m) for m in range(n)]
-        actions += [Guess(g) for g in range(1, 11)]
+        actions += [Guess(g) for g in HARDNESSES]
         actions += [Choose(s) for s in range(n)]
         self._actions = tuple(actions)
         self._ids = {a: i for i, a in enumerate(actions)}

@@ -168,6 +168,10 @@ class Fault:
         return f"fault on {self.mountain}"
 
 
+HARDNESSES = range(1, 11)
+"""The Mohs hardnesses a tie-breaker's guess may name."""
+
+
 @dataclass(frozen=True, slots=True)
 class Guess:
     """Tie-breaker: guess the Mohs hardness (1-10) of the rock you drew: ``guess 7``."""

@@ -13,6 +13,7 @@ from typing import Any
 
 from meeple.core.position import UNKNOWN, FieldForm, PositionCodec, count_problem, seats_problem
 from meeple.games.erosion.cards import PROCESS_DECKS
+from meeple.games.erosion.pieces import HARDNESSES
 from meeple.games.erosion.rules import ErosionGame, ErosionState
 from meeple.games.erosion.transitions import ALL_PASSED, second_pass
 
@@ -154,7 +155,7 @@ def _end_problem(state: ErosionState) -> str | None:
             return problem
         if not len(tie.seats) == len(tie.cards) == len(tie.guesses):
             return "a tie holds a card and a guess for each tied seat"
-        if any(not 0 <= g <= 10 for g in tie.guesses):
+        if any(g != 0 and g not in HARDNESSES for g in tie.guesses):
             return "a tie's guesses are Mohs hardnesses 1 to 10, 0 until made"
     problem = seats_problem("the winners", state.winners, n)
     if problem is not None:
