@@ -79,9 +79,11 @@ def opponent_model(agent: str, game: Game, opponent: str, compiled: bool, search
     when there is none such."""
     choose = compiled_choice(game, opponent) if compiled else None
     if choose is None:
-        policies = [p for p in opponent_policies(game.name) if compiled_choice(game, p)]
-        offered = sorted({searched, *(policies if compiled else opponent_policies(game.name))})
+        policies = opponent_policies(game.name)
         refusal = compiled_refusal(game, opponent) if compiled else None
+        if compiled:  # offered: those the compiled rules serve here
+            policies = [p for p in policies if compiled_choice(game, p)]
+        offered = sorted({searched, *policies})
         why = f" (the compiled rules do not serve them: {refusal})" if refusal else ""
         raise AgentSpecError(
             f"{agent}: opponent {opponent!r} is not a policy offered for "

@@ -364,9 +364,9 @@ def check_changed_position(game: Game, text: str, rng: random.Random, moves: int
     except PositionError as exc:
         assert str(exc) and "\n" not in str(exc), f"a PositionError is one line: {exc}"
         return False
+    seats = (None, *range(game.num_players))
     try:
         for _ in range(moves):
-            seats = (None, *range(game.num_players))
             json.dumps([[state.view(p) for p in seats], state.result, state.returns])
             if state.is_over:
                 break
