@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import json
 import sqlite3
 import sys
 from collections import Counter
@@ -150,6 +151,9 @@ def test_a_run_key_prefix_must_name_one_run(tmp_path):
 
 def test_a_database_from_before_run_notes_opens_and_lists(tmp_path, lab):
     db = tmp_path / "old.db"
+    spec = {"kind": "simulate", "game": "edges", "seatings": [["random", "random"]],
+            "options": {}, "seed": 4}  # fmt: skip
+    key = RunSpec.stored(spec).key  # a run's key is a hash of its spec: `results` checks it
     with sqlite3.connect(db) as conn:  # the schema as it was before run_notes existed
         conn.execute(
             "CREATE TABLE runs (key VARCHAR(40) PRIMARY KEY, kind VARCHAR(20), "
@@ -160,13 +164,12 @@ def test_a_database_from_before_run_notes_opens_and_lists(tmp_path, lab):
             'length INTEGER, data JSON, PRIMARY KEY (run_key, "index"))'
         )
         conn.execute(
-            "INSERT INTO runs VALUES ('0ld0ld', 'simulate', 'edges', "
-            '\'{"seatings": [["random", "random"]], "options": {}, "seed": 4}\', '
-            "'2026-01-02 03:04:05')"
+            "INSERT INTO runs VALUES (?, 'simulate', 'edges', ?, '2026-01-02 03:04:05')",
+            (key, json.dumps(spec)),
         )
     listed = CliRunner().invoke(app, ["results", "--db", f"sqlite:///{db}"])
     assert listed.exit_code == 0, listed.output
-    assert "0ld0ld" in listed.output and "(not recorded)" in listed.output
+    assert key in listed.output and "(not recorded)" in listed.output
     assert "2026-01-02 03:04 UTC" in listed.output
 
 

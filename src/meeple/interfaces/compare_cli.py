@@ -261,7 +261,7 @@ def _compare(
     folder, past = report_folder(out / f"{prefix}-{name}-{key}", db, keys, games)
     with writing_report(out):
         for label, s in specs.items():
-            write_jsonl(run_rows(db, s.key, rows[label], past), out / f"{name}-{s.key}.jsonl")
+            write_jsonl(run_rows(db, s, rows[label], past), out / f"{name}-{s.key}.jsonl")
         report = comparison_report(
             title,
             summaries,

@@ -47,7 +47,7 @@ from meeple.interfaces.options_cli import option_flags, parse_option_flags
 from meeple.lab.cards import NoCards, card_report
 from meeple.lab.design import CountRun, design_report
 from meeple.lab.metrics import summarize
-from meeple.lab.run import MAX_GAMES
+from meeple.lab.run import MAX_GAMES, stored_games
 from meeple.store import DEFAULT_URL
 
 
@@ -189,7 +189,11 @@ def design_command(
         runs = []
         with one_backend(chosen, jobs, address):
             for players, seats, spec in plans:
-                kept = 0 if fresh else sum(1 for r in store.rows(spec.key) if r["index"] < games)
+                kept = (
+                    0
+                    if fresh
+                    else sum(1 for r in stored_games(spec, store).rows if r["index"] < games)
+                )
                 rows = play_run(
                     spec,
                     games,

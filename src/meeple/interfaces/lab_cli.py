@@ -105,7 +105,7 @@ def simulate_command(
     print_notable(notable)
     folder, past = report_folder(out / f"{name}-{spec.key}", db, [spec.key], games)
     with writing_report(out):
-        write_jsonl(run_rows(db, spec.key, rows, past), jsonl)
+        write_jsonl(run_rows(db, spec, rows, past), jsonl)
         report = simulation_report(
             title,
             summary,

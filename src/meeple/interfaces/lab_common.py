@@ -36,6 +36,7 @@ from meeple.lab.run import (
     RunSpec,
     execute,
     rotations,
+    stored_games,
     superseded,
     write_jsonl,
 )
@@ -240,6 +241,7 @@ def play_run(
                 fresh=fresh,
                 on_row=on_row,
                 on_played=pace.add,
+                on_damaged=lambda line: progress.console.print(escape(line), soft_wrap=True),
             )
         except KeyboardInterrupt:
             progress.stop()
@@ -283,15 +285,15 @@ def report_folder(folder: Path, db: str, keys: list[str], games: int) -> tuple[P
 
 
 def run_rows(
-    db: str, key: str, rows: Sequence[Mapping[str, Any]], past: set[str]
+    db: str, spec: RunSpec, rows: Sequence[Mapping[str, Any]], past: set[str]
 ) -> Sequence[Mapping[str, Any]]:
-    """What run ``key``'s JSONL file holds: every game of the run, also when the command
+    """What run ``spec``'s JSONL file holds: every game of the run, also when the command
     read fewer (``past``, the runs that hold more)."""
-    if key not in past:
+    if spec.key not in past:
         return rows
     from meeple.store import ResultStore
 
-    return ResultStore(db).rows(key)
+    return stored_games(spec, ResultStore(db)).rows
 
 
 ESTIMATE_FROM_SECONDS = 5.0
@@ -354,7 +356,7 @@ def estimate_line(pace: Pace, left: int, jobs: int) -> str | None:
 def _interrupted(store: ResultStore, spec: RunSpec, games: int, jsonl: Path) -> None:
     """After Ctrl-C: write the finished games to the JSONL file too, say what was kept and
     how to go on, and end the command (exit status 130, as for any interrupted command)."""
-    held = store.rows(spec.key)
+    held = stored_games(spec, store).rows
     kept = [row for row in held if row["index"] < games]
     if len(held) <= games:  # a run holding more keeps the command of all it holds
         store.note_run(spec.key, command_line(), None)

@@ -18,6 +18,7 @@ from meeple.interfaces.console import console, fail, text_table
 from meeple.interfaces.lab_common import Db
 from meeple.lab.cards import PLAYED_NOTE, card_figure, card_report, card_table
 from meeple.lab.ranks import MAX_DEALS, rank_figure, rank_frequencies, rank_table
+from meeple.lab.run import LEFT_OUT, read_run
 from meeple.store import DEFAULT_URL
 
 Json = Annotated[bool, typer.Option("--json", help="print the figures as JSON instead")]
@@ -60,16 +61,23 @@ def cards_command(
     try:
         if (file := sqlite_file(db)) is not None and not file.exists():
             raise MeepleError(f"no run {run!r}: there is no results database {file}")
-        store = ResultStore(db)
-        found = store.find_run(run)
-        report = card_report(store.rows(found["key"]))
+        stored = read_run(ResultStore(db), run)
+        found = stored.run
+        report = card_report(stored.games.rows)
         if plot is not None:
             _plot(card_figure(report), plot)
     except MeepleError as exc:
         raise fail(str(exc)) from None
     if as_json:
-        print(json.dumps({"run": found["key"], **report.model_dump(mode="json")}, indent=2))
+        damaged = [
+            {"game": index if isinstance(index, int) else repr(index), "problem": why}
+            for index, why in stored.games.damaged.items()
+        ]
+        out = {"run": found["key"], **report.model_dump(mode="json"), "damaged": damaged}
+        print(json.dumps(out, indent=2))
         return
+    if note := stored.games.note(found["key"], LEFT_OUT):
+        console.print(f"[yellow]{escape(note)}[/]")
     title = f"cards of run {found['key']} ({found['game']}, {report.games} games; {report.agents})"
     console.print(_table(title, *card_table(report)))
     never = ", ".join(report.never_played) or "none"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from contextlib import suppress
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -25,7 +24,7 @@ from meeple.interfaces.tournament_cli import ratings_table, seat_notes
 from meeple.lab.metrics import pairwise_results, summarize
 from meeple.lab.ratings import bradley_terry, ratings_note
 from meeple.lab.replay import notable_lines
-from meeple.lab.run import RunSpec, completed, write_csv
+from meeple.lab.run import LEFT_OUT, DamagedRun, RunSpec, read_run, stored_spec, write_csv
 from meeple.lab.tournament import pair_lines, pair_records, round_robin_agents
 from meeple.store import DEFAULT_URL
 from meeple.store.urls import hide_password
@@ -67,14 +66,14 @@ def results_command(
         if run is None:
             _print_runs(store.runs(), db)
             return
-        found = store.find_run(run)
-        rows: Sequence[Mapping[str, Any]] = store.rows(found["key"])
-        with suppress(ValueError, MeepleError):
-            # A run whose spec or files this version cannot read is shown as it was stored.
-            rows = completed(RunSpec.stored(found["spec"]), rows)
+        stored = read_run(store, run)
     except MeepleError as exc:
         raise fail(str(exc)) from None
-    _show_run(found, rows)
+    found, rows = stored.run, stored.games.rows
+    _show_run(found, stored.spec, rows)
+    note = stored.games.note(found["key"], LEFT_OUT)
+    if note:
+        console.print(f"[yellow]{escape(note)}[/]")
     if csv_path is not None:
         try:
             write_csv(rows, csv_path)
@@ -85,19 +84,17 @@ def results_command(
 
 def _when(run: dict[str, Any]) -> str:
     moment = run["updated"] or run["created"]
-    return f"{moment:%Y-%m-%d %H:%M} UTC"
+    return f"{moment:%Y-%m-%d %H:%M} UTC" if moment is not None else "at a date that does not read"
 
 
-def _seating_words(run: dict[str, Any]) -> str:
-    seatings = run["spec"]["seatings"]
+def _seating_words(kind: str, spec: RunSpec) -> str:
+    seatings = spec.seatings
     if len(seatings) == 1:
         return " vs ".join(seatings[0])
-    if run["kind"] in ("simulate", "ladder"):
-        duplicated = ", each deal in every seating" if run["spec"].get("duplicate") else ""
+    if kind in ("simulate", "ladder"):
+        duplicated = ", each deal in every seating" if spec.duplicate else ""
         return " vs ".join(seatings[0]) + f", seats rotated ({len(seatings)} seatings){duplicated}"
-    duplicated = (
-        ", each deal played by every pair in each seating" if run["spec"].get("duplicate") else ""
-    )
+    duplicated = ", each deal played by every pair in each seating" if spec.duplicate else ""
     return f"{len(seatings)} seatings{duplicated}"
 
 
@@ -107,12 +104,16 @@ def _print_runs(runs: list[dict[str, Any]], db: str) -> None:
         f"{counted(len(runs), 'run')} in {escape(hide_password(db))}" + (":" if runs else "")
     )
     for run in runs:
-        spec = run["spec"]
-        head = f"{run['kind']} {run['game']} {options_words(spec['options'])}".rstrip()
+        try:
+            spec = stored_spec(run)
+        except DamagedRun as exc:
+            console.print(f"[bold]{escape(str(run['key']))}[/]  [yellow]{escape(str(exc))}[/]")
+            continue
+        head = f"{run['kind']} {run['game']} {options_words(spec.options)}".rstrip()
         lines = [
-            f"[bold]{run['key']}[/]  {escape(head)}, seed {spec['seed']}: "
+            f"[bold]{run['key']}[/]  {escape(head)}, seed {spec.seed}: "
             f"{counted(run['games'], 'game')}, last run {_when(run)}",
-            f"    seats: {escape(_seating_words(run))}",
+            f"    seats: {escape(_seating_words(run['kind'], spec))}",
             f"    command: {escape(run['command'] or '(not recorded)')}",
             f"    report: {escape(run['report'] or '(none)')}",
         ]
@@ -120,28 +121,28 @@ def _print_runs(runs: list[dict[str, Any]], db: str) -> None:
             console.print(line, soft_wrap=True)
 
 
-def _show_run(run: dict[str, Any], rows: Sequence[Mapping[str, Any]]) -> None:
+def _show_run(run: dict[str, Any], spec: RunSpec, rows: Sequence[Mapping[str, Any]]) -> None:
     """What `meeple results RUN` prints: the run, its summary or ratings, its report."""
-    spec = run["spec"]
-    words = options_words(spec["options"])
+    words = options_words(spec.options)
+    seating = _seating_words(run["kind"], spec)
     console.print(
         f"Run {run['key']}: {run['kind']} of {run['game']} {escape(words)}".rstrip()
-        + f", seed {spec['seed']}, {counted(len(rows), 'game')} stored; last run {_when(run)}"
+        + f", seed {spec.seed}, {counted(len(rows), 'game')} stored; last run {_when(run)}"
     )
-    console.print(f"Seats: {escape(_seating_words(run))}")
+    console.print(f"Seats: {escape(seating)}")
     console.print(f"Command: {escape(run['command'] or '(not recorded)')}")
     if rows and run["kind"] == "tournament":
         ratings = bradley_terry(pairwise_results(rows))
         console.print(ratings_table(f"{run['game']}: round robin", ratings))
         for note in seat_notes(rows):
             console.print(escape(note))
-        if spec.get("duplicate"):
-            agents = round_robin_agents(RunSpec.stored(spec))
+        if spec.duplicate:
+            agents = round_robin_agents(spec)
             for line in pair_lines(pair_records(rows, agents)):
                 console.print(escape(line))
         console.print(escape(ratings_note()))
     elif rows:
-        title = f"{run['game']} {words} ({_seating_words(run)})"
+        title = f"{run['game']} {words} ({seating})"
         summary = summarize(rows)
         console.print(summary_table(title, {"value": summary}))
         print_seats({"value": summary})

@@ -171,7 +171,7 @@ def tournament_command(
     report_name = out / f"tournament-{g.name}-{spec.key}"
     folder, past = report_folder(report_name, db, [spec.key], games * pairs)
     with writing_report(out):
-        write_jsonl(run_rows(db, spec.key, rows, past), out / f"{g.name}-{spec.key}.jsonl")
+        write_jsonl(run_rows(db, spec, rows, past), out / f"{g.name}-{spec.key}.jsonl")
         report = tournament_report(
             f"{setting} tournament",
             ratings,

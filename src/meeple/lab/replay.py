@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from meeple.core.errors import MeepleError
 from meeple.core.record import GameRecord
-from meeple.lab.run import RunSpec
+from meeple.lab.run import RunSpec, read_run
 from meeple.lab.simulate import play_job
 
 if TYPE_CHECKING:
@@ -38,17 +38,23 @@ def game_record(row: Mapping[str, Any]) -> GameRecord:
     )
 
 
-def find_game(store: ResultStore, run: str, index: int) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The run whose key is (or starts with) ``run``, and its stored game number ``index``.
+def find_game(store: ResultStore, run: str, index: int) -> tuple[dict[str, Any], Mapping[str, Any]]:
+    """The run whose key is (or starts with) ``run``, and its stored game number ``index``,
+    checked (:func:`~meeple.lab.run.read_run`).
 
-    Raises StoreError for an unknown run, GameNotFound (saying which numbers exist) for a
-    game the run does not hold.
+    Raises StoreError for an unknown run, DamagedRun for a damaged one, GameNotFound (saying
+    which numbers exist, or why the stored game is damaged) for a game the run does not hold.
     """
-    found = store.find_run(run)
-    rows = store.rows(found["key"])
+    stored = read_run(store, run)
+    found, rows = stored.run, stored.games.rows
     for row in rows:
         if row["index"] == index:
             return found, row
+    if index in stored.games.damaged:
+        raise GameNotFound(
+            f"game {index} of run {found['key']} is damaged in the results database "
+            f"({stored.games.damaged[index]}); the command that made the run plays it again"
+        )
     if not rows:
         raise GameNotFound(f"run {found['key']} has no games stored yet")
     raise GameNotFound(

@@ -15,12 +15,14 @@ import io
 import json
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field, model_validator
 
-from meeple.core.files import atomic_write
+from meeple.core.errors import IllegalAction, MeepleError, NotationError
+from meeple.core.files import Unreadable, atomic_write
 from meeple.core.options import GameOptions
 from meeple.core.processes import ctrl_c_deferred
 from meeple.core.registry import game_class
@@ -33,6 +35,8 @@ from meeple.lab.simulate import (
     run_jobs,
     with_lead_story,
 )
+from meeple.lab.stored import row_problem
+from meeple.store.db import StoreError
 from meeple.store.rows import GameRow, row_json
 
 if TYPE_CHECKING:
@@ -210,8 +214,8 @@ def superseded(spec: RunSpec, store: ResultStore) -> list[str]:
         if run["key"] == spec.key or not run["games"] or run["game"] != spec.game:
             continue
         try:
-            other = RunSpec.stored(run["spec"])
-        except ValueError:
+            other = stored_spec(run)
+        except DamagedRun:
             continue  # a spec this version cannot read is no run of this command
         if not spec.same_command(other):
             continue
@@ -230,10 +234,106 @@ def superseded(spec: RunSpec, store: ResultStore) -> list[str]:
     return notes
 
 
-def completed(spec: RunSpec, rows: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    """Stored games of ``spec``, each with what a game played now would describe that can be
-    worked out from its moves (:func:`with_lead_story`)."""
-    return [with_lead_story(spec.job(row["index"]), row) for row in rows]
+LEFT_OUT = "they are left out of these figures; the command that made the run plays them again"
+"""What becomes of a run's damaged games in a command that only reads the run."""
+
+
+class DamagedRun(StoreError):
+    """A stored run whose description (its spec) is not the one its key was made from."""
+
+
+def stored_spec(run: Mapping[str, Any]) -> RunSpec:
+    """The spec of a stored run (as :meth:`ResultStore.runs` lists it), checked to be the
+    one its key was made from (a key is a hash of its spec); DamagedRun saying what is
+    wrong with it otherwise."""
+    spec, problem = run["spec"], None
+    if isinstance(spec, Unreadable):
+        problem = f"its description is {spec}"
+    else:
+        try:
+            parsed = RunSpec.stored(spec) if isinstance(spec, Mapping) else None
+        except ValueError as exc:  # pydantic's ValidationError
+            problem = f"its description does not read ({str(exc).splitlines()[0]})"
+        else:
+            if parsed is None:
+                problem = "its description is not a JSON object"
+            elif (parsed.key, parsed.kind, parsed.game) != (run["key"], run["kind"], run["game"]):
+                problem = "its description is not the one its key was made from"
+            else:
+                return parsed
+    raise DamagedRun(
+        f"run {run['key']} is damaged in the results database: {problem}. The command that "
+        "made it writes it again and plays whatever it needs of its games; `meeple results` "
+        "lists the runs"
+    )
+
+
+@dataclass(frozen=True)
+class StoredGames:
+    """A run's games read back from the results database and checked."""
+
+    rows: list[Mapping[str, Any]]
+    """The games that are the run's, by index, each with its lead story
+    (:func:`~meeple.lab.simulate.with_lead_story`)."""
+    damaged: dict[Any, str]
+    """The games that are not, by the index they are stored at: why."""
+
+    def note(self, key: str, after: str) -> str | None:
+        """A line on the damaged games of run ``key`` (None when there are none), ending with
+        ``after``: what becomes of them."""
+        if not self.damaged:
+            return None
+        named = "; ".join(f"game {index!r}: {why}" for index, why in list(self.damaged.items())[:3])
+        more = len(self.damaged) - 3
+        named += f"; and {counted(more, 'more game')}" if more > 0 else ""
+        many = len(self.damaged) > 1
+        return (
+            f"{counted(len(self.damaged), 'game')} of run {key} stored in the results database "
+            f"{'are' if many else 'is'} damaged ({named}); {after}"
+        )
+
+
+def stored_games(spec: RunSpec, store: ResultStore) -> StoredGames:
+    """The games of ``spec`` stored in ``store``, each checked to be the game its job plays
+    (:func:`~meeple.lab.stored.row_problem`, and moves that replay where the lead story is
+    worked out from them: :func:`~meeple.lab.simulate.with_lead_story`)."""
+    rows, damaged = [], {}
+    for index, row in store.games(spec.key):
+        job = spec.job(index) if type(index) is int and 0 <= index < MAX_GAMES else None
+        problem = row_problem(index, row, job)
+        if problem is None and job is not None:
+            try:
+                row = with_lead_story(job, row)
+            except (IllegalAction, NotationError) as exc:
+                problem = f"its moves do not replay ({exc})"
+            except MeepleError:
+                # The game cannot be set up here (its files edited since, its package gone):
+                # the row is kept as stored, as a run on other files is shown.
+                pass
+        if problem is None:
+            rows.append(row)
+        else:
+            damaged[index] = problem
+    return StoredGames(rows, damaged)
+
+
+@dataclass(frozen=True)
+class StoredRun:
+    """A stored run read back and checked: its listing, its spec and its games."""
+
+    run: dict[str, Any]
+    """As :meth:`ResultStore.runs` lists it."""
+    spec: RunSpec
+    games: StoredGames
+
+
+def read_run(store: ResultStore, key: str) -> StoredRun:
+    """The run whose key is (or starts with) ``key``, checked (:func:`stored_spec`,
+    :func:`stored_games`). StoreError for an unknown run, DamagedRun for a damaged one,
+    ContentChanged when the files its options name have changed."""
+    run = store.find_run(key)
+    spec = stored_spec(run)
+    return StoredRun(run, spec, stored_games(spec, store))
 
 
 def execute(
@@ -246,8 +346,13 @@ def execute(
     fresh: bool = False,
     on_row: Callable[[Mapping[str, Any]], None] | None = None,
     on_played: Played | None = None,
+    on_damaged: Callable[[str], None] | None = None,
 ) -> list[Mapping[str, Any]]:
     """Play the games of ``spec`` not yet stored and return all ``games`` rows by index.
+
+    Stored games are checked first (:func:`stored_games`): a damaged one is deleted and
+    played again (a row is a pure function of its job), and ``on_damaged`` is told which
+    in a line; a damaged description of the run is written again.
 
     Rows played now are :class:`GameRow`s, encoded where they were played; rows stored
     before are dicts. Both read alike, and equal when they describe the same game.
@@ -262,10 +367,19 @@ def execute(
         raise ContentChanged(refusal(spec, problems))
     key = spec.key
     spec.record(store)
+    try:
+        stored_spec(store.find_run(key))
+    except DamagedRun:
+        store.repair_run(key, spec.kind, spec.game, spec.model_dump(mode="json"))
     if fresh:
         store.forget(key)
+    held = stored_games(spec, store)
+    if held.damaged:
+        store.drop(key, list(held.damaged))
+        if on_damaged is not None:
+            on_damaged(str(held.note(key, "deleted, to be played again as they are needed")))
     stored: dict[int, Mapping[str, Any]] = {
-        row["index"]: row for row in completed(spec, store.rows(key)) if row["index"] < games
+        row["index"]: row for row in held.rows if row["index"] < games
     }
     if on_row is not None:
         for row in stored.values():

@@ -163,9 +163,9 @@ def play_job(job: GameJob) -> dict[str, Any]:
         "length": len(moves),
         "branching": branching / len(moves) if moves else 0.0,
         "returns": returns,
-        "winners": _winners(returns),
+        "winners": winners_of(returns),
         "scores": scores,
-        "margin": _margin(scores),
+        "margin": margin_of(scores),
         "reason": result.get("reason"),
         "lead_changes": lead_changes,
         "decided_at": decided_at,
@@ -211,7 +211,7 @@ def _replayed_leaders(
     return leaders, standing
 
 
-def _winners(returns: list[float]) -> list[int]:
+def winners_of(returns: list[float]) -> list[int]:
     """Seats with the best return, or nobody when every seat did equally well (a draw)."""
     if not returns or max(returns) == min(returns):
         return []
@@ -219,7 +219,8 @@ def _winners(returns: list[float]) -> list[int]:
     return [p for p, r in enumerate(returns) if r == best]
 
 
-def _margin(scores: list[float] | None) -> float | None:
+def margin_of(scores: list[float] | None) -> float | None:
+    """How far the best score is ahead of the second (None without two scores)."""
     if not scores or len(scores) < 2:
         return None
     ordered = sorted(scores, reverse=True)

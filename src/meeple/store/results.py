@@ -3,11 +3,17 @@
 Any SQLAlchemy URL works (``postgresql+psycopg://...``); the default is a SQLite file.
 Finished games are written in batches, at least every second, and whatever is finished is
 written when a run is interrupted; a run resumes from the rows already stored.
+
+What is read back is given as the database holds it, for the lab to check
+(:mod:`meeple.lab.stored`): a JSON field whose text is not JSON is an
+:class:`~meeple.core.files.Unreadable` in its place, and a date that does not read is None,
+so that one damaged row spoils only itself.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -20,12 +26,15 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    cast,
     delete,
     func,
     select,
+    update,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
+from meeple.core.files import Unreadable
 from meeple.store.db import (
     JSONText,
     StoreError,
@@ -112,15 +121,28 @@ class ResultStore:
         with Session(self.engine) as session, session.begin():
             insert_new(session, GameRecordRow.__table__, values)
 
-    def rows(self, key: str) -> list[dict[str, Any]]:
-        """Every stored game of a run, by index."""
+    def rows(self, key: str) -> list[Any]:
+        """Every stored game of a run, by index, as stored (see the module's docstring)."""
+        return [row for _, row in self.games(key)]
+
+    def games(self, key: str) -> list[tuple[Any, Any]]:
+        """Every stored game of a run as (its index, its row), by index, as stored."""
         with Session(self.engine) as session:
-            found = session.scalars(
-                select(GameRecordRow.data)
+            found = session.execute(
+                select(GameRecordRow.index, cast(GameRecordRow.data, Text))
                 .where(GameRecordRow.run_key == key)
                 .order_by(GameRecordRow.index)
             )
-            return list(found)
+            return [(index, _json(text)) for index, text in found]
+
+    def drop(self, key: str, indices: Sequence[Any]) -> None:
+        """Delete the stored games of run ``key`` at ``indices`` (damaged ones, to play again)."""
+        with Session(self.engine) as session, session.begin():
+            session.execute(
+                delete(GameRecordRow).where(
+                    GameRecordRow.run_key == key, GameRecordRow.index.in_(indices)
+                )
+            )
 
     def count(self, key: str) -> int:
         """How many games of run ``key`` are stored."""
@@ -130,29 +152,46 @@ class ResultStore:
 
     def runs(self) -> list[dict[str, Any]]:
         """Every run, oldest first: key, kind, game, spec, created, how many games are stored,
-        and the command, date and report of its last run (None if never noted)."""
+        and the command, date and report of its last run (None if never noted); as stored
+        (see the module's docstring)."""
         with Session(self.engine) as session:
             counts = dict(
                 session.execute(
                     select(GameRecordRow.run_key, func.count()).group_by(GameRecordRow.run_key)
                 ).all()
             )
-            notes = {note.key: note for note in session.scalars(select(RunNote))}
+            notes = {
+                key: (command, report, _moment(updated))
+                for key, command, report, updated in session.execute(
+                    select(
+                        RunNote.key, RunNote.command, RunNote.report, cast(RunNote.updated, Text)
+                    )
+                )
+            }
+            runs = session.execute(
+                select(
+                    RunRecord.key,
+                    RunRecord.kind,
+                    RunRecord.game,
+                    cast(RunRecord.spec, Text),
+                    cast(RunRecord.created, Text),
+                ).order_by(RunRecord.created)
+            )
             out = []
-            for run in session.scalars(select(RunRecord).order_by(RunRecord.created)):
-                note = notes.get(run.key)
+            for key, kind, game, spec, created in runs:
+                command, report, updated = notes.get(key, (None, None, None))
                 out.append(
                     {
-                        "key": run.key,
-                        "kind": run.kind,
-                        "game": run.game,
-                        "spec": run.spec,
-                        "created": run.created,
-                        "games": counts.get(run.key, 0),
+                        "key": key,
+                        "kind": kind,
+                        "game": game,
+                        "spec": _json(spec),
+                        "created": _moment(created),
+                        "games": counts.get(key, 0),
                         # A command noted by an older meeple may hold a --db password.
-                        "command": hide_password(note.command) if note else None,
-                        "report": note.report if note else None,
-                        "updated": note.updated if note else None,
+                        "command": hide_password(command) if command is not None else None,
+                        "report": report,
+                        "updated": updated,
                     }
                 )
             return out
@@ -173,6 +212,17 @@ class ResultStore:
         keys = ", ".join(run["key"] for run in found[:6])
         raise StoreError(f"{key!r} could be any of {keys}; give more of the run's key")
 
+    def repair_run(self, key: str, kind: str, game: str, spec: dict[str, Any]) -> None:
+        """Write run ``key``'s kind, game and spec again (its stored ones are damaged: the
+        spec is a pure function of the key, so the command that makes it knows them)."""
+        now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
+        with Session(self.engine) as session, session.begin():
+            session.execute(
+                update(RunRecord)
+                .where(RunRecord.key == key)
+                .values(kind=kind, game=game, spec=spec, created=now)
+            )
+
     def note_run(self, key: str, command: str, report: str | None) -> None:
         """Remember the command that last ran ``key`` and where it wrote the report."""
         with Session(self.engine) as session, session.begin():
@@ -184,3 +234,25 @@ class ResultStore:
         """Delete a run's game rows (to start it afresh)."""
         with Session(self.engine) as session, session.begin():
             session.execute(delete(GameRecordRow).where(GameRecordRow.run_key == key))
+
+
+def _json(text: str | None) -> Any:
+    """A JSON field's text read: its value, or :class:`Unreadable` saying why it is not one."""
+    if text is None:
+        return None
+    try:
+        # json.loads, not the stricter parse_json: a run's rows may be a million, and a key
+        # given twice in a row changes nothing that the lab's check would not catch.
+        return json.loads(text)
+    except ValueError as exc:
+        return Unreadable(f"not JSON: {exc}")
+    except RecursionError:
+        return Unreadable("nested too deeply to be read")
+
+
+def _moment(text: str | None) -> dt.datetime | None:
+    """A date column's text read (``2026-12-05 05:24:00.123456``); None if it is no date."""
+    try:
+        return dt.datetime.fromisoformat(text) if text is not None else None
+    except ValueError:
+        return None
