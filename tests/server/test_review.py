@@ -3,6 +3,7 @@ bounded by the server's limits (docs/api.md, "Reviews")."""
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 
@@ -158,6 +159,51 @@ def test_the_reviews_table_keeps_and_replaces_a_review(db_url):
         assert ReviewStore(matches.engine).get(key) is not None  # the table is there once
     finally:
         matches.close()
+
+
+def test_a_damaged_review_is_computed_again_not_sent(db_url, caplog):
+    """A reviews row changed in place (a value edited, a row of a meeple that kept no check,
+    on SQLite text that is not JSON) reads as missing, in one log line: the server computes
+    the review again. The text that is not JSON failed the request with a JSONDecodeError,
+    and an edited review was sent to the page as it was."""
+    from sqlalchemy import text
+
+    from meeple.store.matches import MatchStore
+    from meeple.store.reviews import ReviewStore, review_key
+
+    matches = MatchStore(db_url)
+    try:
+        store = ReviewStore(matches.engine)
+        key = review_key("edges", {"board": "2x2"}, 7, [(0, "L h1,0")], "v1")
+        review = {"status": "done", "decisions": [{"n": 1, "mark": "??"}]}
+        store.put(key, review)
+        [stored] = _reviews(matches.engine, text)
+        damages = [
+            {**stored, "review": {**review, "decisions": []}},  # edited
+            review,  # a row as an older meeple stored it: the review alone, no check
+        ]
+        texts = [json.dumps(d) for d in damages]
+        if db_url.startswith("sqlite"):
+            texts.append('{"check": ')  # PostgreSQL's json type cannot hold it
+        for damaged in texts:
+            with matches.engine.begin() as conn:
+                conn.execute(text("UPDATE reviews SET review = :r"), {"r": damaged})
+            caplog.clear()
+            assert store.get(key) is None, damaged
+            [line] = [r.getMessage() for r in caplog.records if r.name == "meeple.store"]
+            assert "does not pass its check; it is computed again" in line
+        store.put(key, review)  # computed again: kept
+        assert store.get(key) == review
+    finally:
+        matches.close()
+
+
+def _reviews(engine, text) -> list[dict]:
+    with engine.connect() as conn:
+        return [
+            json.loads(r) if isinstance(r, str) else r
+            for (r,) in conn.execute(text("SELECT review FROM reviews"))
+        ]
 
 
 def test_one_address_never_takes_the_last_place_for_a_review(server_factory, tmp_path):

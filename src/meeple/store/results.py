@@ -182,7 +182,7 @@ class ResultStore:
                 command, report, updated = notes.get(key, (None, None, None))
                 out.append(
                     {
-                        "key": key,
+                        "key": str(key),  # a damaged key is text all the same
                         "kind": kind,
                         "game": game,
                         "spec": _json(spec),

@@ -5,6 +5,11 @@ settings, so it is keyed by a digest of all of them (:func:`review_key`): a fini
 match's review and the review of the same record uploaded to the replay page are one row,
 computed once. Rows are written with an upsert, so two servers sharing a database that
 compute the same review at once both succeed.
+
+A row holds the review beside a SHA-256 over its key and its JSON: a row read back whose
+check fails (a bad restore, an edit by hand, text that is not JSON, a row of an older meeple
+that kept no check) is taken for missing, logged in one line, and the review is computed
+again, rather than a broken review sent to a page or a request failed on it.
 """
 
 from __future__ import annotations
@@ -12,9 +17,10 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import logging
 from typing import Any, ClassVar
 
-from sqlalchemy import JSON, DateTime, String, Table, select
+from sqlalchemy import JSON, DateTime, String, Table, Text, cast, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
@@ -39,13 +45,23 @@ def review_key(
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+log = logging.getLogger("meeple.store")
+
+
+def review_check(key: str, review: dict[str, Any]) -> str:
+    """The check stored beside a review: a SHA-256 over its key and its JSON."""
+    text = json.dumps(review, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(f"{key}\n{text}".encode()).hexdigest()
+
+
 class _Base(DeclarativeBase):
     # Every class here is declared on a Table (DeclarativeBase types it as any FromClause).
     __table__: ClassVar[Table]
 
 
 class ReviewRow(_Base):
-    """One computed review (its JSON form, as the server answers it)."""
+    """One computed review: ``{"check": ..., "review": ...}``, the review in its JSON form,
+    as the server answers it, and its :func:`review_check`."""
 
     __tablename__ = "reviews"
 
@@ -63,14 +79,25 @@ class ReviewStore:
 
     @storage_failures
     def get(self, key: str) -> dict[str, Any] | None:
-        """The review stored under ``key``, or None."""
+        """The review stored under ``key``, or None (also for a row whose check fails)."""
         with Session(self.engine) as session:
-            found = session.scalar(select(ReviewRow.review).where(ReviewRow.key == key))
-        return found if isinstance(found, dict) else None
+            text = session.scalar(select(cast(ReviewRow.review, Text)).where(ReviewRow.key == key))
+        if text is None:
+            return None
+        try:
+            row = json.loads(text)
+        except (ValueError, RecursionError):
+            row = None
+        review = row.get("review") if isinstance(row, dict) else None
+        if isinstance(review, dict) and row.get("check") == review_check(key, review):
+            return review
+        log.warning("the stored review %s… does not pass its check; it is computed again", key[:12])
+        return None
 
     @storage_failures
     def put(self, key: str, review: dict[str, Any]) -> None:
         """Store ``review`` under ``key`` (replacing one computed meanwhile elsewhere)."""
         now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
+        row = {"check": review_check(key, review), "review": review}
         with Session(self.engine) as session, session.begin():
-            upsert(session, ReviewRow.__table__, {"key": key, "review": review, "created": now})
+            upsert(session, ReviewRow.__table__, {"key": key, "review": row, "created": now})
