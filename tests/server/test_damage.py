@@ -9,6 +9,7 @@ be read at all is one error line and a non-zero exit.
 from __future__ import annotations
 
 import shutil
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -19,7 +20,7 @@ from sqlalchemy import create_engine, text
 
 from meeple.interfaces.web.client import free_port
 from meeple.store.db import StoreError
-from meeple.store.matches import MatchStore, StoredMatch
+from meeple.store.matches import DamagedMatch, MatchStore, StoredMatch
 
 DAMAGE = {
     "not JSON": "'{not json'",
@@ -167,3 +168,27 @@ def test_a_copy_taken_without_its_log_is_refused_not_served_empty(tmp_path: Path
     stopped.close()
     # And a file that does not exist yet is a new, empty database.
     assert MatchStore(f"sqlite:///{tmp_path / 'new.db'}").ids() == []
+
+
+def test_a_damaged_date_spoils_only_its_own_match_in_the_expiry_sweep(tmp_path: Path):
+    """A match whose ``updated`` holds no date (SQLite keeps whatever is written) is not
+    expired, and the others are: SQLAlchemy's reading of it raised in the middle of the
+    sweep's query, which then failed every time, with a traceback, and expired nothing."""
+    db = tmp_path / "matches.db"
+    store = MatchStore(f"sqlite:///{db}")
+    seat = {"spec": "human", "agent": None, "name": None, "token": None, "joined": False}
+    for number in range(3):
+        store.create(
+            StoredMatch(
+                id=f"m{number}", game="edges", options={"board": "2x2"}, seed=number,
+                seats=[{**seat, "resigned": False}] * 2, listed=True, move_seconds=None,
+                status="waiting",
+            )
+        )  # fmt: skip
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE matches SET updated = '2026-01-01 00:00:00.000000'")
+        conn.execute("UPDATE matches SET updated = -1 WHERE id = 'm1'")
+    assert sorted(store.stale(60, 60)) == [("m0", "waiting"), ("m2", "waiting")]
+    with pytest.raises(DamagedMatch, match="match m1: a field does not read"):
+        store.get("m1")
+    store.close()

@@ -7,6 +7,7 @@ wrong, never a driver's traceback.
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import json
 import logging
@@ -93,6 +94,17 @@ def _to_json(value: Any) -> str:
     """The engines' JSON serializer: encoded text as it is, anything else by ``json.dumps``
     (what SQLAlchemy uses when none is given)."""
     return str(value) if isinstance(value, JSONText) else json.dumps(value)
+
+
+def read_moment(text: str | None) -> dt.datetime | None:
+    """A date column read as text (``CAST(column AS TEXT)``: ``2026-12-05 05:24:00.123456``
+    on SQLite and PostgreSQL alike); None where it holds no date. A SQLite column holds
+    whatever was written to it, and SQLAlchemy's own reading of a damaged date raises in
+    the middle of a query, spoiling every row it returns."""
+    try:
+        return dt.datetime.fromisoformat(text) if isinstance(text, str) else None
+    except ValueError:
+        return None
 
 
 def sqlite_file(url: str) -> Path | None:

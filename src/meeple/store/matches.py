@@ -38,6 +38,7 @@ from sqlalchemy import (
     text,
     update,
 )
+from sqlalchemy import cast as sql_cast
 from sqlalchemy.engine import CursorResult
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
@@ -49,6 +50,7 @@ from meeple.store.db import (
     create_tables,
     failure_reason,
     open_engine,
+    read_moment,
     sqlite_file,
     storage_failures,
 )
@@ -385,8 +387,8 @@ class MatchStore:
         with Session(self.engine) as session:
             try:
                 row = session.get(MatchRow, match_id)
-            except (ValueError, TypeError) as exc:  # JSON columns that do not decode
-                raise DamagedMatch(f"match {match_id}: a field is not valid JSON ({exc})") from None
+            except (ValueError, TypeError) as exc:  # JSON or date columns that do not read
+                raise DamagedMatch(f"match {match_id}: a field does not read ({exc})") from None
             if row is None:
                 return None
             moves = session.execute(
@@ -462,7 +464,7 @@ class MatchStore:
         idle_before = now - dt.timedelta(seconds=idle_seconds)
         with Session(self.engine) as session:
             rows = session.execute(
-                select(MatchRow.id, MatchRow.status, MatchRow.updated)
+                select(MatchRow.id, MatchRow.status, sql_cast(MatchRow.updated, Text))
                 .where(
                     MatchRow.status.in_(("waiting", "playing")),
                     MatchRow.updated < max(waiting_before, idle_before),
@@ -470,7 +472,10 @@ class MatchStore:
                 .order_by(MatchRow.updated)
             ).all()
         out = []
-        for match_id, status, updated in rows:
+        for match_id, status, written in rows:
+            updated = read_moment(written)
+            if updated is None:
+                continue  # a damaged date: its match is set aside, and no other spoiled
             if status == "waiting" and updated < waiting_before:
                 out.append((match_id, "waiting"))
             elif updated < idle_before:

@@ -41,6 +41,7 @@ from meeple.store.db import (
     create_tables,
     insert_new,
     open_engine,
+    read_moment,
     upsert,
 )
 from meeple.store.defaults import DEFAULT_URL
@@ -161,7 +162,7 @@ class ResultStore:
                 ).all()
             )
             notes = {
-                key: (command, report, _moment(updated))
+                key: (command, report, read_moment(updated))
                 for key, command, report, updated in session.execute(
                     select(
                         RunNote.key, RunNote.command, RunNote.report, cast(RunNote.updated, Text)
@@ -186,7 +187,7 @@ class ResultStore:
                         "kind": kind,
                         "game": game,
                         "spec": _json(spec),
-                        "created": _moment(created),
+                        "created": read_moment(created),
                         "games": counts.get(key, 0),
                         # A command noted by an older meeple may hold a --db password.
                         "command": hide_password(command) if command is not None else None,
@@ -248,11 +249,3 @@ def _json(text: str | None) -> Any:
         return Unreadable(f"not JSON: {exc}")
     except RecursionError:
         return Unreadable("nested too deeply to be read")
-
-
-def _moment(text: str | None) -> dt.datetime | None:
-    """A date column's text read (``2026-12-05 05:24:00.123456``); None if it is no date."""
-    try:
-        return dt.datetime.fromisoformat(text) if text is not None else None
-    except ValueError:
-        return None
