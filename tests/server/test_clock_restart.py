@@ -4,11 +4,13 @@ them (a deadline that passed while the server was down is met at once)."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import time
 
 import httpx
+from sqlalchemy import create_engine, text
 
 from meeple.interfaces.web.client import Client
 
@@ -67,3 +69,33 @@ async def _restart_with_clocks(server_factory, db_url) -> None:
         assert first_state["deadlines"].get("0", 0.0) == 0.0, first_state["deadlines"]
     await client.wait_for(lambda: client.state["seq"] >= 1, timeout=60)
     await client.close()
+
+
+def test_stored_deadlines_for_no_seat_of_the_match_are_set_anew(server_factory, tmp_path):
+    """Deadlines read back for a seat the match does not have, or a time that is no time,
+    are not adopted: the seat to move gets a new full period and the match is served."""
+    asyncio.run(_damaged_clocks(server_factory, f"sqlite:///{tmp_path / 's.db'}"))
+
+
+async def _damaged_clocks(server_factory, db_url) -> None:
+    first = server_factory(db_url)
+    created = _create(first.url, LONG)
+    await _deadline(first.url, created)
+    await asyncio.sleep(1)  # the deadlines are written just after they are set
+    os.kill(first.proc.pid, signal.SIGKILL)
+    first.proc.wait(timeout=10)
+    engine = create_engine(db_url)
+    with engine.begin() as conn:
+        [stored] = conn.execute(text("SELECT deadlines FROM matches")).scalars()
+        stored = json.loads(stored) if isinstance(stored, str) else stored
+        damaged = {**stored, "seats": {"7": time.time() - 100, "0": stored["seats"]["0"]}}
+        conn.execute(text("UPDATE matches SET deadlines = :d"), {"d": json.dumps(damaged)})
+    engine.dispose()
+
+    second = server_factory(db_url)
+    started = time.time()
+    assert await _deadline(second.url, created) > started + LONG - 5  # a new full period
+    second.stop()
+    log = second.log_path.read_text()
+    assert "its stored deadlines are not readable; new ones are set" in log
+    assert "Traceback" not in log

@@ -22,11 +22,16 @@ from meeple.interfaces.web.client import free_port
 from meeple.store.db import StoreError
 from meeple.store.matches import DamagedMatch, MatchStore, StoredMatch
 
+_SEAT = '"spec": "human", "agent": null, "name": null, "joined": false, "resigned": false'
 DAMAGE = {
-    "not JSON": "'{not json'",
-    "an object, not a list": """'{"a": 1}'""",
-    "a seat of the wrong shape": """'[{"spec": 3}]'""",
+    "not JSON": ("seats", "'{not json'"),
+    "an object, not a list": ("seats", """'{"a": 1}'"""),
+    "a seat of the wrong shape": ("seats", """'[{"spec": 3}]'"""),
+    # Found by a fuzz of one changed value: each was a 500 and a traceback in the log.
+    "a seat without its token": ("seats", f"""'[{{{_SEAT}}}, {{{_SEAT}, "token": null}}]'"""),
+    "a seed's text that is no number": ("seed_text", "'1.5'"),
 }
+"""Each kind of damage: the column changed and the SQL literal written there."""
 
 
 def test_damaged_matches_are_set_aside_and_the_others_are_served(server_factory, db_url):
@@ -47,9 +52,10 @@ def test_damaged_matches_are_set_aside_and_the_others_are_served(server_factory,
     engine = create_engine(db_url)
     with engine.begin() as conn:
         for match, damage in zip(bad, damages, strict=True):
+            column, value = DAMAGE[damage]
             # Raw SQL: the ORM would refuse to write such a row.
             conn.execute(
-                text(f"UPDATE matches SET seats = {DAMAGE[damage]} WHERE id = :id"), {"id": match}
+                text(f"UPDATE matches SET {column} = {value} WHERE id = :id"), {"id": match}
             )
     engine.dispose()
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import math
+import re
 import secrets
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -84,24 +86,41 @@ _SEAT_FIELDS: dict[str, tuple[type, ...]] = {
 """What every stored seat holds, and the types each field may have."""
 
 
+_SEED_TEXT = re.compile(r"-?[0-9]{1,80}")
+"""A seed as ``seed_text`` holds it: a whole number in decimal (80 characters at most)."""
+
+
 def _check_row(row: MatchRow) -> None:
     """DamagedMatch naming the first field of ``row`` that is not what the server wrote."""
 
     def damaged(what: str) -> DamagedMatch:
         return DamagedMatch(f"match {row.id}: {what}")
 
+    if not isinstance(row.game, str):
+        raise damaged("its game is not a name")
     if not isinstance(row.options, dict):
         raise damaged("its options are not a JSON object")
     if not isinstance(row.seed, int):
         raise damaged("its seed is not a whole number")
+    if row.seed_text is not None and not (
+        isinstance(row.seed_text, str) and _SEED_TEXT.fullmatch(row.seed_text)
+    ):
+        raise damaged("its seed's text is not a whole number")
     if not isinstance(row.seats, list) or not row.seats:
         raise damaged("its seats are not a list of seats")
     for number, seat in enumerate(row.seats):
         if not isinstance(seat, dict):
             raise damaged(f"seat {number} is not a JSON object")
         for key, kinds in _SEAT_FIELDS.items():
-            if not isinstance(seat.get(key), kinds):
+            # Present, not only of the type: every seat has had each field from the first.
+            if key not in seat or not isinstance(seat[key], kinds):
                 raise damaged(f"seat {number}'s {key!r} is missing or of the wrong type")
+    if not isinstance(row.listed, bool) or not isinstance(row.moves_count, int):
+        raise damaged("its listing or its count of moves is not what the server writes")
+    if row.move_seconds is not None and not (
+        isinstance(row.move_seconds, int | float) and 0 < row.move_seconds < math.inf
+    ):
+        raise damaged("its time for a move is not a number of seconds")
     if row.status not in STATUSES:
         raise damaged(f"its status {row.status!r} is not one of {', '.join(STATUSES)}")
     if row.result is not None and not isinstance(row.result, dict):

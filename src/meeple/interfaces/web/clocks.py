@@ -6,6 +6,7 @@ instead of giving it a new full period. The hub's
 from __future__ import annotations
 
 import logging
+import math
 from typing import Any
 
 from meeple.interfaces.web.live import LiveMatch
@@ -56,7 +57,11 @@ def adopt_clocks(match: LiveMatch) -> None:
         return  # this process set the clocks of this decision already
     try:
         deadlines = {int(s): float(d) for s, d in data["seats"].items()}
-    except (AttributeError, KeyError, TypeError, ValueError):
+    except (AttributeError, KeyError, TypeError, ValueError, OverflowError):
+        deadlines = None
+    seats = range(match.game.num_players)
+    if deadlines is None or not all(s in seats and math.isfinite(d) for s, d in deadlines.items()):
+        # A seat past the match's or a time that is no time would stop a clock for good.
         log.warning("match %s: its stored deadlines are not readable; new ones are set", match.id)
         return
     match.deadline_base = match.decision_base
