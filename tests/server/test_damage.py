@@ -79,20 +79,7 @@ def test_damaged_matches_are_set_aside_and_the_others_are_served(server_factory,
 def test_a_database_that_cannot_be_read_is_one_line_and_a_non_zero_exit(tmp_path: Path):
     db = tmp_path / "matches.db"
     store = MatchStore(f"sqlite:///{db}")
-    seat = {"spec": "human", "agent": None, "name": None, "token": None, "joined": False}
-    for number in range(300):
-        store.create(
-            StoredMatch(
-                id=f"m{number:04d}",
-                game="edges",
-                options={"board": "2x2", "padding": "x" * 200},
-                seed=number,
-                seats=[{**seat, "resigned": False}] * 2,
-                listed=True,
-                move_seconds=None,
-                status="waiting",
-            )
-        )
+    _waiting_matches(store, 300, {"board": "2x2", "padding": "x" * 200})
     store.close()
     # Damage in the middle of the file: the header reads, the pages of some matches do not.
     with db.open("r+b") as file:
@@ -182,19 +169,29 @@ def test_a_damaged_date_spoils_only_its_own_match_in_the_expiry_sweep(tmp_path: 
     sweep's query, which then failed every time, with a traceback, and expired nothing."""
     db = tmp_path / "matches.db"
     store = MatchStore(f"sqlite:///{db}")
-    seat = {"spec": "human", "agent": None, "name": None, "token": None, "joined": False}
-    for number in range(3):
-        store.create(
-            StoredMatch(
-                id=f"m{number}", game="edges", options={"board": "2x2"}, seed=number,
-                seats=[{**seat, "resigned": False}] * 2, listed=True, move_seconds=None,
-                status="waiting",
-            )
-        )  # fmt: skip
+    _waiting_matches(store, 3, {"board": "2x2"})
     with sqlite3.connect(db) as conn:
         conn.execute("UPDATE matches SET updated = '2026-01-01 00:00:00.000000'")
-        conn.execute("UPDATE matches SET updated = -1 WHERE id = 'm1'")
-    assert sorted(store.stale(60, 60)) == [("m0", "waiting"), ("m2", "waiting")]
-    with pytest.raises(DamagedMatch, match="match m1: a field does not read"):
-        store.get("m1")
+        conn.execute("UPDATE matches SET updated = -1 WHERE id = 'm0001'")
+    assert sorted(store.stale(60, 60)) == [("m0000", "waiting"), ("m0002", "waiting")]
+    with pytest.raises(DamagedMatch, match="match m0001: a field does not read"):
+        store.get("m0001")
     store.close()
+
+
+def _waiting_matches(store: MatchStore, count: int, options: dict) -> None:
+    """``count`` Edges matches waiting for two people, ``m0000`` onwards."""
+    seat = {"spec": "human", "agent": None, "name": None, "token": None, "joined": False}
+    for number in range(count):
+        store.create(
+            StoredMatch(
+                id=f"m{number:04d}",
+                game="edges",
+                options=options,
+                seed=number,
+                seats=[{**seat, "resigned": False}] * 2,
+                listed=True,
+                move_seconds=None,
+                status="waiting",
+            )
+        )

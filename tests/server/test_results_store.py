@@ -24,12 +24,14 @@ def test_a_damaged_row_is_named_and_played_again_on_either_database(db_url: str)
             text('UPDATE games SET data = :data WHERE "index" = 1'), {"data": json.dumps(damaged)}
         )
     stored = read_run(store, SPEC.key)
-    assert stored.games.damaged == {1: "winners: input should be a valid list"}
+    assert stored.games.damaged == {
+        1: "its row is not the row the lab wrote: its SHA-256 digest does not match"
+    }
     assert [row["index"] for row in stored.games.rows] == [0, 2]
     assert stored.run["created"] is not None  # the date, read as text, reads back
 
     notes: list[str] = []
     again = execute(SPEC, 3, store, on_damaged=notes.append)
     assert [dict(row) for row in again] == played
-    assert len(notes) == 1 and "game 1: winners" in notes[0]
+    assert len(notes) == 1 and "game 1: its row is not the row the lab wrote" in notes[0]
     assert [dict(row) for row in read_run(store, SPEC.key).games.rows] == played

@@ -298,7 +298,7 @@ def changed_position(text: str, rng: random.Random, players: int) -> str:
             other = fields[rng.randrange(len(fields))]
             fields[k][1], other[1] = other[1], fields[k][1]
         else:
-            fields[k][1] = _changed_value(fields[k][1], rng, players, words)
+            fields[k][1] = changed_value(fields[k][1], rng, players, words)
     return "\n".join([head] + [f"{name}: {json.dumps(value)}" for name, value in fields]) + "\n"
 
 
@@ -315,8 +315,11 @@ def _places(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[tuple[Any, ...
     return found
 
 
-def _changed_value(value: Any, rng: random.Random, players: int, words: list[str]) -> Any:
-    """``value`` with what is at one of its places changed (:func:`changed_position`)."""
+def changed_value(value: Any, rng: random.Random, players: int, words: list[str]) -> Any:
+    """``value`` (parsed JSON) with what is at one of its places changed as a hand edit or
+    damage might (:func:`changed_position`: a number out of range for ``players`` seats or
+    huge, a value of another kind or one of ``words``, an item of a list dropped, repeated
+    or moved, a key dropped); changed in place where the place is inside it."""
     path, old = rng.choice(_places(value))
     new: Any
     if isinstance(old, bool):

@@ -36,7 +36,6 @@ from meeple.lab.simulate import (
     with_lead_story,
 )
 from meeple.lab.stored import row_problem
-from meeple.store.db import StoreError
 from meeple.store.rows import GameRow, row_json
 
 if TYPE_CHECKING:
@@ -238,8 +237,10 @@ LEFT_OUT = "they are left out of these figures; the command that made the run pl
 """What becomes of a run's damaged games in a command that only reads the run."""
 
 
-class DamagedRun(StoreError):
-    """A stored run whose description (its spec) is not the one its key was made from."""
+class DamagedRun(MeepleError):
+    """A stored run whose description (its spec) is not the one its key was made from (a
+    MeepleError, not the store's StoreError: this module must not load the database
+    library, which most processes that import the lab never use)."""
 
 
 def stored_spec(run: Mapping[str, Any]) -> RunSpec:

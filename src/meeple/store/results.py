@@ -13,6 +13,7 @@ so that one damaged row spoils only itself.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
@@ -38,6 +39,7 @@ from meeple.core.files import Unreadable
 from meeple.store.db import (
     JSONText,
     StoreError,
+    add_missing_columns,
     create_tables,
     insert_new,
     open_engine,
@@ -45,7 +47,7 @@ from meeple.store.db import (
     upsert,
 )
 from meeple.store.defaults import DEFAULT_URL
-from meeple.store.rows import GameRow
+from meeple.store.rows import row_json
 from meeple.store.urls import hide_password
 
 
@@ -76,6 +78,8 @@ class GameRecordRow(_Base):
     seed: Mapped[int] = mapped_column(BigInteger)  # derived seeds use 63 bits
     length: Mapped[int] = mapped_column(Integer)
     data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    digest: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """:func:`row_digest` of the row as written; None in rows of an older meeple."""
 
 
 class RunNote(_Base):
@@ -100,6 +104,7 @@ class ResultStore:
         self.url = url
         self.engine = open_engine(url)  # StoreError: a bad URL or an unreachable server
         create_tables(self.engine, _Base.metadata)  # another process may be doing it too
+        add_missing_columns(self.engine, GameRecordRow.__table__)  # an older meeple's database
 
     def ensure_run(self, key: str, kind: str, game: str, spec: dict[str, Any]) -> None:
         """Record a run the first time it is seen; a later call with the same key is a resume."""
@@ -114,11 +119,13 @@ class ResultStore:
         (by another process playing the same run) is kept as it is."""
         if not rows:
             return
-        values = [
-            {"run_key": key, "index": r["index"], "seed": r["seed"], "length": r["length"],
-             "data": JSONText(r.text) if isinstance(r, GameRow) else r}
-            for r in rows
-        ]  # fmt: skip
+        values = []
+        for r in rows:
+            text = row_json(r)  # stored as it is, so that its digest is of what is stored
+            values.append(
+                {"run_key": key, "index": r["index"], "seed": r["seed"], "length": r["length"],
+                 "data": JSONText(text), "digest": row_digest(key, r["index"], text)}
+            )  # fmt: skip
         with Session(self.engine) as session, session.begin():
             insert_new(session, GameRecordRow.__table__, values)
 
@@ -127,14 +134,15 @@ class ResultStore:
         return [row for _, row in self.games(key)]
 
     def games(self, key: str) -> list[tuple[Any, Any]]:
-        """Every stored game of a run as (its index, its row), by index, as stored."""
+        """Every stored game of a run as (its index, its row), by index, as stored; a row
+        whose digest does not match is an :class:`~meeple.core.files.Unreadable`."""
         with Session(self.engine) as session:
             found = session.execute(
-                select(GameRecordRow.index, cast(GameRecordRow.data, Text))
+                select(GameRecordRow.index, cast(GameRecordRow.data, Text), GameRecordRow.digest)
                 .where(GameRecordRow.run_key == key)
                 .order_by(GameRecordRow.index)
             )
-            return [(index, _json(text)) for index, text in found]
+            return [(index, _checked(key, index, text, digest)) for index, text, digest in found]
 
     def drop(self, key: str, indices: Sequence[Any]) -> None:
         """Delete the stored games of run ``key`` at ``indices`` (damaged ones, to play again)."""
@@ -235,6 +243,20 @@ class ResultStore:
         """Delete a run's game rows (to start it afresh)."""
         with Session(self.engine) as session, session.begin():
             session.execute(delete(GameRecordRow).where(GameRecordRow.run_key == key))
+
+
+def row_digest(key: str, index: int, text: str) -> str:
+    """The SHA-256 kept beside a game's row: over its run's key, its number and its text, so
+    that a row edited, cut or copied from another game or run does not pass."""
+    return hashlib.sha256(f"{key}\n{index}\n{text}".encode()).hexdigest()
+
+
+def _checked(key: str, index: Any, text: str | None, digest: str | None) -> Any:
+    """A row as stored (:func:`_json`), or Unreadable when its digest does not match (a row
+    of an older meeple has none, and the lab checks its fields alone)."""
+    if digest is not None and (text is None or digest != row_digest(key, index, text)):
+        return Unreadable("not the row the lab wrote: its SHA-256 digest does not match")
+    return _json(text)
 
 
 def _json(text: str | None) -> Any:
