@@ -8,6 +8,10 @@ be read at all is one error line and a non-zero exit.
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
+import random
 import shutil
 import sqlite3
 import subprocess
@@ -18,9 +22,10 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, text
 
+from meeple.core.conformance import changed_value
 from meeple.interfaces.web.client import free_port
 from meeple.store.db import StoreError
-from meeple.store.matches import DamagedMatch, MatchStore, StoredMatch
+from meeple.store.matches import STATUSES, DamagedMatch, MatchStore, StoredMatch
 
 _SEAT = '"spec": "human", "agent": null, "name": null, "joined": false, "resigned": false'
 DAMAGE = {
@@ -195,3 +200,70 @@ def _waiting_matches(store: MatchStore, count: int, options: dict) -> None:
                 status="waiting",
             )
         )
+
+
+FUZZ_EXAMPLES = 200 * (100 if os.environ.get("MEEPLE_FUZZ") == "long" else 1)
+"""Changed databases read back: `make fuzz` reads 100 times more."""
+
+SEAT_FIELDS = {"spec": str, "agent": (str, type(None)), "name": (str, type(None)),
+               "token": (str, type(None)), "joined": bool, "resigned": bool}  # fmt: skip
+"""What every seat of a match read back has: what the server's code reads of a seat."""
+
+
+@pytest.mark.fuzz
+def test_any_one_changed_value_of_a_match_is_set_aside_or_reads_whole(tmp_path: Path):
+    """One value of a stored match changed anywhere (a column, or a place inside a JSON
+    column: a seat's field dropped or of another kind, the seed's text, a date), as a bad
+    restore or a hand edit might: the match is a DamagedMatch in one line, or it reads back
+    with every field the server's code reads, of its type; the listing, the expiry sweep and
+    the ids never fail on it. A seat without its token, a seed's text '1.5' and a date that
+    is no date each failed every read of the match, or every sweep, before."""
+    whole = tmp_path / "whole.db"
+    store = MatchStore(f"sqlite:///{whole}")
+    _waiting_matches(store, 3, {"board": "2x2"})
+    store.add_move("m0001", 1, 0, "L h0,0", status="playing")
+    store.close()
+    rng = random.Random(2)
+    set_aside = 0
+    for example in range(FUZZ_EXAMPLES):
+        file = tmp_path / f"changed{example}.db"
+        shutil.copy(whole, file)
+        with sqlite3.connect(file) as conn:
+            _change_one_value(conn, rng)
+        changed = MatchStore(f"sqlite:///{file}")
+        try:
+            changed.listing(STATUSES)
+            changed.stale(0, 0)
+            for match_id in changed.ids():
+                try:
+                    match = changed.get(match_id)
+                except DamagedMatch as exc:
+                    set_aside += 1
+                    assert "\n" not in str(exc)
+                    continue
+                assert match is not None and isinstance(match.seed, int)
+                for seat in match.seats:
+                    assert all(isinstance(seat[k], t) for k, t in SEAT_FIELDS.items()), seat
+        finally:
+            changed.close()
+            file.unlink()
+    assert 0 < set_aside < FUZZ_EXAMPLES  # some changes are caught, and some are harmless
+
+
+def _change_one_value(conn: sqlite3.Connection, rng: random.Random) -> None:
+    """One value of one stored match changed (raw SQL: the ORM would refuse to write it)."""
+    [(match_id,)] = rng.sample(conn.execute("SELECT id FROM matches").fetchall(), 1)
+    column = rng.choice(["seats", "seats", "options", "seed", "seed_text", "status",
+                         "result", "deadlines", "updated", "created", "moves_count", "listed",
+                         "move_seconds", "game"])  # fmt: skip
+    [old] = conn.execute(f"SELECT {column} FROM matches WHERE id = ?", (match_id,)).fetchone()
+    try:
+        parsed = json.loads(old) if isinstance(old, str) else old
+    except ValueError:
+        parsed = old
+    if isinstance(parsed, dict | list) and rng.random() < 0.8:
+        new = json.dumps(changed_value(parsed, rng, 2, ["human", "random", "x"]))
+    else:
+        new = rng.choice([None, -1, 0, 2**62, "x", "", "{bad", "1.5", 1.5, "[]", "{}"])
+    with contextlib.suppress(sqlite3.IntegrityError):  # a column that holds no NULL
+        conn.execute(f"UPDATE matches SET {column} = ? WHERE id = ?", (new, match_id))
