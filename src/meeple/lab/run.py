@@ -369,7 +369,7 @@ def execute(
     key = spec.key
     spec.record(store)
     try:
-        stored_spec(store.find_run(key))
+        stored_spec(store.runs(only=key)[0])  # there since spec.record
     except DamagedRun:
         store.repair_run(key, spec.kind, spec.game, spec.model_dump(mode="json"))
     if fresh:

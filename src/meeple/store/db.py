@@ -32,6 +32,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.util import asbool
 
 from meeple.core.errors import MeepleError
+from meeple.core.files import Unreadable
 from meeple.store.urls import hide_password, normalized
 
 
@@ -94,6 +95,22 @@ def _to_json(value: Any) -> str:
     """The engines' JSON serializer: encoded text as it is, anything else by ``json.dumps``
     (what SQLAlchemy uses when none is given)."""
     return str(value) if isinstance(value, JSONText) else json.dumps(value)
+
+
+def read_json(text: str | None) -> Any:
+    """A JSON column read as text (``CAST(column AS TEXT)``): its value, None for NULL, or
+    :class:`~meeple.core.files.Unreadable` saying why it is no JSON, in its place, so that a
+    damaged row spoils only itself (SQLAlchemy's own decoding raises in the middle of a
+    query). ``json.loads``, not the stricter ``parse_json``: a run's rows may be a million,
+    and what a key given twice could hide the reader's own check catches."""
+    if text is None:
+        return None
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        return Unreadable(f"not JSON: {exc}")
+    except RecursionError:
+        return Unreadable("nested too deeply to be read")
 
 
 def read_moment(text: str | None) -> dt.datetime | None:

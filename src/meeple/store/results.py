@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -43,6 +42,7 @@ from meeple.store.db import (
     create_tables,
     insert_new,
     open_engine,
+    read_json,
     read_moment,
     upsert,
 )
@@ -159,33 +159,31 @@ class ResultStore:
             counting = select(func.count()).where(GameRecordRow.run_key == key)
             return session.scalar(counting) or 0
 
-    def runs(self) -> list[dict[str, Any]]:
-        """Every run, oldest first: key, kind, game, spec, created, how many games are stored,
-        and the command, date and report of its last run (None if never noted); as stored
-        (see the module's docstring)."""
+    def runs(self, only: str | None = None) -> list[dict[str, Any]]:
+        """Every run (``only``: the run of that whole key, if stored), oldest first: key,
+        kind, game, spec, created, how many games are stored, and the command, date and
+        report of its last run (None if never noted); as stored (see the module's
+        docstring)."""
+        counting = select(GameRecordRow.run_key, func.count()).group_by(GameRecordRow.run_key)
+        noted = select(RunNote.key, RunNote.command, RunNote.report, cast(RunNote.updated, Text))
+        listing = select(
+            RunRecord.key,
+            RunRecord.kind,
+            RunRecord.game,
+            cast(RunRecord.spec, Text),
+            cast(RunRecord.created, Text),
+        ).order_by(RunRecord.created)
+        if only is not None:  # one run: no count of every other run's games
+            counting = counting.where(GameRecordRow.run_key == only)
+            noted = noted.where(RunNote.key == only)
+            listing = listing.where(RunRecord.key == only)
         with Session(self.engine) as session:
-            counts = dict(
-                session.execute(
-                    select(GameRecordRow.run_key, func.count()).group_by(GameRecordRow.run_key)
-                ).all()
-            )
+            counts = dict(session.execute(counting).all())
             notes = {
                 key: (command, report, read_moment(updated))
-                for key, command, report, updated in session.execute(
-                    select(
-                        RunNote.key, RunNote.command, RunNote.report, cast(RunNote.updated, Text)
-                    )
-                )
+                for key, command, report, updated in session.execute(noted)
             }
-            runs = session.execute(
-                select(
-                    RunRecord.key,
-                    RunRecord.kind,
-                    RunRecord.game,
-                    cast(RunRecord.spec, Text),
-                    cast(RunRecord.created, Text),
-                ).order_by(RunRecord.created)
-            )
+            runs = session.execute(listing)
             out = []
             for key, kind, game, spec, created in runs:
                 command, report, updated = notes.get(key, (None, None, None))
@@ -194,7 +192,7 @@ class ResultStore:
                         "key": str(key),  # a damaged key is text all the same
                         "kind": kind,
                         "game": game,
-                        "spec": _json(spec),
+                        "spec": read_json(spec),
                         "created": read_moment(created),
                         "games": counts.get(key, 0),
                         # A command noted by an older meeple may hold a --db password.
@@ -256,18 +254,4 @@ def _checked(key: str, index: Any, text: str | None, digest: str | None) -> Any:
     of an older meeple has none, and the lab checks its fields alone)."""
     if digest is not None and (text is None or digest != row_digest(key, index, text)):
         return Unreadable("not the row the lab wrote: its SHA-256 digest does not match")
-    return _json(text)
-
-
-def _json(text: str | None) -> Any:
-    """A JSON field's text read: its value, or :class:`Unreadable` saying why it is not one."""
-    if text is None:
-        return None
-    try:
-        # json.loads, not the stricter parse_json: a run's rows may be a million, and a key
-        # given twice in a row changes nothing that the lab's check would not catch.
-        return json.loads(text)
-    except ValueError as exc:
-        return Unreadable(f"not JSON: {exc}")
-    except RecursionError:
-        return Unreadable("nested too deeply to be read")
+    return read_json(text)

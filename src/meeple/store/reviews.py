@@ -24,7 +24,7 @@ from sqlalchemy import JSON, DateTime, String, Table, Text, cast, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
-from meeple.store.db import create_tables, storage_failures, upsert
+from meeple.store.db import create_tables, read_json, storage_failures, upsert
 
 
 def review_key(
@@ -84,10 +84,7 @@ class ReviewStore:
             text = session.scalar(select(cast(ReviewRow.review, Text)).where(ReviewRow.key == key))
         if text is None:
             return None
-        try:
-            row = json.loads(text)
-        except (ValueError, RecursionError):
-            row = None
+        row = read_json(text)
         review = row.get("review") if isinstance(row, dict) else None
         if isinstance(review, dict) and row.get("check") == review_check(key, review):
             return review
