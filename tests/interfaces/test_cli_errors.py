@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 
 import pytest
 
@@ -196,3 +198,64 @@ def test_a_parameter_given_twice_in_an_agent_spec_is_refused(run, spec):
         run("tournament", "edges", "--board", "2x2", "--agent", "random", "--agent", spec),
         "is given twice in agent spec",
     )
+
+
+LONG = "a" * 300
+"""A file name longer than a file system allows (255 bytes): ``Path.exists()`` raises on it."""
+
+UNUSABLE_PATHS = [
+    ("content", "check", "squad-combat", LONG),
+    ("content", "copy", "erosion", f"{LONG}/x"),
+    ("results", "RUN", "--csv", LONG),
+    ("results", "RUN", "--db", f"sqlite:///{LONG}"),
+    ("cards", "RUN", "--db", f"sqlite:///{LONG}"),
+    ("replay", LONG),
+    ("play", "edges", "--resume", LONG),
+    ("play", "edges", "--position", LONG),
+    ("play", "edges", "--board", "2x2", "--seat", "random", "--seat", "random", "--save", LONG),
+    ("solve", "edges", "--position", LONG),
+    ("simulate", "edges", "--games", "1", "--db", f"sqlite:///{LONG}"),
+    ("solve", "edges", "--board", "2x2", "--prove", "0", "--checkpoint", "loop"),
+    ("play", "edges", "--board", "2x2", "--seat", "random", "--seat", "random", "--save", "loop"),
+]
+"""A path each command takes, named so that the system refuses it: too long a name, or a
+symbolic link to itself (``loop``)."""
+
+
+def _refused_id(words: tuple[str, ...]) -> str:
+    command = " ".join(words[:2]) if words[0] == "content" else words[0]
+    where = words[-2] if words[-2].startswith("--") else "its file"
+    return f"{command} {where} {'loop' if words[-1] == 'loop' else 'too long'}"
+
+
+@pytest.mark.parametrize("words", UNUSABLE_PATHS, ids=_refused_id)
+def test_a_path_the_system_refuses_is_one_error_line_naming_it(run, tmp_path, monkeypatch, words):
+    """Each of these ended in an OSError traceback (a name too long for ``Path.exists()`` or
+    ``is_file()``, a link that loops where a missing file was looked for); now the command says
+    in one line which path and the system's reason."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "loop").symlink_to("loop")
+    result = run(*words)
+    _clean_error(result, "cannot ")
+    named = "loop" if words[-1] == "loop" else "aaaaaaaaaa"
+    reason = "symbolic links" if named == "loop" else "File name too long"
+    error = result.output[result.output.index("error:") :]
+    assert len(error.strip().splitlines()) == 1, error
+    assert named in error and reason in error, error
+
+
+@pytest.mark.parametrize("flag", ["--db", "--content"])
+def test_serve_given_a_path_the_system_refuses_says_so_in_one_line(tmp_path, flag):
+    """``meeple serve --db sqlite:///NAME`` or ``--content NAME`` with too long a NAME ended in
+    a traceback before the server started; it is one line now, the server never started."""
+    from meeple.interfaces.web.client import free_port
+
+    value = f"sqlite:///{LONG}" if flag == "--db" else LONG
+    done = subprocess.run(
+        [sys.executable, "-m", "meeple", "serve", "--port", str(free_port()), flag, value],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    output = done.stdout + done.stderr
+    assert done.returncode == 2, output
+    assert "Traceback" not in output
+    assert "error: cannot use aaaa" in output and "File name too long" in output, output

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import inspect
 from typing import Annotated, Any
 
@@ -16,6 +17,7 @@ from meeple.agents import (
 from meeple.agents.levels import DESIGNER_LEVEL, LEVEL_NAMES, level_spec, strongest_note
 from meeple.core.about import meeple_version
 from meeple.core.errors import MeepleError
+from meeple.core.game import shorten
 from meeple.core.options import describe_options
 from meeple.core.registry import (
     RANDOM_ROLLOUT,
@@ -47,9 +49,39 @@ from meeple.interfaces.game_help import GameOptionsCommand
 from meeple.interfaces.help_labels import Command, Group
 from meeple.interfaces.options_cli import flag, parse_option_flags
 
+
+def os_error_line(exc: OSError) -> str:
+    """What the system refused, in one line: the file it names and the system's reason."""
+    names = [shorten(str(name), 80) for name in (exc.filename, exc.filename2) if name]
+    reason = exc.strerror or str(exc)
+    return f"cannot use {' or '.join(names)}: {reason}" if names else reason
+
+
+class _Meeple(Group):
+    """The ``meeple`` command, which says in one line what the system refused of a path a
+    command was given, where the command itself did not.
+
+    Each command says what was wrong with the files it is given where it reads and writes
+    them, and what to give instead; before that, a question the system can refuse to answer
+    passes unseen: on this Python ``Path.exists()`` raises for a name longer than the file
+    system allows, and a symbolic link that loops fails where a missing file was looked for.
+    Those reached the terminal as a traceback. A closed pipe (``meeple rules erd | head``)
+    is left to Click, which ends the command quietly.
+    """
+
+    def invoke(self, ctx: Any) -> Any:
+        """Run the command, an OSError that reaches here printed as :func:`os_error_line`."""
+        try:
+            return super().invoke(ctx)
+        except OSError as exc:
+            if exc.errno == errno.EPIPE:
+                raise
+            raise fail(os_error_line(exc)) from None
+
+
 app = typer.Typer(
     name="meeple",
-    cls=Group,
+    cls=_Meeple,
     help="Rules engines, AI opponents and a design lab for five tabletop games.",
     no_args_is_help=True,
     add_completion=False,
