@@ -50,7 +50,7 @@ from meeple.interfaces.help_labels import Command, Group
 from meeple.interfaces.options_cli import flag, parse_option_flags
 
 
-def os_error_line(exc: OSError) -> str:
+def _os_error_line(exc: OSError) -> str:
     """What the system refused, in one line: the file it names and the system's reason."""
     names = [shorten(str(name), 80) for name in (exc.filename, exc.filename2) if name]
     reason = exc.strerror or str(exc)
@@ -63,20 +63,20 @@ class _Meeple(Group):
 
     Each command says what was wrong with the files it is given where it reads and writes
     them, and what to give instead; before that, a question the system can refuse to answer
-    passes unseen: on this Python ``Path.exists()`` raises for a name longer than the file
+    passes unseen: on Python 3.11 ``Path.exists()`` raises for a name longer than the file
     system allows, and a symbolic link that loops fails where a missing file was looked for.
     Those reached the terminal as a traceback. A closed pipe (``meeple rules erd | head``)
     is left to Click, which ends the command quietly.
     """
 
     def invoke(self, ctx: Any) -> Any:
-        """Run the command, an OSError that reaches here printed as :func:`os_error_line`."""
+        """Run the command, an OSError that reaches here printed as :func:`_os_error_line`."""
         try:
             return super().invoke(ctx)
         except OSError as exc:
             if exc.errno == errno.EPIPE:
                 raise
-            raise fail(os_error_line(exc)) from None
+            raise fail(_os_error_line(exc)) from None
 
 
 app = typer.Typer(
