@@ -118,3 +118,32 @@ def test_the_explanation_takes_the_width_the_moves_give_up(monkeypatch):
     assert widths["why"] > widths["played"] + 10 and widths["why"] > widths["best"] + 10
     assert "rush=HHD" in text and "defense=HLL" in text and "defense=HHL" in text
     assert len([line for line in text.splitlines() if line.startswith("│")]) <= 8
+
+
+def test_the_progress_line_names_a_decision_edges_solves_exactly_and_the_flag_for_speed():
+    """A custom Edges board with many more edges than pyramids (9x3, stashes of 18) took
+    over 25 minutes on one decision solved exactly, while the line said only "judging
+    decisions"; it now says which move is solved, how many pyramids are left and the flag
+    that makes it quicker (within 80 columns with the count and the time, for a game of
+    hundreds of moves). Decisions searched, and other games', keep the plain words."""
+    from meeple.core.conformance import random_playthrough
+    from meeple.core.review import JudgeSettings
+    from meeple.lab.review import make_judge
+    from meeple.solvers.edges_solver import pyramids_left
+
+    game = meeple.make("edges", board="3x3")
+    states = random_playthrough(game, seed=2).record().states()
+    judge = make_judge(game, JudgeSettings(max_left=6))
+    said = [analyse_cli._judging(judge, state, n) for n, state in enumerate(states)]
+    for n, state in enumerate(states[:-1]):
+        left = pyramids_left(state)
+        if left <= 6:
+            assert said[n] == f"solving move {n + 1} exactly ({left} left; see --max-left)"
+        else:
+            assert said[n] == analyse_cli.JUDGING
+    assert any(line != analyse_cli.JUDGING for line in said[:-1])
+    assert analyse_cli._judging(judge, None, len(states)) == analyse_cli.JUDGING
+    erosion = meeple.make("erosion")
+    other = make_judge(erosion, JudgeSettings(iterations=5))
+    assert analyse_cli._judging(other, erosion.new_game(seed=1), 0) == analyse_cli.JUDGING
+    assert len(analyse_cli._judging(judge, states[-2], 998)) <= 50

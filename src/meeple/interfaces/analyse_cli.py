@@ -17,7 +17,7 @@ from rich.table import Table
 
 from meeple.agents.judge import SEARCH_ITERATIONS
 from meeple.core.errors import MeepleError
-from meeple.core.game import Game
+from meeple.core.game import Game, State
 from meeple.core.record import GameRecord
 from meeple.core.review import DEFAULT_SEED, MAX_ITERATIONS, JudgeSettings
 from meeple.core.words import counted
@@ -27,6 +27,7 @@ from meeple.interfaces.options_cli import with_typed_files
 from meeple.interfaces.prompt_words import Turn, prompt_command
 
 if TYPE_CHECKING:
+    from meeple.core.review import Judge
     from meeple.lab.review import ReviewedDecision
     from meeple.solvers.edges_analysis import GameAnalysis
 
@@ -103,7 +104,7 @@ def analyse_command(
     the solved equilibrium; Erosion, The Triangle Clock and Squad Combat by a seeded
     information-set search from the deciding seat's view only. A file option is never read
     from the record."""
-    from meeple.lab.review import review_record
+    from meeple.lab.review import make_judge, review_record
     from meeple.solvers.edges_analysis import GameAnalysis, MoveVerdict
 
     try:
@@ -113,7 +114,7 @@ def analyse_command(
         raise fail(str(exc)) from None
     settings = JudgeSettings(iterations=iterations, seed=seed, max_left=max_left,
                              values=as_json, solve=True)  # fmt: skip
-    columns = (TextColumn("judging decisions"), BarColumn(), MofNCompleteColumn(),
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn())  # fmt: skip
     try:
         if not as_json:
@@ -122,13 +123,18 @@ def analyse_command(
             waiting = _erd_wait(game)
             if waiting:
                 console.print(waiting)
+        judge = make_judge(game, settings)
+        states = saved.states()
         with Progress(*columns, console=console, transient=True, disable=as_json) as progress:
-            task = progress.add_task("analyse", total=None)
+            task = progress.add_task(JUDGING, total=None)
 
             def step(done: int, total: int) -> None:
-                progress.update(task, completed=done, total=total)
+                state = states[done] if done < total else None
+                progress.update(
+                    task, completed=done, total=total, description=_judging(judge, state, done)
+                )
 
-            reviewed = review_record(saved, settings, step)
+            reviewed = review_record(saved, settings, step, judge)
     except MeepleError as exc:
         raise fail(str(exc)) from None
     except KeyboardInterrupt:
@@ -148,6 +154,27 @@ def analyse_command(
         _print(game, analysis, every)
         return
     _print_review(game, reviewed, every)
+
+
+JUDGING = "judging decisions"
+"""What the progress line says while a decision is judged, but for one Edges solves."""
+
+
+def _judging(judge: Judge, state: State[Any] | None, done: int) -> str:
+    """The progress line's words while the decision at ``state`` (move ``done + 1``) is
+    judged. One that Edges' solver answers exactly can take minutes on a board with many
+    more edges than pyramids (the search grows with the open edges); the line then says so,
+    and names the flag whose help says that fewer pyramids solved exactly is quicker."""
+    if not isinstance(state, EdgesState):
+        return JUDGING
+    from meeple.solvers.edges_judge import EdgesJudge
+    from meeple.solvers.edges_solver import pyramids_left
+
+    if not (isinstance(judge, EdgesJudge) and judge.exact_at(state)):
+        return JUDGING
+    left = pyramids_left(state)
+    # Short enough to leave the count and the time whole at 80 columns.
+    return f"solving move {done + 1} exactly ({left} left; see --max-left)"
 
 
 def _erd_wait(game: Game[Any, Any, Any]) -> str | None:
