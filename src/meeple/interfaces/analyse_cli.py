@@ -124,12 +124,10 @@ def analyse_command(
             if waiting:
                 console.print(waiting)
         judge = make_judge(game, settings)
-        states = saved.states()
         with Progress(*columns, console=console, transient=True, disable=as_json) as progress:
             task = progress.add_task(JUDGING, total=None)
 
-            def step(done: int, total: int) -> None:
-                state = states[done] if done < total else None
+            def step(done: int, total: int, state: State[Any] | None) -> None:
                 progress.update(
                     task, completed=done, total=total, description=_judging(judge, state, done)
                 )

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from meeple.core.errors import MeepleError
-from meeple.core.game import Game
+from meeple.core.game import Game, State
 from meeple.core.record import GameRecord
 from meeple.core.registry import game_judge
 from meeple.core.review import MAX_ITERATIONS, Judge, Judgement, JudgeSettings
@@ -83,12 +83,14 @@ class ReviewedDecision:
 def review_record(
     record: GameRecord,
     settings: JudgeSettings,
-    on_decision: Callable[[int, int], None] | None = None,
+    on_decision: Callable[[int, int, State[Any] | None], None] | None = None,
     judge: Judge | None = None,
 ) -> list[ReviewedDecision]:
     """Judge every decision of ``record`` in order (a forced one too: see the module).
 
-    ``on_decision`` hears (moves done, moves); ``judge`` replaces the game's own (a test's).
+    ``on_decision`` hears (moves done, moves, the state of the decision judged next; None
+    once every one is); ``judge``, where given, judges instead of a new one of the game's
+    (a test's, or one its caller also asks about each decision).
     Raises :class:`MeepleError` (a RecordError for a record that does not replay)."""
     states = record.states()
     game = states[0].game
@@ -97,9 +99,9 @@ def review_record(
     moves = record.moves
     for k, (seat, text) in enumerate(moves):
         if on_decision is not None:
-            on_decision(k, len(moves))
+            on_decision(k, len(moves), states[k])
         chosen = game.parse_action(text)
         out.append(ReviewedDecision(k + 1, judge.judge(states[: k + 1], moves[:k], seat, chosen)))
     if on_decision is not None:
-        on_decision(len(moves), len(moves))
+        on_decision(len(moves), len(moves), None)
     return out
