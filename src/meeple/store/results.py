@@ -250,8 +250,8 @@ def row_digest(key: str, index: int, text: str) -> str:
 
 
 def _checked(key: str, index: Any, text: str | None, digest: str | None) -> Any:
-    """A row as stored (:func:`_json`), or Unreadable when its digest does not match (a row
-    of an older meeple has none, and the lab checks its fields alone)."""
+    """A row as stored (:func:`~meeple.store.db.read_json`), or Unreadable when its digest
+    does not match (a row of an older meeple has none, and the lab checks its fields alone)."""
     if digest is not None and (text is None or digest != row_digest(key, index, text)):
         return Unreadable("not the row the lab wrote: its SHA-256 digest does not match")
     return read_json(text)
