@@ -35,8 +35,8 @@ PATHS = ["a" * 300, "loop", "dir", "game.json/x", "game.json", "bad.json", "miss
 """Files as the example's folder has them (:func:`_folder`): too long a name, a link to
 itself, a folder, a path through a file, a record, a file that is no record, no file."""
 
-Value = Callable[[random.Random], str]
-"""A way to draw one value of a flag."""
+Value = Callable[[random.Random], str | None]
+"""A way to draw one value of a flag (None: a switch, given without a value)."""
 
 
 def mostly(*good: str, bad: Sequence[str] = ODD) -> Value:
@@ -45,9 +45,8 @@ def mostly(*good: str, bad: Sequence[str] = ODD) -> Value:
     return lambda rng: rng.choice(good) if rng.random() < 0.9 else rng.choice(bad)
 
 
-def just(value: str) -> Value:
-    """Always ``value`` (``""``: a switch, given without a value)."""
-    return lambda rng: value
+def switch(rng: random.Random) -> None:
+    """A flag that takes no value (an empty value, ``--db ''``, is one of :data:`ODD`)."""
 
 
 count = mostly("1", "2", "3")
@@ -87,7 +86,7 @@ SWEEPS = {
 }
 """An option of each game and two of its values, for ``sweep``."""
 
-LAB = {"--jobs": mostly("1", "2"), "--db": db, "--out": out, "--fresh": just("")}
+LAB = {"--jobs": mostly("1", "2"), "--db": db, "--out": out, "--fresh": switch}
 """The flags every lab command takes."""
 
 
@@ -95,7 +94,7 @@ def _flags(rng: random.Random, flags: dict[str, Value]) -> list[str]:
     words: list[str] = []
     for flag in rng.sample(sorted(flags), min(rng.choice([0, 1, 1, 2, 3]), len(flags))):
         value = flags[flag](rng)
-        words += [flag, value] if value else [flag]
+        words += [flag] if value is None else [flag, value]
     return words
 
 
@@ -117,13 +116,13 @@ def command_line(rng: random.Random) -> list[str]:
     given = [rng.choice(["--resume", "--position"]), record(rng)] if rng.random() < 0.15 else []
     lines: dict[str, Callable[[], list[str]]] = {
         "games": lambda: ["games"],
-        "rules": lambda: ["rules", name, *_flags(rng, {"--full": just("")}), *options],
+        "rules": lambda: ["rules", name, *_flags(rng, {"--full": switch}), *options],
         "agents": lambda: ["agents", name],
         "play": lambda: ["play", name, *seats, "--quiet", *options,
             *_flags(rng, {"--seed": small, "--save": out, "--level": mostly("easy", "medium")}),
             *given],
-        "replay": lambda: ["replay", record(rng), *_flags(rng, {"--all": just(""),
-            "--step": just(""), "--game": small, "--seat": mostly("0", "1")})],
+        "replay": lambda: ["replay", record(rng), *_flags(rng, {"--all": switch,
+            "--step": switch, "--game": small, "--seat": mostly("0", "1")})],
         "simulate": lambda: ["simulate", name, "--games", count(rng), *seats, *options,
                              *_flags(rng, LAB)],
         "compare": lambda: ["compare", name, "--games", count(rng), *variants, *options,
@@ -136,17 +135,17 @@ def command_line(rng: random.Random) -> list[str]:
         "results": lambda: ["results", *rng.sample(ODD, rng.randint(0, 1)),
                             *_flags(rng, {"--csv": out, "--db": db})],
         "cards": lambda: ["cards", rng.choice(ODD),
-                          *_flags(rng, {"--json": just(""), "--plot": out, "--db": db})],
+                          *_flags(rng, {"--json": switch, "--plot": out, "--db": db})],
         "ranking": lambda: ["ranking", *[file(rng)] * rng.randint(0, 1), "--deals",
             mostly("100", "300")(rng),
-            *_flags(rng, {"--json": just(""), "--plot": mostly("r.png"),
+            *_flags(rng, {"--json": switch, "--plot": mostly("r.png"),
                           "--tie-break": mostly("whole-hand")})],
         "history": lambda: ["history", *_flags(rng, {"--last": small})],
         "solve": lambda: ["solve", mostly("edges")(rng), "--board", mostly("2x2", "1x2")(rng),
             *_flags(rng, {"--stash": mostly("2/2/1", "1/1/1"), "--position": record,
                           "--top": small, "--prove": mostly("0", "1"), "--checkpoint": out})],
         "analyse": lambda: ["analyse", record(rng), "--iterations", small(rng),
-            *_flags(rng, {"--all": just(""), "--json": just(""), "--max-left": small})],
+            *_flags(rng, {"--all": switch, "--json": switch, "--max-left": small})],
         "content": lambda: ["content", rng.choice(["check", "copy"]), name, out(rng)],
     }  # fmt: skip
     return lines[rng.choice(sorted(lines))]()
