@@ -389,6 +389,12 @@ def test_a_history_that_cannot_be_written_says_how_to_choose_another(run, tmp_pa
         )
         == 1
     ), said
+    # A name the system refuses (too long) is the same warning, not a game refused.
+    monkeypatch.setenv("MEEPLE_HISTORY", str(tmp_path / ("h" * 300)))
+    played = run(*ONE_BY_ONE, "--seat", "random", "--seat", "random")
+    said = " ".join(played.output.split())
+    assert played.exit_code == 0 and "Game over" in said, played.output
+    assert "File name too long; set MEEPLE_HISTORY to a folder you can write to" in said
 
 
 def test_no_history_keeps_nothing(run, tmp_path):

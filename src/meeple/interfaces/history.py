@@ -51,9 +51,15 @@ def new_history_path(game: str, now: dt.datetime | None = None) -> Path:
     stem = f"{now:%y%m%d-%H%M%S}-{game}"
     path = folder / f"{stem}.json"
     n = 2
-    while path.exists():
-        path = folder / f"{stem}-{n}.json"
-        n += 1
+    try:
+        while path.exists():
+            path = folder / f"{stem}-{n}.json"
+            n += 1
+    except OSError:
+        # Python 3.11's exists() raises where the system refuses the name (too long, a link
+        # loop) rather than answering False: the game goes on, and saving it warns with
+        # what to do, as for a folder that cannot be written.
+        pass
     return path
 
 
