@@ -396,6 +396,14 @@ def test_the_agent_names_the_solve_it_needs_instead_of_solving_for_minutes(tmp_p
         assert str(refusal.value).endswith(f"with: {command} --cache-dir '{folder}'")
 
 
+def test_a_cache_folder_the_system_refuses_holds_no_solution(tmp_path):
+    """A name too long for the file system (Python 3.11's exists() raises for it rather than
+    answer False) is a folder without the solve, not an error from asking."""
+    from meeple.solvers.erd.solve import is_stored
+
+    assert not is_stored(meeple.make("erd"), tmp_path / ("c" * 300))
+
+
 # -- exact policy evaluation: equilibrium against heuristic -----------------------------------
 def _agents(case):
     """The equilibrium and heuristic agents for a tiny case, on the engine's own game (its

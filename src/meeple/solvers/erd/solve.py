@@ -43,7 +43,13 @@ def is_stored(game: ErdGame, folder: Path | None = None) -> bool:
     back checks it, and solves again if it fails)."""
     play, horizon = solved_options(options_of(game))
     folder = folder or cache.default_cache_dir()
-    return cache.bytes_path(folder, solution_key(play, horizon)).exists()
+    try:
+        return cache.bytes_path(folder, solution_key(play, horizon)).exists()
+    except OSError:
+        # A folder the system refuses (a name too long: Python 3.11 raises rather than
+        # answer False) holds nothing; the solve goes on without its cache, as for a folder
+        # it cannot write.
+        return False
 
 
 def game_for(options: dict[str, Any]) -> ErdGame:
