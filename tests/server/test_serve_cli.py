@@ -92,14 +92,44 @@ def test_a_bad_sqlite_busy_wait_is_explained(run, tmp_path):
 
 @pytest.mark.parametrize(
     ("flag", "value", "most"),
-    [("--ipv6-prefix", "129", 128), ("--lobby-page-size", "1001", 1000),
-     ("--review-iterations", "100001", 100_000)],
+    [("--ipv6-prefix", "129", "128"), ("--lobby-page-size", "1001", "1,000"),
+     ("--review-iterations", "100001", "100,000"),
+     # A time past a year: the system's clocks overflow before 1e300 s, and the server's
+     # looking for expired matches and its reviews failed at every try.
+     ("--expire-idle-seconds", "1e300", "31,536,000"),
+     ("--max-review-seconds", "31536001", "31,536,000")],
 )  # fmt: skip
 def test_a_limit_past_its_upper_bound_is_refused_naming_it(run, flag, value, most):
-    result = run("serve", flag, value)
+    with socket.socket() as taken:
+        # A port in use: a value let through ends in the port's refusal, not in a server.
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        result = run("serve", "--port", str(taken.getsockname()[1]), flag, value)
     assert result.exit_code == 2
-    said = f"error: {flag} {value}: input should be less than or equal to {most}"
-    assert said in result.output and "Traceback" not in result.output
+    said = " ".join(result.output.split())
+    assert f"error: {flag} " in said and f": at most {most}; give a number within" in said
+    assert "Traceback" not in result.output
+
+
+def test_the_longest_time_a_limit_may_name_is_one_every_wait_of_the_server_takes(tmp_path):
+    """A year: the expiry sweep counts back that far in the database's dates, and a review
+    waits that long for its process (the system's poll takes about 24 days at most, and
+    raised for more: every review failed)."""
+    import multiprocessing
+    import time
+
+    from meeple.interfaces.web.limits import LONGEST_SECONDS
+    from meeple.interfaces.web.reviews import _poll_until
+    from meeple.store.matches import MatchStore
+
+    store = MatchStore(f"sqlite:///{tmp_path / 'matches.db'}")
+    assert store.stale(LONGEST_SECONDS, LONGEST_SECONDS) == []
+    store.close()
+    answer, sent = multiprocessing.Pipe(duplex=False)
+    sent.send("done")
+    assert _poll_until(answer, time.monotonic() + LONGEST_SECONDS)
+    silent, _ = multiprocessing.Pipe(duplex=False)
+    assert not _poll_until(silent, time.monotonic() + 0.05)
 
 
 def test_every_server_limit_is_a_flag_made_from_its_field():
@@ -111,10 +141,11 @@ def test_every_server_limit_is_a_flag_made_from_its_field():
 
     from meeple.interfaces import serve_cli
     from meeple.interfaces.cli import app
-    from meeple.interfaces.web.limits import GROUPS, ServerLimits
+    from meeple.interfaces.web.limits import GROUPS, LONGEST_SECONDS, ServerLimits
 
     group = typer.main.get_command(app)
-    options = {o.name: o for o in group.commands["serve"].params}  # type: ignore[attr-defined]
+    serve = group.commands["serve"]  # type: ignore[attr-defined]
+    options = {o.name: o for o in serve.params}
     for name, field in ServerLimits.model_fields.items():
         option = options[name]
         assert option.opts == [f"--{name.replace('_', '-')}"], option.opts
@@ -123,9 +154,14 @@ def test_every_server_limit_is_a_flag_made_from_its_field():
         lower = [rule.ge for rule in field.metadata if hasattr(rule, "ge")]
         assert option.min == (lower[0] if lower else None), name
         # An upper bound has no label of click's: the help's words say it, and must say
-        # the field's own.
-        for most in [rule.le for rule in field.metadata if hasattr(rule, "le")]:
-            assert f"at most {most:,}" in option.help, (name, option.help)
+        # the field's own; a time's, the command's help once for every time.
+        uppers = [rule.le for rule in field.metadata if hasattr(rule, "le")]
+        if name.endswith("_seconds"):
+            assert uppers == [LONGEST_SECONDS], name
+            assert f"at most a year: {LONGEST_SECONDS:,}." in serve.help
+        else:
+            for most in uppers:
+                assert f"at most {most:,}" in option.help, (name, option.help)
     fewer = {group: names[1:] for group, names in GROUPS.items()}
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(serve_cli, "GROUPS", fewer)

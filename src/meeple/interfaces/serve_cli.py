@@ -64,6 +64,8 @@ def serve_command(
 ) -> None:
     """Run the game server: a lobby and live matches, kept in a database.
 
+    A limit's time (a flag ending in -seconds) is at most a year: 31,536,000.
+
     Example: meeple serve --port 8000 --db sqlite:///results/server.db
     """
     # serve_limits: a flag for each field of ServerLimits (_with_limit_flags, below).
@@ -182,6 +184,11 @@ def _flag_problem(exc: ValidationError) -> str:
     error = exc.errors()[0]
     flag = "--" + str(error["loc"][0]).replace("_", "-")
     bounds = "give a number within its bounds (meeple serve --help)"
+    if error["type"] == "less_than_equal":
+        most = error["ctx"]["le"]
+        if most == int(most):  # a time's is a float: 31,536,000, not 31,536,000.0
+            most = int(most)
+        return f"{flag} {error['input']}: at most {most:,}; {bounds}"
     return f"{flag} {error['input']}: {error['msg'].lower()}; {bounds}"
 
 

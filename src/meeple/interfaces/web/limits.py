@@ -10,6 +10,8 @@ default caps (tested), so the lobby's computer players are always accepted.
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from pydantic import BaseModel, ConfigDict, Field
 
 BUDGETS: dict[str, str] = {
@@ -28,6 +30,16 @@ for their budget parameters), and the limit that caps it."""
 FILE_PARAMETERS = frozenset({"cache_dir", "solution"})
 """Agent parameters that name files or folders on the server's disk (Erd's solved-game
 agents): a client may not point the server at its files, as with a game's file options."""
+
+
+LONGEST_SECONDS = 365 * 86_400
+"""The longest time a limit may name: a year. No limit a server needs is longer, and the
+system's own clocks stop short of some such length (a wait is counted in nanoseconds, a
+date goes back no further than the year 1): a time of 1e300 s was taken, and the server's
+looking for expired matches and its reviews failed at every try."""
+
+Seconds = Annotated[float, Field(le=LONGEST_SECONDS)]
+"""A limit's time in seconds: finite (the model's ``allow_inf_nan``) and at most a year."""
 
 
 AGENTS = "Computer players (per match)"
@@ -82,12 +94,13 @@ class ServerLimits(BaseModel):
     """The operator's limits. Every field is a ``meeple serve`` flag (``max_agent_seconds``:
     ``--max-agent-seconds``) made from the field alone: its description is the flag's help,
     its default and lower bound the flag's, and :data:`GROUPS` the part of the help it is
-    listed in; an upper bound is the description's to say."""
+    listed in; an upper bound is the description's to say, but a time's (:data:`Seconds`),
+    which ``meeple serve --help`` says once for all of them."""
 
     # An infinite limit is no limit: "inf" parses as a float, and would pass every bound.
     model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
-    max_agent_seconds: float = Field(
+    max_agent_seconds: Seconds = Field(
         default=5.0,
         ge=0.001,
         description="most seconds= an agent of a new match may be given: its time per move",
@@ -141,13 +154,13 @@ class ServerLimits(BaseModel):
         description="HTTP connections and WebSockets open at once, every address together "
         "(each holds an open file); past it a request gets 503",
     )
-    request_head_seconds: float = Field(
+    request_head_seconds: Seconds = Field(
         default=10.0,
         ge=0.001,
         description="close a connection whose request head (its line and headers) has not "
         "arrived within this long of the connection's opening, or of its first byte",
     )
-    request_body_seconds: float = Field(
+    request_body_seconds: Seconds = Field(
         default=60.0,
         ge=0.001,
         description="close a connection whose request body has not arrived within this long "
@@ -200,7 +213,7 @@ class ServerLimits(BaseModel):
         ge=1,
         description="most search iterations a hint is given (the judge's own default where lower)",
     )
-    hint_seconds: float = Field(
+    hint_seconds: Seconds = Field(
         default=30.0,
         ge=0.001,
         description="how long a hint may take (starting its worker, replaying the match, the "
@@ -209,7 +222,7 @@ class ServerLimits(BaseModel):
     max_reviews: int = Field(
         default=2, ge=1, description="post-game reviews computed at once, each in a process"
     )
-    max_review_seconds: float = Field(
+    max_review_seconds: Seconds = Field(
         default=300.0, ge=0.001, description="stop a review past this many seconds and refuse it"
     )
     review_iterations: int = Field(
@@ -227,7 +240,7 @@ class ServerLimits(BaseModel):
         "disk)",
     )
 
-    agent_margin_seconds: float = Field(
+    agent_margin_seconds: Seconds = Field(
         default=30.0,
         ge=0.001,
         description="how much longer than its time budget (seconds=, else the time cap) an "
@@ -235,7 +248,7 @@ class ServerLimits(BaseModel):
         "is stopped and the seat's move is made by the default agent",
     )
 
-    claim_seconds: float = Field(
+    claim_seconds: Seconds = Field(
         default=120.0,
         ge=0,
         description="a person whose page has been closed for this many seconds while the "
@@ -245,13 +258,13 @@ class ServerLimits(BaseModel):
         "own connections)",
     )
 
-    expire_waiting_seconds: float = Field(
+    expire_waiting_seconds: Seconds = Field(
         default=3600.0,
         ge=0.001,
         description="close a match (result 'expired') whose people's seats nobody took within "
         "this many seconds of its creation or last join",
     )
-    expire_idle_seconds: float = Field(
+    expire_idle_seconds: Seconds = Field(
         default=86400.0,
         ge=0.001,
         description="close an unfinished match (result 'expired') nobody has moved in or "

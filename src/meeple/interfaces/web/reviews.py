@@ -92,6 +92,21 @@ def compute_review(job: ReviewJob) -> dict[str, Any]:
     }
 
 
+POLL_SECONDS = 86_400.0
+"""The longest one wait of :func:`_poll_until`: the system's poll takes a C int of
+milliseconds (about 24 days), and a limit may be longer (``Seconds``: a year)."""
+
+
+def _poll_until(connection: Connection, deadline: float) -> bool:
+    """Whether ``connection`` has something to read before ``deadline`` (monotonic time)."""
+    while True:
+        left = deadline - time.monotonic()
+        if connection.poll(max(0.0, min(left, POLL_SECONDS))):
+            return True
+        if left <= POLL_SECONDS:
+            return False
+
+
 def _serve(conn: Connection, job: ReviewJob) -> None:
     """A review's process: compute it and send ``("ok", review)``, ``("error", text)`` for
     the judge's refusal or ``("fault", text)`` for a fault of the server's code."""
@@ -230,7 +245,7 @@ class Reviews:
         child.close()
         seconds = self.limits.max_review_seconds
         try:
-            if not parent.poll(seconds):
+            if not _poll_until(parent, time.monotonic() + seconds):
                 raise ServerError(
                     f"the review took longer than this server's limit of {seconds:g} s "
                     "(meeple serve --max-review-seconds)",
