@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
+import random
+import time
+
 import httpx
 import pytest
 
 from meeple.agents.levels import LEVEL_NAMES, level_spec
 from meeple.core.errors import MeepleError
 from meeple.core.registry import games, make
-from meeple.interfaces.web.limits import ServerLimits
+from meeple.interfaces.web.client import Client
+from meeple.interfaces.web.limits import LONGEST_SECONDS, ServerLimits
 
 
 @pytest.mark.parametrize("game", [info.name for info in games()])
@@ -71,3 +76,53 @@ def test_a_decision_s_allowance_is_its_time_budget_or_the_cap_and_the_margin():
     assert limits.allowance("uct:iterations=30000") == 35  # no time budget: the time cap
     assert limits.allowance("perfect:seconds=0") == 35  # 0 is "no time limit" for perfect
     assert limits.allowance("random") == 35
+
+
+def _at_their_most() -> list[str]:
+    """A ``meeple serve`` flag for every limit at the most it may be: a time a year, a count
+    its upper bound or, without one, a billion (the connections left at their default: the
+    system's open files bound them)."""
+    flags = []
+    for name, field in ServerLimits.model_fields.items():
+        if field.annotation is bool or name == "max_connections":
+            continue
+        uppers = [rule.le for rule in field.metadata if hasattr(rule, "le")]
+        most = uppers[0] if uppers else 10**9
+        flags += [
+            f"--{name.replace('_', '-')}",
+            f"{most:g}" if field.annotation is float else str(most),
+        ]
+    return flags
+
+
+def test_a_server_with_every_limit_at_its_most_plays_hints_and_reviews(tmp_path, server_factory):
+    """Each of the server's waits takes the longest time a limit may name: a review waited on
+    the system's poll, which takes about 24 days at most, and every review failed at a
+    year; a time of 1e300 s, let through then, failed every expiry sweep too."""
+    assert f"{LONGEST_SECONDS:g}" in _at_their_most()
+    server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 1, *_at_their_most())
+    body = {"game": "edges", "options": {"board": "2x2"}, "seats": ["human", "mcts:iterations=50"]}
+    made = httpx.post(f"{server.url}/api/matches", json=body, timeout=30)
+    assert made.status_code == 200, made.text
+    match, token = made.json()["match"], made.json()["seats"][0]["token"]
+
+    async def play() -> None:
+        person = await Client(server.url, match, token).connect()
+        await person.wait_for(person.my_turn)
+        hint = httpx.post(
+            f"{server.url}/api/matches/{match}/hint", json={"token": token}, timeout=60
+        )
+        assert hint.status_code == 200 and hint.json()["best"], hint.text
+        await person.play_random(random.Random(3))
+        await person.close()
+
+    asyncio.run(play())
+    deadline = time.monotonic() + 120
+    while (
+        review := httpx.get(f"{server.url}/api/matches/{match}/review", timeout=30)
+    ).status_code == 202:
+        assert time.monotonic() < deadline, "the review did not end"
+        time.sleep(0.2)
+    assert review.status_code == 200 and review.json()["status"] == "done", review.text
+    log = server.log_path.read_text()
+    assert "Traceback" not in log and "ERROR" not in log, log
