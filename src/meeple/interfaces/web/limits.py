@@ -34,9 +34,8 @@ agents): a client may not point the server at its files, as with a game's file o
 
 LONGEST_SECONDS = 365 * 86_400
 """The longest time a limit may name: a year. No limit a server needs is longer, and the
-system's own clocks stop short of some such length (a wait is counted in nanoseconds, a
-date goes back no further than the year 1): a time of 1e300 s was taken, and the server's
-looking for expired matches and its reviews failed at every try."""
+system's clocks stop short of far longer finite times: the expiry sweep counts a date back
+(no earlier than the year 1), a wait is counted in nanoseconds, a poll in milliseconds."""
 
 Seconds = Annotated[float, Field(le=LONGEST_SECONDS)]
 """A limit's time in seconds: finite (the model's ``allow_inf_nan``) and at most a year."""
