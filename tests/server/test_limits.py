@@ -126,3 +126,30 @@ def test_a_server_with_every_limit_at_its_most_plays_hints_and_reviews(tmp_path,
     assert review.status_code == 200 and review.json()["status"] == "done", review.text
     log = server.log_path.read_text()
     assert "Traceback" not in log and "ERROR" not in log, log
+
+
+def test_a_match_reaching_the_limit_of_moves_ends_as_a_draw_saying_so(tmp_path, server_factory):
+    """A game's options can make a match run for millions of moves (Erd's round limit and
+    best of, Squad Combat's turn limit), each of a computer player's costing a replay of the
+    match: ``--max-match-moves`` ends it, in the write of the move that reaches it."""
+    server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 0, "--max-match-moves", "10")
+    body = {"game": "edges", "options": {"board": "3x3"}, "seats": ["random", "greedy"]}
+    made = httpx.post(f"{server.url}/api/matches", json=body, timeout=30)
+    assert made.status_code == 200, made.text
+    match = made.json()["match"]
+    deadline = time.monotonic() + 60
+    while (state := httpx.get(f"{server.url}/api/matches/{match}", timeout=10).json())[
+        "status"
+    ] != "finished":
+        assert time.monotonic() < deadline, "two agents did not reach the limit"
+        time.sleep(0.1)
+    assert state["seq"] == 10  # a 3x3 board takes 24 moves to fill
+    assert state["result"] == {
+        "over": True,
+        "reason": "the match reached this server's limit of 10 moves",
+        "returns": [0.0, 0.0],
+        "winners": [],
+        "move_limit": True,
+    }
+    record = httpx.get(f"{server.url}/api/matches/{match}/record", timeout=10).json()
+    assert len(record["moves"]) == 10 and record["result"] == state["result"]

@@ -83,7 +83,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
         "max_review_seconds",
         "review_iterations",
     ),
-    EXPIRY: ("claim_seconds", "expire_waiting_seconds", "expire_idle_seconds"),
+    EXPIRY: ("claim_seconds", "expire_waiting_seconds", "expire_idle_seconds", "max_match_moves"),
 }
 """The limits in groups, as docs/security.md tables them, each group a part of ``meeple serve
 --help``: an operator reads three dozen flags."""
@@ -268,6 +268,13 @@ class ServerLimits(BaseModel):
         ge=0.001,
         description="close an unfinished match (result 'expired') nobody has moved in or "
         "joined for this many seconds",
+    )
+
+    max_match_moves: int = Field(
+        default=5_000,
+        ge=1,
+        description="end a match as a draw at this many moves: a game's options can make one "
+        "run for millions, and each move of a computer player replays the match",
     )
 
     @property

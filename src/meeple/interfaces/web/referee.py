@@ -103,6 +103,9 @@ class Referee:
             # The lesson's last step ends the match in the same write: a page told the lesson
             # is over must not still be offered the next move.
             status, result = "finished", _lesson_over(match)
+        elif status is None and seq >= self.limits.max_match_moves:
+            # In the same write too: no agent is asked for a move past the limit.
+            status, result = "finished", _move_limit_reached(match, seq)
         try:
             await asyncio.to_thread(
                 self.store.add_move, stored.id, seq, seat, str(action), status=status, result=result
@@ -393,6 +396,19 @@ def _lesson_over(match: LiveMatch) -> dict[str, Any]:
         "winners": [],
         # No winner, yet nobody drew: the pages say the lesson is complete.
         "lesson": True,
+    }
+
+
+def _move_limit_reached(match: LiveMatch, moves: int) -> dict[str, Any]:
+    """The result of a match stopped at the server's limit of moves
+    (``--max-match-moves``): a draw, as a game's own safeguard against endless play ends
+    one (Erd's round limit, Squad Combat's turn limit)."""
+    return {
+        "over": True,
+        "reason": f"the match reached this server's limit of {moves:,} moves",
+        "returns": [0.0] * match.game.num_players,
+        "winners": [],
+        "move_limit": True,
     }
 
 

@@ -242,12 +242,13 @@ function describe(row) {
 
 /** A finished match's outcome in the game page's words ("Blue (Bob) won", "A draw"), and
  * why where it ended outside the rules: a resignation, a person who left and was claimed
- * from, or nobody playing on. */
+ * from, nobody playing on, or the server's limit of moves. */
 function outcome(row) {
   const result = row.result;
   // An expired match, or one called off, has no winner, but nobody drew it either.
   if (result.expired) return "Expired: nobody won";
   if (result.aborted) return "Called off: nobody won";
+  if (result.move_limit) return "A draw at the server's limit of moves";
   // The row read as a state message's seats are: a computer's label ("Computer (hard)") is
   // never its spec, a person's is their name.
   const msg = {
