@@ -105,7 +105,7 @@ class Referee:
             status, result = "finished", _lesson_over(match)
         elif status is None and seq >= self.limits.max_match_moves:
             # In the same write too: no agent is asked for a move past the limit.
-            status, result = "finished", _move_limit_reached(match, seq)
+            status, result = "finished", _move_limit_reached(match, self.limits.max_match_moves)
         try:
             await asyncio.to_thread(
                 self.store.add_move, stored.id, seq, seat, str(action), status=status, result=result
@@ -399,13 +399,14 @@ def _lesson_over(match: LiveMatch) -> dict[str, Any]:
     }
 
 
-def _move_limit_reached(match: LiveMatch, moves: int) -> dict[str, Any]:
-    """The result of a match stopped at the server's limit of moves
-    (``--max-match-moves``): a draw, as a game's own safeguard against endless play ends
-    one (Erd's round limit, Squad Combat's turn limit)."""
+def _move_limit_reached(match: LiveMatch, most: int) -> dict[str, Any]:
+    """The result of a match stopped at the server's limit of moves, ``most``
+    (``--max-match-moves``; a match restored past a lowered limit stops at its next move):
+    a draw, as a game's own safeguard against endless play ends one (Erd's round limit,
+    Squad Combat's turn limit)."""
     return {
         "over": True,
-        "reason": f"the match reached this server's limit of {moves:,} moves",
+        "reason": f"the match reached this server's limit of {most:,} moves",
         "returns": [0.0] * match.game.num_players,
         "winners": [],
         "move_limit": True,
