@@ -327,10 +327,15 @@ class Attacker:
             self.expect_refusal("replay_names_server_files", reply, {400})
 
     async def replay_near_the_cap(self) -> None:
-        """A record just under the 2 MB cap: read, parsed, refused at its first move."""
+        """A record just under the 2 MB cap: read, parsed, refused for its count of moves
+        (past ``--max-match-moves``) before any is replayed; and a short one, replayed and
+        refused at its first move."""
         reply = await self.http.post(
             "/api/replay", content=self.near_cap, headers={"content-type": "application/json"}
         )
+        self.expect_refusal("replay_near_the_cap", reply, {413})
+        short = {"game": "edges", "seed": 1, "moves": [[0, "x" * 90]] * 10}
+        reply = await self.http.post("/api/replay", json=short)
         self.expect_refusal("replay_near_the_cap", reply, {400})
 
     async def replay_over_the_cap(self) -> None:

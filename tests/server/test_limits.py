@@ -153,3 +153,15 @@ def test_a_match_reaching_the_limit_of_moves_ends_as_a_draw_saying_so(tmp_path, 
     }
     record = httpx.get(f"{server.url}/api/matches/{match}/record", timeout=10).json()
     assert len(record["moves"]) == 10 and record["result"] == state["result"]
+    # An uploaded record is held to the same limit: 2 MB holds tens of thousands of moves,
+    # and its every state's view is a reply far larger.
+    assert httpx.post(f"{server.url}/api/replay", json=record, timeout=60).status_code == 200
+    longer = {**record, "moves": [*record["moves"], [0, "L h9,9"]], "result": None}
+    for path in ("/api/replay", "/api/replay/review", "/api/replay/board-text?step=0"):
+        refused = httpx.post(f"{server.url}{path}", json=longer, timeout=60)
+        assert refused.status_code == 413, (path, refused.text)
+        assert refused.json() == {
+            "error": "the record has 11 moves, more than a match on this server may have "
+            "(10: meeple serve --max-match-moves)",
+            "code": "too_large",
+        }

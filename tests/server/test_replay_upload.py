@@ -28,7 +28,8 @@ def test_a_large_upload_is_parsed_outside_the_server_s_process(server_factory, t
     # The worker starts with the first upload: its start is not what is measured.
     warm = httpx.post(url, json={"game": "edges", "seed": 1, "moves": []}, timeout=120)
     assert warm.status_code == 200, warm.text
-    # Just under the 2 MB cap, many small moves: costly to parse, refused at its first move.
+    # Just under the 2 MB cap, many small moves: costly to parse, then refused for their
+    # count (past --max-match-moves) before any is replayed.
     body = json.dumps({"game": "edges", "seed": 1, "moves": [[0, "z"]] * 195_000}).encode()
     assert 1_800_000 < len(body) < 2_000_000
     pid = server.proc.pid
@@ -38,7 +39,7 @@ def test_a_large_upload_is_parsed_outside_the_server_s_process(server_factory, t
         reply = httpx.post(
             url, content=body, headers={"content-type": "application/json"}, timeout=120
         )
-        assert reply.status_code == 400 and reply.json()["code"] == "bad_record", reply.text
+        assert reply.status_code == 413 and reply.json()["code"] == "too_large", reply.text
     server_cpu = _cpu_seconds(pid) - before[0]
     worker_cpu = sum(_cpu_seconds(w) for w in workers) - before[1]
     assert worker_cpu > 0.2, (server_cpu, worker_cpu)

@@ -103,10 +103,11 @@ def create_app(
 
     async def check_upload(task: str, body: bytes, *more: Any) -> Any:
         """An uploaded record checked by the replays' worker (``task``: a name in
-        ``replays.tasks``, given the body, the content sets and ``more``): its answer, or
-        the refusal as a ServerError."""
+        ``replays.tasks``, given the body, the content sets, the most moves a match may have
+        and ``more``): its answer, or the refusal as a ServerError."""
+        args = (body, sets, hub.limits.max_match_moves, *more)
         try:
-            kind, answer, code = await replays.run(task, (body, sets, *more), REPLAY_SECONDS)
+            kind, answer, code = await replays.run(task, args, REPLAY_SECONDS)
         except AgentOverrun:
             raise ServerError(
                 f"the record took more than {REPLAY_SECONDS:g} s to check; upload a shorter one",
@@ -480,9 +481,10 @@ _RECORD_BODY: dict[str, Any] = {
 }
 """The OpenAPI description of a body that is a record (read by the route, not declared)."""
 
-_STATUS_OF = {"invalid_request": 422, "forbidden": 403}
-"""The refusals of a record's worker that are not the record's fault, with their status: a
-step past its end, a seat's eyes before it is over (every other is a 400)."""
+_STATUS_OF = {"invalid_request": 422, "forbidden": 403, "too_large": 413}
+"""The refusals of a record's worker with a status of their own: a step past its end, a
+seat's eyes before it is over, a record of more moves than a match may have (every other
+is a 400)."""
 
 
 class _OneReaderRequest(Request):

@@ -273,8 +273,9 @@ class ServerLimits(BaseModel):
     max_match_moves: int = Field(
         default=5_000,
         ge=1,
-        description="end a match as a draw at this many moves: a game's options can make one "
-        "run for millions, and each move of a computer player replays the match",
+        description="end a match as a draw at this many moves, and refuse an uploaded record "
+        "of more: a game's options can make a match run for millions, and each move of a "
+        "computer player replays it",
     )
 
     @property

@@ -27,36 +27,52 @@ REPLAY_SECONDS = 30.0
 """How long checking one uploaded record may take before its worker is stopped."""
 
 
-def replay_answer(body: bytes, content: ContentSets) -> tuple[str, Any, str]:
+def _parsed(body: bytes, most_moves: int) -> GameRecord:
+    """The uploaded record, refused past ``most_moves`` (the server's ``--max-match-moves``)
+    before anything replays it: a record of tens of thousands of moves fits in 2 MB, and its
+    every state's view is a reply far larger, from a worker busy for seconds."""
+    record = GameRecord.from_json(body, "the record")
+    if len(record.moves) > most_moves:
+        raise ServerError(
+            f"the record has {len(record.moves):,} moves, more than a match on this server may "
+            f"have ({most_moves:,}: meeple serve --max-match-moves)",
+            413,
+            "too_large",
+        )
+    return record
+
+
+def replay_answer(body: bytes, content: ContentSets, most_moves: int) -> tuple[str, Any, str]:
     """Runs in a worker: ``("ok", answer, "")`` with the answer as JSON bytes, or
     ``("refused", message, code)`` for a record that cannot be replayed (``content``: the
-    operator's content sets, which a record may name)."""
+    operator's content sets, which a record may name; ``most_moves``: the most moves it may
+    have)."""
     try:
-        answer = replay_states(GameRecord.from_json(body, "the record"), content)
+        answer = replay_states(_parsed(body, most_moves), content)
     except MeepleError as exc:
         return ("refused", public_message(exc), error_code(exc))
     return ("ok", json.dumps(answer, separators=(",", ":")).encode(), "")
 
 
-def review_upload(body: bytes, content: ContentSets) -> tuple[str, Any, str]:
+def review_upload(body: bytes, content: ContentSets, most_moves: int) -> tuple[str, Any, str]:
     """Runs in a worker: ``("ok", (game, options, seed, moves), "")``, an uploaded record
     checked and replayed, with an installed set's files in its options (what a review of
     it needs), or ``("refused", message, code)``."""
     try:
-        record, _states, _shown = uploaded_record(GameRecord.from_json(body, "the record"), content)
+        record, _states, _shown = uploaded_record(_parsed(body, most_moves), content)
     except MeepleError as exc:
         return ("refused", public_message(exc), error_code(exc))
     return ("ok", (record.game, record.options, record.seed, list(record.moves)), "")
 
 
 def board_text_answer(
-    body: bytes, content: ContentSets, step: int, seat: int | None
+    body: bytes, content: ContentSets, most_moves: int, step: int, seat: int | None
 ) -> tuple[str, Any, str]:
     """Runs in a worker: ``("ok", answer, "")``, the board as text after move ``step`` of an
     uploaded record as ``seat`` saw it then (None: a spectator), or ``("refused", message,
     code)``. One step a request: drawing every state's text would cost tens of ms each."""
     try:
-        record, states, _shown = uploaded_record(GameRecord.from_json(body, "the record"), content)
+        record, states, _shown = uploaded_record(_parsed(body, most_moves), content)
         text = board_text_at(record, states, step, seat)
     except MeepleError as exc:
         return ("refused", public_message(exc), error_code(exc))
