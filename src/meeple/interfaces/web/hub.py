@@ -37,6 +37,7 @@ from meeple.interfaces.web.live import (
     Connection,
     LiveMatch,
     ServerError,
+    ended_by_the_server,
     open_seats,
     public_message,
     state_message,
@@ -152,14 +153,7 @@ class Hub(Referee):
             else:
                 seconds = self.limits.expire_idle_seconds
                 reason = f"expired: nobody moved or joined for {seconds:g} s"
-            n = len(stored.seats)
-            result = {
-                "over": True,
-                "reason": reason,
-                "expired": True,
-                "returns": [0.0] * n,
-                "winners": [],
-            }
+            result = ended_by_the_server(len(stored.seats), reason, "expired")
             # The database checks again that the match is unchanged (another server's move).
             if not await asyncio.to_thread(
                 self.store.expire, stored.id, stored.status, seconds, result
@@ -488,14 +482,8 @@ class Hub(Referee):
         before it begins does on lichess: nobody played, so nobody wins (``aborted``). The
         caller holds the match's lock."""
         stored = match.stored
-        n = match.game.num_players
-        result = {
-            "over": True,
-            "reason": f"{seats_text(match.game, [seat])} called the match off before it began",
-            "aborted": True,
-            "returns": [0.0] * n,
-            "winners": [],
-        }
+        called_off = f"{seats_text(match.game, [seat])} called the match off before it began"
+        result = ended_by_the_server(match.game.num_players, called_off, "aborted")
         await asyncio.to_thread(self.store.update, stored.id, status="finished", result=result)
         stored.status, stored.result = "finished", result
 

@@ -91,6 +91,13 @@ Notes = dict[str, Any]
 """A move's :func:`move_notes`: ``words`` and ``after``, each present only when not empty."""
 
 
+def ended_by_the_server(players: int, reason: str, how: str) -> dict[str, Any]:
+    """The result of a match the server ended outside its game's rules: nobody wins, every
+    seat's return is 0, and ``how`` (``expired``, ``aborted``, ``lesson``, ``move_limit``)
+    is set, so that the pages and clients can say how it ended."""
+    return {"over": True, "reason": reason, "returns": [0.0] * players, "winners": [], how: True}
+
+
 def seat_label(game_name: str, data: dict[str, Any]) -> str | None:
     """The seat's player in plain words: "Computer (hard)" for a seat made for an agent
     (never its raw spec), the person's name, or None for a seat nobody has taken."""

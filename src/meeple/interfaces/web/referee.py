@@ -26,7 +26,14 @@ from meeple.core.tutorial import finished, script_move
 from meeple.interfaces.web.clocks import adopt_clocks, set_deadlines, stored_deadlines
 from meeple.interfaces.web.content_sets import ContentSets
 from meeple.interfaces.web.limits import ServerLimits
-from meeple.interfaces.web.live import TUTOR, Connection, LiveMatch, ServerError, state_message
+from meeple.interfaces.web.live import (
+    TUTOR,
+    Connection,
+    LiveMatch,
+    ServerError,
+    ended_by_the_server,
+    state_message,
+)
 from meeple.interfaces.web.lobby import default_agent
 from meeple.interfaces.web.pool import AgentOverrun, AgentPool
 from meeple.interfaces.web.preparing import LIGHT_AGENTS, Preparer
@@ -388,15 +395,9 @@ def _random_move(match: LiveMatch, seat: Player, base: int) -> Any:
 
 
 def _lesson_over(match: LiveMatch) -> dict[str, Any]:
-    """The result of a lesson played to its end before the game was over."""
-    return {
-        "over": True,
-        "reason": "the lesson is over",
-        "returns": [0.0] * match.game.num_players,
-        "winners": [],
-        # No winner, yet nobody drew: the pages say the lesson is complete.
-        "lesson": True,
-    }
+    """The result of a lesson played to its end before the game was over: no winner, yet
+    nobody drew (the pages say the lesson is complete)."""
+    return ended_by_the_server(match.game.num_players, "the lesson is over", "lesson")
 
 
 def _move_limit_reached(match: LiveMatch, most: int) -> dict[str, Any]:
@@ -404,13 +405,8 @@ def _move_limit_reached(match: LiveMatch, most: int) -> dict[str, Any]:
     (``--max-match-moves``; a match restored past a lowered limit stops at its next move):
     a draw, as a game's own safeguard against endless play ends one (Erd's round limit,
     Squad Combat's turn limit)."""
-    return {
-        "over": True,
-        "reason": f"the match reached this server's limit of {most:,} moves",
-        "returns": [0.0] * match.game.num_players,
-        "winners": [],
-        "move_limit": True,
-    }
+    reached = f"the match reached this server's limit of {most:,} moves"
+    return ended_by_the_server(match.game.num_players, reached, "move_limit")
 
 
 def _given_up(seats: list[dict[str, Any]]) -> tuple[list[Player], list[Player]]:
