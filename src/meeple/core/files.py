@@ -36,6 +36,16 @@ def user_cache_home() -> Path:
     return (Path(xdg) if xdg else Path.home() / ".cache") / "meeple"
 
 
+def exists(path: Path) -> bool:
+    """``path.exists()``, but False where the system refuses the name (too long, a link
+    loop): Python 3.11 raises there instead of answering, and a folder named so holds
+    nothing a caller could find."""
+    try:
+        return path.exists()
+    except OSError:
+        return False
+
+
 def ensure_writable_folder(folder: Path) -> None:
     """Create ``folder`` if missing and write (and remove) a scratch file in it, so that a
     long run finds out before it starts, not when it first saves; OSError if it cannot."""

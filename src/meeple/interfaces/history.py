@@ -15,6 +15,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from meeple.core.errors import MeepleError
+from meeple.core.files import exists
 from meeple.core.record import GameRecord, result_agrees
 from meeple.core.words import counted
 from meeple.interfaces.console import console, fail
@@ -51,15 +52,11 @@ def new_history_path(game: str, now: dt.datetime | None = None) -> Path:
     stem = f"{now:%y%m%d-%H%M%S}-{game}"
     path = folder / f"{stem}.json"
     n = 2
-    try:
-        while path.exists():
-            path = folder / f"{stem}-{n}.json"
-            n += 1
-    except OSError:
-        # Python 3.11's exists() raises where the system refuses the name (too long, a link
-        # loop) rather than answering False: the game goes on, and saving it warns with
-        # what to do, as for a folder that cannot be written.
-        pass
+    # A name the system refuses is not taken: the game goes on, and saving it warns with
+    # what to do, as for a folder that cannot be written.
+    while exists(path):
+        path = folder / f"{stem}-{n}.json"
+        n += 1
     return path
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from meeple.core.errors import MeepleError
+from meeple.core.files import exists
 from meeple.games.erd.rules import ErdGame, ErdOptions
 from meeple.solvers import cache
 from meeple.solvers.erd.checks import cross_check, stage_exploitability
@@ -43,13 +44,9 @@ def is_stored(game: ErdGame, folder: Path | None = None) -> bool:
     back checks it, and solves again if it fails)."""
     play, horizon = solved_options(options_of(game))
     folder = folder or cache.default_cache_dir()
-    try:
-        return cache.bytes_path(folder, solution_key(play, horizon)).exists()
-    except OSError:
-        # A folder the system refuses (a name too long: Python 3.11 raises rather than
-        # answer False) holds nothing; the solve goes on without its cache, as for a folder
-        # it cannot write.
-        return False
+    # A folder the system refuses holds nothing: the solve goes on without its cache, as
+    # for a folder it cannot write.
+    return exists(cache.bytes_path(folder, solution_key(play, horizon)))
 
 
 def game_for(options: dict[str, Any]) -> ErdGame:
