@@ -101,6 +101,75 @@ def test_a_move_made_while_the_other_server_was_not_listening_reaches_it(server_
     assert "Traceback" not in log
 
 
+def test_a_change_two_servers_are_asked_for_at_once_is_made_once(server_factory, postgres):
+    """Each server decides a seat taken or a resignation on the match as it holds it, so
+    two asked at once used each to store theirs over the other's: both strangers joining
+    the one open seat were answered with a seat (the first's token then dead), one of two
+    seats taken at once was lost, and both players resigning were each told they had. The
+    match's row is now compared with what the server decided on, and a server that finds
+    it changed reads the match again and decides anew."""
+    if postgres is None:
+        pytest.skip("needs PostgreSQL (apt-get install postgresql)")
+    db = postgres.new_database()
+    one, two = server_factory(db, agent_workers=0), server_factory(db, agent_workers=0)
+
+    def create(**request: object) -> dict:
+        created = httpx.post(f"{one.url}/api/matches", json=request).json()
+        httpx.get(f"{two.url}/api/matches/{created['match']}")  # both servers hold it
+        return created
+
+    def at_once(match: str, path: str, bodies: list[dict]) -> list[httpx.Response]:
+        async def both() -> list[httpx.Response]:
+            async with httpx.AsyncClient() as http:
+                return await asyncio.gather(
+                    *(
+                        http.post(f"{server.url}/api/matches/{match}/{path}", json=body)
+                        for server, body in zip((one, two), bodies, strict=True)
+                    )
+                )
+
+        return asyncio.run(both())
+
+    async def can_play(url: str, match: str, token: str) -> None:
+        client = await Client(url, match, token).connect()
+        await client.close()
+
+    for _ in range(4):  # a race: each round is another chance for the two to meet
+        # Two strangers, one open seat: one takes it, the other is told there is none.
+        match = create(game="edges", options={"board": "2x3"}, seats=["human", "open"])["match"]
+        answers = at_once(match, "join", [{"name": "A"}, {"name": "B"}])
+        assert sorted(a.status_code for a in answers) == [200, 409], [a.text for a in answers]
+        (won,) = [a.json() for a in answers if a.status_code == 200]
+        (lost,) = [a.json() for a in answers if a.status_code == 409]
+        assert "no open seat" in lost["error"], lost
+        asyncio.run(can_play(one.url, match, won["token"]))
+        # Two strangers, two open seats: each keeps the seat they were given.
+        match = create(
+            game="squad-combat",
+            options={"players": 4},
+            seats=["human", "open", "open", "random"],
+        )["match"]
+        answers = at_once(match, "join", [{"name": "A", "seat": 1}, {"name": "B", "seat": 2}])
+        assert [a.status_code for a in answers] == [200, 200], [a.text for a in answers]
+        seats = httpx.get(f"{two.url}/api/matches/{match}").json()["seats"]
+        assert [seats[1]["name"], seats[2]["name"]] == ["A", "B"], seats
+        for server, answer in zip((one, two), answers, strict=True):
+            asyncio.run(can_play(server.url, match, answer.json()["token"]))
+        # Both players resign at once: the match ends once, the same on both servers.
+        created = create(game="edges", options={"board": "2x3"}, seats=["human", "human"])
+        match, tokens = created["match"], [s["token"] for s in created["seats"]]
+        for token in tokens:
+            asyncio.run(can_play(one.url, match, token))  # every seat taken: being played
+        answers = at_once(match, "resign", [{"token": token} for token in tokens])
+        assert sorted(a.status_code for a in answers) == [200, 409], [a.text for a in answers]
+        (refused,) = [a.json() for a in answers if a.status_code == 409]
+        assert "over already" in refused["error"], refused
+        results = [httpx.get(f"{s.url}/api/matches/{match}").json()["result"] for s in (one, two)]
+        assert results[0] == results[1] and len(results[0]["resigned"]) == 1, results
+    for server in (one, two):
+        assert "Traceback" not in server.log_path.read_text()
+
+
 def test_a_second_server_on_one_sqlite_file_is_refused_and_the_lab_is_not(
     server_factory, tmp_path, run
 ):

@@ -4,8 +4,11 @@ A match is one row; each accepted move is one more row keyed by (match, sequence
 The game state is never stored: it is the replay of the moves from the match's seed, so a
 restarted server rebuilds every match exactly. Because the move's sequence number is part
 of the key, two writers can never both store a move at the same point of one match: the
-second gets :class:`MoveConflict`, which is what lets several server processes share one
-database safely.
+second gets :class:`MoveConflict`. A writer that decided a change (a move, a seat taken,
+a resignation) on the match as it last read it passes that reading as ``seen``; the match's
+row is locked and compared with it, and where another writer changed its seats, status or
+rematch meanwhile nothing is stored (:class:`MatchChanged`). Together they are what lets
+several server processes share one database safely.
 
 Seat tokens are stored only as hashes: a copy of the database does not let anyone play.
 """
@@ -66,7 +69,12 @@ STATUSES = ("waiting", "playing", "finished")
 """waiting: a person's seat is still open; playing; finished (with a result)."""
 
 
-class MoveConflict(MeepleError):
+class MatchChanged(MeepleError):
+    """Another writer (another server process) changed the match since the writer read it:
+    nothing was stored; read the match again and decide anew."""
+
+
+class MoveConflict(MatchChanged):
     """A move was stored at this sequence number already (by another writer)."""
 
 
@@ -239,6 +247,34 @@ def _copied_without_its_log(file: Path | None) -> Path | None:
         return None  # opening the database says what is wrong with it
     # The header's write and read versions (bytes 18 and 19) are 2 in WAL mode.
     return file if header.startswith(b"SQLite format 3\0") and header[18:20] == b"\2\2" else None
+
+
+def _check_unchanged(session: Session, match_id: str, seen: StoredMatch) -> None:
+    """Lock the match's row until the transaction ends (PostgreSQL; SQLite has one writer
+    at a time) and raise MatchChanged if its seats, status or rematch differ from ``seen``:
+    a change decided on an old reading of the match would undo another writer's (a seat
+    taken twice, a seat taken lost, a match finished twice with two results)."""
+    row = session.execute(
+        select(MatchRow.seats, MatchRow.status, MatchRow.rematch)
+        .where(MatchRow.id == match_id)
+        .with_for_update()
+    ).one_or_none()
+    if row is None:
+        raise DamagedMatch(f"match {match_id} went away while it was changed")
+    changed = [
+        name
+        for name, now, then in (
+            ("seats", row.seats, seen.seats),
+            ("status", row.status, seen.status),
+            ("rematch", row.rematch, seen.rematch),
+        )
+        if now != then
+    ]
+    if changed:
+        raise MatchChanged(
+            f"another server changed match {match_id} ({' and '.join(changed)}) since this "
+            "one read it"
+        )
 
 
 def _now() -> dt.datetime:
@@ -462,12 +498,15 @@ class MatchStore:
         return StoredMatch._from_row(row, [])
 
     @storage_failures
-    def update(self, match_id: str, **changes: Any) -> None:
-        """Change a match's seats, status, result or rematch link."""
+    def update(self, match_id: str, *, seen: StoredMatch | None = None, **changes: Any) -> None:
+        """Change a match's seats, status, result or rematch link; with ``seen``, only if
+        its seats, status and rematch are still as ``seen`` has them (else MatchChanged)."""
         allowed = {"seats", "status", "result", "rematch"}
         if not set(changes) <= allowed:
             raise ValueError(f"cannot change {set(changes) - allowed}")
         with Session(self.engine) as session, session.begin():
+            if seen is not None:
+                _check_unchanged(session, match_id, seen)
             session.execute(
                 update(MatchRow).where(MatchRow.id == match_id).values(**changes, updated=_now())
             )
@@ -547,11 +586,14 @@ class MatchStore:
         *,
         status: str | None = None,
         result: dict[str, Any] | None = None,
+        seen: StoredMatch | None = None,
     ) -> None:
         """Commit move number ``seq`` (and the match's new status) in one transaction.
 
         Returns only once the commit is durable. Raises MoveConflict if move ``seq`` is
-        stored already, and leaves the match as it was.
+        stored already, or (with ``seen``, the match the move was decided on) MatchChanged
+        if another writer changed its seats, status or rematch since, and leaves the match
+        as it was.
         """
         now = _now()
         values: dict[str, Any] = {"moves_count": seq, "updated": now}
@@ -561,6 +603,8 @@ class MatchStore:
             values["result"] = result
         try:
             with Session(self.engine) as session, session.begin():
+                if seen is not None:
+                    _check_unchanged(session, match_id, seen)
                 session.add(
                     MoveRow(match_id=match_id, seq=seq, player=player, action=action, at=now)
                 )

@@ -47,7 +47,7 @@ from meeple.interfaces.web.pool import AgentPool
 from meeple.interfaces.web.protocol import CreateMatch
 from meeple.interfaces.web.referee import Referee, retry_wait
 from meeple.store.db import StorageUnavailable, failure_reason
-from meeple.store.matches import DamagedMatch, MatchStore, token_hash
+from meeple.store.matches import DamagedMatch, MatchStore, StoredMatch, token_hash
 
 log = logging.getLogger("meeple.server")
 
@@ -324,13 +324,13 @@ class Hub(Referee):
         self, match: LiveMatch, token: str | None, seat: int | None, name: str | None
     ) -> dict[str, Any]:
         """Take a seat with its token, or (in a listed match) the first open one."""
-        async with match.lock:
-            stored = match.stored
+        taken: dict[str, Any] = {}
+
+        def take(stored: StoredMatch) -> dict[str, Any]:
             if stored.status == "finished":
                 raise ServerError("the match is over; ask for a rematch or start a new one", 409)
             if token is not None:
-                seat = self.seat_of(match, token)
-                held = token
+                chosen, held = self.seat_of(match, token), token
             else:
                 if not stored.listed:
                     raise ServerError("a private match is joined with the link its creator sent")
@@ -341,31 +341,43 @@ class Hub(Referee):
                         "the link its creator sent",
                         409,
                     )
-                if seat is None:
-                    seat = waiting[0]
-                if seat not in waiting:
-                    raise ServerError(f"seat {seat} is not open; open seats: {waiting}", 409)
+                chosen = waiting[0] if seat is None else seat
+                if chosen not in waiting:
+                    raise ServerError(f"seat {chosen} is not open; open seats: {waiting}", 409)
                 held = new_token()
             seats = [dict(d) for d in stored.seats]
-            data = seats[seat]
+            data = seats[chosen]
             data["joined"] = True
-            data["name"] = name or data["name"] or match.game.seat_name(seat)
+            data["name"] = name or data["name"] or match.game.seat_name(chosen)
             data["token"] = token_hash(held)
-            await self._save_seats(match, seats)
+            taken.update(match=match.id, seat=chosen, token=held)
+            return _seated(stored, seats)
+
+        async with match.lock:
+            await self._change(match, take)
+            self._after_seats(match)
         self._broadcast(match)
-        return {"match": match.id, "seat": seat, "token": held}
+        return taken
 
     async def leave(self, match: LiveMatch, token: str) -> dict[str, Any]:
         """Give a seat up: it is open again for someone else, and the old token is dead."""
-        async with match.lock:
+        left: list[Player] = []
+
+        def give_up_seat(stored: StoredMatch) -> dict[str, Any]:
             seat = self.seat_of(match, token)
-            if match.stored.status == "finished":
+            if stored.status == "finished":
                 # An open seat in a finished match would list it in the lobby again, and the
                 # dead token would lose its holder the rematch.
                 raise ServerError("the match is over: a seat is left only while it is played", 409)
-            seats = [dict(d) for d in match.stored.seats]
+            seats = [dict(d) for d in stored.seats]
             seats[seat].update(joined=False, reserved=False, token=token_hash(new_token()))
-            await self._save_seats(match, seats)
+            left[:] = [seat]
+            return _seated(stored, seats)
+
+        async with match.lock:
+            await self._change(match, give_up_seat)
+            self._after_seats(match)
+            (seat,) = left
             for conn in list(match.connections):
                 if conn.seat == seat:
                     conn.send({"type": "left", "seat": seat})
@@ -373,27 +385,24 @@ class Hub(Referee):
         self._broadcast(match)
         return {"match": match.id, "seat": seat, "left": True}
 
-    async def _save_seats(self, match: LiveMatch, seats: list[dict[str, Any]]) -> None:
-        stored = match.stored
-        status = stored.status
-        if status == "waiting" and all(d["joined"] for d in seats):
-            status = "playing"
-        await asyncio.to_thread(self.store.update, stored.id, seats=seats, status=status)
-        stored.seats = seats
-        stored.status = status
-        if status == "playing":
+    def _after_seats(self, match: LiveMatch) -> None:
+        """Once the seats are stored: a match being played goes on (its clocks, its agents)."""
+        if match.stored.status == "playing":
             self._after_change(match)
 
     async def resign(self, match: LiveMatch, seat: Player) -> None:
         """A seat gives up. With two seats the other wins; with more, the game's agent plays
         the resigned seat to the end (so the others can finish), and it counts as a loss.
         Before every seat is taken, it calls the match off."""
+
+        def resigned(stored: StoredMatch) -> dict[str, Any]:
+            if stored.status == "waiting":
+                return self._called_off(match, seat)
+            reason = f"{seats_text(match.game, [seat])} resigned"
+            return self._given_up(match, stored, seat, reason, "resigned")
+
         async with match.lock:
-            if match.stored.status == "waiting":
-                await self._call_off(match, seat)
-            else:
-                reason = f"{seats_text(match.game, [seat])} resigned"
-                await self._give_up(match, seat, reason, "resigned")
+            await self._change(match, resigned)
         self._after_change(match)
 
     async def claim(self, match: LiveMatch, claimant: Player, seat: Player) -> None:
@@ -403,12 +412,15 @@ class Hub(Referee):
         the absent seat, as for a resigned one. Refused (409 ``not_claimable``, saying why)
         in any other case, so a person who only stepped away, or whom nobody waits for,
         keeps their seat."""
-        async with match.lock:
-            self._check_claim(match, claimant, seat)
+
+        def claimed(stored: StoredMatch) -> dict[str, Any]:
+            self._check_claim(match, claimant, seat)  # first: it refuses a seat out of range
             who, by = seats_text(match.game, [seat]), seats_text(match.game, [claimant])
-            await self._give_up(
-                match, seat, f"{who} left the match and {by} claimed the win", "abandoned"
-            )
+            reason = f"{who} left the match and {by} claimed the win"
+            return self._given_up(match, stored, seat, reason, "abandoned")
+
+        async with match.lock:
+            await self._change(match, claimed)
         log.info("match %s: seat %d claimed from seat %d", match.id, claimant, seat)
         self._after_change(match)
 
@@ -441,11 +453,13 @@ class Hub(Referee):
                 f"{self.limits.claim_seconds:g} s away, in {math.ceil(left)} s"
             )
 
-    async def _give_up(self, match: LiveMatch, seat: Player, reason: str, why: str) -> None:
-        """``seat`` loses (``why``: "resigned" or "abandoned", the seat's flag and the
-        result's list): with two seats the match ends and the other seat wins; with more the
-        game's agent takes the seat. The caller holds the match's lock."""
-        stored = match.stored
+    @staticmethod
+    def _given_up(
+        match: LiveMatch, stored: StoredMatch, seat: Player, reason: str, why: str
+    ) -> dict[str, Any]:
+        """The change that makes ``seat`` lose (``why``: "resigned" or "abandoned", the
+        seat's flag and the result's list): with two seats the match ends and the other
+        seat wins; with more the game's agent takes the seat."""
         if stored.status == "finished":
             raise ServerError("the match is over already", 409)
         if stored.seats[seat].get("resigned"):
@@ -467,25 +481,19 @@ class Hub(Referee):
                 "returns": returns,
                 "winners": [1 - seat],
             }
-            await asyncio.to_thread(
-                self.store.update, stored.id, seats=seats, status="finished", result=result
-            )
-            stored.seats, stored.status, stored.result = seats, "finished", result
-        else:
-            seats[seat]["spec"] = default_agent(match.game)
-            seats[seat]["agent"] = seats[seat]["spec"]
-            await asyncio.to_thread(self.store.update, stored.id, seats=seats)
-            stored.seats = seats
+            return {"seats": seats, "status": "finished", "result": result}
+        seats[seat]["spec"] = default_agent(match.game)
+        seats[seat]["agent"] = seats[seat]["spec"]
+        return {"seats": seats}
 
-    async def _call_off(self, match: LiveMatch, seat: Player) -> None:
-        """Resigning before every seat is taken calls the match off, as aborting a game
-        before it begins does on lichess: nobody played, so nobody wins (``aborted``). The
-        caller holds the match's lock."""
-        stored = match.stored
+    @staticmethod
+    def _called_off(match: LiveMatch, seat: Player) -> dict[str, Any]:
+        """The change that calls a match off when a seat resigns before every seat is
+        taken, as aborting a game before it begins does on lichess: nobody played, so nobody
+        wins (``aborted``)."""
         called_off = f"{seats_text(match.game, [seat])} called the match off before it began"
         result = ended_by_the_server(match.game.num_players, called_off, "aborted")
-        await asyncio.to_thread(self.store.update, stored.id, status="finished", result=result)
-        stored.status, stored.result = "finished", result
+        return {"status": "finished", "result": result}
 
     async def decline_rematch(self, match: LiveMatch, seat: Player) -> dict[str, Any]:
         """``seat`` declines the rematch offered (or any to come): everyone is told."""
@@ -640,3 +648,12 @@ class Hub(Referee):
         self._broadcast(match, presence_only=True)
         if match.stored.status == "finished" and not match.connections:
             self.matches.pop(match.id, None)
+
+
+def _seated(stored: StoredMatch, seats: list[dict[str, Any]]) -> dict[str, Any]:
+    """The change that gives a match these ``seats``: a waiting match is played once every
+    person's seat is taken."""
+    status = stored.status
+    if status == "waiting" and all(d["joined"] for d in seats):
+        status = "playing"
+    return {"seats": seats, "status": status}

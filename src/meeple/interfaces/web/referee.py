@@ -12,6 +12,7 @@ matches held, their start and end, and the requests that change them.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Callable
@@ -38,13 +39,18 @@ from meeple.interfaces.web.lobby import default_agent
 from meeple.interfaces.web.pool import AgentOverrun, AgentPool
 from meeple.interfaces.web.preparing import LIGHT_AGENTS, Preparer
 from meeple.store.db import StorageUnavailable
-from meeple.store.matches import MatchStore, MoveConflict
+from meeple.store.matches import MatchChanged, MatchStore, StoredMatch
 
 log = logging.getLogger("meeple.server")
 
 STORAGE_RETRY_SECONDS = (0.5, 10.0)
 """How long to wait before the database is tried again after a failure, the first time;
 doubled at each failure in a row, up to the second (:func:`retry_wait`)."""
+
+
+CHANGE_TRIES = 3
+"""How many times a change another server process keeps getting in first is decided
+again on the match read anew before the request is refused (:meth:`Referee._change`)."""
 
 
 def retry_wait(failures: int) -> float:
@@ -115,15 +121,22 @@ class Referee:
             status, result = "finished", _move_limit_reached(match, self.limits.max_match_moves)
         try:
             await asyncio.to_thread(
-                self.store.add_move, stored.id, seq, seat, str(action), status=status, result=result
+                self.store.add_move,
+                stored.id,
+                seq,
+                seat,
+                str(action),
+                status=status,
+                result=result,
+                seen=stored,
             )
-        except MoveConflict:
-            # Another server process stored this move number first: catch up, and the
-            # mover is sent the position as it now is.
+        except MatchChanged as exc:
+            # Another server process stored this move number first, or changed the seats
+            # or ended the match: catch up, and the mover is sent the position as it now is.
             await self._reload(match)
             raise ServerError(
-                f"stale move: another server stored move {seq} first; the match is at move "
-                f"{match.seq} (the state has been sent again)",
+                f"stale move: {exc}; the match is at move {match.seq} (the state has been "
+                "sent again)",
                 409,
                 "stale_move",
             ) from None
@@ -170,6 +183,30 @@ class Referee:
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    async def _change(
+        self, match: LiveMatch, decide: Callable[[StoredMatch], dict[str, Any]]
+    ) -> None:
+        """Store the change ``decide`` makes of the match as this process holds it (its
+        seats, status, result or rematch; it refuses with ServerError what may not be done),
+        then hold it in memory. The caller holds the match's lock. Where another server
+        process changed the match meanwhile, nothing is stored: the match is read again and
+        the change decided anew on it, so that a seat is never taken twice and a match never
+        ends twice; past :data:`CHANGE_TRIES` the request is refused (409)."""
+        for _ in range(CHANGE_TRIES):
+            changes = decide(match.stored)
+            try:
+                await asyncio.to_thread(self.store.update, match.id, seen=match.stored, **changes)
+            except MatchChanged as exc:
+                log.info("%s: read again", exc)
+                await self._reload(match)
+                continue
+            for name, value in changes.items():
+                setattr(match.stored, name, value)
+            return
+        raise ServerError(
+            "the match kept changing on another server while this was asked: ask again", 409
+        )
 
     async def _reload(self, match: LiveMatch) -> None:
         """Read the match again and play the moves this process has not seen (caller holds
@@ -264,13 +301,17 @@ class Referee:
     async def _end_tutorial(self, match: LiveMatch) -> None:
         """A match whose lesson was over but still playing (stored so by an older server,
         whose lesson ended a write after its last move): the match ends."""
-        async with match.lock:
-            stored = match.stored
+
+        def over(stored: StoredMatch) -> dict[str, Any]:
             if stored.status != "playing" or match.state.is_over:
+                raise ServerError("the match ended meanwhile", 409)
+            return {"status": "finished", "result": _lesson_over(match)}
+
+        async with match.lock:
+            try:
+                await self._change(match, over)
+            except ServerError:
                 return
-            result = _lesson_over(match)
-            await asyncio.to_thread(self.store.update, stored.id, status="finished", result=result)
-            stored.status, stored.result = "finished", result
         self._after_change(match)
 
     async def _overran(self, match: LiveMatch, seat: Player, spec: str, base: int) -> None:
@@ -286,10 +327,16 @@ class Referee:
                 return
             default = default_agent(match.game)
             if spec != default:
-                seats = [dict(d) for d in stored.seats]
-                seats[seat]["spec"] = default  # "agent" still names who was seated
-                await asyncio.to_thread(self.store.update, stored.id, seats=seats)
-                stored.seats = seats
+
+                def replaced(stored: StoredMatch) -> dict[str, Any]:
+                    if stored.seats[seat]["spec"] != spec or stored.status != "playing":
+                        raise ServerError("the seat changed meanwhile", 409)
+                    seats = [dict(d) for d in stored.seats]
+                    seats[seat]["spec"] = default  # "agent" still names who was seated
+                    return {"seats": seats}
+
+                with contextlib.suppress(ServerError):
+                    await self._change(match, replaced)
                 return  # _agent_turn then asks the default agent for this decision
             await self._commit(match, seat, _random_move(match, seat, base))
 
