@@ -272,7 +272,7 @@ def test_a_client_that_holds_its_socket_open_and_reads_nothing_is_let_go(monkeyp
     # In a thread of its own: a socket held is held for good, cancelling included.
     serving = threading.Thread(
         target=asyncio.run,
-        args=(web._serve_hello(Hub(), ReadsNothing(), Match(), None, lambda: None),),
+        args=(web._serve_hello(Hub(), ReadsNothing(), Match(), None, None, lambda: None),),
     )
     serving.daemon = True
     serving.start()

@@ -18,15 +18,21 @@ import httpx
 import pytest
 
 from meeple.core.record import GameRecord
-from meeple.interfaces.web.client import Client, free_port
+from meeple.interfaces.web.client import Client, ServerProcess, free_port
 
 
-@pytest.mark.parametrize("game", ["edges", "erd"])
-def test_players_on_two_server_processes_play_one_match(server_factory, postgres, game):
+@pytest.fixture
+def servers(server_factory, postgres) -> tuple[ServerProcess, ServerProcess]:
+    """Two server processes on one new PostgreSQL database, agents in threads."""
     if postgres is None:
         pytest.skip("needs PostgreSQL (apt-get install postgresql)")
     db = postgres.new_database()
-    one, two = server_factory(db, agent_workers=0), server_factory(db, agent_workers=0)
+    return server_factory(db, agent_workers=0), server_factory(db, agent_workers=0)
+
+
+@pytest.mark.parametrize("game", ["edges", "erd"])
+def test_players_on_two_server_processes_play_one_match(servers, game):
+    one, two = servers
 
     async def go() -> None:
         options = {"board": "2x3", "stash": "3/3/2"} if game == "edges" else {"best_of": 3}
@@ -54,15 +60,12 @@ def test_players_on_two_server_processes_play_one_match(server_factory, postgres
     asyncio.run(go())
 
 
-def test_a_move_made_while_the_other_server_was_not_listening_reaches_it(server_factory, postgres):
+def test_a_move_made_while_the_other_server_was_not_listening_reaches_it(servers, postgres):
     """PostgreSQL restarts mid-match: a NOTIFY sent before the other server listens again
     reaches nobody, so on listening again a server reads every match it holds again. It
     used not to: the seat on the other server never saw the move, not even on reconnecting,
     and the match stood still."""
-    if postgres is None:
-        pytest.skip("needs PostgreSQL (apt-get install postgresql)")
-    db = postgres.new_database()
-    one, two = server_factory(db, agent_workers=0), server_factory(db, agent_workers=0)
+    one, two = servers
 
     async def go() -> None:
         created = httpx.post(
@@ -101,17 +104,14 @@ def test_a_move_made_while_the_other_server_was_not_listening_reaches_it(server_
     assert "Traceback" not in log
 
 
-def test_a_change_two_servers_are_asked_for_at_once_is_made_once(server_factory, postgres):
+def test_a_change_two_servers_are_asked_for_at_once_is_made_once(servers):
     """Each server decides a seat taken or a resignation on the match as it holds it, so
     two asked at once used each to store theirs over the other's: both strangers joining
     the one open seat were answered with a seat (the first's token then dead), one of two
     seats taken at once was lost, and both players resigning were each told they had. The
     match's row is now compared with what the server decided on, and a server that finds
     it changed reads the match again and decides anew."""
-    if postgres is None:
-        pytest.skip("needs PostgreSQL (apt-get install postgresql)")
-    db = postgres.new_database()
-    one, two = server_factory(db, agent_workers=0), server_factory(db, agent_workers=0)
+    one, two = servers
 
     def create(**request: object) -> dict:
         created = httpx.post(f"{one.url}/api/matches", json=request).json()
@@ -168,6 +168,33 @@ def test_a_change_two_servers_are_asked_for_at_once_is_made_once(server_factory,
         assert results[0] == results[1] and len(results[0]["resigned"]) == 1, results
     for server in (one, two):
         assert "Traceback" not in server.log_path.read_text()
+
+
+def test_a_seat_left_through_one_server_is_no_longer_played_on_the_other(servers):
+    """The seat's socket on the other server is told it left and closed, as on the server
+    that was asked; it used to play on, the open seat's moves made by the one who left."""
+    one, two = servers
+
+    async def go() -> None:
+        created = httpx.post(
+            f"{one.url}/api/matches",
+            json={"game": "edges", "options": {"board": "2x3", "first": 1}, "seats": ["human"] * 2},
+        ).json()
+        match, tokens = created["match"], [s["token"] for s in created["seats"]]
+        a = await Client(one.url, match, tokens[0]).connect()
+        b = await Client(two.url, match, tokens[1]).connect()
+        await b.wait_for(b.my_turn)
+        left = httpx.post(f"{one.url}/api/matches/{match}/leave", json={"token": tokens[1]})
+        assert left.status_code == 200, left.text
+        await b.wait_for(lambda: any(m["type"] == "left" for m in b.messages), timeout=10)
+        with pytest.raises(ConnectionError):
+            await b.wait_for(lambda: False, timeout=10)  # closed by the server
+        seats = httpx.get(f"{two.url}/api/matches/{match}").json()["seats"]
+        assert not seats[1]["joined"] and not seats[1]["connected"], seats
+        assert a.state["seq"] == 0
+        await a.close()
+
+    asyncio.run(go())
 
 
 def test_a_second_server_on_one_sqlite_file_is_refused_and_the_lab_is_not(

@@ -376,12 +376,9 @@ class Hub(Referee):
 
         async with match.lock:
             await self._change(match, give_up_seat)
+            self._drop_left_seats(match)
             self._after_seats(match)
-            (seat,) = left
-            for conn in list(match.connections):
-                if conn.seat == seat:
-                    conn.send({"type": "left", "seat": seat})
-                    conn.close()
+        (seat,) = left
         self._broadcast(match)
         return {"match": match.id, "seat": seat, "left": True}
 
@@ -636,6 +633,7 @@ class Hub(Referee):
         match.connections.add(conn)
         if self.stopping:
             conn.close(1001)
+        self._drop_left_seats(match)  # the seat left while its hello was answered
         conn.send(state_message(match, conn, self.clock()))
         self._broadcast(match, presence_only=True)
 

@@ -128,6 +128,10 @@ class Connection:
     """One client's socket, as the hub sees it: a seat (None: spectator) and an outbox."""
 
     seat: Player | None
+    token: str | None = None
+    """The stored hash of the token the seat's client said hello with (None: a spectator):
+    once the seat's token is another (the seat was left, here or on another server process
+    sharing the database), the client no longer holds the seat."""
     outbox: asyncio.Queue[dict[str, Any] | None] = field(
         default_factory=lambda: asyncio.Queue(SEND_QUEUE_LIMIT)
     )

@@ -224,7 +224,18 @@ class Referee:
         match.stored = stored
         match.clocks_saved = stored.deadlines
         adopt_clocks(match)  # the clocks the process that stored the move set
+        self._drop_left_seats(match)
         self._after_change(match)
+
+    @staticmethod
+    def _drop_left_seats(match: LiveMatch) -> None:
+        """Close the sockets of seats whose token is no longer theirs (the seat was left,
+        here or on another server process), each told so first: else a page would go on
+        playing a seat that someone else may now take."""
+        for conn in list(match.connections):
+            if conn.seat is not None and conn.token != match.stored.seats[conn.seat]["token"]:
+                conn.send({"type": "left", "seat": conn.seat})
+                conn.close()
 
     # -- the seats no person plays now --------------------------------------------------------
     async def _worker_move(self, match: LiveMatch, seat: Player, spec: str, seed: int) -> Any:

@@ -40,6 +40,7 @@ from meeple.interfaces.web.protocol import (
 )
 from meeple.interfaces.web.quotas import ClientQuotas, QuotaExceeded
 from meeple.interfaces.web.refusals import validation_text, who
+from meeple.store.matches import token_hash
 
 # The server's own logger, as app.py's: a socket's lines read as they did there.
 log = logging.getLogger("meeple.server")
@@ -112,7 +113,8 @@ async def _serve_open_socket(
         await _refuse(websocket, _error(str(exc), code=exc.code), 4429, match.id)
         return
     try:
-        await _serve_hello(hub, websocket, match, seat, lambda: quotas.check_message(client))
+        held = None if hello.token is None else token_hash(hello.token)
+        await _serve_hello(hub, websocket, match, seat, held, lambda: quotas.check_message(client))
     finally:
         quotas.unwatch(match.id, seat)
 
@@ -122,13 +124,14 @@ async def _serve_hello(
     websocket: WebSocket,
     match: LiveMatch,
     seat: int | None,
+    token: str | None,
     count: Callable[[], None],
 ) -> None:
-    """A socket whose hello was taken, as ``seat``: its messages, until it goes away.
-    ``count`` counts each message against its client's rate (QuotaExceeded past it: the
-    socket is closed, 4429)."""
+    """A socket whose hello was taken, as ``seat`` with ``token`` (its stored hash): its
+    messages, until it goes away. ``count`` counts each message against its client's rate
+    (QuotaExceeded past it: the socket is closed, 4429)."""
     # Links sent to this client alone (a rematch's seat) are on the address it used.
-    conn = Connection(seat, base_url=pages_base(websocket))
+    conn = Connection(seat, token=token, base_url=pages_base(websocket))
     # The claim seconds let a page count down to when an absent person may be claimed from.
     await websocket.send_json(
         {
