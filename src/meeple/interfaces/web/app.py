@@ -315,7 +315,7 @@ def create_app(
     async def resign(match_id: str, request: SeatRequest, http: Request) -> dict[str, Any]:
         quotas.check_seat_request(quotas.client(http))
         match = await hub.get(match_id)
-        await hub.resign(match, hub.seat_of(match, request.token))
+        await hub.resign(match, await hub.seat_for(match, request.token))
         return match.summary(hub.clock())
 
     @app.post(
@@ -325,7 +325,7 @@ def create_app(
     async def claim(match_id: str, request: ClaimRequest, http: Request) -> dict[str, Any]:
         quotas.check_seat_request(quotas.client(http))
         match = await hub.get(match_id)
-        await hub.claim(match, hub.seat_of(match, request.token), request.seat)
+        await hub.claim(match, await hub.seat_for(match, request.token), request.seat)
         return match.summary(hub.clock())
 
     @app.post(
@@ -334,7 +334,7 @@ def create_app(
     async def rematch(match_id: str, request: SeatRequest, http: Request) -> dict[str, Any]:
         quotas.check_seat_request(quotas.client(http))
         match = await hub.get(match_id)
-        seat = hub.seat_of(match, request.token)
+        seat = await hub.seat_for(match, request.token)
         async with quotas.creating(quotas.client(http), hub.unfinished) as made:
             rematched = await hub.rematch(match, seat, pages_base(http))
             if rematched["match"] is not None:
@@ -345,7 +345,7 @@ def create_app(
     async def decline_rematch(match_id: str, request: SeatRequest, http: Request) -> dict[str, Any]:
         quotas.check_seat_request(quotas.client(http))
         match = await hub.get(match_id)
-        return await hub.decline_rematch(match, hub.seat_of(match, request.token))
+        return await hub.decline_rematch(match, await hub.seat_for(match, request.token))
 
     @app.post(
         "/api/matches/{match_id}/hint",
@@ -353,7 +353,7 @@ def create_app(
     )
     async def hint(match_id: str, request: SeatRequest, http: Request) -> dict[str, Any]:
         match = await hub.get(match_id)
-        seat = hub.seat_of(match, request.token)
+        seat = await hub.seat_for(match, request.token)
         hub.hints.check(match, seat)  # refusals that cost nothing come before the rate
         quotas.check_hint(quotas.client(http))
         return await hub.hints.hint(match, seat)

@@ -320,11 +320,27 @@ class Hub(Referee):
             "this token is not a seat of this match (ask for a new link)", 403, "bad_token"
         )
 
+    async def seat_for(self, match: LiveMatch, token: str) -> Player:
+        """The seat a token belongs to (:meth:`seat_of`). On a database other server
+        processes share, a token this process does not know is looked for again in the
+        match read anew before it is refused: another process may have given it out a moment
+        ago, its notice not yet heard (a person joins through one process, and their page
+        connects to another)."""
+        try:
+            return self.seat_of(match, token)
+        except ServerError:
+            if not self.store.shared:
+                raise
+        await self.refresh(match)
+        return self.seat_of(match, token)
+
     async def join(
         self, match: LiveMatch, token: str | None, seat: int | None, name: str | None
     ) -> dict[str, Any]:
         """Take a seat with its token, or (in a listed match) the first open one."""
         taken: dict[str, Any] = {}
+        if token is not None:
+            await self.seat_for(match, token)  # a seat given out by another process is known
 
         def take(stored: StoredMatch) -> dict[str, Any]:
             if stored.status == "finished":
@@ -362,6 +378,7 @@ class Hub(Referee):
     async def leave(self, match: LiveMatch, token: str) -> dict[str, Any]:
         """Give a seat up: it is open again for someone else, and the old token is dead."""
         left: list[Player] = []
+        await self.seat_for(match, token)  # a seat given out by another process is known
 
         def give_up_seat(stored: StoredMatch) -> dict[str, Any]:
             seat = self.seat_of(match, token)

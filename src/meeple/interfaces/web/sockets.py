@@ -99,7 +99,7 @@ async def _serve_open_socket(
     seat = None
     if hello.token is not None:
         try:
-            seat = hub.seat_of(match, hello.token)
+            seat = await hub.seat_for(match, hello.token)
             if not match.stored.seats[seat]["joined"]:
                 await hub.join(match, hello.token, None, hello.name)
         except MeepleError as exc:
