@@ -167,10 +167,14 @@ def test_erds_builder_leaves_the_seat_s_reserve_in_sight(server, chromium):
         context.close()
 
 
-def test_the_title_names_the_player_s_side_uncut_on_a_phone(server, chromium):
+@pytest.mark.parametrize("size", [(390, 844), (640, 360)])
+def test_the_title_names_the_player_s_side_uncut_on_a_phone(server, chromium, size):
     """At 390 px the header cut "Erd: The Grim Triangle — you are Red (Learner)" to
-    "... you are Red (Lea…": the side a newcomer plays was the part lost."""
-    context = chromium.new_context(viewport={"width": 390, "height": 844})
+    "... you are Red (Lea…": the side a newcomer plays was the part lost. At 640x360 (a
+    phone held sideways) the title pushed the Rules button onto a second row, the header
+    118 px of the 360; the title wraps in the header's one row there."""
+    width, height = size
+    context = chromium.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
     page.goto(f"{server.url}/")
     page.click("#learn-erd")
@@ -182,5 +186,9 @@ def test_the_title_names_the_player_s_side_uncut_on_a_phone(server, chromium):
     )
     assert not cut, "the title is cut"
     bounds = title.bounding_box()
-    assert bounds and bounds["x"] + bounds["width"] <= 390
+    assert bounds and bounds["x"] + bounds["width"] <= width
+    if height < 500:
+        rules = page.locator("#rules-button").bounding_box()
+        brand = page.locator(".brand").bounding_box()  # on the header's first row
+        assert rules and brand and rules["y"] < brand["y"] + brand["height"], "Rules apart"
     context.close()
