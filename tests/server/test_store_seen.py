@@ -33,6 +33,8 @@ def test_a_change_decided_on_an_old_reading_of_the_match_stores_nothing(db_url: 
     taken[1].update(joined=True, name="Bob", token="1" * 64)
     store.update("m1", seen=old, seats=taken, status="playing")  # as read: stored
     assert store.get("m1").seats == taken
+    assert store.holds_token("m1", "1" * 64)
+    assert not store.holds_token("m1", "2" * 64) and not store.holds_token("m2", "1" * 64)
     # Decided on the reading before Bob sat: refused, and Bob keeps his seat.
     stolen = copy.deepcopy(old.seats)
     stolen[1].update(joined=True, name="Eve", token="2" * 64)

@@ -198,6 +198,27 @@ def test_a_person_who_joined_through_one_server_connects_through_the_other_at_on
         )
         assert resigned.status_code == 200, resigned.text
 
+    async def bad_tokens(match: str) -> None:
+        # A token nobody holds costs a look at the stored seats, not the match read again
+        # and sent to everyone watching it.
+        watcher = await Client(two.url, match, None).connect()
+
+        def sent() -> list[dict]:
+            return [m for m in watcher.messages if m["type"] == "state"]
+
+        states = len(sent())
+        async with httpx.AsyncClient() as http:
+            for _ in range(5):
+                answer = await http.post(
+                    f"{two.url}/api/matches/{match}/resign", json={"token": "x" * 32}
+                )
+                assert answer.status_code == 403, answer.text
+        await asyncio.sleep(0.5)
+        assert len(sent()) == states, sent()[states:]
+        await watcher.close()
+
+    asyncio.run(bad_tokens(match))
+
 
 def test_a_seat_left_through_one_server_is_no_longer_played_on_the_other(servers):
     """The seat's socket on the other server is told it left and closed, as on the server

@@ -454,6 +454,20 @@ class MatchStore:
             return StoredMatch._from_row(row, [(p, a) for p, a in moves])
 
     @storage_failures
+    def holds_token(self, match_id: str, digest: str) -> bool:
+        """Whether a seat of the match, as stored now, holds the token whose hash is
+        ``digest``: one column of one row, what a server asks before it reads a whole match
+        again for a token it does not know (a bad token costs no more)."""
+        with Session(self.engine) as session:
+            try:
+                seats = session.scalar(select(MatchRow.seats).where(MatchRow.id == match_id))
+            except (ValueError, TypeError):  # a column that does not read: no seat in it
+                return False
+        return isinstance(seats, list) and any(
+            isinstance(seat, dict) and seat.get("token") == digest for seat in seats
+        )
+
+    @storage_failures
     def ids(self, statuses: tuple[str, ...] = STATUSES) -> list[str]:
         """The ids of every match in one of ``statuses``, oldest first."""
         with Session(self.engine) as session:

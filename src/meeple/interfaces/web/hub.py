@@ -322,14 +322,18 @@ class Hub(Referee):
 
     async def seat_for(self, match: LiveMatch, token: str) -> Player:
         """The seat a token belongs to (:meth:`seat_of`). On a database other server
-        processes share, a token this process does not know is looked for again in the
-        match read anew before it is refused: another process may have given it out a moment
-        ago, its notice not yet heard (a person joins through one process, and their page
-        connects to another)."""
+        processes share, a token this process does not know is looked for in the seats as
+        stored before it is refused: another process may have given it out a moment ago, its
+        notice not yet heard (a person joins through one process, and their page connects
+        to another). Found there, the match is read again; a bad token costs that one read,
+        never a whole match read and sent to its every client."""
         try:
             return self.seat_of(match, token)
         except ServerError:
             if not self.store.shared:
+                raise
+            found = await asyncio.to_thread(self.store.holds_token, match.id, token_hash(token))
+            if not found:
                 raise
         await self.refresh(match)
         return self.seat_of(match, token)
