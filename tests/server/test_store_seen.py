@@ -52,3 +52,4 @@ def test_a_change_decided_on_an_old_reading_of_the_match_stores_nothing(db_url: 
     with pytest.raises(MoveConflict, match="move 1 of match m1 is stored already"):
         store.add_move("m1", 1, 1, "R0,0", seen=store.get("m1"))
     assert store.get("m1").moves == [(0, "L0,0")]
+    assert store.get("m1", moves_after=1).moves == []  # what a server holding it has not seen

@@ -437,8 +437,10 @@ class MatchStore:
         match.created = match.updated = now
 
     @storage_failures
-    def get(self, match_id: str) -> StoredMatch | None:
-        """A match with all its moves, or None; DamagedMatch if its row cannot be read."""
+    def get(self, match_id: str, moves_after: int = 0) -> StoredMatch | None:
+        """A match with its moves (those after the first ``moves_after``: a server that
+        holds the match reads only what it has not seen), or None; DamagedMatch if its row
+        cannot be read."""
         with Session(self.engine) as session:
             try:
                 row = session.get(MatchRow, match_id)
@@ -448,7 +450,7 @@ class MatchStore:
                 return None
             moves = session.execute(
                 select(MoveRow.player, MoveRow.action)
-                .where(MoveRow.match_id == match_id)
+                .where(MoveRow.match_id == match_id, MoveRow.seq > moves_after)
                 .order_by(MoveRow.seq)
             ).all()
             return StoredMatch._from_row(row, [(p, a) for p, a in moves])

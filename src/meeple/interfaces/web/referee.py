@@ -211,11 +211,14 @@ class Referee:
     async def _reload(self, match: LiveMatch) -> None:
         """Read the match again and play the moves this process has not seen (caller holds
         the lock)."""
-        stored = await asyncio.to_thread(self.store.get, match.id)
+        # Only the moves not seen yet: else a long match watched through another process
+        # costs that process a read of every move at every move.
+        stored = await asyncio.to_thread(self.store.get, match.id, match.seq)
         if stored is None:
             return
+        new, stored.moves = stored.moves, [*match.stored.moves, *stored.moves]
         state = match.state
-        for player, text in stored.moves[match.seq :]:
+        for player, text in new:
             action = match.game.parse_action(text)
             after = state.apply(player, action)
             match.note_move(state, player, action, after)
