@@ -247,6 +247,40 @@ def test_a_seat_left_through_one_server_is_no_longer_played_on_the_other(servers
     asyncio.run(go())
 
 
+def test_a_seat_out_of_time_on_two_servers_is_moved_for_once_without_a_traceback(servers):
+    """Each server holding the match times the seat out and moves for it; the later move
+    is refused as stale. That refusal used to end the timer's task with a traceback in the
+    log ("Task exception was never retrieved"), at every time-out."""
+    one, two = servers
+
+    async def go() -> None:
+        created = httpx.post(
+            f"{one.url}/api/matches",
+            json={
+                "game": "edges",
+                "options": {"board": "2x2", "first": 0},
+                "seats": ["human", "human"],
+                "move_seconds": 1,
+            },
+        ).json()
+        match, tokens = created["match"], [s["token"] for s in created["seats"]]
+        a = await Client(one.url, match, tokens[0]).connect()
+        b = await Client(two.url, match, tokens[1]).connect()
+        for c in (a, b):  # seat 0's time runs out on both servers; one move is made for it
+            await c.wait_for(lambda c=c: c.state["seq"] >= 1, timeout=15)
+        await asyncio.sleep(0.5)
+        moves = [[(e["seat"], e["text"]) for e in c.log] for c in (a, b)]
+        assert moves[0] == moves[1] and moves[0][0][0] == 0, moves
+        await b.send({"type": "resign"})
+        for c in (a, b):
+            await c.wait_for(lambda c=c: c.state["status"] == "finished")
+            await c.close()
+
+    asyncio.run(go())
+    for server in (one, two):
+        assert "Traceback" not in server.log_path.read_text()
+
+
 def test_a_second_server_on_one_sqlite_file_is_refused_and_the_lab_is_not(
     server_factory, tmp_path, run
 ):

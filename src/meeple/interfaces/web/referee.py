@@ -427,6 +427,12 @@ class Referee:
                     log.warning("match %s: seat %d's move, out of time: %s", match.id, seat, exc)
                     unstored = True
                     break
+                except ServerError as exc:
+                    if exc.code != "stale_move":
+                        raise
+                    # Another server process timed the seat out (or the match moved on)
+                    # first: _commit read the match again and set the clocks anew.
+                    log.info("match %s: seat %d's move, out of time: %s", match.id, seat, exc)
                 return  # _commit reset the clocks for whoever is still to act
         if unstored:  # tried again once the lock is let go, later at each failure
             await self._storage_pause(match)
