@@ -381,25 +381,22 @@ class Hub(Referee):
 
     async def leave(self, match: LiveMatch, token: str) -> dict[str, Any]:
         """Give a seat up: it is open again for someone else, and the old token is dead."""
-        left: list[Player] = []
-        await self.seat_for(match, token)  # a seat given out by another process is known
+        seat = await self.seat_for(match, token)  # one given out by another process too
 
         def give_up_seat(stored: StoredMatch) -> dict[str, Any]:
-            seat = self.seat_of(match, token)
+            self.seat_of(match, token)  # still the token's, on a reading anew of the match
             if stored.status == "finished":
                 # An open seat in a finished match would list it in the lobby again, and the
                 # dead token would lose its holder the rematch.
                 raise ServerError("the match is over: a seat is left only while it is played", 409)
             seats = [dict(d) for d in stored.seats]
             seats[seat].update(joined=False, reserved=False, token=token_hash(new_token()))
-            left[:] = [seat]
             return _seated(stored, seats)
 
         async with match.lock:
             await self._change(match, give_up_seat)
             self._drop_left_seats(match)
             self._after_seats(match)
-        (seat,) = left
         self._broadcast(match)
         return {"match": match.id, "seat": seat, "left": True}
 
