@@ -237,6 +237,78 @@ def test_impossible_positions_are_refused_naming_the_problem(
     assert expected in message
 
 
+def test_squad_combat_stack_holds_only_what_the_rules_put_there() -> None:
+    """A card played alone, and above it at most one edge, played in the reaction window
+    of the action or attack below by the seat whose window is open; an attacking edge only
+    by the attacker. Read otherwise, the game went on from a stack no game reaches: swapped,
+    the attack resolved first and ended the game with the edge still on the stack, a
+    position that did not read back."""
+    game = game_of(9)
+    state = next(s for s in playout(game.new_game(5), random.Random(5)) if len(s.stack) == 2)
+    text = state.position()
+    attack, edge = lines_of(text)["stack"]
+    assert (attack["card"], edge["card"]) == ("heavy-blow", "battle-cry")
+    assert game.from_position(text) == state
+    spare = lines_of(text)["hands"][0][0]
+    hand = lines_of(text)["hands"][0][1:]
+    for stack, expected in [
+        ([edge, attack], "battle-cry (attacking) answers an attack, so it is performed only above"),
+        ([attack | {"windows": None}, edge], "whose reaction window is not the one open"),
+        ([attack | {"windows": [1]}, edge], "whose reaction window is not the one open"),
+        ([attack, edge | {"windows": [1]}], "only actions and attacks open reaction windows"),
+    ]:
+        assert expected in refused(game, with_field(text, "stack", stack))
+
+    def above(card: str) -> str:
+        """Red plays ``card`` from its deck in place of the Battle Cry (which goes there),
+        so every card is still there once."""
+        decks = lines_of(text)["decks"]
+        decks[0][decks[0].index(card)] = "battle-cry"
+        return with_field(
+            with_field(text, "decks", decks), "stack", [attack, edge | {"card": card}]
+        )
+
+    assert "only an edge is played above a card" in refused(game, above("slash"))
+    # Parry (defending) in Red's own window, Red the attacker.
+    assert "parry (defending) is played only by the defending side" in refused(game, above("parry"))
+    three = with_field(text, "stack", [attack, edge, {**edge, "card": spare}])
+    assert "3 cards are performed at once" in refused(
+        game, with_field(three, "hands", [hand, *lines_of(text)["hands"][1:]])
+    )
+
+
+def test_erosion_tie_is_broken_by_the_steps_the_era_s_end_sets() -> None:
+    """Each tied seat that drew a card guesses, in the tie's order, then the tie is settled;
+    or the closest guesser alone chooses. A guess by a seat outside the tie was read, and
+    the game failed at that guess (a ValueError, not a PositionError)."""
+    game = meeple.make("erosion", players=3)
+    state = next(s for s in playout(game.new_game(3), random.Random(3)) if s.tie is not None)
+    text = state.position()
+    fields = lines_of(text)
+    assert fields["tie"]["seats"] == [0, 2]
+    assert [step["kind"] for step in fields["agenda"]] == ["guess", "guess", "settle_tie"]
+    tie = fields["tie"]
+    settle = {"kind": "settle_tie", "seat": -1}
+    for field, value, expected in [
+        ("agenda", [{"kind": "guess", "seat": 1}, settle], "the agenda of the tie is guess 1"),
+        ("agenda", [{"kind": "guess", "seat": 2}, settle], "it is guess 0, guess 2, settle_tie"),
+        ("agenda", [{"kind": "guess", "seat": 0}, {"kind": "guess", "seat": 2}], "settle_tie"),
+        ("agenda", [{"kind": "choose", "seat": 0}], "once every guess is made"),
+        ("agenda", [{"kind": "choose", "seat": 0}, settle], "choosing is a tie's last step"),
+        ("tie", tie | {"guesses": [0, 5]}, "the tie's guesses are made by [2]"),
+    ]:
+        assert expected in refused(game, with_field(text, field, value))
+    # Seat 0 has guessed: seat 2's guess and the settling are left.
+    guessed = with_field(text, "tie", tie | {"guesses": [5, 0]})
+    agenda = [{"kind": "guess", "seat": 2}, settle]
+    assert game.from_position(with_field(guessed, "agenda", agenda)).tie.guesses == (5, 0)
+    both = with_field(text, "tie", tie | {"guesses": [5, 3]})
+    choose = [{"kind": "choose", "seat": 2}]
+    assert game.from_position(with_field(both, "agenda", choose)).agenda[0].seat == 2
+    choose = [{"kind": "choose", "seat": 1}]
+    assert "by a tied seat" in refused(game, with_field(both, "agenda", choose))
+
+
 def test_view_positions_mark_the_unknowns() -> None:
     """Squad Combat: the other hand and every deck are '?' cards, the seed is '?'; the
     seat's own hand is written out."""

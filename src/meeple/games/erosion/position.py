@@ -13,7 +13,7 @@ from typing import Any
 
 from meeple.core.position import UNKNOWN, FieldForm, PositionCodec, count_problem, seats_problem
 from meeple.games.erosion.cards import PROCESS_DECKS
-from meeple.games.erosion.pieces import HARDNESSES
+from meeple.games.erosion.pieces import HARDNESSES, Tie
 from meeple.games.erosion.rules import ErosionGame, ErosionState
 from meeple.games.erosion.transitions import ALL_PASSED, second_pass
 
@@ -145,6 +145,40 @@ def _legends_problem(state: ErosionState) -> str | None:
     return None
 
 
+def _tie_steps_problem(tie: Tie, steps: list[tuple[str, int]]) -> str | None:
+    """The agenda of a tie being broken, as the era's end and the guesses leave it: each
+    tied seat that drew a card guesses, in the tie's order (where two or more drew one),
+    then the tie is settled; or, settled, the closest guesser alone chooses."""
+    drew = [seat for seat, card in zip(tie.seats, tie.cards, strict=True) if card >= 0]
+    guessers = drew if len(drew) > 1 else []
+    made = [seat for seat, guess in zip(tie.seats, tie.guesses, strict=True) if guess]
+    if made != guessers[: len(made)]:
+        return (
+            f"the tie's guesses are made by {made}, but its guessers (the tied seats that "
+            f"drew a card, where two or more did) are {guessers}, in that order"
+        )
+    if steps and steps[0][0] == "choose":
+        if len(steps) > 1 or steps[0][1] not in drew or made != guessers:
+            return (
+                "choosing is a tie's last step, once every guess is made, by a tied seat "
+                "that drew a card"
+            )
+        return None
+    expected = [*(("guess", seat) for seat in guessers[len(made) :]), ("settle_tie", -1)]
+    if steps != expected:
+        return (
+            f"the agenda of the tie is {_steps_text(steps)}; with the guesses made so far it "
+            f"is {_steps_text(expected)}: each guesser still to guess, in the tie's order, "
+            "then settle_tie"
+        )
+    return None
+
+
+def _steps_text(steps: list[tuple[str, int]]) -> str:
+    """Steps as a person reads them: ``guess 0, guess 2, settle_tie``."""
+    return ", ".join(kind if seat < 0 else f"{kind} {seat}" for kind, seat in steps)
+
+
 def _end_problem(state: ErosionState) -> str | None:
     """A tie being broken, and the winners of a game that is over."""
     n = state.game.num_players
@@ -157,6 +191,9 @@ def _end_problem(state: ErosionState) -> str | None:
             return "a tie holds a card and a guess for each tied seat"
         if any(g != 0 and g not in HARDNESSES for g in tie.guesses):
             return "a tie's guesses are Mohs hardnesses 1 to 10, 0 until made"
+        problem = _tie_steps_problem(tie, [(step.kind, step.seat) for step in state.agenda])
+        if problem is not None:
+            return problem
     problem = seats_problem("the winners", state.winners, n)
     if problem is not None:
         return problem

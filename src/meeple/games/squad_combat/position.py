@@ -88,7 +88,7 @@ def check(state: SquadCombatState) -> str | None:
             for wound in character.wounds:
                 if not 0 <= wound.owner < n:
                     return f"a wound names seat {wound.owner}; the seats are 0 to {n - 1}"
-    return _turn_problem(state) or _stack_problem(state)
+    return _turn_problem(state) or _stack_problem(state) or _stack_order_problem(state)
 
 
 def _turn_problem(state: SquadCombatState) -> str | None:
@@ -158,6 +158,52 @@ def _stack_problem(state: SquadCombatState) -> str | None:
         problem = seats_problem(f"{card}'s reaction windows", perf.windows or (), n)
         if problem is not None:
             return problem
+    return None
+
+
+def _stack_order_problem(state: SquadCombatState) -> str | None:
+    """What the rules put on the stack: a card played alone (an action or attack, or an
+    edge without a restriction), and above it at most one edge, played in the reaction
+    window of the action or attack below by the seat whose window is open; an attacking or
+    defending edge only there, by that side of the attack."""
+    cards, keys = state.game.cards, state.game.card_keys
+    if len(state.stack) > 2:
+        return (
+            f"{len(state.stack)} cards are performed at once; at most two are: a card, and "
+            "an edge played in its reaction window"
+        )
+    if not state.stack:
+        return None
+    below = state.stack[0]
+    card = cards[below.card]
+    if card.kind == "edge" and card.timing != "anytime":
+        return (
+            f"{keys[below.card]} ({card.timing}) answers an attack, so it is performed only "
+            "above one"
+        )
+    for perf in state.stack:
+        if cards[perf.card].kind == "edge" and perf.windows is not None:
+            return f"{keys[perf.card]} is an edge: only actions and attacks open reaction windows"
+    if len(state.stack) == 1:
+        return None
+    above = state.stack[1]
+    edge = cards[above.card]
+    if edge.kind != "edge" or card.kind == "edge":
+        return (
+            f"{keys[above.card]} is performed above {keys[below.card]}: only an edge is "
+            "played above a card, in the reaction window of an action or attack"
+        )
+    if not below.windows or below.windows[0] != above.player:
+        return (
+            f"{keys[above.card]} is played above {keys[below.card]} by seat {above.player}, "
+            f"whose reaction window is not the one open (its windows: {below.windows})"
+        )
+    sides = {"attacking": below.player, "defending": below.target and below.target[0]}
+    if edge.timing in sides and (card.kind != "attack" or sides[edge.timing] != above.player):
+        return (
+            f"{keys[above.card]} ({edge.timing}) is played only by the {edge.timing} side "
+            "of the attack below it"
+        )
     return None
 
 
