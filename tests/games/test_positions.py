@@ -309,6 +309,26 @@ def test_erosion_tie_is_broken_by_the_steps_the_era_s_end_sets() -> None:
     assert "by a tied seat" in refused(game, with_field(both, "agenda", choose))
 
 
+def test_erosion_pays_only_for_a_rock_in_the_river() -> None:
+    """A pay step names the River rock being transported and the rocks left to pay. One
+    naming no card (``null``, read as -1) was read, paid for with the last card's rock type
+    (Python's index -1), and failed taking that card from the River (a ValueError)."""
+    game = meeple.make("erosion")
+    state = next(
+        s
+        for s in playout(game.new_game(0), random.Random(0))
+        if s.agenda and s.agenda[0].kind == "pay"
+    )
+    text = state.position()
+    agenda = lines_of(text)["agenda"]
+    river = lines_of(text)["river"]
+    assert agenda[0]["card"] in river
+    outside = next(c for c in lines_of(text)["hands"][0] if c not in river)
+    for change in ({"card": None}, {"card": outside}, {"number": 0}):
+        changed = with_field(text, "agenda", [agenda[0] | change, *agenda[1:]])
+        assert "a pay step pays for a rock in the River" in refused(game, changed)
+
+
 def test_view_positions_mark_the_unknowns() -> None:
     """Squad Combat: the other hand and every deck are '?' cards, the seed is '?'; the
     seat's own hand is written out."""

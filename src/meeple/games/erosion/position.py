@@ -86,6 +86,11 @@ def check(state: ErosionState) -> str | None:
             return f"a {step.kind} step names seat {step.seat} (-1 only settling a tie)"
         if step.number < 0 or not -1 <= step.card < len(cat.cards):
             return f"a step of the agenda owes {step.number} of card {step.card}"
+        if step.kind == "pay" and (step.card not in state.river or step.number < 1):
+            return (
+                "a pay step pays for a rock in the River (its card), with 1 or more rocks "
+                "left to transport, that one included (its number)"
+            )
     return _counts_problem(state) or _legends_problem(state) or _end_problem(state)
 
 
