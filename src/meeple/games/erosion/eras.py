@@ -79,8 +79,7 @@ class Eras:
             if card >= 0:
                 hands[p] = without(hands[p], card)
         tie = Tie(purpose, tied, cards, (0,) * len(tied))
-        guessers = [p for p, c in zip(tied, cards, strict=True) if c >= 0]
-        steps = tuple(Step("guess", p) for p in guessers) if len(guessers) > 1 else ()
+        steps = tuple(Step("guess", p) for p in tie.guessers)
         return replace(state, hands=tuple(hands), tie=tie, agenda=(*steps, Step("settle_tie", -1)))
 
     # -- the era's chance, from the seed (each a method of its own so that the compiled

@@ -257,6 +257,18 @@ class Tie(NamedTuple):
     guesses: tuple[int, ...]
     """Each tied seat's guess of its card's Mohs hardness; 0 until made."""
 
+    @property
+    def drew(self) -> tuple[int, ...]:
+        """The tied seats that drew a card (a seat with an empty hand cannot win the tie)."""
+        return tuple(seat for seat, card in zip(self.seats, self.cards, strict=True) if card >= 0)
+
+    @property
+    def guessers(self) -> tuple[int, ...]:
+        """The seats that guess, in the tie's order: those that drew a card, where two or
+        more did (one alone is the closest without guessing)."""
+        drew = self.drew
+        return drew if len(drew) > 1 else ()
+
 
 # -- the card catalogue, compiled for speed -------------------------------------------------
 class Catalog:

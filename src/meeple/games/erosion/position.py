@@ -154,8 +154,7 @@ def _tie_steps_problem(tie: Tie, steps: list[tuple[str, int]]) -> str | None:
     """The agenda of a tie being broken, as the era's end and the guesses leave it: each
     tied seat that drew a card guesses, in the tie's order (where two or more drew one),
     then the tie is settled; or, settled, the closest guesser alone chooses."""
-    drew = [seat for seat, card in zip(tie.seats, tie.cards, strict=True) if card >= 0]
-    guessers = drew if len(drew) > 1 else []
+    guessers = list(tie.guessers)
     made = [seat for seat, guess in zip(tie.seats, tie.guesses, strict=True) if guess]
     if made != guessers[: len(made)]:
         return (
@@ -163,7 +162,7 @@ def _tie_steps_problem(tie: Tie, steps: list[tuple[str, int]]) -> str | None:
             f"drew a card, where two or more did) are {guessers}, in that order"
         )
     if steps and steps[0][0] == "choose":
-        if len(steps) > 1 or steps[0][1] not in drew or made != guessers:
+        if len(steps) > 1 or steps[0][1] not in tie.drew or made != guessers:
             return (
                 "choosing is a tie's last step, once every guess is made, by a tied seat "
                 "that drew a card"

@@ -176,7 +176,7 @@ def _stack_order_problem(state: SquadCombatState) -> str | None:
         return None
     below = state.stack[0]
     card = cards[below.card]
-    if card.kind == "edge" and card.timing != "anytime":
+    if card.kind == "edge" and card.timing not in state.timings_answering(None, below.player):
         return (
             f"{keys[below.card]} ({card.timing}) answers an attack, so it is performed only "
             "above one"
@@ -198,8 +198,7 @@ def _stack_order_problem(state: SquadCombatState) -> str | None:
             f"{keys[above.card]} is played above {keys[below.card]} by seat {above.player}, "
             f"whose reaction window is not the one open (its windows: {below.windows})"
         )
-    sides = {"attacking": below.player, "defending": below.target and below.target[0]}
-    if edge.timing in sides and (card.kind != "attack" or sides[edge.timing] != above.player):
+    if edge.timing not in state.timings_answering(below, above.player):
         return (
             f"{keys[above.card]} ({edge.timing}) is played only by the {edge.timing} side "
             "of the attack below it"

@@ -185,16 +185,21 @@ class Reading:
         return out
 
     def window_timings(self, seat: int) -> tuple[str, ...]:
-        """Edge timings ``seat`` may use in the window open now: 'If it does not have a
-        restriction on it, it may be played at anytime', so ``anytime`` always; ``defending``
-        and ``attacking`` only for the two sides of the attack on the stack."""
-        if self.stack:
-            perf = self.stack[-1]
-            if self.game.cards[perf.card].kind == "attack" and perf.target is not None:
-                if seat == perf.target[0]:
-                    return ("anytime", "defending")
-                if seat == perf.player:
-                    return ("anytime", "attacking")
+        """Edge timings ``seat`` may use in the window open now (:meth:`timings_answering`
+        the card on top of the stack)."""
+        return self.timings_answering(self.stack[-1] if self.stack else None, seat)
+
+    def timings_answering(self, perf: Performance | None, seat: int) -> tuple[str, ...]:
+        """Edge timings ``seat`` may use in the reaction window of ``perf`` (None: with no
+        card on the stack): 'If it does not have a restriction on it, it may be played at
+        anytime', so ``anytime`` always; ``defending`` and ``attacking`` only for the two
+        sides of an attack."""
+        if perf is None or self.game.cards[perf.card].kind != "attack" or perf.target is None:
+            return ("anytime",)
+        if seat == perf.target[0]:
+            return ("anytime", "defending")
+        if seat == perf.player:
+            return ("anytime", "attacking")
         return ("anytime",)
 
     def legal(self, player: Player) -> list[SquadAction]:
