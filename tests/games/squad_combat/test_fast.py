@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import random
+import shutil
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
@@ -201,6 +202,26 @@ def test_content_beyond_the_compiled_limits_is_refused(tmp_path: Path) -> None:
     game = meeple.make("squad-combat", content=str(tmp_path))
     with pytest.raises(ValueError, match=r"needs 70 cards in one deck; .* at most 64"):
         fast.playouts(game.new_game(0), 1)
+
+
+def test_a_content_folder_edited_in_place_plays_the_same_through_both(
+    tmp_path: Path, recorded: list[int]
+) -> None:
+    """A designer edits a card while the game made from the folder is still in use (a
+    notebook, a server): the game made afterwards, equal to the first by its options,
+    gets its own compiled tables, and the first keeps its own."""
+    shutil.copytree(CONTENT, tmp_path, dirs_exist_ok=True)
+    before = meeple.make("squad-combat", content=str(tmp_path))
+    table = fast.game_array(before).copy()
+    cards = tmp_path / "cards.toml"
+    cards.write_text(cards.read_text().replace("damage = 2", "damage = 4", 1))  # jab
+    after = meeple.make("squad-combat", content=str(tmp_path))
+    assert after == before  # the options are the same; the content is not
+    assert not np.array_equal(fast.game_array(after), table)
+    assert np.array_equal(fast.game_array(before), table)
+    rng = random.Random(3)
+    for seed in range(4):
+        play_both(after, seed, rng, recorded, Counter())
 
 
 def test_the_act_kernel_compiles_once_for_every_caller() -> None:

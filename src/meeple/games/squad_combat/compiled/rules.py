@@ -36,12 +36,11 @@ in about a second.
 
 from __future__ import annotations
 
-import weakref
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from meeple.core.kernels import encoder
+from meeple.core.kernels import encoder, per_game
 from meeple.core.options import unserved_refusal
 from meeple.games.squad_combat.compiled import reading as fr
 from meeple.games.squad_combat.compiled import transitions
@@ -104,10 +103,6 @@ _ENDINGS = {
 
 
 # -- the game -------------------------------------------------------------------------------
-_GAME_ARRAYS: weakref.WeakKeyDictionary[SquadCombatGame, np.ndarray] = weakref.WeakKeyDictionary()
-"""Each game's array, worked out once per game object (a game never changes)."""
-
-
 def _limit_problem(game: SquadCombatGame) -> str | None:
     """Which of :data:`LIMITS` the game's content exceeds, as a sentence; None if it fits."""
     content = game.content
@@ -131,15 +126,15 @@ def _limit_problem(game: SquadCombatGame) -> str | None:
     return None
 
 
+@per_game
 def game_array(game: SquadCombatGame) -> np.ndarray:
-    """The options and content tables the compiled rules read (see :mod:`.transitions`).
+    """The options and content tables the compiled rules read (see :mod:`.transitions`),
+    worked out once per game object: not per equal game, since games are equal by their
+    options, and two made from one content folder edited in between hold different content.
 
     Raises ValueError (one line) for content beyond :data:`LIMITS`, and for an option these
     rules are not written for (:data:`SERVED`).
     """
-    cached = _GAME_ARRAYS.get(game)
-    if cached is not None:
-        return cached
     refusal = unserved_refusal(game.options, SERVED, "compiled Squad Combat rules")
     if refusal is not None:
         raise ValueError(refusal)
@@ -177,7 +172,6 @@ def game_array(game: SquadCombatGame) -> np.ndarray:
         for k in range(len(game.cards)):
             g[fr.G_MATCHES + c * fr.MAX_KINDS + k] = game.matches[c][k]
     g.flags.writeable = False
-    _GAME_ARRAYS[game] = g
     return g
 
 
