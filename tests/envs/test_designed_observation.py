@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import pickle
 import random
+import shutil
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -20,13 +22,20 @@ from open_spiel.python.observation import make_observation  # noqa: E402
 from pettingzoo.test import api_test, parallel_api_test  # noqa: E402
 
 from meeple.core.errors import MeepleError  # noqa: E402
-from meeple.core.registry import make  # noqa: E402
+from meeple.core.registry import batch_rules, make  # noqa: E402
 from meeple.envs import openspiel as mos  # noqa: E402
 from meeple.envs import pettingzoo as mpz  # noqa: E402
 from meeple.envs.gym import MeepleGymEnv  # noqa: E402
-from meeple.envs.observation import _designed, designed_observation, observation_for  # noqa: E402
+from meeple.envs.observation import (  # noqa: E402
+    DesignedObservation,
+    _designed,
+    designed_observation,
+    observation_for,
+)
 from meeple.envs.vector import MeepleVectorEnv  # noqa: E402
 from meeple.games.erosion.compiled import batch as erosion_batch  # noqa: E402
+
+SQUAD_CONTENT = Path(__file__).parents[1] / "games" / "squad_combat" / "content"
 
 GAMES = ["edges", "erd", "erosion", "triangle-clock", "squad-combat"]
 
@@ -288,6 +297,24 @@ def test_erosion_serves_every_option_and_a_refused_one_is_named(monkeypatch):
         assert observation.size == observation_for(env.game).size
     finally:
         _designed.cache_clear()
+
+
+def test_a_content_folder_edited_in_place_is_observed_anew(tmp_path):
+    """The designed observation is made once per configuration: after a card is renamed in
+    the folder a game names, a game made again from it is observed by its own batched rules
+    (its slots name the new card), not the first game's."""
+    shutil.copytree(SQUAD_CONTENT, tmp_path, dirs_exist_ok=True)
+    before = observation_for(make("squad-combat", content=str(tmp_path)), "designed")
+    for name in ("cards.toml", "decks.toml"):
+        path = tmp_path / name
+        path.write_text(path.read_text().replace("jab", "poke"))
+    after = make("squad-combat", content=str(tmp_path))
+    assert "own.jab" in before.describe()
+    observed = observation_for(after, "designed")
+    assert "own.poke" in observed.describe() and "own.jab" not in observed.describe()
+    state = after.new_game(0)
+    fresh = DesignedObservation(batch_rules(after))
+    np.testing.assert_array_equal(observed.encode(state, 0), fresh.encode(state, 0))
 
 
 def test_an_unknown_observation_is_refused_naming_the_allowed_ones():

@@ -3,6 +3,9 @@ free text has its one-hot slot, also in games the encoder did not learn from."""
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -85,3 +88,21 @@ def test_a_smaller_sample_learns_the_same_words():
     assert {token for path, token in few.slots if path == ("first_edge",)} == {
         token for path, token in usual.slots if path == ("first_edge",)
     }
+
+
+SQUAD_CONTENT = Path(__file__).parents[1] / "games" / "squad_combat" / "content"
+
+
+def test_a_content_folder_edited_in_place_is_learned_anew(tmp_path):
+    """A researcher renames a card in their content folder and makes the environment again
+    in the same process: the encoder learned once per configuration knows the new name
+    (the configuration is the options and what the files they name hold)."""
+    shutil.copytree(SQUAD_CONTENT, tmp_path, dirs_exist_ok=True)
+    before = encoder_for(make("squad-combat", content=str(tmp_path)))
+    for name in ("cards.toml", "decks.toml"):
+        path = tmp_path / name
+        path.write_text(path.read_text().replace("jab", "poke"))
+    after = encoder_for(make("squad-combat", content=str(tmp_path)))
+    assert {"jab"} <= {token for _, token in before.slots}
+    tokens = {token for _, token in after.slots}
+    assert "poke" in tokens and "jab" not in tokens

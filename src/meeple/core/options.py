@@ -120,6 +120,15 @@ class GameOptions(BaseModel):
         OptionError if a file cannot be read."""
         return {option: content_digest(files) for option, files in self.external_files().items()}
 
+    def identity(self) -> str:
+        """The options that differ from their defaults and the :meth:`content_digests` of
+        the files they name, as JSON: the key of what a process works out once per
+        configuration (an encoder, a table). Options alone name a data file, not what it
+        holds, so a file edited in between would be answered from the old work."""
+        return json.dumps(
+            {"options": self.changed(), "content": self.content_digests()}, sort_keys=True
+        )
+
     def file_digests(self) -> dict[str, dict[str, str]]:
         """The :func:`content_digest` of each file apart, by option and path, so that a change
         of :meth:`content_digests` can be traced to the file that changed."""

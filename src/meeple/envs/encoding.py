@@ -257,10 +257,11 @@ def _sort_key(path: Path) -> tuple[tuple[int, str | int], ...]:
 
 
 @lru_cache(maxsize=32)
-def _cached(name: str, options_json: str) -> ViewEncoder:
-    return learn_encoder(make(name, **json.loads(options_json)))
+def _cached(name: str, identity: str) -> ViewEncoder:
+    return learn_encoder(make(name, **json.loads(identity)["options"]))
 
 
 def encoder_for(game: Game[Any, Any, Any]) -> ViewEncoder:
-    """The encoder of a game configuration, learned once per process."""
-    return _cached(game.name, json.dumps(game.options.changed(), sort_keys=True))
+    """The encoder of a game configuration (its options and the data files they name, as
+    they are now), learned once per process."""
+    return _cached(game.name, game.options.identity())

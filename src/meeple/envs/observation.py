@@ -84,14 +84,15 @@ class DesignedObservation:
 
 
 def designed_observation(game: Game[Any, Any, Any]) -> DesignedObservation:
-    """The designed observation of a game configuration (made once per process);
-    MeepleError in one line naming the option where the batched rules refuse it."""
-    return _designed(game.name, json.dumps(game.options.changed(), sort_keys=True))
+    """The designed observation of a game configuration (its options and the data files
+    they name, as they are now; made once per process); MeepleError in one line naming the
+    option where the batched rules refuse it."""
+    return _designed(game.name, game.options.identity())
 
 
 @lru_cache(maxsize=32)
-def _designed(name: str, options_json: str) -> DesignedObservation:
-    game = make(name, **json.loads(options_json))
+def _designed(name: str, identity: str) -> DesignedObservation:
+    game = make(name, **json.loads(identity)["options"])
     try:
         rules = batch_rules(game)
     except MeepleError as exc:
