@@ -32,6 +32,7 @@ from meeple.games.erosion.rules import (
     Uplift,
     Weather,
 )
+from tests.designer_edits import edited_games
 
 from .conftest import cards, play, position
 
@@ -459,6 +460,16 @@ def test_a_designers_cards_play_the_same_through_both(tmp_path) -> None:
     data["cards"][40]["process"]["n"] = h_n
     path.write_text(json.dumps(data))
     assert np.array_equal(fast.layout(meeple.make("erosion", cards=str(path))), shipped)
+
+
+@pytest.mark.fuzz
+def test_a_designers_edits_in_place_play_the_same_through_both(tmp_path) -> None:
+    """Edit after edit of one card file (tests/designer_edits.py), the games made from it
+    kept in use: each card file the game accepts plays the same through both rules."""
+    made = edited_games("erosion", tmp_path, 16 * LONG, random.Random(11))
+    assert len(made) >= 2 * LONG
+    for seed, game in enumerate(made):
+        play_both(game, seed, Counter())
 
 
 @pytest.mark.parametrize("players", [2, 4, 5])

@@ -31,6 +31,7 @@ from meeple.games.squad_combat import edits
 from meeple.games.squad_combat.compiled import reading as fr
 from meeple.games.squad_combat.compiled import rules as fast
 from tests.compiled_versions import compiled_versions
+from tests.designer_edits import edited_games
 
 from .conftest import CONTENT
 
@@ -222,6 +223,19 @@ def test_a_content_folder_edited_in_place_plays_the_same_through_both(
     rng = random.Random(3)
     for seed in range(4):
         play_both(after, seed, rng, recorded, Counter())
+
+
+@pytest.mark.fuzz
+def test_a_designers_edits_in_place_play_the_same_through_both(
+    tmp_path: Path, recorded: list[int]
+) -> None:
+    """Edit after edit of one content folder (tests/designer_edits.py), the games made from
+    it kept in use: each content the game accepts plays the same through both rules."""
+    rng = random.Random(11)
+    made = edited_games("squad-combat", tmp_path, 10 * LONG, rng)
+    assert len(made) >= 2 * LONG
+    for seed, game in enumerate(made):
+        play_both(game, seed, rng, recorded, Counter())
 
 
 def test_the_act_kernel_compiles_once_for_every_caller() -> None:

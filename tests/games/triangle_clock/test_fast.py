@@ -23,6 +23,7 @@ from meeple.games.triangle_clock import TriangleClockGame, TriangleClockState
 from meeple.games.triangle_clock.compiled import rules as fast
 from meeple.games.triangle_clock.position import check
 from meeple.games.triangle_clock.rules import MEMORISED, MULLIGAN, Mulligan, Phase, Supply
+from tests.designer_edits import edited_games
 
 LONG = 20 if os.environ.get("MEEPLE_FUZZ") == "long" else 1
 
@@ -96,37 +97,55 @@ def test_compiled_rules_agree_with_the_engine_on_every_state(
     options: dict, games: int, tmp_path: Path
 ) -> None:
     game = _make(options, tmp_path)
-    t = fast.tables(game)
-    moves = np.empty(fast.MAX_ACTIONS, dtype=np.int16)
     rng = random.Random(7)
     seen = {"mulligans": 0, "reshuffles": 0}
     for seed in range(games * LONG):
-        state = game.new_game(seed)
-        array = fast.encode(state)
-        assert fast.decode(game, array, seed) == state
-        while True:
-            for seat in (0, 1):
-                legal = [game.action_id(a) for a in state.legal_actions(seat)]
-                count = fast.legal_actions(array, seat, moves)
-                assert moves[:count].tolist() == legal
-            seat = fast.to_act(array)
-            assert seat == (state.to_act[0] if state.to_act else -1)
-            if seat < 0:
-                break
-            legal_actions = state.legal_actions(seat)
-            action = legal_actions[rng.randrange(len(legal_actions))]
-            seen["mulligans"] += isinstance(action, Mulligan)
-            state = _step(state, array, t, seat, action)
-            if state.round == 29 and state.phase is Phase.THIRD:  # mid-round, after a deal
-                assert fast.decode(game, array, seed) == state
-        assert state.phase is Phase.OVER
-        assert fast.decode(game, array, seed) == state
-        assert fast.outcome(array, t.rules) == _winner(state)
-        seen["reshuffles"] += state.supply.reshuffles
+        play_both(game, seed, rng, seen)
     # the games met the chance this variant can give
     assert seen["reshuffles"] >= games * LONG
     if "mulligan" in game.options.items or game.options.items.startswith("all"):
         assert seen["mulligans"] > 0
+
+
+def play_both(game: TriangleClockGame, seed: int, rng: random.Random, seen: dict) -> None:
+    """One random game (``seed``: its deal) through both rules, comparing the legal actions,
+    the seat to act and the whole state after every action; mulligans and reshuffles are
+    counted in ``seen``."""
+    t = fast.tables(game)
+    moves = np.empty(fast.MAX_ACTIONS, dtype=np.int16)
+    state = game.new_game(seed)
+    array = fast.encode(state)
+    assert fast.decode(game, array, seed) == state
+    while True:
+        for seat in (0, 1):
+            legal = [game.action_id(a) for a in state.legal_actions(seat)]
+            count = fast.legal_actions(array, seat, moves)
+            assert moves[:count].tolist() == legal
+        seat = fast.to_act(array)
+        assert seat == (state.to_act[0] if state.to_act else -1)
+        if seat < 0:
+            break
+        legal_actions = state.legal_actions(seat)
+        action = legal_actions[rng.randrange(len(legal_actions))]
+        seen["mulligans"] += isinstance(action, Mulligan)
+        state = _step(state, array, t, seat, action)
+        if state.round == 29 and state.phase is Phase.THIRD:  # mid-round, after a deal
+            assert fast.decode(game, array, seed) == state
+    assert state.phase is Phase.OVER
+    assert fast.decode(game, array, seed) == state
+    assert fast.outcome(array, t.rules) == _winner(state)
+    seen["reshuffles"] += state.supply.reshuffles
+
+
+@pytest.mark.fuzz
+def test_a_designers_edits_in_place_play_the_same_through_both(tmp_path: Path) -> None:
+    """Edit after edit of one ranking table (tests/designer_edits.py), the games made from
+    it kept in use: each table the game accepts plays the same through both rules."""
+    rng = random.Random(11)
+    made = edited_games("triangle-clock", tmp_path, 24 * LONG, rng)
+    assert len(made) >= 2 * LONG
+    for seed, game in enumerate(made):
+        play_both(game, seed, rng, {"mulligans": 0, "reshuffles": 0})
 
 
 @pytest.mark.parametrize("order", ["new-first", "literal"])
