@@ -199,6 +199,42 @@ def test_a_set_edited_while_the_server_runs_changes_nothing_until_it_starts_agai
     sets.close()
 
 
+def test_a_match_whose_set_was_edited_between_two_starts_is_set_aside_naming_the_set(
+    server_factory, tmp_path
+):
+    """A restarted server does not replay a match on a set edited since the match began
+    (its moves would play other numbers than its players saw): the match is set aside,
+    naming the set and not its path, until the set is as it was; matches of the shipped
+    data and of other sets are served as ever."""
+    folder = install(tmp_path)
+    db = f"sqlite:///{tmp_path / 's.db'}"
+    server = server_factory(db, 1, "--content", str(folder))
+    matches = {}
+    for name, options in (("weak", {"cards": "set:weak"}), ("shipped", {})):
+        body = {"game": "erosion", "options": options, "seats": ["human", "human"]}
+        matches[name] = httpx.post(f"{server.url}/api/matches", json=body).json()["match"]
+    server.stop()
+    cards = folder / "erosion" / "weak" / "cards.json"
+    as_it_was = cards.read_bytes()
+    data = json.loads(as_it_was)
+    data["cards"][0]["process"]["n"] = 2
+    cards.write_text(json.dumps(data))
+
+    server = server_factory(db, 1, "--content", str(folder))
+    aside = httpx.get(f"{server.url}/api/matches/{matches['weak']}")
+    assert aside.status_code == 500
+    said = aside.json()["error"]
+    assert "cards=set:weak" in said and "edited since the match began" in said, said
+    assert str(folder) not in aside.text and "meeple-sets" not in aside.text
+    assert httpx.get(f"{server.url}/api/matches/{matches['shipped']}").status_code == 200
+    server.stop()
+
+    cards.write_bytes(as_it_was)
+    server = server_factory(db, 1, "--content", str(folder))
+    served = httpx.get(f"{server.url}/api/matches/{matches['weak']}")
+    assert served.status_code == 200 and served.json()["options"] == {"cards": "set:weak"}
+
+
 def test_a_server_stopped_leaves_no_copy_of_its_sets(server_factory, tmp_path, monkeypatch):
     temp = tmp_path / "temp"
     temp.mkdir()

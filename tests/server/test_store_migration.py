@@ -9,7 +9,7 @@ from sqlalchemy import MetaData, Table, create_engine, insert
 
 from meeple.store.matches import MatchRow, MatchStore, MoveRow, StoredMatch
 
-NEW_COLUMNS = {"seed_text", "seed_salt", "deadlines"}
+NEW_COLUMNS = {"seed_text", "seed_salt", "deadlines", "content"}
 
 
 def _old_database(url: str) -> None:

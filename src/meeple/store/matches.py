@@ -49,6 +49,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from meeple.core.errors import MeepleError
+from meeple.core.options import DIGEST_PATTERN
 from meeple.store.db import (
     StoreError,
     add_missing_columns,
@@ -133,6 +134,14 @@ def _check_row(row: MatchRow) -> None:
         raise damaged(f"its status {row.status!r} is not one of {', '.join(STATUSES)}")
     if row.result is not None and not isinstance(row.result, dict):
         raise damaged("its result is not a JSON object")
+    if row.content is not None and not (
+        isinstance(row.content, dict)
+        and all(
+            isinstance(k, str) and isinstance(v, str) and re.fullmatch(DIGEST_PATTERN, v)
+            for k, v in row.content.items()
+        )
+    ):
+        raise damaged("its content's digests are not what the server writes")
 
 
 def token_hash(token: str) -> str:
@@ -169,6 +178,11 @@ class MatchRow(_Base):
     deadlines: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     """The move clocks running: ``{"base": decision, "seats": {"seat": epoch seconds}}``
     (UTC seconds since 1970, absolute, so they survive a restart); None in older databases."""
+    content: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """The digest of the data each data option read as the match began, by option
+    (``GameOptions.content_digests``; empty for the shipped data): an installed content set
+    is named in ``options``, and its files may be edited between two starts of the server.
+    None in older databases."""
     created: Mapped[dt.datetime] = mapped_column(DateTime)
     updated: Mapped[dt.datetime] = mapped_column(DateTime)
 
@@ -209,6 +223,9 @@ class StoredMatch:
     """How many moves are stored (also when ``moves`` was not read)."""
     deadlines: dict[str, Any] | None = None
     """The clocks as last stored (see :attr:`MatchRow.deadlines`); None: none stored."""
+    content: dict[str, str] | None = None
+    """The digests of the data the match began with (see :attr:`MatchRow.content`); None:
+    stored before they were kept."""
 
     @classmethod
     def _from_row(cls, row: MatchRow, moves: list[tuple[int, str]]) -> StoredMatch:
@@ -231,6 +248,7 @@ class StoredMatch:
             moves=moves,
             moves_count=row.moves_count,
             deadlines=row.deadlines if isinstance(row.deadlines, dict) else None,
+            content=row.content,
         )
 
 
@@ -430,6 +448,7 @@ class MatchStore:
                     result=None,
                     rematch_of=match.rematch_of,
                     rematch=None,
+                    content=match.content,
                     created=now,
                     updated=now,
                 )

@@ -209,6 +209,7 @@ class Lobby:
             move_seconds=request.move_seconds,
             status="playing" if all(d["joined"] for d in seats) else "waiting",
             rematch_of=rematch_of,
+            content=game.options.content_digests(),
         )
         await asyncio.to_thread(self.store.create, stored)
         match = LiveMatch(
