@@ -13,6 +13,10 @@ import re
 from pathlib import Path
 from typing import Any
 
+from meeple.core.designer import check_data, copy_data, data_paths
+from meeple.core.errors import MeepleError
+from meeple.core.registry import make
+
 STRANGE = ["-1", "0", "1000", "10000000000000000000000", '""', '"x"', "true", "1.5", "[]", "{}"]
 """Values a designer's typo gives a TOML field, written as TOML."""
 
@@ -100,10 +104,6 @@ def edited_games(game: str, folder: Path, edits: int, rng: random.Random) -> lis
     designer's notebook, a server). The games made from the edits the game accepts, in
     order; an edit it refuses is refused in one line per problem by ``content check`` and by
     the game alike."""
-    from meeple.core.designer import check_data, copy_data, data_paths
-    from meeple.core.errors import MeepleError
-    from meeple.core.registry import make
-
     copy_data(game, folder)
     shipped = {path: path.read_bytes() for path in folder.iterdir()}
     options = {option: str(path) for option, path in data_paths(game, folder).items()}

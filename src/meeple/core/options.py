@@ -12,7 +12,7 @@ import json
 import math
 import types
 import typing
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Self
@@ -119,6 +119,23 @@ class GameOptions(BaseModel):
 
         OptionError if a file cannot be read."""
         return {option: content_digest(files) for option, files in self.external_files().items()}
+
+    def content_changed(self, pinned: Mapping[str, str]) -> dict[str, str]:
+        """The options whose files no longer hold what ``pinned`` (their
+        :meth:`content_digests` at some earlier time) says, each with its digest now; an
+        option ``pinned`` does not name (pinned before digests were kept) is not compared.
+        OptionError, naming the option, if one of its files cannot be read."""
+        changed = {}
+        for option, files in self.external_files().items():
+            if option not in pinned:
+                continue
+            try:
+                now = content_digest(files)
+            except OptionError as exc:
+                raise OptionError(f"the content of option {option!r}: {exc}") from None
+            if now != pinned[option]:
+                changed[option] = now
+        return changed
 
     def identity(self) -> str:
         """The options that differ from their defaults and the :meth:`content_digests` of

@@ -23,7 +23,7 @@ from pydantic import (
 from meeple.core.errors import FileOptionRefused, MeepleError, RecordError
 from meeple.core.files import Unreadable, atomic_write, parse_json
 from meeple.core.game import Action, Game, Player, State, seats_text, shorten
-from meeple.core.options import DIGEST_PATTERN, UNSET_WORDS, content_digest
+from meeple.core.options import DIGEST_PATTERN, UNSET_WORDS
 from meeple.core.registry import game_class, make
 from meeple.core.simultaneous import secret_moves, settles
 from meeple.core.text import printable
@@ -121,20 +121,20 @@ class GameRecord(BaseModel):
             game = make(self.game, **self.options)
         except MeepleError as exc:
             raise RecordError(f"the record's game cannot be made: {exc}") from None
-        for option, files in game.options.external_files().items():
-            pinned = self.content.get(option)
-            if pinned is None:
-                continue  # a record made before digests were kept: nothing to compare
-            try:
-                now = content_digest(files)
-            except MeepleError as exc:
-                raise RecordError(f"the content of option {option!r}: {exc}") from None
-            if now != pinned:
-                named = ", ".join(str(f) for f in files)
-                raise RecordError(
-                    f"the content {named} (option {option!r}) changed since this record "
-                    f"was made (digest {now} != {pinned}); restore it to replay this record"
-                )
+        # An option the record pins no digest for (made before they were kept) is not
+        # compared.
+        try:
+            changed = game.options.content_changed(self.content)
+        except MeepleError as exc:
+            raise RecordError(str(exc)) from None
+        if changed:
+            option, now = next(iter(changed.items()))
+            named = ", ".join(str(f) for f in game.options.external_files()[option])
+            raise RecordError(
+                f"the content {named} (option {option!r}) changed since this record "
+                f"was made (digest {now} != {self.content[option]}); restore it to replay "
+                "this record"
+            )
         if self.seats and len(self.seats) != game.num_players:
             raise RecordError(
                 f"the record names {len(self.seats)} seats but {game.title} with these "

@@ -241,16 +241,13 @@ class Hub(Referee):
             raise ServerError(f"there is no match {match_id!r}", 404, "unknown_match")
         game = make(stored.game, **self.content.resolve(stored.game, stored.options))
         if stored.content is not None:
-            changed = [
-                f"{option}={stored.options.get(option)!s}"
-                for option, digest in game.options.content_digests().items()
-                if stored.content.get(option) != digest
-            ]
+            changed = game.options.content_changed(stored.content)
             if changed:
                 # Its moves would replay on other numbers than its players saw; the set's
                 # files as they were serve it again (the path is the server's own).
+                sets = ", ".join(f"{option}={stored.options.get(option)!s}" for option in changed)
                 raise ServerError(
-                    f"this match cannot be served: its content set ({', '.join(changed)}) "
+                    f"this match cannot be served: its content set ({sets}) "
                     "has been edited since the match began; it is served again once the "
                     "set is as it was",
                     500,
