@@ -53,7 +53,8 @@ def play(page: Any, moves: int, rng: random.Random, cdp: Any, states: list[int])
         page.fill("#notation", rng.choice(legal))
         page.press("#notation", "Enter")
         page.wait_for_function(
-            f"document.body.dataset.seq !== '{seq}' || document.body.dataset.status !== 'playing'"
+            f"() => document.body.dataset.seq !== '{seq}'"
+            " || document.body.dataset.status !== 'playing'"
         )
         marks.append((states[0], counters(cdp)))
     page.wait_for_timeout(500)  # the last answer drawn

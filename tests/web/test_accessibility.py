@@ -68,7 +68,7 @@ def test_a_replay_stepped_with_its_board_as_text_has_no_serious_violation(server
     page.select_option("#eyes", "1")
     page.click("#board-text-box > summary")
     page.wait_for_function(
-        "document.getElementById('board-text').textContent.includes('Blue')", timeout=30_000
+        "() => document.getElementById('board-text').textContent.includes('Blue')", timeout=30_000
     )
     assert serious(page) == []
     page.focus("#board-text")
@@ -134,7 +134,7 @@ def test_a_move_is_made_with_the_keyboard_alone(server, chromium, game, options)
     choice) until a move is sent; the focused part shows a visible outline or stroke. The
     focus then stays on the picture, and is on a part of it at the player's next turn."""
     context, page = at_the_table(chromium, server, game, options, (1280, 800))
-    page.wait_for_function("document.querySelector('#board .clickable') !== null")
+    page.wait_for_function("() => document.querySelector('#board .clickable') !== null")
     assert _tab_to_clickable(page), "Tab never reached the picture's clickable parts"
     for _ in range(12):
         if not _focused_forward(page):
@@ -152,7 +152,7 @@ def test_a_move_is_made_with_the_keyboard_alone(server, chromium, game, options)
     # is on a part of it again: a keyboard player never starts again from the logo.
     assert page.evaluate("document.querySelector('#board').contains(document.activeElement)")
     page.wait_for_function(
-        "document.activeElement && document.activeElement.matches('#board .clickable')"
+        "() => document.activeElement && document.activeElement.matches('#board .clickable')"
         " && Number(document.body.dataset.seq) > 0",
         timeout=20_000,
     )
@@ -213,16 +213,16 @@ def test_a_screen_reader_is_told_the_opponents_move_its_turn_and_the_result(serv
     assert page.text_content("#announce") == ""  # the first state: the player reads the page
     page.fill("#notation", page.text_content("#legal .legal-move"))
     page.press("#notation", "Enter")
-    page.wait_for_function(f"{ANNOUNCED}.endsWith('Your move.')", timeout=20_000)
+    page.wait_for_function(f"() => {ANNOUNCED}.endsWith('Your move.')", timeout=20_000)
     said = page.evaluate(ANNOUNCED)
     # The region is told on the state's arrival; the log is drawn on the next frame.
-    page.wait_for_function("document.body.dataset.seq === '2'")  # Red's move, Blue's
+    page.wait_for_function("() => document.body.dataset.seq === '2'")  # Red's move, Blue's
     blue = page.text_content("#log li:last-child").strip()
     assert said == f"{blue}. Your move." and blue.startswith("Blue"), said
     page.focus("#resign")
     page.keyboard.press("Enter")
     page.keyboard.press("Enter")  # the button asks once more
-    page.wait_for_function(f"{ANNOUNCED}.startsWith('Game over')", timeout=20_000)
+    page.wait_for_function(f"() => {ANNOUNCED}.startsWith('Game over')", timeout=20_000)
     said = page.evaluate(ANNOUNCED)
     assert said.startswith("Game over: Blue") and " resigned). Red " in said, said
     page.wait_for_selector("body[data-status='finished']")  # the end box: the next frame
@@ -298,7 +298,9 @@ def test_the_board_as_text_opens_by_keyboard_and_follows_the_game(server, chromi
     tab_to(page, "#board-text-box > summary")
     page.keyboard.press("Enter")
     board = "#board-text"
-    page.wait_for_function(f"document.querySelector('{board}').textContent.includes('Turn 1')")
+    page.wait_for_function(
+        f"() => document.querySelector('{board}').textContent.includes('Turn 1')"
+    )
     caption = page.text_content("#board-text-caption")
     assert caption.startswith("Edges") and "the board as Red" in caption, caption
     name = page.evaluate(
@@ -315,6 +317,6 @@ def test_the_board_as_text_opens_by_keyboard_and_follows_the_game(server, chromi
     page.press("#notation", "Enter")
     # The computer answers: the text follows each state while the box is open.
     page.wait_for_function(
-        f"document.querySelector('{board}').textContent.includes('Turn 3')", timeout=20_000
+        f"() => document.querySelector('{board}').textContent.includes('Turn 3')", timeout=20_000
     )
     context.close()

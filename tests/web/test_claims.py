@@ -46,7 +46,9 @@ def test_a_page_counts_down_to_the_claim_then_claims_the_win(
     assert ann.locator("#claim").is_hidden()  # nobody has gone
     bob.context.close()
     # Bob's seat says he is away, and Ann's page counts down before it offers anything.
-    ann.wait_for_function("document.querySelector('#seats .seat-1').textContent.includes('away')")
+    ann.wait_for_function(
+        "() => document.querySelector('#seats .seat-1').textContent.includes('away')"
+    )
     box = ann.locator("#claim")
     box.wait_for(state="visible")
     assert "If they are not back in" in box.inner_text()

@@ -106,7 +106,7 @@ def test_an_erd_game_lost_by_the_mercy_rule_says_so(server, chromium, size):
     blue = _seat_page(chromium, server, created, 1)
     _type(red, "rush=LLL defense=HHH")
     _type(blue, "rush=DDD defense=LLL")
-    red.wait_for_function("Number(document.body.dataset.seq) >= 2")
+    red.wait_for_function("() => Number(document.body.dataset.seq) >= 2")
     ending = red.wait_for_selector(".erd-ending").inner_text()
     assert "mercy rule" in ending and "Game 1 is over" in ending, ending
     assert "game 1 over: mercy rule" in red.text_content(".erd-combat")
@@ -135,7 +135,7 @@ def test_after_the_end_nobody_is_shown_to_move_or_allocating(server, chromium):
     red = _seat_page(chromium, server, erd, 0)
     _seat_page(chromium, server, erd, 1)
     _type(red, "rush=LLL defense=HHH")
-    red.wait_for_function("Number(document.body.dataset.seq) >= 1")
+    red.wait_for_function("() => Number(document.body.dataset.seq) >= 1")
     assert "allocating…" in red.text_content("#board svg")
     httpx.post(
         f"{server.url}/api/matches/{erd['match']}/resign", json={"token": erd["seats"][0]["token"]}
@@ -220,7 +220,7 @@ def test_erd_s_reserve_counts_go_down_as_an_allocation_is_built(server, chromium
     red.click(".erd-pending .clickable[data-hint='take the Heavy back out of rush']")
     assert _reserve(red) == ["3", "2", "6"]
     _type(red, "rush=LLL defense=HHH")
-    red.wait_for_function("Number(document.body.dataset.seq) >= 1")
+    red.wait_for_function("() => Number(document.body.dataset.seq) >= 1")
     assert _reserve(red) == ["0", "0", "6"]  # allocated face down, not back in the Reserve
     red.context.close()
     blue.context.close()
@@ -235,7 +235,7 @@ def test_the_replay_of_a_resigned_match_ends_with_its_result_and_any_seat_s_eyes
     blue = _seat_page(chromium, server, created, 1)
     _type(red, "rush=LLL defense=HHH")
     _type(blue, "rush=DDD defense=LLL")
-    red.wait_for_function("Number(document.body.dataset.seq) >= 2")
+    red.wait_for_function("() => Number(document.body.dataset.seq) >= 2")
     httpx.post(
         f"{server.url}/api/matches/{created['match']}/resign",
         json={"token": created["seats"][1]["token"]},
@@ -271,7 +271,9 @@ def test_the_page_shows_the_deal_committed_and_checks_the_seed_at_the_end(server
     page.click("#resign")
     page.click("#resign")  # the second click confirms
     page.wait_for_selector("body[data-status='finished']")
-    page.wait_for_function("document.getElementById('deal-summary').textContent.includes('✓')")
+    page.wait_for_function(
+        "() => document.getElementById('deal-summary').textContent.includes('✓')"
+    )
     text = page.inner_text("#deal-text")
     assert "equals the fingerprint published at the start" in text and "sha256sum" in text
 

@@ -46,7 +46,7 @@ def test_the_pie_rule_is_taken_by_clicking_the_first_pyramid(server, context, wa
     page.click("#board .clickable[data-hint*='pie rule']")
     assert "pie" in page.inner_text("#board .building")
     page.click("#board .clickable[data-move='pie S']")
-    page.wait_for_function("Number(document.body.dataset.seq) >= 2")
+    page.wait_for_function("() => Number(document.body.dataset.seq) >= 2")
     assert server.get(f"/api/matches/{created['match']}")["seq"] >= 2
     assert page.locator("#log li", has_text="pie S").count() == 1
     no_server_errors(frames)
@@ -73,7 +73,7 @@ def test_a_move_is_typed_the_clock_counts_and_a_spectator_only_watches(
     assert page.locator("#legal .legal-move").count() > 10
     page.fill("#notation", "rush=DDD defense=HHH")
     page.press("#notation", "Enter")
-    page.wait_for_function("Number(document.body.dataset.seq) >= 1")
+    page.wait_for_function("() => Number(document.body.dataset.seq) >= 1")
     no_server_errors(frames)
 
     watcher = watch(chromium.new_context().new_page())
@@ -152,14 +152,14 @@ def test_the_page_reconnects_and_resyncs_after_the_server_restarts(
         watch(page)
         page.fill("#notation", "rush=DDD defense=HHH")
         page.press("#notation", "Enter")
-        page.wait_for_function("Number(document.body.dataset.seq) >= 2")
+        page.wait_for_function("() => Number(document.body.dataset.seq) >= 2")
         process.stop()
         page.wait_for_selector(".conn-wait")
         # Cleared, so that what is read below is the state drawn after the reconnection.
         page.evaluate("delete document.body.dataset.seq")
         process.start()
         page.wait_for_selector(".conn-on", timeout=30_000)
-        page.wait_for_function("document.body.dataset.seq !== undefined")
+        page.wait_for_function("() => document.body.dataset.seq !== undefined")
         # The state drawn, with its log: the computer may have moved since (the server's seq).
         seq, numbers = page.evaluate(
             "[Number(document.body.dataset.seq), [...document.querySelectorAll('#log li')]"
@@ -414,10 +414,11 @@ def test_a_person_who_resigned_a_three_seat_match_watches_the_computer_play_thei
     page.click("#resign")
     page.click("#resign")
     page.wait_for_function(
-        "document.querySelector('#seats .seat-0').textContent.includes('resigned')"
+        "() => document.querySelector('#seats .seat-0').textContent.includes('resigned')"
     )
     bob.wait_for_function(
-        "document.querySelector('#toasts').textContent.includes('resigned: the computer plays')"
+        "() => document.querySelector('#toasts').textContent"
+        ".includes('resigned: the computer plays')"
     )
     assert bob.locator("#toasts").inner_text().count("Alps") == 1
     # Not "Your move": the seat is the computer's now, and the page says so.

@@ -28,7 +28,7 @@ def _type(page, move: str) -> None:
     seq = int(page.get_attribute("body", "data-seq") or 0)
     page.fill("#notation", move)
     page.press("#notation", "Enter")
-    page.wait_for_function(f"Number(document.body.dataset.seq) > {seq}")
+    page.wait_for_function(f"() => Number(document.body.dataset.seq) > {seq}")
 
 
 def _in_window(page, selector: str, size) -> None:
@@ -129,9 +129,9 @@ def test_erd_s_last_combat_and_its_breakthroughs_are_not_cut(server, chromium, s
     blue = _page(chromium, server, created, 1)
     _type(red, "rush=HHH defense=LLL")
     _type(blue, "rush=HHH defense=LLL")  # both break through, an exact tie, an Escalation
-    red.wait_for_function("Number(document.body.dataset.seq) >= 2")
+    red.wait_for_function("() => Number(document.body.dataset.seq) >= 2")
     red.wait_for_function(
-        "document.querySelector('.erd-combat').textContent.includes('Escalation')"
+        "() => document.querySelector('.erd-combat').textContent.includes('Escalation')"
     )
     combat = red.text_content(".erd-combat")
     assert "broke through!" in combat and "Escalation!" in combat, combat
@@ -190,8 +190,10 @@ def test_erosion_s_forced_draw_is_one_control_and_the_scores_agree(server, chrom
     assert red.locator("#seats .seat-score").all_inner_texts() == board
     sent = moves_sent(red)
     red.click(".er-bar .clickable[data-move='draw WX0 H1 F1']")
-    red.wait_for_function(f"Number(document.body.dataset.sent) > {sent}")
-    red.wait_for_function("!document.querySelector('.er-bar .clickable[data-move^=\"draw \"]')")
+    red.wait_for_function(f"() => Number(document.body.dataset.sent) > {sent}")
+    red.wait_for_function(
+        "() => !document.querySelector('.er-bar .clickable[data-move^=\"draw \"]')"
+    )
     red.context.close()
 
 

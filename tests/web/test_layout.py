@@ -43,14 +43,14 @@ OPENERS = [
 def test_what_a_click_opens_is_in_view_at_1280x800(server, chromium, game, options):
     """Edges' size picker, Erd's and Erosion's choices: never opened below the fold."""
     context, page = at_the_table(chromium, server, game, options, (1280, 800))
-    page.wait_for_function("document.querySelector('#board .clickable') !== null")
+    page.wait_for_function("() => document.querySelector('#board .clickable') !== null")
     hints = (
         "[...document.querySelectorAll('#board .clickable')].map(e => e.getAttribute('data-hint'))"
     )
     before = page.evaluate(hints)
     opener = page.locator("#board .clickable:not([data-move])").first
     opener.click()
-    page.wait_for_function(f"JSON.stringify({hints}) !== {before!r}".replace("'", '"'))
+    page.wait_for_function(f"() => JSON.stringify({hints}) !== {before!r}".replace("'", '"'))
     page.wait_for_timeout(200)
     opened = page.evaluate(
         "(before => [...document.querySelectorAll('#board .clickable')]"

@@ -113,14 +113,16 @@ def test_a_seat_refused_for_now_is_kept_and_taken_when_there_is_room(
         second = watch(context.new_page())
         second.goto(f"{process.url}/play/{match}#token={token}")
         second.wait_for_function(
-            "document.querySelector('#conn').textContent.includes('close a tab first')"
+            "() => document.querySelector('#conn').textContent.includes('close a tab first')"
         )
         assert "reconnecting in" in second.inner_text("#conn")
         assert second.locator("#refused").count() == 0
         assert second.evaluate(SEATS)[match]["token"] == token
         first.close()  # room again: the second tab takes the seat
         second.wait_for_selector("body[data-status='playing']", timeout=30_000)
-        second.wait_for_function("document.querySelector('#conn').textContent === 'connected'")
+        second.wait_for_function(
+            "() => document.querySelector('#conn').textContent === 'connected'"
+        )
         assert "you are Red" in second.inner_text("#title")
         assert not page_errors, page_errors
     finally:

@@ -304,7 +304,9 @@ def test_with_four_players_the_move_log_tells_every_hit_and_miss_under_its_move(
         for n, (before, after) in enumerate(pairwise(states), start=1)
     }
     assert sum(map(len, results.values())) > 10, "a game of few attacks tells little"
-    page.wait_for_function(f"document.querySelectorAll('#log li').length === {len(record.moves)}")
+    page.wait_for_function(
+        f"() => document.querySelectorAll('#log li').length === {len(record.moves)}"
+    )
     shown = dict(page.locator("#log li").evaluate_all("l => l.map(e => [e.value, e.textContent])"))
     untold = [(n, line) for n, lines in results.items() for line in lines if line not in shown[n]]
     assert untold == [], untold
@@ -344,7 +346,7 @@ def test_a_screen_reader_hears_the_result_of_the_persons_own_attack(
     page.evaluate(HEAR)
     play_by_clicks(page, frames, 5, SECONDS)
     no_server_errors(frames)
-    page.wait_for_function("window.heard.some((p) => p.includes('Game over: '))")
+    page.wait_for_function("() => window.heard.some((p) => p.includes('Game over: '))")
     heard = page.evaluate("window.heard")
     own = page.locator("#log li.mine").evaluate_all(OWN)
     results = [lines for _, lines in own if lines]

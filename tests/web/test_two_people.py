@@ -51,12 +51,13 @@ def test_two_people_play_erd_and_neither_page_sees_the_others_secret(
         if status(pages[first]) == "finished":
             break
         pages[first].wait_for_function(
-            "document.getElementById('turn').textContent.includes('waiting for the other player')"
+            "() => document.getElementById('turn').textContent"
+            ".includes('waiting for the other player')"
         )
         waited[first] = True
         _submit(pages[1 - first], frames[1 - first], rng)
         for page in pages:  # both see the combat before the next round starts
-            page.wait_for_function(f"Number(document.body.dataset.seq) >= {2 * rounds}")
+            page.wait_for_function(f"() => Number(document.body.dataset.seq) >= {2 * rounds}")
     assert waited == [True, True], "each seat should have waited for the other once"
     for page in pages:
         page.wait_for_selector("#end:not([hidden]) .end-title")

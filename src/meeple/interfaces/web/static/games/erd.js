@@ -315,7 +315,9 @@ export function news(before, now) {
 function wrapNotes(wrap, notes, L) {
   if (!notes.length) return [];
   const width = (L.W + L.combatW) / 2 - L.nameX - 10;
-  const probe = svg("svg", { viewBox: `0 0 ${L.W} 40`, class: "erd-table", style: "position:absolute;visibility:hidden" }, wrap);
+  const probe = svg("svg", { viewBox: `0 0 ${L.W} 40`, class: "erd-table" }, wrap);
+  // Through the style object: a style attribute is inline style, which the page policy refuses.
+  Object.assign(probe.style, { position: "absolute", visibility: "hidden" });
   const text = svg("text", { x: 0, y: 20, class: "erd-small erd-broke-line" }, probe);
   const fits = (s) => { text.textContent = s; return text.getComputedTextLength() <= width; };
   const lines = [];
