@@ -259,6 +259,45 @@ def test_the_api_description_names_the_server_s_meeple_version(server, tmp_path,
     assert made.openapi()["info"]["version"] == "9.8.7"
 
 
+def test_every_answer_tells_a_browser_what_it_may_do_with_it(server):
+    """Pages, files, answers and refusals (the body limit's too) carry the page policy: the
+    server's own scripts and styles only, never in another site's frame, no type guessed,
+    no address sent to another site; FastAPI's API pages, which load a CDN's script, are
+    only kept out of frames."""
+    asked = {
+        "lobby": httpx.get(f"{server.url}/"),
+        "game page": httpx.get(f"{server.url}/play/some-match"),
+        "replay page": httpx.get(f"{server.url}/replay"),
+        "script": httpx.get(f"{server.url}/static/js/play.js"),
+        "API": httpx.get(f"{server.url}/api/games"),
+        "API refusal": httpx.get(f"{server.url}/api/matches/nothing-here"),
+        "missing page": httpx.get(f"{server.url}/nowhere", headers={"accept": "text/html"}),
+        "body too large": httpx.post(f"{server.url}/api/matches", content=b"x" * 70_000),
+        "API description": httpx.get(f"{server.url}/openapi.json"),
+    }
+    assert [
+        asked[k].status_code for k in ("lobby", "script", "missing page", "body too large")
+    ] == [
+        200,
+        200,
+        404,
+        413,
+    ]
+    for what, reply in asked.items():
+        policy = reply.headers.get("content-security-policy", "")
+        directives = dict(d.strip().partition(" ")[::2] for d in policy.split(";"))
+        assert directives.get("default-src") == "'self'", (what, policy)
+        assert "unsafe" not in policy and directives.get("frame-ancestors") == "'none'", what
+        assert directives.get("object-src") == directives.get("base-uri") == "'none'", what
+        assert reply.headers.get("x-frame-options") == "DENY", what
+        assert reply.headers.get("x-content-type-options") == "nosniff", what
+        assert reply.headers.get("referrer-policy") == "same-origin", what
+    docs = httpx.get(f"{server.url}/docs")
+    assert docs.status_code == 200 and "swagger" in docs.text.lower()
+    assert docs.headers["content-security-policy"] == "frame-ancestors 'none'"
+    assert docs.headers["x-frame-options"] == "DENY"
+
+
 def test_an_unknown_match_is_a_404(server):
     reply = httpx.get(f"{server.url}/api/matches/nothing-here")
     assert reply.status_code == 404 and "no match" in reply.json()["error"]

@@ -4,6 +4,11 @@ The server is a real process on a free port with a temporary SQLite database and
 threads (``--agent-workers 0``); pages are driven through Playwright's sync API. Without
 Chromium the tests are skipped and say how to install it (``.ci/run`` installs it).
 The screenshot test (marker ``screenshots``) runs only when asked: ``make screenshots``.
+
+Every page runs under the server's Content-Security-Policy (``pages.PAGE_POLICY``), and a
+test whose pages met a refusal of it fails. ``page.wait_for_function`` is given a function
+(``"() => ..."``): Playwright evaluates a bare expression again with ``eval`` while it
+waits, which the policy refuses.
 """
 
 from __future__ import annotations
@@ -82,6 +87,10 @@ class Browser:
         self.free: dict[str, list[tuple[Any, Any]]] = {}
         """Emptied contexts by their options (:meth:`new_context`'s key), each with its idle
         page (:class:`LentContext`) or None."""
+        self.refused: list[str] = []
+        """What a lent context's pages did that the server's Content-Security-Policy
+        forbids (Chromium's console line, and where): a test fails on any (see
+        ``_close_contexts_left_open``)."""
 
     def new_context(self, **options: Any) -> LentContext:
         """A context as ``Browser.new_context(**options)`` opens it, with
@@ -89,13 +98,13 @@ class Browser:
         with the same options, if :attr:`pooled`."""
         options.setdefault("reduced_motion", "reduce")
         if not self.pooled:
-            lent = LentContext(self.browser.new_context(**options), None, None)
+            lent = LentContext(self.browser.new_context(**options), None, None, self.refused)
             self.opened.append(lent)
             return lent
         key = repr(sorted(options.items()))
         free = self.free.setdefault(key, [])
         context, idle = free.pop() if free else (self.browser.new_context(**options), None)
-        lent = LentContext(context, idle, lambda idle: free.append((context, idle)))
+        lent = LentContext(context, idle, lambda idle: free.append((context, idle)), self.refused)
         self.opened.append(lent)
         return lent
 
@@ -104,6 +113,12 @@ class Browser:
         for context in self.opened:
             context.close()
         self.opened.clear()
+
+    def take_refused(self) -> list[str]:
+        """The policy's refusals since the last call (:attr:`refused`), forgotten."""
+        taken = list(self.refused)
+        self.refused.clear()
+        return taken
 
 
 class LentContext:
@@ -115,12 +130,20 @@ class LentContext:
     the test closed through one of its pages (``page.context.close()``).
 
     Emptying it, the last page the test left open (or a new one) is kept, idle, and the
-    pages before it and the page kept idle by the last test are closed."""
+    pages before it and the page kept idle by the last test are closed. The console lines of
+    its pages that say the page policy refused something go to ``refused``."""
 
-    def __init__(self, context: Any, idle: Any, kept: Callable[[Any], None] | None) -> None:
+    def __init__(
+        self,
+        context: Any,
+        idle: Any,
+        kept: Callable[[Any], None] | None,
+        refused: list[str],
+    ) -> None:
         self._context = context
         self._idle = idle
         self._kept = kept
+        self._refused = refused
         self._changed = False
         self._done = False
         self._origins: set[str] = set()
@@ -128,6 +151,11 @@ class LentContext:
 
     def _on_page(self, page: Any) -> None:
         page.on("framenavigated", self._on_navigated)
+        page.on("console", self._on_console)
+
+    def _on_console(self, message: Any) -> None:
+        if message.type == "error" and "Content Security Policy" in message.text:
+            self._refused.append(f"{message.text} {message.location}")
 
     def _on_navigated(self, frame: Any) -> None:
         parts = urlsplit(frame.url)
@@ -218,11 +246,16 @@ def chromium() -> Iterator[Browser]:
 
 @pytest.fixture(autouse=True)
 def _close_contexts_left_open(request: pytest.FixtureRequest) -> Iterator[None]:
-    """After a test that used the browser, give back the contexts it left open."""
+    """After a test that used the browser, give back the contexts it left open, and fail
+    it if the page policy refused anything its pages did."""
     browser = request.getfixturevalue("chromium") if "chromium" in request.fixturenames else None
     yield
     if browser is not None:
         browser.close_left_open()
+        # Every page a test opens is checked against the page policy (pages.PAGE_POLICY):
+        # a script, style or connection the policy refuses is a page broken for its users.
+        refused = browser.take_refused()
+        assert not refused, "the page policy refused:\n" + "\n".join(refused)
 
 
 class Server:

@@ -37,6 +37,7 @@ from meeple.interfaces.web.limits import ServerLimits
 from meeple.interfaces.web.live import STATUS_CODES, ServerError
 from meeple.interfaces.web.pages import (
     STATIC,
+    BrowserPolicy,
     mount_pages,
     page_not_found,
     pages_base,
@@ -172,6 +173,8 @@ def create_app(
         },
     )
     app.add_middleware(_StopReading, stopped=hub.stopped)
+    # Outermost, so that the refusals of the middleware inside it carry the headers too.
+    app.add_middleware(BrowserPolicy)
 
     # Every refusal, whatever raised it, is {"error": ..., "code": ...} (docs/api.md).
     @app.exception_handler(MeepleError)

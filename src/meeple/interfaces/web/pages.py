@@ -104,6 +104,52 @@ def mount_pages(app: FastAPI, static_dir: Path) -> None:
     app.mount("/static", _Static(directory=static_dir), name="static")
 
 
+# What a browser may do with meeple's own pages: run and load only the server's own files
+# (no inline script or style, no plugin), draw the favicon from its data: address, talk
+# only to this server (its sockets too), and be shown in no other site's frame: a page
+# framed by another site could be clicked through blind (a seat resigned, a move played).
+PAGE_POLICY = (
+    "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+"""The Content-Security-Policy of every response but FastAPI's API pages."""
+
+# FastAPI's API pages (/docs, /redoc) load their script from a CDN and start it inline:
+# they are only kept out of frames.
+_API_PAGES = ("/docs", "/docs/oauth2-redirect", "/redoc")
+_API_PAGE_POLICY = "frame-ancestors 'none'"
+
+
+class BrowserPolicy:
+    """ASGI middleware: every HTTP response says what a browser may do with it (the
+    Content-Security-Policy ``PAGE_POLICY``; not framed, by older browsers too; its type
+    never guessed; no address of the server's sent to another site as a referrer, where a
+    private match's id would leak)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """Pass the request on, adding the headers to its response."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        policy = _API_PAGE_POLICY if scope.get("path") in _API_PAGES else PAGE_POLICY
+        added = [
+            (b"content-security-policy", policy.encode()),
+            (b"x-frame-options", b"DENY"),
+            (b"x-content-type-options", b"nosniff"),
+            (b"referrer-policy", b"same-origin"),
+        ]
+
+        async def with_policy(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), *added]}
+            await send(message)
+
+        await self.app(scope, receive, with_policy)
+
+
 def pages_base(conn: HTTPConnection) -> str:
     """Where a client reached the server, as the base of the pages' links
     (``http(s)://host``): the request's or socket's ``Host`` and scheme (behind a proxy named
