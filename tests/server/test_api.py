@@ -298,6 +298,18 @@ def test_every_answer_tells_a_browser_what_it_may_do_with_it(server):
     assert docs.headers["x-frame-options"] == "DENY"
 
 
+def test_a_page_answers_head_as_its_get_without_the_body(server):
+    """A monitor, link checker or chat program's preview asks a page's HEAD: the same
+    status and headers as its GET, and no body."""
+    for path in ("/", "/play/some-match", "/replay", "/static/js/play.js"):
+        got = httpx.get(f"{server.url}{path}")
+        head = httpx.head(f"{server.url}{path}")
+        assert (head.status_code, got.status_code) == (200, 200), path
+        assert head.content == b"" and got.content, path
+        for name in ("content-type", "content-length", "content-security-policy"):
+            assert head.headers.get(name) == got.headers.get(name), (path, name)
+
+
 def test_an_unknown_match_is_a_404(server):
     reply = httpx.get(f"{server.url}/api/matches/nothing-here")
     assert reply.status_code == 404 and "no match" in reply.json()["error"]

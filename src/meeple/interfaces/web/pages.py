@@ -88,16 +88,21 @@ def mount_pages(app: FastAPI, static_dir: Path) -> None:
     def page(name: str) -> FileResponse:
         return FileResponse(static_dir / name, media_type="text/html", headers=_NO_STALE)
 
-    @app.get("/", include_in_schema=False)
+    # HEAD as well as GET, as HTTP asks of every server: an uptime monitor, a link checker
+    # or a chat program previewing a match's link asks a page's head before, or instead of,
+    # the page (FileResponse sends no body to a HEAD).
+    both = ["GET", "HEAD"]
+
+    @app.api_route("/", methods=both, include_in_schema=False)
     async def lobby() -> FileResponse:
         return page("index.html")
 
-    @app.get("/play/{match_id}", include_in_schema=False)
+    @app.api_route("/play/{match_id}", methods=both, include_in_schema=False)
     async def play(match_id: str) -> FileResponse:
         del match_id  # the page reads it from its own address
         return page("play.html")
 
-    @app.get("/replay", include_in_schema=False)
+    @app.api_route("/replay", methods=both, include_in_schema=False)
     async def replay() -> FileResponse:
         return page("replay.html")
 
