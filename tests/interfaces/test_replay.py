@@ -313,6 +313,37 @@ def test_a_record_downloaded_from_the_server_replays_without_a_warning(run, tmp_
     assert read_entry(path).problem == "its stored result is not the one its moves reach"
 
 
+def test_a_match_that_ended_before_its_game_says_how_and_only_in_printable_words(run, tmp_path):
+    """A server's match that ended before its game did (a seat resigned, the match called
+    off) replays to its last move and then says how it ended, as its result says, where a
+    record without such a result says the game is not over. Its words come from a file, so
+    words that are not one printable line, or winners that are not the game's seats, are
+    not shown."""
+    game = meeple.make("edges", board="2x2")
+    state = game.new_game(seed=1)
+    first = state.to_act[0]
+    record = GameRecord(
+        game="edges", options={"board": "2x2"}, seed=1,
+        moves=[(first, str(state.legal_actions(first)[0]))],
+    )  # fmt: skip
+    ended = {"over": True, "reason": "Blue (seat 1) resigned", "winners": [0], "returns": [1, -1]}
+    path = tmp_path / "match.json"
+    for result, says in (
+        (ended, "The match ended after 1 move, before its game did: Blue (seat 1) resigned; "
+                "Red (seat 0) won."),
+        ({**ended, "winners": []}, "resigned; nobody won."),
+        (None, "The game is not over (1 move so far)."),
+        ({**ended, "reason": "Blue \x1b[2Jresigned"}, "The game is not over"),
+        ({**ended, "winners": [2]}, "The game is not over"),
+        ({**ended, "winners": "0"}, "The game is not over"),
+    ):  # fmt: skip
+        record.model_copy(update={"result": result}).save(path)
+        replayed = run("replay", str(path), "--all")
+        assert replayed.exit_code == 0, replayed.output
+        assert says in " ".join(replayed.output.split()), (result, replayed.output)
+        assert "\x1b" not in replayed.output
+
+
 def _pick_mulligan_pick():
     """A Triangle Clock record up to its first decision's reveal: both memorise (moves 1 and
     2), Tick picks (3), Tock takes a Mulligan (4), then picks (5)."""

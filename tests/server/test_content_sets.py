@@ -56,6 +56,50 @@ def test_a_match_plays_an_installed_set_by_name_and_never_shows_its_path(server_
     asyncio.run(play())
 
 
+def test_a_set_match_s_record_pins_the_set_and_replays_with_its_files_only(
+    server_factory, tmp_path, run
+):
+    """A finished set match's record names the set and pins its files' digest: at the
+    terminal it is refused without them (saying whose they are), replayed with them, and
+    refused with other files (the shipped cards)."""
+    folder = install(tmp_path)
+    server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 0, "--content", str(folder))
+    body = {"game": "erosion", "options": {"cards": "set:weak"}, "seats": ["human", "random"]}
+    created = httpx.post(f"{server.url}/api/matches", json=body).json()
+    token = created["seats"][0]["token"]
+    match = f"{server.url}/api/matches/{created['match']}"
+    assert httpx.post(f"{match}/join", json={"token": token}).status_code == 200
+    resigned = httpx.post(
+        f"{server.url}/api/matches/{created['match']}/resign", json={"token": token}
+    )
+    assert resigned.status_code == 200, resigned.text
+    record = httpx.get(f"{server.url}/api/matches/{created['match']}/record").json()
+    set_file = folder / "erosion" / "weak" / "cards.json"
+    assert record["options"] == {"cards": "set:weak"}
+    assert record["content"] == make("erosion", cards=str(set_file)).options.content_digests()
+    saved = tmp_path / "record.json"
+    saved.write_text(json.dumps(record))
+    refused = run("replay", str(saved), "--all")
+    assert refused.exit_code == 2 and "played on a game server's content set (cards=set:weak)" in (
+        refused.output
+    ), refused.output
+    assert "ask its operator for them" in refused.output and "--cards PATH" in refused.output
+    replayed = run("replay", str(saved), "--all", "--cards", str(set_file))
+    assert replayed.exit_code == 0, replayed.output
+    # The match ended before its game did, as its result says, not "not over".
+    moves = len(record["moves"])
+    ended = (
+        f"The match ended after {moves} move{'s' * (moves != 1)}, before its game did: "
+        "Alps (seat 0) resigned; Andes (seat 1) won."
+    )
+    assert ended in " ".join(replayed.output.split()), replayed.output
+    copy_data("erosion", tmp_path / "shipped")
+    other = run("replay", str(saved), "--all", "--cards", str(tmp_path / "shipped" / "cards.json"))
+    assert other.exit_code == 2 and "changed since this record was made" in other.output, (
+        other.output
+    )
+
+
 def test_a_set_not_installed_is_refused_naming_those_that_are_and_a_path_still_is(
     server_factory, tmp_path
 ):

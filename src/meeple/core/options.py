@@ -293,6 +293,10 @@ SHIPPED_WORD = "default"
 shipped with the game, its default, in any case: so that a variant of ``compare`` can name
 it beside a designer's file. A file or folder called so is written ``./default``."""
 
+SET_PREFIX = "set:"
+"""How a data option's value names a content set a game server installed (``set:weak``):
+the value a server's match, and so its record, keeps in place of the set's path."""
+
 
 def _is_shipped_text(field: Any, value: Any) -> bool:
     shipped = field is not None and field.default is None

@@ -173,6 +173,12 @@ class GameRecord(BaseModel):
         """The final state of the record."""
         return self.states()[-1]
 
+    def ended_early(self) -> bool:
+        """Whether the record's result says its match is over, where its game may not be:
+        a game server's match ends when one of two seats resigns, or when the server calls
+        it off or lets it expire (its moves then stop short of the game's end)."""
+        return bool(self.result and self.result.get("over"))
+
     def save(
         self, path: str | Path, remedy: str = "choose a file in a folder you can write to"
     ) -> None:

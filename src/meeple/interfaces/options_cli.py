@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from meeple.core.errors import OptionError, did_you_mean
+from meeple.core.errors import FileOptionRefused, OptionError, did_you_mean
 from meeple.core.game import Game
-from meeple.core.options import option_text
+from meeple.core.options import SET_PREFIX, option_text
 from meeple.core.record import GameRecord, refuse_file_options
 from meeple.core.registry import game_class
 
@@ -109,6 +109,15 @@ def with_typed_files(record: GameRecord, args: list[str], source: str) -> GameRe
     if typed:
         kept = {k: v for k, v in record.options.items() if k.replace("-", "_") not in typed}
         record = record.model_copy(update={"options": {**kept, **typed}})
+    for key, value in record.options.items():
+        name = key.replace("-", "_")
+        if name in external and isinstance(value, str) and value.startswith(SET_PREFIX):
+            # A server's match keeps the set's name, not its path: no file here to trust.
+            raise FileOptionRefused(
+                f"{source} was played on a game server's content set ({name}={value}), "
+                "whose files are the server's: ask its operator for them, then name them "
+                f"after the record, e.g. {flag(name)} PATH"
+            )
     refuse_file_options(
         record.game,
         record.options,

@@ -28,9 +28,10 @@ from rich.markup import escape
 from rich.text import Text
 
 from meeple.core.errors import MeepleError
-from meeple.core.game import Game, Player, State, seats_text
+from meeple.core.game import Game, Player, State, seats_text, shorten
 from meeple.core.record import GameRecord, result_agrees
 from meeple.core.simultaneous import decision_moves, reveals, secret
+from meeple.core.text import unprintable
 from meeple.core.words import counted
 from meeple.interfaces import move_log
 from meeple.interfaces.console import console, fail
@@ -288,7 +289,29 @@ def replay_command(
     if rec.result is not None and final.is_over and not result_agrees(rec.result, final):
         console.print("[yellow]warning:[/] the stored result differs from the replayed one")
     if not final.is_over:
-        console.print(f"The game is not over ({counted(len(rec.moves), 'move')} so far).")
+        console.print(
+            match_ending(rec, game)
+            or f"The game is not over ({counted(len(rec.moves), 'move')} so far)."
+        )
 
 
-__all__ = ["Replay", "print_all", "replay_command", "step_through"]
+def match_ending(record: GameRecord, game: Game[Any, Any, Any]) -> Text | None:
+    """How a game server's match ended before its game did (a seat resigned, the match
+    called off or expired), as the record's result says: None where it says nothing so,
+    or says it in words that are not one printable line (the record is a file from outside,
+    and its words go to the terminal)."""
+    result = record.result or {}
+    reason, winners = result.get("reason"), result.get("winners")
+    if not record.ended_early() or not isinstance(reason, str) or unprintable(reason):
+        return None
+    seats = range(game.num_players)
+    if not isinstance(winners, list) or not all(type(p) is int and p in seats for p in winners):
+        return None
+    won = f"{seats_text(game, winners)} won" if winners else "nobody won"
+    moves = counted(len(record.moves), "move")
+    return Text(
+        f"The match ended after {moves}, before its game did: {shorten(reason, 200)}; {won}."
+    )
+
+
+__all__ = ["Replay", "match_ending", "print_all", "replay_command", "step_through"]

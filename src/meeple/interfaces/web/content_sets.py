@@ -25,11 +25,9 @@ from typing import Any
 from meeple.core.designer import check_data, data_files, data_games, data_paths
 from meeple.core.errors import FileOptionRefused, MeepleError, OptionError
 from meeple.core.files import atomic_write, read_bytes_capped
+from meeple.core.options import SET_PREFIX
 from meeple.core.record import check_untrusted_options
 from meeple.core.registry import game_class
-
-SET_PREFIX = "set:"
-"""How an option's value names an installed set."""
 
 NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 """A set's name: its folder's name, lower-case letters, digits, '-' and '_'."""

@@ -375,6 +375,9 @@ class LiveMatch:
             # A name stored before names had to be printable is left out, not refused.
             seats=[d["agent"] or _printable_or_none(d["name"]) or HUMAN for d in stored.seats],
             moves=list(stored.moves),
+            # A content set's digests: whoever replays the record on files of their own
+            # (`meeple replay --cards PATH`) is told if they are not the set's.
+            content=stored.content or {},
             result=stored.result,
         )
 

@@ -113,12 +113,7 @@ def board_text_at(record: GameRecord, states: list[State[Any]], step: int, seat:
 def is_over(record: GameRecord, states: list[State[Any]]) -> bool:
     """Whether a record's match is over: its game is, or its ``result`` says the match ended
     before the game did (a resign). Every seat's view is then shown to anyone."""
-    return states[-1].is_over or ended_early(record)
-
-
-def ended_early(record: GameRecord) -> bool:
-    """Whether the record's result says its match is over (its game may not be: a resign)."""
-    return bool(record.result and record.result.get("over"))
+    return states[-1].is_over or record.ended_early()
 
 
 def uploaded_record(
@@ -142,7 +137,7 @@ def replay_states(record: GameRecord, content: ContentSets) -> dict[str, Any]:
     game = states[0].game
     # A match can end before its game does (a resign): the record's result says so, and the
     # record holds every move and the seed, so every seat's view hides nothing it lacks.
-    ended = ended_early(record)
+    ended = record.ended_early()
     over = is_over(record, states)
     return {
         "game": record.game,
