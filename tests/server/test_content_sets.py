@@ -77,6 +77,9 @@ def test_a_set_match_s_record_pins_the_set_and_replays_with_its_files_only(
     set_file = folder / "erosion" / "weak" / "cards.json"
     assert record["options"] == {"cards": "set:weak"}
     assert record["content"] == make("erosion", cards=str(set_file)).options.content_digests()
+    # The replay page uploads the record as served: the server replays it on its set.
+    replayed = httpx.post(f"{server.url}/api/replay", json=record, timeout=60)
+    assert replayed.status_code == 200 and replayed.json()["result"]["resigned"] == [0]
     saved = tmp_path / "record.json"
     saved.write_text(json.dumps(record))
     refused = run("replay", str(saved), "--all")
