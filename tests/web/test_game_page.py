@@ -521,3 +521,31 @@ def test_a_choice_on_its_way_is_not_offered_again_when_the_other_seat_s_arrives_
     assert not red.locator("#toasts .toast-error").count()
     assert not page_errors, page_errors
     context.close()
+
+
+def test_a_tab_out_of_sight_says_in_its_title_that_it_is_the_player_s_move(
+    server, chromium, watch, page_errors
+):
+    """A tab out of sight draws no frame (its browser runs no animation frame), yet its
+    title says "Your move" as soon as the opponent's move arrives, as lichess's tabs do, so
+    that a player who went to another tab sees it from the tab strip; the mover's own tab
+    no longer says so once its move is sent."""
+    created = server.create("edges", {"board": "2x2", "first": 0}, ["human", "human"])
+    mover = watch(chromium.new_context().new_page())
+    away_context = chromium.new_context()
+    # As a tab out of sight: the page is never given an animation frame, so draws nothing.
+    away_context.add_init_script("window.requestAnimationFrame = () => 0;")
+    away = watch(away_context.new_page())
+    away.goto(created["seats"][1]["join_url"])
+    mover.goto(created["seats"][0]["join_url"])
+    mover.wait_for_selector("body[data-status='playing']")
+    # Polled by a timer: Playwright's default polling waits for animation frames.
+    away.wait_for_function("() => document.title === 'Edges — meeple'", polling=100)
+    assert mover.title() == "Your move · Edges — meeple"
+    mover.fill("#notation", "L h0,0")
+    mover.press("#notation", "Enter")
+    away.wait_for_function("() => document.title.startsWith('Your move')", polling=100)
+    assert away.title() == "Your move · Edges — meeple"
+    assert away.locator("#board svg").count() == 0, "the tab out of sight drew a frame"
+    mover.wait_for_function("() => document.title === 'Edges — meeple'")
+    assert not page_errors, page_errors

@@ -1,10 +1,11 @@
 """Two people in two browsers play one Erd match: simultaneous secret allocations.
 
-Each page must say "waiting for the other player" once its own allocation is in, and no
-page may ever be sent the other seat's secret: every view a page receives must be exactly
-the view the rules give that seat at that point (checked against the finished record),
-``allocations.mine`` only ever this seat's own allocation, and the other seat's moves in
-the log only "has chosen" until both have chosen (the rules then reveal it).
+Each page must say "waiting for the other player" once its own allocation is in (its tab's
+title then no longer "Your move", the other's still so), and no page may ever be sent the
+other seat's secret: every view a page receives must be exactly the view the rules give that
+seat at that point (checked against the finished record), ``allocations.mine`` only ever
+this seat's own allocation, and the other seat's moves in the log only "has chosen" until
+both have chosen (the rules then reveal it).
 """
 
 from __future__ import annotations
@@ -55,12 +56,16 @@ def test_two_people_play_erd_and_neither_page_sees_the_others_secret(
             ".includes('waiting for the other player')"
         )
         waited[first] = True
+        # The tab strip says whose move it is: the seat still to allocate, not the other.
+        assert not pages[first].title().startswith("Your move"), pages[first].title()
+        assert pages[1 - first].title() == "Your move · Erd: The Grim Triangle — meeple"
         _submit(pages[1 - first], frames[1 - first], rng)
         for page in pages:  # both see the combat before the next round starts
             page.wait_for_function(f"() => Number(document.body.dataset.seq) >= {2 * rounds}")
     assert waited == [True, True], "each seat should have waited for the other once"
     for page in pages:
         page.wait_for_selector("#end:not([hidden]) .end-title")
+        assert page.title() == "Game over · Erd: The Grim Triangle — meeple"
 
     record = GameRecord.model_validate(server.get(f"/api/matches/{match}/record"))
     states = record.states()

@@ -194,6 +194,7 @@ function receive(message) {
       }
       tellGivenUp(before.msg, message);
       msg = message;
+      setTitle(); // now, not at the next frame: a tab out of sight draws no frame
       // Over: nothing left to resume (the page keeps its token for the rematch).
       if (message.status === "finished") forgetSeat(matchId);
       deadlinesAt = performance.now();
@@ -321,7 +322,7 @@ async function draw() {
     moduleFor = msg.game;
     module = await loadDrawing(msg.game);
   }
-  document.title = `${msg.title} — meeple`;
+  setTitle();
   $("title").textContent = msg.title + (msg.seat === null ? " (watching)" : ` — you are ${seatLabel(msg, msg.seat)}`);
   const view = { ...msg, log };
   drawWith(module, $("board"), view, ui);
@@ -346,6 +347,17 @@ function askBoardText(show) {
 
 function drawBoardText() {
   if (msg && $("board-text-box").open) showBoardText(msg, msg.board_text);
+}
+
+/** The tab's title: "Your move" first while this seat is asked a move it has not sent,
+ * "Game over" once the match is, as lichess marks its tabs, so that a player who went to
+ * another tab while the others thought sees from the tab strip that it is their turn. */
+function setTitle() {
+  const m = msg;
+  const asked = m.status === "playing" && m.seat !== null && m.to_act.includes(m.seat)
+    && !m.chosen.includes(m.seat) && pendingSeq === null;
+  const mark = m.status === "finished" ? "Game over · " : asked ? "Your move · " : "";
+  document.title = `${mark}${m.title} — meeple`;
 }
 
 function turnText() {
