@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+import re
 import socket
 from pathlib import Path
 
 import pytest
 
+from meeple.interfaces import serve_cli
 from meeple.interfaces.web.client import free_port
 
 # Each command names a free port: the default one (8000) may be another program's, and
@@ -139,7 +141,6 @@ def test_every_server_limit_is_a_flag_made_from_its_field():
     the command being made."""
     import typer.main
 
-    from meeple.interfaces import serve_cli
     from meeple.interfaces.cli import app
     from meeple.interfaces.web.limits import GROUPS, LONGEST_SECONDS, ServerLimits
 
@@ -238,3 +239,19 @@ def test_a_new_sqlite_file_in_a_folder_taking_no_file_names_the_folder_and_why(
         f"{folder_taking_no_file}: Permission denied"
     ) in result.output, result.output
     assert "Traceback" not in result.output and not file.exists()
+
+
+def test_a_server_on_every_address_says_where_others_open_it(monkeypatch):
+    """``--host 0.0.0.0`` (or ``::``): the lobby's link is this machine's loopback, so the
+    start says where people on the network open it, and where to read before letting in
+    strangers; a server on one address says nothing more."""
+    for host in ("0.0.0.0", "::"):
+        words = serve_cli.network_words(host, 8766)
+        assert words is not None and "docs/security.md" in words
+        # This machine's address where it has a network (a machine without one is told so).
+        opened = r"people on its network open (http://\d+(\.\d+){3}:8766|its address, port 8766);"
+        assert re.search(opened, words), words
+    assert serve_cli.network_words("127.0.0.1", 8766) is None
+    assert serve_cli.network_words("192.168.1.5", 8766) is None
+    monkeypatch.setattr(serve_cli, "_network_address", lambda: None)  # no network at all
+    assert "open its address, port 8766;" in serve_cli.network_words("0.0.0.0", 8766)

@@ -103,6 +103,9 @@ def serve_command(
             f"Open {url} in a browser for the lobby: every game, to play or watch.",
             soft_wrap=True,
         )
+    shared = network_words(host, port)
+    if shared:
+        console.print(shared, soft_wrap=True)
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
     config = uvicorn.Config(
@@ -280,6 +283,32 @@ def _has_browser() -> bool:
     except webbrowser.Error:
         return False
     return True
+
+
+def network_words(host: str, port: int) -> str | None:
+    """Where people on other machines open a server listening on every address (``host``
+    0.0.0.0 or ::): this machine's address on its network, or words for it where it has
+    none to tell; None for a server on one address (the lobby's link says it)."""
+    if host not in ("0.0.0.0", "::"):
+        return None
+    where = f"http://{address}:{port}" if (address := _network_address()) else None
+    return (
+        f"Listening on every address of this machine: people on its network open "
+        f"{where or f'its address, port {port}'}; before letting in people you do not "
+        "know, read meeple's security notes (docs/security.md)."
+    )
+
+
+def _network_address() -> str | None:
+    """The address this machine reaches other networks from, or None (no network). A UDP
+    socket connected to a documentation address (TEST-NET-1) sends nothing."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))
+            address = str(probe.getsockname()[0])
+    except OSError:
+        return None
+    return None if address.startswith("127.") or address == "0.0.0.0" else address
 
 
 def _check_free(host: str, port: int) -> None:
