@@ -549,3 +549,39 @@ def test_a_tab_out_of_sight_says_in_its_title_that_it_is_the_player_s_move(
     assert away.locator("#board svg").count() == 0, "the tab out of sight drew a frame"
     mover.wait_for_function("() => document.title === 'Edges — meeple'")
     assert not page_errors, page_errors
+
+
+def test_a_move_that_comes_after_a_wait_or_out_of_sight_chimes_unless_sound_is_off(
+    server, chromium, watch, page_errors
+):
+    """The chime (js/chime.js) sounds when a seat is asked its move in a tab out of sight
+    or after a wait, not for a reply that comes while the player looks on; the Sound button
+    turns it off, and the choice outlives a reload."""
+    created = server.create("edges", {"board": "2x2", "first": 0}, ["human", "human"])
+    context = chromium.new_context()
+    mover, away = (watch(chromium.new_context().new_page()), watch(context.new_page()))
+    away.goto(created["seats"][1]["join_url"])
+    mover.goto(created["seats"][0]["join_url"])
+    for page in (mover, away):
+        page.wait_for_selector("body[data-status='playing']")
+    chimes = "() => Number(document.body.dataset.chimes || 0)"
+    # As a tab out of sight (the player went to another tab).
+    away.evaluate("() => Object.defineProperty(document, 'hidden', { get: () => true })")
+    for move, page in (("L h0,0", mover), ("L h2,1", away)):
+        page.fill("#notation", move)
+        page.press("#notation", "Enter")
+    mover.wait_for_function("() => document.title.startsWith('Your move')")
+    assert away.evaluate(chimes) == 1, "the tab out of sight was not chimed"
+    assert mover.evaluate(chimes) == 0, "a reply that came at once chimed"
+    assert away.inner_text("#sound") == "Sound: on"
+    away.click("#sound")
+    assert away.inner_text("#sound") == "Sound: off"
+    away.reload()
+    away.wait_for_selector("body[data-status='playing']")
+    assert away.inner_text("#sound") == "Sound: off"  # kept in this browser
+    away.evaluate("() => Object.defineProperty(document, 'hidden', { get: () => true })")
+    mover.fill("#notation", "M h1,0")
+    mover.press("#notation", "Enter")
+    away.wait_for_function("() => document.title.startsWith('Your move')")
+    assert away.evaluate(chimes) == 0, "the chime sounded with the sound off"
+    assert not page_errors, page_errors

@@ -9,6 +9,7 @@ import {
   announce, api, drawEnd, drawWith, el, endWords, loadDrawing, logItems, playerOf, scoresOf, seatLabel, seatTitle,
   showBoardText, titlesOnTap, toast,
 } from "./common.js";
+import { chime, setSound, soundOn } from "./chime.js";
 import { CLICK } from "./draw.js";
 import { showHint } from "./hint.js";
 import { forgetSeat, heldSeat, rememberSeat } from "./seats.js";
@@ -49,6 +50,11 @@ let claimShown = ""; // what the claim box shows now, so a tick redraws it only 
 const claimTold = new Set(); // seats whose claim a screen reader was told of (once each)
 const offerTold = new Set(); // seats whose rematch offer a toast told of (once each)
 let resignArmed = false;
+let waitingSince = performance.now(); // when this seat last stopped being asked a move
+
+/** A player who waited this long for their move may have looked away: the chime says the
+ * move is theirs (a computer's answer, in a moment, sounds nothing while they look on). */
+const CHIME_AFTER_MS = 5000;
 
 /** Whether a seat's person has no page open (the server says for how long: `away`). */
 const isAway = (s) => s.away !== null && s.away !== undefined;
@@ -195,6 +201,10 @@ function receive(message) {
       tellGivenUp(before.msg, message);
       msg = message;
       setTitle(); // now, not at the next frame: a tab out of sight draws no frame
+      if (before.msg && askedNow(before.msg) !== askedNow(message)) {
+        if (!askedNow(message)) waitingSince = performance.now();
+        else if (document.hidden || performance.now() - waitingSince > CHIME_AFTER_MS) chime();
+      }
       // Over: nothing left to resume (the page keeps its token for the rematch).
       if (message.status === "finished") forgetSeat(matchId);
       deadlinesAt = performance.now();
@@ -354,10 +364,19 @@ function drawBoardText() {
  * another tab while the others thought sees from the tab strip that it is their turn. */
 function setTitle() {
   const m = msg;
-  const asked = m.status === "playing" && m.seat !== null && m.to_act.includes(m.seat)
-    && !m.chosen.includes(m.seat) && pendingSeq === null;
-  const mark = m.status === "finished" ? "Game over · " : asked ? "Your move · " : "";
+  const mark = m.status === "finished" ? "Game over · " : askedNow(m) ? "Your move · " : "";
   document.title = `${mark}${m.title} — meeple`;
+}
+
+/** Whether state ``m`` asks this seat a move it has not sent yet. */
+function askedNow(m) {
+  return m.status === "playing" && m.seat !== null && m.to_act.includes(m.seat)
+    && !m.chosen.includes(m.seat) && pendingSeq === null;
+}
+
+/** The Sound button says whether the chime is on (js/chime.js); a click turns it over. */
+function drawSound() {
+  $("sound").textContent = soundOn() ? "Sound: on" : "Sound: off";
 }
 
 function turnText() {
@@ -498,6 +517,7 @@ function drawSideParts() {
   $("typed").hidden = m.seat === null || m.status !== "playing" || resignedHere(m);
   // Before every seat is taken the same button calls the match off: nobody wins.
   $("resign").hidden = m.seat === null || m.status === "finished" || resignedHere(m);
+  $("sound").hidden = m.seat === null || m.status === "finished"; // only a seat is chimed
   if (!resignArmed) $("resign").textContent = resignWord();
   drawLog(m);
   drawEndBox();
@@ -701,6 +721,11 @@ function setUp() {
   $("board-text-box").addEventListener("toggle", () => {
     askBoardText($("board-text-box").open);
     drawBoardText();
+  });
+  drawSound();
+  $("sound").addEventListener("click", () => {
+    setSound(!soundOn());
+    drawSound();
   });
   $("sync").addEventListener("click", () => {
     if (socket && socket.readyState === WebSocket.OPEN) {
