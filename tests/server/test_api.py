@@ -310,6 +310,18 @@ def test_a_page_answers_head_as_its_get_without_the_body(server):
             assert head.headers.get(name) == got.headers.get(name), (path, name)
 
 
+def test_crawlers_are_asked_to_leave_matches_replays_and_the_api_alone(server):
+    reply = httpx.get(f"{server.url}/robots.txt")
+    assert reply.status_code == 200 and reply.headers["content-type"].startswith("text/plain")
+    rules = [line for line in reply.text.splitlines() if line and not line.startswith("#")]
+    assert rules[0] == "User-agent: *"
+    assert {"Disallow: /play/", "Disallow: /replay", "Disallow: /api/", "Disallow: /ws/"} <= set(
+        rules
+    )
+    assert "Disallow: /" not in rules  # the lobby may be found
+    assert httpx.head(f"{server.url}/robots.txt").status_code == 200
+
+
 def test_an_unknown_match_is_a_404(server):
     reply = httpx.get(f"{server.url}/api/matches/nothing-here")
     assert reply.status_code == 404 and "no match" in reply.json()["error"]

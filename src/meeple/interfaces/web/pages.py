@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import FileResponse, HTMLResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.requests import HTTPConnection
 
@@ -35,6 +35,19 @@ class _Static(StaticFiles):
 
 STATIC = Path(__file__).parent / "static"
 """The pages' files, shipped inside the package."""
+
+
+ROBOTS = """\
+# The lobby may be indexed. A match's page opens a socket and shows a seat being played, a
+# replay replays, the API answers programs: a crawler has nothing to read there, and a
+# crawler that runs scripts would sit in matches as a spectator.
+User-agent: *
+Disallow: /play/
+Disallow: /replay
+Disallow: /api/
+Disallow: /ws/
+"""
+"""``/robots.txt``: what a well-behaved crawler leaves alone."""
 
 
 def has_drawing(game: str, static_dir: Path = STATIC) -> bool:
@@ -105,6 +118,10 @@ def mount_pages(app: FastAPI, static_dir: Path) -> None:
     @app.api_route("/replay", methods=both, include_in_schema=False)
     async def replay() -> FileResponse:
         return page("replay.html")
+
+    @app.api_route("/robots.txt", methods=both, include_in_schema=False)
+    async def robots() -> PlainTextResponse:
+        return PlainTextResponse(ROBOTS, headers=_NO_STALE)
 
     app.mount("/static", _Static(directory=static_dir), name="static")
 
