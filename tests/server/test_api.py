@@ -310,6 +310,37 @@ def test_a_page_answers_head_as_its_get_without_the_body(server):
             assert head.headers.get(name) == got.headers.get(name), (path, name)
 
 
+def test_a_match_s_link_is_previewed_with_its_game_players_and_what_the_link_does(server):
+    """A chat program reads a link's preview from the page's head without running it: the
+    game, the players (as the lobby names them, escaped) and what opening the link does
+    now; a link to no match is the page as it is, which says so once it runs."""
+    created = create(server, game="edges", options={"board": "2x2"}, seats=["human", "random"])
+    match, token = created["match"], created["seats"][0]["token"]
+    joined = httpx.post(
+        f"{server.url}/api/matches/{match}/join", json={"token": token, "name": 'Ann <b>&"'}
+    )
+    assert joined.status_code == 200, joined.text
+    page = httpx.get(f"{server.url}/play/{match}").text
+    title = "Edges: Ann &lt;b&gt;&amp;&quot; vs Computer (random)"
+    assert f"<title>{title} — meeple</title>" in page
+    assert f'<meta property="og:title" content="{title}">' in page
+    assert (
+        "A match of Edges on meeple is being played: open the link to play your seat, or to watch."
+        in page
+    )
+    assert '<script type="module" src="/static/js/play.js">' in page and "<b>" not in page
+    resigned = httpx.post(f"{server.url}/api/matches/{match}/resign", json={"token": token})
+    assert resigned.status_code == 200, resigned.text
+    page = httpx.get(f"{server.url}/play/{match}").text
+    assert (
+        "is over (Red (seat 0) resigned): open the link to see how it ended, and replay it" in page
+    )
+    head = httpx.head(f"{server.url}/play/{match}")
+    assert head.status_code == 200 and head.content == b""
+    unknown = httpx.get(f"{server.url}/play/no-such-match").text
+    assert "<title>meeple — match</title>" in unknown and "og:title" not in unknown
+
+
 def test_crawlers_are_asked_to_leave_matches_replays_and_the_api_alone(server):
     reply = httpx.get(f"{server.url}/robots.txt")
     assert reply.status_code == 200 and reply.headers["content-type"].startswith("text/plain")

@@ -567,10 +567,10 @@ def test_a_move_that_comes_after_a_wait_or_out_of_sight_chimes_unless_sound_is_o
     chimes = "() => Number(document.body.dataset.chimes || 0)"
     # As a tab out of sight (the player went to another tab).
     away.evaluate("() => Object.defineProperty(document, 'hidden', { get: () => true })")
-    for move, page in (("L h0,0", mover), ("L h2,1", away)):
+    for move, page, other in (("L h0,0", mover, away), ("L h2,1", away, mover)):
         page.fill("#notation", move)
         page.press("#notation", "Enter")
-    mover.wait_for_function("() => document.title.startsWith('Your move')")
+        other.wait_for_function("() => document.title.startsWith('Your move')")
     assert away.evaluate(chimes) == 1, "the tab out of sight was not chimed"
     assert mover.evaluate(chimes) == 0, "a reply that came at once chimed"
     assert away.inner_text("#sound") == "Sound: on"

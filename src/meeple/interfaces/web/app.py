@@ -460,8 +460,17 @@ def create_app(
         with contextlib.suppress(WebSocketDisconnect):
             await serve_socket(hub, quotas, websocket, match_id)
 
+    async def match_preview(match_id: str) -> tuple[str, str] | None:
+        """A match's link preview (``LiveMatch.link_preview``), or None where there is no
+        match to name (the page then says so itself)."""
+        try:
+            match = await hub.get(match_id)
+        except MeepleError:
+            return None
+        return match.link_preview()
+
     if (STATIC / "index.html").exists():
-        mount_pages(app, STATIC)
+        mount_pages(app, STATIC, match_preview)
     return app
 
 

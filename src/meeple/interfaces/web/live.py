@@ -327,6 +327,27 @@ class LiveMatch:
             out.update(seed=str(stored.seed), seed_salt=salt)
         return out
 
+    def link_preview(self) -> tuple[str, str]:
+        """What a chat program or a social site shows of a link to the match (its page's
+        title and description, read without running the page): the game and its players,
+        then what opening the link does now. Only what the lobby shows anyone."""
+        stored = self.stored
+        open_seats_now = open_seats(stored.seats)
+        players = [
+            seat_label(stored.game, data) or ("open" if seat in open_seats_now else "invited")
+            for seat, data in enumerate(stored.seats)
+        ]
+        title = f"{self.game.title}: {' vs '.join(players)}"
+        if stored.status == "waiting":
+            now = "waits for its players: open the link to take your seat, or to watch"
+        elif stored.status == "playing":
+            now = "is being played: open the link to play your seat, or to watch"
+        else:
+            reason = (stored.result or {}).get("reason")
+            ended = f" ({reason})" if isinstance(reason, str) and reason else ""
+            now = f"is over{ended}: open the link to see how it ended, and replay it"
+        return title, f"A match of {self.game.title} on meeple {now}."
+
     def seats_public(self, now: float) -> list[dict[str, Any]]:
         """The seats as everyone may see them: names, person or agent, connected, and how
         long a person's seat has been without a client (``away``, at clock time ``now``)."""

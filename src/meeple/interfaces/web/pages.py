@@ -8,6 +8,7 @@ only serves them. Each game's drawing is one module, ``static/games/<game>.js``.
 from __future__ import annotations
 
 import html
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -95,11 +96,35 @@ def page_not_found(request: Request) -> HTMLResponse:
     return HTMLResponse(_NOT_FOUND.format(path=shown), status_code=404)
 
 
-def mount_pages(app: FastAPI, static_dir: Path) -> None:
-    """Serve ``/`` (lobby), ``/play/{match}`` (game page), ``/replay`` and ``/static/...``."""
+Preview = Callable[[str], Awaitable[tuple[str, str] | None]]
+"""A match's link preview by its id: its title and description, or None (no such match)."""
+
+_PLAY_TITLE = "<title>meeple — match</title>"
+
+
+def with_preview(page: str, title: str, description: str) -> str:
+    """The game page's HTML with a match's title and description in its head, as a chat
+    program or a social site reads them for a link's preview (Open Graph), escaped."""
+    title, description = html.escape(title), html.escape(description)
+    head = (
+        f"<title>{title} — meeple</title>\n"
+        f'<meta name="description" content="{description}">\n'
+        f'<meta property="og:site_name" content="meeple">\n'
+        f'<meta property="og:type" content="website">\n'
+        f'<meta property="og:title" content="{title}">\n'
+        f'<meta property="og:description" content="{description}">'
+    )
+    return page.replace(_PLAY_TITLE, head, 1)
+
+
+def mount_pages(app: FastAPI, static_dir: Path, preview: Preview | None = None) -> None:
+    """Serve ``/`` (lobby), ``/play/{match}`` (game page, its head naming the match where
+    ``preview`` knows it), ``/replay``, ``/robots.txt`` and ``/static/...``."""
 
     def page(name: str) -> FileResponse:
         return FileResponse(static_dir / name, media_type="text/html", headers=_NO_STALE)
+
+    play_page = (static_dir / "play.html").read_text(encoding="utf-8")
 
     # HEAD as well as GET, as HTTP asks of every server: an uptime monitor, a link checker
     # or a chat program previewing a match's link asks a page's head before, or instead of,
@@ -111,9 +136,13 @@ def mount_pages(app: FastAPI, static_dir: Path) -> None:
         return page("index.html")
 
     @app.api_route("/play/{match_id}", methods=both, include_in_schema=False)
-    async def play(match_id: str) -> FileResponse:
-        del match_id  # the page reads it from its own address
-        return page("play.html")
+    async def play(match_id: str) -> Response:
+        # The page reads the match from its own address; its head names the match for a
+        # link's preview, which is read without running the page's script.
+        shown = await preview(match_id) if preview is not None else None
+        if shown is None:
+            return page("play.html")
+        return HTMLResponse(with_preview(play_page, *shown), headers=_NO_STALE)
 
     @app.api_route("/replay", methods=both, include_in_schema=False)
     async def replay() -> FileResponse:
