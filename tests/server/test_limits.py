@@ -165,3 +165,51 @@ def test_a_match_reaching_the_limit_of_moves_ends_as_a_draw_saying_so(tmp_path, 
             "(10: meeple serve --max-match-moves)",
             "code": "too_large",
         }
+
+
+def test_finished_matches_asked_for_are_not_all_kept_in_memory(tmp_path, monkeypatch):
+    """Every finished match a client asks for (its summary, record, page) is loaded from the
+    database; a process keeps only the latest few nobody watches, or one request a match
+    would fill its memory with the stored ones. Below the bound none is let go."""
+    from meeple.interfaces.web import hub as hub_module
+    from meeple.interfaces.web.app import create_app
+
+    db = f"sqlite:///{tmp_path / 'matches.db'}"
+    body = {"game": "edges", "options": {"board": "2x2"}, "seats": ["human", "random"]}
+
+    async def serving(app, requests):
+        # The application in this process, its start and stop included, over ASGI.
+        async with app.router.lifespan_context(app):
+            transport = httpx.ASGITransport(app=app)
+            async with httpx.AsyncClient(transport=transport, base_url="http://meeple") as client:
+                return await requests(client)
+
+    async def finished_matches(client) -> list[str]:
+        ids = []
+        for _ in range(7):
+            created = (await client.post("/api/matches", json=body)).json()
+            match, token = created["match"], created["seats"][0]["token"]
+            await client.post(f"/api/matches/{match}/join", json={"token": token})
+            resigned = await client.post(f"/api/matches/{match}/resign", json={"token": token})
+            assert resigned.status_code == 200, resigned.text
+            ids.append(match)
+        return ids
+
+    ids = asyncio.run(serving(create_app(db, agent_workers=0), finished_matches))
+    monkeypatch.setattr(hub_module, "FINISHED_KEPT", 4)
+    monkeypatch.setattr(hub_module, "ATTACHING_SECONDS", 0.0)
+    app = create_app(db, agent_workers=0)  # a process that holds none of them yet
+
+    def held() -> list[str]:
+        return [m.id for m in app.state.hub.matches.values() if m.stored.status == "finished"]
+
+    async def ask_for_each(client) -> None:
+        for count, match in enumerate(ids, start=1):
+            assert (await client.get(f"/api/matches/{match}")).json()["status"] == "finished"
+            assert len(held()) == min(count, 4), (count, held())
+        assert held() == ids[-4:]  # the latest asked for
+        # One let go is loaded again when asked for.
+        assert (await client.get(f"/api/matches/{ids[0]}/record")).json()["game"] == "edges"
+        assert ids[0] in held() and len(held()) == 4
+
+    asyncio.run(serving(app, ask_for_each))

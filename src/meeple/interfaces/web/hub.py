@@ -51,6 +51,16 @@ from meeple.store.matches import DamagedMatch, MatchStore, StoredMatch, token_ha
 
 log = logging.getLogger("meeple.server")
 
+FINISHED_KEPT = 64
+"""Finished matches that nobody watches a process keeps in memory, the latest loaded. A
+finished match is asked for again (its record, its replay, its review), so a few are kept;
+keeping every one a client asks for would let clients fill the server's memory with the
+stored ones, one request each."""
+
+ATTACHING_SECONDS = 10.0
+"""A match loaded this recently is never let go: the socket that asked for it may not have
+attached yet, and a second copy would not share its rematch offers."""
+
 
 class Hub(Referee):
     """Every live match of one server process."""
@@ -277,7 +287,20 @@ class Hub(Referee):
         if match is None:
             async with self._loading:  # two requests must not load two copies of one match
                 match = self.matches.get(match_id) or await self._load(match_id)
+            self._let_go_of_finished()
         return match
+
+    def _let_go_of_finished(self) -> None:
+        """Past :data:`FINISHED_KEPT` finished matches nobody watches, the longest held
+        leave memory (they are stored, and loaded again when asked for)."""
+        settled = self.clock() - ATTACHING_SECONDS
+        idle = [
+            m
+            for m in self.matches.values()
+            if m.stored.status == "finished" and not m.connections and m.loaded_at < settled
+        ]
+        for match in sorted(idle, key=lambda m: m.loaded_at)[: max(0, len(idle) - FINISHED_KEPT)]:
+            self.matches.pop(match.id, None)
 
     # -- new matches --------------------------------------------------------------------------
     async def create(
