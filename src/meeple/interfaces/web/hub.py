@@ -52,14 +52,10 @@ from meeple.store.matches import DamagedMatch, MatchStore, StoredMatch, token_ha
 log = logging.getLogger("meeple.server")
 
 FINISHED_KEPT = 64
-"""Finished matches that nobody watches a process keeps in memory, the latest loaded. A
+"""Finished matches that nobody watches a process keeps in memory, the latest asked for. A
 finished match is asked for again (its record, its replay, its review), so a few are kept;
 keeping every one a client asks for would let clients fill the server's memory with the
 stored ones, one request each."""
-
-ATTACHING_SECONDS = 10.0
-"""A match loaded this recently is never let go: the socket that asked for it may not have
-attached yet, and a second copy would not share its rematch offers."""
 
 
 class Hub(Referee):
@@ -284,22 +280,24 @@ class Hub(Referee):
     async def get(self, match_id: str) -> LiveMatch:
         """A match by id, loaded from the database if this process has not seen it yet."""
         match = self.matches.get(match_id)
+        held = match is not None
         if match is None:
             async with self._loading:  # two requests must not load two copies of one match
                 match = self.matches.get(match_id) or await self._load(match_id)
+        # The latest asked for is the last to go: the match a socket asked for stays the
+        # copy every other client of it is given while that socket attaches.
+        match.asked_at = self.clock()
+        if not held:
             self._let_go_of_finished()
         return match
 
     def _let_go_of_finished(self) -> None:
-        """Past :data:`FINISHED_KEPT` finished matches nobody watches, the longest held
+        """Past :data:`FINISHED_KEPT` finished matches nobody watches, the longest unasked
         leave memory (they are stored, and loaded again when asked for)."""
-        settled = self.clock() - ATTACHING_SECONDS
         idle = [
-            m
-            for m in self.matches.values()
-            if m.stored.status == "finished" and not m.connections and m.loaded_at < settled
+            m for m in self.matches.values() if m.stored.status == "finished" and not m.connections
         ]
-        for match in sorted(idle, key=lambda m: m.loaded_at)[: max(0, len(idle) - FINISHED_KEPT)]:
+        for match in sorted(idle, key=lambda m: m.asked_at)[: max(0, len(idle) - FINISHED_KEPT)]:
             self.matches.pop(match.id, None)
 
     # -- new matches --------------------------------------------------------------------------

@@ -221,6 +221,9 @@ class LiveMatch:
     loaded_at: float = 0.0
     """When this process took the match into memory (clock time): a person seat no client
     has held since counts as away from then, so a restart gives everyone time to return."""
+    asked_at: float = 0.0
+    """When a request or socket last asked the hub for the match (clock time): of the
+    finished matches nobody watches, the longest unasked leave memory first."""
     absent_since: dict[Player, float] = field(default_factory=dict)
     """Seat -> when its last client went away (clock time)."""
     board_texts: dict[Player | None, tuple[State[Any], str]] = field(default_factory=dict)
