@@ -83,8 +83,9 @@ def test_a_set_match_s_record_pins_the_set_and_replays_with_its_files_only(
     saved = tmp_path / "record.json"
     saved.write_text(json.dumps(record))
     refused = run("replay", str(saved), "--all")
-    assert refused.exit_code == 2 and "played on a game server's content set (cards=set:weak)" in (
-        refused.output
+    assert (
+        refused.exit_code == 2
+        and "played on a game server's content set (cards='set:weak')" in (refused.output)
     ), refused.output
     assert "ask its operator for them" in refused.output and "--cards PATH" in refused.output
     replayed = run("replay", str(saved), "--all", "--cards", str(set_file))

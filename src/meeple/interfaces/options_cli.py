@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from meeple.core.errors import FileOptionRefused, OptionError, did_you_mean
-from meeple.core.game import Game
+from meeple.core.game import Game, shorten
 from meeple.core.options import SET_PREFIX, option_text
 from meeple.core.record import GameRecord, refuse_file_options
 from meeple.core.registry import game_class
@@ -114,7 +114,9 @@ def with_typed_files(record: GameRecord, args: list[str], source: str) -> GameRe
         if name in external and isinstance(value, str) and value.startswith(SET_PREFIX):
             # A server's match keeps the set's name, not its path: no file here to trust.
             raise FileOptionRefused(
-                f"{source} was played on a game server's content set ({name}={value}), "
+                # repr: the value is the record's, and goes to a terminal.
+                f"{source} was played on a game server's content set ({name}="
+                f"{shorten(repr(value))}), "
                 "whose files are the server's: ask its operator for them, then name them "
                 f"after the record, e.g. {flag(name)} PATH"
             )

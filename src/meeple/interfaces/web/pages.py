@@ -2,7 +2,9 @@
 
 The pages are static files (plain ES modules, CSS and SVG drawn from JavaScript, no build
 step) that talk to the server only through its public REST API and WebSocket; this module
-only serves them. Each game's drawing is one module, ``static/games/<game>.js``.
+serves them (the game page's head naming its match, for a link's preview), with the
+policy that says what a browser may do with them (:class:`BrowserPolicy`) and the
+crawlers' ``/robots.txt``. Each game's drawing is one module, ``static/games/<game>.js``.
 """
 
 from __future__ import annotations
@@ -128,7 +130,7 @@ def mount_pages(app: FastAPI, static_dir: Path, preview: Preview | None = None) 
 
     # HEAD as well as GET, as HTTP asks of every server: an uptime monitor, a link checker
     # or a chat program previewing a match's link asks a page's head before, or instead of,
-    # the page (FileResponse sends no body to a HEAD).
+    # the page (uvicorn sends no body to a HEAD).
     both = ["GET", "HEAD"]
 
     @app.api_route("/", methods=both, include_in_schema=False)
