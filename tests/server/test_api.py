@@ -289,9 +289,15 @@ def test_every_answer_tells_a_browser_what_it_may_do_with_it(server):
         assert directives.get("default-src") == "'self'", (what, policy)
         assert "unsafe" not in policy and directives.get("frame-ancestors") == "'none'", what
         assert directives.get("object-src") == directives.get("base-uri") == "'none'", what
+        host = server.url.removeprefix("http://")
+        assert directives.get("connect-src") == f"'self' ws://{host} wss://{host}", what
         assert reply.headers.get("x-frame-options") == "DENY", what
         assert reply.headers.get("x-content-type-options") == "nosniff", what
         assert reply.headers.get("referrer-policy") == "same-origin", what
+    # A Host header that is no host name adds no source to the policy.
+    forged = httpx.get(f"{server.url}/", headers={"host": "evil.example; script-src *"})
+    assert "connect-src" not in forged.headers["content-security-policy"]
+    assert "script-src" not in forged.headers["content-security-policy"]
     docs = httpx.get(f"{server.url}/docs")
     assert docs.status_code == 200 and "swagger" in docs.text.lower()
     assert docs.headers["content-security-policy"] == "frame-ancestors 'none'"

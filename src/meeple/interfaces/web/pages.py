@@ -10,6 +10,7 @@ crawlers' ``/robots.txt``. Each game's drawing is one module, ``static/games/<ga
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -167,6 +168,19 @@ PAGE_POLICY = (
 )
 """The Content-Security-Policy of every response but FastAPI's API pages."""
 
+_HOST = re.compile(r"^[A-Za-z0-9.-]+(:[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?$")
+
+
+def page_policy(scope: dict[str, Any]) -> str:
+    """:data:`PAGE_POLICY`, naming the request's own host for the page's WebSocket as well:
+    browsers that read ``'self'`` as this host's http(s) only (Safari before 15.4) would
+    refuse the socket. A Host header that is not a host name or address adds nothing."""
+    host = dict(scope.get("headers") or []).get(b"host", b"").decode("latin-1")
+    if not _HOST.match(host):
+        return PAGE_POLICY
+    return f"{PAGE_POLICY}; connect-src 'self' ws://{host} wss://{host}"
+
+
 # FastAPI's API pages (/docs, /redoc) load their script from a CDN and start it inline:
 # they are only kept out of frames.
 _API_PAGES = ("/docs", "/docs/oauth2-redirect", "/redoc")
@@ -187,7 +201,7 @@ class BrowserPolicy:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        policy = _API_PAGE_POLICY if scope.get("path") in _API_PAGES else PAGE_POLICY
+        policy = _API_PAGE_POLICY if scope.get("path") in _API_PAGES else page_policy(scope)
         added = [
             (b"content-security-policy", policy.encode()),
             (b"x-frame-options", b"DENY"),
