@@ -345,6 +345,11 @@ def test_a_match_s_link_is_previewed_with_its_game_players_and_what_the_link_doe
     assert head.status_code == 200 and head.content == b""
     unknown = httpx.get(f"{server.url}/play/no-such-match").text
     assert "<title>meeple — match</title>" in unknown and "og:title" not in unknown
+    # The lobby's own link says what the site is.
+    lobby = httpx.get(f"{server.url}/").text
+    assert (
+        '<meta property="og:title" content="meeple: five tabletop games to play online">' in lobby
+    )
 
 
 def test_crawlers_are_asked_to_leave_matches_replays_and_the_api_alone(server):
