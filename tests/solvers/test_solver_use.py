@@ -222,6 +222,24 @@ def test_analyse_command_lists_the_mistakes_and_what_it_left_out(run, tmp_path):
     rows = _table(out.output)
     assert len(rows) == len(blunders) and rows[0].split("│")[1].strip() == str(blunders[0].number)
     assert "Mistakes: Red" in out.output and "not analysed" not in out.output
+    # Each seat's count and points, a point in the singular.
+    made = [[v.loss for v in blunders if v.seat == p] for p in (0, 1)]
+    said = ", ".join(
+        f"{name} {len(m)} ({sum(m)} point{'s' * (sum(m) != 1)})"
+        for name, m in zip(("Red", "Blue"), made, strict=True)
+    )
+    assert f"Mistakes: {said}" in out.output, out.output
+    # The first legal move three times over: Red gives a single point away.
+    game = meeple.make("edges", board="2x2")
+    state, moves = game.new_game(seed=1), []
+    for _ in range(3):
+        seat = state.to_act[0]
+        move = state.legal_actions(seat)[0]
+        moves.append((seat, str(move)))
+        state = state.apply(seat, move)
+    first = tmp_path / "first-moves.json"
+    GameRecord(game="edges", options={"board": "2x2"}, seed=1, moves=moves).save(first)
+    assert "Mistakes: Red 1 (1 point), Blue 2 (2 points)" in run("analyse", str(first)).output
     every = run("analyse", str(path), "--all")
     assert len(_table(every.output)) == len(record.moves)
     # Past --max-left the uct search judges (in returns); the solver still judges the rest.

@@ -332,9 +332,9 @@ def _print(game: EdgesGame, analysis: GameAnalysis, every: bool) -> None:
         )  # fmt: skip
     console.print(table)
     lost = [sum(v.loss for v in analysis.blunders if v.seat == p) for p in range(2)]
+    made = [sum(1 for v in analysis.blunders if v.seat == p) for p in range(2)]
     console.print(
-        f"Mistakes: {names[0]} {sum(1 for v in analysis.blunders if v.seat == 0)} "
-        f"({lost[0]} points), {names[1]} {sum(1 for v in analysis.blunders if v.seat == 1)} "
-        f"({lost[1]} points)",
+        f"Mistakes: {names[0]} {made[0]} ({counted(lost[0], 'point')}), "
+        f"{names[1]} {made[1]} ({counted(lost[1], 'point')})",
         highlight=False,
     )
