@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from meeple.core.words import counted
+from meeple.core.words import counted, signed_count
 
 
 @pytest.mark.parametrize(
@@ -20,3 +20,11 @@ from meeple.core.words import counted
 )
 def test_a_count_takes_its_noun_in_the_right_number(number, noun, plural, written):
     assert counted(number, noun, plural) == written
+
+
+@pytest.mark.parametrize(
+    ("value", "written"),
+    [(1, "+1 point"), (-1, "-1 point"), (0, "+0 points"), (3.0, "+3 points"), (-2, "-2 points")],
+)
+def test_a_signed_count_takes_its_noun_in_the_right_number(value, written):
+    assert signed_count(value, "point") == written

@@ -54,7 +54,8 @@ def test_an_edges_hint_near_the_end_is_the_solvers_best_and_names_the_squares():
     after = state._next(seat, state.game.parse_action(given["best"]))
     assert solver.value(after) == solver.value(state)  # the hint keeps the position's value
     assert given["judge"] == "exact" and given["unit"] == "points"
-    assert f"you finish {sign * solver.value(state):+d} points" in given["why"]
+    value = sign * solver.value(state)
+    assert f"you finish {value:+d} point{'s' * (abs(value) != 1)}" in given["why"]
     assert "square" in given["why"]
 
 

@@ -14,6 +14,13 @@ def counted(number: int, noun: str, plural: str | None = None) -> str:
     return f"{number:,} {noun if number == 1 else plural or noun + 's'}"
 
 
+def signed_count(value: float, noun: str) -> str:
+    """A signed whole number with ``noun`` in the right number, as a score's change or a
+    difference is written: ``+1 point``, ``-3 points``, ``+0 points``."""
+    number = round(value)
+    return f"{number:+d} {noun if abs(number) == 1 else noun + 's'}"
+
+
 def possessive(name: str) -> str:
     """A name that owns something in a sentence: ``Red's``, ``A1's``, ``Andes'``."""
     return f"{name}'" if name.endswith("s") else f"{name}'s"

@@ -79,7 +79,7 @@ def results_command(
             write_csv(rows, csv_path)
         except OSError as exc:
             raise fail(f"cannot write {csv_path}: {exc.strerror or exc}") from None
-        console.print(f"Wrote {len(rows)} games to {escape(str(csv_path))}.")
+        console.print(f"Wrote {counted(len(rows), 'game')} to {escape(str(csv_path))}.")
 
 
 def _when(run: dict[str, Any]) -> str:

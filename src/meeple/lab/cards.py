@@ -17,6 +17,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from meeple.core.errors import MeepleError
+from meeple.core.words import counted
 from meeple.lab.figures import new_figure
 from meeple.lab.metrics import SMALL_SAMPLE_GAMES, Estimate, Rate
 from meeple.lab.replay import game_record
@@ -264,7 +265,7 @@ def card_figure(report: CardReport) -> Any:
         handles=handles, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncols=2, fontsize="small"
     )
     small = " (small sample)" if report.games < SMALL_SAMPLE_GAMES else ""
-    fig.suptitle(f"cards over {report.games} games{small}: {report.agents}")
+    fig.suptitle(f"cards over {counted(report.games, 'game')}{small}: {report.agents}")
     fig.tight_layout()
     return fig
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from meeple.core.errors import MeepleError
 from meeple.core.record import GameRecord
+from meeple.core.words import counted
 from meeple.lab.run import RunSpec, read_run
 from meeple.lab.simulate import play_job
 
@@ -69,7 +70,7 @@ def replay_differences(row: Mapping[str, Any]) -> list[str]:
     final = game_record(row).replay()
     problems = []
     if not final.is_over:
-        problems.append(f"the replayed game is not over after {len(row['moves'])} moves")
+        problems.append(f"the replayed game is not over after {counted(len(row['moves']), 'move')}")
         return problems
     if list(final.returns) != list(row["returns"]):
         problems.append(f"returns {list(final.returns)} replayed, {row['returns']} counted")

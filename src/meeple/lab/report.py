@@ -205,7 +205,9 @@ def difference_note(base: str, pairings: dict[str, Pairing]) -> str:
     if unpaired:
         text += (
             " Not paired (no game of the same index, seed and seating in the other): "
-            + (", ".join(f"{n} games of {label!r} and {base!r}" for label, n in unpaired.items()))
+            + ", ".join(
+                f"{counted(n, 'game')} of {label!r} and {base!r}" for label, n in unpaired.items()
+            )
             + "."
         )
     return text

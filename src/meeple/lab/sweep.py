@@ -18,6 +18,7 @@ from typing import Any
 
 from meeple.core.errors import MeepleError
 from meeple.core.options import GameOptions
+from meeple.core.words import counted
 from meeple.lab.figures import new_figure
 from meeple.lab.metrics import Estimate, Rate, Summary
 from meeple.lab.report import SMALL, short_label
@@ -205,7 +206,7 @@ def sweep_figure(what: str, values: list[str], summaries: list[Summary], seats: 
         ax.set_xticks(x, [short_label(label) for label in labels])
         ax.set_xlabel(what)
     small = " (small sample)" if games < 30 else ""
-    fig.suptitle(f"{what}: {games} games a value{small}")
+    fig.suptitle(f"{what}: {counted(games, 'game')} a value{small}")
     fig.tight_layout()
     return fig
 
