@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from meeple.core.agent import Observation, catch_up
 from meeple.core.game import Action, State
+from meeple.core.words import signed_count
 
 DEFAULT_SEED = 0
 """The seed of a review's searches unless one is given: the same record, the same review."""
@@ -66,6 +67,12 @@ class Judgement:
     tolerance for a solved game's values), a search's margin for a search."""
     details: dict[str, Any] = field(default_factory=dict)
     """Judge-specific extras (Edges: the position's value before and after, seat 0's view)."""
+
+
+def best_play_words(value: float) -> str:
+    """What an exact judge's value in points says to the seat it is for: the score it ends
+    with, ahead or behind, with best play by both (a hint's and a review's why)."""
+    return f"with best play by both you finish {signed_count(value, 'point')}"
 
 
 class Judge(Protocol):

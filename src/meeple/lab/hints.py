@@ -23,8 +23,7 @@ from meeple.core.errors import MeepleError
 from meeple.core.game import Player, State
 from meeple.core.kernel_cache import mark_compiled
 from meeple.core.registry import make
-from meeple.core.review import DEFAULT_SEED, Judge, Judgement, JudgeSettings
-from meeple.core.words import signed_count
+from meeple.core.review import DEFAULT_SEED, Judge, Judgement, JudgeSettings, best_play_words
 from meeple.lab.review import make_judge
 
 HINT_FIELDS = ("seat", "best", "why", "judge", "unit", "value", "values")
@@ -122,5 +121,5 @@ def _generic_why(judgement: Judgement, value: float | None) -> str:
     if value is None:
         return f"the {judgement.judge} judge's choice"
     if judgement.unit == "points":
-        return f"with best play by both you finish {signed_count(value, 'point')}"
+        return best_play_words(value)
     return f"expected result {value:+.2f} (-1 a loss, +1 a win) by {judgement.judge}"

@@ -21,12 +21,13 @@ from meeple.core.review import (
     SEARCH_NOISE,
     Judgement,
     JudgeSettings,
+    best_play_words,
     loss_of,
     most_visited,
     only_action,
     searched_root,
 )
-from meeple.core.words import counted, signed_count
+from meeple.core.words import counted
 from meeple.games.edges.rules import EdgesGame, EdgesState, Place, TakeOver
 from meeple.games.edges.uct import UCTAgent
 
@@ -109,9 +110,7 @@ class EdgesJudge:
             parts.append("wins no square at once")
         value = judgement.values.get(str(best))
         if judgement.unit == "points" and value is not None:
-            parts.append(
-                f"with best play by both you finish {signed_count(value, 'point')} (solved)"
-            )
+            parts.append(f"{best_play_words(value)} (solved)")
         elif value is not None:
             parts.append(f"searched: expected result {value:+.2f} (-1 a loss, +1 a win)")
         return "; ".join(parts)
