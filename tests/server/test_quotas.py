@@ -10,7 +10,7 @@ import pytest
 
 from meeple.interfaces.web.client import Client
 from meeple.interfaces.web.limits import ServerLimits
-from meeple.interfaces.web.quotas import SEAT_SOCKETS, ClientQuotas, QuotaExceeded
+from meeple.interfaces.web.quotas import FORGET_AFTER, SEAT_SOCKETS, ClientQuotas, QuotaExceeded
 
 
 def Quotas(
@@ -95,6 +95,26 @@ def test_unfinished_matches_are_held_until_they_finish():
     assert refused.value.code == "too_many_open_matches"
     unfinished.discard("a")
     create(quotas, "c", unfinished.__contains__)
+
+
+def test_addresses_whose_matches_finished_are_not_kept_for_ever():
+    """Each address that made a match has an entry in the count of open matches; one whose
+    matches are all over and that never comes back must not keep it for the life of the
+    process (many addresses, one match each, would fill the memory)."""
+    quotas = ClientQuotas(Quotas(creates_per_minute=100, open_matches=1))
+    unfinished: set[str] = set()
+    for k in range(2000):
+        unfinished.add(f"m{k}")
+        create(quotas, f"10.{k // 250}.{k % 250}.1", unfinished.__contains__, f"m{k}")
+        if k % 10:  # one match in ten is still being played; the others finish
+            unfinished.discard(f"m{k}")
+        assert quotas.holders <= max(FORGET_AFTER, 2 * len(unfinished)) + 1
+    # An address that still holds its match keeps its count when others are forgotten...
+    with pytest.raises(QuotaExceeded) as refused:
+        create(quotas, "10.0.0.1", unfinished.__contains__, "again")
+    assert refused.value.code == "too_many_open_matches"
+    # ...and one whose match finished may make another.
+    create(quotas, "10.0.1.1", unfinished.__contains__, "again")
 
 
 def test_sockets_are_counted_per_client_and_freed_on_close():

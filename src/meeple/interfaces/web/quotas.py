@@ -40,6 +40,12 @@ class QuotaExceeded(ServerError):
 SEAT_SOCKETS = 8
 """The most WebSockets one seat's token may hold on its match (tabs, devices)."""
 
+FORGET_AFTER = 256
+"""How many addresses may hold a match in the count of open matches before every address's
+finished ones are forgotten: the count is pruned whenever it doubles past what the last
+pruning left, so it stays within twice the unfinished matches (or this) at a cost of one
+look per address each time."""
+
 FULL_RETRY_SECONDS = 60
 """The Retry-After of a match refused because the server holds all it takes: matches end
 and expire by the minute (the expiry sweep's pace)."""
@@ -96,6 +102,23 @@ class ClientQuotas:
         self._sockets: Counter[str] = Counter()
         self._watchers: Counter[tuple[str, int | None]] = Counter()
         self._open: dict[str, set[str]] = {}
+        """The matches each address made that were unfinished when last looked at."""
+        self._forget_at = FORGET_AFTER
+
+    @property
+    def holders(self) -> int:
+        """How many addresses the count of open matches keeps an entry for."""
+        return len(self._open)
+
+    def _forget_finished(self, unfinished: Callable[[str], bool]) -> None:
+        """Drop every address's finished matches, and the addresses left holding none: an
+        address that made a match and never came back is otherwise kept for the life of the
+        process."""
+        for client, held in list(self._open.items()):
+            held.intersection_update([m for m in held if unfinished(m)])
+            if not held:
+                del self._open[client]
+        self._forget_at = max(FORGET_AFTER, 2 * len(self._open))
 
     def client(self, connection: HTTPConnection) -> str:
         """The client a request or a WebSocket counts as: its address (behind a trusted
@@ -117,9 +140,13 @@ class ClientQuotas:
         a match made counts against the rate: a refused request (bad options, say) does
         not, and requests still being made count as made until they end, so a burst
         cannot pass the rate."""
+        if len(self._open) >= self._forget_at:
+            self._forget_finished(unfinished)
         held = self._open.get(client, set())
         for match_id in [m for m in held if not unfinished(m)]:
             held.discard(match_id)
+        if not held:
+            self._open.pop(client, None)
         if len(held) + self._creating[client] >= self.limits.max_open_matches:
             raise QuotaExceeded(
                 f"you have {len(held)} unfinished matches, the most one address may hold "
