@@ -71,7 +71,10 @@ def test_clause_shielding_a_rock_that_cannot_be_weathered_shields_all_beneath():
     state = position(game, hands={0: ["WX12"]}, mountains={1: ["WX06", "H41", "WX07"]})
     plays = {a for a in legal(state) if a.startswith("weather WX12 on 1")}
     assert plays == {"weather WX12 on 1 x1"}
-    with pytest.raises(IllegalAction, match="x1 to x1"):
+    with pytest.raises(
+        IllegalAction,
+        match=r"only 1 rock of mountain 1 .write x1.: the next rock, H41 .* shields those below",
+    ):
         state.apply(0, game.parse_action("weather WX12 on 1 x2"))
 
 

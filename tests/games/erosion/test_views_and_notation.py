@@ -133,6 +133,24 @@ def test_illegal_actions_give_a_reason_and_change_nothing():
     assert state.view(0) == before
 
 
+def test_a_wrong_count_of_rocks_says_what_the_card_and_the_mountain_allow():
+    """WX12 weathers up to 2 rocks of hardness 7 or less: past its number the refusal says
+    its number; where a harder rock stops it sooner, it names that rock, and never offers
+    a count it then refuses (as 'x1 to x2' followed by 'x1 to x1' once did)."""
+    game = make()
+    soft = position(game, hands={0: ["WX12"]}, mountains={1: ["WX06", "WX03", "WX09"]})
+    with pytest.raises(IllegalAction, match=r"WX12 weathers at most 2 rocks: write x1 to x2$"):
+        soft.apply(0, game.parse_action("weather WX12 on 1 x3"))
+    hard = position(game, hands={0: ["WX12"]}, mountains={1: ["WX06", "H41"]})
+    with pytest.raises(IllegalAction) as refused:
+        hard.apply(0, game.parse_action("weather WX12 on 1 x2"))
+    assert str(refused.value).endswith(
+        "WX12 can weather only 1 rock of mountain 1 (write x1): the next rock, H41 (basalt, "
+        "hardness 8), is harder than the 7 it weathers, and shields those below"
+    )
+    play(hard, "weather WX12 on 1 x1")  # what it said to write is legal
+
+
 def test_why_illegal_agrees_with_legal_actions_for_every_action():
     """Every id is either legal or refused with a reason, never both."""
     for players, seed in ((2, 1), (3, 2), (4, 3)):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from meeple.core.game import Player
+from meeple.core.words import counted
 from meeple.games.erosion.cards import (
     AGE_NAMES,
 )
@@ -200,7 +201,7 @@ class LegalActions:
                 if cat.kind[c] == "weather_types" and action.rocks:
                     return f"{action.card} weathers every unshielded rock it lists; omit x"
                 if cat.kind[c] == "weather_n":
-                    return f"{action.card} can weather x1 to x{reach} rocks of mountain {m}"
+                    return self._weather_count_words(player, c, m, reach)
             else:
                 if self.weathered[m] == 0:
                     return f"mountain {m} has no weathered rock to hillslope"
@@ -219,3 +220,30 @@ class LegalActions:
                 "(draw limits, and the cards left in each deck)"
             )
         return None
+
+    def _weather_count_words(
+        self: ErosionState, player: Player, card: int, mountain: int, reach: int
+    ) -> str:
+        """Why a count of rocks is wrong for a numbered WX card on this mountain: what its
+        number (with the architecture's bonus) allows or, where the mountain allows fewer,
+        the rock that stops it (it shields those below)."""
+        cat = self.game.catalog
+        name = cat.ids[card]
+        limit = cat.n[card] + sum(e.rocks for e in self._architecture(player, "weather_bonus"))
+        write = "write x1" if reach == 1 else f"write x1 to x{reach}"
+        if reach >= limit:
+            bonus = " with your architecture's bonus" if limit > cat.n[card] else ""
+            return f"{name} weathers at most {counted(limit, 'rock')}{bonus}: {write}"
+        below = self.below(mountain)
+        rest = [r for r in self.mountains[mountain][self.weathered[mountain] :] if r not in below]
+        if len(rest) <= reach:
+            why = f"mountain {mountain} has no more unweathered rock"
+        elif cat.mohs[stop := rest[reach]] > cat.max_hardness[card]:
+            why = (
+                f"the next rock, {cat.ids[stop]} ({cat.rock[stop]}, hardness {cat.mohs[stop]}), "
+                f"is harder than the {cat.max_hardness[card]} it weathers, and shields those below"
+            )
+        else:
+            why = f"the next rock, {cat.ids[stop]}, resists it, and shields those below"
+        only = f"{name} can weather only {counted(reach, 'rock')} of mountain {mountain}"
+        return f"{only} ({write}): {why}"

@@ -178,9 +178,11 @@ class Notation:
                     f"{text!r}: {action.card} weathers every unshielded {listed} rock it "
                     "reaches; write it without a count"
                 )
+            top, bonus = cat.n[c], cat.weather_bonus
+            counts = "x1" if top == 1 else f"x1 to x{top}"
+            more = f" (up to x{top + bonus} with your architecture's bonus)" if bonus else ""
             raise NotationError(
-                f"{text!r}: say how many rocks {action.card} weathers, x1 to "
-                f"x{cat.n[c] + cat.weather_bonus} at most"
+                f"{text!r}: say how many rocks {action.card} weathers: {counts}{more}"
             )
         if isinstance(action, Hillslope):
             c = cat.index[action.card]
