@@ -47,7 +47,7 @@ def test_fewer_games_than_a_run_holds_are_reported_apart(lab, tmp_path, words):
     assert _files(tmp_path, "*.jsonl") == jsonl  # each run's file: its 6 games
     [apart] = set(now) - set(reports)
     assert apart.parent.name.endswith("-first-2")
-    assert "more than the 2 read now" in said and f"goes to {apart.parent}" in said
+    assert "more than the 2 games read now" in said and f"goes to {apart.parent}" in said
 
 
 def test_results_names_the_report_of_all_the_games_a_run_holds(lab, tmp_path):

@@ -347,3 +347,6 @@ def test_a_run_of_few_games_says_so_once_under_each_table_at_the_terminal(lab, m
     more = lab(*SIM, "--games", "30")
     assert more.exit_code == 0, more.output
     assert "under 30" not in more.output and "(small sample)" in more.output
+    one = lab(*SIM, "--games", "1", "--fresh")
+    assert one.exit_code == 0, one.output
+    assert "1 game, under 30: every figure is a small sample" in one.output

@@ -275,9 +275,9 @@ def report_folder(folder: Path, db: str, keys: list[str], games: int) -> tuple[P
     held = "; ".join(f"run {key} holds {counted(n, 'game')}" for key, n in past.items())
     console.print(
         escape(
-            f"{held[0].upper()}{held[1:]}, more than the {games} read now: the report of those "
-            f"{games} goes to {apart}, and no run's own report is replaced (`meeple results "
-            "RUN` shows every game a run holds)."
+            f"{held[0].upper()}{held[1:]}, more than the {counted(games, 'game')} read now: "
+            f"their report goes to {apart}, and no run's own report is replaced (`meeple "
+            "results RUN` shows every game a run holds)."
         ),
         soft_wrap=True,  # paths whole, to be copied
     )
@@ -485,8 +485,8 @@ def _figures_table(title: str, headers: list[str], rows: list[list[str]],
         return text_table(title, headers, rows)
     table = text_table(title, headers, [[cell.replace(SMALL_FLAG, "") for cell in row]
                                         for row in rows])  # fmt: skip
-    runs = " and ".join(map(str, games))
-    table.caption = escape(f"{runs} games, under {SMALL_SAMPLE_GAMES}: every figure is a {SMALL}")
+    runs = " and ".join(map(str, games)) + (" game" if games == [1] else " games")
+    table.caption = escape(f"{runs}, under {SMALL_SAMPLE_GAMES}: every figure is a {SMALL}")
     return table
 
 

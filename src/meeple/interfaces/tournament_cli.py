@@ -12,6 +12,7 @@ from rich.table import Table
 
 from meeple.core.errors import MeepleError
 from meeple.core.registry import make
+from meeple.core.words import counted
 from meeple.interfaces.console import console, fail, text_table
 from meeple.interfaces.lab_common import (
     Address,
@@ -145,7 +146,9 @@ def tournament_command(
     ratings = bradley_terry(results)
     matrix = score_matrix(results)
     setting = f"{g.title} {options_words(options)}".rstrip()
-    console.print(ratings_table(f"{setting}: round robin, {games} games per pair", ratings))
+    console.print(
+        ratings_table(f"{setting}: round robin, {counted(games, 'game')} per pair", ratings)
+    )
     notes = seat_notes(rows)
     if duplicate:
         per_pair = pair_lines(pair_records(rows, list(agent)))
