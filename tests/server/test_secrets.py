@@ -33,7 +33,7 @@ GAMES = {
     "squad-combat": {},
 }
 
-PER_SEAT_FIELDS = {"view", "legal", "log", "log_start", "seat", "memorise"}
+PER_SEAT_FIELDS = {"view", "legal", "unplayable", "log", "log_start", "seat", "memorise"}
 
 
 def still_secret(states, moves, seq: int) -> list[int]:
@@ -123,8 +123,10 @@ def test_no_message_tells_a_seat_what_it_may_not_see(server, game):
             legal = {m["text"] for m in message["legal"]}
             if seat is not None and seat in state.to_act and message["status"] == "playing":
                 assert legal == {str(a) for a in state.legal_actions(seat)}
+                # What the seat holds and cannot play: its own hand only, as the rules say.
+                assert message["unplayable"] == state.unplayable(seat)
             else:
-                assert not legal
+                assert not legal and message["unplayable"] == {}
             log[message["log_start"] :] = message["log"]
             assert len(log) == seq
             for n, entry in enumerate(log):

@@ -10,6 +10,7 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
+import meeple
 from meeple.games.erosion.cards import UPON_UPLIFT
 from tests.web.browser import each
 
@@ -468,6 +469,33 @@ def test_erosion_says_the_computer_s_last_turn_in_words(server, chromium, size):
     assert log and log[-1].strip() in text, (log, text)
     assert re.search(r"\b(weathered|moved|played|drew|discarded|passed)\b", text), text
     _fits(page, ".er-last", size[0])
+    page.context.close()
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+def test_erosion_greys_the_cards_no_action_can_play_and_says_why(server, chromium, size):
+    """Every card of the hand looked alike and a click on one that no action could play
+    did nothing, with no word why (a mountain icon on low mountains, a transport the hand
+    cannot pay for): such a card is greyed and dashed, and a tap on it says why."""
+    created = server.create("erosion", {"first": 0}, ["human", "random"], seed=1)
+    expected = meeple.make("erosion", first=0).new_game(1).unplayable(0)
+    assert "F89" in expected and len(expected) < 6, expected  # some cards play, some do not
+    page = _seat_page(chromium, server, created, 0, size)
+    page.wait_for_selector("#turn.turn-mine")
+    greyed = page.locator(".er-hand .er-card.er-unplayable")
+    expect(greyed).to_have_count(len(expected))
+    ids = greyed.locator(".er-card-id").all_inner_texts()
+    assert sorted(ids) == sorted(expected)
+    assert all(g == "true" for g in greyed.evaluate_all("es => es.map(e => e.ariaDisabled)"))
+    playable = page.locator(".er-hand .er-card.clickable")
+    expect(playable).to_have_count(6 - len(expected))
+    why = page.locator(".er-hand .er-why")
+    expect(why).to_contain_text(f"{len(expected)} greyed cards cannot be played this turn")
+    # force: Playwright does not click what is aria-disabled; a person can, and is told why.
+    page.locator(".er-hand .er-card.er-unplayable", has_text="F89").click(force=True)
+    expect(why).to_have_text(f"Why not F89? {expected['F89']}.")
+    expect(page.locator("body")).to_have_attribute("data-seq", "0")  # nothing was played
+    _fits(page, ".er-hand .er-why", size[0])
     page.context.close()
 
 

@@ -404,6 +404,13 @@ class State(ABC, Generic[A]):
             return None
         return f"{action} is not a legal action now"
 
+    def unplayable(self, player: Player) -> dict[str, str]:
+        """The pieces ``player`` holds that no legal action of theirs can use now (a card
+        game's cards in hand), each named as its notation names it, with why in the rules'
+        words: what a page shows as not playable, and says why, so that a newcomer is not
+        left clicking at a card that does nothing. Games without such pieces give none."""
+        return {}
+
     def apply(self, player: Player, action: A) -> State[A]:
         """The state after ``player`` takes ``action``.
 

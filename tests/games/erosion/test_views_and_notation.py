@@ -151,6 +151,33 @@ def test_a_wrong_count_of_rocks_says_what_the_card_and_the_mountain_allow():
     play(hard, "weather WX12 on 1 x1")  # what it said to write is legal
 
 
+def test_the_cards_no_action_can_play_are_named_with_why():
+    """'A card may not be played unless it processes at least one rock': a page greys out
+    the cards of the hand that no action of the turn can play, and says why. The cards
+    named are exactly the hand's cards that no legal action plays, at every turn's choice
+    of action; at any other step none is named."""
+    for players, seed in ((2, 1), (3, 2), (4, 3)):
+        game = meeple.make("erosion", players=players, advanced=True)
+        for state in random_playthrough(game, seed).record().states():
+            for seat in state.to_act:
+                named = state.unplayable(seat)
+                if state.agenda:
+                    assert named == {}
+                    continue
+                played = {getattr(a, "card", None) for a in state.legal_actions(seat)}
+                hand = {game.catalog.ids[c] for c in state.hands[seat]}
+                assert set(named) == hand - played
+                assert all(why.startswith(card) for card, why in named.items())
+    game = make()
+    state = position(game, hands={0: ["H43", "WX12", "F79"]}, mountains={1: ["WX06"]})
+    assert state.unplayable(0) == {
+        "H43": "H43 has a mountain icon: it plays only on a mountain of 4000 m or more (as at "
+        "the start of your turn), and none is",
+        "F79": "F79 transports rocks from the River, and the River is empty",
+    }
+    assert state.unplayable(1) == {}, "not to act"
+
+
 def test_why_illegal_agrees_with_legal_actions_for_every_action():
     """Every id is either legal or refused with a reason, never both."""
     for players, seed in ((2, 1), (3, 2), (4, 3)):

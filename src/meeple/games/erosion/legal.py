@@ -47,6 +47,64 @@ class LegalActions:
             return self._turn_actions(player)
         return self._step_actions(self.agenda[0])
 
+    def unplayable(self: ErosionState, player: Player) -> dict[str, str]:
+        """The process cards in the seat's hand that no action of its turn can play, each
+        with why ('A card may not be played unless it processes at least one rock'): none
+        outside the choice of a turn's action, when no card is played."""
+        if player not in self.to_act or self.agenda:
+            return {}
+        played = {
+            a.card
+            for a in self._turn_actions(player)
+            if isinstance(a, (Weather, Hillslope, Fluvial))
+        }
+        cat = self.game.catalog
+        return {
+            cat.ids[c]: self._unplayable_words(player, c)
+            for c in dict.fromkeys(self.hands[player])
+            if cat.ids[c] not in played
+        }
+
+    def _unplayable_words(self: ErosionState, player: Player, card: int) -> str:
+        """Why a card of the hand cannot be played anywhere this turn."""
+        cat = self.game.catalog
+        name, kind, icon = cat.ids[card], cat.kind[card], cat.icon[card]
+        if kind == "transport_n" and not self.river:
+            return f"{name} transports rocks from the River, and the River is empty"
+        if kind == "transport_n":
+            possible = matchable(self.river, without(self.hands[player], card), cat.rock)
+            each = "paid for" if cat.n[card] == 1 else "each paid for"
+            can = f"only {possible} can be" if possible else "none can be"
+            return (
+                f"{name} transports exactly {counted(cat.n[card], 'rock')} from the River, "
+                f"{each} with a rock of its type from your hand, and {can}"
+            )
+        need = "under 4000 m" if icon == "hill" else "of 4000 m or more"
+        allowed = [
+            m
+            for m in range(self.game.num_players)
+            if icon is None or (icon == "mountain") == self.counts_as_high(m)
+        ]
+        if not allowed:
+            return (
+                f"{name} has a {icon} icon: it plays only on a mountain {need} (as at the start "
+                "of your turn), and none is"
+            )
+        where = f"no mountain {need}" if icon is not None else "no mountain"
+        if kind == "hillslope_n":
+            return f"{name} moves weathered rocks, and {where} has one"
+        types = sorted(cat.types[card])
+        what = (
+            f"of hardness {cat.max_hardness[card]} or less"
+            if kind == "weather_n"
+            else "of type "
+            + " or ".join([", ".join(types[:-1]), types[-1]] if types[1:] else types)
+        )
+        unless = ", unless their architecture resists it" if self.game.options.advanced else ""
+        return (
+            f"{name} weathers rocks {what}{unless}, and the top unweathered rock of {where} is one"
+        )
+
     def _turn_actions(self: ErosionState, player: Player) -> list[ErosionAction]:
         game = self.game
         cat = game.catalog

@@ -168,7 +168,7 @@ export function draw(root, msg, ui) {
   const middle = html("div", { class: "er-middle" }, box);
   drawRiver(middle, view, offerAt);
   drawDecks(middle, view, seat, offerAt);
-  drawHand(box, view, seat, offerAt, path);
+  drawHand(box, view, seat, offerAt, path, path.length ? {} : msg.unplayable || {});
   drawExtras(box, view, names, seat);
   drawBar(bar, view, path, open.filter((o) => !used.has(o)), choose, ui, moves.length > 0, mark,
     lesson && !onTrack ? expected : null, names);
@@ -456,17 +456,39 @@ function processText(p) {
   return p.kind;
 }
 
-function drawHand(box, view, seat, offerAt, path) {
+/** The hand, each card offered where a move starts with it. `unplayable`: the cards no
+ * action of the turn can play, with why (the rules' own words, the state message's
+ * `unplayable`): greyed and dashed, and a tap on one says why under the hand's label. */
+function drawHand(box, view, seat, offerAt, path, unplayable) {
   if (seat === null) return;
   const hand = ((view.hands || [])[seat] || {}).cards;
   if (!hand) return;
   const area = html("div", { class: "er-hand" }, box);
   html("div", { class: "er-label" }, area, `Your hand (${hand.length})`);
+  const idle = hand.filter((id) => unplayable[id]);
+  const why = idle.length
+    ? html("div", { class: "er-why", "aria-live": "polite" }, area,
+      `${counted(idle.length, "greyed card")} cannot be played this turn: tap one to see why.`)
+    : null;
   const row = html("div", { class: "er-hand-cards" }, area);
   for (const id of hand) {
     const c = card(id);
     const chosen = path.some((k) => k.endsWith(` ${id}`));
     const el = html("div", { class: `er-card er-card-${c.deck}${chosen ? " er-chosen" : ""}` }, row);
+    if (unplayable[id]) {
+      el.classList.add("er-unplayable");
+      el.setAttribute("aria-disabled", "true");
+      el.setAttribute("role", "button");
+      el.setAttribute("tabindex", "0");
+      const say = () => { why.textContent = `Why not ${id}? ${unplayable[id]}.`; };
+      el.addEventListener("click", say);
+      el.addEventListener("keydown", (event) => {
+        if (event.key === "Enter" || event.key === " ") {
+          event.preventDefault();
+          say();
+        }
+      });
+    }
     const top = html("div", { class: "er-card-rock" }, el);
     top.style.background = ROCK_COLOURS[c.rock] || "#999";
     top.style.color = DARK_ROCKS.has(c.rock) ? "#f3efe6" : DARK_INK;
@@ -482,7 +504,7 @@ function drawHand(box, view, seat, offerAt, path) {
     html("div", { class: "er-card-does" }, bottom, processText(c.process));
     if (c.process && c.process.elevation) html("div", { class: "er-card-icon" }, bottom, c.process.elevation === "mountain" ? "▲ mountain" : "⌒ hill");
     if (view.advanced && c.architecture) html("div", { class: "er-card-arch" }, el, c.architecture.text);
-    el.title = describeRock(c, false);
+    el.title = unplayable[id] ? `${unplayable[id]}.` : describeRock(c, false);
     offerAt(el, `card:${id}`);
   }
 }
