@@ -307,6 +307,24 @@ def test_every_game_is_kept_in_the_history_and_listed(run, tmp_path, monkeypatch
     assert "human, random" in rows[5] and "unfinished (" in rows[5]
 
 
+def test_every_command_that_reads_a_saved_game_finds_one_of_the_history_by_its_name(run, tmp_path):
+    """`meeple history` names its games by file name and says to replay one with `meeple
+    replay FILE`: `analyse` and `solve --position` take the same name (`.json` may be left
+    off), as `replay` and `play --resume` do, and a name that is nowhere says where it looked."""
+    run("play", "edges", "--board", "2x2", "--seat", "random", "--seat", "random", "--seed", "4")
+    (path,) = (tmp_path / "history").glob("*.json")
+    for name in (path.name, path.stem):
+        judged = run("analyse", name)
+        assert judged.exit_code == 0, judged.output
+        assert "Mistakes:" in judged.output
+    solved = run("solve", "edges", "--position", path.name, "--no-cache")
+    assert solved.exit_code == 0, solved.output
+    assert "value " in solved.output
+    missing = run("analyse", "no-such-game")
+    assert missing.exit_code == 2
+    assert "no file no-such-game, here or in the history folder" in missing.output
+
+
 def test_the_history_lists_the_game_played_last_at_the_bottom(run, tmp_path, monkeypatch):
     """The README's promise: `meeple history` lists the games in the order they were played,
     the last one at the bottom (next to the prompt), and --last N keeps the N last."""

@@ -74,6 +74,26 @@ def test_play_explains_a_bad_position_in_one_line(run, tmp_path):
     assert out.exit_code == 2 and "starts a new one" in out.output
 
 
+def test_play_takes_the_game_from_a_position_that_names_it(run, tmp_path):
+    """`meeple play --position FILE` with no game named opened the choice of a game (its
+    first choice the browser), dropping the position and the seats; a position of another
+    game than the one named was refused for an option of the wrong game ('unknown option
+    board for erd'); a game's option with no game named now says to name it."""
+    start = some_position("edges", 18, board="3x3")
+    file = tmp_path / "start.txt"
+    file.write_text(start.position(), encoding="utf-8")
+    seats = ["--seat", "random", "--seat", "random", "--quiet", "--no-history"]
+    out = run("play", "--position", str(file), *seats, "--save", str(tmp_path / "g.json"))
+    assert out.exit_code == 0, out.output
+    assert GameRecord.load(tmp_path / "g.json").states()[0] == start
+    wrong = run("play", "erd", "--position", str(file), *seats)
+    assert wrong.exit_code == 2
+    assert "this is a position of 'edges', not of 'erd'" in wrong.output
+    unnamed = run("play", "--board", "3x3", *seats)
+    assert unnamed.exit_code == 2
+    assert "--board is a game's option: name the game first" in unnamed.output
+
+
 def test_solve_takes_a_position_as_text_or_a_record(run, tmp_path):
     """The same late 3x3 position solved from its text and from a record ending in it."""
     start = some_position("edges", 18, board="3x3", pie=False, first=0)

@@ -255,7 +255,7 @@ def test_analyse_command_lists_the_mistakes_and_what_it_left_out(run, tmp_path):
 
 def test_analyse_refuses_what_it_cannot_judge(run, tmp_path):
     missing = run("analyse", str(tmp_path / "none.json"))
-    assert missing.exit_code == 2 and "cannot read" in missing.output
+    assert missing.exit_code == 2 and "no file " in missing.output
     (tmp_path / "bad.json").write_text('{"game": "edges", "seed": 1, "moves": [[0, "Q"]]}')
     bad = run("analyse", str(tmp_path / "bad.json"))
     assert bad.exit_code == 2 and "move 1 (Red, seat 0: 'Q') does not replay" in bad.output

@@ -44,7 +44,7 @@ from typing import Any
 from meeple.core.errors import MeepleError, PositionError
 from meeple.core.files import Unreadable, parse_json
 from meeple.core.game import shorten
-from meeple.core.registry import make
+from meeple.core.registry import game_class, make
 from meeple.core.simultaneous import Submissions
 
 HEADER_WORD = "position"
@@ -527,11 +527,35 @@ def position_argument(value: str) -> str | None:
         raise PositionError(f"{path} is not UTF-8 text (byte {exc.start})") from None
 
 
-def position_game(name: str, text: str, options: Mapping[str, Any] | None = None) -> Any:
-    """The game a position belongs to: ``name`` made with ``options`` when some are given
-    (reading the position then checks it was written under them), else with the options
-    its ``options:`` line names."""
+def position_game(name: str | None, text: str, options: Mapping[str, Any] | None = None) -> Any:
+    """The game a position belongs to: ``name`` (None: the game its first line names) made
+    with ``options`` when some are given (reading the position then checks it was written
+    under them), else with the options its ``options:`` line names. PositionError when the
+    position is one of another game: its options would be read as the wrong game's."""
+    named = named_game(text)
+    if name is None:
+        if named is None:
+            raise PositionError(
+                f"a position starts with the line 'meeple <game> position'; got {_quote(text)}"
+            )
+        name = named
+    elif named is not None and _registered_name(named) != game_class(name).name:
+        raise PositionError(f"this is a position of {named!r}, not of {game_class(name).name!r}")
     return make(name, **(dict(options) if options else position_options(text)))
+
+
+def named_game(text: str) -> str | None:
+    """The game a position's first line names (``meeple <game> position``), or None."""
+    words = text.lstrip().split("\n", 1)[0].split()
+    return words[1] if len(words) == 3 and words[0] == "meeple" else None
+
+
+def _registered_name(name: str) -> str | None:
+    """The registered name of the game ``name`` spells, or None if there is none."""
+    try:
+        return game_class(name).name
+    except MeepleError:
+        return None
 
 
 def position_options(text: str) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from meeple.core.review import DEFAULT_SEED, MAX_ITERATIONS, JudgeSettings
 from meeple.core.words import counted
 from meeple.games.edges.rules import EdgesGame, EdgesState
 from meeple.interfaces.console import console, fail, solver_ready
+from meeple.interfaces.history import history_file, no_such_game
 from meeple.interfaces.options_cli import with_typed_files
 from meeple.interfaces.prompt_words import Turn, prompt_command
 
@@ -108,6 +109,9 @@ def analyse_command(
     from meeple.solvers.edges_analysis import GameAnalysis, MoveVerdict
 
     try:
+        record = history_file(record)  # a game `meeple history` lists, by its name
+        if not record.exists():
+            raise MeepleError(no_such_game(record))
         saved = with_typed_files(GameRecord.load(record), [], f"the record {record}")
         game = saved.make_game()
     except MeepleError as exc:

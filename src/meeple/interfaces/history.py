@@ -65,10 +65,13 @@ def history_file(path: str | Path) -> Path:
     is a bare name that is not a file here: ``meeple history`` lists its games by name, and
     those names are what a person types to replay or resume one."""
     path = Path(path)
-    if not path.exists() and path.name == str(path):
-        for kept in (history_dir() / path, history_dir() / f"{path}.json"):
-            if kept.is_file():
-                return kept
+    try:
+        if not path.exists() and path.name == str(path):
+            for kept in (history_dir() / path, history_dir() / f"{path}.json"):
+                if kept.is_file():
+                    return kept
+    except OSError:  # a name the system cannot look up (too long): the caller says so
+        pass
     return path
 
 

@@ -29,7 +29,7 @@ from meeple.agents.spec import agent_builder
 from meeple.core.agent import Agent, Observation, catch_up
 from meeple.core.errors import MeepleError, RecordError
 from meeple.core.game import Game, Player, State, seats_text
-from meeple.core.position import position_argument, position_game
+from meeple.core.position import named_game, position_argument, position_game
 from meeple.core.record import GameRecord, Playthrough
 from meeple.core.registry import game_class, make
 from meeple.core.rng import derive_seed
@@ -142,6 +142,18 @@ def play_command(
             if save != resume:
                 play.check_save_target(save)
         else:
+            start = None if position is None else _start_position(position)
+            flags = list(ctx.args)
+            if game is not None and game.startswith("--"):  # Click's first unknown flag
+                flags = [game, *flags]
+                game = None
+            if start is not None and game is None:  # the position names its game
+                game = named_game(start)
+            if game is None and flags:
+                raise MeepleError(
+                    f"{flags[0]} is a game's option: name the game first, as in meeple play "
+                    f"edges {' '.join(flags)} (meeple games lists them)"
+                )
             if game is None:
                 chosen = launcher(console.input)
                 if chosen is None:
@@ -151,9 +163,8 @@ def play_command(
                     return
                 game, options, specs, seed = chosen
             else:
-                options = parse_option_flags(game, list(ctx.args))
+                options = parse_option_flags(game, flags)
                 specs = list(seat or [])
-            start = None if position is None else _start_position(position)
             g = make(game, **options) if start is None else position_game(game, start, options)
             if seed is None:
                 seed = secrets.randbelow(2**31)

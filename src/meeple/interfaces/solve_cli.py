@@ -20,6 +20,7 @@ from meeple.core.words import counted
 from meeple.games.edges.rules import EdgesState
 from meeple.interfaces import solve_proof_cli as proofs
 from meeple.interfaces.console import console, fail, solver_ready
+from meeple.interfaces.history import history_file
 from meeple.interfaces.options_cli import flag, with_typed_files
 from meeple.solvers import cache
 
@@ -477,6 +478,8 @@ def _position(
         if board or stash:
             raise MeepleError("--position takes the board and stash from the position")
         # A file holding something other than a position is a saved game's record.
+        if not position.lstrip().startswith("meeple "):
+            position = str(history_file(position))  # a game `meeple history` lists
         text = position_argument(position)
         if text is None:
             record = with_typed_files(GameRecord.load(position), [], f"the record {position}")
