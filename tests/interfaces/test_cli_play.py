@@ -128,6 +128,14 @@ def test_no_hand_over_when_nothing_is_hidden_or_one_person_plays(run):
     assert "Pass to" not in alone.output and WIPE not in alone.output
 
 
+def test_a_move_is_said_back_as_the_notation_writes_it_not_as_typed(run):
+    """'l   h1,0' is read, and said back as the record and the replay write it."""
+    edges = ("play", "edges", "--board", "2x2", "--first", "0", "--seed", "1")
+    out = run(*edges, "--seat", "human", "--seat", "random", input="l   h1,0\nquit\n").output
+    assert "Red (seat 0): L h1,0 — placed a Large pyramid" in _flat(out)
+    assert "l   h1,0 —" not in out
+
+
 # -- a game among agents ----------------------------------------------------------------------
 def _flat(text: str) -> str:
     """Text as one line of words (the terminal wraps at its width), without thinking times."""

@@ -49,7 +49,7 @@ def test_a_bad_yes_no_value_names_the_words_allowed():
     with pytest.raises(OptionError) as info:
         make_from("edges", ["--pie", "maybe"])
     message = str(info.value)
-    assert "'pie'" in message and "'maybe'" in message
+    assert "option --pie of edges" in message and "'maybe'" in message
     for word in ("true | false", "yes | no", "1 | 0", "any case"):
         assert word in message
 
@@ -100,8 +100,12 @@ def test_simulate_accepts_pie_false_and_prints_it_in_the_same_words(tmp_path):
     ],
 )
 def test_a_number_out_of_range_names_the_range_not_the_type(game, words, allowed):
+    """Said with the option's flag as typed (not JSON's 'choice_seconds') and what is
+    allowed, not the library's words ('Input should be greater than or equal to 0')."""
     with pytest.raises(OptionError) as caught:
         make_from(game, words)
     assert allowed in str(caught.value)
+    assert f"option {words[0]} of {game}: '{words[1]}' is not allowed" in str(caught.value)
+    assert "Input should" not in str(caught.value)
     shown = {o.name: o.allowed for o in describe_options(game_class(game).Options)}
     assert allowed.removeprefix("allowed: ") in shown.values()

@@ -62,7 +62,10 @@ def test_a_bad_option_gets_the_same_error_as_the_cli(server, run):
     )
     assert reply.status_code == 400
     cli = run("play", "edges", "--board", "3by3", "--seat", "random", "--seat", "random")
-    assert reply.json()["error"] in " ".join(cli.output.split())
+    # The same words, the option named as each reader writes it: JSON's key, the flag.
+    said = reply.json()["error"]
+    assert said.startswith("option 'board' of edges: ")
+    assert said.replace("option 'board'", "option --board") in " ".join(cli.output.split())
     assert "allowed: 3x4 | 3x3" in reply.json()["error"]
 
 

@@ -12,7 +12,7 @@ import json
 import math
 import types
 import typing
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Self
@@ -38,12 +38,19 @@ class GameOptions(BaseModel):
     nothing playable under Squad Combat's ``reaction_prompts``) is still passed over."""
 
     @classmethod
-    def parse(cls, game: str, options: dict[str, Any], strict: bool = False) -> Self:
+    def parse(
+        cls,
+        game: str,
+        options: dict[str, Any],
+        strict: bool = False,
+        spell: Callable[[str], str] = repr,
+    ) -> Self:
         """Validate ``options`` (names may use ``-`` or ``_``) or raise a readable OptionError.
 
         ``strict``: the values are JSON from a client and must have their JSON types (the
         number 3, not the text "3"; true, not "yes"); otherwise text is read as a person
-        types it on a command line."""
+        types it on a command line. ``spell`` writes an option's name in a refusal as its
+        reader types it (``'best_of'`` in JSON, ``--best-of`` on a command line)."""
         normalised = {str(k).replace("-", "_"): v for k, v in options.items()}
         external = cls.external_options()
         for name, value in normalised.items():
@@ -68,13 +75,13 @@ class GameOptions(BaseModel):
             # JSON mode: strict about types, yet a JSON array is a tuple option's value.
             parsed = cls.model_validate_json(text, strict=True) if strict else cls(**normalised)
         except ValidationError as exc:
-            raise OptionError(_describe(game, cls, exc)) from None
+            raise OptionError(_describe(game, cls, exc, spell)) from None
         for name, value in parsed:
             # A record stores options as JSON, which has no infinity or NaN: such a value
             # would be saved as null and the record would no longer make the same game.
             if isinstance(value, float) and not math.isfinite(value):
                 raise OptionError(
-                    f"option {name!r} of {game}: {value} is not a finite number "
+                    f"option {spell(name)} of {game}: {value} is not a finite number "
                     f"(allowed: {field_allowed(cls.model_fields[name])}, finite)"
                 )
         return parsed
@@ -318,7 +325,9 @@ def option_text(value: Any) -> str:
     return str(value)
 
 
-def _describe(game: str, cls: type[GameOptions], exc: ValidationError) -> str:
+def _describe(
+    game: str, cls: type[GameOptions], exc: ValidationError, spell: Callable[[str], str] = repr
+) -> str:
     parts = []
     for err in exc.errors():
         loc = [str(p) for p in err["loc"] if isinstance(p, str) and p in cls.model_fields]
@@ -327,9 +336,12 @@ def _describe(game: str, cls: type[GameOptions], exc: ValidationError) -> str:
         if name:
             field = cls.model_fields[name]
             allowed = BOOL_SYNONYMS if field.annotation is bool else field_allowed(field)
-            parts.append(
-                f"option {name!r} of {game}: {msg} (got {err.get('input')!r}; allowed: {allowed})"
-            )
+            got = err.get("input")
+            if err["type"] == "value_error":  # a game's own check, in its own words
+                said = f"{msg} (got {got!r}; allowed: {allowed})"
+            else:  # pydantic's words ('Input should be ...') say less than what is allowed
+                said = f"{got!r} is not allowed; allowed: {allowed}"
+            parts.append(f"option {spell(name)} of {game}: {said}")
         else:
             parts.append(f"options of {game}: {msg}")
     return "; ".join(parts)

@@ -86,6 +86,8 @@ def parse_option_flags(game: str, args: list[str], *, known: bool = True) -> dic
     for key in out if known else ():
         if key not in cls.Options.model_fields:
             raise unknown_flag(game, key)
+    if known:  # refused here, in flags, rather than when the game is made, in JSON's names
+        cls.Options.parse(cls.name, out, spell=flag)
     return out
 
 

@@ -102,7 +102,8 @@ def play_command(
         str,
         typer.Option(
             help="how strong the agents in seats not given are: easy, medium or hard "
-            "(the strongest meeple offers); a --seat may also be a level"
+            "(the strongest meeple offers), or designer (the lab's agent to balance with, "
+            "docs/lab.md); a --seat may also be a level"
         ),
     ] = DEFAULT_LEVEL,
 ) -> None:
@@ -515,9 +516,13 @@ class TerminalGame:
                 continue
             try:
                 before = self.play.state
-                self.play.play(player, game.parse_action(text))
-                words = move_log.move_words(before, player, text)
-                if words.plain != text and not hidden_from_others(before):
+                action = game.parse_action(text)
+                self.play.play(player, action)
+                # Said as the notation writes it ('L h1,0'), as the record and replay have it,
+                # not as typed ('l  h1,0').
+                written = str(action)
+                words = move_log.move_words(before, player, written)
+                if words.plain != written and not hidden_from_others(before):
                     console.print(Text(f"{seats_text(game, [player])}: ").append_text(words))
                 return
             except MeepleError as exc:

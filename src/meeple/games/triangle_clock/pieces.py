@@ -88,7 +88,7 @@ def parse_items(text: str) -> tuple[frozenset[Item], frozenset[Item]]:
     if len(halves) != 2:
         raise ValueError(
             f"{text!r} is not an allocation; write seat 0's items / seat 1's items, "
-            f"e.g. {SEED_ITEMS} (or none)"
+            f"e.g. {SEED_ITEMS}, or none/none for no items"
         )
     out: list[frozenset[Item]] = []
     for half in halves:
