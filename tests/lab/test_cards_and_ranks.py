@@ -14,6 +14,7 @@ from matplotlib.colors import to_hex
 from meeple.core.registry import make
 from meeple.games.triangle_clock.__main__ import main
 from meeple.games.triangle_clock.hands import random_play_frequencies, ranking
+from meeple.interfaces import console as console_module
 from meeple.lab.cards import Difference, card_figure, card_report
 from meeple.lab.metrics import Rate
 from meeple.lab.ranks import rank_frequencies
@@ -113,6 +114,25 @@ def test_meeple_cards_prints_a_table_json_and_a_plot(run, tmp_path):
     data = json.loads(run("cards", spec.key, "--db", url, "--json").output)
     assert data["run"] == spec.key and data["games"] == len(rows)
     assert {c["card"] for c in data["cards"]} == {"palette-swap", "right-angle", "mulligan"}
+
+
+def test_cards_too_wide_for_the_terminal_are_listed_card_by_card(run, tmp_path, monkeypatch):
+    """Nine columns of figures with intervals at 80 columns folded a number onto four
+    lines ('[3.00', ',', '3.00]'): where the table does not fit unbroken, each card is a
+    block of 'column: figure' lines; where it fits, it is a table."""
+    spec, _, url = _run(tmp_path, "triangle-clock")
+    monkeypatch.setattr(console_module.console, "width", 80)
+    narrow = run("cards", spec.key, "--db", url).output
+    lines = narrow.splitlines()
+    assert "palette-swap" in lines and "┃" not in narrow
+    assert any(
+        re.fullmatch(r"  per game \[95%\]: \d\.\d\d \[\d\.\d\d, \d\.\d\d\]", line) for line in lines
+    )
+    assert any(line.startswith("  won when played [95%]: ") for line in lines)
+    monkeypatch.setattr(console_module.console, "width", 250)
+    wide = run("cards", spec.key, "--db", url).output
+    assert "┃" in wide and "  per game [95%]: " not in wide
+    assert re.search(r"│ palette-swap +│ \d+ +│ \d\.\d\d \[\d\.\d\d, \d\.\d\d\] ", wide)
 
 
 def test_the_card_plot_names_its_agents_and_colours_its_legend_as_its_bars(tmp_path):

@@ -15,6 +15,7 @@ import typer
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.live import Live
 from rich.markup import escape
+from rich.measure import Measurement
 from rich.spinner import Spinner
 from rich.table import Table
 from rich.text import Text
@@ -50,6 +51,31 @@ def text_table(title: str, headers: list[str], rows: list[list[str]], whole: int
     for row in rows:
         table.add_row(*(escape(cell) for cell in row))
     return table
+
+
+def print_table(
+    title: str,
+    headers: list[str],
+    rows: list[list[str]],
+    whole: int = 1,
+    out: Console | None = None,
+) -> None:
+    """Print :func:`text_table`; where its columns would not fit the terminal unbroken (nine
+    columns of figures with intervals at 80 columns fold a number onto four lines), each
+    row as a block instead: its first ``whole`` cells as a heading, then one line per
+    column, ``header: value``, which a narrow terminal wraps whole."""
+    out = out or console
+    table = text_table(title, headers, rows, whole)
+    unbroken = Measurement.get(out, out.options.update(max_width=10_000), table).maximum
+    if unbroken <= out.width:
+        out.print(table)
+        return
+    named = max(whole, 1)
+    out.print(Text(title, style="italic"))
+    for row in rows:
+        out.print(Text(" · ".join(row[:named]), style="bold"))
+        for header, cell in zip(headers[named:], row[named:], strict=True):
+            out.print(Text(f"  {' '.join(header.split())}: {cell}"))
 
 
 def print_error(message: str) -> None:

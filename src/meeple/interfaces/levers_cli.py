@@ -11,10 +11,9 @@ from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
-from rich.table import Table
 
 from meeple.core.errors import MeepleError
-from meeple.interfaces.console import console, fail, text_table
+from meeple.interfaces.console import console, fail, print_table
 from meeple.interfaces.lab_common import Db
 from meeple.lab.cards import PLAYED_NOTE, card_figure, card_report, card_table
 from meeple.lab.ranks import MAX_DEALS, rank_figure, rank_frequencies, rank_table
@@ -25,11 +24,6 @@ Json = Annotated[bool, typer.Option("--json", help="print the figures as JSON in
 Plot = Annotated[
     Path | None, typer.Option(help="also draw the figures, with 95% intervals, to this PNG file")
 ]
-
-
-def _table(title: str, headers: list[str], rows: list[list[str]], names: int = 1) -> Table:
-    # The first ``names`` columns name the card or rank: whole; the figures fold.
-    return text_table(title, headers, rows, whole=names)
 
 
 def _plot(fig: Any, path: Path) -> None:
@@ -79,7 +73,7 @@ def cards_command(
     if note := stored.games.note(found["key"], LEFT_OUT):
         console.print(f"[yellow]{escape(note)}[/]")
     title = f"cards of run {found['key']} ({found['game']}, {report.games} games; {report.agents})"
-    console.print(_table(title, *card_table(report)))
+    print_table(title, *card_table(report))
     never = ", ".join(report.never_played) or "none"
     console.print(f"Never played: {escape(never)}.")
     console.print(escape(PLAYED_NOTE))
@@ -125,7 +119,7 @@ def ranking_command(
         out = {"table": path, "tie_break": tie_break, "deals": deals, "seed": seed}
         print(json.dumps({**out, "ranks": [r.model_dump() for r in ranks]}, indent=2))
         return
-    console.print(_table(f"{name} ({tie_break})", *rank_table(ranks), names=2))
+    print_table(f"{name} ({tie_break})", *rank_table(ranks), whole=2)
     console.print(
         f"Random play: exact shares of rounds played at random. Best of deal: the best hand "
         f"of {deals} sampled deals (seed {seed}), with 95% Wilson intervals."
