@@ -121,6 +121,29 @@ def server_create_seeded(server, game: str, seed: int) -> dict:
     return reply.json()
 
 
+def test_erd_s_piles_a_pick_fills_come_into_sight_above_the_builder_on_a_phone(server, chromium):
+    """On a phone the table scrolls under the builder, which covered the piles a pick had
+    just filled (the only sign of them was 'rush=HL defense=- …'): after a pick the page
+    scrolls just enough for the piles to stand above it."""
+    created = server.create("erd", {}, ["human", "random"])
+    page = _page(chromium, server, created, 0, (390, 844))
+    page.wait_for_selector(".erd-builder .erd-pick.clickable")
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.locator(".erd-builder .erd-pick.clickable").first.click()
+    page.wait_for_function(
+        "() => !document.querySelector('.erd-builder .building').textContent.startsWith('rush=-')"
+    )
+    below = page.evaluate(
+        """() => {
+          const bar = document.querySelector('.erd-builder').getBoundingClientRect().top;
+          return [...document.querySelectorAll('.erd-pile')].map(
+            (e) => [e.getBoundingClientRect().top, e.getBoundingClientRect().bottom - bar]);
+        }"""
+    )
+    assert below and all(top >= 0 and under <= 0 for top, under in below), below
+    page.context.close()
+
+
 # -- item 7: nothing cut at phone width -----------------------------------------------------
 @pytest.mark.parametrize("size", SIZES)
 def test_erd_s_last_combat_and_its_breakthroughs_are_not_cut(server, chromium, size):
@@ -147,6 +170,16 @@ def test_erd_s_last_combat_and_its_breakthroughs_are_not_cut(server, chromium, s
         }"""
     )
     assert not cut, f"cut off at {size[0]} px: {cut}"
+    # Each small card's letter within its card (it stood above the card's top).
+    out = red.evaluate(
+        """() => [...document.querySelectorAll('.erd-combat .erd-card')].map((g) => {
+          const face = g.querySelector('.erd-card-face').getBBox();
+          const letter = g.querySelector('.erd-card-letter').getBBox();
+          return letter.y < face.y || letter.y + letter.height > face.y + face.height
+            ? g.textContent : null;
+        }).filter(Boolean)"""
+    )
+    assert not out, f"letters outside their cards at {size[0]} px: {out}"
     red.context.close()
     blue.context.close()
 

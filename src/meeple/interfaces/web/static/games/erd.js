@@ -57,7 +57,9 @@ function card(parent, x, y, kind, { faceDown = false, w = 54, h = 76, label = tr
     svg("path", { d: `M${w / 2},10 L${w - 10},${h - 12} L10,${h - 12} Z`, class: "erd-card-back" }, group);
     return group;
   }
-  svg("text", { x: w / 2, y: h * 0.46, "text-anchor": "middle", class: "erd-card-letter" }, group, kind);
+  // A card without its name and values (the combat's small ones) centres its letter: at the
+  // labelled card's height its 26 px letter stood above the small card's top.
+  svg("text", { x: w / 2, y: label ? h * 0.46 : h / 2 + 9, "text-anchor": "middle", class: "erd-card-letter" }, group, kind);
   if (label) {
     svg("text", { x: w / 2, y: h * 0.7, "text-anchor": "middle", class: "erd-card-name" }, group, NAMES[kind]);
     svg("text", { x: w / 2, y: h - 6, "text-anchor": "middle", class: "erd-card-values" }, group, `R${RUSH_VALUE[kind]} D${DEFENSE_VALUE[kind]}`);
@@ -115,6 +117,23 @@ export function draw(root, msg, ui) {
   drawSide(table, L, view, bottom, seats, L.bottomY, msg, inHand(view, me, legal, sel));
   const bar = legal.length ? drawBuilder(wrap, legal, sel, ui, view, bottom, msg.tutorial && msg.tutorial.expected) : null;
   if (!L.narrow && me !== null && msg.status === "playing") fitTable(table, bar);
+  if (revealPiles && bar) showPiles(table, bar);
+  revealPiles = false;
+}
+
+let revealPiles = false; // set by a pick: the piles it filled are brought into sight
+
+/** A phone's table scrolls under the builder, which covered the piles a pick had just
+ * filled: the only sign of them was the builder's notation. After a pick the page scrolls
+ * just enough for the piles to stand above the builder (a laptop's table fits above it). */
+function showPiles(table, bar) {
+  const piles = [...table.querySelectorAll(".erd-pile")].map((e) => e.getBoundingClientRect());
+  if (!piles.length) return;
+  const lowest = Math.max(...piles.map((r) => r.bottom));
+  const highest = Math.min(...piles.map((r) => r.top));
+  const hidden = lowest - (bar.getBoundingClientRect().top - 8);
+  // Never so far that the piles' tops leave the window's top.
+  if (hidden > 0) window.scrollBy({ top: Math.min(hidden, Math.max(0, highest - 8)), behavior: "instant" });
 }
 
 /** A window too short to hold the table readably (a phone turned round, 390 px tall): fitted
@@ -396,6 +415,7 @@ function drawBuilder(wrap, legal, sel, ui, view, seat, expected = null) {
       if (lesson && extends_(lesson, next)) pic.setAttribute("data-tutorial", expected);
       clickable(pic, `a ${NAMES[kind]} into ${sel.target === "rush" ? "Rush" : "Defense"}`, {
         onClick: () => {
+          revealPiles = true;
           sel[sel.target] = next[sel.target];
           // A full pile hands over to the other one, so three clicks fill each pile.
           const other = sel.target === "rush" ? "defense" : "rush";
