@@ -120,6 +120,13 @@ def test_an_edges_square_s_words_are_drawn_over_the_pyramids(server, chromium):
         }"""
     )
     assert order["words"] and min(order["words"]) > order["last"], order
+    # A taken square names its taker with its own strength first ("Blue 5–4"): "Blue · 4 : 5",
+    # Red's strength first, read as Blue's 4.
+    result = server.get(f"/api/matches/{match}")["result"]
+    taken = [(sq["side"], sq["strength"]) for sq in result["squares"] if sq["side"] is not None]
+    expected = sorted(f"{result['sides'][s]} {st[s]}–{st[1 - s]}" for s, st in taken)
+    shown = page.locator(".edges-strength-small").all_text_contents()
+    assert expected and sorted(t for t in shown if "–" in t) == expected, (shown, expected)
     page.context.close()
 
 

@@ -145,9 +145,11 @@ export function draw(root, msg, ui) {
       const taken = sq.side !== null && sq.side !== undefined;
       labels.push([{ x: x + CELL / 2, y: y + CELL / 2 + 6, "text-anchor": "middle", class: "edges-strength" },
         taken ? `+${sq.points}` : `${a} = ${b}`]);
-      // The taker by name as well as by shade: colour is never the only sign.
+      // The taker by name as well as by shade: colour is never the only sign. Its strength
+      // first ("Blue 5–4"): "Blue · 4 : 5", Red's first, read as Blue's 4.
+      const [own, other] = sq.side === 1 ? [b, a] : [a, b];
       labels.push([{ x: x + CELL / 2, y: y + CELL / 2 + 24, "text-anchor": "middle", class: "edges-strength-small" },
-        taken ? `${sides[sq.side] ?? ""} · ${a} : ${b}` : `${a} : ${b}`]);
+        taken ? `${sides[sq.side] ?? ""} ${own}–${other}` : `${a} : ${b}`]);
     }
   }
 
