@@ -499,6 +499,21 @@ def test_erosion_greys_the_cards_no_action_can_play_and_says_why(server, chromiu
     page.context.close()
 
 
+def test_erosion_says_the_move_being_built_in_words_and_what_to_click_next(server, chromium):
+    """The bar said 'move: weather WX05 on 1 …', the mountain by its seat's number, and
+    not what to click next: it says each step in words and what comes next."""
+    created = server.create("erosion", {"first": 0}, ["human", "random"], seed=1)
+    page = _seat_page(chromium, server, created, 0)
+    page.wait_for_selector("#turn.turn-mine")
+    bar = page.locator(".er-bar .er-building")
+    page.locator(".er-hand .er-card.clickable", has_text="WX12").click()
+    expect(bar).to_have_text("weather with WX12: choose a mountain (those outlined in gold)")
+    page.locator("[data-hint='on Alps']").click()
+    expect(bar).to_have_text("weather with WX12, on Alps: how many rocks?")
+    expect(page.locator(".er-bar .er-button", has_text="2 rocks")).to_be_visible()
+    page.context.close()
+
+
 @pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
 def test_the_triangle_clock_says_a_tie_on_points_was_won_by_the_items(server, chromium, size):
     """The end box said "You won!" at 27-27 with the reason "32 rounds have passed"; only

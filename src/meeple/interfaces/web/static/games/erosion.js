@@ -171,7 +171,22 @@ export function draw(root, msg, ui) {
   drawHand(box, view, seat, offerAt, path, path.length ? {} : msg.unplayable || {});
   drawExtras(box, view, names, seat);
   drawBar(bar, view, path, open.filter((o) => !used.has(o)), choose, ui, moves.length > 0, mark,
-    lesson && !onTrack ? expected : null, names);
+    lesson && !onTrack ? expected : null, names, pathWords(moves, path, open));
+}
+
+/** The move being built, in the words of its steps, and what to click next:
+ * "weather with WX05, on Andes: choose how many rocks" (the notation, "weather WX05 on 1",
+ * named a mountain by its seat's number). */
+export function pathWords(moves, path, open) {
+  if (!path.length) return "";
+  const move = moves.find((m) => path.every((k, i) => m.steps[i] && m.steps[i].key === k));
+  const said = move ? move.steps.slice(0, path.length).map((s) => s.label).join(", ") : path.join(" ");
+  const places = new Set(open.map((o) => o.place.split(":")[0]));
+  const counts = open.length && open.every((o) => /^x\d+$/.test(o.key));
+  const next = places.has("mountain") ? "choose a mountain (those outlined in gold)"
+    : places.has("card") ? "choose a card (those outlined in gold)"
+      : counts ? "how many rocks?" : open.length ? "choose one of the buttons" : "";
+  return next ? `${said}: ${next}` : said;
 }
 
 const TIE_BREAKER = "Each tied player draws a card at random from their own hand and guesses "
@@ -553,7 +568,7 @@ function drawLegends(box, view, names, seat) {
   }
 }
 
-function drawBar(bar, view, path, rest, choose, ui, canMove, mark = () => {}, offTrack = null, names = []) {
+function drawBar(bar, view, path, rest, choose, ui, canMove, mark = () => {}, offTrack = null, names = [], said = "") {
   const building = html("div", { class: "er-building" }, bar);
   if (!canMove) {
     // One mountain moves at a time: with up to five at the table, name whose it is.
@@ -563,7 +578,7 @@ function drawBar(bar, view, path, rest, choose, ui, canMove, mark = () => {}, of
     return;
   }
   const drawing = !path.length && rest.length && rest.every((o) => /^draw /.test(o.move || ""));
-  building.textContent = path.length ? `move: ${path.join(" ")} …`
+  building.textContent = path.length ? said
     : drawing ? "draw: choose the cards to take" : "your move: pick a card or an action";
   const buttons = html("div", { class: "er-buttons" }, bar);
   for (const o of rest) {
