@@ -377,3 +377,17 @@ def test_a_screen_reader_hears_the_result_of_the_persons_own_attack(
     assert extra < 100, f"the page runs {extra} px past its content"
     assert not page_errors, page_errors
     context.close()
+
+
+def test_the_table_s_events_say_when_earlier_ones_are_left_out(server, chromium):
+    """'On the table' shows the last six events: at the start of a game the first
+    character's roll was missing from it, with no word why."""
+    created = server.create("squad-combat", {"first": 0}, ["human", "random"], seed=3)
+    events = meeple.make("squad-combat", first=0).new_game(3).view(0)["log"]
+    assert len(events) > 6, events
+    page = chromium.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    page.goto(created["seats"][0]["join_url"])
+    heading = page.wait_for_selector(".sc-log h3").inner_text()
+    assert heading == f"On the table: the last 6 of {len(events)} events"
+    assert page.locator(".sc-log li").all_inner_texts() == events[-6:]
+    page.context.close()

@@ -571,10 +571,12 @@ function drawActions(box, ctx) {
 }
 
 function drawLog(box, ctx) {
-  const lines = (ctx.view.log || []).slice(-LOG_SHOWN);
+  const all = ctx.view.log || [];
+  const lines = all.slice(-LOG_SHOWN);
   if (!lines.length) return;
   const area = html("section", { class: "sc-log" }, box);
-  html("h3", {}, area, "On the table");
+  // Said when lines are left out: a setup's first roll was missing with no word why.
+  html("h3", {}, area, all.length > lines.length ? `On the table: the last ${lines.length} of ${all.length} events` : "On the table");
   const list = html("ol", {}, area);
   for (const line of lines) {
     const item = html("li", {}, list, line);
