@@ -566,11 +566,18 @@ def test_the_triangle_clock_says_why_one_of_two_equal_ranks_scored(server, chrom
     plain = next(
         k
         for k, views in enumerate(replayed["views"])
-        if (last := views["spectator"]["last_round"]) and not last["tie_break"]
+        if (last := views["spectator"]["last_round"])
+        and not last["tie_break"]
+        and last["winner"] is not None
     )
     page.goto(f"{server.url}/replay?match={created['match']}&step={plain}")
     page.wait_for_selector(f"body[data-step='{plain}'] #board .tc-panel-title")
     assert page.locator("#board .tc-tie-break").count() == 0
+    # What a winner scores is said with its rule: a winner scoring 0 read as a bug.
+    won = replayed["views"][plain]["spectator"]["last_round"]
+    expect(page.locator("#board .tc-panel-title", has_text="Last round")).to_contain_text(
+        f"ranks higher and scores {won['points']} (the strength of the other hand)"
+    )
     context.close()
 
 

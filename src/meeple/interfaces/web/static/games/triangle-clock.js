@@ -281,7 +281,7 @@ function drawSharedSoFar(side, view) {
   const seen = view.shared_revealed || [];
   if (!seen.length) return;
   const panel = html("div", { class: "tc-panel" }, side);
-  html("div", { class: "tc-panel-title" }, panel, "Shared symbols so far this order");
+  html("div", { class: "tc-panel-title" }, panel, "Shared symbols revealed so far in this order");
   const chips = html("div", { class: "tc-chips" }, panel);
   seen.forEach((name, k) => symbolChip(chips, name, String(k + 1)));
 }
@@ -292,7 +292,9 @@ function drawLastRound(side, msg, view) {
   const panel = html("div", { class: "tc-panel" }, side);
   html("div", { class: "tc-panel-title" }, panel,
     `Last round (${last.round}): shared ${last.shared} — ` + (last.winner === null || last.winner === undefined
-      ? "equal hands, nobody scores" : `${seatLabel(msg, last.winner)} scores ${last.points}`));
+      ? "equal hands, nobody scores"
+      // The rule in its words, as the terminal says it: a winner scoring 0 read as a bug.
+      : `${seatLabel(msg, last.winner)} ranks higher and scores ${last.points} (the strength of the other hand)`));
   // Equal ranks: the ranks alone do not say why one of them scored (the rules' own words).
   if (last.tie_break) html("p", { class: "tc-tie-break" }, panel, last.tie_break);
   const s = svg("svg", { viewBox: "0 0 400 150", class: "tc-last" }, panel);
