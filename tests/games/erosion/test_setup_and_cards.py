@@ -114,6 +114,12 @@ def _broken(edit) -> str:
         # Strict types: a designer's "3" or true is not read as a number.
         (lambda cs: cs[0]["process"].update(n=True), "card WX01, field process.n: Input should"),
         (lambda cs: cs[0]["process"].update(n="3"), "card WX01, field process.n: Input should"),
+        # One floor, said once: -1 was told 'greater than or equal to 0', then 0 'at least 1'.
+        (
+            lambda cs: cs[0]["process"].update(n=-1),
+            "card WX01, field process.n: must be at least 1",
+        ),
+        (lambda cs: cs[0]["process"].update(n=0), "card WX01, field process.n: must be at least 1"),
         (lambda cs: cs[0].update(mohs=3.0), "card WX01, field mohs: Input should"),
         # Bounds: an effect of 10**9 rocks listed 10**9 moves (MemoryError in a simulation).
         (

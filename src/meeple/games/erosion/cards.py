@@ -205,7 +205,10 @@ class Process(_Model):
 
     name: str = Field(min_length=1)
     kind: Literal["weather_n", "weather_types", "hillslope_n", "transport_n"]
-    n: int = Field(default=0, ge=0, le=6)
+    # No floor here: a typed card has none (0) and a numbered one at least 1, which the
+    # card's check says in those words (a floor of 0 here told a numbered card's -1 that
+    # 0 would do, and then refused 0).
+    n: int = Field(default=0, le=6)
     max_hardness: int | None = Field(default=None, ge=1, le=10)
     types: tuple[Rock, ...] = Field(default=(), strict=False)
     elevation: Literal["hill", "mountain"] | None = None
