@@ -134,6 +134,8 @@ def test_sweep_errors_are_one_line(run, tmp_path, args, words):
                  "--db", f"sqlite:///{tmp_path / 'lab.db'}")  # fmt: skip
     assert result.exit_code != 0
     assert words in result.output and "Traceback" not in result.output
+    # Refused before a word of the run: every value is checked before the agents are said.
+    assert "Agents:" not in result.output
 
 
 def test_the_sweep_table_flags_a_small_sample_as_every_lab_table_does():

@@ -189,6 +189,8 @@ def _compare(
         # Each variant is checked before their number, so a malformed one is named as such.
         seen: dict[str, str] = {}
         labels: dict[str, str] = {}  # each label -> the --variant text that gave it
+        checked: list[tuple[Any, str]] = []  # each variant's game, by label: its notes
+        said = ""
         for given in variant:
             label, text = variant_label(given)
             if labels.setdefault(label, given) != given:
@@ -207,17 +209,19 @@ def _compare(
                 )
             seen[spec.key] = given
             if not specs:
-                # The seats are the same in every variant: said once.
+                # The seats are the same in every variant: said once, once all are checked.
                 said = agents_line(given_seats(seat, seats), seats, rotate_seats)
-                console.print(escape(said))
             specs[label] = spec
-            print_notes(variant_game, f"variant {label}: ")
+            checked.append((variant_game, label))
         if len(specs) < 2:
             option, one, other = _variant_example(name)
             raise LabError(
                 "compare needs at least two different variants: give --variant more than "
                 f"once, e.g. --variant {option}={one} --variant {option}={other}"
             )
+        console.print(escape(said))
+        for variant_game, label in checked:
+            print_notes(variant_game, f"variant {label}: ")
         chosen = chosen_backend(backend, jobs, address)
         with one_backend(chosen, jobs, address):
             rows = {
