@@ -124,8 +124,12 @@ def test_save_refuses_a_file_holding_another_game(run, tmp_path):
     assert first.exit_code == 0
     before = path.read_text()
     again = run(*EDGES, "--seat", "random", "--seat", "random", "--save", str(path))
-    _clean_error(again, "holds another game")
+    # The same command again is the same game (same seed): said so, not "another game".
+    _clean_error(again, "already holds this game, ")
     assert "--resume" in again.output
+    assert path.read_text() == before
+    other = run(*EDGES, "--seat", "random", "--seat", "random", "--save", str(path), "--seed", "9")
+    _clean_error(other, "holds another game")
     assert path.read_text() == before
 
 

@@ -27,6 +27,7 @@ from meeple.core.options import DIGEST_PATTERN, UNSET_WORDS
 from meeple.core.registry import game_class, make
 from meeple.core.simultaneous import secret_moves, settles
 from meeple.core.text import printable
+from meeple.core.words import counted
 
 RECORD_FORMAT: Final = "meeple-record/1"
 
@@ -306,8 +307,16 @@ class Playthrough:
             mine.seed,
             mine.start,
         )
-        if not same or [tuple(m) for m in old.moves] != mine.moves[: len(old.moves)]:
-            raise RecordError(f"{path} holds another game ({len(old.moves)} moves); {advice}")
+        if not same:
+            raise RecordError(
+                f"{path} holds another game ({counted(len(old.moves), 'move')}); {advice}"
+            )
+        if [tuple(m) for m in old.moves] != mine.moves[: len(old.moves)]:
+            # The same game from its start (a command run again): said so, not "another".
+            raise RecordError(
+                f"{path} already holds this game, {counted(len(old.moves), 'move')} into it; "
+                f"{advice}"
+            )
 
     def play(self, player: Player, action: Action) -> State[Any]:
         """Apply an action and record it; an illegal one raises and changes nothing."""
