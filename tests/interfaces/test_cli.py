@@ -47,6 +47,14 @@ def test_rules_cut_no_option_value_short_in_a_terminal_of_80_columns(run, monkey
     assert result.exit_code == 0, result.output
     assert "…" not in result.output, result.output
     assert all(len(line) <= 80 for line in result.output.splitlines())
+    # Never folded mid-word either ('palette-swap+rig' / 'ht-angle/mulliga' / 'n'): each
+    # default is whole on one line, as a table's cell or a block's line.
+    from meeple.core.options import describe_options
+    from meeple.core.registry import game_class
+
+    lines = result.output.splitlines()
+    for option in describe_options(game_class(game).Options):
+        assert any(str(option.default) in line for line in lines), option
 
 
 @pytest.mark.parametrize("flag", ["--version", "-V"])

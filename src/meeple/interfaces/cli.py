@@ -44,7 +44,7 @@ from meeple.interfaces import (
     solve_cli,
     tournament_cli,
 )
-from meeple.interfaces.console import console, fail, print_error, print_markdown
+from meeple.interfaces.console import console, fail, print_error, print_markdown, print_table
 from meeple.interfaces.game_help import GameOptionsCommand
 from meeple.interfaces.help_labels import Command, Group
 from meeple.interfaces.options_cli import flag, parse_option_flags
@@ -171,20 +171,13 @@ def rules_command(
     except MeepleError as exc:
         raise fail(str(exc)) from None
     print_markdown(text)
-    table = Table(title=f"{cls.title} options")
-    # An option's flag is what a person types: never cut, the other columns wrap instead.
-    table.add_column(
-        "option",
-        no_wrap=True,
-        min_width=max(len(o.name) + 2 for o in describe_options(cls.Options)),
-    )
-    # A value with no space to wrap at (a default such as palette-swap+right-angle) is folded
-    # onto the next line in a narrow terminal, not cut short with an ellipsis.
-    for column in ("default", "allowed", "meaning"):
-        table.add_column(column, overflow="fold")
-    for o in describe_options(cls.Options):
-        table.add_row(flag(o.name), str(o.default), o.allowed, o.help)
-    console.print(table)
+    # An option's flag is what a person types: never cut. Where the table would not fit the
+    # terminal unbroken (a default such as palette-swap+right-angle/mulligan at 80 columns
+    # was folded mid-word onto three lines), each option is a block of whole lines.
+    options = describe_options(cls.Options)
+    rows = [[flag(o.name), str(o.default), o.allowed, o.help] for o in options]
+    headers = ["option", "default", "allowed", "meaning"]
+    print_table(f"{cls.title} options", headers, rows, prose=(2, 3))
     if not full:
         console.print(f"The complete rules, with every interpretation: meeple rules {game} --full")
 

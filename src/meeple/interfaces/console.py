@@ -12,10 +12,10 @@ from collections.abc import Iterator
 from typing import IO, Any
 
 import typer
+from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.live import Live
 from rich.markup import escape
-from rich.measure import Measurement
 from rich.spinner import Spinner
 from rich.table import Table
 from rich.text import Text
@@ -58,16 +58,51 @@ def print_table(
     headers: list[str],
     rows: list[list[str]],
     whole: int = 1,
+    prose: tuple[int, ...] = (),
     out: Console | None = None,
 ) -> None:
-    """Print :func:`text_table`; where its columns would not fit the terminal unbroken (nine
-    columns of figures with intervals at 80 columns fold a number onto four lines), each
-    row as a block instead: its first ``whole`` cells as a heading, then one line per
-    column, ``header: value``, which a narrow terminal wraps whole."""
+    """Print a table of plain text whose cells are never broken mid-word: each cell whole,
+    except in the ``prose`` columns (by index), which wrap between words. Where the
+    terminal is too narrow for that (nine columns of figures with intervals at 80 columns
+    folded a number onto four lines, '[3.00' ',' '3.00]'), each row is a block instead: its
+    first ``whole`` cells as a heading, then one ``header: value`` line per column."""
     out = out or console
-    table = text_table(title, headers, rows, whole)
-    unbroken = Measurement.get(out, out.options.update(max_width=10_000), table).maximum
-    if unbroken <= out.width:
+    wrapping = {k % len(headers) for k in prose} - set(range(whole))
+    cells = [
+        max(
+            (
+                cell_len(word)
+                for text in (row[k] for row in rows)
+                for word in (text.split() if k in wrapping else [text])
+            ),
+            default=1,
+        )
+        for k in range(len(headers))
+    ]
+
+    def longest_word(header: str) -> int:
+        return max(map(cell_len, header.split()), default=1)
+
+    # A header on one line where there is room for it, else wrapped between its words.
+    for head in (cell_len, longest_word):
+        widths = [
+            max(width, (longest_word if k in wrapping else head)(header))
+            for k, (width, header) in enumerate(zip(cells, headers, strict=True))
+        ]
+        if sum(widths) + 3 * len(headers) + 1 <= out.width:  # a cell's padding and rule: 3
+            break
+    else:
+        widths = []
+    if widths:
+        table = Table(title=escape(title))
+        for k, header in enumerate(headers):
+            fixed = k not in wrapping
+            # A column of whole cells has its width, which Rich never narrows (its header
+            # wraps within it); the prose columns share what is left, between words.
+            table.add_column(escape(header), width=widths[k] if fixed else None,
+                             overflow="fold")  # fmt: skip
+        for row in rows:
+            table.add_row(*(escape(cell) for cell in row))
         out.print(table)
         return
     named = max(whole, 1)

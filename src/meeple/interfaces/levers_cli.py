@@ -73,7 +73,7 @@ def cards_command(
     if note := stored.games.note(found["key"], LEFT_OUT):
         console.print(f"[yellow]{escape(note)}[/]")
     title = f"cards of run {found['key']} ({found['game']}, {report.games} games; {report.agents})"
-    print_table(title, *card_table(report))
+    print_table(title, *card_table(report), prose=(-1,))  # the difference, in words
     never = ", ".join(report.never_played) or "none"
     console.print(f"Never played: {escape(never)}.")
     console.print(escape(PLAYED_NOTE))
@@ -119,7 +119,7 @@ def ranking_command(
         out = {"table": path, "tie_break": tie_break, "deals": deals, "seed": seed}
         print(json.dumps({**out, "ranks": [r.model_dump() for r in ranks]}, indent=2))
         return
-    print_table(f"{name} ({tie_break})", *rank_table(ranks), whole=2)
+    print_table(f"{name} ({tie_break})", *rank_table(ranks), whole=2, prose=(3,))
     console.print(
         f"Random play: exact shares of rounds played at random. Best of deal: the best hand "
         f"of {deals} sampled deals (seed {seed}), with 95% Wilson intervals."
