@@ -220,6 +220,11 @@ def test_each_option_is_named_in_a_player_s_words_with_its_api_name_on_hover(
     games = {g["name"]: g for g in server.get("/api/games")}
     labels = {o["name"]: o["label"] for o in games["edges"]["options"]}
     assert labels["pie"] == "Pie rule" and labels["board"] == "Board size"
+    # Every option of the game is offered but the engine's switch for scripts, which the
+    # API still takes.
+    offered = page.locator("label.option .name").evaluate_all("ns => ns.map(n => n.title)")
+    assert sorted(offered) == sorted(set(labels) - {"auto_steps"}), offered
+    assert "auto_steps" in labels
     assert not page_errors, page_errors
 
 

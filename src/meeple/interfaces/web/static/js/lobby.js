@@ -123,8 +123,11 @@ function drawForm() {
     card.setAttribute("aria-pressed", String(card.dataset.game === game.name));
   }
   const box = $("options");
-  // A data option is offered only where the server has content sets for the game.
-  const offered = game.options.filter((option) => !option.data || game.content_sets.length);
+  // A data option is offered only where the server has content sets for the game; the
+  // engine's own switch every game shares (auto_steps: every single-choice step asked, for
+  // a script or a tutorial) is a script's, not a variant a player picks (the API takes it).
+  const offered = game.options.filter((option) => (!option.data || game.content_sets.length)
+    && option.name !== "auto_steps");
   box.replaceChildren(el("legend", {}, "Variants"),
     ...offered.map((option) => {
       const input = optionInput(option, game);
