@@ -391,3 +391,23 @@ def test_the_table_s_events_say_when_earlier_ones_are_left_out(server, chromium)
     assert heading == f"On the table: the last 6 of {len(events)} events"
     assert page.locator(".sc-log li").all_inner_texts() == events[-6:]
     page.context.close()
+
+
+def test_a_card_no_character_can_play_is_greyed_and_says_why(server, chromium):
+    """A greyed card said nothing of why: a tap on it now says the rules' reason under
+    the hand (here, edges that wait for an attack or a defence)."""
+    created = server.create("squad-combat", {"first": 0}, ["human", "random"], seed=5)
+    expected = meeple.make("squad-combat", first=0).new_game(5).unplayable(0)
+    assert set(expected) == {"parry", "battle-cry"}, expected
+    page = chromium.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.goto(created["seats"][0]["join_url"])
+    page.wait_for_selector(".sc-hand .sc-card.sc-playable")
+    greyed = page.locator(".sc-hand .sc-card.sc-unplayable")
+    assert greyed.count() == 2
+    why = page.locator(".sc-hand .sc-why")
+    assert why.inner_text() == "2 greyed cards cannot be played now: tap one to see why."
+    # force: Playwright does not click what is aria-disabled; a person can, and is told why.
+    greyed.filter(has_text="Parry").click(force=True)
+    assert why.inner_text() == "Why not Parry? Parry is played only when defending."
+    assert page.get_attribute("body", "data-seq") == "0"  # nothing was played
+    page.context.close()

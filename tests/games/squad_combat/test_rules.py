@@ -12,8 +12,10 @@ from dataclasses import replace
 import pytest
 
 import meeple
+from meeple.core.conformance import random_playthrough
 from meeple.core.errors import IllegalAction, OptionError
 from meeple.games.squad_combat import Die, NoDie, Pass, Play, Target
+from meeple.games.squad_combat.reading import WINDOWS
 from meeple.games.squad_combat.rules import (
     ATTACK_DIE,
     DEFENSE_DIE,
@@ -702,3 +704,32 @@ def test_a_player_with_nothing_but_pass_passes_by_itself():
     # 'always' also asks both seats in the window before Study resolves.
     state = play(asked, "play study by c", "done", "done")
     assert state.step == (PHASE, 1) and state.legal_actions(1) == [Pass()]
+
+
+def test_the_cards_no_character_can_play_are_named_with_why():
+    """A page greys out the cards of the hand no character can play, and says why: the
+    cards named are exactly the hand's cards no legal play uses, in the action phase and
+    the reaction windows of a seat to act, each with the rules' reason for every living
+    character (once where they share it); none elsewhere."""
+    named_any = 0
+    for players, seed in ((2, 1), (3, 2), (4, 3)):
+        game = meeple.make("squad-combat", players=players)
+        for state in random_playthrough(game, seed).record().states():
+            kind, _ = state.step
+            for seat in range(players):
+                named = state.unplayable(seat)
+                legal = state.legal_actions(seat)
+                if seat not in state.to_act or kind not in (PHASE, *WINDOWS) or not legal:
+                    assert named == {}
+                    continue
+                played = {a.card for a in legal if isinstance(a, Play)}
+                hand = {game.card_keys[k] for k in state.hands[seat]}
+                assert set(named) == hand - played
+                assert all(named.values()), named
+                named_any += len(named)
+    assert named_any > 20
+    state = meeple.make("squad-combat", first=0).new_game(5)
+    assert state.unplayable(0) == {
+        "parry": "Parry is played only when defending",
+        "battle-cry": "Battle Cry is played only when attacking",
+    }

@@ -45,6 +45,31 @@ def explain(state: SquadCombatState, player: Player, action: SquadAction) -> str
     return f"{reason}; {now}" if reason else f"{action} is not possible: {now}"
 
 
+def unplayable(state: SquadCombatState, player: Player) -> dict[str, str]:
+    """The cards of the seat's hand that no character can play now, each with why: the
+    reason for each living character, once where they share it ("Slash is played only
+    when attacking"), else one after another ("Vanguard shares no trait with Aimed
+    Shot ...; Brawler cannot pay ..."). Only where a card is played: the action phase and
+    a reaction window, when the seat has a move to make."""
+    kind, _ = state.step
+    if player not in state.to_act or kind not in (PHASE, *WINDOWS):
+        return {}
+    legal = state.legal_actions(player)
+    if not legal:
+        return {}
+    played = {a.card for a in legal if isinstance(a, Play)}
+    keys = state.game.card_keys
+    party = state.parties[player]
+    living = [slot for slot in range(len(party)) if not party[slot].removed]
+    out = {}
+    for k in dict.fromkeys(state.hands[player]):
+        if keys[k] in played:
+            continue
+        reasons = (_specific_reason(state, player, kind, Play(keys[k], s)) for s in living)
+        out[keys[k]] = "; ".join(dict.fromkeys(r for r in reasons if r))
+    return out
+
+
 def _specific_reason(
     state: SquadCombatState, player: Player, kind: str, action: SquadAction
 ) -> str | None:
@@ -76,7 +101,8 @@ def _specific_reason(
         if not state.can_perform(player, action.slot, k, hand_after):
             return (
                 f"{spec.name} cannot pay {card.cost}: energy left "
-                f"{state.energy_left(player, action.slot)}, dice {dice_text(ch.dice)}, "
+                f"{state.energy_left(player, action.slot)}, "
+                f"{f'dice {dice_text(ch.dice)}' if ch.dice else 'no dice'}, "
                 f"other cards in hand {hand_after}"
             )
         return f"{card.name} has nothing to act on now"

@@ -69,7 +69,7 @@ from meeple.games.squad_combat.content import (
     content_problems,
     load_content,
 )
-from meeple.games.squad_combat.explain import explain
+from meeple.games.squad_combat.explain import explain, unplayable
 from meeple.games.squad_combat.guide import guide_values
 from meeple.games.squad_combat.options import SquadCombatOptions, resolve_decks
 from meeple.games.squad_combat.pieces import (
@@ -508,6 +508,11 @@ class SquadCombatState(Reading, State[SquadAction]):
         if action in self._legal_cached(player):
             return None
         return explain(self, player, action)
+
+    def unplayable(self, player: Player) -> dict[str, str]:
+        """The cards of the hand no character can play now, each with why (a page greys
+        them out and says why on a tap)."""
+        return unplayable(self, player)
 
     def _next(self, player: Player, action: SquadAction) -> SquadCombatState:
         table = _Table(*_read_fields(self))

@@ -10,7 +10,7 @@
 // River rock, an Atmosphere card) or, failing that, as a button in the action bar. The
 // chosen steps are kept in ui.selection.path until they name exactly one legal move.
 
-import { cardList, clickable, counted, gameStyle, html, svg } from "../js/draw.js";
+import { cardList, clickable, counted, gameStyle, html, svg, unplayable as markUnplayable } from "../js/draw.js";
 
 const ROCK_COLOURS = {
   shale: "#5f6673", limestone: "#e4dcc0", sandstone: "#e3a868", conglomerate: "#b98d69",
@@ -492,17 +492,7 @@ function drawHand(box, view, seat, offerAt, path, unplayable) {
     const el = html("div", { class: `er-card er-card-${c.deck}${chosen ? " er-chosen" : ""}` }, row);
     if (unplayable[id]) {
       el.classList.add("er-unplayable");
-      el.setAttribute("aria-disabled", "true");
-      el.setAttribute("role", "button");
-      el.setAttribute("tabindex", "0");
-      const say = () => { why.textContent = `Why not ${id}? ${unplayable[id]}.`; };
-      el.addEventListener("click", say);
-      el.addEventListener("keydown", (event) => {
-        if (event.key === "Enter" || event.key === " ") {
-          event.preventDefault();
-          say();
-        }
-      });
+      markUnplayable(el, id, unplayable[id], why);
     }
     const top = html("div", { class: "er-card-rock" }, el);
     top.style.background = ROCK_COLOURS[c.rock] || "#999";
@@ -519,7 +509,7 @@ function drawHand(box, view, seat, offerAt, path, unplayable) {
     html("div", { class: "er-card-does" }, bottom, processText(c.process));
     if (c.process && c.process.elevation) html("div", { class: "er-card-icon" }, bottom, c.process.elevation === "mountain" ? "▲ mountain" : "⌒ hill");
     if (view.advanced && c.architecture) html("div", { class: "er-card-arch" }, el, c.architecture.text);
-    el.title = unplayable[id] ? `${unplayable[id]}.` : describeRock(c, false);
+    if (!unplayable[id]) el.title = describeRock(c, false);
     offerAt(el, `card:${id}`);
   }
 }

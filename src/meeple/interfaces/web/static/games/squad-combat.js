@@ -14,7 +14,7 @@
 // Any legal move the picture has no place for still gets a button, so every move is
 // reachable by clicks.
 
-import { CLICK, cardList, clickable, counted, gameStyle, html, svg } from "../js/draw.js";
+import { CLICK, cardList, clickable, counted, gameStyle, html, svg, unplayable as markUnplayable } from "../js/draw.js";
 
 const SLOTS = "abc";
 const STEP = {
@@ -494,6 +494,13 @@ function drawHand(box, ctx) {
   const { view, legal, ui, sel, placed } = ctx;
   const area = html("section", { class: "sc-hand" }, box);
   html("h3", { class: "sc-hand-title" }, area, `Your hand (${view.hand.length})`);
+  // The rules' reasons for the cards no character can play now (the state message's).
+  const reasons = ctx.msg.unplayable || {};
+  const idle = view.hand.filter((id) => reasons[id]).length;
+  const why = idle
+    ? html("div", { class: "sc-why", "aria-live": "polite" }, area,
+      `${counted(idle, "greyed card")} cannot be played now: tap one to see why.`)
+    : null;
   const row = html("div", { class: "sc-hand-cards" }, area);
   const kind = (view.step || {}).kind;
   for (const id of view.hand) {
@@ -529,7 +536,7 @@ function drawHand(box, ctx) {
       card.classList.add("sc-playable");
     } else if (legal.texts.size && (kind === STEP.phase || WINDOWS.has(kind))) {
       card.classList.add("sc-unplayable");
-      card.setAttribute("aria-disabled", "true");
+      markUnplayable(card, info.name, reasons[id], why);
     }
   }
   if (!view.hand.length) html("div", { class: "sc-empty" }, row, "no cards");

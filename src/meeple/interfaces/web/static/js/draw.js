@@ -82,6 +82,27 @@ export function clickable(node, hint, { onClick = null, move = null, ui = null, 
   return node;
 }
 
+/** A piece the player holds that no legal move uses now (a card game's card): marked
+ * `aria-disabled` for a screen reader, `why` (the rules' words, the state message's
+ * `unplayable`) on hover, and a click or a key on it says why in `line`, so that a newcomer
+ * is not left clicking at a card that does nothing. The caller greys it with its own
+ * class. */
+export function unplayable(node, name, why, line) {
+  node.setAttribute("aria-disabled", "true");
+  if (!why) return;
+  node.setAttribute("role", "button");
+  node.setAttribute("tabindex", "0");
+  node.title = `${why}.`;
+  const say = () => { line.textContent = `Why not ${name}? ${why}.`; };
+  node.addEventListener("click", say);
+  node.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      say();
+    }
+  });
+}
+
 const styles = new Map(); // name -> a promise settled once its stylesheet loaded or failed
 
 /**
