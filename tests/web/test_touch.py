@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from playwright.sync_api import expect
+
 PHONE = {
     "viewport": {"width": 390, "height": 844},
     "has_touch": True,
@@ -69,6 +71,11 @@ def test_the_pages_say_tap_to_a_touch_screen(server, chromium):
     page.goto(f"{server.url}/play/{created['match']}#token={created['seats'][0]['token']}")
     page.wait_for_selector("body[data-status='playing'] #board .building")
     assert page.inner_text("#board .building") == "tap an edge to place a pyramid on it"
+    # An edge tapped: said in words ("? h0,0 — choose a pyramid" was the notation's).
+    edge = page.locator("#board .clickable[data-hint='edge h0,0']")
+    edge.first.tap()
+    building = page.locator("#board .building")
+    expect(building).to_have_text("edge h0,0: choose the pyramid to place on it")
     page.locator("#resign").tap()
     assert page.inner_text("#resign") == "Really resign? Tap again"
 

@@ -239,7 +239,10 @@ function drawChoice(wrap, view, sel, place, pie, msg, ui) {
   }
   const sizes = sel.pie ? pie : place.get(sel.edge) || [];
   const notation = (size) => (sel.pie ? `pie ${size}` : `${size} ${sel.edge}`);
-  html("span", { class: "building" }, bar, sel.pie ? "pie … — choose your pyramid" : `? ${sel.edge} — choose a pyramid`);
+  // In words, not the notation's "? h1,1" (what the click will send is on each button's hover).
+  html("span", { class: "building" }, bar, sel.pie
+    ? "pie rule: choose the pyramid that takes over the first one"
+    : `edge ${sel.edge}: choose the pyramid to place on it`);
   for (const size of SIZES.filter((s) => sizes.includes(s))) {
     const button = svg("svg", { viewBox: "0 0 70 70", class: "edges-size" }, bar);
     pyramid(button, 35, 38, size, msg.seat ?? 0);
