@@ -270,7 +270,10 @@ def test_a_match_whose_set_was_edited_between_two_starts_is_set_aside_naming_the
 
     server = server_factory(db, 1, "--content", str(folder))
     aside = httpx.get(f"{server.url}/api/matches/{matches['weak']}")
-    assert aside.status_code == 500
+    assert aside.status_code == 503 and aside.json()["code"] == "match_unavailable"
+    # Not listed for players to click into (it was, answered with a 500).
+    live = [m["match"] for m in httpx.get(f"{server.url}/api/matches?status=live").json()]
+    assert matches["weak"] not in live and matches["shipped"] in live
     said = aside.json()["error"]
     assert "cards=set:weak" in said and "edited since the match began" in said, said
     assert str(folder) not in aside.text and "meeple-sets" not in aside.text

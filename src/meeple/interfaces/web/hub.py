@@ -28,12 +28,14 @@ from meeple.core.errors import MeepleError
 from meeple.core.game import Player, seats_text
 from meeple.core.registry import make
 from meeple.core.tutorial import is_expected, load_tutorial
+from meeple.core.words import counted
 from meeple.interfaces.web.clocks import adopt_clocks
 from meeple.interfaces.web.content_sets import ContentSets
 from meeple.interfaces.web.hints import Hints
 from meeple.interfaces.web.limits import ServerLimits
 from meeple.interfaces.web.live import (
     TUTOR,
+    UNAVAILABLE,
     Connection,
     LiveMatch,
     ServerError,
@@ -74,13 +76,15 @@ class Hub(Referee):
         super().__init__(store, pool, clock, limits, content, light)
         self.matches: dict[str, LiveMatch] = {}
         self._loading = asyncio.Lock()
-        self.lobby = Lobby(store, self.content, self.limits, self.preparer, base_url)
+        self.set_aside: dict[str, str] = {}
+        """Matches that could not be restored at start-up, and the refusal a request for one
+        is answered with (why it cannot be served); the lobby lists none of them."""
+        self.lobby = Lobby(
+            store, self.content, self.limits, self.preparer, base_url, unlisted=self.set_aside
+        )
         """The games offered, new matches checked and stored, the listings."""
         self.hints = Hints(self.pool, self.preparer, self.content, self.limits)
         """Hints for a person playing the computer."""
-        self.set_aside: dict[str, str] = {}
-        """Matches that could not be restored at start-up, and the refusal a request for one
-        is answered with (why it cannot be served)."""
         self.stopped = asyncio.Event()
         """Set when :meth:`stop` begins: a request still reading its body stops waiting."""
 
@@ -105,7 +109,7 @@ class Hub(Referee):
                 continue
             restored += 1
             self._after_change(match)
-        log.info("restored %d unfinished matches", restored)
+        log.info("restored %s", counted(restored, "unfinished match", "unfinished matches"))
         if self.store.shared:
             self._spawn(self._listen())
         await self._sweep_logged()  # what expired while the server was down
@@ -238,11 +242,11 @@ class Hub(Referee):
 
     async def _load(self, match_id: str) -> LiveMatch:
         if match_id in self.set_aside:
-            raise ServerError(self.set_aside[match_id], 500)
+            raise ServerError(self.set_aside[match_id], 503, UNAVAILABLE)
         try:
             stored = await asyncio.to_thread(self.store.get, match_id)
         except DamagedMatch as exc:
-            raise ServerError(f"this match cannot be served: {exc}", 500) from None
+            raise ServerError(f"this match cannot be served: {exc}", 503, UNAVAILABLE) from None
         if stored is None:
             raise ServerError(f"there is no match {match_id!r}", 404, "unknown_match")
         game = make(stored.game, **self.content.resolve(stored.game, stored.options))
@@ -256,7 +260,8 @@ class Hub(Referee):
                     f"this match cannot be served: its content set ({sets}) "
                     "has been edited since the match began; it is served again once the "
                     "set is as it was",
-                    500,
+                    503,
+                    UNAVAILABLE,
                 )
         state = game.new_game(stored.seed)
         match = LiveMatch(stored=stored, game=game, state=state, hidden=[])

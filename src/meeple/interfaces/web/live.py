@@ -56,6 +56,11 @@ STATUS_CODES = {
 }
 """The stable ``code`` of a refusal that names none of its own, by HTTP status."""
 
+UNAVAILABLE = "match_unavailable"
+"""The code of a match the server cannot serve now (a damaged row; a content set edited
+since the match began): the operator's to mend, not the client's fault nor a fault of the
+server's code, so a 503 with its reason, not a 500."""
+
 
 class ServerError(MeepleError):
     """A request the server refuses; ``status`` is the HTTP status that goes with it, and

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -73,12 +74,15 @@ class Lobby:
         limits: ServerLimits,
         preparer: Preparer,
         base_url: str = "",
+        unlisted: Mapping[str, str] | None = None,
     ) -> None:
         self.store = store
         self.content = content
         self.limits = limits
         self.preparer = preparer
         self.base_url = base_url
+        self.unlisted = unlisted if unlisted is not None else {}
+        """Matches the listings leave out (the hub's set aside: they cannot be served)."""
 
     def catalogue(self) -> list[dict[str, Any]]:
         """The games, their options and the agents each accepts (for the create form)."""
@@ -352,7 +356,7 @@ class Lobby:
         )
         for row in rows:
             waiting = open_seats(row.seats)
-            if which == "open" and not waiting:
+            if (which == "open" and not waiting) or row.id in self.unlisted:
                 continue
             out.append(
                 {

@@ -60,7 +60,11 @@ async def serve_socket(hub: Hub, quotas: ClientQuotas, websocket: WebSocket, mat
     try:
         match = await hub.get(match_id)
     except ServerError as exc:
-        await _refuse(websocket, _error(str(exc), code=exc.code), 4404)
+        # 4404 for a match there is none of; 4503 for one the server cannot serve now (set
+        # aside, or the database down), which a page must not take for a bad link.
+        await _refuse(
+            websocket, _error(str(exc), code=exc.code), 4404 if exc.status == 404 else 4503
+        )
         return
     client = quotas.client(websocket)
     try:
@@ -168,9 +172,10 @@ async def _serve_hello(
                 break
             if isinstance(message, _BadMessage):
                 log.warning(
-                    "match %s: a message from %s refused: %s",
+                    "match %s: a message from %s refused (%s): %s",
                     match.id,
                     who(websocket),
+                    message.code,
                     one_line(str(message))[:200],
                 )
                 conn.send(_error(str(message), code=message.code))
