@@ -246,6 +246,12 @@ def test_bodies_and_options_are_bounded(server_factory, tmp_path):
         f"{server.url}/api/matches", content=chunks(), headers={"content-type": "application/json"}
     )
     assert streamed.status_code == 413 and streamed.json()["code"] == "too_large"
+    # Each logged as the client was answered: declared too large was not logged at all,
+    # and a streamed one as the app's refusal of the body cut short ('bad_json').
+    log = server.log_path.read_text()
+    said = [line for line in log.splitlines() if "POST /api/matches" in line]
+    assert sum("refused (too_large): the request body is too large" in line for line in said) == 2
+    assert not [line for line in said if "bad_json" in line or "invalid_request" in line], said
     decks = {"game": "squad-combat", "options": {"decks": ",".join(["iron-line"] * 200)}}
     inflated = httpx.post(f"{server.url}/api/matches", json=decks)
     assert inflated.status_code == 413 and "--max-options-bytes" in inflated.json()["error"]

@@ -28,6 +28,7 @@ from starlette.requests import HTTPConnection
 
 from meeple.interfaces.web.limits import ServerLimits
 from meeple.interfaces.web.live import ServerError
+from meeple.interfaces.web.refusals import BODY_REFUSED, log_refused
 
 
 class QuotaExceeded(ServerError):
@@ -287,7 +288,7 @@ class BodyLimit:
         limit = self.larger.get(scope.get("path", ""), self.limit)
         declared = dict(scope.get("headers", [])).get(b"content-length")
         if declared is not None and declared.isdigit() and int(declared) > limit:
-            await _too_large(send, limit)
+            await _too_large(scope, send, limit)
             return
         received = 0
         over = False
@@ -300,6 +301,7 @@ class BodyLimit:
                 received += len(message.get("body", b""))
                 if received > limit:
                     over = True
+                    scope[BODY_REFUSED] = True
                     # What the app sees: the body ends here (it answers, and is not heard).
                     return {"type": "http.request", "body": b"", "more_body": False}
             return message
@@ -309,7 +311,7 @@ class BodyLimit:
             if over:
                 if message["type"] == "http.response.start" and not started:
                     started = True
-                    await _too_large(send, limit)
+                    await _too_large(scope, send, limit)
                 return
             started = started or message["type"] == "http.response.start"
             await send(message)
@@ -317,10 +319,10 @@ class BodyLimit:
         await self.app(scope, counted, guarded)
 
 
-async def _too_large(send: Any, limit: int) -> None:
-    body = json.dumps(
-        {"error": f"the request body is too large: at most {limit:,} bytes", "code": "too_large"}
-    ).encode()
+async def _too_large(scope: dict[str, Any], send: Any, limit: int) -> None:
+    message = f"the request body is too large: at most {limit:,} bytes"
+    log_refused(HTTPConnection(scope), "too_large", message)
+    body = json.dumps({"error": message, "code": "too_large"}).encode()
     await send(
         {
             "type": "http.response.start",

@@ -43,6 +43,12 @@ def refusal(
     return refused(request, public_message(exc), error_code(exc), status, answer_headers or None)
 
 
+BODY_REFUSED = "meeple.body_refused"
+"""The key the body limit (quotas.BodyLimit) sets in a request's scope once it refuses the
+body as it arrives: the app, reading a body cut short, answers what the client never sees
+(the 413 replaces it), so its refusal is not logged; the body limit logs its own."""
+
+
 def refused(
     request: Request,
     message: str,
@@ -52,20 +58,24 @@ def refused(
 ) -> JSONResponse:
     """A refused request: one warning line in the log (never a traceback), and the client
     is told what was wrong."""
+    if not request.scope.get(BODY_REFUSED):
+        log_refused(request, code, message)
+    return JSONResponse({"error": message, "code": code}, status_code=status, headers=headers)
+
+
+def log_refused(connection: HTTPConnection, code: str, message: str) -> None:
+    """The one warning line of a refused request: its method and path, who, its code and
+    why."""
     # A path is the client's to write (up to the HTTP parser's limit): the log line is
     # bounded whatever the client sends, as the message is.
     # Both may quote what the client wrote (a field's name): its control characters are
     # escaped, so that a line cannot clear or rewrite the terminal an operator reads it in.
-    path = shorten(one_line(request.url.path), 200)
+    path = shorten(one_line(connection.url.path), 200)
+    method = connection.scope.get("method", "GET")
     log.warning(
-        "%s %s from %s refused (%s): %s",
-        request.method,
-        path,
-        who(request),
-        code,
+        "%s %s from %s refused (%s): %s", method, path, who(connection), code,
         one_line(message)[:200],
-    )
-    return JSONResponse({"error": message, "code": code}, status_code=status, headers=headers)
+    )  # fmt: skip
 
 
 def who(connection: HTTPConnection) -> str:
