@@ -144,6 +144,27 @@ def test_erd_s_piles_a_pick_fills_come_into_sight_above_the_builder_on_a_phone(s
     page.context.close()
 
 
+def test_erosion_s_mountain_to_choose_comes_into_sight_after_a_card_on_a_phone(server, chromium):
+    """On a phone the hand lies far below the mountains: after tapping a card the bar said
+    "choose a mountain" while every mountain was above the window (a tutorial's highlight at
+    y = -320). The first mountain offered is scrolled into sight, below the pinned bar."""
+    created = server.create("erosion", {"first": 0}, ["human", "random"], seed=1)
+    page = _page(chromium, server, created, 0, (390, 844))
+    page.wait_for_selector("#turn.turn-mine")
+    page.locator(".er-hand .er-card.clickable", has_text="WX12").click()  # scrolled down to it
+    page.wait_for_selector(".er-mountain.clickable")
+    seen = page.evaluate(
+        """() => {
+          const m = document.querySelector('.er-mountain.clickable').getBoundingClientRect();
+          const bar = document.querySelector('.er-bar').getBoundingClientRect();
+          return [m.top, bar.bottom, window.innerHeight];
+        }"""
+    )
+    top, bar, height = seen
+    assert bar - 1 <= top < height - 40, seen
+    page.context.close()
+
+
 # -- item 7: nothing cut at phone width -----------------------------------------------------
 @pytest.mark.parametrize("size", SIZES)
 def test_erd_s_last_combat_and_its_breakthroughs_are_not_cut(server, chromium, size):

@@ -149,6 +149,7 @@ export function draw(root, msg, ui) {
     if (o.move) ui.move(o.move);
     else {
       ui.selection.path = [...path, o.key];
+      revealNext = true;
       ui.redraw();
     }
   };
@@ -172,6 +173,22 @@ export function draw(root, msg, ui) {
   drawExtras(box, view, names, seat);
   drawBar(bar, view, path, open.filter((o) => !used.has(o)), choose, ui, moves.length > 0, mark,
     lesson && !onTrack ? expected : null, names, pathWords(moves, path, open));
+  if (revealNext) revealOffer(box, bar);
+  revealNext = false;
+}
+
+let revealNext = false; // set by a step of a move: the next step's offers are brought into sight
+
+/** On a phone the mountains are far above the hand a move starts from (and the pinned bar
+ * covers the page's top): after a step, the first part of the table the next step offers
+ * (a mountain, a River rock, an Atmosphere card) is scrolled into sight if it is not. */
+function revealOffer(box, bar) {
+  const target = box.querySelector(".er-mountain.clickable, .er-river-rock.clickable, .er-atm.clickable");
+  if (!target) return;
+  const r = target.getBoundingClientRect();
+  if (r.top < bar.getBoundingClientRect().bottom || r.top > window.innerHeight - 40) {
+    target.scrollIntoView({ block: "center", behavior: "instant" });
+  }
 }
 
 /** The move being built, in the words of its steps, and what to click next:
