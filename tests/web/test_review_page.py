@@ -27,7 +27,11 @@ def test_a_game_is_reviewed_when_asked(server, context, watch, page_errors, cons
     page.click("#review-start")
     page.wait_for_selector("#review[data-state='done']", timeout=REVIEW_SECONDS * 1000)
     assert page.locator("#review svg.review-chart").count() == 1
-    assert "Judged by exact" in page.inner_text("#review")
+    # The judges in words, their names in brackets ("Judged by exact, uct 20000" was jargon).
+    text = page.inner_text("#review")
+    assert "Judged by the exact solver (perfect play from here) (exact)" in text, text
+    better = page.locator(".review-better").all_inner_texts()
+    assert all(" to " in b and "the move played" in b for b in better if "worth" in b), better
     assert not page_errors, page_errors
     assert not console_errors, console_errors
 

@@ -8,6 +8,22 @@ const SVG = "http://www.w3.org/2000/svg";
 const POLL_MS = 1500;
 const WORDS = { "??": "blunder", "?": "mistake", "?!": "inaccuracy" };
 const PLURALS = { "??": "blunders", "?": "mistakes", "?!": "inaccuracies" };
+// The judges in words (the server names them "exact", "ismcts 200", ...: kept in brackets).
+const JUDGES = {
+  exact: "the exact solver (perfect play from here)",
+  uct: "a search",
+  ismcts: "a search from the player's own view (hidden cards guessed)",
+  equilibrium: "the solved game's best mix",
+};
+
+/** A judge's name in words: "a search from the player's own view ..., 200 tries a
+ * decision (ismcts 200)". */
+function judgeWords(judge) {
+  const [name, tries] = judge.split(" ");
+  const words = JUDGES[name];
+  if (!words) return judge;
+  return `${words}${tries ? `, ${Number(tries).toLocaleString("en")} tries a decision` : ""} (${judge})`;
+}
 let generation = 0; // a newer load stops the older one's polling
 
 function svg(tag, attrs = {}, ...children) {
@@ -102,7 +118,7 @@ function item(d, names, turning, goTo) {
   const better = d.best !== d.action
     ? el("span", { class: "review-better" }, " better: ", el("code", {}, d.best),
       best !== undefined && best !== null && played !== undefined && played !== null
-        ? `, worth ${fmt(best)} against ${fmt(played)}${unit}` : "")
+        ? `, worth ${fmt(best)}${unit} to ${who}, the move played ${fmt(played)}` : "")
     : null;
   return el("li", {},
     el("button", { type: "button", class: `review-move mark-${WORDS[d.mark]}`, "data-n": d.n,
@@ -154,7 +170,7 @@ export function showReview(box, { match = null, recordText = null, names = [], g
     const marked = review.decisions.filter((d) => d.mark);
     const graph = chart(review, names, goTo);
     const counts = ["??", "?", "?!"].map((m) => [m, marked.filter((d) => d.mark === m).length]);
-    const judges = review.judges.join(", ");
+    const judges = review.judges.map(judgeWords).join("; ");
     status.textContent = marked.length
       ? counts.filter(([, c]) => c).map(([m, c]) => `${c} ${c === 1 ? WORDS[m] : PLURALS[m]} (${m})`).join(", ")
       : "No decision gave anything away that the judge could see.";
