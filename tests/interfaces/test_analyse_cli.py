@@ -23,7 +23,7 @@ def test_a_search_judges_review_says_its_values_are_estimates_within_a_noise(run
     assert out.exit_code == 0, out.output
     text = " ".join(out.output.split())
     assert "ismcts 30 is a seeded search, so its values are estimates" in text
-    assert "a loss up to 0.1 is within its noise" in text
+    assert "a loss is called a mistake only above 0.1 and above two standard errors" in text
 
 
 def test_an_exact_judge_is_said_to_be_exact():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from meeple.core.review import Judgement
+from meeple.core.review import Judgement, beyond_noise
 from meeple.lab.review import ReviewedDecision
 from meeple.lab.review_marks import chance, mark, summarise
 
@@ -60,3 +60,24 @@ def test_the_chart_is_seat_0s_and_a_turning_point_is_a_mark_that_changed_who_is_
     assert [d["mark"] for d in out["decisions"]] == [None, None, "??", "?!"]
     assert out["turning"] == [3]
     assert out["chart"]["view"] == "seat 0"
+
+
+@pytest.mark.parametrize(
+    ("loss", "best_tries", "chosen_tries", "told"),
+    [
+        # The Triangle Clock's review called 84 decisions of 196 blunders, many on a mean
+        # of a few tries: -1.00 in 3 tries against +0.14 cannot be told from chance.
+        (1.14, 150, 3, False),
+        (1.62, 150, 3, True),  # beyond two standard errors (1.16) even on 3 tries
+        (0.5, 100, 10, False),  # 10 tries: about 0.66 is needed
+        (0.7, 100, 10, True),
+        (0.3, 5000, 5000, True),  # a large budget: down to the noise floor
+        (0.1, 5000, 5000, False),  # never at or below SEARCH_NOISE
+        (0.9, 100, 0, False),  # never tried: nothing to tell
+        (None, 100, 10, False),
+    ],
+)
+def test_a_search_s_loss_is_a_mistake_only_where_its_tries_can_tell_it(
+    loss, best_tries, chosen_tries, told
+):
+    assert beyond_noise(loss, best_tries, chosen_tries) is told

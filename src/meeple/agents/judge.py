@@ -5,7 +5,8 @@ parts from the seat's own view (``Observation.determinize``) with what it was sh
 put back (``catch_up``), never from the cards it could not see. A fixed iteration budget and
 a seed make a review reproducible. An action's value is its mean return to the seat at the
 root (from -1 to +1); the best is the action the search would play (most visited), and a
-loss below :data:`~meeple.core.review.SEARCH_NOISE` is within what the budget can tell apart.
+loss is a mistake only where its tries can tell it from chance
+(:func:`~meeple.core.review.beyond_noise`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from meeple.core.review import (
     SEARCH_NOISE,
     Judgement,
     JudgeSettings,
+    beyond_noise,
     loss_of,
     most_visited,
     only_action,
@@ -60,7 +62,8 @@ class SearchJudge:
         action = str(chosen)
         if len(found) == 1:
             return only_action(seat, action, values, self.label)
-        best = str(most_visited(found))
+        top = most_visited(found)
+        best = str(top)
         loss = loss_of(values, best, action)
         visits = found.get(chosen, (0, None))[0]
         mine = values.get(action)
@@ -74,5 +77,5 @@ class SearchJudge:
         )
         return Judgement(
             seat, action, best, loss, values, self.label, "return", why,
-            mistake=loss is not None and loss > SEARCH_NOISE, noise=SEARCH_NOISE,
+            mistake=beyond_noise(loss, found[top][0], visits), noise=SEARCH_NOISE,
         )  # fmt: skip

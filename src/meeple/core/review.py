@@ -12,6 +12,7 @@ result from -1, a loss, to +1, a win: search and the Erd equilibrium).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -44,6 +45,23 @@ class JudgeSettings:
 SEARCH_NOISE = 0.1
 """A loss (in returns, from -1 to +1) a judge's search cannot tell from none at its budget:
 the search judges' threshold for calling a decision a mistake."""
+
+CONFIDENCE = 2.0
+"""How many standard errors of the two means' difference a search judge's loss must clear
+as well to be called a mistake (about 95% sure)."""
+
+
+def beyond_noise(loss: float | None, best_tries: int, chosen_tries: int) -> bool:
+    """Whether a search judge can tell a loss from chance: above :data:`SEARCH_NOISE`, and
+    above :data:`CONFIDENCE` standard errors of the difference of the best action's mean
+    and the chosen one's, at the widest spread a return allows (a standard deviation of 1
+    on -1 .. +1). A mean of 3 tries at -1 against 0.14 was called a blunder: its standard
+    error alone is 0.58, so the search cannot say so; a move tried ten times cannot be
+    called a mistake for less than 0.66."""
+    if loss is None or best_tries < 1 or chosen_tries < 1:
+        return False
+    error = math.sqrt(1 / best_tries + 1 / chosen_tries)
+    return loss > max(SEARCH_NOISE, CONFIDENCE * error)
 
 
 @dataclass(frozen=True)

@@ -204,8 +204,9 @@ def _how_sure(judge: str, noise: float) -> str:
     if noise <= EXACT_NOISE:
         return f"{judge} is exact (values of the solved game, not a search): any loss is a mistake"
     return (
-        f"{judge} is a seeded search, so its values are estimates: a loss up to {noise:g} is "
-        "within its noise and not called a mistake, and 'why' gives the tries a value rests on"
+        f"{judge} is a seeded search, so its values are estimates: a loss is called a mistake "
+        f"only above {noise:g} and above two standard errors of what its tries can tell (a move "
+        "tried 3 times, about 1.2), and 'why' gives the tries a value rests on"
     )
 
 

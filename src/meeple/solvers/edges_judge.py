@@ -22,6 +22,7 @@ from meeple.core.review import (
     Judgement,
     JudgeSettings,
     best_play_words,
+    beyond_noise,
     loss_of,
     most_visited,
     only_action,
@@ -155,12 +156,14 @@ class EdgesJudge:
         label = f"uct {self.iterations}"
         if len(found) == 1:
             return only_action(seat, action, values, label)
-        best = str(most_visited(found))
+        top = most_visited(found)
+        best = str(top)
         if action not in values:
             values[action] = None  # a move the compiled tree keeps under another's name
         loss = loss_of(values, best, action)
         reason = self.no_solver or f"more than {self.settings.max_left} pyramids left"
         return Judgement(
             seat, action, best, loss, values, label, "return", f"searched: {reason}",
-            mistake=loss is not None and loss > SEARCH_NOISE, noise=SEARCH_NOISE,
+            mistake=beyond_noise(loss, found[top][0], found.get(chosen, (0, None))[0]),
+            noise=SEARCH_NOISE,
         )  # fmt: skip
