@@ -26,7 +26,9 @@ REVIEWS: dict[str, tuple[dict[str, Any], str]] = {
     "erosion": ({}, "random"),
     # Nobody's clock runs against the computer by default; 0 says so even if that changes.
     "triangle-clock": ({"choice_seconds": 0}, "random"),
-    "squad-combat": ({"turn_limit": 8}, "random"),
+    # A whole game, against the hand-written agent: the search judge marks only what its
+    # tries can tell from chance, and eight turns of random play seldom give that away.
+    "squad-combat": ({}, "heuristic"),
 }
 """Per game: short options and a cheap computer opponent, for a whole match to review."""
 
@@ -140,20 +142,25 @@ def review_of(server: Any, match: str) -> dict[str, Any]:
     return reply.json()
 
 
+ATTEMPTS = 12
+"""Matches played at most for one whose review marks a decision: a search judge marks only
+the losses its tries can tell from chance, and a short match of random play may have none."""
+
+
 def reviewed_match(server: Any, game: str) -> tuple[str, dict[str, Any]]:
-    """A finished match of ``game`` whose review marks a decision (random play almost
-    always gives something away; a few matches are tried): its id and review. Kept per
+    """A finished match of ``game`` whose review marks a decision (up to
+    :data:`ATTEMPTS` matches are tried): its id and review. Kept per
     server, so that the desktop and phone pictures show the same match."""
     key = (server.url, game)
     if key not in _reviewed:
-        for attempt in range(4):
+        for attempt in range(ATTEMPTS):
             match = finished_match(server, game, seed=SEED + attempt)
             review = review_of(server, match)
             if any(d["mark"] for d in review["decisions"]):
                 _reviewed[key] = (match, review)
                 break
         else:
-            raise AssertionError(f"four matches of random {game} play gave nothing away")
+            raise AssertionError(f"{ATTEMPTS} matches of random {game} play gave nothing away")
     return _reviewed[key]
 
 
