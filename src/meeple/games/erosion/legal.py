@@ -80,12 +80,7 @@ class LegalActions:
                 f"{each} with a rock of its type from your hand, and {can}"
             )
         need = "under 4000 m" if icon == "hill" else "of 4000 m or more"
-        allowed = [
-            m
-            for m in range(self.game.num_players)
-            if icon is None or (icon == "mountain") == self.counts_as_high(m)
-        ]
-        if not allowed:
+        if not any(self.icon_allows(card, m) for m in range(self.game.num_players)):
             return (
                 f"{name} has a {icon} icon: it plays only on a mountain {need} (as at the start "
                 "of your turn), and none is"
@@ -243,7 +238,7 @@ class LegalActions:
                 )
             m = action.mountain
             icon = cat.icon[c]
-            if icon is not None and (icon == "mountain") != self.counts_as_high(m):
+            if not self.icon_allows(c, m):
                 need = "under 4000 m" if icon == "hill" else "4000 m or more"
                 return (
                     f"{action.card} has a {icon} icon: it plays only on mountains {need} at the "
@@ -287,7 +282,7 @@ class LegalActions:
         the rock that stops it (it shields those below)."""
         cat = self.game.catalog
         name = cat.ids[card]
-        limit = cat.n[card] + sum(e.rocks for e in self._architecture(player, "weather_bonus"))
+        limit = self.weather_limit(player, card)
         write = "write x1" if reach == 1 else f"write x1 to x{reach}"
         if reach >= limit:
             bonus = " with your architecture's bonus" if limit > cat.n[card] else ""

@@ -520,6 +520,18 @@ class ErosionState(LegalActions, Transitions, Eras, Hidden, State[ErosionAction]
             self._architecture(seat, "counts_as_high")
         )
 
+    def icon_allows(self, card: int, mountain: int) -> bool:
+        """Whether a card's elevation icon lets it play on a mountain: a mountain icon only
+        on one that counts as 4000 m or more, a hill icon only under; no icon anywhere."""
+        icon = self.game.catalog.icon[card]
+        return icon is None or (icon == "mountain") == self.counts_as_high(mountain)
+
+    def weather_limit(self, player: Player, card: int) -> int:
+        """How many rocks a numbered WX card may weather: its number, and the bonus of the
+        architecture in force in the seat's mountain (Exfoliation Domes)."""
+        bonus = sum(e.rocks for e in self._architecture(player, "weather_bonus"))
+        return self.game.catalog.n[card] + bonus
+
     def draw_limit(self, deck: int, player: Player | None = None) -> int:
         """The sum of the deck's two visible Atmosphere ends (plus the seat's Aquifer)."""
         cat = self.game.catalog
@@ -570,11 +582,10 @@ class ErosionState(LegalActions, Transitions, Eras, Hidden, State[ErosionAction]
         :meth:`weather_reach`). Under ``typed_weathering=pass-over`` a typed card passes
         over rocks of types it does not list instead of being shielded by them."""
         cat = self.game.catalog
-        icon = cat.icon[card]
-        if icon is not None and (icon == "mountain") != self.counts_as_high(mountain):
+        if not self.icon_allows(card, mountain):
             return []
         if cat.kind[card] == "weather_n":
-            limit = cat.n[card] + sum(e.rocks for e in self._architecture(player, "weather_bonus"))
+            limit = self.weather_limit(player, card)
             hardness, types = cat.max_hardness[card], None
         else:
             # a typed card has no number: it weathers every listed rock it reaches
@@ -612,11 +623,9 @@ class ErosionState(LegalActions, Transitions, Eras, Hidden, State[ErosionAction]
 
     def hillslope_reach(self, card: int, mountain: int) -> int:
         """How many weathered rocks an H card could move from a mountain (0: not playable)."""
-        cat = self.game.catalog
-        icon = cat.icon[card]
-        if icon is not None and (icon == "mountain") != self.counts_as_high(mountain):
+        if not self.icon_allows(card, mountain):
             return 0
-        return min(cat.n[card], self.weathered[mountain])
+        return min(self.game.catalog.n[card], self.weathered[mountain])
 
     def fluvial_counts(self, player: Player, card: int) -> list[int]:
         """How many rocks an F card may transport now: its number (a Glacier on a mountain of
