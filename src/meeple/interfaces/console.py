@@ -40,14 +40,22 @@ def print_markdown(text: str) -> None:
     console.print(Markdown(text))
 
 
-def text_table(title: str, headers: list[str], rows: list[list[str]], whole: int = 0) -> Table:
+def text_table(
+    title: str,
+    headers: list[str],
+    rows: list[list[str]],
+    whole: int = 0,
+    widths: list[int | None] | None = None,
+) -> Table:
     """A table of plain text (a person's labels, a game's words: never read as Rich
     markup). The first ``whole`` columns are never broken; in the others a cell too wide
     for the terminal folds onto more lines instead of being cut to an ellipsis, so two
-    long labels that differ at their end still differ on the screen."""
+    long labels that differ at their end still differ on the screen. ``widths`` fixes a
+    column's width where it is not None (Rich never narrows such a column)."""
     table = Table(title=escape(title))
     for k, header in enumerate(headers):
-        table.add_column(escape(header), no_wrap=k < whole, overflow="fold")
+        width = widths[k] if widths else None
+        table.add_column(escape(header), no_wrap=k < whole, overflow="fold", width=width)
     for row in rows:
         table.add_row(*(escape(cell) for cell in row))
     return table
@@ -94,16 +102,10 @@ def print_table(
     else:
         widths = []
     if widths:
-        table = Table(title=escape(title))
-        for k, header in enumerate(headers):
-            fixed = k not in wrapping
-            # A column of whole cells has its width, which Rich never narrows (its header
-            # wraps within it); the prose columns share what is left, between words.
-            table.add_column(escape(header), width=widths[k] if fixed else None,
-                             overflow="fold")  # fmt: skip
-        for row in rows:
-            table.add_row(*(escape(cell) for cell in row))
-        out.print(table)
+        # A column of whole cells has its width (its header wraps within it); the prose
+        # columns share what is left, between words.
+        fixed = [None if k in wrapping else width for k, width in enumerate(widths)]
+        out.print(text_table(title, headers, rows, whole, fixed))
         return
     named = max(whole, 1)
     out.print(Text(title, style="italic"))
