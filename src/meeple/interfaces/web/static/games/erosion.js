@@ -10,7 +10,7 @@
 // River rock, an Atmosphere card) or, failing that, as a button in the action bar. The
 // chosen steps are kept in ui.selection.path until they name exactly one legal move.
 
-import { cardList, clickable, counted, gameStyle, html, svg, unplayable as markUnplayable } from "../js/draw.js";
+import { cardList, clickable, counted, gameStyle, html, svg, unplayable as markUnplayable, unplayableLine } from "../js/draw.js";
 
 const ROCK_COLOURS = {
   shale: "#5f6673", limestone: "#e4dcc0", sandstone: "#e3a868", conglomerate: "#b98d69",
@@ -497,11 +497,7 @@ function drawHand(box, view, seat, offerAt, path, unplayable) {
   if (!hand) return;
   const area = html("div", { class: "er-hand" }, box);
   html("div", { class: "er-label" }, area, `Your hand (${hand.length})`);
-  const idle = hand.filter((id) => unplayable[id]);
-  const why = idle.length
-    ? html("div", { class: "er-why", "aria-live": "polite" }, area,
-      `${counted(idle.length, "greyed card")} cannot be played this turn: tap one to see why.`)
-    : null;
+  const why = unplayableLine(area, hand.filter((id) => unplayable[id]).length, "er-why", "this turn");
   const row = html("div", { class: "er-hand-cards" }, area);
   for (const id of hand) {
     const c = card(id);

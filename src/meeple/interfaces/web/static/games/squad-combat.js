@@ -14,7 +14,7 @@
 // Any legal move the picture has no place for still gets a button, so every move is
 // reachable by clicks.
 
-import { CLICK, cardList, clickable, counted, gameStyle, html, svg, unplayable as markUnplayable } from "../js/draw.js";
+import { CLICK, cardList, clickable, counted, gameStyle, html, svg, unplayable as markUnplayable, unplayableLine } from "../js/draw.js";
 
 const SLOTS = "abc";
 const STEP = {
@@ -496,11 +496,7 @@ function drawHand(box, ctx) {
   html("h3", { class: "sc-hand-title" }, area, `Your hand (${view.hand.length})`);
   // The rules' reasons for the cards no character can play now (the state message's).
   const reasons = ctx.msg.unplayable || {};
-  const idle = view.hand.filter((id) => reasons[id]).length;
-  const why = idle
-    ? html("div", { class: "sc-why", "aria-live": "polite" }, area,
-      `${counted(idle, "greyed card")} cannot be played now: tap one to see why.`)
-    : null;
+  const why = unplayableLine(area, view.hand.filter((id) => reasons[id]).length, "sc-why", "now");
   const row = html("div", { class: "sc-hand-cards" }, area);
   const kind = (view.step || {}).kind;
   for (const id of view.hand) {

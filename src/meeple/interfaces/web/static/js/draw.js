@@ -82,6 +82,14 @@ export function clickable(node, hint, { onClick = null, move = null, ui = null, 
   return node;
 }
 
+/** The line under a hand that says how many of its cards are greyed, and where a tap on
+ * one says why (:func:`unplayable`); null when none is. `when`: "this turn", "now". */
+export function unplayableLine(parent, count, className, when) {
+  if (!count) return null;
+  return html("div", { class: className, "aria-live": "polite" }, parent,
+    `${counted(count, "greyed card")} cannot be played ${when}: tap one to see why.`);
+}
+
 /** A piece the player holds that no legal move uses now (a card game's card): marked
  * `aria-disabled` for a screen reader, `why` (the rules' words, the state message's
  * `unplayable`) on hover, and a click or a key on it says why in `line`, so that a newcomer
