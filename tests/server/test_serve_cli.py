@@ -255,3 +255,22 @@ def test_a_server_on_every_address_says_where_others_open_it(monkeypatch):
     assert serve_cli.network_words("192.168.1.5", 8766) is None
     monkeypatch.setattr(serve_cli, "_network_address", lambda: None)  # no network at all
     assert "open its address, port 8766;" in serve_cli.network_words("0.0.0.0", 8766)
+
+
+def test_open_says_so_where_there_is_no_browser_to_open(run, tmp_path, monkeypatch):
+    """``--open`` on a machine with no desktop session (a server, a container): the start
+    says no browser opens and prints the lobby's address, where webbrowser says nothing."""
+
+    class NotServing:
+        started = False
+
+        def run(self) -> None:
+            """Return at once: the words printed before serving are what is checked."""
+
+    monkeypatch.setattr(serve_cli, "_has_browser", lambda: False)
+    monkeypatch.setattr(serve_cli, "_make_server", lambda config, hub: NotServing())
+    port = free_port()
+    result = run("serve", "--open", "--port", str(port), "--db", f"sqlite:///{tmp_path / 's.db'}")
+    said = " ".join(result.output.split())
+    assert "--open: no browser to open here (no desktop session)." in said, said
+    assert f"Open http://127.0.0.1:{port} in a browser for the lobby" in said, said

@@ -98,6 +98,10 @@ def serve_command(
         f"meeple server on [bold]{url}[/] (matches in {hide_password(db)}); Ctrl-C stops it.",
         soft_wrap=True,
     )
+    if open_browser and not _has_browser():
+        # webbrowser.open says nothing where it finds no browser (a server, a container).
+        console.print("--open: no browser to open here (no desktop session).", soft_wrap=True)
+        open_browser = False
     if not open_browser:
         console.print(
             f"Open {url} in a browser for the lobby: every game, to play or watch.",
