@@ -42,6 +42,24 @@ def test_copy_writes_the_shipped_data_that_then_checks_clean_and_plays(tmp_path,
     assert made.new_game(1).legal_action_ids(0) == shipped.new_game(1).legal_action_ids(0)
 
 
+def test_copy_says_how_to_offer_the_copy_in_the_browser(tmp_path):
+    """A copy laid out as ``DIR/<game>/<set>/`` is named as the server would offer it (and
+    the server does); any other folder is told the layout ``meeple serve --content`` reads."""
+    from meeple.interfaces.web.content_sets import ContentSets
+
+    code, out = _run("content", "copy", "erosion", str(tmp_path / "sets" / "erosion" / "weak"))
+    assert code == 0, out
+    said = f"meeple serve --content {tmp_path / 'sets'}; a match of erosion asks for set:weak"
+    assert said in out, out
+    sets = ContentSets(tmp_path / "sets")
+    try:
+        assert sets.names("erosion") == ["weak"]
+    finally:
+        sets.close()
+    code, out = _run("content", "copy", "erosion", str(tmp_path / "mine"))
+    assert "put it in a folder DIR/erosion/<set>/ and start meeple serve --content DIR" in out
+
+
 def test_copy_never_overwrites_a_designers_file(tmp_path):
     (tmp_path / "cards.json").write_text("my edits")
     code, out = _run("content", "copy", "erosion", str(tmp_path))

@@ -13,6 +13,7 @@ from meeple.core.errors import MeepleError
 from meeple.core.registry import game_class
 from meeple.interfaces.console import console, fail, print_error
 from meeple.interfaces.help_labels import Command, Group
+from meeple.interfaces.web.content_sets import NAME
 
 app = typer.Typer(
     name="content",
@@ -51,6 +52,22 @@ def copy_command(game: GameArg, folder: FolderArg) -> None:
         f"meeple compare {name} --variant {escape(_variant(name, folder, shipped=True))} "
         f"--variant {escape(_variant(name, folder))}",
         soft_wrap=True,
+    )
+    console.print(escape(_serve_words(name, folder)), soft_wrap=True)
+
+
+def _serve_words(game: str, folder: Path) -> str:
+    """How to offer the copy to matches in the browser: ``meeple serve --content DIR``,
+    where ``DIR/<game>/<set>/`` holds it (a folder laid out so is named as it is)."""
+    if folder.parent.name == game and NAME.match(folder.name):
+        root = folder.parent.parent
+        return (
+            f"Offer it in the browser: meeple serve --content {root}; a match of {game} "
+            f"asks for set:{folder.name}"
+        )
+    return (
+        f"Offer it in the browser: put it in a folder DIR/{game}/<set>/ and start meeple "
+        f"serve --content DIR; a match of {game} asks for set:<set> (docs/security.md)"
     )
 
 
