@@ -80,16 +80,27 @@ def test_a_record_starting_from_an_impossible_position_is_refused_naming_it(serv
 @pytest.mark.parametrize(
     ("body", "says"),
     [
-        ({"game": "erosion", "options": {"players": "3"}}, "option 'players'"),
+        (
+            {"game": "erosion", "options": {"players": "3"}},
+            "option 'players' of erosion: the text '3' is not allowed; allowed: a whole "
+            "number from 2 to 5, as a JSON number",
+        ),
         ({"game": "erosion", "options": {"first": "0"}}, "option 'first'"),
-        ({"game": "edges", "listed": "no"}, "listed"),
-        ({"game": "edges", "listed": 0}, "listed"),
-        ({"game": "edges", "seed": "7"}, "seed"),
-        ({"game": "edges", "seed": True}, "seed"),
+        (
+            {"game": "squad-combat", "options": {"auto_steps": "no"}},
+            "option 'auto_steps' of squad-combat: the text 'no' is not allowed; allowed: true "
+            "or false",
+        ),
+        ({"game": "edges", "listed": "no"}, "listed: Input should be a valid boolean (got the"),
+        ({"game": "edges", "listed": 0}, "listed: Input should be a valid boolean (got 0)"),
+        ({"game": "edges", "seed": "7"}, "seed: Input should be a valid integer (got the text '7"),
+        ({"game": "edges", "seed": True}, "seed: Input should be a valid integer (got true)"),
         ({"game": "edges", "move_seconds": "30"}, "move_seconds"),
     ],
 )
 def test_a_match_request_must_carry_json_types(server, body, says):
+    """A number sent as text is told back as text: "'3' is not allowed" alone read as if
+    3 were refused."""
     reply = httpx.post(f"{server.url}/api/matches", json=body)
     assert reply.status_code in (400, 422), reply.text
     assert says in reply.json()["error"]

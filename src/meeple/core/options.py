@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from meeple.core.errors import OptionError, did_you_mean
 from meeple.core.files import read_bytes_capped
+from meeple.core.text import json_words
 
 
 class GameOptions(BaseModel):
@@ -339,6 +340,11 @@ def _describe(
             got = err.get("input")
             if err["type"] == "value_error":  # a game's own check, in its own words
                 said = f"{msg} (got {got!r}; allowed: {allowed})"
+            elif err["type"] == "bool_type":  # only JSON (strict): true or false, no synonym
+                said = f"{json_words(got)} is not allowed; allowed: true or false"
+            elif err["type"] in ("int_type", "float_type") and isinstance(got, str):
+                # Only JSON from a client (strict) refuses text of the right shape: "3".
+                said = f"{json_words(got)} is not allowed; allowed: {allowed}, as a JSON number"
             else:  # pydantic's words ('Input should be ...') say less than what is allowed
                 said = f"{got!r} is not allowed; allowed: {allowed}"
             parts.append(f"option {spell(name)} of {game}: {said}")

@@ -10,6 +10,7 @@ in, naming the character, rather than cleaned where it goes out.
 
 from __future__ import annotations
 
+import json
 import unicodedata
 from typing import Any
 
@@ -118,6 +119,19 @@ def one_line(text: str) -> str:
     """:func:`visible`, line breaks escaped too: text from outside quoted in one line of a
     log, which an operator may read in a terminal."""
     return visible(text).replace("\n", "\\n")
+
+
+def json_words(value: Any, most: int = 40) -> str:
+    """A value read from JSON as a message tells it back, its JSON type plain: ``the text
+    '7'``, ``7``, ``true``, ``null``; a long text or a list cut to about ``most``
+    characters, and every character shown (:func:`one_line`)."""
+    if isinstance(value, str):
+        quoted = repr(value if len(value) <= most else value[:most] + "…")
+        return f"the text {one_line(quoted)}"
+    if value is None or isinstance(value, (bool, int, float)):
+        return json.dumps(value)
+    kind = "a list" if isinstance(value, list) else "an object"
+    return kind
 
 
 def _escape(char: str) -> str:

@@ -17,7 +17,7 @@ from starlette.requests import HTTPConnection, Request
 
 from meeple.core.errors import GamePackageError, MeepleError
 from meeple.core.game import shorten
-from meeple.core.text import one_line
+from meeple.core.text import json_words, one_line
 from meeple.interfaces.web.live import ServerError, error_code, public_message
 from meeple.store.db import StorageUnavailable
 
@@ -140,7 +140,11 @@ def _query_names(dependant: Dependant) -> set[str]:
 
 
 def validation_text(exc: ValidationError | RequestValidationError) -> str:
-    """Pydantic's errors as one line: where, and what was wrong."""
+    """Pydantic's errors as one line: where, and what was wrong; a value of the wrong JSON
+    type told back ("Input should be a valid integer (got the text '7')"), as pydantic's
+    words alone do not say that a number was sent as text."""
     return "; ".join(
-        f"{'.'.join(str(p) for p in e['loc']) or 'message'}: {e['msg']}" for e in exc.errors()
+        f"{'.'.join(str(p) for p in e['loc']) or 'message'}: {e['msg']}"
+        + (f" (got {json_words(e['input'])})" if e["type"].endswith("_type") else "")
+        for e in exc.errors()
     )
