@@ -255,6 +255,31 @@ def test_rules_follow_the_option_flags(run):
     assert bad.exit_code == 2 and "allowed: original | 0.01 | 0.02" in bad.output
 
 
+def test_rules_show_a_designer_s_cards_and_full_says_its_tables_are_the_shipped(run, tmp_path):
+    """Erosion's rules list the processes of the cards the game plays, an edited card file's
+    included; the reference (--full) is the shipped game's, which it says where options are
+    given (its card table showed the shipped Braided to a designer who had edited it)."""
+    from meeple.core.designer import copy_data
+
+    copy_data("erosion", tmp_path)
+    path = tmp_path / "cards.json"
+    data = json.loads(path.read_text())
+    for card in data["cards"]:
+        if card.get("process", {}).get("name") == "Braided":
+            card["process"]["n"] = 2
+    path.write_text(json.dumps(data))
+    shipped = " ".join(run("rules", "erosion").output.split())
+    assert "F Braided transport exactly 3 — 6" in shipped, shipped
+    edited = " ".join(run("rules", "erosion", "--cards", str(path)).output.split())
+    assert "F Braided transport exactly 2 — 6" in edited, edited
+    full = run("rules", "erosion", "--cards", str(path), "--full")
+    said = " ".join(full.output.split())
+    assert full.exit_code == 0
+    assert "The reference above is the shipped game's, its tables of the shipped data; the " in said
+    assert f"meeple rules erosion --cards {path}" in said, said
+    assert "the shipped game's" not in " ".join(run("rules", "erosion", "--full").output.split())
+
+
 def test_rules_of_an_unknown_game(run):
     result = run("rules", "chess")
     assert result.exit_code == 2 and "no game called 'chess'" in result.output

@@ -164,10 +164,8 @@ def rules_command(
     """
     try:
         cls = game_class(game)
-        if full:
-            text = cls.rules_markdown()
-        else:
-            text = make(game, **parse_option_flags(game, list(ctx.args))).player_rules()
+        played = make(game, **parse_option_flags(game, list(ctx.args)))
+        text = cls.rules_markdown() if full else played.player_rules()
     except MeepleError as exc:
         raise fail(str(exc)) from None
     print_markdown(text)
@@ -180,6 +178,15 @@ def rules_command(
     print_table(f"{cls.title} options", headers, rows, prose=(2, 3))
     if not full:
         console.print(f"The complete rules, with every interpretation: meeple rules {game} --full")
+    elif ctx.args:
+        # The reference is one text, of the shipped game: a designer's card file given with
+        # --full would otherwise seem to be read, its edits nowhere in the tables.
+        console.print(
+            f"The reference above is the shipped game's, its tables of the shipped data; the "
+            f"rules for {escape(' '.join(ctx.args))}: meeple rules {game} "
+            f"{escape(' '.join(ctx.args))}",
+            soft_wrap=True,
+        )
 
 
 @app.command("agents", cls=Command)

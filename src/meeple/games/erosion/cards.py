@@ -213,6 +213,17 @@ class Process(_Model):
     types: tuple[Rock, ...] = Field(default=(), strict=False)
     elevation: Literal["hill", "mountain"] | None = None
 
+    @property
+    def does(self) -> str:
+        """What playing it does, in the rules' words: 'weather up to 2 (hardness <= 7)'."""
+        if self.kind == "weather_n":
+            return f"weather up to {self.n} (hardness <= {self.max_hardness})"
+        if self.kind == "weather_types":
+            return f"weather all {', '.join(self.types)}"
+        if self.kind == "hillslope_n":
+            return f"hillslope up to {self.n}"
+        return f"transport exactly {self.n}"
+
 
 class ProcessCard(_Model):
     """A WX, H or F card: a rock on top, a process below."""

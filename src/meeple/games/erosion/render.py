@@ -163,14 +163,7 @@ def describe_card(state: ErosionState, card: int) -> str:
     pc = state.game.catalog.process_cards[card]
     fossil = f", {pc.fossil} fossil" if pc.fossil else ""
     p = pc.process
-    if p.kind == "weather_n":
-        does = f"weather up to {p.n} (hardness <= {p.max_hardness})"
-    elif p.kind == "weather_types":
-        does = f"weather all {', '.join(p.types)}"
-    elif p.kind == "hillslope_n":
-        does = f"hillslope up to {p.n}"
-    else:
-        does = f"transport exactly {p.n}"
+    does = p.does
     icon = f" [{p.elevation} icon]" if p.elevation else ""
     arch = ""
     if state.game.options.advanced and pc.architecture is not None:

@@ -325,7 +325,26 @@ class ErosionGame(Notation, Game[ErosionOptions, "ErosionState", ErosionAction])
             "eras_text": "one era" if self.eras == 1 else f"{self.eras} eras",
             "first_name": "random" if first == "random" else self.seat_name(first),
             "legends_table": "\n".join(rows),
+            "process_table": self.process_table(),
         }
+
+    def process_table(self) -> str:
+        """The processes of this game's cards (a designer's card file's included), as a
+        Markdown table: one row per deck, process, effect and icon, with its number of cards."""
+        decks = list(PROCESS_DECKS)
+        # By deck, then kind of process and strength, as the reference's table lists them.
+        cards = sorted(
+            self.catalog.process_cards,
+            key=lambda c: (decks.index(c.deck), c.process.kind, c.process.n, c.process.name),
+        )
+        counts: dict[tuple[str, str, str, str], int] = {}
+        for card in cards:
+            p = card.process
+            key = (card.deck, p.name, p.does, p.elevation or "—")
+            counts[key] = counts.get(key, 0) + 1
+        rows = ["| deck | process | does | icon | cards |", "|---|---|---|---|---|"]
+        rows += [f"| {' | '.join(key)} | {n} |" for key, n in counts.items()]
+        return "\n".join(rows)
 
     # -- set up -----------------------------------------------------------------------------
     def new_game(self, seed: int) -> ErosionState:
