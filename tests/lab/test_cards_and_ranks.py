@@ -15,8 +15,8 @@ from meeple.core.registry import make
 from meeple.games.triangle_clock.__main__ import main
 from meeple.games.triangle_clock.hands import random_play_frequencies, ranking
 from meeple.interfaces import console as console_module
-from meeple.lab.cards import Difference, card_figure, card_report
-from meeple.lab.metrics import Rate
+from meeple.lab.cards import Difference, _rate, card_figure, card_report, card_table
+from meeple.lab.metrics import SMALL_FLAG, Rate
 from meeple.lab.ranks import rank_frequencies
 from meeple.lab.run import RunSpec, execute
 from meeple.store import ResultStore
@@ -133,6 +133,25 @@ def test_cards_too_wide_for_the_terminal_are_listed_card_by_card(run, tmp_path, 
     wide = run("cards", spec.key, "--db", url).output
     assert "┃" in wide and "  per game [95%]: " not in wide
     assert re.search(r"│ palette-swap +│ \d+ +│ \d\.\d\d \[\d\.\d\d, \d\.\d\d\] ", wide)
+
+
+def test_a_card_figure_on_a_small_sample_is_flagged(run, tmp_path):
+    """The report says a figure on fewer than 30 games or with an interval wider than 30
+    points is flagged: its card table's were not. Flagged in the table's cells (the design
+    report's), and said once under `meeple cards`'s table where the whole run is small."""
+    spec, rows, url = _run(tmp_path, "triangle-clock")
+    headers, cells = card_table(card_report(rows))
+    assert len(rows) < 30
+    for row in cells:
+        for header, cell in zip(headers, row, strict=True):
+            if "[95%]" in header and cell != "-":
+                assert cell.endswith(SMALL_FLAG), (header, cell)
+    shown = " ".join(run("cards", spec.key, "--db", url).output.split())
+    assert f"{len(rows)} games, under 30: every figure is a small sample" in shown, shown
+    assert "(small sample)" not in shown  # once, not in every cell
+    big = Rate.of(60, 100)
+    assert not big.small and not _rate(big).endswith(SMALL_FLAG)
+    assert _rate(Rate.of(5, 10)).endswith(SMALL_FLAG)
 
 
 def test_the_card_plot_names_its_agents_and_colours_its_legend_as_its_bars(tmp_path):

@@ -28,8 +28,8 @@ from meeple.core.ray_cluster import ADDRESSES, held
 from meeple.core.registry import make
 from meeple.core.words import counted
 from meeple.interfaces.console import console, fail, text_table
-from meeple.lab.metrics import SMALL_SAMPLE_GAMES, Summary
-from meeple.lab.report import SHARED_NOTE, SMALL, SMALL_FLAG, seat_table, side_by_side
+from meeple.lab.metrics import SMALL, SMALL_FLAG, SMALL_SAMPLE_GAMES, Summary
+from meeple.lab.report import SHARED_NOTE, seat_table, side_by_side
 from meeple.lab.run import (
     MAX_GAMES,
     MAX_JOBS,
@@ -476,18 +476,25 @@ def seating_words(spec: RunSpec) -> str:
 
 def _figures_table(title: str, headers: list[str], rows: list[list[str]],
                    summaries: dict[str, Summary]) -> Table:  # fmt: skip
-    """A table of the figures of ``summaries``. Where every run has fewer games than a
-    figure needs to say much, each of its figures would carry the small-sample flag, which
-    at 80 columns takes a line of its cell: the table says it once, under it, instead (a
-    report file still flags each figure)."""
-    games = sorted({summary.games for summary in summaries.values()})
-    if not games or games[-1] >= SMALL_SAMPLE_GAMES:
-        return text_table(title, headers, rows)
-    table = text_table(title, headers, [[cell.replace(SMALL_FLAG, "") for cell in row]
-                                        for row in rows])  # fmt: skip
-    runs = " and ".join(map(str, games)) + (" game" if games == [1] else " games")
-    table.caption = escape(f"{runs}, under {SMALL_SAMPLE_GAMES}: every figure is a {SMALL}")
+    """A table of the figures of ``summaries``, flagged once under it where every figure is
+    a small sample (:func:`flagged_once`)."""
+    rows, note = flagged_once(rows, [summary.games for summary in summaries.values()])
+    table = text_table(title, headers, rows)
+    table.caption = escape(note) if note else None
     return table
+
+
+def flagged_once(rows: list[list[str]], games: list[int]) -> tuple[list[list[str]], str | None]:
+    """A table's rows, and the line that says once under it that every figure is a small
+    sample where every run has fewer games than a figure needs (``games``, each run's): each
+    figure would carry the flag, which at 80 columns takes a line of its cell (a report
+    file still flags each figure). The rows as they are, and None, otherwise."""
+    if not games or max(games) >= SMALL_SAMPLE_GAMES:
+        return rows, None
+    counts = sorted(set(games))
+    runs = " and ".join(map(str, counts)) + (" game" if counts == [1] else " games")
+    unflagged = [[cell.replace(SMALL_FLAG, "") for cell in row] for row in rows]
+    return unflagged, f"{runs}, under {SMALL_SAMPLE_GAMES}: every figure is a {SMALL}"
 
 
 def summary_table(title: str, summaries: dict[str, Summary]) -> Table:

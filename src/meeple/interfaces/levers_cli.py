@@ -14,7 +14,7 @@ from rich.markup import escape
 
 from meeple.core.errors import MeepleError
 from meeple.interfaces.console import console, fail, print_table
-from meeple.interfaces.lab_common import Db
+from meeple.interfaces.lab_common import Db, flagged_once
 from meeple.lab.cards import PLAYED_NOTE, card_figure, card_report, card_table
 from meeple.lab.ranks import MAX_DEALS, rank_figure, rank_frequencies, rank_table
 from meeple.lab.run import LEFT_OUT, read_run
@@ -73,7 +73,11 @@ def cards_command(
     if note := stored.games.note(found["key"], LEFT_OUT):
         console.print(f"[yellow]{escape(note)}[/]")
     title = f"cards of run {found['key']} ({found['game']}, {report.games} games; {report.agents})"
-    print_table(title, *card_table(report), prose=(-1,))  # the difference, in words
+    headers, rows = card_table(report)
+    rows, note = flagged_once(rows, [report.games])
+    print_table(title, headers, rows, prose=(-1,))  # the difference, in words
+    if note:
+        console.print(escape(note))
     never = ", ".join(report.never_played) or "none"
     console.print(f"Never played: {escape(never)}.")
     console.print(escape(PLAYED_NOTE))

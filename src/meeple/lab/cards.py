@@ -19,7 +19,7 @@ from pydantic import BaseModel
 from meeple.core.errors import MeepleError
 from meeple.core.words import counted
 from meeple.lab.figures import new_figure
-from meeple.lab.metrics import SMALL_SAMPLE_GAMES, Estimate, Rate
+from meeple.lab.metrics import SMALL_FLAG, SMALL_SAMPLE_GAMES, Estimate, Rate
 from meeple.lab.replay import game_record
 
 PLAYED_NOTE = (
@@ -187,7 +187,17 @@ def card_report(rows: Sequence[Mapping[str, Any]]) -> CardReport:
 
 
 def _rate(rate: Rate) -> str:
-    return f"{rate} of {rate.total}" if rate.total else "-"
+    if not rate.total:
+        return "-"
+    return f"{rate} of {rate.total}" + (SMALL_FLAG if rate.small else "")
+
+
+def _difference(stat: CardStat) -> str:
+    """The difference in words, flagged where either of its rates is a small sample."""
+    if stat.difference is None:
+        return "-"
+    small = stat.won_when_played.small or stat.won_when_not.small
+    return stat.difference.words() + (SMALL_FLAG if small else "")
 
 
 def card_table(report: CardReport) -> tuple[list[str], list[list[str]]]:
@@ -209,12 +219,12 @@ def card_table(report: CardReport) -> tuple[list[str], list[list[str]]]:
             [
                 s.card,
                 str(s.plays),
-                f"{e.value:.2f} [{e.low:.2f}, {e.high:.2f}]",
-                str(s.games),
+                f"{e.value:.2f} [{e.low:.2f}, {e.high:.2f}]" + (SMALL_FLAG if e.small else ""),
+                f"{s.games}{SMALL_FLAG if s.games.small else ''}",
                 *(str(k) for k in s.by_seat),
                 _rate(s.won_when_played),
                 _rate(s.won_when_not),
-                s.difference.words() if s.difference else "-",
+                _difference(s),
             ]
         )
     return headers, rows

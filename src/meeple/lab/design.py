@@ -24,6 +24,7 @@ from meeple.lab.replay import notable_lines
 from meeple.lab.report import (
     SHARED_NOTE,
     _estimate,
+    _flag,
     _save,
     length_figure,
     markdown_table,
@@ -178,7 +179,7 @@ def _decided_section(runs: Sequence[CountRun], out_dir: Path) -> list[str]:
                 _mean(s.intervals.get("decisiveness")),
                 _mean(s.intervals.get("lead_changes")),
                 _mean(s.intervals.get("margin")),
-                f"{s.draws}",
+                f"{s.draws}{_flag(s.draws)}",
             ]
         )
     return [
@@ -236,7 +237,8 @@ def design_report(
         pooled = role_rates(run)
         if pooled:
             rows = [
-                [role, seats, f"{rate} of {rate.total} seat-games"] for role, seats, rate in pooled
+                [role, seats, f"{rate} of {rate.total} seat-games{_flag(rate)}"]
+                for role, seats, rate in pooled
             ]
             balance.append(markdown_table(["role", "seats", "won or shared"], rows))
     notable = [

@@ -29,6 +29,13 @@ SMALL_SAMPLE_WIDTH = 0.3
 percentage points): at 50% that is up to 38 games."""
 
 
+SMALL = "small sample"
+"""The flag of a figure resting on too few games to say much (:func:`is_small`)."""
+
+SMALL_FLAG = f"  ({SMALL})"
+"""What follows a flagged figure in a table's cell."""
+
+
 def is_small(n: int, low: float, high: float, rate: bool) -> bool:
     """Whether a figure of ``n`` games (or observations), interval ``low`` to ``high``, is too
     small a sample to say much: fewer than :data:`SMALL_SAMPLE_GAMES`, or, for a rate, an

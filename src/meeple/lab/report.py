@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from meeple.core.files import atomic_write
 from meeple.core.words import counted
 from meeple.lab.figures import new_figure
-from meeple.lab.metrics import METRIC_NAMES, Estimate, Rate, Spread, Summary
+from meeple.lab.metrics import METRIC_NAMES, SMALL, SMALL_FLAG, Estimate, Rate, Spread, Summary
 from meeple.lab.paired import Difference, Pairing
 from meeple.lab.ratings import Rating
 
@@ -30,14 +30,6 @@ def _fmt(value: float | None, digits: int = 3) -> str:
     if value != 0 and abs(value) < 1e-4:
         return f"{value:.1e}"  # the rare tiny value: exact rather than a misleading 0
     return f"{value:.{digits}g}"
-
-
-SMALL = "small sample"
-"""The flag of a figure resting on too few games to say much (metrics.is_small)."""
-
-
-SMALL_FLAG = f"  ({SMALL})"
-"""What follows a flagged figure in a table's cell."""
 
 
 def _flag(figure: Rate | Estimate | Difference | None) -> str:
