@@ -74,8 +74,8 @@ def test_results_lists_each_runs_command_date_and_report(lab):
     listed = lab("results")
     assert listed.exit_code == 0, listed.output
     key = _key(lab)
-    [command] = [line for line in listed.output.splitlines() if "command:" in line]
-    assert command.split("command: ")[1].startswith("meeple simulate edges --board 2x2")
+    [command] = [line for line in listed.output.splitlines() if "last run by:" in line]
+    assert command.split("last run by: ")[1].startswith("meeple simulate edges --board 2x2")
     assert f"{key}  simulate edges board=2x2, seed 0: 6 games, last run 20" in listed.output
     [report] = [line for line in listed.output.splitlines() if "report:" in line]
     assert report.endswith(f"edges-{key}/report.md")
@@ -93,6 +93,7 @@ def test_results_run_shows_the_run_again_and_exports_csv(lab):
     assert shown.exit_code == 0, shown.output
     assert f"Run {key}" in shown.output and "8 games stored" in shown.output
     assert "seat 0 (greedy) wins" in shown.output and "Report " in shown.output
+    assert "Last run by: meeple simulate edges --board 2x2" in shown.output
     assert "meeple simulate edges" in shown.output
     with open(lab.tmp / "games.csv", newline="") as fh:
         lines = list(csv.DictReader(fh))

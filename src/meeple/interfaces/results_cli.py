@@ -43,7 +43,7 @@ def results_command(
 ) -> None:
     """List the runs stored in the results database, or show one again and export it as CSV.
 
-    A run shown again prints its summary, the command that ran it and its report."""
+    A run shown again prints its summary, the command that last ran it and its report."""
     from meeple.store import ResultStore, sqlite_file
 
     try:
@@ -114,7 +114,7 @@ def _print_runs(runs: list[dict[str, Any]], db: str) -> None:
             f"[bold]{run['key']}[/]  {escape(head)}, seed {spec.seed}: "
             f"{counted(run['games'], 'game')}, last run {_when(run)}",
             f"    seats: {escape(_seating_words(run['kind'], spec))}",
-            f"    command: {escape(run['command'] or '(not recorded)')}",
+            f"    last run by: {escape(run['command'] or '(not recorded)')}",
             f"    report: {escape(run['report'] or '(none)')}",
         ]
         for line in lines:
@@ -130,7 +130,9 @@ def _show_run(run: dict[str, Any], spec: RunSpec, rows: Sequence[Mapping[str, An
         + f", seed {spec.seed}, {counted(len(rows), 'game')} stored; last run {_when(run)}"
     )
     console.print(f"Seats: {escape(seating)}")
-    console.print(f"Command: {escape(run['command'] or '(not recorded)')}")
+    # The last command that ran it: a comparison that read this run's games back as one of
+    # its variants is one, and its report then holds this run's figures.
+    console.print(f"Last run by: {escape(run['command'] or '(not recorded)')}", soft_wrap=True)
     if rows and run["kind"] == "tournament":
         ratings = bradley_terry(pairwise_results(rows))
         console.print(ratings_table(f"{run['game']}: round robin", ratings))
