@@ -210,6 +210,72 @@ def test_a_refused_parallel_step_moves_no_seat():
     assert parallel.state.to_act == (0, 1)
 
 
+def _finished_aec() -> mpz.MeepleAEC:
+    """An AEC environment whose game is over and whose agents have all left it."""
+    aec = mpz.env("edges", board="1x1")
+    aec.reset(seed=0)
+    for _ in aec.agent_iter():
+        seen, _, ended, cut, _ = aec.last()
+        aec.step(None if ended or cut else int(np.flatnonzero(seen["action_mask"])[0]))
+    return aec
+
+
+def test_a_step_past_the_end_or_of_the_wrong_shape_says_what_to_do():
+    """A step after the end failed inside the adapter or PettingZoo (KeyError 'player_1',
+    "zip() argument 2 is longer"); a parallel step given a list said only that player_0
+    gave no action, and an agent's name misspelt was ignored."""
+    aec = _finished_aec()
+    for call in (lambda: aec.step(0), aec.last):
+        with pytest.raises(MeepleError, match=r"^the game is over and every agent has left"):
+            call()
+    parallel = mpz.parallel_env("erd")
+    observations, _ = parallel.reset(seed=0)
+    with pytest.raises(IllegalAction, match=r"^step takes a dict of each agent's action id"):
+        parallel.step([1, 2])
+    legal = int(np.flatnonzero(observations["player_0"]["action_mask"])[0])
+    with pytest.raises(MeepleError, match=r"^there is no agent 'player_7'; agents: player_0,"):
+        parallel.step({"player_0": legal, "player_1": legal, "player_7": 3})
+    assert parallel.state.to_act == (0, 1)
+    rng = random.Random(0)
+    while parallel.agents:
+        actions = {
+            agent: rng.choice(np.flatnonzero(seen["action_mask"]).tolist() or [0])
+            for agent, seen in observations.items()
+        }
+        observations, *_ = parallel.step(actions)
+    with pytest.raises(MeepleError, match=r"^the game is over: call reset\(\)"):
+        parallel.step(actions)
+
+
+def test_the_single_seat_env_s_illegal_loss_ends_the_episode():
+    """An illegal id lost the game (reward -1, terminated) with no result in info and every
+    legal id still in the mask; a step after it played on from the position before, and the
+    real end paid -1 a second time. A step past any end is refused until reset."""
+    gym = MeepleGymEnv("edges", board="2x3")
+    gym.reset(seed=0)
+    _, reward, terminated, _, info = gym.step(1000)
+    assert (reward, terminated) == (-1.0, True)
+    assert info["result"] == {"reason": "illegal action", "seat": 0, "action": 1000}
+    assert not info["action_mask"].any() and not gym.action_masks().any()
+    with pytest.raises(MeepleError, match=r"^the episode is over \(terminated\): call reset"):
+        gym.step(0)
+    _, info = gym.reset(seed=0)
+    assert info["action_mask"].any()
+    terminated = False
+    while not terminated:
+        _, _, terminated, _, info = gym.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert "result" in info
+    with pytest.raises(MeepleError, match=r"^the episode is over"):
+        gym.step(0)
+
+
+def test_one_opponent_spec_as_text_is_every_opponent_s():
+    """``opponents="greedy"`` was read letter by letter: "needs 1 opponent, got 6"."""
+    assert MeepleGymEnv("edges", board="2x3", opponents="greedy").opponent_specs == ["greedy"]
+    three = MeepleGymEnv("erosion", players=3, opponents="random")
+    assert three.opponent_specs == ["random", "random"]
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_an_aec_env_that_says_it_is_parallelizable_is(game):
     """PettingZoo's own aec_to_parallel plays whole games of every game that declares it (The
@@ -444,6 +510,24 @@ def test_openspiel_refuses_a_seed_outside_the_chance_outcomes():
         state.apply_action(10)
     state.apply_action(9)
     assert not state.is_chance_node()
+
+
+def test_openspiel_takes_one_action_a_seat_and_none_at_the_end():
+    """apply_actions given four actions in a two-seat game kept them all in the history
+    (which serialises the state) as seats 2 and 3; given one, IndexError; an action on a
+    terminal state, IndexError."""
+    state = pyspiel.load_game("python_meeple_erd").new_initial_state()
+    state.apply_action(0)
+    legal = [state.legal_actions(seat)[0] for seat in range(2)]
+    for wrong in ([*legal, 7, 9], legal[:1]):
+        with pytest.raises(IllegalAction, match=r"^apply_actions takes one action a seat \(2\)"):
+            state.apply_actions(wrong)
+    assert state.history() == [0]
+    rng = random.Random(1)
+    while not state.is_terminal():
+        _random_move(state, rng)
+    with pytest.raises(IllegalAction, match=r"^the game is over: a terminal state takes no"):
+        state.apply_action(0)
 
 
 def test_chance_outcomes_are_refused_past_the_chance_node():

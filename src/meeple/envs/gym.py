@@ -53,7 +53,7 @@ class MeepleGymEnv(gymnasium.Env):
         self,
         game: str = "edges",
         seat: int = 0,
-        opponents: list[str] | None = None,
+        opponents: list[str] | str | None = None,
         render_mode: str | None = None,
         illegal_action: Literal["lose", "raise"] = "lose",
         observation: ObservationKind = "view",
@@ -67,7 +67,8 @@ class MeepleGymEnv(gymnasium.Env):
         self.illegal_action = illegal_action
         if not 0 <= seat < self.game.num_players:
             raise MeepleError(f"seat must be 0 to {self.game.num_players - 1}, not {seat}")
-        others = opponents or ["random"]
+        # One spec as text is every opponent's (a string is not a list of one-letter specs).
+        others = [opponents] if isinstance(opponents, str) else opponents or ["random"]
         if len(others) == 1:
             others = others * (self.game.num_players - 1)
         if len(others) != self.game.num_players - 1:
@@ -87,6 +88,8 @@ class MeepleGymEnv(gymnasium.Env):
         self.action_space = spaces.Discrete(self.game.num_actions)
         self.state: State[Any] | None = None
         self.opponents: dict[int, Agent] = {}
+        self.lost_by: int | None = None
+        """The illegal action id that ended this episode (``illegal_action="lose"``)."""
 
     def _others_play(self) -> None:
         state = self.state
@@ -106,7 +109,7 @@ class MeepleGymEnv(gymnasium.Env):
     def action_masks(self) -> np.ndarray:
         """int8 over the action ids: 1 where the learner may play it now."""
         mask = np.zeros(self.game.num_actions, dtype=np.int8)
-        if self.state is not None and self.seat in self.state.to_act:
+        if self.state is not None and self.lost_by is None and self.seat in self.state.to_act:
             mask[self.state.legal_action_ids(self.seat)] = 1
         return mask
 
@@ -121,6 +124,7 @@ class MeepleGymEnv(gymnasium.Env):
             seed = game_seed(seed)
             super().reset(seed=generator_seed(seed))
         self.state = self.game.new_game(seed)
+        self.lost_by = None
         others = [p for p in range(self.game.num_players) if p != self.seat]
         self.opponents = {
             p: make_agent(spec, self.game, derive_seed(seed, "seat", p))
@@ -132,14 +136,23 @@ class MeepleGymEnv(gymnasium.Env):
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """The learner plays ``action``; the others answer until it is its turn again."""
         state = started(self.state)
+        if state.is_over or self.lost_by is not None:
+            # Gymnasium leaves a step past the end undefined: said, not a second reward.
+            raise MeepleError("the episode is over (terminated): call reset() for a new game")
         action = action_id_of(action)
         legal = state.legal_action_ids(self.seat)
         if action not in legal:
             if self.illegal_action == "raise":
                 raise IllegalAction(f"action {action} is not legal now; legal ids: {legal[:20]}")
-            # The usual convention for learners that ignore the mask: the game is lost.
+            # The usual convention for learners that ignore the mask: the game is lost, and
+            # over (an empty mask, a step refused until reset).
+            self.lost_by = action
             observation, info = self._observation()
-            return observation, -1.0, True, False, {**info, "illegal_action": action}
+            info |= {
+                "illegal_action": action,
+                "result": {"reason": "illegal action", "seat": self.seat, "action": action},
+            }
+            return observation, -1.0, True, False, info
         self.state = state.apply(self.seat, self.game.action_from_id(action))
         self._others_play()
         over = self.state.is_over

@@ -334,6 +334,7 @@ class MeepleSpielState(pyspiel.State):
 
     # -- moves ----------------------------------------------------------------------------------
     def _apply_action(self, action: int) -> None:
+        self._not_over()
         if self.inner is None:
             if not 0 <= action < self.seeds:
                 raise IllegalAction(
@@ -353,9 +354,25 @@ class MeepleSpielState(pyspiel.State):
         self._play(player, action)
 
     def _apply_actions(self, actions: list[int]) -> None:
-        assert self.inner is not None
+        self._not_over()
+        seats = self.meeple_game.num_players
+        if self.inner is None or len(actions) != seats:
+            # OpenSpiel keeps what it is given in the history, which serialises the state:
+            # an action too many was written there as a seat the game does not have.
+            where = "at the start's chance node, apply_action(seed)" if self.inner is None else ""
+            raise IllegalAction(
+                where
+                or f"apply_actions takes one action a seat ({seats}), got {len(actions)}; "
+                "a seat not to act gives -1 (kInvalidAction)"
+            )
         for player in self.inner.to_act:
             self._play(player, actions[player])
+
+    def _not_over(self) -> None:
+        """IllegalAction on a terminal state, which takes no action (OpenSpiel's own games
+        fail an assertion there)."""
+        if self.is_terminal():
+            raise IllegalAction("the game is over: a terminal state takes no action")
 
     def _play(self, player: int, action: int) -> None:
         assert self.inner is not None

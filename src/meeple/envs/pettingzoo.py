@@ -227,7 +227,7 @@ class MeepleAEC(_MeepleSpaces, AECEnv):
 
     def step(self, action: Any) -> None:
         """The selected agent takes ``action`` (an action id)."""
-        started(self.state)
+        self._playing()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -247,8 +247,16 @@ class MeepleAEC(_MeepleSpaces, AECEnv):
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """The selected agent's observation, reward, ends and info (PettingZoo's ``last``)."""
-        started(self.state)
+        self._playing()
         return super().last(observe)
+
+    def _playing(self) -> None:
+        """MeepleError, saying what to call, once there is no game or every agent has left
+        it (each stepped with None after the end), where PettingZoo's own code would fail
+        on an agent no longer in its tables."""
+        started(self.state)
+        if not self.agents:
+            raise MeepleError("the game is over and every agent has left it: call reset()")
 
     def render(self) -> str | None:
         """The game's text board: returned (``render_mode="ansi"``) or printed
@@ -287,6 +295,15 @@ class MeepleParallel(_MeepleSpaces, ParallelEnv):
     def step(self, actions: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
         """Every seat to act moves (others' entries are ignored; their masks are empty)."""
         state = started(self.state)
+        if not self.agents:
+            raise MeepleError("the game is over: call reset() for a new one")
+        if not isinstance(actions, Mapping):
+            raise IllegalAction(
+                f"step takes a dict of each agent's action id, such as {{'player_0': 3}}, "
+                f"not {type(actions).__name__}"
+            )
+        for name in actions:
+            self._player(name)  # an agent's name misspelt is refused, not ignored
         for player in state.to_act:
             agent = agent_name(player)
             if agent not in actions:
