@@ -212,3 +212,62 @@ def test_two_reports_of_one_folder_edited_between_them_name_their_files_apart(tm
         assert f"Run `{key}`; files read, by digest: content {digest[7:19]}" in report
         reports.append(report)
     assert reports[0] != reports[1]
+
+
+def test_a_run_s_games_replay_after_its_files_are_edited_from_the_copy_it_kept(tmp_path, content):
+    """lab.md says every game of a run replays; an edit to the folder (lab.md's own way of
+    trying a change) stopped every earlier run's replay and `meeple cards` with "changed
+    since this record was made; restore it", the files nowhere to restore from. The results
+    database keeps a copy of what the run read, checked by its digest before it is used."""
+    from sqlalchemy import update
+
+    from meeple.store.results import ContentFile
+
+    db = f"sqlite:///{tmp_path / 'r.db'}"
+    store = ResultStore(db)
+    spec = _spec(content)
+    execute(spec, 3, store)
+    cards = content / "cards.toml"
+    cards.write_text(cards.read_text().replace("damage = 2", "damage = 5"))
+    runner = CliRunner()
+    replayed = runner.invoke(app, ["replay", spec.key, "--game", "1", "--all", "--db", db])
+    said = " ".join(replayed.output.split())
+    assert replayed.exit_code == 0, replayed.output
+    assert "it replays to the result the run counted (its files as the run read them" in said
+    assert f"--content {content} " in said  # named as the run named it, not the copy
+    counted = runner.invoke(app, ["cards", spec.key, "--db", db])
+    assert counted.exit_code == 0 and "Never played:" in counted.output, counted.output
+    assert cards.read_text().count("damage = 5")  # the designer's edit is left alone
+
+    # A copy whose bytes are not the files' digest is not used: the replay refuses as before.
+    with store.engine.begin() as connection:
+        connection.execute(update(ContentFile).values(data=b"not the file"))
+    refused = runner.invoke(app, ["replay", spec.key, "--game", "1", "--all", "--db", db])
+    assert refused.exit_code == 2 and "changed since this record was made" in refused.output
+
+
+def test_a_kept_copy_s_name_is_a_file_s_name_or_it_is_not_used(tmp_path):
+    """The name comes back from the database: one that is a path is not written, though the
+    copy digests to what the row pins (a database written by someone else)."""
+    from meeple.core.options import digest_of
+    from meeple.lab.replay import as_played
+
+    table = tmp_path / "ranking.toml"
+    shutil.copy(TABLE, table)
+    store = ResultStore(f"sqlite:///{tmp_path / 'r.db'}")
+    spec = RunSpec(
+        kind="simulate",
+        game="triangle-clock",
+        options={"ranking": str(table)},
+        seatings=[["random", "random"]],
+    )
+    [row] = execute(spec, 1, store)
+    table.write_text("# edited\n")
+    with as_played(store, [row]) as (played,):
+        restored = Path(played["options"]["ranking"])
+        assert restored.name == "ranking.toml" and restored.read_bytes() == TABLE.read_bytes()
+    outside = [("../../escaped.toml", TABLE.read_bytes())]
+    store.keep_content(digest_of(outside), outside)
+    with as_played(store, [dict(row, content={"ranking": digest_of(outside)})]) as (played,):
+        assert played["options"] == row["options"]  # not restored
+    assert not list(tmp_path.parent.rglob("escaped.toml"))

@@ -100,6 +100,28 @@ class GameOptions(BaseModel):
             if isinstance(field.json_schema_extra, dict) and field.json_schema_extra.get("external")
         ]
 
+    @classmethod
+    def files_given(cls, given: Mapping[str, Any]) -> dict[str, tuple[list[Path], bool]]:
+        """The files each option of ``given`` (options as given, not validated: their files
+        may no longer make a game) names, by option, with whether the option names a folder
+        of them (True) or a file (False); the shipped data names none."""
+        out = {}
+        for name in cls.external_options():
+            field = cls.model_fields[name]
+            value = given.get(name, given.get(name.replace("_", "-")))
+            if (
+                value is None
+                or _is_shipped_text(field, value)
+                or _is_unset_text(field.annotation, value)
+            ):
+                continue
+            marked = field.json_schema_extra.get("external")  # type: ignore[union-attr]
+            if isinstance(marked, list):
+                out[name] = ([Path(str(value)) / str(file) for file in marked], True)
+            else:
+                out[name] = ([Path(str(value))], False)
+        return out
+
     def external_files(self) -> dict[str, list[Path]]:
         """The files outside the package that the game reads, by the option naming them.
 
@@ -171,13 +193,28 @@ back from a file)."""
 def content_digest(files: list[Path]) -> str:
     """``sha256:...`` of the files' names and bytes, in the order given, so that any edit
     changes it; a missing file counts as absent. OptionError if one cannot be read."""
-    digest = hashlib.sha256()
+    return digest_of(read_content(files))
+
+
+def read_content(files: list[Path]) -> list[tuple[str, bytes | None]]:
+    """Each file's name and bytes (None for a missing file), in the order given: what
+    :func:`digest_of` digests. OptionError if one cannot be read."""
+    found = []
     for file in files:
-        name = file.name.encode("utf-8", "surrogateescape")
         try:
             data = read_bytes_capped(file) if file.exists() else None
         except OSError as exc:
             raise OptionError(f"cannot read {file}: {exc.strerror or exc}") from None
+        found.append((file.name, data))
+    return found
+
+
+def digest_of(content: list[tuple[str, bytes | None]]) -> str:
+    """The :func:`content_digest` of files read as ``content`` (:func:`read_content`): a
+    copy kept of them is checked against the digest a record pins."""
+    digest = hashlib.sha256()
+    for file_name, data in content:
+        name = file_name.encode("utf-8", "surrogateescape")
         if data is None:
             digest.update(b"%d:%s-:" % (len(name), name))
         else:

@@ -17,6 +17,7 @@ from meeple.interfaces.console import console, fail, print_table
 from meeple.interfaces.lab_common import Db, flagged_once
 from meeple.lab.cards import PLAYED_NOTE, card_figure, card_report, card_table
 from meeple.lab.ranks import MAX_DEALS, rank_figure, rank_frequencies, rank_table
+from meeple.lab.replay import as_played
 from meeple.lab.run import LEFT_OUT, read_run
 from meeple.store import DEFAULT_URL
 
@@ -55,9 +56,11 @@ def cards_command(
     try:
         if (file := sqlite_file(db)) is not None and not file.exists():
             raise MeepleError(f"no run {run!r}: there is no results database {file}")
-        stored = read_run(ResultStore(db), run)
+        store = ResultStore(db)
+        stored = read_run(store, run)
         found = stored.run
-        report = card_report(stored.games.rows)
+        with as_played(store, stored.games.rows) as played:  # on the files the run read
+            report = card_report(played)
         if plot is not None:
             _plot(card_figure(report), plot)
     except MeepleError as exc:

@@ -14,10 +14,10 @@ from __future__ import annotations
 import contextlib
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
@@ -572,15 +572,18 @@ class TerminalGame:
         console.print(f"Saved to {escape(text)}; replay it with: meeple replay {escape(text)}")
 
 
-def game_banner(game: Game, seed: int, seats: list[str]) -> str:
-    """One line: the game, its non-default options, the seed and who plays each seat."""
-    options = option_flags(game.options.changed())
+def game_banner(
+    game: Game, seed: int, seats: list[str], options: Mapping[str, Any] | None = None
+) -> str:
+    """One line: the game, its non-default options (``options`` where given: a record's,
+    which names a file as its player did), the seed and who plays each seat."""
+    flags = option_flags(dict(options) if options is not None else game.options.changed())
     levels = {spec: level for level, spec in reversed(LEVELS.get(game.name, {}).items())}
     players = "  ".join(
         f"{game.seat_name(p)}: {f'{levels[s]} ({s})' if s in levels else s}"
         for p, s in enumerate(seats)
     )
-    return f"[bold]{escape(game.title)}[/] {escape(options)}  seed {seed}  {escape(players)}"
+    return f"[bold]{escape(game.title)}[/] {escape(flags)}  seed {seed}  {escape(players)}"
 
 
 __all__ = [

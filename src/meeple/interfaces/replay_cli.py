@@ -39,7 +39,7 @@ from meeple.interfaces.history import history_file, no_such_game
 from meeple.interfaces.legend import print_legend
 from meeple.interfaces.options_cli import with_typed_files
 from meeple.interfaces.play_cli import game_banner
-from meeple.lab.replay import find_game, game_record, replay_differences
+from meeple.lab.replay import as_played, find_game, game_record, replay_differences
 from meeple.store import DEFAULT_URL
 
 ReadKey = Callable[[], str]
@@ -168,9 +168,13 @@ def step_through(replay: Replay, read_key: ReadKey, start: int = 0) -> int:
             note = f"[yellow]{key!r} is not a key of the replay.[/]"
 
 
-def _lab_record(run: str, number: str, db: str, typed: list[str]) -> GameRecord:
-    """Game ``number`` of the lab run ``run`` as a record, checked to be the game the run
-    counted (its moves replay to the returns and scores the run stored)."""
+def _lab_game(
+    run: str, number: str, db: str, typed: list[str]
+) -> tuple[GameRecord, list[State[Any]]]:
+    """Game ``number`` of the lab run ``run`` as a record and its states, checked to be the
+    game the run counted (its moves replay to the returns and scores the run stored), on
+    the files the run read (as the results database keeps them, where they were edited
+    since); the record names the files as the run did."""
     from meeple.store import ResultStore, sqlite_file
 
     if typed:
@@ -186,18 +190,24 @@ def _lab_record(run: str, number: str, db: str, typed: list[str]) -> GameRecord:
         ) from None
     if (file := sqlite_file(db)) is not None and not file.exists():
         raise MeepleError(f"no run {run!r}: there is no results database {file}")
-    found, row = find_game(ResultStore(db), run, index)
-    problems = replay_differences(row)
-    if problems:
-        raise MeepleError(
-            f"game {index} of run {found['key']} does not replay to what the run counted: "
-            + "; ".join(problems)
-        )
+    store = ResultStore(db)
+    found, row = find_game(store, run, index)
+    with as_played(store, [row]) as (played,):
+        problems = replay_differences(played)
+        if problems:
+            raise MeepleError(
+                f"game {index} of run {found['key']} does not replay to what the run counted: "
+                + "; ".join(problems)
+            )
+        states = game_record(played).states()
+    kept = " (its files as the run read them, kept in the results database)"
     console.print(
         f"Run {found['key']} ({found['kind']} of {found['game']}), game {index} of "
-        f"{found['games']}: seed {row['seed']}; it replays to the result the run counted."
+        f"{found['games']}: seed {row['seed']}; it replays to the result the run counted"
+        f"{kept if played is not row else ''}.",
+        soft_wrap=True,
     )
-    return game_record(row)
+    return game_record(row), states
 
 
 def replay_command(
@@ -255,7 +265,7 @@ def replay_command(
     """
     try:
         if number is not None:
-            rec = _lab_record(record, number, db, list(ctx.args))
+            rec, states = _lab_game(record, number, db, list(ctx.args))
         else:
             source = f"the record {record}"
             record = str(history_file(record))
@@ -265,7 +275,7 @@ def replay_command(
                     "and the game's number: meeple replay RUN --game K"
                 )
             rec = with_typed_files(GameRecord.load(record), list(ctx.args), source)
-        states = rec.states()
+            states = rec.states()
         game = states[0].game
         if seat is not None and not 0 <= seat < game.num_players:
             raise MeepleError(
@@ -283,7 +293,9 @@ def replay_command(
     if not all_moves and console.is_terminal and sys.stdin.isatty():
         step_through(replay, typer.getchar)
     else:
-        console.print(game_banner(game, rec.seed, rec.seats))
+        # A lab game read from kept files: the banner names the files as the run did.
+        shown = rec.options if number is not None else None
+        console.print(game_banner(game, rec.seed, rec.seats, shown))
         print_all(replay, step)
     final = states[-1]
     if rec.result is not None and final.is_over and not result_agrees(rec.result, final):

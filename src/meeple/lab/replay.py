@@ -8,11 +8,17 @@ spec and the game's index, playing that job again gives the same row (:func:`reg
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import json
+import tempfile
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from meeple.core.errors import MeepleError
+from meeple.core.options import content_digest
 from meeple.core.record import GameRecord
+from meeple.core.registry import game_class
 from meeple.core.words import counted
 from meeple.lab.run import RunSpec, read_run
 from meeple.lab.simulate import play_job
@@ -37,6 +43,67 @@ def game_record(row: Mapping[str, Any]) -> GameRecord:
         moves=[(int(p), str(a)) for p, a in row["moves"]],
         content=dict(row.get("content") or {}),
     )
+
+
+@contextmanager
+def as_played(
+    store: ResultStore, rows: Sequence[Mapping[str, Any]]
+) -> Iterator[list[Mapping[str, Any]]]:
+    """``rows`` (of a run) as they replay. Where the files their options name were edited
+    since the run, the options name copies of the files as the run read them, which the
+    results database keeps (:meth:`~meeple.lab.run.RunSpec.keep_files`), written to a
+    temporary folder that lasts as long as the block. A row whose files the database keeps
+    no copy of (a run of an older meeple) is as it was: its replay says the files changed."""
+    with tempfile.TemporaryDirectory(prefix="meeple-played-") as folder:
+        restored: dict[str, dict[str, Any] | None] = {}
+        out: list[Mapping[str, Any]] = []
+        for row in rows:
+            played = json.dumps([row["game"], row.get("options"), row.get("content")])
+            if played not in restored:
+                place = Path(folder, str(len(restored)))
+                restored[played] = _kept_files(store, row, place)
+            options = restored[played]
+            out.append(row if options is None else {**row, "options": options})
+        yield out
+
+
+def _kept_files(store: ResultStore, row: Mapping[str, Any], folder: Path) -> dict[str, Any] | None:
+    """The row's options, each whose files changed since the row was played naming a copy
+    written in ``folder`` of what they held then; None where none changed, or where a copy
+    is not kept or is not the files' (its names are not theirs)."""
+    pinned = dict(row.get("content") or {})
+    given = dict(row.get("options") or {})
+    if not pinned:
+        return None
+    try:
+        # Not validated: an edited file may no longer make a game, and its copy will.
+        named = game_class(row["game"]).Options.files_given(given)
+        changed = [o for o, d in pinned.items() if o in named and content_digest(named[o][0]) != d]
+    except MeepleError:
+        return None  # the replay says what is wrong
+    for option in changed:
+        content = store.kept_content(pinned[option])
+        files, is_folder = named[option]
+        if content is None:
+            return None
+        names = [name for name, _ in content]
+        fits = names == [f.name for f in files] if is_folder else len(names) == 1
+        if not fits or not all(_plain_name(n) for n in names):
+            return None
+        target = folder / option
+        target.mkdir(parents=True)
+        for name, data in content:
+            if data is not None:
+                (target / name).write_bytes(data)
+        for spelt in (option, option.replace("_", "-")):
+            given.pop(spelt, None)
+        given[option] = str(target if is_folder else target / names[0])
+    return given if changed else None
+
+
+def _plain_name(name: str) -> bool:
+    """A file's name alone: no folder, not . or .. (a name read back from the database)."""
+    return name not in ("", ".", "..") and Path(name).name == name and "\\" not in name
 
 
 def find_game(store: ResultStore, run: str, index: int) -> tuple[dict[str, Any], Mapping[str, Any]]:

@@ -23,7 +23,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from meeple.core.errors import IllegalAction, MeepleError, NotationError
 from meeple.core.files import Unreadable, atomic_write
-from meeple.core.options import GameOptions
+from meeple.core.options import GameOptions, digest_of, read_content
 from meeple.core.processes import ctrl_c_deferred
 from meeple.core.registry import game_class
 from meeple.core.words import counted
@@ -148,6 +148,20 @@ class RunSpec(BaseModel):
             deal=index // seatings if self.duplicate else None,
             content=self.content or {},
         )
+
+    def keep_files(self, store: ResultStore) -> None:
+        """Keep in ``store`` a copy of the files the run's options name, as the run pinned
+        them, so that its games replay once the files are edited
+        (:func:`meeple.lab.replay.as_played`). A file edited since the run was set up is not
+        kept (its run refuses to play on)."""
+        options = self._named_files()
+        if options is None:
+            return
+        for option, files in options.external_files().items():
+            content = read_content(files)
+            digest = digest_of(content)
+            if digest == (self.content or {}).get(option):
+                store.keep_content(digest, content)
 
     def record(self, store: ResultStore) -> None:
         """Record the run in ``store`` under its key (kept as it is when already there), so
@@ -368,6 +382,7 @@ def execute(
         raise ContentChanged(refusal(spec, problems))
     key = spec.key
     spec.record(store)
+    spec.keep_files(store)
     try:
         stored_spec(store.runs(only=key)[0])  # there since spec.record
     except DamagedRun:

@@ -23,6 +23,7 @@ from sqlalchemy import (
     DateTime,
     ForeignKey,
     Integer,
+    LargeBinary,
     String,
     Table,
     Text,
@@ -35,6 +36,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from meeple.core.files import Unreadable
+from meeple.core.options import digest_of
 from meeple.store.db import (
     JSONText,
     StoreError,
@@ -95,6 +97,22 @@ class RunNote(_Base):
     command: Mapped[str] = mapped_column(Text)
     report: Mapped[str | None] = mapped_column(Text, nullable=True)
     updated: Mapped[dt.datetime] = mapped_column(DateTime)
+
+
+class ContentFile(_Base):
+    """One file of what a run's option named, kept by the digest of all of them (in the
+    order they are digested): a run's games still replay once the files are edited.
+
+    A table of its own, as :class:`RunNote`: older databases get it with nothing to migrate.
+    """
+
+    __tablename__ = "content_files"
+
+    digest: Mapped[str] = mapped_column(String(71), primary_key=True)
+    position: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(Text)
+    data: Mapped[bytes | None] = mapped_column(LargeBinary, nullable=True)
+    """None: the file was missing (a missing file is part of a digest too)."""
 
 
 class ResultStore:
@@ -229,6 +247,30 @@ class ResultStore:
                 .where(RunRecord.key == key)
                 .values(kind=kind, game=game, spec=spec, created=now)
             )
+
+    def keep_content(self, digest: str, content: Sequence[tuple[str, bytes | None]]) -> None:
+        """Keep the files read as ``content`` (names and bytes, :func:`read_content`) under
+        ``digest``, theirs; a digest kept already is left as it is."""
+        rows = [
+            {"digest": digest, "position": k, "name": name, "data": data}
+            for k, (name, data) in enumerate(content)
+        ]
+        with Session(self.engine) as session, session.begin():
+            insert_new(session, ContentFile.__table__, rows)
+
+    def kept_content(self, digest: str) -> list[tuple[str, bytes | None]] | None:
+        """The files kept under ``digest`` (:meth:`keep_content`), checked: None where none
+        are kept, or where what is kept does not digest to ``digest`` (a damaged copy)."""
+        query = (
+            select(ContentFile.name, ContentFile.data)
+            .where(ContentFile.digest == digest)
+            .order_by(ContentFile.position)
+        )
+        with Session(self.engine) as session:
+            content = [(str(name), data) for name, data in session.execute(query)]
+        if not content or digest_of(content) != digest:
+            return None
+        return content
 
     def note_run(self, key: str, command: str, report: str | None) -> None:
         """Remember the command that last ran ``key`` and where it wrote the report."""
