@@ -116,6 +116,18 @@ def agent_builder(spec: str | AgentSpec, game: Game) -> Callable[[int], Agent]:
     :func:`make_agent` would: for callers that seat the same spec in many games (the lab),
     where reading the agent's signature again for every game would cost more than the game.
     """
+    spec, factory, kwargs = agent_parameters(spec, game)
+    if "seed" in spec.params:
+        return lambda _seed: factory(game, **kwargs)
+    return lambda seed: factory(game, **{**kwargs, "seed": seed})
+
+
+def agent_parameters(
+    spec: str | AgentSpec, game: Game
+) -> tuple[AgentSpec, AgentFactory, dict[str, Any]]:
+    """A spec read for ``game``: the spec, its agent's factory and the parameters as the
+    factory takes them (a seed of 0 unless the spec sets one); AgentSpecError naming what
+    is wrong. :func:`agent_builder` makes agents of them; a server checks them without."""
     spec = parse_spec(seat_spec(game, spec)) if isinstance(spec, str) else spec
     agents = available_agents(game)
     factory = agents.get(spec.name)
@@ -131,10 +143,7 @@ def agent_builder(spec: str | AgentSpec, game: Game) -> Callable[[int], Agent]:
             f"no agent called {spec.name!r}{near} for {game.name}; choose a level "
             f"({', '.join(LEVEL_NAMES)}) or an agent: {', '.join(names)}"
         )
-    kwargs = coerce_params(spec, factory, {"seed": 0, **spec.params})
-    if "seed" in spec.params:
-        return lambda _seed: factory(game, **kwargs)
-    return lambda seed: factory(game, **{**kwargs, "seed": seed})
+    return spec, factory, coerce_params(spec, factory, {"seed": 0, **spec.params})
 
 
 def coerce_params(spec: AgentSpec, factory: AgentFactory, raw: Mapping[str, Any]) -> dict[str, Any]:

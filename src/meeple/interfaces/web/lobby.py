@@ -16,7 +16,7 @@ from typing import Any
 
 from meeple.agents import HUMAN, available_agents, parse_spec
 from meeple.agents.levels import DEFAULT_LEVEL, LEVEL_NAMES, level_spec, seat_spec
-from meeple.agents.spec import agent_builder
+from meeple.agents.spec import agent_builder, agent_parameters
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game, Player
 from meeple.core.registry import games, make
@@ -327,6 +327,10 @@ class Lobby:
         if getattr(factory, "wait_to_make", None) is None:
             # Made once, off the event loop: every parameter value is checked as it is read.
             await asyncio.to_thread(build, 0)
+        elif (check := getattr(factory, "check_parameters", None)) is not None:
+            # Not made here: its parameters' values are checked without it (a value refused
+            # only as the agent is made would be refused at each of its moves instead).
+            check(**agent_parameters(spec, game)[2])
 
     def _prepare_agent(self, game: Game[Any, Any, Any], spec: str) -> None:
         """Start what a checked agent needs before its first move: data it lacks

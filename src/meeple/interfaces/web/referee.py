@@ -282,7 +282,11 @@ class Referee:
             log.warning("agent %s of match %s could not move: %s", spec, match.id, exc)
             await self._storage_pause(match)
         except MeepleError as exc:
+            # Asked again, it fails again (a parameter its factory refuses only as it is
+            # made): thousands of tries and log lines a second, for a match nobody can end.
+            # The seat is given to the game's default agent, as when an agent overruns.
             log.warning("agent %s of match %s could not move: %s", spec, match.id, exc)
+            await self._overran(match, seat, spec, base)
         except Exception:
             log.exception("agent %s of match %s failed", spec, match.id)
         finally:
@@ -329,10 +333,11 @@ class Referee:
         self._after_change(match)
 
     async def _overran(self, match: LiveMatch, seat: Player, spec: str, base: int) -> None:
-        """An agent ran past its allowance and its worker was stopped: the seat moves as a
-        timed-out person's does, by the game's default agent, which plays it from now on
-        (an agent that overran once would hold up a worker at every move). If the default
-        agent itself overran, a random legal move is played."""
+        """An agent ran past its allowance and its worker was stopped, or could not move:
+        the seat moves as a timed-out person's does, by the game's default agent, which
+        plays it from now on (an agent that overran once would hold up a worker at every
+        move). If the default agent itself overran or failed, a random legal move is
+        played."""
         async with match.lock:
             stored = match.stored
             if match.decision_base != base or seat not in match.state.to_act:
