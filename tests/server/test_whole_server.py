@@ -133,6 +133,19 @@ def test_past_the_connections_cap_a_request_is_answered_503_until_one_closes(tmp
             await asyncio.sleep(0.5)
             return full, (await client.get(f"{server.url}/api/games")).status_code
 
+    async def held_open() -> tuple[int | None, str]:
+        """16 HTTP connections held open (a request's head not yet sent), then a socket:
+        counted only against other sockets, it was let in past the cap."""
+        held = [await asyncio.open_connection("127.0.0.1", server.port) for _ in range(16)]
+        try:
+            async with websockets.connect(socket_url) as socket:
+                said = json.loads(await socket.recv())
+                await socket.wait_closed()
+                return socket.close_code, said["code"]
+        finally:
+            for _, writer in held:
+                writer.close()
+
     try:
         full, later = asyncio.run(crowd())
         assert (full.status_code, later) == (503, 200), full.text
@@ -141,6 +154,7 @@ def test_past_the_connections_cap_a_request_is_answered_503_until_one_closes(tmp
             "code": "server_full",
         }
         assert full.headers["Retry-After"] == "60" and full.headers["Connection"] == "close"
+        assert asyncio.run(held_open()) == (1013, "server_full")
         assert "Traceback" not in server.log_path.read_text()
     finally:
         server.kill()

@@ -126,7 +126,7 @@ def serve_command(
         limit_concurrency=limits.max_connections,
         # uvicorn times no request's arrival: a client sending its head a byte at a time
         # would hold its connection for ever.
-        http=deadline_protocol(limits),
+        http=deadline_protocol(limits, app.state.quotas),
         # An HTTP request still running past this is cancelled: SIGTERM stops the server
         # within seconds whatever it is doing.
         timeout_graceful_shutdown=SHUTDOWN_SECONDS,

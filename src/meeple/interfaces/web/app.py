@@ -161,6 +161,7 @@ def create_app(
     # Before any route is declared: each reads its JSON body through core/files.py.
     app.router.route_class = _OneReaderRoute
     app.state.hub = hub
+    app.state.quotas = quotas
     app.state.reviews = reviews
     # Bodies are counted as they arrive: a client cannot make the server hold more than
     # this (an uploaded record has its own, larger, limit, checked the same way).

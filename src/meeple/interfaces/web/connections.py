@@ -32,15 +32,18 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from meeple.interfaces.web.limits import ServerLimits
-from meeple.interfaces.web.quotas import server_full
+from meeple.interfaces.web.quotas import ClientQuotas, server_full
 from meeple.interfaces.web.refusals import refusal
 
 log = logging.getLogger("meeple.web")
 
 
-def deadline_protocol(limits: ServerLimits) -> type[H11Protocol]:
+def deadline_protocol(
+    limits: ServerLimits, quotas: ClientQuotas | None = None
+) -> type[H11Protocol]:
     """uvicorn's HTTP protocol (``uvicorn.Config(http=...)``) closing a connection whose
-    request head, or body, does not arrive within ``limits``' seconds."""
+    request head, or body, does not arrive within ``limits``' seconds; it gives ``quotas``
+    the server's open connections, against which a WebSocket is counted."""
 
     class Deadline(H11Protocol):
         """An h11 connection with the deadline of the request being received."""
@@ -52,6 +55,8 @@ def deadline_protocol(limits: ServerLimits) -> type[H11Protocol]:
             """uvicorn's, with its check of the connections cap made in front of the
             application instead (:func:`capped`)."""
             super().__init__(*args, **kwargs)
+            if quotas is not None:
+                quotas.connections = self.connections  # the server's one set, every time
             if self.limit_concurrency is not None:
                 self.app = capped(self.app, self.limit_concurrency, self.connections, self.tasks)
                 self.limit_concurrency = None

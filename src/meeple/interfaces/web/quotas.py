@@ -18,7 +18,7 @@ import ipaddress
 import json
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from limits import RateLimitItemPerMinute
@@ -105,6 +105,10 @@ class ClientQuotas:
         self._open: dict[str, set[str]] = {}
         """The matches each address made that were unfinished when last looked at."""
         self._forget_at = FORGET_AFTER
+        self.connections: Collection[Any] = ()
+        """Every connection open to the server, HTTP and WebSocket (uvicorn's, given by the
+        server's protocol, connections.py): a WebSocket is let in only within the cap of
+        them all. Empty where the server is not uvicorn (a test's client)."""
 
     @property
     def holders(self) -> int:
@@ -226,10 +230,13 @@ class ClientQuotas:
     # -- sockets ----------------------------------------------------------------------------
     def open_socket(self, client: str) -> None:
         """A client opens a WebSocket: refused past its own limit, or past the server's
-        connections (the HTTP protocol refuses an HTTP request past them, connections.py, but
-        lets a WebSocket in)."""
-        if sum(self._sockets.values()) >= self.limits.max_connections:
-            raise server_full(f"{self.limits.max_connections} connections")
+        connections, HTTP ones included (the HTTP protocol refuses an HTTP request past
+        them, connections.py, but lets a WebSocket in)."""
+        cap = self.limits.max_connections
+        # The socket's own connection is among ``connections`` by now (uvicorn counts it as
+        # it is upgraded), not yet among ``_sockets``.
+        if sum(self._sockets.values()) >= cap or len(self.connections) > cap:
+            raise server_full(f"{cap} connections")
         if self._sockets[client] >= self.limits.max_sockets_per_client:
             raise QuotaExceeded(
                 f"at most {self.limits.max_sockets_per_client} connections from one address; "
