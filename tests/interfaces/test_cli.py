@@ -280,6 +280,17 @@ def test_rules_show_a_designer_s_cards_and_full_says_its_tables_are_the_shipped(
     assert "the shipped game's" not in " ".join(run("rules", "erosion", "--full").output.split())
 
 
+def test_an_option_given_twice_is_refused_naming_it(run):
+    """The last was played and the first dropped without a word (--best-of 3 --best_of 5
+    played best of 5)."""
+    for words in (["--best-of", "3", "--best_of", "5"], ["--best-of=3", "--best-of", "3"]):
+        result = run("rules", "erd", *words)
+        assert result.exit_code == 2
+        assert "error: option --best-of of erd is given twice; give it once" in result.output
+    result = run("rules", "edges", "--pie", "--no-pie")
+    assert "option --pie of edges is given twice" in result.output
+
+
 def test_rules_of_an_unknown_game(run):
     result = run("rules", "chess")
     assert result.exit_code == 2 and "no game called 'chess'" in result.output

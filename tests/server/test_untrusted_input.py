@@ -87,6 +87,10 @@ def test_a_record_starting_from_an_impossible_position_is_refused_naming_it(serv
         ),
         ({"game": "erosion", "options": {"first": "0"}}, "option 'first'"),
         (
+            {"game": "erd", "options": {"best_of": 3, "best-of": 7}},
+            "option 'best_of' of erd is given twice (as 'best_of' and 'best-of'); give it once",
+        ),
+        (
             {"game": "squad-combat", "options": {"auto_steps": "no"}},
             "option 'auto_steps' of squad-combat: the text 'no' is not allowed; allowed: true "
             "or false",

@@ -53,6 +53,17 @@ class GameOptions(BaseModel):
         types it on a command line. ``spell`` writes an option's name in a refusal as its
         reader types it (``'best_of'`` in JSON, ``--best-of`` on a command line)."""
         normalised = {str(k).replace("-", "_"): v for k, v in options.items()}
+        if len(normalised) < len(options):
+            # Both spellings of one name: one value would be dropped without a word.
+            spelt: dict[str, str] = {}
+            for given in map(str, options):
+                name = given.replace("-", "_")
+                if name in spelt:
+                    raise OptionError(
+                        f"option {spell(name)} of {game} is given twice (as {spelt[name]!r} "
+                        f"and {given!r}); give it once"
+                    )
+                spelt[name] = given
         external = cls.external_options()
         for name, value in normalised.items():
             field = cls.model_fields.get(name)

@@ -61,6 +61,9 @@ def parse_option_flags(game: str, args: list[str], *, known: bool = True) -> dic
             )
         name, eq, value = word[2:].partition("=")
         key = name.replace("-", "_")
+        option = key[3:] if key.startswith("no_") and _is_bool(cls, key[3:]) else key
+        if option in out:  # the last would be played, the first dropped without a word
+            raise OptionError(f"option {flag(option)} of {cls.name} is given twice; give it once")
         if eq:
             out[key] = value
         elif key.startswith("no_") and _is_bool(cls, key[3:]):
