@@ -96,7 +96,7 @@ def test_simulate_accepts_pie_false_and_prints_it_in_the_same_words(tmp_path):
     ("game", "words", "allowed"),
     [
         ("erosion", ["--players", "9"], "allowed: a whole number from 2 to 5"),
-        ("triangle-clock", ["--choice-seconds", "-1"], "allowed: a number of at least 0"),
+        ("triangle-clock", ["--choice-seconds", "-1"], "allowed: a number from 0 to 86400"),
     ],
 )
 def test_a_number_out_of_range_names_the_range_not_the_type(game, words, allowed):

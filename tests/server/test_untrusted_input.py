@@ -95,6 +95,11 @@ def test_a_record_starting_from_an_impossible_position_is_refused_naming_it(serv
             "option 'auto_steps' of squad-combat: the text 'no' is not allowed; allowed: true "
             "or false",
         ),
+        (
+            {"game": "triangle-clock", "options": {"choice_seconds": 1e308}},
+            "option 'choice_seconds' of triangle-clock: 1e+308 is not allowed; allowed: a "
+            "number from 0 to 86400",  # a day; the clock was sent to the pages as 1e+308
+        ),
         ({"game": "edges", "listed": "no"}, "listed: Input should be a valid boolean (got the"),
         ({"game": "edges", "listed": 0}, "listed: Input should be a valid boolean (got 0)"),
         ({"game": "edges", "seed": "7"}, "seed: Input should be a valid integer (got the text '7"),

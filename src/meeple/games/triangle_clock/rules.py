@@ -173,12 +173,14 @@ class TriangleClockOptions(GameOptions):
         title="Seconds to memorise the order",
         default=120,
         ge=0,
+        le=86_400,  # a day, as a game server's move clock: 1e308 was taken and sent
         description="how long a person sees the order of shared symbols before it is hidden",
     )
     choice_seconds: float = Field(
         title="Seconds per choice between people",
         default=60,
         ge=0,
+        le=86_400,  # a day, as a game server's move clock: 1e308 was taken and sent
         description="time per choice (the seed: 1 minute; 0: none); the game server "
         "enforces it, the terminal does not",
     )
