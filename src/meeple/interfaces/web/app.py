@@ -306,9 +306,10 @@ def create_app(
         "/api/matches/{match_id}/join", summary="Take a seat (with its token, or an open one)"
     )
     async def join(match_id: str, request: JoinRequest, http: Request) -> dict[str, Any]:
-        quotas.check_seat_request(quotas.client(http))
+        client = quotas.client(http)
+        quotas.check_seat_request(client)
         match = await hub.get(match_id)
-        return await hub.join(match, request.token, request.seat, request.name)
+        return await hub.join(match, request.token, request.seat, request.name, client)
 
     @app.post("/api/matches/{match_id}/leave", summary="Give a seat up for someone else")
     async def leave(match_id: str, request: SeatRequest, http: Request) -> dict[str, Any]:

@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from meeple.agents import HUMAN
 from meeple.core.errors import MeepleError
 from meeple.core.game import Player, seats_text
 from meeple.core.registry import make
@@ -47,6 +48,7 @@ from meeple.interfaces.web.live import (
 from meeple.interfaces.web.lobby import Lobby, default_agent, new_token, rematch_request
 from meeple.interfaces.web.pool import AgentPool
 from meeple.interfaces.web.protocol import CreateMatch
+from meeple.interfaces.web.quotas import is_remote
 from meeple.interfaces.web.referee import Referee, retry_wait
 from meeple.store.db import StorageUnavailable, failure_reason
 from meeple.store.matches import DamagedMatch, MatchStore, StoredMatch, token_hash
@@ -377,9 +379,15 @@ class Hub(Referee):
         return self.seat_of(match, token)
 
     async def join(
-        self, match: LiveMatch, token: str | None, seat: int | None, name: str | None
+        self,
+        match: LiveMatch,
+        token: str | None,
+        seat: int | None,
+        name: str | None,
+        client: str | None = None,
     ) -> dict[str, Any]:
-        """Take a seat with its token, or (in a listed match) the first open one."""
+        """Take a seat with its token, or (in a listed match) the first open one; ``client``,
+        the address asking, may not take an open seat while it holds another of the match."""
         taken: dict[str, Any] = {}
         if token is not None:
             await self.seat_for(match, token)  # a seat given out by another process is known
@@ -402,17 +410,43 @@ class Hub(Referee):
                 chosen = waiting[0] if seat is None else seat
                 if chosen not in waiting:
                     raise ServerError(f"seat {chosen} is not open; open seats: {waiting}", 409)
+                mine = [
+                    p
+                    for p, address in match.holders.items()
+                    if address == client and p != chosen and stored.seats[p]["joined"]
+                ]
+                if client is not None and is_remote(client) and mine:
+                    raise ServerError(
+                        f"you hold seat {mine[0]} of this match: one person plays one seat "
+                        "(several people at one screen play a match of their own, every seat "
+                        "theirs)",
+                        409,
+                        "one_seat_each",
+                    )
                 held = new_token()
             seats = [dict(d) for d in stored.seats]
             data = seats[chosen]
             data["joined"] = True
             data["name"] = name or data["name"] or match.game.seat_name(chosen)
+            others = {
+                str(d["name"]).casefold()
+                for p, d in enumerate(seats)
+                if p != chosen and d.get("name") and d["spec"] == HUMAN and d["joined"]
+            }
+            if name is not None and name.casefold() in others:
+                raise ServerError(
+                    f"another seat of this match is named {name!r}; choose another name",
+                    409,
+                    "name_taken",
+                )
             data["token"] = token_hash(held)
             taken.update(match=match.id, seat=chosen, token=held)
             return _seated(stored, seats)
 
         async with match.lock:
             await self._change(match, take)
+            if client is not None:
+                match.holders[taken["seat"]] = client
             self._after_seats(match)
         self._broadcast(match)
         return taken
@@ -433,6 +467,7 @@ class Hub(Referee):
 
         async with match.lock:
             await self._change(match, give_up_seat)
+            match.holders.pop(seat, None)
             self._drop_left_seats(match)
             self._after_seats(match)
         self._broadcast(match)

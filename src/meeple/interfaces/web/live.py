@@ -215,6 +215,10 @@ class LiveMatch:
     rematch_votes: dict[Player, bool] = field(default_factory=dict)
     """Once over: the people who asked for or accepted a rematch (True) or declined it
     (False). Kept in memory: a restarted server asks again."""
+    holders: dict[Player, str] = field(default_factory=dict)
+    """The address each person's seat was last taken from (in memory only): an address
+    holding a seat does not take another, open one (:meth:`Hub.join`), or a person could
+    take the seat an opponent left and see what it chose and holds."""
     owner: str | None = None
     """The address that made the match (kept in memory only: None after a restart): its
     agents share the workers with other addresses' as that address's (``AgentPool``)."""

@@ -83,6 +83,19 @@ def client_key(host: str | None, ipv6_prefix: int = 64) -> str:
     return str(address)
 
 
+def is_remote(client: str) -> bool:
+    """Whether ``client`` (:func:`client_key`) is another machine's address: not this
+    machine's own (loopback, where people share the machine, or a proxy not named with
+    ``--forwarded-allow-ips`` stands for everyone), nor a name that is no address."""
+    try:
+        network = ipaddress.ip_network(client, strict=False)
+    except ValueError:
+        return False
+    # IPv6 is counted by its /64, which ::1's is.
+    loopback = ipaddress.ip_address("::1" if network.version == 6 else "127.0.0.1")
+    return not (network.is_loopback or loopback in network)
+
+
 class ClientQuotas:
     """Counts what each client holds and asks for, and refuses past the operator's
     :class:`~meeple.interfaces.web.limits.ServerLimits`."""

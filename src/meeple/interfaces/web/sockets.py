@@ -105,7 +105,7 @@ async def _serve_open_socket(
         try:
             seat = await hub.seat_for(match, hello.token)
             if not match.stored.seats[seat]["joined"]:
-                await hub.join(match, hello.token, None, hello.name)
+                await hub.join(match, hello.token, None, hello.name, client)
         except MeepleError as exc:
             await _refuse(
                 websocket, _error(public_message(exc), code=error_code(exc)), 4403, match.id
