@@ -44,3 +44,58 @@ def test_a_large_upload_is_parsed_outside_the_server_s_process(server_factory, t
     worker_cpu = sum(_cpu_seconds(w) for w in workers) - before[1]
     assert worker_cpu > 0.2, (server_cpu, worker_cpu)
     assert server_cpu < worker_cpu / 2, (server_cpu, worker_cpu)
+
+
+def _long_record() -> dict:
+    """A random five-player Erosion game's record: its replay's answer is about 1.5 MB, a
+    tenth of a second of the worker."""
+    import random
+
+    import meeple
+
+    game = meeple.make("erosion", players=5)
+    rng = random.Random(1)
+    state, moves = game.new_game(3), []
+    while not state.is_over:
+        seat = state.to_act[0]
+        action = rng.choice(state.legal_actions(seat))
+        moves.append([seat, str(action)])
+        state = state.apply(seat, action)
+    return {"game": "erosion", "options": {"players": 5}, "seed": 3, "moves": moves}
+
+
+def test_the_uploads_worker_is_shared_between_addresses(server_factory, tmp_path):
+    """One address's queue of records was checked before anyone else's, first come first
+    served (a replay took 24.8 s behind sixty long board texts): the worker takes each
+    address in its turn, as the agents' workers do, so another address's upload is next."""
+    import asyncio
+
+    server = server_factory(
+        f"sqlite:///{tmp_path / 's.db'}", 1, "--forwarded-allow-ips", "127.0.0.1"
+    )
+    record = _long_record()
+    url = f"{server.url}/api/replay"
+    warm = httpx.post(url, json=record, timeout=120)  # the worker starts with the first
+    assert warm.status_code == 200, warm.text
+    # Every state of the game, compressed for a client that takes it (httpx, browsers):
+    # the answer is hundreds of times the record.
+    assert warm.headers["content-encoding"] == "gzip"
+    assert warm.num_bytes_downloaded * 5 < len(warm.content), warm.num_bytes_downloaded
+    plain = httpx.post(url, json=record, timeout=120, headers={"Accept-Encoding": "identity"})
+    assert "content-encoding" not in plain.headers and plain.json() == warm.json()
+    done: list[str] = []
+
+    async def upload(client: httpx.AsyncClient, who: str, delay: float) -> None:
+        await asyncio.sleep(delay)
+        reply = await client.post(url, json=record, headers={"X-Forwarded-For": who})
+        assert reply.status_code == 200, reply.text
+        done.append(who)
+
+    async def crowd() -> None:
+        async with httpx.AsyncClient(timeout=120) as client:
+            flood = [upload(client, "203.0.113.1", 0.0) for _ in range(8)]
+            await asyncio.gather(*flood, upload(client, "198.51.100.7", 0.3))
+
+    asyncio.run(crowd())
+    # Behind the one record being checked when it came, not behind the other seven.
+    assert done.index("198.51.100.7") <= 3, done

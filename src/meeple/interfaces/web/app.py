@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gzip
 import json
 from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
@@ -102,13 +103,15 @@ def create_app(
         },
     )
 
-    async def check_upload(task: str, body: bytes, *more: Any) -> Any:
+    async def check_upload(task: str, client: str, body: bytes, *more: Any) -> Any:
         """An uploaded record checked by the replays' worker (``task``: a name in
         ``replays.tasks``, given the body, the content sets, the most moves a match may have
-        and ``more``): its answer, or the refusal as a ServerError."""
+        and ``more``): its answer, or the refusal as a ServerError. The worker is shared
+        between addresses as the agents' are (``client``'s turn among them): one address's
+        queue of long records made everyone else's wait behind it, a replay 25 s late."""
         args = (body, sets, hub.limits.max_match_moves, *more)
         try:
-            kind, answer, code = await replays.run(task, args, REPLAY_SECONDS)
+            kind, answer, code = await replays.run(task, args, REPLAY_SECONDS, owner=client)
         except AgentOverrun:
             raise ServerError(
                 f"the record took more than {REPLAY_SECONDS:g} s to check; upload a shorter one",
@@ -400,11 +403,12 @@ def create_app(
         request: Request,
         start: _StartReview = True,
     ) -> JSONResponse:
-        quotas.check_replay(quotas.client(request))
+        client = quotas.client(request)
+        quotas.check_replay(client)
         body = await _read_limited(request, MAX_RECORD_BYTES)
-        name, options, seed, moves = await check_upload("review_upload", body)
+        name, options, seed, moves = await check_upload("review_upload", client, body)
         job = _review_job(make(name, **options), options, seed, moves, hub)
-        return _review_reply(await reviews.answer(job, start, quotas.client(request)))
+        return _review_reply(await reviews.answer(job, start, client))
 
     @app.get(
         "/api/replay/review/{key}",
@@ -430,9 +434,17 @@ def create_app(
         # The body is not declared as a parameter: FastAPI would parse up to 2 MB of JSON on
         # the event loop, stalling every match; it is read here, and parsed, checked and
         # replayed in a worker process (replays.py).
-        quotas.check_replay(quotas.client(request))
+        client = quotas.client(request)
+        quotas.check_replay(client)
         body = await _read_limited(request, MAX_RECORD_BYTES)
-        return Response(await check_upload("replay", body), media_type="application/json")
+        answer = await check_upload("replay", client, body)
+        if "gzip" not in request.headers.get("accept-encoding", ""):
+            return Response(answer, media_type="application/json")
+        # Every state of a long game: a 77 KB record's answer was 22 MB, a twentieth of
+        # that compressed (zlib lets other threads run while it works).
+        packed = await asyncio.to_thread(gzip.compress, answer, 6)
+        headers = {"Content-Encoding": "gzip", "Vary": "Accept-Encoding"}
+        return Response(packed, media_type="application/json", headers=headers)
 
     @app.post(
         "/api/replay/board-text",
@@ -451,9 +463,10 @@ def create_app(
     ) -> Response:
         # The replay page's "Board as text": drawing a state's text costs up to tens of ms,
         # so it is asked one step at a time, the record replayed in the uploads' worker.
-        quotas.check_board_text(quotas.client(request))
+        client = quotas.client(request)
+        quotas.check_board_text(client)
         body = await _read_limited(request, MAX_RECORD_BYTES)
-        return JSONResponse(await check_upload("board_text", body, step, seat))
+        return JSONResponse(await check_upload("board_text", client, body, step, seat))
 
     @app.websocket("/ws/{match_id}")
     async def socket(websocket: WebSocket, match_id: str) -> None:
