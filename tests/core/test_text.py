@@ -20,6 +20,9 @@ from meeple.core.text import printable_within, unprintable, visible
         ("abc\u202eevil", "U+202E is a control of the text's direction"),
         ("abc\u2066x", "U+2066 is a control of the text's direction"),
         ("\ud800", "U+D800 is a lone surrogate, not a character"),
+        ("a\uffffb", "U+FFFF is a noncharacter, which Unicode keeps out of text"),
+        ("\ufdd0", "U+FDD0 is a noncharacter, which Unicode keeps out of text"),
+        ("x\U0001fffe", "U+1FFFE is a noncharacter, which Unicode keeps out of text"),
     ],
 )
 def test_what_cannot_be_shown_as_it_is_is_named(text, says):
@@ -28,7 +31,9 @@ def test_what_cannot_be_shown_as_it_is_is_named(text, says):
         printable_within({"cards": [("name", text)]})
 
 
-@pytest.mark.parametrize("text", ["Frost Wedging", "Zoë", "👨‍👩‍👧", "محمد", "東京", "a\tb"[:1], ""])
+@pytest.mark.parametrize(
+    "text", ["Frost Wedging", "Zoë", "👨‍👩‍👧", "محمد", "東京", "a\tb"[:1], "", "a\ue000", "\ufdcf"]
+)
 def test_text_in_any_script_is_kept(text):
     assert unprintable(text) is None
     assert printable_within([text, (text,), {text: text}]) == [text, (text,), {text: text}]

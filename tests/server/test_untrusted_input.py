@@ -134,6 +134,8 @@ def test_typed_values_are_accepted(server):
         ("\u200b", "(U+200B is a format character, not drawn); a name needs at least one"),
         ("\u200c\u200d\u2060\ufeff", "(U+200C is a format character, not drawn)"),
         ("\u0301\u0308", "(U+0301 is a combining mark, drawn only on a character before it)"),
+        ("\uffff", "U+FFFF is a noncharacter, which Unicode keeps out of text"),
+        ("\ue000", "(U+E000 is a private-use character, which no font is sure to draw)"),
     ],
 )
 def test_a_person_s_name_is_printable_text(server, name, says):

@@ -45,7 +45,16 @@ def _refused(char: str) -> str | None:
     what = _REFUSED_CATEGORIES.get(unicodedata.category(char))
     if what is None and char in BIDI_CONTROLS:
         what = "a control of the text's direction"
+    if what is None and _is_noncharacter(char):
+        what = "a noncharacter, which Unicode keeps out of text"
     return what
+
+
+def _is_noncharacter(char: str) -> bool:
+    """One of Unicode's 66 noncharacters: U+FDD0 to U+FDEF and the last two code points of
+    every plane (U+FFFE, U+FFFF, U+1FFFE ...)."""
+    code = ord(char)
+    return 0xFDD0 <= code <= 0xFDEF or code & 0xFFFE == 0xFFFE
 
 
 def printable(text: str) -> str:
@@ -63,6 +72,8 @@ _UNSEEN_CATEGORIES = {
     "Mc": "a combining mark, drawn only on a character before it",
     "Me": "an enclosing mark, drawn only around a character before it",
     "Zs": "a space",
+    "Co": "a private-use character, which no font is sure to draw",
+    "Cn": "a code point this server's Unicode does not name, which no font is sure to draw",
 }
 
 BLANK_CHARACTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
