@@ -96,6 +96,17 @@ def test_games_say_which_have_a_tutorial_and_others_are_refused(server):
     assert unknown.status_code == 400 and unknown.json()["code"] == "unknown_game"
 
 
+def test_a_tutorial_takes_the_learner_s_name_and_nothing_else(server):
+    """Its body was not read: {"x": 1} was taken (200) as if it meant something."""
+    url = f"{server.url}/api/tutorials/edges"
+    extra = httpx.post(url, json={"x": 1})
+    assert extra.status_code == 422, extra.text
+    assert extra.json()["error"] == "body.x: Extra inputs are not permitted"
+    named = httpx.post(url, json={"name": "Zoë"}).json()
+    seats = httpx.get(f"{server.url}/api/matches/{named['match']}").json()["seats"]
+    assert "Zoë" in [s["name"] for s in seats]
+
+
 def test_no_hint_in_a_tutorial(server):
     created = start(server, "edges")
     reply = httpx.post(

@@ -163,6 +163,15 @@ def test_a_replayed_record_must_carry_json_types(server):
         assert reply.status_code == 400, (record, reply.text)
 
 
+def test_a_replayed_record_has_only_the_fields_records_have(server):
+    """A field records do not have was taken and dropped (``"zz": 1``, 200)."""
+    reply = httpx.post(f"{server.url}/api/replay", json={**_record("edges"), "zz": 1})
+    assert reply.status_code == 400, reply.text
+    assert reply.json()["error"].startswith(
+        "the record has a field records do not have, 'zz'; their fields are: format, game,"
+    )
+
+
 @pytest.mark.parametrize(
     ("message", "says"),
     [

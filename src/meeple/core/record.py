@@ -207,9 +207,12 @@ class GameRecord(BaseModel):
         return cls.from_json(data, source=str(path))
 
     @classmethod
-    def from_json(cls, text: str | bytes, source: str = "record") -> GameRecord:
+    def from_json(
+        cls, text: str | bytes, source: str = "record", exact: bool = False
+    ) -> GameRecord:
         """Parse a record from JSON text (or UTF-8 bytes); raises RecordError on malformed
-        content: not UTF-8, not JSON, nested too deep, over 10 MB, or missing fields."""
+        content: not UTF-8, not JSON, nested too deep, over 10 MB, or missing fields; with
+        ``exact`` (a record from a client), a field records do not have too."""
         if len(text) > MAX_RECORD_BYTES:
             raise RecordError(
                 f"{source} is larger than a game record may be "
@@ -226,6 +229,15 @@ class GameRecord(BaseModel):
             data = parse_json(text)
         except Unreadable as exc:
             raise RecordError(f"{source} is {exc}") from None
+        if (
+            exact
+            and isinstance(data, dict)
+            and (extra := sorted(set(data) - set(cls.model_fields)))
+        ):
+            raise RecordError(
+                f"{source} has a field records do not have, {extra[0]!r}; their fields are: "
+                f"{', '.join(cls.model_fields)}"
+            )
         return cls.from_data(data, source)
 
     @classmethod

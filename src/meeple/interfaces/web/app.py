@@ -45,7 +45,13 @@ from meeple.interfaces.web.pages import (
     wants_page,
 )
 from meeple.interfaces.web.pool import AgentOverrun, AgentPool, TaskFailed
-from meeple.interfaces.web.protocol import ClaimRequest, CreateMatch, JoinRequest, SeatRequest
+from meeple.interfaces.web.protocol import (
+    ClaimRequest,
+    CreateMatch,
+    JoinRequest,
+    SeatRequest,
+    TutorialRequest,
+)
 from meeple.interfaces.web.quotas import BodyLimit, ClientQuotas
 from meeple.interfaces.web.refusals import (
     declared_query_only,
@@ -275,9 +281,12 @@ def create_app(
         "/api/tutorials/{game}",
         summary="Start a game's guided first game against its scripted opponent",
     )
-    async def create_tutorial(game: str, http: Request) -> dict[str, Any]:
+    async def create_tutorial(
+        game: str, http: Request, request: TutorialRequest | None = None
+    ) -> dict[str, Any]:
+        name = request.name if request is not None else None
         async with quotas.creating(quotas.client(http), hub.unfinished) as made:
-            created = await hub.create_tutorial(game, base_url=pages_base(http))
+            created = await hub.create_tutorial(game, name, base_url=pages_base(http))
             made["match"] = created["match"]
         return created
 

@@ -152,6 +152,12 @@ class ClaimRequest(_Message):
     seat: int = Field(ge=0, le=7, description="the absent person's seat")
 
 
+class TutorialRequest(_Message):
+    """Start a tutorial: the learner's name, if given (else "Learner")."""
+
+    name: Name | None = None
+
+
 class JoinRequest(_Message):
     """Take a seat: with its token (from the creator), or the first open one without."""
 

@@ -31,7 +31,7 @@ def _parsed(body: bytes, most_moves: int) -> GameRecord:
     """The uploaded record, refused past ``most_moves`` (the server's ``--max-match-moves``)
     before anything replays it: a record of tens of thousands of moves fits in 2 MB, and its
     every state's view is a reply far larger, from a worker busy for seconds."""
-    record = GameRecord.from_json(body, "the record")
+    record = GameRecord.from_json(body, "the record", exact=True)
     if len(record.moves) > most_moves:
         raise ServerError(
             f"the record has {len(record.moves):,} moves, more than a match on this server may "
