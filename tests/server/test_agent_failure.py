@@ -38,6 +38,18 @@ def test_an_erd_agent_with_a_parameter_out_of_range_is_refused_as_the_match_is_m
             assert reply.json()["code"] == "bad_agent" and says in reply.json()["error"]
 
 
+def test_an_agent_the_match_cannot_have_is_a_bad_agent(tmp_path):
+    """Edges' perfect player on a board its solver does not take was refused as `refused`,
+    the code of no particular mistake, where api.md names `bad_agent`."""
+    app = create_app(f"sqlite:///{tmp_path / 's.db'}", agent_workers=0)
+    body = {"game": "edges", "options": {"board": "9x9"}, "seats": ["perfect", "random"]}
+    with client_of(app) as client:
+        reply = client.post("/api/matches", json=body)
+    assert reply.status_code == 400, reply.text
+    assert reply.json()["code"] == "bad_agent"
+    assert "the Edges solver takes boards of up to 42 squares" in reply.json()["error"]
+
+
 def test_an_agent_that_cannot_move_is_replaced_after_one_warning(tmp_path, monkeypatch, caplog):
     asked: list[str] = []
     move = referee.Referee._worker_move

@@ -17,7 +17,7 @@ from typing import Any
 from meeple.agents import HUMAN, available_agents, parse_spec
 from meeple.agents.levels import DEFAULT_LEVEL, LEVEL_NAMES, level_spec, seat_spec
 from meeple.agents.spec import agent_builder, agent_parameters
-from meeple.core.errors import MeepleError
+from meeple.core.errors import AgentSpecError, MeepleError
 from meeple.core.game import Game, Player
 from meeple.core.registry import games, make
 from meeple.core.tutorial import TutorialError, has_tutorial, load_tutorial
@@ -326,7 +326,12 @@ class Lobby:
             )
         if getattr(factory, "wait_to_make", None) is None:
             # Made once, off the event loop: every parameter value is checked as it is read.
-            await asyncio.to_thread(build, 0)
+            try:
+                await asyncio.to_thread(build, 0)
+            except AgentSpecError:
+                raise
+            except MeepleError as exc:  # an agent this match cannot have (a board too large)
+                raise AgentSpecError(str(exc)) from None
         elif (check := getattr(factory, "check_parameters", None)) is not None:
             # Not made here: its parameters' values are checked without it (a value refused
             # only as the agent is made would be refused at each of its moves instead).
