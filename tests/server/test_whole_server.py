@@ -296,3 +296,34 @@ def test_a_connection_that_does_not_finish_its_request_head_in_time_is_closed(tm
         assert "Traceback" not in log
     finally:
         server.kill()
+
+
+def test_a_request_that_is_not_http_is_refused_in_json_naming_its_client(tmp_path):
+    """A request h11 cannot read was answered plain text ("Invalid HTTP request received.")
+    and logged with no client, where api.md says every refusal is {"error", "code"}."""
+    server = ServerProcess(f"sqlite:///{tmp_path / 'server.db'}", tmp_path / "server.log", 1)
+    server.start()
+
+    async def answer(raw: bytes) -> bytes:
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        writer.write(raw)
+        try:
+            return await asyncio.wait_for(reader.read(), 10)
+        finally:
+            writer.close()
+
+    try:
+        for raw in (
+            b"GARBAGE\r\n\r\n",
+            b"POST /api/matches HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3"
+            b"\r\n\r\n{}",
+        ):
+            head, _, body = asyncio.run(answer(raw)).partition(b"\r\n\r\n")
+            assert head.startswith(b"HTTP/1.1 400 "), head
+            assert b"content-type: application/json" in head.lower(), head
+            assert json.loads(body)["code"] == "bad_request", body
+        log = server.log_path.read_text()
+        assert "a request from 127.0.0.1 refused (bad_request): not HTTP this server" in log
+        assert "Invalid HTTP request received." not in log
+    finally:
+        server.kill()

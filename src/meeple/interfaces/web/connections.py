@@ -23,6 +23,7 @@ the API cannot read as one.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from typing import Any
 
@@ -38,12 +39,30 @@ from meeple.interfaces.web.refusals import refusal
 log = logging.getLogger("meeple.web")
 
 
+UNREADABLE = (
+    "the request is not HTTP this server can read: a malformed request line or header, a "
+    "header too large, or a body's length given twice"
+)
+"""The refusal of a request h11 cannot read (its own words name no part of it)."""
+
+
+class _QuietInvalid(logging.Filter):
+    """Drops uvicorn's own line for a request h11 cannot read, which names no client: the
+    protocol logs one that does (:func:`deadline_protocol`)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.getMessage() != "Invalid HTTP request received."
+
+
 def deadline_protocol(
     limits: ServerLimits, quotas: ClientQuotas | None = None
 ) -> type[H11Protocol]:
     """uvicorn's HTTP protocol (``uvicorn.Config(http=...)``) closing a connection whose
     request head, or body, does not arrive within ``limits``' seconds; it gives ``quotas``
     the server's open connections, against which a WebSocket is counted."""
+    uvicorn_log = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, _QuietInvalid) for f in uvicorn_log.filters):
+        uvicorn_log.addFilter(_QuietInvalid())
 
     class Deadline(H11Protocol):
         """An h11 connection with the deadline of the request being received."""
@@ -84,6 +103,26 @@ def deadline_protocol(
                     self._arm("body", limits.request_body_seconds)
             else:  # the request is in (DONE), or the connection is ending
                 self._disarm()
+
+        def send_400_response(self, msg: str) -> None:
+            """A request h11 cannot read (a malformed request line or header, a length given
+            twice): answered as every refusal is, in JSON with its code, and logged with the
+            client's address, where uvicorn answered plain text and logged no one."""
+            who = self.client[0] if self.client else "a client"
+            log.warning("a request from %s refused (bad_request): not HTTP this server reads", who)
+            body = json.dumps({"error": UNREADABLE, "code": "bad_request"}).encode()
+            headers = [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close"),
+            ]
+            for event in (
+                h11.Response(status_code=400, headers=headers, reason=b"Bad Request"),
+                h11.Data(data=body),
+                h11.EndOfMessage(),
+            ):
+                self.transport.write(self.conn.send(event))
+            self.transport.close()
 
         def connection_lost(self, exc: Exception | None) -> None:
             """uvicorn's, the deadline dropped."""
