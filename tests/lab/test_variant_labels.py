@@ -144,3 +144,20 @@ def test_a_long_legend_leaves_the_run_labels_room():
     legend = win_figure(summaries).axes[0].get_legend().texts[0].get_text()
     assert legend.startswith("seat 0 Red (iron-line): flat:")
     assert _overlaps(win_figure(summaries)) == []
+
+
+def test_the_seat_table_keeps_each_variant_s_label_whole_at_80_columns(tmp_path):
+    """Two unlabelled variants of one long option folded into six-letter pieces
+    ('items=', 'palett', 'e-swap', ...): both rows began 'items=' and could not be told
+    apart. Where the table does not fit, each seat is a block headed by its whole label."""
+    db = f"sqlite:///{tmp_path / 'r.db'}"
+    one, two = "items=palette-swap+right-angle/mulligan", "items=palette-swap+right-angle/none"
+    result = CliRunner().invoke(app, [
+        "compare", "triangle-clock", "--variant", one, "--variant", two, "--seat", "random",
+        "--games", "2", "--db", db, "--out", str(tmp_path / "out"),
+    ], env={"COLUMNS": "80"})  # fmt: skip
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    seats = lines[lines.index("Seats") :]
+    assert f"{one} · 0 Tick (palette-swap+right-angle)" in seats
+    assert f"{two} · 1 Tock (no items)" in seats

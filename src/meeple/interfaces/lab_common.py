@@ -27,7 +27,7 @@ from meeple.core.game import Game
 from meeple.core.ray_cluster import ADDRESSES, held
 from meeple.core.registry import make
 from meeple.core.words import counted
-from meeple.interfaces.console import console, fail, text_table
+from meeple.interfaces.console import console, fail, print_table, text_table
 from meeple.lab.metrics import SMALL, SMALL_FLAG, SMALL_SAMPLE_GAMES, Summary
 from meeple.lab.report import SHARED_NOTE, seat_table, side_by_side
 from meeple.lab.run import (
@@ -503,9 +503,15 @@ def summary_table(title: str, summaries: dict[str, Summary]) -> Table:
 
 
 def print_seats(summaries: dict[str, Summary]) -> None:
-    """The seat table, and the line under it on how shared wins count."""
+    """The seat table, and the line under it on how shared wins count. Its cells are never
+    broken mid-word (a variant's label folded into six-letter pieces, two labels that
+    differ at their end unreadable at 80 columns): where it does not fit, each seat is a
+    block headed by its variant and seat (:func:`print_table`)."""
     headers, rows = seat_table(summaries)
-    console.print(_figures_table("Seats", headers, rows, summaries))
+    rows, note = flagged_once(rows, [summary.games for summary in summaries.values()])
+    print_table("Seats", headers, rows, whole=2 if len(summaries) > 1 else 1)
+    if note:
+        console.print(escape(note))
     console.print(escape(SHARED_NOTE))
 
 
