@@ -60,6 +60,26 @@ def test_copy_says_how_to_offer_the_copy_in_the_browser(tmp_path):
     assert "put it in a folder DIR/erosion/<set>/ and start meeple serve --content DIR" in out
 
 
+def test_check_notes_what_the_lab_notes_before_it_plays(tmp_path):
+    """A rank typed to score less than the one below it passed the check without a word
+    (the lab noted deck sizes only as it played); the check says what the lab would."""
+    folder = tmp_path / "tc"
+    copy_data("triangle-clock", folder)
+    table = folder / "ranking.toml"
+    table.write_text(table.read_text().replace("strength = 10", "strength = 1", 1))
+    code, out = _run("content", "check", "triangle-clock", str(folder))
+    said = " ".join(out.split())
+    assert code == 0 and "plays with it" in said, out
+    assert (
+        "Note: the ranking table's Flush 3 of a Kind scores 8, more than 4 of a Kind above it "
+        "(1): a winner whose opponent held the better hand scores less." in said
+    )
+    assert said.count("Note:") == 1  # the one rank out of order, not every rank after it
+    copy_data("triangle-clock", tmp_path / "shipped")
+    code, out = _run("content", "check", "triangle-clock", str(tmp_path / "shipped"))
+    assert "Note:" not in out
+
+
 def test_copy_never_overwrites_a_designers_file(tmp_path):
     (tmp_path / "cards.json").write_text("my edits")
     code, out = _run("content", "copy", "erosion", str(tmp_path))

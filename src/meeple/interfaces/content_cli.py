@@ -10,7 +10,7 @@ from rich.markup import escape
 
 from meeple.core.designer import check_data, copy_data, data_flags, data_paths
 from meeple.core.errors import MeepleError
-from meeple.core.registry import game_class
+from meeple.core.registry import game_class, make
 from meeple.interfaces.console import console, fail, print_error
 from meeple.interfaces.help_labels import Command, Group
 from meeple.interfaces.web.content_sets import NAME
@@ -95,6 +95,11 @@ def check_command(game: GameArg, folder: FolderArg) -> None:
         f"{escape(str(folder))}: {name} plays with it ({escape(data_flags(name, folder))}).",
         soft_wrap=True,
     )
+    # What the lab notes before it plays (decks of different sizes, a rank scoring more
+    # than one above it), said here too: allowed, but seldom meant.
+    from meeple.interfaces.lab_common import print_notes  # the lab's, loaded only here
+
+    print_notes(make(name, **{k: str(v) for k, v in data_paths(name, folder).items()}))
 
 
 __all__ = ["app", "check_command", "copy_command"]

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
@@ -228,6 +229,21 @@ class TriangleClockGame(Game[TriangleClockOptions, "TriangleClockState", Triangl
         except RankingTableError as exc:
             return [str(exc)]
         return []
+
+    def notes(self) -> list[str]:
+        """A rank that scores more than the rank just above it in the ranking table
+        (allowed: the table is the designer's, but the winner of a better hand then scores
+        less)."""
+        out = []
+        ranks = self.ranking.ranks
+        for higher, lower in pairwise(ranks):
+            if lower.strength > higher.strength:
+                out.append(
+                    f"the ranking table's {lower.name} scores {lower.strength}, more than "
+                    f"{higher.name} above it ({higher.strength}): a winner whose opponent "
+                    "held the better hand scores less"
+                )
+        return out
 
     def __init__(self, options: TriangleClockOptions) -> None:
         super().__init__(options)
