@@ -193,3 +193,9 @@ def test_a_deck_s_card_count_is_swept_and_a_refused_value_is_named_as_given(tmp_
             game.options, "cards.toml:quick-shot.damage", ["2", "100"], tmp_path / "t",
             game.data_problems,
         )  # fmt: skip
+    # A refused sweep leaves no copy the game refuses, nor an empty folder for a table the
+    # file lacks ('quick-shott.damage_2' was left behind, empty).
+    assert not (tmp_path / "t" / "quick-shot.damage_100").exists()
+    with pytest.raises(SweepError, match="has no table"):
+        field_variants(game.options, "cards.toml:quick-shott.damage", ["2", "3"], tmp_path / "u")
+    assert not (tmp_path / "u").exists()

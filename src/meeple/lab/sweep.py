@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -20,8 +21,8 @@ from meeple.core.errors import MeepleError
 from meeple.core.options import GameOptions
 from meeple.core.words import counted
 from meeple.lab.figures import new_figure
-from meeple.lab.metrics import Estimate, Rate, Summary
-from meeple.lab.report import SMALL, short_label
+from meeple.lab.metrics import SMALL, SMALL_FLAG, SMALL_SAMPLE_GAMES, Estimate, Rate, Summary
+from meeple.lab.report import short_label
 
 
 class SweepError(MeepleError):
@@ -116,25 +117,28 @@ def field_variants(
     for value in values:
         label = f"{table}.{key} {value}"
         target = folder / re.sub(r"[^\w.=+-]", "_", label)
+        # Every edit made before anything is written: a table or key the file lacks leaves
+        # no empty folder behind.
+        texts = {
+            file.name: edit_field(text, table, key, value, str(file)) if file.name == name else text
+            for file in files
+            if (text := file.read_text(encoding="utf-8") if file.exists() else None) is not None
+        }  # an optional file the folder does not have is left out
         target.mkdir(parents=True, exist_ok=True)
-        for file in files:
-            text = file.read_text(encoding="utf-8") if file.exists() else None
-            if text is None:
-                continue  # an optional file the folder does not have
-            if file.name == name:
-                text = edit_field(text, table, key, value, str(file))
-            (target / file.name).write_text(text, encoding="utf-8")
+        for file_name, text in texts.items():
+            (target / file_name).write_text(text, encoding="utf-8")
         where = target if folder_option else target / name
         # A value the game refuses is named as the designer wrote it, not by the copy's path.
         for problem in problems(option, where) if problems else []:
-            problem = problem.replace(str(where if folder_option else target), str(file.parent))
+            problem = problem.replace(str(where if folder_option else target), str(files[0].parent))
+            shutil.rmtree(target)  # a copy the game refuses is no copy to keep
             raise SweepError(f"--field {field} --values {value}: {problem}")
         out.append((label, {option: str(where)}))
     return out
 
 
 def _small(figure: Rate | Estimate) -> str:
-    return f"  ({SMALL})" if figure.small else ""
+    return SMALL_FLAG if figure.small else ""
 
 
 def _rate(rate: Rate) -> str:
@@ -205,7 +209,7 @@ def sweep_figure(what: str, values: list[str], summaries: list[Summary], seats: 
         # Wrapped as compare's plots wrap a label: a long value ran into its neighbours.
         ax.set_xticks(x, [short_label(label) for label in labels])
         ax.set_xlabel(what)
-    small = " (small sample)" if games < 30 else ""
+    small = f" ({SMALL})" if games < SMALL_SAMPLE_GAMES else ""
     fig.suptitle(f"{what}: {counted(games, 'game')} a value{small}")
     fig.tight_layout()
     return fig
