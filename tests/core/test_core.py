@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import stat
 from importlib import metadata
 
@@ -230,8 +231,13 @@ def test_agent_specs_parse_and_check_parameters():
     assert make_agent(" Hard", game).name == make_agent(level_spec(game, "hard"), game).name
     with pytest.raises(AgentSpecError, match="no parameter 'depth'; its parameters are: seed"):
         make_agent("random:depth=3", game)
-    with pytest.raises(AgentSpecError, match="bad value 'x' for seed"):
+    with pytest.raises(AgentSpecError, match=r"bad value 'x' for seed: allowed: a whole number$"):
         make_agent("random:seed=x", game)
+    # What a yes/no parameter takes, where pydantic said only "Input should be a valid boolean".
+    erosion = meeple.make("erosion")
+    said = re.escape("bad value 'maybe' for wary: allowed: true | false, yes | no, on | off")
+    with pytest.raises(AgentSpecError, match=said):
+        make_agent("heuristic:wary=maybe", erosion)
     with pytest.raises(AgentSpecError, match="is not key=value"):
         parse_spec("random:seed")
 

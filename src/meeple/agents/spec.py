@@ -23,6 +23,7 @@ from meeple.agents.random_agent import RandomAgent
 from meeple.core.agent import Agent
 from meeple.core.errors import AgentPackageError, AgentSpecError, did_you_mean
 from meeple.core.game import AgentFactory, Game
+from meeple.core.options import BOOL_SYNONYMS
 from meeple.core.registry import defined_at, game_agents
 
 HUMAN = "human"
@@ -173,8 +174,12 @@ def coerce_params(spec: AgentSpec, factory: AgentFactory, raw: Mapping[str, Any]
                 annotation, config=ConfigDict(arbitrary_types_allowed=True)
             ).validate_python(value)
         except ValidationError as exc:
+            error = exc.errors()[0]
+            # What is allowed, where pydantic's words say only what was not.
+            allowed = PARSING.get(error["type"])
+            said = f"allowed: {allowed}" if allowed else error["msg"]
             raise AgentSpecError(
-                f"agent {spec.name!r}: bad value {value!r} for {key}: {exc.errors()[0]['msg']}"
+                f"agent {spec.name!r}: bad value {value!r} for {key}: {said}"
             ) from None
         if isinstance(out[key], float) and not math.isfinite(out[key]):
             # No agent parameter means anything at infinity or NaN (a search would never end).
@@ -182,6 +187,14 @@ def coerce_params(spec: AgentSpec, factory: AgentFactory, raw: Mapping[str, Any]
                 f"agent {spec.name!r}: {key} must be a finite number, not {value!r}"
             )
     return out
+
+
+PARSING = {
+    "bool_parsing": BOOL_SYNONYMS,
+    "int_parsing": "a whole number",
+    "float_parsing": "a number",
+}
+"""What a parameter of each type takes, by pydantic's error for text it cannot read."""
 
 
 def _annotation_from_default(default: Any) -> Any:
