@@ -271,3 +271,21 @@ def test_a_kept_copy_s_name_is_a_file_s_name_or_it_is_not_used(tmp_path):
     with as_played(store, [dict(row, content={"ranking": digest_of(outside)})]) as (played,):
         assert played["options"] == row["options"]  # not restored
     assert not list(tmp_path.parent.rglob("escaped.toml"))
+
+
+def test_a_file_whose_name_is_no_text_is_played_and_not_kept(tmp_path):
+    """The database holds names as text: a name of bytes the system could not decode (a
+    surrogate in Python) would fail the run as it began; it plays, with no copy kept."""
+    import os
+
+    table = tmp_path / os.fsdecode(b"r\xffnking.toml")
+    shutil.copy(TABLE, table)
+    store = ResultStore(f"sqlite:///{tmp_path / 'r.db'}")
+    spec = RunSpec(
+        kind="simulate",
+        game="triangle-clock",
+        options={"ranking": str(table)},
+        seatings=[["random", "random"]],
+    )
+    assert len(execute(spec, 1, store)) == 1
+    assert store.kept_content(spec.content["ranking"]) is None

@@ -160,13 +160,24 @@ class RunSpec(BaseModel):
         for option, files in options.external_files().items():
             content = read_content(files)
             digest = digest_of(content)
-            if digest == (self.content or {}).get(option):
+            # A name that is no text (bytes the system could not decode) is not kept: the
+            # database holds text, and the run plays all the same.
+            named = all(name.isprintable() and _encodes(name) for name, _ in content)
+            if named and digest == (self.content or {}).get(option):
                 store.keep_content(digest, content)
 
     def record(self, store: ResultStore) -> None:
         """Record the run in ``store`` under its key (kept as it is when already there), so
         that its games, and a note of the command that plays them, have a run to belong to."""
         store.ensure_run(self.key, self.kind, self.game, self.model_dump(mode="json"))
+
+
+def _encodes(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def content_changes(
