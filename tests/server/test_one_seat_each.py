@@ -59,3 +59,45 @@ def test_the_server_s_own_machine_may_hold_several_seats():
     are one address: the rule would keep all but one out."""
     assert not is_remote(client_key("127.0.0.1")) and not is_remote(client_key("::1"))
     assert is_remote(client_key(BOB)) and is_remote(client_key("2001:db8::1"))
+
+
+def test_a_restarted_server_knows_who_holds_a_seat_once_its_page_says_hello(tmp_path):
+    """The holders are kept in memory: after a restart an address whose page came back
+    could take a second seat until it joined again."""
+    import asyncio
+    import json
+
+    import websockets
+
+    db, flags = f"sqlite:///{tmp_path / 'server.db'}", ("--forwarded-allow-ips", "127.0.0.1")
+    first = ServerProcess(db, tmp_path / "first.log", 1, flags).start()
+    body = {"game": "erosion", "options": {"players": 3}, "seats": ["human", "open", "open"]}
+    try:
+        created = httpx.post(f"{first.url}/api/matches", json=body).json()
+        match, token = created["match"], created["seats"][0]["token"]
+        joined = httpx.post(
+            f"{first.url}/api/matches/{match}/join",
+            json={"token": token},
+            headers={"X-Forwarded-For": ANN},
+        )
+        assert joined.status_code == 200, joined.text
+    finally:
+        first.kill()
+    again = ServerProcess(db, tmp_path / "again.log", 1, flags).start()
+    try:
+
+        async def hello() -> None:
+            async with websockets.connect(
+                f"ws://127.0.0.1:{again.port}/ws/{match}",
+                additional_headers={"X-Forwarded-For": ANN},
+            ) as socket:
+                await socket.send(json.dumps({"type": "hello", "token": token}))
+                assert json.loads(await socket.recv())["type"] == "welcome"
+
+        asyncio.run(hello())
+        second = httpx.post(
+            f"{again.url}/api/matches/{match}/join", json={}, headers={"X-Forwarded-For": ANN}
+        )
+        assert second.status_code == 409 and second.json()["code"] == "one_seat_each", second.text
+    finally:
+        again.kill()

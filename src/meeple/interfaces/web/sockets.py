@@ -106,6 +106,9 @@ async def _serve_open_socket(
             seat = await hub.seat_for(match, hello.token)
             if not match.stored.seats[seat]["joined"]:
                 await hub.join(match, hello.token, None, hello.name, client)
+            # Who holds the seat now (after a restart the server knew no one): an address
+            # holding a seat takes no other open one (Hub.join).
+            match.holders[seat] = client
         except MeepleError as exc:
             await _refuse(
                 websocket, _error(public_message(exc), code=error_code(exc)), 4403, match.id
