@@ -37,7 +37,7 @@ def test_after_the_last_reaction_window_the_move_log_tells_the_attack_s_result()
     shown = move_words(state, state.to_act[0], "done").plain
     assert shown == (
         "done — closed the reaction window (no more edges)\n"
-        "    Volley misses Blue Knight (1b): attack 2 < defense 6."
+        "    Volley misses Blue Knight (1b): attack 2 (no die, hit +2) < defense 6."
     )
 
 

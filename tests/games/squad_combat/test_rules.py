@@ -387,7 +387,12 @@ def test_clause_attack_modifier_adds_to_the_attack_die(game):
     state = position(game, hands={0: "volley", 1: "study"}, dice={"0b": (2, 4, 2), "1c": (3,)})
     state = play(state, "play volley by b", "target 1c", "die 2", "die 3")
     assert len(character(state, "1c").wounds) == 1
-    assert any("attack 4 >= defense 3" in line for line in state.log)
+    # The log says what made the rating, where the die alone did not, and the life left as
+    # the page's heart shows it ("(2/5)" beside a heart of 3/5 read as a contradiction).
+    hit = next(line for line in state.log if "attack 4 (die 2, hit +2) >= defense 3" in line)
+    life = game.characters[character(state, "1c").card].life
+    left = life - state.damage(1, 2)
+    assert hit.endswith(f": {left} of {life} life left."), hit
 
 
 def test_clause_defense_edge_in_the_reaction_window(game):
@@ -401,7 +406,7 @@ def test_clause_defense_edge_in_the_reaction_window(game):
     # the windows close by themselves and the attack resolves.
     assert character(state, "1b").dice == ()
     assert character(state, "1b").wounds == ()
-    assert any("attack 5 < defense 6" in line for line in state.log)
+    assert any("attack 5 < defense 6 (die 3, edges +3)" in line for line in state.log)
     assert state.discards[1] == cards(game, "block")
 
 
@@ -413,7 +418,7 @@ def test_clause_attack_edge_answers_the_defense(game):
     assert state.step == (REACT, 0)
     state = play(state, "play aim by b")  # no edge left: the window closes by itself
     assert len(character(state, "1c").wounds) == 1
-    assert any("attack 5 >= defense 4" in line for line in state.log)
+    assert any("attack 5 (die 1, hit +2, edges +2) >= defense 4" in line for line in state.log)
 
 
 def test_reaction_order_option_attacker_first():

@@ -135,17 +135,26 @@ class Combat(Windows):
         seat, slot = perf.target
         attack, defense = perf.attack_rating(card.hit), perf.defense_rating()
         defender = self.who(seat, slot)
+        # Each rating with what made it where more than its die did: "attack 6 (die 5,
+        # hit +1)", so a reader sees why a 5 hit a 6.
+        attack_words = _rating(attack, perf.attack_die, ("hit", card.hit or 0),
+                               ("edges", perf.attack_bonus))  # fmt: skip
+        defense_words = _rating(defense, perf.defense_die, ("edges", perf.defense_bonus))
         if attack < defense:
-            self.say(f"{card.name} misses {defender}: attack {attack} < defense {defense}.")
+            self.say(
+                f"{card.name} misses {defender}: attack {attack_words} < defense {defense_words}."
+            )
             return False
         ch = self.parties[seat][slot]
         ch = ch._replace(wounds=(*ch.wounds, Wound(perf.card, perf.player)))
         self.set_character(seat, slot, ch)
         life = self.game.characters[ch.card].life
         damage = self.damage(seat, slot)
+        # Life left, as the page's heart shows it: "(4/7)" beside a heart of 3/7 read as a
+        # contradiction.
         self.say(
-            f"{card.name} hits {defender}: attack {attack} >= defense {defense}; "
-            f"wound of {card.damage} ({damage}/{life})."
+            f"{card.name} hits {defender}: attack {attack_words} >= defense {defense_words}; "
+            f"a wound of {card.damage}: {max(0, life - damage)} of {life} life left."
         )
         if damage >= life:
             self.remove_character(seat, slot)
@@ -224,3 +233,13 @@ class Combat(Windows):
         self.say(f"{card.name} has no target left and no effect.")
         if card.kind != "edge":
             self.advance_phase(perf.player)
+
+
+def _rating(total: int, die: int | None, *modifiers: tuple[str, int]) -> str:
+    """A rating as a log says it: its total, and where a modifier added to the die, what
+    made it: ``6 (die 5, hit +1)``, ``2 (no die, hit +2)``; ``4`` where the die alone did."""
+    added = [f"{name} {value:+d}" for name, value in modifiers if value]
+    if not added:
+        return str(total)
+    # A die is 1 to 6: none is a die declined ("no die"), which adds nothing.
+    return f"{total} ({f'die {die}' if die else 'no die'}, {', '.join(added)})"
