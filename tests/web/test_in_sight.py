@@ -178,7 +178,10 @@ def test_erd_s_last_combat_and_its_breakthroughs_are_not_cut(server, chromium, s
         "() => document.querySelector('.erd-combat').textContent.includes('Escalation')"
     )
     combat = red.text_content(".erd-combat")
-    assert "broke through!" in combat and "Escalation!" in combat, combat
+    # Each Rush against the Defense it met, in words (the lines wrap between words).
+    said = "".join(combat.split())
+    for line in ("Blue's Rush 6 beat Red's Defense 3: broke through!", "Escalation!"):
+        assert "".join(line.split()) in said, combat
     # Each text of the combat inside the drawn table (an SVG clips what it does not hold).
     cut = red.evaluate(
         """() => {
@@ -330,3 +333,23 @@ def test_the_picture_is_first_drawn_with_its_stylesheet_loaded(server, chromium)
     page.wait_for_selector("body[data-status='playing'] #board .clickable")
     assert page.evaluate("window.drawnUnstyled") is False
     context.close()
+
+
+def test_erd_s_combat_says_why_each_rush_was_held(server, chromium):
+    """ "Both Defenses held" with a Rush of 2 against a Defense of 2: nothing said that a tie
+    holds (a Rush must be higher). Each Rush is said against the Defense it met."""
+    created = server.create("erd", {"best_of": 3}, ["human", "human"])
+    red = _page(chromium, server, created, 0, SIZES[0])
+    blue = _page(chromium, server, created, 1)
+    _type(red, "rush=HLD defense=LLD")
+    _type(blue, "rush=LDD defense=HDD")
+    red.wait_for_function("() => Number(document.body.dataset.seq) >= 2")
+    red.wait_for_function(
+        "() => document.querySelector('.erd-combat').textContent.includes('Rush')"
+    )
+    said = "".join(red.text_content(".erd-combat").split())
+    for line in (
+        "Red's Rush 3 did not beat Blue's Defense 3 (a tie holds)",
+        "Blue's Rush 1 did not beat Red's Defense 2",
+    ):
+        assert "".join(line.split()) in said, said

@@ -103,7 +103,7 @@ export function draw(root, msg, ui) {
   const L = layout(root.clientWidth > 0 && root.clientWidth < 600);
   // The combat's notes wrap onto as many lines as they need (a phone has room for few
   // words a line): the band grows, and everything under it moves down.
-  L.notes = wrapNotes(wrap, combatNotes(view, seats, top, bottom, L.narrow), L);
+  L.notes = wrapNotes(wrap, combatNotes(view, seats, top, bottom), L);
   const extra = 20 * Math.max(0, L.notes.length - 1);
   L.combatH = 176 + extra;
   L.pilesY += extra;
@@ -294,7 +294,7 @@ function drawCombat(table, L, view, seats, top, bottom) {
     const turrets = c.turrets[seat] ? `+${c.turrets[seat]}` : "";
     svg("text", { x: L.defValX, y: ry + 28, class: "erd-value" }, g, `${c.defense_value[seat]}`);
     if (turrets) svg("text", { x: L.defValX + 28, y: ry + 28, class: "erd-small" }, g, `(${turrets})`);
-    if (L.narrow) return; // no room for a note on a phone: the outcome line says it
+    if (L.narrow) return; // no room for a note on a phone: the lines under the rows say it
     if (c.broke_through[seat]) svg("text", { x: L.noteX, y: ry + 28, class: "erd-broke" }, g, "broke through!");
     else if ((c.turrets_made || [])[seat]) svg("text", { x: L.noteX, y: ry + 28, class: "erd-small" }, g, `+${c.turrets_made[seat]} Turret`);
   });
@@ -304,17 +304,29 @@ function drawCombat(table, L, view, seats, top, bottom) {
   });
 }
 
-/** What the last combat came to, in words: its outcome, who broke through (on a phone,
- * where the rows have no room for it), an Escalation, a game that it ended. */
-function combatNotes(view, seats, top, bottom, narrow) {
+/** What the last combat came to, in words: its outcome, each Rush against the Defense it
+ * met, an Escalation, a game that it ended. */
+function combatNotes(view, seats, top, bottom) {
   const c = view.last_combat;
   if (!c) return [];
   const outcome = OUTCOMES[c.outcome] || String(c.outcome).replaceAll("_", " ");
-  const broke = [top, bottom].filter((seat) => c.broke_through[seat]).map((seat) => `${seats[seat]} broke through!`);
   // A game can end although the Defenses held (the mercy rule, before an Escalation): say so.
   const ended = ((view.result || {}).games || []).find((g) => g.game === c.game && c.ending);
-  return [outcome, ...(narrow ? broke : []), ...(c.escalation ? ["Escalation!"] : []),
+  return [outcome, ...rushLines(c, seats, top, bottom), ...(c.escalation ? ["Escalation!"] : []),
     ...(ended ? [`game ${c.game} over: ${ended.reason_text}`] : [])];
+}
+
+/** Each Rush against the Defense it met, in words: why it broke through or was held ("Blue
+ * HHD 4 / LLD 2 broke through!" said what, not why; a tie holds, which nothing said). */
+function rushLines(c, seats, top, bottom) {
+  return [top, bottom].map((seat) => {
+    const other = 1 - seat;
+    const rush = c.rush_value[seat];
+    const defense = c.defense_value[other];
+    if (c.broke_through[seat]) return `${seats[seat]}'s Rush ${rush} beat ${seats[other]}'s Defense ${defense}: broke through!`;
+    const tie = rush === defense ? " (a tie holds)" : "";
+    return `${seats[seat]}'s Rush ${rush} did not beat ${seats[other]}'s Defense ${defense}${tie}`;
+  });
 }
 
 /** What a screen reader is told of a new state beside the log's lines (the game page's
@@ -324,7 +336,7 @@ export function news(before, now) {
   const c = now.view.last_combat;
   const was = before.view.last_combat;
   if (!c || (was && was.game === c.game && was.round === c.round)) return "";
-  const notes = combatNotes(now.view, now.view.seats || now.seat_names, 1, 0, true);
+  const notes = combatNotes(now.view, now.view.seats || now.seat_names, 1, 0);
   return `Combat in game ${c.game}, round ${c.round}: ${notes.map(sentence).join(" ")}`;
 }
 
