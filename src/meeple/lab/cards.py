@@ -19,7 +19,7 @@ from pydantic import BaseModel
 from meeple.core.errors import MeepleError
 from meeple.core.words import counted
 from meeple.lab.figures import new_figure
-from meeple.lab.metrics import SMALL_FLAG, SMALL_SAMPLE_GAMES, Estimate, Rate
+from meeple.lab.metrics import SMALL_FLAG, SMALL_SAMPLE_GAMES, Estimate, Rate, flag
 from meeple.lab.replay import game_record
 
 PLAYED_NOTE = (
@@ -189,7 +189,7 @@ def card_report(rows: Sequence[Mapping[str, Any]]) -> CardReport:
 def _rate(rate: Rate) -> str:
     if not rate.total:
         return "-"
-    return f"{rate} of {rate.total}" + (SMALL_FLAG if rate.small else "")
+    return f"{rate} of {rate.total}{flag(rate)}"
 
 
 def _difference(stat: CardStat) -> str:
@@ -219,8 +219,8 @@ def card_table(report: CardReport) -> tuple[list[str], list[list[str]]]:
             [
                 s.card,
                 str(s.plays),
-                f"{e.value:.2f} [{e.low:.2f}, {e.high:.2f}]" + (SMALL_FLAG if e.small else ""),
-                f"{s.games}{SMALL_FLAG if s.games.small else ''}",
+                f"{e.value:.2f} [{e.low:.2f}, {e.high:.2f}]{flag(e)}",
+                f"{s.games}{flag(s.games)}",
                 *(str(k) for k in s.by_seat),
                 _rate(s.won_when_played),
                 _rate(s.won_when_not),

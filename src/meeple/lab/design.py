@@ -19,12 +19,11 @@ from typing import Any
 from meeple.core.files import atomic_write
 from meeple.core.registry import make
 from meeple.lab.cards import PLAYED_NOTE, CardReport, card_figure, card_table
-from meeple.lab.metrics import Estimate, Rate, Summary
+from meeple.lab.metrics import Estimate, Rate, Summary, flag
 from meeple.lab.replay import notable_lines
 from meeple.lab.report import (
     SHARED_NOTE,
     _estimate,
-    _flag,
     _save,
     length_figure,
     markdown_table,
@@ -179,7 +178,7 @@ def _decided_section(runs: Sequence[CountRun], out_dir: Path) -> list[str]:
                 _mean(s.intervals.get("decisiveness")),
                 _mean(s.intervals.get("lead_changes")),
                 _mean(s.intervals.get("margin")),
-                f"{s.draws}{_flag(s.draws)}",
+                f"{s.draws}{flag(s.draws)}",
             ]
         )
     return [
@@ -237,7 +236,7 @@ def design_report(
         pooled = role_rates(run)
         if pooled:
             rows = [
-                [role, seats, f"{rate} of {rate.total} seat-games{_flag(rate)}"]
+                [role, seats, f"{rate} of {rate.total} seat-games{flag(rate)}"]
                 for role, seats, rate in pooled
             ]
             balance.append(markdown_table(["role", "seats", "won or shared"], rows))

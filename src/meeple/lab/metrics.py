@@ -6,7 +6,7 @@ from __future__ import annotations
 import statistics
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import BaseModel
 
@@ -34,6 +34,17 @@ SMALL = "small sample"
 
 SMALL_FLAG = f"  ({SMALL})"
 """What follows a flagged figure in a table's cell."""
+
+
+class _Figure(Protocol):
+    @property
+    def small(self) -> bool: ...
+
+
+def flag(figure: _Figure | None) -> str:
+    """What follows ``figure`` in a table's cell: :data:`SMALL_FLAG` where it is a small
+    sample (a rate, an estimate or a difference), nothing otherwise."""
+    return SMALL_FLAG if figure is not None and figure.small else ""
 
 
 def is_small(n: int, low: float, high: float, rate: bool) -> bool:

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any
 from meeple.core.files import atomic_write
 from meeple.core.words import counted
 from meeple.lab.figures import new_figure
-from meeple.lab.metrics import METRIC_NAMES, SMALL, SMALL_FLAG, Estimate, Rate, Spread, Summary
-from meeple.lab.paired import Difference, Pairing
+from meeple.lab.metrics import METRIC_NAMES, SMALL, Estimate, Rate, Spread, Summary, flag
+from meeple.lab.paired import Pairing
 from meeple.lab.ratings import Rating
 
 if TYPE_CHECKING:
@@ -32,15 +32,11 @@ def _fmt(value: float | None, digits: int = 3) -> str:
     return f"{value:.{digits}g}"
 
 
-def _flag(figure: Rate | Estimate | Difference | None) -> str:
-    return SMALL_FLAG if figure is not None and figure.small else ""
-
-
 def _estimate(value: float | None, estimate: Estimate | None) -> str:
     """A metric, its 95% interval in brackets, and the small-sample flag where it applies."""
     if value is None or estimate is None:
         return _fmt(value)
-    return f"{_fmt(value)} [{_fmt(estimate.low)}, {_fmt(estimate.high)}]{_flag(estimate)}"
+    return f"{_fmt(value)} [{_fmt(estimate.low)}, {_fmt(estimate.high)}]{flag(estimate)}"
 
 
 def summary_rows(summary: Summary, agents_in_label: bool = True) -> list[tuple[str, str]]:
@@ -53,7 +49,7 @@ def summary_rows(summary: Summary, agents_in_label: bool = True) -> list[tuple[s
         agents = f"({', '.join(seat.agents)})"
         won = f"{seat.wins} W" + (f" incl. {seat.shared} shared" if seat.shared else "")
         record = f"{seat.win_rate}  ({won} / {seat.draws} D / {seat.losses} L)"
-        record += _flag(seat.win_rate)
+        record += flag(seat.win_rate)
         if agents_in_label:
             rows.append((f"seat {seat.seat} {agents} wins", record))
         else:
@@ -65,12 +61,12 @@ def summary_rows(summary: Summary, agents_in_label: bool = True) -> list[tuple[s
             record += f"; {result.deals} deals, its mean score in a deal: {tally})"
         else:
             record += f"; {result.deals} deals)" if result.deals else ")"
-        record += _flag(result.score)
+        record += flag(result.score)
         rows.append((f"{result.agent}, either seat: score rate", record))
-    rows.append(("draws", f"{summary.draws}{_flag(summary.draws)}"))
+    rows.append(("draws", f"{summary.draws}{flag(summary.draws)}"))
     if summary.first_player is not None:
         first = summary.first_player
-        rows.append(("first player's score rate", f"{first}{_flag(first)}"))
+        rows.append(("first player's score rate", f"{first}{flag(first)}"))
     if summary.length is not None:
         length = summary.length
         rows.append(
@@ -130,9 +126,9 @@ def seat_table(summaries: dict[str, Summary]) -> tuple[list[str], list[list[str]
                 *([label] if several else []),
                 f"{seat.seat} {seat.role}".rstrip(),
                 ", ".join(seat.agents),
-                f"{alone} ({seat.alone}){_flag(alone)}",
+                f"{alone} ({seat.alone}){flag(alone)}",
                 str(seat.shared),
-                f"{seat.win_rate} ({seat.wins}){_flag(seat.win_rate)}",
+                f"{seat.win_rate} ({seat.wins}){flag(seat.win_rate)}",
                 str(seat.draws),
                 str(seat.losses),
             ]
@@ -166,7 +162,7 @@ def side_by_side(summaries: dict[str, Summary]) -> list[list[str]]:
 def difference_table(base: str, pairings: dict[str, Pairing]) -> list[list[str]]:
     """The paired differences of each variant from ``base`` as rows ``[measure, verdict of
     each variant]`` (a measure one variant lacks is blank there)."""
-    columns = [{d.measure: d.verdict + _flag(d) for d in p.differences} for p in pairings.values()]
+    columns = [{d.measure: d.verdict + flag(d) for d in p.differences} for p in pairings.values()]
     measures = list(dict.fromkeys(d.measure for p in pairings.values() for d in p.differences))
     return [[m, *(column.get(m, "") for column in columns)] for m in measures]
 

@@ -21,7 +21,7 @@ from meeple.core.errors import MeepleError
 from meeple.core.options import GameOptions
 from meeple.core.words import counted
 from meeple.lab.figures import new_figure
-from meeple.lab.metrics import SMALL, SMALL_FLAG, SMALL_SAMPLE_GAMES, Estimate, Rate, Summary
+from meeple.lab.metrics import SMALL, SMALL_SAMPLE_GAMES, Estimate, Rate, Summary, flag
 from meeple.lab.report import short_label
 
 
@@ -137,16 +137,12 @@ def field_variants(
     return out
 
 
-def _small(figure: Rate | Estimate) -> str:
-    return SMALL_FLAG if figure.small else ""
-
-
 def _rate(rate: Rate) -> str:
-    return f"{100 * rate.rate:.1f}% [{100 * rate.low:.1f}, {100 * rate.high:.1f}]{_small(rate)}"
+    return f"{100 * rate.rate:.1f}% [{100 * rate.low:.1f}, {100 * rate.high:.1f}]{flag(rate)}"
 
 
 def _mean(e: Estimate | None) -> str:
-    return "n/a" if e is None else f"{e.value:.3g} [{e.low:.3g}, {e.high:.3g}]{_small(e)}"
+    return "n/a" if e is None else f"{e.value:.3g} [{e.low:.3g}, {e.high:.3g}]{flag(e)}"
 
 
 def sweep_table(
