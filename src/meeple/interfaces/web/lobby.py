@@ -16,7 +16,7 @@ from typing import Any
 
 from meeple.agents import HUMAN, available_agents, parse_spec
 from meeple.agents.levels import DEFAULT_LEVEL, LEVEL_NAMES, level_spec, seat_spec
-from meeple.agents.spec import agent_builder, agent_parameters
+from meeple.agents.spec import agent_parameters
 from meeple.core.errors import AgentSpecError, MeepleError
 from meeple.core.game import Game, Player
 from meeple.core.registry import games, make
@@ -312,9 +312,9 @@ class Lobby:
         made for the shipped variants only unless the operator allows any
         (``--prepare-any-variant``): another variant is refused here.
         """
-        build = agent_builder(spec, game)
+        _, made_by, parameters = agent_parameters(spec, game)
         # A factory with data to prepare also says which variants are shipped.
-        factory: Any = available_agents(game)[parse_spec(spec).name]
+        factory: Any = made_by
         unprepared = getattr(factory, "unprepared", None)
         reason = unprepared(game) if unprepared is not None else None
         if reason is not None and not (self.limits.prepare_any_variant or factory.shipped(game)):
@@ -327,7 +327,7 @@ class Lobby:
         if getattr(factory, "wait_to_make", None) is None:
             # Made once, off the event loop: every parameter value is checked as it is read.
             try:
-                await asyncio.to_thread(build, 0)
+                await asyncio.to_thread(factory, game, **parameters)
             except AgentSpecError:
                 raise
             except MeepleError as exc:  # an agent this match cannot have (a board too large)
@@ -335,7 +335,7 @@ class Lobby:
         elif (check := getattr(factory, "check_parameters", None)) is not None:
             # Not made here: its parameters' values are checked without it (a value refused
             # only as the agent is made would be refused at each of its moves instead).
-            check(**agent_parameters(spec, game)[2])
+            check(**parameters)
 
     def _prepare_agent(self, game: Game[Any, Any, Any], spec: str) -> None:
         """Start what a checked agent needs before its first move: data it lacks
