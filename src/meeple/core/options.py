@@ -141,18 +141,9 @@ class GameOptions(BaseModel):
         files). A record pins them by :func:`content_digest`, so that a changed file is
         reported as changed content rather than as moves that no longer replay.
         """
-        out = {}
-        for name, field in type(self).model_fields.items():
-            extra = field.json_schema_extra
-            value = getattr(self, name)
-            marked = extra.get("external") if isinstance(extra, dict) else None
-            if not marked or value is None:
-                continue
-            if isinstance(marked, list):
-                out[name] = [Path(str(value)) / str(file) for file in marked]
-            else:
-                out[name] = [Path(str(value))]
-        return out
+        cls = type(self)
+        given = {name: getattr(self, name) for name in cls.external_options()}
+        return {name: files for name, (files, _) in cls.files_given(given).items()}
 
     def content_digests(self) -> dict[str, str]:
         """The :func:`content_digest` of the files each option names, by option (empty when
