@@ -246,6 +246,16 @@ def test_a_run_s_games_replay_after_its_files_are_edited_from_the_copy_it_kept(t
     assert refused.exit_code == 2 and "changed since this record was made" in refused.output
 
 
+def _ranking_spec(table: Path) -> RunSpec:
+    """A run of The Triangle Clock on the ranking table ``table`` (a file option)."""
+    return RunSpec(
+        kind="simulate",
+        game="triangle-clock",
+        options={"ranking": str(table)},
+        seatings=[["random", "random"]],
+    )
+
+
 def test_a_kept_copy_s_name_is_a_file_s_name_or_it_is_not_used(tmp_path):
     """The name comes back from the database: one that is a path is not written, though the
     copy digests to what the row pins (a database written by someone else)."""
@@ -255,12 +265,7 @@ def test_a_kept_copy_s_name_is_a_file_s_name_or_it_is_not_used(tmp_path):
     table = tmp_path / "ranking.toml"
     shutil.copy(TABLE, table)
     store = ResultStore(f"sqlite:///{tmp_path / 'r.db'}")
-    spec = RunSpec(
-        kind="simulate",
-        game="triangle-clock",
-        options={"ranking": str(table)},
-        seatings=[["random", "random"]],
-    )
+    spec = _ranking_spec(table)
     [row] = execute(spec, 1, store)
     table.write_text("# edited\n")
     with as_played(store, [row]) as (played,):
@@ -281,11 +286,6 @@ def test_a_file_whose_name_is_no_text_is_played_and_not_kept(tmp_path):
     table = tmp_path / os.fsdecode(b"r\xffnking.toml")
     shutil.copy(TABLE, table)
     store = ResultStore(f"sqlite:///{tmp_path / 'r.db'}")
-    spec = RunSpec(
-        kind="simulate",
-        game="triangle-clock",
-        options={"ranking": str(table)},
-        seatings=[["random", "random"]],
-    )
+    spec = _ranking_spec(table)
     assert len(execute(spec, 1, store)) == 1
     assert store.kept_content(spec.content["ranking"]) is None
