@@ -265,7 +265,7 @@ def test_the_page_shows_the_deal_committed_and_checks_the_seed_at_the_end(server
     page.goto(f"{server.url}/play/{created['match']}#token={created['seats'][0]['token']}")
     page.wait_for_selector("body[data-status='playing']")
     summary = page.inner_text("#deal-summary")
-    assert summary.startswith("Fair deal: committed ("), summary
+    assert summary.startswith("Fair deal: sealed at the start ("), summary
     page.click("#deal-summary")
     assert "shown when the match is over" in page.inner_text("#deal-text")
     assert "Seed " not in page.inner_text("#deal")  # never before the end

@@ -71,6 +71,9 @@ def test_a_move_is_typed_the_clock_counts_and_a_spectator_only_watches(
     assert re.search(r"you: 1:(2|3)\d", page.inner_text("#clock"))
     page.click("#legal-box summary")
     assert page.locator("#legal .legal-move").count() > 10
+    # The box shows what typing takes: one of the seat's own moves, as its text.
+    first = page.locator("#legal .legal-move").first.inner_text()
+    assert page.get_attribute("#notation", "placeholder") == f"or type a move, as: {first}"
     page.fill("#notation", "rush=DDD defense=HHH")
     page.press("#notation", "Enter")
     page.wait_for_function("() => Number(document.body.dataset.seq) >= 1")

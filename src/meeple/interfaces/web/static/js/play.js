@@ -513,6 +513,9 @@ function drawSideParts() {
   if (legalDrawn !== m.legal) legal.replaceChildren(...m.legal.map((a) => el("li", {},
     el("button", { type: "button", class: "legal-move", onclick: () => { $("notation").value = a.text; $("notation").focus(); } }, a.text))));
   legalDrawn = m.legal;
+  // A newcomer read "type a move (notation)" as a word they were meant to know: one of the
+  // moves they can make, as its text, shows what typing takes.
+  $("notation").placeholder = m.legal.length ? `or type a move, as: ${m.legal[0].text}` : "or type a move";
   $("legal-box").hidden = !m.legal.length;
   $("typed").hidden = m.seat === null || m.status !== "playing" || resignedHere(m);
   // Before every seat is taken the same button calls the match off: nobody wins.
@@ -584,7 +587,7 @@ async function drawDeal() {
   if (!m.seed_commitment) return;
   const short = m.seed_commitment.slice(0, 12);
   if (m.seed === null || m.seed === undefined || !m.seed_salt) {
-    $("deal-summary").textContent = `Fair deal: committed (${short}…)`;
+    $("deal-summary").textContent = `Fair deal: sealed at the start (${short}…)`;
     $("deal-text").textContent = "The server drew this match's seed, which decides every hidden card, "
       + "before the first move, and published its fingerprint (SHA-256 of a salt and the seed): "
       + m.seed_commitment + ". The seed itself is shown when the match is over, so anyone can check "
