@@ -9,6 +9,7 @@ must be exactly the legal moves the server sent: nothing illegal, nothing missin
 from __future__ import annotations
 
 import random
+import re
 import time
 from itertools import pairwise
 
@@ -29,6 +30,19 @@ from tests.web.browser import (
 )
 
 SECONDS = 120
+
+
+def _cost_words(cost: str) -> str:
+    """A cost of the rulebook's notation ("<2>[4]", "C", "-") as the card's foot says it."""
+    words = []
+    for energy, die, _card in re.findall(r"<(\d+)>|\[(\d)\]|(C)", cost):
+        if energy:
+            words.append(f"{energy} energy")
+        elif die:
+            words.append("any die" if die == "1" else f"die {die}+")
+        else:
+            words.append("a card")
+    return ", ".join(words) or "free"
 
 
 def _offered(page) -> set[str]:
@@ -137,10 +151,17 @@ def test_a_seat_sees_both_squads_its_hand_with_costs_and_the_other_hand_as_a_cou
         hand = page.eval_on_selector_all(
             ".sc-hand .sc-card",
             "ns => ns.map(n => [n.querySelector('.sc-card-name').textContent,"
+            " n.querySelector('.sc-card-cost').dataset.cost,"
             " n.querySelector('.sc-card-cost').textContent])",
         )
         assert len(hand) == 5
-        assert all(cost == names[name] for name, cost in hand), hand
+        assert all(cost == names[name] for name, cost, _ in hand), hand
+        # The foot of a card says its cost in words, never the rulebook's "<2>[4]" code.
+        assert all(words == _cost_words(cost) for _, cost, words in hand), hand
+        pools = page.eval_on_selector_all(".sc-char .sc-pool", "ns => ns.map(n => n.textContent)")
+        assert len(pools) == 6 and all(
+            re.fullmatch(r"keeps \d+ dic?e · refresh: \d+ energy", p) for p in pools
+        ), pools
         assert page.inner_text(".sc-opponents .sc-pile-hand .sc-pile-count") == "5"
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 390, f"the page is {width} px wide on a 390 px phone"

@@ -85,20 +85,41 @@ function dieFace(value, cls = "") {
   return box;
 }
 
-/** A cost in the rulebook's notation: <X> energy diamonds, [X] die minimums, C card discards. */
-function costChips(cost, parent) {
-  const row = html("span", { class: "sc-cost" }, parent);
-  row.title = `cost ${cost}`;
-  if (!cost || cost === "-") {
-    html("span", { class: "sc-cost-free" }, row, "free");
-    return row;
-  }
+/** A cost in the rulebook's notation (<X> energy diamonds, [X] die minimums, C card
+ * discards) as its parts, in order: {kind: "energy" | "die" | "card", n}. */
+function costParts(cost) {
+  const parts = [];
   const re = /<(\d+)>|\[(\d)\]|C/g;
   let m;
-  while ((m = re.exec(cost)) !== null) {
-    if (m[1] !== undefined) html("span", { class: "sc-cost-energy" }, row, m[1]).title = `<${m[1]}>: ${m[1]} energy`;
-    else if (m[2] !== undefined) html("span", { class: "sc-cost-die" }, row, m[2]).title = `[${m[2]}]: a die of ${m[2]} or more`;
-    else html("span", { class: "sc-cost-card" }, row, "C").title = "C: discard a card";
+  while ((m = re.exec(cost || "")) !== null) {
+    if (m[1] !== undefined) parts.push({ kind: "energy", n: Number(m[1]) });
+    else if (m[2] !== undefined) parts.push({ kind: "die", n: Number(m[2]) });
+    else parts.push({ kind: "card", n: 1 });
+  }
+  return parts;
+}
+
+const COST_WORDS = {
+  energy: (n) => `${n} energy`,
+  die: (n) => (n <= 1 ? "any die" : `die ${n}+`),
+  card: () => "a card",
+};
+
+/** A cost in words ("2 energy, die 4+"): a newcomer read "<2>[4]" as a code. */
+function costWords(cost) {
+  const parts = costParts(cost);
+  return parts.length ? parts.map((p) => COST_WORDS[p.kind](p.n)).join(", ") : "free";
+}
+
+/** A cost as the rulebook draws it: diamonds of energy, die faces, card backs. */
+function costChips(cost, parent) {
+  const row = html("span", { class: "sc-cost" }, parent);
+  row.title = `costs ${costWords(cost)}`;
+  const parts = costParts(cost);
+  if (!parts.length) html("span", { class: "sc-cost-free" }, row, "free");
+  for (const p of parts) {
+    const chip = html("span", { class: `sc-cost-${p.kind}` }, row, p.kind === "card" ? "C" : String(p.n));
+    chip.title = p.kind === "card" ? "discard a card" : COST_WORDS[p.kind](p.n);
   }
   return row;
 }
@@ -365,7 +386,9 @@ function drawCharacter(row, ctx, s, slot, ch) {
       clickable(face, `${choice.verb} ${v}`, { ui, move });
     }
   });
-  html("div", { class: "sc-pool" }, node, `pool ${ch.dice_pool} · refresh <${ch.refresh}>`);
+  // "pool 2 · refresh <2>" was the rulebook's shorthand: said in words.
+  const pool = html("div", { class: "sc-pool" }, node, `keeps ${ch.dice_pool} ${ch.dice_pool === 1 ? "die" : "dice"} · refresh: ${ch.refresh} energy`);
+  pool.title = `Dice pool ${ch.dice_pool}: a refresh rolls ${ch.dice_pool} new dice for ${ch.refresh} energy, then keeps at most ${ch.dice_pool}`;
   // The character as a whole: a target, the performer of the selected card, or a refresh.
   const targetMove = legal.target.get(ref);
   const performMove = sel.card && s === ctx.seat ? (legal.plays.get(sel.card) || new Map()).get(slot) : null;
@@ -381,7 +404,7 @@ function drawCharacter(row, ctx, s, slot, ch) {
   if (refresh && s === ctx.seat) placed.add(refresh);
   // While a card waits for its performer, a click on a character means "this one performs".
   if (refresh && s === ctx.seat && !sel.card) {
-    button(node, `↻ refresh dice <${ch.refresh}>`, `refresh ${ch.name}'s dice`, { ui, move: refresh }, "sc-refresh");
+    button(node, `↻ refresh dice (${ch.refresh} energy)`, `refresh ${ch.name}'s dice`, { ui, move: refresh }, "sc-refresh");
   }
 }
 
@@ -485,7 +508,9 @@ function drawCardFace(parent, info, cls = "") {
   } else if (info.effect) {
     html("span", { class: "sc-stat" }, body, (EFFECT_TEXT[info.effect] || ((n) => `${info.effect} ${n}`))(info.amount));
   }
-  html("code", { class: "sc-card-cost" }, card, info.cost);
+  // The cost in words at the card's foot; the rulebook's notation stays on hand (data-cost).
+  const words = info.cost === "?" ? "?" : costWords(info.cost);
+  html("span", { class: "sc-card-cost", "data-cost": info.cost, title: `${info.cost} in the rulebook's notation` }, card, words);
   card.title = info.text || info.name;
   return card;
 }
