@@ -227,6 +227,55 @@ def test_erd_s_reserve_counts_go_down_as_an_allocation_is_built(server, chromium
     blue.context.close()
 
 
+@pytest.mark.parametrize(
+    ("rules", "ask"), [("0.02", "Put 3 cards"), ("original", "Put up to 3 cards")]
+)
+def test_erd_s_builder_says_what_to_choose_and_the_combat_where_the_cards_went(
+    server, chromium, rules, ask
+):
+    """A newcomer saw "rush=- defense=- …" and cards moving to the discard and back with no
+    word: the builder asks for each pile's cards in words (exactly 3 since patch 0.01, up to
+    3 in the original sketch), a card says its worth, and a combat says where the cards went."""
+    created = server.create("erd", {"rules": rules}, ["human", "human"])
+    red = _seat_page(chromium, server, created, 0)
+    blue = _seat_page(chromium, server, created, 1)
+    red.wait_for_selector("body[data-status='playing'] .erd-builder")
+    said = red.inner_text(".erd-builder .erd-ask")
+    assert said.startswith(f"{ask} in your Rush and "), said
+    # Nothing in either pile is an allocation of the original sketch's, not of the patches'.
+    assert red.inner_text(".erd-builder .building") == "Rush 0 of 3 · Defense 0 of 3" + (
+        "" if rules == "original" else " …"
+    )
+    worth = red.locator(".erd-builder .erd-pick .erd-card > title").all_text_contents()
+    assert worth == [
+        "Heavy: worth 2 in a Rush, 3 in a Defense",
+        "Light: worth 1 in a Rush, 1 in a Defense",
+        "Decoy: worth 0 in a Rush, 0 in a Defense",
+    ]
+    # Both Defenses hold (each Rush 1, against Defenses of 6 and 2): Red's Defense beats
+    # Blue's Rush by 5, one Turret. What comes back is the rules engine's, in words.
+    moves = ("rush=LDD defense=HHD", "rush=LDD defense=LLD")
+    _type(red, moves[0])
+    _type(blue, moves[1])
+    game = meeple.make("erd", rules=rules)
+    last = game.new_game(0).apply_text(0, moves[0]).apply_text(1, moves[1]).last
+    assert last is not None and last.outcome == "held" and last.turrets_made == (1, 0)
+    lights, decoys = last.lights_back, last.decoys_back
+
+    def back(seat: int) -> str:
+        return f"{lights[seat]} Light{'s' * (lights[seat] != 1)}, {decoys[seat]} Decoys"
+
+    red.wait_for_function("() => Number(document.body.dataset.seq) >= 2")
+    combat = " ".join(red.text_content(".erd-combat").split())
+    for line in (
+        "Piles to the discard (Red keeps 1 Heavy as a Turret)",
+        f"back to Reserve: Blue {back(1)}; Red {back(0)}",
+    ):
+        assert " ".join(line.split()) in combat, combat
+    red.context.close()
+    blue.context.close()
+
+
 @pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
 def test_the_replay_of_a_resigned_match_ends_with_its_result_and_any_seat_s_eyes(
     server, chromium, size

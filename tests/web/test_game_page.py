@@ -271,15 +271,18 @@ def test_erds_piles_being_built_outlive_a_reload_until_sent_or_overtaken(
 
     def at_the_table() -> str:
         page.wait_for_selector(".erd-builder .erd-pick.clickable")
-        return page.inner_text(building)
+        # The piles as a move (data-move); the words say each pile's count.
+        return page.get_attribute(building, "data-move") or ""
 
     page.goto(url)
     assert at_the_table().startswith("rush=- defense=-")
     picks = page.locator(".erd-builder .erd-pick.clickable")
     picks.nth(0).click()
-    page.wait_for_selector(f"{building}:has-text('rush=H ')")
+    page.wait_for_selector(f"{building}[data-move^='rush=H ']")
+    assert page.inner_text(building).startswith("Rush 1 of 3 · Defense 0 of 3")
     picks.nth(1).click()
-    built = page.inner_text(building)
+    page.wait_for_selector(f"{building}[data-move^='rush=HL ']")
+    built = at_the_table()
     assert built.startswith("rush=HL defense=-"), built
     page.reload()
     assert at_the_table() == built

@@ -131,7 +131,7 @@ def test_erd_s_piles_a_pick_fills_come_into_sight_above_the_builder_on_a_phone(s
     page.evaluate("() => window.scrollTo(0, 0)")
     page.locator(".erd-builder .erd-pick.clickable").first.click()
     page.wait_for_function(
-        "() => !document.querySelector('.erd-builder .building').textContent.startsWith('rush=-')"
+        "() => !document.querySelector('.erd-builder .building').dataset.move.startsWith('rush=-')"
     )
     below = page.evaluate(
         """() => {
@@ -180,7 +180,15 @@ def test_erd_s_last_combat_and_its_breakthroughs_are_not_cut(server, chromium, s
     combat = red.text_content(".erd-combat")
     # Each Rush against the Defense it met, in words (the lines wrap between words).
     said = "".join(combat.split())
-    for line in ("Blue's Rush 6 beat Red's Defense 3: broke through!", "Escalation!"):
+    # Where the cards went: the piles to the discard, none back (no Heavy stayed in a Reserve
+    # to bring a Light back, no Decoy was played), then the Escalation's Heavy and Lights.
+    for line in (
+        "Blue's Rush 6 beat Red's Defense 3: broke through!",
+        "Piles to the discard",
+        "nothing back to Reserve",
+        "Escalation (every Heavy discarded)! Back to Reserve: Blue 1 Heavy, 3 Lights;"
+        " Red 1 Heavy, 3 Lights",
+    ):
         assert "".join(line.split()) in said, combat
     # Each text of the combat inside the drawn table (an SVG clips what it does not hold).
     cut = red.evaluate(

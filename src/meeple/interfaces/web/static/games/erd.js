@@ -60,6 +60,8 @@ function card(parent, x, y, kind, { faceDown = false, w = 54, h = 76, label = tr
   // A card without its name and values (the combat's small ones) centres its letter: at the
   // labelled card's height its 26 px letter stood above the small card's top.
   svg("text", { x: w / 2, y: label ? h * 0.46 : h / 2 + 9, "text-anchor": "middle", class: "erd-card-letter" }, group, kind);
+  // "R2 D3" in words, for a pointer that rests on the card and for a screen reader.
+  svg("title", {}, group, `${NAMES[kind]}: worth ${RUSH_VALUE[kind]} in a Rush, ${DEFENSE_VALUE[kind]} in a Defense`);
   if (label) {
     svg("text", { x: w / 2, y: h * 0.7, "text-anchor": "middle", class: "erd-card-name" }, group, NAMES[kind]);
     svg("text", { x: w / 2, y: h - 6, "text-anchor": "middle", class: "erd-card-values" }, group, `R${RUSH_VALUE[kind]} D${DEFENSE_VALUE[kind]}`);
@@ -312,8 +314,34 @@ function combatNotes(view, seats, top, bottom) {
   const outcome = OUTCOMES[c.outcome] || String(c.outcome).replaceAll("_", " ");
   // A game can end although the Defenses held (the mercy rule, before an Escalation): say so.
   const ended = ((view.result || {}).games || []).find((g) => g.game === c.game && c.ending);
-  return [outcome, ...rushLines(c, seats, top, bottom), ...(c.escalation ? ["Escalation!"] : []),
+  return [outcome, ...rushLines(c, seats, top, bottom), ...afterLines(c, seats, top, bottom),
     ...(ended ? [`game ${c.game} over: ${ended.reason_text}`] : [])];
+}
+
+/** Cards in words: "1 Heavy, 3 Decoys"; "nothing" for none. */
+function cardWords(heavy, light, decoy) {
+  const parts = [[heavy, "Heavy", "Heavies"], [light, "Light"], [decoy, "Decoy"]]
+    .filter(([n]) => n > 0).map(([n, noun, plural]) => counted(n, noun, plural));
+  return parts.join(", ") || "nothing";
+}
+
+/** Where the piles' cards went once a combat did not end the game: to the discard (a Heavy
+ * kept as a Turret said), then back to the Reserve by the recovery, and an Escalation's
+ * cards. A newcomer saw cards move to the discard and back with no word of why. */
+function afterLines(c, seats, top, bottom) {
+  if (c.ending && c.outcome !== "held" && c.outcome !== "exact_tie") return []; // won in combat
+  const order = [top, bottom];
+  const turrets = order.filter((s) => (c.turrets_made || [])[s])
+    .map((s) => `${seats[s]} keeps ${counted(c.turrets_made[s], "Heavy", "Heavies")} as a Turret`);
+  const back = order.filter((s) => c.lights_back[s] + c.decoys_back[s] > 0)
+    .map((s) => `${seats[s]} ${cardWords(0, c.lights_back[s], c.decoys_back[s])}`);
+  const lines = [`Piles to the discard${turrets.length ? ` (${turrets.join("; ")})` : ""}`,
+    back.length ? `back to Reserve: ${back.join("; ")}` : "nothing back to Reserve"];
+  if (c.escalation) {
+    const got = order.map((s) => `${seats[s]} ${cardWords(c.escalation_heavies[s], c.escalation_lights[s], 0)}`);
+    lines.push(`Escalation (every Heavy discarded)! Back to Reserve: ${got.join("; ")}`);
+  }
+  return lines;
 }
 
 /** Each Rush against the Defense it met, in words: why it broke through or was held ("Blue
@@ -411,7 +439,19 @@ function drawBuilder(wrap, legal, sel, ui, view, seat, expected = null) {
   const bar = html("div", { class: "erd-builder" }, wrap);
   const now = { rush: sel.rush, defense: sel.defense };
   const complete = legal.find((a) => canonical(a.rush) === canonical(now.rush) && canonical(a.defense) === canonical(now.defense));
-  html("span", { class: "building" }, bar, `${notation(now)}${complete ? "" : " …"}`);
+  // A newcomer saw "rush=- defense=- …" and never what to do: the ask in words, how many
+  // cards each pile takes (exactly, or up to, as the rules version says: msg.legal tells).
+  const most = (pile) => Math.max(...legal.map((a) => a[pile].length));
+  const size = { rush: most("rush"), defense: most("defense") };
+  const exact = legal.every((a) => a.rush.length === size.rush && a.defense.length === size.defense);
+  const upTo = exact ? "" : "up to ";
+  const ask = html("p", { class: "erd-ask" }, bar);
+  html("span", {}, ask, `Put ${upTo}${counted(size.rush, "card")} in your Rush and ${upTo}${size.defense} in your Defense.`);
+  // A phone's compact builder keeps to the ask: the Rules panel says the rest.
+  html("span", { class: "erd-ask-more" }, ask, " A Rush worth more than their Defense wins; R, D: a card's worth in each.");
+  const progress = html("span", { class: "building", title: `as a move: ${notation(now)}` }, bar,
+    `Rush ${now.rush.length} of ${size.rush} · Defense ${now.defense.length} of ${size.defense}${complete ? "" : " …"}`);
+  progress.dataset.move = notation(now);
   const tabs = html("span", { class: "erd-tabs" }, bar);
   html("span", { class: "erd-tabs-word" }, tabs, "add to ");
   for (const pile of PILES) {
