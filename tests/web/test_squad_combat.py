@@ -158,6 +158,16 @@ def test_a_seat_sees_both_squads_its_hand_with_costs_and_the_other_hand_as_a_cou
         assert all(cost == names[name] for name, cost, _ in hand), hand
         # The foot of a card says its cost in words, never the rulebook's "<2>[4]" code.
         assert all(words == _cost_words(cost) for _, cost, words in hand), hand
+        # A character's "1c" says on hover what it is: its name in typed moves and the log.
+        refs = page.eval_on_selector_all(
+            ".sc-char .sc-ref", "ns => ns.map(n => [n.textContent, n.title])"
+        )
+        place = {"a": "first", "b": "second", "c": "third"}
+        assert sorted(ref for ref, _ in refs) == ["0a", "0b", "0c", "1a", "1b", "1c"], refs
+        for ref, title in refs:
+            seat = ("Red", "Blue")[int(ref[0])]
+            said = f'"{ref}" in typed moves and the log ({seat}\'s {place[ref[1]]} character)'
+            assert title.endswith(said), (ref, title)
         pools = page.eval_on_selector_all(".sc-char .sc-pool", "ns => ns.map(n => n.textContent)")
         assert len(pools) == 6 and all(
             re.fullmatch(r"keeps \d+ dic?e · refresh: \d+ energy", p) for p in pools

@@ -345,7 +345,8 @@ function drawCharacter(row, ctx, s, slot, ch) {
   if (top && top.target === ref) node.classList.add("sc-target");
   const head = html("div", { class: "sc-char-head" }, node);
   html("span", { class: "sc-char-name" }, head, ch.name);
-  html("span", { class: "sc-ref" }, head, ref);
+  // "1c" is the character's name in the notation and the log; its hover text says so.
+  html("span", { class: "sc-ref", title: `${ch.name}: "${ref}" in typed moves and the log (${seatName(ctx.msg, s)}'s ${["first", "second", "third"][slot]} character)` }, head, ref);
   const traits = html("div", { class: "sc-traits" }, node);
   for (const t of ch.traits) html("span", { class: `sc-trait sc-trait-${t.toLowerCase()}` }, traits, t);
   if (ch.removed) {
