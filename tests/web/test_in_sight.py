@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import time
 
+import httpx
 import pytest
 
 from meeple.core.registry import make
@@ -110,7 +111,6 @@ def test_erosion_s_action_bar_is_in_sight_after_a_hand_card_is_clicked(server, c
 
 def server_create_seeded(server, game: str, seed: int) -> dict:
     """A match of a person (seat 0) and the computer, with a known deal."""
-    import httpx
 
     reply = httpx.post(
         f"{server.url}/api/matches",
@@ -230,6 +230,47 @@ def test_erosion_s_hand_cards_show_their_whole_names(server, chromium, size):
     )
     assert "Salt Crystallization" in red.inner_text(".er-hand")
     _uncut(red, ".er-hand .er-card", size[0])
+    red.context.close()
+
+
+def test_erosion_s_pinned_bar_says_the_step_asked_and_groups_the_turn_s_draws(server, chromium):
+    """On a phone the bar pinned at the top said "your move: pick a card or an action" while
+    the turn asked for a River rock (the header that said so had scrolled away), and offered
+    the Draw Cards action as seven unnamed buttons ("1 hillslope + 2 fluvial") beside
+    "redraw hand" and "pass", over half the window. Seed 3's deal, against the random agent
+    (its moves follow from the seed)."""
+    created = server_create_seeded(server, "erosion", 3)
+    red = _page(chromium, server, created, 0, (390, 844))
+
+    def play(move: str) -> None:
+        red.wait_for_selector("#turn.turn-mine")
+        _type(red, move)
+
+    for move in ("hillslope H70 on 1 x1", "draw WX0 H1 F0", "fluvial F88 x2"):
+        play(move)
+    red.wait_for_selector(".er-river-rock.clickable")
+    said = red.inner_text(".er-bar .er-building")
+    assert said.startswith("transport: choose a River rock for your delta"), said
+    play("transport H46")  # the computer then redraws its hand
+    red.wait_for_selector("#turn.turn-mine")
+    red.wait_for_selector(".er-bar .clickable")
+    assert red.inner_text(".er-bar .er-building") == "your move: pick a card or an action"
+    bar = red.locator(".er-bar .clickable")
+    assert not [
+        m
+        for m in bar.evaluate_all("l => l.map(e => e.dataset.move)")
+        if m and m.startswith("draw ")
+    ]
+    red.click(".er-bar .er-button:text-is('draw cards…')")
+    red.wait_for_selector(".er-bar .clickable[data-move^='draw ']")
+    assert "how many from each deck?" in red.inner_text(".er-bar .er-building")
+    offered = red.locator(".er-bar .clickable[data-move^='draw ']").evaluate_all(
+        "l => l.map(e => e.dataset.move)"
+    )
+    assert sorted(offered) == [
+        "draw WX0 H1 F2", "draw WX0 H2 F1", "draw WX1 H0 F2", "draw WX1 H1 F1",
+        "draw WX1 H2 F0", "draw WX2 H0 F1", "draw WX2 H1 F0",
+    ]  # fmt: skip
     red.context.close()
 
 

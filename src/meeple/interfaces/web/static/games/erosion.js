@@ -92,6 +92,18 @@ export function moveSteps(text, seatNames = []) {
   return steps;
 }
 
+/** The Draw Cards action's first step where the turn offers other actions too: its draws,
+ * one button each, were up to nine buttons among "redraw hand" and "pass", unnamed, and
+ * covered half a phone's window. A forced draw (the uplift) offers draws alone, and keeps
+ * one button a draw. */
+const DRAW_CARDS = { key: "\u0000draw", place: "bar", label: "draw cards…" };
+
+/** Whether the legal moves' draws are grouped under DRAW_CARDS: several, beside other moves. */
+export function groupDraws(texts) {
+  const draws = texts.filter((t) => /^draw /.test(t)).length;
+  return draws > 1 && draws < texts.length;
+}
+
 /** The next steps on offer after the chosen path: [{key, place, label, move|null}]. */
 export function offers(moves, path) {
   const here = moves.filter((m) => path.every((k, i) => m.steps[i] && m.steps[i].key === k));
@@ -122,7 +134,10 @@ export function draw(root, msg, ui) {
   const names = msg.seat_names || view.seats || [];
   const seat = msg.seat ?? null;
   let path = Array.isArray(ui.selection.path) ? ui.selection.path : [];
-  const moves = (ui.canMove ? msg.legal || [] : []).map((l) => ({ text: l.text, steps: moveSteps(l.text, names) }));
+  const texts = ui.canMove ? (msg.legal || []).map((l) => l.text) : [];
+  const grouped = groupDraws(texts);
+  const stepsOf = (text) => (grouped && /^draw /.test(text) ? [DRAW_CARDS, ...moveSteps(text, names)] : moveSteps(text, names));
+  const moves = texts.map((text) => ({ text, steps: stepsOf(text) }));
   let open = offers(moves, path);
   if (path.length && !open.length) {
     // The path no longer leads anywhere (a new state came with the same seq): start again.
@@ -138,7 +153,7 @@ export function draw(root, msg, ui) {
   const used = new Set();
   // A tutorial's move (docs/web.md, "Tutorials"): the offers on its way are marked.
   const expected = msg.tutorial && msg.tutorial.expected;
-  const lesson = expected ? moveSteps(expected, names).map((s) => s.key) : null;
+  const lesson = expected ? stepsOf(expected).map((s) => s.key) : null;
   const onTrack = !!lesson && path.every((k, i) => lesson[i] === k);
   const mark = (node, o) => {
     if (onTrack && (o.move === expected || (!o.move && lesson[path.length] === o.key))) {
@@ -172,7 +187,7 @@ export function draw(root, msg, ui) {
   drawHand(box, view, seat, offerAt, path, path.length ? {} : msg.unplayable || {});
   drawExtras(box, view, names, seat);
   drawBar(bar, view, path, open.filter((o) => !used.has(o)), choose, ui, moves.length > 0, mark,
-    lesson && !onTrack ? expected : null, names, pathWords(moves, path, open));
+    lesson && !onTrack ? expected : null, names, pathWords(moves, path, open), stepAsked(view));
   if (revealNext) revealOffer(box, bar);
   revealNext = false;
 }
@@ -196,6 +211,9 @@ function revealOffer(box, bar) {
  * named a mountain by its seat's number). */
 export function pathWords(moves, path, open) {
   if (!path.length) return "";
+  if (path.length === 1 && path[0] === DRAW_CARDS.key) {
+    return "draw cards (each deck up to its draw limit): how many from each deck?";
+  }
   const move = moves.find((m) => path.every((k, i) => m.steps[i] && m.steps[i].key === k));
   const said = move ? move.steps.slice(0, path.length).map((s) => s.label).join(", ") : path.join(" ");
   const places = new Set(open.map((o) => o.place.split(":")[0]));
@@ -279,9 +297,16 @@ export function lastTurn(log, names, seat) {
 /** The step of a turn under way in words, after who takes it ("Alps: uplift: you hold more
  * than 6 cards; ..."); null between steps (a turn's first choice). */
 function stepLine(view, who) {
+  const asked = stepAsked(view);
+  return asked && `${who}: ${asked}`;
+}
+
+/** The step of the turn under way, in words ("pay: discard a card of the same rock type
+ * (for WX37)"); null outside one. */
+function stepAsked(view) {
   const step = view.step;
   if (!step || !STEP_TEXT[step.kind]) return null;
-  return `${who}: ${STEP_TEXT[step.kind]}${step.card ? ` (for ${step.card})` : ""}`;
+  return `${STEP_TEXT[step.kind]}${step.card ? ` (for ${step.card})` : ""}`;
 }
 
 const YOUR_TURN = "your turn: choose an action";
@@ -571,7 +596,7 @@ function drawLegends(box, view, names, seat) {
   }
 }
 
-function drawBar(bar, view, path, rest, choose, ui, canMove, mark = () => {}, offTrack = null, names = [], said = "") {
+function drawBar(bar, view, path, rest, choose, ui, canMove, mark = () => {}, offTrack = null, names = [], said = "", step = null) {
   const building = html("div", { class: "er-building" }, bar);
   if (!canMove) {
     // One mountain moves at a time: with up to five at the table, name whose it is.
@@ -581,8 +606,10 @@ function drawBar(bar, view, path, rest, choose, ui, canMove, mark = () => {}, of
     return;
   }
   const drawing = !path.length && rest.length && rest.every((o) => /^draw /.test(o.move || ""));
+  // A step of the turn (transport, pay, uplift) is said here too: on a phone the bar is
+  // pinned at the window's top, and the header that says the step has scrolled away.
   building.textContent = path.length ? said
-    : drawing ? "draw: choose the cards to take" : "your move: pick a card or an action";
+    : drawing ? "draw: choose the cards to take" : step || "your move: pick a card or an action";
   const buttons = html("div", { class: "er-buttons" }, bar);
   for (const o of rest) {
     const b = html("button", { class: "er-button" }, buttons, o.label);
