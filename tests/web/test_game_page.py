@@ -591,3 +591,20 @@ def test_a_move_that_comes_after_a_wait_or_out_of_sight_chimes_unless_sound_is_o
     away.wait_for_function("() => document.title.startsWith('Your move')")
     assert away.evaluate(chimes) == 0, "the chime sounded with the sound off"
     assert not page_errors, page_errors
+
+
+def test_the_memorise_countdown_goes_on_through_a_reload(server, chromium, watch):
+    """A reload of the page started The Triangle Clock's memorise countdown again at its full
+    seconds (1:59 beside a clock at 1:50): it counts down to the server's deadline."""
+    created = server.create("triangle-clock", {"memorise_seconds": 60}, ["human", "random"])
+    context = chromium.new_context(viewport={"width": 1280, "height": 800})
+    page = watch(context.new_page())
+    page.goto(created["seats"][0]["join_url"])
+    page.wait_for_selector(".tc-memorise .tc-countdown:has-text('left')")
+    time.sleep(3)
+    page.reload()
+    page.wait_for_selector(".tc-memorise .tc-countdown:has-text('left')")
+    shown = page.inner_text(".tc-memorise .tc-countdown")
+    minutes, seconds = re.fullmatch(r"\s*— (\d+):(\d\d) left", shown).groups()
+    assert 60 * int(minutes) + int(seconds) <= 57, shown
+    context.close()

@@ -51,6 +51,9 @@ def test_a_whole_match_is_played_by_clicking_the_picture(server, context, watch,
         assert any(said.startswith(prompt) for said in heard), heard
     page.wait_for_selector("#end:not([hidden]) .end-title")
     assert server.get(f"/api/matches/{created['match']}")["status"] == "finished"
+    if game == "triangle-clock":  # the second order's symbols, numbered by their rounds
+        numbers = page.locator(".tc-panel .tc-chips .tc-chip-n").all_inner_texts()
+        assert numbers == [str(n) for n in range(17, 33)], numbers
     assert page.query_selector("#end #replay-link") is not None
     # The token travels only inside the hello message, never in an address the server sees.
     assert not [url for url in requests if token in url]

@@ -259,7 +259,11 @@ function drawMemorise(side, msg, view, seat, legal, ui) {
   }
   if (typeof msg.memorise !== "number") return;
   const key = `${msg.match}:${msg.seq}`;
-  if (countdown.key !== key) countdown = { key, endsAt: Date.now() + msg.memorise * 1000, timer: null };
+  // The server's deadline for the step, where it sent one: the time left, which a reload of
+  // the page restarted at the step's full seconds.
+  const left = (msg.deadlines || {})[String(seat)];
+  const seconds = typeof left === "number" ? Math.min(left, msg.memorise) : msg.memorise;
+  if (countdown.key !== key) countdown = { key, endsAt: Date.now() + seconds * 1000, timer: null };
   const tick = () => {
     const left = Math.max(0, Math.ceil((countdown.endsAt - Date.now()) / 1000));
     clock.textContent = ` — ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left`;
@@ -283,7 +287,11 @@ function drawSharedSoFar(side, view) {
   const panel = html("div", { class: "tc-panel" }, side);
   html("div", { class: "tc-panel-title" }, panel, "Shared symbols revealed so far in this order");
   const chips = html("div", { class: "tc-chips" }, panel);
-  seen.forEach((name, k) => symbolChip(chips, name, String(k + 1)));
+  // Numbered by round, as the memorise panel numbered them: rounds 17-32 from 17, where
+  // "1, 2, 3" muddled a player who had memorised "round 20: Ns". The list ends with the
+  // round under way (or, stopped between rounds, the last one played).
+  const first = Math.max(1, (view.round || seen.length) - seen.length + 1);
+  seen.forEach((name, k) => symbolChip(chips, name, String(first + k)));
 }
 
 function drawLastRound(side, msg, view) {
