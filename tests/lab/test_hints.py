@@ -12,7 +12,8 @@ from meeple.agents.judge import SearchJudge
 from meeple.agents.warm import compiled_job
 from meeple.core import kernel_cache
 from meeple.core.errors import MeepleError
-from meeple.lab.hints import HINT_FIELDS, HINTS, hint, hint_judge, warm_hints
+from meeple.core.review import Judgement
+from meeple.lab.hints import HINT_FIELDS, HINTS, _generic_why, hint, hint_judge, warm_hints
 from meeple.solvers.edges_judge import EdgesJudge
 from meeple.solvers.edges_solver import EdgesSolver
 from meeple.solvers.erd.exploit import table
@@ -105,4 +106,28 @@ def test_an_erd_hint_gives_the_equilibrium_mix_and_what_each_allocation_risks(se
     assert (
         f"{tab.ours[likeliest][0]} {tab.optimal[likeliest]:.0%} (risks {risk:+.2f})"
         in (given["why"])
+    )
+
+
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [
+        (1.0, "you are likely to win"),
+        (0.5, "you are likely to win"),
+        (0.43, "better than even for you"),
+        (0.0, "about even"),
+        (-0.2, "worse than even for you"),
+        (-0.9, "you are likely to lose, whatever you play"),
+    ],
+)
+def test_a_searched_hint_says_its_outlook_in_words_before_its_figure(value, said):
+    """A newcomer read "expected result +0.43 (-1 a loss, +1 a win) by ismcts 200" as
+    nothing: the hint says the outlook first, the figure and the search after."""
+    judgement = Judgement(
+        seat=0, action="a", best="a", loss=0.0, values={"a": value, "b": -1.0}, judge="ismcts 200"
+    )
+    why = _generic_why(judgement, value)
+    assert why == (
+        f"{said} (expected result {value:+.2f}, from -1 a loss to +1 a win;"
+        " a search's estimate: ismcts 200)"
     )
