@@ -472,6 +472,10 @@ def test_erosion_warns_before_a_pass_that_ends_the_game_and_tells_the_tie_break(
             ), told
         else:
             assert f"{('Alps', 'Andes')[chooser]} came closest, and chose Andes to take" in told
+        # How the points came, part by part (the rules engine's own parts, the log's line).
+        scored = page.locator(".er-result .er-scored").inner_text()
+        assert scored.startswith(f"The era is scored: Alps {points[0]} = "), scored
+        assert f"; Andes {points[1]} = " in scored and " unweathered rock" in scored, scored
         _fits(page, ".er-result", size[0])
         page.context.close()
 

@@ -10,6 +10,7 @@ import re
 import pytest
 
 import meeple
+from meeple.games.erosion.pieces import Pass
 from meeple.games.erosion.words import action_words
 
 from .conftest import make, play, position
@@ -143,3 +144,47 @@ def test_the_words_say_only_what_every_seat_sees(options):
             moves += 1
     assert moves > 100
     assert eras or game.eras == 1
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"players": 4}, {"players": 3, "advanced": True, "legend": "advanced"}],
+    ids=["2p", "4p", "3p-advanced-legends"],
+)
+def test_an_era_scored_is_said_part_by_part_and_the_parts_are_the_recorded_points(options):
+    """'At the end of the era each player scores 1 per unweathered rock, 2 per delta rock, 3
+    per weathered fossil': the pass that ends an era is followed in the log by each seat's
+    points part by part, which add up to what the rules recorded (over random games)."""
+    game = meeple.make("erosion", **options)
+    said = 0
+    parts_seen: set[str] = set()
+    for seed in range(20):
+        state, rng = game.new_game(seed), random.Random(seed)
+        while not state.is_over:
+            (seat,) = state.to_act
+            # Rarely a pass, so that mountains, deltas, fossils and challenges build up.
+            legal = state.legal_actions(seat)
+            others = [a for a in legal if not isinstance(a, Pass)]
+            action = rng.choice(others if others and rng.random() < 0.97 else legal)
+            lines = game.log_after(state, seat, action)
+            after = state.apply(seat, action)
+            if len(after.era_scores) == len(state.era_scores):
+                assert lines == ()
+            else:
+                (line,) = lines
+                recorded = after.era_scores[-1]
+                for p in range(game.num_players):
+                    parts = state.point_parts(p)
+                    assert sum(part.points for part in parts) == recorded[p]
+                    parts_seen |= {part.what.split()[0] for part in parts}
+                    total = f"{game.seat_name(p)} {recorded[p]}"
+                    assert (
+                        total + (" = " if parts else ";" if p < game.num_players - 1 else ".")
+                        in line
+                    )
+                said += 1
+            state = after
+    assert said >= 20
+    assert {"unweathered", "delta", "weathered"} <= parts_seen, parts_seen
+    if options.get("advanced"):
+        assert "challenge" in parts_seen, parts_seen

@@ -4,7 +4,7 @@ and the end of the game."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from meeple.core.game import Player
 from meeple.core.rng import make_rng
@@ -26,6 +26,27 @@ if TYPE_CHECKING:
     from meeple.games.erosion.rules import ErosionState
 
 
+class PointPart(NamedTuple):
+    """One part of a seat's points: ``number`` times ``each`` for ``what`` (a kind of rock),
+    or, ``counted`` false, a bonus of ``each`` (a legend, the challenge)."""
+
+    what: str
+    number: int
+    each: int
+    counted: bool = True
+
+    @property
+    def points(self) -> int:
+        """The part's points."""
+        return self.number * self.each
+
+    def words(self) -> str:
+        """ "5 unweathered rocks × 1", or a bonus's name and points ("legend Everest 5")."""
+        if not self.counted:
+            return f"{self.what} {self.points}"
+        return f"{self.number} {self.what}{'s' if self.number != 1 else ''} × {self.each}"
+
+
 class Eras:
     """The end of an era and of the game (mixed into :class:`ErosionState`)."""
 
@@ -35,24 +56,34 @@ class Eras:
         """What the seat would score if the era ended now: 1 per unweathered rock, 2 per
         delta rock, 3 per weathered fossil rock (plus Reefs, legends and the challenge).
         ``hidden=False`` leaves out a challenge card not yet shown to everyone."""
+        return sum(part.points for part in self.point_parts(seat, hidden))
+
+    def point_parts(self: ErosionState, seat: int, hidden: bool = True) -> list[PointPart]:
+        """:meth:`points` part by part, those that score: the rocks of each kind, the
+        architecture's bonus, each legend held, the challenge met."""
         cat = self.game.catalog
         rocks, weathered = self.mountains[seat], self.weathered_rocks(seat)
-        total = ROCK_POINTS * (len(rocks) - len(weathered)) + DELTA_POINTS * len(self.deltas[seat])
-        fossil = cat.fossil
-        for r in weathered:
-            if fossil[r]:
-                total += FOSSIL_POINTS
+        fossils = sum(1 for r in weathered if cat.fossil[r])
+        parts = [
+            PointPart("unweathered rock", len(rocks) - len(weathered), ROCK_POINTS),
+            PointPart("delta rock", len(self.deltas[seat]), DELTA_POINTS),
+            PointPart("weathered fossil", fossils, FOSSIL_POINTS),
+        ]
         if self.game.options.advanced:
-            total += sum(e.points for e in self._architecture(seat, "score_bonus"))
-        if self.legends:
-            total += sum(
-                self.game.legend_cards[i].points
-                for i, owner in enumerate(self.legends)
-                if owner == seat
+            bonus = sum(e.points for e in self._architecture(seat, "score_bonus"))
+            parts.append(
+                PointPart("Montane Architecture bonus", 1 if bonus else 0, bonus, counted=False)
             )
+        if self.legends:
+            parts += [
+                PointPart(f"legend {card.name}", 1, card.points, counted=False)
+                for card, owner in zip(self.game.legend_cards, self.legends, strict=True)
+                if owner == seat
+            ]
         if self.challenges and (hidden or self.challenges_shown) and self.challenge_met(seat):
-            total += self.game.challenge_cards[self.challenges[seat]].points
-        return total
+            card = self.game.challenge_cards[self.challenges[seat]]
+            parts.append(PointPart(f"challenge {card.name}", 1, card.points, counted=False))
+        return [part for part in parts if part.number]
 
     def _end_era(self: ErosionState, reason: str) -> ErosionState:
         """Score the era; then break a tie for the next era's start, or for the win."""

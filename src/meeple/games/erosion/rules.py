@@ -94,7 +94,7 @@ from meeple.games.erosion.pieces import (
     without,
 )
 from meeple.games.erosion.transitions import Transitions
-from meeple.games.erosion.words import move_words
+from meeple.games.erosion.words import era_scored, move_words
 
 if TYPE_CHECKING:
     pass
@@ -288,6 +288,13 @@ class ErosionGame(Notation, Game[ErosionOptions, "ErosionState", ErosionAction])
         the forced steps the engine took after it; only what the whole table sees
         (:mod:`meeple.games.erosion.words`)."""
         return move_words(state, player, action)
+
+    def log_after(
+        self, state: ErosionState, player: Player, action: ErosionAction
+    ) -> tuple[str, ...]:
+        """An era the move ends, scored seat by seat, part by part
+        (:func:`meeple.games.erosion.words.era_scored`)."""
+        return era_scored(state, player, action)
 
     def cards_played(
         self, state: ErosionState, player: Player, action: ErosionAction

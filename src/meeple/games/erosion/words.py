@@ -187,3 +187,21 @@ def _process(state: ErosionState, card: str) -> str:
 def _types(state: ErosionState, rocks: list[int]) -> str:
     cat = state.game.catalog
     return ", ".join(cat.rock[r] for r in rocks)
+
+
+def era_scored(state: ErosionState, player: Player, action: ErosionAction) -> tuple[str, ...]:
+    """The era a pass ends, scored part by part ("Era 1 scored: Alps 7 = 5 unweathered
+    rocks × 1 + 1 delta rock × 2; Andes ..."): the end of a game said "16 recorded" and no
+    why. A pass only counts passes, so the points are those of ``state``, as the rules
+    scored them; every challenge card is shown at the scoring."""
+    if not isinstance(action, Pass) or not state.pass_ends_era(player):
+        return ()
+    game = state.game
+    seats = []
+    for p in range(game.num_players):
+        parts = state.point_parts(p)
+        total = sum(part.points for part in parts)
+        said = " + ".join(part.words() for part in parts)
+        seats.append(f"{game.seat_name(p)} {total}" + (f" = {said}" if said else ""))
+    era = f"Era {state.era}" if game.eras > 1 else "The era"
+    return (f"{era} is scored: " + "; ".join(seats) + ".",)

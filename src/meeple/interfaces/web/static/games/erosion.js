@@ -345,8 +345,11 @@ function drawHeader(box, msg, view, names, seat) {
   const last = lastTurn(msg.log || [], names, seat);
   if (last) html("p", { class: "er-last" }, box, last);
   if (r.over) {
-    const who = (r.winners || []).map((w) => names[w]).join(" and ");
+    const who = (r.winners || []).map((w) => `${names[w]}${w === seat ? " (you)" : ""}`).join(" and ");
     const result = html("div", { class: "er-result" }, box, `${who || "Nobody"} win${(r.winners || []).length === 1 ? "s" : ""} · ${r.reason || ""}`);
+    // How the points came: the log's line under the pass that ended the last era.
+    const scored = [...(msg.log || [])].reverse().flatMap((e) => e.after || []).find((line) => / is scored: /.test(line));
+    if (scored) html("p", { class: "er-scored" }, result, scored);
     const story = tieStory(r, msg.log || [], names);
     if (story) html("p", { class: "er-tie" }, result, story);
   }
