@@ -402,3 +402,24 @@ def test_erd_s_combat_says_why_each_rush_was_held(server, chromium):
         "Blue's Rush 1 did not beat Red's Defense 2",
     ):
         assert "".join(line.split()) in said, said
+
+
+def test_the_triangle_clock_s_hand_is_right_under_the_clock_face_on_a_phone(server, chromium):
+    """At 390 px the shared symbols so far and the last round stood between the clock face
+    and the hand, 1,200 px below the symbol each of the 96 choices is played against. The
+    order to memorise still comes first while it is on show."""
+    created = server.create("triangle-clock", {"choice_seconds": 0}, ["human", "random"])
+    page = _page(chromium, server, created, 0, (390, 844))
+    tops = """() => Object.fromEntries(['.tc-table', '.tc-side', '.tc-hand-area'].map((s) => {
+        const r = document.querySelector(s).getBoundingClientRect();
+        return [s, [r.top + window.scrollY, r.bottom + window.scrollY]]; }))"""
+    page.wait_for_selector(".tc-memorise .tc-button")
+    at = page.evaluate(tops)
+    assert at[".tc-side"][1] <= at[".tc-table"][0] < at[".tc-hand-area"][0], at
+    page.click(".tc-memorise .tc-button")
+    page.wait_for_selector(".tc-hand-area .clickable")
+    page.wait_for_selector(".tc-side .tc-panel")  # the shared symbol of round 1, so far
+    at = page.evaluate(tops)
+    table, side, hand = at[".tc-table"], at[".tc-side"], at[".tc-hand-area"]
+    assert table[1] <= hand[0] <= table[1] + 24 and hand[1] <= side[0], at
+    page.context.close()
