@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
+from meeple.games.triangle_clock.cards import SYMBOL_NAMES, palette_swap, parse_symbol, right_angle
 from meeple.interfaces.web.client import ServerProcess
 from tests.web.browser import BARE_TURN, HEAR, Frames, each, no_server_errors
 from tests.web.conftest import Server
@@ -607,4 +608,31 @@ def test_the_memorise_countdown_goes_on_through_a_reload(server, chromium, watch
     shown = page.inner_text(".tc-memorise .tc-countdown")
     minutes, seconds = re.fullmatch(r"\s*— (\d+):(\d\d) left", shown).groups()
     assert 60 * int(minutes) + int(seconds) <= 57, shown
+    context.close()
+
+
+def test_the_triangle_clock_s_cards_show_what_a_pick_reveals_with_the_items_on(server, chromium):
+    """With Right Angle on, the cards still showed their own symbols; only the move's text
+    said "+right-angle". Each symbol that can be picked now shows the symbol it would
+    reveal ("Ss→Ws"), as the rules turn it (cards.right_angle, cards.palette_swap)."""
+    created = server.create("triangle-clock", {"choice_seconds": 0}, ["human", "random"])
+    context = chromium.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.goto(created["seats"][0]["join_url"])
+    page.click(".tc-memorise .tc-button")
+    page.wait_for_selector(".tc-hand-area .tc-half.clickable")
+    names = page.locator(".tc-hand-area .tc-half .tc-name").all_text_contents()
+    assert all("→" not in n for n in names), names
+    turns = {"right-angle": right_angle, "palette-swap": palette_swap}
+    for item in ("right-angle", "palette-swap"):
+        page.click(f".tc-token-{item}.clickable")
+    page.wait_for_selector(".tc-hand-area .tc-half.tc-preview")
+    shown = page.locator(".tc-hand-area .tc-half.clickable .tc-name").all_text_contents()
+    assert len(shown) == 8, shown
+    for text in shown:
+        name, turned = text.split("→")
+        symbol = parse_symbol(name)
+        for item in ("palette-swap", "right-angle"):
+            symbol = turns[item](symbol)
+        assert turned == SYMBOL_NAMES[symbol], text
     context.close()

@@ -322,6 +322,18 @@ function drawLastRound(side, msg, view) {
   });
 }
 
+/** The symbol a pick reveals with these items on ("Ss" turned right: "Ws"): Palette Swap
+ * changes solid and clear, Right Angle turns the triangle 90 degrees clockwise. */
+export function withItems(name, items) {
+  const m = /^([NSEW]{1,2})([sc])$/.exec(name);
+  if (!m) return name;
+  let dir = DIRS.indexOf(m[1]);
+  let fill = m[2];
+  if (items.includes("palette-swap")) fill = fill === "s" ? "c" : "s";
+  if (items.includes("right-angle")) dir = (dir + 2) % DIRS.length;
+  return `${DIRS[dir]}${fill}`;
+}
+
 function drawHand(box, msg, view, seat, legal, items, ui) {
   const wrap = html("div", { class: "tc-hand-area" }, box);
   const head = html("div", { class: "tc-hand-head" }, wrap);
@@ -352,16 +364,20 @@ function drawHand(box, msg, view, seat, legal, items, ui) {
       const half = svg("g", { class: "tc-half" }, s);
       svg("rect", { x: x - 38, y: 8, width: 76, height: 104, rx: 9, class: "tc-half-bg" }, half);
       svg("text", { x: x - 30, y: 28, class: "tc-letter" }, half, letter);
-      triangle(half, name, x, 58, 22);
-      svg("text", { x, y: 104, "text-anchor": "middle", class: "tc-name" }, half, name);
+      // With items on, a symbol that can be picked shows what it would reveal: the cards
+      // showed their own symbols, and only "+right-angle" said anything had changed.
+      const move = pickFor(letter);
+      const shown = move ? withItems(name, items) : name;
+      triangle(half, shown, x, 58, 22);
+      svg("text", { x, y: 104, "text-anchor": "middle", class: "tc-name" }, half, shown === name ? name : `${name}→${shown}`);
+      if (shown !== name) half.classList.add("tc-preview");
       const played = card.played[side];
       if (played) {
         half.classList.add("tc-played");
         svg("text", { x: x + 30, y: 28, "text-anchor": "end", class: "tc-played-mark" }, half, ORDINALS[played] || "✓");
       }
-      const move = pickFor(letter);
       if (move) {
-        clickable(half, `reveal ${letter}: ${name}${items.length ? " " + items.map((i) => "+" + i).join(" ") : ""}`,
+        clickable(half, `reveal ${letter}: ${shown}${items.length ? ` (${name} ${items.map((i) => "+" + i).join(" ")})` : ""}`,
           { move, ui });
       }
     });
