@@ -564,6 +564,17 @@ def test_erosion_says_the_move_being_built_in_words_and_what_to_click_next(serve
     page.locator("[data-hint='on Alps']").click()
     expect(bar).to_have_text("weather with WX12, on Alps: how many rocks?")
     expect(page.locator(".er-bar .er-button", has_text="2 rocks")).to_be_visible()
+    # Where one count is all the rules allow, the step is a confirmation, and says so.
+    page.click(".er-bar .er-cancel")
+    page.locator(".er-hand .er-card.clickable", has_text="H55").click()
+    page.locator("[data-hint='on Alps']").click()
+    expect(bar).to_have_text("hillslope with H55, on Alps: confirm with the button")
+    counts = page.locator(".er-bar .er-button[data-move]")
+    expect(counts).to_have_count(1)
+    expect(counts).to_have_text("1 rock")
+    # An Atmosphere card says what it does to its deck's draw limit.
+    atmospheres = page.locator(".er-atm").all_inner_texts()
+    assert atmospheres and set(atmospheres) == {"Atmosphere +1"}, atmospheres
     page.context.close()
 
 

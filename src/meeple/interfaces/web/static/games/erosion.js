@@ -220,7 +220,8 @@ export function pathWords(moves, path, open) {
   const counts = open.length && open.every((o) => /^x\d+$/.test(o.key));
   const next = places.has("mountain") ? "choose a mountain (those outlined in gold)"
     : places.has("card") ? "choose a card (those outlined in gold)"
-      : counts ? "how many rocks?" : open.length ? "choose one of the buttons" : "";
+      : counts ? (open.length === 1 ? "confirm with the button" : "how many rocks?")
+        : open.length ? "choose one of the buttons" : "";
   return next ? `${said}: ${next}` : said;
 }
 
@@ -499,9 +500,12 @@ function drawDecks(middle, view, seat, offerAt) {
     const atms = html("div", { class: "er-atms" }, pile);
     for (const a of (view.atmosphere || []).filter((x) => x.under === name)) {
       const aged = a.showing === "age";
+      // Each Atmosphere card adds 1 to its deck's draw limit until it is turned to its age
+      // end: "normal · 1" was a code to a newcomer.
       const el = html("div", { class: `er-atm${aged ? " er-aged" : ""}${a.triggered ? " er-triggered" : ""}` }, atms,
-        aged ? `${a.age} age · 0` : "normal · 1");
-      el.title = `${a.card}: ${a.age} age card, showing its ${aged ? "age end (limit 0)" : "normal end (limit 1)"}`;
+        aged ? `${a.age} age: +0` : "Atmosphere +1");
+      el.title = `${a.card}, an Atmosphere card: ${aged ? `turned to its ${a.age} age end, it adds nothing to` : `at its normal end it adds 1 to`} `
+        + `the ${DECK_NAMES[name]} deck's draw limit${aged ? "" : ` (turned to its ${a.age} age end, nothing)`}`;
       offerAt(el, `atm:${a.card}`);
     }
   }
