@@ -251,6 +251,11 @@ def test_erosion_s_pinned_bar_says_the_step_asked_and_groups_the_turn_s_draws(se
     red.wait_for_selector(".er-river-rock.clickable")
     said = red.inner_text(".er-bar .er-building")
     assert said.startswith("transport: choose a River rock for your delta"), said
+    # A River rock is a target a finger can take (130x21 px before).
+    sizes = red.locator(".er-river-rock.clickable").evaluate_all(
+        "l => l.map(e => [e.getBoundingClientRect().width, e.getBoundingClientRect().height])"
+    )
+    assert sizes and all(w >= 140 and h >= 30 for w, h in sizes), sizes
     play("transport H46")  # the computer then redraws its hand
     red.wait_for_selector("#turn.turn-mine")
     red.wait_for_selector(".er-bar .clickable")

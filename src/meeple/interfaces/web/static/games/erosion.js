@@ -482,9 +482,10 @@ function drawRiver(middle, view, offerAt) {
   const rocks = html("div", { class: "er-river-rocks" }, river);
   if (!(view.river || []).length) html("div", { class: "er-empty" }, rocks, "empty");
   for (const id of view.river || []) {
-    const s = svg("svg", { viewBox: "0 0 170 28", class: "er-river-rock" }, rocks);
+    // 36 units tall: a River rock is a target to tap on a phone (it was 21 px there).
+    const s = svg("svg", { viewBox: "0 0 170 36", class: "er-river-rock" }, rocks);
     const g = svg("g", {}, s);
-    rockRect(g, id, 1, 1, 168, 26, false);
+    rockRect(g, id, 1, 1, 168, 34, false);
     offerAt(s, `card:${id}`);
   }
 }
