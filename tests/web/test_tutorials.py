@@ -114,6 +114,11 @@ def test_a_tutorial_from_the_lobby_to_its_end(server, chromium, watch, page_erro
     page.wait_for_selector("body[data-tutorial='0']")
     page.wait_for_function("() => document.body.dataset.expected")
     assert page.query_selector_all("#board .tutorial-mark"), "the expected move is not marked"
+    # What to do in words; the notation, not yet taught, only as what typing would take.
+    verb = "Tap" if tap else "Click"
+    told = page.inner_text("#tutorial-expected")
+    first = page.get_attribute("body", "data-expected")
+    assert told == f"{verb} what is marked in gold (typed, this move reads {first})", told
     steps = 0
     refused_at = None
     shown = False  # "Show it" tried once a walk: each try costs the browser a scroll
