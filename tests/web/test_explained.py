@@ -597,6 +597,9 @@ def test_the_triangle_clock_says_a_tie_on_points_was_won_by_the_items(server, ch
     assert "the points are tied: Tick wins the tie by holding more Final Match items" in reason
     banner = page.inner_text("#board .tc-result")
     assert "points are tied" in banner and "decided by" not in banner, banner
+    # Each score beside its seat's name (a spectator here: nobody is "you").
+    head = page.inner_text("#board .tc-result .tc-result-head")
+    assert head == f"Tick wins: Tick {scores[0]} – Tock {scores[1]}", head
     _fits(page, "#end, #board .tc-result", size[0])
     context.close()
 

@@ -8,6 +8,8 @@ show the result. Small options keep each game to seconds.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.web.browser import BARE_TURN, HEAR, Frames, no_server_errors, play_by_clicks
@@ -54,6 +56,8 @@ def test_a_whole_match_is_played_by_clicking_the_picture(server, context, watch,
     if game == "triangle-clock":  # the second order's symbols, numbered by their rounds
         numbers = page.locator(".tc-panel .tc-chips .tc-chip-n").all_inner_texts()
         assert numbers == [str(n) for n in range(17, 33)], numbers
+        head = page.inner_text(".tc-result .tc-result-head")  # the person's seat is "you"
+        assert re.search(r"Tick \(you\) \d+ – Tock \d+$", head), head
     assert page.query_selector("#end #replay-link") is not None
     # The token travels only inside the hello message, never in an address the server sees.
     assert not [url for url in requests if token in url]

@@ -125,7 +125,7 @@ export function draw(root, msg, ui) {
   const box = html("div", { class: "tc" }, root);
 
   drawScoreboard(box, msg, view, seat);
-  if (view.result) drawResult(box, view);
+  if (view.result) drawResult(box, view, seat);
   // While the order is on show it comes first, so a phone shows it without scrolling.
   const main = html("div", { class: `tc-main${view.memorise ? " tc-memorising" : ""}` }, box);
   drawTable(main, msg, view, seat);
@@ -426,11 +426,15 @@ function drawHand(box, msg, view, seat, legal, items, ui) {
   }
 }
 
-function drawResult(box, view) {
+function drawResult(box, view, seat) {
   const r = view.result;
   const banner = html("div", { class: "tc-result" }, box);
-  const who = r.winner === null || r.winner === undefined ? "A draw" : `${r.winner_name} wins`;
-  html("div", { class: "tc-result-head" }, banner, `${who}: ${(r.scores || []).join(" – ")}`);
+  const you = (p) => (p === seat ? " (you)" : "");
+  const who = r.winner === null || r.winner === undefined ? "A draw" : `${r.winner_name}${you(r.winner)} wins`;
+  // Each score beside its seat's name: "78 – 20" left a player to work out which was theirs.
+  const names = view.seats || [];
+  const scores = (r.scores || []).map((n, p) => (names[p] ? `${names[p]}${you(p)} ${n}` : String(n)));
+  html("div", { class: "tc-result-head" }, banner, `${who}: ${scores.join(" – ")}`);
   // The reason says how a tie on points was decided (by the items held), in words.
   html("div", {}, banner, r.reason || "");
 }
