@@ -226,7 +226,10 @@ def test_erosion_s_hand_cards_show_their_whole_names(server, chromium, size):
     red = _page(chromium, server, created, 0, size)
     red.wait_for_selector("body[data-status='playing'] .er-hand .er-card")
     red.wait_for_function(
-        "[...document.querySelectorAll('.er-card-pname')].some(e => e.textContent.includes('Salt'))"
+        # A function, not an expression: polling an expression evaluates it as a string,
+        # which the page's policy refuses (unsafe-eval) whenever the first look fails.
+        "() => [...document.querySelectorAll('.er-card-pname')]"
+        ".some(e => e.textContent.includes('Salt'))"
     )
     assert "Salt Crystallization" in red.inner_text(".er-hand")
     _uncut(red, ".er-hand .er-card", size[0])
