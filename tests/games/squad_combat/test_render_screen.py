@@ -82,3 +82,18 @@ def test_the_final_board_marks_the_seats_out_not_passed():
     assert any(state.passed)
     text = "\n".join(_lines(game, state, None, 100))
     assert "Game over after turn 1" in text and "[passed" not in text
+
+
+@pytest.mark.parametrize("width", [60, 100])
+def test_every_character_s_traits_are_on_the_screen_however_narrow(width):
+    """'Traits decide which character may play which card': at 60 columns the squads'
+    table dropped its last column, the traits, without a sign. Where the columns do not
+    fit, each squad's traits go on a line under its table."""
+    game = meeple.make("squad-combat", players=2)
+    state = game.new_game(1)
+    text = " ".join(" ".join(_lines(game, state, 0, width)).split())
+    for seat in state.order:
+        for ch in state.parties[seat]:
+            traits = game.characters[ch.card].traits
+            assert "/".join(traits) in text, (traits, text)
+    assert ("traits 0a:" in text) == (width == 60), text

@@ -86,23 +86,50 @@ def render_squad_title(state: SquadCombatState, seat: int) -> Text:
     return title
 
 
-def render_squads(state: SquadCombatState) -> Group:
-    """Every squad in turn order under one header, the columns lined up across squads."""
-    rows = {seat: _squad_rows(state, seat) for seat in state.order}
-    widths = [
-        max([len(name)] + [len(row[k].plain) for seat_rows in rows.values() for row in seat_rows])
-        for k, name in enumerate(SQUAD_COLUMNS)
-    ]
-    parts: list[RenderableType] = []
-    for k, seat in enumerate(state.order):
-        parts.append(render_squad_title(state, seat))
-        table = Table(box=None, pad_edge=False, show_header=k == 0, header_style="bold dim")
-        for name, width in zip(SQUAD_COLUMNS, widths, strict=True):
-            table.add_column(name, min_width=width)
-        for row in rows[seat]:
-            table.add_row(*row)
-        parts.append(table)
-    return Group(*parts)
+class Squads:
+    """Every squad in turn order under one header, the columns lined up across squads.
+
+    Where the columns do not fit the width (a 60-column terminal, or many dice), the
+    squad's traits go on a line of their own under its table: the last column, which says
+    who may play which card, was dropped without a sign."""
+
+    def __init__(self, state: SquadCombatState) -> None:
+        self.state = state
+        self.rows = {seat: _squad_rows(state, seat) for seat in state.order}
+
+    def _widths(self, columns: tuple[str, ...], cells: int) -> list[int]:
+        return [
+            max([len(name)] + [len(row[k].plain) for rows in self.rows.values() for row in rows])
+            for k, name in enumerate(columns[:cells])
+        ]
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        """Each squad's title and table, the traits a column where they fit."""
+        widths = self._widths(SQUAD_COLUMNS, len(SQUAD_COLUMNS))
+        # Rich pads each cell by one space a side, but for the table's two edges.
+        fits = sum(widths) + 2 * (len(widths) - 1) <= options.max_width
+        columns = SQUAD_COLUMNS if fits else SQUAD_COLUMNS[:-1]
+        if not fits:
+            widths = self._widths(SQUAD_COLUMNS, len(columns))
+        for k, seat in enumerate(self.state.order):
+            yield render_squad_title(self.state, seat)
+            table = Table(box=None, pad_edge=False, show_header=k == 0, header_style="bold dim")
+            for name, width in zip(columns, widths, strict=True):
+                table.add_column(name, min_width=width)
+            for row in self.rows[seat]:
+                table.add_row(*row[: len(columns)])
+            yield table
+            if not fits:
+                # "1c:Arcane/Medic", one word: a wrap never parts a reference from its traits.
+                said = [
+                    f"{row[0].plain}:{row[-1].plain}" for row in self.rows[seat] if row[-1].plain
+                ]
+                yield Text("    traits  " + "  ".join(said), style="dim")
+
+
+def render_squads(state: SquadCombatState) -> Squads:
+    """Every squad in turn order under one header (:class:`Squads`)."""
+    return Squads(state)
 
 
 def render_hand(state: SquadCombatState, player: Player) -> Text:
