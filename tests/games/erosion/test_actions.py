@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from meeple.core.errors import IllegalAction
+from meeple.core.errors import IllegalAction, NotationError
 from meeple.games.erosion.rules import WX, F, H
 
 from .conftest import cards, legal, make, play, position
@@ -84,8 +84,13 @@ def test_clause_shielding_a_hard_top_rock_shields_the_whole_mountain():
     game = make()
     state = position(game, hands={0: ["WX02"]}, mountains={1: ["H41", "WX06", "WX07"]})
     assert not any(a.startswith("weather WX02 on 1") for a in legal(state))
-    with pytest.raises(IllegalAction, match="at least one rock"):
+    with pytest.raises(IllegalAction, match="at least one rock") as refused:
         state.apply(0, game.parse_action("weather WX02 on 1 x1"))
+    # Why, in the rock's numbers (a mountain is drawn without its rocks' hardness).
+    assert (
+        "WX02 weathers rocks of hardness 6 or less, and the top unweathered rock of mountain 1"
+        " is basalt, hardness 8" in str(refused.value)
+    )
 
 
 def test_clause_typed_card_weathers_all_unshielded_rocks_of_its_types():
@@ -303,6 +308,9 @@ def test_clause_fluvial_needs_exactly_n_payable_rocks():
     assert not any(a.startswith("fluvial") for a in legal(state))
     with pytest.raises(IllegalAction, match="only 2 River rocks"):
         state.apply(0, game.parse_action("fluvial F76"))
+    # One rock, not "1 rocks".
+    with pytest.raises(NotationError, match=r"F73 transports exactly 1 rock \(one more"):
+        game.parse_action("fluvial F73 x3")
 
 
 def test_clause_fluvial_the_f_card_itself_cannot_pay():

@@ -33,6 +33,13 @@ def test_one_card_to_draw_and_one_rock_to_transport_are_singular():
     draw = _reach(game, 0, 1)
     assert draw.agenda[0].kind == "draw" and draw.agenda[0].number == 1
     assert "draws 1 card:" in _screen(game, draw)
+    # The draw's example is one of the seat's own draws, of as many cards as are asked
+    # (a fixed "draw WX1 H0 F0" drew one of two).
+    two = game.new_game(1).apply_text(0, "weather WX12 on 0 x2")
+    assert two.agenda[0].kind == "draw" and two.agenda[0].number == 2
+    example = str(two.legal_actions(0)[0])
+    assert f"draws 2 cards: choose the decks (e.g. '{example}')" in _screen(game, two, 0)
+    assert sum(int(part[-1]) for part in example.split()[1:]) == 2, example
     transport = _reach(game, 0, 48)
     assert transport.agenda[0].kind == "transport" and transport.agenda[0].number == 1
     assert "transports 1 more rock from the River" in _screen(game, transport)

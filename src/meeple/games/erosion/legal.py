@@ -88,17 +88,23 @@ class LegalActions:
         where = f"no mountain {need}" if icon is not None else "no mountain"
         if kind == "hillslope_n":
             return f"{name} moves weathered rocks, and {where} has one"
+        return (
+            f"{name} weathers {self._weathers_what(card)}, and the top unweathered rock of {where}"
+            " is one"
+        )
+
+    def _weathers_what(self: ErosionState, card: int) -> str:
+        """The rocks a weathering card weathers, in words ("rocks of hardness 6 or less")."""
+        cat = self.game.catalog
         types = sorted(cat.types[card])
         what = (
             f"of hardness {cat.max_hardness[card]} or less"
-            if kind == "weather_n"
+            if cat.kind[card] == "weather_n"
             else "of type "
             + " or ".join([", ".join(types[:-1]), types[-1]] if types[1:] else types)
         )
         unless = ", unless their architecture resists it" if self.game.options.advanced else ""
-        return (
-            f"{name} weathers rocks {what}{unless}, and the top unweathered rock of {where} is one"
-        )
+        return f"rocks {what}{unless}"
 
     def _turn_actions(self: ErosionState, player: Player) -> list[ErosionAction]:
         game = self.game
@@ -187,8 +193,8 @@ class LegalActions:
             caps = self.draw_caps(player)
             total = min(self.agenda[0].number, sum(caps))
             return (
-                f"draw exactly {total} cards with at most WX{caps[0]} H{caps[1]} F{caps[2]} "
-                "(draw limits, and the cards left in each deck)"
+                f"draw exactly {counted(total, 'card')} with at most "
+                f"WX{caps[0]} H{caps[1]} F{caps[2]} (draw limits, and the cards left in each deck)"
             )
         if phase != "turn":
             wanted = {
@@ -229,12 +235,12 @@ class LegalActions:
                 possible = matchable(self.river, without(self.hands[player], c), cat.rock)
                 if action.rocks != cat.n[c]:
                     return (
-                        f"{action.card} transports exactly {cat.n[c]} rocks (one more only "
-                        "with a Glacier on a mountain of 4000 m or more)"
+                        f"{action.card} transports exactly {counted(cat.n[c], 'rock')} (one "
+                        "more only with a Glacier on a mountain of 4000 m or more)"
                     )
                 return (
-                    f"{action.card} must transport exactly {action.rocks} rocks, but only "
-                    f"{possible} River rocks can be paid for with matching rocks in your hand"
+                    f"{action.card} must transport exactly {counted(action.rocks, 'rock')}, but "
+                    f"only {possible} River rocks can be paid for with matching rocks in your hand"
                 )
             m = action.mountain
             icon = cat.icon[c]
@@ -247,9 +253,18 @@ class LegalActions:
             if isinstance(action, Weather):
                 reach = self.weather_reach(player, c, m)
                 if reach == 0:
+                    # Why, in the rock's own numbers: a mountain's rocks are drawn without
+                    # their hardness, and "cannot weather the top rock" left it a riddle.
+                    standing = self.unweathered_rocks(m)
+                    top = (
+                        f"is {cat.rock[standing[0]]}, hardness {cat.mohs[standing[0]]}"
+                        if standing
+                        else "is none: every rock is weathered"
+                    )
                     return (
-                        f"{action.card} cannot weather the top unweathered rock of mountain {m}"
-                        " (a card may not be played unless it processes at least one rock)"
+                        f"{action.card} weathers {self._weathers_what(c)}, and the top unweathered"
+                        f" rock of mountain {m} {top} (a card may not be played unless it processes"
+                        " at least one rock)"
                     )
                 if cat.kind[c] == "weather_types" and action.rocks:
                     return f"{action.card} weathers every unshielded rock it lists; omit x"
@@ -269,8 +284,8 @@ class LegalActions:
             if total == 0:
                 return "the draw limits (or empty decks) allow no card to be drawn"
             return (
-                f"draw exactly {total} cards with at most WX{caps[0]} H{caps[1]} F{caps[2]} "
-                "(draw limits, and the cards left in each deck)"
+                f"draw exactly {counted(total, 'card')} with at most "
+                f"WX{caps[0]} H{caps[1]} F{caps[2]} (draw limits, and the cards left in each deck)"
             )
         return None
 

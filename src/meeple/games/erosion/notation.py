@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from meeple.core.errors import NotationError
+from meeple.core.words import counted
 from meeple.games.erosion.cards import PROCESS_DECKS
 from meeple.games.erosion.pieces import (
     _CARD_WORD_RE,
@@ -190,7 +191,8 @@ class Notation:
         if isinstance(action, Fluvial):
             c = cat.index[action.card]
             raise NotationError(
-                f"{text!r}: {action.card} transports exactly {cat.n[c]} rocks (one more with a "
+                f"{text!r}: {action.card} transports exactly {counted(cat.n[c], 'rock')} (one more "
+                "with a "
                 "Glacier)"
             )
         if isinstance(action, (Draw, Redraw)):

@@ -208,8 +208,7 @@ def render_status(state: ErosionState, player: Player | None) -> Text:
     cat = game.catalog
     asks = {
         None: "chooses an action (weather, hillslope, fluvial, draw, redraw) or passes",
-        "draw": f"draws {counted(step.number if step else 0, 'card')}: choose the decks "
-        "('draw WX1 H0 F0')",
+        "draw": f"draws {counted(step.number if step else 0, 'card')}: choose the decks",
         "uplift": "has more than 6 cards: uplift one to the base of the mountain",
         "transport": f"transports {counted(step.number if step else 0, 'more rock')} from "
         "the River",
@@ -222,13 +221,9 @@ def render_status(state: ErosionState, player: Player | None) -> Text:
     }
     text.append(" " + asks.get(step.kind if step else None, "acts"))
     # How a step inside a turn is typed, to the seat that types it only: an example may
-    # name a card of its hand (a payment's rock), which no other seat may see.
-    if (
-        player == seat
-        and step is not None
-        and step.kind != "draw"
-        and (legal := state.legal_actions(seat))
-    ):
+    # name a card of its hand (a payment's rock), which no other seat may see. A draw's is
+    # one of its own draws (a fixed "draw WX1 H0 F0" drew one card where two were asked).
+    if player == seat and step is not None and (legal := state.legal_actions(seat)):
         text.append(f" (e.g. '{legal[0]}')")
     if state.runout_passes is not None:
         text.append("  (a deck has run out: a second pass by one player ends the era)")
