@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import pytest
@@ -50,6 +51,9 @@ def test_screen_hides_the_opponents_hand_and_waiting_choice(game):
     assert "Submitted: C" in tock and "Submitted" not in tick
     assert "◹NEc" not in tick.split("Your hand")[1]  # a symbol only Tock holds
     assert "Your hand" not in text(game, state, None)
+    # Tick has yet to choose, Tock has chosen: "to choose", not "thinking", said of the
+    # person the program waits for.
+    assert re.search(r"this choice\s+to choose\s+chosen", tick), tick
 
 
 def test_memorise_screen_lists_the_order_with_round_numbers(game):

@@ -122,11 +122,13 @@ def render_seats(state: TriangleClockState) -> Table:
                     text.append(f" +{item.label}", style="dim")
             revealed.append(text if seat.picks else Text("-", style="dim"))
         table.add_row("revealed", *revealed)
+        # "to choose", not "thinking": the person at the terminal read it as said of them
+        # while the program waited for them.
         waiting = state.to_act
         table.add_row(
             "this choice",
             *(
-                Text("thinking", style="dim") if p in waiting else Text("submitted", style="bold")
+                Text("to choose", style="dim") if p in waiting else Text("chosen", style="bold")
                 for p in (0, 1)
             ),
         )
