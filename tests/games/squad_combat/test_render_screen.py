@@ -9,7 +9,13 @@ import pytest
 from rich.console import Console
 
 import meeple
-from meeple.games.squad_combat.render import LOG_MIN, SCREEN_LINES
+from meeple.games.squad_combat.pieces import PHASE
+from meeple.games.squad_combat.render import (
+    LOG_MIN,
+    SCREEN_LINES,
+    TURN_END,
+    render_squad_title,
+)
 
 
 def _lines(game, state, player, width: int) -> list[str]:
@@ -97,3 +103,24 @@ def test_every_character_s_traits_are_on_the_screen_however_narrow(width):
             traits = game.characters[ch.card].traits
             assert "/".join(traits) in text, (traits, text)
     assert ("traits 0a:" in text) == (width == 60), text
+
+
+def test_a_squad_is_in_its_action_phase_only_until_the_turn_s_end():
+    """During the turn's end (its window, its discards) a squad read "[passed, action
+    phase]": no squad is in its action phase there, and the one whose phase it is says so
+    until then."""
+    game = meeple.make("squad-combat", players=2)
+    seen = {"end": 0, "phase": 0}
+    for seed in range(3):
+        state, rng = game.new_game(seed), random.Random(seed)
+        while not state.is_over:
+            titles = [render_squad_title(state, seat).plain for seat in state.order]
+            if state.step.kind in TURN_END:
+                assert not any("action phase" in t for t in titles), titles
+                seen["end"] += 1
+            elif state.step.kind == PHASE:
+                assert "action phase" in render_squad_title(state, state.phase).plain
+                seen["phase"] += 1
+            (seat,) = state.to_act
+            state = state.apply(seat, rng.choice(state.legal_actions(seat)))
+    assert seen["end"] and seen["phase"], seen

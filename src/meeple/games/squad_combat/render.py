@@ -15,6 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from meeple.core.game import Player
+from meeple.games.squad_combat.pieces import END_DISCARD, END_WINDOW
 from meeple.games.squad_combat.rules import (
     PARTY_SIZE,
     SLOTS,
@@ -22,6 +23,8 @@ from meeple.games.squad_combat.rules import (
 )
 
 SEAT_STYLES = ("bold red", "bold blue", "bold green", "bold yellow")
+TURN_END = (END_WINDOW, END_DISCARD)
+"""The steps of a turn's end, after every action phase."""
 SCREEN_LINES = 40
 """The height the whole screen fits in (the prompt's line included)."""
 LOG_SHOWN = 14
@@ -73,7 +76,9 @@ def render_squad_title(state: SquadCombatState, seat: int) -> Text:
         flags.append("passed")
     if not state.alive(seat):
         flags.append("out")
-    if seat == state.phase and state.ended is None:
+    # The turn's end (its window, its discards) is no action phase: "[passed, action
+    # phase]" there read as a contradiction.
+    if seat == state.phase and state.ended is None and state.step.kind not in TURN_END:
         flags.append("action phase")
     title = Text()
     title.append(f"{game.seat_name(seat)} (seat {seat})", style=SEAT_STYLES[seat])
