@@ -6,6 +6,7 @@ import itertools
 import json
 import re
 from importlib import metadata
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -335,6 +336,20 @@ def test_human_gets_clear_messages_for_bad_input_and_never_a_traceback(run):
     assert "legal moves" in out and "Commands:" in out
     assert "Game over" in out
     assert "Traceback" not in out
+
+
+def test_quitting_without_save_says_how_to_go_on_from_the_history(run):
+    """A player who typed quit was told only where the history kept the game: the stop
+    says how to take it up again."""
+    first = run(
+        "play", "edges", "--board", "2x2", "--first", "0", "--seat", "human",
+        "--seat", "random", "--seed", "2", input="L h0,0\nquit\n",
+    )  # fmt: skip
+    # Never folded by the program: a path copied from the terminal is whole.
+    found = re.search(r"go on with: meeple play --resume (\S+?\.json)\)", first.output)
+    said = first.output
+    assert first.exit_code == 0 and found, said
+    assert json.loads(Path(found.group(1)).read_text())["moves"][0] == [0, "L h0,0"]
 
 
 def test_quitting_keeps_the_saved_game_and_resume_continues_it(run, tmp_path):

@@ -324,13 +324,17 @@ class TerminalGame:
                 self.keep(history=bool(self.humans))
         except (Quit, KeyboardInterrupt):
             self.keep()
-            where = (
-                f"; the game so far is saved in {self.save} (go on with: meeple play --resume "
-                f"{self.save})"
-                if self.save
-                else ""
+            # The history keeps a game stopped without --save: it goes on from there too
+            # (a player who typed quit was not told the game could be taken up again).
+            kept = self.save or self.history_path
+            where = (f"; the game so far is saved in {self.save}" if self.save else "") + (
+                f" (go on with: meeple play --resume {kept})" if kept else ""
             )
-            console.print(f"Stopped after {counted(len(self.play.moves), 'move')}{escape(where)}.")
+            # soft_wrap: the terminal folds the line, so that a path copied from it is whole.
+            console.print(
+                f"Stopped after {counted(len(self.play.moves), 'move')}{escape(where)}.",
+                soft_wrap=True,
+            )
             self.say_kept()
             return False
         self.keep()
@@ -357,7 +361,9 @@ class TerminalGame:
     def say_kept(self) -> None:
         """Tell where the game is kept."""
         if self.history_path is not None and not self.quiet:
-            console.print(f"[dim]Kept in the history: {escape(str(self.history_path))}[/]")
+            console.print(
+                f"[dim]Kept in the history: {escape(str(self.history_path))}[/]", soft_wrap=True
+            )
 
     def agent_moves(self, player: Player, agent: Agent) -> None:
         """Let an agent move, with a "thinking..." indicator while it decides."""
