@@ -374,6 +374,13 @@ def test_the_history_shows_each_file_name_whole_at_80_columns(run, tmp_path, mon
     listing = run("history")
     assert listing.exit_code == 0, listing.output
     assert longest.name in listing.output
+    # A seat is a word, never an agent's parameters folded mid-word ("flat:world s=60,...").
+    run(*ONE_BY_ONE, "--seat", "mcts:iterations=10,c=1.4,rollout_limit=50", "--seat", "random")
+    listing = run("history")
+    assert "iterations" not in listing.output, listing.output
+    rows = listing.output.splitlines()
+    assert any(re.search(r"\bmcts\b", row) for row in rows), listing.output
+    assert all(len(row) <= 80 for row in rows), listing.output
 
 
 def test_a_history_folder_that_cannot_be_read_is_said(run, tmp_path, monkeypatch):

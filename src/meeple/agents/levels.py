@@ -156,7 +156,13 @@ def seat_spec(game: Game, text: str) -> str:
 def agent_label(game_name: str, spec: str) -> str:
     """What a person is shown for a computer seat: "Computer (hard)" for a level's spec,
     else "Computer (" + the agent's name + ")" (its parameters are for the curious)."""
+    return f"Computer ({agent_word(game_name, spec)})"
+
+
+def agent_word(game_name: str, spec: str) -> str:
+    """A computer seat in a word: its level ("hard") for a level's spec, else the agent's
+    name ("flat" for ``flat:worlds=60``)."""
     for level, level_spec_text in LEVELS.get(game_name, {}).items():
         if level_spec_text == spec:
-            return f"Computer ({level})"
-    return f"Computer ({spec.split(':', 1)[0].strip() or spec})"
+            return level
+    return spec.split(":", 1)[0].strip() or spec

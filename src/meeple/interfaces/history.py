@@ -14,6 +14,8 @@ from rich import box
 from rich.markup import escape
 from rich.table import Table
 
+from meeple.agents.levels import agent_word
+from meeple.agents.spec import HUMAN
 from meeple.core.errors import MeepleError
 from meeple.core.files import exists
 from meeple.core.record import GameRecord, result_agrees
@@ -175,14 +177,23 @@ def history_command(
         title=f"meeple history ({len(shown)} of {counted(len(entries), 'game')})",
         box=box.SIMPLE_HEAD,
         pad_edge=False,
-        collapse_padding=True,
+        # Columns parted by the box's one blank, no padding, no edges: two blanks a column
+        # and the edges put the file past 80 columns.
+        show_edge=False,
+        padding=0,
     )
-    # Widths that keep a date whole at 80 columns and leave the file name room beside it.
-    for column, width in (("date", 10), ("game", 9), ("seats", 8), ("result", 9)):
-        table.add_column(column, min_width=width, overflow="fold")
+    # Widths that keep a date, a game's name ("triangle-clock"), a seat's word and
+    # "unfinished" whole at 80 columns, and leave the file name room beside them.
     # The file is what a person copies to replay or resume a game: on one line and whole,
-    # the other columns folding to make room for it.
+    # the other columns held to these widths where the terminal is narrow (Rich gave them
+    # more, and cut the file's end).
     widest = max(len(entry.path.name) for entry in shown)
+    widths = (("date", 10), ("game", 14), ("seats", 6), ("result", 10))
+    narrow = console.width < sum(w for _, w in widths) + widest + len(widths) + 20
+    for column, width in widths:
+        table.add_column(
+            column, min_width=width, max_width=width if narrow else None, overflow="fold"
+        )
     table.add_column("file", no_wrap=True, min_width=widest)
     for entry in shown:
         rec = entry.record
@@ -196,7 +207,13 @@ def history_command(
         table.add_row(
             _date(entry.path),
             escape(rec.game) + (f"\n[dim]{escape(options)}[/]" if options else ""),
-            escape(", ".join(rec.seats)),
+            # Each seat in a word ("hard", not "flat:worlds=60,rollout=deep,..." folded
+            # mid-word), a line each where narrow: the file holds the whole spec.
+            escape(
+                ("\n" if narrow else ", ").join(
+                    seat if seat == HUMAN else agent_word(rec.game, seat) for seat in rec.seats
+                )
+            ),
             escape(result_text(rec.result, len(rec.moves))),
             escape(entry.path.name),
         )
