@@ -152,3 +152,19 @@ def test_a_win_on_the_tie_breaker_says_so(players, seed, end):
     game = make("erosion", players=players)
     play = play_game(game, [make_agent("random", game, s) for s in range(players)], seed=seed)
     assert end in " ".join(_screen(game, play.state).split())
+
+
+def test_the_screen_says_before_a_pass_that_it_ends_the_game():
+    """A player's single pass ended the game with no word before it: the screen says so
+    whenever the seat to act would end the era (here the game) by passing, and not before."""
+    game = make("erosion")
+    state, rng = game.new_game(3), random.Random(0)
+    said = 0
+    while not state.is_over:
+        (seat,) = state.to_act
+        shown = " ".join(_screen(game, state, seat).split())
+        ends = not state.agenda and state.pass_ends_era(seat)
+        assert (f"A pass by {game.seat_name(seat)} now ends the game." in shown) == ends, shown
+        said += ends
+        state = state.apply(seat, rng.choice(state.legal_actions(seat)))
+    assert said

@@ -227,6 +227,11 @@ def render_status(state: ErosionState, player: Player | None) -> Text:
         text.append(f" (e.g. '{legal[0]}')")
     if state.runout_passes is not None:
         text.append("  (a deck has run out: a second pass by one player ends the era)")
+    # Said before the pass, as the browser's pass button says it: a player's single pass
+    # ended the game with no word of warning.
+    if step is None and state.pass_ends_era(seat):
+        ends = "the game" if state.era >= game.eras else f"era {state.era}"
+        text.append(f"  A pass by {game.seat_name(seat)} now ends {ends}.", style="bold")
     if state.tie is not None:
         tie = state.tie
         drawn = ", ".join(
