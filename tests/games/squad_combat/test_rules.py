@@ -699,7 +699,9 @@ def test_a_player_with_nothing_but_pass_passes_by_itself():
     quiet = position(make(), hands={0: "study", 1: ""}, decks={0: "jab jab"}, spent=spent)
     state = play(quiet, "play study by c")
     assert state.step == (PHASE, 0) and state.passed[1]
-    assert "Blue passes." in state.log
+    assert "Blue passes: nothing else to do (no card it can play, no refresh it can pay for)." in (
+        state.log
+    )
     asked = position(
         make(reaction_prompts="always"),
         hands={0: "study", 1: ""},

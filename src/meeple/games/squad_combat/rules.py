@@ -616,14 +616,18 @@ class _Transition(Turns, Combat):
         return state
 
     # -- one action -------------------------------------------------------------------------
-    def act(self, player: int, action: SquadAction, kind: str) -> None:
-        """Apply a legal action of ``player`` at the pending step, of this ``kind``."""
+    def act(self, player: int, action: SquadAction, kind: str, forced: bool = False) -> None:
+        """Apply a legal action of ``player`` at the pending step, of this ``kind``
+        (``forced``: the only choice, made for the seat)."""
         game = self.game
         if isinstance(action, Play):
             self.announce(player, game.content.card_index[action.card], action.slot)
         elif isinstance(action, Pass):
             self.passed = put(self.passed, player, True)
-            self.say(f"{self.name(player)} passes.")
+            # A pass made for the seat says why: "Red passes." inside the person's own die
+            # result read as a move they never typed.
+            why = ": nothing else to do (no card it can play, no refresh it can pay for)"
+            self.say(f"{self.name(player)} passes{why if forced else ''}.")
             self.advance_phase(player)
         elif isinstance(action, Refresh):
             self.refresh_dice(player, action.slot)
@@ -698,7 +702,7 @@ class _Transition(Turns, Combat):
                 or (kind == PHASE and ask_only_choices)
             )
             if made_for_the_seat and take_single and len(choices) == 1:
-                self.act(seat, choices[0], kind)
+                self.act(seat, choices[0], kind, forced=True)
                 continue
             return step, choices
 
