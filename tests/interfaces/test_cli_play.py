@@ -637,3 +637,16 @@ def test_what_is_typed_at_a_hand_over_is_answered_not_swallowed(run):
     out = " ".join(result.output.split())
     assert "Only Enter here (or quit): then Red (seat 0) sees the board and moves." in out, out
     assert "Stopped after 1 move" in out, out
+
+
+def test_an_erd_allocation_that_can_lose_by_the_mercy_rule_is_played_only_when_typed_again(run):
+    """A newcomer lost game 1 by the mercy rule with no word before the reveal: the terminal
+    says how the allocation can lose (State.move_warnings) and plays it once typed again."""
+    typed = "rush=HLD defense=HHD\nrush=HLD defense=HHD\nquit\n"
+    out = run(
+        "play", "erd", "--seat", "human", "--seat", "random", "--seed", "3", input=typed
+    ).output  # fmt: skip
+    said = " ".join(out.split())
+    assert "Careful: rush=HLD defense=HHD can lose game 1 by the mercy rule" in said, said
+    assert "Type it again to play it, or another move." in said
+    assert said.count("Careful:") == 1 and "Stopped after 2 moves" in said, said

@@ -33,7 +33,9 @@ GAMES = {
     "squad-combat": {},
 }
 
-PER_SEAT_FIELDS = {"view", "legal", "unplayable", "log", "log_start", "seat", "memorise"}
+PER_SEAT_FIELDS = {
+    "view", "legal", "unplayable", "warnings", "log", "log_start", "seat", "memorise",
+}  # fmt: skip
 
 
 def still_secret(states, moves, seq: int) -> list[int]:
@@ -125,8 +127,14 @@ def test_no_message_tells_a_seat_what_it_may_not_see(server, game):
                 assert legal == {str(a) for a in state.legal_actions(seat)}
                 # What the seat holds and cannot play: its own hand only, as the rules say.
                 assert message["unplayable"] == state.unplayable(seat)
+                # The moves said to lose: the rules' own answer, from public facts only (the
+                # same whatever the hidden cards, as a twin of the state shows).
+                assert message["warnings"] == state.move_warnings(seat)
+                if not state.game.perfect_information:
+                    twin = state.determinize(seat, rng)
+                    assert twin.move_warnings(seat) == message["warnings"]
             else:
-                assert not legal and message["unplayable"] == {}
+                assert not legal and message["unplayable"] == {} and message["warnings"] == {}
             log[message["log_start"] :] = message["log"]
             assert len(log) == seq
             for n, entry in enumerate(log):

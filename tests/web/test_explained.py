@@ -252,6 +252,19 @@ def test_erd_s_builder_says_what_to_choose_and_the_combat_where_the_cards_went(
         "Light: worth 1 in a Rush, 1 in a Defense",
         "Decoy: worth 0 in a Rush, 0 in a Defense",
     ]
+    if rules == "0.02":
+        # Piles that can lose by the mercy rule say so before they are confirmed.
+        for hint in ("Heavy into Rush", "Light into Rush", "Decoy into Rush"):
+            red.click(f".erd-builder .clickable[data-hint='a {hint}']")
+        for hint in ("Heavy into Defense", "Heavy into Defense", "Decoy into Defense"):
+            red.click(f".erd-builder .clickable[data-hint='a {hint}']")
+        warning = red.inner_text(".erd-builder .erd-warning")
+        assert warning.startswith("Careful: rush=HLD defense=HHD can lose game 1 by the mercy"), (
+            warning
+        )
+        assert red.inner_text(".erd-builder .erd-confirm") == "Confirm anyway"
+        red.click(".erd-builder .erd-clear")
+        assert red.locator(".erd-builder .erd-warning").count() == 0
     # Both Defenses hold (each Rush 1, against Defenses of 6 and 2): Red's Defense beats
     # Blue's Rush by 5, one Turret. What comes back is the rules engine's, in words.
     moves = ("rush=LDD defense=HHD", "rush=LDD defense=LLD")

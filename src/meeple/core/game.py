@@ -411,6 +411,13 @@ class State(ABC, Generic[A]):
         left clicking at a card that does nothing. Games without such pieces give none."""
         return {}
 
+    def move_warnings(self, player: Player) -> dict[str, str]:
+        """Legal moves of ``player`` that lose the game whatever the others do, by their
+        notation, with why in the rules' words: what the terminal asks to confirm and a page
+        says before the move is sent (a newcomer's Erd allocation that keeps no Heavy in
+        Reserve loses by the mercy rule at once). Games without such traps give none."""
+        return {}
+
     def apply(self, player: Player, action: A) -> State[A]:
         """The state after ``player`` takes ``action``.
 

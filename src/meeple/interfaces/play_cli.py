@@ -507,6 +507,7 @@ class TerminalGame:
         if not self.told_how:
             self.told_how = True
             console.print("Type a move, or help (how to write one), moves (the legal ones), quit.")
+        warned: str | None = None  # a move said to lose, played once typed again
         while True:
             with input_end_quits():
                 text = self.read(f"{name} > ").strip()
@@ -523,6 +524,17 @@ class TerminalGame:
             try:
                 before = self.play.state
                 action = game.parse_action(text)
+                # A move that loses the game (State.move_warnings) is said first, and played
+                # when typed again: a newcomer lost Erd by the mercy rule with no word before.
+                warning = before.move_warnings(player).get(str(action))
+                if warning is not None and warned != str(action):
+                    warned = str(action)
+                    console.print(
+                        f"[bold yellow]Careful:[/] {escape(warning)}. Type it again to play it, "
+                        "or another move.",
+                        soft_wrap=True,
+                    )
+                    continue
                 self.play.play(player, action)
                 # Said as the notation writes it ('L h1,0'), as the record and replay have it,
                 # not as typed ('l  h1,0').

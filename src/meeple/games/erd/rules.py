@@ -54,6 +54,7 @@ from meeple.games.erd.pieces import (
     parse_allocation,
 )
 from meeple.games.erd.rounds import (
+    MERCY_WORDS,
     REASON_TEXT,
     Combat,
     EndReason,
@@ -189,6 +190,10 @@ class ErdOptions(GameOptions):
 SEATS = ("Red", "Blue")
 
 
+WARNINGS_KEPT = 4096
+"""Tables whose move warnings a game keeps (a few hundred bytes each) before forgetting all."""
+
+
 @register
 class ErdGame(Game[ErdOptions, "ErdState", Allocate]):
     """Erd in any of its three rules versions, as a match of best of ``best_of`` games."""
@@ -231,6 +236,9 @@ class ErdGame(Game[ErdOptions, "ErdState", Allocate]):
         )
         self._ids: dict[Allocate, int] = {a: i for i, a in enumerate(self.all_actions)}
         self._legal: dict[Cards, tuple[Allocate, ...]] = {}
+        # ErdState.move_warnings by table (every pair of allocations, 40 ms at the start): a
+        # server asks it for each state message of a seat to move.
+        self._warnings: dict[tuple[Any, ...], dict[str, str]] = {}
 
     @property
     def num_players(self) -> int:
@@ -450,6 +458,52 @@ class ErdState(State[Allocate]):
         if problem is not None:
             return f"{self.game.seat_name(player)} cannot allocate {action}: {problem}"
         return None
+
+    def move_warnings(self, player: Player) -> dict[str, str]:
+        """The seat's allocations that lose this game whatever the other seat allocates, or
+        that can lose it by the mercy rule (a Reserve left with no Heavy), with how, as the
+        rules end it against one reply and against how many of the other seat's allocations.
+        Both Reserves are on the table, so this tells nothing hidden; a new player lost by
+        the mercy rule in round 1 with no word before the reveal."""
+        if player not in self.to_act:
+            return {}
+        game, other = self.game, 1 - player
+        number = len(self.games) + 1
+        key = (self.sides, self.round, number, player)
+        if key in game._warnings:
+            return dict(game._warnings[key])
+        replies = game.allocations(self.sides[other].reserve)
+        reserve = self.sides[player].reserve
+        warned = {}
+        for mine in self.legal_actions(player):
+            # The mercy rule takes a Reserve with no Heavy left: only an allocation of every
+            # Heavy can meet it, and the others are played out only until a reply they do
+            # not lose to (the original sketch's 316 a side cost 0.8 s played out in full).
+            mercy_can = game.version.mercy is not None and reserve.heavy == mine.cards.heavy
+            losses = []
+            for reply in replies:
+                pair = (mine, reply) if player == 0 else (reply, mine)
+                ending = resolve_round(game, self.sides, pair, self.round, number)[0].ending
+                if ending is not None and ending.winner == other:
+                    losses.append(ending)
+                elif not mercy_can:
+                    break
+            mercy = [end for end in losses if end.reason == "mercy"]
+            if len(losses) == len(replies):
+                warned[str(mine)] = (
+                    f"{mine} loses game {number} whatever {game.seat_name(other)} allocates: "
+                    f"{_lower_first(losses[0].detail)}"
+                )
+            elif mercy:
+                rule = MERCY_WORDS[game.version.mercy or ""].format(other=game.seat_name(other))
+                warned[str(mine)] = (
+                    f"{mine} can lose game {number} by the mercy rule ({rule}), against "
+                    f"{len(mercy)} of {game.seat_name(other)}'s {len(replies)} allocations"
+                )
+        if len(game._warnings) > WARNINGS_KEPT:
+            game._warnings.clear()
+        game._warnings[key] = warned
+        return dict(warned)
 
     def _next(self, player: Player, action: Allocate) -> ErdState:
         pending = self.pending.submit(player, action)

@@ -469,6 +469,8 @@ def state_message(match: LiveMatch, conn: Connection, now: float) -> dict[str, A
         "legal": [{"text": str(a), "id": match.game.action_id(a)} for a in legal],
         # What the seat holds that no legal move uses, with why: a page greys it out.
         "unplayable": state.unplayable(seat) if can_move and seat is not None else {},
+        # Its legal moves that lose the game, with how: a page says so before they are sent.
+        "warnings": state.move_warnings(seat) if can_move and seat is not None else {},
         "memorise": (
             match.game.memorise_seconds(state, seat) if can_move and seat is not None else None
         ),

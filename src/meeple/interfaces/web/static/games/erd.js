@@ -117,7 +117,7 @@ export function draw(root, msg, ui) {
   drawPending(table, L, view, top, bottom, me, legal, sel, ui, msg.to_act || []);
   drawCombat(table, L, view, seats, top, bottom);
   drawSide(table, L, view, bottom, seats, L.bottomY, msg, inHand(view, me, legal, sel));
-  const bar = legal.length ? drawBuilder(wrap, legal, sel, ui, view, bottom, msg.tutorial && msg.tutorial.expected) : null;
+  const bar = legal.length ? drawBuilder(wrap, legal, sel, ui, view, bottom, msg.tutorial && msg.tutorial.expected, msg.warnings || {}) : null;
   if (!L.narrow && me !== null && msg.status === "playing") fitTable(table, bar);
   if (revealPiles && bar) showPiles(table, bar);
   revealPiles = false;
@@ -433,7 +433,7 @@ function drawPending(table, L, view, top, bottom, me, legal, sel, ui, toAct) {
   });
 }
 
-function drawBuilder(wrap, legal, sel, ui, view, seat, expected = null) {
+function drawBuilder(wrap, legal, sel, ui, view, seat, expected = null, warnings = {}) {
   // A tutorial's allocation (docs/web.md, "Tutorials"): the picks that build it say so.
   const lesson = expected ? parseAllocation(expected) : null;
   const bar = html("div", { class: "erd-builder" }, wrap);
@@ -479,7 +479,12 @@ function drawBuilder(wrap, legal, sel, ui, view, seat, expected = null) {
   }
   if (complete) {
     const text = notation(now);
-    const button = html("button", { type: "button", class: "primary erd-confirm" }, bar, "Confirm allocation");
+    // An allocation the rules say can lose the game (the mercy rule, most often) says so
+    // before it is confirmed: a newcomer lost in round 1 with no word before the reveal.
+    const warning = warnings[text];
+    if (warning) ask.after(html("p", { class: "erd-warning", id: "erd-warning", role: "status" }, null, `Careful: ${warning}.`));
+    const button = html("button", { type: "button", class: "primary erd-confirm" }, bar, warning ? "Confirm anyway" : "Confirm allocation");
+    if (warning) button.setAttribute("aria-describedby", "erd-warning");
     clickable(button, `confirm ${text}`, { move: text, ui });
   }
   if (now.rush || now.defense) {
