@@ -616,18 +616,19 @@ class _Transition(Turns, Combat):
         return state
 
     # -- one action -------------------------------------------------------------------------
-    def act(self, player: int, action: SquadAction, kind: str, forced: bool = False) -> None:
-        """Apply a legal action of ``player`` at the pending step, of this ``kind``
-        (``forced``: the only choice, made for the seat)."""
+    def act(self, player: int, action: SquadAction, kind: str) -> None:
+        """Apply a legal action of ``player`` at the pending step, of this ``kind``."""
         game = self.game
         if isinstance(action, Play):
             self.announce(player, game.content.card_index[action.card], action.slot)
         elif isinstance(action, Pass):
-            self.passed = put(self.passed, player, True)
-            # A pass made for the seat says why: "Red passes." inside the person's own die
-            # result read as a move they never typed.
+            # A pass that was the only choice says why: made for the seat, "Red passes."
+            # inside the person's own die result read as a move they never typed. Said
+            # whether made for the seat or asked (auto_steps=false), the same line.
+            only = self.choices(self.step) == [action]
             why = ": nothing else to do (no card it can play, no refresh it can pay for)"
-            self.say(f"{self.name(player)} passes{why if forced else ''}.")
+            self.passed = put(self.passed, player, True)
+            self.say(f"{self.name(player)} passes{why if only else ''}.")
             self.advance_phase(player)
         elif isinstance(action, Refresh):
             self.refresh_dice(player, action.slot)
@@ -702,7 +703,7 @@ class _Transition(Turns, Combat):
                 or (kind == PHASE and ask_only_choices)
             )
             if made_for_the_seat and take_single and len(choices) == 1:
-                self.act(seat, choices[0], kind, forced=True)
+                self.act(seat, choices[0], kind)
                 continue
             return step, choices
 
