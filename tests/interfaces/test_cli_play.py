@@ -300,6 +300,16 @@ def test_the_menu_plays_again_with_seats_swapped_and_saves(run, tmp_path):
     assert record.seats == ["human", "random"] and record.result is not None
 
 
+def test_a_name_saved_to_without_a_suffix_gets_the_record_s(run, tmp_path):
+    """'save (w)' to "zz" wrote a file named zz: a record is JSON, and its file says so."""
+    typed = f"L h0,0\nw\n{tmp_path / 'zz'}\nq\n"
+    result = run(*ONE_BY_ONE, "--seat", "human", "--seat", "random", "--seed", "3", input=typed)
+    assert result.exit_code == 0, result.output
+    assert not (tmp_path / "zz").exists()
+    assert GameRecord.load(tmp_path / "zz.json").seats == ["human", "random"]
+    assert f"meeple replay {tmp_path / 'zz.json'}" in result.output  # never folded
+
+
 def test_every_game_is_kept_in_the_history_and_listed(run, tmp_path, monkeypatch):
     monkeypatch.setattr(console_module.console, "width", 300)  # one line a game
     history = tmp_path / "history"  # the conftest points MEEPLE_HISTORY here

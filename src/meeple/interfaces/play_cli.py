@@ -581,13 +581,20 @@ class TerminalGame:
             text = self.read(escape(f"Save to [{default}]: ")).strip() or default
         except (EOFError, KeyboardInterrupt):
             return
+        # A record is JSON: a name typed without a suffix ("zz") gets the record's, as the
+        # default has it, so that the file says what it holds.
+        if not Path(text).suffix:
+            text += ".json"
         try:
             self.play.check_save_target(text)
             self.play.record().save(text)
         except MeepleError as exc:
             console.print(f"[red]{escape(str(exc))}[/]")
             return
-        console.print(f"Saved to {escape(text)}; replay it with: meeple replay {escape(text)}")
+        console.print(
+            f"Saved to {escape(text)}; replay it with: meeple replay {escape(text)}",
+            soft_wrap=True,  # the path whole, to copy
+        )
 
 
 def game_banner(
