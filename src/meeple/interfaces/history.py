@@ -153,6 +153,12 @@ def _date(path: Path) -> str:
     return f"{when:%Y-%m-%d %H:%M}"
 
 
+ONE_LINE_ROOM = 20
+"""About what the date, seats and result columns take beyond their least widths when each
+is on one line ("2026-12-06 07:55", "human, random", "unfinished (2 moves)"): a terminal
+narrower than that holds them to their least widths."""
+
+
 def history_command(
     last: Annotated[int, typer.Option(help="show the last N games (0: all)", min=0)] = 20,
 ) -> None:
@@ -189,7 +195,7 @@ def history_command(
     # more, and cut the file's end).
     widest = max(len(entry.path.name) for entry in shown)
     widths = (("date", 10), ("game", 14), ("seats", 6), ("result", 10))
-    narrow = console.width < sum(w for _, w in widths) + widest + len(widths) + 20
+    narrow = console.width < sum(w for _, w in widths) + widest + len(widths) + ONE_LINE_ROOM
     for column, width in widths:
         table.add_column(
             column, min_width=width, max_width=width if narrow else None, overflow="fold"

@@ -101,21 +101,17 @@ class Squads:
     def __init__(self, state: SquadCombatState) -> None:
         self.state = state
         self.rows = {seat: _squad_rows(state, seat) for seat in state.order}
-
-    def _widths(self, columns: tuple[str, ...], cells: int) -> list[int]:
-        return [
+        self.widths = [
             max([len(name)] + [len(row[k].plain) for rows in self.rows.values() for row in rows])
-            for k, name in enumerate(columns[:cells])
+            for k, name in enumerate(SQUAD_COLUMNS)
         ]
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         """Each squad's title and table, the traits a column where they fit."""
-        widths = self._widths(SQUAD_COLUMNS, len(SQUAD_COLUMNS))
         # Rich pads each cell by one space a side, but for the table's two edges.
-        fits = sum(widths) + 2 * (len(widths) - 1) <= options.max_width
+        fits = sum(self.widths) + 2 * (len(self.widths) - 1) <= options.max_width
         columns = SQUAD_COLUMNS if fits else SQUAD_COLUMNS[:-1]
-        if not fits:
-            widths = self._widths(SQUAD_COLUMNS, len(columns))
+        widths = self.widths[: len(columns)]
         for k, seat in enumerate(self.state.order):
             yield render_squad_title(self.state, seat)
             table = Table(box=None, pad_edge=False, show_header=k == 0, header_style="bold dim")

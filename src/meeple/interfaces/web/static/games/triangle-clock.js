@@ -325,13 +325,11 @@ function drawLastRound(side, msg, view) {
 /** The symbol a pick reveals with these items on ("Ss" turned right: "Ws"): Palette Swap
  * changes solid and clear, Right Angle turns the triangle 90 degrees clockwise. */
 export function withItems(name, items) {
-  const m = /^([NSEW]{1,2})([sc])$/.exec(name);
-  if (!m) return name;
-  let dir = DIRS.indexOf(m[1]);
-  let fill = m[2];
-  if (items.includes("palette-swap")) fill = fill === "s" ? "c" : "s";
-  if (items.includes("right-angle")) dir = (dir + 2) % DIRS.length;
-  return `${DIRS[dir]}${fill}`;
+  const s = parseSymbol(name);
+  if (!s) return name;
+  const solid = items.includes("palette-swap") ? !s.solid : s.solid;
+  const dir = items.includes("right-angle") ? (s.dir + 2) % DIRS.length : s.dir;
+  return `${DIRS[dir]}${solid ? "s" : "c"}`;
 }
 
 function drawHand(box, msg, view, seat, legal, items, ui) {
