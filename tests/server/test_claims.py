@@ -17,6 +17,7 @@ import httpx
 import pytest
 
 from meeple.interfaces.web.client import Client, ServerProcess
+from tests import plain_http
 
 
 def _serving(tmp_path_factory, claim_seconds: str):
@@ -51,18 +52,18 @@ def never(tmp_path_factory):
 
 
 def _create(server: ServerProcess, **body) -> dict:
-    reply = httpx.post(f"{server.url}/api/matches", json=body, timeout=30)
+    reply = plain_http.post(f"{server.url}/api/matches", json=body, timeout=30)
     assert reply.status_code == 200, reply.text
     return reply.json()
 
 
 def _summary(server: ServerProcess, match: str) -> dict:
-    return httpx.get(f"{server.url}/api/matches/{match}", timeout=30).json()
+    return plain_http.get(f"{server.url}/api/matches/{match}", timeout=30).json()
 
 
 def _claim(server: ServerProcess, match: str, token: str, seat: int) -> httpx.Response:
     body = {"token": token, "seat": seat}
-    return httpx.post(f"{server.url}/api/matches/{match}/claim", json=body, timeout=30)
+    return plain_http.post(f"{server.url}/api/matches/{match}/claim", json=body, timeout=30)
 
 
 def _refused(reply: httpx.Response, says: str) -> None:
@@ -127,7 +128,7 @@ def test_with_three_seats_the_computer_takes_the_absent_seat_and_the_match_goes_
         seat = reply.json()["seats"][gone]
         assert seat["kind"] == "agent" and seat["abandoned"] and seat["resigned"]
         # The absent person, back, cannot give the seat up a second time.
-        again = httpx.post(
+        again = plain_http.post(
             f"{quick.url}/api/matches/{match}/resign", json={"token": tokens[gone]}, timeout=30
         )
         assert again.status_code == 409 and again.json()["code"] == "conflict", again.text
@@ -148,6 +149,8 @@ def test_a_person_who_is_here_or_not_waited_on_keeps_their_seat(quick):
         created = _create(quick, game="edges", options={"board": "2x2"}, seats=["human", "human"])
         match = created["match"]
         a, b = await _seated(quick, created)
+        # a's page heard the match begin once b's came (its first state may be "waiting").
+        await a.wait_for(lambda: a.state["to_act"])
         first = a.state["to_act"][0]
         other = 1 - first
         clients = {0: a, 1: b}
@@ -178,18 +181,18 @@ def test_the_computer_and_a_finished_match_are_not_claimed_from(quick):
     created = _create(quick, game="edges", seats=["human", "easy"])
     token = created["seats"][0]["token"]
     _refused(_claim(quick, created["match"], token, 1), "being played")  # not yet joined
-    assert httpx.post(
+    assert plain_http.post(
         f"{quick.url}/api/matches/{created['match']}/join", json={"token": token}, timeout=30
     ).is_success
     _refused(_claim(quick, created["match"], token, 1), "played by the computer")
-    assert httpx.post(
+    assert plain_http.post(
         f"{quick.url}/api/matches/{created['match']}/resign", json={"token": token}, timeout=30
     ).is_success
     _refused(_claim(quick, created["match"], token, 1), "being played")
 
 
 def test_a_tutorial_has_nobody_to_claim_from(quick):
-    made = httpx.post(f"{quick.url}/api/tutorials/edges", json={}, timeout=30)
+    made = plain_http.post(f"{quick.url}/api/tutorials/edges", json={}, timeout=30)
     assert made.status_code == 200, made.text
     token = made.json()["seats"][0]["token"]
     seat = made.json()["seats"][0]["seat"]
@@ -201,7 +204,7 @@ def test_a_person_away_less_than_the_claim_seconds_keeps_their_seat(patient):
     match = created["match"]
     tokens = [s["token"] for s in created["seats"]]
     for token in tokens:  # taken, and no page open: away since the server took the match
-        assert httpx.post(
+        assert plain_http.post(
             f"{patient.url}/api/matches/{match}/join", json={"token": token}, timeout=30
         ).is_success
     started = time.monotonic()
