@@ -25,6 +25,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests import plain_http
+
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 
@@ -202,7 +204,7 @@ def _serve_and_visit(command: str, folder: Path) -> None:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
-                reply = httpx.get(f"http://127.0.0.1:{port}/", timeout=2)
+                reply = plain_http.get(f"http://127.0.0.1:{port}/", timeout=2)
                 break
             except httpx.HTTPError:
                 assert proc.poll() is None, proc.stdout.read() if proc.stdout else ""

@@ -13,6 +13,7 @@ import pytest
 
 from meeple.core.record import GameRecord
 from meeple.core.registry import game_class
+from tests import plain_http
 
 
 def test_games_lists_edges_and_its_options(run):
@@ -516,7 +517,7 @@ def test_the_launchers_first_choice_serves_the_lobby_and_prints_its_address(tmp_
         assert "0. In your browser" in seen
         for _ in range(100):
             try:
-                reply = httpx.get(url, timeout=2)
+                reply = plain_http.get(url, timeout=2)
                 break
             except httpx.HTTPError:
                 time.sleep(0.2)

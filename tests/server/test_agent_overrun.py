@@ -7,14 +7,13 @@ import shutil
 import time
 from pathlib import Path
 
-import httpx
-
 import meeple
 from meeple.core import kernel_cache
 from meeple.interfaces.web.client import Client
 from meeple.interfaces.web.limits import ServerLimits
 from meeple.interfaces.web.preparing import Preparer
 from meeple.solvers import edges_engine
+from tests import plain_http
 from tests.processes import alive, children
 
 SLOW = "mcts:iterations=100000000,compiled=false"
@@ -23,7 +22,7 @@ SLOW = "mcts:iterations=100000000,compiled=false"
 
 def create(server, **body) -> dict:
     """A new match on ``server`` (POST /api/matches with ``body``)."""
-    reply = httpx.post(f"{server.url}/api/matches", json=body, timeout=30)
+    reply = plain_http.post(f"{server.url}/api/matches", json=body, timeout=30)
     assert reply.status_code == 200, reply.text
     return reply.json()
 
@@ -38,7 +37,7 @@ def test_an_agent_past_its_allowance_is_stopped_and_other_matches_go_on(tmp_path
     )
 
     def summary(match: str) -> dict:
-        return httpx.get(f"{server.url}/api/matches/{match}").json()
+        return plain_http.get(f"{server.url}/api/matches/{match}").json()
 
     async def go() -> None:
         slow = create(server, game="edges", options={"first": 1}, seats=["human", SLOW])
@@ -99,7 +98,7 @@ def test_a_fresh_install_compiles_a_searching_agent_before_its_allowance_starts(
 
     asyncio.run(go())
     # A hint's judge is compiled as the agents are, before its own allowance.
-    hint = httpx.post(
+    hint = plain_http.post(
         f"{server.url}/api/matches/{match['match']}/hint", json={"token": token}, timeout=300
     )
     assert hint.status_code == 200, hint.text

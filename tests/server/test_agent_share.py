@@ -10,6 +10,7 @@ import httpx
 
 from meeple.interfaces.web.client import Client
 from meeple.interfaces.web.pool import AgentPool
+from tests import plain_http
 
 HOSTILE = "127.0.0.2"
 """The address that fills its matches with slow agents (loopback too, an address of its own)."""
@@ -94,12 +95,12 @@ def test_a_slow_address_holds_at_most_its_share_of_the_workers(tmp_path, server_
         slow.append(reply.json()["match"])
 
     def create(**body) -> dict:
-        reply = httpx.post(f"{server.url}/api/matches", json=body, timeout=30)
+        reply = plain_http.post(f"{server.url}/api/matches", json=body, timeout=30)
         assert reply.status_code == 200, reply.text
         return reply.json()
 
     def summary(match: str) -> dict:
-        return httpx.get(f"{server.url}/api/matches/{match}", timeout=30).json()
+        return plain_http.get(f"{server.url}/api/matches/{match}", timeout=30).json()
 
     async def go() -> None:
         await asyncio.sleep(2)  # the slow agents hold what they may of the workers
@@ -139,7 +140,7 @@ def test_agents_that_do_not_search_never_wait_behind_a_search(tmp_path, server_f
     )
 
     def create(**body) -> dict:
-        reply = httpx.post(f"{server.url}/api/matches", json=body, timeout=30)
+        reply = plain_http.post(f"{server.url}/api/matches", json=body, timeout=30)
         assert reply.status_code == 200, reply.text
         return reply.json()
 
@@ -147,10 +148,13 @@ def test_agents_that_do_not_search_never_wait_behind_a_search(tmp_path, server_f
     time.sleep(2)  # SLOW is thinking in the only worker
     start = time.monotonic()
     fast = create(game="edges", options={"board": "2x2"}, seats=["random", "random"])["match"]
-    while httpx.get(f"{server.url}/api/matches/{fast}", timeout=30).json()["status"] != "finished":
+    while (
+        plain_http.get(f"{server.url}/api/matches/{fast}", timeout=30).json()["status"]
+        != "finished"
+    ):
         assert time.monotonic() - start < BOUND, "random agents waited behind a search"
         time.sleep(0.1)
-    assert httpx.get(f"{server.url}/api/matches/{slow}", timeout=30).json()["seq"] == 0
+    assert plain_http.get(f"{server.url}/api/matches/{slow}", timeout=30).json()["seq"] == 0
 
 
 def test_a_worker_whose_server_is_gone_ends_without_a_traceback(monkeypatch):

@@ -13,7 +13,6 @@ import sqlite3
 import time
 from importlib import metadata
 
-import httpx
 import pytest
 
 import meeple
@@ -21,6 +20,7 @@ from meeple.agents.levels import LEVEL_NAMES, level_spec
 from meeple.interfaces.web import app as web_app
 from meeple.interfaces.web.client import Client, ServerProcess
 from meeple.interfaces.web.seeds import verify_seed
+from tests import plain_http
 
 
 @pytest.fixture(scope="module")
@@ -33,13 +33,13 @@ def server(tmp_path_factory):
     server.folder = folder
     # Records are checked in a worker process: the first upload may wait for it to start.
     warm = {"game": "edges", "seed": 1, "moves": []}
-    assert httpx.post(f"{server.url}/api/replay", json=warm, timeout=120).status_code == 200
+    assert plain_http.post(f"{server.url}/api/replay", json=warm, timeout=120).status_code == 200
     yield server
     server.kill()
 
 
 def create(server, **body) -> dict:
-    reply = httpx.post(f"{server.url}/api/matches", json=body)
+    reply = plain_http.post(f"{server.url}/api/matches", json=body)
     assert reply.status_code == 200, reply.text
     return reply.json()
 
@@ -52,12 +52,12 @@ async def seated(server, created: dict) -> list[Client]:
 
 
 def summary(server, match: str) -> dict:
-    return httpx.get(f"{server.url}/api/matches/{match}").json()
+    return plain_http.get(f"{server.url}/api/matches/{match}").json()
 
 
 # -- creating, listing, joining ---------------------------------------------------------------
 def test_a_bad_option_gets_the_same_error_as_the_cli(server, run):
-    reply = httpx.post(
+    reply = plain_http.post(
         f"{server.url}/api/matches", json={"game": "edges", "options": {"board": "3by3"}}
     )
     assert reply.status_code == 400
@@ -86,7 +86,7 @@ def test_a_bad_option_gets_the_same_error_as_the_cli(server, run):
     ],
 )
 def test_a_bad_match_request_is_refused_with_a_reason(server, body, says):
-    reply = httpx.post(f"{server.url}/api/matches", json=body)
+    reply = plain_http.post(f"{server.url}/api/matches", json=body)
     assert reply.status_code in (400, 422)
     assert says in reply.json()["error"]
 
@@ -95,7 +95,7 @@ def test_a_seat_may_name_a_level_stored_as_its_agent_and_missing_seats_get_hard(
     """Levels as ``meeple play --level`` gives them: the seat plays, and keeps, the level's
     agent spec (a replay stays the same whatever the levels become); ``hard`` is the default."""
     game = meeple.make("squad-combat")
-    games = {g["name"]: g for g in httpx.get(f"{server.url}/api/games").json()}
+    games = {g["name"]: g for g in plain_http.get(f"{server.url}/api/games").json()}
     assert games["squad-combat"]["levels"] == [
         {"level": level, "spec": level_spec(game, level)} for level in LEVEL_NAMES
     ]
@@ -110,7 +110,7 @@ def test_a_body_that_is_not_json_is_refused_as_bad_json(server):
     """docs/api.md's table: a body that is not JSON is ``bad_json``, as a socket's text is;
     FastAPI's own answer was 422 ``invalid_request``, "body.1: JSON decode error"."""
     for path in ("/api/matches", "/api/matches/nothing-here/join"):
-        reply = httpx.post(
+        reply = plain_http.post(
             f"{server.url}{path}",
             content=b"{not json",
             headers={"content-type": "application/json"},
@@ -131,7 +131,7 @@ def test_a_rest_body_is_read_as_every_json_from_outside_is(server):
         b'{"game": "edges", "options": ' + b"[" * 5000 + b"]" * 5000 + b"}": "nested too deeply",
     }
     for body, why in bodies.items():
-        reply = httpx.post(
+        reply = plain_http.post(
             f"{server.url}/api/matches",
             content=body,
             headers={"content-type": "application/json"},
@@ -156,13 +156,15 @@ def test_tokens_are_secret_long_and_stored_only_as_hashes(server):
 def test_the_lobby_lists_open_seats_and_hides_private_matches(server):
     public = create(server, game="edges", seats=["open", "open"])
     private = create(server, game="edges", seats=["human", "human"], listed=False)
-    listed = {m["match"]: m for m in httpx.get(f"{server.url}/api/matches?status=open").json()}
+    listed = {m["match"]: m for m in plain_http.get(f"{server.url}/api/matches?status=open").json()}
     assert public["match"] in listed and private["match"] not in listed
     assert listed[public["match"]]["open_seats"] == [0, 1]
     assert public["seats"] == []  # no token is handed out for an open seat
     # A private match is still reachable by its link.
     assert summary(server, private["match"])["listed"] is False
-    reply = httpx.post(f"{server.url}/api/matches/{private['match']}/join", json={"name": "Eve"})
+    reply = plain_http.post(
+        f"{server.url}/api/matches/{private['match']}/join", json={"name": "Eve"}
+    )
     assert reply.status_code == 400 and "link" in reply.json()["error"]
 
 
@@ -170,14 +172,16 @@ def test_a_stranger_cannot_take_a_seat_whose_link_was_handed_out(server):
     created = create(server, game="edges", seats=["human", "human"])
     match = created["match"]
     assert summary(server, match)["open_seats"] == []
-    listed = [m["match"] for m in httpx.get(f"{server.url}/api/matches?status=open").json()]
+    listed = [m["match"] for m in plain_http.get(f"{server.url}/api/matches?status=open").json()]
     assert match not in listed
     for body in ({"name": "Eve"}, {"name": "Eve", "seat": 0}, {"name": "Eve", "seat": 1}):
-        reply = httpx.post(f"{server.url}/api/matches/{match}/join", json=body)
+        reply = plain_http.post(f"{server.url}/api/matches/{match}/join", json=body)
         assert reply.status_code == 409, reply.text
     # Both links still work: the creator's token was not taken over.
     for seat in created["seats"]:
-        reply = httpx.post(f"{server.url}/api/matches/{match}/join", json={"token": seat["token"]})
+        reply = plain_http.post(
+            f"{server.url}/api/matches/{match}/join", json={"token": seat["token"]}
+        )
         assert reply.status_code == 200 and reply.json()["seat"] == seat["seat"]
     assert summary(server, match)["status"] == "playing"
 
@@ -186,7 +190,7 @@ def test_an_open_seat_is_for_anyone_but_only_in_a_listed_match(server):
     created = create(server, game="edges", seats=["human", "open"], names=["Ann", "Bob"])
     assert [s["seat"] for s in created["seats"]] == [0]
     assert summary(server, created["match"])["open_seats"] == [1]
-    reply = httpx.post(
+    reply = plain_http.post(
         f"{server.url}/api/matches",
         json={"game": "edges", "seats": ["human", "open"], "listed": False},
     )
@@ -196,36 +200,42 @@ def test_an_open_seat_is_for_anyone_but_only_in_a_listed_match(server):
 def test_join_leave_and_join_again(server):
     created = create(server, game="edges", seats=["human", "open"])
     match = created["match"]
-    first = httpx.post(
+    first = plain_http.post(
         f"{server.url}/api/matches/{match}/join",
         json={"token": created["seats"][0]["token"], "name": "Ann"},
     ).json()
     assert first["seat"] == 0
-    stranger = httpx.post(f"{server.url}/api/matches/{match}/join", json={"name": "Bob"}).json()
+    stranger = plain_http.post(
+        f"{server.url}/api/matches/{match}/join", json={"name": "Bob"}
+    ).json()
     assert stranger["seat"] == 1
     assert summary(server, match)["status"] == "playing"
     assert [s["name"] for s in summary(server, match)["seats"]] == ["Ann", "Bob"]
-    left = httpx.post(f"{server.url}/api/matches/{match}/leave", json={"token": stranger["token"]})
+    left = plain_http.post(
+        f"{server.url}/api/matches/{match}/leave", json={"token": stranger["token"]}
+    )
     assert left.status_code == 200
     assert summary(server, match)["open_seats"] == [1]
-    dead = httpx.post(f"{server.url}/api/matches/{match}/resign", json={"token": stranger["token"]})
+    dead = plain_http.post(
+        f"{server.url}/api/matches/{match}/resign", json={"token": stranger["token"]}
+    )
     assert dead.status_code == 403
-    again = httpx.post(f"{server.url}/api/matches/{match}/join", json={"name": "Cy"}).json()
+    again = plain_http.post(f"{server.url}/api/matches/{match}/join", json={"name": "Cy"}).json()
     assert again["seat"] == 1
 
 
 def test_joining_a_full_match_says_it_has_no_open_seat(server):
     created = create(server, game="edges", seats=["human", "open"])
     match = created["match"]
-    httpx.post(f"{server.url}/api/matches/{match}/join", json={"name": "Bob"})
+    plain_http.post(f"{server.url}/api/matches/{match}/join", json={"name": "Bob"})
     for body in ({"name": "Cy"}, {"name": "Cy", "seat": 1}):
-        reply = httpx.post(f"{server.url}/api/matches/{match}/join", json=body)
+        reply = plain_http.post(f"{server.url}/api/matches/{match}/join", json=body)
         assert reply.status_code == 409
         assert "the match has no open seat" in reply.json()["error"]
         assert "None" not in reply.json()["error"]
     open_one = create(server, game="edges", seats=["open", "open"])
-    httpx.post(f"{server.url}/api/matches/{open_one['match']}/join", json={"name": "Dee"})
-    reply = httpx.post(
+    plain_http.post(f"{server.url}/api/matches/{open_one['match']}/join", json={"name": "Dee"})
+    reply = plain_http.post(
         f"{server.url}/api/matches/{open_one['match']}/join", json={"name": "Cy", "seat": 0}
     )
     assert reply.status_code == 409 and reply.json()["error"] == (
@@ -241,11 +251,13 @@ def test_a_seat_of_a_finished_match_cannot_be_left(server):
         await a.send({"type": "resign"})
         await b.wait_for(lambda: b.state["status"] == "finished")
         winner = created["seats"][1]["token"]
-        reply = httpx.post(f"{server.url}/api/matches/{match}/leave", json={"token": winner})
+        reply = plain_http.post(f"{server.url}/api/matches/{match}/leave", json={"token": winner})
         assert reply.status_code == 409 and "over" in reply.json()["error"]
         assert summary(server, match)["open_seats"] == []
         # The winner's token still works: the rematch is theirs to ask for.
-        rematch = httpx.post(f"{server.url}/api/matches/{match}/rematch", json={"token": winner})
+        rematch = plain_http.post(
+            f"{server.url}/api/matches/{match}/rematch", json={"token": winner}
+        )
         assert rematch.status_code == 200, rematch.text
         for c in (a, b):
             await c.close()
@@ -254,7 +266,7 @@ def test_a_seat_of_a_finished_match_cannot_be_left(server):
 
 
 def test_the_api_description_names_the_server_s_meeple_version(server, tmp_path, monkeypatch):
-    info = httpx.get(f"{server.url}/openapi.json").json()["info"]
+    info = plain_http.get(f"{server.url}/openapi.json").json()["info"]
     assert info["version"] == metadata.version("meeple")
     # meeple's version, not FastAPI's default (which happens to read the same today)
     monkeypatch.setattr(web_app, "meeple_version", lambda: "9.8.7")
@@ -268,15 +280,15 @@ def test_every_answer_tells_a_browser_what_it_may_do_with_it(server):
     no address sent to another site; FastAPI's API pages, which load a CDN's script, are
     only kept out of frames."""
     asked = {
-        "lobby": httpx.get(f"{server.url}/"),
-        "game page": httpx.get(f"{server.url}/play/some-match"),
-        "replay page": httpx.get(f"{server.url}/replay"),
-        "script": httpx.get(f"{server.url}/static/js/play.js"),
-        "API": httpx.get(f"{server.url}/api/games"),
-        "API refusal": httpx.get(f"{server.url}/api/matches/nothing-here"),
-        "missing page": httpx.get(f"{server.url}/nowhere", headers={"accept": "text/html"}),
-        "body too large": httpx.post(f"{server.url}/api/matches", content=b"x" * 70_000),
-        "API description": httpx.get(f"{server.url}/openapi.json"),
+        "lobby": plain_http.get(f"{server.url}/"),
+        "game page": plain_http.get(f"{server.url}/play/some-match"),
+        "replay page": plain_http.get(f"{server.url}/replay"),
+        "script": plain_http.get(f"{server.url}/static/js/play.js"),
+        "API": plain_http.get(f"{server.url}/api/games"),
+        "API refusal": plain_http.get(f"{server.url}/api/matches/nothing-here"),
+        "missing page": plain_http.get(f"{server.url}/nowhere", headers={"accept": "text/html"}),
+        "body too large": plain_http.post(f"{server.url}/api/matches", content=b"x" * 70_000),
+        "API description": plain_http.get(f"{server.url}/openapi.json"),
     }
     assert [
         asked[k].status_code for k in ("lobby", "script", "missing page", "body too large")
@@ -298,10 +310,10 @@ def test_every_answer_tells_a_browser_what_it_may_do_with_it(server):
         assert reply.headers.get("x-content-type-options") == "nosniff", what
         assert reply.headers.get("referrer-policy") == "same-origin", what
     # A Host header that is no host name adds no source to the policy.
-    forged = httpx.get(f"{server.url}/", headers={"host": "evil.example; script-src *"})
+    forged = plain_http.get(f"{server.url}/", headers={"host": "evil.example; script-src *"})
     assert "connect-src" not in forged.headers["content-security-policy"]
     assert "script-src" not in forged.headers["content-security-policy"]
-    docs = httpx.get(f"{server.url}/docs")
+    docs = plain_http.get(f"{server.url}/docs")
     assert docs.status_code == 200 and "swagger" in docs.text.lower()
     assert docs.headers["content-security-policy"] == "frame-ancestors 'none'"
     assert docs.headers["x-frame-options"] == "DENY"
@@ -311,8 +323,8 @@ def test_a_page_answers_head_as_its_get_without_the_body(server):
     """A monitor, link checker or chat program's preview asks a page's HEAD: the same
     status and headers as its GET, and no body."""
     for path in ("/", "/play/some-match", "/replay", "/static/js/play.js"):
-        got = httpx.get(f"{server.url}{path}")
-        head = httpx.head(f"{server.url}{path}")
+        got = plain_http.get(f"{server.url}{path}")
+        head = plain_http.head(f"{server.url}{path}")
         assert (head.status_code, got.status_code) == (200, 200), path
         assert head.content == b"" and got.content, path
         for name in ("content-type", "content-length", "content-security-policy"):
@@ -325,11 +337,11 @@ def test_a_match_s_link_is_previewed_with_its_game_players_and_what_the_link_doe
     now; a link to no match is the page as it is, which says so once it runs."""
     created = create(server, game="edges", options={"board": "2x2"}, seats=["human", "random"])
     match, token = created["match"], created["seats"][0]["token"]
-    joined = httpx.post(
+    joined = plain_http.post(
         f"{server.url}/api/matches/{match}/join", json={"token": token, "name": 'Ann <b>&"'}
     )
     assert joined.status_code == 200, joined.text
-    page = httpx.get(f"{server.url}/play/{match}").text
+    page = plain_http.get(f"{server.url}/play/{match}").text
     title = "Edges: Ann &lt;b&gt;&amp;&quot; vs Computer (random)"
     assert f"<title>{title} — meeple</title>" in page
     assert f'<meta property="og:title" content="{title}">' in page
@@ -338,25 +350,25 @@ def test_a_match_s_link_is_previewed_with_its_game_players_and_what_the_link_doe
         in page
     )
     assert '<script type="module" src="/static/js/play.js">' in page and "<b>" not in page
-    resigned = httpx.post(f"{server.url}/api/matches/{match}/resign", json={"token": token})
+    resigned = plain_http.post(f"{server.url}/api/matches/{match}/resign", json={"token": token})
     assert resigned.status_code == 200, resigned.text
-    page = httpx.get(f"{server.url}/play/{match}").text
+    page = plain_http.get(f"{server.url}/play/{match}").text
     assert (
         "is over (Red (seat 0) resigned): open the link to see how it ended, and replay it" in page
     )
-    head = httpx.head(f"{server.url}/play/{match}")
+    head = plain_http.head(f"{server.url}/play/{match}")
     assert head.status_code == 200 and head.content == b""
-    unknown = httpx.get(f"{server.url}/play/no-such-match").text
+    unknown = plain_http.get(f"{server.url}/play/no-such-match").text
     assert "<title>meeple — match</title>" in unknown and "og:title" not in unknown
     # The lobby's own link says what the site is.
-    lobby = httpx.get(f"{server.url}/").text
+    lobby = plain_http.get(f"{server.url}/").text
     assert (
         '<meta property="og:title" content="meeple: five tabletop games to play online">' in lobby
     )
 
 
 def test_crawlers_are_asked_to_leave_matches_replays_and_the_api_alone(server):
-    reply = httpx.get(f"{server.url}/robots.txt")
+    reply = plain_http.get(f"{server.url}/robots.txt")
     assert reply.status_code == 200 and reply.headers["content-type"].startswith("text/plain")
     rules = [line for line in reply.text.splitlines() if line and not line.startswith("#")]
     assert rules[0] == "User-agent: *"
@@ -364,11 +376,11 @@ def test_crawlers_are_asked_to_leave_matches_replays_and_the_api_alone(server):
         rules
     )
     assert "Disallow: /" not in rules  # the lobby may be found
-    assert httpx.head(f"{server.url}/robots.txt").status_code == 200
+    assert plain_http.head(f"{server.url}/robots.txt").status_code == 200
 
 
 def test_an_unknown_match_is_a_404(server):
-    reply = httpx.get(f"{server.url}/api/matches/nothing-here")
+    reply = plain_http.get(f"{server.url}/api/matches/nothing-here")
     assert reply.status_code == 404 and "no match" in reply.json()["error"]
 
 
@@ -559,9 +571,9 @@ def test_resigning_before_every_seat_is_taken_calls_the_match_off(server):
     created = create(server, game="erd", seats=["human", "human"])
     match = created["match"]
     token = created["seats"][0]["token"]
-    httpx.post(f"{server.url}/api/matches/{match}/join", json={"token": token})
+    plain_http.post(f"{server.url}/api/matches/{match}/join", json={"token": token})
     assert summary(server, match)["status"] == "waiting"  # seat 1 is nobody's yet
-    reply = httpx.post(f"{server.url}/api/matches/{match}/resign", json={"token": token})
+    reply = plain_http.post(f"{server.url}/api/matches/{match}/resign", json={"token": token})
     assert reply.status_code == 200, reply.text
     result = summary(server, match)["result"]
     # nobody played: the seat nobody took does not win
@@ -574,8 +586,8 @@ def test_resign_with_three_seats_hands_the_seat_to_an_agent(server):
     created = create(server, game="erosion", options={"players": 3}, seats=["human"] * 3)
     match = created["match"]
     for s in created["seats"]:
-        httpx.post(f"{server.url}/api/matches/{match}/join", json={"token": s["token"]})
-    reply = httpx.post(
+        plain_http.post(f"{server.url}/api/matches/{match}/join", json={"token": s["token"]})
+    reply = plain_http.post(
         f"{server.url}/api/matches/{match}/resign", json={"token": created["seats"][1]["token"]}
     )
     assert reply.status_code == 200
@@ -592,10 +604,10 @@ def test_a_seat_that_resigned_cannot_resign_again(server):
         created = create(server, game="erosion", options={"players": 3}, seats=["human"] * 3)
         match, token = created["match"], created["seats"][2]["token"]
         clients = await seated(server, created)
-        first = httpx.post(f"{server.url}/api/matches/{match}/resign", json={"token": token})
+        first = plain_http.post(f"{server.url}/api/matches/{match}/resign", json={"token": token})
         assert first.status_code == 200, first.text
         before = summary(server, match)
-        again = httpx.post(f"{server.url}/api/matches/{match}/resign", json={"token": token})
+        again = plain_http.post(f"{server.url}/api/matches/{match}/resign", json={"token": token})
         assert again.status_code == 409, again.text
         name = before["seats"][2]["seat_name"]
         assert again.json() == {"error": f"{name} has resigned already", "code": "conflict"}
@@ -619,7 +631,7 @@ def test_a_rematch_turns_the_seats_round_and_tells_each_person_their_new_seat(se
         await a.send({"type": "resign"})
         await a.wait_for(lambda: a.state["status"] == "finished")
         # Ann offers; the rematch is made once Bob accepts (an offer, not forced on him).
-        offered = httpx.post(
+        offered = plain_http.post(
             f"{server.url}/api/matches/{created['match']}/rematch",
             json={"token": created["seats"][0]["token"]},
         ).json()
@@ -627,7 +639,7 @@ def test_a_rematch_turns_the_seats_round_and_tells_each_person_their_new_seat(se
         assert offered["offer"] == {"accepted": [0], "declined": [], "waiting": [1]}
         await b.wait_for(lambda: (b.state.get("rematch_offer") or {}).get("accepted") == [0])
         assert not any(m["type"] == "rematch" for m in b.messages)
-        accepted = httpx.post(
+        accepted = plain_http.post(
             f"{server.url}/api/matches/{created['match']}/rematch",
             json={"token": created["seats"][1]["token"]},
         ).json()
@@ -641,7 +653,7 @@ def test_a_rematch_turns_the_seats_round_and_tells_each_person_their_new_seat(se
         assert [s["name"] for s in seats] == [None, None]  # joined when they connect
         again = await Client(server.url, new, told["token"]).connect()
         assert again.state["seat"] == 0
-        second = httpx.post(
+        second = plain_http.post(
             f"{server.url}/api/matches/{created['match']}/rematch",
             json={"token": created["seats"][1]["token"]},
         )
@@ -777,12 +789,12 @@ def test_a_rematch_declined_is_told_to_the_one_who_offered_and_none_is_made(serv
         await a.send({"type": "resign"})
         await a.wait_for(lambda: a.state["status"] == "finished")
         url = f"{server.url}/api/matches/{created['match']}/rematch"
-        assert httpx.post(url, json={"token": created["seats"][0]["token"]}).status_code == 200
-        declined = httpx.post(f"{url}/decline", json={"token": created["seats"][1]["token"]})
+        assert plain_http.post(url, json={"token": created["seats"][0]["token"]}).status_code == 200
+        declined = plain_http.post(f"{url}/decline", json={"token": created["seats"][1]["token"]})
         assert declined.status_code == 200, declined.text
         await a.wait_for(lambda: (a.state["rematch_offer"] or {}).get("declined") == [1])
         assert summary(server, created["match"])["rematch"] is None
-        bad = httpx.post(f"{url}/decline", json={"token": "x" * 32})
+        bad = plain_http.post(f"{url}/decline", json={"token": "x" * 32})
         assert bad.status_code in (403, 404) and set(bad.json()) == {"error", "code"}
         for c in (a, b):
             await c.close()
@@ -804,7 +816,7 @@ def test_a_record_replays_for_stepping_and_bad_ones_are_refused(server, tmp_path
         moves.append((player, str(action)))
         state = state.apply(player, action)
     record = GameRecord(game="erd", seed=3, moves=moves)
-    reply = httpx.post(f"{server.url}/api/replay", json=record.model_dump(mode="json"))
+    reply = plain_http.post(f"{server.url}/api/replay", json=record.model_dump(mode="json"))
     assert reply.status_code == 200, reply.text
     replay = reply.json()
     assert len(replay["views"]) == len(moves) + 1
@@ -812,9 +824,9 @@ def test_a_record_replays_for_stepping_and_bad_ones_are_refused(server, tmp_path
     assert all(len(v["seats"]) == 2 for v in replay["views"])
     assert replay["views"][0]["spectator"] == game.new_game(3).view(None)
     bad = dict(record.model_dump(mode="json"), moves=[[0, "rush=XXX defense=DDD"]])
-    reply = httpx.post(f"{server.url}/api/replay", json=bad)
+    reply = plain_http.post(f"{server.url}/api/replay", json=bad)
     assert reply.status_code == 400 and "move 1" in reply.json()["error"]
-    huge = httpx.post(
+    huge = plain_http.post(
         f"{server.url}/api/replay",
         content=b'{"game": "' + b"x" * 3_000_000 + b'"}',
         headers={"content-type": "application/json"},
@@ -825,7 +837,7 @@ def test_a_record_replays_for_stepping_and_bad_ones_are_refused(server, tmp_path
 def test_the_erosion_card_list_is_served_for_the_pages_to_draw_cards(server):
     # The views name Erosion cards by id only; the page's drawing needs each card's rock,
     # hardness, fossil and process from the shipped list.
-    reply = httpx.get(f"{server.url}/api/games/erosion/cards")
+    reply = plain_http.get(f"{server.url}/api/games/erosion/cards")
     assert reply.status_code == 200, reply.text
     cards = {card["id"]: card for card in reply.json()}
     assert len(cards) == 96
@@ -838,8 +850,8 @@ def test_the_erosion_card_list_is_served_for_the_pages_to_draw_cards(server):
 def test_the_card_list_is_the_one_of_the_options_given(server):
     # Erosion's Montane Legend Variant adds legend and challenge cards, which the views name
     # by id only ("L1"): a page asks for the cards of its match's options.
-    plain = {c["id"] for c in httpx.get(f"{server.url}/api/games/erosion/cards").json()}
-    reply = httpx.get(
+    plain = {c["id"] for c in plain_http.get(f"{server.url}/api/games/erosion/cards").json()}
+    reply = plain_http.get(
         f"{server.url}/api/games/erosion/cards", params={"options": '{"legend": "basic"}'}
     )
     assert reply.status_code == 200, reply.text
@@ -853,14 +865,16 @@ def test_the_card_list_is_the_one_of_the_options_given(server):
         ('{"legend": "sometimes"}', "option 'legend' of erosion"),
         ('["legend"]', "options must be a JSON object"),
     ):
-        refused = httpx.get(f"{server.url}/api/games/erosion/cards", params={"options": options})
+        refused = plain_http.get(
+            f"{server.url}/api/games/erosion/cards", params={"options": options}
+        )
         assert refused.status_code == 400 and words in refused.json()["error"], refused.text
 
 
 def test_a_game_without_a_card_list_serves_an_empty_one(server):
-    reply = httpx.get(f"{server.url}/api/games/edges/cards")
+    reply = plain_http.get(f"{server.url}/api/games/edges/cards")
     assert reply.status_code == 200 and reply.json() == []
-    reply = httpx.get(f"{server.url}/api/games/chess/cards")
+    reply = plain_http.get(f"{server.url}/api/games/chess/cards")
     assert reply.status_code == 400 and "no game called 'chess'" in reply.json()["error"]
 
 
@@ -878,7 +892,7 @@ def test_server_seeds_have_128_bits_and_are_committed_to_from_the_start(server):
     for _ in range(4):
         created = create(server, game="edges", options={"board": "2x2"}, seats=["random"] * 2)
         done = _finished(server, created["match"])
-        record = httpx.get(f"{server.url}/api/matches/{created['match']}/record").json()
+        record = plain_http.get(f"{server.url}/api/matches/{created['match']}/record").json()
         assert done["seed"] == str(record["seed"])  # text: a browser rounds JSON numbers
         assert verify_seed(done["seed_commitment"], done["seed"], done["seed_salt"])
         seeds.append(record["seed"])
@@ -897,12 +911,15 @@ def test_the_seed_is_sent_to_nobody_before_the_end_and_checks_against_its_commit
         match = created["match"]
         a, b = await seated(server, created)
         watcher = await Client(server.url, match, None).connect()
-        before = [summary(server, match), httpx.get(f"{server.url}/api/matches?status=live").text]
+        before = [
+            summary(server, match),
+            plain_http.get(f"{server.url}/api/matches?status=live").text,
+        ]
         commitment = before[0]["seed_commitment"]
         assert re.fullmatch("[0-9a-f]{64}", commitment)
         assert "seed" not in before[0] and "seed_salt" not in before[0]
         assert a.state["seed_commitment"] == commitment and "seed" not in a.state
-        reply = httpx.get(f"{server.url}/api/matches/{match}/record")
+        reply = plain_http.get(f"{server.url}/api/matches/{match}/record")
         assert reply.status_code == 403
         await a.play_random(random.Random(3), moves=1)
         sent_before_the_end = [json.dumps(m) for c in (a, b, watcher) for m in c.messages]
@@ -914,7 +931,7 @@ def test_the_seed_is_sent_to_nobody_before_the_end_and_checks_against_its_commit
         assert verify_seed(commitment, seed, end["seed_salt"])
         assert not verify_seed(commitment, int(seed) + 1, end["seed_salt"])
         assert not verify_seed(commitment, seed, "0" * 32)
-        record = httpx.get(f"{server.url}/api/matches/{match}/record").json()
+        record = plain_http.get(f"{server.url}/api/matches/{match}/record").json()
         assert record["seed"] == int(seed)
         for text in [*sent_before_the_end, *(json.dumps(x) for x in before)]:
             assert seed not in text and end["seed_salt"] not in text
@@ -926,7 +943,7 @@ def test_the_seed_is_sent_to_nobody_before_the_end_and_checks_against_its_commit
 
 def test_a_chosen_seed_is_refused_where_another_person_plays(server):
     for seats in (["human", "human"], ["human", "open"]):
-        reply = httpx.post(
+        reply = plain_http.post(
             f"{server.url}/api/matches", json={"game": "edges", "seats": seats, "seed": 5}
         )
         assert reply.status_code == 400 and "chosen seed" in reply.json()["error"]
@@ -935,7 +952,7 @@ def test_a_chosen_seed_is_refused_where_another_person_plays(server):
     agents = create(server, game="edges", options={"board": "2x2"}, seats=["random"] * 2, seed=6)
     assert _finished(server, agents["match"])["seed"] == "6"
     # A chosen seed stays below 2**53, which a JSON number carries exactly everywhere.
-    reply = httpx.post(f"{server.url}/api/matches", json={"game": "edges", "seed": 2**60})
+    reply = plain_http.post(f"{server.url}/api/matches", json={"game": "edges", "seed": 2**60})
     assert reply.status_code == 422 and "seed" in reply.json()["error"]
 
 
@@ -944,7 +961,7 @@ def test_a_chosen_seed_is_refused_where_another_person_plays(server):
     [("squad-combat", {"content": "/etc"}), ("triangle-clock", {"ranking": "/etc/passwd"})],
 )
 def test_a_client_cannot_make_the_server_read_its_files(server, game, options):
-    reply = httpx.post(f"{server.url}/api/matches", json={"game": game, "options": options})
+    reply = plain_http.post(f"{server.url}/api/matches", json={"game": game, "options": options})
     assert reply.status_code == 400
     assert "names a file" in reply.json()["error"]
     assert "root:" not in reply.text

@@ -16,8 +16,9 @@ import threading
 import time
 from pathlib import Path
 
-import httpx
 import websockets
+
+from tests import plain_http
 
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "server_attack.py"
 
@@ -58,7 +59,7 @@ def _limits_met(tally) -> bool:
 def test_every_attack_is_refused_with_a_documented_code(server_factory, tmp_path):
     bench = _benchmark()
     server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 0)
-    honest = httpx.post(
+    honest = plain_http.post(
         f"{server.url}/api/matches",
         json={"game": "edges", "seats": ["human", "human"]},
         timeout=30,
@@ -75,7 +76,7 @@ def test_every_attack_is_refused_with_a_documented_code(server_factory, tmp_path
     for code in codes:
         assert tally.refusals[code] > 0, (code, dict(tally.refusals))
     assert tally.allowed > 0  # the bursts' spectators were let in
-    summary = httpx.get(f"{server.url}/api/matches/{honest['match']}", timeout=30).json()
+    summary = plain_http.get(f"{server.url}/api/matches/{honest['match']}", timeout=30).json()
     assert not any(s["joined"] for s in summary["seats"])  # nobody took a seat
     server.stop()
     assert "Traceback" not in server.log_path.read_text()
@@ -94,7 +95,7 @@ def test_the_per_address_limits_fall_on_the_attacker_s_address(server_factory, t
     assert tally.refusals["rate_limited"] + tally.refusals["too_many_open_matches"] > 0
     assert tally.refusals["too_many_connections"] > 0
     # 127.0.0.1 has its own share: it still creates matches.
-    reply = httpx.post(f"{server.url}/api/matches", json={"game": "edges"}, timeout=30)
+    reply = plain_http.post(f"{server.url}/api/matches", json={"game": "edges"}, timeout=30)
     assert reply.status_code == 200, reply.text
     server.stop()
     assert "Traceback" not in server.log_path.read_text()
@@ -144,7 +145,7 @@ def test_a_client_gone_right_after_its_hello_leaves_no_traceback(server_factory,
 
     async def clients() -> None:
         for k in range(10):
-            reply = httpx.post(
+            reply = plain_http.post(
                 f"{server.url}/api/matches", json={"game": "edges", "seats": ["human", "human"]}
             )
             assert reply.status_code == 200, reply.text
@@ -155,7 +156,7 @@ def test_a_client_gone_right_after_its_hello_leaves_no_traceback(server_factory,
 
     asyncio.run(clients())
     # The server serves on.
-    assert httpx.get(f"{server.url}/api/matches", timeout=30).status_code == 200
+    assert plain_http.get(f"{server.url}/api/matches", timeout=30).status_code == 200
     server.stop()
     log = server.log_path.read_text()
     assert "Traceback" not in log and "Exception in ASGI application" not in log, log
@@ -196,7 +197,7 @@ def test_a_client_that_reads_nothing_is_dropped_and_gives_its_place_back(server_
     in the address's count of sockets were held until the server stopped (a few such clients
     and the address could connect no more), and stopping then wrote a traceback."""
     server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 0, "--max-sockets-per-client", "2")
-    created = httpx.post(
+    created = plain_http.post(
         f"{server.url}/api/matches",
         json={"game": "squad-combat", "seats": ["human", "human"]},
         timeout=30,

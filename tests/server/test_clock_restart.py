@@ -9,10 +9,10 @@ import os
 import signal
 import time
 
-import httpx
 from sqlalchemy import create_engine, text
 
 from meeple.interfaces.web.client import Client
+from tests import plain_http
 
 LONG = 600.0
 """A clock that cannot run out during the test: the time left after a restart is read."""
@@ -23,13 +23,13 @@ SHORT = 8.0
 def _create(url: str, move_seconds: float) -> dict:
     """An Edges match of a person (seat 0, to move first, joined: its clock runs) and an
     agent."""
-    created = httpx.post(
+    created = plain_http.post(
         f"{url}/api/matches",
         json={"game": "edges", "options": {"board": "2x3", "stash": "3/3/2"},
               "seats": ["human", "greedy"], "move_seconds": move_seconds},
     ).json()  # fmt: skip
     token = created["seats"][0]["token"]
-    joined = httpx.post(f"{url}/api/matches/{created['match']}/join", json={"token": token})
+    joined = plain_http.post(f"{url}/api/matches/{created['match']}/join", json={"token": token})
     assert joined.status_code == 200, joined.text
     return created
 

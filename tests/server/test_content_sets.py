@@ -12,6 +12,7 @@ from meeple.core.designer import copy_data
 from meeple.core.registry import make
 from meeple.interfaces.web.client import Client, free_port
 from meeple.interfaces.web.content_sets import ContentSets
+from tests import plain_http
 
 
 def install(tmp_path):
@@ -30,15 +31,15 @@ def install(tmp_path):
 def test_a_match_plays_an_installed_set_by_name_and_never_shows_its_path(server_factory, tmp_path):
     folder = install(tmp_path)
     server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 1, "--content", str(folder))
-    games = {g["name"]: g for g in httpx.get(f"{server.url}/api/games").json()}
+    games = {g["name"]: g for g in plain_http.get(f"{server.url}/api/games").json()}
     assert games["erosion"]["content_sets"] == ["weak"]
     assert games["squad-combat"]["content_sets"] == ["demo"]
     assert games["edges"]["content_sets"] == []
     body = {"game": "erosion", "options": {"cards": "set:weak"}, "seats": ["human", "random"]}
-    created = httpx.post(f"{server.url}/api/matches", json=body)
+    created = plain_http.post(f"{server.url}/api/matches", json=body)
     assert created.status_code == 200, created.text
     match = created.json()["match"]
-    summary = httpx.get(f"{server.url}/api/matches/{match}").text
+    summary = plain_http.get(f"{server.url}/api/matches/{match}").text
     assert "set:weak" in summary and str(folder) not in summary
 
     async def play() -> None:
@@ -65,20 +66,20 @@ def test_a_set_match_s_record_pins_the_set_and_replays_with_its_files_only(
     folder = install(tmp_path)
     server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 0, "--content", str(folder))
     body = {"game": "erosion", "options": {"cards": "set:weak"}, "seats": ["human", "random"]}
-    created = httpx.post(f"{server.url}/api/matches", json=body).json()
+    created = plain_http.post(f"{server.url}/api/matches", json=body).json()
     token = created["seats"][0]["token"]
     match = f"{server.url}/api/matches/{created['match']}"
-    assert httpx.post(f"{match}/join", json={"token": token}).status_code == 200
-    resigned = httpx.post(
+    assert plain_http.post(f"{match}/join", json={"token": token}).status_code == 200
+    resigned = plain_http.post(
         f"{server.url}/api/matches/{created['match']}/resign", json={"token": token}
     )
     assert resigned.status_code == 200, resigned.text
-    record = httpx.get(f"{server.url}/api/matches/{created['match']}/record").json()
+    record = plain_http.get(f"{server.url}/api/matches/{created['match']}/record").json()
     set_file = folder / "erosion" / "weak" / "cards.json"
     assert record["options"] == {"cards": "set:weak"}
     assert record["content"] == make("erosion", cards=str(set_file)).options.content_digests()
     # The replay page uploads the record as served: the server replays it on its set.
-    replayed = httpx.post(f"{server.url}/api/replay", json=record, timeout=60)
+    replayed = plain_http.post(f"{server.url}/api/replay", json=record, timeout=60)
     assert replayed.status_code == 200 and replayed.json()["result"]["resigned"] == [0]
     saved = tmp_path / "record.json"
     saved.write_text(json.dumps(record))
@@ -118,7 +119,7 @@ def test_a_set_not_installed_is_refused_naming_those_that_are_and_a_path_still_i
          "this server, by name: set:weak"),
     ):  # fmt: skip
         body = {"game": "erosion", "options": {"cards": value}, "seats": ["human", "random"]}
-        refused = httpx.post(f"{server.url}/api/matches", json=body)
+        refused = plain_http.post(f"{server.url}/api/matches", json=body)
         assert refused.status_code == 400, refused.text
         assert set(refused.json()) == {"error", "code"} and words in refused.json()["error"]
 
@@ -135,14 +136,14 @@ def test_a_refused_option_names_the_set_or_the_shipped_content_never_a_path(
         ({"decks": "alpa"}, "no deck 'alpa' in the shipped content; the ids are: iron-line"),
     ):
         body = {"game": "squad-combat", "options": options, "seats": ["human", "random"]}
-        refused = httpx.post(f"{server.url}/api/matches", json=body)
+        refused = plain_http.post(f"{server.url}/api/matches", json=body)
         assert refused.status_code == 400, refused.text
         error = refused.json()["error"]
         assert where in error and "/" not in error, error
     # An uploaded record whose set's files do not match its digest is refused naming the set.
     record = {"game": "erosion", "options": {"cards": "set:weak"}, "seed": 1, "moves": [],
               "content": {"cards": "sha256:" + "0" * 64}}  # fmt: skip
-    refused = httpx.post(f"{server.url}/api/replay", json=record, timeout=60)
+    refused = plain_http.post(f"{server.url}/api/replay", json=record, timeout=60)
     assert refused.status_code == 400, refused.text
     error = refused.json()["error"]
     assert "the content set:weak" in error and "changed since" in error, error
@@ -159,7 +160,7 @@ def test_the_cards_and_rules_of_a_match_s_set_are_the_set_s_own(server_factory, 
 
     def get(path: str, options: dict | None = None) -> httpx.Response:
         query = {"options": json.dumps(options)} if options is not None else None
-        return httpx.get(f"{server.url}{path}", params=query, timeout=30)
+        return plain_http.get(f"{server.url}{path}", params=query, timeout=30)
 
     shipped = get("/api/games/erosion/cards").json()
     weak = get("/api/games/erosion/cards", {"cards": "set:weak"})
@@ -188,7 +189,7 @@ def test_a_set_s_own_deck_is_checked_against_the_set(server_factory, tmp_path):
     server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 0, "--content", str(folder))
     options = {"content": "set:demo", "decks": "my-line"}
     body = {"game": "squad-combat", "options": options, "seats": ["human", "random"]}
-    created = httpx.post(f"{server.url}/api/matches", json=body)
+    created = plain_http.post(f"{server.url}/api/matches", json=body)
     assert created.status_code == 200, created.text
 
 
@@ -260,7 +261,7 @@ def test_a_match_whose_set_was_edited_between_two_starts_is_set_aside_naming_the
     matches = {}
     for name, options in (("weak", {"cards": "set:weak"}), ("shipped", {})):
         body = {"game": "erosion", "options": options, "seats": ["human", "human"]}
-        matches[name] = httpx.post(f"{server.url}/api/matches", json=body).json()["match"]
+        matches[name] = plain_http.post(f"{server.url}/api/matches", json=body).json()["match"]
     server.stop()
     cards = folder / "erosion" / "weak" / "cards.json"
     as_it_was = cards.read_bytes()
@@ -269,20 +270,20 @@ def test_a_match_whose_set_was_edited_between_two_starts_is_set_aside_naming_the
     cards.write_text(json.dumps(data))
 
     server = server_factory(db, 1, "--content", str(folder))
-    aside = httpx.get(f"{server.url}/api/matches/{matches['weak']}")
+    aside = plain_http.get(f"{server.url}/api/matches/{matches['weak']}")
     assert aside.status_code == 503 and aside.json()["code"] == "match_unavailable"
     # Not listed for players to click into (it was, answered with a 500).
-    live = [m["match"] for m in httpx.get(f"{server.url}/api/matches?status=live").json()]
+    live = [m["match"] for m in plain_http.get(f"{server.url}/api/matches?status=live").json()]
     assert matches["weak"] not in live and matches["shipped"] in live
     said = aside.json()["error"]
     assert "cards=set:weak" in said and "edited since the match began" in said, said
     assert str(folder) not in aside.text and "meeple-sets" not in aside.text
-    assert httpx.get(f"{server.url}/api/matches/{matches['shipped']}").status_code == 200
+    assert plain_http.get(f"{server.url}/api/matches/{matches['shipped']}").status_code == 200
     server.stop()
 
     cards.write_bytes(as_it_was)
     server = server_factory(db, 1, "--content", str(folder))
-    served = httpx.get(f"{server.url}/api/matches/{matches['weak']}")
+    served = plain_http.get(f"{server.url}/api/matches/{matches['weak']}")
     assert served.status_code == 200 and served.json()["options"] == {"cards": "set:weak"}
 
 

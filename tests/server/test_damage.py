@@ -18,7 +18,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import httpx
 import pytest
 from sqlalchemy import create_engine, text
 
@@ -26,6 +25,7 @@ from meeple.core.conformance import changed_value
 from meeple.interfaces.web.client import free_port
 from meeple.store.db import StoreError
 from meeple.store.matches import STATUSES, DamagedMatch, MatchStore, StoredMatch
+from tests import plain_http
 
 _SEAT = '"spec": "human", "agent": null, "name": null, "joined": false, "resigned": false'
 DAMAGE = {
@@ -46,7 +46,7 @@ def test_damaged_matches_are_set_aside_and_the_others_are_served(server_factory,
     damages = [d for d in DAMAGE if not (d == "not JSON" and db_url.startswith("postgresql"))]
     server = server_factory(db_url)
     made = [
-        httpx.post(
+        plain_http.post(
             f"{server.url}/api/matches",
             json={"game": "edges", "options": {"board": "2x2"}, "seats": ["human", "open"]},
         ).json()["match"]
@@ -66,15 +66,15 @@ def test_damaged_matches_are_set_aside_and_the_others_are_served(server_factory,
 
     server.start()
     for match in bad:
-        reply = httpx.get(f"{server.url}/api/matches/{match}")
+        reply = plain_http.get(f"{server.url}/api/matches/{match}")
         # The operator's to mend, not a fault of the server's code (a 500, internal_error).
         assert reply.status_code == 503 and reply.json()["code"] == "match_unavailable"
         assert "cannot be served" in reply.json()["error"]
         # said once ("cannot be served: this match cannot be served: match ..." said it twice)
         assert reply.json()["error"].count("cannot be served") == 1, reply.json()["error"]
-    reply = httpx.get(f"{server.url}/api/matches/{good}")
+    reply = plain_http.get(f"{server.url}/api/matches/{good}")
     assert reply.status_code == 200, reply.text
-    listed = [m["match"] for m in httpx.get(f"{server.url}/api/matches?status=open").json()]
+    listed = [m["match"] for m in plain_http.get(f"{server.url}/api/matches?status=open").json()]
     assert listed == [good]
     log = server.log_path.read_text()
     assert "Traceback" not in log

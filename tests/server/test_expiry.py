@@ -10,9 +10,8 @@ import asyncio
 import random
 import time
 
-import httpx
-
 from meeple.interfaces.web.client import Client
+from tests import plain_http
 
 WAITING = 2.0
 # Well above WAITING + 1.5 s: the idle match must still be open when the waiting one is
@@ -22,7 +21,7 @@ IDLE = 8.0
 
 def _create(url: str, seats: list[str], game: str = "edges") -> dict:
     options = {"edges": {"board": "2x3", "stash": "3/3/2"}, "erd": {"best_of": 9}}[game]
-    reply = httpx.post(
+    reply = plain_http.post(
         f"{url}/api/matches", json={"game": game, "options": options, "seats": seats}
     )
     assert reply.status_code == 200, reply.text
@@ -30,7 +29,7 @@ def _create(url: str, seats: list[str], game: str = "edges") -> dict:
 
 
 def _summary(url: str, match: str) -> dict:
-    return httpx.get(f"{url}/api/matches/{match}").json()
+    return plain_http.get(f"{url}/api/matches/{match}").json()
 
 
 def test_matches_nobody_plays_are_closed_as_expired(server_factory, db_url):
@@ -47,7 +46,7 @@ async def _expiries(server_factory, db_url) -> None:
     # Both seats taken, then nobody moves: closed after IDLE seconds, not WAITING.
     idle = _create(url, ["human", "human"])
     for seat in idle["seats"]:
-        joined = httpx.post(
+        joined = plain_http.post(
             f"{url}/api/matches/{idle['match']}/join", json={"token": seat["token"]}
         )
         assert joined.status_code == 200, joined.text
@@ -79,10 +78,10 @@ async def _expiries(server_factory, db_url) -> None:
     # Its watcher was sent the end; the lobby lists both among the finished matches.
     await watcher.wait_for(lambda: watcher.state["status"] == "finished", timeout=5)
     assert watcher.state["result"]["expired"] is True
-    finished = {m["match"] for m in httpx.get(f"{url}/api/matches?status=finished").json()}
+    finished = {m["match"] for m in plain_http.get(f"{url}/api/matches?status=finished").json()}
     assert {waiting, idle["match"]} <= finished
     # An expired match takes no more players or moves.
-    refused = httpx.post(f"{url}/api/matches/{waiting}/join", json={})
+    refused = plain_http.post(f"{url}/api/matches/{waiting}/join", json={})
     assert refused.status_code == 409, refused.text
     await watcher.close()
     await player.close()

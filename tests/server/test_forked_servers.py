@@ -8,9 +8,9 @@ import os
 import signal
 from pathlib import Path
 
-import httpx
 import pytest
 
+from tests import plain_http
 from tests.processes import parent
 
 
@@ -20,7 +20,7 @@ def test_a_server_is_forked_and_answers_stops_and_says_how_it_ended(server_facto
     assert forker != os.getpid()
     assert "meeple serve" in Path(f"/proc/{forker}/cmdline").read_text().replace("\0", " ")
     assert os.getpgid(server.proc.pid) == server.proc.pid  # a session of its own
-    assert httpx.get(f"{server.url}/api/games", timeout=10).status_code == 200
+    assert plain_http.get(f"{server.url}/api/games", timeout=10).status_code == 200
     assert server.proc.poll() is None
     assert server.log_path.read_text().startswith("meeple server on")
     assert server.terminate(timeout=20) < 20

@@ -20,6 +20,7 @@ from sqlalchemy.exc import OperationalError
 from meeple.interfaces.web.client import Client
 from meeple.store.db import StoreError, open_engine
 from meeple.store.matches import MatchStore, MoveRow
+from tests import plain_http
 
 ANSWER, CONNECT = 1, 2
 """The test server's bounds, in its URL: 1 s of silence on a connection, 2 s to connect."""
@@ -31,7 +32,7 @@ def test_a_frozen_database_is_a_retry_message_within_its_bound(server_factory, p
     url = postgres.new_database()
     server = server_factory(f"{url}?timeout={ANSWER}&connect_timeout={CONNECT}", 0)
     body = {"game": "edges", "options": {"board": "2x2", "first": 0}, "seats": ["human"] * 2}
-    created = httpx.post(f"{server.url}/api/matches", json=body, timeout=30).json()
+    created = plain_http.post(f"{server.url}/api/matches", json=body, timeout=30).json()
     match = created["match"]
 
     async def go() -> list[str]:
@@ -140,10 +141,10 @@ def test_a_computer_seat_waits_longer_at_each_failure_of_a_database_that_is_down
         pytest.skip("needs PostgreSQL (apt-get install postgresql)")
     server = server_factory(postgres.new_database(), 1)
     body = {"game": "squad-combat", "options": {}, "seats": ["random", "random"]}
-    match = httpx.post(f"{server.url}/api/matches", json=body, timeout=30).json()["match"]
+    match = plain_http.post(f"{server.url}/api/matches", json=body, timeout=30).json()["match"]
 
     def seq() -> int:
-        return httpx.get(f"{server.url}/api/matches/{match}", timeout=10).json()["seq"]
+        return plain_http.get(f"{server.url}/api/matches/{match}", timeout=10).json()["seq"]
 
     deadline = time.monotonic() + 30
     while seq() < 2:  # the agents are playing

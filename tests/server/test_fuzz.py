@@ -12,13 +12,13 @@ import asyncio
 import json
 import os
 
-import httpx
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from meeple.interfaces.web.client import ServerProcess
+from tests import plain_http
 
 pytestmark = pytest.mark.fuzz
 
@@ -107,7 +107,7 @@ _messages = st.one_of(
 def test_any_socket_messages_are_answered_and_the_server_keeps_serving(fuzzed_server, first, then):
     import websockets
 
-    made = httpx.post(
+    made = plain_http.post(
         f"{fuzzed_server.url}/api/matches",
         json={"game": "edges", "options": {"board": "2x2"}, "seats": ["human", "random"]},
         timeout=30,
@@ -133,4 +133,4 @@ def test_any_socket_messages_are_answered_and_the_server_keeps_serving(fuzzed_se
                     assert isinstance(reply["message"], str) and reply.get("code")
 
     asyncio.run(talk())
-    assert httpx.get(f"{fuzzed_server.url}/api/games", timeout=30).status_code == 200
+    assert plain_http.get(f"{fuzzed_server.url}/api/games", timeout=30).status_code == 200

@@ -11,6 +11,7 @@ import pytest
 
 from meeple.interfaces.web.client import Client, ServerProcess
 from meeple.interfaces.web.pool import hint_move
+from tests import plain_http
 
 
 @pytest.fixture(scope="module")
@@ -24,13 +25,15 @@ def server(tmp_path_factory):
 
 
 def create(server, **body) -> dict:
-    reply = httpx.post(f"{server.url}/api/matches", json=body)
+    reply = plain_http.post(f"{server.url}/api/matches", json=body)
     assert reply.status_code == 200, reply.text
     return reply.json()
 
 
 def ask(server, match: str, token: str) -> httpx.Response:
-    return httpx.post(f"{server.url}/api/matches/{match}/hint", json={"token": token}, timeout=60)
+    return plain_http.post(
+        f"{server.url}/api/matches/{match}/hint", json={"token": token}, timeout=60
+    )
 
 
 async def my_turn(server, created: dict) -> dict:
@@ -109,7 +112,7 @@ def test_an_erd_hint_is_the_equilibrium_s_whatever_the_computer_level(tmp_path, 
     try:
         created = create(server, game="erd", seats=["human", "random"], seed=12)
         asyncio.run(my_turn(server, created))
-        reply = httpx.post(
+        reply = plain_http.post(
             f"{server.url}/api/matches/{created['match']}/hint",
             json={"token": created["seats"][0]["token"]},
             timeout=300,

@@ -14,6 +14,7 @@ from meeple.core.errors import MeepleError
 from meeple.core.registry import games, make
 from meeple.interfaces.web.client import Client
 from meeple.interfaces.web.limits import LONGEST_SECONDS, ServerLimits
+from tests import plain_http
 
 
 @pytest.mark.parametrize("game", [info.name for info in games()])
@@ -49,7 +50,7 @@ def test_a_server_refuses_agents_over_its_limits_when_a_match_is_created(tmp_pat
     strict = server_factory(f"sqlite:///{tmp_path / 'server.db'}", 1, "--max-agent-seconds", "0.5")
 
     def create(game: str, seats: list[str]) -> httpx.Response:
-        return httpx.post(f"{strict.url}/api/matches", json={"game": game, "seats": seats})
+        return plain_http.post(f"{strict.url}/api/matches", json={"game": game, "seats": seats})
 
     reply = create("edges", ["human", "mcts:seconds=1"])
     assert reply.status_code == 400
@@ -102,14 +103,14 @@ def test_a_server_with_every_limit_at_its_most_plays_hints_and_reviews(tmp_path,
     assert f"{LONGEST_SECONDS:g}" in _at_their_most()
     server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 1, *_at_their_most())
     body = {"game": "edges", "options": {"board": "2x2"}, "seats": ["human", "mcts:iterations=50"]}
-    made = httpx.post(f"{server.url}/api/matches", json=body, timeout=30)
+    made = plain_http.post(f"{server.url}/api/matches", json=body, timeout=30)
     assert made.status_code == 200, made.text
     match, token = made.json()["match"], made.json()["seats"][0]["token"]
 
     async def play() -> None:
         person = await Client(server.url, match, token).connect()
         await person.wait_for(person.my_turn)
-        hint = httpx.post(
+        hint = plain_http.post(
             f"{server.url}/api/matches/{match}/hint", json={"token": token}, timeout=60
         )
         assert hint.status_code == 200 and hint.json()["best"], hint.text
@@ -119,7 +120,7 @@ def test_a_server_with_every_limit_at_its_most_plays_hints_and_reviews(tmp_path,
     asyncio.run(play())
     deadline = time.monotonic() + 120
     while (
-        review := httpx.get(f"{server.url}/api/matches/{match}/review", timeout=30)
+        review := plain_http.get(f"{server.url}/api/matches/{match}/review", timeout=30)
     ).status_code == 202:
         assert time.monotonic() < deadline, "the review did not end"
         time.sleep(0.2)
@@ -134,11 +135,11 @@ def test_a_match_reaching_the_limit_of_moves_ends_as_a_draw_saying_so(tmp_path, 
     match: ``--max-match-moves`` ends it, in the write of the move that reaches it."""
     server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 0, "--max-match-moves", "10")
     body = {"game": "edges", "options": {"board": "3x3"}, "seats": ["random", "greedy"]}
-    made = httpx.post(f"{server.url}/api/matches", json=body, timeout=30)
+    made = plain_http.post(f"{server.url}/api/matches", json=body, timeout=30)
     assert made.status_code == 200, made.text
     match = made.json()["match"]
     deadline = time.monotonic() + 60
-    while (state := httpx.get(f"{server.url}/api/matches/{match}", timeout=10).json())[
+    while (state := plain_http.get(f"{server.url}/api/matches/{match}", timeout=10).json())[
         "status"
     ] != "finished":
         assert time.monotonic() < deadline, "two agents did not reach the limit"
@@ -151,14 +152,14 @@ def test_a_match_reaching_the_limit_of_moves_ends_as_a_draw_saying_so(tmp_path, 
         "winners": [],
         "move_limit": True,
     }
-    record = httpx.get(f"{server.url}/api/matches/{match}/record", timeout=10).json()
+    record = plain_http.get(f"{server.url}/api/matches/{match}/record", timeout=10).json()
     assert len(record["moves"]) == 10 and record["result"] == state["result"]
     # An uploaded record is held to the same limit: 2 MB holds tens of thousands of moves,
     # and its every state's view is a reply far larger.
-    assert httpx.post(f"{server.url}/api/replay", json=record, timeout=60).status_code == 200
+    assert plain_http.post(f"{server.url}/api/replay", json=record, timeout=60).status_code == 200
     longer = {**record, "moves": [*record["moves"], [0, "L h9,9"]], "result": None}
     for path in ("/api/replay", "/api/replay/review", "/api/replay/board-text?step=0"):
-        refused = httpx.post(f"{server.url}{path}", json=longer, timeout=60)
+        refused = plain_http.post(f"{server.url}{path}", json=longer, timeout=60)
         assert refused.status_code == 413, (path, refused.text)
         assert refused.json() == {
             "error": "the record has 11 moves, more than a match on this server may have "

@@ -5,10 +5,10 @@ address the server prints at its start is one line of its log, as the README quo
 
 from __future__ import annotations
 
-import httpx
 import pytest
 
 from meeple.interfaces.web.client import ServerProcess
+from tests import plain_http
 
 PROXIED = {
     "host": "play.example.org",
@@ -33,14 +33,14 @@ def _links(answer: dict) -> list[str]:
 
 def test_a_match_made_through_the_proxy_links_to_the_public_address(server):
     body = {"game": "edges", "seats": ["human", "human"]}
-    reply = httpx.post(f"{server.url}/api/matches", json=body, headers=PROXIED)
+    reply = plain_http.post(f"{server.url}/api/matches", json=body, headers=PROXIED)
     assert reply.status_code == 200, reply.text
     links = _links(reply.json())
     assert all(link.startswith("https://play.example.org/play/") for link in links), links
 
 
 def test_a_tutorial_made_through_the_proxy_links_to_the_public_address(server):
-    reply = httpx.post(f"{server.url}/api/tutorials/edges", json={}, headers=PROXIED)
+    reply = plain_http.post(f"{server.url}/api/tutorials/edges", json={}, headers=PROXIED)
     assert reply.status_code == 200, reply.text
     links = _links(reply.json())
     assert all(link.startswith("https://play.example.org/play/") for link in links), links
@@ -48,7 +48,7 @@ def test_a_tutorial_made_through_the_proxy_links_to_the_public_address(server):
 
 def test_a_match_made_directly_links_to_the_address_asked(server):
     body = {"game": "edges", "seats": ["human", "random"]}
-    reply = httpx.post(f"{server.url}/api/matches", json=body)
+    reply = plain_http.post(f"{server.url}/api/matches", json=body)
     assert reply.status_code == 200, reply.text
     links = _links(reply.json())
     assert all(link.startswith(f"{server.url}/play/") for link in links), links
@@ -69,7 +69,7 @@ def test_a_rematch_s_links_are_on_each_client_s_own_address(server):
     from meeple.interfaces.web.client import Client
 
     body = {"game": "erd", "seats": ["human", "human"]}
-    created = httpx.post(f"{server.url}/api/matches", json=body).json()
+    created = plain_http.post(f"{server.url}/api/matches", json=body).json()
     match = created["match"]
     tokens = [s["token"] for s in created["seats"]]
 
@@ -78,10 +78,10 @@ def test_a_rematch_s_links_are_on_each_client_s_own_address(server):
         await a.send({"type": "resign"})
         await b.wait_for(lambda: b.state["status"] == "finished")
         url = f"{server.url}/api/matches/{match}/rematch"
-        offered = httpx.post(url, json={"token": tokens[1]})
+        offered = plain_http.post(url, json={"token": tokens[1]})
         assert offered.status_code == 200 and offered.json()["match"] is None, offered.text
         elsewhere = {"host": "evil.example", "x-forwarded-proto": "https"}
-        made = httpx.post(url, json={"token": tokens[0]}, headers=elsewhere)
+        made = plain_http.post(url, json={"token": tokens[0]}, headers=elsewhere)
         assert made.status_code == 200, made.text
         await b.wait_for(lambda: any(m["type"] == "rematch" for m in b.messages))
         [told] = [m for m in b.messages if m["type"] == "rematch"]

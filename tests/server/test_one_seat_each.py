@@ -9,6 +9,7 @@ import httpx
 
 from meeple.interfaces.web.client import ServerProcess
 from meeple.interfaces.web.quotas import client_key, is_remote
+from tests import plain_http
 
 ANN, BOB, CY = "203.0.113.1", "198.51.100.7", "198.51.100.8"
 
@@ -22,7 +23,7 @@ def test_an_address_holding_a_seat_takes_no_other_and_no_one_takes_another_s_nam
     ).start()
 
     def post(path: str, body: dict, address: str) -> httpx.Response:
-        return httpx.post(
+        return plain_http.post(
             f"{server.url}/api/{path}", json=body, headers={"X-Forwarded-For": address}
         )
 
@@ -73,9 +74,9 @@ def test_a_restarted_server_knows_who_holds_a_seat_once_its_page_says_hello(tmp_
     first = ServerProcess(db, tmp_path / "first.log", 1, flags).start()
     body = {"game": "erosion", "options": {"players": 3}, "seats": ["human", "open", "open"]}
     try:
-        created = httpx.post(f"{first.url}/api/matches", json=body).json()
+        created = plain_http.post(f"{first.url}/api/matches", json=body).json()
         match, token = created["match"], created["seats"][0]["token"]
-        joined = httpx.post(
+        joined = plain_http.post(
             f"{first.url}/api/matches/{match}/join",
             json={"token": token},
             headers={"X-Forwarded-For": ANN},
@@ -95,7 +96,7 @@ def test_a_restarted_server_knows_who_holds_a_seat_once_its_page_says_hello(tmp_
                 assert json.loads(await socket.recv())["type"] == "welcome"
 
         asyncio.run(hello())
-        second = httpx.post(
+        second = plain_http.post(
             f"{again.url}/api/matches/{match}/join", json={}, headers={"X-Forwarded-For": ANN}
         )
         assert second.status_code == 409 and second.json()["code"] == "one_seat_each", second.text

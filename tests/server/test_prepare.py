@@ -7,9 +7,8 @@ from __future__ import annotations
 import asyncio
 import time
 
-import httpx
-
 from meeple.interfaces.web.client import Client
+from tests import plain_http
 
 HARD = "exploit:allowance=0.1,knows=heuristic,solve=true"
 
@@ -21,13 +20,13 @@ def test_a_variant_that_does_not_ship_is_refused_at_once_and_nothing_is_solved(
     monkeypatch.setenv("MEEPLE_CACHE_DIR", str(cache))
     server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 0)
     body = {"game": "erd", "options": {"round_limit": 7}, "seats": ["human", "hard"]}
-    reply = httpx.post(f"{server.url}/api/matches", json=body, timeout=60)
+    reply = plain_http.post(f"{server.url}/api/matches", json=body, timeout=60)
     assert reply.status_code == 400, reply.text
     assert reply.json()["code"] == "not_prepared"
     assert "shipped rules versions" in reply.json()["error"]
     # The medium opponent needs no solve: the same variant is played against it.
     body["seats"] = ["human", "medium"]
-    assert httpx.post(f"{server.url}/api/matches", json=body, timeout=60).status_code == 200
+    assert plain_http.post(f"{server.url}/api/matches", json=body, timeout=60).status_code == 200
     time.sleep(1)
     assert not cache.exists() or not any(cache.iterdir())
 
@@ -41,7 +40,7 @@ def test_a_request_refused_for_another_seat_starts_no_solve(server_factory, tmp_
     server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 0)
     for seats in (["hard", "hrad"], ["hard", "mcts:iteratons=5"]):
         body = {"game": "erd", "seats": seats}
-        reply = httpx.post(f"{server.url}/api/matches", json=body, timeout=60)
+        reply = plain_http.post(f"{server.url}/api/matches", json=body, timeout=60)
         assert reply.status_code == 400, reply.text
         assert "did you mean" in reply.json()["error"], reply.json()
     time.sleep(1)
@@ -56,7 +55,7 @@ def test_an_allowed_variant_is_solved_off_the_request_and_its_agent_then_plays(
     monkeypatch.setenv("MEEPLE_CACHE_DIR", str(cache))
     server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 1, "--prepare-any-variant")
     body = {"game": "erd", "options": {"round_limit": 3, "best_of": 1}, "seats": ["human", HARD]}
-    reply = httpx.post(f"{server.url}/api/matches", json=body, timeout=60)
+    reply = plain_http.post(f"{server.url}/api/matches", json=body, timeout=60)
     assert reply.status_code == 200, reply.text
     # The reply came before the solve (a process of its own, several seconds) wrote anything.
     assert not cache.exists() or not any(cache.glob("erd-*.bin"))
@@ -82,7 +81,7 @@ def test_a_server_stopped_while_it_prepares_says_nothing_went_wrong(
     monkeypatch.setenv("MEEPLE_CACHE_DIR", str(tmp_path / "cache"))
     server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 1, "--prepare-any-variant")
     body = {"game": "erd", "options": {"round_limit": 4, "best_of": 1}, "seats": ["human", HARD]}
-    assert httpx.post(f"{server.url}/api/matches", json=body, timeout=60).status_code == 200
+    assert plain_http.post(f"{server.url}/api/matches", json=body, timeout=60).status_code == 200
     deadline = time.monotonic() + 30
     while "preparing" not in server.log_path.read_text() and time.monotonic() < deadline:
         time.sleep(0.1)

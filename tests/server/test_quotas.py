@@ -5,12 +5,12 @@ from __future__ import annotations
 import asyncio
 import json
 
-import httpx
 import pytest
 
 from meeple.interfaces.web.client import Client
 from meeple.interfaces.web.limits import ServerLimits
 from meeple.interfaces.web.quotas import FORGET_AFTER, SEAT_SOCKETS, ClientQuotas, QuotaExceeded
+from tests import plain_http
 
 
 def Quotas(
@@ -182,17 +182,19 @@ def test_creating_too_fast_or_holding_too_many_matches_is_a_429_with_its_code(
         f"sqlite:///{tmp_path / 's.db'}", 0, "--max-creates-per-minute", "3",
         "--max-open-matches", "2",
     )  # fmt: skip
-    made = [httpx.post(f"{server.url}/api/matches", json=EDGES) for _ in range(2)]
+    made = [plain_http.post(f"{server.url}/api/matches", json=EDGES) for _ in range(2)]
     assert all(r.status_code == 200 for r in made)
-    held = httpx.post(f"{server.url}/api/matches", json=EDGES)
+    held = plain_http.post(f"{server.url}/api/matches", json=EDGES)
     assert held.status_code == 429 and held.json()["code"] == "too_many_open_matches"
     # A finished match no longer counts against its maker.
     for reply in made:
         match, token = reply.json()["match"], reply.json()["seats"][0]["token"]
-        resigned = httpx.post(f"{server.url}/api/matches/{match}/resign", json={"token": token})
+        resigned = plain_http.post(
+            f"{server.url}/api/matches/{match}/resign", json={"token": token}
+        )
         assert resigned.status_code == 200, resigned.text
-    assert httpx.post(f"{server.url}/api/matches", json=EDGES).status_code == 200
-    fast = httpx.post(f"{server.url}/api/matches", json=EDGES)
+    assert plain_http.post(f"{server.url}/api/matches", json=EDGES).status_code == 200
+    fast = plain_http.post(f"{server.url}/api/matches", json=EDGES)
     assert fast.status_code == 429 and fast.json()["code"] == "rate_limited"
     assert 1 <= int(fast.headers["retry-after"]) <= 61
     assert "at most 3 new matches a minute" in fast.json()["error"]
@@ -202,7 +204,7 @@ def test_a_match_takes_a_bounded_number_of_spectators_and_always_its_players(
     server_factory, tmp_path
 ):
     server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 0, "--max-sockets-per-match", "2")
-    created = httpx.post(f"{server.url}/api/matches", json=EDGES).json()
+    created = plain_http.post(f"{server.url}/api/matches", json=EDGES).json()
 
     async def go() -> None:
         import websockets
@@ -233,7 +235,7 @@ def test_a_match_takes_a_bounded_number_of_spectators_and_always_its_players(
 def test_bodies_and_options_are_bounded(server_factory, tmp_path):
     server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 0)
     padded = {**EDGES, "names": ["x" * 40] * 2, "padding": "y" * 100_000}
-    declared = httpx.post(f"{server.url}/api/matches", json=padded)
+    declared = plain_http.post(f"{server.url}/api/matches", json=padded)
     assert declared.status_code == 413 and declared.json()["code"] == "too_large"
 
     def chunks():  # no content-length: counted as it arrives
@@ -242,7 +244,7 @@ def test_bodies_and_options_are_bounded(server_factory, tmp_path):
             yield b"z" * 1000
         yield b'"]}'
 
-    streamed = httpx.post(
+    streamed = plain_http.post(
         f"{server.url}/api/matches", content=chunks(), headers={"content-type": "application/json"}
     )
     assert streamed.status_code == 413 and streamed.json()["code"] == "too_large"
@@ -253,9 +255,9 @@ def test_bodies_and_options_are_bounded(server_factory, tmp_path):
     assert sum("refused (too_large): the request body is too large" in line for line in said) == 2
     assert not [line for line in said if "bad_json" in line or "invalid_request" in line], said
     decks = {"game": "squad-combat", "options": {"decks": ",".join(["iron-line"] * 200)}}
-    inflated = httpx.post(f"{server.url}/api/matches", json=decks)
+    inflated = plain_http.post(f"{server.url}/api/matches", json=decks)
     assert inflated.status_code == 413 and "--max-options-bytes" in inflated.json()["error"]
-    page = httpx.get(f"{server.url}/api/matches", params={"status": "live", "limit": 5000})
+    page = plain_http.get(f"{server.url}/api/matches", params={"status": "live", "limit": 5000})
     assert page.status_code == 422 and page.json()["code"] == "invalid_request"
 
 
@@ -268,13 +270,15 @@ def test_a_refused_create_does_not_use_up_the_rate_and_replays_are_limited(
     )  # fmt: skip
     bad = {**EDGES, "options": {"board": "9x9x9"}}
     for _ in range(4):
-        assert httpx.post(f"{server.url}/api/matches", json=bad).status_code == 400
+        assert plain_http.post(f"{server.url}/api/matches", json=bad).status_code == 400
     for _ in range(2):
-        assert httpx.post(f"{server.url}/api/matches", json=EDGES).status_code == 200
-    assert httpx.post(f"{server.url}/api/matches", json=EDGES).status_code == 429
+        assert plain_http.post(f"{server.url}/api/matches", json=EDGES).status_code == 200
+    assert plain_http.post(f"{server.url}/api/matches", json=EDGES).status_code == 429
     for _ in range(2):
-        assert httpx.post(f"{server.url}/api/replay", json={"game": "edges"}).status_code == 400
-    limited = httpx.post(f"{server.url}/api/replay", json={"game": "edges"})
+        assert (
+            plain_http.post(f"{server.url}/api/replay", json={"game": "edges"}).status_code == 400
+        )
+    limited = plain_http.post(f"{server.url}/api/replay", json={"game": "edges"})
     assert limited.status_code == 429 and limited.json()["code"] == "rate_limited"
 
 
@@ -286,7 +290,7 @@ def test_a_socket_past_its_address_s_rate_of_messages_is_closed_and_new_ones_ref
     (13 KB) over 6,000 times a second, on one core. Past its address's rate (the connection
     counts as one message) the socket is told why and closed; a new one is refused."""
     server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 0, "--max-messages-per-minute", "10")
-    created = httpx.post(f"{server.url}/api/matches", json=EDGES).json()
+    created = plain_http.post(f"{server.url}/api/matches", json=EDGES).json()
     url = server.url.replace("http://", "ws://") + f"/ws/{created['match']}"
 
     async def next_of(ws, kinds: set[str]) -> dict:
@@ -349,16 +353,16 @@ def test_a_seat_request_counts_against_its_address_s_rate_of_messages(server_fac
     as a socket's message is. Unthrottled, one token renamed its seat 300 times in 2.7 s,
     each a committed write and 10 spectators sent 6.8 MB between them."""
     server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 0, "--max-messages-per-minute", "10")
-    created = httpx.post(f"{server.url}/api/matches", json=EDGES).json()
+    created = plain_http.post(f"{server.url}/api/matches", json=EDGES).json()
     match, token = created["match"], created["seats"][0]["token"]
     for n in range(10):
         body = {"token": token, "name": f"Ann {n}"}
-        reply = httpx.post(f"{server.url}/api/matches/{match}/join", json=body)
+        reply = plain_http.post(f"{server.url}/api/matches/{match}/join", json=body)
         assert reply.status_code == 200, reply.text
     for path, body in (("join", {"token": token, "name": "Ann"}), ("resign", {"token": token})):
-        limited = httpx.post(f"{server.url}/api/matches/{match}/{path}", json=body)
+        limited = plain_http.post(f"{server.url}/api/matches/{match}/{path}", json=body)
         assert limited.status_code == 429, limited.text
         assert limited.json()["code"] == "rate_limited"
         assert "at most 10 seat requests and WebSocket messages a minute" in limited.json()["error"]
         assert int(limited.headers["retry-after"]) > 0
-    assert httpx.get(f"{server.url}/api/matches/{match}").json()["status"] != "finished"
+    assert plain_http.get(f"{server.url}/api/matches/{match}").json()["status"] != "finished"

@@ -12,6 +12,7 @@ import os
 
 import httpx
 
+from tests import plain_http
 from tests.processes import children
 
 
@@ -26,7 +27,7 @@ def test_a_large_upload_is_parsed_outside_the_server_s_process(server_factory, t
     server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 1)
     url = f"{server.url}/api/replay"
     # The worker starts with the first upload: its start is not what is measured.
-    warm = httpx.post(url, json={"game": "edges", "seed": 1, "moves": []}, timeout=120)
+    warm = plain_http.post(url, json={"game": "edges", "seed": 1, "moves": []}, timeout=120)
     assert warm.status_code == 200, warm.text
     # Just under the 2 MB cap, many small moves: costly to parse, then refused for their
     # count (past --max-match-moves) before any is replayed.
@@ -36,7 +37,7 @@ def test_a_large_upload_is_parsed_outside_the_server_s_process(server_factory, t
     workers = children(pid)
     before = _cpu_seconds(pid), sum(_cpu_seconds(w) for w in workers)
     for _ in range(4):
-        reply = httpx.post(
+        reply = plain_http.post(
             url, content=body, headers={"content-type": "application/json"}, timeout=120
         )
         assert reply.status_code == 413 and reply.json()["code"] == "too_large", reply.text
@@ -75,13 +76,13 @@ def test_the_uploads_worker_is_shared_between_addresses(server_factory, tmp_path
     )
     record = _long_record()
     url = f"{server.url}/api/replay"
-    warm = httpx.post(url, json=record, timeout=120)  # the worker starts with the first
+    warm = plain_http.post(url, json=record, timeout=120)  # the worker starts with the first
     assert warm.status_code == 200, warm.text
     # Every state of the game, compressed for a client that takes it (httpx, browsers):
     # the answer is hundreds of times the record.
     assert warm.headers["content-encoding"] == "gzip"
     assert warm.num_bytes_downloaded * 5 < len(warm.content), warm.num_bytes_downloaded
-    plain = httpx.post(url, json=record, timeout=120, headers={"Accept-Encoding": "identity"})
+    plain = plain_http.post(url, json=record, timeout=120, headers={"Accept-Encoding": "identity"})
     assert "content-encoding" not in plain.headers and plain.json() == warm.json()
     done: list[str] = []
     sent_after: list[int] = []

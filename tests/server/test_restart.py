@@ -13,10 +13,9 @@ import random
 import signal
 import time
 
-import httpx
-
 from meeple.core.record import GameRecord
 from meeple.interfaces.web.client import Client
+from tests import plain_http
 from tests.processes import alive, children
 
 MATCHES = [
@@ -34,7 +33,7 @@ MATCHES = [
 async def _start_matches(url: str) -> list[dict]:
     out = []
     for game, options, seats in MATCHES:
-        created = httpx.post(
+        created = plain_http.post(
             f"{url}/api/matches",
             json={"game": game, "options": options, "seats": seats},
         ).json()
@@ -72,7 +71,7 @@ async def _kill_and_resume(server_factory, db_url) -> None:
     }
     assert all(acked[m["match"]] for m in matches if m["seats"])
     last = matches[-1]["match"]
-    assert httpx.get(f"{first.url}/api/matches/{last}").json()["status"] == "playing"
+    assert plain_http.get(f"{first.url}/api/matches/{last}").json()["status"] == "playing"
     workers = children(first.proc.pid)
     assert workers, "the agents' worker process should be running"
     os.kill(first.proc.pid, signal.SIGKILL)  # the server alone: its workers must follow
@@ -85,7 +84,7 @@ async def _kill_and_resume(server_factory, db_url) -> None:
     second = server_factory(db_url, agent_workers=1)
     for created, group in zip(matches, clients, strict=True):
         match = created["match"]
-        summary = httpx.get(f"{second.url}/api/matches/{match}").json()
+        summary = plain_http.get(f"{second.url}/api/matches/{match}").json()
         assert summary["seq"] >= acked[match], f"{match}: an acknowledged move was lost"
         again = [await Client(second.url, match, s["token"]).connect() for s in created["seats"]]
         for old, new in zip(group, again, strict=True):
@@ -100,13 +99,13 @@ async def _kill_and_resume(server_factory, db_url) -> None:
             await c.close()
     # The agents-only match goes on by itself after the restart.
     for _ in range(600):
-        if httpx.get(f"{second.url}/api/matches/{last}").json()["status"] == "finished":
+        if plain_http.get(f"{second.url}/api/matches/{last}").json()["status"] == "finished":
             break
         await asyncio.sleep(0.1)
     for created in matches:
-        summary = httpx.get(f"{second.url}/api/matches/{created['match']}").json()
+        summary = plain_http.get(f"{second.url}/api/matches/{created['match']}").json()
         assert summary["status"] == "finished", summary
         record = GameRecord.model_validate(
-            httpx.get(f"{second.url}/api/matches/{created['match']}/record").json()
+            plain_http.get(f"{second.url}/api/matches/{created['match']}/record").json()
         )
         assert record.replay().is_over

@@ -12,6 +12,7 @@ import pytest
 
 from meeple.interfaces.web.live import ServerError
 from meeple.interfaces.web.reviews import ReviewJob, review_answer
+from tests import plain_http
 
 TIMEOUT = 120
 """Seconds a review of a 2x2 game may take here (a new process imports meeple, and the
@@ -21,11 +22,11 @@ machine is shared)."""
 def _finished(url: str) -> str:
     """A finished 2x2 Edges match between two agents (a seed the server drew); its id."""
     body = {"game": "edges", "options": {"board": "2x2"}, "seats": ["random", "greedy"]}
-    reply = httpx.post(f"{url}/api/matches", json=body, timeout=30)
+    reply = plain_http.post(f"{url}/api/matches", json=body, timeout=30)
     assert reply.status_code == 200, reply.text
     match = reply.json()["match"]
     deadline = time.monotonic() + 60
-    while httpx.get(f"{url}/api/matches/{match}", timeout=10).json()["status"] != "finished":
+    while plain_http.get(f"{url}/api/matches/{match}", timeout=10).json()["status"] != "finished":
         assert time.monotonic() < deadline, "two agents did not finish a 2x2 board"
         time.sleep(0.2)
     return match
@@ -35,7 +36,7 @@ def _wait(url: str, path: str) -> httpx.Response:
     """GET ``path`` until it is no longer 202 (computing)."""
     deadline = time.monotonic() + TIMEOUT
     while True:
-        reply = httpx.get(f"{url}{path}", timeout=10)
+        reply = plain_http.get(f"{url}{path}", timeout=10)
         if reply.status_code != 202:
             return reply
         assert reply.json()["status"] == "computing"
@@ -52,13 +53,13 @@ def test_a_finished_match_is_reviewed_once_and_kept(server_factory, tmp_path):
     # Asked only for one kept: none yet, and nothing is started (asked again, still none,
     # where a started review would be answered 202).
     for _ in range(2):
-        peek = httpx.get(f"{server.url}{path}?start=false", timeout=10)
+        peek = plain_http.get(f"{server.url}{path}?start=false", timeout=10)
         assert peek.status_code == 200 and peek.json() == {"status": "not_reviewed"}, peek.text
-    started = httpx.get(f"{server.url}{path}", timeout=10)
+    started = plain_http.get(f"{server.url}{path}", timeout=10)
     assert started.status_code == 202, started.text
     assert started.json()["status"] == "computing"
     # One review at a time on this server: another is refused while it runs.
-    busy = httpx.get(f"{server.url}/api/matches/{second}/review", timeout=10)
+    busy = plain_http.get(f"{server.url}/api/matches/{second}/review", timeout=10)
     assert busy.status_code == 503, busy.text
     assert busy.json()["code"] == "busy"
     assert int(busy.headers["retry-after"]) > 0
@@ -81,52 +82,54 @@ def test_a_finished_match_is_reviewed_once_and_kept(server_factory, tmp_path):
 
     # Kept: asked again it is answered at once, the same (a review computed again would be
     # answered 202 "computing" first; the clock is not read, as the machine is noisy).
-    again = httpx.get(f"{server.url}{path}", timeout=10)
+    again = plain_http.get(f"{server.url}{path}", timeout=10)
     assert again.status_code == 200 and again.json() == review
-    assert httpx.get(f"{server.url}{path}?start=false", timeout=10).json() == review
+    assert plain_http.get(f"{server.url}{path}?start=false", timeout=10).json() == review
 
     # The same record uploaded to the replay page shares the match's review.
-    record = httpx.get(f"{server.url}/api/matches/{first}/record", timeout=10).text
-    uploaded = httpx.post(f"{server.url}/api/replay/review", content=record, timeout=10)
+    record = plain_http.get(f"{server.url}/api/matches/{first}/record", timeout=10).text
+    uploaded = plain_http.post(f"{server.url}/api/replay/review", content=record, timeout=10)
     assert uploaded.status_code == 200 and uploaded.json() == review
 
     # Kept in the database: a restarted server has it at once.
     server.kill()
     restarted = server_factory(db, 0)
-    kept = httpx.get(f"{restarted.url}{path}", timeout=10)
+    kept = plain_http.get(f"{restarted.url}{path}", timeout=10)
     assert kept.status_code == 200 and kept.json() == review
 
 
 def server_record_moves(url: str, match: str) -> list[list]:
     """The moves of a finished match's record."""
-    return httpx.get(f"{url}/api/matches/{match}/record", timeout=10).json()["moves"]
+    return plain_http.get(f"{url}/api/matches/{match}/record", timeout=10).json()["moves"]
 
 
 def test_an_uploaded_record_is_reviewed_by_its_key(server_factory, tmp_path):
     server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 0)
     match = _finished(server.url)
-    record = httpx.get(f"{server.url}/api/matches/{match}/record", timeout=10).text
-    started = httpx.post(f"{server.url}/api/replay/review", content=record, timeout=10)
+    record = plain_http.get(f"{server.url}/api/matches/{match}/record", timeout=10).text
+    started = plain_http.post(f"{server.url}/api/replay/review", content=record, timeout=10)
     assert started.status_code == 202, started.text
     key = started.json()["key"]
     done = _wait(server.url, f"/api/replay/review/{key}")
     assert done.status_code == 200, done.text
     assert done.json()["moves"] == len(server_record_moves(server.url, match))
 
-    unknown = httpx.get(f"{server.url}/api/replay/review/{'0' * 64}", timeout=10)
+    unknown = plain_http.get(f"{server.url}/api/replay/review/{'0' * 64}", timeout=10)
     assert unknown.status_code == 404 and unknown.json()["code"] == "unknown_review"
-    bad = httpx.post(f"{server.url}/api/replay/review", content='{"game": "edges"}', timeout=10)
+    bad = plain_http.post(
+        f"{server.url}/api/replay/review", content='{"game": "edges"}', timeout=10
+    )
     assert bad.status_code == 400 and bad.json()["code"] == "bad_record"
 
 
 def test_an_unfinished_match_is_not_reviewed(server_factory, tmp_path):
     server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 0)
     body = {"game": "edges", "options": {"board": "2x2"}, "seats": ["human", "random"]}
-    match = httpx.post(f"{server.url}/api/matches", json=body, timeout=30).json()["match"]
-    reply = httpx.get(f"{server.url}/api/matches/{match}/review", timeout=10)
+    match = plain_http.post(f"{server.url}/api/matches", json=body, timeout=30).json()["match"]
+    reply = plain_http.get(f"{server.url}/api/matches/{match}/review", timeout=10)
     assert reply.status_code == 409, reply.text
     assert reply.json()["code"] == "not_finished"
-    missing = httpx.get(f"{server.url}/api/matches/nosuchmatch/review", timeout=10)
+    missing = plain_http.get(f"{server.url}/api/matches/nosuchmatch/review", timeout=10)
     assert missing.status_code == 404 and missing.json()["code"] == "unknown_match"
 
 
@@ -226,7 +229,7 @@ def test_one_address_never_takes_the_last_place_for_a_review(server_factory, tmp
     # The same review asked again is answered as computing, not refused.
     assert other.get(f"/api/matches/{first}/review").status_code == 202
     # Another address takes the last place.
-    mine = httpx.get(f"{server.url}/api/matches/{third}/review", timeout=10)
+    mine = plain_http.get(f"{server.url}/api/matches/{third}/review", timeout=10)
     assert mine.status_code == 202, mine.text
     for match in (first, third):
         assert _wait(server.url, f"/api/matches/{match}/review").status_code == 200

@@ -9,6 +9,7 @@ import httpx
 import pytest
 
 from meeple.interfaces.web.client import ServerProcess
+from tests import plain_http
 
 
 @pytest.fixture(scope="module")
@@ -20,11 +21,11 @@ def server(tmp_path_factory):
 
 
 def get(server, path: str, **params) -> httpx.Response:
-    return httpx.get(f"{server.url}{path}", params=params, timeout=30)
+    return plain_http.get(f"{server.url}{path}", params=params, timeout=30)
 
 
 def test_a_match_gets_the_rules_of_its_own_options(server):
-    reply = httpx.post(
+    reply = plain_http.post(
         f"{server.url}/api/matches",
         json={"game": "erd", "options": {"rules": "original"}, "seats": ["human", "random"]},
         timeout=30,
@@ -76,7 +77,7 @@ def test_options_past_the_servers_limit_are_refused_as_a_matchs_are(server, path
     assert reply.status_code == 413, reply.text
     assert reply.json()["code"] == "too_large"
     assert "at most 1,024 (meeple serve --max-options-bytes)" in reply.json()["error"]
-    match = httpx.post(
+    match = plain_http.post(
         f"{server.url}/api/matches", json={"game": "edges", "options": json.loads(options)}
     )
     assert match.status_code == 413 and match.json()["error"] == reply.json()["error"]
@@ -96,14 +97,14 @@ def test_the_triangle_clock_s_readings_are_offered_kept_and_replayed(server):
     }
     assert listed["tie_break"] == "rank-first | whole-hand"
     assert listed["mulligan_order"] == "new-first | literal"
-    bad = httpx.post(
+    bad = plain_http.post(
         f"{server.url}/api/matches",
         json={"game": "triangle-clock", "options": {"tie_break": "whole"}},
         timeout=30,
     )
     assert bad.status_code == 400 and "allowed: rank-first | whole-hand" in bad.json()["error"]
     readings = {"tie_break": "whole-hand", "mulligan_order": "literal"}
-    reply = httpx.post(
+    reply = plain_http.post(
         f"{server.url}/api/matches",
         json={
             "game": "triangle-clock",

@@ -17,12 +17,12 @@ from __future__ import annotations
 import asyncio
 import random
 
-import httpx
 import pytest
 
 from meeple.core.record import GameRecord
 from meeple.core.simultaneous import secret, secret_moves
 from meeple.interfaces.web.client import Client
+from tests import plain_http
 
 # Short configurations, so that whole games fit in the suite's time.
 GAMES = {
@@ -66,7 +66,7 @@ def _options(game: str) -> dict:
 
 
 async def _play_whole_game(url: str, game: str, seed: int) -> tuple[list[Client], Client, dict]:
-    created = httpx.post(
+    created = plain_http.post(
         f"{url}/api/matches",
         # The server draws the seed: a chosen one is refused where two people play.
         json={"game": game, "options": _options(game), "seats": ["human", "human"]},
@@ -82,7 +82,7 @@ async def _play_whole_game(url: str, game: str, seed: int) -> tuple[list[Client]
     for c in (*seats, watcher):
         await c.wait_for(lambda c=c: c.state["status"] == "finished")
         await c.close()
-    record = httpx.get(f"{url}/api/matches/{created['match']}/record").json()
+    record = plain_http.get(f"{url}/api/matches/{created['match']}/record").json()
     return seats, watcher, record
 
 
@@ -164,10 +164,10 @@ def test_no_message_tells_a_seat_what_it_may_not_see(server, game):
 
 
 def test_the_record_is_refused_until_the_end(server):
-    created = httpx.post(
+    created = plain_http.post(
         f"{server.url}/api/matches", json={"game": "erd", "seats": ["human", "heuristic"]}
     ).json()
-    reply = httpx.get(f"{server.url}/api/matches/{created['match']}/record")
+    reply = plain_http.get(f"{server.url}/api/matches/{created['match']}/record")
     assert reply.status_code == 403
     assert "once the match is over" in reply.json()["error"]
 
@@ -180,7 +180,7 @@ def test_without_notes_no_page_is_sent_what_the_rules_leave_to_memory(server):
 
 
 async def _play_without_notes(url: str) -> None:
-    created = httpx.post(
+    created = plain_http.post(
         f"{url}/api/matches",
         json={"game": "triangle-clock", "options": {"notes": "forbidden"},
               "seats": ["human", "human"]},
@@ -205,7 +205,7 @@ def test_a_mulligan_keeps_the_other_seat_s_pick_hidden(server):
     still hidden from Tock, whose decision is still open; Tock's pick reveals both."""
 
     async def play() -> list[dict]:
-        created = httpx.post(
+        created = plain_http.post(
             f"{server.url}/api/matches",
             json={"game": "triangle-clock", "options": {}, "seats": ["human", "human"]},
         ).json()

@@ -17,10 +17,10 @@ import socket
 import time
 from pathlib import Path
 
-import httpx
 import pytest
 
 from meeple.interfaces.web.client import Client
+from tests import plain_http
 from tests.processes import alive, children
 
 
@@ -33,12 +33,12 @@ async def _terminate(server_factory, db_url) -> None:
     server = server_factory(db_url, 2)
     url = server.url
     # Agents only, each move a 5-second search: they are thinking when the signal comes.
-    slow = httpx.post(
+    slow = plain_http.post(
         f"{url}/api/matches",
         json={"game": "erd", "options": {"best_of": 9},
               "seats": ["mcts:seconds=5", "mcts:seconds=5"]},
     ).json()["match"]  # fmt: skip
-    people = httpx.post(
+    people = plain_http.post(
         f"{url}/api/matches", json={"game": "edges", "seats": ["human", "human"]}
     ).json()
     clients = [
@@ -82,7 +82,7 @@ async def _terminate(server_factory, db_url) -> None:
 
     # Whatever it stored is there for the next server, which plays on.
     again = server_factory(db_url)
-    summary = httpx.get(f"{again.url}/api/matches/{slow}").json()
+    summary = plain_http.get(f"{again.url}/api/matches/{slow}").json()
     assert summary["status"] == "playing"
     for client in clients:
         await client.close()

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import datetime as dt
 
-import httpx
 from sqlalchemy import MetaData, Table, create_engine, insert
 
 from meeple.store.matches import MatchRow, MatchStore, MoveRow, StoredMatch
+from tests import plain_http
 
 NEW_COLUMNS = {"seed_text", "seed_salt", "deadlines", "content"}
 
@@ -57,10 +57,10 @@ def test_matches_stored_before_seed_commitments_still_load(db_url, server_factor
     store.close()
 
     server = server_factory(db_url)
-    done = httpx.get(f"{server.url}/api/matches/oldfinished").json()
+    done = plain_http.get(f"{server.url}/api/matches/oldfinished").json()
     assert done["status"] == "finished" and done["seed"] == "12345"
     assert done["seed_commitment"] is None and done["seed_salt"] is None
-    record = httpx.get(f"{server.url}/api/matches/oldfinished/record").json()
+    record = plain_http.get(f"{server.url}/api/matches/oldfinished/record").json()
     assert record["seed"] == 12345
     # A waiting match stored before 'reserved' existed keeps its open seat.
-    assert httpx.get(f"{server.url}/api/matches/oldwaiting").json()["open_seats"] == [1]
+    assert plain_http.get(f"{server.url}/api/matches/oldwaiting").json()["open_seats"] == [1]

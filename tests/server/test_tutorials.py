@@ -7,12 +7,12 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 
-import httpx
 import pytest
 
 import meeple.games  # noqa: F401  (registers the games)
 from meeple.core.tutorial import load_tutorial, replay
 from meeple.interfaces.web.client import Client, ServerProcess
+from tests import plain_http
 
 
 @pytest.fixture(scope="module")
@@ -25,7 +25,7 @@ def server(tmp_path_factory):
 
 
 def start(server, game: str) -> dict:
-    reply = httpx.post(f"{server.url}/api/tutorials/{game}", timeout=30)
+    reply = plain_http.post(f"{server.url}/api/tutorials/{game}", timeout=30)
     assert reply.status_code == 200, reply.text
     return reply.json()
 
@@ -76,40 +76,40 @@ def test_a_tutorial_plays_its_script_to_the_end(server, game):
     ]
     # Only the off-script move was refused.
     assert client.errors == [lesson.steps[client.refused_at].why]
-    record = httpx.get(f"{server.url}/api/matches/{created['match']}/record").json()
+    record = plain_http.get(f"{server.url}/api/matches/{created['match']}/record").json()
     assert [tuple(m) for m in record["moves"]] == replay(lesson)
     assert record["seats"][lesson.scripted] == "tutorial"
-    summary = httpx.get(f"{server.url}/api/matches/{created['match']}").json()
+    summary = plain_http.get(f"{server.url}/api/matches/{created['match']}").json()
     assert summary["listed"] is False
     assert summary["seats"][lesson.scripted]["label"] == "Tutor (scripted)"
     token = created["seats"][0]["token"]
-    rematch = httpx.post(
+    rematch = plain_http.post(
         f"{server.url}/api/matches/{created['match']}/rematch", json={"token": token}
     )
     assert rematch.status_code == 409 and "lobby" in rematch.json()["error"]
 
 
 def test_games_say_which_have_a_tutorial_and_others_are_refused(server):
-    catalogue = {g["name"]: g for g in httpx.get(f"{server.url}/api/games").json()}
+    catalogue = {g["name"]: g for g in plain_http.get(f"{server.url}/api/games").json()}
     assert catalogue["edges"]["tutorial"] is True
-    unknown = httpx.post(f"{server.url}/api/tutorials/chess")
+    unknown = plain_http.post(f"{server.url}/api/tutorials/chess")
     assert unknown.status_code == 400 and unknown.json()["code"] == "unknown_game"
 
 
 def test_a_tutorial_takes_the_learner_s_name_and_nothing_else(server):
     """Its body was not read: {"x": 1} was taken (200) as if it meant something."""
     url = f"{server.url}/api/tutorials/edges"
-    extra = httpx.post(url, json={"x": 1})
+    extra = plain_http.post(url, json={"x": 1})
     assert extra.status_code == 422, extra.text
     assert extra.json()["error"] == "body.x: Extra inputs are not permitted"
-    named = httpx.post(url, json={"name": "Zoë"}).json()
-    seats = httpx.get(f"{server.url}/api/matches/{named['match']}").json()["seats"]
+    named = plain_http.post(url, json={"name": "Zoë"}).json()
+    seats = plain_http.get(f"{server.url}/api/matches/{named['match']}").json()["seats"]
     assert "Zoë" in [s["name"] for s in seats]
 
 
 def test_no_hint_in_a_tutorial(server):
     created = start(server, "edges")
-    reply = httpx.post(
+    reply = plain_http.post(
         f"{server.url}/api/matches/{created['match']}/hint",
         json={"token": created["seats"][0]["token"]},
     )

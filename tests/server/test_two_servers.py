@@ -19,6 +19,7 @@ import pytest
 
 from meeple.core.record import GameRecord
 from meeple.interfaces.web.client import Client, ServerProcess, free_port
+from tests import plain_http
 
 
 @pytest.fixture
@@ -36,7 +37,7 @@ def test_players_on_two_server_processes_play_one_match(servers, game):
 
     async def go() -> None:
         options = {"board": "2x3", "stash": "3/3/2"} if game == "edges" else {"best_of": 3}
-        created = httpx.post(
+        created = plain_http.post(
             f"{one.url}/api/matches",
             json={"game": game, "options": options, "seats": ["human", "human"]},
         ).json()
@@ -49,7 +50,7 @@ def test_players_on_two_server_processes_play_one_match(servers, game):
         # Both processes sent their client the same whole game.
         assert [(e["seat"], e["text"]) for e in a.log] == [(e["seat"], e["text"]) for e in b.log]
         record = GameRecord.model_validate(
-            httpx.get(f"{two.url}/api/matches/{match}/record").json()
+            plain_http.get(f"{two.url}/api/matches/{match}/record").json()
         )
         assert record.replay().is_over
         assert [list(m) for m in record.moves] == [[e["seat"], e["text"]] for e in a.log]
@@ -68,7 +69,7 @@ def test_a_move_made_while_the_other_server_was_not_listening_reaches_it(servers
     one, two = servers
 
     async def go() -> None:
-        created = httpx.post(
+        created = plain_http.post(
             f"{one.url}/api/matches",
             json={"game": "edges", "options": {"board": "2x3", "first": 0}, "seats": ["human"] * 2},
         ).json()
@@ -114,8 +115,8 @@ def test_a_change_two_servers_are_asked_for_at_once_is_made_once(servers):
     one, two = servers
 
     def create(**request: object) -> dict:
-        created = httpx.post(f"{one.url}/api/matches", json=request).json()
-        httpx.get(f"{two.url}/api/matches/{created['match']}")  # both servers hold it
+        created = plain_http.post(f"{one.url}/api/matches", json=request).json()
+        plain_http.get(f"{two.url}/api/matches/{created['match']}")  # both servers hold it
         return created
 
     def at_once(match: str, path: str, bodies: list[dict]) -> list[httpx.Response]:
@@ -153,7 +154,7 @@ def test_a_change_two_servers_are_asked_for_at_once_is_made_once(servers):
         )["match"]
         answers = at_once(match, "join", [{"name": "A", "seat": 1}, {"name": "B", "seat": 2}])
         assert [a.status_code for a in answers] == [200, 200], [a.text for a in answers]
-        seats = httpx.get(f"{two.url}/api/matches/{match}").json()["seats"]
+        seats = plain_http.get(f"{two.url}/api/matches/{match}").json()["seats"]
         assert [seats[1]["name"], seats[2]["name"]] == ["A", "B"], seats
         for server, answer in zip((two, one), answers, strict=True):
             asyncio.run(can_play(server.url, match, answer.json()["token"]))
@@ -166,7 +167,9 @@ def test_a_change_two_servers_are_asked_for_at_once_is_made_once(servers):
         assert sorted(a.status_code for a in answers) == [200, 409], [a.text for a in answers]
         (refused,) = [a.json() for a in answers if a.status_code == 409]
         assert "over already" in refused["error"], refused
-        results = [httpx.get(f"{s.url}/api/matches/{match}").json()["result"] for s in (one, two)]
+        results = [
+            plain_http.get(f"{s.url}/api/matches/{match}").json()["result"] for s in (one, two)
+        ]
         assert results[0] == results[1] and len(results[0]["resigned"]) == 1, results
     for server in (one, two):
         assert "Traceback" not in server.log_path.read_text()
@@ -184,16 +187,16 @@ def test_a_person_who_joined_through_one_server_connects_through_the_other_at_on
         await client.close()
 
     for _ in range(10):  # a race with the other server's notice: each round is a chance
-        created = httpx.post(
+        created = plain_http.post(
             f"{one.url}/api/matches",
             json={"game": "edges", "options": {"board": "2x3"}, "seats": ["human", "open"]},
         ).json()
         match = created["match"]
-        httpx.get(f"{two.url}/api/matches/{match}")  # both servers hold it
-        joined = httpx.post(f"{one.url}/api/matches/{match}/join", json={"name": "B"})
+        plain_http.get(f"{two.url}/api/matches/{match}")  # both servers hold it
+        joined = plain_http.post(f"{one.url}/api/matches/{match}/join", json={"name": "B"})
         assert joined.status_code == 200, joined.text
         asyncio.run(connect(match, joined.json()["token"]))
-        resigned = httpx.post(
+        resigned = plain_http.post(
             f"{two.url}/api/matches/{match}/resign", json={"token": created["seats"][0]["token"]}
         )
         assert resigned.status_code == 200, resigned.text
@@ -226,7 +229,7 @@ def test_a_seat_left_through_one_server_is_no_longer_played_on_the_other(servers
     one, two = servers
 
     async def go() -> None:
-        created = httpx.post(
+        created = plain_http.post(
             f"{one.url}/api/matches",
             json={"game": "edges", "options": {"board": "2x3", "first": 1}, "seats": ["human"] * 2},
         ).json()
@@ -234,12 +237,12 @@ def test_a_seat_left_through_one_server_is_no_longer_played_on_the_other(servers
         a = await Client(one.url, match, tokens[0]).connect()
         b = await Client(two.url, match, tokens[1]).connect()
         await b.wait_for(b.my_turn)
-        left = httpx.post(f"{one.url}/api/matches/{match}/leave", json={"token": tokens[1]})
+        left = plain_http.post(f"{one.url}/api/matches/{match}/leave", json={"token": tokens[1]})
         assert left.status_code == 200, left.text
         await b.wait_for(lambda: any(m["type"] == "left" for m in b.messages), timeout=10)
         with pytest.raises(ConnectionError):
             await b.wait_for(lambda: False, timeout=10)  # closed by the server
-        seats = httpx.get(f"{two.url}/api/matches/{match}").json()["seats"]
+        seats = plain_http.get(f"{two.url}/api/matches/{match}").json()["seats"]
         assert not seats[1]["joined"] and not seats[1]["connected"], seats
         assert a.state["seq"] == 0
         await a.close()
@@ -254,7 +257,7 @@ def test_a_seat_out_of_time_on_two_servers_is_moved_for_once_without_a_traceback
     one, two = servers
 
     async def go() -> None:
-        created = httpx.post(
+        created = plain_http.post(
             f"{one.url}/api/matches",
             json={
                 "game": "edges",

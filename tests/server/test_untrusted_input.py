@@ -15,6 +15,7 @@ import websockets
 
 import meeple
 from meeple.interfaces.web.client import Client, ServerProcess
+from tests import plain_http
 
 
 @pytest.fixture(scope="module")
@@ -24,7 +25,7 @@ def server(tmp_path_factory):
     server.folder = folder
     # Records are checked in a worker process: the first upload may wait for it to start.
     warm = {"game": "edges", "seed": 1, "moves": []}
-    assert httpx.post(f"{server.url}/api/replay", json=warm, timeout=120).status_code == 200
+    assert plain_http.post(f"{server.url}/api/replay", json=warm, timeout=120).status_code == 200
     yield server
     server.kill()
 
@@ -50,14 +51,16 @@ def _record(game: str, **options) -> dict:
     ],
 )
 def test_a_replayed_record_cannot_make_the_server_read_its_files(server, game, option, path):
-    reply = httpx.post(f"{server.url}/api/replay", json=_record(game, **{option: path}))
+    reply = plain_http.post(f"{server.url}/api/replay", json=_record(game, **{option: path}))
     assert reply.status_code == 400, reply.text
     error = reply.json()["error"]
     assert f"option {option!r}" in error and "names a file" in error
     # Nothing about the file: whether it exists, or what parsing it said.
     for leak in ("TOML", "root:", "cannot read", "missing", "No such"):
         assert leak not in reply.text
-    reply = httpx.post(f"{server.url}/api/matches", json={"game": game, "options": {option: path}})
+    reply = plain_http.post(
+        f"{server.url}/api/matches", json={"game": game, "options": {option: path}}
+    )
     assert reply.status_code == 400 and "names a file" in reply.json()["error"]
 
 
@@ -69,7 +72,7 @@ def test_a_record_starting_from_an_impossible_position_is_refused_naming_it(serv
     game = '{"winner": 7, "reason": "rush", "round": 1, "detail": "?"}'
     record = {**_record("erd"), "start": start.replace("games: []", f"games: [{game}]")}
     for route in ("/api/replay", "/api/replay/board-text?step=0", "/api/replay/review"):
-        reply = httpx.post(f"{server.url}{route}", json=record)
+        reply = plain_http.post(f"{server.url}{route}", json=record)
         assert reply.status_code == 400 and reply.json()["code"] == "bad_record", reply.text
         error = reply.json()["error"]
         assert "start position" in error and "won by seat 7" in error, error
@@ -110,7 +113,7 @@ def test_a_record_starting_from_an_impossible_position_is_refused_naming_it(serv
 def test_a_match_request_must_carry_json_types(server, body, says):
     """A number sent as text is told back as text: "'3' is not allowed" alone read as if
     3 were refused."""
-    reply = httpx.post(f"{server.url}/api/matches", json=body)
+    reply = plain_http.post(f"{server.url}/api/matches", json=body)
     assert reply.status_code in (400, 422), reply.text
     assert says in reply.json()["error"]
 
@@ -118,10 +121,10 @@ def test_a_match_request_must_carry_json_types(server, body, says):
 def test_typed_values_are_accepted(server):
     body = {"game": "erosion", "options": {"players": 3, "first": 0}, "listed": False,
             "seed": 7, "move_seconds": 30, "seats": ["human", "random", "random"]}  # fmt: skip
-    reply = httpx.post(f"{server.url}/api/matches", json=body)
+    reply = plain_http.post(f"{server.url}/api/matches", json=body)
     assert reply.status_code == 200, reply.text
     match = reply.json()["match"]
-    join = httpx.post(f"{server.url}/api/matches/{match}/join", json={"seat": "0"})
+    join = plain_http.post(f"{server.url}/api/matches/{match}/join", json={"seat": "0"})
     assert join.status_code == 422 and "seat" in join.json()["error"]
 
 
@@ -144,11 +147,11 @@ def test_a_person_s_name_is_printable_text(server, name, says):
     was taken as it was, and one of zero-width characters or combining marks only showed
     as a blank seat."""
     seats = ["human", "open"]
-    reply = httpx.post(f"{server.url}/api/matches", json={"game": "edges", "names": [name]})
+    reply = plain_http.post(f"{server.url}/api/matches", json={"game": "edges", "names": [name]})
     assert reply.status_code == 422 and says in reply.json()["error"], reply.text
     body = {"game": "edges", "seats": seats, "names": ["Zoë 👨‍👩‍👧"]}
-    match = httpx.post(f"{server.url}/api/matches", json=body).json()["match"]
-    join = httpx.post(f"{server.url}/api/matches/{match}/join", json={"seat": 1, "name": name})
+    match = plain_http.post(f"{server.url}/api/matches", json=body).json()["match"]
+    join = plain_http.post(f"{server.url}/api/matches/{match}/join", json={"seat": 1, "name": name})
     assert join.status_code == 422 and says in join.json()["error"], join.text
 
 
@@ -159,13 +162,13 @@ def test_a_replayed_record_must_carry_json_types(server):
         {**_record("edges"), "seed": True},
         {**_record("edges"), "moves": [["0", "L h0,0"]]},
     ):
-        reply = httpx.post(f"{server.url}/api/replay", json=record)
+        reply = plain_http.post(f"{server.url}/api/replay", json=record)
         assert reply.status_code == 400, (record, reply.text)
 
 
 def test_a_replayed_record_has_only_the_fields_records_have(server):
     """A field records do not have was taken and dropped (``"zz": 1``, 200)."""
-    reply = httpx.post(f"{server.url}/api/replay", json={**_record("edges"), "zz": 1})
+    reply = plain_http.post(f"{server.url}/api/replay", json={**_record("edges"), "zz": 1})
     assert reply.status_code == 400, reply.text
     assert reply.json()["error"].startswith(
         "the record has a field records do not have, 'zz'; their fields are: format, game,"
@@ -186,7 +189,7 @@ def test_a_replayed_record_has_only_the_fields_records_have(server):
 def test_a_message_must_carry_json_types(server, message, says):
     async def go() -> None:
         body = {"game": "edges", "options": {"board": "2x2", "first": 0}, "seats": ["human"] * 2}
-        created = httpx.post(f"{server.url}/api/matches", json=body).json()
+        created = plain_http.post(f"{server.url}/api/matches", json=body).json()
         a = await Client(server.url, created["match"], created["seats"][0]["token"]).connect()
         await a.send(message)
         await a.wait_for(lambda: a.errors)
@@ -227,7 +230,7 @@ HUGE_START = json.dumps(
 )
 def test_every_rest_refusal_is_an_error_with_a_code(server, method, path, body, status, code):
     headers = {"content-type": "application/json"}
-    reply = httpx.request(method, server.url + path, content=body, headers=headers)
+    reply = plain_http.request(method, server.url + path, content=body, headers=headers)
     assert reply.status_code == status, reply.text
     assert set(reply.json()) == {"error", "code"} and reply.json()["code"] == code, reply.text
     assert reply.json()["error"]
@@ -239,7 +242,7 @@ def test_a_refusal_s_log_line_is_bounded_whatever_the_client_sends(server):
     request (the path in full): an anonymous client could fill an operator's disk."""
     before = len(_log(server))
     for path in (f"/api/games/{HUGE}/cards", f"/api/matches/{HUGE}", f"/api/replay/review/{HUGE}"):
-        reply = httpx.get(server.url + path)
+        reply = plain_http.get(server.url + path)
         assert reply.status_code in (400, 404), reply.text
     written = _log(server)[before:].splitlines()
     assert len(written) == 3 and all(len(line) < 600 for line in written), written
@@ -251,10 +254,10 @@ def test_a_refusal_s_log_line_shows_the_client_s_control_characters_escaped(serv
     (clear the screen) and backspaces (rub out the line's start) into the log as they were."""
     escape = "\x1b[2J\x08\x08"
     before = len(_log(server))
-    assert httpx.get(f"{server.url}/api/matches/x%1b%5b2J%08%08").status_code == 404
-    reply = httpx.post(f"{server.url}/api/matches", json={"game": "edges", escape: 1})
+    assert plain_http.get(f"{server.url}/api/matches/x%1b%5b2J%08%08").status_code == 404
+    reply = plain_http.post(f"{server.url}/api/matches", json={"game": "edges", escape: 1})
     assert reply.status_code == 422, reply.text
-    created = httpx.post(f"{server.url}/api/matches", json={"game": "edges"}).json()
+    created = plain_http.post(f"{server.url}/api/matches", json={"game": "edges"}).json()
 
     async def go() -> None:
         async with websockets.connect(_ws_url(server, created["match"])) as ws:
@@ -275,26 +278,26 @@ def test_a_query_parameter_a_route_does_not_take_is_refused_not_ignored(server):
     FastAPI ignores a query parameter no route declares. Now it is refused, naming what the
     route takes; each name quoted (a line break in it cannot forge a log line) and at most
     five of them, however many were sent. Pages keep what a link adds to their address."""
-    reply = httpx.get(f"{server.url}/api/matches", params={"stauts": "open"})
+    reply = plain_http.get(f"{server.url}/api/matches", params={"stauts": "open"})
     assert reply.status_code == 422, reply.text
     assert reply.json() == {
         "error": "query: /api/matches has no parameter 'stauts'; it takes limit, status",
         "code": "invalid_request",
     }
-    reply = httpx.get(f"{server.url}/api/games/edges/rules", params={"board": "3x3"})
+    reply = plain_http.get(f"{server.url}/api/games/edges/rules", params={"board": "3x3"})
     assert reply.status_code == 422 and "it takes options" in reply.json()["error"]
-    reply = httpx.post(f"{server.url}/api/tutorials/edges", params={"level": "easy"})
+    reply = plain_http.post(f"{server.url}/api/tutorials/edges", params={"level": "easy"})
     assert reply.status_code == 422 and "it takes none" in reply.json()["error"], reply.text
-    assert httpx.get(f"{server.url}/api/matches", params={"status": "open"}).status_code == 200
-    assert httpx.get(f"{server.url}/replay", params={"utm_source": "x"}).status_code == 200
+    assert plain_http.get(f"{server.url}/api/matches", params={"status": "open"}).status_code == 200
+    assert plain_http.get(f"{server.url}/replay", params={"utm_source": "x"}).status_code == 200
 
-    reply = httpx.get(f"{server.url}/api/matches?status=open&status=live")
+    reply = plain_http.get(f"{server.url}/api/matches?status=open&status=live")
     assert reply.status_code == 422, reply.text
     assert reply.json()["error"] == "query.status: given more than once; give it once"
 
     before = len(_log(server))
     forged = {"a\nERROR meeple.server: forged": "1"} | {f"p{i}": "1" for i in range(1_000)}
-    reply = httpx.get(f"{server.url}/api/games", params=forged)
+    reply = plain_http.get(f"{server.url}/api/games", params=forged)
     assert reply.status_code == 422 and "and 996 more" in reply.json()["error"], reply.text
     written = _log(server)[before:].splitlines()
     assert len(written) == 1 and "'a\\nERROR meeple.server: forged'" in written[0], written
@@ -303,7 +306,7 @@ def test_a_query_parameter_a_route_does_not_take_is_refused_not_ignored(server):
 def test_api_routes_take_single_values(server):
     """The server refuses a query parameter given twice, which is right only while no route
     takes a list: a route that does must be excepted there (refusals.declared_query_only)."""
-    spec = httpx.get(f"{server.url}/openapi.json").json()
+    spec = plain_http.get(f"{server.url}/openapi.json").json()
     queries = [
         (path, parameter["name"], parameter["schema"])
         for path, operations in spec["paths"].items()
@@ -332,7 +335,7 @@ def _ws_url(server, match: str) -> str:
     ],
 )
 def test_a_bad_hello_gets_an_error_and_a_close_frame(server, hello, code):
-    created = httpx.post(f"{server.url}/api/matches", json={"game": "edges"}).json()
+    created = plain_http.post(f"{server.url}/api/matches", json={"game": "edges"}).json()
 
     async def go() -> None:
         async with websockets.connect(_ws_url(server, created["match"])) as ws:
@@ -350,7 +353,7 @@ def test_a_bad_hello_gets_an_error_and_a_close_frame(server, hello, code):
 
 def test_bad_messages_after_hello_are_answered_and_the_connection_goes_on(server):
     body = {"game": "edges", "options": {"board": "2x2", "first": 0}, "seats": ["human"] * 2}
-    created = httpx.post(f"{server.url}/api/matches", json=body).json()
+    created = plain_http.post(f"{server.url}/api/matches", json=body).json()
 
     async def go() -> None:
         async with websockets.connect(_ws_url(server, created["match"])) as ws:
@@ -383,7 +386,7 @@ def test_a_database_failure_is_a_retry_message_and_one_log_line(server_factory, 
     db = tmp_path / "locked.db"
     server = server_factory(f"sqlite:///{db}?timeout=2")
     body = {"game": "edges", "options": {"board": "2x2", "first": 0}, "seats": ["human"] * 2}
-    created = httpx.post(f"{server.url}/api/matches", json=body).json()
+    created = plain_http.post(f"{server.url}/api/matches", json=body).json()
 
     async def go() -> None:
         a = await Client(server.url, created["match"], created["seats"][0]["token"]).connect()

@@ -21,12 +21,15 @@ import websockets
 
 from meeple.interfaces.web.client import ServerProcess, free_port
 from meeple.interfaces.web.quotas import client_key
+from tests import plain_http
 
 MATCH = {"game": "edges", "options": {"board": "2x2"}, "seats": ["human", "random"]}
 
 
 def _create(server: ServerProcess, address: str) -> httpx.Response:
-    return httpx.post(f"{server.url}/api/matches", json=MATCH, headers={"X-Forwarded-For": address})
+    return plain_http.post(
+        f"{server.url}/api/matches", json=MATCH, headers={"X-Forwarded-For": address}
+    )
 
 
 @pytest.mark.parametrize(
@@ -79,7 +82,7 @@ def test_one_ipv6_network_shares_one_share_and_every_address_together_meets_the_
         assert full.headers["Retry-After"] == "60"
         # A match over frees its place.
         token = first.json()["seats"][0]["token"]
-        gone = httpx.post(f"{server.url}/api/matches/{first.json()['match']}/resign",
+        gone = plain_http.post(f"{server.url}/api/matches/{first.json()['match']}/resign",
                           json={"token": token})  # fmt: skip
         assert gone.status_code == 200, gone.text
         assert _create(server, "10.0.0.2").status_code == 200
@@ -121,7 +124,7 @@ def test_past_the_connections_cap_a_request_is_answered_503_until_one_closes(tmp
         1,
         ("--max-connections", "16"),
     ).start()
-    match = httpx.post(f"{server.url}/api/matches", json=MATCH).json()["match"]
+    match = plain_http.post(f"{server.url}/api/matches", json=MATCH).json()["match"]
     socket_url = f"ws://127.0.0.1:{server.port}/ws/{match}"
 
     async def crowd() -> tuple[httpx.Response, int]:
@@ -220,7 +223,7 @@ def test_a_connection_that_does_not_finish_its_request_head_in_time_is_closed(tm
         1,
         ("--request-head-seconds", "1", "--request-body-seconds", "1"),
     ).start()
-    match = httpx.post(f"{server.url}/api/matches", json=MATCH).json()["match"]
+    match = plain_http.post(f"{server.url}/api/matches", json=MATCH).json()["match"]
 
     async def closed_after(*parts: bytes, gap: float = 0.3) -> float:
         """Send ``parts`` with ``gap`` seconds between them, then wait: the seconds until

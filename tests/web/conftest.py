@@ -19,11 +19,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import httpx
 import pytest
 
 from meeple.interfaces.web.client import CHROMIUM_ARGS as BASE_ARGS
 from meeple.interfaces.web.client import HEADLESS_SHELL, ServerProcess, driven_chromium
+from tests import plain_http
 
 # Beyond how every driven Chromium starts, two flags spare the suite's CPU
 # (`benchmarks/suite_cpu.py`, tests/web): one renderer process per site in a context, not per
@@ -273,14 +273,14 @@ class Server:
         body = {"game": game, "options": options, "seats": seats}
         if seed is not None:
             body["seed"] = seed
-        reply = httpx.post(f"{self.url}/api/matches", json=body, timeout=30)
+        reply = plain_http.post(f"{self.url}/api/matches", json=body, timeout=30)
         assert reply.status_code == 200, reply.text
         return reply.json()
 
     def join(self, created: dict[str, Any], seat: int) -> None:
         """Take ``seat`` of a match ``create`` made, with its token (a person whose page is
         not open: the match waits for no one to join)."""
-        reply = httpx.post(
+        reply = plain_http.post(
             f"{self.url}/api/matches/{created['match']}/join",
             json={"token": created["seats"][seat]["token"]},
             timeout=30,
@@ -289,7 +289,7 @@ class Server:
 
     def get(self, path: str) -> Any:
         """GET an API path; its JSON."""
-        reply = httpx.get(f"{self.url}{path}", timeout=30)
+        reply = plain_http.get(f"{self.url}{path}", timeout=30)
         assert reply.status_code == 200, reply.text
         return reply.json()
 

@@ -12,8 +12,7 @@ import io
 import time
 from typing import Any
 
-import httpx
-
+from tests import plain_http
 from tests.web.browser import Frames
 from tests.web.conftest import SCREENSHOT_DIR
 
@@ -134,7 +133,7 @@ def review_of(server: Any, match: str) -> dict[str, Any]:
     """The review of a finished match, asked for and waited on (it is computed once)."""
     deadline = time.monotonic() + REVIEW_SECONDS
     while (
-        reply := httpx.get(f"{server.url}/api/matches/{match}/review", timeout=10)
+        reply := plain_http.get(f"{server.url}/api/matches/{match}/review", timeout=10)
     ).status_code != 200:
         assert reply.status_code in (202, 503), reply.text  # computing, or the server busy
         assert time.monotonic() < deadline, f"no review of {match} in {REVIEW_SECONDS} s"

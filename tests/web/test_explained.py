@@ -6,12 +6,12 @@ import json
 import re
 import time
 
-import httpx
 import pytest
 from playwright.sync_api import expect
 
 import meeple
 from meeple.games.erosion.cards import UPON_UPLIFT
+from tests import plain_http
 from tests.web.browser import each
 
 
@@ -124,7 +124,7 @@ def test_after_the_end_nobody_is_shown_to_move_or_allocating(server, chromium):
     _seat_page(chromium, server, edges, 1)
     watcher.wait_for_selector("body[data-status='playing'] .edges-stash")
     assert "to move" in watcher.inner_text("#board")  # it was shown while playing
-    httpx.post(
+    plain_http.post(
         f"{server.url}/api/matches/{edges['match']}/resign",
         json={"token": edges["seats"][0]["token"]},
     ).raise_for_status()
@@ -138,7 +138,7 @@ def test_after_the_end_nobody_is_shown_to_move_or_allocating(server, chromium):
     _type(red, "rush=LLL defense=HHH")
     red.wait_for_function("() => Number(document.body.dataset.seq) >= 1")
     assert "allocating…" in red.text_content("#board svg")
-    httpx.post(
+    plain_http.post(
         f"{server.url}/api/matches/{erd['match']}/resign", json={"token": erd["seats"][0]["token"]}
     ).raise_for_status()
     red.wait_for_selector("body[data-status='finished']")
@@ -146,7 +146,7 @@ def test_after_the_end_nobody_is_shown_to_move_or_allocating(server, chromium):
 
 
 def test_a_move_made_because_time_ran_out_says_so(server, chromium):
-    created = httpx.post(
+    created = plain_http.post(
         f"{server.url}/api/matches",
         json={
             "game": "edges",
@@ -299,7 +299,7 @@ def test_the_replay_of_a_resigned_match_ends_with_its_result_and_any_seat_s_eyes
     _type(red, "rush=LLL defense=HHH")
     _type(blue, "rush=DDD defense=LLL")
     red.wait_for_function("() => Number(document.body.dataset.seq) >= 2")
-    httpx.post(
+    plain_http.post(
         f"{server.url}/api/matches/{created['match']}/resign",
         json={"token": created["seats"][1]["token"]},
     ).raise_for_status()
@@ -350,7 +350,7 @@ def test_erosion_s_legends_challenge_and_architecture_are_told_in_words(server, 
     options = {"advanced": True, "legend": "basic", "first": 0}
     cards = {
         c["id"]: c
-        for c in httpx.get(
+        for c in plain_http.get(
             f"{server.url}/api/games/erosion/cards", params={"options": json.dumps(options)}
         ).json()
     }
@@ -627,8 +627,8 @@ def test_the_triangle_clock_says_why_one_of_two_equal_ranks_scored(server, chrom
     while server.get(f"/api/matches/{created['match']}")["status"] != "finished":
         assert time.monotonic() < deadline, "two agents did not finish in 60 s"
         time.sleep(0.3)
-    record = httpx.get(f"{server.url}/api/matches/{created['match']}/record", timeout=30).text
-    replayed = httpx.post(f"{server.url}/api/replay", content=record, timeout=60).json()
+    record = plain_http.get(f"{server.url}/api/matches/{created['match']}/record", timeout=30).text
+    replayed = plain_http.post(f"{server.url}/api/replay", content=record, timeout=60).json()
     told = [
         (step, last["tie_break"])
         for step, views in enumerate(replayed["views"])

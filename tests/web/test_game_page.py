@@ -7,11 +7,11 @@ import re
 import time
 from typing import Any
 
-import httpx
 import pytest
 
 from meeple.games.triangle_clock.cards import SYMBOL_NAMES, palette_swap, parse_symbol, right_angle
 from meeple.interfaces.web.client import ServerProcess
+from tests import plain_http
 from tests.web.browser import BARE_TURN, HEAR, Frames, each, no_server_errors
 from tests.web.conftest import Server
 
@@ -58,7 +58,7 @@ def test_a_move_is_typed_the_clock_counts_and_a_spectator_only_watches(
 ):
     # Best of 3: the random agent's first answer can end a game but not the match, so the
     # spectator arrives while it is still being played.
-    created = httpx.post(
+    created = plain_http.post(
         f"{server.url}/api/matches",
         json={
             "game": "erd",

@@ -8,10 +8,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from meeple.interfaces.web.client import ServerProcess
+from tests import plain_http
 from tests.test_new_game import install_example
 from tests.web.browser import Frames, no_server_errors, play_by_clicks
 
@@ -37,14 +37,14 @@ def test_the_generic_page_plays_a_whole_match_by_clicking_buttons(
     page_errors: list[str],
     console_errors: list[str],
 ) -> None:
-    reply = httpx.post(
+    reply = plain_http.post(
         f"{example_server.url}/api/matches",
         json={"game": "tic-tac-toe", "options": {"size": 4}, "seats": ["human", "heuristic"]},
         timeout=30,
     )
     assert reply.status_code == 200, reply.text
     created = reply.json()
-    catalogue = httpx.get(f"{example_server.url}/api/games", timeout=30).json()
+    catalogue = plain_http.get(f"{example_server.url}/api/games", timeout=30).json()
     drawing = {entry["name"]: entry["drawing"] for entry in catalogue}
     assert drawing["tic-tac-toe"] is False and drawing["edges"] is True
     # The browser's own errors too (console_errors): a page that asked for the drawing
@@ -67,7 +67,9 @@ def test_the_generic_page_plays_a_whole_match_by_clicking_buttons(
     assert not console_errors, console_errors
     page.wait_for_selector("#end:not([hidden]) .end-title")
     assert not page.query_selector_all("#board .generic-move")
-    match = httpx.get(f"{example_server.url}/api/matches/{created['match']}", timeout=30).json()
+    match = plain_http.get(
+        f"{example_server.url}/api/matches/{created['match']}", timeout=30
+    ).json()
     assert match["status"] == "finished"
     # The replay draws it the same way: the final board, no buttons.
     page.click("#end #replay-link")

@@ -8,10 +8,10 @@ from __future__ import annotations
 import math
 import time
 
-import httpx
 import pytest
 
 from meeple.core.registry import make
+from tests import plain_http
 from tests.web.browser import each, moves_sent
 
 SIZES = [(1280, 800), (390, 844)]
@@ -112,7 +112,7 @@ def test_erosion_s_action_bar_is_in_sight_after_a_hand_card_is_clicked(server, c
 def server_create_seeded(server, game: str, seed: int) -> dict:
     """A match of a person (seat 0) and the computer, with a known deal."""
 
-    reply = httpx.post(
+    reply = plain_http.post(
         f"{server.url}/api/matches",
         json={"game": game, "seats": ["human", "random"], "seed": seed},
         timeout=30,

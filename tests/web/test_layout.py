@@ -7,10 +7,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import httpx
 import pytest
 
 import meeple.interfaces.web
+from tests import plain_http
 from tests.web.browser import at_the_table
 
 STATIC = Path(meeple.interfaces.web.__file__).parent / "static"
@@ -71,7 +71,7 @@ def test_erosion_hand_card_names_are_never_cut_at_390(server, chromium):
     page = context.new_page()
     for seed in range(6):
         body = {"game": "erosion", "options": {"first": 0}, "seats": ["human", "random"]}
-        created = httpx.post(f"{server.url}/api/matches", json={**body, "seed": seed}).json()
+        created = plain_http.post(f"{server.url}/api/matches", json={**body, "seed": seed}).json()
         page.goto(f"{server.url}/play/{created['match']}#token={created['seats'][0]['token']}")
         page.wait_for_selector("body[data-status='playing'] .er-card-pname")
         cut = page.evaluate(
@@ -90,7 +90,7 @@ def test_erosions_seat_list_shows_the_points_its_picture_shows(server, chromium)
     context = chromium.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
     body = {"game": "erosion", "options": {"first": 0}, "seats": ["human", "random"], "seed": 1}
-    created = httpx.post(f"{server.url}/api/matches", json=body).json()
+    created = plain_http.post(f"{server.url}/api/matches", json=body).json()
     page.goto(f"{server.url}/play/{created['match']}#token={created['seats'][0]['token']}")
     page.wait_for_selector("body[data-status='playing'] .er-score-n")
     board = page.locator(".er-score-n").all_inner_texts()

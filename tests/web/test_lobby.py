@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import re
 
-import httpx
-
 from meeple.agents.levels import level_spec
 from meeple.core.designer import copy_data
 from meeple.core.registry import make
 from meeple.interfaces.web.client import ServerProcess
+from tests import plain_http
 
 
 def test_a_match_made_with_the_form_is_joined_from_the_open_list(
@@ -263,7 +262,7 @@ def test_a_designer_s_data_is_offered_as_the_sets_installed_and_never_as_a_path(
         page.click("#create-button")
         page.wait_for_url(re.compile(r"/play/[^#]+#token="), timeout=60_000)
         match = re.search(r"/play/([^#]+)#token=", page.url).group(1)
-        options = httpx.get(f"{process.url}/api/matches/{match}", timeout=30).json()["options"]
+        options = plain_http.get(f"{process.url}/api/matches/{match}", timeout=30).json()["options"]
         assert options == {"content": "set:tourney"}
     finally:
         process.stop()
@@ -277,11 +276,11 @@ def test_the_finished_list_says_who_won_and_why(server, chromium, watch, page_er
     match = created["match"]
     tokens = [seat["token"] for seat in created["seats"]]
     for token, name in zip(tokens, ("Ann", "Bob"), strict=True):
-        reply = httpx.post(
+        reply = plain_http.post(
             f"{server.url}/api/matches/{match}/join", json={"token": token, "name": name}
         )
         assert reply.status_code == 200, reply.text
-    reply = httpx.post(f"{server.url}/api/matches/{match}/resign", json={"token": tokens[0]})
+    reply = plain_http.post(f"{server.url}/api/matches/{match}/resign", json={"token": tokens[0]})
     assert reply.status_code == 200, reply.text
     # A draw and a team's win take long to play: the rows of real matches, as the server
     # lists them, given those results (Double Edges' seats are A1, B1, A2 and B2).

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import random
 
-import httpx
 import pytest
 
+from tests import plain_http
 from tests.web.browser import Frames, click_expected, click_once, moves_sent, status
 from tests.web.shots import SEED, SIZES, finished_match, new_page, shot
 from tests.web.test_games import FAST
@@ -75,7 +75,7 @@ TUTORIAL_SHOTS = {"edges": 0, "erd": 2, "triangle-clock": 2, "erosion": 1, "squa
 def test_screenshots_of_a_tutorial_step(server, chromium, size):
     page = new_page(chromium, size)
     for game, step in TUTORIAL_SHOTS.items():
-        reply = httpx.post(f"{server.url}/api/tutorials/{game}", timeout=30)
+        reply = plain_http.post(f"{server.url}/api/tutorials/{game}", timeout=30)
         made = reply.json()
         page.goto(f"{server.url}/play/{made['match']}#token={made['seats'][0]['token']}")
         page.wait_for_function("() => document.body.dataset.expected")

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import re
 
-import httpx
-
 from meeple.interfaces.web.client import ServerProcess
+from tests import plain_http
 from tests.web.conftest import Server
 
 SEATS = """() => Object.fromEntries(JSON.parse(localStorage.getItem('meeple-seats') || '[]')
@@ -50,7 +49,9 @@ def test_a_player_who_leaves_the_game_page_resumes_from_the_lobby(
     assert page.url.endswith(f"#token={token}")
 
     # Over: nothing to resume any more.
-    httpx.post(f"{server.url}/api/matches/{match}/resign", json={"token": token}).raise_for_status()
+    plain_http.post(
+        f"{server.url}/api/matches/{match}/resign", json={"token": token}
+    ).raise_for_status()
     page.wait_for_selector("body[data-status='finished']")
     assert match not in page.evaluate(SEATS)
     assert not page_errors, page_errors

@@ -13,11 +13,11 @@ import re
 import time
 from itertools import pairwise
 
-import httpx
 import pytest
 
 import meeple
 from meeple.core.record import GameRecord
+from tests import plain_http
 from tests.games.squad_combat.test_move_log import new_lines
 from tests.web.browser import (
     HEAR,
@@ -323,7 +323,7 @@ def test_with_four_players_the_move_log_tells_every_hit_and_miss_under_its_move(
     page.wait_for_selector(".sc-char")
     play_by_clicks(page, frames, 5, SECONDS)
     no_server_errors(frames)
-    text = httpx.get(f"{server.url}/api/matches/{created['match']}/record", timeout=30).text
+    text = plain_http.get(f"{server.url}/api/matches/{created['match']}/record", timeout=30).text
     record = GameRecord.from_json(text)
     states = record.states()
     results = {
@@ -342,7 +342,7 @@ def test_with_four_players_the_move_log_tells_every_hit_and_miss_under_its_move(
     untold = [(n, line) for n, lines in results.items() for line in lines if line not in shown[n]]
     assert untold == [], untold
     # The replay page's log is the same.
-    replayed = httpx.post(f"{server.url}/api/replay", content=text, timeout=60).json()
+    replayed = plain_http.post(f"{server.url}/api/replay", content=text, timeout=60).json()
     after = {move["n"]: move.get("after", []) for move in replayed["moves"]}
     untold = [(n, line) for n, lines in results.items() for line in lines if line not in after[n]]
     assert untold == [], untold
