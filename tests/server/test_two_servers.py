@@ -12,6 +12,7 @@ import asyncio
 import random
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import httpx
@@ -131,6 +132,10 @@ def test_a_change_two_servers_are_asked_for_at_once_is_made_once(servers):
 
         return asyncio.run(both())
 
+    def seat_names(server: ServerProcess, match: str) -> list[str | None]:
+        seats = plain_http.get(f"{server.url}/api/matches/{match}").json()["seats"]
+        return [seats[1]["name"], seats[2]["name"]]
+
     async def can_play(url: str, match: str, token: str) -> None:
         client = await Client(url, match, token).connect()
         await client.close()
@@ -154,8 +159,13 @@ def test_a_change_two_servers_are_asked_for_at_once_is_made_once(servers):
         )["match"]
         answers = at_once(match, "join", [{"name": "A", "seat": 1}, {"name": "B", "seat": 2}])
         assert [a.status_code for a in answers] == [200, 200], [a.text for a in answers]
-        seats = plain_http.get(f"{two.url}/api/matches/{match}").json()["seats"]
-        assert [seats[1]["name"], seats[2]["name"]] == ["A", "B"], seats
+        # Each server holds its own reading: the one whose join was stored first hears of
+        # the other's by its notice, a moment later. A seat taken lost would never come.
+        for server in (one, two):
+            deadline = time.monotonic() + 10
+            while (names := seat_names(server, match)) != ["A", "B"]:
+                assert time.monotonic() < deadline, (server.url, names)
+                time.sleep(0.02)
         for server, answer in zip((two, one), answers, strict=True):
             asyncio.run(can_play(server.url, match, answer.json()["token"]))
         # Both players resign at once: the match ends once, the same on both servers.
