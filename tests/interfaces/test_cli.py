@@ -407,6 +407,8 @@ def test_launcher_shows_defaults_and_asks_again_only_the_bad_answer(run):
         "chess",  # not a game: asked again
         "9",  # no game of that number: asked again
         "edges",
+        "maybe",  # neither play nor change: asked again
+        "change",
         "3by3",  # board: bad, so the board alone is asked again
         "3x3", *[""] * (len(game_class("edges").Options.model_fields) - 1),
         "wizard",  # not an agent: asked again
@@ -428,9 +430,24 @@ def test_launcher_shows_defaults_and_asks_again_only_the_bad_answer(run):
     assert "Game (number or name) [browser]:" in out
     assert "pie (true | false) [true]:" in out and "first (random | a seat number) [random]:" in out
     assert "Red (seat 0): " in out and "[human]:" in out and "[hard]:" in out
-    assert "easy / medium / hard / human" in out  # the levels are offered first
+    assert "easy / medium / hard / human / an agent" in out  # the levels are offered first
+    assert "Options: board=default, stash=default, pie=true, double=false, first=random" in out
+    assert "type change to set the options, or press Enter to play these" in out
     assert out.count("  board (") == 2 and out.count("  stash (") == 1
     assert "try the options again" not in out
+
+
+def test_the_launcher_plays_the_defaults_at_enter_and_says_who_can_take_a_seat(run):
+    """A newcomer presses Enter at the options: the defaults are shown on one line and none
+    is asked one by one; before the seats, what each word means, with the game's agents."""
+    result = run("play", input="erosion\n\nrandom\nheuristic\n3\n")
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.output.split())  # as folded to the terminal's width
+    assert "Options: players=2, advanced=false, legend=off" in out
+    assert "meeple rules erosion explains them" in out
+    assert "players (a whole number" not in out and "Game over" in out
+    assert "human (you, at this keyboard), the computer at easy, medium or hard" in out
+    assert "meeple agents erosion says what each does" in out and "heuristic" in out
 
 
 def test_an_agents_simultaneous_choice_is_not_shown_to_the_human(run):

@@ -66,7 +66,14 @@ def launcher(read: Callable[[str], str]) -> tuple[str, dict[str, Any], list[str]
         return None
     options = ask_options(read, name)
     g = make(name, **options)
-    choices = [*LEVEL_NAMES, *agent_names(g)]
+    agents = [n for n in agent_names(g) if n != HUMAN]
+    console.print(
+        escape(
+            f"Who plays each seat: human (you, at this keyboard), the computer at "
+            f"{', '.join(LEVEL_NAMES[:-1])} or {LEVEL_NAMES[-1]}, or an agent by name "
+            f"({', '.join(agents)}; meeple agents {name} says what each does)."
+        )
+    )
     specs = []
     for p in range(g.num_players):
         default = HUMAN if p == 0 else DEFAULT_LEVEL
@@ -82,7 +89,7 @@ def launcher(read: Callable[[str], str]) -> tuple[str, dict[str, Any], list[str]
                     make_agent(spec, g)
             return spec
 
-        question = f"{seat_text(g, p)}: {' / '.join(choices)}"
+        question = f"{seat_text(g, p)}: {' / '.join([*LEVEL_NAMES, HUMAN])} / an agent"
         specs.append(ask(read, question, default, check_seat))
     seed_text = ask(read, "Seed (blank for a random one)", default="", check=check_seed)
     seed = int(seed_text) if seed_text else secrets.randbelow(2**31)
@@ -97,10 +104,31 @@ def check_seed(text: str) -> str:
         raise MeepleError(f"{text!r} is not a seed; type a whole number, e.g. 7") from None
 
 
+CHANGE_WORDS = ("change", "c", "yes", "y")
+"""What a person types to set a game's options one by one instead of playing the defaults."""
+
+
 def ask_options(read: Callable[[str], str], name: str) -> dict[str, Any]:
-    """Each option of game ``name`` in turn; a value is checked (by making the game with it
-    and the answers so far) as soon as it is typed, and only that question is asked again."""
+    """The defaults of game ``name``, shown on one line and kept with Enter; or, asked for,
+    each option in turn: a value is checked (by making the game with it and the answers so
+    far) as soon as it is typed, and only that question is asked again."""
     cls = game_class(name)
+    described = describe_options(cls.Options)
+    if not described:
+        return {}
+    # An option whose default is None (Edges' board, a game's shipped data) is the game's own.
+    defaults = ", ".join(f"{o.name}={default_text(o.default) or 'default'}" for o in described)
+    console.print(escape(f"Options: {defaults} (meeple rules {name} explains them)."))
+
+    def check_change(text: str) -> str:
+        if text.lower() in CHANGE_WORDS:
+            return "change"
+        if text.lower() in ("play", "p", "no", "n"):
+            return "play"
+        raise MeepleError("type change to set the options, or press Enter to play these")
+
+    if ask(read, "Enter plays these; change sets them", "play", check_change) == "play":
+        return {}
     while True:
         options: dict[str, Any] = {}
         console.print("Options (Enter keeps the default):")
