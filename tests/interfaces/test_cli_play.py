@@ -17,10 +17,18 @@ from meeple.core.game import seats_text
 from meeple.core.record import GameRecord, Playthrough
 from meeple.core.simultaneous import reveals, secret
 from meeple.interfaces import console as console_module
+from meeple.interfaces import prompt_words
+from meeple.interfaces.analyse_cli import HINT_ITERATIONS
 from meeple.interfaces.console import WIPE, preparing_agents, read_within, thinking
 from meeple.interfaces.move_log import heading, move_words
 from meeple.interfaces.play_cli import TerminalGame
-from meeple.interfaces.prompt_words import UndoRefused, take_back, why_no_take_back
+from meeple.interfaces.prompt_words import (
+    UndoRefused,
+    prompt_command,
+    take_back,
+    why_no_take_back,
+)
+from meeple.lab.hints import hint, hint_judge
 
 CLOCK = ("play", "triangle-clock", "--seed", "1")
 ORDER = "Shared symbols for rounds 1 to 16"
@@ -628,14 +636,36 @@ def test_an_erd_agent_that_may_not_solve_announces_no_solve(run, tmp_path, monke
     assert "solving Erd" not in output, output
 
 
-@pytest.mark.parametrize("game", ["erd", "erosion"])
-def test_a_command_of_another_game_is_refused_saying_where_it_is_one(run, game):
-    """'hint' at Erd's prompt was refused as a bad allocation, as if hints were a move to
-    write differently: the refusal says it is a command in Edges only."""
-    result = run("play", game, "--seat", "human", "--seat", "random", "--seed", "1",
+def test_a_command_of_another_game_is_refused_saying_where_it_is_one(run, monkeypatch):
+    """A word that is a prompt command of other games only ('hint' was Edges' alone) was
+    refused as a bad move, as if it were a move to write differently: the refusal says where
+    it is a command."""
+    monkeypatch.setattr(prompt_words, "_COMMANDS", list(prompt_words._COMMANDS))
+    prompt_command("ruler", help="measure an edge", games=("edges",))(lambda turn, rest: False)
+    result = run("play", "erosion", "--seat", "human", "--seat", "random", "--seed", "1",
+                 input="ruler\nquit\n")  # fmt: skip
+    said = " ".join(result.output.split())
+    assert "; ruler is a command in Edges only. Type help for how to write a move." in said, said
+
+
+@pytest.mark.parametrize("game", ["erd", "erosion", "squad-combat"])
+def test_hint_at_the_prompt_gives_the_browser_s_hint_from_the_seat_s_view(run, game):
+    """'hint' was Edges' alone at the terminal, where the browser hints in every game: it
+    gives the same judge's move and why. Erd's computer in seat 0 has chosen first: its
+    secret allocation is not in what the hint is judged from (the same hint as with no
+    move made)."""
+    seats = ["random", "human"] if game == "erd" else ["human", "random"]
+    seat = seats.index("human")
+    first = {} if game == "erd" else {"first": "0"}  # the person moves first
+    flags = [f"--{name}={value}" for name, value in first.items()]
+    result = run("play", game, "--seat", seats[0], "--seat", seats[1], "--seed", "1", *flags,
                  input="hint\nquit\n")  # fmt: skip
     said = " ".join(result.output.split())
-    assert "; hint is a command in Edges only. Type help for how to write a move." in said, said
+    state = meeple.make(game, **first).new_game(1)
+    assert seat in state.to_act
+    expected = hint([state], [], seat, hint_judge(state.game, HINT_ITERATIONS))
+    assert f"Hint: {expected['best']}: {expected['why']}" in said, said
+    assert "is a command in" not in said
 
 
 def test_what_is_typed_at_a_hand_over_is_answered_not_swallowed(run):

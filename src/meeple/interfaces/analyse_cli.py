@@ -39,13 +39,20 @@ def _for(game: EdgesGame, seat: int, value: int) -> str:
     return f"{mine:+d} for {game.seat_name(seat)}"
 
 
-@prompt_command("hint", help="the best move, by the solver or a search", games=("edges",))
+HINT_ITERATIONS = 20_000
+"""The most search iterations a hint at the prompt is given (the judge's own default where
+lower), as the game server's default (``max_hint_iterations``)."""
+
+
+@prompt_command("hint", help="the best move, by the solver or a search, and why")
 def hint_command(turn: Turn, rest: str) -> bool:
-    """Suggest a move for the seat to act, with its value and how it was found."""
+    """Suggest a move for the seat to act, with its value and how it was found: Edges' by its
+    solver (exact near the end), every other game's by the judge the browser's hints use."""
+    if not isinstance(turn.play.state, EdgesState):
+        return _judged_hint(turn)
     from meeple.solvers.edges_analysis import hint
 
     state = turn.play.state
-    assert isinstance(state, EdgesState)
     try:
         solver_ready()
         with console.status("looking for the best move..."):
@@ -59,6 +66,26 @@ def hint_command(turn: Turn, rest: str) -> bool:
         f"Hint: [bold]{escape(str(found.action))}[/], value {_for(game, turn.player, found.value)} "
         f"({what}; by {found.method}, {found.seconds:.1f} s)",
         highlight=False,
+    )
+    return False
+
+
+def _judged_hint(turn: Turn) -> bool:
+    """The hint :func:`meeple.lab.hints.hint` gives, from the seat's view only: the moves of
+    a simultaneous decision still secret (a computer that chose first) are left out."""
+    from meeple.lab.hints import hint, hint_judge
+
+    record = turn.play.record()
+    try:
+        with console.status("looking for the best move..."):
+            states = record.states()
+            judge = hint_judge(states[-1].game, HINT_ITERATIONS)
+            found = hint(states, record.moves, turn.player, judge)
+    except MeepleError as exc:
+        console.print(f"[red]No hint:[/] {escape(str(exc))}")
+        return False
+    console.print(
+        f"Hint: [bold]{escape(found['best'])}[/]: {escape(found['why'])}", highlight=False
     )
     return False
 

@@ -113,7 +113,7 @@ def play_command(
 
     Example: meeple play erd --level medium   (you against the medium opponent)
 
-    At the prompt: a move, or help, moves, board, legend, undo, hint (Edges), quit. Every
+    At the prompt: a move, or help, moves, board, legend, undo, hint, quit. Every
     game is kept in the history folder (meeple history lists them).
     """
     try:
