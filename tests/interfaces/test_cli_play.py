@@ -13,11 +13,13 @@ from rich.console import Console
 
 import meeple
 from meeple.agents import parse_spec
+from meeple.agents.levels import level_spec
+from meeple.agents.warm import small_spec
 from meeple.core.game import seats_text
 from meeple.core.record import GameRecord, Playthrough
 from meeple.core.simultaneous import reveals, secret
 from meeple.interfaces import console as console_module
-from meeple.interfaces import prompt_words
+from meeple.interfaces import play_cli, prompt_words
 from meeple.interfaces.analyse_cli import HINT_ITERATIONS
 from meeple.interfaces.console import WIPE, preparing_agents, read_within, thinking
 from meeple.interfaces.move_log import heading, move_words
@@ -666,6 +668,28 @@ def test_hint_at_the_prompt_gives_the_browser_s_hint_from_the_seat_s_view(run, g
     expected = hint([state], [], seat, hint_judge(state.game, HINT_ITERATIONS))
     assert f"Hint: {expected['best']}: {expected['why']}" in said, said
     assert "is a command in" not in said
+
+
+def test_a_computer_whose_search_this_machine_has_not_compiled_says_so_before_the_game(
+    run, monkeypatch
+):
+    """Squad Combat's first computer move took 33 s on a fresh install, saying only
+    "thinking": what the computer's agent runs is compiled before the game, announced, where
+    ``meeple compile`` has not marked it compiled; where it has, nothing is said or done."""
+    compiled: list[tuple[str, str]] = []
+    monkeypatch.setattr(play_cli, "warm_spec", lambda name, spec: compiled.append((name, spec)))
+    for marked in (False, True):
+        monkeypatch.setattr(play_cli, "needs_compiling", lambda job, marked=marked: not marked)
+        compiled.clear()
+        result = run("play", "squad-combat", "--seat", "human", "--seat", "hard", "--seed", "1",
+                     "--first=0", input="quit\n")  # fmt: skip
+        said = " ".join(result.output.split())
+        if marked:
+            assert compiled == [] and play_cli.COMPILING not in said
+        else:
+            hard = small_spec(level_spec(meeple.make("squad-combat"), "hard"))
+            assert compiled == [("squad-combat", hard)], compiled
+            assert play_cli.COMPILING in said, said
 
 
 def test_what_is_typed_at_a_hand_over_is_answered_not_swallowed(run):

@@ -13,6 +13,7 @@ agent again before its first move.
 from __future__ import annotations
 
 import time
+from collections.abc import Collection
 from typing import Any
 
 import numpy as np
@@ -64,6 +65,23 @@ def small_specs(name: str) -> list[str]:
         texts += [f"ismcts:opponent={policy}", f"flat:opponent={policy}", f"policy:policy={policy}"]
     specs = (small_spec(text) for text in filter(None, texts))
     return list(dict.fromkeys(spec for spec in specs if spec is not None))
+
+
+LIGHT_AGENTS = frozenset({"random", "greedy"})
+"""Agents that do not search (the easy levels): a decision costs a replay of the match and
+little more, so a server runs it in the light worker, never behind a search, and nothing is
+compiled ahead for it."""
+
+
+def compiled_ahead(name: str, spec: str, known: Collection[str] | None = None) -> str | None:
+    """What to compile ahead of agent ``spec``'s first move in game ``name`` (a small spec
+    of :func:`small_specs`, ``known`` where the caller holds them): None for an agent that
+    does not search (:data:`LIGHT_AGENTS`), one that solves the game first, or one ``meeple
+    compile`` does not compile (it compiles at its first move)."""
+    if parse_spec(spec).name in LIGHT_AGENTS:
+        return None
+    small = small_spec(spec)
+    return small if small in (small_specs(name) if known is None else known) else None
 
 
 def compiled_job(name: str, what: str) -> str:

@@ -23,12 +23,14 @@ import typer
 from rich.markup import escape
 from rich.text import Text
 
-from meeple.agents import HUMAN, parse_spec
+from meeple.agents import HUMAN, AgentSpec, parse_spec
 from meeple.agents.levels import DEFAULT_LEVEL, LEVELS, level_spec, seat_spec
 from meeple.agents.spec import agent_builder
+from meeple.agents.warm import compiled_ahead, compiled_job, small_specs, warm_spec
 from meeple.core.agent import Agent, Observation, catch_up
 from meeple.core.errors import MeepleError, RecordError
 from meeple.core.game import Game, Player, State, seats_text
+from meeple.core.kernel_cache import needs_compiling
 from meeple.core.position import named_game, position_argument, position_game
 from meeple.core.record import GameRecord, Playthrough
 from meeple.core.registry import game_class, make
@@ -244,10 +246,37 @@ def build_agents(game: Game, specs: list[str], seed: int) -> list[Agent | None]:
     if wait is not None and not console.is_terminal:
         console.print(wait)  # a log gets the reason for the wait as a line
     with console.status(wait) if wait is not None else contextlib.nullcontext():
-        return [
+        agents = [
             None if build is None else build(derive_seed(seed, "seat", player))
             for player, build in enumerate(builders)
         ]
+    compile_first(game, [s for s in parsed if not s.is_human])
+    return agents
+
+
+COMPILING = "compiling the computer's search for this machine (once: up to about a minute)..."
+"""Said while :func:`compile_first` compiles."""
+
+
+def compile_first(game: Game, specs: list[AgentSpec]) -> None:
+    """Compile what these agents run where this machine has not yet (``meeple compile`` does
+    it for every agent; a fresh install has done nothing), announced: else the computer's
+    first move says "thinking" for half a minute of compiling. Agents whose compiled code
+    ``meeple compile`` does not know compile at their first move, as before."""
+    known = small_specs(game.name)
+    ahead = (compiled_ahead(game.name, str(spec), known) for spec in specs)
+    todo = [
+        small
+        for small in dict.fromkeys(ahead)
+        if small is not None and needs_compiling(compiled_job(game.name, small))
+    ]
+    if not todo:
+        return
+    if not console.is_terminal:
+        console.print(COMPILING)  # a log gets the reason for the wait as a line
+    with console.status(COMPILING):
+        for small in todo:
+            warm_spec(game.name, small)
 
 
 def needs_hand_over(state: State, player: Player, humans: tuple[Player, ...]) -> bool:

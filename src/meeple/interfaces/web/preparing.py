@@ -23,8 +23,8 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from meeple.agents import available_agents, parse_spec
-from meeple.agents.warm import compiled_job, small_spec, small_specs, warm_spec
+from meeple.agents import available_agents
+from meeple.agents.warm import compiled_ahead, compiled_job, small_specs, warm_spec
 from meeple.core.game import Game
 from meeple.core.kernel_cache import needs_compiling
 from meeple.core.processes import die_with_parent
@@ -32,11 +32,6 @@ from meeple.core.registry import make
 from meeple.interfaces.web.limits import ServerLimits
 
 log = logging.getLogger("meeple.server")
-
-LIGHT_AGENTS = frozenset({"random", "greedy"})
-"""Agents that do not search (the easy levels): a decision costs a replay of the match and
-little more, so it runs in the light worker, never waits behind a search, and has nothing
-compiled ahead."""
 
 
 class Preparer:
@@ -108,14 +103,12 @@ class Preparer:
         opponent): the job to wait for, or None. Any other spec compiles in its worker, as
         it did: a client naming spec after spec (``c=0.1``, ``c=0.11``...) queues nothing
         here and writes no marks."""
-        if parse_spec(spec).name in LIGHT_AGENTS:
-            return None
-        small = small_spec(spec)
         known = self._known.get(game.name)
         if known is None:
             known = self._known[game.name] = frozenset(small_specs(game.name))
-        if small not in known:
-            return None  # one that solves the game first (None) is made by prepare
+        small = compiled_ahead(game.name, spec, known)
+        if small is None:
+            return None  # one that solves the game first is made by prepare
         job = compiled_job(game.name, small)
         self._compile(job, warm_spec, game.name, small)
         return job

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from meeple.agents import parse_spec
+from meeple.agents.warm import LIGHT_AGENTS
 from meeple.core.errors import MeepleError
 from meeple.core.game import Player
 from meeple.core.record import final_result
@@ -37,7 +38,7 @@ from meeple.interfaces.web.live import (
 )
 from meeple.interfaces.web.lobby import default_agent
 from meeple.interfaces.web.pool import AgentOverrun, AgentPool
-from meeple.interfaces.web.preparing import LIGHT_AGENTS, Preparer
+from meeple.interfaces.web.preparing import Preparer
 from meeple.store.db import StorageUnavailable
 from meeple.store.matches import MatchChanged, MatchStore, StoredMatch
 
