@@ -17,10 +17,10 @@ from meeple.agents.levels import level_spec
 from meeple.agents.warm import small_spec
 from meeple.core.game import seats_text
 from meeple.core.record import GameRecord, Playthrough
+from meeple.core.review import HINT_ITERATIONS
 from meeple.core.simultaneous import reveals, secret
 from meeple.interfaces import console as console_module
 from meeple.interfaces import play_cli, prompt_words
-from meeple.interfaces.analyse_cli import HINT_ITERATIONS
 from meeple.interfaces.console import WIPE, preparing_agents, read_within, thinking
 from meeple.interfaces.move_log import heading, move_words
 from meeple.interfaces.play_cli import TerminalGame

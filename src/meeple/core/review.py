@@ -25,6 +25,9 @@ DEFAULT_SEED = 0
 """The seed of a review's searches unless one is given: the same record, the same review."""
 MAX_ITERATIONS = 100_000
 """The most search iterations a decision may be given (``--iterations``)."""
+HINT_ITERATIONS = 20_000
+"""The most search iterations a hint is given by default (the judge's own where lower): the
+game server's ``max_hint_iterations`` and the terminal's ``hint``."""
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from meeple.agents.judge import SEARCH_ITERATIONS
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game, State
 from meeple.core.record import GameRecord
-from meeple.core.review import DEFAULT_SEED, MAX_ITERATIONS, JudgeSettings
+from meeple.core.review import DEFAULT_SEED, HINT_ITERATIONS, MAX_ITERATIONS, JudgeSettings
 from meeple.core.words import counted
 from meeple.games.edges.rules import EdgesGame, EdgesState
 from meeple.interfaces.console import console, fail, solver_ready
@@ -37,11 +37,6 @@ def _for(game: EdgesGame, seat: int, value: int) -> str:
     """A value (seat 0 minus seat 1) as ``seat`` reads it: "+2 for Red"."""
     mine = value if seat == 0 else -value
     return f"{mine:+d} for {game.seat_name(seat)}"
-
-
-HINT_ITERATIONS = 20_000
-"""The most search iterations a hint at the prompt is given (the judge's own default where
-lower), as the game server's default (``max_hint_iterations``)."""
 
 
 @prompt_command("hint", help="the best move, by the solver or a search, and why")

@@ -263,6 +263,8 @@ def compile_first(game: Game, specs: list[AgentSpec]) -> None:
     it for every agent; a fresh install has done nothing), announced: else the computer's
     first move says "thinking" for half a minute of compiling. Agents whose compiled code
     ``meeple compile`` does not know compile at their first move, as before."""
+    if not specs:
+        return
     known = small_specs(game.name)
     ahead = (compiled_ahead(game.name, str(spec), known) for spec in specs)
     todo = [

@@ -14,6 +14,8 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from meeple.core.review import HINT_ITERATIONS
+
 BUDGETS: dict[str, str] = {
     "seconds": "max_agent_seconds",
     "iterations": "max_agent_iterations",
@@ -208,7 +210,7 @@ class ServerLimits(BaseModel):
         default=6, ge=1, description="hints one address may ask for a minute (a search each)"
     )
     max_hint_iterations: int = Field(
-        default=20_000,
+        default=HINT_ITERATIONS,
         ge=1,
         description="most search iterations a hint is given (the judge's own default where lower)",
     )

@@ -108,7 +108,7 @@ class Preparer:
             known = self._known[game.name] = frozenset(small_specs(game.name))
         small = compiled_ahead(game.name, spec, known)
         if small is None:
-            return None  # one that solves the game first is made by prepare
+            return None  # a light agent, one it does not compile, or one prepare solves
         job = compiled_job(game.name, small)
         self._compile(job, warm_spec, game.name, small)
         return job
