@@ -3,17 +3,19 @@
     .venv/bin/python benchmarks/baselines.py --games 60 --hard-games 6
     .venv/bin/python benchmarks/baselines.py --only edges erd --games 100
     .venv/bin/python benchmarks/baselines.py --designer-for erosion squad-combat triangle-clock
+    .venv/bin/python benchmarks/baselines.py --only erd --with easy --skip-exploitability
 
 For each of the five games (default options; Erd single games, as the ladder plays them) the
 agents are ``random``, the hand-written agent (``heuristic``; Edges' is ``greedy``) and the
 levels of ``meeple.agents.levels`` (``easy``, ``medium``, ``hard``). Where two of these are
-the same spec (most games' ``easy`` is ``random`` and ``medium`` the hand-written agent) they
-are one agent, named by every role it plays. Every pair of distinct agents plays through the
+the same spec (most games' ``medium`` is the hand-written agent, Edges' ``easy``) they are
+one agent, named by every role it plays. Every pair of distinct agents plays through the
 lab as ``meeple tournament`` seats a pair (``lab.tournament.pair_seatings``: seats rotated,
 one agent alone in a seat at three players or more), each game scored 1, 1/2 or 0 for the
 first agent (``lab.metrics.pairwise_results``), with the lab's 95% interval of the score
 rate (``lab.stats.score_interval``, a draw counting half). Games are stored (``--db``), so an
-interrupted run resumes.
+interrupted run resumes. ``--with ROLE ...`` plays only the pairs with an agent in one of
+those roles (or of those specs): the rows a changed level needs.
 
 ``hard`` is the strongest agent meeple offers, at about a second a move (Erd's excepted: it
 plays the solved game, fast): a pair with it plays
@@ -44,8 +46,9 @@ from rich.console import Console
 from rich.table import Table
 
 import meeple
+from meeple.agents.careless import CarelessAgent
 from meeple.agents.levels import DESIGNER_LEVEL, LEVEL_NAMES, level_spec
-from meeple.agents.spec import parse_spec
+from meeple.agents.spec import make_agent, parse_spec
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game
 from meeple.lab.metrics import pairwise_results
@@ -101,19 +104,32 @@ class PairScore:
 
 
 def baselines(game: Game, designer: bool = False) -> list[Baseline]:
-    """random, the hand-written agent, easy, medium and hard for ``game`` (hard replaced by
-    the designer level when ``designer``), specs that are the same merged, in that order."""
+    """random, easy, the hand-written agent, medium and hard for ``game`` (hard replaced by
+    the designer level when ``designer``), specs that are the same merged, in that order:
+    weakest first (easy is the hand-written agent slipping, or the hand-written agent)."""
     hand = game.heuristic_agent or "random"
-    roles: list[tuple[str, str]] = [("random", "random"), (hand, hand)]
+    roles: list[tuple[str, str]] = [("random", "random")]
     for level in LEVEL_NAMES:
         spec_level = DESIGNER_LEVEL if designer and level == "hard" else level
         name = f"{level} (designer)" if spec_level != level else level
         roles.append((name, level_spec(game, spec_level)))
+        if level == "easy":
+            roles.append((hand, hand))
     merged: dict[str, list[str]] = {}
     for role, spec in roles:
         # Written out plainly, as the lab records a seat, so that equal specs merge.
         merged.setdefault(str(parse_spec(spec)), []).append(role)
     return [Baseline(spec, tuple(dict.fromkeys(r))) for spec, r in merged.items()]
+
+
+def pairs(agents: list[Baseline], among: list[str]) -> list[tuple[Baseline, Baseline]]:
+    """Every pair of ``agents`` as (A, B), the stronger (later) agent A so that most rates
+    read above one half; only those with an agent in a role or of a spec of ``among`` where
+    it names any."""
+    found = [(a, b) for b, a in combinations(agents, 2)]
+    if not among:
+        return found
+    return [(a, b) for a, b in found if {*a.roles, a.spec, *b.roles, b.spec} & set(among)]
 
 
 FAST_HARD = frozenset({"erd"})
@@ -204,6 +220,7 @@ def erd_exploitability(console: Console) -> None:
         equilibrium_strategy,
         exploitability,
         heuristic_strategy,
+        slipping_strategy,
         uniform_strategy,
     )
     from meeple.solvers.erd.solve import solve_erd
@@ -217,11 +234,17 @@ def erd_exploitability(console: Console) -> None:
     )
     for column in ("agent", "guarantees from the opening", "exploitability", "how", "seconds"):
         table.add_column(column)
+    heuristic = heuristic_strategy(solution, HeuristicAgent(game))
     strategies = {
         "equilibrium": equilibrium_strategy(solution),
         "random": uniform_strategy(solution),
-        "heuristic": heuristic_strategy(solution, HeuristicAgent(game)),
+        "heuristic": heuristic,
     }
+    for agent in agents.values():
+        if parse_spec(agent.spec).name == CarelessAgent.name:
+            careless = make_agent(agent.spec, game)
+            assert isinstance(careless, CarelessAgent)
+            strategies[agent.spec] = slipping_strategy(solution, heuristic, careless.slip)
     for spec, strategy in strategies.items():
         started = time.perf_counter()
         worst, gap = exploitability(solution, strategy)
@@ -250,6 +273,13 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--db", default="sqlite:///results/baselines.db")
     parser.add_argument(
+        "--with",
+        dest="with_",
+        nargs="*",
+        default=[],
+        help="play only the pairs with an agent in one of these roles or specs (easy, random)",
+    )
+    parser.add_argument(
         "--skip-exploitability", action="store_true", help="leave out Erd's exploitability"
     )
     parser.add_argument(
@@ -274,8 +304,7 @@ def main() -> None:
             continue
         game = meeple.make(name, **GAME_OPTIONS.get(name, {}))
         agents = baselines(game, designer=name in args.designer_for)
-        # The stronger agent (later in the list) is A, so most rates read above one half.
-        for b, a in combinations(agents, 2):
+        for a, b in pairs(agents, args.with_):
             games = args.hard_games if is_slow(name, a) or is_slow(name, b) else args.games
             with console.status(f"{name}: {a.label} vs {b.label}, {games} games"):
                 score = play_pair(game, a, b, games, store, args.seed, args.jobs, command)

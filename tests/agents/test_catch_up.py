@@ -27,6 +27,7 @@ CASES = [
     # (game, options, spec under test, its opponent, the decisions of the seat checked)
     ("triangle-clock", {}, "heuristic", "policy", 12),
     ("triangle-clock", {}, "policy", "heuristic", 12),
+    ("triangle-clock", {}, "careless", "policy", 12),
     (
         "triangle-clock",
         {},
@@ -89,9 +90,10 @@ def test_without_the_catch_up_the_triangle_clocks_agents_forget_the_order() -> N
 
 
 def test_the_exploiting_agent_caught_up_has_learned_what_it_had() -> None:
-    game, record, states = _played("erd", {"round_limit": 4}, CASES[3][2], "heuristic", seed=3)
-    living = make_agent(CASES[3][2], game, seed=11)
-    fresh = make_agent(CASES[3][2], game, seed=11)
+    spec = next(spec for name, _, spec, *_ in CASES if name == "erd")
+    game, record, states = _played("erd", {"round_limit": 4}, spec, "heuristic", seed=3)
+    living = make_agent(spec, game, seed=11)
+    fresh = make_agent(spec, game, seed=11)
     for k, (seat, _) in enumerate(record.moves):
         if seat == 0:
             living.act(Observation(states[k], 0))

@@ -6,8 +6,10 @@ import pytest
 
 import meeple
 from meeple.agents import available_agents
+from meeple.agents.careless import CarelessAgent
 from meeple.agents.levels import DEFAULT_LEVEL, LEVEL_NAMES, LEVELS, level_spec, strongest
 from meeple.agents.spec import make_agent, parse_spec
+from meeple.agents.warm import LIGHT_AGENTS
 from meeple.core.errors import AgentSpecError
 
 
@@ -41,7 +43,26 @@ def test_erds_hard_level_is_its_strongest_agent_the_solved_one() -> None:
 
 
 def test_levels_are_read_as_people_type_them() -> None:
-    assert level_spec(meeple.make("erd"), " Easy ") == "random"
+    assert level_spec(meeple.make("erd"), " Easy ") == "careless"
+
+
+@pytest.mark.parametrize("name", ["erd", "erosion", "triangle-clock", "squad-combat"])
+def test_easy_is_the_hand_written_agent_slipping_not_random_play(name: str) -> None:
+    """Random play as easy passed Erosion's game away in its first turns; easy is the
+    game's hand-written agent with random slips (``careless``), which beat random and lost
+    to medium in each of these games (docs/agents.md)."""
+    game = meeple.make(name)
+    easy = make_agent(level_spec(game, "easy"), game)
+    assert isinstance(easy, CarelessAgent)
+    assert easy.slip == 0.3
+    assert type(easy.inner) is type(make_agent(game.heuristic_agent or "", game))
+
+
+@pytest.mark.parametrize("name", [info.name for info in meeple.games()])
+def test_every_easy_level_runs_beside_the_searches_never_behind_them(name: str) -> None:
+    """A server plays the agents that do not search in a worker of their own
+    (``LIGHT_AGENTS``): an easy game never waits for another match's hard search."""
+    assert parse_spec(level_spec(meeple.make(name), "easy")).name in LIGHT_AGENTS
 
 
 def test_an_unknown_level_names_the_levels() -> None:

@@ -400,7 +400,8 @@ def test_baselines_merge_equal_specs_and_name_every_role():
     bench = _bench()
     erd = [b.label for b in bench.baselines(meeple.make("erd", best_of=1))]
     assert erd == [
-        "easy = random",
+        "random",
+        "easy = careless",
         "medium = heuristic",
         "hard = exploit:allowance=0.1,knows=heuristic,solve=true",
     ]
@@ -410,6 +411,19 @@ def test_baselines_merge_equal_specs_and_name_every_role():
     designer = bench.baselines(meeple.make("erosion"), designer=True)
     assert designer[-1].roles == ("hard (designer)",)
     assert bench.is_slow("edges", edges[-1]) and not bench.is_slow("erd", edges[-1])
+
+
+def test_with_a_role_only_the_pairs_of_that_agent_are_played():
+    """``--with easy``: the rows a changed easy level needs, each with the stronger first."""
+    bench = _bench()
+    agents = bench.baselines(meeple.make("erd", best_of=1))
+    labels = [(a.label, b.label) for a, b in bench.pairs(agents, ["easy"])]
+    assert labels == [
+        ("easy = careless", "random"),
+        ("medium = heuristic", "easy = careless"),
+        ("hard = exploit:allowance=0.1,knows=heuristic,solve=true", "easy = careless"),
+    ]
+    assert len(bench.pairs(agents, [])) == 6
 
 
 def test_a_pair_is_scored_from_the_first_agents_side_and_resumes(tmp_path):

@@ -476,7 +476,7 @@ def test_play_fills_missing_seats_with_the_level_asked_for(run):
         "1",
     )
     assert result.exit_code == 0, result.output
-    assert "random" in result.output and "heuristic" not in result.output
+    assert "easy (careless)" in result.output and "medium" not in result.output
 
 
 def test_an_unknown_level_is_refused_with_the_levels(run):

@@ -473,6 +473,20 @@ def test_exact_outcome_against_the_heuristic_agrees_with_brute_force(case):
     assert itself.as_blue[0] - itself.as_blue[2] == pytest.approx(-solution.opening_value, abs=1e-9)
 
 
+def _sampled_score(eq, other, first, games: int) -> float:
+    """The equilibrium agent's mean return over ``games`` played from ``first`` against
+    ``other``, seats alternated."""
+    total = 0.0
+    for k in range(games):
+        seats = (eq, other) if k % 2 == 0 else (other, eq)
+        state = first
+        while not state.is_over:
+            for player in (0, 1):
+                state = state.apply(player, seats[player].act(Observation(state, player)))
+        total += state.returns[k % 2]
+    return total / games
+
+
 def test_exact_outcome_agrees_with_a_sampled_match():
     from meeple.solvers.erd.analysis import heuristic_strategy, outcome
 
@@ -483,17 +497,40 @@ def test_exact_outcome_agrees_with_a_sampled_match():
         eq.solution, equilibrium_strategy(eq.solution), heuristic_strategy(eq.solution, heuristic)
     )
     assert exact.score > 0.05  # an edge the sample below can see, not a draw everywhere
-    games, total = 600, 0.0
-    for k in range(games):
-        seats = (eq, heuristic) if k % 2 == 0 else (heuristic, eq)
-        state = first
-        while not state.is_over:
-            for player in (0, 1):
-                state = state.apply(player, seats[player].act(Observation(state, player)))
-        total += state.returns[k % 2]
+    games = 600
     # Four standard errors of the mean return (at most 1 a game).
-    assert abs(total / games - exact.score) <= 4 / math.sqrt(games)
+    assert abs(_sampled_score(eq, heuristic, first, games) - exact.score) <= 4 / math.sqrt(games)
     assert exact.games_to_separate() > 0
+
+
+def test_the_careless_agents_exact_outcome_agrees_with_a_sampled_match():
+    """The careless agent (the heuristic, slipping into a random allocation at a chance of
+    0.3) plays the mix ``slipping_strategy`` says: the equilibrium's exact score against
+    that mix is what 4,000 sampled games give, within four standard errors, a band that
+    leaves out the scores against never and always slipping; at those ends the mix is
+    the heuristic's and random play's."""
+    from meeple.agents.spec import make_agent
+    from meeple.solvers.erd.analysis import heuristic_strategy, outcome, slipping_strategy
+
+    eq, heuristic, first = _agents(("original", (2, 1, 1), (2, 1, 0), 4))
+    careless = make_agent("careless:slip=0.3", first.game, seed=3)
+    solution = eq.solution
+    mix = slipping_strategy(solution, heuristic_strategy(solution, heuristic), 0.3)
+    exact = outcome(solution, equilibrium_strategy(solution), mix)
+    games = 4000
+    band = 4 / math.sqrt(games)
+    assert abs(_sampled_score(eq, careless, first, games) - exact.score) <= band
+    never = slipping_strategy(solution, heuristic_strategy(solution, heuristic), 0.0)
+    always = slipping_strategy(solution, heuristic_strategy(solution, heuristic), 1.0)
+    for end in (never, always):
+        score = outcome(solution, equilibrium_strategy(solution), end).score
+        assert abs(score - exact.score) > band
+    assert exploitability(solution, never) == pytest.approx(
+        exploitability(solution, heuristic_strategy(solution, heuristic))
+    )
+    assert exploitability(solution, always) == pytest.approx(
+        exploitability(solution, uniform_strategy(solution))
+    )
 
 
 def test_model_difference_tells_one_game_from_another():

@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import ConfigDict, TypeAdapter, ValidationError
 
+from meeple.agents.careless import CarelessAgent
 from meeple.agents.flat import FlatAgent
 from meeple.agents.levels import LEVEL_NAMES, SEAT_WORDS, seat_spec
 from meeple.agents.mcts import ISMCTSAgent, MCTSAgent
@@ -28,8 +29,17 @@ from meeple.core.registry import defined_at, game_agents
 
 HUMAN = "human"
 
+
+def careless(game: Game, seed: int = 0, slip: float = 0.3) -> CarelessAgent:
+    """Plays as the game's hand-written agent, except that at a chance of slip a move it
+    picks at random: a weak opponent that still plays like one."""
+    inner = make_agent(game.heuristic_agent or RandomAgent.name, game, seed)
+    return CarelessAgent(game, inner, seed=seed, slip=slip)
+
+
 GENERIC_AGENTS: dict[str, AgentFactory] = {
     "random": RandomAgent,
+    "careless": careless,
     "mcts": MCTSAgent,
     "ismcts": ISMCTSAgent,
     "flat": FlatAgent,

@@ -67,8 +67,9 @@ def small_specs(name: str) -> list[str]:
     return list(dict.fromkeys(spec for spec in specs if spec is not None))
 
 
-LIGHT_AGENTS = frozenset({"random", "greedy"})
-"""Agents that do not search (the easy levels): a decision costs a replay of the match and
+LIGHT_AGENTS = frozenset({"random", "greedy", "careless"})
+"""Agents that do not search (the easy levels: random play, Edges' greedy look one move
+ahead, the hand-written agents with slips): a decision costs a replay of the match and
 little more, so a server runs it in the light worker, never behind a search, and nothing is
 compiled ahead for it."""
 

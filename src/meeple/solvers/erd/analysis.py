@@ -234,6 +234,17 @@ def heuristic_strategy(solution: Solution, agent: HeuristicAgent) -> Strategy:
     return strategy
 
 
+def slipping_strategy(solution: Solution, strategy: Strategy, slip: float) -> Strategy:
+    """``strategy`` that plays every legal allocation equally likely at a chance of ``slip``
+    instead (the ``careless`` agent's mix, its hand-written agent's ``strategy`` given)."""
+    uniform = uniform_strategy(solution)
+
+    def mixed(state: int, role: int, left: int) -> np.ndarray:
+        return (1 - slip) * strategy(state, role, left) + slip * uniform(state, role, left)
+
+    return mixed
+
+
 @dataclass(frozen=True)
 class Outcome:
     """One agent's chances against another in a single game, exactly: (win, draw, loss)
