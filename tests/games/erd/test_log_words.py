@@ -83,3 +83,24 @@ def test_the_allocation_that_completes_a_round_is_followed_in_a_log_by_its_comba
         "    Every other card in the piles is discarded.",
         "    Recovery: Red takes back 3 Decoys; Blue takes back 3 Lights, 3 Decoys.",
     ]
+
+
+def test_the_browsers_log_tells_each_combat_under_the_allocation_that_revealed_it():
+    """The server's log, which the browser shows, tells each combat below the allocation
+    that revealed it, as the terminal's does (``Game.log_after``): the combats of earlier
+    rounds, which the table no longer shows, stay in the log. Nothing below the round's
+    first allocation, for any seat, before or after the reveal."""
+    match = _live_match("erd")
+    _move(match, 0, "rush=DDD defense=HHD")
+    for seat in (0, 1, None):
+        (entry,) = match.log_entries(seat)
+        assert "after" not in entry
+    _move(match, 1, "rush=LDD defense=LLD")
+    for seat in (0, 1, None):
+        first, second = match.log_entries(seat)
+        assert "after" not in first
+        assert second["after"][:3] == [
+            "Combat of game 1, round 1:",
+            "Red's Rush (0) does not beat Blue's Defense (2).",
+            "Blue's Rush (1) does not beat Red's Defense (6).",
+        ]

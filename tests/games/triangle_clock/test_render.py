@@ -178,3 +178,44 @@ def test_the_choice_that_ends_a_round_is_followed_in_a_log_by_the_round_s_result
         "beats Tick's ▼Ss (closer to 12 o'clock clockwise).",
         "      Tock (seat 1) ranks higher and scores 3 (the strength of the other hand).",
     ]
+
+
+def _round_played(notes: str = "allowed") -> tuple:
+    """Round 1 of EQUAL_RANKS to its last choice: the state before it."""
+    game = meeple.make("triangle-clock", tie_break="rank-first", notes=notes)
+    state = arrange(game, EQUAL_RANKS, shared="Ss")
+    before = []
+    for tick, tock in (("A", "A"), ("C", "D"), ("B", "B")):
+        for seat, text in ((0, tick), (1, tock)):
+            before.append((state, seat, text))
+            state = state.apply_text(seat, text)
+    return game, before
+
+
+def test_the_browsers_log_tells_each_round_under_the_choice_that_completed_it():
+    """The server's log, which the browser shows, tells each round's result below the
+    choice that completed it (``Game.log_after``) in the terminal's words: the results of
+    earlier rounds, which the board no longer shows, stay in the log."""
+    game, before = _round_played()
+    told = [game.log_after(state, seat, game.parse_action(text)) for state, seat, text in before]
+    assert told[:-1] == [()] * 5
+    assert told[-1] == (
+        "Round 1: shared ▼Ss",
+        "  Tick (seat 0)  ▼Ss ▲Ns ◹NEc ▼Ss  Flush Pair (strength 3)",
+        "  Tock (seat 1)  ▼Ss ◹NEc ◹NEc ▽Sc  Flush Pair (strength 3)",
+        "  Equal ranks, tie-break rank-first (the rank's symbols, best first): Tock's ◹NEc "
+        "beats Tick's ▼Ss (closer to 12 o'clock clockwise).",
+        "  Tock (seat 1) ranks higher and scores 3 (the strength of the other hand).",
+    )
+
+
+def test_under_notes_forbidden_no_log_keeps_the_rounds_shared_symbols():
+    """'You may not take written notes': a log of every round's shared symbol would be the
+    note of the order a player must remember. Neither the browser's log nor the
+    terminal's tells a round's result then (the terminal's told it before)."""
+    from meeple.interfaces.move_log import move_words
+
+    game, before = _round_played(notes="forbidden")
+    state, seat, text = before[-1]
+    assert game.log_after(state, seat, game.parse_action(text)) == ()
+    assert "Round 1" not in move_words(state, seat, text).plain

@@ -13,17 +13,15 @@ from rich.text import Text
 
 from meeple.core.game import Player
 from meeple.core.words import counted
-from meeple.games.erd.pieces import CONVERSION_STEP
 from meeple.games.erd.rules import (
     EMPTY_PILE,
     NOTATION_HELP,
     REASON_TEXT,
     Cards,
-    Combat,
     ErdGame,
     ErdState,
-    other,
 )
+from meeple.games.erd.words import combat_when, describe_combat
 
 SEAT_STYLES = ("bold red", "bold blue")
 WINNING_OUTCOMES = ("one_rush", "both_total", "both_rush")
@@ -83,90 +81,13 @@ def render_table(state: ErdState, viewer: Player | None) -> Table:
     return table
 
 
-def describe_combat(game: ErdGame, combat: Combat) -> list[str]:
-    """What happened in a combat, in the order of the rules, as sentences."""
-    name = game.seat_name
-    lines = []
-    for p in (0, 1):
-        q = other(p)
-        verb = "beats" if combat.broke_through[p] else "does not beat"
-        lines.append(
-            f"{name(p)}'s Rush ({combat.rush[p]}) {verb} {name(q)}'s Defense ({combat.defense[q]})."
-        )
-    outcome = combat.outcome
-    if outcome == "exact_tie":
-        # The round's end may still end the game (the mercy rule, the round limit): told below.
-        goes_on = "" if combat.ending is not None else " and the game goes on"
-        lines.append(
-            f"Both Rushes broke through with equal Rush + Defense and {_equal_rushes(game, combat)}"
-            f": an exact tie. All Rush and Defense cards are discarded{goes_on}."
-        )
-    elif outcome == "held":
-        lines.append("Both Defenses held.")
-        lines.extend(
-            line for p in (0, 1) if (line := _turrets_told(name(p), combat, p)) is not None
-        )
-        others = "Every other card" if any(combat.turrets_made) else "Every card"
-        lines.append(f"{others} in the piles is discarded.")
-    if combat.ending is not None and outcome not in ("exact_tie", "held"):
-        lines.append(combat.ending.detail + ".")
-        return lines
-    if game.options.turret_lifetime == "one_combat" and any(combat.turrets):
-        lines.append("The Turrets that defended in this combat are now plain discarded Heavies.")
-    back = []
-    for p in (0, 1):
-        got = Cards(light=combat.lights_back[p], decoy=combat.decoys_back[p])
-        back.append(f"{name(p)} takes back {got.words()}")
-    lines.append("Recovery: " + "; ".join(back) + ".")
-    if combat.escalation:
-        parts = []
-        for p in (0, 1):
-            got = Cards(heavy=combat.escalation_heavies[p], light=combat.escalation_lights[p])
-            parts.append(f"{name(p)} takes back {got.words()}")
-        # Both players' Heavies: six in the rules, another number under the reserve option.
-        heavies = 2 * game.version.heavies
-        lines.append(f"All {heavies} Heavies were discarded: Escalation! " + "; ".join(parts) + ".")
-    if combat.ending is not None:
-        lines.append(combat.ending.detail + ".")
-    return lines
-
-
-def _equal_rushes(game: ErdGame, combat: Combat) -> str:
-    """What was equal about the Rushes of an exact tie: their values, or (option
-    ``rush_tiebreak=cards``) their numbers of cards, whose values may differ."""
-    if game.options.rush_tiebreak == "cards":
-        cards = combat.allocations[0].rush.total
-        return f"Rush piles of the same size ({counted(cards, 'card')} each)"
-    return "equal Rush"
-
-
-def _turrets_told(who: str, combat: Combat, p: Player) -> str | None:
-    """The Turrets a held Defense made, and why it made fewer than its full 3 points earned
-    (only the Heavies of its Defense pile can become Turrets); None where it earned none."""
-    excess = combat.defense[p] - combat.rush[other(p)]
-    earned, made = excess // CONVERSION_STEP, combat.turrets_made[p]
-    if earned <= 0:
-        return None
-    exceeded = f"{who}'s Defense exceeded the Rush by {excess}"
-    if made == earned:
-        heavies = "Heavy becomes a Turret" if made == 1 else "Heavies become Turrets"
-        return f"{exceeded}: {made} defending {heavies}."
-    worth = f"worth {counted(earned, 'Turret')}"
-    if made == 0:
-        return f"{exceeded}, {worth}, but its Defense pile held no Heavy to become one."
-    held = (
-        "1 Heavy, which becomes a Turret" if made == 1 else f"{made} Heavies, which become Turrets"
-    )
-    return f"{exceeded}, {worth}, but its Defense pile held only {held}."
-
-
 def render_combat(state: ErdState) -> Group | Text:
     """The last revealed piles with their values, and what followed."""
     combat = state.last
     if combat is None:
         return Text("No combat yet: both players allocate for round 1.", style="dim")
     game = state.game
-    title = Text(f"Last combat: {_when(combat)}", style="bold")
+    title = Text(f"Last combat: {combat_when(combat)}", style="bold")
     table = Table(box=None, pad_edge=False, show_header=True, header_style="bold")
     table.add_column("")
     for p in (0, 1):
@@ -183,10 +104,6 @@ def render_combat(state: ErdState) -> Group | Text:
     table.add_row("Defense", *cells)
     story = Text("\n".join(describe_combat(game, combat)))
     return Group(title, table, story)
-
-
-def _when(combat: Combat) -> str:
-    return f"game {combat.game_number}, round {combat.round}"
 
 
 def _outcome(state: ErdState) -> str:
@@ -270,18 +187,6 @@ def render_state(state: ErdState, viewer: Player | None = None) -> Group:
 
 
 # -- replays --------------------------------------------------------------------------------
-def log_steps(before: ErdState, player: Player, text: str) -> list[str]:
-    """What the terminal's log and a replay add below the allocation that completes a round:
-    the combat the reveal started and what followed, in the board's sentences (a log shows
-    no board between the rounds); nothing below the first allocation of a round."""
-    after = before.apply_text(player, text)
-    assert isinstance(after, ErdState)
-    combat = after.last
-    if combat is None or combat == before.last:
-        return []
-    return [f"Combat of {_when(combat)}:", *describe_combat(before.game, combat)]
-
-
 def log_chapter(before: ErdState | None, after: ErdState) -> str | None:
     """A heading when a replay reaches a new game of the match or a new round (else None)."""
     if after.match_over:

@@ -65,7 +65,7 @@ from meeple.games.erd.rounds import (
     resolve_round,
     turrets_converted,
 )
-from meeple.games.erd.words import move_words
+from meeple.games.erd.words import combat_when, describe_combat, move_words
 
 if TYPE_CHECKING:
     import random
@@ -253,6 +253,17 @@ class ErdGame(Game[ErdOptions, "ErdState", Allocate]):
         """An allocation in words: each pile's cards and value. A log shows another seat's
         only once the round is revealed (:mod:`meeple.games.erd.words`)."""
         return move_words(state, player, action)
+
+    def log_after(self, state: ErdState, player: Player, action: Allocate) -> tuple[str, ...]:
+        """Below the allocation that completes a round, the combat its reveal started and
+        what followed, in the board's sentences (:func:`meeple.games.erd.words.describe_combat`;
+        a log shows no board between the rounds); nothing below the round's first."""
+        after = state.apply(player, action)
+        assert isinstance(after, ErdState)
+        combat = after.last
+        if combat is None or combat == state.last:
+            return ()
+        return (f"Combat of {combat_when(combat)}:", *describe_combat(self, combat))
 
     def view_words(self) -> dict[str, tuple[str, ...] | None]:
         """How a combat and a game can end; the sentences that tell a game's end (its

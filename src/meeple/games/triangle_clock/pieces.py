@@ -303,6 +303,31 @@ class SeatRound:
     strength: int
 
 
+@dataclass(frozen=True)
+class SeatNamed:
+    """A seat named in a round's telling (:meth:`RoundResult.told`): the terminal writes it
+    in the seat's colour, a plain log as ``Tick (seat 0)``."""
+
+    player: Player
+
+
+Told = tuple[str | Symbol | SeatNamed, ...]
+"""A line of a round's telling: words, symbols and seats."""
+
+
+def told_plainly(line: Told) -> str:
+    """A line of a round's telling as plain text: symbols as glyph and notation (``▼Ss``),
+    seats as ``Tick (seat 0)``."""
+    return "".join(
+        part
+        if isinstance(part, str)
+        else f"{SEAT_NAMES[part.player]} (seat {part.player})"
+        if isinstance(part, SeatNamed)
+        else symbol_label(part)
+        for part in line
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class RoundResult:
     """A finished round: the shared symbol, each seat's play, who won and the points."""
@@ -363,6 +388,34 @@ class RoundResult:
             decider.lower,
             " (solid before clear)." if same_way else " (closer to 12 o'clock clockwise).",
         )
+
+    def told(self, ranking: Ranking) -> list[Told]:
+        """The round in sentences, a line each, as the board tells it: the shared symbol,
+        each seat's hand with its rank and strength, where the ranks were equal why the
+        winner's hand was higher, and who scored what. Symbols and seats are parts that
+        each reader writes its own way (:func:`told_plainly`: glyph and notation)."""
+        lines: list[Told] = [(f"Round {self.round}: shared ", self.shared)]
+        for p, play in enumerate(self.seats):
+            hand: list[str | Symbol] = []
+            for k, symbol in enumerate(play.hand):
+                hand += [" ", symbol] if k else [symbol]
+            lines.append(
+                ("  ", SeatNamed(p), "  ", *hand, f"  {play.rank} (strength {play.strength})")
+            )
+        if self.winner is None:
+            lines.append(("  Equal hands: nobody scores.",))
+            return lines
+        reason = self.tie_break(ranking)
+        if reason is not None:
+            lines.append(("  ", *reason))
+        lines.append(
+            (
+                "  ",
+                SeatNamed(self.winner),
+                f" ranks higher and scores {self.points} (the strength of the other hand).",
+            )
+        )
+        return lines
 
     def view(self, ranking: Ranking) -> dict[str, Any]:
         """The round as everybody saw it: the cards each seat played, the symbols it

@@ -24,6 +24,7 @@ from meeple.games.triangle_clock.cards import (
     symbol_label,
 )
 from meeple.games.triangle_clock.hands import Ranking
+from meeple.games.triangle_clock.pieces import SeatNamed
 from meeple.games.triangle_clock.rules import (
     ITEM_USES,
     LETTERS,
@@ -158,30 +159,19 @@ def render_hand(state: TriangleClockState, player: Player) -> Text:
 
 
 def render_round(result: RoundResult, ranking: Ranking) -> Text:
-    """One finished round: each seat's hand, rank and strength, and who scored; where the
-    ranks were equal, which tie-break separated the hands and at which symbols (the ranks
-    alone would not say why one of two equal ranks scored)."""
-    text = Text(f"Round {result.round}: shared ")
-    text.append_text(symbol_text(result.shared))
-    text.append("\n")
-    for p, play in enumerate(result.seats):
-        text.append("  ")
-        text.append_text(seat_text(p))
-        text.append("  ")
-        text.append_text(symbols_text(play.hand))
-        text.append(f"  {play.rank} (strength {play.strength})\n")
-    if result.winner is None:
-        text.append("  Equal hands: nobody scores.\n")
-    else:
-        reason = result.tie_break(ranking)
-        if reason is not None:
-            text.append("  ")
-            for part in reason:
-                text.append_text(Text(part) if isinstance(part, str) else symbol_text(part))
-            text.append("\n")
-        text.append("  ")
-        text.append_text(seat_text(result.winner))
-        text.append(f" ranks higher and scores {result.points} (the strength of the other hand).\n")
+    """One finished round (:meth:`RoundResult.told`): each seat's hand, rank and strength,
+    and who scored; where the ranks were equal, which tie-break separated the hands and at
+    which symbols (the ranks alone would not say why one of two equal ranks scored)."""
+    text = Text()
+    for line in result.told(ranking):
+        for part in line:
+            if isinstance(part, str):
+                text.append(part)
+            elif isinstance(part, SeatNamed):
+                text.append_text(seat_text(part.player))
+            else:
+                text.append_text(symbol_text(part))
+        text.append("\n")
     return text
 
 
@@ -258,18 +248,6 @@ def log_move(before: TriangleClockState, player: Player, text: str) -> Text | No
     for item in action.items:
         shown.append(f" +{item.label}", style="dim")
     return shown
-
-
-def log_steps(before: TriangleClockState, player: Player, text: str) -> list[Text]:
-    """What the terminal's log and a replay add below the choice that completes a round:
-    the round's result as the board shows it (a log shows no board between the rounds);
-    nothing below the other choices."""
-    after = before.apply_text(player, text)
-    assert isinstance(after, TriangleClockState)
-    if len(after.history) == len(before.history):
-        return []
-    result = render_round(after.history[-1], before.game.ranking)
-    return list(result.split("\n", allow_blank=False))
 
 
 def log_chapter(before: TriangleClockState | None, after: TriangleClockState) -> str | None:

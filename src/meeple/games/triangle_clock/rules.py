@@ -86,6 +86,7 @@ from meeple.games.triangle_clock.pieces import (
     item_labels,
     items_text,
     parse_items,
+    told_plainly,
     with_seat,
 )
 
@@ -438,6 +439,21 @@ class TriangleClockGame(Game[TriangleClockOptions, "TriangleClockState", Triangl
             return f"revealed {describe_symbol(shown)}"
         used = " and ".join(i.label for i in action.items)
         return f"revealed {describe_symbol(shown)} ({describe_symbol(printed)} with {used})"
+
+    def log_after(
+        self, state: TriangleClockState, player: Player, action: TriangleClockAction
+    ) -> tuple[str, ...]:
+        """Below the choice that completes a round, the round's result as the board tells
+        it (:meth:`RoundResult.told`; a log shows no board between the rounds); nothing
+        below the other choices. Nothing under ``notes=forbidden``: a log of every round's
+        shared symbol is the written note of the order that the rule forbids."""
+        if self.options.notes == "forbidden":
+            return ()
+        after = state.apply(player, action)
+        assert isinstance(after, TriangleClockState)
+        if len(after.history) == len(state.history):
+            return ()
+        return tuple(told_plainly(line) for line in after.history[-1].told(self.ranking))
 
     def person_view(self, state: TriangleClockState, player: Player | None) -> dict[str, Any]:
         """The view less what "You may not take written notes" leaves to a person's memory
