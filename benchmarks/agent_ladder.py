@@ -37,6 +37,7 @@ import itertools
 import os
 import shlex
 import sys
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -49,7 +50,9 @@ from meeple.core.game import Game
 from meeple.lab.metrics import agent_results
 from meeple.lab.run import RunSpec, execute
 from meeple.lab.stats import tally_interval, wilson_interval
-from meeple.store import ResultStore
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # its sibling modules
+from stores import open_results
 
 LADDER_OPTIONS = {"erd": {"best_of": 1}}
 """Options that keep a rung affordable (an Erd match of five games becomes one game)."""
@@ -146,7 +149,7 @@ def main() -> None:
     if args.pool_with and not args.duplicate:
         parser.error("--pool-with pools deals: give --duplicate too")
     tallies: list[str] = []
-    store = ResultStore(args.db)
+    store = open_results(args.db)
     command = shlex.join([os.path.relpath(sys.executable), *sys.argv])
     duplicated = ", each deal in both seatings" if args.duplicate else ""
     table = Table(title=f"strength ladder ({args.games} games per rung, seats rotated{duplicated})")

@@ -41,6 +41,7 @@ import sys
 import time
 from dataclasses import dataclass
 from itertools import combinations
+from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
@@ -49,13 +50,15 @@ import meeple
 from meeple.agents.careless import CarelessAgent
 from meeple.agents.levels import DESIGNER_LEVEL, LEVEL_NAMES, level_spec
 from meeple.agents.spec import make_agent, parse_spec
-from meeple.core.errors import MeepleError
 from meeple.core.game import Game
 from meeple.lab.metrics import pairwise_results
 from meeple.lab.run import RunSpec, execute
 from meeple.lab.stats import score_interval
 from meeple.lab.tournament import pair_seatings
 from meeple.store import ResultStore
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # its sibling modules
+from stores import open_results
 
 GAME_OPTIONS: dict[str, dict[str, object]] = {"erd": {"best_of": 1}}
 """Options other than the defaults: an Erd match of five games becomes one game (as the
@@ -292,10 +295,7 @@ def main() -> None:
             sys.exit(f"{name!r} is not a game; choose from {', '.join(names)}")
     if args.games < 1 or args.hard_games < 1:
         parser.error("--games and --hard-games take a whole number of at least 1")
-    try:
-        store = ResultStore(args.db)
-    except MeepleError as error:  # a bad URL or an unreachable server: one line, no traceback
-        sys.exit(f"--db: {error}")
+    store = open_results(args.db)
     command = shlex.join([os.path.relpath(sys.executable), *sys.argv])
     console = Console()
     scores: list[PairScore] = []

@@ -28,6 +28,7 @@ import os
 import shlex
 import sys
 import time
+from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
@@ -40,7 +41,9 @@ from meeple.lab.run import RunSpec, execute
 from meeple.lab.simulate import play_job
 from meeple.lab.stats import score_interval
 from meeple.lab.tournament import pair_seatings
-from meeple.store import ResultStore
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # its sibling modules
+from stores import open_results
 
 ROWS: list[tuple[str, int | None]] = [
     ("erd", None),
@@ -105,7 +108,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.games < 1 or args.timing_games < 1:
         parser.error("--games and --timing-games take a whole number of at least 1")
-    store = ResultStore(args.db)
+    store = open_results(args.db)
     command = shlex.join([os.path.relpath(sys.executable), *sys.argv])
     console = Console()
     table = Table(title="the designer agent against the hand-written agent, seats rotated")

@@ -21,12 +21,17 @@ import argparse
 import math
 import random
 import statistics
+import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from meeple.lab.replay import game_record
 from meeple.lab.stats import wilson_interval
-from meeple.store import DEFAULT_URL, ResultStore
+from meeple.store import DEFAULT_URL
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # its sibling modules
+from stores import open_results
 
 Z95 = 1.959964
 
@@ -135,7 +140,7 @@ def main() -> None:
     parser.add_argument("--db", default=DEFAULT_URL)
     parser.add_argument("--permutations", type=int, default=2000)
     args = parser.parse_args()
-    store = ResultStore(args.db)
+    store = open_results(args.db)
     for key in args.runs:
         found = store.find_run(key)
         rows = store.rows(found["key"])

@@ -11,9 +11,14 @@ by legal order plays on the lowest seat's mountain most (docs/design/erosion.md)
 from __future__ import annotations
 
 import argparse
+import sys
 from collections import Counter
+from pathlib import Path
 
-from meeple.store import DEFAULT_URL, ResultStore
+from meeple.store import DEFAULT_URL
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # its sibling modules
+from stores import open_results
 
 PLAYS = ("weather", "hillslope")
 """The plays that name a mountain: ``weather WX12 on 1 x2``."""
@@ -38,7 +43,7 @@ def main() -> None:
     parser.add_argument("runs", nargs="+")
     parser.add_argument("--db", default=DEFAULT_URL)
     args = parser.parse_args()
-    store = ResultStore(args.db)
+    store = open_results(args.db)
     for key in args.runs:
         rows = store.rows(key)
         others, own = targets(rows)

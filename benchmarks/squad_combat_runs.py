@@ -14,14 +14,18 @@ from __future__ import annotations
 
 import argparse
 import re
+import sys
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import meeple.games.squad_combat.edits as edits
 from meeple.core.stats import mean_interval
 from meeple.lab.replay import game_record
 from meeple.lab.stats import wilson_interval
-from meeple.store import ResultStore
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # its sibling modules
+from stores import open_results
 
 PLAY = re.compile(r"\((\d)[abc]\) plays ([A-Z][\w ]+?) \(")
 HIT = re.compile(r"^([A-Z][\w ]+?) hits \w+ [\w ]+ \((\d)[abc]\).*wound of (\d+)")
@@ -68,7 +72,7 @@ def main() -> None:
     parser.add_argument("--gap", help="A:B, seat A's wins less seat B's, game by game")
     parser.add_argument("--pool", action="store_true", help="the gap over all runs together")
     args = parser.parse_args()
-    store = ResultStore(args.db)
+    store = open_results(args.db)
     pooled: list[float] = []
     for arg in args.runs:
         run, _, gap = arg.partition(":")
