@@ -31,8 +31,9 @@ HUMAN = "human"
 
 
 def careless(game: Game, seed: int = 0, slip: float = 0.3) -> CarelessAgent:
-    """Plays as the game's hand-written agent, except that at a chance of slip a move it
-    picks at random: a weak opponent that still plays like one."""
+    """Plays as the game's hand-written agent, except that at each decision, at a chance
+    of slip, it plays a random legal move instead: a weak opponent that still plays like
+    one."""
     inner = make_agent(game.heuristic_agent or RandomAgent.name, game, seed)
     return CarelessAgent(game, inner, seed=seed, slip=slip)
 
