@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any
 
-from meeple.core.game import Player
+from meeple.core.game import Game, Player, seat_text
 from meeple.core.rng import make_rng
 from meeple.games.triangle_clock.cards import (
     CARD_NAMES,
@@ -315,13 +315,13 @@ Told = tuple[str | Symbol | SeatNamed, ...]
 """A line of a round's telling: words, symbols and seats."""
 
 
-def told_plainly(line: Told) -> str:
+def told_plainly(line: Told, game: Game[Any, Any, Any]) -> str:
     """A line of a round's telling as plain text: symbols as glyph and notation (``▼Ss``),
-    seats as ``Tick (seat 0)``."""
+    seats as every log names them (``Tick (seat 0)``: :func:`meeple.core.game.seat_text`)."""
     return "".join(
         part
         if isinstance(part, str)
-        else f"{SEAT_NAMES[part.player]} (seat {part.player})"
+        else seat_text(game, part.player)
         if isinstance(part, SeatNamed)
         else symbol_label(part)
         for part in line

@@ -53,11 +53,6 @@ def symbol_text(s: Symbol) -> Text:
     return Text(symbol_label(s), style=SOLID_STYLE if s & 1 == 0 else CLEAR_STYLE)
 
 
-def symbols_text(symbols: tuple[Symbol, ...] | list[Symbol], sep: str = " ") -> Text:
-    """Several symbols in a row."""
-    return Text(sep).join(symbol_text(s) for s in symbols)
-
-
 def seat_text(player: Player) -> Text:
     """``Tick (seat 0)`` in the seat's colour."""
     return Text(f"{SEAT_NAMES[player]} (seat {player})", style=SEAT_STYLES[player])

@@ -453,7 +453,7 @@ class TriangleClockGame(Game[TriangleClockOptions, "TriangleClockState", Triangl
         assert isinstance(after, TriangleClockState)
         if len(after.history) == len(state.history):
             return ()
-        return tuple(told_plainly(line) for line in after.history[-1].told(self.ranking))
+        return tuple(told_plainly(line, self) for line in after.history[-1].told(self.ranking))
 
     def person_view(self, state: TriangleClockState, player: Player | None) -> dict[str, Any]:
         """The view less what "You may not take written notes" leaves to a person's memory
