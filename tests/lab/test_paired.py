@@ -146,3 +146,28 @@ def test_a_difference_of_shares_stays_within_100_points_either_way():
         seat = differences[measure]
         assert (seat.low, seat.high) == (-1.0, 1.0), seat  # the t interval: about ±6.4
     assert differences["seat 0 score rate"].verdict == "no difference shown (+50, -100 to +100)"
+
+
+def test_variants_that_seat_other_numbers_of_players_are_said_not_to_pair(tmp_path):
+    """Erosion for two and for three: no game pairs, so no column of blank differences and no
+    'paired ... (0 games)'; the variant that does pair keeps its column."""
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, [
+        "compare", "erosion", "--variant", "players=2", "--variant", "players=3",
+        "--variant", "players=2,advanced=true", "--games", "6", "--seat", "random",
+        "--db", f"sqlite:///{tmp_path / 'r.db'}", "--out", str(out),
+    ])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    said = (
+        "No game of 'players=3' pairs with one of 'players=2' (the same index, seed and "
+        "seating), so no difference from it is shown"
+    )
+    assert said in text and "(0 games)" not in text
+    assert "players=2,advanced=true - players=2" in text and "players=3 - players=2" not in text
+    report = next(out.glob("compare-erosion-*/report.md")).read_text()
+    assert "| measure | players=2,advanced=true - players=2 |" in report
+    assert "players=3 - players=2" not in report and said in " ".join(report.split())
+    alone = difference_note("a", {"b": paired_differences(rows_of({}, 3), rows_of({}, 3, 9))})
+    assert alone.startswith("No game of 'b' pairs with one of 'a'")
+    assert "paired game by" not in alone

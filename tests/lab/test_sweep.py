@@ -199,3 +199,28 @@ def test_a_deck_s_card_count_is_swept_and_a_refused_value_is_named_as_given(tmp_
     with pytest.raises(SweepError, match="has no table"):
         field_variants(game.options, "cards.toml:quick-shott.damage", ["2", "3"], tmp_path / "u")
     assert not (tmp_path / "u").exists()
+
+
+def test_a_swept_number_of_players_keeps_each_figure_under_its_own_seat():
+    """Sweeping players 2, 3: the three-player row's third seat was read under 'draws' and
+    its draws under 'length' when the columns were the first value's seats."""
+    from meeple.lab.metrics import summarize
+    from meeple.lab.sweep import sweep_table
+
+    def rows(players, winner):
+        return [{"index": k, "seed": k, "seats": ["random"] * players,
+                 "returns": [1.0 if p == winner else -1.0 for p in range(players)],
+                 "winners": [winner], "length": 10 * players, "branching": 2.0,
+                 "first_player": 0} for k in range(40)]  # fmt: skip
+
+    two, three = summarize(rows(2, 1)), summarize(rows(3, 2))
+    seats = ["seat 0", "seat 1", "seat 2"]
+    headers, table = sweep_table("players", ["2", "3"], [two, three], seats)
+    assert headers[1:5] == ["seat 0 won", "seat 1 won", "seat 2 won", "draws"]
+    assert table[0][3] == "" and table[0][2].startswith("100.0%"), table[0]
+    assert table[1][3].startswith("100.0%") and table[1][4].startswith("0.0%"), table[1]
+    assert table[1][5].startswith("30"), table[1]
+    figure = sweep_figure("players", ["2", "3"], [two, three], seats)
+    bars = {bar.get_label(): bar.lines[0] for bar in figure.axes[0].containers}
+    assert list(bars["seat 1"].get_ydata()) == [1.0, 0.0]
+    assert list(bars["seat 2"].get_ydata()) == [1.0]  # at 3 players only

@@ -61,6 +61,7 @@ from meeple.lab.report import (
     difference_note,
     difference_table,
     markdown_table,
+    paired_only,
     seat_label,
     summary_warnings,
 )
@@ -248,10 +249,11 @@ def _compare(
     print_seats(summaries)
     pairings = _pairings(rows, summaries)
     first = next(iter(rows))
-    headers = ["measure", *(f"{label} - {first}" for label in pairings)]
-    console.print(
-        text_table(f"Differences from {first}", headers, difference_table(first, pairings))
-    )
+    if shown := paired_only(pairings):
+        headers = ["measure", *(f"{label} - {first}" for label in shown)]
+        console.print(
+            text_table(f"Differences from {first}", headers, difference_table(first, shown))
+        )
     console.print(escape(difference_note(first, pairings)))
     print_warnings(summary_warnings(summaries))
     notable = [
@@ -350,7 +352,7 @@ def sweep_command(
         raise fail(str(exc)) from None
     in_order = list(summaries.values())
     # A seat's role only where every value gives it the same (a swept --items moves them).
-    seats = [seat_label(summaries, p) for p in range(len(in_order[0].seats))]
+    seats = [seat_label(summaries, p) for p in range(max(len(s.seats) for s in in_order))]
     headers, rows = sweep_table(what, tried, in_order, seats)
     table = text_table(f"{name}: {what} swept", headers, rows, whole=1)  # the value: whole
     console.print(table)

@@ -167,8 +167,25 @@ def difference_table(base: str, pairings: dict[str, Pairing]) -> list[list[str]]
     return [[m, *(column.get(m, "") for column in columns)] for m in measures]
 
 
+def paired_only(pairings: dict[str, Pairing]) -> dict[str, Pairing]:
+    """The variants with a game paired with the base's: a variant with none (another number
+    of players, other seeds) has no difference to show, and its column would stand empty."""
+    return {label: p for label, p in pairings.items() if p.pairs}
+
+
 def difference_note(base: str, pairings: dict[str, Pairing]) -> str:
-    """How the differences were paired and how to read them, in one paragraph."""
+    """How the differences were paired and how to read them, in one paragraph; which
+    variants, if any, have no game to pair and so no difference shown."""
+    never = [label for label, p in pairings.items() if not p.pairs]
+    never_text = (
+        f"No game of {', '.join(repr(label) for label in never)} pairs with one of {base!r} "
+        "(the same index, seed and seating), so no difference from it is shown: variants "
+        "that seat different numbers of players, or were played from other seeds, never "
+        "pair. Compare their columns above, each on its own games."
+    )
+    pairings = paired_only(pairings)
+    if not pairings:
+        return never_text
     counts = sorted({(p.pairs, max((d.units for d in p.differences), default=0))
                      for p in pairings.values()})  # fmt: skip
     pairs = " or ".join(
@@ -198,7 +215,7 @@ def difference_note(base: str, pairings: dict[str, Pairing]) -> str:
             )
             + "."
         )
-    return text
+    return f"{text} {never_text}" if never else text
 
 
 BLOCKS = " ▁▂▃▄▅▆▇█"
@@ -512,15 +529,16 @@ def comparison_report(
     table_rows = side_by_side(summaries)
     differences = []
     if pairings:
-        base = labels[0]
-        differences = [
-            f"## Differences from {base}",
-            markdown_table(
-                ["measure", *(f"{label} - {base}" for label in pairings)],
-                difference_table(base, pairings),
-            ),
-            difference_note(base, pairings),
-        ]
+        base, shown = labels[0], paired_only(pairings)
+        differences = [f"## Differences from {base}"]
+        if shown:
+            differences.append(
+                markdown_table(
+                    ["measure", *(f"{label} - {base}" for label in shown)],
+                    difference_table(base, shown),
+                )
+            )
+        differences.append(difference_note(base, pairings))
     body = [
         f"# {title}",
         f"Command: `{command}`",

@@ -150,14 +150,19 @@ def sweep_table(
 ) -> tuple[list[str], list[list[str]]]:
     """Headers and rows, one per value of ``what`` (the title says which): each seat's win
     rate (won or shared), the draws, the mean length and score margin, each with its 95%
-    interval and the small-sample flag where it applies (``metrics.is_small``)."""
+    interval and the small-sample flag where it applies (``metrics.is_small``). ``seats``
+    names every seat any value has: a seat a value lacks (a swept number of players) is
+    blank in its row, so each figure stays under its own seat."""
     headers = ["value", *(f"{s} won" for s in seats), "draws", "length (actions)", "score margin"]
     rows = []
     for value, summary in zip(values, summaries, strict=True):
         rows.append(
             [
                 value,
-                *(_rate(seat.win_rate) for seat in summary.seats),
+                *(
+                    _rate(summary.seats[p].win_rate) if p < len(summary.seats) else ""
+                    for p in range(len(seats))
+                ),
                 _rate(summary.draws),
                 _mean(summary.intervals.get("duration")),
                 _mean(summary.intervals.get("margin")),
@@ -167,18 +172,22 @@ def sweep_table(
 
 
 def sweep_figure(what: str, values: list[str], summaries: list[Summary], seats: list[str]) -> Any:
-    """Each seat's win rate by value, and the mean length by value, with 95% error bars;
-    axes from 0."""
+    """Each seat's win rate by value (a seat at the values that have it), and the mean
+    length by value, with 95% error bars; axes from 0."""
 
     labels = values
     x = list(range(len(labels)))
     fig = new_figure(10, 4)
     wins, length = fig.subplots(1, 2)
     for p, seat in enumerate(seats):
-        rates = [s.seats[p].win_rate for s in summaries]
+        # Only the values that seat a player p (a swept number of players seats fewer).
+        held = [
+            (k, s.seats[p].win_rate) for k, s in zip(x, summaries, strict=True) if p < len(s.seats)
+        ]
+        rates = [r for _, r in held]
         shift = (p - (len(seats) - 1) / 2) * 0.06
         wins.errorbar(
-            [k + shift for k in x],
+            [k + shift for k, _ in held],
             [r.rate for r in rates],
             yerr=[[r.rate - r.low for r in rates], [r.high - r.rate for r in rates]],
             marker="o",
