@@ -266,3 +266,23 @@ def test_serve_given_a_path_the_system_refuses_says_so_in_one_line(tmp_path, fla
     assert done.returncode == 2, output
     assert "Traceback" not in output
     assert "error: cannot use aaaa" in output and "File name too long" in output, output
+
+
+@pytest.mark.parametrize(
+    ("command", "where"),
+    [
+        (["simulate", "erosion", "--players", "3"], ""),
+        (["compare", "erosion", "--variant", "players=2", "--variant", "players=3"], "players=3: "),
+        (["sweep", "erosion", "--option", "players", "--values", "2,3"], "players 3: "),
+        (["design", "erosion", "--games", "2"], "at 3 players: "),
+    ],
+)
+def test_seats_that_do_not_fill_a_count_of_players_are_refused_naming_which(
+    run, tmp_path, command, where
+):
+    """Two --seat for three players: which variant, value or count is refused, and what
+    would do, before any game is played."""
+    result = run(*command, "--seat", "heuristic", "--seat", "random", "--db",
+                 f"sqlite:///{tmp_path / 'lab.db'}", "--out", str(tmp_path / "out"))  # fmt: skip
+    _clean_error(result, f"{where}Erosion has 3 seats; 2 --seat given: give one for each seat")
+    assert "Agents" not in result.output and not (tmp_path / "lab.db").exists()

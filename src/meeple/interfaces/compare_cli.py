@@ -201,7 +201,11 @@ def _compare(
                 )
             variant_game = make(name, **{**base, **_parse_variant(name, text)})
             options = variant_game.options.changed()
-            seats = check_seats(name, options, seat)
+            try:
+                seats = check_seats(name, options, seat)
+            except LabError as exc:
+                # Which variant: another may seat another number of players.
+                raise LabError(f"{label}: {exc}") from None
             spec = simulation_spec(name, options, seats, games, seed, rotate_seats, duplicate)
             if spec.key in seen and seen[spec.key] != given:
                 raise LabError(

@@ -176,7 +176,10 @@ def design_command(
             count_game = make(name, **({**options, "players": players} if has_count else options))
             chosen_options = count_game.options.changed()
             default = count_game.heuristic_agent or "random"
-            seats = check_seats(name, chosen_options, seat or [default])
+            try:
+                seats = check_seats(name, chosen_options, seat or [default])
+            except LabError as exc:
+                raise LabError(f"at {players} players: {exc}") from None
             spec = simulation_spec(name, chosen_options, seats, games, seed, rotate_seats, False)
             print_notes(count_game, f"{players} players: ")
             plans.append((players, seats, spec))

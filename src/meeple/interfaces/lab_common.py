@@ -392,7 +392,10 @@ def check_seats(game_name: str, options: dict[str, Any], seats: list[str]) -> li
     if len(seats) == 1:
         seats = seats * game.num_players
     if len(seats) != game.num_players:
-        raise LabError(f"{game.title} has {game.num_players} seats; {len(seats)} --seat given")
+        raise LabError(
+            f"{game.title} has {game.num_players} seats; {len(seats)} --seat given: give one "
+            "for each seat, or one for them all"
+        )
     plain, builders = agent_specs(game, seats)
     for build in builders:
         build(0)
