@@ -286,3 +286,15 @@ def test_seats_that_do_not_fill_a_count_of_players_are_refused_naming_which(
                  f"sqlite:///{tmp_path / 'lab.db'}", "--out", str(tmp_path / "out"))  # fmt: skip
     _clean_error(result, f"{where}Erosion has 3 seats; 2 --seat given: give one for each seat")
     assert "Agents" not in result.output and not (tmp_path / "lab.db").exists()
+
+
+def test_design_asks_for_games_that_rotate_evenly_at_every_count_at_once(run, tmp_path):
+    """Erosion at 2 to 5 players: 60, not 'a multiple of 4' and, once that is mended, 'of 5'."""
+    db = f"sqlite:///{tmp_path / 'lab.db'}"
+    result = run("design", "erosion", "--rotate-seats", "--games", "8", "--seat", "random",
+                 "--db", db, "--out", str(tmp_path / "out"))  # fmt: skip
+    _clean_error(result, "--games must be a multiple of 60 (the seats at 2, 3, 4 and 5 players)")
+    variants = ["--variant", "players=2", "--variant", "players=3"]
+    compared = run("compare", "erosion", *variants, "--rotate-seats", "--games", "4", "--db", db,
+                   "--out", str(tmp_path / "out"))  # fmt: skip
+    _clean_error(compared, "players=3: with --rotate-seats, --games must be a multiple of 3")

@@ -203,10 +203,10 @@ def _compare(
             options = variant_game.options.changed()
             try:
                 seats = check_seats(name, options, seat)
+                spec = simulation_spec(name, options, seats, games, seed, rotate_seats, duplicate)
             except LabError as exc:
                 # Which variant: another may seat another number of players.
                 raise LabError(f"{label}: {exc}") from None
-            spec = simulation_spec(name, options, seats, games, seed, rotate_seats, duplicate)
             if spec.key in seen and seen[spec.key] != given:
                 raise LabError(
                     f"variants {seen[spec.key]!r} and {given!r} are the same rules"

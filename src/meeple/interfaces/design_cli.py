@@ -9,6 +9,7 @@ flags plays. The report is written by :func:`meeple.lab.design.design_report`.
 from __future__ import annotations
 
 import hashlib
+import math
 import shlex
 from pathlib import Path
 from typing import Annotated, Any
@@ -171,7 +172,18 @@ def design_command(
         options = parse_option_flags(name, list(ctx.args))
         chosen = chosen_backend(backend, jobs, address)
         plans = []
-        for players in player_counts(name, options, counts):
+        every_count = player_counts(name, options, counts)
+        if rotate_seats and games % math.lcm(*every_count):
+            # Said once for every count: 'a multiple of 4' and then 'of 5' sent a designer
+            # round the counts one at a time.
+            *most, last = map(str, every_count)
+            at = f"{', '.join(most)} and {last}" if most else last
+            raise LabError(
+                f"with --rotate-seats, --games must be a multiple of {math.lcm(*every_count)} "
+                f"(the seats at {at} players) so that every agent sits in every seat equally"
+                f"{' at every count' if most else ''}; {games} is not"
+            )
+        for players in every_count:
             has_count = "players" in game_class(name).Options.model_fields
             count_game = make(name, **({**options, "players": players} if has_count else options))
             chosen_options = count_game.options.changed()
