@@ -305,3 +305,27 @@ def test_a_proxys_own_refusal_is_said_in_words(server, context, watch, page_erro
     said = page.wait_for_selector(".toast-error").inner_text()
     assert said == "that record could not be replayed: larger than this site accepts (HTTP 413)"
     assert not page_errors, page_errors
+
+
+@pytest.mark.parametrize("game", ["erosion", "triangle-clock"])
+def test_a_replay_waits_for_nobody(server, context, watch, page_errors, game):
+    """A step of a finished match is a move already made: the game page's 'waiting for
+    Alps…' (Erosion) and 'waiting for the opponent…' (The Triangle Clock) read as a live
+    match there, through every seat's eyes and a spectator's."""
+    match = server.create(game, {}, ["random", "random"], seed=3)["match"]
+    deadline = time.monotonic() + 60
+    while server.get(f"/api/matches/{match}")["status"] != "finished":
+        assert time.monotonic() < deadline, f"two random agents did not finish {game} in 60 s"
+        time.sleep(0.2)
+    page = watch(context.new_page())
+    page.goto(f"{server.url}/replay?match={match}&step=1")
+    page.wait_for_selector("body[data-step='1']")
+    for eyes in ("spectator", "0", "1"):
+        page.select_option("#eyes", eyes)
+        for step in range(1, 4):
+            page.wait_for_selector(f"body[data-step='{step}']")
+            assert "waiting" not in page.inner_text("#board"), (eyes, step)
+            page.click("#next")
+        page.click("#first")
+        page.click("#next")
+    assert not page_errors, page_errors

@@ -186,7 +186,10 @@ export function draw(root, msg, ui) {
   drawDecks(middle, view, seat, offerAt);
   drawHand(box, view, seat, offerAt, path, path.length ? {} : msg.unplayable || {});
   drawExtras(box, view, names, seat);
-  drawBar(bar, view, path, open.filter((o) => !used.has(o)), choose, ui, moves.length > 0, mark,
+  // A replay waits for nobody ("waiting for Alps…" read as a live match): the header says
+  // whose turn it was.
+  if (msg.replay) bar.remove();
+  else drawBar(bar, view, path, open.filter((o) => !used.has(o)), choose, ui, moves.length > 0, mark,
     lesson && !onTrack ? expected : null, names, pathWords(moves, path, open), stepAsked(view));
   if (revealNext) revealOffer(box, bar);
   revealNext = false;

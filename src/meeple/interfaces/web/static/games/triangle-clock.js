@@ -347,7 +347,8 @@ function drawHand(box, msg, view, seat, legal, items, ui) {
     building.textContent = `move: ${anyPick ? "?" : ""}${suffix}` + (anyPick ? ` — ${CLICK} a symbol` : "");
   } else if (view.submissions && view.submissions.mine && view.phase !== "memorise") {
     building.textContent = `submitted: ${view.submissions.mine} (hidden until both have chosen)`;
-  } else if (view.phase !== "over" && view.phase !== "memorise") {
+  } else if (view.phase !== "over" && view.phase !== "memorise" && !msg.replay) {
+    // A replay waits for nobody: its step is a choice already made.
     building.textContent = "waiting for the opponent…";
   }
 
