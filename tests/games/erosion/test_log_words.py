@@ -166,7 +166,12 @@ def test_an_era_scored_is_said_part_by_part_and_the_parts_are_the_recorded_point
             legal = state.legal_actions(seat)
             others = [a for a in legal if not isinstance(a, Pass)]
             action = rng.choice(others if others and rng.random() < 0.97 else legal)
-            lines = game.log_after(state, seat, action)
+            # A tie-breaker's outcome may follow a guess (tested below): the era's lines here.
+            lines = tuple(
+                said
+                for said in game.log_after(state, seat, action)
+                if not said.startswith("The tie-breaker")
+            )
             after = state.apply(seat, action)
             if len(after.era_scores) == len(state.era_scores):
                 assert lines == ()
@@ -188,3 +193,47 @@ def test_an_era_scored_is_said_part_by_part_and_the_parts_are_the_recorded_point
     assert {"unweathered", "delta", "weathered"} <= parts_seen, parts_seen
     if options.get("advanced"):
         assert "challenge" in parts_seen, parts_seen
+
+
+def _tied(game, hands):
+    """Two seats with 2 points each at the game's end, holding the given hands."""
+    return position(game, hands=hands, mountains={0: ["H41", "H42"], 1: ["H43", "H44"]})
+
+
+def test_a_tie_breaker_is_told_card_by_card_under_the_guess_that_completes_it():
+    """'guess the Mohs hardness of the rock type ... The player guessing the closest chooses
+    the tie': once settled the drawn cards go back to the hands, so the log under the last
+    guess says what each drew, its hardness, how far each guess was, and what follows."""
+    game = make()
+    state = play(_tied(game, {0: ["WX06"], 1: ["H45"]}), "pass", "pass")
+    first = game.parse_action("guess 4")
+    assert game.log_after(state, 0, first) == ()  # a guess still to come
+    state = state.apply(0, first)
+    assert game.log_after(state, 1, game.parse_action("guess 6")) == (
+        "The tie-breaker for the win: Alps drew WX06 (shale), hardness 3, and guessed 4 (1 off); "
+        "Andes drew H45 (basalt), hardness 8, and guessed 6 (2 off). Alps is closest and "
+        "chooses who takes the tie.",
+    )
+    assert state.apply(1, game.parse_action("guess 6")).to_act == (0,)  # Alps chooses
+    equal = play(_tied(game, {0: ["WX06"], 1: ["H45"]}), "pass", "pass", "guess 2")
+    (line,) = game.log_after(equal, 1, game.parse_action("guess 9"))
+    assert line.endswith("Alps and Andes are equally close: they share the win.")
+    assert equal.apply(1, game.parse_action("guess 9")).result["winners"] == [0, 1]
+
+
+def test_a_tie_breaker_for_the_next_era_s_start_says_that_the_start_is_drawn():
+    """Tied for the lowest score and equally close: the start player is drawn among them; a
+    tied seat with an empty hand is said to have had nothing to draw."""
+    game = make(4)  # two eras
+    state = position(
+        game,
+        hands={0: ["WX06"], 1: ["H45"], 2: [], 3: []},
+        mountains={0: ["H41"], 1: ["H42"], 2: ["H43"], 3: ["H46", "H47"]},
+    )
+    state = play(state, "pass", "pass", "pass", "pass")
+    assert state.tie is not None and state.tie.purpose == "start" and state.tie.seats == (0, 1, 2)
+    state = play(state, "guess 4")
+    (line,) = game.log_after(state, 1, game.parse_action("guess 7"))
+    assert line.startswith("The tie-breaker for the next era's start: Alps drew WX06 (shale)")
+    assert "Rockies had no card to draw" in line
+    assert line.endswith("Alps and Andes are equally close: the next era's start is drawn.")

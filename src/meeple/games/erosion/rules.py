@@ -94,7 +94,7 @@ from meeple.games.erosion.pieces import (
     without,
 )
 from meeple.games.erosion.transitions import Transitions
-from meeple.games.erosion.words import era_scored, move_words
+from meeple.games.erosion.words import era_scored, move_words, tie_broken
 
 if TYPE_CHECKING:
     pass
@@ -293,8 +293,9 @@ class ErosionGame(Notation, Game[ErosionOptions, "ErosionState", ErosionAction])
         self, state: ErosionState, player: Player, action: ErosionAction
     ) -> tuple[str, ...]:
         """An era the move ends, scored seat by seat, part by part
-        (:func:`meeple.games.erosion.words.era_scored`)."""
-        return era_scored(state, player, action)
+        (:func:`meeple.games.erosion.words.era_scored`); a tie-breaker the last guess
+        completes, card by card (:func:`meeple.games.erosion.words.tie_broken`)."""
+        return era_scored(state, player, action) + tie_broken(state, player, action)
 
     def cards_played(
         self, state: ErosionState, player: Player, action: ErosionAction

@@ -205,3 +205,38 @@ def era_scored(state: ErosionState, player: Player, action: ErosionAction) -> tu
         seats.append(f"{game.seat_name(p)} {total}" + (f" = {said}" if said else ""))
     era = f"Era {state.era}" if game.eras > 1 else "The era"
     return (f"{era} is scored: " + "; ".join(seats) + ".",)
+
+
+def tie_broken(state: ErosionState, player: Player, action: ErosionAction) -> tuple[str, ...]:
+    """How a tie-breaker the last guess completes came out: each guesser's drawn card, its
+    Mohs hardness and how far the guess was, and who is closest ("... Alps is closest and
+    chooses who takes the tie"), or that equally close guesses leave the tie standing. Once
+    settled the drawn cards go back to the hands, and a shared win read with no why."""
+    tie = state.tie
+    if not isinstance(action, Guess) or tie is None:
+        return ()
+    if sum(1 for step in state.agenda if step.kind == "guess") > 1:
+        return ()  # a guess still to come
+    game, cat = state.game, state.game.catalog
+    guesses = list(tie.guesses)
+    guesses[tie.seats.index(player)] = action.hardness
+    off: dict[int, int] = {}
+    said = []
+    for seat, card, guess in zip(tie.seats, tie.cards, guesses, strict=True):
+        if card < 0:
+            said.append(f"{game.seat_name(seat)} had no card to draw")
+            continue
+        off[seat] = abs(guess - cat.mohs[card])
+        said.append(
+            f"{game.seat_name(seat)} drew {_rock(state, cat.ids[card])}, hardness "
+            f"{cat.mohs[card]}, and guessed {guess} ({off[seat]} off)"
+        )
+    closest = [seat for seat, miss in off.items() if miss == min(off.values())]
+    names = [game.seat_name(seat) for seat in closest]
+    if len(closest) == 1:
+        outcome = f"{names[0]} is closest and chooses who takes the tie"
+    else:
+        stands = "they share the win" if tie.purpose == "win" else "the next era's start is drawn"
+        outcome = f"{', '.join(names[:-1])} and {names[-1]} are equally close: {stands}"
+    aim = "the win" if tie.purpose == "win" else "the next era's start"
+    return (f"The tie-breaker for {aim}: " + "; ".join(said) + f". {outcome}.",)
