@@ -109,3 +109,21 @@ def test_a_number_out_of_range_names_the_range_not_the_type(game, words, allowed
     assert "Input should" not in str(caught.value)
     shown = {o.name: o.allowed for o in describe_options(game_class(game).Options)}
     assert allowed.removeprefix("allowed: ") in shown.values()
+
+
+def test_every_suggested_option_value_is_one_the_game_takes_and_says_what_it_is():
+    """The values an option offers a person (the lobby's list under its typed text) are
+    accepted by the game as they stand, each once, each with its words."""
+    from meeple.core.options import describe_options
+    from meeple.core.registry import game_class, games, make
+
+    offered = 0
+    for info in games():
+        for option in describe_options(game_class(info.name).Options):
+            values = [value for value, _ in option.suggested]
+            assert len(set(values)) == len(values), (info.name, option.name)
+            for value, words in option.suggested:
+                assert words.strip(), (info.name, option.name, value)
+                make(info.name, **{option.name: value})
+                offered += 1
+    assert offered >= 8  # The Triangle Clock's items and Edges' board at least

@@ -376,3 +376,34 @@ def test_a_match_with_a_friend_names_the_seats_by_colour_not_number(
     assert "Send to the player of Blue:" in created
     assert "seat 0" not in created and "seat 1" not in created
     assert not page_errors, page_errors
+
+
+def test_an_option_whose_syntax_no_player_knows_offers_its_common_values_in_words(
+    server, chromium, watch, page_errors
+):
+    """The Triangle Clock's items are typed as ITEMS/ITEMS: the field offers the seed's
+    allocation, the swapped one, all and none, each in words, and one picked plays."""
+    page = watch(chromium.new_context().new_page())
+    page.goto(f"{server.url}/")
+    page.wait_for_selector(".game-card")
+    page.select_option("#game", "triangle-clock")
+    page.click("#more > summary")
+    assert page.get_attribute("#opt-items", "list") == "opt-items-suggested"
+    offered = page.locator("#opt-items-suggested option").evaluate_all(
+        "os => os.map(o => [o.value, o.label])"
+    )
+    assert offered[0] == [
+        "palette-swap+right-angle/mulligan",
+        "the seed's: Tick Palette Swap and Right Angle, Tock Mulligan",
+    ]
+    assert ["none/none", "no items"] in offered and len(offered) == 4
+    # An option with no suggestions has no list to open.
+    assert page.get_attribute("#opt-memorise_seconds", "list") is None
+    page.fill("#opt-items", offered[1][0])
+    page.click("#create-button")
+    page.wait_for_url(re.compile(r"/play/[^#]+#token="), timeout=60_000)
+    match = re.search(r"/play/([^#]+)#token=", page.url).group(1)
+    assert server.get(f"/api/matches/{match}")["options"] == {
+        "items": "mulligan/palette-swap+right-angle"
+    }
+    assert not page_errors, page_errors

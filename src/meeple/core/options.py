@@ -235,6 +235,10 @@ class OptionInfo:
     help: str
     label: str = ""
     """The option in a player's words (the field's ``title``): "Who starts", not "first"."""
+    suggested: tuple[tuple[str, str], ...] = ()
+    """Values worth offering a person who does not know the option's syntax, each with its
+    words (``("none/none", "no items")``): the field's ``json_schema_extra["suggested"]``.
+    Typed text still takes any value ``allowed`` describes."""
 
 
 def option_names(cls: type[GameOptions]) -> list[str]:
@@ -255,6 +259,7 @@ def describe_options(cls: type[GameOptions]) -> list[OptionInfo]:
                 allowed=field_allowed(field),
                 help=field.description or "",
                 label=field.title or name.replace("_", " ").capitalize(),
+                suggested=field_suggested(field),
             )
         )
     return infos
@@ -274,6 +279,14 @@ def unserved_refusal(options: GameOptions, served: Collection[str], what: str) -
         f"the {what} do not serve option {', '.join(unknown)}; "
         f"they serve {', '.join(sorted(served))}"
     )
+
+
+def field_suggested(field: Any) -> tuple[tuple[str, str], ...]:
+    """A field's suggested values with their words (:attr:`OptionInfo.suggested`)."""
+    extra = field.json_schema_extra
+    if not isinstance(extra, dict):
+        return ()
+    return tuple((str(value), str(words)) for value, words in extra.get("suggested", ()))
 
 
 def field_allowed(field: Any) -> str:

@@ -114,7 +114,15 @@ class EdgesOptions(GameOptions):
         title="Board size",
         default=None,
         description="rows x columns of squares; default 3x4 (5x5 for Double Edges)",
-        json_schema_extra={"allowed": f"3x4 | 3x3 | 4x4 | 5x5 | RxC with 1..{MAX_SIDE} each"},
+        json_schema_extra={
+            "allowed": f"3x4 | 3x3 | 4x4 | 5x5 | RxC with 1..{MAX_SIDE} each",
+            "suggested": [
+                ["3x4", "the rules' board for two players"],
+                ["3x3", "smaller (solved: a draw with best play)"],
+                ["4x4", "larger"],
+                ["5x5", "Double Edges' board"],
+            ],
+        },
     )
     stash: str | None = Field(
         title="Pyramids per player",

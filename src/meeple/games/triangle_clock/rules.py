@@ -136,7 +136,16 @@ class TriangleClockOptions(GameOptions):
         "(the seed's final: palette-swap+right-angle/mulligan)",
         json_schema_extra={
             "allowed": "ITEMS/ITEMS, ITEMS = none, all, or palette-swap, "
-            "right-angle, mulligan joined by +"
+            "right-angle, mulligan joined by +",
+            "suggested": [
+                [SEED_ITEMS, "the seed's: Tick Palette Swap and Right Angle, Tock Mulligan"],
+                [
+                    "mulligan/palette-swap+right-angle",
+                    "swapped: Tick Mulligan, Tock Palette Swap and Right Angle",
+                ],
+                ["all/all", "every item to each seat"],
+                ["none/none", "no items"],
+            ],
         },
     )
     ranking: str | None = Field(

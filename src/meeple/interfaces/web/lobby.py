@@ -106,6 +106,11 @@ class Lobby:
                             "default": o.default,
                             "allowed": o.allowed,
                             "help": o.help,
+                            # Offered beside the typed text (a datalist): a syntax such as
+                            # The Triangle Clock's "ITEMS/ITEMS" is no player's to know.
+                            "suggested": [
+                                {"value": value, "label": words} for value, words in o.suggested
+                            ],
                             # Data read from files: online, only a content set by name.
                             "data": o.name in data,
                         }

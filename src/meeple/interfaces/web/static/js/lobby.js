@@ -31,7 +31,16 @@ function optionInput(option, game) {
     id, name: option.name, dataset: { kind: typeof option.default === "number" ? "number" : "text" },
     placeholder: option.default === null ? "default" : String(option.default),
     "aria-label": option.name,
+    list: (option.suggested || []).length ? `${id}-suggested` : null,
   });
+}
+
+/** The values an option suggests, each with its words, offered under its typed text (a
+ * datalist: "none/none — no items" where the syntax ITEMS/ITEMS is no player's to know). */
+function suggestions(option) {
+  if (!(option.suggested || []).length) return null;
+  return el("datalist", { id: `opt-${option.name}-suggested` },
+    option.suggested.map((s) => el("option", { value: s.value, label: s.label })));
 }
 
 /** The options the person changed from the defaults, typed as the server wants them. */
@@ -137,6 +146,7 @@ function drawForm() {
         // The option in a player's words; its API name (what a script sends) on hover.
         el("span", { class: "name", title: option.name }, option.label || option.name.replaceAll("_", " ")),
         input,
+        input.tagName === "INPUT" ? suggestions(option) : null,
         el("span", { class: "help" }, option.data ? "a designer's version this server's operator installed, or the game as shipped"
           : typed ? `${option.help} (${option.allowed})` : option.help));
     }));
