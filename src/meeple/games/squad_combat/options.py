@@ -21,7 +21,16 @@ class SquadCombatOptions(GameOptions):
         default=None,
         description="deck ids for the seats in order, comma-separated; a shorter list repeats; "
         "default: the content's decks in file order, alternating",
-        json_schema_extra={"allowed": "deck ids, e.g. iron-line,shadow-circle"},
+        json_schema_extra={
+            "allowed": "deck ids, e.g. iron-line,shadow-circle",
+            # The shipped decks' ids: a card set of a designer's names its own.
+            "suggested": [
+                ["iron-line,shadow-circle", "the shipped decks in turn, Iron Line first"],
+                ["shadow-circle,iron-line", "the shipped decks in turn, Shadow Circle first"],
+                ["iron-line", "Iron Line at every seat"],
+                ["shadow-circle", "Shadow Circle at every seat"],
+            ],
+        },
     )
     content: str | None = Field(
         title="Card set (a folder on the server)",
