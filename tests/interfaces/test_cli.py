@@ -434,6 +434,8 @@ def test_launcher_shows_defaults_and_asks_again_only_the_bad_answer(run):
     assert "Options: board=default, stash=default, pie=true, double=false, first=random" in out
     assert "type change to set the options, or press Enter to play these" in out
     assert out.count("  board (") == 2 and out.count("  stash (") == 1
+    # The board's common values in words, as the lobby offers them, once above its question.
+    assert out.count("    3x3: smaller (solved: a draw with best play)") == 1
     assert "try the options again" not in out
 
 

@@ -134,6 +134,9 @@ def ask_options(read: Callable[[str], str], name: str) -> dict[str, Any]:
         console.print("Options (Enter keeps the default):")
         for o in describe_options(cls.Options):
             console.print(f"  [dim]{escape(f'{o.name}: {o.help}')}[/]")
+            # As the lobby offers them: a syntax of its own is easier read by example.
+            for value, words in o.suggested:
+                console.print(f"    [dim]{escape(f'{value}: {words}')}[/]")
 
             def check(text: str, option: str = o.name, so_far: dict = options) -> str:
                 make(name, **so_far, **{option: text})
