@@ -161,7 +161,7 @@ def test_variants_that_seat_other_numbers_of_players_are_said_not_to_pair(tmp_pa
     text = " ".join(result.output.split())
     said = (
         "No game of 'players=3' pairs with one of 'players=2' (the same index, seed and "
-        "seating), so no difference from it is shown"
+        "seating), so no difference is shown for it"
     )
     assert said in text and "(0 games)" not in text
     assert "players=2,advanced=true - players=2" in text and "players=3 - players=2" not in text
@@ -170,4 +170,7 @@ def test_variants_that_seat_other_numbers_of_players_are_said_not_to_pair(tmp_pa
     assert "players=3 - players=2" not in report and said in " ".join(report.split())
     alone = difference_note("a", {"b": paired_differences(rows_of({}, 3), rows_of({}, 3, 9))})
     assert alone.startswith("No game of 'b' pairs with one of 'a'")
+    both = paired_differences(rows_of({}, 3), rows_of({}, 3, 9))
+    two = difference_note("a", {"b": both, "c": both})
+    assert two.startswith("No game of 'b', 'c' pairs with one of 'a'") and "shown for them" in two
     assert "paired game by" not in alone

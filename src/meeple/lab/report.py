@@ -179,9 +179,10 @@ def difference_note(base: str, pairings: dict[str, Pairing]) -> str:
     never = [label for label, p in pairings.items() if not p.pairs]
     never_text = (
         f"No game of {', '.join(repr(label) for label in never)} pairs with one of {base!r} "
-        "(the same index, seed and seating), so no difference from it is shown: variants "
-        "that seat different numbers of players, or were played from other seeds, never "
-        "pair. Compare their columns above, each on its own games."
+        f"(the same index, seed and seating), so no difference is shown for "
+        f"{'it' if len(never) == 1 else 'them'}: variants that seat different numbers of "
+        "players, or were played from other seeds, never pair. Compare their columns above, "
+        "each on its own games."
     )
     pairings = paired_only(pairings)
     if not pairings:
