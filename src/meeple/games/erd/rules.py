@@ -143,7 +143,15 @@ class ErdOptions(GameOptions):
         description="each starting Reserve: as the rules version has it (3 Heavies, 3 "
         "Lights, and 3 Decoys originally, 6 from patch 0.01), or a card per letter, "
         "HHHLLLLDDDDDD for one more Light",
-        json_schema_extra={"allowed": "rules | letters H, L, D (1 to 30 cards)"},
+        json_schema_extra={
+            "allowed": "rules | letters H, L, D (1 to 30 cards)",
+            "suggested": [
+                ["rules", "as the rules version has it"],
+                ["HHHLLLDDD", "the original's: 3 Heavies, 3 Lights, 3 Decoys"],
+                ["HHHLLLDDDDDD", "from patch 0.01: 3 Heavies, 3 Lights, 6 Decoys"],
+                ["HHHLLLLDDDDDD", "one more Light than patch 0.01's"],
+            ],
+        },
     )
     mercy: Literal["rules", "none", "0.01", "0.02", "empty"] = Field(
         default="rules",
