@@ -92,6 +92,15 @@ def test_simulate_prints_the_seat_table_and_the_note(tmp_path):
     assert " ".join(SHARED_NOTE.split()) in text
     report = next((tmp_path / "out").glob("edges-*/report.md")).read_text()
     assert "| won alone | shared wins |" in report and SHARED_NOTE in report
+    # At 40 columns the table is a block a seat, headed by the seat, not by a bare "0".
+    narrow = CliRunner().invoke(app, [
+        "simulate", "edges", "--board", "2x2", "--games", "10", "--db",
+        f"sqlite:///{tmp_path / 'r.db'}", "--out", str(tmp_path / "out"),
+    ], env={"COLUMNS": "40"})  # fmt: skip
+    lines = narrow.output.splitlines()
+    seats = lines[lines.index("Seats") :]
+    assert seats[1:3] == ["seat 0", "  agents: random"], seats[:3]
+    assert "seat 1" in seats and "0" not in seats
 
 
 def five_seats(wins):

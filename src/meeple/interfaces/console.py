@@ -68,12 +68,14 @@ def print_table(
     whole: int = 1,
     prose: tuple[int, ...] = (),
     out: Console | None = None,
+    labelled: tuple[int, ...] = (),
 ) -> None:
     """Print a table of plain text whose cells are never broken mid-word: each cell whole,
     except in the ``prose`` columns (by index), which wrap between words. Where the
     terminal is too narrow for that (nine columns of figures with intervals at 80 columns
     folded a number onto four lines, '[3.00' ',' '3.00]'), each row is a block instead: its
-    first ``whole`` cells as a heading, then one ``header: value`` line per column."""
+    first ``whole`` cells as a heading (those of the ``labelled`` columns after their
+    header: ``seat 0``), then one ``header: value`` line per column."""
     out = out or console
     wrapping = {k % len(headers) for k in prose} - set(range(whole))
     cells = [
@@ -110,7 +112,9 @@ def print_table(
     named = max(whole, 1)
     out.print(Text(title, style="italic"))
     for row in rows:
-        out.print(Text(" · ".join(row[:named]), style="bold"))
+        # A bare number ("0") lost its meaning with the table's header row: "seat 0".
+        heads = [f"{headers[k]} {c}" if k in labelled else c for k, c in enumerate(row[:named])]
+        out.print(Text(" · ".join(heads), style="bold"))
         for header, cell in zip(headers[named:], row[named:], strict=True):
             out.print(Text(f"  {' '.join(header.split())}: {cell}"))
 

@@ -512,7 +512,8 @@ def print_seats(summaries: dict[str, Summary]) -> None:
     block headed by its variant and seat (:func:`print_table`)."""
     headers, rows = seat_table(summaries)
     rows, note = flagged_once(rows, [summary.games for summary in summaries.values()])
-    print_table("Seats", headers, rows, whole=2 if len(summaries) > 1 else 1)
+    seat = headers.index("seat")
+    print_table("Seats", headers, rows, whole=seat + 1, labelled=(seat,))
     if note:
         console.print(escape(note))
     console.print(escape(SHARED_NOTE))
