@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from meeple.core.words import counted, signed_count
+from meeple.core.words import counted, listed, signed_count
 
 
 @pytest.mark.parametrize(
@@ -28,3 +28,15 @@ def test_a_count_takes_its_noun_in_the_right_number(number, noun, plural, writte
 )
 def test_a_signed_count_takes_its_noun_in_the_right_number(value, written):
     assert signed_count(value, "point") == written
+
+
+@pytest.mark.parametrize(
+    ("words", "written"),
+    [
+        (["Alps"], "Alps"),
+        (["Alps", "Andes"], "Alps and Andes"),
+        (iter(["Alps", "Andes", "Rockies"]), "Alps, Andes and Rockies"),
+    ],
+)
+def test_a_list_in_a_sentence_has_and_before_its_last(words, written):
+    assert listed(words) == written

@@ -1,10 +1,13 @@
-"""How meeple writes a count in a sentence: ``1 move``, ``2 moves``, never ``1 moves``.
+"""How meeple writes a count in a sentence: ``1 move``, ``2 moves``, never ``1 moves``;
+and a list in a sentence: ``Alps, Andes and Rockies``.
 
 Counts that can be one are common in what a person reads (a game stopped after its first
 move, a run of one game, a card drawn alone); every message that counts goes through here.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 
 def counted(number: int, noun: str, plural: str | None = None) -> str:
@@ -24,3 +27,10 @@ def signed_count(value: float, noun: str) -> str:
 def possessive(name: str) -> str:
     """A name that owns something in a sentence: ``Red's``, ``A1's``, ``Andes'``."""
     return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+def listed(words: Iterable[str]) -> str:
+    """Words as a sentence lists them: ``Alps``, ``Alps and Andes``, ``Alps, Andes and
+    Rockies``."""
+    *most, last = words
+    return f"{', '.join(most)} and {last}" if most else last

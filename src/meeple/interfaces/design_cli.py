@@ -19,7 +19,7 @@ from rich.markup import escape
 
 from meeple.core.errors import MeepleError
 from meeple.core.registry import game_class, make
-from meeple.core.words import counted
+from meeple.core.words import counted, listed
 from meeple.interfaces.console import console, fail
 from meeple.interfaces.lab_common import (
     Address,
@@ -176,12 +176,11 @@ def design_command(
         if rotate_seats and games % math.lcm(*every_count):
             # Said once for every count: 'a multiple of 4' and then 'of 5' sent a designer
             # round the counts one at a time.
-            *most, last = map(str, every_count)
-            at = f"{', '.join(most)} and {last}" if most else last
             raise LabError(
                 f"with --rotate-seats, --games must be a multiple of {math.lcm(*every_count)} "
-                f"(the seats at {at} players) so that every agent sits in every seat equally"
-                f"{' at every count' if most else ''}; {games} is not"
+                f"(the seats at {listed(map(str, every_count))} players) so that every agent "
+                f"sits in every seat equally{' at every count' if len(every_count) > 1 else ''}"
+                f"; {games} is not"
             )
         for players in every_count:
             has_count = "players" in game_class(name).Options.model_fields

@@ -148,22 +148,11 @@ class Eras:
     def _settle_tie(self: ErosionState) -> ErosionState:
         """'The player guessing the closest chooses the tie'; equally close guessers stay
         tied (a seat with no card to draw cannot win the tie-breaker)."""
-        tie = self.tie
-        assert tie is not None
-        cat = self.game.catalog
-        holders = [i for i, c in enumerate(tie.cards) if c >= 0]
-        if not holders:
-            return self._tie_decided(tie.seats)
-        if len(holders) == 1:
-            best = holders
-        else:
-            miss = {i: abs(tie.guesses[i] - cat.mohs[tie.cards[i]]) for i in holders}
-            closest = min(miss.values())
-            best = [i for i in holders if miss[i] == closest]
+        assert self.tie is not None
+        best = self.tie.closest(self.game.catalog.mohs)
         if len(best) > 1:
-            return self._tie_decided(tuple(tie.seats[i] for i in best))
-        chooser = tie.seats[best[0]]
-        return replace(self, agenda=(Step("choose", chooser),))
+            return self._tie_decided(best)
+        return replace(self, agenda=(Step("choose", best[0]),))
 
     def _tie_decided(
         self: ErosionState, seats: tuple[int, ...], purpose: Literal["start", "win"] | None = None

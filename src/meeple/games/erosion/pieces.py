@@ -269,6 +269,19 @@ class Tie(NamedTuple):
         drew = self.drew
         return drew if len(drew) > 1 else ()
 
+    def closest(self, mohs: tuple[int, ...]) -> tuple[int, ...]:
+        """'The player guessing the closest chooses the tie', by each card's ``mohs``: the
+        one seat that chooses, or the seats that stay tied (equally close guesses; no seat
+        with a card to draw). A seat that drew alone is the closest without guessing."""
+        misses = {
+            seat: abs(guess - mohs[card])
+            for seat, card, guess in zip(self.seats, self.cards, self.guesses, strict=True)
+            if card >= 0
+        }
+        if not misses:
+            return self.seats
+        return tuple(seat for seat, miss in misses.items() if miss == min(misses.values()))
+
 
 # -- the card catalogue, compiled for speed -------------------------------------------------
 class Catalog:

@@ -17,7 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from meeple.core.game import Player
-from meeple.core.words import counted
+from meeple.core.words import counted, listed
 from meeple.games.erosion.cards import AGE_NAMES, PROCESS_DECKS
 from meeple.games.erosion.rules import HIGH_METRES, ErosionState
 
@@ -194,7 +194,7 @@ def render_status(state: ErosionState, player: Player | None) -> Text:
         else:
             winners = result["winners"]
             names = [game.seat_name(p) for p in winners]
-            verdict = f"{', '.join(names[:-1])} and {names[-1]} share the win"
+            verdict = f"{listed(names)} share the win"
             if len({result["scores"][p] for p in winners}) == 1:
                 verdict += f" with {result['scores'][winners[0]]} each"
         text.append(f"Game over ({result['reason']}). {scores}. {verdict}.", style="bold")

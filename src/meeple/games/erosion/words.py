@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, cast
 
 from meeple.core.game import Player
-from meeple.core.words import counted, possessive
+from meeple.core.words import counted, listed, possessive
 from meeple.games.erosion.cards import AGE_NAMES
 from meeple.games.erosion.pieces import (
     Choose,
@@ -29,6 +29,7 @@ from meeple.games.erosion.pieces import (
     Trigger,
     Uplift,
     Weather,
+    put,
 )
 
 if TYPE_CHECKING:
@@ -144,10 +145,9 @@ def _era_end(after: ErosionState, era: int) -> str:
     if len(starters) == 1:
         starts = f"{starters[0]}, the lowest scorer, starts era {era + 1}"
     else:
-        tied = f"{', '.join(starters[:-1])} and {starters[-1]}"
         starts = (
-            f"{tied} tie for the lowest score ({lowest}): a tie-breaker decides which of them "
-            f"starts era {era + 1}"
+            f"{listed(starters)} tie for the lowest score ({lowest}): a tie-breaker decides "
+            f"which of them starts era {era + 1}"
         )
     return f"ends era {era} of {game.eras}: it scored {scored}; {starts}"
 
@@ -218,25 +218,22 @@ def tie_broken(state: ErosionState, player: Player, action: ErosionAction) -> tu
     if sum(1 for step in state.agenda if step.kind == "guess") > 1:
         return ()  # a guess still to come
     game, cat = state.game, state.game.catalog
-    guesses = list(tie.guesses)
-    guesses[tie.seats.index(player)] = action.hardness
-    off: dict[int, int] = {}
+    # As the guess leaves it (the rules' _guess), so the closest is the rules' own.
+    tie = tie._replace(guesses=put(tie.guesses, tie.seats.index(player), action.hardness))
     said = []
-    for seat, card, guess in zip(tie.seats, tie.cards, guesses, strict=True):
+    for seat, card, guess in zip(tie.seats, tie.cards, tie.guesses, strict=True):
         if card < 0:
             said.append(f"{game.seat_name(seat)} had no card to draw")
             continue
-        off[seat] = abs(guess - cat.mohs[card])
         said.append(
             f"{game.seat_name(seat)} drew {_rock(state, cat.ids[card])}, hardness "
-            f"{cat.mohs[card]}, and guessed {guess} ({off[seat]} off)"
+            f"{cat.mohs[card]}, and guessed {guess} ({abs(guess - cat.mohs[card])} off)"
         )
-    closest = [seat for seat, miss in off.items() if miss == min(off.values())]
-    names = [game.seat_name(seat) for seat in closest]
-    if len(closest) == 1:
+    names = [game.seat_name(seat) for seat in tie.closest(cat.mohs)]
+    if len(names) == 1:
         outcome = f"{names[0]} is closest and chooses who takes the tie"
     else:
         stands = "they share the win" if tie.purpose == "win" else "the next era's start is drawn"
-        outcome = f"{', '.join(names[:-1])} and {names[-1]} are equally close: {stands}"
+        outcome = f"{listed(names)} are equally close: {stands}"
     aim = "the win" if tie.purpose == "win" else "the next era's start"
     return (f"The tie-breaker for {aim}: " + "; ".join(said) + f". {outcome}.",)

@@ -50,6 +50,7 @@ import numpy as np
 from meeple.core.errors import OptionError
 from meeple.core.kernels import encoder
 from meeple.core.options import unserved_refusal
+from meeple.core.words import listed
 from meeple.games.erosion.cards import PROCESS_DECKS, ROCK_CLASS
 from meeple.games.erosion.compiled import state as fs
 from meeple.games.erosion.compiled import transitions as fr
@@ -159,7 +160,7 @@ def refuse_unserved(game: ErosionGame, what: str, only: tuple[tuple[str, object]
             others = [n for n in _ANY_VALUE if n not in dict(only)]
             raise OptionError(
                 f"the {what} do not serve {name}={value!r} (they serve {kept}, and any "
-                f"{', '.join(others[:-1])} and {others[-1]})"
+                f"{listed(others)})"
             )
 
 
