@@ -31,15 +31,17 @@ function optionInput(option, game) {
     id, name: option.name, dataset: { kind: typeof option.default === "number" ? "number" : "text" },
     placeholder: option.default === null ? "default" : String(option.default),
     "aria-label": option.name,
-    list: (option.suggested || []).length ? `${id}-suggested` : null,
+    list: (option.suggested || []).length ? suggestionsId(option) : null,
   });
 }
+
+const suggestionsId = (option) => `opt-${option.name}-suggested`;
 
 /** The values an option suggests, each with its words, offered under its typed text (a
  * datalist: "none/none — no items" where the syntax ITEMS/ITEMS is no player's to know). */
 function suggestions(option) {
   if (!(option.suggested || []).length) return null;
-  return el("datalist", { id: `opt-${option.name}-suggested` },
+  return el("datalist", { id: suggestionsId(option) },
     option.suggested.map((s) => el("option", { value: s.value, label: s.label })));
 }
 
