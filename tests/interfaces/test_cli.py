@@ -442,14 +442,38 @@ def test_launcher_shows_defaults_and_asks_again_only_the_bad_answer(run):
 def test_the_launcher_plays_the_defaults_at_enter_and_says_who_can_take_a_seat(run):
     """A newcomer presses Enter at the options: the defaults are shown on one line and none
     is asked one by one; before the seats, what each word means, with the game's agents."""
-    result = run("play", input="erosion\n\nrandom\nheuristic\n3\n")
+    result = run("play", input="erosion\n\n\nrandom\nheuristic\n3\n")
     assert result.exit_code == 0, result.output
     out = " ".join(result.output.split())  # as folded to the terminal's width
-    assert "Options: players=2, advanced=false, legend=off" in out
+    assert "Players (from 2 to 5) [2]:" in out
+    assert "Other options: advanced=false, legend=off" in out and "players=2" not in out
     assert "meeple rules erosion explains them" in out
     assert "players (a whole number" not in out and "Game over" in out
     assert "human (you, at this keyboard), the computer at easy, medium or hard" in out
     assert "meeple agents erosion says what each does" in out and "heuristic" in out
+
+
+def test_the_launcher_asks_the_number_of_players_first_and_a_seat_for_each(run):
+    """A game of 2 to 5 players: the number is asked on its own, before the other options
+    (a newcomer should not have to find it among the rules' readings); a number the game
+    does not allow is refused with the range and asked again, and every seat is asked."""
+    answers = ["erosion", "six", "7", "3", "", "random", "random", "heuristic", "5"]
+    result = run("play", input="\n".join(answers) + "\n")
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.output.split())
+    assert out.count("Players (from 2 to 5) [2]:") == 3
+    assert "'six' is not allowed; allowed: a whole number from 2 to 5" in out
+    assert "'7' is not allowed" in out
+    assert "Rockies (seat 2)" in out and "--players 3" in out and "Game over" in out
+    assert "Other options: advanced=false" in out
+
+
+def test_a_game_without_a_choice_of_players_is_not_asked_it(run):
+    """Erd seats two, always: no players question, and its options line is the whole one."""
+    result = run("play", input="erd\n\nrandom\nrandom\n5\n")
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.output.split())
+    assert "Players (" not in out and "Options: rules=0.02" in out and "Other options" not in out
 
 
 def test_an_agents_simultaneous_choice_is_not_shown_to_the_human(run):

@@ -108,17 +108,37 @@ CHANGE_WORDS = ("change", "c", "yes", "y")
 """What a person types to set a game's options one by one instead of playing the defaults."""
 
 
+PLAYERS = "players"
+"""The option a person sets most often, asked on its own where a game has it."""
+
+
 def ask_options(read: Callable[[str], str], name: str) -> dict[str, Any]:
-    """The defaults of game ``name``, shown on one line and kept with Enter; or, asked for,
-    each option in turn: a value is checked (by making the game with it and the answers so
-    far) as soon as it is typed, and only that question is asked again."""
+    """The number of players first, where the game has a choice of it; then the other
+    options' defaults, shown on one line and kept with Enter; or, asked for, each option in
+    turn: a value is checked (by making the game with it and the answers so far) as soon as
+    it is typed, and only that question is asked again."""
     cls = game_class(name)
     described = describe_options(cls.Options)
+    chosen: dict[str, Any] = {}
+    players = next((o for o in described if o.name == PLAYERS), None)
+    if players is not None:
+        # Asked outright: a newcomer at a game of 2 to 5 players should not have to find
+        # the number among ten options of the rules' readings.
+        text = ask(
+            read,
+            f"Players ({players.allowed.removeprefix('a whole number ')})",
+            default_text(players.default),
+            lambda t: make(name, **{PLAYERS: t}).num_players,
+        )
+        if text != default_text(players.default):
+            chosen[PLAYERS] = text
+        described = [o for o in described if o.name != PLAYERS]
     if not described:
-        return {}
+        return chosen
     # An option whose default is None (Edges' board, a game's shipped data) is the game's own.
     defaults = ", ".join(f"{o.name}={default_text(o.default) or 'default'}" for o in described)
-    console.print(escape(f"Options: {defaults} (meeple rules {name} explains them)."))
+    other = "Other options" if players is not None else "Options"
+    console.print(escape(f"{other}: {defaults} (meeple rules {name} explains them)."))
 
     def check_change(text: str) -> str:
         if text.lower() in CHANGE_WORDS:
@@ -128,11 +148,11 @@ def ask_options(read: Callable[[str], str], name: str) -> dict[str, Any]:
         raise MeepleError("type change to set the options, or press Enter to play these")
 
     if ask(read, "Enter plays these; change sets them", "play", check_change) == "play":
-        return {}
+        return chosen
     while True:
-        options: dict[str, Any] = {}
+        options: dict[str, Any] = dict(chosen)
         console.print("Options (Enter keeps the default):")
-        for o in describe_options(cls.Options):
+        for o in described:
             console.print(f"  [dim]{escape(f'{o.name}: {o.help}')}[/]")
             # As the lobby offers them: a syntax of its own is easier read by example.
             for value, words in o.suggested:
