@@ -561,6 +561,29 @@ def test_openspiel_game_types():
     assert edges.information == pyspiel.GameType.Information.PERFECT_INFORMATION
 
 
+def test_openspiel_s_game_length_is_the_rules_bound_on_decisions():
+    """max_game_length follows the loaded options (AlphaZero sizes a histogram by it, and
+    OpenSpiel's random simulations check every game's decisions, its chance nodes not
+    counted, against it); a game whose rules give no bound keeps the adapter's cap."""
+    lengths = {
+        "python_meeple_edges": 31,
+        "python_meeple_edges(board=2x2,pie=false)": 12,
+        "python_meeple_erd": 1000,
+        "python_meeple_erd(best_of=3,round_limit=100000,match_draws=replay)": 600_000,
+        "python_meeple_triangle_clock(items=all/all)": 102,
+        "python_meeple_erosion": mos.MAX_GAME_LENGTH,
+        "python_meeple_squad_combat": mos.MAX_GAME_LENGTH,
+    }
+    for name, length in lengths.items():
+        game = pyspiel.load_game(name)
+        assert game.max_game_length() == length, name
+        assert game.max_game_length() == mos.max_game_length(game.meeple)
+    pyspiel.random_sim_test(
+        pyspiel.load_game("python_meeple_edges(board=2x2)"), num_sims=20, serialize=False,
+        verbose=False,
+    )  # fmt: skip
+
+
 def test_openspiel_parameters_are_the_game_s_options():
     game = pyspiel.load_game("python_meeple_erd(rules=original,best_of=3)")
     state = game.new_initial_state()

@@ -177,6 +177,13 @@ class Game(ABC, Generic[O, S, A]):
         then counts actions only)."""
         return {}
 
+    def max_decisions(self) -> int | None:
+        """The most decisions one game can take under these options, as its rules bound it: a
+        decision is one seat's move, or one choice several seats make at once (OpenSpiel's
+        ``max_game_length``); None where the rules give no bound short of a
+        safeguard's (a research adapter then caps it itself)."""
+        return None
+
     def cards_played(self, state: S, player: Player, action: A) -> tuple[str, ...]:
         """The cards (and items) ``player`` plays by taking ``action`` in ``state``, named as
         in :meth:`card_names`; none by default."""

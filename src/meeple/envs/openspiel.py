@@ -53,7 +53,17 @@ DEFAULT_SEEDS = 1000
 OWN_PARAMETERS = ("seeds", "observation")
 """Game parameters of the adapter, not options of the game."""
 MAX_GAME_LENGTH = 100_000
-"""An upper bound OpenSpiel asks for; meeple's games end long before (turn limits)."""
+"""OpenSpiel's ``max_game_length`` for a game whose rules give no bound of their own
+(``Game.max_decisions`` is None: Erosion, Squad Combat): a cap, not a proof that no game
+is longer."""
+
+
+def max_game_length(game: Game[Any, Any, Any]) -> int:
+    """The most decisions the rules allow (each simultaneous choice one; OpenSpiel counts
+    no chance node in a game's length), where they bound them; :data:`MAX_GAME_LENGTH`
+    where they do not."""
+    most = game.max_decisions()
+    return MAX_GAME_LENGTH if most is None else most
 
 
 def short_name(game: str) -> str:
@@ -166,7 +176,7 @@ class MeepleSpielGame(pyspiel.Game):
                 min_utility=-1.0,
                 max_utility=1.0,
                 utility_sum=0.0 if n == 2 else None,
-                max_game_length=MAX_GAME_LENGTH,
+                max_game_length=max_game_length(self.meeple),
             ),
             params,
         )

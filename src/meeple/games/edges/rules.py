@@ -294,6 +294,11 @@ class EdgesGame(Game[EdgesOptions, "EdgesState", EdgesAction]):
         names = DOUBLE_SEATS if self.options.double else TWO_PLAYER_SEATS
         return names[player]
 
+    def max_decisions(self) -> int:
+        """Every pyramid of every stash is placed once, one a move; a take-over (the pie
+        rule) is one move more, since the first pyramid goes back to its stash."""
+        return self._players * self.stash.total + (1 if self.options.pie else 0)
+
     def log_words(self, state: EdgesState, player: Player, action: EdgesAction) -> str:
         """A placement or a take-over in words: the pyramid's size and strength, the squares
         its edge bounds (:mod:`meeple.games.edges.words`)."""

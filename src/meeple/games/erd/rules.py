@@ -293,6 +293,13 @@ class ErdGame(Game[ErdOptions, "ErdState", Allocate]):
         rounds = {"rounds": sum(g.round for g in state.games)}
         return rounds if self.options.best_of == 1 else {"games": len(state.games), **rounds}
 
+    def max_decisions(self) -> int:
+        """One allocation a round (both seats at once), at most ``round_limit`` rounds a
+        game, and at most ``best_of`` games a match, or twice that where drawn games are
+        replayed (``best_of`` replays at most)."""
+        games = self.options.best_of * (2 if self.options.match_draws == "replay" else 1)
+        return games * self.options.round_limit
+
     def player_rules_values(self) -> dict[str, str]:
         """The options, the starting Reserve (``cards``, ``heavies``, ``lights``,
         ``decoys``), both players' Heavies and Lights (``all_heavies``, ``all_lights``) and

@@ -213,6 +213,13 @@ class TriangleClockGame(Game[TriangleClockOptions, "TriangleClockState", Triangl
             return tuple(i.label for i in action.items)
         return (Item.MULLIGAN.label,) if isinstance(action, Mulligan) else ()
 
+    def max_decisions(self) -> int:
+        """A memorise step for each 16 rounds and three choices a round, both seats at once;
+        a Mulligan is a choice more for its seat (the other may have chosen already), at
+        most one for each use either seat holds."""
+        mulligans = sum(self.initial_uses(p)[Item.MULLIGAN] for p in SEATS)
+        return ROUNDS // BLOCK + 3 * ROUNDS + mulligans
+
     def player_rules_values(self) -> dict[str, str]:
         """The options, the ranking table with an example of each rank, who holds which
         items and who wins a tie on points, for ``player_rules.md``."""
