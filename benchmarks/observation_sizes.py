@@ -5,6 +5,7 @@
 
 Prints a Markdown row per configuration of the table: the ``"view"`` encoding's size (every
 player count of a game in one cell) and the ``"designed"`` one's. With ``--fresh N`` it also
+times learning each encoder and reading the kept one back (as a later process does), and
 plays N seeded random games the encoder did not learn from (seeds from 900,000) and counts the
 string leaves of every seat's view without their one-hot slot: free text (left out on
 purpose), entries of a list longer than any seen while learning, and the rest (lost words).
@@ -17,7 +18,8 @@ import time
 from typing import Any
 
 from meeple.core.registry import make
-from meeple.envs.encoding import encoder_for, leaves, random_views
+from meeple.envs import encoding
+from meeple.envs.encoding import encoder_for, learn_encoder, leaves, random_views
 from meeple.envs.observation import observation_for
 
 ROWS: list[tuple[str, list[tuple[str, dict[str, Any]]]]] = [
@@ -86,16 +88,21 @@ def main() -> None:
         view, designed = [], []
         for name, options in configs:
             game = make(name, **options)
-            start = time.perf_counter()
             view.append(f"{observation_for(game, 'view').size:,}")
-            learned = time.perf_counter() - start
             designed.append(f"{observation_for(game, 'designed').size:,}")
             if args.fresh:
+                start = time.perf_counter()
+                learn_encoder(game)
+                learned = time.perf_counter() - start
+                encoding._cached.cache_clear()  # as a new process: the kept encoder read back
+                start = time.perf_counter()
+                encoder_for(game)
+                read = time.perf_counter() - start
                 total, free, past, lost = missing(game, args.fresh)
                 report.append(
-                    f"{name} {options or ''}: learned in {learned:.1f} s; {total:,} string "
-                    f"leaves in {args.fresh} fresh games: {free:,} free text, {past:,} past "
-                    f"a list's learned end, {lost:,} lost"
+                    f"{name} {options or ''}: learned in {learned:.1f} s, read back in "
+                    f"{read:.2f} s; {total:,} string leaves in {args.fresh} fresh games: "
+                    f"{free:,} free text, {past:,} past a list's learned end, {lost:,} lost"
                 )
         print(f"| {title} | {'; '.join(view)} | {'; '.join(designed)} |", flush=True)
     for line in report:

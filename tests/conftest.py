@@ -197,6 +197,9 @@ def _session_cache(tmp_path_factory) -> Iterator[str]:
         folder = str(tmp_path_factory.mktemp("solver-cache"))
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("MEEPLE_CACHE_DIR", folder)
+        # The user's cache folder too (the research adapters' learned encoders): shared by
+        # the run's workers and the processes they start, never this machine's own.
+        patch.setenv("XDG_CACHE_HOME", str(Path(folder).with_name(Path(folder).name + "-user")))
         yield folder
 
 

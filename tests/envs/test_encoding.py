@@ -3,13 +3,16 @@ free text has its one-hot slot, also in games the encoder did not learn from."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from meeple.core.registry import make
+from meeple.envs import encoding
 from meeple.envs.encoding import encoder_for, general_name, learn_encoder, leaves, random_views
 
 # (game, options, fresh games, the paths left out as free text). Fresh games start at seed
@@ -106,3 +109,86 @@ def test_a_content_folder_edited_in_place_is_learned_anew(tmp_path):
     assert {"jab"} <= {token for _, token in before.slots}
     tokens = {token for _, token in after.slots}
     assert "poke" in tokens and "jab" not in tokens
+
+
+@pytest.fixture
+def kept(tmp_path, monkeypatch):
+    """A fresh folder for kept encoders, and no encoder remembered by this process."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    encoding._cached.cache_clear()
+    yield tmp_path / "cache" / "meeple" / "encoders"
+    encoding._cached.cache_clear()
+
+
+def _learning_refused(monkeypatch):
+    def refuse(game, games=encoding.SAMPLE_GAMES):
+        raise AssertionError("learned again instead of reading the kept encoder")
+
+    monkeypatch.setattr(encoding, "learn_encoder", refuse)
+
+
+def test_an_encoder_learned_once_is_kept_and_read_back_the_same(kept, monkeypatch):
+    """Learning plays random games (Squad Combat's four seats: half a minute); a later
+    process reads the kept encoder instead, slot for slot the one it would learn."""
+    game = make("erosion", players=3)
+    learned = encoder_for(game)
+    assert [p.suffix for p in kept.iterdir()] == [".json"]
+    encoding._cached.cache_clear()  # as a new process
+    _learning_refused(monkeypatch)
+    again = encoder_for(game)
+    assert again == learned and learned.size > 1000
+    assert list(again.slots) == list(learned.slots)  # in the same order: the same vector
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda text: text[: len(text) // 2],  # cut short
+        lambda text: text.replace('"?"', '"!"', 1),  # a slot changed
+        lambda text: text.replace('"check": "', '"check": "0', 1),  # the check changed
+        lambda text: "not json",
+        lambda text: "[]",
+        lambda text: '{"format": "meeple-encoder/0", "check": "", "keys": []}',
+    ],
+    ids=["cut", "slot", "check", "garbage", "list", "format"],
+)
+def test_a_kept_encoder_that_fails_its_check_is_learned_again_and_replaced(
+    kept, damage, monkeypatch
+):
+    game = make("edges", board="2x2")
+    learned = encoder_for(game)
+    (path,) = kept.iterdir()
+    path.write_text(damage(path.read_text()))
+    encoding._cached.cache_clear()
+    assert encoder_for(game) == learned
+    encoding._cached.cache_clear()
+    _learning_refused(monkeypatch)
+    assert encoder_for(game) == learned  # the file was written again, whole
+
+
+def test_an_encoder_kept_for_other_code_or_options_is_not_read(kept, monkeypatch):
+    """The key holds the game, its configuration and a hash of meeple's sources and data:
+    an encoder kept by another version, or for other options, is another file."""
+    encoder_for(make("edges", board="2x2"))
+    encoder_for(make("edges", board="2x3"))
+    assert len(list(kept.iterdir())) == 2
+    encoding._cached.cache_clear()
+    monkeypatch.setattr(encoding, "_sources", lambda: "other code, a later version")
+    encoder_for(make("edges", board="2x2"))
+    assert len(list(kept.iterdir())) == 3  # learned again; the others may be another checkout's
+    # Once a week old, the other version's are removed as the next encoder is kept.
+    week_ago = time.time() - encoding.STALE_SECONDS - 60
+    for path in kept.iterdir():
+        os.utime(path, (week_ago, week_ago))
+    encoder_for(make("edges", board="2x3"))
+    assert sorted(p.name[:12] for p in kept.iterdir()) == ["other code, "] * 2
+
+
+def test_a_cache_folder_that_cannot_be_written_keeps_nothing_and_fails_nothing(
+    kept, tmp_path, monkeypatch
+):
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file where the folder would be")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
+    encoding._cached.cache_clear()
+    assert encoder_for(make("edges", board="2x2")).size > 0

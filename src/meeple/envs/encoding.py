@@ -21,15 +21,26 @@ first entries; :meth:`ViewEncoder.describe` names every slot (docs/envs.md).
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
 import random
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path as FilePath
 from typing import Any
 
 import numpy as np
 
+from meeple.core.files import (
+    Unreadable,
+    atomic_write,
+    parse_json,
+    read_text_capped,
+    user_cache_home,
+)
 from meeple.core.game import Game
 from meeple.core.registry import make
 from meeple.core.rng import derive_seed
@@ -39,6 +50,9 @@ MAX_VOCABULARY = 128
 
 SAMPLE_GAMES = 16
 """Random games played to learn the shape of a game's views."""
+
+MAX_CACHE_BYTES = 16 * 1024 * 1024
+"""The largest kept encoder read back (Erosion's five seats: about a megabyte)."""
 
 Path = tuple[str | int, ...]
 
@@ -129,19 +143,12 @@ def random_views(game: Game[Any, Any, Any], seeds: Iterable[int]) -> Iterator[di
 def learn_encoder(game: Game[Any, Any, Any], games: int = SAMPLE_GAMES) -> ViewEncoder:
     """The encoder for ``game``: its paths from the views of ``games`` seeded random games,
     each string path's words from what the game can show there (:func:`_vocabularies`)."""
-    numbers: set[Path] = set()
-    strings: dict[Path, set[str]] = {}
-    paths_of_strings: set[Path] = set()
-    dicts: dict[Path, _DictShape] = {}
+    seen = _Shapes()
     seeds = (derive_seed(0, "encoder", game.name, index) for index in range(games))
     for view in random_views(game, seeds):
-        for path, value in _walk(view, (), dicts):
-            if isinstance(value, bool | int | float):
-                numbers.add(path)
-            elif isinstance(value, str):
-                strings.setdefault(_general(path), set()).add(value)
-                paths_of_strings.add(path)
-    vocabularies = _vocabularies(game, strings, dicts)
+        seen.note(view, (), ())
+    numbers, strings, paths_of_strings = seen.numbers, seen.strings, seen.paths_of_strings
+    vocabularies = _vocabularies(game, strings, seen.dicts)
     keys: list[tuple[Path, Any]] = []
     for path in sorted(numbers | paths_of_strings, key=_sort_key):
         keys.append((path, "?"))
@@ -149,6 +156,11 @@ def learn_encoder(game: Game[Any, Any, Any], games: int = SAMPLE_GAMES) -> ViewE
             keys.append((path, None))
         if path in paths_of_strings:
             keys.extend((path, word) for word in vocabularies.get(_general(path), ()))
+    return _encoder(keys)
+
+
+def _encoder(keys: list[tuple[Path, Any]]) -> ViewEncoder:
+    """The encoder whose slots are ``keys``, in order, each named."""
     names = []
     for path, token in keys:
         name = path_name(path)
@@ -170,23 +182,48 @@ class _DictShape:
         return self.only_dicts and len(self.keys) >= 2 and len(self.value_keys) == 1
 
 
-def _walk(value: Any, path: Path, dicts: dict[Path, _DictShape]) -> Iterator[tuple[Path, Any]]:
-    """:func:`leaves`, noting the shape of every dict on the way in ``dicts``."""
-    if isinstance(value, dict):
-        shape = dicts.setdefault(_general(path), _DictShape(set(), set()))
-        for key, item in value.items():
-            shape.keys.add(str(key))
-            if isinstance(item, dict):
-                shape.value_keys.add(frozenset(map(str, item)))
-            else:
-                shape.only_dicts = False
-            yield from _walk(item, (*path, str(key)), dicts)
-    elif isinstance(value, list):
-        yield (*path, "#"), len(value)
-        for k, item in enumerate(value):
-            yield from _walk(item, (*path, k), dicts)
-    else:
-        yield path, value
+class _Shapes:
+    """What the sample views held: the paths of numbers (a list's length among them) and of
+    strings, the strings seen at each general path, and the shape of the dicts at each.
+
+    Every leaf of tens of thousands of views passes through :meth:`note` (Squad Combat's
+    four seats: millions), so it carries each path's general form down beside it rather
+    than working it out again at every leaf."""
+
+    def __init__(self) -> None:
+        self.numbers: set[Path] = set()
+        self.strings: dict[Path, set[str]] = {}
+        self.paths_of_strings: set[Path] = set()
+        self.dicts: dict[Path, _DictShape] = {}
+
+    def note(self, value: Any, path: Path, general: Path) -> None:
+        """Note ``value`` at ``path`` (``general``: the path with list positions blanked,
+        :func:`_general`) and everything under it."""
+        if isinstance(value, dict):
+            shape = self.dicts.get(general)
+            if shape is None:
+                shape = self.dicts[general] = _DictShape(set(), set())
+            for key, item in value.items():
+                name = str(key)
+                shape.keys.add(name)
+                if isinstance(item, dict):
+                    shape.value_keys.add(frozenset(map(str, item)))
+                else:
+                    shape.only_dicts = False
+                self.note(item, (*path, name), (*general, name))
+        elif isinstance(value, list):
+            self.numbers.add((*path, "#"))
+            entry = (*general, "*")
+            for k, item in enumerate(value):
+                self.note(item, (*path, k), entry)
+        elif isinstance(value, bool | int | float):
+            self.numbers.add(path)
+        elif isinstance(value, str):
+            words = self.strings.get(general)
+            if words is None:
+                words = self.strings[general] = set()
+            words.add(value)
+            self.paths_of_strings.add(path)
 
 
 def general_name(path: Path) -> str:
@@ -256,12 +293,90 @@ def _sort_key(path: Path) -> tuple[tuple[int, str | int], ...]:
     return tuple((0, p) if isinstance(p, int) else (1, p) for p in path)
 
 
+CACHE_FORMAT = "meeple-encoder/1"
+"""The format of a learned encoder kept on disk (:func:`encoder_for`)."""
+
+STALE_SECONDS = 7 * 24 * 3600
+"""How long an encoder kept for another version of meeple's code stays (:func:`_keep`)."""
+
+
+def cache_folder() -> FilePath:
+    """Where learned encoders are kept: ``encoders`` in meeple's folder of the user's cache
+    (``$XDG_CACHE_HOME/meeple``, else ``~/.cache/meeple``)."""
+    return user_cache_home() / "encoders"
+
+
+@lru_cache(maxsize=1)
+def _sources() -> str:
+    """A hash of meeple's own files that decide what a view holds: every Python source and
+    shipped data file of the package, so an encoder kept by other code is never read."""
+    root = FilePath(__file__).parent.parent
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*")):
+        if path.suffix in (".py", ".json", ".toml") and "__pycache__" not in path.parts:
+            digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+            digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _cache_key(name: str, identity: str) -> str:
+    text = json.dumps([CACHE_FORMAT, name, identity, _sources(), SAMPLE_GAMES])
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def _check(key: str, keys: list[Any]) -> str:
+    """Binds a kept encoder's slots to its key: a file changed or cut short fails it."""
+    text = json.dumps([key, keys], separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _kept(path: FilePath, key: str) -> ViewEncoder | None:
+    """The encoder kept at ``path``, or None where there is none, or none to believe."""
+    try:
+        stored = parse_json(read_text_capped(path, MAX_CACHE_BYTES))
+        keys = stored["keys"]
+        if stored["format"] != CACHE_FORMAT or stored["check"] != _check(key, keys):
+            return None
+        return _encoder([(tuple(path), token) for path, token in keys])
+    except (OSError, Unreadable, KeyError, TypeError, ValueError):
+        return None
+
+
+def _keep(path: FilePath, key: str, encoder: ViewEncoder) -> None:
+    """Keep ``encoder`` at ``path`` for the processes after this one, and remove those kept
+    for other versions of meeple's code a week ago or more (another checkout on the machine
+    may still read a newer one); a folder that cannot be written keeps nothing (the next
+    process learns it again)."""
+    keys = [[list(path), token] for path, token in encoder.slots]
+    text = json.dumps({"format": CACHE_FORMAT, "check": _check(key, keys), "keys": keys})
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, text, fsync=False)
+        week_ago = time.time() - STALE_SECONDS
+        for stale in path.parent.glob("*.json"):
+            if not stale.name.startswith(_version_prefix()) and stale.stat().st_mtime < week_ago:
+                stale.unlink(missing_ok=True)
+
+
+def _version_prefix() -> str:
+    """What the names of the encoders kept for meeple's present code start with."""
+    return _sources()[:12] + "-"
+
+
 @lru_cache(maxsize=32)
 def _cached(name: str, identity: str) -> ViewEncoder:
-    return learn_encoder(make(name, **json.loads(identity)["options"]))
+    key = _cache_key(name, identity)
+    path = cache_folder() / f"{_version_prefix()}{key}.json"
+    encoder = _kept(path, key)
+    if encoder is None:
+        encoder = learn_encoder(make(name, **json.loads(identity)["options"]))
+        _keep(path, key, encoder)
+    return encoder
 
 
 def encoder_for(game: Game[Any, Any, Any]) -> ViewEncoder:
     """The encoder of a game configuration (its options and the data files they name, as
-    they are now), learned once per process."""
+    they are now): learned once on this machine for meeple's present code, and kept in
+    :func:`cache_folder` (learning plays random games: Squad Combat's four seats take half a
+    minute), then read back, checked, once per process."""
     return _cached(game.name, game.options.identity())
