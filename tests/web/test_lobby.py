@@ -88,9 +88,10 @@ def test_each_option_says_once_what_it_takes(server, chromium, watch, page_error
     def help_of(name: str) -> str:
         return page.locator(f"label.option:has(#opt-{name}) .help").inner_text()
 
-    assert help_of("players").count("2 to 5") == 1, help_of("players")
     assert "|" not in help_of("legend") and "|" not in help_of("advanced")
-    assert "random | a seat number" in help_of("first")
+    assert help_of("first").count("random | a seat number") == 1, help_of("first")
+    page.select_option("#game", "squad-combat")
+    assert help_of("turn_limit").count("from 1 to 100000") == 1, help_of("turn_limit")
     assert not page_errors, page_errors
 
 
@@ -205,6 +206,51 @@ def test_the_quick_start_is_game_opponent_play_with_the_variants_behind_more_opt
     assert not page_errors, page_errors
 
 
+def test_the_quick_start_asks_how_many_play_where_a_game_takes_a_number(
+    server, chromium, watch, page_errors
+):
+    """Erosion seats 2 to 5, Squad Combat 2 to 4: the number is picked beside the game, as a
+    table is set on Board Game Arena, not found among the rules' variants; the seats follow
+    it, and a game whose seats are fixed shows no such choice."""
+    page = watch(chromium.new_context(viewport={"width": 390, "height": 844}).new_page())
+    page.goto(f"{server.url}/")
+    page.wait_for_selector(".game-card")
+    page.select_option("#game", "edges")
+    assert page.is_hidden("#players-row")
+    page.select_option("#game", "erosion")
+    assert page.is_visible("#players-row")
+    assert page.locator("#players option").all_inner_texts() == ["2", "3", "4", "5"]
+    assert page.locator("#players").input_value() == "2"
+    play = page.locator("#create-button").bounding_box()  # still in sight on a phone
+    assert play and play["y"] + play["height"] <= 844 and play["x"] + play["width"] <= 390
+    page.select_option("#players", "3")
+    page.select_option("#opponent", "easy")
+    page.click("#more > summary")
+    assert page.locator("#opt-players").count() == 0  # not offered twice
+    seats = page.locator("#seats select")
+    assert seats.count() == 3 and seats.nth(2).input_value() == "easy"
+    page.select_option("#game", "squad-combat")  # 3 is allowed there too: kept
+    assert page.locator("#players").input_value() == "3" and seats.count() == 3
+    page.select_option("#players", "4")
+    assert seats.count() == 4 and seats.nth(3).input_value() == "easy"
+    page.select_option("#game", "erosion")
+    page.select_option("#players", "3")
+    page.click("#create-button")
+    page.wait_for_url(re.compile(r"/play/[^#]+#token="), timeout=60_000)
+    match = re.search(r"/play/([^#]+)#token=", page.url).group(1)
+    made = server.get(f"/api/matches/{match}")
+    assert made["options"] == {"players": 3} and len(made["seats"]) == 3
+    games = {g["name"]: g["player_counts"] for g in server.get("/api/games")}
+    assert games == {
+        "edges": [],
+        "erd": [],
+        "erosion": [2, 3, 4, 5],
+        "squad-combat": [2, 3, 4],
+        "triangle-clock": [],
+    }
+    assert not page_errors, page_errors
+
+
 def test_each_option_is_named_in_a_player_s_words_with_its_api_name_on_hover(
     server, chromium, watch, page_errors
 ):
@@ -239,7 +285,7 @@ def test_a_designer_s_data_is_offered_as_the_sets_installed_and_never_as_a_path(
     page.click("#more > summary")
     for game, data, other in (
         ("squad-combat", "content", "decks"),
-        ("erosion", "cards", "players"),
+        ("erosion", "cards", "advanced"),
     ):
         page.select_option("#game", game)
         assert page.locator(f"#opt-{data}").count() == 0

@@ -289,6 +289,22 @@ def field_suggested(field: Any) -> tuple[tuple[str, str], ...]:
     return tuple((str(value), str(words)) for value, words in extra.get("suggested", ()))
 
 
+PLAYERS = "players"
+"""The option that sets how many play, in the games that take a number of players."""
+
+
+def player_counts(cls: type[GameOptions]) -> list[int]:
+    """The numbers of players the ``players`` option allows, fewest first, from its bounds;
+    none where the options have no such option (the seats are fixed, or set another way:
+    Double Edges)."""
+    field = cls.model_fields.get(PLAYERS)
+    if field is None:
+        return []
+    low = next(b.ge for b in field.metadata if getattr(b, "ge", None) is not None)
+    high = next(b.le for b in field.metadata if getattr(b, "le", None) is not None)
+    return list(range(low, high + 1))
+
+
 def field_allowed(field: Any) -> str:
     """What a field accepts: its declared ``allowed`` text, else derived from its type and,
     for a number, its bounds ("a whole number from 2 to 5", not "int")."""

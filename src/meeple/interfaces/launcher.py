@@ -14,7 +14,7 @@ from meeple.agents import HUMAN, agent_names, make_agent, parse_spec
 from meeple.agents.levels import DEFAULT_LEVEL, LEVEL_NAMES, seat_spec
 from meeple.core.errors import MeepleError
 from meeple.core.game import seat_text
-from meeple.core.options import describe_options
+from meeple.core.options import PLAYERS, describe_options, player_counts
 from meeple.core.registry import game_class, games, make
 from meeple.interfaces.console import console, preparing_agents
 
@@ -108,10 +108,6 @@ CHANGE_WORDS = ("change", "c", "yes", "y")
 """What a person types to set a game's options one by one instead of playing the defaults."""
 
 
-PLAYERS = "players"
-"""The option a person sets most often, asked on its own where a game has it."""
-
-
 def ask_options(read: Callable[[str], str], name: str) -> dict[str, Any]:
     """The number of players first, where the game has a choice of it; then the other
     options' defaults, shown on one line and kept with Enter; or, asked for, each option in
@@ -120,24 +116,25 @@ def ask_options(read: Callable[[str], str], name: str) -> dict[str, Any]:
     cls = game_class(name)
     described = describe_options(cls.Options)
     chosen: dict[str, Any] = {}
-    players = next((o for o in described if o.name == PLAYERS), None)
-    if players is not None:
+    counts = player_counts(cls.Options)
+    if counts:
         # Asked outright: a newcomer at a game of 2 to 5 players should not have to find
         # the number among ten options of the rules' readings.
+        default = default_text(cls.Options.model_fields[PLAYERS].default)
         text = ask(
             read,
-            f"Players ({players.allowed.removeprefix('a whole number ')})",
-            default_text(players.default),
+            f"Players (from {counts[0]} to {counts[-1]})",
+            default,
             lambda t: make(name, **{PLAYERS: t}).num_players,
         )
-        if text != default_text(players.default):
+        if text != default:
             chosen[PLAYERS] = text
         described = [o for o in described if o.name != PLAYERS]
     if not described:
         return chosen
     # An option whose default is None (Edges' board, a game's shipped data) is the game's own.
     defaults = ", ".join(f"{o.name}={default_text(o.default) or 'default'}" for o in described)
-    other = "Other options" if players is not None else "Options"
+    other = "Other options" if counts else "Options"
     console.print(escape(f"{other}: {defaults} (meeple rules {name} explains them)."))
 
     def check_change(text: str) -> str:

@@ -19,6 +19,7 @@ from meeple.agents.levels import DEFAULT_LEVEL, LEVEL_NAMES, level_spec, seat_sp
 from meeple.agents.spec import agent_parameters
 from meeple.core.errors import AgentSpecError, MeepleError
 from meeple.core.game import Game, Player
+from meeple.core.options import player_counts
 from meeple.core.registry import games, make
 from meeple.core.tutorial import TutorialError, has_tutorial, load_tutorial
 from meeple.interfaces.web.content_sets import ContentSets
@@ -97,6 +98,8 @@ class Lobby:
                     "summary": info.summary,
                     "players": info.players,
                     "seats": game.num_players,
+                    # The quick start's choice of how many play, where the game takes one.
+                    "player_counts": player_counts(type(game.options)),
                     "seat_names": [game.seat_name(p) for p in range(game.num_players)],
                     "perfect_information": info.perfect_information,
                     "options": [

@@ -48,6 +48,8 @@ function suggestions(option) {
 /** The options the person changed from the defaults, typed as the server wants them. */
 function readOptions(game) {
   const out = {};
+  const players = Number($("players").value);
+  if (game.player_counts.length && players !== game.seats) out.players = players;
   for (const option of game.options) {
     const input = $(`opt-${option.name}`);
     if (!input) continue;
@@ -67,11 +69,21 @@ function readOptions(game) {
 
 /** How many seats the chosen options give (some games take a player count). */
 function seatCount(game) {
-  const players = $("opt-players");
-  if (players && players.value.trim()) return Number(players.value) || game.seats;
+  if (game.player_counts.length) return Number($("players").value) || game.seats;
   const double = $("opt-double");
   if (double && double.checked) return 4;
   return game.seats;
+}
+
+/** The quick start's number of players, where the game takes one (Erosion 2 to 5): the
+ * count a player picks first, beside the game, not a variant behind More options. A
+ * count already picked is kept from one such game to the next where it is allowed. */
+function drawPlayers(game) {
+  const counts = game.player_counts;
+  const old = Number($("players").value) || game.seats;
+  $("players-row").hidden = !counts.length;
+  $("players").replaceChildren(...counts.map((n) => el("option",
+    { value: String(n), selected: n === (counts.includes(old) ? old : game.seats) }, String(n))));
 }
 
 /** The quick start's choices: the computer at each level, a friend, anyone. */
@@ -138,7 +150,8 @@ function drawForm() {
   // engine's own switch every game shares (auto_steps: every single-choice step asked, for
   // a script or a tutorial) is a script's, not a variant a player picks (the API takes it).
   const offered = game.options.filter((option) => (!option.data || game.content_sets.length)
-    && option.name !== "auto_steps");
+    && option.name !== "auto_steps" && !(option.name === "players" && game.player_counts.length));
+  drawPlayers(game);
   box.replaceChildren(el("legend", {}, "Variants"),
     ...offered.map((option) => {
       const input = optionInput(option, game);
@@ -374,6 +387,7 @@ async function setUp() {
   $("create").addEventListener("submit", create);
   $("options").addEventListener("change", () => { drawSeats(); opponentChosen(); });
   $("opponent").addEventListener("change", opponentChosen);
+  $("players").addEventListener("change", () => { drawSeats(); opponentChosen(); });
   $("seats").addEventListener("change", seatsChanged);
   // The name is kept in this browser only and sent when taking a seat.
   $("my-name").value = localStorage.getItem("meeple-name") || "";
