@@ -463,9 +463,10 @@ class MeepleObserver:
         """Fill the tensor with ``player``'s observation of ``state``."""
         if self.perfect_recall:
             raise pyspiel.SpielError(
-                "meeple's games have no information state tensor (a perfect-recall tensor of "
-                "fixed size needs a bound on game length); use information_state_string or "
-                "observation_tensor"
+                "meeple's games have no information state tensor (one of fixed size would "
+                "hold an observation for each of max_game_length decisions: 1,000 of 667 "
+                "numbers for Erd, and Erosion and Squad Combat have no bound); use "
+                "information_state_string or observation_tensor"
             )
         if state.inner is None:
             self.tensor.fill(0)
