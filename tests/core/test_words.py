@@ -40,3 +40,8 @@ def test_a_signed_count_takes_its_noun_in_the_right_number(value, written):
 )
 def test_a_list_in_a_sentence_has_and_before_its_last(words, written):
     assert listed(words) == written
+
+
+def test_a_list_of_choices_has_or_before_its_last():
+    assert listed(["2", "3", "4"], "or") == "2, 3 or 4"
+    assert listed(["2", "4"], "or") == "2 or 4" and listed(["2"], "or") == "2"

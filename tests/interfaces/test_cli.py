@@ -407,10 +407,12 @@ def test_launcher_shows_defaults_and_asks_again_only_the_bad_answer(run):
         "chess",  # not a game: asked again
         "9",  # no game of that number: asked again
         "edges",
+        "3",  # two players, or four in Double Edges: asked again
+        "",  # two
         "maybe",  # neither play nor change: asked again
         "change",
         "3by3",  # board: bad, so the board alone is asked again
-        "3x3", *[""] * (len(game_class("edges").Options.model_fields) - 1),
+        "3x3", *[""] * (len(game_class("edges").Options.model_fields) - 2),  # double asked first
         "wizard",  # not an agent: asked again
         "random",
         "greedy",
@@ -431,7 +433,9 @@ def test_launcher_shows_defaults_and_asks_again_only_the_bad_answer(run):
     assert "pie (true | false) [true]:" in out and "first (random | a seat number) [random]:" in out
     assert "Red (seat 0): " in out and "[human]:" in out and "[hard]:" in out
     assert "easy / medium / hard / human / an agent" in out  # the levels are offered first
-    assert "Options: board=default, stash=default, pie=true, double=false, first=random" in out
+    assert "Edges is not played by '3' players: 2 or 4" in out
+    assert "Other options: board=default, stash=default, pie=true, first=random" in out
+    assert "  double (" not in out  # the number of players set it
     assert "type change to set the options, or press Enter to play these" in out
     assert out.count("  board (") == 2 and out.count("  stash (") == 1
     # The board's common values in words, as the lobby offers them, once above its question.
@@ -445,7 +449,7 @@ def test_the_launcher_plays_the_defaults_at_enter_and_says_who_can_take_a_seat(r
     result = run("play", input="erosion\n\n\nrandom\nheuristic\n3\n")
     assert result.exit_code == 0, result.output
     out = " ".join(result.output.split())  # as folded to the terminal's width
-    assert "Players (from 2 to 5) [2]:" in out
+    assert "Players (2 / 3 / 4 / 5) [2]:" in out
     assert "Other options: advanced=false, legend=off" in out and "players=2" not in out
     assert "meeple rules erosion explains them" in out
     assert "players (a whole number" not in out and "Game over" in out
@@ -456,16 +460,23 @@ def test_the_launcher_plays_the_defaults_at_enter_and_says_who_can_take_a_seat(r
 def test_the_launcher_asks_the_number_of_players_first_and_a_seat_for_each(run):
     """A game of 2 to 5 players: the number is asked on its own, before the other options
     (a newcomer should not have to find it among the rules' readings); a number the game
-    does not allow is refused with the range and asked again, and every seat is asked."""
+    does not allow is refused with the numbers it takes and asked again, and every seat is
+    asked. Edges asks 2 or 4: four players is Double Edges."""
     answers = ["erosion", "six", "7", "3", "", "random", "random", "heuristic", "5"]
     result = run("play", input="\n".join(answers) + "\n")
     assert result.exit_code == 0, result.output
     out = " ".join(result.output.split())
-    assert out.count("Players (from 2 to 5) [2]:") == 3
-    assert "'six' is not allowed; allowed: a whole number from 2 to 5" in out
-    assert "'7' is not allowed" in out
+    assert out.count("Players (2 / 3 / 4 / 5) [2]:") == 3
+    assert "Erosion is not played by 'six' players: 2, 3, 4 or 5" in out
+    assert "Erosion is not played by '7' players" in out
     assert "Rockies (seat 2)" in out and "--players 3" in out and "Game over" in out
     assert "Other options: advanced=false" in out
+    answers = ["edges", "4", "", *["random"] * 4, "5"]
+    result = run("play", input="\n".join(answers) + "\n")
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.output.split())
+    assert "Players (2 / 4) [2]:" in out and "--double" in out and "B2 (seat 3)" in out
+    assert "Game over" in out
 
 
 def test_a_game_without_a_choice_of_players_is_not_asked_it(run):

@@ -209,14 +209,17 @@ def test_the_quick_start_is_game_opponent_play_with_the_variants_behind_more_opt
 def test_the_quick_start_asks_how_many_play_where_a_game_takes_a_number(
     server, chromium, watch, page_errors
 ):
-    """Erosion seats 2 to 5, Squad Combat 2 to 4: the number is picked beside the game, as a
-    table is set on Board Game Arena, not found among the rules' variants; the seats follow
-    it, and a game whose seats are fixed shows no such choice."""
+    """Erosion seats 2 to 5, Squad Combat 2 to 4, Edges 2 or 4 (Double Edges): the number is
+    picked beside the game, as a table is set on Board Game Arena, not found among the
+    rules' variants; the seats follow it, and a game whose seats are fixed shows no such
+    choice."""
     page = watch(chromium.new_context(viewport={"width": 390, "height": 844}).new_page())
     page.goto(f"{server.url}/")
     page.wait_for_selector(".game-card")
-    page.select_option("#game", "edges")
+    page.select_option("#game", "erd")
     assert page.is_hidden("#players-row")
+    page.select_option("#game", "edges")
+    assert page.locator("#players option").all_inner_texts() == ["2", "4"]
     page.select_option("#game", "erosion")
     assert page.is_visible("#players-row")
     assert page.locator("#players option").all_inner_texts() == ["2", "3", "4", "5"]
@@ -240,14 +243,30 @@ def test_the_quick_start_asks_how_many_play_where_a_game_takes_a_number(
     match = re.search(r"/play/([^#]+)#token=", page.url).group(1)
     made = server.get(f"/api/matches/{match}")
     assert made["options"] == {"players": 3} and len(made["seats"]) == 3
-    games = {g["name"]: g["player_counts"] for g in server.get("/api/games")}
-    assert games == {
-        "edges": [],
-        "erd": [],
-        "erosion": [2, 3, 4, 5],
-        "squad-combat": [2, 3, 4],
-        "triangle-clock": [],
-    }
+    games = {g["name"]: g["player_choices"] for g in server.get("/api/games")}
+    assert games["erosion"] == [
+        {"players": 2, "options": {}},
+        *({"players": n, "options": {"players": n}} for n in (3, 4, 5)),
+    ]
+    assert [c["players"] for c in games["squad-combat"]] == [2, 3, 4]
+    assert games["edges"] == [
+        {"players": 2, "options": {}},
+        {"players": 4, "options": {"double": True}},
+    ]
+    assert games["erd"] == games["triangle-clock"] == []
+    # Double Edges from the quick start: four seats, and its checkbox not offered twice.
+    page.goto(f"{server.url}/")
+    page.wait_for_selector(".game-card")
+    page.select_option("#game", "edges")
+    page.select_option("#players", "4")
+    page.select_option("#opponent", "easy")
+    page.click("#more > summary")
+    assert page.locator("#opt-double").count() == 0 and seats.count() == 4
+    page.click("#create-button")
+    page.wait_for_url(re.compile(r"/play/[^#]+#token="), timeout=60_000)
+    match = re.search(r"/play/([^#]+)#token=", page.url).group(1)
+    made = server.get(f"/api/matches/{match}")
+    assert made["options"] == {"double": True} and len(made["seats"]) == 4
     assert not page_errors, page_errors
 
 
@@ -266,9 +285,9 @@ def test_each_option_is_named_in_a_player_s_words_with_its_api_name_on_hover(
     labels = {o["name"]: o["label"] for o in games["edges"]["options"]}
     assert labels["pie"] == "Pie rule" and labels["board"] == "Board size"
     # Every option of the game is offered but the engine's switch for scripts, which the
-    # API still takes.
+    # API still takes, and Double Edges, which the quick start's number of players sets.
     offered = page.locator("label.option .name").evaluate_all("ns => ns.map(n => n.title)")
-    assert sorted(offered) == sorted(set(labels) - {"auto_steps"}), offered
+    assert sorted(offered) == sorted(set(labels) - {"auto_steps", "double"}), offered
     assert "auto_steps" in labels
     assert not page_errors, page_errors
 

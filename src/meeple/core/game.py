@@ -29,7 +29,7 @@ from meeple.core.errors import (
     OptionError,
     PositionError,
 )
-from meeple.core.options import GameOptions, option_text
+from meeple.core.options import PLAYERS, GameOptions, option_text, player_counts
 from meeple.core.player_rules import fill as fill_player_rules
 
 if TYPE_CHECKING:
@@ -176,6 +176,16 @@ class Game(ABC, Generic[O, S, A]):
         counts it (``{"rounds": 7}``, ``{"eras": 2, "turns": 31}``); none by default (the lab
         then counts actions only)."""
         return {}
+
+    @classmethod
+    def player_choices(cls) -> dict[int, dict[str, Any]]:
+        """The numbers of players a person may pick, fewest first, each with the options
+        that seat it beyond the defaults (``{2: {}, 3: {"players": 3}}``, from the bounds
+        of a ``players`` option); none where the seats are fixed. What the launcher and the
+        lobby's quick start ask first."""
+        counts = player_counts(cls.Options)
+        default = cls.Options.model_fields[PLAYERS].default if counts else None
+        return {n: {} if n == default else {PLAYERS: n} for n in counts}
 
     def max_decisions(self) -> int | None:
         """The most decisions one game can take under these options, as its rules bound it: a

@@ -296,13 +296,16 @@ PLAYERS = "players"
 def player_counts(cls: type[GameOptions]) -> list[int]:
     """The numbers of players the ``players`` option allows, fewest first, from its bounds;
     none where the options have no such option (the seats are fixed, or set another way:
-    Double Edges)."""
+    Double Edges) or it gives no lowest and highest count (``ge`` and ``le``: an added
+    game's may not)."""
     field = cls.model_fields.get(PLAYERS)
     if field is None:
         return []
-    low = next(b.ge for b in field.metadata if getattr(b, "ge", None) is not None)
-    high = next(b.le for b in field.metadata if getattr(b, "le", None) is not None)
-    return list(range(low, high + 1))
+    low = next((b.ge for b in field.metadata if getattr(b, "ge", None) is not None), None)
+    high = next((b.le for b in field.metadata if getattr(b, "le", None) is not None), None)
+    if low is None or high is None:
+        return []
+    return list(range(int(low), int(high) + 1))
 
 
 def field_allowed(field: Any) -> str:

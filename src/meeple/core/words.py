@@ -29,8 +29,8 @@ def possessive(name: str) -> str:
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
-def listed(words: Iterable[str]) -> str:
+def listed(words: Iterable[str], conjunction: str = "and") -> str:
     """Words as a sentence lists them: ``Alps``, ``Alps and Andes``, ``Alps, Andes and
-    Rockies``."""
+    Rockies`` (``2, 3 or 4`` with ``conjunction="or"``)."""
     *most, last = words
-    return f"{', '.join(most)} and {last}" if most else last
+    return f"{', '.join(most)} {conjunction} {last}" if most else last

@@ -18,6 +18,7 @@ import typer
 from rich.markup import escape
 
 from meeple.core.errors import MeepleError
+from meeple.core.options import player_counts as allowed_counts
 from meeple.core.registry import game_class, make
 from meeple.core.words import counted, listed
 from meeple.interfaces.console import console, fail
@@ -63,18 +64,18 @@ def player_counts(game: str, options: dict[str, Any], text: str | None) -> list[
         if text is not None and [w.strip() for w in text.split(",")] != [str(fixed)]:
             raise LabError(f"{cls.title} is played by {fixed} players only; --counts {text!r}")
         return [fixed]
-    low = next((m.ge for m in field.metadata if hasattr(m, "ge")), None)
-    high = next((m.le for m in field.metadata if hasattr(m, "le")), None)
-    if low is None or high is None:
+    every = allowed_counts(cls.Options)
+    if not every:
         # An added game's option may leave them out; the counts to play cannot be listed.
         raise LabError(
             f"{cls.title}'s players option gives no lowest and highest count (ge and le), "
             "so meeple design cannot list its player counts"
         )
+    low, high = every[0], every[-1]
     if text is None:
         if "players" in options:
             return [int(options["players"])]
-        return list(range(int(low), int(high) + 1))
+        return every
     try:
         counts = [int(w) for w in text.split(",") if w.strip()]
     except ValueError:

@@ -14,8 +14,9 @@ from meeple.agents import HUMAN, agent_names, make_agent, parse_spec
 from meeple.agents.levels import DEFAULT_LEVEL, LEVEL_NAMES, seat_spec
 from meeple.core.errors import MeepleError
 from meeple.core.game import seat_text
-from meeple.core.options import PLAYERS, describe_options, player_counts
+from meeple.core.options import describe_options
 from meeple.core.registry import game_class, games, make
+from meeple.core.words import listed
 from meeple.interfaces.console import console, preparing_agents
 
 
@@ -115,26 +116,29 @@ def ask_options(read: Callable[[str], str], name: str) -> dict[str, Any]:
     it is typed, and only that question is asked again."""
     cls = game_class(name)
     described = describe_options(cls.Options)
+    choices = cls.player_choices()
     chosen: dict[str, Any] = {}
-    counts = player_counts(cls.Options)
-    if counts:
+    if choices:
         # Asked outright: a newcomer at a game of 2 to 5 players should not have to find
         # the number among ten options of the rules' readings.
-        default = default_text(cls.Options.model_fields[PLAYERS].default)
-        text = ask(
-            read,
-            f"Players (from {counts[0]} to {counts[-1]})",
-            default,
-            lambda t: make(name, **{PLAYERS: t}).num_players,
-        )
-        if text != default:
-            chosen[PLAYERS] = text
-        described = [o for o in described if o.name != PLAYERS]
+        counts = [str(n) for n in choices]
+        default = str(make(name).num_players)
+
+        def check_count(text: str) -> str:
+            if text not in counts:
+                takes = listed(counts, "or")
+                raise MeepleError(f"{cls.title} is not played by {text!r} players: {takes}")
+            return text
+
+        text = ask(read, f"Players ({' / '.join(counts)})", default, check_count)
+        chosen = dict(choices[int(text)])
+        setting = {option for options in choices.values() for option in options}
+        described = [o for o in described if o.name not in setting]
     if not described:
         return chosen
     # An option whose default is None (Edges' board, a game's shipped data) is the game's own.
     defaults = ", ".join(f"{o.name}={default_text(o.default) or 'default'}" for o in described)
-    other = "Other options" if counts else "Options"
+    other = "Other options" if choices else "Options"
     console.print(escape(f"{other}: {defaults} (meeple rules {name} explains them)."))
 
     def check_change(text: str) -> str:

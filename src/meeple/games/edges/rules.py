@@ -294,6 +294,11 @@ class EdgesGame(Game[EdgesOptions, "EdgesState", EdgesAction]):
         names = DOUBLE_SEATS if self.options.double else TWO_PLAYER_SEATS
         return names[player]
 
+    @classmethod
+    def player_choices(cls) -> dict[int, dict[str, Any]]:
+        """Two players, or four in Double Edges."""
+        return {2: {}, 4: {"double": True}}
+
     def max_decisions(self) -> int:
         """Every pyramid of every stash is placed once, one a move; a take-over (the pie
         rule) is one move more, since the first pyramid goes back to its stash."""

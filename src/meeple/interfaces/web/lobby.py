@@ -19,7 +19,6 @@ from meeple.agents.levels import DEFAULT_LEVEL, LEVEL_NAMES, level_spec, seat_sp
 from meeple.agents.spec import agent_parameters
 from meeple.core.errors import AgentSpecError, MeepleError
 from meeple.core.game import Game, Player
-from meeple.core.options import player_counts
 from meeple.core.registry import games, make
 from meeple.core.tutorial import TutorialError, has_tutorial, load_tutorial
 from meeple.interfaces.web.content_sets import ContentSets
@@ -98,8 +97,12 @@ class Lobby:
                     "summary": info.summary,
                     "players": info.players,
                     "seats": game.num_players,
-                    # The quick start's choice of how many play, where the game takes one.
-                    "player_counts": player_counts(type(game.options)),
+                    # The quick start's choice of how many play, where the game takes one,
+                    # each count with the options that seat it.
+                    "player_choices": [
+                        {"players": n, "options": options}
+                        for n, options in game.player_choices().items()
+                    ],
                     "seat_names": [game.seat_name(p) for p in range(game.num_players)],
                     "perfect_information": info.perfect_information,
                     "options": [

@@ -48,8 +48,8 @@ function suggestions(option) {
 /** The options the person changed from the defaults, typed as the server wants them. */
 function readOptions(game) {
   const out = {};
-  const players = Number($("players").value);
-  if (game.player_counts.length && players !== game.seats) out.players = players;
+  const count = chosenCount(game);
+  if (count) Object.assign(out, count.options);
   for (const option of game.options) {
     const input = $(`opt-${option.name}`);
     if (!input) continue;
@@ -67,19 +67,31 @@ function readOptions(game) {
   return out;
 }
 
-/** How many seats the chosen options give (some games take a player count). */
-function seatCount(game) {
-  if (game.player_counts.length) return Number($("players").value) || game.seats;
-  const double = $("opt-double");
-  if (double && double.checked) return 4;
-  return game.seats;
+/** The quick start's number of players (with the options that seat it), where the game
+ * takes one; null where its seats are fixed. */
+function chosenCount(game) {
+  const picked = Number($("players").value);
+  return game.player_choices.find((c) => c.players === picked) || null;
 }
 
-/** The quick start's number of players, where the game takes one (Erosion 2 to 5): the
- * count a player picks first, beside the game, not a variant behind More options. A
- * count already picked is kept from one such game to the next where it is allowed. */
+/** How many seats the chosen options give (some games take a player count). */
+function seatCount(game) {
+  const count = chosenCount(game);
+  return count ? count.players : game.seats;
+}
+
+/** The options the quick start's number of players sets (players, Double Edges): not
+ * offered again among the variants. */
+function countOptions(game) {
+  return new Set(game.player_choices.flatMap((c) => Object.keys(c.options)));
+}
+
+/** The quick start's number of players, where the game takes one (Erosion 2 to 5, Edges 2
+ * or 4 in Double Edges): the count a player picks first, beside the game, not a variant
+ * behind More options. A count already picked is kept from one game to the next where the
+ * next allows it. */
 function drawPlayers(game) {
-  const counts = game.player_counts;
+  const counts = game.player_choices.map((c) => c.players);
   const old = Number($("players").value) || game.seats;
   $("players-row").hidden = !counts.length;
   $("players").replaceChildren(...counts.map((n) => el("option",
@@ -149,8 +161,9 @@ function drawForm() {
   // A data option is offered only where the server has content sets for the game; the
   // engine's own switch every game shares (auto_steps: every single-choice step asked, for
   // a script or a tutorial) is a script's, not a variant a player picks (the API takes it).
+  const counted = countOptions(game);
   const offered = game.options.filter((option) => (!option.data || game.content_sets.length)
-    && option.name !== "auto_steps" && !(option.name === "players" && game.player_counts.length));
+    && option.name !== "auto_steps" && !counted.has(option.name));
   drawPlayers(game);
   box.replaceChildren(el("legend", {}, "Variants"),
     ...offered.map((option) => {
