@@ -80,8 +80,15 @@ def test_erd_s_allocation_builder_is_in_sight_when_it_is_your_turn(server, chrom
     red = _page(chromium, server, created, 0, size)
     red.wait_for_selector("body[data-status='playing'] .erd-builder")
     _in_window(red, ".erd-builder", size)
+    left = ".erd-builder .erd-left"
+    texts = "ns => ns.map(n => n.textContent)"  # SVG text has no innerText
+    assert red.locator(left).evaluate_all(texts) == ["3", "3", "6"]  # the Reserve of 0.02
     red.click(".erd-builder .clickable[data-hint='a Heavy into Rush']")
     _in_window(red, ".erd-builder", size)
+    # What the Reserve has left is on the picks, where the builder covers the table's
+    # Reserve (a short window, a phone).
+    red.wait_for_function(f"document.querySelector('{left}').textContent === '2'")
+    assert red.locator(left).evaluate_all(texts) == ["2", "3", "6"]
     red.context.close()
 
 

@@ -458,11 +458,18 @@ function drawBuilder(wrap, legal, sel, ui, view, seat, expected = null, warnings
     const tab = html("button", { type: "button", class: `erd-tab ${sel.target === pile ? "erd-tab-on" : ""}` }, tabs, pile === "rush" ? "Rush" : "Defense");
     if (sel.target !== pile) clickable(tab, `put the next cards into ${pile}`, { onClick: () => { sel.target = pile; ui.redraw(); } });
   }
+  const placed = counts(now.rush + now.defense);
   for (const kind of KINDS) {
     const next = { ...now, [sel.target]: now[sel.target] + kind };
     const fits = legal.some((a) => extends_(a, next));
     const pic = svg("svg", { viewBox: "0 0 60 82", class: `erd-pick ${fits ? "" : "erd-off"}` }, bar);
     card(pic, 3, 3, kind);
+    // What the Reserve has left of it, on the card as on the table's stacks: on a short
+    // window or a phone the builder covers the table's Reserve while the piles are built.
+    const left = Math.max(0, view.sides[seat].reserve[kind] - placed[kind]);
+    svg("circle", { cx: 48, cy: 13, r: 11, class: "erd-count-badge" }, pic);
+    svg("text", { x: 48, y: 18, "text-anchor": "middle", class: "erd-count erd-left" }, pic, String(left));
+    svg("title", {}, pic, `${counted(left, NAMES[kind], kind === "H" ? "Heavies" : null)} left in your Reserve`);
     if (fits) {
       if (lesson && extends_(lesson, next)) pic.setAttribute("data-tutorial", expected);
       clickable(pic, `a ${NAMES[kind]} into ${sel.target === "rush" ? "Rush" : "Defense"}`, {
