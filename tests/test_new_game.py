@@ -142,7 +142,7 @@ api_test(mpz.env("tic-tac-toe"), num_cycles=50)
 game = pyspiel.load_game(mos.short_name("tic-tac-toe") + "(size=4)")
 pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
 check_env(MeepleGymEnv("tic-tac-toe", seat=0, opponents=["heuristic"]), skip_render_check=True)
-print("adapters ok", game.num_distinct_actions())
+print("adapters ok", game.num_distinct_actions(), game.max_game_length())
 """
 
 
@@ -150,7 +150,7 @@ def test_the_research_adapters_load_it(installed: dict[str, str]) -> None:
     pytest.importorskip("pettingzoo")
     pytest.importorskip("pyspiel")
     out = run(installed, sys.executable, "-c", textwrap.dedent(ADAPTERS))
-    assert "adapters ok 16" in out
+    assert "adapters ok 16 16" in out  # 16 squares, and at most 16 marks
 
 
 # -- the conformance suite finds broken games (run here on variants of the example) ---------

@@ -21,3 +21,33 @@ SMALL = {
 @pytest.mark.parametrize("name", list(SMALL))
 def test_every_built_in_game_passes_check_game(name: str) -> None:
     assert check_game(meeple.make(name, **SMALL[name]), seeds=range(2)) > 4
+
+
+def test_a_game_longer_than_its_own_bound_fails_check_game() -> None:
+    """A game that says how many decisions it takes (OpenSpiel's max_game_length) is held
+    to it: Edges' 2x3 board counted without the take-over and one pyramid (15, where every
+    game places all 16) fails, named."""
+    game = meeple.make("edges", **SMALL["edges"])
+    short = type(game)(game.options)
+    short.max_decisions = lambda: 15  # type: ignore[method-assign]
+    with pytest.raises(AssertionError, match=r"took 1[67] decisions, past its max_decisions"):
+        check_game(short, seeds=range(1))
+    assert game.max_decisions() == 17 and check_game(game, seeds=range(1))
+
+
+@pytest.mark.parametrize(
+    ("to_act", "movers", "count"),
+    [
+        ([(0,), (1,), (0,), ()], [0, 1, 0], 3),  # in turn: a decision a move
+        ([(0, 1), (1,), (0, 1), (0,), ()], [0, 1, 1, 0], 2),  # both at once, twice
+        ([(0, 1), (0, 1), (0,), ()], [0, 1, 0], 2),  # a Mulligan first: a choice more
+        ([(0, 1), (0,), (0,), ()], [1, 0, 0], 2),  # the other chose first: the same
+    ],
+)
+def test_decisions_count_a_choice_several_seats_make_at_once_as_one(to_act, movers, count):
+    from types import SimpleNamespace
+
+    from meeple.core.conformance import decisions
+
+    states = [SimpleNamespace(to_act=seats) for seats in to_act]
+    assert decisions(states, movers) == count  # type: ignore[arg-type]

@@ -21,6 +21,7 @@ import copy
 import dataclasses
 import json
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from meeple.core.errors import IllegalAction, MeepleError, NotationError, PositionError
@@ -168,6 +169,31 @@ def check_playthrough(game: Game, seed: int) -> Playthrough:
     for state in states:
         check_state(state, rng)
     return play
+
+
+def decisions(states: Sequence[State], movers: Sequence[int]) -> int:
+    """The decisions a game's states passed through, as OpenSpiel counts them: the seats
+    of one choice several make at once, moving one after another, are one decision
+    (``movers[k]`` moved from ``states[k]`` to ``states[k + 1]``)."""
+    count = 0
+    waiting: tuple[int, ...] = ()  # the seats still to choose in the decision under way
+    for state, mover in zip(states, movers, strict=False):
+        if tuple(state.to_act) != waiting:
+            count += 1
+        waiting = tuple(p for p in state.to_act if p != mover)
+    return count
+
+
+def check_length_bound(play: Playthrough) -> None:
+    """A game that bounds its decisions (``Game.max_decisions``) takes no more."""
+    most = play.game.max_decisions()
+    if most is None:
+        return
+    states = play.record().states()
+    taken = decisions(states, [seat for seat, _ in play.record().moves])
+    assert taken <= most, (
+        f"seed {play.seed}: the game took {taken} decisions, past its max_decisions() {most}"
+    )
 
 
 def check_information_keys(game: Game, seeds: range, samples: int = 2) -> int:
@@ -513,10 +539,11 @@ def check_immutable(state: State[Any]) -> None:
 
 # -- all of it -------------------------------------------------------------------------------
 def check_game(game: Game, seeds: range = range(20), positions: bool = True) -> int:
-    """Every contract above on ``game``: a random game per seed checked at every state, its
-    positions and immutability at every state, bad text refused, the rules for players
-    filled, and (``positions``) the rules' example position read and positions changed by
-    hand refused or played on. Returns the states checked.
+    """Every contract above on ``game``: a random game per seed checked at every state and
+    within the game's bound on its decisions, its positions and immutability at every
+    state, bad text refused, the rules for players filled, and (``positions``) the rules'
+    example position read and positions changed by hand refused or played on. Returns the
+    states checked.
 
     Raises AssertionError (or the game's own error) naming the first broken contract.
     """
@@ -528,6 +555,7 @@ def check_game(game: Game, seeds: range = range(20), positions: bool = True) -> 
     checked = 0
     for seed in seeds:
         play = check_playthrough(game, seed)
+        check_length_bound(play)
         for state in play.record().states():
             check_immutable(state)
             if positions:

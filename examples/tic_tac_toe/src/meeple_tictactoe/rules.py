@@ -76,6 +76,10 @@ class TicTacToeGame(Game[TicTacToeOptions, "TicTacToeState", Mark]):
         """``X`` or ``O``."""
         return MARKS[player]
 
+    def max_decisions(self) -> int:
+        """A mark a move, on an empty square: at most every square (OpenSpiel's length)."""
+        return self.size * self.size
+
     def new_game(self, seed: int) -> TicTacToeState:
         """The empty board (the game has no chance, so the seed changes nothing)."""
         return TicTacToeState(game=self, board=(EMPTY * self.size,) * self.size)
