@@ -184,12 +184,12 @@ def decisions(states: Sequence[State], movers: Sequence[int]) -> int:
     return count
 
 
-def check_length_bound(play: Playthrough) -> None:
-    """A game that bounds its decisions (``Game.max_decisions``) takes no more."""
+def check_length_bound(play: Playthrough, states: Sequence[State]) -> None:
+    """A game that bounds its decisions (``Game.max_decisions``) takes no more (``states``:
+    the play's record replayed)."""
     most = play.game.max_decisions()
     if most is None:
         return
-    states = play.record().states()
     taken = decisions(states, [seat for seat, _ in play.record().moves])
     assert taken <= most, (
         f"seed {play.seed}: the game took {taken} decisions, past its max_decisions() {most}"
@@ -555,8 +555,10 @@ def check_game(game: Game, seeds: range = range(20), positions: bool = True) -> 
     checked = 0
     for seed in seeds:
         play = check_playthrough(game, seed)
-        check_length_bound(play)
-        for state in play.record().states():
+        # Replayed once here: each replay plays the whole game again from its moves.
+        states = play.record().states()
+        check_length_bound(play, states)
+        for state in states:
             check_immutable(state)
             if positions:
                 check_position(state)
@@ -567,7 +569,7 @@ def check_game(game: Game, seeds: range = range(20), positions: bool = True) -> 
         if positions:
             check_plays_on(game, seed)
             rng = random.Random(seed)
-            for state in play.record().states()[::4]:
+            for state in states[::4]:
                 for _ in range(CHANGES_PER_STATE):
                     text = changed_position(state.position(), rng, game.num_players)
                     check_changed_position(game, text, rng)
