@@ -337,7 +337,7 @@ def _kept(path: FilePath, key: str) -> ViewEncoder | None:
         keys = stored["keys"]
         if stored["format"] != CACHE_FORMAT or stored["check"] != _check(key, keys):
             return None
-        return _encoder([(tuple(path), token) for path, token in keys])
+        return _encoder([(tuple(where), token) for where, token in keys])
     except (OSError, Unreadable, KeyError, TypeError, ValueError):
         return None
 
@@ -347,7 +347,7 @@ def _keep(path: FilePath, key: str, encoder: ViewEncoder) -> None:
     for other versions of meeple's code a week ago or more (another checkout on the machine
     may still read a newer one); a folder that cannot be written keeps nothing (the next
     process learns it again)."""
-    keys = [[list(path), token] for path, token in encoder.slots]
+    keys = [[list(where), token] for where, token in encoder.slots]
     text = json.dumps({"format": CACHE_FORMAT, "check": _check(key, keys), "keys": keys})
     with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)
