@@ -412,7 +412,8 @@ def test_launcher_shows_defaults_and_asks_again_only_the_bad_answer(run):
         "maybe",  # neither play nor change: asked again
         "change",
         "3by3",  # board: bad, so the board alone is asked again
-        "3x3", *[""] * (len(game_class("edges").Options.model_fields) - 2),  # double asked first
+        # double is asked first, as the number of players; double_start is not asked of two
+        "3x3", *[""] * (len(game_class("edges").Options.model_fields) - 3),
         "wizard",  # not an agent: asked again
         "random",
         "greedy",
@@ -477,6 +478,33 @@ def test_the_launcher_asks_the_number_of_players_first_and_a_seat_for_each(run):
     out = " ".join(result.output.split())
     assert "Players (2 / 4) [2]:" in out and "--double" in out and "B2 (seat 3)" in out
     assert "Game over" in out
+    assert "first=random, double_start=any" in out  # Double Edges' own: who starts
+
+
+def test_the_launcher_leaves_out_an_option_the_other_answers_make_moot(run):
+    """Two-player Edges is neither shown nor asked Double Edges' "who starts"; Erosion asks
+    when 'upon uplift' architecture fires only of a game with the Advanced Rules, which have
+    architecture."""
+    result = run("play", input="edges\n\n\nrandom\nrandom\n5\n")
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.output.split())
+    assert "Other options: board=default" in out and "double_start" not in out
+    answers = ["edges", "", "change", *[""] * 5, "random", "random", "5"]
+    result = run("play", input="\n".join(answers) + "\n")
+    out = " ".join(result.output.split())
+    assert result.exit_code == 0 and "Game over" in out, out
+    assert "  auto_steps (" in result.output and "double_start" not in out
+    skipped = ["erosion", "", "change", *[""] * 8, "random", "random", "5"]
+    advanced = ["erosion", "", "change", "true", *[""] * 8, "random", "random", "5"]
+    asked = []
+    for answers in (skipped, advanced):
+        result = run("play", input="\n".join(answers) + "\n")
+        assert result.exit_code == 0 and "Game over" in result.output, result.output
+        assert "  auto_steps (" in result.output
+        asked.append("  uplift_architecture (every | once) [every]:" in result.output)
+    assert asked == [False, True]
+    defaults = run("play", input="erosion\n\n\nq\n").output
+    assert "Other options: advanced=false" in defaults and "uplift_arch" not in defaults
 
 
 def test_a_game_without_a_choice_of_players_is_not_asked_it(run):

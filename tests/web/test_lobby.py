@@ -270,6 +270,54 @@ def test_the_quick_start_asks_how_many_play_where_a_game_takes_a_number(
     assert not page_errors, page_errors
 
 
+def test_a_variant_is_offered_only_where_the_other_choices_let_it_matter(
+    server, chromium, watch, page_errors
+):
+    """Double Edges' "who starts" is offered only with four players, and Erosion's "upon
+    uplift" architecture only with the Advanced Rules, which have architecture; a value
+    picked while it mattered is not sent once it does not."""
+    page = watch(chromium.new_context(viewport={"width": 390, "height": 844}).new_page())
+    page.goto(f"{server.url}/")
+    page.wait_for_selector(".game-card")
+    page.select_option("#game", "edges")
+    page.click("#more > summary")
+    who_starts = page.locator("label.option:has(#opt-double_start)")
+    assert who_starts.is_hidden() and page.is_visible("#opt-first")
+    page.select_option("#players", "4")
+    assert who_starts.is_visible()
+    page.select_option("#opt-double_start", "a1")
+    page.select_option("#players", "2")
+    assert who_starts.is_hidden()
+    page.select_option("#players", "4")
+    page.select_option("#opponent", "easy")
+    page.click("#create-button")
+    page.wait_for_url(re.compile(r"/play/[^#]+#token="), timeout=60_000)
+    match = re.search(r"/play/([^#]+)#token=", page.url).group(1)
+    made = server.get(f"/api/matches/{match}")
+    assert made["options"] == {"double": True, "double_start": "a1"}
+    page.goto(f"{server.url}/")
+    page.wait_for_selector(".game-card")
+    page.select_option("#game", "erosion")
+    page.click("#more > summary")
+    fires = page.locator("label.option:has(#opt-uplift_architecture)")
+    assert fires.is_hidden()
+    page.check("#opt-advanced")
+    assert fires.is_visible()
+    page.select_option("#opt-uplift_architecture", "once")
+    page.uncheck("#opt-advanced")
+    assert fires.is_hidden()
+    page.select_option("#opponent", "easy")
+    page.click("#create-button")
+    page.wait_for_url(re.compile(r"/play/[^#]+#token="), timeout=60_000)
+    match = re.search(r"/play/([^#]+)#token=", page.url).group(1)
+    assert server.get(f"/api/matches/{match}")["options"] == {}
+    games = {g["name"]: {o["name"]: o for o in g["options"]} for g in server.get("/api/games")}
+    assert games["edges"]["double_start"]["applies_when"] == {"double": True}
+    assert games["erosion"]["uplift_architecture"]["applies_when"] == {"advanced": True}
+    assert games["edges"]["first"]["applies_when"] == {}
+    assert not page_errors, page_errors
+
+
 def test_each_option_is_named_in_a_player_s_words_with_its_api_name_on_hover(
     server, chromium, watch, page_errors
 ):
@@ -392,7 +440,9 @@ def test_the_finished_list_says_who_won_and_why(server, chromium, watch, page_er
 
 # Per label under "More options": whether its control is beside the label's first words
 # (the control's box overlaps, top to bottom, the lines those words take).
-LABEL_BESIDE_CONTROL = """() => [...document.querySelectorAll('#more label')].map((label) => {
+# A label hidden as moot (Double Edges' "who starts" with two players) has no lines at all.
+LABEL_BESIDE_CONTROL = """() => [...document.querySelectorAll('#more label')]
+  .filter((label) => !label.closest('[hidden]')).map((label) => {
   const control = label.querySelector('input, select');
   const walk = document.createTreeWalker(label, NodeFilter.SHOW_TEXT);
   let node = walk.nextNode();

@@ -239,6 +239,16 @@ class OptionInfo:
     """Values worth offering a person who does not know the option's syntax, each with its
     words (``("none/none", "no items")``): the field's ``json_schema_extra["suggested"]``.
     Typed text still takes any value ``allowed`` describes."""
+    applies_when: tuple[tuple[str, Any], ...] = ()
+    """The other options' values under which this one matters at all (Double Edges' "who
+    starts" only with ``double`` true): the field's ``json_schema_extra["applies_when"]``,
+    a mapping of option names to values. Empty: it always matters. A person is not asked an
+    option that does not apply; the rules still take it, and ignore it."""
+
+
+def option_applies(info: OptionInfo, options: GameOptions) -> bool:
+    """Whether an option matters under a game's options (:attr:`OptionInfo.applies_when`)."""
+    return all(getattr(options, name) == value for name, value in info.applies_when)
 
 
 def option_names(cls: type[GameOptions]) -> list[str]:
@@ -260,6 +270,7 @@ def describe_options(cls: type[GameOptions]) -> list[OptionInfo]:
                 help=field.description or "",
                 label=field.title or name.replace("_", " ").capitalize(),
                 suggested=field_suggested(field),
+                applies_when=field_applies_when(field),
             )
         )
     return infos
@@ -279,6 +290,14 @@ def unserved_refusal(options: GameOptions, served: Collection[str], what: str) -
         f"the {what} do not serve option {', '.join(unknown)}; "
         f"they serve {', '.join(sorted(served))}"
     )
+
+
+def field_applies_when(field: Any) -> tuple[tuple[str, Any], ...]:
+    """A field's conditions on the other options (:attr:`OptionInfo.applies_when`)."""
+    extra = field.json_schema_extra
+    if not isinstance(extra, dict):
+        return ()
+    return tuple(extra.get("applies_when", {}).items())
 
 
 def field_suggested(field: Any) -> tuple[tuple[str, str], ...]:

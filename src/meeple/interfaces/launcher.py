@@ -14,7 +14,7 @@ from meeple.agents import HUMAN, agent_names, make_agent, parse_spec
 from meeple.agents.levels import DEFAULT_LEVEL, LEVEL_NAMES, seat_spec
 from meeple.core.errors import MeepleError
 from meeple.core.game import seat_text
-from meeple.core.options import describe_options
+from meeple.core.options import describe_options, option_applies
 from meeple.core.registry import game_class, games, make
 from meeple.core.words import listed
 from meeple.interfaces.console import console, preparing_agents
@@ -136,8 +136,11 @@ def ask_options(read: Callable[[str], str], name: str) -> dict[str, Any]:
         described = [o for o in described if o.name not in setting]
     if not described:
         return chosen
+    # Two-player Edges is not told of Double Edges' "who starts" among its defaults.
+    game_options = make(name, **chosen).options
+    in_play = [o for o in described if option_applies(o, game_options)]
     # An option whose default is None (Edges' board, a game's shipped data) is the game's own.
-    defaults = ", ".join(f"{o.name}={default_text(o.default) or 'default'}" for o in described)
+    defaults = ", ".join(f"{o.name}={default_text(o.default) or 'default'}" for o in in_play)
     other = "Other options" if choices else "Options"
     console.print(escape(f"{other}: {defaults} (meeple rules {name} explains them)."))
 
@@ -154,6 +157,8 @@ def ask_options(read: Callable[[str], str], name: str) -> dict[str, Any]:
         options: dict[str, Any] = dict(chosen)
         console.print("Options (Enter keeps the default):")
         for o in described:
+            if not option_applies(o, make(name, **options).options):
+                continue  # moot after the answers so far (no Advanced Rules: no architecture)
             console.print(f"  [dim]{escape(f'{o.name}: {o.help}')}[/]")
             # As the lobby offers them: a syntax of its own is easier read by example.
             for value, words in o.suggested:

@@ -180,6 +180,7 @@ class ErosionOptions(GameOptions):
         default="every",
         description="Advanced Rules: 'upon uplift' architecture fires every time its card is "
         "uplifted (every), or only the first time in the game (once)",
+        json_schema_extra={"applies_when": {"advanced": True}},
     )
     cards: str | None = Field(
         default=None,

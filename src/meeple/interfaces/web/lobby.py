@@ -119,6 +119,8 @@ class Lobby:
                             ],
                             # Data read from files: online, only a content set by name.
                             "data": o.name in data,
+                            # Shown only under these values of the others (Double Edges').
+                            "applies_when": dict(o.applies_when),
                         }
                         for o in info.options
                     ],

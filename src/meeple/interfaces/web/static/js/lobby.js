@@ -52,7 +52,8 @@ function readOptions(game) {
   if (count) Object.assign(out, count.options);
   for (const option of game.options) {
     const input = $(`opt-${option.name}`);
-    if (!input) continue;
+    // Hidden: moot under the others (applicable), so a value picked before is not sent.
+    if (!input || input.closest("label").hidden) continue;
     let value;
     if (input.dataset.kind === "bool") value = input.checked;
     else if (input.value.trim() === "") continue;
@@ -65,6 +66,20 @@ function readOptions(game) {
     out[option.name] = value;
   }
   return out;
+}
+
+/** Shows the variants that matter under the options chosen so far and hides the others
+ * (Double Edges' "who starts" in a two-player game; when architecture fires, without the
+ * Advanced Rules that have it). */
+function applicable(game) {
+  const values = Object.fromEntries(game.options.map((o) => [o.name, o.default]));
+  Object.assign(values, readOptions(game));
+  for (const option of game.options) {
+    const input = $(`opt-${option.name}`);
+    if (!input) continue;
+    const when = Object.entries(option.applies_when || {});
+    input.closest("label").hidden = !when.every(([name, value]) => values[name] === value);
+  }
 }
 
 /** The quick start's number of players (with the options that seat it), where the game
@@ -179,6 +194,7 @@ function drawForm() {
           : typed ? `${option.help} (${option.allowed})` : option.help));
     }));
   $("seats").replaceChildren();
+  applicable(game);
   drawOpponents();
   drawSeats();
   opponentChosen();
@@ -398,9 +414,9 @@ async function setUp() {
   }
   $("game").addEventListener("change", drawForm);
   $("create").addEventListener("submit", create);
-  $("options").addEventListener("change", () => { drawSeats(); opponentChosen(); });
+  $("options").addEventListener("change", () => { applicable(chosenGame()); drawSeats(); opponentChosen(); });
   $("opponent").addEventListener("change", opponentChosen);
-  $("players").addEventListener("change", () => { drawSeats(); opponentChosen(); });
+  $("players").addEventListener("change", () => { applicable(chosenGame()); drawSeats(); opponentChosen(); });
   $("seats").addEventListener("change", seatsChanged);
   // The name is kept in this browser only and sent when taking a seat.
   $("my-name").value = localStorage.getItem("meeple-name") || "";
