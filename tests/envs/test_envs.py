@@ -571,7 +571,8 @@ def test_openspiel_s_game_length_is_the_rules_bound_on_decisions():
         "python_meeple_erd": 1000,
         "python_meeple_erd(best_of=3,round_limit=100000,match_draws=replay)": 600_000,
         "python_meeple_triangle_clock(items=all/all)": 102,
-        "python_meeple_erosion": mos.MAX_GAME_LENGTH,
+        "python_meeple_erosion": 455,
+        "python_meeple_erosion(players=5)": 2002,
         "python_meeple_squad_combat": mos.MAX_GAME_LENGTH,
     }
     for name, length in lengths.items():

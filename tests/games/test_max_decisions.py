@@ -117,8 +117,8 @@ def test_the_bound_follows_the_options() -> None:
     assert make("triangle-clock", items="none/none").max_decisions() == 98
 
 
-def test_games_whose_rules_give_no_bound_say_so() -> None:
-    """Erosion and Squad Combat end by their rules and safeguards, not by a count the
-    options fix: None, not a made-up number."""
-    assert make("erosion").max_decisions() is None
+def test_a_game_whose_rules_give_no_bound_says_so() -> None:
+    """Squad Combat ends by its rules and its turn limit, and a designer's cards could
+    loop within a turn: None, not a made-up number. (Erosion's bound:
+    tests/games/erosion/test_max_decisions.py.)"""
     assert make("squad-combat").max_decisions() is None

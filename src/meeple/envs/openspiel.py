@@ -54,8 +54,8 @@ OWN_PARAMETERS = ("seeds", "observation")
 """Game parameters of the adapter, not options of the game."""
 MAX_GAME_LENGTH = 100_000
 """OpenSpiel's ``max_game_length`` for a game whose rules give no bound of their own
-(``Game.max_decisions`` is None: Erosion, Squad Combat): a cap, not a proof that no game
-is longer."""
+(``Game.max_decisions`` is None: Squad Combat): a cap, not a proof that no game is
+longer."""
 
 
 def max_game_length(game: Game[Any, Any, Any]) -> int:
@@ -465,7 +465,8 @@ class MeepleObserver:
             raise pyspiel.SpielError(
                 "meeple's games have no information state tensor (one of fixed size would "
                 "hold an observation for each of max_game_length decisions: 1,000 of 667 "
-                "numbers for Erd, and Erosion and Squad Combat have no bound); use "
+                "numbers for Erd, 455 of 11,699 for two-player Erosion, and Squad Combat has "
+                "no bound); use "
                 "information_state_string or observation_tensor"
             )
         if state.inner is None:

@@ -266,6 +266,24 @@ class ErosionGame(Notation, Game[ErosionOptions, "ErosionState", ErosionAction])
         """Eras played and turns taken (the last of each, in which the game ended, included)."""
         return {"eras": state.era, "turns": state.turn}
 
+    def max_decisions(self) -> int:
+        """At most this many decisions an era, times the eras: a bound the rules prove, not
+        a length anyone plays. Within an era no card goes back, so each of K process cards
+        is drawn, leaves a hand (played, uplifted or paid), reaches the River and reaches a
+        delta at most once: at most 2K draws (each takes a card) and cards leaving a hand,
+        K Transports, K Earthquake Faults where a card has one, and each card's Atmospheric
+        Triggers once. A play or a draw restarts the count of passes, and the players' pass
+        in a row ends the era: at most (players - 1)(2K + 1) + 1 passes. Then a
+        tie-breaker: a guess a seat, one choice."""
+        cat = self.catalog
+        k = cat.num_process
+        architecture = [e for e in cat.effect if e is not None] if self.options.advanced else []
+        faults = k if any(e.kind == "uplift_hillslope" for e in architecture) else 0
+        triggers = sum(len(e.ages) for e in architecture if e.kind == "uplift_trigger")
+        n = self.num_players
+        passes = (n - 1) * (2 * k + 1) + 1
+        return self.eras * (2 * k + k + faults + triggers + passes + n + 1)
+
     def view_words(self) -> dict[str, tuple[str, ...] | None]:
         """Every phase, step, Age and tie-break purpose (an era's tie-break is rare in random
         play)."""
