@@ -199,3 +199,36 @@ def test_the_title_names_the_player_s_side_uncut_on_a_phone(server, chromium, si
         brand = page.locator(".brand").bounding_box()  # on the header's first row
         assert rules and brand and rules["y"] < brand["y"] + brand["height"], "Rules apart"
     context.close()
+
+
+# Each word of each visible button's text, and whether it lies on one line.
+WORDS_WHOLE = """() => [...document.querySelectorAll('button')]
+  .filter((b) => b.offsetParent !== null && b.textContent.trim())
+  .flatMap((button) => {
+    const out = [];
+    const walk = document.createTreeWalker(button, NodeFilter.SHOW_TEXT);
+    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+      for (const m of node.textContent.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+        out.push([button.id || button.textContent.trim(), m[0], tops.size === 1]);
+      }
+    }
+    return out;
+  })"""
+
+
+@pytest.mark.parametrize("size", [(1024, 560), (800, 600), (390, 844)])
+def test_no_button_breaks_a_word_across_lines(server, chromium, size):
+    """At 1024x560 the seat column's Resign read "Resig" over "n": the column breaks long
+    words anywhere (an agent's spec is one), and its buttons took that from it. A button
+    wraps between its words, or its row wraps, never inside a word."""
+    for game in ("erd", "squad-combat"):
+        context, page = at_the_table(chromium, server, game, {}, size)
+        words = page.evaluate(WORDS_WHOLE)
+        assert any(word == "Resign" for _, word, _ in words), words
+        broken = [(button, word) for button, word, whole in words if not whole]
+        assert not broken, (game, size, broken)
+        context.close()
