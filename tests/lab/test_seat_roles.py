@@ -21,11 +21,15 @@ def test_squad_combat_seats_are_named_by_colour_and_deck():
     assert seat_label({"x": summary}, 1) == "seat 1 Blue (iron-line): random"
 
 
-def test_a_game_without_roles_keeps_its_seat_numbers():
+def test_a_game_without_roles_names_its_seats_as_its_log_does():
+    """Erosion's seats are mountain ranges: the lab said "seat 0" where the replays, the log
+    and the card statistics said Alps; each says "seat 0 Alps" now."""
     summary = summarize(_rows("edges", {"board": "2x2"}))
-    assert [s.role for s in summary.seats] == ["", ""]
-    assert [row[0] for row in seat_table({"x": summary})[1]] == ["0", "1"]
-    assert seat_label({"x": summary}, 0) == "seat 0: random"
+    assert [s.role for s in summary.seats] == ["Red", "Blue"]
+    assert [row[0] for row in seat_table({"x": summary})[1]] == ["0 Red", "1 Blue"]
+    assert seat_label({"x": summary}, 0) == "seat 0 Red: random"
+    summary = summarize(_rows("erosion", {}, 1))
+    assert [s.role for s in summary.seats] == ["Alps", "Andes"]
 
 
 def test_triangle_clock_seats_are_named_by_the_items_they_hold():

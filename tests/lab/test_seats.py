@@ -99,8 +99,8 @@ def test_simulate_prints_the_seat_table_and_the_note(tmp_path):
     ], env={"COLUMNS": "40"})  # fmt: skip
     lines = narrow.output.splitlines()
     seats = lines[lines.index("Seats") :]
-    assert seats[1:3] == ["seat 0", "  agents: random"], seats[:3]
-    assert "seat 1" in seats and "0" not in seats
+    assert seats[1:3] == ["seat 0 Red", "  agents: random"], seats[:3]
+    assert "seat 1 Blue" in seats and "0" not in seats
 
 
 def five_seats(wins):

@@ -19,7 +19,7 @@ from pydantic import BaseModel
 from meeple.core.errors import MeepleError
 from meeple.core.words import counted
 from meeple.lab.figures import new_figure
-from meeple.lab.metrics import SMALL_FLAG, SMALL_SAMPLE_GAMES, Estimate, Rate, flag
+from meeple.lab.metrics import SMALL_FLAG, SMALL_SAMPLE_GAMES, Estimate, Rate, flag, seat_roles
 from meeple.lab.replay import game_record
 
 PLAYED_NOTE = (
@@ -92,12 +92,6 @@ class CardReport(BaseModel):
     """The agents that played, in words (``policy in every seat``): the figures are theirs."""
     cards: list[CardStat]
     never_played: list[str]
-
-
-def _seat_label(game: Any, player: int) -> str:
-    role = game.seat_role(player)
-    name = game.seat_name(player)
-    return f"{name} ({role})" if role else name
 
 
 def _agents_words(rows: Sequence[Mapping[str, Any]]) -> str:
@@ -179,7 +173,7 @@ def card_report(rows: Sequence[Mapping[str, Any]]) -> CardReport:
     stats.sort(key=lambda s: (-s.plays, names.index(s.card)))
     return CardReport(
         games=n,
-        seats=[_seat_label(first, p) for p in range(seats)],
+        seats=seat_roles(first, seats),
         agents=_agents_words(rows),
         cards=stats,
         never_played=[s.card for s in stats if s.plays == 0],

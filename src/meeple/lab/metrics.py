@@ -158,8 +158,8 @@ class SeatResult(BaseModel):
     seat: int
     agents: list[str]
     role: str = ""
-    """What the seat played with, in the designer's words (``Red (iron-line)``: its colour
-    and its deck), where the game gives seats roles (``Game.seat_role``); empty otherwise."""
+    """The seat as the game names it (``Alps``), with what it played with where the game
+    gives seats roles (``Red (iron-line)``: its colour and its deck, ``Game.seat_role``)."""
     wins: int
     """Games the seat won, alone or shared with other seats (a win shared by k seats counts
     for each of the k)."""
@@ -359,12 +359,17 @@ def _game_of(row: Mapping[str, Any]) -> Game[Any, Any, Any] | None:
 
 
 def seat_roles(game: Game[Any, Any, Any] | None, players: int) -> list[str]:
-    """Each seat's name and role (``Red (iron-line)``) in ``game``, where the game gives
-    seats roles; empty texts otherwise, or without a game (``_game_of`` could not make it)."""
+    """Each seat's name in ``game`` (``Alps``), with its role where the game gives seats
+    roles (``Red (iron-line)``): as the game's log and replays name the seat. Empty texts
+    without a game (``_game_of`` could not make it)."""
     if game is None:
         return [""] * players
-    roles = [game.seat_role(p) if p < game.num_players else None for p in range(players)]
-    return [f"{game.seat_name(p)} ({r})" if r else "" for p, r in enumerate(roles)]
+    out = []
+    for p in range(players):
+        role = game.seat_role(p) if p < game.num_players else None
+        name = game.seat_name(p) if p < game.num_players else ""
+        out.append(f"{name} ({role})" if role else name)
+    return out
 
 
 def _score_indexes(game: Game[Any, Any, Any] | None, players: int) -> list[int]:
