@@ -303,6 +303,9 @@ def test_a_variant_is_offered_only_where_the_other_choices_let_it_matter(
     assert fires.is_hidden()
     page.check("#opt-advanced")
     assert fires.is_visible()
+    # Right under the checkbox that showed it, not at the bottom of the variants.
+    under = "label.option:has(#opt-advanced) + label.option #opt-uplift_architecture"
+    assert page.locator(under).count() == 1
     page.select_option("#opt-uplift_architecture", "once")
     page.uncheck("#opt-advanced")
     assert fires.is_hidden()

@@ -143,6 +143,15 @@ class ErosionOptions(GameOptions):
         default=False,
         description="Advanced Rules: Montane Architecture and Atmospheric Triggers",
     )
+    # Beside the Advanced Rules it belongs to: offered only with them (applies_when), it
+    # appears right under their checkbox in the lobby's form.
+    uplift_architecture: Literal["every", "once"] = Field(
+        title="Uplift architecture fires",
+        default="every",
+        description="Advanced Rules: 'upon uplift' architecture fires every time its card is "
+        "uplifted (every), or only the first time in the game (once)",
+        json_schema_extra={"applies_when": {"advanced": True}},
+    )
     legend: Literal["off", "basic", "advanced"] = Field(
         title="Montane Legend variant",
         default="off",
@@ -174,13 +183,6 @@ class ErosionOptions(GameOptions):
         default="several",
         description="the Draw Cards action takes its cards from any of the process decks "
         "together (several) or all from one deck (one)",
-    )
-    uplift_architecture: Literal["every", "once"] = Field(
-        title="Uplift architecture fires",
-        default="every",
-        description="Advanced Rules: 'upon uplift' architecture fires every time its card is "
-        "uplifted (every), or only the first time in the game (once)",
-        json_schema_extra={"applies_when": {"advanced": True}},
     )
     cards: str | None = Field(
         default=None,
