@@ -525,6 +525,26 @@ def test_an_agents_simultaneous_choice_is_not_shown_to_the_human(run):
     assert "(seat 0): rush=" not in result.output
 
 
+def test_an_option_the_others_make_moot_is_played_with_a_note(run, tmp_path):
+    """Double Edges' who starts given to a two-player game, or Erosion's architecture
+    without the Advanced Rules: taken and ignored by the rules, as before, and now said
+    before the game (at the terminal) or the run (in the lab); not said where it matters."""
+    seats = ["--seat", "random", "--seat", "random", "--seed", "1", "--quiet"]
+    note = "Note: double_start=a1 matters only with double=true: this game ignores it."
+    result = run("play", "edges", "--board", "2x2", "--double-start", "a1", *seats)
+    assert result.exit_code == 0 and "Game over" in result.output, result.output
+    assert " ".join(note.split()) in " ".join(result.output.split())
+    four = ["--seat", "random"] * 2 + seats
+    result = run("play", "edges", "--double", "--double-start", "a1", *four)
+    assert result.exit_code == 0 and "Game over" in result.output, result.output
+    assert "Note:" not in result.output
+    lab = ["--games", "1", "--out", str(tmp_path), "--db", f"sqlite:///{tmp_path / 'r.db'}"]
+    result = run("simulate", "erosion", "--uplift-architecture", "once", *lab)
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())
+    assert "Note: uplift_architecture=once matters only with advanced=true" in said
+
+
 def test_play_fills_missing_seats_with_the_level_asked_for(run):
     """Issue 28.7: --level picks the opponent; a --seat may name a level too."""
     result = run(

@@ -251,6 +251,21 @@ def option_applies(info: OptionInfo, options: GameOptions) -> bool:
     return all(getattr(options, name) == value for name, value in info.applies_when)
 
 
+def moot_options(options: GameOptions) -> list[str]:
+    """The options set away from their defaults that do not apply under the others
+    (:attr:`OptionInfo.applies_when`: Double Edges' who starts, given to a two-player game),
+    a sentence each: the rules take them and ignore them, which a person who set one may
+    not have meant."""
+    changed = options.changed()
+    out = []
+    for info in describe_options(type(options)):
+        if info.name in changed and not option_applies(info, options):
+            needs = " and ".join(f"{k}={option_text(v)}" for k, v in info.applies_when)
+            given = f"{info.name}={option_text(changed[info.name])}"
+            out.append(f"{given} matters only with {needs}: this game ignores it")
+    return out
+
+
 def option_names(cls: type[GameOptions]) -> list[str]:
     """The option names of a model: the game's own in declaration order, then the ones
     every game shares (``auto_steps``), which matter less to a reader of one game."""

@@ -127,6 +127,11 @@ def print_error(message: str) -> None:
     console.print(f"[bold red]error:[/] {escape(visible(message))}", soft_wrap=True)
 
 
+def print_note(text: str) -> None:
+    """Print a note on what a command was given: allowed, said in case it is not meant."""
+    console.print(f"[bold]Note:[/] {escape(text)}.", soft_wrap=True)
+
+
 def fail(message: str) -> typer.Exit:
     """Print an error (:func:`print_error`) and return the exit that ends the command."""
     print_error(message)

@@ -24,10 +24,11 @@ from meeple.agents.levels import seat_spec
 from meeple.agents.spec import agent_builder
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game
+from meeple.core.options import moot_options
 from meeple.core.ray_cluster import ADDRESSES, held
 from meeple.core.registry import make
 from meeple.core.words import counted
-from meeple.interfaces.console import console, fail, print_table, text_table
+from meeple.interfaces.console import console, fail, print_note, print_table, text_table
 from meeple.lab.metrics import SMALL, SMALL_FLAG, SMALL_SAMPLE_GAMES, Summary
 from meeple.lab.report import SHARED_NOTE, seat_table, side_by_side
 from meeple.lab.run import (
@@ -522,8 +523,8 @@ def print_seats(summaries: dict[str, Summary]) -> None:
 def print_notes(game: Game[Any, Any, Any], label: str = "") -> None:
     """What the game notes about its configuration (decks of different sizes): allowed,
     said before anything is played in case it is not meant."""
-    for text in game.notes():
-        console.print(f"[bold]Note:[/] {escape(label + text)}.", soft_wrap=True)
+    for text in [*game.notes(), *moot_options(game.options)]:
+        print_note(label + text)
 
 
 def print_notable(lines: list[str]) -> None:
