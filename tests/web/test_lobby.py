@@ -10,6 +10,15 @@ from meeple.core.registry import make
 from meeple.interfaces.web.client import ServerProcess
 from tests import plain_http
 
+TABLE = re.compile(r"/play/([^#]+)#token=")
+"""A seat's table: where the lobby takes a match's creator."""
+
+
+def _seated(page) -> str:
+    """The match whose table ``page`` was taken to, once it is there."""
+    page.wait_for_url(TABLE, timeout=60_000)
+    return TABLE.search(page.url).group(1)
+
 
 def test_a_match_made_with_the_form_is_joined_from_the_open_list(
     server, chromium, watch, page_errors
@@ -26,8 +35,7 @@ def test_a_match_made_with_the_form_is_joined_from_the_open_list(
     host.select_option("#seat-1", "open")
     host.click("#create-button")
     # Seat 1 is open to anyone (no link to send): the creator is taken to the table to wait.
-    host.wait_for_url(re.compile(r"/play/[^#]+#token="), timeout=60_000)
-    match = re.search(r"/play/([^#]+)#token=", host.url).group(1)
+    match = _seated(host)
     assert server.get(f"/api/matches/{match}")["options"] == {"board": "2x2"}
 
     guest = watch(chromium.new_context(viewport={"width": 390, "height": 844}).new_page())
@@ -117,8 +125,7 @@ def test_the_computer_seats_offer_the_levels_and_default_to_hard(
     assert "agent: heuristic" in labels
     page.click("#create-button")
     # Nobody else to invite: the creator is taken straight to the table.
-    page.wait_for_url(re.compile(r"/play/[^#]+#token="), timeout=60_000)
-    match = re.search(r"/play/([^#]+)#token=", page.url).group(1)
+    match = _seated(page)
     hard = next(
         level["spec"]
         for game in server.get("/api/games")
@@ -161,7 +168,7 @@ def test_erds_hard_opponent_is_the_solved_agent_and_a_variant_not_served_says_so
     assert page.locator("#seat-1").input_value() == "medium"
     page.click("#create-button")
     # Nobody else to invite: the creator is taken straight to the table.
-    page.wait_for_url(re.compile(r"/play/[^#]+#token="), timeout=60_000)
+    _seated(page)
     assert not page_errors, page_errors
 
 
@@ -199,8 +206,7 @@ def test_the_quick_start_is_game_opponent_play_with_the_variants_behind_more_opt
     page.select_option("#opponent", "easy")
     page.fill("#opt-board", "2x2")
     page.click("#create-button")
-    page.wait_for_url(re.compile(r"/play/[^#]+#token="), timeout=60_000)
-    match = re.search(r"/play/([^#]+)#token=", page.url).group(1)
+    match = _seated(page)
     easy = level_spec(make("edges"), "easy")
     assert server.get(f"/api/matches/{match}")["seats"][1]["agent"] == easy
     assert not page_errors, page_errors
@@ -239,8 +245,7 @@ def test_the_quick_start_asks_how_many_play_where_a_game_takes_a_number(
     page.select_option("#game", "erosion")
     page.select_option("#players", "3")
     page.click("#create-button")
-    page.wait_for_url(re.compile(r"/play/[^#]+#token="), timeout=60_000)
-    match = re.search(r"/play/([^#]+)#token=", page.url).group(1)
+    match = _seated(page)
     made = server.get(f"/api/matches/{match}")
     assert made["options"] == {"players": 3} and len(made["seats"]) == 3
     games = {g["name"]: g["player_choices"] for g in server.get("/api/games")}
@@ -263,8 +268,7 @@ def test_the_quick_start_asks_how_many_play_where_a_game_takes_a_number(
     page.click("#more > summary")
     assert page.locator("#opt-double").count() == 0 and seats.count() == 4
     page.click("#create-button")
-    page.wait_for_url(re.compile(r"/play/[^#]+#token="), timeout=60_000)
-    match = re.search(r"/play/([^#]+)#token=", page.url).group(1)
+    match = _seated(page)
     made = server.get(f"/api/matches/{match}")
     assert made["options"] == {"double": True} and len(made["seats"]) == 4
     assert not page_errors, page_errors
@@ -291,8 +295,7 @@ def test_a_variant_is_offered_only_where_the_other_choices_let_it_matter(
     page.select_option("#players", "4")
     page.select_option("#opponent", "easy")
     page.click("#create-button")
-    page.wait_for_url(re.compile(r"/play/[^#]+#token="), timeout=60_000)
-    match = re.search(r"/play/([^#]+)#token=", page.url).group(1)
+    match = _seated(page)
     made = server.get(f"/api/matches/{match}")
     assert made["options"] == {"double": True, "double_start": "a1"}
     page.goto(f"{server.url}/")
@@ -311,8 +314,7 @@ def test_a_variant_is_offered_only_where_the_other_choices_let_it_matter(
     assert fires.is_hidden()
     page.select_option("#opponent", "easy")
     page.click("#create-button")
-    page.wait_for_url(re.compile(r"/play/[^#]+#token="), timeout=60_000)
-    match = re.search(r"/play/([^#]+)#token=", page.url).group(1)
+    match = _seated(page)
     assert server.get(f"/api/matches/{match}")["options"] == {}
     games = {g["name"]: {o["name"]: o for o in g["options"]} for g in server.get("/api/games")}
     assert games["edges"]["double_start"]["applies_when"] == {"double": True}
@@ -376,8 +378,7 @@ def test_a_designer_s_data_is_offered_as_the_sets_installed_and_never_as_a_path(
         assert "installed" in page.locator("label.option:has(#opt-content) .help").inner_text()
         page.select_option("#opt-content", "set:tourney")
         page.click("#create-button")
-        page.wait_for_url(re.compile(r"/play/[^#]+#token="), timeout=60_000)
-        match = re.search(r"/play/([^#]+)#token=", page.url).group(1)
+        match = _seated(page)
         options = plain_http.get(f"{process.url}/api/matches/{match}", timeout=30).json()["options"]
         assert options == {"content": "set:tourney"}
     finally:
@@ -519,8 +520,7 @@ def test_an_option_whose_syntax_no_player_knows_offers_its_common_values_in_word
     assert page.get_attribute("#opt-memorise_seconds", "list") is None
     page.fill("#opt-items", offered[1][0])
     page.click("#create-button")
-    page.wait_for_url(re.compile(r"/play/[^#]+#token="), timeout=60_000)
-    match = re.search(r"/play/([^#]+)#token=", page.url).group(1)
+    match = _seated(page)
     assert server.get(f"/api/matches/{match}")["options"] == {
         "items": "mulligan/palette-swap+right-angle"
     }
