@@ -18,6 +18,7 @@ from pathlib import Path
 from meeple.core.errors import MeepleError
 from meeple.core.files import atomic_write, read_bytes_capped
 from meeple.core.game import Game
+from meeple.core.options import schema_extra
 from meeple.core.registry import game_class, games
 
 
@@ -32,8 +33,8 @@ def shipped_data(cls: type[Game]) -> dict[str, tuple[Traversable, list[str] | No
     package = cls.__module__.rsplit(".", 1)[0]
     out: dict[str, tuple[Traversable, list[str] | None]] = {}
     for name, field in cls.Options.model_fields.items():
-        extra = field.json_schema_extra
-        if not isinstance(extra, dict) or "shipped" not in extra:
+        extra = schema_extra(field)
+        if "shipped" not in extra:
             continue
         files = extra.get("external")
         listed = [str(f) for f in files] if isinstance(files, list) else None

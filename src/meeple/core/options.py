@@ -106,9 +106,7 @@ class GameOptions(BaseModel):
     def external_options(cls) -> list[str]:
         """The names of the options that name files outside the package (see below)."""
         return [
-            name
-            for name, field in cls.model_fields.items()
-            if isinstance(field.json_schema_extra, dict) and field.json_schema_extra.get("external")
+            name for name, field in cls.model_fields.items() if schema_extra(field).get("external")
         ]
 
     @classmethod
@@ -126,7 +124,7 @@ class GameOptions(BaseModel):
                 or _is_unset_text(field.annotation, value)
             ):
                 continue
-            marked = field.json_schema_extra.get("external")  # type: ignore[union-attr]
+            marked = schema_extra(field).get("external")
             if isinstance(marked, list):
                 out[name] = ([Path(str(value)) / str(file) for file in marked], True)
             else:
@@ -307,20 +305,23 @@ def unserved_refusal(options: GameOptions, served: Collection[str], what: str) -
     )
 
 
+def schema_extra(field: Any) -> dict[str, Any]:
+    """What a game declares on an option beyond pydantic's own (``json_schema_extra``:
+    ``allowed``, ``suggested``, ``applies_when``, ``external``, ``shipped``); empty where it
+    declares nothing, or gives a function (pydantic allows one) rather than a mapping."""
+    extra = field.json_schema_extra
+    return extra if isinstance(extra, dict) else {}
+
+
 def field_applies_when(field: Any) -> tuple[tuple[str, Any], ...]:
     """A field's conditions on the other options (:attr:`OptionInfo.applies_when`)."""
-    extra = field.json_schema_extra
-    if not isinstance(extra, dict):
-        return ()
-    return tuple(extra.get("applies_when", {}).items())
+    return tuple(schema_extra(field).get("applies_when", {}).items())
 
 
 def field_suggested(field: Any) -> tuple[tuple[str, str], ...]:
     """A field's suggested values with their words (:attr:`OptionInfo.suggested`)."""
-    extra = field.json_schema_extra
-    if not isinstance(extra, dict):
-        return ()
-    return tuple((str(value), str(words)) for value, words in extra.get("suggested", ()))
+    suggested = schema_extra(field).get("suggested", ())
+    return tuple((str(value), str(words)) for value, words in suggested)
 
 
 PLAYERS = "players"
@@ -345,8 +346,8 @@ def player_counts(cls: type[GameOptions]) -> list[int]:
 def field_allowed(field: Any) -> str:
     """What a field accepts: its declared ``allowed`` text, else derived from its type and,
     for a number, its bounds ("a whole number from 2 to 5", not "int")."""
-    extra = field.json_schema_extra
-    if isinstance(extra, dict) and "allowed" in extra:
+    extra = schema_extra(field)
+    if "allowed" in extra:
         return str(extra["allowed"])
     if field.annotation in (int, float):
         return _number_allowed(field.annotation, field.metadata)
