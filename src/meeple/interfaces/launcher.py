@@ -157,8 +157,10 @@ def ask_options(read: Callable[[str], str], name: str) -> dict[str, Any]:
         options: dict[str, Any] = dict(chosen)
         console.print("Options (Enter keeps the default):")
         for o in described:
-            if not option_applies(o, make(name, **options).options):
-                continue  # moot after the answers so far (no Advanced Rules: no architecture)
+            # Moot after the answers so far (no Advanced Rules: no architecture); the game
+            # is made to read the answers only for an option that has a condition.
+            if o.applies_when and not option_applies(o, make(name, **options).options):
+                continue
             console.print(f"  [dim]{escape(f'{o.name}: {o.help}')}[/]")
             # As the lobby offers them: a syntax of its own is easier read by example.
             for value, words in o.suggested:
