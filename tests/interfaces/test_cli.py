@@ -484,7 +484,7 @@ def test_the_launcher_asks_the_number_of_players_first_and_a_seat_for_each(run):
 def test_the_launcher_leaves_out_an_option_the_other_answers_make_moot(run):
     """Two-player Edges is neither shown nor asked Double Edges' "who starts"; Erosion asks
     when 'upon uplift' architecture fires only of a game with the Advanced Rules, which have
-    architecture."""
+    architecture; Erd asks what a drawn game does only of a match of more than one game."""
     result = run("play", input="edges\n\n\nrandom\nrandom\n5\n")
     assert result.exit_code == 0, result.output
     out = " ".join(result.output.split())
@@ -505,6 +505,14 @@ def test_the_launcher_leaves_out_an_option_the_other_answers_make_moot(run):
     assert asked == [False, True]
     defaults = run("play", input="erosion\n\n\nq\n").output
     assert "Other options: advanced=false" in defaults and "uplift_arch" not in defaults
+    # Erd's drawn games matter in a match of any number of games but one.
+    for best_of, shown in (("1", False), ("3", True)):
+        blanks = [""] * (7 + shown)  # the options after best_of, match_draws where asked
+        answers = ["erd", "change", "", best_of, *blanks, "random", "random", "5"]
+        result = run("play", input="\n".join(answers) + "\n")
+        over = "Match over" if shown else "Game over"
+        assert result.exit_code == 0 and over in result.output, result.output
+        assert ("  match_draws (count | replay) [count]:" in result.output) is shown
 
 
 def test_a_game_without_a_choice_of_players_is_not_asked_it(run):
@@ -526,9 +534,10 @@ def test_an_agents_simultaneous_choice_is_not_shown_to_the_human(run):
 
 
 def test_an_option_the_others_make_moot_is_played_with_a_note(run, tmp_path):
-    """Double Edges' who starts given to a two-player game, or Erosion's architecture
-    without the Advanced Rules: taken and ignored by the rules, as before, and now said
-    before the game (at the terminal) or the run (in the lab); not said where it matters."""
+    """Double Edges' who starts given to a two-player game, Erosion's architecture without
+    the Advanced Rules, or Erd's drawn games to a single game: taken and ignored by the
+    rules, as before, and now said before the game (at the terminal) or the run (in the
+    lab); not said where it matters."""
     seats = ["--seat", "random", "--seat", "random", "--seed", "1", "--quiet"]
     note = "Note: double_start=a1 matters only with double=true: this game ignores it."
     result = run("play", "edges", "--board", "2x2", "--double-start", "a1", *seats)
@@ -543,6 +552,14 @@ def test_an_option_the_others_make_moot_is_played_with_a_note(run, tmp_path):
     assert result.exit_code == 0, result.output
     said = " ".join(result.output.split())
     assert "Note: uplift_architecture=once matters only with advanced=true" in said
+    erd = ["erd", "--match-draws", "replay", *seats]
+    result = run("play", *erd, "--best-of", "1")
+    assert result.exit_code == 0 and "Game over" in result.output, result.output
+    moot = "Note: match_draws=replay matters only with best_of other than 1: this game ignores it."
+    assert moot in " ".join(result.output.split())
+    result = run("play", *erd, "--best-of", "3")
+    assert result.exit_code == 0 and "Match over" in result.output, result.output
+    assert "Note:" not in result.output
 
 
 def test_play_fills_missing_seats_with_the_level_asked_for(run):

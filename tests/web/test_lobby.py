@@ -277,9 +277,10 @@ def test_the_quick_start_asks_how_many_play_where_a_game_takes_a_number(
 def test_a_variant_is_offered_only_where_the_other_choices_let_it_matter(
     server, chromium, watch, page_errors
 ):
-    """Double Edges' "who starts" is offered only with four players, and Erosion's "upon
-    uplift" architecture only with the Advanced Rules, which have architecture; a value
-    picked while it mattered is not sent once it does not."""
+    """Double Edges' "who starts" is offered only with four players, Erosion's "upon
+    uplift" architecture only with the Advanced Rules, which have architecture, and Erd's
+    drawn games only in a match of more than one game; a value picked while it mattered is
+    not sent once it does not."""
     page = watch(chromium.new_context(viewport={"width": 390, "height": 844}).new_page())
     page.goto(f"{server.url}/")
     page.wait_for_selector(".game-card")
@@ -316,9 +317,20 @@ def test_a_variant_is_offered_only_where_the_other_choices_let_it_matter(
     page.click("#create-button")
     match = _seated(page)
     assert server.get(f"/api/matches/{match}")["options"] == {}
+    page.goto(f"{server.url}/")
+    page.wait_for_selector(".game-card")
+    page.select_option("#game", "erd")
+    page.click("#more > summary")
+    draws = page.locator("label.option:has(#opt-match_draws)")
+    assert draws.is_visible()  # a match of 5 games by default
+    page.fill("#opt-best_of", "1")  # hidden as the number is typed
+    assert draws.is_hidden()
+    page.fill("#opt-best_of", "3")
+    assert draws.is_visible()
     games = {g["name"]: {o["name"]: o for o in g["options"]} for g in server.get("/api/games")}
     assert games["edges"]["double_start"]["applies_when"] == {"double": True}
     assert games["erosion"]["uplift_architecture"]["applies_when"] == {"advanced": True}
+    assert games["erd"]["match_draws"]["applies_when"] == {"best_of": {"not": 1}}
     assert games["edges"]["first"]["applies_when"] == {}
     assert not page_errors, page_errors
 

@@ -240,13 +240,31 @@ class OptionInfo:
     applies_when: tuple[tuple[str, Any], ...] = ()
     """The other options' values under which this one matters at all (Double Edges' "who
     starts" only with ``double`` true): the field's ``json_schema_extra["applies_when"]``,
-    a mapping of option names to values. Empty: it always matters. A person is not asked an
-    option that does not apply; the rules still take it, and ignore it."""
+    a mapping of option names to values, each a value the other must have or ``{"not": v}``
+    for any value but one (Erd's drawn games matter only in a match: ``{"best_of": {"not":
+    1}}``). Empty: it always matters. A person is not asked an option that does not apply;
+    the rules still take it, and ignore it."""
+
+
+def condition_holds(value: Any, wanted: Any) -> bool:
+    """Whether an option's value meets one condition of an ``applies_when``: equal to it, or
+    (``{"not": v}``) anything but ``v``."""
+    if isinstance(wanted, Mapping) and set(wanted) == {"not"}:
+        return bool(value != wanted["not"])
+    return bool(value == wanted)
+
+
+def condition_text(name: str, wanted: Any) -> str:
+    """One condition of an ``applies_when`` in words: ``double=true``, ``best_of other than
+    1``."""
+    if isinstance(wanted, Mapping) and set(wanted) == {"not"}:
+        return f"{name} other than {option_text(wanted['not'])}"
+    return f"{name}={option_text(wanted)}"
 
 
 def option_applies(info: OptionInfo, options: GameOptions) -> bool:
     """Whether an option matters under a game's options (:attr:`OptionInfo.applies_when`)."""
-    return all(getattr(options, name) == value for name, value in info.applies_when)
+    return all(condition_holds(getattr(options, k), v) for k, v in info.applies_when)
 
 
 def moot_options(options: GameOptions) -> list[str]:
@@ -258,7 +276,7 @@ def moot_options(options: GameOptions) -> list[str]:
     out = []
     for info in describe_options(type(options)):
         if info.name in changed and not option_applies(info, options):
-            needs = " and ".join(f"{k}={option_text(v)}" for k, v in info.applies_when)
+            needs = " and ".join(condition_text(k, v) for k, v in info.applies_when)
             given = f"{info.name}={option_text(changed[info.name])}"
             out.append(f"{given} matters only with {needs}: this game ignores it")
     return out

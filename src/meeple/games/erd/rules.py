@@ -137,6 +137,8 @@ class ErdOptions(GameOptions):
         default="count",
         description="a drawn game of a match counts as one of its games, or is replayed "
         "(at most best_of replays in a match; later draws count)",
+        # A single game has no match to replay a draw in.
+        json_schema_extra={"applies_when": {"best_of": {"not": 1}}},
     )
     reserve: str = Field(
         default="rules",

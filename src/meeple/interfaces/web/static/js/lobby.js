@@ -68,6 +68,12 @@ function readOptions(game) {
   return out;
 }
 
+/** Whether an option's value meets one condition of an `applies_when`: the value itself, or
+ * `{"not": v}` for any value but v (Erd's drawn games, in a match of more than one game). */
+function holds(value, wanted) {
+  return wanted !== null && typeof wanted === "object" && "not" in wanted ? value !== wanted.not : value === wanted;
+}
+
 /** Shows the variants that matter under the options chosen so far and hides the others
  * (Double Edges' "who starts" in a two-player game; when architecture fires, without the
  * Advanced Rules that have it). */
@@ -78,7 +84,7 @@ function applicable(game) {
     const input = $(`opt-${option.name}`);
     if (!input) continue;
     const when = Object.entries(option.applies_when || {});
-    input.closest("label").hidden = !when.every(([name, value]) => values[name] === value);
+    input.closest("label").hidden = !when.every(([name, wanted]) => holds(values[name], wanted));
   }
 }
 
@@ -415,6 +421,8 @@ async function setUp() {
   $("game").addEventListener("change", drawForm);
   $("create").addEventListener("submit", create);
   $("options").addEventListener("change", () => { applicable(chosenGame()); drawSeats(); opponentChosen(); });
+  // As a number is typed (Erd's best of 1 has no drawn games to replay), not when it is left.
+  $("options").addEventListener("input", () => applicable(chosenGame()));
   $("opponent").addEventListener("change", opponentChosen);
   $("players").addEventListener("change", () => { applicable(chosenGame()); drawSeats(); opponentChosen(); });
   $("seats").addEventListener("change", seatsChanged);
