@@ -182,17 +182,21 @@ def test_the_word_default_names_the_shipped_data_so_a_variant_can_use_it(tmp_pat
     assert same.exit_code != 0 and "are the same rules" in same.output
 
 
-def test_the_lab_notes_decks_of_different_sizes_before_it_plays(tmp_path, content):
+def test_the_lab_and_the_terminal_note_decks_of_different_sizes_before_they_play(tmp_path, content):
     decks = content / "decks.toml"
     decks.write_text(decks.read_text().replace("slash = 8", "slash = 9", 1))
+    note = "Note: the decks differ in size (iron-line 31 cards, shadow-circle 30 cards"
     result = CliRunner().invoke(app, [
         "simulate", "squad-combat", "--content", str(content), "-n", "2", "--seat", "random",
         "--db", f"sqlite:///{tmp_path / 'lab.db'}", "--out", str(tmp_path / "out")])  # fmt: skip
     assert result.exit_code == 0, result.output
-    assert "Note: the decks differ in size (iron-line 31 cards, shadow-circle 30 cards" in (
-        result.output
-    )
+    assert note in " ".join(result.output.split())
     assert "Run " in result.output  # a note, not an error: the games are played
+    result = CliRunner().invoke(app, [
+        "play", "squad-combat", "--content", str(content), "--seat", "random", "--seat",
+        "random", "--seed", "1", "--quiet"])  # fmt: skip
+    assert result.exit_code == 0 and "Game over" in result.output, result.output
+    assert note in " ".join(result.output.split())
 
 
 def test_two_reports_of_one_folder_edited_between_them_name_their_files_apart(tmp_path, content):

@@ -127,3 +127,27 @@ def test_the_triangle_clock_s_readings_are_offered_kept_and_replayed(server):
     record = GameRecord.model_validate(get(server, f"/api/matches/{match}/record").json())
     assert record.options.items() >= readings.items()
     assert record.replay().result["scores"] == summary["result"]["scores"]
+
+
+def test_a_match_says_what_it_is_played_with_that_may_not_be_meant(server):
+    """An option the others make moot (Erd's drawn games in a single game) is taken and
+    ignored, as before, and said: in the new match's answer and beside its rules; a match
+    without one says nothing."""
+    moot = "match_draws=replay matters only with best_of other than 1: this game ignores it"
+    for options, notes in [
+        ({"best_of": 1, "match_draws": "replay"}, [moot]),
+        ({"best_of": 3, "match_draws": "replay"}, []),
+        ({}, []),
+    ]:
+        reply = plain_http.post(
+            f"{server.url}/api/matches",
+            json={"game": "erd", "options": options, "seats": ["human", "random"]},
+            timeout=30,
+        )
+        assert reply.status_code == 200 and reply.json()["notes"] == notes, reply.text
+        rules = get(server, f"/api/matches/{reply.json()['match']}/rules").json()
+        assert rules["notes"] == notes
+    asked = get(
+        server, "/api/games/erd/rules", options=json.dumps({"best_of": 1, "match_draws": "replay"})
+    )
+    assert asked.json()["notes"] == [moot]

@@ -111,3 +111,38 @@ def test_the_replay_page_shows_the_rules_of_the_match_or_the_file(
     text = page.inner_text(".rules-body")
     assert "2 x 3 squares" in text and "no pie rule" in text
     assert not page_errors, page_errors
+
+
+def test_an_option_the_others_make_moot_is_noted_above_the_rules(server, chromium):
+    """Erd's drawn games given to a single game (through the API: the lobby hides the
+    option): the panel says, above the rules, that the game ignores it; a match of three
+    games, where it matters, has no note."""
+    context = chromium.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    for best_of, noted in ((1, True), (3, False)):
+        options = {"best_of": best_of, "match_draws": "replay"}
+        created = server.create("erd", options, ["human", "random"])
+        page.goto(f"{server.url}/play/{created['match']}#token={created['seats'][0]['token']}")
+        page.wait_for_selector("body[data-status]")
+        page.click("#rules-button")
+        page.wait_for_selector("#rules-panel[open] .rules-body h2")
+        notes = page.locator(".rules-body > .rules-note")
+        if noted:
+            assert notes.count() == 1
+            said = notes.inner_text()
+            assert said == (
+                "Note: match_draws=replay matters only with best_of other than 1: this game "
+                "ignores it."
+            )
+            # First in the panel, read before the rules it qualifies.
+            first = page.evaluate(
+                "() => document.querySelector('.rules-body').firstElementChild.className"
+            )
+            assert first == "rules-note"
+            _fits(page, 390, 844)
+            if SHOTS is not None:
+                page.screenshot(path=SHOTS / "erd-phone-note.png")
+        else:
+            assert notes.count() == 0
+        page.keyboard.press("Escape")
+    context.close()

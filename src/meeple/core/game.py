@@ -29,7 +29,7 @@ from meeple.core.errors import (
     OptionError,
     PositionError,
 )
-from meeple.core.options import PLAYERS, GameOptions, option_text, player_counts
+from meeple.core.options import PLAYERS, GameOptions, moot_options, option_text, player_counts
 from meeple.core.player_rules import fill as fill_player_rules
 
 if TYPE_CHECKING:
@@ -137,8 +137,15 @@ class Game(ABC, Generic[O, S, A]):
     def notes(self) -> list[str]:
         """What a designer would want to know about this configuration though the rules
         allow it (decks of different sizes), one sentence each: notes, not errors. None by
-        default; the lab prints them before it plays."""
+        default; :meth:`configuration_notes` adds the options the others make moot."""
         return []
+
+    def configuration_notes(self) -> list[str]:
+        """Everything said before a game of this configuration is played: the game's
+        :meth:`notes` and the options set that the others make moot (Double Edges' who
+        starts given to a two-player game), a sentence each. The terminal, the lab and the
+        game server say these; a game overrides :meth:`notes`, not this."""
+        return [*self.notes(), *moot_options(self.options)]
 
     def log_words(self, state: S, player: Player, action: A) -> str | None:
         """The move ``player`` makes from ``state`` in words for a move log, where its

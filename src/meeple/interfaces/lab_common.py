@@ -24,7 +24,6 @@ from meeple.agents.levels import seat_spec
 from meeple.agents.spec import agent_builder
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game
-from meeple.core.options import moot_options
 from meeple.core.ray_cluster import ADDRESSES, held
 from meeple.core.registry import make
 from meeple.core.words import counted
@@ -523,7 +522,7 @@ def print_seats(summaries: dict[str, Summary]) -> None:
 def print_notes(game: Game[Any, Any, Any], label: str = "") -> None:
     """What the game notes about its configuration (decks of different sizes): allowed,
     said before anything is played in case it is not meant."""
-    for text in [*game.notes(), *moot_options(game.options)]:
+    for text in game.configuration_notes():
         print_note(label + text)
 
 

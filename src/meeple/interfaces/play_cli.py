@@ -31,7 +31,6 @@ from meeple.core.agent import Agent, Observation, catch_up
 from meeple.core.errors import MeepleError, RecordError
 from meeple.core.game import Game, Player, State, seats_text
 from meeple.core.kernel_cache import needs_compiling
-from meeple.core.options import moot_options
 from meeple.core.position import named_game, position_argument, position_game
 from meeple.core.record import GameRecord, Playthrough
 from meeple.core.registry import game_class, make
@@ -175,8 +174,9 @@ def play_command(
                 seed = secrets.randbelow(2**31)
             specs = complete_seats(g, specs, level)
             play = Playthrough(g, seed, specs, start=start)
-            for moot in moot_options(g.options):  # --double-start a1 without --double
-                print_note(moot)
+            # --double-start a1 without --double; decks of different sizes
+            for note in g.configuration_notes():
+                print_note(note)
             if save is not None:
                 play.check_save_target(save)
         agents = build_agents(play.game, specs, play.seed)

@@ -289,7 +289,8 @@ class Lobby:
     ) -> dict[str, Any]:
         """What a new match's creator is answered: its id and game, each person's seat with
         its token and join link (the token after ``#``: a browser never sends it to a
-        server), and the link to watch it. ``base_url``: where the request reached the
+        server), the link to watch it, and what is noted about its options
+        (:meth:`Game.configuration_notes`). ``base_url``: where the request reached the
         server (behind a proxy, the public address), else the address it listens on."""
         link = self.watch_url(match.id, base_url)
         return {
@@ -305,6 +306,8 @@ class Lobby:
                 for seat, token in tokens.items()
             ],
             "watch_url": link,
+            # Taken and played, but perhaps not meant (an option the others make moot).
+            "notes": match.game.configuration_notes(),
         }
 
     def watch_url(self, match_id: str, base_url: str | None = None) -> str:

@@ -26,13 +26,16 @@ def _renderer() -> MarkdownIt:
 
 
 def rules_reply(game: Game[Any, Any, Any]) -> dict[str, Any]:
-    """``{"game", "title", "markdown", "html"}``: the player's rules for this game's options."""
+    """``{"game", "title", "markdown", "html", "notes"}``: the player's rules for this game's
+    options, and what is noted about them (:meth:`Game.configuration_notes`: an option the
+    others make moot, decks of different sizes)."""
     text = game.player_rules()
     return {
         "game": game.name,
         "title": game.title,
         "markdown": text,
         "html": _renderer().render(text),
+        "notes": game.configuration_notes(),
     }
 
 

@@ -50,6 +50,8 @@ async function show() {
   body.innerHTML = reply.html;
   const title = body.querySelector("h1");
   if (title) title.remove(); // the panel's own heading says it
+  // An option this match's others make moot, decks of different sizes: played, perhaps not meant.
+  body.prepend(...(reply.notes || []).map((note) => el("p", { class: "rules-note" }, `Note: ${note}.`)));
   body.scrollTop = 0;
 }
 
