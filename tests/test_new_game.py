@@ -298,6 +298,50 @@ def install_package(target: Path, module: str, code: str) -> dict[str, str]:
             """,
             "option 'bonus' of broken_game.Options has no default; every option needs one",
         ),
+        (
+            """
+            from typing import Literal
+
+            from pydantic import Field
+
+            from meeple.core.registry import register
+            from meeple.games.erd.rules import ErdGame, ErdOptions
+
+            class Options(ErdOptions):
+                bonus: Literal["none", "turret"] = Field(
+                    default="none", json_schema_extra={"applies_when": {"best-of": 3}}
+                )
+
+            @register
+            class Bonus(ErdGame):
+                name = "bonus"
+                Options = Options
+            """,
+            "option 'bonus': applies_when names 'best-of', which is no other option (rules, "
+            "best_of,",
+        ),
+        (
+            """
+            from typing import Literal
+
+            from pydantic import Field
+
+            from meeple.core.registry import register
+            from meeple.games.erd.rules import ErdGame, ErdOptions
+
+            class Options(ErdOptions):
+                bonus: Literal["none", "turret"] = Field(
+                    default="none", json_schema_extra={"applies_when": {"best_of": {"not": "1"}}}
+                )
+
+            @register
+            class Bonus(ErdGame):
+                name = "bonus"
+                Options = Options
+            """,
+            "option 'bonus': applies_when wants best_of='1', a value 'best_of' does not take as "
+            "written, in broken_game.Options",
+        ),
     ],
     ids=[
         "does-not-import",
@@ -306,6 +350,8 @@ def install_package(target: Path, module: str, code: str) -> dict[str, str]:
         "state-lacks-methods",
         "hides-without-determinize",
         "option-without-default",
+        "condition-on-no-option",
+        "condition-on-a-value-not-taken",
     ],
 )
 def test_a_game_package_that_does_not_load_is_one_line_naming_it(

@@ -8,15 +8,19 @@ import random
 import re
 import stat
 from importlib import metadata
+from typing import Literal
 
 import pytest
+from pydantic import Field
 
 import meeple
 from meeple.agents import AgentSpecError, make_agent, parse_spec, play_game
 from meeple.agents.levels import level_spec
 from meeple.core.errors import OptionError, RecordError, UnknownGame
 from meeple.core.files import atomic_write
+from meeple.core.options import GameOptions, applies_when_fault, describe_options
 from meeple.core.record import GameRecord, Playthrough
+from meeple.core.registry import game_class
 from meeple.core.rng import derive_seed, make_rng
 from meeple.core.simultaneous import Submissions
 
@@ -265,3 +269,35 @@ def test_random_agent_only_plays_legal_moves():
     for seed in range(20):
         agents = [make_agent("random", game, rng.randrange(99)) for _ in range(2)]
         assert play_game(game, agents, seed).state.is_over
+
+
+def test_an_options_condition_is_checked_as_the_rules_compare_it() -> None:
+    """``applies_when`` compares the option's value with ``==`` (and the lobby with
+    ``===``): a condition is sound only where the value named is one the option takes as
+    written. The shipped games' conditions are; a flag's condition written as 1, or a
+    number's written as text, is not; a ``{"not": v}`` reads the same."""
+    for info in meeple.games():
+        assert applies_when_fault(game_class(info.name).Options) is None, info.name
+
+    def model(condition: dict[str, object]) -> type[GameOptions]:
+        class Options(GameOptions):
+            double: bool = False
+            seconds: float = 60
+            start: Literal["any", "a1"] = Field(
+                default="any", json_schema_extra={"applies_when": condition}
+            )
+
+        return Options
+
+    for sound in ({"double": True}, {"seconds": 60}, {"double": {"not": False}}):
+        assert applies_when_fault(model(sound)) is None, sound
+    for unsound, said in [
+        ({"double": 1}, "wants double=1, a value 'double' does not take as written"),
+        ({"seconds": "60"}, "wants seconds='60'"),
+        ({"double": {"not": "no"}}, "wants double='no'"),
+        ({"start": "a1"}, "names 'start', which is no other option (double, seconds,"),
+    ]:
+        fault = applies_when_fault(model(unsound))
+        assert fault is not None and said in fault, (unsound, fault)
+    [start] = [o for o in describe_options(model({"double": {"not": False}})) if o.name == "start"]
+    assert start.applies_when == (("double", {"not": False}),)

@@ -246,10 +246,15 @@ class OptionInfo:
     the rules still take it, and ignore it."""
 
 
+def _negated(wanted: Any) -> bool:
+    """Whether a condition of an ``applies_when`` is ``{"not": v}`` rather than a value."""
+    return isinstance(wanted, Mapping) and set(wanted) == {"not"}
+
+
 def condition_holds(value: Any, wanted: Any) -> bool:
     """Whether an option's value meets one condition of an ``applies_when``: equal to it, or
     (``{"not": v}``) anything but ``v``."""
-    if isinstance(wanted, Mapping) and set(wanted) == {"not"}:
+    if _negated(wanted):
         return bool(value != wanted["not"])
     return bool(value == wanted)
 
@@ -257,9 +262,36 @@ def condition_holds(value: Any, wanted: Any) -> bool:
 def condition_text(name: str, wanted: Any) -> str:
     """One condition of an ``applies_when`` in words: ``double=true``, ``best_of other than
     1``."""
-    if isinstance(wanted, Mapping) and set(wanted) == {"not"}:
+    if _negated(wanted):
         return f"{name} other than {option_text(wanted['not'])}"
     return f"{name}={option_text(wanted)}"
+
+
+def applies_when_fault(cls: type[GameOptions]) -> str | None:
+    """Why an option's ``applies_when`` of the model ``cls`` is written wrong, or None: a name
+    that is no other option, or a value the option named does not take as written (``"1"``
+    for a whole number compares unequal to every value it is given). Either would hide the
+    option from every person, or offer it where it is moot, without a word."""
+    for info in describe_options(cls):
+        for name, wanted in info.applies_when:
+            if name == info.name or name not in cls.model_fields:
+                return (
+                    f"option {info.name!r}: applies_when names {name!r}, which is no other "
+                    f"option ({', '.join(n for n in option_names(cls) if n != info.name)})"
+                )
+            value = wanted["not"] if _negated(wanted) else wanted
+            try:
+                taken = getattr(cls.model_validate({name: value}), name)
+                # True == 1: a flag's condition on a number, or a number's on a flag.
+                same = taken == value and isinstance(taken, bool) == isinstance(value, bool)
+            except ValidationError:
+                same = False
+            if not same:
+                return (
+                    f"option {info.name!r}: applies_when wants {name}={value!r}, a value "
+                    f"{name!r} does not take as written"
+                )
+    return None
 
 
 def option_applies(info: OptionInfo, options: GameOptions) -> bool:

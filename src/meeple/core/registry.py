@@ -22,7 +22,7 @@ from meeple.core.errors import (
     did_you_mean,
 )
 from meeple.core.game import Game, State, shorten
-from meeple.core.options import OptionInfo, describe_options
+from meeple.core.options import OptionInfo, applies_when_fault, describe_options
 
 _GAMES: dict[str, type[Game[Any, Any, Any]]] = {}
 
@@ -108,8 +108,8 @@ def _registered_games() -> set[Any]:
 def _incomplete(module: str, new: set[type[Game[Any, Any, Any]]]) -> str | None:
     """Why the games the package of ``module`` registered (``new`` while it loaded, or any
     from its top-level package, which may have been imported before) cannot be played:
-    none registered, an option without a default, or a game or state class lacking a method
-    every one defines; or None."""
+    none registered, an option without a default or with an ``applies_when`` written wrong,
+    or a game or state class lacking a method every one defines; or None."""
     package = module.split(".")[0]
     mine = new | {
         cls
@@ -126,6 +126,9 @@ def _incomplete(module: str, new: set[type[Game[Any, Any, Any]]]) -> str | None:
                 f"option {required[0]!r} of {defined_at(cls.Options)} has no default; every option "
                 "needs one (Field(default=...))"
             )
+        fault = applies_when_fault(cls.Options)
+        if fault:
+            return f"{fault}, in {defined_at(cls.Options)}"
         state = _state_class(cls)
         for kind, klass in (("Game", cls), ("State", state)):
             missing = sorted(getattr(klass, "__abstractmethods__", ()))
