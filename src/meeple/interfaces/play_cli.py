@@ -174,7 +174,7 @@ def play_command(
                 seed = secrets.randbelow(2**31)
             specs = complete_seats(g, specs, level)
             play = Playthrough(g, seed, specs, start=start)
-            # --double-start a1 without --double; decks of different sizes
+            # Said before the first move: played as asked, but perhaps not what was meant.
             for note in g.configuration_notes():
                 print_note(note)
             if save is not None:
