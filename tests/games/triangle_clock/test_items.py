@@ -161,3 +161,30 @@ def test_item_allocation_option_moves_the_items():
     assert MULLIGAN in state.legal_actions(0)
     assert any("+right-angle" in str(a) for a in state.legal_actions(1))
     assert state.view(0)["items"] == [{"mulligan": 2}, {"palette-swap": 3, "right-angle": 3}]
+
+
+@pytest.mark.parametrize(
+    ("items", "order", "noted"),
+    [
+        ("palette-swap+right-angle/none", "literal", True),
+        ("none/none", "literal", True),
+        ("palette-swap+right-angle/mulligan", "literal", False),
+        ("all/none", "literal", False),
+        ("palette-swap+right-angle/none", "new-first", False),
+    ],
+)
+def test_a_mulligan_order_where_no_seat_holds_a_mulligan_is_noted(items, order, noted):
+    """The Mulligan's order matters only where a seat holds a Mulligan; set where none does,
+    the game is played with a note that it ignores the option, as an option another makes
+    moot is (``items`` names the holdings in a syntax of its own, so the option's
+    ``applies_when`` cannot say it)."""
+    game = meeple.make("triangle-clock", items=items, mulligan_order=order)
+    said = [n for n in game.configuration_notes() if n.startswith("mulligan_order=")]
+    assert said == (
+        [
+            f"mulligan_order=literal matters only where a seat holds a Mulligan (items={items}): "
+            "this game ignores it"
+        ]
+        if noted
+        else []
+    )

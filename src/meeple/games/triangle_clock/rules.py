@@ -152,8 +152,16 @@ class TriangleClockGame(Game[TriangleClockOptions, "TriangleClockState", Triangl
     def notes(self) -> list[str]:
         """A rank that scores more than the rank just above it in the ranking table
         (allowed: the table is the designer's, but the winner of a better hand then scores
-        less)."""
+        less), and a Mulligan order set where no seat holds a Mulligan (which an option's
+        ``applies_when`` cannot say: ``items`` names the holdings in a syntax of its own)."""
         out = []
+        if "mulligan_order" in self.options.changed() and not any(
+            Item.MULLIGAN in held for held in parse_items(self.options.items)
+        ):
+            out.append(
+                f"mulligan_order={self.options.mulligan_order} matters only where a seat "
+                f"holds a Mulligan (items={self.options.items}): this game ignores it"
+            )
         ranks = self.ranking.ranks
         for higher, lower in pairwise(ranks):
             if lower.strength > higher.strength:
