@@ -9,6 +9,7 @@ import pytest
 
 import meeple
 from meeple.games.squad_combat import ContentError, Cost, load_content
+from meeple.games.squad_combat.actions import Drop, Refresh
 from meeple.games.squad_combat.content import demo_folder
 from meeple.games.squad_combat.rules import SquadCombatGame
 
@@ -234,6 +235,29 @@ def test_decks_of_different_sizes_are_noted_not_refused(folder):
     assert meeple.make("squad-combat", content=str(folder), decks="beta").notes() == []
     assert load_content(folder).deck_notes(("beta", "beta")) == []
     assert meeple.make("squad-combat").notes() == []  # the demo decks: 30 cards each
+
+
+def test_a_refresh_that_costs_no_energy_is_noted_as_a_turn_without_a_bound(folder):
+    """A refresh costs its character's refresh energy, and a turn ends only when every
+    player passes: at refresh 0 a player may refresh again and again, so nothing bounds the
+    turn. Allowed (the seed prints no minimum), and noted for the characters at the table."""
+    edit(folder / "characters.toml", "refresh = 1", "refresh = 0")  # the archer
+    game = meeple.make("squad-combat", content=str(folder))
+    [note] = game.notes()
+    assert note.startswith("archer refreshes its dice for no energy (refresh = 0, in ")
+    assert "a turn ends only when every player passes" in note
+    state = game.new_game(1)
+    for _ in range(300):  # refresh whenever allowed: the archer's costs nothing, ever
+        seat = state.to_act[0]
+        legal = state.legal_actions(seat)
+        state = state.apply(
+            seat, next((a for a in legal if isinstance(a, Refresh | Drop)), legal[0])
+        )
+    assert state.turn == 1 and not state.is_over
+    edit(folder / "characters.toml", "refresh = 3", "refresh = 0")  # the sage too
+    [note] = meeple.make("squad-combat", content=str(folder)).notes()
+    assert note.startswith("archer and sage refresh their dice for no energy")
+    assert meeple.make("squad-combat").notes() == []  # the demo characters all cost energy
 
 
 # -- the demo content -----------------------------------------------------------------------

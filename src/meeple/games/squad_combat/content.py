@@ -35,7 +35,7 @@ from meeple.core.errors import MeepleError, OptionError, did_you_mean
 from meeple.core.files import Unreadable, parse_toml, read_text_capped
 from meeple.core.options import content_digest
 from meeple.core.text import ShownText
-from meeple.core.words import counted
+from meeple.core.words import counted, listed
 
 DIE_FACES = 6
 """'All dice in the game are six-sided.'"""
@@ -405,6 +405,25 @@ class Content:
         return [
             f"the decks differ in size ({sizes}, in {self.source}); allowed, noted in case "
             "it is not meant"
+        ]
+
+    def free_refresh_notes(self, keys: tuple[str, ...] | None = None) -> list[str]:
+        """The characters of the decks ``keys`` (every deck when None) whose dice refresh
+        costs no energy: allowed, but nothing then bounds a turn, which ends only when
+        every player passes, as a player may refresh such a character again and again."""
+        decks = [self.deck(k) for k in dict.fromkeys(keys)] if keys else list(self.decks)
+        free = [
+            key
+            for key in dict.fromkeys(c for deck in decks for c in deck.characters)
+            if self.characters[self.character_index[key]].refresh == 0
+        ]
+        if not free:
+            return []
+        return [
+            f"{listed(free)} refresh{'es its' if len(free) == 1 else ' their'} dice for no "
+            f"energy (refresh = 0, in {self.source}): a player may refresh such a character "
+            "again and again, and a turn ends only when every player passes; allowed, noted "
+            "in case it is not meant"
         ]
 
     def party(self, key: str) -> tuple[int, ...]:

@@ -199,8 +199,10 @@ class SquadCombatGame(Game[SquadCombatOptions, "SquadCombatState", SquadAction])
         self._build_actions()
 
     def notes(self) -> list[str]:
-        """Decks of different sizes at the table (allowed, but seldom meant)."""
-        return self.content.deck_notes(self.deck_keys)
+        """Decks of different sizes at the table, and characters whose refresh costs no
+        energy, so that nothing bounds a turn (allowed, but seldom meant)."""
+        keys = self.deck_keys
+        return [*self.content.deck_notes(keys), *self.content.free_refresh_notes(keys)]
 
     def _build_actions(self) -> None:
         keys = [c.key for c in self.cards]
