@@ -7,7 +7,7 @@ takes it and the points (``R+2``), ``=`` for equal sums, blank while nobody touc
 
 from __future__ import annotations
 
-from rich.console import Group
+from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.text import Text
 
 from meeple.core.game import Player
@@ -16,6 +16,8 @@ from meeple.games.edges.rules import EdgesState, Pyramid
 SEAT_STYLES = ("bold red", "bold blue", "bold magenta", "bold cyan")
 SIDE_STYLES = ("red", "blue")
 CELL = 7  # characters of a horizontal edge between two corners
+NARROW_CELLS = (6, 5)  # where the console is too narrow for the full cell (7x7 in 60 columns)
+_MARGIN = 6  # the row labels' column, "  h0  "
 
 
 def _token(state: EdgesState, edge: int) -> tuple[str, str]:
@@ -23,19 +25,26 @@ def _token(state: EdgesState, edge: int) -> tuple[str, str]:
     return f"{Pyramid(state.pyramid[edge]).letter}{seat + 1}", SEAT_STYLES[seat]
 
 
-def render_board(state: EdgesState) -> Text:
-    """The grid with pyramids on its edges and score marks in its squares."""
+def board_width(cols: int, cell: int = CELL) -> int:
+    """Columns the board of ``cols`` squares takes with edges ``cell`` characters long."""
+    return _MARGIN + cols * (cell + 1) + 1
+
+
+def render_board(state: EdgesState, cell: int = CELL) -> Text:
+    """The grid with pyramids on its edges and score marks in its squares, each horizontal
+    edge ``cell`` characters long (room for a pyramid and, in a square, its score mark)."""
     game = state.game
     b = game.board
     squares = state.square_scores()
     side_initial = [game.side_name(s).split()[-1][0] for s in (0, 1)]
+    before = (cell - 2) // 2  # a pyramid's two characters sit a little left of the middle
     text = Text()
     text.append("h col ", style="dim")
     for c in range(b.cols):
-        text.append(" " + f"{c:^{CELL}}", style="dim")
+        text.append(" " + f"{c:^{cell}}", style="dim")
     text.append("\nv col ", style="dim")
-    for c in range(b.cols + 1):
-        text.append(f"{c:<{CELL + 1}}", style="dim")
+    labels = "".join(f"{c:<{cell + 1}}" for c in range(b.cols + 1))
+    text.append(labels.rstrip(), style="dim")  # no trailing blanks to wrap a narrow console
     text.append("\n")
     for r in range(b.rows + 1):
         text.append(f"{'h' + str(r):>4}  ", style="dim")
@@ -44,11 +53,11 @@ def render_board(state: EdgesState) -> Text:
             e = b.index[("h", r, c)]  # type: ignore[index]
             if state.owner[e] >= 0:
                 token, style = _token(state, e)
-                text.append("──", style="dim")
+                text.append("─" * before, style="dim")
                 text.append(token, style=style)
-                text.append("───", style="dim")
+                text.append("─" * (cell - 2 - before), style="dim")
             else:
-                text.append("─" * CELL, style="dim")
+                text.append("─" * cell, style="dim")
         text.append("+\n")
         if r == b.rows:
             break
@@ -65,14 +74,28 @@ def render_board(state: EdgesState) -> Text:
             sq = squares[r * b.cols + c]
             if sq.side is not None:
                 text.append(
-                    f"{side_initial[sq.side]}+{sq.points}".center(CELL - 1), SIDE_STYLES[sq.side]
+                    f"{side_initial[sq.side]}+{sq.points}".center(cell - 1), SIDE_STYLES[sq.side]
                 )
             elif sq.strength != (0, 0):
-                text.append("=".center(CELL - 1), style="yellow")
+                text.append("=".center(cell - 1), style="yellow")
             else:
-                text.append(" " * (CELL - 1))
+                text.append(" " * (cell - 1))
         text.append("\n")
     return text
+
+
+class _Board:
+    """The board as wide as the console allows: the widest cell that fits, the narrowest
+    where none does (Rich asks a renderable to draw itself for a width)."""
+
+    def __init__(self, state: EdgesState) -> None:
+        self.state = state
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        cols = self.state.game.board.cols
+        cells = (CELL, *NARROW_CELLS)
+        cell = next((c for c in cells if board_width(cols, c) <= options.max_width), cells[-1])
+        yield render_board(self.state, cell)
 
 
 def render_status(state: EdgesState) -> Text:
@@ -108,4 +131,4 @@ def render_status(state: EdgesState) -> Text:
 def render_state(state: EdgesState, player: Player | None = None) -> Group:
     """Board and status together, the same for every ``player``: everything in Edges is
     public."""
-    return Group(render_board(state), render_status(state))
+    return Group(_Board(state), render_status(state))
