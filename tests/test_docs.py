@@ -192,8 +192,8 @@ ONE_ARGUMENT = (
     "stated before they were run and the commands behind them"
 )
 LONG_PAGES = {
-    "docs/lab.md": "the designer's one reference of the lab: every command and what its "
-    "figures mean, which the reports the lab writes send the reader to (docs/lab.md, Metrics)",
+    "docs/lab.md": "the designer's one reference of the lab: every command, what it answers "
+    "and how far its results can be trusted, each a section a designer looks up by name",
     "docs/design/squad-combat.md": ONE_ARGUMENT,
     "docs/design/erosion.md": ONE_ARGUMENT,
 }

@@ -14,6 +14,7 @@ from meeple.interfaces.design_cli import player_counts
 from meeple.interfaces.lab_common import LabError
 from meeple.lab.design import SECTIONS
 from meeple.store import ResultStore
+from tests.lab.test_lab import assert_defines_its_figures
 
 
 def test_a_report_has_every_section_and_a_second_invocation_plays_no_game(tmp_path):
@@ -26,6 +27,7 @@ def test_a_report_has_every_section_and_a_second_invocation_plays_no_game(tmp_pa
     text = (out / "report.md").read_text()
     for section in SECTIONS:
         assert f"\n## {section}\n" in text
+    assert_defines_its_figures(text)
     # Every image the report shows is written beside it.
     images = re.findall(r"!\[[^]]*\]\(([^)]+)\)", text)
     assert {"wins.png", "metrics.png", "cards-2p.png"} <= set(images)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -17,6 +18,8 @@ from meeple.lab.run import RunSpec, execute
 from meeple.lab.simulate import _lead_story, run_jobs
 from meeple.lab.tournament import round_robin_seatings
 from meeple.store import ResultStore
+
+ROOT = Path(__file__).resolve().parents[2]
 
 SPEC = RunSpec(
     kind="simulate", game="edges", options={"board": "2x3"}, seatings=[["random", "greedy"]], seed=9
@@ -167,6 +170,17 @@ def lab(tmp_path):
     return invoke
 
 
+def assert_defines_its_figures(report: str) -> None:
+    """A report ends with what its figures mean (the lab's metrics page, docs/metrics.md):
+    it had sent its reader to docs/lab.md, a file of a checkout that a report sent on, or
+    written by meeple installed from a wheel, has no way to."""
+    page = (ROOT / "docs" / "metrics.md").read_text(encoding="utf-8")
+    table = page[page.index("| metric | definition |") : page.index("\n\n## Reading")]
+    section = report[report.index("\n## What the figures mean\n") :]
+    assert table in section and "\n### Reading the intervals\n" in section
+    assert "docs/lab.md" not in report
+
+
 def test_simulate_prints_the_metrics_and_writes_rows_db_and_report(lab):
     result = lab("simulate", "edges", "--board", "2x2", "--games", "30", "--seat", "greedy",
                  "--seat", "random", "--seed", "4")  # fmt: skip
@@ -179,6 +193,7 @@ def test_simulate_prints_the_metrics_and_writes_rows_db_and_report(lab):
     assert len(rows) == 30 and rows[0]["options"] == {"board": "2x2"}
     report = next(out.glob("edges-*/report.md")).read_text()
     assert "![wins](wins.png)" in report and (jsonl.with_suffix("") / "wins.png").exists()
+    assert_defines_its_figures(report)
     listed = lab("results")
     assert "simulate" in listed.output and "board=2x2" in listed.output
 
@@ -188,7 +203,9 @@ def test_compare_shows_variants_side_by_side(lab):
                  "--games", "20")  # fmt: skip
     assert result.exit_code == 0, result.output
     assert "board=2x2,pie=false" in result.output
-    assert (next((lab.tmp / "out").glob("compare-edges-*")) / "metrics.png").exists()
+    folder = next((lab.tmp / "out").glob("compare-edges-*"))
+    assert (folder / "metrics.png").exists()
+    assert_defines_its_figures((folder / "report.md").read_text())
 
 
 def test_tournament_rates_the_agents(lab):

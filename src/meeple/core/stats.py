@@ -32,7 +32,7 @@ def mean_interval(values: Sequence[float], level: float = 0.95) -> tuple[float, 
     are not shares of games: moves per game, a score margin, a paired difference.
 
     With fewer than two values, or values that never vary, nothing is known of the spread:
-    the interval is the mean itself, and reports flag such a sample as small (docs/lab.md,
+    the interval is the mean itself, and reports flag such a sample as small (docs/metrics.md,
     "Reading the intervals").
     """
     n = len(values)

@@ -25,6 +25,7 @@ from meeple.lab.report import (
     SHARED_NOTE,
     _estimate,
     _save,
+    definitions,
     length_figure,
     markdown_table,
     metric_figure,
@@ -249,7 +250,7 @@ def design_report(
             "agent may be the agent's, not the rules'. Rates are shares of games with their "
             "95% Wilson interval, means with their 95% t interval, in brackets; a figure on "
             "fewer than 30 games or with an interval wider than 30 points is flagged (small "
-            "sample). Definitions: docs/lab.md#metrics."
+            "sample). What each figure means: the last section."
         ],
         "Runs": [
             "Each player count is one lab run; the command beside it plays it (or reads its "
@@ -275,6 +276,7 @@ def design_report(
     body += [f"> **Warning**: {text}." for text in summary_warnings(summaries)]
     for name in SECTIONS:
         body += [f"## {name}", *sections[name]]
+    body.append(definitions())
     path = out_dir / "report.md"
     atomic_write(path, "\n\n".join(body) + "\n")
     return path

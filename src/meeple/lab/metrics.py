@@ -1,5 +1,5 @@
-"""Design metrics from game rows. Each is defined in docs/lab.md; the definitions here are
-the reference."""
+"""Design metrics from game rows. Each is defined in this package's ``metrics.md`` (which
+docs/metrics.md is, and every report ends with); the definitions here are the reference."""
 
 from __future__ import annotations
 

@@ -6,6 +6,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -457,6 +458,16 @@ def _warning_lines(texts: Sequence[str]) -> list[str]:
     return [f"> **Warning**: {text}." for text in texts]
 
 
+def definitions() -> str:
+    """The metrics' definitions (the lab's ``metrics.md``, which docs/metrics.md is) as a
+    report's last section, its headings a level down, so that a report sent on or read
+    away from a checkout still says what its figures mean."""
+    text = resources.files("meeple.lab").joinpath("metrics.md").read_text(encoding="utf-8")
+    _title, _, rest = text.partition("\n")
+    demoted = re.sub(r"^(#{2,}) ", r"#\1 ", rest, flags=re.MULTILINE)
+    return "## What the figures mean\n" + demoted.rstrip()
+
+
 def _notable_section(notable: Sequence[str]) -> list[str]:
     if not notable:
         return []
@@ -505,7 +516,7 @@ def simulation_report(
         f"![wins]({wins})",
         f"![length]({length})",
         *_notable_section(notable),
-        "Metrics are defined in docs/lab.md.",
+        definitions(),
     ]
     path = out_dir / "report.md"
     atomic_write(path, "\n\n".join(body) + "\n")
@@ -553,7 +564,7 @@ def comparison_report(
         f"![metrics]({_save(metric_figure(summaries), out_dir / 'metrics.png')})",
         f"![length]({_save(length_figure(lengths), out_dir / 'length.png')})",
         *_notable_section(notable),
-        "Metrics are defined in docs/lab.md.",
+        definitions(),
     ]
     path = out_dir / "report.md"
     atomic_write(path, "\n\n".join(body) + "\n")
