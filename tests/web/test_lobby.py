@@ -537,3 +537,39 @@ def test_an_option_whose_syntax_no_player_knows_offers_its_common_values_in_word
         "items": "mulligan/palette-swap+right-angle"
     }
     assert not page_errors, page_errors
+
+
+def test_the_variants_chosen_are_checked_before_play_is_pressed(
+    server, chromium, watch, page_errors
+):
+    """A typed variant the server would refuse was told only at Play, and a note on a choice
+    the rules take but ignore only at the table (the Rules panel): both now show under the
+    variants as they are chosen, and go once the choice is mended."""
+    page = watch(chromium.new_context(viewport={"width": 390, "height": 844}).new_page())
+    page.goto(f"{server.url}/")
+    page.wait_for_selector(".game-card")
+    page.select_option("#game", "edges")
+    page.click("#more > summary")
+    said = page.locator("#options-said")
+    assert said.is_hidden()
+    page.fill("#opt-board", "banana")
+    refused = page.wait_for_selector("#options-said .options-refused")
+    assert refused.inner_text().startswith("Play would be refused: option 'board' of edges: ")
+    assert "write rows x columns like 3x4" in refused.inner_text()
+    page.fill("#opt-board", "3x3")
+    said.wait_for(state="hidden")
+    assert page.locator(".toast-error").count() == 0  # nothing was asked of Play
+
+    page.select_option("#game", "triangle-clock")
+    page.fill("#opt-items", "palette-swap+right-angle/none")
+    page.select_option("#opt-mulligan_order", "literal")
+    note = page.wait_for_selector("#options-said .rules-note")
+    assert note.inner_text() == (
+        "Note: mulligan_order=literal matters only where a seat holds a Mulligan "
+        "(items=palette-swap+right-angle/none): this game ignores it."
+    )
+    box = note.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390  # within a phone's width
+    page.fill("#opt-items", "palette-swap+right-angle/mulligan")
+    said.wait_for(state="hidden")
+    assert not page_errors, page_errors

@@ -25,6 +25,13 @@ def _renderer() -> MarkdownIt:
     return MarkdownIt("commonmark", {"html": False}).enable("table")
 
 
+@lru_cache(maxsize=64)
+def _html(markdown: str) -> str:
+    # The lobby asks for a game's rules as a person picks its variants, most often with the
+    # same text; rendering is most of a request's cost (tens of milliseconds).
+    return _renderer().render(markdown)
+
+
 def rules_reply(game: Game[Any, Any, Any]) -> dict[str, Any]:
     """``{"game", "title", "markdown", "html", "notes"}``: the player's rules for this game's
     options, and what is noted about them (:meth:`Game.configuration_notes`: an option the
@@ -34,7 +41,7 @@ def rules_reply(game: Game[Any, Any, Any]) -> dict[str, Any]:
         "game": game.name,
         "title": game.title,
         "markdown": text,
-        "html": _renderer().render(text),
+        "html": _html(text),
         "notes": game.configuration_notes(),
     }
 

@@ -1,6 +1,6 @@
 // The lobby: the games, a form to create a match (options, seats, listed, clock), the
 // links to hand out after creating one, and the open, live and finished matches.
-import { api, el, outcomeOf, seatLabel, titlesOnTap, toast } from "./common.js";
+import { api, ask, el, outcomeOf, seatLabel, titlesOnTap, toast } from "./common.js";
 import { forgetSeat, heldSeat, rememberSeat, seatUrl } from "./seats.js";
 
 const $ = (id) => document.getElementById(id);
@@ -86,6 +86,31 @@ function applicable(game) {
     const when = Object.entries(option.applies_when || {});
     input.closest("label").hidden = !when.every(([name, wanted]) => holds(values[name], wanted));
   }
+}
+
+let asked = 0;
+let waiting;
+
+/** What the server says of the variants chosen, before a match is made, as they are chosen
+ * (not at Play): why it would refuse them ("board: ..."), or what it would take but a person
+ * may not mean (a Mulligan order where no seat holds a Mulligan, a set's decks of different
+ * sizes: the notes the Rules panel shows at the table). Asked once typing pauses; an answer
+ * to options changed since is dropped. */
+function checkOptions() {
+  clearTimeout(waiting);
+  waiting = setTimeout(async () => {
+    const game = chosenGame();
+    const options = readOptions(game);
+    const box = $("options-said");
+    const mine = ++asked;
+    const show = (...lines) => { box.replaceChildren(...lines); box.hidden = !lines.length; };
+    if (!Object.keys(options).length) return show();
+    const query = encodeURIComponent(JSON.stringify(options));
+    const reply = await ask(`/api/games/${encodeURIComponent(game.name)}/rules?options=${query}`);
+    if (mine !== asked) return;
+    if (reply.refused) show(el("p", { class: "options-refused" }, `Play would be refused: ${reply.refused}`));
+    else show(...(reply.body.notes || []).map((note) => el("p", { class: "rules-note" }, `Note: ${note}.`)));
+  }, 300);
 }
 
 /** The quick start's number of players (with the options that seat it), where the game
@@ -201,6 +226,7 @@ function drawForm() {
     }));
   $("seats").replaceChildren();
   applicable(game);
+  checkOptions();
   drawOpponents();
   drawSeats();
   opponentChosen();
@@ -420,11 +446,11 @@ async function setUp() {
   }
   $("game").addEventListener("change", drawForm);
   $("create").addEventListener("submit", create);
-  $("options").addEventListener("change", () => { applicable(chosenGame()); drawSeats(); opponentChosen(); });
+  $("options").addEventListener("change", () => { applicable(chosenGame()); drawSeats(); opponentChosen(); checkOptions(); });
   // As a number is typed (Erd's best of 1 has no drawn games to replay), not when it is left.
-  $("options").addEventListener("input", () => applicable(chosenGame()));
+  $("options").addEventListener("input", () => { applicable(chosenGame()); checkOptions(); });
   $("opponent").addEventListener("change", opponentChosen);
-  $("players").addEventListener("change", () => { applicable(chosenGame()); drawSeats(); opponentChosen(); });
+  $("players").addEventListener("change", () => { applicable(chosenGame()); drawSeats(); opponentChosen(); checkOptions(); });
   $("seats").addEventListener("change", seatsChanged);
   // The name is kept in this browser only and sent when taking a seat.
   $("my-name").value = localStorage.getItem("meeple-name") || "";
