@@ -148,31 +148,55 @@ def test_spectators_are_bounded_per_match_and_never_keep_a_seat_holder_out():
     assert seat.value.code == "too_many_connections"
 
 
-def test_checking_uploaded_records_is_rate_limited_per_client():
-    quotas = ClientQuotas(ServerLimits(max_replays_per_minute=2))
-    quotas.check_replay("c")
-    quotas.check_replay("c")
-    with pytest.raises(QuotaExceeded) as refused:
-        quotas.check_replay("c")
-    assert refused.value.code == "rate_limited" and "2 uploaded records a minute" in str(
-        refused.value
-    )
-    quotas.check_replay("d")
-
-
-def test_socket_messages_are_rate_limited_per_client():
-    quotas = ClientQuotas(ServerLimits(max_messages_per_minute=3))
+@pytest.mark.parametrize(
+    ("limit", "check", "what"),
+    [
+        ("max_replays_per_minute", "check_replay", "uploaded records"),
+        ("max_messages_per_minute", "check_message", "WebSocket messages"),
+        ("max_requests_per_minute", "check_request", "requests to the API"),
+        ("max_boards_per_minute", "check_board_text", "boards as text"),
+        ("max_hints_per_minute", "check_hint", "hints"),
+    ],
+)
+def test_each_rate_is_counted_per_client_and_refused_past_it(limit, check, what):
+    quotas = ClientQuotas(ServerLimits(**{limit: 3}))
     for _ in range(3):
-        quotas.check_message("c")
+        getattr(quotas, check)("c")
     with pytest.raises(QuotaExceeded) as refused:
-        quotas.check_message("c")
-    assert refused.value.code == "rate_limited"
-    assert "at most 3 WebSocket messages a minute from one address" in str(refused.value)
-    quotas.check_message("d")
+        getattr(quotas, check)("c")
+    assert refused.value.status == 429 and refused.value.code == "rate_limited"
+    assert 1 <= refused.value.retry_after <= 61
+    assert f"at most 3 {what} a minute from one address" in str(refused.value)
+    getattr(quotas, check)("d")  # another address has its own share
 
 
 # -- against a real server ---------------------------------------------------------------------
 EDGES = {"game": "edges", "options": {"board": "2x2"}, "seats": ["human", "human"]}
+
+
+def test_an_address_asking_the_api_past_its_rate_is_refused_and_its_pages_still_load(
+    server_factory, tmp_path
+):
+    """A plain REST request (a game's rules for new options: tens of milliseconds of the
+    server's time each) had no rate at all, so one address could keep the server busy by
+    asking; now every /api/ request counts, while the pages and their files, a score of
+    them to a page, do not, and a WebSocket's messages keep their own rate."""
+    server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 0, "--max-requests-per-minute", "6")
+    # Each with options never asked before, the costliest plain request. The server's start
+    # was awaited by asking the API too, so fewer than six are answered here.
+    rules = f"{server.url}/api/games/erd/rules"
+    answers = [
+        plain_http.get(rules, params={"options": f'{{"best_of": {n}}}'}) for n in range(1, 16, 2)
+    ]
+    codes = [r.status_code for r in answers]
+    answered = codes.index(429)
+    assert 3 <= answered <= 5 and set(codes[:answered]) == {200}, codes
+    refused = answers[answered]
+    assert refused.json()["code"] == "rate_limited"
+    assert 1 <= int(refused.headers["retry-after"]) <= 61
+    assert "at most 6 requests to the API a minute from one address" in refused.json()["error"]
+    for page in ("/", "/static/js/lobby.js", "/static/style.css"):
+        assert plain_http.get(f"{server.url}{page}").status_code == 200, page
 
 
 def test_creating_too_fast_or_holding_too_many_matches_is_a_429_with_its_code(

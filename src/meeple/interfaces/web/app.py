@@ -24,7 +24,7 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.routing import APIRoute
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException
-from starlette.requests import ClientDisconnect
+from starlette.requests import ClientDisconnect, HTTPConnection
 
 from meeple.agents import available_agents
 from meeple.core.about import meeple_version
@@ -98,6 +98,14 @@ def create_app(
         light=light,
     )
     quotas = ClientQuotas(hub.limits, held=hub.held)
+
+    def counted(connection: HTTPConnection) -> None:
+        # Every REST request counts against its address's rate; a page and its files do
+        # not (a page load asks for a score of them, each a file read), nor a WebSocket,
+        # whose messages have a rate of their own.
+        if connection.scope["type"] == "http" and connection.url.path.startswith("/api/"):
+            quotas.check_request(quotas.client(connection))
+
     # Uploaded records are checked in a process of their own (threads where agents run in
     # threads): one worker, so uploads wait their turn instead of taking every core.
     replays = AgentPool(
@@ -165,7 +173,7 @@ def create_app(
         description="The WebSocket protocol (`/ws/{match}`) is described in docs/api.md.",
         version=meeple_version(),
         lifespan=lifespan,
-        dependencies=[Depends(declared_query_only)],
+        dependencies=[Depends(counted), Depends(declared_query_only)],
     )
     # Before any route is declared: each reads its JSON body through core/files.py.
     app.router.route_class = _OneReaderRoute

@@ -165,6 +165,7 @@ ONE_ADDRESS = (
     "--max-creates-per-minute", "1000000", "--max-open-matches", "1000000",
     "--max-sockets-per-client", "1000000", "--max-replays-per-minute", "1000000",
     "--max-messages-per-minute", "1000000", "--max-boards-per-minute", "1000000",
+    "--max-requests-per-minute", "1000000",
 )  # fmt: skip
 """Per-address limits lifted: every client of a test or a load run comes from 127.0.0.1.
 Flags given after these (``args``) take their place."""

@@ -62,6 +62,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
         "agent_margin_seconds",
     ),
     PER_ADDRESS: (
+        "max_requests_per_minute",
         "max_creates_per_minute",
         "max_replays_per_minute",
         "max_boards_per_minute",
@@ -184,6 +185,12 @@ class ServerLimits(BaseModel):
     )
     max_replays_per_minute: int = Field(
         default=20, ge=1, description="uploaded records one address may have checked a minute"
+    )
+    max_requests_per_minute: int = Field(
+        default=1200,
+        ge=1,
+        description="REST requests one address may make a minute, every /api/ request (a "
+        "lobby polls three every four seconds; WebSocket messages are counted apart)",
     )
     max_boards_per_minute: int = Field(
         default=120,

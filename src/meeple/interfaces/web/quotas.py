@@ -112,6 +112,7 @@ class ClientQuotas:
         self._board_text_rate = RateLimitItemPerMinute(self.limits.max_boards_per_minute)
         self._hint_rate = RateLimitItemPerMinute(self.limits.max_hints_per_minute)
         self._message_rate = RateLimitItemPerMinute(self.limits.max_messages_per_minute)
+        self._request_rate = RateLimitItemPerMinute(self.limits.max_requests_per_minute)
         self._creating: Counter[str] = Counter()
         self._sockets: Counter[str] = Counter()
         self._watchers: Counter[tuple[str, int | None]] = Counter()
@@ -195,6 +196,14 @@ class ClientQuotas:
             self._creating[client] -= 1
             if self._creating[client] <= 0:
                 del self._creating[client]
+
+    # -- requests ---------------------------------------------------------------------------
+    def check_request(self, client: str) -> None:
+        """Before any REST request is answered: refused past the client's rate. The cheapest
+        answer still costs a thread and a game made or a database read (a game's rules for
+        options never asked before, tens of milliseconds), and a client's requests are
+        otherwise bounded only in size; the costly ones have their own, lower, rates too."""
+        self._hit(self._request_rate, "request", client, "requests to the API")
 
     # -- checking uploaded records ----------------------------------------------------------
     def check_replay(self, client: str) -> None:
