@@ -398,7 +398,7 @@ class Content:
     def deck_notes(self, keys: tuple[str, ...] | None = None) -> list[str]:
         """What a designer would want to know about the decks ``keys`` (every deck when
         None) though the rules allow it, one sentence each: decks of different sizes."""
-        decks = [self.deck(k) for k in dict.fromkeys(keys)] if keys else list(self.decks)
+        decks = self._decks(keys)
         if len({deck.size for deck in decks}) < 2:
             return []
         sizes = ", ".join(f"{deck.key} {counted(deck.size, 'card')}" for deck in decks)
@@ -407,11 +407,15 @@ class Content:
             "it is not meant"
         ]
 
+    def _decks(self, keys: tuple[str, ...] | None) -> list[Deck]:
+        """The decks ``keys`` names, each once, in order; every deck when None."""
+        return [self.deck(k) for k in dict.fromkeys(keys)] if keys else list(self.decks)
+
     def free_refresh_notes(self, keys: tuple[str, ...] | None = None) -> list[str]:
         """The characters of the decks ``keys`` (every deck when None) whose dice refresh
         costs no energy: allowed, but nothing then bounds a turn, which ends only when
         every player passes, as a player may refresh such a character again and again."""
-        decks = [self.deck(k) for k in dict.fromkeys(keys)] if keys else list(self.decks)
+        decks = self._decks(keys)
         free = [
             key
             for key in dict.fromkeys(c for deck in decks for c in deck.characters)
