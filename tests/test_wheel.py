@@ -68,6 +68,7 @@ def test_the_wheel_holds_every_file_of_the_package_and_the_command(wheel):
         "meeple/games/edges/tutorial.toml",
         "meeple/interfaces/web/static/index.html",
         "meeple/interfaces/web/static/js/lobby.js",
+        "meeple/lab/metrics.md",
     ]:
         assert data in tracked, data
     missing = tracked - names
@@ -114,6 +115,12 @@ def test_the_unpacked_wheel_runs_from_another_folder(wheel, tmp_path):
     assert "Game over" in meeple(
         "play", "edges", "--board", "2x2", "--seat", "random", "--seat", "greedy", "--quiet"
     )
+    # A lab report ends with what its figures mean, read from the package: away from a
+    # checkout there is no docs/ for it to send its reader to.
+    lab = ("--games", "2", "--jobs", "1", "--out", "out", "--db", "sqlite:///lab.db")
+    meeple("simulate", "edges", "--board", "2x2", "--seat", "random", "--seat", "random", *lab)
+    [report] = (elsewhere / "out").glob("edges-*/report.md")
+    assert "\n## What the figures mean\n" in report.read_text(encoding="utf-8")
     # The server's pages and static files, read from the unpacked package.
     pages = (
         "from fastapi.testclient import TestClient\n"
