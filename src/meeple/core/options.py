@@ -299,6 +299,13 @@ def option_applies(info: OptionInfo, options: GameOptions) -> bool:
     return all(condition_holds(getattr(options, k), v) for k, v in info.applies_when)
 
 
+def moot_text(name: str, value: Any, needs: str) -> str:
+    """An option set where the others make it moot, in the one sentence every game says it
+    in: ``double_start=a1 matters only with double=true: this game ignores it``; ``needs``
+    says when it would matter, its preposition included."""
+    return f"{name}={option_text(value)} matters only {needs}: this game ignores it"
+
+
 def moot_options(options: GameOptions) -> list[str]:
     """The options set away from their defaults that do not apply under the others
     (:attr:`OptionInfo.applies_when`: Double Edges' who starts, given to a two-player game),
@@ -309,8 +316,7 @@ def moot_options(options: GameOptions) -> list[str]:
     for info in describe_options(type(options)):
         if info.name in changed and not option_applies(info, options):
             needs = " and ".join(condition_text(k, v) for k, v in info.applies_when)
-            given = f"{info.name}={option_text(changed[info.name])}"
-            out.append(f"{given} matters only with {needs}: this game ignores it")
+            out.append(moot_text(info.name, changed[info.name], f"with {needs}"))
     return out
 
 

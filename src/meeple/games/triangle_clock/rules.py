@@ -32,7 +32,7 @@ from typing import Any, ClassVar
 
 from meeple.core.errors import NotationError
 from meeple.core.game import Game, Player, State
-from meeple.core.options import GameOptions
+from meeple.core.options import GameOptions, moot_text
 from meeple.core.registry import register
 from meeple.core.rng import make_rng
 from meeple.core.simultaneous import Submissions
@@ -156,12 +156,10 @@ class TriangleClockGame(Game[TriangleClockOptions, "TriangleClockState", Triangl
         ``applies_when`` cannot say: ``items`` names the holdings in a syntax of its own)."""
         out = []
         if "mulligan_order" in self.options.changed() and not any(
-            Item.MULLIGAN in held for held in parse_items(self.options.items)
+            Item.MULLIGAN in held for held in self.holdings
         ):
-            out.append(
-                f"mulligan_order={self.options.mulligan_order} matters only where a seat "
-                f"holds a Mulligan (items={self.options.items}): this game ignores it"
-            )
+            needs = f"where a seat holds a Mulligan (items={self.options.items})"
+            out.append(moot_text("mulligan_order", self.options.mulligan_order, needs))
         ranks = self.ranking.ranks
         for higher, lower in pairwise(ranks):
             if lower.strength > higher.strength:
