@@ -177,6 +177,47 @@ def test_a_person_who_is_here_or_not_waited_on_keeps_their_seat(quick):
     asyncio.run(go())
 
 
+def test_a_private_match_s_seat_is_not_given_up_and_an_open_seat_is_not_claimed_from(quick):
+    """A seat given up is open to anyone from the lobby, but a private match's seats are
+    taken only with their links: its seat given up was open to nobody, the match waited on
+    it for good (against the computer as well), and claiming from it said the seat's person
+    was "here". A private match's seat is not given up; a listed match's open seat is said
+    to be open."""
+
+    def leave(match: str, token: str) -> httpx.Response:
+        body = {"token": token}
+        return plain_http.post(f"{quick.url}/api/matches/{match}/leave", json=body, timeout=30)
+
+    async def go() -> None:
+        for seats in (["human", "human"], ["human", "random"]):
+            created = _create(quick, game="edges", seats=seats, listed=False)
+            match, token = created["match"], created["seats"][0]["token"]
+            clients = await _seated(quick, created)
+            mine = clients[0]
+            await mine.wait_for(lambda mine=mine: mine.state["status"] == "playing")
+            refused = leave(match, token)
+            assert refused.status_code == 409 and refused.json()["code"] == "private_seat"
+            assert "Resign instead" in refused.json()["error"]
+            assert _summary(quick, match)["seats"][0]["joined"]  # kept, token and all
+            assert plain_http.post(
+                f"{quick.url}/api/matches/{match}/resign", json={"token": token}, timeout=30
+            ).is_success
+            for c in clients:
+                await c.close()
+        created = _create(quick, game="edges", seats=["human", "human"])
+        match, tokens = created["match"], [s["token"] for s in created["seats"]]
+        a, b = await _seated(quick, created)
+        await a.wait_for(lambda: a.state["status"] == "playing")
+        assert leave(match, tokens[1]).status_code == 200
+        await a.wait_for(lambda: not _seats(a)[1]["joined"])
+        await asyncio.sleep(0.7)
+        _refused(_claim(quick, match, tokens[0], 1), "Blue's seat is open (its person gave it up)")
+        for c in (a, b):
+            await c.close()
+
+    asyncio.run(go())
+
+
 def test_the_computer_and_a_finished_match_are_not_claimed_from(quick):
     created = _create(quick, game="edges", seats=["human", "easy"])
     token = created["seats"][0]["token"]

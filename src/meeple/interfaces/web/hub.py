@@ -452,7 +452,10 @@ class Hub(Referee):
         return taken
 
     async def leave(self, match: LiveMatch, token: str) -> dict[str, Any]:
-        """Give a seat up: it is open again for someone else, and the old token is dead."""
+        """Give a seat up: it is open again for someone else from the lobby, and the old
+        token is dead. Refused in a private match, whose seats are taken only with their
+        links: a seat given up there could never be taken again, and the match would wait
+        on it for good."""
         seat = await self.seat_for(match, token)  # one given out by another process too
 
         def give_up_seat(stored: StoredMatch) -> dict[str, Any]:
@@ -461,6 +464,15 @@ class Hub(Referee):
                 # An open seat in a finished match would list it in the lobby again, and the
                 # dead token would lose its holder the rematch.
                 raise ServerError("the match is over: a seat is left only while it is played", 409)
+            if not stored.listed:
+                raise ServerError(
+                    "a seat of a private match cannot be given up: nobody could take it again "
+                    "without a link its creator sent. Resign instead (with more than two seats "
+                    "the computer plays yours to the end), or call the match off before it "
+                    "starts",
+                    409,
+                    "private_seat",
+                )
             seats = [dict(d) for d in stored.seats]
             seats[seat].update(joined=False, reserved=False, token=token_hash(new_token()))
             return _seated(stored, seats)
@@ -529,6 +541,11 @@ class Hub(Referee):
         name = match.game.seat_name(seat)
         if not match.seat_is_person(seat):
             raise refuse(f"{name} is played by the computer, which does not leave")
+        if not match.stored.seats[seat]["joined"]:
+            raise refuse(
+                f"{name}'s seat is open (its person gave it up): the match waits for someone "
+                "to take it from the lobby"
+            )
         away = match.away(seat, self.clock())
         if away is None:
             raise refuse(f"{name} is here (their page is open): wait for their move")
