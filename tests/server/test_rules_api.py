@@ -60,6 +60,29 @@ def test_bad_rules_requests_get_one_line(server, game, options, status, error):
     assert reply.status_code == status and error in reply.json()["error"], reply.text
 
 
+@pytest.mark.parametrize(
+    ("game", "option"),
+    [("erosion", "cards"), ("squad-combat", "content"), ("triangle-clock", "ranking")],
+)
+def test_the_shipped_data_s_word_is_no_file(server, game, option):
+    """``GET /api/games`` lists ``default`` among a data option's values (the data shipped
+    with the game, as on the command line), but the rules request and a new match refused
+    it as a file named."""
+    [listed] = [g for g in get(server, "/api/games").json() if g["name"] == game]
+    [field] = [o for o in listed["options"] if o["name"] == option]
+    assert str(field["allowed"]).startswith("default")
+    options = {option: "Default"}
+    rules = get(server, f"/api/games/{game}/rules", options=json.dumps(options))
+    assert rules.status_code == 200, rules.text
+    assert rules.json()["markdown"] == get(server, f"/api/games/{game}/rules").json()["markdown"]
+    match = plain_http.post(
+        f"{server.url}/api/matches",
+        json={"game": game, "options": options, "seats": ["human", "random"]},
+        timeout=30,
+    )
+    assert match.status_code == 200, match.text
+
+
 def test_designer_text_is_escaped_not_passed_through():
     from meeple.interfaces.web.rules import _renderer
 

@@ -118,6 +118,27 @@ def test_a_match_request_must_carry_json_types(server, body, says):
     assert says in reply.json()["error"]
 
 
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        ({"players": True}, "true is not allowed; allowed: a whole number from 2 to 5"),
+        ({"players": None}, "null is not allowed; allowed: a whole number from 2 to 5"),
+        ({"players": [3]}, "a list is not allowed; allowed: a whole number from 2 to 5"),
+    ],
+)
+def test_an_option_s_json_value_is_told_back_in_json_s_words_once(server, options, said):
+    """Python's words for JSON's values ("True is not allowed", "None ..."), and a value of
+    an option that takes two types (Erosion's first: a seat or random) refused twice over,
+    the same words one after the other."""
+    body = {"game": "erosion", "options": options}
+    reply = plain_http.post(f"{server.url}/api/matches", json=body)
+    assert reply.json()["error"] == f"option 'players' of erosion: {said}", reply.text
+    first = plain_http.post(
+        f"{server.url}/api/matches", json={"game": "erosion", "options": {"first": "1"}}
+    )
+    assert first.json()["error"].count("option 'first'") == 1, first.text
+
+
 def test_typed_values_are_accepted(server):
     body = {"game": "erosion", "options": {"players": 3, "first": 0}, "listed": False,
             "seed": 7, "move_seconds": 30, "seats": ["human", "random", "random"]}  # fmt: skip

@@ -110,21 +110,30 @@ class GameOptions(BaseModel):
         ]
 
     @classmethod
+    def names_a_file(cls, name: str, value: Any) -> bool:
+        """Whether option ``name`` (as the model spells it), given as ``value``, names a file
+        or folder: an option that names files (:meth:`external_options`) set to a path, not
+        to no value (``none``) nor to the data shipped with the game (``default``)."""
+        field = cls.model_fields.get(name)
+        if field is None or not schema_extra(field).get("external"):
+            return False
+        return not (
+            value is None
+            or _is_shipped_text(field, value)
+            or _is_unset_text(field.annotation, value)
+        )
+
+    @classmethod
     def files_given(cls, given: Mapping[str, Any]) -> dict[str, tuple[list[Path], bool]]:
         """The files each option of ``given`` (options as given, not validated: their files
         may no longer make a game) names, by option, with whether the option names a folder
         of them (True) or a file (False); the shipped data names none."""
         out = {}
         for name in cls.external_options():
-            field = cls.model_fields[name]
             value = given.get(name, given.get(name.replace("_", "-")))
-            if (
-                value is None
-                or _is_shipped_text(field, value)
-                or _is_unset_text(field.annotation, value)
-            ):
+            if not cls.names_a_file(name, value):
                 continue
-            marked = schema_extra(field).get("external")
+            marked = schema_extra(cls.model_fields[name]).get("external")
             if isinstance(marked, list):
                 out[name] = ([Path(str(value)) / str(file) for file in marked], True)
             else:
@@ -492,11 +501,15 @@ def _describe(
     game: str, cls: type[GameOptions], exc: ValidationError, spell: Callable[[str], str] = repr
 ) -> str:
     parts = []
+    told: set[str] = set()
     for err in exc.errors():
         loc = [str(p) for p in err["loc"] if isinstance(p, str) and p in cls.model_fields]
         name = loc[0] if loc else ""
         msg = err["msg"].removeprefix("Value error, ")
+        if name in told:
+            continue  # a value of several types is refused once for each: say it once
         if name:
+            told.add(name)
             field = cls.model_fields[name]
             allowed = BOOL_SYNONYMS if field.annotation is bool else field_allowed(field)
             got = err.get("input")
@@ -508,7 +521,9 @@ def _describe(
                 # Only JSON from a client (strict) refuses text of the right shape: "3".
                 said = f"{json_words(got)} is not allowed; allowed: {allowed}, as a JSON number"
             else:  # pydantic's words ('Input should be ...') say less than what is allowed
-                said = f"{got!r} is not allowed; allowed: {allowed}"
+                # JSON's words for what came as JSON (true, null), not Python's (True, None)
+                shown = repr(got) if isinstance(got, str) else json_words(got)
+                said = f"{shown} is not allowed; allowed: {allowed}"
             parts.append(f"option {spell(name)} of {game}: {said}")
         else:
             parts.append(f"options of {game}: {msg}")

@@ -23,7 +23,7 @@ from pydantic import (
 from meeple.core.errors import FileOptionRefused, MeepleError, RecordError
 from meeple.core.files import Unreadable, atomic_write, parse_json
 from meeple.core.game import Action, Game, Player, State, seats_text, shorten
-from meeple.core.options import DIGEST_PATTERN, UNSET_WORDS
+from meeple.core.options import DIGEST_PATTERN
 from meeple.core.registry import game_class, make
 from meeple.core.simultaneous import secret_moves, settles
 from meeple.core.text import printable
@@ -51,10 +51,10 @@ def refuse_file_options(
     user typed on their own command line (those are theirs to name). Raises
     FileOptionRefused naming the option and ``source``, followed by ``advice``.
     """
-    external = set(game_class(game).Options.external_options())
+    options_class = game_class(game).Options
     for key, value in options.items():
         name = str(key).replace("-", "_")
-        if name not in external or name in typed or _unset(value):
+        if name in typed or not options_class.names_a_file(name, value):
             continue
         raise FileOptionRefused(
             f"option {name!r} in {source} names a file ({shorten(repr(value))}); "
@@ -78,10 +78,6 @@ def check_untrusted_options(
     cls = game_class(game)
     refuse_file_options(game, options, source, advice)
     cls.Options.parse(cls.name, {**options, **(installed or {})}, strict=True)
-
-
-def _unset(value: Any) -> bool:
-    return value is None or (isinstance(value, str) and value.strip().lower() in UNSET_WORDS)
 
 
 class GameRecord(BaseModel):
