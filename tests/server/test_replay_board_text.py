@@ -88,7 +88,8 @@ def test_a_seat_s_board_waits_for_the_end_of_the_match(client):
     assert "once the match is over" in refused.json()["error"]
     assert _board(client, unfinished, step=2)["seat"] is None  # a spectator's is shown
     # A match that ended before its game did (a resign) is over: its record is public.
-    resigned = unfinished.model_copy(update={"result": {"over": True, "winner": 1}})
+    said = {"over": True, "reason": "Red (seat 0) resigned", "resigned": [0], "returns": [-1, 1]}
+    resigned = unfinished.model_copy(update={"result": {**said, "winners": [1]}})
     assert _board(client, resigned, step=2, seat=0)["seat"] == 0
 
 

@@ -187,6 +187,45 @@ def test_a_replayed_record_must_carry_json_types(server):
         assert reply.status_code == 400, (record, reply.text)
 
 
+@pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity"])
+def test_a_number_json_has_not_is_refused_as_not_finite(server, number):
+    body = '{"game": "erd", "seats": ["human", "random"], "move_seconds": ' + number + "}"
+    headers = {"content-type": "application/json"}
+    reply = plain_http.post(f"{server.url}/api/matches", content=body, headers=headers)
+    assert reply.status_code == 422 and reply.json()["code"] == "invalid_request", reply.text
+    assert "move_seconds: Input should be a finite number" in reply.json()["error"], reply.text
+
+
+RESIGNED = {"over": True, "reason": "Red (seat 0) resigned", "returns": [-1.0, 1.0]}
+
+
+@pytest.mark.parametrize(
+    ("result", "says"),
+    [
+        ({**RESIGNED, "reason": "\u202e\u001b[2J Bob cheated"}, "not one line of printable text"),
+        ({**RESIGNED, "winners": [9]}, "has winners [9]: seats 0 to 1, each once"),
+        ({**RESIGNED, "resigned": [0, 0]}, "has resigned [0, 0]: seats 0 to 1, each once"),
+        ({**RESIGNED, "returns": ["a", 1]}, "needs returns, a number for each of its 2 seats"),
+        ({**RESIGNED, "returns": [1]}, "needs returns, a number for each of its 2 seats"),
+        ({**RESIGNED, "winner": 7}, "has 'winner'; its fields are: over, reason, returns,"),
+        ({**RESIGNED, "expired": "yes"}, "has expired 'yes': only true"),
+        ({"over": True}, "has a reason that is not one line of printable text"),
+    ],
+)
+def test_a_replayed_record_s_early_end_is_shaped_as_a_server_writes_it(server, result, says):
+    """A record whose result says its match ended before its game did (a resign) is taken
+    at that word, and the result was sent back as it came: any reason, a winner seat 9."""
+    record = {**_record("edges", board="2x2"), "result": result}
+    reply = plain_http.post(f"{server.url}/api/replay", json=record)
+    assert reply.status_code == 400 and reply.json()["code"] == "bad_record", reply.text
+    said = reply.json()["error"]
+    assert said.startswith("the record's result, which says its match ended early, "), said
+    assert says in said and "\u202e" not in said, said
+    fine = {**RESIGNED, "resigned": [0], "winners": [1]}
+    kept = plain_http.post(f"{server.url}/api/replay", json={**record, "result": fine})
+    assert kept.status_code == 200 and kept.json()["result"] == fine, kept.text
+
+
 def test_a_replayed_record_has_only_the_fields_records_have(server):
     """A field records do not have was taken and dropped (``"zz": 1``, 200)."""
     reply = plain_http.post(f"{server.url}/api/replay", json={**_record("edges"), "zz": 1})
@@ -255,6 +294,39 @@ def test_every_rest_refusal_is_an_error_with_a_code(server, method, path, body, 
     assert reply.status_code == status, reply.text
     assert set(reply.json()) == {"error", "code"} and reply.json()["code"] == code, reply.text
     assert reply.json()["error"]
+    assert "Traceback" not in _log(server)
+
+
+def test_a_refusal_of_an_address_method_or_body_type_says_what_is_taken(server):
+    """Starlette's 405 named one method of a path that takes two (``Allow: POST`` where GET
+    is taken too); an address with a '/' at its end was a 307 with an empty body and a
+    Location built from the request's Host; a JSON body sent as text was refused "got an
+    object"; a WebSocket's address asked as a page said it did not exist."""
+    reply = plain_http.request("PATCH", f"{server.url}/api/matches")
+    assert reply.status_code == 405 and reply.headers["allow"] == "GET, POST", reply.headers
+    assert reply.json()["error"] == "/api/matches does not take PATCH; it takes GET, POST"
+    slashed = plain_http.get(f"{server.url}/api/matches/abc/", headers={"host": "evil.example"})
+    assert slashed.status_code == 404 and "location" not in slashed.headers
+    assert slashed.json() == {
+        "error": "there is no /api/matches/abc/: its address has no '/' at the end",
+        "code": "not_found",
+    }
+    page = plain_http.get(
+        f"{server.url}/replay/?x=1", headers={"host": "evil.example", "accept": "text/html"}
+    )
+    assert page.status_code == 308 and page.headers["location"] == "/replay?x=1"
+    socket = plain_http.get(f"{server.url}/ws/abc").json()["error"]
+    assert socket == "/ws/abc is a WebSocket: open it with a WebSocket upgrade (docs/api.md)"
+    for kind in ("text/plain", "application/x-www-form-urlencoded"):
+        body = '{"game": "erd"}'
+        typed = plain_http.post(
+            f"{server.url}/api/matches", content=body, headers={"content-type": kind}
+        )
+        assert typed.status_code == 415 and typed.json() == {
+            "error": "the body is read as JSON only with Content-Type application/json: "
+            f"Content-Type {kind!r}",
+            "code": "unsupported_media_type",
+        }
     assert "Traceback" not in _log(server)
 
 

@@ -20,11 +20,12 @@ from typing import Annotated, Any, Literal
 
 from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.routing import APIRoute
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, HTTPConnection
+from starlette.routing import Match
 
 from meeple.agents import available_agents
 from meeple.core.about import meeple_version
@@ -174,6 +175,9 @@ def create_app(
         version=meeple_version(),
         lifespan=lifespan,
         dependencies=[Depends(counted), Depends(declared_query_only)],
+        # An address with a '/' too many is a 404 saying so, not Starlette's empty redirect,
+        # whose Location it built from the request's own Host header.
+        redirect_slashes=False,
     )
     # Before any route is declared: each reads its JSON body through core/files.py.
     app.router.route_class = _OneReaderRoute
@@ -213,26 +217,50 @@ def create_app(
             why = str((syntax[0].get("ctx") or {}).get("error", "")).strip()
             message = f"the body is {why or 'not JSON'}"
             return refused(request, shorten(message, 200), "bad_json", 400)
+        kind = request.headers.get("content-type", "")
+        unread = [e for e in exc.errors() if tuple(e.get("loc", ())) == ("body",)]
+        if unread and not _is_json_type(kind):
+            # FastAPI reads a body as JSON only when it says it is: another body reached
+            # the model as bytes, refused "got an object" however good its JSON.
+            said = f"Content-Type {shorten(kind, 60)!r}" if kind else "no Content-Type"
+            message = f"the body is read as JSON only with Content-Type application/json: {said}"
+            return refused(request, message, "unsupported_media_type", 415)
         return refused(request, validation_text(exc), "invalid_request", 422)
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> Response:
         status = exc.status_code
+        path = request.url.path
+        bare = path.rstrip("/")
+        slashed = status == 404 and bare not in ("", path) and _routed(app, request, bare)
+        if slashed and wants_page(request):
+            # A person's browser, at a page's address with a '/' at its end: the page, by an
+            # address relative to this server, whatever Host the request named.
+            query = f"?{request.url.query}" if request.url.query else ""
+            return RedirectResponse(bare + query, status_code=308)
         if status == 404 and wants_page(request):
             refused(request, "no such page", "not_found", status)  # its log line
             return page_not_found(request)
         code = STATUS_CODES.get(status, "bad_request")
         message = str(exc.detail)
+        headers = getattr(exc, "headers", None)
         if status == 404:
-            message = f"there is no {request.url.path}; the API is under /api (listed at /docs)"
+            message = f"there is no {path}; the API is under /api (listed at /docs)"
+            if _matching(app, request, path, "websocket"):
+                message = f"{path} is a WebSocket: open it with a WebSocket upgrade (docs/api.md)"
+            elif slashed:
+                message = f"there is no {path}: its address has no '/' at the end"
         elif status == 405:
-            message = f"{request.url.path} does not take {request.method}"
+            taken = sorted(_methods(app, request))
+            message = f"{path} does not take {request.method}; it takes "
+            message += ", ".join(taken)
+            headers = {**(headers or {}), "Allow": ", ".join(taken)}
         elif exc.detail == "There was an error parsing the body":
             # FastAPI's words for JSON that json.loads refuses other than by syntax: a
             # number of more than 4,300 digits (Python's limit on reading an int).
             message = "the body is not JSON that can be read (a number has too many digits?)"
             code = "bad_json"
-        return refused(request, message, code, status, getattr(exc, "headers", None))
+        return refused(request, message, code, status, headers)
 
     @app.exception_handler(Exception)
     async def server_fault(_request: Request, _exc: Exception) -> JSONResponse:
@@ -547,6 +575,34 @@ class _OneReaderRequest(Request):
                 # FastAPI answers a JSONDecodeError as json_invalid, its msg kept: bad_body.
                 raise json.JSONDecodeError(str(exc), "", 0) from None
         return self._json
+
+
+def _is_json_type(content_type: str) -> bool:
+    """Whether a request's Content-Type says JSON, as FastAPI reads it (``application/json``,
+    or any ``+json`` type)."""
+    media = content_type.split(";")[0].strip().lower()
+    return media == "application/json" or (
+        media.startswith("application/") and media.endswith("+json")
+    )
+
+
+def _matching(app: FastAPI, request: Request, path: str, kind: str = "http") -> list[Any]:
+    """The routes of ``app`` whose address ``path`` is, whatever their methods (``kind``:
+    "websocket" for its WebSocket routes)."""
+    scope = {**request.scope, "path": path, "type": kind}
+    return [r for r in app.router.routes if r.matches(scope)[0] is not Match.NONE]
+
+
+def _routed(app: FastAPI, request: Request, path: str) -> bool:
+    """Whether ``path`` is the address of a route of ``app``."""
+    return bool(_matching(app, request, path))
+
+
+def _methods(app: FastAPI, request: Request) -> set[str]:
+    """The methods the routes at the request's address take (a path may have a route per
+    method, and Starlette's 405 names only the first's)."""
+    found = _matching(app, request, request.url.path)
+    return {m for r in found for m in (getattr(r, "methods", None) or ())}
 
 
 class _OneReaderRoute(APIRoute):

@@ -49,6 +49,7 @@ STATUS_CODES = {
     408: "hello_timeout",
     409: "conflict",
     413: "too_large",
+    415: "unsupported_media_type",
     422: "invalid_request",
     429: "rate_limited",
     500: "internal_error",

@@ -39,8 +39,10 @@ Token = Annotated[str, StringConstraints(min_length=16, max_length=100)]
 
 class _Message(BaseModel):
     # Strict: a client's JSON must carry the right types (seq 0, not "0" or true); a
-    # value coerced here would be a message the client never meant.
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    # value coerced here would be a message the client never meant. Python's JSON reader
+    # takes NaN and Infinity, which JSON has not: a clock of NaN seconds was refused as
+    # past its largest value, in words that did not say why.
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False)
 
 
 class Hello(_Message):

@@ -10,12 +10,15 @@ threads), so the server's process only passes bytes along.
 from __future__ import annotations
 
 import json
+import math
+from collections.abc import Mapping
 from typing import Any
 
-from meeple.core.errors import MeepleError
-from meeple.core.game import Player, State
+from meeple.core.errors import MeepleError, RecordError
+from meeple.core.game import Player, State, shorten
 from meeple.core.record import GameRecord
 from meeple.core.simultaneous import secret, secret_moves
+from meeple.core.text import unprintable
 from meeple.interfaces.web.content_sets import ContentSets
 from meeple.interfaces.web.live import ServerError, error_code, move_notes, public_message
 from meeple.interfaces.web.lobby import ONLINE_CONTENT
@@ -110,6 +113,49 @@ def board_text_at(record: GameRecord, states: list[State[Any]], step: int, seat:
     return game.render_text(states[step], seat)
 
 
+SEAT_LISTS = ("winners", "resigned", "abandoned")
+"""The seat lists of a result a server writes for a match ended before its game was."""
+
+SERVER_ENDS = ("expired", "aborted", "lesson", "move_limit")
+"""The flags of a result a server writes for a match it ended (``live.ended_by_the_server``)."""
+
+
+def check_early_result(result: Mapping[str, Any], players: int) -> None:
+    """Refuse (RecordError) a record's result that says its match ended before its game
+    did, unless it is shaped as a server writes one (a seat resigned or was claimed from, or
+    the server ended the match): its reason one printable line, a return per seat, and seat
+    lists naming seats of the game. Such a result is taken at its word (the game's own
+    replay cannot say it) and sent back to the page that replays it, so nothing else in it
+    may pass: a reason with control characters, a winner the game has no seat for."""
+    fields = ("over", "reason", "returns", *SEAT_LISTS, *SERVER_ENDS)
+
+    def refuse(what: str) -> RecordError:
+        return RecordError(f"the record's result, which says its match ended early, {what}")
+
+    unknown = sorted(str(k) for k in result if k not in fields)
+    if unknown:
+        raise refuse(f"has {shorten(repr(unknown[0]), 40)}; its fields are: {', '.join(fields)}")
+    reason = result.get("reason")
+    problem = unprintable(reason) if isinstance(reason, str) else "it is not text"
+    if problem is not None or len(str(reason)) > 500:
+        raise refuse(f"has a reason that is not one line of printable text ({problem or 'long'})")
+    returns = result.get("returns")
+    numbers = isinstance(returns, list) and all(
+        type(r) in (int, float) and math.isfinite(r) for r in returns
+    )
+    if not numbers or len(returns or ()) != players:
+        raise refuse(f"needs returns, a number for each of its {players} seats")
+    for key in SEAT_LISTS:
+        seats = result.get(key, [])
+        named = isinstance(seats, list) and all(type(p) is int for p in seats)
+        if not named or not set(seats) <= set(range(players)) or len(set(seats)) != len(seats):
+            allowed = f"seats 0 to {players - 1}, each once"
+            raise refuse(f"has {key} {shorten(repr(seats), 40)}: {allowed}")
+    for key in SERVER_ENDS:
+        if key in result and result[key] is not True:
+            raise refuse(f"has {key} {shorten(repr(result[key]), 40)}: only true")
+
+
 def is_over(record: GameRecord, states: list[State[Any]]) -> bool:
     """Whether a record's match is over: its game is, or its ``result`` says the match ended
     before the game did (a resign). Every seat's view is then shown to anyone."""
@@ -127,7 +173,10 @@ def uploaded_record(
     if sets:
         record = record.model_copy(update={"options": content.resolve(record.game, record.options)})
     with content.naming(sets):  # a set's files in a refusal (its digest, say) by its name
-        return record, record.states(), shown
+        states = record.states()
+    if record.result is not None and record.ended_early() and not states[-1].is_over:
+        check_early_result(record.result, states[0].game.num_players)
+    return record, states, shown
 
 
 def replay_states(record: GameRecord, content: ContentSets) -> dict[str, Any]:
