@@ -17,6 +17,7 @@ from meeple.lab.hints import HINT_FIELDS, HINTS, _generic_why, hint, hint_judge,
 from meeple.solvers.edges_judge import EdgesJudge
 from meeple.solvers.edges_solver import EdgesSolver
 from meeple.solvers.erd.exploit import table
+from meeple.solvers.erd.judge import TOLERANCE
 from tests.lab.test_review import (
     CARD_GAMES,
     _a_decision,
@@ -107,6 +108,43 @@ def test_an_erd_hint_gives_the_equilibrium_mix_and_what_each_allocation_risks(se
         f"{tab.ours[likeliest][0]} {tab.optimal[likeliest]:.0%} (risks {risk:+.2f})"
         in (given["why"])
     )
+
+
+def test_an_erd_hint_is_the_equilibrium_s_even_where_the_first_legal_move_earns_as_much(
+    monkeypatch,
+):
+    """A hint judged the first legal allocation and suggested it wherever it earned the
+    best value against the opponent's mix: one the equilibrium never plays (all Decoys)
+    earns that much too, and a player who followed it lost to the reply that punishes it."""
+    from meeple.games.erd.rules import ErdState
+
+    judge, opening = _tiny_erd()
+    rng, state = random.Random(0), opening
+    while True:  # a table where an allocation out of the mix earns as much as its best
+        if state.is_over:
+            state = opening
+        tab = table(judge.solution, state, 0)
+        earned = tab.payoff @ tab.their_optimal
+        best = earned.max()
+        idle = [
+            k for k in range(len(tab.ours))
+            if earned[k] >= best - TOLERANCE and tab.optimal[k] <= TOLERANCE
+        ]  # fmt: skip
+        if idle:
+            break
+        moves = [rng.choice(state.legal_actions(p)) for p in (0, 1)]
+        state = state.apply(0, moves[0]).apply(1, moves[1])
+    out_of_mix = tab.ours[idle[0]][0]
+    legal = ErdState.legal_actions
+    monkeypatch.setattr(
+        ErdState,
+        "legal_actions",
+        lambda self, seat: [out_of_mix, *(a for a in legal(self, seat) if a != out_of_mix)],
+    )
+    assert state.legal_actions(0)[0] == out_of_mix
+    given = hint([state], [], 0, judge)
+    likeliest = max(range(len(tab.ours)), key=lambda k: tab.optimal[k])
+    assert given["best"] == str(tab.ours[likeliest][0]) != str(out_of_mix)
 
 
 @pytest.mark.parametrize(

@@ -94,7 +94,11 @@ def hint(
     legal = state.legal_actions(seat) if seat in state.to_act else []
     if not legal:
         raise MeepleError(f"seat {seat} has no decision to make now: a hint is for your turn")
-    judgement = judge.judge(history, moves, seat, legal[0])
+    # A judge that knows what to suggest (Erd's: the equilibrium's likeliest allocation)
+    # says so; another names its best move when judging any (the first legal one here).
+    suggest = getattr(judge, "suggest", None)
+    chosen = suggest(state, seat) if suggest else legal[0]
+    judgement = judge.judge(history, moves, seat, chosen)
     best = judgement.best
     explain = getattr(judge, "explain", None)
     why = explain(state, seat, state.game.parse_action(best), judgement) if explain else None

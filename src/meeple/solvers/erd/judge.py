@@ -51,10 +51,7 @@ class ErdJudge:
         """A hint's why: the equilibrium's mix over allocations here (play one at random in
         these proportions: a fixed choice can be read and punished) and what each risks,
         its worst expected result whatever the opponent allocates."""
-        from meeple.solvers.erd.exploit import table
-
-        assert isinstance(state, ErdState)
-        tab = table(self.solution, state, seat)
+        tab = self._table(state, seat)
         played = [k for k in range(len(tab.ours)) if tab.optimal[k] > TOLERANCE]
         played.sort(key=lambda k: -tab.optimal[k])
         parts = [
@@ -67,6 +64,37 @@ class ErdJudge:
             f"{', '.join(parts)}{more}; the risk is the worst result against any reply"
         )
 
+    def _table(self, state: State[Any], seat: int) -> Any:
+        from meeple.solvers.erd.exploit import table
+
+        assert isinstance(state, ErdState)
+        try:
+            return table(self.solution, state, seat)
+        except KeyError as exc:
+            raise MeepleError(
+                f"round {state.round}: the position is not in the solved game ({exc})"
+            ) from None
+
+    @staticmethod
+    def _top(tab: Any) -> int:
+        """Of the classes that earn the best value against the opponent's mix (up to
+        rounding), the one the equilibrium plays most: what a hint suggests, and what a
+        review names as the better move."""
+        by_class = tab.payoff @ tab.their_optimal
+        most = float(by_class.max())
+        return max(
+            (k for k in range(len(tab.ours)) if by_class[k] >= most - TOLERANCE),
+            key=lambda k: tab.optimal[k],
+        )
+
+    def suggest(self, state: State[Any], seat: int) -> Action:
+        """The allocation a hint suggests at ``state``: one of the equilibrium's likeliest
+        class (:meth:`_top`). Not whichever allocation earns as much against the opponent's
+        mix: one the equilibrium never plays (all Decoys) earns that much too, and loses to
+        the reply that punishes it."""
+        tab = self._table(state, seat)
+        return tab.ours[self._top(tab)][0]
+
     def judge(
         self,
         history: Sequence[State[Any]],
@@ -75,29 +103,14 @@ class ErdJudge:
         chosen: Action,
     ) -> Judgement:
         """Judge ``seat`` allocating ``chosen`` at ``history[-1]`` (see the module)."""
-        from meeple.solvers.erd.exploit import table
-
-        state = history[-1]
-        assert isinstance(state, ErdState)
-        try:
-            tab = table(self.solution, state, seat)
-        except KeyError as exc:
-            raise MeepleError(
-                f"round {state.round}: the position is not in the solved game ({exc})"
-            ) from None
+        tab = self._table(history[-1], seat)
         by_class = tab.payoff @ tab.their_optimal
         values: dict[str, float | None] = {}
         for allocations, value in zip(tab.ours, by_class, strict=True):
             for allocation in allocations:
                 values[str(allocation)] = float(value)
         action = str(chosen)
-        # Of the classes that earn the best value (up to rounding), the one the equilibrium
-        # plays most: a hint suggests it, and a review names it as the better move.
-        most = float(by_class.max())
-        top = max(
-            (k for k in range(len(tab.ours)) if by_class[k] >= most - TOLERANCE),
-            key=lambda k: tab.optimal[k],
-        )
+        top = self._top(tab)
         best = action if values.get(action) == float(by_class[top]) else str(tab.ours[top][0])
         loss = loss_of(values, best, action)
         if loss is not None and loss <= TOLERANCE:
