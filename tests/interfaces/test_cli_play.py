@@ -270,6 +270,34 @@ def test_among_agents_the_memorise_step_reads_as_what_the_seats_did_not_as_a_rev
         assert sum("memorised" in line for line in log) == 4, [x for x in log if "memoris" in x]
 
 
+# -- lines said at the prompt ----------------------------------------------------------------
+@pytest.mark.parametrize("width", [60, 100])
+def test_a_refused_move_and_the_stop_wrap_between_words_and_the_command_stays_whole(
+    run, monkeypatch, width
+):
+    """'Not allowed: ...' and the stop's way to go on were printed unwrapped, so the terminal
+    cut words at its last column ('this allocat' / 'ion uses 6' at 100 columns). They wrap
+    between words, as the rest of the screen does, and the command to go on with is whole
+    on a line of its own, to be copied."""
+    monkeypatch.setattr(console_module.console, "width", width)
+    prompt = "Red (seat 0) > "  # a person's Enter ends its line: what follows starts a line
+    result = run(
+        "play", "erd", "--seed", "1", "--seat", "human", "--seat", "random",
+        input="rush=HHH defense=HHH\nquit\n",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    lines = [line.removeprefix(prompt) for line in result.output.splitlines()]
+    commands = [line for line in lines if line.startswith("meeple play --resume ")]
+    # A path longer than a line is a line of its own, whole, for the terminal to fold.
+    said = [line for line in lines if line not in commands and " " in line.strip()]
+    assert all(len(line) <= width for line in said), result.output
+    assert "but this allocation uses 6. Type help for how to write a move." in " ".join(
+        result.output.split()
+    )
+    (command,) = commands
+    assert GameRecord.load(command.split()[-1]).game == "erd"
+
+
 # -- 32.12 the thinking indicator ------------------------------------------------------------
 def test_thinking_shows_who_and_the_seconds_then_goes():
     out = Console(file=io.StringIO(), force_terminal=True, width=60)

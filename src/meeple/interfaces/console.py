@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import select
 import sys
 import time
@@ -117,6 +118,41 @@ def print_table(
         out.print(Text(" · ".join(heads), style="bold"))
         for header, cell in zip(headers[named:], row[named:], strict=True):
             out.print(Text(f"  {' '.join(header.split())}: {cell}"))
+
+
+def print_wrapped(markup: str, command: str | None = None, out: Console | None = None) -> None:
+    """Print a sentence (Rich markup) wrapped between words at the console's width, as the
+    rest of a screen is, then ``command`` (plain text: one a person copies) whole on a line
+    of its own.
+
+    A word longer than a line (a path) is set on a line of its own and left whole for the
+    terminal to fold, never folded or cut by Rich. The command is not wrapped: a command
+    parted between two lines would be copied as two, and the first run alone when pasted.
+    """
+    out = out or console
+    # soft_wrap alone, as these lines had, leaves the wrapping to the terminal, which cuts
+    # words at its last column ("this allocat" / "ion uses 6"); Rich's own wrapping folds a
+    # word longer than a line, and its overflow "ignore" does not wrap at all.
+    lines = Text.from_markup(markup).split("\n", allow_blank=True)
+    parted = [part for line in lines for part in line.divide(_word_breaks(line.plain, out.width))]
+    for part in parted:
+        part.rstrip()
+    out.print(Text("\n").join(parted), soft_wrap=True)
+    if command is not None:
+        out.print(Text(command), soft_wrap=True)
+
+
+def _word_breaks(line: str, width: int) -> list[int]:
+    """Where to part ``line`` so that each part fits ``width`` cells, between words only: a
+    word longer than ``width`` is a part of its own, whole."""
+    breaks: list[int] = []
+    used = 0  # the cells of the part so far, the blanks after its last word included
+    for word in re.finditer(r"\S+\s*", line):
+        if used and used + cell_len(word.group().rstrip()) > width:
+            breaks.append(word.start())
+            used = 0
+        used += cell_len(word.group())
+    return breaks
 
 
 def print_error(message: str) -> None:

@@ -44,6 +44,7 @@ from meeple.interfaces.console import (
     fail,
     preparing_agents,
     print_note,
+    print_wrapped,
     solver_ready,
     thinking,
     wipe,
@@ -362,13 +363,11 @@ class TerminalGame:
             # The history keeps a game stopped without --save: it goes on from there too
             # (a player who typed quit was not told the game could be taken up again).
             kept = self.save or self.history_path
-            where = (f"; the game so far is saved in {self.save}" if self.save else "") + (
-                f" (go on with: meeple play --resume {kept})" if kept else ""
-            )
-            # soft_wrap: the terminal folds the line, so that a path copied from it is whole.
-            console.print(
-                f"Stopped after {counted(len(self.play.moves), 'move')}{escape(where)}.",
-                soft_wrap=True,
+            where = f"; the game so far is saved in {self.save}" if self.save else ""
+            print_wrapped(
+                f"Stopped after {counted(len(self.play.moves), 'move')}{escape(where)}."
+                + (" Go on with:" if kept else ""),
+                f"meeple play --resume {kept}" if kept else None,
             )
             self.say_kept()
             return False
@@ -396,9 +395,7 @@ class TerminalGame:
     def say_kept(self) -> None:
         """Tell where the game is kept."""
         if self.history_path is not None and not self.quiet:
-            console.print(
-                f"[dim]Kept in the history: {escape(str(self.history_path))}[/]", soft_wrap=True
-            )
+            print_wrapped(f"[dim]Kept in the history: {escape(str(self.history_path))}[/]")
 
     def agent_moves(self, player: Player, agent: Agent) -> None:
         """Let an agent move, with a "thinking..." indicator while it decides."""
@@ -564,10 +561,9 @@ class TerminalGame:
                 warning = before.move_warnings(player).get(str(action))
                 if warning is not None and warned != str(action):
                     warned = str(action)
-                    console.print(
+                    print_wrapped(
                         f"[bold yellow]Careful:[/] {escape(warning)}. Type it again to play it, "
-                        "or another move.",
-                        soft_wrap=True,
+                        "or another move."
                     )
                     continue
                 self.play.play(player, action)
@@ -580,10 +576,9 @@ class TerminalGame:
                 return
             except MeepleError as exc:
                 elsewhere = offered_elsewhere(word.lower(), game) if not rest else ""
-                console.print(
+                print_wrapped(
                     f"[red]Not allowed:[/] {escape(str(exc) + elsewhere)}. Type help for how to "
-                    "write a move.",
-                    soft_wrap=True,
+                    "write a move."
                 )
 
     def end_menu(self) -> list[str] | None:
@@ -626,10 +621,7 @@ class TerminalGame:
         except MeepleError as exc:
             console.print(f"[red]{escape(str(exc))}[/]")
             return
-        console.print(
-            f"Saved to {escape(text)}; replay it with: meeple replay {escape(text)}",
-            soft_wrap=True,  # the path whole, to copy
-        )
+        print_wrapped(f"Saved to {escape(text)}; replay it with:", f"meeple replay {text}")
 
 
 def game_banner(

@@ -22,7 +22,7 @@ from meeple.core.registry import game_class
 from meeple.core.rng import make_rng
 from meeple.core.simultaneous import hidden_from_others
 from meeple.core.words import counted
-from meeple.interfaces.console import console
+from meeple.interfaces.console import console, print_wrapped
 from meeple.interfaces.launcher import QUIT_WORDS, Quit
 
 
@@ -146,7 +146,7 @@ def _undo(turn: Turn, rest: str) -> bool:
     try:
         undone = take_back(turn.play, turn.player, turn.humans)
     except UndoRefused as exc:
-        console.print(f"[yellow]Cannot take back:[/] {escape(str(exc))}.", soft_wrap=True)
+        print_wrapped(f"[yellow]Cannot take back:[/] {escape(str(exc))}.")
         return False
     replies = len(undone) - 1
     also = f" and {counted(replies, 'move')} after it" if replies else ""
