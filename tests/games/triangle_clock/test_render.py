@@ -65,6 +65,28 @@ def test_memorise_screen_lists_the_order_with_round_numbers(game):
     assert "Shared symbols for rounds" not in text(game, after, 0)
 
 
+@pytest.mark.parametrize(
+    ("width", "per_row"), [(100, 8), (78, 8), (77, 7), (60, 6), (38, 4), (37, 3)]
+)
+def test_the_order_to_memorise_has_as_many_aligned_entries_a_row_as_the_width_allows(
+    game, width, per_row
+):
+    """Eight entries a row take 78 columns: in 60 each row wrapped into the next (' 7 ◿SEc'
+    under ' 1 ▼Ss'), its entries out of their columns. A row has as many entries as fit,
+    eight at most, each in its column."""
+    console = Console(width=width, record=True, color_system=None)
+    console.print(game.render(game.new_game(2), 0))
+    lines = console.export_text().splitlines()
+    first = lines.index("Shared symbols for rounds 1 to 16:") + 1
+    rows = lines[first : first + -(-16 // per_row)]
+    entries = [re.findall(r"(\d+) (\S+)", row) for row in rows]
+    assert [int(n) for row in entries for n, _ in row] == list(range(1, 17)), rows
+    assert all(len(row) == per_row for row in entries[:-1]) and len(entries[-1]) <= per_row
+    assert all(len(row) <= width for row in rows), rows
+    symbol_columns = [[m.start() for m in re.finditer(r"(?<=\d )\S", row)] for row in rows]
+    assert all(columns == symbol_columns[0][: len(columns)] for columns in symbol_columns)
+
+
 def test_clause_a_tie_on_points_names_who_holds_more_items_on_screen():
     """'If the scores are tied, whichever player has 2/3 of the Final Items for this game
     wins': the final screen says why the tie went as it did in every allocation, never 'the

@@ -10,7 +10,7 @@ the last round's result. During a memorise step it shows the order of shared sym
 from __future__ import annotations
 
 from rich import box
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.table import Table
 from rich.text import Text
 
@@ -74,14 +74,41 @@ def render_header(state: TriangleClockState) -> Text:
     return text
 
 
-def render_order(state: TriangleClockState) -> Text:
-    """The order of shared symbols shown in a memorise step, round by round."""
+ORDER_ENTRY = 8
+"""Columns of one entry of the order: the round's number and a blank (3), the symbol's glyph
+and notation padded to the longest (5)."""
+ORDER_GAP = 2  # the blanks between two entries of a row
+ORDER_ROW = 8  # entries a row where the width allows: half of the 16 rounds of a step
+
+
+def order_per_row(width: int) -> int:
+    """How many entries of the order fit a row of ``width`` columns, aligned: ORDER_ROW at
+    most, one at least."""
+    return max(1, min(ORDER_ROW, (width + ORDER_GAP) // (ORDER_ENTRY + ORDER_GAP)))
+
+
+class Order:
+    """The order of shared symbols as wide as the console allows (Rich asks a renderable to
+    draw itself for a width): eight entries a row took 78 columns, and in 60 each row
+    wrapped into the next, its entries no longer in columns."""
+
+    def __init__(self, state: TriangleClockState) -> None:
+        self.state = state
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield render_order(self.state, order_per_row(options.max_width))
+
+
+def render_order(state: TriangleClockState, per_row: int = ORDER_ROW) -> Text:
+    """The order of shared symbols shown in a memorise step, round by round, ``per_row``
+    entries a row."""
     first, last = state.block_rounds
     text = Text(f"Shared symbols for rounds {first} to {last}:\n", style="bold")
-    for k, s in enumerate(state.orders[state.block]):
+    order = state.orders[state.block]
+    for k, s in enumerate(order):
         text.append(f"{first + k:>2} ", style="dim")
         text.append_text(symbol_text(s).append(" " * (4 - len(SYMBOL_NAMES[s]))))
-        text.append("\n" if k % 8 == 7 else "  ")
+        text.append("\n" if k % per_row == per_row - 1 or k == len(order) - 1 else " " * ORDER_GAP)
     return text
 
 
@@ -219,7 +246,7 @@ def render_state(state: TriangleClockState, player: Player | None = None) -> Ren
     """Everything ``player`` may see (``None``: the spectator, who sees no hand)."""
     parts: list[RenderableType] = [render_header(state)]
     if state.phase is Phase.MEMORISE:
-        parts.append(render_order(state))
+        parts.append(Order(state))
     parts.append(render_seats(state))
     # Without notes the last round's reveals stay on screen only until the next round's
     # first symbols are submitted.
