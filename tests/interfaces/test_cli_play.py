@@ -431,6 +431,46 @@ def test_the_history_shows_each_file_name_whole_at_80_columns(run, tmp_path, mon
     assert all(len(row) <= 80 for row in rows), listing.output
 
 
+def test_the_history_wraps_its_cells_between_words_where_the_terminal_has_room(run, monkeypatch):
+    """At 100 columns, beside a Triangle Clock file's name, Rich narrowed the game column
+    below its option's flag and folded it mid-word ('--memorise-secon' / 'ds 5.0'): each
+    column is now at least as wide as its longest word where the terminal has room."""
+    monkeypatch.setattr(console_module.console, "width", 100)
+    run(*CLOCK, "--memorise-seconds", "5", "--seat", "random", "--seat", "random", "--quiet")
+    run("play", "erd", "--seat", "human", "--seat", "random", input="quit\n")  # unfinished
+    listing = run("history")
+    assert listing.exit_code == 0, listing.output
+    rows = listing.output.splitlines()
+    assert all(len(row) <= 100 for row in rows), listing.output
+    words = set(listing.output.split())
+    assert {"--memorise-seconds", "unfinished", "random,", "triangle-clock"} <= words, rows
+
+
+def test_a_game_resumed_from_its_saved_file_goes_on_in_its_own_file_of_the_history(run, tmp_path):
+    """A game played with --save is kept in the history too: resumed from its --save file
+    once over, it was kept again in a second file, the history listing it twice ('Red wins
+    3-1' two times). It goes on in the file it was kept in, as a game resumed from the
+    history does, finished or not."""
+    history = tmp_path / "history"
+    over, stopped = tmp_path / "over.json", tmp_path / "stopped.json"
+    edges = ("play", "edges", "--board", "2x2", "--first", "0")
+    again = ("--seat", "random", "--seat", "random")
+    run(*edges, "--seed", "4", *again, "--save", str(over))
+    (finished,) = history.glob("*.json")
+    resumed = run("play", "--resume", str(over), *again)
+    assert resumed.exit_code == 0, resumed.output
+    assert list(history.glob("*.json")) == [finished]
+    assert GameRecord.load(finished) == GameRecord.load(over)
+    typed = "L h0,0\nquit\n"
+    run(*edges, "--seed", "5", "--seat", "human", "--seat", "random", "--save", str(stopped),
+        input=typed)  # fmt: skip
+    (unfinished,) = set(history.glob("*.json")) - {finished}
+    assert run("play", "--resume", str(stopped), *again).exit_code == 0
+    assert set(history.glob("*.json")) == {finished, unfinished}
+    assert GameRecord.load(unfinished) == GameRecord.load(stopped)
+    assert GameRecord.load(unfinished).replay().is_over
+
+
 def test_a_history_folder_that_cannot_be_read_is_said(run, tmp_path, monkeypatch):
     """Not "No games yet": a file where the folder should be, or a folder it may not read,
     is named with what to do."""

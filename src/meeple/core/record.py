@@ -111,6 +111,22 @@ class GameRecord(BaseModel):
         "start from the seed's setup; the moves replay from it",
     )
 
+    def same_game(self, other: GameRecord) -> bool:
+        """Whether ``other`` records the same game: the same game, options, seed and start
+        (its moves aside: further on, or none)."""
+        return (self.game, self.options, self.seed, self.start) == (
+            other.game,
+            other.options,
+            other.seed,
+            other.start,
+        )
+
+    def leads_to(self, other: GameRecord) -> bool:
+        """Whether ``other`` is this very game, as far as this record or further on: the same
+        game (:meth:`same_game`), this record's moves the first of its own."""
+        mine = [tuple(m) for m in self.moves]
+        return self.same_game(other) and mine == [tuple(m) for m in other.moves[: len(mine)]]
+
     def make_game(self) -> Game[Any, Any, Any]:
         """The game with the record's options; RecordError if they no longer make a game
         or the content files they name have changed since the record was made."""
@@ -309,17 +325,11 @@ class Playthrough:
                 f"{path} exists and is not a game record to continue ({exc}); save to another file"
             ) from None
         mine = self.record(pending=True)
-        same = (old.game, old.options, old.seed, old.start) == (
-            mine.game,
-            mine.options,
-            mine.seed,
-            mine.start,
-        )
-        if not same:
+        if not old.same_game(mine):
             raise RecordError(
                 f"{path} holds another game ({counted(len(old.moves), 'move')}); {advice}"
             )
-        if [tuple(m) for m in old.moves] != mine.moves[: len(old.moves)]:
+        if not old.leads_to(mine):
             # The same game from its start (a command run again): said so, not "another".
             raise RecordError(
                 f"{path} already holds this game, {counted(len(old.moves), 'move')} into it; "

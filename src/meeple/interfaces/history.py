@@ -11,8 +11,10 @@ from typing import Annotated, Any
 
 import typer
 from rich import box
+from rich.cells import cell_len
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from meeple.agents.levels import agent_word
 from meeple.agents.spec import HUMAN
@@ -90,6 +92,30 @@ def in_history(path: Path) -> bool:
         return False
 
 
+def kept_file(record: GameRecord) -> Path | None:
+    """The history's file of this very game, where it has one: a record that
+    :meth:`~GameRecord.leads_to` ``record``, the one furthest on where several do (the same
+    seed played again from its start leads there too), else the last written.
+
+    A game played with --save is kept in the history as well, as it is played: resumed from
+    its --save file, it goes on in its history file, not in a second one (a finished game
+    resumed so was listed twice)."""
+    folder = history_dir()
+    try:
+        files = [p for p in folder.iterdir() if p.suffix == ".json"]
+    except OSError:  # no history yet, or one that cannot be read: a file of its own
+        return None
+    found: list[tuple[int, tuple[int, str], Path]] = []
+    for path in files:
+        try:
+            kept = GameRecord.load(path)
+        except MeepleError:
+            continue
+        if kept.leads_to(record):
+            found.append((len(kept.moves), _last_written(path), path))
+    return max(found)[2] if found else None
+
+
 def result_text(result: dict[str, Any] | None, moves: int) -> str:
     """The outcome in a few words: who won (or a draw) and the score, if the game has one."""
     if result is None:
@@ -156,7 +182,62 @@ def _date(path: Path) -> str:
 ONE_LINE_ROOM = 20
 """About what the date, seats and result columns take beyond their least widths when each
 is on one line ("2026-12-06 07:55", "human, random", "unfinished (2 moves)"): a terminal
-narrower than that holds them to their least widths."""
+narrower than that lists the seats a line each."""
+
+
+COLUMNS = (("date", 10), ("game", 14), ("seats", 6), ("result", 10))
+"""The columns beside the file, each with the width that keeps a date, a game's name
+("triangle-clock"), a seat's word and "unfinished" whole at 80 columns."""
+
+
+def _row(entry: HistoryEntry, narrow: bool) -> list[Text]:
+    """The cells of ``entry`` under COLUMNS; with ``narrow``, a seat a line."""
+    rec = entry.record
+    if rec is None:
+        return [
+            Text(_date(entry.path)), Text("?"), Text(""),
+            Text.assemble(("unreadable:", "red"), f" {entry.problem or ''}"),
+        ]  # fmt: skip
+    game = Text(rec.game)
+    if options := option_flags(rec.options):
+        game.append(f"\n{options}", style="dim")
+    # Each seat in a word ("hard", not "flat:worlds=60,rollout=deep,..." folded mid-word),
+    # a line each where narrow: the file holds the whole spec.
+    seats = [seat if seat == HUMAN else agent_word(rec.game, seat) for seat in rec.seats]
+    return [
+        Text(_date(entry.path)),
+        game,
+        Text(("\n" if narrow else ", ").join(seats)),
+        Text(result_text(rec.result, len(rec.moves))),
+    ]
+
+
+def _column_widths(columns: list[list[Text]], room: int) -> list[int]:
+    """The widths of COLUMNS (given each column's cells) in ``room`` columns: each at least
+    its longest word, so that a cell wraps between words and never parts one, where the
+    room holds them all (else at least its width in COLUMNS, the longer words folded);
+    what room is left goes first to the columns that need least of it to be on one line.
+
+    Rich shares a table's width out by itself, narrowing the widest column first whatever
+    its words: at 100 columns "--memorise-seconds 5.0" was folded into "--memorise-secon" /
+    "ds 5.0" beside a long file name."""
+    words = [
+        max((cell_len(w) for c in cells for w in c.plain.split()), default=0) for cells in columns
+    ]
+    least = [max(word, width) for word, (_, width) in zip(words, COLUMNS, strict=True)]
+    if sum(least) > room:
+        least = [width for _, width in COLUMNS]
+    lines = [
+        max((cell_len(line) for c in cells for line in c.plain.splitlines()), default=0)
+        for cells in columns
+    ]
+    widths = list(least)
+    spare = room - sum(widths)
+    for k in sorted(range(len(widths)), key=lambda k: lines[k] - widths[k]):
+        given = max(0, min(spare, lines[k] - widths[k]))
+        widths[k] += given
+        spare -= given
+    return widths
 
 
 def history_command(
@@ -188,40 +269,20 @@ def history_command(
         show_edge=False,
         padding=0,
     )
-    # Widths that keep a date, a game's name ("triangle-clock"), a seat's word and
-    # "unfinished" whole at 80 columns, and leave the file name room beside them.
     # The file is what a person copies to replay or resume a game: on one line and whole,
-    # the other columns held to these widths where the terminal is narrow (Rich gave them
-    # more, and cut the file's end).
+    # the other columns given the width left beside it (Rich gave them more, and cut the
+    # file's end).
     widest = max(len(entry.path.name) for entry in shown)
-    widths = (("date", 10), ("game", 14), ("seats", 6), ("result", 10))
-    narrow = console.width < sum(w for _, w in widths) + widest + len(widths) + ONE_LINE_ROOM
-    for column, width in widths:
-        table.add_column(
-            column, min_width=width, max_width=width if narrow else None, overflow="fold"
-        )
+    narrow = console.width < sum(w for _, w in COLUMNS) + widest + len(COLUMNS) + ONE_LINE_ROOM
+    rows = [_row(entry, narrow) for entry in shown]
+    room = console.width - widest - len(COLUMNS)  # one blank after each of these columns
+    widths = _column_widths([[row[k] for row in rows] for k in range(len(COLUMNS))], room)
+    for (column, _), width in zip(COLUMNS, widths, strict=True):
+        # Held to it (not width=, which Rich would narrow with every other column where
+        # even the widths of COLUMNS do not fit: these columns stay readable there).
+        table.add_column(column, min_width=width, max_width=width, overflow="fold")
     table.add_column("file", no_wrap=True, min_width=widest)
-    for entry in shown:
-        rec = entry.record
-        if rec is None:
-            table.add_row(
-                _date(entry.path), "?", "", f"[red]unreadable:[/] {escape(entry.problem or '')}",
-                escape(entry.path.name),
-            )  # fmt: skip
-            continue
-        options = option_flags(rec.options)
-        table.add_row(
-            _date(entry.path),
-            escape(rec.game) + (f"\n[dim]{escape(options)}[/]" if options else ""),
-            # Each seat in a word ("hard", not "flat:worlds=60,rollout=deep,..." folded
-            # mid-word), a line each where narrow: the file holds the whole spec.
-            escape(
-                ("\n" if narrow else ", ").join(
-                    seat if seat == HUMAN else agent_word(rec.game, seat) for seat in rec.seats
-                )
-            ),
-            escape(result_text(rec.result, len(rec.moves))),
-            escape(entry.path.name),
-        )
+    for entry, row in zip(shown, rows, strict=True):
+        table.add_row(*row, Text(entry.path.name))
     console.print(table)
     console.print(f"Folder: {escape(str(folder))} (set {HISTORY_ENV} to use another).")

@@ -54,6 +54,7 @@ from meeple.interfaces.history import (
     HISTORY_REMEDY,
     history_file,
     in_history,
+    kept_file,
     new_history_path,
     no_such_game,
 )
@@ -195,8 +196,11 @@ def play_command(
     except Quit:
         console.print("Bye.")
         return
-    # A game resumed from the history goes on in its own file there, not in a second one.
-    kept_in = resume if history and resume is not None and in_history(resume) else None
+    # A game resumed goes on in its own file of the history, not in a second one: the file
+    # resumed, or the one a game played with --save was kept in beside it.
+    kept_in = None
+    if history and resume is not None:
+        kept_in = resume if in_history(resume) else kept_file(record)
     try:
         while True:
             session = TerminalGame(
