@@ -105,6 +105,24 @@ def test_clause_a_tie_on_points_names_who_holds_more_items_on_screen():
         assert "two items" not in shown, shown
 
 
+def test_the_round_summary_marks_the_items_used_on_its_revealed_symbols(game):
+    """The legend: "`+palette-swap`, `+right-angle`: an item used on that revealed symbol".
+    Once a round is over its picks leave the board's "revealed" row, and its summary is
+    where they are seen, the third one only there: each symbol an item was used on carries
+    the mark there too. The log's telling of the round (the browser's too) is unchanged:
+    its lines of the picks above say the items already."""
+    tick = ("A +palette-swap", "C", "B +right-angle")  # Es swapped to Ec, Ss turned to Ws
+    before = play_round(arrange(game, HANDS, shared="Ns"), tick[:2], ("D", "A"))
+    before = before.apply_text(0, tick[2])
+    state = before.apply_text(1, "C")
+    summary = text(game, state, 0).split("Round 1: shared")[1].split("Your hand")[0]
+    tick_line, tock_line = summary.splitlines()[1:3]
+    assert "▲Ns ▷Ec +palette-swap ◀Ws ◀Ws +right-angle  " in tick_line, tick_line
+    assert "Tock (seat 1)" in tock_line and "+" not in tock_line
+    logged = game.log_after(before, 1, game.parse_action("C"))
+    assert logged[1].startswith("  Tick (seat 0)  ▲Ns ▷Ec ◀Ws ◀Ws  "), logged
+
+
 # Two Flush Pairs over the shared Ss: Tick's of Ss (its hand holds Ns), Tock's of NEc.
 # rank-first reads the pairs first (NEc before Ss: Tock); whole-hand reads Ns first (Tick).
 EQUAL_RANKS = ("Ns+Ss NEc+Ec Wc+NWc SWs+SWc", "NEc+Sc Nc+NEc Ws+NWs SEs+SEc")

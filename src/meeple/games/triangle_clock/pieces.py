@@ -389,16 +389,23 @@ class RoundResult:
             " (solid before clear)." if same_way else " (closer to 12 o'clock clockwise).",
         )
 
-    def told(self, ranking: Ranking) -> list[Told]:
+    def told(self, ranking: Ranking, marks: bool = False) -> list[Told]:
         """The round in sentences, a line each, as the board tells it: the shared symbol,
         each seat's hand with its rank and strength, where the ranks were equal why the
         winner's hand was higher, and who scored what. Symbols and seats are parts that
-        each reader writes its own way (:func:`told_plainly`: glyph and notation)."""
+        each reader writes its own way (:func:`told_plainly`: glyph and notation).
+
+        ``marks``: each revealed symbol followed by the items used on it (``▲Ns
+        +palette-swap``), as the terminal's board marks them (its legend promises the mark
+        on every revealed symbol; the round's last symbols are shown nowhere else). A log
+        leaves them out: its lines of the picks above say them already."""
         lines: list[Told] = [(f"Round {self.round}: shared ", self.shared)]
         for p, play in enumerate(self.seats):
             hand: list[str | Symbol] = []
             for k, symbol in enumerate(play.hand):
                 hand += [" ", symbol] if k else [symbol]
+                if marks and k:  # play.hand[k] is what play.picks[k - 1] revealed
+                    hand += [f" +{label}" for label in item_labels(play.picks[k - 1])]
             lines.append(
                 ("  ", SeatNamed(p), "  ", *hand, f"  {play.rank} (strength {play.strength})")
             )

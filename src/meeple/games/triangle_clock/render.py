@@ -182,10 +182,11 @@ def render_hand(state: TriangleClockState, player: Player) -> Text:
 
 def render_round(result: RoundResult, ranking: Ranking) -> Text:
     """One finished round (:meth:`RoundResult.told`): each seat's hand, rank and strength,
-    and who scored; where the ranks were equal, which tie-break separated the hands and at
-    which symbols (the ranks alone would not say why one of two equal ranks scored)."""
+    with the legend's ``+palette-swap`` / ``+right-angle`` after a symbol an item was used
+    on, and who scored; where the ranks were equal, which tie-break separated the hands and
+    at which symbols (the ranks alone would not say why one of two equal ranks scored)."""
     text = Text()
-    for line in result.told(ranking):
+    for line in result.told(ranking, marks=True):
         for part in line:
             if isinstance(part, str):
                 text.append(part)
