@@ -211,6 +211,27 @@ def test_a_decision_reveals_at_the_choice_that_completes_it_only():
     assert not reveals(mulligan, pick) and reveals(pick, pick.apply_text(1, "A"))
 
 
+def test_only_a_move_that_submits_nothing_in_a_decision_chooses_again():
+    """``chooses_again``: a Triangle Clock mulligan, made before or after the other seat's
+    pick, leaves its seat to choose; a pick, the pick that reveals the decision, a memorise
+    step's answer and a move outside a simultaneous decision do not."""
+    from meeple.core.simultaneous import chooses_again
+
+    start = meeple.make("triangle-clock").new_game(1)
+    memorised = start.apply_text(0, "memorised")
+    clock = memorised.apply_text(1, "memorised")
+    assert not chooses_again(start, memorised) and not chooses_again(memorised, clock)
+    first = clock.apply_text(1, "mulligan")
+    assert chooses_again(clock, first)
+    pick = first.apply_text(0, "A")
+    after_pick = pick.apply_text(1, "mulligan")
+    assert not chooses_again(first, pick) and chooses_again(pick, after_pick)
+    assert not chooses_again(after_pick, after_pick.apply_text(1, "A"))  # the reveal
+    edges = meeple.make("edges", board="2x2").new_game(1)
+    move = edges.legal_actions(edges.to_act[0])[0]
+    assert not chooses_again(edges, edges.apply(edges.to_act[0], move))
+
+
 # -- agents ---------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("spec", "says"),

@@ -146,6 +146,92 @@ def test_a_move_is_said_back_as_the_notation_writes_it_not_as_typed(run):
     assert "l   h1,0 —" not in out
 
 
+# -- a Mulligan, told once its decision is revealed -------------------------------------------
+class _MulliganFirst:
+    """Takes a Mulligan at the first choice of round 1 where it holds one, then picks the
+    first legal symbol (a memorise step's only answer where that is the step)."""
+
+    name = "mulligan-first"
+
+    def __init__(self) -> None:
+        self.mulliganed = False
+
+    def act(self, observation):
+        legal = observation.legal_actions
+        if not self.mulliganed and "mulligan" in map(str, legal):
+            self.mulliganed = True
+            return observation.game.parse_action("mulligan")
+        return next(a for a in legal if str(a) != "mulligan")
+
+
+def _against_a_mulligan(monkeypatch, typed: list[str], person: int, **options) -> str:
+    """A person in seat ``person`` typing ``typed`` against :class:`_MulliganFirst`: the
+    screen as plain text, each prompt followed by what was typed at it."""
+    screen = Console(file=io.StringIO(), width=1000, color_system=None)
+    monkeypatch.setattr(play_cli, "console", screen)
+    lines = iter(typed)
+
+    def read(prompt: str) -> str:
+        answer = next(lines)
+        screen.print(f"{prompt}{answer}", markup=False)
+        return answer
+
+    game = meeple.make("triangle-clock", memorise_seconds=0, **options)
+    agents = [_MulliganFirst(), _MulliganFirst()]
+    agents[person] = None
+    play = Playthrough(game, 1, ["mulligan-first"] * 2)
+    TerminalGame(play, agents, history=False, read=read).run()
+    return screen.file.getvalue()
+
+
+def test_a_person_is_told_the_opponents_mulligan_once_every_choice_is_revealed(monkeypatch):
+    """Tock takes a Mulligan after Tick's pick, then picks: the board draws both picks and
+    Tock's Mulligan count going down, and the screen says in words, as a replay does, that
+    Tock used it; until then it said only "has chosen", twice, and nothing of why."""
+    out = _against_a_mulligan(monkeypatch, ["A", "quit"], person=0)
+    chosen, after = (
+        out.split("Tick (seat 0) > A\n")[1]
+        .split("Tick (seat 0) > quit")[0]
+        .split("The Triangle Clock", 1)
+    )
+    assert chosen == (
+        "Tock (seat 1) has chosen (hidden until all have)\n" * 2
+        + "Every choice is in; revealed with them:\n  Tock (seat 1): mulligan\n"
+    )
+    assert "Mulligan 1/2" in after
+
+
+def test_a_mulligan_made_before_the_person_chooses_is_told_only_after_they_have(monkeypatch):
+    """Tick (the computer, holding the Mulligan) takes it and picks before Tock, the person,
+    chooses: Tock's screen says no more than "has chosen" of either until Tock's own pick
+    completes the decision, which tells the Mulligan. Tick's pick shows on no line or board
+    before then."""
+    out = _against_a_mulligan(
+        monkeypatch, ["A", "quit"], person=1, items="mulligan/palette-swap+right-angle"
+    )
+    before, after = out.split("Tock (seat 1) > A\n")
+    before = before[before.index("Tick (seat 0) has chosen") :]  # the memorising done
+    assert before.count("Tick (seat 0) has chosen (hidden until all have)") == 2
+    assert "(seat 0): " not in before and "mulligan\n" not in before
+    assert re.search(r"revealed\s+-\s+-", before)  # neither pick on the board yet
+    # said at once, before Tick (the computer) goes on to its second choice
+    assert after.startswith("Every choice is in; revealed with them:\n  Tick (seat 0): mulligan\n")
+
+
+def test_after_a_hand_over_a_person_is_told_the_mulligan_revealed_while_away(run):
+    """Two people: Tock takes a Mulligan, then picks, which reveals the choices on Tock's
+    screen, saying the Mulligan. The screen is cleared for Tick, who is told it after Enter
+    with the other moves made while away; Tock's screen never showed Tick's pick before."""
+    typed = "\n\n\n\n" + "\nA\n" + "\nmulligan\nA\n" + "\nquit\n"
+    out = run(*CLOCK, "--seat", "human", "--seat", "human", input=typed).output
+    assert "Stopped after 5 moves" in out
+    to_tick = out.rindex("Pass to Tick (seat 0)")
+    at_tock = out[out.rindex("Pass to Tock (seat 1)") : to_tick]
+    told = "Every choice is in; revealed with them:\n  Tock (seat 1): mulligan\n"
+    assert told in at_tock and "Tick (seat 0): " not in at_tock.split(told)[0]
+    assert "Since your last turn:\n  Tock (seat 1): mulligan\n" in out[to_tick:]
+
+
 # -- a game among agents ----------------------------------------------------------------------
 def _flat(text: str) -> str:
     """Text as one line of words (the terminal wraps at its width), without thinking times."""

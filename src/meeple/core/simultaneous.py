@@ -114,6 +114,19 @@ def reveals(before: Any, after: Any) -> bool:
     return hidden_from_others(before) and submitted(after) < submitted(before)
 
 
+def chooses_again(before: Any, after: Any) -> bool:
+    """True when the move from ``before`` to ``after`` was made in a simultaneous decision
+    but submitted nothing: its seat is still to choose (a Triangle Clock mulligan, after
+    which the seat chooses from a new hand). Secret like the decision's choices until they
+    are revealed, it then shows in no choice: a board that draws the revealed choices
+    leaves it out, so a screen tells it in words."""
+    return (
+        hidden_from_others(before)
+        and not reveals(before, after)
+        and submitted(after) == submitted(before)
+    )
+
+
 def settles(before: Any, after: Any) -> bool:
     """True when, after the move from ``before`` to ``after``, every move so far is in the
     open: the move was made outside a simultaneous decision, or it completed one. Until

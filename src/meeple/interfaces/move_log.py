@@ -33,6 +33,10 @@ HIDDEN_CHOICE = "has chosen (hidden until all have)"
 ALL_REVEALED = "every choice revealed:"
 """What the move that completes a simultaneous decision tells, above :func:`revealed`."""
 
+REVEALED_BESIDES = "Every choice is in; revealed with them:"
+"""With a person seated (whose board shows the revealed choices), what the terminal says
+above the moves of the decision that submitted nothing (a Triangle Clock mulligan)."""
+
 
 @cache
 def _render_module(game_class: type[Game]) -> ModuleType | None:

@@ -35,7 +35,7 @@ from meeple.core.position import named_game, position_argument, position_game
 from meeple.core.record import GameRecord, Playthrough
 from meeple.core.registry import game_class, make
 from meeple.core.rng import derive_seed
-from meeple.core.simultaneous import hidden_from_others, reveals, secret
+from meeple.core.simultaneous import chooses_again, hidden_from_others, reveals, secret
 from meeple.core.words import counted
 from meeple.interfaces import move_log
 from meeple.interfaces.console import (
@@ -346,6 +346,7 @@ class TerminalGame:
                 player = self.play.state.to_act[0]
                 agent = self.agents[player]
                 made, before = len(self.play.moves), self.play.state
+                opened = self.play.secret_from  # the decision under way's first move
                 if agent is None:
                     self.hand_over(player)
                     seconds = game.memorise_seconds(self.play.state, player)
@@ -358,6 +359,7 @@ class TerminalGame:
                     self.agent_moves(player, agent)
                 if len(self.play.moves) == made + 1:
                     self.said[made] = (before, *self.play.moves[made])
+                    self.tell_chosen_again(before, range(opened, made + 1))
                 self.tell_heading(before)
                 # With a person playing, every move is kept at once; a game among agents
                 # only at its end (a file written per move would slow it for nothing).
@@ -451,6 +453,30 @@ class TerminalGame:
             console.print(line)
         self.unrevealed.clear()
 
+    def chose_again(self, number: int) -> bool:
+        """Whether the move ``number`` (from 0) made at this terminal was made in a
+        simultaneous decision and submitted nothing (a Triangle Clock mulligan:
+        :func:`~meeple.core.simultaneous.chooses_again`)."""
+        if number not in self.said:
+            return False
+        before, seat, text = self.said[number]
+        return chooses_again(before, before.apply(seat, before.game.parse_action(text)))
+
+    def tell_chosen_again(self, before: State, numbers: range) -> None:
+        """With a person seated, once the move from ``before`` completes a simultaneous
+        decision (whose moves are ``numbers``): the moves of it that submitted nothing (a
+        Triangle Clock mulligan), in the log's words, as a replay tells them. The board
+        draws the revealed choices, not these, and until now the screen said of them only
+        "has chosen": the person saw a Mulligan's count go down and no word of why. Among
+        agents :meth:`tell_hidden` has told the whole reveal already."""
+        if not self.humans or self.quiet or not reveals(before, self.play.state):
+            return
+        told = [self.said[k] for k in numbers if self.chose_again(k)]
+        if told:
+            console.print(move_log.REVEALED_BESIDES)
+            for line in move_log.revealed(told):
+                console.print(line)
+
     def hand_over(self, player: Player) -> None:
         """Between two people at one terminal, before a secret decision: clear the screen
         and its scrollback, and wait until the next person says they are ready."""
@@ -480,7 +506,8 @@ class TerminalGame:
     def recap(self, player: Player) -> None:
         """After a hand-over, the moves made since ``player``'s screen was last cleared (the
         clearing took them off the screen), as they were shown then; secret choices are left
-        out, the board shows what they revealed."""
+        out, the board shows what they revealed, but not a move that submitted nothing (a
+        Triangle Clock mulligan), told once its decision is complete, as at the reveal."""
         if self.quiet:
             return
         game = self.play.game
@@ -491,7 +518,7 @@ class TerminalGame:
             for k in range(self.seen.get(player, 0), len(self.play.moves))
             if k in self.said
             for before, seat, text in [self.said[k]]
-            if not hidden_from_others(before)
+            if not hidden_from_others(before) or (k < self.play.secret_from and self.chose_again(k))
         ]
         if lines:
             console.print("Since your last turn:")
