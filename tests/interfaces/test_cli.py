@@ -51,12 +51,14 @@ def test_rules_cut_no_option_value_short_in_a_terminal_of_80_columns(run, monkey
     assert all(len(line) <= 80 for line in result.output.splitlines())
     # Never folded mid-word either ('palette-swap+rig' / 'ht-angle/mulliga' / 'n'): each
     # default is whole on one line, as a table's cell or a block's line.
-    from meeple.core.options import describe_options
+    # A default as it is typed: true, none (Python's True and None were shown).
+    from meeple.core.options import describe_options, option_text
     from meeple.core.registry import game_class
 
     lines = result.output.splitlines()
     for option in describe_options(game_class(game).Options):
-        assert any(str(option.default) in line for line in lines), option
+        assert any(option_text(option.default) in line for line in lines), option
+    assert "True" not in result.output and "None" not in result.output
 
 
 @pytest.mark.parametrize("flag", ["--version", "-V"])
@@ -479,7 +481,7 @@ def test_the_launcher_asks_the_number_of_players_first_and_a_seat_for_each(run):
     out = " ".join(result.output.split())
     assert "Players (2 / 4) [2]:" in out and "--double" in out and "B2 (seat 3)" in out
     assert "Game over" in out
-    assert "first=random, double_start=any" in out  # Double Edges' own: who starts
+    assert "first=random, double-start=any" in out  # Double Edges' own: who starts
 
 
 def test_the_launcher_leaves_out_an_option_the_other_answers_make_moot(run):
@@ -489,23 +491,23 @@ def test_the_launcher_leaves_out_an_option_the_other_answers_make_moot(run):
     result = run("play", input="edges\n\n\nrandom\nrandom\n5\n")
     assert result.exit_code == 0, result.output
     out = " ".join(result.output.split())
-    assert "Other options: board=default" in out and "double_start" not in out
+    assert "Other options: board=default" in out and "double-start" not in out
     answers = ["edges", "", "change", *[""] * 5, "random", "random", "5"]
     result = run("play", input="\n".join(answers) + "\n")
     out = " ".join(result.output.split())
     assert result.exit_code == 0 and "Game over" in out, out
-    assert "  auto_steps (" in result.output and "double_start" not in out
+    assert "  auto-steps (" in result.output and "double-start" not in out
     skipped = ["erosion", "", "change", *[""] * 8, "random", "random", "5"]
     advanced = ["erosion", "", "change", "true", *[""] * 8, "random", "random", "5"]
     asked = []
     for answers in (skipped, advanced):
         result = run("play", input="\n".join(answers) + "\n")
         assert result.exit_code == 0 and "Game over" in result.output, result.output
-        assert "  auto_steps (" in result.output
-        asked.append("  uplift_architecture (every | once) [every]:" in result.output)
+        assert "  auto-steps (" in result.output
+        asked.append("  uplift-architecture (every | once) [every]:" in result.output)
     assert asked == [False, True]
     defaults = run("play", input="erosion\n\n\nq\n").output
-    assert "Other options: advanced=false" in defaults and "uplift_arch" not in defaults
+    assert "Other options: advanced=false" in defaults and "uplift-arch" not in defaults
     # Erd's drawn games matter in a match of any number of games but one.
     for best_of, shown in (("1", False), ("3", True)):
         blanks = [""] * (7 + shown)  # the options after best_of, match_draws where asked
@@ -513,7 +515,7 @@ def test_the_launcher_leaves_out_an_option_the_other_answers_make_moot(run):
         result = run("play", input="\n".join(answers) + "\n")
         over = "Match over" if shown else "Game over"
         assert result.exit_code == 0 and over in result.output, result.output
-        assert ("  match_draws (count | replay) [count]:" in result.output) is shown
+        assert ("  match-draws (count | replay) [count]:" in result.output) is shown
 
 
 def test_a_game_without_a_choice_of_players_is_not_asked_it(run):

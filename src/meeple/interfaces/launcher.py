@@ -18,6 +18,7 @@ from meeple.core.options import describe_options, option_applies
 from meeple.core.registry import game_class, games, make
 from meeple.core.words import listed
 from meeple.interfaces.console import console, preparing_agents
+from meeple.interfaces.options_cli import flag
 
 
 class Quit(Exception):
@@ -26,6 +27,11 @@ class Quit(Exception):
 
 QUIT_WORDS = ("quit", "exit", "q")
 """What a person types to stop at any question."""
+
+
+def typed(name: str) -> str:
+    """An option's name as a person types it, its flag's: ``best-of`` for ``best_of``."""
+    return flag(name).removeprefix("--")
 
 
 def default_text(value: Any) -> str:
@@ -140,7 +146,8 @@ def ask_options(read: Callable[[str], str], name: str) -> dict[str, Any]:
     game_options = make(name, **chosen).options
     in_play = [o for o in described if option_applies(o, game_options)]
     # An option whose default is None (Edges' board, a game's shipped data) is the game's own.
-    defaults = ", ".join(f"{o.name}={default_text(o.default) or 'default'}" for o in in_play)
+    # Named as the flags and `meeple rules` name them (typed-weathering, not typed_weathering).
+    defaults = ", ".join(f"{typed(o.name)}={default_text(o.default) or 'default'}" for o in in_play)
     other = "Other options" if choices else "Options"
     console.print(escape(f"{other}: {defaults} (meeple rules {name} explains them)."))
 
@@ -161,7 +168,7 @@ def ask_options(read: Callable[[str], str], name: str) -> dict[str, Any]:
             # is made to read the answers only for an option that has a condition.
             if o.applies_when and not option_applies(o, make(name, **options).options):
                 continue
-            console.print(f"  [dim]{escape(f'{o.name}: {o.help}')}[/]")
+            console.print(f"  [dim]{escape(f'{typed(o.name)}: {o.help}')}[/]")
             # As the lobby offers them: a syntax of its own is easier read by example.
             for value, words in o.suggested:
                 console.print(f"    [dim]{escape(f'{value}: {words}')}[/]")
@@ -171,7 +178,7 @@ def ask_options(read: Callable[[str], str], name: str) -> dict[str, Any]:
                 return text
 
             shown = default_text(o.default) or "the game's default"
-            text = ask(read, f"  {o.name} ({o.allowed})", "", check, shown=shown)
+            text = ask(read, f"  {typed(o.name)} ({o.allowed})", "", check, shown=shown)
             if text:
                 options[o.name] = text
         try:
