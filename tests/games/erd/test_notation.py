@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from meeple.core.errors import NotationError
+from meeple.core.errors import NotationError, OptionError
 from meeple.core.game import ActionIdError
 from meeple.games.erd import Allocate, Cards
 
@@ -62,6 +62,23 @@ def test_notation_is_forgiving_and_writes_one_canonical_form(text):
 def test_bad_notation_says_what_is_wrong(text, message):
     with pytest.raises(NotationError, match=message):
         erd().parse_action(text)
+
+
+@pytest.mark.parametrize(
+    ("rules", "offered"), [("0.01", False), ("0.02", False), ("original", True)]
+)
+def test_a_card_misspelt_is_told_the_letters_and_an_empty_pile_only_where_the_rules_have_one(
+    rules, offered
+):
+    """Versions 0.01 and 0.02 take exactly three cards a pile: "or - for an empty pile" in
+    their refusal offered what they refuse; a Reserve is never empty either."""
+    with pytest.raises(NotationError) as refused:
+        erd(rules=rules).parse_action("rush=HHX defense=DDD")
+    assert "use H (Heavy), L (Light), D (Decoy)" in str(refused.value)
+    assert ("empty pile" in str(refused.value)) is offered
+    with pytest.raises(OptionError) as reserve:
+        erd(reserve="HHX")
+    assert "not a card" in str(reserve.value) and "empty pile" not in str(reserve.value)
 
 
 def test_notation_help_is_one_line_with_an_example():

@@ -120,6 +120,19 @@ def test_bad_notation_says_what_is_expected(text, message):
         make().parse_action(text)
 
 
+@pytest.mark.parametrize("advanced", [False, True])
+def test_a_count_left_out_is_asked_with_the_bonus_only_where_there_is_architecture(advanced):
+    """The basic rules have no architecture: a count left out was answered with "up to x3
+    with your architecture's bonus" all the same."""
+    import meeple
+
+    with pytest.raises(NotationError) as refused:
+        meeple.make("erosion", advanced=advanced).parse_action("weather WX16 on 1")
+    said = str(refused.value)
+    assert "say how many rocks WX16 weathers: x1 to x2" in said
+    assert ("architecture's bonus" in said) is advanced
+
+
 def test_illegal_actions_give_a_reason_and_change_nothing():
     game = make()
     state = position(game, hands={0: ["WX12"]}, mountains={1: ["WX06"]})

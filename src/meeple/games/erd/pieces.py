@@ -79,16 +79,19 @@ class Cards(NamedTuple):
         return ", ".join(parts) or "nothing"
 
     @classmethod
-    def parse(cls, text: str) -> Cards:
-        """Read a pile in letters (``HHL``, any order or case) or ``-`` for an empty pile."""
+    def parse(cls, text: str, empty: bool = True) -> Cards:
+        """Read a pile in letters (``HHL``, any order or case) or ``-`` for an empty pile;
+        ``empty``: whether a refusal offers ``-`` (not where no pile is empty, nor for a
+        Reserve)."""
         text = text.strip().upper()
         if text in ("-", ""):
             return cls()
         bad = sorted({c for c in text if c not in LETTERS})
         if bad:
+            letters = "H (Heavy), L (Light), D (Decoy)"
             raise NotationError(
-                f"{''.join(bad)!r} in {text!r} is not a card; use H (Heavy), L (Light), "
-                "D (Decoy), or - for an empty pile"
+                f"{''.join(bad)!r} in {text!r} is not a card; use "
+                + (f"{letters}, or {EMPTY_PILE}" if empty else letters)
             )
         return cls(text.count("H"), text.count("L"), text.count("D"))
 
@@ -181,8 +184,9 @@ _RUSH_KEYS = ("rush", "r")
 _DEFENSE_KEYS = ("defense", "defence", "d")
 
 
-def parse_allocation(text: str) -> Allocate:
-    """Read ``rush=HHL defense=LDD`` (keys in any order; ``r=``/``d=`` for short)."""
+def parse_allocation(text: str, empty: bool = True) -> Allocate:
+    """Read ``rush=HHL defense=LDD`` (keys in any order; ``r=``/``d=`` for short);
+    ``empty``: whether the rules have empty piles, which a refusal then offers."""
     piles: dict[str, Cards] = {}
     rest = _PILE_RE.sub(" ", text).replace(",", " ").replace(";", " ").strip()
     if rest:
@@ -194,7 +198,7 @@ def parse_allocation(text: str) -> Allocate:
             raise NotationError(f"{key!r} is not a pile; the piles are rush and defense")
         if pile in piles:
             raise NotationError(f"the {pile} pile is given twice in {text!r}")
-        piles[pile] = Cards.parse(value)
+        piles[pile] = Cards.parse(value, empty)
     missing = [p for p in ("rush", "defense") if p not in piles]
     if missing:
         raise NotationError(f"{text!r} gives no {' and no '.join(missing)} pile; {NOTATION_HELP}")

@@ -181,7 +181,7 @@ class ErdOptions(GameOptions):
         if value.strip().lower() == "rules":
             return "rules"
         try:
-            cards = Cards.parse(value)
+            cards = Cards.parse(value, empty=False)
         except NotationError as exc:
             raise ValueError(str(exc)) from None
         if not 1 <= cards.total <= 30:
@@ -385,8 +385,8 @@ class ErdGame(Game[ErdOptions, "ErdState", Allocate]):
 
     # -- notation and encoding --------------------------------------------------------------
     def _parse_action(self, text: str) -> Allocate:
-        """Read ``rush=HHL defense=LDD``; ``-`` is an empty pile."""
-        return parse_allocation(text)
+        """Read ``rush=HHL defense=LDD``; ``-`` is an empty pile (in rules that have one)."""
+        return parse_allocation(text, empty=not self.version.exactly_three)
 
     def notation_help(self) -> str:
         """How to write an allocation."""

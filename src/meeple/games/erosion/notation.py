@@ -37,6 +37,9 @@ from meeple.games.erosion.pieces import (
     Weather,
 )
 
+if TYPE_CHECKING:
+    from meeple.games.erosion.rules import ErosionOptions
+
 
 class Notation:
     """Action ids and notation (mixed into :class:`~meeple.games.erosion.rules.ErosionGame`,
@@ -47,6 +50,9 @@ class Notation:
         # The game's seats (a read-only property of the game that mixes this in).
         @property
         def num_players(self) -> int: ...
+
+        # The game's options (the Advanced Rules: architecture), set by the game.
+        options: ErosionOptions
 
     _actions: tuple[ErosionAction, ...]
     _ids: dict[ErosionAction, int]
@@ -179,7 +185,8 @@ class Notation:
                     f"{text!r}: {action.card} weathers every unshielded {listed} rock it "
                     "reaches; write it without a count"
                 )
-            top, bonus = cat.n[c], cat.weather_bonus
+            # Architecture is of the Advanced Rules: without them no bonus is to be had.
+            top, bonus = cat.n[c], cat.weather_bonus if self.options.advanced else 0
             counts = "x1" if top == 1 else f"x1 to x{top}"
             more = f" (up to x{top + bonus} with your architecture's bonus)" if bonus else ""
             raise NotationError(
