@@ -311,6 +311,12 @@ def test_a_record_downloaded_from_the_server_replays_without_a_warning(run, tmp_
     served.model_copy(update={"result": forged}).save(path)
     assert "the stored result differs" in run("replay", str(path), "--all").output
     assert read_entry(path).problem == "its stored result is not the one its moves reach"
+    # The sentence is the game's words of the day: a record kept under older words is
+    # believed (Erd's "wins on Rush + Defense tied, Rush 4 against 1" was reworded).
+    reworded = {**served.result, "reason": "said in the words of an earlier version"}
+    served.model_copy(update={"result": reworded}).save(path)
+    assert "warning" not in run("replay", str(path), "--all").output
+    assert read_entry(path).problem is None
 
 
 def test_a_match_that_ended_before_its_game_says_how_and_only_in_printable_words(run, tmp_path):

@@ -409,14 +409,22 @@ def final_result(
 def result_agrees(stored: Mapping[str, Any] | None, state: State[Any]) -> bool:
     """Whether a record's stored result is the one its moves reach in ``state``: as a game
     states it (``meeple play``) or as the server keeps it (:func:`final_result`, with the
-    seats the record says were given up)."""
+    seats the record says were given up). Its ``reason`` is not compared: the sentence a
+    game ends with is reworded from version to version, and a record kept before would be
+    disbelieved for its wording (what is shown is always the replay's own)."""
     replayed = state.result if state.is_over else None
     if stored is None or replayed is None:
         return stored == replayed
     resigned, left = (_seats_given_up(stored.get(k, []), state) for k in ("resigned", "abandoned"))
     if resigned is None or left is None:  # a file's lists that name no seats agree with nothing
-        return dict(stored) == replayed
-    return dict(stored) in (replayed, final_result(state, resigned, left))
+        return _outcome(stored) == _outcome(replayed)
+    agreed = (replayed, final_result(state, resigned, left))
+    return _outcome(stored) in [_outcome(result) for result in agreed]
+
+
+def _outcome(result: Mapping[str, Any]) -> dict[str, Any]:
+    """A result less its sentence (``reason``): what the game's end was, not how it is said."""
+    return {key: value for key, value in result.items() if key != "reason"}
 
 
 def _seats_given_up(value: Any, state: State[Any]) -> list[Player] | None:

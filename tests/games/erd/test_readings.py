@@ -29,7 +29,7 @@ def test_larger_rush_pile_by_value_or_by_number_of_cards(tiebreak, winner):
     assert after.last is not None and after.last.outcome == "both_rush"
     assert after.is_over and after.result["winner"] == winner
     reason = after.result["reason"]
-    assert ("a Rush of 3 cards against 2" in reason) == (tiebreak == "cards")
+    assert ("on the Rush of more cards (3 cards against 2)" in reason) == (tiebreak == "cards")
 
 
 def test_by_cards_under_exactly_three_per_pile_every_rush_tie_is_exact():

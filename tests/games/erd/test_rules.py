@@ -165,7 +165,8 @@ def test_combat_both_succeed_tied_totals_larger_rush_wins():
     after = play_round(start(), "rush=HHL defense=LDD", "rush=HLD defense=HDD")  # 5+1 vs 3+3
     assert after.is_over and after.result["winner"] == 0
     assert after.last is not None and after.last.outcome == "both_rush"
-    assert "Rush 5 against 3" in after.result["reason"]
+    said = after.result["reason"]
+    assert "Red wins with Rush + Defense tied, on the larger Rush (5 against 3)" in said, said
 
 
 def test_combat_exact_tie_discards_all_rush_and_defense_cards_and_the_game_continues():

@@ -294,13 +294,16 @@ def game_end(
         assert winner is not None
         mine, theirs, tied = numbers
         if not tied:
-            compared = f"Rush + Defense {mine} against {theirs}"
+            compared = f"on Rush + Defense {mine} against {theirs}"
         elif game.options.rush_tiebreak == "cards":
-            compared = f"Rush + Defense tied, a Rush of {counted(mine, 'card')} against {theirs}"
+            compared = (
+                f"with Rush + Defense tied, on the Rush of more cards ({counted(mine, 'card')} "
+                f"against {theirs})"
+            )
         else:
-            compared = f"Rush + Defense tied, Rush {mine} against {theirs}"
+            compared = f"with Rush + Defense tied, on the larger Rush ({mine} against {theirs})"
         detail = (
-            f"Both Rushes broke through in round {round_number}; {names(winner)} wins on {compared}"
+            f"Both Rushes broke through in round {round_number}; {names(winner)} wins {compared}"
         )
     elif reason == "pre_escalation":
         assert winner is not None
