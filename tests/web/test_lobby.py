@@ -9,6 +9,7 @@ from meeple.core.designer import copy_data
 from meeple.core.registry import make
 from meeple.interfaces.web.client import ServerProcess
 from tests import plain_http
+from tests.web.test_in_sight import _in_window
 
 TABLE = re.compile(r"/play/([^#]+)#token=")
 """A seat's table: where the lobby takes a match's creator."""
@@ -506,6 +507,18 @@ def test_a_match_with_a_friend_names_the_seats_by_colour_not_number(
     created = page.inner_text(".created")
     assert "Send to the player of Blue:" in created
     assert "seat 0" not in created and "seat 1" not in created
+    # The game page waiting for Blue said "share the link" and showed none: a creator who
+    # clicked Play first had lost it. It shows the lobby's link, until Blue has joined.
+    link = page.inner_text(".created .join-link")
+    mine.click()
+    page.wait_for_selector("body[data-status='waiting'] #invites:not([hidden])")
+    assert page.inner_text("#invites .join-link") == link
+    assert page.inner_text("#turn") == "Waiting for Blue to join — send the link below"
+    _in_window(page, "#invites", (390, 844))
+    blue = chromium.new_context().new_page()
+    blue.goto(link)
+    page.wait_for_selector("body[data-status='playing'] #invites[hidden]", state="attached")
+    blue.context.close()
     assert not page_errors, page_errors
 
 

@@ -98,6 +98,28 @@ const PROXY_WORDS = {
 };
 
 /** Shows a short message for a few seconds (errors stay a little longer). */
+/** Copy a link to the clipboard, and say so. */
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    // Without the clipboard API (plain http on another host) the text is selected instead.
+    const area = el("textarea", {}, text);
+    document.body.append(area);
+    area.select();
+    document.execCommand("copy");
+    area.remove();
+  }
+  toast("link copied");
+}
+
+/** A link to send, in a line with its Copy button: "Send to the player of Blue: URL". */
+export function sendLine(name, url) {
+  return el("div", { class: "link" }, `Send to the player of ${name}: `,
+    el("code", { class: "join-link" }, url),
+    el("button", { type: "button", onclick: () => copyText(url) }, "Copy"));
+}
+
 export function toast(text, kind = "info") {
   const box = document.getElementById("toasts");
   if (!box) return;

@@ -1,6 +1,6 @@
 // The lobby: the games, a form to create a match (options, seats, listed, clock), the
 // links to hand out after creating one, and the open, live and finished matches.
-import { api, ask, el, outcomeOf, seatLabel, titlesOnTap, toast } from "./common.js";
+import { api, ask, copyText, el, outcomeOf, seatLabel, sendLine, titlesOnTap, toast } from "./common.js";
 import { forgetSeat, heldSeat, rememberSeat, seatUrl } from "./seats.js";
 
 const $ = (id) => document.getElementById(id);
@@ -257,7 +257,9 @@ async function create(event) {
     const mine = created.seats[0];
     if (mine) await api(`/api/matches/${encodeURIComponent(created.match)}/join`, { token: mine.token, ...(name ? { name } : {}) });
     // Kept in this browser: the lobby offers "Resume" for it, and /play/<match> takes it back.
-    if (mine) rememberSeat(created.match, mine.token, mine.seat);
+    // With the other people's links, which its game page shows while it waits for them.
+    const invites = created.seats.slice(1).map((s) => ({ seat: s.seat, name: s.seat_name, url: new URL(s.join_url, location.href).href }));
+    if (mine) rememberSeat(created.match, mine.token, mine.seat, invites);
     if (mine && created.seats.length === 1) {
       // Nobody else to invite (the other seats are the computer): straight to the table.
       location.href = mine.join_url;
@@ -275,20 +277,6 @@ async function create(event) {
   }
 }
 
-async function copy(text) {
-  try {
-    await navigator.clipboard.writeText(text);
-  } catch {
-    // Without the clipboard API (plain http on another host) the text is selected instead.
-    const area = el("textarea", {}, text);
-    document.body.append(area);
-    area.select();
-    document.execCommand("copy");
-    area.remove();
-  }
-  toast("link copied");
-}
-
 function showCreated(created) {
   const box = $("created");
   box.hidden = false;
@@ -300,15 +288,10 @@ function showCreated(created) {
     // Seats by the game's names only: "seat 0" counted from 0 is a programmer's number.
     box.append(el("p", {}, el("a", { class: "button primary", id: "play-mine", href: mine.join_url }, `Play ${mine.seat_name} yourself`)));
   }
-  for (const seat of others) {
-    const url = absolute(seat.join_url);
-    box.append(el("div", { class: "link" }, `Send to the player of ${seat.seat_name}: `,
-      el("code", { class: "join-link" }, url),
-      el("button", { type: "button", onclick: () => copy(url) }, "Copy")));
-  }
+  for (const seat of others) box.append(sendLine(seat.seat_name, absolute(seat.join_url)));
   const watch = absolute(created.watch_url);
   box.append(el("div", { class: "link" }, "Spectators: ", el("code", {}, watch),
-    el("button", { type: "button", onclick: () => copy(watch) }, "Copy")));
+    el("button", { type: "button", onclick: () => copyText(watch) }, "Copy")));
 }
 
 function titleOf(name) {

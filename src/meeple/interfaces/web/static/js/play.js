@@ -7,12 +7,12 @@
 // the seat back.
 import {
   announce, api, drawEnd, drawWith, el, endWords, loadDrawing, logItems, playerOf, scoresOf, seatLabel, seatTitle,
-  showBoardText, titlesOnTap, toast,
+  sendLine, showBoardText, titlesOnTap, toast,
 } from "./common.js";
 import { chime, setSound, soundOn } from "./chime.js";
 import { CLICK } from "./draw.js";
 import { showHint } from "./hint.js";
-import { forgetSeat, heldSeat, rememberSeat } from "./seats.js";
+import { forgetSeat, heldSeat, invitesOf, rememberSeat } from "./seats.js";
 import { showTutorial, tutorialRefused } from "./tutorial.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
@@ -383,9 +383,12 @@ function turnText() {
   const m = msg;
   if (m.status === "finished") return "Game over";
   if (m.status === "waiting") {
-    const open = m.seats.filter((s) => s.kind === "person" && !s.joined).map((s) => seatLabel(m, s.seat));
+    const absent = m.seats.filter((s) => s.kind === "person" && !s.joined);
+    const open = absent.map((s) => seatLabel(m, s.seat));
     // Only a player holds the links to send; a spectator is told only whom the match awaits.
-    return `Waiting for ${open.join(", ")} to join${m.seat === null ? "" : " — share the link"}`;
+    const kept = invitesOf(matchId).some((i) => absent.some((s) => s.seat === i.seat));
+    const share = m.seat === null ? "" : kept ? " — send the link below" : " — share the link";
+    return `Waiting for ${open.join(", ")} to join${share}`;
   }
   // A person who resigned a match of three or more watches the computer play their seat.
   if (resignedHere(m)) return `You resigned: ${watchedTurn(m)}`;
@@ -487,10 +490,22 @@ function drawLog(m) {
   list.scrollTop = list.scrollHeight;
 }
 
+/** While the match waits for people this browser's creator invited, the links to send
+ * them: the lobby showed them once, and a creator who clicked Play first had lost them. */
+function drawInvites(m) {
+  const waiting = m.status === "waiting" && m.seat !== null
+    ? m.seats.filter((s) => s.kind === "person" && !s.joined).map((s) => s.seat) : [];
+  const links = waiting.length ? invitesOf(matchId).filter((i) => waiting.includes(i.seat)) : [];
+  const box = $("invites");
+  box.hidden = !links.length;
+  box.replaceChildren(...links.map((i) => sendLine(i.name, i.url)));
+}
+
 function drawSideParts() {
   const m = msg;
   const turn = $("turn");
   turn.textContent = turnText();
+  drawInvites(m);
   turn.className = `turn ${m.seat !== null && m.legal.length && pendingSeq === null ? "turn-mine" : ""}`
     + (thinkers(m).length && !(m.seat !== null && m.legal.length) ? " turn-thinking" : "");
   // A game that counts points during play says which number its board shows (Erosion's

@@ -28,10 +28,26 @@ function save(kept) {
   }
 }
 
-/** Keep a seat's token for a match, as the newest (the newest KEPT matches are kept). */
-export function rememberSeat(match, token, seat) {
+/** Keep a seat's token for a match, as the newest (the newest KEPT matches are kept).
+ * ``invites``: the links the creator was given for the match's other people's seats,
+ * `[{seat, name, url}]`, which the game page shows while the match waits for them (the
+ * lobby's panel that showed them is gone once its Play is clicked); kept when the seat is
+ * remembered again without them. */
+export function rememberSeat(match, token, seat, invites = null) {
   if (!match || !token) return;
-  save([...load().filter((s) => s.match !== match), { match, token, seat }]);
+  const kept = load();
+  const before = kept.find((s) => s.match === match && s.token === token);
+  const links = invites || (before && before.invites);
+  const entry = Array.isArray(links) && links.length ? { match, token, seat, invites: links } : { match, token, seat };
+  save([...kept.filter((s) => s.match !== match), entry]);
+}
+
+/** The links to send kept with this browser's seat of a match (rememberSeat), each
+ * `{seat, name, url}`; none where this browser did not create the match. */
+export function invitesOf(match) {
+  const held = heldSeat(match);
+  const links = held && Array.isArray(held.invites) ? held.invites : [];
+  return links.filter((i) => i && Number.isInteger(i.seat) && typeof i.name === "string" && typeof i.url === "string");
 }
 
 /** The seat this browser holds in a match, `{match, token, seat}`, or null. */
