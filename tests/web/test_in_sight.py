@@ -304,7 +304,10 @@ def test_erosion_s_forced_draw_is_one_control_and_the_scores_agree(server, chrom
         "draw WX1 H0 F1", "draw WX1 H1 F0", "draw WX2 H0 F0",
     ]  # fmt: skip
     assert ["1 hillslope + 1 fluvial", "draw WX0 H1 F1"] in [list(o) for o in offered]
-    assert "draw: choose the cards to take" in red.inner_text(".er-bar")
+    # How many, and what bounds each deck (the decks read "draw limit 2" beside buttons of
+    # one card each, under "choose how many cards to take from each deck").
+    said = "draw: choose 2 cards from the decks, no more from a deck than its draw limit"
+    assert said in red.inner_text(".er-bar")
     # The seat list shows the board's number ("points now"), not the recorded 0.
     board = red.locator(".er-score-n").all_inner_texts()
     assert board == ["6", "5"], board

@@ -78,6 +78,12 @@ def test_the_review_marks_decisions_draws_the_chances_and_jumps_there(
     assert page.locator("#review svg.review-chart path.review-line").count() == 1
     assert page.locator("#review svg circle.review-dot").count() == len(marked)
     assert page.locator("#review svg circle.review-ring").count() == len(review["turning"])
+    # Moves worth "+0.16" (a search's expected result) and then "-2 points" (the solver's)
+    # were listed under a legend naming winning chances alone: where both are, it says so.
+    units = {d["unit"] for d in marked}
+    legend = page.inner_text("#review .review-legend")
+    both = "points where the solver did (exact, near the end)" in legend
+    assert both == ("points" in units and len(units) > 1), (units, legend)
     assert not serious(page)  # axe-core: the panel is readable and reachable
     # The move list carries the marks too.
     page.keyboard.press("End")

@@ -25,7 +25,7 @@ const DARK_INK = "#1a1410";
 const ROCK_SHORT = { conglomerate: "conglom.", "welded tuff": "w. tuff" };
 const DECK_NAMES = { WX: "weathering", H: "hillslope", F: "fluvial" };
 const STEP_TEXT = {
-  draw: "draw: choose how many cards to take from each deck",
+  draw: "draw: choose the cards to take from the decks",
   uplift: "uplift: you hold more than 6 cards; put one at the base of your mountain",
   transport: "transport: choose a River rock for your delta",
   pay: "pay: discard a card of the same rock type",
@@ -310,13 +310,19 @@ function stepLine(view, who) {
 function stepAsked(view) {
   const step = view.step;
   if (!step || !STEP_TEXT[step.kind]) return null;
+  if (step.kind === "draw" && step.number > 0) {
+    // How many, and what bounds each deck: "how many from each deck" beside decks marked
+    // "draw limit 2", with buttons of one card each, read as if the limits were wrong.
+    const cards = step.number === 1 ? "1 card" : `${step.number} cards`;
+    return `draw: choose ${cards} from the decks, no more from a deck than its draw limit`;
+  }
   return `${STEP_TEXT[step.kind]}${step.card ? ` (for ${step.card})` : ""}`;
 }
 
 const YOUR_TURN = "your turn: choose an action";
 
-/** What the seat is asked now, in the header's words ("You: draw: choose how many cards to
- * take from each deck"): the game page says it when the seat's own move leads to its next
+/** What the seat is asked now, in the header's words ("You: draw: choose 2 cards from the
+ * decks, ..."): the game page says it when the seat's own move leads to its next
  * decision (a turn's steps, an era it starts), where "Your move" alone again would say
  * nothing new. */
 export function prompt(msg) {
@@ -620,7 +626,7 @@ function drawBar(bar, view, path, rest, choose, ui, canMove, mark = () => {}, of
   // A step of the turn (transport, pay, uplift) is said here too: on a phone the bar is
   // pinned at the window's top, and the header that says the step has scrolled away.
   building.textContent = path.length ? said
-    : drawing ? "draw: choose the cards to take" : step || "your move: pick a card or an action";
+    : drawing ? step || "draw: choose the cards to take" : step || "your move: pick a card or an action";
   const buttons = html("div", { class: "er-buttons" }, bar);
   for (const o of rest) {
     const b = html("button", { class: "er-button" }, buttons, o.label);

@@ -179,8 +179,13 @@ export function showReview(box, { match = null, recordText = null, names = [], g
       const button = event.target.closest("button[data-n]");
       if (button) goTo(Number(button.dataset.n));
     });
+    // Two judges, two scales: a list of "worth +0.16" and then "worth -2 points" read as one.
+    const units = new Set(marked.map((d) => d.unit));
+    const scales = units.has("points") && units.size > 1
+      ? " A move's worth is an expected result (-1 to +1) where a search judged it, and points where the solver did (exact, near the end)."
+      : "";
     box.replaceChildren(el("h3", {}, "Review"), status, graph.root,
-      el("p", { class: "review-legend" }, `Judged by ${judges}. The line is ${review.chart.view === "seat 0" ? `${names[0] || "seat 0"}'s` : "each seat's"} winning chances (+1 won, -1 lost); dots mark mistakes, rings the turning points.`),
+      el("p", { class: "review-legend" }, `Judged by ${judges}. The line is ${review.chart.view === "seat 0" ? `${names[0] || "seat 0"}'s` : "each seat's"} winning chances (+1 won, -1 lost); dots mark mistakes, rings the turning points.${scales}`),
       list);
     box.dataset.state = "done";
     for (const d of marked) handle.marks.set(d.n, d.mark);
