@@ -153,7 +153,7 @@ def test_a_tutorial_from_the_lobby_to_its_end(server, chromium, watch, page_erro
     assert steps == len(lesson.steps)
     assert " ".join(lesson.end.split())[:60] in page.inner_text("#tutorial-end")
     link = page.get_attribute("#tutorial-play", "href")
-    assert link == f"/?game={game}"
+    assert link == f"/?game={game}&against=easy"
     page.wait_for_selector("body[data-status='finished']")
     assert page.query_selector("#rematch") is None  # a lesson has no rematch
     assert serious(page) == []
@@ -164,6 +164,8 @@ def test_a_tutorial_from_the_lobby_to_its_end(server, chromium, watch, page_erro
     page.locator("#tutorial-play").tap() if tap else page.click("#tutorial-play")
     # The click navigates to the lobby: until it has loaded, the page has no game picker.
     page.wait_for_function(f"() => document.getElementById('game')?.value === '{game}'")
+    # A lesson old, the learner is offered the easy computer, not the lobby's hardest.
+    page.wait_for_function("() => document.getElementById('opponent')?.value === 'easy'")
     context.close()
 
 

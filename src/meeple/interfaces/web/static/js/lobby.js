@@ -443,6 +443,13 @@ async function setUp() {
     else localStorage.removeItem("meeple-name");
   });
   drawForm();
+  // A tutorial's last link asks for the easy computer (/?game=edges&against=easy): the
+  // lobby's own default, the hardest, is no first game for someone a lesson old.
+  const against = new URLSearchParams(location.search).get("against");
+  if ([...$("opponent").options].some((o) => o.value === against && !o.hidden)) {
+    $("opponent").value = against;
+    opponentChosen();
+  }
   refresh();
   setInterval(refresh, 4000);
 }

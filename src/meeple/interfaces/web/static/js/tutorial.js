@@ -88,7 +88,7 @@ export function showTutorial(m) {
   const end = document.getElementById("tutorial-end");
   end.replaceChildren(...(done ? [
     lesson.end, " ",
-    el("a", { class: "button primary", id: "tutorial-play", href: `/?game=${encodeURIComponent(m.game)}` },
+    el("a", { class: "button primary", id: "tutorial-play", href: `/?game=${encodeURIComponent(m.game)}&against=easy` },
       `Play a real game of ${m.title}`),
   ] : []));
   end.hidden = !done;
