@@ -194,8 +194,10 @@ def test_a_person_is_told_the_opponents_mulligan_once_every_choice_is_revealed(m
         .split("Tick (seat 0) > quit")[0]
         .split("The Triangle Clock", 1)
     )
+    # The pick that completes the choice hides nothing any more: said plainly.
     assert chosen == (
-        "Tock (seat 1) has chosen (hidden until all have)\n" * 2
+        "Tock (seat 1) has chosen (hidden until all have)\n"
+        + "Tock (seat 1) has chosen\n"
         + "Every choice is in; revealed with them:\n  Tock (seat 1): mulligan\n"
     )
     assert "Mulligan 1/2" in after

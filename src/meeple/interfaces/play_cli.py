@@ -446,7 +446,10 @@ class TerminalGame:
         if self.humans or not reveals(before, self.play.state):
             if not self.humans:
                 self.unrevealed.append((before, player, text))
-            console.print(f"{name} {move_log.HIDDEN_CHOICE}{took}")
+            # The choice that completes the decision hides nothing any more: the board
+            # next drawn shows it with the others.
+            last = self.humans and reveals(before, self.play.state)
+            console.print(f"{name} {'has chosen' if last else move_log.HIDDEN_CHOICE}{took}")
             return
         console.print(f"{name} has chosen{took}; {move_log.ALL_REVEALED}")
         for line in move_log.revealed([*self.unrevealed, (before, player, text)]):
