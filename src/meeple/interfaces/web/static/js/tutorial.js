@@ -49,6 +49,20 @@ function mark(expected) {
   }
 }
 
+// A learner who clicks a marked part after a refusal is making the lesson's move: the
+// refusal's "Not that one" stayed on screen until the move was sent (an Edges edge opens
+// its size picker first), as if the right part were refused too. Captured, before the
+// click's own redraw takes the part away.
+document.addEventListener("click", (event) => {
+  if (!why || !(event.target instanceof Element) || !event.target.closest(".tutorial-mark")) return;
+  why = null;
+  const line = document.getElementById("tutorial-why");
+  if (line) {
+    line.textContent = "";
+    line.hidden = true;
+  }
+}, true);
+
 /** Called by the game page with the server's refusal of a move; true when it was the
  * lesson's, which the box says when the page next draws the state (at once: the refused
  * click's picture, drawn while the move was on its way, has nothing to click, so the box
