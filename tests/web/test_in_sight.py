@@ -116,6 +116,32 @@ def test_erosion_s_action_bar_is_in_sight_after_a_hand_card_is_clicked(server, c
     red.context.close()
 
 
+@pytest.mark.parametrize("size", SIZES)
+def test_erosion_s_chosen_hand_card_covers_no_words_above_the_hand(server, chromium, size):
+    """A chosen card rises 8 px in a 4 px ring: it covered "Your hand (6)" above it."""
+    created = server_create_seeded(server, "erosion", 1)
+    red = _page(chromium, server, created, 0, size)
+    red.wait_for_selector("body[data-status='playing'] .er-hand .er-card.clickable")
+    red.locator(".er-hand .er-card.clickable:not([data-move])").first.click()
+    red.wait_for_selector(".er-hand .er-chosen")
+    red.wait_for_timeout(300)  # the rise's transition
+    clear = red.evaluate(
+        """() => {
+          const chosen = document.querySelector('.er-hand .er-chosen').getBoundingClientRect();
+          const cards = document.querySelector('.er-hand-cards');
+          const above = [...cards.parentElement.children].filter((e) => e !== cards
+            && (e.compareDocumentPosition(cards) & Node.DOCUMENT_POSITION_FOLLOWING));
+          const words = Math.max(...above.map((e) => e.getBoundingClientRect().bottom));
+          return [chosen.top - 4, words];
+        }"""
+    )
+    ring_top, words_bottom = clear
+    assert ring_top >= words_bottom - 0.5, (
+        f"the chosen card's ring at {ring_top}, words to {words_bottom}"
+    )
+    red.context.close()
+
+
 def server_create_seeded(server, game: str, seed: int) -> dict:
     """A match of a person (seat 0) and the computer, with a known deal."""
 
