@@ -116,9 +116,12 @@ def test_the_round_summary_marks_the_items_used_on_its_revealed_symbols(game):
     before = before.apply_text(0, tick[2])
     state = before.apply_text(1, "C")
     summary = text(game, state, 0).split("Round 1: shared")[1].split("Your hand")[0]
-    tick_line, tock_line = summary.splitlines()[1:3]
+    tick_line, tick_cards, tock_line = summary.splitlines()[1:4]
     assert "▲Ns ▷Ec +palette-swap ◀Ws ◀Ws +right-angle  " in tick_line, tick_line
     assert "Tock (seat 1)" in tock_line and "+" not in tock_line
+    # The last round is public in full, its cards too (rules.md, "What each player sees"):
+    # the two cards each seat played, both sides, as the browser's last round shows them.
+    assert tick_cards.split() == ["cards", "played", "▶Es/▼Ss", "◀Ws/◸NWc"], tick_cards
     logged = game.log_after(before, 1, game.parse_action("C"))
     assert logged[1].startswith("  Tick (seat 0)  ▲Ns ▷Ec ◀Ws ◀Ws  "), logged
 

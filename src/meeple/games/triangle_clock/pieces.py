@@ -397,8 +397,10 @@ class RoundResult:
 
         ``marks``: each revealed symbol followed by the items used on it (``▲Ns
         +palette-swap``), as the terminal's board marks them (its legend promises the mark
-        on every revealed symbol; the round's last symbols are shown nowhere else). A log
-        leaves them out: its lines of the picks above say them already."""
+        on every revealed symbol; the round's last symbols are shown nowhere else), and
+        under each hand the two cards played, both sides (the last round is public in full,
+        its cards too, and the discard pile's faces are shown nowhere). A log leaves them
+        out: its lines of the picks above say them already."""
         lines: list[Told] = [(f"Round {self.round}: shared ", self.shared)]
         for p, play in enumerate(self.seats):
             hand: list[str | Symbol] = []
@@ -409,6 +411,11 @@ class RoundResult:
             lines.append(
                 ("  ", SeatNamed(p), "  ", *hand, f"  {play.rank} (strength {play.strength})")
             )
+            if marks:
+                played: list[str | Symbol] = ["    cards played"]
+                for card in play.cards:
+                    played += [" ", CARDS[card][0], "/", CARDS[card][1]]
+                lines.append(tuple(played))
         if self.winner is None:
             lines.append(("  Equal hands: nobody scores.",))
             return lines
