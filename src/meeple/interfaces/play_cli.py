@@ -443,12 +443,12 @@ class TerminalGame:
         otherwise see only "has chosen" until the final board; a person seated sees the
         reveal on the board before their next choice."""
         name = escape(seats_text(self.play.game, [player]))
-        if self.humans or not reveals(before, self.play.state):
+        last = reveals(before, self.play.state)
+        if self.humans or not last:
             if not self.humans:
                 self.unrevealed.append((before, player, text))
             # The choice that completes the decision hides nothing any more: the board
             # next drawn shows it with the others.
-            last = self.humans and reveals(before, self.play.state)
             console.print(f"{name} {'has chosen' if last else move_log.HIDDEN_CHOICE}{took}")
             return
         console.print(f"{name} has chosen{took}; {move_log.ALL_REVEALED}")

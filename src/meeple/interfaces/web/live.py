@@ -97,10 +97,16 @@ Notes = dict[str, Any]
 """A move's :func:`move_notes`: ``words`` and ``after``, each present only when not empty."""
 
 
+SERVER_ENDS = ("expired", "aborted", "lesson", "move_limit")
+"""The ways a server ends a match outside its game's rules (:func:`ended_by_the_server`'s
+``how``), each a flag of the result."""
+
+
 def ended_by_the_server(players: int, reason: str, how: str) -> dict[str, Any]:
     """The result of a match the server ended outside its game's rules: nobody wins, every
-    seat's return is 0, and ``how`` (``expired``, ``aborted``, ``lesson``, ``move_limit``)
-    is set, so that the pages and clients can say how it ended."""
+    seat's return is 0, and ``how`` (one of :data:`SERVER_ENDS`) is set, so that the pages
+    and clients can say how it ended."""
+    assert how in SERVER_ENDS, how  # a replayed record's result is checked against them
     return {"over": True, "reason": reason, "returns": [0.0] * players, "winners": [], how: True}
 
 

@@ -20,7 +20,13 @@ from meeple.core.record import GameRecord
 from meeple.core.simultaneous import secret, secret_moves
 from meeple.core.text import unprintable
 from meeple.interfaces.web.content_sets import ContentSets
-from meeple.interfaces.web.live import ServerError, error_code, move_notes, public_message
+from meeple.interfaces.web.live import (
+    SERVER_ENDS,
+    ServerError,
+    error_code,
+    move_notes,
+    public_message,
+)
 from meeple.interfaces.web.lobby import ONLINE_CONTENT
 
 MAX_RECORD_BYTES = 2_000_000
@@ -115,9 +121,6 @@ def board_text_at(record: GameRecord, states: list[State[Any]], step: int, seat:
 
 SEAT_LISTS = ("winners", "resigned", "abandoned")
 """The seat lists of a result a server writes for a match ended before its game was."""
-
-SERVER_ENDS = ("expired", "aborted", "lesson", "move_limit")
-"""The flags of a result a server writes for a match it ended (``live.ended_by_the_server``)."""
 
 
 def check_early_result(result: Mapping[str, Any], players: int) -> None:

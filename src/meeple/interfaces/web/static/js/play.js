@@ -383,11 +383,9 @@ function turnText() {
   const m = msg;
   if (m.status === "finished") return "Game over";
   if (m.status === "waiting") {
-    const absent = m.seats.filter((s) => s.kind === "person" && !s.joined);
-    const open = absent.map((s) => seatLabel(m, s.seat));
+    const open = absentPeople(m).map((s) => seatLabel(m, s.seat));
     // Only a player holds the links to send; a spectator is told only whom the match awaits.
-    const kept = invitesOf(matchId).some((i) => absent.some((s) => s.seat === i.seat));
-    const share = m.seat === null ? "" : kept ? " — send the link below" : " — share the link";
+    const share = m.seat === null ? "" : linksToSend(m).length ? " — send the link below" : " — share the link";
     return `Waiting for ${open.join(", ")} to join${share}`;
   }
   // A person who resigned a match of three or more watches the computer play their seat.
@@ -490,12 +488,23 @@ function drawLog(m) {
   list.scrollTop = list.scrollHeight;
 }
 
-/** While the match waits for people this browser's creator invited, the links to send
- * them: the lobby showed them once, and a creator who clicked Play first had lost them. */
+/** The people's seats nobody has taken yet. */
+function absentPeople(m) {
+  return m.seats.filter((s) => s.kind === "person" && !s.joined);
+}
+
+/** While the match waits for people this browser's creator invited, the links kept to send
+ * them (js/seats.js); none to a spectator or once they have joined. */
+function linksToSend(m) {
+  if (m.status !== "waiting" || m.seat === null) return [];
+  const waiting = absentPeople(m).map((s) => s.seat);
+  return invitesOf(matchId).filter((i) => waiting.includes(i.seat));
+}
+
+/** The links to send, under the turn: the lobby showed them once, and a creator who
+ * clicked Play first had lost them. */
 function drawInvites(m) {
-  const waiting = m.status === "waiting" && m.seat !== null
-    ? m.seats.filter((s) => s.kind === "person" && !s.joined).map((s) => s.seat) : [];
-  const links = waiting.length ? invitesOf(matchId).filter((i) => waiting.includes(i.seat)) : [];
+  const links = linksToSend(m);
   const box = $("invites");
   box.hidden = !links.length;
   box.replaceChildren(...links.map((i) => sendLine(i.name, i.url)));
