@@ -26,7 +26,14 @@ from typing import Any
 import pytest
 
 import meeple
-from meeple.core.conformance import check_game, check_immutable, check_rules_example, check_state
+from meeple.core.conformance import (
+    check_game,
+    check_immutable,
+    check_option_values,
+    check_rules_example,
+    check_state,
+)
+from meeple.core.options import describe_options
 from tests.processes import meeple_each
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -107,6 +114,10 @@ def test_the_game_is_listed_with_its_option(said: dict[str, str]) -> None:
     listing = said["games"]
     assert "tic-tac-toe" in listing and "size" in listing
     assert "heuristic" in said["agents"]
+    # Nothing was measured of an added game's levels: the list does not claim the ladder's.
+    agents = " ".join(said["agents"].split())
+    assert "beats the one below it" not in agents and "beats the hand-written" not in agents
+    assert "has not measured these levels" in agents and "medium and hard both play" in agents
 
 
 def test_the_example_s_own_tests_pass_the_conformance_suite(installed: dict[str, str]) -> None:
@@ -120,6 +131,19 @@ def test_it_plays_in_the_terminal(said: dict[str, str]) -> None:
     out = said["play"]
     assert "made a line of 3" in out or "a draw" in out
     assert " a b c d" in said["play 4x4"]
+
+
+def test_its_kept_games_are_listed_with_their_winner(
+    installed: dict[str, str], tmp_path: Path
+) -> None:
+    """The guide asks a result for its ``winner`` (a seat), not a ``winner_name`` as the
+    shipped games also write: the history names that seat, not "draw"."""
+    env = {**installed, "MEEPLE_HISTORY": str(tmp_path)}
+    play = ["play", "tic-tac-toe", "--seat", "heuristic", "--seat", "random", "--seed", "3"]
+    played, listed = meeple_each([play, ["history"]], env=env, cwd=tmp_path, limit=120)
+    assert played.returncode == 0 and listed.returncode == 0, played.stdout + listed.stdout
+    assert "X made a line of 3" in played.stdout
+    assert "X wins" in listed.stdout and "draw" not in listed.stdout
 
 
 def test_it_runs_in_the_lab(said: dict[str, str]) -> None:
@@ -205,6 +229,46 @@ def test_check_game_names_the_contract_a_state_breaks(
 ) -> None:
     with pytest.raises(AssertionError, match=contract):
         check_state(broken(tictactoe, **methods).new_game(0), random.Random(0))
+
+
+def heaps_game(rules: Any, default: str, suggested: tuple[tuple[str, str], ...] = ()) -> Any:
+    """Tic-tac-toe with a text option ``heaps`` of that default and those suggested values."""
+    from pydantic import Field
+
+    options = type(
+        "HeapsOptions",
+        (rules.TicTacToeOptions,),
+        {
+            "__annotations__": {"heaps": str},
+            "heaps": Field(default=default, json_schema_extra={"suggested": suggested}),
+        },
+    )
+    return type("HeapsGame", (rules.TicTacToeGame,), {"Options": options})(options())
+
+
+@pytest.mark.parametrize(
+    ("default", "suggested", "held"),
+    [("3,4,5", (), ","), ("3/4/5", (("(3/4)", "two heaps"),), "( )"), ("a=b", (), "=")],
+)
+def test_check_game_names_an_option_value_that_cannot_be_written(
+    tictactoe: Any, default: str, suggested: tuple[tuple[str, str], ...], held: str
+) -> None:
+    """A text option's default or suggested value holding a character the lab's variants
+    or OpenSpiel's game strings part values at is named; '/' passes."""
+    game = heaps_game(tictactoe, default, suggested)
+    with pytest.raises(
+        AssertionError, match=rf"option 'heaps' offers .*, which holds {re.escape(held)}:"
+    ):
+        check_game(game, range(1), positions=False)
+    check_option_values(heaps_game(tictactoe, "3/4/5", (("1/2", "two heaps"),)))
+
+
+def test_a_text_option_without_its_own_words_allows_text(tictactoe: Any) -> None:
+    """An option of text that does not say what it allows is "text" to a player, not
+    Python's "str" (in errors, ``meeple rules`` and the lobby)."""
+    game = heaps_game(tictactoe, "3/4/5")
+    (heaps,) = [o for o in describe_options(type(game).Options) if o.name == "heaps"]
+    assert heaps.allowed == "text"
 
 
 def test_check_game_names_notation_that_does_not_read_back(tictactoe: Any) -> None:
@@ -523,3 +587,19 @@ def test_check_game_names_an_action_that_is_not_hashable(tictactoe: Any) -> None
     )
     with pytest.raises(AssertionError, match=r"^Mark is not hashable: an action is frozen data"):
         check_state(game.new_game(0), random.Random(0))
+
+
+def test_a_game_without_its_rules_md_is_played_on_when_its_legend_is_asked(
+    tmp_path: Path,
+) -> None:
+    """``legend`` at the prompt reads rules.md: without it, the line says so and the game
+    goes on (it ended the game)."""
+    env = {**install_package(tmp_path, "lacking_game", LACKING), "MEEPLE_HISTORY": str(tmp_path)}
+    done = subprocess.run(
+        [str(MEEPLE), "play", "lacking", "--seat", "human", "--seat", "random", "--no-history"],
+        env=env, input="legend\nmoves\nquit\n", capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    out = " ".join((done.stdout + done.stderr).split())
+    assert "Traceback" not in out, out
+    assert "error: Lacking ships no rules.md" in out
+    assert out.index("ships no rules.md") < out.index("Stopped after"), out

@@ -140,6 +140,13 @@ def level_spec(game: Game, level: str) -> str:
     return levels[key]
 
 
+def measured(game: Game) -> bool:
+    """Whether meeple's levels for ``game`` were measured against each other (the five
+    games' ladder, docs/agents.md), rather than guessed from its hand-written agent (a game
+    added from outside meeple)."""
+    return game.name in LEVELS
+
+
 def strongest(game: Game) -> str:
     """The agent spec meeple offers as the strongest opponent for ``game``: its ``hard``."""
     return level_spec(game, "hard")

@@ -26,6 +26,7 @@ from typing import Any
 
 from meeple.core.errors import IllegalAction, MeepleError, NotationError, PositionError
 from meeple.core.game import MAX_ACTION_TEXT, Game, State
+from meeple.core.options import describe_options
 from meeple.core.position import position_options
 from meeple.core.record import GameRecord, Playthrough
 
@@ -538,15 +539,38 @@ def check_immutable(state: State[Any]) -> None:
 
 
 # -- all of it -------------------------------------------------------------------------------
+OPTION_VALUE_BREAKS = ",()="
+"""What an option's text value may not hold: the lab parts ``--variant a=1,b=2`` and
+``--values`` at commas, and OpenSpiel's game strings part theirs at all four."""
+
+
+def check_option_values(game: Game) -> None:
+    """Every text value the game's options offer (a default, a suggested value) can be
+    written wherever option values are (:data:`OPTION_VALUE_BREAKS`): a default of
+    "3,4,5" played in the terminal, yet no variant could name it and OpenSpiel could not
+    load the game's own string back."""
+    for option in describe_options(type(game).Options):
+        offered = [option.default, *(value for value, _ in option.suggested)]
+        for value in offered:
+            held = sorted({c for c in str(value) if c in OPTION_VALUE_BREAKS})
+            assert not isinstance(value, str) or not held, (
+                f"option {option.name!r} offers {value!r}, which holds {' '.join(held)}: an "
+                f"option's value may not hold any of {' '.join(OPTION_VALUE_BREAKS)} (the lab "
+                "parts --variant and --values at commas, OpenSpiel's game strings at all of "
+                "them); write another separator, such as '/'"
+            )
+
+
 def check_game(game: Game, seeds: range = range(20), positions: bool = True) -> int:
     """Every contract above on ``game``: a random game per seed checked at every state and
     within the game's bound on its decisions, its positions and immutability at every
-    state, bad text refused, the rules for players filled, and (``positions``) the rules'
-    example position read and positions changed by hand refused or played on. Returns the
-    states checked.
+    state, its options' text values writable, bad text refused, the rules for players
+    filled, and (``positions``) the rules' example position read and positions changed by
+    hand refused or played on. Returns the states checked.
 
     Raises AssertionError (or the game's own error) naming the first broken contract.
     """
+    check_option_values(game)
     for text in BAD_TEXTS:
         parses_or_refuses(game, text)
     assert game.player_rules().strip(), "the rules for players are empty"

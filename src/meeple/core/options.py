@@ -453,6 +453,8 @@ def allowed_values(annotation: Any) -> str:
         return BOOL_ALLOWED
     if annotation is type(None):
         return "unset"
+    if annotation is str:
+        return "text"  # Python's own name, "str", was shown to players
     return getattr(annotation, "__name__", str(annotation))
 
 

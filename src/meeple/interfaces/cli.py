@@ -14,7 +14,13 @@ from meeple.agents import (
     HUMAN,
     available_agents,
 )
-from meeple.agents.levels import DESIGNER_LEVEL, LEVEL_NAMES, level_spec, strongest_note
+from meeple.agents.levels import (
+    DESIGNER_LEVEL,
+    LEVEL_NAMES,
+    level_spec,
+    measured,
+    strongest_note,
+)
 from meeple.core.about import meeple_version
 from meeple.core.errors import MeepleError
 from meeple.core.game import shorten
@@ -230,14 +236,24 @@ def agents_command(
         named = f"{level} (the default)" if level == "hard" else level
         levels.add_row(named, escape(level_spec(g, level)))
     console.print(levels)
-    console.print("Each level beats the one below it on the ladder (docs/agents.md).")
-    console.print(
-        escape(
-            f"For balancing in the lab, --seat {DESIGNER_LEVEL} plays "
-            f"{level_spec(g, DESIGNER_LEVEL)}, which beats the hand-written agent fast "
-            "enough for hundreds of games (docs/lab.md)."
+    designer = level_spec(g, DESIGNER_LEVEL)
+    if measured(g):
+        console.print("Each level beats the one below it on the ladder (docs/agents.md).")
+        console.print(
+            escape(
+                f"For balancing in the lab, --seat {DESIGNER_LEVEL} plays {designer}, which "
+                "beats the hand-written agent fast enough for hundreds of games (docs/lab.md)."
+            )
         )
-    )
+    else:
+        # A game added from outside: nothing was measured, and medium is hard's agent.
+        console.print(
+            escape(
+                f"meeple has not measured these levels against each other in {g.title}: "
+                f"medium and hard both play {level_spec(g, 'hard')}, and --seat "
+                f"{DESIGNER_LEVEL} in the lab plays {designer} (docs/new-game.md)."
+            )
+        )
     console.print(escape(strongest_note(g)))
 
 

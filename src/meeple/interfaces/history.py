@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -116,11 +117,25 @@ def kept_file(record: GameRecord) -> Path | None:
     return max(found)[2] if found else None
 
 
-def result_text(result: dict[str, Any] | None, moves: int) -> str:
-    """The outcome in a few words: who won (or a draw) and the score, if the game has one."""
+def result_text(
+    result: dict[str, Any] | None, moves: int, seat_name: Callable[[int], str] | None = None
+) -> str:
+    """The outcome in a few words: who won (or a draw) and the score, if the game has one.
+
+    The winner is the result's ``winner_name`` where the game writes one, else its
+    ``winner`` (a seat) named by ``seat_name``: docs/new-game.md asks a game's result for
+    the ``winner`` only, and a game added so was listed as a draw whoever won."""
     if result is None:
         return f"unfinished ({counted(moves, 'move')})"
     winner = result.get("winner_name")
+    seat = result.get("winner")
+    if (
+        not winner
+        and seat_name is not None
+        and isinstance(seat, int)
+        and not isinstance(seat, bool)
+    ):
+        winner = seat_name(seat)
     text = f"{winner} wins" if winner else "draw"
     scores = result.get("scores") or result.get("score")
     if isinstance(scores, list) and all(isinstance(s, int | float) for s in scores):
@@ -208,7 +223,7 @@ def _row(entry: HistoryEntry, narrow: bool) -> list[Text]:
         Text(_date(entry.path)),
         game,
         Text(("\n" if narrow else ", ").join(seats)),
-        Text(result_text(rec.result, len(rec.moves))),
+        Text(result_text(rec.result, len(rec.moves), rec.make_game().seat_name)),
     ]
 
 

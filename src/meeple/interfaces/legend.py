@@ -6,8 +6,9 @@ The legend is written once, in the "Reading the board" section of each game's ``
 
 from __future__ import annotations
 
+from meeple.core.errors import GamePackageError
 from meeple.core.game import Game
-from meeple.interfaces.console import console, print_markdown
+from meeple.interfaces.console import console, print_error, print_markdown
 from meeple.interfaces.prompt_words import Turn, prompt_command
 
 LEGEND_HEADING = "## Reading the board"
@@ -24,8 +25,13 @@ def legend_markdown(game: Game | type[Game]) -> str:
 
 
 def print_legend(game: Game) -> None:
-    """Show the legend at the terminal (or say that the game has none)."""
-    legend = legend_markdown(game)
+    """Show the legend at the terminal (or say that the game has none, or why it cannot be
+    read: a game whose package lacks its rules.md is still played on)."""
+    try:
+        legend = legend_markdown(game)
+    except GamePackageError as exc:
+        print_error(str(exc))
+        return
     if legend:
         print_markdown(legend)
     else:
