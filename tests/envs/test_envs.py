@@ -597,6 +597,22 @@ def test_openspiel_parameters_are_the_game_s_options():
     assert '"rules": "0.01"' in str(patched_state)
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["3-4-5", "-", "1.2.3", "0.02", "12", "TRUE", "True", "false", "3/4/5", "any", "a1", "e"],
+)
+def test_a_text_value_openspiel_reads_otherwise_is_marked_with_a_v(text: str) -> None:
+    """A value is marked exactly where OpenSpiel's game strings would not read it as the
+    text it is: a number (or a refusal: "3-4-5" is no number), a bool. A game's text
+    option of "3-4-5" was written bare, and its game string could not be loaded back."""
+    try:
+        read = pyspiel.game_parameters_from_string(f"g(a={text})")["a"]
+    except pyspiel.SpielError:
+        read = None
+    assert mos._looks_numeric(text) == (read != text or not isinstance(read, str)), read
+    assert pyspiel.game_parameters_from_string(f"g(a=v{text})")["a"] == f"v{text}"
+
+
 def test_openspiel_observations_are_the_seat_s_view():
     game = pyspiel.load_game("python_meeple_erosion")
     state = game.new_initial_state()
@@ -709,6 +725,29 @@ def test_the_games_are_in_gymnasium_s_registry():
     assert observations.shape == (2, 273) and info["action_mask"].shape == (2, 54)
 
 
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_make_vec_keeps_each_env_s_result_whole_won_or_drawn(mode: str) -> None:
+    """Edges on 2x3 ends in a win or a draw: two envs ending in one step, one won (winner
+    0) and one drawn (None), made ``make_vec``'s array of winners raise TypeError."""
+    import gymnasium
+
+    vector = gymnasium.make_vec("meeple/edges-v0", num_envs=8, board="2x3", vectorization_mode=mode)
+    _, info = vector.reset(seed=0)
+    rng = np.random.default_rng(0)
+    winners = set()
+    for _ in range(60):
+        masks = info["action_mask"]
+        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks])
+        _, rewards, terminated, _, info = vector.step(actions)
+        for env in np.flatnonzero(info.get("_result", [])):
+            result = info["result"][env]
+            assert terminated[env] and set(result) >= {"winner", "reason"}
+            winners.add(result["winner"])
+            assert (rewards[env] == 0.0) == (result["winner"] is None)
+    vector.close()
+    assert None in winners and winners & {0, 1}  # draws and wins both came
+
+
 def test_the_single_seat_env_refuses_an_unknown_illegal_action_rule():
     """A misspelt ``illegal_action`` was taken as "lose" without a word."""
     with pytest.raises(MeepleError, match="illegal_action must be one of 'lose', 'raise'"):
@@ -742,3 +781,14 @@ def test_a_wrong_number_of_opponents_is_refused_counting_them():
     """Edges has one opponent: "needs 1 opponent", never "1 opponents"."""
     with pytest.raises(MeepleError, match=r"Edges needs 1 opponent, got 2$"):
         MeepleGymEnv("edges", seat=0, opponents=["greedy", "greedy"])
+
+
+@pytest.mark.parametrize("game", ["edges", "erosion", "squad-combat"])
+def test_a_parallel_env_of_a_game_with_turns_is_refused_as_no_illegal_action(game: str) -> None:
+    """Asking for the wrong kind of environment is no illegal move: a learner's loop that
+    catches IllegalAction must not take it for one."""
+    with pytest.raises(
+        MeepleError, match=r"has turns, not simultaneous decisions; use env\(\)"
+    ) as refused:
+        mpz.parallel_env(game)
+    assert not isinstance(refused.value, IllegalAction)

@@ -13,6 +13,7 @@ Gymnasium as ``meeple/<game>-v0`` (``gymnasium.make``).
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar, Literal
 
 import numpy as np
@@ -39,6 +40,33 @@ try:
     from gymnasium import spaces
 except ModuleNotFoundError as missing:  # the envs extra is not installed
     raise framework_missing(missing) from None
+
+
+class GameResult(Mapping[str, Any]):
+    """A finished game's result, as ``info["result"]`` gives it: read as the dict it holds
+    (``info["result"]["winner"]``; ``dict(info["result"])`` for a dict), yet no dict.
+
+    Gymnasium's vector envs spread a dict in ``info`` into an array per field, typed by the
+    first env's value: a won game's winner 0 beside a drawn game's None raised TypeError in
+    ``gymnasium.make_vec`` (and a score of 2.5 would have been cut to 2). Anything else they
+    keep whole, one per env, in an array of objects."""
+
+    __slots__ = ("_fields",)
+
+    def __init__(self, fields: Mapping[str, Any]) -> None:
+        self._fields = dict(fields)
+
+    def __getitem__(self, key: str) -> Any:
+        return self._fields[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._fields)
+
+    def __len__(self) -> int:
+        return len(self._fields)
+
+    def __repr__(self) -> str:
+        return f"GameResult({self._fields!r})"
 
 
 class MeepleGymEnv(gymnasium.Env):
@@ -150,7 +178,9 @@ class MeepleGymEnv(gymnasium.Env):
             observation, info = self._observation()
             info |= {
                 "illegal_action": action,
-                "result": {"reason": "illegal action", "seat": self.seat, "action": action},
+                "result": GameResult(
+                    {"reason": "illegal action", "seat": self.seat, "action": action}
+                ),
             }
             return observation, -1.0, True, False, info
         self.state = state.apply(self.seat, self.game.action_from_id(action))
@@ -159,7 +189,7 @@ class MeepleGymEnv(gymnasium.Env):
         reward = float(self.state.returns[self.seat]) if over else 0.0
         observation, info = self._observation()
         if over:
-            info["result"] = self.state.result
+            info["result"] = GameResult(self.state.result)
         return observation, reward, over, False, info
 
     def render(self) -> str | None:

@@ -72,6 +72,16 @@ def short_name(game: str) -> str:
 
 
 def _looks_numeric(text: str) -> bool:
+    """Whether OpenSpiel would read ``text`` in a game string as other than text.
+
+    It reads a value made only of digits, '-' and '.' as a number (and refuses one that is
+    no number, ``3-4-5``: "CHECK_TRUE(success)"), and ``true``, ``True``, ``false`` and
+    ``False`` as a bool; a value Python reads as a float (``1e5``, ``inf``) is counted too,
+    as before."""
+    if text and set(text) <= set("0123456789-."):
+        return True
+    if text in ("true", "True", "false", "False"):
+        return True
     try:
         float(text)
     except ValueError:
@@ -83,7 +93,8 @@ def _parameters(name: str) -> dict[str, Any]:
     """The game's options as OpenSpiel parameters with their defaults.
 
     OpenSpiel reads ``rules=0.02`` in a game string as a number, so a text option whose
-    value looks like one is written with a leading ``v`` (``rules=v0.02``).
+    value it would read as other than text is written with a leading ``v`` (``rules=v0.02``,
+    ``heaps=v3-4-5``).
     """
     out: dict[str, Any] = {"seeds": DEFAULT_SEEDS, "observation": OBSERVATIONS[0]}
     for option in describe_options(game_class(name).Options):

@@ -352,7 +352,8 @@ def parallel_env(
 ) -> MeepleParallel:
     """The parallel environment of a game whose decisions are all simultaneous."""
     if make(game).name not in SIMULTANEOUS_GAMES:
-        raise IllegalAction(
+        # A choice of environment, not of a move: no IllegalAction.
+        raise MeepleError(
             f"{game} has turns, not simultaneous decisions; use env(). Parallel games: "
             f"{', '.join(SIMULTANEOUS_GAMES)}"
         )
