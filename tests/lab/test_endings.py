@@ -43,12 +43,39 @@ def test_every_game_of_a_match_is_counted_from_the_records():
     assert f"ended {limited} of {len(truth)} games of the matches" in endings.warning()
 
 
+def test_games_the_rules_decided_in_the_limit_s_last_round_are_counted_and_warned_of():
+    """A search that sees the round limit's draw coming may wait to strike until its last
+    round (Erd's hard agent did, for 199 rounds): such games ended by the rules, yet the
+    limit shaped them. They are counted apart from those the limit drew, and warned of."""
+    rows = rows_of("erd", {"round_limit": 2}, ["random", "random"], 12)
+    decided = 0
+    for r in rows:
+        record = meeple.GameRecord(
+            game="erd", options=r["options"], seed=r["seed"], moves=r["moves"]
+        )
+        games = record.replay().result["games"]
+        decided += sum(g["rounds"] == 2 and g["reason"] != "round_limit" for g in games)
+    endings = count_endings(rows)
+    assert decided > 0 and endings.at_limit == decided
+    assert f"{decided} of {endings.games} games of the matches were decided in the last round" in (
+        endings.warning()
+    )
+    shown = dict(summary_rows(summarize(rows)))
+    assert (
+        shown["decided in a safety limit's last round"] == f"{decided} of {endings.games} (WARNING)"
+    )
+    # A match whose games all end before the limit's last round has none.
+    assert count_endings(rows_of("erd", {}, ["random", "random"], 4)).at_limit == 0
+
+
 def test_a_run_decided_by_a_turn_limit_warns_and_a_normal_one_does_not():
     limited = summarize(rows_of("squad-combat", {"turn_limit": 3}, ["random", "random"], 4))
     assert limited.endings.counts == {"turn limit of 3 reached (safeguard)": 4}
     assert "--turn-limit" in limited.endings.warning()
     shown = dict(summary_rows(limited))
     assert shown["ended by a safety limit"] == "4 of 4 (WARNING)"
+    assert limited.endings.at_limit == 0  # each lasted to the limit, and the limit ended it
+    assert "decided in a safety limit's last round" not in shown
     normal = summarize(rows_of("edges", {"board": "2x2"}, ["random", "random"], 6))
     assert normal.endings.counts == {"all pyramids are placed": 6}
     assert normal.endings.warning() is None

@@ -16,7 +16,7 @@ import operator
 import random
 import unicodedata
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
@@ -183,6 +183,17 @@ class Game(ABC, Generic[O, S, A]):
         counts it (``{"rounds": 7}``, ``{"eras": 2, "turns": 31}``); none by default (the lab
         then counts actions only)."""
         return {}
+
+    def at_safeguard(self, result: Mapping[str, Any] | None, units: Mapping[str, int]) -> int:
+        """How many games of a finished game (one, or each game of a match) lasted to the
+        last round or turn the game's safeguard allows (an option whose description starts
+        "safeguard"), however they ended. ``result`` is the game's result where the caller
+        has it (None otherwise) and ``units`` its :meth:`length_units`. 0 by default.
+
+        A game the rules decided in that last round may have been played for the limit (a
+        search that sees the draw coming waits until the last round to strike): the lab
+        counts such games beside those the safeguard itself ended."""
+        return 0
 
     @classmethod
     def player_choices(cls) -> dict[int, dict[str, Any]]:

@@ -43,6 +43,9 @@ class Endings(BaseModel):
     """The endings that a safety limit decided, with their counts (empty: none)."""
     limits: list[str]
     """The options that set those limits, as flags (``--round-limit``)."""
+    at_limit: int = 0
+    """Games the rules decided in the last round (turn) a safety limit allows: played, it
+    may be, for the limit (:meth:`meeple.core.game.Game.at_safeguard`)."""
 
     @property
     def safeguard_games(self) -> int:
@@ -56,17 +59,26 @@ class Endings(BaseModel):
         )
 
     def warning(self) -> str | None:
-        """A sentence for the person reading the results, when a safety limit ended games."""
-        if not self.safeguard:
+        """A sentence for the person reading the results, when a safety limit ended games
+        or games were decided in the last round it allows."""
+        if not self.safeguard and not self.at_limit:
             return None
         unit = "games of the matches" if self.per_match else "games"
-        which = ", ".join(f"{words}: {n}" for words, n in self.safeguard.items())
         raise_it = f"raise {' or '.join(self.limits)} " if self.limits else ""
-        return (
-            f"a safety limit, not the rules, ended {self.safeguard_games} of {self.games} "
-            f"{unit} ({which}): those results come from the limit, not from the game; "
-            f"{raise_it}or change the agents"
-        )
+        said = []
+        if self.safeguard:
+            which = ", ".join(f"{words}: {n}" for words, n in self.safeguard.items())
+            said.append(
+                f"a safety limit, not the rules, ended {self.safeguard_games} of {self.games} "
+                f"{unit} ({which}): those results come from the limit, not from the game"
+            )
+        if self.at_limit:
+            said.append(
+                f"{self.at_limit} of {self.games} {unit} were decided in the last round (or "
+                "turn) a safety limit allows, where the agents may have played for the limit "
+                "(waiting to strike until it)"
+            )
+        return "; ".join(said) + f"; {raise_it}or change the agents"
 
 
 def _percent(n: int, total: int) -> str:
@@ -135,6 +147,7 @@ def count_endings(rows: Sequence[Mapping[str, Any]]) -> Endings | None:
     counts: Counter[str] = Counter()
     per_match = False
     safeguards: dict[str, str] = {}
+    at_limit = 0
     for row in rows:
         key = json.dumps([row.get("game"), row.get("options", {})], sort_keys=True, default=str)
         setting = settings.get(key)
@@ -143,6 +156,7 @@ def count_endings(rows: Sequence[Mapping[str, Any]]) -> Endings | None:
             if setting.game is not None:
                 safeguards.update(safeguard_options(setting.game))
         endings = row.get("endings")
+        result = None
         if not (isinstance(endings, list) and endings):
             endings = None
             if setting.game is not None and setting.matches is not False and "moves" in row:
@@ -153,17 +167,26 @@ def count_endings(rows: Sequence[Mapping[str, Any]]) -> Endings | None:
         if endings is None:
             endings = [row.get("reason")]
         per_match = per_match or bool(setting.matches) or len(endings) > 1
-        counts.update(_words(setting.game, e) for e in endings)
-    limited = {
-        words: n
-        for words, n in counts.items()
-        if "safeguard" in words.lower() or any(s in words.lower() for s in safeguards)
-    }
+        words = [_words(setting.game, e) for e in endings]
+        counts.update(words)
+        if setting.game is not None:
+            reached = setting.game.at_safeguard(result, row.get("units") or {})
+            ended_by_it = sum(_is_safeguard(w, safeguards) for w in words)
+            at_limit += max(0, reached - ended_by_it)
+    limited = {words: n for words, n in counts.items() if _is_safeguard(words, safeguards)}
     flags = sorted({f for s, f in safeguards.items() if any(s in w.lower() for w in limited)})
+    if at_limit and not flags:
+        flags = sorted(set(safeguards.values()))
     return Endings(
         counts=dict(counts.most_common()),
         games=sum(counts.values()),
         per_match=per_match,
         safeguard=limited,
         limits=flags,
+        at_limit=at_limit,
     )
+
+
+def _is_safeguard(words: str, safeguards: Mapping[str, str]) -> bool:
+    """Whether an ending's words are a safeguard's (they name its option)."""
+    return "safeguard" in words.lower() or any(s in words.lower() for s in safeguards)

@@ -97,6 +97,13 @@ def summary_rows(summary: Summary, agents_in_label: bool = True) -> list[tuple[s
                 f"{limited} of {endings.games} (WARNING)" if limited else "none",
             )
         )
+        if endings.at_limit:
+            rows.append(
+                (
+                    "decided in a safety limit's last round",
+                    f"{endings.at_limit} of {endings.games} (WARNING)",
+                )
+            )
     for field, label in METRIC_NAMES.items():
         rows.append((label, _estimate(getattr(summary, field), summary.intervals.get(field))))
     return rows

@@ -26,7 +26,7 @@ Turrets are public, only the pending allocation of a round is hidden until both 
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, replace
 from itertools import product
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, get_args
@@ -294,6 +294,12 @@ class ErdGame(Game[ErdOptions, "ErdState", Allocate]):
         together."""
         rounds = {"rounds": sum(g.round for g in state.games)}
         return rounds if self.options.best_of == 1 else {"games": len(state.games), **rounds}
+
+    def at_safeguard(self, result: Mapping[str, Any] | None, units: Mapping[str, int]) -> int:
+        """The games of the match that lasted to the round limit: drawn by it, or decided in
+        its last round."""
+        games = (result or {}).get("games") or []
+        return sum(1 for g in games if g.get("rounds") == self.options.round_limit)
 
     def max_decisions(self) -> int:
         """One allocation a round (both seats at once), at most ``round_limit`` rounds a

@@ -25,7 +25,7 @@ reaction windows, the dice kept after a refresh, the end-of-turn discards.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field, fields, make_dataclass
 from operator import attrgetter
 from pathlib import Path
@@ -257,6 +257,11 @@ class SquadCombatGame(Game[SquadCombatOptions, "SquadCombatState", SquadAction])
     def length_units(self, state: SquadCombatState) -> dict[str, int]:
         """Turns, the last one (in which the game ended) included."""
         return {"turns": state.turn}
+
+    def at_safeguard(self, result: Mapping[str, Any] | None, units: Mapping[str, int]) -> int:
+        """1 where the game lasted to the turn limit: drawn by it, or decided in its last
+        turn."""
+        return int(units.get("turns", 0) >= self.options.turn_limit)
 
     def view_words(self) -> dict[str, tuple[str, ...] | None]:
         """Every kind of step; the log is free text (what it tells is in the view)."""
