@@ -239,6 +239,9 @@ def test_the_quick_start_asks_how_many_play_where_a_game_takes_a_number(
     assert page.locator("#opt-players").count() == 0  # not offered twice
     seats = page.locator("#seats select")
     assert seats.count() == 3 and seats.nth(2).input_value() == "easy"
+    # Each seat by its name at this number of players (the third was "Seat 2").
+    labels = [" ".join(t.split()) for t in page.locator("#seats label").all_inner_texts()]
+    assert [label.split(":")[0] for label in labels] == ["Alps", "Andes", "Rockies"]
     page.select_option("#game", "squad-combat")  # 3 is allowed there too: kept
     assert page.locator("#players").input_value() == "3" and seats.count() == 3
     page.select_option("#players", "4")
@@ -250,14 +253,16 @@ def test_the_quick_start_asks_how_many_play_where_a_game_takes_a_number(
     made = server.get(f"/api/matches/{match}")
     assert made["options"] == {"players": 3} and len(made["seats"]) == 3
     games = {g["name"]: g["player_choices"] for g in server.get("/api/games")}
+    ranges = ["Alps", "Andes", "Rockies", "Himalaya", "Atlas"]
     assert games["erosion"] == [
-        {"players": 2, "options": {}},
-        *({"players": n, "options": {"players": n}} for n in (3, 4, 5)),
+        {"players": 2, "options": {}, "seat_names": ranges[:2]},
+        *({"players": n, "options": {"players": n}, "seat_names": ranges[:n]} for n in (3, 4, 5)),
     ]
     assert [c["players"] for c in games["squad-combat"]] == [2, 3, 4]
+    assert games["squad-combat"][2]["seat_names"] == ["Red", "Blue", "Green", "Gold"]
     assert games["edges"] == [
-        {"players": 2, "options": {}},
-        {"players": 4, "options": {"double": True}},
+        {"players": 2, "options": {}, "seat_names": ["Red", "Blue"]},
+        {"players": 4, "options": {"double": True}, "seat_names": ["A1", "B1", "A2", "B2"]},
     ]
     assert games["erd"] == games["triangle-clock"] == []
     # Double Edges from the quick start: four seats, and its checkbox not offered twice.

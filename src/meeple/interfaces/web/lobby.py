@@ -98,12 +98,17 @@ class Lobby:
                     "players": info.players,
                     "seats": game.num_players,
                     # The quick start's choice of how many play, where the game takes one,
-                    # each count with the options that seat it.
+                    # each count with the options that seat it and its seats' names (the
+                    # default count's alone named Erosion's third seat "Seat 2").
                     "player_choices": [
-                        {"players": n, "options": options}
+                        {
+                            "players": n,
+                            "options": options,
+                            "seat_names": _names(make(info.name, **options)),
+                        }
                         for n, options in game.player_choices().items()
                     ],
-                    "seat_names": [game.seat_name(p) for p in range(game.num_players)],
+                    "seat_names": _names(game),
                     "perfect_information": info.perfect_information,
                     "options": [
                         {
@@ -413,6 +418,11 @@ class Lobby:
         return None if names is None else list(names)
 
 
+def _names(game: Game[Any, Any, Any]) -> list[str]:
+    """What the game calls each of its seats."""
+    return [game.seat_name(p) for p in range(game.num_players)]
+
+
 @lru_cache(maxsize=256)
 def _seat_names(game_name: str, options: str) -> tuple[str, ...] | None:
     """:meth:`Lobby.seat_names` for options as JSON text (a key the cache can hold)."""
@@ -420,7 +430,7 @@ def _seat_names(game_name: str, options: str) -> tuple[str, ...] | None:
         game = make(game_name, **json.loads(options))
     except MeepleError:
         return None
-    return tuple(game.seat_name(p) for p in range(game.num_players))
+    return tuple(_names(game))
 
 
 def rematch_request(

@@ -179,11 +179,13 @@ function drawSeats() {
   const quick = picked && picked !== "mixed" ? picked : "hard";
   box.replaceChildren(el("legend", {}, "Seats"));
   const agents = game.agents.filter((a) => a !== "human");
+  // The names of the seats at the chosen number of players (Erosion's third is Rockies).
+  const names = chosenCount(game)?.seat_names || game.seat_names;
   for (let seat = 0; seat < seatCount(game); seat += 1) {
     const preset = old[seat] || (seat === 0 ? "human" : quick);
     box.append(el("label", { class: "row" },
       el("span", { class: `seat-dot seat-${seat}` }),
-      `${game.seat_names[seat] || `Seat ${seat}`}: `,
+      `${names[seat] || `Seat ${seat}`}: `,
       el("select", { name: `seat-${seat}`, id: `seat-${seat}` },
         // A person's seat is kept for the link sent to them; an open one is for anyone
         // who joins from the lobby's open list (the server refuses it in a private match).
