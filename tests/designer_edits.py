@@ -122,3 +122,15 @@ def edited_games(game: str, folder: Path, edits: int, rng: random.Random) -> lis
         else:
             assert not problems, f"the game plays with an edit content check refuses: {problems}"
     return made
+
+
+def cards_as_toml(cards: list[dict[str, Any]]) -> str:
+    """Erosion's cards as TOML ``[[cards]]`` tables, nested fields as dotted keys, nulls
+    left out."""
+
+    def flat(prefix: str, value: Any) -> list[str]:
+        if isinstance(value, dict):
+            return [line for k, v in value.items() for line in flat(f"{prefix}{k}.", v)]
+        return [] if value is None else [f"{prefix[:-1]} = {json.dumps(value)}"]
+
+    return "\n".join("[[cards]]\n" + "\n".join(flat("", card)) + "\n" for card in cards)

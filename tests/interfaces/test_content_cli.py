@@ -12,6 +12,7 @@ import meeple
 from meeple.core.designer import check_data, copy_data, data_paths
 from meeple.core.registry import game_class
 from meeple.interfaces.cli import app
+from tests.designer_edits import cards_as_toml
 
 DATA = {
     "squad-combat": ["characters.toml", "cards.toml", "decks.toml"],
@@ -251,3 +252,20 @@ def test_help_without_a_game_lists_every_games_flags():
     assert code == 0
     assert "erosion: --players" in out and "--cards" in out and "--content" in out
     assert "--ranking" in out
+
+
+def test_check_reads_erosion_s_cards_written_as_toml(tmp_path):
+    """The card file may be TOML (docs/lab.md), which the lab plays: content check looked
+    for cards.json alone and said there was none."""
+    copy_data("erosion", tmp_path)
+    shipped = json.loads((tmp_path / "cards.json").read_text())
+    (tmp_path / "cards.json").unlink()
+    cards = tmp_path / "cards.toml"
+    cards.write_text(cards_as_toml(shipped["cards"]), encoding="utf-8")
+    code, out = _run("content", "check", "erosion", str(tmp_path))
+    assert code == 0, out
+    assert f"--cards {cards}" in out
+    shipped["cards"][0]["mohs"] = 99
+    cards.write_text(cards_as_toml(shipped["cards"]), encoding="utf-8")
+    code, out = _run("content", "check", "erosion", str(tmp_path))
+    assert code == 1 and f"error: {cards}: card WX01, field mohs" in out, out

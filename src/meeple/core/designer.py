@@ -58,14 +58,33 @@ def _data_of(game: str) -> tuple[type[Game], dict[str, tuple[Traversable, list[s
     return cls, data
 
 
+DATA_SUFFIXES = (".json", ".toml")
+"""How a data file may be written: the data readers take either (a designer may write
+Erosion's cards as TOML where meeple ships JSON)."""
+
+
 def data_paths(game: str, folder: Path) -> dict[str, Path]:
     """What each data option of ``game`` is given to play with the data in ``folder``:
-    the folder itself for a folder option, the file in it for a file option."""
+    the folder itself for a folder option, the file in it for a file option: the shipped
+    file's name, or that name written the other way (``cards.toml`` for ``cards.json``)
+    where only that is there."""
     _, data = _data_of(game)
     return {
-        option: folder if files is not None else folder / source.name
+        option: folder if files is not None else _data_file(folder, source.name)
         for option, (source, files) in data.items()
     }
+
+
+def _data_file(folder: Path, name: str) -> Path:
+    shipped = folder / name
+    if shipped.exists():
+        return shipped
+    others = [
+        other
+        for suffix in DATA_SUFFIXES
+        if (other := shipped.with_suffix(suffix)) != shipped and other.is_file()
+    ]
+    return others[0] if len(others) == 1 else shipped
 
 
 def data_files(game: str, folder: Path) -> list[Path]:

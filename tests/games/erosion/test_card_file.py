@@ -14,6 +14,7 @@ import meeple
 from meeple.core.errors import FileOptionRefused, OptionError
 from meeple.core.record import refuse_file_options
 from meeple.games.erosion.rules import ErosionGame
+from tests.designer_edits import cards_as_toml
 
 SHIPPED = json.loads(
     resources.files("meeple.games.erosion").joinpath("cards.json").read_text("utf-8")
@@ -27,17 +28,6 @@ def _write(tmp_path: Path, edit: Any = None, name: str = "cards.json") -> Path:
     path = tmp_path / name
     path.write_text(json.dumps(data, indent=1), encoding="utf-8")
     return path
-
-
-def _toml(cards: list[dict[str, Any]]) -> str:
-    """The cards as TOML ``[[cards]]`` tables, nested fields as dotted keys, nulls left out."""
-
-    def flat(prefix: str, value: Any) -> list[str]:
-        if isinstance(value, dict):
-            return [line for k, v in value.items() for line in flat(f"{prefix}{k}.", v)]
-        return [] if value is None else [f"{prefix[:-1]} = {json.dumps(value)}"]
-
-    return "\n".join("[[cards]]\n" + "\n".join(flat("", card)) + "\n" for card in cards)
 
 
 def _moves(game: ErosionGame, seed: int, limit: int = 400) -> list[list[int]]:
@@ -80,7 +70,7 @@ def test_an_edited_card_changes_play(tmp_path):
 
 def test_a_toml_card_file_reads_as_the_json_one(tmp_path):
     path = tmp_path / "cards.toml"
-    path.write_text(_toml(SHIPPED["cards"]), encoding="utf-8")
+    path.write_text(cards_as_toml(SHIPPED["cards"]), encoding="utf-8")
     assert meeple.make("erosion", cards=str(path)).catalog.cards == (
         meeple.make("erosion").catalog.cards
     )
