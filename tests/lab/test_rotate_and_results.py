@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import sqlite3
 import sys
 from collections import Counter
@@ -351,3 +352,18 @@ def test_a_run_of_few_games_says_so_once_under_each_table_at_the_terminal(lab, m
     one = lab(*SIM, "--games", "1", "--fresh")
     assert one.exit_code == 0, one.output
     assert "1 game, under 30: every figure is a small sample" in one.output
+
+
+def test_a_command_says_how_many_of_its_games_were_read_back_rather_than_played(lab):
+    """A run is keyed by what it plays, not by the code that played it: games read back
+    are said, with the way to play them again (a game's author had edited its rules and
+    was shown the old games' figures without a word)."""
+    first = lab(*SIM, "--games", "4")
+    assert first.exit_code == 0, first.output
+    assert "read back" not in first.output
+    more = " ".join(lab(*SIM, "--games", "6").output.split())
+    assert "4 stored games of run " in more and "read back, 2 played now: --fresh plays" in more
+    again = " ".join(lab(*SIM, "--games", "6").output.split())
+    assert re.search(r"6 stored games of run \w+ read back: --fresh", again), again
+    fresh = lab(*SIM, "--games", "6", "--fresh")
+    assert fresh.exit_code == 0 and "read back" not in fresh.output

@@ -252,6 +252,15 @@ def play_run(
     played = sum(pace.games.values())
     if played and not _held_past(store, [spec.key], games):
         store.note_run(spec.key, command_line(), None)
+    if read := len(rows) - played:
+        # Said, as a game's code edited since would not be: a run is keyed by what it
+        # plays, not by the code that played it (docs/lab-internals.md).
+        now = f", {played} played now" if played else ""
+        console.print(
+            f"{counted(read, 'stored game')} of run {spec.key} read back{now}: --fresh plays "
+            "them again (after the game's code has changed, say).",
+            markup=False,
+        )
     return rows
 
 
