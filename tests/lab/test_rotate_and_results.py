@@ -367,3 +367,23 @@ def test_a_command_says_how_many_of_its_games_were_read_back_rather_than_played(
     assert re.search(r"6 stored games of run \w+ read back: --fresh", again), again
     fresh = lab(*SIM, "--games", "6", "--fresh")
     assert fresh.exit_code == 0 and "read back" not in fresh.output
+
+
+def test_a_csv_leaves_blank_what_the_tables_call_n_a(lab):
+    """Erosion scores its eras at the end: its lead changes and decisive moments are n/a in
+    the tables (docs/metrics.md), and were exported as 0 and 0.94 a game all the same."""
+    erosion = ("simulate", "erosion", "--seat", "random", "--seat", "random", "--games", "3")
+    done = lab(*erosion)
+    assert done.exit_code == 0, done.output
+    assert "lead changes per game │ n/a" in " ".join(done.output.split()), done.output
+    assert lab("results", _key(lab)[:6], "--csv", str(lab.tmp / "e.csv")).exit_code == 0
+    with open(lab.tmp / "e.csv", newline="") as fh:
+        lines = list(csv.DictReader(fh))
+    assert len(lines) == 3
+    assert {(line["lead_changes"], line["decided_at"]) for line in lines} == {("", "")}
+    # Where the lead tells something (Edges scores as it goes), it is exported.
+    assert lab(*SIM, "--games", "6").exit_code == 0
+    [edges] = [run["key"] for run in ResultStore(lab.db).runs() if run["game"] == "edges"]
+    assert lab("results", edges[:6], "--csv", str(lab.tmp / "g.csv")).exit_code == 0
+    with open(lab.tmp / "g.csv", newline="") as fh:
+        assert any(line["decided_at"] != "" for line in csv.DictReader(fh))

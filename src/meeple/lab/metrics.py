@@ -291,9 +291,7 @@ def summarize(rows: Sequence[Mapping[str, Any]]) -> Summary:
     score_rates = [s.score_rate for s in seats]
     decided = [r["decided_at"] for r in rows if r.get("decided_at") is not None]
     leads = [r["lead_changes"] for r in rows if r.get("lead_changes") is not None]
-    if not any(_led_before_the_end(r) for r in rows):
-        # Scores that name a leader only with the last action (Erosion scores its eras at
-        # the end) tell nothing of lead changes or of when the game was decided: n/a, not 0.
+    if not lead_told(rows):
         decided, leads = [], []
     margins = [r["margin"] for r in rows if r.get("margin") is not None]
     lengths = [float(r["length"]) for r in rows]
@@ -491,6 +489,14 @@ def pairwise_results(rows: Sequence[Mapping[str, Any]]) -> list[tuple[str, str, 
         won = {seats[p] for p in row["winners"]}
         out.append((a, b, 1.0 if won == {a} else 0.0 if won == {b} else 0.5))
     return out
+
+
+def lead_told(rows: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether the lead changes and decisive moments of ``rows`` tell anything: some game
+    had a sole leader before its last action. Scores that name a leader only with the last
+    action (Erosion scores its eras at the end) tell nothing of them: n/a, not 0, in the
+    tables and in a run's CSV alike."""
+    return any(_led_before_the_end(r) for r in rows)
 
 
 def _led_before_the_end(row: Mapping[str, Any]) -> bool:

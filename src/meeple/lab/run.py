@@ -27,6 +27,7 @@ from meeple.core.options import GameOptions, digest_of, read_content
 from meeple.core.processes import ctrl_c_deferred
 from meeple.core.registry import game_class
 from meeple.core.words import counted
+from meeple.lab.metrics import lead_told
 from meeple.lab.simulate import (
     Backend,
     ContentChanged,
@@ -469,7 +470,8 @@ def rotations(seats: list[str]) -> list[list[str]]:
 
 def write_csv(rows: Sequence[Mapping[str, Any]], path: Path) -> None:
     """One line per game for a spreadsheet: a column per seat for agents, returns and
-    scores; the moves stay in the JSONL file. Written atomically, like the JSONL."""
+    scores; the moves stay in the JSONL file. Written atomically, like the JSONL. Lead
+    changes and decisive moments are blank where the tables say n/a (:func:`lead_told`)."""
     players = max((len(row["seats"]) for row in rows), default=0)
     columns = ["index", "seed", "game", "options"]
     columns += [f"seat_{p}" for p in range(players)]
@@ -480,6 +482,7 @@ def write_csv(rows: Sequence[Mapping[str, Any]], path: Path) -> None:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(columns)
+    story = ("lead_changes", "decided_at") if lead_told(rows) else ()
     for row in rows:
         scores = row.get("scores") or []
         writer.writerow(
@@ -489,7 +492,8 @@ def write_csv(rows: Sequence[Mapping[str, Any]], path: Path) -> None:
             + _padded(row["returns"], players)
             + [" ".join(str(p) for p in row["winners"])]
             + _padded(scores, players)
-            + [_blank(row.get(k)) for k in ("margin", "reason", "lead_changes", "decided_at")]
+            + [_blank(row.get(k)) for k in ("margin", "reason")]
+            + [_blank(row.get(k)) if k in story else "" for k in ("lead_changes", "decided_at")]
         )
     atomic_write(path, buffer.getvalue())
 
