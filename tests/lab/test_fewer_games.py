@@ -96,3 +96,40 @@ def test_a_run_read_back_keeps_its_report_when_the_command_stops_before_its_own(
     key = next(r["key"] for r in ResultStore(where[1]).runs() if r["key"] != before["key"])
     shown = " ".join(CliRunner().invoke(app, ["results", key, "--db", where[1]]).output.split())
     assert "No report was written (the command stopped before it)" in shown
+
+
+def test_an_interrupted_design_report_says_what_is_left_of_it_and_writes_no_games_file(
+    lab, tmp_path, monkeypatch
+):
+    """A report's runs live in the database: Ctrl-C wrote the interrupted run's games to a
+    JSONL file that no finished report writes, and that stayed partial once the report was
+    resumed; and "play the other N" counted that run's games alone."""
+    from meeple.interfaces import lab_common
+
+    real = lab_common.execute
+
+    def stops_after_two(spec, games, store, **kwargs):
+        seen = []
+        told = kwargs["on_row"]
+
+        def on_row(row):
+            told(row)
+            seen.append(row)
+            if len(seen) == 2:
+                raise KeyboardInterrupt
+
+        return real(spec, games, store, **{**kwargs, "on_row": on_row})
+
+    monkeypatch.setattr(lab_common, "execute", stops_after_two)
+    design = ["design", "erosion", "--counts", "2,3", "--games", "4", "--seat", "random"]
+    where = ["--db", f"sqlite:///{tmp_path / 'lab.db'}", "--out", str(tmp_path / "out")]
+    stopped = CliRunner().invoke(app, [*design, *where])
+    said = " ".join(stopped.output.split())
+    assert stopped.exit_code == 130, said
+    assert "Interrupted: 2 of 4 games of run" in said
+    assert "play the other 6 (its later runs included)" in said
+    assert not list(tmp_path.rglob("*.jsonl"))
+    monkeypatch.setattr(lab_common, "execute", real)
+    resumed = lab(*design)
+    assert "Played 6 games, read 2 stored" in resumed
+    assert not list(tmp_path.rglob("*.jsonl"))

@@ -202,13 +202,15 @@ def design_command(
             console.print(escape(said.replace("Agents:", f"Agents at {players} players:", 1)))
         store = ResultStore(db)
         runs = []
+        # The games each run holds already, so that an interrupted run says how many are
+        # left of the whole report, not of its own count alone.
+        held = [
+            0 if fresh else sum(1 for r in stored_games(spec, store).rows if r["index"] < games)
+            for _, _, spec in plans
+        ]
         with one_backend(chosen, jobs, address):
-            for players, seats, spec in plans:
-                kept = (
-                    0
-                    if fresh
-                    else sum(1 for r in stored_games(spec, store).rows if r["index"] < games)
-                )
+            for at, (players, seats, spec) in enumerate(plans):
+                kept = held[at]
                 rows = play_run(
                     spec,
                     games,
@@ -218,7 +220,8 @@ def design_command(
                     address,
                     fresh,
                     f"{name}, {players} players {spec.key}",
-                    folder / f"{name}-{spec.key}.jsonl",
+                    None,  # a report's runs are read from the database, never from a file
+                    later=sum(games - n for n in held[at + 1 :]),
                 )
                 try:
                     cards = card_report(rows)

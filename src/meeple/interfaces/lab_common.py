@@ -189,13 +189,16 @@ def play_run(
     address: str | None,
     fresh: bool,
     label: str,
-    jsonl: Path,
+    jsonl: Path | None,
+    later: int = 0,
 ) -> list[Mapping[str, Any]]:
     """Play the games of ``spec`` not yet stored under a progress bar that shows how long
     the rest will take, at the pace of the games played so far (:class:`Pace`: a worker's
     first game, which sets the run up, does not time the rest once a later one is in); say
     it once above the bar when the run will take a while; return its ``games`` rows by
-    index; after Ctrl-C, say what was kept and exit (130)."""
+    index; after Ctrl-C, say what was kept (in ``jsonl`` too, where the command writes
+    one) and how many games are left, ``later`` of them the command's later runs', and
+    exit (130)."""
     from meeple.store import ResultStore
 
     store = ResultStore(db)
@@ -245,7 +248,7 @@ def play_run(
             )
         except KeyboardInterrupt:
             progress.stop()
-            _interrupted(store, spec, games, jsonl)
+            _interrupted(store, spec, games, jsonl, later)
     # A run that holds more games keeps the command and the report of all of them; one that
     # played none here keeps the command and the report that last read all it holds, until
     # this command writes its own (it may yet stop before: a closed pipe, Ctrl-C).
@@ -362,22 +365,30 @@ def estimate_line(pace: Pace, left: int, jobs: int) -> str | None:
     )
 
 
-def _interrupted(store: ResultStore, spec: RunSpec, games: int, jsonl: Path) -> None:
-    """After Ctrl-C: write the finished games to the JSONL file too, say what was kept and
-    how to go on, and end the command (exit status 130, as for any interrupted command)."""
+def _interrupted(
+    store: ResultStore, spec: RunSpec, games: int, jsonl: Path | None, later: int
+) -> None:
+    """After Ctrl-C: write the finished games to the JSONL file too (where the command
+    writes one: a design report writes none, and a partial file would outlive the report
+    that resumes it), say what was kept and how many games are left (``later`` of them the
+    command's later runs'), and end the command (exit status 130, as for any interrupted
+    command)."""
     held = stored_games(spec, store).rows
     kept = [row for row in held if row["index"] < games]
     if len(held) <= games:  # a run holding more keeps the command of all it holds
         store.note_run(spec.key, command_line(), None)
-    where = f"{hide_password(store.url)} and {jsonl}"
-    try:
-        write_jsonl(held, jsonl)  # the run's file: every game it holds
-    except OSError as exc:
-        where = f"{hide_password(store.url)} (not in {jsonl}: {exc.strerror or exc})"
+    where = hide_password(store.url)
+    if jsonl is not None:
+        try:
+            write_jsonl(held, jsonl)  # the run's file: every game it holds
+            where = f"{where} and {jsonl}"
+        except OSError as exc:
+            where = f"{where} (not in {jsonl}: {exc.strerror or exc})"
+    left = games - len(kept) + later
     console.print(
         f"Interrupted: {len(kept)} of {games} games of run {spec.key} are kept in "
-        f"{escape(where)}. Run the same command again to play the other "
-        f"{games - len(kept)}; kept games are not played again."
+        f"{escape(where)}. Run the same command again to play the other {left}"
+        f"{' (its later runs included)' if later else ''}; kept games are not played again."
     )
     raise typer.Exit(130)
 
