@@ -61,6 +61,16 @@ def test_game_counts_on_the_length_axis_are_whole_numbers():
     assert all(float(t).is_integer() for t in ax.get_yticks())
 
 
+def test_games_all_of_one_length_are_drawn_on_whole_numbers_with_room_beside():
+    """Every game of 196 moves: the axis held that one bin, ticked 195.6 to 196.4."""
+    fig = length_figure({"a": [196.0] * 5, "b": [196.0] * 5})
+    fig.canvas.draw()
+    ax = fig.axes[0]
+    low, high = ax.get_xlim()
+    shown = [t for t in ax.get_xticks() if low <= t <= high]
+    assert shown == [195.0, 196.0, 197.0]
+
+
 def test_overlapping_length_series_stand_side_by_side():
     """Two runs with the same lengths: every bar of one is beside, not on, the other's."""
     ax = length_figure({"a": [10.0, 10.0, 12.0], "b": [10.0, 12.0, 12.0]}).axes[0]

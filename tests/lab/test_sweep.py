@@ -151,6 +151,15 @@ def test_the_sweep_table_flags_a_small_sample_as_every_lab_table_does():
     _, table = sweep_table("x", ["1", "2"], [few, many], ["seat 0", "seat 1"])
     assert all(cell.endswith("(small sample)") for cell in table[0][1:5]), table[0]
     assert not any("small sample" in cell for cell in table[1]), table[1]
+    # The plot marks the same points hollow, and says so (it flagged only the title).
+    fig = sweep_figure("x", ["1", "2"], [few, many], ["seat 0", "seat 1"])
+    wins, _ = fig.axes
+    hollow = [
+        (line.get_xdata(), line.get_mfc()) for line in wins.lines if line.get_mfc() == "white"
+    ]
+    assert [len(x) for x, _ in hollow] == [1, 1]  # each seat's point at 10 games alone
+    assert all(abs(x[0]) < 0.5 for x, _ in hollow)
+    assert "a hollow point is a small sample" in fig._suptitle.get_text()
 
 
 def test_a_swept_value_that_moves_a_seats_role_is_not_named_by_the_first_values_role(

@@ -212,8 +212,9 @@ def difference_note(base: str, pairings: dict[str, Pairing]) -> str:
         if p.pairs and p.same_moves == p.pairs:
             text += (
                 f" Every paired game of {label!r} went move for move as in {base!r}: these "
-                "agents played both alike, so a difference of 0 says they never used what it "
-                "changes, not that the change is worth nothing."
+                "agents played both alike, so a difference of 0 says only that nothing it "
+                "changes came into their games (or that it changes nothing under these "
+                "options: a value the rules already give), not that the change is worth nothing."
             )
     unpaired = {label: p.unpaired for label, p in pairings.items() if p.unpaired}
     if unpaired:
@@ -370,7 +371,12 @@ def length_figure(lengths: dict[str, list[float]], unit: str = "moves") -> Figur
     ax = fig.subplots()
     series = {label: v for label, v in lengths.items() if v}
     if series:
-        start, width = _length_bins([x for v in series.values() for x in v])
+        every = [x for v in series.values() for x in v]
+        start, width = _length_bins(every)
+        # A bin of room on each side: games all of one length (The Triangle Clock's 196
+        # moves) were drawn over an axis of a single bin, ticked 195.6 to 196.4.
+        first, last = (int((x - start) // width) for x in (min(every), max(every)))
+        ax.set_xlim(start + (first - 1) * width, start + (last + 2) * width)
         # Series side by side within each bin: none hides another where they overlap.
         bar = 0.9 * width / len(series)
         for k, (label, values) in enumerate(series.items()):

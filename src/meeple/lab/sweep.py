@@ -186,7 +186,7 @@ def sweep_figure(what: str, values: list[str], summaries: list[Summary], seats: 
         ]
         rates = [r for _, r in held]
         shift = (p - (len(seats) - 1) / 2) * 0.06
-        wins.errorbar(
+        drawn = wins.errorbar(
             [k + shift for k, _ in held],
             [r.rate for r in rates],
             yerr=[[r.rate - r.low for r in rates], [r.high - r.rate for r in rates]],
@@ -194,12 +194,13 @@ def sweep_figure(what: str, values: list[str], summaries: list[Summary], seats: 
             capsize=4,
             label=seat,
         )
+        _hollow(wins, [(k + shift, r.rate) for k, r in held if r.small], drawn)
     wins.set_ylim(0, 1)
     wins.set_ylabel("won or shared (95% CI, from 0)")
     wins.legend(fontsize="small")
     durations = [s.intervals.get("duration") for s in summaries]
     shown = [(k, d) for k, d in zip(x, durations, strict=True) if d is not None]
-    length.errorbar(
+    drawn = length.errorbar(
         [k for k, _ in shown],
         [d.value for _, d in shown],
         yerr=[[d.value - d.low for _, d in shown], [d.high - d.value for _, d in shown]],
@@ -207,6 +208,7 @@ def sweep_figure(what: str, values: list[str], summaries: list[Summary], seats: 
         capsize=4,
         color="tab:grey",
     )
+    _hollow(length, [(k, d.value) for k, d in shown if d.small], drawn)
     length.set_ylim(bottom=0)
     length.set_ylabel("actions per game (95% CI, from 0)")
     games = min(s.games for s in summaries)
@@ -215,9 +217,21 @@ def sweep_figure(what: str, values: list[str], summaries: list[Summary], seats: 
         ax.set_xticks(x, [short_label(label) for label in labels])
         ax.set_xlabel(what)
     small = f" ({SMALL})" if games < SMALL_SAMPLE_GAMES else ""
-    fig.suptitle(f"{what}: {counted(games, 'game')} a value{small}")
+    hollow = any(seat.win_rate.small for s in summaries for seat in s.seats) or any(
+        d is not None and d.small for d in durations
+    )
+    marks = "; a hollow point is a small sample" if hollow else ""
+    fig.suptitle(f"{what}: {counted(games, 'game')} a value{small}{marks}")
     fig.tight_layout()
     return fig
+
+
+def _hollow(ax: Any, points: list[tuple[float, float]], drawn: Any) -> None:
+    """Draw ``points`` of the series ``drawn`` hollow: the small samples, which a table
+    flags and a bar plot hatches, in a plot of points."""
+    if points:
+        colour = drawn.lines[0].get_color()
+        ax.plot(*zip(*points, strict=True), "o", mfc="white", mec=colour, zorder=3)
 
 
 __all__ = [
