@@ -105,8 +105,8 @@ def _parse_variant(game: str, text: str) -> dict[str, str]:
         if not eq:
             option, value, _ = _variant_example(game)
             raise LabError(
-                f"variant {text!r}: write option=value pairs joined by commas, "
-                f"e.g. {option}={value}"
+                f"variant {text!r}: write option=value pairs joined by commas (the parts "
+                f"of one value joined by '/'), e.g. {option}={value}"
             )
         if ":" in key:
             # A label written without the space after its colon: no option has a colon.

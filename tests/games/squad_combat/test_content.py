@@ -219,6 +219,16 @@ def test_a_bad_content_option_is_an_option_error(folder):
         meeple.make("squad-combat", content=str(CONTENT), decks="alpha,gamma")
 
 
+def test_decks_are_joined_by_a_slash_as_by_a_comma():
+    """'/' works where a comma cannot: a lab variant (--variant decks=a,b was read as two
+    option pairs) and an OpenSpiel game string."""
+    slashed = meeple.make("squad-combat", decks="shadow-circle/iron-line", players=3)
+    commas = meeple.make("squad-combat", decks="shadow-circle,iron-line", players=3)
+    assert slashed.deck_keys == commas.deck_keys == ("shadow-circle", "iron-line", "shadow-circle")
+    with pytest.raises(meeple.OptionError, match="names no deck; give deck ids joined by '/'"):
+        meeple.make("squad-combat", decks="/ , /")
+
+
 def test_a_designer_points_the_game_at_their_own_folder():
     game = meeple.make("squad-combat", content=str(CONTENT), decks="beta", players=3)
     assert game.deck_keys == ("beta", "beta", "beta")

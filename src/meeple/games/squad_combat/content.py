@@ -372,18 +372,20 @@ class Content:
         return self.decks[self.deck_index[key]]
 
     def deck_ids(self, decks: str | None) -> tuple[str, ...]:
-        """The deck ids a comma-separated ``decks`` option names, each checked, or every
-        deck of the content in file order when it is unset or blank.
+        """The deck ids a ``decks`` option names, joined by '/' or ',', each checked, or
+        every deck of the content in file order when it is unset or blank.
 
+        '/' is the separator that works everywhere: the lab's ``--variant`` and ``--values``
+        part values at commas, and so do OpenSpiel's game strings; ',' is read as ever.
         ContentError when the text names no deck at all (``","``): an empty list has no
         deck to repeat for the seats.
         """
         if decks is None or not decks.strip():
             return tuple(d.key for d in self.decks)
-        keys = tuple(k.strip() for k in decks.split(",") if k.strip())
+        keys = tuple(k.strip() for k in re.split(r"[/,]", decks) if k.strip())
         if not keys:
             raise ContentError(
-                f"decks {decks!r} names no deck; give deck ids separated by commas "
+                f"decks {decks!r} names no deck; give deck ids joined by '/' "
                 f"(the ids are: {', '.join(self.deck_index)})"
             )
         for key in keys:

@@ -19,14 +19,14 @@ class SquadCombatOptions(GameOptions):
     decks: str | None = Field(
         title="Decks",
         default=None,
-        description="deck ids for the seats in order, comma-separated; a shorter list repeats; "
-        "default: the content's decks in file order, alternating",
+        description="deck ids for the seats in order, joined by '/' (or ','); a shorter list "
+        "repeats; default: the content's decks in file order, alternating",
         json_schema_extra={
-            "allowed": "deck ids, e.g. iron-line,shadow-circle",
+            "allowed": "deck ids joined by '/', e.g. iron-line/shadow-circle",
             # The shipped decks' ids: a card set of a designer's names its own.
             "suggested": [
-                ["iron-line,shadow-circle", "the shipped decks in turn, Iron Line first"],
-                ["shadow-circle,iron-line", "the shipped decks in turn, Shadow Circle first"],
+                ["iron-line/shadow-circle", "the shipped decks in turn, Iron Line first"],
+                ["shadow-circle/iron-line", "the shipped decks in turn, Shadow Circle first"],
                 ["iron-line", "Iron Line at every seat"],
                 ["shadow-circle", "Shadow Circle at every seat"],
             ],
