@@ -237,6 +237,7 @@ def test_only_a_move_that_submits_nothing_in_a_decision_chooses_again():
     ("spec", "says"),
     [("hrad", "no agent called 'hrad' (did you mean 'hard'?) for edges;"),
      ("greddy", "no agent called 'greddy' (did you mean 'greedy'?) for edges;"),
+     ("desinger", "no agent called 'desinger' (did you mean 'designer'?) for edges;"),
      ("mcts:iteratons=5", "no parameter 'iteratons' (did you mean 'iterations'?);"),
      ("perfect:exac=3", "no parameter 'exac' (did you mean 'exact'?);")],
 )  # fmt: skip
@@ -250,7 +251,10 @@ def test_agent_specs_parse_and_check_parameters():
     game = meeple.make("edges")
     assert str(parse_spec("greedy:seed=3")) == "greedy:seed=3"
     assert make_agent("greedy:seed=3", game).name == "greedy"
-    expected = r"no agent called 'wizard' for edges; .*level \(easy, medium, hard\).*human, random"
+    expected = (
+        r"no agent called 'wizard' for edges; .*level \(easy, medium, hard\), designer \(the "
+        r"lab's agent to balance with\) or an agent: human, random"
+    )
     with pytest.raises(AgentSpecError, match=expected):
         make_agent("wizard", game)
     assert make_agent(" Hard", game).name == make_agent(level_spec(game, "hard"), game).name

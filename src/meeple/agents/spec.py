@@ -17,7 +17,7 @@ from pydantic import ConfigDict, TypeAdapter, ValidationError
 
 from meeple.agents.careless import CarelessAgent
 from meeple.agents.flat import FlatAgent
-from meeple.agents.levels import LEVEL_NAMES, SEAT_WORDS, seat_spec
+from meeple.agents.levels import DESIGNER_LEVEL, LEVEL_NAMES, SEAT_WORDS, seat_spec
 from meeple.agents.mcts import ISMCTSAgent, MCTSAgent
 from meeple.agents.policy import PolicyAgent, policy_agents
 from meeple.agents.random_agent import RandomAgent
@@ -150,10 +150,11 @@ def agent_parameters(
         )
     if factory is None:
         names = agent_names(game)
-        near = did_you_mean(spec.name, [*LEVEL_NAMES, *names])
+        near = did_you_mean(spec.name, [*SEAT_WORDS, *names])
         raise AgentSpecError(
             f"no agent called {spec.name!r}{near} for {game.name}; choose a level "
-            f"({', '.join(LEVEL_NAMES)}) or an agent: {', '.join(names)}"
+            f"({', '.join(LEVEL_NAMES)}), {DESIGNER_LEVEL} (the lab's agent to balance with) "
+            f"or an agent: {', '.join(names)}"
         )
     return spec, factory, coerce_params(spec, factory, {"seed": 0, **spec.params})
 
