@@ -178,7 +178,10 @@ def test_card_report_names_each_seats_agents_where_they_differ(tmp_path):
 def test_meeple_cards_errors_are_one_line(run, tmp_path):
     spec, _, url = _run(tmp_path, "edges", games=2)
     for args, words in [
-        ((spec.key, "--db", url), "Edges has no cards or items to count"),
+        (
+            (spec.key, "--db", url),
+            "Edges names no cards or items for the lab to count (Game.card_names); per-card statistics are for the games that do: erosion, squad-combat, triangle-clock",
+        ),
         (("ffff", "--db", url), "no run 'ffff'"),
         ((spec.key, "--db", f"sqlite:///{tmp_path / 'none.db'}"), "no results database"),
     ]:

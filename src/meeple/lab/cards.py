@@ -17,6 +17,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from meeple.core.errors import MeepleError
+from meeple.core.registry import games as installed_games
+from meeple.core.registry import make
 from meeple.core.words import counted
 from meeple.lab.figures import new_figure
 from meeple.lab.metrics import SMALL_FLAG, SMALL_SAMPLE_GAMES, Estimate, Rate, flag, seat_roles
@@ -117,9 +119,14 @@ def card_report(rows: Sequence[Mapping[str, Any]]) -> CardReport:
     first = game_record(rows[0]).make_game()
     names = list(first.card_names())
     if not names:
+        # The games that name cards, as installed, not a list written once: an added game
+        # may name its own; Erd's Heavies, Lights and Decoys are not named (every round
+        # spends its allocation whole, and "Erd has no cards" read as false).
+        counted_games = [i.name for i in installed_games() if make(i.name).card_names()]
         raise NoCards(
-            f"{first.title} has no cards or items to count; per-card statistics are for the "
-            "card games (erosion, squad-combat, triangle-clock)"
+            f"{first.title} names no cards or items for the lab to count "
+            f"(Game.card_names); per-card statistics are for the games that do: "
+            f"{', '.join(counted_games)}"
         )
     seats = first.num_players
     games: list[tuple[dict[str, list[int]], set[int]]] = []  # each game's plays, its winners
