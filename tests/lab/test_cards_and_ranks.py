@@ -180,7 +180,8 @@ def test_meeple_cards_errors_are_one_line(run, tmp_path):
     for args, words in [
         (
             (spec.key, "--db", url),
-            "Edges names no cards or items for the lab to count (Game.card_names); per-card statistics are for the games that do: erosion, squad-combat, triangle-clock",
+            "Edges names no cards or items for the lab to count (Game.card_names); per-card "
+            "statistics are for the games that do: erosion, squad-combat, triangle-clock",
         ),
         (("ffff", "--db", url), "no run 'ffff'"),
         ((spec.key, "--db", f"sqlite:///{tmp_path / 'none.db'}"), "no results database"),

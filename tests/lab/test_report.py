@@ -38,6 +38,14 @@ def test_long_games_read_as_whole_numbers_not_exponents():
     assert "e+" not in " ".join(shown.values())
 
 
+def test_an_interval_whose_ends_round_alike_is_shown_with_decimals():
+    """Games of 197 and 198 moves read "198 [198, 198]", as if every game were 198."""
+    shown = lines([row(k, length=198 if k % 10 else 197) for k in range(30)])
+    assert shown["duration (moves per game)"].startswith("197.9 [197.8, 198.0]")
+    same = lines([row(k, length=198) for k in range(30)])
+    assert same["duration (moves per game)"].startswith("198 [198, 198]")  # truly one length
+
+
 def test_lead_metrics_are_na_when_scores_name_a_leader_only_at_the_end():
     """Erosion scores its eras at the end: the winner 'leads' from the last action only,
     so 0 lead changes and a decisive moment near 1 would be read as facts about play."""

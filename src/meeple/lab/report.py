@@ -37,7 +37,14 @@ def _estimate(value: float | None, estimate: Estimate | None) -> str:
     """A metric, its 95% interval in brackets, and the small-sample flag where it applies."""
     if value is None or estimate is None:
         return _fmt(value)
-    return f"{_fmt(value)} [{_fmt(estimate.low)}, {_fmt(estimate.high)}]{flag(estimate)}"
+    shown = [_fmt(value), _fmt(estimate.low), _fmt(estimate.high)]
+    if estimate.high > estimate.low and shown[1] == shown[2]:
+        # Ends that round alike though the games differed (lengths of 197 and 198 read
+        # "198 [198, 198]"): as many decimals as tell them apart.
+        low, high = estimate.low, estimate.high
+        places = next((p for p in range(1, 6) if f"{low:.{p}f}" != f"{high:.{p}f}"), 6)
+        shown = [f"{v:.{places}f}" for v in (value, low, high)]
+    return f"{shown[0]} [{shown[1]}, {shown[2]}]{flag(estimate)}"
 
 
 def summary_rows(summary: Summary, agents_in_label: bool = True) -> list[tuple[str, str]]:
