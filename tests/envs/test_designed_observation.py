@@ -206,7 +206,7 @@ def test_gymnasium_check_env_passes_with_the_designed_observation(game):
     env = MeepleGymEnv(game, observation="designed")
     check_env(env, skip_render_check=True)
     observation, _ = env.reset(seed=4)
-    assert np.array_equal(observation, designed_observation(env.game).encode(env.state, 0))
+    assert np.array_equal(observation, designed_observation(env.game).encode(env.game_state, 0))
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -249,15 +249,15 @@ def test_states_a_seat_cannot_tell_apart_give_it_the_same_designed_observation(g
     env.reset(seed=2)
     rng = random.Random(2)
     for _ in range(40):
-        state = env.state
+        state = env.game_state
         if state.is_over:
             break
         for seat in range(state.game.num_players):
             agent = mpz.agent_name(seat)
             seen = env.observe(agent)["observation"]
-            env.state = state.determinize(seat, rng)
+            env.game_state = state.determinize(seat, rng)
             assert np.array_equal(seen, env.observe(agent)["observation"])
-            env.state = state
+            env.game_state = state
         mask = env.observe(env.agent_selection)["action_mask"]
         env.step(int(rng.choice(np.flatnonzero(mask))))
 

@@ -103,7 +103,7 @@ def test_a_reset_seed_is_a_64_bit_whole_number_in_every_adapter(seed, refusal):
     for accepted in (-5, np.int64(-5), -(2**63), 2**63 - 1):
         assert np.array_equal(gym.reset(seed=accepted)[0], gym.reset(seed=int(accepted))[0])
     gym.reset(seed=-5)
-    assert gym.state == make("edges", board="2x3").new_game(-5)
+    assert gym.game_state == make("edges", board="2x3").new_game(-5)
 
 
 def test_playing_before_a_reset_or_as_no_agent_is_refused_in_one_line():
@@ -142,18 +142,18 @@ def test_an_action_that_is_no_whole_number_is_refused_not_rounded():
         for wrong in (3.7, 3.0, True, "3", math.inf, np.float64(3)):
             with pytest.raises(IllegalAction, match=r"^an action is an integer id, not "):
                 step(wrong)
-    assert parallel.state.to_act == (0, 1)  # nothing was played
+    assert parallel.game_state.to_act == (0, 1)  # nothing was played
     for env, step, legal in (
-        (aec, aec.step, aec.state.legal_action_ids(aec.state.to_act[0])[0]),
-        (gym, gym.step, gym.state.legal_action_ids(gym.seat)[0]),
+        (aec, aec.step, aec.game_state.legal_action_ids(aec.game_state.to_act[0])[0]),
+        (gym, gym.step, gym.game_state.legal_action_ids(gym.seat)[0]),
     ):
-        before = env.state
+        before = env.game_state
         step(np.int64(legal))
-        assert env.state is not before
+        assert env.game_state is not before
     gym.reset(seed=1)
-    before = gym.state
-    gym.step(np.array(gym.state.legal_action_ids(gym.seat)[0]))
-    assert gym.state is not before
+    before = gym.game_state
+    gym.step(np.array(gym.game_state.legal_action_ids(gym.seat)[0]))
+    assert gym.game_state is not before
 
 
 def test_ansi_rendering_returns_the_board_as_text():
@@ -207,7 +207,7 @@ def test_a_refused_parallel_step_moves_no_seat():
     legal = int(np.flatnonzero(observations["player_0"]["action_mask"])[0])
     with pytest.raises(IllegalAction, match="not legal for player_1"):
         parallel.step({"player_0": legal, "player_1": 10**6})
-    assert parallel.state.to_act == (0, 1)
+    assert parallel.game_state.to_act == (0, 1)
 
 
 def _finished_aec() -> mpz.MeepleAEC:
@@ -235,7 +235,7 @@ def test_a_step_past_the_end_or_of_the_wrong_shape_says_what_to_do():
     legal = int(np.flatnonzero(observations["player_0"]["action_mask"])[0])
     with pytest.raises(MeepleError, match=r"^there is no agent 'player_7'; agents: player_0,"):
         parallel.step({"player_0": legal, "player_1": legal, "player_7": 3})
-    assert parallel.state.to_act == (0, 1)
+    assert parallel.game_state.to_act == (0, 1)
     rng = random.Random(0)
     while parallel.agents:
         actions = {
@@ -325,11 +325,11 @@ def test_a_whole_game_rewards_the_returns_and_masks_are_the_legal_moves():
         if terminated or truncated:
             env.step(None)
             continue
-        state = env.unwrapped.state
+        state = env.unwrapped.game_state
         mask = observation["action_mask"]
         assert set(np.flatnonzero(mask)) == set(state.legal_action_ids(int(agent[-1])))
         env.step(rng.choice(list(np.flatnonzero(mask))))
-    final = env.unwrapped.state
+    final = env.unwrapped.game_state
     assert list(total.values()) == [float(r) for r in final.returns]
 
 
@@ -774,7 +774,7 @@ def test_the_single_seat_env_plays_against_its_agents():
         legal = np.flatnonzero(info["action_mask"])
         _, reward, done, _, info = env.step(int(legal[0]))
     assert reward in (-1.0, 0.0, 1.0)
-    assert env.state.is_over
+    assert env.game_state.is_over
 
 
 def test_a_wrong_number_of_opponents_is_refused_counting_them():
@@ -792,3 +792,14 @@ def test_a_parallel_env_of_a_game_with_turns_is_refused_as_no_illegal_action(gam
     ) as refused:
         mpz.parallel_env(game)
     assert not isinstance(refused.value, IllegalAction)
+
+
+def test_pettingzoo_s_state_method_is_not_hidden_by_the_game_s_state() -> None:
+    """The game's state was the attribute ``state``, so PettingZoo's ``state()`` raised
+    "'EdgesState' object is not callable"; it is ``game_state``, and ``state()`` says it is
+    not offered, as PettingZoo's envs without a global state do."""
+    for env in (mpz.env("edges", board="2x3"), mpz.parallel_env("erd")):
+        env.reset(seed=1)
+        assert env.game_state is not None and not env.game_state.is_over
+        with pytest.raises(NotImplementedError):
+            env.state()

@@ -114,31 +114,32 @@ class MeepleGymEnv(gymnasium.Env):
             self.observer.low, self.observer.high, (self.observer.size,), np.float32
         )
         self.action_space = spaces.Discrete(self.game.num_actions)
-        self.state: State[Any] | None = None
+        self.game_state: State[Any] | None = None
         self.opponents: dict[int, Agent] = {}
         self.lost_by: int | None = None
         """The illegal action id that ended this episode (``illegal_action="lose"``)."""
 
     def _others_play(self) -> None:
-        state = self.state
+        state = self.game_state
         assert state is not None
         while not state.is_over and self.seat not in state.to_act:
             player = state.to_act[0]
             state = state.apply(player, self.opponents[player].act(Observation(state, player)))
         # In a simultaneous decision the learner may be to act beside others: they choose
         # after the learner, each seeing only its own view.
-        self.state = state
+        self.game_state = state
 
     def _observation(self) -> tuple[np.ndarray, dict[str, Any]]:
-        assert self.state is not None
-        observation = self.observer.encode(self.state, self.seat)
+        assert self.game_state is not None
+        observation = self.observer.encode(self.game_state, self.seat)
         return observation, {"action_mask": self.action_masks()}
 
     def action_masks(self) -> np.ndarray:
         """int8 over the action ids: 1 where the learner may play it now."""
         mask = np.zeros(self.game.num_actions, dtype=np.int8)
-        if self.state is not None and self.lost_by is None and self.seat in self.state.to_act:
-            mask[self.state.legal_action_ids(self.seat)] = 1
+        state = self.game_state
+        if state is not None and self.lost_by is None and self.seat in state.to_act:
+            mask[state.legal_action_ids(self.seat)] = 1
         return mask
 
     def reset(
@@ -151,7 +152,7 @@ class MeepleGymEnv(gymnasium.Env):
         else:
             seed = game_seed(seed)
             super().reset(seed=generator_seed(seed))
-        self.state = self.game.new_game(seed)
+        self.game_state = self.game.new_game(seed)
         self.lost_by = None
         others = [p for p in range(self.game.num_players) if p != self.seat]
         self.opponents = {
@@ -163,7 +164,7 @@ class MeepleGymEnv(gymnasium.Env):
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """The learner plays ``action``; the others answer until it is its turn again."""
-        state = started(self.state)
+        state = started(self.game_state)
         if state.is_over or self.lost_by is not None:
             # Gymnasium leaves a step past the end undefined: said, not a second reward.
             raise MeepleError("the episode is over (terminated): call reset() for a new game")
@@ -183,19 +184,19 @@ class MeepleGymEnv(gymnasium.Env):
                 ),
             }
             return observation, -1.0, True, False, info
-        self.state = state.apply(self.seat, self.game.action_from_id(action))
+        self.game_state = state.apply(self.seat, self.game.action_from_id(action))
         self._others_play()
-        over = self.state.is_over
-        reward = float(self.state.returns[self.seat]) if over else 0.0
+        over = self.game_state.is_over
+        reward = float(self.game_state.returns[self.seat]) if over else 0.0
         observation, info = self._observation()
         if over:
-            info["result"] = GameResult(self.state.result)
+            info["result"] = GameResult(self.game_state.result)
         return observation, reward, over, False, info
 
     def render(self) -> str | None:
         """The game's text board from the agent's seat: returned (``render_mode="ansi"``) or
         printed (``"human"``, returning None)."""
-        return render_board(self.render_mode, self.state, self.seat)
+        return render_board(self.render_mode, self.game_state, self.seat)
 
 
 def register_all() -> None:

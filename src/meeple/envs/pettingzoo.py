@@ -123,7 +123,10 @@ class _MeepleSpaces:
         self.action_spaces = {
             a: spaces.Discrete(self.game.num_actions) for a in self.possible_agents
         }
-        self.state: State[Any] | None = None
+        # The game as the readable rules hold it, for inspection; not ``state``, which
+        # would hide PettingZoo's state() (a global observation, which meeple does not
+        # offer: calling it says so, as PettingZoo's envs without one do).
+        self.game_state: State[Any] | None = None
         self._seeds: random.Random | None = None
 
     def _player(self, agent: str) -> int:
@@ -153,24 +156,24 @@ class _MeepleSpaces:
             self.seed_used = self._seeds.randrange(2**31)
         else:
             self.seed_used = secrets.randbelow(2**31)
-        self.state = self.game.new_game(self.seed_used)
+        self.game_state = self.game.new_game(self.seed_used)
 
     def _observe(self, player: int) -> dict[str, np.ndarray]:
-        state = started(self.state)
+        state = started(self.game_state)
         mask = np.zeros(self.game.num_actions, dtype=np.int8)
         if player in state.to_act:
             mask[state.legal_action_ids(player)] = 1
         return {"observation": self.observer.encode(state, player), "action_mask": mask}
 
     def _apply(self, player: int, action: Any) -> None:
-        state = self.state
+        state = self.game_state
         assert state is not None
         action_id = self._checked(player, action)
-        self.state = state.apply(player, self.game.action_from_id(action_id))
+        self.game_state = state.apply(player, self.game.action_from_id(action_id))
 
     def _checked(self, player: int, action: Any) -> int:
         """``action`` as an id legal for ``player`` now, or ``IllegalAction`` naming those."""
-        state = self.state
+        state = self.game_state
         assert state is not None
         action_id = action_id_of(action)
         legal = state.legal_action_ids(player)
@@ -217,7 +220,7 @@ class MeepleAEC(_MeepleSpaces, AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        state = self.state
+        state = self.game_state
         assert state is not None
         self.agent_selection = agent_name(state.to_act[0])
 
@@ -234,7 +237,7 @@ class MeepleAEC(_MeepleSpaces, AECEnv):
             return
         self._cumulative_rewards[agent] = 0.0
         self._apply(self._index[agent], action)
-        state = self.state
+        state = self.game_state
         assert state is not None
         if state.is_over:
             for a, value in zip(self.agents, state.returns, strict=True):
@@ -254,14 +257,14 @@ class MeepleAEC(_MeepleSpaces, AECEnv):
         """MeepleError, saying what to call, once there is no game or every agent has left
         it (each stepped with None after the end), where PettingZoo's own code would fail
         on an agent no longer in its tables."""
-        started(self.state)
+        started(self.game_state)
         if not self.agents:
             raise MeepleError("the game is over and every agent has left it: call reset()")
 
     def render(self) -> str | None:
         """The game's text board: returned (``render_mode="ansi"``) or printed
         (``"human"``, returning None)."""
-        return render_board(self.render_mode, self.state)
+        return render_board(self.render_mode, self.game_state)
 
     def close(self) -> None:
         """Nothing to release."""
@@ -294,7 +297,7 @@ class MeepleParallel(_MeepleSpaces, ParallelEnv):
 
     def step(self, actions: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
         """Every seat to act moves (others' entries are ignored; their masks are empty)."""
-        state = started(self.state)
+        state = started(self.game_state)
         if not self.agents:
             raise MeepleError("the game is over: call reset() for a new one")
         if not isinstance(actions, Mapping):
@@ -311,7 +314,7 @@ class MeepleParallel(_MeepleSpaces, ParallelEnv):
             self._checked(player, actions[agent])  # every seat's, before any seat moves
         for player in state.to_act:
             self._apply(player, actions[agent_name(player)])
-        state = started(self.state)
+        state = started(self.game_state)
         over = state.is_over
         rewards = {
             a: float(r) if over else 0.0 for a, r in zip(self.agents, state.returns, strict=True)
@@ -327,7 +330,7 @@ class MeepleParallel(_MeepleSpaces, ParallelEnv):
     def render(self) -> str | None:
         """The game's text board: returned (``render_mode="ansi"``) or printed
         (``"human"``, returning None)."""
-        return render_board(self.render_mode, self.state)
+        return render_board(self.render_mode, self.game_state)
 
     def close(self) -> None:
         """Nothing to release."""
