@@ -268,3 +268,28 @@ def _change_one_value(conn: sqlite3.Connection, rng: random.Random) -> None:
         new = rng.choice([None, -1, 0, 2**62, "x", "", "{bad", "1.5", 1.5, "[]", "{}"])
     with contextlib.suppress(sqlite3.IntegrityError):  # a column that holds no NULL
         conn.execute(f"UPDATE matches SET {column} = ? WHERE id = ?", (new, match_id))
+
+
+def test_a_database_whose_first_connection_fails_is_one_line_not_a_traceback(
+    tmp_path: Path, monkeypatch
+):
+    """A SQLite file on a read-only disk opens, yet its first connection cannot start the
+    log SQLite keeps beside it: ``meeple serve`` printed a 163-line traceback (reproduced
+    with ``unshare -m`` and a read-only bind mount of the file's folder). Any driver error
+    while the store opens is a StoreError in one line."""
+    from sqlalchemy.exc import OperationalError
+
+    from meeple.store import matches
+
+    def refused(*_args: object) -> None:
+        raise OperationalError(
+            "PRAGMA journal_mode=WAL", {}, Exception("unable to open database file")
+        )
+
+    monkeypatch.setattr(matches, "create_tables", refused)
+    with pytest.raises(StoreError) as raised:
+        MatchStore(f"sqlite:///{tmp_path / 'matches.db'}")
+    said = str(raised.value)
+    assert "\n" not in said
+    assert said.startswith("cannot open the matches in sqlite:///") and "matches.db" in said
+    assert "unable to open database file; the server needs a database it can write" in said

@@ -261,6 +261,9 @@ def test_bodies_and_options_are_bounded(server_factory, tmp_path):
     padded = {**EDGES, "names": ["x" * 40] * 2, "padding": "y" * 100_000}
     declared = plain_http.post(f"{server.url}/api/matches", json=padded)
     assert declared.status_code == 413 and declared.json()["code"] == "too_large"
+    # Named with the flag that sets it, and written as every other answer is (no spaces).
+    assert declared.json()["error"].endswith("bytes (--max-body-bytes)")
+    assert declared.text.startswith('{"error":"the request body is too large')
 
     def chunks():  # no content-length: counted as it arrives
         yield b'{"game": "edges", "names": ["'

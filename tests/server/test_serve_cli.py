@@ -170,15 +170,22 @@ def test_every_server_limit_is_a_flag_made_from_its_field():
             serve_cli._with_limit_flags(lambda **serve_limits: None)
 
 
-@pytest.mark.parametrize("entry", ["127.0.0.l", "10.0.0.1/8", "proxy.internal"])
-def test_a_proxy_that_is_no_address_is_explained(run, entry):
+@pytest.mark.parametrize(
+    ("entry", "says"),
+    [
+        ("127.0.0.l", "is not an IP address or network"),
+        ("proxy.internal", "is not an IP address or network"),
+        # Its own words (it was "not an IP address or network"), and what to give instead.
+        ("10.0.0.1/8", "is a network with host bits set; give the network itself, 10.0.0.0/8, "
+         "or the one address, 10.0.0.1"),
+    ],
+)  # fmt: skip
+def test_a_proxy_that_is_no_address_is_explained(run, entry, says):
     # uvicorn keeps such an entry as a name no client's address equals: every client would
     # be counted as the proxy, one share of the limits for everyone, with nothing said.
     result = run("serve", "--forwarded-allow-ips", f"127.0.0.1, {entry}")
     assert result.exit_code == 2, result.output
-    assert f"error: --forwarded-allow-ips: {entry!r} is not an IP address or network" in (
-        result.output
-    )
+    assert f"error: --forwarded-allow-ips: {entry!r} {says}" in " ".join(result.output.split())
     assert "Traceback" not in result.output
 
 

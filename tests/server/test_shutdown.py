@@ -12,6 +12,7 @@ that script again, and whose signals are the interpreter's from its start.
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 import socket
 import time
@@ -77,6 +78,10 @@ async def _terminate(server_factory, db_url) -> None:
     assert not left, [Path(f"/proc/{w}/cmdline").read_text() for w in left]
     log = server.log_path.read_text()
     assert "Traceback" not in log, log
+    # The stop is said, as the start is (it printed nothing).
+    assert "meeple.server: stopped: the unfinished matches are in sqlite:///" in log or (
+        "meeple.server: stopped: the unfinished matches are in postgresql" in log
+    ), log
     # uvicorn raises the signal again once it has shut down, so the exit says SIGTERM.
     assert server.proc.returncode in (0, -signal.SIGTERM), log
 
@@ -87,3 +92,31 @@ async def _terminate(server_factory, db_url) -> None:
     for client in clients:
         await client.close()
     stalled.close()
+
+
+@pytest.mark.started_by_exec
+@pytest.mark.parametrize("sent", [signal.SIGTERM, signal.SIGINT], ids=["systemd-stop", "ctrl-c"])
+def test_a_stop_sent_to_the_process_group_leaves_each_agent_as_its_match_chose_it(
+    server_factory, tmp_path, sent
+):
+    """systemd's stop and Ctrl-C at a terminal signal every process of the group, the
+    agents' workers too: a worker thinking died before the server began to stop, its death
+    read as an agent's failure, and the seat was given to the default agent for good (and
+    Ctrl-C printed the worker's traceback). The workers leave the stop to the server."""
+    db = f"sqlite:///{tmp_path / 'matches.db'}"
+    server = server_factory(db, 1)
+    chosen = ["mcts:seconds=3", "mcts:seconds=3"]
+    match = plain_http.post(
+        f"{server.url}/api/matches", json={"game": "edges", "seats": chosen}
+    ).json()["match"]
+    deadline = time.monotonic() + 30
+    while not children(server.proc.pid) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    time.sleep(1.5)  # an agent is in the middle of its search
+    os.killpg(server.proc.pid, sent)
+    server.proc.wait(10)
+    log = server.log_path.read_text()
+    assert "Traceback" not in log and "could not move" not in log, log
+    again = server_factory(db)
+    seats = plain_http.get(f"{again.url}/api/matches/{match}").json()["seats"]
+    assert [seat["agent"] for seat in seats] == chosen

@@ -214,10 +214,24 @@ def _check_proxies(proxies: str) -> None:
         try:
             ipaddress.ip_network(entry)  # an address is a network of one
         except ValueError:
+            if (network := _loose_network(entry)) is not None:
+                raise fail(
+                    f"--forwarded-allow-ips: {entry!r} is a network with host bits set; give "
+                    f"the network itself, {network}, or the one address, {entry.split('/')[0]}"
+                ) from None
             raise fail(
                 f"--forwarded-allow-ips: {entry!r} is not an IP address or network; give the "
                 "proxy's, comma-separated (127.0.0.1, 10.0.0.0/8, ::1)"
             ) from None
+
+
+def _loose_network(entry: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network | None:
+    """The network ``entry`` names with its host bits cleared (``10.0.0.1/8``: 10.0.0.0/8),
+    or None where it names none."""
+    try:
+        return ipaddress.ip_network(entry, strict=False)
+    except ValueError:
+        return None
 
 
 OTHER_FILES = 256

@@ -299,6 +299,13 @@ def _now() -> dt.datetime:
     return dt.datetime.now(dt.UTC).replace(tzinfo=None)
 
 
+NEEDS_WRITES = (
+    "the server needs a database it can write (not a read-only file, disk or transaction; "
+    "a role with INSERT and UPDATE on its tables)"
+)
+"""What a refusal of a database that takes no writes says the server needs."""
+
+
 class MatchStore:
     """Matches and their moves in any SQLAlchemy database (SQLite by default)."""
 
@@ -307,6 +314,21 @@ class MatchStore:
         # Looked at before the engine opens the file, which starts a log of its own.
         without_log = _copied_without_its_log(sqlite_file(url))
         self.engine = open_engine(url)
+        try:
+            self._open(without_log)
+        except SQLAlchemyError as exc:
+            # A SQLite file on a read-only disk opens, yet its first connection cannot
+            # start the log it keeps beside it: a traceback at start-up, before this.
+            self.engine.dispose()
+            raise StoreError(
+                f"cannot open the matches in {hide_password(url)}: {failure_reason(exc)}; "
+                f"{NEEDS_WRITES}"
+            ) from None
+        self.writer = secrets.token_hex(8)
+        """Names this store in its own announcements, so it can ignore them."""
+
+    def _open(self, without_log: Path | None) -> None:
+        """The checks and tables of a store being opened (:meth:`__init__`)."""
         if without_log and not inspect(self.engine).get_table_names():
             self.engine.dispose()
             raise StoreError(
@@ -323,13 +345,11 @@ class MatchStore:
         ):
             # Each connection of the pool would see an empty database of its own.
             raise StoreError(
-                f"an in-memory SQLite database keeps no match ({url!r}); give a file: "
+                f"an in-memory SQLite database keeps no match ({self.url!r}); give a file: "
                 "sqlite:///path/to/server.db"
             )
         create_tables(self.engine, _Base.metadata)
         add_missing_columns(self.engine, _Base.metadata.tables["matches"])  # an older meeple's
-        self.writer = secrets.token_hex(8)
-        """Names this store in its own announcements, so it can ignore them."""
 
     def check(self) -> None:
         """StoreError in one line if the database cannot be read through (damage in the
@@ -377,9 +397,7 @@ class MatchStore:
         except SQLAlchemyError as exc:
             raise StoreError(
                 f"cannot write the matches in {hide_password(self.url)}: "
-                f"{failure_reason(exc)}; the server needs a database it can write (not a "
-                "read-only file, disk or transaction; a role with INSERT and UPDATE on its "
-                "tables)"
+                f"{failure_reason(exc)}; {NEEDS_WRITES}"
             ) from None
 
     @property

@@ -73,6 +73,7 @@ from meeple.interfaces.web.rules import game_from_query, rules_reply
 from meeple.interfaces.web.sockets import serve_socket
 from meeple.store.matches import MatchStore
 from meeple.store.reviews import ReviewStore
+from meeple.store.urls import hide_password
 
 
 def create_app(
@@ -167,6 +168,11 @@ def create_app(
             await watcher
             store.close()
             sets.close()
+            # A stop said, as the start is: SIGTERM or Ctrl-C left the log without a word.
+            log.info(
+                "stopped: the unfinished matches are in %s, and go on after a restart",
+                hide_password(store.url),
+            )
 
     app = FastAPI(
         title="meeple game server",

@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import multiprocessing
 import os
+import signal
 from collections import Counter
 from collections.abc import Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
@@ -92,6 +93,12 @@ def _serve(conn: Connection, tasks: dict[str, Callable[..., Any]]) -> None:
     """A worker process: answer each task (a name in ``tasks`` and its arguments) with
     ``("ok", answer)`` or ``("error", message)`` until the server closes the pipe."""
     die_with_parent()  # no orphans after a kill -9 of the server
+    # The server stops its workers itself (SIGKILL, and the kernel's at its death). A stop
+    # sent to the whole process group, as Ctrl-C at a terminal and systemd's stop are,
+    # killed a thinking worker before the server began stopping: a traceback was printed,
+    # and the dead worker read as an agent that failed, whose seat went to another agent.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     try:
         conn.send(("ready", ""))  # imported: the allowance of its first task counts from here
         while True:

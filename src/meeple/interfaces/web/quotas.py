@@ -349,9 +349,10 @@ class BodyLimit:
 
 
 async def _too_large(scope: dict[str, Any], send: Any, limit: int) -> None:
-    message = f"the request body is too large: at most {limit:,} bytes"
+    message = f"the request body is too large: at most {limit:,} bytes (--max-body-bytes)"
     log_refused(HTTPConnection(scope), "too_large", message)
-    body = json.dumps({"error": message, "code": "too_large"}).encode()
+    # Written as every other answer is (Starlette's JSONResponse): no spaces.
+    body = json.dumps({"error": message, "code": "too_large"}, separators=(",", ":")).encode()
     await send(
         {
             "type": "http.response.start",

@@ -283,6 +283,10 @@ class Referee:
             log.warning("agent %s of match %s could not move: %s", spec, match.id, exc)
             await self._storage_pause(match)
         except MeepleError as exc:
+            if self.stopping:
+                # The server stopped its workers: the agent failed at nothing, and moves
+                # again after a restart, as the match's creator chose it.
+                return
             # Asked again, it fails again (a parameter its factory refuses only as it is
             # made): thousands of tries and log lines a second, for a match nobody can end.
             # The seat is given to the game's default agent, as when an agent overruns.
