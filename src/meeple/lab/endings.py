@@ -5,7 +5,9 @@ A game may end by its rules (a Rush broke through, all pyramids are placed) or b
 ``round_limit``, Squad Combat's ``turn_limit``). A safeguard ending says nothing about the
 rules, so a run whose draws all come from one must say so. A game declares a safeguard as an
 option whose description starts with "safeguard"; an ending is a safeguard ending when its
-words name that option ("draw by round limit", "turn limit of 100 reached").
+words name that option ("draw by round limit", "turn limit of 100 reached"). A game the
+rules decided in the last round the safeguard allows (``Game.at_safeguard``) is counted
+too: an agent that sees the limit's draw coming may have played for it.
 
 Rows keep the game's ``reason``. A game whose result lists the games of a match (Erd:
 ``result["games"]``, each with a ``reason_text``) ends once per game of the match, and the
