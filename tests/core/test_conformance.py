@@ -35,6 +35,17 @@ def test_a_game_longer_than_its_own_bound_fails_check_game() -> None:
     assert game.max_decisions() == 17 and check_game(game, seeds=range(1))
 
 
+def test_a_game_that_says_it_has_no_chance_must_play_the_same_from_every_seed() -> None:
+    """Erd has none (the server publishes no sealed seed for it); Edges whose first player
+    is drawn from the seed does, and saying otherwise is named."""
+    assert not meeple.make("erd").has_chance and check_game(meeple.make("erd"), seeds=range(1))
+    game = meeple.make("edges", **SMALL["edges"])
+    drawn = type(game)(game.options)
+    drawn.has_chance = False  # type: ignore[misc]
+    with pytest.raises(AssertionError, match=r"has_chance is False, yet seeds \d+ and \d+ differ"):
+        check_game(drawn, seeds=range(4))
+
+
 @pytest.mark.parametrize(
     ("to_act", "movers", "count"),
     [

@@ -900,6 +900,15 @@ def test_server_seeds_have_128_bits_and_are_committed_to_from_the_start(server):
     assert max(seeds) >= 2**64  # 2**-256 to fail with 128 random bits each
 
 
+def test_a_game_without_chance_publishes_no_sealed_seed(server):
+    """Erd deals nothing and draws nothing: a "fair deal" sealed at the start would vouch
+    for a deal of nothing, so neither its summary nor its end carries a seed."""
+    created = create(server, game="erd", options={"best_of": 1}, seats=["random"] * 2)
+    assert summary(server, created["match"])["seed_commitment"] is None
+    done = _finished(server, created["match"])
+    assert done["seed_commitment"] is None and "seed" not in done and "seed_salt" not in done
+
+
 def test_the_seed_is_sent_to_nobody_before_the_end_and_checks_against_its_commitment(server):
     async def go() -> None:
         created = create(

@@ -341,6 +341,15 @@ def test_the_page_shows_the_deal_committed_and_checks_the_seed_at_the_end(server
     assert "equals the fingerprint published at the start" in text and "sha256sum" in text
 
 
+def test_a_game_that_deals_nothing_shows_no_fair_deal(server, context):
+    """Erd draws nothing from its seed: "Fair deal: sealed at the start" promised a deal."""
+    created = server.create("erd", {"best_of": 1}, ["human", "random"])
+    page = context.new_page()
+    page.goto(f"{server.url}/play/{created['match']}#token={created['seats'][0]['token']}")
+    page.wait_for_selector("body[data-status='playing']")
+    assert page.is_hidden("#deal")
+
+
 @pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
 def test_erosion_s_legends_challenge_and_architecture_are_told_in_words(server, chromium, size):
     """The view names the Montane Legend Variant's cards by id ("L1", "C7"), which a player

@@ -561,12 +561,35 @@ def check_option_values(game: Game) -> None:
             )
 
 
+def check_no_chance(game: Game, play: Playthrough, states: Sequence[State]) -> None:
+    """A game that says it has no chance (``has_chance = False``) plays the same from any
+    seed: the playthrough's moves, from the next seed, pass through states every seat sees
+    alike, so the server may publish no sealed seed for it."""
+    if game.has_chance:
+        return
+    record = play.record()
+    differ = (
+        f"{type(game).__name__}.has_chance is False, yet seeds {record.seed} and "
+        f"{record.seed + 1} differ"
+    )
+    try:
+        other = record.model_copy(update={"seed": record.seed + 1}).states()
+    except MeepleError as exc:  # a move the other seed's game does not allow
+        raise AssertionError(f"{differ}: {exc}") from None
+    players = range(game.num_players)
+    for k, (state, again) in enumerate(zip(states, other, strict=True)):
+        assert [state.view(p) for p in players] == [again.view(p) for p in players], (
+            f"{differ} after {k} moves: a seed decides something"
+        )
+
+
 def check_game(game: Game, seeds: range = range(20), positions: bool = True) -> int:
     """Every contract above on ``game``: a random game per seed checked at every state and
     within the game's bound on its decisions, its positions and immutability at every
-    state, its options' text values writable, bad text refused, the rules for players
-    filled, and (``positions``) the rules' example position read and positions changed by
-    hand refused or played on. Returns the states checked.
+    state, its options' text values writable, a game without chance the same from every
+    seed, bad text refused, the rules for players filled, and (``positions``) the rules'
+    example position read and positions changed by hand refused or played on. Returns the
+    states checked.
 
     Raises AssertionError (or the game's own error) naming the first broken contract.
     """
@@ -582,6 +605,7 @@ def check_game(game: Game, seeds: range = range(20), positions: bool = True) -> 
         # Replayed once here: each replay plays the whole game again from its moves.
         states = play.record().states()
         check_length_bound(play, states)
+        check_no_chance(game, play, states)
         for state in states:
             check_immutable(state)
             if positions:

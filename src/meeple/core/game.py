@@ -92,6 +92,10 @@ class Game(ABC, Generic[O, S, A]):
     """How many players, for listings (``"2"``, ``"2-5"``)."""
     perfect_information: ClassVar[bool] = True
     """True when no seat ever has anything hidden from it (no determinization needed)."""
+    has_chance: ClassVar[bool] = True
+    """False when the seed decides nothing (no deal, die or draw for who starts: Erd), so
+    that every seed gives the same game; the server then publishes no sealed seed, which
+    would promise a fair deal where nothing is dealt (the conformance suite checks it)."""
 
     def __init__(self, options: O) -> None:
         self.options: O = options

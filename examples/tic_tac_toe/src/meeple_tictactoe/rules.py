@@ -60,6 +60,7 @@ class TicTacToeGame(Game[TicTacToeOptions, "TicTacToeState", Mark]):
     summary: ClassVar[str] = "Two players mark squares in turn; a full line of one mark wins."
     Options: ClassVar[type[GameOptions]] = TicTacToeOptions
     players: ClassVar[str] = "2"
+    has_chance: ClassVar[bool] = False  # X starts, and nothing is drawn
     heuristic_agent: ClassVar[str | None] = "heuristic"
 
     @property

@@ -217,6 +217,7 @@ class ErdGame(Game[ErdOptions, "ErdState", Allocate]):
     Options: ClassVar[type[GameOptions]] = ErdOptions
     players: ClassVar[str] = "2"
     perfect_information: ClassVar[bool] = False
+    has_chance: ClassVar[bool] = False  # no deck to shuffle, no die: only the players choose
     heuristic_agent: ClassVar[str | None] = "heuristic"
     step_names: ClassVar[tuple[str, ...]] = ("allocate", "over")
 

@@ -339,6 +339,9 @@ class LiveMatch:
         decimal text, since a browser reads a JSON number as a double (53 bits)."""
         stored = self.stored
         salt = stored.seed_salt
+        if not self.game.has_chance:
+            # Nothing is dealt: a sealed seed would vouch for a fair deal of nothing.
+            return {"seed_commitment": None}
         out: dict[str, Any] = {
             "seed_commitment": seed_commitment(stored.seed, salt) if salt is not None else None
         }
