@@ -254,6 +254,25 @@ def click_unless_redrawn(element: Any, tap: bool = False) -> bool:
     return True
 
 
+def click_disabled(locator: Any, seconds: float = 10) -> None:
+    """Click a part the page marks ``aria-disabled`` (a greyed card, which a person may
+    click to be told why): Playwright clicks it only with ``force``, which waits for
+    nothing, so a click that met the part as the page redrew it under a state message
+    ("Element is not visible", once under load) is made again, until it lands."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            locator.wait_for(state="visible", timeout=seconds * 1000)
+            locator.click(force=True, timeout=1000)
+            return
+        except PlaywrightError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
 def click_expected(page: Any, seconds: float = 20, tap: bool = False) -> None:
     """Make the tutorial step's expected move by clicking (``tap``: tapping) what the page
     marks for it (a marked part that opens a choice, then the marked choice), until the move

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 import meeple
 from meeple.games.erosion.cards import UPON_UPLIFT
 from tests import plain_http
-from tests.web.browser import each
+from tests.web.browser import click_disabled, each
 
 
 @pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
@@ -566,8 +566,8 @@ def test_erosion_greys_the_cards_no_action_can_play_and_says_why(server, chromiu
     expect(playable).to_have_count(6 - len(expected))
     why = page.locator(".er-hand .er-why")
     expect(why).to_contain_text(f"{len(expected)} greyed cards cannot be played this turn")
-    # force: Playwright does not click what is aria-disabled; a person can, and is told why.
-    page.locator(".er-hand .er-card.er-unplayable", has_text="F89").click(force=True)
+    # Playwright does not click what is aria-disabled; a person can, and is told why.
+    click_disabled(page.locator(".er-hand .er-card.er-unplayable", has_text="F89"))
     expect(why).to_have_text(f"Why not F89? {expected['F89']}.")
     expect(page.locator("body")).to_have_attribute("data-seq", "0")  # nothing was played
     _fits(page, ".er-hand .er-why", size[0])

@@ -22,6 +22,7 @@ from tests.games.squad_combat.test_move_log import new_lines
 from tests.web.browser import (
     HEAR,
     Frames,
+    click_disabled,
     click_once,
     click_unless_redrawn,
     no_server_errors,
@@ -437,8 +438,8 @@ def test_a_card_no_character_can_play_is_greyed_and_says_why(server, chromium):
     assert greyed.count() == 2
     why = page.locator(".sc-hand .sc-why")
     assert why.inner_text() == "2 greyed cards cannot be played now: tap one to see why."
-    # force: Playwright does not click what is aria-disabled; a person can, and is told why.
-    greyed.filter(has_text="Parry").click(force=True)
+    # Playwright does not click what is aria-disabled; a person can, and is told why.
+    click_disabled(greyed.filter(has_text="Parry"))
     assert why.inner_text() == "Why not Parry? Parry is played only when defending."
     assert page.get_attribute("body", "data-seq") == "0"  # nothing was played
     page.context.close()
