@@ -138,6 +138,10 @@ class Game(ABC, Generic[O, S, A]):
         """How the game calls a seat (a colour, a team position); ``seat N`` by default."""
         return f"seat {player}"
 
+    def seat_names(self) -> list[str]:
+        """What the game calls each of its seats, in seat order (:meth:`seat_name`)."""
+        return [self.seat_name(p) for p in range(self.num_players)]
+
     def notes(self) -> list[str]:
         """What a designer would want to know about this configuration though the rules
         allow it (decks of different sizes), one sentence each: notes, not errors. None by

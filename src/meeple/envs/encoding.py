@@ -263,7 +263,7 @@ def _vocabularies(
         [
             *kinds.values(),
             set().union(*kinds.values()),
-            {game.seat_name(p) for p in range(game.num_players)},
+            set(game.seat_names()),
             *(dicts[path].keys for path in tables),
         ],
         key=len,

@@ -223,7 +223,8 @@ def _row(entry: HistoryEntry, narrow: bool) -> list[Text]:
         Text(_date(entry.path)),
         game,
         Text(("\n" if narrow else ", ").join(seats)),
-        Text(result_text(rec.result, len(rec.moves), rec.make_game().seat_name)),
+        # The game is made only for a result that names its winner by seat alone.
+        Text(result_text(rec.result, len(rec.moves), lambda seat: rec.make_game().seat_name(seat))),
     ]
 
 

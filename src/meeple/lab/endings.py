@@ -105,7 +105,7 @@ def _words(game: Game | None, reason: Any) -> str:
     text = reason.strip()
     if game is not None:
         # Longest names first, so that no name is replaced inside a longer one.
-        names = sorted({game.seat_name(p) for p in range(game.num_players)}, key=len, reverse=True)
+        names = sorted(set(game.seat_names()), key=len, reverse=True)
         for name in names:
             text = text.replace(name, "a player")
     return text

@@ -13,7 +13,7 @@ from meeple.games.edges.rules import EdgesGame, EdgesState, Pyramid, Stash
 
 
 def _seat(game: EdgesGame, name: object) -> int:
-    names = [game.seat_name(p) for p in range(game.num_players)]
+    names = game.seat_names()
     if name not in names:
         raise ValueError(f"{name!r} is not a seat; the seats are {', '.join(names)}")
     return names.index(str(name))

@@ -629,7 +629,7 @@ class EdgesState(State[EdgesAction]):
         return {
             "game": game.name,
             "board": str(game.board),
-            "seats": [game.seat_name(p) for p in range(game.num_players)],
+            "seats": game.seat_names(),
             "order": list(self.order),
             "to_act": list(self.to_act),
             "turn": self.turn,

@@ -699,7 +699,7 @@ class ErosionState(LegalActions, Transitions, Eras, Hidden, State[ErosionAction]
         view: dict[str, Any] = {
             "game": game.name,
             "seat": player,
-            "seats": [game.seat_name(p) for p in range(n)],
+            "seats": game.seat_names(),
             "advanced": game.options.advanced,
             "legend": game.options.legend,
             "era": self.era,

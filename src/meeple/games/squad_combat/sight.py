@@ -30,7 +30,7 @@ def view(state: SquadCombatState, player: Player | None) -> dict[str, Any]:
     kind, seat = state.step
     return {
         "game": game.name,
-        "seats": [game.seat_name(p) for p in range(game.num_players)],
+        "seats": game.seat_names(),
         "decks": list(game.deck_keys),
         "order": list(state.order),
         "turn": state.turn,

@@ -646,7 +646,7 @@ class Hub(Referee):
             if stored.rematch is not None:  # made meanwhile by the last to accept
                 raise ServerError(f"a rematch exists already: match {stored.rematch}", 409)
             here = {seat} | {c.seat for c in match.connections if c.seat is not None}
-            seat_names = [match.game.seat_name(p) for p in range(match.game.num_players)]
+            seat_names = match.game.seat_names()
             request, order = rematch_request(stored, here, seat_names)
             # The same agents, on the share of the address that chose them.
             created = await self.create(

@@ -465,7 +465,7 @@ def state_message(match: LiveMatch, conn: Connection, now: float) -> dict[str, A
         "game": stored.game,
         "title": match.game.title,
         "options": stored.options,
-        "seat_names": [match.game.seat_name(p) for p in range(match.game.num_players)],
+        "seat_names": match.game.seat_names(),
         # A page is a person's screen: a seat's or a spectator's (a player's second tab).
         "view": match.game.person_view(state, seat),
         "to_act": to_act,

@@ -104,11 +104,11 @@ class Lobby:
                         {
                             "players": n,
                             "options": options,
-                            "seat_names": _names(make(info.name, **options)),
+                            "seat_names": make(info.name, **options).seat_names(),
                         }
                         for n, options in game.player_choices().items()
                     ],
-                    "seat_names": _names(game),
+                    "seat_names": game.seat_names(),
                     "perfect_information": info.perfect_information,
                     "options": [
                         {
@@ -418,11 +418,6 @@ class Lobby:
         return None if names is None else list(names)
 
 
-def _names(game: Game[Any, Any, Any]) -> list[str]:
-    """What the game calls each of its seats."""
-    return [game.seat_name(p) for p in range(game.num_players)]
-
-
 @lru_cache(maxsize=256)
 def _seat_names(game_name: str, options: str) -> tuple[str, ...] | None:
     """:meth:`Lobby.seat_names` for options as JSON text (a key the cache can hold)."""
@@ -430,7 +425,7 @@ def _seat_names(game_name: str, options: str) -> tuple[str, ...] | None:
         game = make(game_name, **json.loads(options))
     except MeepleError:
         return None
-    return tuple(_names(game))
+    return tuple(game.seat_names())
 
 
 def rematch_request(
