@@ -175,6 +175,12 @@ def test_a_game_that_is_not_the_solved_game_is_refused():
         evaluator.check_game(other)
     with pytest.raises(ModelMismatch, match="best_of"):
         evaluator.check_game(ErdGame(game.options.model_copy(update={"best_of": 3})))
+    # Another mercy rule is another game; the version's own, named, is the same one.
+    own = game.version.mercy or "none"
+    other_rule = "empty" if own != "empty" else "none"
+    with pytest.raises(ModelMismatch, match=f"mercy={other_rule} but the solution is for rules"):
+        evaluator.check_game(ErdGame(game.options.model_copy(update={"mercy": other_rule})))
+    evaluator.check_game(ErdGame(game.options.model_copy(update={"mercy": own})))
     # A recorded game whose second round does not follow from its first.
     games = [g for _, g, _ in _every_game(case, 0) if len(g) >= 2]
     rounds = games[0]

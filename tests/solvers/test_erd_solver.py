@@ -396,6 +396,62 @@ def test_the_agent_names_the_solve_it_needs_instead_of_solving_for_minutes(tmp_p
         assert str(refusal.value).endswith(f"with: {command} --cache-dir '{folder}'")
 
 
+def test_every_option_that_changes_play_is_part_of_what_is_solved():
+    """The starting Reserve and the mercy rule came as options after the solver: a solve
+    left them out, so ``-o mercy=none`` printed 0.02's solution, and the hard agent, hints
+    and reviews of a game with another Reserve met states the model did not have (a
+    traceback in `meeple play`). Every option is part of a solve's key but those that only
+    string games together or bound them."""
+    from meeple.games.erd.rules import ErdOptions
+    from meeple.solvers.erd.solve import PLAY_OPTIONS
+
+    base = meeple.core.options.GameOptions.model_fields
+    others = {"best_of", "match_draws", "round_limit", *base}
+    assert set(ErdOptions.model_fields) - others == set(PLAY_OPTIONS)
+
+
+@pytest.mark.parametrize(
+    ("options", "named", "plays"),
+    [
+        ({"mercy": "none"}, {"mercy": "none"}, lambda g: g.version.mercy is None),
+        (
+            {"rules": "original", "mercy": "0.02"},
+            {"mercy": "0.02"},
+            lambda g: g.version.mercy == "0.02",
+        ),
+        (
+            {"reserve": "HHHLLLLDDDDDD"},
+            {"reserve": "HHHLLLLDDDDDD"},
+            lambda g: g.starting_side.reserve.total == 13,
+        ),
+        # As the version has them: named nowhere, the version's own solve.
+        ({"mercy": "0.02"}, {}, lambda g: g.version.mercy == "0.02"),
+        ({"reserve": "DDDDDDLLLHHH"}, {}, lambda g: g.starting_side.reserve.total == 12),
+    ],
+)
+def test_a_reserve_or_mercy_rule_of_its_own_is_another_solve(options, named, plays):
+    from meeple.solvers.erd.solve import game_for, solved_options
+
+    play, horizon = solved_options(options)
+    shipped, _ = solved_options({"rules": options.get("rules", "0.02")})
+    assert play == {**shipped, **named}
+    assert (solution_key(play, horizon) == solution_key(shipped, horizon)) == (not named)
+    assert plays(game_for(play))
+    # A server solves only the versions as shipped unless its operator allows more.
+    assert EquilibriumAgent.shipped(meeple.make("erd", **options)) == (not named)
+
+
+def test_the_shipped_versions_keep_the_solve_they_had():
+    """A version's solve is keyed as it was before the Reserve and mercy options existed:
+    the solutions cached on users' machines stay theirs."""
+    from meeple.solvers.erd.solve import solved_options
+
+    for rules in ("original", "0.01", "0.02"):
+        before = {"rules": rules, "turret_lifetime": "until_recovered",
+                  "escalation_lights": "all", "rush_tiebreak": "value"}  # fmt: skip
+        assert solution_key(solved_options({"rules": rules})[0], 200) == solution_key(before, 200)
+
+
 def test_a_cache_folder_the_system_refuses_holds_no_solution(tmp_path):
     """A name too long for the file system (Python 3.11's exists() raises for it rather than
     answer False) is a folder without the solve, not an error from asking."""

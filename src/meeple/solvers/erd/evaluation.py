@@ -38,7 +38,7 @@ from meeple.core.stats import bootstrap_interval, mean_interval
 from meeple.games.erd.rules import Allocate, ErdGame, ErdState
 from meeple.solvers.erd.iteration import Solution
 from meeple.solvers.erd.model import StageGame, mirror
-from meeple.solvers.erd.solve import PLAY_OPTIONS
+from meeple.solvers.erd.solve import PLAY_OPTIONS, play_options
 
 Round = tuple[ErdState, tuple[Allocate, Allocate]]
 """One round of a played game: the state both seats allocated in, and Red's and Blue's
@@ -110,12 +110,13 @@ class Evaluator:
 
     def check_game(self, game: ErdGame) -> None:
         """Refuse a game whose rules differ from the solved one's (ModelMismatch)."""
-        solved = self.solution.model.game.options
+        played = play_options(game.options)
+        solved = play_options(self.solution.model.game.options)
         for name in PLAY_OPTIONS:
-            if getattr(game.options, name) != getattr(solved, name):
+            if played.get(name) != solved.get(name):
                 raise ModelMismatch(
                     f"{name}={getattr(game.options, name)} but the solution is for "
-                    f"{getattr(solved, name)}"
+                    f"{getattr(self.solution.model.game.options, name)}"
                 )
         if game.options.round_limit != self.solution.horizon:
             raise ModelMismatch(

@@ -14,29 +14,51 @@ from typing import Any
 
 from meeple.core.errors import MeepleError
 from meeple.core.files import exists
-from meeple.games.erd.rules import ErdGame, ErdOptions
+from meeple.games.erd.rules import VERSIONS, ErdGame, ErdOptions
 from meeple.solvers import cache
 from meeple.solvers.erd.checks import cross_check, stage_exploitability
 from meeple.solvers.erd.iteration import Solution, value_iteration
 from meeple.solvers.erd.model import build_model, erd_game
 from meeple.solvers.erd.store import FORMAT, SUPERSEDED, from_bytes, solution_key, to_bytes
 
-PLAY_OPTIONS = ("rules", "turret_lifetime", "escalation_lights", "rush_tiebreak")
-"""The options that change a game's play; ``round_limit`` is the solver's horizon, and
-``best_of`` and ``match_draws`` only string games together."""
+RULES_OPTIONS = ("rules", "turret_lifetime", "escalation_lights", "rush_tiebreak")
+"""The options that change a game's play, each always named in a solve's key;
+``round_limit`` is the solver's horizon, and ``best_of`` and ``match_draws`` only string
+games together."""
+
+VERSION_OPTIONS = ("reserve", "mercy")
+"""The options that change the rules version's starting Reserve and mercy rule: named in a
+solve's key only where they change them, so a version as shipped keeps the key (and the
+cached solve) it had before they existed, and ``mercy=0.02`` under 0.02 is 0.02's solve."""
+
+PLAY_OPTIONS = RULES_OPTIONS + VERSION_OPTIONS
+"""Every option that changes a game's play."""
+
+
+def play_options(options: ErdOptions) -> dict[str, Any]:
+    """The options of ``options`` that change play: :data:`RULES_OPTIONS`, and each of
+    :data:`VERSION_OPTIONS` that makes the game's rules differ from its version's, as the
+    game reads it (a starting Reserve as letters, a mercy rule by name)."""
+    play = {k: getattr(options, k) for k in RULES_OPTIONS}
+    printed = VERSIONS[options.rules]
+    version = ErdGame(options).version
+    if version.starting_reserve != printed.starting_reserve:
+        play["reserve"] = str(version.starting_reserve)
+    if version.mercy != printed.mercy:
+        play["mercy"] = version.mercy or "none"
+    return play
 
 
 def solved_options(options: dict[str, Any]) -> tuple[dict[str, Any], int]:
-    """The validated options that change play, and the round limit (the horizon)."""
+    """The validated options that change play (:func:`play_options`), and the round limit
+    (the horizon)."""
     parsed = ErdOptions.parse("erd", options)  # OptionError in the words of meeple play
-    return {k: getattr(parsed, k) for k in PLAY_OPTIONS}, parsed.round_limit
+    return play_options(parsed), parsed.round_limit
 
 
 def options_of(game: ErdGame) -> dict[str, Any]:
     """The options a solve of ``game`` is for: those that change play, and its round limit."""
-    options = {k: getattr(game.options, k) for k in PLAY_OPTIONS}
-    options["round_limit"] = game.options.round_limit
-    return options
+    return {**play_options(game.options), "round_limit": game.options.round_limit}
 
 
 def is_stored(game: ErdGame, folder: Path | None = None) -> bool:
@@ -143,7 +165,7 @@ def _changed(play: dict[str, Any], horizon: int) -> dict[str, Any]:
     """The options of a solve that differ from the defaults, the rules version always: a
     message naming every default too read as if each had been asked for."""
     defaults, default_horizon = solved_options({})
-    changed = {k: v for k, v in play.items() if k == "rules" or v != defaults[k]}
+    changed = {k: v for k, v in play.items() if k == "rules" or v != defaults.get(k)}
     if horizon != default_horizon:
         changed["round_limit"] = horizon
     return changed
