@@ -251,3 +251,23 @@ def test_a_fault_in_a_review_is_the_server_s_500_its_words_logged_not_sent(caplo
         review_answer(job, "error", "this Erd variant is not solved here")
     assert refusal.value.status == 422 and "not solved here" in str(refusal.value)
     assert review_answer(job, "ok", {"moves": 0}) == {"moves": 0}
+
+
+def test_an_erd_variant_the_server_does_not_solve_is_reviewed_by_search():
+    """A review of an Erd game with a Reserve of its own (a variant a server solves only where
+    its operator allows it) failed, 422, with the server's cache folder and a command for its
+    operator in the client's answer. It is judged by search, as a hint of such a game is."""
+    import random
+
+    import meeple
+    from meeple.interfaces.web.reviews import compute_review
+
+    options = {"best_of": 1, "reserve": "HHHLLLLDDDDDD"}
+    state, moves, rng = meeple.make("erd", **options).new_game(3), [], random.Random(3)
+    while not state.is_over and len(moves) < 6:
+        seat = state.to_act[0]
+        action = rng.choice(state.legal_actions(seat))
+        moves.append((seat, str(action)))
+        state = state.apply(seat, action)
+    review = compute_review(ReviewJob("erd", options, 3, moves, 20, False))
+    assert review["status"] == "done" and review["judges"] == ["ismcts 20"], review

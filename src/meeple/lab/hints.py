@@ -37,14 +37,8 @@ def hint_judge(game: Any, iterations_cap: int | None = None, max_left: int = 12)
     ``iterations_cap`` iterations and Edges' solver used from ``max_left`` pyramids left (a
     review's 16 can take a minute on 3x4); a judge that cannot be made here (Erd's rules
     not solved in the cache) is replaced by the search judge."""
-    from meeple.agents.judge import SearchJudge
-
     settings = JudgeSettings(seed=DEFAULT_SEED, max_left=max_left)
-    judge: Judge
-    try:
-        judge = make_judge(game, settings)
-    except MeepleError:
-        judge = SearchJudge(game, settings)
+    judge = make_judge(game, settings, or_search=True)
     own = getattr(judge, "iterations", None)
     if iterations_cap is not None and own is not None and own > iterations_cap:
         judge = type(judge)(game, replace(settings, iterations=iterations_cap))  # type: ignore[call-arg]

@@ -40,8 +40,14 @@ REVIEW_FIELDS = ("n", "seat", "action", "best", "loss", "values", "judge", "unit
 """The keys of each decision in a review's JSON form, in order."""
 
 
-def make_judge(game: Game[Any, Any, Any], settings: JudgeSettings) -> Judge:
-    """The best judge ``game`` has (see the module)."""
+def make_judge(
+    game: Game[Any, Any, Any], settings: JudgeSettings, or_search: bool = False
+) -> Judge:
+    """The best judge ``game`` has (see the module). Where the game's own judge cannot be
+    made here (Erd's rules not solved in the cache, and not to be solved now) it is a
+    MeepleError naming what would make it, or with ``or_search`` the search judge, as for a
+    game without one (a server's hints and reviews: a client is told nothing of the
+    server's cache, and gets a judgement all the same)."""
     import meeple.solvers  # noqa: F401  (registers the solvers' judges)
     from meeple.agents.judge import SearchJudge
 
@@ -52,7 +58,12 @@ def make_judge(game: Game[Any, Any, Any], settings: JudgeSettings) -> Judge:
     factory = game_judge(game.name)
     if factory is None:
         return SearchJudge(game, settings)
-    judge: Judge = factory(game, settings)
+    try:
+        judge: Judge = factory(game, settings)
+    except MeepleError:
+        if not or_search:
+            raise
+        return SearchJudge(game, settings)
     return judge
 
 

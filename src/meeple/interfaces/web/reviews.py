@@ -71,15 +71,18 @@ def compute_review(job: ReviewJob) -> dict[str, Any]:
     marked decisions, the chart and the turning points."""
     from meeple.core.record import GameRecord
     from meeple.core.review import JudgeSettings
-    from meeple.lab.review import review_record
+    from meeple.lab.review import make_judge, review_record
     from meeple.lab.review_marks import summarise
 
     started = time.monotonic()
     record = GameRecord(game=job.game, options=job.options, seed=job.seed, moves=job.moves)
-    players = record.states()[0].game.num_players
+    game = record.states()[0].game
+    players = game.num_players
     # values=False: the action played and the best are valued, which is all a page shows.
     settings = JudgeSettings(iterations=job.iterations, values=False, solve=job.solve)
-    decisions = review_record(record, settings)
+    # A variant this server does not solve (Erd's, not as shipped) is judged by search.
+    judge = make_judge(game, settings, or_search=True)
+    decisions = review_record(record, settings, judge=judge)
     summary = summarise(decisions, players)
     return {
         "status": "done",
