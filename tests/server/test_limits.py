@@ -214,3 +214,33 @@ def test_finished_matches_asked_for_are_not_all_kept_in_memory(tmp_path, monkeyp
         assert sorted(held()) == sorted([ids[0], ids[3], *ids[-2:]]), held()
 
     asyncio.run(serving(app, ask_for_each))
+
+
+def test_a_finished_match_whose_last_socket_closes_stays_among_those_kept(tmp_path):
+    """A finished match was let go the moment its last socket closed, so each reload of its
+    page loaded it again, every move replayed on the server's event loop (half a second
+    for a match of 5,000 moves): one address reconnecting twice a second slowed every
+    other match's moves to a second. It stays among the latest finished kept in memory."""
+    from meeple.interfaces.web.app import create_app
+    from tests.server.test_agent_failure import client_of
+
+    app = create_app(f"sqlite:///{tmp_path / 's.db'}", agent_workers=0)
+    body = {"game": "edges", "options": {"board": "2x2"}, "seats": ["human", "random"]}
+    with client_of(app) as client:
+        created = client.post("/api/matches", json=body).json()
+        match, token = created["match"], created["seats"][0]["token"]
+        assert client.post(f"/api/matches/{match}/resign", json={"token": token}).status_code == 200
+        loads = []
+        hub = app.state.hub
+        load = hub._load
+
+        async def counted(match_id):
+            loads.append(match_id)
+            return await load(match_id)
+
+        hub._load = counted
+        for _ in range(3):
+            with client.websocket_connect(f"/ws/{match}") as ws:
+                ws.send_json({"type": "hello"})
+                assert ws.receive_json()["type"] == "welcome"
+        assert match in hub.matches and loads == [], loads

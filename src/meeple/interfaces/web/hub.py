@@ -176,7 +176,7 @@ class Hub(Referee):
         log.info("match %s closed: %s", match.id, reason)
         self._after_change(match)  # its watchers are sent the result, as at any end
         if not match.connections:
-            self.matches.pop(match.id, None)
+            self._let_go_of_finished()
         return True
 
     async def _listen(self) -> None:
@@ -753,7 +753,10 @@ class Hub(Referee):
             match.absent_since[conn.seat] = self.clock()
         self._broadcast(match, presence_only=True)
         if match.stored.status == "finished" and not match.connections:
-            self.matches.pop(match.id, None)
+            # Kept among the latest finished (FINISHED_KEPT), not let go at once: a page
+            # reloaded, or a client reconnecting in a loop, would have it loaded again,
+            # every move replayed, at each connection.
+            self._let_go_of_finished()
 
 
 def _seated(stored: StoredMatch, seats: list[dict[str, Any]]) -> dict[str, Any]:

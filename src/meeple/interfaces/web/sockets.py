@@ -57,25 +57,31 @@ connection open."""
 async def serve_socket(hub: Hub, quotas: ClientQuotas, websocket: WebSocket, match_id: str) -> None:
     """One client: a hello naming its seat, then moves, until it goes away."""
     await websocket.accept()
-    try:
-        match = await hub.get(match_id)
-    except ServerError as exc:
-        # 4404 for a match there is none of; 4503 for one the server cannot serve now (set
-        # aside, or the database down), which a page must not take for a bad link.
-        await _refuse(
-            websocket, _error(str(exc), code=exc.code), 4404 if exc.status == 404 else 4503
-        )
-        return
     client = quotas.client(websocket)
+    # The quotas first: looking a match up costs a read of the database, and loading one
+    # (a finished match asked for again) replays every move; a connection to a match there
+    # is none of, or to one already loaded, counts as a message all the same.
     try:
         quotas.check_message(client)  # a connection is sent its state: it counts as one
         quotas.open_socket(client)
     except ServerError as exc:
         # 1013, "try again later": the server is full, not this client over its share.
         close = 4429 if isinstance(exc, QuotaExceeded) else 1013
-        await _refuse(websocket, _error(str(exc), code=exc.code), close, match.id)
+        # The match named where this process serves it (a name from the address bar is
+        # written in the log only where it is a match's).
+        known = match_id if match_id in hub.matches else None
+        await _refuse(websocket, _error(str(exc), code=exc.code), close, known)
         return
     try:
+        try:
+            match = await hub.get(match_id)
+        except ServerError as exc:
+            # 4404 for a match there is none of; 4503 for one the server cannot serve now
+            # (set aside, or the database down), which a page must not take for a bad link.
+            await _refuse(
+                websocket, _error(str(exc), code=exc.code), 4404 if exc.status == 404 else 4503
+            )
+            return
         await _serve_open_socket(hub, quotas, websocket, match, client)
     finally:
         quotas.close_socket(client)
