@@ -26,13 +26,20 @@ def test_an_allocation_that_can_lose_by_the_mercy_rule_is_said_before_it_is_made
         ends = [state.apply(0, mine).apply(1, reply).games for reply in replies]
         lost = [g[-1] for g in ends if g and g[-1].winner == 1]
         mercy = [end for end in lost if end.reason == "mercy"]
+        pre = [end for end in lost if end.reason == "pre_escalation"]
         said = warnings.get(str(mine))
         if len(lost) == len(replies):
             assert said is not None and "whatever Blue allocates" in said, (mine, said)
-        elif mercy:
+        elif mercy or pre:
             assert said is not None, mine
-            assert "by the mercy rule (no Heavy and at most" in said, said
-            assert said.endswith(f"), against {len(mercy)} of Blue's {len(replies)} allocations")
+            if mercy:
+                assert "by the mercy rule (no Heavy and at most" in said, said
+                assert f"), against {len(mercy)} of Blue's {len(replies)} allocations" in said
+            # A newcomer warned of the mercy rule alone lost by this one.
+            win = "by a pre-Escalation win (Blue alone keeping non-Decoys in Reserve right"
+            assert (win in said) == bool(pre), said
+            if pre:
+                assert said.endswith(f"), against {len(pre)} of Blue's {len(replies)} allocations")
         else:
             assert said is None, (mine, said)
     if rules == "original":  # no mercy rule in the sketch
@@ -41,3 +48,4 @@ def test_an_allocation_that_can_lose_by_the_mercy_rule_is_said_before_it_is_made
         assert any("mercy" in w for w in warnings.values())
     if rules == "0.02":  # the newcomer's: two Lights and no Heavy left while Blue keeps one
         assert "rush=HLD defense=HHD" in warnings
+        assert "pre-Escalation win" in warnings["rush=LLL defense=HHH"]

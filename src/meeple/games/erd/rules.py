@@ -496,10 +496,12 @@ class ErdState(State[Allocate]):
 
     def move_warnings(self, player: Player) -> dict[str, str]:
         """The seat's allocations that lose this game whatever the other seat allocates, or
-        that can lose it by the mercy rule (a Reserve left with no Heavy), with how, as the
-        rules end it against one reply and against how many of the other seat's allocations.
-        Both Reserves are on the table, so this tells nothing hidden; a new player lost by
-        the mercy rule in round 1 with no word before the reveal."""
+        that can lose it by a rule of the Reserve (the mercy rule: a Reserve left with no
+        Heavy; a pre-Escalation win: one left with Decoys only), with how, as the rules end
+        it against one reply and against how many of the other seat's allocations. Both
+        Reserves are on the table, so this tells nothing hidden; a new player lost by the
+        mercy rule in round 1 with no word before the reveal, and another by a pre-Escalation
+        win after a warning that named the mercy rule alone."""
         if player not in self.to_act:
             return {}
         game, other = self.game, 1 - player
@@ -510,31 +512,45 @@ class ErdState(State[Allocate]):
         replies = game.allocations(self.sides[other].reserve)
         reserve = self.sides[player].reserve
         warned = {}
+        version, them = game.version, game.seat_name(other)
+        mercy_words = MERCY_WORDS.get(version.mercy or "", "").format(other=them)
+        ways = {
+            "mercy": f"by the mercy rule ({mercy_words})",
+            "pre_escalation": f"by a pre-Escalation win ({them} alone keeping non-Decoys in "
+            "Reserve right before an Escalation)",
+        }
         for mine in self.legal_actions(player):
-            # The mercy rule takes a Reserve with no Heavy left: only an allocation of every
-            # Heavy can meet it, and the others are played out only until a reply they do
-            # not lose to (the original sketch's 316 a side cost 0.8 s played out in full).
-            mercy_can = game.version.mercy is not None and reserve.heavy == mine.cards.heavy
+            # The Reserve's rules take a Reserve with no Heavy left (mercy), or with Decoys
+            # only (a pre-Escalation win): only an allocation of every Heavy (and Light) can
+            # meet them, and the others are played out only until a reply they do not lose
+            # to (the original sketch's 316 a side cost 0.8 s played out in full).
+            every_heavy = reserve.heavy == mine.cards.heavy
+            every_light = reserve.light == mine.cards.light
+            trap_can = every_heavy and (
+                version.mercy is not None or (version.pre_escalation_win and every_light)
+            )
             losses = []
             for reply in replies:
                 pair = (mine, reply) if player == 0 else (reply, mine)
                 ending = resolve_round(game, self.sides, pair, self.round, number)[0].ending
                 if ending is not None and ending.winner == other:
                     losses.append(ending)
-                elif not mercy_can:
+                elif not trap_can:
                     break
-            mercy = [end for end in losses if end.reason == "mercy"]
             if len(losses) == len(replies):
                 warned[str(mine)] = (
-                    f"{mine} loses game {number} whatever {game.seat_name(other)} allocates: "
+                    f"{mine} loses game {number} whatever {them} allocates: "
                     f"{_lower_first(losses[0].detail)}"
                 )
-            elif mercy:
-                rule = MERCY_WORDS[game.version.mercy or ""].format(other=game.seat_name(other))
-                warned[str(mine)] = (
-                    f"{mine} can lose game {number} by the mercy rule ({rule}), against "
-                    f"{len(mercy)} of {game.seat_name(other)}'s {len(replies)} allocations"
-                )
+                continue
+            counts = [(how, sum(end.reason == why for end in losses)) for why, how in ways.items()]
+            said = [
+                f"{how}, against {n} of {them}'s {len(replies)} allocations"
+                for how, n in counts
+                if n
+            ]
+            if said:
+                warned[str(mine)] = f"{mine} can lose game {number} " + " and ".join(said)
         if len(game._warnings) > WARNINGS_KEPT:
             game._warnings.clear()
         game._warnings[key] = warned
