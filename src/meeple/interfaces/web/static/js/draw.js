@@ -82,12 +82,13 @@ export function clickable(node, hint, { onClick = null, move = null, ui = null, 
   return node;
 }
 
-/** The line under a hand that says how many of its cards are greyed, and where a tap on
- * one says why (:func:`unplayable`); null when none is. `when`: "this turn", "now". */
+/** The line under a hand that says how many of its cards are greyed, and where a click on one
+ * (a tap on a touch screen: `CLICK`) says why (:func:`unplayable`); null when none is.
+ * `when`: "this turn", "now". */
 export function unplayableLine(parent, count, className, when) {
   if (!count) return null;
   return html("div", { class: className, "aria-live": "polite" }, parent,
-    `${counted(count, "greyed card")} cannot be played ${when}: tap one to see why.`);
+    `${counted(count, "greyed card")} cannot be played ${when}: ${CLICK} one to see why.`);
 }
 
 /** A piece the player holds that no legal move uses now (a card game's card): marked
