@@ -330,3 +330,46 @@ def test_a_request_that_is_not_http_is_refused_in_json_naming_its_client(tmp_pat
         assert "Invalid HTTP request received." not in log
     finally:
         server.kill()
+
+
+def test_a_connection_whose_answer_is_not_read_is_closed(tmp_path):
+    """Only a request's head and body were timed: a client that uploaded a record to
+    /api/replay and read none of the answer (every state's view, megabytes) held its
+    connection and the answer's memory for ever, and sixteen such held a server of 16
+    connections full for minutes. Unread for ``--unread-answer-seconds`` with the server's
+    buffers for it full, the connection is closed; a client that reads is not."""
+    import socket
+
+    from meeple.core.conformance import random_playthrough
+    from meeple.core.registry import make
+
+    server = ServerProcess(
+        f"sqlite:///{tmp_path / 'server.db'}",
+        tmp_path / "server.log",
+        0,
+        ("--unread-answer-seconds", "1"),
+    ).start()
+    record = random_playthrough(make("squad-combat", players=4), 1).record()
+    body = record.model_dump_json().encode()
+    head = (
+        f"POST /api/replay HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\n\r\n"
+    ).encode()
+    said = "closed: it read none of its answer for 1 s"
+    try:
+        unread = socket.socket()
+        unread.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        unread.connect(("127.0.0.1", server.port))
+        unread.sendall(head + body)
+        deadline = time.monotonic() + 30
+        while said not in server.log_path.read_text() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert said in server.log_path.read_text(), server.log_path.read_text()[-2000:]
+        # A client that reads gets the whole answer.
+        replayed = plain_http.post(f"{server.url}/api/replay", content=body, timeout=60,
+                                   headers={"content-type": "application/json"})  # fmt: skip
+        assert replayed.status_code == 200 and len(replayed.json()["views"]) > 800
+        unread.close()
+    finally:
+        server.kill()
+    assert server.log_path.read_text().count(said) == 1

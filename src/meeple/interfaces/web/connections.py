@@ -12,7 +12,11 @@ complete within ``limits.request_head_seconds`` of the connection's opening (or 
 request's first byte, on a kept-alive connection), and its body within
 ``limits.request_body_seconds`` of its head; past either the connection is closed, with one
 warning line. A WebSocket has its own limits once upgraded (the hello's, then the socket
-quotas'), and a request the application is answering is not timed.
+quotas'), and a request the application is answering is not timed. An answer is: a client
+that reads none of it for ``limits.unread_answer_seconds`` while the server's buffers for
+it are full loses its connection (a large answer unread, a replay's states say, held its
+connection and megabytes of memory for ever, and a few held every connection the server
+takes).
 
 It also answers a request past the server's connections (``limits.max_connections``) as
 every other refusal is answered, ``{"error", "code": "server_full"}`` with a Retry-After
@@ -69,6 +73,8 @@ def deadline_protocol(
 
         _timer: asyncio.TimerHandle | None = None
         _waiting_for: str = ""
+        _unread: asyncio.TimerHandle | None = None
+        """Armed while the transport's buffer is full (uvicorn's writing paused)."""
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             """uvicorn's, with its check of the connections cap made in front of the
@@ -125,9 +131,37 @@ def deadline_protocol(
             self.transport.close()
 
         def connection_lost(self, exc: Exception | None) -> None:
-            """uvicorn's, the deadline dropped."""
+            """uvicorn's, the deadlines dropped."""
             self._disarm()
+            if self._unread is not None:
+                self._unread.cancel()
+                self._unread = None
             super().connection_lost(exc)
+
+        def pause_writing(self) -> None:
+            """uvicorn's (the answer waits for the client to read), and the deadline of a
+            client that reads none of it."""
+            super().pause_writing()
+            if self._unread is None:
+                seconds = limits.unread_answer_seconds
+                self._unread = self.loop.call_later(seconds, self._answer_unread, seconds)
+
+        def resume_writing(self) -> None:
+            """uvicorn's, the client reading again: no deadline."""
+            super().resume_writing()
+            if self._unread is not None:
+                self._unread.cancel()
+                self._unread = None
+
+        def _answer_unread(self, seconds: float) -> None:
+            self._unread = None
+            if self.transport.is_closing():
+                return
+            who = self.client[0] if self.client else "a client"
+            log.warning(
+                "connection from %s closed: it read none of its answer for %g s", who, seconds
+            )
+            self.transport.abort()  # what is buffered for it goes too
 
         def _arm(self, part: str, seconds: float) -> None:
             self._disarm()

@@ -77,6 +77,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
         "max_connections",
         "request_head_seconds",
         "request_body_seconds",
+        "unread_answer_seconds",
     ),
     SIZES: ("max_sockets_per_match", "lobby_page_size", "max_body_bytes", "max_options_bytes"),
     HINTS: (
@@ -167,6 +168,13 @@ class ServerLimits(BaseModel):
         ge=0.001,
         description="close a connection whose request body has not arrived within this long "
         "of its head",
+    )
+    unread_answer_seconds: Seconds = Field(
+        default=60.0,
+        ge=0.001,
+        description="close a connection whose client has read none of its answer for this "
+        "long, the server's buffers for it full (an answer waiting holds its connection and "
+        "its memory)",
     )
     max_sockets_per_client: int = Field(
         default=20, ge=1, description="WebSockets one address may hold open at once"
