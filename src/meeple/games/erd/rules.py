@@ -93,6 +93,7 @@ __all__ = [
     "other",
     "parse_allocation",
     "resolve_round",
+    "rules_version",
     "turrets_converted",
 ]
 
@@ -196,6 +197,19 @@ class ErdOptions(GameOptions):
         return value
 
 
+def rules_version(options: ErdOptions) -> RulesVersion:
+    """The rules a game with ``options`` plays: its rules version, with the starting Reserve
+    and the mercy rule the options give in place of the version's own."""
+    version = VERSIONS[options.rules]
+    if options.mercy != "rules":
+        mercy = None if options.mercy == "none" else options.mercy
+        version = replace(version, mercy=mercy)
+    if options.reserve != "rules":
+        cards = Cards.parse(options.reserve)
+        version = replace(version, heavies=cards.heavy, lights=cards.light, decoys=cards.decoy)
+    return version
+
+
 # -- the game -------------------------------------------------------------------------------
 SEATS = ("Red", "Blue")
 
@@ -223,14 +237,7 @@ class ErdGame(Game[ErdOptions, "ErdState", Allocate]):
 
     def __init__(self, options: ErdOptions) -> None:
         super().__init__(options)
-        version = VERSIONS[options.rules]
-        if options.mercy != "rules":
-            mercy = None if options.mercy == "none" else options.mercy
-            version = replace(version, mercy=mercy)
-        if options.reserve != "rules":
-            cards = Cards.parse(options.reserve)
-            version = replace(version, heavies=cards.heavy, lights=cards.light, decoys=cards.decoy)
-        self.version: RulesVersion = version
+        self.version: RulesVersion = rules_version(options)
         start = self.version.starting_reserve
         self.starting_side: Side = Side(start, NO_CARDS, 0)
         # Every allocation the starting Reserve allows, piles of at most three cards: the

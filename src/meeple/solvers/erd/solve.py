@@ -14,7 +14,7 @@ from typing import Any
 
 from meeple.core.errors import MeepleError
 from meeple.core.files import exists
-from meeple.games.erd.rules import VERSIONS, ErdGame, ErdOptions
+from meeple.games.erd.rules import VERSIONS, ErdGame, ErdOptions, rules_version
 from meeple.solvers import cache
 from meeple.solvers.erd.checks import cross_check, stage_exploitability
 from meeple.solvers.erd.iteration import Solution, value_iteration
@@ -41,7 +41,7 @@ def play_options(options: ErdOptions) -> dict[str, Any]:
     game reads it (a starting Reserve as letters, a mercy rule by name)."""
     play = {k: getattr(options, k) for k in RULES_OPTIONS}
     printed = VERSIONS[options.rules]
-    version = ErdGame(options).version
+    version = rules_version(options)
     if version.starting_reserve != printed.starting_reserve:
         play["reserve"] = str(version.starting_reserve)
     if version.mercy != printed.mercy:
