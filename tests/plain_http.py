@@ -38,3 +38,11 @@ def head(url: str, **options: Any) -> httpx.Response:
 def request(method: str, url: str, **options: Any) -> httpx.Response:
     """``httpx.request`` with the shared context."""
     return httpx.request(method, url, verify=TLS, **options)
+
+
+def take_seat(server_url: str, match: str, link: str, **body: Any) -> str:
+    """Join a match's seat with its link's token (``body``: the join's other fields) and
+    return the seat's own token, which plays it from then on (the link takes it once)."""
+    reply = post(f"{server_url}/api/matches/{match}/join", json={"token": link, **body}, timeout=30)
+    assert reply.status_code == 200, reply.text
+    return str(reply.json()["token"])

@@ -90,16 +90,17 @@ def test_a_fresh_install_compiles_a_searching_agent_before_its_allowance_starts(
     match = create(server, game="edges", options={"first": 1}, seats=seats)
     token = match["seats"][0]["token"]
 
-    async def go() -> None:
+    async def go() -> str:
         person = await Client(server.url, match["match"], token).connect()
         await person.wait_for(lambda: person.state["seq"] >= 1, timeout=300)
         assert person.state["to_act"] == [0]
         await person.close()
+        return str(person.token)
 
-    asyncio.run(go())
+    own = asyncio.run(go())
     # A hint's judge is compiled as the agents are, before its own allowance.
     hint = plain_http.post(
-        f"{server.url}/api/matches/{match['match']}/hint", json={"token": token}, timeout=300
+        f"{server.url}/api/matches/{match['match']}/hint", json={"token": own}, timeout=300
     )
     assert hint.status_code == 200, hint.text
     log = server.log_path.read_text()

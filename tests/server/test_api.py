@@ -250,7 +250,7 @@ def test_a_seat_of_a_finished_match_cannot_be_left(server):
         a, b = await seated(server, created)
         await a.send({"type": "resign"})
         await b.wait_for(lambda: b.state["status"] == "finished")
-        winner = created["seats"][1]["token"]
+        winner = b.token  # the seat's own, its link taken
         reply = plain_http.post(f"{server.url}/api/matches/{match}/leave", json={"token": winner})
         assert reply.status_code == 409 and "over" in reply.json()["error"]
         assert summary(server, match)["open_seats"] == []
@@ -341,6 +341,7 @@ def test_a_match_s_link_is_previewed_with_its_game_players_and_what_the_link_doe
         f"{server.url}/api/matches/{match}/join", json={"token": token, "name": 'Ann <b>&"'}
     )
     assert joined.status_code == 200, joined.text
+    token = joined.json()["token"]
     page = plain_http.get(f"{server.url}/play/{match}").text
     title = "Edges: Ann &lt;b&gt;&amp;&quot; vs Computer (random)"
     assert f"<title>{title} — meeple</title>" in page
@@ -570,8 +571,7 @@ def test_resign_with_two_seats_ends_the_match(server):
 def test_resigning_before_every_seat_is_taken_calls_the_match_off(server):
     created = create(server, game="erd", seats=["human", "human"])
     match = created["match"]
-    token = created["seats"][0]["token"]
-    plain_http.post(f"{server.url}/api/matches/{match}/join", json={"token": token})
+    token = plain_http.take_seat(server.url, match, created["seats"][0]["token"])
     assert summary(server, match)["status"] == "waiting"  # seat 1 is nobody's yet
     reply = plain_http.post(f"{server.url}/api/matches/{match}/resign", json={"token": token})
     assert reply.status_code == 200, reply.text
@@ -585,11 +585,8 @@ def test_resigning_before_every_seat_is_taken_calls_the_match_off(server):
 def test_resign_with_three_seats_hands_the_seat_to_an_agent(server):
     created = create(server, game="erosion", options={"players": 3}, seats=["human"] * 3)
     match = created["match"]
-    for s in created["seats"]:
-        plain_http.post(f"{server.url}/api/matches/{match}/join", json={"token": s["token"]})
-    reply = plain_http.post(
-        f"{server.url}/api/matches/{match}/resign", json={"token": created["seats"][1]["token"]}
-    )
+    tokens = [plain_http.take_seat(server.url, match, s["token"]) for s in created["seats"]]
+    reply = plain_http.post(f"{server.url}/api/matches/{match}/resign", json={"token": tokens[1]})
     assert reply.status_code == 200
     seats = summary(server, match)["seats"]
     assert seats[1]["resigned"] and seats[1]["kind"] == "agent"
@@ -602,8 +599,9 @@ def test_a_seat_that_resigned_cannot_resign_again(server):
 
     async def go() -> None:
         created = create(server, game="erosion", options={"players": 3}, seats=["human"] * 3)
-        match, token = created["match"], created["seats"][2]["token"]
+        match = created["match"]
         clients = await seated(server, created)
+        token = clients[2].token
         first = plain_http.post(f"{server.url}/api/matches/{match}/resign", json={"token": token})
         assert first.status_code == 200, first.text
         before = summary(server, match)
@@ -633,7 +631,7 @@ def test_a_rematch_turns_the_seats_round_and_tells_each_person_their_new_seat(se
         # Ann offers; the rematch is made once Bob accepts (an offer, not forced on him).
         offered = plain_http.post(
             f"{server.url}/api/matches/{created['match']}/rematch",
-            json={"token": created["seats"][0]["token"]},
+            json={"token": a.token},
         ).json()
         assert offered["match"] is None
         assert offered["offer"] == {"accepted": [0], "declined": [], "waiting": [1]}
@@ -641,7 +639,7 @@ def test_a_rematch_turns_the_seats_round_and_tells_each_person_their_new_seat(se
         assert not any(m["type"] == "rematch" for m in b.messages)
         accepted = plain_http.post(
             f"{server.url}/api/matches/{created['match']}/rematch",
-            json={"token": created["seats"][1]["token"]},
+            json={"token": b.token},
         ).json()
         new = accepted["match"]
         await a.wait_for(lambda: any(m["type"] == "rematch" for m in a.messages))
@@ -655,7 +653,7 @@ def test_a_rematch_turns_the_seats_round_and_tells_each_person_their_new_seat(se
         assert again.state["seat"] == 0
         second = plain_http.post(
             f"{server.url}/api/matches/{created['match']}/rematch",
-            json={"token": created["seats"][1]["token"]},
+            json={"token": b.token},
         )
         assert second.status_code == 409 and new in second.json()["error"]
         for c in (a, b, again):
@@ -789,8 +787,8 @@ def test_a_rematch_declined_is_told_to_the_one_who_offered_and_none_is_made(serv
         await a.send({"type": "resign"})
         await a.wait_for(lambda: a.state["status"] == "finished")
         url = f"{server.url}/api/matches/{created['match']}/rematch"
-        assert plain_http.post(url, json={"token": created["seats"][0]["token"]}).status_code == 200
-        declined = plain_http.post(f"{url}/decline", json={"token": created["seats"][1]["token"]})
+        assert plain_http.post(url, json={"token": a.token}).status_code == 200
+        declined = plain_http.post(f"{url}/decline", json={"token": b.token})
         assert declined.status_code == 200, declined.text
         await a.wait_for(lambda: (a.state["rematch_offer"] or {}).get("declined") == [1])
         assert summary(server, created["match"])["rematch"] is None

@@ -112,8 +112,8 @@ def test_with_three_seats_the_computer_takes_the_absent_seat_and_the_match_goes_
     async def go() -> None:
         created = _create(quick, game="erosion", options={"players": 3}, seats=["human"] * 3)
         match = created["match"]
-        tokens = [s["token"] for s in created["seats"]]
         clients = await _seated(quick, created)
+        tokens = [c.token for c in clients]
         waiting_on = clients[0].state["to_act"]
         assert len(waiting_on) == 1
         gone = waiting_on[0]
@@ -154,7 +154,7 @@ def test_a_person_who_is_here_or_not_waited_on_keeps_their_seat(quick):
         first = a.state["to_act"][0]
         other = 1 - first
         clients = {0: a, 1: b}
-        tokens = [s["token"] for s in created["seats"]]
+        tokens = [a.token, b.token]
         # here: the page of the seat to act is open
         await asyncio.sleep(0.7)
         _refused(_claim(quick, match, tokens[other], first), "is here")
@@ -191,9 +191,10 @@ def test_a_private_match_s_seat_is_not_given_up_and_an_open_seat_is_not_claimed_
     async def go() -> None:
         for seats in (["human", "human"], ["human", "random"]):
             created = _create(quick, game="edges", seats=seats, listed=False)
-            match, token = created["match"], created["seats"][0]["token"]
+            match = created["match"]
             clients = await _seated(quick, created)
             mine = clients[0]
+            token = mine.token
             await mine.wait_for(lambda mine=mine: mine.state["status"] == "playing")
             refused = leave(match, token)
             assert refused.status_code == 409 and refused.json()["code"] == "private_seat"
@@ -205,8 +206,9 @@ def test_a_private_match_s_seat_is_not_given_up_and_an_open_seat_is_not_claimed_
             for c in clients:
                 await c.close()
         created = _create(quick, game="edges", seats=["human", "human"])
-        match, tokens = created["match"], [s["token"] for s in created["seats"]]
+        match = created["match"]
         a, b = await _seated(quick, created)
+        tokens = [a.token, b.token]
         await a.wait_for(lambda: a.state["status"] == "playing")
         assert leave(match, tokens[1]).status_code == 200
         await a.wait_for(lambda: not _seats(a)[1]["joined"])
@@ -220,11 +222,9 @@ def test_a_private_match_s_seat_is_not_given_up_and_an_open_seat_is_not_claimed_
 
 def test_the_computer_and_a_finished_match_are_not_claimed_from(quick):
     created = _create(quick, game="edges", seats=["human", "easy"])
-    token = created["seats"][0]["token"]
-    _refused(_claim(quick, created["match"], token, 1), "being played")  # not yet joined
-    assert plain_http.post(
-        f"{quick.url}/api/matches/{created['match']}/join", json={"token": token}, timeout=30
-    ).is_success
+    link = created["seats"][0]["token"]
+    _refused(_claim(quick, created["match"], link, 1), "being played")  # not yet joined
+    token = plain_http.take_seat(quick.url, created["match"], link)
     _refused(_claim(quick, created["match"], token, 1), "played by the computer")
     assert plain_http.post(
         f"{quick.url}/api/matches/{created['match']}/resign", json={"token": token}, timeout=30
@@ -243,11 +243,8 @@ def test_a_tutorial_has_nobody_to_claim_from(quick):
 def test_a_person_away_less_than_the_claim_seconds_keeps_their_seat(patient):
     created = _create(patient, game="erd", seats=["human", "human"])
     match = created["match"]
-    tokens = [s["token"] for s in created["seats"]]
-    for token in tokens:  # taken, and no page open: away since the server took the match
-        assert plain_http.post(
-            f"{patient.url}/api/matches/{match}/join", json={"token": token}, timeout=30
-        ).is_success
+    # Taken, and no page open: away since the server took the match.
+    tokens = [plain_http.take_seat(patient.url, match, s["token"]) for s in created["seats"]]
     started = time.monotonic()
     reply = _claim(patient, match, tokens[0], 1)
     _refused(reply, "after 600 s away")

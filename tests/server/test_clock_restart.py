@@ -28,9 +28,10 @@ def _create(url: str, move_seconds: float) -> dict:
         json={"game": "edges", "options": {"board": "2x3", "stash": "3/3/2"},
               "seats": ["human", "greedy"], "move_seconds": move_seconds},
     ).json()  # fmt: skip
-    token = created["seats"][0]["token"]
-    joined = plain_http.post(f"{url}/api/matches/{created['match']}/join", json={"token": token})
-    assert joined.status_code == 200, joined.text
+    # Taken: the seat's own token from here on (its link takes it once).
+    created["seats"][0]["token"] = plain_http.take_seat(
+        url, created["match"], created["seats"][0]["token"]
+    )
     return created
 
 

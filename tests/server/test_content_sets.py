@@ -67,9 +67,7 @@ def test_a_set_match_s_record_pins_the_set_and_replays_with_its_files_only(
     server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 0, "--content", str(folder))
     body = {"game": "erosion", "options": {"cards": "set:weak"}, "seats": ["human", "random"]}
     created = plain_http.post(f"{server.url}/api/matches", json=body).json()
-    token = created["seats"][0]["token"]
-    match = f"{server.url}/api/matches/{created['match']}"
-    assert plain_http.post(f"{match}/join", json={"token": token}).status_code == 200
+    token = plain_http.take_seat(server.url, created["match"], created["seats"][0]["token"])
     resigned = plain_http.post(
         f"{server.url}/api/matches/{created['match']}/resign", json={"token": token}
     )

@@ -37,8 +37,10 @@ def ask(server, match: str, token: str) -> httpx.Response:
 
 
 async def my_turn(server, created: dict) -> dict:
-    """The state once the person's seat has a decision to make."""
+    """The state once the person's seat has a decision to make. The seat is taken with its
+    link: ``created`` holds the seat's own token from then on."""
     client = await Client(server.url, created["match"], created["seats"][0]["token"]).connect()
+    created["seats"][0]["token"] = client.token
     try:
         await client.wait_for(client.my_turn, 60)
         return client.state

@@ -111,7 +111,7 @@ def test_a_server_with_every_limit_at_its_most_plays_hints_and_reviews(tmp_path,
         person = await Client(server.url, match, token).connect()
         await person.wait_for(person.my_turn)
         hint = plain_http.post(
-            f"{server.url}/api/matches/{match}/hint", json={"token": token}, timeout=60
+            f"{server.url}/api/matches/{match}/hint", json={"token": person.token}, timeout=60
         )
         assert hint.status_code == 200 and hint.json()["best"], hint.text
         await person.play_random(random.Random(3))
@@ -189,8 +189,9 @@ def test_finished_matches_asked_for_are_not_all_kept_in_memory(tmp_path, monkeyp
         ids = []
         for _ in range(7):
             created = (await client.post("/api/matches", json=body)).json()
-            match, token = created["match"], created["seats"][0]["token"]
-            await client.post(f"/api/matches/{match}/join", json={"token": token})
+            match, link = created["match"], created["seats"][0]["token"]
+            joined = await client.post(f"/api/matches/{match}/join", json={"token": link})
+            token = joined.json()["token"]
             resigned = await client.post(f"/api/matches/{match}/resign", json={"token": token})
             assert resigned.status_code == 200, resigned.text
             ids.append(match)

@@ -71,10 +71,11 @@ def test_a_rematch_s_links_are_on_each_client_s_own_address(server):
     body = {"game": "erd", "seats": ["human", "human"]}
     created = plain_http.post(f"{server.url}/api/matches", json=body).json()
     match = created["match"]
-    tokens = [s["token"] for s in created["seats"]]
+    links = [s["token"] for s in created["seats"]]
 
     async def go() -> None:
-        a, b = [await Client(server.url, match, t).connect() for t in tokens]
+        a, b = [await Client(server.url, match, link).connect() for link in links]
+        tokens = [a.token, b.token]
         await a.send({"type": "resign"})
         await b.wait_for(lambda: b.state["status"] == "finished")
         url = f"{server.url}/api/matches/{match}/rematch"

@@ -33,6 +33,7 @@ def test_an_address_holding_a_seat_takes_no_other_and_no_one_takes_another_s_nam
         match, token = created["match"], created["seats"][0]["token"]
         ann = post(f"matches/{match}/join", {"token": token, "name": "Ann"}, ANN)
         assert ann.status_code == 200
+        token = ann.json()["token"]
         bob = post(f"matches/{match}/join", {"name": "Bob"}, BOB).json()
         assert bob["seat"] == 1
         # Bob's second seat, open: refused, whoever's it would be.
@@ -82,6 +83,7 @@ def test_a_restarted_server_knows_who_holds_a_seat_once_its_page_says_hello(tmp_
             headers={"X-Forwarded-For": ANN},
         )
         assert joined.status_code == 200, joined.text
+        token = joined.json()["token"]
     finally:
         first.kill()
     again = ServerProcess(db, tmp_path / "again.log", 1, flags).start()

@@ -86,7 +86,7 @@ async def _kill_and_resume(server_factory, db_url) -> None:
         match = created["match"]
         summary = plain_http.get(f"{second.url}/api/matches/{match}").json()
         assert summary["seq"] >= acked[match], f"{match}: an acknowledged move was lost"
-        again = [await Client(second.url, match, s["token"]).connect() for s in created["seats"]]
+        again = [await Client(second.url, match, c.token).connect() for c in group]
         for old, new in zip(group, again, strict=True):
             await old.close()
             # Every move this seat saw acknowledged is in the log it now gets, as made.

@@ -9,6 +9,7 @@ stale and sent the position as it is.
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import subprocess
 import sys
@@ -17,6 +18,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+import websockets
 
 from meeple.core.record import GameRecord
 from meeple.interfaces.web.client import Client, ServerProcess, free_port
@@ -136,9 +138,11 @@ def test_a_change_two_servers_are_asked_for_at_once_is_made_once(servers):
         seats = plain_http.get(f"{server.url}/api/matches/{match}").json()["seats"]
         return [seats[1]["name"], seats[2]["name"]]
 
-    async def can_play(url: str, match: str, token: str) -> None:
+    async def can_play(url: str, match: str, token: str) -> str:
+        """Connect with ``token``; the seat's own token (its link taken, if it was one)."""
         client = await Client(url, match, token).connect()
         await client.close()
+        return str(client.token)
 
     for _ in range(4):  # a race: each round is another chance for the two to meet
         # Two strangers, one open seat: one takes it, the other is told there is none.
@@ -170,9 +174,9 @@ def test_a_change_two_servers_are_asked_for_at_once_is_made_once(servers):
             asyncio.run(can_play(server.url, match, answer.json()["token"]))
         # Both players resign at once: the match ends once, the same on both servers.
         created = create(game="edges", options={"board": "2x3"}, seats=["human", "human"])
-        match, tokens = created["match"], [s["token"] for s in created["seats"]]
-        for token in tokens:
-            asyncio.run(can_play(one.url, match, token))  # every seat taken: being played
+        match = created["match"]
+        # Every seat taken: being played.
+        tokens = [asyncio.run(can_play(one.url, match, s["token"])) for s in created["seats"]]
         answers = at_once(match, "resign", [{"token": token} for token in tokens])
         assert sorted(a.status_code for a in answers) == [200, 409], [a.text for a in answers]
         (refused,) = [a.json() for a in answers if a.status_code == 409]
@@ -208,7 +212,7 @@ def test_a_person_who_joined_through_one_server_connects_through_the_other_at_on
         asyncio.run(connect(match, joined.json()["token"]))
         resigned = plain_http.post(
             f"{two.url}/api/matches/{match}/resign", json={"token": created["seats"][0]["token"]}
-        )
+        )  # the seat's link: nobody took that seat
         assert resigned.status_code == 200, resigned.text
 
     async def bad_tokens(match: str) -> None:
@@ -233,6 +237,35 @@ def test_a_person_who_joined_through_one_server_connects_through_the_other_at_on
     asyncio.run(bad_tokens(match))
 
 
+def test_a_seat_s_link_taken_through_one_server_is_refused_by_the_other(servers):
+    """A link takes its seat once, on whichever server: the other, asked at once, may still
+    hold the match as it was before the seat was taken (its notice not yet heard), and
+    must not let the link take the seat a second time (tests/server/test_seat_links.py)."""
+    one, two = servers
+
+    async def hello(url: str, match: str, token: str) -> dict:
+        async with websockets.connect(url.replace("http://", "ws://") + f"/ws/{match}") as ws:
+            await ws.send(json.dumps({"type": "hello", "token": token}))
+            return json.loads(await ws.recv())
+
+    for _ in range(4):  # a race with the other server's notice: each round is a chance
+        created = plain_http.post(
+            f"{one.url}/api/matches",
+            json={"game": "edges", "options": {"board": "2x3"}, "seats": ["human", "human"]},
+        ).json()
+        match, link = created["match"], created["seats"][1]["token"]
+        plain_http.get(f"{two.url}/api/matches/{match}")  # both servers hold it
+        own = plain_http.take_seat(one.url, match, link)
+        refused = asyncio.run(hello(two.url, match, link))
+        assert refused.get("code") == "link_used", refused
+        again = plain_http.post(f"{two.url}/api/matches/{match}/join", json={"token": link})
+        assert again.status_code == 403 and again.json()["code"] == "link_used", again.text
+        welcome = asyncio.run(hello(two.url, match, own))
+        assert welcome["type"] == "welcome" and welcome["seat"] == 1 and "token" not in welcome
+    for server in (one, two):
+        assert "Traceback" not in server.log_path.read_text()
+
+
 def test_a_seat_left_through_one_server_is_no_longer_played_on_the_other(servers):
     """The seat's socket on the other server is told it left and closed, as on the server
     that was asked; it used to play on, the open seat's moves made by the one who left."""
@@ -243,11 +276,11 @@ def test_a_seat_left_through_one_server_is_no_longer_played_on_the_other(servers
             f"{one.url}/api/matches",
             json={"game": "edges", "options": {"board": "2x3", "first": 1}, "seats": ["human"] * 2},
         ).json()
-        match, tokens = created["match"], [s["token"] for s in created["seats"]]
-        a = await Client(one.url, match, tokens[0]).connect()
-        b = await Client(two.url, match, tokens[1]).connect()
+        match, links = created["match"], [s["token"] for s in created["seats"]]
+        a = await Client(one.url, match, links[0]).connect()
+        b = await Client(two.url, match, links[1]).connect()
         await b.wait_for(b.my_turn)
-        left = plain_http.post(f"{one.url}/api/matches/{match}/leave", json={"token": tokens[1]})
+        left = plain_http.post(f"{one.url}/api/matches/{match}/leave", json={"token": b.token})
         assert left.status_code == 200, left.text
         await b.wait_for(lambda: any(m["type"] == "left" for m in b.messages), timeout=10)
         with pytest.raises(ConnectionError):

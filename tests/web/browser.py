@@ -114,6 +114,13 @@ def _decoded(payload: Any) -> dict[str, Any]:
     return json.loads(payload if isinstance(payload, str) else payload.decode())
 
 
+def seat_token(page: Any, seconds: float = 30) -> str:
+    """The seat's own token, from a game page's address: the page that opened the seat's
+    link is given it at its welcome (the link takes its seat once), and waits for it here."""
+    page.wait_for_selector("#conn.conn-on", timeout=seconds * 1000)
+    return str(page.evaluate("new URLSearchParams(location.hash.slice(1)).get('token')"))
+
+
 def status(page: Any) -> str | None:
     """The match status the game page shows (``waiting``, ``playing``, ``finished``)."""
     return page.get_attribute("body", "data-status")

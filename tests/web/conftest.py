@@ -278,14 +278,12 @@ class Server:
         return reply.json()
 
     def join(self, created: dict[str, Any], seat: int) -> None:
-        """Take ``seat`` of a match ``create`` made, with its token (a person whose page is
-        not open: the match waits for no one to join)."""
-        reply = plain_http.post(
-            f"{self.url}/api/matches/{created['match']}/join",
-            json={"token": created["seats"][seat]["token"]},
-            timeout=30,
+        """Take ``seat`` of a match ``create`` made, with its link's token (a person whose
+        page is not open: the match waits for no one to join). The link takes its seat
+        once: ``created`` holds the seat's own token from then on."""
+        created["seats"][seat]["token"] = plain_http.take_seat(
+            self.url, created["match"], created["seats"][seat]["token"]
         )
-        assert reply.status_code == 200, reply.text
 
     def get(self, path: str) -> Any:
         """GET an API path; its JSON."""

@@ -180,9 +180,10 @@ def test_what_moves_on_its_own_rests_within_five_seconds_and_not_at_all_if_asked
     on); for a player whose system asks for reduced motion (``prefers-reduced-motion:
     reduce``) nothing moves at all. (An animation that never ended was painted again at
     every frame for as long as the page stayed open.)"""
-    created = server.create(game, options, ["human", "random"])
-    url = f"{server.url}/play/{created['match']}#token={created['seats'][0]['token']}"
     for motion in ("no-preference", "reduce"):
+        # A player of each kind, each at a match of their own (a seat's link takes it once).
+        created = server.create(game, options, ["human", "random"])
+        url = f"{server.url}/play/{created['match']}#token={created['seats'][0]['token']}"
         context = chromium.new_context(reduced_motion=motion)
         page = context.new_page()
         page.goto(url)

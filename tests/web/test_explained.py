@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 import meeple
 from meeple.games.erosion.cards import UPON_UPLIFT
 from tests import plain_http
-from tests.web.browser import click_disabled, each
+from tests.web.browser import click_disabled, each, seat_token
 
 
 @pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
@@ -125,8 +125,7 @@ def test_after_the_end_nobody_is_shown_to_move_or_allocating(server, chromium):
     watcher.wait_for_selector("body[data-status='playing'] .edges-stash")
     assert "to move" in watcher.inner_text("#board")  # it was shown while playing
     plain_http.post(
-        f"{server.url}/api/matches/{edges['match']}/resign",
-        json={"token": edges["seats"][0]["token"]},
+        f"{server.url}/api/matches/{edges['match']}/resign", json={"token": seat_token(red)}
     ).raise_for_status()
     watcher.wait_for_selector("body[data-status='finished'] #end:not([hidden])")
     assert "to move" not in watcher.inner_text("#board")
@@ -139,7 +138,7 @@ def test_after_the_end_nobody_is_shown_to_move_or_allocating(server, chromium):
     red.wait_for_function("() => Number(document.body.dataset.seq) >= 1")
     assert "allocating…" in red.text_content("#board svg")
     plain_http.post(
-        f"{server.url}/api/matches/{erd['match']}/resign", json={"token": erd["seats"][0]["token"]}
+        f"{server.url}/api/matches/{erd['match']}/resign", json={"token": seat_token(red)}
     ).raise_for_status()
     red.wait_for_selector("body[data-status='finished']")
     assert "allocating…" not in red.text_content("#board svg")
@@ -300,8 +299,7 @@ def test_the_replay_of_a_resigned_match_ends_with_its_result_and_any_seat_s_eyes
     _type(blue, "rush=DDD defense=LLL")
     red.wait_for_function("() => Number(document.body.dataset.seq) >= 2")
     plain_http.post(
-        f"{server.url}/api/matches/{created['match']}/resign",
-        json={"token": created["seats"][1]["token"]},
+        f"{server.url}/api/matches/{created['match']}/resign", json={"token": seat_token(blue)}
     ).raise_for_status()
     red.context.close()
     blue.context.close()

@@ -263,8 +263,8 @@ def test_erds_piles_being_built_outlive_a_reload_until_sent_or_overtaken(
     did the other seat's allocation coming in; they are kept for the seat's decision in this
     tab, and gone once sent."""
     created = server.create("erd", {}, ["human", "human"])
-    match, tokens = created["match"], [s["token"] for s in created["seats"]]
     server.join(created, 1)
+    match, tokens = created["match"], [s["token"] for s in created["seats"]]
     context = chromium.new_context(viewport={"width": 1280, "height": 800})
     page = watch(context.new_page())
     url = f"{server.url}/play/{match}#token={tokens[0]}"
@@ -333,8 +333,8 @@ def test_a_move_overtaken_by_the_other_seat_says_so_in_a_player_s_words(
     created = server.create(
         "triangle-clock", {"memorise_seconds": 60, "choice_seconds": 0}, ["human", "human"]
     )
-    match, tokens = created["match"], [s["token"] for s in created["seats"]]
     server.join(created, 1)
+    match, tokens = created["match"], [s["token"] for s in created["seats"]]
     context = chromium.new_context(viewport={"width": 1280, "height": 800})
     held: list[str] = []
     relays: list[Any] = []
@@ -470,8 +470,8 @@ def test_a_choice_on_its_way_is_not_offered_again_when_the_other_seat_s_arrives_
     The page forgot its move on its way at any newer state and offered the decision again:
     a second choice was refused as stale, though the first had been taken."""
     created = server.create("erd", {"best_of": 3}, ["human", "human"])
-    match, tokens = created["match"], [s["token"] for s in created["seats"]]
     server.join(created, 1)
+    match, tokens = created["match"], [s["token"] for s in created["seats"]]
     context = chromium.new_context(viewport={"width": 1280, "height": 800})
     held: list[str] = []
     relays: list[Any] = []

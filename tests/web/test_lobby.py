@@ -409,12 +409,10 @@ def test_the_finished_list_says_who_won_and_why(server, chromium, watch, page_er
     phone, as text a screen reader reads with the row: a resignation, a draw, a team's win."""
     created = server.create("edges", {"board": "2x2"}, ["human", "human"])
     match = created["match"]
-    tokens = [seat["token"] for seat in created["seats"]]
-    for token, name in zip(tokens, ("Ann", "Bob"), strict=True):
-        reply = plain_http.post(
-            f"{server.url}/api/matches/{match}/join", json={"token": token, "name": name}
-        )
-        assert reply.status_code == 200, reply.text
+    tokens = [
+        plain_http.take_seat(server.url, match, seat["token"], name=name)
+        for seat, name in zip(created["seats"], ("Ann", "Bob"), strict=True)
+    ]
     reply = plain_http.post(f"{server.url}/api/matches/{match}/resign", json={"token": tokens[0]})
     assert reply.status_code == 200, reply.text
     # A draw and a team's win take long to play: the rows of real matches, as the server

@@ -94,6 +94,10 @@ _SEAT_FIELDS: dict[str, tuple[type, ...]] = {
 }
 """What every stored seat holds, and the types each field may have."""
 
+USED_LINK = "used_link"
+"""A seat's optional field: the hash of the link (the token its creator was handed) that
+took it, which plays the seat no more; kept so that opening the link again is told why."""
+
 
 _SEED_TEXT = re.compile(r"-?[0-9]{1,80}")
 """A seed as ``seed_text`` holds it: a whole number in decimal (80 characters at most)."""
@@ -124,6 +128,8 @@ def _check_row(row: MatchRow) -> None:
             # Present, not only of the type: every seat has had each field from the first.
             if key not in seat or not isinstance(seat[key], kinds):
                 raise damaged(f"seat {number}'s {key!r} is missing or of the wrong type")
+        if not isinstance(seat.get(USED_LINK, ""), str):
+            raise damaged(f"seat {number}'s {USED_LINK!r} is of the wrong type")
     if not isinstance(row.listed, bool) or not isinstance(row.moves_count, int):
         raise damaged("its listing or its count of moves is not what the server writes")
     if row.move_seconds is not None and not (

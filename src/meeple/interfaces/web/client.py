@@ -83,7 +83,9 @@ class Client:
                 self.messages.append(message)
                 self.arrived.append(time.perf_counter())
                 kind = message["type"]
-                if kind == "state":
+                if kind == "welcome" and message.get("token"):
+                    self.token = message["token"]  # the seat's link taken: its own token now
+                elif kind == "state":
                     self.state = message
                     self.log[message["log_start"] :] = message["log"]
                 elif kind == "ack":

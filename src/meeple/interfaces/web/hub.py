@@ -51,7 +51,7 @@ from meeple.interfaces.web.protocol import CreateMatch
 from meeple.interfaces.web.quotas import is_remote
 from meeple.interfaces.web.referee import Referee, retry_wait
 from meeple.store.db import StorageUnavailable, failure_reason
-from meeple.store.matches import DamagedMatch, MatchStore, StoredMatch, token_hash
+from meeple.store.matches import USED_LINK, DamagedMatch, MatchStore, StoredMatch, token_hash
 
 log = logging.getLogger("meeple.server")
 
@@ -356,6 +356,16 @@ class Hub(Referee):
         for seat, data in enumerate(match.stored.seats):
             if data["token"] is not None and secrets.compare_digest(data["token"], digest):
                 return seat
+        for data in match.stored.seats:
+            used = data.get(USED_LINK)
+            if isinstance(used, str) and secrets.compare_digest(used, digest):
+                raise ServerError(
+                    "this seat's link was used: the seat is taken by the person who opened "
+                    "it first, and the link plays it no more (their browser holds the seat, "
+                    "and the lobby's Resume takes it back there)",
+                    403,
+                    "link_used",
+                )
         raise ServerError(
             "this token is not a seat of this match (ask for a new link)", 403, "bad_token"
         )
@@ -395,8 +405,14 @@ class Hub(Referee):
         def take(stored: StoredMatch) -> dict[str, Any]:
             if stored.status == "finished":
                 raise ServerError("the match is over; ask for a rematch or start a new one", 409)
+            used = None
             if token is not None:
                 chosen, held = self.seat_of(match, token), token
+                if not stored.seats[chosen]["joined"]:
+                    # A seat's link is an invitation, taken once: whoever takes the seat
+                    # with it is given a token of their own, and the link, which the
+                    # match's creator was handed too (to send), plays the seat no more.
+                    held, used = new_token(), token_hash(token)
             else:
                 if not stored.listed:
                     raise ServerError("a private match is joined with the link its creator sent")
@@ -440,6 +456,8 @@ class Hub(Referee):
                     "name_taken",
                 )
             data["token"] = token_hash(held)
+            if used is not None:
+                data[USED_LINK] = used
             taken.update(match=match.id, seat=chosen, token=held)
             return _seated(stored, seats)
 

@@ -46,7 +46,8 @@ class _Message(BaseModel):
 
 
 class Hello(_Message):
-    """The first message on a connection: a seat's token, or none to watch."""
+    """The first message on a connection: a seat's token, or none to watch. A seat's link
+    not yet taken takes the seat, and the welcome carries the seat's own token."""
 
     type: Literal["hello"]
     token: Token | None = None
@@ -161,7 +162,8 @@ class TutorialRequest(_Message):
 
 
 class JoinRequest(_Message):
-    """Take a seat: with its token (from the creator), or the first open one without."""
+    """Take a seat: with its link's token (from the creator), or the first open one
+    without. The reply's token is the seat's own from then on: a link takes its seat once."""
 
     token: Token | None = None
     seat: int | None = Field(default=None, ge=0, le=7)

@@ -107,11 +107,14 @@ async def _serve_open_socket(
         await _refuse(websocket, _error(text, code="hello_first"), 4400, match.id)
         return
     seat = None
-    if hello.token is not None:
+    token = hello.token
+    if token is not None:
         try:
-            seat = await hub.seat_for(match, hello.token)
+            seat = await hub.seat_for(match, token)
             if not match.stored.seats[seat]["joined"]:
-                await hub.join(match, hello.token, None, hello.name, client)
+                # The seat's link, taken: the seat's own token replaces it (Hub.join), and
+                # the welcome hands it to this page.
+                token = (await hub.join(match, token, None, hello.name, client))["token"]
             # Who holds the seat now (after a restart the server knew no one): an address
             # holding a seat takes no other open one (Hub.join).
             match.holders[seat] = client
@@ -126,8 +129,15 @@ async def _serve_open_socket(
         await _refuse(websocket, _error(str(exc), code=exc.code), 4429, match.id)
         return
     try:
-        held = None if hello.token is None else token_hash(hello.token)
-        await _serve_hello(hub, websocket, match, seat, held, lambda: quotas.check_message(client))
+        await _serve_hello(
+            hub,
+            websocket,
+            match,
+            seat,
+            token,
+            lambda: quotas.check_message(client),
+            rotated=token != hello.token,
+        )
     finally:
         quotas.unwatch(match.id, seat)
 
@@ -139,21 +149,26 @@ async def _serve_hello(
     seat: int | None,
     token: str | None,
     count: Callable[[], None],
+    rotated: bool = False,
 ) -> None:
-    """A socket whose hello was taken, as ``seat`` with ``token`` (its stored hash): its
-    messages, until it goes away. ``count`` counts each message against its client's rate
-    (QuotaExceeded past it: the socket is closed, 4429)."""
+    """A socket whose hello was taken, as ``seat`` with ``token``: its messages, until it
+    goes away. ``count`` counts each message against its client's rate (QuotaExceeded past
+    it: the socket is closed, 4429). ``rotated``: the hello's token was the seat's link,
+    just taken, and ``token`` the seat's own, which the welcome hands to the page."""
     # Links sent to this client alone (a rematch's seat) are on the address it used.
-    conn = Connection(seat, token=token, base_url=pages_base(websocket))
-    # The claim seconds let a page count down to when an absent person may be claimed from.
-    await websocket.send_json(
-        {
-            "type": "welcome",
-            "match": match.id,
-            "seat": seat,
-            "claim_seconds": hub.limits.claim_seconds or None,  # None: no claims here
-        }
-    )
+    held = None if token is None else token_hash(token)
+    conn = Connection(seat, token=held, base_url=pages_base(websocket))
+    welcome: dict[str, Any] = {
+        "type": "welcome",
+        "match": match.id,
+        "seat": seat,
+        # The claim seconds let a page count down to when an absent person may be claimed
+        # from (None: no claims here).
+        "claim_seconds": hub.limits.claim_seconds or None,
+    }
+    if rotated:
+        welcome["token"] = token
+    await websocket.send_json(welcome)
     hub.attach(match, conn)
     sender = asyncio.create_task(_send_loop(websocket, conn))
     try:

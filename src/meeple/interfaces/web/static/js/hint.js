@@ -6,7 +6,9 @@
 import { api, el, toast } from "./common.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
-const token = new URLSearchParams(location.hash.slice(1)).get("token");
+/** The seat's token, read when wanted: the game page puts the seat's own in the address
+ * once the link that brought it is taken (the welcome's). */
+const seatToken = () => new URLSearchParams(location.hash.slice(1)).get("token");
 
 let latest = null; // the state message last drawn
 let hint = null; // the server's answer for latest.seq, or null
@@ -14,7 +16,7 @@ let asking = false;
 
 /** Hints are for a seat of a match with one person in it (every other seat the computer). */
 function allowed(m) {
-  return !!token && m.seat !== null && m.status === "playing" && !m.tutorial
+  return !!seatToken() && m.seat !== null && m.status === "playing" && !m.tutorial
     && m.seats.filter((s) => s.kind !== "agent").length === 1;
 }
 
@@ -36,7 +38,7 @@ async function ask() {
   asking = true;
   showHint(m);
   try {
-    const answer = await api(`/api/matches/${encodeURIComponent(matchId)}/hint`, { token });
+    const answer = await api(`/api/matches/${encodeURIComponent(matchId)}/hint`, { token: seatToken() });
     if (latest && latest.seq === answer.seq) hint = answer;
   } catch (error) {
     toast(error.message, "error");

@@ -256,18 +256,21 @@ async function create(event) {
     const created = await api("/api/matches", body);
     // The creator's seat (the first with a token) is kept for its link by the server;
     // taking it at once shows the creator's name to whoever joins an open seat.
+    // Taking it gives the seat a token of its own (its link then plays it no more).
     const mine = created.seats[0];
-    if (mine) await api(`/api/matches/${encodeURIComponent(created.match)}/join`, { token: mine.token, ...(name ? { name } : {}) });
+    const taken = mine
+      ? await api(`/api/matches/${encodeURIComponent(created.match)}/join`, { token: mine.token, ...(name ? { name } : {}) })
+      : null;
     // Kept in this browser: the lobby offers "Resume" for it, and /play/<match> takes it back.
     // With the other people's links, which its game page shows while it waits for them.
     const invites = created.seats.slice(1).map((s) => ({ seat: s.seat, name: s.seat_name, url: new URL(s.join_url, location.href).href }));
-    if (mine) rememberSeat(created.match, mine.token, mine.seat, invites);
-    if (mine && created.seats.length === 1) {
+    if (taken) rememberSeat(created.match, taken.token, taken.seat, invites, mine.token);
+    if (taken && created.seats.length === 1) {
       // Nobody else to invite (the other seats are the computer): straight to the table.
-      location.href = mine.join_url;
+      location.href = seatUrl(created.match, taken.token);
       return;
     }
-    showCreated(created);
+    showCreated(created, taken);
     $("created").scrollIntoView({ block: "nearest" });
     refresh();
   } catch (error) {
@@ -279,16 +282,18 @@ async function create(event) {
   }
 }
 
-function showCreated(created) {
+/** The made match's box: the creator's own seat (``taken``, its own token), the others'
+ * links to send, and the spectators'. */
+function showCreated(created, taken) {
   const box = $("created");
   box.hidden = false;
   box.className = "created";
   const absolute = (url) => new URL(url, location.href).href;
   const [mine, ...others] = created.seats;
   box.replaceChildren(el("h3", {}, "Match created"));
-  if (mine) {
+  if (mine && taken) {
     // Seats by the game's names only: "seat 0" counted from 0 is a programmer's number.
-    box.append(el("p", {}, el("a", { class: "button primary", id: "play-mine", href: mine.join_url }, `Play ${mine.seat_name} yourself`)));
+    box.append(el("p", {}, el("a", { class: "button primary", id: "play-mine", href: seatUrl(created.match, taken.token) }, `Play ${mine.seat_name} yourself`)));
   }
   for (const seat of others) box.append(sendLine(seat.seat_name, absolute(seat.join_url)));
   const watch = absolute(created.watch_url);

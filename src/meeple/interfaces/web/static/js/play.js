@@ -21,6 +21,16 @@ let token = new URLSearchParams(location.hash.slice(1)).get("token");
 // lichess does), the token going into the fragment as if the seat's link had been opened.
 // Should the server not know it any more, the page forgets it and watches instead.
 let resumed = false;
+// The seat's link opened again (from the message it came in) after this browser took the
+// seat with it: the link plays it no more, the seat's own token kept here does.
+const link = token;
+if (token && matchId) {
+  const held = heldSeat(matchId);
+  if (held && held.link === token) {
+    token = held.token;
+    history.replaceState(null, "", `${location.pathname}${location.search}#token=${token}`);
+  }
+}
 if (!token && matchId) {
   const held = heldSeat(matchId);
   if (held) {
@@ -174,8 +184,14 @@ function receive(message) {
       claimSeconds = typeof message.claim_seconds === "number" ? message.claim_seconds : null;
       setConn(message.seat === null ? "watching" : "connected", "on");
       if ($("board-text-box").open) askBoardText(true); // a new connection starts without it
+      // The seat's link, taken just now: the seat's own token replaces it (the link, which
+      // whoever sent it holds too, plays the seat no more), in the address and kept here.
+      if (message.seat !== null && message.token) {
+        token = message.token;
+        history.replaceState(null, "", `${location.pathname}${location.search}#token=${token}`);
+      }
       if (message.seat !== null && token) {
-        rememberSeat(matchId, token, message.seat);
+        rememberSeat(matchId, token, message.seat, null, message.token ? link : null);
         if (resumed) toast("back in your seat: this browser kept it", "info");
         resumed = false;
       }
@@ -699,7 +715,9 @@ function showRefusal(code, text) {
   document.querySelector("main").replaceChildren(el("section", { class: "refused", id: "refused", role: "alert" },
     el("h2", {}, title),
     el("p", {}, `${detail[0].toUpperCase()}${detail.slice(1)}.`),
-    el("p", {}, el("a", { class: "button primary", href: "/" }, "Go to the lobby"))));
+    el("p", { class: "refused-links" }, el("a", { class: "button primary", href: "/" }, "Go to the lobby"),
+      // The match is there to watch, whatever the link: a spectator's page, with no token.
+      ...(code === 4404 ? [] : [el("a", { class: "button", id: "watch-instead", href: `/play/${encodeURIComponent(matchId)}` }, "Watch the match")]))));
   document.body.dataset.status = "refused";
 }
 

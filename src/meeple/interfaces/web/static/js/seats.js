@@ -32,13 +32,18 @@ function save(kept) {
  * ``invites``: the links the creator was given for the match's other people's seats,
  * `[{seat, name, url}]`, which the game page shows while the match waits for them (the
  * lobby's panel that showed them is gone once its Play is clicked); kept when the seat is
- * remembered again without them. */
-export function rememberSeat(match, token, seat, invites = null) {
+ * remembered again without them. ``link``: the seat's link that took it, given the seat's
+ * own token then (the server's answer), so that the link opened again here plays the
+ * seat; kept as the invites are. */
+export function rememberSeat(match, token, seat, invites = null, link = null) {
   if (!match || !token) return;
   const kept = load();
-  const before = kept.find((s) => s.match === match && s.token === token);
+  const before = kept.find((s) => s.match === match && (s.token === token || s.seat === seat));
   const links = invites || (before && before.invites);
-  const entry = Array.isArray(links) && links.length ? { match, token, seat, invites: links } : { match, token, seat };
+  const taken = link || (before && before.link);
+  const entry = { match, token, seat };
+  if (Array.isArray(links) && links.length) entry.invites = links;
+  if (typeof taken === "string" && taken !== token) entry.link = taken;
   save([...kept.filter((s) => s.match !== match), entry]);
 }
 

@@ -1,0 +1,130 @@
+"""A seat's link is an invitation, taken once (docs/security.md, "Who is trusted").
+
+The creator of a private match is handed every person's seat link, to send. Whoever takes a
+seat with its link (the lobby's join, or the game page's hello) is given a token of the
+seat's own, and the link plays the seat no more: the creator, who kept a copy, can neither
+act for the friend nor read what the friend's seat may see. A hostile client showed the
+creator doing both while links were the seats' tokens for good."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+import websockets
+
+from meeple.interfaces.web.client import Client, ServerProcess
+from tests import plain_http
+
+USED = "this seat's link was used: the seat is taken by the person who opened it first"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("links")
+    server = ServerProcess(f"sqlite:///{folder / 'server.db'}", folder / "server.log", 0)
+    server.start()
+    yield server
+    server.kill()
+
+
+def _private(server: ServerProcess, game: str = "edges", options: dict | None = None) -> dict:
+    body = {"game": game, "options": options or {"board": "2x3"}, "seats": ["human", "human"]}
+    created = plain_http.post(f"{server.url}/api/matches", json=body)
+    assert created.status_code == 200, created.text
+    return created.json()
+
+
+def _ws(server: ServerProcess, match: str) -> str:
+    return server.url.replace("http://", "ws://") + f"/ws/{match}"
+
+
+def _post(server: ServerProcess, path: str, body: dict):
+    return plain_http.post(f"{server.url}/api/matches/{path}", json=body)
+
+
+def test_joining_with_a_link_gives_the_seat_a_token_of_its_own(server):
+    created = _private(server)
+    match, link = created["match"], created["seats"][1]["token"]
+    taken = _post(server, f"{match}/join", {"token": link, "name": "Bea"})
+    assert taken.status_code == 200, taken.text
+    own = taken.json()["token"]
+    assert own != link and taken.json()["seat"] == 1
+    # The link again, to take the seat or act for it: refused, saying why.
+    for path in ("join", "resign", "leave"):
+        again = _post(server, f"{match}/{path}", {"token": link})
+        assert again.status_code == 403, (path, again.text)
+        assert again.json()["code"] == "link_used" and again.json()["error"].startswith(USED)
+    # The seat's own token joins again (a page opened once more) and stays the seat's.
+    rejoined = _post(server, f"{match}/join", {"token": own})
+    assert rejoined.status_code == 200 and rejoined.json()["token"] == own, rejoined.text
+    seats = plain_http.get(f"{server.url}/api/matches/{match}").json()["seats"]
+    assert seats[1]["joined"] and seats[1]["name"] == "Bea" and not seats[0]["joined"]
+    # A token nobody was given is still the plain refusal.
+    stranger = _post(server, f"{match}/resign", {"token": "x" * 32})
+    assert stranger.status_code == 403 and stranger.json()["code"] == "bad_token"
+
+
+def test_the_creator_s_copy_of_a_link_taken_in_a_page_opens_nothing(server):
+    """The hostile client's finding: the creator opened a second socket on the friend's
+    seat with the link it had been handed, read the seat's view and played its moves."""
+    created = _private(server, "erd", {"best_of": 3})  # hidden allocations to read
+    match = created["match"]
+    me, link = (seat["token"] for seat in created["seats"])
+
+    async def go() -> None:
+        creator = await Client(server.url, match, me).connect()
+        friend = await Client(server.url, match, link).connect()
+        welcomes = [m for m in friend.messages if m["type"] == "welcome"]
+        assert welcomes[0]["seat"] == 1 and welcomes[0]["token"] not in (None, link)
+        assert friend.token == welcomes[0]["token"]
+        # The creator's own seat was taken with its link too: a token of its own as well.
+        assert creator.token != me
+        async with websockets.connect(_ws(server, match)) as spy:
+            await spy.send(json.dumps({"type": "hello", "token": link}))
+            refusal = json.loads(await spy.recv())
+            assert refusal["code"] == "link_used", refusal
+            await asyncio.wait_for(spy.wait_closed(), 10)
+            assert spy.close_code == 4403
+        # The friend's page, opened again, is the seat: with no new token to give.
+        again = await Client(server.url, match, friend.token).connect()
+        assert [m.get("token") for m in again.messages if m["type"] == "welcome"] == [None]
+        assert again.state["seat"] == 1
+        for client in (creator, friend, again):
+            await client.close()
+
+    asyncio.run(go())
+    assert "Traceback" not in server.log_path.read_text()
+
+
+def test_two_pages_opening_one_link_at_once_take_the_seat_once(server):
+    created = _private(server)
+    match, link = created["match"], created["seats"][1]["token"]
+
+    async def hello() -> dict:
+        async with websockets.connect(_ws(server, match)) as socket:
+            await socket.send(json.dumps({"type": "hello", "token": link}))
+            return json.loads(await socket.recv())
+
+    async def go() -> list[dict]:
+        return list(await asyncio.gather(*(hello() for _ in range(4))))
+
+    answers = asyncio.run(go())
+    welcomed = [a for a in answers if a["type"] == "welcome"]
+    assert len(welcomed) == 1 and welcomed[0]["token"] != link, answers
+    assert {a.get("code") for a in answers if a["type"] == "error"} == {"link_used"}, answers
+
+
+def test_a_tutorial_s_seat_is_the_learner_s_from_the_start(server):
+    """The learner alone was handed the seat: its token is not a link, and stays."""
+    made = plain_http.post(f"{server.url}/api/tutorials/edges", json={}).json()
+    token = made["seats"][0]["token"]
+
+    async def go() -> None:
+        learner = await Client(server.url, made["match"], token).connect()
+        assert [m.get("token") for m in learner.messages if m["type"] == "welcome"] == [None]
+        assert learner.token == token
+        await learner.close()
+
+    asyncio.run(go())
