@@ -711,6 +711,9 @@ def test_a_player_with_nothing_but_pass_passes_by_itself():
     # 'always' also asks both seats in the window before Study resolves.
     state = play(asked, "play study by c", "done", "done")
     assert state.step == (PHASE, 1) and state.legal_actions(1) == [Pass()]
+    # Blue's pass, asked, reads as any pass: "nothing else to do" would tell the hand.
+    state = state.apply_text(1, "pass")
+    assert state.log[-1] == "Blue passes." and not any("nothing else" in line for line in state.log)
 
 
 def test_the_cards_no_character_can_play_are_named_with_why():

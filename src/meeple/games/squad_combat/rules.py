@@ -631,8 +631,12 @@ class _Transition(Turns, Combat):
         elif isinstance(action, Pass):
             # A pass that was the only choice says why: made for the seat, "Red passes."
             # inside the person's own die result read as a move they never typed. Said
-            # whether made for the seat or asked (auto_steps=false), the same line.
-            only = self.choices(self.step) == [action]
+            # whether made for the seat or asked (auto_steps=false), the same line; never
+            # under reaction_prompts=always, whose asking every time is there so that the
+            # table learns nothing of a hand (the why says it holds nothing playable).
+            only = game.options.reaction_prompts == "playable" and self.choices(self.step) == [
+                action
+            ]
             why = ": nothing else to do (no card it can play, no refresh it can pay for)"
             self.passed = put(self.passed, player, True)
             self.say(f"{self.name(player)} passes{why if only else ''}.")
