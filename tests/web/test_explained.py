@@ -492,6 +492,16 @@ def test_erosion_warns_before_a_pass_that_ends_the_game_and_tells_the_tie_break(
             ), told
         else:
             assert f"{('Alps', 'Andes')[chooser]} came closest, and chose Andes to take" in told
+        # The end box, which the board's story is not beside on every page, says it too;
+        # the board's banner says why the era ended, and leaves the tie to the story.
+        end = page.locator("#end").inner_text()
+        settled = (
+            f"Alps and Andes were level on {points[0]}, and the tie-breaker left them level"
+            if chooser is None
+            else f"Andes won on the tie-breaker, level with Alps on {points[0]}"
+        )
+        assert settled in end, end
+        assert page.locator(".er-result").inner_text().count("tie-breaker") == 1
         # How the points came, part by part (the rules engine's own parts, the log's line).
         scored = page.locator(".er-result .er-scored").inner_text()
         assert scored.startswith(f"The era is scored: Alps {points[0]} = "), scored

@@ -193,6 +193,10 @@ def test_clause_tie_breaker_closest_mohs_guess_chooses_the_tie():
         state.apply(1, game.parse_action("choose 1"))
     state = play(state, "choose 0")
     assert state.over and state.result["winner"] == 0 and state.returns == (1.0, -1.0)
+    # The end says how the win came among equals (a page shows the reason, not the log).
+    assert state.result["reason"] == (
+        "all players passed in a row; Alps won on the tie-breaker, level with Andes on 2"
+    )
     assert state.hands == (cards(game, ["WX06"]), cards(game, ["H45"])), "cards go back"
 
 
@@ -201,6 +205,9 @@ def test_tie_breaker_equally_close_guesses_share_the_win():
     game = make()
     state = play(tied_final(game, {0: ["WX06"], 1: ["H45"]}), "pass", "pass", "guess 3", "guess 8")
     assert state.over and state.result["winners"] == [0, 1] and state.returns == (0.0, 0.0)
+    assert state.result["reason"].endswith(
+        "; Alps and Andes were level on 2, and the tie-breaker left them level"
+    )
 
 
 def test_tie_breaker_a_seat_without_a_card_loses_it():

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from meeple.core.game import Player
 from meeple.core.rng import make_rng
+from meeple.core.words import listed
 from meeple.games.erosion.pieces import (
     DELTA_POINTS,
     FOSSIL_POINTS,
@@ -218,15 +219,42 @@ class Eras:
             return tuple(1.0 if p in self.winners else -1.0 for p in range(n))
         return tuple(0.0 if p in self.winners else -1.0 for p in range(n))
 
+    def level_with(self: ErosionState) -> str:
+        """Once over, where the winner's total is another's too: "on the tie-breaker, level
+        with Andes on 8" ('ties are broken by guessing the hardness'); else empty. Said at
+        the end, or it reads as if the rules had picked a winner among equals at random."""
+        if not self.over or len(self.winners) != 1:
+            return ""
+        winner = self.winners[0]
+        best = self.scores[winner]
+        level = [
+            self.game.seat_name(p) for p, s in enumerate(self.scores) if s == best and p != winner
+        ]
+        return f"on the tie-breaker, level with {listed(level)} on {best}" if level else ""
+
+    def _why_over(self: ErosionState) -> str | None:
+        """Why the last era ended, and how the tie-breaker settled a tie for the win."""
+        if not self.end_reason:
+            return None
+        names = [self.game.seat_name(p) for p in self.winners]
+        if clause := self.level_with():
+            return f"{self.end_reason}; {names[0]} won {clause}"
+        if len(self.winners) > 1:
+            best = self.scores[self.winners[0]]
+            left = "and the tie-breaker left them level"
+            return f"{self.end_reason}; {listed(names)} were level on {best}, {left}"
+        return self.end_reason
+
     @property
     def result(self: ErosionState) -> dict[str, Any]:
-        """Scores per era and in total, the winner(s), and why the last era ended."""
+        """Scores per era and in total, the winner(s), and why the last era ended (with how
+        a tie for the win was settled)."""
         game = self.game
         n = game.num_players
         winner = self.winners[0] if len(self.winners) == 1 else None
         return {
             "over": self.over,
-            "reason": self.end_reason or None,
+            "reason": self._why_over(),
             "era": self.era,
             "eras": game.eras,
             "scores": list(self.scores),

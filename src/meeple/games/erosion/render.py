@@ -179,25 +179,15 @@ def render_status(state: ErosionState, player: Player | None) -> Text:
         result = state.result
         scores = ", ".join(f"{game.seat_name(p)} {s}" for p, s in enumerate(result["scores"]))
         if result["winner"] is not None:
-            verdict = f"{result['winner_name']} wins"
-            # Level on points, the win came from the tie-breaker's guess: say so, or the
-            # screen reads as if the rules had picked a winner among equals at random.
-            winner = result["winner"]
-            best = result["scores"][winner]
-            level = [
-                game.seat_name(p)
-                for p, s in enumerate(result["scores"])
-                if s == best and p != winner
-            ]
-            if level:
-                verdict += f" on the tie-breaker, level with {' and '.join(level)} on {best}"
+            verdict = " ".join(filter(None, (f"{result['winner_name']} wins", state.level_with())))
         else:
             winners = result["winners"]
             names = [game.seat_name(p) for p in winners]
             verdict = f"{listed(names)} share the win"
             if len({result["scores"][p] for p in winners}) == 1:
                 verdict += f" with {result['scores'][winners[0]]} each"
-        text.append(f"Game over ({result['reason']}). {scores}. {verdict}.", style="bold")
+        # Why the era ended; the verdict says how a tie was settled.
+        text.append(f"Game over ({state.end_reason}). {scores}. {verdict}.", style="bold")
         return text
     seat = state.to_act[0]
     # A game of one era (two or three players) names no era: "Era 1/1" said nothing.

@@ -356,11 +356,14 @@ function drawHeader(box, msg, view, names, seat) {
   if (last) html("p", { class: "er-last" }, box, last);
   if (r.over) {
     const who = (r.winners || []).map((w) => `${names[w]}${w === seat ? " (you)" : ""}`).join(" and ");
-    const result = html("div", { class: "er-result" }, box, `${who || "Nobody"} win${(r.winners || []).length === 1 ? "s" : ""} · ${r.reason || ""}`);
+    // The reason is "why the last era ended; how the tie-breaker settled a tie for the win"
+    // (the game's result): with a tie, the story below tells the second half in full.
+    const story = tieStory(r, msg.log || [], names);
+    const why = story ? (r.reason || "").split("; ")[0] : r.reason || "";
+    const result = html("div", { class: "er-result" }, box, `${who || "Nobody"} win${(r.winners || []).length === 1 ? "s" : ""} · ${why}`);
     // How the points came: the log's line under the pass that ended the last era.
     const scored = [...(msg.log || [])].reverse().flatMap((e) => e.after || []).find((line) => / is scored: /.test(line));
     if (scored) html("p", { class: "er-scored" }, result, scored);
-    const story = tieStory(r, msg.log || [], names);
     if (story) html("p", { class: "er-tie" }, result, story);
   }
 }
