@@ -160,6 +160,10 @@ def test_typed_values_are_accepted(server):
         ("\u0301\u0308", "(U+0301 is a combining mark, drawn only on a character before it)"),
         ("\uffff", "U+FFFF is a noncharacter, which Unicode keeps out of text"),
         ("\ue000", "(U+E000 is a private-use character, which no font is sure to draw)"),
+        # The pages call the computer's seat "Computer (hard)": a person so named passed for
+        # it (a hostile client renamed its seat so mid-match), in any case or width.
+        ("Computer (hard)", "a person's name may not begin with 'Computer'"),
+        ("\uff23omputer", "a person's name may not begin with 'Computer'"),
     ],
 )
 def test_a_person_s_name_is_printable_text(server, name, says):

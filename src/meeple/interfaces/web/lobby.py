@@ -32,7 +32,7 @@ from meeple.interfaces.web.live import (
 )
 from meeple.interfaces.web.pages import has_drawing
 from meeple.interfaces.web.preparing import Preparer
-from meeple.interfaces.web.protocol import CreateMatch
+from meeple.interfaces.web.protocol import CreateMatch, reads_as_computer
 from meeple.interfaces.web.seeds import draw_seed, new_salt
 from meeple.store.matches import MatchStore, StoredMatch, token_hash
 
@@ -443,7 +443,8 @@ def rematch_request(
         # A person who joined without a name was given their seat's ("Blue"): carried round
         # to the other seat it would read "Red (Blue)", so they take the new seat's instead.
         given = stored.seats[old]["name"]
-        return None if given == seat_names[old] else given
+        # A name kept from before such names were refused is not carried into a new match.
+        return None if given == seat_names[old] or reads_as_computer(given or "") else given
 
     def new_seat(old: Player) -> str:
         agent = stored.seats[old]["agent"]

@@ -8,6 +8,7 @@ and :mod:`~meeple.interfaces.web.lobby`, and documented in docs/api.md.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -28,11 +29,28 @@ MAX_MESSAGE_BYTES = 16_384
 MAX_ACTION_CHARS = 200
 """The longest move text accepted (every game's notation is far shorter)."""
 
+
+def reads_as_computer(name: str) -> bool:
+    """Whether a person's name would read as the computer's seat: the pages call it
+    "Computer (hard)", and a person so named passed for the computer to the others."""
+    return unicodedata.normalize("NFKC", name).casefold().startswith("computer")
+
+
+def _not_the_computer(name: str) -> str:
+    if reads_as_computer(name):
+        raise ValueError(
+            "a person's name may not begin with 'Computer': the pages call the computer's "
+            "seats so ('Computer (hard)'), and the others would take the person for it"
+        )
+    return name
+
+
 Name = Annotated[
     str,
     StringConstraints(strip_whitespace=True, min_length=1, max_length=40),
     AfterValidator(printable),  # shown to the others, on their pages and in records
     AfterValidator(shows),
+    AfterValidator(_not_the_computer),
 ]
 Token = Annotated[str, StringConstraints(min_length=16, max_length=100)]
 
