@@ -174,16 +174,10 @@ def test_finished_matches_asked_for_are_not_all_kept_in_memory(tmp_path, monkeyp
     would fill its memory with the stored ones. Below the bound none is let go."""
     from meeple.interfaces.web import hub as hub_module
     from meeple.interfaces.web.app import create_app
+    from tests.server.test_match_loading import serving
 
     db = f"sqlite:///{tmp_path / 'matches.db'}"
     body = {"game": "edges", "options": {"board": "2x2"}, "seats": ["human", "random"]}
-
-    async def serving(app, requests):
-        # The application in this process, its start and stop included, over ASGI.
-        async with app.router.lifespan_context(app):
-            transport = httpx.ASGITransport(app=app)
-            async with httpx.AsyncClient(transport=transport, base_url="http://meeple") as client:
-                return await requests(client)
 
     async def finished_matches(client) -> list[str]:
         ids = []

@@ -26,7 +26,7 @@ from typing import Any
 
 from meeple.agents import HUMAN
 from meeple.core.errors import MeepleError
-from meeple.core.game import Player, seats_text
+from meeple.core.game import Game, Player, seats_text
 from meeple.core.registry import make
 from meeple.core.tutorial import is_expected, load_tutorial
 from meeple.core.words import counted
@@ -77,7 +77,9 @@ class Hub(Referee):
     ) -> None:
         super().__init__(store, pool, clock, limits, content, light)
         self.matches: dict[str, LiveMatch] = {}
-        self._loading = asyncio.Lock()
+        self._loading: dict[str, asyncio.Lock] = {}
+        """One lock per match being loaded: two requests must not load two copies of one
+        match, and a long match's load holds up no other's."""
         self.set_aside: dict[str, str] = {}
         """Matches that could not be restored at start-up, and the refusal a request for one
         is answered with (why it cannot be served); the lobby lists none of them."""
@@ -265,17 +267,9 @@ class Hub(Referee):
                     503,
                     UNAVAILABLE,
                 )
-        state = game.new_game(stored.seed)
-        match = LiveMatch(stored=stored, game=game, state=state, hidden=[])
-        for number, (player, text) in enumerate(stored.moves, start=1):
-            try:
-                action = game.parse_action(text)
-                after = state.apply(player, action)
-            except MeepleError as exc:
-                raise MeepleError(f"move {number} ({text!r}) does not replay: {exc}") from None
-            match.note_move(state, player, action, after)
-            state = after
-        match.state = state
+        # In a worker thread: the replay of a long match (thousands of moves, a good part of
+        # a second) on the event loop held up every other client's messages meanwhile.
+        match = await asyncio.to_thread(_replayed, stored, game)
         if any(seat["spec"] == TUTOR for seat in stored.seats):
             match.tutorial = load_tutorial(stored.game)
         match.clocks_saved = stored.deadlines
@@ -289,8 +283,14 @@ class Hub(Referee):
         match = self.matches.get(match_id)
         held = match is not None
         if match is None:
-            async with self._loading:  # two requests must not load two copies of one match
-                match = self.matches.get(match_id) or await self._load(match_id)
+            lock = self._loading.setdefault(match_id, asyncio.Lock())
+            try:
+                async with lock:
+                    match = self.matches.get(match_id) or await self._load(match_id)
+            finally:
+                # A request still waiting holds the lock object, and finds the match loaded.
+                if self._loading.get(match_id) is lock and not lock.locked():
+                    del self._loading[match_id]
         # The latest asked for is the last to go: the match a socket asked for stays the
         # copy every other client of it is given while that socket attaches.
         match.asked_at = self.clock()
@@ -775,6 +775,23 @@ class Hub(Referee):
             # reloaded, or a client reconnecting in a loop, would have it loaded again,
             # every move replayed, at each connection.
             self._let_go_of_finished()
+
+
+def _replayed(stored: StoredMatch, game: Game[Any, Any, Any]) -> LiveMatch:
+    """A stored match as its moves leave it, each move noted as it was made (what the log
+    shows of it); MeepleError naming the first move that does not replay."""
+    state = game.new_game(stored.seed)
+    match = LiveMatch(stored=stored, game=game, state=state, hidden=[])
+    for number, (player, text) in enumerate(stored.moves, start=1):
+        try:
+            action = game.parse_action(text)
+            after = state.apply(player, action)
+        except MeepleError as exc:
+            raise MeepleError(f"move {number} ({text!r}) does not replay: {exc}") from None
+        match.note_move(state, player, action, after)
+        state = after
+    match.state = state
+    return match
 
 
 def _seated(stored: StoredMatch, seats: list[dict[str, Any]]) -> dict[str, Any]:
