@@ -148,6 +148,7 @@ class Attacker:
         "join_seats_not_open",
         "first_frame_binary_or_junk",
         "hello_bad_tokens",
+        "reuse_a_taken_link",
         "junk_after_hello",
         "socket_burst",
     )
@@ -179,6 +180,9 @@ class Attacker:
         self.target: dict[str, Any] = {}
         """A match of the attacker's own: its seats' tokens are cut short, its socket count
         is burst."""
+        self.taken_link = ""
+        """The link of the target's seat 1, which the attacker took: as a private match's
+        creator keeps a copy of the link it sends, to play or read the seat after."""
         self.honest: list[str] = []
         """Ids of listed matches (the honest players'), to try seats and tokens on."""
         self.near_cap = json.dumps(
@@ -188,10 +192,16 @@ class Attacker:
 
     # -- running -------------------------------------------------------------------------
     async def setup(self) -> None:
-        """Make the attacker's own match (two reserved seats, nobody joined)."""
+        """Make the attacker's own match (two reserved seats) and take its seat 1 with the
+        link (which takes the seat once)."""
         reply = await self.http.post("/api/matches", json=_edges())
         reply.raise_for_status()
         self.target = reply.json()
+        self.taken_link = self.target["seats"][1]["token"]
+        taken = await self.http.post(
+            f"/api/matches/{self.target['match']}/join", json={"token": self.taken_link}
+        )
+        taken.raise_for_status()
 
     def attacks(self) -> list[Callable[[], Awaitable[None]]]:
         """The attacks this attacker makes, in the order each worker goes round them."""
@@ -452,6 +462,18 @@ class Attacker:
         tries += [(match, {"type": "hello", "token": token}) for match in self.honest[:1]]
         for match, hello in tries:
             await self.refused_socket("hello_bad_tokens", match, [json.dumps(hello)])
+
+    async def reuse_a_taken_link(self) -> None:
+        """A seat's link, used again once it took the seat: to open the seat, to take it
+        again, to resign it."""
+        match = self.target["match"]
+        hello = {"type": "hello", "token": self.taken_link}
+        await self.refused_socket("reuse_a_taken_link", match, [json.dumps(hello)])
+        for path in ("join", "resign"):
+            reply = await self.http.post(
+                f"/api/matches/{match}/{path}", json={"token": self.taken_link}
+            )
+            self.expect_refusal("reuse_a_taken_link", reply, {403})
 
     async def junk_after_hello(self) -> None:
         """A spectator's socket sent junk: each answered with an error, the socket kept."""

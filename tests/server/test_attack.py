@@ -67,7 +67,7 @@ def test_every_attack_is_refused_with_a_documented_code(server_factory, tmp_path
     codes = (
         "file_option", "bad_record", "too_large", "bad_request", "not_prepared", "bad_json",
         "invalid_request", "bad_message", "binary_frame", "conflict", "bad_token",
-        "unknown_match", "hello_twice", "spectator",
+        "unknown_match", "hello_twice", "spectator", "link_used",
     )  # fmt: skip
     tally = _attack(
         bench, server.url, 4, lambda t: t.allowed > 0 and all(t.refusals[c] for c in codes)
