@@ -481,6 +481,9 @@ def test_erosion_warns_before_a_pass_that_ends_the_game_and_tells_the_tie_break(
         pages[0].wait_for_timeout(100)
     chooser = next((seat for seat, page in enumerate(pages) if page.locator(choose).count()), None)
     if chooser is not None:
+        # The buttons say what the choice decides: it reads "choose Andes" no more.
+        assert pages[chooser].inner_text(choose) == "Andes wins"
+        assert "the closest guess chooses who wins the game" in pages[chooser].inner_text("#board")
         pages[chooser].click(choose)
     for page in pages:
         told = page.locator(story).inner_text()

@@ -49,8 +49,9 @@ function card(id) {
 }
 
 // -- moves ---------------------------------------------------------------------------------
-/** A legal notation cut into the steps a person clicks: [{key, place, label}]. */
-export function moveSteps(text, seatNames = []) {
+/** A legal notation cut into the steps a person clicks: [{key, place, label}].
+ * ``tieFor``: what a tie-breaker's choice decides ("win", "start"), for its buttons. */
+export function moveSteps(text, seatNames = [], tieFor = null) {
   const t = text.trim().split(/\s+/);
   const verb = t[0].toLowerCase();
   const seat = (m) => seatNames[m] ?? `seat ${m}`;
@@ -85,7 +86,9 @@ export function moveSteps(text, seatNames = []) {
   } else if (verb === "fault") {
     steps.push({ key: text, place: `mountain:${t[2]}`, label: `fault on ${seat(+t[2])}` });
   } else if (verb === "choose") {
-    steps.push({ key: text, place: "bar", label: `choose ${seat(+t[1])}` });
+    // The button says what it decides: the closest guesser picks the winner, or who starts.
+    const takes = tieFor === "win" ? "wins" : tieFor === "start" ? "starts the next era" : "takes the tie";
+    steps.push({ key: text, place: "bar", label: `${seat(+t[1])} ${takes}` });
   } else {
     steps.push({ key: text, place: "bar", label: text });
   }
@@ -136,7 +139,8 @@ export function draw(root, msg, ui) {
   let path = Array.isArray(ui.selection.path) ? ui.selection.path : [];
   const texts = ui.canMove ? (msg.legal || []).map((l) => l.text) : [];
   const grouped = groupDraws(texts);
-  const stepsOf = (text) => (grouped && /^draw /.test(text) ? [DRAW_CARDS, ...moveSteps(text, names)] : moveSteps(text, names));
+  const tieFor = view.tiebreak ? view.tiebreak.purpose : null;
+  const stepsOf = (text) => (grouped && /^draw /.test(text) ? [DRAW_CARDS, ...moveSteps(text, names)] : moveSteps(text, names, tieFor));
   const moves = texts.map((text) => ({ text, steps: stepsOf(text) }));
   let open = offers(moves, path);
   if (path.length && !open.length) {
@@ -315,6 +319,10 @@ function stepAsked(view) {
     // "draw limit 2", with buttons of one card each, read as if the limits were wrong.
     const cards = step.number === 1 ? "1 card" : `${step.number} cards`;
     return `draw: choose ${cards} from the decks, no more from a deck than its draw limit`;
+  }
+  if (step.kind === "choose" && view.tiebreak) {
+    const decides = view.tiebreak.purpose === "win" ? "who wins the game" : "who starts the next era";
+    return `tie-breaker: the closest guess chooses ${decides}`;
   }
   return `${STEP_TEXT[step.kind]}${step.card ? ` (for ${step.card})` : ""}`;
 }
