@@ -120,7 +120,7 @@ def test_the_end_of_a_turn_opens_a_window_before_spent_energy_clears(game):
     assert character(state, "1a").spent == 0  # the Salve's energy cleared with the turn's end
     log = list(state.log)
     assert log.index("Turn 1 ends: spent energy clears.") > log.index(
-        "Salve removes a wound of 2 from Blue Knight (1b)."
+        "Salve removes a wound of 2 from Blue Knight (1b): 4 of 6 life left."
     )
 
 

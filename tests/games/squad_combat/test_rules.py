@@ -446,6 +446,27 @@ def test_reaction_prompts_always_opens_every_window():
     assert [str(a) for a in state.legal_actions(1)] == ["done"]
 
 
+def test_a_character_without_dice_is_said_to_have_none_not_to_decline():
+    """With no die on the character, 'no die' is its only choice and is made for it: the
+    log said it "declines the defense die", a choice nobody was asked to make."""
+    state = play(
+        position(make(), hands={0: "jab"}, dice={"0a": (5,), "1b": ()}),
+        "play jab by a",
+        "target 1b",
+        "die 5",
+    )
+    said = [line for line in state.log if "(counts as 0)" in line]
+    assert said == ["Blue Knight (1b) has no die for the defense (counts as 0)."], said
+    asked = play(
+        position(make(), hands={0: "jab"}, dice={"0a": (5,), "1b": (2,)}),
+        "play jab by a",
+        "target 1b",
+        "die 5",
+        "no die",
+    )
+    assert "Blue Knight (1b) declines the defense die (counts as 0)." in asked.log
+
+
 def test_defending_edge_is_not_playable_in_your_own_phase(game):
     state = position(game, hands={0: "block jab"}, dice={"0a": (3,)})
     assert not any("block" in str(a) for a in state.legal_actions(0))

@@ -107,6 +107,9 @@ class Combat(Windows):
         if value:
             self.spend_die(owner, slot, value)
             self.say(f"{self.who(owner, slot)} spends a {value} as the {role} die.")
+        elif not self.parties[owner][slot].dice:
+            # Nothing to choose, so nobody was asked: "declines" read as a choice.
+            self.say(f"{self.who(owner, slot)} has no die for the {role} (counts as 0).")
         else:
             self.say(f"{self.who(owner, slot)} declines the {role} die (counts as 0).")
 
@@ -148,17 +151,20 @@ class Combat(Windows):
         ch = self.parties[seat][slot]
         ch = ch._replace(wounds=(*ch.wounds, Wound(perf.card, perf.player)))
         self.set_character(seat, slot, ch)
-        life = self.game.characters[ch.card].life
-        damage = self.damage(seat, slot)
-        # Life left, as the page's heart shows it: "(4/7)" beside a heart of 3/7 read as a
-        # contradiction.
         self.say(
             f"{card.name} hits {defender}: attack {attack_words} >= defense {defense_words}; "
-            f"a wound of {card.damage}: {max(0, life - damage)} of {life} life left."
+            f"a wound of {card.damage}: {self.life_left(seat, slot)}."
         )
-        if damage >= life:
+        if self.damage(seat, slot) >= self.game.characters[ch.card].life:
             self.remove_character(seat, slot)
         return True
+
+    def life_left(self: _Transition, seat: int, slot: int) -> str:
+        """ "4 of 7 life left": as the page's heart shows it, said after every wound put on
+        or taken off ("(4/7)" beside a heart of 3/7 read as a contradiction, and a heal
+        that said nothing left the last hit's figure standing)."""
+        life = self.game.characters[self.parties[seat][slot].card].life
+        return f"{max(0, life - self.damage(seat, slot))} of {life} life left"
 
     def remove_character(self: _Transition, seat: int, slot: int) -> None:
         """'If a character ever has a wound value ... greater than or equal to its life,
@@ -211,7 +217,7 @@ class Combat(Windows):
             self.to_discard(best.owner, best.card)
             self.say(
                 f"{card.name} removes a wound of {cards[best.card].damage} from "
-                f"{self.who(seat, slot)}."
+                f"{self.who(seat, slot)}: {self.life_left(seat, slot)}."
             )
         elif effect == "boost":
             assert perf.boost_die is not None

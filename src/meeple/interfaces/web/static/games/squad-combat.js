@@ -414,12 +414,14 @@ function drawFight(box, ctx) {
   const stack = view.stack || [];
   const zone = html("section", { class: "sc-fight" }, box);
   if (!stack.length) {
-    // Between cards: how the last attack ended (its dice and ratings are in the log line).
+    // Between cards: how the last attack ended (its dice and ratings are in the log line),
+    // or the heal since, which says the life left now: the hit's figure stood after it.
     const log = view.log || [];
     const quiet = html("div", { class: "sc-fight-quiet" }, zone);
-    const attack = [...log].reverse().find((line) => / (hits|misses) /.test(line));
+    const attack = [...log].reverse().find((line) => / (hits|misses) | removes a wound /.test(line));
     if (attack) {
-      html("div", { class: `sc-last-attack ${/ hits /.test(attack) ? "sc-hits" : "sc-misses"}` }, quiet, attack);
+      const kind = / hits /.test(attack) ? "sc-hits" : / misses /.test(attack) ? "sc-misses" : "sc-heals";
+      html("div", { class: `sc-last-attack ${kind}` }, quiet, attack);
     }
     const last = log[log.length - 1];
     if (last && last !== attack) html("div", {}, quiet, last);
