@@ -10,6 +10,7 @@ import threading
 from typing import Any
 
 import httpx
+import pytest
 
 from meeple.interfaces.web import hub as hub_module
 from meeple.interfaces.web.app import create_app
@@ -68,3 +69,49 @@ def test_a_match_being_loaded_holds_up_no_other_request_nor_load(tmp_path, monke
 
     asyncio.run(serving(create_app(db, agent_workers=0), meanwhile))
     assert released == [True]
+
+
+def test_a_failed_load_leaves_one_lock_for_those_still_waiting(tmp_path, monkeypatch):
+    """A load that fails (the database gone a moment) woke the next request waiting on its
+    lock, and dropped the lock before that request held it: a third request then made a
+    lock of its own and loaded a second copy beside the second's (a hostile client's
+    finding), its sockets on a copy that hears no move again."""
+    from meeple.store.db import StorageUnavailable
+
+    db = f"sqlite:///{tmp_path / 's.db'}"
+    match = asyncio.run(serving(create_app(db, agent_workers=0), _finished))
+    release = threading.Event()
+    replayed = hub_module._replayed
+
+    def held_up(stored: Any, game: Any) -> Any:
+        release.wait(30)
+        return replayed(stored, game)
+
+    monkeypatch.setattr(hub_module, "_replayed", held_up)
+    app = create_app(db, agent_workers=0)
+
+    async def three() -> None:
+        async with app.router.lifespan_context(app):
+            hub = app.state.hub
+            read, failed = hub.store.get, []
+
+            def flaky(match_id: str, *args: Any, **kwargs: Any) -> Any:
+                if not failed:
+                    failed.append(match_id)
+                    raise StorageUnavailable("the database is gone a moment (the test's)")
+                return read(match_id, *args, **kwargs)
+
+            hub.store.get = flaky
+            first = asyncio.create_task(hub.get(match))
+            second = asyncio.create_task(hub.get(match))  # waits on the first's lock
+            await asyncio.sleep(0)
+            with pytest.raises(StorageUnavailable):
+                await first
+            await asyncio.sleep(0.2)  # the second's load under way, held up
+            third = asyncio.create_task(hub.get(match))
+            await asyncio.sleep(0.2)
+            release.set()
+            assert await second is await third is hub.matches[match]
+            assert failed == [match] and not hub._loading
+
+    asyncio.run(three())

@@ -77,9 +77,10 @@ class Hub(Referee):
     ) -> None:
         super().__init__(store, pool, clock, limits, content, light)
         self.matches: dict[str, LiveMatch] = {}
-        self._loading: dict[str, asyncio.Lock] = {}
-        """One lock per match being loaded: two requests must not load two copies of one
-        match, and a long match's load holds up no other's."""
+        self._loading: dict[str, tuple[asyncio.Lock, list[int]]] = {}
+        """One lock per match being loaded, with how many requests hold or wait for it: two
+        requests must not load two copies of one match, and a long match's load holds up no
+        other's."""
         self.set_aside: dict[str, str] = {}
         """Matches that could not be restored at start-up, and the refusal a request for one
         is answered with (why it cannot be served); the lobby lists none of them."""
@@ -283,13 +284,17 @@ class Hub(Referee):
         match = self.matches.get(match_id)
         held = match is not None
         if match is None:
-            lock = self._loading.setdefault(match_id, asyncio.Lock())
+            lock, users = self._loading.setdefault(match_id, (asyncio.Lock(), [0]))
+            users[0] += 1
             try:
                 async with lock:
                     match = self.matches.get(match_id) or await self._load(match_id)
             finally:
-                # A request still waiting holds the lock object, and finds the match loaded.
-                if self._loading.get(match_id) is lock and not lock.locked():
+                # Dropped once nobody holds or waits for it: a lock released by a load that
+                # failed is not yet "locked" by the request it wakes, and dropped then, a
+                # third request made a lock of its own and loaded a second copy beside it.
+                users[0] -= 1
+                if not users[0]:
                     del self._loading[match_id]
         # The latest asked for is the last to go: the match a socket asked for stays the
         # copy every other client of it is given while that socket attaches.
