@@ -193,7 +193,7 @@ class Attacker:
     # -- running -------------------------------------------------------------------------
     async def setup(self) -> None:
         """Make the attacker's own match (two reserved seats) and take its seat 1 with the
-        link (which takes the seat once)."""
+        link (which takes the seat once), its new token then used."""
         reply = await self.http.post("/api/matches", json=_edges())
         reply.raise_for_status()
         self.target = reply.json()
@@ -202,6 +202,12 @@ class Attacker:
             f"/api/matches/{self.target['match']}/join", json={"token": self.taken_link}
         )
         taken.raise_for_status()
+        # The seat's own token used once: from then on the link takes the seat for nobody,
+        # not even the address that took it (which could until then, its answer lost).
+        used = await self.http.post(
+            f"/api/matches/{self.target['match']}/join", json={"token": taken.json()["token"]}
+        )
+        used.raise_for_status()
 
     def attacks(self) -> list[Callable[[], Awaitable[None]]]:
         """The attacks this attacker makes, in the order each worker goes round them."""

@@ -51,14 +51,14 @@ def test_joining_with_a_link_gives_the_seat_a_token_of_its_own(server):
     assert taken.status_code == 200, taken.text
     own = taken.json()["token"]
     assert own != link and taken.json()["seat"] == 1
-    # The link again, to take the seat or act for it: refused, saying why.
+    # The seat's own token joins again (a page opened once more) and stays the seat's.
+    rejoined = _post(server, f"{match}/join", {"token": own})
+    assert rejoined.status_code == 200 and rejoined.json()["token"] == own, rejoined.text
+    # The link again, its token used, to take the seat or act for it: refused, saying why.
     for path in ("join", "resign", "leave"):
         again = _post(server, f"{match}/{path}", {"token": link})
         assert again.status_code == 403, (path, again.text)
         assert again.json()["code"] == "link_used" and again.json()["error"].startswith(USED)
-    # The seat's own token joins again (a page opened once more) and stays the seat's.
-    rejoined = _post(server, f"{match}/join", {"token": own})
-    assert rejoined.status_code == 200 and rejoined.json()["token"] == own, rejoined.text
     seats = plain_http.get(f"{server.url}/api/matches/{match}").json()["seats"]
     assert seats[1]["joined"] and seats[1]["name"] == "Bea" and not seats[0]["joined"]
     # A token nobody was given is still the plain refusal.
@@ -81,7 +81,9 @@ def test_the_creator_s_copy_of_a_link_taken_in_a_page_opens_nothing(server):
         assert friend.token == welcomes[0]["token"]
         # The creator's own seat was taken with its link too: a token of its own as well.
         assert creator.token != me
-        async with websockets.connect(_ws(server, match)) as spy:
+        # The creator, on an address of its own (the friend's may take the seat again
+        # until its page has said the token arrived, as the page does at once).
+        async with websockets.connect(_ws(server, match), local_addr=("127.0.0.2", 0)) as spy:
             await spy.send(json.dumps({"type": "hello", "token": link}))
             refusal = json.loads(await spy.recv())
             assert refusal["code"] == "link_used", refusal
@@ -128,3 +130,89 @@ def test_a_tutorial_s_seat_is_the_learner_s_from_the_start(server):
         await learner.close()
 
     asyncio.run(go())
+
+
+async def _hello(server: ServerProcess, match: str, token: str, address: str, **more) -> dict:
+    """A hello from ``address`` with ``token``: its first answer (and, after a welcome, the
+    next, or None), the socket then closed without a word more."""
+    async with websockets.connect(_ws(server, match), local_addr=(address, 0)) as socket:
+        await socket.send(json.dumps({"type": "hello", "token": token, **more}))
+        first = json.loads(await socket.recv())
+        second = json.loads(await socket.recv()) if first["type"] == "welcome" else None
+        return {"first": first, "next": second}
+
+
+def test_a_link_whose_answer_was_lost_takes_its_seat_again_from_its_address_only(server):
+    """The seat's new token goes back in the welcome (or the join's reply): should that
+    answer be lost (the page closed at once, the network cut), nobody held the seat, the
+    link refused for good (a hostile client's finding). Until the new token is used, the
+    address that took the seat may take it again with the link (the token given before is
+    then void); no other address may, and nobody once the token has been used."""
+    created = _private(server)
+    match, link = created["match"], created["seats"][1]["token"]
+
+    async def go() -> None:
+        lost = (await _hello(server, match, link, "127.0.0.1"))["first"]["token"]
+        other = await _hello(server, match, link, "127.0.0.3")
+        assert other["first"]["code"] == "link_used", other
+        again = await _hello(server, match, link, "127.0.0.1")
+        own = again["first"]["token"]
+        assert again["first"]["seat"] == 1 and own not in (None, link, lost)
+        void = await _hello(server, match, lost, "127.0.0.1")
+        assert void["first"]["code"] == "bad_token", void
+        # Its token used (a message on the socket that took it, as the page's ping is):
+        async with websockets.connect(_ws(server, match)) as socket:
+            await socket.send(json.dumps({"type": "hello", "token": own}))
+            await socket.recv()
+        for address in ("127.0.0.1", "127.0.0.3"):
+            late = await _hello(server, match, link, address)
+            assert late["first"]["code"] == "link_used", (address, late)
+
+    asyncio.run(go())
+    # The join's reply alike: the link again from the same address, before its token is used.
+    created = _private(server)
+    match, link = created["match"], created["seats"][1]["token"]
+    first = _post(server, f"{match}/join", {"token": link}).json()["token"]
+    second = _post(server, f"{match}/join", {"token": link})
+    assert second.status_code == 200 and second.json()["token"] not in (first, link)
+    assert _post(server, f"{match}/resign", {"token": first}).json()["code"] == "bad_token"
+
+
+def test_a_hello_s_name_that_is_no_person_s_leaves_the_seat_taken_under_its_own(server):
+    """A page sends the name its browser keeps with every hello: one refused there refused
+    the whole hello, and the page forgot the seat it held (a hostile client's finding). The
+    seat is taken under its own name, and the page told why after the welcome; a seat held
+    already is opened whatever name comes with it."""
+    created = _private(server)
+    match, link = created["match"], created["seats"][1]["token"]
+
+    async def go() -> None:
+        taken = await _hello(server, match, link, "127.0.0.1", name="Computer (hard)")
+        assert taken["first"]["type"] == "welcome", taken
+        told = taken["next"]
+        assert told["type"] == "error" and told["code"] == "name_not_used", told
+        assert "your name was not used (a person's name may not hold the word" in told["message"]
+        own = taken["first"]["token"]
+        again = await _hello(server, match, own, "127.0.0.1", name="\u200bComputer")
+        assert again["first"]["type"] == "welcome" and again["next"]["type"] == "state", again
+
+    asyncio.run(go())
+    seats = plain_http.get(f"{server.url}/api/matches/{match}").json()["seats"]
+    assert seats[1]["name"] == "Blue" and seats[1]["joined"]
+
+
+def test_a_link_of_a_seat_given_up_says_no_one_holds_it(tmp_path):
+    """In a listed match a seat left is open again: its old link said "the seat is taken by
+    the person who opened it first"."""
+    process = ServerProcess(f"sqlite:///{tmp_path / 's.db'}", tmp_path / "s.log", 0).start()
+    try:
+        body = {"game": "edges", "options": {"board": "2x3"}, "seats": ["human", "human"]}
+        created = plain_http.post(f"{process.url}/api/matches", json=body).json()
+        match, link = created["match"], created["seats"][1]["token"]
+        own = plain_http.take_seat(process.url, match, link)
+        left = plain_http.post(f"{process.url}/api/matches/{match}/leave", json={"token": own})
+        assert left.status_code == 200, left.text
+        again = plain_http.post(f"{process.url}/api/matches/{match}/join", json={"token": link})
+        assert again.status_code == 403 and again.json()["code"] == "bad_token", again.text
+    finally:
+        process.kill()

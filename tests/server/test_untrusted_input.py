@@ -149,6 +149,9 @@ def test_typed_values_are_accepted(server):
     assert join.status_code == 422 and "seat" in join.json()["error"]
 
 
+COMPUTER = "a person's name may not hold the word 'Computer' or begin with 'Tutor'"
+
+
 @pytest.mark.parametrize(
     ("name", "says"),
     [
@@ -161,9 +164,15 @@ def test_typed_values_are_accepted(server):
         ("\uffff", "U+FFFF is a noncharacter, which Unicode keeps out of text"),
         ("\ue000", "(U+E000 is a private-use character, which no font is sure to draw)"),
         # The pages call the computer's seat "Computer (hard)": a person so named passed for
-        # it (a hostile client renamed its seat so mid-match), in any case or width.
-        ("Computer (hard)", "a person's name may not begin with 'Computer'"),
-        ("\uff23omputer", "a person's name may not begin with 'Computer'"),
+        # it (a hostile client renamed its seat so mid-match), in any case or width, with a
+        # character drawn as nothing before it, or letters of other scripts drawn alike.
+        ("Computer (hard)", COMPUTER),
+        ("\uff23omputer", COMPUTER),
+        ("\u200bComputer (hard)", COMPUTER),
+        ("C\u00adomputer", COMPUTER),
+        ("\u0421\u043emputer", COMPUTER),
+        ("Blue \u00b7 Computer (hard)", COMPUTER),
+        ("Tutor (scripted)", COMPUTER),
     ],
 )
 def test_a_person_s_name_is_printable_text(server, name, says):

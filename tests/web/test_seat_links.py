@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from tests.web.browser import seat_token
+
 
 def test_a_link_takes_its_seat_once_and_plays_it_again_only_where_it_took_it(
     server, chromium, watch, page_errors
@@ -43,3 +45,24 @@ def test_a_link_takes_its_seat_once_and_plays_it_again_only_where_it_took_it(
     assert not page_errors
     friend.close()
     creator.close()
+
+
+def test_two_tabs_opening_one_link_at_once_both_play_the_seat(server, chromium, watch, page_errors):
+    """A double click, a chat app opening the link twice, a rematch followed in two tabs:
+    the tab whose hello came second was refused ("this seat's link was used ... by the
+    person who opened it first"), though its own browser had just taken the seat (a hostile
+    client's finding). It now finds the seat's own token kept by the first, and plays."""
+    created = server.create("edges", {"board": "2x3"}, ["human", "human"])
+    match, link = created["match"], created["seats"][1]["token"]
+    address = f"{server.url}/play/{match}#token={link}"
+    context = chromium.new_context(viewport={"width": 1280, "height": 800})
+    tabs = [watch(context.new_page()) for _ in range(2)]
+    for tab in tabs:
+        tab.goto(address, wait_until="commit")
+    owns = [seat_token(tab) for tab in tabs]
+    assert owns[0] == owns[1] != link, owns
+    for tab in tabs:
+        assert tab.locator("#refused").count() == 0
+        assert "you are Blue" in tab.inner_text("#title")
+    assert not page_errors
+    context.close()

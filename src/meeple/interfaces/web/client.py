@@ -84,7 +84,10 @@ class Client:
                 self.arrived.append(time.perf_counter())
                 kind = message["type"]
                 if kind == "welcome" and message.get("token"):
-                    self.token = message["token"]  # the seat's link taken: its own token now
+                    # The seat's link taken: its own token now, said to have arrived (as the
+                    # game page does), after which the link takes the seat for nobody.
+                    self.token = message["token"]
+                    await self.send({"type": "ping"})
                 elif kind == "state":
                     self.state = message
                     self.log[message["log_start"] :] = message["log"]

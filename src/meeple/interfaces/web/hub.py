@@ -6,8 +6,10 @@ through :class:`~meeple.store.matches.MatchStore`. Each match has one lock, held
 request changes it.
 
 Its parts: :mod:`~meeple.interfaces.web.referee` plays the matches (a move committed and
-sent to everyone, the agents' and timed-out seats' moves, the timers; the hub's base
-class), :mod:`~meeple.interfaces.web.lobby` checks and stores a new match (the hub then
+sent to everyone, the agents' and timed-out seats' moves, the timers),
+:mod:`~meeple.interfaces.web.seating` says who holds each seat (a seat's link taken once,
+an open seat taken, a seat left; the hub's base class, on the referee),
+:mod:`~meeple.interfaces.web.lobby` checks and stores a new match (the hub then
 serves it), :mod:`~meeple.interfaces.web.hints` answers hints, and
 :mod:`~meeple.interfaces.web.clocks` says whose decision has a deadline. The hub holds the
 matches, restores and expires them, and answers the requests that change them.
@@ -16,15 +18,12 @@ matches, restores and expires them, and answers the requests that change them.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import math
-import secrets
 import time
 from collections.abc import Callable
 from typing import Any
 
-from meeple.agents import HUMAN
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game, Player, seats_text
 from meeple.core.registry import make
@@ -41,17 +40,16 @@ from meeple.interfaces.web.live import (
     LiveMatch,
     ServerError,
     ended_by_the_server,
-    open_seats,
     public_message,
     state_message,
 )
-from meeple.interfaces.web.lobby import Lobby, default_agent, new_token, rematch_request
+from meeple.interfaces.web.lobby import Lobby, default_agent, rematch_request
 from meeple.interfaces.web.pool import AgentPool
 from meeple.interfaces.web.protocol import CreateMatch
-from meeple.interfaces.web.quotas import is_remote
-from meeple.interfaces.web.referee import Referee, retry_wait
-from meeple.store.db import StorageUnavailable, failure_reason
-from meeple.store.matches import USED_LINK, DamagedMatch, MatchStore, StoredMatch, token_hash
+from meeple.interfaces.web.referee import retry_wait
+from meeple.interfaces.web.seating import Seating
+from meeple.store.db import failure_reason
+from meeple.store.matches import DamagedMatch, MatchStore, StoredMatch
 
 log = logging.getLogger("meeple.server")
 
@@ -62,7 +60,7 @@ keeping every one a client asks for would let clients fill the server's memory w
 stored ones, one request each."""
 
 
-class Hub(Referee):
+class Hub(Seating):
     """Every live match of one server process."""
 
     def __init__(
@@ -214,14 +212,6 @@ class Hub(Referee):
                 log.warning("listening for other servers' changes failed: %s", failure_reason(exc))
             await asyncio.sleep(retry_wait(failures) if failures else 1)
 
-    async def refresh(self, match: LiveMatch) -> None:
-        """Catch up with what another process stored for this match. A database failure
-        (logged already, one line) leaves the match as it was: the next notice, or the
-        next time listening begins, reads it again."""
-        async with match.lock:
-            with contextlib.suppress(StorageUnavailable):
-                await self._reload(match)
-
     async def stop(self, wait: float = 0.0) -> None:
         """Stop everything: the clocks and agents (their worker processes are killed) and
         every connection, closed with 1001 (going away). A move being stored finishes, or
@@ -353,165 +343,6 @@ class Hub(Referee):
         count of open matches; one no longer in memory is over)."""
         match = self.matches.get(match_id)
         return match is not None and match.stored.status != "finished"
-
-    # -- seats --------------------------------------------------------------------------------
-    def seat_of(self, match: LiveMatch, token: str) -> Player:
-        """The seat a token belongs to; ServerError 403 if none."""
-        digest = token_hash(token)
-        for seat, data in enumerate(match.stored.seats):
-            if data["token"] is not None and secrets.compare_digest(data["token"], digest):
-                return seat
-        for data in match.stored.seats:
-            used = data.get(USED_LINK)
-            if isinstance(used, str) and secrets.compare_digest(used, digest):
-                raise ServerError(
-                    "this seat's link was used: the seat is taken by the person who opened "
-                    "it first, and the link plays it no more (their browser holds the seat, "
-                    "and the lobby's Resume takes it back there)",
-                    403,
-                    "link_used",
-                )
-        raise ServerError(
-            "this token is not a seat of this match (ask for a new link)", 403, "bad_token"
-        )
-
-    async def seat_for(self, match: LiveMatch, token: str) -> Player:
-        """The seat a token belongs to (:meth:`seat_of`). On a database other server
-        processes share, a token this process does not know is looked for in the seats as
-        stored before it is refused: another process may have given it out a moment ago, its
-        notice not yet heard (a person joins through one process, and their page connects
-        to another). Found there, the match is read again; a bad token costs that one read,
-        never a whole match read and sent to its every client."""
-        try:
-            return self.seat_of(match, token)
-        except ServerError:
-            if not self.store.shared:
-                raise
-            found = await asyncio.to_thread(self.store.holds_token, match.id, token_hash(token))
-            if not found:
-                raise
-        await self.refresh(match)
-        return self.seat_of(match, token)
-
-    async def join(
-        self,
-        match: LiveMatch,
-        token: str | None,
-        seat: int | None,
-        name: str | None,
-        client: str | None = None,
-    ) -> dict[str, Any]:
-        """Take a seat with its token, or (in a listed match) the first open one; ``client``,
-        the address asking, may not take an open seat while it holds another of the match."""
-        taken: dict[str, Any] = {}
-        if token is not None:
-            await self.seat_for(match, token)  # a seat given out by another process is known
-
-        def take(stored: StoredMatch) -> dict[str, Any]:
-            if stored.status == "finished":
-                raise ServerError("the match is over; ask for a rematch or start a new one", 409)
-            used = None
-            if token is not None:
-                chosen, held = self.seat_of(match, token), token
-                if not stored.seats[chosen]["joined"]:
-                    # A seat's link is an invitation, taken once: whoever takes the seat
-                    # with it is given a token of their own, and the link, which the
-                    # match's creator was handed too (to send), plays the seat no more.
-                    held, used = new_token(), token_hash(token)
-            else:
-                if not stored.listed:
-                    raise ServerError("a private match is joined with the link its creator sent")
-                waiting = open_seats(stored.seats)
-                if not waiting:
-                    raise ServerError(
-                        "the match has no open seat: every person's seat is taken or kept for "
-                        "the link its creator sent",
-                        409,
-                    )
-                chosen = waiting[0] if seat is None else seat
-                if chosen not in waiting:
-                    raise ServerError(f"seat {chosen} is not open; open seats: {waiting}", 409)
-                mine = [
-                    p
-                    for p, address in match.holders.items()
-                    if address == client and p != chosen and stored.seats[p]["joined"]
-                ]
-                if client is not None and is_remote(client) and mine:
-                    raise ServerError(
-                        f"you hold seat {mine[0]} of this match: one person plays one seat "
-                        "(several people at one screen play a match of their own, every seat "
-                        "theirs)",
-                        409,
-                        "one_seat_each",
-                    )
-                held = new_token()
-            seats = [dict(d) for d in stored.seats]
-            data = seats[chosen]
-            data["joined"] = True
-            data["name"] = name or data["name"] or match.game.seat_name(chosen)
-            others = {
-                str(d["name"]).casefold()
-                for p, d in enumerate(seats)
-                if p != chosen and d.get("name") and d["spec"] == HUMAN and d["joined"]
-            }
-            if name is not None and name.casefold() in others:
-                raise ServerError(
-                    f"another seat of this match is named {name!r}; choose another name",
-                    409,
-                    "name_taken",
-                )
-            data["token"] = token_hash(held)
-            if used is not None:
-                data[USED_LINK] = used
-            taken.update(match=match.id, seat=chosen, token=held)
-            return _seated(stored, seats)
-
-        async with match.lock:
-            await self._change(match, take)
-            if client is not None:
-                match.holders[taken["seat"]] = client
-            self._after_seats(match)
-        self._broadcast(match)
-        return taken
-
-    async def leave(self, match: LiveMatch, token: str) -> dict[str, Any]:
-        """Give a seat up: it is open again for someone else from the lobby, and the old
-        token is dead. Refused in a private match, whose seats are taken only with their
-        links: a seat given up there could never be taken again, and the match would wait
-        on it for good."""
-        seat = await self.seat_for(match, token)  # one given out by another process too
-
-        def give_up_seat(stored: StoredMatch) -> dict[str, Any]:
-            self.seat_of(match, token)  # still the token's, on a reading anew of the match
-            if stored.status == "finished":
-                # An open seat in a finished match would list it in the lobby again, and the
-                # dead token would lose its holder the rematch.
-                raise ServerError("the match is over: a seat is left only while it is played", 409)
-            if not stored.listed:
-                raise ServerError(
-                    "a seat of a private match cannot be given up: nobody could take it again "
-                    "without a link its creator sent. Resign instead (with more than two seats "
-                    "the computer plays yours to the end), or call the match off before it "
-                    "starts",
-                    409,
-                    "private_seat",
-                )
-            seats = [dict(d) for d in stored.seats]
-            seats[seat].update(joined=False, reserved=False, token=token_hash(new_token()))
-            return _seated(stored, seats)
-
-        async with match.lock:
-            await self._change(match, give_up_seat)
-            match.holders.pop(seat, None)
-            self._drop_left_seats(match)
-            self._after_seats(match)
-        self._broadcast(match)
-        return {"match": match.id, "seat": seat, "left": True}
-
-    def _after_seats(self, match: LiveMatch) -> None:
-        """Once the seats are stored: a match being played goes on (its clocks, its agents)."""
-        if match.stored.status == "playing":
-            self._after_change(match)
 
     async def resign(self, match: LiveMatch, seat: Player) -> None:
         """A seat gives up. With two seats the other wins; with more, the game's agent plays
@@ -797,12 +628,3 @@ def _replayed(stored: StoredMatch, game: Game[Any, Any, Any]) -> LiveMatch:
         state = after
     match.state = state
     return match
-
-
-def _seated(stored: StoredMatch, seats: list[dict[str, Any]]) -> dict[str, Any]:
-    """The change that gives a match these ``seats``: a waiting match is played once every
-    person's seat is taken."""
-    status = stored.status
-    if status == "waiting" and all(d["joined"] for d in seats):
-        status = "playing"
-    return {"seats": seats, "status": status}

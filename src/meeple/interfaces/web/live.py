@@ -226,6 +226,12 @@ class LiveMatch:
     """The address each person's seat was last taken from (in memory only): an address
     holding a seat does not take another, open one (:meth:`Hub.join`), or a person could
     take the seat an opponent left and see what it chose and holds."""
+    unconfirmed: dict[Player, str] = field(default_factory=dict)
+    """Seats just taken with their links whose new token has not been used yet, each with
+    the address that took it (in memory only): should the answer carrying the token be
+    lost (a page closed, a network cut), that address may take the seat with its link
+    again (:meth:`Hub.join`); any other is refused, as every address is once the token is
+    used."""
     owner: str | None = None
     """The address that made the match (kept in memory only: None after a restart): its
     agents share the workers with other addresses' as that address's (``AgentPool``)."""

@@ -18,10 +18,11 @@ from pydantic import (
     Field,
     StringConstraints,
     TypeAdapter,
+    ValidationError,
     model_validator,
 )
 
-from meeple.core.text import printable, shows
+from meeple.core.text import BLANK_CHARACTERS, printable, shows
 
 MAX_MESSAGE_BYTES = 16_384
 """The largest client message the server reads; a move is a few dozen bytes."""
@@ -30,17 +31,42 @@ MAX_ACTION_CHARS = 200
 """The longest move text accepted (every game's notation is far shorter)."""
 
 
+_LOOKALIKES = str.maketrans(
+    # Letters of other scripts drawn as those of "computer" and "tutor" (Cyrillic, Greek,
+    # Armenian, Latin small capitals): compared as the letters they pass for.
+    "сСοОοΟоОᴏрРρΡᴘϲϹᴄмМΜᴍτΤтТᴛеЕεΕᴇυսᴜʀ",
+    "ccooooooopppppcccmmmmttttteeeeeuuur",
+)
+
+
+def _skeleton(name: str) -> str:
+    """A name as it reads: compatibility forms and case folded, marks and characters drawn
+    as nothing left out (U+200B, a soft hyphen, a Hangul filler), lookalikes of other
+    scripts read as the letters they pass for."""
+    text = unicodedata.normalize("NFKD", name)
+    shown = (
+        c
+        for c in text
+        if unicodedata.category(c) not in ("Mn", "Me", "Cf") and c not in BLANK_CHARACTERS
+    )
+    return "".join(shown).casefold().translate(_LOOKALIKES)
+
+
 def reads_as_computer(name: str) -> bool:
-    """Whether a person's name would read as the computer's seat: the pages call it
-    "Computer (hard)", and a person so named passed for the computer to the others."""
-    return unicodedata.normalize("NFKC", name).casefold().startswith("computer")
+    """Whether a person's name would read as the computer's or the tutor's seat: the pages
+    call them "Computer (hard)" and "Tutor (scripted)", and a person so named passed for the
+    computer to the others. A name that holds the word anywhere is one ("Blue · Computer
+    (hard)" beside a seat's name)."""
+    skeleton = _skeleton(name)
+    return "computer" in skeleton or skeleton.startswith("tutor")
 
 
 def _not_the_computer(name: str) -> str:
     if reads_as_computer(name):
         raise ValueError(
-            "a person's name may not begin with 'Computer': the pages call the computer's "
-            "seats so ('Computer (hard)'), and the others would take the person for it"
+            "a person's name may not hold the word 'Computer' or begin with 'Tutor': the "
+            "pages call the computer's seats so ('Computer (hard)', 'Tutor (scripted)'), "
+            "and the others would take the person for it"
         )
     return name
 
@@ -53,6 +79,16 @@ Name = Annotated[
     AfterValidator(_not_the_computer),
 ]
 Token = Annotated[str, StringConstraints(min_length=16, max_length=100)]
+
+_NAME = TypeAdapter(Name)
+
+
+def person_name(text: str) -> str:
+    """``text`` as a person's name (:data:`Name`); ValueError saying what a name must be."""
+    try:
+        return str(_NAME.validate_python(text))
+    except ValidationError as exc:
+        raise ValueError(exc.errors()[0]["msg"].removeprefix("Value error, ")) from None
 
 
 class _Message(BaseModel):
@@ -69,7 +105,12 @@ class Hello(_Message):
 
     type: Literal["hello"]
     token: Token | None = None
-    name: Name | None = Field(default=None, description="shown to the others (joining a seat)")
+    # Checked as a name only where it names a seat taken now (person_name): a page sends
+    # the name its browser keeps with every hello, and one refused there refused the whole
+    # hello, the browser's seat lost with it.
+    name: str | None = Field(
+        default=None, max_length=200, description="shown to the others (joining a seat)"
+    )
 
 
 class Move(_Message):

@@ -209,6 +209,14 @@ class Referee:
             "the match kept changing on another server while this was asked: ask again", 409
         )
 
+    async def refresh(self, match: LiveMatch) -> None:
+        """Catch up with what another process stored for this match. A database failure
+        (logged already, one line) leaves the match as it was: the next notice, or the
+        next time listening begins, reads it again."""
+        async with match.lock:
+            with contextlib.suppress(StorageUnavailable):
+                await self._reload(match)
+
     async def _reload(self, match: LiveMatch) -> None:
         """Read the match again and play the moves this process has not seen (caller holds
         the lock)."""

@@ -106,15 +106,13 @@ async def _serve_open_socket(
         text = "the first message must be hello (with a token or none)"
         await _refuse(websocket, _error(text, code="hello_first"), 4400, match.id)
         return
-    seat = None
+    seat, name_refused = None, None
     token = hello.token
     if token is not None:
         try:
-            seat = await hub.seat_for(match, token)
-            if not match.stored.seats[seat]["joined"]:
-                # The seat's link, taken: the seat's own token replaces it (Hub.join), and
-                # the welcome hands it to this page.
-                token = (await hub.join(match, token, None, hello.name, client))["token"]
+            # The seat's link, taken: the seat's own token replaces it (Hub.join), and the
+            # welcome hands it to this page.
+            seat, token, name_refused = await hub.hello_seat(match, token, hello.name, client)
             # Who holds the seat now (after a restart the server knew no one): an address
             # holding a seat takes no other open one (Hub.join).
             match.holders[seat] = client
@@ -137,6 +135,7 @@ async def _serve_open_socket(
             token,
             lambda: quotas.check_message(client),
             rotated=token != hello.token,
+            notice=name_refused,
         )
     finally:
         quotas.unwatch(match.id, seat)
@@ -150,11 +149,13 @@ async def _serve_hello(
     token: str | None,
     count: Callable[[], None],
     rotated: bool = False,
+    notice: str | None = None,
 ) -> None:
     """A socket whose hello was taken, as ``seat`` with ``token``: its messages, until it
     goes away. ``count`` counts each message against its client's rate (QuotaExceeded past
     it: the socket is closed, 4429). ``rotated``: the hello's token was the seat's link,
-    just taken, and ``token`` the seat's own, which the welcome hands to the page."""
+    just taken, and ``token`` the seat's own, which the welcome hands to the page.
+    ``notice``: why the hello's name was not used, sent after the welcome."""
     # Links sent to this client alone (a rematch's seat) are on the address it used.
     held = None if token is None else token_hash(token)
     conn = Connection(seat, token=held, base_url=pages_base(websocket))
@@ -169,6 +170,8 @@ async def _serve_hello(
     if rotated:
         welcome["token"] = token
     await websocket.send_json(welcome)
+    if notice is not None:
+        await websocket.send_json(_error(notice, code="name_not_used"))
     hub.attach(match, conn)
     sender = asyncio.create_task(_send_loop(websocket, conn))
     try:
@@ -253,6 +256,9 @@ async def _receive(websocket: WebSocket) -> Any:
 
 
 async def _handle(hub: Hub, match: LiveMatch, conn: Connection, message: Any) -> None:
+    if conn.seat is not None:
+        # A message after the welcome: the seat's token reached its page (Hub.retaken).
+        match.unconfirmed.pop(conn.seat, None)
     if isinstance(message, Ping):
         conn.send({"type": "pong"})
     elif isinstance(message, Sync):

@@ -242,6 +242,11 @@ async function create(event) {
   const clock = $("move_seconds").value.trim();
   if (clock) body.move_seconds = Number(clock);
   const name = localStorage.getItem("meeple-name");
+  // The creator's name goes with the match (their seat, the first person's), so that a
+  // name the server refuses is said before any match is made; it used to be sent with
+  // the join after it, and a refused one left a match made, waiting, its links unseen.
+  const mine = seats.indexOf("human");
+  if (name && mine >= 0) body.names = seats.map((_, i) => (i === mine ? name : null));
   const button = $("create-button");
   const label = button.textContent;
   button.disabled = true;  // one match per click, however long the server takes
@@ -257,14 +262,12 @@ async function create(event) {
     // The creator's seat (the first with a token) is kept for its link by the server;
     // taking it at once shows the creator's name to whoever joins an open seat.
     // Taking it gives the seat a token of its own (its link then plays it no more).
-    const mine = created.seats[0];
-    const taken = mine
-      ? await api(`/api/matches/${encodeURIComponent(created.match)}/join`, { token: mine.token, ...(name ? { name } : {}) })
-      : null;
+    const first = created.seats[0];
+    const taken = first ? await api(`/api/matches/${encodeURIComponent(created.match)}/join`, { token: first.token }) : null;
     // Kept in this browser: the lobby offers "Resume" for it, and /play/<match> takes it back.
     // With the other people's links, which its game page shows while it waits for them.
     const invites = created.seats.slice(1).map((s) => ({ seat: s.seat, name: s.seat_name, url: new URL(s.join_url, location.href).href }));
-    if (taken) rememberSeat(created.match, taken.token, taken.seat, invites, mine.token);
+    if (taken) rememberSeat(created.match, taken.token, taken.seat, invites, first.token);
     if (taken && created.seats.length === 1) {
       // Nobody else to invite (the other seats are the computer): straight to the table.
       location.href = seatUrl(created.match, taken.token);

@@ -139,6 +139,17 @@ function connect() {
       !later && ((event.code >= 4400 && event.code < 4500 && event.code !== 4408) || refusal !== null);
     // A token the server does not know (4403, 4400) is no seat to keep; a seat this
     // browser took back on its own becomes a spectator's page rather than a refusal.
+    // The link was taken a moment ago by another tab of this browser (two tabs opened at
+    // once, a rematch followed in both): the seat's own token, kept here, plays it.
+    const kept = refused && token && !stopped ? heldSeat(matchId) : null;
+    if (kept && kept.link === token && kept.token !== token) {
+      token = kept.token;
+      resumed = true;
+      refusal = null;
+      history.replaceState(null, "", `${location.pathname}${location.search}#token=${token}`);
+      setTimeout(connect, 0);
+      return;
+    }
     if (refused && token) forgetSeat(matchId, token);
     if (refused && !stopped && resumed && event.code !== 4404) {
       token = null;
@@ -189,6 +200,9 @@ function receive(message) {
       if (message.seat !== null && message.token) {
         token = message.token;
         history.replaceState(null, "", `${location.pathname}${location.search}#token=${token}`);
+        // Say it arrived: until then, should it be lost on the way, this address may take
+        // the seat with its link again, and no other may.
+        socket.send(JSON.stringify({ type: "ping" }));
       }
       if (message.seat !== null && token) {
         rememberSeat(matchId, token, message.seat, null, message.token ? link : null);
