@@ -63,6 +63,70 @@ def test_two_tabs_opening_one_link_at_once_both_play_the_seat(server, chromium, 
     assert owns[0] == owns[1] != link, owns
     for tab in tabs:
         assert tab.locator("#refused").count() == 0
-        assert "you are Blue" in tab.inner_text("#title")
+        tab.wait_for_selector("#title:has-text('you are Blue')")
     assert not page_errors
     context.close()
+
+
+def test_the_creator_opening_a_link_made_to_send_opens_their_own_seat(
+    server, chromium, watch, page_errors
+):
+    """A creator checking that the friend's link works took the friend's seat with it, the
+    friend then refused (a newcomer's finding). The browser that made the match knows the
+    links it was given to send: opened there, its own seat opens, and the page says whose
+    link it was; the friend's browser then takes the seat as ever."""
+    host = watch(chromium.new_context(viewport={"width": 1280, "height": 800}).new_page())
+    host.goto(f"{server.url}/")
+    host.wait_for_selector(".game-card")
+    host.click("#more > summary")
+    host.select_option("#game", "edges")
+    host.fill("#opt-board", "2x2")
+    host.select_option("#seat-1", "human")
+    host.click("#create-button")
+    host.wait_for_selector("#created .link-note")
+    assert "send it to that person alone" in host.inner_text("#created .link-note")
+    friend_link = host.locator("#created .join-link").first.inner_text()
+    host.goto(friend_link)
+    host.wait_for_selector("#conn.conn-on")
+    host.wait_for_selector("#title:has-text('you are Red')")
+    told = host.wait_for_selector(".toast:has-text('the link you were given for Blue')")
+    assert "send it to them" in told.inner_text()
+    friend = watch(chromium.new_context(viewport={"width": 390, "height": 844}).new_page())
+    friend.goto(friend_link)
+    friend.wait_for_selector("#conn.conn-on")
+    friend.wait_for_selector("#title:has-text('you are Blue')")
+    assert not page_errors
+    host.context.close()
+    friend.context.close()
+
+
+def test_a_match_called_off_offers_no_rematch_and_a_declined_one_waits_on_nobody(
+    server, chromium, watch
+):
+    """Called off before anyone else came, the end box offered a rematch that would wait on
+    the seat nobody took, and a replay of no move; once the other declined, the one who
+    offered read "waiting for the others" (a newcomer's findings)."""
+    created = server.create("edges", {"board": "2x2"}, ["human", "human"])
+    page = watch(chromium.new_context().new_page())
+    page.goto(f"{server.url}/play/{created['match']}#token={created['seats'][0]['token']}")
+    page.wait_for_selector("body[data-status='waiting']")
+    page.click("#resign")
+    page.click("#resign")  # the second click confirms
+    page.wait_for_selector("body[data-status='finished'] #end")
+    assert page.locator("#rematch").count() == 0 and page.locator("#replay-link").count() == 0
+    page.context.close()
+
+    created = server.create("edges", {"board": "2x2"}, ["human", "human"])
+    red, blue = (watch(chromium.new_context().new_page()) for _ in range(2))
+    for seat, tab in enumerate((red, blue)):
+        tab.goto(f"{server.url}/play/{created['match']}#token={created['seats'][seat]['token']}")
+    red.wait_for_selector("body[data-status='playing']")
+    red.click("#resign")
+    red.click("#resign")
+    red.wait_for_selector("body[data-status='finished'] #rematch")
+    red.click("#rematch")
+    blue.wait_for_selector("#decline-rematch").click()
+    red.wait_for_selector("#rematch-declined")
+    assert red.inner_text("#rematch") == "Rematch declined"
+    red.context.close()
+    blue.context.close()

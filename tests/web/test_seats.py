@@ -3,7 +3,7 @@
 The lobby and the game page keep each match's seat token in localStorage (``js/seats.js``),
 as boardgame.io's lobby and lichess do: the lobby offers "Resume" (the seat's link) for a
 match the browser holds a seat in, /play/<match> without a token takes the seat back, and
-a match is forgotten once it is over or its token is unknown to the server.
+a match is forgotten once its token is unknown to the server (kept once it is over).
 """
 
 from __future__ import annotations
@@ -49,12 +49,18 @@ def test_a_player_who_leaves_the_game_page_resumes_from_the_lobby(
     assert "you are Red" in page.inner_text("#title")
     assert page.url.endswith(f"#token={token}")
 
-    # Over: nothing to resume any more.
+    # Over: kept, so that the seat's address opened again is its end box (a rematch offered
+    # meanwhile is accepted there), and the lobby offers no Resume for it.
     plain_http.post(
         f"{server.url}/api/matches/{match}/resign", json={"token": token}
     ).raise_for_status()
     page.wait_for_selector("body[data-status='finished']")
-    assert match not in page.evaluate(SEATS)
+    assert page.evaluate(SEATS)[match]["token"] == token
+    page.goto(f"{server.url}/play/{match}")
+    page.wait_for_selector("body[data-status='finished'] #end #rematch")
+    page.goto(f"{server.url}/")
+    page.wait_for_selector(f"#finished li[data-match='{match}']")
+    assert page.locator(f"li[data-match='{match}'] a.resume").count() == 0
     assert not page_errors, page_errors
 
 

@@ -299,6 +299,11 @@ function showCreated(created, taken) {
     box.append(el("p", {}, el("a", { class: "button primary", id: "play-mine", href: seatUrl(created.match, taken.token) }, `Play ${mine.seat_name} yourself`)));
   }
   for (const seat of others) box.append(sendLine(seat.seat_name, absolute(seat.join_url)));
+  if (others.length) {
+    // Said before it matters: a link opened once is that browser's seat for good.
+    box.append(el("p", { class: "link-note" }, "Each link takes its seat for the first browser that "
+      + "opens it, so send it to that person alone; from then on it plays only in their browser."));
+  }
   const watch = absolute(created.watch_url);
   box.append(el("div", { class: "link" }, "Spectators: ", el("code", {}, watch),
     el("button", { type: "button", onclick: () => copyText(watch) }, "Copy")));

@@ -24,9 +24,15 @@ let resumed = false;
 // The seat's link opened again (from the message it came in) after this browser took the
 // seat with it: the link plays it no more, the seat's own token kept here does.
 const link = token;
+// The link of another person's seat that this browser was given to send, opened here (to
+// see that it works): it would take that seat from the friend it was meant for, so this
+// browser's own seat opens instead, and the page says whose link it is.
+let sentLink = null;
 if (token && matchId) {
   const held = heldSeat(matchId);
-  if (held && held.link === token) {
+  const linkOf = (url) => { try { return new URLSearchParams(new URL(url).hash.slice(1)).get("token"); } catch { return null; } };
+  sentLink = held && held.token !== token ? invitesOf(matchId).find((i) => linkOf(i.url) === token) || null : null;
+  if (held && (held.link === token || sentLink)) {
     token = held.token;
     history.replaceState(null, "", `${location.pathname}${location.search}#token=${token}`);
   }
@@ -203,6 +209,13 @@ function receive(message) {
         // Say it arrived: until then, should it be lost on the way, this address may take
         // the seat with its link again, and no other may.
         socket.send(JSON.stringify({ type: "ping" }));
+        toast("this seat is yours in this browser: to come back, open the link here again "
+          + "(or the lobby's Resume); opened in another browser it no longer plays", "info");
+      }
+      if (sentLink && message.seat !== null) {
+        toast(`that was the link you were given for ${sentLink.name}: send it to them. `
+          + "This browser plays your own seat; opened here, the link would have taken theirs", "info");
+        sentLink = null;
       }
       if (message.seat !== null && token) {
         rememberSeat(matchId, token, message.seat, null, message.token ? link : null);
@@ -235,8 +248,8 @@ function receive(message) {
         if (!askedNow(message)) waitingSince = performance.now();
         else if (document.hidden || performance.now() - waitingSince > CHIME_AFTER_MS) chime();
       }
-      // Over: nothing left to resume (the page keeps its token for the rematch).
-      if (message.status === "finished") forgetSeat(matchId);
+      // Over, the seat is still kept: the link opened again here (or /play/<match>) is the
+      // seat's end box, where a rematch offered meanwhile is accepted.
       deadlinesAt = performance.now();
       seatsAt = deadlinesAt;
       drawSoon();
@@ -670,17 +683,21 @@ function drawEndBox() {
   const extra = [];
   if (m.status === "finished") {
     const links = el("p", { class: "end-links" });
-    // A tutorial has no rematch: its box links to a real game instead.
-    if (m.seat !== null && token && !m.tutorial) {
+    // A tutorial has no rematch: its box links to a real game instead. Nor has a match
+    // called off before it began: the seat nobody took would be waited on for good.
+    const calledOff = !!(m.result && m.result.aborted);
+    if (m.seat !== null && token && !m.tutorial && !calledOff) {
       const offer = m.rematch_offer;
       const names = (seats) => seats.map((s) => seatLabel(m, s)).join(" and ");
       const others = (seats) => (seats || []).filter((s) => s !== m.seat);
       if (m.rematch) {
         links.append(el("button", { type: "button", class: "primary", id: "rematch", onclick: askRematch }, "Go to the rematch"));
       } else if (offer && offer.accepted.includes(m.seat)) {
-        // Asked: the others answer on their own pages (the computer always accepts).
+        // Asked: the others answer on their own pages (the computer always accepts). One
+        // who declined is said below; the button waits on nobody then.
+        const declined = others(offer.declined).length > 0;
         links.append(el("button", { type: "button", id: "rematch", disabled: true },
-          `Rematch offered: waiting for ${names(offer.waiting) || "the others"}`));
+          declined ? "Rematch declined" : `Rematch offered: waiting for ${names(offer.waiting) || "the others"}`));
         // Waiting on someone whose page is closed may be waiting for ever: say so, as the
         // claim box does during play, so the one who offered knows why nothing happens.
         const gone = offer.waiting.filter((seat) => {
@@ -713,8 +730,9 @@ function drawEndBox() {
     } else if (m.rematch) {
       links.append(el("a", { class: "button", href: `/play/${encodeURIComponent(m.rematch)}` }, "Watch the rematch"));
     }
-    links.append(el("a", { class: "button", id: "replay-link", href: `/replay?match=${encodeURIComponent(m.match)}` }, "Replay"),
-      el("a", { class: "button", href: "/" }, "Lobby"));
+    // A match without a move has nothing to replay.
+    if (m.seq > 0) links.append(el("a", { class: "button", id: "replay-link", href: `/replay?match=${encodeURIComponent(m.match)}` }, "Replay"));
+    links.append(el("a", { class: "button", href: "/" }, "Lobby"));
     extra.push(links);
   }
   drawEnd($("end"), m, extra);

@@ -4,8 +4,9 @@
 //
 // A token stays in this browser: it is read from the address's fragment or a REST reply
 // and goes only into the game page's fragment and its WebSocket hello, never into a query
-// string. At most KEPT matches, the newest; a match is forgotten once it is over, or when
-// the server says the token is not a seat of it.
+// string. At most KEPT matches, the newest; a match is forgotten when the server says the
+// token is not a seat of it (kept once it is over: its end box is where a rematch is
+// accepted, reached again by the seat's link or /play/<match>).
 
 const KEY = "meeple-seats";
 export const KEPT = 50;
