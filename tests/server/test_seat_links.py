@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 
 import pytest
 import websockets
 
 from meeple.interfaces.web.client import Client, ServerProcess
+from meeple.interfaces.web.seating import RETAKE_AFTER
 from tests import plain_http
 
 USED = "this seat's link was used: the seat is taken by the person who opened it first"
@@ -146,8 +148,10 @@ def test_a_link_whose_answer_was_lost_takes_its_seat_again_from_its_address_only
     """The seat's new token goes back in the welcome (or the join's reply): should that
     answer be lost (the page closed at once, the network cut), nobody held the seat, the
     link refused for good (a hostile client's finding). Until the new token is used, the
-    address that took the seat may take it again with the link (the token given before is
-    then void); no other address may, and nobody once the token has been used."""
+    address that took the seat may take it again with the link, once no page holds the seat
+    and two seconds have passed (a second tab opening the link at once is refused, and
+    finds the first tab's token in the browser); the token given before is then void. No
+    other address may, and nobody once the token has been used."""
     created = _private(server)
     match, link = created["match"], created["seats"][1]["token"]
 
@@ -155,6 +159,9 @@ def test_a_link_whose_answer_was_lost_takes_its_seat_again_from_its_address_only
         lost = (await _hello(server, match, link, "127.0.0.1"))["first"]["token"]
         other = await _hello(server, match, link, "127.0.0.3")
         assert other["first"]["code"] == "link_used", other
+        soon = await _hello(server, match, link, "127.0.0.1")
+        assert soon["first"]["code"] == "link_used", soon  # as a second tab's, at once
+        await asyncio.sleep(RETAKE_AFTER + 0.2)
         again = await _hello(server, match, link, "127.0.0.1")
         own = again["first"]["token"]
         assert again["first"]["seat"] == 1 and own not in (None, link, lost)
@@ -173,6 +180,7 @@ def test_a_link_whose_answer_was_lost_takes_its_seat_again_from_its_address_only
     created = _private(server)
     match, link = created["match"], created["seats"][1]["token"]
     first = _post(server, f"{match}/join", {"token": link}).json()["token"]
+    time.sleep(RETAKE_AFTER + 0.2)
     second = _post(server, f"{match}/join", {"token": link})
     assert second.status_code == 200 and second.json()["token"] not in (first, link)
     assert _post(server, f"{match}/resign", {"token": first}).json()["code"] == "bad_token"

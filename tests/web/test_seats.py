@@ -136,3 +136,49 @@ def test_a_seat_refused_for_now_is_kept_and_taken_when_there_is_room(
         assert not page_errors, page_errors
     finally:
         process.kill()
+
+
+def test_your_matches_lists_the_private_and_waiting_matches_this_browser_holds(
+    server, context, watch, page_errors
+):
+    """A private match, or one still waiting for the friend its link went to, is in no
+    list of the lobby: a player who left its page found no Resume anywhere, though the
+    page's refusals point to it, and the limit of unfinished matches named none (a
+    newcomer's finding). "Your matches" lists this browser's unfinished ones."""
+    page = watch(context.new_page())
+    page.goto(f"{server.url}/")
+    page.wait_for_selector(".game-card")
+    assert page.locator("#mine-box").is_hidden()
+    page.click("#more > summary")
+    page.select_option("#game", "edges")
+    page.fill("#opt-board", "2x2")
+    page.select_option("#seat-1", "human")
+    page.uncheck("#listed")
+
+    def create() -> tuple[str, str]:
+        shown = page.locator("#play-mine").count()
+        before = page.get_attribute("#play-mine", "href") if shown else None
+        page.click("#create-button")
+        page.wait_for_function(
+            "(before) => { const a = document.querySelector('#created #play-mine');"
+            " return a && a.getAttribute('href') !== before; }",
+            arg=before,
+        )
+        found = re.search(r"/play/([^#]+)#token=(.+)$", page.get_attribute("#play-mine", "href"))
+        return found.group(1), found.group(2)
+
+    (match, token), (other, _) = create(), create()
+    page.goto(f"{server.url}/")  # the player leaves; the match is in no other list
+    row = page.wait_for_selector(f"#mine li[data-match='{match}']")
+    assert "Edges" in row.inner_text() and "invited" in row.inner_text()
+    assert row.query_selector("a.resume").get_attribute("href") == f"/play/{match}#token={token}"
+    elsewhere = f"#open li[data-match='{match}'], #live li[data-match='{match}']"
+    assert page.locator(elsewhere).count() == 0
+    # Over, it leaves the list.
+    plain_http.post(
+        f"{server.url}/api/matches/{match}/resign", json={"token": token}
+    ).raise_for_status()
+    page.reload()
+    page.wait_for_selector(f"#mine li[data-match='{other}']")
+    assert page.locator(f"#mine li[data-match='{match}']").count() == 0
+    assert not page_errors, page_errors

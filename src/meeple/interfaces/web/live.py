@@ -226,9 +226,9 @@ class LiveMatch:
     """The address each person's seat was last taken from (in memory only): an address
     holding a seat does not take another, open one (:meth:`Hub.join`), or a person could
     take the seat an opponent left and see what it chose and holds."""
-    unconfirmed: dict[Player, str] = field(default_factory=dict)
+    unconfirmed: dict[Player, tuple[str, float]] = field(default_factory=dict)
     """Seats just taken with their links whose new token has not been used yet, each with
-    the address that took it (in memory only): should the answer carrying the token be
+    the address that took it and when (in memory only): should the answer carrying the token be
     lost (a page closed, a network cut), that address may take the seat with its link
     again (:meth:`Hub.join`); any other is refused, as every address is once the token is
     used."""

@@ -169,7 +169,8 @@ class ClientQuotas:
         if len(held) + self._creating[client] >= self.limits.max_open_matches:
             raise QuotaExceeded(
                 f"you have {len(held)} unfinished matches, the most one address may hold "
-                "here; finish or resign one first",
+                "here; finish or resign one first (the lobby's Your matches lists those this "
+                "browser holds)",
                 "too_many_open_matches",
             )
         cap = self.limits.max_unfinished_matches

@@ -23,6 +23,10 @@ from meeple.interfaces.web.quotas import is_remote
 from meeple.interfaces.web.referee import Referee
 from meeple.store.matches import USED_LINK, StoredMatch, token_hash
 
+RETAKE_AFTER = 2.0
+"""Seconds after a seat's link took it before the same address may take it with the link
+again, its new token unused and no connection holding the seat (:meth:`Seating.retaken`)."""
+
 
 class Seating(Referee):
     """The seats of the matches a server runs: who holds each, and taking and leaving one."""
@@ -95,14 +99,20 @@ class Seating(Referee):
     def retaken(self, match: LiveMatch, token: str, client: str | None) -> Player | None:
         """The seat ``token``, a link used already, took from ``client`` without its new
         token being used since (:attr:`LiveMatch.unconfirmed`): the answer that carried it
-        may never have arrived, and the same address may take the seat with the link again.
+        may never have arrived, and the same address may take the seat with the link again,
+        once no connection holds the seat and :data:`RETAKE_AFTER` seconds have passed. A
+        second tab opening the link a moment after the first is refused so (it finds the
+        first tab's token in the browser): taken again, it closed the first tab's seat.
         None for any other address, link or token."""
         digest = token_hash(token)
         for seat, data in enumerate(match.stored.seats):
             used = data.get(USED_LINK)
             if isinstance(used, str) and secrets.compare_digest(used, digest):
-                taker = match.unconfirmed.get(seat)
-                return seat if client is not None and taker == client else None
+                taker, since = match.unconfirmed.get(seat, (None, 0.0))
+                held = any(conn.seat == seat for conn in match.connections)
+                late = self.clock() - since >= RETAKE_AFTER
+                ours = client is not None and taker == client
+                return seat if ours and late and not held else None
         return None
 
     async def join(
@@ -196,7 +206,7 @@ class Seating(Referee):
             if client is not None:
                 match.holders[taken["seat"]] = client
                 if taken.get("link"):
-                    match.unconfirmed[taken["seat"]] = client
+                    match.unconfirmed[taken["seat"]] = (client, self.clock())
             self._drop_left_seats(match)  # a socket of a token taken again, never used
             self._after_seats(match)
         self._broadcast(match)

@@ -1,7 +1,7 @@
 // The lobby: the games, a form to create a match (options, seats, listed, clock), the
 // links to hand out after creating one, and the open, live and finished matches.
 import { api, ask, copyText, el, outcomeOf, seatLabel, sendLine, titlesOnTap, toast } from "./common.js";
-import { forgetSeat, heldSeat, rememberSeat, seatUrl } from "./seats.js";
+import { forgetSeat, heldSeat, keptSeats, rememberSeat, seatUrl } from "./seats.js";
 
 const $ = (id) => document.getElementById(id);
 let catalogue = [];
@@ -381,12 +381,51 @@ async function refresh() {
       return held ? resume(row, held)
         : el("a", { class: "button watch", href: `/play/${encodeURIComponent(row.match)}` }, `Watch (move ${row.seq})`);
     });
-    for (const row of finished) forgetSeat(row.match); // over: nothing to resume
     fill($("finished"), finished.slice(0, 20), (row) =>
       el("a", { class: "button replay", href: `/replay?match=${encodeURIComponent(row.match)}` }, "Replay"));
+    await refreshMine(resume);
   } catch (error) {
     toast(`the lists could not be loaded: ${error.message}`, "error");
   }
+}
+
+/** The newest matches "Your matches" asks the server about. */
+const MINE = 10;
+/** Kept matches found over (or gone): not asked about again while the lobby is open. */
+const done = new Set();
+
+/** "Your matches": the unfinished matches this browser holds a seat in, private ones and
+ * those waiting for a friend too, which no other list shows (the seats kept in this
+ * browser, js/seats.js, each asked for as GET /api/matches/<id>), each with Resume. */
+async function refreshMine(resume) {
+  const kept = keptSeats().filter((held) => !done.has(held.match)).slice(0, MINE);
+  const answers = await Promise.all(kept.map(async (held) => {
+    const reply = await ask(`/api/matches/${encodeURIComponent(held.match)}`);
+    if (reply.status === 404) {
+      // No such match any more (a server's database started anew): nothing to resume.
+      forgetSeat(held.match);
+      done.add(held.match);
+      return null;
+    }
+    if (!reply.body || reply.refused) return null; // unavailable now: asked again later
+    if (reply.body.status === "finished") done.add(held.match);
+    return reply.body.status === "finished" ? null : { held, summary: reply.body };
+  }));
+  // A summary read as a lobby row: the same words for the same match in every list.
+  const rows = answers.filter(Boolean).map(({ held, summary }) => ({
+    held,
+    match: summary.match,
+    game: summary.game,
+    options: summary.options,
+    status: summary.status,
+    seq: summary.seq,
+    open_seats: summary.open_seats,
+    players: summary.seats.map((s) => (s.joined ? s.name : null)),
+    labels: summary.seats.map((s) => s.label),
+    seat_names: summary.seats.map((s) => s.seat_name),
+  }));
+  $("mine-box").hidden = rows.length === 0;
+  fill($("mine"), rows, (row) => resume(row, row.held));
 }
 
 /** Starts the game's tutorial (its fixed deal against the script) and opens its page. */

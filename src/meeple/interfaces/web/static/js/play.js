@@ -12,39 +12,15 @@ import {
 import { chime, setSound, soundOn } from "./chime.js";
 import { CLICK } from "./draw.js";
 import { showHint } from "./hint.js";
-import { forgetSeat, heldSeat, invitesOf, rememberSeat } from "./seats.js";
+import { forgetSeat, heldSeat, invitesOf, openingSeat, rememberSeat } from "./seats.js";
 import { showTutorial, tutorialRefused } from "./tutorial.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
-let token = new URLSearchParams(location.hash.slice(1)).get("token");
-// No token in the address, but this browser holds a seat in the match: take it back (as
-// lichess does), the token going into the fragment as if the seat's link had been opened.
-// Should the server not know it any more, the page forgets it and watches instead.
-let resumed = false;
-// The seat's link opened again (from the message it came in) after this browser took the
-// seat with it: the link plays it no more, the seat's own token kept here does.
-const link = token;
-// The link of another person's seat that this browser was given to send, opened here (to
-// see that it works): it would take that seat from the friend it was meant for, so this
-// browser's own seat opens instead, and the page says whose link it is.
-let sentLink = null;
-if (token && matchId) {
-  const held = heldSeat(matchId);
-  const linkOf = (url) => { try { return new URLSearchParams(new URL(url).hash.slice(1)).get("token"); } catch { return null; } };
-  sentLink = held && held.token !== token ? invitesOf(matchId).find((i) => linkOf(i.url) === token) || null : null;
-  if (held && (held.link === token || sentLink)) {
-    token = held.token;
-    history.replaceState(null, "", `${location.pathname}${location.search}#token=${token}`);
-  }
-}
-if (!token && matchId) {
-  const held = heldSeat(matchId);
-  if (held) {
-    token = held.token;
-    resumed = true;
-    history.replaceState(null, "", `${location.pathname}${location.search}#token=${token}`);
-  }
-}
+const link = new URLSearchParams(location.hash.slice(1)).get("token"); // as opened
+// The token this page plays with (js/seats.js, openingSeat): the seat this browser keeps
+// for the link or the bare address, where it keeps one; the fragment then says so.
+let { token, resumed, sentLink } = matchId ? openingSeat(matchId, link) : { token: link, resumed: false, sentLink: null };
+if (token !== link) history.replaceState(null, "", `${location.pathname}${location.search}#token=${token}`);
 const $ = (id) => document.getElementById(id);
 
 let socket = null;
@@ -59,6 +35,8 @@ let retries = 0;
 let stopped = false; // the server refused us for good (bad token, no such match)
 let welcomed = false; // this connection was welcomed: an error before it is final
 let refusal = null; // the server's error before welcome, shown if it then closes
+let refusalCode = null; // and its code
+let linkAskedAgain = false; // a refused seat's link was asked for once more (onclose)
 let deadlinesAt = 0; // when the deadlines in msg were measured (performance.now())
 let seatsAt = 0; // when the seats' "away" seconds in msg were measured (performance.now())
 let claimSeconds = null; // how long a person must be away to be claimed from (the welcome's)
@@ -154,6 +132,16 @@ function connect() {
       refusal = null;
       history.replaceState(null, "", `${location.pathname}${location.search}#token=${token}`);
       setTimeout(connect, 0);
+      return;
+    }
+    // The link refused a moment after it was opened: asked once more a little later, when
+    // another tab has kept the token it was given (and the server lets this address take
+    // the seat again, had that answer been lost on the way: 2 s on, with no page on it).
+    if (refused && refusalCode === "link_used" && token === link && !linkAskedAgain && !stopped) {
+      linkAskedAgain = true;
+      refusal = null;
+      setConn("connecting…", "wait");
+      setTimeout(connect, 2500);
       return;
     }
     if (refused && token) forgetSeat(matchId, token);
@@ -266,6 +254,7 @@ function receive(message) {
     case "error":
       if (!welcomed) {
         refusal = message.message;
+        refusalCode = message.code || null;
         break;
       }
       // The refusal of an older move (overtaken by another seat's) can arrive after this

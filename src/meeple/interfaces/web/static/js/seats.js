@@ -56,6 +56,11 @@ export function invitesOf(match) {
   return links.filter((i) => i && Number.isInteger(i.seat) && typeof i.name === "string" && typeof i.url === "string");
 }
 
+/** The seats this browser holds, newest first: `[{match, token, seat}]`. */
+export function keptSeats() {
+  return load().reverse();
+}
+
 /** The seat this browser holds in a match, `{match, token, seat}`, or null. */
 export function heldSeat(match) {
   return load().find((s) => s.match === match) || null;
@@ -67,6 +72,25 @@ export function forgetSeat(match, token = null) {
   const kept = load();
   const left = kept.filter((s) => s.match !== match || (token !== null && s.token !== token));
   if (left.length !== kept.length) save(left);
+}
+
+/** The seat a game page opened with ``link`` (its address's token, or null) plays:
+ * `{token, resumed, sentLink}`.
+ * - No token, but this browser holds a seat in the match: that seat is taken back (as
+ *   lichess does), ``resumed``; should the server not know it any more, the page forgets
+ *   it and watches instead.
+ * - The seat's link opened again (from the message it came in) after this browser took the
+ *   seat with it: the link plays it no more, the seat's own token kept here does.
+ * - The link of another person's seat that this browser was given to send, opened here (to
+ *   see that it works): it would take that seat from the friend it was meant for, so this
+ *   browser's own seat opens instead; ``sentLink`` (`{seat, name, url}`) says whose. */
+export function openingSeat(match, link) {
+  const held = heldSeat(match);
+  if (!link) return held ? { token: held.token, resumed: true, sentLink: null } : { token: null, resumed: false, sentLink: null };
+  const linkOf = (url) => { try { return new URLSearchParams(new URL(url).hash.slice(1)).get("token"); } catch { return null; } };
+  const sentLink = held && held.token !== link ? invitesOf(match).find((i) => linkOf(i.url) === link) || null : null;
+  const token = held && (held.link === link || sentLink) ? held.token : link;
+  return { token, resumed: false, sentLink };
 }
 
 /** The game page's address for a seat (the token in the fragment, never sent). */
