@@ -19,9 +19,8 @@ def test_a_link_takes_its_seat_once_and_plays_it_again_only_where_it_took_it(
     friend = chromium.new_context(viewport={"width": 1280, "height": 800})
     page = watch(friend.new_page())
     page.goto(address)
-    page.wait_for_selector("#conn.conn-on")
     page.wait_for_url(re.compile(r"#token=(?!" + re.escape(link) + r")[\w-]{16,}$"))
-    own = page.evaluate("new URLSearchParams(location.hash.slice(1)).get('token')")
+    own = seat_token(page)
     assert own != link
     kept = page.evaluate("JSON.parse(localStorage.getItem('meeple-seats'))")
     assert [(s["match"], s["token"], s["seat"]) for s in kept] == [(match, own, 1)]

@@ -38,10 +38,8 @@ class Seating(Referee):
             if data["token"] is not None and secrets.compare_digest(data["token"], digest):
                 match.unconfirmed.pop(seat, None)  # the seat's own token came back: received
                 return seat
-        for data in match.stored.seats:
-            used = data.get(USED_LINK)
-            if isinstance(used, str) and secrets.compare_digest(used, digest):
-                raise _link_used()
+        if _taken_by_link(match, digest) is not None:
+            raise _link_used()
         raise ServerError(
             "this token is not a seat of this match (ask for a new link)", 403, "bad_token"
         )
@@ -84,7 +82,7 @@ class Seating(Referee):
             try:
                 name = person_name(name)
             except ValueError as exc:
-                name, refused = None, f"{exc}"
+                name, refused = None, str(exc)
         try:
             taken = await self.join(match, token, None, name, client)
         except ServerError as exc:
@@ -104,16 +102,14 @@ class Seating(Referee):
         second tab opening the link a moment after the first is refused so (it finds the
         first tab's token in the browser): taken again, it closed the first tab's seat.
         None for any other address, link or token."""
-        digest = token_hash(token)
-        for seat, data in enumerate(match.stored.seats):
-            used = data.get(USED_LINK)
-            if isinstance(used, str) and secrets.compare_digest(used, digest):
-                taker, since = match.unconfirmed.get(seat, (None, 0.0))
-                held = any(conn.seat == seat for conn in match.connections)
-                late = self.clock() - since >= RETAKE_AFTER
-                ours = client is not None and taker == client
-                return seat if ours and late and not held else None
-        return None
+        seat = _taken_by_link(match, token_hash(token))
+        if seat is None:
+            return None
+        taker, since = match.unconfirmed.get(seat, (None, 0.0))
+        held = any(conn.seat == seat for conn in match.connections)
+        late = self.clock() - since >= RETAKE_AFTER
+        ours = client is not None and taker == client
+        return seat if ours and late and not held else None
 
     async def join(
         self,
@@ -253,6 +249,15 @@ class Seating(Referee):
         """Once the seats are stored: a match being played goes on (its clocks, its agents)."""
         if match.stored.status == "playing":
             self._after_change(match)
+
+
+def _taken_by_link(match: LiveMatch, digest: str) -> Player | None:
+    """The seat taken with the link whose token hashes to ``digest``, if one was."""
+    for seat, data in enumerate(match.stored.seats):
+        used = data.get(USED_LINK)
+        if isinstance(used, str) and secrets.compare_digest(used, digest):
+            return seat
+    return None
 
 
 def _link_used() -> ServerError:
