@@ -12,7 +12,7 @@ from meeple.agents.judge import SearchJudge
 from meeple.agents.warm import compiled_job
 from meeple.core import kernel_cache
 from meeple.core.errors import MeepleError
-from meeple.core.review import Judgement
+from meeple.core.review import Judgement, best_play_words, outlook
 from meeple.lab.hints import HINT_FIELDS, HINTS, _generic_why, hint, hint_judge, warm_hints
 from meeple.solvers.edges_judge import EdgesJudge
 from meeple.solvers.edges_solver import EdgesSolver
@@ -57,7 +57,7 @@ def test_an_edges_hint_near_the_end_is_the_solvers_best_and_names_the_squares():
     assert solver.value(after) == solver.value(state)  # the hint keeps the position's value
     assert given["judge"] == "exact" and given["unit"] == "points"
     value = sign * solver.value(state)
-    assert f"you finish {value:+d} point{'s' * (abs(value) != 1)}" in given["why"]
+    assert best_play_words(value) in given["why"]
     assert "square" in given["why"]
 
 
@@ -103,11 +103,34 @@ def test_an_erd_hint_gives_the_equilibrium_mix_and_what_each_allocation_risks(se
     assert f"value {tab.value:+.3f}" in given["why"]
     likeliest = max(range(len(tab.ours)), key=lambda k: tab.optimal[k])
     assert given["best"] == str(tab.ours[likeliest][0])  # the mix's likeliest best reply
-    risk = tab.payoff[likeliest].min()
-    assert (
-        f"{tab.ours[likeliest][0]} {tab.optimal[likeliest]:.0%} (risks {risk:+.2f})"
-        in (given["why"])
+    # The allocation in words, then the mix: the suggestion first, "this one", each share.
+    best = state.game.parse_action(given["best"])
+    assert given["why"].startswith(
+        f"{best.rush.words()} on Rush and {best.defense.words()} on Defense. "
     )
+    played = sorted((k for k in range(len(tab.ours)) if tab.optimal[k] > 1e-6),
+                    key=lambda k: -tab.optimal[k])  # fmt: skip
+    assert f"this one {tab.optimal[likeliest]:.0%}" in given["why"]
+    for k in played[1:4]:
+        assert f"{tab.ours[k][0]} {tab.optimal[k]:.0%}" in given["why"]
+    # What the right reply to one of the shown allocations leaves the seat, at worst.
+    risks = sorted({round(float(tab.payoff[k].min()), 2) for k in played[:4]})
+    said = "a sure loss of this game" if risks[-1] <= -1 + 1e-6 else f"at worst {risks[0]:+.2f}"
+    assert f"leaves you {said}" in given["why"]
+    assert f"{outlook(tab.value)} in this game (value {tab.value:+.3f}" in given["why"]
+
+
+@pytest.mark.parametrize(
+    ("value", "words"),
+    [
+        (0, "you finish level on points: a draw"),
+        (1, "you finish 1 point ahead: a win"),
+        (-3, "you finish 3 points behind: a loss"),
+    ],
+)
+def test_an_exact_value_in_points_is_said_as_the_finish_it_means(value, words):
+    # "+0 points" was read as a score of nothing, not as a draw.
+    assert best_play_words(value) == f"with best play by both {words}"
 
 
 def test_an_erd_hint_is_the_equilibrium_s_even_where_the_first_legal_move_earns_as_much(

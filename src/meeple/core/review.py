@@ -19,7 +19,7 @@ from typing import Any, Protocol
 
 from meeple.core.agent import Observation, catch_up
 from meeple.core.game import Action, State
-from meeple.core.words import signed_count
+from meeple.core.words import counted
 
 DEFAULT_SEED = 0
 """The seed of a review's searches unless one is given: the same record, the same review."""
@@ -91,9 +91,32 @@ class Judgement:
 
 
 def best_play_words(value: float) -> str:
-    """What an exact judge's value in points says to the seat it is for: the score it ends
-    with, ahead or behind, with best play by both (a hint's and a review's why)."""
-    return f"with best play by both you finish {signed_count(value, 'point')}"
+    """What an exact judge's value in points says to the seat it is for: how far ahead or
+    behind it finishes with best play by both (a hint's and a review's why). "+0 points"
+    read as a score, not as a draw."""
+    number = round(value)
+    if number == 0:
+        return "with best play by both you finish level on points: a draw"
+    ahead = "ahead: a win" if number > 0 else "behind: a loss"
+    return f"with best play by both you finish {counted(abs(number), 'point')} {ahead}"
+
+
+OUTLOOKS = (
+    (0.5, "you are likely to win"),
+    (0.15, "better than even for you"),
+    (-0.15, "about even"),
+    (-0.5, "worse than even for you"),
+)
+"""Expected results (-1 a loss, +1 a win) from which each outlook is said, best first."""
+
+
+def outlook(value: float) -> str:
+    """An expected result in words a player reads at a glance: "+0.43" meant nothing to a
+    newcomer. Below every bound: likely lost, whatever is played."""
+    for bound, words in OUTLOOKS:
+        if value >= bound:
+            return words
+    return "you are likely to lose, whatever you play"
 
 
 class Judge(Protocol):

@@ -23,7 +23,14 @@ from meeple.core.errors import MeepleError
 from meeple.core.game import Player, State
 from meeple.core.kernel_cache import mark_compiled
 from meeple.core.registry import make
-from meeple.core.review import DEFAULT_SEED, Judge, Judgement, JudgeSettings, best_play_words
+from meeple.core.review import (
+    DEFAULT_SEED,
+    Judge,
+    Judgement,
+    JudgeSettings,
+    best_play_words,
+    outlook,
+)
 from meeple.lab.review import make_judge
 
 HINT_FIELDS = ("seat", "best", "why", "judge", "unit", "value", "values")
@@ -124,21 +131,3 @@ def _generic_why(judgement: Judgement, value: float | None) -> str:
         f"{outlook(value)} (expected result {value:+.2f}, from -1 a loss to +1 a win;"
         f" a search's estimate: {judgement.judge})"
     )
-
-
-OUTLOOKS = (
-    (0.5, "you are likely to win"),
-    (0.15, "better than even for you"),
-    (-0.15, "about even"),
-    (-0.5, "worse than even for you"),
-)
-"""Expected results (-1 a loss, +1 a win) from which each outlook is said, best first."""
-
-
-def outlook(value: float) -> str:
-    """An expected result in words a player reads at a glance: "+0.43" meant nothing to a
-    newcomer. Below every bound: likely lost, whatever is played."""
-    for bound, words in OUTLOOKS:
-        if value >= bound:
-            return words
-    return "you are likely to lose, whatever you play"

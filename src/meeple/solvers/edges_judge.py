@@ -26,6 +26,7 @@ from meeple.core.review import (
     loss_of,
     most_visited,
     only_action,
+    outlook,
     searched_root,
 )
 from meeple.core.words import counted
@@ -113,7 +114,10 @@ class EdgesJudge:
         if judgement.unit == "points" and value is not None:
             parts.append(f"{best_play_words(value)} (solved)")
         elif value is not None:
-            parts.append(f"searched: expected result {value:+.2f} (-1 a loss, +1 a win)")
+            parts.append(
+                f"{outlook(value)} (a search's expected result {value:+.2f}, from -1 a loss to"
+                " +1 a win)"
+            )
         return "; ".join(parts)
 
     def _exact(self, state: EdgesState, seat: int, chosen: Action) -> Judgement:

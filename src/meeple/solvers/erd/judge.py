@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from meeple.core.errors import MeepleError
 from meeple.core.game import Action, Game, State
-from meeple.core.review import Judgement, JudgeSettings, loss_of
+from meeple.core.review import Judgement, JudgeSettings, loss_of, outlook
+from meeple.games.erd.pieces import Allocate
 from meeple.games.erd.rules import ErdGame, ErdState
 from meeple.solvers.erd.agent import EquilibriumAgent
 
@@ -48,20 +49,34 @@ class ErdJudge:
         ).solution
 
     def explain(self, state: State[Any], seat: int, best: Action, judgement: Judgement) -> str:
-        """A hint's why: the equilibrium's mix over allocations here (play one at random in
-        these proportions: a fixed choice can be read and punished) and what each risks,
-        its worst expected result whatever the opponent allocates."""
+        """A hint's why, in words a newcomer reads: the equilibrium's mix over allocations
+        here (play one at random in these proportions: a fixed choice can be read and
+        punished), what the right reply to one of them leaves the seat (its risk), and how
+        the match stands with best play by both."""
         tab = self._table(state, seat)
         played = [k for k in range(len(tab.ours)) if tab.optimal[k] > TOLERANCE]
         played.sort(key=lambda k: -tab.optimal[k])
+        assert isinstance(best, Allocate)
+        cards = f"{best.rush.words()} on Rush and {best.defense.words()} on Defense."
+        stands = (
+            f"With best play by both: {outlook(tab.value)} in this game (value"
+            f" {tab.value:+.3f}, from -1 a loss to +1 a win)."
+        )
+        if len(played) == 1:
+            return f"{cards} The solved game's best play is this allocation, every time. {stands}"
+        shown = played[:4]
         parts = [
-            f"{tab.ours[k][0]} {tab.optimal[k]:.0%} (risks {tab.payoff[k].min():+.2f})"
-            for k in played[:4]
+            f"{'this one' if str(tab.ours[k][0]) == str(best) else tab.ours[k][0]}"
+            f" {tab.optimal[k]:.0%}{' of the time' if n == 0 else ''}"
+            for n, k in enumerate(shown)
         ]
         more = f" and {len(played) - 4} more" if len(played) > 4 else ""
+        risks = sorted({round(float(tab.payoff[k].min()), 2) for k in shown})
         return (
-            f"solved: value {tab.value:+.3f} (-1 a loss, +1 a win); the equilibrium mixes "
-            f"{', '.join(parts)}{more}; the risk is the worst result against any reply"
+            f"{cards} The solved game's best play is a mix: choose at random,"
+            f" {', '.join(parts)}{more}"
+            f" (a choice the opponent could foresee has an answer: the right reply to one of"
+            f" these leaves you {_risk_words(risks)}). {stands}"
         )
 
     def _table(self, state: State[Any], seat: int) -> Any:
@@ -128,3 +143,13 @@ class ErdJudge:
             seat, action, best, loss, values, "equilibrium", "return", why,
             mistake=loss is not None and loss > TOLERANCE, noise=TOLERANCE,
         )  # fmt: skip
+
+
+def _risk_words(risks: list[float]) -> str:
+    """The worst results the right replies to the mix's allocations leave (sorted, -1 a
+    loss): "a sure loss" where that is all of them (the solved unit is one game of a match)."""
+    if risks[-1] <= -1 + TOLERANCE:
+        return "a sure loss of this game"
+    if len(risks) == 1:
+        return f"at worst {risks[0]:+.2f}"
+    return f"at worst {risks[0]:+.2f} to {risks[-1]:+.2f}"
