@@ -589,3 +589,30 @@ def test_the_variants_chosen_are_checked_before_play_is_pressed(
     page.fill("#opt-items", "palette-swap+right-angle/mulligan")
     said.wait_for(state="hidden")
     assert not page_errors, page_errors
+
+
+def test_a_listed_match_says_its_options_in_words_and_how_long_ago_it_changed(
+    server, chromium, watch, page_errors
+):
+    """Rows of one game and one opponent read the same: each says its variants in the form's
+    words ("Board size 3x3 · Pie rule off", never "board=3x3, pie=false") and how long ago
+    the match last changed, by the server's count (a row of a week ago, made here, too)."""
+    created = server.create("edges", {"board": "3x3", "pie": False}, ["open", "random"])
+    match = created["match"]
+    [row] = [r for r in server.get("/api/matches?status=open") if r["match"] == match]
+    assert 0 <= row["idle_seconds"] < 600
+    old = {**row, "match": "old", "idle_seconds": 8 * 86400}
+
+    def with_old_row(route):
+        route.fulfill(json=[*route.fetch().json(), old])
+
+    page = watch(chromium.new_context(viewport={"width": 390, "height": 844}).new_page())
+    page.route(re.compile(r"/api/matches\?status=open"), with_old_row)
+    page.goto(f"{server.url}/")
+    item = page.locator(f"#open li[data-match='{match}']")
+    assert item.locator(".options").inner_text(timeout=15_000) == "Board size 3x3 · Pie rule off"
+    assert "=" not in item.inner_text()
+    assert re.fullmatch(r"active (under a minute|\d+ min) ago", item.locator(".ago").inner_text())
+    said = page.locator("#open li[data-match='old'] .ago").inner_text()
+    assert said == "active 8 days ago"
+    assert not page_errors, page_errors

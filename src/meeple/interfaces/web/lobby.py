@@ -8,6 +8,7 @@ agents and clocks); nothing here holds a match's lock or talks to a connection.
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import json
 import secrets
 from collections.abc import Mapping
@@ -381,6 +382,9 @@ class Lobby:
             self.store.listing, statuses, limit * 4 if which == "open" else limit
         )
         out = []
+        # The stored times are UTC without a zone (store.matches); an age in seconds needs no
+        # agreement between the server's clock and the browser's.
+        now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
         names = await asyncio.to_thread(
             lambda: {row.id: self.seat_names(row.game, row.options) for row in rows}
         )
@@ -401,6 +405,9 @@ class Lobby:
                     "seat_names": names[row.id],
                     "result": row.result,
                     "updated": row.updated.isoformat() if row.updated else None,
+                    "idle_seconds": (
+                        max(0, round((now - row.updated).total_seconds())) if row.updated else None
+                    ),
                 }
             )
         return out[:limit]

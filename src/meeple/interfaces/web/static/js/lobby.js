@@ -314,8 +314,32 @@ function titleOf(name) {
   return game ? game.title : name;
 }
 
+/** A match's options in the lobby form's words ("Board size 2x2", "Pie rule off"), not
+ * the notation ("board=2x2"); an option the catalogue does not know keeps its name. */
+function optionWords(name, options) {
+  const game = catalogue.find((g) => g.name === name);
+  return Object.entries(options || {}).map(([key, value]) => {
+    const option = game && game.options.find((o) => o.name === key);
+    const label = option ? option.label || key.replaceAll("_", " ") : key;
+    const said = value === true ? "on" : value === false ? "off" : String(value);
+    return `${label} ${said}`;
+  }).join(" · ");
+}
+
+/** How long ago a listed match last changed, by the server's count ("4 min ago"): rows of
+ * one game and players otherwise read the same. */
+function ago(seconds) {
+  if (seconds === null || seconds === undefined) return "";
+  if (seconds < 60) return "under a minute ago";
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
+  if (seconds < 2 * 86400) return `${Math.floor(seconds / 3600)} h ago`;
+  return `${Math.floor(seconds / 86400)} days ago`;
+}
+
+
 function describe(row) {
-  const options = Object.entries(row.options || {}).map(([k, v]) => `${k}=${v}`).join(", ");
+  const options = optionWords(row.game, row.options);
+  const when = ago(row.idle_seconds);
   // The server's labels: "Computer (hard)", never an agent's raw spec (that is on hover).
   // A seat nobody has taken is open to anyone, or kept for the link its creator sent.
   const open = row.open_seats || [];
@@ -323,8 +347,10 @@ function describe(row) {
     .map((p, s) => p || (open.includes(s) ? "open" : "invited")).join(" vs ");
   const specs = (row.players || []).filter((p, i) => p && row.labels && row.labels[i] !== p);
   return el("span", { class: "what", title: specs.length ? specs.join(" vs ") : null },
-    el("strong", {}, titleOf(row.game)), options ? ` (${options})` : "", el("br"), players,
-    row.result ? [el("br"), el("span", { class: "outcome" }, outcome(row))] : null);
+    el("strong", {}, titleOf(row.game)),
+    options ? [el("br"), el("span", { class: "options" }, options)] : null, el("br"), players,
+    row.result ? [el("br"), el("span", { class: "outcome" }, outcome(row))] : null,
+    when ? [el("br"), el("span", { class: "ago" }, `${row.status === "finished" ? "ended" : "active"} ${when}`)] : null);
 }
 
 /** A finished match's outcome in the game page's words ("Blue (Bob) won", "A draw"), and
