@@ -8,6 +8,7 @@ import time
 import pytest
 
 from meeple.core.record import GameRecord
+from tests import plain_http
 from tests.web.browser import tab_to
 
 
@@ -328,4 +329,25 @@ def test_a_replay_waits_for_nobody(server, context, watch, page_errors, game):
             page.click("#next")
         page.click("#first")
         page.click("#next")
+    assert not page_errors, page_errors
+
+
+def test_a_person_called_as_an_agent_is_replayed_as_a_person(server, context, watch, page_errors):
+    """A person may be called "random" (an agent's spec, read alone): the server's record
+    says which seats were people (`people`), so the replay names them, not "Computer
+    (random)"."""
+    created = server.create("edges", {"board": "2x2"}, ["human", "easy"])
+    match = created["match"]
+    token = plain_http.take_seat(server.url, match, created["seats"][0]["token"], name="random")
+    reply = plain_http.post(f"{server.url}/api/matches/{match}/resign", json={"token": token})
+    assert reply.status_code == 200, reply.text
+    record = server.get(f"/api/matches/{match}/record")
+    assert record["seats"][0] == "random" and record["people"] == [0]
+    page = watch(context.new_page())
+    page.goto(f"{server.url}/replay?match={match}")
+    page.wait_for_selector("body[data-step='0']")
+    page.keyboard.press("End")
+    end = page.wait_for_selector("#end:not([hidden])").inner_text()
+    assert "Red (random) resigned" in end and "Red · Computer" not in end, end
+    assert "Blue · Computer (easy) won" in end, end  # the real computer still is one
     assert not page_errors, page_errors

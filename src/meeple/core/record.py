@@ -94,6 +94,13 @@ class GameRecord(BaseModel):
         description="who played each seat (agent specs, or a person's name), for reference: "
         "shown as it is, so printable text only",
     )
+    people: list[Annotated[StrictInt, Field(ge=0, le=63)]] | None = Field(
+        default=None,
+        max_length=64,
+        description="the seats people played, where the record says (a server's match): "
+        "their seats entries are names, which may read as an agent's spec ('easy'); absent: "
+        "a seat holding 'human' is a person's",
+    )
     moves: list[tuple[StrictInt, StrictStr]] = Field(
         description="every (seat, action notation) in the order played"
     )

@@ -423,6 +423,8 @@ class LiveMatch:
             seed=stored.seed,
             # A name stored before names had to be printable is left out, not refused.
             seats=[d["agent"] or _printable_or_none(d["name"]) or HUMAN for d in stored.seats],
+            # A person may be called "easy": the replay reads which seats were people here.
+            people=[seat for seat, d in enumerate(stored.seats) if d["agent"] is None],
             moves=list(stored.moves),
             # A content set's digests: whoever replays the record on files of their own
             # (`meeple replay --cards PATH`) is told if they are not the set's.

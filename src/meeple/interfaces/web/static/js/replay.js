@@ -26,14 +26,17 @@ let uploaded = false; // a record file was chosen: a match's record still asked 
 const ui = { move() {}, canMove: false, selection: {}, redraw: () => draw() };
 
 /** The record's seats as the game page shows them: an agent spec becomes "Computer (hard)"
- * (the catalogue's levels say which spec is which level), a person keeps their name. */
-function seatInfo(game, specs, names) {
+ * (the catalogue's levels say which spec is which level), a person keeps their name. A
+ * server's record says which seats were people (`people`): a person called "easy" is not
+ * the computer's easy level. */
+function seatInfo(game, specs, names, people) {
   const entry = (catalogue || []).find((g) => g.name === game) || { levels: [], agents: [] };
   const agents = new Set((entry.agents || []).filter((a) => a !== "human"));
   return names.map((name, s) => {
     const spec = specs[s];
-    const level = (entry.levels || []).find((l) => l.spec === spec);
-    const agent = level || (spec && agents.has(spec.split(":")[0])) ? spec : null;
+    const person = Array.isArray(people) && people.includes(s);
+    const level = person ? null : (entry.levels || []).find((l) => l.spec === spec);
+    const agent = !person && (level || (spec && agents.has(spec.split(":")[0]))) ? spec : null;
     const label = level ? `Computer (${level.level})` : agent ? `Computer (${spec.split(":")[0]})`
       : spec && spec !== "human" ? spec : name;
     return { seat: s, seat_name: name, name: label, label, kind: agent ? "agent" : "person", agent };
@@ -76,7 +79,7 @@ async function load(text, match = null) {
   const count = (record.seats || []).length || (replay.views[0].seats || []).length || 2;
   replay.seat_names = await seatNames(replay.game, count, replay.views[0].spectator);
   catalogue = await gameCatalogue();
-  replay.seats = seatInfo(replay.game, record.seats || [], replay.seat_names);
+  replay.seats = seatInfo(replay.game, record.seats || [], replay.seat_names, record.people);
   $("eyes").replaceChildren(el("option", { value: "spectator" }, "a spectator"),
     ...replay.seat_names.map((name, s) => el("option", { value: String(s) }, name)));
   $("eyes-box").hidden = !replay.views[last].seats;
