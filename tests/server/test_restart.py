@@ -94,7 +94,9 @@ async def _kill_and_resume(server_factory, db_url) -> None:
             for message in old.messages:
                 if message["type"] == "ack":
                     assert log[message["seq"]] == message["action"]
-        await asyncio.gather(*(c.play_random(random.Random(5)) for c in again))
+        # A stream of its own per seat: two Erd seats drawing alike allocate alike every
+        # round, and their game runs to the rounds' limit (200).
+        await asyncio.gather(*(c.play_random(random.Random(5 + k)) for k, c in enumerate(again)))
         for c in again:
             await c.close()
     # The agents-only match goes on by itself after the restart.

@@ -177,18 +177,39 @@ def test_the_page_says_while_the_computer_is_thinking(server, chromium):
     page.context.close()
 
 
-@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
-def test_the_triangle_clock_s_end_box_keeps_each_score_on_one_line(server, chromium, size):
-    # A computer seat with a long spec: it used to be shown raw and squeeze the scores.
-    spec = "flat:worlds=2,rollout=deep,opponent=guided"
-    created = server.create("triangle-clock", {}, ["random", spec])
+def _finished(server, seats: list[str], seed: int | None = None) -> tuple[str, dict]:
+    """A match of The Triangle Clock between computer seats, played to its end: its id and
+    summary."""
+    created = server.create("triangle-clock", {}, seats, **({} if seed is None else {"seed": seed}))
     deadline = time.monotonic() + 60
     while (summary := server.get(f"/api/matches/{created['match']}"))["status"] != "finished":
         assert time.monotonic() < deadline, "two agents did not finish in 60 s"
         time.sleep(0.3)
+    return created["match"], summary
+
+
+@pytest.fixture(scope="module")
+def long_spec_match(server) -> tuple[str, dict]:
+    """A computer seat with a long spec, finished: the pages at both sizes only read it."""
+    return _finished(server, ["random", "flat:worlds=2,rollout=deep,opponent=guided"])
+
+
+@pytest.fixture(scope="module")
+def seed_1_match(server) -> tuple[str, dict]:
+    """Seed 1: the two computer seats, seeded by it, end level on points, and a round is
+    won on equal ranks. Finished once for the tests that read it at both sizes."""
+    return _finished(server, ["random", "random"], seed=1)
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+def test_the_triangle_clock_s_end_box_keeps_each_score_on_one_line(
+    server, chromium, size, long_spec_match
+):
+    # A computer seat with a long spec: it used to be shown raw and squeeze the scores.
+    match, summary = long_spec_match
     context = chromium.new_context(viewport={"width": size[0], "height": size[1]})
     page = context.new_page()
-    page.goto(f"{server.url}/play/{created['match']}")
+    page.goto(f"{server.url}/play/{match}")
     page.wait_for_selector("#end:not([hidden]) .end-scores")
     scores = "#end .end-scores td:last-child"
     assert page.locator(scores).all_inner_texts() == [str(s) for s in summary["result"]["scores"]]
@@ -612,20 +633,17 @@ def test_erosion_says_the_move_being_built_in_words_and_what_to_click_next(serve
 
 
 @pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
-def test_the_triangle_clock_says_a_tie_on_points_was_won_by_the_items(server, chromium, size):
+def test_the_triangle_clock_says_a_tie_on_points_was_won_by_the_items(
+    server, chromium, size, seed_1_match
+):
     """The end box said "You won!" at 27-27 with the reason "32 rounds have passed"; only
     the board said "(decided by items)"."""
-    # Seed 1: the two computer seats, seeded by it, end level on points.
-    created = server.create("triangle-clock", {}, ["random", "random"], seed=1)
-    deadline = time.monotonic() + 60
-    while (summary := server.get(f"/api/matches/{created['match']}"))["status"] != "finished":
-        assert time.monotonic() < deadline, "two agents did not finish in 60 s"
-        time.sleep(0.3)
+    match, summary = seed_1_match
     scores = summary["result"]["scores"]
     assert scores[0] == scores[1], f"seed 1 no longer ends in a tie: {scores}"
     context = chromium.new_context(viewport={"width": size[0], "height": size[1]})
     page = context.new_page()
-    page.goto(f"{server.url}/play/{created['match']}")
+    page.goto(f"{server.url}/play/{match}")
     reason = page.wait_for_selector("#end:not([hidden]) .end-reason").inner_text()
     assert "the points are tied: Tick wins the tie by holding more Final Match items" in reason
     banner = page.inner_text("#board .tc-result")
@@ -638,16 +656,14 @@ def test_the_triangle_clock_says_a_tie_on_points_was_won_by_the_items(server, ch
 
 
 @pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
-def test_the_triangle_clock_says_why_one_of_two_equal_ranks_scored(server, chromium, size):
+def test_the_triangle_clock_says_why_one_of_two_equal_ranks_scored(
+    server, chromium, size, seed_1_match
+):
     """A round won on equal ranks said "Last round (5): shared ▼Ss — Tock scores 3" and the
     two ranks, equal: nothing said why Tock's hand was higher. The page now says it in the
     terminal's words (the view's ``last_round.tie_break``), on a phone too."""
-    created = server.create("triangle-clock", {}, ["random", "random"], seed=1)
-    deadline = time.monotonic() + 60
-    while server.get(f"/api/matches/{created['match']}")["status"] != "finished":
-        assert time.monotonic() < deadline, "two agents did not finish in 60 s"
-        time.sleep(0.3)
-    record = plain_http.get(f"{server.url}/api/matches/{created['match']}/record", timeout=30).text
+    match = seed_1_match[0]
+    record = plain_http.get(f"{server.url}/api/matches/{match}/record", timeout=30).text
     replayed = plain_http.post(f"{server.url}/api/replay", content=record, timeout=60).json()
     told = [
         (step, last["tie_break"])
@@ -659,7 +675,7 @@ def test_the_triangle_clock_says_why_one_of_two_equal_ranks_scored(server, chrom
     assert reason.startswith("Equal ranks, tie-break rank-first (") and " beats " in reason
     context = chromium.new_context(viewport={"width": size[0], "height": size[1]})
     page = context.new_page()
-    page.goto(f"{server.url}/replay?match={created['match']}&step={step}")
+    page.goto(f"{server.url}/replay?match={match}&step={step}")
     expect(page.locator("#board .tc-tie-break")).to_have_text(reason)
     _fits(page, "#board .tc-tie-break", size[0])
     # A round the ranks decided says nothing of a tie-break.
@@ -670,7 +686,7 @@ def test_the_triangle_clock_says_why_one_of_two_equal_ranks_scored(server, chrom
         and not last["tie_break"]
         and last["winner"] is not None
     )
-    page.goto(f"{server.url}/replay?match={created['match']}&step={plain}")
+    page.goto(f"{server.url}/replay?match={match}&step={plain}")
     page.wait_for_selector(f"body[data-step='{plain}'] #board .tc-panel-title")
     assert page.locator("#board .tc-tie-break").count() == 0
     # What a winner scores is said with its rule: a winner scoring 0 read as a bug.
