@@ -188,3 +188,20 @@ def server_factory(tmp_path, monkeypatch) -> Iterator:
     yield factory
     for server in started:
         server.kill()
+
+
+@contextlib.contextmanager
+def module_server(
+    tmp_path_factory: pytest.TempPathFactory, name: str, workers: int = 0, args: tuple = ()
+) -> Iterator[ServerProcess]:
+    """A server for a test module's tests to share (a module-scoped fixture yields it): a
+    fresh SQLite database in a folder of its own, named ``name``, kept on ``folder``."""
+    folder = tmp_path_factory.mktemp(name)
+    server = ServerProcess(
+        f"sqlite:///{folder / 'server.db'}", folder / "server.log", workers, args
+    ).start()
+    server.folder = folder  # type: ignore[attr-defined]
+    try:
+        yield server
+    finally:
+        server.kill()

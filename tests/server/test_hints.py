@@ -12,16 +12,13 @@ import pytest
 from meeple.interfaces.web.client import Client, ServerProcess
 from meeple.interfaces.web.pool import hint_move
 from tests import plain_http
+from tests.server.conftest import module_server
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("hints")
-    args = ("--max-hints-per-minute", "3")
-    server = ServerProcess(f"sqlite:///{folder / 'server.db'}", folder / "server.log", 1, args)
-    server.start()
-    yield server
-    server.kill()
+    with module_server(tmp_path_factory, "hints", 1, ("--max-hints-per-minute", "3")) as server:
+        yield server
 
 
 def create(server, **body) -> dict:

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from meeple.interfaces.web.client import ServerProcess
 from tests import plain_http
+from tests.server.conftest import module_server
 
 PROXIED = {
     "host": "play.example.org",
@@ -19,12 +19,10 @@ PROXIED = {
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("links")
-    args = ("--forwarded-allow-ips", "127.0.0.1")
-    server = ServerProcess(f"sqlite:///{folder / 'server.db'}", folder / "server.log", 0, args)
-    server.start()
-    yield server
-    server.kill()
+    with module_server(
+        tmp_path_factory, "links", 0, ("--forwarded-allow-ips", "127.0.0.1")
+    ) as server:
+        yield server
 
 
 def _links(answer: dict) -> list[str]:

@@ -8,16 +8,14 @@ import time
 import httpx
 import pytest
 
-from meeple.interfaces.web.client import ServerProcess
 from tests import plain_http
+from tests.server.conftest import module_server
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("rules")
-    server = ServerProcess(f"sqlite:///{folder / 'server.db'}", folder / "server.log").start()
-    yield server
-    server.kill()
+    with module_server(tmp_path_factory, "rules") as server:
+        yield server
 
 
 def get(server, path: str, **params) -> httpx.Response:

@@ -18,17 +18,15 @@ import websockets
 from meeple.interfaces.web.client import Client, ServerProcess
 from meeple.interfaces.web.seating import RETAKE_AFTER
 from tests import plain_http
+from tests.server.conftest import module_server
 
 USED = "this seat's link was used: the seat is taken by the person who opened it first"
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("links")
-    server = ServerProcess(f"sqlite:///{folder / 'server.db'}", folder / "server.log", 0)
-    server.start()
-    yield server
-    server.kill()
+    with module_server(tmp_path_factory, "links", 0) as server:
+        yield server
 
 
 def _private(server: ServerProcess, game: str = "edges", options: dict | None = None) -> dict:

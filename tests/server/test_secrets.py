@@ -23,6 +23,7 @@ from meeple.core.record import GameRecord
 from meeple.core.simultaneous import secret, secret_moves
 from meeple.interfaces.web.client import Client
 from tests import plain_http
+from tests.server.conftest import module_server
 
 # Short configurations, so that whole games fit in the suite's time.
 GAMES = {
@@ -50,12 +51,8 @@ def still_secret(states, moves, seq: int) -> list[int]:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    from meeple.interfaces.web.client import ServerProcess
-
-    folder = tmp_path_factory.mktemp("secrets")
-    server = ServerProcess(f"sqlite:///{folder / 'server.db'}", folder / "server.log").start()
-    yield server
-    server.kill()
+    with module_server(tmp_path_factory, "secrets") as server:
+        yield server
 
 
 def _options(game: str) -> dict:

@@ -11,17 +11,15 @@ import pytest
 
 import meeple.games  # noqa: F401  (registers the games)
 from meeple.core.tutorial import load_tutorial, replay
-from meeple.interfaces.web.client import Client, ServerProcess
+from meeple.interfaces.web.client import Client
 from tests import plain_http
+from tests.server.conftest import module_server
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("tutorials")
-    server = ServerProcess(f"sqlite:///{folder / 'server.db'}", folder / "server.log", 0)
-    server.start()
-    yield server
-    server.kill()
+    with module_server(tmp_path_factory, "tutorials", 0) as server:
+        yield server
 
 
 def start(server, game: str) -> dict:

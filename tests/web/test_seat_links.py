@@ -129,3 +129,44 @@ def test_a_match_called_off_offers_no_rematch_and_a_declined_one_waits_on_nobody
     assert red.inner_text("#rematch") == "Rematch declined"
     red.context.close()
     blue.context.close()
+
+
+def test_a_friend_without_a_name_is_offered_to_give_one_and_everyone_sees_it(
+    server, chromium, watch, page_errors
+):
+    """A friend opening a seat's link in a browser that keeps no name went by the seat's
+    ("Blue") for the whole match: the page offers a box, once, at both sizes; the name is
+    kept in the browser once the server took it. Against the computer alone, no box."""
+    for width, height in ((390, 844), (1280, 800)):
+        created = server.create("erd", {"best_of": 3}, ["human", "human"])
+        match = created["match"]
+        server.join(created, 0)
+        friend = watch(chromium.new_context(viewport={"width": width, "height": height}).new_page())
+        friend.goto(f"{server.url}/play/{match}#token={created['seats'][1]['token']}")
+        box = friend.wait_for_selector("#name-box:not([hidden])")
+        assert "The others see you as Blue" in box.inner_text()
+        friend.fill("#name-input", "Bea")
+        friend.click("#name-box button[type=submit]")
+        friend.wait_for_selector("#name-box", state="hidden")
+        assert "Blue (Bea, you)" in friend.inner_text("#seats")
+        assert [s["name"] for s in server.get(f"/api/matches/{match}")["seats"]][1] == "Bea"
+        assert friend.evaluate("localStorage.getItem('meeple-name')") == "Bea"
+        friend.context.close()
+    # "No thanks": not offered again in the tab, a reload included.
+    created = server.create("erd", {"best_of": 3}, ["human", "human"])
+    server.join(created, 0)
+    shy = watch(chromium.new_context(viewport={"width": 1280, "height": 800}).new_page())
+    shy.goto(f"{server.url}/play/{created['match']}#token={created['seats'][1]['token']}")
+    shy.wait_for_selector("#name-box:not([hidden])")
+    shy.click("#name-box .name-dismiss")
+    shy.wait_for_selector("#name-box", state="hidden")
+    shy.reload()
+    shy.wait_for_selector("body[data-status='playing']")
+    assert shy.locator("#name-box:not([hidden])").count() == 0
+    # Alone against the computer, nobody reads the name: no box.
+    created = server.create("erd", {"best_of": 3}, ["human", "easy"])
+    alone = watch(chromium.new_context(viewport={"width": 1280, "height": 800}).new_page())
+    alone.goto(f"{server.url}/play/{created['match']}#token={created['seats'][0]['token']}")
+    alone.wait_for_selector("body[data-status='playing']")
+    assert alone.locator("#name-box:not([hidden])").count() == 0
+    assert not page_errors, page_errors

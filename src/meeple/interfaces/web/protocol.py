@@ -164,8 +164,17 @@ class Ping(_Message):
     type: Literal["ping"]
 
 
+class SetName(_Message):
+    """Give one's seat a name, once: a person who took it without one (a friend's link
+    opened in a browser that keeps none) goes by the seat's own ("Blue") until then."""
+
+    type: Literal["name"]
+    name: Name
+
+
 ClientMessage = Annotated[
-    Hello | Move | Resign | Claim | Sync | BoardText | Ping, Field(discriminator="type")
+    Hello | Move | Resign | Claim | Sync | BoardText | Ping | SetName,
+    Field(discriminator="type"),
 ]
 client_message = TypeAdapter(ClientMessage)
 """Validates one decoded client message."""

@@ -180,17 +180,8 @@ class Seating(Referee):
             data = seats[chosen]
             data["joined"] = True
             data["name"] = name or data["name"] or match.game.seat_name(chosen)
-            others = {
-                str(d["name"]).casefold()
-                for p, d in enumerate(seats)
-                if p != chosen and d.get("name") and d["spec"] == HUMAN and d["joined"]
-            }
-            if name is not None and name.casefold() in others:
-                raise ServerError(
-                    f"another seat of this match is named {name!r}; choose another name",
-                    409,
-                    "name_taken",
-                )
+            if name is not None:
+                _refuse_a_name_taken(seats, chosen, name)
             data["token"] = token_hash(held)
             if used is not None:
                 data[USED_LINK] = used
@@ -207,6 +198,33 @@ class Seating(Referee):
             self._after_seats(match)
         self._broadcast(match)
         return {k: v for k, v in taken.items() if k != "link"}
+
+    async def name_seat(self, match: LiveMatch, seat: Player, name: str) -> None:
+        """Give ``seat``, a person's taken without a name (it goes by the seat's own,
+        "Blue"), the name ``name`` (a :data:`~meeple.interfaces.web.protocol.Name`): once,
+        while the match is played, as joining with it would have. ServerError otherwise:
+        409 ``name_set`` for a seat named already, ``name_taken`` for another seat's."""
+
+        def named(stored: StoredMatch) -> dict[str, Any]:
+            data = stored.seats[seat]
+            if stored.status == "finished":
+                raise ServerError("the match is over: its names stay as they were", 409)
+            if data["agent"] is not None or not data["joined"]:
+                raise ServerError("only a person's seat, once taken, is given a name", 409)
+            if data["name"] != match.game.seat_name(seat):
+                raise ServerError(
+                    f"this seat is named {data['name']!r} already: a seat's name is given once",
+                    409,
+                    "name_set",
+                )
+            seats = [dict(d) for d in stored.seats]
+            _refuse_a_name_taken(seats, seat, name)
+            seats[seat]["name"] = name
+            return {"seats": seats}
+
+        async with match.lock:
+            await self._change(match, named)
+        self._broadcast(match)
 
     async def leave(self, match: LiveMatch, token: str) -> dict[str, Any]:
         """Give a seat up: it is open again for someone else from the lobby, and the old
@@ -268,6 +286,22 @@ def _link_used() -> ServerError:
         403,
         "link_used",
     )
+
+
+def _refuse_a_name_taken(seats: list[dict[str, Any]], seat: Player, name: str) -> None:
+    """ServerError 409 ``name_taken`` where another person's seat taken already goes by
+    ``name`` (in any case): the pages could not tell the two apart."""
+    others = {
+        str(d["name"]).casefold()
+        for p, d in enumerate(seats)
+        if p != seat and d.get("name") and d["spec"] == HUMAN and d["joined"]
+    }
+    if name.casefold() in others:
+        raise ServerError(
+            f"another seat of this match is named {name!r}; choose another name",
+            409,
+            "name_taken",
+        )
 
 
 def _seated(stored: StoredMatch, seats: list[dict[str, Any]]) -> dict[str, Any]:

@@ -35,6 +35,7 @@ from meeple.interfaces.web.protocol import (
     Move,
     Ping,
     Resign,
+    SetName,
     Sync,
     client_message,
 )
@@ -250,7 +251,7 @@ async def _receive(websocket: WebSocket) -> Any:
         raise _BadMessage(
             "bad message: "
             + validation_text(exc)
-            + "; types: hello, move, resign, claim, sync, board_text, ping",
+            + "; types: hello, move, resign, claim, sync, board_text, ping, name",
             "bad_message",
         ) from None
 
@@ -271,14 +272,17 @@ async def _handle(hub: Hub, match: LiveMatch, conn: Connection, message: Any) ->
         conn.send(state_message(match, conn, hub.clock()))
     elif isinstance(message, Hello):
         conn.send(_error("already said hello on this connection", code="hello_twice"))
-    elif isinstance(message, Resign | Claim):
+    elif isinstance(message, Resign | Claim | SetName):
         if conn.seat is None:
-            text = f"spectators watch; a seat's token is needed to {message.type}"
+            what = "give a name" if isinstance(message, SetName) else message.type
+            text = f"spectators watch; a seat's token is needed to {what}"
             conn.send(_error(text, code="spectator"))
             return
         try:
             if isinstance(message, Resign):
                 await hub.resign(match, conn.seat)
+            elif isinstance(message, SetName):
+                await hub.name_seat(match, conn.seat, message.name)
             else:
                 await hub.claim(match, conn.seat, message.seat)
         except MeepleError as exc:

@@ -12,6 +12,7 @@ import {
 import { chime, setSound, soundOn } from "./chime.js";
 import { CLICK } from "./draw.js";
 import { showHint } from "./hint.js";
+import { showNameBox } from "./name.js";
 import { forgetSeat, heldSeat, invitesOf, openingSeat, rememberSeat } from "./seats.js";
 import { showTutorial, tutorialRefused } from "./tutorial.js";
 
@@ -357,6 +358,10 @@ function drawSoon() {
   requestAnimationFrame(() => { frameAsked = false; draw(); });
 }
 
+function sendIfOpen(message) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+}
+
 async function draw() {
   if (!msg) return;
   if (moduleFor !== msg.game || !module) {
@@ -372,6 +377,7 @@ async function draw() {
   drawSide();
   drawBoardText();
   showHint(msg);
+  showNameBox(msg, sendIfOpen, matchId);
   showTutorial(msg);
   // Set once the page shows this state, so that whoever waits on them (the browser tests)
   // sees the drawn picture, not the one before.
@@ -384,7 +390,7 @@ async function draw() {
  * reader who cannot see the picture. Asked for only while open: drawing it costs the
  * server. */
 function askBoardText(show) {
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "board_text", show }));
+  sendIfOpen({ type: "board_text", show });
 }
 
 function drawBoardText() {
@@ -819,7 +825,7 @@ function setUp() {
   });
   setInterval(tick, 250);
   setInterval(() => {
-    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "ping" }));
+    sendIfOpen({ type: "ping" });
   }, 25000);
   if (!matchId) {
     showRefusal(4404, "the address names no match");
