@@ -422,10 +422,9 @@ def test_a_game_package_that_does_not_load_is_one_line_naming_it(
     tmp_path: Path, code: str, why: str
 ) -> None:
     env = install_package(tmp_path, "broken_game", code)
-    for args in (["games"], ["rules", "erd"]):
-        done = subprocess.run(
-            [str(MEEPLE), *args], env=env, capture_output=True, text=True, cwd=tmp_path
-        )
+    # One Python for both commands, each in a child of its own (tests.processes): the
+    # package is loaded anew in each.
+    for done in meeple_each([["games"], ["rules", "erd"]], env=env, cwd=tmp_path):
         out = done.stdout + done.stderr
         assert done.returncode == 2, out
         assert "Traceback" not in out, out

@@ -17,7 +17,7 @@ from meeple.agents import make_agent
 from meeple.agents.mcts import MCTSAgent
 from meeple.agents.play import play_game
 from meeple.core.agent import Observation
-from meeple.core.conformance import random_playthrough
+from meeple.core.conformance import random_states
 from meeple.core.registry import RANDOM_ROLLOUT, compiled_playout, rollout_policies
 from meeple.games.erosion.compiled import rules as erosion_rules
 
@@ -26,7 +26,7 @@ GAMES = [info.name for info in meeple.games() if compiled_playout(meeple.make(in
 
 def _random_state(game: Any, seed: int, left: int) -> Any:
     """A random position ``left`` actions before the end of a random game (seeded)."""
-    path = random_playthrough(game, seed).record().states()
+    path = random_states(game, seed)
     return path[max(0, len(path) - 1 - left)]
 
 

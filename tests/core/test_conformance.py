@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import meeple
-from meeple.core.conformance import check_game
+from meeple.core.conformance import check_game, random_end, random_playthrough, random_states
 
 # Small options keep each game to a few seconds; the games' own tests play many more seeds.
 SMALL = {
@@ -62,3 +62,14 @@ def test_decisions_count_a_choice_several_seats_make_at_once_as_one(to_act, move
 
     states = [SimpleNamespace(to_act=seats) for seats in to_act]
     assert decisions(states, movers) == count  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", list(SMALL))
+def test_a_random_game_ends_where_its_recorded_playthrough_ends(name: str) -> None:
+    # random_end skips the record for the property tests that check only the end: the
+    # same seeded choices must reach the same last state.
+    game = meeple.make(name, **SMALL[name])
+    for seed in range(3):
+        played = random_playthrough(game, seed)
+        assert random_states(game, seed) == played.record().states()
+        assert random_end(game, seed) == played.state

@@ -54,7 +54,10 @@ def test_an_allowed_variant_is_solved_off_the_request_and_its_agent_then_plays(
     cache = tmp_path / "cache"
     monkeypatch.setenv("MEEPLE_CACHE_DIR", str(cache))
     server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 1, "--prepare-any-variant")
-    body = {"game": "erd", "options": {"round_limit": 3, "best_of": 1}, "seats": ["human", HARD]}
+    # A variant no server prepares unasked, on the original's smaller game (a third of the
+    # solve of the shipped version's).
+    options = {"rules": "original", "round_limit": 3, "best_of": 1}
+    body = {"game": "erd", "options": options, "seats": ["human", HARD]}
     reply = plain_http.post(f"{server.url}/api/matches", json=body, timeout=60)
     assert reply.status_code == 200, reply.text
     # The reply came before the solve (a process of its own, several seconds) wrote anything.

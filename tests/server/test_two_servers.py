@@ -14,6 +14,7 @@ import random
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -25,13 +26,24 @@ from meeple.interfaces.web.client import Client, ServerProcess, free_port
 from tests import plain_http
 
 
-@pytest.fixture
-def servers(server_factory, postgres) -> tuple[ServerProcess, ServerProcess]:
-    """Two server processes on one new PostgreSQL database, agents in threads."""
+@pytest.fixture(scope="module")
+def servers(tmp_path_factory, postgres) -> Iterator[tuple[ServerProcess, ServerProcess]]:
+    """Two server processes on one new PostgreSQL database, agents in threads, for the
+    module's tests (each plays only the matches it makes; a server per test cost two
+    starts each)."""
     if postgres is None:
         pytest.skip("needs PostgreSQL (apt-get install postgresql)")
     db = postgres.new_database()
-    return server_factory(db, agent_workers=0), server_factory(db, agent_workers=0)
+    folder = tmp_path_factory.mktemp("two")
+    with pytest.MonkeyPatch.context() as patch:
+        # Killed at the end, a server leaves its temporary files in the tests' folder.
+        patch.setenv("TMPDIR", str(folder))
+        pair = [ServerProcess(db, folder / f"server{k}.log", 0).start() for k in range(2)]
+        try:
+            yield pair[0], pair[1]
+        finally:
+            for server in pair:
+                server.kill()
 
 
 @pytest.mark.parametrize("game", ["edges", "erd"])

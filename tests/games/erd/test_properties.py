@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from functools import cache
 from typing import Any
 
 import pytest
@@ -88,13 +89,20 @@ def check_random_match(game: ErdGame, seed: int) -> ErdState:
     return final
 
 
+@cache
+def _game(rules: str, **options: Any) -> Any:
+    """One game per version and reading, as a server holds one for all its matches: it keeps
+    the legal allocations of each Reserve it has met (made anew, every example redid them)."""
+    return meeple.make("erd", rules=rules, **options)
+
+
 @pytest.mark.parametrize("rules", VERSIONS)
 @settings(max_examples=350, deadline=None)
 @given(seed=seeds)
 def test_random_matches_keep_every_invariant(rules, seed):
     """350 random best-of-5 matches per version (at least 1050 games): every card always in
     exactly one place, counts never negative, every game ends for a reason its version has."""
-    final = check_random_match(meeple.make("erd", rules=rules), seed)
+    final = check_random_match(_game(rules), seed)
     assert len(final.games) >= 3
 
 
@@ -103,7 +111,7 @@ def test_random_matches_keep_every_invariant(rules, seed):
 @given(seed=seeds, options=variants)
 def test_random_matches_keep_every_invariant_with_every_reading(rules, seed, options):
     """The same over the turret_lifetime and escalation_lights readings."""
-    check_random_match(meeple.make("erd", rules=rules, best_of=3, **options), seed)
+    check_random_match(_game(rules, best_of=3, **options), seed)
 
 
 def test_random_play_reaches_every_branch():

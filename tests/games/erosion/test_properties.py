@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from functools import cache
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -20,6 +22,15 @@ VARIANTS = [
     {"legend": "basic"},
     {"advanced": True, "legend": "advanced"},
 ]
+
+
+@cache
+def _game(players: int, **variant: Any) -> Any:
+    """One game per size and variant, as a server holds one for all its matches (making
+    one, its table of actions, was a seventh of a game's time here)."""
+    return meeple.make("erosion", players=players, **variant)
+
+
 MAX_ACTIONS = 5000
 """Far more than any game takes; a game still going after this many actions fails."""
 
@@ -83,7 +94,7 @@ def assert_final_result(state: ErosionState) -> None:
 def test_random_games_keep_every_invariant_and_end(seed, players, variant):
     """Every card in exactly one place at every step, no hand over 6 at the start of a
     turn, the game ends by the seed's era rules, and the result adds up."""
-    game = meeple.make("erosion", players=players, **variant)
+    game = _game(players, **variant)
     final = play_randomly(game, seed)
     assert_final_result(final)
 
@@ -98,4 +109,4 @@ def test_contracts_hold_over_many_random_games(players, games):
     replay to the identical state) on random games of every size and variant."""
     for seed in range(games):
         variant = VARIANTS[seed % len(VARIANTS)]
-        check_playthrough(meeple.make("erosion", players=players, **variant), seed)
+        check_playthrough(_game(players, **variant), seed)
