@@ -496,6 +496,9 @@ def state_message(match: LiveMatch, conn: Connection, now: float) -> dict[str, A
         "log_start": start,
         "log": entries,
         "seats": match.seats_public(now),
+        # The seats anyone may take from the lobby (a listed match's), as its listing says:
+        # a page tells its player the others need no link.
+        "open_seats": open_seats(stored.seats),
         "result": stored.result,
         "rematch": stored.rematch,
         "rematch_offer": match.rematch_offer(),

@@ -421,10 +421,13 @@ function turnText() {
   const m = msg;
   if (m.status === "finished") return "Game over";
   if (m.status === "waiting") {
-    const open = absentPeople(m).map((s) => seatLabel(m, s.seat));
+    const absent = absentPeople(m);
     // Only a player holds the links to send; a spectator is told only whom the match awaits.
-    const share = m.seat === null ? "" : linksToSend(m).length ? " — send the link below" : " — share the link";
-    return `Waiting for ${open.join(", ")} to join${share}`;
+    // A listed match's open seats need no link: anyone takes them from the lobby.
+    const anyone = absent.every((s) => (m.open_seats || []).includes(s.seat));
+    const share = m.seat === null ? "" : linksToSend(m).length ? " — send the link below"
+      : anyone ? " — anyone can take the seat from the lobby" : " — share the link";
+    return `Waiting for ${absent.map((s) => seatLabel(m, s.seat)).join(", ")} to join${share}`;
   }
   // A person who resigned a match of three or more watches the computer play their seat.
   if (resignedHere(m)) return `You resigned: ${watchedTurn(m)}`;
