@@ -662,6 +662,48 @@ def test_a_rematch_turns_the_seats_round_and_tells_each_person_their_new_seat(se
     asyncio.run(go())
 
 
+@pytest.mark.parametrize("listed", [False, True])
+def test_a_person_who_accepted_and_left_is_handed_their_rematch_seat_on_asking_again(
+    server, listed
+):
+    """Ann offers a rematch and closes her page; Bob accepts: Ann was sent no link (nobody
+    was listening), and the rematch waited on her seat for good ("a rematch exists already"
+    to every ask). Her old seat's token now asks for her seat: handed once it is untaken,
+    with a link of its own; a seat whose link went out (Bob's) is nobody else's."""
+
+    async def go() -> None:
+        created = create(
+            server, game="erd", seats=["human", "human"], names=["Ann", "Bob"], listed=listed
+        )
+        a, b = await seated(server, created)
+        await a.send({"type": "resign"})
+        await b.wait_for(lambda: b.state["status"] == "finished")
+        ask = f"{server.url}/api/matches/{created['match']}/rematch"
+        assert plain_http.post(ask, json={"token": a.token}).json()["match"] is None
+        await a.close()  # gone, her acceptance standing
+        await b.wait_for(
+            lambda: any(
+                m["type"] == "presence" and not m["seats"][0]["connected"] for m in b.messages
+            )
+        )
+        new = plain_http.post(ask, json={"token": b.token}).json()["match"]
+        handed = plain_http.post(ask, json={"token": a.token})
+        assert handed.status_code == 200, handed.text
+        seat = handed.json()["seat"]
+        assert handed.json()["match"] == new and seat["seat"] == 1  # Ann was seat 0
+        assert seat["join_url"].endswith(f"/play/{new}#token={seat['token']}")
+        ann = await Client(server.url, new, seat["token"]).connect()
+        assert ann.state["seat"] == 1
+        # Taken: asked again, it is not handed twice; nor is Bob's, whose link went out.
+        for token in (a.token, b.token):
+            again = plain_http.post(ask, json={"token": token})
+            assert again.status_code == 409 and new in again.json()["error"], again.text
+        for c in (b, ann):
+            await c.close()
+
+    asyncio.run(go())
+
+
 # -- agents and clocks ------------------------------------------------------------------------
 def test_a_thinking_agent_does_not_hold_up_other_matches(server):
     async def go() -> None:

@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from meeple.agents import HUMAN
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game, Player, seats_text
 from meeple.core.registry import make
@@ -43,13 +44,20 @@ from meeple.interfaces.web.live import (
     public_message,
     state_message,
 )
-from meeple.interfaces.web.lobby import Lobby, default_agent, rematch_request
+from meeple.interfaces.web.lobby import (
+    OPEN,
+    Lobby,
+    default_agent,
+    new_token,
+    rematch_request,
+    rematch_seat,
+)
 from meeple.interfaces.web.pool import AgentPool
 from meeple.interfaces.web.protocol import CreateMatch
 from meeple.interfaces.web.referee import retry_wait
 from meeple.interfaces.web.seating import Seating
 from meeple.store.db import failure_reason
-from meeple.store.matches import DamagedMatch, MatchStore, StoredMatch
+from meeple.store.matches import UNSENT, DamagedMatch, MatchStore, StoredMatch, token_hash
 
 log = logging.getLogger("meeple.server")
 
@@ -485,29 +493,24 @@ class Hub(Seating):
             stored = match.stored
             if stored.status != "finished":
                 raise ServerError("a rematch is offered once the match is over", 409)
-            if stored.rematch is not None:
-                new = await self.get(stored.rematch)
-                raise ServerError(f"a rematch exists already: match {new.id}", 409)
-            match.rematch_votes[seat] = True
-            if not all(match.rematch_votes.get(s) for s in match.people()):
-                offer = match.rematch_offer()
-            else:
-                offer = None
+            made = stored.rematch
+            if made is None:
+                match.rematch_votes[seat] = True
+                if not all(match.rematch_votes.get(s) for s in match.people()):
+                    offer = match.rematch_offer()
+                else:
+                    offer = None
+        if made is not None:
+            return await self._seat_in_rematch(await self.get(made), seat, base_url)
         if offer is not None:
             self._broadcast(match)
             return {"match": None, "offer": offer}
         async with match.lock:
-            if stored.rematch is not None:  # made meanwhile by the last to accept
-                raise ServerError(f"a rematch exists already: match {stored.rematch}", 409)
-            here = {seat} | {c.seat for c in match.connections if c.seat is not None}
-            seat_names = match.game.seat_names()
-            request, order = rematch_request(stored, here, seat_names)
-            # The same agents, on the share of the address that chose them.
-            created = await self.create(
-                request, rematch_of=stored.id, owner=match.owner, base_url=base_url
-            )
-            await asyncio.to_thread(self.store.update, stored.id, rematch=created["match"])
-            stored.rematch = created["match"]
+            made = stored.rematch  # made meanwhile by the last to accept
+            if made is None:
+                created, order = await self._make_rematch(match, seat, base_url)
+        if made is not None:
+            return await self._seat_in_rematch(await self.get(made), seat, base_url)
         mine = None
         by_old = {order[s["seat"]]: s for s in created["seats"]}
         for conn in list(match.connections):
@@ -523,6 +526,76 @@ class Hub(Seating):
             mine = by_old[seat]
         self._broadcast(match)
         return {"match": created["match"], "seat": mine, "watch_url": created["watch_url"]}
+
+    async def _make_rematch(
+        self, match: LiveMatch, seat: Player, base_url: str | None
+    ) -> tuple[dict[str, Any], list[Player]]:
+        """Make the rematch everyone accepted (the caller holds the match's lock): its
+        creation's answer, and ``order`` (new seat k is played by old seat ``order[k]``)."""
+        stored = match.stored
+        here = {seat} | {c.seat for c in match.connections if c.seat is not None}
+        request, order = rematch_request(stored, here, match.game.seat_names())
+        # The same agents, on the share of the address that chose them.
+        created = await self.create(
+            request, rematch_of=stored.id, owner=match.owner, base_url=base_url
+        )
+        await asyncio.to_thread(self.store.update, stored.id, rematch=created["match"])
+        stored.rematch = created["match"]
+        # A person whose page was closed is sent no link: asking again, they are handed
+        # their seat (_seat_in_rematch), kept for its link (a private match's) or open for
+        # anyone (a listed one's) until then; a seat whose link went out is nobody else's.
+        unsent = [
+            k
+            for k, old in enumerate(order)
+            if old not in here and request.seats[k] in (HUMAN, OPEN)
+        ]
+        if unsent:
+            new = self.matches[created["match"]]
+
+            def mark(later: StoredMatch) -> dict[str, Any]:
+                seats = [dict(d) for d in later.seats]
+                for k in unsent:
+                    seats[k][UNSENT] = True
+                return {"seats": seats}
+
+            async with new.lock:
+                await self._change(new, mark)
+        return created, order
+
+    async def _seat_in_rematch(
+        self, new: LiveMatch, old: Player, base_url: str | None
+    ) -> dict[str, Any]:
+        """The person of seat ``old`` asks again once the rematch is made: where they were
+        sent no link (their page was closed when the last person accepted: :data:`UNSENT`),
+        their seat in it, still untaken, is handed to them with a new link (a link handed
+        before, lost on the way, plays it no more); 409 where it is taken, or was sent."""
+        chosen = rematch_seat(old, len(new.stored.seats))
+        link = new_token()
+
+        def handed(stored: StoredMatch) -> dict[str, Any]:
+            data = stored.seats[chosen]
+            if stored.status == "finished" or not data.get(UNSENT) or data["joined"]:
+                raise ServerError(
+                    f"a rematch exists already: match {new.id}, where your seat is taken "
+                    "(open it in the browser that took it) or not yours to take",
+                    409,
+                )
+            seats = [dict(d) for d in stored.seats]
+            seats[chosen]["token"] = token_hash(link)
+            return {"seats": seats}
+
+        async with new.lock:
+            await self._change(new, handed)
+        return {
+            "match": new.id,
+            "seat": {
+                "seat": chosen,
+                "seat_name": new.game.seat_name(chosen),
+                "token": link,
+                "join_url": self.lobby.join_url(new.id, link, base_url),
+            },
+            "watch_url": self.lobby.watch_url(new.id, base_url),
+        }
 
     # -- moves --------------------------------------------------------------------------------
     async def move(

@@ -445,6 +445,7 @@ def rematch_request(
     be after a leave. ``seat_names``: the game's names of the seats (Red, Blue)."""
     n = len(stored.seats)
     order = [(s - 1) % n for s in range(n)]
+    assert all(rematch_seat(order[k], n) == k for k in range(n))
 
     def name(old: Player) -> str | None:
         # A person who joined without a name was given their seat's ("Blue"): carried round
@@ -468,6 +469,12 @@ def rematch_request(
         move_seconds=stored.move_seconds,
     )
     return request, order
+
+
+def rematch_seat(old: Player, seats: int) -> Player:
+    """The seat of a match's rematch that the person of ``old`` plays: seats turn one place
+    round (:func:`rematch_request`)."""
+    return (old + 1) % seats
 
 
 def check_options_size(size: int, limits: ServerLimits) -> None:
