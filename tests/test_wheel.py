@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.processes import meeple_each
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -109,16 +111,24 @@ def test_the_unpacked_wheel_runs_from_another_folder(wheel, tmp_path):
         check=True,
     )
     assert Path(where.stdout.strip()).is_relative_to(site)
-    assert "Components" in meeple("rules", "erosion", "--full")
-    meeple("content", "copy", "squad-combat", "mine")
-    assert (elsewhere / "mine" / "decks.toml").is_file()
-    assert "Game over" in meeple(
-        "play", "edges", "--board", "2x2", "--seat", "random", "--seat", "greedy", "--quiet"
-    )
+    assert "Components" in meeple("rules", "erosion", "--full")  # python -m meeple
     # A lab report ends with what its figures mean, read from the package: away from a
     # checkout there is no docs/ for it to send its reader to.
-    lab = ("--games", "2", "--jobs", "1", "--out", "out", "--db", "sqlite:///lab.db")
-    meeple("simulate", "edges", "--board", "2x2", "--seat", "random", "--seat", "random", *lab)
+    lab = ["--games", "2", "--jobs", "1", "--out", "out", "--db", "sqlite:///lab.db"]
+    copied, played, simulated = meeple_each(
+        [
+            ["content", "copy", "squad-combat", "mine"],
+            ["play", "edges", "--board", "2x2", "--seat", "random", "--seat", "greedy", "--quiet"],
+            ["simulate", "edges", "--board", "2x2", "--seat", "random", "--seat", "random", *lab],
+        ],
+        env=env,
+        cwd=elsewhere,
+    )  # one Python, from the unpacked package, a child per command (tests.processes)
+    for done in (copied, played, simulated):
+        assert done.returncode == 0, f"{done.args}: {done.stdout}{done.stderr}"
+        assert "Traceback" not in done.stdout + done.stderr
+    assert (elsewhere / "mine" / "decks.toml").is_file()
+    assert "Game over" in played.stdout
     [report] = (elsewhere / "out").glob("edges-*/report.md")
     assert "\n## What the figures mean\n" in report.read_text(encoding="utf-8")
     # The server's pages and static files, read from the unpacked package.

@@ -165,29 +165,43 @@ def marks(page: Any, elements: list[Any]) -> list[tuple[str | None, str, bool]]:
     return [(move, hint, marked) for move, hint, marked in page.evaluate(MARKS, elements)]
 
 
+# The page's move number and every clickable's move and hint, in one call: what was drawn
+# for one state (a page draws a state and sets its number in one task, between two calls).
+DRAWN = """() => [document.body.getAttribute('data-seq'),
+  [...document.querySelectorAll('#board .clickable')].map(e => [e.getAttribute('data-move'),
+    e.getAttribute('data-hint') || ''])]"""
+# The clickable read at ``index``, if the page has not been redrawn since: else null.
+STILL = """([seq, index, move, hint]) => {
+  const e = document.querySelectorAll('#board .clickable')[index];
+  const same = e && document.body.getAttribute('data-seq') === seq
+    && e.getAttribute('data-move') === move && (e.getAttribute('data-hint') || '') === hint;
+  return same ? e : null; }"""
+
+
 def click_once(page: Any, frames: Frames, rng: random.Random) -> bool:
     """One random click on the picture; True if there was something to click.
 
     A click that would send a move is first checked against the legal moves of the latest
     state the page received: the picture must never offer an illegal move.
     """
-    drawn_for = page.get_attribute("body", "data-seq")
-    elements = page.query_selector_all("#board .clickable")
-    if not elements:
+    drawn_for, drawn = page.evaluate(DRAWN)
+    if not drawn:
         return False
     try:
-        read = [(move, hint) for move, hint, _ in marks(page, elements)]
+        read = [(move, hint) for move, hint in drawn]
         chosen = pick(rng, read)
-        move = read[chosen][0]
+        move, hint = read[chosen]
         if move is not None:
             state = frames.latest_state()
             legal = {a["text"] for a in state["legal"]} if state else set()
-            # The page may have redrawn between these reads; only a move drawn for the latest
-            # state, with no redraw since the elements were listed, counts.
-            now = page.get_attribute("body", "data-seq")
-            if drawn_for == now == str(state and state["seq"]):
+            # Only a picture drawn for the latest state the page received counts.
+            if drawn_for == str(state and state["seq"]):
                 assert move in legal, f"the picture offers {move!r}, not a legal move: {legal}"
-        elements[chosen].click(timeout=3000)
+        handle = page.evaluate_handle(STILL, [drawn_for, chosen, move, hint])
+        element = handle.as_element()
+        if element is not None:  # else redrawn since: look again
+            element.click(timeout=3000)
+        handle.dispose()
     except Exception as exc:  # the picture was redrawn under the click: look again
         if "not a legal move" in str(exc):
             raise

@@ -14,6 +14,7 @@ waits, which the policy refuses.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -290,6 +291,15 @@ class Server:
         reply = plain_http.get(f"{self.url}{path}", timeout=30)
         assert reply.status_code == 200, reply.text
         return reply.json()
+
+    def finished(self, match: str, seconds: float = 60) -> dict[str, Any]:
+        """Wait for a match its agents play to be over; its summary. Asked often: a small
+        board's match ends in a tenth of a second."""
+        deadline = time.monotonic() + seconds
+        while (summary := self.get(f"/api/matches/{match}"))["status"] != "finished":
+            assert time.monotonic() < deadline, f"match {match} did not end in {seconds:g} s"
+            time.sleep(0.05)
+        return summary
 
 
 @pytest.fixture(scope="session")

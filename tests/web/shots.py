@@ -122,10 +122,7 @@ def finished_match(
     options, agent = REVIEWS[game]
     seats = list(agents or ("random", agent))
     match = server.create(game, options, seats, seed)["match"]
-    deadline = time.monotonic() + 120
-    while server.get(f"/api/matches/{match}")["status"] != "finished":
-        assert time.monotonic() < deadline, f"two agents did not finish {game} in 2 minutes"
-        time.sleep(0.2)
+    server.finished(match, 120)
     return match
 
 

@@ -72,10 +72,7 @@ def test_computer_seats_are_named_by_level_with_the_spec_on_hover(server, chromi
 
 def test_the_lobby_and_the_replay_name_computer_seats_by_level(server, context):
     created = server.create("edges", {"board": "2x2"}, ["easy", "medium"])
-    deadline = time.monotonic() + 30
-    while server.get(f"/api/matches/{created['match']}")["status"] != "finished":
-        assert time.monotonic() < deadline, "two agents did not finish a 2x2 board in 30 s"
-        time.sleep(0.2)
+    server.finished(created["match"], 30)
     rows = {r["match"]: r for r in server.get("/api/matches?status=finished")}
     assert rows[created["match"]]["labels"] == ["Computer (easy)", "Computer (medium)"]
     page = context.new_page()
@@ -181,10 +178,7 @@ def _finished(server, seats: list[str], seed: int | None = None) -> tuple[str, d
     """A match of The Triangle Clock between computer seats, played to its end: its id and
     summary."""
     created = server.create("triangle-clock", {}, seats, **({} if seed is None else {"seed": seed}))
-    deadline = time.monotonic() + 60
-    while (summary := server.get(f"/api/matches/{created['match']}"))["status"] != "finished":
-        assert time.monotonic() < deadline, "two agents did not finish in 60 s"
-        time.sleep(0.3)
+    summary = server.finished(created["match"], 60)
     return created["match"], summary
 
 
@@ -780,10 +774,7 @@ def test_double_edges_end_is_said_and_shown_with_each_team_s_score(server, conte
     scores, but what a screen reader heard at the end (``endWords``) left the scores out,
     and the winning team's row was not marked as the winning seat's is."""
     created = server.create("edges", {"double": True}, ["random"] * 4, seed=5)
-    deadline = time.monotonic() + 60
-    while (summary := server.get(f"/api/matches/{created['match']}"))["status"] != "finished":
-        assert time.monotonic() < deadline, "four agents did not finish in 60 s"
-        time.sleep(0.3)
+    summary = server.finished(created["match"], 60)
     result = summary["result"]
     page = context.new_page()
     page.goto(server.url + "/")

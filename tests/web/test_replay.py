@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 
@@ -15,10 +14,7 @@ from tests.web.browser import tab_to
 def _finished_match(server) -> str:
     created = server.create("edges", {"board": "2x2"}, ["random", "greedy"])
     match = created["match"]
-    deadline = time.monotonic() + 30
-    while server.get(f"/api/matches/{match}")["status"] != "finished":
-        assert time.monotonic() < deadline, "two agents did not finish a 2x2 board in 30 s"
-        time.sleep(0.2)
+    server.finished(match, 30)
     return match
 
 
@@ -137,10 +133,7 @@ def test_a_match_dealt_from_a_128_bit_seed_replays_from_the_lobby(
     from the rounded seed (The Triangle Clock shuffles its deck by it) would not replay."""
     created = server.create("triangle-clock", {}, ["random", "random"])
     match = created["match"]
-    deadline = time.monotonic() + 60
-    while (done := server.get(f"/api/matches/{match}"))["status"] != "finished":
-        assert time.monotonic() < deadline, "two random agents did not finish in 60 s"
-        time.sleep(0.2)
+    done = server.finished(match, 60)
     assert int(done["seed"]) >= 2**53  # not a double's integer: 1 in 2**75 to miss
     moves = len(server.get(f"/api/matches/{match}/record")["moves"])
     page = watch(context.new_page())
@@ -184,10 +177,7 @@ def test_through_a_seats_eyes_a_choice_not_yet_revealed_says_only_has_chosen(
     choice shows once the decision is complete. A spectator after the match sees it all."""
     created = server.create("erd", {}, ["random", "random"], seed=5)
     match = created["match"]
-    deadline = time.monotonic() + 60
-    while server.get(f"/api/matches/{match}")["status"] != "finished":
-        assert time.monotonic() < deadline, "two random agents did not finish Erd in 60 s"
-        time.sleep(0.2)
+    server.finished(match, 60)
     first = server.get(f"/api/matches/{match}/record")["moves"][0]
     page = watch(context.new_page())
     page.goto(f"{server.url}/replay?match={match}&step=1")
@@ -314,10 +304,7 @@ def test_a_replay_waits_for_nobody(server, context, watch, page_errors, game):
     Alps…' (Erosion) and 'waiting for the opponent…' (The Triangle Clock) read as a live
     match there, through every seat's eyes and a spectator's."""
     match = server.create(game, {}, ["random", "random"], seed=3)["match"]
-    deadline = time.monotonic() + 60
-    while server.get(f"/api/matches/{match}")["status"] != "finished":
-        assert time.monotonic() < deadline, f"two random agents did not finish {game} in 60 s"
-        time.sleep(0.2)
+    server.finished(match, 60)
     page = watch(context.new_page())
     page.goto(f"{server.url}/replay?match={match}&step=1")
     page.wait_for_selector("body[data-step='1']")

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from pathlib import Path
 
 import pytest
@@ -97,10 +96,7 @@ def test_the_replay_page_shows_the_rules_of_the_match_or_the_file(
     assert "Choose a record file first" in page.inner_text(".rules-body")
     page.keyboard.press("Escape")
     other = server.create("edges", {"board": "2x3", "pie": False}, ["random", "greedy"])
-    deadline = time.monotonic() + 30
-    while server.get(f"/api/matches/{other['match']}")["status"] != "finished":
-        assert time.monotonic() < deadline, "two agents did not finish a 2x3 board in 30 s"
-        time.sleep(0.2)
+    server.finished(other["match"], 30)
     record = server.get(f"/api/matches/{other['match']}/record")
     path = tmp_path / "record.json"
     path.write_text(json.dumps(record), encoding="utf-8")
