@@ -104,12 +104,15 @@ def test_a_spectator_waiting_for_the_players_is_not_asked_to_share_a_link(
         page.wait_for_selector("body[data-status='waiting']")
     assert player.inner_text("#turn") == "Waiting for Blue to join — share the link"
     assert watcher.inner_text("#turn") == "Waiting for Blue to join"
+    # The seat waits for its link: "invited", as the lobby says, not open to anyone.
+    assert player.inner_text("#seats .seat-1 .seat-kind") == "invited"
     # A listed match's open seat has no link: anyone takes it from the lobby.
     listed = server.create("edges", {"board": "2x2"}, ["human", "open"])
     player.goto(f"{server.url}/play/{listed['match']}#token={listed['seats'][0]['token']}")
     player.wait_for_selector("body[data-status='waiting']")
     said = player.inner_text("#turn")
     assert said == "Waiting for Blue to join — anyone can take the seat from the lobby", said
+    assert player.inner_text("#seats .seat-1 .seat-kind") == "open seat"
     assert not page_errors, page_errors
 
 

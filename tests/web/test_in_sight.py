@@ -467,3 +467,27 @@ def test_the_triangle_clock_s_hand_is_right_under_the_clock_face_on_a_phone(serv
     table, side, hand = at[".tc-table"], at[".tc-side"], at[".tc-hand-area"]
     assert table[1] <= hand[0] <= table[1] + 24 and hand[1] <= side[0], at
     page.context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_toast_covers_no_part_of_the_game_a_player_clicks(server, chromium, size):
+    """Toasts stood at the bottom centre, over the hand and Erd's builder, and took the
+    clicks meant for the cards under them for seconds. A click goes through a toast now,
+    and beside the board (desktop) a toast sits over the side column."""
+    created = server.create("erd", {"best_of": 3}, ["human", "easy"])
+    page = _page(chromium, server, created, 0, size)
+    page.wait_for_selector("body[data-status='playing'] #board .clickable")
+    page.evaluate(
+        "async () => (await import('/static/js/common.js')).toast("
+        "'a toast long enough to take two lines at the width of a phone, or nearly', 'error')"
+    )
+    box = page.locator("#toasts .toast-error").bounding_box()
+    under = page.evaluate(
+        "([x, y]) => !!document.elementFromPoint(x, y)?.closest('#toasts')",
+        [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
+    )
+    assert not under, "a click on the toast stops on it"
+    if size[0] >= 1100:
+        board = page.locator("#board").bounding_box()
+        assert box["x"] >= board["x"] + board["width"], (box, board)
+    page.context.close()

@@ -568,7 +568,8 @@ function drawSideParts() {
   el("span", { class: `dot ${s.connected ? "dot-on" : "dot-off"}`, title: s.connected ? "connected" : "disconnected" }),
   el("span", { class: "seat-name", title: seatTitle(m, s.seat) }, seatLabel(m, s.seat, true)),
   el("span", { class: "seat-kind", title: s.agent ? `agent ${s.agent}` : null },
-    s.agent === "tutorial" ? "script" : s.kind === "agent" ? "computer" : s.joined ? "person" : "open seat",
+    s.agent === "tutorial" ? "script" : s.kind === "agent" ? "computer" : s.joined ? "person"
+      : (m.open_seats || []).includes(s.seat) ? "open seat" : "invited", // kept for its link
     s.abandoned ? ", left" : s.resigned ? ", resigned" : isAway(s) ? ", away" : ""),
   m.chosen.includes(s.seat) ? el("span", { class: "has-chosen" }, "has chosen") : null,
   m.status === "playing" && s.kind === "agent" && s.agent !== "tutorial" && m.to_act.includes(s.seat)
