@@ -102,7 +102,8 @@ def test_a_spectator_waiting_for_the_players_is_not_asked_to_share_a_link(
     watcher.goto(f"{server.url}/play/{created['match']}")
     for page in (player, watcher):
         page.wait_for_selector("body[data-status='waiting']")
-    assert player.inner_text("#turn") == "Waiting for Blue to join — share the link"
+    said = player.inner_text("#turn")
+    assert said == "Waiting for Blue to join — they join with their seat's link", said
     assert watcher.inner_text("#turn") == "Waiting for Blue to join"
     # The seat waits for its link: "invited", as the lobby says, not open to anyone.
     assert player.inner_text("#seats .seat-1 .seat-kind") == "invited"

@@ -487,7 +487,7 @@ def test_a_toast_covers_no_part_of_the_game_a_player_clicks(server, chromium, si
         [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
     )
     assert not under, "a click on the toast stops on it"
-    if size[0] >= 1100:
+    if size[0] >= 900:
         board = page.locator("#board").bounding_box()
         assert box["x"] >= board["x"] + board["width"], (box, board)
     page.context.close()

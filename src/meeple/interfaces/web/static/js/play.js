@@ -423,10 +423,11 @@ function turnText() {
   if (m.status === "waiting") {
     const absent = absentPeople(m);
     // Only a player holds the links to send; a spectator is told only whom the match awaits.
-    // A listed match's open seats need no link: anyone takes them from the lobby.
+    // A listed match's open seats need no link: anyone takes them from the lobby. A page
+    // that holds no link to send (a friend's) says how the others come, not what to share.
     const anyone = absent.every((s) => (m.open_seats || []).includes(s.seat));
     const share = m.seat === null ? "" : linksToSend(m).length ? " — send the link below"
-      : anyone ? " — anyone can take the seat from the lobby" : " — share the link";
+      : anyone ? " — anyone can take the seat from the lobby" : " — they join with their seat's link";
     return `Waiting for ${absent.map((s) => seatLabel(m, s.seat)).join(", ")} to join${share}`;
   }
   // A person who resigned a match of three or more watches the computer play their seat.
