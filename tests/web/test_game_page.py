@@ -135,6 +135,39 @@ def test_resigning_asks_twice_and_the_rematch_opens_your_new_seat(server, contex
     assert new and new in page.url
 
 
+def test_one_who_offered_a_rematch_and_closed_the_page_goes_to_their_seat_in_it(
+    server, chromium, watch, page_errors
+):
+    """Ann offers a rematch and closes her page; Bob accepts: she was sent no link. Her
+    page opened again (the seat kept in her browser) reaches the end box, and "Go to the
+    rematch" takes her to her seat in it (it answered "a rematch exists already")."""
+    created = server.create("edges", {"board": "2x2"}, ["human", "human"])
+    match = created["match"]
+    ann = watch(chromium.new_context(viewport={"width": 1280, "height": 800}).new_page())
+    ann.goto(f"{server.url}/play/{match}#token={created['seats'][0]['token']}")
+    server.join(created, 1)
+    ann.wait_for_selector("body[data-status='playing']")
+    for _ in range(2):  # asks twice, as resigning does
+        ann.click("#resign")
+    ann.wait_for_selector("#end:not([hidden]) #rematch")
+    ann.click("#rematch")
+    ann.wait_for_selector("#rematch:disabled")  # offered: waiting for Blue
+    address = ann.url
+    ann.goto(f"{server.url}/")  # her page closed; her seat is kept in the browser
+    accepted = plain_http.post(
+        f"{server.url}/api/matches/{match}/rematch", json={"token": created["seats"][1]["token"]}
+    )
+    new = accepted.json()["match"]
+    ann.goto(address)
+    ann.wait_for_selector("#end:not([hidden]) #rematch:has-text('Go to the rematch')")
+    ann.click("#rematch")
+    ann.wait_for_url(re.compile(rf"/play/{new}#token="))
+    ann.wait_for_selector("body[data-status='waiting']")  # for Bob, who has not opened it
+    assert ann.inner_text("#title").endswith("you are Blue")  # Red before: turned round
+    assert server.get(f"/api/matches/{new}")["seats"][1]["joined"]
+    assert not page_errors, page_errors
+
+
 def test_a_match_waiting_for_its_people_is_called_off_and_nobody_wins(
     server, context, watch, page_errors
 ):

@@ -753,13 +753,19 @@ function showRefusal(code, text) {
   document.body.dataset.status = "refused";
 }
 
+let rematchAsked = false; // once at a time: a second ask hands a seat a new link, the first dead
+
 async function askRematch() {
+  if (rematchAsked) return;
+  rematchAsked = true;
   try {
     const reply = await api(`/api/matches/${encodeURIComponent(matchId)}/rematch`, { token });
     // Offered, not made yet: the others are asked on their pages; the state shows it.
     if (reply.match) followRematch({ match: reply.match, token: reply.seat && reply.seat.token });
   } catch (error) {
     toast(error.message, "error");
+  } finally {
+    rematchAsked = false;
   }
 }
 
