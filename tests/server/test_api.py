@@ -668,8 +668,9 @@ def test_a_person_who_accepted_and_left_is_handed_their_rematch_seat_on_asking_a
 ):
     """Ann offers a rematch and closes her page; Bob accepts: Ann was sent no link (nobody
     was listening), and the rematch waited on her seat for good ("a rematch exists already"
-    to every ask). Her old seat's token now asks for her seat: handed once it is untaken,
-    with a link of its own; a seat whose link went out (Bob's) is nobody else's."""
+    to every ask). Her old seat's token now asks for her seat: handed while it is untaken,
+    with a link of its own. So is a seat whose link went out but was not opened (a page
+    gone a moment before its link was sent into the socket): the earlier link dies."""
 
     async def go() -> None:
         created = create(
@@ -686,7 +687,8 @@ def test_a_person_who_accepted_and_left_is_handed_their_rematch_seat_on_asking_a
                 m["type"] == "presence" and not m["seats"][0]["connected"] for m in b.messages
             )
         )
-        new = plain_http.post(ask, json={"token": b.token}).json()["match"]
+        accepted = plain_http.post(ask, json={"token": b.token}).json()
+        new = accepted["match"]
         handed = plain_http.post(ask, json={"token": a.token})
         assert handed.status_code == 200, handed.text
         seat = handed.json()["seat"]
@@ -694,11 +696,19 @@ def test_a_person_who_accepted_and_left_is_handed_their_rematch_seat_on_asking_a
         assert seat["join_url"].endswith(f"/play/{new}#token={seat['token']}")
         ann = await Client(server.url, new, seat["token"]).connect()
         assert ann.state["seat"] == 1
-        # Taken: asked again, it is not handed twice; nor is Bob's, whose link went out.
+        # Bob's link came in his answer, not opened yet: asked again, a new one.
+        rehanded = plain_http.post(ask, json={"token": b.token}).json()["seat"]
+        assert rehanded["seat"] == 0 and rehanded["token"] != accepted["seat"]["token"]
+        join = f"{server.url}/api/matches/{new}/join"
+        dead = plain_http.post(join, json={"token": accepted["seat"]["token"]})
+        assert dead.status_code == 403, dead.text
+        bob = await Client(server.url, new, rehanded["token"]).connect()
+        assert bob.state["seat"] == 0
+        # Taken: asked again, neither seat is handed again.
         for token in (a.token, b.token):
             again = plain_http.post(ask, json={"token": token})
             assert again.status_code == 409 and new in again.json()["error"], again.text
-        for c in (b, ann):
+        for c in (b, ann, bob):
             await c.close()
 
     asyncio.run(go())

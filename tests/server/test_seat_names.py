@@ -45,8 +45,11 @@ def test_a_seat_taken_without_a_name_is_named_once_and_everyone_sees_it(server):
         bea = await Client(server.url, match, created["seats"][1]["token"]).connect()
         watcher = await Client(server.url, match, None).connect()
         assert _names(bea.state) == ["Ann", "Blue"]  # the seat's own, until named
-        # Another person's name, in any case, and a name that reads as the computer's.
-        await _refused(bea, {"type": "name", "name": "ann"}, "name_taken")
+        # Another person's name, in any case, with lookalike or invisible letters; another
+        # seat's own name; a name that reads as the computer's; the seat's own name.
+        for copy in ("ann", "\u0410nn", "\uff21nn", "A\u00adnn", "Ann\u200b", "Ann\u3164", "Red"):
+            await _refused(bea, {"type": "name", "name": copy}, "name_taken")
+        await _refused(bea, {"type": "name", "name": "blue"}, "conflict")
         await _refused(bea, {"type": "name", "name": "Computer"}, "bad_message")
         await _refused(watcher, {"type": "name", "name": "Eve"}, "spectator")
         await bea.send({"type": "name", "name": "  Bea  "})
@@ -81,5 +84,18 @@ def test_a_finished_match_s_unnamed_seat_keeps_the_seat_s_name(server):
         await red.wait_for(lambda: red.state["status"] == "finished", timeout=10)
         await _refused(red, {"type": "name", "name": "Late"}, "conflict")
         await red.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_tutorial_s_seat_keeps_its_name(server):
+    async def scenario() -> None:
+        started = plain_http.post(f"{server.url}/api/tutorials/edges", json={}).json()
+        learner = await Client(server.url, started["match"], started["seats"][0]["token"]).connect()
+        before = _names(learner.state)
+        await _refused(learner, {"type": "name", "name": "Lea"}, "conflict")
+        assert "tutorial" in learner.messages[-1]["message"]
+        assert _names(learner.state) == before
+        await learner.close()
 
     asyncio.run(scenario())

@@ -98,11 +98,6 @@ USED_LINK = "used_link"
 """A seat's optional field: the hash of the link (the token its creator was handed) that
 took it, which plays the seat no more; kept so that opening the link again is told why."""
 
-UNSENT = "link_unsent"
-"""A rematch seat's optional field: true where its person was sent no link (their page was
-closed when the last person accepted), so that asking again with their old seat's token
-hands them this seat."""
-
 
 _SEED_TEXT = re.compile(r"-?[0-9]{1,80}")
 """A seed as ``seed_text`` holds it: a whole number in decimal (80 characters at most)."""
@@ -135,8 +130,6 @@ def _check_row(row: MatchRow) -> None:
                 raise damaged(f"seat {number}'s {key!r} is missing or of the wrong type")
         if not isinstance(seat.get(USED_LINK, ""), str):
             raise damaged(f"seat {number}'s {USED_LINK!r} is of the wrong type")
-        if not isinstance(seat.get(UNSENT, False), bool):
-            raise damaged(f"seat {number}'s {UNSENT!r} is of the wrong type")
     if not isinstance(row.listed, bool) or not isinstance(row.moves_count, int):
         raise damaged("its listing or its count of moves is not what the server writes")
     if row.move_seconds is not None and not (

@@ -24,7 +24,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from meeple.agents import HUMAN
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game, Player, seats_text
 from meeple.core.registry import make
@@ -45,7 +44,6 @@ from meeple.interfaces.web.live import (
     state_message,
 )
 from meeple.interfaces.web.lobby import (
-    OPEN,
     Lobby,
     default_agent,
     new_token,
@@ -57,7 +55,7 @@ from meeple.interfaces.web.protocol import CreateMatch
 from meeple.interfaces.web.referee import retry_wait
 from meeple.interfaces.web.seating import Seating
 from meeple.store.db import failure_reason
-from meeple.store.matches import UNSENT, DamagedMatch, MatchStore, StoredMatch, token_hash
+from meeple.store.matches import DamagedMatch, MatchStore, StoredMatch, token_hash
 
 log = logging.getLogger("meeple.server")
 
@@ -541,40 +539,23 @@ class Hub(Seating):
         )
         await asyncio.to_thread(self.store.update, stored.id, rematch=created["match"])
         stored.rematch = created["match"]
-        # A person whose page was closed is sent no link: asking again, they are handed
-        # their seat (_seat_in_rematch), kept for its link (a private match's) or open for
-        # anyone (a listed one's) until then; a seat whose link went out is nobody else's.
-        unsent = [
-            k
-            for k, old in enumerate(order)
-            if old not in here and request.seats[k] in (HUMAN, OPEN)
-        ]
-        if unsent:
-            new = self.matches[created["match"]]
-
-            def mark(later: StoredMatch) -> dict[str, Any]:
-                seats = [dict(d) for d in later.seats]
-                for k in unsent:
-                    seats[k][UNSENT] = True
-                return {"seats": seats}
-
-            async with new.lock:
-                await self._change(new, mark)
         return created, order
 
     async def _seat_in_rematch(
         self, new: LiveMatch, old: Player, base_url: str | None
     ) -> dict[str, Any]:
-        """The person of seat ``old`` asks again once the rematch is made: where they were
-        sent no link (their page was closed when the last person accepted: :data:`UNSENT`),
-        their seat in it, still untaken, is handed to them with a new link (a link handed
-        before, lost on the way, plays it no more); 409 where it is taken, or was sent."""
+        """The person of seat ``old`` asks again once the rematch is made: their seat in it,
+        while nobody has taken it, is handed to them with a new link (any link handed before
+        plays it no more). They may have been sent none (their page was closed when the
+        last person accepted, or closed a moment before the link went out into a socket
+        that was gone): only the holder of the old seat's token can ask, so it is theirs.
+        409 where the seat is taken, or is an agent's."""
         chosen = rematch_seat(old, len(new.stored.seats))
         link = new_token()
 
         def handed(stored: StoredMatch) -> dict[str, Any]:
             data = stored.seats[chosen]
-            if stored.status == "finished" or not data.get(UNSENT) or data["joined"]:
+            if stored.status == "finished" or data["agent"] is not None or data["joined"]:
                 raise ServerError(
                     f"a rematch exists already: match {new.id}, where your seat is taken "
                     "(open it in the browser that took it) or not yours to take",

@@ -32,14 +32,15 @@ MAX_ACTION_CHARS = 200
 
 
 _LOOKALIKES = str.maketrans(
-    # Letters of other scripts drawn as those of "computer" and "tutor" (Cyrillic, Greek,
-    # Armenian, Latin small capitals): compared as the letters they pass for.
-    "сСοОοΟоОᴏрРρΡᴘϲϹᴄмМΜᴍτΤтТᴛеЕεΕᴇυսᴜʀ",
-    "ccooooooopppppcccmmmmttttteeeeeuuur",
+    # Letters of other scripts drawn as Latin ones (Cyrillic, Greek, Armenian, Latin small
+    # capitals): compared as the letters they pass for, for the computer's and tutor's
+    # words and for another person's name ("Аnn" with a Cyrillic A is "Ann").
+    "сСοОοΟоОᴏрРρΡᴘϲϹᴄмМΜᴍτΤтТᴛеЕεΕᴇυսᴜʀаАΑαвВΒнНΗкКΚκхХΧχуУΥіІΙιјЈѕЅΖΝν",
+    "ccooooooopppppcccmmmmttttteeeeeuuuraaaabbbhhhkkkkxxxxyyyiiiijjsszny",
 )
 
 
-def _skeleton(name: str) -> str:
+def name_skeleton(name: str) -> str:
     """A name as it reads: compatibility forms and case folded, marks and characters drawn
     as nothing left out (U+200B, a soft hyphen, a Hangul filler), lookalikes of other
     scripts read as the letters they pass for."""
@@ -49,7 +50,8 @@ def _skeleton(name: str) -> str:
         for c in text
         if unicodedata.category(c) not in ("Mn", "Me", "Cf") and c not in BLANK_CHARACTERS
     )
-    return "".join(shown).casefold().translate(_LOOKALIKES)
+    # Capitals first (a Greek capital Nu reads as N, its small letter as v), then small.
+    return "".join(shown).translate(_LOOKALIKES).casefold().translate(_LOOKALIKES)
 
 
 def reads_as_computer(name: str) -> bool:
@@ -57,7 +59,7 @@ def reads_as_computer(name: str) -> bool:
     call them "Computer (hard)" and "Tutor (scripted)", and a person so named passed for the
     computer to the others. A name that holds the word anywhere is one ("Blue · Computer
     (hard)" beside a seat's name)."""
-    skeleton = _skeleton(name)
+    skeleton = name_skeleton(name)
     return "computer" in skeleton or skeleton.startswith("tutor")
 
 

@@ -14,11 +14,10 @@ import asyncio
 import secrets
 from typing import Any
 
-from meeple.agents import HUMAN
 from meeple.core.game import Player
 from meeple.interfaces.web.live import LiveMatch, ServerError, open_seats, public_message
 from meeple.interfaces.web.lobby import new_token
-from meeple.interfaces.web.protocol import person_name
+from meeple.interfaces.web.protocol import name_skeleton, person_name
 from meeple.interfaces.web.quotas import is_remote
 from meeple.interfaces.web.referee import Referee
 from meeple.store.matches import USED_LINK, StoredMatch, token_hash
@@ -181,7 +180,7 @@ class Seating(Referee):
             data["joined"] = True
             data["name"] = name or data["name"] or match.game.seat_name(chosen)
             if name is not None:
-                _refuse_a_name_taken(seats, chosen, name)
+                _refuse_a_name_taken(seats, chosen, name, match.game.seat_names())
             data["token"] = token_hash(held)
             if used is not None:
                 data[USED_LINK] = used
@@ -205,20 +204,26 @@ class Seating(Referee):
         while the match is played, as joining with it would have. ServerError otherwise:
         409 ``name_set`` for a seat named already, ``name_taken`` for another seat's."""
 
+        own = match.game.seat_name(seat)
+
         def named(stored: StoredMatch) -> dict[str, Any]:
             data = stored.seats[seat]
             if stored.status == "finished":
                 raise ServerError("the match is over: its names stay as they were", 409)
+            if match.tutorial is not None:
+                raise ServerError("a tutorial's seat keeps the name it was started with", 409)
             if data["agent"] is not None or not data["joined"]:
                 raise ServerError("only a person's seat, once taken, is given a name", 409)
-            if data["name"] != match.game.seat_name(seat):
+            if data["name"] != own:
                 raise ServerError(
                     f"this seat is named {data['name']!r} already: a seat's name is given once",
                     409,
                     "name_set",
                 )
+            if name_skeleton(name) == name_skeleton(own):
+                raise ServerError(f"{own} is the seat's own name: give a name of your own", 409)
             seats = [dict(d) for d in stored.seats]
-            _refuse_a_name_taken(seats, seat, name)
+            _refuse_a_name_taken(seats, seat, name, match.game.seat_names())
             seats[seat]["name"] = name
             return {"seats": seats}
 
@@ -288,15 +293,19 @@ def _link_used() -> ServerError:
     )
 
 
-def _refuse_a_name_taken(seats: list[dict[str, Any]], seat: Player, name: str) -> None:
-    """ServerError 409 ``name_taken`` where another person's seat taken already goes by
-    ``name`` (in any case): the pages could not tell the two apart."""
+def _refuse_a_name_taken(
+    seats: list[dict[str, Any]], seat: Player, name: str, seat_names: list[str]
+) -> None:
+    """ServerError 409 ``name_taken`` where ``name`` reads as another person's seat's name
+    (in any case, with lookalike letters or invisible characters: :func:`name_skeleton`), or
+    as another seat's own name ("Red", which a person who joins it without one goes by): the
+    pages could not tell the two apart."""
     others = {
-        str(d["name"]).casefold()
+        name_skeleton(str(d["name"]))
         for p, d in enumerate(seats)
-        if p != seat and d.get("name") and d["spec"] == HUMAN and d["joined"]
-    }
-    if name.casefold() in others:
+        if p != seat and d.get("name") and d["agent"] is None and d["joined"]
+    } | {name_skeleton(other) for p, other in enumerate(seat_names) if p != seat}
+    if name_skeleton(name) in others:
         raise ServerError(
             f"another seat of this match is named {name!r}; choose another name",
             409,

@@ -330,7 +330,7 @@ function tellGivenUp(was, now) {
 }
 
 // The seat that asks for the rematch hears of it twice (the reply, and the server's message
-// to every client): one navigation only, to the address with a seat token if either has one.
+// to every client): one navigation only, to the latest address with a seat token.
 // Two would abort each other.
 let rematchTarget = null;
 let rematchTimer = null;
@@ -339,7 +339,7 @@ function followRematch(message) {
   const target = message.token
     ? `/play/${encodeURIComponent(message.match)}#token=${message.token}`
     : `/play/${encodeURIComponent(message.match)}`;
-  if (rematchTarget && (rematchTarget.includes("#token=") || !message.token)) return;
+  if (rematchTarget && !message.token) return; // a seat's later link wins (the earlier is dead)
   if (!rematchTarget) toast("a rematch has started: taking you there", "info");
   rematchTarget = target;
   clearTimeout(rematchTimer);
