@@ -366,3 +366,31 @@ def test_a_second_server_on_one_sqlite_file_is_refused_and_the_lab_is_not(
     # The first server gone (killed: the system releases its lock), another may serve.
     first.kill()
     server_factory(f"sqlite:///{db}", 0)
+
+
+def test_two_servers_opening_a_new_postgresql_database_at_once_both_open_it(postgres):
+    """Two servers started at the same moment on a new database both create its tables:
+    PostgreSQL told the loser of the race a duplicate key of its catalogue of types, and
+    that server did not start (a hostile client's finding)."""
+    if postgres is None:
+        pytest.skip("needs PostgreSQL (apt-get install postgresql)")
+    from concurrent.futures import ThreadPoolExecutor
+    from threading import Barrier
+
+    from meeple.store.matches import MatchStore
+
+    for _ in range(6):
+        db = postgres.new_database()
+        together = Barrier(3)
+
+        def open_store(db: str = db, together: Barrier = together) -> list[str]:
+            together.wait()
+            store = MatchStore(db)
+            try:
+                return store.listing(("waiting",), 1)
+            finally:
+                store.close()
+
+        with ThreadPoolExecutor(3) as pool:
+            opened = [pool.submit(open_store) for _ in range(3)]
+            assert [f.result(timeout=60) for f in opened] == [[], [], []]

@@ -26,6 +26,7 @@ from sqlalchemy.exc import (
     IntegrityError,
     NoSuchModuleError,
     OperationalError,
+    ProgrammingError,
     SQLAlchemyError,
 )
 from sqlalchemy.orm import Session
@@ -295,15 +296,20 @@ def create_tables(engine: Engine, metadata: MetaData) -> None:
     Two processes opening a new database at the same moment both see a table missing and
     both create it. The loser's "already exists" stops its ``create_all`` at that table, so
     it tries again (each try creates only what is still missing) until every table is there.
+    PostgreSQL says it as a duplicate key of its catalogue of types (the table's row type)
+    or a relation that already exists: two servers started at once on a new database, one
+    of them stopped there.
     """
 
     def racing(exc: Exception) -> bool:
         text = str(getattr(exc, "orig", exc))
+        if isinstance(exc, IntegrityError | ProgrammingError):
+            return "already exists" in text or "duplicate key" in text
         return isinstance(exc, OperationalError) and ("locked" in text or "already exists" in text)
 
     try:
         _while_locked(lambda: metadata.create_all(engine), racing)
-    except OperationalError as exc:
+    except (OperationalError, IntegrityError, ProgrammingError) as exc:
         try:
             missing = set(metadata.tables) - set(inspect(engine).get_table_names())
         except SQLAlchemyError:
