@@ -444,8 +444,9 @@ def rematch_request(
     token; in a listed match the seat of one who has gone is open for anyone, as it would
     be after a leave. ``seat_names``: the game's names of the seats (Red, Blue)."""
     n = len(stored.seats)
-    order = [(s - 1) % n for s in range(n)]
-    assert all(rematch_seat(order[k], n) == k for k in range(n))
+    order = [0] * n
+    for old in range(n):
+        order[rematch_seat(old, n)] = old
 
     def name(old: Player) -> str | None:
         # A person who joined without a name was given their seat's ("Blue"): carried round
