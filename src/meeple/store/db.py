@@ -114,6 +114,12 @@ def read_json(text: str | None) -> Any:
         return Unreadable("nested too deeply to be read")
 
 
+def utc_now() -> dt.datetime:
+    """The time now as every table stores it: UTC without a zone (SQLite keeps no zone, and
+    one convention for both databases lets rows move between them)."""
+    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
+
+
 def read_moment(text: str | None) -> dt.datetime | None:
     """A date column read as text (``CAST(column AS TEXT)``: ``2026-12-05 05:24:00.123456``
     on SQLite and PostgreSQL alike); None where it holds no date. A SQLite column holds

@@ -59,6 +59,7 @@ from meeple.store.db import (
     read_moment,
     sqlite_file,
     storage_failures,
+    utc_now,
 )
 from meeple.store.defaults import DEFAULT_MATCH_URL
 from meeple.store.urls import hide_password
@@ -301,10 +302,6 @@ def _check_unchanged(session: Session, match_id: str, seen: StoredMatch) -> None
         )
 
 
-def _now() -> dt.datetime:
-    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
-
-
 NEEDS_WRITES = (
     "the server needs a database it can write (not a read-only file, disk or transaction; "
     "a role with INSERT and UPDATE on its tables)"
@@ -454,7 +451,7 @@ class MatchStore:
     @storage_failures
     def create(self, match: StoredMatch) -> None:
         """Store a new match (its moves list must be empty)."""
-        now = _now()
+        now = utc_now()
         with Session(self.engine) as session, session.begin():
             session.add(
                 MatchRow(
@@ -567,7 +564,7 @@ class MatchStore:
             if seen is not None:
                 _check_unchanged(session, match_id, seen)
             session.execute(
-                update(MatchRow).where(MatchRow.id == match_id).values(**changes, updated=_now())
+                update(MatchRow).where(MatchRow.id == match_id).values(**changes, updated=utc_now())
             )
             self._announce(session, match_id)
 
@@ -576,7 +573,7 @@ class MatchStore:
         """Unfinished matches past an expiry, oldest first, each with which: ``waiting``
         (a person's seat untaken for ``waiting_seconds`` since it was created or last
         joined) or ``idle`` (no move, join or other change for ``idle_seconds``)."""
-        now = _now()
+        now = utc_now()
         waiting_before = now - dt.timedelta(seconds=waiting_seconds)
         idle_before = now - dt.timedelta(seconds=idle_seconds)
         with Session(self.engine) as session:
@@ -604,7 +601,7 @@ class MatchStore:
         """Finish the match with ``result`` if it is still in ``status`` and unchanged for
         ``seconds`` (checked in the same statement, so a move another server stores
         meanwhile wins); True if it was finished."""
-        now = _now()
+        now = utc_now()
         with Session(self.engine) as session, session.begin():
             # An UPDATE's result is a CursorResult (Session.execute is typed for any Result).
             done = cast(
@@ -654,7 +651,7 @@ class MatchStore:
         if another writer changed its seats, status or rematch since, and leaves the match
         as it was.
         """
-        now = _now()
+        now = utc_now()
         values: dict[str, Any] = {"moves_count": seq, "updated": now}
         if status is not None:
             values["status"] = status

@@ -47,6 +47,7 @@ from meeple.store.db import (
     read_json,
     read_moment,
     upsert,
+    utc_now,
 )
 from meeple.store.defaults import DEFAULT_URL
 from meeple.store.rows import row_json
@@ -127,7 +128,7 @@ class ResultStore:
     def ensure_run(self, key: str, kind: str, game: str, spec: dict[str, Any]) -> None:
         """Record a run the first time it is seen; a later call with the same key is a resume."""
         with Session(self.engine) as session, session.begin():
-            now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
+            now = utc_now()
             row = {"key": key, "kind": kind, "game": game, "spec": spec, "created": now}
             insert_new(session, RunRecord.__table__, [row])
 
@@ -240,7 +241,7 @@ class ResultStore:
     def repair_run(self, key: str, kind: str, game: str, spec: dict[str, Any]) -> None:
         """Write run ``key``'s kind, game and spec again (its stored ones are damaged: the
         spec is a pure function of the key, so the command that makes it knows them)."""
-        now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
+        now = utc_now()
         with Session(self.engine) as session, session.begin():
             session.execute(
                 update(RunRecord)
@@ -275,7 +276,7 @@ class ResultStore:
     def note_run(self, key: str, command: str, report: str | None) -> None:
         """Remember the command that last ran ``key`` and where it wrote the report."""
         with Session(self.engine) as session, session.begin():
-            now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
+            now = utc_now()
             row = {"key": key, "command": command, "report": report, "updated": now}
             upsert(session, RunNote.__table__, row)  # another process may note the same run
 

@@ -24,7 +24,7 @@ from sqlalchemy import JSON, DateTime, String, Table, Text, cast, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
-from meeple.store.db import create_tables, read_json, storage_failures, upsert
+from meeple.store.db import create_tables, read_json, storage_failures, upsert, utc_now
 
 
 def review_key(
@@ -94,7 +94,7 @@ class ReviewStore:
     @storage_failures
     def put(self, key: str, review: dict[str, Any]) -> None:
         """Store ``review`` under ``key`` (replacing one computed meanwhile elsewhere)."""
-        now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
+        now = utc_now()
         row = {"check": review_check(key, review), "review": review}
         with Session(self.engine) as session, session.begin():
             upsert(session, ReviewRow.__table__, {"key": key, "review": row, "created": now})

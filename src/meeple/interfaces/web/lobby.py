@@ -8,7 +8,6 @@ agents and clocks); nothing here holds a match's lock or talks to a connection.
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 import json
 import secrets
 from collections.abc import Mapping
@@ -35,6 +34,7 @@ from meeple.interfaces.web.pages import has_drawing
 from meeple.interfaces.web.preparing import Preparer
 from meeple.interfaces.web.protocol import CreateMatch, reads_as_computer
 from meeple.interfaces.web.seeds import draw_seed, new_salt
+from meeple.store.db import utc_now
 from meeple.store.matches import MatchStore, StoredMatch, token_hash
 
 ONLINE_CONTENT = "online matches and replays play the content that ships with meeple"
@@ -382,9 +382,9 @@ class Lobby:
             self.store.listing, statuses, limit * 4 if which == "open" else limit
         )
         out = []
-        # The stored times are UTC without a zone (store.matches); an age in seconds needs no
-        # agreement between the server's clock and the browser's.
-        now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
+        # The stored times are UTC without a zone (store.db.utc_now); an age in seconds needs
+        # no agreement between the server's clock and the browser's.
+        now = utc_now()
         names = await asyncio.to_thread(
             lambda: {row.id: self.seat_names(row.game, row.options) for row in rows}
         )
