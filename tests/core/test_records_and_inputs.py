@@ -154,6 +154,27 @@ def test_a_record_whose_seats_do_not_match_the_game_is_refused():
         record.replay()
 
 
+@pytest.mark.parametrize(
+    ("people", "says"),
+    [
+        (list(range(65)), "people: List should have at most 64 items"),
+        ([64], "people.0: Input should be less than or equal to 63"),
+        ([-1], "people.0: Input should be greater than or equal to 0"),
+        (["0"], "people.0: Input should be a valid integer"),
+    ],
+)
+def test_a_record_s_people_must_be_a_short_list_of_seat_numbers(people, says):
+    with pytest.raises(RecordError, match=re.escape(says)):
+        GameRecord.from_json(json.dumps(_record_dict(people=people)))
+
+
+@pytest.mark.parametrize("people", [[2], [0, 0], [1, 5]])
+def test_a_record_s_people_that_are_not_distinct_seats_of_its_game_do_not_replay(people):
+    record = GameRecord.from_json(json.dumps(_record_dict(people=people)))
+    with pytest.raises(RecordError, match=r"people .* are not distinct seats of Edges .*0 to 1"):
+        record.replay()
+
+
 @pytest.mark.parametrize("options", [{"board": "0x0"}, {"colour": "red"}, {"pie": "maybe"}])
 def test_a_record_with_bad_options_is_a_record_error(options):
     record = GameRecord.from_json(json.dumps(_record_dict(options=options)))

@@ -160,6 +160,13 @@ class GameRecord(BaseModel):
                 f"the record names {len(self.seats)} seats but {game.title} with these "
                 f"options has {game.num_players}"
             )
+        if self.people is not None:
+            strange = [p for p in self.people if p >= game.num_players]
+            if strange or len(set(self.people)) != len(self.people):
+                raise RecordError(
+                    f"the record's people {self.people} are not distinct seats of "
+                    f"{game.title} with these options (0 to {game.num_players - 1})"
+                )
         return game
 
     def states(self) -> list[State[Any]]:
