@@ -580,6 +580,13 @@ def test_resigning_before_every_seat_is_taken_calls_the_match_off(server):
     assert result["aborted"] and result["winners"] == [] and result["returns"] == [0.0, 0.0]
     assert "called the match off before it began" in result["reason"]
     assert summary(server, match)["status"] == "finished"
+    # No rematch: its friend would be waited on for good, or accepted for by the creator,
+    # who holds the friend's link.
+    for ask in (token, created["seats"][1]["token"]):
+        rematch = plain_http.post(f"{server.url}/api/matches/{match}/rematch", json={"token": ask})
+        assert rematch.status_code == 409, rematch.text
+        assert "Blue (seat 1) never took a seat in this match" in rematch.json()["error"]
+    assert summary(server, match)["rematch"] is None
 
 
 def test_resign_with_three_seats_hands_the_seat_to_an_agent(server):

@@ -224,6 +224,25 @@ def test_creating_too_fast_or_holding_too_many_matches_is_a_429_with_its_code(
     assert "at most 3 new matches a minute" in fast.json()["error"]
 
 
+def test_only_making_a_rematch_counts_against_the_rate_of_new_matches(server_factory, tmp_path):
+    """Asking again for a rematch made already creates nothing: it is answered (here with
+    the person's untaken seat) past the address's rate of new matches, not refused by it."""
+    server = server_factory(f"sqlite:///{tmp_path / 's.db'}", 0, "--max-creates-per-minute", "2")
+    against = {**EDGES, "seats": ["human", "random"]}
+    made = plain_http.post(f"{server.url}/api/matches", json=against).json()
+    old = f"{server.url}/api/matches/{made['match']}"
+    token = {"token": plain_http.take_seat(server.url, made["match"], made["seats"][0]["token"])}
+    assert plain_http.post(f"{old}/resign", json=token).status_code == 200
+    first = plain_http.post(f"{old}/rematch", json=token)
+    assert first.status_code == 200 and first.json()["seat"] is not None, first.text
+    again = plain_http.post(f"{old}/rematch", json=token)  # the address's 2 are made
+    assert again.status_code == 200, again.text
+    assert again.json()["match"] == first.json()["match"]
+    assert again.json()["seat"]["token"] != first.json()["seat"]["token"]
+    more = plain_http.post(f"{server.url}/api/matches", json=EDGES)
+    assert more.status_code == 429 and more.json()["code"] == "rate_limited"
+
+
 def test_a_match_takes_a_bounded_number_of_spectators_and_always_its_players(
     server_factory, tmp_path
 ):

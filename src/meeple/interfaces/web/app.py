@@ -394,11 +394,10 @@ def create_app(
         quotas.check_seat_request(quotas.client(http))
         match = await hub.get(match_id)
         seat = await hub.seat_for(match, request.token)
-        async with quotas.creating(quotas.client(http), hub.unfinished) as made:
-            rematched = await hub.rematch(match, seat, pages_base(http))
-            if rematched["match"] is not None:
-                made["match"] = rematched["match"]
-        return rematched
+        client = quotas.client(http)
+        return await hub.rematch(
+            match, seat, pages_base(http), lambda: quotas.creating(client, hub.unfinished)
+        )
 
     @app.post("/api/matches/{match_id}/rematch/decline", summary="Decline the rematch offered")
     async def decline_rematch(match_id: str, request: SeatRequest, http: Request) -> dict[str, Any]:

@@ -21,7 +21,8 @@ import asyncio
 import logging
 import math
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
 
 from meeple.core.errors import MeepleError
@@ -472,7 +473,11 @@ class Hub(Seating):
         return {"match": None, "offer": match.rematch_offer()}
 
     async def rematch(
-        self, match: LiveMatch, seat: Player, base_url: str | None = None
+        self,
+        match: LiveMatch,
+        seat: Player,
+        base_url: str | None = None,
+        creating: Callable[[], AbstractAsyncContextManager[dict[str, str]]] | None = None,
     ) -> dict[str, Any]:
         """Ask for (or accept) a rematch: once every person of the match has, a new match of
         the same game and options, seats turned one place round, new seed (the computer
@@ -482,6 +487,9 @@ class Hub(Seating):
         the offer to accept or decline. Once made, every person of the old match is told
         the new match and the token of their new seat on their own connection; the asker
         gets theirs in the reply; its links are under ``base_url`` (:meth:`create`).
+        ``creating`` guards the making alone (the asker's quota of new matches: an offer,
+        an acceptance that leaves others to accept, and an ask once made create nothing),
+        and is told the match made.
         """
         if match.tutorial is not None:
             raise ServerError(
@@ -491,6 +499,15 @@ class Hub(Seating):
             stored = match.stored
             if stored.status != "finished":
                 raise ServerError("a rematch is offered once the match is over", 409)
+            untaken = [s for s in match.people() if not stored.seats[s]["joined"]]
+            if untaken and stored.rematch is None:
+                # Called off or expired before it began, or a seat given up: its person
+                # would be waited on for good, or accepted for by whoever holds its link.
+                raise ServerError(
+                    f"{seats_text(match.game, untaken)} never took a seat in this match (or "
+                    "gave it up), so it has no rematch: start a new match from the lobby",
+                    409,
+                )
             made = stored.rematch
             if made is None:
                 match.rematch_votes[seat] = True
@@ -506,7 +523,9 @@ class Hub(Seating):
         async with match.lock:
             made = stored.rematch  # made meanwhile by the last to accept
             if made is None:
-                created, order = await self._make_rematch(match, seat, base_url)
+                async with (creating or _nothing_guarded)() as guarded:
+                    created, order = await self._make_rematch(match, seat, base_url)
+                    guarded["match"] = created["match"]
         if made is not None:
             return await self._seat_in_rematch(await self.get(made), seat, base_url)
         mine = None
@@ -682,3 +701,9 @@ def _replayed(stored: StoredMatch, game: Game[Any, Any, Any]) -> LiveMatch:
         state = after
     match.state = state
     return match
+
+
+@asynccontextmanager
+async def _nothing_guarded() -> AsyncIterator[dict[str, str]]:
+    """A rematch made with no quota to count it against (the hub used without a web app)."""
+    yield {}

@@ -684,9 +684,9 @@ function drawEndBox() {
   if (m.status === "finished") {
     const links = el("p", { class: "end-links" });
     // A tutorial has no rematch: its box links to a real game instead. Nor has a match
-    // called off before it began: the seat nobody took would be waited on for good.
-    const calledOff = !!(m.result && m.result.aborted);
-    if (m.seat !== null && token && !m.tutorial && !calledOff) {
+    // with a person's seat nobody took (called off, expired): it would be waited on for good.
+    const untaken = m.seats.some((s) => s.kind === "person" && !s.joined);
+    if (m.seat !== null && token && !m.tutorial && !untaken) {
       const offer = m.rematch_offer;
       const names = (seats) => seats.map((s) => seatLabel(m, s)).join(" and ");
       const others = (seats) => (seats || []).filter((s) => s !== m.seat);
