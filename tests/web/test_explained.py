@@ -550,6 +550,10 @@ def test_edges_rings_the_computer_s_last_pyramid_and_says_it(server, chromium, s
     assert "square (" in said or "squares (" in said, said
     # after a dash, as the terminal writes it: run on, the notation read as the words' start
     assert f"{edge} — placed a " in page.inner_text("#log li:last-child"), said
+    # The squares the words name are named on the board, each in its own square's corner.
+    corners = page.locator("#board .edges-coord").all_text_contents()
+    assert sorted(corners) == ["0,0", "0,1", "1,0", "1,1"], corners
+    assert set(re.findall(r"\((\d,\d)\)", said)) <= set(corners), said
     bounds = page.locator("#board circle.edges-last").bounding_box()
     assert bounds and bounds["x"] >= 0 and bounds["x"] + bounds["width"] <= size[0]
     context.close()

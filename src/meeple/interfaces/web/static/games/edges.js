@@ -153,6 +153,15 @@ export function draw(root, msg, ui) {
     }
   }
 
+  // Each square's name in its corner, clear of every pyramid: the hints, the results and
+  // the move log name squares "(r,c)", which a board without them leaves to be counted.
+  for (let r = 0; r < rows; r += 1) {
+    for (let c = 0; c < cols; c += 1) {
+      const [x, y] = at([c, r]);
+      svg("text", { x: x + 9, y: y + 22, class: "edges-coord", "aria-hidden": "true" }, board, `${r},${c}`);
+    }
+  }
+
   const placed = view.edges || {};
   const last = lastMove(msg, view);
   for (const name of allEdges(rows, cols)) {
