@@ -292,6 +292,19 @@ def test_check_command_confirms_a_proof_and_explains_bad_input(run, tmp_path):
     assert "\n\n" not in ok.output  # no display left behind without a terminal
     assert "confirmed: 'yes' follows from the answers of" in out
     assert "3 leaves drawn at random searched again with other hash keys: 3 agree" in out
+    # Without its root's answer (the last written) the proof is unfinished, not failed: the
+    # exit code of a run whose --budget ran out, and how to go on.
+    lines = point.read_text().splitlines()
+    point.write_text("\n".join(lines[:-1]) + "\n")
+    for reading in (("--check", "1"), ("--export-certificate", str(tmp_path / "c.cert"))):
+        unfinished = run(*args, "--prove", "0", "--checkpoint", str(point), *reading)
+        said = " ".join(unfinished.output.split())
+        assert unfinished.exit_code == 3, said
+        assert (
+            "the proof is not finished: its checkpoint has no answer at the root: run the "
+            f"same command without {reading[0]} to go on" in said
+        ), said
+    assert not (tmp_path / "c.cert").exists()
 
 
 def test_a_proof_stopped_by_sigterm_says_how_far_it_got_and_keeps_its_checkpoint(tmp_path):

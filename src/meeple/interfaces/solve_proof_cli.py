@@ -279,6 +279,14 @@ def _read_proof(
     return proof, sign
 
 
+def _run_on(exc: Exception, option: str) -> typer.Exit:
+    """A proof read for ``option`` before it has an answer: not one that fails (exit code 1)
+    but one to run on, with the exit code of a run whose --budget ran out."""
+    console.print(escape(f"{exc}: run the same command without {option} to go on (--survey "
+                         "says how far it got)"), highlight=False)  # fmt: skip
+    return typer.Exit(code=NOT_FINISHED)
+
+
 def _failed(lines: int) -> str:
     """``1 line failed its check and is``, ``3 lines failed their check and are``."""
     its, verb = ("its", "is") if lines == 1 else ("their", "are")
@@ -290,6 +298,7 @@ def export(
 ) -> None:
     """Check a finished proof and write its certificate; exit code 1 if it does not hold."""
     from meeple.solvers import edges_certificate
+    from meeple.solvers.edges_proof import ProofUnfinished
 
     proof, sign = _read_proof(state, threshold, checkpoint, split, question,
                               "--export-certificate")  # fmt: skip
@@ -298,6 +307,8 @@ def export(
             report = edges_certificate.export(proof, state, path)
         except OSError as exc:
             raise fail(f"cannot write the certificate {path}: {exc}") from None
+        except ProofUnfinished as exc:
+            raise _run_on(exc, "--export-certificate") from None
         except MeepleError as exc:
             console.print(f"[bold red]not confirmed[/]: {escape(str(exc))}", highlight=False)
             raise typer.Exit(code=1) from None
@@ -353,7 +364,7 @@ def check(
 ) -> None:
     """Check a finished proof from its leaves' answers and search some leaves again; exit
     code 1 if it does not hold up."""
-    from meeple.solvers.edges_proof import ProofCheck
+    from meeple.solvers.edges_proof import ProofCheck, ProofUnfinished
     from meeple.solvers.edges_solver import EdgesSolver
 
     proof, sign = _read_proof(state, threshold, checkpoint, split, question, "--check",
@@ -392,6 +403,8 @@ def check(
         except KeyboardInterrupt:
             console.print("stopped; nothing was changed")
             raise typer.Exit(code=130) from None
+        except ProofUnfinished as exc:
+            raise _run_on(exc, "--check") from None
         except MeepleError as exc:
             console.print(escape(f"{exc}; --survey says how far it got"))
             raise typer.Exit(code=1) from None

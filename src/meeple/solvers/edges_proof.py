@@ -37,6 +37,11 @@ ENGINE = "edges-engine/1"
 leaf differently gets a new name, and old checkpoints are refused."""
 
 
+class ProofUnfinished(MeepleError):
+    """A proof asked for its answer before its run has found one (its checkpoint holds no
+    answer at the root): not a failed proof, one to run on."""
+
+
 @dataclass
 class ProofProgress:
     """How far a proof has got.
@@ -421,7 +426,9 @@ class NullWindowProof:
         """
         claim = self.done.get(self._node_id(state))
         if claim is None:
-            raise MeepleError("the proof is not finished: its checkpoint has no answer at the root")
+            raise ProofUnfinished(
+                "the proof is not finished: its checkpoint has no answer at the root"
+            )
         report = ProofCheck(claim)
         settled: dict[str, bool] = {}
         drawn: list[tuple[str, EdgesState]] = []  # a uniform sample of the leaves (reservoir)
