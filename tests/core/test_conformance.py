@@ -46,6 +46,19 @@ def test_a_game_that_says_it_has_no_chance_must_play_the_same_from_every_seed() 
         check_game(drawn, seeds=range(4))
 
 
+def test_a_game_that_says_it_is_zero_sum_must_end_so() -> None:
+    """Double Edges' four seats are two teams whose returns cancel (OpenSpiel is told it is
+    zero-sum); Erosion's three seats with one winner are not, and saying so is named."""
+    double = meeple.make("edges", double=True, board="2x2", stash="1/1/1")
+    assert double.num_players == 4 and double.zero_sum and check_game(double, seeds=range(2))
+    game = meeple.make("erosion", players=3)
+    assert not game.zero_sum
+    claimed = type(game)(game.options)
+    claimed.two_sides = True  # type: ignore[misc]
+    with pytest.raises(AssertionError, match=r"says it is zero-sum .* do not sum to zero"):
+        check_game(claimed, seeds=range(1), positions=False)
+
+
 @pytest.mark.parametrize(
     ("to_act", "movers", "count"),
     [

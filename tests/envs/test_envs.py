@@ -463,7 +463,8 @@ def test_a_walk_asking_every_information_state_writes_each_view_once(monkeypatch
 
 
 def test_the_registered_game_types_hold_for_every_player_count():
-    """Erosion, Squad Combat and Edges were registered with two players only, and zero-sum."""
+    """Erosion, Squad Combat and Edges were registered with two players only, and zero-sum;
+    then Double Edges, whose two teams' returns cancel, was loaded as general-sum."""
     registered = {t.short_name: t for t in pyspiel.registered_games()}
     general, zero = pyspiel.GameType.Utility.GENERAL_SUM, pyspiel.GameType.Utility.ZERO_SUM
     seats = {"edges": (2, 4), "erd": (2, 2), "erosion": (2, 5), "squad-combat": (2, 4)}
@@ -471,18 +472,22 @@ def test_the_registered_game_types_hold_for_every_player_count():
     for game, (fewest, most) in seats.items():
         kind = registered[mos.short_name(game)]
         assert (kind.min_num_players, kind.max_num_players) == (fewest, most)
-        assert kind.utility == (zero if most == 2 else general)
-    for game_string, players in [
-        ("python_meeple_erosion(players=5,observation=designed)", 5),
-        ("python_meeple_squad_combat(players=4,observation=designed)", 4),
-        ("python_meeple_edges(board=5x5,double=True,observation=designed)", 4),
-        ("python_meeple_erosion(observation=designed)", 2),
+        assert kind.utility == (general if game in ("erosion", "squad-combat") else zero)
+    for game_string, players, utility in [
+        ("python_meeple_erosion(players=5,observation=designed)", 5, general),
+        ("python_meeple_squad_combat(players=4,observation=designed)", 4, general),
+        ("python_meeple_edges(board=5x5,double=True,observation=designed)", 4, zero),
+        ("python_meeple_erosion(observation=designed)", 2, zero),
     ]:
         loaded = pyspiel.load_game(game_string)
         kind = loaded.get_type()
         assert loaded.num_players() == players
         assert kind.min_num_players <= players <= kind.max_num_players
-        assert kind.utility == (zero if players == 2 else general)
+        assert kind.utility == utility
+        assert loaded.utility_sum() == (0.0 if utility == zero else None)
+    # OpenSpiel's own test of a zero-sum game checks that every end's returns sum to zero.
+    double = pyspiel.load_game("python_meeple_edges(board=2x2,stash=1/1/1,double=True)")
+    pyspiel.random_sim_test(double, num_sims=5, serialize=False, verbose=False)
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -661,9 +666,11 @@ def test_a_simultaneous_node_takes_flat_joint_actions_as_openspiel_s_own_games(g
     """``legal_actions()`` with no seat at a simultaneous node gave [] (OpenSpiel's C++
     games give the flat joint actions), and ``apply_action`` there played the number as the
     first seat's action alone, leaving the others to act: a generic algorithm walking a game
-    by ``legal_actions()`` and ``apply_action`` could not play it, or played it wrong."""
+    by ``legal_actions()`` and ``apply_action`` could not play it, or played it wrong; and
+    ``action_to_string`` read a flat joint action as one seat's action id."""
     state = pyspiel.load_game(mos.short_name(game)).new_initial_state()
     state.apply_action(3)
+    seat_names = [make(game).seat_name(p) for p in range(2)]
     rng = random.Random(5)
     joint_nodes = 0
     while not state.is_terminal():
@@ -677,6 +684,12 @@ def test_a_simultaneous_node_takes_flat_joint_actions_as_openspiel_s_own_games(g
             for moves in seats:
                 rest, digit = divmod(rest, len(moves)) if moves else (rest, -1)
                 each.append(moves[digit] if moves else -1)
+            # Said as every seat's move, not as one seat's id.
+            said = state.action_to_string(pyspiel.PlayerId.SIMULTANEOUS, flat)
+            assert said == ", ".join(
+                f"{name}: {state.action_to_string(p, a)}"
+                for p, (name, a) in enumerate(zip(seat_names, each, strict=True))
+            )
             twin = state.clone()
             twin.apply_actions(each)
             with pytest.raises(IllegalAction, match=f"from 0 to {count - 1}"):

@@ -192,6 +192,11 @@ def check_playthrough(game: Game, seed: int) -> Playthrough:
     """Play a random game checking every state, then check that its record replays exactly."""
     rng = random.Random(seed ^ 0x5EED)
     play = random_playthrough(game, seed)
+    returns = play.state.returns
+    assert not (game.zero_sum and abs(sum(returns)) > 1e-9), (
+        f"the game says it is zero-sum (Game.zero_sum) but its returns {returns!r:.200} at the "
+        f"end of seed {seed} do not sum to zero"
+    )
     record = GameRecord.from_json(play.record().model_dump_json())
     try:
         states = record.states()

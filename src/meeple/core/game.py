@@ -96,6 +96,10 @@ class Game(ABC, Generic[O, S, A]):
     """False when the seed decides nothing (no deal, die or draw for who starts: Erd), so
     that every seed gives the same game; the server then publishes no sealed seed, which
     would promise a fair deal where nothing is dealt (the conformance suite checks it)."""
+    two_sides: ClassVar[bool] = False
+    """True when every configuration is two sides whose returns cancel, however many seats
+    (Double Edges' two teams of two): its returns sum to zero, as any game's of two seats
+    do (:attr:`zero_sum`)."""
 
     def __init__(self, options: O) -> None:
         self.options: O = options
@@ -133,6 +137,13 @@ class Game(ABC, Generic[O, S, A]):
     @abstractmethod
     def num_players(self) -> int:
         """Number of seats in this configuration."""
+
+    @property
+    def zero_sum(self) -> bool:
+        """Whether this configuration's returns sum to zero at every end: two seats, or two
+        sides (:attr:`two_sides`); a game of more seats with one winner is not (1 and two
+        -1s). The conformance suite checks it at the end of every game it plays."""
+        return self.num_players == 2 or self.two_sides
 
     def seat_name(self, player: Player) -> str:
         """How the game calls a seat (a colour, a team position); ``seat N`` by default."""

@@ -21,9 +21,10 @@ Importing this module registers every game with ``pyspiel.register_game`` under
   string (perfect recall) is the seat's views so far with its own moves between them.
   Both hold only ``state.view(seat)``.
 - **Utility.** The game's returns at the end (1 win, -1 loss, 0 draw); zero-sum with two
-  seats, general-sum with more. The registered type (``pyspiel.registered_games()``) holds
-  for every configuration: the game's fewest and most seats (Erosion 2-5, Squad Combat 2-4,
-  Edges 2-4: 2, or 4 in Double Edges), general-sum where more than two are possible.
+  seats or two sides (``Game.zero_sum``: Double Edges' teams), general-sum with more seats.
+  The registered type (``pyspiel.registered_games()``) holds for every configuration: the
+  game's fewest and most seats (Erosion 2-5, Squad Combat 2-4, Edges 2-4: 2, or 4 in Double
+  Edges), general-sum where more than two seats of their own are possible.
 - **Serialisation** is OpenSpiel's own (the history of actions, the seed's first).
 """
 
@@ -132,10 +133,11 @@ def player_range(name: str) -> tuple[int, int]:
 def _game_type(name: str, num_players: int | None = None) -> pyspiel.GameType:
     """The game's type: registered (``num_players`` None) it holds for every player count
     (general-sum where a game takes more than two seats: one winner's 1 against the others'
-    -1 does not sum to zero); a loaded game's is zero-sum with two seats."""
+    -1 does not sum to zero); a loaded game's is zero-sum with two seats. Either is zero-sum
+    for a game of two sides whatever its seats (``Game.two_sides``: Double Edges)."""
     cls = game_class(name)
     fewest, most = player_range(name)
-    two_seats = (num_players or most) == 2
+    zero_sum = (num_players or most) == 2 or cls.two_sides
     return pyspiel.GameType(
         short_name=short_name(name),
         long_name=f"meeple {cls.title}",
@@ -151,7 +153,7 @@ def _game_type(name: str, num_players: int | None = None) -> pyspiel.GameType:
             else pyspiel.GameType.Information.IMPERFECT_INFORMATION
         ),
         utility=(
-            pyspiel.GameType.Utility.ZERO_SUM if two_seats else pyspiel.GameType.Utility.GENERAL_SUM
+            pyspiel.GameType.Utility.ZERO_SUM if zero_sum else pyspiel.GameType.Utility.GENERAL_SUM
         ),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=most,
@@ -186,7 +188,7 @@ class MeepleSpielGame(pyspiel.Game):
                 num_players=n,
                 min_utility=-1.0,
                 max_utility=1.0,
-                utility_sum=0.0 if n == 2 else None,
+                utility_sum=0.0 if self.meeple.zero_sum else None,
                 max_game_length=max_game_length(self.meeple),
             ),
             params,
@@ -426,7 +428,15 @@ class MeepleSpielState(pyspiel.State):
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             return f"seed {action}"
-        return str(self.meeple_game.action_from_id(int(action)))
+        game = self.meeple_game
+        joint = self.inner is not None and len(self.inner.to_act) > 1
+        if player == pyspiel.PlayerId.SIMULTANEOUS and joint:
+            # A flat joint action (``legal_actions()`` here) is every acting seat's move:
+            # read as one seat's id, it named a move nobody chose.
+            each = self._joint(int(action))
+            moves = [(p, game.action_from_id(a)) for p, a in enumerate(each) if a >= 0]
+            return ", ".join(f"{game.seat_name(p)}: {move}" for p, move in moves)
+        return str(game.action_from_id(int(action)))
 
     def resample_from_infostate(self, player: int, probability_sampler: Any) -> MeepleSpielState:
         """A state ``player`` cannot tell from this one, hidden parts sampled (IS-MCTS).

@@ -271,6 +271,7 @@ class EdgesGame(Game[EdgesOptions, "EdgesState", EdgesAction]):
     players: ClassVar[str] = "2 (4 in Double Edges)"
     heuristic_agent: ClassVar[str | None] = "greedy"
     step_names: ClassVar[tuple[str, ...]] = ("place", "pie", "over")
+    two_sides: ClassVar[bool] = True  # Double Edges' teams win and lose together
 
     def __init__(self, options: EdgesOptions) -> None:
         super().__init__(options)
