@@ -32,6 +32,16 @@ def test_a_tutorial_replays_to_its_end(game):
         # Each why is said after a click on another move: it must not be the prompt again.
         assert step.why != step.prompt
         game_obj.parse_action(step.move)  # the notation reads
+    # A move the page warns against (State.move_warnings) is one the lesson says it warns
+    # of: Erd's learner was told to keep both Lights, then warned of the mercy rule unsaid.
+    state, taken = game_obj.new_game(lesson.seed), 0
+    for player, text in moves:
+        if player == lesson.learner:
+            warned = state.move_warnings(player).get(text)
+            prompt = lesson.steps[taken].prompt
+            assert warned is None or "warn" in prompt, (taken + 1, warned, prompt)
+            taken += 1
+        state = state.apply_text(player, text)
 
 
 EDGES = """

@@ -118,7 +118,7 @@ def test_a_tutorial_from_the_lobby_to_its_end(server, chromium, watch, page_erro
     verb = "Tap" if tap else "Click"
     told = page.inner_text("#tutorial-expected")
     first = page.get_attribute("body", "data-expected")
-    assert told == f"{verb} what is marked in gold (typed, this move reads {first})", told
+    assert told == f"{verb} what glows white (typed, this move reads {first})", told
     steps = 0
     refused_at = None
     shown = False  # "Show it" tried once a walk: each try costs the browser a scroll
@@ -162,6 +162,15 @@ def test_a_tutorial_from_the_lobby_to_its_end(server, chromium, watch, page_erro
     page.wait_for_selector("body[data-status='finished']")
     assert page.query_selector("#rematch") is None  # a lesson has no rematch
     assert serious(page) == []
+    if game == "erd":
+        # Won in combat, the last piles stay on the table: drawn in the Reserve too, the
+        # page showed five Heavies of the three each side has.
+        view = frames.latest_state()["view"]
+        shown = page.locator("#board .erd-side").evaluate_all(ERD_RESERVES)
+        for seat, side in enumerate(view["sides"]):
+            piles = view["last_combat"]["rush"][seat] + view["last_combat"]["defense"][seat]
+            placed = piles.count("H") + side["turrets"] + side["discard"]["H"]
+            assert shown[1 - seat]["H"] + placed == 3, (seat, shown, view["last_combat"])
     # Every move the page sent but the off-script one was taken.
     errors = [m for m in frames.of_type("error") if m.get("code") != "off_script"]
     assert not errors, errors
@@ -172,6 +181,12 @@ def test_a_tutorial_from_the_lobby_to_its_end(server, chromium, watch, page_erro
     # A lesson old, the learner is offered the easy computer, not the lobby's hardest.
     page.wait_for_function("() => document.getElementById('opponent')?.value === 'easy'")
     context.close()
+
+
+# Each side's Reserve as the table draws it (the top side first): its stacks' counts.
+ERD_RESERVES = """sides => sides.map((side) => Object.fromEntries(
+    [...side.querySelectorAll('.erd-stack')].slice(0, 3).map((stack, i) => [
+        'HLD'[i], Number(stack.querySelector('.erd-count')?.textContent ?? 0)])))"""
 
 
 def test_the_learner_s_seat_is_named_with_one_pair_of_brackets(server, chromium, watch):

@@ -113,10 +113,11 @@ export function draw(root, msg, ui) {
   L.H += extra;
   const table = svg("svg", { viewBox: `0 0 ${L.W} ${L.H}`, class: "erd-table", role: "group", "aria-label": "the table" }, wrap);
   svg("rect", { x: 4, y: 4, width: L.W - 8, height: L.H - 8, rx: 24, class: "erd-felt" }, table);
-  drawSide(table, L, view, top, seats, L.topY, msg);
+  drawSide(table, L, view, top, seats, L.topY, msg, onTable(view, top));
   drawPending(table, L, view, top, bottom, me, legal, sel, ui, msg.to_act || []);
   drawCombat(table, L, view, seats, top, bottom);
-  drawSide(table, L, view, bottom, seats, L.bottomY, msg, inHand(view, me, legal, sel));
+  const ending = onTable(view, bottom);
+  drawSide(table, L, view, bottom, seats, L.bottomY, msg, ending || inHand(view, me, legal, sel));
   const bar = legal.length ? drawBuilder(wrap, legal, sel, ui, view, bottom, msg.tutorial && msg.tutorial.expected, msg.warnings || {}) : null;
   if (!L.narrow && me !== null && msg.status === "playing") fitTable(table, bar);
   if (revealPiles && bar) showPiles(table, bar);
@@ -237,6 +238,17 @@ function inHand(view, me, legal, sel) {
   if (!piles) return { H: 0, L: 0, D: 0 };
   const a = counts(piles.rush || "-");
   const b = counts(piles.defense || "-");
+  return { H: a.H + b.H, L: a.L + b.L, D: a.D + b.D };
+}
+
+/** A match won in combat ends with the last piles on the table, not discarded (rules.md):
+ * the side's Reserve still counts them, and drawn whole beside them its cards showed twice
+ * (five Heavies of three). Those piles, to leave out; undefined while play goes on. */
+function onTable(view, seat) {
+  const combat = view.last_combat;
+  const won = view.result && view.result.over && ["rush", "both_rushes"].includes(view.result.ending);
+  if (!won || !combat) return undefined;
+  const [a, b] = [counts(combat.rush[seat]), counts(combat.defense[seat])];
   return { H: a.H + b.H, L: a.L + b.L, D: a.D + b.D };
 }
 

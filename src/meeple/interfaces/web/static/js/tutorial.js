@@ -93,7 +93,7 @@ export function showTutorial(m) {
   // The notation is taught by the side's typing box, not needed here: "Your move: weather
   // WX13 on 0 x1" came before a learner had met it.
   expected.replaceChildren(...(lesson.expected
-    ? [`${CLICK[0].toUpperCase()}${CLICK.slice(1)} what is marked in gold (typed, this move reads `, el("code", {}, lesson.expected), ")"] : []));
+    ? [`${CLICK[0].toUpperCase()}${CLICK.slice(1)} what glows white (typed, this move reads `, el("code", {}, lesson.expected), ")"] : []));
   expected.hidden = !lesson.expected;
   document.body.dataset.expected = lesson.expected || "";
   const whyLine = document.getElementById("tutorial-why");
