@@ -46,10 +46,14 @@ def test_a_frozen_database_is_a_retry_message_within_its_bound(server_factory, p
             began = time.monotonic()
             await b.send({"type": "move", "seq": 1, "action": move})
             new = asyncio.to_thread(httpx.post, f"{server.url}/api/matches", json=body, timeout=60)
+            health = asyncio.to_thread(httpx.get, f"{server.url}/api/health", timeout=60)
             # Without the bound both waited for the database to resume: for ever here.
-            reply = await new
+            reply, unhealthy = await new, await health
             await b.wait_for(lambda: b.errors, timeout=15)
             waited = time.monotonic() - began
+        # An uptime check is told the server cannot serve, as the requests are.
+        assert unhealthy.status_code == 503, unhealthy.text
+        assert unhealthy.json()["code"] == "storage_unavailable"
         error = [m for m in b.messages if m["type"] == "error"][-1]
         assert error["code"] == "storage_unavailable" and "try again" in error["message"]
         assert reply.status_code == 503 and reply.json()["code"] == "storage_unavailable"
@@ -59,6 +63,8 @@ def test_a_frozen_database_is_a_retry_message_within_its_bound(server_factory, p
         # Resumed: the same server takes the same move, with no restart.
         await b.send({"type": "move", "seq": 1, "action": move})
         await b.wait_for(lambda: b.acks == [2], timeout=30)
+        healthy = await asyncio.to_thread(httpx.get, f"{server.url}/api/health", timeout=30)
+        assert healthy.status_code == 200 and healthy.json() == {"status": "ok", "database": "ok"}
         await a.wait_for(lambda: a.state["seq"] == 2)
         await a.close()
         await b.close()

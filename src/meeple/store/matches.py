@@ -376,6 +376,13 @@ class MatchStore:
             ) from None
         self._check_writable()
 
+    @storage_failures
+    def ping(self) -> None:
+        """Ask the database the least it can answer: StorageUnavailable where it cannot (a
+        server's health check; :meth:`check` reads every row and is for start-up)."""
+        with self.engine.connect() as conn:
+            conn.execute(text("SELECT 1")).scalar()
+
     def _check_writable(self) -> None:
         """StoreError in one line if the database takes no writes (a read-only file, disk or
         transaction; a role without UPDATE on the tables): a server started on it would

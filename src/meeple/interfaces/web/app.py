@@ -75,6 +75,9 @@ from meeple.store.matches import MatchStore
 from meeple.store.reviews import ReviewStore
 from meeple.store.urls import hide_password
 
+HEALTH_SECONDS = 5.0
+"""How long ``GET /api/health`` waits for the database before it answers 503."""
+
 
 def create_app(
     db: str,
@@ -276,6 +279,23 @@ def create_app(
             {"error": "the server failed on this request", "code": "internal_error"},
             status_code=500,
         )
+
+    @app.get("/api/health", summary="Whether the server serves: for uptime checks")
+    async def health() -> dict[str, str]:
+        # 503 once stopping, so a load balancer sends no new client to a server going away,
+        # and while its database does not answer (within a bound: a hung connection must not
+        # hang the check too).
+        if hub.stopping:
+            raise ServerError("the server is stopping", 503, "unavailable")
+        try:
+            await asyncio.wait_for(asyncio.to_thread(store.ping), HEALTH_SECONDS)
+        except TimeoutError:
+            raise ServerError(
+                f"the database did not answer within {HEALTH_SECONDS:g} s",
+                503,
+                "storage_unavailable",
+            ) from None
+        return {"status": "ok", "database": "ok"}
 
     @app.get("/api/games", summary="The games, their options and the agents each accepts")
     async def list_games() -> list[dict[str, Any]]:
