@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from dataclasses import replace
 
 import pytest
@@ -85,7 +86,14 @@ def test_the_edges_judge_searches_with_uct_beyond_max_left():
     chosen = history[-1].game.parse_action(bad.best)
     good = judge.judge(history, moves, seat, chosen)
     assert good.loss == 0 and good.best == bad.best and not good.mistake
-    assert "more than 1 pyramids left" in (good.why or "")
+    # Why a search, and the tries its values rest on, as the header says 'why' gives.
+    assert re.fullmatch(
+        r"the search's choice, \d+ of 4000 tries \(searched: more than 1 pyramids left\)",
+        good.why or "",
+    ), good.why
+    tried = re.fullmatch(r"([-+]\d\.\d\d) in (\d+) tries? against ([-+]\d\.\d\d) .*", bad.why)
+    assert tried, bad.why
+    assert float(tried[3]) - float(tried[1]) == pytest.approx(bad.loss, abs=0.011)
 
 
 def _tiny_erd() -> tuple[ErdJudge, object]:

@@ -25,8 +25,8 @@ from meeple.core.review import (
     most_visited,
     only_action,
     searched_root,
+    tries_words,
 )
-from meeple.core.words import counted
 
 SEARCH_ITERATIONS = 200
 """Iterations per decision by default: a typical card game reviewed in well under a
@@ -66,15 +66,7 @@ class SearchJudge:
         best = str(top)
         loss = loss_of(values, best, action)
         visits = found.get(chosen, (0, None))[0]
-        mine = values.get(action)
-        why = (
-            f"the search's choice, {visits} of {self.iterations} tries"
-            if best == action
-            else f"{mine:+.2f} in {counted(visits, 'try', 'tries')} "
-            f"against {values[best] or 0.0:+.2f}"
-            if mine is not None
-            else "never tried by the search"
-        )
+        why = tries_words(values, best, action, visits, self.iterations)
         return Judgement(
             seat, action, best, loss, values, self.label, "return", why,
             mistake=beyond_noise(loss, found[top][0], visits), noise=SEARCH_NOISE,

@@ -162,6 +162,19 @@ def most_visited(found: dict[Any, tuple[int, float | None]]) -> Any:
     return max(found, key=lambda a: (found[a][0], found[a][1] or -2.0))
 
 
+def tries_words(
+    values: dict[str, float | None], best: str, chosen: str, visits: int, iterations: int
+) -> str:
+    """A searched judgement's why: the tries its value rests on, the move played's (``visits``
+    of the search's ``iterations``) against the search's choice's value."""
+    mine = values.get(chosen)
+    if best == chosen:
+        return f"the search's choice, {visits} of {iterations} tries"
+    if mine is None:
+        return "never tried by the search"
+    return f"{mine:+.2f} in {counted(visits, 'try', 'tries')} against {values[best] or 0.0:+.2f}"
+
+
 def only_action(seat: int, action: str, values: dict[str, float | None], label: str) -> Judgement:
     """The judgement of a decision with a single legal action: nothing to give away."""
     return Judgement(seat, action, action, 0.0, values, label, why="the only legal action")

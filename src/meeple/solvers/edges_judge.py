@@ -28,6 +28,7 @@ from meeple.core.review import (
     only_action,
     outlook,
     searched_root,
+    tries_words,
 )
 from meeple.core.words import counted
 from meeple.games.edges.rules import EdgesGame, EdgesState, Place, TakeOver
@@ -165,9 +166,11 @@ class EdgesJudge:
         if action not in values:
             values[action] = None  # a move the compiled tree keeps under another's name
         loss = loss_of(values, best, action)
+        visits = found.get(chosen, (0, None))[0]
+        # Why a search, not the exact value, and the tries its values rest on.
         reason = self.no_solver or f"more than {self.settings.max_left} pyramids left"
+        why = f"{tries_words(values, best, action, visits, self.iterations)} (searched: {reason})"
         return Judgement(
-            seat, action, best, loss, values, label, "return", f"searched: {reason}",
-            mistake=beyond_noise(loss, found[top][0], found.get(chosen, (0, None))[0]),
-            noise=SEARCH_NOISE,
+            seat, action, best, loss, values, label, "return", why,
+            mistake=beyond_noise(loss, found[top][0], visits), noise=SEARCH_NOISE,
         )  # fmt: skip
