@@ -20,7 +20,7 @@ import hashlib
 import math
 import re
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -35,6 +35,7 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    delete,
     false,
     func,
     insert,
@@ -602,6 +603,34 @@ class MatchStore:
             elif updated < idle_before:
                 out.append((match_id, "idle"))
         return out
+
+    @storage_failures
+    def delete_finished(
+        self, seconds: float, keep: Collection[str] = (), most: int = 500
+    ) -> list[str]:
+        """Delete the matches finished more than ``seconds`` ago (by ``updated``, the time
+        of their last change: their end), their moves with them, oldest first and at most
+        ``most`` at a time, but those in ``keep``; returns their ids. A match whose date
+        does not read (damaged) is kept, as it is set aside."""
+        before = utc_now() - dt.timedelta(seconds=seconds)
+        with Session(self.engine) as session, session.begin():
+            rows = session.execute(
+                select(MatchRow.id, sql_cast(MatchRow.updated, Text))
+                .where(MatchRow.status == "finished", MatchRow.updated < before)
+                .order_by(MatchRow.updated)
+                .limit(most + len(keep))
+            ).all()
+            gone = [
+                match_id
+                for match_id, written in rows
+                if match_id not in keep and (when := read_moment(written)) and when < before
+            ][:most]
+            if gone:
+                session.execute(delete(MoveRow).where(MoveRow.match_id.in_(gone)))
+                session.execute(
+                    delete(MatchRow).where(MatchRow.id.in_(gone), MatchRow.status == "finished")
+                )
+        return gone
 
     @storage_failures
     def expire(self, match_id: str, status: str, seconds: float, result: dict[str, Any]) -> bool:

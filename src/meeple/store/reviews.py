@@ -20,7 +20,7 @@ import json
 import logging
 from typing import Any, ClassVar
 
-from sqlalchemy import JSON, DateTime, String, Table, Text, cast, select
+from sqlalchemy import JSON, DateTime, String, Table, Text, cast, delete, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
@@ -92,9 +92,14 @@ class ReviewStore:
         return None
 
     @storage_failures
-    def put(self, key: str, review: dict[str, Any]) -> None:
-        """Store ``review`` under ``key`` (replacing one computed meanwhile elsewhere)."""
+    def put(self, key: str, review: dict[str, Any], keep_seconds: float = 0.0) -> None:
+        """Store ``review`` under ``key`` (replacing one computed meanwhile elsewhere); with
+        ``keep_seconds``, the reviews computed longer ago than that are deleted with it (a
+        review is computed again when asked for: the table is a cache, bounded so)."""
         now = utc_now()
         row = {"check": review_check(key, review), "review": review}
         with Session(self.engine) as session, session.begin():
             upsert(session, ReviewRow.__table__, {"key": key, "review": row, "created": now})
+            if keep_seconds > 0:
+                before = now - dt.timedelta(seconds=keep_seconds)
+                session.execute(delete(ReviewRow).where(ReviewRow.created < before))

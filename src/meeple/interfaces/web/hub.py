@@ -144,7 +144,8 @@ class Hub(Seating):
     async def sweep(self) -> list[str]:
         """Close the matches past an expiry (``limits.expire_waiting_seconds``: a person's
         seat nobody took; ``limits.expire_idle_seconds``: nobody moved or joined), as by
-        the row's ``updated`` time; returns their ids."""
+        the row's ``updated`` time, and returns their ids; then delete those finished past
+        ``limits.delete_ended_seconds``."""
         limits = self.limits
         stale = await asyncio.to_thread(
             self.store.stale, limits.expire_waiting_seconds, limits.expire_idle_seconds
@@ -159,7 +160,24 @@ class Hub(Seating):
                 continue
             if await self._expire(match, why):
                 closed.append(match_id)
+        if limits.delete_ended_seconds > 0:
+            await self._delete_finished(limits.delete_ended_seconds)
         return closed
+
+    async def _delete_finished(self, seconds: float) -> None:
+        """Delete the matches that finished ``seconds`` ago (``--delete-ended-seconds``),
+        but those someone is watching now (deleted once they leave) and those set aside."""
+        watched = {m.id for m in self.matches.values() if m.connections}
+        keep = watched | set(self.set_aside)
+        gone = await asyncio.to_thread(self.store.delete_finished, seconds, keep)
+        for match_id in gone:
+            self.matches.pop(match_id, None)
+        if gone:
+            log.info(
+                "deleted %s that ended over %g s ago",
+                counted(len(gone), "finished match", "finished matches"),
+                seconds,
+            )
 
     async def _expire(self, match: LiveMatch, why: str) -> bool:
         """Finish an expired match, nobody winning; False if it is in use after all."""

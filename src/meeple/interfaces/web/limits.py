@@ -87,7 +87,13 @@ GROUPS: dict[str, tuple[str, ...]] = {
         "max_review_seconds",
         "review_iterations",
     ),
-    EXPIRY: ("claim_seconds", "expire_waiting_seconds", "expire_idle_seconds", "max_match_moves"),
+    EXPIRY: (
+        "claim_seconds",
+        "expire_waiting_seconds",
+        "expire_idle_seconds",
+        "max_match_moves",
+        "delete_ended_seconds",
+    ),
 }
 """The limits in groups, as docs/security.md tables them, each group a part of ``meeple serve
 --help``: an operator reads three dozen flags."""
@@ -293,6 +299,14 @@ class ServerLimits(BaseModel):
         description="end a match as a draw at this many moves, and refuse an uploaded record "
         "of more: a game's options can make a match run for millions, and each move of a "
         "computer player replays it",
+    )
+
+    delete_ended_seconds: Seconds = Field(
+        default=0.0,
+        ge=0,
+        description="delete a finished match (its moves, record and replay link) this many "
+        "seconds after it ended, and a review computed as long ago, so that the database "
+        "holds that long of play; 0: keep everything",
     )
 
     @property

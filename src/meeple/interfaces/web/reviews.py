@@ -218,7 +218,8 @@ class Reviews:
         loop = asyncio.get_running_loop()
         try:
             review = await loop.run_in_executor(None, self._run, job)
-            await asyncio.to_thread(self.store.put, key, review)
+            keep = self.limits.delete_ended_seconds
+            await asyncio.to_thread(self.store.put, key, review, keep)
             moves, seconds = len(job.moves), review["seconds"]
             log.info("reviewed %s (%d moves) in %.1f s", job.game, moves, seconds)
         except ServerError as exc:
