@@ -379,32 +379,31 @@ class MatchStore:
 
     @storage_failures
     def ping(self) -> None:
-        """Ask the database the least it can answer: StorageUnavailable where it cannot (a
-        server's health check; :meth:`check` reads every row and is for start-up)."""
-        with self.engine.connect() as conn:
-            conn.execute(text("SELECT 1")).scalar()
+        """Whether the database takes a move now, as :meth:`_write_nothing` asks (a server's
+        health check: a SELECT passed on a SQLite file another process held the write lock
+        of, where every move waited and failed); StorageUnavailable where it does not.
+        :meth:`check` reads every row and is for start-up."""
+        self._write_nothing()
+
+    def _write_nothing(self) -> None:
+        """An UPDATE and an INSERT of no row, rolled back: they ask for the write lock and
+        the privileges a move needs, and change nothing."""
+        with self.engine.connect() as conn, conn.begin() as transaction:
+            conn.execute(update(MatchRow).where(false()).values(status=MatchRow.status))
+            columns = [MoveRow.match_id, MoveRow.seq, MoveRow.player, MoveRow.action, MoveRow.at]
+            conn.execute(
+                insert(MoveRow).from_select(
+                    [c.name for c in columns], select(*columns).where(false())
+                )
+            )
+            transaction.rollback()
 
     def _check_writable(self) -> None:
         """StoreError in one line if the database takes no writes (a read-only file, disk or
         transaction; a role without UPDATE on the tables): a server started on it would
-        restore every match and then refuse every move. An UPDATE and an INSERT of no row
-        ask for the write lock and the privileges a move needs, and change nothing."""
+        restore every match and then refuse every move."""
         try:
-            with self.engine.connect() as conn, conn.begin() as transaction:
-                conn.execute(update(MatchRow).where(false()).values(status=MatchRow.status))
-                columns = [
-                    MoveRow.match_id,
-                    MoveRow.seq,
-                    MoveRow.player,
-                    MoveRow.action,
-                    MoveRow.at,
-                ]
-                conn.execute(
-                    insert(MoveRow).from_select(
-                        [c.name for c in columns], select(*columns).where(false())
-                    )
-                )
-                transaction.rollback()
+            self._write_nothing()
         except SQLAlchemyError as exc:
             raise StoreError(
                 f"cannot write the matches in {hide_password(self.url)}: "

@@ -71,6 +71,7 @@ from meeple.interfaces.web.replays import (
 from meeple.interfaces.web.reviews import ReviewJob, Reviews
 from meeple.interfaces.web.rules import game_from_query, rules_reply
 from meeple.interfaces.web.sockets import serve_socket
+from meeple.store.db import StorageUnavailable
 from meeple.store.matches import MatchStore
 from meeple.store.reviews import ReviewStore
 from meeple.store.urls import hide_password
@@ -280,22 +281,38 @@ def create_app(
             status_code=500,
         )
 
+    pinging: list[asyncio.Future[None]] = []  # the database's check under way, if any
+
     @app.get("/api/health", summary="Whether the server serves: for uptime checks")
     async def health() -> dict[str, str]:
         # 503 once stopping, so a load balancer sends no new client to a server going away,
-        # and while its database does not answer (within a bound: a hung connection must not
-        # hang the check too).
+        # and while its database takes no move (within a bound: a hung connection must not
+        # hang the check too). One check of the database at a time, shared by the requests
+        # that come meanwhile: each held a thread on a frozen database long after its answer,
+        # and a poll every few seconds took the threads every other request needs.
         if hub.stopping:
             raise ServerError("the server is stopping", 503, "unavailable")
+        if not pinging or pinging[0].done():
+            check = asyncio.ensure_future(asyncio.to_thread(store.ping))
+            check.add_done_callback(lambda done: done.cancelled() or done.exception())
+            pinging[:] = [check]
         try:
-            await asyncio.wait_for(asyncio.to_thread(store.ping), HEALTH_SECONDS)
+            await asyncio.wait_for(asyncio.shield(pinging[0]), HEALTH_SECONDS)
         except TimeoutError:
             raise ServerError(
                 f"the database did not answer within {HEALTH_SECONDS:g} s",
                 503,
                 "storage_unavailable",
             ) from None
+        except StorageUnavailable:
+            # The driver's reason is in the log (one line a check, however many asked).
+            raise ServerError(
+                "the database takes no move now", 503, "storage_unavailable"
+            ) from None
         return {"status": "ok", "database": "ok"}
+
+    # HEAD too, as some monitors ask (kept out of the schema: one operation, GET's).
+    app.add_api_route("/api/health", health, methods=["HEAD"], include_in_schema=False)
 
     @app.get("/api/games", summary="The games, their options and the agents each accepts")
     async def list_games() -> list[dict[str, Any]]:
