@@ -293,3 +293,25 @@ def test_a_database_whose_first_connection_fails_is_one_line_not_a_traceback(
     assert "\n" not in said
     assert said.startswith("cannot open the matches in sqlite:///") and "matches.db" in said
     assert "unable to open database file; the server needs a database it can write" in said
+
+
+def test_a_role_that_may_not_make_the_tables_is_told_how_to_mend_it(postgres):
+    """A database made without ``createdb -O`` for the server's role: the refusal quoted
+    PostgreSQL's statement ("LINE 2: CREATE TABLE matches ( ^") and said nothing to do."""
+    if postgres is None:
+        pytest.skip("needs PostgreSQL (apt-get install postgresql)")
+    url = postgres.new_database()
+    head, _, database = url.rpartition("/")
+    visitor = f"visitor_{database}"  # roles are the cluster's: one of this database's own
+    owner = create_engine(url)
+    with owner.begin() as conn:
+        conn.execute(text(f"CREATE ROLE {visitor} LOGIN"))
+    owner.dispose()
+    with pytest.raises(StoreError) as raised:
+        MatchStore(f"{head.replace(postgres.user + '@', visitor + '@')}/{database}")
+    said = str(raised.value)
+    assert "permission denied for schema public" in said and "LINE" not in said, said
+    assert said.endswith(
+        "(the server makes its tables: its role must own the database, as `createdb -O "
+        "ROLE DATABASE` makes it, or hold CREATE on the schema)"
+    ), said

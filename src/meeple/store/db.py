@@ -12,6 +12,7 @@ import functools
 import json
 import logging
 import os
+import re
 import sqlite3
 import time
 from collections.abc import Callable
@@ -340,7 +341,15 @@ def _open_failure(engine: Engine, exc: BaseException) -> str:
             pass
         except OSError as err:
             return f"cannot make a file in the folder {file.parent}: {err.strerror or err}"
-    return _one_line(exc)
+    # PostgreSQL's message goes on with the statement it refused ("LINE 2: CREATE TABLE
+    # matches ( ^"): SQL an operator cannot act on.
+    reason = re.split(r" LINE \d+:", _one_line(exc))[0]
+    if "permission denied for schema" in reason:
+        reason += (
+            " (the server makes its tables: its role must own the database, as `createdb -O "
+            "ROLE DATABASE` makes it, or hold CREATE on the schema)"
+        )
+    return reason
 
 
 def _one_line(exc: BaseException) -> str:
