@@ -296,6 +296,8 @@ SCREENSHOTS = [
 review, at both sizes."""
 KNOWN_IMAGES = [*SCREENSHOTS, "docs/erd-solved.md -> docs/erd-solved-lengths.png"]
 """Image links the finder must see: the screenshot tables and the Erd length plot."""
+IMAGE_BYTES = 100_000
+"""The most an image a doc shows may take (tests/web/shots.py: SHOT_BYTES)."""
 PENDING_IMAGES: dict[str, str] = {}
 """Image links not yet tracked, each with why (xfail strict: the mark goes once it lands)."""
 
@@ -320,6 +322,9 @@ def test_every_image_a_doc_shows_is_in_the_repository(link):
     tracked = _tracked_files()
     present = (ROOT / path).is_file() if tracked is None else path in tracked
     assert present, f"{link}: no such file in the repository"
+    # Small, as issue #55 asks (about 100 KB at most): `make screenshots` keeps them so.
+    size = (ROOT / path).stat().st_size
+    assert size <= IMAGE_BYTES, f"{link}: {size:,} bytes, over {IMAGE_BYTES:,}"
 
 
 def test_the_image_links_found_include_the_known_ones():

@@ -56,9 +56,14 @@ between runs in a few marks."""
 _reviewed: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {}
 
 
+SHOT_BYTES = 100_000
+"""The most a committed screenshot may take: fewer colours where 64 make it larger."""
+
+
 def shot(page: Any, name: str, full_page: bool = True) -> None:
     """docs/web/<name>.png: the full page (or the viewport), reduced to 64 colours (a page
-    is flat colour and text: the picture reads the same at a fraction of the size)."""
+    is flat colour and text: the picture reads the same at a fraction of the size), or to
+    fewer where that is over :data:`SHOT_BYTES` (a long lobby, a busy table)."""
     from PIL import Image
 
     SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
@@ -76,9 +81,11 @@ def shot(page: Any, name: str, full_page: bool = True) -> None:
             page.wait_for_timeout(200)
     image = Image.open(io.BytesIO(page.screenshot(full_page=full_page))).convert("RGB")
     page.set_viewport_size(viewport)
-    image.quantize(colors=64, method=Image.Quantize.MEDIANCUT).save(
-        SCREENSHOT_DIR / f"{name}.png", optimize=True
-    )
+    path = SCREENSHOT_DIR / f"{name}.png"
+    for colors in (64, 48, 32, 24):
+        image.quantize(colors=colors, method=Image.Quantize.MEDIANCUT).save(path, optimize=True)
+        if path.stat().st_size <= SHOT_BYTES:
+            break
 
 
 def new_page(chromium: Any, size: str) -> Any:
