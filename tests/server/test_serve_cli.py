@@ -152,8 +152,11 @@ def test_every_server_limit_is_a_flag_made_from_its_field():
         assert option.opts == [f"--{name.replace('_', '-')}"], option.opts
         assert option.help == field.description and option.default == field.default
         assert option.rich_help_panel in GROUPS and name in GROUPS[option.rich_help_panel]
+        # The lower bound labelled as click labels a range; ServerLimits checks it.
         lower = [rule.ge for rule in field.metadata if hasattr(rule, "ge")]
-        assert option.min == (lower[0] if lower else None), name
+        assert option.metavar == (
+            f"<{field.annotation.__name__}> [x>={lower[0]}]" if lower else None
+        ), name
         # An upper bound has no label of click's: the help's words say it, and must say
         # the field's own; a time's, the command's help once for every time.
         uppers = [rule.le for rule in field.metadata if hasattr(rule, "le")]
@@ -204,6 +207,25 @@ def test_an_infinite_time_limit_is_refused(run, flag):
     assert result.exit_code == 2, result.output
     assert f"error: {flag} inf: input should be a finite number" in result.output
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("flag", "value", "says"),
+    [
+        ("--max-agent-seconds", "0", "0.0: at least 0.001"),
+        ("--max-agent-seconds", "nan", "nan: input should be a finite number"),
+        ("--max-open-matches", "0", "0: at least 1"),
+        ("--lobby-page-size", "2000", "2000: at most 1,000"),
+    ],
+)
+def test_a_limit_out_of_its_bounds_is_one_error_line_naming_its_flag(run, flag, value, says):
+    """Below a bound was click's boxed usage panel, above one an error line; and nan was
+    refused as below the bound."""
+    result = run("serve", flag, value)
+    assert result.exit_code == 2, result.output
+    assert result.output.strip().splitlines()[-1] == (
+        f"error: {flag} {says}; give a number within its bounds (meeple serve --help)"
+    ), result.output
 
 
 def test_a_negative_number_of_agent_workers_is_refused(run):

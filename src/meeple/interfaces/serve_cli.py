@@ -149,15 +149,18 @@ def serve_command(
 
 def _limit_flag(name: str, field: FieldInfo, group: str) -> inspect.Parameter:
     """The ``meeple serve`` flag of one field of ServerLimits: the field's description as its
-    help, its default and its lower bound (click's label, ``[x>=1]``), in ``group``'s part of
-    the help. An upper bound is left to ServerLimits (:func:`_flag_problem` names the flag):
-    a label such as ``[32<=x<=128]`` would cut its group's flag names at 80 columns."""
+    help, its default and its lower bound (labelled as click labels a range, ``<int>
+    [x>=1]``), in ``group``'s part of the help. The bounds are ServerLimits' to check
+    (:func:`_flag_problem` names the flag), so a value below, above or not finite is one
+    ``error:`` line alike (click's own check of a lower bound was a boxed usage panel, and
+    took ``nan`` for a number below it); an upper bound is not labelled: a label such as
+    ``[32<=x<=128]`` would cut its group's flag names at 80 columns."""
     lower = [rule.ge for rule in field.metadata if hasattr(rule, "ge")]  # pydantic's ge=
     # A switch that is off unless given is one flag, with no --no- twin.
     names = (f"--{name.replace('_', '-')}",) if field.annotation is bool else ()
-    option = typer.Option(
-        *names, help=field.description, rich_help_panel=group, min=lower[0] if lower else None
-    )
+    kind = getattr(field.annotation, "__name__", "")
+    label = f"<{kind}> [x>={lower[0]}]" if lower else None
+    option = typer.Option(*names, help=field.description, rich_help_panel=group, metavar=label)
     return inspect.Parameter(
         name,
         inspect.Parameter.KEYWORD_ONLY,
@@ -185,17 +188,18 @@ _with_limit_flags(serve_command)
 
 
 def _flag_problem(exc: ValidationError) -> str:
-    """A limit ServerLimits refuses (typer checks each flag's lower bound first, so what is
-    left is an upper bound, or an infinite time, which would lift the limit it sets) as one
-    line naming its flag."""
+    """A limit ServerLimits refuses (below or above its bounds, or not finite: an infinite
+    time would lift the limit it sets) as one line naming its flag."""
     error = exc.errors()[0]
     flag = "--" + str(error["loc"][0]).replace("_", "-")
     bounds = "give a number within its bounds (meeple serve --help)"
-    if error["type"] == "less_than_equal":
-        most = error["ctx"]["le"]
-        if most == int(most):  # a time's is a float: 31,536,000, not 31,536,000.0
-            most = int(most)
-        return f"{flag} {error['input']}: at most {most:,}; {bounds}"
+    words = {"less_than_equal": ("le", "at most"), "greater_than_equal": ("ge", "at least")}
+    if error["type"] in words:
+        key, said = words[error["type"]]
+        bound = error["ctx"][key]
+        if bound == int(bound):  # a time's is a float: 31,536,000, not 31,536,000.0
+            bound = int(bound)
+        return f"{flag} {error['input']}: {said} {bound:,}; {bounds}"
     return f"{flag} {error['input']}: {error['msg'].lower()}; {bounds}"
 
 
