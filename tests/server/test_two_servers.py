@@ -357,6 +357,8 @@ def test_a_second_server_on_one_sqlite_file_is_refused_and_the_lab_is_not(
     said = [line for line in second.stdout.splitlines() if line.strip()]
     assert len(said) == 1 and said[0].startswith("error: "), said
     assert f"another meeple server (pid {first.proc.pid}) serves {other_name} already" in (said[0])
+    # The lock it holds by its whole path, where an operator finds it (the file's real one).
+    assert f"(it holds {db.resolve()}-server.lock);" in said[0], said[0]
     assert "PostgreSQL" in said[0] and "Traceback" not in second.stderr
     simulated = run(
         "simulate", "edges", "--board", "2x2", "--seat", "random", "--seat", "random",

@@ -55,7 +55,7 @@ def lock_for_server(url: str) -> ServerLock | None:
         os.close(fd)
         who = f"another meeple server (pid {holder})" if holder.isdigit() else "another server"
         raise StoreError(
-            f"{who} serves {file} already (it holds {path.name}); servers on one SQLite "
+            f"{who} serves {file} already (it holds {path}); servers on one SQLite "
             "file do not hear each other's moves, so a match played across them stalls: "
             "stop that server, give this one a file of its own, or share a PostgreSQL "
             "database between servers (--db postgresql+psycopg://...)"
