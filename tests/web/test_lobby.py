@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from meeple.agents.levels import level_spec
 from meeple.core.designer import copy_data
 from meeple.core.registry import make
@@ -104,11 +106,19 @@ def test_each_option_says_once_what_it_takes(server, chromium, watch, page_error
     assert not page_errors, page_errors
 
 
-def test_the_computer_seats_offer_the_levels_and_default_to_hard(
+def test_the_computer_seats_offer_the_levels_easy_first_then_the_last_chosen(
     server, chromium, watch, page_errors
 ):
+    """A first visit was set against the hard computer: no first game for a newcomer (a
+    browser newcomer's finding). It starts against the easy one; the browser then keeps
+    the last choice."""
     page = watch(chromium.new_context().new_page())
     page.goto(f"{server.url}/")
+    page.wait_for_selector(".game-card")
+    page.select_option("#game", "squad-combat")
+    assert page.locator("#opponent").input_value() == "easy"
+    page.select_option("#opponent", "hard")
+    page.reload()
     page.wait_for_selector(".game-card")
     page.select_option("#game", "squad-combat")
     assert page.locator("#opponent").input_value() == "hard"
@@ -153,6 +163,7 @@ def test_erds_hard_opponent_is_the_solved_agent_and_a_variant_not_served_says_so
     page.goto(f"{server.url}/")
     page.wait_for_selector(".game-card")
     page.select_option("#game", "erd")
+    page.select_option("#opponent", "hard")
     page.click("#more > summary")
     assert page.locator("#seat-1").input_value() == "hard"
     # A round limit no test has solved into the run's shared solver cache (a variant that is
@@ -615,4 +626,28 @@ def test_a_listed_match_says_its_options_in_words_and_how_long_ago_it_changed(
     assert re.fullmatch(r"active (under a minute|\d+ min) ago", item.locator(".ago").inner_text())
     said = page.locator("#open li[data-match='old'] .ago").inner_text()
     assert said == "active 8 days ago"
+    assert not page_errors, page_errors
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+def test_each_game_s_rules_are_read_from_the_lobby(server, chromium, watch, page_errors, size):
+    """The rules could be read only inside a match (its Rules button): a newcomer had to
+    start a tutorial or a game to learn what the game is (a browser newcomer's finding)."""
+    page = watch(chromium.new_context(viewport={"width": size[0], "height": size[1]}).new_page())
+    page.goto(f"{server.url}/")
+    page.wait_for_selector(".game-card")
+    for game in server.get("/api/games"):
+        page.click(f"#rules-{game['name']}")
+        page.wait_for_selector("#rules-panel[open] .rules-body h2")
+        assert page.inner_text("#rules-heading") == f"Rules: {game['title']}"
+        # The game's own rules, as the server renders them: their headings, in order.
+        html = server.get(f"/api/games/{game['name']}/rules")["html"]
+        headings = [re.sub(r"<[^>]+>", "", h) for h in re.findall(r"<h2[^>]*>(.*?)</h2>", html)]
+        assert page.locator(".rules-body h2").all_inner_texts() == headings
+        box = page.locator("#rules-panel").bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= size[0]
+        page.keyboard.press("Escape")
+        page.wait_for_selector("#rules-panel", state="hidden")
+        # The focus goes back to the button, for the keyboard's next step.
+        assert page.evaluate("document.activeElement.id") == f"rules-{game['name']}"
     assert not page_errors, page_errors

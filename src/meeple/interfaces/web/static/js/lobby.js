@@ -144,10 +144,12 @@ function drawPlayers(game) {
     { value: String(n), selected: n === (counts.includes(old) ? old : game.seats) }, String(n))));
 }
 
-/** The quick start's choices: the computer at each level, a friend, anyone. */
+/** The quick start's choices: the computer at each level, a friend, anyone. A first visit
+ * starts against the easy computer (the hardest was no first game for a newcomer); the
+ * browser then keeps the last choice. */
 function drawOpponents() {
   const game = chosenGame();
-  const old = $("opponent").value || "hard";
+  const old = $("opponent").value || localStorage.getItem("meeple-opponent") || "easy";
   $("opponent").replaceChildren(
     ...game.levels.map((l) => el("option", { value: l.level, selected: old === l.level },
       `the computer (${l.level})`)),
@@ -161,6 +163,7 @@ function drawOpponents() {
 function opponentChosen() {
   const value = $("opponent").value;
   if (value === "mixed") return;
+  localStorage.setItem("meeple-opponent", value);
   for (const select of [...$("seats").querySelectorAll("select")].slice(1)) select.value = value;
 }
 
@@ -176,7 +179,7 @@ function drawSeats() {
   const box = $("seats");
   const old = [...box.querySelectorAll("select")].map((s) => s.value);
   const picked = $("opponent").value;
-  const quick = picked && picked !== "mixed" ? picked : "hard";
+  const quick = picked && picked !== "mixed" ? picked : "easy";
   box.replaceChildren(el("legend", {}, "Seats"));
   const agents = game.agents.filter((a) => a !== "human");
   // The names of the seats at the chosen number of players (Erosion's third is Rockies).
@@ -191,7 +194,7 @@ function drawSeats() {
         // who joins from the lobby's open list (the server refuses it in a private match).
         el("option", { value: "human", selected: preset === "human" }, seat === 0 ? "a person (me)" : "a person (I send the link)"),
         el("option", { value: "open", selected: preset === "open" }, "anyone from the lobby"),
-        // The levels first (hard is the default opponent), then every agent by name.
+        // The levels first (easy is a first visit's opponent), then every agent by name.
         game.levels.map((l) => el("option", { value: l.level, selected: preset === l.level },
           `the computer (${l.level})`)),
         agents.map((a) => el("option", { value: a, selected: preset === a }, `agent: ${a}`)))));
@@ -491,10 +494,14 @@ async function setUp() {
       choose(g);
     },
   }, el("h3", {}, g.title), el("p", {}, g.summary), el("p", { class: "players" }, `${g.players} players`)),
-  ...(g.tutorial ? [el("button", {
+  // The rules to read before a first game (js/rules.js opens them: the game's defaults).
+  el("p", { class: "game-links" }, ...(g.tutorial ? [el("button", {
     type: "button", class: "learn", id: `learn-${g.name}`, "aria-label": `Learn to play ${g.title}`,
     onclick: (event) => learn(g, event.target),
-  }, "Learn to play")] : []))));
+  }, "Learn to play")] : []), el("button", {
+    type: "button", class: "learn", id: `rules-${g.name}`, dataset: { rulesGame: g.name },
+    "aria-label": `The rules of ${g.title}`,
+  }, "Rules")))));
   $("game").replaceChildren(...catalogue.map((g) => el("option", { value: g.name }, g.title)));
   // A tutorial's last link (/?game=edges) comes back with its game chosen.
   // A name typed by hand may be spelt as the code spells it (triangle_clock) or as its
@@ -523,8 +530,8 @@ async function setUp() {
     else localStorage.removeItem("meeple-name");
   });
   drawForm();
-  // A tutorial's last link asks for the easy computer (/?game=edges&against=easy): the
-  // lobby's own default, the hardest, is no first game for someone a lesson old.
+  // A tutorial's last link asks for the easy computer (/?game=edges&against=easy), whatever
+  // this browser chose before: someone a lesson old plays a first game.
   const against = new URLSearchParams(location.search).get("against");
   if ([...$("opponent").options].some((o) => o.value === against && !o.hidden)) {
     $("opponent").value = against;

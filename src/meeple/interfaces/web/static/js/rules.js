@@ -23,10 +23,24 @@ const dialog = el("dialog", { id: "rules-panel", class: "rules-panel", "aria-lab
   el("div", { class: "rules-head" }, heading, close), body);
 document.body.append(dialog);
 
+let opener = button; // what the focus goes back to once the panel closes
+
 close.addEventListener("click", () => dialog.close());
 // A click on the backdrop lands on the dialog itself, outside its content.
 dialog.addEventListener("click", (event) => { if (event.target === dialog) dialog.close(); });
-dialog.addEventListener("close", () => button && button.focus());
+dialog.addEventListener("close", () => opener && opener.focus());
+
+// The lobby's "Rules" beside each game (data-rules-game): that game's rules as its
+// defaults play, to read before a first game.
+document.addEventListener("click", (event) => {
+  const asked = event.target instanceof Element && event.target.closest("[data-rules-game]");
+  if (!asked) return;
+  source = `/api/games/${encodeURIComponent(asked.dataset.rulesGame)}/rules`;
+  opener = asked;
+  dialog.showModal();
+  body.focus();
+  show();
+});
 
 async function show() {
   if (!source) {
