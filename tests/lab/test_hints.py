@@ -183,12 +183,13 @@ def test_an_erd_hint_is_the_equilibrium_s_even_where_the_first_legal_move_earns_
 )
 def test_a_searched_hint_says_its_outlook_in_words_before_its_figure(value, said):
     """A newcomer read "expected result +0.43 (-1 a loss, +1 a win) by ismcts 200" as
-    nothing: the hint says the outlook first, the figure and the search after."""
+    nothing: the hint says the outlook first, then that it is an estimate, and the figure;
+    "a search's estimate: ismcts 200" was jargon to the next newcomer."""
     judgement = Judgement(
         seat=0, action="a", best="a", loss=0.0, values={"a": value, "b": -1.0}, judge="ismcts 200"
     )
     why = _generic_why(judgement, value)
     assert why == (
-        f"{said} (expected result {value:+.2f}, from -1 a loss to +1 a win;"
-        " a search's estimate: ismcts 200)"
+        f"{said} (a quick search's estimate, not a certainty: {value:+.2f}, from -1 a loss to"
+        " +1 a win)"
     )

@@ -119,6 +119,16 @@ def outlook(value: float) -> str:
     return "you are likely to lose, whatever you play"
 
 
+def estimate_words(value: float) -> str:
+    """A search's expected result as a hint says it: the outlook, then that it is an
+    estimate, then the figure. The search by its name ("ismcts 200") told a newcomer
+    nothing: what it is, and that it can be wrong, is what they need."""
+    return (
+        f"{outlook(value)} (a quick search's estimate, not a certainty: {value:+.2f}, from -1"
+        " a loss to +1 a win)"
+    )
+
+
 class Judge(Protocol):
     """Judges one seat's decisions in one game."""
 

@@ -29,7 +29,7 @@ from meeple.core.review import (
     Judgement,
     JudgeSettings,
     best_play_words,
-    outlook,
+    estimate_words,
 )
 from meeple.lab.review import make_judge
 
@@ -127,7 +127,4 @@ def _generic_why(judgement: Judgement, value: float | None) -> str:
         return f"the {judgement.judge} judge's choice"
     if judgement.unit == "points":
         return best_play_words(value)
-    return (
-        f"{outlook(value)} (expected result {value:+.2f}, from -1 a loss to +1 a win;"
-        f" a search's estimate: {judgement.judge})"
-    )
+    return estimate_words(value)  # the search's name stays in the hint's "judge"

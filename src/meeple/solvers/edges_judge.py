@@ -23,10 +23,10 @@ from meeple.core.review import (
     JudgeSettings,
     best_play_words,
     beyond_noise,
+    estimate_words,
     loss_of,
     most_visited,
     only_action,
-    outlook,
     searched_root,
     tries_words,
 )
@@ -115,10 +115,7 @@ class EdgesJudge:
         if judgement.unit == "points" and value is not None:
             parts.append(f"{best_play_words(value)} (solved)")
         elif value is not None:
-            parts.append(
-                f"{outlook(value)} (a search's expected result {value:+.2f}, from -1 a loss to"
-                " +1 a win)"
-            )
+            parts.append(estimate_words(value))
         return "; ".join(parts)
 
     def _exact(self, state: EdgesState, seat: int, chosen: Action) -> Judgement:
