@@ -225,8 +225,8 @@ export function pathWords(moves, path, open) {
   const said = move ? move.steps.slice(0, path.length).map((s) => s.label).join(", ") : path.join(" ");
   const places = new Set(open.map((o) => o.place.split(":")[0]));
   const counts = open.length && open.every((o) => /^x\d+$/.test(o.key));
-  const next = places.has("mountain") ? "choose a mountain (those outlined in gold)"
-    : places.has("card") ? "choose a card (those outlined in gold)"
+  const next = places.has("mountain") ? "choose a mountain (those outlined)"
+    : places.has("card") ? "choose a card (those outlined)"
       : counts ? (open.length === 1 ? "confirm with the button" : "how many rocks?")
         : open.length ? "choose one of the buttons" : "";
   return next ? `${said}: ${next}` : said;
