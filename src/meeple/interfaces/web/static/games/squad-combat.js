@@ -606,8 +606,9 @@ function drawLog(box, ctx) {
   const lines = all.slice(-LOG_SHOWN);
   if (!lines.length) return;
   const area = html("section", { class: "sc-log" }, box);
-  // Said when lines are left out: a setup's first roll was missing with no word why.
-  html("h3", {}, area, all.length > lines.length ? `On the table: the last ${lines.length} of ${all.length} events` : "On the table");
+  // Said when lines are left out: a setup's first roll was missing with no word why. Not
+  // "of N": the view keeps only the latest events, and "of 24" stood still for a whole game.
+  html("h3", {}, area, all.length > lines.length ? `On the table: the latest ${lines.length} events` : "On the table");
   const list = html("ol", {}, area);
   for (const line of lines) {
     const item = html("li", {}, list, line);
