@@ -290,8 +290,9 @@ export function tieStory(result, log, names) {
 /** The last turn in words: the log's trailing moves of one seat, as the server words them
  * ("Andes weathered 2 rocks (shale, basalt) of Alps' mountain with WX12 ...; then drew 2
  * cards ..."), so the computer's move is read, not guessed from notation; null before
- * the first move. */
-export function lastTurn(log, names, seat) {
+ * the first move. Moves of the seat whose turn it still is (``current``) are "this turn
+ * so far": called the last turn, they read as a turn over while its draw was still chosen. */
+export function lastTurn(log, names, seat, current = null) {
   const entries = [];
   for (let i = log.length - 1; i >= 0 && log[i].seat === log.at(-1).seat; i -= 1) {
     if (log[i].text !== null && log[i].words) entries.unshift(log[i].words);
@@ -299,7 +300,7 @@ export function lastTurn(log, names, seat) {
   if (!entries.length) return null;
   const who = log.at(-1).seat;
   const name = `${names[who] ?? `seat ${who}`}${who === seat ? " (you)" : ""}`;
-  return `last turn: ${name} ${entries.join("; then ")}`;
+  return `${who === current ? "this turn so far" : "last turn"}: ${name} ${entries.join("; then ")}`;
 }
 
 /** The step of a turn under way in words, after who takes it ("Alps: uplift: you hold more
@@ -360,7 +361,7 @@ function drawHeader(box, msg, view, names, seat) {
     html("div", { class: "er-score-note" }, chip, r.era_scores && r.era_scores.length
       ? `recorded${now !== undefined && !r.over ? `, ${now} now` : ""}` : "points now");
   });
-  const last = lastTurn(msg.log || [], names, seat);
+  const last = lastTurn(msg.log || [], names, seat, r.over ? null : current);
   if (last) html("p", { class: "er-last" }, box, last);
   if (r.over) {
     const who = (r.winners || []).map((w) => `${names[w]}${w === seat ? " (you)" : ""}`).join(" and ");
