@@ -453,4 +453,11 @@ def test_a_card_no_character_can_play_is_greyed_and_says_why(server, chromium):
     click_disabled(greyed.filter(has_text="Parry"))
     assert why.inner_text() == "Why not Parry? Parry is played only when defending."
     assert page.get_attribute("body", "data-seq") == "0"  # nothing was played
+    # A card chosen rises with its white ring: it covered this line's words.
+    page.locator(".sc-hand .sc-card.sc-playable").first.click()
+    gap = page.evaluate(
+        """() => document.querySelector('.sc-hand .sc-card.sc-selected').getBoundingClientRect()
+            .top - document.querySelector('.sc-hand .sc-why').getBoundingClientRect().bottom"""
+    )
+    assert gap >= 4, gap  # the ring is 4 px
     page.context.close()
