@@ -230,6 +230,9 @@ def test_a_lesson_that_stops_before_its_game_ends_is_complete_not_a_draw(
         )
     page.wait_for_selector("body[data-status='finished']")
     assert page.inner_text("#end .end-title") == "Lesson complete"
+    # Over, nobody decides: the board said "action phase" and "deciding" beside it.
+    chips = page.locator("#board .sc-flags").all_inner_texts()
+    assert not [c for c in chips if "deciding" in c or "action phase" in c], chips
     assert not page_errors
     context.close()
 

@@ -311,10 +311,14 @@ function drawSquad(parent, ctx, s, own = false) {
   html("span", { class: "sc-deck-name" }, head, (view.decks || [])[s] || "");
   const flags = html("span", { class: "sc-flags" }, head);
   const alive = (view.characters[s] || []).some((c) => !c.removed);
+  // Over, nobody is deciding: a lesson that stops after a turn ("Game over") still had a
+  // squad "deciding" in its "action phase"; and a squad that passed is past its phase.
+  const ended = (view.result || {}).over || msg.status === "finished";
+  const passed = !!(view.passed || [])[s];
   if (!alive) html("span", { class: "sc-chip sc-out" }, flags, "out");
-  else if ((view.passed || [])[s]) html("span", { class: "sc-chip sc-passed" }, flags, "passed");
-  if (view.phase === s && alive && !(view.result || {}).over) html("span", { class: "sc-chip sc-phase" }, flags, "action phase");
-  if ((view.step || {}).seat === s) html("span", { class: "sc-chip sc-acting" }, flags, "deciding");
+  else if (passed) html("span", { class: "sc-chip sc-passed" }, flags, "passed");
+  if (view.phase === s && alive && !passed && !ended) html("span", { class: "sc-chip sc-phase" }, flags, "action phase");
+  if ((view.step || {}).seat === s && !ended) html("span", { class: "sc-chip sc-acting" }, flags, "deciding");
   const piles = html("span", { class: "sc-piles" }, head);
   if (!own || !view.hand) pile(piles, "hand", (view.hand_sizes || [])[s], "sc-pile-hand");
   pile(piles, "deck", (view.deck_sizes || [])[s], "sc-pile-deck");
