@@ -610,6 +610,8 @@ def test_a_listed_match_says_its_options_in_words_and_how_long_ago_it_changed(
     the match last changed, by the server's count (a row of a week ago, made here, too)."""
     created = server.create("edges", {"board": "3x3", "pie": False}, ["open", "random"])
     match = created["match"]
+    # A switch that is on reads as its label alone ("... in two teams on" read badly).
+    double = server.create("edges", {"double": True}, ["open", *["random"] * 3])["match"]
     [row] = [r for r in server.get("/api/matches?status=open") if r["match"] == match]
     assert 0 <= row["idle_seconds"] < 600
     old = {**row, "match": "old", "idle_seconds": 8 * 86400}
@@ -623,6 +625,8 @@ def test_a_listed_match_says_its_options_in_words_and_how_long_ago_it_changed(
     item = page.locator(f"#open li[data-match='{match}']")
     assert item.locator(".options").inner_text(timeout=15_000) == "Board size 3x3 · Pie rule off"
     assert "=" not in item.inner_text()
+    switch = page.locator(f"#open li[data-match='{double}'] .options").inner_text()
+    assert switch == "Double Edges: four players in two teams", switch
     assert re.fullmatch(r"active (under a minute|\d+ min) ago", item.locator(".ago").inner_text())
     said = page.locator("#open li[data-match='old'] .ago").inner_text()
     assert said == "active 8 days ago"

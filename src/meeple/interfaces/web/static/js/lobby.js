@@ -317,15 +317,17 @@ function titleOf(name) {
   return game ? game.title : name;
 }
 
-/** A match's options in the lobby form's words ("Board size 2x2", "Pie rule off"), not
- * the notation ("board=2x2"); an option the catalogue does not know keeps its name. */
+/** A match's options in the lobby form's words ("Board size 2x2", "Pie rule off", a switch
+ * that is on by its label alone: "Double Edges: four players in two teams", which "on"
+ * after it read badly), not the notation ("board=2x2"); an option the catalogue does not
+ * know keeps its name. */
 function optionWords(name, options) {
   const game = catalogue.find((g) => g.name === name);
   return Object.entries(options || {}).map(([key, value]) => {
     const option = game && game.options.find((o) => o.name === key);
     const label = option ? option.label || key.replaceAll("_", " ") : key;
-    const said = value === true ? "on" : value === false ? "off" : String(value);
-    return `${label} ${said}`;
+    if (value === true) return label;
+    return `${label} ${value === false ? "off" : String(value)}`;
   }).join(" · ");
 }
 
