@@ -461,3 +461,18 @@ def test_a_card_no_character_can_play_is_greyed_and_says_why(server, chromium):
     )
     assert gap >= 4, gap  # the ring is 4 px
     page.context.close()
+
+
+def test_while_a_die_is_chosen_every_card_is_greyed_and_says_why(server, chromium):
+    """Choosing a defense die, the hand's cards looked playable (a browser newcomer's
+    finding: Patch Up in full colour); they are greyed, and a click says why."""
+    lesson = plain_http.post(f"{server.url}/api/tutorials/squad-combat").json()
+    page = chromium.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    page.goto(lesson["seats"][0]["join_url"])
+    page.wait_for_function("() => document.body.dataset.expected === 'die 2'")
+    cards = page.locator(".sc-hand .sc-card")
+    assert cards.count() == page.locator(".sc-hand .sc-card.sc-unplayable").count() > 0
+    click_disabled(cards.first)
+    why = page.locator(".sc-hand .sc-why").inner_text()
+    assert why.endswith("? No card is played during the defense die choice."), why
+    page.context.close()

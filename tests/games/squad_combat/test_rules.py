@@ -15,6 +15,7 @@ import meeple
 from meeple.core.conformance import random_playthrough
 from meeple.core.errors import IllegalAction, OptionError
 from meeple.games.squad_combat import Die, NoDie, Pass, Play, Target
+from meeple.games.squad_combat.explain import NO_CARD_STEPS
 from meeple.games.squad_combat.reading import WINDOWS
 from meeple.games.squad_combat.rules import (
     ATTACK_DIE,
@@ -741,8 +742,10 @@ def test_the_cards_no_character_can_play_are_named_with_why():
     """A page greys out the cards of the hand no character can play, and says why: the
     cards named are exactly the hand's cards no legal play uses, in the action phase and
     the reaction windows of a seat to act, each with the rules' reason for every living
-    character (once where they share it); none elsewhere."""
-    named_any = 0
+    character (once where they share it); while the seat chooses a die or a target, its
+    whole hand, for that (they looked playable there: a browser newcomer's finding); none
+    elsewhere."""
+    named_any = choosing = 0
     for players, seed in ((2, 1), (3, 2), (4, 3)):
         game = meeple.make("squad-combat", players=players)
         for state in random_playthrough(game, seed).record().states():
@@ -750,6 +753,12 @@ def test_the_cards_no_character_can_play_are_named_with_why():
             for seat in range(players):
                 named = state.unplayable(seat)
                 legal = state.legal_actions(seat)
+                if seat in state.to_act and kind in NO_CARD_STEPS and legal:
+                    hand = {game.card_keys[k] for k in state.hands[seat]}
+                    why = f"No card is played during the {kind}"
+                    assert named == dict.fromkeys(hand, why), (kind, named)
+                    choosing += 1
+                    continue
                 if seat not in state.to_act or kind not in (PHASE, *WINDOWS) or not legal:
                     assert named == {}
                     continue
@@ -758,7 +767,7 @@ def test_the_cards_no_character_can_play_are_named_with_why():
                 assert set(named) == hand - played
                 assert all(named.values()), named
                 named_any += len(named)
-    assert named_any > 20
+    assert named_any > 20 and choosing > 20
     state = meeple.make("squad-combat", first=0).new_game(5)
     assert state.unplayable(0) == {
         "parry": "Parry is played only when defending",

@@ -45,14 +45,26 @@ def explain(state: SquadCombatState, player: Player, action: SquadAction) -> str
     return f"{reason}; {now}" if reason else f"{action} is not possible: {now}"
 
 
+NO_CARD_STEPS = (TARGET, BOOST_DIE, ATTACK_DIE, DEFENSE_DIE, PAY_DIE, DROP)
+"""The steps where a seat chooses a die or a target, and plays no card."""
+
+
 def unplayable(state: SquadCombatState, player: Player) -> dict[str, str]:
     """The cards of the seat's hand that no character can play now, each with why: the
     reason for each living character, once where they share it ("Slash is played only
     when attacking"), else one after another ("Vanguard shares no trait with Aimed
-    Shot ...; Brawler cannot pay ..."). Only where a card is played: the action phase and
-    a reaction window, when the seat has a move to make."""
+    Shot ...; Brawler cannot pay ..."): in the action phase and a reaction window, when the
+    seat has a move to make. While it chooses a die or a target, every card, for that
+    ("No card is played during the defense die choice"): its cards looked playable there.
+    None where it chooses cards (to pay or discard) or has nothing to do."""
     kind, _ = state.step
-    if player not in state.to_act or kind not in (PHASE, *WINDOWS):
+    if player not in state.to_act:
+        return {}
+    if kind in NO_CARD_STEPS and state.legal_actions(player):
+        keys = state.game.card_keys
+        why = f"No card is played during the {kind}"
+        return {keys[k]: why for k in dict.fromkeys(state.hands[player])}
+    if kind not in (PHASE, *WINDOWS):
         return {}
     legal = state.legal_actions(player)
     if not legal:

@@ -265,7 +265,6 @@ export function prompt(msg) {
 
 // Every window for edges asks the same of its seat; only the moment differs.
 const EDGE_OR_DONE = "play an edge from your hand, or done";
-const WINDOWS = new Set([STEP.react, STEP.endWindow, STEP.refreshWindow]);
 
 function promptText(ctx, step, mine) {
   const { msg, view } = ctx;
@@ -562,7 +561,9 @@ function drawHand(box, ctx) {
         });
       }
       card.classList.add("sc-playable");
-    } else if (legal.texts.size && (kind === STEP.phase || WINDOWS.has(kind))) {
+    } else if (legal.texts.size && id in reasons) {
+      // Greyed where the rules say it cannot be played: the action phase and the windows,
+      // and every card while a die or a target is chosen (it looked playable there).
       card.classList.add("sc-unplayable");
       markUnplayable(card, info.name, reasons[id], why);
     }
