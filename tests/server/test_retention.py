@@ -15,6 +15,7 @@ from sqlalchemy import func, select, update
 
 from meeple.interfaces.web.app import create_app
 from meeple.interfaces.web.limits import ServerLimits
+from meeple.store.db import utc_now
 from meeple.store.matches import MatchRow, MoveRow
 from meeple.store.reviews import ReviewRow, ReviewStore
 from tests.server.test_match_loading import serving
@@ -39,7 +40,7 @@ def test_finished_matches_are_deleted_past_their_time_and_the_rest_kept(db_url):
     engine = hub.store.engine
 
     def backdate(match: str, days: float) -> None:
-        when = dt.datetime.now(dt.UTC).replace(tzinfo=None) - dt.timedelta(days=days)
+        when = utc_now() - dt.timedelta(days=days)
         with engine.begin() as conn:
             conn.execute(update(MatchRow).where(MatchRow.id == match).values(updated=when))
 
@@ -77,7 +78,7 @@ def test_finished_matches_are_deleted_past_their_time_and_the_rest_kept(db_url):
     # as a new one is stored.
     reviews = ReviewStore(engine)
     reviews.put("old", {"review": 1})
-    when = dt.datetime.now(dt.UTC).replace(tzinfo=None) - dt.timedelta(days=2)
+    when = utc_now() - dt.timedelta(days=2)
     with engine.begin() as conn:
         conn.execute(update(ReviewRow).where(ReviewRow.key == "old").values(created=when))
     reviews.put("kept", {"review": 2})
