@@ -808,3 +808,28 @@ def test_double_edges_end_is_said_and_shown_with_each_team_s_score(server, conte
     assert said.endswith(f" Team A {a}, Team B {b}."), said
     assert rows == [[f"Team A{a}", a > b], [f"Team B{b}", b > a]], rows
     page.close()
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+def test_erosion_s_board_has_a_key_to_its_notation(server, chromium, size):
+    """'H67 w. tuff 8', 'hand 6 (WX3 H2 F1)' and 'Atmosphere +1' met a newcomer with no word
+    of what they were (their hover texts say it; a phone has none): a key under the table
+    says, naming the short rock names its mountains show."""
+    game = meeple.make("erosion", first=0)
+    view = game.new_game(1).view(0)
+    rocks = {card["id"]: card.get("rock") for card in game.card_list()}
+    shown = {rocks[id] for mountain in view["mountains"] for id in mountain["rocks"]}
+    short = {"conglomerate": "conglom.", "welded tuff": "w. tuff"}
+    named = [f"{short[rock]} is {rock}" for rock in short if rock in shown]
+    assert named and view["atmosphere"]  # the key has something of each kind to say
+    created = server.create("erosion", {"first": 0}, ["human", "random"], seed=1)
+    page = _seat_page(chromium, server, created, 0, size)
+    page.wait_for_selector("#turn.turn-mine")
+    key = page.locator(".er-key")
+    expect(key).to_contain_text("its rock and its hardness (Mohs, 1 to 10)")
+    for words in named:
+        expect(key).to_contain_text(words)
+    expect(key).to_contain_text("hand 6 (WX3 H2 F1) is 6 cards in hand: 3 from WX, 2 from H")
+    expect(key).to_contain_text("Atmosphere +1 under a deck: an Atmosphere card adding 1")
+    _fits(page, ".er-key", size[0])
+    page.context.close()

@@ -476,3 +476,102 @@ def test_while_a_die_is_chosen_every_card_is_greyed_and_says_why(server, chromiu
     why = page.locator(".sc-hand .sc-why").inner_text()
     assert why.endswith("? No card is played during the defense die choice."), why
     page.context.close()
+
+
+def test_the_table_s_events_say_what_their_notation_means(server, chromium, tmp_path):
+    """'Aimed Shot (<2>[3])' and '0b' met a newcomer with no word of what they were (a
+    character's hover text says it, and a phone has none): under the events, a key says what
+    the notation they show means. A random game's last steps, replayed from its record."""
+    game = meeple.make("squad-combat")
+    rng = random.Random(1)
+    state = game.new_game(2)
+    moves, logs = [], []
+    while not state.is_over:
+        seat = state.to_act[0]
+        action = rng.choice(state.legal_actions(seat))
+        moves.append((seat, str(action)))
+        state = state.apply(seat, action)
+        logs.append(state.view(0)["log"][-6:])
+    assert "Red Vanguard (0a) plays Heavy Blow (<2>[4])." in logs[-2], logs[-2]
+    assert not any("(<" in line for line in logs[-1]), logs[-1]
+    record = GameRecord(game="squad-combat", options={}, seed=2, moves=moves)
+    path = tmp_path / "game.json"
+    path.write_text(record.model_dump_json())
+    page = chromium.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.goto(f"{server.url}/replay")
+    page.set_input_files("#file", str(path))
+    page.wait_for_selector("body[data-step='0']")
+    page.keyboard.press("End")
+    page.wait_for_selector(f"body[data-step='{len(moves)}']")
+    assert page.locator(".sc-log li").all_inner_texts() == logs[-1]
+    assert page.locator(".sc-log .sc-log-key").inner_text() == "Key: 0a is Red's first character."
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_selector(f"body[data-step='{len(moves) - 1}']")
+    assert page.locator(".sc-log .sc-log-key").inner_text() == (
+        "Key: (<2>[4]) after a card is what it cost: <2> is 2 energy, [4] a die of 4 or more; "
+        "1c is Blue's third character."
+    )
+    page.context.close()
+
+
+def test_on_a_phone_the_next_step_is_brought_into_sight(server, chromium):
+    """A card played from the hand at the foot of a phone's page asks for its target at the
+    top: the newcomer was left looking at the hand, with nothing to click in sight. A new
+    decision none of whose parts is in sight is scrolled to; then the attacker's dice."""
+    created = server.create("squad-combat", {"first": 0}, ["human", "random"], seed=3)
+    page = chromium.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.goto(created["seats"][0]["join_url"])
+    in_sight = (
+        "els => els.filter(e => { const r = e.getBoundingClientRect();"
+        " return r.bottom > 0 && r.top < innerHeight; }).map(e => e.dataset.move)"
+    )
+    card = page.locator(".sc-hand .sc-card.clickable").first
+    card.click()  # scrolled down to the hand, as a person would
+    page.locator("#board .sc-char.clickable").first.click()
+    page.wait_for_selector("#board [data-move^='target']", state="attached")
+    page.wait_for_timeout(300)
+    assert page.evaluate("scrollY") < 100
+    seen = page.locator("#board .clickable").evaluate_all(in_sight)
+    assert seen and all(move.startswith("target ") for move in seen), seen
+    page.locator("#board [data-move^='target']").first.click()
+    page.wait_for_selector("#board [data-move^='die']", state="attached")
+    page.wait_for_timeout(300)
+    seen = page.locator("#board .clickable").evaluate_all(in_sight)
+    assert any(move.startswith("die ") for move in seen), seen
+    page.context.close()
+
+
+def test_an_attack_that_would_pay_its_performer_s_only_die_says_so(server, chromium):
+    """Heavy Blow (<2>[4]) performed by a character with one die pays that die and attacks
+    with none, which the rules do unasked: a newcomer's Vanguard did, with no word before
+    (a card one character can play plays at a tap). The hand says so while it can be played.
+    Seeded moves against the seeded random computer, typed, to the first such turn (the
+    16th decision)."""
+    created = server.create("squad-combat", {"first": 0}, ["human", "random"], seed=7)
+    page = chromium.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    frames = Frames().attach(page)
+    page.goto(created["seats"][0]["join_url"])
+    rng = random.Random(7)
+    for _ in range(20):
+        page.wait_for_selector("#turn.turn-mine", timeout=SECONDS * 1000)
+        state = frames.latest_state()
+        legal = [move["text"] for move in state["legal"]]
+        squad = state["view"]["characters"][0]
+        if "play heavy-blow by a" in legal and len(squad[0]["dice"]) == 1:
+            break
+        page.fill("#notation", rng.choice(legal))
+        page.press("#notation", "Enter")
+        page.wait_for_function(f"() => document.body.dataset.seq !== '{state['seq']}'")
+    else:
+        pytest.fail("no turn with Heavy Blow and a one-die Vanguard in 20 decisions")
+    one_die = [
+        squad["abc".index(move[-1])]["name"]
+        for move in legal
+        if move.startswith("play heavy-blow by ") and len(squad["abc".index(move[-1])]["dice"]) == 1
+    ]
+    warning = page.locator(".sc-hand .sc-warning").inner_text()
+    assert warning == (
+        f"Heavy Blow by {' or '.join(one_die)} pays its only die for [4] and attacks with no die "
+        "(counts as 0)."
+    )
+    page.context.close()

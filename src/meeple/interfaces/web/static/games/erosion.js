@@ -188,6 +188,7 @@ export function draw(root, msg, ui) {
   const middle = html("div", { class: "er-middle" }, box);
   drawRiver(middle, view, offerAt);
   drawDecks(middle, view, seat, offerAt);
+  drawKey(box, view);
   drawHand(box, view, seat, offerAt, path, path.length ? {} : msg.unplayable || {});
   drawExtras(box, view, names, seat);
   // A replay waits for nobody ("waiting for Alps…" read as a live match): the header says
@@ -495,6 +496,23 @@ function drawMountains(box, view, names, seat, offerAt) {
       });
     }
   });
+}
+
+/** The board's notation in words, above the hand: a newcomer met "H67 w. tuff 8", "hand 6
+ * (WX3 H2 F1)" and "Atmosphere +1" with no word of what they were (their hover texts say it;
+ * a phone has none). */
+function drawKey(box, view) {
+  const mountains = view.mountains || [];
+  if (!mountains.some((m) => m.rocks.length)) return;
+  const short = new Set(mountains.flatMap((m) => m.rocks.map((id) => card(id).rock)).filter((rock) => ROCK_SHORT[rock]));
+  const names = [...short].map((rock) => `${ROCK_SHORT[rock]} is ${rock}`);
+  const parts = [
+    "a rock shows its card (WX, H or F: the deck it came from, and its number), its rock and "
+    + `its hardness (Mohs, 1 to 10)${names.length ? `; ${names.join(", ")}` : ""}`,
+    "hand 6 (WX3 H2 F1) is 6 cards in hand: 3 from WX, 2 from H, 1 from F",
+  ];
+  if ((view.atmosphere || []).length) parts.push("Atmosphere +1 under a deck: an Atmosphere card adding 1 to that deck's draw limit");
+  html("p", { class: "er-key" }, box, `Key: ${parts.join("; ")}.`);
 }
 
 function drawRiver(middle, view, offerAt) {

@@ -203,6 +203,25 @@ export function draw(root, msg, ui) {
   drawActions(box, ctx);
   drawLog(box, ctx);
   fitCardNames(root);
+  revealOffer(root, ctx);
+}
+
+let lastOffer = ""; // the decision last drawn, with the card chosen for it
+
+/** On a phone the table is taller than the screen: a newcomer's next step (the target of
+ * the card just played at the top, then the attacker's dice) was offered out of sight,
+ * unscrolled to. A new decision none of whose parts is in sight scrolls to its first part;
+ * one the person scrolled away from is left as it is (a redraw asks nothing new). */
+function revealOffer(root, ctx) {
+  const offer = ctx.ui.canMove && !ctx.msg.replay ? `${(ctx.msg.legal || []).join("|")}#${ctx.sel.card || ""}` : "";
+  if (offer === lastOffer) return;
+  lastOffer = offer;
+  const parts = offer ? [...root.querySelectorAll(".clickable")] : [];
+  const inSight = (part) => {
+    const r = part.getBoundingClientRect();
+    return r.bottom > 0 && r.top < window.innerHeight;
+  };
+  if (parts.length && !parts.some(inSight)) parts[0].scrollIntoView({ block: "center", behavior: "instant" });
 }
 
 const measuring = document.createElement("canvas").getContext("2d");
@@ -528,6 +547,10 @@ function drawHand(box, ctx) {
   // The rules' reasons for the cards no character can play now (the state message's).
   const reasons = ctx.msg.unplayable || {};
   const why = unplayableLine(area, view.hand.filter((id) => reasons[id]).length, "sc-why", "now");
+  for (const id of new Set(view.hand)) {
+    const warning = spentDiceWarning(ctx, id);
+    if (warning) html("p", { class: "sc-warning" }, area, warning);
+  }
   const row = html("div", { class: "sc-hand-cards" }, area);
   const kind = (view.step || {}).kind;
   for (const id of view.hand) {
@@ -569,6 +592,23 @@ function drawHand(box, ctx) {
     }
   }
   if (!view.hand.length) html("div", { class: "sc-empty" }, row, "no cards");
+}
+
+/** An attack whose die cost takes every die its performer has leaves it none to attack
+ * with, which the rules do without asking: a newcomer's Heavy Blow spent Vanguard's only die
+ * and then rolled "no die", with no word before (a card with one performer plays at a tap).
+ * Said above the hand while the card can be played: "" where it would not happen. */
+function spentDiceWarning(ctx, id) {
+  const info = cardInfo(id);
+  const costs = (info.cost || "").match(/\[\d\]/g) || [];
+  if (info.kind !== "attack" || !costs.length) return "";
+  const squad = (ctx.view.characters || [])[ctx.seat] || [];
+  const bare = [...(ctx.legal.plays.get(id) || new Map()).keys()]
+    .filter((slot) => squad[slot] && squad[slot].dice.length <= costs.length)
+    .map((slot) => squad[slot].name);
+  if (!bare.length) return "";
+  const its = costs.length === 1 ? "its only die" : "all its dice";
+  return `${info.name} by ${bare.join(" or ")} pays ${its} for ${costs.join("")} and attacks with no die (counts as 0).`;
 }
 
 function drawActions(box, ctx) {
@@ -621,4 +661,29 @@ function drawLog(box, ctx) {
     else if (/ misses /.test(line)) item.classList.add("sc-log-miss");
     else if (/removed from the game|Game over/.test(line)) item.classList.add("sc-log-big");
   }
+  const key = logKey(lines, ctx.msg);
+  if (key) html("p", { class: "sc-log-key" }, area, key);
+}
+
+// The log's notation in words, for what the lines shown use: a newcomer met "(<2>[3])" and
+// "0b" with no word of what they were (the character's hover text says it; a phone has none).
+function logKey(lines, msg) {
+  const text = lines.join(" ");
+  const parts = [];
+  const cost = text.match(/ \(((?:<\d+>|\[\d\]|C)+)\)/);
+  if (cost) {
+    const says = [];
+    const energy = cost[1].match(/<(\d+)>/);
+    if (energy) says.push(`<${energy[1]}> is ${energy[1]} energy`);
+    const die = cost[1].match(/\[(\d)\]/);
+    if (die) says.push(`[${die[1]}] a die of ${die[1]}${die[1] === "6" ? "" : " or more"}`);
+    if (/C/.test(cost[1])) says.push("C one other card from the hand");
+    parts.push(`(${cost[1]}) after a card is what it cost: ${says.join(", ")}`);
+  }
+  const ref = text.match(/\((\d)([abc])\)/);
+  if (ref) {
+    const place = ["first", "second", "third"]["abc".indexOf(ref[2])];
+    parts.push(`${ref[1]}${ref[2]} is ${seatName(msg, Number(ref[1]))}'s ${place} character`);
+  }
+  return parts.length ? `Key: ${parts.join("; ")}.` : "";
 }
