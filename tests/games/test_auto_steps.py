@@ -137,3 +137,32 @@ def test_the_enumerations_are_the_games_own() -> None:
 def test_every_rules_md_names_the_option(name: str) -> None:
     """Each game says what auto_steps does in it."""
     assert "`auto_steps`" in steps_section(name)
+
+
+def random_moves(name: str, seed: int, auto_steps: bool) -> list[tuple[int, str]]:
+    """Every move of a random game, picked from each seat's legal moves by a seeded stream."""
+    state = meeple.make(name, auto_steps=auto_steps).new_game(seed)
+    rng = random.Random(seed)
+    moves = []
+    while not state.is_over:
+        seat = rng.choice(state.to_act)
+        action = rng.choice(state.legal_actions(seat))
+        moves.append((seat, str(action)))
+        state = state.apply(seat, action)
+    return moves
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_option_s_help_says_what_it_does_in_each_game(name: str) -> None:
+    """A newcomer read Edges' help ("the engine takes a step for a player when it has a
+    single possible choice") and waited for the engine to make their one legal move. Where
+    no step is ever taken for a player, the help says the option changes nothing, and it
+    does not (the same picks play the same moves either way); elsewhere it says what the
+    engine takes."""
+    infos = {i.name: i for i in describe_options(type(meeple.make(name).options))}
+    nothing = infos["auto_steps"].help.startswith("changes nothing in this game")
+    assert nothing == (name in ("edges", "erd", "triangle-clock"))
+    assert nothing == ("changes nothing" in steps_section(name))
+    if nothing:
+        for seed in range(3):
+            assert random_moves(name, seed, True) == random_moves(name, seed, False)

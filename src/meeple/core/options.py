@@ -24,6 +24,20 @@ from meeple.core.files import read_bytes_capped
 from meeple.core.text import json_words
 
 
+def no_steps() -> Any:
+    """The ``auto_steps`` field of a game none of whose decisions is ever taken for a player
+    (each is a whole move, asked even where it is the only one): its help says so. The shared
+    words promised that the engine would take a step, and a newcomer waited at the prompt
+    for the engine to make their one legal move."""
+    return Field(
+        title="Skip steps with a single choice",
+        default=True,
+        description="changes nothing in this game: every decision is a whole move, asked "
+        "even when it is the only one (the option is kept so a script may set it for every "
+        "game)",
+    )
+
+
 class GameOptions(BaseModel):
     """Base of every game's options: frozen, and strict about unknown names."""
 

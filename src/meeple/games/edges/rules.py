@@ -27,7 +27,7 @@ from pydantic import Field, field_validator, model_validator
 
 from meeple.core.errors import NotationError
 from meeple.core.game import Game, Player, State
-from meeple.core.options import GameOptions, option_text
+from meeple.core.options import GameOptions, no_steps, option_text
 from meeple.core.registry import register
 from meeple.core.rng import make_rng
 from meeple.games.edges.board import Board, board, parse_edge
@@ -109,6 +109,8 @@ MAX_SIDE = 9
 
 class EdgesOptions(GameOptions):
     """Options of Edges."""
+
+    auto_steps: bool = no_steps()
 
     board: str | None = Field(
         title="Board size",

@@ -35,7 +35,7 @@ from pydantic import Field, field_validator
 
 from meeple.core.errors import NotationError
 from meeple.core.game import Game, Player, State
-from meeple.core.options import GameOptions
+from meeple.core.options import GameOptions, no_steps
 from meeple.core.registry import register
 from meeple.core.simultaneous import Submissions
 from meeple.core.words import counted
@@ -100,6 +100,8 @@ __all__ = [
 
 class ErdOptions(GameOptions):
     """Options of Erd."""
+
+    auto_steps: bool = no_steps()
 
     rules: Literal["original", "0.01", "0.02"] = Field(
         title="Rules version",

@@ -7,13 +7,15 @@ from typing import Literal
 
 from pydantic import Field, field_validator
 
-from meeple.core.options import GameOptions
+from meeple.core.options import GameOptions, no_steps
 from meeple.games.triangle_clock.hands import RankingTableError, load_ranking_table
 from meeple.games.triangle_clock.pieces import SEED_ITEMS, items_text, parse_items
 
 
 class TriangleClockOptions(GameOptions):
     """Options of The Triangle Clock."""
+
+    auto_steps: bool = no_steps()
 
     items: str = Field(
         title="Final Match items",
