@@ -833,3 +833,25 @@ def test_erosion_s_board_has_a_key_to_its_notation(server, chromium, size):
     expect(key).to_contain_text("Atmosphere +1 under a deck: an Atmosphere card adding 1")
     _fits(page, ".er-key", size[0])
     page.context.close()
+
+
+def test_double_edges_shows_its_order_of_play_and_the_pie_only_as_its_move(server, chromium):
+    """A newcomer whose B2 started found the order of play only in the Moves list (and read
+    the rules' "turns from whoever starts" as A1 next); and "the pie rule was used" stood
+    under "last move" to the end. The order is shown; the take-over is said by its move."""
+    options = {"double": True, "first": 3}
+    created = server.create("edges", options, ["human", "greedy", "greedy", "greedy"], seed=5)
+    page = chromium.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.goto(created["seats"][0]["join_url"])
+    page.wait_for_selector("#turn.turn-mine")
+    order = page.inner_text("#board .edges-order")
+    assert order == "order of play: B2 → A2 → B1 → A1 (you)", order
+    record = meeple.make("edges", **options).new_game(5)
+    assert [record.game.seat_name(s) for s in record.order] == ["B2", "A2", "B1", "A1"]
+    # Greedy A2 took the first pyramid over (the pie rule); two moves later only the last
+    # move is said.
+    assert "took over the first pyramid" in page.inner_text("#log")
+    assert page.inner_text("#board .edges-last-words").startswith("last move: B1 placed a ")
+    assert "the pie rule was used" not in page.inner_text("#board .edges-info")
+    _fits(page, "#board .edges-order", 390)
+    page.context.close()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import meeple
@@ -263,6 +265,20 @@ def test_clause_double_edges_turn_order_a1_b1_a2_b2():
 
 def test_double_edges_when_team_b_starts():
     assert seat_order(first=1, moves=4) == ["B1", "A1", "B2", "A2"]
+
+
+def test_double_edges_begins_at_the_drawn_seat_with_its_team_first_as_the_rules_say():
+    """The drawn seat's team plays the seed's Team A and play begins at that seat: a
+    newcomer whose B2 started read "the order turns from whoever starts" and expected A1
+    next, not A2. The order of every start, and the rules' words for it."""
+    assert seat_order(first=2, moves=4) == ["A2", "B2", "A1", "B1"]
+    assert seat_order(first=3, moves=4) == ["B2", "A2", "B1", "A1"]
+    rules = " ".join(
+        (Path(meeple.games.__file__).parent / "edges" / "rules.md").read_text().split()
+    )
+    assert "B1, A1, B2, A2 when team B starts" in rules and "B2 starts: B2, A2, B1, A1" in rules
+    player = " ".join(meeple.make("edges", double=True).player_rules().split())
+    assert "(when B2 starts: B2, A2, B1, A1)" in player
 
 
 def test_double_edges_scores_teams():

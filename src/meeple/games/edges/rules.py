@@ -154,8 +154,8 @@ class EdgesOptions(GameOptions):
         title="Double Edges: who starts",
         default="any",
         description="Double Edges: the first player is drawn among all four seats, so 'A1' "
-        "may move third (any); or A1 (seat 0) always starts, so the names follow the seed's "
-        "order of play A1, B1, A2, B2 (a1; the seating is the draw)",
+        "may move second, third or fourth (any); or A1 (seat 0) always starts, so the names "
+        "follow the seed's order of play A1, B1, A2, B2 (a1; the seating is the draw)",
         json_schema_extra={"applies_when": {"double": True}},
     )
 

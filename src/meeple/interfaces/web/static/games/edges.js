@@ -233,7 +233,15 @@ function drawScores(wrap, view, seats, msg, double) {
   const info = html("div", { class: "edges-info" }, bar);
   const last = lastMove(msg, view);
   if (last) html("div", { class: "edges-last-words" }, info, last.words);
-  if (view.took_over) html("div", {}, info, "the pie rule was used");
+  // The take-over is said by its own move's words ("took over the first pyramid (pie rule,
+  // ringed)"); said apart as well, "the pie rule was used" stood under "last move" to the end.
+  if (view.took_over && !last) html("div", {}, info, "the pie rule was used");
+  // Double Edges' order turns from whoever starts, with the starting team's seats first: the
+  // Moves list was the only place a newcomer could find it (B2, A2, B1, A1 when B2 starts).
+  if (double && view.order) {
+    const order = view.order.map((seat) => `${seats[seat]}${msg.seat === seat ? " (you)" : ""}`);
+    html("div", { class: "edges-order" }, info, `order of play: ${order.join(" → ")}`);
+  }
   if (view.pie_available && msg.legal.some((a) => a.text.startsWith("pie"))) {
     html("div", { class: "edges-pie-offer" }, info, `Pie rule: you may take over the first pyramid (${CLICK} it)`);
   }
