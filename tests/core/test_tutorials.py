@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import meeple.games  # noqa: F401  (registers the games)
@@ -95,3 +97,52 @@ def test_a_game_without_a_tutorial_file_has_none(tictactoe):
     assert not has_tutorial("tic-tac-toe")
     with pytest.raises(TutorialError, match="tic-tac-toe has no tutorial"):
         load_tutorial("tic-tac-toe")
+
+
+DIRECTIONS = {
+    "North": "N", "North-East": "NE", "East": "E", "South-East": "SE",
+    "South": "S", "South-West": "SW", "West": "W", "North-West": "NW",
+}  # fmt: skip
+SAID = re.compile(
+    r"\b(?:(clear|solid) )?(" + "|".join(sorted(DIRECTIONS, key=len, reverse=True)) + r")s?\b"
+)
+
+
+NOTATION = re.compile(r"\b(N|NE|E|SE|S|SW|W|NW)(c|s)\b")  # "G (Ec)"
+WORDS = {short: word for word, short in DIRECTIONS.items()}
+
+
+def in_words(symbol: re.Match[str]) -> str:
+    """A symbol's notation (``Ec``) in the lessons' words (``clear East``)."""
+    return f"{'clear' if symbol[2] == 'c' else 'solid'} {WORDS[symbol[1]]}"
+
+
+def test_the_clock_lesson_says_the_symbol_of_each_letter_it_asks_for():
+    """A newcomer read "Finish with A, the other symbol of that card: three clear
+    North-Wests again" and found A a clear South-West: the first symbol a step's words give
+    after the letter it asks for is that letter's symbol on the learner's cards."""
+    lesson = load_tutorial("triangle-clock")
+    game = lesson.make_game()
+    state, taken, checked = game.new_game(lesson.seed), 0, 0
+    for player, text in replay(lesson):
+        if player == lesson.learner:
+            step = lesson.steps[taken]
+            letter = step.move.split()[0]
+            if re.fullmatch("[A-H]", letter):
+                cards = state.view(player)["hand"]
+                symbols = {
+                    k: s for c in cards for k, s in zip(c["letters"], c["symbols"], strict=True)
+                }
+                for words in (step.prompt, step.why):
+                    words = NOTATION.sub(in_words, " ".join(words.split()))
+                    at = re.search(rf"\b{letter}\b", words)
+                    said = at and SAID.search(words, at.end())
+                    assert said, (taken + 1, words)
+                    fill, direction = said.groups()
+                    symbol = symbols[letter]
+                    assert symbol[:-1] == DIRECTIONS[direction], (taken + 1, said[0], symbol)
+                    assert fill is None or symbol[-1] == fill[0], (taken + 1, said[0], symbol)
+                    checked += 1
+            taken += 1
+        state = state.apply_text(player, text)
+    assert checked == 2 * 6  # each letter asked for, in its prompt and its why
