@@ -120,6 +120,26 @@ def test_solve_erd_refuses_the_options_of_edges_with_one_line(run, words, monkey
     assert "Traceback" not in result.output
 
 
+def test_solve_erd_names_the_option_flag_for_erd_s_options_written_as_play_takes_them(
+    run, monkeypatch
+):
+    """A terminal newcomer wrote `meeple solve erd --round-limit 50`, as `meeple play` takes
+    it, and was told only that solve does not take --round-limit: the refusal says the
+    --option that does. An option no game has is refused as before."""
+    import meeple.interfaces.solve_erd_cli as erd_cli
+
+    monkeypatch.setattr(erd_cli, "solve_erd", lambda *a: pytest.fail("solved anyway"))
+    result = run("solve", "erd", "--rules", "0.02", "--round-limit", "50", "--best-of=3")
+    assert result.exit_code == 2, result.output
+    assert " ".join(result.output.split()) == (
+        "error: meeple solve takes Erd's options other than --rules as --option name=value: "
+        "-o round_limit=50 -o best_of=3, not --round-limit, --best-of"
+    )
+    result = run("solve", "erd", "--round-limits", "50")
+    assert result.exit_code == 2
+    assert "meeple solve does not take --round-limits; see meeple solve --help" in result.output
+
+
 def test_the_move_table_names_the_mover_and_whose_score_its_values_are(run, tmp_path):
     # Blue to move after Red's L h0,0: the values stay Red's minus Blue's, so Blue's best
     # (listed first) is the lowest, and the table must say both.

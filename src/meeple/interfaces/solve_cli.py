@@ -15,7 +15,7 @@ from meeple.core.files import ensure_writable_folder
 from meeple.core.position import position_argument, position_game
 from meeple.core.ray_cluster import ADDRESSES
 from meeple.core.record import GameRecord
-from meeple.core.registry import make
+from meeple.core.registry import game_class, make
 from meeple.core.words import counted
 from meeple.games.edges.rules import EdgesState
 from meeple.interfaces import solve_proof_cli as proofs
@@ -202,7 +202,7 @@ def solve_command(
     move two (default on).
     """
     try:
-        pie = _pie_word(list(ctx.args))
+        pie = _pie_word(game, list(ctx.args))
     except MeepleError as exc:
         raise fail(str(exc)) from None
     if game.strip().lower() == "erd":
@@ -451,16 +451,24 @@ def _duration(seconds: float) -> str:
     return f"{seconds / (365 * 86400):.0f} years"
 
 
-def _pie_word(args: list[str]) -> str | bool | None:
+def _pie_word(game: str, args: list[str]) -> str | bool | None:
     """The pie rule from the words Typer left over (``--pie``, ``--pie false``, ``--no-pie``,
     ``--pie=off``), read as ``meeple play`` reads game options; None when not given. Any
-    other word is refused."""
+    other word is refused; Erd's own options, written as ``meeple play`` takes them
+    (``--round-limit 50``), with the ``--option`` that takes them here."""
     from meeple.interfaces.options_cli import parse_option_flags
 
     given = parse_option_flags("edges", args, known=False)
     pie = given.pop("pie", None)
     if given:
         words = ", ".join(flag(k) for k in given)
+        erd = set(game_class("erd").Options.model_fields)
+        if game.strip().lower() == "erd" and set(given) <= erd:
+            written = " ".join(f"-o {k}={'false' if v is False else v}" for k, v in given.items())
+            raise MeepleError(
+                f"meeple solve takes Erd's options other than --rules as --option name=value: "
+                f"{written}, not {words}"
+            )
         raise MeepleError(f"meeple solve does not take {words}; see meeple solve --help")
     return pie
 
