@@ -53,7 +53,8 @@ def test_meeple_replay_run_and_game_prints_and_saves_that_game(run, erosion_run,
     result = run("replay", spec.key[:6], "--game", "2", "--db", url, "--all", "--save", str(saved))
     assert result.exit_code == 0, result.output
     assert f"Run {spec.key}" in result.output
-    assert "game 2 of 5" in result.output
+    assert "game 2 (games 0 to 4)" in " ".join(result.output.split())  # "of 5" read as 1-based
+    assert all(len(line) <= 80 for line in result.output.splitlines()[:3]), result.output
     assert "replays to the result the run counted" in result.output
     numbered = [line for line in result.output.splitlines() if re.match(r"\s*\d+\. ", line)]
     assert len(numbered) == rows[2]["length"]

@@ -201,11 +201,12 @@ def _lab_game(
             )
         states = game_record(played).states()
     kept = " (its files as the run read them, kept in the results database)"
+    # "game 1 of 20" read as the first of twenty (a terminal newcomer's finding): the games
+    # are numbered from 0, as the lab's lists of games to look at number them.
     console.print(
-        f"Run {found['key']} ({found['kind']} of {found['game']}), game {index} of "
-        f"{found['games']}: seed {row['seed']}; it replays to the result the run counted"
-        f"{kept if played is not row else ''}.",
-        soft_wrap=True,
+        f"Run {found['key']} ({found['kind']} of {found['game']}), game {index} (games 0 to "
+        f"{found['games'] - 1}): seed {row['seed']}; it replays to the result the run counted"
+        f"{kept if played is not row else ''}."
     )
     return game_record(row), states
 
