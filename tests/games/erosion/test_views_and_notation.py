@@ -96,6 +96,10 @@ def test_notation_is_forgiving_about_case_and_spacing():
     assert game.parse_action("fluvial F74") == Fluvial("F74", 2), "an F card's own number"
     assert game.parse_action("draw H1 WX2") == Draw(2, 1, 0)
     assert str(game.parse_action(" PASS ")) == "pass"
+    # and about a card number's leading zero: "WX9" was refused as no card, WX01-WX38 beside
+    assert game.parse_action("weather WX4 on 1") == Weather("WX04", 1, 0)
+    assert str(game.parse_action("uplift wx005")) == "uplift WX05"
+    assert game.parse_action("hillslope H042 on 0 x1") == game.parse_action("hillslope H42 on 0 x1")
 
 
 @pytest.mark.parametrize(
@@ -104,6 +108,7 @@ def test_notation_is_forgiving_about_case_and_spacing():
         ("dance", "not an Erosion action"),
         ("weather H41 on 1 x1", "not a WX card"),
         ("weather WX99 on 1 x1", "no process card WX99"),
+        ("weather WX039 on 1 x1", "no process card WX039"),
         ("weather WX04 on 1 x2", "without a count"),
         ("weather WX12 on 1", "say how many rocks"),
         ("weather WX12 on 7 x1", "no mountain 7"),

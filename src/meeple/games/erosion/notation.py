@@ -3,6 +3,7 @@ and how a player writes one (``weather WX12 on 1 x2``)."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from meeple.core.errors import NotationError
@@ -161,6 +162,14 @@ class Notation:
     def _card_id(self, text: str, deck: str | None) -> str:
         card = text.upper()
         i = self.catalog.process_card(card)
+        # "WX9" is WX09: the ids' zero is no part of the card's number (a terminal newcomer
+        # was told there is no card WX9, WX01-WX38 named beside it).
+        number = re.fullmatch(r"([A-Z]+)0*(\d+)", card)
+        if i < 0 and number:
+            same = [c for c in self.catalog.index if re.fullmatch(rf"{number[1]}0*{number[2]}", c)]
+            if len(same) == 1:
+                card = same[0]
+                i = self.catalog.process_card(card)
         if i < 0:
             raise NotationError(f"there is no process card {card} (WX01-WX38, H39-H70, F71-F90)")
         if deck is not None and PROCESS_DECKS[self.catalog.deck[i]] != deck:
