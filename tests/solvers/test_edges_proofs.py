@@ -129,8 +129,13 @@ def test_prove_command_answers_and_resumes(run, tmp_path):
     assert "at least +0?" in yes.output and "yes" in yes.output
     # Without a terminal (a log file) a plain line says where the run is, at the first leaf
     # and then every minute, and no live display leaves blank lines behind.
-    assert "leaves searched 1 (from checkpoint 0)" in yes.output
+    assert "leaves searched 1 (known 0)" in yes.output
     assert "\n\n" not in yes.output
+    # A fresh checkpoint ("0 verified answers in it") answered 3 "from" itself: they are
+    # this run's own answers, met again by another order of moves, and are said so.
+    said = " ".join(yes.output.split())
+    assert "(0 verified answers in it;" in said or "(0 verified answers in it)" in said, said
+    assert f"and 3 answered by known answers (read back from {point}, or this run's own" in said
     again = run(*args, "--prove", "0", "--checkpoint", str(point))
     assert "read back from" in again.output and "not searched in this run" in again.output
     no = run(*args, "--prove", "1", "--cache-dir", str(tmp_path / "c"))

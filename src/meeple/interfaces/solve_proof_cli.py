@@ -71,7 +71,7 @@ def prove_threshold(
 
     def on_leaf(p: ProofProgress) -> None:
         line.leaves = (
-            f"leaves searched {p.searched:,} (from checkpoint {p.reused:,}), last leaf "
+            f"leaves searched {p.searched:,} (known {p.reused:,}), last leaf "
             f"{p.last_leaf_seconds:.1f} s, at {p.where_text()}"
         )
         progress.update(task, description=line.text())
@@ -122,7 +122,7 @@ def prove_threshold(
         why = "the time budget ran out" if stopped is None else f"{signal.Signals(stopped).name}"
         console.print(
             f"[yellow]not finished[/] ({why}): stopped after {p.searched:,} leaves searched in "
-            f"this run ({p.reused:,} answered from the checkpoint, {len(proof.done):,} answers "
+            f"this run ({p.reused:,} answered by known answers, {len(proof.done):,} answers "
             f"in it now), at {p.where_text()} (the second player's reply at each level: which, "
             f"of how many; walked: the share of those replies behind the run, each counted "
             f"alike); run the same command again to resume from {checkpoint}"
@@ -137,9 +137,12 @@ def prove_threshold(
             "check), not searched in this run"
         )
         return
+    # "Answered from the checkpoint" counted this run's own answers met again by another
+    # order of moves: a fresh checkpoint "(0 verified answers in it)" then answered 3.
     console.print(
         f"[bold]{answer}[/]: proved with {p.searched:,} leaves searched in this run and "
-        f"{p.reused:,} answered from {checkpoint}; nodes {p.nodes:,}"
+        f"{p.reused:,} answered by known answers (read back from {checkpoint}, or this run's "
+        f"own, met again); nodes {p.nodes:,}"
     )
 
 
