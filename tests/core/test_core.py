@@ -152,7 +152,7 @@ def test_resuming_a_record_continues_where_it_stopped():
     ("text", "message"),
     [
         ("not json", "is not JSON"),
-        ('{"game": "edges"}', "seed: Field required"),
+        ('{"game": "edges"}', "seed: missing"),
         ('{"game": "edges", "seed": 1, "format": "other/9"}', "format"),
     ],
 )

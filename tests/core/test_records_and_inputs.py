@@ -126,10 +126,20 @@ def _record_dict(**changes: object) -> dict:
 
 
 def test_a_record_without_moves_is_refused():
+    """Said "missing", not pydantic's "Field required" (a terminal newcomer's finding)."""
     data = _record_dict()
     del data["moves"]
-    with pytest.raises(RecordError, match="moves: Field required"):
+    with pytest.raises(RecordError, match=r"not a meeple game record: moves: missing$"):
         GameRecord.from_json(json.dumps(data))
+
+
+def test_a_file_that_is_not_json_is_told_what_a_record_is(tmp_path):
+    """`meeple replay w.py` said only "w.py is not JSON: Expecting value: ...": it says what
+    it was asked for too."""
+    path = tmp_path / "w.py"
+    path.write_text("print(1)\n")
+    with pytest.raises(RecordError, match=r"is not JSON: .*; a game record is the JSON of a saved"):
+        GameRecord.load(path)
 
 
 @pytest.mark.parametrize(

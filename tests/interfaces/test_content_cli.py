@@ -147,7 +147,7 @@ def test_a_designer_s_text_is_printable_and_its_error_shows_what_it_quotes(tmp_p
     path.write_text(json.dumps(data))
     code, out = _run("content", "check", "erosion", str(tmp_path))
     assert code == 1 and "\x1b" not in out, out
-    assert "card WX01, field process.name: Value error, U+001B is a control character" in out
+    assert "card WX01, field process.name: U+001B is a control character" in out
     assert "card WX\\x1b[2J02, field id" in out
 
     copy_data("squad-combat", tmp_path / "squad")

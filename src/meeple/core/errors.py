@@ -6,7 +6,8 @@ Every message is written for a person: it says what was wrong and what is allowe
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 
 class MeepleError(Exception):
@@ -67,3 +68,12 @@ def did_you_mean(word: str, names: Iterable[str]) -> str:
     close = [name for name in names if word and name.startswith(word)]
     close = close or difflib.get_close_matches(word, names, n=1, cutoff=0.75)
     return f" (did you mean {close[0]!r}?)" if len(close) == 1 else ""
+
+
+def problem_words(error: Mapping[str, Any]) -> str:
+    """One of pydantic's errors (``ValidationError.errors()``) in a person's words: a field
+    left out is "missing" (pydantic's "Field required" read as code to a newcomer, beside a
+    card file's "not None"); a validator's own words without pydantic's "Value error, "."""
+    if error.get("type") == "missing":
+        return "missing"
+    return str(error.get("msg", "")).removeprefix("Value error, ")

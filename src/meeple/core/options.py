@@ -19,7 +19,7 @@ from typing import Any, Self
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from meeple.core.errors import OptionError, did_you_mean
+from meeple.core.errors import OptionError, did_you_mean, problem_words
 from meeple.core.files import read_bytes_capped
 from meeple.core.text import json_words
 
@@ -521,7 +521,7 @@ def _describe(
     for err in exc.errors():
         loc = [str(p) for p in err["loc"] if isinstance(p, str) and p in cls.model_fields]
         name = loc[0] if loc else ""
-        msg = err["msg"].removeprefix("Value error, ")
+        msg = problem_words(err)
         if name in told:
             continue  # a value of several types is refused once for each: say it once
         if name:

@@ -20,7 +20,7 @@ from pydantic import (
     ValidationError,
 )
 
-from meeple.core.errors import FileOptionRefused, MeepleError, RecordError
+from meeple.core.errors import FileOptionRefused, MeepleError, RecordError, problem_words
 from meeple.core.files import Unreadable, atomic_write, parse_json
 from meeple.core.game import Action, Game, Player, State, seats_text, shorten
 from meeple.core.options import DIGEST_PATTERN
@@ -254,7 +254,10 @@ class GameRecord(BaseModel):
         try:
             data = parse_json(text)
         except Unreadable as exc:
-            raise RecordError(f"{source} is {exc}") from None
+            # "w.py is not JSON: Expecting value: ..." said what it was not, not what was asked.
+            raise RecordError(
+                f"{source} is {exc}; a game record is the JSON of a saved game"
+            ) from None
         if (
             exact
             and isinstance(data, dict)
@@ -274,7 +277,8 @@ class GameRecord(BaseModel):
             return cls.model_validate(data)
         except ValidationError as exc:
             problems = "; ".join(
-                f"{'.'.join(map(str, e['loc'])) or 'record'}: {e['msg']}" for e in exc.errors()[:5]
+                f"{'.'.join(map(str, e['loc'])) or 'record'}: {problem_words(e)}"
+                for e in exc.errors()[:5]
             )
             raise RecordError(f"{source} is not a meeple game record: {problems}") from None
         except RecursionError:

@@ -94,6 +94,9 @@ def test_a_toml_card_file_reads_as_the_json_one(tmp_path):
             lambda cs: cs[0]["process"].update(count=2),
             r"card WX01, field process\.count: unknown field; the fields are: name, kind, n,",
         ),
+        # Left out: "missing", not Python's None or pydantic's "Field required".
+        (lambda cs: cs[3].pop("deck"), r"card WX04, field deck: must be WX, H, F or ATM, missing"),
+        (lambda cs: cs[3].pop("mohs"), r"card WX04, field mohs: missing \(got"),
     ],
 )
 def test_a_broken_card_file_names_the_file_the_card_and_the_field(tmp_path, edit, message):

@@ -19,7 +19,7 @@ from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from meeple.core.errors import MeepleError, OptionError, did_you_mean
+from meeple.core.errors import MeepleError, OptionError, did_you_mean, problem_words
 from meeple.core.files import Unreadable, parse_json, parse_toml, read_text_capped
 from meeple.core.options import content_digest
 from meeple.core.text import ShownText
@@ -389,7 +389,8 @@ def parse_card(raw: Any, position: int) -> Card:
     if not isinstance(raw, dict):
         raise CardError(f"card {name}: each card must be a JSON object")
     if raw.get("deck") not in ("WX", "H", "F", "ATM"):
-        raise _fail(name, "deck", f"must be WX, H, F or ATM, not {raw.get('deck')!r}")
+        got = f"not {raw['deck']!r}" if "deck" in raw else "missing"
+        raise _fail(name, "deck", f"must be WX, H, F or ATM, {got}")
     try:
         card = _CARD.validate_python(raw)
     except ValidationError as exc:
@@ -404,7 +405,7 @@ def parse_card(raw: Any, position: int) -> Card:
         shown = (
             "" if err["type"] == "missing" or isinstance(got, dict | list) else f" (got {got!r})"
         )
-        raise _fail(name, field, err["msg"] + shown) from None
+        raise _fail(name, field, problem_words(err) + shown) from None
     if isinstance(card, ProcessCard):
         _check_process_card(card)
     return card
@@ -595,7 +596,7 @@ def load_legends(text: str) -> tuple[tuple[LegendCard, ...], tuple[ChallengeCard
                 parsed.append(model.model_validate(raw))
             except ValidationError as exc:
                 err = exc.errors()[0]
-                raise _fail(name, _field(err["loc"]), err["msg"]) from None
+                raise _fail(name, _field(err["loc"]), problem_words(err)) from None
         out.append(tuple(parsed))
     legends, challenges = out
     if len(challenges) < 5:

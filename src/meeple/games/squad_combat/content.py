@@ -31,7 +31,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from meeple.core.errors import MeepleError, OptionError, did_you_mean
+from meeple.core.errors import MeepleError, OptionError, did_you_mean, problem_words
 from meeple.core.files import Unreadable, parse_toml, read_text_capped
 from meeple.core.options import content_digest
 from meeple.core.text import ShownText
@@ -483,7 +483,7 @@ def _describe(where: str, noun: str, key: str, model: type[BaseModel], exc: Vali
     for err in exc.errors():
         loc = [str(p) for p in err["loc"]]
         name = loc[0] if loc else ""
-        msg = err["msg"].removeprefix("Value error, ")
+        msg = problem_words(err)
         if err["type"] == "extra_forbidden":
             fields = ", ".join(f for f in model.model_fields if f != "key")
             problems.append(f"field {name!r}: unknown field; the fields are: {fields}")

@@ -32,7 +32,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from meeple.core.errors import MeepleError, OptionError
+from meeple.core.errors import MeepleError, OptionError, problem_words
 from meeple.core.files import Unreadable, parse_toml, read_text_capped
 from meeple.core.game import shorten
 from meeple.core.options import content_digest
@@ -141,7 +141,7 @@ def load_ranking_table(path: str | Path | None = None) -> RankingTable:
                     label = repr(label)  # quoted as it is: a line break in it stays \n
                 where = f"rank {loc[1] + 1}" + (f" ({shorten(label)})" if label else "")
                 where += "".join(f".{p}" for p in loc[2:])
-            problems.append(f"{where}: {err['msg'].removeprefix('Value error, ')}")
+            problems.append(f"{where}: {problem_words(err)}")
         raise RankingTableError(
             f"ranking table {source} is not valid: {'; '.join(problems)}"
         ) from None

@@ -22,6 +22,7 @@ from pydantic import (
     model_validator,
 )
 
+from meeple.core.errors import problem_words
 from meeple.core.text import BLANK_CHARACTERS, printable, shows
 
 MAX_MESSAGE_BYTES = 16_384
@@ -90,7 +91,7 @@ def person_name(text: str) -> str:
     try:
         return str(_NAME.validate_python(text))
     except ValidationError as exc:
-        raise ValueError(exc.errors()[0]["msg"].removeprefix("Value error, ")) from None
+        raise ValueError(problem_words(exc.errors()[0])) from None
 
 
 class _Message(BaseModel):
