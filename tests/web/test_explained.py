@@ -855,3 +855,22 @@ def test_double_edges_shows_its_order_of_play_and_the_pie_only_as_its_move(serve
     assert "the pie rule was used" not in page.inner_text("#board .edges-info")
     _fits(page, "#board .edges-order", 390)
     page.context.close()
+
+
+def test_on_a_phone_the_clock_s_cards_are_brought_into_sight_at_a_choice(server, chromium):
+    """A phone showed the table at every choice, the cards to choose from a screen below
+    (a browser newcomer's finding; the lesson said where they were, a match did not): a new
+    decision none of whose parts is in sight is scrolled to."""
+    created = server.create("triangle-clock", {}, ["human", "random"], seed=4)
+    page = chromium.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.goto(created["seats"][0]["join_url"])
+    page.locator("#board [data-move='memorised']").click()
+    page.wait_for_selector("#board [data-move='A']", state="attached")
+    page.wait_for_timeout(300)
+    in_sight = page.locator("#board .clickable[data-move]").evaluate_all(
+        "els => els.filter(e => { const r = e.getBoundingClientRect();"
+        " return r.bottom > 0 && r.top < innerHeight; }).map(e => e.dataset.move)"
+    )
+    assert set(in_sight) >= set("ABCDEFGH"), in_sight
+    page.context.close()
+

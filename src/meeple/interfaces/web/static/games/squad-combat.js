@@ -14,7 +14,7 @@
 // Any legal move the picture has no place for still gets a button, so every move is
 // reachable by clicks.
 
-import { CLICK, cardList, clickable, counted, gameStyle, html, svg, unplayable as markUnplayable, unplayableLine } from "../js/draw.js";
+import { CLICK, cardList, clickable, counted, gameStyle, html, revealOffer, svg, unplayable as markUnplayable, unplayableLine } from "../js/draw.js";
 
 const SLOTS = "abc";
 const STEP = {
@@ -203,25 +203,7 @@ export function draw(root, msg, ui) {
   drawActions(box, ctx);
   drawLog(box, ctx);
   fitCardNames(root);
-  revealOffer(root, ctx);
-}
-
-let lastOffer = ""; // the decision last drawn, with the card chosen for it
-
-/** On a phone the table is taller than the screen: a newcomer's next step (the target of
- * the card just played at the top, then the attacker's dice) was offered out of sight,
- * unscrolled to. A new decision none of whose parts is in sight scrolls to its first part;
- * one the person scrolled away from is left as it is (a redraw asks nothing new). */
-function revealOffer(root, ctx) {
-  const offer = ctx.ui.canMove && !ctx.msg.replay ? `${(ctx.msg.legal || []).join("|")}#${ctx.sel.card || ""}` : "";
-  if (offer === lastOffer) return;
-  lastOffer = offer;
-  const parts = offer ? [...root.querySelectorAll(".clickable")] : [];
-  const inSight = (part) => {
-    const r = part.getBoundingClientRect();
-    return r.bottom > 0 && r.top < window.innerHeight;
-  };
-  if (parts.length && !parts.some(inSight)) parts[0].scrollIntoView({ block: "center", behavior: "instant" });
+  revealOffer(root, ui.canMove && !msg.replay ? `${msg.seq}#${sel.card || ""}` : "");
 }
 
 const measuring = document.createElement("canvas").getContext("2d");

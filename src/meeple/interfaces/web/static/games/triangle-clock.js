@@ -5,7 +5,7 @@
 // read from msg.legal only: a letter (with +palette-swap / +right-angle), "mulligan" or
 // "memorised". The item tokens are toggles kept in ui.selection until a letter is clicked.
 
-import { CLICK, clickable, counted, gameStyle, html, svg } from "../js/draw.js";
+import { CLICK, clickable, counted, gameStyle, html, revealOffer, svg } from "../js/draw.js";
 
 const DIRS = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"];
 const DIR_WORDS = ["12 o'clock", "half past 1", "3 o'clock", "half past 4", "6 o'clock",
@@ -134,6 +134,7 @@ export function draw(root, msg, ui) {
   drawSharedSoFar(side, view);
   drawLastRound(side, msg, view);
   if (view.hand) drawHand(box, msg, view, seat, legal, items, ui);
+  revealOffer(root, ui.canMove && !msg.replay ? `${msg.seq}#${items.join("+")}` : "");
 }
 
 /** The view of a match stopped before its game's end (a lesson's last step, a resignation,
