@@ -114,6 +114,10 @@ def test_edges_follows_its_board_and_double_edges():
     assert "4 x 4 squares (40 edges)" in text and "7 Large, 7 Medium and 6 Small" in text
     double = meeple.make("edges", double=True, pie=False).player_rules()
     assert "**Double Edges**" in double and "no pie rule" in double
+    # The lobby's Rules are the two-player game's: they say Double Edges is there to choose
+    # (a browser newcomer met "2 (4 in Double Edges) players" and no word of it in them).
+    two = " ".join(text.split())
+    assert "(For four players in two teams, **Double Edges** is an option of a new match" in two
 
 
 def test_the_ranking_table_follows_the_ranking_file(tmp_path: Path):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import re
 import time
 
@@ -10,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 import meeple
+from meeple.core.record import GameRecord
 from meeple.games.erosion.cards import UPON_UPLIFT
 from tests import plain_http
 from tests.web.browser import click_disabled, each, seat_token
@@ -874,3 +876,36 @@ def test_on_a_phone_the_clock_s_cards_are_brought_into_sight_at_a_choice(server,
     assert set(in_sight) >= set("ABCDEFGH"), in_sight
     page.context.close()
 
+
+def test_edges_names_its_edges_in_words_and_a_tie_once(server, chromium, tmp_path):
+    """ "v0,1" and "h1,0" were never said, nor that rows and columns count from 0; and a tied
+    square said "4 = 4" over "4 : 4" (a browser newcomer's findings). A random 2x2 game's
+    end, replayed from its record: a key says how edges are named, and a tie says "tied"."""
+    game = meeple.make("edges", board="2x2", first=0)
+    state, rng, moves = game.new_game(1), random.Random(1), []
+    while not state.is_over:
+        action = rng.choice(state.legal_actions(state.to_act[0]))
+        moves.append((state.to_act[0], str(action)))
+        state = state.apply(state.to_act[0], action)
+    squares = state.result["squares"]
+    tied = [q for q in squares if q["side"] is None]
+    assert [q["strength"] for q in tied] == [[4, 4], [4, 4]], squares
+    path = tmp_path / "game.json"
+    record = GameRecord(game="edges", options={"board": "2x2", "first": 0}, seed=1, moves=moves)
+    path.write_text(record.model_dump_json())
+    page = chromium.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.goto(f"{server.url}/replay")
+    page.set_input_files("#file", str(path))
+    page.wait_for_selector("body[data-step='0']")
+    page.keyboard.press("End")
+    page.wait_for_selector(f"body[data-step='{len(moves)}']")
+    assert page.inner_text("#board .edges-key") == (
+        "Key: squares are named row,column from 0,0 at the top left; an edge h1,2 is the line "
+        "along the top of square 1,2 (h2,… the bottom line), v1,2 the line along its left side "
+        "(v…,2 the right-hand line)."
+    )
+    big = page.locator("#board .edges-strength").all_text_contents()
+    small = page.locator("#board .edges-strength-small").all_text_contents()
+    assert sorted(big) == ["+1", "+1", "4 = 4", "4 = 4"], big
+    assert sorted(small) == ["Blue 5–2", "Red 7–3", "tied", "tied"], small
+    page.context.close()

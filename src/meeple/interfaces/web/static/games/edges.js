@@ -149,7 +149,8 @@ export function draw(root, msg, ui) {
       // first ("Blue 5–4"): "Blue · 4 : 5", Red's first, read as Blue's 4.
       const [own, other] = sq.side === 1 ? [b, a] : [a, b];
       labels.push([{ x: x + CELL / 2, y: y + CELL / 2 + 24, "text-anchor": "middle", class: "edges-strength-small" },
-        taken ? `${sides[sq.side] ?? ""} ${own}–${other}` : `${a} : ${b}`]);
+        // A tie's own words under its strengths: "3 = 3" over "3 : 3" said it twice.
+        taken ? `${sides[sq.side] ?? ""} ${own}–${other}` : "tied"]);
     }
   }
 
@@ -216,6 +217,10 @@ export function draw(root, msg, ui) {
   }
 
   drawChoice(wrap, view, sel, place, pie, msg, ui);
+  // The edges' names, as moves, hints and the log use them, in words: "v0,1" and "h1,0"
+  // were never said, nor that rows and columns count from 0.
+  html("p", { class: "edges-key" }, wrap,
+    `Key: squares are named row,column from 0,0 at the top left; an edge h1,2 is the line along the top of square 1,2 (h${rows},… the bottom line), v1,2 the line along its left side (v…,${cols} the right-hand line).`);
   drawStashes(wrap, view, seats, msg);
 }
 
