@@ -34,12 +34,14 @@ def test_an_allocation_that_can_lose_by_the_mercy_rule_is_said_before_it_is_made
             assert said is not None, mine
             if mercy:
                 assert "by the mercy rule (no Heavy and at most" in said, said
-                assert f"), against {len(mercy)} of Blue's {len(replies)} allocations" in said
+                can = f"of the {len(replies)} allocations Blue can make"
+                assert f"), against {len(mercy)} {can}" in said
             # A newcomer warned of the mercy rule alone lost by this one.
             win = "by a pre-Escalation win (Blue alone keeping non-Decoys in Reserve right"
             assert (win in said) == bool(pre), said
             if pre:
-                assert said.endswith(f"), against {len(pre)} of Blue's {len(replies)} allocations")
+                can = f"of the {len(replies)} allocations Blue can make"
+                assert said.endswith(f"), against {len(pre)} {can}")
         else:
             assert said is None, (mine, said)
     if rules == "original":  # no mercy rule in the sketch

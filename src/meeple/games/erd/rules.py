@@ -553,8 +553,10 @@ class ErdState(State[Allocate]):
                 )
                 continue
             counts = [(how, sum(end.reason == why for end in losses)) for why, how in ways.items()]
+            # "against 28 of Blue's 50 allocations" meant nothing to a newcomer: the 50 are
+            # every allocation Blue can make this round.
             said = [
-                f"{how}, against {n} of {them}'s {len(replies)} allocations"
+                f"{how}, against {n} of the {len(replies)} allocations {them} can make"
                 for how, n in counts
                 if n
             ]
