@@ -552,7 +552,7 @@ def test_an_option_whose_syntax_no_player_knows_offers_its_common_values_in_word
     )
     assert offered[0] == [
         "palette-swap+right-angle/mulligan",
-        "the seed's: Tick Palette Swap and Right Angle, Tock Mulligan",
+        "the rulebook's: Tick Palette Swap and Right Angle, Tock Mulligan",
     ]
     assert ["none/none", "no items"] in offered and len(offered) == 4
     # An option with no suggestions has no list to open.

@@ -129,7 +129,7 @@ class EdgesOptions(GameOptions):
     stash: str | None = Field(
         title="Pyramids per player",
         default=None,
-        description="each player's pyramids as large/medium/small; default: the seed's stash "
+        description="each player's pyramids as large/medium/small; default: the rulebook's stash "
         "for the board (custom boards: an even split of edges/players; Double Edges: 5/5/5 on "
         "any board)",
         json_schema_extra={"allowed": "L/M/S counts, e.g. 5/5/5"},
@@ -155,7 +155,7 @@ class EdgesOptions(GameOptions):
         default="any",
         description="Double Edges: the first player is drawn among all four seats, so 'A1' "
         "may move second, third or fourth (any); or A1 (seat 0) always starts, so the names "
-        "follow the seed's order of play A1, B1, A2, B2 (a1; the seating is the draw)",
+        "follow the rulebook's order of play A1, B1, A2, B2 (a1; the seating is the draw)",
         json_schema_extra={"applies_when": {"double": True}},
     )
 

@@ -44,7 +44,7 @@ class SquadCombatOptions(GameOptions):
         },
     )
     hand_size: int = Field(
-        title="Hand size", default=5, ge=1, le=12, description="cards drawn up to (seed: 5)"
+        title="Hand size", default=5, ge=1, le=12, description="cards drawn up to (the rulebook: 5)"
     )
     first: int | Literal["random"] = Field(
         title="Who starts",
@@ -73,7 +73,7 @@ class SquadCombatOptions(GameOptions):
         title="When edges may be played",
         default="anytime",
         description="anytime: an unrestricted edge may be played before any action resolves, "
-        "by every seat after an attack's dice, and at the end of a turn (the seed: 'it may be "
+        "by every seat after an attack's dice, and at the end of a turn (the rulebook: 'it may be "
         "played at anytime'); own: only in its owner's action phase and when its owner's "
         "character attacks or is attacked",
     )

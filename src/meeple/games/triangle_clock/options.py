@@ -21,12 +21,12 @@ class TriangleClockOptions(GameOptions):
         title="Final Match items",
         default=SEED_ITEMS,
         description="the Final Match items each seat holds, seat 0 / seat 1 "
-        "(the seed's final: palette-swap+right-angle/mulligan)",
+        "(the rulebook's final: palette-swap+right-angle/mulligan)",
         json_schema_extra={
             "allowed": "ITEMS/ITEMS, ITEMS = none, all, or palette-swap, "
             "right-angle, mulligan joined by +",
             "suggested": [
-                [SEED_ITEMS, "the seed's: Tick Palette Swap and Right Angle, Tock Mulligan"],
+                [SEED_ITEMS, "the rulebook's: Tick Palette Swap and Right Angle, Tock Mulligan"],
                 [
                     "mulligan/palette-swap+right-angle",
                     "swapped: Tick Mulligan, Tock Palette Swap and Right Angle",
@@ -57,14 +57,14 @@ class TriangleClockOptions(GameOptions):
         title="Mulligan order",
         default="new-first",
         description="Mulligan: draw the 4 new cards first, then shuffle the old ones into the "
-        "deck (new-first); or, as the seed orders it, put the old cards back, shuffle, then "
+        "deck (new-first); or, as the rulebook orders it, put the old cards back, shuffle, then "
         "draw 4, so an old card can come back (literal)",
     )
     notes: Literal["allowed", "forbidden"] = Field(
         title="Notes",
         default="allowed",
         description="'You may not take written notes': forbidden hides from a person's "
-        "screen what the seed expects them to remember (earlier rounds' reveals once the "
+        "screen what the rulebook expects them to remember (earlier rounds' reveals once the "
         "next round is under way, the discard pile, earlier shared symbols); agents see "
         "their whole view either way",
     )
@@ -80,7 +80,7 @@ class TriangleClockOptions(GameOptions):
         default=60,
         ge=0,
         le=86_400,  # a day, as a game server's move clock: 1e308 was taken and sent
-        description="time per choice (the seed: 1 minute; 0: none); the game server "
+        description="time per choice (the rulebook: 1 minute; 0: none); the game server "
         "enforces it, the terminal does not",
     )
 
