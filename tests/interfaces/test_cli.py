@@ -51,14 +51,18 @@ def test_rules_cut_no_option_value_short_in_a_terminal_of_80_columns(run, monkey
     assert all(len(line) <= 80 for line in result.output.splitlines())
     # Never folded mid-word either ('palette-swap+rig' / 'ht-angle/mulliga' / 'n'): each
     # default is whole on one line, as a table's cell or a block's line.
-    # A default as it is typed: true, none (Python's True and None were shown).
-    from meeple.core.options import describe_options, option_text
+    # A default as it is typed: true (Python's True and None were shown); one worked out
+    # from the other options, in its words (Edges' board read "none" beside "default 3x4").
+    from meeple.core.options import describe_options, shown_default
     from meeple.core.registry import game_class
 
     lines = result.output.splitlines()
     for option in describe_options(game_class(game).Options):
-        assert any(option_text(option.default) in line for line in lines), option
+        assert any(shown_default(option) in line for line in lines), option
+        assert option.default is not None or option.default_words, option
     assert "True" not in result.output and "None" not in result.output
+    if game == "edges":
+        assert re.search(r"│ --board +│ 3x4 +│", result.output), result.output
 
 
 @pytest.mark.parametrize("flag", ["--version", "-V"])

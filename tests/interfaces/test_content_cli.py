@@ -244,7 +244,7 @@ def test_each_lab_commands_help_lists_the_games_options(command, game):
 def test_simulate_help_for_squad_combat_shows_content_with_its_values():
     code, out = _run("simulate", "squad-combat", "--help")
     assert code == 0
-    assert re.search(r"--content +\(default none; allowed: default \| a folder path", out), out
+    assert re.search(r"--content +\(default shipped; allowed: default \| a folder path", out), out
 
 
 def test_help_without_a_game_lists_every_games_flags():

@@ -103,6 +103,10 @@ def test_each_option_says_once_what_it_takes(server, chromium, watch, page_error
     assert help_of("first").count("random | a seat number") == 1, help_of("first")
     page.select_option("#game", "squad-combat")
     assert help_of("turn_limit").count("from 1 to 100000") == 1, help_of("turn_limit")
+    # A default worked out from the others is shown in its words, not "default" or "none".
+    page.select_option("#game", "edges")
+    assert page.get_attribute("#opt-board", "placeholder") == "3x4"
+    assert page.get_attribute("#opt-stash", "placeholder") == "by board"
     assert not page_errors, page_errors
 
 

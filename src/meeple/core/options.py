@@ -260,6 +260,11 @@ class OptionInfo:
     """Values worth offering a person who does not know the option's syntax, each with its
     words (``("none/none", "no items")``): the field's ``json_schema_extra["suggested"]``.
     Typed text still takes any value ``allowed`` describes."""
+    default_words: str = ""
+    """The default in words where it is no value of its own (None: worked out from other
+    options, or the shipped data): Edges' board is "3x4", not "none", which a newcomer read
+    beside its help's "default 3x4 (5x5 for Double Edges)". The field's
+    ``json_schema_extra["default_words"]``."""
     applies_when: tuple[tuple[str, Any], ...] = ()
     """The other options' values under which this one matters at all (Double Edges' "who
     starts" only with ``double`` true): the field's ``json_schema_extra["applies_when"]``,
@@ -267,6 +272,12 @@ class OptionInfo:
     for any value but one (Erd's drawn games matter only in a match: ``{"best_of": {"not":
     1}}``). Empty: it always matters. A person is not asked an option that does not apply;
     the rules still take it, and ignore it."""
+
+
+def shown_default(info: OptionInfo) -> str:
+    """An option's default as a person reads it: its words where it has them, else its
+    value as typed (:func:`option_text`)."""
+    return info.default_words or option_text(info.default)
 
 
 def _negated(wanted: Any) -> bool:
@@ -362,6 +373,7 @@ def describe_options(cls: type[GameOptions]) -> list[OptionInfo]:
                 help=field.description or "",
                 label=field.title or name.replace("_", " ").capitalize(),
                 suggested=field_suggested(field),
+                default_words=str(schema_extra(field).get("default_words", "")),
                 applies_when=field_applies_when(field),
             )
         )

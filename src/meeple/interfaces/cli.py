@@ -24,7 +24,7 @@ from meeple.agents.levels import (
 from meeple.core.about import meeple_version
 from meeple.core.errors import MeepleError
 from meeple.core.game import shorten
-from meeple.core.options import describe_options, option_text
+from meeple.core.options import describe_options, shown_default
 from meeple.core.registry import (
     RANDOM_ROLLOUT,
     game_class,
@@ -179,7 +179,7 @@ def rules_command(
     # terminal unbroken (a default such as palette-swap+right-angle/mulligan at 80 columns
     # was folded mid-word onto three lines), each option is a block of whole lines.
     options = describe_options(cls.Options)
-    rows = [[flag(o.name), option_text(o.default), o.allowed, o.help] for o in options]
+    rows = [[flag(o.name), shown_default(o), o.allowed, o.help] for o in options]
     headers = ["option", "default", "allowed", "meaning"]
     print_table(f"{cls.title} options", headers, rows, prose=(2, 3))
     if not full:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from rich.markup import escape
 
 from meeple.core.errors import MeepleError
-from meeple.core.options import describe_options, option_text
+from meeple.core.options import describe_options, shown_default
 from meeple.core.registry import game_class, games
 from meeple.interfaces.help_labels import Command
 from meeple.interfaces.options_cli import flag
@@ -53,9 +53,7 @@ def game_options_epilog(words: list[str], command: str) -> str:
         return "\n\n".join(escape(line) for line in lines)
     lines = [f"Options of {cls.title}, given after the game (--name value):"]
     for o in describe_options(cls.Options):
-        lines.append(
-            f"{flag(o.name)}  (default {option_text(o.default)}; allowed: {o.allowed}) {o.help}"
-        )
+        lines.append(f"{flag(o.name)}  (default {shown_default(o)}; allowed: {o.allowed}) {o.help}")
     return "\n\n".join(escape(line) for line in lines)
 
 

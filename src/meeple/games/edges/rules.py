@@ -118,6 +118,7 @@ class EdgesOptions(GameOptions):
         description="rows x columns of squares; default 3x4 (5x5 for Double Edges)",
         json_schema_extra={
             "allowed": f"3x4 | 3x3 | 4x4 | 5x5 | RxC with 1..{MAX_SIDE} each",
+            "default_words": "3x4",
             "suggested": [
                 ["3x4", "the rules' board for two players"],
                 ["3x3", "smaller (solved: a draw with best play)"],
@@ -132,7 +133,7 @@ class EdgesOptions(GameOptions):
         description="each player's pyramids as large/medium/small; default: the rulebook's stash "
         "for the board (custom boards: an even split of edges/players; Double Edges: 5/5/5 on "
         "any board)",
-        json_schema_extra={"allowed": "L/M/S counts, e.g. 5/5/5"},
+        json_schema_extra={"allowed": "L/M/S counts, e.g. 5/5/5", "default_words": "by board"},
     )
     pie: bool = Field(
         title="Pie rule",

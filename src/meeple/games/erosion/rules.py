@@ -191,6 +191,7 @@ class ErosionOptions(GameOptions):
         "cards (meeple content copy erosion FOLDER writes them out to edit)",
         json_schema_extra={
             "allowed": "default | a path to a .json or .toml card file",
+            "default_words": "shipped",
             "external": True,
             "shipped": "cards.json",
         },

@@ -23,6 +23,7 @@ class SquadCombatOptions(GameOptions):
         "repeats; default: the content's decks in file order, alternating",
         json_schema_extra={
             "allowed": "deck ids joined by '/', e.g. iron-line/shadow-circle",
+            "default_words": "alternating",
             # The shipped decks' ids: a card set of a designer's names its own.
             "suggested": [
                 ["iron-line/shadow-circle", "the shipped decks in turn, Iron Line first"],
@@ -39,6 +40,7 @@ class SquadCombatOptions(GameOptions):
         "default (or the word default): the demo content shipped with the game",
         json_schema_extra={
             "allowed": "default | a folder path (./default for a folder called default)",
+            "default_words": "shipped",
             "external": list(FILES.values()),
             "shipped": "data",
         },

@@ -43,6 +43,7 @@ class TriangleClockOptions(GameOptions):
         "default (or the word default): the shipped table",
         json_schema_extra={
             "allowed": "default | a path to a .toml ranking table",
+            "default_words": "shipped",
             "external": True,
             "shipped": "ranking.toml",
         },

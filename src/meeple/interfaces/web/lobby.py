@@ -116,6 +116,8 @@ class Lobby:
                             "name": o.name,
                             "label": o.label,
                             "default": o.default,
+                            # A default worked out from the others, in words ("3x4").
+                            "default_words": o.default_words,
                             "allowed": o.allowed,
                             "help": o.help,
                             # Offered beside the typed text (a datalist): a syntax such as

@@ -29,7 +29,7 @@ function optionInput(option, game) {
   }
   return el("input", {
     id, name: option.name, dataset: { kind: typeof option.default === "number" ? "number" : "text" },
-    placeholder: option.default === null ? "default" : String(option.default),
+    placeholder: option.default === null ? option.default_words || "default" : String(option.default),
     "aria-label": option.name,
     list: (option.suggested || []).length ? suggestionsId(option) : null,
   });
