@@ -140,6 +140,28 @@ def test_solve_erd_names_the_option_flag_for_erd_s_options_written_as_play_takes
     assert "meeple solve does not take --round-limits; see meeple solve --help" in result.output
 
 
+def test_a_record_of_another_game_is_named_by_its_game(run, tmp_path):
+    """`solve edges --position erd2.json` said only "the record is not a game of Edges"."""
+    import meeple
+    from meeple.core.record import GameRecord
+
+    state = meeple.make("erd", best_of=1).new_game(1)
+    moves = []
+    while not state.is_over:
+        seat = state.to_act[0]
+        action = state.legal_actions(seat)[0]
+        moves.append((seat, str(action)))
+        state = state.apply(seat, action)
+    path = tmp_path / "erd.json"
+    GameRecord(game="erd", options={"best_of": 1}, seed=1, moves=moves).save(path)
+    result = run("solve", "edges", "--position", str(path))
+    assert result.exit_code == 2, result.output
+    assert " ".join(result.output.split()) == (
+        "error: the record is a game of Erd: The Grim Triangle, not of Edges "
+        "(meeple solve erd solves Erd's rules)"
+    )
+
+
 def test_the_move_table_names_the_mover_and_whose_score_its_values_are(run, tmp_path):
     # Blue to move after Red's L h0,0: the values stay Red's minus Blue's, so Blue's best
     # (listed first) is the lowest, and the table must say both.

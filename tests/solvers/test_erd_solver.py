@@ -603,3 +603,17 @@ def test_model_difference_tells_one_game_from_another():
     ended = np.argwhere(stage.successor < 0)[0]
     stage.payoff[tuple(ended)] = -stage.payoff[tuple(ended)] or 1.0
     assert model_difference(base, again).different == 1
+
+
+def test_the_opening_table_says_what_alike_is_and_fits_80_columns(tmp_path, monkeypatch):
+    """The column "alike" was never said, and the title broke mid-phrase at 80 columns (a
+    terminal newcomer's findings)."""
+    monkeypatch.setenv("COLUMNS", "80")
+    args = ["-o", "reserve=HHLLDD", "-o", "round_limit=3", "-o", "best_of=1", "--no-cache"]
+    result = CliRunner().invoke(app, ["solve", "erd", "--cache-dir", str(tmp_path), *args])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert "Red's optimal opening mix (Blue's is the same)" in [line.strip() for line in lines]
+    said = " ".join(result.output.split())
+    assert "alike: how many allocations play as the one named against every reply" in said
+    assert all(len(line) <= 80 for line in lines), result.output

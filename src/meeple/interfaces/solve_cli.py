@@ -502,7 +502,10 @@ def _position(
             options["stash"] = stash
         state = make("edges", **options).new_game(0)
     if not isinstance(state, EdgesState):
-        raise MeepleError("the record is not a game of Edges")
+        # Which game it is, and what solves that one where anything does.
+        name = state.game.name
+        other = " (meeple solve erd solves Erd's rules)" if name == "erd" else ""
+        raise MeepleError(f"the record is a game of {state.game.title}, not of Edges{other}")
     if state.game.num_players != 2:
         raise MeepleError("the solver plays two-player Edges only, not Double Edges")
     from meeple.solvers.edges_solver import check_board

@@ -81,13 +81,20 @@ def _print(options: dict[str, Any], s: dict[str, Any], cached: bool, top: int) -
         f"Value of the opening to Red: {s['opening_value']:+.9f} (+1 a sure win, -1 a sure loss)",
         highlight=False,
     )
-    table = Table(title="Optimal opening mix (Red's; Blue's is the same by symmetry)")
+    # "alike" was never said (a terminal newcomer's finding), and the title broke mid-phrase
+    # at 80 columns.
+    table = Table(title="Red's optimal opening mix (Blue's is the same)")
     table.add_column("allocation")
     table.add_column("alike", justify="right")
     table.add_column("probability", justify="right")
     for alloc, alike, p in s["opening_mix"][:top]:
         table.add_row(alloc, str(alike), f"{p:.6f}")
     console.print(table)
+    console.print(
+        "alike: how many allocations play as the one named against every reply (it stands "
+        "for them all; the probability is of playing any of them)",
+        highlight=False,
+    )
     hidden = len(s["opening_mix"]) - top
     if hidden > 0:
         console.print(f"... and {hidden} more (--top)", highlight=False)
