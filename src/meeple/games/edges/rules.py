@@ -148,7 +148,8 @@ class EdgesOptions(GameOptions):
     first: int | Literal["random"] = Field(
         title="Who starts",
         default="random",
-        description="seat that places the first pyramid; random draws it from the seed",
+        description="seat that places the first pyramid; random: drawn at random as the match "
+        "starts",
         json_schema_extra={"allowed": "random | a seat number"},
     )
     double_start: Literal["any", "a1"] = Field(

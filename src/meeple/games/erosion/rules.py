@@ -161,7 +161,7 @@ class ErosionOptions(GameOptions):
     first: int | Literal["random"] = Field(
         title="Who starts",
         default="random",
-        description="seat that starts; random draws it from the seed",
+        description="seat that starts; random: drawn at random as the match starts",
         json_schema_extra={"allowed": "random | a seat number"},
     )
     typed_weathering: Literal["shield", "pass-over"] = Field(

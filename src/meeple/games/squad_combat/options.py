@@ -51,7 +51,7 @@ class SquadCombatOptions(GameOptions):
     first: int | Literal["random"] = Field(
         title="Who starts",
         default="random",
-        description="seat that takes the first turn; random draws it from the seed",
+        description="seat that takes the first turn; random: drawn at random as the match starts",
         json_schema_extra={"allowed": "random | a seat number"},
     )
     lead: Literal["fixed", "rotate"] = Field(
