@@ -832,7 +832,12 @@ def test_erosion_s_board_has_a_key_to_its_notation(server, chromium, size):
     for words in named:
         expect(key).to_contain_text(words)
     expect(key).to_contain_text("hand 6 (WX3 H2 F1) is 6 cards in hand: 3 from WX, 2 from H")
-    expect(key).to_contain_text("Atmosphere +1 under a deck: an Atmosphere card adding 1")
+    # A phone newcomer's further gaps: how a weathered rock is drawn, the delta, the icons,
+    # and a draw limit read as Atmosphere cards added on top of it.
+    expect(key).to_contain_text("a weathered rock is dashed and set to the left")
+    expect(key).to_contain_text("delta: the rocks transported to your delta (2 points each)")
+    expect(key).to_contain_text("▲ mountain, ⌒ hill on a card: played only on a mountain of")
+    expect(key).to_contain_text("a deck's draw limit is the sum of the Atmosphere cards under it")
     _fits(page, ".er-key", size[0])
     page.context.close()
 

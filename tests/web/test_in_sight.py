@@ -6,13 +6,14 @@ labels, and Erosion's forced draw is one control whose score agrees with the boa
 from __future__ import annotations
 
 import math
+import random
 import time
 
 import pytest
 
 from meeple.core.registry import make
 from tests import plain_http
-from tests.web.browser import each, moves_sent
+from tests.web.browser import Frames, each, moves_sent
 
 SIZES = [(1280, 800), (390, 844)]
 
@@ -195,6 +196,42 @@ def test_erosion_s_mountain_to_choose_comes_into_sight_after_a_card_on_a_phone(s
     )
     top, bar, height = seen
     assert bar - 1 <= top < height - 40, seen
+    page.context.close()
+
+
+def test_erosion_s_river_rock_to_transport_comes_into_sight_on_a_phone(server, chromium):
+    """A transport asked after a Fluvial play ("transport: choose a River rock for your
+    delta") left a phone newcomer looking at the hand, the River far above (a new decision,
+    not a step of a move). Seeded moves typed against the seeded random computer to the
+    first transport: a River rock offered is in the window, below the pinned bar."""
+    created = server.create("erosion", {"first": 0}, ["human", "random"], seed=2)
+    page = _page(chromium, server, created, 0, (390, 844))
+    frames = Frames().attach(page)
+    page.reload()
+    rng = random.Random(2)
+    for _ in range(20):
+        page.wait_for_selector("#turn.turn-mine", timeout=60_000)
+        state = frames.latest_state()
+        legal = [move["text"] for move in state["legal"]]
+        if any(move.startswith("transport ") for move in legal):
+            break
+        fluvial = [move for move in legal if move.startswith("fluvial ")]
+        page.fill("#notation", fluvial[0] if fluvial else rng.choice(legal))  # at the foot
+        page.press("#notation", "Enter")
+        page.wait_for_function(f"() => document.body.dataset.seq !== '{state['seq']}'")
+    else:
+        pytest.fail("no transport asked in 20 decisions")
+    page.wait_for_timeout(300)
+    seen = page.evaluate(
+        """() => {
+          const bar = document.querySelector('.er-bar').getBoundingClientRect().bottom;
+          return [...document.querySelectorAll('.er-river-rock.clickable')].map((rock) => {
+            const r = rock.getBoundingClientRect();
+            return r.bottom > bar && r.top < window.innerHeight;
+          });
+        }"""
+    )
+    assert seen and any(seen), seen
     page.context.close()
 
 

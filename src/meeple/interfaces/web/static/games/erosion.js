@@ -10,7 +10,7 @@
 // River rock, an Atmosphere card) or, failing that, as a button in the action bar. The
 // chosen steps are kept in ui.selection.path until they name exactly one legal move.
 
-import { cardList, clickable, counted, gameStyle, html, svg, unplayable as markUnplayable, unplayableLine } from "../js/draw.js";
+import { cardList, clickable, counted, gameStyle, html, revealOffer, svg, unplayable as markUnplayable, unplayableLine } from "../js/draw.js";
 
 const ROCK_COLOURS = {
   shale: "#5f6673", limestone: "#e4dcc0", sandstone: "#e3a868", conglomerate: "#b98d69",
@@ -168,7 +168,6 @@ export function draw(root, msg, ui) {
     if (o.move) ui.move(o.move);
     else {
       ui.selection.path = [...path, o.key];
-      revealNext = true;
       ui.redraw();
     }
   };
@@ -196,22 +195,11 @@ export function draw(root, msg, ui) {
   if (msg.replay) bar.remove();
   else drawBar(bar, view, path, open.filter((o) => !used.has(o)), choose, ui, moves.length > 0, mark,
     lesson && !onTrack ? expected : null, names, pathWords(moves, path, open), stepAsked(view));
-  if (revealNext) revealOffer(box, bar);
-  revealNext = false;
-}
-
-let revealNext = false; // set by a step of a move: the next step's offers are brought into sight
-
-/** On a phone the mountains are far above the hand a move starts from (and the pinned bar
- * covers the page's top): after a step, the first part of the table the next step offers
- * (a mountain, a River rock, an Atmosphere card) is scrolled into sight if it is not. */
-function revealOffer(box, bar) {
-  const target = box.querySelector(".er-mountain.clickable, .er-river-rock.clickable, .er-atm.clickable");
-  if (!target) return;
-  const r = target.getBoundingClientRect();
-  if (r.top < bar.getBoundingClientRect().bottom || r.top > window.innerHeight - 40) {
-    target.scrollIntoView({ block: "center", behavior: "instant" });
-  }
+  // On a phone the mountains are far above the hand a move starts from, and the pinned bar
+  // covers the page's top: a step of a move, or a new decision (a transport's River rock,
+  // a payment's card), whose parts are all out of sight is scrolled to.
+  const pinned = getComputedStyle(bar).position === "sticky" ? bar : null;
+  revealOffer(root, ui.canMove && !msg.replay ? `${msg.seq}#${path.join(" ")}` : "", pinned);
 }
 
 /** The move being built, in the words of its steps, and what to click next:
@@ -508,10 +496,13 @@ function drawKey(box, view) {
   const names = [...short].map((rock) => `${ROCK_SHORT[rock]} is ${rock}`);
   const parts = [
     "a rock shows its card (WX, H or F: the deck it came from, and its number), its rock and "
-    + `its hardness (Mohs, 1 to 10)${names.length ? `; ${names.join(", ")}` : ""}`,
-    "hand 6 (WX3 H2 F1) is 6 cards in hand: 3 from WX, 2 from H, 1 from F",
+    + `its hardness (Mohs, 1 to 10)${names.length ? `; ${names.join(", ")}` : ""}; a weathered rock is `
+    + "dashed and set to the left",
+    "hand 6 (WX3 H2 F1) is 6 cards in hand: 3 from WX, 2 from H, 1 from F; delta: the rocks "
+    + "transported to your delta (2 points each)",
+    "▲ mountain, ⌒ hill on a card: played only on a mountain of 4000 m or more, or under 4000 m",
   ];
-  if ((view.atmosphere || []).length) parts.push("Atmosphere +1 under a deck: an Atmosphere card adding 1 to that deck's draw limit");
+  if ((view.atmosphere || []).length) parts.push("a deck's draw limit is the sum of the Atmosphere cards under it: each Atmosphere +1 adds 1, an Age end 0");
   html("p", { class: "er-key" }, box, `Key: ${parts.join("; ")}.`);
 }
 
@@ -657,6 +648,9 @@ function drawBar(bar, view, path, rest, choose, ui, canMove, mark = () => {}, of
   // pinned at the window's top, and the header that says the step has scrolled away.
   building.textContent = path.length ? said
     : drawing ? step || "draw: choose the cards to take" : step || "your move: pick a card or an action";
+  // Seven ways to draw, pinned, covered more than half a phone's window: the choice is the
+  // bar's alone, so there it stays in its place (and is scrolled to, not pinned).
+  bar.classList.toggle("er-bar-draws", Boolean(drawing) && rest.length > 4);
   const buttons = html("div", { class: "er-buttons" }, bar);
   for (const o of rest) {
     const b = html("button", { class: "er-button" }, buttons, o.label);

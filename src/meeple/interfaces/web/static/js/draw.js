@@ -165,17 +165,20 @@ let offered = ""; // the decision last drawn (revealOffer's key)
 
 /** On a phone a game's table is taller than the screen, and a new decision was offered out
  * of sight, unscrolled to (Squad Combat's target at the top after a card played from the
- * page's foot, The Triangle Clock's cards under its table at every choice). A new decision
- * (`key`: what is asked, and any part of a move chosen; "" when nothing is) none of whose
- * parts is in sight scrolls to its first part; a redraw that asks nothing new, or one the
- * person can see a part of, leaves the page where they scrolled it. */
-export function revealOffer(root, key) {
+ * page's foot, The Triangle Clock's cards under its table at every choice, Erosion's River
+ * rock to transport above its hand). A new decision (`key`: what is asked, and any part of
+ * a move chosen; "" when nothing is) none of whose parts is in sight scrolls to its first
+ * part; a redraw that asks nothing new, or one the person can see a part of, leaves the page
+ * where they scrolled it. `pinned`: a bar the game pins over the page as it scrolls (its
+ * own buttons are no part sought, and what lies under it is out of sight). */
+export function revealOffer(root, key, pinned = null) {
   if (key === offered) return;
   offered = key;
-  const parts = key ? [...root.querySelectorAll(".clickable")] : [];
+  const parts = key ? [...root.querySelectorAll(".clickable")].filter((p) => !pinned || !pinned.contains(p)) : [];
+  const top = pinned ? pinned.getBoundingClientRect().bottom : 0;
   const inSight = (part) => {
     const r = part.getBoundingClientRect();
-    return r.bottom > 0 && r.top < window.innerHeight;
+    return r.bottom > top && r.top < window.innerHeight;
   };
   if (parts.length && !parts.some(inSight)) parts[0].scrollIntoView({ block: "center", behavior: "instant" });
 }
