@@ -113,8 +113,12 @@ def test_clause_energy_cost_needs_energy_left(game):
     legal = [str(a) for a in state.legal_actions(0)]
     assert "play jab by a" in legal  # 1 energy left pays <1>
     assert "play lunge by a" not in legal  # but not <3>[1]
-    with pytest.raises(IllegalAction, match="cannot pay <3>\\[1\\]: energy left 1"):
+    said = r"cannot pay <3>\[1\] \(3 energy and a die of 1 or more\): energy left 1, dice 6;"
+    with pytest.raises(IllegalAction, match=said):  # what the cost asks, in words, and only that
         state.apply_text(0, "play lunge by a")
+    spent = position(game, hands={0: "jab lunge"}, spent={"0a": 4}, dice={"0a": (6,)})
+    with pytest.raises(IllegalAction, match=r"cannot pay <1> \(1 energy\): energy left 0;"):
+        spent.apply_text(0, "play jab by a")  # "other cards in hand 1" was said too
 
 
 def test_clause_die_cost_needs_a_die_meeting_each_value(game):

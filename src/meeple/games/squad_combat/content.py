@@ -126,6 +126,16 @@ class Cost:
             pos = m.end()
         return cls(tuple(parts))
 
+    @property
+    def words(self) -> str:
+        """The cost in words ("2 energy and a die of 4 or more"), for a reason that quotes
+        the notation to a player who may not read it."""
+        parts = [f"{self.energy} energy"] if self.energy else []
+        parts += [f"a die of {d}" + (" or more" if d < DIE_FACES else "") for d in self.dice]
+        if self.cards:
+            parts.append("another card" if self.cards == 1 else f"{self.cards} other cards")
+        return " and ".join(parts) or "nothing"
+
     def __str__(self) -> str:
         return self.text
 

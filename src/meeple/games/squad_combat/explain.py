@@ -111,12 +111,15 @@ def _specific_reason(
             )
         hand_after = len(state.hands[player]) - 1
         if not state.can_perform(player, action.slot, k, hand_after):
-            return (
-                f"{spec.name} cannot pay {card.cost}: energy left "
-                f"{state.energy_left(player, action.slot)}, "
-                f"{f'dice {dice_text(ch.dice)}' if ch.dice else 'no dice'}, "
-                f"other cards in hand {hand_after}"
-            )
+            # What the cost asks for, and only that: "other cards in hand 4" beside a cost of
+            # energy and a die read as a want of cards (a phone newcomer's finding).
+            cost = card.cost
+            has = [f"energy left {state.energy_left(player, action.slot)}"] if cost.energy else []
+            if cost.dice:
+                has.append(f"dice {dice_text(ch.dice)}" if ch.dice else "no dice")
+            if cost.cards:
+                has.append(f"other cards in hand {hand_after}")
+            return f"{spec.name} cannot pay {cost} ({cost.words}): {', '.join(has)}"
         return f"{card.name} has nothing to act on now"
     if isinstance(action, Refresh) and kind == PHASE:
         ch = state.parties[player][action.slot]

@@ -547,7 +547,8 @@ function drawHand(box, ctx) {
       card.classList.add("sc-discardable");
     } else if (plays) {
       for (const text of plays.values()) placed.add(text);
-      if (sel.card === id) card.classList.add("sc-selected");
+      // One card of two alike (two Quick Shots) is the one chosen: both rose as chosen.
+      if (sel.card === id && !row.querySelector(".sc-selected")) card.classList.add("sc-selected");
       if (plays.size === 1) {
         const [[slot, text]] = plays;
         const ch = view.characters[ctx.seat][slot];

@@ -136,8 +136,9 @@ export function toast(text, kind = "info") {
 export function titlesOnTap() {
   if (!TOUCH) return;
   document.addEventListener("click", (event) => {
-    // Inside a control (a card that plays, a cost on it) the tap is the control's alone.
-    if (event.target.closest?.("button, a, input, select, summary, label, dialog, .clickable")) return;
+    // Inside a control (a card that plays, a cost on it) the tap is the control's alone, and a
+    // greyed one says its why itself (said twice, as a toast over the hand too, on a phone).
+    if (event.target.closest?.("button, a, input, select, summary, label, dialog, .clickable, [aria-disabled='true'][role='button']")) return;
     for (let node = event.target; node && node !== document.body; node = node.parentNode) {
       const said = node.getAttribute?.("title")
         || [...(node.children || [])].find((child) => child.tagName === "title")?.textContent;
