@@ -198,3 +198,12 @@ def test_every_option_that_changes_play_changes_the_rules(name, option):
 def test_the_exceptions_are_options():
     every = {o for name in GAMES for o in game_class(name).Options.model_fields}
     assert set(NOT_IN_THE_RULES) <= every | set(GameOptions.model_fields)
+
+
+@pytest.mark.parametrize(("name", "counts"), [("squad-combat", "2 to 4"), ("erosion", "2 to 5")])
+def test_the_rules_say_how_many_the_game_takes_and_how_many_they_are_for(name, counts):
+    """The lobby's Rules said "A card game for 2 players" beside a Players list up to 4 (a
+    phone newcomer's finding): they say both."""
+    for players in (2, 3):
+        text = " ".join(meeple.make(name, players=players).player_rules().split())
+        assert f"A card game for {counts} players; these rules are for {players}" in text

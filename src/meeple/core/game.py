@@ -427,6 +427,10 @@ class Game(ABC, Generic[O, S, A]):
             for name, value in self.options
         }
         values["players"] = str(self.num_players)
+        # The lobby's Rules are the default's ("for 2 players") beside a lobby offering 2 to
+        # 4: a template may say how many the game takes (``{{player_counts}}``, "2 to 4").
+        counts = sorted(type(self).player_choices())
+        values["player_counts"] = f"{counts[0]} to {counts[-1]}" if counts else values["players"]
         return values
 
 
