@@ -321,3 +321,17 @@ def tab_to(page: Any, selector: str, presses: int = 80) -> None:
         if page.evaluate("(s) => document.activeElement.matches(s)", selector):
             return
     raise AssertionError(f"Tab never reached {selector} in {presses} presses")
+
+
+def replayed_to_its_end(server: Any, chromium: Any, record: Any, folder: Any) -> Any:
+    """A phone's replay page (390x844) of ``record`` (a GameRecord) uploaded from ``folder``,
+    stepped to its end: a position a test wants without playing to it on a server."""
+    path = folder / "game.json"
+    path.write_text(record.model_dump_json())
+    page = chromium.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.goto(f"{server.url}/replay")
+    page.set_input_files("#file", str(path))
+    page.wait_for_selector("body[data-step='0']")
+    page.keyboard.press("End")
+    page.wait_for_selector(f"body[data-step='{len(record.moves)}']")
+    return page

@@ -14,7 +14,7 @@ import meeple
 from meeple.core.record import GameRecord
 from meeple.games.erosion.cards import UPON_UPLIFT
 from tests import plain_http
-from tests.web.browser import click_disabled, each, seat_token
+from tests.web.browser import click_disabled, each, replayed_to_its_end, seat_token
 
 
 @pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
@@ -895,15 +895,8 @@ def test_edges_names_its_edges_in_words_and_a_tie_once(server, chromium, tmp_pat
     squares = state.result["squares"]
     tied = [q for q in squares if q["side"] is None]
     assert [q["strength"] for q in tied] == [[4, 4], [4, 4]], squares
-    path = tmp_path / "game.json"
     record = GameRecord(game="edges", options={"board": "2x2", "first": 0}, seed=1, moves=moves)
-    path.write_text(record.model_dump_json())
-    page = chromium.new_context(viewport={"width": 390, "height": 844}).new_page()
-    page.goto(f"{server.url}/replay")
-    page.set_input_files("#file", str(path))
-    page.wait_for_selector("body[data-step='0']")
-    page.keyboard.press("End")
-    page.wait_for_selector(f"body[data-step='{len(moves)}']")
+    page = replayed_to_its_end(server, chromium, record, tmp_path)
     assert page.inner_text("#board .edges-key") == (
         "Key: squares are named row,column from 0,0 at the top left; an edge h1,2 is the line "
         "along the top of square 1,2 (h2,… the bottom line), v1,2 the line along its left side "

@@ -27,6 +27,7 @@ from tests.web.browser import (
     click_unless_redrawn,
     no_server_errors,
     play_by_clicks,
+    replayed_to_its_end,
     status,
 )
 
@@ -495,14 +496,7 @@ def test_the_table_s_events_say_what_their_notation_means(server, chromium, tmp_
     assert "Red Vanguard (0a) plays Heavy Blow (<2>[4])." in logs[-2], logs[-2]
     assert not any("(<" in line for line in logs[-1]), logs[-1]
     record = GameRecord(game="squad-combat", options={}, seed=2, moves=moves)
-    path = tmp_path / "game.json"
-    path.write_text(record.model_dump_json())
-    page = chromium.new_context(viewport={"width": 390, "height": 844}).new_page()
-    page.goto(f"{server.url}/replay")
-    page.set_input_files("#file", str(path))
-    page.wait_for_selector("body[data-step='0']")
-    page.keyboard.press("End")
-    page.wait_for_selector(f"body[data-step='{len(moves)}']")
+    page = replayed_to_its_end(server, chromium, record, tmp_path)
     assert page.locator(".sc-log li").all_inner_texts() == logs[-1]
     assert page.locator(".sc-log .sc-log-key").inner_text() == "Key: 0a is Red's first character."
     page.keyboard.press("ArrowLeft")
