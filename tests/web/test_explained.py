@@ -622,7 +622,7 @@ def test_erosion_says_the_move_being_built_in_words_and_what_to_click_next(serve
     page.wait_for_selector("#turn.turn-mine")
     bar = page.locator(".er-bar .er-building")
     page.locator(".er-hand .er-card.clickable", has_text="WX12").click()
-    expect(bar).to_have_text("weather with WX12: choose a mountain (those outlined)")
+    expect(bar).to_have_text("weather with WX12: choose a mountain (those with a dashed outline)")
     page.locator("[data-hint='on Alps']").click()
     expect(bar).to_have_text("weather with WX12, on Alps: how many rocks?")
     expect(page.locator(".er-bar .er-button", has_text="2 rocks")).to_be_visible()

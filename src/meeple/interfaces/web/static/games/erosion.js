@@ -214,7 +214,7 @@ export function pathWords(moves, path, open) {
   const said = move ? move.steps.slice(0, path.length).map((s) => s.label).join(", ") : path.join(" ");
   const places = new Set(open.map((o) => o.place.split(":")[0]));
   const counts = open.length && open.every((o) => /^x\d+$/.test(o.key));
-  const next = places.has("mountain") ? "choose a mountain (those outlined)"
+  const next = places.has("mountain") ? "choose a mountain (those with a dashed outline)"
     : places.has("card") ? "choose a card (those outlined)"
       : counts ? (open.length === 1 ? "confirm with the button" : "how many rocks?")
         : open.length ? "choose one of the buttons" : "";
