@@ -569,3 +569,31 @@ def test_an_attack_that_would_pay_its_performer_s_only_die_says_so(server, chrom
         "(counts as 0)."
     )
     page.context.close()
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+def test_the_target_s_bullseye_covers_neither_its_name_nor_its_ref(server, chromium, size):
+    """The bullseye in the target's corner covered its "1c" (a phone newcomer's finding)."""
+    created = server.create("squad-combat", {"first": 0}, ["human", "random"], seed=3)
+    page = chromium.new_context(viewport={"width": size[0], "height": size[1]}).new_page()
+    page.goto(created["seats"][0]["join_url"])
+    page.locator(".sc-hand .sc-card.clickable").first.click()
+    page.locator("#board .sc-char.clickable").first.click()
+    page.locator("#board [data-move='target 1c']").click()  # its "1c" in the top corner
+    page.wait_for_selector("#board .sc-target")
+    boxes = page.evaluate(
+        """() => {
+          const card = document.querySelector('#board .sc-target');
+          const c = card.getBoundingClientRect(), after = getComputedStyle(card, '::after');
+          const left = c.left + parseFloat(after.left), top = c.top + parseFloat(after.top);
+          const eye = [left, top, left + parseFloat(after.width), top + parseFloat(after.height)];
+          const rect = (sel) => { const r = card.querySelector(sel).getBoundingClientRect();
+            return [r.left, r.top, r.right, r.bottom]; };
+          return [eye, rect('.sc-ref'), rect('.sc-char-name')];
+        }"""
+    )
+    eye, *covered = boxes
+    for box in covered:
+        apart = eye[2] <= box[0] or box[2] <= eye[0] or eye[3] <= box[1] or box[3] <= eye[1]
+        assert apart, boxes
+    page.context.close()
