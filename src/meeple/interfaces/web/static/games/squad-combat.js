@@ -583,7 +583,7 @@ function drawHand(box, ctx) {
  * Said above the hand while the card can be played: "" where it would not happen. */
 function spentDiceWarning(ctx, id) {
   const info = cardInfo(id);
-  const costs = (info.cost || "").match(/\[\d\]/g) || [];
+  const costs = costParts(info.cost).filter((p) => p.kind === "die").map((p) => `[${p.n}]`);
   if (info.kind !== "attack" || !costs.length) return "";
   const squad = (ctx.view.characters || [])[ctx.seat] || [];
   const bare = [...(ctx.legal.plays.get(id) || new Map()).keys()]
@@ -655,12 +655,18 @@ function logKey(lines, msg) {
   const parts = [];
   const cost = text.match(/ \(((?:<\d+>|\[\d\]|C)+)\)/);
   if (cost) {
+    const said = {
+      energy: (n) => `<${n}> is ${n} energy`,
+      die: (n) => `[${n}] a die of ${n}${n === 6 ? "" : " or more"}`,
+      card: () => "C one other card from the hand",
+    };
     const says = [];
-    const energy = cost[1].match(/<(\d+)>/);
-    if (energy) says.push(`<${energy[1]}> is ${energy[1]} energy`);
-    const die = cost[1].match(/\[(\d)\]/);
-    if (die) says.push(`[${die[1]}] a die of ${die[1]}${die[1] === "6" ? "" : " or more"}`);
-    if (/C/.test(cost[1])) says.push("C one other card from the hand");
+    const told = new Set();
+    for (const p of costParts(cost[1])) {
+      if (told.has(p.kind)) continue; // each kind once, as the first of its kind reads
+      told.add(p.kind);
+      says.push(said[p.kind](p.n));
+    }
     parts.push(`(${cost[1]}) after a card is what it cost: ${says.join(", ")}`);
   }
   const ref = text.match(/\((\d)([abc])\)/);
