@@ -163,9 +163,9 @@ class Notation:
         card = text.upper()
         i = self.catalog.process_card(card)
         # "WX9" is WX09: the ids' zero is no part of the card's number (a terminal newcomer
-        # was told there is no card WX9, WX01-WX38 named beside it).
-        number = re.fullmatch(r"([A-Z]+)0*(\d+)", card)
-        if i < 0 and number:
+        # was told there is no card WX9, WX01-WX38 named beside it). Looked for only where
+        # the id as written names no card: every record's replay parses its moves here.
+        if i < 0 and (number := re.fullmatch(r"([A-Z]+)0*(\d+)", card)):
             same = [c for c in self.catalog.index if re.fullmatch(rf"{number[1]}0*{number[2]}", c)]
             if len(same) == 1:
                 card = same[0]
